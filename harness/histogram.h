@@ -1,0 +1,99 @@
+/* histogram.h - fixed-memory log-linear histogram of unsigned integer samples.
+ *
+ * Bucket scheme (HdrHistogram's idea): values below 2^HIST_SUB_BITS are kept
+ * exactly; above, every power of two is split into 2^HIST_SUB_BITS linear
+ * sub-buckets, so a bucket is never wider than 1/128 of its lower bound
+ * (relative error <= 0.79 %). Values above the trackable range are counted in
+ * `overflow` and still enter min, max, sum and sum of squares: no sample is
+ * ever lost, and min/max/mean/stddev are exact whatever the range.
+ *
+ * Memory: one block of hist_bytes(bits) bytes, given by the caller (it lives
+ * in shared memory made before a worker is forked). hist_record() allocates
+ * nothing, takes no lock and is O(1).
+ *
+ * Units are the caller's (timebase ticks, usually); reports scale them.
+ */
+#ifndef RTC_HISTOGRAM_H
+#define RTC_HISTOGRAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HIST_SUB_BITS 7u
+#define HIST_SUB_COUNT (1u << HIST_SUB_BITS)
+#define HIST_DEFAULT_BITS 42u /* 2^42 ticks: over 20 minutes at 3 GHz */
+
+struct hist {
+	uint64_t count;    /* every recorded sample, overflow included */
+	uint64_t overflow; /* samples > highest (not in any bucket) */
+	uint64_t min;      /* UINT64_MAX while empty */
+	uint64_t max;
+	unsigned __int128 sum;
+	unsigned __int128 sumsq;
+	uint64_t highest;  /* largest value that lands in a bucket */
+	uint32_t nbuckets;
+	uint32_t bits;
+	uint64_t counts[]; /* nbuckets counters */
+};
+
+/* Bytes needed for a histogram tracking values < 2^bits (8 <= bits <= 64). */
+size_t hist_bytes(unsigned bits);
+
+/* Initialise `mem` (hist_bytes(bits) bytes) and zero every counter (which
+ * also touches every page). Returns the histogram (== mem). */
+struct hist *hist_init(void *mem, unsigned bits);
+
+/* Forget all samples, keep the configuration. */
+void hist_reset(struct hist *h);
+
+static inline unsigned hist_index_of(uint64_t v)
+{
+	unsigned msb = v ? 63u - (unsigned)__builtin_clzll(v) : 0u;
+	unsigned e = msb > HIST_SUB_BITS ? msb - HIST_SUB_BITS : 0u;
+	return (e << HIST_SUB_BITS) + (unsigned)(v >> e);
+}
+
+/* Record one sample. Returns false when it was beyond the trackable range
+ * (it is then counted in `overflow`, and in min/max/sum/sumsq as always). */
+static inline bool hist_record(struct hist *h, uint64_t v)
+{
+	h->count++;
+	h->sum += v;
+	h->sumsq += (unsigned __int128)v * v;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	if (__builtin_expect(v > h->highest, 0)) {
+		h->overflow++;
+		return false;
+	}
+	h->counts[hist_index_of(v)]++;
+	return true;
+}
+
+/* Lowest and highest value that land in bucket i (inclusive). */
+uint64_t hist_bucket_lo(const struct hist *h, uint32_t i);
+uint64_t hist_bucket_hi(const struct hist *h, uint32_t i);
+
+/* Exact mean; 0 when empty. */
+double hist_mean(const struct hist *h);
+/* Exact sample standard deviation (n - 1); 0 with fewer than 2 samples. */
+double hist_stddev(const struct hist *h);
+
+/* The q-th percentile (0 < q <= 100): the smallest bucket upper bound at or
+ * below which at least ceil(q/100 * count) samples lie, clamped to the exact
+ * [min, max]. Conservative by at most one bucket width (<= 0.79 %). When the
+ * rank falls among overflowed samples the exact max is returned. 0 if empty. */
+uint64_t hist_percentile(const struct hist *h, double q);
+
+/* Add src's samples to dst; both must have the same bits. Returns false (and
+ * changes nothing) if they differ. */
+bool hist_merge(struct hist *dst, const struct hist *src);
+
+/* Iterate non-empty buckets: start with *i = 0; returns false when done. */
+bool hist_next_bucket(const struct hist *h, uint32_t *i, uint64_t *lo,
+		      uint64_t *hi, uint64_t *count);
+
+#endif

@@ -1,0 +1,44 @@
+/* units.h - parsing and printing of durations, cycle counts and counts.
+ *
+ * A quantity in a requirements file is a decimal number followed by a unit:
+ * ns, us, µs, ms, s (durations) or cycles (timebase ticks on a TSC timebase).
+ * Whitespace between number and unit is allowed. Parsing is strict: no sign,
+ * no exponent, no trailing garbage, and the value must fit (<= ~584 years).
+ */
+#ifndef RTC_UNITS_H
+#define RTC_UNITS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum qty_unit { QTY_NS, QTY_CYCLES };
+
+struct quantity {
+	double value;        /* in ns (QTY_NS) or cycles (QTY_CYCLES) */
+	enum qty_unit unit;
+};
+
+/* Parse "50us", "1.5 ms", "300µs", "1200cycles". Returns 0, or -EINVAL with a
+ * human message in err ("unknown unit 'parsecs' (expected ns, us, µs, ms, s or
+ * cycles)"), or -ERANGE when the value is zero-or-less where allow_zero is
+ * false, or does not fit. */
+int qty_parse(const char *text, bool allow_zero, struct quantity *out,
+	      char *err, size_t errlen);
+
+/* Parse a duration (cycles not allowed) into whole nanoseconds. Same errors. */
+int duration_parse_ns(const char *text, bool allow_zero, uint64_t *ns,
+		      char *err, size_t errlen);
+
+/* Parse a positive decimal integer <= max ("2000"); -EINVAL / -ERANGE. */
+int count_parse(const char *text, uint64_t max, uint64_t *out,
+		char *err, size_t errlen);
+
+/* Format nanoseconds with a unit chosen for readability: "412.3 us",
+ * "950 ns", "1.204 ms", "2.5 s". Always C-locale decimal point. */
+void fmt_ns(double ns, char *buf, size_t len);
+
+/* Format a quantity as written in a limit: ns via fmt_ns, cycles as "1200 cycles". */
+void fmt_qty(const struct quantity *q, char *buf, size_t len);
+
+#endif
