@@ -1,0 +1,93 @@
+/* model.h - the requirement model: what a requirements file says, after
+ * loading. Plain data; every string is owned by the struct that holds it and
+ * freed by req_file_free(). Line numbers point into the source file for
+ * diagnostics. Nothing here knows about probes: harness/validate.c checks a
+ * loaded file against the probe table.
+ */
+#ifndef RTC_MODEL_H
+#define RTC_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../harness/stats.h"
+#include "../harness/units.h"
+
+#define REQ_MAX_PARAMS 16
+#define REQ_MAX_LIMITS 32
+#define REQ_MAX_RUNS 1000u
+#define REQ_MAX_ITERATIONS 100000000ull /* 1e8 samples per run */
+
+enum sched_policy { POLICY_OTHER, POLICY_FIFO, POLICY_RR };
+
+struct req_param {
+	char *name;
+	char *value;
+	long line;
+};
+
+struct req_limit {
+	char *metric;             /* NULL: the probe's first metric */
+	struct statistic stat;
+	char *stat_text;          /* as written */
+	bool has_max, has_min;
+	struct quantity max, min; /* inclusive bounds */
+	char *max_text, *min_text;
+	long line;
+};
+
+/* A background load (issue: timer wake-up under load). */
+struct req_load {
+	char *tool;  /* "stress-ng" */
+	char *args;  /* split on whitespace, no shell */
+	long line;
+};
+
+struct requirement {
+	char *id;
+	char *title;   /* may be NULL */
+	char *source;  /* may be NULL */
+	char *probe;
+	long probe_line;
+	struct req_param params[REQ_MAX_PARAMS];
+	size_t nparams;
+	enum sched_policy policy;
+	bool priority_max;    /* priority="max" */
+	int priority;         /* when !priority_max; 0 for other */
+	int cpu;              /* -1: not pinned */
+	long sched_line;
+	uint64_t iterations, runs, warmup; /* defaults applied */
+	uint64_t timeout_ns;
+	struct req_limit limits[REQ_MAX_LIMITS];
+	size_t nlimits;
+	struct req_load *load; /* requirement's own, else the file's, else NULL (not owned when shared) */
+	bool load_owned;
+	long line;
+};
+
+struct req_file {
+	char *path;       /* as given on the command line, or "<built-in default>" */
+	char *name;       /* <requirements name=...> */
+	char *version;
+	char *title;
+	unsigned char sha256[32];
+	struct req_load *load; /* file-wide load, or NULL */
+	struct requirement *reqs;
+	size_t nreqs;
+};
+
+/* Built-in defaults when a file says nothing. */
+#define REQ_DEFAULT_ITERATIONS 2000u
+#define REQ_DEFAULT_RUNS 10u
+#define REQ_DEFAULT_WARMUP 100u
+#define REQ_DEFAULT_TIMEOUT_NS (60ull * 1000000000ull)
+
+const char *policy_name(enum sched_policy p);
+
+/* The value of parameter `name`, or NULL. */
+const char *req_param(const struct requirement *r, const char *name);
+
+void req_file_free(struct req_file *f);
+
+#endif
