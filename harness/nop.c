@@ -1,0 +1,5 @@
+/* rtconform-nop: the child of the spawn and fork-exec probes. Does nothing. */
+int main(void)
+{
+	return 0;
+}

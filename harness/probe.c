@@ -1,0 +1,88 @@
+/* probe.c - helpers every probe uses; see probe.h. */
+#include "probe.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "rtenv.h"
+
+const char *probe_value(const struct probe_ctx *c, const char *name)
+{
+	for (size_t i = 0; i < c->probe->nparams && i < PROBE_MAX_PARAMS; i++)
+		if (strcmp(c->probe->params[i].name, name) == 0)
+			return c->values[i];
+	return NULL;
+}
+
+void probe_set_scale(struct probe_ctx *c, unsigned metric, double factor)
+{
+	struct metric_data *m = c->m[metric];
+	m->ns_per_unit = c->tb->ns_per_tick * factor;
+	m->cycles_per_unit = c->tb->is_tsc ? factor : 0.0;
+}
+
+int probe_fail(struct probe_ctx *c, int err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	/* First failure wins: later ones are usually consequences. */
+	if (!c->res->reason[0])
+		vsnprintf(c->res->reason, sizeof c->res->reason, fmt, ap);
+	va_end(ap);
+	if (err < 0)
+		err = -err;
+	if (!c->res->err)
+		c->res->err = err ? err : EIO;
+	c->res->state = WS_FAILED;
+	return -(err ? err : EIO);
+}
+
+int probe_peer_setup(const struct probe_ctx *c, int cpu)
+{
+	char err[400];
+	int rc;
+	/* The peer must not outlive the worker, and must run under exactly the
+	 * same conditions (memory locks are not inherited across fork). */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if ((rc = rtenv_lock_memory(64 * 1024, err, sizeof err)) != 0)
+		return probe_fail((struct probe_ctx *)c, rc, "peer: %s", err);
+	if ((rc = rtenv_pin(cpu, err, sizeof err)) != 0)
+		return probe_fail((struct probe_ctx *)c, rc, "peer: %s", err);
+	if ((rc = rtenv_set_policy(c->policy, c->priority, err, sizeof err)) != 0)
+		return probe_fail((struct probe_ctx *)c, rc, "peer: %s", err);
+	return 0;
+}
+
+int probe_pick_cpus(const struct probe_ctx *c, const char *placement, int *a, int *b)
+{
+	*a = *b = -1;
+	if (!placement || strcmp(placement, "unpinned") == 0)
+		return 0;
+	int base = c->cpu >= 0 ? c->cpu : (c->ncpus > 0 ? c->allowed[0] : 0);
+	if (strcmp(placement, "same-cpu") == 0) {
+		*a = *b = base;
+		return 0;
+	}
+	if (strcmp(placement, "cross-cpu") == 0) {
+		for (int i = 0; i < c->ncpus; i++) {
+			if (c->allowed[i] == base) {
+				if (c->ncpus < 2)
+					break;
+				*a = base;
+				*b = c->allowed[(i + 1) % c->ncpus];
+				return 0;
+			}
+		}
+		if (c->ncpus >= 2) {
+			*a = base;
+			*b = c->allowed[0] == base ? c->allowed[1] : c->allowed[0];
+			return 0;
+		}
+		return -ENODEV;
+	}
+	return -EINVAL;
+}

@@ -1,0 +1,184 @@
+/* probe.h - what a probe is, and the helpers it records with.
+ *
+ * A probe is one `const struct probe` in harness/probes/<name>.c, listed once
+ * in harness/probes/probes.h. It holds no global state: everything it needs is
+ * in the probe_ctx the runner hands to run(), which runs in a forked worker
+ * that already has mlockall, the requested policy and affinity.
+ *
+ * run() owns its loop: for each of ctx->warmup iterations it does the work
+ * unrecorded, then for each run r: probe_run_begin(ctx, r), ctx->iterations
+ * timed samples recorded with probe_record(), probe_run_end(ctx). All memory
+ * it uses must be allocated and touched before the first probe_run_begin().
+ * It returns 0, or a negative errno after probe_fail() said why.
+ */
+#ifndef RTC_PROBE_H
+#define RTC_PROBE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "histogram.h"
+#include "timebase.h"
+
+#define PROBE_MAX_PARAMS 8
+#define PROBE_MAX_METRICS 8
+#define RESULT_MAX_RUNS 1000u
+#define PROBE_MAX_CPUS 256
+
+enum param_kind {
+	PARAM_ENUM,     /* one of values[] */
+	PARAM_COUNT,    /* positive integer */
+	PARAM_DURATION, /* duration with unit */
+	PARAM_CPULIST,  /* "all" or "0,2-3" */
+};
+
+struct probe_param {
+	const char *name;
+	const char *help;
+	enum param_kind kind;
+	const char *const *values; /* PARAM_ENUM: NULL-terminated allowed values */
+	const char *def;           /* default value as text */
+};
+
+struct probe_metric {
+	const char *name;  /* "per-op", "wakeup" */
+	const char *help;
+};
+
+struct probe_ctx;
+
+struct probe {
+	const char *name;
+	const char *help;
+	const struct probe_param *params;
+	size_t nparams;
+	const struct probe_metric *metrics;
+	size_t nmetrics;
+	/* Optional: reject a combination of parameter values that cannot work
+	 * (values[i] is params[i]'s value, defaults applied). Return NULL if fine,
+	 * else a sentence saying why, written into buf. */
+	const char *(*check)(const char *const *values, char *buf, size_t len);
+	/* Optional: NULL when the probe can run on this machine, else why not. */
+	const char *(*supported)(char *buf, size_t len);
+	/* Measure. Runs in the worker. */
+	int (*run)(struct probe_ctx *ctx);
+};
+
+/* Per-run figures of one metric. */
+struct run_stat {
+	uint64_t count;
+	unsigned __int128 sum;
+};
+
+/* One metric's results, in shared memory. Values recorded are in `units`;
+ * ns_per_unit converts (e.g. ns_per_tick / 2 for per-op = cycle / 2).
+ * cycles_per_unit is non-zero when units are TSC cycles (times a factor). */
+struct metric_data {
+	double ns_per_unit;
+	double cycles_per_unit;
+	struct run_stat runs[RESULT_MAX_RUNS];
+	struct hist hist; /* must be last: histogram counters follow */
+};
+
+enum worker_state {
+	WS_NEW = 0, WS_SETUP, WS_WARMUP, WS_MEASURING, WS_DONE, WS_FAILED,
+};
+
+struct run_info {
+	uint64_t t_begin, t_end; /* timebase ticks around the run */
+	uint64_t iterations;     /* samples taken in this run */
+};
+
+/* Everything a worker reports, in shared memory made before the fork. */
+struct result_shm {
+	_Alignas(64) volatile uint32_t state; /* enum worker_state; the alignment
+	                                       * keeps the metric blocks after
+	                                       * this header aligned */
+	volatile uint32_t runs_done;
+	int err;                      /* positive errno of a failure, or 0 */
+	char reason[512];             /* why it failed, filled by probe_fail() */
+	char note[256];               /* informative remark from the probe */
+	uint32_t nmetrics;
+	uint32_t metric_stride;       /* bytes from one metric_data to the next */
+	double loop_ticks;            /* empty-loop cost per iteration, ticks */
+	struct run_info runs[RESULT_MAX_RUNS];
+	/* nmetrics metric_data blocks follow, metric_stride bytes apart */
+};
+
+static inline struct metric_data *result_metric(struct result_shm *r, unsigned i)
+{
+	return (struct metric_data *)((char *)r + sizeof *r + (size_t)i * r->metric_stride);
+}
+static inline const struct metric_data *result_metric_c(const struct result_shm *r, unsigned i)
+{
+	return (const struct metric_data *)((const char *)r + sizeof *r +
+					    (size_t)i * r->metric_stride);
+}
+
+struct probe_ctx {
+	const struct probe *probe;
+	const char *values[PROBE_MAX_PARAMS]; /* params' values, defaults applied */
+	uint64_t iterations, runs, warmup;
+	int policy;      /* SCHED_OTHER / SCHED_FIFO / SCHED_RR as applied */
+	int priority;    /* as applied */
+	int cpu;         /* CPU the worker is pinned to, -1 if not pinned */
+	int ncpus;       /* CPUs the supervisor may use, in allowed[] */
+	int allowed[PROBE_MAX_CPUS];
+	uint64_t timeout_ns; /* the requirement's watchdog timeout */
+	const struct timebase *tb;
+	const char *self_dir; /* directory of the rtconform binary (rtconform-nop is there) */
+	volatile int *stop;   /* set when the worker should stop early */
+	struct result_shm *res;
+	struct metric_data *m[PROBE_MAX_METRICS];
+	uint32_t run;         /* current run */
+};
+
+/* The value of a parameter by name (defaults applied), or NULL. */
+const char *probe_value(const struct probe_ctx *c, const char *name);
+
+/* Set every metric's scale: ns_per_unit = timebase ns_per_tick * factor
+ * (and cycles when the timebase is the TSC). Most probes call it once. */
+void probe_set_scale(struct probe_ctx *c, unsigned metric, double factor);
+
+static inline void probe_run_begin(struct probe_ctx *c, uint32_t run)
+{
+	c->run = run;
+	c->res->state = WS_MEASURING;
+	c->res->runs[run].t_begin = tb_now();
+}
+
+static inline void probe_record(struct probe_ctx *c, unsigned metric, uint64_t v)
+{
+	struct metric_data *m = c->m[metric];
+	hist_record(&m->hist, v);
+	m->runs[c->run].count++;
+	m->runs[c->run].sum += v;
+}
+
+/* Ends run c->run: iterations is the number of samples the run took. */
+static inline void probe_run_end(struct probe_ctx *c, uint64_t iterations)
+{
+	c->res->runs[c->run].t_end = tb_now();
+	c->res->runs[c->run].iterations = iterations;
+	__atomic_store_n(&c->res->runs_done, c->run + 1, __ATOMIC_RELEASE);
+}
+
+/* Record why the probe failed (printf-style) and return -err. Safe to call
+ * from any process of the probe that shares ctx->res. */
+int probe_fail(struct probe_ctx *c, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Put the calling process (a probe's peer) under the worker's real-time
+ * set-up: mlockall, the worker's policy and priority, death signal when the
+ * worker dies. cpu >= 0 pins it. Returns 0 or -errno. */
+int probe_peer_setup(const struct probe_ctx *c, int cpu);
+
+/* Two CPUs for a placement: same-cpu gives (base, base); cross-cpu gives
+ * base and the next online CPU allowed; unpinned gives (-1, -1). base is the
+ * worker's cpu, or the first allowed CPU. Returns 0 or -errno (e.g. -ENODEV
+ * for cross-cpu on one CPU). */
+int probe_pick_cpus(const struct probe_ctx *c, const char *placement, int *a, int *b);
+
+#endif

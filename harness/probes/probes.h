@@ -1,0 +1,28 @@
+/* probes.h - the probe table. Adding a probe = one file in harness/probes/
+ * exporting `const struct probe probe_<name>` + one line in RTC_PROBES. */
+#ifndef RTC_PROBES_H
+#define RTC_PROBES_H
+
+#include <stddef.h>
+
+#include "../probe.h"
+
+#define RTC_PROBES(X) \
+	X(sem_pingpong)
+
+#define RTC_DECLARE_PROBE(n) extern const struct probe probe_##n;
+RTC_PROBES(RTC_DECLARE_PROBE)
+#undef RTC_DECLARE_PROBE
+
+/* Every probe, in RTC_PROBES order. */
+extern const struct probe *const probe_table[];
+extern const size_t probe_count;
+
+/* The probe called `name`, or NULL. */
+const struct probe *probe_find(const char *name);
+
+/* Index of a parameter / metric by name, or -1. */
+int probe_param_index(const struct probe *p, const char *name);
+int probe_metric_index(const struct probe *p, const char *name);
+
+#endif

@@ -1,0 +1,164 @@
+/* rtenv.c - see rtenv.h. */
+#include "rtenv.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+int rtenv_sched_policy(enum sched_policy p)
+{
+	switch (p) {
+	case POLICY_FIFO:
+		return SCHED_FIFO;
+	case POLICY_RR:
+		return SCHED_RR;
+	case POLICY_OTHER:
+	default:
+		return SCHED_OTHER;
+	}
+}
+
+int rtenv_priority(const struct requirement *r)
+{
+	int pol = rtenv_sched_policy(r->policy);
+	if (pol == SCHED_OTHER)
+		return 0;
+	if (r->priority_max)
+		return sched_get_priority_max(pol);
+	return r->priority;
+}
+
+/* Touch `bytes` of stack below the caller so later growth does not fault. */
+static void __attribute__((noinline)) prefault_stack(size_t bytes)
+{
+	unsigned char buf[bytes];
+	for (size_t i = 0; i < bytes; i += 4096)
+		buf[i] = 0;
+	/* Keep the stores: the compiler may not drop what it cannot see unused. */
+	__asm__ __volatile__("" : : "r"(buf) : "memory");
+}
+
+int rtenv_lock_memory(size_t stack_bytes, char *err, size_t len)
+{
+	if (mlockall(MCL_CURRENT | MCL_FUTURE) != 0) {
+		int e = errno;
+		struct rlimit rl = { 0, 0 };
+		getrlimit(RLIMIT_MEMLOCK, &rl);
+		snprintf(err, len,
+			 "mlockall refused (%s; RLIMIT_MEMLOCK %llu bytes): run as root, "
+			 "grant CAP_IPC_LOCK (setcap cap_ipc_lock+ep), or raise the memlock "
+			 "limit (ulimit -l unlimited, or 'memlock unlimited' in "
+			 "/etc/security/limits.conf)",
+			 strerror(e), (unsigned long long)rl.rlim_cur);
+		return -e;
+	}
+	if (stack_bytes)
+		prefault_stack(stack_bytes);
+	return 0;
+}
+
+int rtenv_set_policy(int policy, int priority, char *err, size_t len)
+{
+	struct sched_param sp = { .sched_priority = priority };
+	if (sched_setscheduler(0, policy, &sp) != 0) {
+		int e = errno;
+		const char *pname = policy == SCHED_FIFO ? "SCHED_FIFO"
+				  : policy == SCHED_RR   ? "SCHED_RR"
+							 : "SCHED_OTHER";
+		if (e == EPERM) {
+			struct rlimit rl = { 0, 0 };
+			getrlimit(RLIMIT_RTPRIO, &rl);
+			snprintf(err, len,
+				 "%s priority %d refused (%s; RLIMIT_RTPRIO %llu): run as root, "
+				 "grant CAP_SYS_NICE (setcap cap_sys_nice+ep), or raise the rtprio "
+				 "limit ('rtprio %d' in /etc/security/limits.conf); nothing was "
+				 "measured under another policy",
+				 pname, priority, strerror(e), (unsigned long long)rl.rlim_cur,
+				 priority);
+		} else {
+			snprintf(err, len, "%s priority %d refused: %s", pname, priority,
+				 strerror(e));
+		}
+		return -e;
+	}
+	/* Check it took: a measurement under another policy would be a lie. */
+	struct sched_param got;
+	if (sched_getscheduler(0) != policy || sched_getparam(0, &got) != 0 ||
+	    got.sched_priority != priority) {
+		snprintf(err, len, "scheduling policy did not take (asked policy %d priority %d)",
+			 policy, priority);
+		return -EPERM;
+	}
+	return 0;
+}
+
+int rtenv_pin(int cpu, char *err, size_t len)
+{
+	if (cpu < 0)
+		return 0;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	if (cpu < CPU_SETSIZE)
+		CPU_SET(cpu, &set);
+	/* The kernel is the judge of what is online and allowed (cpusets):
+	 * our own mask may already be narrowed to another CPU. */
+	if (cpu >= CPU_SETSIZE || sched_setaffinity(0, sizeof set, &set) != 0) {
+		int e = cpu >= CPU_SETSIZE ? EINVAL : errno;
+		snprintf(err, len, "cannot pin to CPU %d: %s (is it online and allowed? "
+			 "%ld CPUs online)", cpu, e == EINVAL ? "not online or not allowed"
+			 : strerror(e), sysconf(_SC_NPROCESSORS_ONLN));
+		return -e;
+	}
+	return 0;
+}
+
+int rtenv_limit_rttime(uint64_t timeout_ns, char *err, size_t len)
+{
+	/* RLIMIT_RTTIME counts microseconds of CPU a real-time task uses without
+	 * blocking: SIGXCPU at the soft limit, SIGKILL at the hard one. */
+	uint64_t us = timeout_ns / 1000u;
+	struct rlimit rl = { .rlim_cur = us, .rlim_max = us + 1000000u };
+	if (setrlimit(RLIMIT_RTTIME, &rl) != 0) {
+		int e = errno;
+		snprintf(err, len, "cannot set RLIMIT_RTTIME: %s", strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+static int allowed_set(cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	return sched_getaffinity(0, sizeof *set, set);
+}
+
+int rtenv_allowed_cpus(void)
+{
+	cpu_set_t set;
+	if (allowed_set(&set) != 0)
+		return 1;
+	return CPU_COUNT(&set);
+}
+
+int rtenv_allowed_cpu(int n)
+{
+	cpu_set_t set;
+	if (allowed_set(&set) != 0)
+		return n == 0 ? 0 : -1;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set) && n-- == 0)
+			return c;
+	return -1;
+}
+
+int rtenv_cpu_allowed(int cpu)
+{
+	cpu_set_t set;
+	if (cpu < 0 || cpu >= CPU_SETSIZE || allowed_set(&set) != 0)
+		return 0;
+	return CPU_ISSET(cpu, &set) != 0;
+}

@@ -1,0 +1,424 @@
+/* runner.c - one forked worker per requirement, under a watchdog. See runner.h.
+ *
+ * The supervisor maps the result memory (shared, anonymous: nothing in
+ * /dev/shm to leak), forks the worker, then sleeps in poll() on a pidfd with
+ * a 100 ms tick until the worker exits, the timeout passes, or an interrupt
+ * arrives. The worker runs in its own process group so that it and every
+ * peer it forked can be killed at once.
+ */
+#include "runner.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "probes/probes.h"
+#include "rtenv.h"
+
+const char *verdict_name(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_PASS:
+		return "pass";
+	case VERDICT_FAIL:
+		return "fail";
+	case VERDICT_ERROR:
+		return "error";
+	case VERDICT_SKIPPED:
+	default:
+		return "skipped";
+	}
+}
+
+struct result_shm *result_alloc(unsigned nmetrics, size_t *bytes)
+{
+	size_t stride = offsetof(struct metric_data, hist) + hist_bytes(HIST_DEFAULT_BITS);
+	stride = (stride + 63) & ~(size_t)63;
+	size_t total = sizeof(struct result_shm) + (size_t)nmetrics * stride;
+	struct result_shm *r = mmap(NULL, total, PROT_READ | PROT_WRITE,
+				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (r == MAP_FAILED)
+		return NULL;
+	memset(r, 0, total); /* touch every page before any measurement */
+	r->nmetrics = nmetrics;
+	r->metric_stride = (uint32_t)stride;
+	for (unsigned i = 0; i < nmetrics; i++) {
+		struct metric_data *m = result_metric(r, i);
+		m->ns_per_unit = 1.0;
+		hist_init(&m->hist, HIST_DEFAULT_BITS);
+	}
+	*bytes = total;
+	return r;
+}
+
+void runner_counts(const struct requirement *r, const struct run_options *o,
+		   uint64_t *iterations, uint64_t *runs, uint64_t *warmup)
+{
+	*iterations = r->iterations;
+	*runs = r->runs;
+	*warmup = r->warmup;
+	if (o && o->quick) {
+		*iterations = *iterations / 10 ? *iterations / 10 : 1;
+		*runs = *runs < 3 ? *runs : 3;
+		*warmup = *warmup / 10;
+	}
+	if (o && o->iterations_override)
+		*iterations = o->iterations_override;
+	if (o && o->runs_override)
+		*runs = o->runs_override;
+	if (*runs > RESULT_MAX_RUNS)
+		*runs = RESULT_MAX_RUNS;
+}
+
+static void result_init(struct req_result *out, const struct requirement *r,
+			const struct req_file *f)
+{
+	memset(out, 0, sizeof *out);
+	out->req = r;
+	out->file = f;
+	out->probe = probe_find(r->probe);
+	out->policy = rtenv_sched_policy(r->policy);
+	out->priority = rtenv_priority(r);
+	out->started = time(NULL);
+}
+
+void req_result_error(struct req_result *out, const struct requirement *r,
+		      const struct req_file *f, const char *fmt, ...)
+{
+	if (!out->req)
+		result_init(out, r, f);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(out->reason, sizeof out->reason, fmt, ap);
+	va_end(ap);
+	out->verdict = VERDICT_ERROR;
+}
+
+void req_result_free(struct req_result *r)
+{
+	if (r->res)
+		munmap(r->res, r->res_bytes);
+	r->res = NULL;
+}
+
+/* Cost of one iteration of an empty counted loop, in ticks: the seeds'
+ * "loop overhead", subtracted from batch figures. */
+static double empty_loop_ticks(uint64_t n)
+{
+	if (n < 1000)
+		n = 1000;
+	uint64_t t0 = tb_now();
+	for (uint64_t i = 0; i < n; i++)
+		__asm__ __volatile__("" ::: "memory");
+	uint64_t t1 = tb_now();
+	return (double)(t1 - t0) / (double)n;
+}
+
+static volatile int worker_stop;
+
+static void worker_on_term(int sig)
+{
+	(void)sig;
+	worker_stop = 1;
+}
+
+static void __attribute__((noreturn)) worker_main(struct probe_ctx *c, uint64_t timeout_ns)
+{
+	char err[480];
+	int rc;
+	struct result_shm *res = c->res;
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, worker_on_term);
+	res->state = WS_SETUP;
+
+	if (c->policy != SCHED_OTHER &&
+	    (rc = rtenv_limit_rttime(timeout_ns, err, sizeof err)) != 0)
+		goto fail;
+	if ((rc = rtenv_lock_memory(256 * 1024, err, sizeof err)) != 0)
+		goto fail;
+	if ((rc = rtenv_pin(c->cpu, err, sizeof err)) != 0)
+		goto fail;
+	if ((rc = rtenv_set_policy(c->policy, c->priority, err, sizeof err)) != 0)
+		goto fail;
+	res->loop_ticks = empty_loop_ticks(c->iterations);
+	for (unsigned i = 0; i < c->probe->nmetrics; i++)
+		probe_set_scale(c, i, 1.0);
+
+	rc = c->probe->run(c);
+	if (rc == 0 && res->runs_done == c->runs) {
+		res->state = WS_DONE;
+		_exit(0);
+	}
+	if (rc == 0 && !res->reason[0])
+		snprintf(res->reason, sizeof res->reason, "stopped after %u of %llu runs",
+			 res->runs_done, (unsigned long long)c->runs);
+	res->state = WS_FAILED;
+	_exit(1);
+fail:
+	snprintf(res->reason, sizeof res->reason, "%s", err);
+	res->err = -rc;
+	res->state = WS_FAILED;
+	_exit(1);
+}
+
+static int pidfd_open_(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/* Kill the worker's process group and reap everything of it we can. */
+static void reap_group(pid_t pgid)
+{
+	kill(-pgid, SIGKILL);
+	/* We are a child subreaper (set in main), so orphaned peers come back
+	 * to us; reap those of this group without blocking forever. */
+	for (int tries = 0; tries < 200; tries++) {
+		pid_t p = waitpid(-pgid, NULL, WNOHANG);
+		if (p < 0 && errno == ECHILD)
+			return;
+		if (p == 0) {
+			struct timespec ts = { 0, 5 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void runner_run(const struct requirement *r, const struct req_file *f,
+		const struct run_options *o, struct req_result *out)
+{
+	result_init(out, r, f);
+	const struct probe *p = out->probe;
+	double t_start = now_s();
+	if (!p) {
+		req_result_error(out, r, f, "unknown probe '%s'", r->probe);
+		return;
+	}
+	char why[300];
+	if (p->supported && p->supported(why, sizeof why)) {
+		req_result_error(out, r, f, "probe %s cannot run here: %s", p->name, why);
+		return;
+	}
+
+	struct probe_ctx c;
+	memset(&c, 0, sizeof c);
+	c.probe = p;
+	runner_counts(r, o, &c.iterations, &c.runs, &c.warmup);
+	c.policy = out->policy;
+	c.priority = out->priority;
+	c.cpu = r->cpu;
+	c.tb = timebase_get();
+	c.self_dir = o ? o->self_dir : NULL;
+	c.stop = &worker_stop;
+	c.timeout_ns = r->timeout_ns;
+	c.ncpus = 0;
+	for (int n = 0; n < PROBE_MAX_CPUS; n++) {
+		int cpu = rtenv_allowed_cpu(n);
+		if (cpu < 0)
+			break;
+		c.allowed[c.ncpus++] = cpu;
+	}
+	for (size_t i = 0; i < p->nparams && i < PROBE_MAX_PARAMS; i++) {
+		const char *v = req_param(r, p->params[i].name);
+		c.values[i] = v ? v : p->params[i].def;
+	}
+	if (!c.tb) {
+		req_result_error(out, r, f, "internal error: no timebase");
+		return;
+	}
+
+	out->res = result_alloc((unsigned)p->nmetrics, &out->res_bytes);
+	if (!out->res) {
+		req_result_error(out, r, f, "cannot map result memory: %s", strerror(errno));
+		return;
+	}
+	c.res = out->res;
+	for (unsigned i = 0; i < p->nmetrics; i++)
+		c.m[i] = result_metric(out->res, i);
+
+	fflush(NULL); /* the worker must not inherit unflushed output */
+	pid_t pid = fork();
+	if (pid < 0) {
+		req_result_error(out, r, f, "cannot fork the worker: %s", strerror(errno));
+		return;
+	}
+	if (pid == 0)
+		worker_main(&c, r->timeout_ns);
+	setpgid(pid, pid); /* also done in the child: whichever runs first wins */
+
+	int pfd = pidfd_open_(pid);
+	double deadline = t_start + (double)r->timeout_ns / 1e9;
+	int status = 0;
+	bool exited = false, timed_out = false, interrupted = false;
+	while (!exited) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		if (w == pid) {
+			exited = true;
+			break;
+		}
+		if (o && o->interrupted && *o->interrupted) {
+			interrupted = true;
+			break;
+		}
+		double now = now_s();
+		if (now >= deadline) {
+			timed_out = true;
+			break;
+		}
+		if (o && o->progress)
+			o->progress(out, out->res->runs_done, c.runs, now - t_start, o->progress_arg);
+		int ms = (int)((deadline - now) * 1000.0) + 1;
+		if (ms > 100)
+			ms = 100;
+		if (pfd >= 0) {
+			struct pollfd pf = { .fd = pfd, .events = POLLIN };
+			poll(&pf, 1, ms);
+		} else {
+			struct timespec ts = { 0, (long)ms * 1000000L };
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (!exited) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (pfd >= 0)
+		close(pfd);
+	reap_group(pid);
+	out->seconds = now_s() - t_start;
+
+	struct result_shm *res = out->res;
+	uint32_t done = res->runs_done;
+	if (interrupted) {
+		req_result_error(out, r, f, "interrupted (after %u of %llu runs)", done,
+				 (unsigned long long)c.runs);
+	} else if (timed_out) {
+		req_result_error(out, r, f,
+				 "timed out after %.1f s (timeout %.1f s; %u of %llu runs done); "
+				 "the worker was killed",
+				 out->seconds, (double)r->timeout_ns / 1e9, done,
+				 (unsigned long long)c.runs);
+	} else if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		const char *extra = sig == SIGXCPU || (sig == SIGKILL && c.policy != SCHED_OTHER)
+			? " (a real-time worker that runs past its timeout without blocking "
+			  "is stopped by RLIMIT_RTTIME)"
+			: "";
+		req_result_error(out, r, f, "worker killed by signal %d (%s)%s after %u of %llu runs%s%s",
+				 sig, strsignal(sig), extra, done, (unsigned long long)c.runs,
+				 res->reason[0] ? ": " : "", res->reason);
+	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || res->state != WS_DONE) {
+		req_result_error(out, r, f, "%s", res->reason[0] ? res->reason
+					       : "worker failed without saying why");
+	} else {
+		runner_judge(out);
+	}
+}
+
+static int find_metric(const struct probe *p, const char *name)
+{
+	return probe_metric_index(p, name);
+}
+
+void runner_judge(struct req_result *out)
+{
+	if (out->verdict == VERDICT_ERROR || out->verdict == VERDICT_SKIPPED)
+		return;
+	const struct requirement *r = out->req;
+	bool failed = false, errored = false;
+	char *fails = out->reason;
+	size_t flen = sizeof out->reason;
+	fails[0] = 0;
+	for (size_t i = 0; i < r->nlimits; i++) {
+		const struct req_limit *l = &r->limits[i];
+		struct limit_outcome *lo = &out->limits[i];
+		int mi = out->probe ? find_metric(out->probe, l->metric) : -1;
+		char st[32];
+		stat_name(&l->stat, st, sizeof st);
+		bool cycles = (l->has_max ? l->max.unit : l->min.unit) == QTY_CYCLES;
+		if (mi < 0 || !out->res || (unsigned)mi >= out->res->nmetrics) {
+			snprintf(lo->text, sizeof lo->text, "no metric '%s'", l->metric ? l->metric : "?");
+			errored = true;
+			continue;
+		}
+		const struct metric_data *m = result_metric_c(out->res, (unsigned)mi);
+		double v;
+		if (!stat_value(m, &l->stat, cycles, &v)) {
+			snprintf(lo->text, sizeof lo->text,
+				 "%s %s cannot be computed from %llu samples%s", st,
+				 out->probe->metrics[mi].name, (unsigned long long)m->hist.count,
+				 cycles && m->cycles_per_unit == 0 ? " (cycles need the TSC timebase)" : "");
+			errored = true;
+			continue;
+		}
+		lo->evaluated = true;
+		lo->measured = v;
+		char mv[40], bound[40];
+		struct quantity q = { v, cycles ? QTY_CYCLES : QTY_NS };
+		fmt_qty(&q, mv, sizeof mv);
+		bool ok = true;
+		if (l->has_max && v > l->max.value) {
+			fmt_qty(&l->max, bound, sizeof bound);
+			snprintf(lo->text, sizeof lo->text, "%s %s > %s (n=%llu)", st, mv, bound,
+				 (unsigned long long)m->hist.count);
+			ok = false;
+		} else if (l->has_min && v < l->min.value) {
+			fmt_qty(&l->min, bound, sizeof bound);
+			snprintf(lo->text, sizeof lo->text, "%s %s < %s (n=%llu)", st, mv, bound,
+				 (unsigned long long)m->hist.count);
+			ok = false;
+		} else {
+			if (l->has_max)
+				fmt_qty(&l->max, bound, sizeof bound);
+			else
+				fmt_qty(&l->min, bound, sizeof bound);
+			snprintf(lo->text, sizeof lo->text, "%s %s %s %s (n=%llu)", st, mv,
+				 l->has_max ? "<=" : ">=", bound, (unsigned long long)m->hist.count);
+		}
+		lo->passed = ok;
+		if (!ok) {
+			size_t used = strlen(fails);
+			snprintf(fails + used, flen - used, "%s%s", used ? "; " : "", lo->text);
+			failed = true;
+		}
+	}
+	if (errored) {
+		out->verdict = VERDICT_ERROR;
+		size_t used = strlen(fails);
+		for (size_t i = 0; i < r->nlimits; i++)
+			if (!out->limits[i].evaluated) {
+				snprintf(fails + used, flen - used, "%s%s", used ? "; " : "",
+					 out->limits[i].text);
+				used = strlen(fails);
+			}
+	} else {
+		out->verdict = failed ? VERDICT_FAIL : VERDICT_PASS;
+	}
+}

@@ -1,0 +1,80 @@
+/* runner.h - run requirements, one forked worker each, under a watchdog.
+ *
+ * The supervisor (the caller) never measures: it maps the result memory,
+ * forks a worker that sets up the real-time environment and runs the probe,
+ * and waits on a pidfd with the requirement's timeout. A timeout, a crash, a
+ * refused privilege or an interrupt is an `error` verdict with its reason.
+ */
+#ifndef RTC_RUNNER_H
+#define RTC_RUNNER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "../requirements/model.h"
+#include "probe.h"
+
+enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_ERROR, VERDICT_SKIPPED };
+
+const char *verdict_name(enum verdict v);
+
+struct limit_outcome {
+	bool evaluated;     /* false: the statistic could not be computed */
+	bool passed;
+	double measured;    /* ns, or cycles for a cycles limit */
+	char text[200];     /* "max 412.3 us > 300 us (n=100000)" */
+};
+
+struct req_result {
+	const struct requirement *req;
+	const struct req_file *file;
+	const struct probe *probe;
+	enum verdict verdict;
+	char reason[600];         /* error or failure summary */
+	struct result_shm *res;   /* worker's results (mapping owned here), may be NULL */
+	size_t res_bytes;
+	int policy, priority;     /* as requested (SCHED_*) */
+	double seconds;           /* wall time of the requirement */
+	time_t started;           /* UTC */
+	struct limit_outcome limits[REQ_MAX_LIMITS];
+};
+
+struct run_options {
+	uint64_t iterations_override, runs_override; /* 0: file's values */
+	bool quick;                 /* iterations / 10 (at least 1), runs 3 */
+	const char *self_dir;       /* where rtconform and rtconform-nop live */
+	volatile sig_atomic_t *interrupted; /* set by SIGINT/SIGTERM handler */
+	/* Called from the supervisor while a worker runs (progress display);
+	 * may be NULL. */
+	void (*progress)(const struct req_result *r, uint32_t runs_done,
+			 uint64_t runs_total, double elapsed_s, void *arg);
+	void *progress_arg;
+};
+
+/* Effective counts for a requirement under the options. */
+void runner_counts(const struct requirement *r, const struct run_options *o,
+		   uint64_t *iterations, uint64_t *runs, uint64_t *warmup);
+
+/* Run one requirement; fills out (which the caller later frees with
+ * req_result_free). Never fails as a function: problems become verdicts. */
+void runner_run(const struct requirement *r, const struct req_file *f,
+		const struct run_options *o, struct req_result *out);
+
+/* Evaluate the limits of a finished result and set verdict pass/fail (leaves
+ * error verdicts alone). Exposed for tests on synthetic data. */
+void runner_judge(struct req_result *out);
+
+/* An error verdict without running (interrupted, unsupported, ...). */
+void req_result_error(struct req_result *out, const struct requirement *r,
+		      const struct req_file *f, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+void req_result_free(struct req_result *r);
+
+/* Map and initialise result memory for a probe (nmetrics histograms).
+ * Returns NULL with errno set on failure. Exposed for tests. */
+struct result_shm *result_alloc(unsigned nmetrics, size_t *bytes);
+
+#endif
