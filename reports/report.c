@@ -1,0 +1,296 @@
+/* report.c - what every writer shares: totals, the exit status, and the
+ * atomic file write that keeps a killed run from leaving half a report. */
+#include "report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void add_file(const struct report_file *f, struct report_totals *t)
+{
+	for (size_t i = 0; i < f->nresults; i++) {
+		const struct req_result *r = &f->results[i];
+		t->tests++;
+		switch (r->verdict) {
+		case VERDICT_PASS:
+			t->passed++;
+			break;
+		case VERDICT_FAIL:
+			t->failures++;
+			break;
+		case VERDICT_ERROR:
+			t->errors++;
+			break;
+		case VERDICT_SKIPPED:
+			t->skipped++;
+			break;
+		}
+		/* A negative or NaN duration would make `time` invalid in the
+		 * JUnit schemas; it can only come from a clock step, so count
+		 * it as nothing rather than poison the sum. */
+		if (r->seconds > 0)
+			t->seconds += r->seconds;
+	}
+}
+
+void report_totals(const struct report_run *run, const struct report_file *only,
+		   struct report_totals *t)
+{
+	memset(t, 0, sizeof *t);
+	if (only) {
+		add_file(only, t);
+		return;
+	}
+	for (size_t i = 0; i < run->nfiles; i++)
+		add_file(&run->files[i], t);
+}
+
+int report_exit_status(const struct report_run *run)
+{
+	struct report_totals t;
+	report_totals(run, NULL, &t);
+	/* A result that could not be measured says nothing about the budget,
+	 * so it outranks a miss: CI must not read "3" as "merely failed". */
+	if (t.errors)
+		return 3;
+	if (t.failures)
+		return 1;
+	return 0;
+}
+
+/* Split path into its directory (malloc'd, "." when there is none) and a
+ * pointer to its last component. */
+static char *dir_of(const char *path, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash) {
+		*base = path;
+		return strdup(".");
+	}
+	*base = slash + 1;
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+/* The process umask without changing it: umask(2) can only be read by
+ * setting it, which would race with other threads creating files. */
+static mode_t current_umask(void)
+{
+	mode_t mask = 022;
+	FILE *f = fopen("/proc/self/status", "re");
+	if (!f)
+		return mask;
+	char line[256];
+	while (fgets(line, sizeof line, f)) {
+		unsigned m;
+		if (sscanf(line, "Umask: %o", &m) == 1) {
+			mask = (mode_t)m;
+			break;
+		}
+	}
+	fclose(f);
+	return mask;
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int report_atomic_write(const char *path, const void *data, size_t len)
+{
+	const char *base;
+	char *dir = dir_of(path, &base);
+	char *tmp = NULL;
+	int fd = -1, ret = 0;
+
+	if (!dir)
+		return -ENOMEM;
+	if (!*base) {
+		ret = -EISDIR;
+		goto cleanup;
+	}
+	/* Same directory as the target, so rename() cannot cross a
+	 * filesystem; hidden so a directory listing mid-write stays clean. */
+	if (asprintf(&tmp, "%s/.%s.XXXXXX", dir, base) < 0) {
+		tmp = NULL;
+		ret = -ENOMEM;
+		goto cleanup;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		ret = -errno;
+		free(tmp);
+		tmp = NULL; /* nothing was created: nothing to unlink */
+		goto cleanup;
+	}
+	/* mkstemp makes 0600; a report is for sharing, so give it what a
+	 * plain creat(0666) would have. */
+	if (fchmod(fd, 0666 & ~current_umask()) < 0) {
+		ret = -errno;
+		goto cleanup;
+	}
+	ret = write_all(fd, data, len);
+	if (ret)
+		goto cleanup;
+	if (fsync(fd) < 0) {
+		ret = -errno;
+		goto cleanup;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		ret = -errno;
+		goto cleanup;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0) {
+		ret = -errno;
+		goto cleanup;
+	}
+	free(tmp);
+	tmp = NULL;
+	/* Make the rename itself durable; failing that is not worth losing
+	 * a report that is already in place. */
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		(void)fsync(dfd);
+		close(dfd);
+	}
+
+cleanup:
+	if (fd >= 0)
+		close(fd);
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
+	free(dir);
+	return ret;
+}
+
+int report_check_writable(const char *path, char *err, size_t errlen)
+{
+	const char *base;
+	char *dir = dir_of(path, &base);
+	char *probe = NULL;
+	struct stat st;
+	int ret = 0;
+
+	if (!dir) {
+		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		ret = -EISDIR;
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(EISDIR));
+		goto cleanup;
+	}
+	/* One level only: -o results/ is convenient, but creating a whole
+	 * chain would hide a typo in the parent path. */
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot write '%s': cannot create directory '%s': %s",
+			 path, dir, strerror(errno));
+		goto cleanup;
+	}
+	if (stat(dir, &st) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot write '%s': %s: %s", path, dir, strerror(errno));
+		goto cleanup;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		ret = -ENOTDIR;
+		snprintf(err, errlen, "cannot write '%s': %s: %s", path, dir, strerror(ENOTDIR));
+		goto cleanup;
+	}
+	/* access(2) answers for the real uid and knows nothing of read-only
+	 * mounts or full quotas; creating a file is the only honest test. */
+	if (asprintf(&probe, "%s/.rtconform-probe.XXXXXX", dir) < 0) {
+		probe = NULL;
+		ret = -ENOMEM;
+		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+		goto cleanup;
+	}
+	int fd = mkstemp(probe);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot write '%s': directory '%s': %s",
+			 path, dir, strerror(errno));
+		goto cleanup;
+	}
+	close(fd);
+	unlink(probe);
+
+cleanup:
+	free(probe);
+	free(dir);
+	return ret;
+}
+
+unsigned report_nmetrics(const struct req_result *r)
+{
+	if (!r->res)
+		return 0;
+	/* The count lives in memory a crashed worker may have scribbled on;
+	 * never walk past what a probe can have. */
+	return r->res->nmetrics > PROBE_MAX_METRICS ? PROBE_MAX_METRICS : r->res->nmetrics;
+}
+
+const char *report_metric_name(const struct req_result *r, unsigned i,
+			       char *buf, size_t len)
+{
+	if (r->probe && i < r->probe->nmetrics && r->probe->metrics[i].name)
+		return r->probe->metrics[i].name;
+	snprintf(buf, len, "m%u", i);
+	return buf;
+}
+
+unsigned report_batch_ns(const struct req_result *r, double *mean_ns, double *stddev_ns)
+{
+	*mean_ns = *stddev_ns = 0;
+	if (report_nmetrics(r) == 0)
+		return 0;
+	const struct result_shm *res = r->res;
+	double npu = result_metric_c(res, 0)->ns_per_unit;
+	uint32_t nruns = __atomic_load_n(&res->runs_done, __ATOMIC_ACQUIRE);
+	if (nruns > RESULT_MAX_RUNS)
+		nruns = RESULT_MAX_RUNS;
+
+	/* Welford's update: the per-run figures are close together, and the
+	 * textbook sum-of-squares form would cancel them away. */
+	unsigned n = 0;
+	double mean = 0, m2 = 0;
+	for (uint32_t i = 0; i < nruns; i++) {
+		const struct run_info *ri = &res->runs[i];
+		if (!ri->iterations || ri->t_end < ri->t_begin)
+			continue;
+		double per = (double)(ri->t_end - ri->t_begin) / (double)ri->iterations;
+		double x = (per - res->loop_ticks) * npu;
+		n++;
+		double d = x - mean;
+		mean += d / n;
+		m2 += d * (x - mean);
+	}
+	if (!n)
+		return 0;
+	*mean_ns = mean;
+	*stddev_ns = n > 1 ? sqrt(m2 / (n - 1)) : 0;
+	return n;
+}

@@ -1,0 +1,934 @@
+/* test_report.c - report writers on synthetic results.
+ *
+ * Nothing here measures: every requirement, result and sample is made by
+ * hand, so each expected number is known exactly. JUnit output is checked
+ * the way CI consumes it: validated by xmllint against both shipped
+ * schemas, then parsed back with libxml2 and queried with XPath.
+ */
+#include <check.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+
+#include "harness/runner.h"
+#include "harness/stats.h"
+#include "reports/report.h"
+
+#define SCHEMA_DIR RTC_SHARED_DIR "/schemas/junit/"
+
+static const struct probe_metric fake_metrics[] = {
+	{ .name = "per-op", .help = "one operation" },
+	{ .name = "wakeup", .help = "wake-up latency" },
+};
+static const struct probe fake_probe = {
+	.name = "sem-pingpong",
+	.help = "synthetic",
+	.metrics = fake_metrics,
+	.nmetrics = 2,
+};
+
+#define MAXREQ 4
+
+/* One run's worth of synthetic inputs. Heap-allocated per test; strings
+ * are literals (the model's char * is never freed here). */
+struct fx {
+	struct req_file files[2];
+	struct requirement reqs[2][MAXREQ];
+	struct req_result results[2][MAXREQ];
+	struct report_file rf[2];
+	struct report_run run;
+	struct fingerprint fp;
+	struct timebase tb;
+	char dir[64];
+	char path[128];
+};
+
+static void add_limit(struct requirement *q, const char *stat, double max_ns)
+{
+	struct req_limit *l = &q->limits[q->nlimits++];
+	ck_assert_int_eq(stat_parse(stat, &l->stat), 0);
+	l->stat_text = (char *)stat;
+	l->has_max = true;
+	l->max.value = max_ns;
+	l->max.unit = QTY_NS;
+}
+
+static void set_outcome(struct req_result *r, size_t i, bool passed, double measured,
+			const char *text)
+{
+	r->limits[i].evaluated = true;
+	r->limits[i].passed = passed;
+	r->limits[i].measured = measured;
+	snprintf(r->limits[i].text, sizeof r->limits[i].text, "%s", text);
+}
+
+/* Samples for metric 0: `runs` runs of `per_run` samples, values
+ * base + (k % 100) * step units. Run i takes (20 + i) ticks per iteration
+ * with a 2-tick empty loop, so with ns_per_unit 0.5 the batch figure of run
+ * i is (18 + i) * 0.5 ns. */
+static void fill_samples(struct req_result *r, unsigned runs, uint64_t per_run,
+			 uint64_t base, uint64_t step)
+{
+	r->res = result_alloc(2, &r->res_bytes);
+	ck_assert_ptr_nonnull(r->res);
+	struct result_shm *res = r->res;
+	struct metric_data *m0 = result_metric(res, 0), *m1 = result_metric(res, 1);
+	m0->ns_per_unit = 0.5;
+	m0->cycles_per_unit = 1.0;
+	m1->ns_per_unit = 1.0;
+	m1->cycles_per_unit = 0.0;
+	res->loop_ticks = 2.0;
+	for (unsigned i = 0; i < runs; i++) {
+		for (uint64_t k = 0; k < per_run; k++) {
+			uint64_t v = base + (k % 100) * step;
+			hist_record(&m0->hist, v);
+			m0->runs[i].count++;
+			m0->runs[i].sum += v;
+		}
+		res->runs[i].t_begin = 1000000u * i;
+		res->runs[i].t_end = res->runs[i].t_begin + per_run * (20 + i);
+		res->runs[i].iterations = per_run;
+	}
+	for (uint64_t v = 100; v < 110; v++) {
+		hist_record(&m1->hist, v);
+		m1->runs[0].count++;
+		m1->runs[0].sum += v;
+	}
+	res->runs_done = runs;
+	res->state = WS_DONE;
+}
+
+static void init_req(struct requirement *q, const char *id, const char *title)
+{
+	q->id = (char *)id;
+	q->title = (char *)title;
+	q->probe = (char *)"sem-pingpong";
+	q->policy = POLICY_FIFO;
+	q->priority_max = true;
+	q->cpu = -1;
+	q->iterations = 1000;
+	q->runs = 4;
+}
+
+static void init_result(struct req_result *r, struct requirement *q, struct req_file *f,
+			enum verdict v, double seconds)
+{
+	r->req = q;
+	r->file = f;
+	r->probe = &fake_probe;
+	r->verdict = v;
+	r->policy = SCHED_FIFO;
+	r->priority = 99;
+	r->seconds = seconds;
+	r->started = 1700000000 + (time_t)seconds;
+}
+
+/* File A: SEM-RT fails its max, SEM-OK passes, TMR could not be measured,
+ * SKP was skipped. File B: one pass. */
+static struct fx *fx_new(void)
+{
+	struct fx *x = calloc(1, sizeof *x);
+	ck_assert_ptr_nonnull(x);
+	struct req_file *fa = &x->files[0], *fb = &x->files[1];
+	fa->path = (char *)"profiles/spy-memo.xml";
+	fa->name = (char *)"spy-memo";
+	fa->version = (char *)"1.0";
+	fa->reqs = x->reqs[0];
+	fa->nreqs = 4;
+	fb->path = (char *)"extra.xml";
+	fb->name = NULL; /* suite named by its path */
+	fb->reqs = x->reqs[1];
+	fb->nreqs = 1;
+
+	struct requirement *q = x->reqs[0];
+	struct req_result *r = x->results[0];
+	init_req(&q[0], "SEM-RT", "Free semaphore acquisition at the highest real-time priority");
+	add_limit(&q[0], "mean", 50000);
+	add_limit(&q[0], "max", 300000);
+	init_result(&r[0], &q[0], fa, VERDICT_FAIL, 1.5);
+	fill_samples(&r[0], 4, 1000, 1000, 10);
+	set_outcome(&r[0], 0, true, 7210, "mean 7.21 us <= 50 us (n=4000)");
+	set_outcome(&r[0], 1, false, 412300, "max 412.3 us > 300 us (n=100000)");
+	snprintf(r[0].reason, sizeof r[0].reason, "max 412.3 us > 300 us (n=100000)");
+
+	init_req(&q[1], "SEM-OK", "Semaphore, relaxed");
+	add_limit(&q[1], "mean", 50000);
+	init_result(&r[1], &q[1], fa, VERDICT_PASS, 0.25);
+	fill_samples(&r[1], 4, 1000, 1000, 10);
+	set_outcome(&r[1], 0, true, 995, "mean 995 ns <= 50 us (n=4000)");
+
+	init_req(&q[2], "TMR", NULL);
+	add_limit(&q[2], "p99", 100000);
+	init_result(&r[2], &q[2], fa, VERDICT_ERROR, 60.0);
+	snprintf(r[2].reason, sizeof r[2].reason, "worker timed out after 60 s");
+
+	init_req(&q[3], "SKP", "Skipped one");
+	q[3].policy = POLICY_OTHER;
+	init_result(&r[3], &q[3], fa, VERDICT_SKIPPED, 0);
+	r[3].policy = SCHED_OTHER;
+	r[3].priority = 0;
+	snprintf(r[3].reason, sizeof r[3].reason, "not selected by --only");
+
+	init_req(&x->reqs[1][0], "B-1", "Second file");
+	add_limit(&x->reqs[1][0], "max", 1e9);
+	init_result(&x->results[1][0], &x->reqs[1][0], fb, VERDICT_PASS, 2.0);
+	fill_samples(&x->results[1][0], 2, 10, 5, 1);
+	set_outcome(&x->results[1][0], 0, true, 100, "max 100 ns <= 1 s (n=20)");
+
+	x->rf[0] = (struct report_file){ .file = fa, .results = x->results[0], .nresults = 4 };
+	x->rf[1] = (struct report_file){ .file = fb, .results = x->results[1], .nresults = 1 };
+
+	x->tb = (struct timebase){ .name = "tsc", .is_tsc = true, .freq_hz = 2e9,
+				   .ns_per_tick = 0.5, .resolution_ns = 0.5,
+				   .read_min_ns = 9.5, .read_median_ns = 10.0 };
+	fingerprint_add(&x->fp, "host.name", "testhost");
+	fingerprint_add(&x->fp, "host.kernel.release", "6.1.0-rt");
+	fingerprint_add(&x->fp, "rtconform.version", "0.1.0");
+
+	x->run = (struct report_run){ .files = x->rf, .nfiles = 2, .tb = &x->tb,
+				      .env = &x->fp, .started = 1700000000,
+				      .ended = 1700000100,
+				      .command_line = "rtconform run profiles/spy-memo.xml" };
+
+	snprintf(x->dir, sizeof x->dir, "/tmp/rtc-test-report.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(x->dir));
+	snprintf(x->path, sizeof x->path, "%s/junit.xml", x->dir);
+	return x;
+}
+
+static void rm_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	char p[512];
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		struct stat st;
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			rm_tree(p);
+		else
+			unlink(p);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+static void fx_free(struct fx *x)
+{
+	for (int f = 0; f < 2; f++)
+		for (int i = 0; i < MAXREQ; i++)
+			req_result_free(&x->results[f][i]);
+	fingerprint_free(&x->fp);
+	rm_tree(x->dir);
+	free(x);
+}
+
+/* Entries in dir other than . and .. */
+static int dir_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 8192;
+			buf = realloc(buf, cap);
+			ck_assert_ptr_nonnull(buf);
+		}
+		size_t got = fread(buf + n, 1, 4096, f);
+		n += got;
+		if (got < 4096)
+			break;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/* xmllint's exit status validating file against one of the schemas. Its
+ * chatter goes to a log beside the file, shown only when it fails. */
+static int xmllint(const char *schema, const char *file)
+{
+	char sch[512], log[512];
+	snprintf(sch, sizeof sch, "%s%s", SCHEMA_DIR, schema);
+	snprintf(log, sizeof log, "%s.xmllint.log", file);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		if (!freopen(log, "w", stderr) || dup2(fileno(stderr), 1) < 0)
+			_exit(126);
+		execlp("xmllint", "xmllint", "--noout", "--nonet", "--schema", sch, file,
+		       (char *)NULL);
+		_exit(127);
+	}
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	if (rc) {
+		char *text = slurp(log, NULL);
+		fprintf(stderr, "xmllint --schema %s %s: exit %d\n%s", schema, file, rc, text);
+		free(text);
+	}
+	unlink(log);
+	return rc;
+}
+
+static void assert_valid_junit(const char *file)
+{
+	ck_assert_int_eq(xmllint("jenkins-junit.xsd", file), 0);
+	ck_assert_int_eq(xmllint("junit-10.xsd", file), 0);
+}
+
+/* ---- XPath over the written report ------------------------------------- */
+
+static xmlDocPtr parse(const char *file)
+{
+	xmlDocPtr doc = xmlReadFile(file, NULL, XML_PARSE_NONET);
+	ck_assert_msg(doc != NULL, "%s does not parse", file);
+	return doc;
+}
+
+/* string(expr), malloc'd. */
+static char *xp_str(xmlDocPtr doc, const char *expr)
+{
+	xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
+	ck_assert_ptr_nonnull(ctx);
+	char *full;
+	ck_assert_int_ge(asprintf(&full, "string(%s)", expr), 0);
+	xmlXPathObjectPtr o = xmlXPathEvalExpression(BAD_CAST full, ctx);
+	ck_assert_msg(o != NULL, "bad xpath %s", full);
+	char *s = strdup(o->stringval ? (const char *)o->stringval : "");
+	xmlXPathFreeObject(o);
+	xmlXPathFreeContext(ctx);
+	free(full);
+	return s;
+}
+
+static double xp_num(xmlDocPtr doc, const char *expr)
+{
+	xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
+	ck_assert_ptr_nonnull(ctx);
+	xmlXPathObjectPtr o = xmlXPathEvalExpression(BAD_CAST expr, ctx);
+	ck_assert_msg(o != NULL, "bad xpath %s", expr);
+	double v = xmlXPathCastToNumber(o);
+	xmlXPathFreeObject(o);
+	xmlXPathFreeContext(ctx);
+	return v;
+}
+
+static void assert_xp_str(xmlDocPtr doc, const char *expr, const char *want)
+{
+	char *got = xp_str(doc, expr);
+	ck_assert_msg(strcmp(got, want) == 0, "%s: got '%s', want '%s'", expr, got, want);
+	free(got);
+}
+
+/* Properties are per suite; each named property must be there once. */
+static void assert_prop_in(xmlDocPtr doc, int suite, const char *name, const char *want)
+{
+	char expr[300], cexpr[300];
+	snprintf(expr, sizeof expr,
+		 "/testsuites/testsuite[%d]/properties/property[@name='%s']/@value", suite, name);
+	snprintf(cexpr, sizeof cexpr,
+		 "count(/testsuites/testsuite[%d]/properties/property[@name='%s'])", suite, name);
+	double n = xp_num(doc, cexpr);
+	ck_assert_msg(n == 1, "property %s appears %g times in suite %d", name, n, suite);
+	assert_xp_str(doc, expr, want);
+}
+
+static void assert_prop(xmlDocPtr doc, const char *name, const char *want)
+{
+	assert_prop_in(doc, 1, name, want);
+}
+
+static void assert_no_prop(xmlDocPtr doc, const char *name)
+{
+	char cexpr[300];
+	snprintf(cexpr, sizeof cexpr, "count(//property[@name='%s'])", name);
+	ck_assert_msg(xp_num(doc, cexpr) == 0, "property %s should be absent", name);
+}
+
+/* ---- totals and exit status -------------------------------------------- */
+
+START_TEST(totals_and_exit_status)
+{
+	struct fx *x = fx_new();
+	struct report_totals t;
+
+	report_totals(&x->run, NULL, &t);
+	ck_assert_uint_eq(t.tests, 5);
+	ck_assert_uint_eq(t.passed, 2);
+	ck_assert_uint_eq(t.failures, 1);
+	ck_assert_uint_eq(t.errors, 1);
+	ck_assert_uint_eq(t.skipped, 1);
+	ck_assert_double_eq_tol(t.seconds, 63.75, 1e-9);
+	/* error and failure together: 3 wins over 1 */
+	ck_assert_int_eq(report_exit_status(&x->run), 3);
+
+	report_totals(&x->run, &x->rf[1], &t);
+	ck_assert_uint_eq(t.tests, 1);
+	ck_assert_uint_eq(t.passed, 1);
+
+	/* failure without error: 1 */
+	x->results[0][2].verdict = VERDICT_PASS;
+	ck_assert_int_eq(report_exit_status(&x->run), 1);
+	/* error without failure: 3 */
+	x->results[0][2].verdict = VERDICT_ERROR;
+	x->results[0][0].verdict = VERDICT_PASS;
+	ck_assert_int_eq(report_exit_status(&x->run), 3);
+	/* passes and a skip: 0 */
+	x->results[0][2].verdict = VERDICT_PASS;
+	ck_assert_int_eq(report_exit_status(&x->run), 0);
+	/* nothing at all: 0 */
+	struct report_run empty = { 0 };
+	ck_assert_int_eq(report_exit_status(&empty), 0);
+	fx_free(x);
+}
+END_TEST
+
+/* ---- junit ------------------------------------------------------------- */
+
+START_TEST(junit_validates_against_both_schemas)
+{
+	struct fx *x = fx_new();
+	char err[256] = "";
+	ck_assert_msg(report_write_junit(&x->run, x->path, err, sizeof err) == 0, "%s", err);
+	assert_valid_junit(x->path);
+	/* atomic: the report and nothing else */
+	ck_assert_int_eq(dir_entries(x->dir), 1);
+	fx_free(x);
+}
+END_TEST
+
+START_TEST(junit_totals_match_cases)
+{
+	struct fx *x = fx_new();
+	char err[256] = "";
+	ck_assert_int_eq(report_write_junit(&x->run, x->path, err, sizeof err), 0);
+	xmlDocPtr doc = parse(x->path);
+
+	ck_assert_double_eq(xp_num(doc, "count(/testsuites)"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(/testsuites/testsuite)"), 2);
+	ck_assert_double_eq(xp_num(doc, "count(//testsuite//testsuite)"), 0);
+	assert_xp_str(doc, "/testsuites/@name", "rtconform");
+	ck_assert_double_eq(xp_num(doc, "number(/testsuites/@tests)"), 5);
+	ck_assert_double_eq(xp_num(doc, "number(/testsuites/@failures)"), 1);
+	ck_assert_double_eq(xp_num(doc, "number(/testsuites/@errors)"), 1);
+	assert_xp_str(doc, "/testsuites/@time", "63.750");
+	ck_assert_double_eq(xp_num(doc, "count(//testcase)"), 5);
+	ck_assert_double_eq(xp_num(doc, "count(//testcase/failure)"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//testcase/error)"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//testcase/skipped)"), 1);
+
+	for (int s = 1; s <= 2; s++) {
+		char e1[128], e2[128];
+		static const char *const kinds[][2] = {
+			{ "tests", "testcase" }, { "failures", "testcase/failure" },
+			{ "errors", "testcase/error" }, { "skipped", "testcase/skipped" },
+		};
+		for (int k = 0; k < 4; k++) {
+			snprintf(e1, sizeof e1, "number(/testsuites/testsuite[%d]/@%s)", s,
+				 kinds[k][0]);
+			snprintf(e2, sizeof e2, "count(/testsuites/testsuite[%d]/%s)", s,
+				 kinds[k][1]);
+			ck_assert_msg(xp_num(doc, e1) == xp_num(doc, e2), "suite %d %s", s,
+				      kinds[k][0]);
+		}
+	}
+	assert_xp_str(doc, "/testsuites/testsuite[1]/@name", "spy-memo");
+	assert_xp_str(doc, "/testsuites/testsuite[2]/@name", "extra.xml");
+	assert_xp_str(doc, "/testsuites/testsuite[1]/@time", "61.750");
+	assert_xp_str(doc, "/testsuites/testsuite[1]/@hostname", "testhost");
+	/* earliest requirement start: 1700000000 = 2023-11-14T22:13:20 UTC */
+	assert_xp_str(doc, "/testsuites/testsuite[1]/@timestamp", "2023-11-14T22:13:20");
+	/* <properties> comes first, as Jenkins' schema demands */
+	assert_xp_str(doc, "name(/testsuites/testsuite[1]/*[1])", "properties");
+	xmlFreeDoc(doc);
+	fx_free(x);
+}
+END_TEST
+
+START_TEST(junit_testcases)
+{
+	struct fx *x = fx_new();
+	char err[256] = "";
+	ck_assert_int_eq(report_write_junit(&x->run, x->path, err, sizeof err), 0);
+	xmlDocPtr doc = parse(x->path);
+
+	const char *tc = "/testsuites/testsuite[1]/testcase[1]";
+	char e[256];
+	snprintf(e, sizeof e, "%s/@name", tc);
+	assert_xp_str(doc, e,
+		      "SEM-RT: Free semaphore acquisition at the highest real-time priority");
+	snprintf(e, sizeof e, "%s/@classname", tc);
+	assert_xp_str(doc, e, "spy-memo.sem-pingpong");
+	snprintf(e, sizeof e, "%s/@time", tc);
+	assert_xp_str(doc, e, "1.500");
+	snprintf(e, sizeof e, "%s/failure/@type", tc);
+	assert_xp_str(doc, e, "LatencyBudgetExceeded");
+	snprintf(e, sizeof e, "%s/failure/@message", tc);
+	assert_xp_str(doc, e, "max 412.3 us > 300 us (n=100000)");
+	snprintf(e, sizeof e, "%s/failure", tc);
+	char *body = xp_str(doc, e);
+	ck_assert_ptr_nonnull(strstr(body, "max 412.3 us > 300 us"));
+	ck_assert_ptr_null(strstr(body, "mean 7.21 us")); /* only failed limits */
+	free(body);
+	snprintf(e, sizeof e, "%s/system-out", tc);
+	char *out = xp_str(doc, e);
+	ck_assert_ptr_nonnull(strstr(out, "histogram"));
+	ck_assert_ptr_nonnull(strstr(out, "p99"));
+	ck_assert_ptr_nonnull(strstr(out, "metric per-op"));
+	ck_assert_ptr_nonnull(strstr(out, "metric wakeup"));
+	free(out);
+
+	/* a title-less requirement is named by its id */
+	assert_xp_str(doc, "/testsuites/testsuite[1]/testcase[3]/@name", "TMR");
+	assert_xp_str(doc, "/testsuites/testsuite[1]/testcase[3]/error/@type",
+		      "MeasurementError");
+	assert_xp_str(doc, "/testsuites/testsuite[1]/testcase[3]/error/@message",
+		      "worker timed out after 60 s");
+	assert_xp_str(doc, "/testsuites/testsuite[1]/testcase[4]/skipped",
+		      "not selected by --only");
+	ck_assert_double_eq(xp_num(doc, "count(//testcase[2]/*[self::failure or self::error"
+					 " or self::skipped])"), 0);
+	/* a suite without a name attribute uses its path */
+	assert_xp_str(doc, "/testsuites/testsuite[2]/testcase[1]/@classname",
+		      "extra.xml.sem-pingpong");
+	xmlFreeDoc(doc);
+	fx_free(x);
+}
+END_TEST
+
+START_TEST(junit_properties)
+{
+	struct fx *x = fx_new();
+	char err[256] = "";
+	ck_assert_int_eq(report_write_junit(&x->run, x->path, err, sizeof err), 0);
+	xmlDocPtr doc = parse(x->path);
+	char want[64];
+
+	/* environment */
+	assert_prop(doc, "host.name", "testhost");
+	assert_prop(doc, "host.kernel.release", "6.1.0-rt");
+	assert_prop(doc, "rtconform.version", "0.1.0");
+	assert_prop(doc, "timebase.name", "tsc");
+	assert_prop(doc, "timebase.freq_hz", "2000000000");
+	assert_prop(doc, "timebase.read_overhead_min_ns", "9.500");
+
+	/* SEM-RT, metric 0 in units of 0.5 ns: values 1000..1990 units */
+	assert_prop(doc, "SEM-RT.verdict", "fail");
+	assert_prop(doc, "SEM-RT.per-op.count", "4000");
+	assert_prop(doc, "SEM-RT.per-op.overflow", "0");
+	assert_prop(doc, "SEM-RT.per-op.min_ns", "500.000");
+	assert_prop(doc, "SEM-RT.per-op.max_ns", "995.000");
+	assert_prop(doc, "SEM-RT.per-op.mean_ns", "747.500");
+	assert_prop(doc, "SEM-RT.per-op.min_cycles", "1000.000");
+	assert_prop(doc, "SEM-RT.per-op.max_cycles", "1990.000");
+	/* every run has the same samples: their means do not spread */
+	assert_prop(doc, "SEM-RT.per-op.runs-mean-stddev_ns", "0.000");
+	/* p99 needs 1000 samples (have 4000), p99.9 needs 10000 */
+	struct statistic st;
+	double v;
+	ck_assert_int_eq(stat_parse("p99", &st), 0);
+	ck_assert(stat_value(result_metric_c(x->results[0][0].res, 0), &st, false, &v));
+	snprintf(want, sizeof want, "%.3f", v);
+	assert_prop(doc, "SEM-RT.per-op.p99_ns", want);
+	assert_no_prop(doc, "SEM-RT.per-op.p99.9_ns");
+	/* metric 1 has no cycles scale and 10 samples */
+	assert_prop(doc, "SEM-RT.wakeup.count", "10");
+	assert_prop(doc, "SEM-RT.wakeup.max_ns", "109.000");
+	assert_no_prop(doc, "SEM-RT.wakeup.min_cycles");
+	assert_no_prop(doc, "SEM-RT.wakeup.p90_ns");
+	/* batch: runs of 18, 19, 20, 21 ticks net, times 0.5 ns */
+	assert_prop(doc, "SEM-RT.batch.runs_mean_ns", "9.750");
+	snprintf(want, sizeof want, "%.3f", sqrt(1.25 / 3.0));
+	assert_prop(doc, "SEM-RT.batch.runs_stddev_ns", want);
+	assert_prop(doc, "SEM-OK.verdict", "pass");
+	assert_prop(doc, "TMR.verdict", "error");
+	assert_no_prop(doc, "TMR.per-op.count"); /* nothing was measured */
+	assert_prop(doc, "SKP.verdict", "skipped");
+	assert_prop_in(doc, 2, "B-1.verdict", "pass");
+	assert_prop_in(doc, 2, "host.name", "testhost");
+	assert_prop_in(doc, 2, "requirements.path", "extra.xml");
+	xmlFreeDoc(doc);
+	fx_free(x);
+}
+END_TEST
+
+START_TEST(junit_hostile_strings)
+{
+	struct fx *x = fx_new();
+	static const char hostile[] =
+		"evil\x01\x08\x1b[31m <&> ]]> \"quote' \xff\xfe \xc0\xaf \xed\xa0\x80 "
+		"\xef\xbf\xbf \xf4\x90\x80\x80 tab\there\r\nend \xe2\x82";
+	x->reqs[0][0].title = (char *)hostile;
+	x->reqs[0][2].title = (char *)hostile;
+	snprintf(x->results[0][2].reason, sizeof x->results[0][2].reason, "%s", hostile);
+	snprintf(x->results[0][3].reason, sizeof x->results[0][3].reason, "%s", hostile);
+	snprintf(x->results[0][0].limits[1].text, sizeof x->results[0][0].limits[1].text,
+		 "max \x02<&>]]> \xff");
+	x->files[0].name = (char *)"suite\x03<&>";
+	fingerprint_add(&x->fp, "host.name", "host\x07name\xff");
+	x->run.command_line = "rtconform run '\x1b]0;x\x07' ]]>";
+
+	char err[256] = "";
+	ck_assert_msg(report_write_junit(&x->run, x->path, err, sizeof err) == 0, "%s", err);
+	assert_valid_junit(x->path);
+
+	xmlDocPtr doc = parse(x->path);
+	char *name = xp_str(doc, "/testsuites/testsuite[1]/testcase[1]/@name");
+	ck_assert_ptr_nonnull(strstr(name, "SEM-RT: evil"));
+	ck_assert_ptr_nonnull(strstr(name, " <&> ]]> \"quote' "));
+	ck_assert_ptr_nonnull(strstr(name, "\xef\xbf\xbd")); /* U+FFFD stands in */
+	ck_assert_ptr_null(strchr(name, '\x01'));
+	ck_assert_ptr_null(strchr(name, '\x1b'));
+	ck_assert_ptr_nonnull(strstr(name, "end"));
+	free(name);
+	char *reason = xp_str(doc, "/testsuites/testsuite[1]/testcase[3]/error/@message");
+	ck_assert_ptr_nonnull(strstr(reason, "<&> ]]>"));
+	free(reason);
+	assert_xp_str(doc, "/testsuites/testsuite[1]/@hostname", "host\xef\xbf\xbdname\xef\xbf\xbd");
+	xmlFreeDoc(doc);
+	fx_free(x);
+}
+END_TEST
+
+START_TEST(junit_unwritable_path)
+{
+	struct fx *x = fx_new();
+	char err[256] = "", path[256];
+	snprintf(path, sizeof path, "%s/no/such/dir/junit.xml", x->dir);
+	int rc = report_write_junit(&x->run, path, err, sizeof err);
+	ck_assert_int_eq(rc, -ENOENT);
+	ck_assert_ptr_nonnull(strstr(err, path));
+	ck_assert_int_eq(dir_entries(x->dir), 0);
+	fx_free(x);
+}
+END_TEST
+
+/* ---- atomic write and writability -------------------------------------- */
+
+START_TEST(atomic_write_replaces_and_cleans_up)
+{
+	struct fx *x = fx_new();
+	ck_assert_int_eq(report_atomic_write(x->path, "first\n", 6), 0);
+	ck_assert_int_eq(report_atomic_write(x->path, "second\n", 7), 0);
+	size_t len;
+	char *got = slurp(x->path, &len);
+	ck_assert_uint_eq(len, 7);
+	ck_assert_str_eq(got, "second\n");
+	free(got);
+	ck_assert_int_eq(dir_entries(x->dir), 1);
+	/* mode is the usual 0666 & ~umask, not mkstemp's 0600 */
+	struct stat st;
+	ck_assert_int_eq(stat(x->path, &st), 0);
+	mode_t mask = umask(022);
+	umask(mask);
+	ck_assert_uint_eq(st.st_mode & 0777, 0666 & ~mask);
+
+	/* rename onto a directory fails: the temp file must not stay */
+	char sub[256];
+	snprintf(sub, sizeof sub, "%s/adir", x->dir);
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	ck_assert_int_lt(report_atomic_write(sub, "x", 1), 0);
+	ck_assert_int_eq(dir_entries(x->dir), 2); /* junit.xml and adir */
+	ck_assert_int_eq(dir_entries(sub), 0);
+
+	/* missing directory */
+	char missing[256];
+	snprintf(missing, sizeof missing, "%s/nope/out.txt", x->dir);
+	ck_assert_int_eq(report_atomic_write(missing, "x", 1), -ENOENT);
+	ck_assert_int_eq(dir_entries(x->dir), 2);
+	fx_free(x);
+}
+END_TEST
+
+START_TEST(check_writable)
+{
+	struct fx *x = fx_new();
+	char err[512], p[256];
+
+	/* one missing level is created */
+	snprintf(p, sizeof p, "%s/results/junit.xml", x->dir);
+	err[0] = '\0';
+	ck_assert_msg(report_check_writable(p, err, sizeof err) == 0, "%s", err);
+	struct stat st;
+	char d[256];
+	snprintf(d, sizeof d, "%s/results", x->dir);
+	ck_assert_int_eq(stat(d, &st), 0);
+	ck_assert(S_ISDIR(st.st_mode));
+	ck_assert_int_eq(dir_entries(d), 0); /* the probe file is gone */
+
+	/* two missing levels are not */
+	snprintf(p, sizeof p, "%s/a/b/junit.xml", x->dir);
+	ck_assert_int_eq(report_check_writable(p, err, sizeof err), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(err, p));
+	ck_assert_ptr_nonnull(strstr(err, strerror(ENOENT)));
+
+	/* a regular file where the directory should be (fails even as root) */
+	char f[256];
+	snprintf(f, sizeof f, "%s/plain", x->dir);
+	ck_assert_int_eq(report_atomic_write(f, "x", 1), 0);
+	snprintf(p, sizeof p, "%s/plain/junit.xml", x->dir);
+	ck_assert_int_lt(report_check_writable(p, err, sizeof err), 0);
+	ck_assert_ptr_nonnull(strstr(err, p));
+	fx_free(x);
+}
+END_TEST
+
+/* ---- text -------------------------------------------------------------- */
+
+static char *text_of(const struct report_run *run)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	report_write_text(run, f);
+	ck_assert_int_eq(fclose(f), 0);
+	return buf;
+}
+
+START_TEST(text_table)
+{
+	struct fx *x = fx_new();
+	char *t = text_of(&x->run);
+	static const char *const want[] = {
+		"ID", "PROBE", "POLICY", "LIMIT", "MEASURED", "VERDICT",
+		"SEM-RT", "SEM-OK", "TMR", "SKP", "B-1", "sem-pingpong", "fifo:99", "other",
+		"per-op mean <= 50 us", "per-op max <= 300 us", "per-op p99 <= 100 us",
+		"412.3 us", "PASS", "FAIL", "ERROR", "SKIP",
+		"error: worker timed out after 60 s", "skipped: not selected by --only",
+		"[spy-memo]", "[extra.xml]",
+		"5 requirements: 2 passed, 1 failed, 1 error, 1 skipped",
+		"exit status 3: at least one requirement could not be measured",
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		ck_assert_msg(strstr(t, want[i]) != NULL, "missing '%s' in:\n%s", want[i], t);
+
+	/* the failing limit's row says FAIL, the passing one PASS */
+	char *row = strstr(t, "per-op max <= 300 us");
+	ck_assert_ptr_nonnull(row);
+	char *eol = strchr(row, '\n');
+	ck_assert_ptr_nonnull(eol);
+	*eol = '\0';
+	ck_assert_ptr_nonnull(strstr(row, "FAIL"));
+	*eol = '\n';
+	free(t);
+
+	/* without the error: exit status 1 explained */
+	x->results[0][2].verdict = VERDICT_PASS;
+	t = text_of(&x->run);
+	ck_assert_ptr_nonnull(strstr(t, "exit status 1: at least one requirement failed"));
+	free(t);
+	x->results[0][2].verdict = VERDICT_ERROR;
+
+	/* summary.txt: the same text, atomically */
+	char p[256], err[256] = "";
+	snprintf(p, sizeof p, "%s/summary.txt", x->dir);
+	ck_assert_msg(report_write_summary(&x->run, p, err, sizeof err) == 0, "%s", err);
+	t = text_of(&x->run);
+	char *s = slurp(p, NULL);
+	ck_assert_str_eq(s, t);
+	free(s);
+	free(t);
+	ck_assert_int_eq(dir_entries(x->dir), 1);
+	fx_free(x);
+}
+END_TEST
+
+START_TEST(text_control_chars_do_not_reach_terminal)
+{
+	struct fx *x = fx_new();
+	snprintf(x->results[0][2].reason, sizeof x->results[0][2].reason,
+		 "bad \x1b[2J reason\nsecond line");
+	char *t = text_of(&x->run);
+	ck_assert_ptr_null(strchr(t, '\x1b'));
+	ck_assert_ptr_nonnull(strstr(t, "bad ?[2J reason?second line"));
+	free(t);
+	fx_free(x);
+}
+END_TEST
+
+static char *detail_of(const struct req_result *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	report_write_result_detail(r, f);
+	ck_assert_int_eq(fclose(f), 0);
+	return buf;
+}
+
+START_TEST(detail_histogram_and_stats)
+{
+	struct fx *x = fx_new();
+	struct req_result *r = &x->results[0][0];
+	struct metric_data *m0 = result_metric(r->res, 0);
+	/* Spread over four decades, so there are hundreds of non-empty
+	 * buckets to fold into ~30 rows, plus one sample beyond the range. */
+	hist_reset(&m0->hist);
+	memset(m0->runs, 0, sizeof m0->runs);
+	for (uint64_t v = 100; v < 1000000; v = v * 1.01 + 1)
+		for (int k = 0; k < 3; k++) {
+			hist_record(&m0->hist, v);
+			m0->runs[k].count++;
+			m0->runs[k].sum += v;
+		}
+	hist_record(&m0->hist, m0->hist.highest + 1000);
+	m0->runs[0].count++;
+	m0->runs[0].sum += m0->hist.highest + 1000;
+
+	char *t = detail_of(r);
+	static const char *const want[] = {
+		"SEM-RT: Free semaphore", "metric per-op", "metric wakeup", "min", "mean",
+		"stddev", "p50", "p90", "p99", "p99.9", "max", "runs-mean-stddev", "batch",
+		"histogram (ns", "overflow  >",
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		ck_assert_msg(strstr(t, want[i]) != NULL, "missing '%s' in:\n%s", want[i], t);
+	ck_assert_ptr_nonnull(strstr(t, "overflow           1"));
+	/* p99.9 wants 10000 samples; metric 0 has fewer than 3000 */
+	ck_assert_ptr_nonnull(strstr(t, "n/a (needs 10000 samples)"));
+
+	/* Rows of the per-op histogram: between its header and "metric wakeup". */
+	char *h = strstr(t, "histogram (ns");
+	char *end = strstr(t, "metric wakeup");
+	ck_assert_ptr_nonnull(h);
+	ck_assert_ptr_nonnull(end);
+	ck_assert(h < end);
+	int rows = 0;
+	for (char *p = strchr(h, '\n') + 1; p < end; p = strchr(p, '\n') + 1) {
+		ck_assert_ptr_nonnull(strstr(p, "|"));
+		rows++;
+	}
+	ck_assert_int_ge(rows, 20);
+	ck_assert_int_le(rows, 31); /* at most 30 buckets + the overflow row */
+	free(t);
+
+	/* a result with no memory says so instead of crashing */
+	t = detail_of(&x->results[0][2]);
+	ck_assert_ptr_nonnull(strstr(t, "no measurements"));
+	ck_assert_ptr_nonnull(strstr(t, "worker timed out"));
+	free(t);
+	fx_free(x);
+}
+END_TEST
+
+START_TEST(batch_figure)
+{
+	struct fx *x = fx_new();
+	double mean, sd;
+	ck_assert_uint_eq(report_batch_ns(&x->results[0][0], &mean, &sd), 4);
+	ck_assert_double_eq_tol(mean, 9.75, 1e-9);
+	ck_assert_double_eq_tol(sd, sqrt(1.25 / 3.0), 1e-9);
+	ck_assert_uint_eq(report_batch_ns(&x->results[0][2], &mean, &sd), 0);
+	ck_assert_double_eq(mean, 0);
+	fx_free(x);
+}
+END_TEST
+
+/* ---- fingerprint ------------------------------------------------------- */
+
+START_TEST(fingerprint_basics)
+{
+	struct fingerprint fp = { 0 };
+	struct timebase tb = { .name = "clock_gettime(CLOCK_MONOTONIC_RAW)", .freq_hz = 1e9,
+			       .ns_per_tick = 1, .resolution_ns = 1, .read_min_ns = 20,
+			       .read_median_ns = 21.5 };
+	fingerprint_collect(&fp, &tb);
+	static const char *const keys[] = {
+		"host.name", "host.kernel.release", "host.kernel.version", "host.machine",
+		"host.cpu.model", "host.cpu.count", "host.preempt", "host.clocksource",
+		"host.rt_throttling", "rtconform.version", "rtconform.compiler",
+		"rtconform.libxml2", "timebase.name", "timebase.freq_hz",
+		"timebase.resolution_ns", "timebase.read_overhead_min_ns",
+		"timebase.read_overhead_median_ns",
+	};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		const char *v = fingerprint_get(&fp, keys[i]);
+		ck_assert_msg(v && *v, "no %s", keys[i]);
+	}
+	ck_assert_str_eq(fingerprint_get(&fp, "rtconform.version"), RTC_VERSION);
+	ck_assert_str_eq(fingerprint_get(&fp, "timebase.freq_hz"), "1000000000");
+	ck_assert_str_eq(fingerprint_get(&fp, "timebase.read_overhead_median_ns"), "21.500");
+	ck_assert_ptr_null(fingerprint_get(&fp, "no.such.key"));
+
+	/* a key is set once; adding it again replaces the value */
+	size_t n = fp.n;
+	fingerprint_add(&fp, "host.name", "%s-%d", "x", 1);
+	ck_assert_uint_eq(fp.n, n);
+	ck_assert_str_eq(fingerprint_get(&fp, "host.name"), "x-1");
+	fingerprint_free(&fp);
+	ck_assert_uint_eq(fp.n, 0);
+
+	/* without a timebase there are no timebase.* keys */
+	fingerprint_collect(&fp, NULL);
+	ck_assert_ptr_null(fingerprint_get(&fp, "timebase.name"));
+	fingerprint_free(&fp);
+}
+END_TEST
+
+static Suite *report_suite(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, totals_and_exit_status);
+	tcase_add_test(tc, junit_validates_against_both_schemas);
+	tcase_add_test(tc, junit_totals_match_cases);
+	tcase_add_test(tc, junit_testcases);
+	tcase_add_test(tc, junit_properties);
+	tcase_add_test(tc, junit_hostile_strings);
+	tcase_add_test(tc, junit_unwritable_path);
+	tcase_add_test(tc, atomic_write_replaces_and_cleans_up);
+	tcase_add_test(tc, check_writable);
+	tcase_add_test(tc, text_table);
+	tcase_add_test(tc, text_control_chars_do_not_reach_terminal);
+	tcase_add_test(tc, detail_histogram_and_stats);
+	tcase_add_test(tc, batch_figure);
+	tcase_add_test(tc, fingerprint_basics);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(report_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
