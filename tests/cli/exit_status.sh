@@ -1,0 +1,50 @@
+# Exit status of `rtconform run` as design.md gives it, and the reports behind it.
+. "$(dirname "$0")/lib.sh"
+
+# 0: every requirement passed
+expect_status 0 "$RTC" run -o "$TMP/pass" "$FIX/cli/pass.xml"
+validate_junit "$TMP/pass/junit.xml"
+[ "$(xpath_count '//testcase' "$TMP/pass/junit.xml")" = 2 ] && ok || fail "pass: expected 2 testcases"
+expect_grep 'PP-OTHER' "$TMP/pass/summary.txt"
+expect_grep 'PP-FIFO' "$TMP/out"
+
+# 1: an impossible budget fails, with exactly one <failure>
+expect_status 1 "$RTC" run -o "$TMP/imp" "$FIX/cli/impossible.xml"
+validate_junit "$TMP/imp/junit.xml"
+[ "$(xpath_count '//failure' "$TMP/imp/junit.xml")" = 1 ] && ok || fail "impossible: expected one <failure>"
+[ "$(xpath_count '//error' "$TMP/imp/junit.xml")" = 0 ] && ok || fail "impossible: expected no <error>"
+expect_grep 'type="LatencyBudgetExceeded"' "$TMP/imp/junit.xml"
+expect_grep 'message="max [0-9.]+ [mun]?s &gt; 1 ns \(n=200\)"' "$TMP/imp/junit.xml"
+
+# 2: invalid input, nothing measured, no report written
+expect_status 2 "$RTC" run -o "$TMP/inv" "$FIX/cli/invalid-probe.xml"
+expect_grep 'invalid-probe.xml:5: .*carrier-pigeon.*expected' "$TMP/out"
+[ ! -e "$TMP/inv" ] && ok || fail "invalid input created $TMP/inv"
+expect_status 2 "$RTC" run -o "$TMP/inv" "$TMP/does-not-exist.xml"
+expect_status 2 "$RTC" run --no-such-option
+expect_status 2 "$RTC" run --iterations 0
+expect_status 2 "$RTC" run --only NOPE "$FIX/cli/pass.xml"
+
+# 3: a worker that cannot finish in its timeout; the suite goes on after it
+expect_status 3 "$RTC" run -o "$TMP/to" "$FIX/cli/timeout.xml"
+validate_junit "$TMP/to/junit.xml"
+expect_grep '<error[^>]*timed out' "$TMP/to/junit.xml"
+[ "$(xpath_count '//testcase' "$TMP/to/junit.xml")" = 2 ] && ok || fail "timeout: expected 2 testcases"
+expect_grep 'AFTER.*PASS' "$TMP/to/summary.txt"
+
+# 3 wins over 1
+cat >"$TMP/mixed.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="mixed" version="1">
+  <requirement id="F"><probe name="sem-pingpong"/><run iterations="20" runs="1"/>
+    <limit statistic="max" max="1ns"/></requirement>
+  <requirement id="E"><probe name="sem-pingpong"/>
+    <run iterations="100000000" runs="1" warmup="0" timeout="100ms"/>
+    <limit statistic="max" max="60s"/></requirement>
+</requirements>
+XML
+expect_status 3 "$RTC" run -o "$TMP/mixed" "$TMP/mixed.xml"
+
+# no worker or peer left behind
+sleep 0.2
+if pgrep -f -- "run -o $TMP" >/dev/null; then fail "rtconform processes remain: $(pgrep -af -- "run -o $TMP")"; else ok; fi
+finish

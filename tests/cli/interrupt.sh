@@ -1,0 +1,27 @@
+# SIGINT or SIGTERM during a run: workers stopped, a complete and valid report
+# written, unfinished requirements marked "interrupted", exit status 3.
+. "$(dirname "$0")/lib.sh"
+cat >"$TMP/long.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="long" version="1">
+  <requirement id="LONG"><probe name="sem-pingpong"/>
+    <run iterations="100000000" runs="1" warmup="0" timeout="120s"/>
+    <limit statistic="max" max="60s"/></requirement>
+  <requirement id="NEXT"><probe name="sem-pingpong"/><run iterations="10" runs="1"/>
+    <limit statistic="max" max="60s"/></requirement>
+</requirements>
+XML
+for sig in INT TERM; do
+  "$RTC" run -o "$TMP/$sig" "$TMP/long.xml" >"$TMP/out" 2>&1 &
+  pid=$!
+  sleep 1.5
+  kill -"$sig" "$pid"
+  wait "$pid"; st=$?
+  [ "$st" -eq 3 ] && ok || fail "SIG$sig: exit $st, expected 3"
+  validate_junit "$TMP/$sig/junit.xml"
+  [ "$(xpath_count '//testcase' "$TMP/$sig/junit.xml")" = 2 ] && ok || fail "SIG$sig: expected 2 testcases"
+  [ "$(xpath_count '//error[contains(@message,"interrupted")]' "$TMP/$sig/junit.xml")" = 2 ] && ok \
+    || fail "SIG$sig: expected both requirements marked interrupted"
+  sleep 0.2
+  if pgrep -f "$RTC run -o $TMP/$sig" >/dev/null; then fail "SIG$sig: processes remain"; else ok; fi
+done
+finish

@@ -1,0 +1,34 @@
+# Without privilege, a SCHED_FIFO requirement is an error verdict that says
+# how to grant it; it is never measured under another policy.
+. "$(dirname "$0")/lib.sh"
+command -v setpriv >/dev/null || { fail "setpriv missing: ci/deps installs util-linux"; finish; }
+if [ "$(id -u)" -ne 0 ]; then
+  fail "this test drops privilege with setpriv and must start as root"; finish
+fi
+chmod 755 "$TMP"
+mkdir -p "$TMP/out-nobody" && chown nobody "$TMP/out-nobody"
+cp "$FIX/cli/pass.xml" "$TMP/pass.xml" && chmod 644 "$TMP/pass.xml"
+# A: memlock limit too low for mlockall: every requirement is an error that
+# says how to grant it (the policy is irrelevant: nothing is measured unlocked).
+expect_status 3 bash -c "ulimit -l 64; exec setpriv --reuid=nobody --regid=nogroup --clear-groups \
+  --inh-caps=-all --bounding-set=-all -- '$RTC' run -o '$TMP/out-nobody' '$TMP/pass.xml'"
+validate_junit "$TMP/out-nobody/junit.xml"
+[ "$(xpath_count '//error[contains(@message,"mlockall refused")]' "$TMP/out-nobody/junit.xml")" = 2 ] \
+  && ok || fail "expected both requirements refused by mlockall"
+expect_grep 'CAP_IPC_LOCK' "$TMP/out-nobody/junit.xml"
+
+# B: memory may be locked (CAP_IPC_LOCK kept as an ambient capability; the
+# hard memlock limit may not be raisable here), but no rtprio and no
+# CAP_SYS_NICE: the SCHED_OTHER
+# requirement is measured, the SCHED_FIFO one is an error naming the remedy
+# and carries no statistics (it was not measured under another policy).
+mkdir -p "$TMP/out-b" && chown nobody "$TMP/out-b"
+expect_status 3 bash -c "ulimit -r 0; exec setpriv --reuid=nobody --regid=nogroup --clear-groups \
+  --inh-caps=-all,+ipc_lock --ambient-caps=+ipc_lock --bounding-set=-all,+ipc_lock \
+  -- '$RTC' run -o '$TMP/out-b' '$TMP/pass.xml'"
+validate_junit "$TMP/out-b/junit.xml"
+expect_grep '<error[^>]*SCHED_FIFO priority 10 refused' "$TMP/out-b/junit.xml"
+expect_grep 'CAP_SYS_NICE' "$TMP/out-b/junit.xml"
+expect_grep 'name="PP-OTHER.verdict" value="pass"' "$TMP/out-b/junit.xml"
+expect_no_grep 'PP-FIFO\.per-op\.mean_ns' "$TMP/out-b/junit.xml"
+finish
