@@ -26,6 +26,7 @@
 #define PROBE_MAX_METRICS 8
 #define RESULT_MAX_RUNS 1000u
 #define PROBE_MAX_CPUS 256
+#define PROBE_MAX_SERIES 64
 
 enum param_kind {
 	PARAM_ENUM,     /* one of values[] */
@@ -48,6 +49,7 @@ struct probe_metric {
 };
 
 struct probe_ctx;
+struct result_shm;
 
 struct probe {
 	const char *name;
@@ -64,6 +66,15 @@ struct probe {
 	const char *(*supported)(char *buf, size_t len);
 	/* Measure. Runs in the worker. */
 	int (*run)(struct probe_ctx *ctx);
+	/* Optional: release what a worker may have left behind (a named
+	 * semaphore, a SysV set) after it crashed, timed out or was killed.
+	 * Runs in the supervisor once the worker's process group is gone, from
+	 * what run() recorded in res->cleanup. Must be idempotent. */
+	void (*cleanup)(const struct result_shm *res);
+	/* Optional: this probe records one histogram per CPU beside its merged
+	 * metrics (timer wake-up); the runner then maps one series per allowed
+	 * CPU (at most PROBE_MAX_SERIES) for metric 0. */
+	bool per_cpu_series;
 };
 
 /* Per-run figures of one metric. */
@@ -102,6 +113,14 @@ struct result_shm {
 	char note[256];               /* informative remark from the probe */
 	uint32_t nmetrics;
 	uint32_t metric_stride;       /* bytes from one metric_data to the next */
+	uint32_t nseries_alloc;       /* per-CPU series mapped after the metrics */
+	uint32_t nseries;             /* series the probe used */
+	int32_t series_cpu[PROBE_MAX_SERIES]; /* CPU of each used series */
+	/* What cleanup() needs to find leftovers: ids and names, probe-defined. */
+	struct {
+		int64_t ids[4];
+		char names[2][64];
+	} cleanup;
 	double loop_ticks;            /* empty-loop cost per iteration, ticks */
 	struct run_info runs[RESULT_MAX_RUNS];
 	/* nmetrics metric_data blocks follow, metric_stride bytes apart */
@@ -111,6 +130,13 @@ static inline struct metric_data *result_metric(struct result_shm *r, unsigned i
 {
 	return (struct metric_data *)((char *)r + sizeof *r + (size_t)i * r->metric_stride);
 }
+/* Series i (0 <= i < nseries_alloc) of metric 0: the metric blocks after
+ * the nmetrics main ones. */
+static inline struct metric_data *result_series(struct result_shm *r, unsigned i)
+{
+	return result_metric(r, r->nmetrics + i);
+}
+
 static inline const struct metric_data *result_metric_c(const struct result_shm *r, unsigned i)
 {
 	return (const struct metric_data *)((const char *)r + sizeof *r +
@@ -134,6 +160,15 @@ struct probe_ctx {
 	struct metric_data *m[PROBE_MAX_METRICS];
 	uint32_t run;         /* current run */
 };
+
+/* Record into series s (per-CPU histogram) during run c->run. */
+static inline void probe_record_series(struct probe_ctx *c, unsigned s, uint64_t v)
+{
+	struct metric_data *m = result_series(c->res, s);
+	hist_record(&m->hist, v);
+	m->runs[c->run].count++;
+	m->runs[c->run].sum += v;
+}
 
 /* The value of a parameter by name (defaults applied), or NULL. */
 const char *probe_value(const struct probe_ctx *c, const char *name);

@@ -42,9 +42,16 @@ const char *verdict_name(enum verdict v)
 
 struct result_shm *result_alloc(unsigned nmetrics, size_t *bytes)
 {
+	return result_alloc_series(nmetrics, 0, bytes);
+}
+
+struct result_shm *result_alloc_series(unsigned nmetrics, unsigned nseries, size_t *bytes)
+{
 	size_t stride = offsetof(struct metric_data, hist) + hist_bytes(HIST_DEFAULT_BITS);
 	stride = (stride + 63) & ~(size_t)63;
-	size_t total = sizeof(struct result_shm) + (size_t)nmetrics * stride;
+	if (nseries > PROBE_MAX_SERIES)
+		nseries = PROBE_MAX_SERIES;
+	size_t total = sizeof(struct result_shm) + (size_t)(nmetrics + nseries) * stride;
 	struct result_shm *r = mmap(NULL, total, PROT_READ | PROT_WRITE,
 				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (r == MAP_FAILED)
@@ -52,7 +59,8 @@ struct result_shm *result_alloc(unsigned nmetrics, size_t *bytes)
 	memset(r, 0, total); /* touch every page before any measurement */
 	r->nmetrics = nmetrics;
 	r->metric_stride = (uint32_t)stride;
-	for (unsigned i = 0; i < nmetrics; i++) {
+	r->nseries_alloc = nseries;
+	for (unsigned i = 0; i < nmetrics + nseries; i++) {
 		struct metric_data *m = result_metric(r, i);
 		m->ns_per_unit = 1.0;
 		hist_init(&m->hist, HIST_DEFAULT_BITS);
@@ -156,6 +164,11 @@ static void __attribute__((noreturn)) worker_main(struct probe_ctx *c, uint64_t 
 	res->loop_ticks = empty_loop_ticks(c->iterations);
 	for (unsigned i = 0; i < c->probe->nmetrics; i++)
 		probe_set_scale(c, i, 1.0);
+	for (unsigned i = 0; i < res->nseries_alloc; i++) {
+		struct metric_data *m = result_series(res, i);
+		m->ns_per_unit = c->tb->ns_per_tick;
+		m->cycles_per_unit = c->tb->is_tsc ? 1.0 : 0.0;
+	}
 
 	rc = c->probe->run(c);
 	if (rc == 0 && res->runs_done == c->runs) {
@@ -252,7 +265,8 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 		return;
 	}
 
-	out->res = result_alloc((unsigned)p->nmetrics, &out->res_bytes);
+	out->res = result_alloc_series((unsigned)p->nmetrics,
+				       p->per_cpu_series ? (unsigned)c.ncpus : 0, &out->res_bytes);
 	if (!out->res) {
 		req_result_error(out, r, f, "cannot map result memory: %s", strerror(errno));
 		return;
@@ -312,6 +326,8 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 	if (pfd >= 0)
 		close(pfd);
 	reap_group(pid);
+	if (p->cleanup)
+		p->cleanup(out->res);
 	out->seconds = now_s() - t_start;
 
 	struct result_shm *res = out->res;

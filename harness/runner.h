@@ -76,5 +76,7 @@ void req_result_free(struct req_result *r);
 /* Map and initialise result memory for a probe (nmetrics histograms).
  * Returns NULL with errno set on failure. Exposed for tests. */
 struct result_shm *result_alloc(unsigned nmetrics, size_t *bytes);
+/* The same with nseries per-CPU series after the metrics. */
+struct result_shm *result_alloc_series(unsigned nmetrics, unsigned nseries, size_t *bytes);
 
 #endif
