@@ -351,8 +351,14 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 				 sig, strsignal(sig), extra, done, (unsigned long long)c.runs,
 				 res->reason[0] ? ": " : "", res->reason);
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || res->state != WS_DONE) {
-		req_result_error(out, r, f, "%s", res->reason[0] ? res->reason
-					       : "worker failed without saying why");
+		if (res->reason[0])
+			req_result_error(out, r, f, "%s", res->reason);
+		else
+			req_result_error(out, r, f,
+					 "worker exited with status %d after %u of %llu runs "
+					 "without finishing or saying why",
+					 WIFEXITED(status) ? WEXITSTATUS(status) : -1, done,
+					 (unsigned long long)c.runs);
 	} else {
 		runner_judge(out);
 	}

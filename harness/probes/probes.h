@@ -8,7 +8,8 @@
 #include "../probe.h"
 
 #define RTC_PROBES(X) \
-	X(sem_pingpong)
+	X(sem_pingpong) \
+	X(selftest)
 
 #define RTC_DECLARE_PROBE(n) extern const struct probe probe_##n;
 RTC_PROBES(RTC_DECLARE_PROBE)

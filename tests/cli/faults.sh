@@ -1,0 +1,68 @@
+# Faults during a run: the rest of the suite still runs, the report is
+# complete and valid, the requirement's verdict is `error` with the reason,
+# exit status 3.
+. "$(dirname "$0")/lib.sh"
+cat >"$TMP/faults.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="faults" version="1">
+  <defaults iterations="100" runs="3" warmup="10" timeout="30s"/>
+  <requirement id="OK-BEFORE"><probe name="selftest"/><limit statistic="max" max="1s"/></requirement>
+  <requirement id="SEGV"><probe name="selftest"><param name="fault">segv</param></probe>
+    <limit statistic="max" max="1s"/></requirement>
+  <requirement id="ABORT"><probe name="selftest"><param name="fault">abort</param></probe>
+    <limit statistic="max" max="1s"/></requirement>
+  <requirement id="HANG"><probe name="selftest"><param name="fault">hang</param></probe>
+    <run timeout="500ms"/><limit statistic="max" max="1s"/></requirement>
+  <requirement id="SPIN-RT"><probe name="selftest"><param name="fault">spin</param></probe>
+    <sched policy="fifo" priority="max"/><run timeout="1s"/><limit statistic="max" max="1s"/></requirement>
+  <requirement id="EXIT"><probe name="selftest"><param name="fault">exit</param></probe>
+    <limit statistic="max" max="1s"/></requirement>
+  <requirement id="FAIL"><probe name="selftest"><param name="fault">fail</param></probe>
+    <limit statistic="max" max="1s"/></requirement>
+  <requirement id="OK-AFTER"><probe name="selftest"/><limit statistic="max" max="1s"/></requirement>
+</requirements>
+XML
+expect_status 0 "$RTC" validate "$TMP/faults.xml"
+expect_status 3 "$RTC" run -o "$TMP/f" "$TMP/faults.xml"
+J="$TMP/f/junit.xml"
+validate_junit "$J"
+[ "$(xpath_count '//testcase' "$J")" = 8 ] && ok || fail "expected 8 testcases"
+[ "$(xpath_count '//error' "$J")" = 6 ] && ok || fail "expected 6 errors"
+expect_grep 'name="OK-BEFORE.verdict" value="pass"' "$J"
+expect_grep 'name="OK-AFTER.verdict" value="pass"' "$J"
+expect_grep '<error[^>]*message="worker killed by signal 11 \(Segmentation fault\) after 1 of 3 runs' "$J"
+expect_grep '<error[^>]*message="worker killed by signal 6 \(Aborted\)' "$J"
+expect_grep '<error[^>]*message="timed out after [0-9.]+ s \(timeout 0.5 s; 1 of 3 runs done\)' "$J"
+# a real-time spinner is stopped by RLIMIT_RTTIME or the watchdog, whichever first
+expect_grep '<error[^>]*message="(worker killed by signal (24|9) .*RLIMIT_RTTIME|timed out after)' "$J"
+expect_grep '<error[^>]*message="worker exited with status 0 after 1 of 3 runs without finishing' "$J"
+expect_grep '<error[^>]*message="selftest: failure requested' "$J"
+# what the crashing worker measured before it crashed is still reported
+expect_grep 'name="SEGV.interval.count" value="100"' "$J"
+
+# killed from outside: SIGKILL to the worker while it hangs
+cat >"$TMP/hang.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="hang" version="1">
+  <requirement id="HANG"><probe name="selftest"><param name="fault">hang</param></probe>
+    <run iterations="10" runs="2" timeout="60s"/><limit statistic="max" max="1s"/></requirement>
+</requirements>
+XML
+"$RTC" run -o "$TMP/k" "$TMP/hang.xml" >"$TMP/out" 2>&1 &
+sup=$!
+worker=""
+for _ in $(seq 50); do
+  worker=$(pgrep -P "$sup" | head -1)
+  [ -n "$worker" ] && break
+  sleep 0.1
+done
+[ -n "$worker" ] && ok || fail "no worker process found"
+sleep 0.3
+kill -KILL "$worker" 2>/dev/null
+wait "$sup"; st=$?
+[ "$st" -eq 3 ] && ok || fail "killed worker: exit $st, expected 3"
+validate_junit "$TMP/k/junit.xml"
+expect_grep '<error[^>]*message="worker killed by signal 9 \(Killed\)' "$TMP/k/junit.xml"
+
+# no process of these runs is left
+sleep 0.2
+if pgrep -f -- "run -o $TMP/" >/dev/null; then fail "processes remain: $(pgrep -af -- "run -o $TMP/")"; else ok; fi
+finish
