@@ -266,6 +266,10 @@ int cmd_run(int argc, char **argv, const char *self_dir, const char *cmdline)
 	struct fingerprint fp = { 0 };
 	fingerprint_collect(&fp, &tb);
 	fingerprint_add(&fp, "rtconform.command", "%s", cmdline);
+#ifdef RTC_SANITIZED
+	fingerprint_add(&fp, "rtconform.build",
+			"sanitizer (address,undefined): memory not locked, figures not for qualification");
+#endif
 
 	/* Orphaned peers of a worker come back to us to be reaped. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "../requirements/loader.h"
 
 static const char usage[] =
 	"usage: rtconform COMMAND [OPTIONS]\n"
@@ -75,13 +76,20 @@ int main(int argc, char **argv)
 		fputs(usage, stderr);
 		return EXIT_USAGE;
 	}
+	req_loader_init();
+	atexit(req_loader_cleanup);
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
 		fputs(usage, stdout);
 		return 0;
 	}
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+#ifdef RTC_SANITIZED
+		printf("rtconform %s (sanitizer build: memory is not locked; not for qualification)\n",
+		       RTC_VERSION);
+#else
 		printf("rtconform %s\n", RTC_VERSION);
+#endif
 		return 0;
 	}
 	if (!strcmp(cmd, "run")) {
