@@ -40,6 +40,20 @@ for f in "$FIX"/invalid/*.xml; do
   bounded_invalid "$f" "$(basename "$f")"
 done
 
+# semantic problems only the probe table knows, all reported in one pass
+cat >"$TMP/semantic.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="sem" version="1">
+  <requirement id="A"><probe name="sem-pong"/><limit statistic="max" max="1ms"/></requirement>
+  <requirement id="B"><probe name="sem-pingpong"><param name="colour">red</param></probe>
+    <limit statistic="max" max="1ms"/></requirement>
+  <requirement id="C"><probe name="sem-pingpong"/><limit metric="jitter" statistic="max" max="1ms"/></requirement>
+</requirements>
+XML
+expect_status 2 "$RTC" validate "$TMP/semantic.xml"
+expect_grep "semantic.xml:2: requirement A: unknown probe 'sem-pong' \\(expected sem-pingpong" "$TMP/out"
+expect_grep "semantic.xml:3: requirement B: probe sem-pingpong has no parameter 'colour' \\(expected mechanism" "$TMP/out"
+expect_grep "semantic.xml:5: requirement C: probe sem-pingpong has no metric 'jitter' \\(expected per-op" "$TMP/out"
+
 # the same through `run`: nothing measured, an existing report is not touched
 mkdir -p "$TMP/keep"
 echo "previous report" >"$TMP/keep/junit.xml"
