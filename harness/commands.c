@@ -301,9 +301,14 @@ int cmd_run(int argc, char **argv, const char *self_dir, const char *cmdline)
 		rf->results = calloc(files[f]->nreqs ? files[f]->nreqs : 1, sizeof *rf->results);
 		for (size_t i = 0; i < files[f]->nreqs; i++) {
 			const struct requirement *r = &files[f]->reqs[i];
-			if (!id_selected(only, r->id))
-				continue;
 			struct req_result *res = &rf->results[rf->nresults++];
+			if (!id_selected(only, r->id)) {
+				/* Listed as skipped so a subset's report still shows the
+				 * whole file, and says why these have no figures. */
+				req_result_error(res, r, files[f], "not selected (--only %s)", only);
+				res->verdict = VERDICT_SKIPPED;
+				continue;
+			}
 			ps.index++;
 			if (interrupted)
 				req_result_error(res, r, files[f], "interrupted before it ran");
