@@ -4,8 +4,10 @@
  * invariant TSC when /proc/cpuinfo shows constant_tsc and nonstop_tsc,
  * calibrated against CLOCK_MONOTONIC_RAW, else the clock below) and
  * timebase_clock.c (everywhere else: clock_gettime(CLOCK_MONOTONIC_RAW),
- * ticks are nanoseconds). tb_now() is inline and branch-predictable so the
- * harness's own read costs what a bare read costs.
+ * ticks are nanoseconds); what both share is timebase_common.c. tb_now() is
+ * inline and branch-predictable so the harness's own read costs what a bare
+ * read costs. The TSC read is a plain rdtsc: cheapest, but not serialising
+ * (an operation of a few tens of cycles is best timed in a batch).
  *
  * Samples are NOT corrected for the read overhead: a sample is the raw
  * difference of two reads, so it includes one read's cost (reported as
@@ -39,7 +41,9 @@ extern bool tb_use_tsc;
  * -errno with a message in err. Takes about 50-300 ms with a TSC. */
 int timebase_init(struct timebase *tb, char *err, size_t errlen);
 
-/* The timebase chosen by the last timebase_init (NULL before). */
+/* The timebase chosen by the last timebase_init (NULL before): a copy kept
+ * by this module, valid for the life of the process whatever happens to the
+ * struct the caller passed in. */
 const struct timebase *timebase_get(void);
 
 static inline uint64_t tb_clock_ns(void)

@@ -1,10 +1,12 @@
-/* timebase_tsc.c - invariant-TSC backend for x86-64.
+/* timebase_tsc.c - invariant-TSC backend for x86-64 (CMake picks this file
+ * or timebase_clock.c).
  *
  * The TSC is used only when /proc/cpuinfo lists both constant_tsc (fixed
  * rate) and nonstop_tsc (keeps counting in deep C-states); RTC_TIMEBASE=clock
- * in the environment forces the clock backend. The frequency is estimated
- * from TSC and CLOCK_MONOTONIC_RAW deltas over growing intervals (10, 20,
- * 40 ... ms) until two successive estimates agree within 0.1 %.
+ * in the environment forces the clock. The frequency is estimated from TSC
+ * and CLOCK_MONOTONIC_RAW deltas over growing intervals (10, 20, 40 ...
+ * 1280 ms) until two successive estimates agree within 0.1 %; if they never
+ * do, the clock is used and the reason says why.
  */
 #include "timebase.h"
 #include "timebase_impl.h"
@@ -22,14 +24,15 @@ static bool cpuinfo_has_invariant_tsc(char *why, size_t len)
 		snprintf(why, len, "cannot read /proc/cpuinfo: %s", strerror(errno));
 		return false;
 	}
-	char line[4096];
+	/* A flags line is a few thousand characters on current CPUs. */
+	char line[8192];
 	bool c = false, n = false, seen = false;
 	while (fgets(line, sizeof line, f)) {
 		if (strncmp(line, "flags", 5) != 0)
 			continue;
 		seen = true;
-		c = strstr(line, " constant_tsc") != NULL;
-		n = strstr(line, " nonstop_tsc") != NULL;
+		c = timebase_flag_listed(line, "constant_tsc");
+		n = timebase_flag_listed(line, "nonstop_tsc");
 		break;
 	}
 	fclose(f);
@@ -41,14 +44,36 @@ static bool cpuinfo_has_invariant_tsc(char *why, size_t len)
 	return c && n;
 }
 
+/* A TSC value and a clock value taken at (nearly) the same instant: the
+ * clock read is bracketed by two TSC reads, and the tightest of a few
+ * brackets wins, so a preemption or interrupt between the reads (which
+ * would skew one estimate by microseconds) is thrown away. */
+static void paired_read(uint64_t *tsc, uint64_t *ns)
+{
+	uint64_t best = UINT64_MAX;
+	for (int i = 0; i < 8; i++) {
+		uint64_t a = tb_rdtsc();
+		uint64_t c = tb_clock_ns();
+		uint64_t b = tb_rdtsc();
+		if (b - a < best) {
+			best = b - a;
+			*tsc = a + (b - a) / 2;
+			*ns = c;
+		}
+	}
+}
+
 /* One estimate over roughly `ms` milliseconds. */
 static double estimate_hz(unsigned ms)
 {
-	uint64_t c0 = tb_clock_ns(), t0 = tb_rdtsc();
+	uint64_t t0, c0, t1, c1;
+	paired_read(&t0, &c0);
 	struct timespec req = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
-	nanosleep(&req, NULL);
-	uint64_t t1 = tb_rdtsc(), c1 = tb_clock_ns();
-	/* bracket: average the clock reads around each TSC read */
+	while (nanosleep(&req, &req) != 0 && errno == EINTR)
+		;
+	paired_read(&t1, &c1);
+	if (c1 <= c0 || t1 <= t0)
+		return 0.0;
 	return (double)(t1 - t0) * 1e9 / (double)(c1 - c0);
 }
 
@@ -67,24 +92,29 @@ int timebase_init(struct timebase *tb, char *err, size_t errlen)
 		timebase_use_clock(tb);
 		return 0;
 	}
-	double prev = estimate_hz(10), hz = prev;
+	double prev = 0.0, hz = estimate_hz(10);
 	int rounds = 1;
+	bool agreed = false;
 	for (unsigned ms = 20; ms <= 1280; ms *= 2) {
+		prev = hz;
 		hz = estimate_hz(ms);
 		rounds++;
-		if (fabs(hz - prev) / hz < 0.001)
+		if (hz > 0 && prev > 0 && fabs(hz - prev) / hz < 0.001) {
+			agreed = true;
 			break;
-		prev = hz;
+		}
 	}
-	if (fabs(hz - prev) / hz >= 0.001) {
+	if (!agreed) {
 		snprintf(tb->reason, sizeof tb->reason,
-			 "TSC calibration did not settle within 0.1%% (%.0f vs %.0f Hz)", prev, hz);
+			 "TSC calibration did not settle within 0.1%% in %d rounds "
+			 "(last two: %.0f and %.0f Hz)", rounds, prev, hz);
 		timebase_use_clock(tb);
 		return 0;
 	}
 	tb_use_tsc = true;
 	tb->name = "tsc";
 	tb->is_tsc = true;
+	/* The later estimate spans the longer interval: the more exact one. */
 	tb->freq_hz = hz;
 	tb->ns_per_tick = 1e9 / hz;
 	tb->calib_rounds = rounds;

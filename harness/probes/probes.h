@@ -9,7 +9,9 @@
 
 #define RTC_PROBES(X) \
 	X(sem_pingpong) \
-	X(selftest)
+	X(selftest) \
+	X(overhead) \
+	X(coop_sched)
 
 #define RTC_DECLARE_PROBE(n) extern const struct probe probe_##n;
 RTC_PROBES(RTC_DECLARE_PROBE)

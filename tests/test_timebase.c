@@ -1,0 +1,231 @@
+/* test_timebase.c - the timebase: backend choice, TSC calibration against
+ * CLOCK_MONOTONIC_RAW, the read-overhead fields, the forced clock fallback.
+ *
+ * Behaviour, not speed: the calibration must agree with the clock over a
+ * 200 ms sleep within 1 % (it promises 0.1 %), and the overhead fields must
+ * be ordered and below limits no working machine comes near.
+ */
+#include <check.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness/timebase.h"
+#include "harness/timebase_impl.h"
+
+/* What the CPU says, read independently of the code under test's reader so
+ * that a parser bug cannot make the test expect the wrong backend. */
+static int cpu_has_invariant_tsc(void)
+{
+#if defined(__x86_64__)
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	ck_assert_msg(f != NULL, "cannot read /proc/cpuinfo: %s", strerror(errno));
+	static char line[16384];
+	int c = 0, n = 0;
+	while (fgets(line, sizeof line, f)) {
+		if (strncmp(line, "flags", 5) != 0)
+			continue;
+		for (char *tok = strtok(strchr(line, ':') + 1, " \t\n"); tok;
+		     tok = strtok(NULL, " \t\n")) {
+			c |= strcmp(tok, "constant_tsc") == 0;
+			n |= strcmp(tok, "nonstop_tsc") == 0;
+		}
+		break;
+	}
+	fclose(f);
+	return c && n;
+#else
+	return 0;
+#endif
+}
+
+static void init_or_fail(struct timebase *tb)
+{
+	char err[300] = "";
+	int rc = timebase_init(tb, err, sizeof err);
+	ck_assert_msg(rc == 0, "timebase_init: %d %s", rc, err);
+	ck_assert_ptr_nonnull(tb->name);
+}
+
+/* A timebase reading and a clock reading taken together: the clock read is
+ * bracketed by two timebase reads and the tightest bracket of a few is kept,
+ * so a preemption between them does not count. */
+static void paired(uint64_t *ticks, uint64_t *ns)
+{
+	uint64_t best = UINT64_MAX;
+	for (int i = 0; i < 16; i++) {
+		uint64_t a = tb_now();
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+		uint64_t b = tb_now();
+		if (b - a < best) {
+			best = b - a;
+			*ticks = a + (b - a) / 2;
+			*ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+		}
+	}
+}
+
+START_TEST(backend_follows_cpu_flags)
+{
+	unsetenv("RTC_TIMEBASE");
+	struct timebase tb;
+	init_or_fail(&tb);
+	if (cpu_has_invariant_tsc()) {
+		ck_assert_msg(tb.is_tsc, "invariant TSC present but timebase is %s (%s)", tb.name,
+			      tb.reason);
+		ck_assert_str_eq(tb.name, "tsc");
+		ck_assert_msg(tb.freq_hz > 1e8 && tb.freq_hz < 1e10, "TSC at %.0f Hz", tb.freq_hz);
+		ck_assert_msg(tb.calib_rounds >= 2, "%g calibration rounds: two must agree",
+			      tb.calib_rounds);
+		ck_assert(tb.reason[0] == 0);
+	} else {
+		ck_assert(!tb.is_tsc);
+		ck_assert_str_eq(tb.name, "clock_gettime(CLOCK_MONOTONIC_RAW)");
+		ck_assert_msg(tb.reason[0] != 0, "the clock is used without saying why");
+	}
+	ck_assert(fabs(tb.ns_per_tick * tb.freq_hz - 1e9) < 1.0);
+}
+END_TEST
+
+START_TEST(calibration_matches_clock_over_200ms)
+{
+	unsetenv("RTC_TIMEBASE");
+	struct timebase tb;
+	init_or_fail(&tb);
+	uint64_t t0, c0, t1, c1;
+	paired(&t0, &c0);
+	struct timespec req = { 0, 200 * 1000 * 1000 };
+	while (nanosleep(&req, &req) != 0 && errno == EINTR)
+		;
+	paired(&t1, &c1);
+	double by_tb = (double)(t1 - t0) * tb.ns_per_tick;
+	double by_clock = (double)(c1 - c0);
+	ck_assert_msg(by_clock >= 200e6, "slept %.0f ns", by_clock);
+	double rel = fabs(by_tb - by_clock) / by_clock;
+	ck_assert_msg(rel < 0.01, "%s says %.0f ns, CLOCK_MONOTONIC_RAW %.0f ns (%.3f %% apart)",
+		      tb.name, by_tb, by_clock, rel * 100);
+	ck_assert(fabs(tb_ticks_to_ns((double)(t1 - t0)) - by_tb) < 1e-6 * by_tb);
+}
+END_TEST
+
+START_TEST(read_overhead_fields_sane)
+{
+	struct timebase tb;
+	if (_i == 1)
+		setenv("RTC_TIMEBASE", "clock", 1);
+	else
+		unsetenv("RTC_TIMEBASE");
+	init_or_fail(&tb);
+	ck_assert_msg(tb.read_min_ns >= 0 && tb.read_min_ns <= tb.read_median_ns,
+		      "%s: read min %.3f ns, median %.3f ns", tb.name, tb.read_min_ns,
+		      tb.read_median_ns);
+	ck_assert_msg(tb.read_median_ns > 0 && tb.read_median_ns < 10000,
+		      "%s: read median %.3f ns", tb.name, tb.read_median_ns);
+	ck_assert_msg(tb.resolution_ns > 0 && tb.resolution_ns <= 1e6, "%s: resolution %.3f ns",
+		      tb.name, tb.resolution_ns);
+	if (tb.is_tsc)
+		ck_assert(fabs(tb.resolution_ns - tb.ns_per_tick) < 1e-9);
+}
+END_TEST
+
+START_TEST(forced_clock)
+{
+	setenv("RTC_TIMEBASE", "clock", 1);
+	struct timebase tb;
+	init_or_fail(&tb);
+	ck_assert(!tb.is_tsc);
+	ck_assert_str_eq(tb.name, "clock_gettime(CLOCK_MONOTONIC_RAW)");
+	ck_assert(tb.freq_hz == 1e9 && tb.ns_per_tick == 1.0);
+	ck_assert_msg(strstr(tb.reason, "RTC_TIMEBASE") || strstr(tb.reason, "architecture"),
+		      "reason: %s", tb.reason);
+	/* tb_now() now reads CLOCK_MONOTONIC_RAW in ns. */
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC_RAW, &a);
+	uint64_t t = tb_now();
+	clock_gettime(CLOCK_MONOTONIC_RAW, &b);
+	uint64_t na = (uint64_t)a.tv_sec * 1000000000u + (uint64_t)a.tv_nsec;
+	uint64_t nb = (uint64_t)b.tv_sec * 1000000000u + (uint64_t)b.tv_nsec;
+	ck_assert_msg(na <= t && t <= nb, "tb_now %llu outside [%llu, %llu]",
+		      (unsigned long long)t, (unsigned long long)na, (unsigned long long)nb);
+
+	/* And back: unset, the CPU's choice again. */
+	unsetenv("RTC_TIMEBASE");
+	init_or_fail(&tb);
+	ck_assert(tb.is_tsc == (cpu_has_invariant_tsc() != 0));
+	ck_assert(timebase_get()->is_tsc == tb.is_tsc);
+}
+END_TEST
+
+/* timebase_init's argument is often a local of a function that has returned
+ * by the time a worker asks timebase_get(). */
+static double __attribute__((noinline)) init_in_a_frame_that_ends(void)
+{
+	struct timebase tb;
+	init_or_fail(&tb);
+	return tb.freq_hz;
+}
+
+static void __attribute__((noinline)) scribble_stack(void)
+{
+	volatile char junk[sizeof(struct timebase) * 4];
+	memset((char *)junk, 0x5a, sizeof junk);
+}
+
+START_TEST(get_outlives_callers_struct)
+{
+	ck_assert_ptr_null(timebase_get());
+	double hz = init_in_a_frame_that_ends();
+	scribble_stack();
+	const struct timebase *cur = timebase_get();
+	ck_assert_ptr_nonnull(cur);
+	ck_assert(cur->freq_hz == hz);
+	ck_assert(cur->name != NULL && (strcmp(cur->name, "tsc") == 0 ||
+					strstr(cur->name, "CLOCK_MONOTONIC_RAW") != NULL));
+}
+END_TEST
+
+START_TEST(flags_match_whole_words)
+{
+	const char *line = "flags\t\t: fpu tsc nonstop_tsc_s3 constant_tsc_x rdtscp\n";
+	ck_assert(!timebase_flag_listed(line, "nonstop_tsc"));
+	ck_assert(!timebase_flag_listed(line, "constant_tsc"));
+	ck_assert(timebase_flag_listed(line, "tsc"));
+	ck_assert(timebase_flag_listed(line, "rdtscp"));
+	ck_assert(timebase_flag_listed(line, "fpu"));
+	const char *good = "flags\t\t: constant_tsc nonstop_tsc_s3 nonstop_tsc\n";
+	ck_assert(timebase_flag_listed(good, "constant_tsc"));
+	ck_assert(timebase_flag_listed(good, "nonstop_tsc"));
+	ck_assert(timebase_flag_listed("flags:nonstop_tsc", "nonstop_tsc"));
+	ck_assert(!timebase_flag_listed("flags: xnonstop_tsc", "nonstop_tsc"));
+}
+END_TEST
+
+static Suite *timebase_suite(void)
+{
+	Suite *s = suite_create("timebase");
+	TCase *tc = tcase_create("timebase");
+	/* Calibration may take up to 2.5 s when estimates wobble. */
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, backend_follows_cpu_flags);
+	tcase_add_test(tc, calibration_matches_clock_over_200ms);
+	tcase_add_loop_test(tc, read_overhead_fields_sane, 0, 2);
+	tcase_add_test(tc, forced_clock);
+	tcase_add_test(tc, get_outlives_callers_struct);
+	tcase_add_test(tc, flags_match_whole_words);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(timebase_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
