@@ -9,6 +9,9 @@
 
 #define RTC_PROBES(X) \
 	X(sem_pingpong) \
+	X(thread_create) \
+	X(process_create) \
+	X(clone) \
 	X(selftest) \
 	X(overhead) \
 	X(coop_sched)
