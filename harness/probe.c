@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rtenv.h"
@@ -85,4 +86,19 @@ int probe_pick_cpus(const struct probe_ctx *c, const char *placement, int *a, in
 		return -ENODEV;
 	}
 	return -EINVAL;
+}
+
+const char *probe_errname(int err)
+{
+	const char *n = strerrorname_np(err < 0 ? -err : err);
+	return n ? n : "unknown errno";
+}
+
+void probe_reap_children(void)
+{
+	for (;;) {
+		pid_t w = waitpid(-1, NULL, __WALL);
+		if (w < 0 && errno != EINTR)
+			return; /* ECHILD: none left */
+	}
 }

@@ -205,6 +205,14 @@ static inline void probe_run_end(struct probe_ctx *c, uint64_t iterations)
 int probe_fail(struct probe_ctx *c, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Name of an errno value ("EAGAIN"), for failure reasons a reader can grep. */
+const char *probe_errname(int err);
+
+/* Wait for every child of the calling process until none is left, so no
+ * child and no zombie outlives a probe (children made by a probe exit at
+ * once; this only collects what a failed waitpid() left behind). */
+void probe_reap_children(void);
+
 /* Put the calling process (a probe's peer) under the worker's real-time
  * set-up: mlockall, the worker's policy and priority, death signal when the
  * worker dies. cpu >= 0 pins it. Returns 0 or -errno. */

@@ -54,23 +54,7 @@ struct cl_shared {
 	volatile uint64_t t_child;
 };
 
-/* Every child is reaped right after it is made; this waits for any that a
- * failed waitpid() left behind (they all exit at once), until there is
- * none, so no child and no zombie outlives the probe. */
-static void reap_all(void)
-{
-	for (;;) {
-		pid_t w = waitpid(-1, NULL, __WALL);
-		if (w < 0 && errno != EINTR)
-			return; /* ECHILD: none left */
-	}
-}
 
-static const char *errname(int e)
-{
-	const char *n = strerrorname_np(e);
-	return n ? n : "unknown errno";
-}
 
 /* The child: its first statement takes the timestamp. It returns, and
  * glibc's wrapper makes the exit system call. */
@@ -92,7 +76,7 @@ static inline int once(struct probe_ctx *c, struct cl_shared *sh, void *stack_to
 	t[0] = tb_now();
 	if (pid < 0) {
 		int e = errno;
-		return probe_fail(c, e, "clone: %s (%s)", errname(e), strerror(e));
+		return probe_fail(c, e, "clone: %s (%s)", probe_errname(e), strerror(e));
 	}
 	pid_t w;
 	while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
@@ -100,7 +84,7 @@ static inline int once(struct probe_ctx *c, struct cl_shared *sh, void *stack_to
 	t[2] = tb_now();
 	if (w < 0) {
 		int e = errno;
-		return probe_fail(c, e, "waitpid: %s (%s)", errname(e), strerror(e));
+		return probe_fail(c, e, "waitpid: %s (%s)", probe_errname(e), strerror(e));
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return probe_fail(c, ECHILD, "the cloned child ended abnormally (status %#x)",
@@ -164,7 +148,7 @@ static int cl_run(struct probe_ctx *c)
 		snprintf(c->res->note, sizeof c->res->note,
 			 "%llu child-start samples were negative (clock skew between CPUs) "
 			 "and were recorded as 0", (unsigned long long)negative);
-	reap_all();
+	probe_reap_children();
 	munmap(stack, STACK_BYTES);
 cleanup_sh:
 	munmap(sh, sizeof *sh);

@@ -53,23 +53,7 @@ struct pc_state {
 	struct pc_shared *sh;
 };
 
-/* Every child is reaped right after it is made; this waits for any that a
- * failed waitpid() left behind (they all exit at once), until there is
- * none, so no child and no zombie outlives the probe. */
-static void reap_all(void)
-{
-	for (;;) {
-		pid_t w = waitpid(-1, NULL, __WALL);
-		if (w < 0 && errno != EINTR)
-			return; /* ECHILD: none left */
-	}
-}
 
-static const char *errname(int e)
-{
-	const char *n = strerrorname_np(e);
-	return n ? n : "unknown errno";
-}
 
 /* vfork() in a function of its own: the child borrows this frame until it
  * calls _exit(), and nothing of the caller's can be clobbered. */
@@ -128,12 +112,12 @@ static int reap(struct probe_ctx *c, struct pc_state *s, pid_t pid)
 	while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
 		;
 	if (w < 0)
-		return probe_fail(c, errno, "waitpid: %s (%s)", errname(errno), strerror(errno));
+		return probe_fail(c, errno, "waitpid: %s (%s)", probe_errname(errno), strerror(errno));
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
 	if (s->sh->exec_errno) {
 		int e = s->sh->exec_errno;
-		return probe_fail(c, e, "execve of %s: %s (%s)", s->nop, errname(e), strerror(e));
+		return probe_fail(c, e, "execve of %s: %s (%s)", s->nop, probe_errname(e), strerror(e));
 	}
 	if (WIFSIGNALED(status))
 		return probe_fail(c, ECHILD, "the child was killed by signal %d (%s)",
@@ -147,7 +131,7 @@ static inline int once(struct probe_ctx *c, struct pc_state *s)
 	const char *what = "";
 	pid_t p = create(s, &what);
 	if (p < 0)
-		return probe_fail(c, (int)-p, "%s: %s (%s)", what, errname((int)-p),
+		return probe_fail(c, (int)-p, "%s: %s (%s)", what, probe_errname((int)-p),
 				  strerror((int)-p));
 	return reap(c, s, p);
 }
@@ -201,7 +185,7 @@ static int pc_run(struct probe_ctx *c)
 			break;
 		probe_run_end(c, i);
 	}
-	reap_all();
+	probe_reap_children();
 	munmap(s.sh, sizeof *s.sh);
 	return rc;
 }

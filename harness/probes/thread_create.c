@@ -42,12 +42,6 @@ static const struct probe_metric metrics[] = {
 #define STACK_BYTES (128 * 1024)
 #define PREFILL 8
 
-/* Name of an errno value ("EAGAIN"), for failure reasons a reader can grep. */
-static const char *errname(int e)
-{
-	const char *n = strerrorname_np(e);
-	return n ? n : "unknown errno";
-}
 
 static void *returns_at_once(void *arg)
 {
@@ -119,7 +113,7 @@ static int prefill_stacks(struct probe_ctx *c, const pthread_attr_t *joinable, s
 		int e = pthread_create(&t[made], joinable, waits_for_go, go);
 		if (e) {
 			rc = probe_fail(c, e, "pthread_create (filling the stack cache): %s (%s)",
-					errname(e), strerror(e));
+					probe_errname(e), strerror(e));
 			break;
 		}
 	}
@@ -201,7 +195,7 @@ static int tc_run(struct probe_ctx *c)
 	goto cleanup;
 
 op_failed:
-	rc = probe_fail(c, e, "%s: %s (%s)", what, errname(e), strerror(e));
+	rc = probe_fail(c, e, "%s: %s (%s)", what, probe_errname(e), strerror(e));
 	if (detached)
 		wait_detached_gone(c);
 cleanup:
