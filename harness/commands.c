@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../reports/readiness.h"
 #include "../reports/report.h"
 #include "../requirements/loader.h"
 #include "probes/probes.h"
@@ -89,9 +90,11 @@ static const char run_usage[] =
 	"each in its own worker under mlockall and the requested policy, and write reports.\n"
 	"\n"
 	"  -o, --output DIR      report directory (default ./rtconform-results): junit.xml,\n"
-	"                        summary.txt\n"
+	"                        summary.txt, report.html, results.json\n"
 	"      --junit FILE      write the JUnit report here instead\n"
 	"      --summary FILE    write the text summary here instead\n"
+	"      --html FILE       write the HTML audit report here instead\n"
+	"      --json FILE       write results.json here instead\n"
 	"      --only ID[,ID...] run only these requirements\n"
 	"      --quick           smoke run: iterations / 10, at most 3 runs\n"
 	"      --iterations N    override every requirement's iterations\n"
@@ -114,7 +117,7 @@ static void show_progress(const struct req_result *r, uint32_t runs_done, uint64
 		return;
 	double left = runs_done ? elapsed / runs_done * (double)(runs_total - runs_done) : -1;
 	if (left >= 0)
-		fprintf(stderr, "\r\033[K[%zu/%zu] %s: run %u/%llu, %.1f s, ~%.1f s left",
+		fprintf(stderr, "\r\033[K[%zu/%zu] %s: %u/%llu runs done, %.1f s, ~%.1f s left",
 			ps->index, ps->total, r->req->id, runs_done,
 			(unsigned long long)runs_total, elapsed, left);
 	else
@@ -187,12 +190,34 @@ static int parse_count_opt(const char *opt, const char *v, uint64_t max, uint64_
 	return 0;
 }
 
+/* The four reports of a run: an explicit path, or a name in the -o dir. */
+enum { OUT_JUNIT, OUT_SUMMARY, OUT_HTML, OUT_JSON, NOUT };
+static const char *const out_names[NOUT] = { "junit.xml", "summary.txt", "report.html",
+					     "results.json" };
+
+static int write_report(int which, const struct report_run *run, const char *path, char *err,
+			size_t len)
+{
+	switch (which) {
+	case OUT_JUNIT:
+		return report_write_junit(run, path, err, len);
+	case OUT_SUMMARY:
+		return report_write_summary(run, path, err, len);
+	case OUT_HTML:
+		return report_write_html(run, path, err, len);
+	default:
+		return report_write_json(run, path, err, len);
+	}
+}
+
 int cmd_run(int argc, char **argv, const char *self_dir, const char *cmdline)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "junit", required_argument, NULL, 'j' },
 		{ "summary", required_argument, NULL, 's' },
+		{ "html", required_argument, NULL, 'H' },
+		{ "json", required_argument, NULL, 'J' },
 		{ "only", required_argument, NULL, 'O' },
 		{ "quick", no_argument, NULL, 'q' },
 		{ "iterations", required_argument, NULL, 'i' },
@@ -200,7 +225,9 @@ int cmd_run(int argc, char **argv, const char *self_dir, const char *cmdline)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *outdir = "rtconform-results", *junit = NULL, *summary = NULL, *only = NULL;
+	const char *outdir = "rtconform-results", *only = NULL;
+	const char *explicit_path[NOUT] = { NULL };
+	char *out_path[NOUT] = { NULL };
 	struct run_options ro = { 0 };
 	int c;
 	opterr = 0;
@@ -208,8 +235,10 @@ int cmd_run(int argc, char **argv, const char *self_dir, const char *cmdline)
 	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': outdir = optarg; break;
-		case 'j': junit = optarg; break;
-		case 's': summary = optarg; break;
+		case 'j': explicit_path[OUT_JUNIT] = optarg; break;
+		case 's': explicit_path[OUT_SUMMARY] = optarg; break;
+		case 'H': explicit_path[OUT_HTML] = optarg; break;
+		case 'J': explicit_path[OUT_JSON] = optarg; break;
 		case 'O': only = optarg; break;
 		case 'q': ro.quick = true; break;
 		case 'i':
@@ -243,33 +272,31 @@ int cmd_run(int argc, char **argv, const char *self_dir, const char *cmdline)
 	}
 
 	/* Find unwritable outputs before measuring anything. */
-	char *junit_path = junit ? strdup(junit) : join_path(outdir, "junit.xml");
-	char *summary_path = summary ? strdup(summary) : join_path(outdir, "summary.txt");
 	char err[600];
-	if (report_check_writable(junit_path, err, sizeof err) != 0 ||
-	    report_check_writable(summary_path, err, sizeof err) != 0) {
-		fprintf(stderr, "rtconform run: %s\n", err);
-		free(junit_path);
-		free(summary_path);
-		free_files(files, nfiles);
-		return EXIT_USAGE;
+	for (int k = 0; k < NOUT; k++) {
+		out_path[k] = explicit_path[k] ? strdup(explicit_path[k])
+					       : join_path(outdir, out_names[k]);
+		if (!out_path[k]) {
+			fprintf(stderr, "rtconform run: out of memory\n");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		if (report_check_writable(out_path[k], err, sizeof err) != 0) {
+			fprintf(stderr, "rtconform run: %s\n", err);
+			rc = EXIT_USAGE;
+			goto out;
+		}
 	}
 
 	struct timebase tb;
 	if (timebase_init(&tb, err, sizeof err) != 0) {
 		fprintf(stderr, "rtconform run: timebase: %s\n", err);
-		free(junit_path);
-		free(summary_path);
-		free_files(files, nfiles);
-		return EXIT_NOT_MEASURED;
+		rc = EXIT_NOT_MEASURED;
+		goto out;
 	}
 	struct fingerprint fp = { 0 };
 	fingerprint_collect(&fp, &tb);
 	fingerprint_add(&fp, "rtconform.command", "%s", cmdline);
-#ifdef RTC_SANITIZED
-	fingerprint_add(&fp, "rtconform.build",
-			"sanitizer (address,undefined): memory not locked, figures not for qualification");
-#endif
 
 	/* Orphaned peers of a worker come back to us to be reaped. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -301,14 +328,9 @@ int cmd_run(int argc, char **argv, const char *self_dir, const char *cmdline)
 		rf->results = calloc(files[f]->nreqs ? files[f]->nreqs : 1, sizeof *rf->results);
 		for (size_t i = 0; i < files[f]->nreqs; i++) {
 			const struct requirement *r = &files[f]->reqs[i];
-			struct req_result *res = &rf->results[rf->nresults++];
-			if (!id_selected(only, r->id)) {
-				/* Listed as skipped so a subset's report still shows the
-				 * whole file, and says why these have no figures. */
-				req_result_error(res, r, files[f], "not selected (--only %s)", only);
-				res->verdict = VERDICT_SKIPPED;
+			if (!id_selected(only, r->id))
 				continue;
-			}
+			struct req_result *res = &rf->results[rf->nresults++];
 			ps.index++;
 			if (interrupted)
 				req_result_error(res, r, files[f], "interrupted before it ran");
@@ -320,19 +342,24 @@ int cmd_run(int argc, char **argv, const char *self_dir, const char *cmdline)
 		}
 	}
 	run.ended = time(NULL);
+	fingerprint_add_run(&fp, cmdline, run.started, run.ended, files, nfiles);
 	fingerprint_add(&fp, "rtconform.interrupted", "%s", interrupted ? "yes" : "no");
 
 	report_write_text(&run, stdout);
-	int status = report_exit_status(&run);
-	if (report_write_junit(&run, junit_path, err, sizeof err) != 0) {
-		fprintf(stderr, "rtconform run: cannot write %s: %s\n", junit_path, err);
-		status = EXIT_NOT_MEASURED;
-	} else if (report_write_summary(&run, summary_path, err, sizeof err) != 0) {
-		fprintf(stderr, "rtconform run: cannot write %s: %s\n", summary_path, err);
-		status = EXIT_NOT_MEASURED;
-	} else {
-		printf("reports: %s, %s\n", junit_path, summary_path);
+	rc = report_exit_status(&run);
+	/* Every report is attempted: a full disk for one must not cost the
+	 * others. A report that could not be written makes the run an error. */
+	bool all_written = true;
+	for (int k = 0; k < NOUT; k++) {
+		if (write_report(k, &run, out_path[k], err, sizeof err) != 0) {
+			fprintf(stderr, "rtconform run: %s\n", err);
+			rc = EXIT_NOT_MEASURED;
+			all_written = false;
+		}
 	}
+	if (all_written)
+		printf("reports: %s, %s, %s, %s\n", out_path[OUT_JUNIT], out_path[OUT_SUMMARY],
+		       out_path[OUT_HTML], out_path[OUT_JSON]);
 
 	for (size_t f = 0; f < nfiles; f++) {
 		for (size_t i = 0; i < run.files[f].nresults; i++)
@@ -341,10 +368,11 @@ int cmd_run(int argc, char **argv, const char *self_dir, const char *cmdline)
 	}
 	free(run.files);
 	fingerprint_free(&fp);
-	free(junit_path);
-	free(summary_path);
+out:
+	for (int k = 0; k < NOUT; k++)
+		free(out_path[k]);
 	free_files(files, nfiles);
-	return status;
+	return rc;
 }
 
 /* ----------------------------------------------------------- validate */
@@ -650,7 +678,13 @@ int cmd_env(int argc, char **argv)
 {
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		puts("usage: rtconform env\n\n"
-		     "Print this machine's fingerprint (what every report records).");
+		     "Print this machine's fingerprint (what every report records), then\n"
+		     "real-time readiness checks, each with its level and a remedy:\n"
+		     "  ok    nothing to do\n"
+		     "  note  fine for measuring; a qualification should state it\n"
+		     "  warn  requirements run, but latencies suffer or mislead\n"
+		     "  fail  some requirements cannot be measured (they will be errors)\n\n"
+		     "exit status: 0 (the checks inform; they never fail the command)");
 		return 0;
 	}
 	if (argc > 1) {
@@ -663,6 +697,96 @@ int cmd_env(int argc, char **argv)
 	fingerprint_collect(&fp, timebase_init(&tb, err, sizeof err) == 0 ? &tb : NULL);
 	for (size_t i = 0; i < fp.n; i++)
 		printf("%-36s %s\n", fp.e[i].key, fp.e[i].value);
+
+	struct readiness rd;
+	readiness_check(&fp, true, &rd);
+	size_t count[4] = { 0 };
+	printf("\nreadiness:\n");
+	for (size_t i = 0; i < rd.n; i++) {
+		const struct ready_check *c = &rd.c[i];
+		count[c->level]++;
+		printf("  %-5s %-15s %s\n", ready_level_name(c->level), c->name, c->finding);
+		if (c->remedy[0] && c->level != READY_OK)
+			printf("  %-5s %-15s remedy: %s\n", "", "", c->remedy);
+	}
+	printf("readiness: %zu ok, %zu note%s, %zu warning%s, %zu failure%s\n", count[READY_OK],
+	       count[READY_NOTE], count[READY_NOTE] == 1 ? "" : "s", count[READY_WARN],
+	       count[READY_WARN] == 1 ? "" : "s", count[READY_FAIL],
+	       count[READY_FAIL] == 1 ? "" : "s");
 	fingerprint_free(&fp);
 	return 0;
+}
+
+/* ------------------------------------------------------------- report */
+
+static const char report_usage[] =
+	"usage: rtconform report JUNIT.xml [--html FILE] [--json FILE]\n"
+	"\n"
+	"Render the audit report (HTML) and/or results.json again from a junit.xml that\n"
+	"rtconform run wrote, alone: its properties carry every statistic, histogram\n"
+	"bucket, limit and the environment. The HTML is the same, byte for byte, as the\n"
+	"report.html the run wrote. At least one of --html and --json.\n"
+	"\n"
+	"exit status: 0 written, 2 usage error, unreadable or foreign junit.xml, or an\n"
+	"output that cannot be written\n";
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "html", required_argument, NULL, 'H' },
+		{ "json", required_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *html = NULL, *json = NULL;
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'H': html = optarg; break;
+		case 'J': json = optarg; break;
+		case 'h': fputs(report_usage, stdout); return 0;
+		case ':':
+			fprintf(stderr, "rtconform report: option %s needs a value\n", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			fprintf(stderr, "rtconform report: unknown option '%s' (see rtconform report --help)\n",
+				argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "rtconform report: give exactly one junit.xml (see rtconform report --help)\n");
+		return EXIT_USAGE;
+	}
+	if (!html && !json) {
+		fprintf(stderr, "rtconform report: nothing to write: give --html FILE and/or --json FILE\n");
+		return EXIT_USAGE;
+	}
+	char err[700];
+	if ((html && report_check_writable(html, err, sizeof err) != 0) ||
+	    (json && report_check_writable(json, err, sizeof err) != 0)) {
+		fprintf(stderr, "rtconform report: %s\n", err);
+		return EXIT_USAGE;
+	}
+	struct report_view v;
+	if (report_view_from_junit(argv[optind], &v, err, sizeof err) != 0) {
+		fprintf(stderr, "rtconform report: %s\n", err);
+		return EXIT_USAGE;
+	}
+	int rc = 0;
+	if (html && report_write_html_view(&v, html, err, sizeof err) != 0) {
+		fprintf(stderr, "rtconform report: %s\n", err);
+		rc = EXIT_USAGE;
+	}
+	if (json && report_write_json_view(&v, json, err, sizeof err) != 0) {
+		fprintf(stderr, "rtconform report: %s\n", err);
+		rc = EXIT_USAGE;
+	}
+	if (!rc)
+		printf("reports: %s%s%s\n", html ? html : "", html && json ? ", " : "",
+		       json ? json : "");
+	report_view_free(&v);
+	return rc;
 }

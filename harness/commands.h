@@ -10,6 +10,7 @@ int cmd_validate(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_probe(int argc, char **argv, const char *self_dir);
 int cmd_env(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 enum { EXIT_PASS = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_NOT_MEASURED = 3 };
 

@@ -20,6 +20,7 @@ static const char usage[] =
 	"  list [FILE]                   probes and their parameters, or a file's requirements\n"
 	"  probe NAME [OPTIONS]          one ad-hoc measurement, statistics to stdout\n"
 	"  env                           this machine's fingerprint and real-time readiness\n"
+	"  report JUNIT.xml --html FILE  render report.html (or --json) again from a junit.xml\n"
 	"\n"
 	"  rtconform COMMAND --help      options of a command\n"
 	"  rtconform --version\n"
@@ -106,7 +107,9 @@ int main(int argc, char **argv)
 		return cmd_probe(argc - 1, argv + 1, self);
 	if (!strcmp(cmd, "env"))
 		return cmd_env(argc - 1, argv + 1);
-	fprintf(stderr, "rtconform: unknown command '%s' (expected run, validate, list, probe "
-		"or env; see rtconform --help)\n", cmd);
+	if (!strcmp(cmd, "report"))
+		return cmd_report(argc - 1, argv + 1);
+	fprintf(stderr, "rtconform: unknown command '%s' (expected run, validate, list, probe, "
+		"env or report; see rtconform --help)\n", cmd);
 	return EXIT_USAGE;
 }

@@ -76,9 +76,21 @@ void runner_counts(const struct requirement *r, const struct run_options *o,
 	*runs = r->runs;
 	*warmup = r->warmup;
 	if (o && o->quick) {
+		uint64_t full = *iterations;
 		*iterations = *iterations / 10 ? *iterations / 10 : 1;
 		*runs = *runs < 3 ? *runs : 3;
 		*warmup = *warmup / 10;
+		/* A smoke run still judges every limit: keep enough samples for
+		 * the most demanding percentile, up to the file's own count. */
+		uint64_t need = 1;
+		for (size_t i = 0; i < r->nlimits; i++) {
+			uint64_t n = stat_min_samples(&r->limits[i].stat);
+			if (n > need)
+				need = n;
+		}
+		uint64_t per_run = (need + *runs - 1) / *runs;
+		if (*iterations < per_run)
+			*iterations = per_run < full ? per_run : full;
 	}
 	if (o && o->iterations_override)
 		*iterations = o->iterations_override;

@@ -39,6 +39,7 @@ struct req_result {
 	double seconds;           /* wall time of the requirement */
 	time_t started;           /* UTC */
 	struct limit_outcome limits[REQ_MAX_LIMITS];
+	char load_cmd[600];       /* background load's exact command, "" without one */
 };
 
 struct run_options {

@@ -29,146 +29,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "../harness/stats.h"
-
-/* ---- XML 1.0 character cleaning ---------------------------------------- */
-
-/* Decode one UTF-8 sequence at s (n bytes available). Returns its length
- * and sets *cp, or 0 for an invalid, overlong, surrogate or out-of-range
- * sequence. */
-static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	unsigned char c = s[0];
-	size_t len;
-	uint32_t v, min;
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	} else if ((c & 0xe0) == 0xc0) {
-		len = 2, v = c & 0x1f, min = 0x80;
-	} else if ((c & 0xf0) == 0xe0) {
-		len = 3, v = c & 0x0f, min = 0x800;
-	} else if ((c & 0xf8) == 0xf0) {
-		len = 4, v = c & 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		v = (v << 6) | (s[i] & 0x3f);
-	}
-	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	*cp = v;
-	return len;
-}
-
-/* XML 1.0 section 2.2, Char. */
-static bool xml_char_ok(uint32_t c)
-{
-	return c == 0x9 || c == 0xa || c == 0xd || (c >= 0x20 && c <= 0xd7ff) ||
-	       (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
-}
-
-/* A copy of s holding only what XML 1.0 allows, each offending byte or
- * character replaced by U+FFFD so the reader sees that something was there.
- * NULL on out of memory. */
-static char *xml_clean(const char *s)
-{
-	static const char repl[] = "\xef\xbf\xbd";
-	size_t n = strlen(s);
-	/* Worst case: every byte becomes a 3-byte replacement. */
-	char *out = malloc(n * 3 + 1);
-	if (!out)
-		return NULL;
-	const unsigned char *p = (const unsigned char *)s;
-	size_t o = 0;
-	while (n) {
-		uint32_t cp;
-		size_t len = utf8_decode(p, n, &cp);
-		if (len && xml_char_ok(cp)) {
-			memcpy(out + o, p, len);
-			o += len;
-		} else {
-			memcpy(out + o, repl, 3);
-			o += 3;
-			if (!len)
-				len = 1; /* resynchronise on the next byte */
-		}
-		p += len;
-		n -= len;
-	}
-	out[o] = '\0';
-	return out;
-}
-
-/* ---- writer with a sticky error ---------------------------------------- */
-
-/* Each libxml2 call can fail (out of memory); checking every one inline
- * would bury the document's shape, so the first failure is kept and later
- * calls do nothing. */
-struct xw {
-	xmlTextWriterPtr w;
-	bool failed;
-};
-
-static void x_check(struct xw *x, int rc)
-{
-	if (rc < 0)
-		x->failed = true;
-}
-
-static void x_start(struct xw *x, const char *name)
-{
-	if (!x->failed)
-		x_check(x, xmlTextWriterStartElement(x->w, BAD_CAST name));
-}
-
-static void x_end(struct xw *x)
-{
-	if (!x->failed)
-		x_check(x, xmlTextWriterEndElement(x->w));
-}
-
-static void x_attr(struct xw *x, const char *name, const char *value)
-{
-	if (x->failed)
-		return;
-	char *v = xml_clean(value ? value : "");
-	if (!v) {
-		x->failed = true;
-		return;
-	}
-	x_check(x, xmlTextWriterWriteAttribute(x->w, BAD_CAST name, BAD_CAST v));
-	free(v);
-}
-
-static void x_attrf(struct xw *x, const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void x_attrf(struct xw *x, const char *name, const char *fmt, ...)
-{
-	char buf[64];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	x_attr(x, name, buf);
-}
-
-static void x_text(struct xw *x, const char *s)
-{
-	if (x->failed || !s || !*s)
-		return;
-	char *v = xml_clean(s);
-	if (!v) {
-		x->failed = true;
-		return;
-	}
-	x_check(x, xmlTextWriterWriteString(x->w, BAD_CAST v));
-	free(v);
-}
+#include "xmlw.h"
 
 /* <property name="..." value="..."/>, the name built from a format. */
 static void x_prop(struct xw *x, const char *value, const char *namefmt, ...)
@@ -186,10 +47,10 @@ static void x_prop(struct xw *x, const char *value, const char *namefmt, ...)
 		x->failed = true;
 		return;
 	}
-	x_start(x, "property");
-	x_attr(x, "name", name);
-	x_attr(x, "value", value);
-	x_end(x);
+	xw_start(x, "property");
+	xw_attr(x, "name", name);
+	xw_attr(x, "value", value);
+	xw_end(x);
 	free(name);
 }
 
@@ -217,30 +78,13 @@ static void fmt_utc(time_t t, char *buf, size_t len)
 
 /* ---- properties -------------------------------------------------------- */
 
-static void env_properties(struct xw *x, const struct report_run *run, const struct req_file *f)
+static void env_properties(struct xw *x, const struct report_view *view,
+			   const struct req_file *f)
 {
-	const struct fingerprint *fp = run->env;
-	char v[64];
-	if (fp)
-		for (size_t i = 0; i < fp->n; i++)
-			x_prop(x, fp->e[i].value, "%s", fp->e[i].key);
-
-	/* The timebase belongs in every report; a fingerprint taken before
-	 * the timebase was chosen lacks it, so fill in what is missing. */
-	const struct timebase *tb = run->tb;
-	if (tb && !(fp && fingerprint_get(fp, "timebase.name"))) {
-		x_prop(x, tb->name ? tb->name : "unknown", "timebase.name");
-		snprintf(v, sizeof v, "%.0f", tb->freq_hz);
-		x_prop(x, v, "timebase.freq_hz");
-		snprintf(v, sizeof v, "%.3f", tb->resolution_ns);
-		x_prop(x, v, "timebase.resolution_ns");
-		snprintf(v, sizeof v, "%.3f", tb->read_min_ns);
-		x_prop(x, v, "timebase.read_overhead_min_ns");
-		snprintf(v, sizeof v, "%.3f", tb->read_median_ns);
-		x_prop(x, v, "timebase.read_overhead_median_ns");
-	}
-	if (run->command_line && !(fp && fingerprint_get(fp, "rtconform.command")))
-		x_prop(x, run->command_line, "rtconform.command");
+	/* The fingerprint, with the timebase and command filled in when it
+	 * lacks them (see report_view_from_run). */
+	for (size_t i = 0; i < view->env.n; i++)
+		x_prop(x, view->env.e[i].value, "%s", view->env.e[i].key);
 
 	/* What was measured against: an auditor needs the exact file. Also
 	 * guarantees <properties> is never empty, as Jenkins requires. */
@@ -289,6 +133,32 @@ static void metric_properties(struct xw *x, const struct req_result *r, const ch
 	}
 }
 
+/* Per-CPU series of metric 0 (timer-wakeup): ID.<metric>.cpuN.count and
+ * .min_ns, .mean_ns, .max_ns, .p99_ns (the last with enough samples). */
+static void series_properties(struct xw *x, const struct req_result *r, const char *id)
+{
+	const struct result_shm *res = r->res;
+	uint32_t n = res->nseries < res->nseries_alloc ? res->nseries : res->nseries_alloc;
+	char nbuf[16], v[64];
+	const char *metric = report_metric_name(r, 0, nbuf, sizeof nbuf);
+	static const char *const stats[] = { "min", "mean", "max", "p99" };
+	for (uint32_t s = 0; s < n && s < PROBE_MAX_SERIES; s++) {
+		const struct metric_data *m = result_metric_c(res, res->nmetrics + s);
+		int cpu = res->series_cpu[s];
+		snprintf(v, sizeof v, "%llu", (unsigned long long)m->hist.count);
+		x_prop(x, v, "%s.%s.cpu%d.count", id, metric, cpu);
+		for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++) {
+			struct statistic st;
+			double val;
+			if (stat_parse(stats[i], &st) != 0 || m->hist.count < stat_min_samples(&st) ||
+			    !stat_value(m, &st, false, &val))
+				continue;
+			snprintf(v, sizeof v, "%.3f", val);
+			x_prop(x, v, "%s.%s.cpu%d.%s_ns", id, metric, cpu, stats[i]);
+		}
+	}
+}
+
 static void result_properties(struct xw *x, const struct req_result *r)
 {
 	const char *id = r->req && r->req->id ? r->req->id : "?";
@@ -308,6 +178,167 @@ static void result_properties(struct xw *x, const struct req_result *r)
 	}
 	for (unsigned i = 0; i < nm; i++)
 		metric_properties(x, r, id, i);
+	series_properties(x, r, id);
+}
+
+/* What report.html and results.json need beyond the statistics above, so
+ * that `rtconform report junit.xml` can rebuild them from this file alone.
+ * Written from the view, whose numbers are already what these texts parse
+ * back to. docs/reports.md lists every name. */
+
+static void prop_num(struct xw *x, double v, const char *id, const char *name)
+{
+	char buf[64];
+	report_fmt3(v, buf, sizeof buf);
+	x_prop(x, buf, "%s.%s", id, name);
+}
+
+/* A list "a;b;-" ("-": no value) or "lo:hi:count;..." built in memory. */
+struct list {
+	FILE *f;
+	char *buf;
+	size_t len;
+	bool any;
+};
+
+static bool list_open(struct xw *x, struct list *l)
+{
+	memset(l, 0, sizeof *l);
+	l->f = open_memstream(&l->buf, &l->len);
+	if (!l->f)
+		x->failed = true;
+	return l->f != NULL;
+}
+
+static void list_sep(struct list *l)
+{
+	if (l->any)
+		fputc(';', l->f);
+	l->any = true;
+}
+
+static void list_value(struct list *l, const struct rv_value *v)
+{
+	char buf[64];
+	list_sep(l);
+	if (v->have) {
+		report_fmt3(v->v, buf, sizeof buf);
+		fputs(buf, l->f);
+	} else {
+		fputc('-', l->f);
+	}
+}
+
+/* Writes the property and frees the list. */
+static void list_close(struct xw *x, struct list *l, const char *id, const char *name)
+{
+	if (fclose(l->f) != 0)
+		x->failed = true;
+	else
+		x_prop(x, l->buf, "%s.%s", id, name);
+	free(l->buf);
+}
+
+static void view_metric_properties(struct xw *x, const char *id, const struct rv_metric *m)
+{
+	char v[64], name[96];
+	struct list l;
+	/* Scales with 17 digits: every bucket bound times the scale must give
+	 * the same double after the round trip. */
+	snprintf(v, sizeof v, "%.17g", m->ns_per_unit);
+	x_prop(x, v, "%s.%s.ns_per_unit", id, m->name);
+	snprintf(v, sizeof v, "%.17g", m->cycles_per_unit);
+	x_prop(x, v, "%s.%s.cycles_per_unit", id, m->name);
+	snprintf(v, sizeof v, "%llu", (unsigned long long)m->highest);
+	x_prop(x, v, "%s.%s.hist_highest", id, m->name);
+	if (list_open(x, &l)) {
+		for (size_t i = 0; i < m->nbuckets; i++) {
+			list_sep(&l);
+			fprintf(l.f, "%llu:%llu:%llu", (unsigned long long)m->buckets[i].lo,
+				(unsigned long long)m->buckets[i].hi,
+				(unsigned long long)m->buckets[i].count);
+		}
+		snprintf(name, sizeof name, "%s.hist", m->name);
+		list_close(x, &l, id, name);
+	}
+	if (list_open(x, &l)) {
+		for (size_t i = 0; i < m->nruns; i++) {
+			list_sep(&l);
+			fprintf(l.f, "%llu", (unsigned long long)m->run_count[i]);
+		}
+		snprintf(name, sizeof name, "%s.run_counts", m->name);
+		list_close(x, &l, id, name);
+	}
+	if (list_open(x, &l)) {
+		for (size_t i = 0; i < m->nruns; i++)
+			list_value(&l, &m->run_mean_ns[i]);
+		snprintf(name, sizeof name, "%s.run_means_ns", m->name);
+		list_close(x, &l, id, name);
+	}
+}
+
+static void view_properties(struct xw *x, const struct rv_req *r)
+{
+	const char *id = r->id;
+	char v[64];
+	x_prop(x, r->probe, "%s.probe", id);
+	for (size_t i = 0; i < r->nparams; i++)
+		x_prop(x, r->params[i].value, "%s.param.%s", id, r->params[i].name);
+	x_prop(x, r->policy, "%s.policy", id);
+	if (r->cpu >= 0) {
+		snprintf(v, sizeof v, "%d", r->cpu);
+		x_prop(x, v, "%s.cpu", id);
+	}
+	if (r->source)
+		x_prop(x, r->source, "%s.source", id);
+	if (r->reason)
+		x_prop(x, r->reason, "%s.reason", id);
+	if (r->note)
+		x_prop(x, r->note, "%s.note", id);
+	if (r->load)
+		x_prop(x, r->load, "%s.load.command", id);
+
+	for (size_t i = 0; i < r->nlimits; i++) {
+		const struct rv_limit *l = &r->limits[i];
+		const char *unit = l->cycles ? "cycles" : "ns";
+		char name[64];
+		x_prop(x, l->metric, "%s.limit.%zu.metric", id, i + 1);
+		x_prop(x, l->statistic, "%s.limit.%zu.statistic", id, i + 1);
+		if (l->has_max) {
+			snprintf(name, sizeof name, "limit.%zu.max_%s", i + 1, unit);
+			prop_num(x, l->max.value, id, name);
+		}
+		if (l->has_min) {
+			snprintf(name, sizeof name, "limit.%zu.min_%s", i + 1, unit);
+			prop_num(x, l->min.value, id, name);
+		}
+		if (l->measured.have) {
+			snprintf(name, sizeof name, "limit.%zu.measured_%s", i + 1, unit);
+			prop_num(x, l->measured.v, id, name);
+		}
+		x_prop(x, verdict_name(l->verdict), "%s.limit.%zu.verdict", id, i + 1);
+		if (l->text)
+			x_prop(x, l->text, "%s.limit.%zu.text", id, i + 1);
+	}
+	if (!r->measured)
+		return;
+
+	struct list l;
+	if (list_open(x, &l)) {
+		for (size_t i = 0; i < r->nmetrics; i++) {
+			if (i)
+				fputc(',', l.f);
+			fputs(r->metrics[i].name, l.f);
+		}
+		list_close(x, &l, id, "metrics");
+	}
+	if (list_open(x, &l)) {
+		for (uint32_t i = 0; i < r->runs; i++)
+			list_value(&l, &r->batch_run_ns[i]);
+		list_close(x, &l, id, "batch.per_run_ns");
+	}
+	for (size_t i = 0; i < r->nmetrics; i++)
+		view_metric_properties(x, id, &r->metrics[i]);
 }
 
 /* ---- test cases -------------------------------------------------------- */
@@ -339,11 +370,11 @@ static void failure_element(struct xw *x, const struct req_result *r)
 	if (!message)
 		message = r->reason[0] ? r->reason : "limits exceeded";
 
-	x_start(x, "failure");
-	x_attr(x, "type", "LatencyBudgetExceeded");
-	x_attr(x, "message", message);
-	x_text(x, body && *body ? body : r->reason);
-	x_end(x);
+	xw_start(x, "failure");
+	xw_attr(x, "type", "LatencyBudgetExceeded");
+	xw_attr(x, "message", message);
+	xw_text(x, body && *body ? body : r->reason);
+	xw_end(x);
 	free(body);
 }
 
@@ -366,23 +397,23 @@ static void testcase(struct xw *x, const struct report_file *rf, const struct re
 		goto cleanup;
 	}
 
-	x_start(x, "testcase");
-	x_attr(x, "name", name);
-	x_attr(x, "classname", classname);
-	x_attrf(x, "time", "%.3f", clean_seconds(r->seconds));
+	xw_start(x, "testcase");
+	xw_attr(x, "name", name);
+	xw_attr(x, "classname", classname);
+	xw_attrf(x, "time", "%.3f", clean_seconds(r->seconds));
 
 	switch (r->verdict) {
 	case VERDICT_SKIPPED:
-		x_start(x, "skipped");
-		x_text(x, r->reason);
-		x_end(x);
+		xw_start(x, "skipped");
+		xw_text(x, r->reason);
+		xw_end(x);
 		break;
 	case VERDICT_ERROR:
-		x_start(x, "error");
-		x_attr(x, "type", "MeasurementError");
-		x_attr(x, "message", r->reason[0] ? r->reason : "could not be measured");
-		x_text(x, r->reason);
-		x_end(x);
+		xw_start(x, "error");
+		xw_attr(x, "type", "MeasurementError");
+		xw_attr(x, "message", r->reason[0] ? r->reason : "could not be measured");
+		xw_text(x, r->reason);
+		xw_end(x);
 		break;
 	case VERDICT_FAIL:
 		failure_element(x, r);
@@ -403,20 +434,21 @@ static void testcase(struct xw *x, const struct report_file *rf, const struct re
 		if (fclose(mem) != 0)
 			x->failed = true;
 		else if (dlen) {
-			x_start(x, "system-out");
-			x_text(x, detail);
-			x_end(x);
+			xw_start(x, "system-out");
+			xw_text(x, detail);
+			xw_end(x);
 		}
 	}
 	free(detail);
-	x_end(x); /* testcase */
+	xw_end(x); /* testcase */
 
 cleanup:
 	free(name);
 	free(classname);
 }
 
-static void testsuite(struct xw *x, const struct report_run *run, size_t index)
+static void testsuite(struct xw *x, const struct report_run *run,
+		      const struct report_view *view, size_t index)
 {
 	const struct report_file *rf = &run->files[index];
 	struct report_totals t;
@@ -430,55 +462,58 @@ static void testsuite(struct xw *x, const struct report_run *run, size_t index)
 	if (!started)
 		started = run->started;
 
-	x_start(x, "testsuite");
-	x_attr(x, "name", suite_name(rf->file));
-	x_attrf(x, "tests", "%zu", t.tests);
-	x_attrf(x, "failures", "%zu", t.failures);
-	x_attrf(x, "errors", "%zu", t.errors);
-	x_attrf(x, "skipped", "%zu", t.skipped);
-	x_attrf(x, "time", "%.3f", clean_seconds(t.seconds));
+	xw_start(x, "testsuite");
+	xw_attr(x, "name", suite_name(rf->file));
+	xw_attrf(x, "tests", "%zu", t.tests);
+	xw_attrf(x, "failures", "%zu", t.failures);
+	xw_attrf(x, "errors", "%zu", t.errors);
+	xw_attrf(x, "skipped", "%zu", t.skipped);
+	xw_attrf(x, "time", "%.3f", clean_seconds(t.seconds));
 	if (started) {
 		char ts[32];
 		fmt_utc(started, ts, sizeof ts);
 		if (ts[0])
-			x_attr(x, "timestamp", ts);
+			xw_attr(x, "timestamp", ts);
 	}
 	const char *host = run->env ? fingerprint_get(run->env, "host.name") : NULL;
 	if (host)
-		x_attr(x, "hostname", host);
-	x_attrf(x, "id", "%zu", index);
-	x_attr(x, "package", suite_name(rf->file));
+		xw_attr(x, "hostname", host);
+	xw_attrf(x, "id", "%zu", index);
+	xw_attr(x, "package", suite_name(rf->file));
 
-	x_start(x, "properties");
-	env_properties(x, run, rf->file);
-	for (size_t i = 0; i < rf->nresults; i++)
+	xw_start(x, "properties");
+	env_properties(x, view, rf->file);
+	for (size_t i = 0; i < rf->nresults; i++) {
 		result_properties(x, &rf->results[i]);
-	x_end(x);
+		view_properties(x, &view->files[index].reqs[i]);
+	}
+	xw_end(x);
 
 	for (size_t i = 0; i < rf->nresults; i++)
 		testcase(x, rf, &rf->results[i]);
-	x_end(x); /* testsuite */
+	xw_end(x); /* testsuite */
 }
 
-static void document(struct xw *x, const struct report_run *run)
+static void document(struct xw *x, const struct report_run *run,
+		     const struct report_view *view)
 {
 	struct report_totals t;
 	report_totals(run, NULL, &t);
 
-	x_check(x, xmlTextWriterStartDocument(x->w, NULL, "UTF-8", NULL));
-	x_start(x, "testsuites");
-	x_attr(x, "name", "rtconform");
-	x_attrf(x, "tests", "%zu", t.tests);
-	x_attrf(x, "failures", "%zu", t.failures);
-	x_attrf(x, "errors", "%zu", t.errors);
-	x_attrf(x, "time", "%.3f", clean_seconds(t.seconds));
+	xw_check(x, xmlTextWriterStartDocument(x->w, NULL, "UTF-8", NULL));
+	xw_start(x, "testsuites");
+	xw_attr(x, "name", "rtconform");
+	xw_attrf(x, "tests", "%zu", t.tests);
+	xw_attrf(x, "failures", "%zu", t.failures);
+	xw_attrf(x, "errors", "%zu", t.errors);
+	xw_attrf(x, "time", "%.3f", clean_seconds(t.seconds));
 	for (size_t i = 0; i < run->nfiles; i++)
-		testsuite(x, run, i);
-	x_end(x);
+		testsuite(x, run, view, i);
+	xw_end(x);
 	if (!x->failed)
-		x_check(x, xmlTextWriterEndDocument(x->w));
+		xw_check(x, xmlTextWriterEndDocument(x->w));
 	if (!x->failed)
-		x_check(x, xmlTextWriterFlush(x->w));
+		xw_check(x, xmlTextWriterFlush(x->w));
 }
 
 int report_write_junit(const struct report_run *run, const char *path,
@@ -486,6 +521,11 @@ int report_write_junit(const struct report_run *run, const char *path,
 {
 	int ret = 0;
 	struct xw x = { 0 };
+	struct report_view view;
+	if (report_view_from_run(run, &view) != 0) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(ENOMEM));
+		return -ENOMEM;
+	}
 	xmlBufferPtr buf = xmlBufferCreate();
 
 	/* "%.3f" must give a point, never the user's decimal comma. */
@@ -499,7 +539,7 @@ int report_write_junit(const struct report_run *run, const char *path,
 	}
 	xmlTextWriterSetIndent(x.w, 1);
 	xmlTextWriterSetIndentString(x.w, BAD_CAST "  ");
-	document(&x, run);
+	document(&x, run, &view);
 	if (x.failed) {
 		ret = -ENOMEM;
 		snprintf(err, errlen, "cannot write '%s': building the XML failed (out of memory?)",
@@ -515,6 +555,7 @@ cleanup:
 		xmlFreeTextWriter(x.w);
 	if (buf)
 		xmlBufferFree(buf);
+	report_view_free(&view);
 	if (c_loc) {
 		uselocale(old);
 		freelocale(c_loc);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,27 +263,40 @@ const char *report_metric_name(const struct req_result *r, unsigned i,
 	return buf;
 }
 
+bool report_batch_run_ns(const struct req_result *r, uint32_t run, double *ns)
+{
+	if (report_nmetrics(r) == 0 || run >= RESULT_MAX_RUNS)
+		return false;
+	const struct result_shm *res = r->res;
+	const struct run_info *ri = &res->runs[run];
+	if (!ri->iterations || ri->t_end < ri->t_begin)
+		return false;
+	double per = (double)(ri->t_end - ri->t_begin) / (double)ri->iterations;
+	*ns = (per - res->loop_ticks) * result_metric_c(res, 0)->ns_per_unit;
+	return true;
+}
+
+uint32_t report_runs_done(const struct req_result *r)
+{
+	if (report_nmetrics(r) == 0)
+		return 0;
+	uint32_t n = __atomic_load_n(&r->res->runs_done, __ATOMIC_ACQUIRE);
+	return n > RESULT_MAX_RUNS ? RESULT_MAX_RUNS : n;
+}
+
 unsigned report_batch_ns(const struct req_result *r, double *mean_ns, double *stddev_ns)
 {
 	*mean_ns = *stddev_ns = 0;
-	if (report_nmetrics(r) == 0)
-		return 0;
-	const struct result_shm *res = r->res;
-	double npu = result_metric_c(res, 0)->ns_per_unit;
-	uint32_t nruns = __atomic_load_n(&res->runs_done, __ATOMIC_ACQUIRE);
-	if (nruns > RESULT_MAX_RUNS)
-		nruns = RESULT_MAX_RUNS;
+	uint32_t nruns = report_runs_done(r);
 
 	/* Welford's update: the per-run figures are close together, and the
 	 * textbook sum-of-squares form would cancel them away. */
 	unsigned n = 0;
 	double mean = 0, m2 = 0;
 	for (uint32_t i = 0; i < nruns; i++) {
-		const struct run_info *ri = &res->runs[i];
-		if (!ri->iterations || ri->t_end < ri->t_begin)
+		double x;
+		if (!report_batch_run_ns(r, i, &x))
 			continue;
-		double per = (double)(ri->t_end - ri->t_begin) / (double)ri->iterations;
-		double x = (per - res->loop_ticks) * npu;
 		n++;
 		double d = x - mean;
 		mean += d / n;
@@ -293,4 +307,23 @@ unsigned report_batch_ns(const struct req_result *r, double *mean_ns, double *st
 	*mean_ns = mean;
 	*stddev_ns = n > 1 ? sqrt(m2 / (n - 1)) : 0;
 	return n;
+}
+
+void report_policy_text(const struct req_result *r, char *buf, size_t len)
+{
+	const struct requirement *q = r->req;
+	if (r->policy == SCHED_FIFO || r->policy == SCHED_RR) {
+		snprintf(buf, len, "%s:%d", r->policy == SCHED_FIFO ? "fifo" : "rr", r->priority);
+		return;
+	}
+	/* A result made before the worker resolved its priority (an error)
+	 * still shows what was asked for. */
+	if (q && q->policy != POLICY_OTHER) {
+		if (q->priority_max)
+			snprintf(buf, len, "%s:max", policy_name(q->policy));
+		else
+			snprintf(buf, len, "%s:%d", policy_name(q->policy), q->priority);
+		return;
+	}
+	snprintf(buf, len, "other");
 }

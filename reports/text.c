@@ -50,25 +50,6 @@ static const char *printable(const char *s, char *buf, size_t len)
 	return buf;
 }
 
-static void policy_text(const struct req_result *r, char *buf, size_t len)
-{
-	const struct requirement *q = r->req;
-	if (r->policy == SCHED_FIFO || r->policy == SCHED_RR) {
-		snprintf(buf, len, "%s:%d", r->policy == SCHED_FIFO ? "fifo" : "rr", r->priority);
-		return;
-	}
-	/* A result made before the worker resolved its priority (an error)
-	 * still shows what was asked for. */
-	if (q && q->policy != POLICY_OTHER) {
-		if (q->priority_max)
-			snprintf(buf, len, "%s:max", policy_name(q->policy));
-		else
-			snprintf(buf, len, "%s:%d", policy_name(q->policy), q->priority);
-		return;
-	}
-	snprintf(buf, len, "other");
-}
-
 /* "per-op mean <= 50 us", "wakeup p99 in [1 us, 50 us]". */
 static void limit_text(const struct req_result *r, const struct req_limit *l,
 		       char *buf, size_t len)
@@ -150,7 +131,7 @@ static size_t result_rows(const struct req_result *r, struct row *rows, size_t m
 	printable(q && q->id ? q->id : "?", base.id, sizeof base.id);
 	printable(q && q->probe ? q->probe : (r->probe ? r->probe->name : "?"),
 		  base.probe, sizeof base.probe);
-	policy_text(r, base.policy, sizeof base.policy);
+	report_policy_text(r, base.policy, sizeof base.policy);
 	if (r->verdict == VERDICT_ERROR) {
 		base.note_kind = "error";
 		base.note = r->reason[0] ? r->reason : "could not be measured";
@@ -439,11 +420,35 @@ static void write_metric(FILE *out, const struct req_result *r, unsigned mi)
 	write_histogram(out, m);
 }
 
+/* One line per CPU of a per-CPU series (timer-wakeup). */
+static void write_series(FILE *out, const struct req_result *r)
+{
+	const struct result_shm *res = r->res;
+	uint32_t n = res->nseries < res->nseries_alloc ? res->nseries : res->nseries_alloc;
+	char nbuf[16];
+	if (n)
+		fprintf(out, "metric %s per CPU:\n", report_metric_name(r, 0, nbuf, sizeof nbuf));
+	for (uint32_t s = 0; s < n && s < PROBE_MAX_SERIES; s++) {
+		const struct metric_data *m = result_metric_c(res, res->nmetrics + s);
+		const struct hist *h = &m->hist;
+		char a[32] = "-", b[32] = "-", c[32] = "-", d[32] = "n/a";
+		if (h->count) {
+			fmt_ns((double)h->min * m->ns_per_unit, a, sizeof a);
+			fmt_ns(hist_mean(h) * m->ns_per_unit, b, sizeof b);
+			fmt_ns((double)h->max * m->ns_per_unit, c, sizeof c);
+		}
+		if (h->count >= 1000)
+			fmt_ns((double)hist_percentile(h, 99.0) * m->ns_per_unit, d, sizeof d);
+		fprintf(out, "  cpu%-3d n %-10llu min %-10s mean %-10s p99 %-10s max %s\n",
+			res->series_cpu[s], (unsigned long long)h->count, a, b, d, c);
+	}
+}
+
 static void write_detail(const struct req_result *r, FILE *out)
 {
 	const struct requirement *q = r->req;
 	char buf[640], pol[24];
-	policy_text(r, pol, sizeof pol);
+	report_policy_text(r, pol, sizeof pol);
 	if (q) {
 		fprintf(out, "%s", printable(q->id, buf, sizeof buf));
 		if (q->title)
@@ -456,6 +461,8 @@ static void write_detail(const struct req_result *r, FILE *out)
 		pol, result_verdict(r->verdict));
 	if (r->reason[0])
 		fprintf(out, "reason: %s\n", printable(r->reason, buf, sizeof buf));
+	if (r->load_cmd[0])
+		fprintf(out, "load: %s\n", printable(r->load_cmd, buf, sizeof buf));
 	unsigned nm = report_nmetrics(r);
 	if (!nm) {
 		fprintf(out, "no measurements\n");
@@ -471,6 +478,7 @@ static void write_detail(const struct req_result *r, FILE *out)
 		fprintf(out, "note: %s\n", printable(note, buf, sizeof buf));
 	for (unsigned i = 0; i < nm; i++)
 		write_metric(out, r, i);
+	write_series(out, r);
 }
 
 void report_write_result_detail(const struct req_result *r, FILE *out)

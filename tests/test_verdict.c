@@ -244,6 +244,18 @@ START_TEST(quick_and_overrides_change_counts)
 	o = (struct run_options){ .quick = true };
 	runner_counts(&r, &o, &it, &runs, &wu);
 	ck_assert_uint_eq(it, 1); /* never zero */
+
+	/* --quick keeps enough samples for a p99 limit (1000 over 3 runs) */
+	r.iterations = 2000;
+	r.nlimits = 1;
+	ck_assert_int_eq(stat_parse("p99", &r.limits[0].stat), 0);
+	runner_counts(&r, &o, &it, &runs, &wu);
+	ck_assert_uint_eq(runs, 3);
+	ck_assert_uint_eq(it, 334);
+	/* ... but never more than the file's own count */
+	ck_assert_int_eq(stat_parse("p99.99", &r.limits[0].stat), 0);
+	runner_counts(&r, &o, &it, &runs, &wu);
+	ck_assert_uint_eq(it, 2000);
 }
 END_TEST
 

@@ -1,0 +1,271 @@
+/* json.c - results.json, for programs: every requirement, its limits, all
+ * statistics, the histogram buckets, verdicts and the environment, written
+ * with jansson from the report view (so its numbers are junit.xml's, to the
+ * bit: reals are printed with 17 significant digits). The schema is in
+ * docs/reports.md; "schema" names its version, raised on any incompatible
+ * change.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#define RESULTS_SCHEMA "urn:rtconform:results:1"
+
+/* jansson returns NULL on out of memory (and for a NaN real, or a string
+ * that is not UTF-8, which the view never holds); the first failure sticks
+ * so the building code reads as the document's shape. */
+struct jb {
+	bool failed;
+};
+
+static void set(struct jb *b, json_t *obj, const char *key, json_t *value)
+{
+	if (!obj || !value || json_object_set_new(obj, key, value) != 0)
+		b->failed = true;
+}
+
+static void push(struct jb *b, json_t *arr, json_t *value)
+{
+	if (!arr || !value || json_array_append_new(arr, value) != 0)
+		b->failed = true;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *value(const struct rv_value *v)
+{
+	return v->have ? num(v->v) : json_null();
+}
+
+static json_t *juint(uint64_t v)
+{
+	/* json_int_t is long long; no count comes near its limit. */
+	return json_integer(v > (uint64_t)LLONG_MAX ? LLONG_MAX : (json_int_t)v);
+}
+
+static json_t *metric(struct jb *b, const struct rv_metric *m)
+{
+	json_t *o = json_object();
+	set(b, o, "name", json_string(m->name));
+	set(b, o, "count", juint(m->count));
+	set(b, o, "overflow", juint(m->overflow));
+	set(b, o, "ns_per_unit", num(m->ns_per_unit));
+	set(b, o, "cycles_per_unit", num(m->cycles_per_unit));
+
+	json_t *ns = json_object();
+	for (int i = 0; i < RV_NSTATS; i++)
+		set(b, ns, report_view_stats[i], value(&m->ns[i]));
+	set(b, o, "statistics_ns", ns);
+	if (m->cycles_per_unit > 0) {
+		json_t *cy = json_object();
+		for (int i = 0; i < RV_NSTATS; i++)
+			set(b, cy, report_view_stats[i], value(&m->cycles[i]));
+		set(b, o, "statistics_cycles", cy);
+	} else {
+		set(b, o, "statistics_cycles", json_null());
+	}
+
+	json_t *h = json_object();
+	set(b, h, "highest", juint(m->highest));
+	json_t *buckets = json_array();
+	for (size_t i = 0; i < m->nbuckets; i++) {
+		json_t *bk = json_array();
+		push(b, bk, juint(m->buckets[i].lo));
+		push(b, bk, juint(m->buckets[i].hi));
+		push(b, bk, juint(m->buckets[i].count));
+		push(b, buckets, bk);
+	}
+	set(b, h, "buckets", buckets);
+	set(b, o, "histogram", h);
+
+	json_t *runs = json_array();
+	for (size_t i = 0; i < m->nruns; i++) {
+		json_t *r = json_object();
+		set(b, r, "samples", juint(m->run_count[i]));
+		set(b, r, "mean_ns", m->run_mean_ns ? value(&m->run_mean_ns[i]) : json_null());
+		push(b, runs, r);
+	}
+	set(b, o, "runs", runs);
+	return o;
+}
+
+static json_t *limit(struct jb *b, const struct rv_limit *l)
+{
+	json_t *o = json_object();
+	set(b, o, "metric", json_string(l->metric));
+	set(b, o, "statistic", json_string(l->statistic));
+	set(b, o, "unit", json_string(l->cycles ? "cycles" : "ns"));
+	set(b, o, "max", l->has_max ? num(l->max.value) : json_null());
+	set(b, o, "min", l->has_min ? num(l->min.value) : json_null());
+	set(b, o, "measured", value(&l->measured));
+	set(b, o, "verdict", json_string(verdict_name(l->verdict)));
+	set(b, o, "text", str_or_null(l->text));
+	return o;
+}
+
+static json_t *requirement(struct jb *b, const struct rv_req *r)
+{
+	json_t *o = json_object();
+	set(b, o, "id", json_string(r->id));
+	set(b, o, "title", str_or_null(r->title));
+	set(b, o, "source", str_or_null(r->source));
+	set(b, o, "probe", json_string(r->probe));
+	json_t *params = json_object();
+	for (size_t i = 0; i < r->nparams; i++)
+		set(b, params, r->params[i].name, json_string(r->params[i].value));
+	set(b, o, "params", params);
+	set(b, o, "policy", json_string(r->policy));
+	set(b, o, "cpu", r->cpu >= 0 ? json_integer(r->cpu) : json_null());
+	set(b, o, "load", str_or_null(r->load));
+	set(b, o, "verdict", json_string(verdict_name(r->verdict)));
+	set(b, o, "reason", str_or_null(r->reason));
+	set(b, o, "note", str_or_null(r->note));
+	set(b, o, "seconds", num(r->seconds));
+	set(b, o, "measured", json_boolean(r->measured));
+	set(b, o, "runs", json_integer(r->runs));
+
+	json_t *limits = json_array();
+	for (size_t i = 0; i < r->nlimits; i++)
+		push(b, limits, limit(b, &r->limits[i]));
+	set(b, o, "limits", limits);
+
+	json_t *batch = json_object();
+	set(b, batch, "mean_ns", value(&r->batch_mean_ns));
+	set(b, batch, "stddev_ns", value(&r->batch_stddev_ns));
+	json_t *per = json_array();
+	for (uint32_t i = 0; i < r->runs && r->batch_run_ns; i++)
+		push(b, per, value(&r->batch_run_ns[i]));
+	set(b, batch, "per_run_ns", per);
+	set(b, o, "batch", batch);
+
+	json_t *metrics = json_array();
+	for (size_t i = 0; i < r->nmetrics; i++)
+		push(b, metrics, metric(b, &r->metrics[i]));
+	set(b, o, "metrics", metrics);
+
+	json_t *series = json_array();
+	for (size_t i = 0; i < r->nseries; i++) {
+		json_t *so = json_object();
+		set(b, so, "cpu", json_integer(r->series[i].cpu));
+		set(b, so, "count", juint(r->series[i].count));
+		for (int k = 0; k < RV_NSERIES_STATS; k++) {
+			char key[32];
+			snprintf(key, sizeof key, "%s_ns", report_view_series_stats[k]);
+			set(b, so, key, value(&r->series[i].ns[k]));
+		}
+		push(b, series, so);
+	}
+	set(b, o, "per_cpu", series);
+	return o;
+}
+
+static json_t *document(struct jb *b, const struct report_view *v)
+{
+	struct report_totals t;
+	report_view_totals(v, &t);
+	json_t *o = json_object();
+	set(b, o, "schema", json_string(RESULTS_SCHEMA));
+	set(b, o, "rtconform_version", str_or_null(fingerprint_get(&v->env, "rtconform.version")));
+	set(b, o, "command", str_or_null(fingerprint_get(&v->env, "rtconform.command")));
+	set(b, o, "started", str_or_null(fingerprint_get(&v->env, "rtconform.started")));
+	set(b, o, "ended", str_or_null(fingerprint_get(&v->env, "rtconform.ended")));
+	set(b, o, "exit_status", json_integer(report_view_exit_status(v)));
+
+	json_t *tot = json_object();
+	set(b, tot, "tests", juint(t.tests));
+	set(b, tot, "passed", juint(t.passed));
+	set(b, tot, "failures", juint(t.failures));
+	set(b, tot, "errors", juint(t.errors));
+	set(b, tot, "skipped", juint(t.skipped));
+	set(b, tot, "seconds", num(t.seconds));
+	set(b, o, "totals", tot);
+
+	json_t *env = json_object();
+	for (size_t i = 0; i < v->env.n; i++)
+		set(b, env, v->env.e[i].key, json_string(v->env.e[i].value));
+	set(b, o, "environment", env);
+
+	json_t *files = json_array();
+	for (size_t f = 0; f < v->nfiles; f++) {
+		const struct rv_file *vf = &v->files[f];
+		json_t *fo = json_object();
+		set(b, fo, "name", json_string(vf->name));
+		set(b, fo, "path", json_string(vf->path));
+		set(b, fo, "version", str_or_null(vf->version));
+		set(b, fo, "sha256", json_string(vf->sha256));
+		json_t *reqs = json_array();
+		for (size_t i = 0; i < vf->nreqs; i++)
+			push(b, reqs, requirement(b, &vf->reqs[i]));
+		set(b, fo, "requirements", reqs);
+		push(b, files, fo);
+	}
+	set(b, o, "files", files);
+	return o;
+}
+
+char *report_json_render(const struct report_view *v, size_t *len)
+{
+	struct jb b = { 0 };
+	json_t *root = document(&b, v);
+	char *out = NULL;
+	if (!b.failed && root)
+		out = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+	json_decref(root);
+	if (!out)
+		return NULL;
+	/* json_dumps leaves out the final newline a text file should have. */
+	size_t n = strlen(out);
+	char *withnl = realloc(out, n + 2);
+	if (!withnl) {
+		free(out);
+		return NULL;
+	}
+	withnl[n] = '\n';
+	withnl[n + 1] = '\0';
+	if (len)
+		*len = n + 1;
+	return withnl;
+}
+
+int report_write_json_view(const struct report_view *v, const char *path, char *err,
+			   size_t errlen)
+{
+	size_t len = 0;
+	char *json = report_json_render(v, &len);
+	if (!json) {
+		snprintf(err, errlen, "cannot write '%s': building the JSON failed (out of memory?)",
+			 path);
+		return -ENOMEM;
+	}
+	int ret = report_atomic_write(path, json, len);
+	if (ret)
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-ret));
+	free(json);
+	return ret;
+}
+
+int report_write_json(const struct report_run *run, const char *path, char *err, size_t errlen)
+{
+	struct report_view v;
+	if (report_view_from_run(run, &v) != 0) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	int ret = report_write_json_view(&v, path, err, errlen);
+	report_view_free(&v);
+	return ret;
+}

@@ -1,0 +1,169 @@
+/* xmlw.c - see xmlw.h. */
+#include "xmlw.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Decode one UTF-8 sequence at s (n bytes available). Returns its length
+ * and sets *cp, or 0 for an invalid, overlong, surrogate or out-of-range
+ * sequence. */
+static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	unsigned char c = s[0];
+	size_t len;
+	uint32_t v, min;
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	} else if ((c & 0xe0) == 0xc0) {
+		len = 2, v = c & 0x1f, min = 0x80;
+	} else if ((c & 0xf0) == 0xe0) {
+		len = 3, v = c & 0x0f, min = 0x800;
+	} else if ((c & 0xf8) == 0xf0) {
+		len = 4, v = c & 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		v = (v << 6) | (s[i] & 0x3f);
+	}
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return len;
+}
+
+/* XML 1.0 section 2.2, Char. */
+static bool xml_char_ok(uint32_t c)
+{
+	return c == 0x9 || c == 0xa || c == 0xd || (c >= 0x20 && c <= 0xd7ff) ||
+	       (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
+}
+
+char *xmlw_clean(const char *s)
+{
+	static const char repl[] = "\xef\xbf\xbd";
+	if (!s)
+		s = "";
+	size_t n = strlen(s);
+	/* Worst case: every byte becomes a 3-byte replacement. */
+	char *out = malloc(n * 3 + 1);
+	if (!out)
+		return NULL;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0;
+	while (n) {
+		uint32_t cp;
+		size_t len = utf8_decode(p, n, &cp);
+		if (len && xml_char_ok(cp)) {
+			memcpy(out + o, p, len);
+			o += len;
+		} else {
+			memcpy(out + o, repl, 3);
+			o += 3;
+			if (!len)
+				len = 1; /* resynchronise on the next byte */
+		}
+		p += len;
+		n -= len;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+void xw_check(struct xw *x, int rc)
+{
+	if (rc < 0)
+		x->failed = true;
+}
+
+void xw_start(struct xw *x, const char *name)
+{
+	if (!x->failed)
+		xw_check(x, xmlTextWriterStartElement(x->w, BAD_CAST name));
+}
+
+void xw_end(struct xw *x)
+{
+	if (!x->failed)
+		xw_check(x, xmlTextWriterEndElement(x->w));
+}
+
+void xw_full_end(struct xw *x)
+{
+	if (!x->failed)
+		xw_check(x, xmlTextWriterFullEndElement(x->w));
+}
+
+void xw_attr(struct xw *x, const char *name, const char *value)
+{
+	if (x->failed)
+		return;
+	char *v = xmlw_clean(value);
+	if (!v) {
+		x->failed = true;
+		return;
+	}
+	xw_check(x, xmlTextWriterWriteAttribute(x->w, BAD_CAST name, BAD_CAST v));
+	free(v);
+}
+
+void xw_attrf(struct xw *x, const char *name, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	xw_attr(x, name, buf);
+}
+
+void xw_text(struct xw *x, const char *s)
+{
+	if (x->failed || !s || !*s)
+		return;
+	char *v = xmlw_clean(s);
+	if (!v) {
+		x->failed = true;
+		return;
+	}
+	xw_check(x, xmlTextWriterWriteString(x->w, BAD_CAST v));
+	free(v);
+}
+
+void xw_textf(struct xw *x, const char *fmt, ...)
+{
+	if (x->failed)
+		return;
+	char *s;
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (rc < 0) {
+		x->failed = true;
+		return;
+	}
+	xw_text(x, s);
+	free(s);
+}
+
+void xw_raw(struct xw *x, const char *s)
+{
+	if (!x->failed && s && *s)
+		xw_check(x, xmlTextWriterWriteRaw(x->w, BAD_CAST s));
+}
+
+void xw_elem(struct xw *x, const char *name, const char *text)
+{
+	xw_start(x, name);
+	xw_text(x, text);
+	xw_full_end(x);
+}

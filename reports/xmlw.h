@@ -1,0 +1,44 @@
+/* xmlw.h - what the report writers share for XML and HTML output: text
+ * cleaned to what XML 1.0 allows, and an xmlTextWriter wrapper whose first
+ * failure sticks, so a document's shape is not buried under error checks.
+ * Internal to reports/.
+ */
+#ifndef RTC_XMLW_H
+#define RTC_XMLW_H
+
+#include <stdbool.h>
+
+#include <libxml/xmlwriter.h>
+
+/* A copy of s holding only valid UTF-8 and characters XML 1.0 allows, each
+ * offending byte or character replaced by U+FFFD so the reader sees that
+ * something was there. NULL s gives "". Caller frees; NULL on out of
+ * memory. */
+char *xmlw_clean(const char *s);
+
+/* A writer with a sticky error: after the first failed libxml2 call
+ * (out of memory), every later call does nothing and `failed` stays set. */
+struct xw {
+	xmlTextWriterPtr w;
+	bool failed;
+};
+
+void xw_check(struct xw *x, int rc);
+void xw_start(struct xw *x, const char *name);
+/* Close the element; "<x/>" when it has no content. */
+void xw_end(struct xw *x);
+/* Close the element with an end tag even when empty: HTML reads "<div/>"
+ * as an open tag. */
+void xw_full_end(struct xw *x);
+/* Attribute / text, cleaned with xmlw_clean; the writer escapes. */
+void xw_attr(struct xw *x, const char *name, const char *value);
+void xw_attrf(struct xw *x, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void xw_text(struct xw *x, const char *s);
+void xw_textf(struct xw *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Bytes written as they are: only for constant markup and CSS. */
+void xw_raw(struct xw *x, const char *s);
+/* <name attrs...>text</name> in one call; text may be NULL (empty). */
+void xw_elem(struct xw *x, const char *name, const char *text);
+
+#endif

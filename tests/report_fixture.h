@@ -1,0 +1,314 @@
+/* report_fixture.h - a synthetic run for the report tests (test_html.c,
+ * test_json.c). Nothing is measured: every requirement, result and sample is
+ * made by hand, so each expected number is known.
+ *
+ * File "spy-memo" (suite 1):
+ *   SEM-RT  fail:  per-op 500..995 ns in 4 runs of 1000 samples (0.5 ns per
+ *                  unit, TSC cycles), wakeup 100..109 ns; limits mean <= 50 us
+ *                  (pass) and max <= 800 ns (fail): bins above 800 ns are
+ *                  beyond a limit that lies inside the data.
+ *   SEM-OK  pass:  the same samples, mean <= 50 us, plus a cycles limit.
+ *   TMR     error: no result memory (the worker timed out before it mapped).
+ *   SKP     skipped.
+ *   NOS     error: measured nothing: a metric without a single sample.
+ * File "extra.xml" (suite 2, no name): B-1 pass, 2 runs of 10 samples, and
+ * per-CPU series of per-op on CPUs 0 and 3 (as timer-wakeup keeps).
+ */
+#ifndef RTC_TEST_REPORT_FIXTURE_H
+#define RTC_TEST_REPORT_FIXTURE_H
+
+#include <check.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness/runner.h"
+#include "harness/stats.h"
+#include "reports/report.h"
+
+static const struct probe_param fx_params[] = {
+	{ .name = "mechanism", .help = "m", .kind = PARAM_ENUM, .def = "posix-sem" },
+	{ .name = "placement", .help = "p", .kind = PARAM_ENUM, .def = "same-cpu" },
+};
+static const struct probe_metric fx_metrics[] = {
+	{ .name = "per-op", .help = "one operation" },
+	{ .name = "wakeup", .help = "wake-up latency" },
+};
+static const struct probe fx_probe = {
+	.name = "sem-pingpong",
+	.help = "synthetic",
+	.params = fx_params,
+	.nparams = 2,
+	.metrics = fx_metrics,
+	.nmetrics = 2,
+};
+
+#define FX_MAXREQ 5
+
+struct fx {
+	struct req_file files[2];
+	struct requirement reqs[2][FX_MAXREQ];
+	struct req_result results[2][FX_MAXREQ];
+	struct report_file rf[2];
+	struct report_run run;
+	struct fingerprint fp;
+	struct timebase tb;
+	char dir[64];
+};
+
+static void fx_limit(struct requirement *q, const char *metric, const char *stat, double max,
+		     double min, enum qty_unit unit)
+{
+	struct req_limit *l = &q->limits[q->nlimits++];
+	ck_assert_int_eq(stat_parse(stat, &l->stat), 0);
+	l->metric = (char *)metric;
+	l->stat_text = (char *)stat;
+	if (max > 0) {
+		l->has_max = true;
+		l->max = (struct quantity){ max, unit };
+	}
+	if (min > 0) {
+		l->has_min = true;
+		l->min = (struct quantity){ min, unit };
+	}
+}
+
+static void fx_samples(struct req_result *r, unsigned runs, uint64_t per_run, uint64_t base,
+		       uint64_t step, unsigned nseries)
+{
+	r->res = result_alloc_series(2, nseries, &r->res_bytes);
+	ck_assert_ptr_nonnull(r->res);
+	struct result_shm *res = r->res;
+	struct metric_data *m0 = result_metric(res, 0), *m1 = result_metric(res, 1);
+	m0->ns_per_unit = 0.5;
+	m0->cycles_per_unit = 1.0;
+	m1->ns_per_unit = 1.0;
+	m1->cycles_per_unit = 0.0;
+	res->loop_ticks = 2.0;
+	for (unsigned i = 0; i < runs; i++) {
+		for (uint64_t k = 0; k < per_run; k++) {
+			uint64_t v = base + (k % 100) * step + i;
+			hist_record(&m0->hist, v);
+			m0->runs[i].count++;
+			m0->runs[i].sum += v;
+		}
+		res->runs[i].t_begin = 1000000u * i;
+		res->runs[i].t_end = res->runs[i].t_begin + per_run * (20 + i);
+		res->runs[i].iterations = per_run;
+	}
+	for (uint64_t v = 100; v < 110; v++) {
+		hist_record(&m1->hist, v);
+		m1->runs[0].count++;
+		m1->runs[0].sum += v;
+	}
+	/* per-CPU series of metric 0 on CPUs 0, 3, 6...: 5 samples each */
+	for (unsigned sidx = 0; sidx < nseries; sidx++) {
+		struct metric_data *sm = result_series(res, sidx);
+		sm->ns_per_unit = 0.5;
+		res->series_cpu[sidx] = (int)(3 * sidx);
+		for (uint64_t v = 0; v < 5; v++) {
+			hist_record(&sm->hist, 200 + 10 * sidx + v);
+			sm->runs[0].count++;
+			sm->runs[0].sum += 200 + 10 * sidx + v;
+		}
+	}
+	res->nseries = nseries;
+	res->runs_done = runs;
+	res->state = WS_DONE;
+	snprintf(res->note, sizeof res->note, "synthetic samples");
+}
+
+static void fx_req(struct requirement *q, const char *id, const char *title)
+{
+	q->id = (char *)id;
+	q->title = (char *)title;
+	q->probe = (char *)"sem-pingpong";
+	q->policy = POLICY_FIFO;
+	q->priority_max = true;
+	q->cpu = -1;
+	q->iterations = 1000;
+	q->runs = 4;
+}
+
+static void fx_result(struct req_result *r, struct requirement *q, struct req_file *f,
+		      enum verdict v, double seconds)
+{
+	r->req = q;
+	r->file = f;
+	r->probe = &fx_probe;
+	r->verdict = v;
+	r->policy = SCHED_FIFO;
+	r->priority = 99;
+	r->seconds = seconds;
+	r->started = 1700000000 + (time_t)seconds;
+}
+
+static void fx_outcome(struct req_result *r, size_t i, bool evaluated, bool passed,
+		       double measured, const char *text)
+{
+	r->limits[i].evaluated = evaluated;
+	r->limits[i].passed = passed;
+	r->limits[i].measured = measured;
+	snprintf(r->limits[i].text, sizeof r->limits[i].text, "%s", text);
+}
+
+static struct fx *fx_new(void)
+{
+	struct fx *x = calloc(1, sizeof *x);
+	ck_assert_ptr_nonnull(x);
+	struct req_file *fa = &x->files[0], *fb = &x->files[1];
+	fa->path = (char *)"profiles/spy-memo.xml";
+	fa->name = (char *)"spy-memo";
+	fa->version = (char *)"1.0";
+	for (int i = 0; i < 32; i++)
+		fa->sha256[i] = (unsigned char)(i * 7);
+	fa->reqs = x->reqs[0];
+	fa->nreqs = 5;
+	fb->path = (char *)"extra.xml";
+	fb->reqs = x->reqs[1];
+	fb->nreqs = 1;
+
+	struct requirement *q = x->reqs[0];
+	struct req_result *r = x->results[0];
+	fx_req(&q[0], "SEM-RT", "Free semaphore acquisition at the highest real-time priority");
+	q[0].source = (char *)"SPY memo: <= 50 us average";
+	q[0].params[0] = (struct req_param){ (char *)"mechanism", (char *)"sysv-sem", 0 };
+	q[0].nparams = 1;
+	fx_limit(&q[0], NULL, "mean", 50000, 0, QTY_NS);
+	fx_limit(&q[0], "per-op", "max", 800, 0, QTY_NS);
+	fx_limit(&q[0], "wakeup", "min", 0, 50, QTY_NS);
+	fx_result(&r[0], &q[0], fa, VERDICT_FAIL, 1.5);
+	fx_samples(&r[0], 4, 1000, 1000, 10, 0);
+	fx_outcome(&r[0], 0, true, true, 748.8, "mean 748.8 ns <= 50 us (n=4000)");
+	fx_outcome(&r[0], 1, true, false, 996.5, "max 996.5 ns > 800 ns (n=4000)");
+	fx_outcome(&r[0], 2, true, true, 100, "min 100 ns >= 50 ns (n=10)");
+	snprintf(r[0].reason, sizeof r[0].reason, "max 996.5 ns > 800 ns (n=4000)");
+	snprintf(r[0].load_cmd, sizeof r[0].load_cmd, "/usr/bin/stress-ng --cpu 1");
+
+	fx_req(&q[1], "SEM-OK", "Semaphore, relaxed");
+	q[1].cpu = 1;
+	fx_limit(&q[1], NULL, "mean", 50000, 0, QTY_NS);
+	fx_limit(&q[1], NULL, "p99", 4000, 0, QTY_CYCLES);
+	fx_result(&r[1], &q[1], fa, VERDICT_PASS, 0.25);
+	fx_samples(&r[1], 4, 1000, 1000, 10, 0);
+	fx_outcome(&r[1], 0, true, true, 748.8, "mean 748.8 ns <= 50 us (n=4000)");
+	fx_outcome(&r[1], 1, true, true, 1980, "p99 1980 cycles <= 4000 cycles (n=4000)");
+
+	fx_req(&q[2], "TMR", NULL);
+	fx_limit(&q[2], NULL, "p99", 100000, 0, QTY_NS);
+	fx_result(&r[2], &q[2], fa, VERDICT_ERROR, 60.0);
+	snprintf(r[2].reason, sizeof r[2].reason, "worker timed out after 60 s");
+
+	fx_req(&q[3], "SKP", "Skipped one");
+	q[3].policy = POLICY_OTHER;
+	fx_result(&r[3], &q[3], fa, VERDICT_SKIPPED, 0);
+	r[3].policy = SCHED_OTHER;
+	r[3].priority = 0;
+	snprintf(r[3].reason, sizeof r[3].reason, "not selected by --only");
+
+	fx_req(&q[4], "NOS", "No samples");
+	fx_limit(&q[4], NULL, "max", 1000, 0, QTY_NS);
+	fx_result(&r[4], &q[4], fa, VERDICT_ERROR, 0.5);
+	r[4].res = result_alloc(2, &r[4].res_bytes);
+	ck_assert_ptr_nonnull(r[4].res);
+	fx_outcome(&r[4], 0, false, false, 0, "max per-op cannot be computed from 0 samples");
+	snprintf(r[4].reason, sizeof r[4].reason, "max per-op cannot be computed from 0 samples");
+
+	fx_req(&x->reqs[1][0], "B-1", "Second file");
+	fx_limit(&x->reqs[1][0], NULL, "max", 1e9, 0, QTY_NS);
+	fx_result(&x->results[1][0], &x->reqs[1][0], fb, VERDICT_PASS, 2.0);
+	fx_samples(&x->results[1][0], 2, 10, 5, 1, 2);
+	fx_outcome(&x->results[1][0], 0, true, true, 100, "max 100 ns <= 1 s (n=20)");
+
+	x->rf[0] = (struct report_file){ .file = fa, .results = x->results[0], .nresults = 5 };
+	x->rf[1] = (struct report_file){ .file = fb, .results = x->results[1], .nresults = 1 };
+
+	x->tb = (struct timebase){ .name = "tsc", .is_tsc = true, .freq_hz = 2e9,
+				   .ns_per_tick = 0.5, .resolution_ns = 0.5,
+				   .read_min_ns = 9.5, .read_median_ns = 10.0 };
+	fingerprint_add(&x->fp, "host.name", "testhost");
+	fingerprint_add(&x->fp, "host.kernel.release", "6.1.0-rt");
+	fingerprint_add(&x->fp, "host.preempt", "PREEMPT_RT (/sys/kernel/realtime)");
+	fingerprint_add(&x->fp, "rtconform.version", "0.1.0");
+	struct req_file *fl[2] = { fa, fb };
+	fingerprint_add_run(&x->fp, "rtconform run profiles/spy-memo.xml extra.xml", 1700000000,
+			    1700000100, fl, 2);
+
+	x->run = (struct report_run){ .files = x->rf, .nfiles = 2, .tb = &x->tb,
+				      .env = &x->fp, .started = 1700000000,
+				      .ended = 1700000100,
+				      .command_line = "rtconform run profiles/spy-memo.xml extra.xml" };
+
+	snprintf(x->dir, sizeof x->dir, "/tmp/rtc-test-fx.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(x->dir));
+	return x;
+}
+
+static void fx_rm_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	char p[512];
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		struct stat st;
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			fx_rm_tree(p);
+		else
+			unlink(p);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+static void fx_free(struct fx *x)
+{
+	for (int f = 0; f < 2; f++)
+		for (int i = 0; i < FX_MAXREQ; i++)
+			req_result_free(&x->results[f][i]);
+	fingerprint_free(&x->fp);
+	fx_rm_tree(x->dir);
+	free(x);
+}
+
+/* dir/name, in a static buffer per call site's copy. */
+static inline void fx_path(const struct fx *x, const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", x->dir, name);
+}
+
+static inline char *fx_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 8192;
+			buf = realloc(buf, cap);
+			ck_assert_ptr_nonnull(buf);
+		}
+		size_t got = fread(buf + n, 1, 4096, f);
+		n += got;
+		if (got < 4096)
+			break;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+#endif

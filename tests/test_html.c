@@ -1,0 +1,527 @@
+/* test_html.c - report.html, and its re-rendering from junit.xml.
+ *
+ * On the synthetic run of report_fixture.h: the document is well-formed for
+ * libxml2's HTML parser and as XML; one <svg> per metric of every
+ * requirement; every verdict shows; nothing would be fetched from a network;
+ * bins beyond a limit are marked, the others not; print CSS is there. Then
+ * the re-render: junit.xml written, read back with report_view_from_junit,
+ * rendered again: the same bytes as the report rendered from the run (HTML
+ * and JSON), also with hostile strings. And the junit reader refuses what a
+ * safe parser must (DOCTYPE, entities, foreign files).
+ */
+#include "report_fixture.h"
+
+#include <math.h>
+
+#include <libxml/HTMLparser.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+#include <libxml/xpath.h>
+
+/* ---- parsing what we wrote --------------------------------------------- */
+
+#if LIBXML_VERSION >= 21200
+typedef const xmlError *test_xml_error;
+#else
+typedef xmlErrorPtr test_xml_error;
+#endif
+
+struct errs {
+	int count;
+	char first[300];
+};
+
+/* libxml2's HTML parser predates HTML5: it calls <svg>, <rect> and the rest
+ * unknown tags. That is the only complaint allowed; any other error (a bad
+ * nesting, a stray '<', a broken entity) fails the test. */
+static void on_html_error(void *data, test_xml_error e)
+{
+	struct errs *er = data;
+	if (!e || e->level < XML_ERR_ERROR || e->code == XML_HTML_UNKNOWN_TAG)
+		return;
+	if (!er->count++)
+		snprintf(er->first, sizeof er->first, "line %d: %s", e->line,
+			 e->message ? e->message : "?");
+}
+
+static htmlDocPtr parse_html(const char *html, size_t len)
+{
+	struct errs er = { 0 };
+	htmlParserCtxtPtr ctxt = htmlNewParserCtxt();
+	ck_assert_ptr_nonnull(ctxt);
+	xmlSetStructuredErrorFunc(&er, on_html_error);
+	htmlDocPtr doc = htmlCtxtReadMemory(ctxt, html, (int)len, "report.html", "UTF-8",
+					    HTML_PARSE_NONET);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	htmlFreeParserCtxt(ctxt);
+	ck_assert_msg(doc != NULL, "report.html does not parse as HTML");
+	ck_assert_msg(er.count == 0, "%d HTML parser errors, first %s", er.count, er.first);
+	return doc;
+}
+
+/* Also well-formed XML: the writer's escaping is complete. */
+static void assert_xml_wellformed(const char *html, size_t len)
+{
+	struct errs er = { 0 };
+	xmlSetStructuredErrorFunc(&er, on_html_error);
+	xmlDocPtr doc = xmlReadMemory(html, (int)len, "report.html", "UTF-8", XML_PARSE_NONET);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	ck_assert_msg(doc != NULL && er.count == 0, "report.html is not well-formed XML: %s",
+		      er.first);
+	xmlFreeDoc(doc);
+}
+
+static double xp_num(xmlDocPtr doc, const char *expr)
+{
+	xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
+	ck_assert_ptr_nonnull(ctx);
+	xmlXPathObjectPtr o = xmlXPathEvalExpression(BAD_CAST expr, ctx);
+	ck_assert_msg(o != NULL, "bad xpath %s", expr);
+	double v = xmlXPathCastToNumber(o);
+	xmlXPathFreeObject(o);
+	xmlXPathFreeContext(ctx);
+	return v;
+}
+
+static xmlXPathObjectPtr xp_nodes(xmlDocPtr doc, const char *expr)
+{
+	xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
+	ck_assert_ptr_nonnull(ctx);
+	xmlXPathObjectPtr o = xmlXPathEvalExpression(BAD_CAST expr, ctx);
+	ck_assert_msg(o != NULL, "bad xpath %s", expr);
+	xmlXPathFreeContext(ctx);
+	return o;
+}
+
+static char *render_run(const struct report_run *run, size_t *len)
+{
+	struct report_view v;
+	ck_assert_int_eq(report_view_from_run(run, &v), 0);
+	char *html = report_html_render(&v, len);
+	ck_assert_ptr_nonnull(html);
+	report_view_free(&v);
+	return html;
+}
+
+/* ---- the document ------------------------------------------------------ */
+
+START_TEST(html_well_formed)
+{
+	struct fx *x = fx_new();
+	size_t len;
+	char *html = render_run(&x->run, &len);
+	ck_assert_uint_gt(len, 1000);
+	ck_assert(strncmp(html, "<!DOCTYPE html>\n<html lang=\"en\">", 31) == 0);
+	htmlDocPtr doc = parse_html(html, len);
+	assert_xml_wellformed(html, len);
+	ck_assert_double_eq(xp_num(doc, "count(//head/meta[@charset='utf-8'])"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//head/style)"), 1);
+	/* the verdict summary comes before the first requirement */
+	ck_assert_double_eq(xp_num(doc, "count(//table[@class='summary']/following::div"
+					"[@class='req'])"),
+			    7); /* 6 requirements and the environment */
+	ck_assert_double_eq(xp_num(doc, "count(//div[@class='req']//table[@class='summary'])"), 0);
+	xmlFreeDoc(doc);
+
+	/* the run writes it atomically where it is told */
+	char p[256], err[256] = "";
+	fx_path(x, "report.html", p, sizeof p);
+	ck_assert_msg(report_write_html(&x->run, p, err, sizeof err) == 0, "%s", err);
+	size_t flen;
+	char *file = fx_slurp(p, &flen);
+	ck_assert_uint_eq(flen, len);
+	ck_assert(memcmp(file, html, len) == 0);
+	free(file);
+	free(html);
+	fx_free(x);
+}
+END_TEST
+
+START_TEST(html_one_svg_per_metric)
+{
+	struct fx *x = fx_new();
+	size_t len;
+	char *html = render_run(&x->run, &len);
+	htmlDocPtr doc = parse_html(html, len);
+	/* SEM-RT, SEM-OK, NOS and B-1 have two metrics each; TMR and SKP none */
+	ck_assert_double_eq(xp_num(doc, "count(//svg)"), 8);
+	for (int f = 0; f < 2; f++)
+		for (int i = 0; i < FX_MAXREQ; i++) {
+			const struct req_result *r = &x->results[f][i];
+			if (!r->req)
+				continue;
+			char e[200];
+			snprintf(e, sizeof e, "count(//div[@id='r%d-%d']//svg)", f + 1, i + 1);
+			ck_assert_msg(xp_num(doc, e) == report_nmetrics(r), "%s: %g svgs, want %u",
+				      r->req->id, xp_num(doc, e), report_nmetrics(r));
+			/* and each metric has its statistics table */
+			snprintf(e, sizeof e, "count(//div[@id='r%d-%d']//table[@class='stats'])", f + 1,
+				 i + 1);
+			ck_assert(xp_num(doc, e) == report_nmetrics(r));
+		}
+	/* a metric without samples says so instead of drawing nothing */
+	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r1-5']//svg/text[.='no samples'])"), 2);
+	/* per-CPU series: a table with a row per CPU, under the first metric */
+	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r2-1']//table[@class='series']//tr)"), 3);
+	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r1-1']//table[@class='series'])"), 0);
+	/* the per-run table has a row per run plus its header */
+	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r1-1']//table[@class='runs']//tr)"), 5);
+	xmlFreeDoc(doc);
+	free(html);
+	fx_free(x);
+}
+END_TEST
+
+START_TEST(html_every_verdict)
+{
+	struct fx *x = fx_new();
+	size_t len;
+	char *html = render_run(&x->run, &len);
+	htmlDocPtr doc = parse_html(html, len);
+	static const char *const v[][2] = {
+		{ "v v-pass", "PASS" }, { "v v-fail", "FAIL" },
+		{ "v v-error", "ERROR" }, { "v v-skipped", "SKIP" },
+	};
+	for (size_t i = 0; i < 4; i++) {
+		char e[200];
+		snprintf(e, sizeof e, "count(//span[@class='%s' and .='%s'])", v[i][0], v[i][1]);
+		ck_assert_msg(xp_num(doc, e) >= 1, "no %s badge", v[i][1]);
+	}
+	/* each requirement's heading carries its own verdict */
+	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r1-1']/h2/span[.='FAIL'])"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r1-3']/h2/span[.='ERROR'])"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r1-4']/h2/span[.='SKIP'])"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r2-1']/h2/span[.='PASS'])"), 1);
+	/* the overall verdict first: an error outranks a failure (exit 3) */
+	ck_assert_double_eq(xp_num(doc, "count(//body/*[2][@id='verdict' and "
+					"contains(., 'exit status 3')])"), 1);
+	/* the reason of an error, the failing limit, the environment, the command */
+	ck_assert_ptr_nonnull(strstr(html, "worker timed out after 60 s"));
+	ck_assert_ptr_nonnull(strstr(html, "max 996.5 ns &gt; 800 ns (n=4000)"));
+	ck_assert_ptr_nonnull(strstr(html, "/usr/bin/stress-ng --cpu 1"));
+	ck_assert_ptr_nonnull(strstr(html, "mechanism=sysv-sem, placement=same-cpu"));
+	ck_assert_ptr_nonnull(strstr(html, "pinned to CPU 1"));
+	ck_assert_ptr_nonnull(strstr(html, "rtconform run profiles/spy-memo.xml extra.xml"));
+	ck_assert_double_eq(xp_num(doc, "count(//table[@class='env']//td[.='host.name'])"), 1);
+	ck_assert_ptr_nonnull(strstr(html, "@media print"));
+	xmlFreeDoc(doc);
+	free(html);
+	fx_free(x);
+}
+END_TEST
+
+static void assert_offline(xmlNodePtr n)
+{
+	static const char *const fetchers[] = { "script", "link", "img", "iframe", "object",
+						"embed", "base", "audio", "video", "source",
+						"image", "use", "foreignObject" };
+	static const char *const fetch_attrs[] = { "src", "srcset", "action", "poster", "data",
+						   "formaction", "background", "manifest" };
+	for (; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		for (size_t i = 0; i < sizeof fetchers / sizeof fetchers[0]; i++)
+			ck_assert_msg(strcasecmp((const char *)n->name, fetchers[i]) != 0,
+				      "<%s> in report.html", n->name);
+		for (xmlAttrPtr a = n->properties; a; a = a->next) {
+			for (size_t i = 0; i < sizeof fetch_attrs / sizeof fetch_attrs[0]; i++)
+				ck_assert_msg(strcasecmp((const char *)a->name, fetch_attrs[i]) != 0,
+					      "%s= on <%s>", a->name, n->name);
+			if (!strcasecmp((const char *)a->name, "href") ||
+			    !strcasecmp((const char *)a->name, "xlink:href")) {
+				xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
+				ck_assert_msg(v && v[0] == '#', "href='%s' leaves the document", v);
+				xmlFree(v);
+			}
+			if (!strcasecmp((const char *)a->name, "style")) {
+				xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
+				ck_assert(!strstr((const char *)v, "url("));
+				xmlFree(v);
+			}
+		}
+		if (!strcasecmp((const char *)n->name, "style")) {
+			xmlChar *v = xmlNodeGetContent(n);
+			ck_assert_msg(!strstr((const char *)v, "url(") &&
+				      !strstr((const char *)v, "@import"),
+				      "the CSS loads something");
+			xmlFree(v);
+		}
+		assert_offline(n->children);
+	}
+}
+
+START_TEST(html_nothing_from_the_network)
+{
+	struct fx *x = fx_new();
+	/* Text that looks like markup must stay text. */
+	x->reqs[0][0].title = (char *)"<script src=\"https://evil.example/x.js\"></script>"
+				      "<img src=http://evil.example/p.png>";
+	x->reqs[0][1].source = (char *)"<link rel=stylesheet href=https://evil.example/s.css>";
+	fingerprint_add(&x->fp, "host.kernel.cmdline", "ds=nocloud;s=http://10.0.0.1/ \x01\xff");
+	size_t len;
+	char *html = render_run(&x->run, &len);
+	htmlDocPtr doc = parse_html(html, len);
+	assert_xml_wellformed(html, len);
+	assert_offline(xmlDocGetRootElement(doc));
+	/* no namespace or DTD URL either: the only "http" is the hostile text */
+	ck_assert_ptr_null(strstr(html, "w3.org"));
+	ck_assert_ptr_nonnull(strstr(html, "&lt;script src="));
+	xmlFreeDoc(doc);
+	free(html);
+	fx_free(x);
+}
+END_TEST
+
+/* x of the limit line labelled `label`, or NAN. */
+static double line_x(xmlDocPtr doc, const char *svg, const char *label)
+{
+	char e[300];
+	/* the label text follows its line */
+	snprintf(e, sizeof e, "%s/text[.='%s']/preceding-sibling::line[1]/@x1", svg, label);
+	xmlXPathObjectPtr o = xp_nodes(doc, e);
+	double v = NAN;
+	if (o->nodesetval && o->nodesetval->nodeNr == 1) {
+		xmlChar *s = xmlNodeGetContent(o->nodesetval->nodeTab[0]);
+		v = strtod((const char *)s, NULL);
+		xmlFree(s);
+	}
+	xmlXPathFreeObject(o);
+	return v;
+}
+
+START_TEST(html_limits_on_histogram)
+{
+	struct fx *x = fx_new();
+	size_t len;
+	char *html = render_run(&x->run, &len);
+	htmlDocPtr doc = parse_html(html, len);
+	const char *svg = "(//div[@id='r1-1']//svg)[1]";
+
+	/* max <= 800 ns lies inside the data (500..996.5 ns): drawn as a line,
+	 * red (not met); the mean limit (50 us) is 50x the data: marked off
+	 * scale at the right edge. */
+	double lx = line_x(doc, svg, "max \xe2\x89\xa4 800 ns");
+	ck_assert_msg(isfinite(lx), "no line for max <= 800 ns");
+	char e[300];
+	snprintf(e, sizeof e, "count(%s/line[@class='lim'])", svg);
+	ck_assert_double_eq(xp_num(doc, e), 1);
+	snprintf(e, sizeof e, "count(%s/text[.='mean \xe2\x89\xa4 50 us \xe2\x86\x92'])", svg);
+	ck_assert_double_eq(xp_num(doc, e), 1);
+
+	/* every bar right of the line is marked, every bar left of it not */
+	snprintf(e, sizeof e, "%s/rect", svg);
+	xmlXPathObjectPtr o = xp_nodes(doc, e);
+	ck_assert(o->nodesetval && o->nodesetval->nodeNr > 10);
+	int beyond = 0, within = 0;
+	for (int i = 0; i < o->nodesetval->nodeNr; i++) {
+		xmlNodePtr n = o->nodesetval->nodeTab[i];
+		xmlChar *cls = xmlGetProp(n, BAD_CAST "class");
+		xmlChar *xs = xmlGetProp(n, BAD_CAST "x"), *ws = xmlGetProp(n, BAD_CAST "width");
+		double rx = strtod((const char *)xs, NULL), rw = strtod((const char *)ws, NULL);
+		if (!strcmp((const char *)cls, "beyond")) {
+			beyond++;
+			ck_assert_msg(rx + rw > lx - 0.01, "marked bar at %g..%g left of %g", rx,
+				      rx + rw, lx);
+		} else {
+			ck_assert_str_eq((const char *)cls, "bar");
+			within++;
+			ck_assert_msg(rx < lx + 0.01, "unmarked bar at %g right of %g", rx, lx);
+		}
+		xmlFree(cls);
+		xmlFree(xs);
+		xmlFree(ws);
+	}
+	ck_assert_int_gt(beyond, 0);
+	ck_assert_int_gt(within, 0);
+	xmlXPathFreeObject(o);
+
+	/* a limit that holds is drawn green; a cycles limit is converted to
+	 * time with the metric's scales (4000 cycles x 0.5 ns = 2 us) */
+	ck_assert(isfinite(line_x(doc, "(//div[@id='r1-2']//svg)[1]",
+				  "p99 \xe2\x89\xa4 4000 cycles")));
+	ck_assert_double_eq(xp_num(doc, "count((//div[@id='r1-2']//svg)[1]/line[@class='lim lim-ok'])"),
+			    1);
+	/* a min= limit on the second metric, on that metric's histogram only */
+	ck_assert(isfinite(line_x(doc, "(//div[@id='r1-1']//svg)[2]",
+				  "min \xe2\x89\xa5 50 ns")));
+	/* both axes are logarithmic: decades labelled */
+	ck_assert_double_eq(xp_num(doc, "count((//div[@id='r1-1']//svg)[1]/text[.='1 us'])"), 1);
+	ck_assert_double_eq(xp_num(doc, "count((//div[@id='r1-1']//svg)[1]/text[.='10'])"), 1);
+	xmlFreeDoc(doc);
+	free(html);
+	fx_free(x);
+}
+END_TEST
+
+/* ---- re-rendering from junit.xml --------------------------------------- */
+
+static void assert_rerender_equal(struct fx *x)
+{
+	char junit[256], err[512] = "";
+	fx_path(x, "junit.xml", junit, sizeof junit);
+	ck_assert_msg(report_write_junit(&x->run, junit, err, sizeof err) == 0, "%s", err);
+
+	struct report_view a, b;
+	ck_assert_int_eq(report_view_from_run(&x->run, &a), 0);
+	ck_assert_msg(report_view_from_junit(junit, &b, err, sizeof err) == 0, "%s", err);
+	size_t la, lb;
+	char *ha = report_html_render(&a, &la), *hb = report_html_render(&b, &lb);
+	ck_assert_ptr_nonnull(ha);
+	ck_assert_ptr_nonnull(hb);
+	if (la != lb || memcmp(ha, hb, la) != 0) {
+		size_t i = 0;
+		while (i < la && i < lb && ha[i] == hb[i])
+			i++;
+		size_t from = i > 80 ? i - 80 : 0;
+		ck_abort_msg("re-rendered HTML differs at byte %zu:\nrun:   %.200s\njunit: %.200s", i,
+			     ha + from, hb + from);
+	}
+	char *ja = report_json_render(&a, &la), *jb = report_json_render(&b, &lb);
+	ck_assert_ptr_nonnull(ja);
+	ck_assert_ptr_nonnull(jb);
+	ck_assert_msg(la == lb && memcmp(ja, jb, la) == 0, "re-rendered JSON differs");
+	free(ha);
+	free(hb);
+	free(ja);
+	free(jb);
+	report_view_free(&a);
+	report_view_free(&b);
+}
+
+START_TEST(rerender_matches)
+{
+	struct fx *x = fx_new();
+	assert_rerender_equal(x);
+	fx_free(x);
+}
+END_TEST
+
+START_TEST(rerender_matches_hostile_and_odd)
+{
+	struct fx *x = fx_new();
+	static const char hostile[] = "evil\x01\x1b[31m <&> ]]> \"q' \xff\xfe tab\there\r\nend: x";
+	x->reqs[0][0].title = (char *)hostile;
+	x->reqs[0][0].source = (char *)hostile;
+	snprintf(x->results[0][2].reason, sizeof x->results[0][2].reason, "%s", hostile);
+	snprintf(x->results[0][1].res->note, sizeof x->results[0][1].res->note, "%s", hostile);
+	fingerprint_add(&x->fp, "host.name", "host\x07name\xff");
+	x->files[0].name = (char *)"suite\x03<&>";
+	/* numbers that do not print exactly, and a run that took no samples */
+	result_metric(x->results[0][0].res, 0)->ns_per_unit = 1.0 / 3.0;
+	x->reqs[0][0].limits[0].max.value = 1234.56789;
+	x->results[0][0].limits[0].measured = 2.0 / 3.0;
+	x->results[1][0].res->runs[1].iterations = 0;
+	assert_rerender_equal(x);
+
+	/* a single file, no title, no limits */
+	x->run.nfiles = 1;
+	x->reqs[0][1].title = NULL;
+	x->reqs[0][1].nlimits = 0;
+	assert_rerender_equal(x);
+	fx_free(x);
+}
+END_TEST
+
+START_TEST(rerender_through_the_command)
+{
+	/* The same through `rtconform report`: the CLI wiring. */
+	struct fx *x = fx_new();
+	char junit[256], html[256], rerendered[256], err[512] = "";
+	fx_path(x, "junit.xml", junit, sizeof junit);
+	fx_path(x, "report.html", html, sizeof html);
+	fx_path(x, "again.html", rerendered, sizeof rerendered);
+	ck_assert_int_eq(report_write_junit(&x->run, junit, err, sizeof err), 0);
+	ck_assert_int_eq(report_write_html(&x->run, html, err, sizeof err), 0);
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "%s/rtconform report '%s' --html '%s' >/dev/null", RTC_BINARY_DIR,
+		 junit, rerendered);
+	ck_assert_int_eq(system(cmd), 0);
+	size_t la, lb;
+	char *a = fx_slurp(html, &la), *b = fx_slurp(rerendered, &lb);
+	ck_assert(la == lb && memcmp(a, b, la) == 0);
+	free(a);
+	free(b);
+	fx_free(x);
+}
+END_TEST
+
+/* ---- the junit reader is a safe parser --------------------------------- */
+
+static int read_text(struct fx *x, const char *text, char *err, size_t errlen)
+{
+	char p[256];
+	fx_path(x, "in.xml", p, sizeof p);
+	FILE *f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	struct report_view v;
+	int rc = report_view_from_junit(p, &v, err, errlen);
+	if (rc == 0)
+		report_view_free(&v);
+	return rc;
+}
+
+START_TEST(junit_reader_refuses)
+{
+	struct fx *x = fx_new();
+	char err[512];
+	/* entities: refused at the DOCTYPE, before any is defined */
+	ck_assert_int_eq(read_text(x,
+				   "<?xml version=\"1.0\"?>\n<!DOCTYPE t [<!ENTITY a \"aaaaaaaaaa\">"
+				   "<!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">]>\n"
+				   "<testsuites>&b;</testsuites>\n", err, sizeof err), -EINVAL);
+	ck_assert_msg(strstr(err, "DOCTYPE"), "%s", err);
+	/* an external entity: same */
+	ck_assert_int_eq(read_text(x,
+				   "<!DOCTYPE t SYSTEM \"file:///etc/passwd\"><testsuites/>", err,
+				   sizeof err), -EINVAL);
+	ck_assert_msg(strstr(err, "DOCTYPE"), "%s", err);
+	ck_assert_ptr_null(strstr(err, "root:"));
+	/* not well-formed */
+	ck_assert_int_eq(read_text(x, "<testsuites><testsuite></testsuites>", err, sizeof err),
+			 -EINVAL);
+	ck_assert_msg(strstr(err, "not well-formed"), "%s", err);
+	/* not JUnit, and JUnit that rtconform did not write */
+	ck_assert_int_eq(read_text(x, "<html/>", err, sizeof err), -EINVAL);
+	ck_assert_msg(strstr(err, "<testsuites>"), "%s", err);
+	ck_assert_int_eq(read_text(x, "<testsuites><testsuite name=\"x\"><testcase name=\"a\"/>"
+				      "</testsuite></testsuites>", err, sizeof err), -EINVAL);
+	ck_assert_msg(strstr(err, "not written by rtconform"), "%s", err);
+	/* missing file */
+	struct report_view v;
+	char p[256];
+	fx_path(x, "nope.xml", p, sizeof p);
+	ck_assert_int_eq(report_view_from_junit(p, &v, err, sizeof err), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(err, p));
+	fx_free(x);
+}
+END_TEST
+
+static Suite *html_suite(void)
+{
+	Suite *s = suite_create("html");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, html_well_formed);
+	tcase_add_test(tc, html_one_svg_per_metric);
+	tcase_add_test(tc, html_every_verdict);
+	tcase_add_test(tc, html_nothing_from_the_network);
+	tcase_add_test(tc, html_limits_on_histogram);
+	tcase_add_test(tc, rerender_matches);
+	tcase_add_test(tc, rerender_matches_hostile_and_odd);
+	tcase_add_test(tc, rerender_through_the_command);
+	tcase_add_test(tc, junit_reader_refuses);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(html_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
