@@ -262,6 +262,54 @@ void report_write_text(const struct report_run *run, FILE *out)
 	c_numeric_leave(&l);
 }
 
+/* The figures behind the verdicts, one line per metric: what an engineer
+ * quotes (best case, median, mean, worst case) and the seeds' batch figure,
+ * so summary.txt stands on its own. */
+static void write_figures(const struct report_run *run, FILE *out)
+{
+	struct c_numeric l;
+	c_numeric_enter(&l);
+	fprintf(out, "\nfigures (min, p50, mean, max per sample; best in cycles on a TSC "
+		     "timebase; batch = total / iterations minus the empty loop, "
+		     "mean (stddev) over runs):\n");
+	for (size_t f = 0; f < run->nfiles; f++) {
+		const struct report_file *rf = &run->files[f];
+		for (size_t i = 0; i < rf->nresults; i++) {
+			const struct req_result *r = &rf->results[i];
+			unsigned nm = report_nmetrics(r);
+			char id[128];
+			printable(r->req->id, id, sizeof id);
+			for (unsigned mi = 0; mi < nm; mi++) {
+				const struct metric_data *m = result_metric_c(r->res, mi);
+				if (!m->hist.count)
+					continue;
+				char nbuf[64], a[32], b[32], c[32], d[32];
+				const char *name = report_metric_name(r, mi, nbuf, sizeof nbuf);
+				fmt_ns((double)m->hist.min * m->ns_per_unit, a, sizeof a);
+				fmt_ns((double)hist_percentile(&m->hist, 50) * m->ns_per_unit, b, sizeof b);
+				fmt_ns(hist_mean(&m->hist) * m->ns_per_unit, c, sizeof c);
+				fmt_ns((double)m->hist.max * m->ns_per_unit, d, sizeof d);
+				fprintf(out, "  %s %s: n=%llu min %s, p50 %s, mean %s, max %s", id, name,
+					(unsigned long long)m->hist.count, a, b, c, d);
+				if (m->cycles_per_unit != 0)
+					fprintf(out, "; best %.0f cycles",
+						(double)m->hist.min * m->cycles_per_unit);
+				if (m->hist.overflow)
+					fprintf(out, "; %llu beyond the histogram's range",
+						(unsigned long long)m->hist.overflow);
+				double bm, bs;
+				if (mi == 0 && report_batch_ns(r, &bm, &bs)) {
+					fmt_ns(bm, a, sizeof a);
+					fmt_ns(bs, b, sizeof b);
+					fprintf(out, "; batch %s (%s)", a, b);
+				}
+				fputc('\n', out);
+			}
+		}
+	}
+	c_numeric_leave(&l);
+}
+
 int report_write_summary(const struct report_run *run, const char *path,
 			 char *err, size_t errlen)
 {
@@ -274,6 +322,7 @@ int report_write_summary(const struct report_run *run, const char *path,
 		return -e;
 	}
 	report_write_text(run, mem);
+	write_figures(run, mem);
 	if (fclose(mem) != 0) {
 		int e = errno ? errno : ENOMEM;
 		free(data);
