@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "load.h"
 #include "probes/probes.h"
 #include "rtenv.h"
 
@@ -287,10 +288,30 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 	for (unsigned i = 0; i < p->nmetrics; i++)
 		c.m[i] = result_metric(out->res, i);
 
+	/* The background load runs from before the warm-up until the worker is
+	 * gone, whatever becomes of the worker. */
+	struct load_proc lp;
+	load_init(&lp);
+	if (r->load) {
+		char lerr[600];
+		int lrc = load_start(r->load, &lp, lerr, sizeof lerr);
+		snprintf(out->load_cmd, sizeof out->load_cmd, "%s", lp.cmd);
+		if (lrc == 0)
+			lrc = load_check(&lp, LOAD_SETTLE_MS, lerr, sizeof lerr);
+		if (lrc != 0) {
+			load_stop(&lp, NULL, 0);
+			req_result_error(out, r, f, "background load: %s", lerr);
+			return;
+		}
+	}
+
+	/* The watchdog times the worker only, not the load's start-up check. */
+	double deadline = now_s() + (double)r->timeout_ns / 1e9;
 	fflush(NULL); /* the worker must not inherit unflushed output */
 	pid_t pid = fork();
 	if (pid < 0) {
 		req_result_error(out, r, f, "cannot fork the worker: %s", strerror(errno));
+		load_stop(&lp, NULL, 0);
 		return;
 	}
 	if (pid == 0)
@@ -298,7 +319,6 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 	setpgid(pid, pid); /* also done in the child: whichever runs first wins */
 
 	int pfd = pidfd_open_(pid);
-	double deadline = t_start + (double)r->timeout_ns / 1e9;
 	int status = 0;
 	bool exited = false, timed_out = false, interrupted = false;
 	while (!exited) {
@@ -340,6 +360,8 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 	reap_group(pid);
 	if (p->cleanup)
 		p->cleanup(out->res);
+	char load_err[600] = "";
+	int load_rc = load_stop(&lp, load_err, sizeof load_err);
 	out->seconds = now_s() - t_start;
 
 	struct result_shm *res = out->res;
@@ -371,9 +393,15 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 					 "without finishing or saying why",
 					 WIFEXITED(status) ? WEXITSTATUS(status) : -1, done,
 					 (unsigned long long)c.runs);
+	} else if (load_rc == -ECHILD) {
+		/* Figures taken partly without the load would pass for loaded ones. */
+		req_result_error(out, r, f, "background load ended during the measurement: %s",
+				 load_err);
 	} else {
 		runner_judge(out);
 	}
+	if (load_rc == -EBUSY && out->verdict != VERDICT_ERROR)
+		req_result_error(out, r, f, "background load could not be stopped: %s", load_err);
 }
 
 static int find_metric(const struct probe *p, const char *name)

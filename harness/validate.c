@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "load.h"
 #include "probes/probes.h"
 #include "units.h"
 
@@ -163,12 +164,22 @@ static size_t validate_req(const struct req_file *f, const struct requirement *r
 			problems++;
 		}
 	}
+	/* A file-wide load is checked once, in validate_file. */
+	if (r->load && r->load_owned && load_spec_problem(r->load, buf, sizeof buf)) {
+		diag_add(d, f->path, r->load->line, "requirement %s: %s", r->id, buf);
+		problems++;
+	}
 	return problems;
 }
 
 size_t validate_file(const struct req_file *f, struct diag_list *d)
 {
 	size_t problems = 0;
+	char buf[400];
+	if (f->load && load_spec_problem(f->load, buf, sizeof buf)) {
+		diag_add(d, f->path, f->load->line, "%s", buf);
+		problems++;
+	}
 	for (size_t i = 0; i < f->nreqs; i++)
 		problems += validate_req(f, &f->reqs[i], d);
 	return problems;

@@ -279,6 +279,11 @@ static void write_figures(const struct report_run *run, FILE *out)
 			unsigned nm = report_nmetrics(r);
 			char id[128];
 			printable(r->req->id, id, sizeof id);
+			if (r->load_cmd[0]) {
+				char cmd[640];
+				fprintf(out, "  %s measured under load: %s\n", id,
+					printable(r->load_cmd, cmd, sizeof cmd));
+			}
 			for (unsigned mi = 0; mi < nm; mi++) {
 				const struct metric_data *m = result_metric_c(r->res, mi);
 				if (!m->hist.count)

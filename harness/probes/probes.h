@@ -14,7 +14,8 @@
 	X(clone) \
 	X(selftest) \
 	X(overhead) \
-	X(coop_sched)
+	X(coop_sched) \
+	X(timer_wakeup)
 
 #define RTC_DECLARE_PROBE(n) extern const struct probe probe_##n;
 RTC_PROBES(RTC_DECLARE_PROBE)

@@ -1,0 +1,194 @@
+# Background load (<load tool="stress-ng" .../>): running while the worker
+# measures, gone afterwards (every process of it) whether the worker
+# finished, crashed, timed out or rtconform was interrupted; its command in
+# the reports; a clear error when stress-ng is missing or ends early; only
+# stress-ng, without a shell, accepted by validation.
+. "$(dirname "$0")/lib.sh"
+
+command -v stress-ng >/dev/null || fail "stress-ng is not installed (ci/deps installs it: apt-get install stress-ng)"
+
+# Every process rtconform starts here carries this in its environment, so
+# the checks find our loads and nobody else's stress-ng.
+MARK="rtc-load-test-$$-$RANDOM"
+marked_loads() {
+  local d comm
+  for d in /proc/[0-9]*; do
+    comm=""
+    { read -r comm <"$d/comm"; } 2>/dev/null # a builtin: /proc holds hundreds
+    case "$comm" in stress-ng*) ;; *) continue ;; esac
+    if { tr '\0' '\n' <"$d/environ"; } 2>/dev/null | grep -qx "RTC_LOAD_MARK=$MARK"; then
+      echo "${d#/proc/}"
+    fi
+  done
+}
+# no_load_left WHAT : nothing of any load of ours is left
+no_load_left() {
+  local left
+  left="$(marked_loads)"
+  if [ -n "$left" ]; then
+    fail "$1: load processes left: $(ps -o pid,pgid,stat,comm -p "$(echo $left | tr ' ' ,)" | tail -n +2)"
+  else
+    ok
+  fi
+}
+rtc() { env RTC_LOAD_MARK="$MARK" "$RTC" "$@"; }
+prop() { xmllint --xpath "string(//property[@name='$1']/@value)" "$2" 2>/dev/null; }
+# worker_measuring PID : a child of rtconform PID running several threads
+# (the timer probe's measuring threads exist only while it measures)
+worker_threads() {
+  local c n best=0
+  for c in $(pgrep -P "$1" -x rtconform); do
+    n="$(ls "/proc/$c/task" 2>/dev/null | wc -l)"
+    [ "$n" -gt "$best" ] && best="$n"
+  done
+  echo "$best"
+}
+
+req() { # req ID PROBE-XML RUN-XML [LOAD-ARGS]
+  local load=""
+  [ -n "${4:-}" ] && load="<load tool=\"stress-ng\" args=\"$4\"/>"
+  echo "  <requirement id=\"$1\">$2<sched policy=\"fifo\" priority=\"90\"/>$3$load
+    <limit statistic=\"max\" max=\"10s\"/></requirement>"
+}
+doc() { # doc NAME BODY... > file
+  echo "<requirements xmlns=\"urn:rtconform:requirements:1\" name=\"$1\" version=\"1\">"
+  shift
+  printf '%s\n' "$@"
+  echo "</requirements>"
+}
+TIMER='<probe name="timer-wakeup"/>'
+
+# ---- 1. running during the measurement, gone after it
+doc load-ok "$(req TW-LOAD "$TIMER" '<run iterations="4000" runs="1" warmup="0"/>' '--cpu 1 --io 1')" \
+  >"$TMP/ok.xml"
+env RTC_LOAD_MARK="$MARK" "$RTC" run -o "$TMP/ok" "$TMP/ok.xml" >"$TMP/out" 2>&1 &
+pid=$!
+seen=""
+for _ in $(seq 1 100); do
+  if [ "$(worker_threads "$pid")" -ge 2 ]; then seen="$(marked_loads)"; break; fi
+  sleep 0.05
+done
+if [ -n "$seen" ]; then ok; else fail "no load seen while the worker measured"; fi
+leader="$(pgrep -P "$pid" -x stress-ng | head -1)"
+if [ -n "$leader" ] && [ "$(ps -o pgid= -p "$leader" | tr -d ' ')" = "$leader" ]; then ok
+else fail "the load is not the leader of its own process group (leader '$leader')"; fi
+[ "$(ps -o pgid= -p "$pid" | tr -d ' ')" != "$leader" ] && ok || fail "load shares rtconform's group"
+n=0
+for _ in $(seq 1 60); do
+  [ -n "$leader" ] && n="$(pgrep -g "$leader" | wc -l)"
+  [ "$n" -ge 3 ] && break
+  sleep 0.05
+done
+[ "$n" -ge 3 ] && ok || fail "stress-ng's stressors not in its group ($n processes)"
+wait "$pid"; st=$?
+[ "$st" = 0 ] && ok || { fail "load-ok: exit $st"; sed 's/^/    /' "$TMP/out"; }
+if [ -n "$leader" ] && pgrep -g "$leader" >/dev/null; then fail "processes of the load's group remain"; else ok; fi
+no_load_left "after a finished measurement"
+validate_junit "$TMP/ok/junit.xml"
+cmd="$(prop TW-LOAD.load.command "$TMP/ok/junit.xml")"
+[[ "$cmd" =~ ^/.*/stress-ng\ --cpu\ 1\ --io\ 1$ ]] && ok || fail "TW-LOAD.load.command is '$cmd'"
+expect_grep 'load: /[^ ]*stress-ng --cpu 1 --io 1' "$TMP/ok/junit.xml" # in <system-out>
+[ "$(prop TW-LOAD.wakeup.count "$TMP/ok/junit.xml")" = "$((4000 * $(nproc)))" ] && ok \
+  || fail "TW-LOAD: wrong sample count"
+
+# ---- 2. a worker that crashes, 3. one that times out
+# Each file ends with a timer requirement without a load: while it
+# measures, rtconform is still running, so a load still there would be one
+# the supervisor failed to stop (not one that died with rtconform).
+AFTER="$(req AFTER "$TIMER" '<run iterations="1500" runs="1" warmup="0"/>')"
+# run_bg NAME FILE : run in the background; check no load while AFTER measures
+run_bg() {
+  env RTC_LOAD_MARK="$MARK" "$RTC" run -o "$TMP/$1" "$2" >"$TMP/out" 2>&1 &
+  local pid=$! during=unseen
+  for _ in $(seq 1 300); do
+    # the selftest worker has one thread; AFTER's has one per CPU more
+    if [ "$(worker_threads "$pid")" -ge 2 ]; then during="$(marked_loads)"; break; fi
+    sleep 0.05
+  done
+  if [ "$during" = unseen ]; then fail "$1: AFTER never seen measuring"
+  elif [ -n "$during" ]; then fail "$1: load processes $during still there during the next requirement"
+  else ok; fi
+  wait "$pid"
+}
+doc load-crash "$(req CRASH '<probe name="selftest"><param name="fault">segv</param></probe>' \
+  '<run iterations="100" runs="3" warmup="0"/>' '--cpu 1 --vm 1 --vm-bytes 32M')" "$AFTER" >"$TMP/crash.xml"
+run_bg crash "$TMP/crash.xml"; st=$?
+[ "$st" = 3 ] && ok || fail "crash: exit $st, expected 3"
+expect_grep '<error[^>]*signal 11' "$TMP/crash/junit.xml"
+no_load_left "after the worker crashed"
+[[ "$(prop CRASH.load.command "$TMP/crash/junit.xml")" == */stress-ng* ]] && ok || fail "CRASH: no load.command"
+
+doc load-timeout "$(req HANG '<probe name="selftest"><param name="fault">hang</param></probe>' \
+  '<run iterations="100" runs="3" warmup="0" timeout="1s"/>' '--cpu 1 --io 1')" "$AFTER" >"$TMP/hang.xml"
+run_bg hang "$TMP/hang.xml"; st=$?
+[ "$st" = 3 ] && ok || fail "hang: exit $st, expected 3"
+expect_grep '<error[^>]*timed out' "$TMP/hang/junit.xml"
+no_load_left "after the worker timed out"
+
+# ---- 4. rtconform interrupted while measuring under load
+doc load-int "$(req LONG "$TIMER" '<run iterations="30000" runs="1" warmup="0" timeout="120s"/>' '--cpu 1')" >"$TMP/int.xml"
+env RTC_LOAD_MARK="$MARK" "$RTC" run -o "$TMP/int" "$TMP/int.xml" >"$TMP/out" 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do [ -n "$(marked_loads)" ] && [ "$(worker_threads "$pid")" -ge 2 ] && break; sleep 0.05; done
+kill -INT "$pid"
+wait "$pid"; st=$?
+[ "$st" = 3 ] && ok || fail "interrupted: exit $st, expected 3"
+expect_grep '<error[^>]*interrupted' "$TMP/int/junit.xml"
+no_load_left "after SIGINT"
+
+# ---- 5. stress-ng missing at run time: an error that says so
+expect_status 3 env PATH=/nonexistent-rtconform RTC_LOAD_MARK="$MARK" "$RTC" run -o "$TMP/miss" "$TMP/ok.xml"
+expect_grep 'stress-ng, which is not installed.*apt-get install stress-ng' "$TMP/out"
+expect_grep '<error[^>]*not installed' "$TMP/miss/junit.xml"
+[ "$(prop TW-LOAD.load.command "$TMP/miss/junit.xml")" = "stress-ng --cpu 1 --io 1" ] && ok \
+  || fail "missing tool: load.command not recorded"
+
+# ---- 6. a load that does not start, one that ends before the measurement
+doc load-bad "$(req BADOPT "$TIMER" '<run iterations="10" runs="1"/>' '--no-such-option-rtc')" >"$TMP/badopt.xml"
+expect_status 3 rtc run -o "$TMP/badopt" "$TMP/badopt.xml"
+expect_grep 'the load ended within 300 ms of its start \(exit status [1-9]' "$TMP/out"
+doc load-early "$(req EARLY "$TIMER" '<run iterations="3000" runs="1" warmup="0"/>' '--cpu 1 --timeout 1s')" \
+  >"$TMP/early.xml"
+expect_status 3 rtc run -o "$TMP/early" "$TMP/early.xml"
+expect_grep 'the load ended before the measurement did.*not under load throughout' "$TMP/out"
+no_load_left "after loads that failed"
+
+# ---- 7. a file-wide load applies to every requirement; its own overrides it
+cat >"$TMP/wide.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="wide" version="1">
+  <load tool="stress-ng" args="--cpu 1"/>
+$(req A "$TIMER" '<run iterations="20" runs="1" warmup="0"/>')
+$(req B "$TIMER" '<run iterations="20" runs="1" warmup="0"/>' '--io 1')
+</requirements>
+XML
+expect_status 0 rtc run -o "$TMP/wide" "$TMP/wide.xml"
+[[ "$(prop A.load.command "$TMP/wide/junit.xml")" == */stress-ng\ --cpu\ 1 ]] && ok || fail "A: file-wide load not used"
+[[ "$(prop B.load.command "$TMP/wide/junit.xml")" == */stress-ng\ --io\ 1 ]] && ok || fail "B: own load not used"
+no_load_left "after file-wide loads"
+
+# ---- 8. validation: only stress-ng, no shell syntax, not empty
+for spec in 'tool="stress" args="--cpu 1"|load tool .stress. is not supported \(expected stress-ng\)' \
+            'tool="stress-ng" args="--cpu 1; reboot"|load args: .;. is not allowed: args are split on blanks' \
+            'tool="stress-ng" args="--cpu $(nproc)"|load args: .\$. is not allowed' \
+            'tool="stress-ng" args=""|load args are empty'; do
+  attrs="${spec%%|*}"; want="${spec#*|}"
+  cat >"$TMP/v.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="v" version="1">
+  <requirement id="V"><probe name="timer-wakeup"/><load $attrs/>
+    <limit statistic="max" max="1s"/></requirement>
+</requirements>
+XML
+  expect_status 2 "$RTC" validate "$TMP/v.xml"
+  expect_grep "v.xml:2: requirement V: $want" "$TMP/out"
+  # the same, file-wide
+  cat >"$TMP/vw.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="v" version="1">
+  <load $attrs/>
+  <requirement id="V"><probe name="timer-wakeup"/><limit statistic="max" max="1s"/></requirement>
+</requirements>
+XML
+  expect_status 2 "$RTC" run -o "$TMP/vw" "$TMP/vw.xml"
+  expect_grep "vw.xml:2: $want" "$TMP/out"
+done
+no_load_left "at the end"
+finish

@@ -1,0 +1,104 @@
+# The timer-wakeup probe with tiny counts: sane figures, one series per CPU,
+# cpu_dma_latency held while measuring, parameters checked. Behaviour only:
+# no absolute latency is asserted beyond "below a second".
+. "$(dirname "$0")/lib.sh"
+
+NCPU="$(nproc)" # the CPUs this process (and so rtconform) may use
+
+# prop NAME FILE : value of a junit property
+prop() {
+  xmllint --xpath "string(//property[@name='$1']/@value)" "$2" 2>/dev/null
+}
+# le A B : A <= B as numbers
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
+# num X : X is a number
+num() { [[ "$1" =~ ^[0-9]+(\.[0-9]+)?$ ]]; }
+
+# ---- ad-hoc probe
+expect_status 0 "$RTC" probe timer-wakeup --policy fifo --priority 90 --iterations 50 --warmup 5
+expect_grep "^  n +$((50 * NCPU))\$" "$TMP/out"
+expect_grep '^note: missed periods: [0-9]+ \(cpu[0-9]+ [0-9]+' "$TMP/out"
+expect_grep 'interval 1 ms; cpu_dma_latency held at 0' "$TMP/out"
+expect_grep '^metric wakeup per CPU:' "$TMP/out"
+[ "$(grep -Ec '^  cpu[0-9]+ +n 50 ' "$TMP/out")" = "$NCPU" ] && ok \
+  || fail "probe: expected $NCPU per-CPU lines with n 50"
+
+# ---- a run: counts, order of the statistics, per-CPU properties
+cat >"$TMP/t.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="timer-test" version="1">
+  <requirement id="TW-FIFO"><probe name="timer-wakeup"/><sched policy="fifo" priority="90"/>
+    <run iterations="200" runs="2" warmup="10"/>
+    <limit statistic="max" max="1s"/></requirement>
+  <requirement id="TW-OTHER"><probe name="timer-wakeup">
+      <param name="cpus">0</param><param name="interval">5ms</param>
+      <param name="dma-latency">off</param></probe>
+    <run iterations="20" runs="1" warmup="0"/>
+    <limit statistic="max" max="1s"/></requirement>
+</requirements>
+XML
+expect_status 0 "$RTC" run -o "$TMP/run" "$TMP/t.xml"
+J="$TMP/run/junit.xml"
+validate_junit "$J"
+[ "$(prop TW-FIFO.wakeup.count "$J")" = "$((400 * NCPU))" ] && ok \
+  || fail "TW-FIFO: count $(prop TW-FIFO.wakeup.count "$J"), expected $((400 * NCPU))"
+min="$(prop TW-FIFO.wakeup.min_ns "$J")"; mean="$(prop TW-FIFO.wakeup.mean_ns "$J")"
+max="$(prop TW-FIFO.wakeup.max_ns "$J")"
+if num "$min" && num "$mean" && num "$max" && le 1 "$min" && le "$min" "$mean" && le "$mean" "$max" \
+   && le "$max" 1000000000; then ok; else fail "TW-FIFO: min $min mean $mean max $max not sane"; fi
+for cpu in $(seq 0 $((NCPU - 1))); do
+  if [ -n "$(prop "TW-FIFO.wakeup.cpu$cpu.count" "$J")" ]; then
+    [ "$(prop "TW-FIFO.wakeup.cpu$cpu.count" "$J")" = 400 ] && ok || fail "cpu$cpu: count not 400"
+    le "$(prop "TW-FIFO.wakeup.cpu$cpu.max_ns" "$J")" "$max" && ok || fail "cpu$cpu: max above merged max"
+  fi
+done
+[ "$(xpath_count "//property[starts-with(@name,'TW-FIFO.wakeup.cpu') and contains(@name,'.count')]" "$J")" \
+  = "$NCPU" ] && ok || fail "TW-FIFO: expected $NCPU per-CPU series"
+# Missed periods are in the note, where reports show them.
+expect_grep 'name="TW-FIFO.note" value="missed periods: [0-9]+' "$J"
+# cpus=0 only, under SCHED_OTHER, dma-latency off
+[ "$(prop TW-OTHER.wakeup.count "$J")" = 20 ] && ok || fail "TW-OTHER: count not 20"
+[ "$(prop TW-OTHER.wakeup.cpu0.count "$J")" = 20 ] && ok || fail "TW-OTHER: cpu0 count not 20"
+expect_grep 'interval 5 ms; cpu_dma_latency left alone' "$J"
+# 20 periods of 5 ms cannot take less than 100 ms
+t="$(xmllint --xpath "string(//testcase[starts-with(@name,'TW-OTHER')]/@time)" "$J")"
+le 0.1 "$t" && ok || fail "TW-OTHER took $t s, less than 20 x 5 ms"
+# No batch figure: run time / N of a periodic probe is only its period.
+expect_no_grep 'TW-FIFO.batch.runs_mean_ns' "$J"
+
+# ---- /dev/cpu_dma_latency is 0 while a measurement holds it
+if [ -r /dev/cpu_dma_latency ]; then
+  "$RTC" probe timer-wakeup --policy fifo --iterations 1500 --param cpus=0 >"$TMP/dma" 2>&1 &
+  pid=$!
+  sleep 0.8
+  v="$(od -An -t d4 /dev/cpu_dma_latency | tr -d ' ')"
+  [ "$v" = 0 ] && ok || fail "cpu_dma_latency is '$v' during the measurement, expected 0"
+  wait "$pid" && ok || fail "dma-latency probe failed: $(cat "$TMP/dma")"
+else
+  fail "/dev/cpu_dma_latency is not readable (needs root and CONFIG_PM)"
+fi
+
+# ---- parameters are checked before anything runs
+bad() { # bad PARAM VALUE PATTERN
+  cat >"$TMP/bad.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="bad" version="1">
+  <requirement id="B"><probe name="timer-wakeup"><param name="$1">$2</param></probe>
+    <limit statistic="max" max="1s"/></requirement>
+</requirements>
+XML
+  expect_status 2 "$RTC" validate "$TMP/bad.xml"
+  expect_grep "bad.xml:[0-9]+: .*$3" "$TMP/out"
+}
+bad interval 1us 'interval 1us is outside 10us \.\. 10s'
+bad interval 11s 'outside 10us'
+bad cpus 'zero' 'not a CPU list'
+bad dma-latency maybe "has no value 'maybe' \(expected on or off\)"
+# Periods that cannot fit in the timeout: said at once, not found by the watchdog.
+expect_status 3 "$RTC" probe timer-wakeup --iterations 3000 --timeout 2s
+expect_grep 'x interval = 3.1 s, not less than the timeout of 2 s: raise <run timeout>' "$TMP/out"
+# A CPU that is not there: an error verdict that names it.
+expect_status 3 "$RTC" probe timer-wakeup --param cpus=1000 --iterations 5
+expect_grep 'CPU 1000 is not online or not allowed' "$TMP/out"
+
+sleep 0.2
+if pgrep -f -- "timer-wakeup --policy fifo --iterations 1500" >/dev/null; then fail "probe left running"; else ok; fi
+finish
