@@ -1,74 +1,360 @@
-/* sem_pingpong.c - semaphore ping-pong between two processes (seed 004).
+/* sem_pingpong.c - wake-up ping-pong between two tasks over one of seven
+ * mechanisms (seed 004, widened to rt-tests' ptsematest / svsematest).
  *
- * A (the worker) and B (its peer) share two semaphores, sem_a and sem_b, in
- * shared memory made before B is forked. B waits on sem_b and posts sem_a;
- * A posts sem_b and waits on sem_a. One cycle = two semaphore operations and
- * two context switches; each cycle is timed on its own in A and recorded as
- * `per-op` = cycle / 2 (the scale does the halving, so no precision is lost).
+ * A (the worker) and B (its peer: a forked process or a thread A creates)
+ * share a two-way channel (ipc.h). B waits for A's post and posts back; A
+ * posts and waits. One cycle = two posts, two wake-ups and, on one CPU, two
+ * context switches.
+ *
+ * Metrics:
+ *   per-op  each cycle timed on its own in A, recorded as cycle / 2 (the
+ *           scale halves it, so no precision is lost): seed 004's figure;
+ *   wakeup  from just before a post to the moment its waiter returns: the
+ *           poster stores its clock in shared memory right before posting,
+ *           the waiter subtracts it from its own clock on return. Both
+ *           directions are recorded, A->B by B and B->A by A, into the same
+ *           histogram: the ping-pong itself orders the two writers (each
+ *           records only between its wait returning and its next post,
+ *           while the other is blocked), so no lock is needed.
  */
 #include <errno.h>
-#include <semaphore.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../rtenv.h"
+#include "ipc.h"
 #include "probes.h"
 
-static const char *const mechanisms[] = { "posix-sem", NULL };
-static const char *const peers[] = { "process", NULL };
-static const char *const placements[] = { "same-cpu", "cross-cpu", NULL };
+/* The mechanisms, in the order of the parameter's values. Every one works
+ * with both peers (see pp_check): a non-NULL reason here is what makes a
+ * mechanism / peer combination a validation error. */
+static const struct pp_mech {
+	const struct ipc_mech *ops;
+	const char *no_process; /* why it cannot work with peer=process, or NULL */
+	const char *no_thread;  /* why it cannot work with peer=thread, or NULL */
+} pp_mechs[] = {
+	{ &ipc_posix_sem, NULL, NULL },
+	{ &ipc_named_sem, NULL, NULL },
+	{ &ipc_sysv_sem, NULL, NULL },
+	{ &ipc_futex, NULL, NULL },
+	{ &ipc_mutex_cond, NULL, NULL },
+	{ &ipc_pipe, NULL, NULL },
+	{ &ipc_eventfd, NULL, NULL },
+};
+
+static const char *const mechanisms[] = {
+	"posix-sem", "posix-named-sem", "sysv-sem", "futex", "mutex-cond", "pipe", "eventfd", NULL,
+};
+static const char *const peers[] = { "process", "thread", NULL };
+static const char *const placements[] = { "same-cpu", "cross-cpu", "unpinned", NULL };
+
+enum { P_MECHANISM, P_PEER, P_PLACEMENT };
 
 static const struct probe_param params[] = {
-	{ "mechanism", "synchronisation primitive: unnamed process-shared POSIX semaphore",
-	  PARAM_ENUM, mechanisms, "posix-sem" },
-	{ "peer", "what the other side is: a forked process", PARAM_ENUM, peers, "process" },
-	{ "placement", "same-cpu: both on one CPU (every operation switches context); "
-		       "cross-cpu: on two CPUs", PARAM_ENUM, placements, "same-cpu" },
+	[P_MECHANISM] = { "mechanism",
+	  "posix-sem: unnamed POSIX semaphores (sem_init); posix-named-sem: sem_open; "
+	  "sysv-sem: semop on a two-semaphore set; futex: FUTEX_WAIT/FUTEX_WAKE on a word; "
+	  "mutex-cond: pthread mutex + condition variable; pipe: one byte each way; "
+	  "eventfd: one eventfd each way", PARAM_ENUM, mechanisms, "posix-sem" },
+	[P_PEER] = { "peer", "process: B is forked (objects process-shared); thread: B is a "
+		     "pthread of the worker with the same policy and priority",
+		     PARAM_ENUM, peers, "process" },
+	[P_PLACEMENT] = { "placement", "same-cpu: A and B pinned to one CPU (every wake-up switches "
+			  "context); cross-cpu: pinned to two CPUs; unpinned: the scheduler decides",
+			  PARAM_ENUM, placements, "same-cpu" },
 };
+
+enum { M_PER_OP, M_WAKEUP };
 
 static const struct probe_metric metrics[] = {
-	{ "per-op", "one semaphore operation plus the context switch it causes (cycle / 2)" },
+	[M_PER_OP] = { "per-op", "one post plus the wake-up it causes: a cycle / 2 (seed 004)" },
+	[M_WAKEUP] = { "wakeup", "one-way: from just before a post until the waiter returns "
+			"(what ptsematest and svsematest report)" },
 };
 
+/* The probe's shared memory (anonymous, MAP_SHARED, made before the peer). */
 struct pp_shared {
-	sem_t a, b;
-	volatile int stop;
-	volatile int peer_failed;
+	struct ipc_chan ch;
+	/* One line for everything the two sides hand over; each field is
+	 * written by one side before a post and read by the other after the
+	 * matching wait, which orders the accesses. */
+	_Alignas(64) volatile uint64_t t_post[2]; /* poster's clock just before posting */
+	volatile uint32_t run;         /* run B records into */
+	volatile uint32_t measuring;   /* B records only while set (not in warm-up) */
+	volatile uint32_t stop;        /* B leaves at its next wake-up */
+	volatile uint32_t peer_failed; /* B could not go on (reason in res) */
+	/* Wake-ups whose waiter read the clock before the poster did (clocks
+	 * of two CPUs out of step), per direction: each has one writer. */
+	uint64_t behind[2];
 };
 
-static int wait_sem(sem_t *s)
+struct pp_peer {
+	const struct probe_ctx *c;
+	struct pp_shared *sh;
+	const struct ipc_mech *ops;
+	int cpu;
+};
+
+static inline uint64_t since(uint64_t now, uint64_t then, uint64_t *behind)
 {
-	while (sem_wait(s) != 0)
-		if (errno != EINTR)
-			return -errno;
+	if (__builtin_expect(now >= then, 1))
+		return now - then;
+	/* Recorded as 0 rather than dropped, and counted in the note (describe). */
+	(*behind)++;
 	return 0;
 }
 
-static void peer_main(struct probe_ctx *c, struct pp_shared *sh, int cpu)
+static const struct pp_mech *mech_find(const char *name)
 {
-	if (probe_peer_setup(c, cpu) != 0) {
-		sh->peer_failed = 1;
-		sem_post(&sh->a);
-		_exit(1);
+	for (size_t i = 0; name && i < sizeof pp_mechs / sizeof pp_mechs[0]; i++)
+		if (strcmp(pp_mechs[i].ops->name, name) == 0)
+			return &pp_mechs[i];
+	return NULL;
+}
+
+static const char *pp_check(const char *const *values, char *buf, size_t len)
+{
+	const struct pp_mech *m = mech_find(values[P_MECHANISM]);
+	if (!m) {
+		snprintf(buf, len, "mechanism %s has no implementation in this build",
+			 values[P_MECHANISM]);
+		return buf;
 	}
-	sem_post(&sh->a); /* ready */
+	bool process = strcmp(values[P_PEER], "process") == 0;
+	const char *why = process ? m->no_process : m->no_thread;
+	if (why) {
+		snprintf(buf, len, "mechanism %s cannot work with peer=%s: %s",
+			 values[P_MECHANISM], values[P_PEER], why);
+		return buf;
+	}
+	return NULL;
+}
+
+/* The kernel's RT throttling (sched_rt_runtime_us per sched_rt_period_us,
+ * left on: the watchdog relies on it) stops every real-time task of a CPU
+ * for the rest of a period once they have used up the runtime. A
+ * ping-pong on one CPU keeps that CPU 100 % busy, so a stretch longer than
+ * the runtime would measure the throttle (a wake-up of about 50 ms), not
+ * the mechanism. A therefore rests between runs (never inside one: that
+ * would distort the batch figure) whenever the stretch since its last rest
+ * plus one more run could pass half the runtime; half leaves room for the
+ * unknown phase of the kernel's period. */
+struct rt_rest {
+	uint64_t budget;      /* ticks of busy stretch allowed; 0: no throttling */
+	uint64_t runtime;     /* the runtime, ticks */
+	struct timespec rest; /* twice the throttled part of a period */
+	uint64_t since;       /* tb_now() after the last rest */
+	uint64_t longest_run; /* ticks */
+	unsigned rests;
+};
+
+static long read_long(const char *path)
+{
+	long v = -1;
+	FILE *f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+static void rt_rest_init(struct rt_rest *rr, const struct probe_ctx *c)
+{
+	memset(rr, 0, sizeof *rr);
+	if (c->policy == SCHED_OTHER)
+		return;
+	long runtime = read_long("/proc/sys/kernel/sched_rt_runtime_us");
+	long period = read_long("/proc/sys/kernel/sched_rt_period_us");
+	if (runtime < 0 || period <= runtime) /* -1: throttling off */
+		return;
+	rr->runtime = (uint64_t)((double)runtime * 1e3 / c->tb->ns_per_tick);
+	rr->budget = rr->runtime / 2;
+	uint64_t rest_ns = 2u * (uint64_t)(period - runtime) * 1000u;
+	rr->rest.tv_sec = (time_t)(rest_ns / 1000000000u);
+	rr->rest.tv_nsec = (long)(rest_ns % 1000000000u);
+	rr->since = tb_now();
+}
+
+static void rt_rest_maybe(struct rt_rest *rr)
+{
+	if (!rr->budget || tb_now() - rr->since + rr->longest_run <= rr->budget)
+		return;
+	struct timespec left = rr->rest;
+	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &left, &left) == EINTR)
+		;
+	rr->rests++;
+	rr->since = tb_now();
+}
+
+/* B's side, in a forked process or a thread. Returns 0 or -errno. */
+static int peer_loop(const struct pp_peer *p)
+{
+	struct probe_ctx bc = *p->c; /* own copy: its run comes from sh->run */
+	struct pp_shared *sh = p->sh;
+	struct ipc_chan *ch = &sh->ch;
+	const char *op = "post";
+	int rc;
+
+	if ((rc = p->ops->post(ch, IPC_TO_A)) != 0) /* ready */
+		goto failed;
 	for (;;) {
-		if (wait_sem(&sh->b) != 0 || sh->stop)
-			break;
-		sem_post(&sh->a);
+		op = "wait";
+		if ((rc = p->ops->wait(ch, IPC_TO_B)) != 0)
+			goto failed;
+		uint64_t now = tb_now();
+		if (sh->stop)
+			return 0;
+		if (sh->measuring) {
+			bc.run = sh->run;
+			probe_record(&bc, M_WAKEUP,
+				     since(now, sh->t_post[IPC_TO_B], &sh->behind[IPC_TO_B]));
+		}
+		op = "post";
+		sh->t_post[IPC_TO_A] = tb_now();
+		if ((rc = p->ops->post(ch, IPC_TO_A)) != 0)
+			goto failed;
 	}
-	_exit(0);
+failed:
+	probe_fail(&bc, rc, "peer: %s %s: %s (%s)", p->ops->name, op, probe_errname(rc),
+		   strerror(-rc));
+	sh->peer_failed = 1;
+	p->ops->post(ch, IPC_TO_A); /* do not leave A waiting for the watchdog */
+	return rc;
+}
+
+static void *peer_thread(void *arg)
+{
+	const struct pp_peer *p = arg;
+	struct probe_ctx bc = *p->c;
+	int policy;
+	struct sched_param sp;
+	/* The attributes asked for it; make sure the thread really runs so. */
+	if (pthread_getschedparam(pthread_self(), &policy, &sp) != 0 || policy != p->c->policy ||
+	    (policy != SCHED_OTHER && sp.sched_priority != p->c->priority)) {
+		probe_fail(&bc, EPERM, "peer thread: runs under policy %d priority %d, not %d/%d",
+			   policy, sp.sched_priority, p->c->policy, p->c->priority);
+		p->sh->peer_failed = 1;
+		p->ops->post(&p->sh->ch, IPC_TO_A);
+		return NULL;
+	}
+	peer_loop(p);
+	return NULL;
+}
+
+static int start_thread(const struct pp_peer *p, pthread_t *tid)
+{
+	pthread_attr_t at;
+	struct sched_param sp = { .sched_priority = p->c->policy == SCHED_OTHER ? 0
+							    : p->c->priority };
+	const char *what;
+	int rc;
+	struct probe_ctx *c = (struct probe_ctx *)p->c;
+
+	pthread_attr_init(&at);
+	/* Without EXPLICIT_SCHED the thread would inherit A's policy only by
+	 * glibc's default; say it, and the affinity, outright. The stack is
+	 * small: mlockall(MCL_FUTURE) locks and populates all of it. */
+	what = "pthread_attr_setinheritsched";
+	if ((rc = pthread_attr_setinheritsched(&at, PTHREAD_EXPLICIT_SCHED)) != 0)
+		goto out;
+	what = "pthread_attr_setschedpolicy";
+	if ((rc = pthread_attr_setschedpolicy(&at, p->c->policy)) != 0)
+		goto out;
+	what = "pthread_attr_setschedparam";
+	if ((rc = pthread_attr_setschedparam(&at, &sp)) != 0)
+		goto out;
+	what = "pthread_attr_setstacksize";
+	if ((rc = pthread_attr_setstacksize(&at, 256 * 1024)) != 0)
+		goto out;
+	if (p->cpu >= 0) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(p->cpu, &set);
+		what = "pthread_attr_setaffinity_np";
+		if ((rc = pthread_attr_setaffinity_np(&at, sizeof set, &set)) != 0)
+			goto out;
+	}
+	what = "pthread_create";
+	rc = pthread_create(tid, &at, peer_thread, (void *)p);
+out:
+	pthread_attr_destroy(&at);
+	if (rc)
+		return probe_fail(c, rc, "peer thread: %s: %s (%s)", what, probe_errname(rc),
+				  strerror(rc));
+	return 0;
+}
+
+static int start_process(const struct pp_peer *p, pid_t *pid)
+{
+	*pid = fork();
+	if (*pid < 0) {
+		int e = errno;
+		return probe_fail((struct probe_ctx *)p->c, e, "fork of the peer process: %s (%s)",
+				  probe_errname(e), strerror(e));
+	}
+	if (*pid == 0) {
+		/* mlockall, pinning, policy; death with the worker. */
+		if (probe_peer_setup(p->c, p->cpu) != 0) {
+			p->sh->peer_failed = 1;
+			p->ops->post(&p->sh->ch, IPC_TO_A);
+			_exit(1);
+		}
+		_exit(peer_loop(p) == 0 ? 0 : 1);
+	}
+	return 0;
+}
+
+/* The result's note: what a reader of the figures should know. */
+static void describe(struct probe_ctx *c, const struct rt_rest *rr, const struct pp_shared *sh,
+		     int cpu_a, int cpu_b)
+{
+	char *n = c->res->note;
+	size_t len = sizeof c->res->note, used = 0;
+	double ms = c->tb->ns_per_tick / 1e6;
+	n[0] = 0;
+	if (rr->rests)
+		used += (size_t)snprintf(n + used, len - used,
+					 "rested %ld ms %u times between runs to stay under the "
+					 "kernel's RT throttling. ", rr->rest.tv_sec * 1000 +
+					 rr->rest.tv_nsec / 1000000, rr->rests);
+	if (rr->runtime && rr->longest_run > rr->runtime && used < len)
+		used += (size_t)snprintf(n + used, len - used,
+					 "A run took %.0f ms, over the RT runtime (%.0f ms): "
+					 "throttling may have stopped it; use shorter runs. ",
+					 (double)rr->longest_run * ms, (double)rr->runtime * ms);
+	uint64_t behind = sh->behind[0] + sh->behind[1];
+	if (behind && used < len)
+		snprintf(n + used, len - used,
+			 "%llu wakeups recorded as 0: the waiter's clock read before the "
+			 "poster's (CPUs %d and %d out of step).",
+			 (unsigned long long)behind, cpu_a, cpu_b);
+	for (size_t k = strlen(n); k > 0 && n[k - 1] == ' '; k--)
+		n[k - 1] = 0;
 }
 
 static int pp_run(struct probe_ctx *c)
 {
+	const char *mname = probe_value(c, "mechanism");
+	const char *placement = probe_value(c, "placement");
+	bool thread = strcmp(probe_value(c, "peer"), "thread") == 0;
+	const struct pp_mech *m = mech_find(mname);
 	int cpu_a, cpu_b, rc = 0;
 	char err[400];
-	const char *placement = probe_value(c, "placement");
+	pthread_t tid = 0;
+	pid_t pid = -1;
+
+	if (!m)
+		return probe_fail(c, EINVAL, "mechanism %s has no implementation", mname);
+	const struct ipc_mech *ops = m->ops;
 	if (probe_pick_cpus(c, placement, &cpu_a, &cpu_b) != 0)
 		return probe_fail(c, ENODEV, "placement %s needs two CPUs, %d allowed",
 				  placement, c->ncpus);
@@ -77,66 +363,116 @@ static int pp_run(struct probe_ctx *c)
 
 	struct pp_shared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE,
 				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED)
-		return probe_fail(c, errno, "mmap of the shared semaphores: %s", strerror(errno));
+	if (sh == MAP_FAILED) {
+		int e = errno;
+		return probe_fail(c, e, "mmap of the shared channel: %s (%s)", probe_errname(e),
+				  strerror(e));
+	}
 	memset(sh, 0, sizeof *sh);
-	if (sem_init(&sh->a, 1, 0) != 0 || sem_init(&sh->b, 1, 0) != 0) {
-		rc = probe_fail(c, errno, "sem_init: %s", strerror(errno));
-		goto cleanup;
-	}
-	probe_set_scale(c, 0, 0.5);
+	sh->ch.pshared = !thread;
+	struct ipc_chan *ch = &sh->ch;
+	probe_set_scale(c, M_PER_OP, 0.5);
+	probe_set_scale(c, M_WAKEUP, 1.0);
 
-	pid_t pid = fork();
-	if (pid < 0) {
-		rc = probe_fail(c, errno, "fork of the peer process: %s", strerror(errno));
-		goto cleanup;
-	}
-	if (pid == 0)
-		peer_main(c, sh, cpu_b);
+	if ((rc = ops->open(ch, c)) != 0)
+		goto close;
+	struct pp_peer peer = { .c = c, .sh = sh, .ops = ops, .cpu = cpu_b };
+	if ((rc = thread ? start_thread(&peer, &tid) : start_process(&peer, &pid)) != 0)
+		goto close;
 
-	if ((rc = wait_sem(&sh->a)) != 0 || sh->peer_failed) {
-		rc = rc ? probe_fail(c, -rc, "sem_wait: %s", strerror(-rc)) : -EPERM;
-		goto reap;
-	}
+	const char *op = "wait";
+	if ((rc = ops->wait(ch, IPC_TO_A)) != 0)
+		goto op_failed;
+	if (sh->peer_failed)
+		goto peer_failed;
+	struct rt_rest rr;
+	rt_rest_init(&rr, c);
 	c->res->state = WS_WARMUP;
 	for (uint64_t i = 0; i < c->warmup; i++) {
-		sem_post(&sh->b);
-		if ((rc = wait_sem(&sh->a)) != 0)
-			goto wait_failed;
+		sh->t_post[IPC_TO_B] = tb_now();
+		op = "post";
+		if ((rc = ops->post(ch, IPC_TO_B)) != 0)
+			goto op_failed;
+		op = "wait";
+		if ((rc = ops->wait(ch, IPC_TO_A)) != 0)
+			goto op_failed;
+		if (sh->peer_failed)
+			goto peer_failed;
 	}
 	for (uint32_t r = 0; r < c->runs && !*c->stop; r++) {
+		rt_rest_maybe(&rr);
+		sh->run = r;
+		sh->measuring = 1;
 		probe_run_begin(c, r);
 		uint64_t i;
 		for (i = 0; i < c->iterations; i++) {
 			uint64_t t0 = tb_now();
-			sem_post(&sh->b);
-			if ((rc = wait_sem(&sh->a)) != 0)
-				goto wait_failed;
+			sh->t_post[IPC_TO_B] = t0;
+			if ((rc = ops->post(ch, IPC_TO_B)) != 0) {
+				op = "post";
+				goto op_failed;
+			}
+			if ((rc = ops->wait(ch, IPC_TO_A)) != 0) {
+				op = "wait";
+				goto op_failed;
+			}
 			uint64_t t1 = tb_now();
-			probe_record(c, 0, t1 - t0);
+			if (sh->peer_failed)
+				goto peer_failed;
+			probe_record(c, M_PER_OP, t1 - t0);
+			probe_record(c, M_WAKEUP,
+				     since(t1, sh->t_post[IPC_TO_A], &sh->behind[IPC_TO_A]));
 		}
+		sh->measuring = 0;
 		probe_run_end(c, i);
+		uint64_t took = c->res->runs[r].t_end - c->res->runs[r].t_begin;
+		if (took > rr.longest_run)
+			rr.longest_run = took;
 	}
-	goto reap;
+	describe(c, &rr, sh, cpu_a, cpu_b);
+	goto stop;
 
-wait_failed:
-	rc = probe_fail(c, -rc, "sem_wait: %s", strerror(-rc));
-reap:
+op_failed:
+	rc = probe_fail(c, rc, "%s %s: %s (%s)", ops->name, op, probe_errname(rc), strerror(-rc));
+	goto stop;
+peer_failed:
+	/* B said why in res->reason. */
+	rc = -(c->res->err ? c->res->err : EIO);
+stop:
 	sh->stop = 1;
-	sem_post(&sh->b);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
-cleanup:
+	ops->post(ch, IPC_TO_B);
+	if (thread) {
+		pthread_join(tid, NULL);
+	} else {
+		int st = 0;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (rc == 0 && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+			rc = probe_fail(c, ECHILD, "peer process %s %d",
+					WIFSIGNALED(st) ? "killed by signal" : "exited with status",
+					WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+	}
+close:
+	ops->close(ch, c);
 	munmap(sh, sizeof *sh);
 	return rc;
 }
 
+static void pp_cleanup(const struct result_shm *res)
+{
+	ipc_sem_cleanup(res);
+}
+
 const struct probe probe_sem_pingpong = {
 	.name = "sem-pingpong",
-	.help = "semaphore ping-pong between two processes; per-op = cycle / 2 (seed 004)",
+	.help = "wake-up ping-pong between two tasks over a semaphore, futex, mutex + condition "
+		"variable, pipe or eventfd; per-op = cycle / 2 (seed 004), wakeup = one-way post "
+		"to return (ptsematest, svsematest)",
 	.params = params,
 	.nparams = sizeof params / sizeof params[0],
 	.metrics = metrics,
 	.nmetrics = sizeof metrics / sizeof metrics[0],
+	.check = pp_check,
 	.run = pp_run,
+	.cleanup = pp_cleanup,
 };
