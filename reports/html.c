@@ -79,26 +79,12 @@ static const char css[] =
 
 /* ---- small pieces ------------------------------------------------------ */
 
-static const char *verdict_label(enum verdict v)
-{
-	switch (v) {
-	case VERDICT_PASS:
-		return "PASS";
-	case VERDICT_FAIL:
-		return "FAIL";
-	case VERDICT_ERROR:
-		return "ERROR";
-	case VERDICT_SKIPPED:
-		return "SKIP";
-	}
-	return "?";
-}
 
 static void badge(struct xw *x, enum verdict v)
 {
 	xw_start(x, "span");
 	xw_attrf(x, "class", "v v-%s", verdict_name(v));
-	xw_text(x, verdict_label(v));
+	xw_text(x, report_verdict_label(v));
 	xw_full_end(x);
 }
 

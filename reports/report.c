@@ -12,31 +12,49 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+void report_totals_add(struct report_totals *t, enum verdict v, double seconds)
+{
+	t->tests++;
+	switch (v) {
+	case VERDICT_PASS:
+		t->passed++;
+		break;
+	case VERDICT_FAIL:
+		t->failures++;
+		break;
+	case VERDICT_ERROR:
+		t->errors++;
+		break;
+	case VERDICT_SKIPPED:
+		t->skipped++;
+		break;
+	}
+	/* A negative or NaN duration would make `time` invalid in the JUnit
+	 * schemas; it can only come from a clock step, so count it as nothing
+	 * rather than poison the sum. */
+	if (seconds > 0)
+		t->seconds += seconds;
+}
+
+const char *report_verdict_label(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_PASS:
+		return "PASS";
+	case VERDICT_FAIL:
+		return "FAIL";
+	case VERDICT_ERROR:
+		return "ERROR";
+	case VERDICT_SKIPPED:
+		return "SKIP";
+	}
+	return "?";
+}
+
 static void add_file(const struct report_file *f, struct report_totals *t)
 {
-	for (size_t i = 0; i < f->nresults; i++) {
-		const struct req_result *r = &f->results[i];
-		t->tests++;
-		switch (r->verdict) {
-		case VERDICT_PASS:
-			t->passed++;
-			break;
-		case VERDICT_FAIL:
-			t->failures++;
-			break;
-		case VERDICT_ERROR:
-			t->errors++;
-			break;
-		case VERDICT_SKIPPED:
-			t->skipped++;
-			break;
-		}
-		/* A negative or NaN duration would make `time` invalid in the
-		 * JUnit schemas; it can only come from a clock step, so count
-		 * it as nothing rather than poison the sum. */
-		if (r->seconds > 0)
-			t->seconds += r->seconds;
-	}
+	for (size_t i = 0; i < f->nresults; i++)
+		report_totals_add(t, f->results[i].verdict, f->results[i].seconds);
 }
 
 void report_totals(const struct report_run *run, const struct report_file *only,

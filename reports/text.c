@@ -106,20 +106,6 @@ static const char *limit_verdict(const struct req_result *r, const struct limit_
 	return o->passed ? "PASS" : "FAIL";
 }
 
-static const char *result_verdict(enum verdict v)
-{
-	switch (v) {
-	case VERDICT_PASS:
-		return "PASS";
-	case VERDICT_FAIL:
-		return "FAIL";
-	case VERDICT_ERROR:
-		return "ERROR";
-	case VERDICT_SKIPPED:
-		return "SKIP";
-	}
-	return "?";
-}
 
 /* Rows of one result: one per limit, or one for a result without limits
  * or that was skipped (nothing was measured against any limit). */
@@ -148,7 +134,7 @@ static size_t result_rows(const struct req_result *r, struct row *rows, size_t m
 		snprintf(rows[0].limit, sizeof rows[0].limit, "%s",
 			 nlim ? "-" : "(no limits)");
 		snprintf(rows[0].measured, sizeof rows[0].measured, "-");
-		rows[0].verdict = result_verdict(r->verdict);
+		rows[0].verdict = report_verdict_label(r->verdict);
 		return 1;
 	}
 	for (size_t i = 0; i < nlim; i++) {
@@ -512,7 +498,7 @@ static void write_detail(const struct req_result *r, FILE *out)
 	fprintf(out, "probe %s, policy %s, verdict %s\n",
 		printable(q && q->probe ? q->probe : (r->probe ? r->probe->name : "?"), buf,
 			  sizeof buf),
-		pol, result_verdict(r->verdict));
+		pol, report_verdict_label(r->verdict));
 	if (r->reason[0])
 		fprintf(out, "reason: %s\n", printable(r->reason, buf, sizeof buf));
 	if (r->load_cmd[0])

@@ -462,22 +462,7 @@ void report_view_totals(const struct report_view *v, struct report_totals *t)
 	for (size_t f = 0; f < v->nfiles; f++)
 		for (size_t i = 0; i < v->files[f].nreqs; i++) {
 			const struct rv_req *r = &v->files[f].reqs[i];
-			t->tests++;
-			switch (r->verdict) {
-			case VERDICT_PASS:
-				t->passed++;
-				break;
-			case VERDICT_FAIL:
-				t->failures++;
-				break;
-			case VERDICT_ERROR:
-				t->errors++;
-				break;
-			case VERDICT_SKIPPED:
-				t->skipped++;
-				break;
-			}
-			t->seconds += r->seconds;
+			report_totals_add(t, r->verdict, r->seconds);
 		}
 	/* a sum of 0.001 s steps, printed as one */
 	t->seconds = report_round3(t->seconds);
