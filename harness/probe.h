@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "histogram.h"
 #include "timebase.h"
@@ -159,7 +160,32 @@ struct probe_ctx {
 	struct result_shm *res;
 	struct metric_data *m[PROBE_MAX_METRICS];
 	uint32_t run;         /* current run */
+	/* Guard against the kernel's RT throttling, set up by the runner for a
+	 * real-time worker (see probe_rt_guard_init); all 0 when off. */
+	struct {
+		uint64_t budget;      /* busy ticks allowed between rests */
+		uint64_t runtime;     /* the RT runtime of a period, ticks */
+		struct timespec rest; /* twice the throttled part of a period */
+		uint64_t since;       /* tb_now() after the last rest */
+		uint64_t longest_run; /* ticks */
+		unsigned rests;
+	} rt;
 };
+
+/* The kernel's RT throttling (sched_rt_runtime_us per sched_rt_period_us,
+ * left on: the watchdog relies on it) stops every real-time task of a CPU
+ * for the rest of a period once they have used up the runtime. A probe that
+ * keeps its CPU busy for longer would measure the throttle (a stall of about
+ * 50 ms), not the operation. So for real-time policies probe_run_begin()
+ * rests between runs (never inside one: that would distort the batch
+ * figure) whenever the busy stretch since the last rest plus the longest run
+ * so far could pass half the runtime (half leaves room for the unknown phase
+ * of the kernel's period). Called by the runner before run(). */
+void probe_rt_guard_init(struct probe_ctx *c);
+/* Sleep out a throttling period when the next run could run into one. */
+void probe_rt_guard_rest(struct probe_ctx *c);
+/* Append to res->note what the guard did or saw (rests, over-long runs). */
+void probe_rt_guard_note(struct probe_ctx *c);
 
 /* Record into series s (per-CPU histogram) during run c->run. */
 static inline void probe_record_series(struct probe_ctx *c, unsigned s, uint64_t v)
@@ -179,6 +205,8 @@ void probe_set_scale(struct probe_ctx *c, unsigned metric, double factor);
 
 static inline void probe_run_begin(struct probe_ctx *c, uint32_t run)
 {
+	if (c->rt.budget)
+		probe_rt_guard_rest(c);
 	c->run = run;
 	c->res->state = WS_MEASURING;
 	c->res->runs[run].t_begin = tb_now();
@@ -197,6 +225,9 @@ static inline void probe_run_end(struct probe_ctx *c, uint64_t iterations)
 {
 	c->res->runs[c->run].t_end = tb_now();
 	c->res->runs[c->run].iterations = iterations;
+	uint64_t took = c->res->runs[c->run].t_end - c->res->runs[c->run].t_begin;
+	if (took > c->rt.longest_run)
+		c->rt.longest_run = took;
 	__atomic_store_n(&c->res->runs_done, c->run + 1, __ATOMIC_RELEASE);
 }
 

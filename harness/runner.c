@@ -183,7 +183,9 @@ static void __attribute__((noreturn)) worker_main(struct probe_ctx *c, uint64_t 
 		m->cycles_per_unit = c->tb->is_tsc ? 1.0 : 0.0;
 	}
 
+	probe_rt_guard_init(c);
 	rc = c->probe->run(c);
+	probe_rt_guard_note(c);
 	if (rc == 0 && res->runs_done == c->runs) {
 		res->state = WS_DONE;
 		_exit(0);

@@ -137,64 +137,6 @@ static const char *pp_check(const char *const *values, char *buf, size_t len)
 	return NULL;
 }
 
-/* The kernel's RT throttling (sched_rt_runtime_us per sched_rt_period_us,
- * left on: the watchdog relies on it) stops every real-time task of a CPU
- * for the rest of a period once they have used up the runtime. A
- * ping-pong on one CPU keeps that CPU 100 % busy, so a stretch longer than
- * the runtime would measure the throttle (a wake-up of about 50 ms), not
- * the mechanism. A therefore rests between runs (never inside one: that
- * would distort the batch figure) whenever the stretch since its last rest
- * plus one more run could pass half the runtime; half leaves room for the
- * unknown phase of the kernel's period. */
-struct rt_rest {
-	uint64_t budget;      /* ticks of busy stretch allowed; 0: no throttling */
-	uint64_t runtime;     /* the runtime, ticks */
-	struct timespec rest; /* twice the throttled part of a period */
-	uint64_t since;       /* tb_now() after the last rest */
-	uint64_t longest_run; /* ticks */
-	unsigned rests;
-};
-
-static long read_long(const char *path)
-{
-	long v = -1;
-	FILE *f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
-static void rt_rest_init(struct rt_rest *rr, const struct probe_ctx *c)
-{
-	memset(rr, 0, sizeof *rr);
-	if (c->policy == SCHED_OTHER)
-		return;
-	long runtime = read_long("/proc/sys/kernel/sched_rt_runtime_us");
-	long period = read_long("/proc/sys/kernel/sched_rt_period_us");
-	if (runtime < 0 || period <= runtime) /* -1: throttling off */
-		return;
-	rr->runtime = (uint64_t)((double)runtime * 1e3 / c->tb->ns_per_tick);
-	rr->budget = rr->runtime / 2;
-	uint64_t rest_ns = 2u * (uint64_t)(period - runtime) * 1000u;
-	rr->rest.tv_sec = (time_t)(rest_ns / 1000000000u);
-	rr->rest.tv_nsec = (long)(rest_ns % 1000000000u);
-	rr->since = tb_now();
-}
-
-static void rt_rest_maybe(struct rt_rest *rr)
-{
-	if (!rr->budget || tb_now() - rr->since + rr->longest_run <= rr->budget)
-		return;
-	struct timespec left = rr->rest;
-	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &left, &left) == EINTR)
-		;
-	rr->rests++;
-	rr->since = tb_now();
-}
-
 /* B's side, in a forked process or a thread. Returns 0 or -errno. */
 static int peer_loop(const struct pp_peer *p)
 {
@@ -314,31 +256,15 @@ static int start_process(const struct pp_peer *p, pid_t *pid)
 }
 
 /* The result's note: what a reader of the figures should know. */
-static void describe(struct probe_ctx *c, const struct rt_rest *rr, const struct pp_shared *sh,
+static void describe(struct probe_ctx *c, const struct pp_shared *sh,
 		     int cpu_a, int cpu_b)
 {
-	char *n = c->res->note;
-	size_t len = sizeof c->res->note, used = 0;
-	double ms = c->tb->ns_per_tick / 1e6;
-	n[0] = 0;
-	if (rr->rests)
-		used += (size_t)snprintf(n + used, len - used,
-					 "rested %ld ms %u times between runs to stay under the "
-					 "kernel's RT throttling. ", rr->rest.tv_sec * 1000 +
-					 rr->rest.tv_nsec / 1000000, rr->rests);
-	if (rr->runtime && rr->longest_run > rr->runtime && used < len)
-		used += (size_t)snprintf(n + used, len - used,
-					 "A run took %.0f ms, over the RT runtime (%.0f ms): "
-					 "throttling may have stopped it; use shorter runs. ",
-					 (double)rr->longest_run * ms, (double)rr->runtime * ms);
 	uint64_t behind = sh->behind[0] + sh->behind[1];
-	if (behind && used < len)
-		snprintf(n + used, len - used,
+	if (behind)
+		snprintf(c->res->note, sizeof c->res->note,
 			 "%llu wakeups recorded as 0: the waiter's clock read before the "
 			 "poster's (CPUs %d and %d out of step).",
 			 (unsigned long long)behind, cpu_a, cpu_b);
-	for (size_t k = strlen(n); k > 0 && n[k - 1] == ' '; k--)
-		n[k - 1] = 0;
 }
 
 static int pp_run(struct probe_ctx *c)
@@ -385,8 +311,6 @@ static int pp_run(struct probe_ctx *c)
 		goto op_failed;
 	if (sh->peer_failed)
 		goto peer_failed;
-	struct rt_rest rr;
-	rt_rest_init(&rr, c);
 	c->res->state = WS_WARMUP;
 	for (uint64_t i = 0; i < c->warmup; i++) {
 		sh->t_post[IPC_TO_B] = tb_now();
@@ -400,7 +324,6 @@ static int pp_run(struct probe_ctx *c)
 			goto peer_failed;
 	}
 	for (uint32_t r = 0; r < c->runs && !*c->stop; r++) {
-		rt_rest_maybe(&rr);
 		sh->run = r;
 		sh->measuring = 1;
 		probe_run_begin(c, r);
@@ -425,11 +348,8 @@ static int pp_run(struct probe_ctx *c)
 		}
 		sh->measuring = 0;
 		probe_run_end(c, i);
-		uint64_t took = c->res->runs[r].t_end - c->res->runs[r].t_begin;
-		if (took > rr.longest_run)
-			rr.longest_run = took;
 	}
-	describe(c, &rr, sh, cpu_a, cpu_b);
+	describe(c, sh, cpu_a, cpu_b);
 	goto stop;
 
 op_failed:

@@ -62,6 +62,22 @@ wait "$sup"; st=$?
 validate_junit "$TMP/k/junit.xml"
 expect_grep '<error[^>]*message="worker killed by signal 9 \(Killed\)' "$TMP/k/junit.xml"
 
+# a real-time probe that keeps its CPU busy rests between runs rather than
+# measuring the kernel's RT throttling (runs of ~0.3 s, budget 0.475 s)
+cat >"$TMP/busy.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="busy" version="1">
+  <requirement id="BUSY"><probe name="selftest"/><sched policy="fifo" priority="10"/>
+    <run iterations="12000000" runs="3" warmup="0" timeout="30s"/>
+    <limit statistic="min" max="1s"/></requirement>
+</requirements>
+XML
+if [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" -lt 0 ]; then
+  fail "RT throttling is off on this machine (sched_rt_runtime_us = -1): cannot test the guard"
+else
+  expect_status 0 "$RTC" run -o "$TMP/busy" "$TMP/busy.xml"
+  expect_grep 'name="BUSY.note" value="rested [0-9]+ ms [1-9][0-9]* times between runs' "$TMP/busy/junit.xml"
+fi
+
 # no process of these runs is left
 sleep 0.2
 if pgrep -f -- "run -o $TMP/" >/dev/null; then fail "processes remain: $(pgrep -af -- "run -o $TMP/")"; else ok; fi
