@@ -628,6 +628,14 @@ void fingerprint_collect(struct fingerprint *fp, const struct timebase *tb)
 	add_file_value(fp, "host.thp", "/sys/kernel/mm/transparent_hugepage/enabled");
 
 	fingerprint_add(fp, "rtconform.version", "%s", RTC_VERSION);
+#ifdef RTC_SANITIZED
+	/* Sanitizers cannot lock memory: these figures must never pass for a
+	 * qualification (see RTC_SANITIZE in CMakeLists.txt). */
+	fingerprint_add(fp, "rtconform.build",
+			"sanitizer (address,undefined): memory not locked, figures not for qualification");
+#else
+	fingerprint_add(fp, "rtconform.build", "standard");
+#endif
 	add_compiler(fp);
 	/* Built against and running with: a distribution update can change
 	 * the second without a rebuild. */

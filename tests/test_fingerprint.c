@@ -52,7 +52,7 @@ START_TEST(every_field_present)
 		"host.rt_throttling",
 		"host.virtual_machine",
 		"host.limits.memlock", "host.limits.rtprio",
-		"rtconform.version", "rtconform.compiler", "rtconform.libxml2",
+		"rtconform.version", "rtconform.build", "rtconform.compiler", "rtconform.libxml2",
 		"timebase.name", "timebase.freq_hz",
 		"rtconform.started", "rtconform.ended",
 		"requirements.1.path", "requirements.1.sha256",
