@@ -120,7 +120,7 @@ static long read_long(const char *path)
 void probe_rt_guard_init(struct probe_ctx *c)
 {
 	memset(&c->rt, 0, sizeof c->rt);
-	if (c->policy == SCHED_OTHER || !c->tb)
+	if (c->policy == SCHED_OTHER || !c->tb || c->probe->mostly_sleeps)
 		return;
 	long runtime = read_long("/proc/sys/kernel/sched_rt_runtime_us");
 	long period = read_long("/proc/sys/kernel/sched_rt_period_us");

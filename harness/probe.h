@@ -76,6 +76,9 @@ struct probe {
 	 * metrics (timer wake-up); the runner then maps one series per allowed
 	 * CPU (at most PROBE_MAX_SERIES) for metric 0. */
 	bool per_cpu_series;
+	/* The probe sleeps through most of a run (timer wake-ups), so it cannot
+	 * run into RT throttling: the harness's throttling guard stays off. */
+	bool mostly_sleeps;
 };
 
 /* Per-run figures of one metric. */

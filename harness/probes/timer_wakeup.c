@@ -442,4 +442,5 @@ const struct probe probe_timer_wakeup = {
 	.check = tw_check,
 	.run = tw_run,
 	.per_cpu_series = true,
+	.mostly_sleeps = true,
 };
