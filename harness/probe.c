@@ -152,10 +152,10 @@ void probe_rt_guard_note(struct probe_ctx *c)
 	double ms = c->tb ? c->tb->ns_per_tick / 1e6 : 0;
 	if (c->rt.rests && used + 2 < len)
 		used += (size_t)snprintf(n + used, len - used,
-					 "%srested %ld ms %u times between runs to stay under the "
+					 "%srested %ld ms %u time%s between runs to stay under the "
 					 "kernel's RT throttling.", used ? " " : "",
 					 (long)(c->rt.rest.tv_sec * 1000 + c->rt.rest.tv_nsec / 1000000),
-					 c->rt.rests);
+					 c->rt.rests, c->rt.rests == 1 ? "" : "s");
 	if (c->rt.runtime && c->rt.longest_run > c->rt.runtime && used + 2 < len)
 		snprintf(n + used, len - used,
 			 "%sa run took %.0f ms, over the RT runtime (%.0f ms): throttling may "
