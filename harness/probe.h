@@ -120,6 +120,22 @@ struct result_shm {
 	uint32_t nseries_alloc;       /* per-CPU series mapped after the metrics */
 	uint32_t nseries;             /* series the probe used */
 	int32_t series_cpu[PROBE_MAX_SERIES]; /* CPU of each used series */
+	/* What the worker was asked to do, written by the supervisor before
+	 * the fork (see worker.h). */
+	struct {
+		char probe[32];
+		char values[PROBE_MAX_PARAMS][128];
+		uint64_t iterations, runs, warmup, timeout_ns;
+		int32_t policy, priority, cpu, ncpus;
+		int32_t allowed[PROBE_MAX_CPUS];
+		char self_dir[1024];
+		struct {
+			char name[48];
+			int32_t is_tsc;
+			double freq_hz, ns_per_tick, resolution_ns, read_min_ns,
+				read_median_ns, calib_rounds;
+		} tb;
+	} spec;
 	/* What cleanup() needs to find leftovers: ids and names, probe-defined. */
 	struct {
 		int64_t ids[4];

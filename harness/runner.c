@@ -9,6 +9,7 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -24,6 +25,7 @@
 
 #include "load.h"
 #include "probes/probes.h"
+#include "worker.h"
 #include "rtenv.h"
 
 const char *verdict_name(enum verdict v)
@@ -46,17 +48,46 @@ struct result_shm *result_alloc(unsigned nmetrics, size_t *bytes)
 	return result_alloc_series(nmetrics, 0, bytes);
 }
 
+/* The result memory as a memfd, so the exec'd worker can map it too; *fd
+ * is left open for the caller (close-on-exec). */
+static struct result_shm *result_alloc_fd(unsigned nmetrics, unsigned nseries, size_t *bytes,
+					  int *fd);
+
 struct result_shm *result_alloc_series(unsigned nmetrics, unsigned nseries, size_t *bytes)
+{
+	int fd;
+	struct result_shm *r = result_alloc_fd(nmetrics, nseries, bytes, &fd);
+	if (r)
+		close(fd);
+	return r;
+}
+
+static struct result_shm *result_alloc_fd(unsigned nmetrics, unsigned nseries, size_t *bytes,
+					  int *fd)
 {
 	size_t stride = offsetof(struct metric_data, hist) + hist_bytes(HIST_DEFAULT_BITS);
 	stride = (stride + 63) & ~(size_t)63;
 	if (nseries > PROBE_MAX_SERIES)
 		nseries = PROBE_MAX_SERIES;
 	size_t total = sizeof(struct result_shm) + (size_t)(nmetrics + nseries) * stride;
-	struct result_shm *r = mmap(NULL, total, PROT_READ | PROT_WRITE,
-				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (r == MAP_FAILED)
+	/* A memfd: anonymous (nothing in /dev/shm to leak), shareable across
+	 * the worker's exec, gone when the last mapping and fd are. */
+	*fd = memfd_create("rtconform-result", MFD_CLOEXEC);
+	if (*fd < 0)
 		return NULL;
+	if (ftruncate(*fd, (off_t)total) != 0) {
+		int e = errno;
+		close(*fd);
+		errno = e;
+		return NULL;
+	}
+	struct result_shm *r = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+	if (r == MAP_FAILED) {
+		int e = errno;
+		close(*fd);
+		errno = e;
+		return NULL;
+	}
 	memset(r, 0, total); /* touch every page before any measurement */
 	r->nmetrics = nmetrics;
 	r->metric_stride = (uint32_t)stride;
@@ -132,76 +163,6 @@ void req_result_free(struct req_result *r)
 	r->res = NULL;
 }
 
-/* Cost of one iteration of an empty counted loop, in ticks: the seeds'
- * "loop overhead", subtracted from batch figures. */
-static double empty_loop_ticks(uint64_t n)
-{
-	if (n < 1000)
-		n = 1000;
-	uint64_t t0 = tb_now();
-	for (uint64_t i = 0; i < n; i++)
-		__asm__ __volatile__("" ::: "memory");
-	uint64_t t1 = tb_now();
-	return (double)(t1 - t0) / (double)n;
-}
-
-static volatile int worker_stop;
-
-static void worker_on_term(int sig)
-{
-	(void)sig;
-	worker_stop = 1;
-}
-
-static void __attribute__((noreturn)) worker_main(struct probe_ctx *c, uint64_t timeout_ns)
-{
-	char err[480];
-	int rc;
-	struct result_shm *res = c->res;
-
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, worker_on_term);
-	res->state = WS_SETUP;
-
-	if (c->policy != SCHED_OTHER &&
-	    (rc = rtenv_limit_rttime(timeout_ns, err, sizeof err)) != 0)
-		goto fail;
-	if ((rc = rtenv_lock_memory(256 * 1024, err, sizeof err)) != 0)
-		goto fail;
-	if ((rc = rtenv_pin(c->cpu, err, sizeof err)) != 0)
-		goto fail;
-	if ((rc = rtenv_set_policy(c->policy, c->priority, err, sizeof err)) != 0)
-		goto fail;
-	res->loop_ticks = empty_loop_ticks(c->iterations);
-	for (unsigned i = 0; i < c->probe->nmetrics; i++)
-		probe_set_scale(c, i, 1.0);
-	for (unsigned i = 0; i < res->nseries_alloc; i++) {
-		struct metric_data *m = result_series(res, i);
-		m->ns_per_unit = c->tb->ns_per_tick;
-		m->cycles_per_unit = c->tb->is_tsc ? 1.0 : 0.0;
-	}
-
-	probe_rt_guard_init(c);
-	rc = c->probe->run(c);
-	probe_rt_guard_note(c);
-	if (rc == 0 && res->runs_done == c->runs) {
-		res->state = WS_DONE;
-		_exit(0);
-	}
-	if (rc == 0 && !res->reason[0])
-		snprintf(res->reason, sizeof res->reason, "stopped after %u of %llu runs",
-			 res->runs_done, (unsigned long long)c->runs);
-	res->state = WS_FAILED;
-	_exit(1);
-fail:
-	snprintf(res->reason, sizeof res->reason, "%s", err);
-	res->err = -rc;
-	res->state = WS_FAILED;
-	_exit(1);
-}
-
 static int pidfd_open_(pid_t pid)
 {
 #ifdef SYS_pidfd_open
@@ -262,7 +223,6 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 	c.cpu = r->cpu;
 	c.tb = timebase_get();
 	c.self_dir = o ? o->self_dir : NULL;
-	c.stop = &worker_stop;
 	c.timeout_ns = r->timeout_ns;
 	c.ncpus = 0;
 	for (int n = 0; n < PROBE_MAX_CPUS; n++) {
@@ -280,8 +240,9 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 		return;
 	}
 
-	out->res = result_alloc_series((unsigned)p->nmetrics,
-				       p->per_cpu_series ? (unsigned)c.ncpus : 0, &out->res_bytes);
+	int res_fd = -1;
+	out->res = result_alloc_fd((unsigned)p->nmetrics,
+				   p->per_cpu_series ? (unsigned)c.ncpus : 0, &out->res_bytes, &res_fd);
 	if (!out->res) {
 		req_result_error(out, r, f, "cannot map result memory: %s", strerror(errno));
 		return;
@@ -289,6 +250,12 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 	c.res = out->res;
 	for (unsigned i = 0; i < p->nmetrics; i++)
 		c.m[i] = result_metric(out->res, i);
+	worker_spec_store(out->res, &c);
+	/* The slim worker binary beside rtconform (see worker.h); library
+	 * callers that give no self_dir measure in the forked process itself. */
+	char worker_path[1200] = "";
+	if (c.self_dir)
+		snprintf(worker_path, sizeof worker_path, "%s/rtconform-worker", c.self_dir);
 
 	/* The background load runs from before the warm-up until the worker is
 	 * gone, whatever becomes of the worker. */
@@ -302,6 +269,7 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 			lrc = load_check(&lp, LOAD_SETTLE_MS, lerr, sizeof lerr);
 		if (lrc != 0) {
 			load_stop(&lp, NULL, 0);
+			close(res_fd);
 			req_result_error(out, r, f, "background load: %s", lerr);
 			return;
 		}
@@ -314,10 +282,27 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 	if (pid < 0) {
 		req_result_error(out, r, f, "cannot fork the worker: %s", strerror(errno));
 		load_stop(&lp, NULL, 0);
+		close(res_fd);
 		return;
 	}
-	if (pid == 0)
-		worker_main(&c, r->timeout_ns);
+	if (pid == 0) {
+		setpgid(0, 0);
+		if (!worker_path[0])
+			worker_main(&c);
+		char fdarg[16];
+		snprintf(fdarg, sizeof fdarg, "%d", res_fd);
+		int fl = fcntl(res_fd, F_GETFD);
+		if (fl >= 0)
+			fcntl(res_fd, F_SETFD, fl & ~FD_CLOEXEC);
+		char *const args[] = { worker_path, fdarg, NULL };
+		execv(worker_path, args);
+		snprintf(out->res->reason, sizeof out->res->reason,
+			 "cannot run the worker %.400s: %s (it is built beside rtconform)",
+			 worker_path, strerror(errno));
+		out->res->state = WS_FAILED;
+		_exit(127);
+	}
+	close(res_fd);
 	setpgid(pid, pid); /* also done in the child: whichever runs first wins */
 
 	int pfd = pidfd_open_(pid);

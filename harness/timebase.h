@@ -46,6 +46,10 @@ int timebase_init(struct timebase *tb, char *err, size_t errlen);
  * struct the caller passed in. */
 const struct timebase *timebase_get(void);
 
+/* Use a timebase calibrated elsewhere (by the supervisor, in the exec'd
+ * worker): the same backend and frequency, no recalibration. */
+void timebase_adopt(const struct timebase *tb);
+
 static inline uint64_t tb_clock_ns(void)
 {
 	struct timespec ts;

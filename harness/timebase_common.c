@@ -24,6 +24,12 @@ void timebase_set_current(const struct timebase *tb)
 	have_current = true;
 }
 
+void timebase_adopt(const struct timebase *tb)
+{
+	tb_use_tsc = tb->is_tsc;
+	timebase_set_current(tb);
+}
+
 double tb_ticks_to_ns(double ticks)
 {
 	return have_current ? ticks * current.ns_per_tick : ticks;

@@ -448,12 +448,21 @@ START_TEST(missing_nop_names_path)
 	const struct pcase *pc = &cases[4 + _i];
 	struct requirement q;
 	struct req_file f = { .path = "<test>", .name = "test" };
-	struct run_options o = { .self_dir = "/nonexistent-rtc-dir" };
+	/* rtconform-worker is there, rtconform-nop is not */
+	char dir[] = "/tmp/rtc-nonop-XXXXXX", link[64];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(link, sizeof link, "%s/rtconform-worker", dir);
+	ck_assert_int_eq(symlink(RTC_BINARY_DIR "/rtconform-worker", link), 0);
+	struct run_options o = { .self_dir = dir };
 	struct req_result r;
+	char want[96];
+	snprintf(want, sizeof want, "%s/rtconform-nop", dir);
 	make_req(&q, pc, POLICY_OTHER);
 	runner_run(&q, &f, &o, &r);
+	unlink(link);
+	rmdir(dir);
 	ck_assert_int_eq(r.verdict, VERDICT_ERROR);
-	ck_assert_msg(strstr(r.reason, "/nonexistent-rtc-dir/rtconform-nop") != NULL,
+	ck_assert_msg(strstr(r.reason, want) != NULL,
 		      "reason does not name the path: %s", r.reason);
 	req_result_free(&r);
 

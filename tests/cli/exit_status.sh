@@ -46,5 +46,5 @@ expect_status 3 "$RTC" run -o "$TMP/mixed" "$TMP/mixed.xml"
 
 # no worker or peer left behind
 sleep 0.2
-if pgrep -f -- "run -o $TMP" >/dev/null; then fail "rtconform processes remain: $(pgrep -af -- "run -o $TMP")"; else ok; fi
+expect_no_leftovers "after the runs"
 finish

@@ -80,5 +80,5 @@ fi
 
 # no process of these runs is left
 sleep 0.2
-if pgrep -f -- "run -o $TMP/" >/dev/null; then fail "processes remain: $(pgrep -af -- "run -o $TMP/")"; else ok; fi
+expect_no_leftovers "after the faults"
 finish

@@ -22,6 +22,6 @@ for sig in INT TERM; do
   [ "$(xpath_count '//error[contains(@message,"interrupted")]' "$TMP/$sig/junit.xml")" = 2 ] && ok \
     || fail "SIG$sig: expected both requirements marked interrupted"
   sleep 0.2
-  if pgrep -f "$RTC run -o $TMP/$sig" >/dev/null; then fail "SIG$sig: processes remain"; else ok; fi
+  expect_no_leftovers "SIG$sig"
 done
 finish

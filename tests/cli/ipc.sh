@@ -32,7 +32,7 @@ assert_clean() { # WHEN
     left="$(comm -12 <(echo "$left" | sort) <(leftovers | sort))" # still there
   done
   [ -z "$left" ] && ok || { fail "$1: left behind: $(echo $left)"; ipcs -s | sed 's/^/    /'; }
-  if pgrep -f -- "$TMP" >/dev/null; then fail "$1: processes remain: $(pgrep -af -- "$TMP")"; else ok; fi
+  expect_no_leftovers "$1"
 }
 
 # XML with one requirement per mechanism x peer: ID prefix, iterations,

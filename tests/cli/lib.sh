@@ -9,6 +9,9 @@ TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 FAILS=0
 CHECKS=0
+# Every process a test starts inherits this mark (workers keep it across
+# their exec), so leftovers of this test are found and nobody else's.
+export RTC_TEST_MARK="rtc-cli-$$-$RANDOM"
 
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 ok() { CHECKS=$((CHECKS + 1)); }
@@ -46,6 +49,31 @@ validate_junit() {
 # xpath_count EXPR FILE : number of nodes (xmllint --xpath count())
 xpath_count() {
   xmllint --xpath "count($1)" "$2" 2>/dev/null
+}
+
+# marked_procs : pids (other than this shell and its subshells) carrying our mark
+marked_procs() {
+  local d pid
+  for d in /proc/[0-9]*; do
+    pid="${d#/proc/}"
+    [ "$pid" = "$$" ] || [ "$pid" = "$BASHPID" ] && continue
+    if { tr '\0' '\n' <"$d/environ"; } 2>/dev/null | grep -qx "RTC_TEST_MARK=$RTC_TEST_MARK"; then
+      # a tr/grep of this very scan has gone by the time it is listed
+      [ -d "$d" ] && grep -q "^PPid:[[:space:]]*$BASHPID\$" "$d/status" 2>/dev/null && continue
+      echo "$pid"
+    fi
+  done
+}
+# expect_no_leftovers WHAT : no rtconform, worker, peer or load of this test is left
+expect_no_leftovers() {
+  sleep 0.2
+  local l
+  l="$(marked_procs)"
+  if [ -n "$l" ]; then
+    fail "$1: processes left: $(ps -o pid,ppid,stat,comm -p "$(echo $l | tr ' ' ,)" | tail -n +2)"
+  else
+    ok
+  fi
 }
 
 finish() {

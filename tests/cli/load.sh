@@ -37,7 +37,7 @@ prop() { xmllint --xpath "string(//property[@name='$1']/@value)" "$2" 2>/dev/nul
 # (the timer probe's measuring threads exist only while it measures)
 worker_threads() {
   local c n best=0
-  for c in $(pgrep -P "$1" -x rtconform); do
+  for c in $(pgrep -P "$1" -x 'rtconform(-worke)?'); do  # the worker: rtconform-worker (comm is cut at 15)
     n="$(ls "/proc/$c/task" 2>/dev/null | wc -l)"
     [ "$n" -gt "$best" ] && best="$n"
   done
