@@ -54,7 +54,11 @@ typedef uint64_t (*ov_fn)(const struct ov_state *s, uint64_t n);
 /* Each variant is its own non-inlined function so that the timed loop is
  * one plain loop that objdump shows as such, and the choice of variant is
  * made once per batch, outside it. */
+#if defined(__clang__) /* clang does not clone functions and has no noclone */
+#define OV_FN static uint64_t __attribute__((noinline))
+#else
 #define OV_FN static uint64_t __attribute__((noinline, noclone))
+#endif
 
 OV_FN op_empty(const struct ov_state *s, uint64_t n)
 {
