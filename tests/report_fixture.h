@@ -31,6 +31,7 @@
 #include "harness/runner.h"
 #include "harness/stats.h"
 #include "reports/report.h"
+#include "test_util.h"
 
 static const struct probe_param fx_params[] = {
 	{ .name = "mechanism", .help = "m", .kind = PARAM_ENUM, .def = "posix-sem" },
@@ -250,34 +251,13 @@ static struct fx *fx_new(void)
 	return x;
 }
 
-static void fx_rm_tree(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	struct dirent *e;
-	char p[512];
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-		struct stat st;
-		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-			fx_rm_tree(p);
-		else
-			unlink(p);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
 static void fx_free(struct fx *x)
 {
 	for (int f = 0; f < 2; f++)
 		for (int i = 0; i < FX_MAXREQ; i++)
 			req_result_free(&x->results[f][i]);
 	fingerprint_free(&x->fp);
-	fx_rm_tree(x->dir);
+	tu_rm_tree(x->dir);
 	free(x);
 }
 
@@ -285,30 +265,6 @@ static void fx_free(struct fx *x)
 static inline void fx_path(const struct fx *x, const char *name, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/%s", x->dir, name);
-}
-
-static inline char *fx_slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	for (;;) {
-		if (n + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			buf = realloc(buf, cap);
-			ck_assert_ptr_nonnull(buf);
-		}
-		size_t got = fread(buf + n, 1, 4096, f);
-		n += got;
-		if (got < 4096)
-			break;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
 }
 
 #endif

@@ -129,7 +129,7 @@ START_TEST(html_well_formed)
 	fx_path(x, "report.html", p, sizeof p);
 	ck_assert_msg(report_write_html(&x->run, p, err, sizeof err) == 0, "%s", err);
 	size_t flen;
-	char *file = fx_slurp(p, &flen);
+	char *file = tu_slurp(p, &flen);
 	ck_assert_uint_eq(flen, len);
 	ck_assert(memcmp(file, html, len) == 0);
 	free(file);
@@ -438,7 +438,7 @@ START_TEST(rerender_through_the_command)
 		 junit, rerendered);
 	ck_assert_int_eq(system(cmd), 0);
 	size_t la, lb;
-	char *a = fx_slurp(html, &la), *b = fx_slurp(rerendered, &lb);
+	char *a = tu_slurp(html, &la), *b = tu_slurp(rerendered, &lb);
 	ck_assert(la == lb && memcmp(a, b, la) == 0);
 	free(a);
 	free(b);

@@ -312,7 +312,7 @@ START_TEST(json_from_a_real_run)
 	int status = -1;
 	compare_files(json, junit, &status);
 	ck_assert_int_eq(status, WEXITSTATUS(st));
-	fx_rm_tree(dir);
+	tu_rm_tree(dir);
 }
 END_TEST
 

@@ -24,6 +24,7 @@
 #include "harness/runner.h"
 #include "harness/stats.h"
 #include "reports/report.h"
+#include "test_util.h"
 
 #define SCHEMA_DIR RTC_SHARED_DIR "/schemas/junit/"
 
@@ -207,34 +208,13 @@ static struct fx *fx_new(void)
 	return x;
 }
 
-static void rm_tree(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	struct dirent *e;
-	char p[512];
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-		struct stat st;
-		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-			rm_tree(p);
-		else
-			unlink(p);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
 static void fx_free(struct fx *x)
 {
 	for (int f = 0; f < 2; f++)
 		for (int i = 0; i < MAXREQ; i++)
 			req_result_free(&x->results[f][i]);
 	fingerprint_free(&x->fp);
-	rm_tree(x->dir);
+	tu_rm_tree(x->dir);
 	free(x);
 }
 
@@ -250,30 +230,6 @@ static int dir_entries(const char *dir)
 			n++;
 	closedir(d);
 	return n;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	for (;;) {
-		if (n + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			buf = realloc(buf, cap);
-			ck_assert_ptr_nonnull(buf);
-		}
-		size_t got = fread(buf + n, 1, 4096, f);
-		n += got;
-		if (got < 4096)
-			break;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
 }
 
 /* xmllint's exit status validating file against one of the schemas. Its
@@ -296,7 +252,7 @@ static int xmllint(const char *schema, const char *file)
 	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
 	int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	if (rc) {
-		char *text = slurp(log, NULL);
+		char *text = tu_slurp(log, NULL);
 		fprintf(stderr, "xmllint --schema %s %s: exit %d\n%s", schema, file, rc, text);
 		free(text);
 	}
@@ -645,7 +601,7 @@ START_TEST(atomic_write_replaces_and_cleans_up)
 	ck_assert_int_eq(report_atomic_write(x->path, "first\n", 6), 0);
 	ck_assert_int_eq(report_atomic_write(x->path, "second\n", 7), 0);
 	size_t len;
-	char *got = slurp(x->path, &len);
+	char *got = tu_slurp(x->path, &len);
 	ck_assert_uint_eq(len, 7);
 	ck_assert_str_eq(got, "second\n");
 	free(got);
@@ -759,7 +715,7 @@ START_TEST(text_table)
 	snprintf(p, sizeof p, "%s/summary.txt", x->dir);
 	ck_assert_msg(report_write_summary(&x->run, p, err, sizeof err) == 0, "%s", err);
 	t = text_of(&x->run);
-	char *s = slurp(p, NULL);
+	char *s = tu_slurp(p, NULL);
 	/* the verdict table as on stdout, then the figures behind it */
 	ck_assert_int_eq(strncmp(s, t, strlen(t)), 0);
 	const char *fig = s + strlen(t);
