@@ -490,7 +490,7 @@ int cmd_list(int argc, char **argv)
 static const char probe_usage[] =
 	"usage: rtconform probe NAME [--param K=V]... [--policy fifo|rr|other]\n"
 	"                       [--priority N|max] [--cpu N] [--iterations N] [--runs N]\n"
-	"                       [--timeout DURATION]\n"
+	"                       [--warmup N] [--timeout DURATION]\n"
 	"\n"
 	"One ad-hoc measurement of a probe (see rtconform list), statistics and a\n"
 	"histogram to stdout. Defaults: policy other, 1000 iterations, 1 run, timeout 60s.\n";
@@ -550,11 +550,11 @@ int cmd_probe(int argc, char **argv, const char *self_dir)
 			break;
 		case 'R': prio = optarg; break;
 		case 'c':
-			if (count_parse(optarg, 4095, &u, err, sizeof err) != 0 && strcmp(optarg, "0")) {
+			if (count_parse_range(optarg, 0, 4095, &u, err, sizeof err) != 0) {
 				fprintf(stderr, "rtconform probe: --cpu: %s\n", err);
 				goto out;
 			}
-			req.cpu = strcmp(optarg, "0") ? (int)u : 0;
+			req.cpu = (int)u;
 			break;
 		case 'i':
 			if (count_parse(optarg, REQ_MAX_ITERATIONS, &req.iterations, err, sizeof err)) {
@@ -569,13 +569,11 @@ int cmd_probe(int argc, char **argv, const char *self_dir)
 			}
 			break;
 		case 'w':
-			if (strcmp(optarg, "0") &&
-			    count_parse(optarg, REQ_MAX_ITERATIONS, &req.warmup, err, sizeof err)) {
+			if (count_parse_range(optarg, 0, REQ_MAX_ITERATIONS, &req.warmup, err,
+					      sizeof err)) {
 				fprintf(stderr, "rtconform probe: --warmup: %s\n", err);
 				goto out;
 			}
-			if (!strcmp(optarg, "0"))
-				req.warmup = 0;
 			break;
 		case 't':
 			if (duration_parse_ns(optarg, false, &req.timeout_ns, err, sizeof err)) {

@@ -179,32 +179,32 @@ int duration_parse_ns(const char *text, bool allow_zero, uint64_t *ns,
 	return 0;
 }
 
-int count_parse(const char *text, uint64_t max, uint64_t *out,
-		char *err, size_t errlen)
+int count_parse_range(const char *text, uint64_t min, uint64_t max, uint64_t *out,
+		      char *err, size_t errlen)
 {
 	const char *p = text;
 	uint64_t v = 0;
 	bool overflow = false;
 
 	if (!text || !*text) {
-		snprintf(err, errlen, "empty value (expected a whole number 1..%llu)",
-			 (unsigned long long)max);
+		snprintf(err, errlen, "empty value (expected a whole number %llu..%llu)",
+			 (unsigned long long)min, (unsigned long long)max);
 		return -EINVAL;
 	}
 	if (*p == '-') {
-		snprintf(err, errlen, "negative numbers are not allowed (expected 1..%llu)",
-			 (unsigned long long)max);
+		snprintf(err, errlen, "negative numbers are not allowed (expected %llu..%llu)",
+			 (unsigned long long)min, (unsigned long long)max);
 		return -EINVAL;
 	}
 	if (*p == '+') {
-		snprintf(err, errlen, "a sign is not allowed (expected 1..%llu)",
-			 (unsigned long long)max);
+		snprintf(err, errlen, "a sign is not allowed (expected %llu..%llu)",
+			 (unsigned long long)min, (unsigned long long)max);
 		return -EINVAL;
 	}
 	for (; *p; p++) {
 		if (!is_digit(*p)) {
-			snprintf(err, errlen, "not a whole number (expected digits only, 1..%llu)",
-				 (unsigned long long)max);
+			snprintf(err, errlen, "not a whole number (expected digits only, %llu..%llu)",
+				 (unsigned long long)min, (unsigned long long)max);
 			return -EINVAL;
 		}
 		unsigned d = (unsigned)(*p - '0');
@@ -214,17 +214,23 @@ int count_parse(const char *text, uint64_t max, uint64_t *out,
 			v = v * 10 + d;
 	}
 	if (overflow || v > max) {
-		snprintf(err, errlen, "out of range (expected 1..%llu)",
-			 (unsigned long long)max);
+		snprintf(err, errlen, "out of range (expected %llu..%llu)",
+			 (unsigned long long)min, (unsigned long long)max);
 		return -ERANGE;
 	}
-	if (v == 0) {
-		snprintf(err, errlen, "must be at least 1 (expected 1..%llu)",
-			 (unsigned long long)max);
+	if (v < min) {
+		snprintf(err, errlen, "must be at least %llu (expected %llu..%llu)",
+			 (unsigned long long)min, (unsigned long long)min, (unsigned long long)max);
 		return -ERANGE;
 	}
 	*out = v;
 	return 0;
+}
+
+int count_parse(const char *text, uint64_t max, uint64_t *out,
+		char *err, size_t errlen)
+{
+	return count_parse_range(text, 1, max, out, err, errlen);
 }
 
 /* Decimals that give 4 significant digits for a value >= 0 (at most 3). */

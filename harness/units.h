@@ -30,7 +30,12 @@ int qty_parse(const char *text, bool allow_zero, struct quantity *out,
 int duration_parse_ns(const char *text, bool allow_zero, uint64_t *ns,
 		      char *err, size_t errlen);
 
-/* Parse a positive decimal integer <= max ("2000"); -EINVAL / -ERANGE. */
+/* Parse a decimal integer in min..max ("2000"); -EINVAL (not a number,
+ * sign, junk) or -ERANGE, with a message naming the range in err. */
+int count_parse_range(const char *text, uint64_t min, uint64_t max, uint64_t *out,
+		      char *err, size_t errlen);
+
+/* count_parse_range with min 1: a positive count. */
 int count_parse(const char *text, uint64_t max, uint64_t *out,
 		char *err, size_t errlen);
 

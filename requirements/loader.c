@@ -554,15 +554,9 @@ static void count_attr(struct builder *b, xmlNodePtr n, const char *name, uint64
 
 	if (!v)
 		return;
-	if (allow_zero && *v && strspn(v, "0") == strlen(v)) {
-		*out = 0;
-	} else if (count_parse(v, max, &x, err, sizeof err) == 0) {
+	if (count_parse_range(v, allow_zero ? 0 : 1, max, &x, err, sizeof err) == 0) {
 		*out = x;
 	} else {
-		/* count_parse speaks of 1..max; here 0 is fine too */
-		char *one = allow_zero ? strstr(err, "expected 1..") : NULL;
-		if (one)
-			one[strlen("expected ")] = '0';
 		diag_add(b->diags, b->file, line_of(n), "%s=\"%s\": %s", name, v, err);
 		*bad = true;
 	}

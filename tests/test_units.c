@@ -225,6 +225,26 @@ static const struct {
 	{ 1e30, "1000000000000000000000 s" },
 };
 
+START_TEST(count_range_min)
+{
+	/* 0 allowed where min is 0 (warmup, --cpu); the message names the range */
+	uint64_t v = 7;
+	char err[160] = "";
+	ck_assert_int_eq(count_parse_range("0", 0, 10, &v, err, sizeof err), 0);
+	ck_assert_uint_eq(v, 0);
+	ck_assert_int_eq(count_parse_range("000", 0, 10, &v, err, sizeof err), 0);
+	ck_assert_uint_eq(v, 0);
+	ck_assert_int_eq(count_parse_range("11", 0, 10, &v, err, sizeof err), -ERANGE);
+	ck_assert_ptr_nonnull(strstr(err, "expected 0..10"));
+	ck_assert_int_eq(count_parse_range("-1", 0, 10, &v, err, sizeof err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "expected 0..10"));
+	ck_assert_int_eq(count_parse_range("4", 5, 10, &v, err, sizeof err), -ERANGE);
+	ck_assert_ptr_nonnull(strstr(err, "at least 5 (expected 5..10)"));
+	ck_assert_int_eq(count_parse("0", 10, &v, err, sizeof err), -ERANGE);
+	ck_assert_ptr_nonnull(strstr(err, "expected 1..10"));
+}
+END_TEST
+
 START_TEST(fmt_ns_values)
 {
 	char buf[64];
@@ -292,6 +312,7 @@ static Suite *units_suite(void)
 	tcase_add_test(tc, duration_values);
 	tcase_add_test(tc, duration_refuses);
 	tcase_add_test(tc, count_values);
+	tcase_add_test(tc, count_range_min);
 	tcase_add_loop_test(tc, count_refuses, 0, sizeof bad_count / sizeof bad_count[0]);
 	suite_add_tcase(s, tc);
 
