@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -28,7 +29,7 @@ void probe_set_scale(struct probe_ctx *c, unsigned metric, double factor)
 	m->cycles_per_unit = c->tb->is_tsc ? factor : 0.0;
 }
 
-int probe_fail(struct probe_ctx *c, int err, const char *fmt, ...)
+int probe_fail(const struct probe_ctx *c, int err, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -52,11 +53,11 @@ int probe_peer_setup(const struct probe_ctx *c, int cpu)
 	 * same conditions (memory locks are not inherited across fork). */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if ((rc = rtenv_lock_memory(64 * 1024, err, sizeof err)) != 0)
-		return probe_fail((struct probe_ctx *)c, rc, "peer: %s", err);
+		return probe_fail(c, rc, "peer: %s", err);
 	if ((rc = rtenv_pin(cpu, err, sizeof err)) != 0)
-		return probe_fail((struct probe_ctx *)c, rc, "peer: %s", err);
+		return probe_fail(c, rc, "peer: %s", err);
 	if ((rc = rtenv_set_policy(c->policy, c->priority, err, sizeof err)) != 0)
-		return probe_fail((struct probe_ctx *)c, rc, "peer: %s", err);
+		return probe_fail(c, rc, "peer: %s", err);
 	return 0;
 }
 
@@ -161,4 +162,31 @@ void probe_rt_guard_note(struct probe_ctx *c)
 			 "%sa run took %.0f ms, over the RT runtime (%.0f ms): throttling may "
 			 "have stopped it; use shorter runs.", used ? " " : "",
 			 (double)c->rt.longest_run * ms, (double)c->rt.runtime * ms);
+}
+
+int probe_parse_cpulist(const char *s, cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	for (;;) {
+		/* digits only: strtoul alone would take signs, spaces and "0x" */
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		char *end;
+		unsigned long a = strtoul(s, &end, 10), b = a;
+		if (*end == '-') {
+			s = end + 1;
+			if (*s < '0' || *s > '9')
+				return -EINVAL;
+			b = strtoul(s, &end, 10);
+		}
+		if (b < a || b >= CPU_SETSIZE)
+			return -EINVAL;
+		for (unsigned long i = a; i <= b; i++)
+			CPU_SET((int)i, set);
+		if (*end == 0)
+			return 0;
+		if (*end != ',')
+			return -EINVAL;
+		s = end + 1;
+	}
 }

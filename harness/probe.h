@@ -14,6 +14,7 @@
 #ifndef RTC_PROBE_H
 #define RTC_PROBE_H
 
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -129,12 +130,8 @@ struct result_shm {
 		int32_t policy, priority, cpu, ncpus;
 		int32_t allowed[PROBE_MAX_CPUS];
 		char self_dir[1024];
-		struct {
-			char name[48];
-			int32_t is_tsc;
-			double freq_hz, ns_per_tick, resolution_ns, read_min_ns,
-				read_median_ns, calib_rounds;
-		} tb;
+		struct timebase tb;  /* the supervisor's; tb.name points into tb_name */
+		char tb_name[48];
 	} spec;
 	/* What cleanup() needs to find leftovers: ids and names, probe-defined. */
 	struct {
@@ -199,20 +196,25 @@ struct probe_ctx {
  * rests between runs (never inside one: that would distort the batch
  * figure) whenever the busy stretch since the last rest plus the longest run
  * so far could pass half the runtime (half leaves room for the unknown phase
- * of the kernel's period). Called by the runner before run(). */
+ * of the kernel's period). Called by worker_main() before run(). */
 void probe_rt_guard_init(struct probe_ctx *c);
 /* Sleep out a throttling period when the next run could run into one. */
 void probe_rt_guard_rest(struct probe_ctx *c);
 /* Append to res->note what the guard did or saw (rests, over-long runs). */
 void probe_rt_guard_note(struct probe_ctx *c);
 
+/* One sample into a metric's histogram and its run's sums. */
+static inline void metric_record(struct metric_data *m, uint32_t run, uint64_t v)
+{
+	hist_record(&m->hist, v);
+	m->runs[run].count++;
+	m->runs[run].sum += v;
+}
+
 /* Record into series s (per-CPU histogram) during run c->run. */
 static inline void probe_record_series(struct probe_ctx *c, unsigned s, uint64_t v)
 {
-	struct metric_data *m = result_series(c->res, s);
-	hist_record(&m->hist, v);
-	m->runs[c->run].count++;
-	m->runs[c->run].sum += v;
+	metric_record(result_series(c->res, s), c->run, v);
 }
 
 /* The value of a parameter by name (defaults applied), or NULL. */
@@ -233,10 +235,7 @@ static inline void probe_run_begin(struct probe_ctx *c, uint32_t run)
 
 static inline void probe_record(struct probe_ctx *c, unsigned metric, uint64_t v)
 {
-	struct metric_data *m = c->m[metric];
-	hist_record(&m->hist, v);
-	m->runs[c->run].count++;
-	m->runs[c->run].sum += v;
+	metric_record(c->m[metric], c->run, v);
 }
 
 /* Ends run c->run: iterations is the number of samples the run took. */
@@ -252,7 +251,7 @@ static inline void probe_run_end(struct probe_ctx *c, uint64_t iterations)
 
 /* Record why the probe failed (printf-style) and return -err. Safe to call
  * from any process of the probe that shares ctx->res. */
-int probe_fail(struct probe_ctx *c, int err, const char *fmt, ...)
+int probe_fail(const struct probe_ctx *c, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Name of an errno value ("EAGAIN"), for failure reasons a reader can grep. */
@@ -267,6 +266,11 @@ void probe_reap_children(void);
  * set-up: mlockall, the worker's policy and priority, death signal when the
  * worker dies. cpu >= 0 pins it. Returns 0 or -errno. */
 int probe_peer_setup(const struct probe_ctx *c, int cpu);
+
+/* Parse a CPU list ("0,2-3"; "all" is the caller's) into set: numbers and
+ * ascending ranges below CPU_SETSIZE, comma-separated. 0 or -EINVAL. The one
+ * grammar of PARAM_CPULIST, for validation and for the probes. */
+int probe_parse_cpulist(const char *s, cpu_set_t *set);
 
 /* Two CPUs for a placement: same-cpu gives (base, base); cross-cpu gives
  * base and the next online CPU allowed; unpinned gives (-1, -1). base is the

@@ -34,32 +34,8 @@ static void probe_names(char *buf, size_t len)
 
 static bool cpulist_ok(const char *s)
 {
-	if (strcmp(s, "all") == 0)
-		return true;
-	/* n or n-m, comma separated */
-	const char *p = s;
-	for (;;) {
-		if (*p < '0' || *p > '9')
-			return false;
-		long a = 0, b;
-		while (*p >= '0' && *p <= '9' && a < 100000)
-			a = a * 10 + (*p++ - '0');
-		b = a;
-		if (*p == '-') {
-			p++;
-			if (*p < '0' || *p > '9')
-				return false;
-			b = 0;
-			while (*p >= '0' && *p <= '9' && b < 100000)
-				b = b * 10 + (*p++ - '0');
-		}
-		if (b < a || a >= 4096 || b >= 4096)
-			return false;
-		if (*p == 0)
-			return true;
-		if (*p++ != ',')
-			return false;
-	}
+	cpu_set_t set;
+	return strcmp(s, "all") == 0 || probe_parse_cpulist(s, &set) == 0;
 }
 
 const char *validate_param_value(const struct probe *p, size_t idx, const char *value,
@@ -91,7 +67,8 @@ const char *validate_param_value(const struct probe *p, size_t idx, const char *
 		if (cpulist_ok(value))
 			return NULL;
 		snprintf(buf, len, "probe %s: parameter %s: '%s' is not a CPU list "
-			 "(expected all, or numbers and ranges such as 0,2-3)", p->name, pp->name, value);
+			 "(expected all, or numbers and ranges below %d such as 0,2-3)", p->name, pp->name,
+			 value, CPU_SETSIZE);
 		return buf;
 	}
 	return NULL;

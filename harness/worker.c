@@ -33,14 +33,9 @@ void worker_spec_store(struct result_shm *res, const struct probe_ctx *c)
 	res->spec.ncpus = c->ncpus;
 	memcpy(res->spec.allowed, c->allowed, sizeof res->spec.allowed);
 	copy_str(res->spec.self_dir, sizeof res->spec.self_dir, c->self_dir);
-	copy_str(res->spec.tb.name, sizeof res->spec.tb.name, c->tb->name);
-	res->spec.tb.is_tsc = c->tb->is_tsc;
-	res->spec.tb.freq_hz = c->tb->freq_hz;
-	res->spec.tb.ns_per_tick = c->tb->ns_per_tick;
-	res->spec.tb.resolution_ns = c->tb->resolution_ns;
-	res->spec.tb.read_min_ns = c->tb->read_min_ns;
-	res->spec.tb.read_median_ns = c->tb->read_median_ns;
-	res->spec.tb.calib_rounds = c->tb->calib_rounds;
+	res->spec.tb = *c->tb; /* reason and all: a probe may quote why no TSC */
+	copy_str(res->spec.tb_name, sizeof res->spec.tb_name, c->tb->name);
+	res->spec.tb.name = NULL; /* a pointer means nothing across exec */
 }
 
 static volatile int worker_stop;
@@ -81,15 +76,10 @@ int worker_ctx_load(struct probe_ctx *c, struct result_shm *res)
 	/* The supervisor's calibration, not a new one: every worker of a run
 	 * and every report use the same frequency. */
 	static struct timebase tb;
-	res->spec.tb.name[sizeof res->spec.tb.name - 1] = 0;
-	tb.name = res->spec.tb.name;
-	tb.is_tsc = res->spec.tb.is_tsc != 0;
-	tb.freq_hz = res->spec.tb.freq_hz;
-	tb.ns_per_tick = res->spec.tb.ns_per_tick;
-	tb.resolution_ns = res->spec.tb.resolution_ns;
-	tb.read_min_ns = res->spec.tb.read_min_ns;
-	tb.read_median_ns = res->spec.tb.read_median_ns;
-	tb.calib_rounds = res->spec.tb.calib_rounds;
+	tb = res->spec.tb;
+	res->spec.tb_name[sizeof res->spec.tb_name - 1] = 0;
+	tb.name = res->spec.tb_name;
+	tb.reason[sizeof tb.reason - 1] = 0;
 	timebase_adopt(&tb);
 	c->tb = timebase_get();
 	c->res = res;
@@ -136,11 +126,6 @@ void worker_main(struct probe_ctx *c)
 	res->loop_ticks = empty_loop_ticks(c->iterations);
 	for (unsigned i = 0; i < c->probe->nmetrics; i++)
 		probe_set_scale(c, i, 1.0);
-	for (unsigned i = 0; i < res->nseries_alloc; i++) {
-		struct metric_data *m = result_series(res, i);
-		m->ns_per_unit = c->tb->ns_per_tick;
-		m->cycles_per_unit = c->tb->is_tsc ? 1.0 : 0.0;
-	}
 
 	probe_rt_guard_init(c);
 	rc = c->probe->run(c);

@@ -176,13 +176,12 @@ failed:
 static void *peer_thread(void *arg)
 {
 	const struct pp_peer *p = arg;
-	struct probe_ctx bc = *p->c;
-	int policy;
-	struct sched_param sp;
+	int policy = -1;
+	struct sched_param sp = { 0 };
 	/* The attributes asked for it; make sure the thread really runs so. */
 	if (pthread_getschedparam(pthread_self(), &policy, &sp) != 0 || policy != p->c->policy ||
 	    (policy != SCHED_OTHER && sp.sched_priority != p->c->priority)) {
-		probe_fail(&bc, EPERM, "peer thread: runs under policy %d priority %d, not %d/%d",
+		probe_fail(p->c, EPERM, "peer thread: runs under policy %d priority %d, not %d/%d",
 			   policy, sp.sched_priority, p->c->policy, p->c->priority);
 		p->sh->peer_failed = 1;
 		p->ops->post(&p->sh->ch, IPC_TO_A);
@@ -199,7 +198,7 @@ static int start_thread(const struct pp_peer *p, pthread_t *tid)
 							    : p->c->priority };
 	const char *what;
 	int rc;
-	struct probe_ctx *c = (struct probe_ctx *)p->c;
+	const struct probe_ctx *c = p->c;
 
 	pthread_attr_init(&at);
 	/* Without EXPLICIT_SCHED the thread would inherit A's policy only by
@@ -240,7 +239,7 @@ static int start_process(const struct pp_peer *p, pid_t *pid)
 	*pid = fork();
 	if (*pid < 0) {
 		int e = errno;
-		return probe_fail((struct probe_ctx *)p->c, e, "fork of the peer process: %s (%s)",
+		return probe_fail(p->c, e, "fork of the peer process: %s (%s)",
 				  probe_errname(e), strerror(e));
 	}
 	if (*pid == 0) {

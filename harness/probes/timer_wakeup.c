@@ -162,32 +162,6 @@ static void *tw_thread_main(void *arg)
 	return NULL;
 }
 
-/* Parse a validated CPU list ("all" handled by the caller) into set. */
-static int parse_cpulist(const char *s, cpu_set_t *set)
-{
-	CPU_ZERO(set);
-	while (*s) {
-		char *end;
-		unsigned long a = strtoul(s, &end, 10), b = a;
-		if (end == s)
-			return -EINVAL;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtoul(s, &end, 10);
-			if (end == s)
-				return -EINVAL;
-		}
-		if (b < a || b >= CPU_SETSIZE)
-			return -EINVAL;
-		for (unsigned long i = a; i <= b; i++)
-			CPU_SET((int)i, set);
-		s = *end == ',' ? end + 1 : end;
-		if (*end && *end != ',')
-			return -EINVAL;
-	}
-	return 0;
-}
-
 /* The CPUs to measure on, in increasing order, into cpus[]; returns how
  * many, or -errno after probe_fail. */
 static int pick_cpus(struct probe_ctx *c, int *cpus, int max)
@@ -210,7 +184,7 @@ static int pick_cpus(struct probe_ctx *c, int *cpus, int max)
 		return n;
 	}
 	cpu_set_t set;
-	if (parse_cpulist(list, &set) != 0)
+	if (probe_parse_cpulist(list, &set) != 0)
 		return probe_fail(c, EINVAL, "cpus '%s' is not a CPU list below %d", list,
 				  CPU_SETSIZE);
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
