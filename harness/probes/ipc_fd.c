@@ -31,7 +31,7 @@ static int read_all(int fd, void *buf, size_t n)
 		if (r == (ssize_t)n)
 			return 0;
 		if (r == 0)
-			return -EPIPE; /* every writer closed: the other side is gone */
+			return -EPIPE; /* end of file: no writer is left */
 		if (r > 0)
 			return -EIO;
 		if (errno != EINTR)

@@ -138,12 +138,11 @@ static inline int once(struct probe_ctx *c, struct pc_state *s)
 
 static int pc_run(struct probe_ctx *c)
 {
-	static const char *const names[] = { "fork", "vfork", "spawn", "fork-exec" };
 	const char *m = probe_value(c, "method");
 	struct pc_state s;
 	memset(&s, 0, sizeof s);
-	for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(m, names[i]) == 0)
+	for (unsigned i = 0; methods[i]; i++) /* enum method follows methods[] */
+		if (strcmp(m, methods[i]) == 0)
 			s.method = (enum method)i;
 
 	if (s.method == M_SPAWN || s.method == M_FORK_EXEC) {

@@ -33,20 +33,12 @@
 #include "probes.h"
 
 /* The mechanisms, in the order of the parameter's values. Every one works
- * with both peers (see pp_check): a non-NULL reason here is what makes a
- * mechanism / peer combination a validation error. */
-static const struct pp_mech {
-	const struct ipc_mech *ops;
-	const char *no_process; /* why it cannot work with peer=process, or NULL */
-	const char *no_thread;  /* why it cannot work with peer=thread, or NULL */
-} pp_mechs[] = {
-	{ &ipc_posix_sem, NULL, NULL },
-	{ &ipc_named_sem, NULL, NULL },
-	{ &ipc_sysv_sem, NULL, NULL },
-	{ &ipc_futex, NULL, NULL },
-	{ &ipc_mutex_cond, NULL, NULL },
-	{ &ipc_pipe, NULL, NULL },
-	{ &ipc_eventfd, NULL, NULL },
+ * with both peers and every placement: each object lives in shared memory,
+ * an inherited descriptor or a kernel key, so no combination is invalid
+ * (pp_check only refuses a name with no implementation). */
+static const struct ipc_mech *const pp_mechs[] = {
+	&ipc_posix_sem, &ipc_named_sem, &ipc_sysv_sem, &ipc_futex,
+	&ipc_mutex_cond, &ipc_pipe, &ipc_eventfd,
 };
 
 static const char *const mechanisms[] = {
@@ -111,30 +103,21 @@ static inline uint64_t since(uint64_t now, uint64_t then, uint64_t *behind)
 	return 0;
 }
 
-static const struct pp_mech *mech_find(const char *name)
+static const struct ipc_mech *mech_find(const char *name)
 {
 	for (size_t i = 0; name && i < sizeof pp_mechs / sizeof pp_mechs[0]; i++)
-		if (strcmp(pp_mechs[i].ops->name, name) == 0)
-			return &pp_mechs[i];
+		if (strcmp(pp_mechs[i]->name, name) == 0)
+			return pp_mechs[i];
 	return NULL;
 }
 
 static const char *pp_check(const char *const *values, char *buf, size_t len)
 {
-	const struct pp_mech *m = mech_find(values[P_MECHANISM]);
-	if (!m) {
-		snprintf(buf, len, "mechanism %s has no implementation in this build",
-			 values[P_MECHANISM]);
-		return buf;
-	}
-	bool process = strcmp(values[P_PEER], "process") == 0;
-	const char *why = process ? m->no_process : m->no_thread;
-	if (why) {
-		snprintf(buf, len, "mechanism %s cannot work with peer=%s: %s",
-			 values[P_MECHANISM], values[P_PEER], why);
-		return buf;
-	}
-	return NULL;
+	if (mech_find(values[P_MECHANISM]))
+		return NULL;
+	snprintf(buf, len, "mechanism %s has no implementation in this build",
+		 values[P_MECHANISM]);
+	return buf;
 }
 
 /* B's side, in a forked process or a thread. Returns 0 or -errno. */
@@ -271,15 +254,14 @@ static int pp_run(struct probe_ctx *c)
 	const char *mname = probe_value(c, "mechanism");
 	const char *placement = probe_value(c, "placement");
 	bool thread = strcmp(probe_value(c, "peer"), "thread") == 0;
-	const struct pp_mech *m = mech_find(mname);
+	const struct ipc_mech *ops = mech_find(mname);
 	int cpu_a, cpu_b, rc = 0;
 	char err[400];
 	pthread_t tid = 0;
 	pid_t pid = -1;
 
-	if (!m)
+	if (!ops)
 		return probe_fail(c, EINVAL, "mechanism %s has no implementation", mname);
-	const struct ipc_mech *ops = m->ops;
 	if (probe_pick_cpus(c, placement, &cpu_a, &cpu_b) != 0)
 		return probe_fail(c, ENODEV, "placement %s needs two CPUs, %d allowed",
 				  placement, c->ncpus);
@@ -377,10 +359,6 @@ close:
 	return rc;
 }
 
-static void pp_cleanup(const struct result_shm *res)
-{
-	ipc_sem_cleanup(res);
-}
 
 const struct probe probe_sem_pingpong = {
 	.name = "sem-pingpong",
@@ -393,5 +371,5 @@ const struct probe probe_sem_pingpong = {
 	.nmetrics = sizeof metrics / sizeof metrics[0],
 	.check = pp_check,
 	.run = pp_run,
-	.cleanup = pp_cleanup,
+	.cleanup = ipc_sem_cleanup,
 };

@@ -214,8 +214,10 @@ static int hold_dma_latency(char *why, size_t len)
 		return -1;
 	}
 	int32_t zero = 0;
-	if (write(fd, &zero, sizeof zero) != (ssize_t)sizeof zero) {
-		snprintf(why, len, "cannot write /dev/cpu_dma_latency: %s", strerror(errno));
+	ssize_t w = write(fd, &zero, sizeof zero);
+	if (w != (ssize_t)sizeof zero) {
+		snprintf(why, len, "cannot write /dev/cpu_dma_latency: %s",
+			 w < 0 ? strerror(errno) : "short write");
 		close(fd);
 		return -1;
 	}
@@ -365,7 +367,7 @@ join:
 	for (int i = 0; i < n; i++) {
 		struct metric_data *s = result_series(res, (unsigned)i);
 		hist_merge(&m0->hist, &s->hist);
-		for (uint32_t r = 0; r < RESULT_MAX_RUNS; r++) {
+		for (uint32_t r = 0; r < c->runs && r < RESULT_MAX_RUNS; r++) {
 			m0->runs[r].count += s->runs[r].count;
 			m0->runs[r].sum += s->runs[r].sum;
 		}
