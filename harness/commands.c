@@ -296,7 +296,6 @@ int cmd_run(int argc, char **argv, const char *self_dir, const char *cmdline)
 	}
 	struct fingerprint fp = { 0 };
 	fingerprint_collect(&fp, &tb);
-	fingerprint_add(&fp, "rtconform.command", "%s", cmdline);
 
 	/* Orphaned peers of a worker come back to us to be reaped. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -317,6 +316,12 @@ int cmd_run(int argc, char **argv, const char *self_dir, const char *cmdline)
 
 	struct report_run run = { 0 };
 	run.files = calloc(nfiles, sizeof *run.files);
+	if (!run.files) {
+		fprintf(stderr, "rtconform run: out of memory\n");
+		fingerprint_free(&fp);
+		rc = EXIT_NOT_MEASURED;
+		goto out;
+	}
 	run.nfiles = nfiles;
 	run.tb = &tb;
 	run.env = &fp;
@@ -326,11 +331,20 @@ int cmd_run(int argc, char **argv, const char *self_dir, const char *cmdline)
 		struct report_file *rf = &run.files[f];
 		rf->file = files[f];
 		rf->results = calloc(files[f]->nreqs ? files[f]->nreqs : 1, sizeof *rf->results);
+		if (!rf->results) {
+			fprintf(stderr, "rtconform run: out of memory\n");
+			abort(); /* nothing measured can be reported without it */
+		}
 		for (size_t i = 0; i < files[f]->nreqs; i++) {
 			const struct requirement *r = &files[f]->reqs[i];
-			if (!id_selected(only, r->id))
-				continue;
 			struct req_result *res = &rf->results[rf->nresults++];
+			if (!id_selected(only, r->id)) {
+				/* Listed as skipped so a subset's report still shows the
+				 * whole file, and says why these have no figures. */
+				req_result_error(res, r, files[f], "not selected (--only %s)", only);
+				res->verdict = VERDICT_SKIPPED;
+				continue;
+			}
 			ps.index++;
 			if (interrupted)
 				req_result_error(res, r, files[f], "interrupted before it ran");
@@ -626,18 +640,19 @@ int cmd_probe(int argc, char **argv, const char *self_dir)
 		*eq = 0;
 		req.params[i].name = kv[i];
 		req.params[i].value = eq + 1;
-		int idx = probe_param_index(p, kv[i]);
-		if (idx < 0) {
-			fprintf(stderr, "rtconform probe: probe %s has no parameter '%s' (see rtconform list)\n",
-				p->name, kv[i]);
-			goto out;
-		}
-		if (validate_param_value(p, (size_t)idx, eq + 1, err, sizeof err)) {
-			fprintf(stderr, "rtconform probe: %s\n", err);
-			goto out;
-		}
 	}
 	req.nparams = nkv;
+	/* The same checks as a requirements file gets: names, values, the
+	 * probe's own combination rules, parameters given twice. */
+	struct req_file file = { .path = "<command line>", .name = "probe", .reqs = &req,
+				 .nreqs = 1 };
+	struct diag_list d = { 0 };
+	if (validate_file(&file, &d)) {
+		for (size_t i = 0; i < d.n; i++)
+			fprintf(stderr, "rtconform probe: %s\n", d.msgs[i]);
+		diag_free(&d);
+		goto out;
+	}
 
 	struct timebase tb;
 	if (timebase_init(&tb, err, sizeof err) != 0) {
@@ -650,7 +665,6 @@ int cmd_probe(int argc, char **argv, const char *self_dir)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	struct req_file file = { .path = "<command line>", .name = "probe" };
 	struct run_options ro = { .self_dir = self_dir, .interrupted = &interrupted };
 	struct req_result res;
 	runner_run(&req, &file, &ro, &res);

@@ -770,8 +770,14 @@ static void limit_el(struct builder *b, xmlNodePtr n, struct requirement *r,
 		else
 			diag_add(b->diags, b->file, line, "min=\"%s\": %s", l->min_text, err);
 	}
-	if (l->has_max && l->has_min && l->max.unit == l->min.unit &&
-	    l->min.value > l->max.value)
+	/* One limit is judged in one unit: a time against a cycle count would
+	 * compare numbers of different kinds. */
+	if (l->has_max && l->has_min && l->max.unit != l->min.unit)
+		diag_add(b->diags, b->file, line,
+			 "min=\"%s\" and max=\"%s\" mix a duration and a cycle count (give both "
+			 "in time units or both in cycles, or write two limits)",
+			 l->min_text, l->max_text);
+	else if (l->has_max && l->has_min && l->min.value > l->max.value)
 		diag_add(b->diags, b->file, line,
 			 "min=\"%s\" is greater than max=\"%s\" (no value can pass)",
 			 l->min_text, l->max_text);

@@ -339,6 +339,8 @@ END_TEST
 START_TEST(zero_iterations)
 {
 	assert_refused("invalid/zero-iterations.xml", 5, "iterations=\"0\"", "at least 1");
+	assert_refused("invalid/mixed-units.xml", 6, "min=\"100cycles\" and max=\"1s\"",
+		       "mix a duration and a cycle count");
 }
 END_TEST
 

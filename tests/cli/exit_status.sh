@@ -8,6 +8,13 @@ validate_junit "$TMP/pass/junit.xml"
 expect_grep 'PP-OTHER' "$TMP/pass/summary.txt"
 expect_grep 'PP-FIFO' "$TMP/out"
 
+# --only: the others are in the report as skipped, with the reason
+expect_status 0 "$RTC" run -o "$TMP/only" --only PP-OTHER "$FIX/cli/pass.xml"
+validate_junit "$TMP/only/junit.xml"
+[ "$(xpath_count '//testcase' "$TMP/only/junit.xml")" = 2 ] && ok || fail "--only: expected 2 testcases"
+[ "$(xpath_count '//testcase/skipped' "$TMP/only/junit.xml")" = 1 ] && ok || fail "--only: expected 1 skipped"
+expect_grep 'not selected \(--only PP-OTHER\)' "$TMP/only/summary.txt"
+
 # 1: an impossible budget fails, with exactly one <failure>
 expect_status 1 "$RTC" run -o "$TMP/imp" "$FIX/cli/impossible.xml"
 validate_junit "$TMP/imp/junit.xml"
