@@ -34,6 +34,19 @@ static void on_interrupt(int sig)
 	interrupted = 1; /* a flag write only: the supervisor loop acts on it */
 }
 
+/* What `run` and `probe` need before the first worker: orphaned peers of
+ * a worker come back to us to be reaped, and SIGINT/SIGTERM/SIGHUP only set
+ * a flag the runner acts on (stop the worker, write the reports). */
+static void become_supervisor(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	struct sigaction sa = { .sa_handler = on_interrupt };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 static void print_diags(const struct diag_list *d)
 {
 	for (size_t i = 0; i < d->n; i++)
@@ -297,13 +310,7 @@ int cmd_run(int argc, char **argv, const char *self_dir, const char *cmdline)
 	struct fingerprint fp = { 0 };
 	fingerprint_collect(&fp, &tb);
 
-	/* Orphaned peers of a worker come back to us to be reaped. */
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	struct sigaction sa = { .sa_handler = on_interrupt };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	become_supervisor();
 
 	struct progress_state ps = { .tty = isatty(STDERR_FILENO) };
 	ro.self_dir = self_dir;
@@ -660,11 +667,7 @@ int cmd_probe(int argc, char **argv, const char *self_dir)
 		rc = EXIT_NOT_MEASURED;
 		goto out;
 	}
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	struct sigaction sa = { .sa_handler = on_interrupt };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	become_supervisor();
 	struct run_options ro = { .self_dir = self_dir, .interrupted = &interrupted };
 	struct req_result res;
 	runner_run(&req, &file, &ro, &res);

@@ -375,7 +375,8 @@ int load_stop(struct load_proc *lp, char *err, size_t len)
 						 "there 12 s after SIGTERM and SIGKILL", (int)pgid);
 			}
 		}
-		if (ended_early) {
+		/* A group that would not die matters more than an early end. */
+		if (ended_early && ret != -EBUSY) {
 			char st[80], tail[240];
 			describe_status(early_status, st, sizeof st);
 			output_tail(lp, tail, sizeof tail);

@@ -50,7 +50,7 @@ int rtenv_lock_memory(size_t stack_bytes, char *err, size_t len)
 	if (stack_bytes)
 		prefault_stack(stack_bytes);
 	return 0; /* see RTC_SANITIZE in CMakeLists.txt; reported as rtconform.build */
-#endif
+#else
 	if (mlockall(MCL_CURRENT | MCL_FUTURE) != 0) {
 		int e = errno;
 		struct rlimit rl = { 0, 0 };
@@ -66,16 +66,17 @@ int rtenv_lock_memory(size_t stack_bytes, char *err, size_t len)
 	if (stack_bytes)
 		prefault_stack(stack_bytes);
 	return 0;
+#endif
 }
 
 int rtenv_set_policy(int policy, int priority, char *err, size_t len)
 {
+	const char *pname = policy == SCHED_FIFO ? "SCHED_FIFO"
+			  : policy == SCHED_RR   ? "SCHED_RR"
+						 : "SCHED_OTHER";
 	struct sched_param sp = { .sched_priority = priority };
 	if (sched_setscheduler(0, policy, &sp) != 0) {
 		int e = errno;
-		const char *pname = policy == SCHED_FIFO ? "SCHED_FIFO"
-				  : policy == SCHED_RR   ? "SCHED_RR"
-							 : "SCHED_OTHER";
 		if (e == EPERM) {
 			struct rlimit rl = { 0, 0 };
 			getrlimit(RLIMIT_RTPRIO, &rl);
@@ -96,8 +97,8 @@ int rtenv_set_policy(int policy, int priority, char *err, size_t len)
 	struct sched_param got;
 	if (sched_getscheduler(0) != policy || sched_getparam(0, &got) != 0 ||
 	    got.sched_priority != priority) {
-		snprintf(err, len, "scheduling policy did not take (asked policy %d priority %d)",
-			 policy, priority);
+		snprintf(err, len, "scheduling policy did not take (asked %s priority %d)",
+			 pname, priority);
 		return -EPERM;
 	}
 	return 0;
@@ -115,9 +116,9 @@ int rtenv_pin(int cpu, char *err, size_t len)
 	 * our own mask may already be narrowed to another CPU. */
 	if (cpu >= CPU_SETSIZE || sched_setaffinity(0, sizeof set, &set) != 0) {
 		int e = cpu >= CPU_SETSIZE ? EINVAL : errno;
-		snprintf(err, len, "cannot pin to CPU %d: %s (is it online and allowed? "
-			 "%ld CPUs online)", cpu, e == EINVAL ? "not online or not allowed"
-			 : strerror(e), sysconf(_SC_NPROCESSORS_ONLN));
+		snprintf(err, len, "cannot pin to CPU %d: %s (%ld CPUs online)", cpu,
+			 e == EINVAL ? "not online or not allowed" : strerror(e),
+			 sysconf(_SC_NPROCESSORS_ONLN));
 		return -e;
 	}
 	return 0;
@@ -137,35 +138,18 @@ int rtenv_limit_rttime(uint64_t timeout_ns, char *err, size_t len)
 	return 0;
 }
 
-static int allowed_set(cpu_set_t *set)
-{
-	CPU_ZERO(set);
-	return sched_getaffinity(0, sizeof *set, set);
-}
-
-int rtenv_allowed_cpus(void)
+int rtenv_allowed_list(int *out, int max)
 {
 	cpu_set_t set;
-	if (allowed_set(&set) != 0)
-		return 1;
-	return CPU_COUNT(&set);
-}
-
-int rtenv_allowed_cpu(int n)
-{
-	cpu_set_t set;
-	if (allowed_set(&set) != 0)
-		return n == 0 ? 0 : -1;
-	for (int c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &set) && n-- == 0)
-			return c;
-	return -1;
-}
-
-int rtenv_cpu_allowed(int cpu)
-{
-	cpu_set_t set;
-	if (cpu < 0 || cpu >= CPU_SETSIZE || allowed_set(&set) != 0)
-		return 0;
-	return CPU_ISSET(cpu, &set) != 0;
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof set, &set) != 0) {
+		if (max > 0)
+			out[0] = 0;
+		return max > 0;
+	}
+	int n = 0;
+	for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+		if (CPU_ISSET(c, &set))
+			out[n++] = c;
+	return n;
 }

@@ -32,10 +32,8 @@ int rtenv_pin(int cpu, char *err, size_t len);
  * so a worker spinning without blocking is stopped by the kernel itself. */
 int rtenv_limit_rttime(uint64_t timeout_ns, char *err, size_t len);
 
-/* Number of CPUs this process may run on, and the n-th of them (-1 if none). */
-int rtenv_allowed_cpus(void);
-int rtenv_allowed_cpu(int n);
-/* Is cpu in this process's allowed set? */
-int rtenv_cpu_allowed(int cpu);
+/* The CPUs this process may run on, in increasing order, into out (at most
+ * max); returns how many (1 with out[0] = 0 if the set cannot be read). */
+int rtenv_allowed_list(int *out, int max);
 
 #endif

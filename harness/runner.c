@@ -224,13 +224,7 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 	c.tb = timebase_get();
 	c.self_dir = o ? o->self_dir : NULL;
 	c.timeout_ns = r->timeout_ns;
-	c.ncpus = 0;
-	for (int n = 0; n < PROBE_MAX_CPUS; n++) {
-		int cpu = rtenv_allowed_cpu(n);
-		if (cpu < 0)
-			break;
-		c.allowed[c.ncpus++] = cpu;
-	}
+	c.ncpus = rtenv_allowed_list(c.allowed, PROBE_MAX_CPUS);
 	for (size_t i = 0; i < p->nparams && i < PROBE_MAX_PARAMS; i++) {
 		const char *v = req_param(r, p->params[i].name);
 		c.values[i] = v ? v : p->params[i].def;
@@ -391,10 +385,6 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 		req_result_error(out, r, f, "background load could not be stopped: %s", load_err);
 }
 
-static int find_metric(const struct probe *p, const char *name)
-{
-	return probe_metric_index(p, name);
-}
 
 void runner_judge(struct req_result *out)
 {
@@ -408,7 +398,7 @@ void runner_judge(struct req_result *out)
 	for (size_t i = 0; i < r->nlimits; i++) {
 		const struct req_limit *l = &r->limits[i];
 		struct limit_outcome *lo = &out->limits[i];
-		int mi = out->probe ? find_metric(out->probe, l->metric) : -1;
+		int mi = out->probe ? probe_metric_index(out->probe, l->metric) : -1;
 		char st[32];
 		stat_name(&l->stat, st, sizeof st);
 		bool cycles = (l->has_max ? l->max.unit : l->min.unit) == QTY_CYCLES;
