@@ -26,12 +26,18 @@ struct jb {
 
 static void set(struct jb *b, json_t *obj, const char *key, json_t *value)
 {
+	/* json_object_set_new takes value even when it fails; without an
+	 * object it is ours to drop. */
+	if (!obj)
+		json_decref(value);
 	if (!obj || !value || json_object_set_new(obj, key, value) != 0)
 		b->failed = true;
 }
 
 static void push(struct jb *b, json_t *arr, json_t *value)
 {
+	if (!arr)
+		json_decref(value);
 	if (!arr || !value || json_array_append_new(arr, value) != 0)
 		b->failed = true;
 }

@@ -167,7 +167,7 @@ static void result_properties(struct xw *x, const struct req_result *r)
 	unsigned nm = report_nmetrics(r);
 	if (!nm)
 		return;
-	snprintf(v, sizeof v, "%u", (unsigned)r->res->runs_done);
+	snprintf(v, sizeof v, "%u", (unsigned)report_runs_done(r));
 	x_prop(x, v, "%s.runs", id);
 	double mean, sd;
 	if (report_batch_ns(r, &mean, &sd)) {
@@ -352,6 +352,8 @@ static void failure_element(struct xw *x, const struct req_result *r)
 	char *body = NULL;
 	size_t blen = 0;
 	FILE *mem = open_memstream(&body, &blen);
+	if (!mem)
+		x->failed = true; /* the body would be missing: never a quiet gap */
 	const char *message = NULL;
 	for (size_t i = 0; i < nlim; i++) {
 		const struct limit_outcome *o = &r->limits[i];

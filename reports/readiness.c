@@ -64,7 +64,10 @@ static int try_in_child(int what)
 	if (pid == 0) {
 		int rc = 0;
 		if (what == 0) {
-			struct sched_param sp = { .sched_priority = sched_get_priority_min(SCHED_FIFO) };
+			/* The highest priority: what priority="max" (the default
+			 * profile) asks for; an rtprio limit below it would pass a
+			 * test at the lowest one and fail every real run. */
+			struct sched_param sp = { .sched_priority = sched_get_priority_max(SCHED_FIFO) };
 			rc = sched_setscheduler(0, SCHED_FIFO, &sp) == 0 ? 0 : errno;
 		} else {
 			rc = mlockall(MCL_CURRENT | MCL_FUTURE) == 0 ? 0 : errno;
@@ -87,7 +90,14 @@ static void check_privileges(const struct fingerprint *fp, bool live, struct rea
 	bool nice = strstr(priv, "CAP_SYS_NICE yes") != NULL;
 	bool lock = strstr(priv, "CAP_IPC_LOCK yes") != NULL;
 
-	int fifo = live ? try_in_child(0) : (root || nice || !starts(rtprio, "soft 0,")) ? 0 : EPERM;
+	/* Offline (from a recorded fingerprint): root, CAP_SYS_NICE, or an
+	 * rtprio soft limit reaching the highest priority; "unknown" is not. */
+	long soft = -1;
+	if (starts(rtprio, "soft "))
+		soft = strtol(rtprio + 5, NULL, 10);
+	bool rtprio_max = soft >= sched_get_priority_max(SCHED_FIFO) ||
+			  starts(rtprio, "soft unlimited");
+	int fifo = live ? try_in_child(0) : (root || nice || rtprio_max) ? 0 : EPERM;
 	if (fifo == 0)
 		add(r, "sched_fifo", READY_OK, NULL, "real-time policies are allowed (%s; rtprio %s)",
 		    priv, rtprio);

@@ -508,7 +508,7 @@ static void write_detail(const struct req_result *r, FILE *out)
 		fprintf(out, "no measurements\n");
 		return;
 	}
-	uint32_t runs = r->res->runs_done;
+	uint32_t runs = report_runs_done(r);
 	fprintf(out, "runs completed: %u\n", runs);
 	/* Bounded copy: a worker that died mid-write may have left the note
 	 * without its terminator. */

@@ -209,6 +209,11 @@ START_TEST(readiness_finds_each_problem)
 		  READY_OK, "allowed", "" }, /* rtprio 99 suffices */
 		{ "host.limits.rtprio", "soft 0, hard 0", "sched_fifo", READY_FAIL,
 		  "no CAP_SYS_NICE", "CAP_SYS_NICE" },
+		/* a limit below the highest priority fails priority="max" */
+		{ "host.limits.rtprio", "soft 50, hard 50", "sched_fifo", READY_FAIL,
+		  "no CAP_SYS_NICE", "CAP_SYS_NICE" },
+		{ "host.limits.rtprio", "unknown (no getrlimit)", "sched_fifo", READY_FAIL,
+		  "no CAP_SYS_NICE", "CAP_SYS_NICE" },
 		{ "host.limits.memlock", "soft 8192 KiB, hard 8192 KiB", "mlockall", READY_FAIL,
 		  "mlockall refused", "memlock" },
 		{ "host.preempt", "PREEMPT (PREEMPT_DYNAMIC)", "preempt", READY_WARN, "not PREEMPT_RT",
