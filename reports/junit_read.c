@@ -24,33 +24,21 @@
 #include <libxml/xmlerror.h>
 #include <libxml/xmlversion.h>
 
+#include "../requirements/xmlsafe.h"
+
 /* Histograms make big properties, but nothing we write comes near this. */
 #define MAX_JUNIT_BYTES (256u * 1024u * 1024u)
 
-#if LIBXML_VERSION >= 21200
-typedef const xmlError *rtc_xml_error;
-#else
-typedef xmlErrorPtr rtc_xml_error;
-#endif
-
-static const int parse_options = XML_PARSE_NONET | XML_PARSE_BIG_LINES
-#if LIBXML_VERSION >= 21300
-				 | XML_PARSE_NO_XXE
-#endif
-	;
-
-/* ---- parsing ----------------------------------------------------------- */
+/* ---- parsing: the loader's rules (requirements/xmlsafe.h) -------------- */
 
 struct parse_state {
-	long doctype_line; /* > 0: stopped at a DOCTYPE */
-	char first[300];   /* first error, "line N: message" */
+	char first[300]; /* first error, "line N: message" */
 };
 
-static void on_error(void *data, rtc_xml_error e)
+static void on_error(void *arg, rtc_xml_error e)
 {
-	xmlParserCtxtPtr ctxt = data;
-	struct parse_state *ps = ctxt ? ctxt->_private : NULL;
-	if (!ps || ps->doctype_line > 0 || !e || e->level < XML_ERR_ERROR || ps->first[0])
+	struct parse_state *ps = arg;
+	if (!e || e->level < XML_ERR_ERROR || ps->first[0])
 		return;
 	char msg[256];
 	snprintf(msg, sizeof msg, "%s", e->message ? e->message : "error");
@@ -58,90 +46,25 @@ static void on_error(void *data, rtc_xml_error e)
 	snprintf(ps->first, sizeof ps->first, "line %d: %s", e->line, msg);
 }
 
-/* Stop at <!DOCTYPE: no entity definition or external DTD is ever read. */
-static void on_doctype(void *data, const xmlChar *name, const xmlChar *pub, const xmlChar *sys)
-{
-	xmlParserCtxtPtr ctxt = data;
-	struct parse_state *ps = ctxt->_private;
-	(void)name;
-	(void)pub;
-	(void)sys;
-	ps->doctype_line = ctxt->input ? ctxt->input->line : 1;
-	if (ps->doctype_line < 1)
-		ps->doctype_line = 1;
-	xmlStopParser(ctxt);
-}
-
-static int read_all(const char *path, char **out, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	struct stat st;
-	if (fstat(fd, &st) < 0) {
-		int e = errno;
-		close(fd);
-		return -e;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	if ((uint64_t)st.st_size > MAX_JUNIT_BYTES) {
-		close(fd);
-		return -EFBIG;
-	}
-	char *buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	size_t n = 0;
-	while (n < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	*out = buf;
-	*len = n;
-	return 0;
-}
-
 static xmlDocPtr parse_junit(const char *path, char *err, size_t errlen, int *rc)
 {
-	char *buf = NULL;
+	unsigned char *buf = NULL;
 	size_t len = 0;
-	*rc = read_all(path, &buf, &len);
+	*rc = xmlsafe_read_file(path, MAX_JUNIT_BYTES, &buf, &len);
 	if (*rc) {
 		snprintf(err, errlen, "%s: %s", path,
 			 *rc == -EFBIG ? "too large for a junit.xml (limit 256 MiB)"
-				       : *rc == -EINVAL ? "not a regular file" : strerror(-*rc));
+				       : strerror(-*rc));
 		return NULL;
 	}
-	struct parse_state ps = { 0 };
-	xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
-	if (!ctxt) {
-		free(buf);
-		*rc = -ENOMEM;
-		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
-		return NULL;
-	}
-	ctxt->_private = &ps;
-	ctxt->sax->serror = on_error;
-	ctxt->sax->internalSubset = on_doctype;
-	ctxt->sax->externalSubset = NULL;
-	xmlDocPtr doc = xmlCtxtReadMemory(ctxt, buf, (int)len, path, NULL, parse_options);
-	if (ps.doctype_line > 0 || (doc && (doc->intSubset || doc->extSubset))) {
+	struct parse_state ps = { .first = "" };
+	const struct xmlsafe_opts o = { .on_error = on_error, .arg = &ps };
+	long doctype_line;
+	xmlDocPtr doc = xmlsafe_parse(buf, len, path, &o, &doctype_line);
+	if (doctype_line > 0) {
 		snprintf(err, errlen, "%s:%ld: DOCTYPE declarations are not allowed in a junit.xml",
-			 path, ps.doctype_line > 0 ? ps.doctype_line : 1L);
-		xmlFreeDoc(doc);
-		doc = NULL;
-	} else if (!doc || !ctxt->wellFormed || ps.first[0]) {
+			 path, doctype_line);
+	} else if (!doc || ps.first[0]) {
 		snprintf(err, errlen, "%s: not well-formed XML: %s", path,
 			 ps.first[0] ? ps.first : "parse failed");
 		xmlFreeDoc(doc);
@@ -149,7 +72,6 @@ static xmlDocPtr parse_junit(const char *path, char *err, size_t errlen, int *rc
 	}
 	if (!doc)
 		*rc = -EINVAL;
-	xmlFreeParserCtxt(ctxt);
 	free(buf);
 	return doc;
 }

@@ -28,29 +28,13 @@
 #include <libxml/xmlversion.h>
 
 #include "sha256.h"
+#include "xmlsafe.h"
 
 #define RTC_NS "urn:rtconform:requirements:1"
 #define MAX_FILE_BYTES (16u * 1024u * 1024u)
 /* After the first few, libxml2's errors are mostly echoes of the first. */
 #define MAX_XML_ERRORS 20
 #define ERRLEN 256
-
-/* libxml2 2.12 made the error argument const; the typedef keeps one handler
- * definition with the exact type each version expects. */
-#if LIBXML_VERSION >= 21200
-typedef const xmlError *rtc_xml_error;
-#else
-typedef xmlErrorPtr rtc_xml_error;
-#endif
-
-/* Never NOENT (entity substitution), DTDLOAD, HUGE (lifts the parser's
- * resource limits) or XINCLUDE. BIG_LINES keeps line numbers right past
- * 65535; IGNORE_ENC because the bytes were already checked to be UTF-8. */
-static const int parse_options = XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_IGNORE_ENC
-#if LIBXML_VERSION >= 21300
-				 | XML_PARSE_NO_XXE
-#endif
-	;
 
 /* The compiled schema: the only mutable file-scope state. It is built from
  * constant data, read-only once built, and freed by req_loader_cleanup(). */
@@ -202,7 +186,6 @@ struct xml_errors {
 	const char *prefix;       /* "not well-formed XML: " or "" */
 	struct diag_list *diags;  /* the first MAX_XML_ERRORS go here */
 	size_t count;             /* all of them */
-	long doctype_line;        /* > 0: the parser was stopped at a DOCTYPE */
 	bool tree_nodes;          /* err->node is a node of the parsed tree */
 };
 
@@ -227,53 +210,10 @@ static void record_error(struct xml_errors *xe, rtc_xml_error err)
 	diag_add(xe->diags, xe->file, line, "%s%s", xe->prefix, msg);
 }
 
-/* The parser calls this with its context as data (ctxt->userData is the
- * context itself unless a SAX user set another). */
-static void on_parse_error(void *data, rtc_xml_error err)
-{
-	xmlParserCtxtPtr ctxt = data;
-	struct xml_errors *xe = ctxt ? ctxt->_private : NULL;
-
-	/* Errors after a DOCTYPE stop are the parser noticing it was stopped. */
-	if (!xe || xe->doctype_line > 0)
-		return;
-	record_error(xe, err);
-}
-
-static void on_schema_error(void *data, rtc_xml_error err)
+/* Parse and schema errors alike: data is the xml_errors. */
+static void on_xml_error(void *data, rtc_xml_error err)
 {
 	record_error(data, err);
-}
-
-/* SAX internalSubset fires at <!DOCTYPE ...> before a single declaration of
- * the internal subset is read. Stopping here means entity definitions (XXE,
- * billion laughs) and external DTDs are never even parsed. */
-static void on_doctype(void *data, const xmlChar *name, const xmlChar *public_id,
-		       const xmlChar *system_id)
-{
-	xmlParserCtxtPtr ctxt = data;
-	struct xml_errors *xe = ctxt->_private;
-	xmlParserInputPtr in = ctxt->input;
-	long line = in && in->line > 0 ? in->line : 1;
-
-	(void)name;
-	(void)public_id;
-	(void)system_id;
-	/* The parser is past the external id by now, which may be lines later;
-	 * point at the "<!DOCTYPE" itself. */
-	if (in && in->base && in->cur) {
-		for (const xmlChar *p = in->cur; p > in->base;) {
-			p--;
-			if (*p == '\n')
-				line--;
-			if (in->cur - p >= 9 && memcmp(p, "<!DOCTYPE", 9) == 0)
-				break;
-		}
-		if (line < 1)
-			line = 1;
-	}
-	xe->doctype_line = line;
-	xmlStopParser(ctxt);
 }
 
 /* The default tree builder, plus the real line number for elements past
@@ -347,7 +287,6 @@ static xmlDocPtr parse_xml(const unsigned char *buf, size_t len, const char *fil
 			   struct diag_list *diags)
 {
 	struct xml_errors xe = { .file = file, .prefix = "not well-formed XML: ", .diags = diags };
-	xmlParserCtxtPtr ctxt;
 	xmlDocPtr doc;
 
 	/* A UTF-8 byte order mark is dropped here: the encoding is forced to
@@ -356,34 +295,22 @@ static xmlDocPtr parse_xml(const unsigned char *buf, size_t len, const char *fil
 		buf += 3;
 		len -= 3;
 	}
-	ctxt = xmlNewParserCtxt();
-	if (!ctxt) {
-		diag_add(diags, file, 0, "out of memory creating an XML parser");
-		return NULL;
-	}
-	/* Each context owns its SAX handler table, so these overrides touch
-	 * no one else's parsing. */
-	ctxt->_private = &xe;
-	ctxt->sax->serror = on_parse_error;
-	ctxt->sax->internalSubset = on_doctype;
-	ctxt->sax->externalSubset = NULL;
-	ctxt->sax->startElementNs = on_start_element;
-
-	doc = xmlCtxtReadMemory(ctxt, (const char *)buf, (int)len, file, "UTF-8", parse_options);
-
-	if (xe.doctype_line > 0 || (doc && (doc->intSubset || doc->extSubset))) {
-		diag_add(diags, file, xe.doctype_line,
+	/* IGNORE_ENC: the bytes were already checked to be UTF-8. */
+	const struct xmlsafe_opts o = { .encoding = "UTF-8", .extra_options = XML_PARSE_IGNORE_ENC,
+					.on_error = on_xml_error, .arg = &xe,
+					.start_element = on_start_element };
+	long doctype_line;
+	doc = xmlsafe_parse(buf, len, file, &o, &doctype_line);
+	if (doctype_line > 0) {
+		diag_add(diags, file, doctype_line,
 			 "DOCTYPE declarations are not allowed (no DTDs or entities in requirements files)");
-		xmlFreeDoc(doc);
-		doc = NULL;
-	} else if (!doc || xe.count > 0 || !ctxt->wellFormed) {
+	} else if (!doc || xe.count > 0) {
 		if (xe.count == 0)
 			diag_add(diags, file, 0, "not well-formed XML");
 		note_dropped(&xe);
 		xmlFreeDoc(doc);
 		doc = NULL;
 	}
-	xmlFreeParserCtxt(ctxt);
 	return doc;
 }
 
@@ -463,7 +390,7 @@ static xmlSchemaPtr get_schema(struct diag_list *diags)
 		return schema_cache;
 	pctxt = xmlSchemaNewMemParserCtxt(rtc_schema_xsd, (int)rtc_schema_xsd_len);
 	if (pctxt) {
-		xmlSchemaSetParserStructuredErrors(pctxt, on_schema_error, &xe);
+		xmlSchemaSetParserStructuredErrors(pctxt, on_xml_error, &xe);
 		schema_cache = xmlSchemaParse(pctxt);
 		xmlSchemaFreeParserCtxt(pctxt);
 	}
@@ -489,7 +416,7 @@ static bool validate_schema(xmlDocPtr doc, const char *file, struct diag_list *d
 		diag_add(diags, file, 0, "internal error: cannot create a schema validation context");
 		return false;
 	}
-	xmlSchemaSetValidStructuredErrors(vctxt, on_schema_error, &xe);
+	xmlSchemaSetValidStructuredErrors(vctxt, on_xml_error, &xe);
 	rc = xmlSchemaValidateDoc(vctxt, doc);
 	xmlSchemaFreeValidCtxt(vctxt);
 	if (rc == 0)
@@ -935,75 +862,25 @@ static struct req_file *load_buffer(const unsigned char *buf, size_t len, const 
 	return f;
 }
 
-/* Reads at most MAX_FILE_BYTES + 1 bytes, so a huge or endless input (a
- * FIFO, /dev/zero) is refused without being read in full. */
+/* The file's bytes, or NULL with a diagnostic saying why. */
 static unsigned char *read_all(const char *path, const char *file, size_t *lenp,
 			       struct diag_list *diags)
 {
-	unsigned char *buf = NULL;
-	size_t len = 0, cap = 0, first = 65536;
-	struct stat st;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		diag_add(diags, file, 0, "cannot open: %s", strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
-			diag_add(diags, file, 0, "is a directory, not a requirements file");
-			goto fail;
-		}
-		if (S_ISREG(st.st_mode) && st.st_size > (off_t)MAX_FILE_BYTES) {
-			diag_add(diags, file, 0, "too large (%lld bytes, limit 16 MiB)",
-				 (long long)st.st_size);
-			goto fail;
-		}
-		if (S_ISREG(st.st_mode)) /* +1: reaching EOF takes one more read */
-			first = (size_t)st.st_size + 1;
-	}
-	for (;;) {
-		if (len == cap) {
-			size_t ncap = cap ? cap * 2 : first;
-			if (ncap > (size_t)MAX_FILE_BYTES + 1)
-				ncap = (size_t)MAX_FILE_BYTES + 1;
-			if (ncap <= len) {
-				diag_add(diags, file, 0,
-					 "too large (more than %u bytes, limit 16 MiB)", MAX_FILE_BYTES);
-				goto fail;
-			}
-			unsigned char *nb = realloc(buf, ncap);
-			if (!nb) {
-				diag_add(diags, file, 0, "out of memory reading the file");
-				goto fail;
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		ssize_t r = read(fd, buf + len, cap - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			diag_add(diags, file, 0, "read error: %s", strerror(errno));
-			goto fail;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	if (!buf) /* empty file: check_bytes says so */
-		buf = malloc(1);
-	if (!buf) {
+	unsigned char *buf;
+	int rc = xmlsafe_read_file(path, MAX_FILE_BYTES, &buf, lenp);
+	if (rc == 0)
+		return buf;
+	if (rc == -EFBIG && *lenp)
+		diag_add(diags, file, 0, "too large (%zu bytes, limit 16 MiB)", *lenp);
+	else if (rc == -EFBIG)
+		diag_add(diags, file, 0, "too large (more than %u bytes, limit 16 MiB)",
+			 MAX_FILE_BYTES);
+	else if (rc == -EISDIR)
+		diag_add(diags, file, 0, "is a directory, not a requirements file");
+	else if (rc == -ENOMEM)
 		diag_add(diags, file, 0, "out of memory reading the file");
-		return NULL;
-	}
-	*lenp = len;
-	return buf;
-fail:
-	close(fd);
-	free(buf);
+	else
+		diag_add(diags, file, 0, "cannot open or read: %s", strerror(-rc));
 	return NULL;
 }
 
