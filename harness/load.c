@@ -1,5 +1,6 @@
 /* load.c - background load beside a measurement; see load.h. */
 #include "load.h"
+#include "quote.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -89,37 +90,6 @@ static int find_in_path(const char *tool, char *path, size_t len)
 		p = e + 1;
 	}
 	return -ENOENT;
-}
-
-/* Append word to cmd, single-quoted when it holds anything but plain
- * characters. */
-static void cmd_append(char *cmd, size_t len, const char *word)
-{
-	size_t used = strlen(cmd);
-	bool plain = *word != 0;
-	for (const char *c = word; *c; c++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-			    "-_./=:,+@%", *c))
-			plain = false;
-	if (used && used + 1 < len)
-		cmd[used++] = ' ';
-	if (plain) {
-		snprintf(cmd + used, len - used, "%s", word);
-		return;
-	}
-	if (used + 1 < len)
-		cmd[used++] = '\'';
-	for (const char *c = word; *c && used + 5 < len; c++) {
-		if (*c == '\'') {
-			memcpy(cmd + used, "'\\''", 4);
-			used += 4;
-		} else {
-			cmd[used++] = *c;
-		}
-	}
-	if (used + 1 < len)
-		cmd[used++] = '\'';
-	cmd[used < len ? used : len - 1] = 0;
 }
 
 /* The last bytes the load wrote, on one line, into buf. */
@@ -220,7 +190,7 @@ int load_start(const struct req_load *l, struct load_proc *lp, char *err, size_t
 	/* The command as run, or as it would have been run. */
 	argv[0] = found ? path : (char *)LOAD_TOOL;
 	for (int i = 0; i < argc; i++)
-		cmd_append(lp->cmd, sizeof lp->cmd, argv[i]);
+		shell_quote_append(lp->cmd, sizeof lp->cmd, argv[i]);
 	if (!found) {
 		const char *env = getenv("PATH");
 		snprintf(err, len, "the load needs %s, which is not installed (not found in "

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "quote.h"
 #include "../requirements/loader.h"
 
 static const char usage[] =
@@ -33,33 +34,12 @@ static char *quote_cmdline(int argc, char **argv)
 {
 	size_t len = 1;
 	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) * 4 + 3;
-	char *s = malloc(len), *p = s;
+		len += shell_quote_room(argv[i]);
+	char *s = calloc(1, len);
 	if (!s)
 		return NULL;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		bool plain = *a != 0;
-		for (const char *c = a; *c; c++)
-			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-				    "-_./=:,+@%", *c))
-				plain = false;
-		if (i)
-			*p++ = ' ';
-		if (plain) {
-			p = stpcpy(p, a);
-			continue;
-		}
-		*p++ = '\'';
-		for (const char *c = a; *c; c++) {
-			if (*c == '\'')
-				p = stpcpy(p, "'\\''");
-			else
-				*p++ = *c;
-		}
-		*p++ = '\'';
-	}
-	*p = 0;
+	for (int i = 0; i < argc; i++)
+		shell_quote_append(s, len, argv[i]);
 	return s;
 }
 
