@@ -208,18 +208,18 @@ enum { OUT_JUNIT, OUT_SUMMARY, OUT_HTML, OUT_JSON, NOUT };
 static const char *const out_names[NOUT] = { "junit.xml", "summary.txt", "report.html",
 					     "results.json" };
 
-static int write_report(int which, const struct report_run *run, const char *path, char *err,
-			size_t len)
+static int write_report(int which, const struct report_run *run, const struct report_view *v,
+			const char *path, char *err, size_t len)
 {
 	switch (which) {
 	case OUT_JUNIT:
-		return report_write_junit(run, path, err, len);
+		return report_write_junit_view(run, v, path, err, len);
 	case OUT_SUMMARY:
 		return report_write_summary(run, path, err, len);
 	case OUT_HTML:
-		return report_write_html(run, path, err, len);
+		return report_write_html_view(v, path, err, len);
 	default:
-		return report_write_json(run, path, err, len);
+		return report_write_json_view(v, path, err, len);
 	}
 }
 
@@ -371,13 +371,20 @@ int cmd_run(int argc, char **argv, const char *self_dir, const char *cmdline)
 	/* Every report is attempted: a full disk for one must not cost the
 	 * others. A report that could not be written makes the run an error. */
 	bool all_written = true;
+	/* One view of the results for junit.xml, report.html and results.json. */
+	struct report_view view;
+	if (report_view_from_run(&run, &view) != 0) {
+		fprintf(stderr, "rtconform run: out of memory building the reports\n");
+		abort(); /* the results cannot be reported: never exit as if they were */
+	}
 	for (int k = 0; k < NOUT; k++) {
-		if (write_report(k, &run, out_path[k], err, sizeof err) != 0) {
+		if (write_report(k, &run, &view, out_path[k], err, sizeof err) != 0) {
 			fprintf(stderr, "rtconform run: %s\n", err);
 			rc = EXIT_NOT_MEASURED;
 			all_written = false;
 		}
 	}
+	report_view_free(&view);
 	if (all_written)
 		printf("reports: %s, %s, %s, %s\n", out_path[OUT_JUNIT], out_path[OUT_SUMMARY],
 		       out_path[OUT_HTML], out_path[OUT_JSON]);

@@ -99,86 +99,54 @@ static void env_properties(struct xw *x, const struct report_view *view,
 	}
 }
 
-static const char *const prop_stats[] = { "min", "mean", "stddev", "max", "p50", "p90",
-					   "p99", "p99.9", "runs-mean-stddev" };
+static void prop_num(struct xw *x, double v, const char *id, const char *name);
 
-static void metric_properties(struct xw *x, const struct req_result *r, const char *id,
-			      unsigned mi)
+/* The statistics as properties, from the view (which computed them once,
+ * by the same rule: a statistic too few samples allow is left out, since a
+ * p99.9 of 500 samples is noise dressed as a number). */
+static void result_properties(struct xw *x, const struct rv_req *r)
 {
-	const struct metric_data *m = result_metric_c(r->res, mi);
-	char nbuf[16], v[64];
-	const char *metric = report_metric_name(r, mi, nbuf, sizeof nbuf);
-
-	snprintf(v, sizeof v, "%llu", (unsigned long long)m->hist.count);
-	x_prop(x, v, "%s.%s.count", id, metric);
-	snprintf(v, sizeof v, "%llu", (unsigned long long)m->hist.overflow);
-	x_prop(x, v, "%s.%s.overflow", id, metric);
-
-	for (int cycles = 0; cycles <= (m->cycles_per_unit != 0); cycles++) {
-		for (size_t i = 0; i < sizeof prop_stats / sizeof prop_stats[0]; i++) {
-			struct statistic st;
-			double val;
-			if (stat_parse(prop_stats[i], &st) != 0)
-				continue;
-			/* A p99.9 of 500 samples is noise dressed as a number;
-			 * leave it out rather than let CI trend it. */
-			if (m->hist.count < stat_min_samples(&st))
-				continue;
-			if (!stat_value(m, &st, cycles, &val))
-				continue;
-			snprintf(v, sizeof v, "%.3f", val);
-			x_prop(x, v, "%s.%s.%s_%s", id, metric, prop_stats[i],
-			       cycles ? "cycles" : "ns");
-		}
-	}
-}
-
-/* Per-CPU series of metric 0 (timer-wakeup): ID.<metric>.cpuN.count and
- * .min_ns, .mean_ns, .max_ns, .p99_ns (the last with enough samples). */
-static void series_properties(struct xw *x, const struct req_result *r, const char *id)
-{
-	const struct result_shm *res = r->res;
-	uint32_t n = res->nseries < res->nseries_alloc ? res->nseries : res->nseries_alloc;
-	char nbuf[16], v[64];
-	const char *metric = report_metric_name(r, 0, nbuf, sizeof nbuf);
-	static const char *const stats[] = { "min", "mean", "max", "p99" };
-	for (uint32_t s = 0; s < n && s < PROBE_MAX_SERIES; s++) {
-		const struct metric_data *m = result_metric_c(res, res->nmetrics + s);
-		int cpu = res->series_cpu[s];
-		snprintf(v, sizeof v, "%llu", (unsigned long long)m->hist.count);
-		x_prop(x, v, "%s.%s.cpu%d.count", id, metric, cpu);
-		for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++) {
-			struct statistic st;
-			double val;
-			if (stat_parse(stats[i], &st) != 0 || m->hist.count < stat_min_samples(&st) ||
-			    !stat_value(m, &st, false, &val))
-				continue;
-			snprintf(v, sizeof v, "%.3f", val);
-			x_prop(x, v, "%s.%s.cpu%d.%s_ns", id, metric, cpu, stats[i]);
-		}
-	}
-}
-
-static void result_properties(struct xw *x, const struct req_result *r)
-{
-	const char *id = r->req && r->req->id ? r->req->id : "?";
+	const char *id = r->id;
 	char v[64];
 	x_prop(x, verdict_name(r->verdict), "%s.verdict", id);
-	unsigned nm = report_nmetrics(r);
-	if (!nm)
+	if (!r->measured)
 		return;
-	snprintf(v, sizeof v, "%u", (unsigned)report_runs_done(r));
+	snprintf(v, sizeof v, "%u", (unsigned)r->runs);
 	x_prop(x, v, "%s.runs", id);
-	double mean, sd;
-	if (report_batch_ns(r, &mean, &sd)) {
-		snprintf(v, sizeof v, "%.3f", mean);
-		x_prop(x, v, "%s.batch.runs_mean_ns", id);
-		snprintf(v, sizeof v, "%.3f", sd);
-		x_prop(x, v, "%s.batch.runs_stddev_ns", id);
+	if (r->batch_mean_ns.have && r->batch_stddev_ns.have) {
+		prop_num(x, r->batch_mean_ns.v, id, "batch.runs_mean_ns");
+		prop_num(x, r->batch_stddev_ns.v, id, "batch.runs_stddev_ns");
 	}
-	for (unsigned i = 0; i < nm; i++)
-		metric_properties(x, r, id, i);
-	series_properties(x, r, id);
+	char name[160];
+	for (size_t mi = 0; mi < r->nmetrics; mi++) {
+		const struct rv_metric *m = &r->metrics[mi];
+		snprintf(v, sizeof v, "%llu", (unsigned long long)m->count);
+		x_prop(x, v, "%s.%s.count", id, m->name);
+		snprintf(v, sizeof v, "%llu", (unsigned long long)m->overflow);
+		x_prop(x, v, "%s.%s.overflow", id, m->name);
+		for (int cycles = 0; cycles <= (m->cycles_per_unit != 0); cycles++)
+			for (int i = 0; i < RV_NSTATS; i++) {
+				const struct rv_value *val = cycles ? &m->cycles[i] : &m->ns[i];
+				if (!val->have)
+					continue;
+				snprintf(name, sizeof name, "%s.%s_%s", m->name, report_view_stats[i],
+					 cycles ? "cycles" : "ns");
+				prop_num(x, val->v, id, name);
+			}
+	}
+	/* Per-CPU series of metric 0 (timer-wakeup). */
+	for (size_t si = 0; si < r->nseries && r->nmetrics; si++) {
+		const struct rv_series *sr = &r->series[si];
+		snprintf(v, sizeof v, "%llu", (unsigned long long)sr->count);
+		x_prop(x, v, "%s.%s.cpu%d.count", id, r->metrics[0].name, sr->cpu);
+		for (int i = 0; i < RV_NSERIES_STATS; i++) {
+			if (!sr->ns[i].have)
+				continue;
+			snprintf(name, sizeof name, "%s.cpu%d.%s_ns", r->metrics[0].name, sr->cpu,
+				 report_view_series_stats[i]);
+			prop_num(x, sr->ns[i].v, id, name);
+		}
+	}
 }
 
 /* What report.html and results.json need beyond the statistics above, so
@@ -486,7 +454,7 @@ static void testsuite(struct xw *x, const struct report_run *run,
 	xw_start(x, "properties");
 	env_properties(x, view, rf->file);
 	for (size_t i = 0; i < rf->nresults; i++) {
-		result_properties(x, &rf->results[i]);
+		result_properties(x, &view->files[index].reqs[i]);
 		view_properties(x, &view->files[index].reqs[i]);
 	}
 	xw_end(x);
@@ -521,13 +489,21 @@ static void document(struct xw *x, const struct report_run *run,
 int report_write_junit(const struct report_run *run, const char *path,
 		       char *err, size_t errlen)
 {
-	int ret = 0;
-	struct xw x = { 0 };
 	struct report_view view;
 	if (report_view_from_run(run, &view) != 0) {
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(ENOMEM));
 		return -ENOMEM;
 	}
+	int ret = report_write_junit_view(run, &view, path, err, errlen);
+	report_view_free(&view);
+	return ret;
+}
+
+int report_write_junit_view(const struct report_run *run, const struct report_view *v,
+			    const char *path, char *err, size_t errlen)
+{
+	int ret = 0;
+	struct xw x = { 0 };
 	xmlBufferPtr buf = xmlBufferCreate();
 
 	/* "%.3f" must give a point, never the user's decimal comma. */
@@ -541,7 +517,7 @@ int report_write_junit(const struct report_run *run, const char *path,
 	}
 	xmlTextWriterSetIndent(x.w, 1);
 	xmlTextWriterSetIndentString(x.w, BAD_CAST "  ");
-	document(&x, run, &view);
+	document(&x, run, v);
 	if (x.failed) {
 		ret = -ENOMEM;
 		snprintf(err, errlen, "cannot write '%s': building the XML failed (out of memory?)",
@@ -557,7 +533,6 @@ cleanup:
 		xmlFreeTextWriter(x.w);
 	if (buf)
 		xmlBufferFree(buf);
-	report_view_free(&view);
 	if (c_loc) {
 		uselocale(old);
 		freelocale(c_loc);

@@ -205,6 +205,9 @@ int report_view_exit_status(const struct report_view *v);
  * 0 or -errno with a message in err. */
 int report_write_html(const struct report_run *run, const char *path,
 		      char *err, size_t errlen);
+/* junit.xml from a run and its view (built once by the caller). */
+int report_write_junit_view(const struct report_run *run, const struct report_view *v,
+			    const char *path, char *err, size_t errlen);
 int report_write_html_view(const struct report_view *v, const char *path,
 			   char *err, size_t errlen);
 /* The HTML document into a malloc'd buffer (for tests). NULL on failure. */
