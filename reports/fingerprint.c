@@ -5,6 +5,7 @@
  * because an auditor must see that it was looked for.
  */
 #include "fingerprint.h"
+#include "report.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -584,8 +585,7 @@ void fingerprint_collect(struct fingerprint *fp, const struct timebase *tb)
 {
 	/* Values are text in reports that must read the same everywhere: a
 	 * decimal comma from the user's locale would change "2.4 GHz". */
-	locale_t c_loc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-	locale_t old = c_loc ? uselocale(c_loc) : (locale_t)0;
+	locale_t old = report_c_numeric_enter();
 
 	struct utsname u;
 	bool have_uname = uname(&u) == 0;
@@ -656,10 +656,7 @@ void fingerprint_collect(struct fingerprint *fp, const struct timebase *tb)
 			fingerprint_add(fp, "timebase.note", "%s", tb->reason);
 	}
 
-	if (c_loc) {
-		uselocale(old);
-		freelocale(c_loc);
-	}
+	report_c_numeric_leave(old);
 }
 
 static void add_utc(struct fingerprint *fp, const char *key, time_t t)

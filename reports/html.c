@@ -1018,8 +1018,7 @@ char *report_html_render(const struct report_view *v, size_t *len)
 	char *out = NULL;
 	xmlBufferPtr buf = xmlBufferCreate();
 	/* Coordinates and numbers with a point, whatever the user's locale. */
-	locale_t c_loc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-	locale_t old = c_loc ? uselocale(c_loc) : (locale_t)0;
+	locale_t old = report_c_numeric_enter();
 
 	if (!buf || !(x.w = xmlNewTextWriterMemory(buf, 0)))
 		goto cleanup;
@@ -1041,10 +1040,7 @@ cleanup:
 		xmlFreeTextWriter(x.w);
 	if (buf)
 		xmlBufferFree(buf);
-	if (c_loc) {
-		uselocale(old);
-		freelocale(c_loc);
-	}
+	report_c_numeric_leave(old);
 	return out;
 }
 

@@ -507,8 +507,7 @@ int report_write_junit_view(const struct report_run *run, const struct report_vi
 	xmlBufferPtr buf = xmlBufferCreate();
 
 	/* "%.3f" must give a point, never the user's decimal comma. */
-	locale_t c_loc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-	locale_t old = c_loc ? uselocale(c_loc) : (locale_t)0;
+	locale_t old = report_c_numeric_enter();
 
 	if (!buf || !(x.w = xmlNewTextWriterMemory(buf, 0))) {
 		ret = -ENOMEM;
@@ -533,9 +532,6 @@ cleanup:
 		xmlFreeTextWriter(x.w);
 	if (buf)
 		xmlBufferFree(buf);
-	if (c_loc) {
-		uselocale(old);
-		freelocale(c_loc);
-	}
+	report_c_numeric_leave(old);
 	return ret;
 }

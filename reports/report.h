@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <locale.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -32,6 +33,13 @@ struct report_run {
 	time_t started, ended;       /* UTC */
 	const char *command_line;    /* exact command, shell-quoted */
 };
+
+/* Numbers must print the same whatever LC_NUMERIC the user has: reports are
+ * compared and parsed by machines. enter switches this thread to the C
+ * numeric locale (one kept for the process) and returns the locale to hand
+ * back to leave. */
+locale_t report_c_numeric_enter(void);
+void report_c_numeric_leave(locale_t old);
 
 /* Counts over every result. */
 struct report_totals {

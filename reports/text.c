@@ -13,26 +13,6 @@
 #include "../harness/stats.h"
 #include "../harness/units.h"
 
-/* Numbers must print the same whatever LC_NUMERIC the user has: reports are
- * compared and parsed by machines. Switches this thread to the C numeric
- * locale and remembers the one to restore. */
-struct c_numeric {
-	locale_t c, old;
-};
-
-static void c_numeric_enter(struct c_numeric *l)
-{
-	l->c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-	l->old = l->c ? uselocale(l->c) : (locale_t)0;
-}
-
-static void c_numeric_leave(struct c_numeric *l)
-{
-	if (l->c) {
-		uselocale(l->old);
-		freelocale(l->c);
-	}
-}
 
 /* Copy s into buf with control characters replaced: titles and reasons
  * come from files and errno texts, and an escape sequence in them must not
@@ -242,10 +222,9 @@ static void write_text(const struct report_run *run, FILE *out)
 
 void report_write_text(const struct report_run *run, FILE *out)
 {
-	struct c_numeric l;
-	c_numeric_enter(&l);
+	locale_t old_loc = report_c_numeric_enter();
 	write_text(run, out);
-	c_numeric_leave(&l);
+	report_c_numeric_leave(old_loc);
 }
 
 /* The figures behind the verdicts, one line per metric: what an engineer
@@ -253,8 +232,7 @@ void report_write_text(const struct report_run *run, FILE *out)
  * so summary.txt stands on its own. */
 static void write_figures(const struct report_run *run, FILE *out)
 {
-	struct c_numeric l;
-	c_numeric_enter(&l);
+	locale_t old_loc = report_c_numeric_enter();
 	fprintf(out, "\nfigures (min, p50, mean, max per sample; best in cycles on a TSC "
 		     "timebase; batch = total / iterations minus the empty loop, "
 		     "mean (stddev) over runs):\n");
@@ -298,7 +276,7 @@ static void write_figures(const struct report_run *run, FILE *out)
 			}
 		}
 	}
-	c_numeric_leave(&l);
+	report_c_numeric_leave(old_loc);
 }
 
 int report_write_summary(const struct report_run *run, const char *path,
@@ -523,8 +501,7 @@ static void write_detail(const struct req_result *r, FILE *out)
 
 void report_write_result_detail(const struct req_result *r, FILE *out)
 {
-	struct c_numeric l;
-	c_numeric_enter(&l);
+	locale_t old_loc = report_c_numeric_enter();
 	write_detail(r, out);
-	c_numeric_leave(&l);
+	report_c_numeric_leave(old_loc);
 }

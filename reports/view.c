@@ -40,6 +40,18 @@ static locale_t c_loc(void)
 	return c_numeric;
 }
 
+locale_t report_c_numeric_enter(void)
+{
+	locale_t c = c_loc();
+	return c ? uselocale(c) : (locale_t)0;
+}
+
+void report_c_numeric_leave(locale_t old)
+{
+	if (old)
+		uselocale(old);
+}
+
 void report_fmt3(double v, char *buf, size_t len)
 {
 	locale_t c = c_loc();
