@@ -6,6 +6,7 @@
  */
 #include "fingerprint.h"
 #include "report.h"
+#include "../requirements/sha256.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -687,8 +688,7 @@ void fingerprint_add_run(struct fingerprint *fp, const char *command, time_t sta
 		const struct req_file *f = files[i];
 		if (!f)
 			continue;
-		for (int k = 0; k < 32; k++)
-			snprintf(hex + 2 * k, 3, "%02x", f->sha256[k]);
+		sha256_hex(f->sha256, hex);
 		snprintf(key, sizeof key, "requirements.%zu.path", i + 1);
 		fingerprint_add(fp, key, "%s", f->path ? f->path : "");
 		snprintf(key, sizeof key, "requirements.%zu.sha256", i + 1);

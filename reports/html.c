@@ -147,10 +147,7 @@ static void bound_text(const struct rv_limit *l, char *buf, size_t len)
 
 static void exit_text(int status, char *buf, size_t len)
 {
-	const char *m = status == 0 ? "every requirement passed"
-		      : status == 1 ? "at least one requirement failed its limits"
-				    : "at least one requirement could not be measured";
-	snprintf(buf, len, "exit status %d: %s", status, m);
+	snprintf(buf, len, "exit status %d: %s", status, report_exit_meaning(status));
 }
 
 /* Why a statistic is absent: the same reasons the text report gives. */

@@ -18,6 +18,7 @@
  * before the writer sees it; the writer does the escaping.
  */
 #include "report.h"
+#include "../requirements/sha256.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -93,8 +94,7 @@ static void env_properties(struct xw *x, const struct report_view *view,
 		x_prop(x, f->version, "requirements.version");
 	if (f) {
 		char hex[65];
-		for (int i = 0; i < 32; i++)
-			snprintf(hex + 2 * i, 3, "%02x", f->sha256[i]);
+		sha256_hex(f->sha256, hex);
 		x_prop(x, hex, "requirements.sha256");
 	}
 }

@@ -345,3 +345,16 @@ void report_policy_text(const struct req_result *r, char *buf, size_t len)
 	}
 	snprintf(buf, len, "other");
 }
+
+const char *report_exit_meaning(int status)
+{
+	switch (status) {
+	case 0:
+		return "every requirement passed";
+	case 1:
+		return "at least one requirement failed its limits";
+	case 3:
+		return "at least one requirement could not be measured";
+	}
+	return "?";
+}

@@ -143,18 +143,6 @@ static void print_row(FILE *out, const size_t *w, const char *id, const char *pr
 		(int)w[2], policy, (int)w[3], limit, (int)w[4], measured, verdict);
 }
 
-static const char *exit_meaning(int status)
-{
-	switch (status) {
-	case 0:
-		return "every requirement passed";
-	case 1:
-		return "at least one requirement failed its limits";
-	case 3:
-		return "at least one requirement could not be measured";
-	}
-	return "?";
-}
 
 static void write_text(const struct report_run *run, FILE *out)
 {
@@ -217,7 +205,7 @@ static void write_text(const struct report_run *run, FILE *out)
 	fprintf(out, "%zu requirement%s: %zu passed, %zu failed, %zu error%s, %zu skipped"
 		     " (%.3f s); exit status %d: %s\n",
 		t.tests, t.tests == 1 ? "" : "s", t.passed, t.failures, t.errors,
-		t.errors == 1 ? "" : "s", t.skipped, t.seconds, status, exit_meaning(status));
+		t.errors == 1 ? "" : "s", t.skipped, t.seconds, status, report_exit_meaning(status));
 }
 
 void report_write_text(const struct report_run *run, FILE *out)

@@ -6,6 +6,7 @@
  * strings are cleaned to XML 1.0 characters as the JUnit writer cleans them.
  */
 #include "report.h"
+#include "../requirements/sha256.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -396,8 +397,7 @@ int report_view_from_run(const struct report_run *run, struct report_view *v)
 							    : NULL;
 		char hex[65] = "";
 		if (rf->file)
-			for (int i = 0; i < 32; i++)
-				snprintf(hex + 2 * i, 3, "%02x", rf->file->sha256[i]);
+			sha256_hex(rf->file->sha256, hex);
 		vf->sha256 = dup_clean(hex, &failed);
 		if (rf->nresults) {
 			vf->reqs = calloc(rf->nresults, sizeof *vf->reqs);

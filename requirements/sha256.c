@@ -1,6 +1,8 @@
 /* sha256.c - see sha256.h. Written from FIPS 180-4, section 6.2. */
 #include "sha256.h"
 
+#include <stdio.h>
+
 #include <string.h>
 
 /* First 32 bits of the fractional parts of the cube roots of the first 64
@@ -121,4 +123,10 @@ void sha256(const void *data, size_t len, unsigned char out[32])
 	sha256_init(&c);
 	sha256_update(&c, data, len);
 	sha256_final(&c, out);
+}
+
+void sha256_hex(const unsigned char digest[32], char out[65])
+{
+	for (int i = 0; i < 32; i++)
+		snprintf(out + 2 * i, 3, "%02x", digest[i]);
 }

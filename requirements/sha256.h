@@ -24,4 +24,7 @@ void sha256_final(struct sha256_ctx *c, unsigned char out[32]);
 /* One-shot digest of a buffer. */
 void sha256(const void *data, size_t len, unsigned char out[32]);
 
+/* The digest as 64 lower-case hex digits and a NUL, as reports print it. */
+void sha256_hex(const unsigned char digest[32], char out[65]);
+
 #endif
