@@ -1,6 +1,6 @@
 /* load.c - background load beside a measurement; see load.h. */
-#include "load.h"
-#include "quote.h"
+#include "harness/load.h"
+#include "base/quote.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,57 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
-/* What a reader could take for shell syntax. There is no shell, so these
- * would reach the tool literally; refusing them keeps a file from meaning
- * something other than what it appears to say. */
-static const char shell_chars[] = "'\"`;|&$<>(){}\\*?[]~#";
-
-static bool is_blank(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
-}
-
 void load_init(struct load_proc *lp)
 {
 	memset(lp, 0, sizeof *lp);
 	lp->out_fd = -1;
-}
-
-const char *load_spec_problem(const struct req_load *l, char *buf, size_t len)
-{
-	if (!l->tool || strcmp(l->tool, LOAD_TOOL) != 0) {
-		snprintf(buf, len, "load tool '%s' is not supported (expected %s)",
-			 l->tool ? l->tool : "", LOAD_TOOL);
-		return buf;
-	}
-	const char *a = l->args ? l->args : "";
-	size_t words = 0;
-	for (const char *p = a; *p; p++) {
-		if (strchr(shell_chars, *p)) {
-			snprintf(buf, len, "load args: '%c' is not allowed: args are split on blanks "
-				 "and passed to %s without a shell (no quoting, no expansion)",
-				 *p, LOAD_TOOL);
-			return buf;
-		}
-		if ((unsigned char)*p < 0x20 && !is_blank(*p)) {
-			snprintf(buf, len, "load args: control character 0x%02x is not allowed",
-				 (unsigned char)*p);
-			return buf;
-		}
-		if (!is_blank(*p) && (p == a || is_blank(p[-1])))
-			words++;
-	}
-	if (words == 0) {
-		snprintf(buf, len, "load args are empty: say which stressors %s runs "
-			 "(e.g. args=\"--cpu 2 --io 1\")", LOAD_TOOL);
-		return buf;
-	}
-	if (words > LOAD_MAX_ARGS || strlen(a) > LOAD_MAX_ARGS_LEN) {
-		snprintf(buf, len, "load args: at most %d arguments and %d characters",
-			 LOAD_MAX_ARGS, LOAD_MAX_ARGS_LEN);
-		return buf;
-	}
-	return NULL;
 }
 
 /* The tool's absolute path from PATH into path, as a shell would find it

@@ -22,11 +22,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "../requirements/model.h"
+#include "requirements/model.h"
 
-#define LOAD_TOOL "stress-ng"
-#define LOAD_MAX_ARGS 64
-#define LOAD_MAX_ARGS_LEN 1024
 #define LOAD_SETTLE_MS 300u   /* alive this long after the start = running */
 #define LOAD_TERM_GRACE_MS 2000u /* SIGTERM, then SIGKILL after this */
 
@@ -40,13 +37,6 @@ struct load_proc {
 
 /* A load_proc that runs nothing (safe to pass to load_stop). */
 void load_init(struct load_proc *lp);
-
-/* NULL when a load element can be run, else why not, in buf: the tool is
- * not stress-ng, args are empty, too many or too long, or hold a character
- * a reader would take for shell syntax (quotes, ;, |, &, $, `, <, >,
- * parentheses, braces, backslash): there is no shell, so they would reach
- * stress-ng literally. */
-const char *load_spec_problem(const struct req_load *l, char *buf, size_t len);
 
 /* Start the load in its own process group. Fills lp->cmd as soon as the
  * command is known (even when the start then fails). Errors: -EINVAL (the

@@ -6,7 +6,8 @@
  * arrives. The worker runs in its own process group so that it and every
  * peer it forked can be killed at once.
  */
-#include "runner.h"
+#include "harness/runner.h"
+#include "harness/stats.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,10 +24,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "load.h"
-#include "probes/probes.h"
-#include "worker.h"
-#include "rtenv.h"
+#include "harness/load.h"
+#include "harness/measure/probes/probes.h"
+#include "harness/measure/worker.h"
+#include "harness/measure/rtenv.h"
 
 const char *verdict_name(enum verdict v)
 {
@@ -128,8 +129,8 @@ void runner_counts(const struct requirement *r, const struct run_options *o,
 		*iterations = o->iterations_override;
 	if (o && o->runs_override)
 		*runs = o->runs_override;
-	if (*runs > RESULT_MAX_RUNS)
-		*runs = RESULT_MAX_RUNS;
+	if (*runs > RTC_MAX_RUNS)
+		*runs = RTC_MAX_RUNS;
 }
 
 static void result_init(struct req_result *out, const struct requirement *r,
@@ -139,8 +140,8 @@ static void result_init(struct req_result *out, const struct requirement *r,
 	out->req = r;
 	out->file = f;
 	out->probe = probe_find(r->probe);
-	out->policy = rtenv_sched_policy(r->policy);
-	out->priority = rtenv_priority(r);
+	out->policy = req_sched_policy(r->policy);
+	out->priority = req_priority(r);
 	out->started = time(NULL);
 }
 
@@ -210,7 +211,7 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 	}
 	char why[300];
 	if (p->supported && p->supported(why, sizeof why)) {
-		req_result_error(out, r, f, "probe %s cannot run here: %s", p->name, why);
+		req_result_error(out, r, f, "probe %s cannot run here: %s", p->decl.name, why);
 		return;
 	}
 
@@ -225,9 +226,9 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 	c.self_dir = o ? o->self_dir : NULL;
 	c.timeout_ns = r->timeout_ns;
 	c.ncpus = rtenv_allowed_list(c.allowed, PROBE_MAX_CPUS);
-	for (size_t i = 0; i < p->nparams && i < PROBE_MAX_PARAMS; i++) {
-		const char *v = req_param(r, p->params[i].name);
-		c.values[i] = v ? v : p->params[i].def;
+	for (size_t i = 0; i < p->decl.nparams && i < PROBE_MAX_PARAMS; i++) {
+		const char *v = req_param(r, p->decl.params[i].name);
+		c.values[i] = v ? v : p->decl.params[i].def;
 	}
 	if (!c.tb) {
 		req_result_error(out, r, f, "internal error: no timebase");
@@ -235,14 +236,14 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 	}
 
 	int res_fd = -1;
-	out->res = result_alloc_fd((unsigned)p->nmetrics,
+	out->res = result_alloc_fd((unsigned)p->decl.nmetrics,
 				   p->per_cpu_series ? (unsigned)c.ncpus : 0, &out->res_bytes, &res_fd);
 	if (!out->res) {
 		req_result_error(out, r, f, "cannot map result memory: %s", strerror(errno));
 		return;
 	}
 	c.res = out->res;
-	for (unsigned i = 0; i < p->nmetrics; i++)
+	for (unsigned i = 0; i < p->decl.nmetrics; i++)
 		c.m[i] = result_metric(out->res, i);
 	worker_spec_store(out->res, &c);
 	/* The slim worker binary beside rtconform (see worker.h); library
@@ -398,7 +399,7 @@ void runner_judge(struct req_result *out)
 	for (size_t i = 0; i < r->nlimits; i++) {
 		const struct req_limit *l = &r->limits[i];
 		struct limit_outcome *lo = &out->limits[i];
-		int mi = out->probe ? probe_metric_index(out->probe, l->metric) : -1;
+		int mi = out->probe ? decl_metric_index(&out->probe->decl, l->metric) : -1;
 		char st[32];
 		stat_name(&l->stat, st, sizeof st);
 		bool cycles = (l->has_max ? l->max.unit : l->min.unit) == QTY_CYCLES;
@@ -412,7 +413,7 @@ void runner_judge(struct req_result *out)
 		if (!stat_value(m, &l->stat, cycles, &v)) {
 			snprintf(lo->text, sizeof lo->text,
 				 "%s %s cannot be computed from %llu samples%s", st,
-				 out->probe->metrics[mi].name, (unsigned long long)m->hist.count,
+				 out->probe->decl.metrics[mi].name, (unsigned long long)m->hist.count,
 				 cycles && m->cycles_per_unit == 0 ? " (cycles need the TSC timebase)" : "");
 			errored = true;
 			continue;

@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "../requirements/model.h"
-#include "probe.h"
+#include "requirements/model.h"
+#include "harness/measure/probe.h"
 
 enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_ERROR, VERDICT_SKIPPED };
 

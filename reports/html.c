@@ -13,7 +13,7 @@
  * and a statistics table, the per-run table); then the environment and the
  * command that reproduces the run.
  */
-#include "report.h"
+#include "reports/report.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/stats.h"
-#include "../harness/units.h"
-#include "xmlw.h"
+#include "harness/stats.h"
+#include "base/units.h"
+#include "reports/xmlw.h"
 
 /* No '<', '>' or '&' in here: it is written raw inside <style>, and the
  * document must stay well-formed XML. */
@@ -1015,7 +1015,7 @@ char *report_html_render(const struct report_view *v, size_t *len)
 	char *out = NULL;
 	xmlBufferPtr buf = xmlBufferCreate();
 	/* Coordinates and numbers with a point, whatever the user's locale. */
-	locale_t old = report_c_numeric_enter();
+	locale_t old = num_c_enter();
 
 	if (!buf || !(x.w = xmlNewTextWriterMemory(buf, 0)))
 		goto cleanup;
@@ -1037,7 +1037,7 @@ cleanup:
 		xmlFreeTextWriter(x.w);
 	if (buf)
 		xmlBufferFree(buf);
-	report_c_numeric_leave(old);
+	num_c_leave(old);
 	return out;
 }
 

@@ -5,7 +5,7 @@
  * docs/reports.md; "schema" names its version, raised on any incompatible
  * change.
  */
-#include "report.h"
+#include "reports/report.h"
 
 #include <errno.h>
 #include <limits.h>

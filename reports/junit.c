@@ -17,8 +17,8 @@
  * command line) is cleaned to characters XML 1.0 allows and to valid UTF-8
  * before the writer sees it; the writer does the escaping.
  */
-#include "report.h"
-#include "../requirements/sha256.h"
+#include "reports/report.h"
+#include "base/sha256.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -29,8 +29,8 @@
 
 #include <libxml/xmlwriter.h>
 
-#include "../harness/stats.h"
-#include "xmlw.h"
+#include "harness/stats.h"
+#include "reports/xmlw.h"
 
 /* <property name="..." value="..."/>, the name built from a format. */
 static void x_prop(struct xw *x, const char *value, const char *namefmt, ...)
@@ -157,7 +157,7 @@ static void result_properties(struct xw *x, const struct rv_req *r)
 static void prop_num(struct xw *x, double v, const char *id, const char *name)
 {
 	char buf[64];
-	report_fmt3(v, buf, sizeof buf);
+	num_fmt3(v, buf, sizeof buf);
 	x_prop(x, buf, "%s.%s", id, name);
 }
 
@@ -190,7 +190,7 @@ static void list_value(struct list *l, const struct rv_value *v)
 	char buf[64];
 	list_sep(l);
 	if (v->have) {
-		report_fmt3(v->v, buf, sizeof buf);
+		num_fmt3(v->v, buf, sizeof buf);
 		fputs(buf, l->f);
 	} else {
 		fputc('-', l->f);
@@ -352,7 +352,7 @@ static void testcase(struct xw *x, const struct report_file *rf, const struct re
 {
 	const struct requirement *q = r->req;
 	const char *id = q && q->id ? q->id : "?";
-	const char *probe = q && q->probe ? q->probe : (r->probe ? r->probe->name : "?");
+	const char *probe = q && q->probe ? q->probe : (r->probe ? r->probe->decl.name : "?");
 	char *name = NULL, *classname = NULL;
 	if (q && q->title && *q->title) {
 		if (asprintf(&name, "%s: %s", id, q->title) < 0)
@@ -507,7 +507,7 @@ int report_write_junit_view(const struct report_run *run, const struct report_vi
 	xmlBufferPtr buf = xmlBufferCreate();
 
 	/* "%.3f" must give a point, never the user's decimal comma. */
-	locale_t old = report_c_numeric_enter();
+	locale_t old = num_c_enter();
 
 	if (!buf || !(x.w = xmlNewTextWriterMemory(buf, 0))) {
 		ret = -ENOMEM;
@@ -532,6 +532,6 @@ cleanup:
 		xmlFreeTextWriter(x.w);
 	if (buf)
 		xmlBufferFree(buf);
-	report_c_numeric_leave(old);
+	num_c_leave(old);
 	return ret;
 }

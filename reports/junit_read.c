@@ -9,7 +9,7 @@
  * a single declaration of it is read. A junit.xml is the output of a CI job,
  * and CI artifacts get passed around: treat it as untrusted input.
  */
-#include "report.h"
+#include "reports/report.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +24,7 @@
 #include <libxml/xmlerror.h>
 #include <libxml/xmlversion.h>
 
-#include "../requirements/xmlsafe.h"
+#include "base/xmlsafe.h"
 
 /* Histograms make big properties, but nothing we write comes near this. */
 #define MAX_JUNIT_BYTES (256u * 1024u * 1024u)
@@ -214,7 +214,7 @@ static struct rv_value value_of(const char *s)
 {
 	struct rv_value v = { 0 };
 	if (s && strcmp(s, "-") != 0)
-		v.v = report_num_parse(s, &v.have);
+		v.v = num_parse(s, &v.have);
 	return v;
 }
 
@@ -283,9 +283,9 @@ static void read_metric(struct reader *rd, const struct props *ps, const char *i
 	parse_u64(get(ps, "%s.%s.count", id, name), &m->count);
 	parse_u64(get(ps, "%s.%s.overflow", id, name), &m->overflow);
 	parse_u64(get(ps, "%s.%s.hist_highest", id, name), &m->highest);
-	m->ns_per_unit = report_num_parse(get(ps, "%s.%s.ns_per_unit", id, name) ?: "", NULL);
+	m->ns_per_unit = num_parse(get(ps, "%s.%s.ns_per_unit", id, name) ?: "", NULL);
 	m->cycles_per_unit =
-		report_num_parse(get(ps, "%s.%s.cycles_per_unit", id, name) ?: "", NULL);
+		num_parse(get(ps, "%s.%s.cycles_per_unit", id, name) ?: "", NULL);
 	for (int i = 0; i < RV_NSTATS; i++) {
 		m->ns[i] = value_of(get(ps, "%s.%s.%s_ns", id, name, report_view_stats[i]));
 		m->cycles[i] = value_of(get(ps, "%s.%s.%s_cycles", id, name, report_view_stats[i]));
@@ -361,12 +361,12 @@ static void read_limits(struct reader *rd, const struct props *ps, const char *i
 		const char *s = get(ps, "%s.limit.%zu.max_%s", id, k, unit);
 		if (s) {
 			l->has_max = true;
-			l->max = (struct quantity){ report_num_parse(s, NULL), qu };
+			l->max = (struct quantity){ num_parse(s, NULL), qu };
 		}
 		s = get(ps, "%s.limit.%zu.min_%s", id, k, unit);
 		if (s) {
 			l->has_min = true;
-			l->min = (struct quantity){ report_num_parse(s, NULL), qu };
+			l->min = (struct quantity){ num_parse(s, NULL), qu };
 		}
 		l->measured = value_of(get(ps, "%s.limit.%zu.measured_%s", id, k, unit));
 		l->verdict = verdict_of(get(ps, "%s.limit.%zu.verdict", id, k), VERDICT_ERROR);
@@ -464,7 +464,7 @@ static void read_req(struct reader *rd, const struct props *ps, const xmlNode *t
 	if (!r->id)
 		rd->failed = true;
 	r->title = colon && colon[2] ? dup_or_null(rd, colon + 2) : NULL;
-	r->seconds = time ? report_num_parse(time, NULL) : 0.0;
+	r->seconds = time ? num_parse(time, NULL) : 0.0;
 	xmlFree(name);
 	xmlFree(time);
 	if (!r->id)
@@ -489,7 +489,7 @@ static void read_req(struct reader *rd, const struct props *ps, const xmlNode *t
 	r->measured = true;
 	uint64_t runs = 0;
 	parse_u64(get(ps, "%s.runs", id), &runs);
-	r->runs = runs > RESULT_MAX_RUNS ? RESULT_MAX_RUNS : (uint32_t)runs;
+	r->runs = runs > RTC_MAX_RUNS ? RTC_MAX_RUNS : (uint32_t)runs;
 	r->batch_mean_ns = value_of(get(ps, "%s.batch.runs_mean_ns", id));
 	r->batch_stddev_ns = value_of(get(ps, "%s.batch.runs_stddev_ns", id));
 	read_values(rd, get(ps, "%s.batch.per_run_ns", id), &r->batch_run_ns, r->runs);

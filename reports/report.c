@@ -1,6 +1,6 @@
 /* report.c - what every writer shares: totals, the exit status, and the
  * atomic file write that keeps a killed run from leaving half a report. */
-#include "report.h"
+#include "reports/report.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -275,15 +275,15 @@ unsigned report_nmetrics(const struct req_result *r)
 const char *report_metric_name(const struct req_result *r, unsigned i,
 			       char *buf, size_t len)
 {
-	if (r->probe && i < r->probe->nmetrics && r->probe->metrics[i].name)
-		return r->probe->metrics[i].name;
+	if (r->probe && i < r->probe->decl.nmetrics && r->probe->decl.metrics[i].name)
+		return r->probe->decl.metrics[i].name;
 	snprintf(buf, len, "m%u", i);
 	return buf;
 }
 
 bool report_batch_run_ns(const struct req_result *r, uint32_t run, double *ns)
 {
-	if (report_nmetrics(r) == 0 || run >= RESULT_MAX_RUNS)
+	if (report_nmetrics(r) == 0 || run >= RTC_MAX_RUNS)
 		return false;
 	const struct result_shm *res = r->res;
 	const struct run_info *ri = &res->runs[run];
@@ -299,7 +299,7 @@ uint32_t report_runs_done(const struct req_result *r)
 	if (report_nmetrics(r) == 0)
 		return 0;
 	uint32_t n = __atomic_load_n(&r->res->runs_done, __ATOMIC_ACQUIRE);
-	return n > RESULT_MAX_RUNS ? RESULT_MAX_RUNS : n;
+	return n > RTC_MAX_RUNS ? RTC_MAX_RUNS : n;
 }
 
 unsigned report_batch_ns(const struct req_result *r, double *mean_ns, double *stddev_ns)

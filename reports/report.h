@@ -15,9 +15,10 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "../harness/runner.h"
-#include "../harness/timebase.h"
-#include "fingerprint.h"
+#include "harness/runner.h"
+#include "harness/measure/timebase.h"
+#include "host/fingerprint.h"
+#include "base/numfmt.h"
 
 struct report_file {
 	const struct req_file *file;
@@ -33,13 +34,6 @@ struct report_run {
 	time_t started, ended;       /* UTC */
 	const char *command_line;    /* exact command, shell-quoted */
 };
-
-/* Numbers must print the same whatever LC_NUMERIC the user has: reports are
- * compared and parsed by machines. enter switches this thread to the C
- * numeric locale (one kept for the process) and returns the locale to hand
- * back to leave. */
-locale_t report_c_numeric_enter(void);
-void report_c_numeric_leave(locale_t old);
 
 /* Counts over every result. */
 struct report_totals {
@@ -83,7 +77,7 @@ void report_write_result_detail(const struct req_result *r, FILE *out);
 unsigned report_batch_ns(const struct req_result *r, double *mean_ns, double *stddev_ns);
 /* The batch figure of run `run` alone; false when that run took no samples. */
 bool report_batch_run_ns(const struct req_result *r, uint32_t run, double *ns);
-/* Runs a result completed (0 without result memory), at most RESULT_MAX_RUNS. */
+/* Runs a result completed (0 without result memory), at most RTC_MAX_RUNS. */
 uint32_t report_runs_done(const struct req_result *r);
 /* "fifo:99", "rr:max" (not yet resolved), "other". */
 void report_policy_text(const struct req_result *r, char *buf, size_t len);
@@ -230,13 +224,6 @@ int report_write_json(const struct report_run *run, const char *path,
 int report_write_json_view(const struct report_view *v, const char *path,
 			   char *err, size_t errlen);
 char *report_json_render(const struct report_view *v, size_t *len);
-
-/* Numbers as every report prints them, locale-independent: statistics and
- * durations "%.3f"; round-trip with report_num_parse. */
-void report_fmt3(double v, char *buf, size_t len);
-double report_num_parse(const char *s, bool *ok);
-/* v rounded as "%.3f" prints it: what a property of v parses back to. */
-double report_round3(double v);
 
 /* Write `len` bytes to path atomically (temp file in the same directory,
  * fsync, rename). Helper for every writer. Returns 0 or -errno. */

@@ -1,7 +1,7 @@
 /* text.c - the terminal / summary.txt verdict table, and the per-result
  * statistics and ASCII histogram shared by JUnit's <system-out> and
  * `rtconform probe`. */
-#include "report.h"
+#include "reports/report.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/stats.h"
-#include "../harness/units.h"
+#include "harness/stats.h"
+#include "base/units.h"
 
 
 /* Copy s into buf with control characters replaced: titles and reasons
@@ -95,7 +95,7 @@ static size_t result_rows(const struct req_result *r, struct row *rows, size_t m
 	struct row base;
 	memset(&base, 0, sizeof base);
 	printable(q && q->id ? q->id : "?", base.id, sizeof base.id);
-	printable(q && q->probe ? q->probe : (r->probe ? r->probe->name : "?"),
+	printable(q && q->probe ? q->probe : (r->probe ? r->probe->decl.name : "?"),
 		  base.probe, sizeof base.probe);
 	report_policy_text(r, base.policy, sizeof base.policy);
 	if (r->verdict == VERDICT_ERROR) {
@@ -210,9 +210,9 @@ static void write_text(const struct report_run *run, FILE *out)
 
 void report_write_text(const struct report_run *run, FILE *out)
 {
-	locale_t old_loc = report_c_numeric_enter();
+	locale_t old_loc = num_c_enter();
 	write_text(run, out);
-	report_c_numeric_leave(old_loc);
+	num_c_leave(old_loc);
 }
 
 /* The figures behind the verdicts, one line per metric: what an engineer
@@ -220,7 +220,7 @@ void report_write_text(const struct report_run *run, FILE *out)
  * so summary.txt stands on its own. */
 static void write_figures(const struct report_run *run, FILE *out)
 {
-	locale_t old_loc = report_c_numeric_enter();
+	locale_t old_loc = num_c_enter();
 	fprintf(out, "\nfigures (min, p50, mean, max per sample; best in cycles on a TSC "
 		     "timebase; batch = total / iterations minus the empty loop, "
 		     "mean (stddev) over runs):\n");
@@ -264,7 +264,7 @@ static void write_figures(const struct report_run *run, FILE *out)
 			}
 		}
 	}
-	report_c_numeric_leave(old_loc);
+	num_c_leave(old_loc);
 }
 
 int report_write_summary(const struct report_run *run, const char *path,
@@ -462,7 +462,7 @@ static void write_detail(const struct req_result *r, FILE *out)
 		fputc('\n', out);
 	}
 	fprintf(out, "probe %s, policy %s, verdict %s\n",
-		printable(q && q->probe ? q->probe : (r->probe ? r->probe->name : "?"), buf,
+		printable(q && q->probe ? q->probe : (r->probe ? r->probe->decl.name : "?"), buf,
 			  sizeof buf),
 		pol, report_verdict_label(r->verdict));
 	if (r->reason[0])
@@ -489,7 +489,7 @@ static void write_detail(const struct req_result *r, FILE *out)
 
 void report_write_result_detail(const struct req_result *r, FILE *out)
 {
-	locale_t old_loc = report_c_numeric_enter();
+	locale_t old_loc = num_c_enter();
 	write_detail(r, out);
-	report_c_numeric_leave(old_loc);
+	num_c_leave(old_loc);
 }

@@ -2,11 +2,11 @@
  *
  * The rule that makes a re-rendered report equal the original: every value
  * here is what junit.xml's property text for it parses back to. So numbers
- * junit.xml prints "%.3f" are rounded the same way here (report_round3), and
+ * junit.xml prints "%.3f" are rounded the same way here (num_round3), and
  * strings are cleaned to XML 1.0 characters as the JUnit writer cleans them.
  */
-#include "report.h"
-#include "../requirements/sha256.h"
+#include "reports/report.h"
+#include "base/sha256.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -15,74 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/stats.h"
-#include "xmlw.h"
+#include "harness/stats.h"
+#include "reports/xmlw.h"
 
 const char *const report_view_stats[RV_NSTATS] = { "min", "mean", "stddev", "max", "p50",
 						   "p90", "p99", "p99.9", "runs-mean-stddev" };
 
 const char *const report_view_series_stats[RV_NSERIES_STATS] = { "min", "mean", "max", "p99" };
-
-/* ---- numbers ----------------------------------------------------------- */
-
-/* One C locale for the process: formatting thousands of numbers must not
- * build a locale each time, and must not depend on the user's LC_NUMERIC. */
-static locale_t c_numeric;
-static pthread_once_t c_numeric_once = PTHREAD_ONCE_INIT;
-
-static void c_numeric_init(void)
-{
-	c_numeric = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-}
-
-static locale_t c_loc(void)
-{
-	pthread_once(&c_numeric_once, c_numeric_init);
-	return c_numeric;
-}
-
-locale_t report_c_numeric_enter(void)
-{
-	locale_t c = c_loc();
-	return c ? uselocale(c) : (locale_t)0;
-}
-
-void report_c_numeric_leave(locale_t old)
-{
-	if (old)
-		uselocale(old);
-}
-
-void report_fmt3(double v, char *buf, size_t len)
-{
-	locale_t c = c_loc();
-	locale_t old = c ? uselocale(c) : (locale_t)0;
-	snprintf(buf, len, "%.3f", v);
-	if (c)
-		uselocale(old);
-}
-
-double report_num_parse(const char *s, bool *ok)
-{
-	char *end;
-	double v;
-	locale_t c = c_loc();
-	errno = 0;
-	v = c ? strtod_l(s, &end, c) : strtod(s, &end);
-	bool good = end != s && *end == '\0' && errno == 0 && isfinite(v);
-	if (ok)
-		*ok = good;
-	return good ? v : 0.0;
-}
-
-double report_round3(double v)
-{
-	char buf[64];
-	if (!isfinite(v))
-		return v;
-	report_fmt3(v, buf, sizeof buf);
-	return report_num_parse(buf, NULL);
-}
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -100,7 +39,7 @@ static char *dup_clean(const char *s, bool *failed)
 static struct rv_value round_value(bool have, double v)
 {
 	struct rv_value r = { .have = have && isfinite(v) };
-	r.v = r.have ? report_round3(v) : 0.0;
+	r.v = r.have ? num_round3(v) : 0.0;
 	return r;
 }
 
@@ -236,9 +175,9 @@ static void fill_limits(const struct req_result *r, struct rv_req *vr, bool *fai
 		vl->has_min = l->has_min;
 		vl->cycles = (l->has_max ? l->max.unit : l->min.unit) == QTY_CYCLES;
 		if (l->has_max)
-			vl->max = (struct quantity){ report_round3(l->max.value), l->max.unit };
+			vl->max = (struct quantity){ num_round3(l->max.value), l->max.unit };
 		if (l->has_min)
-			vl->min = (struct quantity){ report_round3(l->min.value), l->min.unit };
+			vl->min = (struct quantity){ num_round3(l->min.value), l->min.unit };
 		vl->measured = round_value(o->evaluated, o->measured);
 		vl->verdict = limit_verdict(r, o);
 		vl->text = o->text[0] ? dup_clean(o->text, failed) : NULL;
@@ -249,7 +188,7 @@ static void fill_params(const struct req_result *r, struct rv_req *vr, bool *fai
 {
 	const struct requirement *q = r->req;
 	const struct probe *p = r->probe;
-	size_t n = p ? p->nparams : (q ? q->nparams : 0);
+	size_t n = p ? p->decl.nparams : (q ? q->nparams : 0);
 	if (!n)
 		return;
 	vr->params = calloc(n, sizeof *vr->params);
@@ -261,10 +200,10 @@ static void fill_params(const struct req_result *r, struct rv_req *vr, bool *fai
 		const char *name, *value;
 		if (p) {
 			/* What was measured: defaults applied, in the probe's order. */
-			name = p->params[i].name;
+			name = p->decl.params[i].name;
 			value = q ? req_param(q, name) : NULL;
 			if (!value)
-				value = p->params[i].def;
+				value = p->decl.params[i].def;
 		} else {
 			name = q->params[i].name;
 			value = q->params[i].value;
@@ -282,7 +221,7 @@ static void fill_req(const struct req_result *r, struct rv_req *vr, bool *failed
 	vr->id = dup_clean(q && q->id ? q->id : "?", failed);
 	vr->title = q && q->title && *q->title ? dup_clean(q->title, failed) : NULL;
 	vr->source = q && q->source && *q->source ? dup_clean(q->source, failed) : NULL;
-	vr->probe = dup_clean(q && q->probe ? q->probe : (r->probe ? r->probe->name : "?"),
+	vr->probe = dup_clean(q && q->probe ? q->probe : (r->probe ? r->probe->decl.name : "?"),
 			      failed);
 	report_policy_text(r, buf, sizeof buf);
 	vr->policy = dup_clean(buf, failed);
@@ -292,7 +231,7 @@ static void fill_req(const struct req_result *r, struct rv_req *vr, bool *failed
 	 * junit.xml records as ID.load.command. */
 	vr->load = r->load_cmd[0] ? dup_clean(r->load_cmd, failed) : NULL;
 	vr->verdict = r->verdict;
-	vr->seconds = report_round3(isfinite(r->seconds) && r->seconds > 0 ? r->seconds : 0.0);
+	vr->seconds = num_round3(isfinite(r->seconds) && r->seconds > 0 ? r->seconds : 0.0);
 	fill_params(r, vr, failed);
 	fill_limits(r, vr, failed);
 
@@ -355,11 +294,11 @@ static void fill_env(const struct report_run *run, struct fingerprint *env)
 		free(name);
 		snprintf(v, sizeof v, "%.0f", tb->freq_hz);
 		fingerprint_add(env, "timebase.freq_hz", "%s", v);
-		report_fmt3(tb->resolution_ns, v, sizeof v);
+		num_fmt3(tb->resolution_ns, v, sizeof v);
 		fingerprint_add(env, "timebase.resolution_ns", "%s", v);
-		report_fmt3(tb->read_min_ns, v, sizeof v);
+		num_fmt3(tb->read_min_ns, v, sizeof v);
 		fingerprint_add(env, "timebase.read_overhead_min_ns", "%s", v);
-		report_fmt3(tb->read_median_ns, v, sizeof v);
+		num_fmt3(tb->read_median_ns, v, sizeof v);
 		fingerprint_add(env, "timebase.read_overhead_median_ns", "%s", v);
 	}
 	if (run->command_line && !(fp && fingerprint_get(fp, "rtconform.command"))) {
@@ -477,7 +416,7 @@ void report_view_totals(const struct report_view *v, struct report_totals *t)
 			report_totals_add(t, r->verdict, r->seconds);
 		}
 	/* a sum of 0.001 s steps, printed as one */
-	t->seconds = report_round3(t->seconds);
+	t->seconds = num_round3(t->seconds);
 }
 
 int report_view_exit_status(const struct report_view *v)

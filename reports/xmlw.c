@@ -1,5 +1,5 @@
 /* xmlw.c - see xmlw.h. */
-#include "xmlw.h"
+#include "reports/xmlw.h"
 
 #include <stdarg.h>
 #include <stdint.h>

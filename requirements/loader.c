@@ -8,7 +8,7 @@
  *   4. the embedded XSD (structure);
  *   5. the model is built and its values checked, all problems reported.
  */
-#include "loader.h"
+#include "requirements/loader.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,8 +27,8 @@
 #include <libxml/xmlschemas.h>
 #include <libxml/xmlversion.h>
 
-#include "sha256.h"
-#include "xmlsafe.h"
+#include "base/sha256.h"
+#include "base/xmlsafe.h"
 
 #define RTC_NS "urn:rtconform:requirements:1"
 #define MAX_FILE_BYTES (16u * 1024u * 1024u)
@@ -496,7 +496,7 @@ static void run_attrs(struct builder *b, xmlNodePtr n, struct run_cfg *cfg)
 	char *v;
 
 	count_attr(b, n, "iterations", REQ_MAX_ITERATIONS, false, &cfg->iterations, &cfg->bad);
-	count_attr(b, n, "runs", REQ_MAX_RUNS, false, &cfg->runs, &cfg->bad);
+	count_attr(b, n, "runs", RTC_MAX_RUNS, false, &cfg->runs, &cfg->bad);
 	count_attr(b, n, "warmup", REQ_MAX_ITERATIONS, true, &cfg->warmup, &cfg->bad);
 	v = attr(n, "timeout");
 	if (v) {

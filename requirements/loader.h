@@ -10,8 +10,8 @@
 #ifndef RTC_LOADER_H
 #define RTC_LOADER_H
 
-#include "../harness/diag.h"
-#include "model.h"
+#include "base/diag.h"
+#include "requirements/model.h"
 
 /* Load and check `path`. `display` is the name used in diagnostics and
  * reports (NULL: path). Returns a new req_file when there is no problem, else

@@ -1,6 +1,8 @@
 /* model.c - see model.h. */
-#include "model.h"
+#include "requirements/model.h"
 
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +17,29 @@ const char *policy_name(enum sched_policy p)
 		return "rr";
 	}
 	return "?";
+}
+
+int req_sched_policy(enum sched_policy p)
+{
+	switch (p) {
+	case POLICY_FIFO:
+		return SCHED_FIFO;
+	case POLICY_RR:
+		return SCHED_RR;
+	case POLICY_OTHER:
+	default:
+		return SCHED_OTHER;
+	}
+}
+
+int req_priority(const struct requirement *r)
+{
+	int pol = req_sched_policy(r->policy);
+	if (pol == SCHED_OTHER)
+		return 0;
+	if (r->priority_max)
+		return sched_get_priority_max(pol);
+	return r->priority;
 }
 
 const char *req_param(const struct requirement *r, const char *name)
@@ -70,4 +95,51 @@ void req_file_free(struct req_file *f)
 	free(f->version);
 	free(f->title);
 	free(f);
+}
+
+/* What a reader could take for shell syntax. There is no shell, so these
+ * would reach the tool literally; refusing them keeps a file from meaning
+ * something other than what it appears to say. */
+static const char shell_chars[] = "'\"`;|&$<>(){}\\*?[]~#";
+
+bool load_arg_blank(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+const char *load_spec_problem(const struct req_load *l, char *buf, size_t len)
+{
+	if (!l->tool || strcmp(l->tool, LOAD_TOOL) != 0) {
+		snprintf(buf, len, "load tool '%s' is not supported (expected %s)",
+			 l->tool ? l->tool : "", LOAD_TOOL);
+		return buf;
+	}
+	const char *a = l->args ? l->args : "";
+	size_t words = 0;
+	for (const char *p = a; *p; p++) {
+		if (strchr(shell_chars, *p)) {
+			snprintf(buf, len, "load args: '%c' is not allowed: args are split on blanks "
+				 "and passed to %s without a shell (no quoting, no expansion)",
+				 *p, LOAD_TOOL);
+			return buf;
+		}
+		if ((unsigned char)*p < 0x20 && !load_arg_blank(*p)) {
+			snprintf(buf, len, "load args: control character 0x%02x is not allowed",
+				 (unsigned char)*p);
+			return buf;
+		}
+		if (!load_arg_blank(*p) && (p == a || load_arg_blank(p[-1])))
+			words++;
+	}
+	if (words == 0) {
+		snprintf(buf, len, "load args are empty: say which stressors %s runs "
+			 "(e.g. args=\"--cpu 2 --io 1\")", LOAD_TOOL);
+		return buf;
+	}
+	if (words > LOAD_MAX_ARGS || strlen(a) > LOAD_MAX_ARGS_LEN) {
+		snprintf(buf, len, "load args: at most %d arguments and %d characters",
+			 LOAD_MAX_ARGS, LOAD_MAX_ARGS_LEN);
+		return buf;
+	}
+	return NULL;
 }

@@ -11,12 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../harness/stats.h"
-#include "../harness/units.h"
+#include "base/probe_decl.h"
+#include "base/statistic.h"
+#include "base/units.h"
 
 #define REQ_MAX_PARAMS 16
 #define REQ_MAX_LIMITS 32
-#define REQ_MAX_RUNS 1000u
 #define REQ_MAX_ITERATIONS 100000000ull /* 1e8 samples per run */
 
 enum sched_policy { POLICY_OTHER, POLICY_FIFO, POLICY_RR };
@@ -82,6 +82,26 @@ struct req_file {
 #define REQ_DEFAULT_RUNS 10u
 #define REQ_DEFAULT_WARMUP 100u
 #define REQ_DEFAULT_TIMEOUT_NS (60ull * 1000000000ull)
+
+#define LOAD_TOOL "stress-ng"
+#define LOAD_MAX_ARGS 64
+#define LOAD_MAX_ARGS_LEN 1024
+
+/* NULL when a load element can be run, else why not, in buf: the tool is
+ * not stress-ng, args are empty, too many or too long, or hold a character
+ * a reader would take for shell syntax (quotes, ;, |, &, $, `, <, >,
+ * parentheses, braces, backslash): there is no shell, so they would reach
+ * stress-ng literally. */
+const char *load_spec_problem(const struct req_load *l, char *buf, size_t len);
+
+/* The blanks load args are split on. */
+bool load_arg_blank(char ch);
+
+/* SCHED_* constant for a policy. */
+int req_sched_policy(enum sched_policy p);
+
+/* The priority to use: "max" -> sched_get_priority_max(policy); other: 0. */
+int req_priority(const struct requirement *r);
 
 const char *policy_name(enum sched_policy p);
 

@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/runinfo.h"
 #include "harness/runner.h"
 #include "harness/stats.h"
 #include "reports/report.h"
@@ -42,12 +43,12 @@ static const struct probe_metric fx_metrics[] = {
 	{ .name = "wakeup", .help = "wake-up latency" },
 };
 static const struct probe fx_probe = {
-	.name = "sem-pingpong",
-	.help = "synthetic",
-	.params = fx_params,
-	.nparams = 2,
-	.metrics = fx_metrics,
-	.nmetrics = 2,
+	.decl.name = "sem-pingpong",
+	.decl.help = "synthetic",
+	.decl.params = fx_params,
+	.decl.nparams = 2,
+	.decl.metrics = fx_metrics,
+	.decl.nmetrics = 2,
 };
 
 #define FX_MAXREQ 5
@@ -238,7 +239,7 @@ static struct fx *fx_new(void)
 	fingerprint_add(&x->fp, "host.preempt", "PREEMPT_RT (/sys/kernel/realtime)");
 	fingerprint_add(&x->fp, "rtconform.version", "0.1.0");
 	struct req_file *fl[2] = { fa, fb };
-	fingerprint_add_run(&x->fp, "rtconform run profiles/spy-memo.xml extra.xml", 1700000000,
+	runinfo_add_run(&x->fp, "rtconform run profiles/spy-memo.xml extra.xml", 1700000000,
 			    1700000100, fl, 2);
 
 	x->run = (struct report_run){ .files = x->rf, .nfiles = 2, .tb = &x->tb,

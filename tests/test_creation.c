@@ -35,8 +35,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/probes/probes.h"
-#include "harness/rtenv.h"
+#include "harness/measure/probes/probes.h"
+#include "harness/measure/rtenv.h"
 #include "harness/runner.h"
 #include "harness/stats.h"
 #include "reports/report.h"
@@ -170,11 +170,11 @@ START_TEST(runner_stats_ordered)
 	ck_assert_int_eq(stat_parse("min", &smin), 0);
 	ck_assert_int_eq(stat_parse("p50", &sp50), 0);
 	ck_assert_int_eq(stat_parse("max", &smax), 0);
-	ck_assert_uint_eq(r.res->nmetrics, r.probe->nmetrics);
-	ck_assert_str_eq(r.probe->metrics[0].name, "per-op");
+	ck_assert_uint_eq(r.res->nmetrics, r.probe->decl.nmetrics);
+	ck_assert_str_eq(r.probe->decl.metrics[0].name, "per-op");
 	for (unsigned i = 0; i < r.res->nmetrics; i++) {
 		const struct metric_data *m = result_metric_c(r.res, i);
-		const char *mn = r.probe->metrics[i].name;
+		const char *mn = r.probe->decl.metrics[i].name;
 		double vmin, vp50, vmax;
 		ck_assert_msg(m->hist.count == (uint64_t)ITERATIONS * RUNS,
 			      "%s.%s: %llu samples, expected %d", pc->probe, mn,
@@ -202,8 +202,8 @@ START_TEST(runner_stats_ordered)
 		const struct metric_data *op = result_metric_c(r.res, 0);
 		const struct metric_data *call = result_metric_c(r.res, 1);
 		const struct metric_data *start = result_metric_c(r.res, 2);
-		ck_assert_str_eq(r.probe->metrics[1].name, "call");
-		ck_assert_str_eq(r.probe->metrics[2].name, "child-start");
+		ck_assert_str_eq(r.probe->decl.metrics[1].name, "call");
+		ck_assert_str_eq(r.probe->decl.metrics[2].name, "child-start");
 		ck_assert(call->hist.min <= op->hist.min);
 		ck_assert(start->hist.max <= op->hist.max);
 		ck_assert_msg(start->hist.min > 0, "child-start of 0: clock skew note '%s'",
@@ -306,13 +306,13 @@ static void run_direct(const struct pcase *pc, enum sched_policy pol, rlim_t npr
 		struct probe_ctx c;
 		memset(&c, 0, sizeof c);
 		c.probe = p;
-		for (size_t i = 0; i < p->nparams; i++)
-			c.values[i] = strcmp(p->params[i].name, pc->param) == 0
-				? pc->value : p->params[i].def;
+		for (size_t i = 0; i < p->decl.nparams; i++)
+			c.values[i] = strcmp(p->decl.params[i].name, pc->param) == 0
+				? pc->value : p->decl.params[i].def;
 		c.iterations = 6;
 		c.runs = 2;
 		c.warmup = 1;
-		c.policy = rtenv_sched_policy(pol);
+		c.policy = req_sched_policy(pol);
 		c.priority = pol == POLICY_OTHER ? 0 : sched_get_priority_max(c.policy);
 		c.cpu = -1;
 		c.timeout_ns = 60ull * 1000000000ull;
@@ -320,13 +320,13 @@ static void run_direct(const struct pcase *pc, enum sched_policy pol, rlim_t npr
 		c.self_dir = RTC_BINARY_DIR;
 		c.stop = &stop;
 		size_t bytes;
-		c.res = result_alloc((unsigned)p->nmetrics, &bytes);
+		c.res = result_alloc((unsigned)p->decl.nmetrics, &bytes);
 		if (!c.res || !c.tb) {
 			snprintf(sh->reason, sizeof sh->reason, "no result memory or timebase");
 			sh->setup_failed = 1;
 			_exit(1);
 		}
-		for (unsigned i = 0; i < p->nmetrics; i++)
+		for (unsigned i = 0; i < p->decl.nmetrics; i++)
 			c.m[i] = result_metric(c.res, i);
 		if ((pol != POLICY_OTHER &&
 		     (rc = rtenv_limit_rttime(c.timeout_ns, err, sizeof err)) != 0) ||
@@ -336,7 +336,7 @@ static void run_direct(const struct pcase *pc, enum sched_policy pol, rlim_t npr
 			sh->setup_failed = 1;
 			_exit(1);
 		}
-		for (unsigned i = 0; i < p->nmetrics; i++)
+		for (unsigned i = 0; i < p->decl.nmetrics; i++)
 			probe_set_scale(&c, i, 1.0);
 		sh->rc = p->run(&c);
 		/* What the probe left: judged the moment run() returns. */

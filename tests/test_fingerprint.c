@@ -15,9 +15,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "harness/timebase.h"
-#include "reports/fingerprint.h"
-#include "reports/readiness.h"
+#include "harness/measure/timebase.h"
+#include "harness/runinfo.h"
+#include "host/fingerprint.h"
+#include "host/readiness.h"
 #include "requirements/model.h"
 
 static const struct timebase test_tb = {
@@ -33,8 +34,8 @@ static void collect_with_run(struct fingerprint *fp)
 		b.sha256[i] = 0xff;
 	}
 	struct req_file *files[] = { &a, &b };
-	fingerprint_collect(fp, &test_tb);
-	fingerprint_add_run(fp, "rtconform run a.xml dir/b.xml", 1700000000, 1700000061, files, 2);
+	runinfo_collect(fp, &test_tb);
+	runinfo_add_run(fp, "rtconform run a.xml dir/b.xml", 1700000000, 1700000061, files, 2);
 }
 
 START_TEST(every_field_present)
@@ -261,7 +262,7 @@ START_TEST(readiness_live_privileges)
 	/* The forked tries agree with what the process may do. */
 	struct fingerprint fp = { 0 };
 	struct readiness r;
-	fingerprint_collect(&fp, NULL);
+	runinfo_collect(&fp, NULL);
 	readiness_check(&fp, true, &r);
 	const struct ready_check *c = find(&r, "sched_fifo");
 	ck_assert_ptr_nonnull(c);

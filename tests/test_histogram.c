@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/histogram.h"
+#include "harness/measure/histogram.h"
 
 /* Deterministic generator (splitmix64) so that a failure reproduces. */
 static uint64_t rng_state;

@@ -31,12 +31,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/probes/ipc.h"
-#include "harness/probes/probes.h"
-#include "harness/rtenv.h"
+#include "harness/measure/probes/ipc.h"
+#include "harness/measure/probes/probes.h"
+#include "harness/measure/rtenv.h"
 #include "harness/runner.h"
 #include "harness/stats.h"
-#include "harness/timebase.h"
+#include "harness/measure/timebase.h"
 
 static const char *const mechs[] = {
 	"posix-sem", "posix-named-sem", "sysv-sem", "futex", "mutex-cond", "pipe", "eventfd",
@@ -219,8 +219,8 @@ START_TEST(matrix)
 		ck_assert_msg(r.verdict == VERDICT_PASS, "%s: verdict %s: %s", what,
 			      verdict_name(r.verdict), r.reason);
 		ck_assert_uint_eq(r.res->runs_done, RUNS);
-		ck_assert_str_eq(r.probe->metrics[0].name, "per-op");
-		ck_assert_str_eq(r.probe->metrics[1].name, "wakeup");
+		ck_assert_str_eq(r.probe->decl.metrics[0].name, "per-op");
+		ck_assert_str_eq(r.probe->decl.metrics[1].name, "wakeup");
 		const struct metric_data *op = result_metric_c(r.res, 0);
 		const struct metric_data *wk = result_metric_c(r.res, 1);
 		ck_assert_msg(op->hist.count == ITERATIONS * RUNS, "%s: %llu per-op samples", what,
@@ -266,13 +266,13 @@ START_TEST(check_accepts_every_combination)
 {
 	const struct probe *p = probe_find("sem-pingpong");
 	ck_assert_ptr_nonnull(p);
-	ck_assert_ptr_nonnull(p->check);
-	ck_assert_int_eq(probe_param_index(p, "mechanism"), 0);
-	ck_assert_int_eq(probe_param_index(p, "peer"), 1);
-	ck_assert_int_eq(probe_param_index(p, "placement"), 2);
+	ck_assert_ptr_nonnull(p->decl.check);
+	ck_assert_int_eq(decl_param_index(&p->decl, "mechanism"), 0);
+	ck_assert_int_eq(decl_param_index(&p->decl, "peer"), 1);
+	ck_assert_int_eq(decl_param_index(&p->decl, "placement"), 2);
 	/* The parameter table and the tested list agree. */
 	size_t n = 0;
-	while (p->params[0].values[n])
+	while (p->decl.params[0].values[n])
 		n++;
 	ck_assert_uint_eq(n, NMECH);
 	char buf[300];
@@ -280,7 +280,7 @@ START_TEST(check_accepts_every_combination)
 		for (int e = 0; e < NPEER; e++)
 			for (int l = 0; l < NPLACE; l++) {
 				const char *v[3] = { mechs[m], peers[e], placements[l] };
-				const char *why = p->check(v, buf, sizeof buf);
+				const char *why = p->decl.check(v, buf, sizeof buf);
 				ck_assert_msg(why == NULL, "%s/%s/%s refused: %s", v[0], v[1], v[2],
 					      why);
 			}
@@ -292,7 +292,7 @@ START_TEST(check_refuses_unknown_mechanism)
 	const struct probe *p = probe_find("sem-pingpong");
 	char buf[300];
 	const char *v[3] = { "carrier-pigeon", "process", "same-cpu" };
-	const char *why = p->check(v, buf, sizeof buf);
+	const char *why = p->decl.check(v, buf, sizeof buf);
 	ck_assert_ptr_nonnull(why);
 	ck_assert_msg(strstr(why, "carrier-pigeon") != NULL, "message: %s", why);
 }
@@ -305,7 +305,7 @@ START_TEST(cleanup_removes_leftovers)
 	const struct probe *p = probe_find("sem-pingpong");
 	ck_assert_ptr_nonnull(p->cleanup);
 	size_t bytes;
-	struct result_shm *res = result_alloc((unsigned)p->nmetrics, &bytes);
+	struct result_shm *res = result_alloc((unsigned)p->decl.nmetrics, &bytes);
 	ck_assert_ptr_nonnull(res);
 
 	/* What a worker killed mid-run leaves: a set under its recorded key
@@ -347,7 +347,7 @@ START_TEST(cleanup_ignores_foreign_names)
 	 * record says. */
 	const struct probe *p = probe_find("sem-pingpong");
 	size_t bytes;
-	struct result_shm *res = result_alloc((unsigned)p->nmetrics, &bytes);
+	struct result_shm *res = result_alloc((unsigned)p->decl.nmetrics, &bytes);
 	char name[64];
 	snprintf(name, sizeof name, "/not-rtconform-%d", (int)getpid());
 	sem_t *s = sem_open(name, O_CREAT | O_EXCL, 0600, 0);

@@ -14,10 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/diag.h"
+#include "base/diag.h"
 #include "requirements/loader.h"
 #include "requirements/model.h"
-#include "requirements/sha256.h"
+#include "base/sha256.h"
 
 #define FIXTURES RTC_SOURCE_DIR "/tests/fixtures/"
 

@@ -23,7 +23,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 
-#include "harness/probes/probes.h"
+#include "harness/measure/probes/probes.h"
 #include "harness/runner.h"
 #include "harness/stats.h"
 
@@ -100,7 +100,7 @@ START_TEST(overhead_every_variant)
 		      verdict_name(r.verdict), r.reason);
 	const struct metric_data *m = result_metric_c(r.res, 0);
 	ck_assert_uint_eq(m->hist.count, (uint64_t)ITERATIONS * RUNS);
-	ck_assert_str_eq(r.probe->metrics[0].name, "per-op");
+	ck_assert_str_eq(r.probe->decl.metrics[0].name, "per-op");
 	double mn = stat_of(&r, "min"), mean = stat_of(&r, "mean");
 	ck_assert_msg(mn > 0, "what=%s: per-op min %g ns", whats[_i], mn);
 	ck_assert_msg(mean > 0 && mean < 10000, "what=%s: per-op mean %g ns", whats[_i], mean);
@@ -156,7 +156,7 @@ START_TEST(coop_sched_cycles)
 		      tasks, policy_name(pol), verdict_name(r.verdict), r.reason);
 	const struct metric_data *m = result_metric_c(r.res, 0);
 	ck_assert_uint_eq(m->hist.count, (uint64_t)ITERATIONS * RUNS);
-	ck_assert_str_eq(r.probe->metrics[0].name, "per-cycle");
+	ck_assert_str_eq(r.probe->decl.metrics[0].name, "per-cycle");
 	double mn = stat_of(&r, "min"), mean = stat_of(&r, "mean");
 	ck_assert_msg(mn > 0 && mean > 0, "switch=%s: per-cycle min %g mean %g ns", sw, mn, mean);
 	/* A block is 20000 / 20 = 1000 cycles: the scale says so. */
@@ -188,8 +188,8 @@ START_TEST(coop_sched_check_limits_tasks)
 	char buf[300];
 	const char *ok[] = { "256", "5000000", "asm" };
 	const char *bad[] = { "257", "5000000", "ucontext" };
-	ck_assert_ptr_null(p->check(ok, buf, sizeof buf));
-	const char *why = p->check(bad, buf, sizeof buf);
+	ck_assert_ptr_null(p->decl.check(ok, buf, sizeof buf));
+	const char *why = p->decl.check(bad, buf, sizeof buf);
 	ck_assert_ptr_nonnull(why);
 	ck_assert_msg(strstr(why, "tasks"), "why: %s", why);
 }

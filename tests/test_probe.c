@@ -6,20 +6,20 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "harness/probe.h"
+#include "harness/measure/probe.h"
 #include "harness/runner.h"
 
 START_TEST(cpulist_accepts)
 {
 	cpu_set_t set;
-	ck_assert_int_eq(probe_parse_cpulist("0", &set), 0);
+	ck_assert_int_eq(cpulist_parse("0", &set), 0);
 	ck_assert_int_eq(CPU_COUNT(&set), 1);
 	ck_assert(CPU_ISSET(0, &set));
-	ck_assert_int_eq(probe_parse_cpulist("0,2-3,7", &set), 0);
+	ck_assert_int_eq(cpulist_parse("0,2-3,7", &set), 0);
 	ck_assert_int_eq(CPU_COUNT(&set), 4);
 	ck_assert(CPU_ISSET(2, &set) && CPU_ISSET(3, &set) && CPU_ISSET(7, &set));
 	ck_assert(!CPU_ISSET(1, &set));
-	ck_assert_int_eq(probe_parse_cpulist("1023", &set), 0);
+	ck_assert_int_eq(cpulist_parse("1023", &set), 0);
 }
 END_TEST
 
@@ -29,7 +29,7 @@ START_TEST(cpulist_refuses)
 					   "-1", "1-", "3-1", "0x1", "1024", "0-1024", "a" };
 	cpu_set_t set;
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-		ck_assert_msg(probe_parse_cpulist(bad[i], &set) == -EINVAL, "accepted '%s'",
+		ck_assert_msg(cpulist_parse(bad[i], &set) == -EINVAL, "accepted '%s'",
 			      bad[i]);
 }
 END_TEST

@@ -21,6 +21,7 @@
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
 
+#include "harness/runinfo.h"
 #include "harness/runner.h"
 #include "harness/stats.h"
 #include "reports/report.h"
@@ -33,10 +34,10 @@ static const struct probe_metric fake_metrics[] = {
 	{ .name = "wakeup", .help = "wake-up latency" },
 };
 static const struct probe fake_probe = {
-	.name = "sem-pingpong",
-	.help = "synthetic",
-	.metrics = fake_metrics,
-	.nmetrics = 2,
+	.decl.name = "sem-pingpong",
+	.decl.help = "synthetic",
+	.decl.metrics = fake_metrics,
+	.decl.nmetrics = 2,
 };
 
 #define MAXREQ 4
@@ -829,7 +830,7 @@ START_TEST(fingerprint_basics)
 	struct timebase tb = { .name = "clock_gettime(CLOCK_MONOTONIC_RAW)", .freq_hz = 1e9,
 			       .ns_per_tick = 1, .resolution_ns = 1, .read_min_ns = 20,
 			       .read_median_ns = 21.5 };
-	fingerprint_collect(&fp, &tb);
+	runinfo_collect(&fp, &tb);
 	static const char *const keys[] = {
 		"host.name", "host.kernel.release", "host.kernel.version", "host.machine",
 		"host.cpu.model", "host.cpu.count", "host.preempt", "host.clocksource",
@@ -856,7 +857,7 @@ START_TEST(fingerprint_basics)
 	ck_assert_uint_eq(fp.n, 0);
 
 	/* without a timebase there are no timebase.* keys */
-	fingerprint_collect(&fp, NULL);
+	runinfo_collect(&fp, NULL);
 	ck_assert_ptr_null(fingerprint_get(&fp, "timebase.name"));
 	fingerprint_free(&fp);
 }

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/histogram.h"
-#include "harness/probe.h"
+#include "harness/measure/histogram.h"
+#include "harness/measure/probe.h"
 #include "harness/stats.h"
 
 /* ---- names ------------------------------------------------------------ */
@@ -322,7 +322,7 @@ START_TEST(runs_mean_stddev_known)
 	ck_assert_double_eq(metric_run_mean_ns(m, 1), 10.0);
 	ck_assert_double_eq(metric_run_mean_ns(m, 2), 15.0);
 	ck_assert_double_eq(metric_run_mean_ns(m, 3), 0.0); /* never ran */
-	ck_assert_double_eq(metric_run_mean_ns(m, RESULT_MAX_RUNS), 0.0);
+	ck_assert_double_eq(metric_run_mean_ns(m, RTC_MAX_RUNS), 0.0);
 	/* The mean over all samples is not the mean of the run means. */
 	ck_assert_double_eq(value_of(m, "mean", false), 0.5 * 130.0 / 6.0);
 	free(m);
@@ -337,7 +337,7 @@ START_TEST(runs_mean_stddev_skips_empty_runs)
 	 * one-pass formula would lose on that offset. */
 	record(m, 0, 1000000001);
 	record(m, 7, 1000000002);
-	record(m, RESULT_MAX_RUNS - 1, 1000000003);
+	record(m, RTC_MAX_RUNS - 1, 1000000003);
 	ck_assert_double_eq_tol(value_of(m, "runs-mean-stddev", false), 1.0, 1e-9);
 	free(m);
 }

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "harness/timebase.h"
-#include "harness/timebase_impl.h"
+#include "harness/measure/timebase.h"
+#include "harness/measure/timebase_impl.h"
 
 /* What the CPU says, read independently of the code under test's reader so
  * that a parser bug cannot make the test expect the wrong backend. */

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness/units.h"
+#include "base/units.h"
 
 static char err[256];
 

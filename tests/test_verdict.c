@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/probe.h"
-#include "harness/probes/probes.h"
+#include "harness/measure/probe.h"
+#include "harness/measure/probes/probes.h"
 #include "harness/runner.h"
 
 /* A requirement on sem-pingpong (metric per-op) with samples 1..n ticks,
@@ -239,7 +239,7 @@ START_TEST(quick_and_overrides_change_counts)
 	o.runs_override = 5000; /* capped */
 	runner_counts(&r, &o, &it, &runs, &wu);
 	ck_assert_uint_eq(it, 7);
-	ck_assert_uint_eq(runs, RESULT_MAX_RUNS);
+	ck_assert_uint_eq(runs, RTC_MAX_RUNS);
 	r.iterations = 5;
 	o = (struct run_options){ .quick = true };
 	runner_counts(&r, &o, &it, &runs, &wu);

@@ -4,8 +4,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/validate.h"
+#include "requirements/validate.h"
 #include "requirements/loader.h"
+#include "harness/measure/probes/probes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -14,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct diag_list d = { 0 };
 	struct req_file *f = req_load_memory((const char *)data, size, "fuzz.xml", &d);
 	if (f) {
-		validate_file(f, &d);
+		validate_file(f, &probe_catalog, &d);
 		req_file_free(f);
 	}
 	diag_free(&d);

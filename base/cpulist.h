@@ -1,0 +1,12 @@
+/* cpulist.h - the one grammar of a CPU list ("0,2-3"), as the kernel writes
+ * them in /sys and as a probe parameter takes them ("all" is the caller's). */
+#ifndef RTC_CPULIST_H
+#define RTC_CPULIST_H
+
+#include <sched.h>
+
+/* Parse s into set: numbers and ascending ranges below CPU_SETSIZE,
+ * comma-separated, digits only. Returns 0 or -EINVAL. */
+int cpulist_parse(const char *s, cpu_set_t *set);
+
+#endif

@@ -1,0 +1,73 @@
+/* numfmt.c - see numfmt.h. */
+#include "base/numfmt.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static locale_t c_numeric;
+static pthread_once_t c_numeric_once = PTHREAD_ONCE_INIT;
+
+static void c_numeric_init(void)
+{
+	c_numeric = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+}
+
+static locale_t c_loc(void)
+{
+	pthread_once(&c_numeric_once, c_numeric_init);
+	return c_numeric;
+}
+
+locale_t num_c_enter(void)
+{
+	locale_t c = c_loc();
+	return c ? uselocale(c) : (locale_t)0;
+}
+
+void num_c_leave(locale_t old)
+{
+	if (old)
+		uselocale(old);
+}
+
+static void fmt(const char *f, double v, char *buf, size_t len)
+{
+	locale_t old = num_c_enter();
+	snprintf(buf, len, f, v);
+	num_c_leave(old);
+}
+
+void num_fmt3(double v, char *buf, size_t len)
+{
+	fmt("%.3f", v, buf, len);
+}
+
+void num_fmt_exact(double v, char *buf, size_t len)
+{
+	fmt("%.17g", v, buf, len);
+}
+
+double num_parse(const char *s, bool *ok)
+{
+	char *end;
+	double v;
+	locale_t c = c_loc();
+	errno = 0;
+	v = c ? strtod_l(s, &end, c) : strtod(s, &end);
+	bool good = end != s && *end == '\0' && errno == 0 && isfinite(v);
+	if (ok)
+		*ok = good;
+	return good ? v : 0.0;
+}
+
+double num_round3(double v)
+{
+	char buf[64];
+	if (!isfinite(v))
+		return v;
+	num_fmt3(v, buf, sizeof buf);
+	return num_parse(buf, NULL);
+}

@@ -1,0 +1,40 @@
+/* quote.c - see quote.h. */
+#include "base/quote.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+void shell_quote_append(char *cmd, size_t len, const char *word)
+{
+	size_t used = strlen(cmd);
+	bool plain = *word != 0;
+	for (const char *c = word; *c; c++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			    "-_./=:,+@%", *c))
+			plain = false;
+	if (used && used + 1 < len)
+		cmd[used++] = ' ';
+	if (plain) {
+		snprintf(cmd + used, len - used, "%s", word);
+		return;
+	}
+	if (used + 1 < len)
+		cmd[used++] = '\'';
+	for (const char *c = word; *c && used + 5 < len; c++) {
+		if (*c == '\'') {
+			memcpy(cmd + used, "'\\''", 4);
+			used += 4;
+		} else {
+			cmd[used++] = *c;
+		}
+	}
+	if (used + 1 < len)
+		cmd[used++] = '\'';
+	cmd[used < len ? used : len - 1] = 0;
+}
+
+size_t shell_quote_room(const char *word)
+{
+	return strlen(word) * 4 + 4; /* space, quotes, '\'' per quote, NUL */
+}

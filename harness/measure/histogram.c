@@ -1,0 +1,167 @@
+/* histogram.c - see histogram.h for the bucket scheme and guarantees. */
+#include "harness/measure/histogram.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+static uint32_t nbuckets_for(unsigned bits)
+{
+	/* Highest index is that of 2^bits - 1: exponent e = bits-1-SUB_BITS,
+	 * mantissa 2^(SUB_BITS+1) - 1. */
+	if (bits <= HIST_SUB_BITS + 1)
+		return 1u << bits;
+	unsigned e = bits - 1 - HIST_SUB_BITS;
+	return (e << HIST_SUB_BITS) + (2u * HIST_SUB_COUNT);
+}
+
+size_t hist_bytes(unsigned bits)
+{
+	if (bits < 8)
+		bits = 8;
+	if (bits > 64)
+		bits = 64;
+	return sizeof(struct hist) + (size_t)nbuckets_for(bits) * sizeof(uint64_t);
+}
+
+struct hist *hist_init(void *mem, unsigned bits)
+{
+	struct hist *h = mem;
+	if (bits < 8)
+		bits = 8;
+	if (bits > 64)
+		bits = 64;
+	h->bits = bits;
+	h->nbuckets = nbuckets_for(bits);
+	h->highest = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+	hist_reset(h);
+	return h;
+}
+
+void hist_reset(struct hist *h)
+{
+	h->count = h->overflow = 0;
+	h->min = UINT64_MAX;
+	h->max = 0;
+	h->sum = h->sumsq = 0;
+	memset(h->counts, 0, (size_t)h->nbuckets * sizeof(uint64_t));
+}
+
+uint64_t hist_bucket_lo(const struct hist *h, uint32_t i)
+{
+	(void)h;
+	if (i < 2 * HIST_SUB_COUNT)
+		return i;
+	unsigned e = (i >> HIST_SUB_BITS) - 1;
+	uint64_t mant = (i & (HIST_SUB_COUNT - 1)) + HIST_SUB_COUNT;
+	return mant << e;
+}
+
+uint64_t hist_bucket_hi(const struct hist *h, uint32_t i)
+{
+	if (i < 2 * HIST_SUB_COUNT)
+		return i;
+	unsigned e = (i >> HIST_SUB_BITS) - 1;
+	uint64_t hi = hist_bucket_lo(h, i) + ((UINT64_C(1) << e) - 1);
+	return hi > h->highest ? h->highest : hi;
+}
+
+double hist_mean(const struct hist *h)
+{
+	if (!h->count)
+		return 0.0;
+	return (double)h->sum / (double)h->count;
+}
+
+double hist_stddev(const struct hist *h)
+{
+	if (h->count < 2)
+		return 0.0;
+	/* The textbook sumsq - sum^2/n cancels catastrophically in floating
+	 * point when the spread is small against the values (1e6 samples of
+	 * 1e12 gave 262 instead of 0). Take the squares about the integer part
+	 * q of the mean instead, in exact integer arithmetic:
+	 *   sum = q*n + r (0 <= r < n),
+	 *   S = sum (x - q)^2 = sumsq - q*(sum + r),
+	 *   sum (x - mean)^2 = S - r^2/n.
+	 * S is a sum of squares no larger than sumsq, so the modular 128-bit
+	 * arithmetic gives it exactly whenever sumsq itself is exact; only the
+	 * small correction r^2/n (< n) and the final division are rounded. */
+	uint64_t n = h->count;
+	unsigned __int128 q = h->sum / n;
+	uint64_t r = (uint64_t)(h->sum % n);
+	unsigned __int128 s = h->sumsq - q * (h->sum + r);
+	long double m2 = (long double)s - (long double)r * (long double)r / (long double)n;
+	if (m2 < 0) /* rounding of the correction only */
+		m2 = 0;
+	return (double)sqrtl(m2 / ((long double)n - 1.0L));
+}
+
+uint64_t hist_percentile(const struct hist *h, double q)
+{
+	if (!h->count)
+		return 0;
+	if (q >= 100.0)
+		return h->max;
+	if (!(q > 0.0)) /* written so that NaN lands here too */
+		return h->min;
+	/* q reaches us in binary (99.9 is 99.900000000000006), so the exact
+	 * rank q*count/100 can come out a hair above an integer: p99.9 of 1000
+	 * samples gave 999.0000000000001, ceil 1000, the max instead of the
+	 * 999th sample. Snap to the integer when within a few ulps of it; a real
+	 * fractional part that small would need a q with more significant
+	 * digits than a double holds. */
+	long double x = (long double)q * (long double)h->count / 100.0L;
+	long double nearest = roundl(x);
+	if (fabsl(x - nearest) <= 4.0L * DBL_EPSILON * nearest)
+		x = nearest;
+	long double r = ceill(x);
+	uint64_t rank = r < 1.0L ? 1 : r >= (long double)h->count ? h->count : (uint64_t)r;
+	uint64_t seen = 0;
+	for (uint32_t i = 0; i < h->nbuckets; i++) {
+		seen += h->counts[i];
+		if (seen >= rank) {
+			uint64_t v = hist_bucket_hi(h, i);
+			if (v > h->max)
+				v = h->max;
+			if (v < h->min)
+				v = h->min;
+			return v;
+		}
+	}
+	return h->max; /* the rank lies among overflowed samples */
+}
+
+bool hist_merge(struct hist *dst, const struct hist *src)
+{
+	if (dst->bits != src->bits)
+		return false;
+	if (!src->count)
+		return true;
+	dst->count += src->count;
+	dst->overflow += src->overflow;
+	dst->sum += src->sum;
+	dst->sumsq += src->sumsq;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	for (uint32_t i = 0; i < dst->nbuckets; i++)
+		dst->counts[i] += src->counts[i];
+	return true;
+}
+
+bool hist_next_bucket(const struct hist *h, uint32_t *i, uint64_t *lo,
+		      uint64_t *hi, uint64_t *count)
+{
+	for (; *i < h->nbuckets; (*i)++) {
+		if (h->counts[*i]) {
+			*lo = hist_bucket_lo(h, *i);
+			*hi = hist_bucket_hi(h, *i);
+			*count = h->counts[*i];
+			(*i)++;
+			return true;
+		}
+	}
+	return false;
+}

@@ -1,0 +1,247 @@
+/* probe.h - what a probe is, and the helpers it records with.
+ *
+ * A probe is one `const struct probe` in harness/probes/<name>.c, listed once
+ * in harness/probes/probes.h. It holds no global state: everything it needs is
+ * in the probe_ctx the runner hands to run(), which runs in a forked worker
+ * that already has mlockall, the requested policy and affinity.
+ *
+ * run() owns its loop: for each of ctx->warmup iterations it does the work
+ * unrecorded, then for each run r: probe_run_begin(ctx, r), ctx->iterations
+ * timed samples recorded with probe_record(), probe_run_end(ctx). All memory
+ * it uses must be allocated and touched before the first probe_run_begin().
+ * It returns 0, or a negative errno after probe_fail() said why.
+ */
+#ifndef RTC_PROBE_H
+#define RTC_PROBE_H
+
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "base/cpulist.h"
+#include "base/probe_decl.h"
+#include "harness/measure/histogram.h"
+#include "harness/measure/timebase.h"
+
+#define PROBE_MAX_CPUS 256
+#define PROBE_MAX_SERIES 64
+
+struct probe_ctx;
+struct result_shm;
+
+struct probe {
+	/* What the validator and `rtconform list` see (base/probe_decl.h). */
+	struct probe_decl decl;
+	/* Optional: NULL when the probe can run on this machine, else why not. */
+	const char *(*supported)(char *buf, size_t len);
+	/* Measure. Runs in the worker. */
+	int (*run)(struct probe_ctx *ctx);
+	/* Optional: release what a worker may have left behind (a named
+	 * semaphore, a SysV set) after it crashed, timed out or was killed.
+	 * Runs in the supervisor once the worker's process group is gone, from
+	 * what run() recorded in res->cleanup. Must be idempotent. */
+	void (*cleanup)(const struct result_shm *res);
+	/* Optional: this probe records one histogram per CPU beside its merged
+	 * metrics (timer wake-up); the runner then maps one series per allowed
+	 * CPU (at most PROBE_MAX_SERIES) for metric 0. */
+	bool per_cpu_series;
+	/* The probe sleeps through most of a run (timer wake-ups), so it cannot
+	 * run into RT throttling: the harness's throttling guard stays off. */
+	bool mostly_sleeps;
+};
+
+/* Per-run figures of one metric. */
+struct run_stat {
+	uint64_t count;
+	unsigned __int128 sum;
+};
+
+/* One metric's results, in shared memory. Values recorded are in `units`;
+ * ns_per_unit converts (e.g. ns_per_tick / 2 for per-op = cycle / 2).
+ * cycles_per_unit is non-zero when units are TSC cycles (times a factor). */
+struct metric_data {
+	double ns_per_unit;
+	double cycles_per_unit;
+	struct run_stat runs[RTC_MAX_RUNS];
+	struct hist hist; /* must be last: histogram counters follow */
+};
+
+enum worker_state {
+	WS_NEW = 0, WS_SETUP, WS_WARMUP, WS_MEASURING, WS_DONE, WS_FAILED,
+};
+
+struct run_info {
+	uint64_t t_begin, t_end; /* timebase ticks around the run */
+	uint64_t iterations;     /* samples taken in this run */
+};
+
+/* Everything a worker reports, in shared memory made before the fork. */
+struct result_shm {
+	_Alignas(64) volatile uint32_t state; /* enum worker_state; the alignment
+	                                       * keeps the metric blocks after
+	                                       * this header aligned */
+	volatile uint32_t runs_done;
+	int err;                      /* positive errno of a failure, or 0 */
+	char reason[512];             /* why it failed, filled by probe_fail() */
+	char note[256];               /* informative remark from the probe */
+	uint32_t nmetrics;
+	uint32_t metric_stride;       /* bytes from one metric_data to the next */
+	uint32_t nseries_alloc;       /* per-CPU series mapped after the metrics */
+	uint32_t nseries;             /* series the probe used */
+	int32_t series_cpu[PROBE_MAX_SERIES]; /* CPU of each used series */
+	/* What the worker was asked to do, written by the supervisor before
+	 * the fork (see worker.h). */
+	struct {
+		char probe[32];
+		char values[PROBE_MAX_PARAMS][128];
+		uint64_t iterations, runs, warmup, timeout_ns;
+		int32_t policy, priority, cpu, ncpus;
+		int32_t allowed[PROBE_MAX_CPUS];
+		char self_dir[1024];
+		struct timebase tb;  /* the supervisor's; tb.name points into tb_name */
+		char tb_name[48];
+	} spec;
+	/* What cleanup() needs to find leftovers: ids and names, probe-defined. */
+	struct {
+		int64_t ids[4];
+		char names[2][64];
+	} cleanup;
+	double loop_ticks;            /* empty-loop cost per iteration, ticks */
+	struct run_info runs[RTC_MAX_RUNS];
+	/* nmetrics metric_data blocks follow, metric_stride bytes apart */
+};
+
+static inline struct metric_data *result_metric(struct result_shm *r, unsigned i)
+{
+	return (struct metric_data *)((char *)r + sizeof *r + (size_t)i * r->metric_stride);
+}
+/* Series i (0 <= i < nseries_alloc) of metric 0: the metric blocks after
+ * the nmetrics main ones. */
+static inline struct metric_data *result_series(struct result_shm *r, unsigned i)
+{
+	return result_metric(r, r->nmetrics + i);
+}
+
+static inline const struct metric_data *result_metric_c(const struct result_shm *r, unsigned i)
+{
+	return (const struct metric_data *)((const char *)r + sizeof *r +
+					    (size_t)i * r->metric_stride);
+}
+
+struct probe_ctx {
+	const struct probe *probe;
+	const char *values[PROBE_MAX_PARAMS]; /* params' values, defaults applied */
+	uint64_t iterations, runs, warmup;
+	int policy;      /* SCHED_OTHER / SCHED_FIFO / SCHED_RR as applied */
+	int priority;    /* as applied */
+	int cpu;         /* CPU the worker is pinned to, -1 if not pinned */
+	int ncpus;       /* CPUs the supervisor may use, in allowed[] */
+	int allowed[PROBE_MAX_CPUS];
+	uint64_t timeout_ns; /* the requirement's watchdog timeout */
+	const struct timebase *tb;
+	const char *self_dir; /* directory of the rtconform binary (rtconform-nop is there) */
+	volatile int *stop;   /* set when the worker should stop early */
+	struct result_shm *res;
+	struct metric_data *m[PROBE_MAX_METRICS];
+	uint32_t run;         /* current run */
+	/* Guard against the kernel's RT throttling, set up by the runner for a
+	 * real-time worker (see probe_rt_guard_init); all 0 when off. */
+	struct {
+		uint64_t budget;      /* busy ticks allowed between rests */
+		uint64_t runtime;     /* the RT runtime of a period, ticks */
+		struct timespec rest; /* twice the throttled part of a period */
+		uint64_t since;       /* tb_now() after the last rest */
+		uint64_t longest_run; /* ticks */
+		unsigned rests;
+	} rt;
+};
+
+/* The kernel's RT throttling (sched_rt_runtime_us per sched_rt_period_us,
+ * left on: the watchdog relies on it) stops every real-time task of a CPU
+ * for the rest of a period once they have used up the runtime. A probe that
+ * keeps its CPU busy for longer would measure the throttle (a stall of about
+ * 50 ms), not the operation. So for real-time policies probe_run_begin()
+ * rests between runs (never inside one: that would distort the batch
+ * figure) whenever the busy stretch since the last rest plus the longest run
+ * so far could pass half the runtime (half leaves room for the unknown phase
+ * of the kernel's period). Called by worker_main() before run(). */
+void probe_rt_guard_init(struct probe_ctx *c);
+/* Sleep out a throttling period when the next run could run into one. */
+void probe_rt_guard_rest(struct probe_ctx *c);
+/* Append to res->note what the guard did or saw (rests, over-long runs). */
+void probe_rt_guard_note(struct probe_ctx *c);
+
+/* One sample into a metric's histogram and its run's sums. */
+static inline void metric_record(struct metric_data *m, uint32_t run, uint64_t v)
+{
+	hist_record(&m->hist, v);
+	m->runs[run].count++;
+	m->runs[run].sum += v;
+}
+
+/* Record into series s (per-CPU histogram) during run c->run. */
+static inline void probe_record_series(struct probe_ctx *c, unsigned s, uint64_t v)
+{
+	metric_record(result_series(c->res, s), c->run, v);
+}
+
+/* The value of a parameter by name (defaults applied), or NULL. */
+const char *probe_value(const struct probe_ctx *c, const char *name);
+
+/* Set every metric's scale: ns_per_unit = timebase ns_per_tick * factor
+ * (and cycles when the timebase is the TSC). Most probes call it once. */
+void probe_set_scale(struct probe_ctx *c, unsigned metric, double factor);
+
+static inline void probe_run_begin(struct probe_ctx *c, uint32_t run)
+{
+	if (c->rt.budget)
+		probe_rt_guard_rest(c);
+	c->run = run;
+	c->res->state = WS_MEASURING;
+	c->res->runs[run].t_begin = tb_now();
+}
+
+static inline void probe_record(struct probe_ctx *c, unsigned metric, uint64_t v)
+{
+	metric_record(c->m[metric], c->run, v);
+}
+
+/* Ends run c->run: iterations is the number of samples the run took. */
+static inline void probe_run_end(struct probe_ctx *c, uint64_t iterations)
+{
+	c->res->runs[c->run].t_end = tb_now();
+	c->res->runs[c->run].iterations = iterations;
+	uint64_t took = c->res->runs[c->run].t_end - c->res->runs[c->run].t_begin;
+	if (took > c->rt.longest_run)
+		c->rt.longest_run = took;
+	__atomic_store_n(&c->res->runs_done, c->run + 1, __ATOMIC_RELEASE);
+}
+
+/* Record why the probe failed (printf-style) and return -err. Safe to call
+ * from any process of the probe that shares ctx->res. */
+int probe_fail(const struct probe_ctx *c, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Name of an errno value ("EAGAIN"), for failure reasons a reader can grep. */
+const char *probe_errname(int err);
+
+/* Wait for every child of the calling process until none is left, so no
+ * child and no zombie outlives a probe (children made by a probe exit at
+ * once; this only collects what a failed waitpid() left behind). */
+void probe_reap_children(void);
+
+/* Put the calling process (a probe's peer) under the worker's real-time
+ * set-up: mlockall, the worker's policy and priority, death signal when the
+ * worker dies. cpu >= 0 pins it. Returns 0 or -errno. */
+int probe_peer_setup(const struct probe_ctx *c, int cpu);
+
+/* Two CPUs for a placement: same-cpu gives (base, base); cross-cpu gives
+ * base and the next online CPU allowed; unpinned gives (-1, -1). base is the
+ * worker's cpu, or the first allowed CPU. Returns 0 or -errno (e.g. -ENODEV
+ * for cross-cpu on one CPU). */
+int probe_pick_cpus(const struct probe_ctx *c, const char *placement, int *a, int *b);
+
+#endif

@@ -1,0 +1,224 @@
+/* ipc_sem.c - semaphore mechanisms of sem-pingpong: unnamed POSIX
+ * (sem_init), named POSIX (sem_open) and SysV (semop). See ipc.h.
+ *
+ * Named and SysV semaphores outlive the processes that made them, so each
+ * is recorded in result_shm.cleanup before it is created: the supervisor
+ * removes whatever a crashed, timed-out or interrupted worker left.
+ */
+#include "harness/measure/probes/ipc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/sem.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int sem_wait_intr(sem_t *s)
+{
+	while (sem_wait(s) != 0)
+		if (errno != EINTR)
+			return -errno;
+	return 0;
+}
+
+/* ------------------------------------------------------------ posix-sem */
+
+static int psem_open(struct ipc_chan *ch, struct probe_ctx *c)
+{
+	for (int d = 0; d < 2; d++)
+		if (sem_init(&ch->u.psem[d], ch->pshared, 0) != 0) {
+			int e = errno;
+			return probe_fail(c, e, "sem_init(pshared=%d): %s (%s)", ch->pshared,
+					  probe_errname(e), strerror(e));
+		}
+	return 0;
+}
+
+static int psem_post(struct ipc_chan *ch, int dir)
+{
+	return sem_post(&ch->u.psem[dir]) == 0 ? 0 : -errno;
+}
+
+static int psem_wait(struct ipc_chan *ch, int dir)
+{
+	return sem_wait_intr(&ch->u.psem[dir]);
+}
+
+static void psem_close(struct ipc_chan *ch, struct probe_ctx *c)
+{
+	(void)c;
+	/* sem_destroy on Linux releases nothing; the mapping goes with the
+	 * probe's munmap. Nothing can be left in the system. */
+	(void)ch;
+}
+
+const struct ipc_mech ipc_posix_sem = {
+	.name = "posix-sem", .open = psem_open, .post = psem_post, .wait = psem_wait,
+	.close = psem_close,
+};
+
+/* ------------------------------------------------------ posix-named-sem */
+
+static int nsem_open(struct ipc_chan *ch, struct probe_ctx *c)
+{
+	char (*names)[64] = c->res->cleanup.names;
+	ch->u.nsem[0] = ch->u.nsem[1] = SEM_FAILED;
+	for (int d = 0; d < 2; d++) {
+		/* Unique among live processes: the worker's pid is. */
+		snprintf(names[d], sizeof names[d], "/rtconform-%ld-%d", (long)getpid(), d);
+		sem_t *s = sem_open(names[d], O_CREAT | O_EXCL, 0600, 0);
+		if (s == SEM_FAILED && errno == EEXIST) {
+			/* Only a dead worker that had our pid can have made
+			 * this name (its supervisor was killed before cleaning
+			 * up): a leftover, safe to remove. */
+			sem_unlink(names[d]);
+			s = sem_open(names[d], O_CREAT | O_EXCL, 0600, 0);
+		}
+		if (s == SEM_FAILED) {
+			int e = errno;
+			return probe_fail(c, e, "sem_open(%s): %s (%s)", names[d], probe_errname(e),
+					  strerror(e));
+		}
+		ch->u.nsem[d] = s;
+	}
+	/* Both exist and this process maps them; the peer inherits the
+	 * mappings (fork) or shares them (thread), exactly the objects a
+	 * sem_open by name would give it. Drop the names now, so nothing is
+	 * left in /dev/shm whatever happens next. */
+	for (int d = 0; d < 2; d++) {
+		if (sem_unlink(names[d]) != 0 && errno != ENOENT) {
+			int e = errno;
+			return probe_fail(c, e, "sem_unlink(%s): %s (%s)", names[d], probe_errname(e),
+					  strerror(e));
+		}
+		names[d][0] = 0;
+	}
+	return 0;
+}
+
+static int nsem_post(struct ipc_chan *ch, int dir)
+{
+	return sem_post(ch->u.nsem[dir]) == 0 ? 0 : -errno;
+}
+
+static int nsem_wait(struct ipc_chan *ch, int dir)
+{
+	return sem_wait_intr(ch->u.nsem[dir]);
+}
+
+static void nsem_close(struct ipc_chan *ch, struct probe_ctx *c)
+{
+	char (*names)[64] = c->res->cleanup.names;
+	for (int d = 0; d < 2; d++) {
+		if (ch->u.nsem[d] != SEM_FAILED)
+			sem_close(ch->u.nsem[d]);
+		ch->u.nsem[d] = SEM_FAILED;
+		if (names[d][0]) { /* open() failed before unlinking */
+			sem_unlink(names[d]);
+			names[d][0] = 0;
+		}
+	}
+}
+
+const struct ipc_mech ipc_named_sem = {
+	.name = "posix-named-sem", .open = nsem_open, .post = nsem_post, .wait = nsem_wait,
+	.close = nsem_close,
+};
+
+/* ------------------------------------------------------------- sysv-sem */
+
+/* A set removed early is unusable (EIDRM), so it lives until close(). It is
+ * made under a key recorded beforehand rather than with IPC_PRIVATE, whose
+ * id would only be known after semget returns: a worker killed in between
+ * would leak a set nobody can name. The key is random (pid and clock
+ * mixed); a clash with a live set is refused by IPC_EXCL and another key
+ * tried. */
+static key_t sysv_key(unsigned attempt)
+{
+	uint64_t x = (uint64_t)getpid() * 0x9E3779B97F4A7C15ull ^ tb_now() ^
+		     ((uint64_t)attempt << 40);
+	x ^= x >> 31;
+	x *= 0xBF58476D1CE4E5B9ull;
+	x ^= x >> 29;
+	key_t k = (key_t)(x & 0x7fffffff);
+	return k ? k : 1; /* 0 is IPC_PRIVATE */
+}
+
+static int sysv_open(struct ipc_chan *ch, struct probe_ctx *c)
+{
+	int64_t *rec = &c->res->cleanup.ids[IPC_CLEANUP_SYSV_KEY];
+	ch->u.sysv_id = -1;
+	for (unsigned attempt = 0; attempt < 16 && ch->u.sysv_id < 0; attempt++) {
+		key_t key = sysv_key(attempt);
+		__atomic_store_n(rec, (int64_t)key, __ATOMIC_SEQ_CST);
+		int id = semget(key, 2, IPC_CREAT | IPC_EXCL | 0600);
+		if (id >= 0) {
+			ch->u.sysv_id = id;
+			break;
+		}
+		int e = errno;
+		__atomic_store_n(rec, 0, __ATOMIC_SEQ_CST); /* not ours */
+		if (e != EEXIST)
+			return probe_fail(c, e, "semget(2 semaphores): %s (%s)%s", probe_errname(e),
+					  strerror(e),
+					  e == ENOSPC ? "; the SEMMNI/SEMMNS limits are reached (ipcs -l)" : "");
+	}
+	if (ch->u.sysv_id < 0)
+		return probe_fail(c, EEXIST, "semget: 16 random keys all in use");
+	unsigned short zero[2] = { 0, 0 };
+	if (semctl(ch->u.sysv_id, 0, SETALL, zero) != 0) {
+		int e = errno;
+		return probe_fail(c, e, "semctl(SETALL): %s (%s)", probe_errname(e), strerror(e));
+	}
+	return 0;
+}
+
+static int sysv_post(struct ipc_chan *ch, int dir)
+{
+	struct sembuf op = { .sem_num = (unsigned short)dir, .sem_op = 1, .sem_flg = 0 };
+	return semop(ch->u.sysv_id, &op, 1) == 0 ? 0 : -errno;
+}
+
+static int sysv_wait(struct ipc_chan *ch, int dir)
+{
+	struct sembuf op = { .sem_num = (unsigned short)dir, .sem_op = -1, .sem_flg = 0 };
+	while (semop(ch->u.sysv_id, &op, 1) != 0)
+		if (errno != EINTR)
+			return -errno;
+	return 0;
+}
+
+static void sysv_close(struct ipc_chan *ch, struct probe_ctx *c)
+{
+	if (ch->u.sysv_id >= 0 && semctl(ch->u.sysv_id, 0, IPC_RMID) == 0)
+		__atomic_store_n(&c->res->cleanup.ids[IPC_CLEANUP_SYSV_KEY], 0, __ATOMIC_SEQ_CST);
+	ch->u.sysv_id = -1;
+}
+
+const struct ipc_mech ipc_sysv_sem = {
+	.name = "sysv-sem", .open = sysv_open, .post = sysv_post, .wait = sysv_wait,
+	.close = sysv_close,
+};
+
+/* -------------------------------------------------------------- cleanup */
+
+void ipc_sem_cleanup(const struct result_shm *res)
+{
+	int64_t key = res->cleanup.ids[IPC_CLEANUP_SYSV_KEY];
+	if (key > 0 && key <= 0x7fffffff) {
+		int id = semget((key_t)key, 0, 0);
+		if (id >= 0)
+			semctl(id, 0, IPC_RMID);
+	}
+	for (int d = 0; d < 2; d++) {
+		char name[64];
+		/* Copy with a guaranteed terminator: the worker that wrote it
+		 * may have died mid-write. */
+		memcpy(name, res->cleanup.names[d], sizeof name);
+		name[sizeof name - 1] = 0;
+		if (strncmp(name, "/rtconform-", 11) == 0)
+			sem_unlink(name);
+	}
+}

@@ -1,0 +1,33 @@
+/* probes.h - the probe table. Adding a probe = one file in harness/probes/
+ * exporting `const struct probe probe_<name>` + one line in RTC_PROBES. */
+#ifndef RTC_PROBES_H
+#define RTC_PROBES_H
+
+#include <stddef.h>
+
+#include "harness/measure/probe.h"
+
+#define RTC_PROBES(X) \
+	X(sem_pingpong) \
+	X(thread_create) \
+	X(process_create) \
+	X(clone) \
+	X(selftest) \
+	X(overhead) \
+	X(coop_sched) \
+	X(timer_wakeup)
+
+#define RTC_DECLARE_PROBE(n) extern const struct probe probe_##n;
+RTC_PROBES(RTC_DECLARE_PROBE)
+#undef RTC_DECLARE_PROBE
+
+/* Every probe, in RTC_PROBES order. */
+extern const struct probe *const probe_table[];
+extern const size_t probe_count;
+/* The same probes' declarations, for the validator. */
+extern const struct probe_catalog probe_catalog;
+
+/* The probe called `name`, or NULL. */
+const struct probe *probe_find(const char *name);
+
+#endif

@@ -1,0 +1,375 @@
+/* sem_pingpong.c - wake-up ping-pong between two tasks over one of seven
+ * mechanisms (seed 004, widened to rt-tests' ptsematest / svsematest).
+ *
+ * A (the worker) and B (its peer: a forked process or a thread A creates)
+ * share a two-way channel (ipc.h). B waits for A's post and posts back; A
+ * posts and waits. One cycle = two posts, two wake-ups and, on one CPU, two
+ * context switches.
+ *
+ * Metrics:
+ *   per-op  each cycle timed on its own in A, recorded as cycle / 2 (the
+ *           scale halves it, so no precision is lost): seed 004's figure;
+ *   wakeup  from just before a post to the moment its waiter returns: the
+ *           poster stores its clock in shared memory right before posting,
+ *           the waiter subtracts it from its own clock on return. Both
+ *           directions are recorded, A->B by B and B->A by A, into the same
+ *           histogram: the ping-pong itself orders the two writers (each
+ *           records only between its wait returning and its next post,
+ *           while the other is blocked), so no lock is needed.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/measure/rtenv.h"
+#include "harness/measure/probes/ipc.h"
+#include "harness/measure/probes/probes.h"
+
+/* The mechanisms, in the order of the parameter's values. Every one works
+ * with both peers and every placement: each object lives in shared memory,
+ * an inherited descriptor or a kernel key, so no combination is invalid
+ * (pp_check only refuses a name with no implementation). */
+static const struct ipc_mech *const pp_mechs[] = {
+	&ipc_posix_sem, &ipc_named_sem, &ipc_sysv_sem, &ipc_futex,
+	&ipc_mutex_cond, &ipc_pipe, &ipc_eventfd,
+};
+
+static const char *const mechanisms[] = {
+	"posix-sem", "posix-named-sem", "sysv-sem", "futex", "mutex-cond", "pipe", "eventfd", NULL,
+};
+static const char *const peers[] = { "process", "thread", NULL };
+static const char *const placements[] = { "same-cpu", "cross-cpu", "unpinned", NULL };
+
+enum { P_MECHANISM, P_PEER, P_PLACEMENT };
+
+static const struct probe_param params[] = {
+	[P_MECHANISM] = { "mechanism",
+	  "posix-sem: unnamed POSIX semaphores (sem_init); posix-named-sem: sem_open; "
+	  "sysv-sem: semop on a two-semaphore set; futex: FUTEX_WAIT/FUTEX_WAKE on a word; "
+	  "mutex-cond: pthread mutex + condition variable; pipe: one byte each way; "
+	  "eventfd: one eventfd each way", PARAM_ENUM, mechanisms, "posix-sem" },
+	[P_PEER] = { "peer", "process: B is forked (objects process-shared); thread: B is a "
+		     "pthread of the worker with the same policy and priority",
+		     PARAM_ENUM, peers, "process" },
+	[P_PLACEMENT] = { "placement", "same-cpu: A and B pinned to one CPU (every wake-up switches "
+			  "context); cross-cpu: pinned to two CPUs; unpinned: the scheduler decides",
+			  PARAM_ENUM, placements, "same-cpu" },
+};
+
+enum { M_PER_OP, M_WAKEUP };
+
+static const struct probe_metric metrics[] = {
+	[M_PER_OP] = { "per-op", "one post plus the wake-up it causes: a cycle / 2 (seed 004)" },
+	[M_WAKEUP] = { "wakeup", "one-way: from just before a post until the waiter returns "
+			"(what ptsematest and svsematest report)" },
+};
+
+/* The probe's shared memory (anonymous, MAP_SHARED, made before the peer). */
+struct pp_shared {
+	struct ipc_chan ch;
+	/* One line for everything the two sides hand over; each field is
+	 * written by one side before a post and read by the other after the
+	 * matching wait, which orders the accesses. */
+	_Alignas(64) volatile uint64_t t_post[2]; /* poster's clock just before posting */
+	volatile uint32_t run;         /* run B records into */
+	volatile uint32_t measuring;   /* B records only while set (not in warm-up) */
+	volatile uint32_t stop;        /* B leaves at its next wake-up */
+	volatile uint32_t peer_failed; /* B could not go on (reason in res) */
+	/* Wake-ups whose waiter read the clock before the poster did (clocks
+	 * of two CPUs out of step), per direction: each has one writer. */
+	uint64_t behind[2];
+};
+
+struct pp_peer {
+	const struct probe_ctx *c;
+	struct pp_shared *sh;
+	const struct ipc_mech *ops;
+	int cpu;
+};
+
+static inline uint64_t since(uint64_t now, uint64_t then, uint64_t *behind)
+{
+	if (__builtin_expect(now >= then, 1))
+		return now - then;
+	/* Recorded as 0 rather than dropped, and counted in the note (describe). */
+	(*behind)++;
+	return 0;
+}
+
+static const struct ipc_mech *mech_find(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof pp_mechs / sizeof pp_mechs[0]; i++)
+		if (strcmp(pp_mechs[i]->name, name) == 0)
+			return pp_mechs[i];
+	return NULL;
+}
+
+static const char *pp_check(const char *const *values, char *buf, size_t len)
+{
+	if (mech_find(values[P_MECHANISM]))
+		return NULL;
+	snprintf(buf, len, "mechanism %s has no implementation in this build",
+		 values[P_MECHANISM]);
+	return buf;
+}
+
+/* B's side, in a forked process or a thread. Returns 0 or -errno. */
+static int peer_loop(const struct pp_peer *p)
+{
+	struct probe_ctx bc = *p->c; /* own copy: its run comes from sh->run */
+	struct pp_shared *sh = p->sh;
+	struct ipc_chan *ch = &sh->ch;
+	const char *op = "post";
+	int rc;
+
+	if ((rc = p->ops->post(ch, IPC_TO_A)) != 0) /* ready */
+		goto failed;
+	for (;;) {
+		op = "wait";
+		if ((rc = p->ops->wait(ch, IPC_TO_B)) != 0)
+			goto failed;
+		uint64_t now = tb_now();
+		if (sh->stop)
+			return 0;
+		if (sh->measuring) {
+			bc.run = sh->run;
+			probe_record(&bc, M_WAKEUP,
+				     since(now, sh->t_post[IPC_TO_B], &sh->behind[IPC_TO_B]));
+		}
+		op = "post";
+		sh->t_post[IPC_TO_A] = tb_now();
+		if ((rc = p->ops->post(ch, IPC_TO_A)) != 0)
+			goto failed;
+	}
+failed:
+	probe_fail(&bc, rc, "peer: %s %s: %s (%s)", p->ops->name, op, probe_errname(rc),
+		   strerror(-rc));
+	sh->peer_failed = 1;
+	p->ops->post(ch, IPC_TO_A); /* do not leave A waiting for the watchdog */
+	return rc;
+}
+
+static void *peer_thread(void *arg)
+{
+	const struct pp_peer *p = arg;
+	int policy = -1;
+	struct sched_param sp = { 0 };
+	/* The attributes asked for it; make sure the thread really runs so. */
+	if (pthread_getschedparam(pthread_self(), &policy, &sp) != 0 || policy != p->c->policy ||
+	    (policy != SCHED_OTHER && sp.sched_priority != p->c->priority)) {
+		probe_fail(p->c, EPERM, "peer thread: runs under policy %d priority %d, not %d/%d",
+			   policy, sp.sched_priority, p->c->policy, p->c->priority);
+		p->sh->peer_failed = 1;
+		p->ops->post(&p->sh->ch, IPC_TO_A);
+		return NULL;
+	}
+	peer_loop(p);
+	return NULL;
+}
+
+static int start_thread(const struct pp_peer *p, pthread_t *tid)
+{
+	pthread_attr_t at;
+	struct sched_param sp = { .sched_priority = p->c->policy == SCHED_OTHER ? 0
+							    : p->c->priority };
+	const char *what;
+	int rc;
+	const struct probe_ctx *c = p->c;
+
+	pthread_attr_init(&at);
+	/* Without EXPLICIT_SCHED the thread would inherit A's policy only by
+	 * glibc's default; say it, and the affinity, outright. The stack is
+	 * small: mlockall(MCL_FUTURE) locks and populates all of it. */
+	what = "pthread_attr_setinheritsched";
+	if ((rc = pthread_attr_setinheritsched(&at, PTHREAD_EXPLICIT_SCHED)) != 0)
+		goto out;
+	what = "pthread_attr_setschedpolicy";
+	if ((rc = pthread_attr_setschedpolicy(&at, p->c->policy)) != 0)
+		goto out;
+	what = "pthread_attr_setschedparam";
+	if ((rc = pthread_attr_setschedparam(&at, &sp)) != 0)
+		goto out;
+	what = "pthread_attr_setstacksize";
+	if ((rc = pthread_attr_setstacksize(&at, 256 * 1024)) != 0)
+		goto out;
+	if (p->cpu >= 0) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(p->cpu, &set);
+		what = "pthread_attr_setaffinity_np";
+		if ((rc = pthread_attr_setaffinity_np(&at, sizeof set, &set)) != 0)
+			goto out;
+	}
+	what = "pthread_create";
+	rc = pthread_create(tid, &at, peer_thread, (void *)p);
+out:
+	pthread_attr_destroy(&at);
+	if (rc)
+		return probe_fail(c, rc, "peer thread: %s: %s (%s)", what, probe_errname(rc),
+				  strerror(rc));
+	return 0;
+}
+
+static int start_process(const struct pp_peer *p, pid_t *pid)
+{
+	*pid = fork();
+	if (*pid < 0) {
+		int e = errno;
+		return probe_fail(p->c, e, "fork of the peer process: %s (%s)",
+				  probe_errname(e), strerror(e));
+	}
+	if (*pid == 0) {
+		/* mlockall, pinning, policy; death with the worker. */
+		if (probe_peer_setup(p->c, p->cpu) != 0) {
+			p->sh->peer_failed = 1;
+			p->ops->post(&p->sh->ch, IPC_TO_A);
+			_exit(1);
+		}
+		_exit(peer_loop(p) == 0 ? 0 : 1);
+	}
+	return 0;
+}
+
+/* The result's note: what a reader of the figures should know. */
+static void describe(struct probe_ctx *c, const struct pp_shared *sh,
+		     int cpu_a, int cpu_b)
+{
+	uint64_t behind = sh->behind[0] + sh->behind[1];
+	if (behind)
+		snprintf(c->res->note, sizeof c->res->note,
+			 "%llu wakeups recorded as 0: the waiter's clock read before the "
+			 "poster's (CPUs %d and %d out of step).",
+			 (unsigned long long)behind, cpu_a, cpu_b);
+}
+
+static int pp_run(struct probe_ctx *c)
+{
+	const char *mname = probe_value(c, "mechanism");
+	const char *placement = probe_value(c, "placement");
+	bool thread = strcmp(probe_value(c, "peer"), "thread") == 0;
+	const struct ipc_mech *ops = mech_find(mname);
+	int cpu_a, cpu_b, rc = 0;
+	char err[400];
+	pthread_t tid = 0;
+	pid_t pid = -1;
+
+	if (!ops)
+		return probe_fail(c, EINVAL, "mechanism %s has no implementation", mname);
+	if (probe_pick_cpus(c, placement, &cpu_a, &cpu_b) != 0)
+		return probe_fail(c, ENODEV, "placement %s needs two CPUs, %d allowed",
+				  placement, c->ncpus);
+	if ((rc = rtenv_pin(cpu_a, err, sizeof err)) != 0)
+		return probe_fail(c, rc, "%s", err);
+
+	struct pp_shared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE,
+				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		int e = errno;
+		return probe_fail(c, e, "mmap of the shared channel: %s (%s)", probe_errname(e),
+				  strerror(e));
+	}
+	memset(sh, 0, sizeof *sh);
+	sh->ch.pshared = !thread;
+	struct ipc_chan *ch = &sh->ch;
+	probe_set_scale(c, M_PER_OP, 0.5);
+	probe_set_scale(c, M_WAKEUP, 1.0);
+
+	if ((rc = ops->open(ch, c)) != 0)
+		goto close;
+	struct pp_peer peer = { .c = c, .sh = sh, .ops = ops, .cpu = cpu_b };
+	if ((rc = thread ? start_thread(&peer, &tid) : start_process(&peer, &pid)) != 0)
+		goto close;
+
+	const char *op = "wait";
+	if ((rc = ops->wait(ch, IPC_TO_A)) != 0)
+		goto op_failed;
+	if (sh->peer_failed)
+		goto peer_failed;
+	c->res->state = WS_WARMUP;
+	for (uint64_t i = 0; i < c->warmup; i++) {
+		sh->t_post[IPC_TO_B] = tb_now();
+		op = "post";
+		if ((rc = ops->post(ch, IPC_TO_B)) != 0)
+			goto op_failed;
+		op = "wait";
+		if ((rc = ops->wait(ch, IPC_TO_A)) != 0)
+			goto op_failed;
+		if (sh->peer_failed)
+			goto peer_failed;
+	}
+	for (uint32_t r = 0; r < c->runs && !*c->stop; r++) {
+		sh->run = r;
+		sh->measuring = 1;
+		probe_run_begin(c, r);
+		uint64_t i;
+		for (i = 0; i < c->iterations; i++) {
+			uint64_t t0 = tb_now();
+			sh->t_post[IPC_TO_B] = t0;
+			if ((rc = ops->post(ch, IPC_TO_B)) != 0) {
+				op = "post";
+				goto op_failed;
+			}
+			if ((rc = ops->wait(ch, IPC_TO_A)) != 0) {
+				op = "wait";
+				goto op_failed;
+			}
+			uint64_t t1 = tb_now();
+			if (sh->peer_failed)
+				goto peer_failed;
+			probe_record(c, M_PER_OP, t1 - t0);
+			probe_record(c, M_WAKEUP,
+				     since(t1, sh->t_post[IPC_TO_A], &sh->behind[IPC_TO_A]));
+		}
+		sh->measuring = 0;
+		probe_run_end(c, i);
+	}
+	describe(c, sh, cpu_a, cpu_b);
+	goto stop;
+
+op_failed:
+	rc = probe_fail(c, rc, "%s %s: %s (%s)", ops->name, op, probe_errname(rc), strerror(-rc));
+	goto stop;
+peer_failed:
+	/* B said why in res->reason. */
+	rc = -(c->res->err ? c->res->err : EIO);
+stop:
+	sh->stop = 1;
+	ops->post(ch, IPC_TO_B);
+	if (thread) {
+		pthread_join(tid, NULL);
+	} else {
+		int st = 0;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (rc == 0 && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+			rc = probe_fail(c, ECHILD, "peer process %s %d",
+					WIFSIGNALED(st) ? "killed by signal" : "exited with status",
+					WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+	}
+close:
+	ops->close(ch, c);
+	munmap(sh, sizeof *sh);
+	return rc;
+}
+
+
+const struct probe probe_sem_pingpong = {
+	.decl.name = "sem-pingpong",
+	.decl.help = "wake-up ping-pong between two tasks over a semaphore, futex, mutex + condition "
+		"variable, pipe or eventfd; per-op = cycle / 2 (seed 004), wakeup = one-way post "
+		"to return (ptsematest, svsematest)",
+	.decl.params = params,
+	.decl.nparams = sizeof params / sizeof params[0],
+	.decl.metrics = metrics,
+	.decl.nmetrics = sizeof metrics / sizeof metrics[0],
+	.decl.check = pp_check,
+	.run = pp_run,
+	.cleanup = ipc_sem_cleanup,
+};

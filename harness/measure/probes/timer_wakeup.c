@@ -1,0 +1,422 @@
+/* timer_wakeup.c - how late a periodic thread wakes up (cyclictest's figure).
+ *
+ * One measuring thread per selected CPU, each pinned to its CPU and started
+ * under the worker's policy and priority (set explicitly on the thread, never
+ * inherited by accident). Each sleeps with clock_nanosleep(CLOCK_MONOTONIC,
+ * TIMER_ABSTIME) until its next period and, on waking, reads CLOCK_MONOTONIC:
+ * latency = actual wake - intended wake, in nanoseconds, recorded into that
+ * CPU's series. A wake-up later than one or more following periods skips
+ * them (the thread would otherwise fire a burst of back-to-back "wake-ups"
+ * that never slept) and counts them as missed, as cyclictest skips them.
+ *
+ * Histograms are not locked, so no two threads ever record into the same
+ * one: each thread records only its own series while measuring, and the
+ * merged metric `wakeup` is built from the series after the threads joined.
+ *
+ * /dev/cpu_dma_latency is held at 0 from before the warm-up until the threads
+ * joined (param dma-latency): deep C-state exits would otherwise dominate an
+ * idle CPU's wake-up. The kernel drops the request when the fd closes, so a
+ * crashed worker releases it too.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/units.h"
+#include "harness/measure/probes/probes.h"
+
+#define TW_MIN_INTERVAL_NS 10000ull            /* 10 us */
+#define TW_MAX_INTERVAL_NS 10000000000ull      /* 10 s */
+#define TW_STACK_BYTES (256u * 1024u)
+#define TW_PREFAULT_BYTES (64u * 1024u)
+#define NS_PER_S 1000000000ull
+
+static const char *const onoff[] = { "on", "off", NULL };
+
+static const struct probe_param params[] = {
+	{ "cpus", "CPUs to measure on, one thread each: all (the CPUs rtconform may use; "
+		  "the <sched cpu> one when given) or a list such as 0,2-3",
+	  PARAM_CPULIST, NULL, "all" },
+	{ "interval", "period of the wake-ups (10us .. 10s)", PARAM_DURATION, NULL, "1ms" },
+	{ "dma-latency", "on: hold /dev/cpu_dma_latency at 0 while measuring (as cyclictest "
+			 "does); off: leave power management alone",
+	  PARAM_ENUM, onoff, "on" },
+};
+
+static const struct probe_metric metrics[] = {
+	{ "wakeup", "actual - intended wake-up time of a periodic clock_nanosleep "
+		    "(CLOCK_MONOTONIC, absolute), every selected CPU merged; per-CPU "
+		    "series beside it" },
+};
+
+struct tw_shared {
+	pthread_barrier_t done, go; /* between stages: see tw_run() */
+	sem_t start;                /* released once every thread exists */
+	volatile int quit;          /* read by threads after `go` only */
+	int failed;                 /* set (atomically) before `done` */
+	uint64_t interval_ns;
+};
+
+struct tw_thread {
+	struct probe_ctx *c;
+	struct tw_shared *sh;
+	unsigned series;
+	int cpu;
+	uint64_t missed;
+	pthread_t tid;
+};
+
+static inline uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+/* Sleep until absolute CLOCK_MONOTONIC time t. Returns 0 or an errno; EINTR
+ * only when the worker was asked to stop. */
+static int sleep_until(uint64_t t, volatile int *stop)
+{
+	struct timespec ts = { .tv_sec = (time_t)(t / NS_PER_S), .tv_nsec = (long)(t % NS_PER_S) };
+	int rc;
+	/* Absolute: resuming after a signal keeps the same target. */
+	while ((rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL)) == EINTR)
+		if (*stop)
+			return EINTR;
+	return rc;
+}
+
+/* The next target after a wake-up at `now` that was due at `due`: one
+ * period on, and past `now` (periods already over are skipped and counted). */
+static inline uint64_t next_target(uint64_t due, uint64_t now, uint64_t interval,
+				   uint64_t *missed)
+{
+	uint64_t next = due + interval;
+	if (__builtin_expect(now > next, 0)) {
+		uint64_t skip = (now - next) / interval + 1;
+		next += skip * interval;
+		*missed += skip;
+	}
+	return next;
+}
+
+static void *tw_thread_main(void *arg)
+{
+	struct tw_thread *t = arg;
+	struct probe_ctx *c = t->c;
+	struct tw_shared *sh = t->sh;
+	const uint64_t interval = sh->interval_ns;
+	uint64_t ignored = 0;
+	int rc = 0;
+
+	/* Memory is locked (MCL_FUTURE) so the stack is resident; touching it
+	 * also takes the first-use faults of the page tables out of the way. */
+	volatile char pad[TW_PREFAULT_BYTES];
+	for (size_t i = 0; i < sizeof pad; i += 4096)
+		pad[i] = 0;
+
+	while (sem_wait(&sh->start) != 0 && errno == EINTR)
+		;
+	if (sh->quit)
+		return NULL;
+
+	uint64_t next = mono_ns() + interval;
+	for (uint64_t i = 0; i < c->warmup && !rc && !*c->stop; i++) {
+		if ((rc = sleep_until(next, c->stop)) != 0)
+			break;
+		next = next_target(next, mono_ns(), interval, &ignored);
+	}
+
+	for (;;) {
+		/* Said before `done`, so the main thread sees it when deciding;
+		 * the first failing thread gives the reason. */
+		if (rc && rc != EINTR && !__atomic_exchange_n(&sh->failed, 1, __ATOMIC_ACQ_REL))
+			probe_fail(c, rc, "clock_nanosleep on CPU %d: %s", t->cpu, strerror(rc));
+		pthread_barrier_wait(&sh->done);
+		pthread_barrier_wait(&sh->go); /* the main thread decided */
+		if (sh->quit)
+			break;
+		if (rc)
+			continue; /* keep step with the others until told to quit */
+		/* A fresh phase per run: the barriers took an unknown time. */
+		next = mono_ns() + interval;
+		for (uint64_t i = 0; i < c->iterations; i++) {
+			if ((rc = sleep_until(next, c->stop)) != 0)
+				break;
+			uint64_t now = mono_ns();
+			/* Never early for an absolute CLOCK_MONOTONIC sleep;
+			 * the guard keeps a broken clock from wrapping. */
+			probe_record_series(c, t->series, now > next ? now - next : 0);
+			next = next_target(next, now, interval, &t->missed);
+			if (*c->stop)
+				break;
+		}
+	}
+	return NULL;
+}
+
+/* The CPUs to measure on, in increasing order, into cpus[]; returns how
+ * many, or -errno after probe_fail. */
+static int pick_cpus(struct probe_ctx *c, int *cpus, int max)
+{
+	const char *list = probe_value(c, "cpus");
+	int n = 0;
+	if (!list || strcmp(list, "all") == 0) {
+		if (c->cpu >= 0) {
+			cpus[0] = c->cpu;
+			return 1;
+		}
+		for (int i = 0; i < c->ncpus; i++) {
+			if (n == max)
+				return probe_fail(c, E2BIG, "%d CPUs allowed, at most %d can be "
+					  "measured at once: give a cpus list", c->ncpus, max);
+			cpus[n++] = c->allowed[i];
+		}
+		if (!n)
+			return probe_fail(c, ENODEV, "no CPU is allowed to this process");
+		return n;
+	}
+	cpu_set_t set;
+	if (cpulist_parse(list, &set) != 0)
+		return probe_fail(c, EINVAL, "cpus '%s' is not a CPU list below %d", list,
+				  CPU_SETSIZE);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		bool allowed = false;
+		for (int i = 0; i < c->ncpus && !allowed; i++)
+			allowed = c->allowed[i] == cpu;
+		if (!allowed)
+			return probe_fail(c, EINVAL, "cpus '%s': CPU %d is not online or not "
+					  "allowed to rtconform (%d CPUs allowed)", list, cpu,
+					  c->ncpus);
+		if (n == max)
+			return probe_fail(c, E2BIG, "cpus '%s' selects more than %d CPUs", list, max);
+		cpus[n++] = cpu;
+	}
+	return n;
+}
+
+/* Open /dev/cpu_dma_latency and ask for 0 us; the request lasts while the
+ * fd stays open. Returns the fd, or -1 with why in note. */
+static int hold_dma_latency(char *why, size_t len)
+{
+	int fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, len, "cannot open /dev/cpu_dma_latency: %s", strerror(errno));
+		return -1;
+	}
+	int32_t zero = 0;
+	ssize_t w = write(fd, &zero, sizeof zero);
+	if (w != (ssize_t)sizeof zero) {
+		snprintf(why, len, "cannot write /dev/cpu_dma_latency: %s",
+			 w < 0 ? strerror(errno) : "short write");
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void scale_ns(struct metric_data *m)
+{
+	/* Samples are CLOCK_MONOTONIC nanoseconds, not timebase ticks: the
+	 * intended wake-up is a CLOCK_MONOTONIC time, so the wake must be
+	 * read on the same clock. No cycle figures. */
+	m->ns_per_unit = 1.0;
+	m->cycles_per_unit = 0.0;
+}
+
+static int tw_run(struct probe_ctx *c)
+{
+	struct result_shm *res = c->res;
+	int cpus[PROBE_MAX_SERIES];
+	int rc = 0, dma_fd = -1;
+	uint64_t interval;
+	char why[200] = "";
+
+	if (duration_parse_ns(probe_value(c, "interval"), false, &interval, why, sizeof why) != 0)
+		return probe_fail(c, EINVAL, "interval: %s", why);
+	/* The periods alone take this long: say so now rather than be killed
+	 * by the watchdog at the end. */
+	long double need = ((long double)c->warmup + (long double)c->runs * c->iterations) * interval;
+	if (c->timeout_ns && need >= (long double)c->timeout_ns) {
+		char a[32], b[32];
+		fmt_ns((double)need, a, sizeof a);
+		fmt_ns((double)c->timeout_ns, b, sizeof b);
+		return probe_fail(c, ETIME, "(warmup + runs x iterations) x interval = %s, not less "
+				  "than the timeout of %s: raise <run timeout> or lower the counts", a, b);
+	}
+	int max = res->nseries_alloc < PROBE_MAX_SERIES ? (int)res->nseries_alloc : PROBE_MAX_SERIES;
+	int n = pick_cpus(c, cpus, max);
+	if (n < 0)
+		return n;
+
+	scale_ns(c->m[0]);
+	for (int i = 0; i < n; i++) {
+		scale_ns(result_series(res, (unsigned)i));
+		res->series_cpu[i] = cpus[i];
+	}
+	res->nseries = (uint32_t)n;
+
+	struct tw_shared *sh = calloc(1, sizeof *sh);
+	struct tw_thread *th = calloc((size_t)n, sizeof *th);
+	if (!sh || !th) {
+		rc = probe_fail(c, ENOMEM, "allocating %d measuring threads: %s", n, strerror(ENOMEM));
+		goto free_mem;
+	}
+	sh->interval_ns = interval;
+	if (sem_init(&sh->start, 0, 0) != 0) {
+		rc = probe_fail(c, errno, "sem_init: %s", strerror(errno));
+		goto free_mem;
+	}
+	if ((rc = pthread_barrier_init(&sh->done, NULL, (unsigned)n + 1)) != 0) {
+		rc = probe_fail(c, rc, "pthread_barrier_init: %s", strerror(rc));
+		goto destroy_sem;
+	}
+	if ((rc = pthread_barrier_init(&sh->go, NULL, (unsigned)n + 1)) != 0) {
+		rc = probe_fail(c, rc, "pthread_barrier_init: %s", strerror(rc));
+		pthread_barrier_destroy(&sh->done);
+		goto destroy_sem;
+	}
+
+	if (strcmp(probe_value(c, "dma-latency"), "on") == 0) {
+		char dwhy[160];
+		dma_fd = hold_dma_latency(dwhy, sizeof dwhy);
+		if (dma_fd < 0)
+			snprintf(why, sizeof why, "; cpu_dma_latency NOT held (%s)", dwhy);
+		else
+			snprintf(why, sizeof why, "; cpu_dma_latency held at 0");
+	} else {
+		snprintf(why, sizeof why, "; cpu_dma_latency left alone (dma-latency=off)");
+	}
+
+	/* Every thread gets its CPU, policy and priority from its attributes,
+	 * so it is never seen running anywhere else or under another policy. */
+	res->state = WS_WARMUP;
+	int created = 0;
+	for (int i = 0; i < n; i++) {
+		pthread_attr_t a;
+		cpu_set_t one;
+		struct sched_param sp = { .sched_priority = c->priority };
+		CPU_ZERO(&one);
+		CPU_SET(cpus[i], &one);
+		th[i] = (struct tw_thread){ .c = c, .sh = sh, .series = (unsigned)i, .cpu = cpus[i] };
+		if ((rc = pthread_attr_init(&a)) != 0) {
+			rc = probe_fail(c, rc, "pthread_attr_init: %s", strerror(rc));
+			break;
+		}
+		if ((rc = pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED)) == 0 &&
+		    (rc = pthread_attr_setschedpolicy(&a, c->policy)) == 0 &&
+		    (rc = pthread_attr_setschedparam(&a, &sp)) == 0 &&
+		    (rc = pthread_attr_setaffinity_np(&a, sizeof one, &one)) == 0 &&
+		    (rc = pthread_attr_setstacksize(&a, TW_STACK_BYTES)) == 0)
+			rc = pthread_create(&th[i].tid, &a, tw_thread_main, &th[i]);
+		pthread_attr_destroy(&a);
+		if (rc) {
+			rc = probe_fail(c, rc, "creating the measuring thread on CPU %d (policy %d, "
+					"priority %d): %s", cpus[i], c->policy, c->priority,
+					strerror(rc));
+			break;
+		}
+		created++;
+	}
+	if (rc)
+		sh->quit = 1; /* threads made so far leave at once, before any barrier */
+	for (int i = 0; i < created; i++)
+		sem_post(&sh->start);
+	if (rc)
+		goto join;
+
+	/* Stages: warm-up, run 0, run 1, ... Between two stages every thread
+	 * meets this one at `done`; here the previous run is closed and the
+	 * next opened (or quit decided), then `go` releases them. */
+	for (uint32_t r = 0;; r++) {
+		pthread_barrier_wait(&sh->done);
+		if (r > 0)
+			/* Zero, not the samples taken: the batch figure
+			 * (run time / N) of a periodic probe is only the
+			 * period, so it is left out of the reports. */
+			probe_run_end(c, 0);
+		if (r == c->runs || *c->stop || sh->failed)
+			sh->quit = 1;
+		else
+			probe_run_begin(c, r);
+		pthread_barrier_wait(&sh->go);
+		if (sh->quit)
+			break;
+	}
+
+join:
+	for (int i = 0; i < created; i++)
+		pthread_join(th[i].tid, NULL);
+	if (dma_fd >= 0)
+		close(dma_fd); /* released as soon as the measurement is over */
+	pthread_barrier_destroy(&sh->done);
+	pthread_barrier_destroy(&sh->go);
+
+	/* Only now, single-threaded: the merged metric from the series. */
+	struct metric_data *m0 = c->m[0];
+	uint64_t missed = 0;
+	for (int i = 0; i < n; i++) {
+		struct metric_data *s = result_series(res, (unsigned)i);
+		hist_merge(&m0->hist, &s->hist);
+		for (uint32_t r = 0; r < c->runs && r < RTC_MAX_RUNS; r++) {
+			m0->runs[r].count += s->runs[r].count;
+			m0->runs[r].sum += s->runs[r].sum;
+		}
+		missed += th[i].missed;
+	}
+	char interval_text[32];
+	fmt_ns((double)interval, interval_text, sizeof interval_text);
+	int used = snprintf(res->note, sizeof res->note, "missed periods: %llu (",
+			    (unsigned long long)missed);
+	for (int i = 0; i < n && used > 0 && (size_t)used < sizeof res->note; i++)
+		used += snprintf(res->note + used, sizeof res->note - (size_t)used, "%scpu%d %llu",
+				 i ? ", " : "", cpus[i], (unsigned long long)th[i].missed);
+	if (used > 0 && (size_t)used < sizeof res->note)
+		snprintf(res->note + used, sizeof res->note - (size_t)used, "); interval %s%s",
+			 interval_text, why);
+destroy_sem:
+	sem_destroy(&sh->start);
+free_mem:
+	free(th);
+	free(sh);
+	return rc;
+}
+
+static const char *tw_check(const char *const *values, char *buf, size_t len)
+{
+	uint64_t ns;
+	char err[160];
+	if (duration_parse_ns(values[1], false, &ns, err, sizeof err) != 0) {
+		snprintf(buf, len, "probe timer-wakeup: interval: %s", err);
+		return buf;
+	}
+	if (ns < TW_MIN_INTERVAL_NS || ns > TW_MAX_INTERVAL_NS) {
+		snprintf(buf, len, "probe timer-wakeup: interval %s is outside 10us .. 10s",
+			 values[1]);
+		return buf;
+	}
+	return NULL;
+}
+
+const struct probe probe_timer_wakeup = {
+	.decl.name = "timer-wakeup",
+	.decl.help = "periodic clock_nanosleep wake-up latency, one thread per CPU (cyclictest's "
+		"measurement); iterations = wake-ups per thread per run",
+	.decl.params = params,
+	.decl.nparams = sizeof params / sizeof params[0],
+	.decl.metrics = metrics,
+	.decl.nmetrics = sizeof metrics / sizeof metrics[0],
+	.decl.check = tw_check,
+	.run = tw_run,
+	.per_cpu_series = true,
+	.mostly_sleeps = true,
+};

@@ -1,0 +1,132 @@
+/* rtenv.c - see rtenv.h. */
+#include "harness/measure/rtenv.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+/* Touch `bytes` of stack below the caller so later growth does not fault. */
+static void __attribute__((noinline)) prefault_stack(size_t bytes)
+{
+	unsigned char buf[bytes];
+	for (size_t i = 0; i < bytes; i += 4096)
+		buf[i] = 0;
+	/* Keep the stores: the compiler may not drop what it cannot see unused. */
+	__asm__ __volatile__("" : : "r"(buf) : "memory");
+}
+
+int rtenv_lock_memory(size_t stack_bytes, char *err, size_t len)
+{
+#ifdef RTC_SANITIZED
+	(void)err;
+	(void)len;
+	if (stack_bytes)
+		prefault_stack(stack_bytes);
+	return 0; /* see RTC_SANITIZE in CMakeLists.txt; reported as rtconform.build */
+#else
+	if (mlockall(MCL_CURRENT | MCL_FUTURE) != 0) {
+		int e = errno;
+		struct rlimit rl = { 0, 0 };
+		getrlimit(RLIMIT_MEMLOCK, &rl);
+		snprintf(err, len,
+			 "mlockall refused (%s; RLIMIT_MEMLOCK %llu bytes): run as root, "
+			 "grant CAP_IPC_LOCK (setcap cap_ipc_lock+ep), or raise the memlock "
+			 "limit (ulimit -l unlimited, or 'memlock unlimited' in "
+			 "/etc/security/limits.conf)",
+			 strerror(e), (unsigned long long)rl.rlim_cur);
+		return -e;
+	}
+	if (stack_bytes)
+		prefault_stack(stack_bytes);
+	return 0;
+#endif
+}
+
+int rtenv_set_policy(int policy, int priority, char *err, size_t len)
+{
+	const char *pname = policy == SCHED_FIFO ? "SCHED_FIFO"
+			  : policy == SCHED_RR   ? "SCHED_RR"
+						 : "SCHED_OTHER";
+	struct sched_param sp = { .sched_priority = priority };
+	if (sched_setscheduler(0, policy, &sp) != 0) {
+		int e = errno;
+		if (e == EPERM) {
+			struct rlimit rl = { 0, 0 };
+			getrlimit(RLIMIT_RTPRIO, &rl);
+			snprintf(err, len,
+				 "%s priority %d refused (%s; RLIMIT_RTPRIO %llu): run as root, "
+				 "grant CAP_SYS_NICE (setcap cap_sys_nice+ep), or raise the rtprio "
+				 "limit ('rtprio %d' in /etc/security/limits.conf); nothing was "
+				 "measured under another policy",
+				 pname, priority, strerror(e), (unsigned long long)rl.rlim_cur,
+				 priority);
+		} else {
+			snprintf(err, len, "%s priority %d refused: %s", pname, priority,
+				 strerror(e));
+		}
+		return -e;
+	}
+	/* Check it took: a measurement under another policy would be a lie. */
+	struct sched_param got;
+	if (sched_getscheduler(0) != policy || sched_getparam(0, &got) != 0 ||
+	    got.sched_priority != priority) {
+		snprintf(err, len, "scheduling policy did not take (asked %s priority %d)",
+			 pname, priority);
+		return -EPERM;
+	}
+	return 0;
+}
+
+int rtenv_pin(int cpu, char *err, size_t len)
+{
+	if (cpu < 0)
+		return 0;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	if (cpu < CPU_SETSIZE)
+		CPU_SET(cpu, &set);
+	/* The kernel is the judge of what is online and allowed (cpusets):
+	 * our own mask may already be narrowed to another CPU. */
+	if (cpu >= CPU_SETSIZE || sched_setaffinity(0, sizeof set, &set) != 0) {
+		int e = cpu >= CPU_SETSIZE ? EINVAL : errno;
+		snprintf(err, len, "cannot pin to CPU %d: %s (%ld CPUs online)", cpu,
+			 e == EINVAL ? "not online or not allowed" : strerror(e),
+			 sysconf(_SC_NPROCESSORS_ONLN));
+		return -e;
+	}
+	return 0;
+}
+
+int rtenv_limit_rttime(uint64_t timeout_ns, char *err, size_t len)
+{
+	/* RLIMIT_RTTIME counts microseconds of CPU a real-time task uses without
+	 * blocking: SIGXCPU at the soft limit, SIGKILL at the hard one. */
+	uint64_t us = timeout_ns / 1000u;
+	struct rlimit rl = { .rlim_cur = us, .rlim_max = us + 1000000u };
+	if (setrlimit(RLIMIT_RTTIME, &rl) != 0) {
+		int e = errno;
+		snprintf(err, len, "cannot set RLIMIT_RTTIME: %s", strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+int rtenv_allowed_list(int *out, int max)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof set, &set) != 0) {
+		if (max > 0)
+			out[0] = 0;
+		return max > 0;
+	}
+	int n = 0;
+	for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+		if (CPU_ISSET(c, &set))
+			out[n++] = c;
+	return n;
+}

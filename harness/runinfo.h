@@ -1,0 +1,26 @@
+/* runinfo.h - the environment a report records for a run: the host's
+ * fingerprint (host/), then what rtconform itself adds: its build
+ * (rtconform.version, .build, .compiler, .libxml2, .jansson), the timebase
+ * (timebase.*), and once the run is over its command, directory, times and
+ * requirements files. */
+#ifndef RTC_RUNINFO_H
+#define RTC_RUNINFO_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "harness/measure/timebase.h"
+#include "host/fingerprint.h"
+#include "requirements/model.h"
+
+/* The host's fingerprint, rtconform's build and the timebase (tb may be
+ * NULL: no timebase entries). */
+void runinfo_collect(struct fingerprint *fp, const struct timebase *tb);
+
+/* What a run adds once it is over: rtconform.command (the exact command,
+ * shell-quoted), rtconform.cwd, rtconform.started and rtconform.ended (UTC,
+ * "2024-05-01T12:00:00Z"), and for each requirements file N (from 1)
+ * requirements.N.path and requirements.N.sha256. */
+void runinfo_add_run(struct fingerprint *fp, const char *command, time_t started,
+			 time_t ended, struct req_file *const *files, size_t nfiles);
+#endif

@@ -1,0 +1,163 @@
+/* validate.c - see validate.h. */
+#include "requirements/validate.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/cpulist.h"
+#include "base/units.h"
+
+/* "a, b or c" into buf. */
+static void join_values(const char *const *v, char *buf, size_t len)
+{
+	size_t n = 0, used = 0;
+	while (v[n])
+		n++;
+	buf[0] = 0;
+	for (size_t i = 0; i < n && used < len; i++) {
+		const char *sep = i == 0 ? "" : (i + 1 == n ? " or " : ", ");
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", sep, v[i]);
+	}
+}
+
+static void probe_names(const struct probe_catalog *cat, char *buf, size_t len)
+{
+	const char *names[64];
+	size_t n = 0;
+	for (; n < cat->n && n < 63; n++)
+		names[n] = cat->probes[n]->name;
+	names[n] = NULL;
+	join_values(names, buf, len);
+}
+
+static bool cpulist_ok(const char *s)
+{
+	cpu_set_t set;
+	return strcmp(s, "all") == 0 || cpulist_parse(s, &set) == 0;
+}
+
+const char *validate_param_value(const struct probe_decl *p, size_t idx, const char *value,
+				 char *buf, size_t len)
+{
+	const struct probe_param *pp = &p->params[idx];
+	char e[200], allowed[300];
+	uint64_t u;
+	switch (pp->kind) {
+	case PARAM_ENUM:
+		for (size_t i = 0; pp->values[i]; i++)
+			if (strcmp(pp->values[i], value) == 0)
+				return NULL;
+		join_values(pp->values, allowed, sizeof allowed);
+		snprintf(buf, len, "probe %s: parameter %s has no value '%s' (expected %s)",
+			 p->name, pp->name, value, allowed);
+		return buf;
+	case PARAM_COUNT:
+		if (count_parse(value, UINT64_C(1) << 40, &u, e, sizeof e) == 0)
+			return NULL;
+		snprintf(buf, len, "probe %s: parameter %s: %s", p->name, pp->name, e);
+		return buf;
+	case PARAM_DURATION:
+		if (duration_parse_ns(value, false, &u, e, sizeof e) == 0)
+			return NULL;
+		snprintf(buf, len, "probe %s: parameter %s: %s", p->name, pp->name, e);
+		return buf;
+	case PARAM_CPULIST:
+		if (cpulist_ok(value))
+			return NULL;
+		snprintf(buf, len, "probe %s: parameter %s: '%s' is not a CPU list "
+			 "(expected all, or numbers and ranges below %d such as 0,2-3)", p->name, pp->name,
+			 value, CPU_SETSIZE);
+		return buf;
+	}
+	return NULL;
+}
+
+static size_t validate_req(const struct req_file *f, const struct requirement *r,
+			   const struct probe_catalog *cat, struct diag_list *d)
+{
+	size_t problems = 0;
+	char buf[600];
+	const struct probe_decl *p = catalog_find(cat, r->probe);
+	if (!p) {
+		probe_names(cat, buf, sizeof buf);
+		diag_add(d, f->path, r->probe_line, "requirement %s: unknown probe '%s' (expected %s)",
+			 r->id, r->probe, buf);
+		return 1;
+	}
+	const char *values[PROBE_MAX_PARAMS] = { 0 };
+	for (size_t i = 0; i < p->nparams && i < PROBE_MAX_PARAMS; i++)
+		values[i] = p->params[i].def;
+	for (size_t i = 0; i < r->nparams; i++) {
+		const struct req_param *rp = &r->params[i];
+		int idx = decl_param_index(p, rp->name);
+		if (idx < 0) {
+			const char *names[PROBE_MAX_PARAMS + 1];
+			size_t n = 0;
+			for (; n < p->nparams && n < PROBE_MAX_PARAMS; n++)
+				names[n] = p->params[n].name;
+			names[n] = NULL;
+			join_values(names, buf, sizeof buf);
+			diag_add(d, f->path, rp->line,
+				 "requirement %s: probe %s has no parameter '%s' (expected %s)",
+				 r->id, p->name, rp->name, n ? buf : "none");
+			problems++;
+			continue;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(r->params[j].name, rp->name) == 0) {
+				diag_add(d, f->path, rp->line,
+					 "requirement %s: parameter %s given twice", r->id, rp->name);
+				problems++;
+			}
+		char msg[400];
+		if (validate_param_value(p, (size_t)idx, rp->value, msg, sizeof msg)) {
+			diag_add(d, f->path, rp->line, "requirement %s: %s", r->id, msg);
+			problems++;
+			continue;
+		}
+		values[idx] = rp->value;
+	}
+	if (!problems && p->check) {
+		const char *why = p->check(values, buf, sizeof buf);
+		if (why) {
+			diag_add(d, f->path, r->probe_line, "requirement %s: %s", r->id, why);
+			problems++;
+		}
+	}
+	for (size_t i = 0; i < r->nlimits; i++) {
+		const struct req_limit *l = &r->limits[i];
+		if (decl_metric_index(p, l->metric) < 0) {
+			const char *names[PROBE_MAX_METRICS + 1];
+			size_t n = 0;
+			for (; n < p->nmetrics && n < PROBE_MAX_METRICS; n++)
+				names[n] = p->metrics[n].name;
+			names[n] = NULL;
+			join_values(names, buf, sizeof buf);
+			diag_add(d, f->path, l->line,
+				 "requirement %s: probe %s has no metric '%s' (expected %s)",
+				 r->id, p->name, l->metric, buf);
+			problems++;
+		}
+	}
+	/* A file-wide load is checked once, in validate_file. */
+	if (r->load && r->load_owned && load_spec_problem(r->load, buf, sizeof buf)) {
+		diag_add(d, f->path, r->load->line, "requirement %s: %s", r->id, buf);
+		problems++;
+	}
+	return problems;
+}
+
+size_t validate_file(const struct req_file *f, const struct probe_catalog *cat,
+		     struct diag_list *d)
+{
+	size_t problems = 0;
+	char buf[400];
+	if (f->load && load_spec_problem(f->load, buf, sizeof buf)) {
+		diag_add(d, f->path, f->load->line, "%s", buf);
+		problems++;
+	}
+	for (size_t i = 0; i < f->nreqs; i++)
+		problems += validate_req(f, &f->reqs[i], cat, d);
+	return problems;
+}

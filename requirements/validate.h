@@ -1,0 +1,22 @@
+/* validate.h - check a loaded requirements file against the probes it may
+ * name (a catalogue of probe declarations the caller passes in): known
+ * probe, known parameters with allowed values, combinations the probe
+ * accepts, limits on metrics the probe has, a runnable load. Appends
+ * "file:line: message" diagnostics naming what was expected; returns the
+ * number of problems. */
+#ifndef RTC_VALIDATE_H
+#define RTC_VALIDATE_H
+
+#include "base/diag.h"
+#include "base/probe_decl.h"
+#include "requirements/model.h"
+
+size_t validate_file(const struct req_file *f, const struct probe_catalog *cat,
+		     struct diag_list *d);
+
+/* Check one parameter value of a probe (kind-aware). NULL when fine, else a
+ * message in buf. Used by `rtconform probe --param` too. */
+const char *validate_param_value(const struct probe_decl *p, size_t idx, const char *value,
+				 char *buf, size_t len);
+
+#endif

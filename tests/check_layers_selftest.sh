@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Shows that tests/check_layers.py fails on a forbidden include, on a
+# relative include, and passes a tree that keeps to its edges.
+set -euo pipefail
+checker="$(cd "$(dirname "$0")" && pwd)/check_layers.py"
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+mkdir -p "$t/low" "$t/high"
+printf 'low low\nhigh high low\n' > "$t/modules.txt"
+printf '/* */\n' > "$t/low/a.h"
+printf '#include "low/a.h"\n' > "$t/high/b.h"
+python3 "$checker" "$t/modules.txt" "$t" > "$t/out" || { cat "$t/out"; echo "FAIL: a clean tree was refused"; exit 1; }
+printf '#include "high/b.h"\n' > "$t/low/c.c"
+if python3 "$checker" "$t/modules.txt" "$t" > "$t/out"; then
+  cat "$t/out"; echo "FAIL: low including high was not refused"; exit 1
+fi
+grep -q 'low/c.c:1: module low may not use module high' "$t/out" || { cat "$t/out"; echo "FAIL: message"; exit 1; }
+printf '#include "a.h"\n' > "$t/low/c.c"
+if python3 "$checker" "$t/modules.txt" "$t" > "$t/out"; then
+  cat "$t/out"; echo "FAIL: a relative include was not refused"; exit 1
+fi
+grep -q 'is not a path from the repository root' "$t/out" || { cat "$t/out"; echo "FAIL: message"; exit 1; }
+echo "check_layers selftest: 3 passed, 0 failed"
