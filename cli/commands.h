@@ -5,6 +5,8 @@
 #ifndef RTC_COMMANDS_H
 #define RTC_COMMANDS_H
 
+#include "harness/verdict.h" /* enum rtc_exit */
+
 int cmd_run(int argc, char **argv, const char *self_dir, const char *cmdline);
 int cmd_validate(int argc, char **argv);
 int cmd_list(int argc, char **argv);
@@ -12,6 +14,5 @@ int cmd_probe(int argc, char **argv, const char *self_dir);
 int cmd_env(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
-enum { EXIT_PASS = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_NOT_MEASURED = 3 };
 
 #endif

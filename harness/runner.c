@@ -29,21 +29,6 @@
 #include "harness/measure/worker.h"
 #include "harness/measure/rtenv.h"
 
-const char *verdict_name(enum verdict v)
-{
-	switch (v) {
-	case VERDICT_PASS:
-		return "pass";
-	case VERDICT_FAIL:
-		return "fail";
-	case VERDICT_ERROR:
-		return "error";
-	case VERDICT_SKIPPED:
-	default:
-		return "skipped";
-	}
-}
-
 struct result_shm *result_alloc(unsigned nmetrics, size_t *bytes)
 {
 	return result_alloc_series(nmetrics, 0, bytes);
@@ -380,85 +365,10 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 		req_result_error(out, r, f, "background load ended during the measurement: %s",
 				 load_err);
 	} else {
-		runner_judge(out);
+		verdict_judge(out);
 	}
 	if (load_rc == -EBUSY && out->verdict != VERDICT_ERROR)
 		req_result_error(out, r, f, "background load could not be stopped: %s", load_err);
 }
 
 
-void runner_judge(struct req_result *out)
-{
-	if (out->verdict == VERDICT_ERROR || out->verdict == VERDICT_SKIPPED)
-		return;
-	const struct requirement *r = out->req;
-	bool failed = false, errored = false;
-	char *fails = out->reason;
-	size_t flen = sizeof out->reason;
-	fails[0] = 0;
-	for (size_t i = 0; i < r->nlimits; i++) {
-		const struct req_limit *l = &r->limits[i];
-		struct limit_outcome *lo = &out->limits[i];
-		int mi = out->probe ? decl_metric_index(&out->probe->decl, l->metric) : -1;
-		char st[32];
-		stat_name(&l->stat, st, sizeof st);
-		bool cycles = (l->has_max ? l->max.unit : l->min.unit) == QTY_CYCLES;
-		if (mi < 0 || !out->res || (unsigned)mi >= out->res->nmetrics) {
-			snprintf(lo->text, sizeof lo->text, "no metric '%s'", l->metric ? l->metric : "?");
-			errored = true;
-			continue;
-		}
-		const struct metric_data *m = result_metric_c(out->res, (unsigned)mi);
-		double v;
-		if (!stat_value(m, &l->stat, cycles, &v)) {
-			snprintf(lo->text, sizeof lo->text,
-				 "%s %s cannot be computed from %llu samples%s", st,
-				 out->probe->decl.metrics[mi].name, (unsigned long long)m->hist.count,
-				 cycles && m->cycles_per_unit == 0 ? " (cycles need the TSC timebase)" : "");
-			errored = true;
-			continue;
-		}
-		lo->evaluated = true;
-		lo->measured = v;
-		char mv[40], bound[40];
-		struct quantity q = { v, cycles ? QTY_CYCLES : QTY_NS };
-		fmt_qty(&q, mv, sizeof mv);
-		bool ok = true;
-		if (l->has_max && v > l->max.value) {
-			fmt_qty(&l->max, bound, sizeof bound);
-			snprintf(lo->text, sizeof lo->text, "%s %s > %s (n=%llu)", st, mv, bound,
-				 (unsigned long long)m->hist.count);
-			ok = false;
-		} else if (l->has_min && v < l->min.value) {
-			fmt_qty(&l->min, bound, sizeof bound);
-			snprintf(lo->text, sizeof lo->text, "%s %s < %s (n=%llu)", st, mv, bound,
-				 (unsigned long long)m->hist.count);
-			ok = false;
-		} else {
-			if (l->has_max)
-				fmt_qty(&l->max, bound, sizeof bound);
-			else
-				fmt_qty(&l->min, bound, sizeof bound);
-			snprintf(lo->text, sizeof lo->text, "%s %s %s %s (n=%llu)", st, mv,
-				 l->has_max ? "<=" : ">=", bound, (unsigned long long)m->hist.count);
-		}
-		lo->passed = ok;
-		if (!ok) {
-			size_t used = strlen(fails);
-			snprintf(fails + used, flen - used, "%s%s", used ? "; " : "", lo->text);
-			failed = true;
-		}
-	}
-	if (errored) {
-		out->verdict = VERDICT_ERROR;
-		size_t used = strlen(fails);
-		for (size_t i = 0; i < r->nlimits; i++)
-			if (!out->limits[i].evaluated) {
-				snprintf(fails + used, flen - used, "%s%s", used ? "; " : "",
-					 out->limits[i].text);
-				used = strlen(fails);
-			}
-	} else {
-		out->verdict = failed ? VERDICT_FAIL : VERDICT_PASS;
-	}
-}

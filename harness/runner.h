@@ -15,10 +15,8 @@
 
 #include "requirements/model.h"
 #include "harness/measure/probe.h"
+#include "harness/verdict.h"
 
-enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_ERROR, VERDICT_SKIPPED };
-
-const char *verdict_name(enum verdict v);
 
 struct limit_outcome {
 	bool evaluated;     /* false: the statistic could not be computed */
@@ -62,10 +60,6 @@ void runner_counts(const struct requirement *r, const struct run_options *o,
  * req_result_free). Never fails as a function: problems become verdicts. */
 void runner_run(const struct requirement *r, const struct req_file *f,
 		const struct run_options *o, struct req_result *out);
-
-/* Evaluate the limits of a finished result and set verdict pass/fail (leaves
- * error verdicts alone). Exposed for tests on synthetic data. */
-void runner_judge(struct req_result *out);
 
 /* An error verdict without running (interrupted, unsupported, ...). */
 void req_result_error(struct req_result *out, const struct requirement *r,

@@ -84,7 +84,7 @@ static void badge(struct xw *x, enum verdict v)
 {
 	xw_start(x, "span");
 	xw_attrf(x, "class", "v v-%s", verdict_name(v));
-	xw_text(x, report_verdict_label(v));
+	xw_text(x, verdict_label(v));
 	xw_full_end(x);
 }
 
@@ -147,7 +147,7 @@ static void bound_text(const struct rv_limit *l, char *buf, size_t len)
 
 static void exit_text(int status, char *buf, size_t len)
 {
-	snprintf(buf, len, "exit status %d: %s", status, report_exit_meaning(status));
+	snprintf(buf, len, "exit status %d: %s", status, verdict_exit_meaning(status));
 }
 
 /* Why a statistic is absent: the same reasons the text report gives. */

@@ -36,21 +36,6 @@ void report_totals_add(struct report_totals *t, enum verdict v, double seconds)
 		t->seconds += seconds;
 }
 
-const char *report_verdict_label(enum verdict v)
-{
-	switch (v) {
-	case VERDICT_PASS:
-		return "PASS";
-	case VERDICT_FAIL:
-		return "FAIL";
-	case VERDICT_ERROR:
-		return "ERROR";
-	case VERDICT_SKIPPED:
-		return "SKIP";
-	}
-	return "?";
-}
-
 static void add_file(const struct report_file *f, struct report_totals *t)
 {
 	for (size_t i = 0; i < f->nresults; i++)
@@ -73,13 +58,7 @@ int report_exit_status(const struct report_run *run)
 {
 	struct report_totals t;
 	report_totals(run, NULL, &t);
-	/* A result that could not be measured says nothing about the budget,
-	 * so it outranks a miss: CI must not read "3" as "merely failed". */
-	if (t.errors)
-		return 3;
-	if (t.failures)
-		return 1;
-	return 0;
+	return verdict_exit_status(t.failures, t.errors);
 }
 
 /* Split path into its directory (malloc'd, "." when there is none) and a
@@ -344,17 +323,4 @@ void report_policy_text(const struct req_result *r, char *buf, size_t len)
 		return;
 	}
 	snprintf(buf, len, "other");
-}
-
-const char *report_exit_meaning(int status)
-{
-	switch (status) {
-	case 0:
-		return "every requirement passed";
-	case 1:
-		return "at least one requirement failed its limits";
-	case 3:
-		return "at least one requirement could not be measured";
-	}
-	return "?";
 }

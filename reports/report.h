@@ -44,11 +44,7 @@ void report_totals(const struct report_run *run, const struct report_file *only,
 		   struct report_totals *t);
 /* Count one result of verdict v that took `seconds` into t. */
 void report_totals_add(struct report_totals *t, enum verdict v, double seconds);
-/* "PASS", "FAIL", "ERROR", "SKIP": a verdict as the text and HTML reports show it. */
-const char *report_verdict_label(enum verdict v);
 
-/* What an exit status means, in the words every report uses. */
-const char *report_exit_meaning(int status);
 
 /* Exit status of a run: 3 if any error, else 1 if any failure, else 0. */
 int report_exit_status(const struct report_run *run);

@@ -58,8 +58,7 @@ static void measured_text(const struct req_limit *l, const struct limit_outcome 
 		snprintf(buf, len, "-");
 		return;
 	}
-	bool cycles = (l->has_max && l->max.unit == QTY_CYCLES) ||
-		      (l->has_min && l->min.unit == QTY_CYCLES);
+	bool cycles = limit_in_cycles(l);
 	struct quantity q = { .value = o->measured, .unit = cycles ? QTY_CYCLES : QTY_NS };
 	fmt_qty(&q, buf, len);
 }
@@ -71,20 +70,6 @@ struct row {
 	const char *note;      /* the result's reason, printed under the row */
 };
 
-static const char *limit_verdict(const struct req_result *r, const struct limit_outcome *o)
-{
-	switch (r->verdict) {
-	case VERDICT_ERROR:
-		return "ERROR";
-	case VERDICT_SKIPPED:
-		return "SKIP";
-	default:
-		break;
-	}
-	if (!o->evaluated)
-		return "ERROR";
-	return o->passed ? "PASS" : "FAIL";
-}
 
 
 /* Rows of one result: one per limit, or one for a result without limits
@@ -114,7 +99,7 @@ static size_t result_rows(const struct req_result *r, struct row *rows, size_t m
 		snprintf(rows[0].limit, sizeof rows[0].limit, "%s",
 			 nlim ? "-" : "(no limits)");
 		snprintf(rows[0].measured, sizeof rows[0].measured, "-");
-		rows[0].verdict = report_verdict_label(r->verdict);
+		rows[0].verdict = verdict_label(r->verdict);
 		return 1;
 	}
 	for (size_t i = 0; i < nlim; i++) {
@@ -125,7 +110,8 @@ static size_t result_rows(const struct req_result *r, struct row *rows, size_t m
 		limit_text(r, &q->limits[i], rows[i].limit, sizeof rows[i].limit);
 		measured_text(&q->limits[i], &r->limits[i], rows[i].measured,
 			      sizeof rows[i].measured);
-		rows[i].verdict = limit_verdict(r, &r->limits[i]);
+		rows[i].verdict = verdict_label(limit_verdict(r->verdict, r->limits[i].evaluated,
+								 r->limits[i].passed));
 	}
 	return nlim;
 }
@@ -205,7 +191,7 @@ static void write_text(const struct report_run *run, FILE *out)
 	fprintf(out, "%zu requirement%s: %zu passed, %zu failed, %zu error%s, %zu skipped"
 		     " (%.3f s); exit status %d: %s\n",
 		t.tests, t.tests == 1 ? "" : "s", t.passed, t.failures, t.errors,
-		t.errors == 1 ? "" : "s", t.skipped, t.seconds, status, report_exit_meaning(status));
+		t.errors == 1 ? "" : "s", t.skipped, t.seconds, status, verdict_exit_meaning(status));
 }
 
 void report_write_text(const struct report_run *run, FILE *out)
@@ -464,7 +450,7 @@ static void write_detail(const struct req_result *r, FILE *out)
 	fprintf(out, "probe %s, policy %s, verdict %s\n",
 		printable(q && q->probe ? q->probe : (r->probe ? r->probe->decl.name : "?"), buf,
 			  sizeof buf),
-		pol, report_verdict_label(r->verdict));
+		pol, verdict_label(r->verdict));
 	if (r->reason[0])
 		fprintf(out, "reason: %s\n", printable(r->reason, buf, sizeof buf));
 	if (r->load_cmd[0])

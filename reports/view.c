@@ -43,15 +43,6 @@ static struct rv_value round_value(bool have, double v)
 	return r;
 }
 
-static enum verdict limit_verdict(const struct req_result *r, const struct limit_outcome *o)
-{
-	if (r->verdict == VERDICT_ERROR || r->verdict == VERDICT_SKIPPED)
-		return r->verdict;
-	if (!o->evaluated)
-		return VERDICT_ERROR;
-	return o->passed ? VERDICT_PASS : VERDICT_FAIL;
-}
-
 /* ---- filling ----------------------------------------------------------- */
 
 static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metric *vm,
@@ -173,13 +164,13 @@ static void fill_limits(const struct req_result *r, struct rv_req *vr, bool *fai
 		vl->statistic = dup_clean(st, failed);
 		vl->has_max = l->has_max;
 		vl->has_min = l->has_min;
-		vl->cycles = (l->has_max ? l->max.unit : l->min.unit) == QTY_CYCLES;
+		vl->cycles = limit_in_cycles(l);
 		if (l->has_max)
 			vl->max = (struct quantity){ num_round3(l->max.value), l->max.unit };
 		if (l->has_min)
 			vl->min = (struct quantity){ num_round3(l->min.value), l->min.unit };
 		vl->measured = round_value(o->evaluated, o->measured);
-		vl->verdict = limit_verdict(r, o);
+		vl->verdict = limit_verdict(r->verdict, o->evaluated, o->passed);
 		vl->text = o->text[0] ? dup_clean(o->text, failed) : NULL;
 	}
 }
@@ -423,7 +414,5 @@ int report_view_exit_status(const struct report_view *v)
 {
 	struct report_totals t;
 	report_view_totals(v, &t);
-	if (t.errors)
-		return 3;
-	return t.failures ? 1 : 0;
+	return verdict_exit_status(t.failures, t.errors);
 }

@@ -1,4 +1,4 @@
-/* test_verdict.c - runner_judge() on synthetic results: which limits pass,
+/* test_verdict.c - verdict_judge() on synthetic results: which limits pass,
  * which fail, the failure text, and when a limit cannot be judged. No
  * worker runs and nothing is timed. */
 #include <check.h>
@@ -79,7 +79,7 @@ START_TEST(all_limits_hold_is_pass)
 	bound_max(add(x, "mean", NULL), 600, QTY_NS);
 	bound_max(add(x, "max", "per-op"), 1000, QTY_NS); /* inclusive: max == bound */
 	bound_min(add(x, "min", NULL), 1, QTY_NS);        /* inclusive: min == bound */
-	runner_judge(&x->res);
+	verdict_judge(&x->res);
 	ck_assert_int_eq(x->res.verdict, VERDICT_PASS);
 	for (int i = 0; i < 3; i++) {
 		ck_assert(x->res.limits[i].evaluated);
@@ -97,7 +97,7 @@ START_TEST(max_exceeded_is_fail_with_message)
 	struct fx *x = fx_new(1000, 412.3, 0); /* max = 1000 units = 412.3 us */
 	bound_max(add(x, "mean", NULL), 50000, QTY_NS);  /* fails too: mean 206 us */
 	bound_max(add(x, "max", NULL), 300000, QTY_NS);
-	runner_judge(&x->res);
+	verdict_judge(&x->res);
 	ck_assert_int_eq(x->res.verdict, VERDICT_FAIL);
 	ck_assert(!x->res.limits[1].passed);
 	ck_assert_str_eq(x->res.limits[1].text, "max 412.3 us > 300 us (n=1000)");
@@ -111,7 +111,7 @@ START_TEST(min_bound_below_is_fail)
 {
 	struct fx *x = fx_new(100, 1.0, 0);
 	bound_min(add(x, "min", NULL), 2, QTY_NS);
-	runner_judge(&x->res);
+	verdict_judge(&x->res);
 	ck_assert_int_eq(x->res.verdict, VERDICT_FAIL);
 	ck_assert_str_eq(x->res.limits[0].text, "min 1 ns < 2 ns (n=100)");
 	fx_free(x);
@@ -122,7 +122,7 @@ START_TEST(just_above_bound_fails)
 {
 	struct fx *x = fx_new(1000, 1.0, 0);
 	bound_max(add(x, "max", NULL), 999.999, QTY_NS);
-	runner_judge(&x->res);
+	verdict_judge(&x->res);
 	ck_assert_int_eq(x->res.verdict, VERDICT_FAIL);
 	fx_free(x);
 }
@@ -134,7 +134,7 @@ START_TEST(cycles_limit_uses_cycles)
 	struct fx *x = fx_new(1000, 0.5, 1.5);
 	bound_max(add(x, "max", NULL), 1500, QTY_CYCLES);
 	bound_max(add(x, "min", NULL), 1.4, QTY_CYCLES);
-	runner_judge(&x->res);
+	verdict_judge(&x->res);
 	ck_assert_int_eq(x->res.verdict, VERDICT_FAIL);
 	ck_assert(x->res.limits[0].passed);
 	ck_assert_double_eq(x->res.limits[0].measured, 1500);
@@ -148,7 +148,7 @@ START_TEST(cycles_without_tsc_is_error)
 {
 	struct fx *x = fx_new(1000, 1.0, 0);
 	bound_max(add(x, "max", NULL), 1500, QTY_CYCLES);
-	runner_judge(&x->res);
+	verdict_judge(&x->res);
 	ck_assert_int_eq(x->res.verdict, VERDICT_ERROR);
 	ck_assert_ptr_nonnull(strstr(x->res.reason, "TSC"));
 	fx_free(x);
@@ -160,7 +160,7 @@ START_TEST(too_few_samples_is_error_not_pass)
 	struct fx *x = fx_new(300, 1.0, 0); /* --quick: p99.9 needs 10000 */
 	bound_max(add(x, "p99.9", NULL), 1e9, QTY_NS);
 	bound_max(add(x, "max", NULL), 1e9, QTY_NS);
-	runner_judge(&x->res);
+	verdict_judge(&x->res);
 	ck_assert_int_eq(x->res.verdict, VERDICT_ERROR);
 	ck_assert(!x->res.limits[0].evaluated);
 	ck_assert(x->res.limits[1].evaluated);
@@ -174,7 +174,7 @@ START_TEST(percentile_judged)
 	struct fx *x = fx_new(2000, 1.0, 0);
 	bound_max(add(x, "p50", NULL), 1010, QTY_NS);  /* p50 ~ 1000 (+1 bucket) */
 	bound_max(add(x, "p99", NULL), 1900, QTY_NS);  /* p99 ~ 1980: fails */
-	runner_judge(&x->res);
+	verdict_judge(&x->res);
 	ck_assert(x->res.limits[0].passed);
 	ck_assert(!x->res.limits[1].passed);
 	ck_assert_int_eq(x->res.verdict, VERDICT_FAIL);
@@ -187,7 +187,7 @@ START_TEST(runs_mean_stddev_judged)
 	/* run means: 250.5 and 750.5 -> sample stddev 353.55 */
 	struct fx *x = fx_new(1000, 1.0, 0);
 	bound_max(add(x, "runs-mean-stddev", NULL), 354, QTY_NS);
-	runner_judge(&x->res);
+	verdict_judge(&x->res);
 	ck_assert_int_eq(x->res.verdict, VERDICT_PASS);
 	ck_assert_double_eq_tol(x->res.limits[0].measured, 353.553, 1e-3);
 	fx_free(x);
@@ -198,7 +198,7 @@ START_TEST(unknown_metric_is_error)
 {
 	struct fx *x = fx_new(100, 1.0, 0);
 	bound_max(add(x, "max", "jitter"), 1e9, QTY_NS);
-	runner_judge(&x->res);
+	verdict_judge(&x->res);
 	ck_assert_int_eq(x->res.verdict, VERDICT_ERROR);
 	ck_assert_ptr_nonnull(strstr(x->res.reason, "no metric 'jitter'"));
 	fx_free(x);
@@ -210,7 +210,7 @@ START_TEST(error_verdict_is_kept)
 	struct fx *x = fx_new(100, 1.0, 0);
 	bound_max(add(x, "max", NULL), 1e9, QTY_NS);
 	req_result_error(&x->res, &x->req, &x->file, "timed out after %d s", 3);
-	runner_judge(&x->res);
+	verdict_judge(&x->res);
 	ck_assert_int_eq(x->res.verdict, VERDICT_ERROR);
 	ck_assert_str_eq(x->res.reason, "timed out after 3 s");
 	fx_free(x);

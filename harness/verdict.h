@@ -1,0 +1,54 @@
+/* verdict.h - what a requirement's verdict is, how its limits are judged,
+ * and what exit status a run's verdicts give. The one place for each of
+ * these rules: the runner judges with them and every report names and
+ * counts verdicts with them.
+ */
+#ifndef RTC_VERDICT_H
+#define RTC_VERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "requirements/model.h"
+
+enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_ERROR, VERDICT_SKIPPED };
+
+/* "pass", "fail", "error", "skipped": the machine-readable name (junit.xml
+ * properties, results.json, HTML classes). */
+const char *verdict_name(enum verdict v);
+/* "PASS", "FAIL", "ERROR", "SKIP": as the text and HTML reports show it. */
+const char *verdict_label(enum verdict v);
+/* A verdict_name back into a verdict; false when s is none. */
+bool verdict_parse(const char *s, enum verdict *out);
+
+/* The exit statuses of rtconform. */
+enum rtc_exit {
+	EXIT_PASS = 0,         /* every requirement passed */
+	EXIT_FAILED = 1,       /* at least one failed its limits */
+	EXIT_USAGE = 2,        /* usage error or invalid input: nothing measured */
+	EXIT_NOT_MEASURED = 3, /* at least one could not be measured */
+};
+
+/* Exit status of a run with that many failed and errored requirements. An
+ * error outranks a failure: a requirement that could not be measured says
+ * nothing about its budget, and CI must not read it as "merely failed". */
+int verdict_exit_status(size_t failures, size_t errors);
+/* What an exit status means, in the words every report uses. */
+const char *verdict_exit_meaning(int status);
+
+/* Whether a limit's bounds (and so its measured value) are in cycles. */
+bool limit_in_cycles(const struct req_limit *l);
+
+/* The verdict of one limit of a requirement: the requirement's own when it
+ * is an error or skipped, else error when the limit could not be evaluated,
+ * else pass or fail. */
+enum verdict limit_verdict(enum verdict req_verdict, bool evaluated, bool passed);
+
+/* Judge the limits of a finished result (each limit's outcome and text, and
+ * the failures or errors in its reason) and set its verdict to pass, fail,
+ * or error when a limit cannot be evaluated; an error or skipped verdict is
+ * left alone. */
+struct req_result;
+void verdict_judge(struct req_result *out);
+
+#endif
