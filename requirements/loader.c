@@ -1,4 +1,5 @@
-/* loader.c - see loader.h. The only file in the project that reads XML.
+/* loader.c - see loader.h. Reads requirements files; the bytes go through
+ * base/xmlsafe.c, which the junit.xml reader of reports/ shares.
  *
  * Order of checks, each stage only running when the previous one passed:
  *   1. bytes: size cap, empty, UTF-16, NUL bytes, UTF-8 (before libxml2 sees
