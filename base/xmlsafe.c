@@ -26,28 +26,35 @@ int xmlsafe_read_file(const char *path, size_t max, unsigned char **bufp, size_t
 
 	*bufp = NULL;
 	*lenp = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: opening a FIFO that has no writer would block for good;
+	 * it is refused below, like every file that is not a regular one. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
-			rc = -EISDIR;
-			goto fail;
-		}
-		if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > (uint64_t)max) {
-			*lenp = (size_t)st.st_size;
-			rc = -EFBIG;
-			goto fail;
-		}
-		if (S_ISREG(st.st_mode)) /* +1: reaching EOF takes one more read */
-			first = (size_t)st.st_size + 1;
+	if (fstat(fd, &st) != 0) {
+		rc = -errno;
+		goto fail;
 	}
+	if (S_ISDIR(st.st_mode)) {
+		rc = -EISDIR;
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = -ENODEV;
+		goto fail;
+	}
+	if ((uint64_t)st.st_size > (uint64_t)max) {
+		*lenp = (size_t)st.st_size;
+		rc = -EFBIG;
+		goto fail;
+	}
+	first = (size_t)st.st_size + 1; /* +1: reaching EOF takes one more read */
 	for (;;) {
 		if (len == cap) {
 			size_t ncap = cap ? cap * 2 : first;
 			if (ncap > max + 1)
 				ncap = max + 1;
-			if (ncap <= len) { /* more than max bytes of a FIFO or device */
+			if (ncap <= len) { /* grew past max while being read */
 				rc = -EFBIG;
 				goto fail;
 			}

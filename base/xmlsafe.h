@@ -22,11 +22,12 @@ typedef const xmlError *rtc_xml_error;
 typedef xmlErrorPtr rtc_xml_error;
 #endif
 
-/* Read all of path, at most max bytes (a regular file is refused by its
- * size before reading; a FIFO or device is read no further than max + 1).
- * Returns 0 with a malloc'd *buf (NUL-terminated, *len bytes), or -errno:
- * -EISDIR, -EFBIG (then *len is the file's size when known, else 0),
- * -ENOMEM, or open/read's errno. */
+/* Read all of path, at most max bytes: only a regular file (a FIFO with no
+ * writer would block for ever, a device may never end), refused by its size
+ * before reading. Returns 0 with a malloc'd *buf (NUL-terminated, *len
+ * bytes), or -errno: -EISDIR, -ENODEV (not a regular file: a FIFO, socket or
+ * device), -EFBIG (then *len is the file's size when known, else 0; also a
+ * file that grew past max while read), -ENOMEM, or open/read's errno. */
 int xmlsafe_read_file(const char *path, size_t max, unsigned char **buf, size_t *len);
 
 struct xmlsafe_opts {

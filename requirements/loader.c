@@ -878,6 +878,9 @@ static unsigned char *read_all(const char *path, const char *file, size_t *lenp,
 			 MAX_FILE_BYTES);
 	else if (rc == -EISDIR)
 		diag_add(diags, file, 0, "is a directory, not a requirements file");
+	else if (rc == -ENODEV)
+		diag_add(diags, file, 0, "is not a regular file (a FIFO, socket or device); "
+			 "give the path of a requirements file");
 	else if (rc == -ENOMEM)
 		diag_add(diags, file, 0, "out of memory reading the file");
 	else
