@@ -1,5 +1,6 @@
 /* diag.c - see diag.h. */
 #include "base/diag.h"
+#include "base/termsafe.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,6 +51,18 @@ void diag_add(struct diag_list *d, const char *file, long line,
 	else
 		msg[flen + (size_t)plen] = '\0';
 	va_end(ap);
+
+	/* File names and the values quoted in messages come from outside:
+	 * escaped here, a diagnostic can be printed as it is. */
+	if (!term_is_safe(msg)) {
+		char *safe = term_escape_dup(msg);
+		if (!safe) {
+			fputs("rtconform: out of memory recording a diagnostic\n", stderr);
+			abort();
+		}
+		free(msg);
+		msg = safe;
+	}
 
 	if (d->n == d->cap) {
 		d->cap = d->cap ? d->cap * 2 : 8;

@@ -2,6 +2,8 @@
  *
  * Loader and validator append problems here instead of printing, so a caller
  * can show all of them at once (and tests can look at them). Owns its strings.
+ * Messages are stored escaped for a terminal (base/termsafe.h), so a control
+ * character in a file name or value is shown as \xNN, never sent raw.
  */
 #ifndef RTC_DIAG_H
 #define RTC_DIAG_H
