@@ -52,6 +52,8 @@ int probe_peer_setup(const struct probe_ctx *c, int cpu)
 	/* The peer must not outlive the worker, and must run under exactly the
 	 * same conditions (memory locks are not inherited across fork). */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (c->worker > 0 && getppid() != c->worker)
+		_exit(1); /* the worker died before the signal was armed */
 	if ((rc = rtenv_lock_memory(64 * 1024, err, sizeof err)) != 0)
 		return probe_fail(c, rc, "peer: %s", err);
 	if ((rc = rtenv_pin(cpu, err, sizeof err)) != 0)

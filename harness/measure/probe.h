@@ -101,6 +101,7 @@ struct result_shm {
 		int32_t policy, priority, cpu, ncpus;
 		int32_t allowed[PROBE_MAX_CPUS];
 		char self_dir[1024];
+		int32_t supervisor;  /* pid of the supervisor that forked the worker */
 		struct timebase tb;  /* the supervisor's; tb.name points into tb_name */
 		char tb_name[48];
 	} spec;
@@ -144,6 +145,8 @@ struct probe_ctx {
 	const struct timebase *tb;
 	const char *self_dir; /* directory of the rtconform binary (rtconform-nop is there) */
 	volatile int *stop;   /* set when the worker should stop early */
+	pid_t supervisor;     /* the worker's parent, which it must not outlive */
+	pid_t worker;         /* the worker's pid: the parent of its peers */
 	struct result_shm *res;
 	struct metric_data *m[PROBE_MAX_METRICS];
 	uint32_t run;         /* current run */
@@ -235,7 +238,8 @@ void probe_reap_children(void);
 
 /* Put the calling process (a probe's peer) under the worker's real-time
  * set-up: mlockall, the worker's policy and priority, death signal when the
- * worker dies. cpu >= 0 pins it. Returns 0 or -errno. */
+ * worker dies (a peer whose worker died before that exits at once). cpu >= 0
+ * pins it. Returns 0 or -errno. */
 int probe_peer_setup(const struct probe_ctx *c, int cpu);
 
 /* Two CPUs for a placement: same-cpu gives (base, base); cross-cpu gives

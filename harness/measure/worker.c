@@ -33,6 +33,7 @@ void worker_spec_store(struct result_shm *res, const struct probe_ctx *c)
 	res->spec.ncpus = c->ncpus;
 	memcpy(res->spec.allowed, c->allowed, sizeof res->spec.allowed);
 	copy_str(res->spec.self_dir, sizeof res->spec.self_dir, c->self_dir);
+	res->spec.supervisor = (int32_t)getpid();
 	res->spec.tb = *c->tb; /* reason and all: a probe may quote why no TSC */
 	copy_str(res->spec.tb_name, sizeof res->spec.tb_name, c->tb->name);
 	res->spec.tb.name = NULL; /* a pointer means nothing across exec */
@@ -108,8 +109,16 @@ void worker_main(struct probe_ctx *c)
 	struct result_shm *res = c->res;
 
 	c->stop = &worker_stop;
+	c->worker = getpid();
 	setpgid(0, 0);
+	/* Die with the supervisor. The death signal is armed again here
+	 * because exec clears it for a binary with file capabilities; and a
+	 * supervisor that died before it was armed is seen as a new parent, so
+	 * the worker never runs, let alone at a real-time priority, without
+	 * one. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (res->spec.supervisor > 0 && getppid() != (pid_t)res->spec.supervisor)
+		_exit(1);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, worker_on_term);
 	res->state = WS_SETUP;

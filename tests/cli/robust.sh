@@ -12,4 +12,46 @@ expect_status 2 timeout 5 "$RTC" run "$TMP/fifo.xml" -o "$TMP/fifo-out"
 expect_grep 'fifo.xml: is not a regular file' "$TMP/out"
 [ ! -e "$TMP/fifo-out" ] && ok || fail "a refused FIFO left $TMP/fifo-out"
 
+# A supervisor killed outright (SIGKILL) while a sysv-sem worker measures:
+# the worker dies with it, and the set it leaves (nobody could run the
+# cleanup hook) is removed by the next sysv-sem run. Sets of rtconform carry
+# its tag in the key (bits 22-30 = 0x1b5) and the worker's pid below.
+tagged_sets() { awk 'NR > 1 && int($1 / 4194304) == 437 && $3 == 600 && $4 == 2 { print $2 }' /proc/sysvipc/sem | sort; }
+sysv_xml() { # ITERATIONS
+  cat <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="sysv" version="1">
+  <requirement id="SYSV"><probe name="sem-pingpong">
+      <param name="mechanism">sysv-sem</param><param name="peer">process</param></probe>
+    <sched policy="other"/>
+    <run iterations="$1" runs="1" warmup="0" timeout="60s"/>
+    <limit metric="wakeup" statistic="max" max="60s"/></requirement>
+</requirements>
+XML
+}
+sysv_xml 100000000 >"$TMP/sysv-long.xml"
+sysv_xml 100 >"$TMP/sysv-short.xml"
+before_sets="$(tagged_sets)"
+"$RTC" run -o "$TMP/killed" "$TMP/sysv-long.xml" >"$TMP/killed.out" 2>&1 &
+sup=$!
+new=""
+for _ in $(seq 600); do # a new tagged set appears once the worker has made it
+  new="$(comm -13 <(echo "$before_sets") <(tagged_sets))"
+  [ -n "$new" ] && break
+  sleep 0.05
+done
+[ -n "$new" ] && ok || fail "no SysV set of the sysv-sem worker appeared within 30 s"
+kill -KILL "$sup"
+wait "$sup" 2>/dev/null
+for _ in $(seq 600); do [ -z "$(marked_procs)" ] && break; sleep 0.05; done
+expect_no_leftovers "workers of a SIGKILLed supervisor"
+for id in $new; do
+  awk -v id="$id" 'NR > 1 && $2 == id { f = 1 } END { exit !f }' /proc/sysvipc/sem &&
+    ok || fail "set $id vanished before the next run: the leak this test needs did not happen"
+done
+expect_status 0 "$RTC" run -o "$TMP/next" "$TMP/sysv-short.xml"
+for id in $new; do
+  awk -v id="$id" 'NR > 1 && $2 == id { f = 1 } END { exit !f }' /proc/sysvipc/sem &&
+    fail "SysV set $id of the killed run is still there after the next run" || ok
+done
+
 finish

@@ -3,12 +3,16 @@
  *
  * Named and SysV semaphores outlive the processes that made them, so each
  * is recorded in result_shm.cleanup before it is created: the supervisor
- * removes whatever a crashed, timed-out or interrupted worker left.
+ * removes whatever a crashed, timed-out or interrupted worker left. What a
+ * run whose supervisor was killed outright left is removed by the next
+ * run (ipc_reclaim_orphans).
  */
 #include "harness/measure/probes/ipc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/sem.h>
@@ -132,41 +136,109 @@ const struct ipc_mech ipc_named_sem = {
 /* A set removed early is unusable (EIDRM), so it lives until close(). It is
  * made under a key recorded beforehand rather than with IPC_PRIVATE, whose
  * id would only be known after semget returns: a worker killed in between
- * would leak a set nobody can name. The key is random (pid and clock
- * mixed); a clash with a live set is refused by IPC_EXCL and another key
- * tried. */
-static key_t sysv_key(unsigned attempt)
+ * would leak a set nobody can name.
+ *
+ * The key names its maker: rtconform's tag in bits 22-30 and the worker's
+ * pid in bits 0-21 (pids stay below 2^22, the kernel's PID_MAX_LIMIT). When
+ * the supervisor is killed outright nobody runs the cleanup hook, so the
+ * set outlives the run; the next sysv-sem run (and every cleanup hook)
+ * removes such leftovers, and only those it can prove are rtconform's and
+ * orphaned: our tag, two semaphores, mode 0600, our user, and no process
+ * with that pid at all (a reused pid keeps the set: left alone, never
+ * wrongly removed). */
+#define SYSV_TAG 0x1b5u
+#define SYSV_PID_BITS 22
+#define SYSV_PID_MASK ((1u << SYSV_PID_BITS) - 1)
+
+static key_t sysv_key(pid_t pid)
 {
-	uint64_t x = (uint64_t)getpid() * 0x9E3779B97F4A7C15ull ^ tb_now() ^
-		     ((uint64_t)attempt << 40);
-	x ^= x >> 31;
-	x *= 0xBF58476D1CE4E5B9ull;
-	x ^= x >> 29;
-	key_t k = (key_t)(x & 0x7fffffff);
-	return k ? k : 1; /* 0 is IPC_PRIVATE */
+	return (key_t)((SYSV_TAG << SYSV_PID_BITS) | ((unsigned)pid & SYSV_PID_MASK));
+}
+
+/* Is the set `id` one rtconform makes (2 semaphores, 0600, ours)? */
+static bool sysv_is_ours(int id)
+{
+	struct semid_ds ds;
+	union { int val; struct semid_ds *buf; } arg = { .buf = &ds };
+	return semctl(id, 0, IPC_STAT, arg) == 0 && ds.sem_nsems == 2 &&
+	       (ds.sem_perm.mode & 0777) == 0600 && ds.sem_perm.uid == geteuid();
+}
+
+/* No process with that pid runs any more: none exists, or only its zombie
+ * (an orphaned worker waits for whoever adopted it to reap it). */
+static bool pid_gone(pid_t pid)
+{
+	if (kill(pid, 0) != 0)
+		return errno == ESRCH;
+	char path[40], buf[256];
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	FILE *f = fopen(path, "re");
+	size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = 0;
+	const char *st = strrchr(buf, ')'); /* "pid (comm) S ..." */
+	return st && st[1] == ' ' && (st[2] == 'Z' || st[2] == 'X');
+}
+
+/* Remove the sets and named semaphores of dead rtconform workers. */
+static void ipc_reclaim_orphans(void)
+{
+	FILE *f = fopen("/proc/sysvipc/sem", "re");
+	char line[256];
+	while (f && fgets(line, sizeof line, f)) {
+		long long key;
+		int id;
+		if (sscanf(line, "%lld %d", &key, &id) != 2 || key <= 0 ||
+		    ((unsigned long long)key >> SYSV_PID_BITS) != SYSV_TAG)
+			continue;
+		pid_t pid = (pid_t)(key & SYSV_PID_MASK);
+		if (pid > 0 && pid != getpid() && pid_gone(pid) && sysv_is_ours(id))
+			semctl(id, 0, IPC_RMID);
+	}
+	if (f)
+		fclose(f);
+	DIR *d = opendir("/dev/shm");
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		long pid;
+		int n, end = 0;
+		struct stat st;
+		if (sscanf(e->d_name, "sem.rtconform-%ld-%d%n", &pid, &n, &end) != 2 ||
+		    e->d_name[end] || pid <= 0 || pid == getpid() || !pid_gone((pid_t)pid) ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		unlinkat(dirfd(d), e->d_name, 0);
+	}
+	if (d)
+		closedir(d);
 }
 
 static int sysv_open(struct ipc_chan *ch, struct probe_ctx *c)
 {
 	int64_t *rec = &c->res->cleanup.ids[IPC_CLEANUP_SYSV_KEY];
-	ch->u.sysv_id = -1;
-	for (unsigned attempt = 0; attempt < 16 && ch->u.sysv_id < 0; attempt++) {
-		key_t key = sysv_key(attempt);
-		__atomic_store_n(rec, (int64_t)key, __ATOMIC_SEQ_CST);
-		int id = semget(key, 2, IPC_CREAT | IPC_EXCL | 0600);
-		if (id >= 0) {
-			ch->u.sysv_id = id;
-			break;
-		}
+	key_t key = sysv_key(getpid());
+	ipc_reclaim_orphans();
+	__atomic_store_n(rec, (int64_t)key, __ATOMIC_SEQ_CST);
+	int id = semget(key, 2, IPC_CREAT | IPC_EXCL | 0600);
+	if (id < 0 && errno == EEXIST) {
+		/* Made by a dead worker that had our pid: ours to remove if it
+		 * is rtconform's; anything else under the key is not touched. */
+		int old = semget(key, 0, 0);
+		if (old >= 0 && sysv_is_ours(old))
+			semctl(old, 0, IPC_RMID);
+		id = semget(key, 2, IPC_CREAT | IPC_EXCL | 0600);
+	}
+	if (id < 0) {
 		int e = errno;
 		__atomic_store_n(rec, 0, __ATOMIC_SEQ_CST); /* not ours */
-		if (e != EEXIST)
-			return probe_fail(c, e, "semget(2 semaphores): %s (%s)%s", probe_errname(e),
-					  strerror(e),
-					  e == ENOSPC ? "; the SEMMNI/SEMMNS limits are reached (ipcs -l)" : "");
+		return probe_fail(c, e, "semget(key 0x%08x, 2 semaphores): %s (%s)%s",
+				  (unsigned)key, probe_errname(e), strerror(e),
+				  e == ENOSPC ? "; the SEMMNI/SEMMNS limits are reached (ipcs -l)"
+				  : e == EEXIST ? "; another program holds a set under this key" : "");
 	}
-	if (ch->u.sysv_id < 0)
-		return probe_fail(c, EEXIST, "semget: 16 random keys all in use");
+	ch->u.sysv_id = id;
 	unsigned short zero[2] = { 0, 0 };
 	if (semctl(ch->u.sysv_id, 0, SETALL, zero) != 0) {
 		int e = errno;
@@ -206,6 +278,7 @@ const struct ipc_mech ipc_sysv_sem = {
 
 void ipc_sem_cleanup(const struct result_shm *res)
 {
+	ipc_reclaim_orphans();
 	int64_t key = res->cleanup.ids[IPC_CLEANUP_SYSV_KEY];
 	if (key > 0 && key <= 0x7fffffff) {
 		int id = semget((key_t)key, 0, 0);
