@@ -1,5 +1,6 @@
 /* rtenv.c - see rtenv.h. */
 #include "harness/measure/rtenv.h"
+#include "base/rtperm.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -46,6 +47,43 @@ int rtenv_lock_memory(size_t stack_bytes, char *err, size_t len)
 #endif
 }
 
+/* Why the kernel refused a real-time policy (EPERM), by its true cause:
+ * the cgroup's RT runtime refuses even root; then a missing capability with
+ * an rtprio limit too low; else something neither explains. */
+static void explain_refusal(const char *pname, int priority, char *err, size_t len)
+{
+	struct rlimit rl = { 0, 0 };
+	getrlimit(RLIMIT_RTPRIO, &rl);
+	long long runtime;
+	char path[600];
+	bool nice = rtperm_has_cap(RTPERM_CAP_SYS_NICE);
+	if (rtperm_cgroup_runtime(&runtime, path, sizeof path) && runtime == 0) {
+		snprintf(err, len,
+			 "%s priority %d refused (%s): this process's cgroup has no real-time "
+			 "runtime (%s is 0, RT group scheduling), which refuses real-time "
+			 "policies to root too; give the cgroup runtime (write e.g. 950000 to "
+			 "that file, within its parent's) or run rtconform outside it; nothing "
+			 "was measured under another policy",
+			 pname, priority, strerror(EPERM), path);
+	} else if (!nice && rl.rlim_cur < (rlim_t)priority) {
+		snprintf(err, len,
+			 "%s priority %d refused (%s; no CAP_SYS_NICE, RLIMIT_RTPRIO %llu): run "
+			 "as root, grant CAP_SYS_NICE (setcap cap_sys_nice+ep), or raise the "
+			 "rtprio limit ('rtprio %d' in /etc/security/limits.conf); nothing was "
+			 "measured under another policy",
+			 pname, priority, strerror(EPERM), (unsigned long long)rl.rlim_cur,
+			 priority);
+	} else {
+		snprintf(err, len,
+			 "%s priority %d refused (%s) although this process %s: neither "
+			 "capabilities nor limits explain it (a security module, a seccomp "
+			 "filter or the cgroup's RT runtime may); nothing was measured under "
+			 "another policy",
+			 pname, priority, strerror(EPERM),
+			 nice ? "has CAP_SYS_NICE" : "has an rtprio limit reaching the priority");
+	}
+}
+
 int rtenv_set_policy(int policy, int priority, char *err, size_t len)
 {
 	const char *pname = policy == SCHED_FIFO ? "SCHED_FIFO"
@@ -55,15 +93,7 @@ int rtenv_set_policy(int policy, int priority, char *err, size_t len)
 	if (sched_setscheduler(0, policy, &sp) != 0) {
 		int e = errno;
 		if (e == EPERM) {
-			struct rlimit rl = { 0, 0 };
-			getrlimit(RLIMIT_RTPRIO, &rl);
-			snprintf(err, len,
-				 "%s priority %d refused (%s; RLIMIT_RTPRIO %llu): run as root, "
-				 "grant CAP_SYS_NICE (setcap cap_sys_nice+ep), or raise the rtprio "
-				 "limit ('rtprio %d' in /etc/security/limits.conf); nothing was "
-				 "measured under another policy",
-				 pname, priority, strerror(e), (unsigned long long)rl.rlim_cur,
-				 priority);
+			explain_refusal(pname, priority, err, len);
 		} else {
 			snprintf(err, len, "%s priority %d refused: %s", pname, priority,
 				 strerror(e));

@@ -54,4 +54,22 @@ for id in $new; do
     fail "SysV set $id of the killed run is still there after the next run" || ok
 done
 
+# Root inside a cgroup whose real-time runtime is 0 (RT group scheduling):
+# the refusal names the cgroup, not a missing CAP_SYS_NICE. The test cgroup
+# is removed again whatever happens.
+cg_root=/sys/fs/cgroup/cpu
+if [ ! -f "$cg_root/cpu.rt_runtime_us" ]; then
+  fail "$cg_root/cpu.rt_runtime_us is missing: this test needs the cgroup v1 cpu controller with RT group scheduling (CONFIG_RT_GROUP_SCHED)"
+else
+  cg="$cg_root/rtconform-test-$$"
+  mkdir "$cg"
+  trap 'while read -r p; do echo "$p" >"$cg_root/cgroup.procs"; done <"$cg/cgroup.procs" 2>/dev/null; rmdir "$cg" 2>/dev/null; rm -rf "$TMP"' EXIT
+  [ "$(cat "$cg/cpu.rt_runtime_us")" = 0 ] && ok || echo 0 >"$cg/cpu.rt_runtime_us"
+  expect_status 3 bash -c "echo \$\$ >'$cg/cgroup.procs'; exec '$RTC' probe selftest --policy fifo --priority 10 --iterations 10"
+  expect_grep "cgroup has no real-time runtime \\($cg/cpu.rt_runtime_us is 0" "$TMP/out"
+  expect_no_grep 'grant CAP_SYS_NICE' "$TMP/out"
+  rmdir "$cg" && ok || fail "could not remove the test cgroup $cg"
+  [ ! -e "$cg" ] && ok || fail "test cgroup $cg left behind"
+fi
+
 finish
