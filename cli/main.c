@@ -1,33 +1,81 @@
-/* main.c - rtconform's command line: dispatch only. */
+/* main.c - rtconform's command line: program set-up and dispatch through the
+ * command table, which also gives the usage text. Each subcommand lives in
+ * its own file (see cli/cli.h).
+ *
+ * No setlocale(): the program stays in the C locale, so numbers print and
+ * parse the same whatever the user's environment says. */
 #include <limits.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/commands.h"
 #include "base/quote.h"
+#include "cli/cli.h"
 #include "requirements/loader.h"
 
-static const char usage[] =
-	"usage: rtconform COMMAND [OPTIONS]\n"
-	"\n"
-	"Measure real-time latency requirements declared in XML and report verdicts.\n"
-	"\n"
-	"commands:\n"
-	"  run [OPTIONS] [FILE.xml ...]  measure requirements (no FILE: built-in default profile)\n"
-	"  validate FILE...              check requirement files, measure nothing\n"
-	"  list [FILE]                   probes and their parameters, or a file's requirements\n"
-	"  probe NAME [OPTIONS]          one ad-hoc measurement, statistics to stdout\n"
-	"  env                           this machine's fingerprint and real-time readiness\n"
-	"  report JUNIT.xml --html FILE  render report.html (or --json) again from a junit.xml\n"
-	"\n"
-	"  rtconform COMMAND --help      options of a command\n"
-	"  rtconform --version\n"
-	"\n"
-	"exit status: 0 all passed, 1 a limit failed, 2 usage error or invalid input,\n"
-	"3 a requirement could not be measured (3 wins over 1)\n";
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv, const struct cli_ctx *ctx);
+	const char *args; /* its arguments, for the usage text */
+	const char *help; /* one line */
+};
+
+static const struct command commands[] = {
+	{ "run", cmd_run, "[OPTIONS] [FILE.xml ...]",
+	  "measure requirements (no FILE: built-in default profile)" },
+	{ "validate", cmd_validate, "FILE...", "check requirement files, measure nothing" },
+	{ "list", cmd_list, "[FILE]", "probes and their parameters, or a file's requirements" },
+	{ "probe", cmd_probe, "NAME [OPTIONS]", "one ad-hoc measurement, statistics to stdout" },
+	{ "env", cmd_env, "", "this machine's fingerprint and real-time readiness" },
+	{ "report", cmd_report, "JUNIT.xml --html FILE",
+	  "render report.html (or --json) again from a junit.xml" },
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+/* Width of "name args" in the usage text's command list. */
+#define USAGE_SYNOPSIS_WIDTH 30
+
+static void print_usage(FILE *out)
+{
+	fputs("usage: rtconform COMMAND [OPTIONS]\n"
+	      "\n"
+	      "Measure real-time latency requirements declared in XML and report verdicts.\n"
+	      "\n"
+	      "commands:\n", out);
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		const struct command *c = &commands[i];
+		int len = fprintf(out, "  %s%s%s", c->name, c->args[0] ? " " : "", c->args);
+		fprintf(out, "%*s%s\n", len < USAGE_SYNOPSIS_WIDTH + 2 ?
+			USAGE_SYNOPSIS_WIDTH + 2 - len : 1, "", c->help);
+	}
+	fputs("\n"
+	      "  rtconform COMMAND --help      options of a command\n"
+	      "  rtconform --version\n"
+	      "\n"
+	      "exit status: 0 all passed, 1 a limit failed, 2 usage error or invalid input,\n"
+	      "3 a requirement could not be measured (3 wins over 1)\n", out);
+}
+
+static void print_version(void)
+{
+#ifdef RTC_SANITIZED
+	printf("rtconform %s (sanitizer build: memory is not locked; not for qualification)\n",
+	       RTC_VERSION);
+#else
+	printf("rtconform %s\n", RTC_VERSION);
+#endif
+}
+
+static int unknown_command(const char *name)
+{
+	fprintf(stderr, "rtconform: unknown command '%s' (expected ", name);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(stderr, "%s%s", i == 0 ? "" : i + 1 < NCOMMANDS ? ", " : " or ",
+			commands[i].name);
+	fprintf(stderr, "; see rtconform --help)\n");
+	return EXIT_USAGE;
+}
 
 /* Shell-quote argv into one string, so reports can show the exact command. */
 static char *quote_cmdline(int argc, char **argv)
@@ -43,53 +91,47 @@ static char *quote_cmdline(int argc, char **argv)
 	return s;
 }
 
-int main(int argc, char **argv)
+/* The directory of this executable: the worker and rtconform-nop are
+ * installed beside it. "." when /proc cannot say. */
+static void find_self_dir(char *dir, size_t len)
 {
-	char self[PATH_MAX] = ".";
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	snprintf(dir, len, ".");
+	ssize_t n = readlink("/proc/self/exe", dir, len - 1);
 	if (n > 0) {
-		self[n] = 0;
-		char *slash = strrchr(self, '/');
+		dir[n] = 0;
+		char *slash = strrchr(dir, '/');
 		if (slash)
 			*slash = 0;
 	}
+}
+
+int main(int argc, char **argv)
+{
+	char self[PATH_MAX];
+	find_self_dir(self, sizeof self);
 	if (argc < 2) {
-		fputs(usage, stderr);
+		print_usage(stderr);
 		return EXIT_USAGE;
 	}
 	req_loader_init();
 	atexit(req_loader_cleanup);
-	const char *cmd = argv[1];
-	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-		fputs(usage, stdout);
+	const char *name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+		print_usage(stdout);
 		return 0;
 	}
-	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-#ifdef RTC_SANITIZED
-		printf("rtconform %s (sanitizer build: memory is not locked; not for qualification)\n",
-		       RTC_VERSION);
-#else
-		printf("rtconform %s\n", RTC_VERSION);
-#endif
+	if (!strcmp(name, "--version") || !strcmp(name, "-V")) {
+		print_version();
 		return 0;
 	}
-	if (!strcmp(cmd, "run")) {
-		char *cl = quote_cmdline(argc, argv);
-		int rc = cmd_run(argc - 1, argv + 1, self, cl ? cl : "rtconform run");
-		free(cl);
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(name, commands[i].name) != 0)
+			continue;
+		char *cmdline = quote_cmdline(argc, argv);
+		struct cli_ctx ctx = { .self_dir = self, .cmdline = cmdline };
+		int rc = commands[i].run(argc - 1, argv + 1, &ctx);
+		free(cmdline);
 		return rc;
 	}
-	if (!strcmp(cmd, "validate"))
-		return cmd_validate(argc - 1, argv + 1);
-	if (!strcmp(cmd, "list"))
-		return cmd_list(argc - 1, argv + 1);
-	if (!strcmp(cmd, "probe"))
-		return cmd_probe(argc - 1, argv + 1, self);
-	if (!strcmp(cmd, "env"))
-		return cmd_env(argc - 1, argv + 1);
-	if (!strcmp(cmd, "report"))
-		return cmd_report(argc - 1, argv + 1);
-	fprintf(stderr, "rtconform: unknown command '%s' (expected run, validate, list, probe, "
-		"env or report; see rtconform --help)\n", cmd);
-	return EXIT_USAGE;
+	return unknown_command(name);
 }

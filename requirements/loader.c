@@ -584,62 +584,71 @@ static bool parse_int(const char *s, int *out, bool *toolarge)
 	return true;
 }
 
+int req_policy_parse(const char *name, enum sched_policy *out, char *err, size_t len)
+{
+	static const enum sched_policy all[] = { POLICY_OTHER, POLICY_FIFO, POLICY_RR };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+		if (strcmp(name, policy_name(all[i])) == 0) {
+			*out = all[i];
+			return 0;
+		}
+	}
+	snprintf(err, len, "unknown scheduling policy '%s' (expected other, fifo or rr)", name);
+	return -1;
+}
+
+int req_priority_parse(const char *text, struct requirement *r, char *err, size_t len)
+{
+	int v;
+	bool big;
+
+	if (r->policy == POLICY_OTHER) {
+		r->priority = 0;
+		if (!text || (parse_int(text, &v, &big) && !big && v == 0))
+			return 0;
+		snprintf(err, len, "priority %s is not allowed for other (SCHED_OTHER has no "
+			 "priority levels: leave it out or write 0)", text);
+		return -1;
+	}
+	int sp = req_sched_policy(r->policy);
+	int lo = sched_get_priority_min(sp), hi = sched_get_priority_max(sp);
+	const char *pn = policy_name(r->policy);
+	if (lo < 0 || hi < 0) { /* Linux always answers; POSIX says >= 32 levels */
+		lo = 1;
+		hi = 99;
+	}
+	if (!text) {
+		snprintf(err, len, "policy %s needs a priority (expected %d..%d or max)", pn, lo, hi);
+	} else if (strcmp(text, "max") == 0) {
+		r->priority_max = true;
+		r->priority = hi;
+		return 0;
+	} else if (!parse_int(text, &v, &big)) {
+		snprintf(err, len, "priority '%s' is not a number (expected %d..%d or max)", text,
+			 lo, hi);
+	} else if (big || v < lo || v > hi) {
+		snprintf(err, len, "priority %s is out of range for %s (expected %d..%d or max)",
+			 text, pn, lo, hi);
+	} else {
+		r->priority = v;
+		return 0;
+	}
+	return -1;
+}
+
 static void sched_el(struct builder *b, xmlNodePtr n, struct requirement *r)
 {
 	long line = line_of(n);
 	char *policy = attr(n, "policy");
 	char *prio = attr(n, "priority");
 	char *cpu = attr(n, "cpu");
-	bool known = true;
+	char err[ERRLEN];
 
 	r->sched_line = line;
-	if (!policy || strcmp(policy, "other") == 0) {
-		r->policy = POLICY_OTHER;
-	} else if (strcmp(policy, "fifo") == 0) {
-		r->policy = POLICY_FIFO;
-	} else if (strcmp(policy, "rr") == 0) {
-		r->policy = POLICY_RR;
-	} else {
-		diag_add(b->diags, b->file, line,
-			 "unknown scheduling policy '%s' (expected other, fifo or rr)", policy);
-		known = false;
-	}
-
-	if (known && r->policy == POLICY_OTHER) {
-		int v;
-		bool big;
-		if (prio && !(parse_int(prio, &v, &big) && !big && v == 0))
-			diag_add(b->diags, b->file, line,
-				 "priority %s is not allowed for other (SCHED_OTHER has no "
-				 "priority levels: leave it out or write 0)", prio);
-		r->priority = 0;
-	} else if (known) {
-		int sp = r->policy == POLICY_FIFO ? SCHED_FIFO : SCHED_RR;
-		int lo = sched_get_priority_min(sp), hi = sched_get_priority_max(sp);
-		const char *pn = policy_name(r->policy);
-		int v;
-		bool big;
-		if (lo < 0 || hi < 0) { /* Linux always answers; POSIX says >= 32 levels */
-			lo = 1;
-			hi = 99;
-		}
-		if (!prio) {
-			diag_add(b->diags, b->file, line,
-				 "policy %s needs a priority (expected %d..%d or max)", pn, lo, hi);
-		} else if (strcmp(prio, "max") == 0) {
-			r->priority_max = true;
-			r->priority = hi;
-		} else if (!parse_int(prio, &v, &big)) {
-			diag_add(b->diags, b->file, line,
-				 "priority '%s' is not a number (expected %d..%d or max)", prio, lo, hi);
-		} else if (big || v < lo || v > hi) {
-			diag_add(b->diags, b->file, line,
-				 "priority %s is out of range for %s (expected %d..%d or max)",
-				 prio, pn, lo, hi);
-		} else {
-			r->priority = v;
-		}
-	}
+	/* The schema requires policy=; a missing one would mean other. */
+	if (req_policy_parse(policy ? policy : "other", &r->policy, err, sizeof err) != 0 ||
+	    req_priority_parse(prio, r, err, sizeof err) != 0)
+		diag_add(b->diags, b->file, line, "%s", err);
 
 	if (cpu) {
 		int v;

@@ -24,6 +24,19 @@ struct req_file *req_load_file(const char *path, const char *display,
 struct req_file *req_load_memory(const char *buf, size_t len, const char *display,
 				 struct diag_list *diags);
 
+/* The <sched> rules for policy= and priority=, also used by the command line
+ * (rtconform probe --policy, --priority) so both accept the same values.
+ * Each returns 0, or -1 with a message naming the value in err (no file or
+ * line: the caller says where the value came from). */
+
+/* "other", "fifo" or "rr" into *out (left alone on error). */
+int req_policy_parse(const char *name, enum sched_policy *out, char *err, size_t len);
+
+/* The priority for r->policy, setting r->priority and r->priority_max.
+ * fifo and rr: "max" or a whole number in the policy's range (NULL: missing,
+ * an error). other: NULL or 0 only. */
+int req_priority_parse(const char *text, struct requirement *r, char *err, size_t len);
+
 /* The embedded XSD text and the built-in default profile. */
 extern const char rtc_schema_xsd[];
 extern const size_t rtc_schema_xsd_len;

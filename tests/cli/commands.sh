@@ -40,8 +40,16 @@ expect_grep 'mean' "$TMP/out"
 expect_status 2 "$RTC" probe sem-pingpong --param placement=moon
 expect_grep "placement has no value 'moon'" "$TMP/out"
 expect_status 2 "$RTC" probe no-such-probe
+# bad --policy/--priority values: the option and the value are named, with
+# the same rules (requirements/loader.c) a file's <sched> gets
 expect_status 2 "$RTC" probe sem-pingpong --policy idle
+expect_grep "^rtconform probe: --policy: unknown scheduling policy 'idle' \(expected other, fifo or rr\)" "$TMP/out"
 expect_status 2 "$RTC" probe sem-pingpong --policy fifo --priority 100
+expect_grep '^rtconform probe: --priority: priority 100 is out of range for fifo \(expected [0-9]+\.\.[0-9]+ or max\)' "$TMP/out"
+expect_status 2 "$RTC" probe sem-pingpong --policy rr --priority high
+expect_grep "^rtconform probe: --priority: priority 'high' is not a number" "$TMP/out"
+expect_status 2 "$RTC" probe sem-pingpong --priority 10
+expect_grep '^rtconform probe: --priority needs --policy fifo or rr' "$TMP/out"
 
 # env: the fingerprint
 expect_status 0 "$RTC" env

@@ -1,0 +1,93 @@
+/* cli.h - what the subcommands of rtconform share.
+ *
+ * main.c sets the program up and dispatches through its command table; each
+ * subcommand lives in its own file (run.c, validate.c, list.c, probe.c,
+ * env.c, report.c) and uses the helpers of common.c declared here. Output to
+ * the user happens in cli/ and reports/, never in the measuring code.
+ */
+#ifndef RTC_CLI_H
+#define RTC_CLI_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "harness/runner.h"
+#include "harness/verdict.h" /* enum rtc_exit */
+#include "requirements/model.h"
+
+/* What main() knows that a subcommand may need. */
+struct cli_ctx {
+	const char *self_dir; /* directory of this executable: rtconform-worker and
+				 rtconform-nop are found there */
+	const char *cmdline;  /* the whole command line, shell-quoted; NULL when it
+				 could not be built */
+};
+
+/* The subcommands. Each takes the arguments after "rtconform" (argv[0] is
+ * the subcommand's name) and returns the exit status: 0 pass, 1 a limit
+ * failed, 2 usage error or invalid input, 3 something could not be measured. */
+int cmd_run(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_validate(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_list(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_probe(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_env(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_report(int argc, char **argv, const struct cli_ctx *ctx);
+
+/* ---- loading requirements files ---- */
+
+/* Load and fully check files (or the built-in default profile when n == 0).
+ * Returns 0, or EXIT_USAGE after printing every problem. Free with
+ * cli_free_files(). */
+int cli_load_all(char **paths, int n, struct req_file ***out, size_t *nout);
+void cli_free_files(struct req_file **files, size_t n);
+
+/* ---- options ---- */
+
+/* True when the first argument after the subcommand is --help or -h (for
+ * the subcommands that take no other options). */
+bool cli_wants_help(int argc, char **argv);
+
+/* Start a getopt_long() scan of a subcommand's arguments: from argv[1], with
+ * getopt's own messages off (the subcommand words them). Use ":" first in
+ * the short options so a missing value is told apart. */
+void cli_getopt_begin(void);
+
+/* The message and exit status for getopt_long()'s ':' (an option without its
+ * value) and '?' (an unknown option) of subcommand `cmd`. */
+int cli_getopt_error(const char *cmd, int c, char **argv);
+
+/* A count option's value in min..max into *out; 0, or -1 after printing
+ * "rtconform CMD: OPT: why". */
+int cli_parse_count(const char *cmd, const char *opt, const char *v, uint64_t min,
+		    uint64_t max, uint64_t *out);
+
+/* ---- running workers ---- */
+
+/* What `run` and `probe` do before the first worker: orphaned peers of a
+ * worker come back to us to be reaped, and SIGINT/SIGTERM/SIGHUP only set the
+ * flag returned (for run_options.interrupted): the runner stops the worker,
+ * the caller still writes its reports. */
+volatile sig_atomic_t *cli_become_supervisor(void);
+
+/* Progress on stderr while requirements run, when stderr is a terminal. */
+struct cli_progress {
+	size_t index, total; /* the requirement being run, 1-based; how many */
+	bool tty;
+};
+
+/* A run_options.progress callback; arg is a struct cli_progress. */
+void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,
+		       double elapsed, void *arg);
+
+/* The line that ends requirement `id`'s progress: its verdict and duration. */
+void cli_progress_done(const struct cli_progress *p, const char *id,
+		       const struct req_result *res);
+
+/* ---- paths ---- */
+
+/* "dir/name", malloc'd; NULL when out of memory. */
+char *cli_join_path(const char *dir, const char *name);
+
+#endif

@@ -1,0 +1,153 @@
+/* common.c - helpers the subcommands share; see cli.h. */
+#include "cli/cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "base/units.h"
+#include "harness/measure/probes/probes.h"
+#include "requirements/loader.h"
+#include "requirements/validate.h"
+
+#define DEFAULT_PROFILE_NAME "<built-in default profile>"
+
+/* ---------------------------------------------------------------- files */
+
+static void print_diags(const struct diag_list *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		fprintf(stderr, "%s\n", d->msgs[i]);
+}
+
+int cli_load_all(char **paths, int n, struct req_file ***out, size_t *nout)
+{
+	struct diag_list d = { 0 };
+	size_t count = n > 0 ? (size_t)n : 1;
+	struct req_file **files = calloc(count, sizeof *files);
+	if (!files) {
+		fprintf(stderr, "rtconform: out of memory\n");
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < count; i++) {
+		if (n > 0)
+			files[i] = req_load_file(paths[i], NULL, &d);
+		else
+			files[i] = req_load_memory(rtc_default_profile, rtc_default_profile_len,
+						   DEFAULT_PROFILE_NAME, &d);
+		if (files[i])
+			validate_file(files[i], &probe_catalog, &d);
+	}
+	if (d.n) {
+		print_diags(&d);
+		diag_free(&d);
+		for (size_t i = 0; i < count; i++)
+			if (files[i])
+				req_file_free(files[i]);
+		free(files);
+		return EXIT_USAGE;
+	}
+	*out = files;
+	*nout = count;
+	return 0;
+}
+
+void cli_free_files(struct req_file **files, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		req_file_free(files[i]);
+	free(files);
+}
+
+/* -------------------------------------------------------------- options */
+
+bool cli_wants_help(int argc, char **argv)
+{
+	return argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+}
+
+void cli_getopt_begin(void)
+{
+	opterr = 0;
+	optind = 1;
+}
+
+int cli_getopt_error(const char *cmd, int c, char **argv)
+{
+	if (c == ':')
+		fprintf(stderr, "rtconform %s: option %s needs a value\n", cmd, argv[optind - 1]);
+	else
+		fprintf(stderr, "rtconform %s: unknown option '%s' (see rtconform %s --help)\n", cmd,
+			argv[optind - 1], cmd);
+	return EXIT_USAGE;
+}
+
+int cli_parse_count(const char *cmd, const char *opt, const char *v, uint64_t min,
+		    uint64_t max, uint64_t *out)
+{
+	char err[200];
+	if (count_parse_range(v, min, max, out, err, sizeof err) != 0) {
+		fprintf(stderr, "rtconform %s: %s: %s\n", cmd, opt, err);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------- workers, progress */
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1; /* a flag write only: the supervisor loop acts on it */
+}
+
+volatile sig_atomic_t *cli_become_supervisor(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	struct sigaction sa = { .sa_handler = on_interrupt };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	return &interrupted;
+}
+
+void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,
+		       double elapsed, void *arg)
+{
+	struct cli_progress *ps = arg;
+	if (!ps->tty)
+		return;
+	double left = runs_done ? elapsed / runs_done * (double)(runs_total - runs_done) : -1;
+	if (left >= 0)
+		fprintf(stderr, "\r\033[K[%zu/%zu] %s: %u/%llu runs done, %.1f s, ~%.1f s left",
+			ps->index, ps->total, r->req->id, runs_done,
+			(unsigned long long)runs_total, elapsed, left);
+	else
+		fprintf(stderr, "\r\033[K[%zu/%zu] %s: warming up, %.1f s", ps->index, ps->total,
+			r->req->id, elapsed);
+	fflush(stderr);
+}
+
+void cli_progress_done(const struct cli_progress *p, const char *id,
+		       const struct req_result *res)
+{
+	if (p->tty)
+		fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s (%.1f s)\n", p->index, p->total, id,
+			verdict_name(res->verdict), res->seconds);
+}
+
+/* ---------------------------------------------------------------- paths */
+
+char *cli_join_path(const char *dir, const char *name)
+{
+	size_t len = strlen(dir) + strlen(name) + 2;
+	char *s = malloc(len);
+	if (s)
+		snprintf(s, len, "%s/%s", dir, name);
+	return s;
+}

@@ -1,0 +1,54 @@
+/* env.c - `rtconform env`: this machine's fingerprint and its real-time
+ * readiness checks. */
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/measure/timebase.h"
+#include "harness/runinfo.h"
+#include "host/readiness.h"
+
+int cmd_env(int argc, char **argv, const struct cli_ctx *ctx)
+{
+	(void)ctx;
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		puts("usage: rtconform env\n\n"
+		     "Print this machine's fingerprint (what every report records), then\n"
+		     "real-time readiness checks, each with its level and a remedy:\n"
+		     "  ok    nothing to do\n"
+		     "  note  fine for measuring; a qualification should state it\n"
+		     "  warn  requirements run, but latencies suffer or mislead\n"
+		     "  fail  some requirements cannot be measured (they will be errors)\n\n"
+		     "exit status: 0 (the checks inform; they never fail the command)");
+		return 0;
+	}
+	if (argc > 1) {
+		fprintf(stderr, "rtconform env: unexpected argument '%s'\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	struct timebase tb;
+	char err[300];
+	struct fingerprint fp = { 0 };
+	runinfo_collect(&fp, timebase_init(&tb, err, sizeof err) == 0 ? &tb : NULL);
+	for (size_t i = 0; i < fp.n; i++)
+		printf("%-36s %s\n", fp.e[i].key, fp.e[i].value);
+
+	struct readiness rd;
+	readiness_check(&fp, true, &rd);
+	size_t count[4] = { 0 };
+	printf("\nreadiness:\n");
+	for (size_t i = 0; i < rd.n; i++) {
+		const struct ready_check *c = &rd.c[i];
+		count[c->level]++;
+		printf("  %-5s %-15s %s\n", ready_level_name(c->level), c->name, c->finding);
+		if (c->remedy[0] && c->level != READY_OK)
+			printf("  %-5s %-15s remedy: %s\n", "", "", c->remedy);
+	}
+	printf("readiness: %zu ok, %zu note%s, %zu warning%s, %zu failure%s\n", count[READY_OK],
+	       count[READY_NOTE], count[READY_NOTE] == 1 ? "" : "s", count[READY_WARN],
+	       count[READY_WARN] == 1 ? "" : "s", count[READY_FAIL],
+	       count[READY_FAIL] == 1 ? "" : "s");
+	fingerprint_free(&fp);
+	return 0;
+}

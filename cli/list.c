@@ -1,0 +1,91 @@
+/* list.c - `rtconform list`: the probes with their parameters and metrics,
+ * or the requirements of one file. */
+#include "cli/cli.h"
+
+#include <stdio.h>
+
+#include "harness/measure/probes/probes.h"
+
+static void list_probes(void)
+{
+	for (size_t i = 0; i < probe_count; i++) {
+		const struct probe *p = probe_table[i];
+		printf("%s\n    %s\n", p->decl.name, p->decl.help);
+		for (size_t j = 0; j < p->decl.nparams; j++) {
+			const struct probe_param *pp = &p->decl.params[j];
+			printf("    param %-12s ", pp->name);
+			if (pp->kind == PARAM_ENUM) {
+				for (size_t k = 0; pp->values[k]; k++)
+					printf("%s%s", k ? "|" : "", pp->values[k]);
+			} else {
+				printf("%s", pp->kind == PARAM_COUNT ? "<count>"
+					     : pp->kind == PARAM_DURATION ? "<duration>"
+									  : "<cpu list>");
+			}
+			printf(" (default %s): %s\n", pp->def, pp->help);
+		}
+		for (size_t j = 0; j < p->decl.nmetrics; j++)
+			printf("    metric %-11s %s%s\n", p->decl.metrics[j].name, p->decl.metrics[j].help,
+			       j == 0 ? " [default]" : "");
+		char why[300];
+		if (p->supported && p->supported(why, sizeof why))
+			printf("    not available here: %s\n", why);
+		printf("\n");
+	}
+}
+
+/* One line per requirement (id, probe, policy:priority, counts, parameters),
+ * then one per limit. */
+static void list_file(const struct req_file *f)
+{
+	printf("%s: %s%s%s\n", f->path, f->name ? f->name : "", f->title ? " - " : "",
+	       f->title ? f->title : "");
+	for (size_t i = 0; i < f->nreqs; i++) {
+		const struct requirement *r = &f->reqs[i];
+		printf("%-16s %-14s %s", r->id, r->probe, policy_name(r->policy));
+		if (r->policy != POLICY_OTHER) {
+			if (r->priority_max)
+				printf(":max");
+			else
+				printf(":%d", r->priority);
+		}
+		printf("  %llux%llu", (unsigned long long)r->iterations, (unsigned long long)r->runs);
+		for (size_t j = 0; j < r->nparams; j++)
+			printf(" %s=%s", r->params[j].name, r->params[j].value);
+		printf("\n");
+		for (size_t j = 0; j < r->nlimits; j++) {
+			const struct req_limit *l = &r->limits[j];
+			printf("%16s limit %s %s%s%s%s%s\n", "", l->metric ? l->metric : "(default)",
+			       l->stat_text, l->has_min ? " >= " : "", l->has_min ? l->min_text : "",
+			       l->has_max ? " <= " : "", l->has_max ? l->max_text : "");
+		}
+	}
+}
+
+int cmd_list(int argc, char **argv, const struct cli_ctx *ctx)
+{
+	(void)ctx;
+	if (cli_wants_help(argc, argv)) {
+		puts("usage: rtconform list [FILE]\n\n"
+		     "Without FILE: every probe with its parameters (allowed values, defaults)\n"
+		     "and metrics. With FILE: the file's requirements (id, probe, policy, counts,\n"
+		     "limits).");
+		return 0;
+	}
+	if (argc > 2) {
+		fprintf(stderr, "rtconform list: at most one file (usage: rtconform list [FILE])\n");
+		return EXIT_USAGE;
+	}
+	if (argc == 1) {
+		list_probes();
+		return 0;
+	}
+	struct req_file **files;
+	size_t n;
+	int rc = cli_load_all(argv + 1, 1, &files, &n);
+	if (rc)
+		return rc;
+	list_file(files[0]);
+	cli_free_files(files, n);
+	return 0;
+}

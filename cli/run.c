@@ -1,0 +1,321 @@
+/* run.c - `rtconform run`: measure every requirement of the files, each in
+ * its own worker, and write the four reports. */
+#include "cli/cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/measure/timebase.h"
+#include "harness/runinfo.h"
+#include "reports/report.h"
+
+static const char run_usage[] =
+	"usage: rtconform run [OPTIONS] [FILE.xml ...]\n"
+	"\n"
+	"Measure every requirement of the files (no FILE: the built-in default profile),\n"
+	"each in its own worker under mlockall and the requested policy, and write reports.\n"
+	"\n"
+	"  -o, --output DIR      report directory (default ./rtconform-results): junit.xml,\n"
+	"                        summary.txt, report.html, results.json\n"
+	"      --junit FILE      write the JUnit report here instead\n"
+	"      --summary FILE    write the text summary here instead\n"
+	"      --html FILE       write the HTML audit report here instead\n"
+	"      --json FILE       write results.json here instead\n"
+	"      --only ID[,ID...] run only these requirements\n"
+	"      --quick           smoke run: iterations / 10, at most 3 runs\n"
+	"      --iterations N    override every requirement's iterations\n"
+	"      --runs N          override every requirement's runs (<= 1000)\n"
+	"  -h, --help            this text\n"
+	"\n"
+	"exit status: 0 all passed, 1 a limit failed, 2 usage error or invalid input\n"
+	"(nothing measured), 3 a requirement could not be measured (3 wins over 1)\n";
+
+/* The four reports of a run: an explicit path, or a name in the -o dir. */
+enum { OUT_JUNIT, OUT_SUMMARY, OUT_HTML, OUT_JSON, NOUT };
+static const char *const out_names[NOUT] = { "junit.xml", "summary.txt", "report.html",
+					     "results.json" };
+
+/* What the options ask for. */
+struct run_args {
+	const char *outdir, *only;
+	const char *explicit_path[NOUT];
+	struct run_options ro;
+};
+
+/* parse_options() result when the command goes on. */
+#define RUN_CONTINUE (-1)
+
+static int parse_options(int argc, char **argv, struct run_args *a)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "junit", required_argument, NULL, 'j' },
+		{ "summary", required_argument, NULL, 's' },
+		{ "html", required_argument, NULL, 'H' },
+		{ "json", required_argument, NULL, 'J' },
+		{ "only", required_argument, NULL, 'O' },
+		{ "quick", no_argument, NULL, 'q' },
+		{ "iterations", required_argument, NULL, 'i' },
+		{ "runs", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	cli_getopt_begin();
+	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': a->outdir = optarg; break;
+		case 'j': a->explicit_path[OUT_JUNIT] = optarg; break;
+		case 's': a->explicit_path[OUT_SUMMARY] = optarg; break;
+		case 'H': a->explicit_path[OUT_HTML] = optarg; break;
+		case 'J': a->explicit_path[OUT_JSON] = optarg; break;
+		case 'O': a->only = optarg; break;
+		case 'q': a->ro.quick = true; break;
+		case 'i':
+			if (cli_parse_count("run", "--iterations", optarg, 1, REQ_MAX_ITERATIONS,
+					    &a->ro.iterations_override))
+				return EXIT_USAGE;
+			break;
+		case 'r':
+			if (cli_parse_count("run", "--runs", optarg, 1, RTC_MAX_RUNS,
+					    &a->ro.runs_override))
+				return EXIT_USAGE;
+			break;
+		case 'h': fputs(run_usage, stdout); return 0;
+		default: return cli_getopt_error("run", c, argv);
+		}
+	}
+	return RUN_CONTINUE;
+}
+
+static bool id_selected(const char *only, const char *id)
+{
+	if (!only)
+		return true;
+	size_t n = strlen(id);
+	for (const char *p = only; *p;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (len == n && strncmp(p, id, n) == 0)
+			return true;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return false;
+}
+
+/* Every id of --only must exist somewhere. */
+static int check_only(const char *only, struct req_file **files, size_t nfiles)
+{
+	char id[256];
+	for (const char *p = only; *p;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (len == 0 || len >= sizeof id) {
+			fprintf(stderr, "rtconform run: --only: empty or overlong id in '%s'\n", only);
+			return EXIT_USAGE;
+		}
+		memcpy(id, p, len);
+		id[len] = 0;
+		bool found = false;
+		for (size_t f = 0; f < nfiles && !found; f++)
+			for (size_t i = 0; i < files[f]->nreqs && !found; i++)
+				found = strcmp(files[f]->reqs[i].id, id) == 0;
+		if (!found) {
+			fprintf(stderr, "rtconform run: --only: no requirement with id '%s'\n", id);
+			return EXIT_USAGE;
+		}
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return 0;
+}
+
+/* Each report's path, checked writable before anything is measured. 0, or
+ * EXIT_USAGE after saying why; out_path[] is filled as far as it got. */
+static int prepare_outputs(const struct run_args *a, char *out_path[NOUT])
+{
+	char err[600];
+	for (int k = 0; k < NOUT; k++) {
+		out_path[k] = a->explicit_path[k] ? strdup(a->explicit_path[k])
+						  : cli_join_path(a->outdir, out_names[k]);
+		if (!out_path[k]) {
+			fprintf(stderr, "rtconform run: out of memory\n");
+			return EXIT_USAGE;
+		}
+		if (report_check_writable(out_path[k], err, sizeof err) != 0) {
+			fprintf(stderr, "rtconform run: %s\n", err);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* Measure the selected requirements of every file into run->files, in file
+ * order; the others are listed as skipped. run->files is allocated. */
+static void measure_all(struct report_run *run, struct req_file **files, size_t nfiles,
+			const char *only, const struct run_options *ro, struct cli_progress *ps)
+{
+	for (size_t f = 0; f < nfiles; f++) {
+		struct report_file *rf = &run->files[f];
+		rf->file = files[f];
+		rf->results = calloc(files[f]->nreqs ? files[f]->nreqs : 1, sizeof *rf->results);
+		if (!rf->results) {
+			fprintf(stderr, "rtconform run: out of memory\n");
+			abort(); /* nothing measured can be reported without it */
+		}
+		for (size_t i = 0; i < files[f]->nreqs; i++) {
+			const struct requirement *r = &files[f]->reqs[i];
+			struct req_result *res = &rf->results[rf->nresults++];
+			if (!id_selected(only, r->id)) {
+				/* Listed as skipped so a subset's report still shows the
+				 * whole file, and says why these have no figures. */
+				req_result_error(res, r, files[f], "not selected (--only %s)", only);
+				res->verdict = VERDICT_SKIPPED;
+				continue;
+			}
+			ps->index++;
+			if (*ro->interrupted)
+				req_result_error(res, r, files[f], "interrupted before it ran");
+			else
+				runner_run(r, files[f], ro, res);
+			cli_progress_done(ps, r->id, res);
+		}
+	}
+}
+
+static int write_report(int which, const struct report_run *run, const struct report_view *v,
+			const char *path, char *err, size_t len)
+{
+	switch (which) {
+	case OUT_JUNIT:
+		return report_write_junit_view(run, v, path, err, len);
+	case OUT_SUMMARY:
+		return report_write_summary(run, path, err, len);
+	case OUT_HTML:
+		return report_write_html_view(v, path, err, len);
+	default:
+		return report_write_json_view(v, path, err, len);
+	}
+}
+
+/* The text summary to stdout and the four reports. Returns the run's exit
+ * status, EXIT_NOT_MEASURED when a report could not be written. */
+static int write_reports(const struct report_run *run, char *out_path[NOUT])
+{
+	char err[600];
+	report_write_text(run, stdout);
+	int rc = report_exit_status(run);
+	/* Every report is attempted: a full disk for one must not cost the
+	 * others. A report that could not be written makes the run an error. */
+	bool all_written = true;
+	/* One view of the results for junit.xml, report.html and results.json. */
+	struct report_view view;
+	if (report_view_from_run(run, &view) != 0) {
+		fprintf(stderr, "rtconform run: out of memory building the reports\n");
+		abort(); /* the results cannot be reported: never exit as if they were */
+	}
+	for (int k = 0; k < NOUT; k++) {
+		if (write_report(k, run, &view, out_path[k], err, sizeof err) != 0) {
+			fprintf(stderr, "rtconform run: %s\n", err);
+			rc = EXIT_NOT_MEASURED;
+			all_written = false;
+		}
+	}
+	report_view_free(&view);
+	if (all_written)
+		printf("reports: %s, %s, %s, %s\n", out_path[OUT_JUNIT], out_path[OUT_SUMMARY],
+		       out_path[OUT_HTML], out_path[OUT_JSON]);
+	return rc;
+}
+
+static void free_results(struct report_run *run)
+{
+	for (size_t f = 0; f < run->nfiles; f++) {
+		for (size_t i = 0; i < run->files[f].nresults; i++)
+			req_result_free(&run->files[f].results[i]);
+		free(run->files[f].results);
+	}
+	free(run->files);
+}
+
+/* Measure the loaded files and write the reports to out_path[]. */
+static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
+		     char *out_path[NOUT], const char *self_dir, const char *cmdline)
+{
+	char err[600];
+	struct timebase tb;
+	if (timebase_init(&tb, err, sizeof err) != 0) {
+		fprintf(stderr, "rtconform run: timebase: %s\n", err);
+		return EXIT_NOT_MEASURED;
+	}
+	struct fingerprint fp = { 0 };
+	runinfo_collect(&fp, &tb);
+
+	struct cli_progress ps = { .tty = isatty(STDERR_FILENO) };
+	struct run_options *ro = &a->ro;
+	ro->interrupted = cli_become_supervisor();
+	ro->self_dir = self_dir;
+	ro->progress = cli_progress_show;
+	ro->progress_arg = &ps;
+	for (size_t f = 0; f < nfiles; f++)
+		for (size_t i = 0; i < files[f]->nreqs; i++)
+			ps.total += id_selected(a->only, files[f]->reqs[i].id);
+
+	struct report_run run = { 0 };
+	run.files = calloc(nfiles, sizeof *run.files);
+	if (!run.files) {
+		fprintf(stderr, "rtconform run: out of memory\n");
+		fingerprint_free(&fp);
+		return EXIT_NOT_MEASURED;
+	}
+	run.nfiles = nfiles;
+	run.tb = &tb;
+	run.env = &fp;
+	run.started = time(NULL);
+	run.command_line = cmdline;
+	measure_all(&run, files, nfiles, a->only, ro, &ps);
+	run.ended = time(NULL);
+	runinfo_add_run(&fp, cmdline, run.started, run.ended, files, nfiles);
+	fingerprint_add(&fp, "rtconform.interrupted", "%s", *ro->interrupted ? "yes" : "no");
+
+	int rc = write_reports(&run, out_path);
+	free_results(&run);
+	fingerprint_free(&fp);
+	return rc;
+}
+
+int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
+{
+	struct run_args a = { .outdir = "rtconform-results" };
+	int rc = parse_options(argc, argv, &a);
+	if (rc != RUN_CONTINUE)
+		return rc;
+
+	struct req_file **files;
+	size_t nfiles;
+	rc = cli_load_all(argv + optind, argc - optind, &files, &nfiles);
+	if (rc)
+		return rc;
+	if (a.only && (rc = check_only(a.only, files, nfiles)) != 0) {
+		cli_free_files(files, nfiles);
+		return rc;
+	}
+
+	/* Find unwritable outputs before measuring anything. */
+	char *out_path[NOUT] = { NULL };
+	rc = prepare_outputs(&a, out_path);
+	if (rc == 0)
+		rc = run_files(files, nfiles, &a, out_path, ctx->self_dir,
+			       ctx->cmdline ? ctx->cmdline : "rtconform run");
+	for (int k = 0; k < NOUT; k++)
+		free(out_path[k]);
+	cli_free_files(files, nfiles);
+	return rc;
+}

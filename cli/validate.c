@@ -1,0 +1,35 @@
+/* validate.c - `rtconform validate`: check requirement files, measure
+ * nothing. */
+#include "cli/cli.h"
+
+#include <stdio.h>
+
+int cmd_validate(int argc, char **argv, const struct cli_ctx *ctx)
+{
+	(void)ctx;
+	if (cli_wants_help(argc, argv)) {
+		puts("usage: rtconform validate FILE...\n\n"
+		     "Check requirement files against the schema and the probe table; measure\n"
+		     "nothing. Prints one 'file:line: message' per problem.\n\n"
+		     "exit status: 0 every file valid, 2 a problem was found");
+		return 0;
+	}
+	if (argc < 2) {
+		fprintf(stderr, "rtconform validate: no file given (usage: rtconform validate FILE...)\n");
+		return EXIT_USAGE;
+	}
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "rtconform validate: unknown option '%s'\n", argv[i]);
+			return EXIT_USAGE;
+		}
+	struct req_file **files;
+	size_t n;
+	int rc = cli_load_all(argv + 1, argc - 1, &files, &n);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n; i++)
+		printf("%s: valid (%zu requirements)\n", files[i]->path, files[i]->nreqs);
+	cli_free_files(files, n);
+	return 0;
+}
