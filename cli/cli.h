@@ -19,8 +19,10 @@
 
 /* What main() knows that a subcommand may need. */
 struct cli_ctx {
-	const char *self_dir; /* directory of this executable: rtconform-worker and
-				 rtconform-nop are found there */
+	const char *self_dir; /* where rtconform-worker and rtconform-nop are run
+				 from (main.c: find_helper_dir); NULL when they
+				 cannot be located, helper_problem says why */
+	const char *helper_problem;
 	const char *cmdline;  /* the whole command line, shell-quoted; NULL when it
 				 could not be built */
 };
@@ -84,6 +86,10 @@ void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t 
 /* The line that ends requirement `id`'s progress: its verdict and duration. */
 void cli_progress_done(const struct cli_progress *p, const char *id,
 		       const struct req_result *res);
+
+/* 0 when the worker can be run (ctx->self_dir), else EXIT_NOT_MEASURED
+ * after saying why on stderr, for subcommand cmd. */
+int cli_need_helpers(const char *cmd, const struct cli_ctx *ctx);
 
 /* ---- paths ---- */
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 
+#include "base/termsafe.h"
 #include "base/units.h"
 #include "harness/measure/probes/probes.h"
 #include "requirements/loader.h"
@@ -150,4 +151,13 @@ char *cli_join_path(const char *dir, const char *name)
 	if (s)
 		snprintf(s, len, "%s/%s", dir, name);
 	return s;
+}
+
+int cli_need_helpers(const char *cmd, const struct cli_ctx *ctx)
+{
+	if (ctx->self_dir)
+		return 0;
+	term_println(stderr, "rtconform %s: %s", cmd,
+		     ctx->helper_problem ? ctx->helper_problem : "cannot locate rtconform-worker");
+	return EXIT_NOT_MEASURED;
 }

@@ -4,6 +4,7 @@
  *
  * No setlocale(): the program stays in the C locale, so numbers print and
  * parse the same whatever the user's environment says. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,24 +92,42 @@ static char *quote_cmdline(int argc, char **argv)
 	return s;
 }
 
-/* The directory of this executable: the worker and rtconform-nop are
- * installed beside it. "." when /proc cannot say. */
-static void find_self_dir(char *dir, size_t len)
+#ifndef RTC_HELPER_DIR
+#error "RTC_HELPER_DIR: the directory of rtconform-worker fixed at build time (CMakeLists.txt)"
+#endif
+
+/* The directory rtconform-worker and rtconform-nop are run from: this
+ * executable's own (they are built and installed beside it), read from
+ * /proc/self/exe; without /proc, the directory fixed at build time, if the
+ * worker is there. Never the current directory or PATH: rtconform runs as
+ * root and would run whatever a directory holds. NULL with the reason in
+ * why when neither can be had. */
+static const char *find_helper_dir(char *dir, size_t len, char *why, size_t wlen)
 {
-	snprintf(dir, len, ".");
 	ssize_t n = readlink("/proc/self/exe", dir, len - 1);
-	if (n > 0) {
-		dir[n] = 0;
-		char *slash = strrchr(dir, '/');
-		if (slash)
-			*slash = 0;
+	char *slash = n > 0 ? (dir[n] = 0, strrchr(dir, '/')) : NULL;
+	if (slash && slash != dir) {
+		*slash = 0;
+		return dir;
 	}
+	int e = errno;
+	char worker[PATH_MAX];
+	snprintf(worker, sizeof worker, "%s/rtconform-worker", RTC_HELPER_DIR);
+	if (access(worker, X_OK) == 0) {
+		snprintf(dir, len, "%s", RTC_HELPER_DIR);
+		return dir;
+	}
+	snprintf(why, wlen, "cannot locate rtconform-worker: /proc/self/exe cannot be read (%s) "
+		 "and %s is not there; rtconform never runs helpers from the current directory "
+		 "(mount /proc, or run the rtconform built or installed beside its worker)",
+		 n < 0 ? strerror(e) : "not an absolute path", worker);
+	return NULL;
 }
 
 int main(int argc, char **argv)
 {
-	char self[PATH_MAX];
-	find_self_dir(self, sizeof self);
+	char self[PATH_MAX], why[PATH_MAX + 400] = "";
+	const char *helper_dir = find_helper_dir(self, sizeof self, why, sizeof why);
 	if (argc < 2) {
 		print_usage(stderr);
 		return EXIT_USAGE;
@@ -128,7 +147,8 @@ int main(int argc, char **argv)
 		if (strcmp(name, commands[i].name) != 0)
 			continue;
 		char *cmdline = quote_cmdline(argc, argv);
-		struct cli_ctx ctx = { .self_dir = self, .cmdline = cmdline };
+		struct cli_ctx ctx = { .self_dir = helper_dir, .helper_problem = why,
+				       .cmdline = cmdline };
 		int rc = commands[i].run(argc - 1, argv + 1, &ctx);
 		free(cmdline);
 		return rc;

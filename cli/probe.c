@@ -210,5 +210,7 @@ int cmd_probe(int argc, char **argv, const struct cli_ctx *ctx)
 	rc = complete_requirement(argc, argv, &req, &a, &file);
 	if (rc)
 		return rc;
+	if (cli_need_helpers("probe", ctx))
+		return EXIT_NOT_MEASURED;
 	return measure(&req, &file, ctx->self_dir);
 }

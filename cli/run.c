@@ -310,7 +310,9 @@ int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 
 	/* Find unwritable outputs before measuring anything. */
 	char *out_path[NOUT] = { NULL };
-	rc = prepare_outputs(&a, out_path);
+	rc = cli_need_helpers("run", ctx);
+	if (rc == 0)
+		rc = prepare_outputs(&a, out_path);
 	if (rc == 0)
 		rc = run_files(files, nfiles, &a, out_path, ctx->self_dir,
 			       ctx->cmdline ? ctx->cmdline : "rtconform run");

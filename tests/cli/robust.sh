@@ -72,4 +72,14 @@ else
   [ ! -e "$cg" ] && ok || fail "test cgroup $cg left behind"
 fi
 
+# Without /proc, rtconform must not run ./rtconform-worker from the current
+# directory (it did, as root): a planted one here would leave a mark. The
+# worker is taken from the directory fixed at build time instead.
+command -v unshare >/dev/null || fail "unshare is missing (ci/deps installs util-linux)"
+mkdir -p "$TMP/plant"
+printf '#!/bin/sh\ntouch "%s/plant/ran"\nexit 0\n' "$TMP" >"$TMP/plant/rtconform-worker"
+chmod +x "$TMP/plant/rtconform-worker"
+expect_status 0 bash -c "cd '$TMP/plant' && exec unshare -m sh -c \"mount -t tmpfs none /proc && exec '$RTC' probe selftest --iterations 10\""
+[ ! -e "$TMP/plant/ran" ] && ok || fail "rtconform ran ./rtconform-worker from the current directory"
+
 finish
