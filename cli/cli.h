@@ -93,6 +93,12 @@ int cli_need_helpers(const char *cmd, const struct cli_ctx *ctx);
 
 /* ---- paths ---- */
 
+/* The absolute, symlink-free form of path, malloc'd, also for a file (and
+ * its directory) that does not exist yet: the longest existing prefix is
+ * resolved and the rest appended. NULL when out of memory or nothing of it
+ * can be resolved. */
+char *cli_canonical_path(const char *path);
+
 /* "dir/name", malloc'd; NULL when out of memory. */
 char *cli_join_path(const char *dir, const char *name);
 

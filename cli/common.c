@@ -1,6 +1,7 @@
 /* common.c - helpers the subcommands share; see cli.h. */
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,4 +161,26 @@ int cli_need_helpers(const char *cmd, const struct cli_ctx *ctx)
 	term_println(stderr, "rtconform %s: %s", cmd,
 		     ctx->helper_problem ? ctx->helper_problem : "cannot locate rtconform-worker");
 	return EXIT_NOT_MEASURED;
+}
+
+char *cli_canonical_path(const char *path)
+{
+	char *real = realpath(path, NULL);
+	if (real || errno != ENOENT)
+		return real;
+	/* Not there yet: resolve its directory, then append the last part. */
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+	if (dir && !dir[0]) { /* "/name" */
+		free(dir);
+		dir = strdup("/");
+	}
+	char *rdir = dir ? cli_canonical_path(dir) : NULL;
+	free(dir);
+	char *out = NULL;
+	if (rdir && asprintf(&out, "%s%s%s", rdir, strcmp(rdir, "/") ? "/" : "", base) < 0)
+		out = NULL;
+	free(rdir);
+	return out;
 }

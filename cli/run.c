@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/termsafe.h"
 #include "harness/measure/timebase.h"
 #include "harness/runinfo.h"
 #include "reports/report.h"
@@ -48,6 +50,26 @@ struct run_args {
 
 /* parse_options() result when the command goes on. */
 #define RUN_CONTINUE (-1)
+
+static const char *const out_options[NOUT] = { "--junit", "--summary", "--html", "--json" };
+
+/* An empty value is never what was meant: -o '' would write into /, and
+ * --only '' would select nothing and pass. */
+static int check_empty(const struct run_args *a)
+{
+	const char *what = NULL;
+	if (a->outdir && !a->outdir[0])
+		what = "-o/--output";
+	for (int k = 0; k < NOUT; k++)
+		if (a->explicit_path[k] && !a->explicit_path[k][0])
+			what = out_options[k];
+	if (a->only && !a->only[0])
+		what = "--only";
+	if (!what)
+		return RUN_CONTINUE;
+	fprintf(stderr, "rtconform run: %s: empty value (see rtconform run --help)\n", what);
+	return EXIT_USAGE;
+}
 
 static int parse_options(int argc, char **argv, struct run_args *a)
 {
@@ -89,7 +111,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		default: return cli_getopt_error("run", c, argv);
 		}
 	}
-	return RUN_CONTINUE;
+	return check_empty(a);
 }
 
 static bool id_selected(const char *only, const char *id)
@@ -137,9 +159,48 @@ static int check_only(const char *only, struct req_file **files, size_t nfiles)
 	return 0;
 }
 
+/* What an output is called in a message: its option, or its place in -o. */
+static const char *out_label(const struct run_args *a, int k)
+{
+	return a->explicit_path[k] ? out_options[k] : out_names[k];
+}
+
+/* No report may overwrite a requirements file or another report. 0, or
+ * EXIT_USAGE after saying which collide. */
+static int check_collisions(const struct run_args *a, char *const out_path[NOUT],
+			    struct req_file **files, size_t nfiles)
+{
+	char *canon[NOUT] = { NULL };
+	int rc = 0;
+	for (int k = 0; k < NOUT && !rc; k++) {
+		canon[k] = cli_canonical_path(out_path[k]);
+		for (size_t f = 0; canon[k] && f < nfiles && !rc; f++) {
+			char *in = realpath(files[f]->path, NULL);
+			if (in && strcmp(in, canon[k]) == 0) {
+				term_println(stderr, "rtconform run: %s (%s) would overwrite the "
+					     "requirements file %s", out_label(a, k), out_path[k],
+					     files[f]->path);
+				rc = EXIT_USAGE;
+			}
+			free(in);
+		}
+		for (int j = 0; j < k && canon[k] && !rc; j++)
+			if (canon[j] && strcmp(canon[j], canon[k]) == 0) {
+				term_println(stderr, "rtconform run: %s and %s are the same file (%s)",
+					     out_label(a, j), out_label(a, k), out_path[k]);
+				rc = EXIT_USAGE;
+			}
+	}
+	for (int k = 0; k < NOUT; k++)
+		free(canon[k]);
+	return rc;
+}
+
 /* Each report's path, checked writable before anything is measured. 0, or
- * EXIT_USAGE after saying why; out_path[] is filled as far as it got. */
-static int prepare_outputs(const struct run_args *a, char *out_path[NOUT])
+ * EXIT_USAGE after saying why; out_path[] is filled as far as it got. A
+ * report directory this made is removed again when the run cannot go on. */
+static int prepare_outputs(const struct run_args *a, char *out_path[NOUT],
+			   struct req_file **files, size_t nfiles)
 {
 	char err[600];
 	for (int k = 0; k < NOUT; k++) {
@@ -149,12 +210,19 @@ static int prepare_outputs(const struct run_args *a, char *out_path[NOUT])
 			fprintf(stderr, "rtconform run: out of memory\n");
 			return EXIT_USAGE;
 		}
+	}
+	int rc = check_collisions(a, out_path, files, nfiles);
+	struct stat st;
+	bool dir_was_there = stat(a->outdir, &st) == 0;
+	for (int k = 0; k < NOUT && !rc; k++) {
 		if (report_check_writable(out_path[k], err, sizeof err) != 0) {
-			fprintf(stderr, "rtconform run: %s\n", err);
-			return EXIT_USAGE;
+			term_println(stderr, "rtconform run: %s", err);
+			rc = EXIT_USAGE;
 		}
 	}
-	return 0;
+	if (rc && !dir_was_there)
+		rmdir(a->outdir); /* only if it is empty: nothing of anyone else's goes */
+	return rc;
 }
 
 /* Measure the selected requirements of every file into run->files, in file
@@ -312,7 +380,7 @@ int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 	char *out_path[NOUT] = { NULL };
 	rc = cli_need_helpers("run", ctx);
 	if (rc == 0)
-		rc = prepare_outputs(&a, out_path);
+		rc = prepare_outputs(&a, out_path, files, nfiles);
 	if (rc == 0)
 		rc = run_files(files, nfiles, &a, out_path, ctx->self_dir,
 			       ctx->cmdline ? ctx->cmdline : "rtconform run");

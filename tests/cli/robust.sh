@@ -82,4 +82,31 @@ chmod +x "$TMP/plant/rtconform-worker"
 expect_status 0 bash -c "cd '$TMP/plant' && exec unshare -m sh -c \"mount -t tmpfs none /proc && exec '$RTC' probe selftest --iterations 10\""
 [ ! -e "$TMP/plant/ran" ] && ok || fail "rtconform ran ./rtconform-worker from the current directory"
 
+# Empty values and outputs that collide: invalid input, refused before
+# anything is measured or created (no new -o directory left behind).
+cp "$FIX/cli/pass.xml" "$TMP/in.xml"
+cd "$TMP"
+for args in "-o ''" "-o '$TMP/empty-out' --junit ''" "-o '$TMP/empty-out' --summary ''" \
+            "-o '$TMP/empty-out' --html ''" "-o '$TMP/empty-out' --json ''" \
+            "-o '$TMP/empty-out' --only ''"; do
+  expect_status 2 bash -c "exec '$RTC' run $args '$TMP/in.xml'"
+  expect_grep 'empty value' "$TMP/out"
+done
+[ ! -e "$TMP/empty-out" ] && [ ! -e /junit.xml ] && ok || fail "an empty value left an output behind"
+expect_status 2 "$RTC" run --junit "$TMP/in.xml" -o "$TMP/coll" "$TMP/in.xml"
+expect_grep ".-junit \\($TMP/in.xml\\) would overwrite the requirements file" "$TMP/out"
+cmp -s "$TMP/in.xml" "$FIX/cli/pass.xml" && ok || fail "the requirements file was changed"
+expect_status 2 "$RTC" run --html "$TMP/same" --json "$TMP/./same" -o "$TMP/coll" "$TMP/in.xml"
+expect_grep '.-html and .-json are the same file' "$TMP/out"
+ln -s "$TMP/in.xml" "$TMP/link.xml"
+expect_status 2 "$RTC" run --summary "$TMP/link.xml" -o "$TMP/coll" "$TMP/in.xml"
+expect_grep 'would overwrite the requirements file' "$TMP/out"
+mkdir -p "$TMP/indir" && cp "$TMP/in.xml" "$TMP/indir/junit.xml"
+expect_status 2 "$RTC" run -o "$TMP/indir" "$TMP/indir/junit.xml"
+expect_grep 'junit.xml .* would overwrite the requirements file' "$TMP/out"
+[ ! -e "$TMP/coll" ] && ok || fail "a refused run left the new -o directory $TMP/coll behind"
+expect_status 2 "$RTC" run -o "$TMP/coll" --html /proc/nope/report.html "$TMP/in.xml"
+[ ! -e "$TMP/coll" ] && ok || fail "an unwritable output left the new -o directory behind"
+cd - >/dev/null
+
 finish
