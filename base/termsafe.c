@@ -88,7 +88,7 @@ char *term_escape_dup(const char *s)
 	return buf ? term_escape(s, buf, len) : NULL;
 }
 
-int term_vprintln(FILE *out, const char *fmt, va_list ap)
+static int vprint(FILE *out, bool newline, const char *fmt, va_list ap)
 {
 	char *raw = NULL;
 	if (vasprintf(&raw, fmt, ap) < 0)
@@ -99,7 +99,21 @@ int term_vprintln(FILE *out, const char *fmt, va_list ap)
 		return EOF;
 	int rc = fputs(safe, out);
 	free(safe);
-	return rc == EOF ? EOF : putc('\n', out);
+	return rc == EOF || !newline ? rc : putc('\n', out);
+}
+
+int term_vprintln(FILE *out, const char *fmt, va_list ap)
+{
+	return vprint(out, true, fmt, ap);
+}
+
+int term_print(FILE *out, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vprint(out, false, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 int term_println(FILE *out, const char *fmt, ...)

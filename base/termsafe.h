@@ -27,9 +27,11 @@ char *term_escape(const char *s, char *buf, size_t len);
 /* The escaped form of s, malloc'd; NULL when out of memory. */
 char *term_escape_dup(const char *s);
 
-/* printf to out with the whole formatted text escaped, then a newline.
+/* printf to out with the whole formatted text escaped (term_print), and
+ * then a newline (term_println).
  * Returns what fputs/putc return (EOF on a write error). */
 int term_println(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int term_vprintln(FILE *out, const char *fmt, va_list ap);
+int term_print(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

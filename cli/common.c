@@ -21,7 +21,7 @@
 static void print_diags(const struct diag_list *d)
 {
 	for (size_t i = 0; i < d->n; i++)
-		fprintf(stderr, "%s\n", d->msgs[i]);
+		term_println(stderr, "%s", d->msgs[i]);
 }
 
 int cli_load_all(char **paths, int n, struct req_file ***out, size_t *nout)
@@ -30,7 +30,7 @@ int cli_load_all(char **paths, int n, struct req_file ***out, size_t *nout)
 	size_t count = n > 0 ? (size_t)n : 1;
 	struct req_file **files = calloc(count, sizeof *files);
 	if (!files) {
-		fprintf(stderr, "rtconform: out of memory\n");
+		term_println(stderr, "rtconform: out of memory");
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < count; i++) {
@@ -79,9 +79,9 @@ void cli_getopt_begin(void)
 int cli_getopt_error(const char *cmd, int c, char **argv)
 {
 	if (c == ':')
-		fprintf(stderr, "rtconform %s: option %s needs a value\n", cmd, argv[optind - 1]);
+		term_println(stderr, "rtconform %s: option %s needs a value", cmd, argv[optind - 1]);
 	else
-		fprintf(stderr, "rtconform %s: unknown option '%s' (see rtconform %s --help)\n", cmd,
+		term_println(stderr, "rtconform %s: unknown option '%s' (see rtconform %s --help)", cmd,
 			argv[optind - 1], cmd);
 	return EXIT_USAGE;
 }
@@ -91,7 +91,7 @@ int cli_parse_count(const char *cmd, const char *opt, const char *v, uint64_t mi
 {
 	char err[200];
 	if (count_parse_range(v, min, max, out, err, sizeof err) != 0) {
-		fprintf(stderr, "rtconform %s: %s: %s\n", cmd, opt, err);
+		term_println(stderr, "rtconform %s: %s: %s", cmd, opt, err);
 		return -1;
 	}
 	return 0;
@@ -125,22 +125,26 @@ void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t 
 	if (!ps->tty)
 		return;
 	double left = runs_done ? elapsed / runs_done * (double)(runs_total - runs_done) : -1;
+	char id[256];
+	term_escape(r->req->id, id, sizeof id); /* our own \r and ESC only */
 	if (left >= 0)
 		fprintf(stderr, "\r\033[K[%zu/%zu] %s: %u/%llu runs done, %.1f s, ~%.1f s left",
-			ps->index, ps->total, r->req->id, runs_done,
+			ps->index, ps->total, id, runs_done,
 			(unsigned long long)runs_total, elapsed, left);
 	else
 		fprintf(stderr, "\r\033[K[%zu/%zu] %s: warming up, %.1f s", ps->index, ps->total,
-			r->req->id, elapsed);
+			id, elapsed);
 	fflush(stderr);
 }
 
 void cli_progress_done(const struct cli_progress *p, const char *id,
 		       const struct req_result *res)
 {
+	char safe[256];
 	if (p->tty)
-		fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s (%.1f s)\n", p->index, p->total, id,
-			verdict_name(res->verdict), res->seconds);
+		fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s (%.1f s)\n", p->index, p->total,
+			term_escape(id, safe, sizeof safe), verdict_name(res->verdict),
+			res->seconds);
 }
 
 /* ---------------------------------------------------------------- paths */

@@ -1,6 +1,7 @@
 /* list.c - `rtconform list`: the probes with their parameters and metrics,
  * or the requirements of one file. */
 #include "cli/cli.h"
+#include "base/termsafe.h"
 
 #include <stdio.h>
 
@@ -22,15 +23,15 @@ static void list_probes(void)
 					     : pp->kind == PARAM_DURATION ? "<duration>"
 									  : "<cpu list>");
 			}
-			printf(" (default %s): %s\n", pp->def, pp->help);
+			term_println(stdout, " (default %s): %s", pp->def, pp->help);
 		}
 		for (size_t j = 0; j < p->decl.nmetrics; j++)
-			printf("    metric %-11s %s%s\n", p->decl.metrics[j].name, p->decl.metrics[j].help,
+			term_println(stdout, "    metric %-11s %s%s", p->decl.metrics[j].name, p->decl.metrics[j].help,
 			       j == 0 ? " [default]" : "");
 		char why[300];
 		if (p->supported && p->supported(why, sizeof why))
-			printf("    not available here: %s\n", why);
-		printf("\n");
+			term_println(stdout, "    not available here: %s", why);
+		putchar('\n');
 	}
 }
 
@@ -38,11 +39,11 @@ static void list_probes(void)
  * then one per limit. */
 static void list_file(const struct req_file *f)
 {
-	printf("%s: %s%s%s\n", f->path, f->name ? f->name : "", f->title ? " - " : "",
+	term_println(stdout, "%s: %s%s%s", f->path, f->name ? f->name : "", f->title ? " - " : "",
 	       f->title ? f->title : "");
 	for (size_t i = 0; i < f->nreqs; i++) {
 		const struct requirement *r = &f->reqs[i];
-		printf("%-16s %-14s %s", r->id, r->probe, policy_name(r->policy));
+		term_print(stdout, "%-16s %-14s %s", r->id, r->probe, policy_name(r->policy));
 		if (r->policy != POLICY_OTHER) {
 			if (r->priority_max)
 				printf(":max");
@@ -51,11 +52,11 @@ static void list_file(const struct req_file *f)
 		}
 		printf("  %llux%llu", (unsigned long long)r->iterations, (unsigned long long)r->runs);
 		for (size_t j = 0; j < r->nparams; j++)
-			printf(" %s=%s", r->params[j].name, r->params[j].value);
-		printf("\n");
+			term_print(stdout, " %s=%s", r->params[j].name, r->params[j].value);
+		putchar('\n');
 		for (size_t j = 0; j < r->nlimits; j++) {
 			const struct req_limit *l = &r->limits[j];
-			printf("%16s limit %s %s%s%s%s%s\n", "", l->metric ? l->metric : "(default)",
+			term_println(stdout, "%16s limit %s %s%s%s%s%s", "", l->metric ? l->metric : "(default)",
 			       l->stat_text, l->has_min ? " >= " : "", l->has_min ? l->min_text : "",
 			       l->has_max ? " <= " : "", l->has_max ? l->max_text : "");
 		}
@@ -73,7 +74,7 @@ int cmd_list(int argc, char **argv, const struct cli_ctx *ctx)
 		return 0;
 	}
 	if (argc > 2) {
-		fprintf(stderr, "rtconform list: at most one file (usage: rtconform list [FILE])\n");
+		term_println(stderr, "rtconform list: at most one file (usage: rtconform list [FILE])");
 		return EXIT_USAGE;
 	}
 	if (argc == 1) {

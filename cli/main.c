@@ -13,6 +13,7 @@
 
 #include "base/quote.h"
 #include "cli/cli.h"
+#include "base/termsafe.h"
 #include "requirements/loader.h"
 
 struct command {
@@ -47,7 +48,7 @@ static void print_usage(FILE *out)
 	for (size_t i = 0; i < NCOMMANDS; i++) {
 		const struct command *c = &commands[i];
 		int len = fprintf(out, "  %s%s%s", c->name, c->args[0] ? " " : "", c->args);
-		fprintf(out, "%*s%s\n", len < USAGE_SYNOPSIS_WIDTH + 2 ?
+		term_println(out, "%*s%s", len < USAGE_SYNOPSIS_WIDTH + 2 ?
 			USAGE_SYNOPSIS_WIDTH + 2 - len : 1, "", c->help);
 	}
 	fputs("\n"
@@ -61,10 +62,10 @@ static void print_usage(FILE *out)
 static void print_version(void)
 {
 #ifdef RTC_SANITIZED
-	printf("rtconform %s (sanitizer build: memory is not locked; not for qualification)\n",
+	term_println(stdout, "rtconform %s (sanitizer build: memory is not locked; not for qualification)",
 	       RTC_VERSION);
 #else
-	printf("rtconform %s\n", RTC_VERSION);
+	term_println(stdout, "rtconform %s", RTC_VERSION);
 #endif
 }
 
@@ -74,7 +75,7 @@ static int unknown_command(const char *name)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(stderr, "%s%s", i == 0 ? "" : i + 1 < NCOMMANDS ? ", " : " or ",
 			commands[i].name);
-	fprintf(stderr, "; see rtconform --help)\n");
+	term_println(stderr, "; see rtconform --help)");
 	return EXIT_USAGE;
 }
 

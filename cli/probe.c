@@ -3,6 +3,7 @@
  * the rules a requirements file gets: policy and priority through the
  * loader's parsers, parameters through validate_file(). */
 #include "cli/cli.h"
+#include "base/termsafe.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -50,14 +51,14 @@ static int take_option(int c, struct requirement *req, struct probe_args *a)
 	switch (c) {
 	case 'p':
 		if (a->nkv >= REQ_MAX_PARAMS || !strchr(optarg, '=')) {
-			fprintf(stderr, "rtconform probe: --param wants K=V, got '%s'\n", optarg);
+			term_println(stderr, "rtconform probe: --param wants K=V, got '%s'", optarg);
 			return EXIT_USAGE;
 		}
 		a->kv[a->nkv++] = optarg;
 		return 0;
 	case 'P':
 		if (req_policy_parse(optarg, &req->policy, err, sizeof err) != 0) {
-			fprintf(stderr, "rtconform probe: --policy: %s\n", err);
+			term_println(stderr, "rtconform probe: --policy: %s", err);
 			return EXIT_USAGE;
 		}
 		return 0;
@@ -78,7 +79,7 @@ static int take_option(int c, struct requirement *req, struct probe_args *a)
 				       &req->warmup) ? EXIT_USAGE : 0;
 	default: /* 't' */
 		if (duration_parse_ns(optarg, false, &req->timeout_ns, err, sizeof err)) {
-			fprintf(stderr, "rtconform probe: --timeout: %s\n", err);
+			term_println(stderr, "rtconform probe: --timeout: %s", err);
 			return EXIT_USAGE;
 		}
 		return 0;
@@ -121,24 +122,24 @@ static int complete_requirement(int argc, char **argv, struct requirement *req,
 {
 	char err[300];
 	if (optind != argc - 1) {
-		fprintf(stderr, "rtconform probe: give exactly one probe name (see rtconform list)\n");
+		term_println(stderr, "rtconform probe: give exactly one probe name (see rtconform list)");
 		return EXIT_USAGE;
 	}
 	req->probe = argv[optind];
 	if (!probe_find(req->probe)) {
-		fprintf(stderr, "rtconform probe: unknown probe '%s' (see rtconform list)\n",
+		term_println(stderr, "rtconform probe: unknown probe '%s' (see rtconform list)",
 			req->probe);
 		return EXIT_USAGE;
 	}
 	if (a->prio && req->policy == POLICY_OTHER) {
-		fprintf(stderr, "rtconform probe: --priority needs --policy fifo or rr\n");
+		term_println(stderr, "rtconform probe: --priority needs --policy fifo or rr");
 		return EXIT_USAGE;
 	}
 	/* Unlike a file, the command line may leave the priority out: the
 	 * highest of a real-time policy. */
 	const char *prio = a->prio || req->policy == POLICY_OTHER ? a->prio : "max";
 	if (req_priority_parse(prio, req, err, sizeof err) != 0) {
-		fprintf(stderr, "rtconform probe: --priority: %s\n", err);
+		term_println(stderr, "rtconform probe: --priority: %s", err);
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < a->nkv; i++) {
@@ -153,7 +154,7 @@ static int complete_requirement(int argc, char **argv, struct requirement *req,
 	struct diag_list d = { 0 };
 	if (validate_file(file, &probe_catalog, &d)) {
 		for (size_t i = 0; i < d.n; i++)
-			fprintf(stderr, "rtconform probe: %s\n", d.msgs[i]);
+			term_println(stderr, "rtconform probe: %s", d.msgs[i]);
 		diag_free(&d);
 		return EXIT_USAGE;
 	}
@@ -167,20 +168,20 @@ static int measure(const struct requirement *req, const struct req_file *file,
 	char err[300];
 	struct timebase tb;
 	if (timebase_init(&tb, err, sizeof err) != 0) {
-		fprintf(stderr, "rtconform probe: timebase: %s\n", err);
+		term_println(stderr, "rtconform probe: timebase: %s", err);
 		return EXIT_NOT_MEASURED;
 	}
 	struct run_options ro = { .self_dir = self_dir };
 	ro.interrupted = cli_become_supervisor();
 	struct req_result res;
 	runner_run(req, file, &ro, &res);
-	printf("probe %s, policy %s", req->probe, policy_name(req->policy));
+	term_print(stdout, "probe %s, policy %s", req->probe, policy_name(req->policy));
 	if (req->policy != POLICY_OTHER)
 		printf(" priority %d", res.priority);
-	printf(", timebase %s (%.3f MHz)\n", tb.name, tb.freq_hz / 1e6);
+	term_println(stdout, ", timebase %s (%.3f MHz)", tb.name, tb.freq_hz / 1e6);
 	int rc = EXIT_PASS;
 	if (res.verdict == VERDICT_ERROR) {
-		printf("error: %s\n", res.reason);
+		term_println(stdout, "error: %s", res.reason);
 		rc = EXIT_NOT_MEASURED;
 	} else {
 		report_write_result_detail(&res, stdout);

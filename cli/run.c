@@ -67,7 +67,7 @@ static int check_empty(const struct run_args *a)
 		what = "--only";
 	if (!what)
 		return RUN_CONTINUE;
-	fprintf(stderr, "rtconform run: %s: empty value (see rtconform run --help)\n", what);
+	term_println(stderr, "rtconform run: %s: empty value (see rtconform run --help)", what);
 	return EXIT_USAGE;
 }
 
@@ -139,7 +139,7 @@ static int check_only(const char *only, struct req_file **files, size_t nfiles)
 		const char *e = strchr(p, ',');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
 		if (len == 0 || len >= sizeof id) {
-			fprintf(stderr, "rtconform run: --only: empty or overlong id in '%s'\n", only);
+			term_println(stderr, "rtconform run: --only: empty or overlong id in '%s'", only);
 			return EXIT_USAGE;
 		}
 		memcpy(id, p, len);
@@ -149,7 +149,7 @@ static int check_only(const char *only, struct req_file **files, size_t nfiles)
 			for (size_t i = 0; i < files[f]->nreqs && !found; i++)
 				found = strcmp(files[f]->reqs[i].id, id) == 0;
 		if (!found) {
-			fprintf(stderr, "rtconform run: --only: no requirement with id '%s'\n", id);
+			term_println(stderr, "rtconform run: --only: no requirement with id '%s'", id);
 			return EXIT_USAGE;
 		}
 		if (!e)
@@ -207,7 +207,7 @@ static int prepare_outputs(const struct run_args *a, char *out_path[NOUT],
 		out_path[k] = a->explicit_path[k] ? strdup(a->explicit_path[k])
 						  : cli_join_path(a->outdir, out_names[k]);
 		if (!out_path[k]) {
-			fprintf(stderr, "rtconform run: out of memory\n");
+			term_println(stderr, "rtconform run: out of memory");
 			return EXIT_USAGE;
 		}
 	}
@@ -235,7 +235,7 @@ static void measure_all(struct report_run *run, struct req_file **files, size_t 
 		rf->file = files[f];
 		rf->results = calloc(files[f]->nreqs ? files[f]->nreqs : 1, sizeof *rf->results);
 		if (!rf->results) {
-			fprintf(stderr, "rtconform run: out of memory\n");
+			term_println(stderr, "rtconform run: out of memory");
 			abort(); /* nothing measured can be reported without it */
 		}
 		for (size_t i = 0; i < files[f]->nreqs; i++) {
@@ -286,19 +286,19 @@ static int write_reports(const struct report_run *run, char *out_path[NOUT])
 	/* One view of the results for junit.xml, report.html and results.json. */
 	struct report_view view;
 	if (report_view_from_run(run, &view) != 0) {
-		fprintf(stderr, "rtconform run: out of memory building the reports\n");
+		term_println(stderr, "rtconform run: out of memory building the reports");
 		abort(); /* the results cannot be reported: never exit as if they were */
 	}
 	for (int k = 0; k < NOUT; k++) {
 		if (write_report(k, run, &view, out_path[k], err, sizeof err) != 0) {
-			fprintf(stderr, "rtconform run: %s\n", err);
+			term_println(stderr, "rtconform run: %s", err);
 			rc = EXIT_NOT_MEASURED;
 			all_written = false;
 		}
 	}
 	report_view_free(&view);
 	if (all_written)
-		printf("reports: %s, %s, %s, %s\n", out_path[OUT_JUNIT], out_path[OUT_SUMMARY],
+		term_println(stdout, "reports: %s, %s, %s, %s", out_path[OUT_JUNIT], out_path[OUT_SUMMARY],
 		       out_path[OUT_HTML], out_path[OUT_JSON]);
 	return rc;
 }
@@ -320,7 +320,7 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	char err[600];
 	struct timebase tb;
 	if (timebase_init(&tb, err, sizeof err) != 0) {
-		fprintf(stderr, "rtconform run: timebase: %s\n", err);
+		term_println(stderr, "rtconform run: timebase: %s", err);
 		return EXIT_NOT_MEASURED;
 	}
 	struct fingerprint fp = { 0 };
@@ -339,7 +339,7 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	struct report_run run = { 0 };
 	run.files = calloc(nfiles, sizeof *run.files);
 	if (!run.files) {
-		fprintf(stderr, "rtconform run: out of memory\n");
+		term_println(stderr, "rtconform run: out of memory");
 		fingerprint_free(&fp);
 		return EXIT_NOT_MEASURED;
 	}

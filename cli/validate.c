@@ -1,6 +1,7 @@
 /* validate.c - `rtconform validate`: check requirement files, measure
  * nothing. */
 #include "cli/cli.h"
+#include "base/termsafe.h"
 
 #include <stdio.h>
 
@@ -15,12 +16,12 @@ int cmd_validate(int argc, char **argv, const struct cli_ctx *ctx)
 		return 0;
 	}
 	if (argc < 2) {
-		fprintf(stderr, "rtconform validate: no file given (usage: rtconform validate FILE...)\n");
+		term_println(stderr, "rtconform validate: no file given (usage: rtconform validate FILE...)");
 		return EXIT_USAGE;
 	}
 	for (int i = 1; i < argc; i++)
 		if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "rtconform validate: unknown option '%s'\n", argv[i]);
+			term_println(stderr, "rtconform validate: unknown option '%s'", argv[i]);
 			return EXIT_USAGE;
 		}
 	struct req_file **files;
@@ -29,7 +30,7 @@ int cmd_validate(int argc, char **argv, const struct cli_ctx *ctx)
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < n; i++)
-		printf("%s: valid (%zu requirements)\n", files[i]->path, files[i]->nreqs);
+		term_println(stdout, "%s: valid (%zu requirements)", files[i]->path, files[i]->nreqs);
 	cli_free_files(files, n);
 	return 0;
 }

@@ -70,6 +70,7 @@ else
   expect_no_grep 'grant CAP_SYS_NICE' "$TMP/out"
   rmdir "$cg" && ok || fail "could not remove the test cgroup $cg"
   [ ! -e "$cg" ] && ok || fail "test cgroup $cg left behind"
+  trap 'rm -rf "$TMP"' EXIT
 fi
 
 # Without /proc, rtconform must not run ./rtconform-worker from the current
@@ -108,5 +109,22 @@ expect_grep 'junit.xml .* would overwrite the requirements file' "$TMP/out"
 expect_status 2 "$RTC" run -o "$TMP/coll" --html /proc/nope/report.html "$TMP/in.xml"
 [ ! -e "$TMP/coll" ] && ok || fail "an unwritable output left the new -o directory behind"
 cd - >/dev/null
+
+# Control characters from file names, titles and --only reach a person only
+# escaped: no raw newline, ESC or C1 character on stdout or stderr.
+nl_name="$TMP/evil
+name.xml"
+printf '<requirements xmlns="urn:rtconform:requirements:1" name="e" version="1"><title>t\nFORGED\302\233x&#x85;</title>\n<requirement id="A"><probe name="nope"/><limit statistic="max" max="1ms"/></requirement></requirements>\n' >"$nl_name"
+has_raw_controls() { LC_ALL=C grep -qP '[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' "$1"; }
+expect_status 2 "$RTC" validate "$nl_name"
+expect_grep 'evil\\x0aname.xml:3: requirement A: unknown probe' "$TMP/out"
+has_raw_controls "$TMP/out" && fail "validate printed a raw control character" || ok
+sed -i 's/"nope"/"selftest"/' "$nl_name"
+expect_status 0 "$RTC" list "$nl_name"
+expect_grep 'e - t FORGED\\u009bx\\u0085' "$TMP/out"
+has_raw_controls "$TMP/out" && fail "list printed a raw control character" || ok
+expect_status 2 "$RTC" run --only "$(printf 'A,\033[2J')" -o "$TMP/esc-out" "$nl_name"
+expect_grep "no requirement with id '\\\\x1b\\[2J'" "$TMP/out"
+has_raw_controls "$TMP/out" && fail "run --only printed a raw control character" || ok
 
 finish
