@@ -716,13 +716,16 @@ int cmd_env(int argc, char **argv)
 	}
 	struct timebase tb;
 	char err[300];
+	const struct timebase *tbp = timebase_init(&tb, err, sizeof err) == 0 ? &tb : NULL;
+	struct host_facts hf;
+	host_facts_collect(&hf);
 	struct fingerprint fp = { 0 };
-	runinfo_collect(&fp, timebase_init(&tb, err, sizeof err) == 0 ? &tb : NULL);
+	runinfo_collect_facts(&fp, &hf, tbp);
 	for (size_t i = 0; i < fp.n; i++)
 		printf("%-36s %s\n", fp.e[i].key, fp.e[i].value);
 
 	struct readiness rd;
-	readiness_check(&fp, true, &rd);
+	runinfo_readiness(&hf, tbp, true, &rd);
 	size_t count[4] = { 0 };
 	printf("\nreadiness:\n");
 	for (size_t i = 0; i < rd.n; i++) {
