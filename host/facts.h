@@ -65,8 +65,8 @@ struct host_preempt {
 	char word[128];
 };
 
-/* A first line of text as read from a file (the command line, the CPU
- * model, the clocksource). */
+/* Text as the kernel gave it: the command line, the CPU model line of
+ * /proc/cpuinfo, the clocksource's name. */
 struct host_line {
 	bool known;
 	char why[HOST_WHY_LEN];
