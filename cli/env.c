@@ -1,6 +1,7 @@
 /* env.c - `rtconform env`: this machine's fingerprint and its real-time
  * readiness checks. */
 #include "cli/cli.h"
+#include "base/termsafe.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -24,28 +25,31 @@ int cmd_env(int argc, char **argv, const struct cli_ctx *ctx)
 		return 0;
 	}
 	if (argc > 1) {
-		fprintf(stderr, "rtconform env: unexpected argument '%s'\n", argv[1]);
+		term_println(stderr, "rtconform env: unexpected argument '%s'", argv[1]);
 		return EXIT_USAGE;
 	}
 	struct timebase tb;
 	char err[300];
+	const struct timebase *tbp = timebase_init(&tb, err, sizeof err) == 0 ? &tb : NULL;
+	struct host_facts hf;
+	host_facts_collect(&hf);
 	struct fingerprint fp = { 0 };
-	runinfo_collect(&fp, timebase_init(&tb, err, sizeof err) == 0 ? &tb : NULL);
+	runinfo_collect_facts(&fp, &hf, tbp);
 	for (size_t i = 0; i < fp.n; i++)
-		printf("%-36s %s\n", fp.e[i].key, fp.e[i].value);
+		term_println(stdout, "%-36s %s", fp.e[i].key, fp.e[i].value);
 
 	struct readiness rd;
-	readiness_check(&fp, true, &rd);
+	runinfo_readiness(&hf, tbp, true, &rd);
 	size_t count[4] = { 0 };
 	printf("\nreadiness:\n");
 	for (size_t i = 0; i < rd.n; i++) {
 		const struct ready_check *c = &rd.c[i];
 		count[c->level]++;
-		printf("  %-5s %-15s %s\n", ready_level_name(c->level), c->name, c->finding);
+		term_println(stdout, "  %-5s %-15s %s", ready_level_name(c->level), c->name, c->finding);
 		if (c->remedy[0] && c->level != READY_OK)
-			printf("  %-5s %-15s remedy: %s\n", "", "", c->remedy);
+			term_println(stdout, "  %-5s %-15s remedy: %s", "", "", c->remedy);
 	}
-	printf("readiness: %zu ok, %zu note%s, %zu warning%s, %zu failure%s\n", count[READY_OK],
+	term_println(stdout, "readiness: %zu ok, %zu note%s, %zu warning%s, %zu failure%s", count[READY_OK],
 	       count[READY_NOTE], count[READY_NOTE] == 1 ? "" : "s", count[READY_WARN],
 	       count[READY_WARN] == 1 ? "" : "s", count[READY_FAIL],
 	       count[READY_FAIL] == 1 ? "" : "s");

@@ -31,7 +31,25 @@ static void add_compiler(struct fingerprint *fp)
 
 void runinfo_collect(struct fingerprint *fp, const struct timebase *tb)
 {
-	fingerprint_collect(fp);
+	struct host_facts hf;
+	host_facts_collect(&hf);
+	runinfo_collect_facts(fp, &hf, tb);
+}
+
+void runinfo_readiness(const struct host_facts *hf, const struct timebase *tb,
+		       bool try_privileges, struct readiness *out)
+{
+	struct ready_timebase rtb = { 0 };
+	if (tb)
+		rtb = (struct ready_timebase){ .name = tb->name, .invariant_tsc = tb->is_tsc,
+					       .note = tb->reason };
+	readiness_check(hf, tb ? &rtb : NULL, try_privileges, out);
+}
+
+void runinfo_collect_facts(struct fingerprint *fp, const struct host_facts *hf,
+			   const struct timebase *tb)
+{
+	fingerprint_add_host(fp, hf);
 	locale_t old = num_c_enter();
 	fingerprint_add(fp, "rtconform.version", "%s", RTC_VERSION);
 #ifdef RTC_SANITIZED

@@ -10,12 +10,23 @@
 #include <time.h>
 
 #include "harness/measure/timebase.h"
+#include "host/facts.h"
 #include "host/fingerprint.h"
+#include "host/readiness.h"
 #include "requirements/model.h"
 
 /* The host's fingerprint, rtconform's build and the timebase (tb may be
- * NULL: no timebase entries). */
+ * NULL: no timebase entries). Reads the host's facts itself. */
 void runinfo_collect(struct fingerprint *fp, const struct timebase *tb);
+
+/* The same from host facts the caller collected (host_facts_collect), for
+ * a caller that also judges them. */
+void runinfo_collect_facts(struct fingerprint *fp, const struct host_facts *hf,
+			   const struct timebase *tb);
+
+/* readiness_check of hf, with the timebase tb (NULL: no timebase check). */
+void runinfo_readiness(const struct host_facts *hf, const struct timebase *tb,
+		       bool try_privileges, struct readiness *out);
 
 /* What a run adds once it is over: rtconform.command (the exact command,
  * shell-quoted), rtconform.cwd, rtconform.started and rtconform.ended (UTC,

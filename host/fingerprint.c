@@ -1,31 +1,17 @@
 /* fingerprint.c - the machine a run measured on, as key/value pairs.
  *
- * Every value is a string a person can read in a report. Nothing here may
- * fail a run: a value that cannot be read says so ("unknown (reason)"),
- * because an auditor must see that it was looked for.
+ * Every value is a string a person can read in a report, rendered from the
+ * typed facts of facts.c; nothing here reads the machine. A fact that could
+ * not be read says so ("unknown (reason)"), because an auditor must see
+ * that it was looked for.
  */
 #include "host/fingerprint.h"
 #include "base/numfmt.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <locale.h>
-#include <poll.h>
-#include <sched.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/utsname.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-
-
 
 static struct fp_entry *find(const struct fingerprint *fp, const char *key)
 {
@@ -94,424 +80,237 @@ void fingerprint_free(struct fingerprint *fp)
 	fp->n = fp->cap = 0;
 }
 
-/* First line of a small file, trailing newline removed. Returns 0 or
- * -errno (an empty file is -ENODATA). */
-static int read_line(const char *path, char *buf, size_t len)
+
+/* ---- the host.* values, rendered from the facts ---------------------- */
+
+static bool put(char *b, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool put(char *b, size_t n, const char *fmt, ...)
 {
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	int ret = 0;
-	if (!fgets(buf, (int)len, f))
-		ret = ferror(f) ? -EIO : -ENODATA;
-	fclose(f);
-	if (ret)
-		return ret;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(b, n, fmt, ap);
+	va_end(ap);
+	return true;
 }
 
-/* Add key = first line of path, or "unknown (path: why)". */
-static void add_file_value(struct fingerprint *fp, const char *key, const char *path)
+static bool text_or_unknown(char *b, size_t n, bool known, const char *text, const char *why)
 {
-	char buf[1024];
-	int ret = read_line(path, buf, sizeof buf);
-	if (ret)
-		fingerprint_add(fp, key, "unknown (%s: %s)", path, strerror(-ret));
-	else
-		fingerprint_add(fp, key, "%s", buf);
+	return known ? put(b, n, "%s", text) : put(b, n, "unknown (%s)", why);
 }
 
-/* The CPU model as /proc/cpuinfo names it; the field differs by
- * architecture (x86 "model name", arm64 often only "CPU part", some boards
- * "Hardware" or "Model"), so take the first that is present. */
-static void add_cpu_model(struct fingerprint *fp)
+static bool v_name(const struct host_facts *f, char *b, size_t n)
 {
-	static const char *const keys[] = { "model name", "Model", "Hardware",
-					    "cpu model", "Processor", "cpu" };
-	char found[sizeof keys / sizeof keys[0]][256];
-	memset(found, 0, sizeof found);
-
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	if (!f) {
-		fingerprint_add(fp, "host.cpu.model", "unknown (/proc/cpuinfo: %s)",
-				strerror(errno));
-		return;
-	}
-	char line[512];
-	while (fgets(line, sizeof line, f)) {
-		char *colon = strchr(line, ':');
-		if (!colon)
-			continue;
-		char *end = colon;
-		while (end > line && (end[-1] == ' ' || end[-1] == '\t'))
-			end--;
-		size_t klen = (size_t)(end - line);
-		char *val = colon + 1;
-		val += strspn(val, " \t");
-		val[strcspn(val, "\n")] = '\0';
-		for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-			if (!found[i][0] && *val && strlen(keys[i]) == klen &&
-			    strncmp(line, keys[i], klen) == 0)
-				snprintf(found[i], sizeof found[i], "%s", val);
-		}
-	}
-	fclose(f);
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		if (found[i][0]) {
-			fingerprint_add(fp, "host.cpu.model", "%s", found[i]);
-			return;
-		}
-	}
-	fingerprint_add(fp, "host.cpu.model", "unknown (no model field in /proc/cpuinfo)");
+	return text_or_unknown(b, n, f->uname.known, f->uname.nodename, f->uname.why);
 }
 
-/* The value of key=... in /proc/cmdline ("" for a bare key), or NULL. */
-static bool cmdline_param(const char *key, char *out, size_t len)
+static bool v_release(const struct host_facts *f, char *b, size_t n)
 {
-	char line[4096];
-	if (read_line("/proc/cmdline", line, sizeof line))
-		return false;
-	size_t klen = strlen(key);
-	char *save = NULL;
-	for (char *tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-		if (strcmp(tok, "--") == 0)
-			break; /* the rest belongs to init */
-		if (strncmp(tok, key, klen) == 0 && (tok[klen] == '=' || tok[klen] == '\0')) {
-			snprintf(out, len, "%s", tok[klen] ? tok + klen + 1 : "");
-			return true;
-		}
-	}
-	return false;
+	return text_or_unknown(b, n, f->uname.known, f->uname.release, f->uname.why);
 }
 
-/* CONFIG_<name>=y in the kernel's config under /boot? 1 yes, 0 no, -1 no
- * config to read. */
-static int kconfig_has(const char *release, const char *name)
+static bool v_version(const struct host_facts *f, char *b, size_t n)
 {
-	char path[300], line[256], want[96];
-	snprintf(path, sizeof path, "/boot/config-%s", release);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
-	snprintf(want, sizeof want, "CONFIG_%s=y", name);
-	int found = 0;
-	while (!found && fgets(line, sizeof line, f))
-		found = strncmp(line, want, strlen(want)) == 0 &&
-			(line[strlen(want)] == '\n' || line[strlen(want)] == '\0');
-	fclose(f);
-	return found;
+	return text_or_unknown(b, n, f->uname.known, f->uname.version, f->uname.why);
 }
 
-/* Preemption model: "PREEMPT_RT", "PREEMPT" (full), "voluntary" or "none",
- * then how it was found. /sys/kernel/realtime exists only on PREEMPT_RT
- * kernels; a PREEMPT_DYNAMIC kernel picks its model at boot (preempt=), and
- * debugfs shows the one in force. The uname version string is what the
- * kernel build wrote ("#1 SMP PREEMPT_DYNAMIC ..."). */
-static void add_preempt(struct fingerprint *fp, const char *release, const char *uname_version)
+static bool v_machine(const struct host_facts *f, char *b, size_t n)
 {
-	char buf[128];
-	if (read_line("/sys/kernel/realtime", buf, sizeof buf) == 0 && buf[0] == '1') {
-		fingerprint_add(fp, "host.preempt", "PREEMPT_RT (/sys/kernel/realtime)");
-		return;
+	return text_or_unknown(b, n, f->uname.known, f->uname.machine, f->uname.why);
+}
+
+/* The model as the fingerprint names it: "PREEMPT" is full preemption. */
+static const char *preempt_name(const struct host_preempt *p)
+{
+	switch (p->model) {
+	case HOST_PREEMPT_NONE:
+		return "none";
+	case HOST_PREEMPT_VOLUNTARY:
+		return "voluntary";
+	case HOST_PREEMPT_NONE_OR_VOLUNTARY:
+		return "none or voluntary";
+	case HOST_PREEMPT_FULL:
+		return "PREEMPT";
+	case HOST_PREEMPT_LAZY:
+		return "lazy";
+	case HOST_PREEMPT_RT:
+		return "PREEMPT_RT";
+	case HOST_PREEMPT_OTHER:
+		return p->word;
+	case HOST_PREEMPT_UNKNOWN:
+		break;
 	}
-	if (!uname_version) {
-		fingerprint_add(fp, "host.preempt", "unknown (uname failed)");
-		return;
+	return "unknown";
+}
+
+/* The model first, then how it was found. */
+static bool v_preempt(const struct host_facts *f, char *b, size_t n)
+{
+	const struct host_preempt *p = &f->preempt;
+	const char *m = preempt_name(p), *release = f->uname.release;
+	switch (p->source) {
+	case HOST_PREEMPT_FROM_SYS_REALTIME:
+		return put(b, n, "%s (/sys/kernel/realtime)", m);
+	case HOST_PREEMPT_FROM_VERSION:
+		return put(b, n, "%s (kernel version string)", m);
+	case HOST_PREEMPT_FROM_DEBUGFS:
+		return put(b, n, "%s (PREEMPT_DYNAMIC, /sys/kernel/debug/sched/preempt)", m);
+	case HOST_PREEMPT_FROM_CMDLINE:
+		return put(b, n, "%s (PREEMPT_DYNAMIC, preempt=%s on the kernel command line)", m,
+			   p->word);
+	case HOST_PREEMPT_FROM_DYNAMIC_KCONFIG:
+		return put(b, n, "%s (PREEMPT_DYNAMIC, the build's default in /boot/config-%s)", m,
+			   release);
+	case HOST_PREEMPT_FROM_DYNAMIC_DEFAULT:
+		return put(b, n, "%s (PREEMPT_DYNAMIC; the mode in force is not visible: no debugfs, "
+			   "no preempt= parameter, no /boot/config; PREEMPT_DYNAMIC kernels "
+			   "default to full)", m);
+	case HOST_PREEMPT_FROM_KCONFIG:
+		return put(b, n, "%s (/boot/config-%s)", m, release);
+	case HOST_PREEMPT_FROM_NO_MARKER:
+		return put(b, n, "%s (no PREEMPT in the kernel version string)", m);
+	case HOST_PREEMPT_FROM_NOTHING:
+		break;
 	}
-	if (strstr(uname_version, "PREEMPT_RT")) {
-		fingerprint_add(fp, "host.preempt", "PREEMPT_RT (kernel version string)");
-		return;
+	return put(b, n, "unknown (uname failed)");
+}
+
+/* The whole kernel command line: an auditor must see every parameter the
+ * kernel ran with (isolcpus, nohz_full, rcu_nocbs, idle=, mitigations,
+ * ...), and a list of "relevant" ones would hide the one we did not think
+ * of. It can carry site details (a datasource URL, a root device):
+ * docs/reports.md says so, for whoever publishes the reports. */
+static bool v_cmdline(const struct host_facts *f, char *b, size_t n)
+{
+	return text_or_unknown(b, n, f->cmdline.known, f->cmdline.text, f->cmdline.why);
+}
+
+static bool v_cpu_model(const struct host_facts *f, char *b, size_t n)
+{
+	return text_or_unknown(b, n, f->cpu_model.known, f->cpu_model.text, f->cpu_model.why);
+}
+
+static bool v_cpu_count(const struct host_facts *f, char *b, size_t n)
+{
+	if (!f->cpu_count.known)
+		return put(b, n, "unknown (%s)", f->cpu_count.why);
+	return put(b, n, "%ld", f->cpu_count.n);
+}
+
+/* A CPU list; `unsupported` names a kernel without the list. */
+static bool cpus(const struct host_cpus *c, const char *unsupported, char *b, size_t n)
+{
+	switch (c->state) {
+	case HOST_CPUS_LIST:
+		return put(b, n, "%s", c->list);
+	case HOST_CPUS_EMPTY:
+		return put(b, n, "none");
+	case HOST_CPUS_UNSUPPORTED:
+		return put(b, n, "%s", unsupported);
+	case HOST_CPUS_UNKNOWN:
+		break;
 	}
-	if (strstr(uname_version, "PREEMPT_DYNAMIC")) {
-		/* debugfs: "none voluntary (full) lazy", the mode in brackets */
-		if (read_line("/sys/kernel/debug/sched/preempt", buf, sizeof buf) == 0) {
-			char *o = strchr(buf, '('), *c = o ? strchr(o, ')') : NULL;
-			if (o && c) {
-				*c = '\0';
-				fingerprint_add(fp, "host.preempt",
-						"%s (PREEMPT_DYNAMIC, /sys/kernel/debug/sched/preempt)",
-						strcmp(o + 1, "full") == 0 ? "PREEMPT" : o + 1);
-				return;
-			}
-		}
-		if (cmdline_param("preempt", buf, sizeof buf) && buf[0]) {
-			fingerprint_add(fp, "host.preempt", "%s (PREEMPT_DYNAMIC, preempt=%s on the "
-					"kernel command line)",
-					strcmp(buf, "full") == 0 ? "PREEMPT" : buf, buf);
-			return;
-		}
-		/* Without either, the build's default mode is in force. */
-		const char *mode = NULL;
-		if (release && kconfig_has(release, "PREEMPT") == 1)
-			mode = "PREEMPT";
-		else if (release && kconfig_has(release, "PREEMPT_VOLUNTARY") == 1)
-			mode = "voluntary";
-		else if (release && kconfig_has(release, "PREEMPT_NONE") == 1)
-			mode = "none";
-		if (mode)
-			fingerprint_add(fp, "host.preempt",
-					"%s (PREEMPT_DYNAMIC, the build's default in /boot/config-%s)",
-					mode, release);
-		else
-			fingerprint_add(fp, "host.preempt",
-					"PREEMPT (PREEMPT_DYNAMIC; the mode in force is not visible: "
-					"no debugfs, no preempt= parameter, no /boot/config; "
-					"PREEMPT_DYNAMIC kernels default to full)");
-		return;
+	return put(b, n, "unknown (%s)", c->why);
+}
+
+static bool v_online(const struct host_facts *f, char *b, size_t n)
+{
+	return cpus(&f->online, "none", b, n);
+}
+
+static bool v_allowed(const struct host_facts *f, char *b, size_t n)
+{
+	return cpus(&f->allowed, "none", b, n);
+}
+
+/* isolcpus and nohz_full decide much of the jitter a run sees; an empty
+ * list is a real answer, not an error. */
+static bool v_isolated(const struct host_facts *f, char *b, size_t n)
+{
+	return cpus(&f->isolated, "none", b, n);
+}
+
+static bool v_nohz_full(const struct host_facts *f, char *b, size_t n)
+{
+	return cpus(&f->nohz_full, "none (kernel built without NO_HZ_FULL)", b, n);
+}
+
+static bool v_smt(const struct host_facts *f, char *b, size_t n)
+{
+	const struct host_smt *s = &f->smt;
+	if (s->state == HOST_SMT_UNKNOWN)
+		return put(b, n, "unknown (%s)", s->why);
+	return put(b, n, "%s (control %s)", s->state == HOST_SMT_ACTIVE ? "active" : "inactive",
+		   s->control_known ? s->control : "unknown");
+}
+
+/* "cpu0:performance cpu1:powersave", at most 2047 characters: on a machine
+ * with hundreds of CPUs the list is cut where it reaches that. */
+static bool v_governor(const struct host_facts *f, char *b, size_t n)
+{
+	const struct host_governors *g = &f->governors;
+	if (g->n == 0)
+		return put(b, n, "none (no cpufreq: /sys/devices/system/cpu/cpu*/cpufreq missing; "
+			   "fixed frequency or frequency set by a hypervisor)");
+	char out[2048] = "";
+	size_t o = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		int k = snprintf(out + o, sizeof out - o, "%scpu%d:%s", o ? " " : "", g->cpu[i].cpu,
+				 g->cpu[i].name);
+		if (k < 0 || (size_t)k >= sizeof out - o)
+			break;
+		o += (size_t)k;
 	}
-	if (strstr(uname_version, "PREEMPT")) {
-		fingerprint_add(fp, "host.preempt", "PREEMPT (kernel version string)");
-		return;
-	}
-	if (release && kconfig_has(release, "PREEMPT_VOLUNTARY") == 1)
-		fingerprint_add(fp, "host.preempt", "voluntary (/boot/config-%s)", release);
-	else if (release && kconfig_has(release, "PREEMPT_NONE") == 1)
-		fingerprint_add(fp, "host.preempt", "none (/boot/config-%s)", release);
-	else
-		fingerprint_add(fp, "host.preempt",
-				"none or voluntary (no PREEMPT in the kernel version string)");
+	return put(b, n, "%s", out);
+}
+
+static bool v_clocksource(const struct host_facts *f, char *b, size_t n)
+{
+	return text_or_unknown(b, n, f->clocksource.known, f->clocksource.text,
+			       f->clocksource.why);
 }
 
 /* RT throttling caps how much of each period real-time tasks may use; it
  * is both a latency source and the harness's last line of defence against
  * a runaway worker, so the report states it. */
-static void add_rt_throttling(struct fingerprint *fp)
+static bool v_rt_throttling(const struct host_facts *f, char *b, size_t n)
 {
-	const char *rp = "/proc/sys/kernel/sched_rt_runtime_us";
-	const char *pp = "/proc/sys/kernel/sched_rt_period_us";
-	char rbuf[32], pbuf[32];
-	int ret = read_line(rp, rbuf, sizeof rbuf);
-	if (ret) {
-		fingerprint_add(fp, "host.rt_throttling", "unknown (%s: %s)", rp, strerror(-ret));
-		return;
-	}
-	ret = read_line(pp, pbuf, sizeof pbuf);
-	if (ret) {
-		fingerprint_add(fp, "host.rt_throttling", "unknown (%s: %s)", pp, strerror(-ret));
-		return;
-	}
-	long runtime = strtol(rbuf, NULL, 10);
-	if (runtime < 0)
-		fingerprint_add(fp, "host.rt_throttling",
-				"disabled (sched_rt_runtime_us=%s, sched_rt_period_us=%s)",
-				rbuf, pbuf);
-	else
-		fingerprint_add(fp, "host.rt_throttling",
-				"%s us per %s us (sched_rt_runtime_us/sched_rt_period_us)",
-				rbuf, pbuf);
+	const struct host_rt_throttling *t = &f->rt_throttling;
+	if (!t->known)
+		return put(b, n, "unknown (%s)", t->why);
+	if (t->runtime_us < 0)
+		return put(b, n, "disabled (sched_rt_runtime_us=%lld, sched_rt_period_us=%lld)",
+			   t->runtime_us, t->period_us);
+	return put(b, n, "%lld us per %lld us (sched_rt_runtime_us/sched_rt_period_us)",
+		   t->runtime_us, t->period_us);
 }
 
-/* The whole kernel command line, as the issue asks: an auditor must see
- * every parameter the kernel ran with (isolcpus, nohz_full, rcu_nocbs, idle=,
- * mitigations, ...), and a list of "relevant" ones would hide the one we did
- * not think of. It can carry site details (a datasource URL, a root device):
- * docs/reports.md says so, for whoever publishes the reports. */
-static void add_cmdline(struct fingerprint *fp)
+void fingerprint_virt_evidence(const struct host_virt *v, char *buf, size_t len)
 {
-	char line[4096];
-	int ret = read_line("/proc/cmdline", line, sizeof line);
-	if (ret)
-		fingerprint_add(fp, "host.kernel.cmdline", "unknown (/proc/cmdline: %s)",
-				strerror(-ret));
-	else
-		fingerprint_add(fp, "host.kernel.cmdline", "%s", line);
-}
-
-/* A sysfs CPU list ("0-3,6"); an empty file is a real answer. */
-static void add_cpulist(struct fingerprint *fp, const char *key, const char *path,
-			const char *missing)
-{
-	char buf[512];
-	int ret = read_line(path, buf, sizeof buf);
-	if (ret == 0 && buf[0] && strcmp(buf, "(null)") != 0)
-		fingerprint_add(fp, key, "%s", buf);
-	else if (ret == 0 || ret == -ENODATA)
-		fingerprint_add(fp, key, "none");
-	else if (ret == -ENOENT && missing)
-		fingerprint_add(fp, key, "%s", missing);
-	else
-		fingerprint_add(fp, key, "unknown (%s: %s)", path, strerror(-ret));
-}
-
-/* The CPUs this process may run on (its affinity), as a list. */
-static void add_allowed(struct fingerprint *fp)
-{
-	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof set, &set) != 0) {
-		fingerprint_add(fp, "host.cpu.allowed", "unknown (sched_getaffinity: %s)",
-				strerror(errno));
-		return;
-	}
-	char out[512] = "";
-	size_t o = 0;
-	for (int c = 0; c < CPU_SETSIZE; c++) {
-		if (!CPU_ISSET(c, &set))
-			continue;
-		int e = c;
-		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, &set))
-			e++;
-		int n = e > c ? snprintf(out + o, sizeof out - o, "%s%d-%d", o ? "," : "", c, e)
-			      : snprintf(out + o, sizeof out - o, "%s%d", o ? "," : "", c);
-		if (n < 0 || (size_t)n >= sizeof out - o)
-			break;
-		o += (size_t)n;
-		c = e;
-	}
-	fingerprint_add(fp, "host.cpu.allowed", "%s", o ? out : "none");
-}
-
-/* SMT: the kernel's control ("on", "off", "forceoff", "notsupported",
- * "notimplemented") and whether siblings are active. */
-static void add_smt(struct fingerprint *fp)
-{
-	char control[64], active[16];
-	int rc = read_line("/sys/devices/system/cpu/smt/control", control, sizeof control);
-	int ra = read_line("/sys/devices/system/cpu/smt/active", active, sizeof active);
-	if (rc && ra) {
-		fingerprint_add(fp, "host.cpu.smt", "unknown (/sys/devices/system/cpu/smt: %s)",
-				strerror(-rc));
-		return;
-	}
-	bool on = ra == 0 && active[0] == '1';
-	fingerprint_add(fp, "host.cpu.smt", "%s (control %s)", on ? "active" : "inactive",
-			rc ? "unknown" : control);
-}
-
-/* The cpufreq governor of every online CPU: "cpu0:performance cpu1:..." */
-static void add_governors(struct fingerprint *fp)
-{
-	long n = sysconf(_SC_NPROCESSORS_CONF);
-	char out[2048] = "";
-	size_t o = 0;
-	int seen = 0;
-	for (long c = 0; c < n && c < 4096; c++) {
-		char path[128], gov[64];
-		snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%ld/cpufreq/scaling_governor",
-			 c);
-		if (read_line(path, gov, sizeof gov))
-			continue;
-		int k = snprintf(out + o, sizeof out - o, "%scpu%ld:%s", o ? " " : "", c, gov);
-		if (k < 0 || (size_t)k >= sizeof out - o)
-			break;
-		o += (size_t)k;
-		seen++;
-	}
-	if (seen)
-		fingerprint_add(fp, "host.cpu.governor", "%s", out);
-	else
-		fingerprint_add(fp, "host.cpu.governor",
-				"none (no cpufreq: /sys/devices/system/cpu/cpu*/cpufreq missing; "
-				"fixed frequency or frequency set by a hypervisor)");
-}
-
-/* Run argv (an absolute path) with stdout to a pipe, and give back its
- * first line. Bounded: at most 2 s, then killed. Returns the exit status,
- * or -1 when it could not run. */
-static int run_first_line(char *const argv[], char *out, size_t len)
-{
-	int pfd[2];
-	out[0] = '\0';
-	if (access(argv[0], X_OK) != 0 || pipe2(pfd, O_CLOEXEC) != 0)
-		return -1;
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	pid_t pid;
-	char *const envp[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", NULL };
-	int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, envp);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pfd[1]);
-	if (rc != 0) {
-		close(pfd[0]);
-		return -1;
-	}
-	size_t o = 0;
-	for (;;) {
-		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
-		if (poll(&p, 1, 2000) <= 0) {
-			kill(pid, SIGKILL);
-			break;
-		}
-		ssize_t r = read(pfd[0], out + o, len - 1 - o);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		o += (size_t)r;
-		if (o >= len - 1)
-			break;
-	}
-	out[o] = '\0';
-	out[strcspn(out, "\n")] = '\0';
-	close(pfd[0]);
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static bool cpuinfo_has_flag(const char *flag)
-{
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	if (!f)
-		return false;
-	char line[4096];
-	bool found = false;
-	size_t n = strlen(flag);
-	while (!found && fgets(line, sizeof line, f)) {
-		if (strncmp(line, "flags", 5) != 0)
-			continue;
-		for (char *p = strstr(line, flag); p; p = strstr(p + 1, flag))
-			if (p[-1] == ' ' && (p[n] == ' ' || p[n] == '\n' || p[n] == '\0'))
-				found = true;
-		break; /* the first CPU's flags stand for all */
-	}
-	fclose(f);
-	return found;
-}
-
-/* Virtual machine or bare metal, with the evidence: the CPU's hypervisor
- * flag, the DMI vendor, and systemd-detect-virt --vm where installed. Any
- * one saying "virtual" is enough: latencies then include the hypervisor's. */
-static void add_virt(struct fingerprint *fp)
-{
-	bool flag = cpuinfo_has_flag("hypervisor");
-	char vendor[128] = "", product[128] = "", sdv[64] = "", cont[64] = "";
-	bool have_vendor = read_line("/sys/class/dmi/id/sys_vendor", vendor, sizeof vendor) == 0;
-	read_line("/sys/class/dmi/id/product_name", product, sizeof product);
-	static const char *const vm_vendors[] = { "QEMU", "KVM", "VMware", "innotek", "Xen",
-						  "Microsoft Corporation", "Amazon EC2", "Google",
-						  "Parallels", "Bochs", "OpenStack", "DigitalOcean" };
-	bool vendor_vm = false;
-	for (size_t i = 0; have_vendor && i < sizeof vm_vendors / sizeof vm_vendors[0]; i++)
-		vendor_vm |= strstr(vendor, vm_vendors[i]) != NULL ||
-			     strstr(product, vm_vendors[i]) != NULL;
-	const char *sdv_path = access("/usr/bin/systemd-detect-virt", X_OK) == 0
-				       ? "/usr/bin/systemd-detect-virt"
-				       : "/bin/systemd-detect-virt";
-	char *const vm_argv[] = { (char *)sdv_path, "--vm", NULL };
-	char *const ct_argv[] = { (char *)sdv_path, "--container", NULL };
-	int sdv_rc = run_first_line(vm_argv, sdv, sizeof sdv);
-	bool sdv_vm = sdv_rc == 0 && sdv[0] && strcmp(sdv, "none") != 0;
-	int ct_rc = run_first_line(ct_argv, cont, sizeof cont);
-
-	char evidence[512];
-	snprintf(evidence, sizeof evidence,
+	const char *answer = !v->detect_ran ? "not installed"
+			     : v->detect_answer[0] ? v->detect_answer : "none";
+	snprintf(buf, len,
 		 "cpuinfo hypervisor flag: %s; dmi sys_vendor: %s%s%s; systemd-detect-virt --vm: %s",
-		 flag ? "yes" : "no", have_vendor ? vendor : "unavailable",
-		 product[0] ? ", product " : "", product,
-		 sdv_rc < 0 ? "not installed" : sdv[0] ? sdv : "none");
-	if (flag || vendor_vm || sdv_vm)
-		fingerprint_add(fp, "host.virtual_machine", "yes: %s (%s)",
-				sdv_vm ? sdv : vendor_vm ? vendor : "hypervisor", evidence);
-	else
-		fingerprint_add(fp, "host.virtual_machine", "no (%s)", evidence);
-	if (ct_rc >= 0)
-		fingerprint_add(fp, "host.container", "%s (systemd-detect-virt --container)",
-				cont[0] ? cont : "none");
+		 v->hypervisor_flag ? "yes" : "no", v->dmi_known ? v->dmi_vendor : "unavailable",
+		 v->dmi_product[0] ? ", product " : "", v->dmi_product, answer);
+}
+
+/* Virtual machine or bare metal, with the evidence. Any one piece saying
+ * "virtual" is enough: latencies then include the hypervisor's. */
+static bool v_virtual_machine(const struct host_facts *f, char *b, size_t n)
+{
+	char evidence[512];
+	fingerprint_virt_evidence(&f->virt, evidence, sizeof evidence);
+	if (host_virt_detected(&f->virt))
+		return put(b, n, "yes: %s (%s)", host_virt_kind(&f->virt), evidence);
+	return put(b, n, "no (%s)", evidence);
+}
+
+static bool v_container(const struct host_facts *f, char *b, size_t n)
+{
+	if (!f->virt.container_ran)
+		return false;
+	return put(b, n, "%s (systemd-detect-virt --container)",
+		   f->virt.container[0] ? f->virt.container : "none");
 }
 
 static void fmt_limit(rlim_t v, char *buf, size_t len, bool bytes)
@@ -524,89 +323,84 @@ static void fmt_limit(rlim_t v, char *buf, size_t len, bool bytes)
 		snprintf(buf, len, "%llu", (unsigned long long)v);
 }
 
-static void add_rlimit(struct fingerprint *fp, const char *key, int res, bool bytes)
+static bool rlimit(const struct host_rlimit *l, bool bytes, char *b, size_t n)
 {
-	struct rlimit rl;
 	char s[48], h[48];
-	if (getrlimit(res, &rl) != 0) {
-		fingerprint_add(fp, key, "unknown (getrlimit: %s)", strerror(errno));
-		return;
-	}
-	fmt_limit(rl.rlim_cur, s, sizeof s, bytes);
-	fmt_limit(rl.rlim_max, h, sizeof h, bytes);
-	fingerprint_add(fp, key, "soft %s, hard %s", s, h);
+	if (!l->known)
+		return put(b, n, "unknown (%s)", l->why);
+	fmt_limit(l->soft, s, sizeof s, bytes);
+	fmt_limit(l->hard, h, sizeof h, bytes);
+	return put(b, n, "soft %s, hard %s", s, h);
 }
 
-/* Effective capabilities that decide whether real-time requirements can
- * run: CAP_SYS_NICE (real-time policies) and CAP_IPC_LOCK (mlockall). */
-static void add_privileges(struct fingerprint *fp)
+static bool v_memlock(const struct host_facts *f, char *b, size_t n)
 {
-	FILE *f = fopen("/proc/self/status", "re");
-	unsigned long long eff = 0;
-	bool found = false;
-	char line[256];
-	while (f && fgets(line, sizeof line, f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1) {
-			found = true;
-			break;
-		}
-	if (f)
-		fclose(f);
-	if (!found) {
-		fingerprint_add(fp, "host.privileges", "euid %u; capabilities unknown",
-				(unsigned)geteuid());
-		return;
-	}
-	fingerprint_add(fp, "host.privileges", "euid %u; CAP_SYS_NICE %s, CAP_IPC_LOCK %s",
-			(unsigned)geteuid(), eff & (1ull << 23) ? "yes" : "no",
-			eff & (1ull << 14) ? "yes" : "no");
+	return rlimit(&f->memlock, true, b, n);
 }
 
-void fingerprint_collect(struct fingerprint *fp)
+static bool v_rtprio(const struct host_facts *f, char *b, size_t n)
 {
-	/* Values are text in reports that must read the same everywhere: a
-	 * decimal comma from the user's locale would change "2.4 GHz". */
+	return rlimit(&f->rtprio, false, b, n);
+}
+
+static bool v_privileges(const struct host_facts *f, char *b, size_t n)
+{
+	const struct host_privileges *p = &f->privileges;
+	if (!p->caps_known)
+		return put(b, n, "euid %u; capabilities unknown", p->euid);
+	return put(b, n, "euid %u; CAP_SYS_NICE %s, CAP_IPC_LOCK %s", p->euid,
+		   p->cap_sys_nice ? "yes" : "no", p->cap_ipc_lock ? "yes" : "no");
+}
+
+static bool v_thp(const struct host_facts *f, char *b, size_t n)
+{
+	return text_or_unknown(b, n, f->thp.known, f->thp.line, f->thp.why);
+}
+
+/* The host.* keys in the order every report lists them. */
+static const struct {
+	const char *key;
+	bool (*value)(const struct host_facts *f, char *b, size_t n);
+} host_keys[] = {
+	{ "host.name", v_name },
+	{ "host.kernel.release", v_release },
+	{ "host.kernel.version", v_version },
+	{ "host.machine", v_machine },
+	{ "host.preempt", v_preempt },
+	{ "host.kernel.cmdline", v_cmdline },
+	{ "host.cpu.model", v_cpu_model },
+	{ "host.cpu.count", v_cpu_count },
+	{ "host.cpu.online", v_online },
+	{ "host.cpu.allowed", v_allowed },
+	{ "host.cpu.smt", v_smt },
+	{ "host.cpu.isolated", v_isolated },
+	{ "host.cpu.nohz_full", v_nohz_full },
+	{ "host.cpu.governor", v_governor },
+	{ "host.clocksource", v_clocksource },
+	{ "host.rt_throttling", v_rt_throttling },
+	{ "host.virtual_machine", v_virtual_machine },
+	{ "host.container", v_container },
+	{ "host.limits.memlock", v_memlock },
+	{ "host.limits.rtprio", v_rtprio },
+	{ "host.privileges", v_privileges },
+	{ "host.thp", v_thp },
+};
+
+bool fingerprint_host_value(const struct host_facts *f, const char *key, char *buf, size_t len)
+{
+	for (size_t i = 0; i < sizeof host_keys / sizeof host_keys[0]; i++)
+		if (strcmp(host_keys[i].key, key) == 0)
+			return host_keys[i].value(f, buf, len);
+	return false;
+}
+
+void fingerprint_add_host(struct fingerprint *fp, const struct host_facts *f)
+{
+	/* Values are text in reports that must read the same everywhere. */
 	locale_t old = num_c_enter();
-
-	struct utsname u;
-	bool have_uname = uname(&u) == 0;
-	if (have_uname) {
-		fingerprint_add(fp, "host.name", "%s", u.nodename);
-		fingerprint_add(fp, "host.kernel.release", "%s", u.release);
-		fingerprint_add(fp, "host.kernel.version", "%s", u.version);
-		fingerprint_add(fp, "host.machine", "%s", u.machine);
-	} else {
-		const char *why = strerror(errno);
-		fingerprint_add(fp, "host.name", "unknown (uname: %s)", why);
-		fingerprint_add(fp, "host.kernel.release", "unknown (uname: %s)", why);
-		fingerprint_add(fp, "host.kernel.version", "unknown (uname: %s)", why);
-		fingerprint_add(fp, "host.machine", "unknown (uname: %s)", why);
-	}
-	add_preempt(fp, have_uname ? u.release : NULL, have_uname ? u.version : NULL);
-	add_cmdline(fp);
-	add_cpu_model(fp);
-	long conf = sysconf(_SC_NPROCESSORS_CONF);
-	if (conf > 0)
-		fingerprint_add(fp, "host.cpu.count", "%ld", conf);
-	else
-		fingerprint_add(fp, "host.cpu.count", "unknown (sysconf: %s)", strerror(errno));
-	add_cpulist(fp, "host.cpu.online", "/sys/devices/system/cpu/online", NULL);
-	add_allowed(fp);
-	add_smt(fp);
-	/* isolcpus and nohz_full decide much of the jitter a run sees; an
-	 * empty list is a real answer, not an error. */
-	add_cpulist(fp, "host.cpu.isolated", "/sys/devices/system/cpu/isolated", NULL);
-	add_cpulist(fp, "host.cpu.nohz_full", "/sys/devices/system/cpu/nohz_full",
-		    "none (kernel built without NO_HZ_FULL)");
-	add_governors(fp);
-	add_file_value(fp, "host.clocksource",
-		       "/sys/devices/system/clocksource/clocksource0/current_clocksource");
-	add_rt_throttling(fp);
-	add_virt(fp);
-	add_rlimit(fp, "host.limits.memlock", RLIMIT_MEMLOCK, true);
-	add_rlimit(fp, "host.limits.rtprio", RLIMIT_RTPRIO, false);
-	add_privileges(fp);
-	add_file_value(fp, "host.thp", "/sys/kernel/mm/transparent_hugepage/enabled");
-
+	char buf[FP_HOST_VALUE_MAX];
+	for (size_t i = 0; i < sizeof host_keys / sizeof host_keys[0]; i++)
+		if (host_keys[i].value(f, buf, sizeof buf))
+			fingerprint_add(fp, host_keys[i].key, "%s", buf);
 	num_c_leave(old);
 }

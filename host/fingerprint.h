@@ -3,8 +3,11 @@
 #ifndef RTC_FINGERPRINT_H
 #define RTC_FINGERPRINT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
+
+#include "host/facts.h"
 
 /* A fingerprint is an ordered list of key/value pairs ("host.name",
  * "host.kernel.release", "rtconform.version", ...). Owns its strings. */
@@ -18,9 +21,22 @@ struct fingerprint {
 	size_t n, cap;
 };
 
-/* Collect the fingerprint of this machine (host.*). Never fails:
- * a value that cannot be read is "unknown (reason)". */
-void fingerprint_collect(struct fingerprint *fp);
+/* Add the host.* keys, rendered from facts (host_facts_collect), in their
+ * fixed order. A fact that could not be read shows as "unknown (reason)". */
+void fingerprint_add_host(struct fingerprint *fp, const struct host_facts *f);
+
+/* A buffer this long holds any host.* value. */
+#define FP_HOST_VALUE_MAX 8192
+
+/* The value of one host.* key exactly as fingerprint_add_host renders it,
+ * for sentences that quote it. False when f gives the key no value
+ * (host.container without systemd-detect-virt) or the key is not one of
+ * the host.* keys. */
+bool fingerprint_host_value(const struct host_facts *f, const char *key, char *buf, size_t len);
+
+/* The evidence host.virtual_machine cites: "cpuinfo hypervisor flag: yes;
+ * dmi sys_vendor: QEMU; systemd-detect-virt --vm: kvm". */
+void fingerprint_virt_evidence(const struct host_virt *v, char *buf, size_t len);
 void fingerprint_add(struct fingerprint *fp, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const char *fingerprint_get(const struct fingerprint *fp, const char *key);

@@ -1,12 +1,13 @@
-/* readiness.c - see readiness.h. Each check reads the fingerprint's text,
- * so what `env` judges is exactly what the reports record. */
+/* readiness.c - see readiness.h. Each check judges typed facts, one check
+ * a function; the findings quote the fingerprint's text for the same facts,
+ * so what `env` says reads like what the reports record. */
 #include "host/readiness.h"
+#include "host/fingerprint.h"
 
 #include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -44,15 +45,13 @@ static void add(struct readiness *r, const char *name, enum ready_level level,
 	snprintf(c->remedy, sizeof c->remedy, "%s", remedy ? remedy : "");
 }
 
-static const char *get(const struct fingerprint *fp, const char *key)
+/* The fingerprint's text for key, for a finding to quote: what a check
+ * says reads like the report, while the verdict comes from the facts. */
+static const char *text(const struct host_facts *f, const char *key, char buf[FP_HOST_VALUE_MAX])
 {
-	const char *v = fingerprint_get(fp, key);
-	return v ? v : "unknown";
-}
-
-static bool starts(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
+	if (!fingerprint_host_value(f, key, buf, FP_HOST_VALUE_MAX))
+		snprintf(buf, FP_HOST_VALUE_MAX, "unknown");
+	return buf;
 }
 
 /* 0: the child could, else the errno it got, or -1 when it could not run. */
@@ -81,23 +80,19 @@ static int try_in_child(int what)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static void check_privileges(const struct fingerprint *fp, bool live, struct readiness *r)
+/* Offline (judging recorded facts): root, CAP_SYS_NICE, or an rtprio soft
+ * limit reaching the highest priority; an unknown limit is not enough. */
+static void check_sched_fifo(const struct host_facts *f, bool live, struct readiness *r)
 {
-	const char *priv = get(fp, "host.privileges");
-	const char *rtprio = get(fp, "host.limits.rtprio");
-	const char *memlock = get(fp, "host.limits.memlock");
-	bool root = starts(priv, "euid 0;");
-	bool nice = strstr(priv, "CAP_SYS_NICE yes") != NULL;
-	bool lock = strstr(priv, "CAP_IPC_LOCK yes") != NULL;
-
-	/* Offline (from a recorded fingerprint): root, CAP_SYS_NICE, or an
-	 * rtprio soft limit reaching the highest priority; "unknown" is not. */
-	long soft = -1;
-	if (starts(rtprio, "soft "))
-		soft = strtol(rtprio + 5, NULL, 10);
-	bool rtprio_max = soft >= sched_get_priority_max(SCHED_FIFO) ||
-			  starts(rtprio, "soft unlimited");
-	int fifo = live ? try_in_child(0) : (root || nice || rtprio_max) ? 0 : EPERM;
+	char priv[FP_HOST_VALUE_MAX], rtprio[FP_HOST_VALUE_MAX];
+	const struct host_privileges *p = &f->privileges;
+	int max = sched_get_priority_max(SCHED_FIFO);
+	bool rtprio_max = f->rtprio.known && (f->rtprio.soft == RLIM_INFINITY ||
+					      (max >= 0 && f->rtprio.soft >= (rlim_t)max));
+	int fifo = live ? try_in_child(0)
+			: (p->euid == 0 || p->cap_sys_nice || rtprio_max) ? 0 : EPERM;
+	text(f, "host.privileges", priv);
+	text(f, "host.limits.rtprio", rtprio);
 	if (fifo == 0)
 		add(r, "sched_fifo", READY_OK, NULL, "real-time policies are allowed (%s; rtprio %s)",
 		    priv, rtprio);
@@ -107,9 +102,16 @@ static void check_privileges(const struct fingerprint *fp, bool live, struct rea
 		    "rtconform), or set an rtprio limit in /etc/security/limits.conf",
 		    "no CAP_SYS_NICE and rtprio %s: fifo and rr requirements will error (%s)",
 		    rtprio, fifo > 0 ? strerror(fifo) : "the test could not run");
+}
 
-	int ml = live ? try_in_child(1)
-		      : (root || lock || starts(memlock, "soft unlimited")) ? 0 : EPERM;
+/* Offline: root, CAP_IPC_LOCK, or an unlimited memlock soft limit. */
+static void check_mlockall(const struct host_facts *f, bool live, struct readiness *r)
+{
+	char memlock[FP_HOST_VALUE_MAX];
+	const struct host_privileges *p = &f->privileges;
+	bool unlimited = f->memlock.known && f->memlock.soft == RLIM_INFINITY;
+	int ml = live ? try_in_child(1) : (p->euid == 0 || p->cap_ipc_lock || unlimited) ? 0 : EPERM;
+	text(f, "host.limits.memlock", memlock);
 	if (ml == 0)
 		add(r, "mlockall", READY_OK, NULL, "memory can be locked (memlock %s)", memlock);
 	else
@@ -120,35 +122,61 @@ static void check_privileges(const struct fingerprint *fp, bool live, struct rea
 		    ml > 0 ? strerror(ml) : "the test could not run", memlock);
 }
 
-static void check_governors(const struct fingerprint *fp, struct readiness *r)
+static void check_preempt(const struct host_facts *f, struct readiness *r)
 {
-	const char *gov = get(fp, "host.cpu.governor");
-	if (!starts(gov, "cpu")) {
+	char pre[FP_HOST_VALUE_MAX];
+	if (f->preempt.model == HOST_PREEMPT_RT)
+		add(r, "preempt", READY_OK, NULL, "PREEMPT_RT kernel");
+	else
+		add(r, "preempt", READY_WARN,
+		    "boot a PREEMPT_RT kernel (Debian: linux-image-rt-amd64) for bounded worst cases",
+		    "the kernel is not PREEMPT_RT (%s): worst-case latencies are not bounded",
+		    text(f, "host.preempt", pre));
+}
+
+static void check_rt_throttling(const struct host_facts *f, struct readiness *r)
+{
+	char thr[FP_HOST_VALUE_MAX];
+	text(f, "host.rt_throttling", thr);
+	if (!f->rt_throttling.known)
+		add(r, "rt_throttling", READY_NOTE, "check /proc/sys/kernel/sched_rt_runtime_us",
+		    "RT throttling: %s", thr);
+	else if (f->rt_throttling.runtime_us < 0)
+		add(r, "rt_throttling", READY_WARN,
+		    "re-enable it (sysctl kernel.sched_rt_runtime_us=950000): without it a runaway "
+		    "real-time task can hang the machine, and rtconform's watchdog relies on "
+		    "RLIMIT_RTTIME alone",
+		    "RT throttling is off (%s)", thr);
+	else
+		add(r, "rt_throttling", READY_NOTE,
+		    "note it in the qualification: real-time tasks may use only this share of each "
+		    "period; rtconform keeps it on as a watchdog",
+		    "RT throttling on: %s", thr);
+}
+
+/* Every CPU that is not at performance is named, with its governor. */
+static void check_governors(const struct host_facts *f, struct readiness *r)
+{
+	const struct host_governors *g = &f->governors;
+	if (g->n == 0) {
+		char gov[FP_HOST_VALUE_MAX];
 		add(r, "cpufreq", READY_NOTE,
 		    "state in the qualification that the CPU frequency is not under the OS's control",
-		    "no cpufreq governor: %s", gov);
+		    "no cpufreq governor: %s", text(f, "host.cpu.governor", gov));
 		return;
 	}
-	/* "cpu0:performance cpu1:powersave": name every CPU that is not at
-	 * performance, grouped by governor. */
-	char *copy = strdup(gov);
-	if (!copy)
-		return;
 	char bad[300] = "";
 	size_t o = 0;
 	int nbad = 0;
-	char *save = NULL;
-	for (char *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-		char *colon = strchr(tok, ':');
-		if (!colon || strcmp(colon + 1, "performance") == 0)
+	for (size_t i = 0; i < g->n; i++) {
+		if (strcmp(g->cpu[i].name, "performance") == 0)
 			continue;
-		*colon = '\0';
-		int n = snprintf(bad + o, sizeof bad - o, "%s%s on %s", o ? ", " : "", colon + 1, tok);
+		int n = snprintf(bad + o, sizeof bad - o, "%s%s on cpu%d", o ? ", " : "",
+				 g->cpu[i].name, g->cpu[i].cpu);
 		if (n > 0 && (size_t)n < sizeof bad - o)
 			o += (size_t)n;
 		nbad++;
 	}
-	free(copy);
 	if (nbad)
 		add(r, "cpufreq", READY_WARN,
 		    "set performance: cpupower frequency-set -g performance (or write performance "
@@ -158,96 +186,117 @@ static void check_governors(const struct fingerprint *fp, struct readiness *r)
 		add(r, "cpufreq", READY_OK, NULL, "every CPU runs the performance governor");
 }
 
-void readiness_check(const struct fingerprint *fp, bool try_privileges, struct readiness *r)
+static void check_virtualization(const struct host_facts *f, struct readiness *r)
 {
-	memset(r, 0, sizeof *r);
-	check_privileges(fp, try_privileges, r);
-
-	const char *pre = get(fp, "host.preempt");
-	if (starts(pre, "PREEMPT_RT"))
-		add(r, "preempt", READY_OK, NULL, "PREEMPT_RT kernel");
-	else
-		add(r, "preempt", READY_WARN,
-		    "boot a PREEMPT_RT kernel (Debian: linux-image-rt-amd64) for bounded worst cases",
-		    "the kernel is not PREEMPT_RT (%s): worst-case latencies are not bounded", pre);
-
-	const char *thr = get(fp, "host.rt_throttling");
-	if (starts(thr, "disabled"))
-		add(r, "rt_throttling", READY_WARN,
-		    "re-enable it (sysctl kernel.sched_rt_runtime_us=950000): without it a runaway "
-		    "real-time task can hang the machine, and rtconform's watchdog relies on "
-		    "RLIMIT_RTTIME alone",
-		    "RT throttling is off (%s)", thr);
-	else if (starts(thr, "unknown"))
-		add(r, "rt_throttling", READY_NOTE, "check /proc/sys/kernel/sched_rt_runtime_us",
-		    "RT throttling: %s", thr);
-	else
-		add(r, "rt_throttling", READY_NOTE,
-		    "note it in the qualification: real-time tasks may use only this share of each "
-		    "period; rtconform keeps it on as a watchdog",
-		    "RT throttling on: %s", thr);
-
-	check_governors(fp, r);
-
-	const char *vm = get(fp, "host.virtual_machine");
-	if (starts(vm, "yes"))
+	char vm[FP_HOST_VALUE_MAX], evidence[512];
+	if (host_virt_detected(&f->virt)) {
+		fingerprint_virt_evidence(&f->virt, evidence, sizeof evidence);
 		add(r, "virtualization", READY_WARN,
 		    "qualify on the target hardware; latencies measured in a guest include the "
 		    "hypervisor's scheduling and say little about the bare machine",
-		    "runs in a virtual machine: %s", vm + 5);
-	else
-		add(r, "virtualization", READY_OK, NULL, "no virtual machine detected (%s)", vm);
+		    "runs in a virtual machine: %s (%s)", host_virt_kind(&f->virt), evidence);
+	} else {
+		add(r, "virtualization", READY_OK, NULL, "no virtual machine detected (%s)",
+		    text(f, "host.virtual_machine", vm));
+	}
+}
 
-	const char *ct = fingerprint_get(fp, "host.container");
-	if (ct && !starts(ct, "none"))
+/* Only a container systemd-detect-virt named is worth a line. */
+static void check_container(const struct host_facts *f, struct readiness *r)
+{
+	const struct host_virt *v = &f->virt;
+	char ct[FP_HOST_VALUE_MAX];
+	if (v->container_ran && v->container[0] && strcmp(v->container, "none") != 0)
 		add(r, "container", READY_NOTE,
 		    "a container may restrict capabilities, limits and CPU sets; the checks above "
 		    "show what this one allows",
-		    "runs in a container: %s", ct);
+		    "runs in a container: %s", text(f, "host.container", ct));
+}
 
-	const char *smt = get(fp, "host.cpu.smt");
-	if (starts(smt, "active"))
+static void check_smt(const struct host_facts *f, struct readiness *r)
+{
+	char smt[FP_HOST_VALUE_MAX];
+	text(f, "host.cpu.smt", smt);
+	if (f->smt.state == HOST_SMT_ACTIVE)
 		add(r, "smt", READY_WARN,
 		    "boot with nosmt, or echo off > /sys/devices/system/cpu/smt/control, so a "
 		    "sibling thread cannot steal the measuring core",
 		    "SMT is active (%s)", smt);
 	else
 		add(r, "smt", READY_OK, NULL, "no SMT siblings active (%s)", smt);
+}
 
-	const char *iso = get(fp, "host.cpu.isolated"), *nohz = get(fp, "host.cpu.nohz_full");
-	if (starts(iso, "none") && starts(nohz, "none"))
+/* An empty list and a kernel without the list both isolate nothing. */
+static bool isolates_nothing(const struct host_cpus *c)
+{
+	return c->state == HOST_CPUS_EMPTY || c->state == HOST_CPUS_UNSUPPORTED;
+}
+
+static void check_isolation(const struct host_facts *f, struct readiness *r)
+{
+	char iso[FP_HOST_VALUE_MAX], nohz[FP_HOST_VALUE_MAX];
+	if (isolates_nothing(&f->isolated) && isolates_nothing(&f->nohz_full))
 		add(r, "isolation", READY_NOTE,
 		    "for the best worst case, boot with isolcpus=, nohz_full= and rcu_nocbs= for "
 		    "the measuring CPUs and pin requirements there (<sched cpu=\"N\"/>)",
 		    "no isolated CPUs (isolcpus and nohz_full empty)");
 	else
-		add(r, "isolation", READY_OK, NULL, "isolated CPUs: %s; nohz_full: %s", iso, nohz);
+		add(r, "isolation", READY_OK, NULL, "isolated CPUs: %s; nohz_full: %s",
+		    text(f, "host.cpu.isolated", iso), text(f, "host.cpu.nohz_full", nohz));
+}
 
-	const char *cs = get(fp, "host.clocksource");
-	if (strcmp(cs, "tsc") == 0)
+static void check_clocksource(const struct host_facts *f, struct readiness *r)
+{
+	char cs[FP_HOST_VALUE_MAX];
+	if (f->clocksource.known && strcmp(f->clocksource.text, "tsc") == 0)
 		add(r, "clocksource", READY_OK, NULL, "clocksource tsc");
 	else
 		add(r, "clocksource", READY_WARN,
 		    "check dmesg for why the TSC was rejected; a slow clocksource adds to every "
 		    "timed sleep and clock read",
-		    "clocksource %s, not tsc", cs);
+		    "clocksource %s, not tsc", text(f, "host.clocksource", cs));
+}
 
-	const char *tb = fingerprint_get(fp, "timebase.name");
-	if (tb && strcmp(tb, "tsc") == 0)
+static void check_timebase(const struct ready_timebase *tb, struct readiness *r)
+{
+	if (!tb)
+		return;
+	if (tb->invariant_tsc)
 		add(r, "timebase", READY_OK, NULL, "samples are timed with the invariant TSC");
-	else if (tb)
+	else
 		add(r, "timebase", READY_NOTE,
 		    "state the timebase in the qualification; its read overhead is in every report",
-		    "samples are timed with %s (%s)", tb,
-		    fingerprint_get(fp, "timebase.note") ? fingerprint_get(fp, "timebase.note")
-							  : "no invariant TSC");
+		    "samples are timed with %s (%s)", tb->name ? tb->name : "unknown",
+		    tb->note && tb->note[0] ? tb->note : "no invariant TSC");
+}
 
-	const char *thp = get(fp, "host.thp");
-	if (strstr(thp, "[always]"))
+static void check_thp(const struct host_facts *f, struct readiness *r)
+{
+	char thp[FP_HOST_VALUE_MAX];
+	text(f, "host.thp", thp);
+	if (f->thp.known && f->thp.mode == HOST_THP_ALWAYS)
 		add(r, "thp", READY_WARN,
 		    "echo madvise > /sys/kernel/mm/transparent_hugepage/enabled: khugepaged's "
 		    "compaction can stall a real-time task",
 		    "transparent huge pages: %s", thp);
 	else
 		add(r, "thp", READY_OK, NULL, "transparent huge pages: %s", thp);
+}
+
+void readiness_check(const struct host_facts *f, const struct ready_timebase *tb,
+		     bool try_privileges, struct readiness *r)
+{
+	memset(r, 0, sizeof *r);
+	check_sched_fifo(f, try_privileges, r);
+	check_mlockall(f, try_privileges, r);
+	check_preempt(f, r);
+	check_rt_throttling(f, r);
+	check_governors(f, r);
+	check_virtualization(f, r);
+	check_container(f, r);
+	check_smt(f, r);
+	check_isolation(f, r);
+	check_clocksource(f, r);
+	check_timebase(tb, r);
+	check_thp(f, r);
 }

@@ -3,7 +3,9 @@
  * `rtconform env` prints the fingerprint, then these checks, each with a
  * level, what was found, and what to do about it ("cpufreq governor
  * powersave on cpu1" / "set performance: cpupower frequency-set -g
- * performance"). Library code: fills a struct, prints nothing.
+ * performance"). The checks judge the typed facts (host/facts.h), never the
+ * fingerprint's text; a finding quotes that text so it reads like the
+ * report. Library code: fills a struct, prints nothing.
  */
 #ifndef RTC_READINESS_H
 #define RTC_READINESS_H
@@ -11,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "host/fingerprint.h"
+#include "host/facts.h"
 
 enum ready_level {
 	READY_OK,   /* nothing to do */
@@ -34,10 +36,21 @@ struct readiness {
 	size_t n;
 };
 
-/* Judge a fingerprint from fingerprint_collect(). With `try_privileges`, a
+/* The clock samples are timed with, as the caller knows it: host/ cannot
+ * see the harness's timebase. */
+struct ready_timebase {
+	const char *name;   /* "tsc", "clock_gettime(CLOCK_MONOTONIC_RAW)"; NULL: "unknown" */
+	bool invariant_tsc; /* samples are TSC cycles */
+	const char *note;   /* why the TSC is not used; NULL or "" when there is none */
+};
+
+/* Judge the facts from host_facts_collect(), and the timebase when tb is
+ * not NULL (without one, no timebase check). With `try_privileges`, a
  * forked child also tries SCHED_FIFO and mlockall, the only sure answer;
- * without, privileges are judged from host.privileges and host.limits.*. */
-void readiness_check(const struct fingerprint *fp, bool try_privileges, struct readiness *out);
+ * without, privileges are judged from the euid, the capabilities and the
+ * rtprio and memlock limits in the facts. */
+void readiness_check(const struct host_facts *f, const struct ready_timebase *tb,
+		     bool try_privileges, struct readiness *out);
 
 const char *ready_level_name(enum ready_level l);
 

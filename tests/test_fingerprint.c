@@ -3,8 +3,9 @@
  *
  * Every field the audit issue lists is present and non-empty, with values
  * checked against what this machine says by other means (sysconf,
- * /proc/cmdline, getrlimit). The readiness checks are judged on made-up
- * fingerprints, so each verdict and remedy is known.
+ * /proc/cmdline, getrlimit). The fingerprint's text and the readiness
+ * checks are both taken from made-up facts, so each value, verdict and
+ * remedy is known.
  */
 #include <check.h>
 
@@ -17,6 +18,7 @@
 
 #include "harness/measure/timebase.h"
 #include "harness/runinfo.h"
+#include "host/facts.h"
 #include "host/fingerprint.h"
 #include "host/readiness.h"
 #include "requirements/model.h"
@@ -145,7 +147,102 @@ START_TEST(values_match_the_machine)
 }
 END_TEST
 
-/* ---- readiness ------------------------------------------------------- */
+/* The facts the fingerprint came from agree with the machine too. */
+START_TEST(facts_match_the_machine)
+{
+	/* a soft memlock limit below the hard one, so the two cannot be
+	 * confused (this runs in Check's child process) */
+	struct rlimit ml;
+	ck_assert_int_eq(getrlimit(RLIMIT_MEMLOCK, &ml), 0);
+	ml.rlim_cur = ml.rlim_max == RLIM_INFINITY ? 64 * 1024 : ml.rlim_max / 2;
+	ck_assert_int_eq(setrlimit(RLIMIT_MEMLOCK, &ml), 0);
+
+	struct host_facts f;
+	host_facts_collect(&f);
+	ck_assert(f.cpu_count.known);
+	ck_assert_int_eq(f.cpu_count.n, sysconf(_SC_NPROCESSORS_CONF));
+	struct rlimit rl;
+	ck_assert_int_eq(getrlimit(RLIMIT_RTPRIO, &rl), 0);
+	ck_assert(f.rtprio.known);
+	ck_assert_uint_eq(f.rtprio.soft, rl.rlim_cur);
+	ck_assert_uint_eq(f.rtprio.hard, rl.rlim_max);
+	ck_assert_int_eq(getrlimit(RLIMIT_MEMLOCK, &rl), 0);
+	ck_assert_uint_eq(f.memlock.soft, rl.rlim_cur);
+	ck_assert_uint_eq(f.memlock.hard, rl.rlim_max);
+	ck_assert_uint_lt(f.memlock.soft, f.memlock.hard);
+	ck_assert_uint_eq(f.privileges.euid, (unsigned)geteuid());
+	ck_assert_int_eq(f.allowed.state, HOST_CPUS_LIST);
+	/* a THP line that was read is classified by its bracketed mode */
+	if (f.thp.known)
+		ck_assert_int_eq(f.thp.mode, host_thp_mode_of(f.thp.line));
+
+	/* rendering the same facts twice gives the same text */
+	struct fingerprint a = { 0 }, b = { 0 };
+	fingerprint_add_host(&a, &f);
+	fingerprint_add_host(&b, &f);
+	ck_assert_uint_eq(a.n, b.n);
+	ck_assert_uint_ge(a.n, 21);
+	for (size_t i = 0; i < a.n; i++) {
+		ck_assert_str_eq(a.e[i].key, b.e[i].key);
+		ck_assert_str_eq(a.e[i].value, b.e[i].value);
+	}
+	fingerprint_free(&a);
+	fingerprint_free(&b);
+}
+END_TEST
+
+/* ---- made-up facts ---------------------------------------------------- */
+
+static void set_gov(struct host_governors *g, size_t i, int cpu, const char *name)
+{
+	g->cpu[i].cpu = cpu;
+	snprintf(g->cpu[i].name, sizeof g->cpu[i].name, "%s", name);
+	if (g->n <= i)
+		g->n = i + 1;
+}
+
+static void set_cpus(struct host_cpus *c, enum host_cpus_state state, const char *list)
+{
+	c->state = state;
+	snprintf(c->list, sizeof c->list, "%s", list);
+}
+
+/* The facts of an ideal machine, for a user without privileges but with
+ * the limits that let real-time requirements run. */
+static void ideal(struct host_facts *f)
+{
+	memset(f, 0, sizeof *f);
+	f->uname = (struct host_uname){ .known = true, .nodename = "rt-1",
+					.release = "6.1.0-rt", .version = "#1 SMP PREEMPT_RT",
+					.machine = "x86_64" };
+	f->preempt = (struct host_preempt){ HOST_PREEMPT_RT, HOST_PREEMPT_FROM_SYS_REALTIME, "" };
+	f->cmdline.known = true;
+	snprintf(f->cmdline.text, sizeof f->cmdline.text, "quiet isolcpus=1-3 nohz_full=1-3");
+	f->cpu_model.known = true;
+	snprintf(f->cpu_model.text, sizeof f->cpu_model.text, "Test CPU @ 2.40GHz");
+	f->cpu_count = (struct host_count){ .known = true, .n = 4 };
+	set_cpus(&f->online, HOST_CPUS_LIST, "0-3");
+	set_cpus(&f->allowed, HOST_CPUS_LIST, "1-3");
+	set_cpus(&f->isolated, HOST_CPUS_LIST, "1-3");
+	set_cpus(&f->nohz_full, HOST_CPUS_LIST, "1-3");
+	f->smt = (struct host_smt){ .state = HOST_SMT_INACTIVE, .control_known = true,
+				    .control = "off" };
+	for (int c = 0; c < 4; c++)
+		set_gov(&f->governors, (size_t)c, c, "performance");
+	f->clocksource.known = true;
+	snprintf(f->clocksource.text, sizeof f->clocksource.text, "tsc");
+	f->rt_throttling = (struct host_rt_throttling){ .known = true, .runtime_us = 950000,
+							.period_us = 1000000 };
+	f->virt = (struct host_virt){ .dmi_known = true, .dmi_vendor = "Acme",
+				      .dmi_product = "RT-1", .detect_ran = true,
+				      .detect_answer = "none" };
+	f->memlock = (struct host_rlimit){ .known = true, .soft = RLIM_INFINITY,
+					   .hard = RLIM_INFINITY };
+	f->rtprio = (struct host_rlimit){ .known = true, .soft = 99, .hard = 99 };
+	f->privileges = (struct host_privileges){ .euid = 1000, .caps_known = true };
+	f->thp = (struct host_thp){ .known = true, .mode = HOST_THP_MADVISE,
+				    .line = "always [madvise] never" };
+}
 
 static const struct ready_check *find(const struct readiness *r, const char *name)
 {
@@ -155,30 +252,244 @@ static const struct ready_check *find(const struct readiness *r, const char *nam
 	return NULL;
 }
 
-/* A fingerprint of an ideal machine, then one thing changed at a time. */
-static void ideal(struct fingerprint *fp)
+static const struct ready_timebase tsc_tb = { .name = "tsc", .invariant_tsc = true };
+
+/* The text of one host.* key rendered from f. */
+static const char *render(const struct host_facts *f, const char *key, char *buf, size_t len)
 {
-	fingerprint_add(fp, "host.preempt", "PREEMPT_RT (/sys/kernel/realtime)");
-	fingerprint_add(fp, "host.cpu.smt", "inactive (control off)");
-	fingerprint_add(fp, "host.cpu.isolated", "1-3");
-	fingerprint_add(fp, "host.cpu.nohz_full", "1-3");
-	fingerprint_add(fp, "host.cpu.governor", "cpu0:performance cpu1:performance");
-	fingerprint_add(fp, "host.clocksource", "tsc");
-	fingerprint_add(fp, "host.rt_throttling", "950000 us per 1000000 us");
-	fingerprint_add(fp, "host.virtual_machine", "no (cpuinfo hypervisor flag: no)");
-	fingerprint_add(fp, "host.limits.memlock", "soft unlimited, hard unlimited");
-	fingerprint_add(fp, "host.limits.rtprio", "soft 99, hard 99");
-	fingerprint_add(fp, "host.privileges", "euid 1000; CAP_SYS_NICE no, CAP_IPC_LOCK no");
-	fingerprint_add(fp, "host.thp", "always [madvise] never");
-	fingerprint_add(fp, "timebase.name", "tsc");
+	struct fingerprint fp = { 0 };
+	fingerprint_add_host(&fp, f);
+	const char *v = fingerprint_get(&fp, key);
+	snprintf(buf, len, "%s", v ? v : "(absent)");
+	fingerprint_free(&fp);
+	return buf;
 }
+
+START_TEST(fingerprint_of_made_up_facts)
+{
+	/* Every host.* key, in order, as the reports have always shown it. */
+	static const char *const want[][2] = {
+		{ "host.name", "rt-1" },
+		{ "host.kernel.release", "6.1.0-rt" },
+		{ "host.kernel.version", "#1 SMP PREEMPT_RT" },
+		{ "host.machine", "x86_64" },
+		{ "host.preempt", "PREEMPT_RT (/sys/kernel/realtime)" },
+		{ "host.kernel.cmdline", "quiet isolcpus=1-3 nohz_full=1-3" },
+		{ "host.cpu.model", "Test CPU @ 2.40GHz" },
+		{ "host.cpu.count", "4" },
+		{ "host.cpu.online", "0-3" },
+		{ "host.cpu.allowed", "1-3" },
+		{ "host.cpu.smt", "inactive (control off)" },
+		{ "host.cpu.isolated", "1-3" },
+		{ "host.cpu.nohz_full", "1-3" },
+		{ "host.cpu.governor",
+		  "cpu0:performance cpu1:performance cpu2:performance cpu3:performance" },
+		{ "host.clocksource", "tsc" },
+		{ "host.rt_throttling",
+		  "950000 us per 1000000 us (sched_rt_runtime_us/sched_rt_period_us)" },
+		{ "host.virtual_machine", "no (cpuinfo hypervisor flag: no; dmi sys_vendor: Acme, "
+					  "product RT-1; systemd-detect-virt --vm: none)" },
+		{ "host.limits.memlock", "soft unlimited, hard unlimited" },
+		{ "host.limits.rtprio", "soft 99, hard 99" },
+		{ "host.privileges", "euid 1000; CAP_SYS_NICE no, CAP_IPC_LOCK no" },
+		{ "host.thp", "always [madvise] never" },
+	};
+	struct host_facts f;
+	struct fingerprint fp = { 0 };
+	ideal(&f);
+	fingerprint_add_host(&fp, &f);
+	/* no host.container: systemd-detect-virt --container did not run */
+	ck_assert_uint_eq(fp.n, sizeof want / sizeof want[0]);
+	for (size_t i = 0; i < fp.n; i++) {
+		ck_assert_str_eq(fp.e[i].key, want[i][0]);
+		ck_assert_str_eq(fp.e[i].value, want[i][1]);
+	}
+	fingerprint_free(&fp);
+}
+END_TEST
+
+START_TEST(fingerprint_names_each_preemption_source)
+{
+	static const struct {
+		enum host_preempt_model model;
+		enum host_preempt_source source;
+		const char *word, *want;
+	} cases[] = {
+		{ HOST_PREEMPT_UNKNOWN, HOST_PREEMPT_FROM_NOTHING, "", "unknown (uname failed)" },
+		{ HOST_PREEMPT_RT, HOST_PREEMPT_FROM_VERSION, "", "PREEMPT_RT (kernel version string)" },
+		{ HOST_PREEMPT_FULL, HOST_PREEMPT_FROM_VERSION, "", "PREEMPT (kernel version string)" },
+		{ HOST_PREEMPT_FULL, HOST_PREEMPT_FROM_DEBUGFS, "full",
+		  "PREEMPT (PREEMPT_DYNAMIC, /sys/kernel/debug/sched/preempt)" },
+		{ HOST_PREEMPT_LAZY, HOST_PREEMPT_FROM_DEBUGFS, "lazy",
+		  "lazy (PREEMPT_DYNAMIC, /sys/kernel/debug/sched/preempt)" },
+		{ HOST_PREEMPT_FULL, HOST_PREEMPT_FROM_CMDLINE, "full",
+		  "PREEMPT (PREEMPT_DYNAMIC, preempt=full on the kernel command line)" },
+		{ HOST_PREEMPT_OTHER, HOST_PREEMPT_FROM_CMDLINE, "odd",
+		  "odd (PREEMPT_DYNAMIC, preempt=odd on the kernel command line)" },
+		{ HOST_PREEMPT_VOLUNTARY, HOST_PREEMPT_FROM_DYNAMIC_KCONFIG, "",
+		  "voluntary (PREEMPT_DYNAMIC, the build's default in /boot/config-6.1.0-rt)" },
+		{ HOST_PREEMPT_FULL, HOST_PREEMPT_FROM_DYNAMIC_DEFAULT, "",
+		  "PREEMPT (PREEMPT_DYNAMIC; the mode in force is not visible: no debugfs, no "
+		  "preempt= parameter, no /boot/config; PREEMPT_DYNAMIC kernels default to full)" },
+		{ HOST_PREEMPT_NONE, HOST_PREEMPT_FROM_KCONFIG, "", "none (/boot/config-6.1.0-rt)" },
+		{ HOST_PREEMPT_NONE_OR_VOLUNTARY, HOST_PREEMPT_FROM_NO_MARKER, "",
+		  "none or voluntary (no PREEMPT in the kernel version string)" },
+	};
+	struct host_facts f;
+	char buf[FP_HOST_VALUE_MAX];
+	ideal(&f);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		f.preempt.model = cases[i].model;
+		f.preempt.source = cases[i].source;
+		snprintf(f.preempt.word, sizeof f.preempt.word, "%s", cases[i].word);
+		ck_assert_str_eq(render(&f, "host.preempt", buf, sizeof buf), cases[i].want);
+	}
+}
+END_TEST
+
+START_TEST(fingerprint_says_what_is_unknown)
+{
+	struct host_facts f;
+	char buf[FP_HOST_VALUE_MAX];
+	ideal(&f);
+	f.uname = (struct host_uname){ .known = false, .why = "uname: Bad address" };
+	f.cmdline.known = false;
+	snprintf(f.cmdline.why, sizeof f.cmdline.why, "/proc/cmdline: Permission denied");
+	f.cpu_count = (struct host_count){ .known = false, .why = "sysconf: Invalid argument" };
+	f.online = (struct host_cpus){ .state = HOST_CPUS_UNKNOWN, .why = "online: EIO" };
+	set_cpus(&f.isolated, HOST_CPUS_EMPTY, "");
+	set_cpus(&f.nohz_full, HOST_CPUS_UNSUPPORTED, "");
+	f.smt = (struct host_smt){ .state = HOST_SMT_ACTIVE, .control_known = false };
+	f.governors.n = 0;
+	f.rt_throttling = (struct host_rt_throttling){ .known = true, .runtime_us = -1,
+						       .period_us = 1000000 };
+	f.memlock = (struct host_rlimit){ .known = true, .soft = 8u << 20, .hard = 1000 };
+	f.rtprio = (struct host_rlimit){ .known = false, .why = "getrlimit: Invalid argument" };
+	f.privileges = (struct host_privileges){ .euid = 0, .caps_known = false };
+	f.thp = (struct host_thp){ .known = false, .why = "thp: No such file or directory" };
+	static const char *const want[][2] = {
+		{ "host.name", "unknown (uname: Bad address)" },
+		{ "host.kernel.version", "unknown (uname: Bad address)" },
+		{ "host.kernel.cmdline", "unknown (/proc/cmdline: Permission denied)" },
+		{ "host.cpu.count", "unknown (sysconf: Invalid argument)" },
+		{ "host.cpu.online", "unknown (online: EIO)" },
+		{ "host.cpu.isolated", "none" },
+		{ "host.cpu.nohz_full", "none (kernel built without NO_HZ_FULL)" },
+		{ "host.cpu.smt", "active (control unknown)" },
+		{ "host.cpu.governor", "none (no cpufreq: /sys/devices/system/cpu/cpu*/cpufreq "
+				       "missing; fixed frequency or frequency set by a hypervisor)" },
+		{ "host.rt_throttling",
+		  "disabled (sched_rt_runtime_us=-1, sched_rt_period_us=1000000)" },
+		{ "host.limits.memlock", "soft 8192 KiB, hard 1000" },
+		{ "host.limits.rtprio", "unknown (getrlimit: Invalid argument)" },
+		{ "host.privileges", "euid 0; capabilities unknown" },
+		{ "host.thp", "unknown (thp: No such file or directory)" },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		ck_assert_str_eq(render(&f, want[i][0], buf, sizeof buf), want[i][1]);
+
+	f.smt = (struct host_smt){ .state = HOST_SMT_UNKNOWN, .why = "smt: No such file" };
+	ck_assert_str_eq(render(&f, "host.cpu.smt", buf, sizeof buf), "unknown (smt: No such file)");
+	f.rt_throttling = (struct host_rt_throttling){ .known = false, .why = "rt: EACCES" };
+	ck_assert_str_eq(render(&f, "host.rt_throttling", buf, sizeof buf), "unknown (rt: EACCES)");
+}
+END_TEST
+
+START_TEST(fingerprint_names_the_virtual_machine)
+{
+	struct host_facts f;
+	char buf[FP_HOST_VALUE_MAX];
+	ideal(&f);
+	/* the DMI vendor names the hypervisor when systemd-detect-virt does not */
+	f.virt = (struct host_virt){ .dmi_known = true, .dmi_vendor = "QEMU",
+				     .dmi_names_hypervisor = true, .detect_ran = false };
+	ck_assert_str_eq(render(&f, "host.virtual_machine", buf, sizeof buf),
+			 "yes: QEMU (cpuinfo hypervisor flag: no; dmi sys_vendor: QEMU; "
+			 "systemd-detect-virt --vm: not installed)");
+	ck_assert_str_eq(render(&f, "host.container", buf, sizeof buf), "(absent)");
+	/* systemd-detect-virt's answer wins over the vendor */
+	f.virt.detect_ran = f.virt.detect_vm = true;
+	snprintf(f.virt.detect_answer, sizeof f.virt.detect_answer, "kvm");
+	f.virt.hypervisor_flag = true;
+	ck_assert_str_eq(render(&f, "host.virtual_machine", buf, sizeof buf),
+			 "yes: kvm (cpuinfo hypervisor flag: yes; dmi sys_vendor: QEMU; "
+			 "systemd-detect-virt --vm: kvm)");
+	/* the CPU flag alone */
+	f.virt = (struct host_virt){ .hypervisor_flag = true, .detect_ran = true,
+				     .container_ran = true };
+	ck_assert_str_eq(render(&f, "host.virtual_machine", buf, sizeof buf),
+			 "yes: hypervisor (cpuinfo hypervisor flag: yes; dmi sys_vendor: "
+			 "unavailable; systemd-detect-virt --vm: none)");
+	ck_assert_str_eq(render(&f, "host.container", buf, sizeof buf),
+			 "none (systemd-detect-virt --container)");
+	snprintf(f.virt.container, sizeof f.virt.container, "docker");
+	ck_assert_str_eq(render(&f, "host.container", buf, sizeof buf),
+			 "docker (systemd-detect-virt --container)");
+}
+END_TEST
+
+/* On a machine with hundreds of CPUs the governor list is cut at 2047
+ * characters, mid-word; readiness still judges every CPU, so a cut
+ * "cpu113:perf" is not taken for a governor named "perf". */
+START_TEST(governors_of_many_cpus)
+{
+	struct host_facts f;
+	char buf[FP_HOST_VALUE_MAX];
+	struct readiness r;
+	ideal(&f);
+	for (int c = 0; c < 400; c++)
+		set_gov(&f.governors, (size_t)c, c, "performance");
+	render(&f, "host.cpu.governor", buf, sizeof buf);
+	ck_assert_uint_eq(strlen(buf), 2047);
+	ck_assert(strncmp(buf, "cpu0:performance cpu1:performance ", 34) == 0);
+	ck_assert_ptr_null(strstr(buf, "cpu399"));
+	readiness_check(&f, &tsc_tb, false, &r);
+	ck_assert_int_eq(find(&r, "cpufreq")->level, READY_OK);
+
+	/* and a CPU past the cut is still named */
+	set_gov(&f.governors, 399, 399, "powersave");
+	readiness_check(&f, &tsc_tb, false, &r);
+	ck_assert_int_eq(find(&r, "cpufreq")->level, READY_WARN);
+	ck_assert_str_eq(find(&r, "cpufreq")->finding, "cpufreq governor powersave on cpu399");
+}
+END_TEST
+
+START_TEST(cmdline_params_and_words)
+{
+	struct host_facts f;
+	char v[64];
+	ideal(&f);
+	snprintf(f.cmdline.text, sizeof f.cmdline.text,
+		 "ro preempt=full\tnosmt isolcpus=2 -- preempt=none init-arg");
+	ck_assert(host_cmdline_param(&f, "preempt", v, sizeof v));
+	ck_assert_str_eq(v, "full");
+	ck_assert(host_cmdline_param(&f, "nosmt", v, sizeof v));
+	ck_assert_str_eq(v, "");
+	ck_assert(!host_cmdline_param(&f, "isol", v, sizeof v)); /* a prefix is not a key */
+	ck_assert(!host_cmdline_param(&f, "init-arg", v, sizeof v)); /* after "--": init's */
+	f.cmdline.known = false;
+	ck_assert(!host_cmdline_param(&f, "preempt", v, sizeof v));
+
+	ck_assert_int_eq(host_preempt_model_of("full"), HOST_PREEMPT_FULL);
+	ck_assert_int_eq(host_preempt_model_of("voluntary"), HOST_PREEMPT_VOLUNTARY);
+	ck_assert_int_eq(host_preempt_model_of("none"), HOST_PREEMPT_NONE);
+	ck_assert_int_eq(host_preempt_model_of("lazy"), HOST_PREEMPT_LAZY);
+	ck_assert_int_eq(host_preempt_model_of("Full"), HOST_PREEMPT_OTHER);
+	ck_assert_int_eq(host_thp_mode_of("[always] madvise never"), HOST_THP_ALWAYS);
+	ck_assert_int_eq(host_thp_mode_of("always [madvise] never"), HOST_THP_MADVISE);
+	ck_assert_int_eq(host_thp_mode_of("always madvise [never]"), HOST_THP_NEVER);
+	ck_assert_int_eq(host_thp_mode_of("always madvise never"), HOST_THP_UNRECOGNISED);
+}
+END_TEST
+
+/* ---- readiness ------------------------------------------------------- */
 
 START_TEST(readiness_of_an_ideal_machine)
 {
-	struct fingerprint fp = { 0 };
+	struct host_facts f;
 	struct readiness r;
-	ideal(&fp);
-	readiness_check(&fp, false, &r);
+	ideal(&f);
+	readiness_check(&f, &tsc_tb, false, &r);
 	static const char *const names[] = { "sched_fifo", "mlockall", "preempt", "cpufreq",
 					     "virtualization", "smt", "isolation", "clocksource",
 					     "timebase", "thp" };
@@ -191,61 +502,129 @@ START_TEST(readiness_of_an_ideal_machine)
 	/* RT throttling on is always worth a line in a qualification */
 	ck_assert_int_eq(find(&r, "rt_throttling")->level, READY_NOTE);
 	ck_assert_ptr_nonnull(strstr(find(&r, "rt_throttling")->remedy, "qualification"));
-	fingerprint_free(&fp);
+	/* no container, no line about one */
+	ck_assert_ptr_null(find(&r, "container"));
+	ck_assert_uint_eq(r.n, 11);
+	/* findings quote the fingerprint's words */
+	ck_assert_str_eq(find(&r, "sched_fifo")->finding,
+			 "real-time policies are allowed (euid 1000; CAP_SYS_NICE no, "
+			 "CAP_IPC_LOCK no; rtprio soft 99, hard 99)");
+	/* without a timebase there is no timebase check */
+	readiness_check(&f, NULL, false, &r);
+	ck_assert_ptr_null(find(&r, "timebase"));
+	ck_assert_uint_eq(r.n, 10);
 }
 END_TEST
 
+/* One change to the ideal machine each, named by what it does. */
+#define CHANGE(name, ...)                                                                   \
+	static void name(struct host_facts *f, struct ready_timebase *tb)                    \
+	{                                                                                    \
+		(void)f;                                                                     \
+		(void)tb;                                                                    \
+		__VA_ARGS__;                                                                 \
+	}
+CHANGE(gov_powersave, set_gov(&f->governors, 1, 1, "powersave"))
+CHANGE(no_cpufreq, f->governors.n = 0)
+CHANGE(throttling_off, f->rt_throttling.runtime_us = -1)
+CHANGE(throttling_unknown, f->rt_throttling.known = false;
+       snprintf(f->rt_throttling.why, HOST_WHY_LEN, "sched_rt_runtime_us: EACCES"))
+CHANGE(rtprio_0, f->rtprio.soft = 0)
+CHANGE(rtprio_50, f->rtprio.soft = 50)
+CHANGE(rtprio_unknown, f->rtprio.known = false)
+CHANGE(rtprio_unlimited, f->rtprio.soft = RLIM_INFINITY; f->rtprio.hard = RLIM_INFINITY)
+CHANGE(rtprio_0_sys_nice, f->rtprio.soft = 0; f->privileges.cap_sys_nice = true)
+CHANGE(rtprio_0_root, f->rtprio.soft = 0; f->privileges.euid = 0)
+CHANGE(memlock_8m, f->memlock.soft = f->memlock.hard = 8u << 20)
+CHANGE(memlock_unknown, f->memlock.known = false)
+CHANGE(memlock_8m_ipc_lock, f->memlock.soft = 8u << 20; f->privileges.cap_ipc_lock = true)
+CHANGE(memlock_8m_root, f->memlock.soft = 8u << 20; f->privileges.euid = 0)
+CHANGE(preempt_full, f->preempt = (struct host_preempt){ HOST_PREEMPT_FULL,
+							 HOST_PREEMPT_FROM_DYNAMIC_DEFAULT, "" })
+CHANGE(vm_kvm, f->virt.detect_vm = true; snprintf(f->virt.detect_answer, 64, "kvm"))
+CHANGE(vm_flag, f->virt.hypervisor_flag = true)
+CHANGE(vm_dmi, f->virt.dmi_names_hypervisor = true)
+CHANGE(docker, f->virt.container_ran = true; snprintf(f->virt.container, 64, "docker"))
+CHANGE(container_none, f->virt.container_ran = true; snprintf(f->virt.container, 64, "none"))
+CHANGE(container_silent, f->virt.container_ran = true)
+CHANGE(smt_active, f->smt.state = HOST_SMT_ACTIVE; snprintf(f->smt.control, 64, "on"))
+CHANGE(smt_unknown, f->smt.state = HOST_SMT_UNKNOWN)
+CHANGE(no_isolcpus, set_cpus(&f->isolated, HOST_CPUS_EMPTY, ""))
+CHANGE(no_isolation, set_cpus(&f->isolated, HOST_CPUS_EMPTY, "");
+       set_cpus(&f->nohz_full, HOST_CPUS_UNSUPPORTED, ""))
+CHANGE(isolation_unknown, f->isolated.state = HOST_CPUS_UNKNOWN;
+       set_cpus(&f->nohz_full, HOST_CPUS_EMPTY, ""))
+CHANGE(hpet, snprintf(f->clocksource.text, sizeof f->clocksource.text, "hpet"))
+CHANGE(clocksource_unknown, f->clocksource.known = false)
+CHANGE(thp_always, f->thp.mode = HOST_THP_ALWAYS;
+       snprintf(f->thp.line, sizeof f->thp.line, "[always] madvise never"))
+CHANGE(thp_unknown, f->thp.known = false)
+CHANGE(tb_clock_gettime, *tb = (struct ready_timebase){ .name = "clock_gettime(CLOCK_MONOTONIC_RAW)" })
+CHANGE(tb_clock_gettime_note, *tb = (struct ready_timebase){ .name = "clock_gettime(x)",
+							    .note = "no constant_tsc" })
+
 START_TEST(readiness_finds_each_problem)
 {
+	/* level -1: the check is absent */
 	static const struct {
-		const char *key, *value, *check;
-		enum ready_level level;
+		void (*change)(struct host_facts *, struct ready_timebase *);
+		const char *check;
+		int level;
 		const char *finding, *remedy;
 	} cases[] = {
-		{ "host.cpu.governor", "cpu0:performance cpu1:powersave", "cpufreq", READY_WARN,
-		  "powersave on cpu1", "performance" },
-		{ "host.rt_throttling", "disabled (sched_rt_runtime_us=-1, sched_rt_period_us=1000000)",
-		  "rt_throttling", READY_WARN, "off", "sched_rt_runtime_us" },
-		{ "host.privileges", "euid 1000; CAP_SYS_NICE no, CAP_IPC_LOCK no", "sched_fifo",
-		  READY_OK, "allowed", "" }, /* rtprio 99 suffices */
-		{ "host.limits.rtprio", "soft 0, hard 0", "sched_fifo", READY_FAIL,
-		  "no CAP_SYS_NICE", "CAP_SYS_NICE" },
+		{ gov_powersave, "cpufreq", READY_WARN, "governor powersave on cpu1", "performance" },
+		{ no_cpufreq, "cpufreq", READY_NOTE, "no cpufreq governor: none (", "qualification" },
+		{ throttling_off, "rt_throttling", READY_WARN, "off (disabled (", "=950000" },
+		{ throttling_unknown, "rt_throttling", READY_NOTE, "unknown (", "sched_rt_runtime_us" },
+		{ rtprio_0, "sched_fifo", READY_FAIL, "no CAP_SYS_NICE and rtprio soft 0",
+		  "CAP_SYS_NICE" },
 		/* a limit below the highest priority fails priority="max" */
-		{ "host.limits.rtprio", "soft 50, hard 50", "sched_fifo", READY_FAIL,
-		  "no CAP_SYS_NICE", "CAP_SYS_NICE" },
-		{ "host.limits.rtprio", "unknown (no getrlimit)", "sched_fifo", READY_FAIL,
-		  "no CAP_SYS_NICE", "CAP_SYS_NICE" },
-		{ "host.limits.memlock", "soft 8192 KiB, hard 8192 KiB", "mlockall", READY_FAIL,
-		  "mlockall refused", "memlock" },
-		{ "host.preempt", "PREEMPT (PREEMPT_DYNAMIC)", "preempt", READY_WARN, "not PREEMPT_RT",
+		{ rtprio_50, "sched_fifo", READY_FAIL, "rtprio soft 50", "CAP_SYS_NICE" },
+		{ rtprio_unknown, "sched_fifo", READY_FAIL, "rtprio unknown (", "CAP_SYS_NICE" },
+		{ rtprio_unlimited, "sched_fifo", READY_OK, "soft unlimited", "" },
+		{ rtprio_0_sys_nice, "sched_fifo", READY_OK, "CAP_SYS_NICE yes", "" },
+		{ rtprio_0_root, "sched_fifo", READY_OK, "euid 0;", "" },
+		{ memlock_8m, "mlockall", READY_FAIL, "memlock soft 8192 KiB", "memlock" },
+		{ memlock_unknown, "mlockall", READY_FAIL, "mlockall refused", "CAP_IPC_LOCK" },
+		{ memlock_8m_ipc_lock, "mlockall", READY_OK, "8192 KiB", "" },
+		{ memlock_8m_root, "mlockall", READY_OK, "8192 KiB", "" },
+		{ preempt_full, "preempt", READY_WARN, "not PREEMPT_RT (PREEMPT (PREEMPT_DYNAMIC;",
 		  "PREEMPT_RT" },
-		{ "host.virtual_machine", "yes: kvm (systemd-detect-virt --vm: kvm)", "virtualization",
-		  READY_WARN, "kvm", "target hardware" },
-		{ "host.cpu.smt", "active (control on)", "smt", READY_WARN, "SMT", "nosmt" },
-		{ "host.cpu.isolated", "none", "isolation", READY_OK, "", "" }, /* nohz_full left */
-		{ "host.cpu.nohz_full", "none", "isolation", READY_NOTE, "no isolated CPUs",
-		  "isolcpus" },
-		{ "host.clocksource", "hpet", "clocksource", READY_WARN, "hpet", "TSC" },
-		{ "host.thp", "[always] madvise never", "thp", READY_WARN, "[always]", "madvise" },
-		{ "timebase.name", "clock_gettime(CLOCK_MONOTONIC_RAW)", "timebase", READY_NOTE,
-		  "clock_gettime", "" },
-		{ "host.cpu.governor", "none (no cpufreq)", "cpufreq", READY_NOTE, "no cpufreq", "" },
-		{ "host.container", "docker (systemd-detect-virt --container)", "container",
-		  READY_NOTE, "docker", "" },
+		{ vm_kvm, "virtualization", READY_WARN, "machine: kvm (cpuinfo", "target hardware" },
+		{ vm_flag, "virtualization", READY_WARN, "machine: hypervisor (cpuinfo hypervisor "
+							 "flag: yes", "target hardware" },
+		{ vm_dmi, "virtualization", READY_WARN, "machine: Acme (", "target hardware" },
+		{ docker, "container", READY_NOTE, "docker (systemd-detect-virt", "restrict" },
+		{ container_none, "container", -1, "", "" },
+		{ container_silent, "container", -1, "", "" },
+		{ smt_active, "smt", READY_WARN, "SMT is active (active (control on))", "nosmt" },
+		{ smt_unknown, "smt", READY_OK, "unknown (", "" },
+		{ no_isolcpus, "isolation", READY_OK, "isolated CPUs: none; nohz_full: 1-3", "" },
+		{ no_isolation, "isolation", READY_NOTE, "no isolated CPUs", "isolcpus" },
+		{ isolation_unknown, "isolation", READY_OK, "isolated CPUs: unknown (", "" },
+		{ hpet, "clocksource", READY_WARN, "clocksource hpet, not tsc", "TSC" },
+		{ clocksource_unknown, "clocksource", READY_WARN, "clocksource unknown (", "TSC" },
+		{ thp_always, "thp", READY_WARN, "[always]", "madvise" },
+		{ thp_unknown, "thp", READY_OK, "unknown (", "" },
+		{ tb_clock_gettime, "timebase", READY_NOTE,
+		  "timed with clock_gettime(CLOCK_MONOTONIC_RAW) (no invariant TSC)", "timebase" },
+		{ tb_clock_gettime_note, "timebase", READY_NOTE, "(no constant_tsc)", "timebase" },
 	};
-	/* Each case changes the ideal machine cumulatively, so a later case
-	 * sees the earlier changes: the order above is chosen for that. */
-	struct fingerprint fp = { 0 };
-	ideal(&fp);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct host_facts f;
+		struct ready_timebase tb = tsc_tb;
 		struct readiness r;
-		fingerprint_add(&fp, cases[i].key, "%s", cases[i].value);
-		readiness_check(&fp, false, &r);
+		ideal(&f);
+		cases[i].change(&f, &tb);
+		readiness_check(&f, &tb, false, &r);
 		const struct ready_check *c = find(&r, cases[i].check);
+		if (cases[i].level < 0) {
+			ck_assert_msg(c == NULL, "case %zu: %s: %s", i, cases[i].check, c->finding);
+			continue;
+		}
 		ck_assert_msg(c != NULL, "case %zu: no check %s", i, cases[i].check);
-		ck_assert_msg(c->level == cases[i].level, "case %zu (%s): level %s, want %s: %s", i,
-			      cases[i].check, ready_level_name(c->level),
-			      ready_level_name(cases[i].level), c->finding);
+		ck_assert_msg((int)c->level == cases[i].level, "case %zu (%s): level %s: %s", i,
+			      cases[i].check, ready_level_name(c->level), c->finding);
 		ck_assert_msg(strstr(c->finding, cases[i].finding), "case %zu: finding '%s'", i,
 			      c->finding);
 		ck_assert_msg(strstr(c->remedy, cases[i].remedy), "case %zu: remedy '%s'", i,
@@ -253,6 +632,53 @@ START_TEST(readiness_finds_each_problem)
 		if (c->level != READY_OK)
 			ck_assert_msg(c->remedy[0], "case %zu: %s without a remedy", i, c->name);
 	}
+}
+END_TEST
+
+/* The verdicts come from the typed facts, not from the words the
+ * fingerprint shows: facts whose kept text says the opposite of their
+ * typed value are judged by the typed value. */
+START_TEST(readiness_ignores_the_text)
+{
+	struct host_facts f;
+	struct readiness r;
+	char buf[FP_HOST_VALUE_MAX];
+	ideal(&f);
+
+	/* THP: the line reads "[always]", the mode is madvise: ok */
+	snprintf(f.thp.line, sizeof f.thp.line, "[always] madvise never");
+	ck_assert_str_eq(render(&f, "host.thp", buf, sizeof buf), "[always] madvise never");
+	readiness_check(&f, &tsc_tb, false, &r);
+	ck_assert_int_eq(find(&r, "thp")->level, READY_OK);
+	/* and the other way round: the mode is always, the line does not say so */
+	f.thp.mode = HOST_THP_ALWAYS;
+	snprintf(f.thp.line, sizeof f.thp.line, "always [madvise] never");
+	readiness_check(&f, &tsc_tb, false, &r);
+	ck_assert_int_eq(find(&r, "thp")->level, READY_WARN);
+
+	/* a preemption word that starts like PREEMPT_RT is not a PREEMPT_RT kernel */
+	f.preempt = (struct host_preempt){ HOST_PREEMPT_OTHER, HOST_PREEMPT_FROM_CMDLINE,
+					   "PREEMPT_RT" };
+	render(&f, "host.preempt", buf, sizeof buf);
+	ck_assert(strncmp(buf, "PREEMPT_RT (", 12) == 0);
+	readiness_check(&f, &tsc_tb, false, &r);
+	ck_assert_int_eq(find(&r, "preempt")->level, READY_WARN);
+
+	/* the timebase: a name of "tsc" without an invariant TSC is noted */
+	struct ready_timebase tb = { .name = "tsc", .invariant_tsc = false };
+	readiness_check(&f, &tb, false, &r);
+	ck_assert_int_eq(find(&r, "timebase")->level, READY_NOTE);
+
+	/* rewording a rendered value afterwards changes nothing either: the
+	 * checks never see the fingerprint */
+	struct readiness before;
+	readiness_check(&f, &tsc_tb, false, &before);
+	struct fingerprint fp = { 0 };
+	fingerprint_add_host(&fp, &f);
+	fingerprint_add(&fp, "host.thp", "always [madvise] never");
+	fingerprint_add(&fp, "host.preempt", "PREEMPT_RT (/sys/kernel/realtime)");
+	readiness_check(&f, &tsc_tb, false, &r);
+	ck_assert_mem_eq(&r, &before, sizeof r);
 	fingerprint_free(&fp);
 }
 END_TEST
@@ -260,10 +686,10 @@ END_TEST
 START_TEST(readiness_live_privileges)
 {
 	/* The forked tries agree with what the process may do. */
-	struct fingerprint fp = { 0 };
+	struct host_facts f;
 	struct readiness r;
-	runinfo_collect(&fp, NULL);
-	readiness_check(&fp, true, &r);
+	host_facts_collect(&f);
+	readiness_check(&f, NULL, true, &r);
 	const struct ready_check *c = find(&r, "sched_fifo");
 	ck_assert_ptr_nonnull(c);
 	if (geteuid() == 0)
@@ -271,7 +697,6 @@ START_TEST(readiness_live_privileges)
 			      "%s", c->finding);
 	ck_assert_ptr_nonnull(find(&r, "mlockall"));
 	ck_assert_uint_ge(r.n, 10);
-	fingerprint_free(&fp);
 }
 END_TEST
 
@@ -282,8 +707,16 @@ static Suite *fingerprint_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, every_field_present);
 	tcase_add_test(tc, values_match_the_machine);
+	tcase_add_test(tc, facts_match_the_machine);
+	tcase_add_test(tc, fingerprint_of_made_up_facts);
+	tcase_add_test(tc, fingerprint_names_each_preemption_source);
+	tcase_add_test(tc, fingerprint_says_what_is_unknown);
+	tcase_add_test(tc, fingerprint_names_the_virtual_machine);
+	tcase_add_test(tc, governors_of_many_cpus);
+	tcase_add_test(tc, cmdline_params_and_words);
 	tcase_add_test(tc, readiness_of_an_ideal_machine);
 	tcase_add_test(tc, readiness_finds_each_problem);
+	tcase_add_test(tc, readiness_ignores_the_text);
 	tcase_add_test(tc, readiness_live_privileges);
 	suite_add_tcase(s, tc);
 	return s;
