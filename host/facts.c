@@ -6,6 +6,7 @@
  * for.
  */
 #include "host/facts.h"
+#include "base/rtperm.h"
 #include "base/numfmt.h"
 
 #include <errno.h>
@@ -375,20 +376,13 @@ static void collect_rlimit(struct host_rlimit *l, int res)
  * run: CAP_SYS_NICE (real-time policies) and CAP_IPC_LOCK (mlockall). */
 static void collect_privileges(struct host_privileges *p)
 {
-	FILE *f = fopen("/proc/self/status", "re");
 	unsigned long long eff = 0;
-	char line[256];
 	p->euid = (unsigned)geteuid();
-	p->caps_known = false;
-	while (f && fgets(line, sizeof line, f))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1) {
-			p->caps_known = true;
-			break;
-		}
-	if (f)
-		fclose(f);
-	p->cap_sys_nice = p->caps_known && (eff & (1ull << 23));
-	p->cap_ipc_lock = p->caps_known && (eff & (1ull << 14));
+	p->caps_known = rtperm_caps(&eff);
+	p->cap_sys_nice = p->caps_known && (eff >> RTPERM_CAP_SYS_NICE & 1u);
+	p->cap_ipc_lock = p->caps_known && (eff >> RTPERM_CAP_IPC_LOCK & 1u);
+	p->rt_group_known = rtperm_cgroup_runtime(&p->rt_group_runtime_us, p->rt_group_file,
+						  sizeof p->rt_group_file);
 }
 
 enum host_thp_mode host_thp_mode_of(const char *line)

@@ -153,6 +153,11 @@ struct host_privileges {
 	bool caps_known;     /* CapEff was found in /proc/self/status */
 	bool cap_sys_nice;   /* real-time policies */
 	bool cap_ipc_lock;   /* mlockall beyond RLIMIT_MEMLOCK */
+	/* RT group scheduling: the real-time runtime of this process's cgroup
+	 * (0 refuses real-time policies even to root), when the kernel has it. */
+	bool rt_group_known;
+	long long rt_group_runtime_us; /* -1: unlimited */
+	char rt_group_file[256];       /* the cpu.rt_runtime_us read */
 };
 
 /* Transparent huge pages: the bracketed mode of .../transparent_hugepage/enabled. */

@@ -93,15 +93,31 @@ static void check_sched_fifo(const struct host_facts *f, bool live, struct readi
 			: (p->euid == 0 || p->cap_sys_nice || rtprio_max) ? 0 : EPERM;
 	text(f, "host.privileges", priv);
 	text(f, "host.limits.rtprio", rtprio);
+	bool group_zero = p->rt_group_known && p->rt_group_runtime_us == 0;
+	if (!live && group_zero)
+		fifo = EPERM;
+	const char *why = fifo > 0 ? strerror(fifo) : "the test could not run";
 	if (fifo == 0)
 		add(r, "sched_fifo", READY_OK, NULL, "real-time policies are allowed (%s; rtprio %s)",
 		    priv, rtprio);
+	else if (group_zero)
+		add(r, "sched_fifo", READY_FAIL,
+		    "give the cgroup real-time runtime (write e.g. 950000 to that file, within "
+		    "its parent's), or run rtconform outside this cgroup",
+		    "this process's cgroup has no real-time runtime (%s is 0, RT group "
+		    "scheduling), which refuses real-time policies even to root: fifo and rr "
+		    "requirements will error (%s)", p->rt_group_file, why);
+	else if (p->euid == 0 || p->cap_sys_nice || rtprio_max)
+		add(r, "sched_fifo", READY_FAIL,
+		    "look for a security module or seccomp filter that forbids sched_setscheduler",
+		    "real-time policies are refused (%s) although %s: fifo and rr requirements "
+		    "will error", why, priv);
 	else
 		add(r, "sched_fifo", READY_FAIL,
 		    "run as root, or grant CAP_SYS_NICE (setcap cap_sys_nice,cap_ipc_lock+ep "
 		    "rtconform), or set an rtprio limit in /etc/security/limits.conf",
 		    "no CAP_SYS_NICE and rtprio %s: fifo and rr requirements will error (%s)",
-		    rtprio, fifo > 0 ? strerror(fifo) : "the test could not run");
+		    rtprio, why);
 }
 
 /* Offline: root, CAP_IPC_LOCK, or an unlimited memlock soft limit. */

@@ -535,6 +535,11 @@ CHANGE(rtprio_unknown, f->rtprio.known = false)
 CHANGE(rtprio_unlimited, f->rtprio.soft = RLIM_INFINITY; f->rtprio.hard = RLIM_INFINITY)
 CHANGE(rtprio_0_sys_nice, f->rtprio.soft = 0; f->privileges.cap_sys_nice = true)
 CHANGE(rtprio_0_root, f->rtprio.soft = 0; f->privileges.euid = 0)
+CHANGE(root_rt_group_0, f->privileges.euid = 0; f->privileges.rt_group_known = true;
+       f->privileges.rt_group_runtime_us = 0;
+       snprintf(f->privileges.rt_group_file, 256, "/sys/fs/cgroup/cpu/box/cpu.rt_runtime_us"))
+CHANGE(root_rt_group_950ms, f->privileges.euid = 0; f->privileges.rt_group_known = true;
+       f->privileges.rt_group_runtime_us = 950000)
 CHANGE(memlock_8m, f->memlock.soft = f->memlock.hard = 8u << 20)
 CHANGE(memlock_unknown, f->memlock.known = false)
 CHANGE(memlock_8m_ipc_lock, f->memlock.soft = 8u << 20; f->privileges.cap_ipc_lock = true)
@@ -584,6 +589,12 @@ START_TEST(readiness_finds_each_problem)
 		{ rtprio_unlimited, "sched_fifo", READY_OK, "soft unlimited", "" },
 		{ rtprio_0_sys_nice, "sched_fifo", READY_OK, "CAP_SYS_NICE yes", "" },
 		{ rtprio_0_root, "sched_fifo", READY_OK, "euid 0;", "" },
+		/* root in a cgroup without RT runtime: the cgroup is named, not a
+		 * capability root already has */
+		{ root_rt_group_0, "sched_fifo", READY_FAIL,
+		  "cgroup has no real-time runtime (/sys/fs/cgroup/cpu/box/cpu.rt_runtime_us is 0",
+		  "give the cgroup real-time runtime" },
+		{ root_rt_group_950ms, "sched_fifo", READY_OK, "euid 0;", "" },
 		{ memlock_8m, "mlockall", READY_FAIL, "memlock soft 8192 KiB", "memlock" },
 		{ memlock_unknown, "mlockall", READY_FAIL, "mlockall refused", "CAP_IPC_LOCK" },
 		{ memlock_8m_ipc_lock, "mlockall", READY_OK, "8192 KiB", "" },

@@ -68,6 +68,9 @@ else
   expect_status 3 bash -c "echo \$\$ >'$cg/cgroup.procs'; exec '$RTC' probe selftest --policy fifo --priority 10 --iterations 10"
   expect_grep "cgroup has no real-time runtime \\($cg/cpu.rt_runtime_us is 0" "$TMP/out"
   expect_no_grep 'grant CAP_SYS_NICE' "$TMP/out"
+  expect_status 0 bash -c "echo \$\$ >'$cg/cgroup.procs'; exec '$RTC' env"
+  expect_grep "fail +sched_fifo +this process's cgroup has no real-time runtime \\($cg/cpu.rt_runtime_us is 0" "$TMP/out"
+  expect_no_grep 'no CAP_SYS_NICE' "$TMP/out"
   rmdir "$cg" && ok || fail "could not remove the test cgroup $cg"
   [ ! -e "$cg" ] && ok || fail "test cgroup $cg left behind"
   trap 'rm -rf "$TMP"' EXIT
