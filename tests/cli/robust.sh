@@ -130,4 +130,15 @@ expect_status 2 "$RTC" run --only "$(printf 'A,\033[2J')" -o "$TMP/esc-out" "$nl
 expect_grep "no requirement with id '\\\\x1b\\[2J'" "$TMP/out"
 has_raw_controls "$TMP/out" && fail "run --only printed a raw control character" || ok
 
+# Texts that every report carries are bounded (a title of megabytes made a
+# junit.xml nothing would read back); a parameter value fits the worker's
+# field. Both refused by the schema, naming the element and the limit.
+big() { head -c "$1" /dev/zero | tr '\0' x; }
+printf '<requirements xmlns="urn:rtconform:requirements:1" name="t" version="1"><title>%s</title>\n<requirement id="A"><probe name="selftest"/><limit statistic="max" max="1ms"/></requirement></requirements>\n' "$(big 5000000)" >"$TMP/title.xml"
+expect_status 2 "$RTC" validate "$TMP/title.xml"
+expect_grep "title.xml:1: Element '\{urn:rtconform:requirements:1\}title'.*maximum length of '4096'|title.xml:1: Element 'title'.*maximum length of '4096'" "$TMP/out"
+printf '<requirements xmlns="urn:rtconform:requirements:1" name="t" version="1">\n<requirement id="A"><probe name="timer-wakeup"><param name="cpus">%s0</param></probe><limit statistic="max" max="1ms"/></requirement></requirements>\n' "$(for _ in $(seq 100); do printf '0,'; done)" >"$TMP/param.xml"
+expect_status 2 "$RTC" validate "$TMP/param.xml"
+expect_grep "param.xml:2: .*maximum length of '127'" "$TMP/out"
+
 finish
