@@ -209,18 +209,18 @@ enum { OUT_JUNIT, OUT_SUMMARY, OUT_HTML, OUT_JSON, NOUT };
 static const char *const out_names[NOUT] = { "junit.xml", "summary.txt", "report.html",
 					     "results.json" };
 
-static int write_report(int which, const struct report_run *run, const struct report_view *v,
-			const char *path, char *err, size_t len)
+static int write_report(int which, const struct report_view *v, const char *path, char *err,
+			size_t len)
 {
 	switch (which) {
 	case OUT_JUNIT:
-		return report_write_junit_view(run, v, path, err, len);
+		return report_write_junit(v, path, err, len);
 	case OUT_SUMMARY:
-		return report_write_summary(run, path, err, len);
+		return report_write_summary(v, path, err, len);
 	case OUT_HTML:
-		return report_write_html_view(v, path, err, len);
+		return report_write_html(v, path, err, len);
 	default:
-		return report_write_json_view(v, path, err, len);
+		return report_write_json(v, path, err, len);
 	}
 }
 
@@ -367,19 +367,19 @@ int cmd_run(int argc, char **argv, const char *self_dir, const char *cmdline)
 	runinfo_add_run(&fp, cmdline, run.started, run.ended, files, nfiles);
 	fingerprint_add(&fp, "rtconform.interrupted", "%s", interrupted ? "yes" : "no");
 
-	report_write_text(&run, stdout);
-	rc = report_exit_status(&run);
-	/* Every report is attempted: a full disk for one must not cost the
-	 * others. A report that could not be written makes the run an error. */
-	bool all_written = true;
-	/* One view of the results for junit.xml, report.html and results.json. */
+	/* One view of the results for the table below and every report. */
 	struct report_view view;
 	if (report_view_from_run(&run, &view) != 0) {
 		fprintf(stderr, "rtconform run: out of memory building the reports\n");
 		abort(); /* the results cannot be reported: never exit as if they were */
 	}
+	report_write_text(&view, stdout);
+	rc = report_exit_status(&run);
+	/* Every report is attempted: a full disk for one must not cost the
+	 * others. A report that could not be written makes the run an error. */
+	bool all_written = true;
 	for (int k = 0; k < NOUT; k++) {
-		if (write_report(k, &run, &view, out_path[k], err, sizeof err) != 0) {
+		if (write_report(k, &view, out_path[k], err, sizeof err) != 0) {
 			fprintf(stderr, "rtconform run: %s\n", err);
 			rc = EXIT_NOT_MEASURED;
 			all_written = false;
@@ -743,32 +743,38 @@ int cmd_env(int argc, char **argv)
 /* ------------------------------------------------------------- report */
 
 static const char report_usage[] =
-	"usage: rtconform report JUNIT.xml [--html FILE] [--json FILE]\n"
+	"usage: rtconform report RESULTS.json|JUNIT.xml [--html FILE] [--json FILE]\n"
+	"                        [--junit FILE] [--summary FILE]\n"
 	"\n"
-	"Render the audit report (HTML) and/or results.json again from a junit.xml that\n"
-	"rtconform run wrote, alone: its properties carry every statistic, histogram\n"
-	"bucket, limit and the environment. The HTML is the same, byte for byte, as the\n"
-	"report.html the run wrote. At least one of --html and --json.\n"
+	"Render the reports of a run again from the results.json it wrote, alone: it\n"
+	"holds every statistic, histogram bucket, limit and the environment, and each\n"
+	"report is the same, byte for byte, as the one rtconform run wrote. A junit.xml\n"
+	"of rtconform run also works (its numbers are rounded to 0.001). The input is\n"
+	"recognised by its content. At least one of the options.\n"
 	"\n"
-	"exit status: 0 written, 2 usage error, unreadable or foreign junit.xml, or an\n"
-	"output that cannot be written\n";
+	"exit status: 0 written, 2 usage error, an unreadable, malformed or foreign\n"
+	"input, or an output that cannot be written\n";
 
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "html", required_argument, NULL, 'H' },
-		{ "json", required_argument, NULL, 'J' },
+		{ "html", required_argument, NULL, REPORT_HTML },
+		{ "json", required_argument, NULL, REPORT_JSON },
+		{ "junit", required_argument, NULL, REPORT_JUNIT },
+		{ "summary", required_argument, NULL, REPORT_SUMMARY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *html = NULL, *json = NULL;
-	int c;
+	const char *out[REPORT_NKINDS] = { NULL };
+	int c, nout = 0;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'H': html = optarg; break;
-		case 'J': json = optarg; break;
+		case REPORT_HTML: case REPORT_JSON: case REPORT_JUNIT: case REPORT_SUMMARY:
+			nout += !out[c];
+			out[c] = optarg;
+			break;
 		case 'h': fputs(report_usage, stdout); return 0;
 		case ':':
 			fprintf(stderr, "rtconform report: option %s needs a value\n", argv[optind - 1]);
@@ -780,36 +786,33 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "rtconform report: give exactly one junit.xml (see rtconform report --help)\n");
+		fprintf(stderr, "rtconform report: give exactly one results.json or junit.xml (see rtconform report --help)\n");
 		return EXIT_USAGE;
 	}
-	if (!html && !json) {
-		fprintf(stderr, "rtconform report: nothing to write: give --html FILE and/or --json FILE\n");
+	if (!nout) {
+		fprintf(stderr, "rtconform report: nothing to write: give --html, --json, --junit and/or --summary FILE\n");
 		return EXIT_USAGE;
 	}
 	char err[700];
-	if ((html && report_check_writable(html, err, sizeof err) != 0) ||
-	    (json && report_check_writable(json, err, sizeof err) != 0)) {
-		fprintf(stderr, "rtconform report: %s\n", err);
-		return EXIT_USAGE;
-	}
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		if (out[k] && report_check_writable(out[k], err, sizeof err) != 0) {
+			fprintf(stderr, "rtconform report: %s\n", err);
+			return EXIT_USAGE;
+		}
 	struct report_view v;
-	if (report_view_from_junit(argv[optind], &v, err, sizeof err) != 0) {
+	if (report_view_read(argv[optind], &v, err, sizeof err) != 0) {
 		fprintf(stderr, "rtconform report: %s\n", err);
 		return EXIT_USAGE;
 	}
 	int rc = 0;
-	if (html && report_write_html_view(&v, html, err, sizeof err) != 0) {
-		fprintf(stderr, "rtconform report: %s\n", err);
-		rc = EXIT_USAGE;
-	}
-	if (json && report_write_json_view(&v, json, err, sizeof err) != 0) {
-		fprintf(stderr, "rtconform report: %s\n", err);
-		rc = EXIT_USAGE;
-	}
-	if (!rc)
-		printf("reports: %s%s%s\n", html ? html : "", html && json ? ", " : "",
-		       json ? json : "");
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		if (out[k] && report_write((enum report_kind)k, &v, out[k], err, sizeof err) != 0) {
+			fprintf(stderr, "rtconform report: %s\n", err);
+			rc = EXIT_USAGE;
+		}
+	for (int k = 0, n = 0; !rc && k < REPORT_NKINDS; k++)
+		if (out[k] && ++n)
+			printf("%s%s%s", n > 1 ? ", " : "reports: ", out[k], n == nout ? "\n" : "");
 	report_view_free(&v);
 	return rc;
 }
