@@ -562,6 +562,12 @@ START_TEST(json_reader_refuses)
 	ck_assert_int_eq(read_json_text(x, garbage, err, sizeof err), -EINVAL);
 	ck_assert_msg(strstr(err, "not JSON") && strstr(err, "end of file expected"), "%s", err);
 	free(garbage);
+	/* a key given twice: which one would a reader take? */
+	char *dup;
+	ck_assert_int_ge(asprintf(&dup, "{\"schema\": \"x\",%s", strchr(text, '{') + 1), 0);
+	ck_assert_int_eq(read_json_text(x, dup, err, sizeof err), -EINVAL);
+	ck_assert_msg(strstr(err, "duplicate object key"), "%s", err);
+	free(dup);
 	free(text);
 
 	/* a field of the wrong type */
@@ -605,6 +611,9 @@ START_TEST(json_reader_refuses)
 	root = fixture_json(x);
 	json_object_set_new(json_object_get(root, "totals"), "errors", json_integer(0));
 	expect_refused(x, root, "totals.errors", "expected 2");
+	root = fixture_json(x);
+	json_object_set_new(root, "exit_status", json_integer(0));
+	expect_refused(x, root, "exit_status", "expected 3");
 	root = fixture_json(x);
 	json_object_set_new(root, "schema", json_string("urn:rtconform:results:0"));
 	expect_refused(x, root, "schema", "urn:rtconform:results:1");
