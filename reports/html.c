@@ -4,7 +4,7 @@
  * from anywhere (no src=, no external href=, no url() in the CSS), so it
  * opens the same on an air-gapped machine in ten years. Rendered from the
  * report view only, so the report `run` writes and the one `rtconform report`
- * rebuilds from junit.xml are the same bytes. Written with xmlTextWriter as
+ * rebuilds from results.json are the same bytes. Written with xmlTextWriter as
  * polyglot markup: valid HTML5 that is also well-formed XML, every string
  * escaped by the writer.
  *

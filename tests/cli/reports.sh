@@ -72,7 +72,12 @@ cat >"$TMP/mixed.xml" <<XML
 </requirements>
 XML
 expect_status 3 "$RTC" run --only OK,MISS,SLOW -o "$TMP/m" "$TMP/mixed.xml"
-expect_grep '4 requirements: 1 passed, 1 failed, 1 error, 1 skipped' "$TMP/m/summary.txt"
+# A cycles limit needs a TSC timebase; on another it cannot be judged (error).
+if "$RTC" env 2>/dev/null | grep -Eq '^timebase.name +tsc$'; then
+  expect_grep '4 requirements: 1 passed, 1 failed, 1 error, 1 skipped' "$TMP/m/summary.txt"
+else
+  expect_grep '4 requirements: 0 passed, 1 failed, 2 errors, 1 skipped' "$TMP/m/summary.txt"
+fi
 expect_grep 'name="OK.limit.2.max_cycles"' "$TMP/m/junit.xml"
 rerender_same "$TMP/m" "mixed run"
 
