@@ -757,11 +757,13 @@ static const char report_usage[] =
 
 int cmd_report(int argc, char **argv)
 {
+	/* An output option's value is OUT_OPT + its report kind. */
+	enum { OUT_OPT = 256 };
 	static const struct option opts[] = {
-		{ "html", required_argument, NULL, REPORT_HTML },
-		{ "json", required_argument, NULL, REPORT_JSON },
-		{ "junit", required_argument, NULL, REPORT_JUNIT },
-		{ "summary", required_argument, NULL, REPORT_SUMMARY },
+		{ "html", required_argument, NULL, OUT_OPT + REPORT_HTML },
+		{ "json", required_argument, NULL, OUT_OPT + REPORT_JSON },
+		{ "junit", required_argument, NULL, OUT_OPT + REPORT_JUNIT },
+		{ "summary", required_argument, NULL, OUT_OPT + REPORT_SUMMARY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -771,9 +773,10 @@ int cmd_report(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
-		case REPORT_HTML: case REPORT_JSON: case REPORT_JUNIT: case REPORT_SUMMARY:
-			nout += !out[c];
-			out[c] = optarg;
+		case OUT_OPT + REPORT_HTML: case OUT_OPT + REPORT_JSON:
+		case OUT_OPT + REPORT_JUNIT: case OUT_OPT + REPORT_SUMMARY:
+			nout += !out[c - OUT_OPT];
+			out[c - OUT_OPT] = optarg;
 			break;
 		case 'h': fputs(report_usage, stdout); return 0;
 		case ':':
