@@ -1,81 +1,136 @@
-/* report.c - `rtconform report`: render report.html and/or results.json
- * again from a junit.xml that `rtconform run` wrote. */
+/* report.c - `rtconform report`: render the reports of a run again from the
+ * results.json it wrote (or, for older runs, its junit.xml). */
 #include "cli/cli.h"
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "base/termsafe.h"
 #include "reports/report.h"
 
 static const char report_usage[] =
-	"usage: rtconform report JUNIT.xml [--html FILE] [--json FILE]\n"
+	"usage: rtconform report RESULTS.json|JUNIT.xml [--html FILE] [--json FILE]\n"
+	"                        [--junit FILE] [--summary FILE]\n"
 	"\n"
-	"Render the audit report (HTML) and/or results.json again from a junit.xml that\n"
-	"rtconform run wrote, alone: its properties carry every statistic, histogram\n"
-	"bucket, limit and the environment. The HTML is the same, byte for byte, as the\n"
-	"report.html the run wrote. At least one of --html and --json.\n"
+	"Render the reports of a run again from the results.json it wrote, alone: it\n"
+	"holds every statistic, histogram bucket, limit and the environment, and each\n"
+	"report is the same, byte for byte, as the one rtconform run wrote. A junit.xml\n"
+	"of rtconform run also works (its numbers are rounded to 0.001). The input is\n"
+	"recognised by its content. At least one of the options.\n"
 	"\n"
-	"exit status: 0 written, 2 usage error, unreadable or foreign junit.xml, or an\n"
-	"output that cannot be written\n";
+	"exit status: 0 written, 2 usage error, an unreadable, malformed or foreign\n"
+	"input, or an output that cannot be written\n";
+
+static const char *const kind_option[REPORT_NKINDS] = {
+	[REPORT_JUNIT] = "--junit", [REPORT_SUMMARY] = "--summary",
+	[REPORT_HTML] = "--html", [REPORT_JSON] = "--json",
+};
+
+/* An output option's getopt value is OUT_OPT + its report kind. */
+enum { OUT_OPT = 256 };
+
+/* The outputs asked for into out[]; REPORT_GO_ON, or an exit status. */
+#define REPORT_GO_ON (-1)
+static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS])
+{
+	static const struct option opts[] = {
+		{ "html", required_argument, NULL, OUT_OPT + REPORT_HTML },
+		{ "json", required_argument, NULL, OUT_OPT + REPORT_JSON },
+		{ "junit", required_argument, NULL, OUT_OPT + REPORT_JUNIT },
+		{ "summary", required_argument, NULL, OUT_OPT + REPORT_SUMMARY },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	cli_getopt_begin();
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		if (c >= OUT_OPT && c < OUT_OPT + REPORT_NKINDS) {
+			if (!optarg[0]) {
+				term_println(stderr, "rtconform report: %s: empty value",
+					     kind_option[c - OUT_OPT]);
+				return EXIT_USAGE;
+			}
+			out[c - OUT_OPT] = optarg;
+		} else if (c == 'h') {
+			fputs(report_usage, stdout);
+			return 0;
+		} else {
+			return cli_getopt_error("report", c, argv);
+		}
+	}
+	if (optind != argc - 1) {
+		term_println(stderr, "rtconform report: give exactly one results.json or junit.xml "
+			     "(see rtconform report --help)");
+		return EXIT_USAGE;
+	}
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		if (out[k])
+			return REPORT_GO_ON;
+	term_println(stderr, "rtconform report: nothing to write: give --html, --json, --junit "
+		     "and/or --summary FILE");
+	return EXIT_USAGE;
+}
+
+/* No output may overwrite the input or another output. */
+static int check_outputs(const char *input, const char *const out[REPORT_NKINDS])
+{
+	char err[700];
+	char *canon[REPORT_NKINDS] = { NULL };
+	char *in = realpath(input, NULL);
+	int rc = 0;
+	for (int k = 0; k < REPORT_NKINDS && !rc; k++) {
+		if (!out[k])
+			continue;
+		canon[k] = cli_canonical_path(out[k]);
+		if (canon[k] && in && strcmp(canon[k], in) == 0) {
+			term_println(stderr, "rtconform report: %s %s would overwrite the input",
+				     kind_option[k], out[k]);
+			rc = EXIT_USAGE;
+		}
+		for (int j = 0; j < k && !rc; j++)
+			if (canon[j] && canon[k] && strcmp(canon[j], canon[k]) == 0) {
+				term_println(stderr, "rtconform report: %s and %s are the same file "
+					     "(%s)", kind_option[j], kind_option[k], out[k]);
+				rc = EXIT_USAGE;
+			}
+		if (!rc && report_check_writable(out[k], err, sizeof err) != 0) {
+			term_println(stderr, "rtconform report: %s", err);
+			rc = EXIT_USAGE;
+		}
+	}
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		free(canon[k]);
+	free(in);
+	return rc;
+}
 
 int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	(void)ctx;
-	static const struct option opts[] = {
-		{ "html", required_argument, NULL, 'H' },
-		{ "json", required_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *html = NULL, *json = NULL;
-	int c;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'H': html = optarg; break;
-		case 'J': json = optarg; break;
-		case 'h': fputs(report_usage, stdout); return 0;
-		case ':':
-			fprintf(stderr, "rtconform report: option %s needs a value\n", argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			fprintf(stderr, "rtconform report: unknown option '%s' (see rtconform report --help)\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "rtconform report: give exactly one junit.xml (see rtconform report --help)\n");
-		return EXIT_USAGE;
-	}
-	if (!html && !json) {
-		fprintf(stderr, "rtconform report: nothing to write: give --html FILE and/or --json FILE\n");
-		return EXIT_USAGE;
-	}
+	const char *out[REPORT_NKINDS] = { NULL };
+	int rc = parse_options(argc, argv, out);
+	if (rc != REPORT_GO_ON)
+		return rc;
+	if ((rc = check_outputs(argv[optind], out)) != 0)
+		return rc;
 	char err[700];
-	if ((html && report_check_writable(html, err, sizeof err) != 0) ||
-	    (json && report_check_writable(json, err, sizeof err) != 0)) {
-		fprintf(stderr, "rtconform report: %s\n", err);
-		return EXIT_USAGE;
-	}
 	struct report_view v;
-	if (report_view_from_junit(argv[optind], &v, err, sizeof err) != 0) {
-		fprintf(stderr, "rtconform report: %s\n", err);
+	if (report_view_read(argv[optind], &v, err, sizeof err) != 0) {
+		term_println(stderr, "rtconform report: %s", err);
 		return EXIT_USAGE;
 	}
-	int rc = 0;
-	if (html && report_write_html_view(&v, html, err, sizeof err) != 0) {
-		fprintf(stderr, "rtconform report: %s\n", err);
-		rc = EXIT_USAGE;
-	}
-	if (json && report_write_json_view(&v, json, err, sizeof err) != 0) {
-		fprintf(stderr, "rtconform report: %s\n", err);
-		rc = EXIT_USAGE;
-	}
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		if (out[k] && report_write((enum report_kind)k, &v, out[k], err, sizeof err) != 0) {
+			term_println(stderr, "rtconform report: %s", err);
+			rc = EXIT_USAGE;
+		}
+	for (int k = 0, n = 0; !rc && k < REPORT_NKINDS; k++)
+		if (out[k])
+			term_print(stdout, "%s%s", n++ ? ", " : "reports: ", out[k]);
 	if (!rc)
-		printf("reports: %s%s%s\n", html ? html : "", html && json ? ", " : "",
-		       json ? json : "");
+		putchar('\n');
 	report_view_free(&v);
 	return rc;
 }

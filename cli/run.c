@@ -258,39 +258,24 @@ static void measure_all(struct report_run *run, struct req_file **files, size_t 
 	}
 }
 
-static int write_report(int which, const struct report_run *run, const struct report_view *v,
-			const char *path, char *err, size_t len)
-{
-	switch (which) {
-	case OUT_JUNIT:
-		return report_write_junit_view(run, v, path, err, len);
-	case OUT_SUMMARY:
-		return report_write_summary(run, path, err, len);
-	case OUT_HTML:
-		return report_write_html_view(v, path, err, len);
-	default:
-		return report_write_json_view(v, path, err, len);
-	}
-}
-
 /* The text summary to stdout and the four reports. Returns the run's exit
  * status, EXIT_NOT_MEASURED when a report could not be written. */
 static int write_reports(const struct report_run *run, char *out_path[NOUT])
 {
 	char err[600];
-	report_write_text(run, stdout);
-	int rc = report_exit_status(run);
-	/* Every report is attempted: a full disk for one must not cost the
-	 * others. A report that could not be written makes the run an error. */
-	bool all_written = true;
-	/* One view of the results for junit.xml, report.html and results.json. */
+	/* One view of the results for the table below and every report. */
 	struct report_view view;
 	if (report_view_from_run(run, &view) != 0) {
 		term_println(stderr, "rtconform run: out of memory building the reports");
 		abort(); /* the results cannot be reported: never exit as if they were */
 	}
+	report_write_text(&view, stdout);
+	int rc = report_exit_status(run);
+	/* Every report is attempted: a full disk for one must not cost the
+	 * others. A report that could not be written makes the run an error. */
+	bool all_written = true;
 	for (int k = 0; k < NOUT; k++) {
-		if (write_report(k, run, &view, out_path[k], err, sizeof err) != 0) {
+		if (report_write((enum report_kind)k, &view, out_path[k], err, sizeof err) != 0) {
 			term_println(stderr, "rtconform run: %s", err);
 			rc = EXIT_NOT_MEASURED;
 			all_written = false;

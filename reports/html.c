@@ -4,7 +4,7 @@
  * from anywhere (no src=, no external href=, no url() in the CSS), so it
  * opens the same on an air-gapped machine in ten years. Rendered from the
  * report view only, so the report `run` writes and the one `rtconform report`
- * rebuilds from junit.xml are the same bytes. Written with xmlTextWriter as
+ * rebuilds from results.json are the same bytes. Written with xmlTextWriter as
  * polyglot markup: valid HTML5 that is also well-formed XML, every string
  * escaped by the writer.
  *
@@ -211,11 +211,84 @@ static void header(struct xw *x, const struct report_view *v)
 	nl(x);
 }
 
+/* The cells of a requirement that span its rows of the verdict table. */
+static void summary_req_cells(struct xw *x, const struct rv_req *r, size_t f, size_t i,
+			      size_t rows)
+{
+	char id[32];
+	xw_start(x, "td");
+	xw_attrf(x, "rowspan", "%zu", rows);
+	xw_start(x, "a");
+	xw_attrf(x, "href", "#%s", anchor((unsigned)f, (unsigned)i, id, sizeof id));
+	xw_text(x, r->id);
+	xw_full_end(x);
+	if (r->title) {
+		xw_raw(x, "<br/>");
+		xw_start(x, "span");
+		xw_attr(x, "class", "note");
+		xw_text(x, r->title);
+		xw_full_end(x);
+	}
+	xw_full_end(x);
+	xw_start(x, "td");
+	xw_attrf(x, "rowspan", "%zu", rows);
+	badge(x, r->verdict);
+	xw_full_end(x);
+	xw_start(x, "td");
+	xw_attrf(x, "rowspan", "%zu", rows);
+	xw_text(x, r->probe);
+	xw_full_end(x);
+	xw_start(x, "td");
+	xw_attrf(x, "rowspan", "%zu", rows);
+	xw_text(x, r->policy);
+	xw_full_end(x);
+}
+
+/* Limit, measured value and limit verdict: of limit k, or dashes. */
+static void summary_limit_cells(struct xw *x, const struct rv_req *r, size_t rows, size_t k)
+{
+	char buf[200];
+	if (rows == r->nlimits && r->nlimits) {
+		const struct rv_limit *l = &r->limits[k];
+		char b[80];
+		bound_text(l, b, sizeof b);
+		snprintf(buf, sizeof buf, "%s %s %s", l->metric, l->statistic, b);
+		td(x, buf);
+		fmt_value(&l->measured, l->cycles, buf, sizeof buf);
+		td_num(x, buf);
+		xw_start(x, "td");
+		badge(x, l->verdict);
+		xw_full_end(x);
+	} else {
+		td(x, r->nlimits ? "-" : "(no limits)");
+		td_num(x, "-");
+		td(x, "-");
+	}
+}
+
+/* Why a requirement did not pass, under its rows. */
+static void summary_note_row(struct xw *x, const struct rv_req *r)
+{
+	if (!r->reason || r->verdict == VERDICT_PASS)
+		return;
+	xw_start(x, "tr");
+	xw_start(x, "td");
+	xw_attr(x, "colspan", "7");
+	xw_attr(x, "class", "note");
+	xw_textf(x, "%s %s: %s", r->id,
+		 r->verdict == VERDICT_FAIL ? "failed"
+		 : r->verdict == VERDICT_ERROR ? "could not be measured"
+					       : "skipped",
+		 r->reason);
+	xw_full_end(x);
+	xw_full_end(x);
+	nl(x);
+}
+
 /* One row per limit (or one for a requirement without limits, or that was
  * skipped), like summary.txt; the requirement's cells span its rows. */
 static void summary(struct xw *x, const struct report_view *v)
 {
-	char buf[200], id[32];
 	xw_elem(x, "h2", "Verdicts");
 	nl(x);
 	xw_start(x, "table");
@@ -243,67 +316,13 @@ static void summary(struct xw *x, const struct report_view *v)
 			size_t rows = r->nlimits && r->verdict != VERDICT_SKIPPED ? r->nlimits : 1;
 			for (size_t k = 0; k < rows; k++) {
 				xw_start(x, "tr");
-				if (k == 0) {
-					xw_start(x, "td");
-					xw_attrf(x, "rowspan", "%zu", rows);
-					xw_start(x, "a");
-					xw_attrf(x, "href", "#%s", anchor((unsigned)f, (unsigned)i, id, sizeof id));
-					xw_text(x, r->id);
-					xw_full_end(x);
-					if (r->title) {
-						xw_raw(x, "<br/>");
-						xw_start(x, "span");
-						xw_attr(x, "class", "note");
-						xw_text(x, r->title);
-						xw_full_end(x);
-					}
-					xw_full_end(x);
-					xw_start(x, "td");
-					xw_attrf(x, "rowspan", "%zu", rows);
-					badge(x, r->verdict);
-					xw_full_end(x);
-					xw_start(x, "td");
-					xw_attrf(x, "rowspan", "%zu", rows);
-					xw_text(x, r->probe);
-					xw_full_end(x);
-					xw_start(x, "td");
-					xw_attrf(x, "rowspan", "%zu", rows);
-					xw_text(x, r->policy);
-					xw_full_end(x);
-				}
-				if (rows == r->nlimits && r->nlimits) {
-					const struct rv_limit *l = &r->limits[k];
-					char b[80];
-					bound_text(l, b, sizeof b);
-					snprintf(buf, sizeof buf, "%s %s %s", l->metric, l->statistic, b);
-					td(x, buf);
-					fmt_value(&l->measured, l->cycles, buf, sizeof buf);
-					td_num(x, buf);
-					xw_start(x, "td");
-					badge(x, l->verdict);
-					xw_full_end(x);
-				} else {
-					td(x, r->nlimits ? "-" : "(no limits)");
-					td_num(x, "-");
-					td(x, "-");
-				}
+				if (k == 0)
+					summary_req_cells(x, r, f, i, rows);
+				summary_limit_cells(x, r, rows, k);
 				xw_full_end(x); /* tr */
 				nl(x);
 			}
-			if (r->reason && r->verdict != VERDICT_PASS) {
-				xw_start(x, "tr");
-				xw_start(x, "td");
-				xw_attr(x, "colspan", "7");
-				xw_attr(x, "class", "note");
-				xw_textf(x, "%s %s: %s", r->id,
-					 r->verdict == VERDICT_FAIL ? "failed"
-					 : r->verdict == VERDICT_ERROR ? "could not be measured"
-								       : "skipped",
-					 r->reason);
-				xw_full_end(x);
-				xw_full_end(x);
-				nl(x);
-			}
+			summary_note_row(x, r);
 		}
 	}
 	xw_full_end(x); /* table */
@@ -351,6 +370,7 @@ static double nice_ceil(double v)
 
 struct axis {
 	double l0, l1; /* log10 of the ends, ns */
+	double lo, hi; /* the ends, ns */
 };
 
 static double xpos(const struct axis *a, double ns)
@@ -463,32 +483,13 @@ static bool bucket_beyond(const struct rv_bucket *b, double npu, const struct li
 	return false;
 }
 
-static void histogram(struct xw *x, const struct rv_req *r, const struct rv_metric *m)
+/* The value axis covers the samples, widened to 1-2-5 steps and to at least
+ * one decade; a limit within a decade of the data joins it, one further away
+ * is marked at the edge, so a generous budget does not squash the
+ * distribution into a few pixels. */
+static struct axis value_axis(const struct rv_metric *m, double npu, const struct line *lines,
+			      size_t nlines)
 {
-	char buf[200], a[48], b[48];
-	double npu = m->ns_per_unit > 0 && isfinite(m->ns_per_unit) ? m->ns_per_unit : 1.0;
-	struct line lines[2 * REQ_MAX_LIMITS];
-	size_t nlines = metric_lines(r, m, lines, sizeof lines / sizeof lines[0]);
-
-	xw_start(x, "svg");
-	xw_attr(x, "class", "hist");
-	xw_attrf(x, "viewBox", "0 0 %d %d", SVG_W, SVG_H);
-	xw_attrf(x, "width", "%d", SVG_W);
-	xw_attrf(x, "height", "%d", SVG_H);
-	xw_attr(x, "role", "img");
-	snprintf(buf, sizeof buf, "Histogram of %s %s", r->id, m->name);
-	xw_attr(x, "aria-label", buf);
-
-	if (!m->nbuckets && !m->overflow) {
-		svg_text(x, SVG_W / 2.0, SVG_H / 2.0, "middle", "lab", "no samples");
-		xw_full_end(x);
-		return;
-	}
-
-	/* The value axis covers the samples, widened to 1-2-5 steps and to at
-	 * least one decade; a limit within a decade of the data joins it, one
-	 * further away is marked at the edge, so a generous budget does not
-	 * squash the distribution into a few pixels. */
 	double dmin, dmax;
 	if (m->nbuckets) {
 		dmin = m->buckets[0].lo ? (double)m->buckets[0].lo * npu : 0.5 * npu;
@@ -516,25 +517,26 @@ static void histogram(struct xw *x, const struct rv_req *r, const struct rv_metr
 		lo = nice_floor(pow(10, log10(lo) - pad));
 		hi = nice_ceil(pow(10, log10(hi) + pad));
 	}
-	struct axis ax = { log10(lo), log10(hi) };
+	return (struct axis){ log10(lo), log10(hi), lo, hi };
+}
 
-	/* Neighbouring buckets that land on one pixel column become one bar,
-	 * unless a limit separates them: a marked bin never hides in an
-	 * unmarked one. */
-	struct group *g = calloc(m->nbuckets ? m->nbuckets : 1, sizeof *g);
-	if (!g) {
-		x->failed = true;
-		return;
-	}
+/* Neighbouring buckets that land on one pixel column become one bar, unless
+ * a limit separates them: a marked bin never hides in an unmarked one.
+ * Returns the bars in g (m->nbuckets room); *cmax the largest count of a bar
+ * or of the overflow. */
+static size_t group_buckets(const struct rv_metric *m, double npu, const struct axis *ax,
+			    const struct line *lines, size_t nlines, struct group *g,
+			    uint64_t *cmax)
+{
 	size_t ng = 0;
-	uint64_t cmax = m->overflow;
 	long last_px = -1;
+	*cmax = m->overflow;
 	for (size_t i = 0; i < m->nbuckets; i++) {
 		const struct rv_bucket *bk = &m->buckets[i];
 		double e0 = bk->lo ? (double)bk->lo * npu : 0.5 * npu;
 		double e1 = (double)(bk->hi + 1) * npu;
 		bool beyond = bucket_beyond(bk, npu, lines, nlines);
-		long px = lround(floor(xpos(&ax, e0)));
+		long px = lround(floor(xpos(ax, e0)));
 		if (ng && px == last_px && g[ng - 1].beyond == beyond) {
 			g[ng - 1].e1 = e1;
 			g[ng - 1].count += bk->count;
@@ -542,12 +544,16 @@ static void histogram(struct xw *x, const struct rv_req *r, const struct rv_metr
 			g[ng++] = (struct group){ e0, e1, bk->count, beyond };
 			last_px = px;
 		}
-		if (g[ng - 1].count > cmax)
-			cmax = g[ng - 1].count;
+		if (g[ng - 1].count > *cmax)
+			*cmax = g[ng - 1].count;
 	}
-	double lmax = log10(1.0 + (double)cmax);
+	return ng;
+}
 
-	/* grid and count axis (log) */
+/* The grid and the count axis (log). */
+static void count_axis(struct xw *x, uint64_t cmax, double lmax)
+{
+	char buf[32];
 	for (uint64_t c = 1; c <= cmax; c *= 10) {
 		double py = ypos((double)c, lmax);
 		svg_line(x, PX0, py, PX1, py, "grid");
@@ -556,15 +562,20 @@ static void histogram(struct xw *x, const struct rv_req *r, const struct rv_metr
 		if (c > UINT64_MAX / 10)
 			break;
 	}
-	/* value axis (log): decades labelled, 2 and 5 ticked */
-	int decades = (int)lround(ax.l1 - ax.l0);
-	for (int k = (int)floor(ax.l0); k <= (int)ceil(ax.l1); k++) {
+}
+
+/* The value axis (log): decades labelled, 2 and 5 ticked. */
+static void value_ticks(struct xw *x, const struct axis *ax)
+{
+	char buf[48];
+	int decades = (int)lround(ax->l1 - ax->l0);
+	for (int k = (int)floor(ax->l0); k <= (int)ceil(ax->l1); k++) {
 		static const int mult[] = { 1, 2, 5 };
 		for (int j = 0; j < 3; j++) {
 			double v = mult[j] * pow(10, k);
-			if (v < lo * (1 - 1e-9) || v > hi * (1 + 1e-9))
+			if (v < ax->lo * (1 - 1e-9) || v > ax->hi * (1 + 1e-9))
 				continue;
-			double px = xpos(&ax, v);
+			double px = xpos(ax, v);
 			svg_line(x, px, PY1, px, PY1 + (j ? 3 : 5), "axis");
 			if (j == 0 || decades <= 2) {
 				fmt_ns(v, buf, sizeof buf);
@@ -572,10 +583,14 @@ static void histogram(struct xw *x, const struct rv_req *r, const struct rv_metr
 			}
 		}
 	}
+}
 
-	/* bars */
+static void bars(struct xw *x, const struct group *g, size_t ng, const struct rv_metric *m,
+		 double npu, const struct axis *ax, double lmax)
+{
+	char buf[200], a[48], b[48];
 	for (size_t i = 0; i < ng; i++) {
-		double x0 = xpos(&ax, g[i].e0), x1 = xpos(&ax, g[i].e1);
+		double x0 = xpos(ax, g[i].e0), x1 = xpos(ax, g[i].e1);
 		double w = fmax(x1 - x0, 1.0);
 		double py = ypos((double)g[i].count, lmax);
 		double h = PY1 - py;
@@ -598,28 +613,69 @@ static void histogram(struct xw *x, const struct rv_req *r, const struct rv_metr
 		svg_rect(x, OVF_X0, py, OVF_X1 - OVF_X0, fmax(PY1 - py, 1.0), "beyond", buf);
 		svg_text(x, (OVF_X0 + OVF_X1) / 2, PY1 + 17, "middle", NULL, "over");
 	}
-	svg_line(x, PX0, PY1, PX1, PY1, "axis");
-	svg_line(x, PX0, PY0 - 4, PX0, PY1, "axis");
+}
 
-	/* limits */
+/* The limits as dashed lines, or at the edge with an arrow when off scale. */
+static void limit_lines(struct xw *x, const struct line *lines, size_t nlines,
+			const struct axis *ax)
+{
+	char buf[200];
 	for (size_t i = 0; i < nlines; i++) {
 		double ns = fabs(lines[i].ns);
 		double ly = 14 + 13 * (double)(i % 2);
-		if (ns >= lo && ns <= hi) {
-			double px = xpos(&ax, ns);
+		if (ns >= ax->lo && ns <= ax->hi) {
+			double px = xpos(ax, ns);
 			svg_line(x, px, PY0 - 4 - (i % 2 ? 0 : 13), px, PY1,
 				 lines[i].passed ? "lim lim-ok" : "lim");
 			bool right = px > (PX0 + PX1) / 2;
 			svg_text(x, right ? px - 4 : px + 4, ly, right ? "end" : "start", "lab",
 				 lines[i].label);
 		} else {
-			/* off scale: say where it is */
-			bool right = ns > hi;
+			bool right = ns > ax->hi;
 			snprintf(buf, sizeof buf, "%s%s%s", right ? "" : "\xe2\x86\x90 ",
 				 lines[i].label, right ? " \xe2\x86\x92" : "");
 			svg_text(x, right ? PX1 : PX0, ly, right ? "end" : "start", "lab", buf);
 		}
 	}
+}
+
+static void histogram(struct xw *x, const struct rv_req *r, const struct rv_metric *m)
+{
+	char buf[200];
+	double npu = m->ns_per_unit > 0 && isfinite(m->ns_per_unit) ? m->ns_per_unit : 1.0;
+	struct line lines[2 * REQ_MAX_LIMITS];
+	size_t nlines = metric_lines(r, m, lines, sizeof lines / sizeof lines[0]);
+
+	xw_start(x, "svg");
+	xw_attr(x, "class", "hist");
+	xw_attrf(x, "viewBox", "0 0 %d %d", SVG_W, SVG_H);
+	xw_attrf(x, "width", "%d", SVG_W);
+	xw_attrf(x, "height", "%d", SVG_H);
+	xw_attr(x, "role", "img");
+	snprintf(buf, sizeof buf, "Histogram of %s %s", r->id, m->name);
+	xw_attr(x, "aria-label", buf);
+
+	if (!m->nbuckets && !m->overflow) {
+		svg_text(x, SVG_W / 2.0, SVG_H / 2.0, "middle", "lab", "no samples");
+		xw_full_end(x);
+		return;
+	}
+	struct axis ax = value_axis(m, npu, lines, nlines);
+	struct group *g = calloc(m->nbuckets ? m->nbuckets : 1, sizeof *g);
+	if (!g) {
+		x->failed = true;
+		return;
+	}
+	uint64_t cmax;
+	size_t ng = group_buckets(m, npu, &ax, lines, nlines, g, &cmax);
+	double lmax = log10(1.0 + (double)cmax);
+
+	count_axis(x, cmax, lmax);
+	value_ticks(x, &ax);
+	bars(x, g, ng, m, npu, &ax, lmax);
+	svg_line(x, PX0, PY1, PX1, PY1, "axis");
+	svg_line(x, PX0, PY0 - 4, PX0, PY1, "axis");
+	limit_lines(x, lines, nlines, &ax);
 	svg_text(x, (PX0 + PX1) / 2, SVG_H - 6, "middle", NULL,
 		 "latency (log scale); bar height: samples (log scale)");
 	free(g);
@@ -1009,7 +1065,7 @@ static void document(struct xw *x, const struct report_view *v)
 	nl(x);
 }
 
-char *report_html_render(const struct report_view *v, size_t *len)
+char *report_html_render(const struct report_view *v, size_t *len, char *why, size_t whylen)
 {
 	struct xw x = { 0 };
 	char *out = NULL;
@@ -1017,55 +1073,19 @@ char *report_html_render(const struct report_view *v, size_t *len)
 	/* Coordinates and numbers with a point, whatever the user's locale. */
 	locale_t old = num_c_enter();
 
-	if (!buf || !(x.w = xmlNewTextWriterMemory(buf, 0)))
-		goto cleanup;
-	document(&x, v);
-	if (!x.failed)
-		xw_check(&x, xmlTextWriterFlush(x.w));
-	if (x.failed)
-		goto cleanup;
-	size_t n = (size_t)xmlBufferLength(buf);
-	out = malloc(n + 1);
-	if (out) {
-		memcpy(out, xmlBufferContent(buf), n);
-		out[n] = '\0';
-		if (len)
-			*len = n;
+	if (buf && (x.w = xmlNewTextWriterMemory(buf, 0))) {
+		document(&x, v);
+		if (!x.failed)
+			xw_check(&x, xmlTextWriterFlush(x.w));
+		if (!x.failed)
+			out = xmlw_buffer_copy(buf, len);
 	}
-cleanup:
+	if (!out)
+		snprintf(why, whylen, "%s", strerror(ENOMEM));
 	if (x.w)
 		xmlFreeTextWriter(x.w);
 	if (buf)
 		xmlBufferFree(buf);
 	num_c_leave(old);
 	return out;
-}
-
-int report_write_html_view(const struct report_view *v, const char *path, char *err,
-			   size_t errlen)
-{
-	size_t len = 0;
-	char *html = report_html_render(v, &len);
-	if (!html) {
-		snprintf(err, errlen, "cannot write '%s': building the HTML failed (out of memory?)",
-			 path);
-		return -ENOMEM;
-	}
-	int ret = report_atomic_write(path, html, len);
-	if (ret)
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-ret));
-	free(html);
-	return ret;
-}
-
-int report_write_html(const struct report_run *run, const char *path, char *err, size_t errlen)
-{
-	struct report_view v;
-	if (report_view_from_run(run, &v) != 0) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	int ret = report_write_html_view(&v, path, err, errlen);
-	report_view_free(&v);
-	return ret;
 }

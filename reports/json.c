@@ -1,27 +1,30 @@
-/* json.c - results.json, for programs: every requirement, its limits, all
- * statistics, the histogram buckets, verdicts and the environment, written
- * with jansson from the report view (so its numbers are junit.xml's, to the
- * bit: reals are printed with 17 significant digits). The schema is in
- * docs/reports.md; "schema" names its version, raised on any incompatible
- * change.
+/* json.c - results.json, the archive of a run: the whole report view
+ * (every requirement, its limits, all statistics, the histogram buckets,
+ * verdicts, the environment), written with jansson, so that json_read.c
+ * rebuilds the same view and every report renders again byte for byte.
+ * Reals are printed with 17 significant digits, which read back as the same
+ * double; counts are integers. The schema is in docs/reports.md; "schema"
+ * names its version, raised on any incompatible change.
  */
 #include "reports/report.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
-#define RESULTS_SCHEMA "urn:rtconform:results:1"
+#include "reports/json_schema.h"
 
 /* jansson returns NULL on out of memory (and for a NaN real, or a string
  * that is not UTF-8, which the view never holds); the first failure sticks
- * so the building code reads as the document's shape. */
+ * so the building code reads as the document's shape. `why` says what
+ * failed when it was not memory. */
 struct jb {
 	bool failed;
+	char why[200];
 };
 
 static void set(struct jb *b, json_t *obj, const char *key, json_t *value)
@@ -57,18 +60,40 @@ static json_t *value(const struct rv_value *v)
 	return v->have ? num(v->v) : json_null();
 }
 
-static json_t *juint(uint64_t v)
+/* jansson's integers are signed 64-bit: a count or bound above
+ * RESULTS_MAX_INT cannot be written as the integer it is, and is refused
+ * rather than written as another number. (Result memory's histograms end at
+ * 2^42 units; counts are samples.) */
+static json_t *juint(struct jb *b, uint64_t v, const char *what)
 {
-	/* json_int_t is long long; no count comes near its limit. */
-	return json_integer(v > (uint64_t)LLONG_MAX ? LLONG_MAX : (json_int_t)v);
+	if (v > RESULTS_MAX_INT) {
+		if (!b->failed)
+			snprintf(b->why, sizeof b->why,
+				 "%s %llu is above %lld, the largest integer results.json holds",
+				 what, (unsigned long long)v, (long long)RESULTS_MAX_INT);
+		b->failed = true;
+		return NULL;
+	}
+	return json_integer((json_int_t)v);
+}
+
+/* "2023-11-14T22:13:20Z", or null for 0 (unknown). */
+static json_t *utc(int64_t t)
+{
+	char buf[32];
+	struct tm tm;
+	time_t tt = (time_t)t;
+	if (!t || !gmtime_r(&tt, &tm) || !strftime(buf, sizeof buf, RESULTS_TIME_FORMAT, &tm))
+		return json_null();
+	return json_string(buf);
 }
 
 static json_t *metric(struct jb *b, const struct rv_metric *m)
 {
 	json_t *o = json_object();
 	set(b, o, "name", json_string(m->name));
-	set(b, o, "count", juint(m->count));
-	set(b, o, "overflow", juint(m->overflow));
+	set(b, o, "count", juint(b, m->count, "a sample count"));
+	set(b, o, "overflow", juint(b, m->overflow, "an overflow count"));
 	set(b, o, "ns_per_unit", num(m->ns_per_unit));
 	set(b, o, "cycles_per_unit", num(m->cycles_per_unit));
 
@@ -85,14 +110,16 @@ static json_t *metric(struct jb *b, const struct rv_metric *m)
 		set(b, o, "statistics_cycles", json_null());
 	}
 
+	set(b, o, "median_ns", value(&m->median_ns));
+
 	json_t *h = json_object();
-	set(b, h, "highest", juint(m->highest));
+	set(b, h, "highest", juint(b, m->highest, "a histogram's highest value"));
 	json_t *buckets = json_array();
 	for (size_t i = 0; i < m->nbuckets; i++) {
 		json_t *bk = json_array();
-		push(b, bk, juint(m->buckets[i].lo));
-		push(b, bk, juint(m->buckets[i].hi));
-		push(b, bk, juint(m->buckets[i].count));
+		push(b, bk, juint(b, m->buckets[i].lo, "a bucket bound"));
+		push(b, bk, juint(b, m->buckets[i].hi, "a bucket bound"));
+		push(b, bk, juint(b, m->buckets[i].count, "a bucket count"));
 		push(b, buckets, bk);
 	}
 	set(b, h, "buckets", buckets);
@@ -101,7 +128,7 @@ static json_t *metric(struct jb *b, const struct rv_metric *m)
 	json_t *runs = json_array();
 	for (size_t i = 0; i < m->nruns; i++) {
 		json_t *r = json_object();
-		set(b, r, "samples", juint(m->run_count[i]));
+		set(b, r, "samples", juint(b, m->run_count[i], "a run's sample count"));
 		set(b, r, "mean_ns", m->run_mean_ns ? value(&m->run_mean_ns[i]) : json_null());
 		push(b, runs, r);
 	}
@@ -167,7 +194,7 @@ static json_t *requirement(struct jb *b, const struct rv_req *r)
 	for (size_t i = 0; i < r->nseries; i++) {
 		json_t *so = json_object();
 		set(b, so, "cpu", json_integer(r->series[i].cpu));
-		set(b, so, "count", juint(r->series[i].count));
+		set(b, so, "count", juint(b, r->series[i].count, "a per-CPU sample count"));
 		for (int k = 0; k < RV_NSERIES_STATS; k++) {
 			char key[32];
 			snprintf(key, sizeof key, "%s_ns", report_view_series_stats[k]);
@@ -192,11 +219,11 @@ static json_t *document(struct jb *b, const struct report_view *v)
 	set(b, o, "exit_status", json_integer(report_view_exit_status(v)));
 
 	json_t *tot = json_object();
-	set(b, tot, "tests", juint(t.tests));
-	set(b, tot, "passed", juint(t.passed));
-	set(b, tot, "failures", juint(t.failures));
-	set(b, tot, "errors", juint(t.errors));
-	set(b, tot, "skipped", juint(t.skipped));
+	set(b, tot, "tests", json_integer((json_int_t)t.tests));
+	set(b, tot, "passed", json_integer((json_int_t)t.passed));
+	set(b, tot, "failures", json_integer((json_int_t)t.failures));
+	set(b, tot, "errors", json_integer((json_int_t)t.errors));
+	set(b, tot, "skipped", json_integer((json_int_t)t.skipped));
 	set(b, tot, "seconds", num(t.seconds));
 	set(b, o, "totals", tot);
 
@@ -213,6 +240,7 @@ static json_t *document(struct jb *b, const struct report_view *v)
 		set(b, fo, "path", json_string(vf->path));
 		set(b, fo, "version", str_or_null(vf->version));
 		set(b, fo, "sha256", json_string(vf->sha256));
+		set(b, fo, "started", utc(vf->started));
 		json_t *reqs = json_array();
 		for (size_t i = 0; i < vf->nreqs; i++)
 			push(b, reqs, requirement(b, &vf->reqs[i]));
@@ -223,55 +251,25 @@ static json_t *document(struct jb *b, const struct report_view *v)
 	return o;
 }
 
-char *report_json_render(const struct report_view *v, size_t *len)
+char *report_json_render(const struct report_view *v, size_t *len, char *why, size_t whylen)
 {
-	struct jb b = { 0 };
+	struct jb b = { .failed = false, .why = "" };
 	json_t *root = document(&b, v);
 	char *out = NULL;
 	if (!b.failed && root)
-		out = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+		out = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+					       JSON_REAL_PRECISION(RESULTS_REAL_DIGITS));
 	json_decref(root);
-	if (!out)
-		return NULL;
 	/* json_dumps leaves out the final newline a text file should have. */
-	size_t n = strlen(out);
-	char *withnl = realloc(out, n + 2);
+	size_t n = out ? strlen(out) : 0;
+	char *withnl = out ? realloc(out, n + 2) : NULL;
 	if (!withnl) {
 		free(out);
+		snprintf(why, whylen, "%s", b.why[0] ? b.why : strerror(ENOMEM));
 		return NULL;
 	}
 	withnl[n] = '\n';
 	withnl[n + 1] = '\0';
-	if (len)
-		*len = n + 1;
+	*len = n + 1;
 	return withnl;
-}
-
-int report_write_json_view(const struct report_view *v, const char *path, char *err,
-			   size_t errlen)
-{
-	size_t len = 0;
-	char *json = report_json_render(v, &len);
-	if (!json) {
-		snprintf(err, errlen, "cannot write '%s': building the JSON failed (out of memory?)",
-			 path);
-		return -ENOMEM;
-	}
-	int ret = report_atomic_write(path, json, len);
-	if (ret)
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-ret));
-	free(json);
-	return ret;
-}
-
-int report_write_json(const struct report_run *run, const char *path, char *err, size_t errlen)
-{
-	struct report_view v;
-	if (report_view_from_run(run, &v) != 0) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	int ret = report_write_json_view(&v, path, err, errlen);
-	report_view_free(&v);
-	return ret;
 }

@@ -18,7 +18,6 @@
  * before the writer sees it; the writer does the escaping.
  */
 #include "reports/report.h"
-#include "base/sha256.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -29,10 +28,11 @@
 
 #include <libxml/xmlwriter.h>
 
-#include "harness/stats.h"
+#include "reports/junit_props.h"
 #include "reports/xmlw.h"
 
-/* <property name="..." value="..."/>, the name built from a format. */
+/* <property name="..." value="..."/>, the name built from a format of
+ * junit_props.h. */
 static void x_prop(struct xw *x, const char *value, const char *namefmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void x_prop(struct xw *x, const char *value, const char *namefmt, ...)
@@ -55,19 +55,45 @@ static void x_prop(struct xw *x, const char *value, const char *namefmt, ...)
 	free(name);
 }
 
-/* ---- numbers ----------------------------------------------------------- */
-
-/* Durations for `time`: SUREFIRE_TIME admits no sign, NaN or exponent. */
-static double clean_seconds(double s)
+/* A number property, "%.3f". */
+static void x_prop_num(struct xw *x, double v, const char *namefmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void x_prop_num(struct xw *x, double v, const char *namefmt, ...)
 {
-	return isfinite(s) && s > 0 ? s : 0.0;
+	if (x->failed)
+		return;
+	char *name, buf[64];
+	va_list ap;
+	va_start(ap, namefmt);
+	int rc = vasprintf(&name, namefmt, ap);
+	va_end(ap);
+	if (rc < 0) {
+		x->failed = true;
+		return;
+	}
+	num_fmt3(v, buf, sizeof buf);
+	x_prop(x, buf, "%s", name);
+	free(name);
 }
 
-static const char *suite_name(const struct req_file *f)
+static void x_prop_u64(struct xw *x, uint64_t v, const char *namefmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void x_prop_u64(struct xw *x, uint64_t v, const char *namefmt, ...)
 {
-	if (!f)
-		return "rtconform";
-	return f->name && *f->name ? f->name : (f->path ? f->path : "rtconform");
+	if (x->failed)
+		return;
+	char *name, buf[32];
+	va_list ap;
+	va_start(ap, namefmt);
+	int rc = vasprintf(&name, namefmt, ap);
+	va_end(ap);
+	if (rc < 0) {
+		x->failed = true;
+		return;
+	}
+	snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+	x_prop(x, buf, "%s", name);
+	free(name);
 }
 
 static void fmt_utc(time_t t, char *buf, size_t len)
@@ -80,7 +106,7 @@ static void fmt_utc(time_t t, char *buf, size_t len)
 /* ---- properties -------------------------------------------------------- */
 
 static void env_properties(struct xw *x, const struct report_view *view,
-			   const struct req_file *f)
+			   const struct rv_file *f)
 {
 	/* The fingerprint, with the timebase and command filled in when it
 	 * lacks them (see report_view_from_run). */
@@ -89,17 +115,11 @@ static void env_properties(struct xw *x, const struct report_view *view,
 
 	/* What was measured against: an auditor needs the exact file. Also
 	 * guarantees <properties> is never empty, as Jenkins requires. */
-	x_prop(x, f && f->path ? f->path : "", "requirements.path");
-	if (f && f->version)
-		x_prop(x, f->version, "requirements.version");
-	if (f) {
-		char hex[65];
-		sha256_hex(f->sha256, hex);
-		x_prop(x, hex, "requirements.sha256");
-	}
+	x_prop(x, f->path, JP_REQ_PATH);
+	if (f->version)
+		x_prop(x, f->version, JP_REQ_VERSION);
+	x_prop(x, f->sha256, JP_REQ_SHA256);
 }
-
-static void prop_num(struct xw *x, double v, const char *id, const char *name);
 
 /* The statistics as properties, from the view (which computed them once,
  * by the same rule: a statistic too few samples allow is left out, since a
@@ -107,59 +127,41 @@ static void prop_num(struct xw *x, double v, const char *id, const char *name);
 static void result_properties(struct xw *x, const struct rv_req *r)
 {
 	const char *id = r->id;
-	char v[64];
-	x_prop(x, verdict_name(r->verdict), "%s.verdict", id);
+	x_prop(x, verdict_name(r->verdict), JP_VERDICT, id);
 	if (!r->measured)
 		return;
-	snprintf(v, sizeof v, "%u", (unsigned)r->runs);
-	x_prop(x, v, "%s.runs", id);
+	x_prop_u64(x, r->runs, JP_RUNS, id);
 	if (r->batch_mean_ns.have && r->batch_stddev_ns.have) {
-		prop_num(x, r->batch_mean_ns.v, id, "batch.runs_mean_ns");
-		prop_num(x, r->batch_stddev_ns.v, id, "batch.runs_stddev_ns");
+		x_prop_num(x, r->batch_mean_ns.v, JP_BATCH_MEAN, id);
+		x_prop_num(x, r->batch_stddev_ns.v, JP_BATCH_STDDEV, id);
 	}
-	char name[160];
 	for (size_t mi = 0; mi < r->nmetrics; mi++) {
 		const struct rv_metric *m = &r->metrics[mi];
-		snprintf(v, sizeof v, "%llu", (unsigned long long)m->count);
-		x_prop(x, v, "%s.%s.count", id, m->name);
-		snprintf(v, sizeof v, "%llu", (unsigned long long)m->overflow);
-		x_prop(x, v, "%s.%s.overflow", id, m->name);
+		x_prop_u64(x, m->count, JP_M_COUNT, id, m->name);
+		x_prop_u64(x, m->overflow, JP_M_OVERFLOW, id, m->name);
 		for (int cycles = 0; cycles <= (m->cycles_per_unit != 0); cycles++)
 			for (int i = 0; i < RV_NSTATS; i++) {
 				const struct rv_value *val = cycles ? &m->cycles[i] : &m->ns[i];
-				if (!val->have)
-					continue;
-				snprintf(name, sizeof name, "%s.%s_%s", m->name, report_view_stats[i],
-					 cycles ? "cycles" : "ns");
-				prop_num(x, val->v, id, name);
+				if (val->have)
+					x_prop_num(x, val->v, JP_M_STAT, id, m->name,
+						   report_view_stats[i], cycles ? "cycles" : "ns");
 			}
 	}
 	/* Per-CPU series of metric 0 (timer-wakeup). */
 	for (size_t si = 0; si < r->nseries && r->nmetrics; si++) {
 		const struct rv_series *sr = &r->series[si];
-		snprintf(v, sizeof v, "%llu", (unsigned long long)sr->count);
-		x_prop(x, v, "%s.%s.cpu%d.count", id, r->metrics[0].name, sr->cpu);
-		for (int i = 0; i < RV_NSERIES_STATS; i++) {
-			if (!sr->ns[i].have)
-				continue;
-			snprintf(name, sizeof name, "%s.cpu%d.%s_ns", r->metrics[0].name, sr->cpu,
-				 report_view_series_stats[i]);
-			prop_num(x, sr->ns[i].v, id, name);
-		}
+		const char *m0 = r->metrics[0].name;
+		x_prop_u64(x, sr->count, JP_S_COUNT, id, m0, sr->cpu);
+		for (int i = 0; i < RV_NSERIES_STATS; i++)
+			if (sr->ns[i].have)
+				x_prop_num(x, sr->ns[i].v, JP_S_STAT, id, m0, sr->cpu,
+					   report_view_series_stats[i]);
 	}
 }
 
 /* What report.html and results.json need beyond the statistics above, so
- * that `rtconform report junit.xml` can rebuild them from this file alone.
- * Written from the view, whose numbers are already what these texts parse
- * back to. docs/reports.md lists every name. */
-
-static void prop_num(struct xw *x, double v, const char *id, const char *name)
-{
-	char buf[64];
-	num_fmt3(v, buf, sizeof buf);
-	x_prop(x, buf, "%s.%s", id, name);
-}
+ * that `rtconform report junit.xml` can rebuild them from this file alone
+ * (numbers as "%.3f" prints them). docs/reports.md lists every name. */
 
 /* A list "a;b;-" ("-": no value) or "lo:hi:count;..." built in memory. */
 struct list {
@@ -181,7 +183,7 @@ static bool list_open(struct xw *x, struct list *l)
 static void list_sep(struct list *l)
 {
 	if (l->any)
-		fputc(';', l->f);
+		fputc(JP_LIST_SEP, l->f);
 	l->any = true;
 }
 
@@ -193,101 +195,98 @@ static void list_value(struct list *l, const struct rv_value *v)
 		num_fmt3(v->v, buf, sizeof buf);
 		fputs(buf, l->f);
 	} else {
-		fputc('-', l->f);
+		fputs(JP_ABSENT, l->f);
 	}
 }
 
-/* Writes the property and frees the list. */
-static void list_close(struct xw *x, struct list *l, const char *id, const char *name)
+/* Writes the property (name from a format) and frees the list. */
+static void list_close(struct xw *x, struct list *l, const char *namefmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void list_close(struct xw *x, struct list *l, const char *namefmt, ...)
 {
-	if (fclose(l->f) != 0)
+	char *name = NULL;
+	va_list ap;
+	va_start(ap, namefmt);
+	if (vasprintf(&name, namefmt, ap) < 0)
+		name = NULL;
+	va_end(ap);
+	if (fclose(l->f) != 0 || !name)
 		x->failed = true;
 	else
-		x_prop(x, l->buf, "%s.%s", id, name);
+		x_prop(x, l->buf, "%s", name);
+	free(name);
 	free(l->buf);
 }
 
 static void view_metric_properties(struct xw *x, const char *id, const struct rv_metric *m)
 {
-	char v[64], name[96];
+	char v[64];
 	struct list l;
 	/* Scales with 17 digits: every bucket bound times the scale must give
 	 * the same double after the round trip. */
 	snprintf(v, sizeof v, "%.17g", m->ns_per_unit);
-	x_prop(x, v, "%s.%s.ns_per_unit", id, m->name);
+	x_prop(x, v, JP_M_NS_PER_UNIT, id, m->name);
 	snprintf(v, sizeof v, "%.17g", m->cycles_per_unit);
-	x_prop(x, v, "%s.%s.cycles_per_unit", id, m->name);
-	snprintf(v, sizeof v, "%llu", (unsigned long long)m->highest);
-	x_prop(x, v, "%s.%s.hist_highest", id, m->name);
+	x_prop(x, v, JP_M_CYCLES_PER_UNIT, id, m->name);
+	x_prop_u64(x, m->highest, JP_M_HIST_HIGHEST, id, m->name);
 	if (list_open(x, &l)) {
 		for (size_t i = 0; i < m->nbuckets; i++) {
 			list_sep(&l);
-			fprintf(l.f, "%llu:%llu:%llu", (unsigned long long)m->buckets[i].lo,
-				(unsigned long long)m->buckets[i].hi,
+			fprintf(l.f, "%llu%c%llu%c%llu", (unsigned long long)m->buckets[i].lo,
+				JP_BUCKET_SEP, (unsigned long long)m->buckets[i].hi, JP_BUCKET_SEP,
 				(unsigned long long)m->buckets[i].count);
 		}
-		snprintf(name, sizeof name, "%s.hist", m->name);
-		list_close(x, &l, id, name);
+		list_close(x, &l, JP_M_HIST, id, m->name);
 	}
 	if (list_open(x, &l)) {
 		for (size_t i = 0; i < m->nruns; i++) {
 			list_sep(&l);
 			fprintf(l.f, "%llu", (unsigned long long)m->run_count[i]);
 		}
-		snprintf(name, sizeof name, "%s.run_counts", m->name);
-		list_close(x, &l, id, name);
+		list_close(x, &l, JP_M_RUN_COUNTS, id, m->name);
 	}
 	if (list_open(x, &l)) {
 		for (size_t i = 0; i < m->nruns; i++)
 			list_value(&l, &m->run_mean_ns[i]);
-		snprintf(name, sizeof name, "%s.run_means_ns", m->name);
-		list_close(x, &l, id, name);
+		list_close(x, &l, JP_M_RUN_MEANS, id, m->name);
 	}
+}
+
+static void limit_properties(struct xw *x, const char *id, size_t n, const struct rv_limit *l)
+{
+	const char *unit = l->cycles ? "cycles" : "ns";
+	x_prop(x, l->metric, JP_LIMIT_METRIC, id, n);
+	x_prop(x, l->statistic, JP_LIMIT_STATISTIC, id, n);
+	if (l->has_max)
+		x_prop_num(x, l->max.value, JP_LIMIT_MAX, id, n, unit);
+	if (l->has_min)
+		x_prop_num(x, l->min.value, JP_LIMIT_MIN, id, n, unit);
+	if (l->measured.have)
+		x_prop_num(x, l->measured.v, JP_LIMIT_MEASURED, id, n, unit);
+	x_prop(x, verdict_name(l->verdict), JP_LIMIT_VERDICT, id, n);
+	if (l->text)
+		x_prop(x, l->text, JP_LIMIT_TEXT, id, n);
 }
 
 static void view_properties(struct xw *x, const struct rv_req *r)
 {
 	const char *id = r->id;
-	char v[64];
-	x_prop(x, r->probe, "%s.probe", id);
+	x_prop(x, r->probe, JP_PROBE, id);
 	for (size_t i = 0; i < r->nparams; i++)
-		x_prop(x, r->params[i].value, "%s.param.%s", id, r->params[i].name);
-	x_prop(x, r->policy, "%s.policy", id);
-	if (r->cpu >= 0) {
-		snprintf(v, sizeof v, "%d", r->cpu);
-		x_prop(x, v, "%s.cpu", id);
-	}
+		x_prop(x, r->params[i].value, JP_PARAM, id, r->params[i].name);
+	x_prop(x, r->policy, JP_POLICY, id);
+	if (r->cpu >= 0)
+		x_prop_u64(x, (uint64_t)r->cpu, JP_CPU, id);
 	if (r->source)
-		x_prop(x, r->source, "%s.source", id);
+		x_prop(x, r->source, JP_SOURCE, id);
 	if (r->reason)
-		x_prop(x, r->reason, "%s.reason", id);
+		x_prop(x, r->reason, JP_REASON, id);
 	if (r->note)
-		x_prop(x, r->note, "%s.note", id);
+		x_prop(x, r->note, JP_NOTE, id);
 	if (r->load)
-		x_prop(x, r->load, "%s.load.command", id);
-
-	for (size_t i = 0; i < r->nlimits; i++) {
-		const struct rv_limit *l = &r->limits[i];
-		const char *unit = l->cycles ? "cycles" : "ns";
-		char name[64];
-		x_prop(x, l->metric, "%s.limit.%zu.metric", id, i + 1);
-		x_prop(x, l->statistic, "%s.limit.%zu.statistic", id, i + 1);
-		if (l->has_max) {
-			snprintf(name, sizeof name, "limit.%zu.max_%s", i + 1, unit);
-			prop_num(x, l->max.value, id, name);
-		}
-		if (l->has_min) {
-			snprintf(name, sizeof name, "limit.%zu.min_%s", i + 1, unit);
-			prop_num(x, l->min.value, id, name);
-		}
-		if (l->measured.have) {
-			snprintf(name, sizeof name, "limit.%zu.measured_%s", i + 1, unit);
-			prop_num(x, l->measured.v, id, name);
-		}
-		x_prop(x, verdict_name(l->verdict), "%s.limit.%zu.verdict", id, i + 1);
-		if (l->text)
-			x_prop(x, l->text, "%s.limit.%zu.text", id, i + 1);
-	}
+		x_prop(x, r->load, JP_LOAD, id);
+	for (size_t i = 0; i < r->nlimits; i++)
+		limit_properties(x, id, i + 1, &r->limits[i]);
 	if (!r->measured)
 		return;
 
@@ -295,15 +294,15 @@ static void view_properties(struct xw *x, const struct rv_req *r)
 	if (list_open(x, &l)) {
 		for (size_t i = 0; i < r->nmetrics; i++) {
 			if (i)
-				fputc(',', l.f);
+				fputc(JP_METRIC_SEP, l.f);
 			fputs(r->metrics[i].name, l.f);
 		}
-		list_close(x, &l, id, "metrics");
+		list_close(x, &l, JP_METRICS, id);
 	}
 	if (list_open(x, &l)) {
 		for (uint32_t i = 0; i < r->runs; i++)
 			list_value(&l, &r->batch_run_ns[i]);
-		list_close(x, &l, id, "batch.per_run_ns");
+		list_close(x, &l, JP_BATCH_PER_RUN, id);
 	}
 	for (size_t i = 0; i < r->nmetrics; i++)
 		view_metric_properties(x, id, &r->metrics[i]);
@@ -311,56 +310,79 @@ static void view_properties(struct xw *x, const struct rv_req *r)
 
 /* ---- test cases -------------------------------------------------------- */
 
-static void failure_element(struct xw *x, const struct req_result *r)
+/* Durations for `time`: SUREFIRE_TIME admits no sign, NaN or exponent. */
+static double clean_seconds(double s)
 {
-	const struct requirement *q = r->req;
-	size_t nlim = q ? q->nlimits : 0;
-	if (nlim > REQ_MAX_LIMITS)
-		nlim = REQ_MAX_LIMITS;
+	return isfinite(s) && s > 0 ? s : 0.0;
+}
+
+static void failure_element(struct xw *x, const struct rv_req *r)
+{
 	char *body = NULL;
 	size_t blen = 0;
 	FILE *mem = open_memstream(&body, &blen);
 	if (!mem)
 		x->failed = true; /* the body would be missing: never a quiet gap */
 	const char *message = NULL;
-	for (size_t i = 0; i < nlim; i++) {
-		const struct limit_outcome *o = &r->limits[i];
-		if (!o->evaluated || o->passed)
+	for (size_t i = 0; i < r->nlimits; i++) {
+		/* Of a failed requirement, the limits that were judged and missed. */
+		if (r->limits[i].verdict != VERDICT_FAIL)
 			continue;
+		const char *text = r->limits[i].text ? r->limits[i].text : "";
 		if (!message)
-			message = o->text;
+			message = text;
 		if (mem)
-			fprintf(mem, "%s\n", o->text);
+			fprintf(mem, "%s\n", text);
 	}
 	if (mem && fclose(mem) != 0) {
 		free(body);
 		body = NULL;
 		x->failed = true;
 	}
+	const char *reason = r->reason ? r->reason : "";
 	if (!message)
-		message = r->reason[0] ? r->reason : "limits exceeded";
+		message = r->reason ? r->reason : "limits exceeded";
 
 	xw_start(x, "failure");
 	xw_attr(x, "type", "LatencyBudgetExceeded");
 	xw_attr(x, "message", message);
-	xw_text(x, body && *body ? body : r->reason);
+	xw_text(x, body && *body ? body : reason);
 	xw_end(x);
 	free(body);
 }
 
-static void testcase(struct xw *x, const struct report_file *rf, const struct req_result *r)
+/* Statistics and histogram for people reading the CI page; even an error
+ * keeps what the worker measured before it died. */
+static void system_out(struct xw *x, const struct rv_req *r)
 {
-	const struct requirement *q = r->req;
-	const char *id = q && q->id ? q->id : "?";
-	const char *probe = q && q->probe ? q->probe : (r->probe ? r->probe->decl.name : "?");
+	char *detail = NULL;
+	size_t dlen = 0;
+	FILE *mem = open_memstream(&detail, &dlen);
+	if (!mem) {
+		x->failed = true;
+		return;
+	}
+	report_write_req_detail(r, mem);
+	if (fclose(mem) != 0) {
+		x->failed = true;
+	} else if (dlen) {
+		xw_start(x, "system-out");
+		xw_text(x, detail);
+		xw_end(x);
+	}
+	free(detail);
+}
+
+static void testcase(struct xw *x, const struct rv_file *f, const struct rv_req *r)
+{
 	char *name = NULL, *classname = NULL;
-	if (q && q->title && *q->title) {
-		if (asprintf(&name, "%s: %s", id, q->title) < 0)
+	if (r->title) {
+		if (asprintf(&name, "%s: %s", r->id, r->title) < 0)
 			name = NULL;
 	} else {
-		name = strdup(id);
+		name = strdup(r->id);
 	}
-	if (asprintf(&classname, "%s.%s", suite_name(rf->file), probe) < 0)
+	if (asprintf(&classname, "%s.%s", f->name, r->probe) < 0)
 		classname = NULL;
 	if (!name || !classname) {
 		x->failed = true;
@@ -372,17 +394,18 @@ static void testcase(struct xw *x, const struct report_file *rf, const struct re
 	xw_attr(x, "classname", classname);
 	xw_attrf(x, "time", "%.3f", clean_seconds(r->seconds));
 
+	const char *reason = r->reason ? r->reason : "";
 	switch (r->verdict) {
 	case VERDICT_SKIPPED:
 		xw_start(x, "skipped");
-		xw_text(x, r->reason);
+		xw_text(x, reason);
 		xw_end(x);
 		break;
 	case VERDICT_ERROR:
 		xw_start(x, "error");
 		xw_attr(x, "type", "MeasurementError");
-		xw_attr(x, "message", r->reason[0] ? r->reason : "could not be measured");
-		xw_text(x, r->reason);
+		xw_attr(x, "message", r->reason ? r->reason : "could not be measured");
+		xw_text(x, reason);
 		xw_end(x);
 		break;
 	case VERDICT_FAIL:
@@ -391,25 +414,7 @@ static void testcase(struct xw *x, const struct report_file *rf, const struct re
 	case VERDICT_PASS:
 		break;
 	}
-
-	/* Statistics and histogram for people reading the CI page; even an
-	 * error keeps what the worker measured before it died. */
-	char *detail = NULL;
-	size_t dlen = 0;
-	FILE *mem = open_memstream(&detail, &dlen);
-	if (!mem) {
-		x->failed = true;
-	} else {
-		report_write_result_detail(r, mem);
-		if (fclose(mem) != 0)
-			x->failed = true;
-		else if (dlen) {
-			xw_start(x, "system-out");
-			xw_text(x, detail);
-			xw_end(x);
-		}
-	}
-	free(detail);
+	system_out(x, r);
 	xw_end(x); /* testcase */
 
 cleanup:
@@ -417,58 +422,48 @@ cleanup:
 	free(classname);
 }
 
-static void testsuite(struct xw *x, const struct report_run *run,
-		      const struct report_view *view, size_t index)
+static void testsuite(struct xw *x, const struct report_view *view, size_t index)
 {
-	const struct report_file *rf = &run->files[index];
+	const struct rv_file *f = &view->files[index];
 	struct report_totals t;
-	report_totals(run, rf, &t);
-
-	/* The suite started when its first requirement did. */
-	time_t started = 0;
-	for (size_t i = 0; i < rf->nresults; i++)
-		if (rf->results[i].started && (!started || rf->results[i].started < started))
-			started = rf->results[i].started;
-	if (!started)
-		started = run->started;
+	report_view_file_totals(f, &t);
 
 	xw_start(x, "testsuite");
-	xw_attr(x, "name", suite_name(rf->file));
+	xw_attr(x, "name", f->name);
 	xw_attrf(x, "tests", "%zu", t.tests);
 	xw_attrf(x, "failures", "%zu", t.failures);
 	xw_attrf(x, "errors", "%zu", t.errors);
 	xw_attrf(x, "skipped", "%zu", t.skipped);
 	xw_attrf(x, "time", "%.3f", clean_seconds(t.seconds));
-	if (started) {
+	if (f->started) {
 		char ts[32];
-		fmt_utc(started, ts, sizeof ts);
+		fmt_utc((time_t)f->started, ts, sizeof ts);
 		if (ts[0])
 			xw_attr(x, "timestamp", ts);
 	}
-	const char *host = run->env ? fingerprint_get(run->env, "host.name") : NULL;
+	const char *host = fingerprint_get(&view->env, "host.name");
 	if (host)
 		xw_attr(x, "hostname", host);
 	xw_attrf(x, "id", "%zu", index);
-	xw_attr(x, "package", suite_name(rf->file));
+	xw_attr(x, "package", f->name);
 
 	xw_start(x, "properties");
-	env_properties(x, view, rf->file);
-	for (size_t i = 0; i < rf->nresults; i++) {
-		result_properties(x, &view->files[index].reqs[i]);
-		view_properties(x, &view->files[index].reqs[i]);
+	env_properties(x, view, f);
+	for (size_t i = 0; i < f->nreqs; i++) {
+		result_properties(x, &f->reqs[i]);
+		view_properties(x, &f->reqs[i]);
 	}
 	xw_end(x);
 
-	for (size_t i = 0; i < rf->nresults; i++)
-		testcase(x, rf, &rf->results[i]);
+	for (size_t i = 0; i < f->nreqs; i++)
+		testcase(x, f, &f->reqs[i]);
 	xw_end(x); /* testsuite */
 }
 
-static void document(struct xw *x, const struct report_run *run,
-		     const struct report_view *view)
+static void document(struct xw *x, const struct report_view *view)
 {
 	struct report_totals t;
-	report_totals(run, NULL, &t);
+	report_view_totals(view, &t);
 
 	xw_check(x, xmlTextWriterStartDocument(x->w, NULL, "UTF-8", NULL));
 	xw_start(x, "testsuites");
@@ -477,8 +472,8 @@ static void document(struct xw *x, const struct report_run *run,
 	xw_attrf(x, "failures", "%zu", t.failures);
 	xw_attrf(x, "errors", "%zu", t.errors);
 	xw_attrf(x, "time", "%.3f", clean_seconds(t.seconds));
-	for (size_t i = 0; i < run->nfiles; i++)
-		testsuite(x, run, view, i);
+	for (size_t i = 0; i < view->nfiles; i++)
+		testsuite(x, view, i);
 	xw_end(x);
 	if (!x->failed)
 		xw_check(x, xmlTextWriterEndDocument(x->w));
@@ -486,52 +481,27 @@ static void document(struct xw *x, const struct report_run *run,
 		xw_check(x, xmlTextWriterFlush(x->w));
 }
 
-int report_write_junit(const struct report_run *run, const char *path,
-		       char *err, size_t errlen)
+char *report_junit_render(const struct report_view *v, size_t *len, char *why, size_t whylen)
 {
-	struct report_view view;
-	if (report_view_from_run(run, &view) != 0) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	int ret = report_write_junit_view(run, &view, path, err, errlen);
-	report_view_free(&view);
-	return ret;
-}
-
-int report_write_junit_view(const struct report_run *run, const struct report_view *v,
-			    const char *path, char *err, size_t errlen)
-{
-	int ret = 0;
 	struct xw x = { 0 };
+	char *out = NULL;
 	xmlBufferPtr buf = xmlBufferCreate();
-
 	/* "%.3f" must give a point, never the user's decimal comma. */
 	locale_t old = num_c_enter();
 
-	if (!buf || !(x.w = xmlNewTextWriterMemory(buf, 0))) {
-		ret = -ENOMEM;
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(ENOMEM));
-		goto cleanup;
+	if (buf && (x.w = xmlNewTextWriterMemory(buf, 0))) {
+		xmlTextWriterSetIndent(x.w, 1);
+		xmlTextWriterSetIndentString(x.w, BAD_CAST "  ");
+		document(&x, v);
+		if (!x.failed)
+			out = xmlw_buffer_copy(buf, len);
 	}
-	xmlTextWriterSetIndent(x.w, 1);
-	xmlTextWriterSetIndentString(x.w, BAD_CAST "  ");
-	document(&x, run, v);
-	if (x.failed) {
-		ret = -ENOMEM;
-		snprintf(err, errlen, "cannot write '%s': building the XML failed (out of memory?)",
-			 path);
-		goto cleanup;
-	}
-	ret = report_atomic_write(path, xmlBufferContent(buf), (size_t)xmlBufferLength(buf));
-	if (ret)
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-ret));
-
-cleanup:
+	if (!out)
+		snprintf(why, whylen, "%s", strerror(ENOMEM));
 	if (x.w)
 		xmlFreeTextWriter(x.w);
 	if (buf)
 		xmlBufferFree(buf);
 	num_c_leave(old);
-	return ret;
+	return out;
 }

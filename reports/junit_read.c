@@ -1,9 +1,15 @@
 /* junit_read.c - a junit.xml that `rtconform run` wrote, read back into the
  * report view, for `rtconform report junit.xml --html out.html`.
  *
- * design.md makes requirements/loader.c the only libxml2 reader; this is the
- * second, kept here because it reads what reports/ writes (docs/reports.md
- * records the decision). It parses as safely as the loader: a parser context
+ * results.json is the archive of a run (json_read.c reads it back exactly);
+ * junit.xml is an export for CI that also carries the view, with numbers
+ * rounded as its properties print them, and older runs may have only it.
+ * A property that is there but cannot be read (a malformed histogram
+ * bucket, a count that is not one) is refused with its name, never skipped.
+ *
+ * Besides requirements/loader.c this is the one other libxml2 reader, kept
+ * here because it reads what reports/ writes (docs/reports.md records the
+ * decision). It parses as safely as the loader: a parser context
  * per file, XML_PARSE_NONET (and NO_XXE where libxml2 has it), never NOENT,
  * DTDLOAD, HUGE or XINCLUDE, and a document with a DOCTYPE is refused before
  * a single declaration of it is read. A junit.xml is the output of a CI job,
@@ -17,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libxml/parser.h>
@@ -25,6 +32,7 @@
 #include <libxml/xmlversion.h>
 
 #include "base/xmlsafe.h"
+#include "reports/junit_props.h"
 
 /* Histograms make big properties, but nothing we write comes near this. */
 #define MAX_JUNIT_BYTES (256u * 1024u * 1024u)
@@ -158,15 +166,9 @@ static int props_load(const xmlNode *suite, struct props *ps)
 	return 0;
 }
 
-static const char *get(const struct props *ps, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static const char *get(const struct props *ps, const char *fmt, ...)
+/* The value of the property named exactly `name`, or NULL. */
+static const char *lookup(const struct props *ps, const char *name)
 {
-	char name[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(name, sizeof name, fmt, ap);
-	va_end(ap);
 	size_t lo = 0, hi = ps->n;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -183,9 +185,37 @@ static const char *get(const struct props *ps, const char *fmt, ...)
 
 /* ---- values ------------------------------------------------------------ */
 
+/* What is being read: the file, the suite's properties, and the first
+ * error. A property that is absent gets its default (older files lack some);
+ * one that is there but cannot be read is refused, naming it. */
 struct reader {
-	bool failed; /* out of memory */
+	const char *path;
+	const struct props *ps;
+	char *err;
+	size_t errlen;
+	int rc; /* 0, or the first error's -errno */
 };
+
+static bool bad(struct reader *rd, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static bool bad(struct reader *rd, int rc, const char *fmt, ...)
+{
+	if (rd->rc)
+		return false;
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	snprintf(rd->err, rd->errlen, "%s: %s", rd->path, msg);
+	rd->rc = rc;
+	return false;
+}
+
+static bool bad_prop(struct reader *rd, const char *name, const char *value, const char *what)
+{
+	return bad(rd, -EINVAL, "property %s: '%.80s' is not %s", name, value, what);
+}
 
 static char *dup_or_null(struct reader *rd, const char *s)
 {
@@ -193,8 +223,29 @@ static char *dup_or_null(struct reader *rd, const char *s)
 		return NULL;
 	char *d = strdup(s);
 	if (!d)
-		rd->failed = true;
+		bad(rd, -ENOMEM, "%s", strerror(ENOMEM));
 	return d;
+}
+
+/* The value of a property whose name is built from a format of
+ * junit_props.h, and that name (in name, NAME_LEN bytes). */
+#define NAME_LEN 512
+static const char *vget(struct reader *rd, char *name, const char *fmt, va_list ap)
+{
+	vsnprintf(name, NAME_LEN, fmt, ap);
+	return lookup(rd->ps, name);
+}
+
+static const char *get(struct reader *rd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static const char *get(struct reader *rd, const char *fmt, ...)
+{
+	char name[NAME_LEN];
+	va_list ap;
+	va_start(ap, fmt);
+	const char *v = vget(rd, name, fmt, ap);
+	va_end(ap);
+	return v;
 }
 
 static bool parse_u64(const char *s, uint64_t *out)
@@ -210,175 +261,241 @@ static bool parse_u64(const char *s, uint64_t *out)
 	return true;
 }
 
-static struct rv_value value_of(const char *s)
+/* A count; returns whether the property is there (and was read). */
+static bool get_u64(struct reader *rd, uint64_t *out, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static bool get_u64(struct reader *rd, uint64_t *out, const char *fmt, ...)
 {
-	struct rv_value v = { 0 };
-	if (s && strcmp(s, "-") != 0)
-		v.v = num_parse(s, &v.have);
+	char name[NAME_LEN];
+	va_list ap;
+	va_start(ap, fmt);
+	const char *s = vget(rd, name, fmt, ap);
+	va_end(ap);
+	if (!s)
+		return false;
+	return parse_u64(s, out) || bad_prop(rd, name, s, "a count");
+}
+
+/* A number; returns whether the property is there (and was read). */
+static bool get_num(struct reader *rd, double *out, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static bool get_num(struct reader *rd, double *out, const char *fmt, ...)
+{
+	char name[NAME_LEN];
+	va_list ap;
+	va_start(ap, fmt);
+	const char *s = vget(rd, name, fmt, ap);
+	va_end(ap);
+	if (!s)
+		return false;
+	bool ok;
+	double v = num_parse(s, &ok);
+	if (!ok)
+		return bad_prop(rd, name, s, "a number");
+	*out = v;
+	return true;
+}
+
+static void get_value(struct reader *rd, struct rv_value *out, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void get_value(struct reader *rd, struct rv_value *out, const char *fmt, ...)
+{
+	char name[NAME_LEN];
+	va_list ap;
+	va_start(ap, fmt);
+	const char *s = vget(rd, name, fmt, ap);
+	va_end(ap);
+	*out = (struct rv_value){ 0 };
+	if (s && !(out->v = num_parse(s, &out->have), out->have))
+		bad_prop(rd, name, s, "a number");
+}
+
+static enum verdict get_verdict(struct reader *rd, enum verdict def, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static enum verdict get_verdict(struct reader *rd, enum verdict def, const char *fmt, ...)
+{
+	char name[NAME_LEN];
+	va_list ap;
+	va_start(ap, fmt);
+	const char *s = vget(rd, name, fmt, ap);
+	va_end(ap);
+	enum verdict v = def;
+	if (s && !verdict_parse(s, &v))
+		bad_prop(rd, name, s, "pass, fail, error or skipped");
 	return v;
 }
 
-static enum verdict verdict_of(const char *s, enum verdict def)
-{
-	static const enum verdict all[] = { VERDICT_PASS, VERDICT_FAIL, VERDICT_ERROR,
-					    VERDICT_SKIPPED };
-	for (size_t i = 0; s && i < sizeof all / sizeof all[0]; i++)
-		if (strcmp(s, verdict_name(all[i])) == 0)
-			return all[i];
-	return def;
-}
+/* A list property split in place in a malloc'd copy: *n items (0 for an
+ * absent or empty one). The name is kept in name for messages. */
+struct items {
+	char name[NAME_LEN];
+	char *copy;
+	char **item;
+	size_t n;
+};
 
-/* Items of a ';'-separated list, in a malloc'd copy split in place. */
-static size_t split(char *s, char sep, char **items, size_t max)
+static bool get_items(struct reader *rd, struct items *it, char sep, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static bool get_items(struct reader *rd, struct items *it, char sep, const char *fmt, ...)
 {
-	size_t n = 0;
+	va_list ap;
+	va_start(ap, fmt);
+	const char *s = vget(rd, it->name, fmt, ap);
+	va_end(ap);
+	it->copy = NULL;
+	it->item = NULL;
+	it->n = 0;
 	if (!s || !*s)
-		return 0;
-	for (char *p = s; n < max;) {
-		items[n++] = p;
-		char *e = strchr(p, sep);
-		if (!e)
-			break;
-		*e = '\0';
-		p = e + 1;
-	}
-	return n;
-}
-
-static size_t count_items(const char *s, char sep)
-{
-	if (!s || !*s)
-		return 0;
+		return true;
 	size_t n = 1;
-	for (; *s; s++)
-		n += *s == sep;
-	return n;
+	for (const char *p = s; *p; p++)
+		n += *p == sep;
+	it->copy = strdup(s);
+	it->item = calloc(n, sizeof *it->item);
+	if (!it->copy || !it->item)
+		return bad(rd, -ENOMEM, "%s", strerror(ENOMEM));
+	for (char *p = it->copy; p; it->n++) {
+		it->item[it->n] = p;
+		if ((p = strchr(p, sep)))
+			*p++ = '\0';
+	}
+	return true;
+}
+
+static void items_free(struct items *it)
+{
+	free(it->copy);
+	free(it->item);
 }
 
 /* ---- building the view -------------------------------------------------- */
 
-static void read_values(struct reader *rd, const char *list, struct rv_value **out, size_t want)
+/* ';'-separated values ("-": absent), exactly `want` of them. */
+static void read_values(struct reader *rd, struct rv_value **out, size_t want, const char *fmt,
+			const char *id, const char *metric)
 {
+	struct items it;
 	*out = NULL;
-	if (!want)
+	if (!get_items(rd, &it, JP_LIST_SEP, fmt, id, metric) || !want) {
+		items_free(&it);
 		return;
-	*out = calloc(want, sizeof **out);
-	char *copy = list ? strdup(list) : NULL;
-	char **items = calloc(want, sizeof *items);
-	if (!*out || (list && !copy) || !items) {
-		rd->failed = true;
-	} else {
-		size_t n = split(copy, ';', items, want);
-		for (size_t i = 0; i < n; i++)
-			(*out)[i] = value_of(items[i]);
 	}
-	free(items);
-	free(copy);
+	*out = calloc(want, sizeof **out);
+	if (!*out)
+		bad(rd, -ENOMEM, "%s", strerror(ENOMEM));
+	else if (it.n != want)
+		bad(rd, -EINVAL, "property %s: %zu values, expected %zu", it.name, it.n, want);
+	for (size_t i = 0; *out && i < it.n && i < want && !rd->rc; i++) {
+		if (strcmp(it.item[i], JP_ABSENT) == 0)
+			continue;
+		(*out)[i].v = num_parse(it.item[i], &(*out)[i].have);
+		if (!(*out)[i].have)
+			bad_prop(rd, it.name, it.item[i], "a number or -");
+	}
+	items_free(&it);
 }
 
-static void read_metric(struct reader *rd, const struct props *ps, const char *id,
-			struct rv_metric *m)
+/* ID.M.hist: "lo:hi:count;...", ascending, lo <= hi. */
+static void read_hist(struct reader *rd, const char *id, struct rv_metric *m)
+{
+	struct items it;
+	if (get_items(rd, &it, JP_LIST_SEP, JP_M_HIST, id, m->name) && it.n) {
+		m->buckets = calloc(it.n, sizeof *m->buckets);
+		if (!m->buckets)
+			bad(rd, -ENOMEM, "%s", strerror(ENOMEM));
+	}
+	for (size_t i = 0; m->buckets && i < it.n && !rd->rc; i++) {
+		struct rv_bucket b;
+		char *lo = it.item[i], *hi = strchr(lo, JP_BUCKET_SEP);
+		char *count = hi ? strchr(hi + 1, JP_BUCKET_SEP) : NULL;
+		if (hi)
+			*hi++ = '\0';
+		if (count)
+			*count++ = '\0';
+		if (!count || !parse_u64(lo, &b.lo) || !parse_u64(hi, &b.hi) ||
+		    !parse_u64(count, &b.count) || b.lo > b.hi ||
+		    (m->nbuckets && b.lo <= m->buckets[m->nbuckets - 1].hi)) {
+			bad(rd, -EINVAL, "property %s: bucket %zu is not lo:hi:count ascending "
+					 "with lo <= hi", it.name, i + 1);
+			break;
+		}
+		m->buckets[m->nbuckets++] = b;
+	}
+	items_free(&it);
+}
+
+static void read_metric(struct reader *rd, const char *id, struct rv_metric *m)
 {
 	const char *name = m->name;
-	parse_u64(get(ps, "%s.%s.count", id, name), &m->count);
-	parse_u64(get(ps, "%s.%s.overflow", id, name), &m->overflow);
-	parse_u64(get(ps, "%s.%s.hist_highest", id, name), &m->highest);
-	m->ns_per_unit = num_parse(get(ps, "%s.%s.ns_per_unit", id, name) ?: "", NULL);
-	m->cycles_per_unit =
-		num_parse(get(ps, "%s.%s.cycles_per_unit", id, name) ?: "", NULL);
+	get_u64(rd, &m->count, JP_M_COUNT, id, name);
+	get_u64(rd, &m->overflow, JP_M_OVERFLOW, id, name);
+	get_u64(rd, &m->highest, JP_M_HIST_HIGHEST, id, name);
+	get_num(rd, &m->ns_per_unit, JP_M_NS_PER_UNIT, id, name);
+	get_num(rd, &m->cycles_per_unit, JP_M_CYCLES_PER_UNIT, id, name);
 	for (int i = 0; i < RV_NSTATS; i++) {
-		m->ns[i] = value_of(get(ps, "%s.%s.%s_ns", id, name, report_view_stats[i]));
-		m->cycles[i] = value_of(get(ps, "%s.%s.%s_cycles", id, name, report_view_stats[i]));
+		get_value(rd, &m->ns[i], JP_M_STAT, id, name, report_view_stats[i], "ns");
+		get_value(rd, &m->cycles[i], JP_M_STAT, id, name, report_view_stats[i], "cycles");
 	}
+	/* junit.xml has the median only from 20 samples on. */
+	m->median_ns = m->ns[RV_P50];
+	read_hist(rd, id, m);
 
-	const char *hist = get(ps, "%s.%s.hist", id, name);
-	size_t nb = count_items(hist, ';');
-	if (nb) {
-		char *copy = strdup(hist);
-		char **items = calloc(nb, sizeof *items);
-		m->buckets = calloc(nb, sizeof *m->buckets);
-		if (!copy || !items || !m->buckets) {
-			rd->failed = true;
-		} else {
-			size_t n = split(copy, ';', items, nb);
-			for (size_t i = 0; i < n; i++) {
-				char *f[3];
-				struct rv_bucket b;
-				if (split(items[i], ':', f, 3) == 3 && parse_u64(f[0], &b.lo) &&
-				    parse_u64(f[1], &b.hi) && parse_u64(f[2], &b.count))
-					m->buckets[m->nbuckets++] = b;
-			}
-		}
-		free(items);
-		free(copy);
+	struct items it;
+	if (get_items(rd, &it, JP_LIST_SEP, JP_M_RUN_COUNTS, id, name) && it.n) {
+		m->run_count = calloc(it.n, sizeof *m->run_count);
+		if (!m->run_count)
+			bad(rd, -ENOMEM, "%s", strerror(ENOMEM));
+		else
+			m->nruns = it.n;
 	}
-
-	const char *counts = get(ps, "%s.%s.run_counts", id, name);
-	m->nruns = count_items(counts, ';');
-	if (m->nruns) {
-		char *copy = strdup(counts);
-		char **items = calloc(m->nruns, sizeof *items);
-		m->run_count = calloc(m->nruns, sizeof *m->run_count);
-		if (!copy || !items || !m->run_count) {
-			rd->failed = true;
-			m->nruns = 0;
-		} else {
-			size_t n = split(copy, ';', items, m->nruns);
-			for (size_t i = 0; i < n; i++)
-				parse_u64(items[i], &m->run_count[i]);
-		}
-		free(items);
-		free(copy);
-		read_values(rd, get(ps, "%s.%s.run_means_ns", id, name), &m->run_mean_ns, m->nruns);
-	}
+	for (size_t i = 0; i < m->nruns && !rd->rc; i++)
+		if (!parse_u64(it.item[i], &m->run_count[i]))
+			bad_prop(rd, it.name, it.item[i], "a count");
+	items_free(&it);
+	read_values(rd, &m->run_mean_ns, m->nruns, JP_M_RUN_MEANS, id, name);
 }
 
-static void read_limits(struct reader *rd, const struct props *ps, const char *id,
-			struct rv_req *r)
+static void read_limit(struct reader *rd, const char *id, size_t k, struct rv_limit *l)
+{
+	l->metric = dup_or_null(rd, get(rd, JP_LIMIT_METRIC, id, k) ?: "");
+	l->statistic = dup_or_null(rd, get(rd, JP_LIMIT_STATISTIC, id, k));
+	const char *unit = "ns";
+	if (get(rd, JP_LIMIT_MAX, id, k, "cycles") || get(rd, JP_LIMIT_MIN, id, k, "cycles"))
+		unit = "cycles";
+	l->cycles = unit[0] == 'c';
+	enum qty_unit qu = l->cycles ? QTY_CYCLES : QTY_NS;
+	double v;
+	if ((l->has_max = get_num(rd, &v, JP_LIMIT_MAX, id, k, unit)))
+		l->max = (struct quantity){ v, qu };
+	if ((l->has_min = get_num(rd, &v, JP_LIMIT_MIN, id, k, unit)))
+		l->min = (struct quantity){ v, qu };
+	get_value(rd, &l->measured, JP_LIMIT_MEASURED, id, k, unit);
+	l->verdict = get_verdict(rd, VERDICT_ERROR, JP_LIMIT_VERDICT, id, k);
+	l->text = dup_or_null(rd, get(rd, JP_LIMIT_TEXT, id, k));
+}
+
+static void read_limits(struct reader *rd, const char *id, struct rv_req *r)
 {
 	size_t n = 0;
-	while (n < REQ_MAX_LIMITS && get(ps, "%s.limit.%zu.statistic", id, n + 1))
+	while (n < REQ_MAX_LIMITS && get(rd, JP_LIMIT_STATISTIC, id, n + 1))
 		n++;
 	if (!n)
 		return;
 	r->limits = calloc(n, sizeof *r->limits);
 	if (!r->limits) {
-		rd->failed = true;
+		bad(rd, -ENOMEM, "%s", strerror(ENOMEM));
 		return;
 	}
 	r->nlimits = n;
-	for (size_t i = 0; i < n; i++) {
-		struct rv_limit *l = &r->limits[i];
-		size_t k = i + 1;
-		l->metric = dup_or_null(rd, get(ps, "%s.limit.%zu.metric", id, k) ?: "");
-		l->statistic = dup_or_null(rd, get(ps, "%s.limit.%zu.statistic", id, k));
-		const char *unit = "ns";
-		if (get(ps, "%s.limit.%zu.max_cycles", id, k) ||
-		    get(ps, "%s.limit.%zu.min_cycles", id, k))
-			unit = "cycles";
-		l->cycles = unit[0] == 'c';
-		enum qty_unit qu = l->cycles ? QTY_CYCLES : QTY_NS;
-		const char *s = get(ps, "%s.limit.%zu.max_%s", id, k, unit);
-		if (s) {
-			l->has_max = true;
-			l->max = (struct quantity){ num_parse(s, NULL), qu };
-		}
-		s = get(ps, "%s.limit.%zu.min_%s", id, k, unit);
-		if (s) {
-			l->has_min = true;
-			l->min = (struct quantity){ num_parse(s, NULL), qu };
-		}
-		l->measured = value_of(get(ps, "%s.limit.%zu.measured_%s", id, k, unit));
-		l->verdict = verdict_of(get(ps, "%s.limit.%zu.verdict", id, k), VERDICT_ERROR);
-		l->text = dup_or_null(rd, get(ps, "%s.limit.%zu.text", id, k));
-	}
+	for (size_t i = 0; i < n; i++)
+		read_limit(rd, id, i + 1, &r->limits[i]);
 }
 
-static void read_params(struct reader *rd, const struct props *ps, const char *id,
-			struct rv_req *r)
+static void read_params(struct reader *rd, const char *id, struct rv_req *r)
 {
-	char prefix[300];
-	snprintf(prefix, sizeof prefix, "%s.param.", id);
+	const struct props *ps = rd->ps;
+	char prefix[NAME_LEN];
+	snprintf(prefix, sizeof prefix, JP_PARAM_PREFIX, id);
 	size_t plen = strlen(prefix), n = 0;
 	for (size_t i = 0; i < ps->n; i++)
 		n += strncmp(ps->p[i].name, prefix, plen) == 0;
@@ -386,7 +503,7 @@ static void read_params(struct reader *rd, const struct props *ps, const char *i
 		return;
 	r->params = calloc(n, sizeof *r->params);
 	if (!r->params) {
-		rd->failed = true;
+		bad(rd, -ENOMEM, "%s", strerror(ENOMEM));
 		return;
 	}
 	/* Document order: the probe's order of parameters. */
@@ -401,40 +518,46 @@ static void read_params(struct reader *rd, const struct props *ps, const char *i
 
 /* Per-CPU series of the first metric: ID.<metric>.cpuN.count, in document
  * order, and their statistics. */
-static void read_series(struct reader *rd, const struct props *ps, const char *id,
-			struct rv_req *r)
+static void read_series(struct reader *rd, const char *id, struct rv_req *r)
 {
+	const struct props *ps = rd->ps;
 	if (!r->nmetrics || !r->metrics[0].name)
 		return;
-	char prefix[300];
-	snprintf(prefix, sizeof prefix, "%s.%s.cpu", id, r->metrics[0].name);
+	char prefix[NAME_LEN];
+	const size_t slen = strlen(JP_S_COUNT_SUFFIX);
+	snprintf(prefix, sizeof prefix, JP_S_PREFIX, id, r->metrics[0].name);
 	size_t plen = strlen(prefix), n = 0;
 	for (size_t i = 0; i < ps->n; i++) {
 		const char *nm = ps->p[i].name;
-		n += strncmp(nm, prefix, plen) == 0 && strlen(nm) > plen + 6 &&
-		     strcmp(nm + strlen(nm) - 6, ".count") == 0;
+		n += strncmp(nm, prefix, plen) == 0 && strlen(nm) > plen + slen &&
+		     strcmp(nm + strlen(nm) - slen, JP_S_COUNT_SUFFIX) == 0;
 	}
 	if (!n)
 		return;
 	r->series = calloc(n, sizeof *r->series);
 	if (!r->series) {
-		rd->failed = true;
+		bad(rd, -ENOMEM, "%s", strerror(ENOMEM));
 		return;
 	}
-	for (size_t i = 0; i < ps->n && r->nseries < n; i++) {
+	for (size_t i = 0; i < ps->n && r->nseries < n && !rd->rc; i++) {
 		const char *nm = ps->p[i].name;
 		char *end;
 		if (strncmp(nm, prefix, plen) != 0 || nm[plen] < '0' || nm[plen] > '9')
 			continue;
 		long cpu = strtol(nm + plen, &end, 10);
-		if (strcmp(end, ".count") != 0 || cpu < 0 || cpu > 1 << 20)
+		if (strcmp(end, JP_S_COUNT_SUFFIX) != 0)
 			continue;
+		if (cpu < 0 || cpu > 1 << 20) {
+			bad(rd, -EINVAL, "property %s: CPU %ld is out of range", nm, cpu);
+			return;
+		}
 		struct rv_series *s = &r->series[r->nseries++];
 		s->cpu = (int)cpu;
-		parse_u64(ps->p[i].value, &s->count);
+		if (!parse_u64(ps->p[i].value, &s->count))
+			bad_prop(rd, nm, ps->p[i].value, "a count");
 		for (int k = 0; k < RV_NSERIES_STATS; k++)
-			s->ns[k] = value_of(get(ps, "%s%d.%s_ns", prefix, s->cpu,
-						report_view_series_stats[k]));
+			get_value(rd, &s->ns[k], JP_S_STAT, id, r->metrics[0].name, s->cpu,
+				  report_view_series_stats[k]);
 	}
 }
 
@@ -453,8 +576,40 @@ static enum verdict case_verdict(const xmlNode *tc)
 	return VERDICT_PASS;
 }
 
-static void read_req(struct reader *rd, const struct props *ps, const xmlNode *tc,
-		     struct rv_req *r)
+/* What the worker reported: runs, batch figure, metrics, series. */
+static void read_measured(struct reader *rd, const char *id, struct rv_req *r)
+{
+	struct items it;
+	if (!get_items(rd, &it, JP_METRIC_SEP, JP_METRICS, id) || !get(rd, JP_METRICS, id)) {
+		items_free(&it);
+		return;
+	}
+	r->measured = true;
+	uint64_t runs = 0;
+	if (get_u64(rd, &runs, JP_RUNS, id) && runs > RTC_MAX_RUNS)
+		bad(rd, -EINVAL, "property " JP_RUNS ": %llu runs, at most %u", id,
+		    (unsigned long long)runs, (unsigned)RTC_MAX_RUNS);
+	r->runs = (uint32_t)(runs > RTC_MAX_RUNS ? 0 : runs);
+	get_value(rd, &r->batch_mean_ns, JP_BATCH_MEAN, id);
+	get_value(rd, &r->batch_stddev_ns, JP_BATCH_STDDEV, id);
+	read_values(rd, &r->batch_run_ns, r->runs, JP_BATCH_PER_RUN, id, "");
+
+	if (it.n > PROBE_MAX_METRICS)
+		bad(rd, -EINVAL, "property " JP_METRICS ": %zu metrics, a probe has at most %u",
+		    id, it.n, (unsigned)PROBE_MAX_METRICS);
+	else if (it.n && !(r->metrics = calloc(it.n, sizeof *r->metrics)))
+		bad(rd, -ENOMEM, "%s", strerror(ENOMEM));
+	for (size_t i = 0; r->metrics && i < it.n && !rd->rc; i++) {
+		r->metrics[i].name = dup_or_null(rd, it.item[i]);
+		r->nmetrics++;
+		if (r->metrics[i].name)
+			read_metric(rd, id, &r->metrics[i]);
+	}
+	items_free(&it);
+	read_series(rd, id, r);
+}
+
+static void read_req(struct reader *rd, const xmlNode *tc, struct rv_req *r)
 {
 	char *name = attr(tc, "name"), *time = attr(tc, "time");
 	const char *full = name ? name : "?";
@@ -462,99 +617,88 @@ static void read_req(struct reader *rd, const struct props *ps, const xmlNode *t
 	const char *colon = strstr(full, ": ");
 	r->id = colon ? strndup(full, (size_t)(colon - full)) : strdup(full);
 	if (!r->id)
-		rd->failed = true;
+		bad(rd, -ENOMEM, "%s", strerror(ENOMEM));
 	r->title = colon && colon[2] ? dup_or_null(rd, colon + 2) : NULL;
-	r->seconds = time ? num_parse(time, NULL) : 0.0;
+	bool ok = true;
+	r->seconds = time ? num_parse(time, &ok) : 0.0;
+	if (!ok)
+		bad(rd, -EINVAL, "testcase %s: time '%.40s' is not a number", full, time);
 	xmlFree(name);
 	xmlFree(time);
-	if (!r->id)
+	if (!r->id || rd->rc)
 		return;
 	const char *id = r->id;
 
-	r->verdict = verdict_of(get(ps, "%s.verdict", id), case_verdict(tc));
-	r->probe = dup_or_null(rd, get(ps, "%s.probe", id) ?: "?");
-	r->policy = dup_or_null(rd, get(ps, "%s.policy", id) ?: "?");
+	r->verdict = get_verdict(rd, case_verdict(tc), JP_VERDICT, id);
+	r->probe = dup_or_null(rd, get(rd, JP_PROBE, id) ?: "?");
+	r->policy = dup_or_null(rd, get(rd, JP_POLICY, id) ?: "?");
 	uint64_t cpu;
-	r->cpu = parse_u64(get(ps, "%s.cpu", id), &cpu) && cpu < 1u << 20 ? (int)cpu : -1;
-	r->source = dup_or_null(rd, get(ps, "%s.source", id));
-	r->reason = dup_or_null(rd, get(ps, "%s.reason", id));
-	r->note = dup_or_null(rd, get(ps, "%s.note", id));
-	r->load = dup_or_null(rd, get(ps, "%s.load.command", id));
-	read_params(rd, ps, id, r);
-	read_limits(rd, ps, id, r);
-
-	const char *metrics = get(ps, "%s.metrics", id);
-	if (!metrics)
-		return;
-	r->measured = true;
-	uint64_t runs = 0;
-	parse_u64(get(ps, "%s.runs", id), &runs);
-	r->runs = runs > RTC_MAX_RUNS ? RTC_MAX_RUNS : (uint32_t)runs;
-	r->batch_mean_ns = value_of(get(ps, "%s.batch.runs_mean_ns", id));
-	r->batch_stddev_ns = value_of(get(ps, "%s.batch.runs_stddev_ns", id));
-	read_values(rd, get(ps, "%s.batch.per_run_ns", id), &r->batch_run_ns, r->runs);
-
-	size_t nm = count_items(metrics, ',');
-	if (nm > PROBE_MAX_METRICS)
-		nm = PROBE_MAX_METRICS;
-	if (!nm)
-		return;
-	char *copy = strdup(metrics);
-	char *items[PROBE_MAX_METRICS];
-	r->metrics = calloc(nm, sizeof *r->metrics);
-	if (!copy || !r->metrics) {
-		free(copy);
-		rd->failed = true;
-		return;
+	r->cpu = -1;
+	if (get_u64(rd, &cpu, JP_CPU, id)) {
+		if (cpu >= 1u << 20)
+			bad(rd, -EINVAL, "property " JP_CPU ": CPU %llu is out of range", id,
+			    (unsigned long long)cpu);
+		r->cpu = (int)(cpu & ((1u << 20) - 1));
 	}
-	size_t n = split(copy, ',', items, nm);
-	for (size_t i = 0; i < n; i++) {
-		r->metrics[i].name = dup_or_null(rd, items[i]);
-		r->nmetrics++;
-		if (r->metrics[i].name)
-			read_metric(rd, ps, id, &r->metrics[i]);
-	}
-	free(copy);
-	read_series(rd, ps, id, r);
+	r->source = dup_or_null(rd, get(rd, JP_SOURCE, id));
+	r->reason = dup_or_null(rd, get(rd, JP_REASON, id));
+	r->note = dup_or_null(rd, get(rd, JP_NOTE, id));
+	r->load = dup_or_null(rd, get(rd, JP_LOAD, id));
+	read_params(rd, id, r);
+	read_limits(rd, id, r);
+	read_measured(rd, id, r);
 }
 
-static int read_suite(struct reader *rd, const xmlNode *suite, struct report_view *v,
-		      bool first)
+/* The suite's timestamp attribute, "2023-11-14T22:13:20" UTC; 0 without. */
+static int64_t suite_started(struct reader *rd, const xmlNode *suite)
+{
+	char *ts = attr(suite, "timestamp");
+	if (!ts)
+		return 0;
+	struct tm tm = { 0 };
+	const char *end = strptime(ts, "%Y-%m-%dT%H:%M:%S", &tm);
+	time_t t = end && !*end ? timegm(&tm) : (time_t)-1;
+	if (t == (time_t)-1)
+		bad(rd, -EINVAL, "testsuite timestamp '%.40s' is not a UTC time", ts);
+	xmlFree(ts);
+	return t == (time_t)-1 ? 0 : (int64_t)t;
+}
+
+static void read_suite(struct reader *rd, const xmlNode *suite, struct report_view *v,
+		       bool first)
 {
 	struct props ps;
 	if (props_load(suite, &ps) != 0) {
 		props_free(&ps);
-		return -ENOMEM;
+		bad(rd, -ENOMEM, "%s", strerror(ENOMEM));
+		return;
 	}
+	rd->ps = &ps;
 	/* The environment is what comes before requirements.path; every
 	 * suite repeats it, so the first one's is taken. */
 	if (first)
-		for (size_t i = 0; i < ps.n && strcmp(ps.p[i].name, "requirements.path"); i++)
+		for (size_t i = 0; i < ps.n && strcmp(ps.p[i].name, JP_REQ_PATH); i++)
 			fingerprint_add(&v->env, ps.p[i].name, "%s", ps.p[i].value);
 
 	struct rv_file *f = &v->files[v->nfiles++];
 	char *name = attr(suite, "name");
 	f->name = dup_or_null(rd, name ? name : "rtconform");
 	xmlFree(name);
-	f->path = dup_or_null(rd, get(&ps, "requirements.path") ?: "");
-	f->version = dup_or_null(rd, get(&ps, "requirements.version"));
-	f->sha256 = dup_or_null(rd, get(&ps, "requirements.sha256") ?: "");
+	f->path = dup_or_null(rd, get(rd, JP_REQ_PATH) ?: "");
+	f->version = dup_or_null(rd, get(rd, JP_REQ_VERSION));
+	f->sha256 = dup_or_null(rd, get(rd, JP_REQ_SHA256) ?: "");
+	f->started = suite_started(rd, suite);
 
 	size_t n = 0;
 	for (const xmlNode *c = suite->children; c; c = c->next)
 		n += is_elem(c, "testcase");
-	if (n) {
-		f->reqs = calloc(n, sizeof *f->reqs);
-		if (!f->reqs) {
-			props_free(&ps);
-			return -ENOMEM;
-		}
-	}
-	for (const xmlNode *c = suite->children; c; c = c->next)
+	if (n && !(f->reqs = calloc(n, sizeof *f->reqs)))
+		bad(rd, -ENOMEM, "%s", strerror(ENOMEM));
+	for (const xmlNode *c = suite->children; f->reqs && c && !rd->rc; c = c->next)
 		if (is_elem(c, "testcase"))
-			read_req(rd, &ps, c, &f->reqs[f->nreqs++]);
+			read_req(rd, c, &f->reqs[f->nreqs++]);
+	rd->ps = NULL;
 	props_free(&ps);
-	return rd->failed ? -ENOMEM : 0;
 }
 
 int report_view_from_junit(const char *path, struct report_view *v, char *err, size_t errlen)
@@ -564,46 +708,29 @@ int report_view_from_junit(const char *path, struct report_view *v, char *err, s
 	xmlDocPtr doc = parse_junit(path, err, errlen, &rc);
 	if (!doc)
 		return rc;
-	struct reader rd = { 0 };
+	struct reader rd = { .path = path, .err = err, .errlen = errlen };
 	const xmlNode *root = xmlDocGetRootElement(doc);
 	size_t nsuites = 0;
 	if (!root || !is_elem(root, "testsuites") || root->ns) {
-		snprintf(err, errlen, "%s: not a junit.xml (the root element is not <testsuites>)",
-			 path);
-		rc = -EINVAL;
+		bad(&rd, -EINVAL, "not a junit.xml (the root element is not <testsuites>)");
 		goto out;
 	}
 	for (const xmlNode *c = root->children; c; c = c->next)
 		nsuites += is_elem(c, "testsuite");
-	if (nsuites) {
-		v->files = calloc(nsuites, sizeof *v->files);
-		if (!v->files) {
-			rc = -ENOMEM;
-			snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
-			goto out;
-		}
-	}
-	for (const xmlNode *c = root->children; c; c = c->next) {
-		if (!is_elem(c, "testsuite"))
-			continue;
-		rc = read_suite(&rd, c, v, v->nfiles == 0);
-		if (rc) {
-			snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-			goto out;
-		}
-	}
-	/* Without our properties there is nothing to draw a histogram from;
-	 * say so rather than render an empty report. */
-	if (!fingerprint_get(&v->env, "rtconform.version")) {
-		snprintf(err, errlen,
-			 "%s: not written by rtconform run (no rtconform.version property)", path);
-		rc = -EINVAL;
+	if (nsuites && !(v->files = calloc(nsuites, sizeof *v->files))) {
+		bad(&rd, -ENOMEM, "%s", strerror(ENOMEM));
 		goto out;
 	}
-	rc = 0;
+	for (const xmlNode *c = root->children; c && !rd.rc; c = c->next)
+		if (is_elem(c, "testsuite"))
+			read_suite(&rd, c, v, v->nfiles == 0);
+	/* Without our properties there is nothing to draw a histogram from;
+	 * say so rather than render an empty report. */
+	if (!rd.rc && !fingerprint_get(&v->env, "rtconform.version"))
+		bad(&rd, -EINVAL, "not written by rtconform run (no rtconform.version property)");
 out:
-	if (rc)
+	if (rd.rc)
 		report_view_free(v);
 	xmlFreeDoc(doc);
-	return rc;
+	return rd.rc;
 }

@@ -1,5 +1,5 @@
-/* report.c - what every writer shares: totals, the exit status, and the
- * atomic file write that keeps a killed run from leaving half a report. */
+/* report.c - what every writer shares: totals, the exit status, and writing
+ * a rendered report atomically, so a killed run never leaves half a report. */
 #include "reports/report.h"
 
 #include <errno.h>
@@ -181,6 +181,61 @@ cleanup:
 	}
 	free(dir);
 	return ret;
+}
+
+typedef char *(*renderer)(const struct report_view *v, size_t *len, char *why, size_t whylen);
+
+static const struct {
+	renderer render;
+	const char *what;
+} kinds[REPORT_NKINDS] = {
+	[REPORT_JUNIT] = { report_junit_render, "the XML" },
+	[REPORT_SUMMARY] = { report_summary_render, "the summary" },
+	[REPORT_HTML] = { report_html_render, "the HTML" },
+	[REPORT_JSON] = { report_json_render, "the JSON" },
+};
+
+int report_write(enum report_kind kind, const struct report_view *v, const char *path,
+		 char *err, size_t errlen)
+{
+	if ((unsigned)kind >= REPORT_NKINDS) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(EINVAL));
+		return -EINVAL;
+	}
+	size_t len = 0;
+	char why[256] = "";
+	char *data = kinds[kind].render(v, &len, why, sizeof why);
+	if (!data) {
+		snprintf(err, errlen, "cannot write '%s': building %s failed: %s", path,
+			 kinds[kind].what, why[0] ? why : strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	int ret = report_atomic_write(path, data, len);
+	free(data);
+	if (ret)
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-ret));
+	return ret;
+}
+
+int report_write_junit(const struct report_view *v, const char *path, char *err, size_t errlen)
+{
+	return report_write(REPORT_JUNIT, v, path, err, errlen);
+}
+
+int report_write_summary(const struct report_view *v, const char *path, char *err,
+			 size_t errlen)
+{
+	return report_write(REPORT_SUMMARY, v, path, err, errlen);
+}
+
+int report_write_html(const struct report_view *v, const char *path, char *err, size_t errlen)
+{
+	return report_write(REPORT_HTML, v, path, err, errlen);
+}
+
+int report_write_json(const struct report_view *v, const char *path, char *err, size_t errlen)
+{
+	return report_write(REPORT_JSON, v, path, err, errlen);
 }
 
 int report_check_writable(const char *path, char *err, size_t errlen)

@@ -2,8 +2,9 @@
  *
  * A run produces one report_run: the requirement files in command-line
  * order, each with the results of its requirements, plus the environment.
- * Writers never measure and never change results. Each writer writes to a
- * temporary file in the target directory and renames it into place, so a
+ * It is turned into one report view (below), which every writer renders.
+ * Writers never measure and never change results. Each report is written to
+ * a temporary file in the target directory and renamed into place, so a
  * killed rtconform never leaves a truncated report.
  */
 #ifndef RTC_REPORT_H
@@ -49,22 +50,9 @@ void report_totals_add(struct report_totals *t, enum verdict v, double seconds);
 /* Exit status of a run: 3 if any error, else 1 if any failure, else 0. */
 int report_exit_status(const struct report_run *run);
 
-/* junit.xml via libxml2's xmlTextWriter. Returns 0 or -errno / -1 with a
- * message in err. Atomic (temp file + rename). */
-int report_write_junit(const struct report_run *run, const char *path,
-		       char *err, size_t errlen);
-
-/* The verdict table (id, probe, policy, each limit vs measured, verdict),
- * as in summary.txt and on stdout. */
-void report_write_text(const struct report_run *run, FILE *out);
-int report_write_summary(const struct report_run *run, const char *path,
-			 char *err, size_t errlen);
-
-/* ASCII histogram + statistics of one result, as in <system-out> and
- * `rtconform probe`. */
-void report_write_result_detail(const struct req_result *r, FILE *out);
-
-/* The seeds' batch figure of a result (total time / N, loop overhead
+/* What the view takes from a result (view.c):
+ *
+ * The seeds' batch figure of a result (total time / N, loop overhead
  * subtracted), beside the per-sample statistics: for each run,
  * (t_end - t_begin) / iterations ticks minus res->loop_ticks, scaled by
  * metric 0's ns_per_unit. Gives the mean and the sample stddev (0 with one
@@ -77,32 +65,50 @@ bool report_batch_run_ns(const struct req_result *r, uint32_t run, double *ns);
 uint32_t report_runs_done(const struct req_result *r);
 /* "fifo:99", "rr:max" (not yet resolved), "other". */
 void report_policy_text(const struct req_result *r, char *buf, size_t len);
-
 /* Metrics a result holds (0 without result memory). */
 unsigned report_nmetrics(const struct req_result *r);
-
 /* Name of metric i of a result: the probe's ("per-op"), or "m<i>" when the
  * probe or that metric is unknown. Returns a pointer to the probe's string
  * or to buf. */
 const char *report_metric_name(const struct req_result *r, unsigned i,
 			       char *buf, size_t len);
 
+/* The verdict table (id, probe, policy, each limit vs measured, verdict) of a
+ * view, as `rtconform run` prints it on stdout and summary.txt begins. */
+struct report_view;
+void report_write_text(const struct report_view *v, FILE *out);
+
+/* ASCII histogram + statistics of one result, as in junit.xml's
+ * <system-out>: report_write_req_detail renders a view's requirement;
+ * report_write_result_detail builds that from a result first (`rtconform
+ * probe`). */
+struct rv_req;
+void report_write_req_detail(const struct rv_req *r, FILE *out);
+void report_write_result_detail(const struct req_result *r, FILE *out);
+
 /* ---- the report view ----------------------------------------------------
  *
- * What report.html and results.json show, as plain data. `run` fills it from
- * the results (report_view_from_run); `rtconform report` fills it from a
- * junit.xml that `run` wrote (report_view_from_junit). Both give the same
- * view for the same run, so the HTML and JSON rendered from either are the
- * same bytes: every number in a view is exactly what junit.xml's property
- * text parses back to (statistics rounded to 0.001 ns as the properties
- * print them, scales printed with 17 significant digits), and every string is
- * cleaned to what XML 1.0 allows, as junit.xml carries it.
- * docs/reports.md lists the properties.
+ * Everything a report shows, as plain data: junit.xml, summary.txt (and the
+ * table `run` prints), report.html and results.json are rendered from a view
+ * alone. `run` fills it once from the results (report_view_from_run) and
+ * renders all four from it; `rtconform report` fills it from a results.json
+ * (report_view_from_json), which holds the whole view, so every report it
+ * renders is the same bytes as the one `run` wrote, or from an older
+ * junit.xml (report_view_from_junit), which holds the view with numbers
+ * rounded as its properties print them.
+ *
+ * Numbers are kept at full precision; each writer formats them its own way
+ * (junit.xml "%.3f", the HTML and text as people read them, results.json
+ * with 17 significant digits). Strings are valid UTF-8 (a byte that is not
+ * becomes U+FFFD); the XML writers clean them further to what XML 1.0 allows
+ * and the text writer replaces control characters.
  */
 
 /* The statistics every report gives for each metric, in this order. */
 #define RV_NSTATS 9
 extern const char *const report_view_stats[RV_NSTATS];
+enum { RV_MIN, RV_MEAN, RV_STDDEV, RV_MAX, RV_P50, RV_P90, RV_P99, RV_P99_9,
+       RV_RUNS_MEAN_STDDEV }; /* indices into it */
 
 struct rv_value {
 	bool have; /* false: could not be computed (too few samples, ...) */
@@ -117,13 +123,16 @@ struct rv_metric {
 	char *name;
 	uint64_t count, overflow;
 	uint64_t highest;              /* largest value a bucket holds, units */
-	double ns_per_unit, cycles_per_unit; /* cycles_per_unit 0: no cycles */
+	double ns_per_unit, cycles_per_unit; /* finite; cycles_per_unit 0: no cycles */
 	struct rv_value ns[RV_NSTATS], cycles[RV_NSTATS];
 	struct rv_bucket *buckets;     /* non-empty buckets, ascending */
 	size_t nbuckets;
 	size_t nruns;                  /* runs completed */
 	uint64_t *run_count;           /* samples of each run */
 	struct rv_value *run_mean_ns;  /* mean of each run (absent without samples) */
+	/* The median whatever the sample count (ns[] has p50 only from 20
+	 * samples), as summary.txt quotes it; absent without samples. */
+	struct rv_value median_ns;
 };
 
 struct rv_limit {
@@ -145,6 +154,7 @@ struct rv_param {
  * (timer-wakeup): min, mean, max, p99 in ns. */
 #define RV_NSERIES_STATS 4
 extern const char *const report_view_series_stats[RV_NSERIES_STATS];
+enum { RVS_MIN, RVS_MEAN, RVS_MAX, RVS_P99 }; /* indices into it */
 
 struct rv_series {
 	int cpu;
@@ -175,6 +185,8 @@ struct rv_req {
 
 struct rv_file {
 	char *name, *path, *version, *sha256; /* version may be NULL */
+	int64_t started;               /* UTC seconds its first requirement started
+					* (else the run's); 0: unknown */
 	struct rv_req *reqs;
 	size_t nreqs;
 };
@@ -187,42 +199,59 @@ struct report_view {
 
 /* Fill v from a finished run. Returns 0 or -ENOMEM (v is then empty). */
 int report_view_from_run(const struct report_run *run, struct report_view *v);
+/* The view of one result alone (for `rtconform probe`'s detail). Returns 0
+ * or -ENOMEM; free with report_view_req_free either way. */
+int report_view_req_from_result(const struct req_result *r, struct rv_req *out);
+void report_view_req_free(struct rv_req *r);
 
-/* Fill v from a junit.xml written by `rtconform run`. Parsed as safely as
- * requirements files are (no network, no DTD, no entities, DOCTYPE refused).
- * Returns 0, or -errno / -EINVAL (not a junit.xml, or not rtconform's) with a
- * message naming the file in err. */
+/* The readers. Each returns 0, or -errno / -EINVAL with a message in err
+ * naming the file and what in it could not be read (v is then empty).
+ *
+ * results.json (json_read.c): strict, every field checked for presence and
+ * type; gives back the exact view results.json was written from. */
+int report_view_from_json(const char *path, struct report_view *v,
+			  char *err, size_t errlen);
+/* junit.xml written by `rtconform run` (junit_read.c). Parsed as safely as
+ * requirements files are (no network, no DTD, no entities, DOCTYPE
+ * refused); a property that is there but cannot be read is refused. */
 int report_view_from_junit(const char *path, struct report_view *v,
 			   char *err, size_t errlen);
+/* Either, chosen by the content (a JSON object or an XML document). */
+int report_view_read(const char *path, struct report_view *v, char *err, size_t errlen);
 
 void report_view_free(struct report_view *v);
 
 /* Totals and exit status of a view, as report_totals gives for a run. */
 void report_view_totals(const struct report_view *v, struct report_totals *t);
+void report_view_file_totals(const struct rv_file *f, struct report_totals *t);
 int report_view_exit_status(const struct report_view *v);
 
-/* report.html: self-contained HTML with inline CSS and SVG. The _view form
- * renders a view; the other builds one from the run first. Atomic. Return
- * 0 or -errno with a message in err. */
-int report_write_html(const struct report_run *run, const char *path,
-		      char *err, size_t errlen);
-/* junit.xml from a run and its view (built once by the caller). */
-int report_write_junit_view(const struct report_run *run, const struct report_view *v,
-			    const char *path, char *err, size_t errlen);
-int report_write_html_view(const struct report_view *v, const char *path,
-			   char *err, size_t errlen);
-/* The HTML document into a malloc'd buffer (for tests). NULL on failure. */
-char *report_html_render(const struct report_view *v, size_t *len);
+/* ---- the writers ---------------------------------------------------------
+ *
+ * Each renders a view into a malloc'd, NUL-terminated buffer (*len bytes),
+ * or returns NULL with the reason in why (out of memory; for results.json
+ * also a count beyond what it can hold). report_write renders one and writes
+ * it atomically; the named forms are report_write for one kind. They return
+ * 0 or -errno with a message naming path in err.
+ */
+enum report_kind { REPORT_JUNIT, REPORT_SUMMARY, REPORT_HTML, REPORT_JSON, REPORT_NKINDS };
 
-/* results.json via jansson; same conventions as the HTML writers. */
-int report_write_json(const struct report_run *run, const char *path,
-		      char *err, size_t errlen);
-int report_write_json_view(const struct report_view *v, const char *path,
-			   char *err, size_t errlen);
-char *report_json_render(const struct report_view *v, size_t *len);
+char *report_junit_render(const struct report_view *v, size_t *len, char *why, size_t whylen);
+char *report_summary_render(const struct report_view *v, size_t *len, char *why,
+			    size_t whylen);
+char *report_html_render(const struct report_view *v, size_t *len, char *why, size_t whylen);
+char *report_json_render(const struct report_view *v, size_t *len, char *why, size_t whylen);
+
+int report_write(enum report_kind kind, const struct report_view *v, const char *path,
+		 char *err, size_t errlen);
+int report_write_junit(const struct report_view *v, const char *path, char *err, size_t errlen);
+int report_write_summary(const struct report_view *v, const char *path, char *err,
+			 size_t errlen);
+int report_write_html(const struct report_view *v, const char *path, char *err, size_t errlen);
+int report_write_json(const struct report_view *v, const char *path, char *err, size_t errlen);
 
 /* Write `len` bytes to path atomically (temp file in the same directory,
- * fsync, rename). Helper for every writer. Returns 0 or -errno. */
+ * fsync, rename). Returns 0 or -errno. */
 int report_atomic_write(const char *path, const void *data, size_t len);
 
 /* Probe that path's directory exists (creating one level for -o) and is

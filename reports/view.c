@@ -1,9 +1,11 @@
 /* view.c - the report view filled from a finished run; see report.h.
  *
- * The rule that makes a re-rendered report equal the original: every value
- * here is what junit.xml's property text for it parses back to. So numbers
- * junit.xml prints "%.3f" are rounded the same way here (num_round3), and
- * strings are cleaned to XML 1.0 characters as the JUnit writer cleans them.
+ * Everything the writers need is taken from the results here, once, so that
+ * a view read back from results.json renders the same reports. Numbers keep
+ * their full precision; strings are made valid UTF-8 (what results.json can
+ * hold); a scale that is not a finite number (only a worker that scribbled
+ * on its memory leaves one) becomes 0, which every writer already takes as
+ * "no scale".
  */
 #include "reports/report.h"
 #include "base/sha256.h"
@@ -25,22 +27,28 @@ const char *const report_view_series_stats[RV_NSERIES_STATS] = { "min", "mean", 
 
 /* ---- helpers ----------------------------------------------------------- */
 
-/* A cleaned copy; *failed on out of memory. NULL stays NULL. */
+/* A valid UTF-8 copy; *failed on out of memory. NULL stays NULL. */
 static char *dup_clean(const char *s, bool *failed)
 {
 	if (!s)
 		return NULL;
-	char *c = xmlw_clean(s);
+	char *c = xmlw_clean_utf8(s);
 	if (!c)
 		*failed = true;
 	return c;
 }
 
-static struct rv_value round_value(bool have, double v)
+/* A value is there when it could be computed and is a number. */
+static struct rv_value value(bool have, double v)
 {
 	struct rv_value r = { .have = have && isfinite(v) };
-	r.v = r.have ? num_round3(v) : 0.0;
+	r.v = r.have ? v : 0.0;
 	return r;
+}
+
+static double finite_or_0(double v)
+{
+	return isfinite(v) ? v : 0.0;
 }
 
 /* ---- filling ----------------------------------------------------------- */
@@ -55,8 +63,10 @@ static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metri
 	vm->count = h->count;
 	vm->overflow = h->overflow;
 	vm->highest = h->highest;
-	vm->ns_per_unit = m->ns_per_unit;
-	vm->cycles_per_unit = m->cycles_per_unit;
+	vm->ns_per_unit = finite_or_0(m->ns_per_unit);
+	vm->cycles_per_unit = finite_or_0(m->cycles_per_unit);
+	if (h->count)
+		vm->median_ns = value(true, (double)hist_percentile(h, 50) * vm->ns_per_unit);
 
 	for (int i = 0; i < RV_NSTATS; i++) {
 		struct statistic st;
@@ -68,9 +78,9 @@ static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metri
 		if (h->count < stat_min_samples(&st))
 			continue;
 		if (stat_value(m, &st, false, &val))
-			vm->ns[i] = round_value(true, val);
+			vm->ns[i] = value(true, val);
 		if (m->cycles_per_unit != 0 && stat_value(m, &st, true, &val))
-			vm->cycles[i] = round_value(true, val);
+			vm->cycles[i] = value(true, val);
 	}
 
 	uint32_t i = 0;
@@ -100,7 +110,7 @@ static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metri
 		vm->nruns = runs;
 		for (uint32_t k = 0; k < runs; k++) {
 			vm->run_count[k] = m->runs[k].count;
-			vm->run_mean_ns[k] = round_value(m->runs[k].count != 0,
+			vm->run_mean_ns[k] = value(m->runs[k].count != 0,
 							 metric_run_mean_ns(m, k));
 		}
 	}
@@ -134,7 +144,7 @@ static void fill_series(const struct req_result *r, struct rv_req *vr, bool *fai
 			    m->hist.count < stat_min_samples(&st))
 				continue;
 			if (stat_value(m, &st, false, &val))
-				vs->ns[i] = round_value(true, val);
+				vs->ns[i] = value(true, val);
 		}
 	}
 }
@@ -166,10 +176,10 @@ static void fill_limits(const struct req_result *r, struct rv_req *vr, bool *fai
 		vl->has_min = l->has_min;
 		vl->cycles = limit_in_cycles(l);
 		if (l->has_max)
-			vl->max = (struct quantity){ num_round3(l->max.value), l->max.unit };
+			vl->max = l->max;
 		if (l->has_min)
-			vl->min = (struct quantity){ num_round3(l->min.value), l->min.unit };
-		vl->measured = round_value(o->evaluated, o->measured);
+			vl->min = l->min;
+		vl->measured = value(o->evaluated, o->measured);
 		vl->verdict = limit_verdict(r->verdict, o->evaluated, o->passed);
 		vl->text = o->text[0] ? dup_clean(o->text, failed) : NULL;
 	}
@@ -222,7 +232,9 @@ static void fill_req(const struct req_result *r, struct rv_req *vr, bool *failed
 	 * junit.xml records as ID.load.command. */
 	vr->load = r->load_cmd[0] ? dup_clean(r->load_cmd, failed) : NULL;
 	vr->verdict = r->verdict;
-	vr->seconds = num_round3(isfinite(r->seconds) && r->seconds > 0 ? r->seconds : 0.0);
+	/* A negative or NaN duration can only come from a clock step; it
+	 * would make `time` invalid in the JUnit schemas. */
+	vr->seconds = isfinite(r->seconds) && r->seconds > 0 ? r->seconds : 0.0;
 	fill_params(r, vr, failed);
 	fill_limits(r, vr, failed);
 
@@ -238,8 +250,8 @@ static void fill_req(const struct req_result *r, struct rv_req *vr, bool *failed
 	vr->runs = report_runs_done(r);
 	double mean, sd;
 	if (report_batch_ns(r, &mean, &sd)) {
-		vr->batch_mean_ns = round_value(true, mean);
-		vr->batch_stddev_ns = round_value(true, sd);
+		vr->batch_mean_ns = value(true, mean);
+		vr->batch_stddev_ns = value(true, sd);
 	}
 	if (vr->runs) {
 		vr->batch_run_ns = calloc(vr->runs, sizeof *vr->batch_run_ns);
@@ -250,7 +262,7 @@ static void fill_req(const struct req_result *r, struct rv_req *vr, bool *failed
 		for (uint32_t k = 0; k < vr->runs; k++) {
 			double x;
 			bool have = report_batch_run_ns(r, k, &x);
-			vr->batch_run_ns[k] = round_value(have, x);
+			vr->batch_run_ns[k] = value(have, x);
 		}
 	}
 	vr->metrics = calloc(nm, sizeof *vr->metrics);
@@ -271,7 +283,8 @@ static void fill_env(const struct report_run *run, struct fingerprint *env)
 	const struct fingerprint *fp = run->env;
 	if (fp)
 		for (size_t i = 0; i < fp->n; i++) {
-			char *v = xmlw_clean(fp->e[i].value), *k = xmlw_clean(fp->e[i].key);
+			char *v = xmlw_clean_utf8(fp->e[i].value);
+			char *k = xmlw_clean_utf8(fp->e[i].key);
 			if (k && v)
 				fingerprint_add(env, k, "%s", v);
 			free(k);
@@ -280,7 +293,7 @@ static void fill_env(const struct report_run *run, struct fingerprint *env)
 	const struct timebase *tb = run->tb;
 	if (tb && !(fp && fingerprint_get(fp, "timebase.name"))) {
 		char v[64];
-		char *name = xmlw_clean(tb->name ? tb->name : "unknown");
+		char *name = xmlw_clean_utf8(tb->name ? tb->name : "unknown");
 		fingerprint_add(env, "timebase.name", "%s", name ? name : "unknown");
 		free(name);
 		snprintf(v, sizeof v, "%.0f", tb->freq_hz);
@@ -293,7 +306,7 @@ static void fill_env(const struct report_run *run, struct fingerprint *env)
 		fingerprint_add(env, "timebase.read_overhead_median_ns", "%s", v);
 	}
 	if (run->command_line && !(fp && fingerprint_get(fp, "rtconform.command"))) {
-		char *c = xmlw_clean(run->command_line);
+		char *c = xmlw_clean_utf8(run->command_line);
 		if (c)
 			fingerprint_add(env, "rtconform.command", "%s", c);
 		free(c);
@@ -307,6 +320,39 @@ static const char *file_name(const struct req_file *f)
 	return f->name && *f->name ? f->name : (f->path ? f->path : "rtconform");
 }
 
+/* The suite's start: when its first requirement started, else the run's. */
+static int64_t file_started(const struct report_run *run, const struct report_file *rf)
+{
+	time_t started = 0;
+	for (size_t i = 0; i < rf->nresults; i++)
+		if (rf->results[i].started && (!started || rf->results[i].started < started))
+			started = rf->results[i].started;
+	return started ? (int64_t)started : (int64_t)run->started;
+}
+
+static int fill_file(const struct report_run *run, const struct report_file *rf,
+		     struct rv_file *vf, bool *failed)
+{
+	vf->name = dup_clean(file_name(rf->file), failed);
+	vf->path = dup_clean(rf->file && rf->file->path ? rf->file->path : "", failed);
+	vf->version = rf->file && rf->file->version ? dup_clean(rf->file->version, failed) : NULL;
+	char hex[65] = "";
+	if (rf->file)
+		sha256_hex(rf->file->sha256, hex);
+	vf->sha256 = dup_clean(hex, failed);
+	vf->started = file_started(run, rf);
+	if (rf->nresults) {
+		vf->reqs = calloc(rf->nresults, sizeof *vf->reqs);
+		if (!vf->reqs)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < rf->nresults; i++) {
+		vf->nreqs++;
+		fill_req(&rf->results[i], &vf->reqs[i], failed);
+	}
+	return 0;
+}
+
 int report_view_from_run(const struct report_run *run, struct report_view *v)
 {
 	bool failed = false;
@@ -318,26 +364,9 @@ int report_view_from_run(const struct report_run *run, struct report_view *v)
 			goto nomem;
 	}
 	for (size_t f = 0; f < run->nfiles; f++) {
-		const struct report_file *rf = &run->files[f];
-		struct rv_file *vf = &v->files[f];
 		v->nfiles++;
-		vf->name = dup_clean(file_name(rf->file), &failed);
-		vf->path = dup_clean(rf->file && rf->file->path ? rf->file->path : "", &failed);
-		vf->version = rf->file && rf->file->version ? dup_clean(rf->file->version, &failed)
-							    : NULL;
-		char hex[65] = "";
-		if (rf->file)
-			sha256_hex(rf->file->sha256, hex);
-		vf->sha256 = dup_clean(hex, &failed);
-		if (rf->nresults) {
-			vf->reqs = calloc(rf->nresults, sizeof *vf->reqs);
-			if (!vf->reqs)
-				goto nomem;
-		}
-		for (size_t i = 0; i < rf->nresults; i++) {
-			vf->nreqs++;
-			fill_req(&rf->results[i], &vf->reqs[i], &failed);
-		}
+		if (fill_file(run, &run->files[f], &v->files[f], &failed) != 0)
+			goto nomem;
 	}
 	if (!failed)
 		return 0;
@@ -346,9 +375,17 @@ nomem:
 	return -ENOMEM;
 }
 
+int report_view_req_from_result(const struct req_result *r, struct rv_req *out)
+{
+	bool failed = false;
+	memset(out, 0, sizeof *out);
+	fill_req(r, out, &failed);
+	return failed ? -ENOMEM : 0;
+}
+
 /* ---- freeing and totals ------------------------------------------------ */
 
-static void free_req(struct rv_req *r)
+void report_view_req_free(struct rv_req *r)
 {
 	free(r->id);
 	free(r->title);
@@ -379,6 +416,7 @@ static void free_req(struct rv_req *r)
 	}
 	free(r->metrics);
 	free(r->series);
+	memset(r, 0, sizeof *r);
 }
 
 void report_view_free(struct report_view *v)
@@ -386,7 +424,7 @@ void report_view_free(struct report_view *v)
 	for (size_t f = 0; f < v->nfiles; f++) {
 		struct rv_file *vf = &v->files[f];
 		for (size_t i = 0; i < vf->nreqs; i++)
-			free_req(&vf->reqs[i]);
+			report_view_req_free(&vf->reqs[i]);
 		free(vf->reqs);
 		free(vf->name);
 		free(vf->path);
@@ -398,16 +436,23 @@ void report_view_free(struct report_view *v)
 	memset(v, 0, sizeof *v);
 }
 
+static void add_file(const struct rv_file *f, struct report_totals *t)
+{
+	for (size_t i = 0; i < f->nreqs; i++)
+		report_totals_add(t, f->reqs[i].verdict, f->reqs[i].seconds);
+}
+
+void report_view_file_totals(const struct rv_file *f, struct report_totals *t)
+{
+	memset(t, 0, sizeof *t);
+	add_file(f, t);
+}
+
 void report_view_totals(const struct report_view *v, struct report_totals *t)
 {
 	memset(t, 0, sizeof *t);
 	for (size_t f = 0; f < v->nfiles; f++)
-		for (size_t i = 0; i < v->files[f].nreqs; i++) {
-			const struct rv_req *r = &v->files[f].reqs[i];
-			report_totals_add(t, r->verdict, r->seconds);
-		}
-	/* a sum of 0.001 s steps, printed as one */
-	t->seconds = num_round3(t->seconds);
+		add_file(&v->files[f], t);
 }
 
 int report_view_exit_status(const struct report_view *v)

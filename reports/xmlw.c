@@ -47,7 +47,9 @@ static bool xml_char_ok(uint32_t c)
 	       (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
 }
 
-char *xmlw_clean(const char *s)
+/* A copy of s with each invalid UTF-8 byte, and with xml also each
+ * character XML 1.0 does not allow, replaced by U+FFFD. */
+static char *clean(const char *s, bool xml)
 {
 	static const char repl[] = "\xef\xbf\xbd";
 	if (!s)
@@ -62,7 +64,7 @@ char *xmlw_clean(const char *s)
 	while (n) {
 		uint32_t cp;
 		size_t len = utf8_decode(p, n, &cp);
-		if (len && xml_char_ok(cp)) {
+		if (len && (!xml || xml_char_ok(cp))) {
 			memcpy(out + o, p, len);
 			o += len;
 		} else {
@@ -166,4 +168,26 @@ void xw_elem(struct xw *x, const char *name, const char *text)
 	xw_start(x, name);
 	xw_text(x, text);
 	xw_full_end(x);
+}
+
+char *xmlw_clean(const char *s)
+{
+	return clean(s, true);
+}
+
+char *xmlw_clean_utf8(const char *s)
+{
+	return clean(s, false);
+}
+
+char *xmlw_buffer_copy(xmlBufferPtr buf, size_t *len)
+{
+	size_t n = (size_t)xmlBufferLength(buf);
+	char *out = malloc(n + 1);
+	if (!out)
+		return NULL;
+	memcpy(out, xmlBufferContent(buf), n);
+	out[n] = '\0';
+	*len = n;
+	return out;
 }

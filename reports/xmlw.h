@@ -1,5 +1,5 @@
 /* xmlw.h - what the report writers share for XML and HTML output: text
- * cleaned to what XML 1.0 allows, and an xmlTextWriter wrapper whose first
+ * cleaned to what XML 1.0 allows (or to valid UTF-8), and an xmlTextWriter wrapper whose first
  * failure sticks, so a document's shape is not buried under error checks.
  * Internal to reports/.
  */
@@ -7,6 +7,7 @@
 #define RTC_XMLW_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <libxml/xmlwriter.h>
 
@@ -15,6 +16,9 @@
  * something was there. NULL s gives "". Caller frees; NULL on out of
  * memory. */
 char *xmlw_clean(const char *s);
+/* The same for UTF-8 only: control characters stay (the report view's
+ * strings; the XML writers clean them further as they write). */
+char *xmlw_clean_utf8(const char *s);
 
 /* A writer with a sticky error: after the first failed libxml2 call
  * (out of memory), every later call does nothing and `failed` stays set. */
@@ -40,5 +44,9 @@ void xw_textf(struct xw *x, const char *fmt, ...) __attribute__((format(printf, 
 void xw_raw(struct xw *x, const char *s);
 /* <name attrs...>text</name> in one call; text may be NULL (empty). */
 void xw_elem(struct xw *x, const char *name, const char *text);
+
+/* A malloc'd, NUL-terminated copy of what a memory writer wrote (*len
+ * bytes), or NULL. */
+char *xmlw_buffer_copy(xmlBufferPtr buf, size_t *len);
 
 #endif

@@ -1,6 +1,7 @@
-/* report_fixture.h - a synthetic run for the report tests (test_html.c,
- * test_json.c). Nothing is measured: every requirement, result and sample is
- * made by hand, so each expected number is known.
+/* report_fixture.h - the synthetic run of every report test (test_report.c,
+ * test_html.c, test_json.c), and helpers to render it. Nothing is measured:
+ * every requirement, result and sample is made by hand, so each expected
+ * number is known.
  *
  * File "spy-memo" (suite 1):
  *   SEM-RT  fail:  per-op 500..995 ns in 4 runs of 1000 samples (0.5 ns per
@@ -262,10 +263,58 @@ static void fx_free(struct fx *x)
 	free(x);
 }
 
-/* dir/name, in a static buffer per call site's copy. */
+/* dir/name into buf. */
 static inline void fx_path(const struct fx *x, const char *name, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/%s", x->dir, name);
+}
+
+/* The run's view; the caller frees it with report_view_free. */
+static inline void fx_view(const struct fx *x, struct report_view *v)
+{
+	ck_assert_int_eq(report_view_from_run(&x->run, v), 0);
+}
+
+/* Report `kind` of view v rendered in memory; *len its size. */
+static inline char *fx_render(const struct report_view *v, enum report_kind kind, size_t *len)
+{
+	char why[256] = "";
+	char *out = NULL;
+	switch (kind) {
+	case REPORT_JUNIT: out = report_junit_render(v, len, why, sizeof why); break;
+	case REPORT_SUMMARY: out = report_summary_render(v, len, why, sizeof why); break;
+	case REPORT_HTML: out = report_html_render(v, len, why, sizeof why); break;
+	default: out = report_json_render(v, len, why, sizeof why); break;
+	}
+	ck_assert_msg(out != NULL, "rendering report %d failed: %s", (int)kind, why);
+	return out;
+}
+
+/* Report `kind` of the run, written as the run writes it, to dir/name
+ * (path into buf). */
+static inline void fx_write(const struct fx *x, enum report_kind kind, const char *name,
+			    char *buf, size_t len)
+{
+	struct report_view v;
+	char err[512] = "";
+	fx_view(x, &v);
+	fx_path(x, name, buf, len);
+	ck_assert_msg(report_write(kind, &v, buf, err, sizeof err) == 0, "%s", err);
+	report_view_free(&v);
+}
+
+/* Two documents are the same bytes; else fail showing where they part. */
+static inline void fx_same_bytes(const char *a, size_t la, const char *b, size_t lb,
+				 const char *what)
+{
+	if (la == lb && memcmp(a, b, la) == 0)
+		return;
+	size_t i = 0;
+	while (i < la && i < lb && a[i] == b[i])
+		i++;
+	size_t from = i > 80 ? i - 80 : 0;
+	ck_abort_msg("%s differs at byte %zu (sizes %zu, %zu):\nfirst:  %.200s\nsecond: %.200s",
+		     what, i, la, lb, a + from, b + from);
 }
 
 #endif

@@ -1,8 +1,12 @@
-/* test_json.c - results.json parses with jansson, and every statistic in it
- * equals junit.xml's property for the same run, to the bit.
+/* test_json.c - results.json, the archive of a run.
  *
- * Checked on the synthetic run of report_fixture.h and on a tiny real run of
- * the built rtconform (tests/fixtures/cli/pass.xml, a few hundred samples).
+ * It parses with jansson, and every statistic in it prints as junit.xml's
+ * property for the same run (synthetic run of report_fixture.h and a tiny
+ * real run of the built rtconform, tests/fixtures/cli/pass.xml). Read back
+ * (json_read.c) it gives the exact view: every report rendered from it is
+ * the same bytes, doubles that "%.3f" would round come back exactly, counts
+ * and bounds up to 2^63-1 come back and larger ones are refused. The reader
+ * refuses what it cannot read, naming the file and the field.
  */
 #include "report_fixture.h"
 
@@ -58,7 +62,8 @@ static double xp_num(xmlDocPtr doc, const char *expr)
 static int checks;
 
 /* A JSON number or null against a property: both absent, or both there and
- * equal as doubles (the property text parsed as strtod does). */
+ * the JSON value printing as the property does (an integer as itself, a real
+ * "%.3f": results.json keeps the full double junit.xml rounds). */
 static void same_number(xmlDocPtr doc, int suite, const char *name, const json_t *j)
 {
 	char *p = prop(doc, suite, name);
@@ -68,9 +73,13 @@ static void same_number(xmlDocPtr doc, int suite, const char *name, const json_t
 			      json_number_value(j));
 	} else {
 		ck_assert_msg(json_is_number(j), "%s: %s in junit.xml, not a number in JSON", name, p);
-		double want = strtod(p, NULL);
-		ck_assert_msg(json_number_value(j) == want, "%s: junit %s (%.17g), json %.17g", name,
-			      p, want, json_number_value(j));
+		char want[64];
+		if (json_is_integer(j))
+			snprintf(want, sizeof want, "%lld", (long long)json_integer_value(j));
+		else
+			num_fmt3(json_real_value(j), want, sizeof want);
+		ck_assert_msg(strcmp(p, want) == 0, "%s: junit %s, json %.17g", name, p,
+			      json_number_value(j));
 	}
 	free(p);
 	checks++;
@@ -246,11 +255,9 @@ static void compare_files(const char *json_path, const char *junit_path, int *ex
 START_TEST(json_statistics_equal_junit)
 {
 	struct fx *x = fx_new();
-	char junit[256], json[256], err[512] = "";
-	fx_path(x, "junit.xml", junit, sizeof junit);
-	fx_path(x, "results.json", json, sizeof json);
-	ck_assert_msg(report_write_junit(&x->run, junit, err, sizeof err) == 0, "%s", err);
-	ck_assert_msg(report_write_json(&x->run, json, err, sizeof err) == 0, "%s", err);
+	char junit[256], json[256];
+	fx_write(x, REPORT_JUNIT, "junit.xml", junit, sizeof junit);
+	fx_write(x, REPORT_JSON, "results.json", json, sizeof json);
 	int status = -1;
 	compare_files(json, junit, &status);
 	ck_assert_int_eq(status, report_exit_status(&x->run));
@@ -321,8 +328,348 @@ START_TEST(json_unwritable)
 	struct fx *x = fx_new();
 	char p[256], err[512] = "";
 	fx_path(x, "no/such/dir/results.json", p, sizeof p);
-	ck_assert_int_eq(report_write_json(&x->run, p, err, sizeof err), -ENOENT);
+	struct report_view v;
+	fx_view(x, &v);
+	ck_assert_int_eq(report_write_json(&v, p, err, sizeof err), -ENOENT);
 	ck_assert_ptr_nonnull(strstr(err, p));
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
+/* ---- the archive: written, read back, rendered again ------------------ */
+
+/* The fixture made awkward: strings with control characters and bytes that
+ * are not UTF-8, scales and values no decimal prints exactly, a run without
+ * samples. */
+static void make_odd(struct fx *x)
+{
+	static const char hostile[] = "evil\x01\x1b[31m <&> ]]> \"q' \xff\xfe tab\there\r\nend: x";
+	x->reqs[0][0].title = (char *)hostile;
+	x->reqs[0][0].source = (char *)hostile;
+	snprintf(x->results[0][2].reason, sizeof x->results[0][2].reason, "%s", hostile);
+	snprintf(x->results[0][1].res->note, sizeof x->results[0][1].res->note, "%s", hostile);
+	fingerprint_add(&x->fp, "host.name", "host\x07name\xff");
+	x->files[0].name = (char *)"suite\x03<&>";
+	result_metric(x->results[0][0].res, 0)->ns_per_unit = 1.0 / 3.0;
+	x->reqs[0][0].limits[0].max.value = 1234.56789;
+	x->results[0][0].limits[0].measured = 1.0000004;
+	x->results[0][1].limits[1].measured = 2.0 / 3.0;
+	x->results[1][0].res->runs[1].iterations = 0;
+}
+
+/* results.json of view v, written and read back into *back. */
+static void json_round_trip(struct fx *x, const struct report_view *v, struct report_view *back)
+{
+	char path[256], err[512] = "";
+	fx_path(x, "results.json", path, sizeof path);
+	ck_assert_msg(report_write_json(v, path, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(report_view_from_json(path, back, err, sizeof err) == 0, "%s", err);
+}
+
+/* Every report of the run, and of its view read back from results.json:
+ * the same bytes. */
+static void assert_archive_exact(struct fx *x)
+{
+	struct report_view a, b;
+	fx_view(x, &a);
+	json_round_trip(x, &a, &b);
+	static const char *const what[REPORT_NKINDS] = { "junit.xml", "summary.txt",
+							  "report.html", "results.json" };
+	for (int k = 0; k < REPORT_NKINDS; k++) {
+		size_t la, lb;
+		char *ra = fx_render(&a, (enum report_kind)k, &la);
+		char *rb = fx_render(&b, (enum report_kind)k, &lb);
+		fx_same_bytes(ra, la, rb, lb, what[k]);
+		free(ra);
+		free(rb);
+	}
+	/* the table `run` prints, too */
+	char *ta = NULL, *tb = NULL;
+	size_t la = 0, lb = 0;
+	FILE *fa = open_memstream(&ta, &la), *fb = open_memstream(&tb, &lb);
+	ck_assert(fa && fb);
+	report_write_text(&a, fa);
+	report_write_text(&b, fb);
+	ck_assert_int_eq(fclose(fa), 0);
+	ck_assert_int_eq(fclose(fb), 0);
+	fx_same_bytes(ta, la, tb, lb, "the verdict table");
+	free(ta);
+	free(tb);
+	report_view_free(&a);
+	report_view_free(&b);
+}
+
+START_TEST(archive_renders_every_report_again)
+{
+	struct fx *x = fx_new();
+	assert_archive_exact(x);
+	make_odd(x);
+	assert_archive_exact(x);
+	/* a single file, no title, no limits */
+	x->run.nfiles = 1;
+	x->reqs[0][1].title = NULL;
+	x->reqs[0][1].nlimits = 0;
+	assert_archive_exact(x);
+	fx_free(x);
+}
+END_TEST
+
+START_TEST(archive_keeps_doubles_exact)
+{
+	struct fx *x = fx_new();
+	make_odd(x);
+	struct report_view a, b;
+	fx_view(x, &a);
+	json_round_trip(x, &a, &b);
+	/* 1.0000004 prints "1.000" in junit.xml; the archive keeps it */
+	const struct rv_limit *la = &a.files[0].reqs[0].limits[0], *lb = &b.files[0].reqs[0].limits[0];
+	ck_assert(la->measured.have && la->measured.v == 1.0000004);
+	ck_assert(num_round3(la->measured.v) != la->measured.v);
+	ck_assert(lb->measured.have);
+	ck_assert_msg(lb->measured.v == 1.0000004, "read back %.17g", lb->measured.v);
+	ck_assert(lb->max.value == 1234.56789);
+	ck_assert(b.files[0].reqs[1].limits[1].measured.v == 2.0 / 3.0);
+	const struct rv_metric *ma = &a.files[0].reqs[0].metrics[0], *mb = &b.files[0].reqs[0].metrics[0];
+	ck_assert(mb->ns_per_unit == 1.0 / 3.0);
+	for (int i = 0; i < RV_NSTATS; i++) {
+		ck_assert_int_eq(ma->ns[i].have, mb->ns[i].have);
+		ck_assert_msg(ma->ns[i].v == mb->ns[i].v, "%s: %.17g read back as %.17g",
+			      report_view_stats[i], ma->ns[i].v, mb->ns[i].v);
+	}
+	/* the mean of 1496.5 units of 1/3 ns is no decimal with 3 places */
+	ck_assert(num_round3(mb->ns[RV_MEAN].v) != mb->ns[RV_MEAN].v);
+	ck_assert(b.files[0].reqs[1].batch_stddev_ns.v == a.files[0].reqs[1].batch_stddev_ns.v);
+	ck_assert(b.files[0].started == 1700000000);
+	report_view_free(&a);
+	report_view_free(&b);
+	fx_free(x);
+}
+END_TEST
+
+START_TEST(archive_integers_to_2_63)
+{
+	struct fx *x = fx_new();
+	struct report_view a, b;
+	fx_view(x, &a);
+	struct rv_metric *m = &a.files[0].reqs[0].metrics[0];
+	const uint64_t top = (uint64_t)INT64_MAX;
+	m->buckets[m->nbuckets - 1] = (struct rv_bucket){ top - 1, top, top };
+	m->highest = top;
+	m->overflow = top;
+	a.files[1].reqs[0].series[0].count = top;
+	json_round_trip(x, &a, &b);
+	const struct rv_metric *mb = &b.files[0].reqs[0].metrics[0];
+	ck_assert_uint_eq(mb->nbuckets, m->nbuckets);
+	ck_assert(mb->buckets[mb->nbuckets - 1].lo == top - 1);
+	ck_assert(mb->buckets[mb->nbuckets - 1].hi == top);
+	ck_assert(mb->buckets[mb->nbuckets - 1].count == top);
+	ck_assert(mb->highest == top && mb->overflow == top);
+	ck_assert(b.files[1].reqs[0].series[0].count == top);
+	report_view_free(&b);
+
+	/* one more does not fit a JSON integer of jansson's: refused, not
+	 * clamped, and nothing is written */
+	m->buckets[m->nbuckets - 1].hi = top + 1;
+	char path[256], err[512] = "";
+	fx_path(x, "big.json", path, sizeof path);
+	ck_assert_int_eq(report_write_json(&a, path, err, sizeof err), -ENOMEM);
+	ck_assert_msg(strstr(err, "9223372036854775808") && strstr(err, "big.json"), "%s", err);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	report_view_free(&a);
+	fx_free(x);
+}
+END_TEST
+
+/* ---- the reader refuses ------------------------------------------------ */
+
+/* The fixture's results.json as a jansson tree (the caller edits it). */
+static json_t *fixture_json(struct fx *x)
+{
+	char path[256];
+	fx_write(x, REPORT_JSON, "results.json", path, sizeof path);
+	json_t *root = json_load_file(path, 0, NULL);
+	ck_assert_ptr_nonnull(root);
+	return root;
+}
+
+/* text written to dir/in.json and read: the reader's return, err its
+ * message, which must name the file. */
+static int read_json_text(struct fx *x, const char *text, char *err, size_t errlen)
+{
+	char p[256];
+	fx_path(x, "in.json", p, sizeof p);
+	FILE *f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+	struct report_view v;
+	err[0] = '\0';
+	int rc = report_view_from_json(p, &v, err, errlen);
+	if (rc == 0)
+		report_view_free(&v);
+	else
+		ck_assert_msg(strstr(err, p) != NULL, "message does not name the file: %s", err);
+	return rc;
+}
+
+static int read_json_tree(struct fx *x, json_t *root, char *err, size_t errlen)
+{
+	char *text = json_dumps(root, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+	ck_assert_ptr_nonnull(text);
+	int rc = read_json_text(x, text, err, errlen);
+	free(text);
+	return rc;
+}
+
+/* The first requirement of the first file, and its first metric. */
+static json_t *req0(json_t *root)
+{
+	return json_array_get(json_object_get(json_array_get(json_object_get(root, "files"), 0),
+					      "requirements"), 0);
+}
+
+static json_t *metric0(json_t *root)
+{
+	return json_array_get(json_object_get(req0(root), "metrics"), 0);
+}
+
+static void expect_refused(struct fx *x, json_t *root, const char *field, const char *why)
+{
+	char err[600];
+	ck_assert_msg(read_json_tree(x, root, err, sizeof err) == -EINVAL, "read: %s", field);
+	ck_assert_msg(strstr(err, field) && strstr(err, why), "'%s' lacks '%s' / '%s'", err, field,
+		      why);
+	json_decref(root);
+}
+
+START_TEST(json_reader_refuses)
+{
+	struct fx *x = fx_new();
+	char err[600];
+	/* the file as written reads */
+	json_t *root = fixture_json(x);
+	ck_assert_msg(read_json_tree(x, root, err, sizeof err) == 0, "%s", err);
+	json_decref(root);
+
+	/* not JSON, and trailing garbage after a whole document */
+	ck_assert_int_eq(read_json_text(x, "{ \"schema\": ", err, sizeof err), -EINVAL);
+	ck_assert_msg(strstr(err, "not JSON"), "%s", err);
+	char path[256];
+	fx_write(x, REPORT_JSON, "results.json", path, sizeof path);
+	char *text = tu_slurp(path, NULL), *garbage;
+	ck_assert_int_ge(asprintf(&garbage, "%s}x\n", text), 0);
+	ck_assert_int_eq(read_json_text(x, garbage, err, sizeof err), -EINVAL);
+	ck_assert_msg(strstr(err, "not JSON") && strstr(err, "end of file expected"), "%s", err);
+	free(garbage);
+	/* a key given twice: which one would a reader take? */
+	char *dup;
+	ck_assert_int_ge(asprintf(&dup, "{\"schema\": \"x\",%s", strchr(text, '{') + 1), 0);
+	ck_assert_int_eq(read_json_text(x, dup, err, sizeof err), -EINVAL);
+	ck_assert_msg(strstr(err, "duplicate object key"), "%s", err);
+	free(dup);
+	free(text);
+
+	/* a field of the wrong type */
+	root = fixture_json(x);
+	json_object_set_new(req0(root), "seconds", json_string("1.5"));
+	expect_refused(x, root, "files[0].requirements[0].seconds", "expected a number");
+	root = fixture_json(x);
+	json_object_set_new(metric0(root), "count", json_real(4000.0));
+	expect_refused(x, root, "files[0].requirements[0].metrics[0].count", "expected an integer");
+	root = fixture_json(x);
+	json_object_set_new(req0(root), "verdict", json_string("maybe"));
+	expect_refused(x, root, "files[0].requirements[0].verdict", "expected \"pass\"");
+	root = fixture_json(x);
+	json_object_set_new(json_object_get(metric0(root), "statistics_ns"), "p50", json_true());
+	expect_refused(x, root, "metrics[0].statistics_ns.p50", "expected a number or null");
+
+	/* a missing field */
+	root = fixture_json(x);
+	json_object_del(metric0(root), "median_ns");
+	expect_refused(x, root, "files[0].requirements[0].metrics[0].median_ns", "missing");
+	root = fixture_json(x);
+	json_object_del(json_object_get(req0(root), "batch"), "per_run_ns");
+	expect_refused(x, root, "files[0].requirements[0].batch.per_run_ns", "missing");
+	root = fixture_json(x);
+	json_object_del(root, "schema");
+	expect_refused(x, root, "schema", "missing");
+
+	/* a bucket with lo > hi, and one that is not [lo, hi, count] */
+	root = fixture_json(x);
+	json_t *b = json_array_get(json_object_get(json_object_get(metric0(root), "histogram"),
+						   "buckets"), 1);
+	json_array_set_new(b, 0, json_integer(json_integer_value(json_array_get(b, 1)) + 1));
+	expect_refused(x, root, "metrics[0].histogram.buckets[1]", "lo");
+	root = fixture_json(x);
+	b = json_array_get(json_object_get(json_object_get(metric0(root), "histogram"), "buckets"),
+			   2);
+	json_array_remove(b, 2);
+	expect_refused(x, root, "metrics[0].histogram.buckets[2]", "expected [lo, hi, count]");
+
+	/* a total that the verdicts do not give, another schema */
+	root = fixture_json(x);
+	json_object_set_new(json_object_get(root, "totals"), "errors", json_integer(0));
+	expect_refused(x, root, "totals.errors", "expected 2");
+	root = fixture_json(x);
+	json_object_set_new(root, "exit_status", json_integer(0));
+	expect_refused(x, root, "exit_status", "expected 3");
+	root = fixture_json(x);
+	json_object_set_new(root, "schema", json_string("urn:rtconform:results:0"));
+	expect_refused(x, root, "schema", "urn:rtconform:results:1");
+	fx_free(x);
+}
+END_TEST
+
+/* `rtconform report results.json`: the four reports as `run` writes them,
+ * and a refused file makes exit status 2 and writes nothing. */
+START_TEST(archive_through_the_command)
+{
+	struct fx *x = fx_new();
+	make_odd(x);
+	static const struct {
+		enum report_kind kind;
+		const char *name, *option;
+	} out[] = { { REPORT_JUNIT, "junit.xml", "--junit" },
+		    { REPORT_SUMMARY, "summary.txt", "--summary" },
+		    { REPORT_HTML, "report.html", "--html" },
+		    { REPORT_JSON, "results.json", "--json" } };
+	char orig[4][256], again[4][256], cmd[2048];
+	for (int k = 0; k < 4; k++) {
+		fx_write(x, out[k].kind, out[k].name, orig[k], sizeof orig[k]);
+		char name[64];
+		snprintf(name, sizeof name, "again-%s", out[k].name);
+		fx_path(x, name, again[k], sizeof again[k]);
+	}
+	snprintf(cmd, sizeof cmd,
+		 "%s/rtconform report '%s' --junit '%s' --summary '%s' --html '%s' --json '%s'"
+		 " >/dev/null", RTC_BINARY_DIR, orig[3], again[0], again[1], again[2], again[3]);
+	ck_assert_int_eq(system(cmd), 0);
+	for (int k = 0; k < 4; k++) {
+		size_t la, lb;
+		char *a = tu_slurp(orig[k], &la), *b = tu_slurp(again[k], &lb);
+		fx_same_bytes(a, la, b, lb, out[k].name);
+		free(a);
+		free(b);
+		unlink(again[k]);
+	}
+	/* refused: 2, the reason, nothing written */
+	json_t *root = fixture_json(x);
+	json_object_del(metric0(root), "count");
+	char bad[256], msg[256];
+	fx_path(x, "bad.json", bad, sizeof bad);
+	fx_path(x, "msg.txt", msg, sizeof msg);
+	ck_assert_int_eq(json_dump_file(root, bad, 0), 0);
+	json_decref(root);
+	snprintf(cmd, sizeof cmd, "%s/rtconform report '%s' --html '%s' 2>'%s'", RTC_BINARY_DIR,
+		 bad, again[2], msg);
+	int st = system(cmd);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+	char *text = tu_slurp(msg, NULL);
+	ck_assert_msg(strstr(text, "bad.json") && strstr(text, "metrics[0].count: missing"), "%s",
+		      text);
+	free(text);
+	ck_assert_int_eq(access(again[2], F_OK), -1);
 	fx_free(x);
 }
 END_TEST
@@ -335,6 +682,11 @@ static Suite *json_suite(void)
 	tcase_add_test(tc, json_statistics_equal_junit);
 	tcase_add_test(tc, json_from_a_real_run);
 	tcase_add_test(tc, json_unwritable);
+	tcase_add_test(tc, archive_renders_every_report_again);
+	tcase_add_test(tc, archive_keeps_doubles_exact);
+	tcase_add_test(tc, archive_integers_to_2_63);
+	tcase_add_test(tc, json_reader_refuses);
+	tcase_add_test(tc, archive_through_the_command);
 	suite_add_tcase(s, tc);
 	return s;
 }

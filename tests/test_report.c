@@ -1,223 +1,20 @@
-/* test_report.c - report writers on synthetic results.
+/* test_report.c - totals, junit.xml, the text reports and the atomic write,
+ * on the synthetic run of report_fixture.h.
  *
  * Nothing here measures: every requirement, result and sample is made by
  * hand, so each expected number is known exactly. JUnit output is checked
  * the way CI consumes it: validated by xmllint against both shipped
  * schemas, then parsed back with libxml2 and queried with XPath.
  */
-#include <check.h>
+#include "report_fixture.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <math.h>
-#include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
 
-#include "harness/runinfo.h"
-#include "harness/runner.h"
-#include "harness/stats.h"
-#include "reports/report.h"
-#include "test_util.h"
-
 #define SCHEMA_DIR RTC_SHARED_DIR "/schemas/junit/"
-
-static const struct probe_metric fake_metrics[] = {
-	{ .name = "per-op", .help = "one operation" },
-	{ .name = "wakeup", .help = "wake-up latency" },
-};
-static const struct probe fake_probe = {
-	.decl.name = "sem-pingpong",
-	.decl.help = "synthetic",
-	.decl.metrics = fake_metrics,
-	.decl.nmetrics = 2,
-};
-
-#define MAXREQ 4
-
-/* One run's worth of synthetic inputs. Heap-allocated per test; strings
- * are literals (the model's char * is never freed here). */
-struct fx {
-	struct req_file files[2];
-	struct requirement reqs[2][MAXREQ];
-	struct req_result results[2][MAXREQ];
-	struct report_file rf[2];
-	struct report_run run;
-	struct fingerprint fp;
-	struct timebase tb;
-	char dir[64];
-	char path[128];
-};
-
-static void add_limit(struct requirement *q, const char *stat, double max_ns)
-{
-	struct req_limit *l = &q->limits[q->nlimits++];
-	ck_assert_int_eq(stat_parse(stat, &l->stat), 0);
-	l->stat_text = (char *)stat;
-	l->has_max = true;
-	l->max.value = max_ns;
-	l->max.unit = QTY_NS;
-}
-
-static void set_outcome(struct req_result *r, size_t i, bool passed, double measured,
-			const char *text)
-{
-	r->limits[i].evaluated = true;
-	r->limits[i].passed = passed;
-	r->limits[i].measured = measured;
-	snprintf(r->limits[i].text, sizeof r->limits[i].text, "%s", text);
-}
-
-/* Samples for metric 0: `runs` runs of `per_run` samples, values
- * base + (k % 100) * step units. Run i takes (20 + i) ticks per iteration
- * with a 2-tick empty loop, so with ns_per_unit 0.5 the batch figure of run
- * i is (18 + i) * 0.5 ns. */
-static void fill_samples(struct req_result *r, unsigned runs, uint64_t per_run,
-			 uint64_t base, uint64_t step)
-{
-	r->res = result_alloc(2, &r->res_bytes);
-	ck_assert_ptr_nonnull(r->res);
-	struct result_shm *res = r->res;
-	struct metric_data *m0 = result_metric(res, 0), *m1 = result_metric(res, 1);
-	m0->ns_per_unit = 0.5;
-	m0->cycles_per_unit = 1.0;
-	m1->ns_per_unit = 1.0;
-	m1->cycles_per_unit = 0.0;
-	res->loop_ticks = 2.0;
-	for (unsigned i = 0; i < runs; i++) {
-		for (uint64_t k = 0; k < per_run; k++) {
-			uint64_t v = base + (k % 100) * step;
-			hist_record(&m0->hist, v);
-			m0->runs[i].count++;
-			m0->runs[i].sum += v;
-		}
-		res->runs[i].t_begin = 1000000u * i;
-		res->runs[i].t_end = res->runs[i].t_begin + per_run * (20 + i);
-		res->runs[i].iterations = per_run;
-	}
-	for (uint64_t v = 100; v < 110; v++) {
-		hist_record(&m1->hist, v);
-		m1->runs[0].count++;
-		m1->runs[0].sum += v;
-	}
-	res->runs_done = runs;
-	res->state = WS_DONE;
-}
-
-static void init_req(struct requirement *q, const char *id, const char *title)
-{
-	q->id = (char *)id;
-	q->title = (char *)title;
-	q->probe = (char *)"sem-pingpong";
-	q->policy = POLICY_FIFO;
-	q->priority_max = true;
-	q->cpu = -1;
-	q->iterations = 1000;
-	q->runs = 4;
-}
-
-static void init_result(struct req_result *r, struct requirement *q, struct req_file *f,
-			enum verdict v, double seconds)
-{
-	r->req = q;
-	r->file = f;
-	r->probe = &fake_probe;
-	r->verdict = v;
-	r->policy = SCHED_FIFO;
-	r->priority = 99;
-	r->seconds = seconds;
-	r->started = 1700000000 + (time_t)seconds;
-}
-
-/* File A: SEM-RT fails its max, SEM-OK passes, TMR could not be measured,
- * SKP was skipped. File B: one pass. */
-static struct fx *fx_new(void)
-{
-	struct fx *x = calloc(1, sizeof *x);
-	ck_assert_ptr_nonnull(x);
-	struct req_file *fa = &x->files[0], *fb = &x->files[1];
-	fa->path = (char *)"profiles/spy-memo.xml";
-	fa->name = (char *)"spy-memo";
-	fa->version = (char *)"1.0";
-	fa->reqs = x->reqs[0];
-	fa->nreqs = 4;
-	fb->path = (char *)"extra.xml";
-	fb->name = NULL; /* suite named by its path */
-	fb->reqs = x->reqs[1];
-	fb->nreqs = 1;
-
-	struct requirement *q = x->reqs[0];
-	struct req_result *r = x->results[0];
-	init_req(&q[0], "SEM-RT", "Free semaphore acquisition at the highest real-time priority");
-	add_limit(&q[0], "mean", 50000);
-	add_limit(&q[0], "max", 300000);
-	init_result(&r[0], &q[0], fa, VERDICT_FAIL, 1.5);
-	fill_samples(&r[0], 4, 1000, 1000, 10);
-	set_outcome(&r[0], 0, true, 7210, "mean 7.21 us <= 50 us (n=4000)");
-	set_outcome(&r[0], 1, false, 412300, "max 412.3 us > 300 us (n=100000)");
-	snprintf(r[0].reason, sizeof r[0].reason, "max 412.3 us > 300 us (n=100000)");
-
-	init_req(&q[1], "SEM-OK", "Semaphore, relaxed");
-	add_limit(&q[1], "mean", 50000);
-	init_result(&r[1], &q[1], fa, VERDICT_PASS, 0.25);
-	fill_samples(&r[1], 4, 1000, 1000, 10);
-	set_outcome(&r[1], 0, true, 995, "mean 995 ns <= 50 us (n=4000)");
-
-	init_req(&q[2], "TMR", NULL);
-	add_limit(&q[2], "p99", 100000);
-	init_result(&r[2], &q[2], fa, VERDICT_ERROR, 60.0);
-	snprintf(r[2].reason, sizeof r[2].reason, "worker timed out after 60 s");
-
-	init_req(&q[3], "SKP", "Skipped one");
-	q[3].policy = POLICY_OTHER;
-	init_result(&r[3], &q[3], fa, VERDICT_SKIPPED, 0);
-	r[3].policy = SCHED_OTHER;
-	r[3].priority = 0;
-	snprintf(r[3].reason, sizeof r[3].reason, "not selected by --only");
-
-	init_req(&x->reqs[1][0], "B-1", "Second file");
-	add_limit(&x->reqs[1][0], "max", 1e9);
-	init_result(&x->results[1][0], &x->reqs[1][0], fb, VERDICT_PASS, 2.0);
-	fill_samples(&x->results[1][0], 2, 10, 5, 1);
-	set_outcome(&x->results[1][0], 0, true, 100, "max 100 ns <= 1 s (n=20)");
-
-	x->rf[0] = (struct report_file){ .file = fa, .results = x->results[0], .nresults = 4 };
-	x->rf[1] = (struct report_file){ .file = fb, .results = x->results[1], .nresults = 1 };
-
-	x->tb = (struct timebase){ .name = "tsc", .is_tsc = true, .freq_hz = 2e9,
-				   .ns_per_tick = 0.5, .resolution_ns = 0.5,
-				   .read_min_ns = 9.5, .read_median_ns = 10.0 };
-	fingerprint_add(&x->fp, "host.name", "testhost");
-	fingerprint_add(&x->fp, "host.kernel.release", "6.1.0-rt");
-	fingerprint_add(&x->fp, "rtconform.version", "0.1.0");
-
-	x->run = (struct report_run){ .files = x->rf, .nfiles = 2, .tb = &x->tb,
-				      .env = &x->fp, .started = 1700000000,
-				      .ended = 1700000100,
-				      .command_line = "rtconform run profiles/spy-memo.xml" };
-
-	snprintf(x->dir, sizeof x->dir, "/tmp/rtc-test-report.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(x->dir));
-	snprintf(x->path, sizeof x->path, "%s/junit.xml", x->dir);
-	return x;
-}
-
-static void fx_free(struct fx *x)
-{
-	for (int f = 0; f < 2; f++)
-		for (int i = 0; i < MAXREQ; i++)
-			req_result_free(&x->results[f][i]);
-	fingerprint_free(&x->fp);
-	tu_rm_tree(x->dir);
-	free(x);
-}
 
 /* Entries in dir other than . and .. */
 static int dir_entries(const char *dir)
@@ -344,14 +141,26 @@ START_TEST(totals_and_exit_status)
 	struct report_totals t;
 
 	report_totals(&x->run, NULL, &t);
-	ck_assert_uint_eq(t.tests, 5);
+	ck_assert_uint_eq(t.tests, 6);
 	ck_assert_uint_eq(t.passed, 2);
 	ck_assert_uint_eq(t.failures, 1);
-	ck_assert_uint_eq(t.errors, 1);
+	ck_assert_uint_eq(t.errors, 2);
 	ck_assert_uint_eq(t.skipped, 1);
-	ck_assert_double_eq_tol(t.seconds, 63.75, 1e-9);
+	ck_assert_double_eq_tol(t.seconds, 64.25, 1e-9);
 	/* error and failure together: 3 wins over 1 */
 	ck_assert_int_eq(report_exit_status(&x->run), 3);
+	/* the view counts the same, to the bit */
+	struct report_view v;
+	struct report_totals vt;
+	fx_view(x, &v);
+	report_view_totals(&v, &vt);
+	ck_assert_uint_eq(vt.tests, t.tests);
+	ck_assert_uint_eq(vt.errors, t.errors);
+	ck_assert(vt.seconds == t.seconds);
+	ck_assert_int_eq(report_view_exit_status(&v), 3);
+	report_view_file_totals(&v.files[1], &vt);
+	ck_assert_uint_eq(vt.tests, 1);
+	report_view_free(&v);
 
 	report_totals(&x->run, &x->rf[1], &t);
 	ck_assert_uint_eq(t.tests, 1);
@@ -359,6 +168,7 @@ START_TEST(totals_and_exit_status)
 
 	/* failure without error: 1 */
 	x->results[0][2].verdict = VERDICT_PASS;
+	x->results[0][4].verdict = VERDICT_PASS;
 	ck_assert_int_eq(report_exit_status(&x->run), 1);
 	/* error without failure: 3 */
 	x->results[0][2].verdict = VERDICT_ERROR;
@@ -379,9 +189,9 @@ END_TEST
 START_TEST(junit_validates_against_both_schemas)
 {
 	struct fx *x = fx_new();
-	char err[256] = "";
-	ck_assert_msg(report_write_junit(&x->run, x->path, err, sizeof err) == 0, "%s", err);
-	assert_valid_junit(x->path);
+	char path[256];
+	fx_write(x, REPORT_JUNIT, "junit.xml", path, sizeof path);
+	assert_valid_junit(path);
 	/* atomic: the report and nothing else */
 	ck_assert_int_eq(dir_entries(x->dir), 1);
 	fx_free(x);
@@ -391,21 +201,21 @@ END_TEST
 START_TEST(junit_totals_match_cases)
 {
 	struct fx *x = fx_new();
-	char err[256] = "";
-	ck_assert_int_eq(report_write_junit(&x->run, x->path, err, sizeof err), 0);
-	xmlDocPtr doc = parse(x->path);
+	char path[256];
+	fx_write(x, REPORT_JUNIT, "junit.xml", path, sizeof path);
+	xmlDocPtr doc = parse(path);
 
 	ck_assert_double_eq(xp_num(doc, "count(/testsuites)"), 1);
 	ck_assert_double_eq(xp_num(doc, "count(/testsuites/testsuite)"), 2);
 	ck_assert_double_eq(xp_num(doc, "count(//testsuite//testsuite)"), 0);
 	assert_xp_str(doc, "/testsuites/@name", "rtconform");
-	ck_assert_double_eq(xp_num(doc, "number(/testsuites/@tests)"), 5);
+	ck_assert_double_eq(xp_num(doc, "number(/testsuites/@tests)"), 6);
 	ck_assert_double_eq(xp_num(doc, "number(/testsuites/@failures)"), 1);
-	ck_assert_double_eq(xp_num(doc, "number(/testsuites/@errors)"), 1);
-	assert_xp_str(doc, "/testsuites/@time", "63.750");
-	ck_assert_double_eq(xp_num(doc, "count(//testcase)"), 5);
+	ck_assert_double_eq(xp_num(doc, "number(/testsuites/@errors)"), 2);
+	assert_xp_str(doc, "/testsuites/@time", "64.250");
+	ck_assert_double_eq(xp_num(doc, "count(//testcase)"), 6);
 	ck_assert_double_eq(xp_num(doc, "count(//testcase/failure)"), 1);
-	ck_assert_double_eq(xp_num(doc, "count(//testcase/error)"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//testcase/error)"), 2);
 	ck_assert_double_eq(xp_num(doc, "count(//testcase/skipped)"), 1);
 
 	for (int s = 1; s <= 2; s++) {
@@ -425,7 +235,7 @@ START_TEST(junit_totals_match_cases)
 	}
 	assert_xp_str(doc, "/testsuites/testsuite[1]/@name", "spy-memo");
 	assert_xp_str(doc, "/testsuites/testsuite[2]/@name", "extra.xml");
-	assert_xp_str(doc, "/testsuites/testsuite[1]/@time", "61.750");
+	assert_xp_str(doc, "/testsuites/testsuite[1]/@time", "62.250");
 	assert_xp_str(doc, "/testsuites/testsuite[1]/@hostname", "testhost");
 	/* earliest requirement start: 1700000000 = 2023-11-14T22:13:20 UTC */
 	assert_xp_str(doc, "/testsuites/testsuite[1]/@timestamp", "2023-11-14T22:13:20");
@@ -439,9 +249,9 @@ END_TEST
 START_TEST(junit_testcases)
 {
 	struct fx *x = fx_new();
-	char err[256] = "";
-	ck_assert_int_eq(report_write_junit(&x->run, x->path, err, sizeof err), 0);
-	xmlDocPtr doc = parse(x->path);
+	char path[256];
+	fx_write(x, REPORT_JUNIT, "junit.xml", path, sizeof path);
+	xmlDocPtr doc = parse(path);
 
 	const char *tc = "/testsuites/testsuite[1]/testcase[1]";
 	char e[256];
@@ -455,11 +265,11 @@ START_TEST(junit_testcases)
 	snprintf(e, sizeof e, "%s/failure/@type", tc);
 	assert_xp_str(doc, e, "LatencyBudgetExceeded");
 	snprintf(e, sizeof e, "%s/failure/@message", tc);
-	assert_xp_str(doc, e, "max 412.3 us > 300 us (n=100000)");
+	assert_xp_str(doc, e, "max 996.5 ns > 800 ns (n=4000)");
 	snprintf(e, sizeof e, "%s/failure", tc);
 	char *body = xp_str(doc, e);
-	ck_assert_ptr_nonnull(strstr(body, "max 412.3 us > 300 us"));
-	ck_assert_ptr_null(strstr(body, "mean 7.21 us")); /* only failed limits */
+	ck_assert_ptr_nonnull(strstr(body, "max 996.5 ns > 800 ns"));
+	ck_assert_ptr_null(strstr(body, "mean 748.8 ns")); /* only failed limits */
 	free(body);
 	snprintf(e, sizeof e, "%s/system-out", tc);
 	char *out = xp_str(doc, e);
@@ -490,9 +300,9 @@ END_TEST
 START_TEST(junit_properties)
 {
 	struct fx *x = fx_new();
-	char err[256] = "";
-	ck_assert_int_eq(report_write_junit(&x->run, x->path, err, sizeof err), 0);
-	xmlDocPtr doc = parse(x->path);
+	char path[256];
+	fx_write(x, REPORT_JUNIT, "junit.xml", path, sizeof path);
+	xmlDocPtr doc = parse(path);
 	char want[64];
 
 	/* environment */
@@ -503,17 +313,19 @@ START_TEST(junit_properties)
 	assert_prop(doc, "timebase.freq_hz", "2000000000");
 	assert_prop(doc, "timebase.read_overhead_min_ns", "9.500");
 
-	/* SEM-RT, metric 0 in units of 0.5 ns: values 1000..1990 units */
+	/* SEM-RT, metric 0 in units of 0.5 ns: run i has 1000 + 10 * (k % 100) + i
+	 * units, i = 0..3 */
 	assert_prop(doc, "SEM-RT.verdict", "fail");
 	assert_prop(doc, "SEM-RT.per-op.count", "4000");
 	assert_prop(doc, "SEM-RT.per-op.overflow", "0");
 	assert_prop(doc, "SEM-RT.per-op.min_ns", "500.000");
-	assert_prop(doc, "SEM-RT.per-op.max_ns", "995.000");
-	assert_prop(doc, "SEM-RT.per-op.mean_ns", "747.500");
+	assert_prop(doc, "SEM-RT.per-op.max_ns", "996.500");
+	assert_prop(doc, "SEM-RT.per-op.mean_ns", "748.250"); /* 1496.5 units */
 	assert_prop(doc, "SEM-RT.per-op.min_cycles", "1000.000");
-	assert_prop(doc, "SEM-RT.per-op.max_cycles", "1990.000");
-	/* every run has the same samples: their means do not spread */
-	assert_prop(doc, "SEM-RT.per-op.runs-mean-stddev_ns", "0.000");
+	assert_prop(doc, "SEM-RT.per-op.max_cycles", "1993.000");
+	/* run means 1495..1498 units: stddev sqrt(5/3) units */
+	snprintf(want, sizeof want, "%.3f", 0.5 * sqrt(5.0 / 3.0));
+	assert_prop(doc, "SEM-RT.per-op.runs-mean-stddev_ns", want);
 	/* p99 needs 1000 samples (have 4000), p99.9 needs 10000 */
 	struct statistic st;
 	double v;
@@ -559,11 +371,11 @@ START_TEST(junit_hostile_strings)
 	fingerprint_add(&x->fp, "host.name", "host\x07name\xff");
 	x->run.command_line = "rtconform run '\x1b]0;x\x07' ]]>";
 
-	char err[256] = "";
-	ck_assert_msg(report_write_junit(&x->run, x->path, err, sizeof err) == 0, "%s", err);
-	assert_valid_junit(x->path);
+	char path[256];
+	fx_write(x, REPORT_JUNIT, "junit.xml", path, sizeof path);
+	assert_valid_junit(path);
 
-	xmlDocPtr doc = parse(x->path);
+	xmlDocPtr doc = parse(path);
 	char *name = xp_str(doc, "/testsuites/testsuite[1]/testcase[1]/@name");
 	ck_assert_ptr_nonnull(strstr(name, "SEM-RT: evil"));
 	ck_assert_ptr_nonnull(strstr(name, " <&> ]]> \"quote' "));
@@ -586,7 +398,10 @@ START_TEST(junit_unwritable_path)
 	struct fx *x = fx_new();
 	char err[256] = "", path[256];
 	snprintf(path, sizeof path, "%s/no/such/dir/junit.xml", x->dir);
-	int rc = report_write_junit(&x->run, path, err, sizeof err);
+	struct report_view v;
+	fx_view(x, &v);
+	int rc = report_write_junit(&v, path, err, sizeof err);
+	report_view_free(&v);
 	ck_assert_int_eq(rc, -ENOENT);
 	ck_assert_ptr_nonnull(strstr(err, path));
 	ck_assert_int_eq(dir_entries(x->dir), 0);
@@ -599,17 +414,19 @@ END_TEST
 START_TEST(atomic_write_replaces_and_cleans_up)
 {
 	struct fx *x = fx_new();
-	ck_assert_int_eq(report_atomic_write(x->path, "first\n", 6), 0);
-	ck_assert_int_eq(report_atomic_write(x->path, "second\n", 7), 0);
+	char path[256];
+	fx_path(x, "junit.xml", path, sizeof path);
+	ck_assert_int_eq(report_atomic_write(path, "first\n", 6), 0);
+	ck_assert_int_eq(report_atomic_write(path, "second\n", 7), 0);
 	size_t len;
-	char *got = tu_slurp(x->path, &len);
+	char *got = tu_slurp(path, &len);
 	ck_assert_uint_eq(len, 7);
 	ck_assert_str_eq(got, "second\n");
 	free(got);
 	ck_assert_int_eq(dir_entries(x->dir), 1);
 	/* mode is the usual 0666 & ~umask, not mkstemp's 0600 */
 	struct stat st;
-	ck_assert_int_eq(stat(x->path, &st), 0);
+	ck_assert_int_eq(stat(path, &st), 0);
 	mode_t mask = umask(022);
 	umask(mask);
 	ck_assert_uint_eq(st.st_mode & 0777, 0666 & ~mask);
@@ -666,13 +483,16 @@ END_TEST
 
 /* ---- text -------------------------------------------------------------- */
 
-static char *text_of(const struct report_run *run)
+static char *text_of(const struct fx *x)
 {
 	char *buf = NULL;
 	size_t len = 0;
+	struct report_view v;
+	fx_view(x, &v);
 	FILE *f = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(f);
-	report_write_text(run, f);
+	report_write_text(&v, f);
+	report_view_free(&v);
 	ck_assert_int_eq(fclose(f), 0);
 	return buf;
 }
@@ -680,22 +500,23 @@ static char *text_of(const struct report_run *run)
 START_TEST(text_table)
 {
 	struct fx *x = fx_new();
-	char *t = text_of(&x->run);
+	char *t = text_of(x);
 	static const char *const want[] = {
 		"ID", "PROBE", "POLICY", "LIMIT", "MEASURED", "VERDICT",
 		"SEM-RT", "SEM-OK", "TMR", "SKP", "B-1", "sem-pingpong", "fifo:99", "other",
-		"per-op mean <= 50 us", "per-op max <= 300 us", "per-op p99 <= 100 us",
-		"412.3 us", "PASS", "FAIL", "ERROR", "SKIP",
+		"per-op mean <= 50 us", "per-op max <= 800 ns", "per-op p99 <= 100 us",
+		"wakeup min >= 50 ns", "per-op p99 <= 4000 cycles", "1980 cycles",
+		"996.5 ns", "PASS", "FAIL", "ERROR", "SKIP",
 		"error: worker timed out after 60 s", "skipped: not selected by --only",
 		"[spy-memo]", "[extra.xml]",
-		"5 requirements: 2 passed, 1 failed, 1 error, 1 skipped",
+		"6 requirements: 2 passed, 1 failed, 2 errors, 1 skipped (64.250 s)",
 		"exit status 3: at least one requirement could not be measured",
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
 		ck_assert_msg(strstr(t, want[i]) != NULL, "missing '%s' in:\n%s", want[i], t);
 
 	/* the failing limit's row says FAIL, the passing one PASS */
-	char *row = strstr(t, "per-op max <= 300 us");
+	char *row = strstr(t, "per-op max <= 800 ns");
 	ck_assert_ptr_nonnull(row);
 	char *eol = strchr(row, '\n');
 	ck_assert_ptr_nonnull(eol);
@@ -704,18 +525,19 @@ START_TEST(text_table)
 	*eol = '\n';
 	free(t);
 
-	/* without the error: exit status 1 explained */
+	/* without the errors: exit status 1 explained */
 	x->results[0][2].verdict = VERDICT_PASS;
-	t = text_of(&x->run);
+	x->results[0][4].verdict = VERDICT_PASS;
+	t = text_of(x);
 	ck_assert_ptr_nonnull(strstr(t, "exit status 1: at least one requirement failed"));
 	free(t);
 	x->results[0][2].verdict = VERDICT_ERROR;
+	x->results[0][4].verdict = VERDICT_ERROR;
 
 	/* summary.txt: the same text, atomically */
-	char p[256], err[256] = "";
-	snprintf(p, sizeof p, "%s/summary.txt", x->dir);
-	ck_assert_msg(report_write_summary(&x->run, p, err, sizeof err) == 0, "%s", err);
-	t = text_of(&x->run);
+	char p[256];
+	fx_write(x, REPORT_SUMMARY, "summary.txt", p, sizeof p);
+	t = text_of(x);
 	char *s = tu_slurp(p, NULL);
 	/* the verdict table as on stdout, then the figures behind it */
 	ck_assert_int_eq(strncmp(s, t, strlen(t)), 0);
@@ -735,7 +557,7 @@ START_TEST(text_control_chars_do_not_reach_terminal)
 	struct fx *x = fx_new();
 	snprintf(x->results[0][2].reason, sizeof x->results[0][2].reason,
 		 "bad \x1b[2J reason\nsecond line");
-	char *t = text_of(&x->run);
+	char *t = text_of(x);
 	ck_assert_ptr_null(strchr(t, '\x1b'));
 	ck_assert_ptr_nonnull(strstr(t, "bad ?[2J reason?second line"));
 	free(t);

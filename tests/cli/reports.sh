@@ -1,6 +1,25 @@
-# The four reports of a real (tiny) run, their re-rendering from junit.xml,
-# `rtconform report` errors, `env` readiness, and progress on a terminal only.
+# The four reports of a real (tiny) run, their re-rendering from results.json
+# (byte for byte) and from an older junit.xml, `rtconform report` errors,
+# `env` readiness, and progress on a terminal only.
 . "$(dirname "$0")/lib.sh"
+
+REPORTS="junit.xml summary.txt report.html results.json"
+
+# rerender_same DIR [LABEL]: `rtconform report DIR/results.json` writes all
+# four reports to another directory, each the same bytes as the run's.
+rerender_same() {
+  local d="$1" again="$1.again"
+  mkdir -p "$again"
+  expect_status 0 "$RTC" report "$d/results.json" --junit "$again/junit.xml" \
+    --summary "$again/summary.txt" --html "$again/report.html" --json "$again/results.json"
+  expect_grep "^reports: $again/junit.xml, $again/summary.txt, $again/report.html, $again/results.json\$" "$TMP/out"
+  for f in $REPORTS; do
+    if cmp -s "$d/$f" "$again/$f"; then ok; else
+      fail "${2:-$d}: $f re-rendered from results.json differs: $(cmp "$d/$f" "$again/$f" 2>&1)"
+      diff "$d/$f" "$again/$f" | head -6
+    fi
+  done
+}
 
 command -v script >/dev/null || { fail "script(1) is missing (Debian package bsdutils)"; finish; }
 
@@ -30,10 +49,78 @@ expect_grep 'PP-FIFO' "$TMP/r/report.html"
 expect_grep '@media print' "$TMP/r/report.html"
 expect_no_grep '<script|<link |<img |src=|url\(' "$TMP/r/report.html"
 
-# Re-rendered from junit.xml alone: the same bytes.
+# Re-rendered from results.json alone: every report the same bytes.
+rerender_same "$TMP/r" "pass.xml run"
+# The run's stdout table is summary.txt's first part.
+"$RTC" run --iterations 200 --runs 2 -o "$TMP/t" "$FIX/cli/pass.xml" >"$TMP/t.out" 2>&1
+head -n "$(($(wc -l <"$TMP/t.out") - 1))" "$TMP/t.out" >"$TMP/t.table"
+if cmp -s "$TMP/t.table" <(head -n "$(wc -l <"$TMP/t.table")" "$TMP/t/summary.txt"); then ok; else
+  fail "the table on stdout is not the start of summary.txt"; fi
+
+# A run with a pass, a failure, an error (a worker that times out), a
+# cycles limit and a requirement left out by --only (skipped).
+cat >"$TMP/mixed.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="mixed" version="2">
+  <defaults iterations="60" runs="2" warmup="5" timeout="60s"/>
+  <requirement id="OK"><title>passes</title><probe name="sem-pingpong"/>
+    <limit statistic="max" max="60s"/><limit statistic="min" max="100000000000cycles"/></requirement>
+  <requirement id="MISS"><probe name="sem-pingpong"/><limit statistic="max" max="1ns"/></requirement>
+  <requirement id="SLOW"><probe name="sem-pingpong"/>
+    <run iterations="100000000" runs="1" warmup="0" timeout="200ms"/>
+    <limit statistic="max" max="60s"/></requirement>
+  <requirement id="LEFT"><probe name="sem-pingpong"/><limit statistic="max" max="60s"/></requirement>
+</requirements>
+XML
+expect_status 3 "$RTC" run --only OK,MISS,SLOW -o "$TMP/m" "$TMP/mixed.xml"
+# A cycles limit needs a TSC timebase; on another it cannot be judged (error).
+if "$RTC" env 2>/dev/null | grep -Eq '^timebase.name +tsc$'; then
+  expect_grep '4 requirements: 1 passed, 1 failed, 1 error, 1 skipped' "$TMP/m/summary.txt"
+else
+  expect_grep '4 requirements: 0 passed, 1 failed, 2 errors, 1 skipped' "$TMP/m/summary.txt"
+fi
+expect_grep 'name="OK.limit.2.max_cycles"' "$TMP/m/junit.xml"
+rerender_same "$TMP/m" "mixed run"
+
+# Per-CPU series (timer-wakeup, tiny counts as in timer.sh).
+cat >"$TMP/tw.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="tw" version="1">
+  <requirement id="TW"><probe name="timer-wakeup"/>
+    <run iterations="20" runs="2" warmup="2"/><limit statistic="max" max="1s"/></requirement>
+</requirements>
+XML
+expect_status 0 "$RTC" run --quick -o "$TMP/w" "$TMP/tw.xml"
+expect_grep 'name="TW.wakeup.cpu[0-9]+.count"' "$TMP/w/junit.xml"
+expect_grep '"per_cpu": \[$' "$TMP/w/results.json"
+rerender_same "$TMP/w" "timer-wakeup run"
+
+# The input is recognised by content: a results.json under another name.
+cp "$TMP/m/results.json" "$TMP/m/archive.xml"
+expect_status 0 "$RTC" report "$TMP/m/archive.xml" --summary "$TMP/m/s2.txt"
+cmp -s "$TMP/m/summary.txt" "$TMP/m/s2.txt" && ok || fail "results.json named .xml: summary differs"
+
+# An older run's junit.xml still re-renders (its numbers rounded to 0.001).
 expect_status 0 "$RTC" report "$TMP/r/junit.xml" --html "$TMP/re.html" --json "$TMP/re.json"
-cmp -s "$TMP/r/report.html" "$TMP/re.html" && ok || fail "re-rendered report.html differs: $(cmp "$TMP/r/report.html" "$TMP/re.html")"
-cmp -s "$TMP/r/results.json" "$TMP/re.json" && ok || fail "re-rendered results.json differs"
+xmllint --noout --nonet "$TMP/re.html" 2>/dev/null && ok || fail "report.html from junit.xml is not well-formed"
+expect_status 0 "$RTC" report "$TMP/re.json" --junit "$TMP/re.xml"
+validate_junit "$TMP/re.xml"
+# ... but not a junit.xml with a property it cannot read: 2, the property named.
+sed -E 's/(name="PP-OTHER\.per-op\.hist" value=")([0-9]+):([0-9]+):/\1\3:\2:/' "$TMP/r/junit.xml" >"$TMP/badhist.xml"
+if cmp -s "$TMP/r/junit.xml" "$TMP/badhist.xml"; then fail "could not edit the bucket property"; else ok; fi
+expect_status 2 "$RTC" report "$TMP/badhist.xml" --html "$TMP/bad.html"
+expect_grep 'badhist.xml: property PP-OTHER.per-op.hist: bucket 1 ' "$TMP/out"
+[ ! -e "$TMP/bad.html" ] && ok || fail "report wrote a file from a malformed junit.xml"
+# ... nor a results.json that is not one: 2, the field named, nothing written.
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["files"][0]["requirements"][0]["seconds"] = "1.5"
+json.dump(d, open(sys.argv[2], "w"))' "$TMP/m/results.json" "$TMP/bad.json"
+expect_status 2 "$RTC" report "$TMP/bad.json" --html "$TMP/bad.html"
+expect_grep 'bad.json: files\[0\]\.requirements\[0\]\.seconds: expected a number' "$TMP/out"
+printf '{"schema": "urn:rtconform:results:1"} trailing\n' >"$TMP/trail.json"
+expect_status 2 "$RTC" report "$TMP/trail.json" --html "$TMP/bad.html"
+expect_grep 'trail.json:1:[0-9]+: not JSON: end of file expected' "$TMP/out"
+[ ! -e "$TMP/bad.html" ] && ok || fail "report wrote a file from a malformed results.json"
 
 # Explicit paths override -o for that report only.
 expect_status 1 "$RTC" run --iterations 20 --runs 1 -o "$TMP/o2" --html "$TMP/elsewhere.html" \
@@ -51,11 +138,14 @@ expect_grep 'cannot write' "$TMP/out"
 # `report` usage and input errors: 2, with the reason.
 expect_status 2 "$RTC" report
 expect_status 2 "$RTC" report "$TMP/r/junit.xml"
-expect_grep 'give --html FILE and/or --json FILE' "$TMP/out"
+expect_grep 'give --html, --json, --junit and/or --summary FILE' "$TMP/out"
 expect_status 2 "$RTC" report "$TMP/missing.xml" --html "$TMP/x.html"
 expect_grep 'missing.xml' "$TMP/out"
 expect_status 2 "$RTC" report "$FIX/cli/pass.xml" --html "$TMP/x.html"
 expect_grep 'not a junit.xml' "$TMP/out"
+printf 'hello\n' >"$TMP/neither.txt"
+expect_status 2 "$RTC" report "$TMP/neither.txt" --html "$TMP/x.html"
+expect_grep 'neither a results.json' "$TMP/out"
 printf '<!DOCTYPE x SYSTEM "file:///etc/passwd"><testsuites/>\n' >"$TMP/dtd.xml"
 expect_status 2 "$RTC" report "$TMP/dtd.xml" --html "$TMP/x.html"
 expect_grep 'DOCTYPE' "$TMP/out"

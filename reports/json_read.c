@@ -1,0 +1,621 @@
+/* json_read.c - a results.json read back into the report view, for
+ * `rtconform report results.json`. results.json is the archive of a run: it
+ * holds the whole view, so the view read back is the one it was written
+ * from, and every report rendered from it is the same bytes as the one
+ * `rtconform run` wrote.
+ *
+ * Strict: every field json.c writes must be there with its type (unknown
+ * fields are ignored, so a newer file with additions still reads); counts
+ * and bounds must be integers from 0 to 2^63-1, histogram buckets ascending
+ * with lo <= hi, and the totals and exit status must agree with the
+ * verdicts. The first thing that is not so is refused with the file and the
+ * JSON path of the field: "results.json: files[0].requirements[2].seconds:
+ * expected a number". A results.json is a CI artifact that gets passed
+ * around: untrusted input, read size-capped, duplicate keys refused.
+ */
+#include "reports/report.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "base/xmlsafe.h"
+#include "reports/json_schema.h"
+
+/* The same cap as junit.xml's: nothing rtconform writes comes near it. */
+#define MAX_RESULTS_BYTES (256u * 1024u * 1024u)
+
+/* JSON paths: "files[0].requirements[12].metrics[1].histogram.buckets[40]" */
+#define AT_LEN 256
+
+struct jr {
+	const char *file;
+	char *err;
+	size_t errlen;
+	int rc; /* 0, or the first error's -errno */
+};
+
+/* Record the first error: "FILE: AT: message". Returns false. */
+static bool fail(struct jr *rd, int rc, const char *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static bool fail(struct jr *rd, int rc, const char *at, const char *fmt, ...)
+{
+	if (rd->rc)
+		return false;
+	char msg[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	snprintf(rd->err, rd->errlen, "%s: %s%s%s", rd->file, at, *at ? ": " : "", msg);
+	rd->rc = rc;
+	return false;
+}
+
+/* A path too long for its buffer ends in "..." rather than mid-name. */
+static void at_fit(char *buf, int n)
+{
+	if (n < 0 || n >= AT_LEN)
+		memcpy(buf + AT_LEN - 4, "...", 4);
+}
+
+static void at_key(char *buf, const char *at, const char *key)
+{
+	at_fit(buf, snprintf(buf, AT_LEN, "%s%s%s", at, *at ? "." : "", key));
+}
+
+static void at_index(char *buf, const char *at, size_t i)
+{
+	at_fit(buf, snprintf(buf, AT_LEN, "%s[%zu]", at, i));
+}
+
+/* ---- one value of a known type ------------------------------------------ */
+
+static bool want_u64(struct jr *rd, const json_t *j, const char *at, uint64_t *out)
+{
+	if (!json_is_integer(j) || json_integer_value(j) < 0)
+		return fail(rd, -EINVAL, at, "expected an integer from 0 to %lld",
+			    (long long)RESULTS_MAX_INT);
+	*out = (uint64_t)json_integer_value(j);
+	return true;
+}
+
+static bool want_int(struct jr *rd, const json_t *j, const char *at, long long max, int *out)
+{
+	if (!json_is_integer(j) || json_integer_value(j) < 0 || json_integer_value(j) > max)
+		return fail(rd, -EINVAL, at, "expected an integer from 0 to %lld", max);
+	*out = (int)json_integer_value(j);
+	return true;
+}
+
+static bool want_num(struct jr *rd, const json_t *j, const char *at, double *out)
+{
+	if (!json_is_number(j))
+		return fail(rd, -EINVAL, at, "expected a number");
+	*out = json_number_value(j);
+	return true;
+}
+
+/* A number, or null for a value that could not be computed. */
+static bool want_value(struct jr *rd, const json_t *j, const char *at, struct rv_value *out)
+{
+	*out = (struct rv_value){ 0 };
+	if (json_is_null(j))
+		return true;
+	if (!json_is_number(j))
+		return fail(rd, -EINVAL, at, "expected a number or null");
+	out->have = true;
+	out->v = json_number_value(j);
+	return true;
+}
+
+/* A string (malloc'd copy), or with nullable also null (NULL). */
+static bool want_str(struct jr *rd, const json_t *j, const char *at, bool nullable, char **out)
+{
+	*out = NULL;
+	if (nullable && json_is_null(j))
+		return true;
+	if (!json_is_string(j))
+		return fail(rd, -EINVAL, at, nullable ? "expected a string or null"
+						      : "expected a string");
+	*out = strdup(json_string_value(j));
+	return *out ? true : fail(rd, -ENOMEM, at, "%s", strerror(ENOMEM));
+}
+
+static bool want_verdict(struct jr *rd, const json_t *j, const char *at, enum verdict *out)
+{
+	if (!json_is_string(j) || !verdict_parse(json_string_value(j), out))
+		return fail(rd, -EINVAL, at, "expected \"pass\", \"fail\", \"error\" or \"skipped\"");
+	return true;
+}
+
+/* ---- a field of an object ---------------------------------------------- */
+
+/* obj's member key, with its path in where; NULL (and the error) when
+ * missing. */
+static const json_t *member(struct jr *rd, const json_t *obj, const char *at, const char *key,
+			    char *where)
+{
+	at_key(where, at, key);
+	const json_t *j = json_object_get(obj, key);
+	if (!j)
+		fail(rd, -EINVAL, where, "missing");
+	return j;
+}
+
+static bool u64_field(struct jr *rd, const json_t *obj, const char *at, const char *key,
+		      uint64_t *out)
+{
+	char w[AT_LEN];
+	const json_t *j = member(rd, obj, at, key, w);
+	return j && want_u64(rd, j, w, out);
+}
+
+static bool num_field(struct jr *rd, const json_t *obj, const char *at, const char *key,
+		      double *out)
+{
+	char w[AT_LEN];
+	const json_t *j = member(rd, obj, at, key, w);
+	return j && want_num(rd, j, w, out);
+}
+
+static bool value_field(struct jr *rd, const json_t *obj, const char *at, const char *key,
+			struct rv_value *out)
+{
+	char w[AT_LEN];
+	const json_t *j = member(rd, obj, at, key, w);
+	*out = (struct rv_value){ 0 };
+	return j && want_value(rd, j, w, out);
+}
+
+static bool str_field(struct jr *rd, const json_t *obj, const char *at, const char *key,
+		      bool nullable, char **out)
+{
+	char w[AT_LEN];
+	const json_t *j = member(rd, obj, at, key, w);
+	*out = NULL;
+	return j && want_str(rd, j, w, nullable, out);
+}
+
+static bool verdict_field(struct jr *rd, const json_t *obj, const char *at, const char *key,
+			  enum verdict *out)
+{
+	char w[AT_LEN];
+	const json_t *j = member(rd, obj, at, key, w);
+	return j && want_verdict(rd, j, w, out);
+}
+
+/* A member that must be an array / an object (or with nullable, null: then
+ * NULL without an error). */
+static const json_t *container_field(struct jr *rd, const json_t *obj, const char *at,
+				     const char *key, bool array, bool nullable, char *where)
+{
+	const json_t *j = member(rd, obj, at, key, where);
+	if (!j || (nullable && json_is_null(j)))
+		return NULL;
+	if (array ? !json_is_array(j) : !json_is_object(j)) {
+		fail(rd, -EINVAL, where, "expected %s%s", array ? "an array" : "an object",
+		     nullable ? " or null" : "");
+		return NULL;
+	}
+	return j;
+}
+
+/* calloc for n items, recording out of memory; NULL for n == 0 too. */
+static void *items(struct jr *rd, size_t n, size_t size, const char *at)
+{
+	if (!n)
+		return NULL;
+	void *p = calloc(n, size);
+	if (!p)
+		fail(rd, -ENOMEM, at, "%s", strerror(ENOMEM));
+	return p;
+}
+
+/* ---- the view ----------------------------------------------------------- */
+
+static void read_buckets(struct jr *rd, const json_t *arr, const char *at, struct rv_metric *m)
+{
+	size_t n = json_array_size(arr);
+	m->buckets = items(rd, n, sizeof *m->buckets, at);
+	if (n && !m->buckets)
+		return;
+	for (size_t i = 0; i < n && !rd->rc; i++) {
+		char w[AT_LEN];
+		const json_t *b = json_array_get(arr, i);
+		at_index(w, at, i);
+		uint64_t v[3];
+		if (!json_is_array(b) || json_array_size(b) != 3) {
+			fail(rd, -EINVAL, w, "expected [lo, hi, count]");
+			return;
+		}
+		for (size_t k = 0; k < 3; k++) {
+			char wk[AT_LEN];
+			at_index(wk, w, k);
+			if (!want_u64(rd, json_array_get(b, k), wk, &v[k]))
+				return;
+		}
+		if (v[0] > v[1]) {
+			fail(rd, -EINVAL, w, "bucket lo %llu > hi %llu", (unsigned long long)v[0],
+			     (unsigned long long)v[1]);
+			return;
+		}
+		if (m->nbuckets && v[0] <= m->buckets[m->nbuckets - 1].hi) {
+			fail(rd, -EINVAL, w, "bucket lo %llu is not above the previous hi %llu",
+			     (unsigned long long)v[0],
+			     (unsigned long long)m->buckets[m->nbuckets - 1].hi);
+			return;
+		}
+		m->buckets[m->nbuckets++] = (struct rv_bucket){ v[0], v[1], v[2] };
+	}
+}
+
+/* statistics_ns / statistics_cycles: every statistic, a number or null. */
+static void read_stats(struct jr *rd, const json_t *obj, const char *at, struct rv_value *out)
+{
+	for (int i = 0; i < RV_NSTATS && !rd->rc; i++)
+		value_field(rd, obj, at, report_view_stats[i], &out[i]);
+}
+
+static void read_metric_runs(struct jr *rd, const json_t *arr, const char *at,
+			     struct rv_metric *m)
+{
+	size_t n = json_array_size(arr);
+	m->run_count = items(rd, n, sizeof *m->run_count, at);
+	m->run_mean_ns = items(rd, n, sizeof *m->run_mean_ns, at);
+	if (n && (!m->run_count || !m->run_mean_ns))
+		return;
+	m->nruns = n;
+	for (size_t i = 0; i < n && !rd->rc; i++) {
+		char w[AT_LEN];
+		const json_t *obj = json_array_get(arr, i);
+		at_index(w, at, i);
+		if (!json_is_object(obj)) {
+			fail(rd, -EINVAL, w, "expected an object");
+			return;
+		}
+		u64_field(rd, obj, w, "samples", &m->run_count[i]);
+		value_field(rd, obj, w, "mean_ns", &m->run_mean_ns[i]);
+	}
+}
+
+static void read_metric(struct jr *rd, const json_t *obj, const char *at, struct rv_metric *m)
+{
+	char w[AT_LEN];
+	const json_t *j;
+	str_field(rd, obj, at, "name", false, &m->name);
+	u64_field(rd, obj, at, "count", &m->count);
+	u64_field(rd, obj, at, "overflow", &m->overflow);
+	num_field(rd, obj, at, "ns_per_unit", &m->ns_per_unit);
+	num_field(rd, obj, at, "cycles_per_unit", &m->cycles_per_unit);
+	if ((j = container_field(rd, obj, at, "statistics_ns", false, false, w)))
+		read_stats(rd, j, w, m->ns);
+	if ((j = container_field(rd, obj, at, "statistics_cycles", false, true, w)))
+		read_stats(rd, j, w, m->cycles);
+	value_field(rd, obj, at, "median_ns", &m->median_ns);
+	const json_t *h = container_field(rd, obj, at, "histogram", false, false, w);
+	if (h) {
+		char hw[AT_LEN];
+		u64_field(rd, h, w, "highest", &m->highest);
+		if ((j = container_field(rd, h, w, "buckets", true, false, hw)))
+			read_buckets(rd, j, hw, m);
+	}
+	if ((j = container_field(rd, obj, at, "runs", true, false, w)))
+		read_metric_runs(rd, j, w, m);
+}
+
+static void read_limit(struct jr *rd, const json_t *obj, const char *at, struct rv_limit *l)
+{
+	char w[AT_LEN];
+	str_field(rd, obj, at, "metric", false, &l->metric);
+	str_field(rd, obj, at, "statistic", false, &l->statistic);
+	const json_t *unit = member(rd, obj, at, "unit", w);
+	if (unit && (!json_is_string(unit) || (strcmp(json_string_value(unit), "ns") != 0 &&
+					       strcmp(json_string_value(unit), "cycles") != 0)))
+		fail(rd, -EINVAL, w, "expected \"ns\" or \"cycles\"");
+	l->cycles = unit && json_is_string(unit) && !strcmp(json_string_value(unit), "cycles");
+	enum qty_unit qu = l->cycles ? QTY_CYCLES : QTY_NS;
+	struct rv_value max, min;
+	value_field(rd, obj, at, "max", &max);
+	value_field(rd, obj, at, "min", &min);
+	l->has_max = max.have;
+	l->has_min = min.have;
+	if (max.have)
+		l->max = (struct quantity){ max.v, qu };
+	if (min.have)
+		l->min = (struct quantity){ min.v, qu };
+	value_field(rd, obj, at, "measured", &l->measured);
+	verdict_field(rd, obj, at, "verdict", &l->verdict);
+	str_field(rd, obj, at, "text", true, &l->text);
+}
+
+static void read_series(struct jr *rd, const json_t *obj, const char *at, struct rv_series *s)
+{
+	char w[AT_LEN];
+	const json_t *j = member(rd, obj, at, "cpu", w);
+	if (j)
+		want_int(rd, j, w, INT_MAX, &s->cpu);
+	u64_field(rd, obj, at, "count", &s->count);
+	for (int k = 0; k < RV_NSERIES_STATS && !rd->rc; k++) {
+		char key[32];
+		snprintf(key, sizeof key, "%s_ns", report_view_series_stats[k]);
+		value_field(rd, obj, at, key, &s->ns[k]);
+	}
+}
+
+/* An array member whose elements are objects, each read by `one` into
+ * element i of *out (n of them, `size` bytes each). */
+typedef void (*read_one)(struct jr *rd, const json_t *obj, const char *at, void *item);
+
+static void read_objects(struct jr *rd, const json_t *parent, const char *at, const char *key,
+			 size_t size, void **out, size_t *n, read_one one)
+{
+	char w[AT_LEN];
+	const json_t *arr = container_field(rd, parent, at, key, true, false, w);
+	*out = NULL;
+	*n = 0;
+	if (!arr)
+		return;
+	size_t len = json_array_size(arr);
+	*out = items(rd, len, size, w);
+	if (!*out)
+		return;
+	for (size_t i = 0; i < len && !rd->rc; i++) {
+		char wi[AT_LEN];
+		const json_t *obj = json_array_get(arr, i);
+		at_index(wi, w, i);
+		(*n)++; /* counted before reading, so a half-read item is freed too */
+		if (!json_is_object(obj))
+			fail(rd, -EINVAL, wi, "expected an object");
+		else
+			one(rd, obj, wi, (char *)*out + i * size);
+	}
+}
+
+static void one_metric(struct jr *rd, const json_t *o, const char *at, void *item)
+{
+	read_metric(rd, o, at, item);
+}
+
+static void one_limit(struct jr *rd, const json_t *o, const char *at, void *item)
+{
+	read_limit(rd, o, at, item);
+}
+
+static void one_series(struct jr *rd, const json_t *o, const char *at, void *item)
+{
+	read_series(rd, o, at, item);
+}
+
+/* params: an object of strings, in the probe's order. */
+static void read_params(struct jr *rd, const json_t *obj, const char *at, struct rv_req *r)
+{
+	char w[AT_LEN];
+	const json_t *params = container_field(rd, obj, at, "params", false, false, w);
+	if (!params)
+		return;
+	r->params = items(rd, json_object_size(params), sizeof *r->params, w);
+	const char *key;
+	const json_t *val;
+	json_object_foreach((json_t *)params, key, val) {
+		if (!r->params || rd->rc)
+			return;
+		char wk[AT_LEN];
+		at_key(wk, w, key);
+		struct rv_param *p = &r->params[r->nparams++];
+		if (!(p->name = strdup(key)))
+			fail(rd, -ENOMEM, wk, "%s", strerror(ENOMEM));
+		want_str(rd, val, wk, false, &p->value);
+	}
+}
+
+static void read_batch(struct jr *rd, const json_t *obj, const char *at, struct rv_req *r)
+{
+	char w[AT_LEN], pw[AT_LEN];
+	const json_t *batch = container_field(rd, obj, at, "batch", false, false, w);
+	if (!batch)
+		return;
+	value_field(rd, batch, w, "mean_ns", &r->batch_mean_ns);
+	value_field(rd, batch, w, "stddev_ns", &r->batch_stddev_ns);
+	const json_t *per = container_field(rd, batch, w, "per_run_ns", true, false, pw);
+	if (!per || rd->rc)
+		return;
+	if (json_array_size(per) != r->runs) {
+		fail(rd, -EINVAL, pw, "has %zu entries, not one per run (runs %u)",
+		     json_array_size(per), r->runs);
+		return;
+	}
+	r->batch_run_ns = items(rd, r->runs, sizeof *r->batch_run_ns, pw);
+	for (uint32_t i = 0; i < r->runs && r->batch_run_ns && !rd->rc; i++) {
+		char wi[AT_LEN];
+		at_index(wi, pw, i);
+		want_value(rd, json_array_get(per, i), wi, &r->batch_run_ns[i]);
+	}
+}
+
+static void read_req(struct jr *rd, const json_t *obj, const char *at, void *item)
+{
+	struct rv_req *r = item;
+	char w[AT_LEN];
+	const json_t *j;
+	uint64_t runs = 0;
+	str_field(rd, obj, at, "id", false, &r->id);
+	str_field(rd, obj, at, "title", true, &r->title);
+	str_field(rd, obj, at, "source", true, &r->source);
+	str_field(rd, obj, at, "probe", false, &r->probe);
+	read_params(rd, obj, at, r);
+	str_field(rd, obj, at, "policy", false, &r->policy);
+	r->cpu = -1;
+	if ((j = member(rd, obj, at, "cpu", w)) && !json_is_null(j))
+		want_int(rd, j, w, INT_MAX, &r->cpu);
+	str_field(rd, obj, at, "load", true, &r->load);
+	verdict_field(rd, obj, at, "verdict", &r->verdict);
+	str_field(rd, obj, at, "reason", true, &r->reason);
+	str_field(rd, obj, at, "note", true, &r->note);
+	num_field(rd, obj, at, "seconds", &r->seconds);
+	if ((j = member(rd, obj, at, "measured", w)) && !json_is_boolean(j))
+		fail(rd, -EINVAL, w, "expected true or false");
+	r->measured = json_is_true(j);
+	if (u64_field(rd, obj, at, "runs", &runs) && runs > UINT32_MAX) {
+		at_key(w, at, "runs");
+		fail(rd, -EINVAL, w, "expected an integer from 0 to %u", UINT32_MAX);
+	}
+	r->runs = (uint32_t)runs;
+	read_objects(rd, obj, at, "limits", sizeof *r->limits, (void **)&r->limits, &r->nlimits,
+		     one_limit);
+	read_batch(rd, obj, at, r);
+	read_objects(rd, obj, at, "metrics", sizeof *r->metrics, (void **)&r->metrics,
+		     &r->nmetrics, one_metric);
+	read_objects(rd, obj, at, "per_cpu", sizeof *r->series, (void **)&r->series,
+		     &r->nseries, one_series);
+	if (!rd->rc && r->nseries && !r->nmetrics)
+		fail(rd, -EINVAL, at, "per_cpu series without a metric");
+}
+
+/* "2023-11-14T22:13:20Z" or null (0). */
+static void read_time(struct jr *rd, const json_t *obj, const char *at, const char *key,
+		      int64_t *out)
+{
+	char w[AT_LEN], back[32];
+	const json_t *j = member(rd, obj, at, key, w);
+	*out = 0;
+	if (!j || json_is_null(j))
+		return;
+	struct tm tm = { 0 };
+	const char *s = json_is_string(j) ? json_string_value(j) : NULL;
+	const char *end = s ? strptime(s, RESULTS_TIME_FORMAT, &tm) : NULL;
+	time_t t = end && !*end ? timegm(&tm) : (time_t)-1;
+	struct tm again;
+	/* Strict: the text must be the one this time prints as. */
+	if (t == (time_t)-1 || !gmtime_r(&t, &again) ||
+	    !strftime(back, sizeof back, RESULTS_TIME_FORMAT, &again) || strcmp(back, s) != 0) {
+		fail(rd, -EINVAL, w, "expected a UTC time like \"2024-05-01T12:00:00Z\" or null");
+		return;
+	}
+	*out = (int64_t)t;
+}
+
+static void read_file(struct jr *rd, const json_t *obj, const char *at, void *item)
+{
+	struct rv_file *f = item;
+	str_field(rd, obj, at, "name", false, &f->name);
+	str_field(rd, obj, at, "path", false, &f->path);
+	str_field(rd, obj, at, "version", true, &f->version);
+	str_field(rd, obj, at, "sha256", false, &f->sha256);
+	read_time(rd, obj, at, "started", &f->started);
+	read_objects(rd, obj, at, "requirements", sizeof *f->reqs, (void **)&f->reqs, &f->nreqs,
+		     read_req);
+}
+
+static void read_env(struct jr *rd, const json_t *root, struct report_view *v)
+{
+	char w[AT_LEN];
+	const json_t *env = container_field(rd, root, "", "environment", false, false, w);
+	const char *key;
+	const json_t *val;
+	if (!env)
+		return;
+	json_object_foreach((json_t *)env, key, val) {
+		char wk[AT_LEN];
+		at_key(wk, w, key);
+		if (!json_is_string(val)) {
+			fail(rd, -EINVAL, wk, "expected a string");
+			return;
+		}
+		fingerprint_add(&v->env, key, "%s", json_string_value(val));
+	}
+}
+
+/* What results.json derives from the rest (summary fields for programs):
+ * its types, and that it agrees with what it is derived from. */
+static void check_derived(struct jr *rd, const json_t *root, const struct report_view *v)
+{
+	static const char *const strings[] = { "rtconform_version", "command", "started",
+					       "ended" };
+	char w[AT_LEN], *s;
+	for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
+		str_field(rd, root, "", strings[i], true, &s);
+		free(s);
+	}
+	const json_t *j = member(rd, root, "", "exit_status", w);
+	int status = report_view_exit_status(v);
+	if (j && (!json_is_integer(j) || json_integer_value(j) != status))
+		fail(rd, -EINVAL, w, "expected %d, the exit status of the verdicts", status);
+
+	struct report_totals t;
+	report_view_totals(v, &t);
+	const json_t *tot = container_field(rd, root, "", "totals", false, false, w);
+	const struct {
+		const char *key;
+		size_t n;
+	} counts[] = { { "tests", t.tests }, { "passed", t.passed }, { "failures", t.failures },
+		       { "errors", t.errors }, { "skipped", t.skipped } };
+	for (size_t i = 0; tot && i < sizeof counts / sizeof counts[0]; i++) {
+		uint64_t n;
+		char wk[AT_LEN];
+		at_key(wk, w, counts[i].key);
+		if (u64_field(rd, tot, w, counts[i].key, &n) && n != counts[i].n)
+			fail(rd, -EINVAL, wk, "expected %zu, the count of the requirements",
+			     counts[i].n);
+	}
+	double seconds;
+	if (tot && num_field(rd, tot, w, "seconds", &seconds) && seconds != t.seconds)
+		fail(rd, -EINVAL, "totals.seconds", "expected %.17g, the sum of the requirements'",
+		     t.seconds);
+}
+
+static void read_root(struct jr *rd, const json_t *root, struct report_view *v)
+{
+	char w[AT_LEN];
+	if (!json_is_object(root)) {
+		fail(rd, -EINVAL, "", "not a results.json (the top level is not an object)");
+		return;
+	}
+	const json_t *schema = member(rd, root, "", "schema", w);
+	if (schema && (!json_is_string(schema) ||
+		       strcmp(json_string_value(schema), RESULTS_SCHEMA) != 0)) {
+		fail(rd, -EINVAL, w, "expected \"%s\" (this rtconform reads that schema)",
+		     RESULTS_SCHEMA);
+		return;
+	}
+	if (rd->rc)
+		return;
+	read_env(rd, root, v);
+	read_objects(rd, root, "", "files", sizeof *v->files, (void **)&v->files, &v->nfiles,
+		     read_file);
+	if (!rd->rc)
+		check_derived(rd, root, v);
+}
+
+int report_view_from_json(const char *path, struct report_view *v, char *err, size_t errlen)
+{
+	memset(v, 0, sizeof *v);
+	unsigned char *buf = NULL;
+	size_t len = 0;
+	int rc = xmlsafe_read_file(path, MAX_RESULTS_BYTES, &buf, &len);
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", path,
+			 rc == -EFBIG ? "too large for a results.json (limit 256 MiB)"
+				      : strerror(-rc));
+		return rc;
+	}
+	json_error_t jerr;
+	json_t *root = json_loadb((const char *)buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(buf);
+	if (!root) {
+		snprintf(err, errlen, "%s:%d:%d: not JSON: %s", path, jerr.line, jerr.column,
+			 jerr.text);
+		return -EINVAL;
+	}
+	struct jr rd = { .file = path, .err = err, .errlen = errlen };
+	read_root(&rd, root, v);
+	json_decref(root);
+	if (rd.rc)
+		report_view_free(v);
+	return rd.rc;
+}

@@ -1,0 +1,24 @@
+/* json_schema.h - what the results.json writer (json.c) and reader
+ * (json_read.c) must agree on besides the field names, which the round-trip
+ * tests hold together. Internal to reports/. docs/reports.md describes the
+ * schema.
+ */
+#ifndef RTC_JSON_SCHEMA_H
+#define RTC_JSON_SCHEMA_H
+
+#include <stdint.h>
+
+/* The value of "schema": raised on any incompatible change. */
+#define RESULTS_SCHEMA "urn:rtconform:results:1"
+
+/* Reals with 17 significant digits: every double reads back as itself. */
+#define RESULTS_REAL_DIGITS 17
+
+/* jansson's integers are signed 64-bit (json_int_t is long long): counts and
+ * histogram bounds are written as integers up to this, and refused above. */
+#define RESULTS_MAX_INT ((uint64_t)INT64_MAX)
+
+/* Times (a suite's start), UTC. */
+#define RESULTS_TIME_FORMAT "%Y-%m-%dT%H:%M:%SZ"
+
+#endif

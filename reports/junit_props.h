@@ -1,0 +1,67 @@
+/* junit_props.h - the names of junit.xml's properties, written once for the
+ * writer (junit.c) and the reader (junit_read.c). Internal to reports/.
+ *
+ * Each name is a printf format; the arguments are, in order, the
+ * requirement id (ID), then what the comment says. docs/reports.md lists the
+ * properties and their values.
+ */
+#ifndef RTC_JUNIT_PROPS_H
+#define RTC_JUNIT_PROPS_H
+
+/* The suite's requirements file, after the environment. */
+#define JP_REQ_PATH "requirements.path"
+#define JP_REQ_VERSION "requirements.version"
+#define JP_REQ_SHA256 "requirements.sha256"
+
+/* A requirement. */
+#define JP_VERDICT "%s.verdict"
+#define JP_PROBE "%s.probe"
+#define JP_PARAM_PREFIX "%s.param."
+#define JP_PARAM JP_PARAM_PREFIX "%s"          /* parameter name */
+#define JP_POLICY "%s.policy"
+#define JP_CPU "%s.cpu"
+#define JP_SOURCE "%s.source"
+#define JP_REASON "%s.reason"
+#define JP_NOTE "%s.note"
+#define JP_LOAD "%s.load.command"
+
+/* Limit N (from 1); UNIT is "ns" or "cycles". */
+#define JP_LIMIT_METRIC "%s.limit.%zu.metric"
+#define JP_LIMIT_STATISTIC "%s.limit.%zu.statistic"
+#define JP_LIMIT_MAX "%s.limit.%zu.max_%s"       /* N, UNIT */
+#define JP_LIMIT_MIN "%s.limit.%zu.min_%s"       /* N, UNIT */
+#define JP_LIMIT_MEASURED "%s.limit.%zu.measured_%s" /* N, UNIT */
+#define JP_LIMIT_VERDICT "%s.limit.%zu.verdict"
+#define JP_LIMIT_TEXT "%s.limit.%zu.text"
+
+/* What the worker reported. */
+#define JP_RUNS "%s.runs"
+#define JP_METRICS "%s.metrics"
+#define JP_BATCH_MEAN "%s.batch.runs_mean_ns"
+#define JP_BATCH_STDDEV "%s.batch.runs_stddev_ns"
+#define JP_BATCH_PER_RUN "%s.batch.per_run_ns"
+
+/* Metric M. */
+#define JP_M_COUNT "%s.%s.count"
+#define JP_M_OVERFLOW "%s.%s.overflow"
+#define JP_M_STAT "%s.%s.%s_%s"                  /* M, statistic, "ns" | "cycles" */
+#define JP_M_NS_PER_UNIT "%s.%s.ns_per_unit"
+#define JP_M_CYCLES_PER_UNIT "%s.%s.cycles_per_unit"
+#define JP_M_HIST_HIGHEST "%s.%s.hist_highest"
+#define JP_M_HIST "%s.%s.hist"
+#define JP_M_RUN_COUNTS "%s.%s.run_counts"
+#define JP_M_RUN_MEANS "%s.%s.run_means_ns"
+
+/* Per-CPU series of the first metric M on CPU C. */
+#define JP_S_PREFIX "%s.%s.cpu"                  /* M */
+#define JP_S_COUNT_SUFFIX ".count"
+#define JP_S_COUNT JP_S_PREFIX "%d" JP_S_COUNT_SUFFIX /* M, C */
+#define JP_S_STAT JP_S_PREFIX "%d.%s_ns"         /* M, C, statistic */
+
+/* Separators of the list values. */
+#define JP_LIST_SEP ';'     /* items of a list */
+#define JP_METRIC_SEP ','   /* names in JP_METRICS */
+#define JP_BUCKET_SEP ':'   /* lo:hi:count of a bucket in JP_M_HIST */
+#define JP_ABSENT "-"       /* a list item without a value */
+
+#endif
