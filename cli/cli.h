@@ -73,6 +73,16 @@ int cli_parse_count(const char *cmd, const char *opt, const char *v, uint64_t mi
  * the caller still writes its reports. */
 volatile sig_atomic_t *cli_become_supervisor(void);
 
+/* Before anything else: a standard descriptor that is closed is held by
+ * /dev/null, so no file rtconform opens becomes fd 1 (and a closed stdout is
+ * reported by cli_write_stdout). */
+void cli_guard_std_fds(void);
+
+/* Write buf to standard output, whole, with write(2). Returns 0, or -errno:
+ * EPIPE (the reader is gone), EBADF (stdout was closed), ENOSPC, EIO, ...,
+ * or -EINTR when *stop was set while a write blocked. */
+int cli_write_stdout(const char *buf, size_t len, volatile sig_atomic_t *stop);
+
 /* Progress on stderr while requirements run, when stderr is a terminal. */
 struct cli_progress {
 	size_t index, total; /* the requirement being run, 1-based; how many */

@@ -2,7 +2,10 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,15 +110,67 @@ static void on_interrupt(int sig)
 	interrupted = 1; /* a flag write only: the supervisor loop acts on it */
 }
 
+static void on_sigpipe(int sig)
+{
+	(void)sig; /* the write that caused it fails with EPIPE and says so */
+}
+
 volatile sig_atomic_t *cli_become_supervisor(void)
 {
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	/* No SA_RESTART: a write blocked on a reader that stopped reading
+	 * returns EINTR, so a signal ends it. */
 	struct sigaction sa = { .sa_handler = on_interrupt };
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* A handler, not SIG_IGN: exec resets it, so workers and loads keep
+	 * the default. */
+	sa.sa_handler = on_sigpipe;
+	sigaction(SIGPIPE, &sa, NULL);
 	return &interrupted;
+}
+
+static bool stdout_was_closed;
+
+void cli_guard_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* Held by /dev/null, so no report file is opened as fd 1 and
+		 * written to by the table; a closed stdout is still reported. */
+		int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+		if (n >= 0 && n != fd) {
+			dup2(n, fd);
+			close(n);
+		}
+		if (fd == STDOUT_FILENO)
+			stdout_was_closed = true;
+	}
+}
+
+int cli_write_stdout(const char *buf, size_t len, volatile sig_atomic_t *stop)
+{
+	if (stdout_was_closed)
+		return -EBADF;
+	fflush(stdout); /* nothing of stdio's may come after this */
+	while (len) {
+		ssize_t n = write(STDOUT_FILENO, buf, len);
+		int e = errno;
+		/* A signal ends a blocked write with EINTR, or with the part
+		 * written so far: either way the flag is looked at. */
+		if (stop && *stop)
+			return -EINTR;
+		if (n < 0 && e == EINTR)
+			continue;
+		if (n < 0)
+			return -e;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
 }
 
 void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,

@@ -127,6 +127,7 @@ static const char *find_helper_dir(char *dir, size_t len, char *why, size_t wlen
 
 int main(int argc, char **argv)
 {
+	cli_guard_std_fds();
 	char self[PATH_MAX], why[PATH_MAX + 400] = "";
 	const char *helper_dir = find_helper_dir(self, sizeof self, why, sizeof why);
 	if (argc < 2) {

@@ -2,6 +2,7 @@
  * its own worker, and write the four reports. */
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,21 +38,25 @@ static const char run_usage[] =
 	"(nothing measured), 3 a requirement could not be measured (3 wins over 1)\n";
 
 /* The four reports of a run: an explicit path, or a name in the -o dir. */
-enum { OUT_JUNIT, OUT_SUMMARY, OUT_HTML, OUT_JSON, NOUT };
-static const char *const out_names[NOUT] = { "junit.xml", "summary.txt", "report.html",
-					     "results.json" };
+static const char *const out_names[REPORT_NKINDS] = {
+	[REPORT_JUNIT] = "junit.xml", [REPORT_SUMMARY] = "summary.txt",
+	[REPORT_HTML] = "report.html", [REPORT_JSON] = "results.json",
+};
 
 /* What the options ask for. */
 struct run_args {
 	const char *outdir, *only;
-	const char *explicit_path[NOUT];
+	const char *explicit_path[REPORT_NKINDS];
 	struct run_options ro;
 };
 
 /* parse_options() result when the command goes on. */
 #define RUN_CONTINUE (-1)
 
-static const char *const out_options[NOUT] = { "--junit", "--summary", "--html", "--json" };
+static const char *const out_options[REPORT_NKINDS] = {
+	[REPORT_JUNIT] = "--junit", [REPORT_SUMMARY] = "--summary",
+	[REPORT_HTML] = "--html", [REPORT_JSON] = "--json",
+};
 
 /* An empty value is never what was meant: -o '' would write into /, and
  * --only '' would select nothing and pass. */
@@ -60,7 +65,7 @@ static int check_empty(const struct run_args *a)
 	const char *what = NULL;
 	if (a->outdir && !a->outdir[0])
 		what = "-o/--output";
-	for (int k = 0; k < NOUT; k++)
+	for (int k = 0; k < REPORT_NKINDS; k++)
 		if (a->explicit_path[k] && !a->explicit_path[k][0])
 			what = out_options[k];
 	if (a->only && !a->only[0])
@@ -91,10 +96,10 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': a->outdir = optarg; break;
-		case 'j': a->explicit_path[OUT_JUNIT] = optarg; break;
-		case 's': a->explicit_path[OUT_SUMMARY] = optarg; break;
-		case 'H': a->explicit_path[OUT_HTML] = optarg; break;
-		case 'J': a->explicit_path[OUT_JSON] = optarg; break;
+		case 'j': a->explicit_path[REPORT_JUNIT] = optarg; break;
+		case 's': a->explicit_path[REPORT_SUMMARY] = optarg; break;
+		case 'H': a->explicit_path[REPORT_HTML] = optarg; break;
+		case 'J': a->explicit_path[REPORT_JSON] = optarg; break;
 		case 'O': a->only = optarg; break;
 		case 'q': a->ro.quick = true; break;
 		case 'i':
@@ -167,12 +172,12 @@ static const char *out_label(const struct run_args *a, int k)
 
 /* No report may overwrite a requirements file or another report. 0, or
  * EXIT_USAGE after saying which collide. */
-static int check_collisions(const struct run_args *a, char *const out_path[NOUT],
+static int check_collisions(const struct run_args *a, char *const out_path[REPORT_NKINDS],
 			    struct req_file **files, size_t nfiles)
 {
-	char *canon[NOUT] = { NULL };
+	char *canon[REPORT_NKINDS] = { NULL };
 	int rc = 0;
-	for (int k = 0; k < NOUT && !rc; k++) {
+	for (int k = 0; k < REPORT_NKINDS && !rc; k++) {
 		canon[k] = cli_canonical_path(out_path[k]);
 		for (size_t f = 0; canon[k] && f < nfiles && !rc; f++) {
 			char *in = realpath(files[f]->path, NULL);
@@ -191,7 +196,7 @@ static int check_collisions(const struct run_args *a, char *const out_path[NOUT]
 				rc = EXIT_USAGE;
 			}
 	}
-	for (int k = 0; k < NOUT; k++)
+	for (int k = 0; k < REPORT_NKINDS; k++)
 		free(canon[k]);
 	return rc;
 }
@@ -199,11 +204,11 @@ static int check_collisions(const struct run_args *a, char *const out_path[NOUT]
 /* Each report's path, checked writable before anything is measured. 0, or
  * EXIT_USAGE after saying why; out_path[] is filled as far as it got. A
  * report directory this made is removed again when the run cannot go on. */
-static int prepare_outputs(const struct run_args *a, char *out_path[NOUT],
+static int prepare_outputs(const struct run_args *a, char *out_path[REPORT_NKINDS],
 			   struct req_file **files, size_t nfiles)
 {
 	char err[600];
-	for (int k = 0; k < NOUT; k++) {
+	for (int k = 0; k < REPORT_NKINDS; k++) {
 		out_path[k] = a->explicit_path[k] ? strdup(a->explicit_path[k])
 						  : cli_join_path(a->outdir, out_names[k]);
 		if (!out_path[k]) {
@@ -214,7 +219,7 @@ static int prepare_outputs(const struct run_args *a, char *out_path[NOUT],
 	int rc = check_collisions(a, out_path, files, nfiles);
 	struct stat st;
 	bool dir_was_there = stat(a->outdir, &st) == 0;
-	for (int k = 0; k < NOUT && !rc; k++) {
+	for (int k = 0; k < REPORT_NKINDS && !rc; k++) {
 		if (report_check_writable(out_path[k], err, sizeof err) != 0) {
 			term_println(stderr, "rtconform run: %s", err);
 			rc = EXIT_USAGE;
@@ -225,82 +230,101 @@ static int prepare_outputs(const struct run_args *a, char *out_path[NOUT],
 	return rc;
 }
 
-/* Measure the selected requirements of every file into run->files, in file
- * order; the others are listed as skipped. run->files is allocated. */
-static void measure_all(struct report_run *run, struct req_file **files, size_t nfiles,
+static void out_of_memory(void)
+{
+	term_println(stderr, "rtconform run: out of memory building the reports");
+	abort(); /* the results cannot be reported: never exit as if they were */
+}
+
+/* Measure the selected requirements of every file, in file order, into the
+ * view; the others are listed as skipped. Each result goes into the view as
+ * soon as it is there and its result memory is released, so a finished
+ * requirement costs only what the reports keep of it. */
+static void measure_all(struct report_view *view, struct req_file **files, size_t nfiles,
 			const char *only, const struct run_options *ro, struct cli_progress *ps)
 {
+	struct req_result *res = calloc(1, sizeof *res);
+	if (!res)
+		out_of_memory();
 	for (size_t f = 0; f < nfiles; f++) {
-		struct report_file *rf = &run->files[f];
-		rf->file = files[f];
-		rf->results = calloc(files[f]->nreqs ? files[f]->nreqs : 1, sizeof *rf->results);
-		if (!rf->results) {
-			term_println(stderr, "rtconform run: out of memory");
-			abort(); /* nothing measured can be reported without it */
-		}
 		for (size_t i = 0; i < files[f]->nreqs; i++) {
 			const struct requirement *r = &files[f]->reqs[i];
-			struct req_result *res = &rf->results[rf->nresults++];
 			if (!id_selected(only, r->id)) {
 				/* Listed as skipped so a subset's report still shows the
 				 * whole file, and says why these have no figures. */
 				req_result_error(res, r, files[f], "not selected (--only %s)", only);
 				res->verdict = VERDICT_SKIPPED;
-				continue;
+			} else {
+				ps->index++;
+				if (*ro->interrupted)
+					req_result_error(res, r, files[f], "interrupted before it ran");
+				else
+					runner_run(r, files[f], ro, res);
+				cli_progress_done(ps, r->id, res);
 			}
-			ps->index++;
-			if (*ro->interrupted)
-				req_result_error(res, r, files[f], "interrupted before it ran");
-			else
-				runner_run(r, files[f], ro, res);
-			cli_progress_done(ps, r->id, res);
+			if (report_view_add(view, f, res) != 0)
+				out_of_memory();
+			req_result_free(res);
+			memset(res, 0, sizeof *res);
 		}
 	}
+	free(res);
 }
 
-/* The text summary to stdout and the four reports. Returns the run's exit
- * status, EXIT_NOT_MEASURED when a report could not be written. */
-static int write_reports(const struct report_run *run, char *out_path[NOUT])
+/* Write the table (and the reports' paths) to standard output, whole, as
+ * the last thing a run does: a reader that stops reading (| head) or an
+ * output that fails (closed, full) cannot cost a report, and a signal ends a
+ * write that blocks. 0, or EXIT_NOT_MEASURED after saying why on stderr. */
+static int print_table(const struct report_view *view, int rc, bool all_written,
+		       char *out_path[REPORT_NKINDS], volatile sig_atomic_t *interrupted)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
+		out_of_memory();
+	report_write_text_status(view, m, rc,
+				 all_written ? NULL : "a report could not be written (see above)");
+	if (all_written)
+		term_println(m, "reports: %s, %s, %s, %s", out_path[REPORT_JUNIT],
+			     out_path[REPORT_SUMMARY], out_path[REPORT_HTML], out_path[REPORT_JSON]);
+	if (fclose(m) != 0)
+		out_of_memory();
+	int e = cli_write_stdout(text, len, interrupted);
+	free(text);
+	if (!e)
+		return 0;
+	term_println(stderr, "rtconform run: standard output: %s; the reports are written%s",
+		     e == -EINTR ? "interrupted while blocked" : strerror(-e),
+		     all_written ? "" : " as far as said above");
+	return EXIT_NOT_MEASURED;
+}
+
+/* The four reports from the view, then the table on stdout. Returns the
+ * run's exit status: EXIT_NOT_MEASURED also when a report or standard output
+ * could not be written. */
+static int write_reports(const struct report_view *view, char *out_path[REPORT_NKINDS],
+			 volatile sig_atomic_t *interrupted)
 {
 	char err[600];
-	/* One view of the results for the table below and every report. */
-	struct report_view view;
-	if (report_view_from_run(run, &view) != 0) {
-		term_println(stderr, "rtconform run: out of memory building the reports");
-		abort(); /* the results cannot be reported: never exit as if they were */
-	}
-	report_write_text(&view, stdout);
-	int rc = report_exit_status(run);
+	int rc = report_view_exit_status(view);
 	/* Every report is attempted: a full disk for one must not cost the
 	 * others. A report that could not be written makes the run an error. */
 	bool all_written = true;
-	for (int k = 0; k < NOUT; k++) {
-		if (report_write((enum report_kind)k, &view, out_path[k], err, sizeof err) != 0) {
+	for (int k = 0; k < REPORT_NKINDS; k++) {
+		if (report_write((enum report_kind)k, view, out_path[k], err, sizeof err) != 0) {
 			term_println(stderr, "rtconform run: %s", err);
 			rc = EXIT_NOT_MEASURED;
 			all_written = false;
 		}
 	}
-	report_view_free(&view);
-	if (all_written)
-		term_println(stdout, "reports: %s, %s, %s, %s", out_path[OUT_JUNIT], out_path[OUT_SUMMARY],
-		       out_path[OUT_HTML], out_path[OUT_JSON]);
-	return rc;
-}
-
-static void free_results(struct report_run *run)
-{
-	for (size_t f = 0; f < run->nfiles; f++) {
-		for (size_t i = 0; i < run->files[f].nresults; i++)
-			req_result_free(&run->files[f].results[i]);
-		free(run->files[f].results);
-	}
-	free(run->files);
+	int prc = print_table(view, rc, all_written, out_path, interrupted);
+	return prc ? prc : rc;
 }
 
 /* Measure the loaded files and write the reports to out_path[]. */
 static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
-		     char *out_path[NOUT], const char *self_dir, const char *cmdline)
+		     char *out_path[REPORT_NKINDS], const char *self_dir, const char *cmdline)
 {
 	char err[600];
 	struct timebase tb;
@@ -321,25 +345,20 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 		for (size_t i = 0; i < files[f]->nreqs; i++)
 			ps.total += id_selected(a->only, files[f]->reqs[i].id);
 
-	struct report_run run = { 0 };
-	run.files = calloc(nfiles, sizeof *run.files);
-	if (!run.files) {
-		term_println(stderr, "rtconform run: out of memory");
-		fingerprint_free(&fp);
-		return EXIT_NOT_MEASURED;
-	}
-	run.nfiles = nfiles;
-	run.tb = &tb;
-	run.env = &fp;
+	struct report_view view;
+	if (report_view_begin(&view, files, nfiles) != 0)
+		out_of_memory();
+	struct report_run run = { .tb = &tb, .env = &fp, .command_line = cmdline };
 	run.started = time(NULL);
-	run.command_line = cmdline;
-	measure_all(&run, files, nfiles, a->only, ro, &ps);
+	measure_all(&view, files, nfiles, a->only, ro, &ps);
 	run.ended = time(NULL);
 	runinfo_add_run(&fp, cmdline, run.started, run.ended, files, nfiles);
 	fingerprint_add(&fp, "rtconform.interrupted", "%s", *ro->interrupted ? "yes" : "no");
+	if (report_view_finish(&view, &run) != 0)
+		out_of_memory();
 
-	int rc = write_reports(&run, out_path);
-	free_results(&run);
+	int rc = write_reports(&view, out_path, ro->interrupted);
+	report_view_free(&view);
 	fingerprint_free(&fp);
 	return rc;
 }
@@ -362,14 +381,14 @@ int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 	}
 
 	/* Find unwritable outputs before measuring anything. */
-	char *out_path[NOUT] = { NULL };
+	char *out_path[REPORT_NKINDS] = { NULL };
 	rc = cli_need_helpers("run", ctx);
 	if (rc == 0)
 		rc = prepare_outputs(&a, out_path, files, nfiles);
 	if (rc == 0)
 		rc = run_files(files, nfiles, &a, out_path, ctx->self_dir,
 			       ctx->cmdline ? ctx->cmdline : "rtconform run");
-	for (int k = 0; k < NOUT; k++)
+	for (int k = 0; k < REPORT_NKINDS; k++)
 		free(out_path[k]);
 	cli_free_files(files, nfiles);
 	return rc;

@@ -77,6 +77,11 @@ const char *report_metric_name(const struct req_result *r, unsigned i,
  * view, as `rtconform run` prints it on stdout and summary.txt begins. */
 struct report_view;
 void report_write_text(const struct report_view *v, FILE *out);
+/* The same, with the closing line giving the exit status the run ends with
+ * and its meaning, when that is not the verdicts' own (a report could not be
+ * written); status < 0 or meaning NULL: the verdicts'. */
+void report_write_text_status(const struct report_view *v, FILE *out, int status,
+			      const char *meaning);
 
 /* ASCII histogram + statistics of one result, as in junit.xml's
  * <system-out>: report_write_req_detail renders a view's requirement;
@@ -199,6 +204,16 @@ struct report_view {
 
 /* Fill v from a finished run. Returns 0 or -ENOMEM (v is then empty). */
 int report_view_from_run(const struct report_run *run, struct report_view *v);
+
+/* The same, one result at a time, so that a run keeps of a finished
+ * requirement only what the reports show (its non-empty buckets, not its
+ * result memory): begin with the run's files (each gets room for all its
+ * requirements), add each result to its file in order as it finishes, and
+ * finish once the run's environment is complete (run->files is not read).
+ * Each returns 0 or -ENOMEM; on failure free v with report_view_free. */
+int report_view_begin(struct report_view *v, struct req_file *const *files, size_t nfiles);
+int report_view_add(struct report_view *v, size_t file, const struct req_result *r);
+int report_view_finish(struct report_view *v, const struct report_run *run);
 /* The view of one result alone (for `rtconform probe`'s detail). Returns 0
  * or -ENOMEM; free with report_view_req_free either way. */
 int report_view_req_from_result(const struct req_result *r, struct rv_req *out);

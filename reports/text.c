@@ -129,7 +129,8 @@ static void column_widths(const struct report_view *v, struct row *rows, size_t 
 		}
 }
 
-static void write_text(const struct report_view *v, FILE *out)
+/* status < 0: the verdicts' own exit status and its meaning. */
+static void write_text(const struct report_view *v, FILE *out, int status, const char *meaning)
 {
 	/* One pass to size the columns, one to print: a run is small. */
 	static const char *const head[6] = { "ID", "PROBE", "POLICY", "LIMIT", "MEASURED",
@@ -171,17 +172,26 @@ static void write_text(const struct report_view *v, FILE *out)
 
 	struct report_totals t;
 	report_view_totals(v, &t);
-	int status = report_view_exit_status(v);
+	if (status < 0 || !meaning) {
+		status = report_view_exit_status(v);
+		meaning = verdict_exit_meaning(status);
+	}
 	fprintf(out, "%zu requirement%s: %zu passed, %zu failed, %zu error%s, %zu skipped"
 		     " (%.3f s); exit status %d: %s\n",
 		t.tests, t.tests == 1 ? "" : "s", t.passed, t.failures, t.errors,
-		t.errors == 1 ? "" : "s", t.skipped, t.seconds, status, verdict_exit_meaning(status));
+		t.errors == 1 ? "" : "s", t.skipped, t.seconds, status, meaning);
 }
 
 void report_write_text(const struct report_view *v, FILE *out)
 {
+	report_write_text_status(v, out, -1, NULL);
+}
+
+void report_write_text_status(const struct report_view *v, FILE *out, int status,
+			      const char *meaning)
+{
 	locale_t old_loc = num_c_enter();
-	write_text(v, out);
+	write_text(v, out, status, meaning);
 	num_c_leave(old_loc);
 }
 
@@ -261,7 +271,7 @@ char *report_summary_render(const struct report_view *v, size_t *len, char *why,
 		return NULL;
 	}
 	locale_t old_loc = num_c_enter();
-	write_text(v, mem);
+	write_text(v, mem, -1, NULL);
 	write_figures(v, mem);
 	num_c_leave(old_loc);
 	if (fclose(mem) != 0) {

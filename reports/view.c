@@ -320,55 +320,72 @@ static const char *file_name(const struct req_file *f)
 	return f->name && *f->name ? f->name : (f->path ? f->path : "rtconform");
 }
 
-/* The suite's start: when its first requirement started, else the run's. */
-static int64_t file_started(const struct report_run *run, const struct report_file *rf)
+/* A file's name, path, version and digest, and room for its requirements
+ * (`started` is set as they are added). */
+static int fill_file(const struct req_file *file, struct rv_file *vf)
 {
-	time_t started = 0;
-	for (size_t i = 0; i < rf->nresults; i++)
-		if (rf->results[i].started && (!started || rf->results[i].started < started))
-			started = rf->results[i].started;
-	return started ? (int64_t)started : (int64_t)run->started;
+	bool failed = false;
+	vf->name = dup_clean(file_name(file), &failed);
+	vf->path = dup_clean(file && file->path ? file->path : "", &failed);
+	vf->version = file && file->version ? dup_clean(file->version, &failed) : NULL;
+	char hex[65] = "";
+	if (file)
+		sha256_hex(file->sha256, hex);
+	vf->sha256 = dup_clean(hex, &failed);
+	size_t n = file ? file->nreqs : 0;
+	if (n && !(vf->reqs = calloc(n, sizeof *vf->reqs)))
+		failed = true;
+	return failed ? -ENOMEM : 0;
 }
 
-static int fill_file(const struct report_run *run, const struct report_file *rf,
-		     struct rv_file *vf, bool *failed)
+int report_view_begin(struct report_view *v, struct req_file *const *files, size_t nfiles)
 {
-	vf->name = dup_clean(file_name(rf->file), failed);
-	vf->path = dup_clean(rf->file && rf->file->path ? rf->file->path : "", failed);
-	vf->version = rf->file && rf->file->version ? dup_clean(rf->file->version, failed) : NULL;
-	char hex[65] = "";
-	if (rf->file)
-		sha256_hex(rf->file->sha256, hex);
-	vf->sha256 = dup_clean(hex, failed);
-	vf->started = file_started(run, rf);
-	if (rf->nresults) {
-		vf->reqs = calloc(rf->nresults, sizeof *vf->reqs);
-		if (!vf->reqs)
+	memset(v, 0, sizeof *v);
+	if (nfiles && !(v->files = calloc(nfiles, sizeof *v->files)))
+		return -ENOMEM;
+	for (size_t f = 0; f < nfiles; f++) {
+		v->nfiles++;
+		if (fill_file(files[f], &v->files[f]) != 0) {
+			report_view_free(v);
 			return -ENOMEM;
+		}
 	}
-	for (size_t i = 0; i < rf->nresults; i++) {
-		vf->nreqs++;
-		fill_req(&rf->results[i], &vf->reqs[i], failed);
-	}
+	return 0;
+}
+
+int report_view_add(struct report_view *v, size_t file, const struct req_result *r)
+{
+	struct rv_file *vf = &v->files[file];
+	bool failed = false;
+	struct rv_req *vr = &vf->reqs[vf->nreqs++];
+	fill_req(r, vr, &failed);
+	/* The suite's start: when its first requirement started. */
+	if (r->started && (!vf->started || (int64_t)r->started < vf->started))
+		vf->started = (int64_t)r->started;
+	return failed ? -ENOMEM : 0;
+}
+
+int report_view_finish(struct report_view *v, const struct report_run *run)
+{
+	fill_env(run, &v->env);
+	for (size_t f = 0; f < v->nfiles; f++)
+		if (!v->files[f].started) /* none started: the run's start */
+			v->files[f].started = (int64_t)run->started;
 	return 0;
 }
 
 int report_view_from_run(const struct report_run *run, struct report_view *v)
 {
-	bool failed = false;
-	memset(v, 0, sizeof *v);
-	fill_env(run, &v->env);
-	if (run->nfiles) {
-		v->files = calloc(run->nfiles, sizeof *v->files);
-		if (!v->files)
-			goto nomem;
-	}
-	for (size_t f = 0; f < run->nfiles; f++) {
-		v->nfiles++;
-		if (fill_file(run, &run->files[f], &v->files[f], &failed) != 0)
-			goto nomem;
-	}
-	if (!failed)
+	struct req_file *files[run->nfiles ? run->nfiles : 1];
+	for (size_t f = 0; f < run->nfiles; f++)
+		files[f] = (struct req_file *)run->files[f].file;
+	if (report_view_begin(v, files, run->nfiles) != 0)
+		return -ENOMEM;
+	for (size_t f = 0; f < run->nfiles; f++)
+		for (size_t i = 0; i < run->files[f].nresults; i++)
+			if (report_view_add(v, f, &run->files[f].results[i]) != 0)
+				goto nomem;
+	if (report_view_finish(v, run) == 0)
 		return 0;
 nomem:
 	report_view_free(v);
