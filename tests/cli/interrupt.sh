@@ -17,7 +17,8 @@ for sig in INT TERM; do
   kill -"$sig" "$pid"
   wait "$pid"; st=$?
   [ "$st" -eq 3 ] && ok || fail "SIG$sig: exit $st, expected 3"
-  validate_junit "$TMP/$sig/junit.xml"
+  validate_junit "$TMP/$sig/junit.xml" --tests 2 --failures 0 --errors 2 --skipped 0 \
+    --property rtconform.interrupted=yes
   [ "$(xpath_count '//testcase' "$TMP/$sig/junit.xml")" = 2 ] && ok || fail "SIG$sig: expected 2 testcases"
   [ "$(xpath_count '//error[contains(@message,"interrupted")]' "$TMP/$sig/junit.xml")" = 2 ] && ok \
     || fail "SIG$sig: expected both requirements marked interrupted"

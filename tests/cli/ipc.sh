@@ -91,7 +91,7 @@ done
 st=$?
 # 1 is a budget missed on a busy machine: a verdict, fine here; 3 is not
 [ "$st" -eq 0 ] || [ "$st" -eq 1 ] && ok || { fail "ipc.xml run exited $st"; sed 's/^/    /' "$TMP/out" | head -40; }
-validate_junit "$TMP/ipc/junit.xml"
+validate_junit "$TMP/ipc/junit.xml" --tests 28 --errors 0 --skipped 0
 [ "$(xpath_count '//testcase' "$TMP/ipc/junit.xml")" = 28 ] && ok || fail "ipc.xml: expected 28 testcases"
 [ "$(xpath_count '//error' "$TMP/ipc/junit.xml")" = 0 ] && ok || fail "ipc.xml: errors in junit.xml"
 [ "$(xpath_count '//property[contains(@name,".per-op.count") and @value="60"]' "$TMP/ipc/junit.xml")" = 28 ] \
@@ -103,15 +103,18 @@ assert_clean "after ipc.xml"
 # ---- every mechanism x peer, cross-cpu and unpinned, SCHED_FIFO ------------
 matrix_xml X 40 60s cross-cpu fifo >"$TMP/x.xml"
 expect_status 0 "$RTC" run -o "$TMP/x" "$TMP/x.xml"
+validate_junit "$TMP/x/junit.xml" --tests 14 --failures 0 --errors 0 --skipped 0
 [ "$(xpath_count '//testcase' "$TMP/x/junit.xml")" = 14 ] && ok || fail "cross-cpu: expected 14 testcases"
 matrix_xml U 40 60s unpinned fifo >"$TMP/u.xml"
 expect_status 0 "$RTC" run -o "$TMP/u" "$TMP/u.xml"
+validate_junit "$TMP/u/junit.xml" --tests 14 --failures 0 --errors 0 --skipped 0
 assert_clean "after cross-cpu and unpinned"
 
 # cross-cpu with one CPU allowed cannot work: an error verdict that says why
 taskset -c 0 "$RTC" run -o "$TMP/one" "$TMP/x.xml" >"$TMP/out" 2>&1
 st=$?
 [ "$st" -eq 3 ] && ok || fail "cross-cpu on one CPU exited $st, expected 3"
+validate_junit "$TMP/one/junit.xml" --tests 14 --failures 0 --errors 14 --skipped 0
 [ "$(xpath_count '//error[contains(@message,"placement cross-cpu needs two CPUs, 1 allowed")]' "$TMP/one/junit.xml")" = 14 ] \
   && ok || { fail "cross-cpu on one CPU: expected 14 errors naming the reason"; sed 's/^/    /' "$TMP/out" | head; }
 assert_clean "after cross-cpu on one CPU"
@@ -119,6 +122,7 @@ assert_clean "after cross-cpu on one CPU"
 # ---- timeouts: every mechanism x peer killed mid-measurement ---------------
 matrix_xml T 100000000 200ms same-cpu fifo >"$TMP/t.xml"
 expect_status 3 "$RTC" run -o "$TMP/t" "$TMP/t.xml"
+validate_junit "$TMP/t/junit.xml" --tests 14 --failures 0 --errors 14 --skipped 0
 [ "$(xpath_count '//error[contains(@message,"timed out")]' "$TMP/t/junit.xml")" = 14 ] && ok \
   || fail "timeouts: expected 14 timed-out requirements"
 assert_clean "after timeouts"
@@ -142,6 +146,7 @@ XML
     kill -INT "$pid"
     wait "$pid"; st=$?
     [ "$st" -eq 3 ] && ok || fail "$m/$p interrupted: exit $st, expected 3"
+    validate_junit "$TMP/int/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
     expect_grep '<error[^>]*interrupted' "$TMP/int/junit.xml"
     assert_clean "$m/$p after an interrupt"
 
@@ -165,6 +170,7 @@ XML
     [ "$hit" = yes ] && ok || { fail "$m/$p: no worker found to crash"; kill "$pid"; }
     wait "$pid"; st=$?
     [ "$st" -eq 3 ] && ok || fail "$m/$p crashed: exit $st, expected 3"
+    validate_junit "$TMP/crash/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
     expect_grep '<error[^>]*killed by signal 11' "$TMP/crash/junit.xml"
     assert_clean "$m/$p after a crash"
   done

@@ -1,9 +1,9 @@
 # Shared helpers for the CLI integration tests. Each test is run by ctest as
-#   bash tests/cli/NAME.sh BUILD/rtconform SOURCE_DIR SHARED_DIR
+#   bash tests/cli/NAME.sh BUILD/rtconform SOURCE_DIR
+# and needs nothing outside the source and build trees.
 set -u
 RTC="$1"
 SRC="$2"
-SHARED="$3"
 FIX="$SRC/tests/fixtures"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
@@ -18,9 +18,8 @@ ok() { CHECKS=$((CHECKS + 1)); }
 
 # expect_status WANT CMD... : run CMD, stdout+stderr to $TMP/out, check status
 expect_status() {
-  local want="$1"; shift
-  "$@" >"$TMP/out" 2>&1
-  local got=$?
+  local want="$1" got=0; shift
+  "$@" >"$TMP/out" 2>&1 || got=$?
   if [ "$got" -ne "$want" ]; then
     fail "'$*' exited $got, expected $want; output:"; sed 's/^/    /' "$TMP/out" | head -40
   else
@@ -36,14 +35,41 @@ expect_no_grep() {
   if grep -Eq -- "$1" "$2"; then fail "'$2' has /$1/"; else ok; fi
 }
 
-# validate_junit FILE : valid against both shared JUnit schemas
-validate_junit() {
-  for xsd in "$SHARED/schemas/junit/jenkins-junit.xsd" "$SHARED/schemas/junit/junit-10.xsd"; do
-    if [ ! -f "$xsd" ]; then fail "schema $xsd is missing"; continue; fi
-    if xmllint --noout --schema "$xsd" "$1" >"$TMP/xmllint" 2>&1; then ok; else
-      fail "$1 does not validate against $(basename "$xsd")"; sed 's/^/    /' "$TMP/xmllint" | head -20
+# The project's own JUnit schema (what CI consumers accept of rtconform's
+# junit.xml) and checker (a real consumer: junitparser reads it).
+JUNIT_XSD="$SRC/tests/schemas/junit.xsd"
+JUNIT_CHECK="$SRC/tests/junit_check.py"
+# junit_python : an interpreter that can import junitparser, or nothing.
+# RTC_PYTHON if set; else Debian's (python3-junitparser installs there),
+# then the python3 on PATH.
+junit_python() {
+  local py
+  for py in ${RTC_PYTHON:-/usr/bin/python3 python3}; do
+    if command -v "$py" >/dev/null && "$py" -c 'import junitparser' 2>/dev/null; then
+      command -v "$py"; return 0
     fi
   done
+  return 1
+}
+JUNIT_PY="$(junit_python || true)"
+
+# validate_junit FILE [CHECK-OPTIONS...] : FILE is valid against
+# tests/schemas/junit.xsd (xmllint), and junit_check.py finds its totals
+# consistent and as CHECK-OPTIONS expect (--tests N --failures N --errors N
+# --skipped N --property NAME[=VALUE]; see tests/junit_check.py).
+validate_junit() {
+  local f="$1"; shift
+  if [ ! -s "$f" ]; then fail "$f was not written"; return; fi
+  if xmllint --noout --nonet --schema "$JUNIT_XSD" "$f" >"$TMP/xmllint" 2>&1; then ok; else
+    fail "$f does not validate against tests/schemas/junit.xsd:"; sed 's/^/    /' "$TMP/xmllint" | head -20
+  fi
+  if [ -z "$JUNIT_PY" ]; then
+    fail "cannot check $f: no python3 with junitparser (tried ${RTC_PYTHON:-/usr/bin/python3 python3}; ci/deps installs python3-junitparser)"
+    return
+  fi
+  if "$JUNIT_PY" "$JUNIT_CHECK" "$f" "$@" >"$TMP/junit_check" 2>&1; then ok; else
+    fail "junit_check.py $f $*:"; sed 's/^/    /' "$TMP/junit_check" | head -20
+  fi
 }
 
 # xpath_count EXPR FILE : number of nodes (xmllint --xpath count())

@@ -84,7 +84,8 @@ wait "$pid"; st=$?
 [ "$st" = 0 ] && ok || { fail "load-ok: exit $st"; sed 's/^/    /' "$TMP/out"; }
 if [ -n "$leader" ] && pgrep -g "$leader" >/dev/null; then fail "processes of the load's group remain"; else ok; fi
 no_load_left "after a finished measurement"
-validate_junit "$TMP/ok/junit.xml"
+validate_junit "$TMP/ok/junit.xml" --tests 1 --failures 0 --errors 0 --skipped 0 \
+  --property TW-LOAD.load.command
 cmd="$(prop TW-LOAD.load.command "$TMP/ok/junit.xml")"
 [[ "$cmd" =~ ^/.*/stress-ng\ --cpu\ 1\ --io\ 1$ ]] && ok || fail "TW-LOAD.load.command is '$cmd'"
 expect_grep 'load: /[^ ]*stress-ng --cpu 1 --io 1' "$TMP/ok/junit.xml" # in <system-out>
@@ -115,6 +116,8 @@ doc load-crash "$(req CRASH '<probe name="selftest"><param name="fault">segv</pa
 run_bg crash "$TMP/crash.xml"; st=$?
 [ "$st" = 3 ] && ok || fail "crash: exit $st, expected 3"
 expect_grep '<error[^>]*signal 11' "$TMP/crash/junit.xml"
+validate_junit "$TMP/crash/junit.xml" --tests 2 --failures 0 --errors 1 --skipped 0 \
+  --property CRASH.verdict=error --property AFTER.verdict=pass
 no_load_left "after the worker crashed"
 [[ "$(prop CRASH.load.command "$TMP/crash/junit.xml")" == */stress-ng* ]] && ok || fail "CRASH: no load.command"
 
@@ -123,6 +126,8 @@ doc load-timeout "$(req HANG '<probe name="selftest"><param name="fault">hang</p
 run_bg hang "$TMP/hang.xml"; st=$?
 [ "$st" = 3 ] && ok || fail "hang: exit $st, expected 3"
 expect_grep '<error[^>]*timed out' "$TMP/hang/junit.xml"
+validate_junit "$TMP/hang/junit.xml" --tests 2 --failures 0 --errors 1 --skipped 0 \
+  --property HANG.verdict=error --property AFTER.verdict=pass
 no_load_left "after the worker timed out"
 
 # ---- 4. rtconform interrupted while measuring under load
@@ -134,12 +139,14 @@ kill -INT "$pid"
 wait "$pid"; st=$?
 [ "$st" = 3 ] && ok || fail "interrupted: exit $st, expected 3"
 expect_grep '<error[^>]*interrupted' "$TMP/int/junit.xml"
+validate_junit "$TMP/int/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
 no_load_left "after SIGINT"
 
 # ---- 5. stress-ng missing at run time: an error that says so
 expect_status 3 env PATH=/nonexistent-rtconform RTC_LOAD_MARK="$MARK" "$RTC" run -o "$TMP/miss" "$TMP/ok.xml"
 expect_grep 'stress-ng, which is not installed.*apt-get install stress-ng' "$TMP/out"
 expect_grep '<error[^>]*not installed' "$TMP/miss/junit.xml"
+validate_junit "$TMP/miss/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
 [ "$(prop TW-LOAD.load.command "$TMP/miss/junit.xml")" = "stress-ng --cpu 1 --io 1" ] && ok \
   || fail "missing tool: load.command not recorded"
 
@@ -147,10 +154,12 @@ expect_grep '<error[^>]*not installed' "$TMP/miss/junit.xml"
 doc load-bad "$(req BADOPT "$TIMER" '<run iterations="10" runs="1"/>' '--no-such-option-rtc')" >"$TMP/badopt.xml"
 expect_status 3 rtc run -o "$TMP/badopt" "$TMP/badopt.xml"
 expect_grep 'the load ended within 300 ms of its start \(exit status [1-9]' "$TMP/out"
+validate_junit "$TMP/badopt/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
 doc load-early "$(req EARLY "$TIMER" '<run iterations="3000" runs="1" warmup="0"/>' '--cpu 1 --timeout 1s')" \
   >"$TMP/early.xml"
 expect_status 3 rtc run -o "$TMP/early" "$TMP/early.xml"
 expect_grep 'the load ended before the measurement did.*not under load throughout' "$TMP/out"
+validate_junit "$TMP/early/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
 no_load_left "after loads that failed"
 
 # ---- 7. a file-wide load applies to every requirement; its own overrides it
@@ -162,6 +171,8 @@ $(req B "$TIMER" '<run iterations="20" runs="1" warmup="0"/>' '--io 1')
 </requirements>
 XML
 expect_status 0 rtc run -o "$TMP/wide" "$TMP/wide.xml"
+validate_junit "$TMP/wide/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 0 \
+  --property A.load.command --property B.load.command
 [[ "$(prop A.load.command "$TMP/wide/junit.xml")" == */stress-ng\ --cpu\ 1 ]] && ok || fail "A: file-wide load not used"
 [[ "$(prop B.load.command "$TMP/wide/junit.xml")" == */stress-ng\ --io\ 1 ]] && ok || fail "B: own load not used"
 no_load_left "after file-wide loads"

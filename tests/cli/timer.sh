@@ -38,7 +38,8 @@ cat >"$TMP/t.xml" <<XML
 XML
 expect_status 0 "$RTC" run -o "$TMP/run" "$TMP/t.xml"
 J="$TMP/run/junit.xml"
-validate_junit "$J"
+validate_junit "$J" --tests 2 --failures 0 --errors 0 --skipped 0 \
+  --property TW-FIFO.wakeup.count --property TW-OTHER.wakeup.cpu0.count=20
 [ "$(prop TW-FIFO.wakeup.count "$J")" = "$((400 * NCPU))" ] && ok \
   || fail "TW-FIFO: count $(prop TW-FIFO.wakeup.count "$J"), expected $((400 * NCPU))"
 min="$(prop TW-FIFO.wakeup.min_ns "$J")"; mean="$(prop TW-FIFO.wakeup.mean_ns "$J")"
