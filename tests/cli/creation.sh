@@ -105,7 +105,6 @@ for m in spawn fork-exec; do
 done
 
 # nothing left behind: nothing running from $TMP, no child of this shell but ps
-sleep 0.2
 expect_no_leftovers "after the creation runs"
 ps -o pid=,stat=,comm= --ppid $$ >"$TMP/children"
 if grep -vq ' ps$' "$TMP/children"; then fail "children of the test remain: $(cat "$TMP/children")"; else ok; fi

@@ -58,6 +58,5 @@ validate_junit "$TMP/mixed/junit.xml" --tests 2 --failures 1 --errors 1 --skippe
   --property F.verdict=fail --property E.verdict=error
 
 # no worker or peer left behind
-sleep 0.2
 expect_no_leftovers "after the runs"
 finish

@@ -13,7 +13,8 @@ XML
 for sig in INT TERM; do
   "$RTC" run -o "$TMP/$sig" "$TMP/long.xml" >"$TMP/out" 2>&1 &
   pid=$!
-  sleep 1.5
+  # signal it while LONG is being measured: its worker has started the peer
+  wait_for "SIG$sig: LONG's worker to measure" 30 worker_measuring "$pid"
   kill -"$sig" "$pid"
   wait "$pid"; st=$?
   [ "$st" -eq 3 ] && ok || fail "SIG$sig: exit $st, expected 3"
@@ -22,7 +23,6 @@ for sig in INT TERM; do
   [ "$(xpath_count '//testcase' "$TMP/$sig/junit.xml")" = 2 ] && ok || fail "SIG$sig: expected 2 testcases"
   [ "$(xpath_count '//error[contains(@message,"interrupted")]' "$TMP/$sig/junit.xml")" = 2 ] && ok \
     || fail "SIG$sig: expected both requirements marked interrupted"
-  sleep 0.2
   expect_no_leftovers "SIG$sig"
 done
 finish

@@ -13,8 +13,8 @@ done
 # named semaphore of ours) that was not there before the test and stays is
 # ours. Stays: other runs of
 # rtconform on this machine (other test suites) make such sets and named
-# semaphores for a moment; a leak is there for good, so an object must
-# survive 3 s of re-checks to count.
+# semaphores for a moment; a leak is there for good, so an object counts
+# only when it is still there after a generous wait (30 s) for it to go.
 sysv_sets() { awk 'NR > 1 && $3 == 600 && $4 == 2 { print $2 }' /proc/sysvipc/sem | sort; }
 shm_sems() { ls /dev/shm | grep '^sem\.rtconform-' | sed 's/^/\/dev\/shm\//' | sort; }
 before="$(sysv_sets)"
@@ -23,15 +23,18 @@ leftovers() {
   comm -13 <(echo "$before_shm") <(shm_sems)
   comm -13 <(echo "$before") <(sysv_sets) | sed 's/^/SysV set /'
 }
+# left_gone : none of the objects in $left is there any more (objects that
+# appeared since are another run's, not this step's)
+left_gone() {
+  left="$(comm -12 <(echo "$left" | sort) <(leftovers | sort))"
+  [ -z "$left" ]
+}
 assert_clean() { # WHEN
-  local left
   left="$(leftovers)"
-  for _ in $(seq 15); do
-    [ -z "$left" ] && break
-    sleep 0.2
-    left="$(comm -12 <(echo "$left" | sort) <(leftovers | sort))" # still there
-  done
-  [ -z "$left" ] && ok || { fail "$1: left behind: $(echo $left)"; ipcs -s | sed 's/^/    /'; }
+  if [ -z "$left" ]; then ok
+  elif ! wait_for "$1: IPC objects $(echo $left) to be removed" 30 left_gone; then
+    echo "    left behind: $(echo $left)"; ipcs -s | sed 's/^/    /'
+  fi
   expect_no_leftovers "$1"
 }
 
@@ -142,7 +145,7 @@ XML
     # interrupted
     "$RTC" run -o "$TMP/int" "$TMP/long.xml" >"$TMP/out" 2>&1 &
     pid=$!
-    sleep 1
+    wait_for "$m/$p: the worker to measure" 30 worker_measuring "$pid"
     kill -INT "$pid"
     wait "$pid"; st=$?
     [ "$st" -eq 3 ] && ok || fail "$m/$p interrupted: exit $st, expected 3"
@@ -150,24 +153,17 @@ XML
     expect_grep '<error[^>]*interrupted' "$TMP/int/junit.xml"
     assert_clean "$m/$p after an interrupt"
 
-    # the worker crashes (SIGSEGV from outside) while the set / names exist.
-    # The worker is the child that leads its own process group (the
-    # supervisor may run short-lived helpers too); it is hit once it has
-    # been measuring for a while.
+    # the worker crashes (SIGSEGV from outside) while the set / names exist:
+    # once it measures, i.e. has started its peer (which it does after
+    # making them). The worker is the rtconform-worker child (the
+    # supervisor may run short-lived helpers too).
     "$RTC" run -o "$TMP/crash" "$TMP/long.xml" >"$TMP/out" 2>&1 &
     pid=$!
-    hit=no
-    for _ in $(seq 100); do
-      sleep 0.05
-      for c in $(pgrep -P "$pid"); do
-        [ "$(ps -o pgid= -p "$c" | tr -d ' ')" = "$c" ] || continue
-        sleep 0.5
-        kill -SEGV "$c" 2>/dev/null && hit=yes
-        break
-      done
-      [ "$hit" = yes ] && break
-    done
-    [ "$hit" = yes ] && ok || { fail "$m/$p: no worker found to crash"; kill "$pid"; }
+    if wait_for "$m/$p: the worker to measure, to crash it" 30 worker_measuring "$pid"; then
+      kill -SEGV "$(worker_of "$pid")" 2>/dev/null && ok || fail "$m/$p: the worker was gone before SIGSEGV"
+    else
+      kill "$pid"
+    fi
     wait "$pid"; st=$?
     [ "$st" -eq 3 ] && ok || fail "$m/$p crashed: exit $st, expected 3"
     validate_junit "$TMP/crash/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0

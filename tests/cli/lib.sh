@@ -72,6 +72,36 @@ validate_junit() {
   fi
 }
 
+# wait_for WHAT TIMEOUT_S CMD... : run CMD (quietly) every 20 ms until it
+# succeeds. A test waits for an event this way, never for a fixed time: a
+# slow machine only waits longer. Past TIMEOUT_S (whole seconds) it fails,
+# naming WHAT, and returns 1.
+now_us() { echo "${EPOCHREALTIME//[.,]/}"; }
+wait_for() {
+  local what="$1" limit="$2"; shift 2
+  local deadline=$(( $(now_us) + limit * 1000000 ))
+  while :; do
+    if "$@" >/dev/null 2>&1; then ok; return 0; fi
+    if [ "$(now_us)" -gt "$deadline" ]; then fail "waited $limit s for $what"; return 1; fi
+    sleep 0.02
+  done
+}
+
+# worker_of PID : the measuring worker of rtconform PID: its child running
+# rtconform-worker (comm is cut to 15 characters). Nothing if there is none.
+worker_of() { pgrep -P "$1" -x 'rtconform-worke' | head -1; }
+# threads_of PID : how many threads PID has (0 once it is gone)
+threads_of() { ls "/proc/$1/task" 2>/dev/null | wc -l; }
+# worker_measuring PID : rtconform PID's worker is inside a probe that has
+# a peer: it has started its peer process or a second thread (sem-pingpong's
+# peer, timer-wakeup's measuring threads). Neither exists during set-up.
+worker_measuring() {
+  local w
+  w="$(worker_of "$1")"
+  [ -n "$w" ] || return 1
+  [ -n "$(pgrep -P "$w")" ] || [ "$(threads_of "$w")" -ge 2 ]
+}
+
 # xpath_count EXPR FILE : number of nodes (xmllint --xpath count())
 xpath_count() {
   xmllint --xpath "count($1)" "$2" 2>/dev/null
@@ -90,16 +120,16 @@ marked_procs() {
     fi
   done
 }
-# expect_no_leftovers WHAT : no rtconform, worker, peer or load of this test is left
+no_marked_procs() { [ -z "$(marked_procs)" ]; }
+# expect_no_leftovers WHAT : no rtconform, worker, peer or load of this test
+# is left. A process that is on its way out (killed with its parent) is
+# given time to go; one still there after 30 s is left behind.
 expect_no_leftovers() {
-  sleep 0.2
+  wait_for "$1: processes to end" 30 no_marked_procs && return 0
   local l
   l="$(marked_procs)"
-  if [ -n "$l" ]; then
-    fail "$1: processes left: $(ps -o pid,ppid,stat,comm -p "$(echo $l | tr ' ' ,)" | tail -n +2)"
-  else
-    ok
-  fi
+  if [ -n "$l" ]; then echo "    left: $(ps -o pid,ppid,stat,comm -p "$(echo $l | tr ' ' ,)" | tail -n +2)"; fi
+  return 1
 }
 
 finish() {

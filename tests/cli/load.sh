@@ -33,7 +33,7 @@ no_load_left() {
 }
 rtc() { env RTC_LOAD_MARK="$MARK" "$RTC" "$@"; }
 prop() { xmllint --xpath "string(//property[@name='$1']/@value)" "$2" 2>/dev/null; }
-# worker_measuring PID : a child of rtconform PID running several threads
+# worker_threads PID : the most threads a worker of rtconform PID runs
 # (the timer probe's measuring threads exist only while it measures)
 worker_threads() {
   local c n best=0
@@ -43,6 +43,10 @@ worker_threads() {
   done
   echo "$best"
 }
+# timer_measuring PID : rtconform PID's worker runs timer threads
+timer_measuring() { [ "$(worker_threads "$1")" -ge 2 ]; }
+# loaded_and_measuring PID : the same, and a load of ours is running
+loaded_and_measuring() { [ -n "$(marked_loads)" ] && timer_measuring "$1"; }
 
 req() { # req ID PROBE-XML RUN-XML [LOAD-ARGS]
   local load=""
@@ -64,22 +68,16 @@ doc load-ok "$(req TW-LOAD "$TIMER" '<run iterations="4000" runs="1" warmup="0"/
 env RTC_LOAD_MARK="$MARK" "$RTC" run -o "$TMP/ok" "$TMP/ok.xml" >"$TMP/out" 2>&1 &
 pid=$!
 seen=""
-for _ in $(seq 1 100); do
-  if [ "$(worker_threads "$pid")" -ge 2 ]; then seen="$(marked_loads)"; break; fi
-  sleep 0.05
-done
+wait_for "load-ok: the worker to measure" 30 timer_measuring "$pid" && seen="$(marked_loads)"
 if [ -n "$seen" ]; then ok; else fail "no load seen while the worker measured"; fi
 leader="$(pgrep -P "$pid" -x stress-ng | head -1)"
 if [ -n "$leader" ] && [ "$(ps -o pgid= -p "$leader" | tr -d ' ')" = "$leader" ]; then ok
 else fail "the load is not the leader of its own process group (leader '$leader')"; fi
 [ "$(ps -o pgid= -p "$pid" | tr -d ' ')" != "$leader" ] && ok || fail "load shares rtconform's group"
-n=0
-for _ in $(seq 1 60); do
-  [ -n "$leader" ] && n="$(pgrep -g "$leader" | wc -l)"
-  [ "$n" -ge 3 ] && break
-  sleep 0.05
-done
-[ "$n" -ge 3 ] && ok || fail "stress-ng's stressors not in its group ($n processes)"
+# group_of_3 : the load's group holds stress-ng and its two stressors
+group_of_3() { [ -n "$leader" ] && [ "$(pgrep -g "$leader" | wc -l)" -ge 3 ]; }
+wait_for "stress-ng's stressors to start in its group" 30 group_of_3 \
+  || echo "    group $leader: $(pgrep -g "$leader" | wc -l) processes"
 wait "$pid"; st=$?
 [ "$st" = 0 ] && ok || { fail "load-ok: exit $st"; sed 's/^/    /' "$TMP/out"; }
 if [ -n "$leader" ] && pgrep -g "$leader" >/dev/null; then fail "processes of the load's group remain"; else ok; fi
@@ -100,15 +98,13 @@ AFTER="$(req AFTER "$TIMER" '<run iterations="1500" runs="1" warmup="0"/>')"
 # run_bg NAME FILE : run in the background; check no load while AFTER measures
 run_bg() {
   env RTC_LOAD_MARK="$MARK" "$RTC" run -o "$TMP/$1" "$2" >"$TMP/out" 2>&1 &
-  local pid=$! during=unseen
-  for _ in $(seq 1 300); do
-    # the selftest worker has one thread; AFTER's has one per CPU more
-    if [ "$(worker_threads "$pid")" -ge 2 ]; then during="$(marked_loads)"; break; fi
-    sleep 0.05
-  done
-  if [ "$during" = unseen ]; then fail "$1: AFTER never seen measuring"
-  elif [ -n "$during" ]; then fail "$1: load processes $during still there during the next requirement"
-  else ok; fi
+  local pid=$! during
+  # the selftest worker has one thread; AFTER's has one per CPU more
+  if wait_for "$1: AFTER to measure" 30 timer_measuring "$pid"; then
+    during="$(marked_loads)"
+    if [ -n "$during" ]; then fail "$1: load processes $during still there during the next requirement"
+    else ok; fi
+  fi
   wait "$pid"
 }
 doc load-crash "$(req CRASH '<probe name="selftest"><param name="fault">segv</param></probe>' \
@@ -134,7 +130,7 @@ no_load_left "after the worker timed out"
 doc load-int "$(req LONG "$TIMER" '<run iterations="30000" runs="1" warmup="0" timeout="120s"/>' '--cpu 1')" >"$TMP/int.xml"
 env RTC_LOAD_MARK="$MARK" "$RTC" run -o "$TMP/int" "$TMP/int.xml" >"$TMP/out" 2>&1 &
 pid=$!
-for _ in $(seq 1 100); do [ -n "$(marked_loads)" ] && [ "$(worker_threads "$pid")" -ge 2 ] && break; sleep 0.05; done
+wait_for "LONG to measure under its load" 30 loaded_and_measuring "$pid"
 kill -INT "$pid"
 wait "$pid"; st=$?
 [ "$st" = 3 ] && ok || fail "interrupted: exit $st, expected 3"
