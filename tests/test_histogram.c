@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "harness/histogram.h"
+#include "test_util.h"
 
 /* Deterministic generator (splitmix64) so that a failure reproduces. */
 static uint64_t rng_state;
@@ -452,7 +453,7 @@ END_TEST
 static Suite *histogram_suite(void)
 {
 	Suite *s = suite_create("histogram");
-	TCase *tc = tcase_create("buckets");
+	TCase *tc = tu_tcase(s, "buckets", 10);
 	int nbits = (int)(sizeof test_bits / sizeof test_bits[0]);
 	tcase_add_loop_test(tc, buckets_hold_their_values, 0, nbits);
 	tcase_add_loop_test(tc, buckets_partition_the_range, 0, nbits);
@@ -461,7 +462,7 @@ static Suite *histogram_suite(void)
 	tcase_add_test(tc, iteration_sums_to_count);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("statistics");
+	tc = tu_tcase(s, "statistics", 10);
 	tcase_add_test(tc, moments_are_exact);
 	tcase_add_test(tc, percentiles_on_known_data);
 	tcase_add_test(tc, percentiles_are_bounded);
@@ -470,7 +471,7 @@ static Suite *histogram_suite(void)
 	tcase_add_test(tc, empty_gives_zeros);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("merge");
+	tc = tu_tcase(s, "merge", 10);
 	tcase_add_test(tc, merge_equals_recording_all);
 	tcase_add_test(tc, merge_refuses_other_bits);
 	suite_add_tcase(s, tc);
@@ -479,9 +480,5 @@ static Suite *histogram_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(histogram_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(histogram_suite());
 }

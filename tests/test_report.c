@@ -864,8 +864,7 @@ END_TEST
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
-	TCase *tc = tcase_create("core");
-	tcase_set_timeout(tc, 60);
+	TCase *tc = tu_tcase(s, "core", 60);
 	tcase_add_test(tc, totals_and_exit_status);
 	tcase_add_test(tc, junit_validates_against_the_schema);
 	tcase_add_test(tc, junit_totals_match_cases);
@@ -880,15 +879,10 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, detail_histogram_and_stats);
 	tcase_add_test(tc, batch_figure);
 	tcase_add_test(tc, fingerprint_basics);
-	suite_add_tcase(s, tc);
 	return s;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(report_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(report_suite());
 }
