@@ -74,7 +74,8 @@ XML
 expect_status 2 "$RTC" validate "$TMP/bad.xml"
 expect_grep "bad.xml:3: requirement BAD: .*mechanism has no value .carrier-pigeon. \(expected posix-sem, posix-named-sem, sysv-sem, futex, mutex-cond, pipe or eventfd\)" "$TMP/out"
 
-# ipc.xml: every mechanism and peer, fifo and other, the SPY budget on both metrics
+# ipc.xml: every mechanism and peer, fifo and other, the SPY memo budget
+# (docs/background.md) on both metrics
 ipc="$SRC/requirements/profiles/ipc.xml"
 expect_status 0 "$RTC" validate "$ipc"
 expect_status 0 "$RTC" list "$ipc"
