@@ -40,6 +40,7 @@
 #include "harness/runner.h"
 #include "harness/stats.h"
 #include "reports/report.h"
+#include "test_util.h"
 
 struct pcase {
 	const char *probe, *param, *value;
@@ -477,17 +478,13 @@ END_TEST
 static Suite *creation_suite(void)
 {
 	Suite *s = suite_create("creation");
-	TCase *tc = tcase_create("runner");
-	tcase_set_timeout(tc, 120);
+	TCase *tc = tu_tcase(s, "runner", 120);
 	tcase_add_loop_test(tc, runner_stats_ordered, 0, 2 * NCASES);
 	tcase_add_loop_test(tc, runner_nproc_error_verdict, 0, NCASES);
 	tcase_add_loop_test(tc, missing_nop_names_path, 0, 2);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("direct");
-	tcase_set_timeout(tc, 120);
+	tc = tu_tcase(s, "direct", 120);
 	tcase_add_loop_test(tc, direct_leaves_nothing, 0, 2 * NCASES);
 	tcase_add_loop_test(tc, direct_nproc_eagain, 0, NCASES);
-	suite_add_tcase(s, tc);
 	return s;
 }
 
@@ -500,9 +497,5 @@ int main(void)
 		fprintf(stderr, "timebase: %s\n", err);
 		return EXIT_FAILURE;
 	}
-	SRunner *sr = srunner_create(creation_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(creation_suite());
 }

@@ -22,6 +22,7 @@
 #include "host/fingerprint.h"
 #include "host/readiness.h"
 #include "requirements/model.h"
+#include "test_util.h"
 
 static const struct timebase test_tb = {
 	.name = "tsc", .is_tsc = true, .freq_hz = 2.5e9, .ns_per_tick = 0.4,
@@ -714,8 +715,7 @@ END_TEST
 static Suite *fingerprint_suite(void)
 {
 	Suite *s = suite_create("fingerprint");
-	TCase *tc = tcase_create("core");
-	tcase_set_timeout(tc, 60);
+	TCase *tc = tu_tcase(s, "core", 60);
 	tcase_add_test(tc, every_field_present);
 	tcase_add_test(tc, values_match_the_machine);
 	tcase_add_test(tc, facts_match_the_machine);
@@ -729,15 +729,10 @@ static Suite *fingerprint_suite(void)
 	tcase_add_test(tc, readiness_finds_each_problem);
 	tcase_add_test(tc, readiness_ignores_the_text);
 	tcase_add_test(tc, readiness_live_privileges);
-	suite_add_tcase(s, tc);
 	return s;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(fingerprint_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(fingerprint_suite());
 }

@@ -588,8 +588,7 @@ END_TEST
 static Suite *html_suite(void)
 {
 	Suite *s = suite_create("html");
-	TCase *tc = tcase_create("core");
-	tcase_set_timeout(tc, 60);
+	TCase *tc = tu_tcase(s, "core", 60);
 	tcase_add_test(tc, html_well_formed);
 	tcase_add_test(tc, html_one_svg_per_metric);
 	tcase_add_test(tc, html_every_verdict);
@@ -600,15 +599,10 @@ static Suite *html_suite(void)
 	tcase_add_test(tc, rerender_through_the_command);
 	tcase_add_test(tc, junit_reader_refuses);
 	tcase_add_test(tc, junit_reader_refuses_what_it_cannot_read);
-	suite_add_tcase(s, tc);
 	return s;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(html_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(html_suite());
 }

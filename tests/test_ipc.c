@@ -37,6 +37,7 @@
 #include "harness/runner.h"
 #include "harness/stats.h"
 #include "harness/measure/timebase.h"
+#include "test_util.h"
 
 static const char *const mechs[] = {
 	"posix-sem", "posix-named-sem", "sysv-sem", "futex", "mutex-cond", "pipe", "eventfd",
@@ -366,27 +367,19 @@ END_TEST
 static Suite *ipc_suite(void)
 {
 	Suite *s = suite_create("ipc");
-	TCase *tc = tcase_create("matrix");
+	TCase *tc = tu_tcase(s, "matrix", 60);
 	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, matrix, 0, NCASES);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("check");
+	tc = tu_tcase(s, "check", 10);
 	tcase_add_test(tc, check_accepts_every_combination);
 	tcase_add_test(tc, check_refuses_unknown_mechanism);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("cleanup");
+	tc = tu_tcase(s, "cleanup", 10);
 	tcase_add_test(tc, cleanup_removes_leftovers);
 	tcase_add_test(tc, cleanup_ignores_foreign_names);
-	suite_add_tcase(s, tc);
 	return s;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(ipc_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(ipc_suite());
 }

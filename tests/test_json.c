@@ -677,8 +677,7 @@ END_TEST
 static Suite *json_suite(void)
 {
 	Suite *s = suite_create("json");
-	TCase *tc = tcase_create("core");
-	tcase_set_timeout(tc, 120);
+	TCase *tc = tu_tcase(s, "core", 120);
 	tcase_add_test(tc, json_statistics_equal_junit);
 	tcase_add_test(tc, json_from_a_real_run);
 	tcase_add_test(tc, json_unwritable);
@@ -687,15 +686,10 @@ static Suite *json_suite(void)
 	tcase_add_test(tc, archive_integers_to_2_63);
 	tcase_add_test(tc, json_reader_refuses);
 	tcase_add_test(tc, archive_through_the_command);
-	suite_add_tcase(s, tc);
 	return s;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(json_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(json_suite());
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "harness/load.h"
+#include "test_util.h"
 
 static double mono_s(void)
 {
@@ -269,29 +270,22 @@ END_TEST
 static Suite *load_suite(void)
 {
 	Suite *s = suite_create("load");
-	TCase *tc = tcase_create("spec");
+	TCase *tc = tu_tcase(s, "spec", 10);
 	tcase_add_loop_test(tc, spec_rejected, 0, (int)(sizeof bad_specs / sizeof bad_specs[0]));
 	tcase_add_test(tc, spec_limits);
 	tcase_add_test(tc, spec_accepted);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("run");
-	tcase_set_timeout(tc, 60);
+	tc = tu_tcase(s, "run", 60);
 	tcase_add_test(tc, runs_then_gone);
 	tcase_add_test(tc, missing_tool_says_so);
 	tcase_add_test(tc, unsupported_tool_not_started);
 	tcase_add_test(tc, bad_option_fails_the_check);
 	tcase_add_test(tc, ending_early_is_reported);
 	tcase_add_test(tc, sigkill_after_grace);
-	suite_add_tcase(s, tc);
 	return s;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(load_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(load_suite());
 }

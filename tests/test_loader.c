@@ -18,6 +18,7 @@
 #include "requirements/loader.h"
 #include "requirements/model.h"
 #include "base/sha256.h"
+#include "test_util.h"
 
 #define FIXTURES RTC_SOURCE_DIR "/tests/fixtures/"
 
@@ -560,7 +561,7 @@ END_TEST
 static Suite *loader_suite(void)
 {
 	Suite *s = suite_create("loader");
-	TCase *tc = tcase_create("valid");
+	TCase *tc = tu_tcase(s, "valid", 10);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, full_file);
 	tcase_add_test(tc, builtin_defaults);
@@ -569,9 +570,8 @@ static Suite *loader_suite(void)
 	tcase_add_test(tc, digest_of_file_bytes);
 	tcase_add_test(tc, predefined_entities_ok);
 	tcase_add_test(tc, utf8_bom_ok);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("invalid");
+	tc = tu_tcase(s, "invalid", 10);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, malformed);
 	tcase_add_test(tc, wrong_namespace);
@@ -587,9 +587,8 @@ static Suite *loader_suite(void)
 	tcase_add_test(tc, missing_file);
 	tcase_add_test(tc, directory);
 	tcase_add_test(tc, lines_past_65535);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("hostile");
+	tc = tu_tcase(s, "hostile", 10);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, xxe);
 	tcase_add_test(tc, billion_laughs);
@@ -601,15 +600,10 @@ static Suite *loader_suite(void)
 	tcase_add_test(tc, invalid_utf8);
 	tcase_add_test(tc, utf16_refused);
 	tcase_add_test(tc, too_large);
-	suite_add_tcase(s, tc);
 	return s;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(loader_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return tu_run(loader_suite());
 }

@@ -26,6 +26,7 @@
 #include "harness/measure/probes/probes.h"
 #include "harness/runner.h"
 #include "harness/stats.h"
+#include "test_util.h"
 
 #define ITERATIONS 20
 #define RUNS 2
@@ -257,20 +258,15 @@ END_TEST
 static Suite *overhead_suite(void)
 {
 	Suite *s = suite_create("overhead");
-	TCase *tc = tcase_create("overhead");
-	tcase_set_timeout(tc, 120);
+	TCase *tc = tu_tcase(s, "overhead", 120);
 	tcase_add_loop_test(tc, overhead_every_variant, 0, NWHATS);
 	tcase_add_test(tc, tsc_refused_without_tsc);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("coop-sched");
-	tcase_set_timeout(tc, 120);
+	tc = tu_tcase(s, "coop-sched", 120);
 	tcase_add_loop_test(tc, coop_sched_cycles, 0, 8);
 	tcase_add_test(tc, coop_sched_cycles_below_iterations);
 	tcase_add_test(tc, coop_sched_check_limits_tasks);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("histogram-range");
+	tc = tu_tcase(s, "histogram-range", 10);
 	tcase_add_test(tc, overflow_counted_through_probe_record);
-	suite_add_tcase(s, tc);
 	return s;
 }
 
@@ -285,9 +281,5 @@ int main(void)
 	}
 	/* Orphans of a worker come back here to be reaped. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	SRunner *sr = srunner_create(overhead_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(overhead_suite());
 }

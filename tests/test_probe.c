@@ -8,6 +8,7 @@
 
 #include "harness/measure/probe.h"
 #include "harness/runner.h"
+#include "test_util.h"
 
 START_TEST(cpulist_accepts)
 {
@@ -61,14 +62,9 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("probe");
-	TCase *tc = tcase_create("helpers");
+	TCase *tc = tu_tcase(s, "helpers", 10);
 	tcase_add_test(tc, cpulist_accepts);
 	tcase_add_test(tc, cpulist_refuses);
 	tcase_add_test(tc, record_counts_run_and_histogram);
-	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(s);
 }

@@ -11,6 +11,7 @@
 #include "harness/measure/histogram.h"
 #include "harness/measure/probe.h"
 #include "harness/stats.h"
+#include "test_util.h"
 
 /* ---- names ------------------------------------------------------------ */
 
@@ -384,7 +385,7 @@ END_TEST
 static Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
-	TCase *tc = tcase_create("names");
+	TCase *tc = tu_tcase(s, "names", 10);
 	int nacc = (int)(sizeof accepted / sizeof accepted[0]);
 	tcase_add_loop_test(tc, parse_accepts, 0, nacc);
 	tcase_add_loop_test(tc, parse_rejects, 0, (int)(sizeof rejected / sizeof rejected[0]));
@@ -392,14 +393,12 @@ static Suite *stats_suite(void)
 	tcase_add_loop_test(tc, name_is_canonical, 0, nacc);
 	tcase_add_test(tc, name_round_trips_every_hundredth);
 	tcase_add_test(tc, name_truncates_safely);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("min_samples");
+	tc = tu_tcase(s, "min_samples", 10);
 	tcase_add_test(tc, min_samples_values);
 	tcase_add_test(tc, min_samples_every_hundredth);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("values");
+	tc = tu_tcase(s, "values", 10);
 	tcase_add_test(tc, values_are_scaled);
 	tcase_add_test(tc, cycles_need_a_cycle_scale);
 	tcase_add_test(tc, no_samples_no_value);
@@ -408,15 +407,10 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, runs_mean_stddev_skips_empty_runs);
 	tcase_add_test(tc, overflowed_samples_count);
 	tcase_add_test(tc, bad_statistic_no_value);
-	suite_add_tcase(s, tc);
 	return s;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(stats_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(stats_suite());
 }

@@ -8,6 +8,7 @@
 
 #include "base/diag.h"
 #include "base/termsafe.h"
+#include "test_util.h"
 
 static const struct {
 	const char *in, *out;
@@ -58,14 +59,9 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("termsafe");
-	TCase *tc = tcase_create("escape");
+	TCase *tc = tu_tcase(s, "escape", 10);
 	tcase_add_loop_test(tc, escapes, 0, sizeof cases / sizeof cases[0]);
 	tcase_add_test(tc, never_cut_mid_escape);
 	tcase_add_test(tc, diag_stored_escaped);
-	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return tu_run(s);
 }

@@ -16,6 +16,7 @@
 
 #include "harness/measure/timebase.h"
 #include "harness/measure/timebase_impl.h"
+#include "test_util.h"
 
 /* What the CPU says, read independently of the code under test's reader so
  * that a parser bug cannot make the test expect the wrong backend. */
@@ -208,24 +209,18 @@ END_TEST
 static Suite *timebase_suite(void)
 {
 	Suite *s = suite_create("timebase");
-	TCase *tc = tcase_create("timebase");
 	/* Calibration may take up to 2.5 s when estimates wobble. */
-	tcase_set_timeout(tc, 60);
+	TCase *tc = tu_tcase(s, "timebase", 60);
 	tcase_add_test(tc, backend_follows_cpu_flags);
 	tcase_add_test(tc, calibration_matches_clock_over_200ms);
 	tcase_add_loop_test(tc, read_overhead_fields_sane, 0, 2);
 	tcase_add_test(tc, forced_clock);
 	tcase_add_test(tc, get_outlives_callers_struct);
 	tcase_add_test(tc, flags_match_whole_words);
-	suite_add_tcase(s, tc);
 	return s;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(timebase_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(timebase_suite());
 }

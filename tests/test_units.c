@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "test_util.h"
 
 static char err[256];
 
@@ -304,7 +305,7 @@ END_TEST
 static Suite *units_suite(void)
 {
 	Suite *s = suite_create("units");
-	TCase *tc = tcase_create("parse");
+	TCase *tc = tu_tcase(s, "parse", 10);
 	tcase_add_loop_test(tc, qty_accepts, 0, sizeof good_qty / sizeof good_qty[0]);
 	tcase_add_test(tc, qty_zero);
 	tcase_add_loop_test(tc, qty_refuses, 0, sizeof bad_qty / sizeof bad_qty[0]);
@@ -314,22 +315,16 @@ static Suite *units_suite(void)
 	tcase_add_test(tc, count_values);
 	tcase_add_test(tc, count_range_min);
 	tcase_add_loop_test(tc, count_refuses, 0, sizeof bad_count / sizeof bad_count[0]);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("format");
+	tc = tu_tcase(s, "format", 10);
 	tcase_add_loop_test(tc, fmt_ns_values, 0, sizeof shown / sizeof shown[0]);
 	tcase_add_test(tc, fmt_ns_odd);
 	tcase_add_test(tc, fmt_qty_values);
 	tcase_add_test(tc, round_trip);
-	suite_add_tcase(s, tc);
 	return s;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(units_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return tu_run(units_suite());
 }

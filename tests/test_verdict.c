@@ -8,6 +8,7 @@
 #include "harness/measure/probe.h"
 #include "harness/measure/probes/probes.h"
 #include "harness/runner.h"
+#include "test_util.h"
 
 /* A requirement on sem-pingpong (metric per-op) with samples 1..n ticks,
  * one tick = 1 ns here so the numbers are easy to read. */
@@ -262,7 +263,7 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("verdict");
-	TCase *tc = tcase_create("judge");
+	TCase *tc = tu_tcase(s, "judge", 10);
 	tcase_add_test(tc, all_limits_hold_is_pass);
 	tcase_add_test(tc, max_exceeded_is_fail_with_message);
 	tcase_add_test(tc, min_bound_below_is_fail);
@@ -276,10 +277,5 @@ int main(void)
 	tcase_add_test(tc, error_verdict_is_kept);
 	tcase_add_test(tc, verdict_names);
 	tcase_add_test(tc, quick_and_overrides_change_counts);
-	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tu_run(s);
 }

@@ -1,23 +1,26 @@
-# Exit status of `rtconform run` as design.md gives it, and the reports behind it.
+# Exit status of `rtconform run` as docs/reports.md gives it, and the reports behind it.
 . "$(dirname "$0")/lib.sh"
 
 # 0: every requirement passed
 expect_status 0 "$RTC" run -o "$TMP/pass" "$FIX/cli/pass.xml"
-validate_junit "$TMP/pass/junit.xml"
+validate_junit "$TMP/pass/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 0 \
+  --property PP-OTHER.verdict=pass --property PP-FIFO.verdict=pass
 [ "$(xpath_count '//testcase' "$TMP/pass/junit.xml")" = 2 ] && ok || fail "pass: expected 2 testcases"
 expect_grep 'PP-OTHER' "$TMP/pass/summary.txt"
 expect_grep 'PP-FIFO' "$TMP/out"
 
 # --only: the others are in the report as skipped, with the reason
 expect_status 0 "$RTC" run -o "$TMP/only" --only PP-OTHER "$FIX/cli/pass.xml"
-validate_junit "$TMP/only/junit.xml"
+validate_junit "$TMP/only/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 1 \
+  --property PP-FIFO.verdict=skipped
 [ "$(xpath_count '//testcase' "$TMP/only/junit.xml")" = 2 ] && ok || fail "--only: expected 2 testcases"
 [ "$(xpath_count '//testcase/skipped' "$TMP/only/junit.xml")" = 1 ] && ok || fail "--only: expected 1 skipped"
 expect_grep 'not selected \(--only PP-OTHER\)' "$TMP/only/summary.txt"
 
 # 1: an impossible budget fails, with exactly one <failure>
 expect_status 1 "$RTC" run -o "$TMP/imp" "$FIX/cli/impossible.xml"
-validate_junit "$TMP/imp/junit.xml"
+validate_junit "$TMP/imp/junit.xml" --tests 2 --failures 1 --errors 0 --skipped 0 \
+  --property IMPOSSIBLE.verdict=fail --property EASY.verdict=pass
 [ "$(xpath_count '//failure' "$TMP/imp/junit.xml")" = 1 ] && ok || fail "impossible: expected one <failure>"
 [ "$(xpath_count '//error' "$TMP/imp/junit.xml")" = 0 ] && ok || fail "impossible: expected no <error>"
 expect_grep 'type="LatencyBudgetExceeded"' "$TMP/imp/junit.xml"
@@ -34,7 +37,8 @@ expect_status 2 "$RTC" run --only NOPE "$FIX/cli/pass.xml"
 
 # 3: a worker that cannot finish in its timeout; the suite goes on after it
 expect_status 3 "$RTC" run -o "$TMP/to" "$FIX/cli/timeout.xml"
-validate_junit "$TMP/to/junit.xml"
+validate_junit "$TMP/to/junit.xml" --tests 2 --failures 0 --errors 1 --skipped 0 \
+  --property TOO-SLOW.verdict=error --property AFTER.verdict=pass
 expect_grep '<error[^>]*timed out' "$TMP/to/junit.xml"
 [ "$(xpath_count '//testcase' "$TMP/to/junit.xml")" = 2 ] && ok || fail "timeout: expected 2 testcases"
 expect_grep 'AFTER.*PASS' "$TMP/to/summary.txt"
@@ -50,8 +54,9 @@ cat >"$TMP/mixed.xml" <<XML
 </requirements>
 XML
 expect_status 3 "$RTC" run -o "$TMP/mixed" "$TMP/mixed.xml"
+validate_junit "$TMP/mixed/junit.xml" --tests 2 --failures 1 --errors 1 --skipped 0 \
+  --property F.verdict=fail --property E.verdict=error
 
 # no worker or peer left behind
-sleep 0.2
 expect_no_leftovers "after the runs"
 finish

@@ -24,7 +24,8 @@ XML
 expect_status 0 "$RTC" validate "$TMP/faults.xml"
 expect_status 3 "$RTC" run -o "$TMP/f" "$TMP/faults.xml"
 J="$TMP/f/junit.xml"
-validate_junit "$J"
+validate_junit "$J" --tests 8 --failures 0 --errors 6 --skipped 0 \
+  --property OK-BEFORE.verdict=pass --property OK-AFTER.verdict=pass --property HANG.verdict=error
 [ "$(xpath_count '//testcase' "$J")" = 8 ] && ok || fail "expected 8 testcases"
 [ "$(xpath_count '//error' "$J")" = 6 ] && ok || fail "expected 6 errors"
 expect_grep 'name="OK-BEFORE.verdict" value="pass"' "$J"
@@ -46,20 +47,23 @@ cat >"$TMP/hang.xml" <<XML
     <run iterations="10" runs="2" timeout="60s"/><limit statistic="max" max="1s"/></requirement>
 </requirements>
 XML
+# paused PID : PID sleeps in pause(), where the hang fault blocks (state S;
+# the wait channel names pause where the kernel shows it)
+paused() {
+  [ "$(awk '/^State:/ { print $2 }' "/proc/$1/status" 2>/dev/null)" = S ] || return 1
+  case "$(cat "/proc/$1/wchan" 2>/dev/null)" in *pause* | "" | 0) ;; *) return 1 ;; esac
+}
+worker_paused() { local w; w="$(worker_of "$sup")"; [ -n "$w" ] && paused "$w"; }
 "$RTC" run -o "$TMP/k" "$TMP/hang.xml" >"$TMP/out" 2>&1 &
 sup=$!
-worker=""
-for _ in $(seq 50); do
-  worker=$(pgrep -P "$sup" | head -1)
-  [ -n "$worker" ] && break
-  sleep 0.1
-done
-[ -n "$worker" ] && ok || fail "no worker process found"
-sleep 0.3
-kill -KILL "$worker" 2>/dev/null
+if wait_for "the worker to hang in pause()" 30 worker_paused; then
+  kill -KILL "$(worker_of "$sup")" 2>/dev/null
+else
+  kill -TERM "$sup"
+fi
 wait "$sup"; st=$?
 [ "$st" -eq 3 ] && ok || fail "killed worker: exit $st, expected 3"
-validate_junit "$TMP/k/junit.xml"
+validate_junit "$TMP/k/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
 expect_grep '<error[^>]*message="worker killed by signal 9 \(Killed\)' "$TMP/k/junit.xml"
 
 # a real-time probe that keeps its CPU busy rests between runs rather than
@@ -75,10 +79,11 @@ if [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" -lt 0 ]; then
   fail "RT throttling is off on this machine (sched_rt_runtime_us = -1): cannot test the guard"
 else
   expect_status 0 "$RTC" run -o "$TMP/busy" "$TMP/busy.xml"
+  validate_junit "$TMP/busy/junit.xml" --tests 1 --failures 0 --errors 0 --skipped 0 \
+    --property BUSY.verdict=pass --property BUSY.note
   expect_grep 'name="BUSY.note" value="rested [0-9]+ ms [1-9][0-9]* times? between runs' "$TMP/busy/junit.xml"
 fi
 
 # no process of these runs is left
-sleep 0.2
 expect_no_leftovers "after the faults"
 finish

@@ -13,8 +13,8 @@ done
 # named semaphore of ours) that was not there before the test and stays is
 # ours. Stays: other runs of
 # rtconform on this machine (other test suites) make such sets and named
-# semaphores for a moment; a leak is there for good, so an object must
-# survive 3 s of re-checks to count.
+# semaphores for a moment; a leak is there for good, so an object counts
+# only when it is still there after a generous wait (30 s) for it to go.
 sysv_sets() { awk 'NR > 1 && $3 == 600 && $4 == 2 { print $2 }' /proc/sysvipc/sem | sort; }
 shm_sems() { ls /dev/shm | grep '^sem\.rtconform-' | sed 's/^/\/dev\/shm\//' | sort; }
 before="$(sysv_sets)"
@@ -23,15 +23,18 @@ leftovers() {
   comm -13 <(echo "$before_shm") <(shm_sems)
   comm -13 <(echo "$before") <(sysv_sets) | sed 's/^/SysV set /'
 }
+# left_gone : none of the objects in $left is there any more (objects that
+# appeared since are another run's, not this step's)
+left_gone() {
+  left="$(comm -12 <(echo "$left" | sort) <(leftovers | sort))"
+  [ -z "$left" ]
+}
 assert_clean() { # WHEN
-  local left
   left="$(leftovers)"
-  for _ in $(seq 15); do
-    [ -z "$left" ] && break
-    sleep 0.2
-    left="$(comm -12 <(echo "$left" | sort) <(leftovers | sort))" # still there
-  done
-  [ -z "$left" ] && ok || { fail "$1: left behind: $(echo $left)"; ipcs -s | sed 's/^/    /'; }
+  if [ -z "$left" ]; then ok
+  elif ! wait_for "$1: IPC objects $(echo $left) to be removed" 30 left_gone; then
+    echo "    left behind: $(echo $left)"; ipcs -s | sed 's/^/    /'
+  fi
   expect_no_leftovers "$1"
 }
 
@@ -71,7 +74,8 @@ XML
 expect_status 2 "$RTC" validate "$TMP/bad.xml"
 expect_grep "bad.xml:3: requirement BAD: .*mechanism has no value .carrier-pigeon. \(expected posix-sem, posix-named-sem, sysv-sem, futex, mutex-cond, pipe or eventfd\)" "$TMP/out"
 
-# ipc.xml: every mechanism and peer, fifo and other, the SPY budget on both metrics
+# ipc.xml: every mechanism and peer, fifo and other, the SPY memo budget
+# (docs/background.md) on both metrics
 ipc="$SRC/requirements/profiles/ipc.xml"
 expect_status 0 "$RTC" validate "$ipc"
 expect_status 0 "$RTC" list "$ipc"
@@ -91,7 +95,7 @@ done
 st=$?
 # 1 is a budget missed on a busy machine: a verdict, fine here; 3 is not
 [ "$st" -eq 0 ] || [ "$st" -eq 1 ] && ok || { fail "ipc.xml run exited $st"; sed 's/^/    /' "$TMP/out" | head -40; }
-validate_junit "$TMP/ipc/junit.xml"
+validate_junit "$TMP/ipc/junit.xml" --tests 28 --errors 0 --skipped 0
 [ "$(xpath_count '//testcase' "$TMP/ipc/junit.xml")" = 28 ] && ok || fail "ipc.xml: expected 28 testcases"
 [ "$(xpath_count '//error' "$TMP/ipc/junit.xml")" = 0 ] && ok || fail "ipc.xml: errors in junit.xml"
 [ "$(xpath_count '//property[contains(@name,".per-op.count") and @value="60"]' "$TMP/ipc/junit.xml")" = 28 ] \
@@ -103,15 +107,18 @@ assert_clean "after ipc.xml"
 # ---- every mechanism x peer, cross-cpu and unpinned, SCHED_FIFO ------------
 matrix_xml X 40 60s cross-cpu fifo >"$TMP/x.xml"
 expect_status 0 "$RTC" run -o "$TMP/x" "$TMP/x.xml"
+validate_junit "$TMP/x/junit.xml" --tests 14 --failures 0 --errors 0 --skipped 0
 [ "$(xpath_count '//testcase' "$TMP/x/junit.xml")" = 14 ] && ok || fail "cross-cpu: expected 14 testcases"
 matrix_xml U 40 60s unpinned fifo >"$TMP/u.xml"
 expect_status 0 "$RTC" run -o "$TMP/u" "$TMP/u.xml"
+validate_junit "$TMP/u/junit.xml" --tests 14 --failures 0 --errors 0 --skipped 0
 assert_clean "after cross-cpu and unpinned"
 
 # cross-cpu with one CPU allowed cannot work: an error verdict that says why
 taskset -c 0 "$RTC" run -o "$TMP/one" "$TMP/x.xml" >"$TMP/out" 2>&1
 st=$?
 [ "$st" -eq 3 ] && ok || fail "cross-cpu on one CPU exited $st, expected 3"
+validate_junit "$TMP/one/junit.xml" --tests 14 --failures 0 --errors 14 --skipped 0
 [ "$(xpath_count '//error[contains(@message,"placement cross-cpu needs two CPUs, 1 allowed")]' "$TMP/one/junit.xml")" = 14 ] \
   && ok || { fail "cross-cpu on one CPU: expected 14 errors naming the reason"; sed 's/^/    /' "$TMP/out" | head; }
 assert_clean "after cross-cpu on one CPU"
@@ -119,6 +126,7 @@ assert_clean "after cross-cpu on one CPU"
 # ---- timeouts: every mechanism x peer killed mid-measurement ---------------
 matrix_xml T 100000000 200ms same-cpu fifo >"$TMP/t.xml"
 expect_status 3 "$RTC" run -o "$TMP/t" "$TMP/t.xml"
+validate_junit "$TMP/t/junit.xml" --tests 14 --failures 0 --errors 14 --skipped 0
 [ "$(xpath_count '//error[contains(@message,"timed out")]' "$TMP/t/junit.xml")" = 14 ] && ok \
   || fail "timeouts: expected 14 timed-out requirements"
 assert_clean "after timeouts"
@@ -138,33 +146,28 @@ XML
     # interrupted
     "$RTC" run -o "$TMP/int" "$TMP/long.xml" >"$TMP/out" 2>&1 &
     pid=$!
-    sleep 1
+    wait_for "$m/$p: the worker to measure" 30 worker_measuring "$pid"
     kill -INT "$pid"
     wait "$pid"; st=$?
     [ "$st" -eq 3 ] && ok || fail "$m/$p interrupted: exit $st, expected 3"
+    validate_junit "$TMP/int/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
     expect_grep '<error[^>]*interrupted' "$TMP/int/junit.xml"
     assert_clean "$m/$p after an interrupt"
 
-    # the worker crashes (SIGSEGV from outside) while the set / names exist.
-    # The worker is the child that leads its own process group (the
-    # supervisor may run short-lived helpers too); it is hit once it has
-    # been measuring for a while.
+    # the worker crashes (SIGSEGV from outside) while the set / names exist:
+    # once it measures, i.e. has started its peer (which it does after
+    # making them). The worker is the rtconform-worker child (the
+    # supervisor may run short-lived helpers too).
     "$RTC" run -o "$TMP/crash" "$TMP/long.xml" >"$TMP/out" 2>&1 &
     pid=$!
-    hit=no
-    for _ in $(seq 100); do
-      sleep 0.05
-      for c in $(pgrep -P "$pid"); do
-        [ "$(ps -o pgid= -p "$c" | tr -d ' ')" = "$c" ] || continue
-        sleep 0.5
-        kill -SEGV "$c" 2>/dev/null && hit=yes
-        break
-      done
-      [ "$hit" = yes ] && break
-    done
-    [ "$hit" = yes ] && ok || { fail "$m/$p: no worker found to crash"; kill "$pid"; }
+    if wait_for "$m/$p: the worker to measure, to crash it" 30 worker_measuring "$pid"; then
+      kill -SEGV "$(worker_of "$pid")" 2>/dev/null && ok || fail "$m/$p: the worker was gone before SIGSEGV"
+    else
+      kill "$pid"
+    fi
     wait "$pid"; st=$?
     [ "$st" -eq 3 ] && ok || fail "$m/$p crashed: exit $st, expected 3"
+    validate_junit "$TMP/crash/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
     expect_grep '<error[^>]*killed by signal 11' "$TMP/crash/junit.xml"
     assert_clean "$m/$p after a crash"
   done

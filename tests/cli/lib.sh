@@ -1,9 +1,9 @@
 # Shared helpers for the CLI integration tests. Each test is run by ctest as
-#   bash tests/cli/NAME.sh BUILD/rtconform SOURCE_DIR SHARED_DIR
+#   bash tests/cli/NAME.sh BUILD/rtconform SOURCE_DIR
+# and needs nothing outside the source and build trees.
 set -u
 RTC="$1"
 SRC="$2"
-SHARED="$3"
 FIX="$SRC/tests/fixtures"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
@@ -18,9 +18,8 @@ ok() { CHECKS=$((CHECKS + 1)); }
 
 # expect_status WANT CMD... : run CMD, stdout+stderr to $TMP/out, check status
 expect_status() {
-  local want="$1"; shift
-  "$@" >"$TMP/out" 2>&1
-  local got=$?
+  local want="$1" got=0; shift
+  "$@" >"$TMP/out" 2>&1 || got=$?
   if [ "$got" -ne "$want" ]; then
     fail "'$*' exited $got, expected $want; output:"; sed 's/^/    /' "$TMP/out" | head -40
   else
@@ -36,14 +35,71 @@ expect_no_grep() {
   if grep -Eq -- "$1" "$2"; then fail "'$2' has /$1/"; else ok; fi
 }
 
-# validate_junit FILE : valid against both shared JUnit schemas
-validate_junit() {
-  for xsd in "$SHARED/schemas/junit/jenkins-junit.xsd" "$SHARED/schemas/junit/junit-10.xsd"; do
-    if [ ! -f "$xsd" ]; then fail "schema $xsd is missing"; continue; fi
-    if xmllint --noout --schema "$xsd" "$1" >"$TMP/xmllint" 2>&1; then ok; else
-      fail "$1 does not validate against $(basename "$xsd")"; sed 's/^/    /' "$TMP/xmllint" | head -20
+# The project's own JUnit schema (what CI consumers accept of rtconform's
+# junit.xml) and checker (a real consumer: junitparser reads it).
+JUNIT_XSD="$SRC/tests/schemas/junit.xsd"
+JUNIT_CHECK="$SRC/tests/junit_check.py"
+# junit_python : an interpreter that can import junitparser, or nothing.
+# RTC_PYTHON if set; else Debian's (python3-junitparser installs there),
+# then the python3 on PATH.
+junit_python() {
+  local py
+  for py in ${RTC_PYTHON:-/usr/bin/python3 python3}; do
+    if command -v "$py" >/dev/null && "$py" -c 'import junitparser' 2>/dev/null; then
+      command -v "$py"; return 0
     fi
   done
+  return 1
+}
+JUNIT_PY="$(junit_python || true)"
+
+# validate_junit FILE [CHECK-OPTIONS...] : FILE is valid against
+# tests/schemas/junit.xsd (xmllint), and junit_check.py finds its totals
+# consistent and as CHECK-OPTIONS expect (--tests N --failures N --errors N
+# --skipped N --property NAME[=VALUE]; see tests/junit_check.py).
+validate_junit() {
+  local f="$1"; shift
+  if [ ! -s "$f" ]; then fail "$f was not written"; return; fi
+  if xmllint --noout --nonet --schema "$JUNIT_XSD" "$f" >"$TMP/xmllint" 2>&1; then ok; else
+    fail "$f does not validate against tests/schemas/junit.xsd:"; sed 's/^/    /' "$TMP/xmllint" | head -20
+  fi
+  if [ -z "$JUNIT_PY" ]; then
+    fail "cannot check $f: no python3 with junitparser (tried ${RTC_PYTHON:-/usr/bin/python3 python3}; ci/deps installs python3-junitparser)"
+    return
+  fi
+  if "$JUNIT_PY" "$JUNIT_CHECK" "$f" "$@" >"$TMP/junit_check" 2>&1; then ok; else
+    fail "junit_check.py $f $*:"; sed 's/^/    /' "$TMP/junit_check" | head -20
+  fi
+}
+
+# wait_for WHAT TIMEOUT_S CMD... : run CMD (quietly) every 20 ms until it
+# succeeds. A test waits for an event this way, never for a fixed time: a
+# slow machine only waits longer. Past TIMEOUT_S (whole seconds) it fails,
+# naming WHAT, and returns 1.
+now_us() { echo "${EPOCHREALTIME//[.,]/}"; }
+wait_for() {
+  local what="$1" limit="$2"; shift 2
+  local deadline=$(( $(now_us) + limit * 1000000 ))
+  while :; do
+    if "$@" >/dev/null 2>&1; then ok; return 0; fi
+    if [ "$(now_us)" -gt "$deadline" ]; then fail "waited $limit s for $what"; return 1; fi
+    sleep 0.02
+  done
+}
+
+# worker_of PID : the measuring worker of rtconform PID: its child running
+# rtconform-worker (comm is cut to 15 characters). Nothing if there is none.
+worker_of() { pgrep -P "$1" -x 'rtconform-worke' | head -1; }
+# threads_of PID : how many threads PID has (0 once it is gone)
+threads_of() { ls "/proc/$1/task" 2>/dev/null | wc -l; }
+# worker_measuring PID : rtconform PID's worker is inside a probe that has
+# a peer: it has started its peer process or a second thread (sem-pingpong's
+# peer, timer-wakeup's measuring threads). Neither exists during set-up.
+worker_measuring() {
+  local w
+  w="$(worker_of "$1")"
+  [ -n "$w" ] || return 1
+  [ -n "$(pgrep -P "$w")" ] || [ "$(threads_of "$w")" -ge 2 ]
 }
 
 # xpath_count EXPR FILE : number of nodes (xmllint --xpath count())
@@ -64,16 +120,16 @@ marked_procs() {
     fi
   done
 }
-# expect_no_leftovers WHAT : no rtconform, worker, peer or load of this test is left
+no_marked_procs() { [ -z "$(marked_procs)" ]; }
+# expect_no_leftovers WHAT : no rtconform, worker, peer or load of this test
+# is left. A process that is on its way out (killed with its parent) is
+# given time to go; one still there after 30 s is left behind.
 expect_no_leftovers() {
-  sleep 0.2
+  wait_for "$1: processes to end" 30 no_marked_procs && return 0
   local l
   l="$(marked_procs)"
-  if [ -n "$l" ]; then
-    fail "$1: processes left: $(ps -o pid,ppid,stat,comm -p "$(echo $l | tr ' ' ,)" | tail -n +2)"
-  else
-    ok
-  fi
+  if [ -n "$l" ]; then echo "    left: $(ps -o pid,ppid,stat,comm -p "$(echo $l | tr ' ' ,)" | tail -n +2)"; fi
+  return 1
 }
 
 finish() {

@@ -33,7 +33,7 @@ no_load_left() {
 }
 rtc() { env RTC_LOAD_MARK="$MARK" "$RTC" "$@"; }
 prop() { xmllint --xpath "string(//property[@name='$1']/@value)" "$2" 2>/dev/null; }
-# worker_measuring PID : a child of rtconform PID running several threads
+# worker_threads PID : the most threads a worker of rtconform PID runs
 # (the timer probe's measuring threads exist only while it measures)
 worker_threads() {
   local c n best=0
@@ -43,6 +43,10 @@ worker_threads() {
   done
   echo "$best"
 }
+# timer_measuring PID : rtconform PID's worker runs timer threads
+timer_measuring() { [ "$(worker_threads "$1")" -ge 2 ]; }
+# loaded_and_measuring PID : the same, and a load of ours is running
+loaded_and_measuring() { [ -n "$(marked_loads)" ] && timer_measuring "$1"; }
 
 req() { # req ID PROBE-XML RUN-XML [LOAD-ARGS]
   local load=""
@@ -64,27 +68,22 @@ doc load-ok "$(req TW-LOAD "$TIMER" '<run iterations="4000" runs="1" warmup="0"/
 env RTC_LOAD_MARK="$MARK" "$RTC" run -o "$TMP/ok" "$TMP/ok.xml" >"$TMP/out" 2>&1 &
 pid=$!
 seen=""
-for _ in $(seq 1 100); do
-  if [ "$(worker_threads "$pid")" -ge 2 ]; then seen="$(marked_loads)"; break; fi
-  sleep 0.05
-done
+wait_for "load-ok: the worker to measure" 30 timer_measuring "$pid" && seen="$(marked_loads)"
 if [ -n "$seen" ]; then ok; else fail "no load seen while the worker measured"; fi
 leader="$(pgrep -P "$pid" -x stress-ng | head -1)"
 if [ -n "$leader" ] && [ "$(ps -o pgid= -p "$leader" | tr -d ' ')" = "$leader" ]; then ok
 else fail "the load is not the leader of its own process group (leader '$leader')"; fi
 [ "$(ps -o pgid= -p "$pid" | tr -d ' ')" != "$leader" ] && ok || fail "load shares rtconform's group"
-n=0
-for _ in $(seq 1 60); do
-  [ -n "$leader" ] && n="$(pgrep -g "$leader" | wc -l)"
-  [ "$n" -ge 3 ] && break
-  sleep 0.05
-done
-[ "$n" -ge 3 ] && ok || fail "stress-ng's stressors not in its group ($n processes)"
+# group_of_3 : the load's group holds stress-ng and its two stressors
+group_of_3() { [ -n "$leader" ] && [ "$(pgrep -g "$leader" | wc -l)" -ge 3 ]; }
+wait_for "stress-ng's stressors to start in its group" 30 group_of_3 \
+  || echo "    group $leader: $(pgrep -g "$leader" | wc -l) processes"
 wait "$pid"; st=$?
 [ "$st" = 0 ] && ok || { fail "load-ok: exit $st"; sed 's/^/    /' "$TMP/out"; }
 if [ -n "$leader" ] && pgrep -g "$leader" >/dev/null; then fail "processes of the load's group remain"; else ok; fi
 no_load_left "after a finished measurement"
-validate_junit "$TMP/ok/junit.xml"
+validate_junit "$TMP/ok/junit.xml" --tests 1 --failures 0 --errors 0 --skipped 0 \
+  --property TW-LOAD.load.command
 cmd="$(prop TW-LOAD.load.command "$TMP/ok/junit.xml")"
 [[ "$cmd" =~ ^/.*/stress-ng\ --cpu\ 1\ --io\ 1$ ]] && ok || fail "TW-LOAD.load.command is '$cmd'"
 expect_grep 'load: /[^ ]*stress-ng --cpu 1 --io 1' "$TMP/ok/junit.xml" # in <system-out>
@@ -99,15 +98,13 @@ AFTER="$(req AFTER "$TIMER" '<run iterations="1500" runs="1" warmup="0"/>')"
 # run_bg NAME FILE : run in the background; check no load while AFTER measures
 run_bg() {
   env RTC_LOAD_MARK="$MARK" "$RTC" run -o "$TMP/$1" "$2" >"$TMP/out" 2>&1 &
-  local pid=$! during=unseen
-  for _ in $(seq 1 300); do
-    # the selftest worker has one thread; AFTER's has one per CPU more
-    if [ "$(worker_threads "$pid")" -ge 2 ]; then during="$(marked_loads)"; break; fi
-    sleep 0.05
-  done
-  if [ "$during" = unseen ]; then fail "$1: AFTER never seen measuring"
-  elif [ -n "$during" ]; then fail "$1: load processes $during still there during the next requirement"
-  else ok; fi
+  local pid=$! during
+  # the selftest worker has one thread; AFTER's has one per CPU more
+  if wait_for "$1: AFTER to measure" 30 timer_measuring "$pid"; then
+    during="$(marked_loads)"
+    if [ -n "$during" ]; then fail "$1: load processes $during still there during the next requirement"
+    else ok; fi
+  fi
   wait "$pid"
 }
 doc load-crash "$(req CRASH '<probe name="selftest"><param name="fault">segv</param></probe>' \
@@ -115,6 +112,8 @@ doc load-crash "$(req CRASH '<probe name="selftest"><param name="fault">segv</pa
 run_bg crash "$TMP/crash.xml"; st=$?
 [ "$st" = 3 ] && ok || fail "crash: exit $st, expected 3"
 expect_grep '<error[^>]*signal 11' "$TMP/crash/junit.xml"
+validate_junit "$TMP/crash/junit.xml" --tests 2 --failures 0 --errors 1 --skipped 0 \
+  --property CRASH.verdict=error --property AFTER.verdict=pass
 no_load_left "after the worker crashed"
 [[ "$(prop CRASH.load.command "$TMP/crash/junit.xml")" == */stress-ng* ]] && ok || fail "CRASH: no load.command"
 
@@ -123,23 +122,27 @@ doc load-timeout "$(req HANG '<probe name="selftest"><param name="fault">hang</p
 run_bg hang "$TMP/hang.xml"; st=$?
 [ "$st" = 3 ] && ok || fail "hang: exit $st, expected 3"
 expect_grep '<error[^>]*timed out' "$TMP/hang/junit.xml"
+validate_junit "$TMP/hang/junit.xml" --tests 2 --failures 0 --errors 1 --skipped 0 \
+  --property HANG.verdict=error --property AFTER.verdict=pass
 no_load_left "after the worker timed out"
 
 # ---- 4. rtconform interrupted while measuring under load
 doc load-int "$(req LONG "$TIMER" '<run iterations="30000" runs="1" warmup="0" timeout="120s"/>' '--cpu 1')" >"$TMP/int.xml"
 env RTC_LOAD_MARK="$MARK" "$RTC" run -o "$TMP/int" "$TMP/int.xml" >"$TMP/out" 2>&1 &
 pid=$!
-for _ in $(seq 1 100); do [ -n "$(marked_loads)" ] && [ "$(worker_threads "$pid")" -ge 2 ] && break; sleep 0.05; done
+wait_for "LONG to measure under its load" 30 loaded_and_measuring "$pid"
 kill -INT "$pid"
 wait "$pid"; st=$?
 [ "$st" = 3 ] && ok || fail "interrupted: exit $st, expected 3"
 expect_grep '<error[^>]*interrupted' "$TMP/int/junit.xml"
+validate_junit "$TMP/int/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
 no_load_left "after SIGINT"
 
 # ---- 5. stress-ng missing at run time: an error that says so
 expect_status 3 env PATH=/nonexistent-rtconform RTC_LOAD_MARK="$MARK" "$RTC" run -o "$TMP/miss" "$TMP/ok.xml"
 expect_grep 'stress-ng, which is not installed.*apt-get install stress-ng' "$TMP/out"
 expect_grep '<error[^>]*not installed' "$TMP/miss/junit.xml"
+validate_junit "$TMP/miss/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
 [ "$(prop TW-LOAD.load.command "$TMP/miss/junit.xml")" = "stress-ng --cpu 1 --io 1" ] && ok \
   || fail "missing tool: load.command not recorded"
 
@@ -147,10 +150,12 @@ expect_grep '<error[^>]*not installed' "$TMP/miss/junit.xml"
 doc load-bad "$(req BADOPT "$TIMER" '<run iterations="10" runs="1"/>' '--no-such-option-rtc')" >"$TMP/badopt.xml"
 expect_status 3 rtc run -o "$TMP/badopt" "$TMP/badopt.xml"
 expect_grep 'the load ended within 300 ms of its start \(exit status [1-9]' "$TMP/out"
+validate_junit "$TMP/badopt/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
 doc load-early "$(req EARLY "$TIMER" '<run iterations="3000" runs="1" warmup="0"/>' '--cpu 1 --timeout 1s')" \
   >"$TMP/early.xml"
 expect_status 3 rtc run -o "$TMP/early" "$TMP/early.xml"
 expect_grep 'the load ended before the measurement did.*not under load throughout' "$TMP/out"
+validate_junit "$TMP/early/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
 no_load_left "after loads that failed"
 
 # ---- 7. a file-wide load applies to every requirement; its own overrides it
@@ -162,6 +167,8 @@ $(req B "$TIMER" '<run iterations="20" runs="1" warmup="0"/>' '--io 1')
 </requirements>
 XML
 expect_status 0 rtc run -o "$TMP/wide" "$TMP/wide.xml"
+validate_junit "$TMP/wide/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 0 \
+  --property A.load.command --property B.load.command
 [[ "$(prop A.load.command "$TMP/wide/junit.xml")" == */stress-ng\ --cpu\ 1 ]] && ok || fail "A: file-wide load not used"
 [[ "$(prop B.load.command "$TMP/wide/junit.xml")" == */stress-ng\ --io\ 1 ]] && ok || fail "B: own load not used"
 no_load_left "after file-wide loads"

@@ -29,7 +29,7 @@ for f in junit.xml summary.txt report.html results.json; do
   [ -s "$TMP/r/$f" ] && ok || fail "run did not write $f"
 done
 expect_grep "reports: .*junit.xml, .*summary.txt, .*report.html, .*results.json" "$TMP/out"
-validate_junit "$TMP/r/junit.xml"
+validate_junit "$TMP/r/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 0
 
 # report.html: well-formed for libxml2's HTML parser (which knows no SVG
 # elements: "Tag svg invalid" is the one complaint allowed) and as XML.
@@ -126,6 +126,7 @@ expect_grep 'trail.json:1:[0-9]+: not JSON: end of file expected' "$TMP/out"
 expect_status 1 "$RTC" run --iterations 20 --runs 1 -o "$TMP/o2" --html "$TMP/elsewhere.html" \
   --json "$TMP/elsewhere.json" "$FIX/cli/impossible.xml"
 [ -s "$TMP/elsewhere.html" ] && [ -s "$TMP/elsewhere.json" ] && ok || fail "--html/--json not written"
+validate_junit "$TMP/o2/junit.xml" --tests 2 --failures 1 --errors 0 --skipped 0
 [ ! -e "$TMP/o2/report.html" ] && [ ! -e "$TMP/o2/results.json" ] && [ -s "$TMP/o2/junit.xml" ] && ok \
   || fail "--html/--json should replace the -o files, and only those"
 expect_grep 'class="v v-fail">FAIL<' "$TMP/elsewhere.html"
@@ -169,9 +170,11 @@ expect_grep '^readiness: [0-9]+ ok, [0-9]+ notes?, [0-9]+ warnings?, [0-9]+ fail
 long=(run --iterations 50000 --runs 6 --only PP-OTHER -o "$TMP/p" "$FIX/cli/pass.xml")
 "$RTC" "${long[@]}" >"$TMP/p.out" 2>"$TMP/p.err"
 [ ! -s "$TMP/p.err" ] && ok || { fail "progress on a non-terminal stderr:"; head -c 300 "$TMP/p.err"; }
+validate_junit "$TMP/p/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 1
 # ... and the requirement, runs done of total and time left on one.
 script -qec "'$RTC' ${long[*]}" /dev/null >"$TMP/tty.out" 2>&1
 tr '\r' '\n' <"$TMP/tty.out" >"$TMP/tty.lines"
 expect_grep '^.*\[1/1\] PP-OTHER: [0-9]+/6 runs done, [0-9.]+ s, ~[0-9.]+ s left' "$TMP/tty.lines"
 expect_grep '\[1/1\] PP-OTHER: pass \([0-9.]+ s\)' "$TMP/tty.lines"
+validate_junit "$TMP/p/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 1
 finish

@@ -1,0 +1,94 @@
+# docs/probes.md is written by hand; `rtconform list` is the truth. The
+# summary table must name exactly the probes the program has, with their
+# parameters and metrics in its order; every probe needs a section whose
+# parameter table gives the same parameters, defaults and (for a choice)
+# allowed values, and which names each metric. A mismatch fails with a diff.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+DOC="$SRC/docs/probes.md"
+
+expect_status 0 "$RTC" list
+cp "$TMP/out" "$TMP/list"
+grep -q '^sem-pingpong$' "$TMP/list" || { fail "rtconform list printed no probes:"; sed 's/^/    /' "$TMP/list"; finish; }
+
+# What the program says, one fact a line:
+#   probe P | param P N NAME | metric P N NAME | section P
+#   param-default P NAME D | param-values P NAME a|b|c (choices only)
+awk '
+  /^[a-z]/ { p = $1; np = 0; nm = 0; print "probe " p; print "section " p; next }
+  /^    param / {
+    rest = $0; sub(/^    param +[^ ]+ +/, "", rest)     # VALUES (default D): help
+    v = rest; sub(/ \(default .*/, "", v)
+    d = rest; sub(/^[^(]*\(default /, "", d); sub(/\).*/, "", d)
+    print "param " p " " (++np) " " $2
+    print "param-default " p " " $2 " " d
+    if (v !~ /^</) print "param-values " p " " $2 " " v  # <count>, <duration>: free text in the doc
+    next
+  }
+  /^    metric / { print "metric " p " " (++nm) " " $2 }
+' "$TMP/list" | sort >"$TMP/want"
+
+# What the doc says, the same way.
+awk '
+  function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); gsub(/`/, "", s); return s }
+  # cells of a table row into c[1..n] (an escaped \| stays in its cell)
+  function row(line,   n, i) {
+    gsub(/\\\|/, "\001", line); sub(/^\|/, "", line); sub(/\|[ \t]*$/, "", line)
+    n = split(line, c, "|")
+    for (i = 1; i <= n; i++) c[i] = trim(c[i])
+    return n
+  }
+  # a choice list: "a, b, c" of plain words -> "a|b|c"; anything else -> ""
+  function choices(s,   n, w, i, out) {
+    n = split(s, w, /, /)
+    for (i = 1; i <= n; i++) { if (w[i] !~ /^[A-Za-z0-9_.-]+$/) return ""; out = out (i > 1 ? "|" : "") w[i] }
+    return out
+  }
+  function list(kind, p, s,   n, w, i) {
+    if (s == "-" || s == "") return
+    n = split(s, w, /, */)
+    for (i = 1; i <= n; i++) print kind " " p " " i " " w[i]
+  }
+  # the summary table: the first whose header starts with "probe"
+  !done_summary && /^\| *probe *\|/ {
+    n = row($0)
+    for (i = 1; i <= n; i++) col[c[i]] = i
+    in_summary = 1; next
+  }
+  in_summary && /^\|/ {
+    if ($0 ~ /^\|[- |]+\|$/) next
+    row($0); p = c[col["probe"]]
+    print "probe " p
+    list("param", p, c[col["parameters"]])
+    list("metric", p, c[col["metrics"]])
+    next
+  }
+  in_summary { in_summary = 0; done_summary = 1 }
+  /^## [a-z0-9-]+$/ { sec = $2; print "section " sec; in_params = 0; next }
+  /^## / { sec = ""; next }
+  sec != "" && /^\| *parameter *\| *values *\| *default *\|/ { in_params = 1; next }
+  in_params && /^\|/ {
+    if ($0 ~ /^\|[- |]+\|$/) next
+    row($0)
+    print "param-default " sec " " c[1] " " c[3]
+    v = choices(c[2]); if (v != "") print "param-values " sec " " c[1] " " v
+    next
+  }
+  in_params { in_params = 0 }
+' "$DOC" | sort >"$TMP/have"
+
+[ -s "$TMP/have" ] || fail "found nothing in $DOC (no summary table?)"
+if diff -u --label 'rtconform list' --label docs/probes.md "$TMP/want" "$TMP/have" >"$TMP/diff"; then
+  ok
+else
+  fail "docs/probes.md does not match rtconform list (- only in the program, + only in the doc):"
+  sed 's/^/    /' "$TMP/diff"
+fi
+
+# Every metric is named in its probe's section (`name` or a table row).
+while read -r _ p _ m; do
+  awk -v p="$p" '/^## / { on = ($2 == p) } on' "$DOC" >"$TMP/section"
+  if grep -Fq "\`$m\`" "$TMP/section" || grep -Fq "| $m |" "$TMP/section"; then ok
+  else fail "docs/probes.md: section '## $p' never names its metric '$m'"; fi
+done < <(grep '^metric ' "$TMP/want")
+finish

@@ -1,0 +1,92 @@
+# The tests' own JUnit tools are worth what they reject: tests/schemas/junit.xsd
+# refuses what the Jenkins or Surefire (JUnit 10) readers refuse, plus what
+# rtconform promises never to write; junit_check.py catches totals that do
+# not add up and unmet expectations, and fails (never skips) without
+# junitparser.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+# A run with one testcase of each verdict: pass, fail, error, skipped.
+cat >"$TMP/tools.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="tools" version="1">
+  <defaults iterations="20" runs="1" warmup="0" timeout="60s"/>
+  <requirement id="PASS"><probe name="selftest"/><limit statistic="max" max="60s"/></requirement>
+  <requirement id="FAIL"><probe name="sem-pingpong"/><limit statistic="max" max="1ns"/></requirement>
+  <requirement id="ERROR"><probe name="selftest"><param name="fault">fail</param></probe>
+    <limit statistic="max" max="60s"/></requirement>
+  <requirement id="SKIP"><probe name="selftest"/><limit statistic="max" max="60s"/></requirement>
+</requirements>
+XML
+expect_status 3 "$RTC" run --only PASS,FAIL,ERROR -o "$TMP/r" "$TMP/tools.xml"
+J="$TMP/r/junit.xml"
+validate_junit "$J" --tests 4 --failures 1 --errors 1 --skipped 1 \
+  --property PASS.verdict=pass --property FAIL.verdict=fail \
+  --property ERROR.verdict=error --property SKIP.verdict=skipped
+
+# ---- the schema: each change below makes a file that a consumer (or
+# rtconform's own rules, docs/reports.md) refuses. WHO|sed -E script
+while IFS='|' read -r who script; do
+  [ -n "$who" ] || continue
+  sed -E "$script" "$J" >"$TMP/bad.xml"
+  if cmp -s "$J" "$TMP/bad.xml"; then fail "mutation '$script' changed nothing"; continue; fi
+  if xmllint --noout --nonet --schema "$JUNIT_XSD" "$TMP/bad.xml" >/dev/null 2>&1; then
+    fail "junit.xsd accepts what $who refuses: sed -E '$script'"
+  else ok; fi
+done <<'MUTATIONS'
+junit-10|s/(<testsuite [^>]*) failures="[0-9]+"/\1/
+junit-10|0,/<testcase /s//<testcase status="run" /
+junit-10|s/(<testsuite [^>]*) time="[0-9.]+"/\1 time="1e-3"/
+jenkins|s/<skipped>/<skipped message="m">/
+jenkins|s|^  </testsuite>|<testsuite name="n" tests="0" failures="0" errors="0" skipped="0" time="0" id="1" package="n"/></testsuite>|
+jenkins|/<property /d
+jenkins|s|<properties>|<system-out>x</system-out><properties>|
+both readers|s/<testsuites name/<testsuites skipped="1" name/
+both readers|0,/<property name="([^"]*)" value="[^"]*"/s//<property name="\1"/
+both readers|0,/<testcase name="[^"]*" /s//<testcase /
+rtconform|/<testsuites /d; /<\/testsuites>/d
+rtconform|s/(<testsuite name="[^"]*") tests="[0-9]+"/\1 tests="-1"/
+rtconform|s/(<testsuite [^>]*) errors="[0-9]+"/\1 errors="one"/
+rtconform|s|<failure |<error type="E" message="m">e</error><failure |
+MUTATIONS
+
+# ---- the checker: wrong expectations and inconsistent files fail, saying why
+[ -n "$JUNIT_PY" ] || { fail "no python3 with junitparser: ci/deps installs python3-junitparser"; finish; }
+# check_fails WANT-REGEX FILE ARGS... : junit_check.py exits 1 and says WANT
+check_fails() {
+  local want="$1" st=0; shift
+  "$JUNIT_PY" "$JUNIT_CHECK" "$@" >"$TMP/check.out" 2>&1 || st=$?
+  if [ "$st" -ne 1 ]; then fail "junit_check.py $*: exit $st, expected 1"; sed 's/^/    /' "$TMP/check.out"
+  else expect_grep "$want" "$TMP/check.out"; fi
+}
+check_fails 'expected 5 tests, found 4' "$J" --tests 5
+check_fails 'expected 0 failures, found 1' "$J" --failures 0
+check_fails 'expected 2 errors, found 1' "$J" --errors 2
+check_fails 'expected 0 skipped, found 1' "$J" --skipped 0
+check_fails 'no property NO.SUCH' "$J" --property NO.SUCH
+check_fails "property PASS.verdict is 'pass', expected 'fail'" "$J" --property PASS.verdict=fail
+# totals that do not add up, though the schema has nothing against them
+sed -E 's/(<testsuite name="[^"]*") tests="4"/\1 tests="5"/' "$J" >"$TMP/t.xml"
+check_fails 'suite tools: tests="5" but its testcases make 4' "$TMP/t.xml"
+sed -E 's/(<testsuites [^>]*) failures="1"/\1 failures="0"/' "$J" >"$TMP/t.xml"
+check_fails '<testsuites> failures="0" but its suites make 1' "$TMP/t.xml"
+sed -E 's/name="PASS.verdict" value="pass"/name="PASS.verdict" value="fail"/' "$J" >"$TMP/t.xml"
+check_fails "testcase 'PASS' is pass, but property PASS.verdict says fail" "$TMP/t.xml"
+sed -E 's|<failure |<error type="E" message="m">e</error><failure |' "$J" >"$TMP/t.xml"
+check_fails "testcase 'FAIL': 2 verdicts" "$TMP/t.xml"
+# not JUnit at all: 2
+st=0; "$JUNIT_PY" "$JUNIT_CHECK" "$TMP/tools.xml" >"$TMP/check.out" 2>&1 || st=$?
+[ "$st" -eq 2 ] && ok || fail "junit_check.py on a requirements file: exit $st, expected 2"
+# --list prints every property
+"$JUNIT_PY" "$JUNIT_CHECK" "$J" --list >"$TMP/check.out" 2>&1 || fail "junit_check.py --list failed"
+expect_grep '^  SKIP\.reason=not selected' "$TMP/check.out"
+
+# ---- without junitparser: a failure that names the package, never a skip
+st=0; "$JUNIT_PY" -S "$JUNIT_CHECK" "$J" >"$TMP/check.out" 2>&1 || st=$? # -S: no dist-packages
+[ "$st" -eq 2 ] && ok || fail "junit_check.py without junitparser: exit $st, expected 2"
+expect_grep 'cannot import junitparser.*python3-junitparser' "$TMP/check.out"
+st=0
+RTC_PYTHON=/nonexistent/python3 bash -c '. "$1/tests/cli/lib.sh" "$2" "$1"; validate_junit "$3"; finish' \
+  lib "$SRC" "$RTC" "$J" >"$TMP/lib.out" 2>&1 || st=$?
+[ "$st" -ne 0 ] && ok || fail "validate_junit passed without a python3 with junitparser"
+expect_grep 'FAIL: cannot check .*no python3 with junitparser.*python3-junitparser' "$TMP/lib.out"
+finish

@@ -1,0 +1,128 @@
+#!/usr/bin/python3
+"""junit_check.py - read an rtconform junit.xml the way a CI consumer does.
+
+Parses the file with junitparser (Debian: python3-junitparser), the library
+many CI report tools build on, and checks that its totals are consistent:
+every suite's tests / failures / errors / skipped attributes match its
+testcases, the <testsuites> totals match the suites, no testcase has more
+than one verdict, and an ID.verdict property, where there is one, agrees
+with its testcase. Then it checks what the caller expects:
+
+  junit_check.py FILE [--tests N] [--failures N] [--errors N] [--skipped N]
+                      [--property NAME | --property NAME=VALUE]... [--list]
+
+It prints one line of totals ("junit.xml: 2 tests, 0 failures, 1 error,
+1 skipped; 1 suite, 140 properties"), then one line per problem. --list
+also prints every property as NAME=VALUE. Exit status: 0 all good, 1 a
+check failed, 2 usage error or unreadable file.
+
+The CLI tests run it through tests/cli/lib.sh's validate_junit.
+"""
+
+import argparse
+import sys
+
+try:
+    import junitparser
+    from junitparser import Error, Failure, Skipped
+except ImportError as e:  # never a silent skip: say what is missing
+    sys.stderr.write(
+        "junit_check.py: cannot import junitparser (%s) into %s: install Debian's "
+        "python3-junitparser (ci/deps does)\n" % (e, sys.executable))
+    sys.exit(2)
+
+VERDICTS = {Failure: "fail", Error: "error", Skipped: "skipped"}
+
+
+def plural(n, word, many=None):
+    return "%d %s" % (n, word if n == 1 else (many or word + "s"))
+
+
+def read(path):
+    """The <testsuites> root and its suites, parsed by junitparser."""
+    xml = junitparser.JUnitXml.fromfile(path)
+    if not isinstance(xml, junitparser.JUnitXml):
+        raise ValueError("the root element is <testsuite>, not <testsuites>")
+    return xml, list(xml)
+
+
+def check(path, args):
+    """Problems found in the file, as sentences; prints the totals."""
+    problems = []
+    xml, suites = read(path)
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    props = {}
+    for s in suites:
+        count = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+        suite_props = {p.name: p.value for p in s.properties()}
+        props.update(suite_props)
+        for case in s:
+            count["tests"] += 1
+            results = case.result
+            if len(results) > 1:
+                problems.append("suite %s, testcase '%s': %d verdicts (%s)"
+                                % (s.name, case.name, len(results),
+                                   ", ".join(type(r).__name__ for r in results)))
+            verdict = VERDICTS.get(type(results[0]), "?") if results else "pass"
+            key = {"fail": "failures", "error": "errors", "skipped": "skipped"}.get(verdict)
+            if key:
+                count[key] += 1
+            # rtconform names a testcase "ID: title" and files ID.verdict
+            rid = (case.name or "").split(":")[0]
+            said = suite_props.get(rid + ".verdict")
+            if said is not None and said != verdict:
+                problems.append("testcase '%s' is %s, but property %s.verdict says %s"
+                                % (case.name, verdict, rid, said))
+        for k, v in count.items():
+            if getattr(s, k) != v:
+                problems.append("suite %s: %s=\"%s\" but its testcases make %d"
+                                % (s.name, k, getattr(s, k), v))
+            totals[k] += v
+    for k in ("tests", "failures", "errors"):
+        if getattr(xml, k) != totals[k]:
+            problems.append("<testsuites> %s=\"%s\" but its suites make %d"
+                            % (k, getattr(xml, k), totals[k]))
+
+    print("%s: %s, %s, %s, %d skipped; %s, %s"
+          % (path, plural(totals["tests"], "test"), plural(totals["failures"], "failure"),
+             plural(totals["errors"], "error"), totals["skipped"],
+             plural(len(suites), "suite"), plural(len(props), "property", "properties")))
+    if args.list:
+        for name in sorted(props):
+            print("  %s=%s" % (name, props[name]))
+
+    for k in ("tests", "failures", "errors", "skipped"):
+        want = getattr(args, k)
+        if want is not None and want != totals[k]:
+            problems.append("expected %d %s, found %d" % (want, k, totals[k]))
+    for spec in args.property:
+        name, eq, value = spec.partition("=")
+        if name not in props:
+            problems.append("no property %s" % name)
+        elif eq and props[name] != value:
+            problems.append("property %s is '%s', expected '%s'" % (name, props[name], value))
+    return problems
+
+
+def main():
+    p = argparse.ArgumentParser(
+        description="Check an rtconform junit.xml's totals and properties with junitparser.")
+    p.add_argument("file", help="the junit.xml to read")
+    for k in ("tests", "failures", "errors", "skipped"):
+        p.add_argument("--" + k, type=int, metavar="N", help="expect N %s in all" % k)
+    p.add_argument("--property", action="append", default=[], metavar="NAME[=VALUE]",
+                   help="expect this property (with exactly this value); repeatable")
+    p.add_argument("--list", action="store_true", help="print every property")
+    args = p.parse_args()
+    try:
+        problems = check(args.file, args)
+    except Exception as e:  # unreadable, not XML, not JUnit
+        print("%s: cannot be read as JUnit XML: %s" % (args.file, e))
+        return 2
+    for line in problems:
+        print("%s: %s" % (args.file, line))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
