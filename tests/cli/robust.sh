@@ -33,22 +33,19 @@ sysv_xml 100 >"$TMP/sysv-short.xml"
 before_sets="$(tagged_sets)"
 "$RTC" run -o "$TMP/killed" "$TMP/sysv-long.xml" >"$TMP/killed.out" 2>&1 &
 sup=$!
-new=""
-for _ in $(seq 600); do # a new tagged set appears once the worker has made it
-  new="$(comm -13 <(echo "$before_sets") <(tagged_sets))"
-  [ -n "$new" ] && break
-  sleep 0.05
-done
-[ -n "$new" ] && ok || fail "no SysV set of the sysv-sem worker appeared within 30 s"
+new_sets() { comm -13 <(echo "$before_sets") <(tagged_sets); }
+wait_for "the SysV set of the sysv-sem worker" 30 test -n "\$(new_sets)" || true
+new="$(new_sets)"
 kill -KILL "$sup"
 wait "$sup" 2>/dev/null
-for _ in $(seq 600); do [ -z "$(marked_procs)" ] && break; sleep 0.05; done
-expect_no_leftovers "workers of a SIGKILLed supervisor"
+no_marked() { [ -z "$(marked_procs)" ]; }
+wait_for "the workers of a SIGKILLed supervisor to end" 30 no_marked || true
 for id in $new; do # (another rtconform run on this machine may reclaim it first)
   awk -v id="$id" 'NR > 1 && $2 == id { f = 1 } END { exit !f }' /proc/sysvipc/sem ||
     echo "note: set $id was already reclaimed by another run before ours"
 done
 expect_status 0 "$RTC" run -o "$TMP/next" "$TMP/sysv-short.xml"
+validate_junit "$TMP/next/junit.xml" --tests 1 --failures 0 --errors 0
 for id in $new; do
   awk -v id="$id" 'NR > 1 && $2 == id { f = 1 } END { exit !f }' /proc/sysvipc/sem &&
     fail "SysV set $id of the killed run is still there after the next run" || ok
@@ -140,5 +137,50 @@ expect_grep "title.xml:1: Element '\{urn:rtconform:requirements:1\}title'.*maxim
 printf '<requirements xmlns="urn:rtconform:requirements:1" name="t" version="1">\n<requirement id="A"><probe name="timer-wakeup"><param name="cpus">%s0</param></probe><limit statistic="max" max="1ms"/></requirement></requirements>\n' "$(for _ in $(seq 100); do printf '0,'; done)" >"$TMP/param.xml"
 expect_status 2 "$RTC" validate "$TMP/param.xml"
 expect_grep "param.xml:2: .*maximum length of '127'" "$TMP/out"
+
+# Standard output that cannot be written: the reports come first and are
+# complete; the failure is said on stderr and gives exit status 3, never a
+# death by SIGPIPE.
+gen_many() { # N: selftest requirements whose table is larger than a pipe
+  echo '<requirements xmlns="urn:rtconform:requirements:1" name="many" version="1">'
+  echo '<defaults iterations="10" runs="1" warmup="0" timeout="10s"/>'
+  for i in $(seq "$1"); do
+    echo "<requirement id=\"R$i\"><probe name=\"selftest\"/><limit statistic=\"max\" max=\"1s\"/></requirement>"
+  done
+  echo '</requirements>'
+}
+gen_many 1500 >"$TMP/many.xml"
+bash -c "exec '$RTC' run -o '$TMP/pipe' '$TMP/many.xml' 2>'$TMP/pipe.err' | head -1 >/dev/null; exit \${PIPESTATUS[0]}"
+st=$?
+[ "$st" -eq 3 ] && ok || fail "run | head -1: exit $st, expected 3 (141 is a SIGPIPE death)"
+expect_grep 'standard output: Broken pipe; the reports are written' "$TMP/pipe.err"
+validate_junit "$TMP/pipe/junit.xml" --tests 1500 --failures 0 --errors 0
+expect_status 3 bash -c "exec '$RTC' run -o '$TMP/full' '$FIX/cli/pass.xml' >/dev/full"
+expect_grep 'standard output: No space left on device' "$TMP/out"
+validate_junit "$TMP/full/junit.xml" --tests 2
+expect_status 3 bash -c "exec '$RTC' run -o '$TMP/closed' '$FIX/cli/pass.xml' >&-"
+expect_grep 'standard output: Bad file descriptor' "$TMP/out"
+validate_junit "$TMP/closed/junit.xml" --tests 2
+
+# A reader that stops reading holds the table's write; SIGTERM ends it.
+mkfifo "$TMP/slow"
+"$RTC" run -o "$TMP/blocked" "$TMP/many.xml" >"$TMP/slow" 2>"$TMP/blocked.err" &
+pid=$!
+exec 7<"$TMP/slow" # open, never read
+wait_for "the reports of the blocked run" 60 test -s "$TMP/blocked/results.json" || true
+kill -TERM "$pid" # the table's write is blocked, or about to be: the flag ends it either way
+gone() { ! kill -0 "$pid" 2>/dev/null; }
+wait_for "a run blocked on its stdout to end after SIGTERM" 10 gone || kill -KILL "$pid"
+wait "$pid"; st=$?
+exec 7<&-
+[ "$st" -eq 3 ] && ok || fail "blocked run after SIGTERM: exit $st, expected 3"
+expect_grep 'standard output: interrupted while blocked' "$TMP/blocked.err"
+validate_junit "$TMP/blocked/junit.xml" --tests 1500
+
+# A report that cannot be written (a full file system): the table on stdout
+# closes with the exit status the run ends with, 3, and why.
+expect_status 3 unshare -m sh -c "mount -t tmpfs -o size=16k none '$TMP/plant' && exec '$RTC' run -o '$TMP/plant/out' '$FIX/cli/pass.xml'"
+expect_grep 'exit status 3: a report could not be written' "$TMP/out"
+expect_no_grep 'exit status 0' "$TMP/out"
 
 finish
