@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -156,21 +158,35 @@ int cli_write_stdout(const char *buf, size_t len, volatile sig_atomic_t *stop)
 	if (stdout_was_closed)
 		return -EBADF;
 	fflush(stdout); /* nothing of stdio's may come after this */
-	while (len) {
-		ssize_t n = write(STDOUT_FILENO, buf, len);
-		int e = errno;
-		/* A signal ends a blocked write with EINTR, or with the part
-		 * written so far: either way the flag is looked at. */
-		if (stop && *stop)
-			return -EINTR;
-		if (n < 0 && e == EINTR)
-			continue;
-		if (n < 0)
-			return -e;
-		buf += n;
-		len -= (size_t)n;
+	/* The interrupting signals are held except while ppoll() waits, so
+	 * one that comes at any moment ends the wait, and no write can block:
+	 * it follows POLLOUT and writes at most PIPE_BUF bytes, which a pipe
+	 * that polls writable takes at once. */
+	sigset_t hold, old;
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	int rc = 0;
+	while (len && !rc) {
+		struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+		if (stop && *stop) {
+			rc = -EINTR;
+		} else if (ppoll(&p, 1, NULL, &old) < 0) {
+			rc = errno == EINTR ? 0 : -errno; /* EINTR: look at the flag */
+		} else {
+			ssize_t n = write(STDOUT_FILENO, buf, len < PIPE_BUF ? len : PIPE_BUF);
+			if (n < 0 && errno != EINTR && errno != EAGAIN)
+				rc = -errno;
+			if (n > 0) {
+				buf += n;
+				len -= (size_t)n;
+			}
+		}
 	}
-	return 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
 }
 
 void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,
