@@ -7,10 +7,12 @@
  *                                   end of every process the worker made
  *   classify   (runner_classify.c)  how the worker ended, as a verdict
  *
- * Internal to harness/ (and its tests): callers outside use runner.h. Each
- * stage either completes or leaves an `error` verdict in the result and
- * returns non-zero; runner_run() then releases what the earlier stages hold
- * with runner_abandon() and stops.
+ * Internal to harness/ (and its tests): callers outside use runner.h. The
+ * stages before a worker exists (prepare, the load start, spawn) either
+ * complete or leave an `error` verdict in the result and return non-zero;
+ * runner_run() then releases what the earlier ones hold with
+ * runner_abandon() and stops. Once a worker exists, supervise and classify
+ * always run: they cannot fail, only report how the worker ended.
  */
 #ifndef RTC_RUNNER_STAGES_H
 #define RTC_RUNNER_STAGES_H
