@@ -1,13 +1,26 @@
 /* test_verdict.c - verdict_judge() on synthetic results: which limits pass,
- * which fail, the failure text, and when a limit cannot be judged. No
- * worker runs and nothing is timed. */
+ * which fail, the failure text, and when a limit cannot be judged; the
+ * runner's classify stage on synthetic ends of a worker (wait statuses,
+ * worker states and reasons, load outcomes); and its prepare stage. No
+ * worker runs (but one whose binary is missing) and nothing is timed. */
 #include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "harness/measure/probe.h"
 #include "harness/measure/probes/probes.h"
+#include "harness/measure/timebase.h"
+#include "harness/measure/worker.h"
 #include "harness/runner.h"
+#include "harness/runner_stages.h"
 #include "test_util.h"
 
 /* A requirement on sem-pingpong (metric per-op) with samples 1..n ticks,
@@ -260,6 +273,422 @@ START_TEST(quick_and_overrides_change_counts)
 }
 END_TEST
 
+
+/* ---- classify: how a worker ended, as a verdict ------------------------ */
+
+/* A worker of x that ran `done` of 3 runs and reached `state`, then ended
+ * with wait status `status` (built as the kernel encodes it). */
+static struct worker_end ended(struct fx *x, int status, uint32_t done, enum worker_state state)
+{
+	x->req.timeout_ns = 500000000ull; /* 0.5 s */
+	x->res.res->runs_done = done;
+	x->res.res->state = state;
+	return (struct worker_end){ .status = status };
+}
+
+#define EXITED(code) W_EXITCODE(code, 0)
+#define KILLED(sig) W_EXITCODE(0, sig)
+
+START_TEST(classify_clean_exit_is_judged)
+{
+	struct fx *x = fx_new(1000, 1.0, 0);
+	bound_max(add(x, "max", NULL), 1e9, QTY_NS);
+	struct worker_end e = ended(x, EXITED(0), 3, WS_DONE);
+	runner_classify(&x->res, 3, &e);
+	ck_assert_int_eq(x->res.verdict, VERDICT_PASS);
+	ck_assert(x->res.limits[0].evaluated);
+
+	/* the limits decide, not the exit: the same end with a tight limit fails */
+	struct fx *y = fx_new(1000, 1.0, 0);
+	bound_max(add(y, "max", NULL), 10, QTY_NS);
+	e = ended(y, EXITED(0), 3, WS_DONE);
+	runner_classify(&y->res, 3, &e);
+	ck_assert_int_eq(y->res.verdict, VERDICT_FAIL);
+	ck_assert_str_eq(y->res.reason, "max 1 us > 10 ns (n=1000)");
+	fx_free(x);
+	fx_free(y);
+}
+END_TEST
+
+START_TEST(classify_segv_is_error_with_signal_and_progress)
+{
+	struct fx *x = fx_new(1000, 1.0, 0);
+	bound_max(add(x, "max", NULL), 1e9, QTY_NS); /* would pass */
+	x->res.policy = SCHED_OTHER;
+	struct worker_end e = ended(x, KILLED(SIGSEGV), 1, WS_MEASURING);
+	runner_classify(&x->res, 3, &e);
+	ck_assert_int_eq(x->res.verdict, VERDICT_ERROR);
+	ck_assert_str_eq(x->res.reason,
+			 "worker killed by signal 11 (Segmentation fault) after 1 of 3 runs");
+	ck_assert(!x->res.limits[0].evaluated); /* never judged */
+
+	/* what the worker said before it died follows */
+	struct fx *y = fx_new(10, 1.0, 0);
+	snprintf(y->res.res->reason, sizeof y->res.res->reason, "peer: futex wait: EINTR");
+	e = ended(y, KILLED(SIGABRT), 0, WS_WARMUP);
+	runner_classify(&y->res, 3, &e);
+	ck_assert_str_eq(y->res.reason, "worker killed by signal 6 (Aborted) after 0 of 3 runs: "
+			 "peer: futex wait: EINTR");
+	fx_free(x);
+	fx_free(y);
+}
+END_TEST
+
+START_TEST(classify_sigkill_names_rttime_only_for_realtime)
+{
+	struct fx *x = fx_new(10, 1.0, 0);
+	x->res.policy = SCHED_FIFO;
+	struct worker_end e = ended(x, KILLED(SIGKILL), 2, WS_MEASURING);
+	runner_classify(&x->res, 3, &e);
+	ck_assert_int_eq(x->res.verdict, VERDICT_ERROR);
+	ck_assert_msg(strstr(x->res.reason, "signal 9 (Killed) (a real-time worker") &&
+		      strstr(x->res.reason, "RLIMIT_RTTIME) after 2 of 3 runs"), "%s",
+		      x->res.reason);
+
+	struct fx *y = fx_new(10, 1.0, 0);
+	y->res.policy = SCHED_OTHER;
+	e = ended(y, KILLED(SIGKILL), 2, WS_MEASURING);
+	runner_classify(&y->res, 3, &e);
+	ck_assert_str_eq(y->res.reason, "worker killed by signal 9 (Killed) after 2 of 3 runs");
+
+	/* SIGXCPU is RLIMIT_RTTIME's soft limit, whatever the policy */
+	struct fx *z = fx_new(10, 1.0, 0);
+	z->res.policy = SCHED_OTHER;
+	e = ended(z, KILLED(SIGXCPU), 0, WS_MEASURING);
+	runner_classify(&z->res, 3, &e);
+	ck_assert_ptr_nonnull(strstr(z->res.reason, "RLIMIT_RTTIME"));
+	fx_free(x);
+	fx_free(y);
+	fx_free(z);
+}
+END_TEST
+
+START_TEST(classify_timeout_outranks_the_kill)
+{
+	struct fx *x = fx_new(1000, 1.0, 0);
+	bound_max(add(x, "max", NULL), 1e9, QTY_NS);
+	x->res.policy = SCHED_FIFO;
+	/* supervise killed it: the status is SIGKILL, but the timeout is the news */
+	struct worker_end e = ended(x, KILLED(SIGKILL), 1, WS_MEASURING);
+	e.timed_out = true;
+	x->res.seconds = 1.52;
+	runner_classify(&x->res, 3, &e);
+	ck_assert_int_eq(x->res.verdict, VERDICT_ERROR);
+	ck_assert_str_eq(x->res.reason, "timed out after 1.5 s (timeout 0.5 s; 1 of 3 runs done); "
+			 "the worker was killed");
+	fx_free(x);
+}
+END_TEST
+
+START_TEST(classify_interrupted)
+{
+	struct fx *x = fx_new(1000, 1.0, 0);
+	bound_max(add(x, "max", NULL), 1e9, QTY_NS);
+	struct worker_end e = ended(x, KILLED(SIGKILL), 2, WS_MEASURING);
+	e.interrupted = true;
+	runner_classify(&x->res, 3, &e);
+	ck_assert_int_eq(x->res.verdict, VERDICT_ERROR);
+	ck_assert_str_eq(x->res.reason, "interrupted (after 2 of 3 runs)");
+	fx_free(x);
+}
+END_TEST
+
+START_TEST(classify_worker_reported_failure)
+{
+	struct fx *x = fx_new(1000, 1.0, 0);
+	bound_max(add(x, "max", NULL), 1e9, QTY_NS); /* would pass */
+	snprintf(x->res.res->reason, sizeof x->res.res->reason,
+		 "mlockall: Operation not permitted");
+	struct worker_end e = ended(x, EXITED(1), 0, WS_FAILED);
+	runner_classify(&x->res, 3, &e);
+	ck_assert_int_eq(x->res.verdict, VERDICT_ERROR);
+	ck_assert_str_eq(x->res.reason, "mlockall: Operation not permitted");
+
+	/* a clean exit that never reached WS_DONE is no pass either */
+	struct fx *y = fx_new(1000, 1.0, 0);
+	bound_max(add(y, "max", NULL), 1e9, QTY_NS);
+	e = ended(y, EXITED(0), 1, WS_MEASURING);
+	runner_classify(&y->res, 3, &e);
+	ck_assert_int_eq(y->res.verdict, VERDICT_ERROR);
+	ck_assert_str_eq(y->res.reason, "worker exited with status 0 after 1 of 3 runs without "
+			 "finishing or saying why");
+
+	/* nor does WS_DONE excuse a non-zero exit */
+	struct fx *z = fx_new(1000, 1.0, 0);
+	e = ended(z, EXITED(3), 3, WS_DONE);
+	runner_classify(&z->res, 3, &e);
+	ck_assert_int_eq(z->res.verdict, VERDICT_ERROR);
+	ck_assert_ptr_nonnull(strstr(z->res.reason, "worker exited with status 3 after 3 of 3"));
+	fx_free(x);
+	fx_free(y);
+	fx_free(z);
+}
+END_TEST
+
+START_TEST(classify_load_ended_or_stuck)
+{
+	/* a load that ended early voids a clean finish ... */
+	struct fx *x = fx_new(1000, 1.0, 0);
+	bound_max(add(x, "max", NULL), 1e9, QTY_NS);
+	struct worker_end e = ended(x, EXITED(0), 3, WS_DONE);
+	e.load_rc = -ECHILD;
+	snprintf(e.load_err, sizeof e.load_err, "stress-ng exited with status 1");
+	runner_classify(&x->res, 3, &e);
+	ck_assert_int_eq(x->res.verdict, VERDICT_ERROR);
+	ck_assert_str_eq(x->res.reason, "background load ended during the measurement: "
+			 "stress-ng exited with status 1");
+
+	/* ... but a crash is still reported as the crash */
+	struct fx *y = fx_new(10, 1.0, 0);
+	e = ended(y, KILLED(SIGSEGV), 0, WS_MEASURING);
+	e.load_rc = -ECHILD;
+	runner_classify(&y->res, 3, &e);
+	ck_assert_ptr_nonnull(strstr(y->res.reason, "signal 11"));
+
+	/* a load that would not stop spoils a fail as well as a pass ... */
+	struct fx *z = fx_new(1000, 1.0, 0);
+	bound_max(add(z, "max", NULL), 10, QTY_NS);
+	e = ended(z, EXITED(0), 3, WS_DONE);
+	e.load_rc = -EBUSY;
+	snprintf(e.load_err, sizeof e.load_err, "group 42 still there");
+	runner_classify(&z->res, 3, &e);
+	ck_assert_int_eq(z->res.verdict, VERDICT_ERROR);
+	ck_assert_str_eq(z->res.reason, "background load could not be stopped: group 42 still there");
+
+	/* ... and leaves an earlier error's reason alone */
+	struct fx *w = fx_new(10, 1.0, 0);
+	e = ended(w, KILLED(SIGSEGV), 0, WS_MEASURING);
+	e.load_rc = -EBUSY;
+	runner_classify(&w->res, 3, &e);
+	ck_assert_ptr_nonnull(strstr(w->res.reason, "signal 11"));
+	fx_free(x);
+	fx_free(y);
+	fx_free(z);
+	fx_free(w);
+}
+END_TEST
+
+/* ---- prepare, and a worker that cannot be spawned ---------------------- */
+
+/* The supervisor calibrates the timebase before it runs anything. */
+static void calibrate(void)
+{
+	static struct timebase tb;
+	char err[300];
+	ck_assert_msg(timebase_init(&tb, err, sizeof err) == 0, "timebase: %s", err);
+}
+
+START_TEST(prepare_needs_a_timebase)
+{
+	/* each test runs in its own process: nothing calibrated here */
+	struct requirement r = { .id = "R", .probe = "sem-pingpong", .iterations = 10, .runs = 1,
+				 .cpu = -1 };
+	struct req_file f = { .path = "t.xml" };
+	struct req_result out;
+	struct runner_job j;
+	ck_assert_int_eq(runner_prepare(&r, &f, NULL, &out, &j), -1);
+	ck_assert_str_eq(out.reason, "internal error: no timebase");
+	ck_assert_ptr_null(out.res);
+	calibrate();
+	ck_assert_int_eq(runner_prepare(&r, &f, NULL, &out, &j), 0);
+	runner_abandon(&j);
+	req_result_free(&out);
+}
+END_TEST
+
+START_TEST(prepare_refuses_unknown_probe)
+{
+	struct requirement r = { .id = "R", .probe = "no-such-probe", .iterations = 10, .runs = 1 };
+	struct req_file f = { .path = "t.xml" };
+	struct req_result out;
+	struct runner_job j;
+	ck_assert_int_eq(runner_prepare(&r, &f, NULL, &out, &j), -1);
+	ck_assert_int_eq(out.verdict, VERDICT_ERROR);
+	ck_assert_str_eq(out.reason, "unknown probe 'no-such-probe'");
+	ck_assert_ptr_null(out.res);
+	runner_abandon(&j); /* safe after a failed prepare */
+	ck_assert_int_eq(j.res_fd, -1);
+}
+END_TEST
+
+START_TEST(prepare_stores_the_workers_spec)
+{
+	struct requirement r = { .id = "R", .probe = "sem-pingpong", .iterations = 2000,
+				 .runs = 10, .warmup = 100, .cpu = -1,
+				 .timeout_ns = 7000000000ull };
+	struct req_file f = { .path = "t.xml" };
+	struct run_options o = { .quick = true, .self_dir = "/opt/rtc/bin" };
+	struct req_result out;
+	struct runner_job j;
+	calibrate();
+	ck_assert_int_eq(runner_prepare(&r, &f, &o, &out, &j), 0);
+	ck_assert_ptr_nonnull(out.res);
+	ck_assert_int_ge(j.res_fd, 0);
+	ck_assert_int_ne(fcntl(j.res_fd, F_GETFD) & FD_CLOEXEC, 0);
+	ck_assert_str_eq(j.worker_path, "/opt/rtc/bin/rtconform-worker");
+	uint64_t it, runs, wu;
+	runner_counts(&r, &o, &it, &runs, &wu);
+	ck_assert_uint_eq(j.c.iterations, it);
+	ck_assert_uint_eq(j.c.runs, runs);
+
+	/* the worker rebuilds the same context from the memory alone */
+	struct probe_ctx w;
+	memset(&w, 0, sizeof w);
+	ck_assert_int_eq(worker_ctx_load(&w, out.res), 0);
+	ck_assert_ptr_eq(w.probe, out.probe);
+	ck_assert_uint_eq(w.iterations, it);
+	ck_assert_uint_eq(w.runs, runs);
+	ck_assert_uint_eq(w.warmup, wu);
+	ck_assert_uint_eq(w.timeout_ns, 7000000000ull);
+	ck_assert_str_eq(probe_value(&w, "mechanism"), "posix-sem"); /* the default */
+
+	runner_abandon(&j);
+	ck_assert_int_eq(j.res_fd, -1);
+	req_result_free(&out);
+}
+END_TEST
+
+START_TEST(missing_worker_binary_names_the_path)
+{
+	struct requirement r = { .id = "R", .probe = "sem-pingpong", .iterations = 10,
+				 .runs = 1, .cpu = -1, .timeout_ns = 30000000000ull };
+	struct req_file f = { .path = "t.xml" };
+	struct run_options o = { .self_dir = "/nonexistent/rtc" };
+	struct req_result out;
+	struct runner_job j;
+	calibrate();
+	ck_assert_int_eq(runner_prepare(&r, &f, &o, &out, &j), 0);
+	ck_assert_int_eq(runner_load_start(&j, &out), 0); /* no load: nothing to do */
+	ck_assert_int_eq(runner_spawn(&j, &out), 0);
+	ck_assert_int_eq(j.res_fd, -1); /* the supervisor's copy is closed */
+	struct worker_end e;
+	runner_supervise(&j, &o, &out, &e);
+	ck_assert(!e.timed_out && !e.interrupted);
+	ck_assert(WIFEXITED(e.status) && WEXITSTATUS(e.status) == 127);
+	ck_assert_uint_eq(out.res->state, WS_FAILED); /* the child said it failed */
+	runner_classify(&out, j.c.runs, &e);
+	ck_assert_int_eq(out.verdict, VERDICT_ERROR);
+	ck_assert_str_eq(out.reason, "cannot run the worker /nonexistent/rtc/rtconform-worker: "
+			 "No such file or directory (it is built beside rtconform)");
+	ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1); /* nothing left to reap */
+	req_result_free(&out);
+}
+END_TEST
+
+/* ---- supervise: a worker that never ends ------------------------------- */
+
+/* A directory whose rtconform-worker is a script that starts a peer (its
+ * pid in DIR/peer) and then sleeps far past any timeout here. */
+static char hang_dir[64];
+
+static void hang_setup(void)
+{
+	snprintf(hang_dir, sizeof hang_dir, "/tmp/rtc-verdict-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(hang_dir));
+	char path[128];
+	snprintf(path, sizeof path, "%s/rtconform-worker", hang_dir);
+	FILE *fp = fopen(path, "w");
+	ck_assert_ptr_nonnull(fp);
+	fprintf(fp, "#!/bin/sh\nsleep 60 &\necho $! > %s/peer\nexec sleep 60\n", hang_dir);
+	fclose(fp);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	/* as rtconform's main does: orphaned peers come back to be reaped */
+	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+}
+
+static void hang_teardown(void)
+{
+	tu_rm_tree(hang_dir);
+}
+
+struct progress_seen {
+	int calls;
+	const struct req_result *r;
+	uint64_t runs_total;
+};
+
+static void count_progress(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,
+			   double elapsed_s, void *arg)
+{
+	struct progress_seen *p = arg;
+	(void)runs_done;
+	(void)elapsed_s;
+	p->calls++;
+	p->r = r;
+	p->runs_total = runs_total;
+}
+
+/* Run a requirement on the hanging worker through every stage. */
+static void run_hanging(struct run_options *o, uint64_t timeout_ns, struct req_result *out,
+			struct worker_end *e)
+{
+	static struct requirement r;
+	static struct req_file f = { .path = "t.xml" };
+	r = (struct requirement){ .id = "R", .probe = "sem-pingpong", .iterations = 10,
+				  .runs = 1, .cpu = -1, .timeout_ns = timeout_ns };
+	struct runner_job j;
+	calibrate();
+	o->self_dir = hang_dir;
+	ck_assert_int_eq(runner_prepare(&r, &f, o, out, &j), 0);
+	ck_assert_int_eq(runner_spawn(&j, out), 0);
+	runner_supervise(&j, o, out, e);
+	runner_classify(out, j.c.runs, e);
+}
+
+/* Nothing of the worker's process group is left: not the worker, not the
+ * peer it started (reaped by us as the subreaper). */
+static void assert_group_gone(void)
+{
+	char path[128];
+	snprintf(path, sizeof path, "%s/peer", hang_dir);
+	FILE *fp = fopen(path, "r");
+	ck_assert_msg(fp != NULL, "the hanging worker never started its peer");
+	int peer = 0;
+	ck_assert_int_eq(fscanf(fp, "%d", &peer), 1);
+	fclose(fp);
+	ck_assert_int_gt(peer, 0);
+	ck_assert_msg(kill(peer, 0) == -1 && errno == ESRCH, "peer %d still exists", peer);
+	ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
+	ck_assert_int_eq(errno, ECHILD);
+}
+
+START_TEST(supervise_kills_on_timeout)
+{
+	struct progress_seen seen = { 0 };
+	struct run_options o = { .progress = count_progress, .progress_arg = &seen };
+	struct req_result out;
+	struct worker_end e;
+	run_hanging(&o, 1000000000ull, &out, &e); /* 1 s */
+	ck_assert(e.timed_out && !e.interrupted);
+	ck_assert(WIFSIGNALED(e.status) && WTERMSIG(e.status) == SIGKILL);
+	ck_assert_double_ge(out.seconds, 1.0);
+	ck_assert_double_lt(out.seconds, 50.0); /* long before the worker's own end */
+	ck_assert_int_eq(out.verdict, VERDICT_ERROR);
+	ck_assert_msg(strstr(out.reason, "(timeout 1.0 s; 0 of 1 runs done); the worker was killed"),
+		      "%s", out.reason);
+	ck_assert_int_ge(seen.calls, 1); /* the display was fed while it waited */
+	ck_assert_ptr_eq(seen.r, &out);
+	ck_assert_uint_eq(seen.runs_total, 1);
+	assert_group_gone();
+	req_result_free(&out);
+}
+END_TEST
+
+START_TEST(supervise_stops_on_interrupt)
+{
+	volatile sig_atomic_t stop = 1; /* already asked to stop */
+	struct run_options o = { .interrupted = &stop };
+	struct req_result out;
+	struct worker_end e;
+	run_hanging(&o, 60000000000ull, &out, &e);
+	ck_assert(e.interrupted && !e.timed_out);
+	ck_assert_double_lt(out.seconds, 50.0); /* not the timeout, not the worker's end */
+	ck_assert_str_eq(out.reason, "interrupted (after 0 of 1 runs)");
+	ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1); /* all of it reaped */
+	req_result_free(&out);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("verdict");
@@ -277,5 +706,22 @@ int main(void)
 	tcase_add_test(tc, error_verdict_is_kept);
 	tcase_add_test(tc, verdict_names);
 	tcase_add_test(tc, quick_and_overrides_change_counts);
+	TCase *cl = tu_tcase(s, "classify", 10);
+	tcase_add_test(cl, classify_clean_exit_is_judged);
+	tcase_add_test(cl, classify_segv_is_error_with_signal_and_progress);
+	tcase_add_test(cl, classify_sigkill_names_rttime_only_for_realtime);
+	tcase_add_test(cl, classify_timeout_outranks_the_kill);
+	tcase_add_test(cl, classify_interrupted);
+	tcase_add_test(cl, classify_worker_reported_failure);
+	tcase_add_test(cl, classify_load_ended_or_stuck);
+	TCase *pr = tu_tcase(s, "prepare", 10);
+	tcase_add_test(pr, prepare_refuses_unknown_probe);
+	tcase_add_test(pr, prepare_needs_a_timebase);
+	tcase_add_test(pr, prepare_stores_the_workers_spec);
+	tcase_add_test(pr, missing_worker_binary_names_the_path);
+	TCase *sv = tu_tcase(s, "supervise", 60);
+	tcase_add_checked_fixture(sv, hang_setup, hang_teardown);
+	tcase_add_test(sv, supervise_kills_on_timeout);
+	tcase_add_test(sv, supervise_stops_on_interrupt);
 	return tu_run(s);
 }

@@ -1,12 +1,13 @@
 /* worker.h - the measuring side of a requirement.
  *
- * The supervisor (runner.c) writes what the worker must do into the
- * `spec` of the result memory, forks, and the child execs the slim
- * rtconform-worker binary with the memory's file descriptor. That binary
- * links only the probes, histogram, timebase and real-time set-up: no
- * libxml2, ICU or jansson in the measuring process, so fork, clone and
- * spawn are timed from a process image as small as the seeds' programs, and
- * nothing else of rtconform's is mapped beside the measurement.
+ * The supervisor writes what the worker must do into the `spec` of the
+ * result memory (harness/runner_prepare.c), forks, and the child execs the
+ * slim rtconform-worker binary with the memory's file descriptor
+ * (harness/runner_spawn.c). That binary links only the probes, histogram,
+ * timebase and real-time set-up: no libxml2, ICU or jansson in the
+ * measuring process, so fork, clone and spawn are timed from a process
+ * image as small as the seeds' programs, and nothing else of rtconform's is
+ * mapped beside the measurement.
  */
 #ifndef RTC_WORKER_H
 #define RTC_WORKER_H

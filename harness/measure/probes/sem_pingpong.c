@@ -249,25 +249,10 @@ static void describe(struct probe_ctx *c, const struct pp_shared *sh,
 			 (unsigned long long)behind, cpu_a, cpu_b);
 }
 
-static int pp_run(struct probe_ctx *c)
+/* The probe's shared page, zeroed, and the scales of both metrics. 0 or
+ * -errno after probe_fail. */
+static int pp_map(struct probe_ctx *c, bool thread, struct pp_shared **shp)
 {
-	const char *mname = probe_value(c, "mechanism");
-	const char *placement = probe_value(c, "placement");
-	bool thread = strcmp(probe_value(c, "peer"), "thread") == 0;
-	const struct ipc_mech *ops = mech_find(mname);
-	int cpu_a, cpu_b, rc = 0;
-	char err[400];
-	pthread_t tid = 0;
-	pid_t pid = -1;
-
-	if (!ops)
-		return probe_fail(c, EINVAL, "mechanism %s has no implementation", mname);
-	if (probe_pick_cpus(c, placement, &cpu_a, &cpu_b) != 0)
-		return probe_fail(c, ENODEV, "placement %s needs two CPUs, %d allowed",
-				  placement, c->ncpus);
-	if ((rc = rtenv_pin(cpu_a, err, sizeof err)) != 0)
-		return probe_fail(c, rc, "%s", err);
-
 	struct pp_shared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE,
 				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED) {
@@ -277,17 +262,20 @@ static int pp_run(struct probe_ctx *c)
 	}
 	memset(sh, 0, sizeof *sh);
 	sh->ch.pshared = !thread;
-	struct ipc_chan *ch = &sh->ch;
 	probe_set_scale(c, M_PER_OP, 0.5);
 	probe_set_scale(c, M_WAKEUP, 1.0);
+	*shp = sh;
+	return 0;
+}
 
-	if ((rc = ops->open(ch, c)) != 0)
-		goto close;
-	struct pp_peer peer = { .c = c, .sh = sh, .ops = ops, .cpu = cpu_b };
-	if ((rc = thread ? start_thread(&peer, &tid) : start_process(&peer, &pid)) != 0)
-		goto close;
-
+/* A's side, with the peer started: its ready post, the warm-up, then every
+ * run. Returns 0, or -errno after probe_fail (or after the peer said why). */
+static int pp_measure(struct probe_ctx *c, struct pp_shared *sh, const struct ipc_mech *ops)
+{
+	struct ipc_chan *ch = &sh->ch;
 	const char *op = "wait";
+	int rc;
+
 	if ((rc = ops->wait(ch, IPC_TO_A)) != 0)
 		goto op_failed;
 	if (sh->peer_failed)
@@ -330,35 +318,72 @@ static int pp_run(struct probe_ctx *c)
 		sh->measuring = 0;
 		probe_run_end(c, i);
 	}
-	describe(c, sh, cpu_a, cpu_b);
-	goto stop;
+	return 0;
 
 op_failed:
-	rc = probe_fail(c, rc, "%s %s: %s (%s)", ops->name, op, probe_errname(rc), strerror(-rc));
-	goto stop;
+	return probe_fail(c, rc, "%s %s: %s (%s)", ops->name, op, probe_errname(rc), strerror(-rc));
 peer_failed:
 	/* B said why in res->reason. */
-	rc = -(c->res->err ? c->res->err : EIO);
-stop:
+	return -(c->res->err ? c->res->err : EIO);
+}
+
+/* Tell B to leave and wait until it has (tid: a thread peer; else the
+ * process pid). A process peer that did not end cleanly fails a
+ * measurement that had succeeded: returns rc, or that failure. */
+static int pp_stop_peer(struct probe_ctx *c, struct pp_shared *sh, const struct ipc_mech *ops,
+			const pthread_t *tid, pid_t pid, int rc)
+{
 	sh->stop = 1;
-	ops->post(ch, IPC_TO_B);
-	if (thread) {
-		pthread_join(tid, NULL);
-	} else {
-		int st = 0;
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		if (rc == 0 && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
-			rc = probe_fail(c, ECHILD, "peer process %s %d",
-					WIFSIGNALED(st) ? "killed by signal" : "exited with status",
-					WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+	ops->post(&sh->ch, IPC_TO_B);
+	if (tid) {
+		pthread_join(*tid, NULL);
+		return rc;
 	}
-close:
-	ops->close(ch, c);
-	munmap(sh, sizeof *sh);
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (rc == 0 && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+		rc = probe_fail(c, ECHILD, "peer process %s %d",
+				WIFSIGNALED(st) ? "killed by signal" : "exited with status",
+				WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
 	return rc;
 }
 
+static int pp_run(struct probe_ctx *c)
+{
+	const char *mname = probe_value(c, "mechanism");
+	const char *placement = probe_value(c, "placement");
+	bool thread = strcmp(probe_value(c, "peer"), "thread") == 0;
+	const struct ipc_mech *ops = mech_find(mname);
+	struct pp_shared *sh = NULL;
+	int cpu_a, cpu_b, rc = 0;
+	char err[400];
+	pthread_t tid = 0;
+	pid_t pid = -1;
+
+	if (!ops)
+		return probe_fail(c, EINVAL, "mechanism %s has no implementation", mname);
+	if (probe_pick_cpus(c, placement, &cpu_a, &cpu_b) != 0)
+		return probe_fail(c, ENODEV, "placement %s needs two CPUs, %d allowed",
+				  placement, c->ncpus);
+	if ((rc = rtenv_pin(cpu_a, err, sizeof err)) != 0)
+		return probe_fail(c, rc, "%s", err);
+	if ((rc = pp_map(c, thread, &sh)) != 0)
+		return rc;
+
+	if ((rc = ops->open(&sh->ch, c)) != 0)
+		goto close;
+	struct pp_peer peer = { .c = c, .sh = sh, .ops = ops, .cpu = cpu_b };
+	if ((rc = thread ? start_thread(&peer, &tid) : start_process(&peer, &pid)) != 0)
+		goto close;
+	if ((rc = pp_measure(c, sh, ops)) == 0)
+		describe(c, sh, cpu_a, cpu_b);
+	rc = pp_stop_peer(c, sh, ops, thread ? &tid : NULL, pid, rc);
+close:
+	ops->close(&sh->ch, c);
+	munmap(sh, sizeof *sh);
+	return rc;
+}
 
 const struct probe probe_sem_pingpong = {
 	.decl.name = "sem-pingpong",

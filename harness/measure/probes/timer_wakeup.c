@@ -57,7 +57,7 @@ static const struct probe_metric metrics[] = {
 };
 
 struct tw_shared {
-	pthread_barrier_t done, go; /* between stages: see tw_run() */
+	pthread_barrier_t done, go; /* between stages: see tw_stages() */
 	sem_t start;                /* released once every thread exists */
 	volatile int quit;          /* read by threads after `go` only */
 	int failed;                 /* set (atomically) before `done` */
@@ -233,19 +233,16 @@ static void scale_ns(struct metric_data *m)
 	m->cycles_per_unit = 0.0;
 }
 
-static int tw_run(struct probe_ctx *c)
+/* The interval, and whether the periods fit the timeout: they alone take
+ * (warmup + runs x iterations) x interval, so say so now rather than be
+ * killed by the watchdog at the end. 0 or -errno after probe_fail. */
+static int tw_interval(struct probe_ctx *c, uint64_t *interval)
 {
-	struct result_shm *res = c->res;
-	int cpus[PROBE_MAX_SERIES];
-	int rc = 0, dma_fd = -1;
-	uint64_t interval;
-	char why[200] = "";
-
-	if (duration_parse_ns(probe_value(c, "interval"), false, &interval, why, sizeof why) != 0)
+	char why[200];
+	if (duration_parse_ns(probe_value(c, "interval"), false, interval, why, sizeof why) != 0)
 		return probe_fail(c, EINVAL, "interval: %s", why);
-	/* The periods alone take this long: say so now rather than be killed
-	 * by the watchdog at the end. */
-	long double need = ((long double)c->warmup + (long double)c->runs * c->iterations) * interval;
+	long double need = ((long double)c->warmup + (long double)c->runs * c->iterations) *
+			   *interval;
 	if (c->timeout_ns && need >= (long double)c->timeout_ns) {
 		char a[32], b[32];
 		fmt_ns((double)need, a, sizeof a);
@@ -253,20 +250,30 @@ static int tw_run(struct probe_ctx *c)
 		return probe_fail(c, ETIME, "(warmup + runs x iterations) x interval = %s, not less "
 				  "than the timeout of %s: raise <run timeout> or lower the counts", a, b);
 	}
-	int max = res->nseries_alloc < PROBE_MAX_SERIES ? (int)res->nseries_alloc : PROBE_MAX_SERIES;
-	int n = pick_cpus(c, cpus, max);
-	if (n < 0)
-		return n;
+	return 0;
+}
 
+/* One series per measured CPU, in nanoseconds like the merged metric. */
+static void tw_series(struct probe_ctx *c, const int *cpus, int n)
+{
+	struct result_shm *res = c->res;
 	scale_ns(c->m[0]);
 	for (int i = 0; i < n; i++) {
 		scale_ns(result_series(res, (unsigned)i));
 		res->series_cpu[i] = cpus[i];
 	}
 	res->nseries = (uint32_t)n;
+}
 
+/* The shared state (start semaphore, both barriers for n threads and this
+ * one) and n thread slots. 0, or -errno after probe_fail with nothing left
+ * to release; tw_free releases them after a success. */
+static int tw_alloc(struct probe_ctx *c, int n, uint64_t interval, struct tw_shared **shp,
+		    struct tw_thread **thp)
+{
 	struct tw_shared *sh = calloc(1, sizeof *sh);
 	struct tw_thread *th = calloc((size_t)n, sizeof *th);
+	int rc;
 	if (!sh || !th) {
 		rc = probe_fail(c, ENOMEM, "allocating %d measuring threads: %s", n, strerror(ENOMEM));
 		goto free_mem;
@@ -285,58 +292,97 @@ static int tw_run(struct probe_ctx *c)
 		pthread_barrier_destroy(&sh->done);
 		goto destroy_sem;
 	}
+	*shp = sh;
+	*thp = th;
+	return 0;
+destroy_sem:
+	sem_destroy(&sh->start);
+free_mem:
+	free(th);
+	free(sh);
+	return rc;
+}
 
+static void tw_free(struct tw_shared *sh, struct tw_thread *th)
+{
+	pthread_barrier_destroy(&sh->done);
+	pthread_barrier_destroy(&sh->go);
+	sem_destroy(&sh->start);
+	free(th);
+	free(sh);
+}
+
+/* Hold /dev/cpu_dma_latency when asked; note says what became of it.
+ * Returns the fd to close once the threads joined, or -1. */
+static int tw_dma_latency(struct probe_ctx *c, char *note, size_t len)
+{
+	int fd = -1;
 	if (strcmp(probe_value(c, "dma-latency"), "on") == 0) {
 		char dwhy[160];
-		dma_fd = hold_dma_latency(dwhy, sizeof dwhy);
-		if (dma_fd < 0)
-			snprintf(why, sizeof why, "; cpu_dma_latency NOT held (%s)", dwhy);
+		fd = hold_dma_latency(dwhy, sizeof dwhy);
+		if (fd < 0)
+			snprintf(note, len, "; cpu_dma_latency NOT held (%s)", dwhy);
 		else
-			snprintf(why, sizeof why, "; cpu_dma_latency held at 0");
+			snprintf(note, len, "; cpu_dma_latency held at 0");
 	} else {
-		snprintf(why, sizeof why, "; cpu_dma_latency left alone (dma-latency=off)");
+		snprintf(note, len, "; cpu_dma_latency left alone (dma-latency=off)");
 	}
+	return fd;
+}
 
-	/* Every thread gets its CPU, policy and priority from its attributes,
-	 * so it is never seen running anywhere else or under another policy. */
-	res->state = WS_WARMUP;
-	int created = 0;
-	for (int i = 0; i < n; i++) {
-		pthread_attr_t a;
-		cpu_set_t one;
-		struct sched_param sp = { .sched_priority = c->priority };
-		CPU_ZERO(&one);
-		CPU_SET(cpus[i], &one);
+/* Create t's thread with its CPU, policy and priority in its attributes,
+ * so it is never seen running anywhere else or under another policy.
+ * 0 or -errno after probe_fail. */
+static int tw_create(struct probe_ctx *c, struct tw_thread *t)
+{
+	pthread_attr_t a;
+	cpu_set_t one;
+	struct sched_param sp = { .sched_priority = c->priority };
+	int rc;
+	CPU_ZERO(&one);
+	CPU_SET(t->cpu, &one);
+	if ((rc = pthread_attr_init(&a)) != 0)
+		return probe_fail(c, rc, "pthread_attr_init: %s", strerror(rc));
+	if ((rc = pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED)) == 0 &&
+	    (rc = pthread_attr_setschedpolicy(&a, c->policy)) == 0 &&
+	    (rc = pthread_attr_setschedparam(&a, &sp)) == 0 &&
+	    (rc = pthread_attr_setaffinity_np(&a, sizeof one, &one)) == 0 &&
+	    (rc = pthread_attr_setstacksize(&a, TW_STACK_BYTES)) == 0)
+		rc = pthread_create(&t->tid, &a, tw_thread_main, t);
+	pthread_attr_destroy(&a);
+	if (rc)
+		return probe_fail(c, rc, "creating the measuring thread on CPU %d (policy %d, "
+				  "priority %d): %s", t->cpu, c->policy, c->priority, strerror(rc));
+	return 0;
+}
+
+/* Create a thread per CPU, then release every one made (*created of them).
+ * On a failure the ones made leave at once, before any barrier. 0 or
+ * -errno after probe_fail. */
+static int tw_start(struct probe_ctx *c, struct tw_shared *sh, struct tw_thread *th,
+		    const int *cpus, int n, int *created)
+{
+	int rc = 0;
+	c->res->state = WS_WARMUP;
+	*created = 0;
+	for (int i = 0; i < n && !rc; i++) {
 		th[i] = (struct tw_thread){ .c = c, .sh = sh, .series = (unsigned)i, .cpu = cpus[i] };
-		if ((rc = pthread_attr_init(&a)) != 0) {
-			rc = probe_fail(c, rc, "pthread_attr_init: %s", strerror(rc));
-			break;
-		}
-		if ((rc = pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED)) == 0 &&
-		    (rc = pthread_attr_setschedpolicy(&a, c->policy)) == 0 &&
-		    (rc = pthread_attr_setschedparam(&a, &sp)) == 0 &&
-		    (rc = pthread_attr_setaffinity_np(&a, sizeof one, &one)) == 0 &&
-		    (rc = pthread_attr_setstacksize(&a, TW_STACK_BYTES)) == 0)
-			rc = pthread_create(&th[i].tid, &a, tw_thread_main, &th[i]);
-		pthread_attr_destroy(&a);
-		if (rc) {
-			rc = probe_fail(c, rc, "creating the measuring thread on CPU %d (policy %d, "
-					"priority %d): %s", cpus[i], c->policy, c->priority,
-					strerror(rc));
-			break;
-		}
-		created++;
+		if ((rc = tw_create(c, &th[i])) == 0)
+			(*created)++;
 	}
 	if (rc)
-		sh->quit = 1; /* threads made so far leave at once, before any barrier */
-	for (int i = 0; i < created; i++)
+		sh->quit = 1;
+	for (int i = 0; i < *created; i++)
 		sem_post(&sh->start);
-	if (rc)
-		goto join;
+	return rc;
+}
 
-	/* Stages: warm-up, run 0, run 1, ... Between two stages every thread
-	 * meets this one at `done`; here the previous run is closed and the
-	 * next opened (or quit decided), then `go` releases them. */
+/* The main thread's part of the measurement: stages are warm-up, run 0,
+ * run 1, ... Between two stages every thread meets this one at `done`;
+ * here the previous run is closed and the next opened (or quit decided),
+ * then `go` releases them. */
+static void tw_stages(struct probe_ctx *c, struct tw_shared *sh)
+{
 	for (uint32_t r = 0;; r++) {
 		pthread_barrier_wait(&sh->done);
 		if (r > 0)
@@ -352,16 +398,14 @@ static int tw_run(struct probe_ctx *c)
 		if (sh->quit)
 			break;
 	}
+}
 
-join:
-	for (int i = 0; i < created; i++)
-		pthread_join(th[i].tid, NULL);
-	if (dma_fd >= 0)
-		close(dma_fd); /* released as soon as the measurement is over */
-	pthread_barrier_destroy(&sh->done);
-	pthread_barrier_destroy(&sh->go);
-
-	/* Only now, single-threaded: the merged metric from the series. */
+/* Only once the threads joined, single-threaded: the merged metric from
+ * the series, and the note (missed periods per CPU, interval, dma_note). */
+static void tw_merge(struct probe_ctx *c, const struct tw_thread *th, const int *cpus, int n,
+		     uint64_t interval, const char *dma_note)
+{
+	struct result_shm *res = c->res;
 	struct metric_data *m0 = c->m[0];
 	uint64_t missed = 0;
 	for (int i = 0; i < n; i++) {
@@ -382,12 +426,39 @@ join:
 				 i ? ", " : "", cpus[i], (unsigned long long)th[i].missed);
 	if (used > 0 && (size_t)used < sizeof res->note)
 		snprintf(res->note + used, sizeof res->note - (size_t)used, "); interval %s%s",
-			 interval_text, why);
-destroy_sem:
-	sem_destroy(&sh->start);
-free_mem:
-	free(th);
-	free(sh);
+			 interval_text, dma_note);
+}
+
+static int tw_run(struct probe_ctx *c)
+{
+	struct result_shm *res = c->res;
+	int cpus[PROBE_MAX_SERIES];
+	struct tw_shared *sh = NULL;
+	struct tw_thread *th = NULL;
+	uint64_t interval;
+	char dma_note[200];
+	int rc, created;
+
+	if ((rc = tw_interval(c, &interval)) != 0)
+		return rc;
+	int max = res->nseries_alloc < PROBE_MAX_SERIES ? (int)res->nseries_alloc : PROBE_MAX_SERIES;
+	int n = pick_cpus(c, cpus, max);
+	if (n < 0)
+		return n;
+	tw_series(c, cpus, n);
+	if ((rc = tw_alloc(c, n, interval, &sh, &th)) != 0)
+		return rc;
+	int dma_fd = tw_dma_latency(c, dma_note, sizeof dma_note);
+
+	if ((rc = tw_start(c, sh, th, cpus, n, &created)) == 0)
+		tw_stages(c, sh);
+
+	for (int i = 0; i < created; i++)
+		pthread_join(th[i].tid, NULL);
+	if (dma_fd >= 0)
+		close(dma_fd); /* released as soon as the measurement is over */
+	tw_merge(c, th, cpus, n, interval, dma_note);
+	tw_free(sh, th);
 	return rc;
 }
 

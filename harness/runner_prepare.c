@@ -1,0 +1,136 @@
+/* runner_prepare.c - the prepare stage (runner_stages.h) and the result
+ * memory it maps. Nothing is forked or started here: a requirement that
+ * cannot be measured on this machine is refused before any process exists.
+ */
+#include "harness/runner_stages.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "harness/measure/rtenv.h"
+#include "harness/measure/worker.h"
+
+/* The result memory as a memfd, so the exec'd worker can map it too; *fd
+ * is left open for the caller (close-on-exec). */
+static struct result_shm *result_alloc_fd(unsigned nmetrics, unsigned nseries, size_t *bytes,
+					  int *fd)
+{
+	size_t stride = offsetof(struct metric_data, hist) + hist_bytes(HIST_DEFAULT_BITS);
+	stride = (stride + 63) & ~(size_t)63;
+	if (nseries > PROBE_MAX_SERIES)
+		nseries = PROBE_MAX_SERIES;
+	size_t total = sizeof(struct result_shm) + (size_t)(nmetrics + nseries) * stride;
+	/* A memfd: anonymous (nothing in /dev/shm to leak), shareable across
+	 * the worker's exec, gone when the last mapping and fd are. */
+	*fd = memfd_create("rtconform-result", MFD_CLOEXEC);
+	if (*fd < 0)
+		return NULL;
+	if (ftruncate(*fd, (off_t)total) != 0) {
+		int e = errno;
+		close(*fd);
+		errno = e;
+		return NULL;
+	}
+	struct result_shm *r = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+	if (r == MAP_FAILED) {
+		int e = errno;
+		close(*fd);
+		errno = e;
+		return NULL;
+	}
+	memset(r, 0, total); /* touch every page before any measurement */
+	r->nmetrics = nmetrics;
+	r->metric_stride = (uint32_t)stride;
+	r->nseries_alloc = nseries;
+	for (unsigned i = 0; i < nmetrics + nseries; i++) {
+		struct metric_data *m = result_metric(r, i);
+		m->ns_per_unit = 1.0;
+		hist_init(&m->hist, HIST_DEFAULT_BITS);
+	}
+	*bytes = total;
+	return r;
+}
+
+struct result_shm *result_alloc(unsigned nmetrics, size_t *bytes)
+{
+	return result_alloc_series(nmetrics, 0, bytes);
+}
+
+struct result_shm *result_alloc_series(unsigned nmetrics, unsigned nseries, size_t *bytes)
+{
+	int fd;
+	struct result_shm *r = result_alloc_fd(nmetrics, nseries, bytes, &fd);
+	if (r)
+		close(fd);
+	return r;
+}
+
+/* The probe context the worker will rebuild from the spec: counts, policy,
+ * CPUs, timebase and every parameter's value (the file's or the default). */
+static void fill_ctx(struct probe_ctx *c, const struct probe *p, const struct requirement *r,
+		     const struct run_options *o, const struct req_result *out)
+{
+	memset(c, 0, sizeof *c);
+	c->probe = p;
+	runner_counts(r, o, &c->iterations, &c->runs, &c->warmup);
+	c->policy = out->policy;
+	c->priority = out->priority;
+	c->cpu = r->cpu;
+	c->tb = timebase_get();
+	c->self_dir = o ? o->self_dir : NULL;
+	c->timeout_ns = r->timeout_ns;
+	c->ncpus = rtenv_allowed_list(c->allowed, PROBE_MAX_CPUS);
+	for (size_t i = 0; i < p->decl.nparams && i < PROBE_MAX_PARAMS; i++) {
+		const char *v = req_param(r, p->decl.params[i].name);
+		c->values[i] = v ? v : p->decl.params[i].def;
+	}
+}
+
+int runner_prepare(const struct requirement *r, const struct req_file *f,
+		   const struct run_options *o, struct req_result *out, struct runner_job *j)
+{
+	memset(j, 0, sizeof *j);
+	j->res_fd = -1;
+	j->pid = -1;
+	load_init(&j->load);
+	runner_result_init(out, r, f);
+	const struct probe *p = out->probe;
+	j->t_start = runner_now_s();
+	if (!p) {
+		req_result_error(out, r, f, "unknown probe '%s'", r->probe);
+		return -1;
+	}
+	char why[300];
+	if (p->supported && p->supported(why, sizeof why)) {
+		req_result_error(out, r, f, "probe %s cannot run here: %s", p->decl.name, why);
+		return -1;
+	}
+
+	struct probe_ctx *c = &j->c;
+	fill_ctx(c, p, r, o, out);
+	if (!c->tb) {
+		req_result_error(out, r, f, "internal error: no timebase");
+		return -1;
+	}
+
+	out->res = result_alloc_fd((unsigned)p->decl.nmetrics,
+				   p->per_cpu_series ? (unsigned)c->ncpus : 0, &out->res_bytes,
+				   &j->res_fd);
+	if (!out->res) {
+		j->res_fd = -1;
+		req_result_error(out, r, f, "cannot map result memory: %s", strerror(errno));
+		return -1;
+	}
+	c->res = out->res;
+	for (unsigned i = 0; i < p->decl.nmetrics; i++)
+		c->m[i] = result_metric(out->res, i);
+	worker_spec_store(out->res, c);
+	/* The slim worker binary beside rtconform (see worker.h); library
+	 * callers that give no self_dir measure in the forked process itself. */
+	if (c->self_dir)
+		snprintf(j->worker_path, sizeof j->worker_path, "%s/rtconform-worker", c->self_dir);
+	return 0;
+}

@@ -1,0 +1,118 @@
+/* runner_supervise.c - the supervise stage (runner_stages.h): everything
+ * the supervisor does while a requirement's processes exist.
+ *
+ * The background load runs from before the warm-up until the worker is
+ * gone, whatever becomes of the worker. The supervisor sleeps in poll() on
+ * a pidfd with a 100 ms tick until the worker exits, the timeout passes, or
+ * an interrupt arrives; then the worker's whole process group is killed
+ * (unless it exited) and reaped, so no peer outlives its requirement.
+ */
+#include "harness/runner_stages.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int runner_load_start(struct runner_job *j, struct req_result *out)
+{
+	const struct requirement *r = out->req;
+	if (!r->load)
+		return 0;
+	char lerr[600];
+	int lrc = load_start(r->load, &j->load, lerr, sizeof lerr);
+	snprintf(out->load_cmd, sizeof out->load_cmd, "%s", j->load.cmd);
+	if (lrc == 0)
+		lrc = load_check(&j->load, LOAD_SETTLE_MS, lerr, sizeof lerr);
+	if (lrc != 0) {
+		req_result_error(out, r, out->file, "background load: %s", lerr);
+		return -1;
+	}
+	return 0;
+}
+
+static int pidfd_open_(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/* Kill the worker's process group and reap everything of it we can. */
+static void reap_group(pid_t pgid)
+{
+	kill(-pgid, SIGKILL);
+	/* We are a child subreaper (set in main), so orphaned peers come back
+	 * to us; reap those of this group without blocking forever. */
+	for (int tries = 0; tries < 200; tries++) {
+		pid_t p = waitpid(-pgid, NULL, WNOHANG);
+		if (p < 0 && errno == ECHILD)
+			return;
+		if (p == 0) {
+			struct timespec ts = { 0, 5 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+/* Wait for the worker, at most until deadline, ticking at least every
+ * 100 ms for interrupts and progress. Sets e->status when it exited, else
+ * e->timed_out or e->interrupted; the worker is still running then. */
+static void watch(const struct runner_job *j, const struct run_options *o,
+		  const struct req_result *out, double deadline, struct worker_end *e)
+{
+	int pfd = pidfd_open_(j->pid);
+	for (;;) {
+		if (waitpid(j->pid, &e->status, WNOHANG) == j->pid)
+			break;
+		if (o && o->interrupted && *o->interrupted) {
+			e->interrupted = true;
+			break;
+		}
+		double now = runner_now_s();
+		if (now >= deadline) {
+			e->timed_out = true;
+			break;
+		}
+		if (o && o->progress)
+			o->progress(out, out->res->runs_done, j->c.runs, now - j->t_start,
+				    o->progress_arg);
+		int ms = (int)((deadline - now) * 1000.0) + 1;
+		if (ms > 100)
+			ms = 100;
+		if (pfd >= 0) {
+			struct pollfd pf = { .fd = pfd, .events = POLLIN };
+			poll(&pf, 1, ms);
+		} else {
+			struct timespec ts = { 0, (long)ms * 1000000L };
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (pfd >= 0)
+		close(pfd);
+}
+
+void runner_supervise(struct runner_job *j, const struct run_options *o,
+		      struct req_result *out, struct worker_end *e)
+{
+	*e = (struct worker_end){ 0 };
+	watch(j, o, out, j->t_spawn + (double)out->req->timeout_ns / 1e9, e);
+	if (e->timed_out || e->interrupted) {
+		kill(-j->pid, SIGKILL);
+		kill(j->pid, SIGKILL);
+		while (waitpid(j->pid, &e->status, 0) < 0 && errno == EINTR)
+			;
+	}
+	reap_group(j->pid);
+	if (out->probe->cleanup)
+		out->probe->cleanup(out->res);
+	e->load_rc = load_stop(&j->load, e->load_err, sizeof e->load_err);
+	out->seconds = runner_now_s() - j->t_start;
+}
