@@ -1,6 +1,12 @@
 /* runner_spawn.c - the spawn stage (runner_stages.h): fork the worker.
  *
  * What the child arranges before anything else can go wrong:
+ *   - death with the supervisor: the death signal is armed first, then the
+ *     child checks that its parent is still the supervisor that forked it.
+ *     A supervisor killed between fork and prctl would otherwise leave a
+ *     worker that then runs at a real-time priority with no watchdog (the
+ *     worker arms the signal again after exec, which clears it for a binary
+ *     with file capabilities);
  *   - its own process group (pgid = its pid), so the supervisor can kill it
  *     and every peer it forks with one signal. The supervisor sets the same
  *     group from its side too: whichever of the two runs first wins, and no
@@ -17,15 +23,25 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "harness/measure/worker.h"
 
-/* In the child: become the worker. Never returns. */
-static void __attribute__((noreturn)) exec_worker(struct runner_job *j)
+void runner_child_arm(pid_t supervisor)
 {
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != supervisor)
+		_exit(1);
+}
+
+/* In the child: become the worker. Never returns. */
+static void __attribute__((noreturn)) exec_worker(struct runner_job *j, pid_t supervisor)
+{
+	runner_child_arm(supervisor);
 	setpgid(0, 0);
 	if (!j->worker_path[0])
 		worker_main(&j->c);
@@ -49,6 +65,7 @@ int runner_spawn(struct runner_job *j, struct req_result *out)
 	/* The watchdog times the worker only, not the load's start-up check. */
 	j->t_spawn = runner_now_s();
 	fflush(NULL); /* the worker must not inherit unflushed output */
+	pid_t self = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		req_result_error(out, out->req, out->file, "cannot fork the worker: %s",
@@ -56,7 +73,7 @@ int runner_spawn(struct runner_job *j, struct req_result *out)
 		return -1;
 	}
 	if (pid == 0)
-		exec_worker(j);
+		exec_worker(j, self);
 	j->pid = pid;
 	close(j->res_fd);
 	j->res_fd = -1;

@@ -73,6 +73,11 @@ int runner_prepare(const struct requirement *r, const struct req_file *f,
  * 0, or -1 with an error verdict in out. */
 int runner_load_start(struct runner_job *j, struct req_result *out);
 
+/* First thing in the forked child: arm the death signal (SIGKILL when the
+ * parent dies), then _exit(1) when the parent is no longer `supervisor`,
+ * the process that forked it (it died before the signal was armed). */
+void runner_child_arm(pid_t supervisor);
+
 /* spawn: fork the worker into its own process group (j->pid) and, in the
  * child, exec rtconform-worker with the result memory, or run the worker
  * in place without a worker path. Closes j->res_fd in the supervisor.

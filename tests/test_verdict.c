@@ -689,6 +689,28 @@ START_TEST(supervise_stops_on_interrupt)
 }
 END_TEST
 
+/* The forked worker dies with its supervisor, also when the supervisor died
+ * before the death signal was armed: it then sees another parent and goes. */
+START_TEST(child_arm_checks_its_parent)
+{
+	pid_t me = getpid();
+	for (int wrong = 0; wrong < 2; wrong++) {
+		pid_t pid = fork();
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0) {
+			runner_child_arm(wrong ? me + 1 : me); /* me + 1: not our parent */
+			int sig = 0;
+			prctl(PR_GET_PDEATHSIG, &sig);
+			_exit(sig == SIGKILL ? 0 : 2);
+		}
+		int st;
+		ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+		ck_assert(WIFEXITED(st));
+		ck_assert_int_eq(WEXITSTATUS(st), wrong ? 1 : 0);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("verdict");
@@ -719,6 +741,7 @@ int main(void)
 	tcase_add_test(pr, prepare_needs_a_timebase);
 	tcase_add_test(pr, prepare_stores_the_workers_spec);
 	tcase_add_test(pr, missing_worker_binary_names_the_path);
+	tcase_add_test(pr, child_arm_checks_its_parent);
 	TCase *sv = tu_tcase(s, "supervise", 60);
 	tcase_add_checked_fixture(sv, hang_setup, hang_teardown);
 	tcase_add_test(sv, supervise_kills_on_timeout);
