@@ -14,20 +14,43 @@
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 
 /* A worker killed by a signal: which, why it may have come, how far it got. */
-static void killed(struct req_result *out, int sig, uint64_t runs)
+/* Why a worker got signal sig, when rtconform can tell. A real-time worker
+ * gets SIGXCPU from RLIMIT_RTTIME once it has run for its timeout without
+ * blocking, and SIGKILL a second later (rtenv_limit_rttime); a SIGKILL
+ * before it has had that much CPU time came from outside. */
+static void kill_cause(const struct req_result *out, int sig, const struct worker_end *e,
+		       char *buf, size_t len)
+{
+	double timeout = (double)out->req->timeout_ns / 1e9;
+	bool rt = out->policy != SCHED_OTHER;
+	buf[0] = 0;
+	if (sig == SIGXCPU && rt)
+		snprintf(buf, len, " (RLIMIT_RTTIME: it ran %.1f s, its timeout, without blocking)",
+			 timeout);
+	else if (sig == SIGKILL && rt && e->cpu_s >= timeout + 1.0 - 0.05)
+		snprintf(buf, len, " (RLIMIT_RTTIME: it ran %.1f s without blocking, past its "
+			 "timeout and the 1 s grace)", e->cpu_s);
+	else if (sig == SIGXCPU)
+		snprintf(buf, len, " (a CPU time limit, RLIMIT_CPU, which rtconform does not set)");
+	else if (sig == SIGKILL)
+		snprintf(buf, len, " from outside rtconform %.1f s into its %.1f s timeout, with "
+			 "%.2f s of CPU time: not a limit of rtconform's (another process, or the "
+			 "kernel's OOM killer: see dmesg)", e->wall_s, timeout, e->cpu_s);
+}
+
+static void killed(struct req_result *out, int sig, uint64_t runs, const struct worker_end *e)
 {
 	const struct result_shm *res = out->res;
-	const char *extra = sig == SIGXCPU || (sig == SIGKILL && out->policy != SCHED_OTHER)
-		? " (a real-time worker that runs past its timeout without blocking "
-		  "is stopped by RLIMIT_RTTIME)"
-		: "";
+	char cause[300];
+	kill_cause(out, sig, e, cause, sizeof cause);
 	req_result_error(out, out->req, out->file,
 			 "worker killed by signal %d (%s)%s after %u of %llu runs%s%s", sig,
-			 strsignal(sig), extra, res->runs_done, (unsigned long long)runs,
+			 strsignal(sig), cause, res->runs_done, (unsigned long long)runs,
 			 res->reason[0] ? ": " : "", res->reason);
 }
 
@@ -48,7 +71,7 @@ void runner_classify(struct req_result *out, uint64_t runs, const struct worker_
 				 out->seconds, (double)r->timeout_ns / 1e9, done,
 				 (unsigned long long)runs);
 	} else if (WIFSIGNALED(status)) {
-		killed(out, WTERMSIG(status), runs);
+		killed(out, WTERMSIG(status), runs, e);
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || res->state != WS_DONE) {
 		if (res->reason[0])
 			req_result_error(out, r, f, "%s", res->reason);

@@ -42,6 +42,8 @@ struct worker_end {
 	int status;              /* waitpid status (after the kill when not exited) */
 	bool timed_out;          /* the watchdog killed it */
 	bool interrupted;        /* an interrupt arrived; it was killed */
+	double cpu_s;            /* the worker's CPU time (and its reaped peers') */
+	double wall_s;           /* from just before the fork to its end */
 	int load_rc;             /* load_stop(): 0, -ECHILD or -EBUSY */
 	char load_err[600];      /* load_stop's message */
 };

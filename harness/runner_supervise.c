@@ -10,6 +10,7 @@
 #include "harness/runner_stages.h"
 
 #include <errno.h>
+#include <sys/resource.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -65,12 +66,25 @@ static void reap_group(pid_t pgid)
 /* Wait for the worker, at most until deadline, ticking at least every
  * 100 ms for interrupts and progress. Sets e->status when it exited, else
  * e->timed_out or e->interrupted; the worker is still running then. */
+/* wait4 on the worker, keeping its CPU time in e. */
+static pid_t reap_worker(const struct runner_job *j, int flags, struct worker_end *e)
+{
+	struct rusage ru;
+	pid_t p = wait4(j->pid, &e->status, flags, &ru);
+	if (p == j->pid) {
+		e->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+			   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+		e->wall_s = runner_now_s() - j->t_spawn;
+	}
+	return p;
+}
+
 static void watch(const struct runner_job *j, const struct run_options *o,
 		  const struct req_result *out, double deadline, struct worker_end *e)
 {
 	int pfd = pidfd_open_(j->pid);
 	for (;;) {
-		if (waitpid(j->pid, &e->status, WNOHANG) == j->pid)
+		if (reap_worker(j, WNOHANG, e) == j->pid)
 			break;
 		if (o && o->interrupted && *o->interrupted) {
 			e->interrupted = true;
@@ -107,7 +121,7 @@ void runner_supervise(struct runner_job *j, const struct run_options *o,
 	if (e->timed_out || e->interrupted) {
 		kill(-j->pid, SIGKILL);
 		kill(j->pid, SIGKILL);
-		while (waitpid(j->pid, &e->status, 0) < 0 && errno == EINTR)
+		while (reap_worker(j, 0, e) < 0 && errno == EINTR)
 			;
 	}
 	reap_group(j->pid);

@@ -334,31 +334,43 @@ START_TEST(classify_segv_is_error_with_signal_and_progress)
 }
 END_TEST
 
+/* A SIGKILL is blamed on RLIMIT_RTTIME only for a real-time worker that
+ * used the CPU time the limit allows (its timeout and the 1 s grace);
+ * otherwise it came from outside, and the reason says so with the times. */
 START_TEST(classify_sigkill_names_rttime_only_for_realtime)
 {
 	struct fx *x = fx_new(10, 1.0, 0);
 	x->res.policy = SCHED_FIFO;
 	struct worker_end e = ended(x, KILLED(SIGKILL), 2, WS_MEASURING);
+	e.cpu_s = 1.6; /* timeout 0.5 s + 1 s grace: the hard limit */
+	e.wall_s = 1.6;
 	runner_classify(&x->res, 3, &e);
 	ck_assert_int_eq(x->res.verdict, VERDICT_ERROR);
-	ck_assert_msg(strstr(x->res.reason, "signal 9 (Killed) (a real-time worker") &&
-		      strstr(x->res.reason, "RLIMIT_RTTIME) after 2 of 3 runs"), "%s",
-		      x->res.reason);
+	ck_assert_msg(strstr(x->res.reason, "signal 9 (Killed) (RLIMIT_RTTIME: it ran 1.6 s "
+			     "without blocking") && strstr(x->res.reason, "after 2 of 3 runs"),
+		      "%s", x->res.reason);
 
-	struct fx *y = fx_new(10, 1.0, 0);
-	y->res.policy = SCHED_OTHER;
-	e = ended(y, KILLED(SIGKILL), 2, WS_MEASURING);
-	runner_classify(&y->res, 3, &e);
-	ck_assert_str_eq(y->res.reason, "worker killed by signal 9 (Killed) after 2 of 3 runs");
+	/* killed from outside 0.2 s in, real-time or not */
+	for (int pol = 0; pol < 2; pol++) {
+		struct fx *y = fx_new(10, 1.0, 0);
+		y->res.policy = pol ? SCHED_FIFO : SCHED_OTHER;
+		e = ended(y, KILLED(SIGKILL), 2, WS_MEASURING);
+		e.cpu_s = 0.1;
+		e.wall_s = 0.2;
+		runner_classify(&y->res, 3, &e);
+		ck_assert_msg(strstr(y->res.reason, "signal 9 (Killed) from outside rtconform 0.2 s "
+				     "into its 0.5 s timeout, with 0.10 s of CPU time") &&
+			      !strstr(y->res.reason, "RLIMIT_RTTIME"), "%s", y->res.reason);
+		fx_free(y);
+	}
 
-	/* SIGXCPU is RLIMIT_RTTIME's soft limit, whatever the policy */
+	/* SIGXCPU is RLIMIT_RTTIME's soft limit for a real-time worker */
 	struct fx *z = fx_new(10, 1.0, 0);
-	z->res.policy = SCHED_OTHER;
+	z->res.policy = SCHED_RR;
 	e = ended(z, KILLED(SIGXCPU), 0, WS_MEASURING);
 	runner_classify(&z->res, 3, &e);
 	ck_assert_ptr_nonnull(strstr(z->res.reason, "RLIMIT_RTTIME"));
 	fx_free(x);
-	fx_free(y);
 	fx_free(z);
 }
 END_TEST
