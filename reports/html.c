@@ -14,6 +14,7 @@
  * command that reproduces the run.
  */
 #include "reports/report.h"
+#include "base/quote.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -995,8 +996,20 @@ static void environment(struct xw *x, const struct report_view *v)
 	nl(x);
 	xw_start(x, "pre");
 	const char *cwd = fingerprint_get(&v->env, "rtconform.cwd");
-	if (cwd)
-		xw_textf(x, "cd %s\n", cwd);
+	if (cwd && cwd[0] == '/') {
+		/* Quoted as the command line is, so pasting it runs nothing a
+		 * directory's name holds ("$(...)", quotes, ;). */
+		size_t len = strlen("cd") + shell_quote_room(cwd) + 1;
+		char *cd = malloc(len);
+		if (cd) {
+			snprintf(cd, len, "cd");
+			shell_quote_append(cd, len, cwd);
+			xw_textf(x, "%s\n", cd);
+		}
+		free(cd);
+	} else if (cwd) {
+		xw_textf(x, "# the directory is not known: %s\n", cwd);
+	}
 	xw_text(x, env(v, "rtconform.command"));
 	xw_full_end(x);
 	nl(x);

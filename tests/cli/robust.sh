@@ -225,4 +225,16 @@ validate_junit "$TMP/outside/junit.xml" --tests 1 --errors 1
 expect_grep 'signal 9 \(Killed\) from outside rtconform [0-9.]+ s into its 6.0 s timeout' "$TMP/outside/junit.xml"
 expect_no_grep 'RLIMIT_RTTIME' "$TMP/outside/junit.xml"
 
+# The HTML's "Reproduce" block quotes the working directory like the
+# command: pasted into a shell, a directory named with $(...) and quotes is
+# entered, never run.
+evil_dir="$TMP/\$(touch $TMP/pwned)'q\"d"
+mkdir -p "$evil_dir"
+(cd "$evil_dir" && "$RTC" run -o "$TMP/evil-out" "$FIX/cli/pass.xml" >/dev/null 2>&1)
+cd_line="$(grep -m1 -o '<pre>cd .*' "$TMP/evil-out/report.html" | sed 's/^<pre>//' | sed 's/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g; s/&#39;/'"'"'/g; s/&apos;/'"'"'/g; s/&amp;/\&/g')"
+[ -n "$cd_line" ] && ok || fail "report.html has no cd line"
+got="$(bash -c "$cd_line && pwd" 2>&1)"
+[ "$got" = "$evil_dir" ] && ok || fail "pasting '$cd_line' gave '$got', not the directory"
+[ ! -e "$TMP/pwned" ] && ok || fail "pasting the cd line of report.html ran a command"
+
 finish
