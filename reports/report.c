@@ -3,6 +3,8 @@
 #include "reports/report.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
 #include <sched.h>
@@ -112,6 +114,51 @@ static int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
+/* A temporary report is named ".<name>.rtc<pid>.<random>" in the target's
+ * directory: hidden, and saying which process made it. */
+#define TMP_TAG ".rtc"
+
+/* Remove the temporary files of `base` in dir that a writer killed before
+ * its rename left (their pid no longer runs). Only names of our own form,
+ * only regular files, only dead writers. */
+static void remove_stale_temps(const char *dir, const char *base)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t blen = strlen(base);
+	while (d && (e = readdir(d))) {
+		const char *n = e->d_name;
+		long pid;
+		char rnd[8];
+		int end = 0;
+		if (n[0] != '.' || strncmp(n + 1, base, blen) != 0 ||
+		    sscanf(n + 1 + blen, TMP_TAG "%ld.%6[A-Za-z0-9]%n", &pid, rnd, &end) != 2 ||
+		    n[1 + blen + (size_t)end] || pid <= 0 || pid == (long)getpid() ||
+		    !(kill((pid_t)pid, 0) != 0 && errno == ESRCH))
+			continue;
+		struct stat st;
+		if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+			unlinkat(dirfd(d), n, 0);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* The file behind fd, written, synced and renamed to path. */
+static int finish_write(int fd, const char *tmp, const char *path, const void *data, size_t len)
+{
+	/* mkstemp makes 0600; a report is for sharing, so give it what a
+	 * plain creat(0666) would have. */
+	if (fchmod(fd, 0666 & ~current_umask()) < 0)
+		return -errno;
+	int ret = write_all(fd, data, len);
+	if (ret)
+		return ret;
+	if (fsync(fd) < 0)
+		return -errno;
+	return rename(tmp, path) < 0 ? -errno : 0;
+}
+
 int report_atomic_write(const char *path, const void *data, size_t len)
 {
 	const char *base;
@@ -122,63 +169,38 @@ int report_atomic_write(const char *path, const void *data, size_t len)
 	if (!dir)
 		return -ENOMEM;
 	if (!*base) {
-		ret = -EISDIR;
-		goto cleanup;
+		free(dir);
+		return -EISDIR;
 	}
+	remove_stale_temps(dir, base);
 	/* Same directory as the target, so rename() cannot cross a
 	 * filesystem; hidden so a directory listing mid-write stays clean. */
-	if (asprintf(&tmp, "%s/.%s.XXXXXX", dir, base) < 0) {
-		tmp = NULL;
-		ret = -ENOMEM;
-		goto cleanup;
+	if (asprintf(&tmp, "%s/.%s" TMP_TAG "%ld.XXXXXX", dir, base, (long)getpid()) < 0) {
+		free(dir);
+		return -ENOMEM;
 	}
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		ret = -errno;
 		free(tmp);
-		tmp = NULL; /* nothing was created: nothing to unlink */
-		goto cleanup;
+		free(dir);
+		return ret;
 	}
-	/* mkstemp makes 0600; a report is for sharing, so give it what a
-	 * plain creat(0666) would have. */
-	if (fchmod(fd, 0666 & ~current_umask()) < 0) {
+	ret = finish_write(fd, tmp, path, data, len);
+	if (close(fd) < 0 && !ret)
 		ret = -errno;
-		goto cleanup;
-	}
-	ret = write_all(fd, data, len);
-	if (ret)
-		goto cleanup;
-	if (fsync(fd) < 0) {
-		ret = -errno;
-		goto cleanup;
-	}
-	if (close(fd) < 0) {
-		fd = -1;
-		ret = -errno;
-		goto cleanup;
-	}
-	fd = -1;
-	if (rename(tmp, path) < 0) {
-		ret = -errno;
-		goto cleanup;
+	if (ret) {
+		unlink(tmp);
+	} else {
+		/* Make the rename itself durable; failing that is not worth
+		 * losing a report that is already in place. */
+		int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd >= 0) {
+			(void)fsync(dfd);
+			close(dfd);
+		}
 	}
 	free(tmp);
-	tmp = NULL;
-	/* Make the rename itself durable; failing that is not worth losing
-	 * a report that is already in place. */
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		(void)fsync(dfd);
-		close(dfd);
-	}
-
-cleanup:
-	if (fd >= 0)
-		close(fd);
-	if (tmp) {
-		unlink(tmp);
-		free(tmp);
-	}
 	free(dir);
 	return ret;
 }

@@ -412,6 +412,37 @@ END_TEST
 
 /* ---- atomic write and writability -------------------------------------- */
 
+/* A writer killed before its rename leaves a hidden temporary file; the
+ * next write of that report removes it, and only it: not a live writer's,
+ * not a name of another form. */
+START_TEST(atomic_write_removes_a_dead_writers_temp)
+{
+	struct fx *x = fx_new();
+	pid_t dead = fork();
+	ck_assert_int_ge(dead, 0);
+	if (dead == 0)
+		_exit(0);
+	ck_assert_int_eq(waitpid(dead, NULL, 0), dead); /* gone: its pid runs nothing */
+	char path[256], stale[300], live[300], other[300];
+	fx_path(x, "junit.xml", path, sizeof path);
+	snprintf(stale, sizeof stale, "%s/.junit.xml.rtc%ld.aB3dE9", x->dir, (long)dead);
+	snprintf(live, sizeof live, "%s/.junit.xml.rtc%ld.aB3dE9", x->dir, (long)getppid());
+	snprintf(other, sizeof other, "%s/.junit.xml.keep", x->dir);
+	const char *const made[] = { stale, live, other };
+	for (int i = 0; i < 3; i++) {
+		FILE *f = fopen(made[i], "w");
+		ck_assert_ptr_nonnull(f);
+		fclose(f);
+	}
+	ck_assert_int_eq(report_atomic_write(path, "x\n", 2), 0);
+	ck_assert_int_eq(access(stale, F_OK), -1);
+	ck_assert_int_eq(access(live, F_OK), 0);
+	ck_assert_int_eq(access(other, F_OK), 0);
+	ck_assert_int_eq(dir_entries(x->dir), 3); /* junit.xml, live, other */
+	fx_free(x);
+}
+END_TEST
+
 START_TEST(atomic_write_replaces_and_cleans_up)
 {
 	struct fx *x = fx_new();
@@ -698,6 +729,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, junit_hostile_strings);
 	tcase_add_test(tc, junit_unwritable_path);
 	tcase_add_test(tc, atomic_write_replaces_and_cleans_up);
+	tcase_add_test(tc, atomic_write_removes_a_dead_writers_temp);
 	tcase_add_test(tc, check_writable);
 	tcase_add_test(tc, text_table);
 	tcase_add_test(tc, text_control_chars_do_not_reach_terminal);
