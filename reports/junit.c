@@ -1,7 +1,7 @@
 /* junit.c - junit.xml for CI gates, written with libxml2's xmlTextWriter.
  *
  * The shape is the intersection of the two schemas CI systems accept
- * (../shared/schemas/junit/jenkins-junit.xsd and junit-10.xsd):
+ * (tests/schemas/junit.xsd encodes what both require):
  *  - <testsuites> takes name, tests, failures, errors, time. Neither schema
  *    allows `skipped` there, so skipped counts appear per suite only.
  *  - <testsuite> takes name, tests, failures, errors, skipped, time,

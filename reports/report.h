@@ -52,7 +52,7 @@ int report_exit_status(const struct report_run *run);
 
 /* What the view takes from a result (view.c):
  *
- * The seeds' batch figure of a result (total time / N, loop overhead
+ * The batch figure of the original programs (docs/background.md) of a result (total time / N, loop overhead
  * subtracted), beside the per-sample statistics: for each run,
  * (t_end - t_begin) / iterations ticks minus res->loop_ticks, scaled by
  * metric 0's ns_per_unit. Gives the mean and the sample stddev (0 with one

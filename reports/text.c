@@ -238,7 +238,7 @@ static void figure_line(FILE *out, const char *id, const struct rv_req *r, size_
 }
 
 /* The figures behind the verdicts, one line per metric: what an engineer
- * quotes (best case, median, mean, worst case) and the seeds' batch figure,
+ * quotes (best case, median, mean, worst case) and the batch figure of docs/background.md,
  * so summary.txt stands on its own. */
 static void write_figures(const struct report_view *v, FILE *out)
 {

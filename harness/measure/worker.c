@@ -89,7 +89,7 @@ int worker_ctx_load(struct probe_ctx *c, struct result_shm *res)
 	return 0;
 }
 
-/* Cost of one iteration of an empty counted loop, in ticks: the seeds'
+/* Cost of one iteration of an empty counted loop, in ticks: the original programs'
  * "loop overhead", subtracted from batch figures. */
 static double empty_loop_ticks(uint64_t n)
 {

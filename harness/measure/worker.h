@@ -6,7 +6,7 @@
  * (harness/runner_spawn.c). That binary links only the probes, histogram,
  * timebase and real-time set-up: no libxml2, ICU or jansson in the
  * measuring process, so fork, clone and spawn are timed from a process
- * image as small as the seeds' programs, and nothing else of rtconform's is
+ * image as small as the original test programs' (docs/background.md), and nothing else of rtconform's is
  * mapped beside the measurement.
  */
 #ifndef RTC_WORKER_H

@@ -1,13 +1,14 @@
-/* clone.c - the raw clone() system call and how soon its child runs (seed 003).
+/* clone.c - the raw clone() system call and how soon its child runs
+ * (clone() latency, docs/background.md).
  *
  * Each sample: t1 = now; clone(); t2 = now in the parent; the child's first
  * statement stores now (t3) into a shared page and the child exits; the
  * parent waits for it (t4 = now after waitpid). Metrics:
  *   per-op       t4 - t1: create, run and reap the child
- *   call         t2 - t1: until clone() returns in the parent (seed 003's t2 - t1)
- *   child-start  t3 - t1: until the child's first statement (seed 003's t3 - t1),
+ *   call         t2 - t1: until clone() returns in the parent (the original's t2 - t1)
+ *   child-start  t3 - t1: until the child's first statement (the original's t3 - t1),
  *                read by the parent after waitpid
- * With the TSC timebase the reports also give these in cycles, as the seed did.
+ * With the TSC timebase the reports also give these in cycles, as the original did.
  *
  * flags=process: SIGCHLD only, a new process with its own copy of memory; the
  * child writes t3 into MAP_SHARED memory so the parent sees it.
@@ -158,7 +159,7 @@ cleanup_sh:
 const struct probe probe_clone = {
 	.decl.name = "clone",
 	.decl.help = "the raw clone() system call of a child that exits at once: call and "
-		"child-start latency (seed 003)",
+		"child-start latency (clone() latency)",
 	.decl.params = params,
 	.decl.nparams = sizeof params / sizeof params[0],
 	.decl.metrics = metrics,

@@ -1,5 +1,5 @@
 /* coop_sched.c - the cost of one cycle of a minimal cooperative user-level
- * scheduler (seed 002's cttimer).
+ * scheduler (cttimer's cycle, docs/background.md).
  *
  * `tasks` tasks, each on its own stack, loop forever: decrement a shared
  * counter, yield to the scheduler. The scheduler (the worker's own
@@ -278,7 +278,7 @@ cleanup:
 const struct probe probe_coop_sched = {
 	.decl.name = "coop-sched",
 	.decl.help = "one cycle of a minimal cooperative user-level scheduler: pick a task, switch "
-		"to it, it decrements a counter and yields (seed 002's cttimer)",
+		"to it, it decrements a counter and yields (as cttimer does)",
 	.decl.params = params,
 	.decl.nparams = sizeof params / sizeof params[0],
 	.decl.metrics = metrics,

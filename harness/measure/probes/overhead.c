@@ -1,4 +1,5 @@
-/* overhead.c - what the instruments themselves cost (seeds 000 and 004): an
+/* overhead.c - what the instruments themselves cost (the basic overheads of
+ * docs/background.md): an
  * empty loop, the clocks a program can read, the harness's own timestamp
  * (tb_now) and its own histogram record call.
  *
@@ -63,7 +64,8 @@ typedef uint64_t (*ov_fn)(const struct ov_state *s, uint64_t n);
 OV_FN op_empty(const struct ov_state *s, uint64_t n)
 {
 	(void)s;
-	/* The asm body is opaque: the loop runs n times, as in the seeds. */
+	/* The asm body is opaque: the loop runs n times, as in the original
+	 * overhead programs. */
 	for (uint64_t i = 0; i < n; i++)
 		__asm__ __volatile__("" ::: "memory");
 	return n;
@@ -220,7 +222,7 @@ cleanup:
 const struct probe probe_overhead = {
 	.decl.name = "overhead",
 	.decl.help = "cost of an empty loop, the clocks, the harness's timestamp and histogram "
-		"record; per-op = a timed batch / batch (seeds 000, 004)",
+		"record; per-op = a timed batch / batch (basic overheads)",
 	.decl.params = params,
 	.decl.nparams = sizeof params / sizeof params[0],
 	.decl.metrics = metrics,

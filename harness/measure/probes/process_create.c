@@ -1,10 +1,11 @@
-/* process_create.c - cost of creating and deleting a process (seeds 000, 001).
+/* process_create.c - cost of creating and deleting a process (docs/background.md:
+ * thread and process creation on Windows, creation and deletion on Unix).
  *
  * One sample = create a child that ends at once, then waitpid() for it:
  *   fork       fork(); the child calls _exit(0)
  *   vfork      vfork(); the child calls _exit(0) (the parent is suspended
  *              until then, and no page tables are copied)
- *   spawn      posix_spawn() of rtconform-nop (seed 000's CreateProcess of an
+ *   spawn      posix_spawn() of rtconform-nop (the Windows timings' CreateProcess of an
  *              empty proc.exe)
  *   fork-exec  fork(), then execve() of rtconform-nop in the child
  * rtconform-nop is looked up in ctx->self_dir (the directory of the running
@@ -192,7 +193,7 @@ static int pc_run(struct probe_ctx *c)
 const struct probe probe_process_create = {
 	.decl.name = "process-create",
 	.decl.help = "create a process that ends at once and reap it: fork, vfork, posix_spawn "
-		"or fork+execve of rtconform-nop (seeds 000, 001)",
+		"or fork+execve of rtconform-nop (docs/background.md)",
 	.decl.params = params,
 	.decl.nparams = sizeof params / sizeof params[0],
 	.decl.metrics = metrics,

@@ -1,5 +1,6 @@
 /* sem_pingpong.c - wake-up ping-pong between two tasks over one of seven
- * mechanisms (seed 004, widened to rt-tests' ptsematest / svsematest).
+ * mechanisms (the SPY memo's semaphore budget, docs/background.md, widened to
+ * rt-tests' ptsematest / svsematest).
  *
  * A (the worker) and B (its peer: a forked process or a thread A creates)
  * share a two-way channel (ipc.h). B waits for A's post and posts back; A
@@ -8,7 +9,7 @@
  *
  * Metrics:
  *   per-op  each cycle timed on its own in A, recorded as cycle / 2 (the
- *           scale halves it, so no precision is lost): seed 004's figure;
+ *           scale halves it, so no precision is lost): the SPY memo's figure;
  *   wakeup  from just before a post to the moment its waiter returns: the
  *           poster stores its clock in shared memory right before posting,
  *           the waiter subtracts it from its own clock on return. Both
@@ -66,7 +67,7 @@ static const struct probe_param params[] = {
 enum { M_PER_OP, M_WAKEUP };
 
 static const struct probe_metric metrics[] = {
-	[M_PER_OP] = { "per-op", "one post plus the wake-up it causes: a cycle / 2 (seed 004)" },
+	[M_PER_OP] = { "per-op", "one post plus the wake-up it causes: a cycle / 2 (SPY memo)" },
 	[M_WAKEUP] = { "wakeup", "one-way: from just before a post until the waiter returns "
 			"(what ptsematest and svsematest report)" },
 };
@@ -388,7 +389,7 @@ close:
 const struct probe probe_sem_pingpong = {
 	.decl.name = "sem-pingpong",
 	.decl.help = "wake-up ping-pong between two tasks over a semaphore, futex, mutex + condition "
-		"variable, pipe or eventfd; per-op = cycle / 2 (seed 004), wakeup = one-way post "
+		"variable, pipe or eventfd; per-op = cycle / 2 (SPY memo), wakeup = one-way post "
 		"to return (ptsematest, svsematest)",
 	.decl.params = params,
 	.decl.nparams = sizeof params / sizeof params[0],

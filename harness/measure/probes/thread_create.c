@@ -1,4 +1,5 @@
-/* thread_create.c - cost of creating and deleting a thread (seed 001).
+/* thread_create.c - cost of creating and deleting a thread (creation and
+ * deletion on Unix, docs/background.md).
  *
  * detached=no: each sample is pthread_create() of a thread that returns at
  * once, then pthread_join(): creation, first run, exit and reaping.
@@ -209,7 +210,7 @@ cleanup:
 const struct probe probe_thread_create = {
 	.decl.name = "thread-create",
 	.decl.help = "pthread_create + pthread_join (or a detached thread and a semaphore) of a "
-		"thread that returns at once (seed 001)",
+		"thread that returns at once (creation on Unix)",
 	.decl.params = params,
 	.decl.nparams = sizeof params / sizeof params[0],
 	.decl.metrics = metrics,
