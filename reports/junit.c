@@ -32,19 +32,13 @@
 #include "reports/xmlw.h"
 
 /* <property name="..." value="..."/>, the name built from a format of
- * junit_props.h. */
-static void x_prop(struct xw *x, const char *value, const char *namefmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void x_prop(struct xw *x, const char *value, const char *namefmt, ...)
+ * junit_props.h and its arguments. */
+static void x_vprop(struct xw *x, const char *value, const char *namefmt, va_list ap)
 {
+	char *name;
 	if (x->failed)
 		return;
-	char *name;
-	va_list ap;
-	va_start(ap, namefmt);
-	int rc = vasprintf(&name, namefmt, ap);
-	va_end(ap);
-	if (rc < 0) {
+	if (vasprintf(&name, namefmt, ap) < 0) {
 		x->failed = true;
 		return;
 	}
@@ -55,45 +49,39 @@ static void x_prop(struct xw *x, const char *value, const char *namefmt, ...)
 	free(name);
 }
 
+static void x_prop(struct xw *x, const char *value, const char *namefmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void x_prop(struct xw *x, const char *value, const char *namefmt, ...)
+{
+	va_list ap;
+	va_start(ap, namefmt);
+	x_vprop(x, value, namefmt, ap);
+	va_end(ap);
+}
+
 /* A number property, "%.3f". */
 static void x_prop_num(struct xw *x, double v, const char *namefmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void x_prop_num(struct xw *x, double v, const char *namefmt, ...)
 {
-	if (x->failed)
-		return;
-	char *name, buf[64];
+	char buf[64];
 	va_list ap;
-	va_start(ap, namefmt);
-	int rc = vasprintf(&name, namefmt, ap);
-	va_end(ap);
-	if (rc < 0) {
-		x->failed = true;
-		return;
-	}
 	num_fmt3(v, buf, sizeof buf);
-	x_prop(x, buf, "%s", name);
-	free(name);
+	va_start(ap, namefmt);
+	x_vprop(x, buf, namefmt, ap);
+	va_end(ap);
 }
 
 static void x_prop_u64(struct xw *x, uint64_t v, const char *namefmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void x_prop_u64(struct xw *x, uint64_t v, const char *namefmt, ...)
 {
-	if (x->failed)
-		return;
-	char *name, buf[32];
+	char buf[32];
 	va_list ap;
-	va_start(ap, namefmt);
-	int rc = vasprintf(&name, namefmt, ap);
-	va_end(ap);
-	if (rc < 0) {
-		x->failed = true;
-		return;
-	}
 	snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
-	x_prop(x, buf, "%s", name);
-	free(name);
+	va_start(ap, namefmt);
+	x_vprop(x, buf, namefmt, ap);
+	va_end(ap);
 }
 
 static void fmt_utc(time_t t, char *buf, size_t len)
