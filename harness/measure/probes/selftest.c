@@ -26,7 +26,7 @@ static const struct probe_param params[] = {
 };
 
 static const struct probe_metric metrics[] = {
-	{ "interval", "two back-to-back timebase reads" },
+	{ "interval", "two back-to-back timebase reads", METRIC_DURATION },
 };
 
 static void misbehave(struct probe_ctx *c, const char *fault)
