@@ -19,13 +19,56 @@ int decl_param_index(const struct probe_decl *p, const char *name)
 	return -1;
 }
 
+const struct probe_metric harness_metrics[PROBE_HARNESS_METRICS] = {
+	[HM_PAGE_FAULTS] = { "page-faults", "page faults (minor + major) in a run, every task of "
+			     "the measurement", METRIC_COUNT },
+	[HM_MAJOR_FAULTS] = { "major-faults", "major page faults (that needed I/O) in a run",
+			      METRIC_COUNT },
+	[HM_INVOLUNTARY_SWITCHES] = { "involuntary-switches", "times a task of the measurement "
+				      "was preempted in a run", METRIC_COUNT },
+};
+
+static const char *const kind_names[] = {
+	[METRIC_DURATION] = "duration",
+	[METRIC_COUNT] = "count",
+};
+
+const char *metric_kind_name(enum metric_kind k)
+{
+	return (unsigned)k < sizeof kind_names / sizeof kind_names[0] ? kind_names[k] : "?";
+}
+
+bool metric_kind_parse(const char *s, enum metric_kind *out)
+{
+	for (unsigned i = 0; s && i < sizeof kind_names / sizeof kind_names[0]; i++)
+		if (strcmp(s, kind_names[i]) == 0) {
+			*out = (enum metric_kind)i;
+			return true;
+		}
+	return false;
+}
+
+size_t decl_nmetrics(const struct probe_decl *p)
+{
+	return p->nmetrics + PROBE_HARNESS_METRICS;
+}
+
+const struct probe_metric *decl_metric(const struct probe_decl *p, size_t i)
+{
+	if (i < p->nmetrics)
+		return &p->metrics[i];
+	if (i - p->nmetrics < PROBE_HARNESS_METRICS)
+		return &harness_metrics[i - p->nmetrics];
+	return NULL;
+}
+
 /* No name: the first metric, which a limit that names none is about. */
 int decl_metric_index(const struct probe_decl *p, const char *name)
 {
 	if (!name)
 		return 0;
-	for (size_t i = 0; i < p->nmetrics; i++)
-		if (strcmp(p->metrics[i].name, name) == 0)
+	for (size_t i = 0; i < decl_nmetrics(p); i++)
+		if (strcmp(decl_metric(p, i)->name, name) == 0)
 			return (int)i;
 	return -1;
 }

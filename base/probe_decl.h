@@ -10,6 +10,7 @@
 #ifndef RTC_PROBE_DECL_H
 #define RTC_PROBE_DECL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Most runs a requirement may ask for and a worker records. */
@@ -17,6 +18,10 @@
 /* Most parameters and metrics a probe may declare. */
 #define PROBE_MAX_PARAMS 8
 #define PROBE_MAX_METRICS 8
+/* The count metrics the harness adds to every probe, after the probe's own
+ * (harness_metrics below), and the most metrics a result can hold. */
+#define PROBE_HARNESS_METRICS 3
+#define RTC_MAX_METRICS (PROBE_MAX_METRICS + PROBE_HARNESS_METRICS)
 
 enum param_kind {
 	PARAM_ENUM,     /* one of values[] */
@@ -33,10 +38,29 @@ struct probe_param {
 	const char *def;           /* default value as text */
 };
 
+/* What a metric's values are. A duration is one sample per timed
+ * operation (scaled to ns, or cycles); a count is one value per run: how
+ * many times something happened in that run (page faults, violations).
+ * Duration is the zero value, so a table that says nothing declares one. */
+enum metric_kind { METRIC_DURATION, METRIC_COUNT };
+
 struct probe_metric {
 	const char *name;  /* "per-op", "wakeup" */
 	const char *help;
+	enum metric_kind kind;
 };
+
+/* "duration", "count": how reports and `rtconform list` name a kind. */
+const char *metric_kind_name(enum metric_kind k);
+/* A metric_kind_name back; false when s is none. */
+bool metric_kind_parse(const char *s, enum metric_kind *out);
+
+/* The harness's own count metrics, in this order after a probe's metrics:
+ * page-faults (minor + major), major-faults, involuntary-switches, counted
+ * over each measured run in every task that takes part (see
+ * docs/measurement.md). */
+enum { HM_PAGE_FAULTS, HM_MAJOR_FAULTS, HM_INVOLUNTARY_SWITCHES };
+extern const struct probe_metric harness_metrics[PROBE_HARNESS_METRICS];
 
 struct probe_decl {
 	const char *name;
@@ -61,8 +85,15 @@ struct probe_catalog {
 /* The probe of a catalogue called `name`, or NULL. */
 const struct probe_decl *catalog_find(const struct probe_catalog *c, const char *name);
 
-/* Index of a parameter / metric of a declaration by name, or -1. */
+/* Index of a parameter of a declaration by name, or -1. */
 int decl_param_index(const struct probe_decl *p, const char *name);
+
+/* A probe's metrics as a result holds them: its own (p->metrics), then the
+ * harness's. decl_nmetrics counts both; decl_metric gives metric i of
+ * them, NULL past the end; decl_metric_index finds one by name (NULL: the
+ * probe's first), or -1. */
+size_t decl_nmetrics(const struct probe_decl *p);
+const struct probe_metric *decl_metric(const struct probe_decl *p, size_t i);
 int decl_metric_index(const struct probe_decl *p, const char *name);
 
 #endif

@@ -30,6 +30,7 @@ static const struct {
 	{ "stddev", STAT_STDDEV },
 	{ "max", STAT_MAX },
 	{ "runs-mean-stddev", STAT_RUNS_MEAN_STDDEV },
+	{ "total", STAT_TOTAL },
 };
 
 static bool is_digit(char c)
@@ -140,6 +141,23 @@ void stat_name(const struct statistic *st, char *buf, size_t len)
 	}
 	snprintf(buf, len, "p%llu.%0*llu", (unsigned long long)(fixed / PCT_SCALE), digits,
 		 (unsigned long long)frac);
+}
+
+bool stat_fits(const struct statistic *st, enum metric_kind kind)
+{
+	if (!st)
+		return false;
+	if (kind == METRIC_COUNT)
+		return st->kind == STAT_TOTAL || st->kind == STAT_MIN || st->kind == STAT_MEAN ||
+		       st->kind == STAT_MAX;
+	return st->kind != STAT_TOTAL;
+}
+
+const char *stat_list(enum metric_kind kind)
+{
+	if (kind == METRIC_COUNT)
+		return "total, min, mean or max";
+	return "min, mean, stddev, max, pNN such as p99 or p99.9, or runs-mean-stddev";
 }
 
 /* runs-mean-stddev counts as needing one sample: what it really needs is two

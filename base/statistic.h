@@ -1,7 +1,9 @@
 /* statistic.h - the statistics a limit can name.
  *
  * Names: min, mean, stddev, max, pNN[.N...] (0 < NN < 100, e.g. p50, p99.9),
- * runs-mean-stddev (sample stddev of the per-run means). See docs/requirements.md.
+ * runs-mean-stddev (sample stddev of the per-run means), total (the sum of
+ * a count over the runs). Which of them a metric can be judged by depends
+ * on its kind (stat_fits). See docs/requirements.md.
  */
 #ifndef RTC_STATISTIC_H
 #define RTC_STATISTIC_H
@@ -9,7 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum stat_kind { STAT_MIN, STAT_MEAN, STAT_STDDEV, STAT_MAX, STAT_PCT, STAT_RUNS_MEAN_STDDEV };
+#include "base/probe_decl.h"
+
+enum stat_kind { STAT_MIN, STAT_MEAN, STAT_STDDEV, STAT_MAX, STAT_PCT, STAT_RUNS_MEAN_STDDEV,
+		 STAT_TOTAL };
 
 struct statistic {
 	enum stat_kind kind;
@@ -21,6 +26,19 @@ int stat_parse(const char *s, struct statistic *out);
 
 /* Canonical name ("p99.9", "mean"); also the property-name fragment. */
 void stat_name(const struct statistic *st, char *buf, size_t len);
+
+/* Every statistic name, for the message on one that is none. */
+#define STAT_LIST_ALL "min, mean, stddev, max, pNN such as p99 or p99.9, runs-mean-stddev, " \
+		      "or total (of a count)"
+
+/* Whether a statistic applies to a metric of that kind. A duration takes
+ * every statistic but total; a count (one value per run) takes total, min,
+ * mean and max: its spread over a handful of runs (stddev, pNN,
+ * runs-mean-stddev) says nothing a limit could hold it to. */
+bool stat_fits(const struct statistic *st, enum metric_kind kind);
+
+/* The statistics a metric of that kind takes, for error messages. */
+const char *stat_list(enum metric_kind kind);
 
 /* Samples a percentile needs to mean anything: 10 / (1 - q/100), rounded up
  * (p99 -> 1000, p99.9 -> 10000). 1 for every other statistic; 2 for stddev. */

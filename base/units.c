@@ -49,9 +49,10 @@ static uint64_t pow10u(int n)
 /* Shared by qty_parse and duration_parse_ns: *whole is the value rounded to
  * whole base units, *value the value as a double (sub-unit fractions kept). */
 static int parse_quantity(const char *text, bool allow_zero, bool allow_cycles,
-			  double *value, uint64_t *whole, enum qty_unit *unit,
+			  bool allow_bare, double *value, uint64_t *whole, enum qty_unit *unit,
 			  char *err, size_t errlen)
 {
+	static const struct unit_def bare = { "", 1, QTY_COUNT };
 	const char *p = text;
 	uint64_t ip = 0, frac = 0;
 	int fdigits = 0;
@@ -96,7 +97,7 @@ static int parse_quantity(const char *text, bool allow_zero, bool allow_cycles,
 	}
 	while (*p == ' ' || *p == '\t')
 		p++;
-	if (!*p) {
+	if (!*p && !allow_bare) {
 		snprintf(err, errlen, "missing unit (expected %s)",
 			 allow_cycles ? UNIT_LIST : DURATION_LIST);
 		return -EINVAL;
@@ -105,8 +106,8 @@ static int parse_quantity(const char *text, bool allow_zero, bool allow_cycles,
 		snprintf(err, errlen, "exponents are not allowed (write the number out, e.g. 1500us)");
 		return -EINVAL;
 	}
-	const struct unit_def *u = NULL;
-	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+	const struct unit_def *u = *p ? NULL : &bare;
+	for (size_t i = 0; *p && i < sizeof units / sizeof units[0]; i++)
 		if (strcmp(p, units[i].name) == 0)
 			u = &units[i];
 	if (!u) {
@@ -129,9 +130,9 @@ static int parse_quantity(const char *text, bool allow_zero, bool allow_cycles,
 	uint64_t rem = (uint64_t)(fm % scale);
 	unsigned __int128 rounded = ipart + (rem >= scale - rem ? 1 : 0); /* half up */
 	if (overflow || rounded > UINT64_MAX) {
-		if (u->unit == QTY_CYCLES)
-			snprintf(err, errlen, "too large (at most %llu cycles)",
-				 (unsigned long long)UINT64_MAX);
+		if (u->unit != QTY_NS)
+			snprintf(err, errlen, "too large (at most %llu%s)",
+				 (unsigned long long)UINT64_MAX, u->unit == QTY_CYCLES ? " cycles" : "");
 		else
 			snprintf(err, errlen, "too large (at most %llu ns, about 584 years)",
 				 (unsigned long long)UINT64_MAX);
@@ -153,7 +154,20 @@ int qty_parse(const char *text, bool allow_zero, struct quantity *out,
 	double v;
 	uint64_t whole;
 	enum qty_unit unit;
-	int rc = parse_quantity(text, allow_zero, true, &v, &whole, &unit, err, errlen);
+	int rc = parse_quantity(text, allow_zero, true, false, &v, &whole, &unit, err, errlen);
+	if (rc == 0) {
+		out->value = v;
+		out->unit = unit;
+	}
+	return rc;
+}
+
+int bound_parse(const char *text, struct quantity *out, char *err, size_t errlen)
+{
+	double v;
+	uint64_t whole;
+	enum qty_unit unit;
+	int rc = parse_quantity(text, true, true, true, &v, &whole, &unit, err, errlen);
 	if (rc == 0) {
 		out->value = v;
 		out->unit = unit;
@@ -167,7 +181,7 @@ int duration_parse_ns(const char *text, bool allow_zero, uint64_t *ns,
 	double v;
 	uint64_t whole;
 	enum qty_unit unit;
-	int rc = parse_quantity(text, allow_zero, false, &v, &whole, &unit, err, errlen);
+	int rc = parse_quantity(text, allow_zero, false, false, &v, &whole, &unit, err, errlen);
 	if (rc)
 		return rc;
 	if (whole == 0 && !allow_zero) {
@@ -317,11 +331,12 @@ void fmt_qty(const struct quantity *q, char *buf, size_t len)
 		fmt_ns(q->value, buf, len);
 		return;
 	}
+	const char *suffix = q->unit == QTY_CYCLES ? " cycles" : "";
 	if (!isfinite(q->value)) {
-		snprintf(buf, len, "%s cycles", isnan(q->value) ? "nan" : "inf");
+		snprintf(buf, len, "%s%s", isnan(q->value) ? "nan" : "inf", suffix);
 		return;
 	}
 	double a = fabs(q->value);
 	put_decimal(a, sig_decimals(a), num, sizeof num);
-	snprintf(buf, len, "%s%s cycles", q->value < 0 && strcmp(num, "0") ? "-" : "", num);
+	snprintf(buf, len, "%s%s%s", q->value < 0 && strcmp(num, "0") ? "-" : "", num, suffix);
 }

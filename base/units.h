@@ -12,10 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum qty_unit { QTY_NS, QTY_CYCLES };
+/* QTY_COUNT: a bare number, no unit (a bound on a count metric). */
+enum qty_unit { QTY_NS, QTY_CYCLES, QTY_COUNT };
 
 struct quantity {
-	double value;        /* in ns (QTY_NS) or cycles (QTY_CYCLES) */
+	double value;        /* in ns (QTY_NS), cycles (QTY_CYCLES) or events (QTY_COUNT) */
 	enum qty_unit unit;
 };
 
@@ -25,6 +26,11 @@ struct quantity {
  * false, or does not fit. */
 int qty_parse(const char *text, bool allow_zero, struct quantity *out,
 	      char *err, size_t errlen);
+
+/* A limit's bound: what qty_parse takes (zero allowed), or a bare number
+ * ("0", "2.5"), which is a count (QTY_COUNT). Whether the unit, or its
+ * absence, fits the metric is the validator's question. Same errors. */
+int bound_parse(const char *text, struct quantity *out, char *err, size_t errlen);
 
 /* Parse a duration (cycles not allowed) into whole nanoseconds. Same errors. */
 int duration_parse_ns(const char *text, bool allow_zero, uint64_t *ns,
@@ -43,7 +49,8 @@ int count_parse(const char *text, uint64_t max, uint64_t *out,
  * "950 ns", "1.204 ms", "2.5 s". Always C-locale decimal point. */
 void fmt_ns(double ns, char *buf, size_t len);
 
-/* Format a quantity as written in a limit: ns via fmt_ns, cycles as "1200 cycles". */
+/* Format a quantity as written in a limit: ns via fmt_ns, cycles as "1200
+ * cycles", a count as the bare number ("0", "2.5"). */
 void fmt_qty(const struct quantity *q, char *buf, size_t len);
 
 #endif

@@ -7,6 +7,12 @@
 
 #include "harness/measure/probes/probes.h"
 
+static void list_metric(const struct probe_metric *m, bool first)
+{
+	term_println(stdout, "    metric %-11s (%s) %s%s", m->name, metric_kind_name(m->kind),
+		     m->help, first ? " [default]" : "");
+}
+
 static void list_probes(void)
 {
 	for (size_t i = 0; i < probe_count; i++) {
@@ -26,13 +32,16 @@ static void list_probes(void)
 			term_println(stdout, " (default %s): %s", pp->def, pp->help);
 		}
 		for (size_t j = 0; j < p->decl.nmetrics; j++)
-			term_println(stdout, "    metric %-11s %s%s", p->decl.metrics[j].name, p->decl.metrics[j].help,
-			       j == 0 ? " [default]" : "");
+			list_metric(&p->decl.metrics[j], j == 0);
 		char why[300];
 		if (p->supported && p->supported(why, sizeof why))
 			term_println(stdout, "    not available here: %s", why);
 		putchar('\n');
 	}
+	/* Not a probe: the line starts with a capital, which no probe name does. */
+	printf("Harness metrics: every probe has these after its own metrics\n");
+	for (size_t j = 0; j < PROBE_HARNESS_METRICS; j++)
+		list_metric(&harness_metrics[j], false);
 }
 
 /* One line per requirement (id, probe, policy:priority, counts, parameters),
@@ -69,8 +78,9 @@ int cmd_list(int argc, char **argv, const struct cli_ctx *ctx)
 	if (cli_wants_help(argc, argv)) {
 		puts("usage: rtconform list [FILE]\n\n"
 		     "Without FILE: every probe with its parameters (allowed values, defaults)\n"
-		     "and metrics. With FILE: the file's requirements (id, probe, policy, counts,\n"
-		     "limits).");
+		     "and metrics (each a duration or a count), then the harness's count\n"
+		     "metrics every probe has (page faults, involuntary switches). With FILE:\n"
+		     "the file's requirements (id, probe, policy, counts, limits).");
 		return 0;
 	}
 	if (argc > 2) {

@@ -54,9 +54,25 @@ static struct result_shm *result_alloc_fd(unsigned nmetrics, unsigned nseries, s
 	return r;
 }
 
+/* Each metric's kind, from the declaration (the probe's metrics, then the
+ * harness's). */
+static void result_set_kinds(struct result_shm *r, const struct probe_decl *d)
+{
+	for (unsigned i = 0; i < r->nmetrics && i < decl_nmetrics(d); i++)
+		result_metric(r, i)->kind = decl_metric(d, i)->kind;
+}
+
 struct result_shm *result_alloc(unsigned nmetrics, size_t *bytes)
 {
 	return result_alloc_series(nmetrics, 0, bytes);
+}
+
+struct result_shm *result_alloc_for(const struct probe_decl *d, unsigned nseries, size_t *bytes)
+{
+	struct result_shm *r = result_alloc_series((unsigned)decl_nmetrics(d), nseries, bytes);
+	if (r)
+		result_set_kinds(r, d);
+	return r;
 }
 
 struct result_shm *result_alloc_series(unsigned nmetrics, unsigned nseries, size_t *bytes)
@@ -116,7 +132,7 @@ int runner_prepare(const struct requirement *r, const struct req_file *f,
 		return -1;
 	}
 
-	out->res = result_alloc_fd((unsigned)p->decl.nmetrics,
+	out->res = result_alloc_fd((unsigned)decl_nmetrics(&p->decl),
 				   p->per_cpu_series ? (unsigned)c->ncpus : 0, &out->res_bytes,
 				   &j->res_fd);
 	if (!out->res) {
@@ -124,8 +140,9 @@ int runner_prepare(const struct requirement *r, const struct req_file *f,
 		req_result_error(out, r, f, "cannot map result memory: %s", strerror(errno));
 		return -1;
 	}
+	result_set_kinds(out->res, &p->decl);
 	c->res = out->res;
-	for (unsigned i = 0; i < p->decl.nmetrics; i++)
+	for (unsigned i = 0; i < p->decl.nmetrics && i < PROBE_MAX_METRICS; i++)
 		c->m[i] = result_metric(out->res, i);
 	worker_spec_store(out->res, c);
 	/* The slim worker binary beside rtconform (see worker.h); library

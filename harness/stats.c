@@ -34,6 +34,28 @@ static bool runs_mean_stddev(const struct metric_data *m, double *out)
 	return true;
 }
 
+/* A count metric's statistics: its histogram holds one value per run (see
+ * struct metric_data), unscaled. */
+static bool count_value(const struct hist *h, const struct statistic *st, double *out)
+{
+	switch (st->kind) {
+	case STAT_TOTAL:
+		*out = (double)h->sum;
+		return true;
+	case STAT_MIN:
+		*out = (double)h->min;
+		return true;
+	case STAT_MAX:
+		*out = (double)h->max;
+		return true;
+	case STAT_MEAN:
+		*out = hist_mean(h);
+		return true;
+	default:
+		return false;
+	}
+}
+
 bool stat_value(const struct metric_data *m, const struct statistic *st,
 		bool want_cycles, double *out)
 {
@@ -41,6 +63,10 @@ bool stat_value(const struct metric_data *m, const struct statistic *st,
 		return false;
 	const struct hist *h = &m->hist;
 	if (h->count == 0 || h->count < stat_min_samples(st))
+		return false;
+	if (m->kind == METRIC_COUNT)
+		return !want_cycles && count_value(h, st, out);
+	if (!stat_fits(st, METRIC_DURATION))
 		return false;
 	double scale = want_cycles ? m->cycles_per_unit : m->ns_per_unit;
 	/* A zero or nonsense scale would turn every value into 0 and pass every
@@ -72,6 +98,14 @@ bool stat_value(const struct metric_data *m, const struct statistic *st,
 		return false;
 	}
 	*out = v * scale;
+	return true;
+}
+
+bool metric_run_count(const struct metric_data *m, uint32_t run, uint64_t *out)
+{
+	if (!m || m->kind != METRIC_COUNT || run >= RTC_MAX_RUNS || m->runs[run].count == 0)
+		return false;
+	*out = (uint64_t)m->runs[run].sum;
 	return true;
 }
 

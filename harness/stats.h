@@ -10,11 +10,17 @@
 
 struct metric_data;
 /* Value of a statistic of one metric, in the metric's units scaled to ns
- * (cycles when want_cycles and the metric has cycles_per_unit != 0).
+ * (cycles when want_cycles and the metric has cycles_per_unit != 0); of a
+ * count metric, the count itself (total, min, mean or max over its runs).
  * Returns false when it cannot be computed (no samples, fewer than the
- * statistic needs, or cycles asked of a non-TSC metric). */
+ * statistic needs, cycles asked of a non-TSC metric or of a count, or a
+ * statistic that does not apply to the metric's kind). */
 bool stat_value(const struct metric_data *m, const struct statistic *st,
 		bool want_cycles, double *out);
+
+/* The count of run `run` of a count metric; false when it is not one or
+ * that run recorded none. */
+bool metric_run_count(const struct metric_data *m, uint32_t run, uint64_t *out);
 
 /* Per-run figures of a metric. */
 double metric_run_mean_ns(const struct metric_data *m, uint32_t run);

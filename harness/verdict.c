@@ -60,9 +60,14 @@ const char *verdict_exit_meaning(int status)
 	return "?";
 }
 
+enum qty_unit limit_unit(const struct req_limit *l)
+{
+	return l->has_max ? l->max.unit : l->min.unit;
+}
+
 bool limit_in_cycles(const struct req_limit *l)
 {
-	return (l->has_max ? l->max.unit : l->min.unit) == QTY_CYCLES;
+	return limit_unit(l) == QTY_CYCLES;
 }
 
 enum verdict limit_verdict(enum verdict req_verdict, bool evaluated, bool passed)
@@ -72,6 +77,63 @@ enum verdict limit_verdict(enum verdict req_verdict, bool evaluated, bool passed
 	if (!evaluated)
 		return VERDICT_ERROR;
 	return passed ? VERDICT_PASS : VERDICT_FAIL;
+}
+
+/* The metric limit l is about, or NULL with why in lo->text. */
+static const struct metric_data *limit_metric(const struct req_result *out,
+					      const struct req_limit *l, struct limit_outcome *lo)
+{
+	int mi = out->probe ? decl_metric_index(&out->probe->decl, l->metric) : -1;
+	if (mi < 0 || !out->res || (unsigned)mi >= out->res->nmetrics) {
+		snprintf(lo->text, sizeof lo->text, "no metric '%s'", l->metric ? l->metric : "?");
+		return NULL;
+	}
+	const struct probe_metric *pm = decl_metric(&out->probe->decl, (size_t)mi);
+	const struct metric_data *m = result_metric_c(out->res, (unsigned)mi);
+	/* The validator keeps these apart; a library caller might not. */
+	if ((m->kind == METRIC_COUNT) != (limit_unit(l) == QTY_COUNT)) {
+		snprintf(lo->text, sizeof lo->text, "metric %s is a %s: the limit's bounds %s",
+			 pm->name, metric_kind_name(m->kind),
+			 m->kind == METRIC_COUNT ? "must have no unit" : "need a unit");
+		return NULL;
+	}
+	return m;
+}
+
+/* Judge limit i of out: its outcome and text. false when it cannot be
+ * evaluated. */
+static bool judge_limit(struct req_result *out, size_t i)
+{
+	const struct req_limit *l = &out->req->limits[i];
+	struct limit_outcome *lo = &out->limits[i];
+	const struct metric_data *m = limit_metric(out, l, lo);
+	if (!m)
+		return false;
+	char st[32], n[48];
+	stat_name(&l->stat, st, sizeof st);
+	bool cycles = limit_in_cycles(l);
+	bool count = m->kind == METRIC_COUNT;
+	double v;
+	if (!stat_value(m, &l->stat, cycles, &v)) {
+		snprintf(lo->text, sizeof lo->text, "%s %s cannot be computed from %llu %s%s", st,
+			 l->metric ? l->metric : decl_metric(&out->probe->decl, 0)->name,
+			 (unsigned long long)m->hist.count, count ? "runs" : "samples",
+			 cycles && m->cycles_per_unit == 0 ? " (cycles need the TSC timebase)" : "");
+		return false;
+	}
+	lo->evaluated = true;
+	lo->measured = v;
+	snprintf(n, sizeof n, count ? "%llu runs" : "n=%llu", (unsigned long long)m->hist.count);
+	char mv[40], bound[40];
+	struct quantity q = { v, limit_unit(l) };
+	fmt_qty(&q, mv, sizeof mv);
+	lo->passed = !(l->has_max && v > l->max.value) && !(l->has_min && v < l->min.value);
+	/* The bound that was missed, else the one that held (max first). */
+	bool on_max = l->has_max && (v > l->max.value || lo->passed);
+	fmt_qty(on_max ? &l->max : &l->min, bound, sizeof bound);
+	const char *rel = lo->passed ? (on_max ? "<=" : ">=") : (on_max ? ">" : "<");
+	snprintf(lo->text, sizeof lo->text, "%s %s %s %s (%s)", st, mv, rel, bound, n);
+	return true;
 }
 
 void verdict_judge(struct req_result *out)
@@ -84,55 +146,12 @@ void verdict_judge(struct req_result *out)
 	size_t flen = sizeof out->reason;
 	fails[0] = 0;
 	for (size_t i = 0; i < r->nlimits; i++) {
-		const struct req_limit *l = &r->limits[i];
-		struct limit_outcome *lo = &out->limits[i];
-		int mi = out->probe ? decl_metric_index(&out->probe->decl, l->metric) : -1;
-		char st[32];
-		stat_name(&l->stat, st, sizeof st);
-		bool cycles = limit_in_cycles(l);
-		if (mi < 0 || !out->res || (unsigned)mi >= out->res->nmetrics) {
-			snprintf(lo->text, sizeof lo->text, "no metric '%s'", l->metric ? l->metric : "?");
+		if (!judge_limit(out, i)) {
 			errored = true;
-			continue;
-		}
-		const struct metric_data *m = result_metric_c(out->res, (unsigned)mi);
-		double v;
-		if (!stat_value(m, &l->stat, cycles, &v)) {
-			snprintf(lo->text, sizeof lo->text,
-				 "%s %s cannot be computed from %llu samples%s", st,
-				 out->probe->decl.metrics[mi].name, (unsigned long long)m->hist.count,
-				 cycles && m->cycles_per_unit == 0 ? " (cycles need the TSC timebase)" : "");
-			errored = true;
-			continue;
-		}
-		lo->evaluated = true;
-		lo->measured = v;
-		char mv[40], bound[40];
-		struct quantity q = { v, cycles ? QTY_CYCLES : QTY_NS };
-		fmt_qty(&q, mv, sizeof mv);
-		bool ok = true;
-		if (l->has_max && v > l->max.value) {
-			fmt_qty(&l->max, bound, sizeof bound);
-			snprintf(lo->text, sizeof lo->text, "%s %s > %s (n=%llu)", st, mv, bound,
-				 (unsigned long long)m->hist.count);
-			ok = false;
-		} else if (l->has_min && v < l->min.value) {
-			fmt_qty(&l->min, bound, sizeof bound);
-			snprintf(lo->text, sizeof lo->text, "%s %s < %s (n=%llu)", st, mv, bound,
-				 (unsigned long long)m->hist.count);
-			ok = false;
-		} else {
-			if (l->has_max)
-				fmt_qty(&l->max, bound, sizeof bound);
-			else
-				fmt_qty(&l->min, bound, sizeof bound);
-			snprintf(lo->text, sizeof lo->text, "%s %s %s %s (n=%llu)", st, mv,
-				 l->has_max ? "<=" : ">=", bound, (unsigned long long)m->hist.count);
-		}
-		lo->passed = ok;
-		if (!ok) {
+		} else if (!out->limits[i].passed) {
 			size_t used = strlen(fails);
-			snprintf(fails + used, flen - used, "%s%s", used ? "; " : "", lo->text);
+			snprintf(fails + used, flen - used, "%s%s", used ? "; " : "",
+				 out->limits[i].text);
 			failed = true;
 		}
 	}

@@ -36,6 +36,9 @@ int verdict_exit_status(size_t failures, size_t errors);
 /* What an exit status means, in the words every report uses. */
 const char *verdict_exit_meaning(int status);
 
+/* The unit of a limit's bounds (and so of its measured value): ns,
+ * cycles, or none (QTY_COUNT, a limit on a count metric). */
+enum qty_unit limit_unit(const struct req_limit *l);
 /* Whether a limit's bounds (and so its measured value) are in cycles. */
 bool limit_in_cycles(const struct req_limit *l);
 

@@ -9,8 +9,9 @@
  * escaped by the writer.
  *
  * Order: verdict summary first; then each requirement (facts, limits against
- * measured values, per metric a log-log histogram with the limits drawn on it
- * and a statistics table, the per-run table); then the environment and the
+ * measured values, per duration metric a log-log histogram with the limits
+ * drawn on it and a statistics table, the count metrics' table of per-run
+ * counts, the per-run table); then the environment and the
  * command that reproduces the run.
  */
 #include "reports/report.h"
@@ -56,6 +57,7 @@ static const char css[] =
 	"figure{margin:0}\n"
 	"figcaption{font-size:12px;color:#57606a;max-width:640px}\n"
 	"table.stats{font-size:13px}\n"
+	"table.counts{font-size:13px}\n"
 	"svg.hist{width:640px;max-width:100%;height:auto;border:1px solid var(--line);background:#fff}\n"
 	"svg .bar{fill:#4c78a8}\n"
 	"svg .beyond{fill:#cf222e}\n"
@@ -118,13 +120,13 @@ static const char *env(const struct report_view *v, const char *key)
 	return s ? s : "unknown";
 }
 
-static void fmt_value(const struct rv_value *val, bool cycles, char *buf, size_t len)
+static void fmt_value(const struct rv_value *val, enum qty_unit unit, char *buf, size_t len)
 {
 	if (!val->have) {
 		snprintf(buf, len, "-");
 		return;
 	}
-	struct quantity q = { val->v, cycles ? QTY_CYCLES : QTY_NS };
+	struct quantity q = { val->v, unit };
 	fmt_qty(&q, buf, len);
 }
 
@@ -255,7 +257,7 @@ static void summary_limit_cells(struct xw *x, const struct rv_req *r, size_t row
 		bound_text(l, b, sizeof b);
 		snprintf(buf, sizeof buf, "%s %s %s", l->metric, l->statistic, b);
 		td(x, buf);
-		fmt_value(&l->measured, l->cycles, buf, sizeof buf);
+		fmt_value(&l->measured, rv_limit_unit(l), buf, sizeof buf);
 		td_num(x, buf);
 		xw_start(x, "td");
 		badge(x, l->verdict);
@@ -767,7 +769,7 @@ static void limits_table(struct xw *x, const struct rv_req *r)
 		td(x, l->statistic);
 		bound_text(l, buf, sizeof buf);
 		td_num(x, buf);
-		fmt_value(&l->measured, l->cycles, buf, sizeof buf);
+		fmt_value(&l->measured, rv_limit_unit(l), buf, sizeof buf);
 		td_num(x, buf);
 		xw_start(x, "td");
 		badge(x, l->verdict);
@@ -808,7 +810,7 @@ static void stats_table(struct xw *x, const struct rv_metric *m)
 		xw_start(x, "tr");
 		td(x, report_view_stats[i]);
 		if (m->ns[i].have)
-			fmt_value(&m->ns[i], false, buf, sizeof buf);
+			fmt_value(&m->ns[i], QTY_NS, buf, sizeof buf);
 		else
 			absent_text(m, i, buf, sizeof buf);
 		td_num(x, buf);
@@ -846,6 +848,8 @@ static void runs_table(struct xw *x, const struct rv_req *r)
 	xw_start(x, "tr");
 	th(x, "Run");
 	for (size_t i = 0; i < r->nmetrics; i++) {
+		if (r->metrics[i].kind == METRIC_COUNT)
+			continue; /* in the counts table */
 		snprintf(buf, sizeof buf, "%s samples", r->metrics[i].name);
 		th(x, buf);
 		snprintf(buf, sizeof buf, "%s mean", r->metrics[i].name);
@@ -860,10 +864,12 @@ static void runs_table(struct xw *x, const struct rv_req *r)
 		td_num(x, buf);
 		for (size_t i = 0; i < r->nmetrics; i++) {
 			const struct rv_metric *m = &r->metrics[i];
+			if (m->kind == METRIC_COUNT)
+				continue;
 			if (k < m->nruns) {
 				snprintf(buf, sizeof buf, "%llu", (unsigned long long)m->run_count[k]);
 				td_num(x, buf);
-				fmt_value(&m->run_mean_ns[k], false, buf, sizeof buf);
+				fmt_value(&m->run_mean_ns[k], QTY_NS, buf, sizeof buf);
 				td_num(x, buf);
 			} else {
 				td_num(x, "-");
@@ -871,13 +877,68 @@ static void runs_table(struct xw *x, const struct rv_req *r)
 			}
 		}
 		if (r->batch_run_ns)
-			fmt_value(&r->batch_run_ns[k], false, buf, sizeof buf);
+			fmt_value(&r->batch_run_ns[k], QTY_NS, buf, sizeof buf);
 		else
 			snprintf(buf, sizeof buf, "-");
 		td_num(x, buf);
 		xw_full_end(x);
 		nl(x);
 	}
+	xw_full_end(x);
+	nl(x);
+}
+
+/* One row of the counts table: a label, then each count metric's cell. */
+static void counts_row(struct xw *x, const struct rv_req *r, const char *label, uint32_t run,
+		       int stat)
+{
+	char buf[64];
+	xw_start(x, "tr");
+	td(x, label);
+	for (size_t i = 0; i < r->nmetrics; i++) {
+		const struct rv_metric *m = &r->metrics[i];
+		if (m->kind != METRIC_COUNT)
+			continue;
+		if (stat >= 0)
+			fmt_value(&m->counts[stat], QTY_COUNT, buf, sizeof buf);
+		else if (run < m->nruns)
+			snprintf(buf, sizeof buf, "%llu", (unsigned long long)m->run_count[run]);
+		else
+			snprintf(buf, sizeof buf, "-");
+		td_num(x, buf);
+	}
+	xw_full_end(x);
+	nl(x);
+}
+
+/* The count metrics (the harness's faults and switches, a probe's own
+ * counts): one column each, a row per run, then their statistics. Counts
+ * are few values, so a table shows them better than a histogram would. */
+static void counts_table(struct xw *x, const struct rv_req *r)
+{
+	char buf[64];
+	size_t n = 0;
+	for (size_t i = 0; i < r->nmetrics; i++)
+		n += r->metrics[i].kind == METRIC_COUNT;
+	if (!n)
+		return;
+	xw_elem(x, "h3", "Counts per run");
+	nl(x);
+	xw_start(x, "table");
+	xw_attr(x, "class", "counts");
+	xw_start(x, "tr");
+	th(x, "Run");
+	for (size_t i = 0; i < r->nmetrics; i++)
+		if (r->metrics[i].kind == METRIC_COUNT)
+			th(x, r->metrics[i].name);
+	xw_full_end(x);
+	nl(x);
+	for (uint32_t k = 0; k < r->runs; k++) {
+		snprintf(buf, sizeof buf, "%u", k + 1);
+		counts_row(x, r, buf, k, -1);
+	}
+	for (int i = 0; i < RV_NCSTATS; i++)
+		counts_row(x, r, report_view_count_stats[i], 0, i);
 	xw_full_end(x);
 	nl(x);
 }
@@ -907,7 +968,7 @@ static void series_table(struct xw *x, const struct rv_req *r)
 		snprintf(buf, sizeof buf, "%llu", (unsigned long long)s->count);
 		td_num(x, buf);
 		for (int k = 0; k < RV_NSERIES_STATS; k++) {
-			fmt_value(&s->ns[k], false, buf, sizeof buf);
+			fmt_value(&s->ns[k], QTY_NS, buf, sizeof buf);
 			td_num(x, buf);
 		}
 		xw_full_end(x);
@@ -941,6 +1002,8 @@ static void requirement(struct xw *x, const struct report_view *v, size_t f, siz
 	limits_table(x, r);
 	for (size_t k = 0; k < r->nmetrics; k++) {
 		const struct rv_metric *m = &r->metrics[k];
+		if (m->kind == METRIC_COUNT)
+			continue; /* in counts_table */
 		snprintf(buf, sizeof buf, "Metric %s", m->name);
 		xw_elem(x, "h3", buf);
 		nl(x);
@@ -962,6 +1025,7 @@ static void requirement(struct xw *x, const struct report_view *v, size_t f, siz
 		if (k == 0)
 			series_table(x, r);
 	}
+	counts_table(x, r);
 	runs_table(x, r);
 	xw_full_end(x); /* div.req */
 	nl(x);

@@ -88,10 +88,42 @@ static json_t *utc(int64_t t)
 	return json_string(buf);
 }
 
-static json_t *metric(struct jb *b, const struct rv_metric *m)
+/* A count as the integer it is; null when absent. */
+static json_t *count_value(struct jb *b, const struct rv_value *v, const char *what)
+{
+	if (!v->have)
+		return json_null();
+	if (!(v->v >= 0) || v->v != nearbyint(v->v) || v->v > (double)RESULTS_MAX_INT)
+		return num(v->v); /* not a count: keep the number as it is */
+	return juint(b, (uint64_t)v->v, what);
+}
+
+/* A count metric: its statistics (integers but the mean) and each run's
+ * count. */
+static json_t *count_metric(struct jb *b, const struct rv_metric *m)
 {
 	json_t *o = json_object();
 	set(b, o, "name", json_string(m->name));
+	set(b, o, "kind", json_string(metric_kind_name(m->kind)));
+	json_t *st = json_object();
+	for (int i = 0; i < RV_NCSTATS; i++)
+		set(b, st, report_view_count_stats[i],
+		    i == RVC_MEAN ? value(&m->counts[i]) : count_value(b, &m->counts[i], "a count"));
+	set(b, o, "statistics", st);
+	json_t *runs = json_array();
+	for (size_t i = 0; i < m->nruns; i++)
+		push(b, runs, juint(b, m->run_count[i], "a run's count"));
+	set(b, o, "runs", runs);
+	return o;
+}
+
+static json_t *metric(struct jb *b, const struct rv_metric *m)
+{
+	if (m->kind == METRIC_COUNT)
+		return count_metric(b, m);
+	json_t *o = json_object();
+	set(b, o, "name", json_string(m->name));
+	set(b, o, "kind", json_string(metric_kind_name(m->kind)));
 	set(b, o, "count", juint(b, m->count, "a sample count"));
 	set(b, o, "overflow", juint(b, m->overflow, "an overflow count"));
 	set(b, o, "ns_per_unit", num(m->ns_per_unit));
@@ -141,10 +173,20 @@ static json_t *limit(struct jb *b, const struct rv_limit *l)
 	json_t *o = json_object();
 	set(b, o, "metric", json_string(l->metric));
 	set(b, o, "statistic", json_string(l->statistic));
-	set(b, o, "unit", json_string(l->cycles ? "cycles" : "ns"));
-	set(b, o, "max", l->has_max ? num(l->max.value) : json_null());
-	set(b, o, "min", l->has_min ? num(l->min.value) : json_null());
-	set(b, o, "measured", value(&l->measured));
+	if (l->count) {
+		/* A count has no unit; its bounds and value are integers when
+		 * they are whole. */
+		struct rv_value max = { l->has_max, l->max.value }, min = { l->has_min, l->min.value };
+		set(b, o, "unit", json_null());
+		set(b, o, "max", count_value(b, &max, "a bound"));
+		set(b, o, "min", count_value(b, &min, "a bound"));
+		set(b, o, "measured", count_value(b, &l->measured, "a count"));
+	} else {
+		set(b, o, "unit", json_string(l->cycles ? "cycles" : "ns"));
+		set(b, o, "max", l->has_max ? num(l->max.value) : json_null());
+		set(b, o, "min", l->has_min ? num(l->min.value) : json_null());
+		set(b, o, "measured", value(&l->measured));
+	}
 	set(b, o, "verdict", json_string(verdict_name(l->verdict)));
 	set(b, o, "text", str_or_null(l->text));
 	return o;

@@ -37,7 +37,8 @@ struct jr {
 	const char *file;
 	char *err;
 	size_t errlen;
-	int rc; /* 0, or the first error's -errno */
+	int rc;     /* 0, or the first error's -errno */
+	int schema; /* 1 or 2 (RESULTS_SCHEMA_1, RESULTS_SCHEMA) */
 };
 
 /* Record the first error: "FILE: AT: message". Returns false. */
@@ -284,11 +285,68 @@ static void read_metric_runs(struct jr *rd, const json_t *arr, const char *at,
 	}
 }
 
+/* A whole number a count statistic holds, or null. */
+static void count_field(struct jr *rd, const json_t *obj, const char *at, const char *key,
+			struct rv_value *out)
+{
+	char w[AT_LEN];
+	const json_t *j = member(rd, obj, at, key, w);
+	uint64_t v = 0;
+	*out = (struct rv_value){ 0 };
+	if (j && !json_is_null(j) && want_u64(rd, j, w, &v))
+		*out = (struct rv_value){ true, (double)v };
+}
+
+/* A count metric: statistics (integers, the mean a number) and one count
+ * per run. */
+static void read_count_metric(struct jr *rd, const json_t *obj, const char *at,
+			      struct rv_metric *m)
+{
+	char w[AT_LEN];
+	const json_t *j = container_field(rd, obj, at, "statistics", false, false, w);
+	for (int i = 0; j && i < RV_NCSTATS && !rd->rc; i++) {
+		if (i == RVC_MEAN)
+			value_field(rd, j, w, report_view_count_stats[i], &m->counts[i]);
+		else
+			count_field(rd, j, w, report_view_count_stats[i], &m->counts[i]);
+	}
+	const json_t *runs = container_field(rd, obj, at, "runs", true, false, w);
+	size_t n = runs ? json_array_size(runs) : 0;
+	m->run_count = items(rd, n, sizeof *m->run_count, w);
+	if (n && !m->run_count)
+		return;
+	m->nruns = n;
+	m->count = n;
+	for (size_t i = 0; i < n && !rd->rc; i++) {
+		char wi[AT_LEN];
+		at_index(wi, w, i);
+		want_u64(rd, json_array_get(runs, i), wi, &m->run_count[i]);
+	}
+}
+
+/* "kind": "duration" or "count"; absent in schema 1 (every metric a
+ * duration). */
+static void read_kind(struct jr *rd, const json_t *obj, const char *at, enum metric_kind *out)
+{
+	char w[AT_LEN];
+	*out = METRIC_DURATION;
+	if (rd->schema == 1)
+		return;
+	const json_t *j = member(rd, obj, at, "kind", w);
+	if (j && (!json_is_string(j) || !metric_kind_parse(json_string_value(j), out)))
+		fail(rd, -EINVAL, w, "expected \"duration\" or \"count\"");
+}
+
 static void read_metric(struct jr *rd, const json_t *obj, const char *at, struct rv_metric *m)
 {
 	char w[AT_LEN];
 	const json_t *j;
 	str_field(rd, obj, at, "name", false, &m->name);
+	read_kind(rd, obj, at, &m->kind);
+	if (m->kind == METRIC_COUNT) {
+		read_count_metric(rd, obj, at, m);
+		return;
+	}
 	u64_field(rd, obj, at, "count", &m->count);
 	u64_field(rd, obj, at, "overflow", &m->overflow);
 	num_field(rd, obj, at, "ns_per_unit", &m->ns_per_unit);
@@ -315,11 +373,16 @@ static void read_limit(struct jr *rd, const json_t *obj, const char *at, struct 
 	str_field(rd, obj, at, "metric", false, &l->metric);
 	str_field(rd, obj, at, "statistic", false, &l->statistic);
 	const json_t *unit = member(rd, obj, at, "unit", w);
-	if (unit && (!json_is_string(unit) || (strcmp(json_string_value(unit), "ns") != 0 &&
-					       strcmp(json_string_value(unit), "cycles") != 0)))
-		fail(rd, -EINVAL, w, "expected \"ns\" or \"cycles\"");
+	/* null: a limit on a count (schema 2), which has no unit */
+	bool count = unit && json_is_null(unit) && rd->schema != 1;
+	if (unit && !count &&
+	    (!json_is_string(unit) || (strcmp(json_string_value(unit), "ns") != 0 &&
+				   strcmp(json_string_value(unit), "cycles") != 0)))
+		fail(rd, -EINVAL, w, rd->schema == 1 ? "expected \"ns\" or \"cycles\""
+						     : "expected \"ns\", \"cycles\" or null");
+	l->count = count;
 	l->cycles = unit && json_is_string(unit) && !strcmp(json_string_value(unit), "cycles");
-	enum qty_unit qu = l->cycles ? QTY_CYCLES : QTY_NS;
+	enum qty_unit qu = count ? QTY_COUNT : l->cycles ? QTY_CYCLES : QTY_NS;
 	struct rv_value max, min;
 	value_field(rd, obj, at, "max", &max);
 	value_field(rd, obj, at, "min", &min);
@@ -556,7 +619,7 @@ static void check_derived(struct jr *rd, const json_t *root, const struct report
 	} counts[] = { { "tests", t.tests }, { "passed", t.passed }, { "failures", t.failures },
 		       { "errors", t.errors }, { "skipped", t.skipped } };
 	for (size_t i = 0; tot && i < sizeof counts / sizeof counts[0]; i++) {
-		uint64_t n;
+		uint64_t n = 0;
 		char wk[AT_LEN];
 		at_key(wk, w, counts[i].key);
 		if (u64_field(rd, tot, w, counts[i].key, &n) && n != counts[i].n)
@@ -577,10 +640,11 @@ static void read_root(struct jr *rd, const json_t *root, struct report_view *v)
 		return;
 	}
 	const json_t *schema = member(rd, root, "", "schema", w);
-	if (schema && (!json_is_string(schema) ||
-		       strcmp(json_string_value(schema), RESULTS_SCHEMA) != 0)) {
-		fail(rd, -EINVAL, w, "expected \"%s\" (this rtconform reads that schema)",
-		     RESULTS_SCHEMA);
+	const char *sv = schema && json_is_string(schema) ? json_string_value(schema) : "";
+	rd->schema = strcmp(sv, RESULTS_SCHEMA) == 0 ? 2 : strcmp(sv, RESULTS_SCHEMA_1) == 0 ? 1 : 0;
+	if (schema && !rd->schema) {
+		fail(rd, -EINVAL, w, "expected \"%s\" or \"%s\" (this rtconform reads those "
+		     "schemas)", RESULTS_SCHEMA, RESULTS_SCHEMA_1);
 		return;
 	}
 	if (rd->rc)

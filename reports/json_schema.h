@@ -8,8 +8,11 @@
 
 #include <stdint.h>
 
-/* The value of "schema": raised on any incompatible change. */
-#define RESULTS_SCHEMA "urn:rtconform:results:1"
+/* The value of "schema": raised on any incompatible change. 2 added count
+ * metrics (a metric's "kind"; a limit's "unit" null for a count); the
+ * reader still reads 1, whose metrics are all durations. */
+#define RESULTS_SCHEMA "urn:rtconform:results:2"
+#define RESULTS_SCHEMA_1 "urn:rtconform:results:1"
 
 /* Reals with 17 significant digits: every double reads back as itself. */
 #define RESULTS_REAL_DIGITS 17

@@ -84,6 +84,22 @@ static void x_prop_u64(struct xw *x, uint64_t v, const char *namefmt, ...)
 	va_end(ap);
 }
 
+/* A count property: the whole number it is, else "%.3f" (a mean). */
+static void x_prop_count(struct xw *x, double v, const char *namefmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void x_prop_count(struct xw *x, double v, const char *namefmt, ...)
+{
+	char buf[64];
+	va_list ap;
+	if (v >= 0 && v < 1e19 && v == nearbyint(v))
+		snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+	else
+		num_fmt3(v, buf, sizeof buf);
+	va_start(ap, namefmt);
+	x_vprop(x, buf, namefmt, ap);
+	va_end(ap);
+}
+
 static void fmt_utc(time_t t, char *buf, size_t len)
 {
 	struct tm tm;
@@ -125,6 +141,19 @@ static void result_properties(struct xw *x, const struct rv_req *r)
 	}
 	for (size_t mi = 0; mi < r->nmetrics; mi++) {
 		const struct rv_metric *m = &r->metrics[mi];
+		if (m->kind == METRIC_COUNT) {
+			/* The mean per run is a real, "%.3f" like every one. */
+			for (int i = 0; i < RV_NCSTATS; i++) {
+				const char *st = report_view_count_stats[i];
+				if (!m->counts[i].have)
+					continue;
+				if (i == RVC_MEAN)
+					x_prop_num(x, m->counts[i].v, JP_M_COUNT_STAT, id, m->name, st);
+				else
+					x_prop_count(x, m->counts[i].v, JP_M_COUNT_STAT, id, m->name, st);
+			}
+			continue;
+		}
 		x_prop_u64(x, m->count, JP_M_COUNT, id, m->name);
 		x_prop_u64(x, m->overflow, JP_M_OVERFLOW, id, m->name);
 		for (int cycles = 0; cycles <= (m->cycles_per_unit != 0); cycles++)
@@ -206,10 +235,28 @@ static void list_close(struct xw *x, struct list *l, const char *namefmt, ...)
 	free(l->buf);
 }
 
+/* Each run's count of a count metric (or samples of a duration's). */
+static void run_counts_property(struct xw *x, const char *id, const struct rv_metric *m)
+{
+	struct list l;
+	if (list_open(x, &l)) {
+		for (size_t i = 0; i < m->nruns; i++) {
+			list_sep(&l);
+			fprintf(l.f, "%llu", (unsigned long long)m->run_count[i]);
+		}
+		list_close(x, &l, JP_M_RUN_COUNTS, id, m->name);
+	}
+}
+
 static void view_metric_properties(struct xw *x, const char *id, const struct rv_metric *m)
 {
 	char v[64];
 	struct list l;
+	x_prop(x, metric_kind_name(m->kind), JP_M_KIND, id, m->name);
+	if (m->kind == METRIC_COUNT) {
+		run_counts_property(x, id, m);
+		return;
+	}
 	/* Scales with 17 digits: every bucket bound times the scale must give
 	 * the same double after the round trip. */
 	snprintf(v, sizeof v, "%.17g", m->ns_per_unit);
@@ -226,13 +273,7 @@ static void view_metric_properties(struct xw *x, const char *id, const struct rv
 		}
 		list_close(x, &l, JP_M_HIST, id, m->name);
 	}
-	if (list_open(x, &l)) {
-		for (size_t i = 0; i < m->nruns; i++) {
-			list_sep(&l);
-			fprintf(l.f, "%llu", (unsigned long long)m->run_count[i]);
-		}
-		list_close(x, &l, JP_M_RUN_COUNTS, id, m->name);
-	}
+	run_counts_property(x, id, m);
 	if (list_open(x, &l)) {
 		for (size_t i = 0; i < m->nruns; i++)
 			list_value(&l, &m->run_mean_ns[i]);
@@ -245,12 +286,21 @@ static void limit_properties(struct xw *x, const char *id, size_t n, const struc
 	const char *unit = l->cycles ? "cycles" : "ns";
 	x_prop(x, l->metric, JP_LIMIT_METRIC, id, n);
 	x_prop(x, l->statistic, JP_LIMIT_STATISTIC, id, n);
-	if (l->has_max)
-		x_prop_num(x, l->max.value, JP_LIMIT_MAX, id, n, unit);
-	if (l->has_min)
-		x_prop_num(x, l->min.value, JP_LIMIT_MIN, id, n, unit);
-	if (l->measured.have)
-		x_prop_num(x, l->measured.v, JP_LIMIT_MEASURED, id, n, unit);
+	if (l->count) {
+		if (l->has_max)
+			x_prop_count(x, l->max.value, JP_LIMIT_MAX_COUNT, id, n);
+		if (l->has_min)
+			x_prop_count(x, l->min.value, JP_LIMIT_MIN_COUNT, id, n);
+		if (l->measured.have)
+			x_prop_count(x, l->measured.v, JP_LIMIT_MEASURED_COUNT, id, n);
+	} else {
+		if (l->has_max)
+			x_prop_num(x, l->max.value, JP_LIMIT_MAX, id, n, unit);
+		if (l->has_min)
+			x_prop_num(x, l->min.value, JP_LIMIT_MIN, id, n, unit);
+		if (l->measured.have)
+			x_prop_num(x, l->measured.v, JP_LIMIT_MEASURED, id, n, unit);
+	}
 	x_prop(x, verdict_name(l->verdict), JP_LIMIT_VERDICT, id, n);
 	if (l->text)
 		x_prop(x, l->text, JP_LIMIT_TEXT, id, n);

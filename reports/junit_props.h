@@ -25,12 +25,16 @@
 #define JP_NOTE "%s.note"
 #define JP_LOAD "%s.load.command"
 
-/* Limit N (from 1); UNIT is "ns" or "cycles". */
+/* Limit N (from 1); UNIT is "ns" or "cycles". A limit on a count has no
+ * unit, and its bounds and value no suffix. */
 #define JP_LIMIT_METRIC "%s.limit.%zu.metric"
 #define JP_LIMIT_STATISTIC "%s.limit.%zu.statistic"
 #define JP_LIMIT_MAX "%s.limit.%zu.max_%s"       /* N, UNIT */
 #define JP_LIMIT_MIN "%s.limit.%zu.min_%s"       /* N, UNIT */
 #define JP_LIMIT_MEASURED "%s.limit.%zu.measured_%s" /* N, UNIT */
+#define JP_LIMIT_MAX_COUNT "%s.limit.%zu.max"    /* N */
+#define JP_LIMIT_MIN_COUNT "%s.limit.%zu.min"    /* N */
+#define JP_LIMIT_MEASURED_COUNT "%s.limit.%zu.measured" /* N */
 #define JP_LIMIT_VERDICT "%s.limit.%zu.verdict"
 #define JP_LIMIT_TEXT "%s.limit.%zu.text"
 
@@ -41,7 +45,11 @@
 #define JP_BATCH_STDDEV "%s.batch.runs_stddev_ns"
 #define JP_BATCH_PER_RUN "%s.batch.per_run_ns"
 
-/* Metric M. */
+/* Metric M: its kind, "duration" or "count" (absent in older files: a
+ * duration). A count metric has its statistics (JP_M_COUNT_STAT: total,
+ * min, mean, max) and JP_M_RUN_COUNTS (each run's count) only. */
+#define JP_M_KIND "%s.%s.kind"
+#define JP_M_COUNT_STAT "%s.%s.%s"               /* M, statistic */
 #define JP_M_COUNT "%s.%s.count"
 #define JP_M_OVERFLOW "%s.%s.overflow"
 #define JP_M_STAT "%s.%s.%s_%s"                  /* M, statistic, "ns" | "cycles" */
@@ -49,7 +57,7 @@
 #define JP_M_CYCLES_PER_UNIT "%s.%s.cycles_per_unit"
 #define JP_M_HIST_HIGHEST "%s.%s.hist_highest"
 #define JP_M_HIST "%s.%s.hist"
-#define JP_M_RUN_COUNTS "%s.%s.run_counts"
+#define JP_M_RUN_COUNTS "%s.%s.run_counts"     /* samples of each run; a count's counts */
 #define JP_M_RUN_MEANS "%s.%s.run_means_ns"
 
 /* Per-CPU series of the first metric M on CPU C. */

@@ -424,9 +424,46 @@ static void read_hist(struct reader *rd, const char *id, struct rv_metric *m)
 	items_free(&it);
 }
 
+/* ID.M.run_counts: the samples of each run (a count metric: its counts). */
+static void read_run_counts(struct reader *rd, const char *id, struct rv_metric *m)
+{
+	struct items it;
+	if (get_items(rd, &it, JP_LIST_SEP, JP_M_RUN_COUNTS, id, m->name) && it.n) {
+		m->run_count = calloc(it.n, sizeof *m->run_count);
+		if (!m->run_count)
+			bad(rd, -ENOMEM, "%s", strerror(ENOMEM));
+		else
+			m->nruns = it.n;
+	}
+	for (size_t i = 0; i < m->nruns && !rd->rc; i++)
+		if (!parse_u64(it.item[i], &m->run_count[i]))
+			bad_prop(rd, it.name, it.item[i], "a count");
+	items_free(&it);
+}
+
+/* ID.M.kind; absent (an older file): a duration. */
+static void read_kind(struct reader *rd, const char *id, struct rv_metric *m)
+{
+	char name[NAME_LEN];
+	snprintf(name, sizeof name, JP_M_KIND, id, m->name);
+	const char *s = lookup(rd->ps, name);
+	m->kind = METRIC_DURATION;
+	if (s && !metric_kind_parse(s, &m->kind))
+		bad_prop(rd, name, s, "duration or count");
+}
+
 static void read_metric(struct reader *rd, const char *id, struct rv_metric *m)
 {
 	const char *name = m->name;
+	read_kind(rd, id, m);
+	if (m->kind == METRIC_COUNT) {
+		for (int i = 0; i < RV_NCSTATS; i++)
+			get_value(rd, &m->counts[i], JP_M_COUNT_STAT, id, name,
+				  report_view_count_stats[i]);
+		read_run_counts(rd, id, m);
+		m->count = m->nruns;
+		return;
+	}
 	get_u64(rd, &m->count, JP_M_COUNT, id, name);
 	get_u64(rd, &m->overflow, JP_M_OVERFLOW, id, name);
 	get_u64(rd, &m->highest, JP_M_HIST_HIGHEST, id, name);
@@ -439,26 +476,32 @@ static void read_metric(struct reader *rd, const char *id, struct rv_metric *m)
 	/* junit.xml has the median only from 20 samples on. */
 	m->median_ns = m->ns[RV_P50];
 	read_hist(rd, id, m);
-
-	struct items it;
-	if (get_items(rd, &it, JP_LIST_SEP, JP_M_RUN_COUNTS, id, name) && it.n) {
-		m->run_count = calloc(it.n, sizeof *m->run_count);
-		if (!m->run_count)
-			bad(rd, -ENOMEM, "%s", strerror(ENOMEM));
-		else
-			m->nruns = it.n;
-	}
-	for (size_t i = 0; i < m->nruns && !rd->rc; i++)
-		if (!parse_u64(it.item[i], &m->run_count[i]))
-			bad_prop(rd, it.name, it.item[i], "a count");
-	items_free(&it);
+	read_run_counts(rd, id, m);
 	read_values(rd, &m->run_mean_ns, m->nruns, JP_M_RUN_MEANS, id, name);
+}
+
+/* A limit on a count: bounds without a unit suffix. */
+static void read_count_limit(struct reader *rd, const char *id, size_t k, struct rv_limit *l)
+{
+	double v;
+	l->count = true;
+	if ((l->has_max = get_num(rd, &v, JP_LIMIT_MAX_COUNT, id, k)))
+		l->max = (struct quantity){ v, QTY_COUNT };
+	if ((l->has_min = get_num(rd, &v, JP_LIMIT_MIN_COUNT, id, k)))
+		l->min = (struct quantity){ v, QTY_COUNT };
+	get_value(rd, &l->measured, JP_LIMIT_MEASURED_COUNT, id, k);
 }
 
 static void read_limit(struct reader *rd, const char *id, size_t k, struct rv_limit *l)
 {
 	l->metric = dup_or_null(rd, get(rd, JP_LIMIT_METRIC, id, k) ?: "");
 	l->statistic = dup_or_null(rd, get(rd, JP_LIMIT_STATISTIC, id, k));
+	l->verdict = get_verdict(rd, VERDICT_ERROR, JP_LIMIT_VERDICT, id, k);
+	l->text = dup_or_null(rd, get(rd, JP_LIMIT_TEXT, id, k));
+	if (get(rd, JP_LIMIT_MAX_COUNT, id, k) || get(rd, JP_LIMIT_MIN_COUNT, id, k)) {
+		read_count_limit(rd, id, k, l);
+		return;
+	}
 	const char *unit = "ns";
 	if (get(rd, JP_LIMIT_MAX, id, k, "cycles") || get(rd, JP_LIMIT_MIN, id, k, "cycles"))
 		unit = "cycles";
@@ -470,8 +513,6 @@ static void read_limit(struct reader *rd, const char *id, size_t k, struct rv_li
 	if ((l->has_min = get_num(rd, &v, JP_LIMIT_MIN, id, k, unit)))
 		l->min = (struct quantity){ v, qu };
 	get_value(rd, &l->measured, JP_LIMIT_MEASURED, id, k, unit);
-	l->verdict = get_verdict(rd, VERDICT_ERROR, JP_LIMIT_VERDICT, id, k);
-	l->text = dup_or_null(rd, get(rd, JP_LIMIT_TEXT, id, k));
 }
 
 static void read_limits(struct reader *rd, const char *id, struct rv_req *r)
@@ -594,9 +635,9 @@ static void read_measured(struct reader *rd, const char *id, struct rv_req *r)
 	get_value(rd, &r->batch_stddev_ns, JP_BATCH_STDDEV, id);
 	read_values(rd, &r->batch_run_ns, r->runs, JP_BATCH_PER_RUN, id, "");
 
-	if (it.n > PROBE_MAX_METRICS)
-		bad(rd, -EINVAL, "property " JP_METRICS ": %zu metrics, a probe has at most %u",
-		    id, it.n, (unsigned)PROBE_MAX_METRICS);
+	if (it.n > RTC_MAX_METRICS)
+		bad(rd, -EINVAL, "property " JP_METRICS ": %zu metrics, a result has at most %u",
+		    id, it.n, (unsigned)RTC_MAX_METRICS);
 	else if (it.n && !(r->metrics = calloc(it.n, sizeof *r->metrics)))
 		bad(rd, -ENOMEM, "%s", strerror(ENOMEM));
 	for (size_t i = 0; r->metrics && i < it.n && !rd->rc; i++) {

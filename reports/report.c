@@ -325,14 +325,15 @@ unsigned report_nmetrics(const struct req_result *r)
 		return 0;
 	/* The count lives in memory a crashed worker may have scribbled on;
 	 * never walk past what a probe can have. */
-	return r->res->nmetrics > PROBE_MAX_METRICS ? PROBE_MAX_METRICS : r->res->nmetrics;
+	return r->res->nmetrics > RTC_MAX_METRICS ? RTC_MAX_METRICS : r->res->nmetrics;
 }
 
 const char *report_metric_name(const struct req_result *r, unsigned i,
 			       char *buf, size_t len)
 {
-	if (r->probe && i < r->probe->decl.nmetrics && r->probe->decl.metrics[i].name)
-		return r->probe->decl.metrics[i].name;
+	const struct probe_metric *m = r->probe ? decl_metric(&r->probe->decl, i) : NULL;
+	if (m && m->name)
+		return m->name;
 	snprintf(buf, len, "m%u", i);
 	return buf;
 }

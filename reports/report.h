@@ -67,9 +67,9 @@ uint32_t report_runs_done(const struct req_result *r);
 void report_policy_text(const struct req_result *r, char *buf, size_t len);
 /* Metrics a result holds (0 without result memory). */
 unsigned report_nmetrics(const struct req_result *r);
-/* Name of metric i of a result: the probe's ("per-op"), or "m<i>" when the
- * probe or that metric is unknown. Returns a pointer to the probe's string
- * or to buf. */
+/* Name of metric i of a result: the probe's ("per-op") or the harness's
+ * ("page-faults"), or "m<i>" when the probe or that metric is unknown.
+ * Returns a pointer to the declaration's string or to buf. */
 const char *report_metric_name(const struct req_result *r, unsigned i,
 			       char *buf, size_t len);
 
@@ -124,8 +124,19 @@ struct rv_bucket {
 	uint64_t lo, hi, count; /* inclusive bounds, in the metric's units */
 };
 
+/* The statistics every report gives for a count metric, in this order. */
+#define RV_NCSTATS 4
+extern const char *const report_view_count_stats[RV_NCSTATS];
+enum { RVC_TOTAL, RVC_MIN, RVC_MEAN, RVC_MAX }; /* indices into it */
+
+/* A metric: a duration (samples in a histogram, statistics in ns and
+ * cycles) or a count (one value per run: run_count[k] is run k's count,
+ * count the runs counted, counts[] its statistics; every field of a
+ * duration's histogram and scales is 0 or absent). */
 struct rv_metric {
 	char *name;
+	enum metric_kind kind;
+	struct rv_value counts[RV_NCSTATS]; /* a count's total, min, mean, max */
 	uint64_t count, overflow;
 	uint64_t highest;              /* largest value a bucket holds, units */
 	double ns_per_unit, cycles_per_unit; /* finite; cycles_per_unit 0: no cycles */
@@ -133,8 +144,9 @@ struct rv_metric {
 	struct rv_bucket *buckets;     /* non-empty buckets, ascending */
 	size_t nbuckets;
 	size_t nruns;                  /* runs completed */
-	uint64_t *run_count;           /* samples of each run */
-	struct rv_value *run_mean_ns;  /* mean of each run (absent without samples) */
+	uint64_t *run_count;           /* samples of each run; a count's count of it */
+	struct rv_value *run_mean_ns;  /* mean of each run (absent without samples);
+					* NULL for a count */
 	/* The median whatever the sample count (ns[] has p50 only from 20
 	 * samples), as summary.txt quotes it; absent without samples. */
 	struct rv_value median_ns;
@@ -144,12 +156,16 @@ struct rv_limit {
 	char *metric;                  /* resolved: the probe's first when the file named none */
 	char *statistic;               /* canonical name: "p99.9" */
 	bool has_max, has_min;
-	struct quantity max, min;      /* ns, or cycles */
+	struct quantity max, min;      /* ns, cycles, or a count (no unit) */
 	bool cycles;                   /* the bounds (and measured) are cycles */
+	bool count;                    /* ... are a count: no unit */
 	struct rv_value measured;
 	enum verdict verdict;          /* of this limit alone */
 	char *text;                    /* the judge's sentence, may be NULL */
 };
+
+/* The unit of a limit's bounds and measured value. */
+enum qty_unit rv_limit_unit(const struct rv_limit *l);
 
 struct rv_param {
 	char *name, *value;

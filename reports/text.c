@@ -52,7 +52,7 @@ static void measured_text(const struct rv_limit *l, char *buf, size_t len)
 		snprintf(buf, len, "-");
 		return;
 	}
-	struct quantity q = { .value = l->measured.v, .unit = l->cycles ? QTY_CYCLES : QTY_NS };
+	struct quantity q = { .value = l->measured.v, .unit = rv_limit_unit(l) };
 	fmt_qty(&q, buf, len);
 }
 
@@ -213,11 +213,36 @@ static unsigned batch_runs(const struct rv_req *r)
 	return n;
 }
 
+/* A count statistic for people: the number, "n/a" when absent. */
+static void fmt_count(const struct rv_value *val, char *buf, size_t len)
+{
+	struct quantity q = { val->v, QTY_COUNT };
+	if (val->have)
+		fmt_qty(&q, buf, len);
+	else
+		snprintf(buf, len, "n/a");
+}
+
+/* The figures line of a count metric. */
+static void count_line(FILE *out, const char *id, const struct rv_metric *m)
+{
+	char a[32], b[32], c[32];
+	fmt_count(&m->counts[RVC_TOTAL], a, sizeof a);
+	fmt_count(&m->counts[RVC_MAX], b, sizeof b);
+	fmt_count(&m->counts[RVC_MEAN], c, sizeof c);
+	fprintf(out, "  %s %s: total %s, max %s per run, mean %s per run (%zu run%s)\n", id,
+		m->name, a, b, c, m->nruns, m->nruns == 1 ? "" : "s");
+}
+
 /* One line of figures of metric mi of a requirement. */
 static void figure_line(FILE *out, const char *id, const struct rv_req *r, size_t mi)
 {
 	const struct rv_metric *m = &r->metrics[mi];
 	char a[32], b[32], c[32], d[32];
+	if (m->kind == METRIC_COUNT) {
+		count_line(out, id, m);
+		return;
+	}
 	fmt_value_ns(&m->ns[RV_MIN], a, sizeof a);
 	fmt_value_ns(&m->median_ns, b, sizeof b);
 	fmt_value_ns(&m->ns[RV_MEAN], c, sizeof c);
@@ -244,7 +269,8 @@ static void write_figures(const struct report_view *v, FILE *out)
 {
 	fprintf(out, "\nfigures (min, p50, mean, max per sample; best in cycles on a TSC "
 		     "timebase; batch = total / iterations minus the empty loop, "
-		     "mean (stddev) over runs):\n");
+		     "mean (stddev) over runs; counts: total over the runs, worst run, "
+		     "mean per run):\n");
 	for (size_t f = 0; f < v->nfiles; f++)
 		for (size_t i = 0; i < v->files[f].nreqs; i++) {
 			const struct rv_req *r = &v->files[f].reqs[i];
@@ -256,7 +282,7 @@ static void write_figures(const struct report_view *v, FILE *out)
 					printable(r->load, cmd, sizeof cmd));
 			}
 			for (size_t mi = 0; mi < r->nmetrics; mi++)
-				if (r->metrics[mi].count)
+				if (r->metrics[mi].count || r->metrics[mi].nruns)
 					figure_line(out, id, r, mi);
 		}
 }
@@ -383,12 +409,32 @@ static void write_histogram(FILE *out, const struct rv_metric *m)
 	}
 }
 
+/* A count metric: its statistics and each run's count. */
+static void write_count_metric(FILE *out, const struct rv_metric *m)
+{
+	char buf[48];
+	fprintf(out, "metric %s (count):\n", m->name);
+	for (int i = 0; i < RV_NCSTATS; i++) {
+		fmt_count(&m->counts[i], buf, sizeof buf);
+		fprintf(out, "  %-18s %s%s\n", report_view_count_stats[i], buf,
+			m->counts[i].have ? "" : " (no runs)");
+	}
+	fprintf(out, "  %-18s", "per run");
+	for (size_t k = 0; k < m->nruns; k++)
+		fprintf(out, " %llu", (unsigned long long)m->run_count[k]);
+	fputs(m->nruns ? "\n" : " none\n", out);
+}
+
 static void write_metric(FILE *out, const struct rv_req *r, size_t mi)
 {
 	/* Percentiles in rank order after the moments, max last. */
 	static const int order[] = { RV_MIN, RV_MEAN, RV_STDDEV, RV_P50, RV_P90, RV_P99,
 				     RV_P99_9, RV_MAX, RV_RUNS_MEAN_STDDEV };
 	const struct rv_metric *m = &r->metrics[mi];
+	if (m->kind == METRIC_COUNT) {
+		write_count_metric(out, m);
+		return;
+	}
 	fprintf(out, "metric %s:\n", m->name);
 	fprintf(out, "  %-18s %llu\n", "n", (unsigned long long)m->count);
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)

@@ -25,7 +25,14 @@ const char *const report_view_stats[RV_NSTATS] = { "min", "mean", "stddev", "max
 
 const char *const report_view_series_stats[RV_NSERIES_STATS] = { "min", "mean", "max", "p99" };
 
+const char *const report_view_count_stats[RV_NCSTATS] = { "total", "min", "mean", "max" };
+
 /* ---- helpers ----------------------------------------------------------- */
+
+enum qty_unit rv_limit_unit(const struct rv_limit *l)
+{
+	return l->count ? QTY_COUNT : l->cycles ? QTY_CYCLES : QTY_NS;
+}
 
 /* A valid UTF-8 copy; *failed on out of memory. NULL stays NULL. */
 static char *dup_clean(const char *s, bool *failed)
@@ -53,6 +60,32 @@ static double finite_or_0(double v)
 
 /* ---- filling ----------------------------------------------------------- */
 
+/* A count metric: its statistics and each completed run's count. */
+static void fill_count(const struct req_result *r, const struct metric_data *m,
+		       struct rv_metric *vm, bool *failed)
+{
+	vm->count = m->hist.count;
+	for (int i = 0; i < RV_NCSTATS; i++) {
+		struct statistic st;
+		double val;
+		if (stat_parse(report_view_count_stats[i], &st) == 0 &&
+		    stat_value(m, &st, false, &val))
+			vm->counts[i] = value(true, val);
+	}
+	uint32_t runs = report_runs_done(r);
+	if (!runs)
+		return;
+	vm->run_count = calloc(runs, sizeof *vm->run_count);
+	if (!vm->run_count) {
+		*failed = true;
+		return;
+	}
+	vm->nruns = runs;
+	for (uint32_t k = 0; k < runs; k++)
+		if (!metric_run_count(m, k, &vm->run_count[k]))
+			vm->run_count[k] = 0;
+}
+
 static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metric *vm,
 			bool *failed)
 {
@@ -60,6 +93,11 @@ static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metri
 	const struct hist *h = &m->hist;
 	char nbuf[16];
 	vm->name = dup_clean(report_metric_name(r, mi, nbuf, sizeof nbuf), failed);
+	if (m->kind == METRIC_COUNT) {
+		vm->kind = METRIC_COUNT;
+		fill_count(r, m, vm, failed);
+		return;
+	}
 	vm->count = h->count;
 	vm->overflow = h->overflow;
 	vm->highest = h->highest;
@@ -175,6 +213,7 @@ static void fill_limits(const struct req_result *r, struct rv_req *vr, bool *fai
 		vl->has_max = l->has_max;
 		vl->has_min = l->has_min;
 		vl->cycles = limit_in_cycles(l);
+		vl->count = limit_unit(l) == QTY_COUNT;
 		if (l->has_max)
 			vl->max = l->max;
 		if (l->has_min)

@@ -664,8 +664,6 @@ static void sched_el(struct builder *b, xmlNodePtr n, struct requirement *r)
 	free(cpu);
 }
 
-#define STAT_LIST "min, mean, stddev, max, pNN such as p99 or p99.9, or runs-mean-stddev"
-
 static void limit_el(struct builder *b, xmlNodePtr n, struct requirement *r,
 		     const struct run_cfg *cfg)
 {
@@ -690,30 +688,33 @@ static void limit_el(struct builder *b, xmlNodePtr n, struct requirement *r,
 		stat_ok = true;
 	else
 		diag_add(b->diags, b->file, line, "unknown statistic '%s' (expected %s)",
-			 l->stat_text, STAT_LIST);
+			 l->stat_text, STAT_LIST_ALL);
 
 	if (!l->max_text && !l->min_text)
 		diag_add(b->diags, b->file, line,
 			 "limit on %s needs max= or min= (or both)", l->stat_text);
 	if (l->max_text) {
-		if (qty_parse(l->max_text, true, &l->max, err, sizeof err) == 0)
+		if (bound_parse(l->max_text, &l->max, err, sizeof err) == 0)
 			l->has_max = true;
 		else
 			diag_add(b->diags, b->file, line, "max=\"%s\": %s", l->max_text, err);
 	}
 	if (l->min_text) {
-		if (qty_parse(l->min_text, true, &l->min, err, sizeof err) == 0)
+		if (bound_parse(l->min_text, &l->min, err, sizeof err) == 0)
 			l->has_min = true;
 		else
 			diag_add(b->diags, b->file, line, "min=\"%s\": %s", l->min_text, err);
 	}
 	/* One limit is judged in one unit: a time against a cycle count would
-	 * compare numbers of different kinds. */
+	 * compare numbers of different kinds. A bare number is a count, which
+	 * the metric's kind must agree with (the validator knows it). */
 	if (l->has_max && l->has_min && l->max.unit != l->min.unit)
 		diag_add(b->diags, b->file, line,
-			 "min=\"%s\" and max=\"%s\" mix a duration and a cycle count (give both "
-			 "in time units or both in cycles, or write two limits)",
-			 l->min_text, l->max_text);
+			 "min=\"%s\" and max=\"%s\" mix %s (give both in time units, both in "
+			 "cycles or both without a unit, or write two limits)", l->min_text,
+			 l->max_text, l->max.unit != QTY_COUNT && l->min.unit != QTY_COUNT
+					      ? "a duration and a cycle count"
+					      : "a number with a unit and one without");
 	else if (l->has_max && l->has_min && l->min.value > l->max.value)
 		diag_add(b->diags, b->file, line,
 			 "min=\"%s\" is greater than max=\"%s\" (no value can pass)",

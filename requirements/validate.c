@@ -73,6 +73,72 @@ const char *validate_param_value(const struct probe_decl *p, size_t idx, const c
 	return NULL;
 }
 
+/* The number of a bound as written, without its unit ("3" of "3 us"). */
+static int number_part(const char *text)
+{
+	int n = 0;
+	while (text[n] && ((text[n] >= '0' && text[n] <= '9') || text[n] == '.'))
+		n++;
+	return n;
+}
+
+/* A bound's unit must fit the metric's kind: a count takes a bare number,
+ * a duration a unit (the loader reads either). 1 when it does not. */
+static size_t check_bound(const struct req_file *f, const struct requirement *r,
+			  const struct probe_decl *p, const struct req_limit *l, const char *attr,
+			  const char *text, const struct quantity *q, struct diag_list *d)
+{
+	const struct probe_metric *m = decl_metric(p, (size_t)decl_metric_index(p, l->metric));
+	if (m->kind == METRIC_COUNT && q->unit != QTY_COUNT) {
+		diag_add(d, f->path, l->line, "requirement %s: metric %s of probe %s is a count: "
+			 "write %s=\"%.*s\" without a unit", r->id, m->name, p->name, attr,
+			 number_part(text), text);
+		return 1;
+	}
+	if (m->kind == METRIC_DURATION && q->unit == QTY_COUNT) {
+		diag_add(d, f->path, l->line, "requirement %s: metric %s of probe %s is a duration: "
+			 "give %s=\"%s\" a unit (ns, us, \xc2\xb5s, ms, s or cycles)", r->id, m->name,
+			 p->name, attr, text);
+		return 1;
+	}
+	return 0;
+}
+
+/* A limit names a metric of the probe, a statistic that applies to its
+ * kind and bounds of that kind. */
+static size_t validate_limit(const struct req_file *f, const struct requirement *r,
+			     const struct probe_decl *p, const struct req_limit *l,
+			     struct diag_list *d)
+{
+	char buf[600];
+	int idx = decl_metric_index(p, l->metric);
+	if (idx < 0) {
+		const char *names[RTC_MAX_METRICS + 1];
+		size_t n = 0;
+		for (; n < decl_nmetrics(p) && n < RTC_MAX_METRICS; n++)
+			names[n] = decl_metric(p, n)->name;
+		names[n] = NULL;
+		join_values(names, buf, sizeof buf);
+		diag_add(d, f->path, l->line,
+			 "requirement %s: probe %s has no metric '%s' (expected %s)",
+			 r->id, p->name, l->metric, buf);
+		return 1;
+	}
+	const struct probe_metric *m = decl_metric(p, (size_t)idx);
+	size_t problems = 0;
+	if (!stat_fits(&l->stat, m->kind)) {
+		diag_add(d, f->path, l->line, "requirement %s: metric %s of probe %s is a %s: "
+			 "statistic %s does not apply (expected %s)", r->id, m->name, p->name,
+			 metric_kind_name(m->kind), l->stat_text, stat_list(m->kind));
+		problems++;
+	}
+	if (l->has_max)
+		problems += check_bound(f, r, p, l, "max", l->max_text, &l->max, d);
+	if (l->has_min)
+		problems += check_bound(f, r, p, l, "min", l->min_text, &l->min, d);
+	return problems;
+}
+
 static size_t validate_req(const struct req_file *f, const struct requirement *r,
 			   const struct probe_catalog *cat, struct diag_list *d)
 {
@@ -125,21 +191,8 @@ static size_t validate_req(const struct req_file *f, const struct requirement *r
 			problems++;
 		}
 	}
-	for (size_t i = 0; i < r->nlimits; i++) {
-		const struct req_limit *l = &r->limits[i];
-		if (decl_metric_index(p, l->metric) < 0) {
-			const char *names[PROBE_MAX_METRICS + 1];
-			size_t n = 0;
-			for (; n < p->nmetrics && n < PROBE_MAX_METRICS; n++)
-				names[n] = p->metrics[n].name;
-			names[n] = NULL;
-			join_values(names, buf, sizeof buf);
-			diag_add(d, f->path, l->line,
-				 "requirement %s: probe %s has no metric '%s' (expected %s)",
-				 r->id, p->name, l->metric, buf);
-			problems++;
-		}
-	}
+	for (size_t i = 0; i < r->nlimits; i++)
+		problems += validate_limit(f, r, p, &r->limits[i], d);
 	/* A file-wide load is checked once, in validate_file. */
 	if (r->load && r->load_owned && load_spec_problem(r->load, buf, sizeof buf)) {
 		diag_add(d, f->path, r->load->line, "requirement %s: %s", r->id, buf);

@@ -7,8 +7,13 @@
  *   SEM-RT  fail:  per-op 500..995 ns in 4 runs of 1000 samples (0.5 ns per
  *                  unit, TSC cycles), wakeup 100..109 ns; limits mean <= 50 us
  *                  (pass) and max <= 800 ns (fail): bins above 800 ns are
- *                  beyond a limit that lies inside the data.
- *   SEM-OK  pass:  the same samples, mean <= 50 us, plus a cycles limit.
+ *                  beyond a limit that lies inside the data; page-faults
+ *                  total <= 0 (fail: 12).
+ *   SEM-OK  pass:  the same samples, mean <= 50 us, plus a cycles limit and
+ *                  involuntary-switches max <= 2 (pass: 1).
+ * Every measured result but NOS has the harness's count metrics after
+ * per-op and wakeup: page-faults 0, 2, 4, 6 in runs 1..4 (total 12, max 6,
+ * mean 3), major-faults 0, involuntary-switches 1 a run.
  *   TMR     error: no result memory (the worker timed out before it mapped).
  *   SKP     skipped.
  *   NOS     error: measured nothing: a metric without a single sample.
@@ -82,11 +87,38 @@ static void fx_limit(struct requirement *q, const char *metric, const char *stat
 	}
 }
 
+/* A limit on a count metric, max only (0 allowed). */
+static void fx_count_limit(struct requirement *q, const char *metric, const char *stat,
+			   double max)
+{
+	struct req_limit *l = &q->limits[q->nlimits++];
+	ck_assert_int_eq(stat_parse(stat, &l->stat), 0);
+	l->metric = (char *)metric;
+	l->stat_text = (char *)stat;
+	l->has_max = true;
+	l->max = (struct quantity){ max, QTY_COUNT };
+}
+
+/* Run i's count of count metric mi, as the worker records it. */
+static void fx_count(struct result_shm *res, unsigned mi, unsigned run, uint64_t v)
+{
+	struct metric_data *m = result_metric(res, mi);
+	ck_assert_uint_eq(m->kind, METRIC_COUNT);
+	m->runs[run].sum = v;
+	m->runs[run].count = 1;
+	hist_record(&m->hist, v);
+}
+
 static void fx_samples(struct req_result *r, unsigned runs, uint64_t per_run, uint64_t base,
 		       uint64_t step, unsigned nseries)
 {
-	r->res = result_alloc_series(2, nseries, &r->res_bytes);
+	r->res = result_alloc_for(&fx_probe.decl, nseries, &r->res_bytes);
 	ck_assert_ptr_nonnull(r->res);
+	for (unsigned i = 0; i < runs; i++) {
+		fx_count(r->res, 2 + HM_PAGE_FAULTS, i, 2 * i);
+		fx_count(r->res, 2 + HM_MAJOR_FAULTS, i, 0);
+		fx_count(r->res, 2 + HM_INVOLUNTARY_SWITCHES, i, 1);
+	}
 	struct result_shm *res = r->res;
 	struct metric_data *m0 = result_metric(res, 0), *m1 = result_metric(res, 1);
 	m0->ns_per_unit = 0.5;
@@ -186,22 +218,27 @@ static struct fx *fx_new(void)
 	fx_limit(&q[0], NULL, "mean", 50000, 0, QTY_NS);
 	fx_limit(&q[0], "per-op", "max", 800, 0, QTY_NS);
 	fx_limit(&q[0], "wakeup", "min", 0, 50, QTY_NS);
+	fx_count_limit(&q[0], "page-faults", "total", 0);
 	fx_result(&r[0], &q[0], fa, VERDICT_FAIL, 1.5);
 	fx_samples(&r[0], 4, 1000, 1000, 10, 0);
 	fx_outcome(&r[0], 0, true, true, 748.8, "mean 748.8 ns <= 50 us (n=4000)");
 	fx_outcome(&r[0], 1, true, false, 996.5, "max 996.5 ns > 800 ns (n=4000)");
 	fx_outcome(&r[0], 2, true, true, 100, "min 100 ns >= 50 ns (n=10)");
-	snprintf(r[0].reason, sizeof r[0].reason, "max 996.5 ns > 800 ns (n=4000)");
+	fx_outcome(&r[0], 3, true, false, 12, "total 12 > 0 (4 runs)");
+	snprintf(r[0].reason, sizeof r[0].reason,
+		 "max 996.5 ns > 800 ns (n=4000); total 12 > 0 (4 runs)");
 	snprintf(r[0].load_cmd, sizeof r[0].load_cmd, "/usr/bin/stress-ng --cpu 1");
 
 	fx_req(&q[1], "SEM-OK", "Semaphore, relaxed");
 	q[1].cpu = 1;
 	fx_limit(&q[1], NULL, "mean", 50000, 0, QTY_NS);
 	fx_limit(&q[1], NULL, "p99", 4000, 0, QTY_CYCLES);
+	fx_count_limit(&q[1], "involuntary-switches", "max", 2);
 	fx_result(&r[1], &q[1], fa, VERDICT_PASS, 0.25);
 	fx_samples(&r[1], 4, 1000, 1000, 10, 0);
 	fx_outcome(&r[1], 0, true, true, 748.8, "mean 748.8 ns <= 50 us (n=4000)");
 	fx_outcome(&r[1], 1, true, true, 1980, "p99 1980 cycles <= 4000 cycles (n=4000)");
+	fx_outcome(&r[1], 2, true, true, 1, "max 1 <= 2 (4 runs)");
 
 	fx_req(&q[2], "TMR", NULL);
 	fx_limit(&q[2], NULL, "p99", 100000, 0, QTY_NS);

@@ -171,9 +171,15 @@ START_TEST(runner_stats_ordered)
 	ck_assert_int_eq(stat_parse("min", &smin), 0);
 	ck_assert_int_eq(stat_parse("p50", &sp50), 0);
 	ck_assert_int_eq(stat_parse("max", &smax), 0);
-	ck_assert_uint_eq(r.res->nmetrics, r.probe->decl.nmetrics);
+	ck_assert_uint_eq(r.res->nmetrics, decl_nmetrics(&r.probe->decl));
 	ck_assert_str_eq(r.probe->decl.metrics[0].name, "per-op");
-	for (unsigned i = 0; i < r.res->nmetrics; i++) {
+	/* The harness's count metrics: one value per run. */
+	for (unsigned i = (unsigned)r.probe->decl.nmetrics; i < r.res->nmetrics; i++) {
+		const struct metric_data *m = result_metric_c(r.res, i);
+		ck_assert_uint_eq(m->kind, METRIC_COUNT);
+		ck_assert_uint_eq(m->hist.count, RUNS);
+	}
+	for (unsigned i = 0; i < r.probe->decl.nmetrics; i++) {
 		const struct metric_data *m = result_metric_c(r.res, i);
 		const char *mn = r.probe->decl.metrics[i].name;
 		double vmin, vp50, vmax;
@@ -321,7 +327,7 @@ static void run_direct(const struct pcase *pc, enum sched_policy pol, rlim_t npr
 		c.self_dir = RTC_BINARY_DIR;
 		c.stop = &stop;
 		size_t bytes;
-		c.res = result_alloc((unsigned)p->decl.nmetrics, &bytes);
+		c.res = result_alloc_for(&p->decl, 0, &bytes);
 		if (!c.res || !c.tb) {
 			snprintf(sh->reason, sizeof sh->reason, "no result memory or timebase");
 			sh->setup_failed = 1;

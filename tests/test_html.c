@@ -138,13 +138,23 @@ START_TEST(html_well_formed)
 }
 END_TEST
 
+/* The duration metrics of a result: those with a histogram. */
+static unsigned durations(const struct req_result *r)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < report_nmetrics(r); i++)
+		n += result_metric_c(r->res, i)->kind == METRIC_DURATION;
+	return n;
+}
+
 START_TEST(html_one_svg_per_metric)
 {
 	struct fx *x = fx_new();
 	size_t len;
 	char *html = render_run(&x->run, &len);
 	htmlDocPtr doc = parse_html(html, len);
-	/* SEM-RT, SEM-OK, NOS and B-1 have two metrics each; TMR and SKP none */
+	/* SEM-RT, SEM-OK, NOS and B-1 have two duration metrics each (and all
+	 * but NOS three counts, in a table); TMR and SKP none */
 	ck_assert_double_eq(xp_num(doc, "count(//svg)"), 8);
 	for (int f = 0; f < 2; f++)
 		for (int i = 0; i < FX_MAXREQ; i++) {
@@ -153,13 +163,27 @@ START_TEST(html_one_svg_per_metric)
 				continue;
 			char e[200];
 			snprintf(e, sizeof e, "count(//div[@id='r%d-%d']//svg)", f + 1, i + 1);
-			ck_assert_msg(xp_num(doc, e) == report_nmetrics(r), "%s: %g svgs, want %u",
-				      r->req->id, xp_num(doc, e), report_nmetrics(r));
+			ck_assert_msg(xp_num(doc, e) == durations(r), "%s: %g svgs, want %u",
+				      r->req->id, xp_num(doc, e), durations(r));
 			/* and each metric has its statistics table */
 			snprintf(e, sizeof e, "count(//div[@id='r%d-%d']//table[@class='stats'])", f + 1,
 				 i + 1);
-			ck_assert(xp_num(doc, e) == report_nmetrics(r));
+			ck_assert(xp_num(doc, e) == durations(r));
+			/* the counts in one table, a column each, a row per run
+			 * and per statistic */
+			snprintf(e, sizeof e, "count(//div[@id='r%d-%d']//table[@class='counts']/tr[1]/th)",
+				 f + 1, i + 1);
+			unsigned counts = report_nmetrics(r) - durations(r);
+			ck_assert_msg(xp_num(doc, e) == (counts ? counts + 1 : 0), "%s: %g headers",
+				      r->req->id, xp_num(doc, e));
 		}
+	/* SEM-RT's page-faults: 0, 2, 4, 6 in its runs, total 12 */
+	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r1-1']//table[@class='counts']/tr)"),
+			    1 + 4 + RV_NCSTATS);
+	ck_assert_double_eq(xp_num(doc, "number(//div[@id='r1-1']//table[@class='counts']"
+				    "/tr[5]/td[2])"), 6);
+	ck_assert_double_eq(xp_num(doc, "number(//div[@id='r1-1']//table[@class='counts']"
+				    "/tr[td[1]='total']/td[2])"), 12);
 	/* a metric without samples says so instead of drawing nothing */
 	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r1-5']//svg/text[.='no samples'])"), 2);
 	/* per-CPU series: a table with a row per CPU, under the first metric */
@@ -385,7 +409,9 @@ static void round_like_junit(struct report_view *v)
 					round3(&m->ns[j]);
 					round3(&m->cycles[j]);
 				}
-				for (size_t j = 0; j < m->nruns; j++)
+				for (int j = 0; j < RV_NCSTATS; j++)
+					round3(&m->counts[j]);
+				for (size_t j = 0; m->run_mean_ns && j < m->nruns; j++)
 					round3(&m->run_mean_ns[j]);
 			}
 			for (size_t k = 0; k < r->nseries; k++)

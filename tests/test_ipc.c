@@ -306,7 +306,7 @@ START_TEST(cleanup_removes_leftovers)
 	const struct probe *p = probe_find("sem-pingpong");
 	ck_assert_ptr_nonnull(p->cleanup);
 	size_t bytes;
-	struct result_shm *res = result_alloc((unsigned)p->decl.nmetrics, &bytes);
+	struct result_shm *res = result_alloc_for(&p->decl, 0, &bytes);
 	ck_assert_ptr_nonnull(res);
 
 	/* What a worker killed mid-run leaves: a set under its recorded key
@@ -348,7 +348,7 @@ START_TEST(cleanup_ignores_foreign_names)
 	 * record says. */
 	const struct probe *p = probe_find("sem-pingpong");
 	size_t bytes;
-	struct result_shm *res = result_alloc((unsigned)p->decl.nmetrics, &bytes);
+	struct result_shm *res = result_alloc_for(&p->decl, 0, &bytes);
 	char name[64];
 	snprintf(name, sizeof name, "/not-rtconform-%d", (int)getpid());
 	sem_t *s = sem_open(name, O_CREAT | O_EXCL, 0600, 0);

@@ -96,11 +96,55 @@ static void same_string(xmlDocPtr doc, int suite, const char *name, const json_t
 	checks++;
 }
 
+/* A count metric: its statistics (integers, the mean a real) and each
+ * run's count, in both files. */
+static void compare_count_metric(xmlDocPtr doc, int suite, const char *id, const char *name,
+				 const json_t *m)
+{
+	char pn[300];
+	const json_t *st = json_object_get(m, "statistics");
+	ck_assert(json_is_object(st));
+	ck_assert_int_eq(json_object_size(st), RV_NCSTATS);
+	const char *key;
+	const json_t *val;
+	json_object_foreach((json_t *)st, key, val) {
+		ck_assert_msg(strcmp(key, "mean") == 0 ? json_is_real(val) || json_is_null(val)
+						       : json_is_integer(val) || json_is_null(val),
+			      "%s.%s.%s: %s", id, name, key, "a count's statistic of the wrong type");
+		snprintf(pn, sizeof pn, "%s.%s.%s", id, name, key);
+		same_number(doc, suite, pn, val);
+	}
+	snprintf(pn, sizeof pn, "%s.%s.kind", id, name);
+	same_string(doc, suite, pn, json_object_get(m, "kind"));
+	/* "a;b;c" in junit.xml, [a, b, c] in results.json */
+	snprintf(pn, sizeof pn, "%s.%s.run_counts", id, name);
+	char *p = prop(doc, suite, pn), want[4096] = "";
+	size_t used = 0, i;
+	json_array_foreach(json_object_get(m, "runs"), i, val) {
+		ck_assert(json_is_integer(val));
+		used += (size_t)snprintf(want + used, sizeof want - used, "%s%lld", i ? ";" : "",
+					 (long long)json_integer_value(val));
+	}
+	ck_assert_msg(p && strcmp(p, want) == 0, "%s: junit '%s', json '%s'", pn, p ? p : "-",
+		      want);
+	free(p);
+	/* none of a duration's fields */
+	ck_assert_ptr_null(json_object_get(m, "histogram"));
+	snprintf(pn, sizeof pn, "%s.%s.count", id, name);
+	ck_assert_ptr_null(p = prop(doc, suite, pn));
+	checks++;
+}
+
 static void compare_metric(xmlDocPtr doc, int suite, const char *id, const json_t *m)
 {
 	const char *name = json_string_value(json_object_get(m, "name"));
 	char pn[300];
 	ck_assert_ptr_nonnull(name);
+	if (strcmp(json_string_value(json_object_get(m, "kind")), "count") == 0) {
+		compare_count_metric(doc, suite, id, name, m);
+		return;
+	}
+	ck_assert_str_eq(json_string_value(json_object_get(m, "kind")), "duration");
 	snprintf(pn, sizeof pn, "%s.%s.count", id, name);
 	same_number(doc, suite, pn, json_object_get(m, "count"));
 	snprintf(pn, sizeof pn, "%s.%s.overflow", id, name);
@@ -158,9 +202,17 @@ static void compare_requirement(xmlDocPtr doc, int suite, const json_t *r)
 	size_t i;
 	const json_t *l;
 	json_array_foreach((json_t *)limits, i, l) {
+		/* a count's limit has no unit, and no suffix */
 		const char *unit = json_string_value(json_object_get(l, "unit"));
-		snprintf(pn, sizeof pn, "%s.limit.%zu.measured_%s", id, i + 1, unit);
+		if (unit)
+			snprintf(pn, sizeof pn, "%s.limit.%zu.measured_%s", id, i + 1, unit);
+		else
+			snprintf(pn, sizeof pn, "%s.limit.%zu.measured", id, i + 1);
 		same_number(doc, suite, pn, json_object_get(l, "measured"));
+		if (!unit) {
+			snprintf(pn, sizeof pn, "%s.limit.%zu.max", id, i + 1);
+			same_number(doc, suite, pn, json_object_get(l, "max"));
+		}
 		snprintf(pn, sizeof pn, "%s.limit.%zu.verdict", id, i + 1);
 		same_string(doc, suite, pn, json_object_get(l, "verdict"));
 		snprintf(pn, sizeof pn, "%s.limit.%zu.statistic", id, i + 1);
@@ -210,7 +262,7 @@ static void compare_files(const char *json_path, const char *junit_path, int *ex
 	checks = 0;
 
 	ck_assert_str_eq(json_string_value(json_object_get(root, "schema")),
-			 "urn:rtconform:results:1");
+			 "urn:rtconform:results:2");
 	const json_t *tot = json_object_get(root, "totals");
 	ck_assert_int_eq(json_integer_value(json_object_get(tot, "tests")),
 			 (json_int_t)xp_num(doc, "count(//testcase)"));
@@ -286,6 +338,26 @@ START_TEST(json_statistics_equal_junit)
 	json_t *lim = json_array_get(json_object_get(sem, "limits"), 1);
 	ck_assert_str_eq(json_string_value(json_object_get(lim, "verdict")), "fail");
 	ck_assert_double_eq(json_number_value(json_object_get(lim, "max")), 800.0);
+	/* a count: typed as what it is (integers, the mean a real), no unit */
+	json_t *pf = json_array_get(json_object_get(sem, "metrics"), 2);
+	ck_assert_str_eq(json_string_value(json_object_get(pf, "name")), "page-faults");
+	ck_assert_str_eq(json_string_value(json_object_get(pf, "kind")), "count");
+	ck_assert_str_eq(json_string_value(json_object_get(m0, "kind")), "duration");
+	json_t *pst = json_object_get(pf, "statistics");
+	ck_assert(json_is_integer(json_object_get(pst, "total")));
+	ck_assert_int_eq(json_integer_value(json_object_get(pst, "total")), 12);
+	ck_assert_int_eq(json_integer_value(json_object_get(pst, "max")), 6);
+	ck_assert(json_is_real(json_object_get(pst, "mean")));
+	ck_assert_double_eq(json_real_value(json_object_get(pst, "mean")), 3.0);
+	json_t *pruns = json_object_get(pf, "runs");
+	ck_assert_int_eq(json_array_size(pruns), 4);
+	ck_assert(json_is_integer(json_array_get(pruns, 3)));
+	ck_assert_int_eq(json_integer_value(json_array_get(pruns, 3)), 6);
+	json_t *climit = json_array_get(json_object_get(sem, "limits"), 3);
+	ck_assert(json_is_null(json_object_get(climit, "unit")));
+	ck_assert(json_is_integer(json_object_get(climit, "max")));
+	ck_assert_int_eq(json_integer_value(json_object_get(climit, "measured")), 12);
+	ck_assert_str_eq(json_string_value(json_object_get(climit, "verdict")), "fail");
 	json_t *b1 = json_array_get(json_object_get(json_array_get(json_object_get(root, "files"), 1),
 						     "requirements"),
 				    0);
@@ -441,6 +513,40 @@ START_TEST(archive_keeps_doubles_exact)
 	ck_assert(num_round3(mb->ns[RV_MEAN].v) != mb->ns[RV_MEAN].v);
 	ck_assert(b.files[0].reqs[1].batch_stddev_ns.v == a.files[0].reqs[1].batch_stddev_ns.v);
 	ck_assert(b.files[0].started == 1700000000);
+	report_view_free(&a);
+	report_view_free(&b);
+	fx_free(x);
+}
+END_TEST
+
+/* Counts come back as they went: the kind, each run's count, statistics,
+ * and a bound that is not whole (a mean's) as the real it is. */
+START_TEST(archive_keeps_counts)
+{
+	struct fx *x = fx_new();
+	x->reqs[0][1].limits[2].max.value = 2.5;
+	struct report_view a, b;
+	fx_view(x, &a);
+	json_round_trip(x, &a, &b);
+	const struct rv_req *ra = &a.files[0].reqs[0], *rb = &b.files[0].reqs[0];
+	ck_assert_uint_eq(rb->nmetrics, 5);
+	for (size_t i = 2; i < 5; i++) {
+		const struct rv_metric *ma = &ra->metrics[i], *mb = &rb->metrics[i];
+		ck_assert_int_eq(mb->kind, METRIC_COUNT);
+		ck_assert_str_eq(mb->name, ma->name);
+		ck_assert_uint_eq(mb->nruns, ma->nruns);
+		ck_assert_uint_eq(mb->count, ma->count);
+		for (size_t k = 0; k < mb->nruns; k++)
+			ck_assert_uint_eq(mb->run_count[k], ma->run_count[k]);
+		for (int k = 0; k < RV_NCSTATS; k++)
+			ck_assert(mb->counts[k].have == ma->counts[k].have &&
+				  mb->counts[k].v == ma->counts[k].v);
+	}
+	ck_assert_int_eq(rb->metrics[0].kind, METRIC_DURATION);
+	ck_assert(rb->metrics[2].counts[RVC_TOTAL].v == 12);
+	const struct rv_limit *lb = &b.files[0].reqs[1].limits[2];
+	ck_assert(lb->count && !lb->cycles && lb->max.unit == QTY_COUNT);
+	ck_assert(lb->max.value == 2.5);
 	report_view_free(&a);
 	report_view_free(&b);
 	fx_free(x);
@@ -616,7 +722,58 @@ START_TEST(json_reader_refuses)
 	expect_refused(x, root, "exit_status", "expected 3");
 	root = fixture_json(x);
 	json_object_set_new(root, "schema", json_string("urn:rtconform:results:0"));
-	expect_refused(x, root, "schema", "urn:rtconform:results:1");
+	expect_refused(x, root, "schema", "urn:rtconform:results:2");
+
+	fx_free(x);
+}
+END_TEST
+
+/* What a count metric and schema 1 may hold: the same strictness. */
+START_TEST(json_reader_refuses_counts)
+{
+	struct fx *x = fx_new();
+	char err[600];
+	json_t *root;
+	/* a count metric: a kind that is none, a run's count that is not one */
+	json_t *pf;
+	root = fixture_json(x);
+	pf = json_array_get(json_object_get(req0(root), "metrics"), 2);
+	json_object_set_new(pf, "kind", json_string("gauge"));
+	expect_refused(x, root, "metrics[2].kind", "expected \"duration\" or \"count\"");
+	root = fixture_json(x);
+	pf = json_array_get(json_object_get(req0(root), "metrics"), 2);
+	json_array_set_new(json_object_get(pf, "runs"), 1, json_real(2.5));
+	expect_refused(x, root, "metrics[2].runs[1]", "expected an integer");
+	root = fixture_json(x);
+	pf = json_array_get(json_object_get(req0(root), "metrics"), 2);
+	json_object_del(json_object_get(pf, "statistics"), "total");
+	expect_refused(x, root, "metrics[2].statistics.total", "missing");
+	root = fixture_json(x);
+	json_object_set_new(json_array_get(json_object_get(req0(root), "limits"), 3), "unit",
+			    json_string("faults"));
+	expect_refused(x, root, "limits[3].unit", "expected \"ns\", \"cycles\" or null");
+
+	/* schema 2 needs a metric's kind; schema 1 has none (durations only) */
+	root = fixture_json(x);
+	json_object_del(metric0(root), "kind");
+	expect_refused(x, root, "metrics[0].kind", "missing");
+	root = fixture_json(x);
+	json_object_set_new(root, "schema", json_string("urn:rtconform:results:1"));
+	size_t f, i, k;
+	json_t *fo, *r, *m;
+	json_array_foreach(json_object_get(root, "files"), f, fo)
+		json_array_foreach(json_object_get(fo, "requirements"), i, r) {
+			json_t *ms = json_object_get(r, "metrics"), *ls = json_object_get(r, "limits");
+			while (json_array_size(ms) > 2)
+				json_array_remove(ms, 2);
+			json_array_foreach(ms, k, m)
+				json_object_del(m, "kind");
+			for (k = json_array_size(ls); k-- > 0;)
+				if (json_is_null(json_object_get(json_array_get(ls, k), "unit")))
+					json_array_remove(ls, k);
+		}
+	ck_assert_msg(read_json_tree(x, root, err, sizeof err) == 0, "schema 1: %s", err);
+	json_decref(root);
 	fx_free(x);
 }
 END_TEST
@@ -684,7 +841,9 @@ static Suite *json_suite(void)
 	tcase_add_test(tc, archive_renders_every_report_again);
 	tcase_add_test(tc, archive_keeps_doubles_exact);
 	tcase_add_test(tc, archive_integers_to_2_63);
+	tcase_add_test(tc, archive_keeps_counts);
 	tcase_add_test(tc, json_reader_refuses);
+	tcase_add_test(tc, json_reader_refuses_counts);
 	tcase_add_test(tc, archive_through_the_command);
 	return s;
 }

@@ -426,12 +426,12 @@ START_TEST(all_problems_reported)
 		{ 10, "cpu '-2' is not a CPU number" },
 		{ 11, "runs=\"1001\": out of range (expected 1..1000)" },
 		{ 11, "warmup=\"-5\": negative numbers are not allowed (expected 0..100000000)" },
-		{ 12, "unknown statistic 'median' (expected min, mean, stddev, max, pNN such as p99 or p99.9, or runs-mean-stddev)" },
+		{ 12, "unknown statistic 'median' (expected min, mean, stddev, max, pNN such as p99 or p99.9, runs-mean-stddev, or total (of a count))" },
 		{ 13, "needs max= or min=" },
 		{ 14, "min=\"2ms\" is greater than max=\"1ms\"" },
 		{ 15, "max=\"1e3us\": exponents are not allowed" },
 		{ 19, "priority max is not allowed for other" },
-		{ 20, "max=\"10\": missing unit (expected ns, us, \xc2\xb5s, ms, s or cycles)" },
+		{ 20, "max=\"10ps\": unknown unit 'ps' (expected ns, us, \xc2\xb5s, ms, s or cycles)" },
 		{ 24, "policy rr needs a priority (expected 1..99 or max)" },
 		{ 25, "max=\"-5us\": a sign is not allowed" },
 	};
@@ -531,7 +531,7 @@ START_TEST(lines_past_65535)
 {
 	static const char head[] = "<requirements xmlns='urn:rtconform:requirements:1' name='m'>";
 	static const char tail[] =
-		"<requirement id='A'><probe name='p'/><limit statistic='max' max='5'/></requirement>\n"
+		"<requirement id='A'><probe name='p'/><limit statistic='max' max='5ps'/></requirement>\n"
 		"<requirement id='A'><probe name='p'/><bogus/></requirement>\n"
 		"</requirements>\n";
 	size_t blank = 70000, len = sizeof head - 1 + blank + sizeof tail - 1;
@@ -550,7 +550,7 @@ START_TEST(lines_past_65535)
 	memset(bogus, ' ', strlen("<bogus/>"));
 	diag_free(&diags);
 	ck_assert_ptr_null(req_load_memory(doc, len, "long.xml", &diags));
-	ck_assert_msg(has_diag("long.xml:70001: ", "max=\"5\"", "missing unit", (const char *)NULL),
+	ck_assert_msg(has_diag("long.xml:70001: ", "max=\"5ps\"", "unknown unit", (const char *)NULL),
 		      "%s", all_diags());
 	ck_assert_msg(has_diag("long.xml:70002: ", "duplicate requirement id 'A' (first at line 70001)",
 			       (const char *)NULL), "%s", all_diags());

@@ -26,6 +26,7 @@ static const struct {
 	{ "stddev", STAT_STDDEV, 0, "stddev" },
 	{ "max", STAT_MAX, 0, "max" },
 	{ "runs-mean-stddev", STAT_RUNS_MEAN_STDDEV, 0, "runs-mean-stddev" },
+	{ "total", STAT_TOTAL, 0, "total" },
 	{ "p50", STAT_PCT, 50, "p50" },
 	{ "p99", STAT_PCT, 99, "p99" },
 	{ "p1", STAT_PCT, 1, "p1" },
@@ -46,7 +47,7 @@ static const char *const rejected[] = {
 	"", "p", "p100", "p0", "p-1", "p99.", "p 99", "P99", "p99 ", " p99", "p+5", "p1e1",
 	"p.5", "p05", "p00", "p00.5", "p0.0", "p100.0", "p999", "p99.5.5", "pinf", "pnan",
 	"p99,9", "p0x10", "p50x", "p99.99999999999999", "MIN", "Mean", "mean ", "runs-mean",
-	"std", "median", "p50%", "p\t50", "percentile",
+	"std", "median", "p50%", "p\t50", "percentile", "Total", "sum",
 };
 
 START_TEST(parse_accepts)
@@ -382,6 +383,58 @@ START_TEST(bad_statistic_no_value)
 }
 END_TEST
 
+/* Which statistics a kind takes: a count total, min, mean and max; a
+ * duration everything but total. */
+START_TEST(statistics_fit_kinds)
+{
+	static const struct {
+		const char *name;
+		bool duration, count;
+	} fit[] = {
+		{ "min", true, true }, { "mean", true, true }, { "max", true, true },
+		{ "total", false, true }, { "stddev", true, false }, { "p99", true, false },
+		{ "runs-mean-stddev", true, false },
+	};
+	for (size_t i = 0; i < sizeof fit / sizeof fit[0]; i++) {
+		struct statistic st;
+		ck_assert_int_eq(stat_parse(fit[i].name, &st), 0);
+		ck_assert_msg(stat_fits(&st, METRIC_DURATION) == fit[i].duration, "%s", fit[i].name);
+		ck_assert_msg(stat_fits(&st, METRIC_COUNT) == fit[i].count, "%s", fit[i].name);
+	}
+	ck_assert(!stat_fits(NULL, METRIC_COUNT));
+}
+END_TEST
+
+/* A count metric: one value per run, unscaled; total is their sum. */
+START_TEST(count_values)
+{
+	struct metric_data *m = new_metric(42, 0.5, 1.0);
+	m->kind = METRIC_COUNT;
+	static const uint64_t runs[] = { 3, 0, 9, 4 };
+	for (uint32_t r = 0; r < 4; r++)
+		record(m, r, runs[r]);
+	ck_assert_double_eq(value_of(m, "total", false), 16);
+	ck_assert_double_eq(value_of(m, "max", false), 9);
+	ck_assert_double_eq(value_of(m, "min", false), 0);
+	ck_assert_double_eq(value_of(m, "mean", false), 4);
+	double out = -1;
+	struct statistic st;
+	ck_assert_int_eq(stat_parse("p50", &st), 0);
+	ck_assert(!stat_value(m, &st, false, &out));   /* no percentile of a count */
+	ck_assert_int_eq(stat_parse("total", &st), 0);
+	ck_assert(!stat_value(m, &st, true, &out));    /* nor cycles */
+	uint64_t c = 0;
+	ck_assert(metric_run_count(m, 2, &c) && c == 9);
+	ck_assert(!metric_run_count(m, 4, &c));         /* a run that counted nothing */
+	m->kind = METRIC_DURATION;
+	ck_assert(!metric_run_count(m, 2, &c));
+	ck_assert_int_eq(stat_parse("total", &st), 0);
+	ck_assert(!stat_value(m, &st, false, &out));   /* no total of a duration */
+	ck_assert_double_eq(out, -1);
+	free(m);
+}
+END_TEST
+
 static Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -393,6 +446,8 @@ static Suite *stats_suite(void)
 	tcase_add_loop_test(tc, name_is_canonical, 0, nacc);
 	tcase_add_test(tc, name_round_trips_every_hundredth);
 	tcase_add_test(tc, name_truncates_safely);
+	tcase_add_test(tc, statistics_fit_kinds);
+	tcase_add_test(tc, count_values);
 
 	tc = tu_tcase(s, "min_samples", 10);
 	tcase_add_test(tc, min_samples_values);

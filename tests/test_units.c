@@ -281,6 +281,36 @@ START_TEST(fmt_qty_values)
 }
 END_TEST
 
+/* A limit's bound: a unit as qty_parse takes it, or none (a count). */
+START_TEST(bound_values)
+{
+	struct quantity q;
+	char err[200];
+	ck_assert_int_eq(bound_parse("0", &q, err, sizeof err), 0);
+	ck_assert(q.unit == QTY_COUNT && q.value == 0);
+	ck_assert_int_eq(bound_parse("2.5 ", &q, err, sizeof err), 0);
+	ck_assert(q.unit == QTY_COUNT && q.value == 2.5);
+	ck_assert_int_eq(bound_parse("50us", &q, err, sizeof err), 0);
+	ck_assert(q.unit == QTY_NS && q.value == 50000);
+	ck_assert_int_eq(bound_parse("7cycles", &q, err, sizeof err), 0);
+	ck_assert(q.unit == QTY_CYCLES && q.value == 7);
+	ck_assert_int_eq(bound_parse("-1", &q, err, sizeof err), -EINVAL);
+	ck_assert_int_eq(bound_parse("1e3", &q, err, sizeof err), -EINVAL);
+	ck_assert_int_eq(bound_parse("5 faults", &q, err, sizeof err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "unknown unit 'faults'"));
+	ck_assert_int_eq(bound_parse("", &q, err, sizeof err), -EINVAL);
+	ck_assert_int_eq(bound_parse("99999999999999999999", &q, err, sizeof err), -ERANGE);
+	/* a count prints as the bare number */
+	char buf[32];
+	q = (struct quantity){ 12, QTY_COUNT };
+	fmt_qty(&q, buf, sizeof buf);
+	ck_assert_str_eq(buf, "12");
+	q.value = 1.5;
+	fmt_qty(&q, buf, sizeof buf);
+	ck_assert_str_eq(buf, "1.5");
+}
+END_TEST
+
 /* What is printed parses back to the same value (limits echoed in reports). */
 START_TEST(round_trip)
 {
@@ -320,6 +350,7 @@ static Suite *units_suite(void)
 	tcase_add_loop_test(tc, fmt_ns_values, 0, sizeof shown / sizeof shown[0]);
 	tcase_add_test(tc, fmt_ns_odd);
 	tcase_add_test(tc, fmt_qty_values);
+	tcase_add_test(tc, bound_values);
 	tcase_add_test(tc, round_trip);
 	return s;
 }

@@ -43,7 +43,7 @@ static struct fx *fx_new(uint64_t n, double ns_per_unit, double cycles_per_unit)
 	x->res.file = &x->file;
 	x->res.probe = probe_find("sem-pingpong");
 	ck_assert_ptr_nonnull(x->res.probe);
-	x->res.res = result_alloc(1, &x->res.res_bytes);
+	x->res.res = result_alloc_for(&x->res.probe->decl, 0, &x->res.res_bytes);
 	ck_assert_ptr_nonnull(x->res.res);
 	struct metric_data *m = result_metric(x->res.res, 0);
 	m->ns_per_unit = ns_per_unit;
@@ -227,6 +227,78 @@ START_TEST(error_verdict_is_kept)
 	verdict_judge(&x->res);
 	ck_assert_int_eq(x->res.verdict, VERDICT_ERROR);
 	ck_assert_str_eq(x->res.reason, "timed out after 3 s");
+	fx_free(x);
+}
+END_TEST
+
+/* The page-faults of n runs, as the worker records a count: the run's
+ * count is its one sample. */
+static void faults(struct fx *x, const uint64_t *per_run, uint32_t n)
+{
+	unsigned mi = (unsigned)x->res.probe->decl.nmetrics + HM_PAGE_FAULTS;
+	struct metric_data *m = result_metric(x->res.res, mi);
+	ck_assert_int_eq(m->kind, METRIC_COUNT);
+	for (uint32_t r = 0; r < n; r++) {
+		m->runs[r].sum = per_run[r];
+		m->runs[r].count = 1;
+		hist_record(&m->hist, per_run[r]);
+	}
+}
+
+START_TEST(count_limits_judged)
+{
+	static const uint64_t runs[] = { 0, 3, 1 };
+	struct fx *x = fx_new(100, 1.0, 0);
+	faults(x, runs, 3);
+	bound_max(add(x, "total", "page-faults"), 0, QTY_COUNT);  /* 4: fails */
+	bound_max(add(x, "max", "page-faults"), 3, QTY_COUNT);    /* worst run 3: holds */
+	bound_max(add(x, "mean", "page-faults"), 1.5, QTY_COUNT); /* 1.333: holds */
+	bound_min(add(x, "min", "page-faults"), 1, QTY_COUNT);    /* best run 0: fails */
+	bound_max(add(x, "max", NULL), 1e9, QTY_NS);              /* the duration beside it */
+	verdict_judge(&x->res);
+	ck_assert_int_eq(x->res.verdict, VERDICT_FAIL);
+	ck_assert_str_eq(x->res.limits[0].text, "total 4 > 0 (3 runs)");
+	ck_assert_double_eq(x->res.limits[0].measured, 4);
+	ck_assert_str_eq(x->res.limits[1].text, "max 3 <= 3 (3 runs)");
+	ck_assert(x->res.limits[2].passed);
+	ck_assert_double_eq_tol(x->res.limits[2].measured, 4.0 / 3.0, 1e-12);
+	ck_assert_str_eq(x->res.limits[3].text, "min 0 < 1 (3 runs)");
+	ck_assert(x->res.limits[4].passed);
+	ck_assert_str_eq(x->res.reason, "total 4 > 0 (3 runs); min 0 < 1 (3 runs)");
+	fx_free(x);
+
+	/* no faults at all: total <= 0 holds */
+	static const uint64_t none[] = { 0, 0 };
+	x = fx_new(100, 1.0, 0);
+	faults(x, none, 2);
+	bound_max(add(x, "total", "page-faults"), 0, QTY_COUNT);
+	verdict_judge(&x->res);
+	ck_assert_int_eq(x->res.verdict, VERDICT_PASS);
+	ck_assert_str_eq(x->res.limits[0].text, "total 0 <= 0 (2 runs)");
+	fx_free(x);
+}
+END_TEST
+
+/* What the validator refuses in a file cannot slip through as a pass when
+ * a library caller builds the limit itself: an error, saying why. */
+START_TEST(count_limit_mismatch_is_error)
+{
+	static const uint64_t runs[] = { 0, 0 };
+	struct fx *x = fx_new(100, 1.0, 0);
+	faults(x, runs, 2);
+	bound_max(add(x, "total", "page-faults"), 0, QTY_NS);    /* a unit on a count */
+	bound_max(add(x, "max", "per-op"), 5000, QTY_COUNT);     /* none on a duration */
+	bound_max(add(x, "p99", "page-faults"), 0, QTY_COUNT);   /* no percentile of a count */
+	bound_max(add(x, "total", "per-op"), 1e9, QTY_NS);       /* no total of a duration */
+	verdict_judge(&x->res);
+	ck_assert_int_eq(x->res.verdict, VERDICT_ERROR);
+	for (int i = 0; i < 4; i++)
+		ck_assert_msg(!x->res.limits[i].evaluated, "limit %d was judged: %s", i,
+			      x->res.limits[i].text);
+	ck_assert_str_eq(x->res.limits[0].text,
+			 "metric page-faults is a count: the limit's bounds must have no unit");
+	ck_assert_str_eq(x->res.limits[1].text,
+			 "metric per-op is a duration: the limit's bounds need a unit");
 	fx_free(x);
 }
 END_TEST
@@ -738,6 +810,8 @@ int main(void)
 	tcase_add_test(tc, runs_mean_stddev_judged);
 	tcase_add_test(tc, unknown_metric_is_error);
 	tcase_add_test(tc, error_verdict_is_kept);
+	tcase_add_test(tc, count_limits_judged);
+	tcase_add_test(tc, count_limit_mismatch_is_error);
 	tcase_add_test(tc, verdict_names);
 	tcase_add_test(tc, quick_and_overrides_change_counts);
 	TCase *cl = tu_tcase(s, "classify", 10);

@@ -7,9 +7,16 @@
  *
  * run() owns its loop: for each of ctx->warmup iterations it does the work
  * unrecorded, then for each run r: probe_run_begin(ctx, r), ctx->iterations
- * timed samples recorded with probe_record(), probe_run_end(ctx). All memory
- * it uses must be allocated and touched before the first probe_run_begin().
+ * timed samples recorded with probe_record() (durations) and events counted
+ * with probe_add_count() (count metrics), probe_run_end(ctx). All memory it
+ * uses must be allocated and touched before the first probe_run_begin().
  * It returns 0, or a negative errno after probe_fail() said why.
+ *
+ * Around every run the harness counts page faults and involuntary context
+ * switches of the worker (all its threads) and of the peer processes that
+ * probe_peer_setup() registered, into the harness metrics after the
+ * probe's own (base/probe_decl.h): read at the run's boundaries, never
+ * inside it (docs/measurement.md says what is counted).
  */
 #ifndef RTC_PROBE_H
 #define RTC_PROBE_H
@@ -28,6 +35,8 @@
 
 #define PROBE_MAX_CPUS 256
 #define PROBE_MAX_SERIES 64
+/* Most peer processes whose faults and switches a worker counts. */
+#define PROBE_MAX_PEERS 16
 
 struct probe_ctx;
 struct result_shm;
@@ -61,8 +70,14 @@ struct run_stat {
 
 /* One metric's results, in shared memory. Values recorded are in `units`;
  * ns_per_unit converts (e.g. ns_per_tick / 2 for per-op = cycle / 2).
- * cycles_per_unit is non-zero when units are TSC cycles (times a factor). */
+ * cycles_per_unit is non-zero when units are TSC cycles (times a factor).
+ * A count metric (kind METRIC_COUNT, set from the declaration when the
+ * memory is made) has no units: during run r its events add up in
+ * runs[r].sum, and the run's end records that sum as the run's one sample
+ * (runs[r].count 1), so the histogram holds one value per run: its sum is
+ * the total, its max the worst run, its mean the mean per run. */
 struct metric_data {
+	uint32_t kind;                /* enum metric_kind */
 	double ns_per_unit;
 	double cycles_per_unit;
 	struct run_stat runs[RTC_MAX_RUNS];
@@ -76,6 +91,12 @@ enum worker_state {
 struct run_info {
 	uint64_t t_begin, t_end; /* timebase ticks around the run */
 	uint64_t iterations;     /* samples taken in this run */
+};
+
+/* Page faults and involuntary context switches of a task, as the kernel
+ * counts them from the task's start. */
+struct fault_counts {
+	uint64_t minflt, majflt, nivcsw;
 };
 
 /* Everything a worker reports, in shared memory made before the fork. */
@@ -110,6 +131,14 @@ struct result_shm {
 		int64_t ids[4];
 		char names[2][64];
 	} cleanup;
+	/* Peer processes of the measurement (probe_peer_setup): their faults
+	 * and switches count with the worker's. A slot is claimed by raising
+	 * n, then its pid written; 0 while not yet written. */
+	struct {
+		volatile uint32_t n;
+		volatile int32_t pid[PROBE_MAX_PEERS];
+		uint32_t lost; /* peer-runs not counted: the peer ended mid-run */
+	} peers;
 	double loop_ticks;            /* empty-loop cost per iteration, ticks */
 	struct run_info runs[RTC_MAX_RUNS];
 	/* nmetrics metric_data blocks follow, metric_stride bytes apart */
@@ -150,6 +179,12 @@ struct probe_ctx {
 	struct result_shm *res;
 	struct metric_data *m[PROBE_MAX_METRICS];
 	uint32_t run;         /* current run */
+	/* The counters of the harness metrics at the current run's start:
+	 * the worker's, and each registered peer's (peer_ok: read then). */
+	struct {
+		struct fault_counts self, peer[PROBE_MAX_PEERS];
+		bool peer_ok[PROBE_MAX_PEERS];
+	} at_begin;
 	/* Guard against the kernel's RT throttling, set up by the runner for a
 	 * real-time worker (see probe_rt_guard_init); all 0 when off. */
 	struct {
@@ -198,12 +233,23 @@ const char *probe_value(const struct probe_ctx *c, const char *name);
  * (and cycles when the timebase is the TSC). Most probes call it once. */
 void probe_set_scale(struct probe_ctx *c, unsigned metric, double factor);
 
+/* The worker's and its peers' counters at the start of run c->run; called
+ * by probe_run_begin just before the run's first timestamp. */
+void probe_counters_begin(struct probe_ctx *c);
+/* Just after the run's last timestamp: the harness metrics of the run
+ * (counters now minus at the start), and every count metric's run total
+ * recorded as the run's sample. */
+void probe_counters_end(struct probe_ctx *c);
+/* Append to res->note how often a peer's counts of a run were lost. */
+void probe_counters_note(struct probe_ctx *c);
+
 static inline void probe_run_begin(struct probe_ctx *c, uint32_t run)
 {
 	if (c->rt.budget)
 		probe_rt_guard_rest(c);
 	c->run = run;
 	c->res->state = WS_MEASURING;
+	probe_counters_begin(c);
 	c->res->runs[run].t_begin = tb_now();
 }
 
@@ -212,11 +258,18 @@ static inline void probe_record(struct probe_ctx *c, unsigned metric, uint64_t v
 	metric_record(c->m[metric], c->run, v);
 }
 
+/* Count n events of count metric `metric` in the current run. */
+static inline void probe_add_count(struct probe_ctx *c, unsigned metric, uint64_t n)
+{
+	c->m[metric]->runs[c->run].sum += n;
+}
+
 /* Ends run c->run: iterations is the number of samples the run took. */
 static inline void probe_run_end(struct probe_ctx *c, uint64_t iterations)
 {
 	c->res->runs[c->run].t_end = tb_now();
 	c->res->runs[c->run].iterations = iterations;
+	probe_counters_end(c);
 	uint64_t took = c->res->runs[c->run].t_end - c->res->runs[c->run].t_begin;
 	if (took > c->rt.longest_run)
 		c->rt.longest_run = took;
@@ -239,7 +292,9 @@ void probe_reap_children(void);
 /* Put the calling process (a probe's peer) under the worker's real-time
  * set-up: mlockall, the worker's policy and priority, death signal when the
  * worker dies (a peer whose worker died before that exits at once). cpu >= 0
- * pins it. Returns 0 or -errno. */
+ * pins it. Registers the peer in res->peers, so its page faults and
+ * involuntary switches count with the worker's from the next run's start
+ * on. Returns 0 or -errno. */
 int probe_peer_setup(const struct probe_ctx *c, int cpu);
 
 /* Two CPUs for a placement: same-cpu gives (base, base); cross-cpu gives

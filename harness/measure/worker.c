@@ -133,12 +133,14 @@ void worker_main(struct probe_ctx *c)
 	if ((rc = rtenv_set_policy(c->policy, c->priority, err, sizeof err)) != 0)
 		goto fail;
 	res->loop_ticks = empty_loop_ticks(c->iterations);
-	for (unsigned i = 0; i < c->probe->decl.nmetrics; i++)
-		probe_set_scale(c, i, 1.0);
+	for (unsigned i = 0; i < c->probe->decl.nmetrics && i < PROBE_MAX_METRICS; i++)
+		if (c->probe->decl.metrics[i].kind == METRIC_DURATION)
+			probe_set_scale(c, i, 1.0);
 
 	probe_rt_guard_init(c);
 	rc = c->probe->run(c);
 	probe_rt_guard_note(c);
+	probe_counters_note(c);
 	if (rc == 0 && res->runs_done == c->runs) {
 		res->state = WS_DONE;
 		_exit(0);

@@ -14,7 +14,10 @@ grep -q '^sem-pingpong$' "$TMP/list" || { fail "rtconform list printed no probes
 # What the program says, one fact a line:
 #   probe P | param P N NAME | metric P N NAME | section P
 #   param-default P NAME D | param-values P NAME a|b|c (choices only)
+#   harness-metric N NAME KIND (the harness's metrics, listed after the probes)
 awk '
+  /^Harness metrics/ { harness = 1; nm = 0; next }
+  harness && /^    metric / { k = $3; gsub(/[()]/, "", k); print "harness-metric " (++nm) " " $2 " " k; next }
   /^[a-z]/ { p = $1; np = 0; nm = 0; print "probe " p; print "section " p; next }
   /^    param / {
     rest = $0; sub(/^    param +[^ ]+ +/, "", rest)     # VALUES (default D): help
@@ -75,9 +78,18 @@ awk '
     next
   }
   in_params { in_params = 0 }
+  # the harness metrics: a table headed "| harness metric | kind | ..."
+  /^\| *harness metric *\| *kind *\|/ { in_harness = 1; nh = 0; next }
+  in_harness && /^\|/ {
+    if ($0 ~ /^\|[- |]+\|$/) next
+    row($0); print "harness-metric " (++nh) " " c[1] " " c[2]
+    next
+  }
+  in_harness { in_harness = 0 }
 ' "$DOC" | sort >"$TMP/have"
 
 [ -s "$TMP/have" ] || fail "found nothing in $DOC (no summary table?)"
+grep -q '^harness-metric 3 ' "$TMP/want" || fail "rtconform list printed no harness metrics"
 if diff -u --label 'rtconform list' --label docs/probes.md "$TMP/want" "$TMP/have" >"$TMP/diff"; then
   ok
 else

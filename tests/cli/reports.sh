@@ -39,11 +39,24 @@ if grep -E 'error' "$TMP/html.err" | grep -Ev 'Tag [a-zA-Z]+ invalid' | grep -q 
 else ok; fi
 if xmllint --noout --nonet "$TMP/r/report.html" 2>"$TMP/xml.err"; then ok; else
   fail "report.html is not well-formed XML"; head -5 "$TMP/xml.err"; fi
-# One <svg> per metric of each requirement, as junit.xml lists them.
+# One <svg> per duration metric of each requirement, as junit.xml lists
+# them; the counts (the harness's three for every requirement) in a table.
 metrics=$(xmllint --xpath '//property[substring(@name, string-length(@name) - 7) = ".metrics"]/@value' \
   "$TMP/r/junit.xml" 2>/dev/null | grep -o 'value="[^"]*"' | sed 's/value="//; s/"$//' | tr ',' '\n' | grep -c .)
+durations=$(grep -c 'name="[^"]*\.kind" value="duration"' "$TMP/r/junit.xml")
+counts=$(grep -c 'name="[^"]*\.kind" value="count"' "$TMP/r/junit.xml")
 svgs=$(grep -o '<svg ' "$TMP/r/report.html" | wc -l)
-[ "$metrics" -ge 2 ] && [ "$svgs" -eq "$metrics" ] && ok || fail "report.html has $svgs <svg>, junit.xml lists $metrics metrics"
+[ "$durations" -ge 2 ] && [ "$svgs" -eq "$durations" ] && [ $((durations + counts)) -eq "$metrics" ] && ok \
+  || fail "report.html has $svgs <svg>; junit.xml lists $metrics metrics, $durations durations, $counts counts"
+[ "$counts" -eq 6 ] && ok || fail "junit.xml: $counts count metrics, expected 3 for each of 2 requirements"
+for id in PP-OTHER PP-FIFO; do
+  for m in page-faults major-faults involuntary-switches; do
+    expect_grep "name=\"$id\.$m\.total\" value=\"[0-9]+\"" "$TMP/r/junit.xml"
+    expect_grep "^  $id $m: total [0-9]+, " "$TMP/r/summary.txt"
+  done
+done
+[ "$(xpath_count '//table[@class="counts"]' "$TMP/r/report.html")" = 2 ] && ok \
+  || fail "report.html: expected a counts table for each requirement"
 expect_grep 'class="v v-pass">PASS<' "$TMP/r/report.html"
 expect_grep 'PP-FIFO' "$TMP/r/report.html"
 expect_grep '@media print' "$TMP/r/report.html"

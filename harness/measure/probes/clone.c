@@ -44,9 +44,11 @@ static const struct probe_param params[] = {
 enum { M_PER_OP, M_CALL, M_CHILD_START };
 
 static const struct probe_metric metrics[] = {
-	{ "per-op", "clone() of a child that exits at once, until waitpid() has reaped it" },
-	{ "call", "from just before clone() until it returns in the parent" },
-	{ "child-start", "from just before clone() until the child's first statement" },
+	{ "per-op", "clone() of a child that exits at once, until waitpid() has reaped it",
+	  METRIC_DURATION },
+	{ "call", "from just before clone() until it returns in the parent", METRIC_DURATION },
+	{ "child-start", "from just before clone() until the child's first statement",
+	  METRIC_DURATION },
 };
 
 #define STACK_BYTES (64 * 1024)

@@ -41,7 +41,8 @@ static const struct probe_param params[] = {
 };
 
 static const struct probe_metric metrics[] = {
-	{ "per-cycle", "pick a task, switch to it, it decrements the counter and yields back" },
+	{ "per-cycle", "pick a task, switch to it, it decrements the counter and yields back",
+	  METRIC_DURATION },
 };
 
 #define COOP_MAX_TASKS 256u

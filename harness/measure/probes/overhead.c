@@ -36,7 +36,8 @@ static const struct probe_param params[] = {
 };
 
 static const struct probe_metric metrics[] = {
-	{ "per-op", "one operation: a timed batch / batch (loop cost included, see empty-loop)" },
+	{ "per-op", "one operation: a timed batch / batch (loop cost included, see empty-loop)",
+	  METRIC_DURATION },
 };
 
 #define OV_MAX_BATCH 10000000u

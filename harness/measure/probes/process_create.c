@@ -36,7 +36,8 @@ static const struct probe_param params[] = {
 };
 
 static const struct probe_metric metrics[] = {
-	{ "per-op", "create a process that ends at once, until waitpid() has reaped it" },
+	{ "per-op", "create a process that ends at once, until waitpid() has reaped it",
+	  METRIC_DURATION },
 };
 
 enum method { M_FORK, M_VFORK, M_SPAWN, M_FORK_EXEC };

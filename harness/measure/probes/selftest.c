@@ -1,32 +1,42 @@
 /* selftest.c - a probe that checks the harness itself.
  *
  * fault=none times an empty interval (two back-to-back timebase reads): the
- * cheapest complete path through worker, histogram and reports. The other
- * faults make the worker misbehave on purpose, after its first run, so a
- * user (and the tests) can see what rtconform does when a probe crashes,
- * hangs, spins at real-time priority, exits early or fails: each must end
- * as an `error` verdict with the reason, the rest of the suite still runs.
+ * cheapest complete path through worker, histogram and reports. fault=touch
+ * does the same, but first writes to TOUCH_PAGES pages in every run that
+ * were given back to the kernel just before it, so each run takes page
+ * faults a real-time path must not: the page-faults metric must see them.
+ * The other faults make the worker misbehave on purpose, after its first
+ * run, so a user (and the tests) can see what rtconform does when a probe
+ * crashes, hangs, spins at real-time priority, exits early or fails: each
+ * must end as an `error` verdict with the reason, the rest of the suite
+ * still runs.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "harness/measure/probes/probes.h"
 
-static const char *const faults[] = { "none", "segv", "abort", "hang", "spin", "exit",
-				      "fail", NULL };
+static const char *const faults[] = { "none", "touch", "segv", "abort", "hang", "spin",
+				      "exit", "fail", NULL };
 
 static const struct probe_param params[] = {
-	{ "fault", "none: measure an empty interval; segv, abort: crash after the first "
-		   "run; hang: block forever; spin: busy-loop without blocking (bounded "
-		   "to 120 s); exit: leave early without reporting; fail: report an error",
+	{ "fault", "none: measure an empty interval; touch: the same, after writing to 16 "
+		   "pages the kernel took back before the run (page faults in every run); "
+		   "segv, abort: crash after the first run; hang: block forever; spin: "
+		   "busy-loop without blocking (bounded to 120 s); exit: leave early without "
+		   "reporting; fail: report an error",
 	  PARAM_ENUM, faults, "none" },
 };
 
+/* Pages fault=touch writes to in every run. */
+#define TOUCH_PAGES 16
+
 static const struct probe_metric metrics[] = {
-	{ "interval", "two back-to-back timebase reads" },
+	{ "interval", "two back-to-back timebase reads", METRIC_DURATION },
 };
 
 static void misbehave(struct probe_ctx *c, const char *fault)
@@ -55,9 +65,49 @@ static void misbehave(struct probe_ctx *c, const char *fault)
 	}
 }
 
+/* fault=touch: pages the worker's mlockall locked, unlocked again so that
+ * MADV_DONTNEED can take them back before each run. *len 0 when not
+ * touching. 0 or -errno after probe_fail. */
+static int touch_map(struct probe_ctx *c, const char *fault, char **mem, size_t *len)
+{
+	*mem = NULL;
+	*len = 0;
+	if (strcmp(fault, "touch") != 0)
+		return 0;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *m = mmap(NULL, TOUCH_PAGES * page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED || munlock(m, TOUCH_PAGES * page) != 0)
+		return probe_fail(c, errno, "selftest: fault=touch: %s", strerror(errno));
+	*mem = m;
+	*len = TOUCH_PAGES * page;
+	return 0;
+}
+
+/* Give the pages back (outside the run), so that the run's writes fault. */
+static int touch_release(struct probe_ctx *c, char *mem, size_t len)
+{
+	if (len && madvise(mem, len, MADV_DONTNEED) != 0)
+		return probe_fail(c, errno, "selftest: madvise: %s", strerror(errno));
+	return 0;
+}
+
+/* Inside the run: one write per page, each a page fault. */
+static void touch_pages(char *mem, size_t len)
+{
+	size_t page = len / TOUCH_PAGES;
+	for (size_t off = 0; off < len; off += page)
+		((volatile char *)mem)[off] = 1;
+}
+
 static int selftest_run(struct probe_ctx *c)
 {
 	const char *fault = probe_value(c, "fault");
+	char *mem;
+	size_t len;
+	int rc = touch_map(c, fault, &mem, &len);
+	if (rc)
+		return rc;
 	c->res->state = WS_WARMUP;
 	for (uint64_t i = 0; i < c->warmup; i++) {
 		uint64_t a = tb_now();
@@ -65,12 +115,16 @@ static int selftest_run(struct probe_ctx *c)
 		__asm__ __volatile__("" : : "r"(b - a));
 	}
 	for (uint32_t r = 0; r < c->runs && !*c->stop; r++) {
-		if (r == 1 || (c->runs == 1 && r == 0 && strcmp(fault, "none"))) {
+		if (len == 0 && (r == 1 || (c->runs == 1 && r == 0 && strcmp(fault, "none")))) {
 			if (!strcmp(fault, "fail"))
 				return probe_fail(c, EPROTO, "selftest: failure requested (fault=fail)");
 			misbehave(c, fault);
 		}
+		if ((rc = touch_release(c, mem, len)) != 0)
+			return rc;
 		probe_run_begin(c, r);
+		if (len)
+			touch_pages(mem, len);
 		uint64_t i;
 		for (i = 0; i < c->iterations; i++) {
 			uint64_t a = tb_now();
@@ -79,6 +133,8 @@ static int selftest_run(struct probe_ctx *c)
 		}
 		probe_run_end(c, i);
 	}
+	if (len)
+		munmap(mem, len);
 	return 0;
 }
 

@@ -67,9 +67,10 @@ static const struct probe_param params[] = {
 enum { M_PER_OP, M_WAKEUP };
 
 static const struct probe_metric metrics[] = {
-	[M_PER_OP] = { "per-op", "one post plus the wake-up it causes: a cycle / 2 (SPY memo)" },
+	[M_PER_OP] = { "per-op", "one post plus the wake-up it causes: a cycle / 2 (SPY memo)",
+	  METRIC_DURATION },
 	[M_WAKEUP] = { "wakeup", "one-way: from just before a post until the waiter returns "
-			"(what ptsematest and svsematest report)" },
+			"(what ptsematest and svsematest report)", METRIC_DURATION },
 };
 
 /* The probe's shared memory (anonymous, MAP_SHARED, made before the peer). */

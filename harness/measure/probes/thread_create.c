@@ -37,7 +37,7 @@ static const struct probe_param params[] = {
 
 static const struct probe_metric metrics[] = {
 	{ "per-op", "pthread_create of a thread that returns at once, until it was joined "
-		    "(detached: until it posted the semaphore)" },
+		    "(detached: until it posted the semaphore)", METRIC_DURATION },
 };
 
 #define STACK_BYTES (128 * 1024)

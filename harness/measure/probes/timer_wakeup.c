@@ -53,7 +53,7 @@ static const struct probe_param params[] = {
 static const struct probe_metric metrics[] = {
 	{ "wakeup", "actual - intended wake-up time of a periodic clock_nanosleep "
 		    "(CLOCK_MONOTONIC, absolute), every selected CPU merged; per-CPU "
-		    "series beside it" },
+		    "series beside it", METRIC_DURATION },
 };
 
 struct tw_shared {
