@@ -59,7 +59,9 @@
 #define PI_CYCLE_HOLDS (2u * (1u + PI_SPIN_HOLDS))
 #define PI_CYCLE_EXTRA_NS 200000ull /* 200 us */
 /* How long C waits for one step before calling the cycle stuck. */
-#define PI_STEP_GRACE_NS 1000000000ull /* 1 s, plus the cycle's own time */
+#define PI_STEP_GRACE_NS 5000000000ull /* 5 s, plus the cycle's own time: a
+                                        * shared machine can stall a task
+                                        * for most of a second */
 #define PI_STACK_BYTES (128u * 1024u)
 #define NS_PER_S 1000000000ull
 
@@ -325,11 +327,11 @@ static void rest_ns(uint64_t ns)
 		;
 }
 
-/* C waits for s until `deadline` (CLOCK_MONOTONIC ns). 0, -ETIMEDOUT after
- * probe_fail saying what never happened, or -EIO when a task failed (it
- * said why). */
-static int await(struct probe_ctx *c, struct pi_shared *sh, sem_t *s, uint64_t deadline,
-		 const char *what)
+/* C waits for s until `deadline` (CLOCK_MONOTONIC ns; `since` is when the
+ * step or cycle began). 0, -ETIMEDOUT after probe_fail saying what never
+ * happened, or -EIO when a task failed (it said why). */
+static int await(struct probe_ctx *c, struct pi_shared *sh, sem_t *s, uint64_t since,
+		 uint64_t deadline, const char *what)
 {
 	struct timespec ts = { .tv_sec = (time_t)(deadline / NS_PER_S),
 			       .tv_nsec = (long)(deadline % NS_PER_S) };
@@ -340,7 +342,7 @@ static int await(struct probe_ctx *c, struct pi_shared *sh, sem_t *s, uint64_t d
 		if (e == ETIMEDOUT)
 			return probe_fail(c, e, "waited %.1f s for %s: the tasks are stuck (a "
 					  "deadlock on the mutex, or starved on CPU %d)",
-					  (double)PI_STEP_GRACE_NS / 1e9, what,
+					  (double)(mono_ns() - since) / 1e9, what,
 					  sched_getcpu());
 		return probe_fail(c, e, "sem_clockwait: %s (%s)", probe_errname(e), strerror(e));
 	}
@@ -358,7 +360,7 @@ static int pi_cycle(struct probe_ctx *c, struct pi_shared *sh, const struct pi_p
 	int rc;
 
 	sem_post(&sh->go[R_LOW]);
-	if ((rc = await(c, sh, &sh->held, deadline, "the low task to lock the mutex")) != 0)
+	if ((rc = await(c, sh, &sh->held, start, deadline, "the low task to lock the mutex")) != 0)
 		return rc;
 	sh->m_saw = 0;
 	sem_post(&sh->go[R_MED]);
@@ -366,7 +368,7 @@ static int pi_cycle(struct probe_ctx *c, struct pi_shared *sh, const struct pi_p
 	uint64_t t0 = tb_now();
 	sem_post(&sh->go[R_HIGH]);
 	for (int i = 0; i < R_COUNT; i++)
-		if ((rc = await(c, sh, &sh->done, deadline,
+		if ((rc = await(c, sh, &sh->done, start, deadline,
 				"the three tasks to finish a cycle")) != 0)
 			return rc;
 	*wait = sh->t_got - t0;
@@ -553,9 +555,9 @@ static int pi_start(struct probe_ctx *c, struct pi_shared *sh, const struct pi_p
 	}
 	if (rc)
 		return rc;
-	uint64_t deadline = mono_ns() + 5 * PI_STEP_GRACE_NS;
+	uint64_t start = mono_ns();
 	for (int r = 0; r < R_COUNT && rc == 0; r++)
-		rc = await(c, sh, &sh->done, deadline, "the tasks to start");
+		rc = await(c, sh, &sh->done, start, start + PI_STEP_GRACE_NS, "the tasks to start");
 	return rc;
 }
 
