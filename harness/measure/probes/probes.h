@@ -18,7 +18,9 @@
 	X(overhead) \
 	X(coop_sched) \
 	X(timer_wakeup) \
-	X(priority_inherit)
+	X(priority_inherit) \
+	X(priority_wake) \
+	/* (one line a probe, each ending in a backslash) */
 
 #define RTC_DECLARE_PROBE(n) extern const struct probe probe_##n;
 RTC_PROBES(RTC_DECLARE_PROBE)
