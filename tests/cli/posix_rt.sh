@@ -1,0 +1,24 @@
+# The shipped behaviour profile, requirements/profiles/posix-rt.xml: it is
+# valid, every requirement is measured (none is an error), and each
+# behaviour rule holds on this machine: violations total is 0 for every
+# requirement. Only the counts are asserted: the profile's latency bounds
+# (priority-inherit's inversion) are figures of the machine, not of the
+# code, and are reported, not tested.
+. "$(dirname "$0")/lib.sh"
+profile="$SRC/requirements/profiles/posix-rt.xml"
+if [ "$(id -u)" -ne 0 ]; then
+  fail "this test runs SCHED_FIFO requirements and must run as root"; finish
+fi
+expect_status 0 "$RTC" validate "$profile"
+expect_grep 'valid \(([0-9]+) requirements\)' "$TMP/out"
+n="$(sed -n 's/.*valid (\([0-9]*\) requirements).*/\1/p' "$TMP/out")"
+"$RTC" run -o "$TMP/prt" "$profile" >"$TMP/out" 2>&1
+st=$?
+[ "$st" -eq 0 ] || [ "$st" -eq 1 ] && ok || { fail "posix-rt.xml: exit $st (an error verdict?)"; sed 's/^/    /' "$TMP/out" | head -40; }
+validate_junit "$TMP/prt/junit.xml" --tests "$n" --errors 0
+ids="$(grep -o '<requirement id="[^"]*"' "$profile" | sed 's/.*id="//; s/"$//')"
+[ "$(echo "$ids" | wc -l)" -eq "$n" ] && ok || fail "ids of posix-rt.xml not found"
+for id in $ids; do
+  expect_grep "name=\"$id.violations.total\" value=\"0\"" "$TMP/prt/junit.xml"
+done
+finish
