@@ -318,7 +318,8 @@ static int rm_cpus(struct probe_ctx *c, struct rm_shared *sh)
 	sh->ncpus = (unsigned)CPU_COUNT(&sh->cpus);
 	if (sh->ncpus < 2)
 		return probe_fail(c, ENODEV, "rt-migrate needs at least 2 CPUs for its tasks to "
-				  "migrate between; cpus '%s' gives %u", list, sh->ncpus);
+				  "migrate between; cpus '%s' gives %u%s", list, sh->ncpus,
+				  strcmp(list, "all") ? "" : " (the CPUs rtconform may use)");
 	return 0;
 }
 
