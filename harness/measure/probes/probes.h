@@ -20,6 +20,7 @@
 	X(timer_wakeup) \
 	X(priority_inherit) \
 	X(priority_wake) \
+	X(rt_migrate) \
 	/* (one line a probe, each ending in a backslash) */
 
 #define RTC_DECLARE_PROBE(n) extern const struct probe probe_##n;
