@@ -17,7 +17,8 @@
 	X(selftest) \
 	X(overhead) \
 	X(coop_sched) \
-	X(timer_wakeup)
+	X(timer_wakeup) \
+	X(priority_preempt)
 
 #define RTC_DECLARE_PROBE(n) extern const struct probe probe_##n;
 RTC_PROBES(RTC_DECLARE_PROBE)
