@@ -435,12 +435,12 @@ static void pp_note(struct probe_ctx *c, const struct pp_thread *th, const int *
 				 cpus[i]);
 	/* Short: the RT-throttling guard appends its own sentence. */
 	snprintf(c->res->note, sizeof c->res->note,
-		 "%d high (fifo %d), %d low (fifo %d) on CPUs %s, %s, %s a run: lows ran %llu "
-		 "times, %llu while every high was runnable; gate re-opened %llu times; %llu "
-		 "void matches.", n, th[0].priority, n, th[n].priority, list,
-		 probe_value(c, "placement"), probe_value(c, "duration"),
-		 (unsigned long long)t->ran, (unsigned long long)t->violations,
-		 (unsigned long long)t->kicks, (unsigned long long)t->voided);
+		 "%d high (fifo %d), %d low (fifo %d), CPUs %s %s, %s a run: lows ran %llu times, "
+		 "%llu while all highs were runnable; %llu gate openings, %llu void matches.",
+		 n, th[0].priority, n, th[n].priority, list, probe_value(c, "placement"),
+		 probe_value(c, "duration"), (unsigned long long)t->ran,
+		 (unsigned long long)t->violations, (unsigned long long)t->kicks,
+		 (unsigned long long)t->voided);
 }
 
 static int pp_run(struct probe_ctx *c)
