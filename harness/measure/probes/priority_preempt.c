@@ -433,14 +433,18 @@ static void pp_note(struct probe_ctx *c, const struct pp_thread *th, const int *
 	for (int i = 0; i < n && used >= 0 && (size_t)used < sizeof list; i++)
 		used += snprintf(list + used, sizeof list - (size_t)used, "%s%d", i ? "," : "",
 				 cpus[i]);
-	/* Short: the RT-throttling guard appends its own sentence. */
-	snprintf(c->res->note, sizeof c->res->note,
-		 "%d high (fifo %d), %d low (fifo %d), CPUs %s %s, %s a run: lows ran %llu times, "
-		 "%llu while all highs were runnable; %llu gate openings, %llu void matches.",
-		 n, th[0].priority, n, th[n].priority, list, probe_value(c, "placement"),
-		 probe_value(c, "duration"), (unsigned long long)t->ran,
-		 (unsigned long long)t->violations, (unsigned long long)t->kicks,
-		 (unsigned long long)t->voided);
+	/* Short, the counts first: the RT-throttling guard appends its own
+	 * sentence, and a long CPU list is cut at the end. */
+	char *note = c->res->note;
+	size_t len = sizeof c->res->note;
+	int w = snprintf(note, len,
+		 "lows ran %llu times, %llu while all highs were runnable; %llu gate openings, "
+		 "%llu void matches; %d high (fifo %d), %d low (fifo %d), %s a run, %s on CPUs %s.",
+		 (unsigned long long)t->ran, (unsigned long long)t->violations,
+		 (unsigned long long)t->kicks, (unsigned long long)t->voided, n, th[0].priority,
+		 n, th[n].priority, probe_value(c, "duration"), probe_value(c, "placement"), list);
+	if (w < 0 || (size_t)w >= len) /* a long CPU list: say it was cut */
+		memcpy(note + len - 4, "...", 4);
 }
 
 static int pp_run(struct probe_ctx *c)
