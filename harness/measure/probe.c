@@ -275,6 +275,47 @@ int probe_pick_cpus(const struct probe_ctx *c, const char *placement, int *a, in
 	return -EINVAL;
 }
 
+int probe_cpus(const struct probe_ctx *c, const char *param, int *cpus, int max)
+{
+	const char *list = probe_value(c, param);
+	int n = 0;
+	if (!list || strcmp(list, "all") == 0) {
+		if (c->cpu >= 0) {
+			cpus[0] = c->cpu;
+			return 1;
+		}
+		for (int i = 0; i < c->ncpus; i++) {
+			if (n == max)
+				return probe_fail(c, E2BIG, "%d CPUs allowed, at most %d can be "
+					  "measured at once: give a %s list", c->ncpus, max,
+					  param);
+			cpus[n++] = c->allowed[i];
+		}
+		if (!n)
+			return probe_fail(c, ENODEV, "no CPU is allowed to this process");
+		return n;
+	}
+	cpu_set_t set;
+	if (cpulist_parse(list, &set) != 0)
+		return probe_fail(c, EINVAL, "%s '%s' is not a CPU list below %d", param, list,
+				  CPU_SETSIZE);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		bool allowed = false;
+		for (int i = 0; i < c->ncpus && !allowed; i++)
+			allowed = c->allowed[i] == cpu;
+		if (!allowed)
+			return probe_fail(c, EINVAL, "%s '%s': CPU %d is not online or not "
+					  "allowed to rtconform (%d CPUs allowed)", param, list, cpu,
+					  c->ncpus);
+		if (n == max)
+			return probe_fail(c, E2BIG, "%s '%s' selects more than %d CPUs", param, list, max);
+		cpus[n++] = cpu;
+	}
+	return n;
+}
+
 const char *probe_errname(int err)
 {
 	const char *n = strerrorname_np(err < 0 ? -err : err);

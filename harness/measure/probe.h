@@ -276,6 +276,13 @@ static inline void probe_run_end(struct probe_ctx *c, uint64_t iterations)
 	__atomic_store_n(&c->res->runs_done, c->run + 1, __ATOMIC_RELEASE);
 }
 
+/* The CPUs a cpulist parameter (PARAM_CPULIST) selects, in increasing
+ * order, into cpus[] (at most max). "all": every CPU allowed to the
+ * worker, or only the <sched cpu> one when the worker is pinned. A list
+ * must name only allowed CPUs. Returns how many, or -errno after
+ * probe_fail. */
+int probe_cpus(const struct probe_ctx *c, const char *param, int *cpus, int max);
+
 /* Record why the probe failed (printf-style) and return -err. Safe to call
  * from any process of the probe that shares ctx->res. */
 int probe_fail(const struct probe_ctx *c, int err, const char *fmt, ...)

@@ -162,48 +162,6 @@ static void *tw_thread_main(void *arg)
 	return NULL;
 }
 
-/* The CPUs to measure on, in increasing order, into cpus[]; returns how
- * many, or -errno after probe_fail. */
-static int pick_cpus(struct probe_ctx *c, int *cpus, int max)
-{
-	const char *list = probe_value(c, "cpus");
-	int n = 0;
-	if (!list || strcmp(list, "all") == 0) {
-		if (c->cpu >= 0) {
-			cpus[0] = c->cpu;
-			return 1;
-		}
-		for (int i = 0; i < c->ncpus; i++) {
-			if (n == max)
-				return probe_fail(c, E2BIG, "%d CPUs allowed, at most %d can be "
-					  "measured at once: give a cpus list", c->ncpus, max);
-			cpus[n++] = c->allowed[i];
-		}
-		if (!n)
-			return probe_fail(c, ENODEV, "no CPU is allowed to this process");
-		return n;
-	}
-	cpu_set_t set;
-	if (cpulist_parse(list, &set) != 0)
-		return probe_fail(c, EINVAL, "cpus '%s' is not a CPU list below %d", list,
-				  CPU_SETSIZE);
-	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-		if (!CPU_ISSET(cpu, &set))
-			continue;
-		bool allowed = false;
-		for (int i = 0; i < c->ncpus && !allowed; i++)
-			allowed = c->allowed[i] == cpu;
-		if (!allowed)
-			return probe_fail(c, EINVAL, "cpus '%s': CPU %d is not online or not "
-					  "allowed to rtconform (%d CPUs allowed)", list, cpu,
-					  c->ncpus);
-		if (n == max)
-			return probe_fail(c, E2BIG, "cpus '%s' selects more than %d CPUs", list, max);
-		cpus[n++] = cpu;
-	}
-	return n;
-}
-
 /* Open /dev/cpu_dma_latency and ask for 0 us; the request lasts while the
  * fd stays open. Returns the fd, or -1 with why in note. */
 static int hold_dma_latency(char *why, size_t len)
@@ -442,7 +400,7 @@ static int tw_run(struct probe_ctx *c)
 	if ((rc = tw_interval(c, &interval)) != 0)
 		return rc;
 	int max = res->nseries_alloc < PROBE_MAX_SERIES ? (int)res->nseries_alloc : PROBE_MAX_SERIES;
-	int n = pick_cpus(c, cpus, max);
+	int n = probe_cpus(c, "cpus", cpus, max);
 	if (n < 0)
 		return n;
 	tw_series(c, cpus, n);
