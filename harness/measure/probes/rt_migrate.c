@@ -294,28 +294,19 @@ static int rm_release(struct probe_ctx *c, struct rm_shared *sh, uint32_t gen, b
 static int rm_cpus(struct probe_ctx *c, struct rm_shared *sh)
 {
 	const char *list = probe_value(c, "cpus");
+	/* The one CPU-list rule of the probes (probe_cpus), except that "all"
+	 * is every CPU rtconform may use even with a <sched cpu>: that pins
+	 * only the worker, the tasks migrate. */
+	struct probe_ctx unpinned = *c;
+	unpinned.cpu = -1;
+	int ids[PROBE_MAX_CPUS];
+	int n = probe_cpus(&unpinned, "cpus", ids, PROBE_MAX_CPUS);
+	if (n < 0)
+		return n;
 	CPU_ZERO(&sh->cpus);
-	sh->ncpus = 0;
-	if (strcmp(list, "all") == 0) {
-		for (int i = 0; i < c->ncpus; i++)
-			CPU_SET(c->allowed[i], &sh->cpus);
-	} else {
-		cpu_set_t want;
-		if (cpulist_parse(list, &want) != 0)
-			return probe_fail(c, EINVAL, "cpus '%s' is not a CPU list", list);
-		for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-			if (!CPU_ISSET(cpu, &want))
-				continue;
-			bool allowed = false;
-			for (int i = 0; i < c->ncpus && !allowed; i++)
-				allowed = c->allowed[i] == cpu;
-			if (!allowed)
-				return probe_fail(c, EINVAL, "cpus '%s': CPU %d is not online or not "
-						  "allowed to rtconform", list, cpu);
-			CPU_SET(cpu, &sh->cpus);
-		}
-	}
-	sh->ncpus = (unsigned)CPU_COUNT(&sh->cpus);
+	for (int i = 0; i < n; i++)
+		CPU_SET(ids[i], &sh->cpus);
+	sh->ncpus = (unsigned)n;
 	if (sh->ncpus < 2)
 		return probe_fail(c, ENODEV, "rt-migrate needs at least 2 CPUs for its tasks to "
 				  "migrate between; cpus '%s' gives %u%s", list, sh->ncpus,
