@@ -41,6 +41,11 @@
 struct probe_ctx;
 struct result_shm;
 
+/* A probe's parameter and metric tables in its declaration, with their
+ * sizes: `PROBE_PARAMS(params), PROBE_METRICS(metrics),`. */
+#define PROBE_PARAMS(p) .decl.params = (p), .decl.nparams = sizeof(p) / sizeof(p)[0]
+#define PROBE_METRICS(m) .decl.metrics = (m), .decl.nmetrics = sizeof(m) / sizeof(m)[0]
+
 struct probe {
 	/* What the validator and `rtconform list` see (base/probe_decl.h). */
 	struct probe_decl decl;

@@ -162,9 +162,7 @@ const struct probe probe_clone = {
 	.decl.name = "clone",
 	.decl.help = "the raw clone() system call of a child that exits at once: call and "
 		"child-start latency (clone() latency)",
-	.decl.params = params,
-	.decl.nparams = sizeof params / sizeof params[0],
-	.decl.metrics = metrics,
-	.decl.nmetrics = sizeof metrics / sizeof metrics[0],
+	PROBE_PARAMS(params),
+	PROBE_METRICS(metrics),
 	.run = cl_run,
 };

@@ -280,10 +280,8 @@ const struct probe probe_coop_sched = {
 	.decl.name = "coop-sched",
 	.decl.help = "one cycle of a minimal cooperative user-level scheduler: pick a task, switch "
 		"to it, it decrements a counter and yields (as cttimer does)",
-	.decl.params = params,
-	.decl.nparams = sizeof params / sizeof params[0],
-	.decl.metrics = metrics,
-	.decl.nmetrics = sizeof metrics / sizeof metrics[0],
+	PROBE_PARAMS(params),
+	PROBE_METRICS(metrics),
 	.decl.check = coop_check,
 	.run = coop_run,
 };

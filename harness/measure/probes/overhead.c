@@ -224,10 +224,8 @@ const struct probe probe_overhead = {
 	.decl.name = "overhead",
 	.decl.help = "cost of an empty loop, the clocks, the harness's timestamp and histogram "
 		"record; per-op = a timed batch / batch (basic overheads)",
-	.decl.params = params,
-	.decl.nparams = sizeof params / sizeof params[0],
-	.decl.metrics = metrics,
-	.decl.nmetrics = sizeof metrics / sizeof metrics[0],
+	PROBE_PARAMS(params),
+	PROBE_METRICS(metrics),
 	.decl.check = ov_check,
 	.run = ov_run,
 };

@@ -647,10 +647,8 @@ const struct probe probe_priority_inherit = {
 	.decl.help = "priority inversion on one CPU: a low task holds a mutex, a high task waits "
 		"for it, a medium task becomes runnable; with priority inheritance or a ceiling "
 		"the medium task must not run while the high one waits",
-	.decl.params = params,
-	.decl.nparams = sizeof params / sizeof params[0],
-	.decl.metrics = metrics,
-	.decl.nmetrics = sizeof metrics / sizeof metrics[0],
+	PROBE_PARAMS(params),
+	PROBE_METRICS(metrics),
 	.decl.check = pi_check,
 	.run = pi_run,
 	/* C sleeps after every cycle as long as the cycle took, so the tasks

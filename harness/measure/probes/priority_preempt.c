@@ -499,10 +499,8 @@ const struct probe probe_priority_preempt = {
 	.decl.help = "a lower-priority SCHED_FIFO thread must never run while every CPU has a "
 		"runnable higher-priority one (LTP sched_football's rule); one match of `duration` "
 		"per run, iterations not used",
-	.decl.params = params,
-	.decl.nparams = sizeof params / sizeof params[0],
-	.decl.metrics = metrics,
-	.decl.nmetrics = sizeof metrics / sizeof metrics[0],
+	PROBE_PARAMS(params),
+	PROBE_METRICS(metrics),
 	.decl.check = pp_check,
 	.run = pp_run,
 };

@@ -710,10 +710,8 @@ const struct probe probe_priority_wake = {
 		"condition variable or message queue, must be released highest priority first; "
 		"violations = waiters that returned before a higher-priority one (LTP prio-wake); "
 		"iterations = rounds per run",
-	.decl.params = params,
-	.decl.nparams = sizeof params / sizeof params[0],
-	.decl.metrics = metrics,
-	.decl.nmetrics = sizeof metrics / sizeof metrics[0],
+	PROBE_PARAMS(params),
+	PROBE_METRICS(metrics),
 	.decl.check = pw_check,
 	.run = pw_run,
 	.cleanup = pw_cleanup,

@@ -195,9 +195,7 @@ const struct probe probe_process_create = {
 	.decl.name = "process-create",
 	.decl.help = "create a process that ends at once and reap it: fork, vfork, posix_spawn "
 		"or fork+execve of rtconform-nop (docs/background.md)",
-	.decl.params = params,
-	.decl.nparams = sizeof params / sizeof params[0],
-	.decl.metrics = metrics,
-	.decl.nmetrics = sizeof metrics / sizeof metrics[0],
+	PROBE_PARAMS(params),
+	PROBE_METRICS(metrics),
 	.run = pc_run,
 };

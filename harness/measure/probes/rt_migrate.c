@@ -512,10 +512,8 @@ const struct probe probe_rt_migrate = {
 	.decl.help = "more SCHED_FIFO tasks than CPUs released at once: a lower-priority task "
 		"must not start while a higher one waits (rt-migrate-test's check); "
 		"iterations = releases per run",
-	.decl.params = params,
-	.decl.nparams = sizeof params / sizeof params[0],
-	.decl.metrics = metrics,
-	.decl.nmetrics = sizeof metrics / sizeof metrics[0],
+	PROBE_PARAMS(params),
+	PROBE_METRICS(metrics),
 	.decl.check = rm_check,
 	.run = rm_run,
 };

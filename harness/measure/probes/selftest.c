@@ -142,9 +142,7 @@ const struct probe probe_selftest = {
 	.decl.name = "selftest",
 	.decl.help = "checks the harness: an empty interval, or a worker that crashes, hangs, "
 		"spins, exits or fails on purpose",
-	.decl.params = params,
-	.decl.nparams = sizeof params / sizeof params[0],
-	.decl.metrics = metrics,
-	.decl.nmetrics = sizeof metrics / sizeof metrics[0],
+	PROBE_PARAMS(params),
+	PROBE_METRICS(metrics),
 	.run = selftest_run,
 };

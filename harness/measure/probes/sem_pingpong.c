@@ -392,10 +392,8 @@ const struct probe probe_sem_pingpong = {
 	.decl.help = "wake-up ping-pong between two tasks over a semaphore, futex, mutex + condition "
 		"variable, pipe or eventfd; per-op = cycle / 2 (SPY memo), wakeup = one-way post "
 		"to return (ptsematest, svsematest)",
-	.decl.params = params,
-	.decl.nparams = sizeof params / sizeof params[0],
-	.decl.metrics = metrics,
-	.decl.nmetrics = sizeof metrics / sizeof metrics[0],
+	PROBE_PARAMS(params),
+	PROBE_METRICS(metrics),
 	.decl.check = pp_check,
 	.run = pp_run,
 	.cleanup = ipc_sem_cleanup,

@@ -211,9 +211,7 @@ const struct probe probe_thread_create = {
 	.decl.name = "thread-create",
 	.decl.help = "pthread_create + pthread_join (or a detached thread and a semaphore) of a "
 		"thread that returns at once (creation on Unix)",
-	.decl.params = params,
-	.decl.nparams = sizeof params / sizeof params[0],
-	.decl.metrics = metrics,
-	.decl.nmetrics = sizeof metrics / sizeof metrics[0],
+	PROBE_PARAMS(params),
+	PROBE_METRICS(metrics),
 	.run = tc_run,
 };

@@ -440,10 +440,8 @@ const struct probe probe_timer_wakeup = {
 	.decl.name = "timer-wakeup",
 	.decl.help = "periodic clock_nanosleep wake-up latency, one thread per CPU (cyclictest's "
 		"measurement); iterations = wake-ups per thread per run",
-	.decl.params = params,
-	.decl.nparams = sizeof params / sizeof params[0],
-	.decl.metrics = metrics,
-	.decl.nmetrics = sizeof metrics / sizeof metrics[0],
+	PROBE_PARAMS(params),
+	PROBE_METRICS(metrics),
 	.decl.check = tw_check,
 	.run = tw_run,
 	.per_cpu_series = true,
