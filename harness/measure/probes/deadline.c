@@ -796,10 +796,8 @@ const struct probe probe_deadline = {
 	.decl.help = "SCHED_DEADLINE: admission control refuses what exceeds the bandwidth "
 		"limit and admits what fits; periodic jobs within their runtime meet their "
 		"deadlines; iterations = jobs per task per run",
-	.decl.params = params,
-	.decl.nparams = sizeof params / sizeof params[0],
-	.decl.metrics = metrics,
-	.decl.nmetrics = sizeof metrics / sizeof metrics[0],
+	PROBE_PARAMS(params),
+	PROBE_METRICS(metrics),
 	.decl.check = dl_check,
 	.run = dl_run,
 	.mostly_sleeps = true,
