@@ -38,7 +38,7 @@ broken="$SRC/requirements/profiles/posix-rt-must-fail.xml"
 expect_status 1 "$RTC" run -o "$TMP/broken" "$broken"
 nb="$(grep -c '<requirement id=' "$broken")"
 validate_junit "$TMP/broken/junit.xml" --tests "$nb" --failures "$nb" --errors 0
-for id in PREEMPT-INVERT WAKE-ARRIVAL PI-NONE MIGRATE-ASCENDING; do
+for id in PREEMPT-INVERT WAKE-ARRIVAL PI-NONE MIGRATE-ASCENDING RR-FIFO; do
   expect_grep "name=\"$id.violations.total\" value=\"[1-9][0-9]*\"" "$TMP/broken/junit.xml"
 done
 expect_grep 'name="DEADLINE-OVERRUN.misses.total" value="[1-9][0-9]*"' "$TMP/broken/junit.xml"

@@ -23,6 +23,7 @@
 	X(rt_migrate) \
 	X(priority_preempt) \
 	X(deadline) \
+	X(rr_quantum) \
 	/* (one line a probe, each ending in a backslash) */
 
 #define RTC_DECLARE_PROBE(n) extern const struct probe probe_##n;

@@ -1,0 +1,100 @@
+# The rr-quantum probe: its parameters checked when a file is validated,
+# the configurations it cannot run refused with the reason, SCHED_RR tasks
+# taking turns passing (no slice over two quanta, the mean slice near the
+# kernel's quantum), and policy=fifo (no quantum) failing with one violation
+# every run: the check is seen to fail. The slices are compared with the
+# kernel's own quantum only, never with a fixed time.
+. "$(dirname "$0")/lib.sh"
+
+prop() { xmllint --xpath "string(//property[@name='$1']/@value)" "$2" 2>/dev/null; }
+
+# ---- parameters: refused at validation with file, line and why ----------
+refused() {
+  cat >"$TMP/$1.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="$1">
+  <requirement id="R">
+    <probe name="rr-quantum">$2</probe>
+    <sched policy="fifo" priority="10"/>
+    <limit metric="violations" statistic="total" max="$4"/></requirement>
+</requirements>
+XML
+  expect_status 2 "$RTC" validate "$TMP/$1.xml"
+  expect_grep "^$TMP/$1.xml:[0-9]+: .*$3" "$TMP/out"
+}
+refused one-task '<param name="tasks">1</param>' 'rr-quantum: tasks 1 is outside 2 \.\. 16' 0
+refused many-tasks '<param name="tasks">17</param>' 'rr-quantum: tasks 17 is outside 2 \.\. 16' 0
+refused long '<param name="duration">500ms</param>' 'rr-quantum: duration 500ms is outside 1ms \.\. 400ms' 0
+refused short '<param name="duration">500us</param>' 'rr-quantum: duration 500us is outside 1ms \.\. 400ms' 0
+refused other '<param name="policy">other</param>' "parameter policy has no value 'other'" 0
+refused unit '' 'metric violations of probe rr-quantum is a count' 0us
+
+if [ "$(id -u)" -ne 0 ]; then
+  fail "the rr-quantum runs need root (SCHED_RR threads, mlockall)"; finish
+fi
+Q="$(cat /proc/sys/kernel/sched_rr_timeslice_ms)" # the kernel's quantum, ms
+if ! [[ "$Q" =~ ^[0-9]+$ ]] || [ "$Q" -lt 1 ] || [ "$Q" -gt 100 ]; then
+  fail "sched_rr_timeslice_ms is '$Q': this test needs a quantum of 1 .. 100 ms"; finish
+fi
+
+# ---- what cannot run is an error with the reason (exit 3) ----------------
+expect_status 3 "$RTC" probe rr-quantum --runs 1
+expect_grep '^error: rr-quantum runs its tasks one priority above the worker: give the requirement a real-time policy' "$TMP/out"
+expect_status 3 "$RTC" probe rr-quantum --policy fifo --priority 99 --runs 1
+expect_grep "^error: .*one priority above the worker's 99, and 99 is the highest: give a priority of at most 98" "$TMP/out"
+expect_status 3 "$RTC" probe rr-quantum --policy fifo --priority 10 --runs 1 --param duration=$((Q * 3 / 2 + 1))ms
+expect_grep "^error: duration .* is shorter than two quanta \(the kernel's SCHED_RR quantum is " "$TMP/out"
+long=$((451 - 2 * Q))
+if [ "$long" -le 400 ]; then
+  expect_status 3 "$RTC" probe rr-quantum --policy fifo --priority 10 --runs 1 --param duration=${long}ms
+  expect_grep '^error: duration .* \+ two quanta of .* is over 450 ms of busy CPU in a run \(RT throttling\)' "$TMP/out"
+else
+  echo "    (a quantum of $Q ms: every duration up to 400ms fits a run of 450 ms; not refused)"
+fi
+expect_status 3 "$RTC" probe rr-quantum --policy fifo --priority 10 --runs 200 --timeout 10s
+expect_grep '^error: 201 runs .* of up to duration \+ two quanta = .*, not less than half the timeout of 10 s' "$TMP/out"
+
+# ---- SCHED_RR passes, SCHED_FIFO (no quantum) must fail ------------------
+RUNS=5
+D=200ms # two quanta or more for any quantum up to 100 ms
+cat >"$TMP/rr.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="rr" version="1">
+  <defaults iterations="1" runs="$RUNS" warmup="1" timeout="60s"/>
+  <requirement id="RR"><probe name="rr-quantum"><param name="duration">$D</param></probe>
+    <sched policy="fifo" priority="80"/>
+    <limit metric="violations" statistic="total" max="0"/>
+    <limit metric="slice" statistic="mean" min="$((Q / 2))ms" max="$((Q * 3 / 2))ms"/></requirement>
+  <requirement id="RR3"><probe name="rr-quantum">
+      <param name="tasks">3</param><param name="duration">$D</param></probe>
+    <sched policy="rr" priority="80"/>
+    <limit metric="violations" statistic="total" max="0"/></requirement>
+  <requirement id="FIFO"><probe name="rr-quantum">
+      <param name="policy">fifo</param><param name="duration">$D</param></probe>
+    <sched policy="fifo" priority="80"/>
+    <limit metric="violations" statistic="total" max="0"/></requirement>
+</requirements>
+XML
+expect_status 1 "$RTC" run -o "$TMP/g" "$TMP/rr.xml"
+J="$TMP/g/junit.xml"
+validate_junit "$J" --tests 3 --failures 1 --errors 0 --skipped 0 \
+  --property RR.verdict=pass --property RR3.verdict=pass --property FIFO.verdict=fail \
+  --property RR.violations.kind=count --property RR.violations.total=0 \
+  --property RR3.violations.total=0 --property RR.slice.kind=duration
+# Every run has at least two slices that ended when another task took over.
+for id in RR RR3; do
+  n="$(prop $id.slice.count "$J")"
+  [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge $((2 * RUNS)) ] && ok \
+    || fail "$id: $n slices in $RUNS runs, expected at least $((2 * RUNS))"
+done
+# FIFO: the first task keeps the CPU to the hard end, once every run.
+[ "$(prop FIFO.violations.total "$J")" = "$RUNS" ] && ok \
+  || fail "FIFO.violations.total is '$(prop FIFO.violations.total "$J")', expected $RUNS"
+expect_grep "name=\"FIFO.violations.run_counts\" value=\"1(;1){$((RUNS - 1))}\"" "$J"
+expect_grep "<failure [^>]*message=\"total $RUNS &gt; 0 \\($RUNS runs\\)\"" "$J"
+expect_grep "^FIFO +rr-quantum +fifo:80 +violations total <= 0 +$RUNS +FAIL$" "$TMP/out"
+# The notes give the quantum beside the slices, and agree with the counts.
+expect_grep "name=\"RR.note\" value=\"quantum $Q ms \(sched_rr_timeslice_ms $Q\); 2 SCHED_RR tasks \(priority 81\) on CPU [0-9]+; [1-9][0-9]* slices, longest [0-9.]+ ms, 0 over two quanta\." "$J"
+expect_grep "name=\"RR3.note\" value=\"quantum $Q ms .*; 3 SCHED_RR tasks \(priority 81\) on CPU [0-9]+; .*, 0 over two quanta\." "$J"
+expect_grep "name=\"FIFO.note\" value=\"quantum $Q ms \(sched_rr_timeslice_ms $Q\); 2 SCHED_FIFO tasks \(priority 81\) on CPU [0-9]+; $RUNS slices, longest [0-9.]+ ms, $RUNS over two quanta\." "$J"
+echo "    RR $(prop RR.violations.total "$J") (slice mean $(prop RR.slice.mean_ns "$J") ns), RR3 $(prop RR3.violations.total "$J"), FIFO $(prop FIFO.violations.total "$J") violations"
+expect_no_leftovers "after the runs"
+finish
