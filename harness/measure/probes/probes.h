@@ -22,6 +22,7 @@
 	X(priority_wake) \
 	X(rt_migrate) \
 	X(priority_preempt) \
+	X(timer_semantics) \
 	/* (one line a probe, each ending in a backslash) */
 
 #define RTC_DECLARE_PROBE(n) extern const struct probe probe_##n;
