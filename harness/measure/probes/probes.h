@@ -24,6 +24,7 @@
 	X(priority_preempt) \
 	X(deadline) \
 	X(rr_quantum) \
+	X(timer_semantics) \
 	/* (one line a probe, each ending in a backslash) */
 
 #define RTC_DECLARE_PROBE(n) extern const struct probe probe_##n;

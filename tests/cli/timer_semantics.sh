@@ -1,0 +1,99 @@
+# The timer-semantics probe: every kind on every clock keeps POSIX's timer
+# rules on this machine (no early wake-up, overruns counted right, the
+# busy stretches made and their periods missed); judge=coarse must
+# violate; what cannot run is refused with the reason. Behaviour only: no
+# latency is asserted (past-deadline is shown, not tested).
+. "$(dirname "$0")/lib.sh"
+
+prop() { xmllint --xpath "string(//property[@name='$1']/@value)" "$2" 2>/dev/null; }
+
+# ---- what the catalogue refuses (exit 2, the reason) ---------------------
+refused() {
+  cat >"$TMP/$1.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="$1">
+  <requirement id="R">
+    <probe name="timer-semantics">$2</probe>
+  </requirement>
+</requirements>
+XML
+  expect_status 2 "$RTC" validate "$TMP/$1.xml"
+  expect_grep "$3" "$TMP/out"
+}
+refused short '<param name="interval">5us</param>' 'timer-semantics: interval 5us is outside 10us .. 1s'
+refused many '<param name="busy-periods">17</param>' 'busy-periods 17 is outside 1 .. 16'
+refused busy '<param name="busy-every">6</param>' 'busy-every 6 must be more than 2 x \(busy-periods \+ 1\) = 6'
+refused spin '<param name="interval">30ms</param>' 'a busy stretch of \(busy-periods \+ 1.5\) x interval = \(2 \+ 1.5\) x 30ms is over 50ms'
+refused boot '<param name="clock">boottime</param><param name="judge">coarse</param>' 'the boottime clock has no coarse variant'
+refused kind '<param name="kind">select</param>' "parameter kind has no value 'select'"
+
+# ---- what cannot be measured (exit 3, the reason) ------------------------
+expect_status 3 "$RTC" probe timer-semantics --iterations 2000 --runs 2 --timeout 2s
+expect_grep 'periods with their busy stretches take about [0-9.]+ s, not less than the timeout of 2 s' "$TMP/out"
+
+if [ "$(id -u)" -ne 0 ]; then
+  fail "timer-semantics' requirements run under SCHED_FIFO: this test must run as root"; finish
+fi
+
+# ---- every kind on every clock keeps the rules ---------------------------
+ITER=200 RUNS=2
+{
+  echo '<requirements xmlns="urn:rtconform:requirements:1" name="timer-semantics" version="1">'
+  echo "  <defaults iterations=\"$ITER\" runs=\"$RUNS\" warmup=\"5\" timeout=\"60s\"/>"
+  for k in nanosleep timer-signal timerfd; do
+    for c in monotonic realtime boottime; do
+      echo "  <requirement id=\"$k-$c\"><probe name=\"timer-semantics\"><param name=\"kind\">$k</param><param name=\"clock\">$c</param></probe>"
+      echo '    <sched policy="fifo" priority="80"/>'
+      echo '    <limit metric="early" statistic="total" max="0"/>'
+      echo '    <limit metric="overrun-errors" statistic="total" max="0"/></requirement>'
+    done
+  done
+  echo '</requirements>'
+} >"$TMP/n.xml"
+expect_status 0 "$RTC" run -o "$TMP/n" "$TMP/n.xml"
+J="$TMP/n/junit.xml"
+validate_junit "$J" --tests 9 --failures 0 --errors 0 --skipped 0 \
+  --property nanosleep-monotonic.early.kind=count \
+  --property timerfd-boottime.overrun-errors.kind=count \
+  --property timer-signal-realtime.past-deadline.kind=duration
+# each run: a busy stretch after every 10th wake-up but the last
+busy=$(( (ITER - 1) / 10 * RUNS ))
+for k in nanosleep timer-signal timerfd; do
+  for c in monotonic realtime boottime; do
+    id="$k-$c"
+    for m in early overrun-errors; do
+      [ "$(prop "$id.$m.total" "$J")" = 0 ] && ok || fail "$id.$m.total is '$(prop "$id.$m.total" "$J")'"
+    done
+    [ "$(prop "$id.past-deadline.count" "$J")" = $((ITER * RUNS)) ] && ok \
+      || fail "$id.past-deadline.count is '$(prop "$id.past-deadline.count" "$J")'"
+    [ "$(prop "$id.resolution.count" "$J")" = "$RUNS" ] && ok \
+      || fail "$id.resolution.count is '$(prop "$id.resolution.count" "$J")'"
+    note="$(prop "$id.note" "$J")"
+    re="^$c clock \\(resolution [0-9.]+ [nmu]?s\\), $k, interval 1 ms, judged on the armed clock: $((ITER * RUNS)) wake-ups, 0 early, 0 overrun errors; ([0-9]+) periods missed, $busy busy stretches of 2 overruns each\\.\$"
+    if [[ "$note" =~ $re ]] && [ "${BASH_REMATCH[1]}" -ge $((busy * 2)) ]; then ok
+    else fail "$id.note: '$note'"; fi
+    echo "    $id: ${BASH_REMATCH[1]:-?} periods missed ($((busy * 2)) on purpose), past-deadline max $(prop "$id.past-deadline.max_ns" "$J") ns"
+  done
+done
+
+# ---- judge=coarse must violate -------------------------------------------
+{
+  echo '<requirements xmlns="urn:rtconform:requirements:1" name="timer-semantics-coarse" version="1">'
+  echo "  <defaults iterations=\"$ITER\" runs=\"$RUNS\" warmup=\"5\" timeout=\"60s\"/>"
+  for k in nanosleep timer-signal timerfd; do
+    echo "  <requirement id=\"$k\"><probe name=\"timer-semantics\"><param name=\"kind\">$k</param><param name=\"judge\">coarse</param></probe>"
+    echo '    <sched policy="fifo" priority="80"/>'
+    echo '    <limit metric="early" statistic="total" max="0"/></requirement>'
+  done
+  echo '</requirements>'
+} >"$TMP/c.xml"
+expect_status 1 "$RTC" run -o "$TMP/c" "$TMP/c.xml"
+J="$TMP/c/junit.xml"
+validate_junit "$J" --tests 3 --failures 3 --errors 0 --skipped 0
+for k in nanosleep timer-signal timerfd; do
+  v="$(prop "$k.early.total" "$J")"
+  [[ "$v" =~ ^[1-9][0-9]*$ ]] && ok || fail "$k (judge=coarse): early.total is '$v'"
+  expect_grep "name=\"$k.note\" value=\"monotonic clock [^\"]*judged on the coarse clock" "$J"
+  echo "    $k judged on the coarse clock: $v early of $((ITER * RUNS)), overrun-errors $(prop "$k.overrun-errors.total" "$J")"
+done
+expect_no_leftovers "timer-semantics runs"
+finish
