@@ -2,6 +2,9 @@
 #include "harness/measure/probe.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <linux/futex.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -387,4 +390,41 @@ void probe_rt_guard_note(struct probe_ctx *c)
 			 "%sa run took %.0f ms, over the RT runtime (%.0f ms): throttling may "
 			 "have stopped it; use shorter runs.", used ? " " : "",
 			 (double)c->rt.longest_run * ms, (double)c->rt.runtime * ms);
+}
+
+int probe_start_thread(pthread_t *tid, int policy, int priority, const cpu_set_t *cpus,
+		       size_t stack_bytes, void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t a;
+	struct sched_param sp = { .sched_priority = priority };
+	int rc = pthread_attr_init(&a);
+	if (rc)
+		return rc;
+	if ((rc = pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED)) == 0 &&
+	    (rc = pthread_attr_setschedpolicy(&a, policy)) == 0 &&
+	    (rc = pthread_attr_setschedparam(&a, &sp)) == 0 &&
+	    (!cpus || (rc = pthread_attr_setaffinity_np(&a, sizeof *cpus, cpus)) == 0) &&
+	    (rc = pthread_attr_setstacksize(&a, stack_bytes)) == 0)
+		rc = pthread_create(tid, &a, fn, arg);
+	pthread_attr_destroy(&a);
+	return rc;
+}
+
+long probe_futex(uint32_t *w, int op, uint32_t val, const struct timespec *timeout)
+{
+	return syscall(SYS_futex, w, op | FUTEX_PRIVATE_FLAG, val, timeout, NULL, 0);
+}
+
+int probe_wait_while(uint32_t *w, uint32_t val, uint64_t deadline)
+{
+	while (__atomic_load_n(w, __ATOMIC_ACQUIRE) == val) {
+		uint64_t now = tb_clock_ns();
+		if (now >= deadline)
+			return ETIMEDOUT;
+		uint64_t left = deadline - now;
+		struct timespec ts = { .tv_sec = (time_t)(left / 1000000000u),
+				       .tv_nsec = (long)(left % 1000000000u) };
+		probe_futex(w, FUTEX_WAIT, val, &ts);
+	}
+	return 0;
 }

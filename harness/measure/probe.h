@@ -21,6 +21,7 @@
 #ifndef RTC_PROBE_H
 #define RTC_PROBE_H
 
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -287,6 +288,21 @@ static inline void probe_run_end(struct probe_ctx *c, uint64_t iterations)
  * must name only allowed CPUs. Returns how many, or -errno after
  * probe_fail. */
 int probe_cpus(const struct probe_ctx *c, const char *param, int *cpus, int max);
+
+/* Start a thread running fn(arg) under `policy` and `priority` from its
+ * first instruction (explicit scheduling attributes, never inherited), on
+ * the CPUs of `cpus` (NULL: the creator's), with a stack of stack_bytes.
+ * Returns 0 or the positive errno of the pthread call that failed; the
+ * caller says what the thread was for. */
+int probe_start_thread(pthread_t *tid, int policy, int priority, const cpu_set_t *cpus,
+		       size_t stack_bytes, void *(*fn)(void *), void *arg);
+
+/* futex(2) on a word private to the worker's process. */
+long probe_futex(uint32_t *w, int op, uint32_t val, const struct timespec *timeout);
+
+/* Sleep while *w == val, at most until `deadline` (tb_clock_ns). Returns 0,
+ * or ETIMEDOUT. */
+int probe_wait_while(uint32_t *w, uint32_t val, uint64_t deadline);
 
 /* Record why the probe failed (printf-style) and return -err. Safe to call
  * from any process of the probe that shares ctx->res. */

@@ -161,27 +161,6 @@ static inline long dl_setattr(pid_t tid, const struct dl_attr *a)
 	return syscall(SYS_sched_setattr, tid, a, 0u);
 }
 
-static long futex(uint32_t *w, int op, uint32_t val, const struct timespec *ts)
-{
-	return syscall(SYS_futex, w, op | FUTEX_PRIVATE_FLAG, val, ts, NULL, 0);
-}
-
-/* Sleep while *w == val, at most until `deadline` (tb_clock_ns). 0, or
- * ETIMEDOUT. */
-static int wait_while(uint32_t *w, uint32_t val, uint64_t deadline)
-{
-	while (__atomic_load_n(w, __ATOMIC_ACQUIRE) == val) {
-		uint64_t now = tb_clock_ns();
-		if (now >= deadline)
-			return ETIMEDOUT;
-		uint64_t left = deadline - now;
-		struct timespec ts = { .tv_sec = (time_t)(left / 1000000000u),
-				       .tv_nsec = (long)(left % 1000000000u) };
-		futex(w, FUTEX_WAIT, val, &ts);
-	}
-	return 0;
-}
-
 static void sleep_ns(uint64_t ns)
 {
 	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000u),
@@ -270,12 +249,12 @@ static void *dl_task_main(void *arg)
 	prefault_stack();
 	t->err = dl_setattr(0, &a) == 0 ? 0 : errno;
 	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_ACQ_REL);
-	futex(&sh->ready, FUTEX_WAKE, 1, NULL);
+	probe_futex(&sh->ready, FUTEX_WAKE, 1, NULL);
 	if (t->err)
 		return NULL;
 	for (;;) {
 		while (__atomic_load_n(&sh->go, __ATOMIC_ACQUIRE) == gen)
-			futex(&sh->go, FUTEX_WAIT, gen, NULL);
+			probe_futex(&sh->go, FUTEX_WAIT, gen, NULL);
 		gen = __atomic_load_n(&sh->go, __ATOMIC_ACQUIRE);
 		if (sh->quit)
 			break; /* exits running: the kernel releases the reservation */
@@ -286,7 +265,7 @@ static void *dl_task_main(void *arg)
 				sched_yield(); /* the job is done: wait for the next period */
 		}
 		if (__atomic_sub_fetch(&sh->left, 1, __ATOMIC_ACQ_REL) == 0)
-			futex(&sh->left, FUTEX_WAKE, 1, NULL);
+			probe_futex(&sh->left, FUTEX_WAKE, 1, NULL);
 	}
 	return NULL;
 }
@@ -305,10 +284,10 @@ static int dl_release_tasks(struct probe_ctx *c, struct dl_shared *sh, uint64_t 
 	__atomic_store_n(&sh->left, sh->ntasks, __ATOMIC_RELEASE);
 	uint64_t anchor = tb_clock_ns();
 	__atomic_add_fetch(&sh->go, 1, __ATOMIC_ACQ_REL);
-	futex(&sh->go, FUTEX_WAKE, INT_MAX, NULL);
+	probe_futex(&sh->go, FUTEX_WAKE, INT_MAX, NULL);
 	uint64_t until = anchor + jobs * sh->job_bound + DL_WAIT_NS;
 	for (uint32_t l; (l = __atomic_load_n(&sh->left, __ATOMIC_ACQUIRE)) != 0;)
-		if (wait_while(&sh->left, l, until) != 0)
+		if (probe_wait_while(&sh->left, l, until) != 0)
 			return probe_fail(c, ETIMEDOUT, "%u of %u SCHED_DEADLINE tasks had not "
 					  "done their %llu jobs in time", l, sh->ntasks,
 					  (unsigned long long)jobs);
@@ -343,7 +322,7 @@ static void *dl_trial_main(void *arg)
 	orig.size = sizeof orig;
 	for (;;) {
 		while (__atomic_load_n(&tr->cmd_gen, __ATOMIC_ACQUIRE) == gen)
-			futex(&tr->cmd_gen, FUTEX_WAIT, gen, NULL);
+			probe_futex(&tr->cmd_gen, FUTEX_WAIT, gen, NULL);
 		gen = __atomic_load_n(&tr->cmd_gen, __ATOMIC_ACQUIRE);
 		int cmd = tr->cmd;
 		if (cmd == TRIAL_QUIT)
@@ -355,7 +334,7 @@ static void *dl_trial_main(void *arg)
 		if (!tr->err)
 			tr->held = cmd == TRIAL_ADMIT;
 		__atomic_store_n(&tr->done_gen, gen, __ATOMIC_RELEASE);
-		futex(&tr->done_gen, FUTEX_WAKE, 1, NULL);
+		probe_futex(&tr->done_gen, FUTEX_WAKE, 1, NULL);
 	}
 	return NULL;
 }
@@ -368,8 +347,8 @@ static int dl_trial_cmd(struct probe_ctx *c, struct dl_trial *tr, int cmd, uint6
 	tr->runtime = runtime;
 	uint32_t before = __atomic_load_n(&tr->done_gen, __ATOMIC_ACQUIRE);
 	uint32_t gen = __atomic_add_fetch(&tr->cmd_gen, 1, __ATOMIC_ACQ_REL);
-	futex(&tr->cmd_gen, FUTEX_WAKE, 1, NULL);
-	if (wait_while(&tr->done_gen, before, tb_clock_ns() + DL_WAIT_NS) != 0 ||
+	probe_futex(&tr->cmd_gen, FUTEX_WAKE, 1, NULL);
+	if (probe_wait_while(&tr->done_gen, before, tb_clock_ns() + DL_WAIT_NS) != 0 ||
 	    __atomic_load_n(&tr->done_gen, __ATOMIC_ACQUIRE) != gen)
 		return probe_fail(c, ETIMEDOUT, "a SCHED_DEADLINE admission trial thread did not "
 				  "answer within 1 s");
@@ -647,7 +626,7 @@ static int dl_start(struct probe_ctx *c, struct dl_shared *sh, unsigned *tasks,
 			++*tasks;
 	}
 	for (uint32_t r; (r = __atomic_load_n(&sh->ready, __ATOMIC_ACQUIRE)) < *tasks;)
-		if (wait_while(&sh->ready, r, tb_clock_ns() + DL_WAIT_NS) != 0)
+		if (probe_wait_while(&sh->ready, r, tb_clock_ns() + DL_WAIT_NS) != 0)
 			return rc ? rc : probe_fail(c, ETIMEDOUT, "SCHED_DEADLINE tasks did not "
 						    "start within 1 s");
 	for (unsigned i = 0; i < *tasks && !rc; i++)
@@ -666,11 +645,11 @@ static void dl_quit(struct dl_shared *sh, unsigned tasks, unsigned trials)
 {
 	sh->quit = 1;
 	__atomic_add_fetch(&sh->go, 1, __ATOMIC_ACQ_REL);
-	futex(&sh->go, FUTEX_WAKE, INT_MAX, NULL);
+	probe_futex(&sh->go, FUTEX_WAKE, INT_MAX, NULL);
 	for (unsigned i = 0; i < trials; i++) {
 		sh->tr[i].cmd = TRIAL_QUIT;
 		__atomic_add_fetch(&sh->tr[i].cmd_gen, 1, __ATOMIC_ACQ_REL);
-		futex(&sh->tr[i].cmd_gen, FUTEX_WAKE, 1, NULL);
+		probe_futex(&sh->tr[i].cmd_gen, FUTEX_WAKE, 1, NULL);
 	}
 	for (unsigned i = 0; i < tasks; i++)
 		pthread_join(sh->t[i].thread, NULL);

@@ -271,21 +271,13 @@ static void *task_thread(void *arg)
 static int start_thread(struct pi_task *t)
 {
 	const struct probe_ctx *c = t->c;
-	pthread_attr_t a;
 	cpu_set_t one;
 	struct sched_param sp = { .sched_priority = t->plan->prio[t->role] };
 	int rc;
 	CPU_ZERO(&one);
 	CPU_SET(t->plan->cpu, &one);
-	if ((rc = pthread_attr_init(&a)) != 0)
-		return probe_fail(c, rc, "pthread_attr_init: %s", strerror(rc));
-	if ((rc = pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED)) == 0 &&
-	    (rc = pthread_attr_setschedpolicy(&a, c->policy)) == 0 &&
-	    (rc = pthread_attr_setschedparam(&a, &sp)) == 0 &&
-	    (rc = pthread_attr_setaffinity_np(&a, sizeof one, &one)) == 0 &&
-	    (rc = pthread_attr_setstacksize(&a, PI_STACK_BYTES)) == 0)
-		rc = pthread_create(&t->tid, &a, task_thread, t);
-	pthread_attr_destroy(&a);
+	rc = probe_start_thread(&t->tid, c->policy, sp.sched_priority,
+				&one, PI_STACK_BYTES, task_thread, t);
 	if (rc)
 		return probe_fail(c, rc, "creating the %s task on CPU %d (policy %d, priority %d): "
 				  "%s", role_names[t->role], t->plan->cpu, c->policy,

@@ -111,31 +111,26 @@ struct pp_thread {
 	pthread_t tid;
 };
 
-static long futex(uint32_t *w, int op, uint32_t val, const struct timespec *timeout)
-{
-	return syscall(SYS_futex, w, op | FUTEX_PRIVATE_FLAG, val, timeout, NULL, 0);
-}
-
 /* Block until *w is no longer `seen`; returns the new value. */
 static uint32_t wait_change(uint32_t *w, uint32_t seen)
 {
 	uint32_t now;
 	while ((now = __atomic_load_n(w, __ATOMIC_ACQUIRE)) == seen)
-		futex(w, FUTEX_WAIT, seen, NULL); /* EAGAIN, EINTR: look again */
+		probe_futex(w, FUTEX_WAIT, seen, NULL); /* EAGAIN, EINTR: look again */
 	return now;
 }
 
 static void open_gate(struct pp_shared *sh)
 {
 	__atomic_add_fetch(&sh->gate, 1, __ATOMIC_RELEASE);
-	futex(&sh->gate, FUTEX_WAKE, INT_MAX, NULL);
+	probe_futex(&sh->gate, FUTEX_WAKE, INT_MAX, NULL);
 }
 
 /* A thread is done with the match; the last of the 2N wakes the worker. */
 static void finish(struct pp_shared *sh)
 {
 	if (__atomic_add_fetch(&sh->finished, 1, __ATOMIC_ACQ_REL) == 2 * sh->n)
-		futex(&sh->finished, FUTEX_WAKE, 1, NULL);
+		probe_futex(&sh->finished, FUTEX_WAKE, 1, NULL);
 }
 
 static void prefault_stack(void)
@@ -226,7 +221,6 @@ static void *low_main(void *arg)
  * 0 or -errno after probe_fail. */
 static int pp_create(const struct probe_ctx *c, struct pp_thread *t, const cpu_set_t *any)
 {
-	pthread_attr_t a;
 	cpu_set_t one;
 	struct sched_param sp = { .sched_priority = t->priority };
 	int rc;
@@ -234,15 +228,8 @@ static int pp_create(const struct probe_ctx *c, struct pp_thread *t, const cpu_s
 		CPU_ZERO(&one);
 		CPU_SET(t->cpu, &one);
 	}
-	if ((rc = pthread_attr_init(&a)) != 0)
-		return probe_fail(c, rc, "pthread_attr_init: %s", strerror(rc));
-	if ((rc = pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED)) == 0 &&
-	    (rc = pthread_attr_setschedpolicy(&a, SCHED_FIFO)) == 0 &&
-	    (rc = pthread_attr_setschedparam(&a, &sp)) == 0 &&
-	    (rc = pthread_attr_setaffinity_np(&a, sizeof(cpu_set_t), t->cpu >= 0 ? &one : any)) == 0 &&
-	    (rc = pthread_attr_setstacksize(&a, PP_STACK_BYTES)) == 0)
-		rc = pthread_create(&t->tid, &a, t->high ? high_main : low_main, t);
-	pthread_attr_destroy(&a);
+	rc = probe_start_thread(&t->tid, SCHED_FIFO, sp.sched_priority,
+				t->cpu >= 0 ? &one : any, PP_STACK_BYTES, t->high ? high_main : low_main, t);
 	if (rc)
 		return probe_fail(c, rc, "creating a %s thread (SCHED_FIFO %d, %s%d): %s",
 				  t->high ? "high" : "low", t->priority,
@@ -257,7 +244,7 @@ static void pp_stop_threads(struct pp_shared *sh, struct pp_thread *th, int nth)
 {
 	__atomic_store_n(&sh->quit, 1, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&sh->match, 1, __ATOMIC_RELEASE);
-	futex(&sh->match, FUTEX_WAKE, INT_MAX, NULL);
+	probe_futex(&sh->match, FUTEX_WAKE, INT_MAX, NULL);
 	open_gate(sh);
 	for (int i = 0; i < nth; i++)
 		if (th[i].created)
@@ -280,14 +267,14 @@ static int pp_match(struct probe_ctx *c, struct pp_shared *sh, uint32_t m)
 	uint64_t give_up = sh->start_limit + sh->duration +
 			   (uint64_t)(1e9 / c->tb->ns_per_tick);
 	__atomic_store_n(&sh->match, m, __ATOMIC_RELEASE);
-	futex(&sh->match, FUTEX_WAKE, INT_MAX, NULL);
+	probe_futex(&sh->match, FUTEX_WAKE, INT_MAX, NULL);
 	uint32_t f;
 	while ((f = __atomic_load_n(&sh->finished, __ATOMIC_ACQUIRE)) != 2 * sh->n) {
 		if (tb_now() > give_up)
 			return probe_fail(c, ETIMEDOUT, "the threads did not finish a %s match "
 					  "within a second of its end (%u of %u done)",
 					  probe_value(c, "duration"), f, 2 * sh->n);
-		futex(&sh->finished, FUTEX_WAIT, f, &tick);
+		probe_futex(&sh->finished, FUTEX_WAIT, f, &tick);
 	}
 	return __atomic_load_n(&sh->stalled, __ATOMIC_ACQUIRE) ? 1 : 0;
 }

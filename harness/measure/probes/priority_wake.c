@@ -423,21 +423,13 @@ static void *pw_waker_main(void *arg)
 static int pw_start(struct pw_shared *sh, struct pw_waiter *t, void *(*fn)(void *),
 		    const char *role)
 {
-	pthread_attr_t a;
 	cpu_set_t one;
 	struct sched_param sp = { .sched_priority = t->prio };
 	int rc;
 	CPU_ZERO(&one);
 	CPU_SET(sh->cpu, &one);
-	if ((rc = pthread_attr_init(&a)) != 0)
-		return probe_fail(sh->c, rc, "pthread_attr_init: %s", strerror(rc));
-	if ((rc = pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED)) == 0 &&
-	    (rc = pthread_attr_setschedpolicy(&a, SCHED_FIFO)) == 0 &&
-	    (rc = pthread_attr_setschedparam(&a, &sp)) == 0 &&
-	    (rc = pthread_attr_setaffinity_np(&a, sizeof one, &one)) == 0 &&
-	    (rc = pthread_attr_setstacksize(&a, PW_STACK_BYTES)) == 0)
-		rc = pthread_create(&t->thread, &a, fn, t);
-	pthread_attr_destroy(&a);
+	rc = probe_start_thread(&t->thread, SCHED_FIFO, sp.sched_priority,
+				&one, PW_STACK_BYTES, fn, t);
 	if (rc)
 		return probe_fail(sh->c, rc, "creating the %s thread (SCHED_FIFO %d, CPU %d): %s",
 				  role, t->prio, sh->cpu, strerror(rc));

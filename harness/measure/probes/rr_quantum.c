@@ -122,11 +122,6 @@ struct rr_task {
 	pthread_t tid;
 };
 
-static long futex(uint32_t *w, int op, uint32_t val, const struct timespec *timeout)
-{
-	return syscall(SYS_futex, w, op | FUTEX_PRIVATE_FLAG, val, timeout, NULL, 0);
-}
-
 static void prefault_stack(void)
 {
 	volatile char pad[RR_PREFAULT_BYTES];
@@ -138,7 +133,7 @@ static void prefault_stack(void)
 static void rr_finish(struct rr_shared *sh)
 {
 	if (__atomic_add_fetch(&sh->finished, 1, __ATOMIC_ACQ_REL) == sh->n)
-		futex(&sh->finished, FUTEX_WAKE, 1, NULL);
+		probe_futex(&sh->finished, FUTEX_WAKE, 1, NULL);
 }
 
 /* A slice is over: judge it and keep it. `contested`: another task was
@@ -204,14 +199,14 @@ static bool rr_check_in(struct rr_shared *sh, uint32_t run)
 		__atomic_store_n(&sh->go, run, __ATOMIC_RELEASE);
 		/* The others become runnable behind this task: same priority,
 		 * so none preempts it. */
-		futex(&sh->go, FUTEX_WAKE, INT_MAX, NULL);
+		probe_futex(&sh->go, FUTEX_WAKE, INT_MAX, NULL);
 		return true;
 	}
 	uint32_t g;
 	while ((g = __atomic_load_n(&sh->go, __ATOMIC_ACQUIRE)) != run) {
 		if (__atomic_load_n(&sh->quit, __ATOMIC_ACQUIRE))
 			return false;
-		futex(&sh->go, FUTEX_WAIT, g, NULL);
+		probe_futex(&sh->go, FUTEX_WAIT, g, NULL);
 	}
 	return true;
 }
@@ -247,7 +242,7 @@ static void *rr_main(void *arg)
 	for (;;) {
 		uint32_t now;
 		while ((now = __atomic_load_n(&sh->run, __ATOMIC_ACQUIRE)) == seen)
-			futex(&sh->run, FUTEX_WAIT, seen, NULL);
+			probe_futex(&sh->run, FUTEX_WAIT, seen, NULL);
 		seen = now;
 		if (__atomic_load_n(&sh->quit, __ATOMIC_ACQUIRE))
 			return NULL;
@@ -271,7 +266,7 @@ static int rr_wait(struct probe_ctx *c, struct rr_shared *sh, uint64_t give_up,
 			return probe_fail(c, ETIMEDOUT, "the tasks did not finish %s in time (%u of "
 					  "%u done): a task above priority %d holds their CPU",
 					  what, f, sh->n, c->priority + 1);
-		futex(&sh->finished, FUTEX_WAIT, f, &tick);
+		probe_futex(&sh->finished, FUTEX_WAIT, f, &tick);
 	}
 	return 0;
 }
@@ -282,8 +277,8 @@ static void rr_stop_tasks(struct rr_shared *sh, struct rr_task *t, unsigned n)
 	__atomic_store_n(&sh->quit, 1, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&sh->run, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&sh->go, UINT32_MAX, __ATOMIC_RELEASE);
-	futex(&sh->run, FUTEX_WAKE, INT_MAX, NULL);
-	futex(&sh->go, FUTEX_WAKE, INT_MAX, NULL);
+	probe_futex(&sh->run, FUTEX_WAKE, INT_MAX, NULL);
+	probe_futex(&sh->go, FUTEX_WAKE, INT_MAX, NULL);
 	for (unsigned i = 0; i < n; i++)
 		if (t[i].created)
 			pthread_join(t[i].tid, NULL);
@@ -293,22 +288,14 @@ static void rr_stop_tasks(struct rr_shared *sh, struct rr_task *t, unsigned n)
  * 0 or -errno after probe_fail. */
 static int rr_create(const struct probe_ctx *c, struct rr_task *t, int cpu)
 {
-	pthread_attr_t a;
 	cpu_set_t one;
 	struct sched_param sp = { .sched_priority = t->priority };
 	const char *name = t->policy == SCHED_RR ? "SCHED_RR" : "SCHED_FIFO";
 	int rc;
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
-	if ((rc = pthread_attr_init(&a)) != 0)
-		return probe_fail(c, rc, "pthread_attr_init: %s", strerror(rc));
-	if ((rc = pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED)) == 0 &&
-	    (rc = pthread_attr_setschedpolicy(&a, t->policy)) == 0 &&
-	    (rc = pthread_attr_setschedparam(&a, &sp)) == 0 &&
-	    (rc = pthread_attr_setaffinity_np(&a, sizeof one, &one)) == 0 &&
-	    (rc = pthread_attr_setstacksize(&a, RR_STACK_BYTES)) == 0)
-		rc = pthread_create(&t->tid, &a, rr_main, t);
-	pthread_attr_destroy(&a);
+	rc = probe_start_thread(&t->tid, t->policy, sp.sched_priority,
+				&one, RR_STACK_BYTES, rr_main, t);
 	if (rc == EPERM)
 		return probe_fail(c, rc, "%s priority %d is not allowed here (EPERM): run as root, "
 				  "with CAP_SYS_NICE, or with an rtprio limit of at least %d",
@@ -418,7 +405,7 @@ static int rr_one(struct probe_ctx *c, struct rr_shared *sh, struct rr_task *t,
 	__atomic_store_n(&sh->stopped, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&sh->finished, 0, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&sh->run, 1, __ATOMIC_RELEASE);
-	futex(&sh->run, FUTEX_WAKE, INT_MAX, NULL);
+	probe_futex(&sh->run, FUTEX_WAKE, INT_MAX, NULL);
 	if ((rc = rr_wait(c, sh, tb_now() + (uint64_t)((double)run_ns / c->tb->ns_per_tick),
 			  "a run")) != 0)
 		return rc;

@@ -143,27 +143,6 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static long futex(uint32_t *w, int op, uint32_t val, const struct timespec *ts)
-{
-	return syscall(SYS_futex, w, op | FUTEX_PRIVATE_FLAG, val, ts, NULL, 0);
-}
-
-/* Sleep while *w == val, at most until `deadline` (tb_clock_ns). 0, or
- * ETIMEDOUT. */
-static int wait_while(uint32_t *w, uint32_t val, uint64_t deadline)
-{
-	while (__atomic_load_n(w, __ATOMIC_ACQUIRE) == val) {
-		uint64_t now = tb_clock_ns();
-		if (now >= deadline)
-			return ETIMEDOUT;
-		uint64_t left = deadline - now;
-		struct timespec ts = { .tv_sec = (time_t)(left / 1000000000u),
-				       .tv_nsec = (long)(left % 1000000000u) };
-		futex(w, FUTEX_WAIT, val, &ts);
-	}
-	return 0;
-}
-
 static void *rm_task_main(void *arg)
 {
 	struct rm_task *t = arg;
@@ -177,7 +156,7 @@ static void *rm_task_main(void *arg)
 	t->tid = (pid_t)syscall(SYS_gettid);
 	for (;;) {
 		while (__atomic_load_n(word, __ATOMIC_ACQUIRE) == gen)
-			futex(word, FUTEX_WAIT, gen, NULL);
+			probe_futex(word, FUTEX_WAIT, gen, NULL);
 		uint64_t now = tb_now();
 		gen = __atomic_load_n(word, __ATOMIC_ACQUIRE);
 		if (sh->quit)
@@ -185,7 +164,7 @@ static void *rm_task_main(void *arg)
 		sh->start[t->rank] = now;
 		if (sh->ascending) {
 			__atomic_store_n(&t->started, gen, __ATOMIC_RELEASE);
-			futex(&t->started, FUTEX_WAKE, 1, NULL);
+			probe_futex(&t->started, FUTEX_WAKE, 1, NULL);
 		}
 		/* Bounded: busy is at most 10 ms, and a stop cuts it short. */
 		uint64_t until = now + sh->busy_ticks;
@@ -193,7 +172,7 @@ static void *rm_task_main(void *arg)
 			cpu_relax();
 		sh->end[t->rank] = tb_now();
 		if (__atomic_sub_fetch(&sh->left, 1, __ATOMIC_ACQ_REL) == 0)
-			futex(&sh->left, FUTEX_WAKE, 1, NULL);
+			probe_futex(&sh->left, FUTEX_WAKE, 1, NULL);
 	}
 	return NULL;
 }
@@ -248,16 +227,16 @@ static uint64_t rm_wake(struct rm_shared *sh, uint32_t gen)
 	if (!sh->ascending) {
 		/* Waiters of a futex are woken highest priority first. */
 		__atomic_store_n(&sh->go, gen, __ATOMIC_RELEASE);
-		futex(&sh->go, FUTEX_WAKE, INT_MAX, NULL);
+		probe_futex(&sh->go, FUTEX_WAKE, INT_MAX, NULL);
 		return t0;
 	}
 	uint64_t deadline = tb_clock_ns() + RM_WAIT_NS;
 	for (unsigned j = sh->n; j-- > 0;) {
 		struct rm_task *t = &sh->t[j];
 		__atomic_store_n(&t->go, gen, __ATOMIC_RELEASE);
-		futex(&t->go, FUTEX_WAKE, 1, NULL);
+		probe_futex(&t->go, FUTEX_WAKE, 1, NULL);
 		/* The next only once this one has run (the wait frees the CPU). */
-		wait_while(&t->started, gen - 1, deadline);
+		probe_wait_while(&t->started, gen - 1, deadline);
 	}
 	return t0;
 }
@@ -271,7 +250,7 @@ static int rm_release(struct probe_ctx *c, struct rm_shared *sh, uint32_t gen, b
 		return rc;
 	uint64_t t0 = rm_wake(sh, gen);
 	for (uint32_t l; (l = __atomic_load_n(&sh->left, __ATOMIC_ACQUIRE)) != 0;)
-		if (wait_while(&sh->left, l, tb_clock_ns() + RM_WAIT_NS) != 0)
+		if (probe_wait_while(&sh->left, l, tb_clock_ns() + RM_WAIT_NS) != 0)
 			return probe_fail(c, ETIMEDOUT, "%u of %u tasks had not ended 1 s after "
 					  "release %u", l, sh->n, gen);
 	if (!record)
@@ -378,18 +357,10 @@ static void *rm_zalloc(size_t size)
  * probe_fail. */
 static int rm_create(struct probe_ctx *c, struct rm_shared *sh, struct rm_task *t)
 {
-	pthread_attr_t a;
 	struct sched_param sp = { .sched_priority = t->prio };
 	int rc;
-	if ((rc = pthread_attr_init(&a)) != 0)
-		return probe_fail(c, rc, "pthread_attr_init: %s", strerror(rc));
-	if ((rc = pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED)) == 0 &&
-	    (rc = pthread_attr_setschedpolicy(&a, SCHED_FIFO)) == 0 &&
-	    (rc = pthread_attr_setschedparam(&a, &sp)) == 0 &&
-	    (rc = pthread_attr_setaffinity_np(&a, sizeof sh->cpus, &sh->cpus)) == 0 &&
-	    (rc = pthread_attr_setstacksize(&a, RM_STACK_BYTES)) == 0)
-		rc = pthread_create(&t->thread, &a, rm_task_main, t);
-	pthread_attr_destroy(&a);
+	rc = probe_start_thread(&t->thread, SCHED_FIFO, sp.sched_priority,
+				&sh->cpus, RM_STACK_BYTES, rm_task_main, t);
 	if (rc)
 		return probe_fail(c, rc, "creating task %u (SCHED_FIFO priority %d): %s", t->rank,
 				  t->prio, strerror(rc));
@@ -402,10 +373,10 @@ static void rm_quit(struct rm_shared *sh, unsigned created)
 	sh->quit = 1;
 	uint32_t gen = __atomic_load_n(&sh->go, __ATOMIC_RELAXED) + 1;
 	__atomic_store_n(&sh->go, gen, __ATOMIC_RELEASE);
-	futex(&sh->go, FUTEX_WAKE, INT_MAX, NULL);
+	probe_futex(&sh->go, FUTEX_WAKE, INT_MAX, NULL);
 	for (unsigned j = 0; j < created; j++) {
 		__atomic_store_n(&sh->t[j].go, sh->t[j].go + 1, __ATOMIC_RELEASE);
-		futex(&sh->t[j].go, FUTEX_WAKE, 1, NULL);
+		probe_futex(&sh->t[j].go, FUTEX_WAKE, 1, NULL);
 	}
 	for (unsigned j = 0; j < created; j++)
 		pthread_join(sh->t[j].thread, NULL);

@@ -293,21 +293,13 @@ static int tw_dma_latency(struct probe_ctx *c, char *note, size_t len)
  * 0 or -errno after probe_fail. */
 static int tw_create(struct probe_ctx *c, struct tw_thread *t)
 {
-	pthread_attr_t a;
 	cpu_set_t one;
 	struct sched_param sp = { .sched_priority = c->priority };
 	int rc;
 	CPU_ZERO(&one);
 	CPU_SET(t->cpu, &one);
-	if ((rc = pthread_attr_init(&a)) != 0)
-		return probe_fail(c, rc, "pthread_attr_init: %s", strerror(rc));
-	if ((rc = pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED)) == 0 &&
-	    (rc = pthread_attr_setschedpolicy(&a, c->policy)) == 0 &&
-	    (rc = pthread_attr_setschedparam(&a, &sp)) == 0 &&
-	    (rc = pthread_attr_setaffinity_np(&a, sizeof one, &one)) == 0 &&
-	    (rc = pthread_attr_setstacksize(&a, TW_STACK_BYTES)) == 0)
-		rc = pthread_create(&t->tid, &a, tw_thread_main, t);
-	pthread_attr_destroy(&a);
+	rc = probe_start_thread(&t->tid, c->policy, sp.sched_priority,
+				&one, TW_STACK_BYTES, tw_thread_main, t);
 	if (rc)
 		return probe_fail(c, rc, "creating the measuring thread on CPU %d (policy %d, "
 				  "priority %d): %s", t->cpu, c->policy, c->priority, strerror(rc));
