@@ -37,7 +37,7 @@
 /* Histograms make big properties, but nothing we write comes near this. */
 #define MAX_JUNIT_BYTES (256u * 1024u * 1024u)
 
-/* ---- parsing: the loader's rules (requirements/xmlsafe.h) -------------- */
+/* ---- parsing: the loader's rules (base/xmlsafe.h) --------------------- */
 
 struct parse_state {
 	char first[300]; /* first error, "line N: message" */

@@ -1,8 +1,8 @@
 /* model.h - the requirement model: what a requirements file says, after
  * loading. Plain data; every string is owned by the struct that holds it and
  * freed by req_file_free(). Line numbers point into the source file for
- * diagnostics. Nothing here knows about probes: harness/validate.c checks a
- * loaded file against the probe table.
+ * diagnostics. Nothing here knows about probes: requirements/validate.c
+ * checks a loaded file against a catalogue of probe declarations.
  */
 #ifndef RTC_MODEL_H
 #define RTC_MODEL_H

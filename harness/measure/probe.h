@@ -1,8 +1,9 @@
 /* probe.h - what a probe is, and the helpers it records with.
  *
- * A probe is one `const struct probe` in harness/probes/<name>.c, listed once
- * in harness/probes/probes.h. It holds no global state: everything it needs is
- * in the probe_ctx the runner hands to run(), which runs in a forked worker
+ * A probe is one `const struct probe` in harness/measure/probes/<name>.c,
+ * listed once in harness/measure/probes/probes.h. It holds no global state:
+ * everything it needs is in the probe_ctx the runner hands to run(), which
+ * runs in a forked worker
  * that already has mlockall, the requested policy and affinity.
  *
  * run() owns its loop: for each of ctx->warmup iterations it does the work
