@@ -3,8 +3,8 @@
  * A probe is one `const struct probe` in harness/measure/probes/<name>.c,
  * listed once in harness/measure/probes/probes.h. It holds no global state:
  * everything it needs is in the probe_ctx the runner hands to run(), which
- * runs in a forked worker
- * that already has mlockall, the requested policy and affinity.
+ * runs in a forked worker that already has mlockall, the requested policy
+ * and affinity.
  *
  * run() owns its loop: for each of ctx->warmup iterations it does the work
  * unrecorded, then for each run r: probe_run_begin(ctx, r), ctx->iterations
