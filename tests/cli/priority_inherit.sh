@@ -64,8 +64,10 @@ expect_grep '<failure [^>]*message="total 90 &gt; 0 \(3 runs\)"' "$TMP/o/junit.x
 # What the cycles must show, relative to the hold (1 ms) and so not an
 # absolute latency: one sample a cycle; without a protocol the high task
 # waits at least the medium task's whole spin (2 x hold, wall time, while
-# it waits); with one it waits at least the low task's hold, never the
-# medium task's spin added to it in every cycle.
+# it waits); with one its wait is about the low task's hold, never the
+# medium task's spin added to it in every cycle. (No lower bound there:
+# the hold is the low task's CPU time, and a little of it can pass before
+# the high task's clock starts, so a wait may be shorter than the hold.)
 if python3 - "$TMP/o/results.json" >"$TMP/py" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -83,7 +85,7 @@ for r in d["files"][0]["requirements"]:
         assert st["min"] >= 2 * hold, st
     else:
         assert v["runs"] == [0, 0, 0], v["runs"]
-        assert st["min"] >= 0.9 * hold and st["min"] < 2 * hold, st
+        assert st["min"] < 2 * hold and st["mean"] < 2 * hold, st
     assert "on CPU " in r["note"] and "high 49, medium 48, low 47" in r["note"], r["note"]
 PY
 then ok; sed 's/^/    /' "$TMP/py"; else fail "results.json:"; sed 's/^/    /' "$TMP/py"; fi
