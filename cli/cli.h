@@ -80,7 +80,8 @@ void cli_guard_std_fds(void);
 
 /* Write buf to standard output, whole, with write(2). Returns 0, or -errno:
  * EPIPE (the reader is gone), EBADF (stdout was closed), ENOSPC, EIO, ...,
- * or -EINTR when *stop was set while a write blocked. */
+ * or -EINTR when *stop (a count of interrupting signals) changed during the
+ * write: a run interrupted before it still prints its table. */
 int cli_write_stdout(const char *buf, size_t len, volatile sig_atomic_t *stop);
 
 /* Progress on stderr while requirements run, when stderr is a terminal. */

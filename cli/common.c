@@ -109,7 +109,9 @@ static volatile sig_atomic_t interrupted;
 static void on_interrupt(int sig)
 {
 	(void)sig;
-	interrupted = 1; /* a flag write only: the supervisor loop acts on it */
+	/* A count, not a flag: the runner acts on any, and a write of the
+	 * table stops only for one that comes while it writes. */
+	interrupted = interrupted + 1;
 }
 
 static void on_sigpipe(int sig)
@@ -168,10 +170,13 @@ int cli_write_stdout(const char *buf, size_t len, volatile sig_atomic_t *stop)
 	sigaddset(&hold, SIGTERM);
 	sigaddset(&hold, SIGHUP);
 	sigprocmask(SIG_BLOCK, &hold, &old);
+	/* Only a signal that comes now ends the write: an interrupted run
+	 * still prints its table. */
+	sig_atomic_t seen = stop ? *stop : 0;
 	int rc = 0;
 	while (len && !rc) {
 		struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
-		if (stop && *stop) {
+		if (stop && *stop != seen) {
 			rc = -EINTR;
 		} else if (ppoll(&p, 1, NULL, &old) < 0) {
 			rc = errno == EINTR ? 0 : -errno; /* EINTR: look at the flag */
@@ -238,7 +243,34 @@ int cli_need_helpers(const char *cmd, const struct cli_ctx *ctx)
 	return EXIT_NOT_MEASURED;
 }
 
-char *cli_canonical_path(const char *path)
+/* path without empty and "." components ("a//./b/" -> "a/b"; "/" stays),
+ * malloc'd. What does not exist yet cannot be resolved, so this is how two
+ * spellings of one new file become one. */
+static char *drop_dot_components(const char *path)
+{
+	char *out = malloc(strlen(path) + 2), *o = out;
+	if (!out)
+		return NULL;
+	if (path[0] == '/')
+		*o++ = '/';
+	for (const char *p = path; *p;) {
+		const char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n && !(n == 1 && p[0] == '.')) {
+			if (o > out && o[-1] != '/')
+				*o++ = '/';
+			memcpy(o, p, n);
+			o += n;
+		}
+		p += n + (e ? 1 : 0);
+	}
+	if (o == out)
+		*o++ = '.';
+	*o = 0;
+	return out;
+}
+
+static char *canonical(const char *path)
 {
 	char *real = realpath(path, NULL);
 	if (real || errno != ENOENT)
@@ -251,11 +283,19 @@ char *cli_canonical_path(const char *path)
 		free(dir);
 		dir = strdup("/");
 	}
-	char *rdir = dir ? cli_canonical_path(dir) : NULL;
+	char *rdir = dir ? canonical(dir) : NULL;
 	free(dir);
 	char *out = NULL;
 	if (rdir && asprintf(&out, "%s%s%s", rdir, strcmp(rdir, "/") ? "/" : "", base) < 0)
 		out = NULL;
 	free(rdir);
+	return out;
+}
+
+char *cli_canonical_path(const char *path)
+{
+	char *clean = drop_dot_components(path);
+	char *out = clean ? canonical(clean) : NULL;
+	free(clean);
 	return out;
 }

@@ -22,7 +22,9 @@
 /* Why a worker got signal sig, when rtconform can tell. A real-time worker
  * gets SIGXCPU from RLIMIT_RTTIME once it has run for its timeout without
  * blocking, and SIGKILL a second later (rtenv_limit_rttime); a SIGKILL
- * before it has had that much CPU time came from outside. */
+ * before it has had that much CPU time, or that much wall time (the CPU
+ * time of wait4 adds up all its threads and reaped peers, the limit is a
+ * thread's), came from outside. */
 static void kill_cause(const struct req_result *out, int sig, const struct worker_end *e,
 		       char *buf, size_t len)
 {
@@ -32,7 +34,8 @@ static void kill_cause(const struct req_result *out, int sig, const struct worke
 	if (sig == SIGXCPU && rt)
 		snprintf(buf, len, " (RLIMIT_RTTIME: it ran %.1f s, its timeout, without blocking)",
 			 timeout);
-	else if (sig == SIGKILL && rt && e->cpu_s >= timeout + 1.0 - 0.05)
+	else if (sig == SIGKILL && rt && e->cpu_s >= timeout + 1.0 - 0.05 &&
+		 e->wall_s >= timeout + 1.0 - 0.05)
 		snprintf(buf, len, " (RLIMIT_RTTIME: it ran %.1f s without blocking, past its "
 			 "timeout and the 1 s grace)", e->cpu_s);
 	else if (sig == SIGXCPU)

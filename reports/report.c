@@ -118,27 +118,44 @@ static int write_all(int fd, const void *data, size_t len)
  * directory: hidden, and saying which process made it. */
 #define TMP_TAG ".rtc"
 
+/* The writer's pid of a temporary file name of ours for report `base`:
+ * exactly "." base TMP_TAG <digits> "." <6 letters or digits> (mkstemp's
+ * six), or -1 for any other name. */
+static long temp_pid(const char *n, const char *base)
+{
+	size_t blen = strlen(base), tlen = strlen(TMP_TAG);
+	if (n[0] != '.' || strncmp(n + 1, base, blen) != 0 ||
+	    strncmp(n + 1 + blen, TMP_TAG, tlen) != 0)
+		return -1;
+	const char *p = n + 1 + blen + tlen;
+	long pid = 0;
+	int digits = 0;
+	for (; *p >= '0' && *p <= '9' && digits < 10; p++, digits++)
+		pid = pid * 10 + (*p - '0');
+	if (!digits || *p++ != '.')
+		return -1;
+	for (int k = 0; k < 6; k++, p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9')))
+			return -1;
+	return *p ? -1 : pid;
+}
+
 /* Remove the temporary files of `base` in dir that a writer killed before
- * its rename left (their pid no longer runs). Only names of our own form,
- * only regular files, only dead writers. */
+ * its rename left: names of our own form only, regular files of our user
+ * only, and only when their writer's pid no longer runs. */
 static void remove_stale_temps(const char *dir, const char *base)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	size_t blen = strlen(base);
 	while (d && (e = readdir(d))) {
-		const char *n = e->d_name;
-		long pid;
-		char rnd[8];
-		int end = 0;
-		if (n[0] != '.' || strncmp(n + 1, base, blen) != 0 ||
-		    sscanf(n + 1 + blen, TMP_TAG "%ld.%6[A-Za-z0-9]%n", &pid, rnd, &end) != 2 ||
-		    n[1 + blen + (size_t)end] || pid <= 0 || pid == (long)getpid() ||
-		    !(kill((pid_t)pid, 0) != 0 && errno == ESRCH))
-			continue;
+		long pid = temp_pid(e->d_name, base);
 		struct stat st;
-		if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
-			unlinkat(dirfd(d), n, 0);
+		if (pid <= 0 || pid == (long)getpid() || !(kill((pid_t)pid, 0) != 0 && errno == ESRCH))
+			continue;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISREG(st.st_mode) && st.st_uid == geteuid())
+			unlinkat(dirfd(d), e->d_name, 0);
 	}
 	if (d)
 		closedir(d);

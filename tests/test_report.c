@@ -428,8 +428,12 @@ START_TEST(atomic_write_removes_a_dead_writers_temp)
 	snprintf(stale, sizeof stale, "%s/.junit.xml.rtc%ld.aB3dE9", x->dir, (long)dead);
 	snprintf(live, sizeof live, "%s/.junit.xml.rtc%ld.aB3dE9", x->dir, (long)getppid());
 	snprintf(other, sizeof other, "%s/.junit.xml.keep", x->dir);
-	const char *const made[] = { stale, live, other };
-	for (int i = 0; i < 3; i++) {
+	/* near misses of the form, with a dead writer: kept */
+	char signed_pid[300], short_rnd[300];
+	snprintf(signed_pid, sizeof signed_pid, "%s/.junit.xml.rtc+%ld.aB3dE9", x->dir, (long)dead);
+	snprintf(short_rnd, sizeof short_rnd, "%s/.junit.xml.rtc%ld.aB3", x->dir, (long)dead);
+	const char *const made[] = { stale, live, other, signed_pid, short_rnd };
+	for (int i = 0; i < 5; i++) {
 		FILE *f = fopen(made[i], "w");
 		ck_assert_ptr_nonnull(f);
 		fclose(f);
@@ -438,7 +442,9 @@ START_TEST(atomic_write_removes_a_dead_writers_temp)
 	ck_assert_int_eq(access(stale, F_OK), -1);
 	ck_assert_int_eq(access(live, F_OK), 0);
 	ck_assert_int_eq(access(other, F_OK), 0);
-	ck_assert_int_eq(dir_entries(x->dir), 3); /* junit.xml, live, other */
+	ck_assert_int_eq(access(signed_pid, F_OK), 0);
+	ck_assert_int_eq(access(short_rnd, F_OK), 0);
+	ck_assert_int_eq(dir_entries(x->dir), 5); /* junit.xml, live, other, two near misses */
 	fx_free(x);
 }
 END_TEST

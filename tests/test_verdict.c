@@ -436,6 +436,18 @@ START_TEST(classify_sigkill_names_rttime_only_for_realtime)
 		fx_free(y);
 	}
 
+	/* the CPU time of two threads (or a reaped peer) adds up past the
+	 * limit long before a single thread's could: not RLIMIT_RTTIME */
+	struct fx *w = fx_new(10, 1.0, 0);
+	w->res.policy = SCHED_FIFO;
+	e = ended(w, KILLED(SIGKILL), 2, WS_MEASURING);
+	e.cpu_s = 1.6;
+	e.wall_s = 0.8;
+	runner_classify(&w->res, 3, &e);
+	ck_assert_msg(strstr(w->res.reason, "from outside rtconform 0.8 s") &&
+		      !strstr(w->res.reason, "RLIMIT_RTTIME"), "%s", w->res.reason);
+	fx_free(w);
+
 	/* SIGXCPU is RLIMIT_RTTIME's soft limit for a real-time worker */
 	struct fx *z = fx_new(10, 1.0, 0);
 	z->res.policy = SCHED_RR;

@@ -247,4 +247,22 @@ got="$(bash -c "$cd_line && pwd" 2>&1)"
 [ "$got" = "$evil_dir" ] && ok || fail "pasting '$cd_line' gave '$got', not the directory"
 [ ! -e "$TMP/pwned" ] && ok || fail "pasting the cd line of report.html ran a command"
 
+# Two spellings of one new file ("newdir/" and "newdir/summary.txt") are
+# one path: refused, not written twice.
+expect_status 2 bash -c "cd '$TMP' && exec '$RTC' run -o newdir/ --json newdir/summary.txt '$FIX/cli/pass.xml'"
+expect_status 2 bash -c "cd '$TMP' && exec '$RTC' run -o newdir/ --json newdir/./summary.txt '$FIX/cli/pass.xml'"
+expect_grep 'summary.txt and --json are the same file' "$TMP/out"
+[ ! -e "$TMP/newdir" ] && ok || fail "a refused run left newdir behind"
+
+# An interrupted run still prints its table (and the reports' paths): the
+# signal that stopped the measurement does not stop the output.
+"$RTC" run -o "$TMP/int-table" "$TMP/hang6.xml" >"$TMP/int-table.out" 2>&1 &
+sup=$!
+wait_for "the hanging worker" 30 has_worker && kill -INT "$sup"
+wait "$sup"; st=$?
+[ "$st" -eq 3 ] && ok || fail "interrupted run: exit $st, expected 3"
+expect_grep 'exit status 3: at least one requirement could not be measured' "$TMP/int-table.out"
+expect_grep '^reports: ' "$TMP/int-table.out"
+expect_no_grep 'standard output' "$TMP/int-table.out"
+
 finish

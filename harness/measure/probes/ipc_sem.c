@@ -279,10 +279,14 @@ const struct ipc_mech ipc_sysv_sem = {
 void ipc_sem_cleanup(const struct result_shm *res)
 {
 	ipc_reclaim_orphans();
+	/* The recorded key is the worker's word, written before its semget:
+	 * only a key of our form, and a set of ours under it, is removed (a
+	 * worker killed before its semget may have recorded a key another
+	 * program holds). */
 	int64_t key = res->cleanup.ids[IPC_CLEANUP_SYSV_KEY];
-	if (key > 0 && key <= 0x7fffffff) {
+	if (key > 0 && key <= 0x7fffffff && ((uint64_t)key >> SYSV_PID_BITS) == SYSV_TAG) {
 		int id = semget((key_t)key, 0, 0);
-		if (id >= 0)
+		if (id >= 0 && sysv_is_ours(id))
 			semctl(id, 0, IPC_RMID);
 	}
 	for (int d = 0; d < 2; d++) {
