@@ -301,6 +301,25 @@ END_TEST
 
 /* ---- the cleanup hook --------------------------------------------------- */
 
+/* A recorded key that is not of rtconform's form (a worker killed between
+ * recording a key and its semget) names a set the cleanup must not touch. */
+START_TEST(cleanup_leaves_foreign_sets)
+{
+	const struct probe *p = probe_find("sem-pingpong");
+	size_t bytes;
+	struct result_shm *res = result_alloc_for(&p->decl, 0, &bytes);
+	ck_assert_ptr_nonnull(res);
+	key_t key = (key_t)(0x5a000000 | (getpid() & 0xffffff));
+	int id = semget(key, 2, IPC_CREAT | IPC_EXCL | 0600);
+	ck_assert_msg(id >= 0, "semget: %s", strerror(errno));
+	res->cleanup.ids[IPC_CLEANUP_SYSV_KEY] = key;
+	p->cleanup(res);
+	ck_assert_msg(semget(key, 0, 0) == id, "a set under a foreign key was removed");
+	semctl(id, 0, IPC_RMID);
+	munmap(res, bytes);
+}
+END_TEST
+
 START_TEST(cleanup_removes_leftovers)
 {
 	const struct probe *p = probe_find("sem-pingpong");
@@ -310,8 +329,9 @@ START_TEST(cleanup_removes_leftovers)
 	ck_assert_ptr_nonnull(res);
 
 	/* What a worker killed mid-run leaves: a set under its recorded key
-	 * and two named semaphores not yet unlinked. */
-	key_t key = (key_t)(0x5a000000 | (getpid() & 0xffffff));
+	 * (rtconform's form: its tag 0x1b5 in bits 22-30, the worker's pid
+	 * below) and two named semaphores not yet unlinked. */
+	key_t key = (key_t)((0x1b5u << 22) | ((unsigned)getpid() & 0x3fffffu));
 	int id = semget(key, 2, IPC_CREAT | IPC_EXCL | 0600);
 	ck_assert_msg(id >= 0, "semget: %s", strerror(errno));
 	res->cleanup.ids[IPC_CLEANUP_SYSV_KEY] = key;
@@ -375,6 +395,7 @@ static Suite *ipc_suite(void)
 	tcase_add_test(tc, check_refuses_unknown_mechanism);
 	tc = tu_tcase(s, "cleanup", 10);
 	tcase_add_test(tc, cleanup_removes_leftovers);
+	tcase_add_test(tc, cleanup_leaves_foreign_sets);
 	tcase_add_test(tc, cleanup_ignores_foreign_names);
 	return s;
 }
