@@ -16,6 +16,7 @@
  * and CI artifacts get passed around: treat it as untrusted input.
  */
 #include "reports/report.h"
+#include "base/units.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -248,17 +249,11 @@ static const char *get(struct reader *rd, const char *fmt, ...)
 	return v;
 }
 
+/* A count as a property writes it: the one grammar of counts (base/units.h). */
 static bool parse_u64(const char *s, uint64_t *out)
 {
-	if (!s || *s < '0' || *s > '9')
-		return false;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return false;
-	*out = v;
-	return true;
+	char err[160];
+	return s && count_parse_range(s, 0, UINT64_MAX, out, err, sizeof err) == 0;
 }
 
 /* A count; returns whether the property is there (and was read). */
