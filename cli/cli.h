@@ -80,9 +80,11 @@ void cli_guard_std_fds(void);
 
 /* Write buf to standard output, whole, with write(2). Returns 0, or -errno:
  * EPIPE (the reader is gone), EBADF (stdout was closed), ENOSPC, EIO, ...,
- * or -EINTR when *stop (a count of interrupting signals) changed during the
- * write: a run interrupted before it still prints its table. */
-int cli_write_stdout(const char *buf, size_t len, volatile sig_atomic_t *stop);
+ * or -EINTR when *stop (a count of interrupting signals) is no longer `seen`,
+ * its value when the measurement ended: a signal that stopped the
+ * measurement leaves the table to be printed, one that came after ends it. */
+int cli_write_stdout(const char *buf, size_t len, volatile sig_atomic_t *stop,
+		     sig_atomic_t seen);
 
 /* Progress on stderr while requirements run, when stderr is a terminal. */
 struct cli_progress {

@@ -155,7 +155,8 @@ void cli_guard_std_fds(void)
 	}
 }
 
-int cli_write_stdout(const char *buf, size_t len, volatile sig_atomic_t *stop)
+int cli_write_stdout(const char *buf, size_t len, volatile sig_atomic_t *stop,
+		     sig_atomic_t seen)
 {
 	if (stdout_was_closed)
 		return -EBADF;
@@ -170,9 +171,6 @@ int cli_write_stdout(const char *buf, size_t len, volatile sig_atomic_t *stop)
 	sigaddset(&hold, SIGTERM);
 	sigaddset(&hold, SIGHUP);
 	sigprocmask(SIG_BLOCK, &hold, &old);
-	/* Only a signal that comes now ends the write: an interrupted run
-	 * still prints its table. */
-	sig_atomic_t seen = stop ? *stop : 0;
 	int rc = 0;
 	while (len && !rc) {
 		struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };

@@ -276,7 +276,8 @@ static void measure_all(struct report_view *view, struct req_file **files, size_
  * output that fails (closed, full) cannot cost a report, and a signal ends a
  * write that blocks. 0, or EXIT_NOT_MEASURED after saying why on stderr. */
 static int print_table(const struct report_view *view, int rc, bool all_written,
-		       char *out_path[REPORT_NKINDS], volatile sig_atomic_t *interrupted)
+		       char *out_path[REPORT_NKINDS], volatile sig_atomic_t *interrupted,
+		       sig_atomic_t seen)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -290,7 +291,7 @@ static int print_table(const struct report_view *view, int rc, bool all_written,
 			     out_path[REPORT_SUMMARY], out_path[REPORT_HTML], out_path[REPORT_JSON]);
 	if (fclose(m) != 0)
 		out_of_memory();
-	int e = cli_write_stdout(text, len, interrupted);
+	int e = cli_write_stdout(text, len, interrupted, seen);
 	free(text);
 	if (!e)
 		return 0;
@@ -304,6 +305,7 @@ static int print_table(const struct report_view *view, int rc, bool all_written,
  * run's exit status: EXIT_NOT_MEASURED also when a report or standard output
  * could not be written. */
 static int write_reports(const struct report_view *view, char *out_path[REPORT_NKINDS],
+			 sig_atomic_t seen,
 			 volatile sig_atomic_t *interrupted)
 {
 	char err[600];
@@ -318,7 +320,7 @@ static int write_reports(const struct report_view *view, char *out_path[REPORT_N
 			all_written = false;
 		}
 	}
-	int prc = print_table(view, rc, all_written, out_path, interrupted);
+	int prc = print_table(view, rc, all_written, out_path, interrupted, seen);
 	return prc ? prc : rc;
 }
 
@@ -351,13 +353,14 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	struct report_run run = { .tb = &tb, .env = &fp, .command_line = cmdline };
 	run.started = time(NULL);
 	measure_all(&view, files, nfiles, a->only, ro, &ps);
+	sig_atomic_t seen = *ro->interrupted; /* see cli_write_stdout */
 	run.ended = time(NULL);
 	runinfo_add_run(&fp, cmdline, run.started, run.ended, files, nfiles);
 	fingerprint_add(&fp, "rtconform.interrupted", "%s", *ro->interrupted ? "yes" : "no");
 	if (report_view_finish(&view, &run) != 0)
 		out_of_memory();
 
-	int rc = write_reports(&view, out_path, ro->interrupted);
+	int rc = write_reports(&view, out_path, seen, ro->interrupted);
 	report_view_free(&view);
 	fingerprint_free(&fp);
 	return rc;
