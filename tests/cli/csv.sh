@@ -6,6 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v python3 >/dev/null || { fail "python3 is missing (Debian package python3)"; finish; }
+command -v gnuplot >/dev/null || { fail "gnuplot is missing (Debian package gnuplot-nox; ci/deps installs it)"; finish; }
 
 # check_csv RESULTS.json DIR: every duration metric of every measured
 # requirement has its file in DIR (through index.csv), with the header, the
@@ -64,6 +65,11 @@ for f in index.csv runs.csv PP-OTHER.per-op.csv PP-OTHER.wakeup.csv PP-FIFO.per-
   [ -s "$TMP/r/csv/$f" ] && ok || fail "run --csv did not write $f"
 done
 check_csv "$TMP/r/results.json" "$TMP/r/csv"
+# gnuplot, a consumer the export is for, reads a histogram file and counts
+# the samples results.json has.
+n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["files"][0]["requirements"][0]["metrics"][0]["count"])' "$TMP/r/results.json")
+sum=$(cd "$TMP/r/csv" && gnuplot -e "set datafile separator ','; stats 'PP-OTHER.per-op.csv' using 3 skip 1 nooutput; print sprintf('%d', STATS_sum)" 2>&1)
+[ "$sum" = "$n" ] && [ "$n" -gt 0 ] && ok || fail "gnuplot sums PP-OTHER.per-op.csv to '$sum', results.json has $n samples"
 # The check finds a file whose counts do not add up.
 cp -r "$TMP/r/csv" "$TMP/broken"
 sed -i '2s/,[0-9]*$/,999999/' "$TMP/broken/PP-OTHER.per-op.csv"
