@@ -115,4 +115,27 @@ char *cli_canonical_path(const char *path);
 /* "dir/name", malloc'd; NULL when out of memory. */
 char *cli_join_path(const char *dir, const char *name);
 
+/* ---- the CSV export (--csv DIR of run and report) ---- */
+
+/* A file a command reads or writes, and what a message calls it. */
+struct cli_file {
+	const char *path, *label;
+};
+
+/* Check `cmd`'s --csv DIR before anything is measured or read: none of
+ * files[] (the command's inputs and its other outputs) is DIR itself or a
+ * *.csv file in it, which the export could overwrite, and DIR passes the
+ * rule of every report's directory (report_csv_check_dir: created if
+ * missing, one level; a file can be made in it). 0, or EXIT_USAGE after
+ * saying why. */
+int cli_check_csv_dir(const char *cmd, const char *dir, const struct cli_file *files, size_t n);
+
+/* Write view v's CSV export into dir (reports/csv.h). 0, or -1 after saying
+ * why on stderr. Duration metrics left out because `source` (the view's
+ * file, for the message) keeps no histogram for them are named by count on
+ * stderr; that is not a failure. */
+struct report_view;
+int cli_write_csv(const char *cmd, const struct report_view *v, const char *dir,
+		  const char *source);
+
 #endif

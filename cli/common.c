@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/prctl.h>
 
 #include "base/termsafe.h"
@@ -18,6 +19,7 @@
 #include "harness/measure/probes/probes.h"
 #include "requirements/loader.h"
 #include "requirements/validate.h"
+#include "reports/csv.h"
 
 #define DEFAULT_PROFILE_NAME "<built-in default profile>"
 
@@ -296,4 +298,65 @@ char *cli_canonical_path(const char *path)
 	char *out = clean ? canonical(clean) : NULL;
 	free(clean);
 	return out;
+}
+
+/* ------------------------------------------------------------ CSV export */
+
+/* Whether canonical path p is dir itself or a *.csv directly in it (dir
+ * canonical too). */
+static bool in_csv_dir(const char *dir, const char *p, bool *is_dir)
+{
+	size_t n = strlen(dir), len = strlen(p);
+	*is_dir = strcmp(dir, p) == 0;
+	if (*is_dir)
+		return true;
+	if (strcmp(dir, "/") == 0)
+		n = 0;
+	return len > n + 1 && strncmp(p, dir, n) == 0 && p[n] == '/' &&
+	       !strchr(p + n + 1, '/') && len >= 4 && strcasecmp(p + len - 4, ".csv") == 0;
+}
+
+int cli_check_csv_dir(const char *cmd, const char *dir, const struct cli_file *files, size_t n)
+{
+	char *cdir = cli_canonical_path(dir);
+	int rc = 0;
+	for (size_t i = 0; cdir && i < n && !rc; i++) {
+		char *c = files[i].path ? cli_canonical_path(files[i].path) : NULL;
+		bool is_dir;
+		if (c && in_csv_dir(cdir, c, &is_dir)) {
+			if (is_dir)
+				term_println(stderr, "rtconform %s: %s (%s) is the --csv directory",
+					     cmd, files[i].label, files[i].path);
+			else
+				term_println(stderr, "rtconform %s: %s (%s) is a .csv file in the "
+					     "--csv directory %s, whose files the export may "
+					     "overwrite", cmd, files[i].label, files[i].path, dir);
+			rc = EXIT_USAGE;
+		}
+		free(c);
+	}
+	free(cdir);
+	char err[700];
+	if (!rc && report_csv_check_dir(dir, err, sizeof err) != 0) {
+		term_println(stderr, "rtconform %s: --csv: %s", cmd, err);
+		rc = EXIT_USAGE;
+	}
+	return rc;
+}
+
+int cli_write_csv(const char *cmd, const struct report_view *v, const char *dir,
+		  const char *source)
+{
+	char err[700];
+	size_t missing = 0;
+	if (report_csv_write(v, dir, &missing, err, sizeof err) != 0) {
+		term_println(stderr, "rtconform %s: %s", cmd, err);
+		return -1;
+	}
+	if (missing)
+		term_println(stderr, "rtconform %s: %s keeps no histogram of %zu metric%s with "
+			     "samples: no CSV file for %s in %s (results.json has every histogram)",
+			     cmd, source, missing, missing == 1 ? "" : "s",
+			     missing == 1 ? "it" : "them", dir);
+	return 0;
 }

@@ -12,13 +12,14 @@
 
 static const char report_usage[] =
 	"usage: rtconform report RESULTS.json|JUNIT.xml [--html FILE] [--json FILE]\n"
-	"                        [--junit FILE] [--summary FILE]\n"
+	"                        [--junit FILE] [--summary FILE] [--csv DIR]\n"
 	"\n"
 	"Render the reports of a run again from the results.json it wrote, alone: it\n"
 	"holds every statistic, histogram bucket, limit and the environment, and each\n"
 	"report is the same, byte for byte, as the one rtconform run wrote. A junit.xml\n"
 	"of rtconform run also works (its numbers are rounded to 0.001). The input is\n"
-	"recognised by its content. At least one of the options.\n"
+	"recognised by its content. At least one of the options. --csv DIR writes the\n"
+	"CSV files (histograms, per-run figures) as rtconform run --csv does.\n"
 	"\n"
 	"exit status: 0 written, 2 usage error, an unreadable, malformed or foreign\n"
 	"input, or an output that cannot be written\n";
@@ -31,15 +32,21 @@ static const char *const kind_option[REPORT_NKINDS] = {
 /* An output option's getopt value is OUT_OPT + its report kind. */
 enum { OUT_OPT = 256 };
 
-/* The outputs asked for into out[]; REPORT_GO_ON, or an exit status. */
+/* --csv's getopt value. */
+enum { CSV_OPT = OUT_OPT + REPORT_NKINDS };
+
+/* The outputs asked for into out[] and *csv; REPORT_GO_ON, or an exit
+ * status. */
 #define REPORT_GO_ON (-1)
-static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS])
+static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS],
+			 const char **csv)
 {
 	static const struct option opts[] = {
 		{ "html", required_argument, NULL, OUT_OPT + REPORT_HTML },
 		{ "json", required_argument, NULL, OUT_OPT + REPORT_JSON },
 		{ "junit", required_argument, NULL, OUT_OPT + REPORT_JUNIT },
 		{ "summary", required_argument, NULL, OUT_OPT + REPORT_SUMMARY },
+		{ "csv", required_argument, NULL, CSV_OPT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -53,6 +60,12 @@ static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS])
 				return EXIT_USAGE;
 			}
 			out[c - OUT_OPT] = optarg;
+		} else if (c == CSV_OPT) {
+			if (!optarg[0]) {
+				term_println(stderr, "rtconform report: --csv: empty value");
+				return EXIT_USAGE;
+			}
+			*csv = optarg;
 		} else if (c == 'h') {
 			fputs(report_usage, stdout);
 			return 0;
@@ -68,8 +81,10 @@ static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS])
 	for (int k = 0; k < REPORT_NKINDS; k++)
 		if (out[k])
 			return REPORT_GO_ON;
+	if (*csv)
+		return REPORT_GO_ON;
 	term_println(stderr, "rtconform report: nothing to write: give --html, --json, --junit "
-		     "and/or --summary FILE");
+		     "and/or --summary FILE, or --csv DIR");
 	return EXIT_USAGE;
 }
 
@@ -106,14 +121,25 @@ static int check_outputs(const char *input, const char *const out[REPORT_NKINDS]
 	return rc;
 }
 
+/* --csv DIR beside the input and the other outputs (cli_check_csv_dir). */
+static int check_csv(const char *input, const char *const out[REPORT_NKINDS], const char *csv)
+{
+	struct cli_file f[REPORT_NKINDS + 1] = { { input, "the input" } };
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		f[k + 1] = (struct cli_file){ out[k], kind_option[k] };
+	return cli_check_csv_dir("report", csv, f, REPORT_NKINDS + 1);
+}
+
 int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	(void)ctx;
-	const char *out[REPORT_NKINDS] = { NULL };
-	int rc = parse_options(argc, argv, out);
+	const char *out[REPORT_NKINDS] = { NULL }, *csv = NULL;
+	int rc = parse_options(argc, argv, out, &csv);
 	if (rc != REPORT_GO_ON)
 		return rc;
 	if ((rc = check_outputs(argv[optind], out)) != 0)
+		return rc;
+	if (csv && (rc = check_csv(argv[optind], out, csv)) != 0)
 		return rc;
 	char err[700];
 	struct report_view v;
@@ -126,11 +152,16 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 			term_println(stderr, "rtconform report: %s", err);
 			rc = EXIT_USAGE;
 		}
-	for (int k = 0, n = 0; !rc && k < REPORT_NKINDS; k++)
+	if (csv && cli_write_csv("report", &v, csv, argv[optind]) != 0)
+		rc = EXIT_USAGE;
+	int n = 0;
+	for (int k = 0; !rc && k < REPORT_NKINDS; k++)
 		if (out[k])
 			term_print(stdout, "%s%s", n++ ? ", " : "reports: ", out[k]);
-	if (!rc)
+	if (!rc && n)
 		putchar('\n');
+	if (!rc && csv)
+		term_println(stdout, "csv: %s", csv);
 	report_view_free(&v);
 	return rc;
 }

@@ -28,6 +28,7 @@ static const char run_usage[] =
 	"      --summary FILE    write the text summary here instead\n"
 	"      --html FILE       write the HTML audit report here instead\n"
 	"      --json FILE       write results.json here instead\n"
+	"      --csv DIR         also write CSV files (histograms, per-run figures) into DIR\n"
 	"      --only ID[,ID...] run only these requirements\n"
 	"      --quick           smoke run: iterations / 10, at most 3 runs\n"
 	"      --iterations N    override every requirement's iterations\n"
@@ -46,6 +47,7 @@ static const char *const out_names[REPORT_NKINDS] = {
 /* What the options ask for. */
 struct run_args {
 	const char *outdir, *only;
+	const char *csv_dir;     /* --csv DIR, or NULL */
 	const char *explicit_path[REPORT_NKINDS];
 	struct run_options ro;
 };
@@ -70,6 +72,8 @@ static int check_empty(const struct run_args *a)
 			what = out_options[k];
 	if (a->only && !a->only[0])
 		what = "--only";
+	if (a->csv_dir && !a->csv_dir[0])
+		what = "--csv";
 	if (!what)
 		return RUN_CONTINUE;
 	term_println(stderr, "rtconform run: %s: empty value (see rtconform run --help)", what);
@@ -84,6 +88,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		{ "summary", required_argument, NULL, 's' },
 		{ "html", required_argument, NULL, 'H' },
 		{ "json", required_argument, NULL, 'J' },
+		{ "csv", required_argument, NULL, 'C' },
 		{ "only", required_argument, NULL, 'O' },
 		{ "quick", no_argument, NULL, 'q' },
 		{ "iterations", required_argument, NULL, 'i' },
@@ -100,6 +105,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		case 's': a->explicit_path[REPORT_SUMMARY] = optarg; break;
 		case 'H': a->explicit_path[REPORT_HTML] = optarg; break;
 		case 'J': a->explicit_path[REPORT_JSON] = optarg; break;
+		case 'C': a->csv_dir = optarg; break;
 		case 'O': a->only = optarg; break;
 		case 'q': a->ro.quick = true; break;
 		case 'i':
@@ -201,6 +207,24 @@ static int check_collisions(const struct run_args *a, char *const out_path[REPOR
 	return rc;
 }
 
+/* --csv DIR beside the reports and the requirements files (cli_check_csv_dir). */
+static int check_csv(const struct run_args *a, char *const out_path[REPORT_NKINDS],
+		     struct req_file **files, size_t nfiles)
+{
+	struct cli_file *f = calloc(REPORT_NKINDS + nfiles, sizeof *f);
+	if (!f) {
+		term_println(stderr, "rtconform run: out of memory");
+		return EXIT_USAGE;
+	}
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		f[k] = (struct cli_file){ out_path[k], out_label(a, k) };
+	for (size_t i = 0; i < nfiles; i++)
+		f[REPORT_NKINDS + i] = (struct cli_file){ files[i]->path, "the requirements file" };
+	int rc = cli_check_csv_dir("run", a->csv_dir, f, REPORT_NKINDS + nfiles);
+	free(f);
+	return rc;
+}
+
 /* Each report's path, checked writable before anything is measured. 0, or
  * EXIT_USAGE after saying why; out_path[] is filled as far as it got. A
  * report directory this made is removed again when the run cannot go on. */
@@ -225,8 +249,14 @@ static int prepare_outputs(const struct run_args *a, char *out_path[REPORT_NKIND
 			rc = EXIT_USAGE;
 		}
 	}
+	bool csv_was_there = !a->csv_dir || stat(a->csv_dir, &st) == 0;
+	if (!rc && a->csv_dir)
+		rc = check_csv(a, out_path, files, nfiles);
+	/* Only if empty: nothing of anyone else's goes. */
+	if (rc && !csv_was_there)
+		rmdir(a->csv_dir);
 	if (rc && !dir_was_there)
-		rmdir(a->outdir); /* only if it is empty: nothing of anyone else's goes */
+		rmdir(a->outdir);
 	return rc;
 }
 
@@ -276,8 +306,8 @@ static void measure_all(struct report_view *view, struct req_file **files, size_
  * output that fails (closed, full) cannot cost a report, and a signal ends a
  * write that blocks. 0, or EXIT_NOT_MEASURED after saying why on stderr. */
 static int print_table(const struct report_view *view, int rc, bool all_written,
-		       char *out_path[REPORT_NKINDS], volatile sig_atomic_t *interrupted,
-		       sig_atomic_t seen)
+		       char *out_path[REPORT_NKINDS], const char *csv_dir,
+		       volatile sig_atomic_t *interrupted, sig_atomic_t seen)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -289,6 +319,8 @@ static int print_table(const struct report_view *view, int rc, bool all_written,
 	if (all_written)
 		term_println(m, "reports: %s, %s, %s, %s", out_path[REPORT_JUNIT],
 			     out_path[REPORT_SUMMARY], out_path[REPORT_HTML], out_path[REPORT_JSON]);
+	if (all_written && csv_dir)
+		term_println(m, "csv: %s", csv_dir);
 	if (fclose(m) != 0)
 		out_of_memory();
 	int e = cli_write_stdout(text, len, interrupted, seen);
@@ -301,11 +333,11 @@ static int print_table(const struct report_view *view, int rc, bool all_written,
 	return EXIT_NOT_MEASURED;
 }
 
-/* The four reports from the view, then the table on stdout. Returns the
- * run's exit status: EXIT_NOT_MEASURED also when a report or standard output
- * could not be written. */
+/* The four reports and the CSV export of --csv from the view, then the
+ * table on stdout. Returns the run's exit status: EXIT_NOT_MEASURED also
+ * when a report, the export or standard output could not be written. */
 static int write_reports(const struct report_view *view, char *out_path[REPORT_NKINDS],
-			 sig_atomic_t seen,
+			 const char *csv_dir, sig_atomic_t seen,
 			 volatile sig_atomic_t *interrupted)
 {
 	char err[600];
@@ -320,7 +352,11 @@ static int write_reports(const struct report_view *view, char *out_path[REPORT_N
 			all_written = false;
 		}
 	}
-	int prc = print_table(view, rc, all_written, out_path, interrupted, seen);
+	if (csv_dir && cli_write_csv("run", view, csv_dir, "the run") != 0) {
+		rc = EXIT_NOT_MEASURED;
+		all_written = false;
+	}
+	int prc = print_table(view, rc, all_written, out_path, csv_dir, interrupted, seen);
 	return prc ? prc : rc;
 }
 
@@ -360,7 +396,7 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	if (report_view_finish(&view, &run) != 0)
 		out_of_memory();
 
-	int rc = write_reports(&view, out_path, seen, ro->interrupted);
+	int rc = write_reports(&view, out_path, a->csv_dir, seen, ro->interrupted);
 	report_view_free(&view);
 	fingerprint_free(&fp);
 	return rc;

@@ -1,0 +1,366 @@
+/* csv.c - the CSV export of a report view (csv.h; docs/reports.md, "CSV").
+ *
+ * Everything comes from the view, so `rtconform report results.json --csv`
+ * makes the same bytes as the run did. Numbers are written in the C locale:
+ * reals with 17 significant digits (num_fmt_exact, as results.json), counts
+ * as integers. Text fields follow RFC 4180 (quoted when they hold a comma,
+ * a quote or a line break; quotes doubled), lines end in LF.
+ */
+#include "reports/csv.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/numfmt.h"
+
+/* How much of an id and of a metric name goes into a file name: with the
+ * dots, a "~N" and ".csv", and report_atomic_write's temporary name around
+ * it, well inside NAME_MAX. */
+#define CSV_ID_MAX 100
+#define CSV_METRIC_MAX 60
+
+/* ---- fields -------------------------------------------------------------- */
+
+/* A text field. One that begins with = + - @, a tab or a carriage return
+ * gets a ' in front, so a spreadsheet takes it as text and never as a
+ * formula (a results.json is a CI artifact; its ids may be anything). */
+static void put_text(FILE *f, const char *s)
+{
+	bool quote = strpbrk(s, ",\"\r\n") != NULL;
+	if (quote)
+		fputc('"', f);
+	if (s[0] && strchr("=+-@\t\r", s[0]))
+		fputc('\'', f);
+	for (const char *p = s; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	if (quote)
+		fputc('"', f);
+}
+
+static void put_real(FILE *f, double v)
+{
+	char buf[40];
+	num_fmt_exact(v, buf, sizeof buf);
+	fputs(buf, f);
+}
+
+/* A value that may be absent: an empty field then. */
+static void put_value(FILE *f, const struct rv_value *v)
+{
+	if (v->have)
+		put_real(f, v->v);
+}
+
+/* Entry k of a per-run list that a view read from a file may lack (NULL). */
+static void put_nth(FILE *f, const struct rv_value *list, size_t k)
+{
+	if (list)
+		put_value(f, &list[k]);
+}
+
+static void put_count(FILE *f, uint64_t v)
+{
+	fprintf(f, "%llu", (unsigned long long)v);
+}
+
+/* ---- file names ------------------------------------------------------------ */
+
+/* s as a part of a file name, into out (max + 1 bytes): ASCII letters,
+ * digits, '.', '_' and '-' stay, every other byte becomes '_'; at most max
+ * bytes; empty becomes "_", and a leading '.' becomes '_' (no hidden file,
+ * no "." or ".."). */
+static void name_part(const char *s, size_t max, char *out)
+{
+	size_t n = 0;
+	for (; s[n] && n < max; n++) {
+		char ch = s[n];
+		bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			    (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
+		out[n] = keep ? ch : '_';
+	}
+	if (!n)
+		out[n++] = '_';
+	out[n] = '\0';
+	if (out[0] == '.')
+		out[0] = '_';
+}
+
+static bool name_taken(const struct report_csv *c, const char *name)
+{
+	for (size_t i = 0; i < c->nfiles; i++)
+		if (strcasecmp(c->files[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* "ID.METRIC.csv" made safe, or, when a file already has that name
+ * (compared ignoring case, so the files stay apart on a case-insensitive
+ * file system too), "ID.METRIC~2.csv", "~3", ...: '~' is in no safe part,
+ * so these never meet another requirement's name. Always two dots, so never
+ * runs.csv or index.csv. malloc'd; NULL when out of memory. */
+static char *hist_name(const struct report_csv *c, const char *id, const char *metric)
+{
+	char sid[CSV_ID_MAX + 1], smetric[CSV_METRIC_MAX + 1];
+	name_part(id, CSV_ID_MAX, sid);
+	name_part(metric, CSV_METRIC_MAX, smetric);
+	for (unsigned k = 1;; k++) {
+		char *name;
+		int n = k == 1 ? asprintf(&name, "%s.%s.csv", sid, smetric)
+			       : asprintf(&name, "%s.%s~%u.csv", sid, smetric, k);
+		if (n < 0)
+			return NULL;
+		if (!name_taken(c, name))
+			return name;
+		free(name);
+	}
+}
+
+/* ---- building ------------------------------------------------------------- */
+
+struct csv_build {
+	struct report_csv *c;
+	size_t cap;
+	FILE *runs, *index;            /* runs.csv and index.csv, built alongside */
+	char *runs_data, *index_data;
+	size_t runs_len, index_len;
+	bool failed;
+};
+
+/* Take name and a finished memstream's bytes into the set (freed on
+ * failure). */
+static void add_file(struct csv_build *b, char *name, char *data, size_t len)
+{
+	struct report_csv *c = b->c;
+	if (!b->failed && name && data && c->nfiles == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 16;
+		struct report_csv_file *f = realloc(c->files, cap * sizeof *f);
+		if (f) {
+			c->files = f;
+			b->cap = cap;
+		}
+	}
+	if (b->failed || !name || !data || c->nfiles == b->cap) {
+		b->failed = true;
+		free(name);
+		free(data);
+		return;
+	}
+	c->files[c->nfiles++] = (struct report_csv_file){ name, data, len };
+}
+
+/* Close a memstream; true when everything written to it is in *data. */
+static bool close_stream(FILE *f)
+{
+	bool good = !ferror(f);
+	return fclose(f) == 0 && good;
+}
+
+/* Whether the buckets and the overflow account for every sample: false for
+ * a view read from a file that keeps no histogram. */
+static bool buckets_complete(const struct rv_metric *m)
+{
+	uint64_t sum = m->overflow;
+	for (size_t i = 0; i < m->nbuckets; i++) {
+		if (m->buckets[i].count > UINT64_MAX - sum)
+			return false;
+		sum += m->buckets[i].count;
+	}
+	return sum == m->count;
+}
+
+/* The histogram file of duration metric m, and its line in index.csv. Its
+ * bounds are the buckets' (inclusive, in units) times ns_per_unit; samples
+ * above the histogram's range get a last row from just above it to the
+ * metric's max, so the counts add up to the metric's samples. */
+static void add_histogram(struct csv_build *b, const struct rv_file *vf, const struct rv_req *r,
+			  const struct rv_metric *m)
+{
+	if (!buckets_complete(m)) {
+		b->c->no_histogram++;
+		return;
+	}
+	char *data = NULL, *name = hist_name(b->c, r->id, m->name);
+	size_t len = 0;
+	FILE *f = name ? open_memstream(&data, &len) : NULL;
+	if (!f) {
+		add_file(b, name, NULL, 0);
+		return;
+	}
+	fputs("lo_ns,hi_ns,count\n", f);
+	for (size_t i = 0; i < m->nbuckets; i++) {
+		const struct rv_bucket *k = &m->buckets[i];
+		put_real(f, (double)k->lo * m->ns_per_unit);
+		fputc(',', f);
+		put_real(f, (double)k->hi * m->ns_per_unit);
+		fputc(',', f);
+		put_count(f, k->count);
+		fputc('\n', f);
+	}
+	if (m->overflow) {
+		put_real(f, ((double)m->highest + 1.0) * m->ns_per_unit);
+		fputc(',', f);
+		put_value(f, &m->ns[RV_MAX]);
+		fputc(',', f);
+		put_count(f, m->overflow);
+		fputc('\n', f);
+	}
+	if (!close_stream(f)) {
+		free(data);
+		data = NULL;
+	}
+	FILE *x = b->index;
+	put_text(x, name);
+	fputc(',', x);
+	put_text(x, vf->name);
+	fputc(',', x);
+	put_text(x, r->id);
+	fputc(',', x);
+	put_text(x, m->name);
+	fprintf(x, ",%llu,%llu\n", (unsigned long long)m->count, (unsigned long long)m->overflow);
+	add_file(b, name, data, len);
+}
+
+/* The start of a runs.csv line: file, requirement, metric, kind, run. */
+static void runs_line(FILE *f, const struct rv_file *vf, const struct rv_req *r,
+		      const char *metric, const char *kind, size_t run)
+{
+	put_text(f, vf->name);
+	fputc(',', f);
+	put_text(f, r->id);
+	fputc(',', f);
+	put_text(f, metric);
+	fprintf(f, ",%s,%zu,", kind, run + 1);
+}
+
+/* Requirement r's lines of runs.csv: the batch figure of each run (named
+ * after the first metric, whose scale it has), then each metric's runs. */
+static void add_runs(struct csv_build *b, const struct rv_file *vf, const struct rv_req *r)
+{
+	FILE *f = b->runs;
+	for (size_t k = 0; r->nmetrics && k < r->runs; k++) {
+		runs_line(f, vf, r, r->metrics[0].name, "batch", k);
+		fputc(',', f);
+		put_nth(f, r->batch_run_ns, k);
+		fputs(",\n", f);
+	}
+	for (size_t i = 0; i < r->nmetrics; i++) {
+		const struct rv_metric *m = &r->metrics[i];
+		bool count = m->kind == METRIC_COUNT;
+		for (size_t k = 0; m->run_count && k < m->nruns; k++) {
+			runs_line(f, vf, r, m->name, count ? "count" : "duration", k);
+			if (count) {
+				fputs(",,", f);
+				put_count(f, m->run_count[k]);
+			} else {
+				put_count(f, m->run_count[k]);
+				fputc(',', f);
+				put_nth(f, m->run_mean_ns, k);
+				fputc(',', f);
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+int report_csv_render(const struct report_view *v, struct report_csv *out)
+{
+	memset(out, 0, sizeof *out);
+	struct csv_build b = { .c = out };
+	b.runs = open_memstream(&b.runs_data, &b.runs_len);
+	b.index = open_memstream(&b.index_data, &b.index_len);
+	b.failed = !b.runs || !b.index;
+	if (!b.failed) {
+		fputs("file,requirement,metric,kind,run,samples,mean_ns,count\n", b.runs);
+		fputs("csv,file,requirement,metric,samples,overflow\n", b.index);
+	}
+	for (size_t fi = 0; fi < v->nfiles && !b.failed; fi++) {
+		const struct rv_file *vf = &v->files[fi];
+		for (size_t ri = 0; ri < vf->nreqs && !b.failed; ri++) {
+			const struct rv_req *r = &vf->reqs[ri];
+			if (!r->measured)
+				continue;
+			for (size_t mi = 0; mi < r->nmetrics && !b.failed; mi++)
+				if (r->metrics[mi].kind == METRIC_DURATION)
+					add_histogram(&b, vf, r, &r->metrics[mi]);
+			add_runs(&b, vf, r);
+		}
+	}
+	bool runs_ok = b.runs && close_stream(b.runs);
+	bool index_ok = b.index && close_stream(b.index);
+	add_file(&b, strdup(REPORT_CSV_RUNS), runs_ok ? b.runs_data : NULL, b.runs_len);
+	add_file(&b, strdup(REPORT_CSV_INDEX), index_ok ? b.index_data : NULL, b.index_len);
+	if (!runs_ok)
+		free(b.runs_data);
+	if (!index_ok)
+		free(b.index_data);
+	if (b.failed) {
+		report_csv_free(out);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void report_csv_free(struct report_csv *c)
+{
+	for (size_t i = 0; i < c->nfiles; i++) {
+		free(c->files[i].name);
+		free(c->files[i].data);
+	}
+	free(c->files);
+	memset(c, 0, sizeof *c);
+}
+
+/* ---- writing -------------------------------------------------------------- */
+
+/* "dir/name" (one slash), malloc'd; NULL when out of memory. */
+static char *in_dir(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+	char *s;
+	if (asprintf(&s, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name) < 0)
+		return NULL;
+	return s;
+}
+
+int report_csv_check_dir(const char *dir, char *err, size_t errlen)
+{
+	char *probe = in_dir(dir, REPORT_CSV_RUNS);
+	if (!probe) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	int ret = report_check_writable(probe, err, errlen);
+	free(probe);
+	return ret;
+}
+
+int report_csv_write(const struct report_view *v, const char *dir, size_t *no_histogram,
+		     char *err, size_t errlen)
+{
+	struct report_csv c;
+	if (report_csv_render(v, &c) != 0) {
+		snprintf(err, errlen, "cannot write the CSV files in '%s': building them failed: %s",
+			 dir, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	if (no_histogram)
+		*no_histogram = c.no_histogram;
+	int ret = 0;
+	for (size_t i = 0; i < c.nfiles && !ret; i++) {
+		char *path = in_dir(dir, c.files[i].name);
+		ret = path ? report_atomic_write(path, c.files[i].data, c.files[i].len) : -ENOMEM;
+		if (ret)
+			snprintf(err, errlen, "cannot write '%s': %s", path ? path : c.files[i].name,
+				 strerror(-ret));
+		free(path);
+	}
+	report_csv_free(&c);
+	return ret;
+}

@@ -1,0 +1,166 @@
+# --csv DIR of run and report: a histogram file per duration metric whose
+# counts add up to results.json's, runs.csv, index.csv; `report` makes the
+# same bytes from results.json and what it can from junit.xml; an unwritable
+# or colliding DIR is refused before anything is measured, one that fails
+# after measuring makes the run's status 3; hostile ids stay in DIR.
+. "$(dirname "$0")/lib.sh"
+
+command -v python3 >/dev/null || { fail "python3 is missing (Debian package python3)"; finish; }
+command -v gnuplot >/dev/null || { fail "gnuplot is missing (Debian package gnuplot-nox; ci/deps installs it)"; finish; }
+
+# check_csv RESULTS.json DIR: every duration metric of every measured
+# requirement has its file in DIR (through index.csv), with the header, the
+# buckets' counts (overflow included) adding up to the metric's count, and
+# lo <= hi; runs.csv has a line per run of every metric and batch figure.
+check_csv() {
+  python3 - "$1" "$2" >"$TMP/check_csv" 2>&1 <<'PY'
+import csv, json, os, sys
+res, d = json.load(open(sys.argv[1])), sys.argv[2]
+bad = []
+index = list(csv.DictReader(open(os.path.join(d, "index.csv"), newline="")))
+by_key = {(r["file"], r["requirement"], r["metric"]): r for r in index}
+want_runs = 0
+for f in res["files"]:
+    for q in f["requirements"]:
+        if not q["measured"]:
+            continue
+        want_runs += q["runs"] if q["metrics"] else 0
+        for m in q["metrics"]:
+            want_runs += len(m["runs"])
+            if m["kind"] != "duration":
+                continue
+            row = by_key.pop((f["name"], q["id"], m["name"]), None)
+            if row is None:
+                bad.append("no histogram file for %s %s" % (q["id"], m["name"]))
+                continue
+            with open(os.path.join(d, row["csv"]), newline="") as h:
+                rows = list(csv.reader(h))
+            if rows[0] != ["lo_ns", "hi_ns", "count"]:
+                bad.append("%s: header %r" % (row["csv"], rows[0]))
+            total = sum(int(r[2]) for r in rows[1:])
+            if total != m["count"] or int(row["samples"]) != m["count"]:
+                bad.append("%s: counts add up to %d, index says %s, results.json %d"
+                           % (row["csv"], total, row["samples"], m["count"]))
+            if any(float(r[0]) > float(r[1]) for r in rows[1:] if r[1]):
+                bad.append("%s: a bucket with lo > hi" % row["csv"])
+            if m["count"] and len(rows) < 2:
+                bad.append("%s: no buckets" % row["csv"])
+if by_key:
+    bad.append("index.csv lists files of no metric: %r" % list(by_key))
+runs = list(csv.reader(open(os.path.join(d, "runs.csv"), newline="")))
+if runs[0] != "file,requirement,metric,kind,run,samples,mean_ns,count".split(","):
+    bad.append("runs.csv header %r" % runs[0])
+if len(runs) - 1 != want_runs:
+    bad.append("runs.csv: %d lines, expected %d" % (len(runs) - 1, want_runs))
+print("\n".join(bad) if bad else "%d histogram files" % len(index))
+sys.exit(1 if bad else 0)
+PY
+  if [ $? -eq 0 ]; then ok; else fail "check_csv $1 $2:"; sed 's/^/    /' "$TMP/check_csv"; fi
+}
+
+# A quick run writes the reports and, in --csv DIR (made), the CSV files.
+expect_status 0 "$RTC" run --quick -o "$TMP/r" --csv "$TMP/r/csv" "$FIX/cli/pass.xml"
+expect_grep "^csv: $TMP/r/csv\$" "$TMP/out"
+for f in index.csv runs.csv PP-OTHER.per-op.csv PP-OTHER.wakeup.csv PP-FIFO.per-op.csv; do
+  [ -s "$TMP/r/csv/$f" ] && ok || fail "run --csv did not write $f"
+done
+check_csv "$TMP/r/results.json" "$TMP/r/csv"
+# gnuplot, a consumer the export is for, reads a histogram file and counts
+# the samples results.json has.
+n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["files"][0]["requirements"][0]["metrics"][0]["count"])' "$TMP/r/results.json")
+sum=$(cd "$TMP/r/csv" && gnuplot -e "set datafile separator ','; stats 'PP-OTHER.per-op.csv' using 3 skip 1 nooutput; print sprintf('%d', STATS_sum)" 2>&1)
+[ "$sum" = "$n" ] && [ "$n" -gt 0 ] && ok || fail "gnuplot sums PP-OTHER.per-op.csv to '$sum', results.json has $n samples"
+# The check finds a file whose counts do not add up.
+cp -r "$TMP/r/csv" "$TMP/broken"
+sed -i '2s/,[0-9]*$/,999999/' "$TMP/broken/PP-OTHER.per-op.csv"
+python3 - "$TMP/r/results.json" "$TMP/broken" >/dev/null 2>&1 <<'PY' && fail "a histogram with a wrong count passed" || ok
+import csv, json, sys
+res = json.load(open(sys.argv[1]))
+m = res["files"][0]["requirements"][0]["metrics"][0]
+rows = list(csv.reader(open(sys.argv[2] + "/PP-OTHER.per-op.csv")))[1:]
+sys.exit(0 if sum(int(r[2]) for r in rows) == m["count"] else 1)
+PY
+
+# report --csv from results.json: the same bytes, file for file.
+expect_status 0 "$RTC" report "$TMP/r/results.json" --csv "$TMP/again"
+expect_grep "^csv: $TMP/again\$" "$TMP/out"
+if diff -r "$TMP/r/csv" "$TMP/again" >"$TMP/diff"; then ok; else
+  fail "report --csv from results.json differs from the run's:"; head -10 "$TMP/diff"; fi
+
+# From junit.xml: every histogram it keeps is the run's; any it does not
+# keep is said, with how many, and left out; runs.csv has its rounded means.
+expect_status 0 "$RTC" report "$TMP/r/junit.xml" --csv "$TMP/fromjunit" --summary "$TMP/fromjunit.txt"
+[ -s "$TMP/fromjunit/runs.csv" ] && [ -s "$TMP/fromjunit/index.csv" ] && ok \
+  || fail "report --csv from junit.xml wrote no runs.csv or index.csv"
+total=$(($(wc -l <"$TMP/r/csv/index.csv") - 1))
+written=0
+for f in "$TMP"/fromjunit/*.*.csv; do
+  [ -e "$f" ] || continue
+  written=$((written + 1))
+  cmp -s "$f" "$TMP/r/csv/${f##*/}" && ok || fail "${f##*/} from junit.xml differs from the run's"
+done
+if [ "$written" -eq "$total" ]; then ok
+else expect_grep "keeps no histogram of $((total - written)) metrics? with samples" "$TMP/out"; fi
+# A junit.xml without any histogram: the note counts every duration metric.
+grep -v '\.hist"' "$TMP/r/junit.xml" >"$TMP/lean.xml"
+expect_status 0 "$RTC" report "$TMP/lean.xml" --csv "$TMP/lean"
+expect_grep "lean.xml keeps no histogram of $total metrics with samples: no CSV file for them" "$TMP/out"
+[ "$(ls "$TMP/lean" | tr '\n' ' ')" = "index.csv runs.csv " ] && ok || fail "from a junit.xml without histograms: $(ls "$TMP/lean")"
+
+# Refused before anything is measured, exit 2: an unwritable DIR, one whose
+# parent is missing too (one level is made, as for -o), an empty value, a
+# report or requirements file that the export could overwrite; a new -o
+# directory is not left behind.
+expect_status 2 "$RTC" run -o "$TMP/o2" --csv /proc/rtconform-cannot-write "$FIX/cli/pass.xml"
+expect_grep "cannot write '/proc/rtconform-cannot-write/runs.csv'" "$TMP/out"
+[ ! -e "$TMP/o2" ] && ok || fail "a refused --csv left the new -o directory (or measured)"
+expect_status 2 "$RTC" run -o "$TMP/o3" --csv "$TMP/no/such" "$FIX/cli/pass.xml"
+expect_grep "cannot create directory '$TMP/no/such'" "$TMP/out"
+[ ! -e "$TMP/o3" ] && ok || fail "a refused --csv left the new -o directory (or measured)"
+expect_status 2 "$RTC" run -o "$TMP/o4" --csv '' "$FIX/cli/pass.xml"
+expect_grep '--csv: empty value' "$TMP/out"
+expect_status 2 "$RTC" run -o "$TMP/o5" --summary "$TMP/c5/s.csv" --csv "$TMP/c5" "$FIX/cli/pass.xml"
+expect_grep "--summary \($TMP/c5/s.csv\) is a .csv file in the --csv directory" "$TMP/out"
+[ ! -e "$TMP/o5/junit.xml" ] && ok || fail "a colliding --csv measured"
+cp "$FIX/cli/pass.xml" "$TMP/req.csv"
+expect_status 2 "$RTC" run -o "$TMP/o6" --csv "$TMP" "$TMP/req.csv"
+expect_grep 'the requirements file .* is a .csv file in the --csv directory' "$TMP/out"
+expect_status 2 "$RTC" report "$TMP/r/results.json" --csv "$TMP/r/results.json"
+expect_grep 'the input .* is the --csv directory' "$TMP/out"
+expect_status 2 "$RTC" report "$TMP/r/results.json" --csv /proc/rtconform-cannot-write
+expect_grep "cannot write '/proc/rtconform-cannot-write/runs.csv'" "$TMP/out"
+expect_status 2 "$RTC" report "$TMP/r/results.json"
+expect_grep 'or --csv DIR' "$TMP/out"
+
+# A DIR that fills up after the measurement (room for one file): the run
+# says which file, and ends 3 as for any report it could not write.
+mkdir "$TMP/plant"
+expect_status 3 unshare -m sh -c "mount -t tmpfs -o nr_inodes=3 none '$TMP/plant' && exec '$RTC' run --quick -o '$TMP/full' --csv '$TMP/plant/csv' '$FIX/cli/pass.xml'"
+expect_grep "cannot write '$TMP/plant/csv/[^']*': No space left on device" "$TMP/out"
+expect_grep 'exit status 3: a report could not be written' "$TMP/out"
+validate_junit "$TMP/full/junit.xml" --tests 2
+
+# Hostile ids (a results.json may say anything): every file stays in DIR
+# under a safe, distinct name, and index.csv gives the ids back whole.
+python3 - "$TMP/r/results.json" "$TMP/hostile.json" <<'PY'
+import json, sys
+res = json.load(open(sys.argv[1]))
+reqs = res["files"][0]["requirements"]
+reqs[0]["id"] = '../../escape,"=1+1"\n'
+reqs[1]["id"] = '_._.._escape___1_1__'  # the first one's safe name
+json.dump(res, open(sys.argv[2], "w"))
+PY
+mkdir "$TMP/h"
+expect_status 0 "$RTC" report "$TMP/hostile.json" --csv "$TMP/h/csv"
+[ -z "$(ls -A "$TMP" | grep escape)" ] && [ -z "$(ls -A "$TMP/h" | grep -vx csv)" ] && ok \
+  || fail "a hostile id wrote outside the --csv directory"
+ls -A "$TMP/h/csv" >"$TMP/names"
+expect_no_grep '^\.|[^A-Za-z0-9._~-]' "$TMP/names"
+[ "$(sort -fu "$TMP/names" | wc -l)" -eq "$(wc -l <"$TMP/names")" ] && ok || fail "two CSV files share a name"
+expect_grep '^_\._\.\._escape___1_1__\.per-op~2\.csv$' "$TMP/names"
+python3 - "$TMP/h/csv/index.csv" <<'PY' && ok || fail "index.csv does not give the hostile ids back"
+import csv, sys
+ids = {r["requirement"] for r in csv.DictReader(open(sys.argv[1], newline=""))}
+sys.exit(ids != {'../../escape,"=1+1"\n', '_._.._escape___1_1__'})
+PY
+finish

@@ -1,0 +1,421 @@
+/* test_csv.c - the CSV export (reports/csv.c) of the synthetic run of
+ * report_fixture.h.
+ *
+ * Each histogram file has the header and one row per bucket of its metric in
+ * the view, its bounds the buckets' times ns_per_unit, and its counts add up
+ * to the metric's samples (overflow included, in a last row); index.csv
+ * names every one; runs.csv has a line per run of every metric and of the
+ * batch figure. File names stay safe and distinct for any id; text fields
+ * are quoted so a CSV reader gets them back; a view without buckets makes no
+ * file; the same view read back from results.json makes the same bytes.
+ */
+#include "report_fixture.h"
+
+#include "base/numfmt.h"
+#include "reports/csv.h"
+
+/* ---- a small RFC 4180 reader ------------------------------------------- */
+
+#define MAX_FIELDS 16
+
+struct row {
+	char *f[MAX_FIELDS];
+	int n;
+};
+
+/* The next record of *p into r (fields malloc'd), *p moved past it. False
+ * at the end of the text. */
+static bool next_row(const char **p, struct row *r)
+{
+	const char *s = *p;
+	r->n = 0;
+	if (!*s)
+		return false;
+	for (;;) {
+		ck_assert_int_lt(r->n, MAX_FIELDS);
+		size_t cap = strlen(s) + 1, n = 0;
+		char *out = malloc(cap);
+		ck_assert_ptr_nonnull(out);
+		if (*s == '"') {
+			for (s++;; s++) {
+				ck_assert_msg(*s, "unterminated quoted field");
+				if (*s == '"' && s[1] == '"')
+					out[n++] = *s++;
+				else if (*s == '"')
+					break;
+				else
+					out[n++] = *s;
+			}
+			s++;
+		} else {
+			while (*s && *s != ',' && *s != '\n') {
+				ck_assert_msg(*s != '"' && *s != '\r', "bare quote or CR in a field");
+				out[n++] = *s++;
+			}
+		}
+		out[n] = '\0';
+		r->f[r->n++] = out;
+		if (*s == ',') {
+			s++;
+			continue;
+		}
+		ck_assert_msg(*s == '\n', "a record must end in LF, not '%c'", *s);
+		*p = s + 1;
+		return true;
+	}
+}
+
+static void free_row(struct row *r)
+{
+	for (int i = 0; i < r->n; i++)
+		free(r->f[i]);
+	r->n = 0;
+}
+
+/* ---- the export --------------------------------------------------------- */
+
+static void render(const struct report_view *v, struct report_csv *c)
+{
+	ck_assert_int_eq(report_csv_render(v, c), 0);
+	ck_assert_uint_ge(c->nfiles, 2);
+	ck_assert_str_eq(c->files[c->nfiles - 2].name, REPORT_CSV_RUNS);
+	ck_assert_str_eq(c->files[c->nfiles - 1].name, REPORT_CSV_INDEX);
+	for (size_t i = 0; i < c->nfiles; i++)
+		ck_assert_uint_eq(strlen(c->files[i].data), c->files[i].len);
+}
+
+static const struct report_csv_file *file_named(const struct report_csv *c, const char *name)
+{
+	for (size_t i = 0; i < c->nfiles; i++)
+		if (strcmp(c->files[i].name, name) == 0)
+			return &c->files[i];
+	ck_abort_msg("no CSV file %s", name);
+	return NULL;
+}
+
+static const struct rv_req *req_of(const struct report_view *v, const char *id)
+{
+	for (size_t f = 0; f < v->nfiles; f++)
+		for (size_t i = 0; i < v->files[f].nreqs; i++)
+			if (strcmp(v->files[f].reqs[i].id, id) == 0)
+				return &v->files[f].reqs[i];
+	ck_abort_msg("no requirement %s", id);
+	return NULL;
+}
+
+static const struct rv_metric *metric_of(const struct rv_req *r, const char *name)
+{
+	for (size_t i = 0; i < r->nmetrics; i++)
+		if (strcmp(r->metrics[i].name, name) == 0)
+			return &r->metrics[i];
+	ck_abort_msg("%s has no metric %s", r->id, name);
+	return NULL;
+}
+
+static void assert_real(const char *field, double want, const char *what)
+{
+	char buf[40];
+	num_fmt_exact(want, buf, sizeof buf);
+	ck_assert_msg(strcmp(field, buf) == 0, "%s: '%s', expected '%s'", what, field, buf);
+}
+
+/* Histogram file `name` holds metric m's buckets as the view has them, and
+ * its counts add up to m's samples. */
+static void assert_histogram(const struct report_csv *c, const char *name,
+			     const struct rv_metric *m)
+{
+	const char *p = file_named(c, name)->data;
+	struct row r;
+	ck_assert(next_row(&p, &r));
+	ck_assert_int_eq(r.n, 3);
+	ck_assert_str_eq(r.f[0], "lo_ns");
+	ck_assert_str_eq(r.f[1], "hi_ns");
+	ck_assert_str_eq(r.f[2], "count");
+	free_row(&r);
+	uint64_t sum = 0;
+	size_t k = 0;
+	while (next_row(&p, &r)) {
+		ck_assert_int_eq(r.n, 3);
+		if (k < m->nbuckets) {
+			const struct rv_bucket *b = &m->buckets[k];
+			assert_real(r.f[0], (double)b->lo * m->ns_per_unit, name);
+			assert_real(r.f[1], (double)b->hi * m->ns_per_unit, name);
+			ck_assert_uint_eq(strtoull(r.f[2], NULL, 10), b->count);
+		} else {
+			ck_assert_msg(k == m->nbuckets && m->overflow, "%s: a row too many", name);
+			assert_real(r.f[0], ((double)m->highest + 1) * m->ns_per_unit, name);
+			assert_real(r.f[1], m->ns[RV_MAX].v, name);
+			ck_assert_uint_eq(strtoull(r.f[2], NULL, 10), m->overflow);
+		}
+		sum += strtoull(r.f[2], NULL, 10);
+		k++;
+		free_row(&r);
+	}
+	ck_assert_uint_eq(k, m->nbuckets + (m->overflow ? 1 : 0));
+	ck_assert_uint_eq(sum, m->count);
+}
+
+START_TEST(histograms_are_the_views_buckets)
+{
+	struct fx *x = fx_new();
+	struct report_view v;
+	struct report_csv c;
+	fx_view(x, &v);
+	/* Five samples above the histogram's range, as a run records them. */
+	struct rv_metric *wk = (struct rv_metric *)metric_of(req_of(&v, "SEM-OK"), "wakeup");
+	wk->overflow = 5;
+	wk->count += 5;
+	render(&v, &c);
+	const char *want[] = { "SEM-RT.per-op.csv", "SEM-RT.wakeup.csv", "SEM-OK.per-op.csv",
+			       "SEM-OK.wakeup.csv", "NOS.per-op.csv", "NOS.wakeup.csv",
+			       "B-1.per-op.csv", "B-1.wakeup.csv" };
+	size_t nwant = sizeof want / sizeof want[0];
+	ck_assert_uint_eq(c.nfiles, nwant + 2); /* no count metric, TMR or SKP */
+	ck_assert_uint_eq(c.no_histogram, 0);
+	for (size_t i = 0; i < nwant; i++) {
+		ck_assert_str_eq(c.files[i].name, want[i]);
+		char id[16], metric[16];
+		ck_assert_int_eq(sscanf(want[i], "%15[^.].%15[^.]", id, metric), 2);
+		const struct rv_metric *m = metric_of(req_of(&v, id), metric);
+		assert_histogram(&c, want[i], m);
+		if (strcmp(id, "NOS") != 0)
+			ck_assert_uint_gt(m->nbuckets, 2);
+	}
+	ck_assert_uint_eq(metric_of(req_of(&v, "SEM-RT"), "per-op")->count, 4000);
+	ck_assert_str_eq(file_named(&c, "NOS.per-op.csv")->data, "lo_ns,hi_ns,count\n");
+
+	/* index.csv: one line per histogram file, in the same order. */
+	const char *p = file_named(&c, REPORT_CSV_INDEX)->data;
+	struct row r;
+	ck_assert(next_row(&p, &r));
+	ck_assert_int_eq(r.n, 6);
+	ck_assert_str_eq(r.f[0], "csv");
+	ck_assert_str_eq(r.f[5], "overflow");
+	free_row(&r);
+	for (size_t i = 0; i < nwant; i++) {
+		ck_assert(next_row(&p, &r));
+		ck_assert_str_eq(r.f[0], want[i]);
+		ck_assert_str_eq(r.f[1], i < 6 ? "spy-memo" : "extra.xml");
+		const struct rv_metric *m = metric_of(req_of(&v, r.f[2]), r.f[3]);
+		ck_assert_uint_eq(strtoull(r.f[4], NULL, 10), m->count);
+		ck_assert_uint_eq(strtoull(r.f[5], NULL, 10), m->overflow);
+		free_row(&r);
+	}
+	ck_assert(!next_row(&p, &r));
+	report_csv_free(&c);
+	ck_assert_ptr_null(c.files);
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
+/* runs.csv: the batch figure, each duration metric's samples and mean, each
+ * count metric's count, a line per run, as the view has them. */
+START_TEST(runs_are_the_views_runs)
+{
+	struct fx *x = fx_new();
+	struct report_view v;
+	struct report_csv c;
+	fx_view(x, &v);
+	render(&v, &c);
+	const char *p = file_named(&c, REPORT_CSV_RUNS)->data;
+	struct row r;
+	ck_assert(next_row(&p, &r));
+	const char *head[] = { "file", "requirement", "metric", "kind", "run", "samples",
+			       "mean_ns", "count" };
+	ck_assert_int_eq(r.n, 8);
+	for (int i = 0; i < 8; i++)
+		ck_assert_str_eq(r.f[i], head[i]);
+	free_row(&r);
+	size_t lines = 0, want_lines = 0, sem_rt = 0;
+	while (next_row(&p, &r)) {
+		ck_assert_int_eq(r.n, 8);
+		const struct rv_req *q = req_of(&v, r.f[1]);
+		ck_assert(q->measured);
+		size_t k = strtoul(r.f[4], NULL, 10);
+		ck_assert_uint_ge(k, 1);
+		if (strcmp(r.f[3], "batch") == 0) {
+			ck_assert_str_eq(r.f[2], q->metrics[0].name);
+			ck_assert_uint_le(k, q->runs);
+			ck_assert_str_eq(r.f[5], "");
+			if (q->batch_run_ns[k - 1].have)
+				assert_real(r.f[6], q->batch_run_ns[k - 1].v, "batch");
+			else
+				ck_assert_str_eq(r.f[6], "");
+		} else {
+			const struct rv_metric *m = metric_of(q, r.f[2]);
+			ck_assert_uint_le(k, m->nruns);
+			bool count = m->kind == METRIC_COUNT;
+			ck_assert_str_eq(r.f[3], count ? "count" : "duration");
+			uint64_t n = strtoull(count ? r.f[7] : r.f[5], NULL, 10);
+			ck_assert_uint_eq(n, m->run_count[k - 1]);
+			if (!count && m->run_mean_ns[k - 1].have)
+				assert_real(r.f[6], m->run_mean_ns[k - 1].v, "run mean");
+			else
+				ck_assert_str_eq(r.f[6], "");
+			ck_assert_str_eq(count ? r.f[5] : r.f[7], "");
+		}
+		if (strcmp(r.f[1], "SEM-RT") == 0 && strcmp(r.f[2], "page-faults") == 0)
+			ck_assert_uint_eq(strtoull(r.f[7], NULL, 10), 2 * (k - 1));
+		sem_rt += strcmp(r.f[1], "SEM-RT") == 0;
+		lines++;
+		free_row(&r);
+	}
+	/* a line per run of the batch figure and of each metric */
+	for (size_t f = 0; f < v.nfiles; f++)
+		for (size_t i = 0; i < v.files[f].nreqs; i++) {
+			const struct rv_req *q = &v.files[f].reqs[i];
+			if (!q->measured)
+				continue;
+			want_lines += q->nmetrics ? q->runs : 0;
+			for (size_t m = 0; m < q->nmetrics; m++)
+				want_lines += q->metrics[m].nruns;
+		}
+	ck_assert_uint_eq(lines, want_lines);
+	ck_assert_uint_eq(sem_rt, 4 * (1 + 5)); /* 4 runs: batch, 2 durations, 3 counts */
+	report_csv_free(&c);
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
+/* Ids from a results.json may be anything: names stay in the directory,
+ * visible, distinct (also ignoring case), and the fields come back whole. */
+START_TEST(hostile_ids)
+{
+	static const char evil[] = "../x/\"=cmd\",\n\t";
+	struct fx *x = fx_new();
+	x->reqs[0][0].id = (char *)evil;  /* SEM-RT */
+	x->reqs[0][1].id = (char *)"_._x___cmd____"; /* SEM-OK: the same safe name */
+	x->reqs[1][0].id = (char *)".";   /* B-1 */
+	struct report_view v;
+	struct report_csv c;
+	fx_view(x, &v);
+	struct rv_req *nos = (struct rv_req *)req_of(&v, "NOS");
+	free(nos->id);
+	nos->id = strdup("_._X___CMD____"); /* only case sets it apart */
+	render(&v, &c);
+	for (size_t i = 0; i < c.nfiles; i++) {
+		const char *n = c.files[i].name;
+		ck_assert_msg(n[0] != '.' && !strchr(n, '/') && strlen(n) < 200, "unsafe name %s", n);
+		for (size_t j = 0; j < i; j++)
+			ck_assert_msg(strcasecmp(n, c.files[j].name) != 0, "%s twice", n);
+	}
+	ck_assert_str_eq(c.files[0].name, "_._x___cmd____.per-op.csv");
+	ck_assert_str_eq(c.files[2].name, "_._x___cmd____.per-op~2.csv");
+	ck_assert_str_eq(c.files[4].name, "_._X___CMD____.per-op~3.csv");
+	ck_assert_str_eq(c.files[6].name, "_.per-op.csv");
+	/* index.csv gives the id back as it was. */
+	const char *p = file_named(&c, REPORT_CSV_INDEX)->data;
+	struct row r;
+	ck_assert(next_row(&p, &r));
+	free_row(&r);
+	ck_assert(next_row(&p, &r));
+	ck_assert_int_eq(r.n, 6);
+	ck_assert_str_eq(r.f[0], "_._x___cmd____.per-op.csv");
+	ck_assert_str_eq(r.f[2], evil);
+	free_row(&r);
+	report_csv_free(&c);
+
+	/* a field that a spreadsheet would take for a formula gets a ' */
+	free(nos->id);
+	nos->id = strdup("=SUM(A1)");
+	render(&v, &c);
+	ck_assert_ptr_nonnull(strstr(file_named(&c, REPORT_CSV_INDEX)->data, ",'=SUM(A1),"));
+	ck_assert_ptr_nonnull(strstr(file_named(&c, "_SUM_A1_.per-op.csv")->data, "lo_ns"));
+	report_csv_free(&c);
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
+/* A view whose metric has samples but no buckets (a junit.xml that keeps no
+ * histogram) gets no file for it rather than one whose counts do not add
+ * up; the rest is written. */
+START_TEST(no_buckets_no_file)
+{
+	struct fx *x = fx_new();
+	struct report_view v;
+	struct report_csv c;
+	fx_view(x, &v);
+	struct rv_metric *m = (struct rv_metric *)metric_of(req_of(&v, "SEM-RT"), "per-op");
+	m->nbuckets = 0;
+	render(&v, &c);
+	ck_assert_uint_eq(c.no_histogram, 1);
+	ck_assert_uint_eq(c.nfiles, 7 + 2);
+	ck_assert_str_eq(c.files[0].name, "SEM-RT.wakeup.csv");
+	ck_assert_ptr_null(strstr(file_named(&c, REPORT_CSV_INDEX)->data, "SEM-RT.per-op"));
+	report_csv_free(&c);
+	/* one bucket short is as incomplete */
+	m->nbuckets = 1;
+	render(&v, &c);
+	ck_assert_uint_eq(c.no_histogram, 1);
+	report_csv_free(&c);
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
+/* Written into a directory: every file, atomically, the rendered bytes; the
+ * same again from the results.json of the view; an unwritable directory is
+ * refused naming it. */
+START_TEST(write_and_rerender)
+{
+	struct fx *x = fx_new();
+	struct report_view v, back;
+	struct report_csv c;
+	char dir[128], dir2[128], json[128], path[300], err[700] = "";
+	fx_view(x, &v);
+	fx_path(x, "csv", dir, sizeof dir);
+	ck_assert_int_eq(report_csv_check_dir(dir, err, sizeof err), 0);
+	ck_assert_int_eq(report_csv_write(&v, dir, NULL, err, sizeof err), 0);
+	fx_write(x, REPORT_JSON, "results.json", json, sizeof json);
+	ck_assert_msg(report_view_from_json(json, &back, err, sizeof err) == 0, "%s", err);
+	fx_path(x, "csv2/", dir2, sizeof dir2);
+	ck_assert_int_eq(report_csv_check_dir(dir2, err, sizeof err), 0);
+	size_t missing = 99;
+	ck_assert_int_eq(report_csv_write(&back, dir2, &missing, err, sizeof err), 0);
+	ck_assert_uint_eq(missing, 0);
+	render(&v, &c);
+	for (size_t i = 0; i < c.nfiles; i++) {
+		size_t len;
+		snprintf(path, sizeof path, "%s/%s", dir, c.files[i].name);
+		char *got = tu_slurp(path, &len);
+		fx_same_bytes(got, len, c.files[i].data, c.files[i].len, path);
+		free(got);
+		snprintf(path, sizeof path, "%s%s", dir2, c.files[i].name);
+		got = tu_slurp(path, &len);
+		fx_same_bytes(got, len, c.files[i].data, c.files[i].len, path);
+		free(got);
+	}
+	report_csv_free(&c);
+
+	ck_assert_int_ne(report_csv_check_dir("/proc/rtc-no/csv", err, sizeof err), 0);
+	ck_assert_ptr_nonnull(strstr(err, "/proc/rtc-no/csv"));
+	ck_assert_int_ne(report_csv_write(&v, "/proc/rtc-no", NULL, err, sizeof err), 0);
+	ck_assert_ptr_nonnull(strstr(err, "cannot write '/proc/rtc-no/SEM-RT.per-op.csv'"));
+	snprintf(path, sizeof path, "%s/a/b", x->dir);
+	ck_assert_int_ne(report_csv_check_dir(path, err, sizeof err), 0); /* one level only */
+	ck_assert_ptr_nonnull(strstr(err, "cannot create directory"));
+	report_view_free(&back);
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
+static Suite *csv_suite(void)
+{
+	Suite *s = suite_create("csv");
+	TCase *tc = tu_tcase(s, "core", 10);
+	tcase_add_test(tc, histograms_are_the_views_buckets);
+	tcase_add_test(tc, runs_are_the_views_runs);
+	tcase_add_test(tc, hostile_ids);
+	tcase_add_test(tc, no_buckets_no_file);
+	tcase_add_test(tc, write_and_rerender);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(csv_suite());
+}
