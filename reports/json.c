@@ -248,6 +248,25 @@ static json_t *requirement(struct jb *b, const struct rv_req *r)
 	return o;
 }
 
+/* The readiness checks, or null when the run recorded none (a view read
+ * from an older report). */
+static json_t *readiness(struct jb *b, const struct report_view *v)
+{
+	if (!v->ready_recorded)
+		return json_null();
+	json_t *arr = json_array();
+	for (size_t i = 0; i < v->nready; i++) {
+		const struct rv_check *c = &v->ready[i];
+		json_t *o = json_object();
+		set(b, o, "name", json_string(c->name));
+		set(b, o, "level", json_string(ready_level_name(c->level)));
+		set(b, o, "finding", json_string(c->finding));
+		set(b, o, "remedy", str_or_null(c->remedy));
+		push(b, arr, o);
+	}
+	return arr;
+}
+
 static json_t *document(struct jb *b, const struct report_view *v)
 {
 	struct report_totals t;
@@ -273,6 +292,7 @@ static json_t *document(struct jb *b, const struct report_view *v)
 	for (size_t i = 0; i < v->env.n; i++)
 		set(b, env, v->env.e[i].key, json_string(v->env.e[i].value));
 	set(b, o, "environment", env);
+	set(b, o, "readiness", readiness(b, v));
 
 	json_t *files = json_array();
 	for (size_t f = 0; f < v->nfiles; f++) {
