@@ -106,9 +106,10 @@ void report_write_result_detail(const struct req_result *r, FILE *out);
  *
  * Numbers are kept at full precision; each writer formats them its own way
  * (junit.xml "%.3f", the HTML and text as people read them, results.json
- * with 17 significant digits). Strings are valid UTF-8 (a byte that is not
- * becomes U+FFFD); the XML writers clean them further to what XML 1.0 allows
- * and the text writer replaces control characters.
+ * with the fewest digits that read back as the same double). Strings are
+ * valid UTF-8 (a byte that is not becomes U+FFFD); the XML writers clean
+ * them further to what XML 1.0 allows and the text writer replaces control
+ * characters.
  */
 
 /* The statistics every report gives for each metric, in this order. */

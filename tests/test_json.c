@@ -519,6 +519,43 @@ START_TEST(archive_keeps_doubles_exact)
 }
 END_TEST
 
+/* Reals are written with the fewest digits that read back as the same
+ * double, in jansson's form (a point or an exponent, no '+'); integers and
+ * numbers inside strings are left as they are. */
+START_TEST(archive_reals_shortest)
+{
+	struct fx *x = fx_new();
+	x->reqs[0][0].title = (char *)"budget 0.035000000000000003 s, -1e+05";
+	x->results[0][0].limits[0].measured = 0.035;
+	x->results[0][0].limits[1].measured = 1e-5;
+	x->reqs[0][0].limits[0].max.value = 100.0;
+	x->results[0][1].limits[0].measured = 2.0 / 3.0;
+	x->results[0][1].limits[1].measured = 1e300;
+	struct report_view a, b;
+	fx_view(x, &a);
+	size_t len;
+	char *text = fx_render(&a, REPORT_JSON, &len);
+	static const char *const want[] = {
+		"\"measured\": 0.035,", "\"measured\": 1e-5,", "\"max\": 100.0,",
+		"\"measured\": 0.6666666666666666,", "\"measured\": 1e300,",
+		"\"title\": \"budget 0.035000000000000003 s, -1e+05\"", "\"count\": 4000,",
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		ck_assert_msg(strstr(text, want[i]), "results.json lacks %s", want[i]);
+	ck_assert_ptr_null(strstr(text, ": 0.035000000000000003"));
+	free(text);
+	json_round_trip(x, &a, &b);
+	ck_assert(b.files[0].reqs[0].limits[0].measured.v == 0.035);
+	ck_assert(b.files[0].reqs[0].limits[1].measured.v == 1e-5);
+	ck_assert(b.files[0].reqs[0].limits[0].max.value == 100.0);
+	ck_assert(b.files[0].reqs[1].limits[0].measured.v == 2.0 / 3.0);
+	ck_assert(b.files[0].reqs[1].limits[1].measured.v == 1e300);
+	report_view_free(&a);
+	report_view_free(&b);
+	fx_free(x);
+}
+END_TEST
+
 /* Counts come back as they went: the kind, each run's count, statistics,
  * and a bound that is not whole (a mean's) as the real it is. */
 START_TEST(archive_keeps_counts)
@@ -911,6 +948,7 @@ static Suite *json_suite(void)
 	tcase_add_test(tc, json_unwritable);
 	tcase_add_test(tc, archive_renders_every_report_again);
 	tcase_add_test(tc, archive_keeps_doubles_exact);
+	tcase_add_test(tc, archive_reals_shortest);
 	tcase_add_test(tc, archive_integers_to_2_63);
 	tcase_add_test(tc, archive_keeps_counts);
 	tcase_add_test(tc, json_reader_refuses);
