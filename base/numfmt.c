@@ -50,6 +50,20 @@ void num_fmt_exact(double v, char *buf, size_t len)
 	fmt("%.17g", v, buf, len);
 }
 
+void num_fmt_shortest(double v, char *buf, size_t len)
+{
+	locale_t c = c_loc(), old = c ? uselocale(c) : (locale_t)0;
+	/* Fewer than 15 digits never needs trying: "%.15g" drops the zeros
+	 * after a shorter decimal, and 17 always reads back. */
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(buf, len, "%.*g", digits, v);
+		if (digits == 17 || !isfinite(v) || strtod(buf, NULL) == v)
+			break;
+	}
+	if (old)
+		uselocale(old);
+}
+
 double num_parse(const char *s, bool *ok)
 {
 	char *end;

@@ -23,6 +23,11 @@ void num_fmt3(double v, char *buf, size_t len);
  * the same double. */
 void num_fmt_exact(double v, char *buf, size_t len);
 
+/* The fewest significant digits (15, 16 or 17, "%.Ng") that read back as
+ * the same double, locale-independent: 0.035 prints "0.035", where "%.17g"
+ * gives "0.035000000000000003". */
+void num_fmt_shortest(double v, char *buf, size_t len);
+
 /* Parse a whole string as a finite double in the C locale. *ok (may be NULL)
  * says whether it was one; returns 0.0 when not. */
 double num_parse(const char *s, bool *ok);

@@ -40,7 +40,7 @@ int cmd_env(int argc, char **argv, const struct cli_ctx *ctx)
 
 	struct readiness rd;
 	runinfo_readiness(&hf, tbp, true, &rd);
-	size_t count[4] = { 0 };
+	size_t count[READY_NLEVELS] = { 0 };
 	printf("\nreadiness:\n");
 	for (size_t i = 0; i < rd.n; i++) {
 		const struct ready_check *c = &rd.c[i];
@@ -49,10 +49,9 @@ int cmd_env(int argc, char **argv, const struct cli_ctx *ctx)
 		if (c->remedy[0] && c->level != READY_OK)
 			term_println(stdout, "  %-5s %-15s remedy: %s", "", "", c->remedy);
 	}
-	term_println(stdout, "readiness: %zu ok, %zu note%s, %zu warning%s, %zu failure%s", count[READY_OK],
-	       count[READY_NOTE], count[READY_NOTE] == 1 ? "" : "s", count[READY_WARN],
-	       count[READY_WARN] == 1 ? "" : "s", count[READY_FAIL],
-	       count[READY_FAIL] == 1 ? "" : "s");
+	char tally[160];
+	ready_count_text(count, tally, sizeof tally);
+	term_println(stdout, "readiness: %s", tally);
 	fingerprint_free(&fp);
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "base/quote.h"
 #include "cli/cli.h"
 #include "base/termsafe.h"
+#include "harness/runinfo.h"
 #include "requirements/loader.h"
 
 struct command {
@@ -62,10 +63,10 @@ static void print_usage(FILE *out)
 static void print_version(void)
 {
 #ifdef RTC_SANITIZED
-	term_println(stdout, "rtconform %s (sanitizer build: memory is not locked; not for qualification)",
-	       RTC_VERSION);
+	term_println(stdout, "rtconform %s (commit %s; sanitizer build: memory is not locked; "
+		     "not for qualification)", RTC_VERSION, runinfo_commit);
 #else
-	term_println(stdout, "rtconform %s", RTC_VERSION);
+	term_println(stdout, "rtconform %s (commit %s)", RTC_VERSION, runinfo_commit);
 #endif
 }
 

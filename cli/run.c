@@ -370,8 +370,14 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 		term_println(stderr, "rtconform run: timebase: %s", err);
 		return EXIT_NOT_MEASURED;
 	}
+	/* The machine as `rtconform env` judges it, taken once: every report
+	 * carries the checks beside the fingerprint. */
+	struct host_facts hf;
+	host_facts_collect(&hf);
 	struct fingerprint fp = { 0 };
-	runinfo_collect(&fp, &tb);
+	runinfo_collect_facts(&fp, &hf, &tb);
+	struct readiness rd;
+	runinfo_readiness(&hf, &tb, true, &rd);
 
 	struct cli_progress ps = { .tty = isatty(STDERR_FILENO) };
 	struct run_options *ro = &a->ro;
@@ -386,7 +392,7 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	struct report_view view;
 	if (report_view_begin(&view, files, nfiles) != 0)
 		out_of_memory();
-	struct report_run run = { .tb = &tb, .env = &fp, .command_line = cmdline };
+	struct report_run run = { .tb = &tb, .env = &fp, .ready = &rd, .command_line = cmdline };
 	run.started = time(NULL);
 	measure_all(&view, files, nfiles, a->only, ro, &ps);
 	sig_atomic_t seen = *ro->interrupted; /* see cli_write_stdout */

@@ -52,6 +52,7 @@ void runinfo_collect_facts(struct fingerprint *fp, const struct host_facts *hf,
 	fingerprint_add_host(fp, hf);
 	locale_t old = num_c_enter();
 	fingerprint_add(fp, "rtconform.version", "%s", RTC_VERSION);
+	fingerprint_add(fp, "rtconform.commit", "%s", runinfo_commit);
 #ifdef RTC_SANITIZED
 	/* Sanitizers cannot lock memory: these figures must never pass for a
 	 * qualification (see RTC_SANITIZE in CMakeLists.txt). */

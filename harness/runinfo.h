@@ -1,6 +1,6 @@
 /* runinfo.h - the environment a report records for a run: the host's
  * fingerprint (host/), then what rtconform itself adds: its build
- * (rtconform.version, .build, .compiler, .libxml2, .jansson), the timebase
+ * (rtconform.version, .commit, .build, .compiler, .libxml2, .jansson), the timebase
  * (timebase.*), and once the run is over its command, directory, times and
  * requirements files. */
 #ifndef RTC_RUNINFO_H
@@ -14,6 +14,11 @@
 #include "host/fingerprint.h"
 #include "host/readiness.h"
 #include "requirements/model.h"
+
+/* The git commit this rtconform was built from: 12 hex digits, "-dirty"
+ * appended when the tree had changes, or "unknown" when it was not built
+ * from a git work tree (generated on every build by cmake/build_id.cmake). */
+extern const char runinfo_commit[];
 
 /* The host's fingerprint, rtconform's build and the timebase (tb may be
  * NULL: no timebase entries). Reads the host's facts itself. */

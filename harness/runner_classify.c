@@ -10,6 +10,7 @@
  * verdict that is not already an error.
  */
 #include "harness/runner_stages.h"
+#include "base/units.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -68,11 +69,15 @@ void runner_classify(struct req_result *out, uint64_t runs, const struct worker_
 		req_result_error(out, r, f, "interrupted (after %u of %llu runs)", done,
 				 (unsigned long long)runs);
 	} else if (e->timed_out) {
+		/* In the unit that suits each: "1.2 ms", "30 s" (a 1 ms timeout
+		 * is no "0.0 s"). */
+		char after[32], limit[32];
+		fmt_ns(out->seconds * 1e9, after, sizeof after);
+		fmt_ns((double)r->timeout_ns, limit, sizeof limit);
 		req_result_error(out, r, f,
-				 "timed out after %.1f s (timeout %.1f s; %u of %llu runs done); "
+				 "timed out after %s (timeout %s; %u of %llu runs done); "
 				 "the worker was killed",
-				 out->seconds, (double)r->timeout_ns / 1e9, done,
-				 (unsigned long long)runs);
+				 after, limit, done, (unsigned long long)runs);
 	} else if (WIFSIGNALED(status)) {
 		killed(out, WTERMSIG(status), runs, e);
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || res->state != WS_DONE) {

@@ -28,6 +28,24 @@ const char *ready_level_name(enum ready_level l)
 	return "?";
 }
 
+bool ready_level_parse(const char *name, enum ready_level *out)
+{
+	for (int l = READY_OK; l < READY_NLEVELS; l++)
+		if (strcmp(name, ready_level_name((enum ready_level)l)) == 0) {
+			*out = (enum ready_level)l;
+			return true;
+		}
+	return false;
+}
+
+void ready_count_text(const size_t count[READY_NLEVELS], char *buf, size_t len)
+{
+	snprintf(buf, len, "%zu ok, %zu note%s, %zu warning%s, %zu failure%s", count[READY_OK],
+		 count[READY_NOTE], count[READY_NOTE] == 1 ? "" : "s", count[READY_WARN],
+		 count[READY_WARN] == 1 ? "" : "s", count[READY_FAIL],
+		 count[READY_FAIL] == 1 ? "" : "s");
+}
+
 static void add(struct readiness *r, const char *name, enum ready_level level,
 		const char *remedy, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 static void add(struct readiness *r, const char *name, enum ready_level level,

@@ -21,6 +21,7 @@ enum ready_level {
 	READY_WARN, /* measurements will run, but latencies suffer or mislead */
 	READY_FAIL, /* some requirements cannot be measured (error verdicts) */
 };
+#define READY_NLEVELS 4
 
 #define READY_MAX_CHECKS 24
 
@@ -53,5 +54,10 @@ void readiness_check(const struct host_facts *f, const struct ready_timebase *tb
 		     bool try_privileges, struct readiness *out);
 
 const char *ready_level_name(enum ready_level l);
+/* The level named name ("ok", "note", "warn", "fail"); false for another. */
+bool ready_level_parse(const char *name, enum ready_level *out);
+/* The closing count of the checks, count[] by level: "6 ok, 4 notes, 2
+ * warnings, 0 failures". */
+void ready_count_text(const size_t count[READY_NLEVELS], char *buf, size_t len);
 
 #endif

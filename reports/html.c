@@ -53,6 +53,8 @@ static const char css[] =
 	".v-error{background:var(--error)}.v-skipped{background:var(--skip)}\n"
 	".banner{padding:10px 14px;border-radius:6px;color:#fff;font-size:16px;font-weight:600;margin:10px 0}\n"
 	".b-pass{background:var(--pass)}.b-fail{background:var(--fail)}.b-error{background:var(--error)}\n"
+	".r-ok{background:var(--pass)}.r-note{background:var(--skip)}"
+	".r-warn{background:var(--error)}.r-fail{background:var(--fail)}\n"
 	".metric{display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start}\n"
 	"figure{margin:0}\n"
 	"figcaption{font-size:12px;color:#57606a;max-width:640px}\n"
@@ -1031,6 +1033,65 @@ static void requirement(struct xw *x, const struct report_view *v, size_t f, siz
 	nl(x);
 }
 
+/* ---- readiness ---------------------------------------------------------- */
+
+/* The machine's readiness checks (`rtconform env`), each with its level and
+ * remedy. Placed before the verdicts when one is a warning or a failure, so
+ * an unfit platform cannot hide behind green verdicts; else before the
+ * environment, which it belongs with. */
+static void readiness(struct xw *x, const struct report_view *v, bool alarm)
+{
+	size_t count[READY_NLEVELS];
+	char tally[160];
+	report_view_ready_counts(v, count);
+	xw_start(x, "div");
+	if (!alarm)
+		xw_attr(x, "class", "req");
+	xw_attr(x, "id", "readiness");
+	xw_elem(x, "h2", "Readiness of the machine");
+	nl(x);
+	if (!v->ready_recorded) {
+		xw_elem(x, "p", "Not recorded: this report comes from a run of an rtconform that "
+				"did not record the readiness checks.");
+		xw_full_end(x);
+		nl(x);
+		return;
+	}
+	ready_count_text(count, tally, sizeof tally);
+	xw_start(x, "p");
+	xw_textf(x, "The checks of rtconform env at the start of the run: %s.%s", tally,
+		 alarm ? " Warnings and failures qualify every figure below." : "");
+	xw_full_end(x);
+	nl(x);
+	xw_start(x, "table");
+	xw_attr(x, "class", "ready");
+	xw_start(x, "tr");
+	static const char *const head[] = { "Level", "Check", "Finding", "Remedy" };
+	for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+		th(x, head[i]);
+	xw_full_end(x);
+	nl(x);
+	for (size_t i = 0; i < v->nready; i++) {
+		const struct rv_check *c = &v->ready[i];
+		xw_start(x, "tr");
+		xw_start(x, "td");
+		xw_start(x, "span");
+		xw_attrf(x, "class", "v r-%s", ready_level_name(c->level));
+		xw_text(x, ready_level_name(c->level));
+		xw_full_end(x);
+		xw_full_end(x);
+		td(x, c->name);
+		td(x, c->finding);
+		td(x, c->level != READY_OK && c->remedy ? c->remedy : "");
+		xw_full_end(x);
+		nl(x);
+	}
+	xw_full_end(x); /* table */
+	nl(x);
+	xw_full_end(x); /* div */
+	nl(x);
+}
+
 /* ---- environment and reproduction -------------------------------------- */
 
 static void environment(struct xw *x, const struct report_view *v)
@@ -1124,16 +1185,23 @@ static void document(struct xw *x, const struct report_view *v)
 	nl(x);
 	xw_start(x, "body");
 	nl(x);
+	size_t count[READY_NLEVELS];
+	bool alarm = report_view_ready_counts(v, count);
 	header(x, v);
+	if (alarm)
+		readiness(x, v, true);
 	summary(x, v);
 	for (size_t f = 0; f < v->nfiles; f++)
 		for (size_t i = 0; i < v->files[f].nreqs; i++)
 			requirement(x, v, f, i);
+	if (!alarm)
+		readiness(x, v, false);
 	environment(x, v);
 	xw_start(x, "footer");
-	xw_textf(x, "rtconform %s. This report is rendered from the run's data alone; "
-		    "rtconform report junit.xml --html FILE renders the same report from "
-		    "junit.xml.", env(v, "rtconform.version"));
+	xw_textf(x, "rtconform %s (commit %s). This report is rendered from the run's data "
+		    "alone; rtconform report junit.xml --html FILE renders the same report from "
+		    "junit.xml.", env(v, "rtconform.version"),
+		 fingerprint_get(&v->env, "rtconform.commit") ?: "not recorded");
 	xw_full_end(x);
 	nl(x);
 	xw_full_end(x); /* body */

@@ -2,12 +2,13 @@
  * (every requirement, its limits, all statistics, the histogram buckets,
  * verdicts, the environment), written with jansson, so that json_read.c
  * rebuilds the same view and every report renders again byte for byte.
- * Reals are printed with 17 significant digits, which read back as the same
- * double; counts are integers. The schema is in docs/reports.md; "schema"
+ * Reals are printed with the fewest significant digits that read back as
+ * the same double (0.035, not 0.035000000000000003); counts are integers. The schema is in docs/reports.md; "schema"
  * names its version, raised on any incompatible change.
  */
 #include "reports/report.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -248,6 +249,25 @@ static json_t *requirement(struct jb *b, const struct rv_req *r)
 	return o;
 }
 
+/* The readiness checks, or null when the run recorded none (a view read
+ * from an older report). */
+static json_t *readiness(struct jb *b, const struct report_view *v)
+{
+	if (!v->ready_recorded)
+		return json_null();
+	json_t *arr = json_array();
+	for (size_t i = 0; i < v->nready; i++) {
+		const struct rv_check *c = &v->ready[i];
+		json_t *o = json_object();
+		set(b, o, "name", json_string(c->name));
+		set(b, o, "level", json_string(ready_level_name(c->level)));
+		set(b, o, "finding", json_string(c->finding));
+		set(b, o, "remedy", str_or_null(c->remedy));
+		push(b, arr, o);
+	}
+	return arr;
+}
+
 static json_t *document(struct jb *b, const struct report_view *v)
 {
 	struct report_totals t;
@@ -273,6 +293,7 @@ static json_t *document(struct jb *b, const struct report_view *v)
 	for (size_t i = 0; i < v->env.n; i++)
 		set(b, env, v->env.e[i].key, json_string(v->env.e[i].value));
 	set(b, o, "environment", env);
+	set(b, o, "readiness", readiness(b, v));
 
 	json_t *files = json_array();
 	for (size_t f = 0; f < v->nfiles; f++) {
@@ -293,6 +314,73 @@ static json_t *document(struct jb *b, const struct report_view *v)
 	return o;
 }
 
+/* A real as jansson writes one, but with the fewest digits that read back
+ * as v: "0.035", "100.0" (a point or an exponent, so that it reads back as
+ * a real), "1e-5" (no '+', no leading zeros in the exponent). */
+static void real_text(double v, char *buf, size_t len)
+{
+	num_fmt_shortest(v, buf, len - 2);
+	char *e = strchr(buf, 'e');
+	if (!e) {
+		if (!strchr(buf, '.'))
+			strcat(buf, ".0");
+		return;
+	}
+	char *d = e + 1, *from = d;
+	if (*from == '+')
+		from++;
+	else if (*from == '-')
+		d = ++from;
+	while (from[0] == '0' && from[1])
+		from++;
+	memmove(d, from, strlen(from) + 1);
+}
+
+/* jansson writes every real with RESULTS_REAL_DIGITS digits (one setting
+ * per document; 0.035 comes out 0.035000000000000003): its output again,
+ * each real outside the strings rewritten by real_text. Integers (no point,
+ * no exponent) stay as they are. A malloc'd copy (*len bytes), or NULL. */
+static char *shortest_reals(const char *in, size_t *len)
+{
+	char *out = NULL;
+	FILE *m = open_memstream(&out, len);
+	if (!m)
+		return NULL;
+	const char *p = in;
+	while (*p) {
+		size_t k = 1;
+		if (*p == '"') { /* a string, escapes and all */
+			while (p[k] && p[k] != '"')
+				k += p[k] == '\\' && p[k + 1] ? 2 : 1;
+			k += p[k] == '"';
+		} else if (*p == '-' || isdigit((unsigned char)*p)) {
+			k = strspn(p, "-+.0123456789eE");
+			char tok[64], buf[64];
+			bool ok = false;
+			if (k < sizeof tok && strcspn(p, ".eE") < k) {
+				memcpy(tok, p, k);
+				tok[k] = '\0';
+				double v = num_parse(tok, &ok);
+				if (ok) {
+					real_text(v, buf, sizeof buf);
+					fputs(buf, m);
+				}
+			}
+			if (ok) {
+				p += k;
+				continue;
+			}
+		}
+		fwrite(p, 1, k, m);
+		p += k;
+	}
+	if (fclose(m) != 0) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
 char *report_json_render(const struct report_view *v, size_t *len, char *why, size_t whylen)
 {
 	struct jb b = { .failed = false, .why = "" };
@@ -302,8 +390,11 @@ char *report_json_render(const struct report_view *v, size_t *len, char *why, si
 		out = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
 					       JSON_REAL_PRECISION(RESULTS_REAL_DIGITS));
 	json_decref(root);
+	size_t n = 0;
+	char *shortest = out ? shortest_reals(out, &n) : NULL;
+	free(out);
+	out = shortest;
 	/* json_dumps leaves out the final newline a text file should have. */
-	size_t n = out ? strlen(out) : 0;
 	char *withnl = out ? realloc(out, n + 2) : NULL;
 	if (!withnl) {
 		free(out);

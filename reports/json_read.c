@@ -594,6 +594,30 @@ static void read_env(struct jr *rd, const json_t *root, struct report_view *v)
 	}
 }
 
+static void one_check(struct jr *rd, const json_t *o, const char *at, void *item)
+{
+	struct rv_check *c = item;
+	char w[AT_LEN];
+	str_field(rd, o, at, "name", false, &c->name);
+	const json_t *l = member(rd, o, at, "level", w);
+	if (l && (!json_is_string(l) || !ready_level_parse(json_string_value(l), &c->level)))
+		fail(rd, -EINVAL, w, "expected \"ok\", \"note\", \"warn\" or \"fail\"");
+	str_field(rd, o, at, "finding", false, &c->finding);
+	str_field(rd, o, at, "remedy", true, &c->remedy);
+}
+
+/* The readiness checks; absent (or null) in a results.json written before
+ * runs recorded them, which the reports then say. */
+static void read_readiness(struct jr *rd, const json_t *root, struct report_view *v)
+{
+	const json_t *j = json_object_get(root, "readiness");
+	if (!j || json_is_null(j))
+		return;
+	read_objects(rd, root, "", "readiness", sizeof *v->ready, (void **)&v->ready,
+		     &v->nready, one_check);
+	v->ready_recorded = true;
+}
+
 /* What results.json derives from the rest (summary fields for programs):
  * its types, and that it agrees with what it is derived from. */
 static void check_derived(struct jr *rd, const json_t *root, const struct report_view *v)
@@ -650,6 +674,7 @@ static void read_root(struct jr *rd, const json_t *root, struct report_view *v)
 	if (rd->rc)
 		return;
 	read_env(rd, root, v);
+	read_readiness(rd, root, v);
 	read_objects(rd, root, "", "files", sizeof *v->files, (void **)&v->files, &v->nfiles,
 		     read_file);
 	if (!rd->rc)

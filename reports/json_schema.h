@@ -14,7 +14,8 @@
 #define RESULTS_SCHEMA "urn:rtconform:results:2"
 #define RESULTS_SCHEMA_1 "urn:rtconform:results:1"
 
-/* Reals with 17 significant digits: every double reads back as itself. */
+/* jansson writes reals with 17 significant digits, which every double reads
+ * back as; json.c then rewrites each with the fewest digits that still do. */
 #define RESULTS_REAL_DIGITS 17
 
 /* jansson's integers are signed 64-bit (json_int_t is long long): counts and

@@ -109,6 +109,23 @@ static void fmt_utc(time_t t, char *buf, size_t len)
 
 /* ---- properties -------------------------------------------------------- */
 
+/* The readiness checks, so that a CI page shows the machine was unfit. */
+static void ready_properties(struct xw *x, const struct report_view *view)
+{
+	for (size_t i = 0; i < view->nready; i++) {
+		const struct rv_check *c = &view->ready[i];
+		char *value = NULL;
+		if (asprintf(&value, "%s: %s", ready_level_name(c->level), c->finding) < 0) {
+			x->failed = true;
+			return;
+		}
+		x_prop(x, value, JP_READY, c->name);
+		free(value);
+		if (c->remedy)
+			x_prop(x, c->remedy, JP_READY_REMEDY, c->name);
+	}
+}
+
 static void env_properties(struct xw *x, const struct report_view *view,
 			   const struct rv_file *f)
 {
@@ -116,6 +133,7 @@ static void env_properties(struct xw *x, const struct report_view *view,
 	 * lacks them (see report_view_from_run). */
 	for (size_t i = 0; i < view->env.n; i++)
 		x_prop(x, view->env.e[i].value, "%s", view->env.e[i].key);
+	ready_properties(x, view);
 
 	/* What was measured against: an auditor needs the exact file. Also
 	 * guarantees <properties> is never empty, as Jenkins requires. */

@@ -8,6 +8,14 @@
 #ifndef RTC_JUNIT_PROPS_H
 #define RTC_JUNIT_PROPS_H
 
+/* The machine's readiness checks (check NAME), after the environment:
+ * "LEVEL: finding", then the remedy when there is one. Suites of files
+ * written before they were recorded have none. */
+#define JP_READY_PREFIX "readiness."
+#define JP_READY JP_READY_PREFIX "%s"
+#define JP_READY_REMEDY_SUFFIX ".remedy"
+#define JP_READY_REMEDY JP_READY JP_READY_REMEDY_SUFFIX
+
 /* The suite's requirements file, after the environment. */
 #define JP_REQ_PATH "requirements.path"
 #define JP_REQ_VERSION "requirements.version"

@@ -700,6 +700,36 @@ static int64_t suite_started(struct reader *rd, const xmlNode *suite)
 	return t == (time_t)-1 ? 0 : (int64_t)t;
 }
 
+/* A readiness property of the environment's part: a check, "LEVEL:
+ * finding", or the remedy of the check just before it. */
+static void read_ready_prop(struct reader *rd, struct report_view *v, const struct prop *p)
+{
+	const char *name = p->name + strlen(JP_READY_PREFIX);
+	size_t nlen = strlen(name), slen = strlen(JP_READY_REMEDY_SUFFIX);
+	if (nlen > slen && strcmp(name + nlen - slen, JP_READY_REMEDY_SUFFIX) == 0) {
+		struct rv_check *c = v->nready ? &v->ready[v->nready - 1] : NULL;
+		if (!c || c->remedy || strncmp(c->name, name, nlen - slen) != 0 ||
+		    c->name[nlen - slen] != '\0') {
+			bad(rd, -EINVAL, "property %s: a remedy that does not follow its check",
+			    p->name);
+			return;
+		}
+		c->remedy = dup_or_null(rd, p->value);
+		return;
+	}
+	const char *colon = strstr(p->value, ": ");
+	char level[8] = "";
+	enum ready_level l;
+	if (colon && (size_t)(colon - p->value) < sizeof level)
+		memcpy(level, p->value, (size_t)(colon - p->value));
+	if (!*name || !colon || !ready_level_parse(level, &l)) {
+		bad_prop(rd, p->name, p->value, "'LEVEL: finding' with LEVEL ok, note, warn or fail");
+		return;
+	}
+	if (report_view_add_check(v, name, l, colon + 2, NULL) != 0)
+		bad(rd, -ENOMEM, "%s", strerror(ENOMEM));
+}
+
 static void read_suite(struct reader *rd, const xmlNode *suite, struct report_view *v,
 		       bool first)
 {
@@ -710,11 +740,16 @@ static void read_suite(struct reader *rd, const xmlNode *suite, struct report_vi
 		return;
 	}
 	rd->ps = &ps;
-	/* The environment is what comes before requirements.path; every
-	 * suite repeats it, so the first one's is taken. */
+	/* The environment is what comes before requirements.path, the
+	 * readiness checks among it; every suite repeats them, so the first
+	 * one's are taken. */
 	if (first)
-		for (size_t i = 0; i < ps.n && strcmp(ps.p[i].name, JP_REQ_PATH); i++)
-			fingerprint_add(&v->env, ps.p[i].name, "%s", ps.p[i].value);
+		for (size_t i = 0; i < ps.n && strcmp(ps.p[i].name, JP_REQ_PATH) && !rd->rc; i++) {
+			if (strncmp(ps.p[i].name, JP_READY_PREFIX, strlen(JP_READY_PREFIX)) == 0)
+				read_ready_prop(rd, v, &ps.p[i]);
+			else
+				fingerprint_add(&v->env, ps.p[i].name, "%s", ps.p[i].value);
+		}
 
 	struct rv_file *f = &v->files[v->nfiles++];
 	char *name = attr(suite, "name");

@@ -19,6 +19,7 @@
 #include "harness/runner.h"
 #include "harness/measure/timebase.h"
 #include "host/fingerprint.h"
+#include "host/readiness.h"
 #include "base/numfmt.h"
 
 struct report_file {
@@ -32,6 +33,7 @@ struct report_run {
 	size_t nfiles;
 	const struct timebase *tb;
 	const struct fingerprint *env;
+	const struct readiness *ready; /* `rtconform env`'s checks at the start; NULL: none */
 	time_t started, ended;       /* UTC */
 	const char *command_line;    /* exact command, shell-quoted */
 };
@@ -104,9 +106,10 @@ void report_write_result_detail(const struct req_result *r, FILE *out);
  *
  * Numbers are kept at full precision; each writer formats them its own way
  * (junit.xml "%.3f", the HTML and text as people read them, results.json
- * with 17 significant digits). Strings are valid UTF-8 (a byte that is not
- * becomes U+FFFD); the XML writers clean them further to what XML 1.0 allows
- * and the text writer replaces control characters.
+ * with the fewest digits that read back as the same double). Strings are
+ * valid UTF-8 (a byte that is not becomes U+FFFD); the XML writers clean
+ * them further to what XML 1.0 allows and the text writer replaces control
+ * characters.
  */
 
 /* The statistics every report gives for each metric, in this order. */
@@ -212,11 +215,33 @@ struct rv_file {
 	size_t nreqs;
 };
 
+/* One readiness check of the machine (host/readiness.h), as `rtconform env`
+ * prints it. */
+struct rv_check {
+	char *name;                    /* "sched_fifo", "preempt", ... */
+	enum ready_level level;
+	char *finding;
+	char *remedy;                  /* NULL: nothing to do */
+};
+
 struct report_view {
 	struct rv_file *files;
 	size_t nfiles;
 	struct fingerprint env;        /* environment, in junit.xml's order */
+	/* The readiness checks taken at the start of the run, in their order;
+	 * ready_recorded false: the report predates them ("not recorded"). */
+	bool ready_recorded;
+	struct rv_check *ready;
+	size_t nready;
 };
+
+/* Add a readiness check to v (strings copied, made valid UTF-8; remedy NULL
+ * or "" for none) and mark the checks recorded. 0 or -ENOMEM. */
+int report_view_add_check(struct report_view *v, const char *name, enum ready_level level,
+			  const char *finding, const char *remedy);
+/* How many checks of v are at each level; true when one is a warning or a
+ * failure (the reports then show the checks before the verdicts). */
+bool report_view_ready_counts(const struct report_view *v, size_t count[READY_NLEVELS]);
 
 /* Fill v from a finished run. Returns 0 or -ENOMEM (v is then empty). */
 int report_view_from_run(const struct report_run *run, struct report_view *v);

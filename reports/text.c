@@ -287,6 +287,42 @@ static void write_figures(const struct report_view *v, FILE *out)
 		}
 }
 
+/* The machine's readiness checks as `rtconform env` prints them, every one
+ * with its level, and a remedy under each that is not ok. */
+static void write_readiness(const struct report_view *v, FILE *out)
+{
+	size_t count[READY_NLEVELS];
+	char tally[160], a[64], b[1024];
+	if (!v->ready_recorded) {
+		fprintf(out, "\nreadiness of the machine: not recorded (a report from before "
+			     "runs recorded it)\n");
+		return;
+	}
+	report_view_ready_counts(v, count);
+	ready_count_text(count, tally, sizeof tally);
+	fprintf(out, "\nreadiness of the machine (rtconform env's checks, at the start of the "
+		     "run): %s\n", tally);
+	for (size_t i = 0; i < v->nready; i++) {
+		const struct rv_check *c = &v->ready[i];
+		fprintf(out, "  %-5s %-15s %s\n", ready_level_name(c->level),
+			printable(c->name, a, sizeof a), printable(c->finding, b, sizeof b));
+		if (c->remedy && c->level != READY_OK)
+			fprintf(out, "  %-5s %-15s remedy: %s\n", "", "",
+				printable(c->remedy, b, sizeof b));
+	}
+}
+
+/* The build the run was measured with. */
+static void write_build(const struct report_view *v, FILE *out)
+{
+	const char *ver = fingerprint_get(&v->env, "rtconform.version");
+	const char *commit = fingerprint_get(&v->env, "rtconform.commit");
+	char a[64], b[64];
+	fprintf(out, "\nmeasured with rtconform %s (commit %s)\n",
+		printable(ver ? ver : "unknown", a, sizeof a),
+		printable(commit ? commit : "not recorded", b, sizeof b));
+}
+
 char *report_summary_render(const struct report_view *v, size_t *len, char *why, size_t whylen)
 {
 	char *data = NULL;
@@ -298,7 +334,9 @@ char *report_summary_render(const struct report_view *v, size_t *len, char *why,
 	}
 	locale_t old_loc = num_c_enter();
 	write_text(v, mem, -1, NULL);
+	write_readiness(v, mem);
 	write_figures(v, mem);
+	write_build(v, mem);
 	num_c_leave(old_loc);
 	if (fclose(mem) != 0) {
 		snprintf(why, whylen, "%s", strerror(errno ? errno : ENOMEM));

@@ -404,9 +404,48 @@ int report_view_add(struct report_view *v, size_t file, const struct req_result 
 	return failed ? -ENOMEM : 0;
 }
 
+int report_view_add_check(struct report_view *v, const char *name, enum ready_level level,
+			  const char *finding, const char *remedy)
+{
+	struct rv_check *c = realloc(v->ready, (v->nready + 1) * sizeof *c);
+	if (!c)
+		return -ENOMEM;
+	v->ready = c;
+	v->ready_recorded = true;
+	bool failed = false;
+	c = &v->ready[v->nready++];
+	c->name = dup_clean(name, &failed);
+	c->level = level;
+	c->finding = dup_clean(finding, &failed);
+	c->remedy = remedy && *remedy ? dup_clean(remedy, &failed) : NULL;
+	return failed ? -ENOMEM : 0;
+}
+
+bool report_view_ready_counts(const struct report_view *v, size_t count[READY_NLEVELS])
+{
+	memset(count, 0, READY_NLEVELS * sizeof *count);
+	for (size_t i = 0; i < v->nready; i++)
+		if ((unsigned)v->ready[i].level < READY_NLEVELS)
+			count[v->ready[i].level]++;
+	return count[READY_WARN] || count[READY_FAIL];
+}
+
+/* The checks as the run took them; a run without any records none. */
+static int fill_ready(const struct readiness *rd, struct report_view *v)
+{
+	for (size_t i = 0; rd && i < rd->n; i++) {
+		const struct ready_check *c = &rd->c[i];
+		if (report_view_add_check(v, c->name, c->level, c->finding, c->remedy) != 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int report_view_finish(struct report_view *v, const struct report_run *run)
 {
 	fill_env(run, &v->env);
+	if (fill_ready(run->ready, v) != 0)
+		return -ENOMEM;
 	for (size_t f = 0; f < v->nfiles; f++)
 		if (!v->files[f].started) /* none started: the run's start */
 			v->files[f].started = (int64_t)run->started;
@@ -489,6 +528,12 @@ void report_view_free(struct report_view *v)
 	}
 	free(v->files);
 	fingerprint_free(&v->env);
+	for (size_t i = 0; i < v->nready; i++) {
+		free(v->ready[i].name);
+		free(v->ready[i].finding);
+		free(v->ready[i].remedy);
+	}
+	free(v->ready);
 	memset(v, 0, sizeof *v);
 }
 

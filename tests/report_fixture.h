@@ -19,6 +19,8 @@
  *   NOS     error: measured nothing: a metric without a single sample.
  * File "extra.xml" (suite 2, no name): B-1 pass, 2 runs of 10 samples, and
  * per-CPU series of per-op on CPUs 0 and 3 (as timer-wakeup keeps).
+ * Readiness: sched_fifo ok, preempt warn (with a remedy), isolation note
+ * (a remedy with markup characters).
  */
 #ifndef RTC_TEST_REPORT_FIXTURE_H
 #define RTC_TEST_REPORT_FIXTURE_H
@@ -66,9 +68,20 @@ struct fx {
 	struct report_file rf[2];
 	struct report_run run;
 	struct fingerprint fp;
+	struct readiness rd;
 	struct timebase tb;
 	char dir[64];
 };
+
+static void fx_check(struct readiness *rd, const char *name, enum ready_level l,
+		     const char *finding, const char *remedy)
+{
+	struct ready_check *c = &rd->c[rd->n++];
+	snprintf(c->name, sizeof c->name, "%s", name);
+	c->level = l;
+	snprintf(c->finding, sizeof c->finding, "%s", finding);
+	snprintf(c->remedy, sizeof c->remedy, "%s", remedy);
+}
 
 static void fx_limit(struct requirement *q, const char *metric, const char *stat, double max,
 		     double min, enum qty_unit unit)
@@ -280,8 +293,13 @@ static struct fx *fx_new(void)
 	runinfo_add_run(&x->fp, "rtconform run profiles/spy-memo.xml extra.xml", 1700000000,
 			    1700000100, fl, 2);
 
+	fx_check(&x->rd, "sched_fifo", READY_OK, "real-time policies are allowed (euid 0)", "");
+	fx_check(&x->rd, "preempt", READY_WARN, "the kernel is not PREEMPT_RT (PREEMPT)",
+		 "boot a PREEMPT_RT kernel");
+	fx_check(&x->rd, "isolation", READY_NOTE, "no isolated CPUs",
+		 "pin requirements there (<sched cpu=\"N\"/> & isolcpus=)");
 	x->run = (struct report_run){ .files = x->rf, .nfiles = 2, .tb = &x->tb,
-				      .env = &x->fp, .started = 1700000000,
+				      .env = &x->fp, .ready = &x->rd, .started = 1700000000,
 				      .ended = 1700000100,
 				      .command_line = "rtconform run profiles/spy-memo.xml extra.xml" };
 

@@ -456,6 +456,90 @@ START_TEST(rerender_matches)
 }
 END_TEST
 
+/* junit.xml's readiness properties read back as the checks they came
+ * from: level, finding and remedy; a check's property that is not
+ * "LEVEL: finding", or a remedy without its check, is refused, named. */
+START_TEST(junit_reads_readiness)
+{
+	struct fx *x = fx_new();
+	char junit[256], err[512] = "";
+	fx_write(x, REPORT_JUNIT, "junit.xml", junit, sizeof junit);
+	char *text = tu_slurp(junit, NULL);
+	ck_assert_ptr_nonnull(strstr(text, "<property name=\"readiness.preempt\" value=\"warn: "
+					   "the kernel is not PREEMPT_RT (PREEMPT)\"/>"));
+	ck_assert_ptr_nonnull(strstr(text, "<property name=\"readiness.preempt.remedy\" "
+					   "value=\"boot a PREEMPT_RT kernel\"/>"));
+	ck_assert_ptr_null(strstr(text, "readiness.sched_fifo.remedy"));
+	struct report_view v;
+	ck_assert_msg(report_view_from_junit(junit, &v, err, sizeof err) == 0, "%s", err);
+	ck_assert(v.ready_recorded);
+	ck_assert_uint_eq(v.nready, x->rd.n);
+	for (size_t i = 0; i < v.nready; i++) {
+		ck_assert_str_eq(v.ready[i].name, x->rd.c[i].name);
+		ck_assert_int_eq(v.ready[i].level, x->rd.c[i].level);
+		ck_assert_str_eq(v.ready[i].finding, x->rd.c[i].finding);
+		ck_assert_str_eq(v.ready[i].remedy ? v.ready[i].remedy : "", x->rd.c[i].remedy);
+	}
+	/* the checks are not part of the environment */
+	ck_assert_ptr_null(fingerprint_get(&v.env, "readiness.preempt"));
+	report_view_free(&v);
+
+	static const struct {
+		const char *from, *to, *why;
+	} bad[] = {
+		{ "value=\"warn: the kernel", "value=\"worry: the kernel",
+		  "property readiness.preempt: 'worry: the kernel" },
+		{ "value=\"warn: the kernel", "value=\"warn-the kernel", "is not 'LEVEL: finding'" },
+		{ "name=\"readiness.preempt.remedy\"", "name=\"readiness.smt.remedy\"",
+		  "property readiness.smt.remedy: a remedy that does not follow its check" },
+	};
+	char bad_path[256];
+	fx_path(x, "bad.xml", bad_path, sizeof bad_path);
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		char *at = strstr(text, bad[k].from);
+		ck_assert_ptr_nonnull(at);
+		FILE *f = fopen(bad_path, "w");
+		ck_assert_ptr_nonnull(f);
+		fprintf(f, "%.*s%s%s", (int)(at - text), text, bad[k].to, at + strlen(bad[k].from));
+		ck_assert_int_eq(fclose(f), 0);
+		ck_assert_int_eq(report_view_from_junit(bad_path, &v, err, sizeof err), -EINVAL);
+		ck_assert_msg(strstr(err, bad[k].why), "'%s' lacks '%s'", err, bad[k].why);
+	}
+	free(text);
+	fx_free(x);
+}
+END_TEST
+
+/* The readiness section comes before the verdicts when a check warns or
+ * fails, and after the requirements, before the environment, when none
+ * does. */
+START_TEST(html_readiness_placement)
+{
+	struct fx *x = fx_new();
+	for (int all_ok = 0; all_ok < 2; all_ok++) {
+		if (all_ok)
+			for (size_t i = 0; i < x->rd.n; i++)
+				x->rd.c[i].level = READY_OK;
+		size_t len;
+		char *html = render_run(&x->run, &len);
+		htmlDocPtr doc = parse_html(html, len);
+		ck_assert_double_eq(xp_num(doc, "count(//div[@id='readiness'])"), 1);
+		ck_assert_double_eq(xp_num(doc, "count(//div[@id='readiness']//tr)"), 1 + x->rd.n);
+		ck_assert_double_eq(xp_num(doc, "count(//div[@id='readiness']/following::"
+						"table[@class='summary'])"), (all_ok ? 0 : 1));
+		ck_assert_double_eq(xp_num(doc, "count(//div[@id='readiness']/following::"
+						"div[@id='environment'])"), 1);
+		ck_assert_double_eq(xp_num(doc, "count(//div[@id='readiness']//span[@class='v r-warn'])"),
+				    (all_ok ? 0 : 1));
+		/* a remedy is shown for what is not ok */
+		ck_assert((strstr(html, "boot a PREEMPT_RT kernel") == NULL) == (all_ok == 1));
+		xmlFreeDoc(doc);
+		free(html);
+	}
+	fx_free(x);
+}
+END_TEST
+
 START_TEST(rerender_matches_hostile_and_odd)
 {
 	struct fx *x = fx_new();
@@ -621,6 +705,8 @@ static Suite *html_suite(void)
 	tcase_add_test(tc, html_nothing_from_the_network);
 	tcase_add_test(tc, html_limits_on_histogram);
 	tcase_add_test(tc, rerender_matches);
+	tcase_add_test(tc, junit_reads_readiness);
+	tcase_add_test(tc, html_readiness_placement);
 	tcase_add_test(tc, rerender_matches_hostile_and_odd);
 	tcase_add_test(tc, rerender_through_the_command);
 	tcase_add_test(tc, junit_reader_refuses);

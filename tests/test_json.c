@@ -519,6 +519,43 @@ START_TEST(archive_keeps_doubles_exact)
 }
 END_TEST
 
+/* Reals are written with the fewest digits that read back as the same
+ * double, in jansson's form (a point or an exponent, no '+'); integers and
+ * numbers inside strings are left as they are. */
+START_TEST(archive_reals_shortest)
+{
+	struct fx *x = fx_new();
+	x->reqs[0][0].title = (char *)"budget 0.035000000000000003 s, -1e+05";
+	x->results[0][0].limits[0].measured = 0.035;
+	x->results[0][0].limits[1].measured = 1e-5;
+	x->reqs[0][0].limits[0].max.value = 100.0;
+	x->results[0][1].limits[0].measured = 2.0 / 3.0;
+	x->results[0][1].limits[1].measured = 1e300;
+	struct report_view a, b;
+	fx_view(x, &a);
+	size_t len;
+	char *text = fx_render(&a, REPORT_JSON, &len);
+	static const char *const want[] = {
+		"\"measured\": 0.035,", "\"measured\": 1e-5,", "\"max\": 100.0,",
+		"\"measured\": 0.6666666666666666,", "\"measured\": 1e300,",
+		"\"title\": \"budget 0.035000000000000003 s, -1e+05\"", "\"count\": 4000,",
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		ck_assert_msg(strstr(text, want[i]), "results.json lacks %s", want[i]);
+	ck_assert_ptr_null(strstr(text, ": 0.035000000000000003"));
+	free(text);
+	json_round_trip(x, &a, &b);
+	ck_assert(b.files[0].reqs[0].limits[0].measured.v == 0.035);
+	ck_assert(b.files[0].reqs[0].limits[1].measured.v == 1e-5);
+	ck_assert(b.files[0].reqs[0].limits[0].max.value == 100.0);
+	ck_assert(b.files[0].reqs[1].limits[0].measured.v == 2.0 / 3.0);
+	ck_assert(b.files[0].reqs[1].limits[1].measured.v == 1e300);
+	report_view_free(&a);
+	report_view_free(&b);
+	fx_free(x);
+}
+END_TEST
+
 /* Counts come back as they went: the kind, each run's count, statistics,
  * and a bound that is not whole (a mean's) as the real it is. */
 START_TEST(archive_keeps_counts)
@@ -728,6 +765,77 @@ START_TEST(json_reader_refuses)
 }
 END_TEST
 
+/* The readiness checks come back as they went; a results.json from before
+ * they were recorded (no "readiness", or null) still reads, and every
+ * report says they were not recorded; a check that cannot be read is
+ * refused, named. */
+START_TEST(archive_keeps_readiness)
+{
+	struct fx *x = fx_new();
+	struct report_view a, b;
+	fx_view(x, &a);
+	json_round_trip(x, &a, &b);
+	ck_assert(a.ready_recorded && b.ready_recorded);
+	ck_assert_uint_eq(b.nready, 3);
+	for (size_t i = 0; i < a.nready; i++) {
+		ck_assert_str_eq(a.ready[i].name, b.ready[i].name);
+		ck_assert_int_eq(a.ready[i].level, b.ready[i].level);
+		ck_assert_str_eq(a.ready[i].finding, b.ready[i].finding);
+		ck_assert_int_eq(!a.ready[i].remedy, !b.ready[i].remedy);
+		if (a.ready[i].remedy)
+			ck_assert_str_eq(a.ready[i].remedy, b.ready[i].remedy);
+	}
+	ck_assert_ptr_null(b.ready[0].remedy);
+	ck_assert_int_eq(b.ready[1].level, READY_WARN);
+	report_view_free(&b);
+
+	/* without the field, and with null: not recorded, said in every report */
+	char path[256], err[600] = "";
+	json_t *root = fixture_json(x);
+	for (int k = 0; k < 2; k++) {
+		if (k == 0)
+			json_object_del(root, "readiness");
+		else
+			json_object_set_new(root, "readiness", json_null());
+		fx_path(x, "old.json", path, sizeof path);
+		ck_assert_int_eq(json_dump_file(root, path, JSON_PRESERVE_ORDER |
+							     JSON_REAL_PRECISION(17)), 0);
+		ck_assert_msg(report_view_from_json(path, &b, err, sizeof err) == 0, "%s", err);
+		ck_assert(!b.ready_recorded);
+		ck_assert_uint_eq(b.nready, 0);
+		size_t len;
+		char *txt = fx_render(&b, REPORT_SUMMARY, &len);
+		ck_assert_ptr_nonnull(strstr(txt, "readiness of the machine: not recorded"));
+		free(txt);
+		char *html = fx_render(&b, REPORT_HTML, &len);
+		ck_assert_ptr_nonnull(strstr(html, "Not recorded: this report comes from a run"));
+		free(html);
+		char *json = fx_render(&b, REPORT_JSON, &len);
+		ck_assert_ptr_nonnull(strstr(json, "\"readiness\": null"));
+		free(json);
+		char *junit = fx_render(&b, REPORT_JUNIT, &len);
+		ck_assert_ptr_null(strstr(junit, "\"readiness."));
+		free(junit);
+		report_view_free(&b);
+	}
+	json_decref(root);
+
+	/* a level that is none of the four, a check without its finding */
+	root = fixture_json(x);
+	json_object_set_new(json_array_get(json_object_get(root, "readiness"), 1), "level",
+			    json_string("bad"));
+	expect_refused(x, root, "readiness[1].level", "expected \"ok\", \"note\"");
+	root = fixture_json(x);
+	json_object_del(json_array_get(json_object_get(root, "readiness"), 2), "finding");
+	expect_refused(x, root, "readiness[2].finding", "missing");
+	root = fixture_json(x);
+	json_object_set_new(root, "readiness", json_string("fine"));
+	expect_refused(x, root, "readiness", "expected an array");
+	report_view_free(&a);
+	fx_free(x);
+}
+END_TEST
+
 /* What a count metric and schema 1 may hold: the same strictness. */
 START_TEST(json_reader_refuses_counts)
 {
@@ -840,10 +948,12 @@ static Suite *json_suite(void)
 	tcase_add_test(tc, json_unwritable);
 	tcase_add_test(tc, archive_renders_every_report_again);
 	tcase_add_test(tc, archive_keeps_doubles_exact);
+	tcase_add_test(tc, archive_reals_shortest);
 	tcase_add_test(tc, archive_integers_to_2_63);
 	tcase_add_test(tc, archive_keeps_counts);
 	tcase_add_test(tc, json_reader_refuses);
 	tcase_add_test(tc, json_reader_refuses_counts);
+	tcase_add_test(tc, archive_keeps_readiness);
 	tcase_add_test(tc, archive_through_the_command);
 	return s;
 }

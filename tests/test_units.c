@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "base/units.h"
 #include "test_util.h"
 
@@ -332,6 +333,34 @@ START_TEST(round_trip)
 }
 END_TEST
 
+/* The shortest text that reads back as the same double: as few digits as
+ * the value needs (15 when they do), 17 only when nothing shorter is
+ * exact, and always the same double back. */
+START_TEST(shortest_round_trips)
+{
+	static const struct {
+		double v;
+		const char *text;
+	} want[] = {
+		{ 0.035, "0.035" }, { 100.0, "100" }, { 1e-5, "1e-05" },
+		{ 2.0 / 3.0, "0.6666666666666666" }, { 0.1 + 0.2, "0.30000000000000004" },
+		{ 1.0000004, "1.0000004" }, { 1138.148298475492, "1138.148298475492" },
+		{ 1e300, "1e+300" }, { 5e-324, "4.94065645841247e-324" },
+		{ -2.5, "-2.5" }, { 0.0, "0" },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		char buf[64];
+		num_fmt_shortest(want[i].v, buf, sizeof buf);
+		ck_assert_str_eq(buf, want[i].text);
+		ck_assert_msg(strtod(buf, NULL) == want[i].v, "%s does not read back as %.17g", buf,
+			      want[i].v);
+		char exact[64];
+		num_fmt_exact(want[i].v, exact, sizeof exact);
+		ck_assert_uint_le(strlen(buf), strlen(exact));
+	}
+}
+END_TEST
+
 static Suite *units_suite(void)
 {
 	Suite *s = suite_create("units");
@@ -352,6 +381,7 @@ static Suite *units_suite(void)
 	tcase_add_test(tc, fmt_qty_values);
 	tcase_add_test(tc, bound_values);
 	tcase_add_test(tc, round_trip);
+	tcase_add_test(tc, shortest_round_trips);
 	return s;
 }
 

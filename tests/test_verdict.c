@@ -470,7 +470,24 @@ START_TEST(classify_timeout_outranks_the_kill)
 	x->res.seconds = 1.52;
 	runner_classify(&x->res, 3, &e);
 	ck_assert_int_eq(x->res.verdict, VERDICT_ERROR);
-	ck_assert_str_eq(x->res.reason, "timed out after 1.5 s (timeout 0.5 s; 1 of 3 runs done); "
+	ck_assert_str_eq(x->res.reason, "timed out after 1.52 s (timeout 500 ms; 1 of 3 runs done); "
+			 "the worker was killed");
+	fx_free(x);
+}
+END_TEST
+
+/* A timeout under 0.1 s is said in a unit that shows it: "1 ms", never
+ * "0.0 s". */
+START_TEST(classify_timeout_short)
+{
+	struct fx *x = fx_new(1000, 1.0, 0);
+	bound_max(add(x, "max", NULL), 1e9, QTY_NS);
+	struct worker_end e = ended(x, KILLED(SIGKILL), 0, WS_MEASURING);
+	x->req.timeout_ns = 1000000ull;
+	e.timed_out = true;
+	x->res.seconds = 0.0012;
+	runner_classify(&x->res, 3, &e);
+	ck_assert_str_eq(x->res.reason, "timed out after 1.2 ms (timeout 1 ms; 0 of 3 runs done); "
 			 "the worker was killed");
 	fx_free(x);
 }
@@ -760,7 +777,7 @@ START_TEST(supervise_kills_on_timeout)
 	ck_assert_double_ge(out.seconds, 1.0);
 	ck_assert_double_lt(out.seconds, 50.0); /* long before the worker's own end */
 	ck_assert_int_eq(out.verdict, VERDICT_ERROR);
-	ck_assert_msg(strstr(out.reason, "(timeout 1.0 s; 0 of 1 runs done); the worker was killed"),
+	ck_assert_msg(strstr(out.reason, "(timeout 1 s; 0 of 1 runs done); the worker was killed"),
 		      "%s", out.reason);
 	ck_assert_int_ge(seen.calls, 1); /* the display was fed while it waited */
 	ck_assert_ptr_eq(seen.r, &out);
@@ -831,6 +848,7 @@ int main(void)
 	tcase_add_test(cl, classify_segv_is_error_with_signal_and_progress);
 	tcase_add_test(cl, classify_sigkill_names_rttime_only_for_realtime);
 	tcase_add_test(cl, classify_timeout_outranks_the_kill);
+	tcase_add_test(cl, classify_timeout_short);
 	tcase_add_test(cl, classify_interrupted);
 	tcase_add_test(cl, classify_worker_reported_failure);
 	tcase_add_test(cl, classify_load_ended_or_stuck);

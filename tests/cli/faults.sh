@@ -32,7 +32,7 @@ expect_grep 'name="OK-BEFORE.verdict" value="pass"' "$J"
 expect_grep 'name="OK-AFTER.verdict" value="pass"' "$J"
 expect_grep '<error[^>]*message="worker killed by signal 11 \(Segmentation fault\) after 1 of 3 runs' "$J"
 expect_grep '<error[^>]*message="worker killed by signal 6 \(Aborted\)' "$J"
-expect_grep '<error[^>]*message="timed out after [0-9.]+ s \(timeout 0.5 s; 1 of 3 runs done\)' "$J"
+expect_grep '<error[^>]*message="timed out after [0-9.]+ m?s \(timeout 500 ms; 1 of 3 runs done\)' "$J"
 # a real-time spinner is stopped by RLIMIT_RTTIME or the watchdog, whichever first
 expect_grep '<error[^>]*message="(worker killed by signal (24|9) .*RLIMIT_RTTIME|timed out after)' "$J"
 expect_grep '<error[^>]*message="worker exited with status 0 after 1 of 3 runs without finishing' "$J"

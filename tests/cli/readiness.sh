@@ -1,0 +1,68 @@
+# Every report of a run carries the machine's readiness checks (as
+# `rtconform env` prints them) and the build (version and git commit);
+# `rtconform report` renders them again from results.json and junit.xml,
+# and says "not recorded" for a results.json from before them.
+. "$(dirname "$0")/lib.sh"
+
+expect_status 0 "$RTC" env
+# "  warn  preempt  ..." lines: level and check name, in order
+sed -n 's/^  \(ok\|note\|warn\|fail\) \+\([a-z_]\+\) .*/\1 \2/p' "$TMP/out" >"$TMP/env.checks"
+[ -s "$TMP/env.checks" ] && ok || fail "rtconform env printed no readiness checks"
+commit="$("$RTC" --version | sed -n 's/^rtconform [0-9.]* (commit \([^;)]*\).*/\1/p')"
+[ -n "$commit" ] && ok || fail "--version names no commit"
+
+R="$TMP/r"
+expect_status 0 "$RTC" run --quick --only PP-OTHER -o "$R" "$FIX/cli/pass.xml"
+
+# summary.txt: the same checks, in the same order, then the build
+sed -n '/^readiness of the machine/,/^$/p' "$R/summary.txt" >"$TMP/sum.ready"
+expect_grep '^readiness of the machine \(.*\): [0-9]+ ok, [0-9]+ notes?, [0-9]+ warnings?, [0-9]+ failures?$' "$TMP/sum.ready"
+sed -n 's/^  \(ok\|note\|warn\|fail\) \+\([a-z_]\+\) .*/\1 \2/p' "$TMP/sum.ready" >"$TMP/sum.checks"
+cmp -s "$TMP/env.checks" "$TMP/sum.checks" && ok ||
+  fail "summary.txt's checks differ from rtconform env's: $(diff "$TMP/env.checks" "$TMP/sum.checks" | head -5)"
+expect_grep "^measured with rtconform [0-9.]+ \\(commit $commit\\)\$" "$R/summary.txt"
+
+# results.json: the same checks; the commit in the environment
+python3 - "$R/results.json" "$TMP/env.checks" "$commit" >"$TMP/py" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = [l.split() for l in open(sys.argv[2])]
+got = [[c["level"], c["name"]] for c in d["readiness"]]
+assert got == want, (got, want)
+for c in d["readiness"]:
+    assert c["finding"], c
+    assert c["remedy"] is None or c["remedy"], c
+assert d["environment"]["rtconform.commit"] == sys.argv[3], d["environment"]["rtconform.commit"]
+PY
+if [ $? -eq 0 ]; then ok; else fail "results.json:"; sed 's/^/    /' "$TMP/py"; fi
+
+# junit.xml: a suite property per check, "level: finding"; the commit
+validate_junit "$R/junit.xml" --property "rtconform.commit=$commit"
+while read -r level name; do
+  expect_grep "<property name=\"readiness\\.$name\" value=\"$level: " "$R/junit.xml"
+done <"$TMP/env.checks"
+
+# report.html: the section, before the verdicts when a check warns or fails
+expect_grep '<div( class="req")? id="readiness"><h2>Readiness of the machine</h2>' "$R/report.html"
+expect_grep "rtconform [0-9.]+ \\(commit $commit\\)\\. This report" "$R/report.html"
+ready_at=$(grep -bo 'id="readiness"' "$R/report.html" | cut -d: -f1)
+verdicts_at=$(grep -bo '<h2>Verdicts</h2>' "$R/report.html" | cut -d: -f1)
+if grep -Eq '^(warn|fail) ' "$TMP/env.checks"; then
+  [ "$ready_at" -lt "$verdicts_at" ] && ok || fail "report.html: readiness after the verdicts although a check warns"
+else
+  [ "$ready_at" -gt "$verdicts_at" ] && ok || fail "report.html: readiness before the verdicts although every check is ok or a note"
+fi
+
+# Rendered again from junit.xml: the same readiness in summary.txt
+expect_status 0 "$RTC" report "$R/junit.xml" --summary "$TMP/again.txt"
+sed -n '/^readiness of the machine/,/^$/p' "$TMP/again.txt" >"$TMP/again.ready"
+cmp -s "$TMP/sum.ready" "$TMP/again.ready" && ok || fail "readiness from junit.xml differs: $(diff "$TMP/sum.ready" "$TMP/again.ready" | head -5)"
+
+# A results.json from before the checks were recorded: rendered, "not recorded"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["readiness"]; json.dump(d, open(sys.argv[2], "w"))' \
+  "$R/results.json" "$TMP/old.json"
+expect_status 0 "$RTC" report "$TMP/old.json" --summary "$TMP/old.txt" --html "$TMP/old.html" --junit "$TMP/old.xml"
+expect_grep '^readiness of the machine: not recorded' "$TMP/old.txt"
+expect_grep 'Not recorded: this report comes from a run' "$TMP/old.html"
+expect_no_grep 'name="readiness\.' "$TMP/old.xml"
+finish
