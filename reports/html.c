@@ -745,7 +745,9 @@ static void environment(struct xw *x, const struct report_view *v)
 	for (size_t i = 0; i < v->env.n; i++) {
 		xw_start(x, "tr");
 		td(x, v->env.e[i].key);
-		td(x, v->env.e[i].value);
+		xw_start(x, "td");
+		html_text_micro(x, v->env.e[i].value); /* "950000 µs per 1000000 µs" */
+		xw_full_end(x);
 		xw_full_end(x);
 		nl(x);
 	}
