@@ -25,6 +25,7 @@
 
 #include "harness/stats.h"
 #include "base/units.h"
+#include "reports/html_plot.h"
 #include "reports/xmlw.h"
 
 /* No '<', '>' or '&' in here: it is written raw inside <style>, and the
@@ -40,6 +41,7 @@ static const char css[] =
 	"th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}\n"
 	"th{background:#f6f8fa;font-weight:600}\n"
 	"td.num{text-align:right;white-space:nowrap}\n"
+	"td.nowrap{white-space:nowrap}\n"
 	"td.note{color:#57606a;font-size:13px}\n"
 	"table.facts th{white-space:nowrap;width:11em}\n"
 	"table.env td{word-break:break-word}\n"
@@ -61,6 +63,8 @@ static const char css[] =
 	"table.stats{font-size:13px}\n"
 	"table.counts{font-size:13px}\n"
 	"svg.hist{width:640px;max-width:100%;height:auto;border:1px solid var(--line);background:#fff}\n"
+	".cpus{display:flex;flex-wrap:wrap;gap:10px;margin:6px 0}\n"
+	"svg.cpu{width:320px}\n"
 	"svg .bar{fill:#4c78a8}\n"
 	"svg .beyond{fill:#cf222e}\n"
 	"svg .axis{stroke:#57606a;stroke-width:1}\n"
@@ -69,16 +73,35 @@ static const char css[] =
 	"svg .lim-ok{stroke:#1a7f37}\n"
 	"svg text{font-size:11px;fill:#57606a;font-family:'DejaVu Sans',Arial,sans-serif}\n"
 	"svg text.lab{fill:#1f2328;font-weight:600}\n"
+	"svg text.lab-ok{fill:#1a7f37}\n"
+	"svg text.lab-no{fill:#cf222e}\n"
 	"a{color:#0969da;text-decoration:none}\n"
 	"footer{margin-top:30px;color:#57606a;font-size:12px}\n"
+	/* Printed: the verdict table starts on page 1 and may run on (rows
+	 * stay whole); each requirement starts a page; a histogram stays on
+	 * one page with its statistics beside it; small tables stay whole;
+	 * colours print as on screen. */
 	"@media print{\n"
 	"@page{size:A4;margin:12mm}\n"
-	"body{max-width:none;padding:0;font-size:10pt}\n"
+	"body{max-width:none;padding:0;font-size:9pt;line-height:1.3}\n"
 	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}\n"
-	"h2{break-before:auto;break-after:avoid}h3{break-after:avoid}\n"
-	"table,figure,tr,pre{break-inside:avoid}\n"
+	"h1{font-size:14pt;margin:0 0 2mm}\n"
+	".banner{font-size:11pt;padding:2mm 3mm;margin:2mm 0}\n"
+	"h2{font-size:12pt;margin:4mm 0 2mm;break-after:avoid}\n"
+	"h3{font-size:10pt;margin:3mm 0 1mm;break-after:avoid}\n"
+	"th,td{padding:1px 4px}\n"
+	"td.note,figcaption,code,pre,table.stats,table.counts{font-size:8pt}\n"
+	"table,figure,tr,pre,svg{break-inside:avoid}\n"
+	"table.summary,table.env{break-inside:auto}\n"
 	".req{break-before:page}\n"
+	".metric{flex-wrap:nowrap;gap:4mm;break-inside:avoid}\n"
+	".metric figure{flex:1 1 auto;min-width:0}\n"
+	".metric table.stats{flex:none;margin:0}\n"
 	"svg.hist{width:100%}\n"
+	/* the histogram prints at about 60 % of its size: larger text keeps it legible */
+	"svg.hist:not(.cpu) text{font-size:15px}\n"
+	".cpus{gap:2mm}\n"
+	"svg.cpu{width:calc(50% - 1mm);box-sizing:border-box}\n"
 	"a{color:inherit}\n"
 	"}\n";
 
@@ -130,9 +153,10 @@ static void fmt_value(const struct rv_value *val, enum qty_unit unit, char *buf,
 	}
 	struct quantity q = { val->v, unit };
 	fmt_qty(&q, buf, len);
+	html_micro(buf, len);
 }
 
-/* "per-op max", "<= 300 us" / ">= 1 us" / "in [1 us, 300 us]". */
+/* "â¤ 300 Âµs" / "â¥ 1 Âµs" / "in [1 Âµs, 300 Âµs]". */
 static void bound_text(const struct rv_limit *l, char *buf, size_t len)
 {
 	char a[48] = "", b[48] = "";
@@ -148,6 +172,7 @@ static void bound_text(const struct rv_limit *l, char *buf, size_t len)
 		snprintf(buf, len, "\xe2\x89\xa5 %s", b); /* ≥ */
 	else
 		snprintf(buf, len, "(no bound)");
+	html_micro(buf, len);
 }
 
 static void exit_text(int status, char *buf, size_t len)
@@ -241,10 +266,12 @@ static void summary_req_cells(struct xw *x, const struct rv_req *r, size_t f, si
 	xw_full_end(x);
 	xw_start(x, "td");
 	xw_attrf(x, "rowspan", "%zu", rows);
+	xw_attr(x, "class", "nowrap");
 	xw_text(x, r->probe);
 	xw_full_end(x);
 	xw_start(x, "td");
 	xw_attrf(x, "rowspan", "%zu", rows);
+	xw_attr(x, "class", "nowrap");
 	xw_text(x, r->policy);
 	xw_full_end(x);
 }
@@ -258,7 +285,10 @@ static void summary_limit_cells(struct xw *x, const struct rv_req *r, size_t row
 		char b[80];
 		bound_text(l, b, sizeof b);
 		snprintf(buf, sizeof buf, "%s %s %s", l->metric, l->statistic, b);
-		td(x, buf);
+		xw_start(x, "td");
+		xw_attr(x, "class", "nowrap limit");
+		xw_text(x, buf);
+		xw_full_end(x);
 		fmt_value(&l->measured, rv_limit_unit(l), buf, sizeof buf);
 		td_num(x, buf);
 		xw_start(x, "td");
@@ -280,11 +310,11 @@ static void summary_note_row(struct xw *x, const struct rv_req *r)
 	xw_start(x, "td");
 	xw_attr(x, "colspan", "7");
 	xw_attr(x, "class", "note");
-	xw_textf(x, "%s %s: %s", r->id,
+	xw_textf(x, "%s %s: ", r->id,
 		 r->verdict == VERDICT_FAIL ? "failed"
 		 : r->verdict == VERDICT_ERROR ? "could not be measured"
-					       : "skipped",
-		 r->reason);
+					       : "skipped");
+	html_text_micro(x, r->reason);
 	xw_full_end(x);
 	xw_full_end(x);
 	nl(x);
@@ -298,13 +328,17 @@ static void summary(struct xw *x, const struct report_view *v)
 	nl(x);
 	xw_start(x, "table");
 	xw_attr(x, "class", "summary");
+	/* thead: a printed table that runs on repeats its header */
+	xw_start(x, "thead");
 	xw_start(x, "tr");
 	static const char *const head[] = { "Requirement", "Verdict", "Probe", "Policy",
 					    "Limit", "Measured", "Limit verdict" };
 	for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
 		th(x, head[i]);
 	xw_full_end(x);
+	xw_full_end(x); /* thead */
 	nl(x);
+	xw_start(x, "tbody");
 	for (size_t f = 0; f < v->nfiles; f++) {
 		const struct rv_file *vf = &v->files[f];
 		if (v->nfiles > 1) {
@@ -330,361 +364,9 @@ static void summary(struct xw *x, const struct report_view *v)
 			summary_note_row(x, r);
 		}
 	}
+	xw_full_end(x); /* tbody */
 	xw_full_end(x); /* table */
 	nl(x);
-}
-
-/* ---- the histogram ----------------------------------------------------- */
-
-#define SVG_W 640
-#define SVG_H 270
-#define PX0 52.0  /* plot area */
-#define PX1 578.0
-#define PY0 44.0
-#define PY1 226.0
-#define OVF_X0 590.0 /* the overflow column, right of the value axis */
-#define OVF_X1 616.0
-
-struct group {
-	double e0, e1; /* ns */
-	uint64_t count;
-	bool beyond;
-};
-
-struct line {
-	double ns;
-	bool passed, on_scale;
-	char label[96];
-};
-
-static double nice_floor(double v)
-{
-	double p = pow(10, floor(log10(v)));
-	double m = v / p;
-	return (m >= 5 ? 5 : m >= 2 ? 2 : 1) * p;
-}
-
-static double nice_ceil(double v)
-{
-	double p = pow(10, floor(log10(v)));
-	double m = v / p;
-	if (m <= 1 * (1 + 1e-12))
-		return p;
-	return (m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
-}
-
-struct axis {
-	double l0, l1; /* log10 of the ends, ns */
-	double lo, hi; /* the ends, ns */
-};
-
-static double xpos(const struct axis *a, double ns)
-{
-	return PX0 + (log10(ns) - a->l0) / (a->l1 - a->l0) * (PX1 - PX0);
-}
-
-static double ypos(double count, double lmax)
-{
-	return PY1 - (lmax > 0 ? log10(1.0 + count) / lmax : 0) * (PY1 - PY0);
-}
-
-static void svg_text(struct xw *x, double px, double py, const char *anchor_, const char *cls,
-		     const char *text)
-{
-	xw_start(x, "text");
-	xw_attrf(x, "x", "%.1f", px);
-	xw_attrf(x, "y", "%.1f", py);
-	if (anchor_)
-		xw_attr(x, "text-anchor", anchor_);
-	if (cls)
-		xw_attr(x, "class", cls);
-	xw_text(x, text);
-	xw_full_end(x);
-}
-
-static void svg_line(struct xw *x, double x1, double y1, double x2, double y2, const char *cls)
-{
-	xw_start(x, "line");
-	xw_attrf(x, "x1", "%.1f", x1);
-	xw_attrf(x, "y1", "%.1f", y1);
-	xw_attrf(x, "x2", "%.1f", x2);
-	xw_attrf(x, "y2", "%.1f", y2);
-	xw_attr(x, "class", cls);
-	xw_end(x);
-}
-
-static void svg_rect(struct xw *x, double px, double py, double w, double h, const char *cls,
-		     const char *title)
-{
-	xw_start(x, "rect");
-	xw_attrf(x, "x", "%.2f", px);
-	xw_attrf(x, "y", "%.2f", py);
-	xw_attrf(x, "width", "%.2f", w);
-	xw_attrf(x, "height", "%.2f", h);
-	xw_attr(x, "class", cls);
-	xw_elem(x, "title", title);
-	xw_full_end(x);
-}
-
-static void count_label(uint64_t c, char *buf, size_t len)
-{
-	static const char *const suffix[] = { "", "k", "M", "G", "T" };
-	int i = 0;
-	while (c >= 1000 && c % 1000 == 0 && i < 4) {
-		c /= 1000;
-		i++;
-	}
-	snprintf(buf, len, "%llu%s", (unsigned long long)c, suffix[i]);
-}
-
-/* The limits of this metric as vertical lines, in ns. A cycles limit is
- * converted with the metric's own scales; without a cycles scale it has
- * no place on a time axis and is left out. */
-static size_t metric_lines(const struct rv_req *r, const struct rv_metric *m, struct line *out,
-			   size_t max)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < r->nlimits && n < max; i++) {
-		const struct rv_limit *l = &r->limits[i];
-		if (strcmp(l->metric, m->name) != 0)
-			continue;
-		for (int side = 0; side < 2 && n < max; side++) {
-			bool is_max = side == 0;
-			if (is_max ? !l->has_max : !l->has_min)
-				continue;
-			const struct quantity *q = is_max ? &l->max : &l->min;
-			double ns = q->value;
-			if (q->unit == QTY_CYCLES) {
-				if (!(m->cycles_per_unit > 0))
-					continue;
-				ns = q->value * m->ns_per_unit / m->cycles_per_unit;
-			}
-			if (!(ns > 0) || !isfinite(ns))
-				continue;
-			char b[48];
-			fmt_qty(q, b, sizeof b);
-			out[n].ns = ns;
-			out[n].passed = l->verdict == VERDICT_PASS;
-			snprintf(out[n].label, sizeof out[n].label, "%s %s %s", l->statistic,
-				 is_max ? "\xe2\x89\xa4" : "\xe2\x89\xa5", b);
-			/* remember the side in the sign, for marking bins */
-			if (!is_max)
-				out[n].ns = -ns;
-			n++;
-		}
-	}
-	return n;
-}
-
-static bool bucket_beyond(const struct rv_bucket *b, double npu, const struct line *lines,
-			  size_t nlines)
-{
-	for (size_t i = 0; i < nlines; i++) {
-		if (lines[i].ns > 0 && (double)b->hi * npu > lines[i].ns)
-			return true; /* may hold values above a max= bound */
-		if (lines[i].ns < 0 && (double)b->lo * npu < -lines[i].ns)
-			return true; /* may hold values below a min= bound */
-	}
-	return false;
-}
-
-/* The value axis covers the samples, widened to 1-2-5 steps and to at least
- * one decade; a limit within a decade of the data joins it, one further away
- * is marked at the edge, so a generous budget does not squash the
- * distribution into a few pixels. */
-static struct axis value_axis(const struct rv_metric *m, double npu, const struct line *lines,
-			      size_t nlines)
-{
-	double dmin, dmax;
-	if (m->nbuckets) {
-		dmin = m->buckets[0].lo ? (double)m->buckets[0].lo * npu : 0.5 * npu;
-		dmax = (double)(m->buckets[m->nbuckets - 1].hi + 1) * npu;
-	} else {
-		dmin = (double)m->highest * npu;
-		dmax = dmin * 10;
-	}
-	if (!(dmin > 0))
-		dmin = 1;
-	if (!(dmax > dmin))
-		dmax = dmin * 10;
-	double lo = dmin, hi = dmax;
-	for (size_t i = 0; i < nlines; i++) {
-		double ns = fabs(lines[i].ns);
-		if (ns >= dmin / 10 && ns <= dmax * 10) {
-			lo = fmin(lo, ns);
-			hi = fmax(hi, ns * 1.02);
-		}
-	}
-	lo = nice_floor(lo);
-	hi = nice_ceil(hi);
-	if (log10(hi) - log10(lo) < 1) {
-		double pad = (1 - (log10(hi) - log10(lo))) / 2;
-		lo = nice_floor(pow(10, log10(lo) - pad));
-		hi = nice_ceil(pow(10, log10(hi) + pad));
-	}
-	return (struct axis){ log10(lo), log10(hi), lo, hi };
-}
-
-/* Neighbouring buckets that land on one pixel column become one bar, unless
- * a limit separates them: a marked bin never hides in an unmarked one.
- * Returns the bars in g (m->nbuckets room); *cmax the largest count of a bar
- * or of the overflow. */
-static size_t group_buckets(const struct rv_metric *m, double npu, const struct axis *ax,
-			    const struct line *lines, size_t nlines, struct group *g,
-			    uint64_t *cmax)
-{
-	size_t ng = 0;
-	long last_px = -1;
-	*cmax = m->overflow;
-	for (size_t i = 0; i < m->nbuckets; i++) {
-		const struct rv_bucket *bk = &m->buckets[i];
-		double e0 = bk->lo ? (double)bk->lo * npu : 0.5 * npu;
-		double e1 = (double)(bk->hi + 1) * npu;
-		bool beyond = bucket_beyond(bk, npu, lines, nlines);
-		long px = lround(floor(xpos(ax, e0)));
-		if (ng && px == last_px && g[ng - 1].beyond == beyond) {
-			g[ng - 1].e1 = e1;
-			g[ng - 1].count += bk->count;
-		} else {
-			g[ng++] = (struct group){ e0, e1, bk->count, beyond };
-			last_px = px;
-		}
-		if (g[ng - 1].count > *cmax)
-			*cmax = g[ng - 1].count;
-	}
-	return ng;
-}
-
-/* The grid and the count axis (log). */
-static void count_axis(struct xw *x, uint64_t cmax, double lmax)
-{
-	char buf[32];
-	for (uint64_t c = 1; c <= cmax; c *= 10) {
-		double py = ypos((double)c, lmax);
-		svg_line(x, PX0, py, PX1, py, "grid");
-		count_label(c, buf, sizeof buf);
-		svg_text(x, PX0 - 6, py + 4, "end", NULL, buf);
-		if (c > UINT64_MAX / 10)
-			break;
-	}
-}
-
-/* The value axis (log): decades labelled, 2 and 5 ticked. */
-static void value_ticks(struct xw *x, const struct axis *ax)
-{
-	char buf[48];
-	int decades = (int)lround(ax->l1 - ax->l0);
-	for (int k = (int)floor(ax->l0); k <= (int)ceil(ax->l1); k++) {
-		static const int mult[] = { 1, 2, 5 };
-		for (int j = 0; j < 3; j++) {
-			double v = mult[j] * pow(10, k);
-			if (v < ax->lo * (1 - 1e-9) || v > ax->hi * (1 + 1e-9))
-				continue;
-			double px = xpos(ax, v);
-			svg_line(x, px, PY1, px, PY1 + (j ? 3 : 5), "axis");
-			if (j == 0 || decades <= 2) {
-				fmt_ns(v, buf, sizeof buf);
-				svg_text(x, px, PY1 + 17, "middle", NULL, buf);
-			}
-		}
-	}
-}
-
-static void bars(struct xw *x, const struct group *g, size_t ng, const struct rv_metric *m,
-		 double npu, const struct axis *ax, double lmax)
-{
-	char buf[200], a[48], b[48];
-	for (size_t i = 0; i < ng; i++) {
-		double x0 = xpos(ax, g[i].e0), x1 = xpos(ax, g[i].e1);
-		double w = fmax(x1 - x0, 1.0);
-		double py = ypos((double)g[i].count, lmax);
-		double h = PY1 - py;
-		if (h < 1) {
-			h = 1;
-			py = PY1 - 1;
-		}
-		fmt_ns(g[i].e0, a, sizeof a);
-		fmt_ns(g[i].e1, b, sizeof b);
-		snprintf(buf, sizeof buf, "%s to %s: %llu sample%s%s", a, b,
-			 (unsigned long long)g[i].count, g[i].count == 1 ? "" : "s",
-			 g[i].beyond ? " (beyond a limit)" : "");
-		svg_rect(x, x0, py, w, h, g[i].beyond ? "beyond" : "bar", buf);
-	}
-	if (m->overflow) {
-		double py = ypos((double)m->overflow, lmax);
-		fmt_ns((double)m->highest * npu, a, sizeof a);
-		snprintf(buf, sizeof buf, "above %s (the histogram's range): %llu sample%s", a,
-			 (unsigned long long)m->overflow, m->overflow == 1 ? "" : "s");
-		svg_rect(x, OVF_X0, py, OVF_X1 - OVF_X0, fmax(PY1 - py, 1.0), "beyond", buf);
-		svg_text(x, (OVF_X0 + OVF_X1) / 2, PY1 + 17, "middle", NULL, "over");
-	}
-}
-
-/* The limits as dashed lines, or at the edge with an arrow when off scale. */
-static void limit_lines(struct xw *x, const struct line *lines, size_t nlines,
-			const struct axis *ax)
-{
-	char buf[200];
-	for (size_t i = 0; i < nlines; i++) {
-		double ns = fabs(lines[i].ns);
-		double ly = 14 + 13 * (double)(i % 2);
-		if (ns >= ax->lo && ns <= ax->hi) {
-			double px = xpos(ax, ns);
-			svg_line(x, px, PY0 - 4 - (i % 2 ? 0 : 13), px, PY1,
-				 lines[i].passed ? "lim lim-ok" : "lim");
-			bool right = px > (PX0 + PX1) / 2;
-			svg_text(x, right ? px - 4 : px + 4, ly, right ? "end" : "start", "lab",
-				 lines[i].label);
-		} else {
-			bool right = ns > ax->hi;
-			snprintf(buf, sizeof buf, "%s%s%s", right ? "" : "\xe2\x86\x90 ",
-				 lines[i].label, right ? " \xe2\x86\x92" : "");
-			svg_text(x, right ? PX1 : PX0, ly, right ? "end" : "start", "lab", buf);
-		}
-	}
-}
-
-static void histogram(struct xw *x, const struct rv_req *r, const struct rv_metric *m)
-{
-	char buf[200];
-	double npu = m->ns_per_unit > 0 && isfinite(m->ns_per_unit) ? m->ns_per_unit : 1.0;
-	struct line lines[2 * REQ_MAX_LIMITS];
-	size_t nlines = metric_lines(r, m, lines, sizeof lines / sizeof lines[0]);
-
-	xw_start(x, "svg");
-	xw_attr(x, "class", "hist");
-	xw_attrf(x, "viewBox", "0 0 %d %d", SVG_W, SVG_H);
-	xw_attrf(x, "width", "%d", SVG_W);
-	xw_attrf(x, "height", "%d", SVG_H);
-	xw_attr(x, "role", "img");
-	snprintf(buf, sizeof buf, "Histogram of %s %s", r->id, m->name);
-	xw_attr(x, "aria-label", buf);
-
-	if (!m->nbuckets && !m->overflow) {
-		svg_text(x, SVG_W / 2.0, SVG_H / 2.0, "middle", "lab", "no samples");
-		xw_full_end(x);
-		return;
-	}
-	struct axis ax = value_axis(m, npu, lines, nlines);
-	struct group *g = calloc(m->nbuckets ? m->nbuckets : 1, sizeof *g);
-	if (!g) {
-		x->failed = true;
-		return;
-	}
-	uint64_t cmax;
-	size_t ng = group_buckets(m, npu, &ax, lines, nlines, g, &cmax);
-	double lmax = log10(1.0 + (double)cmax);
-
-	count_axis(x, cmax, lmax);
-	value_ticks(x, &ax);
-	bars(x, g, ng, m, npu, &ax, lmax);
-	svg_line(x, PX0, PY1, PX1, PY1, "axis");
-	svg_line(x, PX0, PY0 - 4, PX0, PY1, "axis");
-	limit_lines(x, lines, nlines, &ax);
-	svg_text(x, (PX0 + PX1) / 2, SVG_H - 6, "middle", NULL,
-		 "latency (log scale); bar height: samples (log scale)");
-	free(g);
-	xw_full_end(x); /* svg */
 }
 
 /* ---- a requirement ----------------------------------------------------- */
@@ -697,7 +379,7 @@ static void fact(struct xw *x, const char *name, const char *value, bool code)
 	if (code)
 		xw_elem(x, "code", value);
 	else
-		xw_text(x, value);
+		html_text_micro(x, value);
 	xw_full_end(x);
 	xw_full_end(x);
 	nl(x);
@@ -776,7 +458,9 @@ static void limits_table(struct xw *x, const struct rv_req *r)
 		xw_start(x, "td");
 		badge(x, l->verdict);
 		xw_full_end(x);
-		td(x, l->text ? l->text : "");
+		xw_start(x, "td");
+		html_text_micro(x, l->text ? l->text : "");
+		xw_full_end(x);
 		xw_full_end(x);
 		nl(x);
 	}
@@ -948,11 +632,6 @@ static void counts_table(struct xw *x, const struct rv_req *r)
 static void series_table(struct xw *x, const struct rv_req *r)
 {
 	char buf[64];
-	if (!r->nseries)
-		return;
-	snprintf(buf, sizeof buf, "Metric %s per CPU", r->metrics[0].name);
-	xw_elem(x, "h3", buf);
-	nl(x);
 	xw_start(x, "table");
 	xw_attr(x, "class", "series");
 	xw_start(x, "tr");
@@ -976,6 +655,26 @@ static void series_table(struct xw *x, const struct rv_req *r)
 		xw_full_end(x);
 		nl(x);
 	}
+	xw_full_end(x);
+	nl(x);
+}
+
+/* The first metric per CPU, for probes that keep it so (timer-wakeup): a
+ * small histogram of each CPU beside the merged one above, then their
+ * statistics. */
+static void cpu_series(struct xw *x, const struct rv_req *r)
+{
+	char buf[160];
+	if (!r->nseries || !r->nmetrics)
+		return;
+	xw_start(x, "div");
+	xw_attr(x, "class", "per-cpu");
+	snprintf(buf, sizeof buf, "Metric %s per CPU", r->metrics[0].name);
+	xw_elem(x, "h3", buf);
+	nl(x);
+	html_cpu_plots(x, r);
+	nl(x);
+	series_table(x, r);
 	xw_full_end(x);
 	nl(x);
 }
@@ -1012,12 +711,12 @@ static void requirement(struct xw *x, const struct report_view *v, size_t f, siz
 		xw_start(x, "div");
 		xw_attr(x, "class", "metric");
 		xw_start(x, "figure");
-		histogram(x, r, m);
+		html_histogram(x, r, m);
 		xw_start(x, "figcaption");
 		xw_textf(x, "%llu samples of %s %s. Log-log histogram: bars are the histogram's "
 			    "buckets (at most 0.8 %% wide) joined per pixel; red bars may hold "
-			    "samples beyond a limit's bound; dashed lines are the limits on this "
-			    "metric (green: met, red: not met).",
+			    "samples beyond a bound that was not met; dashed lines are the limits "
+			    "on this metric (green: met, red: not met).",
 			 (unsigned long long)m->count, r->id, m->name);
 		xw_full_end(x);
 		xw_full_end(x); /* figure */
@@ -1025,7 +724,7 @@ static void requirement(struct xw *x, const struct report_view *v, size_t f, siz
 		xw_full_end(x); /* div.metric */
 		nl(x);
 		if (k == 0)
-			series_table(x, r);
+			cpu_series(x, r);
 	}
 	counts_table(x, r);
 	runs_table(x, r);
@@ -1107,7 +806,9 @@ static void environment(struct xw *x, const struct report_view *v)
 	for (size_t i = 0; i < v->env.n; i++) {
 		xw_start(x, "tr");
 		td(x, v->env.e[i].key);
-		td(x, v->env.e[i].value);
+		xw_start(x, "td");
+		html_text_micro(x, v->env.e[i].value); /* "950000 µs per 1000000 µs" */
+		xw_full_end(x);
 		xw_full_end(x);
 		nl(x);
 	}

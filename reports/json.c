@@ -118,6 +118,23 @@ static json_t *count_metric(struct jb *b, const struct rv_metric *m)
 	return o;
 }
 
+/* {"highest": N, "buckets": [[lo, hi, count], ...]} */
+static json_t *histogram(struct jb *b, uint64_t highest, const struct rv_bucket *bks, size_t n)
+{
+	json_t *h = json_object();
+	set(b, h, "highest", juint(b, highest, "a histogram's highest value"));
+	json_t *buckets = json_array();
+	for (size_t i = 0; i < n; i++) {
+		json_t *bk = json_array();
+		push(b, bk, juint(b, bks[i].lo, "a bucket bound"));
+		push(b, bk, juint(b, bks[i].hi, "a bucket bound"));
+		push(b, bk, juint(b, bks[i].count, "a bucket count"));
+		push(b, buckets, bk);
+	}
+	set(b, h, "buckets", buckets);
+	return h;
+}
+
 static json_t *metric(struct jb *b, const struct rv_metric *m)
 {
 	if (m->kind == METRIC_COUNT)
@@ -145,18 +162,7 @@ static json_t *metric(struct jb *b, const struct rv_metric *m)
 
 	set(b, o, "median_ns", value(&m->median_ns));
 
-	json_t *h = json_object();
-	set(b, h, "highest", juint(b, m->highest, "a histogram's highest value"));
-	json_t *buckets = json_array();
-	for (size_t i = 0; i < m->nbuckets; i++) {
-		json_t *bk = json_array();
-		push(b, bk, juint(b, m->buckets[i].lo, "a bucket bound"));
-		push(b, bk, juint(b, m->buckets[i].hi, "a bucket bound"));
-		push(b, bk, juint(b, m->buckets[i].count, "a bucket count"));
-		push(b, buckets, bk);
-	}
-	set(b, h, "buckets", buckets);
-	set(b, o, "histogram", h);
+	set(b, o, "histogram", histogram(b, m->highest, m->buckets, m->nbuckets));
 
 	json_t *runs = json_array();
 	for (size_t i = 0; i < m->nruns; i++) {
@@ -191,6 +197,20 @@ static json_t *limit(struct jb *b, const struct rv_limit *l)
 	set(b, o, "verdict", json_string(verdict_name(l->verdict)));
 	set(b, o, "text", str_or_null(l->text));
 	return o;
+}
+
+/* A CPU's histogram: "overflow" and "histogram" as a duration metric has
+ * them, or both null where the view does not know them (read from a
+ * junit.xml). */
+static void series_histogram(struct jb *b, json_t *so, const struct rv_series *s)
+{
+	if (!s->has_hist) {
+		set(b, so, "overflow", json_null());
+		set(b, so, "histogram", json_null());
+		return;
+	}
+	set(b, so, "overflow", juint(b, s->overflow, "a per-CPU overflow count"));
+	set(b, so, "histogram", histogram(b, s->highest, s->buckets, s->nbuckets));
 }
 
 static json_t *requirement(struct jb *b, const struct rv_req *r)
@@ -243,6 +263,7 @@ static json_t *requirement(struct jb *b, const struct rv_req *r)
 			snprintf(key, sizeof key, "%s_ns", report_view_series_stats[k]);
 			set(b, so, key, value(&r->series[i].ns[k]));
 		}
+		series_histogram(b, so, &r->series[i]);
 		push(b, series, so);
 	}
 	set(b, o, "per_cpu", series);

@@ -220,12 +220,15 @@ static void *items(struct jr *rd, size_t n, size_t size, const char *at)
 
 /* ---- the view ----------------------------------------------------------- */
 
-static void read_buckets(struct jr *rd, const json_t *arr, const char *at, struct rv_metric *m)
+/* A histogram's buckets into *out (*nout of them). */
+static void read_buckets(struct jr *rd, const json_t *arr, const char *at,
+			 struct rv_bucket **out, size_t *nout)
 {
 	size_t n = json_array_size(arr);
-	m->buckets = items(rd, n, sizeof *m->buckets, at);
-	if (n && !m->buckets)
+	*out = items(rd, n, sizeof **out, at);
+	if (n && !*out)
 		return;
+	struct rv_bucket *bk = *out;
 	for (size_t i = 0; i < n && !rd->rc; i++) {
 		char w[AT_LEN];
 		const json_t *b = json_array_get(arr, i);
@@ -246,14 +249,24 @@ static void read_buckets(struct jr *rd, const json_t *arr, const char *at, struc
 			     (unsigned long long)v[1]);
 			return;
 		}
-		if (m->nbuckets && v[0] <= m->buckets[m->nbuckets - 1].hi) {
+		if (*nout && v[0] <= bk[*nout - 1].hi) {
 			fail(rd, -EINVAL, w, "bucket lo %llu is not above the previous hi %llu",
-			     (unsigned long long)v[0],
-			     (unsigned long long)m->buckets[m->nbuckets - 1].hi);
+			     (unsigned long long)v[0], (unsigned long long)bk[*nout - 1].hi);
 			return;
 		}
-		m->buckets[m->nbuckets++] = (struct rv_bucket){ v[0], v[1], v[2] };
+		bk[(*nout)++] = (struct rv_bucket){ v[0], v[1], v[2] };
 	}
+}
+
+/* {"highest": N, "buckets": [...]} */
+static void read_histogram(struct jr *rd, const json_t *h, const char *at, uint64_t *highest,
+			   struct rv_bucket **out, size_t *n)
+{
+	char w[AT_LEN];
+	const json_t *j;
+	u64_field(rd, h, at, "highest", highest);
+	if ((j = container_field(rd, h, at, "buckets", true, false, w)))
+		read_buckets(rd, j, w, out, n);
 }
 
 /* statistics_ns / statistics_cycles: every statistic, a number or null. */
@@ -357,12 +370,8 @@ static void read_metric(struct jr *rd, const json_t *obj, const char *at, struct
 		read_stats(rd, j, w, m->cycles);
 	value_field(rd, obj, at, "median_ns", &m->median_ns);
 	const json_t *h = container_field(rd, obj, at, "histogram", false, false, w);
-	if (h) {
-		char hw[AT_LEN];
-		u64_field(rd, h, w, "highest", &m->highest);
-		if ((j = container_field(rd, h, w, "buckets", true, false, hw)))
-			read_buckets(rd, j, hw, m);
-	}
+	if (h)
+		read_histogram(rd, h, w, &m->highest, &m->buckets, &m->nbuckets);
 	if ((j = container_field(rd, obj, at, "runs", true, false, w)))
 		read_metric_runs(rd, j, w, m);
 }
@@ -397,6 +406,34 @@ static void read_limit(struct jr *rd, const json_t *obj, const char *at, struct 
 	str_field(rd, obj, at, "text", true, &l->text);
 }
 
+/* A CPU's "overflow" and "histogram": both there, or both null (a view read
+ * from junit.xml had none), or both absent (a results.json written before
+ * the series carried them): then has_hist stays false. */
+static void read_series_histogram(struct jr *rd, const json_t *obj, const char *at,
+				  struct rv_series *s)
+{
+	char w[AT_LEN];
+	const json_t *ovf = json_object_get(obj, "overflow");
+	const json_t *h = json_object_get(obj, "histogram");
+	if (!ovf != !h) {
+		at_key(w, at, ovf ? "histogram" : "overflow");
+		fail(rd, -EINVAL, w, "missing while %s is there", ovf ? "overflow" : "histogram");
+		return;
+	}
+	if (!ovf || (json_is_null(ovf) && json_is_null(h)))
+		return;
+	if (json_is_null(ovf) != json_is_null(h)) {
+		at_key(w, at, json_is_null(ovf) ? "overflow" : "histogram");
+		fail(rd, -EINVAL, w, "null while %s is not", json_is_null(ovf) ? "histogram"
+										: "overflow");
+		return;
+	}
+	s->has_hist = true;
+	u64_field(rd, obj, at, "overflow", &s->overflow);
+	if ((h = container_field(rd, obj, at, "histogram", false, false, w)))
+		read_histogram(rd, h, w, &s->highest, &s->buckets, &s->nbuckets);
+}
+
 static void read_series(struct jr *rd, const json_t *obj, const char *at, struct rv_series *s)
 {
 	char w[AT_LEN];
@@ -409,6 +446,7 @@ static void read_series(struct jr *rd, const json_t *obj, const char *at, struct
 		snprintf(key, sizeof key, "%s_ns", report_view_series_stats[k]);
 		value_field(rd, obj, at, key, &s->ns[k]);
 	}
+	read_series_histogram(rd, obj, at, s);
 }
 
 /* An array member whose elements are objects, each read by `one` into

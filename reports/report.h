@@ -184,6 +184,15 @@ struct rv_series {
 	int cpu;
 	uint64_t count;
 	struct rv_value ns[RV_NSERIES_STATS];
+	/* The CPU's histogram, in metrics[0]'s units and scale (the merged
+	 * histogram is the sum of the series): non-empty buckets, ascending,
+	 * and the samples above `highest`. has_hist false: not known (a view
+	 * read from junit.xml, or from a results.json written before the
+	 * series carried their buckets). */
+	bool has_hist;
+	uint64_t overflow, highest;
+	struct rv_bucket *buckets;
+	size_t nbuckets;
 };
 
 struct rv_req {

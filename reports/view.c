@@ -86,6 +86,28 @@ static void fill_count(const struct req_result *r, const struct metric_data *m,
 			vm->run_count[k] = 0;
 }
 
+/* A histogram's non-empty buckets, ascending, into *out (*n of them).
+ * False (and *failed) on out of memory. */
+static bool fill_buckets(const struct hist *h, struct rv_bucket **out, size_t *n, bool *failed)
+{
+	uint32_t i = 0;
+	uint64_t lo, hi, c;
+	size_t want = 0;
+	while (hist_next_bucket(h, &i, &lo, &hi, &c))
+		want++;
+	if (!want)
+		return true;
+	*out = calloc(want, sizeof **out);
+	if (!*out) {
+		*failed = true;
+		return false;
+	}
+	i = 0;
+	while (*n < want && hist_next_bucket(h, &i, &lo, &hi, &c))
+		(*out)[(*n)++] = (struct rv_bucket){ lo, hi, c };
+	return true;
+}
+
 static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metric *vm,
 			bool *failed)
 {
@@ -121,21 +143,8 @@ static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metri
 			vm->cycles[i] = value(true, val);
 	}
 
-	uint32_t i = 0;
-	uint64_t lo, hi, c;
-	size_t n = 0;
-	while (hist_next_bucket(h, &i, &lo, &hi, &c))
-		n++;
-	if (n) {
-		vm->buckets = calloc(n, sizeof *vm->buckets);
-		if (!vm->buckets) {
-			*failed = true;
-			return;
-		}
-		i = 0;
-		while (vm->nbuckets < n && hist_next_bucket(h, &i, &lo, &hi, &c))
-			vm->buckets[vm->nbuckets++] = (struct rv_bucket){ lo, hi, c };
-	}
+	if (!fill_buckets(h, &vm->buckets, &vm->nbuckets, failed))
+		return;
 
 	uint32_t runs = report_runs_done(r);
 	if (runs) {
@@ -175,6 +184,9 @@ static void fill_series(const struct req_result *r, struct rv_req *vr, bool *fai
 		struct rv_series *vs = &vr->series[s];
 		vs->cpu = res->series_cpu[s];
 		vs->count = m->hist.count;
+		vs->overflow = m->hist.overflow;
+		vs->highest = m->hist.highest;
+		vs->has_hist = fill_buckets(&m->hist, &vs->buckets, &vs->nbuckets, failed);
 		for (int i = 0; i < RV_NSERIES_STATS; i++) {
 			struct statistic st;
 			double val;
@@ -510,6 +522,8 @@ void report_view_req_free(struct rv_req *r)
 		free(m->run_mean_ns);
 	}
 	free(r->metrics);
+	for (size_t i = 0; i < r->nseries; i++)
+		free(r->series[i].buckets);
 	free(r->series);
 	memset(r, 0, sizeof *r);
 }

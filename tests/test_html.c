@@ -12,6 +12,7 @@
  * histogram bucket). (results.json, the exact archive, is test_json.c's.)
  */
 #include "report_fixture.h"
+#include "reports/html_plot.h"
 
 #include <math.h>
 
@@ -155,14 +156,15 @@ START_TEST(html_one_svg_per_metric)
 	htmlDocPtr doc = parse_html(html, len);
 	/* SEM-RT, SEM-OK, NOS and B-1 have two duration metrics each (and all
 	 * but NOS three counts, in a table); TMR and SKP none */
-	ck_assert_double_eq(xp_num(doc, "count(//svg)"), 8);
+	ck_assert_double_eq(xp_num(doc, "count(//svg[@class='hist'])"), 8);
 	for (int f = 0; f < 2; f++)
 		for (int i = 0; i < FX_MAXREQ; i++) {
 			const struct req_result *r = &x->results[f][i];
 			if (!r->req)
 				continue;
 			char e[200];
-			snprintf(e, sizeof e, "count(//div[@id='r%d-%d']//svg)", f + 1, i + 1);
+			snprintf(e, sizeof e, "count(//div[@id='r%d-%d']//svg[@class='hist'])", f + 1,
+				 i + 1);
 			ck_assert_msg(xp_num(doc, e) == durations(r), "%s: %g svgs, want %u",
 				      r->req->id, xp_num(doc, e), durations(r));
 			/* and each metric has its statistics table */
@@ -186,8 +188,14 @@ START_TEST(html_one_svg_per_metric)
 				    "/tr[td[1]='total']/td[2])"), 12);
 	/* a metric without samples says so instead of drawing nothing */
 	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r1-5']//svg/text[.='no samples'])"), 2);
-	/* per-CPU series: a table with a row per CPU, under the first metric */
+	/* per-CPU series: a small histogram and a table row per CPU, under
+	 * the first metric */
 	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r2-1']//table[@class='series']//tr)"), 3);
+	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r2-1']//div[@class='cpus']"
+				    "/svg[@class='hist cpu'])"), 2);
+	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r2-1']//svg[@class='hist cpu']"
+				    "[text[.='CPU 3']]/rect) > 0"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//svg[@class='hist cpu'])"), 2);
 	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r1-1']//table[@class='series'])"), 0);
 	/* the per-run table has a row per run plus its header */
 	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r1-1']//table[@class='runs']//tr)"), 5);
@@ -314,26 +322,11 @@ static double line_x(xmlDocPtr doc, const char *svg, const char *label)
 	return v;
 }
 
-START_TEST(html_limits_on_histogram)
+/* The bars of `svg` (an XPath): every red one reaches right of x lx,
+ * every other lies left of it, and there are both. */
+static void assert_red_right_of(xmlDocPtr doc, const char *svg, double lx)
 {
-	struct fx *x = fx_new();
-	size_t len;
-	char *html = render_run(&x->run, &len);
-	htmlDocPtr doc = parse_html(html, len);
-	const char *svg = "(//div[@id='r1-1']//svg)[1]";
-
-	/* max <= 800 ns lies inside the data (500..996.5 ns): drawn as a line,
-	 * red (not met); the mean limit (50 us) is 50x the data: marked off
-	 * scale at the right edge. */
-	double lx = line_x(doc, svg, "max \xe2\x89\xa4 800 ns");
-	ck_assert_msg(isfinite(lx), "no line for max <= 800 ns");
 	char e[300];
-	snprintf(e, sizeof e, "count(%s/line[@class='lim'])", svg);
-	ck_assert_double_eq(xp_num(doc, e), 1);
-	snprintf(e, sizeof e, "count(%s/text[.='mean \xe2\x89\xa4 50 us \xe2\x86\x92'])", svg);
-	ck_assert_double_eq(xp_num(doc, e), 1);
-
-	/* every bar right of the line is marked, every bar left of it not */
 	snprintf(e, sizeof e, "%s/rect", svg);
 	xmlXPathObjectPtr o = xp_nodes(doc, e);
 	ck_assert(o->nodesetval && o->nodesetval->nodeNr > 10);
@@ -359,6 +352,29 @@ START_TEST(html_limits_on_histogram)
 	ck_assert_int_gt(beyond, 0);
 	ck_assert_int_gt(within, 0);
 	xmlXPathFreeObject(o);
+}
+
+START_TEST(html_limits_on_histogram)
+{
+	struct fx *x = fx_new();
+	size_t len;
+	char *html = render_run(&x->run, &len);
+	htmlDocPtr doc = parse_html(html, len);
+	const char *svg = "(//div[@id='r1-1']//svg)[1]";
+
+	/* max <= 800 ns lies inside the data (500..996.5 ns): drawn as a line,
+	 * red (not met); the mean limit (50 us) is 50x the data: marked off
+	 * scale at the right edge. */
+	double lx = line_x(doc, svg, "max \xe2\x89\xa4 800 ns");
+	ck_assert_msg(isfinite(lx), "no line for max <= 800 ns");
+	char e[300];
+	snprintf(e, sizeof e, "count(%s/line[@class='lim'])", svg);
+	ck_assert_double_eq(xp_num(doc, e), 1);
+	snprintf(e, sizeof e, "count(%s/text[.='mean \xe2\x89\xa4 50 \xc2\xb5s \xe2\x86\x92'])", svg);
+	ck_assert_double_eq(xp_num(doc, e), 1);
+
+	/* every bar right of the line is marked, every bar left of it not */
+	assert_red_right_of(doc, svg, lx);
 
 	/* a limit that holds is drawn green; a cycles limit is converted to
 	 * time with the metric's scales (4000 cycles x 0.5 ns = 2 us) */
@@ -370,10 +386,97 @@ START_TEST(html_limits_on_histogram)
 	ck_assert(isfinite(line_x(doc, "(//div[@id='r1-1']//svg)[2]",
 				  "min \xe2\x89\xa5 50 ns")));
 	/* both axes are logarithmic: decades labelled */
-	ck_assert_double_eq(xp_num(doc, "count((//div[@id='r1-1']//svg)[1]/text[.='1 us'])"), 1);
+	ck_assert_double_eq(xp_num(doc, "count((//div[@id='r1-1']//svg)[1]/text[.='1 \xc2\xb5s'])"), 1);
 	ck_assert_double_eq(xp_num(doc, "count((//div[@id='r1-1']//svg)[1]/text[.='10'])"), 1);
 	xmlFreeDoc(doc);
 	free(html);
+	fx_free(x);
+}
+END_TEST
+
+/* A bar is red only beyond a bound that was not met: SEM-OK's mean bound
+ * moved inside its data (500..996.5 ns) marks nothing while it holds, and
+ * the bars beyond it once it does not. */
+START_TEST(html_red_only_beyond_a_violated_bound)
+{
+	struct fx *x = fx_new();
+	struct report_view v;
+	fx_view(x, &v);
+	struct rv_limit *l = &v.files[0].reqs[1].limits[0];
+	ck_assert_str_eq(l->statistic, "mean");
+	l->max.value = 700;
+	const char *svg = "(//div[@id='r1-2']//svg)[1]";
+	for (int met = 1; met >= 0; met--) {
+		l->verdict = met ? VERDICT_PASS : VERDICT_FAIL;
+		size_t len;
+		char *html = fx_render(&v, REPORT_HTML, &len);
+		htmlDocPtr doc = parse_html(html, len);
+		double lx = line_x(doc, svg, "mean \xe2\x89\xa4 700 ns");
+		ck_assert_msg(isfinite(lx), "no line for mean <= 700 ns");
+		char e[300];
+		snprintf(e, sizeof e, "count(%s/line[@class='%s'])", svg, met ? "lim lim-ok" : "lim");
+		ck_assert_double_eq(xp_num(doc, e), met ? 2 : 1); /* and p99 <= 4000 cycles, met */
+		if (met) {
+			snprintf(e, sizeof e, "count(%s/rect[@class='beyond'])", svg);
+			ck_assert_double_eq(xp_num(doc, e), 0);
+		} else {
+			assert_red_right_of(doc, svg, lx);
+		}
+		xmlFreeDoc(doc);
+		free(html);
+	}
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
+/* report.html writes microseconds as µs: no "<digit> us" anywhere. */
+START_TEST(html_micro_sign)
+{
+	struct fx *x = fx_new();
+	size_t len;
+	char *html = render_run(&x->run, &len);
+	ck_assert_ptr_nonnull(strstr(html, "50 \xc2\xb5s"));
+	for (const char *p = html; (p = strstr(p, " us")) != NULL; p++) {
+		bool digit = p > html && p[-1] >= '0' && p[-1] <= '9';
+		char n = p[3];
+		bool ends = !((n >= 'a' && n <= 'z') || (n >= 'A' && n <= 'Z'));
+		ck_assert_msg(!(digit && ends), "\"us\" at byte %td: %.40s", p - html, p - 10);
+	}
+	/* the rewrite itself: only a unit after a number, as far as room goes */
+	char buf[32] = "1 us, 2 user, us 3 us";
+	html_micro(buf, sizeof buf);
+	ck_assert_str_eq(buf, "1 \xc2\xb5s, 2 user, us 3 \xc2\xb5s");
+	char tight[6] = "1 us";
+	html_micro(tight, sizeof tight);
+	ck_assert_str_eq(tight, "1 \xc2\xb5s");
+	char full[5] = "1 us";
+	html_micro(full, sizeof full);
+	ck_assert_str_eq(full, "1 us");
+	free(html);
+	fx_free(x);
+}
+END_TEST
+
+/* Rendered from junit.xml, which carries each CPU's statistics but not its
+ * buckets, the per-CPU section says so instead of drawing empty plots. */
+START_TEST(html_cpu_plots_from_junit)
+{
+	struct fx *x = fx_new();
+	char junit[256], err[512] = "";
+	fx_write(x, REPORT_JUNIT, "junit.xml", junit, sizeof junit);
+	struct report_view v;
+	ck_assert_msg(report_view_from_junit(junit, &v, err, sizeof err) == 0, "%s", err);
+	size_t len;
+	char *html = fx_render(&v, REPORT_HTML, &len);
+	htmlDocPtr doc = parse_html(html, len);
+	ck_assert_double_eq(xp_num(doc, "count(//svg[@class='hist cpu'])"), 0);
+	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r2-1']//div[@class='per-cpu']/p"
+				    "[contains(., 'junit.xml carries only their statistics')])"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r2-1']//table[@class='series']//tr)"), 3);
+	xmlFreeDoc(doc);
+	free(html);
+	report_view_free(&v);
 	fx_free(x);
 }
 END_TEST
@@ -414,9 +517,16 @@ static void round_like_junit(struct report_view *v)
 				for (size_t j = 0; m->run_mean_ns && j < m->nruns; j++)
 					round3(&m->run_mean_ns[j]);
 			}
-			for (size_t k = 0; k < r->nseries; k++)
+			for (size_t k = 0; k < r->nseries; k++) {
 				for (int j = 0; j < RV_NSERIES_STATS; j++)
 					round3(&r->series[k].ns[j]);
+				/* junit.xml has each CPU's statistics, not its buckets */
+				free(r->series[k].buckets);
+				r->series[k].buckets = NULL;
+				r->series[k].nbuckets = 0;
+				r->series[k].overflow = r->series[k].highest = 0;
+				r->series[k].has_hist = false;
+			}
 		}
 }
 
@@ -701,6 +811,9 @@ static Suite *html_suite(void)
 	TCase *tc = tu_tcase(s, "core", 60);
 	tcase_add_test(tc, html_well_formed);
 	tcase_add_test(tc, html_one_svg_per_metric);
+	tcase_add_test(tc, html_red_only_beyond_a_violated_bound);
+	tcase_add_test(tc, html_micro_sign);
+	tcase_add_test(tc, html_cpu_plots_from_junit);
 	tcase_add_test(tc, html_every_verdict);
 	tcase_add_test(tc, html_nothing_from_the_network);
 	tcase_add_test(tc, html_limits_on_histogram);

@@ -832,6 +832,44 @@ START_TEST(archive_keeps_readiness)
 	json_object_set_new(root, "readiness", json_string("fine"));
 	expect_refused(x, root, "readiness", "expected an array");
 	report_view_free(&a);
+/* Each CPU's histogram of a per-CPU series comes back; a results.json
+ * written before the series carried one (neither field) still reads, the
+ * series then without it; one of the two fields alone is refused. */
+START_TEST(json_series_histograms)
+{
+	struct fx *x = fx_new();
+	char err[600], path[256];
+	struct report_view v;
+	fx_write(x, REPORT_JSON, "results.json", path, sizeof path);
+	ck_assert_msg(report_view_from_json(path, &v, err, sizeof err) == 0, "%s", err);
+	const struct rv_req *b1 = &v.files[1].reqs[0];
+	ck_assert_uint_eq(b1->nseries, 2);
+	uint64_t n = 0;
+	for (size_t i = 0; i < b1->series[1].nbuckets; i++)
+		n += b1->series[1].buckets[i].count;
+	ck_assert(b1->series[1].has_hist);
+	ck_assert_uint_eq(n, b1->series[1].count);
+	report_view_free(&v);
+
+	json_t *root = fixture_json(x);
+	json_t *s0 = json_array_get(json_object_get(json_array_get(json_object_get(
+		json_array_get(json_object_get(root, "files"), 1), "requirements"), 0), "per_cpu"), 0);
+	json_object_del(s0, "overflow");
+	json_object_del(s0, "histogram");
+	fx_path(x, "old.json", path, sizeof path);
+	ck_assert_int_eq(json_dump_file(root, path, JSON_PRESERVE_ORDER), 0);
+	ck_assert_msg(report_view_from_json(path, &v, err, sizeof err) == 0, "%s", err);
+	ck_assert(!v.files[1].reqs[0].series[0].has_hist);
+	ck_assert(v.files[1].reqs[0].series[1].has_hist);
+	report_view_free(&v);
+	json_object_set_new(s0, "overflow", json_integer(0));
+	expect_refused(x, root, "per_cpu[0].histogram", "missing while overflow is there");
+
+	root = fixture_json(x);
+	s0 = json_array_get(json_object_get(json_array_get(json_object_get(
+		json_array_get(json_object_get(root, "files"), 1), "requirements"), 0), "per_cpu"), 0);
+	json_object_set_new(s0, "histogram", json_null());
+	expect_refused(x, root, "per_cpu[0].histogram", "null while overflow is not");
 	fx_free(x);
 }
 END_TEST
@@ -954,6 +992,7 @@ static Suite *json_suite(void)
 	tcase_add_test(tc, json_reader_refuses);
 	tcase_add_test(tc, json_reader_refuses_counts);
 	tcase_add_test(tc, archive_keeps_readiness);
+	tcase_add_test(tc, json_series_histograms);
 	tcase_add_test(tc, archive_through_the_command);
 	return s;
 }

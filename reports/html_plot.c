@@ -1,0 +1,548 @@
+/* html_plot.c - report.html's histograms, as inline SVG; see html_plot.h.
+ *
+ * A histogram is log-log: the value axis logarithmic (decades labelled),
+ * bar height log(1 + count). Bars are the histogram's own buckets, joined
+ * when they fall on one pixel column, so a lone outlier keeps a bar of its
+ * own. Each limit on the metric is a dashed vertical line, green when met,
+ * red when not. A bar is red only when it may hold samples beyond a bound
+ * that was not met: a passing requirement has no red bar, and a failing
+ * one shows where its failing samples are.
+ *
+ * The per-CPU plots of a probe that keeps per-CPU series (timer-wakeup) are
+ * small multiples: the same value axis as the merged histogram and one count
+ * axis for every CPU, so a CPU that wakes late stands out.
+ */
+#include "reports/html_plot.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/units.h"
+
+/* ---- microseconds ------------------------------------------------------ */
+
+void html_micro(char *buf, size_t len)
+{
+	size_t n = strlen(buf);
+	for (size_t i = 1; i + 3 <= n; i++) {
+		bool after_digit = buf[i - 1] >= '0' && buf[i - 1] <= '9';
+		char next = buf[i + 3];
+		bool word_ends = !(next >= 'a' && next <= 'z') && !(next >= 'A' && next <= 'Z') &&
+				 !(next >= '0' && next <= '9');
+		if (!after_digit || memcmp(buf + i, " us", 3) != 0 || !word_ends)
+			continue;
+		if (n + 2 > len)
+			return; /* no room for the second byte of U+00B5 */
+		memmove(buf + i + 3, buf + i + 2, n - (i + 2) + 1);
+		buf[i + 1] = '\xc2';
+		buf[i + 2] = '\xb5';
+		n++;
+		i += 3;
+	}
+}
+
+void html_text_micro(struct xw *x, const char *s)
+{
+	size_t len = strlen(s) * 2 + 1; /* each " us" grows by one byte */
+	char *buf = malloc(len);
+	if (!buf) {
+		x->failed = true;
+		return;
+	}
+	memcpy(buf, s, strlen(s) + 1);
+	html_micro(buf, len);
+	xw_text(x, buf);
+	free(buf);
+}
+
+static void fmt_ns_micro(double ns, char *buf, size_t len)
+{
+	fmt_ns(ns, buf, len);
+	html_micro(buf, len);
+}
+
+/* ---- geometry ---------------------------------------------------------- */
+
+/* A picture's size and plot area, in SVG user units. */
+struct frame {
+	int w, h;
+	double x0, x1, y0, y1; /* the plot area */
+	double ovf0, ovf1;     /* the overflow column, right of the value axis */
+	bool labels;           /* limit labels, minor tick labels, axis title */
+};
+
+static const struct frame frame_metric = { 640, 270, 52, 578, 44, 226, 590, 616, true };
+static const struct frame frame_cpu = { 320, 150, 40, 274, 24, 118, 282, 302, false };
+
+/* What a histogram holds: a metric's, or one CPU's of it. */
+struct hdata {
+	const struct rv_bucket *b;
+	size_t n;
+	uint64_t overflow, highest;
+	double npu; /* ns per unit */
+};
+
+struct group {
+	double e0, e1; /* ns */
+	uint64_t count;
+	bool beyond;
+};
+
+/* A limit's bound on the time axis; ns < 0 is a min= bound at -ns. */
+struct line {
+	double ns;
+	bool passed;
+	char label[96];
+};
+
+struct axis {
+	double l0, l1; /* log10 of the ends, ns */
+	double lo, hi; /* the ends, ns */
+	const struct frame *f;
+};
+
+static double nice_floor(double v)
+{
+	double p = pow(10, floor(log10(v)));
+	double m = v / p;
+	return (m >= 5 ? 5 : m >= 2 ? 2 : 1) * p;
+}
+
+static double nice_ceil(double v)
+{
+	double p = pow(10, floor(log10(v)));
+	double m = v / p;
+	if (m <= 1 * (1 + 1e-12))
+		return p;
+	return (m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+}
+
+static double xpos(const struct axis *a, double ns)
+{
+	const struct frame *f = a->f;
+	return f->x0 + (log10(ns) - a->l0) / (a->l1 - a->l0) * (f->x1 - f->x0);
+}
+
+static double ypos(const struct frame *f, double count, double lmax)
+{
+	return f->y1 - (lmax > 0 ? log10(1.0 + count) / lmax : 0) * (f->y1 - f->y0);
+}
+
+/* ---- SVG elements ------------------------------------------------------ */
+
+static void svg_text(struct xw *x, double px, double py, const char *anchor, const char *cls,
+		     const char *text)
+{
+	xw_start(x, "text");
+	xw_attrf(x, "x", "%.1f", px);
+	xw_attrf(x, "y", "%.1f", py);
+	if (anchor)
+		xw_attr(x, "text-anchor", anchor);
+	if (cls)
+		xw_attr(x, "class", cls);
+	xw_text(x, text);
+	xw_full_end(x);
+}
+
+static void svg_line(struct xw *x, double x1, double y1, double x2, double y2, const char *cls)
+{
+	xw_start(x, "line");
+	xw_attrf(x, "x1", "%.1f", x1);
+	xw_attrf(x, "y1", "%.1f", y1);
+	xw_attrf(x, "x2", "%.1f", x2);
+	xw_attrf(x, "y2", "%.1f", y2);
+	xw_attr(x, "class", cls);
+	xw_end(x);
+}
+
+static void svg_rect(struct xw *x, double px, double py, double w, double h, const char *cls,
+		     const char *title)
+{
+	xw_start(x, "rect");
+	xw_attrf(x, "x", "%.2f", px);
+	xw_attrf(x, "y", "%.2f", py);
+	xw_attrf(x, "width", "%.2f", w);
+	xw_attrf(x, "height", "%.2f", h);
+	xw_attr(x, "class", cls);
+	xw_elem(x, "title", title);
+	xw_full_end(x);
+}
+
+static void svg_open(struct xw *x, const struct frame *f, const char *cls, const char *label)
+{
+	xw_start(x, "svg");
+	xw_attr(x, "class", cls);
+	xw_attrf(x, "viewBox", "0 0 %d %d", f->w, f->h);
+	xw_attrf(x, "width", "%d", f->w);
+	xw_attrf(x, "height", "%d", f->h);
+	xw_attr(x, "role", "img");
+	xw_attr(x, "aria-label", label);
+}
+
+static void count_label(uint64_t c, char *buf, size_t len)
+{
+	static const char *const suffix[] = { "", "k", "M", "G", "T" };
+	int i = 0;
+	while (c >= 1000 && c % 1000 == 0 && i < 4) {
+		c /= 1000;
+		i++;
+	}
+	snprintf(buf, len, "%llu%s", (unsigned long long)c, suffix[i]);
+}
+
+/* ---- limits, axis, bars ------------------------------------------------ */
+
+/* The limits of this metric as vertical lines, in ns. A cycles limit is
+ * converted with the metric's own scales; without a cycles scale it has
+ * no place on a time axis and is left out. */
+static size_t metric_lines(const struct rv_req *r, const struct rv_metric *m, struct line *out,
+			   size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->nlimits && n < max; i++) {
+		const struct rv_limit *l = &r->limits[i];
+		if (strcmp(l->metric, m->name) != 0)
+			continue;
+		for (int side = 0; side < 2 && n < max; side++) {
+			bool is_max = side == 0;
+			if (is_max ? !l->has_max : !l->has_min)
+				continue;
+			const struct quantity *q = is_max ? &l->max : &l->min;
+			double ns = q->value;
+			if (q->unit == QTY_CYCLES) {
+				if (!(m->cycles_per_unit > 0))
+					continue;
+				ns = q->value * m->ns_per_unit / m->cycles_per_unit;
+			}
+			if (!(ns > 0) || !isfinite(ns))
+				continue;
+			char b[48];
+			fmt_qty(q, b, sizeof b);
+			html_micro(b, sizeof b);
+			out[n].ns = is_max ? ns : -ns;
+			out[n].passed = l->verdict == VERDICT_PASS;
+			snprintf(out[n].label, sizeof out[n].label, "%s %s %s", l->statistic,
+				 is_max ? "\xe2\x89\xa4" : "\xe2\x89\xa5", b);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* A bucket (values lo..hi units, inclusive) may hold samples beyond a bound
+ * that was not met: above a violated max=, below a violated min=, whatever
+ * the limit's statistic. A bound that was met marks nothing. */
+static bool bucket_beyond(uint64_t lo, uint64_t hi, double npu, const struct line *lines,
+			  size_t nlines)
+{
+	for (size_t i = 0; i < nlines; i++) {
+		if (lines[i].passed)
+			continue;
+		if (lines[i].ns > 0 && (double)hi * npu > lines[i].ns)
+			return true;
+		if (lines[i].ns < 0 && (double)lo * npu < -lines[i].ns)
+			return true;
+	}
+	return false;
+}
+
+/* The value axis covers the samples, widened to 1-2-5 steps and to at least
+ * one decade; a limit within a decade of the data joins it, one further away
+ * is marked at the edge, so a generous budget does not squash the
+ * distribution into a few pixels. */
+static struct axis value_axis(const struct hdata *d, const struct line *lines, size_t nlines,
+			      const struct frame *f)
+{
+	double dmin, dmax;
+	if (d->n) {
+		dmin = d->b[0].lo ? (double)d->b[0].lo * d->npu : 0.5 * d->npu;
+		dmax = (double)(d->b[d->n - 1].hi + 1) * d->npu;
+	} else {
+		dmin = (double)d->highest * d->npu;
+		dmax = dmin * 10;
+	}
+	if (!(dmin > 0))
+		dmin = 1;
+	if (!(dmax > dmin))
+		dmax = dmin * 10;
+	double lo = dmin, hi = dmax;
+	for (size_t i = 0; i < nlines; i++) {
+		double ns = fabs(lines[i].ns);
+		if (ns >= dmin / 10 && ns <= dmax * 10) {
+			lo = fmin(lo, ns);
+			hi = fmax(hi, ns * 1.02);
+		}
+	}
+	lo = nice_floor(lo);
+	hi = nice_ceil(hi);
+	if (log10(hi) - log10(lo) < 1) {
+		double pad = (1 - (log10(hi) - log10(lo))) / 2;
+		lo = nice_floor(pow(10, log10(lo) - pad));
+		hi = nice_ceil(pow(10, log10(hi) + pad));
+	}
+	return (struct axis){ log10(lo), log10(hi), lo, hi, f };
+}
+
+/* Neighbouring buckets that land on one pixel column become one bar, unless
+ * a violated bound separates them: a red bar never hides in another.
+ * Returns the bars in g (d->n room); *cmax the largest count of a bar or of
+ * the overflow. */
+static size_t group_buckets(const struct hdata *d, const struct axis *ax,
+			    const struct line *lines, size_t nlines, struct group *g,
+			    uint64_t *cmax)
+{
+	size_t ng = 0;
+	long last_px = -1;
+	*cmax = d->overflow;
+	for (size_t i = 0; i < d->n; i++) {
+		const struct rv_bucket *bk = &d->b[i];
+		double e0 = bk->lo ? (double)bk->lo * d->npu : 0.5 * d->npu;
+		double e1 = (double)(bk->hi + 1) * d->npu;
+		bool beyond = bucket_beyond(bk->lo, bk->hi, d->npu, lines, nlines);
+		long px = lround(floor(xpos(ax, e0)));
+		if (ng && px == last_px && g[ng - 1].beyond == beyond) {
+			g[ng - 1].e1 = e1;
+			g[ng - 1].count += bk->count;
+		} else {
+			g[ng++] = (struct group){ e0, e1, bk->count, beyond };
+			last_px = px;
+		}
+		if (g[ng - 1].count > *cmax)
+			*cmax = g[ng - 1].count;
+	}
+	return ng;
+}
+
+/* The grid and the count axis (log). */
+static void count_axis(struct xw *x, const struct frame *f, uint64_t cmax, double lmax)
+{
+	char buf[32];
+	for (uint64_t c = 1; c <= cmax; c *= 10) {
+		double py = ypos(f, (double)c, lmax);
+		svg_line(x, f->x0, py, f->x1, py, "grid");
+		count_label(c, buf, sizeof buf);
+		svg_text(x, f->x0 - 6, py + 4, "end", NULL, buf);
+		if (c > UINT64_MAX / 10)
+			break;
+	}
+}
+
+/* The value axis (log): decades labelled, 2 and 5 ticked (and labelled on
+ * a large picture spanning at most two decades). */
+static void value_ticks(struct xw *x, const struct axis *ax)
+{
+	const struct frame *f = ax->f;
+	char buf[48];
+	int decades = (int)lround(ax->l1 - ax->l0);
+	for (int k = (int)floor(ax->l0); k <= (int)ceil(ax->l1); k++) {
+		static const int mult[] = { 1, 2, 5 };
+		for (int j = 0; j < 3; j++) {
+			double v = mult[j] * pow(10, k);
+			if (v < ax->lo * (1 - 1e-9) || v > ax->hi * (1 + 1e-9))
+				continue;
+			double px = xpos(ax, v);
+			svg_line(x, px, f->y1, px, f->y1 + (j ? 3 : 5), "axis");
+			if (j == 0 || (f->labels && decades <= 2)) {
+				fmt_ns_micro(v, buf, sizeof buf);
+				svg_text(x, px, f->y1 + 16, "middle", NULL, buf);
+			}
+		}
+	}
+}
+
+static void bars(struct xw *x, const struct group *g, size_t ng, const struct hdata *d,
+		 const struct axis *ax, const struct line *lines, size_t nlines, double lmax)
+{
+	const struct frame *f = ax->f;
+	char buf[200], a[48], b[48];
+	for (size_t i = 0; i < ng; i++) {
+		double x0 = xpos(ax, g[i].e0), x1 = xpos(ax, g[i].e1);
+		double w = fmax(x1 - x0, 1.0);
+		double py = ypos(f, (double)g[i].count, lmax);
+		double h = f->y1 - py;
+		if (h < 1) {
+			h = 1;
+			py = f->y1 - 1;
+		}
+		fmt_ns_micro(g[i].e0, a, sizeof a);
+		fmt_ns_micro(g[i].e1, b, sizeof b);
+		snprintf(buf, sizeof buf, "%s to %s: %llu sample%s%s", a, b,
+			 (unsigned long long)g[i].count, g[i].count == 1 ? "" : "s",
+			 g[i].beyond ? " (beyond a bound that was not met)" : "");
+		svg_rect(x, x0, py, w, h, g[i].beyond ? "beyond" : "bar", buf);
+	}
+	if (d->overflow) {
+		/* Samples above the histogram's range: a bucket from highest + 1
+		 * without an end. */
+		bool beyond = bucket_beyond(d->highest + 1, UINT64_MAX, d->npu, lines, nlines);
+		double py = ypos(f, (double)d->overflow, lmax);
+		fmt_ns_micro((double)d->highest * d->npu, a, sizeof a);
+		snprintf(buf, sizeof buf, "above %s (the histogram's range): %llu sample%s%s", a,
+			 (unsigned long long)d->overflow, d->overflow == 1 ? "" : "s",
+			 beyond ? " (beyond a bound that was not met)" : "");
+		svg_rect(x, f->ovf0, py, f->ovf1 - f->ovf0, fmax(f->y1 - py, 1.0),
+			 beyond ? "beyond" : "bar", buf);
+		svg_text(x, (f->ovf0 + f->ovf1) / 2, f->y1 + 16, "middle", NULL, "over");
+	}
+}
+
+/* The limits as dashed lines, labelled in their colour; off scale, at the
+ * edge with an arrow. A small picture draws the lines alone. */
+static void limit_lines(struct xw *x, const struct line *lines, size_t nlines,
+			const struct axis *ax)
+{
+	const struct frame *f = ax->f;
+	char buf[200];
+	for (size_t i = 0; i < nlines; i++) {
+		double ns = fabs(lines[i].ns);
+		double ly = 14 + 13 * (double)(i % 2);
+		const char *lab = lines[i].passed ? "lab lab-ok" : "lab lab-no";
+		if (ns >= ax->lo && ns <= ax->hi) {
+			double px = xpos(ax, ns);
+			double top = f->labels ? f->y0 - 4 - (i % 2 ? 0 : 13) : f->y0;
+			svg_line(x, px, top, px, f->y1, lines[i].passed ? "lim lim-ok" : "lim");
+			if (!f->labels)
+				continue;
+			bool right = px > (f->x0 + f->x1) / 2;
+			svg_text(x, right ? px - 4 : px + 4, ly, right ? "end" : "start", lab,
+				 lines[i].label);
+		} else if (f->labels) {
+			bool right = ns > ax->hi;
+			snprintf(buf, sizeof buf, "%s%s%s", right ? "" : "\xe2\x86\x90 ",
+				 lines[i].label, right ? " \xe2\x86\x92" : "");
+			svg_text(x, right ? f->x1 : f->x0, ly, right ? "end" : "start", lab, buf);
+		}
+	}
+}
+
+/* Grid, ticks, bars, axes and limits of one histogram; g has d->n room. */
+static void plot(struct xw *x, const struct hdata *d, const struct axis *ax,
+		 const struct line *lines, size_t nlines, struct group *g, uint64_t cmax)
+{
+	const struct frame *f = ax->f;
+	uint64_t own;
+	size_t ng = group_buckets(d, ax, lines, nlines, g, &own);
+	double lmax = log10(1.0 + (double)(cmax > own ? cmax : own));
+	count_axis(x, f, cmax > own ? cmax : own, lmax);
+	value_ticks(x, ax);
+	bars(x, g, ng, d, ax, lines, nlines, lmax);
+	svg_line(x, f->x0, f->y1, f->x1, f->y1, "axis");
+	svg_line(x, f->x0, f->y0 - 4, f->x0, f->y1, "axis");
+	limit_lines(x, lines, nlines, ax);
+}
+
+static struct hdata metric_data(const struct rv_metric *m)
+{
+	double npu = m->ns_per_unit > 0 && isfinite(m->ns_per_unit) ? m->ns_per_unit : 1.0;
+	return (struct hdata){ m->buckets, m->nbuckets, m->overflow, m->highest, npu };
+}
+
+/* ---- the pictures ------------------------------------------------------ */
+
+void html_histogram(struct xw *x, const struct rv_req *r, const struct rv_metric *m)
+{
+	const struct frame *f = &frame_metric;
+	char buf[200];
+	struct hdata d = metric_data(m);
+	struct line lines[2 * REQ_MAX_LIMITS];
+	size_t nlines = metric_lines(r, m, lines, sizeof lines / sizeof lines[0]);
+
+	snprintf(buf, sizeof buf, "Histogram of %s %s", r->id, m->name);
+	svg_open(x, f, "hist", buf);
+	if (!d.n && !d.overflow) {
+		svg_text(x, f->w / 2.0, f->h / 2.0, "middle", "lab", "no samples");
+		xw_full_end(x);
+		return;
+	}
+	struct axis ax = value_axis(&d, lines, nlines, f);
+	struct group *g = calloc(d.n ? d.n : 1, sizeof *g);
+	if (!g) {
+		x->failed = true;
+		return;
+	}
+	plot(x, &d, &ax, lines, nlines, g, 0);
+	svg_text(x, (f->x0 + f->x1) / 2, f->h - 6, "middle", NULL,
+		 "latency (log scale); bar height: samples (log scale)");
+	free(g);
+	xw_full_end(x); /* svg */
+}
+
+/* One CPU's small histogram on the shared axes. */
+static void cpu_plot(struct xw *x, const struct rv_req *r, const struct rv_series *s,
+		     const struct hdata *dm, const struct axis *ax, const struct line *lines,
+		     size_t nlines, struct group *g, uint64_t cmax)
+{
+	const struct frame *f = ax->f;
+	char buf[200], mx[48];
+	struct hdata d = { s->buckets, s->nbuckets, s->overflow, s->highest, dm->npu };
+	snprintf(buf, sizeof buf, "Histogram of %s %s on CPU %d", r->id, r->metrics[0].name,
+		 s->cpu);
+	svg_open(x, f, "hist cpu", buf);
+	snprintf(buf, sizeof buf, "CPU %d", s->cpu);
+	svg_text(x, f->x0, 13, "start", "lab", buf);
+	if (s->ns[RVS_MAX].have) {
+		fmt_ns_micro(s->ns[RVS_MAX].v, mx, sizeof mx);
+		snprintf(buf, sizeof buf, "%llu samples, max %s", (unsigned long long)s->count, mx);
+	} else {
+		snprintf(buf, sizeof buf, "%llu samples", (unsigned long long)s->count);
+	}
+	svg_text(x, f->x1, 13, "end", NULL, buf);
+	if (!d.n && !d.overflow)
+		svg_text(x, (f->x0 + f->x1) / 2, (f->y0 + f->y1) / 2, "middle", "lab",
+			 "no samples");
+	else
+		plot(x, &d, ax, lines, nlines, g, cmax);
+	xw_full_end(x); /* svg */
+}
+
+/* Bars of every CPU share one count axis: the largest bar of any. */
+static uint64_t cpu_count_max(const struct rv_req *r, const struct hdata *dm,
+			      const struct axis *ax, const struct line *lines, size_t nlines,
+			      struct group *g)
+{
+	uint64_t cmax = 0, c;
+	for (size_t i = 0; i < r->nseries; i++) {
+		const struct rv_series *s = &r->series[i];
+		struct hdata d = { s->buckets, s->nbuckets, s->overflow, s->highest, dm->npu };
+		group_buckets(&d, ax, lines, nlines, g, &c);
+		if (c > cmax)
+			cmax = c;
+	}
+	return cmax;
+}
+
+void html_cpu_plots(struct xw *x, const struct rv_req *r)
+{
+	if (!r->nseries || !r->nmetrics || r->metrics[0].kind != METRIC_DURATION)
+		return;
+	size_t room = 1;
+	for (size_t i = 0; i < r->nseries; i++) {
+		if (!r->series[i].has_hist) {
+			xw_elem(x, "p", "The per-CPU histograms are not in the file this report "
+					"was rendered from (a junit.xml carries only their "
+					"statistics, below); results.json has them.");
+			return;
+		}
+		if (r->series[i].nbuckets > room)
+			room = r->series[i].nbuckets;
+	}
+	const struct rv_metric *m = &r->metrics[0];
+	struct hdata dm = metric_data(m);
+	struct line lines[2 * REQ_MAX_LIMITS];
+	size_t nlines = metric_lines(r, m, lines, sizeof lines / sizeof lines[0]);
+	/* The merged histogram's value axis, so a bar sits where it does there */
+	struct axis ax = value_axis(&dm, lines, nlines, &frame_cpu);
+	struct group *g = calloc(room, sizeof *g);
+	if (!g) {
+		x->failed = true;
+		return;
+	}
+	uint64_t cmax = cpu_count_max(r, &dm, &ax, lines, nlines, g);
+	xw_start(x, "div");
+	xw_attr(x, "class", "cpus");
+	for (size_t i = 0; i < r->nseries; i++)
+		cpu_plot(x, r, &r->series[i], &dm, &ax, lines, nlines, g, cmax);
+	xw_full_end(x);
+	free(g);
+}

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# report.html as people see it: a small real run (timer wake-up on every CPU
+# with generous limits that pass, a semaphore ping-pong with a maximum
+# nobody meets) rendered by headless Chromium, on screen and printed to PDF.
+# Checked in the PDF's text (pdftotext, page by page): page 1 holds the
+# verdict table with every limit phrase on one line; every histogram is on
+# the page of its statistics table; the per-CPU plots are there; µs, not us.
+# Checked in the SVG: a passing requirement has no red bar; a red bar lies
+# beyond a bound that was not met, and every bar beyond one is red.
+# Chromium or poppler-utils missing is a failure that names the package.
+. "$(dirname "$0")/lib.sh"
+
+for tool in chromium:chromium pdftotext:poppler-utils pdftoppm:poppler-utils; do
+  if ! command -v "${tool%%:*}" >/dev/null; then
+    fail "${tool%%:*} is not installed (Debian package ${tool#*:}; ci/deps installs it)"
+  fi
+done
+if [ "$FAILS" -ne 0 ]; then finish; fi
+
+cat >"$TMP/req.xml" <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<requirements xmlns="urn:rtconform:requirements:1" name="html-render">
+  <defaults iterations="300" runs="2" warmup="20" timeout="60s"/>
+  <requirement id="WAKE">
+    <title>Periodic wake-up on every CPU, generous limits</title>
+    <probe name="timer-wakeup">
+      <param name="cpus">all</param>
+      <param name="interval">1ms</param>
+      <param name="dma-latency">off</param>
+    </probe>
+    <sched policy="other"/>
+    <limit metric="wakeup" statistic="mean" max="10ms"/>
+    <limit metric="wakeup" statistic="max" max="60s"/>
+  </requirement>
+  <requirement id="SEM-TIGHT">
+    <title>Semaphore ping-pong with a maximum nobody meets</title>
+    <probe name="sem-pingpong">
+      <param name="mechanism">posix-sem</param>
+      <param name="peer">process</param>
+      <param name="placement">same-cpu</param>
+    </probe>
+    <sched policy="other"/>
+    <limit metric="per-op" statistic="mean" max="50ms"/>
+    <limit metric="per-op" statistic="max" max="1ns"/>
+  </requirement>
+</requirements>
+EOF
+expect_status 1 "$RTC" run "$TMP/req.xml" -o "$TMP/res"
+HTML="$TMP/res/report.html"
+[ -s "$HTML" ] || { fail "report.html not written"; finish; }
+
+# Chromium with nothing of its own: a fresh profile, no network services.
+chrome() {
+  timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$(mktemp -d "$TMP/profile.XXXXXX")" "$@" >"$TMP/chrome.log" 2>&1
+}
+chrome --no-pdf-header-footer --print-to-pdf="$TMP/report.pdf" "file://$HTML"
+if [ -s "$TMP/report.pdf" ]; then ok; else
+  fail "chromium wrote no PDF:"; sed 's/^/    /' "$TMP/chrome.log" | tail -20
+fi
+chrome --window-size=1200,2400 --screenshot="$TMP/screen.png" "file://$HTML"
+if [ -s "$TMP/screen.png" ]; then ok; else
+  fail "chromium wrote no screenshot:"; sed 's/^/    /' "$TMP/chrome.log" | tail -20
+fi
+pdftoppm -png -r 40 -f 1 -l 1 "$TMP/report.pdf" "$TMP/page" && ok || fail "pdftoppm cannot read the PDF"
+
+# The PDF's text, one file per page.
+pages=$(pdfinfo "$TMP/report.pdf" 2>/dev/null | awk '/^Pages:/ { print $2 }')
+[ "${pages:-0}" -ge 2 ] && ok || fail "the PDF has ${pages:-no} pages"
+for ((p = 1; p <= ${pages:-0}; p++)); do
+  pdftotext -layout -f "$p" -l "$p" "$TMP/report.pdf" "$TMP/page$p.txt"
+done
+
+# Page 1: the verdict table, each limit phrase whole on one line.
+P1="$TMP/page1.txt"
+expect_grep '^ *Verdicts *$' "$P1"
+expect_grep 'Requirement +Verdict +Probe +Policy +Limit' "$P1"
+for phrase in 'wakeup mean ≤ 10 ms' 'wakeup max ≤ 60 s' 'per-op mean ≤ 50 ms' 'per-op max ≤ 1 ns'; do
+  expect_grep "$phrase" "$P1"
+done
+expect_grep 'timer-wakeup' "$P1"
+expect_grep 'SEM-TIGHT failed: max [0-9.]+ (ns|µs|ms) > 1 ns' "$P1"
+
+# Every histogram (its axis title) on the page of its statistics table (its
+# last row name), and one of each per duration metric: WAKE wakeup,
+# SEM-TIGHT per-op and wakeup.
+plots=0 stats=0
+for ((p = 1; p <= ${pages:-0}; p++)); do
+  a=$(grep -c 'latency (log scale); bar height' "$TMP/page$p.txt")
+  b=$(grep -c 'runs-mean-stddev' "$TMP/page$p.txt")
+  [ "$a" = "$b" ] && ok || fail "page $p: $a histograms but $b statistics tables"
+  plots=$((plots + a)) stats=$((stats + b))
+done
+[ "$plots" = 3 ] && ok || fail "$plots histograms in the PDF, expected 3"
+# the per-CPU plots, on the page of the per-CPU table
+cpus=$(grep -l 'Metric wakeup per CPU' "$TMP"/page*.txt | head -1)
+if [ -n "$cpus" ]; then
+  expect_grep 'CPU 0 +[0-9]+ samples, max' "$cpus"
+  expect_grep '^ *CPU +samples +min +mean +max +p99' "$cpus"
+else
+  fail "no per-CPU section in the PDF"
+fi
+cat "$TMP"/page*.txt >"$TMP/all.txt"
+expect_grep '[0-9] µs' "$TMP/all.txt"
+expect_no_grep '[0-9] us\b' "$TMP/all.txt"
+
+# The SVG: which bars are red, against the bounds results.json says were
+# not met.
+python3 - "$HTML" "$TMP/res/results.json" >"$TMP/svg.log" 2>&1 <<'EOF'
+import json, re, sys
+import xml.etree.ElementTree as ET
+NS = '{http://www.w3.org/2000/svg}'
+scale = {'ns': 1, 'µs': 1e3, 'ms': 1e6, 's': 1e9}
+def ns(text):
+    v, u = text.split()
+    return float(v) * scale[u]
+doc = ET.parse(sys.argv[1]).getroot()
+res = json.load(open(sys.argv[2]))
+bad = []
+checked = 0
+for req in res['files'][0]['requirements']:
+    div = doc.find(".//{*}div[@id='r1-%d']" % (res['files'][0]['requirements'].index(req) + 1))
+    svgs = [s for s in div.iter() if s.tag.endswith('svg')]
+    if req['verdict'] == 'pass':
+        red = [r for s in svgs for r in s.iter() if r.tag.split('}')[-1] == 'rect' if r.get('class') == 'beyond']
+        if red:
+            bad.append('%s passed but has %d red bars' % (req['id'], len(red)))
+        checked += 1
+        continue
+    for m, svg in zip([m for m in req['metrics'] if m['kind'] == 'duration'],
+                      [s for s in svgs if s.get('class') == 'hist']):
+        viol = [l for l in req['limits'] if l['metric'] == m['name'] and l['verdict'] == 'fail']
+        for r in [e for e in svg.iter() if e.tag.split('}')[-1] == 'rect']:
+            t = r.find('{*}title').text
+            g = re.match(r'(\S+ \S+) to (\S+ \S+):', t)
+            if not g:
+                continue  # the overflow column
+            lo, hi = ns(g.group(1)), ns(g.group(2))
+            # a bar is [lo, hi): beyond a max bound when it reaches above it
+            over = any(l['max'] is not None and hi > l['max'] * 1.01 for l in viol) or \
+                   any(l['min'] is not None and lo < l['min'] * 0.99 for l in viol)
+            under = all((l['max'] is None or hi < l['max'] * 0.99) and
+                        (l['min'] is None or lo > l['min'] * 1.01) for l in viol)
+            red = r.get('class') == 'beyond'
+            if red and under:
+                bad.append('%s %s: red bar %s inside every violated bound' % (req['id'], m['name'], t))
+            if not red and over:
+                bad.append('%s %s: bar %s beyond a violated bound is not red' % (req['id'], m['name'], t))
+            checked += 1
+print('checked', checked)
+for b in bad:
+    print(b)
+sys.exit(1 if bad or checked < 10 else 0)
+EOF
+if [ $? -eq 0 ]; then ok; else fail "the histogram bars:"; sed 's/^/    /' "$TMP/svg.log" | head -20; fi
+# ... and SEM-TIGHT's per-op histogram has red bars at all
+python3 - "$HTML" <<'EOF' && ok || fail "SEM-TIGHT per-op has no red bar"
+import sys, xml.etree.ElementTree as ET
+doc = ET.parse(sys.argv[1]).getroot()
+svg = [s for s in doc.find(".//{*}div[@id='r1-2']").iter() if s.tag.endswith('svg')][0]
+sys.exit(0 if any(r.get('class') == 'beyond' for r in svg.iter() if r.tag.split('}')[-1] == 'rect') else 1)
+EOF
+
+if [ -n "${RTC_KEEP_RENDER:-}" ]; then
+  mkdir -p "$RTC_KEEP_RENDER" && cp "$TMP/report.pdf" "$TMP/screen.png" "$HTML" "$RTC_KEEP_RENDER/"
+fi
+finish
