@@ -734,18 +734,78 @@ static void requirement(struct xw *x, const struct report_view *v, size_t f, siz
 
 /* ---- readiness ---------------------------------------------------------- */
 
-/* The machine's readiness checks (`rtconform env`), each with its level and
- * remedy. Placed before the verdicts when one is a warning or a failure, so
- * an unfit platform cannot hide behind green verdicts; else before the
- * environment, which it belongs with. */
-static void readiness(struct xw *x, const struct report_view *v, bool alarm)
+/* The rows of the readiness checks of level `min` and above. */
+static void readiness_rows(struct xw *x, const struct report_view *v, enum ready_level min)
+{
+	xw_start(x, "table");
+	xw_attr(x, "class", "ready");
+	xw_start(x, "tr");
+	static const char *const head[] = { "Level", "Check", "Finding", "Remedy" };
+	for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+		th(x, head[i]);
+	xw_full_end(x);
+	nl(x);
+	for (size_t i = 0; i < v->nready; i++) {
+		const struct rv_check *c = &v->ready[i];
+		if (c->level < min)
+			continue;
+		xw_start(x, "tr");
+		xw_start(x, "td");
+		xw_start(x, "span");
+		xw_attrf(x, "class", "v r-%s", ready_level_name(c->level));
+		xw_text(x, ready_level_name(c->level));
+		xw_full_end(x);
+		xw_full_end(x);
+		td(x, c->name);
+		xw_start(x, "td");
+		html_text_micro(x, c->finding);
+		xw_full_end(x);
+		xw_start(x, "td");
+		html_text_micro(x, c->level != READY_OK && c->remedy ? c->remedy : "");
+		xw_full_end(x);
+		xw_full_end(x);
+		nl(x);
+	}
+	xw_full_end(x); /* table */
+	nl(x);
+}
+
+/* Above the verdicts when a check warns or fails: those checks alone, so
+ * the verdict table still starts on the first printed page; every check
+ * is in the full section near the environment. */
+static void readiness_alarm(struct xw *x, const struct report_view *v)
+{
+	size_t count[READY_NLEVELS];
+	char tally[160];
+	report_view_ready_counts(v, count);
+	ready_count_text(count, tally, sizeof tally);
+	xw_start(x, "div");
+	xw_attr(x, "id", "readiness-alarm");
+	xw_elem(x, "h2", "Readiness warnings");
+	nl(x);
+	xw_start(x, "p");
+	xw_textf(x, "The checks of rtconform env at the start of the run: %s. These qualify "
+		    "every figure below; every check is listed under ", tally);
+	xw_start(x, "a");
+	xw_attr(x, "href", "#readiness");
+	xw_text(x, "Readiness of the machine");
+	xw_full_end(x);
+	xw_text(x, ".");
+	xw_full_end(x);
+	nl(x);
+	readiness_rows(x, v, READY_WARN);
+	xw_full_end(x); /* div */
+	nl(x);
+}
+
+/* Every readiness check, after the requirements. */
+static void readiness(struct xw *x, const struct report_view *v)
 {
 	size_t count[READY_NLEVELS];
 	char tally[160];
 	report_view_ready_counts(v, count);
 	xw_start(x, "div");
-	if (!alarm)
-		xw_attr(x, "class", "req");
+	xw_attr(x, "class", "req");
 	xw_attr(x, "id", "readiness");
 	xw_elem(x, "h2", "Readiness of the machine");
 	nl(x);
@@ -758,35 +818,10 @@ static void readiness(struct xw *x, const struct report_view *v, bool alarm)
 	}
 	ready_count_text(count, tally, sizeof tally);
 	xw_start(x, "p");
-	xw_textf(x, "The checks of rtconform env at the start of the run: %s.%s", tally,
-		 alarm ? " Warnings and failures qualify every figure below." : "");
+	xw_textf(x, "The checks of rtconform env at the start of the run: %s.", tally);
 	xw_full_end(x);
 	nl(x);
-	xw_start(x, "table");
-	xw_attr(x, "class", "ready");
-	xw_start(x, "tr");
-	static const char *const head[] = { "Level", "Check", "Finding", "Remedy" };
-	for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
-		th(x, head[i]);
-	xw_full_end(x);
-	nl(x);
-	for (size_t i = 0; i < v->nready; i++) {
-		const struct rv_check *c = &v->ready[i];
-		xw_start(x, "tr");
-		xw_start(x, "td");
-		xw_start(x, "span");
-		xw_attrf(x, "class", "v r-%s", ready_level_name(c->level));
-		xw_text(x, ready_level_name(c->level));
-		xw_full_end(x);
-		xw_full_end(x);
-		td(x, c->name);
-		td(x, c->finding);
-		td(x, c->level != READY_OK && c->remedy ? c->remedy : "");
-		xw_full_end(x);
-		nl(x);
-	}
-	xw_full_end(x); /* table */
-	nl(x);
+	readiness_rows(x, v, READY_OK);
 	xw_full_end(x); /* div */
 	nl(x);
 }
@@ -890,13 +925,12 @@ static void document(struct xw *x, const struct report_view *v)
 	bool alarm = report_view_ready_counts(v, count);
 	header(x, v);
 	if (alarm)
-		readiness(x, v, true);
+		readiness_alarm(x, v);
 	summary(x, v);
 	for (size_t f = 0; f < v->nfiles; f++)
 		for (size_t i = 0; i < v->files[f].nreqs; i++)
 			requirement(x, v, f, i);
-	if (!alarm)
-		readiness(x, v, false);
+	readiness(x, v);
 	environment(x, v);
 	xw_start(x, "footer");
 	xw_textf(x, "rtconform %s (commit %s). This report is rendered from the run's data "

@@ -122,7 +122,7 @@ START_TEST(html_well_formed)
 	/* the verdict summary comes before the first requirement */
 	ck_assert_double_eq(xp_num(doc, "count(//table[@class='summary']/following::div"
 					"[@class='req'])"),
-			    7); /* 6 requirements and the environment */
+			    8); /* 6 requirements, readiness and the environment */
 	ck_assert_double_eq(xp_num(doc, "count(//div[@class='req']//table[@class='summary'])"), 0);
 	xmlFreeDoc(doc);
 
@@ -620,27 +620,36 @@ START_TEST(junit_reads_readiness)
 }
 END_TEST
 
-/* The readiness section comes before the verdicts when a check warns or
- * fails, and after the requirements, before the environment, when none
- * does. */
+/* Every readiness check is listed after the requirements, before the
+ * environment; when a check warns or fails, those checks alone also stand
+ * before the verdicts (so the verdict table still starts on page 1). */
 START_TEST(html_readiness_placement)
 {
 	struct fx *x = fx_new();
 	for (int all_ok = 0; all_ok < 2; all_ok++) {
-		if (all_ok)
-			for (size_t i = 0; i < x->rd.n; i++)
+		size_t alarming = 0;
+		for (size_t i = 0; i < x->rd.n; i++) {
+			if (all_ok)
 				x->rd.c[i].level = READY_OK;
+			alarming += x->rd.c[i].level >= READY_WARN;
+		}
+		ck_assert_uint_eq(alarming, all_ok ? 0 : 1);
 		size_t len;
 		char *html = render_run(&x->run, &len);
 		htmlDocPtr doc = parse_html(html, len);
 		ck_assert_double_eq(xp_num(doc, "count(//div[@id='readiness'])"), 1);
 		ck_assert_double_eq(xp_num(doc, "count(//div[@id='readiness']//tr)"), 1 + x->rd.n);
 		ck_assert_double_eq(xp_num(doc, "count(//div[@id='readiness']/following::"
-						"table[@class='summary'])"), (all_ok ? 0 : 1));
+						"table[@class='summary'])"), 0);
 		ck_assert_double_eq(xp_num(doc, "count(//div[@id='readiness']/following::"
 						"div[@id='environment'])"), 1);
+		ck_assert_double_eq(xp_num(doc, "count(//div[@id='readiness-alarm'])"), !all_ok);
+		ck_assert_double_eq(xp_num(doc, "count(//div[@id='readiness-alarm']//tr)"),
+				    all_ok ? 0 : 1 + alarming);
+		ck_assert_double_eq(xp_num(doc, "count(//div[@id='readiness-alarm']/following::"
+						"table[@class='summary'])"), !all_ok);
 		ck_assert_double_eq(xp_num(doc, "count(//div[@id='readiness']//span[@class='v r-warn'])"),
-				    (all_ok ? 0 : 1));
+				    alarming);
 		/* a remedy is shown for what is not ok */
 		ck_assert((strstr(html, "boot a PREEMPT_RT kernel") == NULL) == (all_ok == 1));
 		xmlFreeDoc(doc);

@@ -832,6 +832,10 @@ START_TEST(archive_keeps_readiness)
 	json_object_set_new(root, "readiness", json_string("fine"));
 	expect_refused(x, root, "readiness", "expected an array");
 	report_view_free(&a);
+	fx_free(x);
+}
+END_TEST
+
 /* Each CPU's histogram of a per-CPU series comes back; a results.json
  * written before the series carried one (neither field) still reads, the
  * series then without it; one of the two fields alone is refused. */

@@ -42,15 +42,19 @@ while read -r level name; do
   expect_grep "<property name=\"readiness\\.$name\" value=\"$level: " "$R/junit.xml"
 done <"$TMP/env.checks"
 
-# report.html: the section, before the verdicts when a check warns or fails
-expect_grep '<div( class="req")? id="readiness"><h2>Readiness of the machine</h2>' "$R/report.html"
+# report.html: every check after the verdicts; the warnings and failures
+# alone also before them
+expect_grep '<div class="req" id="readiness"><h2>Readiness of the machine</h2>' "$R/report.html"
 expect_grep "rtconform [0-9.]+ \\(commit $commit\\)\\. This report" "$R/report.html"
 ready_at=$(grep -bo 'id="readiness"' "$R/report.html" | cut -d: -f1)
 verdicts_at=$(grep -bo '<h2>Verdicts</h2>' "$R/report.html" | cut -d: -f1)
+[ "$ready_at" -gt "$verdicts_at" ] && ok || fail "report.html: the full readiness section is not after the verdicts"
+alarm_at=$(grep -bo 'id="readiness-alarm"' "$R/report.html" | cut -d: -f1)
 if grep -Eq '^(warn|fail) ' "$TMP/env.checks"; then
-  [ "$ready_at" -lt "$verdicts_at" ] && ok || fail "report.html: readiness after the verdicts although a check warns"
+  [ -n "$alarm_at" ] && [ "$alarm_at" -lt "$verdicts_at" ] && ok ||
+    fail "report.html: no readiness warnings before the verdicts although a check warns"
 else
-  [ "$ready_at" -gt "$verdicts_at" ] && ok || fail "report.html: readiness before the verdicts although every check is ok or a note"
+  [ -z "$alarm_at" ] && ok || fail "report.html: readiness warnings although every check is ok or a note"
 fi
 
 # Rendered again from junit.xml: the same readiness in summary.txt
