@@ -658,6 +658,12 @@ static void histogram(struct xw *x, const struct rv_req *r, const struct rv_metr
 	snprintf(buf, sizeof buf, "Histogram of %s %s", r->id, m->name);
 	xw_attr(x, "aria-label", buf);
 
+	if (rv_metric_detail_elsewhere(m)) {
+		svg_text(x, SVG_W / 2.0, SVG_H / 2.0, "middle", "lab",
+			 "the histogram is in results.json (junit.xml keeps the statistics only)");
+		xw_full_end(x);
+		return;
+	}
 	if (!m->nbuckets && !m->overflow) {
 		svg_text(x, SVG_W / 2.0, SVG_H / 2.0, "middle", "lab", "no samples");
 		xw_full_end(x);
@@ -843,6 +849,12 @@ static void runs_table(struct xw *x, const struct rv_req *r)
 		return;
 	xw_elem(x, "h3", "Runs");
 	nl(x);
+	if (r->nmetrics && rv_metric_detail_elsewhere(&r->metrics[0])) {
+		xw_elem(x, "p", "The figures of each run are in results.json: this report was "
+				"rendered from a junit.xml, which keeps the statistics only.");
+		nl(x);
+		return;
+	}
 	xw_start(x, "table");
 	xw_attr(x, "class", "runs");
 	xw_start(x, "tr");
@@ -933,7 +945,8 @@ static void counts_table(struct xw *x, const struct rv_req *r)
 			th(x, r->metrics[i].name);
 	xw_full_end(x);
 	nl(x);
-	for (uint32_t k = 0; k < r->runs; k++) {
+	/* Each run's counts, unless only the statistics are known (a junit.xml). */
+	for (uint32_t k = 0; k < r->runs && !rv_metric_detail_elsewhere(&r->metrics[0]); k++) {
 		snprintf(buf, sizeof buf, "%u", k + 1);
 		counts_row(x, r, buf, k, -1);
 	}
