@@ -243,8 +243,11 @@ static json_t *requirement(struct jb *b, const struct rv_req *r)
 	set(b, batch, "mean_ns", value(&r->batch_mean_ns));
 	set(b, batch, "stddev_ns", value(&r->batch_stddev_ns));
 	json_t *per = json_array();
-	for (uint32_t i = 0; i < r->runs && r->batch_run_ns; i++)
-		push(b, per, value(&r->batch_run_ns[i]));
+	/* One per run; null for each when the view lacks them (read from a
+	 * junit.xml, which keeps no per-run figures). */
+	static const struct rv_value absent;
+	for (uint32_t i = 0; i < r->runs; i++)
+		push(b, per, value(r->batch_run_ns ? &r->batch_run_ns[i] : &absent));
 	set(b, batch, "per_run_ns", per);
 	set(b, o, "batch", batch);
 

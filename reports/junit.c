@@ -59,19 +59,6 @@ static void x_prop(struct xw *x, const char *value, const char *namefmt, ...)
 	va_end(ap);
 }
 
-/* A number property, "%.3f". */
-static void x_prop_num(struct xw *x, double v, const char *namefmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void x_prop_num(struct xw *x, double v, const char *namefmt, ...)
-{
-	char buf[64];
-	va_list ap;
-	num_fmt3(v, buf, sizeof buf);
-	va_start(ap, namefmt);
-	x_vprop(x, buf, namefmt, ap);
-	va_end(ap);
-}
-
 static void x_prop_u64(struct xw *x, uint64_t v, const char *namefmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void x_prop_u64(struct xw *x, uint64_t v, const char *namefmt, ...)
@@ -79,22 +66,6 @@ static void x_prop_u64(struct xw *x, uint64_t v, const char *namefmt, ...)
 	char buf[32];
 	va_list ap;
 	snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
-	va_start(ap, namefmt);
-	x_vprop(x, buf, namefmt, ap);
-	va_end(ap);
-}
-
-/* A count property: the whole number it is, else "%.3f" (a mean). */
-static void x_prop_count(struct xw *x, double v, const char *namefmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void x_prop_count(struct xw *x, double v, const char *namefmt, ...)
-{
-	char buf[64];
-	va_list ap;
-	if (v >= 0 && v < 1e19 && v == nearbyint(v))
-		snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
-	else
-		num_fmt3(v, buf, sizeof buf);
 	va_start(ap, namefmt);
 	x_vprop(x, buf, namefmt, ap);
 	va_end(ap);
@@ -143,62 +114,20 @@ static void env_properties(struct xw *x, const struct report_view *view,
 	x_prop(x, f->sha256, JP_REQ_SHA256);
 }
 
-/* The statistics as properties, from the view (which computed them once,
- * by the same rule: a statistic too few samples allow is left out, since a
- * p99.9 of 500 samples is noise dressed as a number). */
-static void result_properties(struct xw *x, const struct rv_req *r)
-{
-	const char *id = r->id;
-	x_prop(x, verdict_name(r->verdict), JP_VERDICT, id);
-	if (!r->measured)
-		return;
-	x_prop_u64(x, r->runs, JP_RUNS, id);
-	if (r->batch_mean_ns.have && r->batch_stddev_ns.have) {
-		x_prop_num(x, r->batch_mean_ns.v, JP_BATCH_MEAN, id);
-		x_prop_num(x, r->batch_stddev_ns.v, JP_BATCH_STDDEV, id);
-	}
-	for (size_t mi = 0; mi < r->nmetrics; mi++) {
-		const struct rv_metric *m = &r->metrics[mi];
-		if (m->kind == METRIC_COUNT) {
-			/* The mean per run is a real, "%.3f" like every one. */
-			for (int i = 0; i < RV_NCSTATS; i++) {
-				const char *st = report_view_count_stats[i];
-				if (!m->counts[i].have)
-					continue;
-				if (i == RVC_MEAN)
-					x_prop_num(x, m->counts[i].v, JP_M_COUNT_STAT, id, m->name, st);
-				else
-					x_prop_count(x, m->counts[i].v, JP_M_COUNT_STAT, id, m->name, st);
-			}
-			continue;
-		}
-		x_prop_u64(x, m->count, JP_M_COUNT, id, m->name);
-		x_prop_u64(x, m->overflow, JP_M_OVERFLOW, id, m->name);
-		for (int cycles = 0; cycles <= (m->cycles_per_unit != 0); cycles++)
-			for (int i = 0; i < RV_NSTATS; i++) {
-				const struct rv_value *val = cycles ? &m->cycles[i] : &m->ns[i];
-				if (val->have)
-					x_prop_num(x, val->v, JP_M_STAT, id, m->name,
-						   report_view_stats[i], cycles ? "cycles" : "ns");
-			}
-	}
-	/* Per-CPU series of metric 0 (timer-wakeup). */
-	for (size_t si = 0; si < r->nseries && r->nmetrics; si++) {
-		const struct rv_series *sr = &r->series[si];
-		const char *m0 = r->metrics[0].name;
-		x_prop_u64(x, sr->count, JP_S_COUNT, id, m0, sr->cpu);
-		for (int i = 0; i < RV_NSERIES_STATS; i++)
-			if (sr->ns[i].have)
-				x_prop_num(x, sr->ns[i].v, JP_S_STAT, id, m0, sr->cpu,
-					   report_view_series_stats[i]);
-	}
-}
+/* A requirement's properties, lean: its identity, its verdict, one property
+ * holding every limit and one per metric holding its key statistics.
+ * Histograms, per-run figures, the batch figure and per-CPU series are in
+ * results.json only; generic JUnit viewers list properties before the first
+ * test case, so a few per requirement keep the file readable. At most
+ * JUNIT_MAX_REQ_PROPS per requirement (docs/reports.md):
+ * verdict, probe, policy, cpu, source, reason, note, load.command (8), one
+ * per parameter, limits, runs, metrics (3), one per metric. */
+#define JUNIT_MAX_REQ_PROPS 40
+_Static_assert(8 + REQ_MAX_PARAMS + 3 + RTC_MAX_METRICS <= JUNIT_MAX_REQ_PROPS,
+	       "a requirement's junit.xml properties must stay within the documented bound");
 
-/* What report.html and results.json need beyond the statistics above, so
- * that `rtconform report junit.xml` can rebuild them from this file alone
- * (numbers as "%.3f" prints them). docs/reports.md lists every name. */
-
-/* A list "a;b;-" ("-": no value) or "lo:hi:count;..." built in memory. */
+/* A compound value built in memory: "key=value key=value" fields, and for a
+ * list of them, entries separated by "; ". */
 struct list {
 	FILE *f;
 	char *buf;
@@ -215,23 +144,52 @@ static bool list_open(struct xw *x, struct list *l)
 	return l->f != NULL;
 }
 
-static void list_sep(struct list *l)
+/* Starts a field: a blank before every one but the first. */
+static void field_sep(struct list *l)
 {
 	if (l->any)
-		fputc(JP_LIST_SEP, l->f);
+		fputc(JP_FIELD_SEP, l->f);
 	l->any = true;
 }
 
-static void list_value(struct list *l, const struct rv_value *v)
+static void field_str(struct list *l, const char *key, const char *value)
+{
+	field_sep(l);
+	fprintf(l->f, "%s=%s", key, value);
+}
+
+static void field_u64(struct list *l, const char *key, uint64_t v)
+{
+	field_sep(l);
+	fprintf(l->f, "%s=%llu", key, (unsigned long long)v);
+}
+
+/* A duration or cycle count, "%.3f"; nothing when absent. */
+static void field_num(struct list *l, const char *key, const char *unit, const struct rv_value *v)
 {
 	char buf[64];
-	list_sep(l);
-	if (v->have) {
+	if (!v->have)
+		return;
+	num_fmt3(v->v, buf, sizeof buf);
+	field_sep(l);
+	if (unit)
+		fprintf(l->f, "%s_%s=%s", key, unit, buf);
+	else
+		fprintf(l->f, "%s=%s", key, buf);
+}
+
+/* A count: the whole number it is, else "%.3f" (a mean); nothing when
+ * absent. */
+static void field_count(struct list *l, const char *key, const struct rv_value *v)
+{
+	char buf[64];
+	if (!v->have)
+		return;
+	if (v->v >= 0 && v->v < 1e19 && v->v == nearbyint(v->v))
+		snprintf(buf, sizeof buf, "%llu", (unsigned long long)v->v);
+	else
 		num_fmt3(v->v, buf, sizeof buf);
-		fputs(buf, l->f);
-	} else {
-		fputs(JP_ABSENT, l->f);
-	}
+	field_str(l, key, buf);
 }
 
 /* Writes the property (name from a format) and frees the list. */
@@ -253,80 +211,79 @@ static void list_close(struct xw *x, struct list *l, const char *namefmt, ...)
 	free(l->buf);
 }
 
-/* Each run's count of a count metric (or samples of a duration's). */
-static void run_counts_property(struct xw *x, const char *id, const struct rv_metric *m)
+/* One limit of ID.limits: metric, statistic, bounds and measured value
+ * (a duration's with its unit), verdict, then the judge's sentence, which
+ * runs to the end of the entry (a ';' in it becomes ',': it ends entries). */
+static void limit_entry(struct list *l, const struct rv_limit *lim)
 {
-	struct list l;
-	if (list_open(x, &l)) {
-		for (size_t i = 0; i < m->nruns; i++) {
-			list_sep(&l);
-			fprintf(l.f, "%llu", (unsigned long long)m->run_count[i]);
-		}
-		list_close(x, &l, JP_M_RUN_COUNTS, id, m->name);
-	}
-}
-
-static void view_metric_properties(struct xw *x, const char *id, const struct rv_metric *m)
-{
-	char v[64];
-	struct list l;
-	x_prop(x, metric_kind_name(m->kind), JP_M_KIND, id, m->name);
-	if (m->kind == METRIC_COUNT) {
-		run_counts_property(x, id, m);
-		return;
-	}
-	/* Scales with 17 digits: every bucket bound times the scale must give
-	 * the same double after the round trip. */
-	snprintf(v, sizeof v, "%.17g", m->ns_per_unit);
-	x_prop(x, v, JP_M_NS_PER_UNIT, id, m->name);
-	snprintf(v, sizeof v, "%.17g", m->cycles_per_unit);
-	x_prop(x, v, JP_M_CYCLES_PER_UNIT, id, m->name);
-	x_prop_u64(x, m->highest, JP_M_HIST_HIGHEST, id, m->name);
-	if (list_open(x, &l)) {
-		for (size_t i = 0; i < m->nbuckets; i++) {
-			list_sep(&l);
-			fprintf(l.f, "%llu%c%llu%c%llu", (unsigned long long)m->buckets[i].lo,
-				JP_BUCKET_SEP, (unsigned long long)m->buckets[i].hi, JP_BUCKET_SEP,
-				(unsigned long long)m->buckets[i].count);
-		}
-		list_close(x, &l, JP_M_HIST, id, m->name);
-	}
-	run_counts_property(x, id, m);
-	if (list_open(x, &l)) {
-		for (size_t i = 0; i < m->nruns; i++)
-			list_value(&l, &m->run_mean_ns[i]);
-		list_close(x, &l, JP_M_RUN_MEANS, id, m->name);
-	}
-}
-
-static void limit_properties(struct xw *x, const char *id, size_t n, const struct rv_limit *l)
-{
-	const char *unit = l->cycles ? "cycles" : "ns";
-	x_prop(x, l->metric, JP_LIMIT_METRIC, id, n);
-	x_prop(x, l->statistic, JP_LIMIT_STATISTIC, id, n);
-	if (l->count) {
-		if (l->has_max)
-			x_prop_count(x, l->max.value, JP_LIMIT_MAX_COUNT, id, n);
-		if (l->has_min)
-			x_prop_count(x, l->min.value, JP_LIMIT_MIN_COUNT, id, n);
-		if (l->measured.have)
-			x_prop_count(x, l->measured.v, JP_LIMIT_MEASURED_COUNT, id, n);
+	const char *unit = lim->count ? NULL : lim->cycles ? "cycles" : "ns";
+	struct rv_value max = { lim->has_max, lim->max.value };
+	struct rv_value min = { lim->has_min, lim->min.value };
+	field_str(l, JP_K_METRIC, lim->metric);
+	field_str(l, JP_K_STATISTIC, lim->statistic);
+	if (lim->count) {
+		field_count(l, JP_K_MAX, &max);
+		field_count(l, JP_K_MIN, &min);
+		field_count(l, JP_K_MEASURED, &lim->measured);
 	} else {
-		if (l->has_max)
-			x_prop_num(x, l->max.value, JP_LIMIT_MAX, id, n, unit);
-		if (l->has_min)
-			x_prop_num(x, l->min.value, JP_LIMIT_MIN, id, n, unit);
-		if (l->measured.have)
-			x_prop_num(x, l->measured.v, JP_LIMIT_MEASURED, id, n, unit);
+		field_num(l, JP_K_MAX, unit, &max);
+		field_num(l, JP_K_MIN, unit, &min);
+		field_num(l, JP_K_MEASURED, unit, &lim->measured);
 	}
-	x_prop(x, verdict_name(l->verdict), JP_LIMIT_VERDICT, id, n);
-	if (l->text)
-		x_prop(x, l->text, JP_LIMIT_TEXT, id, n);
+	field_str(l, JP_K_VERDICT, verdict_name(lim->verdict));
+	if (lim->text) {
+		field_sep(l);
+		fputs(JP_K_TEXT "=", l->f);
+		for (const char *c = lim->text; *c; c++)
+			fputc(*c == JP_ENTRY_SEP ? ',' : *c, l->f);
+	}
 }
 
-static void view_properties(struct xw *x, const struct rv_req *r)
+static void limits_property(struct xw *x, const struct rv_req *r)
+{
+	struct list l;
+	if (!r->nlimits || !list_open(x, &l))
+		return;
+	for (size_t i = 0; i < r->nlimits; i++) {
+		if (i)
+			fprintf(l.f, "%c ", JP_ENTRY_SEP);
+		l.any = false;
+		limit_entry(&l, &r->limits[i]);
+	}
+	list_close(x, &l, JP_LIMITS, r->id);
+}
+
+/* ID.M: a duration's count, min, mean, p50, p99, max (ns) and overflow; a
+ * count's total, min, mean and max over its runs. A statistic the samples
+ * are too few for is left out, never written as a number. */
+static void metric_property(struct xw *x, const char *id, const struct rv_metric *m)
+{
+	static const int key_stats[] = { RV_MIN, RV_MEAN, RV_P50, RV_P99, RV_MAX };
+	struct list l;
+	if (!list_open(x, &l))
+		return;
+	field_str(&l, JP_K_KIND, metric_kind_name(m->kind));
+	if (m->kind == METRIC_COUNT) {
+		field_u64(&l, JP_K_COUNT, m->count); /* the runs counted */
+		for (int i = 0; i < RV_NCSTATS; i++) {
+			if (i == RVC_MEAN) /* the mean per run is a real, "%.3f" like every one */
+				field_num(&l, report_view_count_stats[i], NULL, &m->counts[i]);
+			else
+				field_count(&l, report_view_count_stats[i], &m->counts[i]);
+		}
+	} else {
+		field_u64(&l, JP_K_COUNT, m->count);
+		for (size_t i = 0; i < sizeof key_stats / sizeof key_stats[0]; i++)
+			field_num(&l, report_view_stats[key_stats[i]], "ns", &m->ns[key_stats[i]]);
+		field_u64(&l, JP_K_OVERFLOW, m->overflow);
+	}
+	list_close(x, &l, JP_METRIC, id, m->name);
+}
+
+static void req_properties(struct xw *x, const struct rv_req *r)
 {
 	const char *id = r->id;
+	x_prop(x, verdict_name(r->verdict), JP_VERDICT, id);
 	x_prop(x, r->probe, JP_PROBE, id);
 	for (size_t i = 0; i < r->nparams; i++)
 		x_prop(x, r->params[i].value, JP_PARAM, id, r->params[i].name);
@@ -341,11 +298,10 @@ static void view_properties(struct xw *x, const struct rv_req *r)
 		x_prop(x, r->note, JP_NOTE, id);
 	if (r->load)
 		x_prop(x, r->load, JP_LOAD, id);
-	for (size_t i = 0; i < r->nlimits; i++)
-		limit_properties(x, id, i + 1, &r->limits[i]);
+	limits_property(x, r);
 	if (!r->measured)
 		return;
-
+	x_prop_u64(x, r->runs, JP_RUNS, id);
 	struct list l;
 	if (list_open(x, &l)) {
 		for (size_t i = 0; i < r->nmetrics; i++) {
@@ -355,13 +311,8 @@ static void view_properties(struct xw *x, const struct rv_req *r)
 		}
 		list_close(x, &l, JP_METRICS, id);
 	}
-	if (list_open(x, &l)) {
-		for (uint32_t i = 0; i < r->runs; i++)
-			list_value(&l, &r->batch_run_ns[i]);
-		list_close(x, &l, JP_BATCH_PER_RUN, id);
-	}
 	for (size_t i = 0; i < r->nmetrics; i++)
-		view_metric_properties(x, id, &r->metrics[i]);
+		metric_property(x, id, &r->metrics[i]);
 }
 
 /* ---- test cases -------------------------------------------------------- */
@@ -372,38 +323,37 @@ static double clean_seconds(double s)
 	return isfinite(s) && s > 0 ? s : 0.0;
 }
 
+/* The failure's message, what CI pages show as the one-line reason: every
+ * failed limit with its metric, "per-op mean 61.2 us > 50 us (n=1000);
+ * per-op max 412 us > 300 us (n=1000)"; the body has one per line. */
 static void failure_element(struct xw *x, const struct rv_req *r)
 {
-	char *body = NULL;
-	size_t blen = 0;
+	char *message = NULL, *body = NULL;
+	size_t mlen = 0, blen = 0;
+	FILE *msg = open_memstream(&message, &mlen);
 	FILE *mem = open_memstream(&body, &blen);
-	if (!mem)
-		x->failed = true; /* the body would be missing: never a quiet gap */
-	const char *message = NULL;
-	for (size_t i = 0; i < r->nlimits; i++) {
+	if (!msg || !mem)
+		x->failed = true; /* a part would be missing: never a quiet gap */
+	bool any = false;
+	for (size_t i = 0; msg && mem && i < r->nlimits; i++) {
 		/* Of a failed requirement, the limits that were judged and missed. */
-		if (r->limits[i].verdict != VERDICT_FAIL)
+		const struct rv_limit *l = &r->limits[i];
+		if (l->verdict != VERDICT_FAIL)
 			continue;
-		const char *text = r->limits[i].text ? r->limits[i].text : "";
-		if (!message)
-			message = text;
-		if (mem)
-			fprintf(mem, "%s\n", text);
+		const char *what = l->text ? l->text : l->statistic;
+		fprintf(msg, "%s%s %s", any ? "; " : "", l->metric, what);
+		fprintf(mem, "%s %s\n", l->metric, what);
+		any = true;
 	}
-	if (mem && fclose(mem) != 0) {
-		free(body);
-		body = NULL;
+	if ((msg && fclose(msg) != 0) || (mem && fclose(mem) != 0))
 		x->failed = true;
-	}
 	const char *reason = r->reason ? r->reason : "";
-	if (!message)
-		message = r->reason ? r->reason : "limits exceeded";
-
 	xw_start(x, "failure");
 	xw_attr(x, "type", "LatencyBudgetExceeded");
-	xw_attr(x, "message", message);
-	xw_text(x, body && *body ? body : reason);
+	xw_attr(x, "message", any ? message : r->reason ? r->reason : "limits exceeded");
+	xw_text(x, any ? body : reason);
 	xw_end(x);
+	free(message);
 	free(body);
 }
 
@@ -505,10 +455,8 @@ static void testsuite(struct xw *x, const struct report_view *view, size_t index
 
 	xw_start(x, "properties");
 	env_properties(x, view, f);
-	for (size_t i = 0; i < f->nreqs; i++) {
-		result_properties(x, &f->reqs[i]);
-		view_properties(x, &f->reqs[i]);
-	}
+	for (size_t i = 0; i < f->nreqs; i++)
+		req_properties(x, &f->reqs[i]);
 	xw_end(x);
 
 	for (size_t i = 0; i < f->nreqs; i++)

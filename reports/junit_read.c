@@ -249,6 +249,18 @@ static const char *get(struct reader *rd, const char *fmt, ...)
 	return v;
 }
 
+/* The same, with the property's name left in name (NAME_LEN bytes). */
+static const char *vget_name(struct reader *rd, char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static const char *vget_name(struct reader *rd, char *name, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	const char *v = vget(rd, name, fmt, ap);
+	va_end(ap);
+	return v;
+}
+
 /* A count as a property writes it: the one grammar of counts (base/units.h). */
 static bool parse_u64(const char *s, uint64_t *out)
 {
@@ -371,6 +383,8 @@ static void read_values(struct reader *rd, struct rv_value **out, size_t want, c
 {
 	struct items it;
 	*out = NULL;
+	if (!get(rd, fmt, id, metric))
+		return; /* a lean file: the per-run figures are in results.json */
 	if (!get_items(rd, &it, JP_LIST_SEP, fmt, id, metric) || !want) {
 		items_free(&it);
 		return;
@@ -447,9 +461,118 @@ static void read_kind(struct reader *rd, const char *id, struct rv_metric *m)
 		bad_prop(rd, name, s, "duration or count");
 }
 
+/* ---- lean files: "key=value" fields (junit_props.h) ----------------- */
+
+/* The next field of *p ("key=value", fields separated by blanks): key and
+ * value split in place. A "text" value runs to the end. false at the end;
+ * a field without '=' gives an empty key. */
+static bool next_field(char **p, char **key, char **value)
+{
+	char *s = *p;
+	while (*s == JP_FIELD_SEP)
+		s++;
+	if (!*s)
+		return false;
+	*key = s;
+	char *eq = strchr(s, '=');
+	char *end = strchr(s, JP_FIELD_SEP);
+	if (!eq || (end && end < eq)) {
+		*key = "";
+		*value = s;
+		*p = s + strlen(s);
+		return true;
+	}
+	*eq = '\0';
+	*value = eq + 1;
+	if (strcmp(*key, JP_K_TEXT) == 0 || !(end = strchr(eq + 1, JP_FIELD_SEP))) {
+		*p = *value + strlen(*value);
+	} else {
+		*end = '\0';
+		*p = end + 1;
+	}
+	return true;
+}
+
+static bool field_value(struct reader *rd, const char *name, const char *key, const char *s,
+			struct rv_value *out)
+{
+	out->v = num_parse(s, &out->have);
+	if (!out->have)
+		bad(rd, -EINVAL, "property %s: %s '%.40s' is not a number", name, key, s);
+	return out->have;
+}
+
+/* "min_ns" -> index of "min" in report_view_stats and its unit; -1: none. */
+static int stat_key(const char *key, bool *cycles)
+{
+	const char *us = strrchr(key, '_');
+	if (!us)
+		return -1;
+	*cycles = strcmp(us, "_cycles") == 0;
+	if (!*cycles && strcmp(us, "_ns") != 0)
+		return -1;
+	for (int i = 0; i < RV_NSTATS; i++)
+		if (strlen(report_view_stats[i]) == (size_t)(us - key) &&
+		    strncmp(key, report_view_stats[i], (size_t)(us - key)) == 0)
+			return i;
+	return -1;
+}
+
+/* One field of a metric's value into m; false when the key is unknown. */
+static bool metric_field(struct reader *rd, const char *name, struct rv_metric *m,
+			 const char *key, const char *val)
+{
+	bool cycles;
+	int i;
+	if (strcmp(key, JP_K_COUNT) == 0 || strcmp(key, JP_K_OVERFLOW) == 0) {
+		uint64_t *to = key[0] == 'c' ? &m->count : &m->overflow;
+		if (!parse_u64(val, to))
+			bad(rd, -EINVAL, "property %s: %s '%.40s' is not a count", name, key, val);
+		return m->kind == METRIC_DURATION || to == &m->count;
+	}
+	if (m->kind == METRIC_DURATION && (i = stat_key(key, &cycles)) >= 0) {
+		field_value(rd, name, key, val, cycles ? &m->cycles[i] : &m->ns[i]);
+		return true;
+	}
+	for (i = 0; m->kind == METRIC_COUNT && i < RV_NCSTATS; i++)
+		if (strcmp(key, report_view_count_stats[i]) == 0) {
+			field_value(rd, name, key, val, &m->counts[i]);
+			return true;
+		}
+	return false;
+}
+
+/* ID.M of a lean file: its kind first, then its key statistics. There are
+ * no histogram, scales or per-run figures: those are in results.json. */
+static void read_lean_metric(struct reader *rd, const char *name, const char *value,
+			     struct rv_metric *m)
+{
+	char *copy = strdup(value), *p = copy, *key, *val;
+	if (!copy) {
+		bad(rd, -ENOMEM, "%s", strerror(ENOMEM));
+		return;
+	}
+	if (!next_field(&p, &key, &val) || strcmp(key, JP_K_KIND) != 0 ||
+	    !metric_kind_parse(val, &m->kind))
+		bad(rd, -EINVAL, "property %s: does not begin with kind=duration or kind=count",
+		    name);
+	while (!rd->rc && next_field(&p, &key, &val))
+		if (!metric_field(rd, name, m, key, val) && !rd->rc)
+			bad(rd, -EINVAL, "property %s: unknown field '%.40s' of a %s", name, key,
+			    metric_kind_name(m->kind));
+	m->median_ns = m->ns[RV_P50];
+	free(copy);
+}
+
 static void read_metric(struct reader *rd, const char *id, struct rv_metric *m)
 {
 	const char *name = m->name;
+	char lean[NAME_LEN];
+	const char *value = vget_name(rd, lean, JP_METRIC, id, name);
+	if (value) {
+		read_lean_metric(rd, lean, value, m);
+		return;
+	}
 	read_kind(rd, id, m);
 	if (m->kind == METRIC_COUNT) {
 		for (int i = 0; i < RV_NCSTATS; i++)
@@ -510,8 +633,103 @@ static void read_limit(struct reader *rd, const char *id, size_t k, struct rv_li
 	get_value(rd, &l->measured, JP_LIMIT_MEASURED, id, k, unit);
 }
 
+/* One bound or the measured value of a lean limit entry: key "max",
+ * "max_ns", "max_cycles" (likewise min, measured). Returns the unit it
+ * names (QTY_COUNT without a suffix), or -1 when key is none of them. */
+static int limit_key(const char *key, const char *base)
+{
+	size_t n = strlen(base);
+	if (strncmp(key, base, n) != 0)
+		return -1;
+	if (!key[n])
+		return QTY_COUNT;
+	if (strcmp(key + n, "_ns") == 0)
+		return QTY_NS;
+	if (strcmp(key + n, "_cycles") == 0)
+		return QTY_CYCLES;
+	return -1;
+}
+
+static bool limit_field(struct reader *rd, const char *name, struct rv_limit *l,
+			const char *key, const char *val, int *unit)
+{
+	static const char *const bounds[] = { JP_K_MAX, JP_K_MIN, JP_K_MEASURED };
+	if (strcmp(key, JP_K_METRIC) == 0 || strcmp(key, JP_K_STATISTIC) == 0) {
+		char **to = key[0] == 'm' ? &l->metric : &l->statistic;
+		free(*to);
+		*to = dup_or_null(rd, val);
+		return true;
+	}
+	if (strcmp(key, JP_K_VERDICT) == 0) {
+		if (!verdict_parse(val, &l->verdict))
+			bad_prop(rd, name, val, "pass, fail, error or skipped");
+		return true;
+	}
+	if (strcmp(key, JP_K_TEXT) == 0) {
+		l->text = dup_or_null(rd, val);
+		return true;
+	}
+	for (int b = 0; b < 3; b++) {
+		int u = limit_key(key, bounds[b]);
+		if (u < 0)
+			continue;
+		if (*unit >= 0 && u != *unit)
+			return bad(rd, -EINVAL, "property %s: %s is in another unit than the limit's "
+						"other values", name, key);
+		*unit = u;
+		struct rv_value v;
+		if (!field_value(rd, name, key, val, &v))
+			return true;
+		if (b == 2)
+			l->measured = v;
+		else if (b == 0)
+			l->has_max = true, l->max = (struct quantity){ v.v, (enum qty_unit)u };
+		else
+			l->has_min = true, l->min = (struct quantity){ v.v, (enum qty_unit)u };
+		return true;
+	}
+	return false;
+}
+
+/* ID.limits of a lean file: one entry per limit, in file order. */
+static void read_lean_limits(struct reader *rd, const char *name,
+			     struct rv_req *r)
+{
+	struct items it;
+	if (!get_items(rd, &it, JP_ENTRY_SEP, "%s", name) || !it.n) {
+		items_free(&it);
+		return;
+	}
+	if (it.n > REQ_MAX_LIMITS)
+		bad(rd, -EINVAL, "property %s: %zu limits, a requirement has at most %u", name,
+		    it.n, (unsigned)REQ_MAX_LIMITS);
+	else if (!(r->limits = calloc(it.n, sizeof *r->limits)))
+		bad(rd, -ENOMEM, "%s", strerror(ENOMEM));
+	for (size_t i = 0; r->limits && i < it.n && !rd->rc; i++) {
+		struct rv_limit *l = &r->limits[r->nlimits++];
+		char *p = it.item[i], *key, *val;
+		int unit = -1;
+		l->verdict = VERDICT_ERROR;
+		while (!rd->rc && next_field(&p, &key, &val))
+			if (!limit_field(rd, name, l, key, val, &unit) && !rd->rc)
+				bad(rd, -EINVAL, "property %s: limit %zu: unknown field '%.40s'", name,
+				    i + 1, key);
+		l->count = unit == QTY_COUNT;
+		l->cycles = unit == QTY_CYCLES;
+		if (!rd->rc && (!l->metric || !l->statistic))
+			bad(rd, -EINVAL, "property %s: limit %zu lacks its metric or statistic", name,
+			    i + 1);
+	}
+	items_free(&it);
+}
+
 static void read_limits(struct reader *rd, const char *id, struct rv_req *r)
 {
+	char lean[NAME_LEN];
+	if (vget_name(rd, lean, JP_LIMITS, id)) {
+		read_lean_limits(rd, lean, r);
+		return;
+	}
 	size_t n = 0;
 	while (n < REQ_MAX_LIMITS && get(rd, JP_LIMIT_STATISTIC, id, n + 1))
 		n++;

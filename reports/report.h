@@ -167,6 +167,11 @@ struct rv_limit {
 	char *text;                    /* the judge's sentence, may be NULL */
 };
 
+/* Whether the view has a metric's statistics but not its histogram and
+ * per-run figures: it was read from a junit.xml, which keeps the key
+ * statistics only (they are in results.json). */
+bool rv_metric_detail_elsewhere(const struct rv_metric *m);
+
 /* The unit of a limit's bounds and measured value. */
 enum qty_unit rv_limit_unit(const struct rv_limit *l);
 

@@ -230,8 +230,10 @@ static void count_line(FILE *out, const char *id, const struct rv_metric *m)
 	fmt_count(&m->counts[RVC_TOTAL], a, sizeof a);
 	fmt_count(&m->counts[RVC_MAX], b, sizeof b);
 	fmt_count(&m->counts[RVC_MEAN], c, sizeof c);
-	fprintf(out, "  %s %s: total %s, max %s per run, mean %s per run (%zu run%s)\n", id,
-		m->name, a, b, c, m->nruns, m->nruns == 1 ? "" : "s");
+	/* Runs counted; a junit.xml has the number but not the list. */
+	uint64_t runs = rv_metric_detail_elsewhere(m) ? m->count : m->nruns;
+	fprintf(out, "  %s %s: total %s, max %s per run, mean %s per run (%llu run%s)\n", id,
+		m->name, a, b, c, (unsigned long long)runs, runs == 1 ? "" : "s");
 }
 
 /* One line of figures of metric mi of a requirement. */
@@ -403,6 +405,10 @@ static uint32_t group_buckets(const struct rv_metric *m, struct hist_group *g, u
 static void write_histogram(FILE *out, const struct rv_metric *m)
 {
 	double npu = m->ns_per_unit > 0 ? m->ns_per_unit : 1.0;
+	if (rv_metric_detail_elsewhere(m)) {
+		fprintf(out, "  histogram: in results.json (junit.xml keeps the statistics only)\n");
+		return;
+	}
 	if (!m->nbuckets && !m->overflow) {
 		fprintf(out, "  histogram: no samples\n");
 		return;
@@ -460,7 +466,7 @@ static void write_count_metric(FILE *out, const struct rv_metric *m)
 	fprintf(out, "  %-18s", "per run");
 	for (size_t k = 0; k < m->nruns; k++)
 		fprintf(out, " %llu", (unsigned long long)m->run_count[k]);
-	fputs(m->nruns ? "\n" : " none\n", out);
+	fputs(m->nruns ? "\n" : rv_metric_detail_elsewhere(m) ? " in results.json\n" : " none\n", out);
 }
 
 static void write_metric(FILE *out, const struct rv_req *r, size_t mi)

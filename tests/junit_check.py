@@ -6,10 +6,18 @@ many CI report tools build on, and checks that its totals are consistent:
 every suite's tests / failures / errors / skipped attributes match its
 testcases, the <testsuites> totals match the suites, no testcase has more
 than one verdict, and an ID.verdict property, where there is one, agrees
-with its testcase. Then it checks what the caller expects:
+with its testcase, and no requirement has more than 40 properties (the
+bound docs/reports.md promises: ID.* of each testcase's ID). Then it checks
+what the caller expects:
 
   junit_check.py FILE [--tests N] [--failures N] [--errors N] [--skipped N]
                       [--property NAME | --property NAME=VALUE]... [--list]
+                      [--get NAME]
+
+NAME is a property's name, or PROP.KEY for field KEY of a property whose
+value is "key=value" fields (rtconform's ID.M: TOUCH.page-faults.total is
+field total of TOUCH.page-faults). --get prints that value alone, for
+shell tests.
 
 It prints one line of totals ("junit.xml: 2 tests, 0 failures, 1 error,
 1 skipped; 1 suite, 140 properties"), then one line per problem. --list
@@ -32,6 +40,22 @@ except ImportError as e:  # never a silent skip: say what is missing
     sys.exit(2)
 
 VERDICTS = {Failure: "fail", Error: "error", Skipped: "skipped"}
+MAX_PER_REQUIREMENT = 40
+
+
+def lookup(props, name):
+    """A property's value, or field KEY of property PROP for NAME PROP.KEY
+    (fields "key=value" separated by blanks); None when neither exists."""
+    if name in props:
+        return props[name]
+    prop, dot, key = name.rpartition(".")
+    if not dot or prop not in props:
+        return None
+    for field in props[prop].split(" "):
+        k, eq, v = field.partition("=")
+        if eq and k == key:
+            return v
+    return None
 
 
 def plural(n, word, many=None):
@@ -69,6 +93,10 @@ def check(path, args):
                 count[key] += 1
             # rtconform names a testcase "ID: title" and files ID.verdict
             rid = (case.name or "").split(":")[0]
+            mine = [p for p in suite_props if p.startswith(rid + ".")]
+            if len(mine) > MAX_PER_REQUIREMENT:
+                problems.append("testcase '%s': %d properties %s.*, at most %d"
+                                % (case.name, len(mine), rid, MAX_PER_REQUIREMENT))
             said = suite_props.get(rid + ".verdict")
             if said is not None and said != verdict:
                 problems.append("testcase '%s' is %s, but property %s.verdict says %s"
@@ -97,10 +125,11 @@ def check(path, args):
             problems.append("expected %d %s, found %d" % (want, k, totals[k]))
     for spec in args.property:
         name, eq, value = spec.partition("=")
-        if name not in props:
+        got = lookup(props, name)
+        if got is None:
             problems.append("no property %s" % name)
-        elif eq and props[name] != value:
-            problems.append("property %s is '%s', expected '%s'" % (name, props[name], value))
+        elif eq and got != value:
+            problems.append("property %s is '%s', expected '%s'" % (name, got, value))
     return problems
 
 
@@ -113,7 +142,24 @@ def main():
     p.add_argument("--property", action="append", default=[], metavar="NAME[=VALUE]",
                    help="expect this property (with exactly this value); repeatable")
     p.add_argument("--list", action="store_true", help="print every property")
+    p.add_argument("--get", metavar="NAME",
+                   help="print the value of NAME (a property or PROP.KEY) and nothing else; "
+                        "exit 1 when there is none")
     args = p.parse_args()
+    if args.get:
+        try:
+            _, suites = read(args.file)
+        except Exception as e:  # unreadable, not XML, not JUnit
+            print("%s: cannot be read as JUnit XML: %s" % (args.file, e), file=sys.stderr)
+            return 2
+        props = {}
+        for s in suites:
+            props.update({q.name: q.value for q in s.properties()})
+        got = lookup(props, args.get)
+        if got is None:
+            return 1
+        print(got)
+        return 0
     try:
         problems = check(args.file, args)
     except Exception as e:  # unreadable, not XML, not JUnit

@@ -64,9 +64,8 @@ static int checks;
 /* A JSON number or null against a property: both absent, or both there and
  * the JSON value printing as the property does (an integer as itself, a real
  * "%.3f": results.json keeps the full double junit.xml rounds). */
-static void same_number(xmlDocPtr doc, int suite, const char *name, const json_t *j)
+static void same_number_as(const char *name, const char *p, const json_t *j)
 {
-	char *p = prop(doc, suite, name);
 	ck_assert_msg(j != NULL, "JSON lacks the member for %s", name);
 	if (!p) {
 		ck_assert_msg(json_is_null(j), "%s: absent in junit.xml, %g in results.json", name,
@@ -81,6 +80,57 @@ static void same_number(xmlDocPtr doc, int suite, const char *name, const json_t
 		ck_assert_msg(strcmp(p, want) == 0, "%s: junit %s, json %.17g", name, p,
 			      json_number_value(j));
 	}
+	checks++;
+}
+
+static void same_number(xmlDocPtr doc, int suite, const char *name, const json_t *j)
+{
+	char *p = prop(doc, suite, name);
+	same_number_as(name, p, j);
+	free(p);
+}
+
+/* Field `key` of entry `entry` (entries separated by "; ", fields by ' ',
+ * "key=value") of property `name`, malloc'd; NULL when absent. */
+static char *field(xmlDocPtr doc, int suite, const char *name, size_t entry, const char *key)
+{
+	char *v = prop(doc, suite, name), *out = NULL;
+	ck_assert_msg(v != NULL, "junit.xml lacks %s", name);
+	char *e = v;
+	for (size_t i = 0; i < entry && e; i++)
+		if ((e = strstr(e, "; ")))
+			e += 2;
+	ck_assert_msg(e != NULL, "%s has no entry %zu", name, entry + 1);
+	char *end = strstr(e, "; ");
+	if (end)
+		*end = '\0';
+	for (char *f = e; f && *f; f = strchr(f, ' ') ? strchr(f, ' ') + 1 : NULL) {
+		size_t kl = strlen(key);
+		if (strncmp(f, key, kl) == 0 && f[kl] == '=') {
+			out = strndup(f + kl + 1, strcspn(f + kl + 1, " "));
+			break;
+		}
+	}
+	free(v);
+	return out;
+}
+
+static void same_field_number(xmlDocPtr doc, int suite, const char *name, size_t entry,
+			      const char *key, const json_t *j)
+{
+	char *p = field(doc, suite, name, entry, key), what[400];
+	snprintf(what, sizeof what, "%s[%zu].%s", name, entry + 1, key);
+	same_number_as(what, p, j);
+	free(p);
+}
+
+static void same_field_string(xmlDocPtr doc, int suite, const char *name, size_t entry,
+			      const char *key, const json_t *j)
+{
+	char *p = field(doc, suite, name, entry, key);
+	ck_assert_msg(p && json_is_string(j) && strcmp(p, json_string_value(j)) == 0,
+		      "%s[%zu].%s: junit '%s', json '%s'", name, entry + 1, key, p ? p : "-",
+		      json_is_string(j) ? json_string_value(j) : "?");
 	free(p);
 	checks++;
 }
@@ -107,31 +157,22 @@ static void compare_count_metric(xmlDocPtr doc, int suite, const char *id, const
 	ck_assert_int_eq(json_object_size(st), RV_NCSTATS);
 	const char *key;
 	const json_t *val;
+	snprintf(pn, sizeof pn, "%s.%s", id, name);
 	json_object_foreach((json_t *)st, key, val) {
 		ck_assert_msg(strcmp(key, "mean") == 0 ? json_is_real(val) || json_is_null(val)
 						       : json_is_integer(val) || json_is_null(val),
 			      "%s.%s.%s: %s", id, name, key, "a count's statistic of the wrong type");
-		snprintf(pn, sizeof pn, "%s.%s.%s", id, name, key);
-		same_number(doc, suite, pn, val);
+		same_field_number(doc, suite, pn, 0, key, val);
 	}
-	snprintf(pn, sizeof pn, "%s.%s.kind", id, name);
-	same_string(doc, suite, pn, json_object_get(m, "kind"));
-	/* "a;b;c" in junit.xml, [a, b, c] in results.json */
-	snprintf(pn, sizeof pn, "%s.%s.run_counts", id, name);
-	char *p = prop(doc, suite, pn), want[4096] = "";
-	size_t used = 0, i;
-	json_array_foreach(json_object_get(m, "runs"), i, val) {
-		ck_assert(json_is_integer(val));
-		used += (size_t)snprintf(want + used, sizeof want - used, "%s%lld", i ? ";" : "",
-					 (long long)json_integer_value(val));
-	}
-	ck_assert_msg(p && strcmp(p, want) == 0, "%s: junit '%s', json '%s'", pn, p ? p : "-",
-		      want);
-	free(p);
-	/* none of a duration's fields */
+	same_field_string(doc, suite, pn, 0, "kind", json_object_get(m, "kind"));
+	/* the runs counted; each run's count is in results.json only */
+	char *runs = field(doc, suite, pn, 0, "count");
+	ck_assert_msg(runs && (size_t)atoi(runs) == json_array_size(json_object_get(m, "runs")),
+		      "%s count %s", pn, runs ? runs : "-");
+	free(runs);
 	ck_assert_ptr_null(json_object_get(m, "histogram"));
-	snprintf(pn, sizeof pn, "%s.%s.count", id, name);
-	ck_assert_ptr_null(p = prop(doc, suite, pn));
+	char *ns = field(doc, suite, pn, 0, "max_ns");
+	ck_assert_ptr_null(ns); /* none of a duration's fields */
 	checks++;
 }
 
@@ -145,32 +186,23 @@ static void compare_metric(xmlDocPtr doc, int suite, const char *id, const json_
 		return;
 	}
 	ck_assert_str_eq(json_string_value(json_object_get(m, "kind")), "duration");
-	snprintf(pn, sizeof pn, "%s.%s.count", id, name);
-	same_number(doc, suite, pn, json_object_get(m, "count"));
-	snprintf(pn, sizeof pn, "%s.%s.overflow", id, name);
-	same_number(doc, suite, pn, json_object_get(m, "overflow"));
-
+	snprintf(pn, sizeof pn, "%s.%s", id, name);
+	same_field_number(doc, suite, pn, 0, "count", json_object_get(m, "count"));
+	same_field_number(doc, suite, pn, 0, "overflow", json_object_get(m, "overflow"));
+	/* the key statistics; the others, and cycles, are in results.json only */
 	const json_t *ns = json_object_get(m, "statistics_ns");
-	const json_t *cy = json_object_get(m, "statistics_cycles");
 	ck_assert(json_is_object(ns));
 	ck_assert_int_eq(json_object_size(ns), RV_NSTATS);
-	const char *key;
+	static const char *const key_stats[] = { "min", "mean", "p50", "p99", "max" };
+	char key[40];
 	const json_t *val;
-	json_object_foreach((json_t *)ns, key, val) {
-		snprintf(pn, sizeof pn, "%s.%s.%s_ns", id, name, key);
-		same_number(doc, suite, pn, val);
+	for (size_t k = 0; k < sizeof key_stats / sizeof key_stats[0]; k++) {
+		snprintf(key, sizeof key, "%s_ns", key_stats[k]);
+		same_field_number(doc, suite, pn, 0, key, json_object_get(ns, key_stats[k]));
 	}
-	if (json_is_object(cy)) {
-		json_object_foreach((json_t *)cy, key, val) {
-			snprintf(pn, sizeof pn, "%s.%s.%s_cycles", id, name, key);
-			same_number(doc, suite, pn, val);
-		}
-	} else {
-		/* no cycles scale: no cycles property either */
-		snprintf(pn, sizeof pn, "%s.%s.max_cycles", id, name);
-		char *p = prop(doc, suite, pn);
-		ck_assert_ptr_null(p);
-	}
+	char *p = field(doc, suite, pn, 0, "stddev_ns");
+	ck_assert_ptr_null(p);
+	ck_assert_ptr_null(p = field(doc, suite, pn, 0, "min_cycles"));
 
 	/* the histogram holds every sample that is not an overflow */
 	const json_t *buckets = json_object_get(json_object_get(m, "histogram"), "buckets");
@@ -201,22 +233,21 @@ static void compare_requirement(xmlDocPtr doc, int suite, const json_t *r)
 	const json_t *limits = json_object_get(r, "limits");
 	size_t i;
 	const json_t *l;
+	snprintf(pn, sizeof pn, "%s.limits", id);
 	json_array_foreach((json_t *)limits, i, l) {
 		/* a count's limit has no unit, and no suffix */
 		const char *unit = json_string_value(json_object_get(l, "unit"));
+		char key[40];
 		if (unit)
-			snprintf(pn, sizeof pn, "%s.limit.%zu.measured_%s", id, i + 1, unit);
+			snprintf(key, sizeof key, "measured_%s", unit);
 		else
-			snprintf(pn, sizeof pn, "%s.limit.%zu.measured", id, i + 1);
-		same_number(doc, suite, pn, json_object_get(l, "measured"));
-		if (!unit) {
-			snprintf(pn, sizeof pn, "%s.limit.%zu.max", id, i + 1);
-			same_number(doc, suite, pn, json_object_get(l, "max"));
-		}
-		snprintf(pn, sizeof pn, "%s.limit.%zu.verdict", id, i + 1);
-		same_string(doc, suite, pn, json_object_get(l, "verdict"));
-		snprintf(pn, sizeof pn, "%s.limit.%zu.statistic", id, i + 1);
-		same_string(doc, suite, pn, json_object_get(l, "statistic"));
+			snprintf(key, sizeof key, "measured");
+		same_field_number(doc, suite, pn, i, key, json_object_get(l, "measured"));
+		if (!unit)
+			same_field_number(doc, suite, pn, i, "max", json_object_get(l, "max"));
+		same_field_string(doc, suite, pn, i, "verdict", json_object_get(l, "verdict"));
+		same_field_string(doc, suite, pn, i, "statistic", json_object_get(l, "statistic"));
+		same_field_string(doc, suite, pn, i, "metric", json_object_get(l, "metric"));
 	}
 
 	if (!json_is_true(json_object_get(r, "measured"))) {
@@ -228,25 +259,19 @@ static void compare_requirement(xmlDocPtr doc, int suite, const json_t *r)
 	}
 	snprintf(pn, sizeof pn, "%s.runs", id);
 	same_number(doc, suite, pn, json_object_get(r, "runs"));
-	const json_t *batch = json_object_get(r, "batch");
+	/* the batch figure and per-CPU series are in results.json only */
 	snprintf(pn, sizeof pn, "%s.batch.runs_mean_ns", id);
-	same_number(doc, suite, pn, json_object_get(batch, "mean_ns"));
-	snprintf(pn, sizeof pn, "%s.batch.runs_stddev_ns", id);
-	same_number(doc, suite, pn, json_object_get(batch, "stddev_ns"));
-	ck_assert_int_eq(json_array_size(json_object_get(batch, "per_run_ns")),
-			 json_integer_value(json_object_get(r, "runs")));
+	char *p = prop(doc, suite, pn);
+	ck_assert_ptr_null(p);
 	const json_t *m;
 	json_array_foreach(json_object_get(r, "metrics"), i, m)
 		compare_metric(doc, suite, id, m);
 	const char *m0 = json_string_value(
 		json_object_get(json_array_get(json_object_get(r, "metrics"), 0), "name"));
 	json_array_foreach(json_object_get(r, "per_cpu"), i, m) {
-		int cpu = (int)json_integer_value(json_object_get(m, "cpu"));
-		static const char *const st[] = { "count", "min_ns", "mean_ns", "max_ns", "p99_ns" };
-		for (size_t k = 0; k < sizeof st / sizeof st[0]; k++) {
-			snprintf(pn, sizeof pn, "%s.%s.cpu%d.%s", id, m0, cpu, st[k]);
-			same_number(doc, suite, pn, json_object_get(m, st[k]));
-		}
+		snprintf(pn, sizeof pn, "%s.%s.cpu%d.count", id, m0,
+			 (int)json_integer_value(json_object_get(m, "cpu")));
+		ck_assert_ptr_null(p = prop(doc, suite, pn));
 	}
 }
 

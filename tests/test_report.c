@@ -127,6 +127,42 @@ static void assert_prop(xmlDocPtr doc, const char *name, const char *want)
 	assert_prop_in(doc, 1, name, want);
 }
 
+/* Field KEY of property NAME of suite 1, whose value is "key=value"
+ * fields: the field must be there once, with this value. */
+static void assert_field(xmlDocPtr doc, const char *name, const char *key, const char *want)
+{
+	char expr[300], pat[64];
+	snprintf(expr, sizeof expr, "/testsuites/testsuite[1]/properties/property[@name='%s']/@value",
+		 name);
+	char *v = xp_str(doc, expr);
+	snprintf(pat, sizeof pat, " %s=", key);
+	char *padded;
+	ck_assert_int_ge(asprintf(&padded, " %s", v), 0);
+	char *at = strstr(padded, pat);
+	ck_assert_msg(at, "property %s has no field %s: '%s'", name, key, v);
+	ck_assert_msg(!strstr(at + 1, pat), "property %s has field %s twice", name, key);
+	at += strlen(pat);
+	size_t n = strcspn(at, " ");
+	ck_assert_msg(strlen(want) == n && strncmp(at, want, n) == 0,
+		      "%s %s: got '%.*s', want '%s'", name, key, (int)n, at, want);
+	free(padded);
+	free(v);
+}
+
+static void assert_no_field(xmlDocPtr doc, const char *name, const char *key)
+{
+	char expr[300], pat[64];
+	snprintf(expr, sizeof expr, "/testsuites/testsuite[1]/properties/property[@name='%s']/@value",
+		 name);
+	char *v = xp_str(doc, expr), *padded;
+	ck_assert_msg(*v, "no property %s", name);
+	ck_assert_int_ge(asprintf(&padded, " %s", v), 0);
+	snprintf(pat, sizeof pat, " %s=", key);
+	ck_assert_msg(!strstr(padded, pat), "property %s has field %s: '%s'", name, key, v);
+	free(padded);
+	free(v);
+}
+
 static void assert_no_prop(xmlDocPtr doc, const char *name)
 {
 	char cexpr[300];
@@ -266,10 +302,14 @@ START_TEST(junit_testcases)
 	snprintf(e, sizeof e, "%s/failure/@type", tc);
 	assert_xp_str(doc, e, "LatencyBudgetExceeded");
 	snprintf(e, sizeof e, "%s/failure/@message", tc);
-	assert_xp_str(doc, e, "max 996.5 ns > 800 ns (n=4000)");
+	/* every failed limit with its metric */
+	char *msg = xp_str(doc, e);
+	ck_assert_msg(strncmp(msg, "per-op max 996.5 ns > 800 ns (n=4000); page-faults total 12 > ",
+			      62) == 0, "message: %s", msg);
+	free(msg);
 	snprintf(e, sizeof e, "%s/failure", tc);
 	char *body = xp_str(doc, e);
-	ck_assert_ptr_nonnull(strstr(body, "max 996.5 ns > 800 ns"));
+	ck_assert_ptr_nonnull(strstr(body, "per-op max 996.5 ns > 800 ns"));
 	ck_assert_ptr_null(strstr(body, "mean 748.8 ns")); /* only failed limits */
 	free(body);
 	snprintf(e, sizeof e, "%s/system-out", tc);
@@ -315,35 +355,44 @@ START_TEST(junit_properties)
 	assert_prop(doc, "timebase.read_overhead_min_ns", "9.500");
 
 	/* SEM-RT, metric 0 in units of 0.5 ns: run i has 1000 + 10 * (k % 100) + i
-	 * units, i = 0..3 */
+	 * units, i = 0..3. Its key statistics in one property. */
 	assert_prop(doc, "SEM-RT.verdict", "fail");
-	assert_prop(doc, "SEM-RT.per-op.count", "4000");
-	assert_prop(doc, "SEM-RT.per-op.overflow", "0");
-	assert_prop(doc, "SEM-RT.per-op.min_ns", "500.000");
-	assert_prop(doc, "SEM-RT.per-op.max_ns", "996.500");
-	assert_prop(doc, "SEM-RT.per-op.mean_ns", "748.250"); /* 1496.5 units */
-	assert_prop(doc, "SEM-RT.per-op.min_cycles", "1000.000");
-	assert_prop(doc, "SEM-RT.per-op.max_cycles", "1993.000");
-	/* run means 1495..1498 units: stddev sqrt(5/3) units */
-	snprintf(want, sizeof want, "%.3f", 0.5 * sqrt(5.0 / 3.0));
-	assert_prop(doc, "SEM-RT.per-op.runs-mean-stddev_ns", want);
+	assert_field(doc, "SEM-RT.per-op", "kind", "duration");
+	assert_field(doc, "SEM-RT.per-op", "count", "4000");
+	assert_field(doc, "SEM-RT.per-op", "overflow", "0");
+	assert_field(doc, "SEM-RT.per-op", "min_ns", "500.000");
+	assert_field(doc, "SEM-RT.per-op", "max_ns", "996.500");
+	assert_field(doc, "SEM-RT.per-op", "mean_ns", "748.250"); /* 1496.5 units */
 	/* p99 needs 1000 samples (have 4000), p99.9 needs 10000 */
 	struct statistic st;
 	double v;
 	ck_assert_int_eq(stat_parse("p99", &st), 0);
 	ck_assert(stat_value(result_metric_c(x->results[0][0].res, 0), &st, false, &v));
 	snprintf(want, sizeof want, "%.3f", v);
-	assert_prop(doc, "SEM-RT.per-op.p99_ns", want);
-	assert_no_prop(doc, "SEM-RT.per-op.p99.9_ns");
-	/* metric 1 has no cycles scale and 10 samples */
-	assert_prop(doc, "SEM-RT.wakeup.count", "10");
-	assert_prop(doc, "SEM-RT.wakeup.max_ns", "109.000");
-	assert_no_prop(doc, "SEM-RT.wakeup.min_cycles");
-	assert_no_prop(doc, "SEM-RT.wakeup.p90_ns");
-	/* batch: runs of 18, 19, 20, 21 ticks net, times 0.5 ns */
-	assert_prop(doc, "SEM-RT.batch.runs_mean_ns", "9.750");
-	snprintf(want, sizeof want, "%.3f", sqrt(1.25 / 3.0));
-	assert_prop(doc, "SEM-RT.batch.runs_stddev_ns", want);
+	assert_field(doc, "SEM-RT.per-op", "p99_ns", want);
+	/* the rest of the statistics, cycles, histograms, per-run and batch
+	 * figures are in results.json */
+	assert_no_field(doc, "SEM-RT.per-op", "p99.9_ns");
+	assert_no_field(doc, "SEM-RT.per-op", "min_cycles");
+	assert_no_field(doc, "SEM-RT.per-op", "stddev_ns");
+	assert_no_prop(doc, "SEM-RT.per-op.count");
+	assert_no_prop(doc, "SEM-RT.per-op.hist");
+	assert_no_prop(doc, "SEM-RT.per-op.run_counts");
+	assert_no_prop(doc, "SEM-RT.batch.runs_mean_ns");
+	/* metric 1 has 10 samples: no p50 (needs 20), p99 */
+	assert_field(doc, "SEM-RT.wakeup", "count", "10");
+	assert_field(doc, "SEM-RT.wakeup", "max_ns", "109.000");
+	assert_no_field(doc, "SEM-RT.wakeup", "p50_ns");
+	/* a count: its runs counted and statistics, no unit */
+	assert_prop(doc, "SEM-RT.page-faults", "kind=count count=4 total=12 min=0 mean=3.000 max=6");
+	assert_prop(doc, "SEM-RT.metrics", "per-op,wakeup,page-faults,major-faults,involuntary-switches");
+	/* every limit in one property, in file order */
+	char *lim = xp_str(doc, "//property[@name='SEM-RT.limits']/@value");
+	ck_assert_msg(strstr(lim, "metric=per-op statistic=max max_ns=800.000 measured_ns=996.500 "
+				  "verdict=fail text=max 996.5 ns > 800 ns (n=4000); ") != NULL,
+		      "SEM-RT.limits: %s", lim);
+	ck_assert_msg(strstr(lim, "metric=page-faults statistic=total max=") != NULL, "%s", lim);
+	free(lim);
 	assert_prop(doc, "SEM-OK.verdict", "pass");
 	assert_prop(doc, "TMR.verdict", "error");
 	assert_no_prop(doc, "TMR.per-op.count"); /* nothing was measured */
@@ -391,6 +440,100 @@ START_TEST(junit_hostile_strings)
 	assert_xp_str(doc, "/testsuites/testsuite[1]/@hostname", "host\xef\xbf\xbdname\xef\xbf\xbd");
 	xmlFreeDoc(doc);
 	fx_free(x);
+}
+END_TEST
+
+/* The worst case a requirement can be: REQ_MAX_LIMITS limits,
+ * REQ_MAX_PARAMS parameters, RTC_MAX_METRICS metrics and every optional
+ * string. junit.xml stays within 40 properties for it (limits are folded
+ * into one property, each metric's key statistics into one), stays valid,
+ * and reads back with every limit. */
+START_TEST(junit_properties_bounded)
+{
+	struct report_view v = { 0 };
+	fingerprint_add(&v.env, "rtconform.version", "%s", "0.1.0");
+	v.files = calloc(1, sizeof *v.files);
+	v.nfiles = 1;
+	struct rv_file *f = &v.files[0];
+	f->name = strdup("worst");
+	f->path = strdup("worst.xml");
+	f->sha256 = strdup("00");
+	f->reqs = calloc(1, sizeof *f->reqs);
+	f->nreqs = 1;
+	struct rv_req *r = &f->reqs[0];
+	r->id = strdup("W");
+	r->title = strdup("worst case");
+	r->source = strdup("s");
+	r->probe = strdup("p");
+	r->policy = strdup("fifo:99");
+	r->cpu = 1;
+	r->reason = strdup("limits exceeded");
+	r->note = strdup("n");
+	r->load = strdup("stress-ng --cpu 1");
+	r->verdict = VERDICT_FAIL;
+	r->measured = true;
+	r->runs = 2;
+	r->params = calloc(REQ_MAX_PARAMS, sizeof *r->params);
+	for (r->nparams = 0; r->nparams < REQ_MAX_PARAMS; r->nparams++) {
+		ck_assert_int_ge(asprintf(&r->params[r->nparams].name, "p%zu", r->nparams), 0);
+		r->params[r->nparams].value = strdup("v");
+	}
+	r->metrics = calloc(RTC_MAX_METRICS, sizeof *r->metrics);
+	for (r->nmetrics = 0; r->nmetrics < RTC_MAX_METRICS; r->nmetrics++) {
+		struct rv_metric *m = &r->metrics[r->nmetrics];
+		ck_assert_int_ge(asprintf(&m->name, "m%zu", r->nmetrics), 0);
+		m->kind = r->nmetrics % 2 ? METRIC_COUNT : METRIC_DURATION;
+		m->count = 100;
+		for (int i = 0; i < RV_NSTATS; i++)
+			m->ns[i] = (struct rv_value){ true, 10.0 * i };
+		for (int i = 0; i < RV_NCSTATS; i++)
+			m->counts[i] = (struct rv_value){ true, i };
+	}
+	r->limits = calloc(REQ_MAX_LIMITS, sizeof *r->limits);
+	for (r->nlimits = 0; r->nlimits < REQ_MAX_LIMITS; r->nlimits++) {
+		struct rv_limit *l = &r->limits[r->nlimits];
+		l->metric = strdup("m0");
+		l->statistic = strdup("max");
+		l->has_max = true;
+		l->max = (struct quantity){ 5.0, QTY_NS };
+		l->measured = (struct rv_value){ true, 90.0 };
+		l->verdict = VERDICT_FAIL;
+		ck_assert_int_ge(asprintf(&l->text, "max 90 ns > 5 ns (n=100; limit %zu)", r->nlimits), 0);
+	}
+
+	char path[] = "/tmp/rtc-test-worst.XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	char err[300];
+	ck_assert_int_eq(report_write_junit(&v, path, err, sizeof err), 0);
+	assert_valid_junit(path);
+	xmlDocPtr doc = parse(path);
+	double n = xp_num(doc, "count(//property[starts-with(@name, 'W.')])");
+	ck_assert_msg(n <= 40, "the worst-case requirement has %g properties", n);
+	ck_assert_double_ge(n, 30); /* every parameter and metric is there */
+	/* the message names every failed limit, each with its metric */
+	char *msg = xp_str(doc, "//failure/@message");
+	ck_assert_ptr_nonnull(strstr(msg, "m0 max 90 ns > 5 ns (n=100; limit 0); m0 max"));
+	ck_assert_ptr_nonnull(strstr(msg, "(n=100; limit 31)"));
+	free(msg);
+	xmlFreeDoc(doc);
+
+	struct report_view back;
+	ck_assert_msg(report_view_from_junit(path, &back, err, sizeof err) == 0, "%s", err);
+	const struct rv_req *b = &back.files[0].reqs[0];
+	ck_assert_uint_eq(b->nlimits, REQ_MAX_LIMITS);
+	ck_assert_uint_eq(b->nmetrics, RTC_MAX_METRICS);
+	ck_assert_uint_eq(b->nparams, REQ_MAX_PARAMS);
+	/* in ID.limits a ';' ends an entry, so one in a text became ',' */
+	ck_assert_str_eq(b->limits[31].text, "max 90 ns > 5 ns (n=100, limit 31)");
+	ck_assert(b->limits[31].has_max && b->limits[31].max.value == 5.0);
+	ck_assert(b->metrics[1].kind == METRIC_COUNT && b->metrics[1].counts[RVC_MAX].v == 3);
+	ck_assert(b->metrics[0].ns[RV_P99].have && b->metrics[0].ns[RV_P99].v == 60.0);
+	ck_assert(!b->metrics[0].ns[RV_STDDEV].have); /* not a key statistic */
+	report_view_free(&back);
+	report_view_free(&v);
+	unlink(path);
 }
 END_TEST
 
@@ -733,6 +876,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, junit_testcases);
 	tcase_add_test(tc, junit_properties);
 	tcase_add_test(tc, junit_hostile_strings);
+	tcase_add_test(tc, junit_properties_bounded);
 	tcase_add_test(tc, junit_unwritable_path);
 	tcase_add_test(tc, atomic_write_replaces_and_cleans_up);
 	tcase_add_test(tc, atomic_write_removes_a_dead_writers_temp);

@@ -82,18 +82,16 @@ XML
 expect_status 1 "$RTC" run -o "$TMP/t" "$TMP/touch.xml"
 expect_grep '^TOUCH +selftest +fifo:10 +page-faults total <= 0 +[1-9][0-9]* +FAIL$' "$TMP/out"
 validate_junit "$TMP/t/junit.xml" --tests 2 --failures 1 --errors 0 --skipped 0 \
-  --property TOUCH.verdict=fail --property TOUCH.limit.1.verdict=fail \
-  --property TOUCH.limit.1.max=0 --property TOUCH.page-faults.kind=count \
+  --property TOUCH.verdict=fail --property TOUCH.page-faults.kind=count \
+  --property TOUCH.page-faults.count=3 \
   --property CLEAN.page-faults.kind=count --property TOUCH.interval.kind=duration
-# junit.xml: a count's properties have no unit suffix; 16 pages a run
-pf=$(sed -n 's/.*name="TOUCH.page-faults.total" value="\([0-9]*\)".*/\1/p' "$TMP/t/junit.xml")
+# junit.xml: a count's values have no unit suffix; 16 pages a run
+pf=$(prop TOUCH.page-faults.total "$TMP/t/junit.xml")
 [ -n "$pf" ] && [ "$pf" -ge 48 ] && ok || fail "TOUCH.page-faults.total is '$pf', expected at least 3 runs x 16 pages"
-expect_grep 'name="TOUCH.limit.1.measured" value="[1-9][0-9]*"' "$TMP/t/junit.xml"
-expect_grep 'name="TOUCH.page-faults.run_counts" value="[0-9]+;[0-9]+;[0-9]+"' "$TMP/t/junit.xml"
-expect_grep 'name="TOUCH.page-faults.mean" value="[0-9]+\.[0-9]{3}"' "$TMP/t/junit.xml"
-expect_no_grep 'page-faults\.[a-z_]+_(ns|cycles)"' "$TMP/t/junit.xml"
-expect_no_grep 'name="TOUCH.limit.1.max_' "$TMP/t/junit.xml"
-expect_grep '<failure [^>]*message="total [1-9][0-9]* &gt; 0 \(3 runs\)"' "$TMP/t/junit.xml"
+expect_grep 'name="TOUCH.limits" value="metric=page-faults statistic=total max=0 measured=[1-9][0-9]* verdict=fail text=total [1-9][0-9]* &gt; 0 \(3 runs\)' "$TMP/t/junit.xml"
+expect_grep 'name="TOUCH.page-faults" value="kind=count count=3 total=[0-9]+ min=[0-9]+ mean=[0-9]+\.[0-9]{3} max=[0-9]+"' "$TMP/t/junit.xml"
+expect_no_grep 'page-faults" value="[^"]*_(ns|cycles)=' "$TMP/t/junit.xml"
+expect_grep '<failure [^>]*message="page-faults total [1-9][0-9]* &gt; 0 \(3 runs\)"' "$TMP/t/junit.xml"
 # results.json: typed counts
 if python3 - "$TMP/t/results.json" >"$TMP/py" 2>&1 <<'PY'
 import json, sys

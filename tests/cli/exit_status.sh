@@ -24,7 +24,7 @@ validate_junit "$TMP/imp/junit.xml" --tests 2 --failures 1 --errors 0 --skipped 
 [ "$(xpath_count '//failure' "$TMP/imp/junit.xml")" = 1 ] && ok || fail "impossible: expected one <failure>"
 [ "$(xpath_count '//error' "$TMP/imp/junit.xml")" = 0 ] && ok || fail "impossible: expected no <error>"
 expect_grep 'type="LatencyBudgetExceeded"' "$TMP/imp/junit.xml"
-expect_grep 'message="max [0-9.]+ [mun]?s &gt; 1 ns \(n=200\)"' "$TMP/imp/junit.xml"
+expect_grep 'message="per-op max [0-9.]+ [mun]?s &gt; 1 ns \(n=200\)"' "$TMP/imp/junit.xml"
 
 # 2: invalid input, nothing measured, no report written
 expect_status 2 "$RTC" run -o "$TMP/inv" "$FIX/cli/invalid-probe.xml"

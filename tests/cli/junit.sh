@@ -11,7 +11,8 @@ cat >"$TMP/tools.xml" <<XML
 <requirements xmlns="urn:rtconform:requirements:1" name="tools" version="1">
   <defaults iterations="20" runs="1" warmup="0" timeout="60s"/>
   <requirement id="PASS"><probe name="selftest"/><limit statistic="max" max="60s"/></requirement>
-  <requirement id="FAIL"><probe name="sem-pingpong"/><limit statistic="max" max="1ns"/></requirement>
+  <requirement id="FAIL"><probe name="sem-pingpong"/><limit statistic="mean" max="1ns"/>
+    <limit statistic="max" max="60s"/><limit statistic="max" max="1ns"/></requirement>
   <requirement id="ERROR"><probe name="selftest"><param name="fault">fail</param></probe>
     <limit statistic="max" max="60s"/></requirement>
   <requirement id="SKIP"><probe name="selftest"/><limit statistic="max" max="60s"/></requirement>
@@ -22,6 +23,33 @@ J="$TMP/r/junit.xml"
 validate_junit "$J" --tests 4 --failures 1 --errors 1 --skipped 1 \
   --property PASS.verdict=pass --property FAIL.verdict=fail \
   --property ERROR.verdict=error --property SKIP.verdict=skipped
+
+# The failure's message names every failed limit with its metric, and only
+# those; the body has one per line.
+expect_grep '<failure type="LatencyBudgetExceeded" message="per-op mean [0-9.]+ [mun]?s &gt; 1 ns \(n=20\); per-op max [0-9.]+ [mun]?s &gt; 1 ns \(n=20\)">per-op mean' "$J"
+expect_no_grep 'message="[^"]*60 s' "$J"
+# Lean: every limit in one property, the key statistics of a metric in one
+expect_grep 'name="FAIL.limits" value="metric=per-op statistic=mean max_ns=1.000 measured_ns=[0-9.]+ verdict=fail text=mean [0-9.]+ [mun]?s &gt; 1 ns \(n=20\); metric=per-op statistic=max max_ns=60000000000.000 measured_ns=[0-9.]+ verdict=pass text=max [0-9.]+ [mun]?s &lt;= 60 s \(n=20\); metric=per-op statistic=max max_ns=1.000 ' "$J"
+expect_grep 'name="FAIL.per-op" value="kind=duration count=20 min_ns=[0-9.]+ mean_ns=[0-9.]+ p50_ns=[0-9.]+ max_ns=[0-9.]+ overflow=0"' "$J"
+# a requirement not measured: its verdict, reason and limits, no empty lists
+expect_no_grep 'name="SKIP\.(runs|metrics|interval)' "$J"
+expect_no_grep 'value=""' "$J"
+
+# The default profile's junit.xml: at most 40 properties per requirement
+# (validate_junit checks it for every file; here the counts are shown).
+# (a busy machine may miss a budget: 0 or 1, never a measuring error)
+st=0; "$RTC" run --quick -o "$TMP/def" >"$TMP/def.out" 2>&1 || st=$?
+[ "$st" -le 1 ] && ok || { fail "default profile: exit $st"; sed 's/^/    /' "$TMP/def.out" | tail -5; }
+validate_junit "$TMP/def/junit.xml" --tests 10
+"$JUNIT_PY" - "$TMP/def/junit.xml" <<'PY'
+import sys, xml.etree.ElementTree as ET
+s = ET.parse(sys.argv[1]).getroot()[0]
+names = [p.get("name") for p in s.find("properties")]
+ids = [c.get("name").split(":")[0] for c in s.findall("testcase")]
+per = {i: sum(n.startswith(i + ".") for n in names) for i in ids}
+print("    default profile junit.xml: %d properties, %d of the suite; per requirement: %s"
+      % (len(names), len(names) - sum(per.values()), " ".join("%s %d" % kv for kv in per.items())))
+PY
 
 # ---- the schema: each change below makes a file that a consumer (or
 # rtconform's own rules, docs/reports.md) refuses. WHO|sed -E script
@@ -73,6 +101,12 @@ sed -E 's/name="PASS.verdict" value="pass"/name="PASS.verdict" value="fail"/' "$
 check_fails "testcase 'PASS' is pass, but property PASS.verdict says fail" "$TMP/t.xml"
 sed -E 's|<failure |<error type="E" message="m">e</error><failure |' "$J" >"$TMP/t.xml"
 check_fails "testcase 'FAIL': 2 verdicts" "$TMP/t.xml"
+# more than 40 properties of one requirement
+awk '/name="PASS.verdict"/ { for (i = 0; i < 40; i++) printf "      <property name=\"PASS.x%d\" value=\"x\"/>\n", i } { print }' "$J" >"$TMP/t.xml"
+check_fails "testcase 'PASS': [0-9]+ properties PASS.\*, at most 40" "$TMP/t.xml"
+# a field of a compound property is found, and compared
+check_fails "property FAIL.per-op.count is '20', expected '21'" "$J" --property FAIL.per-op.count=21
+check_fails "no property FAIL.per-op.nosuch" "$J" --property FAIL.per-op.nosuch
 # not JUnit at all: 2
 st=0; "$JUNIT_PY" "$JUNIT_CHECK" "$TMP/tools.xml" >"$TMP/check.out" 2>&1 || st=$?
 [ "$st" -eq 2 ] && ok || fail "junit_check.py on a requirements file: exit $st, expected 2"

@@ -72,6 +72,14 @@ validate_junit() {
   fi
 }
 
+# prop NAME FILE : the value of junit.xml property NAME, or of field KEY
+# of a compound property for NAME PROP.KEY (TOUCH.page-faults.total;
+# tests/junit_check.py --get); empty when there is none.
+prop() {
+  [ -n "$JUNIT_PY" ] || { fail "prop $1: no python3 with junitparser (ci/deps installs python3-junitparser)"; return; }
+  "$JUNIT_PY" "$JUNIT_CHECK" "$2" --get "$1" 2>/dev/null || true
+}
+
 # wait_for WHAT TIMEOUT_S CMD... : run CMD (quietly) every 20 ms until it
 # succeeds. A test waits for an event this way, never for a fixed time: a
 # slow machine only waits longer. Past TIMEOUT_S (whole seconds) it fails,

@@ -32,7 +32,6 @@ no_load_left() {
   fi
 }
 rtc() { env RTC_LOAD_MARK="$MARK" "$RTC" "$@"; }
-prop() { xmllint --xpath "string(//property[@name='$1']/@value)" "$2" 2>/dev/null; }
 # worker_threads PID : the most threads a worker of rtconform PID runs
 # (the timer probe's measuring threads exist only while it measures)
 worker_threads() {

@@ -43,15 +43,15 @@ if xmllint --noout --nonet "$TMP/r/report.html" 2>"$TMP/xml.err"; then ok; else
 # them; the counts (the harness's three for every requirement) in a table.
 metrics=$(xmllint --xpath '//property[substring(@name, string-length(@name) - 7) = ".metrics"]/@value' \
   "$TMP/r/junit.xml" 2>/dev/null | grep -o 'value="[^"]*"' | sed 's/value="//; s/"$//' | tr ',' '\n' | grep -c .)
-durations=$(grep -c 'name="[^"]*\.kind" value="duration"' "$TMP/r/junit.xml")
-counts=$(grep -c 'name="[^"]*\.kind" value="count"' "$TMP/r/junit.xml")
+durations=$(grep -c 'name="[^"]*" value="kind=duration ' "$TMP/r/junit.xml")
+counts=$(grep -c 'name="[^"]*" value="kind=count ' "$TMP/r/junit.xml")
 svgs=$(grep -o '<svg ' "$TMP/r/report.html" | wc -l)
 [ "$durations" -ge 2 ] && [ "$svgs" -eq "$durations" ] && [ $((durations + counts)) -eq "$metrics" ] && ok \
   || fail "report.html has $svgs <svg>; junit.xml lists $metrics metrics, $durations durations, $counts counts"
 [ "$counts" -eq 6 ] && ok || fail "junit.xml: $counts count metrics, expected 3 for each of 2 requirements"
 for id in PP-OTHER PP-FIFO; do
   for m in page-faults major-faults involuntary-switches; do
-    expect_grep "name=\"$id\.$m\.total\" value=\"[0-9]+\"" "$TMP/r/junit.xml"
+    expect_grep "name=\"$id\.$m\" value=\"kind=count count=[0-9]+ total=[0-9]+ " "$TMP/r/junit.xml"
     expect_grep "^  $id $m: total [0-9]+, " "$TMP/r/summary.txt"
   done
 done
@@ -91,7 +91,7 @@ if "$RTC" env 2>/dev/null | grep -Eq '^timebase.name +tsc$'; then
 else
   expect_grep '4 requirements: 0 passed, 1 failed, 2 errors, 1 skipped' "$TMP/m/summary.txt"
 fi
-expect_grep 'name="OK.limit.2.max_cycles"' "$TMP/m/junit.xml"
+expect_grep 'name="OK.limits" value="[^"]*; metric=per-op statistic=[a-z0-9.]+ max_cycles=' "$TMP/m/junit.xml"
 rerender_same "$TMP/m" "mixed run"
 
 # Per-CPU series (timer-wakeup, tiny counts as in timer.sh).
@@ -102,7 +102,7 @@ cat >"$TMP/tw.xml" <<XML
 </requirements>
 XML
 expect_status 0 "$RTC" run --quick -o "$TMP/w" "$TMP/tw.xml"
-expect_grep 'name="TW.wakeup.cpu[0-9]+.count"' "$TMP/w/junit.xml"
+expect_no_grep 'name="TW.wakeup.cpu' "$TMP/w/junit.xml" # per-CPU series: results.json only
 expect_grep '"per_cpu": \[$' "$TMP/w/results.json"
 rerender_same "$TMP/w" "timer-wakeup run"
 
@@ -111,17 +111,39 @@ cp "$TMP/m/results.json" "$TMP/m/archive.xml"
 expect_status 0 "$RTC" report "$TMP/m/archive.xml" --summary "$TMP/m/s2.txt"
 cmp -s "$TMP/m/summary.txt" "$TMP/m/s2.txt" && ok || fail "results.json named .xml: summary differs"
 
-# An older run's junit.xml still re-renders (its numbers rounded to 0.001).
-expect_status 0 "$RTC" report "$TMP/r/junit.xml" --html "$TMP/re.html" --json "$TMP/re.json"
+# A run's junit.xml re-renders: verdicts, limits and key statistics (rounded
+# to 0.001); the histograms and per-run figures it does not carry are said
+# to be in results.json, never drawn empty.
+expect_status 0 "$RTC" report "$TMP/r/junit.xml" --html "$TMP/re.html" --json "$TMP/re.json" \
+  --summary "$TMP/re.txt" --junit "$TMP/re-junit.xml"
 xmllint --noout --nonet "$TMP/re.html" 2>/dev/null && ok || fail "report.html from junit.xml is not well-formed"
+expect_grep 'the histogram is in results.json' "$TMP/re.html"
+expect_no_grep '>no samples<' "$TMP/re.html"
+expect_grep 'The figures of each run are in results.json' "$TMP/re.html"
+expect_grep '^  histogram: in results.json' "$TMP/re-junit.xml"
+# the verdict table and the figures' statistics are the run's
+diff <(sed -n '1,/^figures/p' "$TMP/r/summary.txt") <(sed -n '1,/^figures/p' "$TMP/re.txt") >/dev/null \
+  && ok || fail "summary.txt from junit.xml: the verdict table differs from the run's"
+# properties: the same from the run and from its re-rendering
+cmp -s <(grep '<property ' "$TMP/r/junit.xml") <(grep '<property ' "$TMP/re-junit.xml") && ok \
+  || fail "junit.xml from junit.xml: the properties differ from the run's"
 expect_status 0 "$RTC" report "$TMP/re.json" --junit "$TMP/re.xml"
 validate_junit "$TMP/re.xml"
 # ... but not a junit.xml with a property it cannot read: 2, the property named.
-sed -E 's/(name="PP-OTHER\.per-op\.hist" value=")([0-9]+):([0-9]+):/\1\3:\2:/' "$TMP/r/junit.xml" >"$TMP/badhist.xml"
-if cmp -s "$TMP/r/junit.xml" "$TMP/badhist.xml"; then fail "could not edit the bucket property"; else ok; fi
+sed -E 's/(name="PP-OTHER\.per-op" value="kind=duration count=)[0-9]+/\1many/' "$TMP/r/junit.xml" >"$TMP/badhist.xml"
+if cmp -s "$TMP/r/junit.xml" "$TMP/badhist.xml"; then fail "could not edit the metric property"; else ok; fi
 expect_status 2 "$RTC" report "$TMP/badhist.xml" --html "$TMP/bad.html"
-expect_grep 'badhist.xml: property PP-OTHER.per-op.hist: bucket 1 ' "$TMP/out"
+expect_grep "badhist.xml: property PP-OTHER.per-op: count 'many' is not a count" "$TMP/out"
 [ ! -e "$TMP/bad.html" ] && ok || fail "report wrote a file from a malformed junit.xml"
+sed -E 's/(name="PP-OTHER\.limits" value="metric=per-op statistic=mean )/\1colour=red /' "$TMP/r/junit.xml" >"$TMP/badlim.xml"
+expect_status 2 "$RTC" report "$TMP/badlim.xml" --html "$TMP/bad.html"
+expect_grep "badlim.xml: property PP-OTHER.limits: limit 1: unknown field 'colour'" "$TMP/out"
+# A junit.xml written before junit.xml was lean (one property per
+# statistic, histograms, per-run lists) still re-renders as it did.
+expect_status 0 "$RTC" report "$FIX/junit/junit-0.1.xml" --summary "$TMP/old.txt" --html "$TMP/old.html"
+cmp -s "$TMP/old.txt" "$FIX/junit/summary-0.1.txt" && ok \
+  || fail "summary.txt from an rtconform 0.1 junit.xml differs: $(diff "$FIX/junit/summary-0.1.txt" "$TMP/old.txt" | head -5)"
+expect_grep '<rect ' "$TMP/old.html"
 # ... nor a results.json that is not one: 2, the field named, nothing written.
 python3 -c '
 import json, sys

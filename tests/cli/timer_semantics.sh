@@ -5,7 +5,6 @@
 # latency is asserted (past-deadline is shown, not tested).
 . "$(dirname "$0")/lib.sh"
 
-prop() { xmllint --xpath "string(//property[@name='$1']/@value)" "$2" 2>/dev/null; }
 
 # ---- what the catalogue refuses (exit 2, the reason) ---------------------
 refused() {
