@@ -116,6 +116,40 @@ START_TEST(unarmed_never_trips)
 }
 END_TEST
 
+/* timer-wakeup records into per-CPU series: they trip with metric 0. */
+START_TEST(series_trip_with_metric_0)
+{
+	const struct probe *p = probe_find("timer-wakeup");
+	ck_assert_ptr_nonnull(p);
+	size_t bytes;
+	struct result_shm *res = result_alloc_for(&p->decl, 2, &bytes);
+	ck_assert_ptr_nonnull(res);
+	int fds[2][2];
+	ck_assert_int_eq(pipe2(fds[0], O_NONBLOCK), 0);
+	ck_assert_int_eq(pipe2(fds[1], O_NONBLOCK), 0);
+	res->trace.marker_fd = fds[0][1];
+	res->trace.on_fd = fds[1][1];
+	snprintf(res->trace.id, sizeof res->trace.id, "TW");
+	probe_trace_attach(res, p);
+	result_metric(res, 0)->trip_ns = 100000;
+	probe_trace_scale(res);
+	ck_assert_uint_eq(result_series(res, 1)->trip, 100000);
+	metric_record(result_series(res, 1), 0, 150000);
+	char buf[256];
+	ck_assert_int_gt(drain(fds[0][0], buf, sizeof buf), 0);
+	ck_assert_str_eq(buf, "rtconform breach: requirement TW metric wakeup value 150000 ns > "
+			      "100000 ns run 1\n");
+	ck_assert_uint_eq(res->trace.metric, 0);
+	ck_assert_uint_eq(result_series(res, 0)->trip, UINT64_MAX);
+	probe_trace_attach(NULL, NULL);
+	for (int i = 0; i < 2; i++) {
+		close(fds[i][0]);
+		close(fds[i][1]);
+	}
+	req_result_free(&(struct req_result){ .res = res, .res_bytes = bytes });
+}
+END_TEST
+
 static struct req_file *load(const char *reqbody, struct diag_list *d)
 {
 	char doc[2048];
@@ -178,6 +212,7 @@ int main(void)
 	TCase *tc = tu_tcase(s, "trace", 10);
 	tcase_add_test(tc, first_breach_trips_once);
 	tcase_add_test(tc, unarmed_never_trips);
+	tcase_add_test(tc, series_trip_with_metric_0);
 	tcase_add_test(tc, trip_of_a_requirement);
 	tcase_add_test(tc, file_names);
 	return tu_run(s);

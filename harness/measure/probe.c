@@ -440,13 +440,21 @@ void probe_trace_attach(struct result_shm *res, const struct probe *p)
 	trace_probe = p;
 }
 
+/* Metric i's trip in ns: a per-CPU series (after the metrics) records
+ * samples of metric 0 and trips with it. */
+static double trip_ns_of(struct result_shm *res, unsigned i)
+{
+	return result_metric(res, i < res->nmetrics ? i : 0)->trip_ns;
+}
+
 void probe_trace_scale(struct result_shm *res)
 {
 	bool off = __atomic_load_n(&res->trace.tripped, __ATOMIC_ACQUIRE) != 0;
-	for (unsigned i = 0; i < res->nmetrics; i++) {
+	for (unsigned i = 0; i < res->nmetrics + res->nseries_alloc; i++) {
 		struct metric_data *m = result_metric(res, i);
-		double units = m->ns_per_unit > 0 ? m->trip_ns / m->ns_per_unit : 0;
-		if (off || !(m->trip_ns > 0) || !(units < 1.8e19))
+		double ns = trip_ns_of(res, i);
+		double units = m->ns_per_unit > 0 ? ns / m->ns_per_unit : 0;
+		if (off || !(ns > 0) || !(units < 1.8e19))
 			m->trip = UINT64_MAX;
 		else
 			m->trip = (uint64_t)units;
@@ -480,11 +488,14 @@ void probe_trace_trip(struct metric_data *m, uint32_t run, uint64_t v)
 		return;
 	/* First trip wins; a peer tripping at the same moment only disarms. */
 	bool first = __atomic_exchange_n(&r->trace.tripped, 1, __ATOMIC_ACQ_REL) == 0;
-	for (unsigned i = 0; i < r->nmetrics; i++)
+	for (unsigned i = 0; i < r->nmetrics + r->nseries_alloc; i++)
 		result_metric(r, i)->trip = UINT64_MAX;
 	if (!first)
 		return;
 	unsigned idx = (unsigned)(((char *)m - ((char *)r + sizeof *r)) / r->metric_stride);
+	double trip_ns = trip_ns_of(r, idx);
+	if (idx >= r->nmetrics)
+		idx = 0; /* a per-CPU series: a sample of metric 0 */
 	r->trace.metric = idx;
 	r->trace.run = run;
 	r->trace.value = v;
@@ -501,7 +512,7 @@ void probe_trace_trip(struct metric_data *m, uint32_t run, uint64_t v)
 	put_str(buf, sizeof buf, &at, " value ");
 	put_u64(buf, sizeof buf, &at, (uint64_t)((double)v * m->ns_per_unit + 0.5));
 	put_str(buf, sizeof buf, &at, " ns > ");
-	put_u64(buf, sizeof buf, &at, (uint64_t)(m->trip_ns + 0.5));
+	put_u64(buf, sizeof buf, &at, (uint64_t)(trip_ns + 0.5));
 	put_str(buf, sizeof buf, &at, " ns run ");
 	put_u64(buf, sizeof buf, &at, run + 1u);
 	put_str(buf, sizeof buf, &at, "\n");

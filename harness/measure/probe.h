@@ -283,8 +283,9 @@ void probe_counters_note(struct probe_ctx *c);
  * its threads and forked peers. */
 void probe_trace_attach(struct result_shm *res, const struct probe *p);
 /* Each armed metric's trip in its units (trip_ns / ns_per_unit, rounded
- * down, so v > trip exactly when v's time exceeds trip_ns); unarmed ones
- * and every metric once tripped get UINT64_MAX. Run at each run's start,
+ * down, so v > trip exactly when v's time exceeds trip_ns); per-CPU series
+ * trip with metric 0; unarmed ones and every metric once tripped get
+ * UINT64_MAX. Run at each run's start,
  * after the probe set its scales. */
 void probe_trace_scale(struct result_shm *res);
 
