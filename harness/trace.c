@@ -68,23 +68,22 @@ static const char *privilege_hint(int err)
 	return err == EACCES || err == EPERM ? " (tracing needs root or CAP_SYS_ADMIN)" : "";
 }
 
-/* Where tracefs is: an existing mount, or one made here. 0, or -1 with
+/* Where tracefs is: mounted at /sys/kernel/tracing, or mounted there
+ * now. /sys/kernel/debug/tracing is not looked at: reading it can trigger
+ * an automount, a change to the machine nobody asked for. 0, or -1 with
  * why in buf. */
 static int find_root(struct trace_job *t, char *why, size_t len)
 {
-	static const char *const roots[] = { TRACEFS_MOUNT, "/sys/kernel/debug/tracing" };
 	char path[128];
-	for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
-		snprintf(path, sizeof path, "%s/instances", roots[i]);
-		if (access(path, F_OK) == 0) {
-			snprintf(t->root, sizeof t->root, "%s", roots[i]);
-			return 0;
-		}
-		if (errno == EACCES) {
-			snprintf(why, len, "%s is not accessible: %s%s", roots[i], strerror(errno),
-				 privilege_hint(errno));
-			return -1;
-		}
+	snprintf(path, sizeof path, "%s/instances", TRACEFS_MOUNT);
+	if (access(path, F_OK) == 0) {
+		snprintf(t->root, sizeof t->root, "%s", TRACEFS_MOUNT);
+		return 0;
+	}
+	if (errno == EACCES) {
+		snprintf(why, len, TRACEFS_MOUNT " is not accessible: %s%s", strerror(errno),
+			 privilege_hint(errno));
+		return -1;
 	}
 	if (mount("tracefs", TRACEFS_MOUNT, "tracefs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 		  NULL) != 0) {
