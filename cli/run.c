@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,9 @@ static const char run_usage[] =
 	"      --quick           smoke run: iterations / 10, at most 3 runs\n"
 	"      --iterations N    override every requirement's iterations\n"
 	"      --runs N          override every requirement's runs (<= 1000)\n"
+	"      --trace           arm a kernel trace for every requirement, as <trace/> does:\n"
+	"                        the first sample above a limit's max saves trace-<ID>.txt\n"
+	"                        beside junit.xml\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 all passed, 1 a limit failed, 2 usage error or invalid input\n"
@@ -93,6 +97,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		{ "quick", no_argument, NULL, 'q' },
 		{ "iterations", required_argument, NULL, 'i' },
 		{ "runs", required_argument, NULL, 'r' },
+		{ "trace", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -108,6 +113,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		case 'C': a->csv_dir = optarg; break;
 		case 'O': a->only = optarg; break;
 		case 'q': a->ro.quick = true; break;
+		case 't': a->ro.trace = true; break;
 		case 'i':
 			if (cli_parse_count("run", "--iterations", optarg, 1, REQ_MAX_ITERATIONS,
 					    &a->ro.iterations_override))
@@ -381,6 +387,11 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 
 	struct cli_progress ps = { .tty = isatty(STDERR_FILENO) };
 	struct run_options *ro = &a->ro;
+	/* Traces go beside junit.xml, whose attachments name them. */
+	char *trace_dir = strdup(out_path[REPORT_JUNIT]);
+	if (!trace_dir)
+		out_of_memory();
+	ro->trace_dir = dirname(trace_dir);
 	ro->interrupted = cli_become_supervisor();
 	ro->self_dir = self_dir;
 	ro->progress = cli_progress_show;
@@ -405,6 +416,7 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	int rc = write_reports(&view, out_path, a->csv_dir, seen, ro->interrupted);
 	report_view_free(&view);
 	fingerprint_free(&fp);
+	free(trace_dir);
 	return rc;
 }
 

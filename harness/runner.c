@@ -83,12 +83,22 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 		const struct run_options *o, struct req_result *out)
 {
 	struct runner_job j;
-	if (runner_prepare(r, f, o, out, &j) != 0 || runner_load_start(&j, out) != 0 ||
-	    runner_spawn(&j, out) != 0) {
+	if (runner_prepare(r, f, o, out, &j) != 0) {
+		runner_abandon(&j);
+		return;
+	}
+	/* Never fails: without a trace the requirement is measured as usual
+	 * and the note says why. */
+	trace_arm(&j.trace, r, out->probe, out->res, o && o->trace, out->trace_note,
+		  sizeof out->trace_note);
+	if (runner_load_start(&j, out) != 0 || runner_spawn(&j, out) != 0) {
 		runner_abandon(&j);
 		return;
 	}
 	struct worker_end e;
 	runner_supervise(&j, o, out, &e);
+	trace_finish(&j.trace, out->res, out->probe, r->id, o ? o->trace_dir : NULL,
+		     out->trace_file, sizeof out->trace_file, out->trace_note,
+		     sizeof out->trace_note);
 	runner_classify(out, j.c.runs, &e);
 }

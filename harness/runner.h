@@ -38,10 +38,14 @@ struct req_result {
 	time_t started;           /* UTC */
 	struct limit_outcome limits[REQ_MAX_LIMITS];
 	char load_cmd[600];       /* background load's exact command, "" without one */
+	char trace_file[1200];    /* the saved trace-<ID>.txt (absolute), "" without one */
+	char trace_note[600];     /* what became of the trace ("trace: ..."), "" if none asked */
 };
 
 struct run_options {
 	uint64_t iterations_override, runs_override; /* 0: file's values */
+	bool trace;                 /* arm a trace for every requirement (run --trace) */
+	const char *trace_dir;      /* where trace-<ID>.txt goes (NULL: the current one) */
 	bool quick;                 /* iterations / 10 (at least 1), runs 3 */
 	const char *self_dir;       /* where rtconform and rtconform-nop live */
 	volatile sig_atomic_t *interrupted; /* set by SIGINT/SIGTERM handler */

@@ -45,9 +45,11 @@ static struct result_shm *result_alloc_fd(unsigned nmetrics, unsigned nseries, s
 	r->nmetrics = nmetrics;
 	r->metric_stride = (uint32_t)stride;
 	r->nseries_alloc = nseries;
+	r->trace.marker_fd = r->trace.on_fd = -1; /* no trace until one is armed */
 	for (unsigned i = 0; i < nmetrics + nseries; i++) {
 		struct metric_data *m = result_metric(r, i);
 		m->ns_per_unit = 1.0;
+		m->trip = UINT64_MAX;
 		hist_init(&m->hist, HIST_DEFAULT_BITS);
 	}
 	*bytes = total;
@@ -112,6 +114,7 @@ int runner_prepare(const struct requirement *r, const struct req_file *f,
 	j->res_fd = -1;
 	j->pid = -1;
 	load_init(&j->load);
+	trace_job_init(&j->trace);
 	runner_result_init(out, r, f);
 	const struct probe *p = out->probe;
 	j->t_start = runner_now_s();

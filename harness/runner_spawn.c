@@ -38,6 +38,14 @@ void runner_child_arm(pid_t supervisor)
 		_exit(1);
 }
 
+/* Let fd survive the exec (-1: nothing to do). */
+static void keep_across_exec(int fd)
+{
+	int fl = fd >= 0 ? fcntl(fd, F_GETFD) : -1;
+	if (fl >= 0)
+		fcntl(fd, F_SETFD, fl & ~FD_CLOEXEC);
+}
+
 /* In the child: become the worker. Never returns. */
 static void __attribute__((noreturn)) exec_worker(struct runner_job *j, pid_t supervisor)
 {
@@ -47,9 +55,9 @@ static void __attribute__((noreturn)) exec_worker(struct runner_job *j, pid_t su
 		worker_main(&j->c);
 	char fdarg[16];
 	snprintf(fdarg, sizeof fdarg, "%d", j->res_fd);
-	int fl = fcntl(j->res_fd, F_GETFD);
-	if (fl >= 0)
-		fcntl(j->res_fd, F_SETFD, fl & ~FD_CLOEXEC);
+	keep_across_exec(j->res_fd);
+	keep_across_exec(j->trace.marker_fd); /* the trace's files, when armed */
+	keep_across_exec(j->trace.on_fd);
 	char *const args[] = { j->worker_path, fdarg, NULL };
 	execv(j->worker_path, args);
 	struct result_shm *res = j->c.res;
@@ -77,6 +85,7 @@ int runner_spawn(struct runner_job *j, struct req_result *out)
 	j->pid = pid;
 	close(j->res_fd);
 	j->res_fd = -1;
+	trace_close_fds(&j->trace);
 	setpgid(pid, pid); /* also done in the child: whichever runs first wins */
 	return 0;
 }
@@ -84,6 +93,7 @@ int runner_spawn(struct runner_job *j, struct req_result *out)
 void runner_abandon(struct runner_job *j)
 {
 	load_stop(&j->load, NULL, 0);
+	trace_abandon(&j->trace);
 	if (j->res_fd >= 0)
 		close(j->res_fd);
 	j->res_fd = -1;

@@ -25,6 +25,7 @@
 #include "harness/load.h"
 #include "harness/measure/probe.h"
 #include "harness/runner.h"
+#include "harness/trace.h"
 
 /* One requirement on its way through the stages. */
 struct runner_job {
@@ -32,6 +33,7 @@ struct runner_job {
 	int res_fd;              /* the result memory's memfd; -1 once spawn closed it */
 	char worker_path[1200];  /* rtconform-worker; "": measure in the forked child */
 	struct load_proc load;   /* the background load (runs nothing without one) */
+	struct trace_job trace;  /* trace on breach (trace.h): nothing armed without one */
 	double t_start;          /* monotonic seconds when the requirement began */
 	double t_spawn;          /* ... just before the fork: the watchdog starts here */
 	pid_t pid;               /* the worker = its process group id */
@@ -87,7 +89,7 @@ void runner_child_arm(pid_t supervisor);
 int runner_spawn(struct runner_job *j, struct req_result *out);
 
 /* Release what prepare, runner_load_start and a failed spawn hold: stop
- * the load, close the result memory's fd. For a requirement given up
+ * the load, remove an armed trace's instance, close the result memory's fd. For a requirement given up
  * before a worker ran; safe after any of those stages, failed or not. */
 void runner_abandon(struct runner_job *j);
 

@@ -385,6 +385,31 @@ static void fact(struct xw *x, const char *name, const char *value, bool code)
 	nl(x);
 }
 
+/* The kernel trace: what became of it and, when one was saved, a link to
+ * it by name (it lies beside the reports). */
+static void trace_fact(struct xw *x, const struct rv_req *r)
+{
+	if (!r->trace_note && !r->trace)
+		return;
+	xw_start(x, "tr");
+	th(x, "Kernel trace");
+	xw_start(x, "td");
+	if (r->trace_note)
+		xw_text(x, r->trace_note);
+	if (r->trace) {
+		const char *slash = strrchr(r->trace, '/');
+		const char *name = slash ? slash + 1 : r->trace;
+		xw_text(x, " ");
+		xw_start(x, "a");
+		xw_attr(x, "href", name);
+		xw_text(x, name);
+		xw_full_end(x);
+	}
+	xw_full_end(x);
+	xw_full_end(x);
+	nl(x);
+}
+
 static void facts(struct xw *x, const struct rv_req *r)
 {
 	char buf[800], a[48], b[48];
@@ -427,6 +452,7 @@ static void facts(struct xw *x, const struct rv_req *r)
 		     r->reason, false);
 	if (r->note)
 		fact(x, "Probe note", r->note, false);
+	trace_fact(x, r);
 	xw_full_end(x);
 	nl(x);
 }

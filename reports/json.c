@@ -227,6 +227,8 @@ static json_t *requirement(struct jb *b, const struct rv_req *r)
 	set(b, o, "policy", json_string(r->policy));
 	set(b, o, "cpu", r->cpu >= 0 ? json_integer(r->cpu) : json_null());
 	set(b, o, "load", str_or_null(r->load));
+	set(b, o, "trace", str_or_null(r->trace));
+	set(b, o, "trace_note", str_or_null(r->trace_note));
 	set(b, o, "verdict", json_string(verdict_name(r->verdict)));
 	set(b, o, "reason", str_or_null(r->reason));
 	set(b, o, "note", str_or_null(r->note));

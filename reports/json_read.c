@@ -183,6 +183,18 @@ static bool str_field(struct jr *rd, const json_t *obj, const char *at, const ch
 	return j && want_str(rd, j, w, nullable, out);
 }
 
+/* A string member added to the schema later: absent reads as null, so
+ * an older results.json still reads. */
+static bool opt_str_field(struct jr *rd, const json_t *obj, const char *at, const char *key,
+			  char **out)
+{
+	char w[AT_LEN];
+	const json_t *j = json_object_get(obj, key);
+	*out = NULL;
+	at_key(w, at, key);
+	return !j || want_str(rd, j, w, true, out);
+}
+
 static bool verdict_field(struct jr *rd, const json_t *obj, const char *at, const char *key,
 			  enum verdict *out)
 {
@@ -555,6 +567,8 @@ static void read_req(struct jr *rd, const json_t *obj, const char *at, void *ite
 	if ((j = member(rd, obj, at, "cpu", w)) && !json_is_null(j))
 		want_int(rd, j, w, INT_MAX, &r->cpu);
 	str_field(rd, obj, at, "load", true, &r->load);
+	opt_str_field(rd, obj, at, "trace", &r->trace);
+	opt_str_field(rd, obj, at, "trace_note", &r->trace_note);
 	verdict_field(rd, obj, at, "verdict", &r->verdict);
 	str_field(rd, obj, at, "reason", true, &r->reason);
 	str_field(rd, obj, at, "note", true, &r->note);

@@ -205,6 +205,10 @@ struct rv_req {
 	char *probe, *policy;          /* policy "fifo:99", "other" */
 	int cpu;                       /* -1: not pinned */
 	char *reason, *note, *load;    /* NULL when absent */
+	/* Trace on breach: the saved trace-<ID>.txt (absolute path as written)
+	 * and what became of the trace ("trace: tripped by ...", "trace: not
+	 * available: ..."); NULL when none was saved / none was asked for. */
+	char *trace, *trace_note;
 	struct rv_param *params;       /* effective values, defaults applied */
 	size_t nparams;
 	enum verdict verdict;

@@ -264,6 +264,16 @@ static void figure_line(FILE *out, const char *id, const struct rv_req *r, size_
 	fputc('\n', out);
 }
 
+/* The figures' line on a requirement's trace, when one was asked for. */
+static void summary_trace(FILE *out, const char *id, const struct rv_req *r)
+{
+	char buf[1300];
+	if (r->trace_note)
+		fprintf(out, "  %s %s\n", id, printable(r->trace_note, buf, sizeof buf));
+	if (r->trace)
+		fprintf(out, "  %s trace file: %s\n", id, printable(r->trace, buf, sizeof buf));
+}
+
 /* The figures behind the verdicts, one line per metric: what an engineer
  * quotes (best case, median, mean, worst case) and the batch figure of docs/background.md,
  * so summary.txt stands on its own. */
@@ -283,6 +293,7 @@ static void write_figures(const struct report_view *v, FILE *out)
 				fprintf(out, "  %s measured under load: %s\n", id,
 					printable(r->load, cmd, sizeof cmd));
 			}
+			summary_trace(out, id, r);
 			for (size_t mi = 0; mi < r->nmetrics; mi++)
 				if (r->metrics[mi].count || r->metrics[mi].nruns)
 					figure_line(out, id, r, mi);
@@ -521,6 +532,16 @@ static void write_series(FILE *out, const struct rv_req *r)
 	}
 }
 
+/* What became of the requirement's trace, and where it is. */
+static void write_trace(const struct rv_req *r, FILE *out)
+{
+	char buf[1300];
+	if (r->trace_note)
+		fprintf(out, "%s\n", printable(r->trace_note, buf, sizeof buf));
+	if (r->trace)
+		fprintf(out, "trace file: %s\n", printable(r->trace, buf, sizeof buf));
+}
+
 static void write_detail(const struct rv_req *r, FILE *out)
 {
 	char buf[640];
@@ -534,6 +555,7 @@ static void write_detail(const struct rv_req *r, FILE *out)
 		fprintf(out, "reason: %s\n", printable(r->reason, buf, sizeof buf));
 	if (r->load)
 		fprintf(out, "load: %s\n", printable(r->load, buf, sizeof buf));
+	write_trace(r, out);
 	if (!r->measured) {
 		fprintf(out, "no measurements\n");
 		return;

@@ -289,6 +289,8 @@ static void fill_req(const struct req_result *r, struct rv_req *vr, bool *failed
 	/* The load as it was run (resolved path and arguments), which is what
 	 * junit.xml records as ID.load.command. */
 	vr->load = r->load_cmd[0] ? dup_clean(r->load_cmd, failed) : NULL;
+	vr->trace = r->trace_file[0] ? dup_clean(r->trace_file, failed) : NULL;
+	vr->trace_note = r->trace_note[0] ? dup_clean(r->trace_note, failed) : NULL;
 	vr->verdict = r->verdict;
 	/* A negative or NaN duration can only come from a clock step; it
 	 * would make `time` invalid in the JUnit schemas. */
@@ -509,6 +511,8 @@ void report_view_req_free(struct rv_req *r)
 	free(r->reason);
 	free(r->note);
 	free(r->load);
+	free(r->trace);
+	free(r->trace_note);
 	for (size_t i = 0; i < r->nparams; i++) {
 		free(r->params[i].name);
 		free(r->params[i].value);

@@ -737,6 +737,28 @@ static void limit_el(struct builder *b, xmlNodePtr n, struct requirement *r,
 			 l->stat_text, (unsigned long long)cfg->runs);
 }
 
+/* <trace metric="..." threshold="100us"/>: the threshold is a duration
+ * (a cycle count would need the timebase, which only the run knows). */
+static void trace_el(struct builder *b, xmlNodePtr n, struct requirement *r)
+{
+	char err[ERRLEN];
+	struct req_trace *t = &r->trace;
+	t->wanted = true;
+	t->line = line_of(n);
+	t->metric = attr(n, "metric");
+	t->threshold_text = attr(n, "threshold");
+	if (!t->threshold_text)
+		return;
+	uint64_t ns;
+	if (duration_parse_ns(t->threshold_text, false, &ns, err, sizeof err) == 0) {
+		t->has_threshold = true;
+		t->threshold_ns = (double)ns;
+	} else {
+		diag_add(b->diags, b->file, t->line, "<trace> threshold=\"%s\": %s",
+			 t->threshold_text, err);
+	}
+}
+
 static void requirement_el(struct builder *b, xmlNodePtr n, struct requirement *r,
 			   const struct run_cfg *defaults, struct req_load *file_load)
 {
@@ -774,6 +796,8 @@ static void requirement_el(struct builder *b, xmlNodePtr n, struct requirement *
 			r->load_owned = true;
 		} else if (is_el(c, "limit")) {
 			limit_el(b, c, r, &cfg);
+		} else if (is_el(c, "trace")) {
+			trace_el(b, c, r);
 		}
 	}
 	if (!r->probe) {

@@ -80,6 +80,25 @@ static void requirement_free(struct requirement *r)
 	 * one is freed once, by req_file_free. */
 	if (r->load_owned)
 		load_free(r->load);
+	free(r->trace.metric);
+	free(r->trace.threshold_text);
+}
+
+double req_trip_ns(const struct requirement *r, const char *metric, bool first)
+{
+	if (r->trace.metric && strcmp(r->trace.metric, metric) != 0)
+		return 0;
+	if (r->trace.has_threshold)
+		return r->trace.threshold_ns;
+	double trip = 0;
+	for (size_t i = 0; i < r->nlimits; i++) {
+		const struct req_limit *l = &r->limits[i];
+		bool mine = l->metric ? strcmp(l->metric, metric) == 0 : first;
+		if (mine && l->has_max && l->max.unit == QTY_NS && l->max.value > 0 &&
+		    (trip == 0 || l->max.value < trip))
+			trip = l->max.value;
+	}
+	return trip;
 }
 
 void req_file_free(struct req_file *f)

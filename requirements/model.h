@@ -44,6 +44,18 @@ struct req_load {
 	long line;
 };
 
+/* <trace/>: arm a kernel trace while the requirement is measured
+ * (docs/measurement.md). The trip of a duration metric is `threshold`
+ * when given, else the tightest time max= of the metric's limits. */
+struct req_trace {
+	bool wanted;              /* the element is there */
+	char *metric;             /* only this metric; NULL: every duration metric */
+	bool has_threshold;
+	double threshold_ns;      /* > 0 when has_threshold */
+	char *threshold_text;     /* as written, NULL when absent */
+	long line;
+};
+
 struct requirement {
 	char *id;
 	char *title;   /* may be NULL */
@@ -63,6 +75,7 @@ struct requirement {
 	size_t nlimits;
 	struct req_load *load; /* requirement's own, else the file's, else NULL (not owned when shared) */
 	bool load_owned;
+	struct req_trace trace;
 	long line;
 };
 
@@ -107,6 +120,13 @@ const char *policy_name(enum sched_policy p);
 
 /* The value of parameter `name`, or NULL. */
 const char *req_param(const struct requirement *r, const char *name);
+
+/* The trip of metric `metric` of r, in ns, when its trace is armed (by
+ * <trace/> or `run --trace`): 0 when that metric is not traced. `first`
+ * says the metric is the probe's first (the one a limit without metric=
+ * means). Only time bounds count: a limit in cycles or a count has no
+ * trip. The caller asks for duration metrics only. */
+double req_trip_ns(const struct requirement *r, const char *metric, bool first);
 
 void req_file_free(struct req_file *f);
 

@@ -139,6 +139,34 @@ static size_t validate_limit(const struct req_file *f, const struct requirement 
 	return problems;
 }
 
+/* <trace/> names a duration metric of the probe, if any, and has
+ * something to trip on: a threshold, or a time max= on a metric it traces. */
+static size_t validate_trace(const struct req_file *f, const struct requirement *r,
+			     const struct probe_decl *p, struct diag_list *d)
+{
+	const struct req_trace *t = &r->trace;
+	if (!t->wanted)
+		return 0;
+	if (t->metric) {
+		int idx = decl_metric_index(p, t->metric);
+		const struct probe_metric *m = idx >= 0 ? decl_metric(p, (size_t)idx) : NULL;
+		if (!m || m->kind != METRIC_DURATION) {
+			diag_add(d, f->path, t->line, "requirement %s: <trace> metric=\"%s\": probe "
+				 "%s has no duration metric of that name (a trace trips on a "
+				 "duration)", r->id, t->metric, p->name);
+			return 1;
+		}
+	}
+	for (size_t i = 0; i < p->nmetrics; i++)
+		if (p->metrics[i].kind == METRIC_DURATION &&
+		    req_trip_ns(r, p->metrics[i].name, i == 0) > 0)
+			return 0;
+	diag_add(d, f->path, t->line, "requirement %s: <trace> has nothing to trip on: give it "
+		 "threshold=\"...\" (a duration), or a limit with a max= in time units on %s",
+		 r->id, t->metric ? t->metric : "a duration metric");
+	return 1;
+}
+
 static size_t validate_req(const struct req_file *f, const struct requirement *r,
 			   const struct probe_catalog *cat, struct diag_list *d)
 {
@@ -193,6 +221,7 @@ static size_t validate_req(const struct req_file *f, const struct requirement *r
 	}
 	for (size_t i = 0; i < r->nlimits; i++)
 		problems += validate_limit(f, r, p, &r->limits[i], d);
+	problems += validate_trace(f, r, p, d);
 	/* A file-wide load is checked once, in validate_file. */
 	if (r->load && r->load_owned && load_spec_problem(r->load, buf, sizeof buf)) {
 		diag_add(d, f->path, r->load->line, "requirement %s: %s", r->id, buf);

@@ -87,6 +87,13 @@ struct metric_data {
 	uint32_t kind;                /* enum metric_kind */
 	double ns_per_unit;
 	double cycles_per_unit;
+	/* Trace on breach (harness/trace.c): a sample above `trip` (units)
+	 * stops the requirement's kernel trace. trip_ns is what the supervisor
+	 * asks for (0: not armed); probe_trace_scale() turns it into units
+	 * once the scale is known. UINT64_MAX: unarmed, the one comparison in
+	 * metric_record() never holds. */
+	double trip_ns;
+	uint64_t trip;
 	struct run_stat runs[RTC_MAX_RUNS];
 	struct hist hist; /* must be last: histogram counters follow */
 };
@@ -146,6 +153,17 @@ struct result_shm {
 		volatile int32_t pid[PROBE_MAX_PEERS];
 		uint32_t lost; /* peer-runs not counted: the peer ended mid-run */
 	} peers;
+	/* Trace on breach: the tracefs instance's files the supervisor opened
+	 * for the worker (inherited across exec and by its peers), and what
+	 * tripped it. marker_fd < 0: no trace armed. */
+	struct {
+		int32_t marker_fd, on_fd; /* trace_marker, tracing_on */
+		char id[136];             /* the requirement, for the marker */
+		volatile uint32_t tripped; /* 0, then 1 once: the first trip wins */
+		uint32_t metric, run;     /* what tripped, in which run */
+		uint64_t value;           /* the sample, units of that metric */
+		int32_t write_err;        /* errno of a failed marker write, or 0 */
+	} trace;
 	double loop_ticks;            /* empty-loop cost per iteration, ticks */
 	struct run_info runs[RTC_MAX_RUNS];
 	/* nmetrics metric_data blocks follow, metric_stride bytes apart */
@@ -219,9 +237,19 @@ void probe_rt_guard_rest(struct probe_ctx *c);
 /* Append to res->note what the guard did or saw (rests, over-long runs). */
 void probe_rt_guard_note(struct probe_ctx *c);
 
-/* One sample into a metric's histogram and its run's sums. */
+/* The first sample above an armed trip: write the trace marker, stop the
+ * trace instance, disarm every metric and note what tripped in the result
+ * memory (probe.c). Out of line: it runs once, never on the fast path.
+ * No allocation, no stdio, no locks. */
+void probe_trace_trip(struct metric_data *m, uint32_t run, uint64_t v)
+	__attribute__((noinline, cold));
+
+/* One sample into a metric's histogram and its run's sums. Trace on
+ * breach costs one comparison per sample (trip is UINT64_MAX unarmed). */
 static inline void metric_record(struct metric_data *m, uint32_t run, uint64_t v)
 {
+	if (__builtin_expect(v > m->trip, 0))
+		probe_trace_trip(m, run, v);
 	hist_record(&m->hist, v);
 	m->runs[run].count++;
 	m->runs[run].sum += v;
@@ -250,10 +278,23 @@ void probe_counters_end(struct probe_ctx *c);
 /* Append to res->note how often a peer's counts of a run were lost. */
 void probe_counters_note(struct probe_ctx *c);
 
+/* Where the trip handler finds the result memory and the probe (metric
+ * names for the marker): set once in the worker before run(), inherited by
+ * its threads and forked peers. */
+void probe_trace_attach(struct result_shm *res, const struct probe *p);
+/* Each armed metric's trip in its units (trip_ns / ns_per_unit, rounded
+ * down, so v > trip exactly when v's time exceeds trip_ns); per-CPU series
+ * trip with metric 0; unarmed ones and every metric once tripped get
+ * UINT64_MAX. Run at each run's start,
+ * after the probe set its scales. */
+void probe_trace_scale(struct result_shm *res);
+
 static inline void probe_run_begin(struct probe_ctx *c, uint32_t run)
 {
 	if (c->rt.budget)
 		probe_rt_guard_rest(c);
+	if (c->res->trace.marker_fd >= 0)
+		probe_trace_scale(c->res);
 	c->run = run;
 	c->res->state = WS_MEASURING;
 	probe_counters_begin(c);

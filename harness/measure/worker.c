@@ -122,6 +122,7 @@ void worker_main(struct probe_ctx *c)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, worker_on_term);
 	res->state = WS_SETUP;
+	probe_trace_attach(res, c->probe);
 
 	if (c->policy != SCHED_OTHER &&
 	    (rc = rtenv_limit_rttime(c->timeout_ns, err, sizeof err)) != 0)

@@ -1,0 +1,338 @@
+/* trace.c - trace on breach, the supervisor's side; see trace.h.
+ *
+ * Everything written goes to the requirement's own instance; the top-level
+ * files (tracing_on, current_tracer, set_event, buffer_size_kb) are never
+ * opened for writing. tracefs is mounted at /sys/kernel/tracing only when
+ * no mount is found, and unmounted again by the same requirement. An
+ * instance a killed rtconform left behind (rtconform-<pid>-<n> whose pid is
+ * gone) is removed by the next run that arms a trace.
+ */
+#include "harness/trace.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TRACEFS_MOUNT "/sys/kernel/tracing"
+
+/* The events an instance records, those this kernel has. */
+static const char *const trace_events[] = {
+	"sched/sched_waking", "sched/sched_wakeup", "sched/sched_wakeup_new",
+	"sched/sched_switch", "sched/sched_migrate_task",
+	"irq/irq_handler_entry", "irq/irq_handler_exit",
+	"irq/softirq_entry", "irq/softirq_exit",
+	"irq_vectors/local_timer_entry", "irq_vectors/local_timer_exit",
+	"timer/hrtimer_expire_entry", "timer/hrtimer_expire_exit",
+};
+
+void trace_job_init(struct trace_job *t)
+{
+	memset(t, 0, sizeof *t);
+	t->marker_fd = t->on_fd = -1;
+}
+
+void trace_file_name(const char *id, char *buf, size_t len)
+{
+	size_t at = (size_t)snprintf(buf, len, "trace-");
+	for (const char *p = id; *p && at + 5 < len; p++) {
+		char ch = *p;
+		bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			  (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' ||
+			  (ch == '.' && p != id);
+		buf[at++] = ok ? ch : '_';
+	}
+	snprintf(buf + at, len - at, ".txt");
+}
+
+/* Write text to path (a tracefs control file). 0 or -errno. */
+static int put(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ssize_t n = write(fd, text, strlen(text));
+	int e = n < 0 ? errno : 0;
+	close(fd);
+	return -e;
+}
+
+static const char *privilege_hint(int err)
+{
+	return err == EACCES || err == EPERM ? " (tracing needs root or CAP_SYS_ADMIN)" : "";
+}
+
+/* Where tracefs is: mounted at /sys/kernel/tracing, or mounted there
+ * now. /sys/kernel/debug/tracing is not looked at: reading it can trigger
+ * an automount, a change to the machine nobody asked for. 0, or -1 with
+ * why in buf. */
+static int find_root(struct trace_job *t, char *why, size_t len)
+{
+	char path[128];
+	snprintf(path, sizeof path, "%s/instances", TRACEFS_MOUNT);
+	if (access(path, F_OK) == 0) {
+		snprintf(t->root, sizeof t->root, "%s", TRACEFS_MOUNT);
+		return 0;
+	}
+	if (errno == EACCES) {
+		snprintf(why, len, TRACEFS_MOUNT " is not accessible: %s%s", strerror(errno),
+			 privilege_hint(errno));
+		return -1;
+	}
+	if (mount("tracefs", TRACEFS_MOUNT, "tracefs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  NULL) != 0) {
+		int e = errno;
+		snprintf(why, len, "tracefs is not mounted and mounting it at " TRACEFS_MOUNT
+			 " failed: %s%s", strerror(e), e == ENODEV ? " (no tracefs in this kernel)"
+								 : privilege_hint(e));
+		return -1;
+	}
+	t->mounted = true;
+	snprintf(t->root, sizeof t->root, "%s", TRACEFS_MOUNT);
+	snprintf(path, sizeof path, "%s/instances", t->root);
+	if (access(path, F_OK) != 0) {
+		snprintf(why, len, "tracefs at " TRACEFS_MOUNT " has no instances directory "
+			 "(kernel without trace instances)");
+		return -1;
+	}
+	return 0;
+}
+
+/* Remove instances of rtconform processes that no longer exist. */
+static void sweep_stale(const char *root)
+{
+	char path[400];
+	snprintf(path, sizeof path, "%s/instances", root);
+	DIR *d = opendir(path);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		int pid, n, used = 0;
+		if (sscanf(e->d_name, "rtconform-%d-%d%n", &pid, &n, &used) != 2 ||
+		    e->d_name[used] || pid <= 0)
+			continue;
+		if (kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof path, "%s/instances/%s", root, e->d_name);
+		rmdir(path);
+	}
+	closedir(d);
+}
+
+/* Enable what the kernel has of trace_events in the instance; how many. */
+static unsigned enable_events(const struct trace_job *t)
+{
+	char path[300];
+	unsigned n = 0;
+	for (size_t i = 0; i < sizeof trace_events / sizeof trace_events[0]; i++) {
+		snprintf(path, sizeof path, "%s/events/%s/enable", t->inst, trace_events[i]);
+		n += put(path, "1") == 0;
+	}
+	return n;
+}
+
+/* Each traced duration metric's trip; false when none has one. */
+static bool set_trips(const struct requirement *r, const struct probe *p,
+		      struct result_shm *res)
+{
+	bool any = false;
+	for (unsigned i = 0; i < p->decl.nmetrics && i < res->nmetrics; i++) {
+		if (p->decl.metrics[i].kind != METRIC_DURATION)
+			continue;
+		double ns = req_trip_ns(r, p->decl.metrics[i].name, i == 0);
+		result_metric(res, i)->trip_ns = ns;
+		any |= ns > 0;
+	}
+	return any;
+}
+
+/* Make and set up the instance; 0, or -1 with why in buf. */
+static int make_instance(struct trace_job *t, char *why, size_t len)
+{
+	static unsigned serial;
+	char path[300];
+	snprintf(t->inst, sizeof t->inst, "%s/instances/rtconform-%d-%u", t->root, (int)getpid(),
+		 serial++);
+	if (mkdir(t->inst, 0700) != 0) {
+		int e = errno;
+		snprintf(why, len, "cannot create the tracefs instance %s: %s%s", t->inst,
+			 strerror(e), privilege_hint(e));
+		t->inst[0] = 0;
+		return -1;
+	}
+	char kb[32];
+	snprintf(kb, sizeof kb, "%u", TRACE_BUFFER_KB);
+	snprintf(path, sizeof path, "%s/buffer_size_kb", t->inst);
+	int rc = put(path, kb);
+	if (rc) {
+		snprintf(why, len, "cannot size the trace buffer of %s: %s", t->inst, strerror(-rc));
+		return -1;
+	}
+	if (!enable_events(t)) {
+		snprintf(why, len, "no scheduler, IRQ or timer trace event could be enabled in %s",
+			 t->inst);
+		return -1;
+	}
+	snprintf(path, sizeof path, "%s/trace_marker", t->inst);
+	t->marker_fd = open(path, O_WRONLY | O_CLOEXEC);
+	snprintf(path, sizeof path, "%s/tracing_on", t->inst);
+	t->on_fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (t->marker_fd < 0 || t->on_fd < 0) {
+		snprintf(why, len, "cannot open the trace marker of %s: %s", t->inst,
+			 strerror(errno));
+		return -1;
+	}
+	if (write(t->on_fd, "1", 1) != 1) {
+		snprintf(why, len, "cannot start tracing in %s: %s", t->inst, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void trace_abandon(struct trace_job *t)
+{
+	trace_close_fds(t);
+	if (t->inst[0]) {
+		/* Stop it first: an instance still recording may be busy. */
+		char path[300];
+		snprintf(path, sizeof path, "%s/tracing_on", t->inst);
+		put(path, "0");
+		for (int tries = 0; rmdir(t->inst) != 0 && errno == EBUSY && tries < 50; tries++)
+			usleep(10000);
+		t->inst[0] = 0;
+	}
+	if (t->mounted)
+		umount2(t->root, MNT_DETACH);
+	t->mounted = false;
+}
+
+bool trace_arm(struct trace_job *t, const struct requirement *r, const struct probe *p,
+	       struct result_shm *res, bool all, char *note, size_t len)
+{
+	char why[400];
+	note[0] = 0;
+	if (!r->trace.wanted && !all)
+		return false;
+	if (!set_trips(r, p, res)) {
+		snprintf(note, len, "trace: not armed: no duration metric has a threshold or a "
+			 "max= limit in time units");
+		return false;
+	}
+	int rc = find_root(t, why, sizeof why);
+	if (rc == 0) {
+		sweep_stale(t->root);
+		rc = make_instance(t, why, sizeof why);
+	}
+	if (rc != 0) {
+		trace_abandon(t);
+		for (unsigned i = 0; i < res->nmetrics; i++)
+			result_metric(res, i)->trip_ns = 0;
+		snprintf(note, len, "trace: not available: %s", why);
+		return false;
+	}
+	res->trace.marker_fd = t->marker_fd;
+	res->trace.on_fd = t->on_fd;
+	snprintf(res->trace.id, sizeof res->trace.id, "%s", r->id);
+	return true;
+}
+
+void trace_close_fds(struct trace_job *t)
+{
+	if (t->marker_fd >= 0)
+		close(t->marker_fd);
+	if (t->on_fd >= 0)
+		close(t->on_fd);
+	t->marker_fd = t->on_fd = -1;
+}
+
+/* Copy the instance's trace to path via a temporary file. 0 or -errno. */
+static int save(const struct trace_job *t, const char *path)
+{
+	char src[300], tmp[1200];
+	snprintf(src, sizeof src, "%s/trace", t->inst);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	int in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	int out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		int e = errno;
+		close(in);
+		return -e;
+	}
+	char buf[65536];
+	ssize_t n;
+	int e = 0;
+	while ((n = read(in, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0 && write(out, buf, (size_t)n) != n)
+			e = errno ? errno : EIO;
+	if (n < 0)
+		e = errno;
+	if (close(out) != 0 && !e)
+		e = errno;
+	close(in);
+	if (!e && rename(tmp, path) != 0)
+		e = errno;
+	if (e)
+		unlink(tmp);
+	return -e;
+}
+
+/* What tripped, as "per-op 6.2 us > 1 ns in run 3". */
+static void tripped_text(const struct result_shm *res, const struct probe *p, char *buf,
+			 size_t len)
+{
+	const struct metric_data *m = result_metric_c(res, res->trace.metric);
+	char v[32], lim[32];
+	fmt_ns((double)res->trace.value * m->ns_per_unit, v, sizeof v);
+	fmt_ns(m->trip_ns, lim, sizeof lim);
+	const struct probe_metric *pm = res->trace.metric < decl_nmetrics(&p->decl)
+						? decl_metric(&p->decl, res->trace.metric) : NULL;
+	snprintf(buf, len, "%s %s > %s in run %u", pm ? pm->name : "?", v, lim,
+		 res->trace.run + 1);
+}
+
+void trace_finish(struct trace_job *t, const struct result_shm *res, const struct probe *p,
+		  const char *id, const char *dir, char *file, size_t flen, char *note,
+		  size_t nlen)
+{
+	file[0] = 0;
+	if (!t->inst[0]) {
+		trace_abandon(t);
+		return;
+	}
+	trace_close_fds(t);
+	if (!res->trace.tripped) {
+		snprintf(note, nlen, "trace: armed, not tripped: no sample above the trip, no "
+			 "trace written");
+		trace_abandon(t);
+		return;
+	}
+	char what[200], name[200];
+	tripped_text(res, p, what, sizeof what);
+	trace_file_name(id, name, sizeof name);
+	snprintf(file, flen, "%s/%s", dir && *dir ? dir : ".", name);
+	int rc = save(t, file);
+	if (rc) {
+		snprintf(note, nlen, "trace: tripped by %s, but %s could not be written: %s", what,
+			 file, strerror(-rc));
+		file[0] = 0;
+	} else {
+		char *abs = realpath(file, NULL);
+		if (abs) {
+			snprintf(file, flen, "%s", abs);
+			free(abs);
+		}
+		snprintf(note, nlen, "trace: tripped by %s%s%s", what,
+			 res->trace.write_err ? "; the marker could not be written: " : "",
+			 res->trace.write_err ? strerror(res->trace.write_err) : "");
+	}
+	trace_abandon(t);
+}

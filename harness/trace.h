@@ -1,0 +1,67 @@
+/* trace.h - trace on breach, the supervisor's side.
+ *
+ * A requirement with <trace/> (or every requirement under `run --trace`)
+ * is measured with a kernel trace armed: its own tracefs instance
+ * (instances/rtconform-<pid>-<n>), scheduler wake-up and switch, IRQ and
+ * timer events, a bounded ring buffer. The worker's first sample above a
+ * metric's trip writes a marker and stops the instance
+ * (probe_trace_trip in harness/measure/probe.c); afterwards the supervisor
+ * saves the instance's trace as trace-<ID>.txt in the report directory and
+ * removes the instance, whatever became of the worker. Only the instance is
+ * ever written to: the top-level tracing state is left as found. When
+ * tracing cannot be had the requirement is measured all the same, and the
+ * note says why there is no trace. docs/measurement.md has the details.
+ */
+#ifndef RTC_TRACE_H
+#define RTC_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "harness/measure/probe.h"
+#include "requirements/model.h"
+
+/* Ring buffer of an instance, KiB per CPU. */
+#define TRACE_BUFFER_KB 1024
+
+struct trace_job {
+	char root[64];        /* the tracefs mount used, "" when none */
+	char inst[160];       /* the instance's directory, "" when none */
+	bool mounted;         /* tracefs was mounted here for this requirement */
+	int marker_fd, on_fd; /* the instance's trace_marker and tracing_on */
+};
+
+void trace_job_init(struct trace_job *t);
+
+/* Arm a trace for requirement r (probe p) measured into res when it asks
+ * for one or `all` (run --trace): create the instance, enable its events,
+ * open the files the worker writes, and give each traced duration metric
+ * its trip (metric_data.trip_ns). Returns true when armed. Otherwise note
+ * says why not ("trace: not available: ...") or is "" when no trace was
+ * asked for; the requirement is measured either way. */
+bool trace_arm(struct trace_job *t, const struct requirement *r, const struct probe *p,
+	       struct result_shm *res, bool all, char *note, size_t len);
+
+/* In the supervisor, once the worker has the files: close its copies (an
+ * instance with open files cannot be removed). */
+void trace_close_fds(struct trace_job *t);
+
+/* After the worker and all its processes are gone (or it never ran): when
+ * the trace tripped, save the instance's trace to <dir>/trace-<ID>.txt
+ * (file gets that path, "" when nothing was saved); remove the instance,
+ * and unmount tracefs when trace_arm mounted it. note says what became of
+ * the trace. Safe on a job that never armed. */
+void trace_finish(struct trace_job *t, const struct result_shm *res, const struct probe *p,
+		  const char *id, const char *dir, char *file, size_t flen, char *note,
+		  size_t nlen);
+
+/* Remove the instance (and the mount made for it) without saving
+ * anything: for a requirement given up before its worker ran. */
+void trace_abandon(struct trace_job *t);
+
+/* The file name a requirement's trace gets: trace-<ID>.txt, with every
+ * byte of the id that is not a letter, digit, '.', '_' or '-' (and a
+ * leading '.') replaced by '_'. */
+void trace_file_name(const char *id, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,200 @@
+# Trace on breach: <trace/> and run --trace. A breach saves trace-<ID>.txt
+# with the marker and the scheduler's events and every report links it; no
+# breach, no file; without privilege the requirement is measured and every
+# report says why there is no trace; a bad <trace/> is refused (exit 2).
+# The machine's tracing state (whether tracefs is mounted, the top-level
+# tracing_on, current_tracer, set_event, buffer size, the instances) is
+# compared before and after every run, including an interrupt, a timeout
+# and a crashed worker.
+. "$(dirname "$0")/lib.sh"
+if [ "$(id -u)" -ne 0 ]; then
+  fail "this test arms kernel traces and must run as root"; finish
+fi
+command -v setpriv >/dev/null || { fail "setpriv missing: ci/deps installs util-linux"; finish; }
+command -v mountpoint >/dev/null || { fail "mountpoint missing: ci/deps installs util-linux"; finish; }
+grep -qw tracefs /proc/filesystems || { fail "this kernel has no tracefs"; finish; }
+TRACING=/sys/kernel/tracing
+# A private view of tracefs (the same instances and top-level files), so
+# the state can be read without touching the mount at $TRACING.
+TFS="$TMP/tfs"
+mkdir -p "$TFS"
+mount -t tracefs nodev "$TFS" || { fail "cannot mount tracefs at $TFS"; finish; }
+trap 'umount "$TFS" 2>/dev/null; rm -rf "$TMP"' EXIT
+
+# snap : the tracing state a run must leave as found
+snap() {
+  if mountpoint -q "$TRACING"; then echo "mounted at $TRACING"; else echo "not mounted"; fi
+  local f
+  for f in tracing_on current_tracer set_event buffer_size_kb trace_clock events/enable; do
+    echo "$f: $(cat "$TFS/$f")"
+  done
+  echo "instances: $(ls "$TFS/instances" | tr '\n' ' ')"
+}
+# expect_state WHAT : the state is the one snapped in $TMP/state0
+expect_state() {
+  snap >"$TMP/state1"
+  if cmp -s "$TMP/state0" "$TMP/state1"; then ok; else
+    fail "$1: tracing state changed:"; diff "$TMP/state0" "$TMP/state1" | sed 's/^/    /'
+  fi
+}
+# rtc_instances PID : the tracefs instances of rtconform PID
+rtc_instances() { ls "$TFS/instances" | grep -E "^rtconform-$1-[0-9]+\$"; }
+
+cat >"$TMP/breach.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="trace">
+  <defaults iterations="2000" runs="2" warmup="10" timeout="60s"/>
+  <requirement id="BREACH"><probe name="sem-pingpong"/><sched policy="fifo" priority="max"/>
+    <limit metric="per-op" statistic="max" max="60s"/>
+    <trace threshold="1ns"/></requirement>
+  <requirement id="QUIET"><probe name="sem-pingpong"/><sched policy="fifo" priority="max"/>
+    <limit statistic="mean" max="60s"/>
+    <trace metric="per-op" threshold="10s"/></requirement>
+</requirements>
+XML
+
+# run_breach DIR : the breach file into DIR, and every check of its reports
+run_breach() {
+  local d="$1" t
+  expect_status 0 "$RTC" run -o "$d" "$TMP/breach.xml"
+  t="$(realpath "$d")/trace-BREACH.txt"
+  [ -s "$t" ] && ok || { fail "$t missing"; return; }
+  expect_grep 'tracing_mark_write: rtconform breach: requirement BREACH metric (per-op|wakeup) value [0-9]+ ns > 1 ns run 1' "$t"
+  expect_grep 'sched_switch: ' "$t"
+  expect_grep 'sched_wakeup: ' "$t"
+  [ ! -e "$d/trace-QUIET.txt" ] && ok || fail "QUIET was not breached but has a trace"
+  expect_grep "^\[\[ATTACHMENT\|$t\]\]\$" "$d/junit.xml"
+  expect_grep 'trace: tripped by (per-op|wakeup) .* &gt; 1 ns in run 1' "$d/junit.xml"
+  expect_grep 'trace: armed, not tripped' "$d/junit.xml"
+  validate_junit "$d/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 0
+  expect_grep "\"trace\": \"$t\"" "$d/results.json"
+  expect_grep '"trace_note": "trace: tripped by' "$d/results.json"
+  expect_grep 'href="trace-BREACH.txt"' "$d/report.html"
+  expect_grep "BREACH trace file: $t" "$d/summary.txt"
+  expect_grep 'QUIET trace: armed, not tripped' "$d/summary.txt"
+  # rtconform report renders the trace from results.json again
+  expect_status 0 "$RTC" report "$d/results.json" --summary "$TMP/again.txt" --html "$TMP/again.html"
+  expect_grep "BREACH trace file: $t" "$TMP/again.txt"
+  expect_grep 'href="trace-BREACH.txt"' "$TMP/again.html"
+}
+
+# 1. A breach, and a trace that is armed but never trips, as the machine is.
+snap >"$TMP/state0"
+# The comparison sees an instance left behind (this one is the test's own).
+mkdir "$TFS/instances/rtc-test-$$"
+snap >"$TMP/state1"
+cmp -s "$TMP/state0" "$TMP/state1" && fail "snap misses a leftover instance" || ok
+rmdir "$TFS/instances/rtc-test-$$"
+run_breach "$TMP/r1"
+expect_state "a run with traces"
+
+# 2. The same with tracefs in the other state (mounted <-> not mounted), so
+# that rtconform both mounts it itself and uses a mount it finds.
+if mountpoint -q "$TRACING"; then
+  umount "$TRACING" && other=unmounted
+else
+  mount -t tracefs nodev "$TRACING" && other=mounted
+fi
+snap >"$TMP/state0"
+run_breach "$TMP/r2"
+expect_state "a run with traces, tracefs $other"
+if [ "$other" = mounted ]; then umount "$TRACING"; else mount -t tracefs nodev "$TRACING"; fi
+snap >"$TMP/state0"
+
+# 3. run --trace: a limit's max= is the trip; the breach fails the limit.
+cat >"$TMP/tight.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="tight">
+  <requirement id="TIGHT.1"><probe name="sem-pingpong"/><run iterations="500" runs="1"/>
+    <limit metric="per-op" statistic="max" max="1ns"/></requirement>
+  <requirement id="COUNT-ONLY"><probe name="sem-pingpong"/><run iterations="50" runs="1"/>
+    <limit metric="involuntary-switches" statistic="max" max="1000000"/></requirement>
+</requirements>
+XML
+expect_status 1 "$RTC" run --trace -o "$TMP/tight" "$TMP/tight.xml"
+expect_grep 'tracing_mark_write: rtconform breach: requirement TIGHT.1 metric per-op value [0-9]+ ns > 1 ns' \
+  "$TMP/tight/trace-TIGHT.1.txt"
+expect_grep 'COUNT-ONLY trace: not armed: no duration metric' "$TMP/tight/summary.txt"
+# Without --trace the same file arms nothing and writes no trace.
+expect_status 1 "$RTC" run -o "$TMP/untraced" "$TMP/tight.xml"
+[ -z "$(ls "$TMP/untraced" | grep '^trace-')" ] && ok || fail "a trace without <trace/> or --trace"
+expect_no_grep 'trace' "$TMP/untraced/summary.txt"
+expect_state "run --trace"
+
+# 4. Interrupt, timeout and a crashed worker: the instance goes, the state
+# is as found.
+cat >"$TMP/long.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="long">
+  <requirement id="LONG"><probe name="sem-pingpong"/>
+    <run iterations="100000000" runs="1" warmup="0" timeout="120s"/>
+    <limit statistic="max" max="60s"/><trace threshold="60s"/></requirement>
+</requirements>
+XML
+for how in INT TERM SEGV; do
+  "$RTC" run -o "$TMP/$how" "$TMP/long.xml" >"$TMP/out.$how" 2>&1 &
+  pid=$!
+  wait_for "$how: LONG's worker to measure" 30 worker_measuring "$pid"
+  [ -n "$(rtc_instances "$pid")" ] && ok || fail "$how: no tracefs instance while measuring"
+  if [ "$how" = SEGV ]; then kill -SEGV "$(worker_of "$pid")"; else kill -"$how" "$pid"; fi
+  wait "$pid"; st=$?
+  [ "$st" -eq 3 ] && ok || fail "$how: exit $st, expected 3"
+  expect_grep 'trace: armed, not tripped' "$TMP/$how/summary.txt"
+  expect_state "SIG$how"
+  expect_no_leftovers "SIG$how"
+done
+sed 's/timeout="120s"/timeout="1s"/' "$TMP/long.xml" >"$TMP/timeout.xml"
+expect_status 3 "$RTC" run -o "$TMP/timeout" "$TMP/timeout.xml"
+expect_grep 'timed out' "$TMP/timeout/summary.txt"
+expect_state "a timeout"
+
+# 5. A stale instance of a killed rtconform (its pid gone) is removed by the
+# next traced run; one of a live process is not.
+true & dead=$!; wait "$dead"
+mkdir "$TFS/instances/rtconform-$dead-0" "$TFS/instances/rtconform-$$-0"
+expect_status 0 "$RTC" run -o "$TMP/sweep" --only QUIET "$TMP/breach.xml"
+[ ! -d "$TFS/instances/rtconform-$dead-0" ] && ok || fail "stale instance rtconform-$dead-0 left"
+[ -d "$TFS/instances/rtconform-$$-0" ] && ok || fail "a live process's instance was removed"
+rmdir "$TFS/instances/rtconform-$$-0" "$TFS/instances/rtconform-$dead-0" 2>/dev/null
+expect_state "the stale instance sweep"
+
+# 6. Without privilege (no root, only CAP_IPC_LOCK): measured as usual, and
+# every report says why there is no trace.
+chmod 755 "$TMP"
+sed -e 's/<sched policy="fifo" priority="max"\/>//' "$TMP/breach.xml" >"$TMP/other.xml"
+chmod 644 "$TMP/other.xml"
+mkdir -p "$TMP/nobody" && chown nobody "$TMP/nobody"
+expect_status 0 setpriv --reuid=nobody --regid=nogroup --clear-groups \
+  --inh-caps=-all,+ipc_lock --ambient-caps=+ipc_lock --bounding-set=-all,+ipc_lock \
+  -- "$RTC" run -o "$TMP/nobody" "$TMP/other.xml"
+for f in junit.xml summary.txt report.html results.json; do
+  expect_grep 'trace: not available: .*(Permission denied|not permitted)' "$TMP/nobody/$f"
+done
+validate_junit "$TMP/nobody/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 0 \
+  --property BREACH.verdict=pass
+[ -z "$(ls "$TMP/nobody" | grep '^trace-')" ] && ok || fail "an unprivileged run wrote a trace"
+expect_state "an unprivileged run"
+
+# 7. A <trace/> that cannot work is refused before anything is measured.
+bad() { # bad NAME TRACE-ELEMENT [LIMIT] : exit 2, the message names file:line
+  cat >"$TMP/$1.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="bad">
+  <requirement id="B"><probe name="sem-pingpong"/>${3:-}
+    $2</requirement>
+</requirements>
+XML
+  expect_status 2 "$RTC" run -o "$TMP/bad-$1" "$TMP/$1.xml"
+  expect_grep "$1.xml:3: .*$4" "$TMP/out"
+  [ ! -e "$TMP/bad-$1/junit.xml" ] && ok || fail "$1: a report was written"
+}
+bad threshold '<trace threshold="fast"/>' '' 'threshold="fast"'
+bad zero '<trace threshold="0us"/>' '' 'threshold="0us"'
+bad metric '<trace metric="latency" threshold="1us"/>' '' 'metric="latency".*no duration metric'
+bad count '<trace metric="page-faults" threshold="1us"/>' '' 'metric="page-faults"'
+bad nothing '<trace/>' '<limit statistic="mean" max="100000 cycles"/>' 'nothing to trip on'
+cat >"$TMP/nothing2.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="bad">
+  <requirement id="B"><probe name="sem-pingpong"/>
+    <limit statistic="max" max="1ms"/><trace/></requirement>
+</requirements>
+XML
+expect_status 0 "$RTC" validate "$TMP/nothing2.xml"
+expect_state "refused files"
+finish

@@ -1,0 +1,219 @@
+/* test_trace.c - trace on breach without a kernel: the worker's trip (one
+ * marker, tracing stopped, every metric disarmed, what tripped recorded),
+ * trips in a metric's units, the trip a requirement asks for, and the trace
+ * file's name. tests/cli/trace.sh runs it against tracefs. */
+#include <check.h>
+
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/diag.h"
+#include "harness/measure/probes/probes.h"
+#include "harness/runner.h"
+#include "harness/trace.h"
+#include "requirements/loader.h"
+#include "test_util.h"
+
+/* Result memory of sem-pingpong with its trace files as two pipes. */
+struct fixture {
+	struct result_shm *res;
+	size_t bytes;
+	int marker[2], on[2];
+};
+
+static void fixture_open(struct fixture *x, bool armed)
+{
+	const struct probe *p = probe_find("sem-pingpong");
+	ck_assert_ptr_nonnull(p);
+	x->res = result_alloc_for(&p->decl, 0, &x->bytes);
+	ck_assert_ptr_nonnull(x->res);
+	ck_assert_int_eq(pipe2(x->marker, O_NONBLOCK), 0);
+	ck_assert_int_eq(pipe2(x->on, O_NONBLOCK), 0);
+	if (armed) {
+		x->res->trace.marker_fd = x->marker[1];
+		x->res->trace.on_fd = x->on[1];
+	}
+	snprintf(x->res->trace.id, sizeof x->res->trace.id, "REQ-1");
+	probe_trace_attach(x->res, p);
+}
+
+static void fixture_close(struct fixture *x)
+{
+	probe_trace_attach(NULL, NULL);
+	for (int i = 0; i < 2; i++) {
+		close(x->marker[i]);
+		close(x->on[i]);
+	}
+	req_result_free(&(struct req_result){ .res = x->res, .res_bytes = x->bytes });
+}
+
+static ssize_t drain(int fd, char *buf, size_t len)
+{
+	ssize_t n = read(fd, buf, len - 1);
+	buf[n > 0 ? n : 0] = 0;
+	return n;
+}
+
+START_TEST(first_breach_trips_once)
+{
+	struct fixture x;
+	fixture_open(&x, true);
+	struct metric_data *per_op = result_metric(x.res, 0), *wakeup = result_metric(x.res, 1);
+	per_op->ns_per_unit = 0.5; /* half a tick per unit, as per-op records */
+	per_op->trip_ns = 1000;
+	wakeup->ns_per_unit = 1.0;
+	wakeup->trip_ns = 5000;
+	probe_trace_scale(x.res);
+	ck_assert_uint_eq(per_op->trip, 2000);
+	ck_assert_uint_eq(wakeup->trip, 5000);
+	ck_assert_uint_eq(result_metric(x.res, 2)->trip, UINT64_MAX); /* a count: unarmed */
+
+	char buf[512];
+	metric_record(per_op, 0, 2000); /* exactly 1000 ns: not above */
+	metric_record(wakeup, 0, 5000);
+	ck_assert_int_lt(drain(x.marker[0], buf, sizeof buf), 0);
+	ck_assert_uint_eq(x.res->trace.tripped, 0);
+
+	metric_record(per_op, 2, 2001);
+	ck_assert_int_gt(drain(x.marker[0], buf, sizeof buf), 0);
+	ck_assert_str_eq(buf, "rtconform breach: requirement REQ-1 metric per-op value 1001 ns "
+			      "> 1000 ns run 3\n");
+	ck_assert_int_eq(drain(x.on[0], buf, sizeof buf), 1);
+	ck_assert_str_eq(buf, "0");
+	ck_assert_uint_eq(x.res->trace.tripped, 1);
+	ck_assert_uint_eq(x.res->trace.metric, 0);
+	ck_assert_uint_eq(x.res->trace.run, 2);
+	ck_assert_uint_eq(x.res->trace.value, 2001);
+	ck_assert_uint_eq(per_op->trip, UINT64_MAX);
+	ck_assert_uint_eq(wakeup->trip, UINT64_MAX);
+	ck_assert_uint_eq(per_op->hist.count, 2); /* the breaching sample is recorded too */
+
+	/* Disarmed for good: later breaches, or a new run's rescale, do nothing. */
+	probe_trace_scale(x.res);
+	ck_assert_uint_eq(wakeup->trip, UINT64_MAX);
+	metric_record(wakeup, 2, 900000);
+	ck_assert_int_lt(drain(x.marker[0], buf, sizeof buf), 0);
+	ck_assert_uint_eq(x.res->trace.metric, 0);
+	fixture_close(&x);
+}
+END_TEST
+
+/* Result memory as made: nothing armed, no fd, no trip whatever the value. */
+START_TEST(unarmed_never_trips)
+{
+	struct fixture x;
+	fixture_open(&x, false);
+	ck_assert_int_eq(x.res->trace.marker_fd, -1);
+	for (unsigned i = 0; i < x.res->nmetrics; i++)
+		ck_assert_uint_eq(result_metric(x.res, i)->trip, UINT64_MAX);
+	metric_record(result_metric(x.res, 0), 0, UINT64_MAX - 1);
+	char buf[64];
+	ck_assert_int_lt(drain(x.marker[0], buf, sizeof buf), 0);
+	ck_assert_uint_eq(x.res->trace.tripped, 0);
+	fixture_close(&x);
+}
+END_TEST
+
+/* timer-wakeup records into per-CPU series: they trip with metric 0. */
+START_TEST(series_trip_with_metric_0)
+{
+	const struct probe *p = probe_find("timer-wakeup");
+	ck_assert_ptr_nonnull(p);
+	size_t bytes;
+	struct result_shm *res = result_alloc_for(&p->decl, 2, &bytes);
+	ck_assert_ptr_nonnull(res);
+	int fds[2][2];
+	ck_assert_int_eq(pipe2(fds[0], O_NONBLOCK), 0);
+	ck_assert_int_eq(pipe2(fds[1], O_NONBLOCK), 0);
+	res->trace.marker_fd = fds[0][1];
+	res->trace.on_fd = fds[1][1];
+	snprintf(res->trace.id, sizeof res->trace.id, "TW");
+	probe_trace_attach(res, p);
+	result_metric(res, 0)->trip_ns = 100000;
+	probe_trace_scale(res);
+	ck_assert_uint_eq(result_series(res, 1)->trip, 100000);
+	metric_record(result_series(res, 1), 0, 150000);
+	char buf[256];
+	ck_assert_int_gt(drain(fds[0][0], buf, sizeof buf), 0);
+	ck_assert_str_eq(buf, "rtconform breach: requirement TW metric wakeup value 150000 ns > "
+			      "100000 ns run 1\n");
+	ck_assert_uint_eq(res->trace.metric, 0);
+	ck_assert_uint_eq(result_series(res, 0)->trip, UINT64_MAX);
+	probe_trace_attach(NULL, NULL);
+	for (int i = 0; i < 2; i++) {
+		close(fds[i][0]);
+		close(fds[i][1]);
+	}
+	req_result_free(&(struct req_result){ .res = res, .res_bytes = bytes });
+}
+END_TEST
+
+static struct req_file *load(const char *reqbody, struct diag_list *d)
+{
+	char doc[2048];
+	int n = snprintf(doc, sizeof doc,
+			 "<requirements xmlns=\"urn:rtconform:requirements:1\" name=\"t\">\n"
+			 "<requirement id=\"R\"><probe name=\"sem-pingpong\"/>\n%s\n"
+			 "</requirement></requirements>\n", reqbody);
+	return req_load_memory(doc, (size_t)n, "t.xml", d);
+}
+
+START_TEST(trip_of_a_requirement)
+{
+	struct diag_list d = { 0 };
+	/* The tightest time max= of the metric's limits; a limit without
+	 * metric= is the first metric's; cycles and counts have no trip. */
+	struct req_file *f = load("<limit statistic=\"mean\" max=\"50us\"/>"
+				  "<limit metric=\"per-op\" statistic=\"max\" max=\"300us\"/>"
+				  "<limit metric=\"wakeup\" statistic=\"max\" max=\"100 cycles\"/>"
+				  "<trace/>", &d);
+	ck_assert_ptr_nonnull(f);
+	const struct requirement *r = &f->reqs[0];
+	ck_assert(r->trace.wanted);
+	ck_assert(req_trip_ns(r, "per-op", true) == 50000.0);
+	ck_assert(req_trip_ns(r, "per-op", false) == 300000.0);
+	ck_assert(req_trip_ns(r, "wakeup", false) == 0.0);
+	req_file_free(f);
+
+	f = load("<limit statistic=\"mean\" max=\"50us\"/><trace metric=\"wakeup\" "
+		 "threshold=\"2.5us\"/>", &d);
+	ck_assert_ptr_nonnull(f);
+	r = &f->reqs[0];
+	ck_assert(req_trip_ns(r, "wakeup", false) == 2500.0);
+	ck_assert(req_trip_ns(r, "per-op", true) == 0.0); /* only the named metric */
+	req_file_free(f);
+	ck_assert_uint_eq(d.n, 0);
+
+	f = load("<trace threshold=\"soon\"/>", &d);
+	ck_assert_ptr_null(f);
+	ck_assert_uint_eq(d.n, 1);
+	ck_assert_ptr_nonnull(strstr(d.msgs[0], "t.xml:3: <trace> threshold=\"soon\""));
+	diag_free(&d);
+}
+END_TEST
+
+START_TEST(file_names)
+{
+	char buf[64];
+	trace_file_name("SEM-RT.1", buf, sizeof buf);
+	ck_assert_str_eq(buf, "trace-SEM-RT.1.txt");
+	trace_file_name("../a b/c", buf, sizeof buf);
+	ck_assert_str_eq(buf, "trace-_._a_b_c.txt");
+	trace_file_name("a-very-long-requirement-identifier-that-goes-on", buf, 24);
+	ck_assert_str_eq(buf, "trace-a-very-long-r.txt");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("trace");
+	TCase *tc = tu_tcase(s, "trace", 10);
+	tcase_add_test(tc, first_breach_trips_once);
+	tcase_add_test(tc, unarmed_never_trips);
+	tcase_add_test(tc, series_trip_with_metric_0);
+	tcase_add_test(tc, trip_of_a_requirement);
+	tcase_add_test(tc, file_names);
+	return tu_run(s);
+}
