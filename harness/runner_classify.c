@@ -71,7 +71,7 @@ void runner_classify(struct req_result *out, uint64_t runs, const struct worker_
 		req_result_error(out, r, f,
 				 "timed out after %.1f s (timeout %.1f s; %u of %llu runs done); "
 				 "the worker was killed",
-				 out->seconds, (double)r->timeout_ns / 1e9, done,
+				 out->seconds, (double)(r->timeout_ns + out->duration_ns) / 1e9, done,
 				 (unsigned long long)runs);
 	} else if (WIFSIGNALED(status)) {
 		killed(out, WTERMSIG(status), runs, e);
