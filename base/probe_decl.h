@@ -69,6 +69,11 @@ struct probe_decl {
 	size_t nparams;
 	const struct probe_metric *metrics;
 	size_t nmetrics;
+	/* The probe can run by time (<run duration>): its runs are alike and
+	 * independent, so it may do as many as fit in the time (see
+	 * harness/measure/probe.h). Behaviour probes that plan their runs
+	 * ahead to fit the timeout leave it false. */
+	bool by_time;
 	/* Optional: reject a combination of parameter values that cannot work
 	 * (values[i] is params[i]'s value, defaults applied). Return NULL if fine,
 	 * else a sentence saying why, written into buf. */

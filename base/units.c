@@ -193,6 +193,50 @@ int duration_parse_ns(const char *text, bool allow_zero, uint64_t *ns,
 	return 0;
 }
 
+/* The number is read by duration_parse_ns as seconds, then multiplied:
+ * one grammar of numbers for every quantity of a file. */
+int run_duration_parse(const char *text, uint64_t *ns, char *err, size_t errlen)
+{
+	static const struct { const char *name; uint64_t mult; } run_units[] = {
+		{ "s", 1 }, { "min", 60 }, { "h", 3600 },
+	};
+	char num[64];
+	size_t len = text ? strlen(text) : 0, end = len;
+	while (end > 0 && ((text[end - 1] >= 'a' && text[end - 1] <= 'z') ||
+			   (text[end - 1] >= 'A' && text[end - 1] <= 'Z')))
+		end--;
+	const char *unit = text ? text + end : "";
+	uint64_t mult = 0;
+	for (size_t i = 0; i < sizeof run_units / sizeof run_units[0]; i++)
+		if (strcmp(unit, run_units[i].name) == 0)
+			mult = run_units[i].mult;
+	if (len && end == len) {
+		snprintf(err, errlen, "missing unit (expected s, min or h, e.g. 24h)");
+		return -EINVAL;
+	}
+	if (!mult && len) {
+		snprintf(err, errlen, "unknown unit '%.24s' (expected s, min or h, e.g. 24h)", unit);
+		return -EINVAL;
+	}
+	if (end >= sizeof num - 2) {
+		snprintf(err, errlen, "out of range (expected 1s .. 168h, 7 days)");
+		return -ERANGE;
+	}
+	memcpy(num, text ? text : "", end);
+	snprintf(num + end, sizeof num - end, "s");
+	uint64_t secs_ns;
+	int rc = duration_parse_ns(num, true, &secs_ns, err, errlen);
+	if (rc == -ERANGE || (rc == 0 && (secs_ns > RUN_DURATION_MAX_NS / mult ||
+					  secs_ns * mult < RUN_DURATION_MIN_NS))) {
+		snprintf(err, errlen, "out of range (expected 1s .. 168h, 7 days)");
+		return -ERANGE;
+	}
+	if (rc)
+		return rc;
+	*ns = secs_ns * mult;
+	return 0;
+}
+
 int count_parse_range(const char *text, uint64_t min, uint64_t max, uint64_t *out,
 		      char *err, size_t errlen)
 {

@@ -36,6 +36,16 @@ int bound_parse(const char *text, struct quantity *out, char *err, size_t errlen
 int duration_parse_ns(const char *text, bool allow_zero, uint64_t *ns,
 		      char *err, size_t errlen);
 
+/* How long a requirement may run by time (<run duration>, --duration). */
+#define RUN_DURATION_MIN_NS 1000000000ull              /* 1 s */
+#define RUN_DURATION_MAX_NS (7ull * 24 * 3600 * 1000000000ull) /* 7 days */
+
+/* Parse a run's duration: a decimal number, optional blanks, then s, min or
+ * h ("3s", "90 min", "5.5h", "24h"), in RUN_DURATION_MIN_NS ..
+ * RUN_DURATION_MAX_NS, into whole nanoseconds. 0, or -EINVAL / -ERANGE
+ * with a message in err, as duration_parse_ns. */
+int run_duration_parse(const char *text, uint64_t *ns, char *err, size_t errlen);
+
 /* Parse a decimal integer in min..max ("2000"); -EINVAL (not a number,
  * sign, junk) or -ERANGE, with a message naming the range in err. */
 int count_parse_range(const char *text, uint64_t min, uint64_t max, uint64_t *out,

@@ -86,19 +86,34 @@ void cli_guard_std_fds(void);
 int cli_write_stdout(const char *buf, size_t len, volatile sig_atomic_t *stop,
 		     sig_atomic_t seen);
 
-/* Progress on stderr while requirements run, when stderr is a terminal. */
+/* Progress on stderr while requirements run (cli/progress.c). On a
+ * terminal: a live line, and each requirement's verdict (in colour unless
+ * NO_COLOR is set to anything non-empty). Otherwise (a CI log): one line
+ * per finished requirement, and a line every `interval` seconds while one
+ * runs. quiet: nothing at all. */
 struct cli_progress {
 	size_t index, total; /* the requirement being run, 1-based; how many */
-	bool tty;
+	bool tty, colour, quiet;
+	double interval;     /* seconds between two lines on a non-terminal */
+	double last_line;    /* elapsed seconds of the requirement at the last */
 };
+
+/* Default seconds between two progress lines when stderr is no terminal. */
+#define CLI_PROGRESS_INTERVAL_S 30.0
+
+/* Set p up for stderr as it is: terminal or not, NO_COLOR, quiet, and the
+ * interval from RTC_PROGRESS_INTERVAL (a duration such as 500ms or 10s,
+ * for tests). Returns 0, or EXIT_USAGE after saying why the variable is
+ * wrong. */
+int cli_progress_init(struct cli_progress *p, bool quiet);
 
 /* A run_options.progress callback; arg is a struct cli_progress. */
 void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,
 		       double elapsed, void *arg);
 
-/* The line that ends requirement `id`'s progress: its verdict and duration. */
-void cli_progress_done(const struct cli_progress *p, const char *id,
-		       const struct req_result *res);
+/* The line that ends requirement `id`'s progress: its verdict, key figure
+ * and duration. */
+void cli_progress_done(struct cli_progress *p, const char *id, const struct req_result *res);
 
 /* 0 when the worker can be run (ctx->self_dir), else EXIT_NOT_MEASURED
  * after saying why on stderr, for subcommand cmd. */

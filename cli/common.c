@@ -194,35 +194,6 @@ int cli_write_stdout(const char *buf, size_t len, volatile sig_atomic_t *stop,
 	return rc;
 }
 
-void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,
-		       double elapsed, void *arg)
-{
-	struct cli_progress *ps = arg;
-	if (!ps->tty)
-		return;
-	double left = runs_done ? elapsed / runs_done * (double)(runs_total - runs_done) : -1;
-	char id[256];
-	term_escape(r->req->id, id, sizeof id); /* our own \r and ESC only */
-	if (left >= 0)
-		fprintf(stderr, "\r\033[K[%zu/%zu] %s: %u/%llu runs done, %.1f s, ~%.1f s left",
-			ps->index, ps->total, id, runs_done,
-			(unsigned long long)runs_total, elapsed, left);
-	else
-		fprintf(stderr, "\r\033[K[%zu/%zu] %s: warming up, %.1f s", ps->index, ps->total,
-			id, elapsed);
-	fflush(stderr);
-}
-
-void cli_progress_done(const struct cli_progress *p, const char *id,
-		       const struct req_result *res)
-{
-	char safe[256];
-	if (p->tty)
-		fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s (%.1f s)\n", p->index, p->total,
-			term_escape(id, safe, sizeof safe), verdict_name(res->verdict),
-			res->seconds);
-}
-
 /* ---------------------------------------------------------------- paths */
 
 char *cli_join_path(const char *dir, const char *name)

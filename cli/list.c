@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "base/units.h"
 #include "harness/measure/probes/probes.h"
 
 static void list_metric(const struct probe_metric *m, bool first)
@@ -33,6 +34,8 @@ static void list_probes(void)
 		}
 		for (size_t j = 0; j < p->decl.nmetrics; j++)
 			list_metric(&p->decl.metrics[j], j == 0);
+		printf("    runs     %s\n", p->decl.by_time ? "by count (runs=) or by time (duration=)"
+							    : "by count only (runs=)");
 		char why[300];
 		if (p->supported && p->supported(why, sizeof why))
 			term_println(stdout, "    not available here: %s", why);
@@ -59,7 +62,14 @@ static void list_file(const struct req_file *f)
 			else
 				printf(":%d", r->priority);
 		}
-		printf("  %llux%llu", (unsigned long long)r->iterations, (unsigned long long)r->runs);
+		if (r->duration_ns) {
+			char d[32];
+			fmt_ns((double)r->duration_ns, d, sizeof d);
+			printf("  %llux for %s", (unsigned long long)r->iterations, d);
+		} else {
+			printf("  %llux%llu", (unsigned long long)r->iterations,
+			       (unsigned long long)r->runs);
+		}
 		for (size_t j = 0; j < r->nparams; j++)
 			term_print(stdout, " %s=%s", r->params[j].name, r->params[j].value);
 		putchar('\n');

@@ -15,7 +15,9 @@
 #include "base/termsafe.h"
 #include "harness/measure/timebase.h"
 #include "harness/runinfo.h"
+#include "harness/measure/probes/probes.h"
 #include "reports/report.h"
+#include "requirements/validate.h"
 
 static const char run_usage[] =
 	"usage: rtconform run [OPTIONS] [FILE.xml ...]\n"
@@ -37,6 +39,11 @@ static const char run_usage[] =
 	"      --trace           arm a kernel trace for every requirement, as <trace/> does:\n"
 	"                        the first sample above a limit's max saves trace-<ID>.txt\n"
 	"                        beside junit.xml\n"
+	"      --duration D      run every requirement by time instead (s, min or h: 30min,\n"
+	"                        24h; 1s..168h), refused for probes that cannot\n"
+	"                        run by time (see rtconform list)\n"
+	"  -q, --quiet           no progress on stderr (when stderr is no terminal there is\n"
+	"                        a line per requirement and one every 30 s while it runs)\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 all passed, 1 a limit failed, 2 usage error or invalid input\n"
@@ -52,6 +59,8 @@ static const char *const out_names[REPORT_NKINDS] = {
 struct run_args {
 	const char *outdir, *only;
 	const char *csv_dir;     /* --csv DIR, or NULL */
+	bool quiet;
+	struct cli_progress ps;
 	const char *explicit_path[REPORT_NKINDS];
 	struct run_options ro;
 };
@@ -84,6 +93,17 @@ static int check_empty(const struct run_args *a)
 	return EXIT_USAGE;
 }
 
+/* --duration's value; 0, or -1 after saying why. */
+static int parse_duration(const char *v, uint64_t *ns)
+{
+	char err[200], safe[64];
+	if (run_duration_parse(v, ns, err, sizeof err) == 0)
+		return 0;
+	term_println(stderr, "rtconform run: --duration \"%s\": %s",
+		     term_escape(v, safe, sizeof safe), err);
+	return -1;
+}
+
 static int parse_options(int argc, char **argv, struct run_args *a)
 {
 	static const struct option opts[] = {
@@ -94,16 +114,18 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		{ "json", required_argument, NULL, 'J' },
 		{ "csv", required_argument, NULL, 'C' },
 		{ "only", required_argument, NULL, 'O' },
-		{ "quick", no_argument, NULL, 'q' },
+		{ "quick", no_argument, NULL, 'k' },
 		{ "iterations", required_argument, NULL, 'i' },
 		{ "runs", required_argument, NULL, 'r' },
 		{ "trace", no_argument, NULL, 't' },
+		{ "duration", required_argument, NULL, 'D' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 	cli_getopt_begin();
-	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': a->outdir = optarg; break;
 		case 'j': a->explicit_path[REPORT_JUNIT] = optarg; break;
@@ -112,7 +134,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		case 'J': a->explicit_path[REPORT_JSON] = optarg; break;
 		case 'C': a->csv_dir = optarg; break;
 		case 'O': a->only = optarg; break;
-		case 'q': a->ro.quick = true; break;
+		case 'k': a->ro.quick = true; break;
 		case 't': a->ro.trace = true; break;
 		case 'i':
 			if (cli_parse_count("run", "--iterations", optarg, 1, REQ_MAX_ITERATIONS,
@@ -124,10 +146,21 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 					    &a->ro.runs_override))
 				return EXIT_USAGE;
 			break;
+		case 'D':
+			if (parse_duration(optarg, &a->ro.duration_override))
+				return EXIT_USAGE;
+			break;
+		case 'q': a->quiet = true; break;
 		case 'h': fputs(run_usage, stdout); return 0;
 		default: return cli_getopt_error("run", c, argv);
 		}
 	}
+	if (a->ro.duration_override && a->ro.runs_override) {
+		term_println(stderr, "rtconform run: --runs and --duration: give one, not both");
+		return EXIT_USAGE;
+	}
+	if (cli_progress_init(&a->ps, a->quiet) != 0)
+		return EXIT_USAGE;
 	return check_empty(a);
 }
 
@@ -174,6 +207,26 @@ static int check_only(const char *only, struct req_file **files, size_t nfiles)
 		p = e + 1;
 	}
 	return 0;
+}
+
+/* --duration needs every selected requirement's probe to run by time. 0,
+ * or EXIT_USAGE after naming each that cannot. */
+static int check_duration(const struct run_args *a, struct req_file **files, size_t nfiles)
+{
+	int rc = 0;
+	char why[300];
+	for (size_t f = 0; f < nfiles && a->ro.duration_override; f++)
+		for (size_t i = 0; i < files[f]->nreqs; i++) {
+			const struct requirement *r = &files[f]->reqs[i];
+			const struct probe *p = probe_find(r->probe);
+			if (!id_selected(a->only, r->id) || !p ||
+			    !validate_by_time(&p->decl, why, sizeof why))
+				continue;
+			term_println(stderr, "rtconform run: --duration: %s:%ld: requirement %s: %s "
+				     "(leave it out with --only)", files[f]->path, r->line, r->id, why);
+			rc = EXIT_USAGE;
+		}
+	return rc;
 }
 
 /* What an output is called in a message: its option, or its place in -o. */
@@ -385,7 +438,7 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	struct readiness rd;
 	runinfo_readiness(&hf, &tb, true, &rd);
 
-	struct cli_progress ps = { .tty = isatty(STDERR_FILENO) };
+	struct cli_progress ps = a->ps;
 	struct run_options *ro = &a->ro;
 	/* Traces go beside junit.xml, whose attachments name them. */
 	char *trace_dir = strdup(out_path[REPORT_JUNIT]);
@@ -432,7 +485,8 @@ int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 	rc = cli_load_all(argv + optind, argc - optind, &files, &nfiles);
 	if (rc)
 		return rc;
-	if (a.only && (rc = check_only(a.only, files, nfiles)) != 0) {
+	if ((a.only && (rc = check_only(a.only, files, nfiles)) != 0) ||
+	    (rc = check_duration(&a, files, nfiles)) != 0) {
 		cli_free_files(files, nfiles);
 		return rc;
 	}

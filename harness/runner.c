@@ -45,6 +45,11 @@ void runner_counts(const struct requirement *r, const struct run_options *o,
 		*runs = RTC_MAX_RUNS;
 }
 
+uint64_t runner_duration(const struct requirement *r, const struct run_options *o)
+{
+	return o && o->duration_override ? o->duration_override : r->duration_ns;
+}
+
 void runner_result_init(struct req_result *out, const struct requirement *r,
 			const struct req_file *f)
 {

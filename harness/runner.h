@@ -35,6 +35,7 @@ struct req_result {
 	size_t res_bytes;
 	int policy, priority;     /* as requested (SCHED_*) */
 	double seconds;           /* wall time of the requirement */
+	uint64_t duration_ns;     /* ran by time for this long; 0: by count */
 	time_t started;           /* UTC */
 	struct limit_outcome limits[REQ_MAX_LIMITS];
 	char load_cmd[600];       /* background load's exact command, "" without one */
@@ -47,6 +48,7 @@ struct run_options {
 	bool trace;                 /* arm a trace for every requirement (run --trace) */
 	const char *trace_dir;      /* where trace-<ID>.txt goes (NULL: the current one) */
 	bool quick;                 /* iterations / 10 (at least 1), runs 3 */
+	uint64_t duration_override; /* run every requirement by time; 0: file's */
 	const char *self_dir;       /* where rtconform and rtconform-nop live */
 	volatile sig_atomic_t *interrupted; /* set by SIGINT/SIGTERM handler */
 	/* Called from the supervisor while a worker runs (progress display);
@@ -59,6 +61,9 @@ struct run_options {
 /* Effective counts for a requirement under the options. */
 void runner_counts(const struct requirement *r, const struct run_options *o,
 		   uint64_t *iterations, uint64_t *runs, uint64_t *warmup);
+/* How long a requirement runs by time under the options (--duration wins
+ * over the file's); 0: it runs by count. */
+uint64_t runner_duration(const struct requirement *r, const struct run_options *o);
 
 /* Run one requirement; fills out (which the caller later frees with
  * req_result_free). Never fails as a function: problems become verdicts. */

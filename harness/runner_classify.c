@@ -73,7 +73,7 @@ void runner_classify(struct req_result *out, uint64_t runs, const struct worker_
 		 * is no "0.0 s"). */
 		char after[32], limit[32];
 		fmt_ns(out->seconds * 1e9, after, sizeof after);
-		fmt_ns((double)r->timeout_ns, limit, sizeof limit);
+		fmt_ns((double)(r->timeout_ns + out->duration_ns), limit, sizeof limit);
 		req_result_error(out, r, f,
 				 "timed out after %s (timeout %s; %u of %llu runs done); "
 				 "the worker was killed",

@@ -99,7 +99,8 @@ static void fill_ctx(struct probe_ctx *c, const struct probe *p, const struct re
 	c->cpu = r->cpu;
 	c->tb = timebase_get();
 	c->self_dir = o ? o->self_dir : NULL;
-	c->timeout_ns = r->timeout_ns;
+	c->duration_ns = runner_duration(r, o);
+	c->timeout_ns = r->timeout_ns + c->duration_ns; /* the watchdog's */
 	c->ncpus = rtenv_allowed_list(c->allowed, PROBE_MAX_CPUS);
 	for (size_t i = 0; i < p->decl.nparams && i < PROBE_MAX_PARAMS; i++) {
 		const char *v = req_param(r, p->decl.params[i].name);
@@ -130,6 +131,7 @@ int runner_prepare(const struct requirement *r, const struct req_file *f,
 
 	struct probe_ctx *c = &j->c;
 	fill_ctx(c, p, r, o, out);
+	out->duration_ns = c->duration_ns;
 	if (!c->tb) {
 		req_result_error(out, r, f, "internal error: no timebase");
 		return -1;

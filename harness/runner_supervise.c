@@ -117,7 +117,8 @@ void runner_supervise(struct runner_job *j, const struct run_options *o,
 		      struct req_result *out, struct worker_end *e)
 {
 	*e = (struct worker_end){ 0 };
-	watch(j, o, out, j->t_spawn + (double)out->req->timeout_ns / 1e9, e);
+	/* By time, the requirement's timeout is on top of its duration. */
+	watch(j, o, out, j->t_spawn + (double)j->c.timeout_ns / 1e9, e);
 	if (e->timed_out || e->interrupted) {
 		kill(-j->pid, SIGKILL);
 		kill(j->pid, SIGKILL);

@@ -443,6 +443,8 @@ struct builder {
  * so the percentile check does not pile a second error on the first. */
 struct run_cfg {
 	uint64_t iterations, runs, warmup, timeout_ns;
+	uint64_t duration_ns; /* 0: by count */
+	long duration_line;
 	bool bad;
 };
 
@@ -491,14 +493,43 @@ static void count_attr(struct builder *b, xmlNodePtr n, const char *name, uint64
 	free(v);
 }
 
+/* runs= and duration= are one setting, how long a requirement runs: the
+ * element that gives either replaces what an outer one gave; one element
+ * may not give both. */
+static void run_length_attrs(struct builder *b, xmlNodePtr n, struct run_cfg *cfg)
+{
+	char err[ERRLEN];
+	char *runs = attr(n, "runs"), *dur = attr(n, "duration");
+	if (runs && dur) {
+		diag_add(b->diags, b->file, line_of(n),
+			 "runs=\"%s\" and duration=\"%s\": give one, not both (a run by time "
+			 "does runs of `iterations` samples until the duration is up)", runs, dur);
+		cfg->bad = true;
+	} else if (runs) {
+		count_attr(b, n, "runs", RTC_MAX_RUNS, false, &cfg->runs, &cfg->bad);
+		cfg->duration_ns = 0;
+	} else if (dur) {
+		uint64_t ns;
+		if (run_duration_parse(dur, &ns, err, sizeof err) == 0) {
+			cfg->duration_ns = ns;
+			cfg->duration_line = line_of(n);
+		} else {
+			diag_add(b->diags, b->file, line_of(n), "duration=\"%s\": %s", dur, err);
+			cfg->bad = true;
+		}
+	}
+	free(runs);
+	free(dur);
+}
+
 static void run_attrs(struct builder *b, xmlNodePtr n, struct run_cfg *cfg)
 {
 	char err[ERRLEN];
 	char *v;
 
 	count_attr(b, n, "iterations", REQ_MAX_ITERATIONS, false, &cfg->iterations, &cfg->bad);
-	count_attr(b, n, "runs", RTC_MAX_RUNS, false, &cfg->runs, &cfg->bad);
 	count_attr(b, n, "warmup", REQ_MAX_ITERATIONS, true, &cfg->warmup, &cfg->bad);
+	run_length_attrs(b, n, cfg);
 	v = attr(n, "timeout");
 	if (v) {
 		uint64_t ns;
@@ -720,7 +751,9 @@ static void limit_el(struct builder *b, xmlNodePtr n, struct requirement *r,
 			 "min=\"%s\" is greater than max=\"%s\" (no value can pass)",
 			 l->min_text, l->max_text);
 
-	if (!stat_ok || cfg->bad)
+	/* A run by time takes as many samples as fit: a statistic they are
+	 * too few for is an error verdict at run time, not a validation error. */
+	if (!stat_ok || cfg->bad || cfg->duration_ns)
 		return;
 	/* Counts are known from the file, so a statistic the run cannot give
 	 * a meaningful value for is an error now, not a verdict later. */
@@ -808,6 +841,8 @@ static void requirement_el(struct builder *b, xmlNodePtr n, struct requirement *
 	r->runs = cfg.runs;
 	r->warmup = cfg.warmup;
 	r->timeout_ns = cfg.timeout_ns;
+	r->duration_ns = cfg.duration_ns;
+	r->duration_line = cfg.duration_line;
 }
 
 static struct req_file *build(xmlDocPtr doc, const char *file, struct diag_list *diags)

@@ -71,6 +71,11 @@ struct requirement {
 	long sched_line;
 	uint64_t iterations, runs, warmup; /* defaults applied */
 	uint64_t timeout_ns;
+	/* Run by time: keep doing runs of `iterations` until this much time
+	 * has passed (runs is then not used); 0: `runs` runs. duration_line is
+	 * the line of the element that set it. */
+	uint64_t duration_ns;
+	long duration_line;
 	struct req_limit limits[REQ_MAX_LIMITS];
 	size_t nlimits;
 	struct req_load *load; /* requirement's own, else the file's, else NULL (not owned when shared) */

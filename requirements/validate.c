@@ -167,6 +167,15 @@ static size_t validate_trace(const struct req_file *f, const struct requirement 
 	return 1;
 }
 
+const char *validate_by_time(const struct probe_decl *p, char *buf, size_t len)
+{
+	if (p->by_time)
+		return NULL;
+	snprintf(buf, len, "probe %s cannot run by time: it checks its rule a planned number "
+		 "of times that must fit the timeout (give runs= instead of duration)", p->name);
+	return buf;
+}
+
 static size_t validate_req(const struct req_file *f, const struct requirement *r,
 			   const struct probe_catalog *cat, struct diag_list *d)
 {
@@ -218,6 +227,10 @@ static size_t validate_req(const struct req_file *f, const struct requirement *r
 			diag_add(d, f->path, r->probe_line, "requirement %s: %s", r->id, why);
 			problems++;
 		}
+	}
+	if (r->duration_ns && validate_by_time(p, buf, sizeof buf)) {
+		diag_add(d, f->path, r->duration_line, "requirement %s: duration: %s", r->id, buf);
+		problems++;
 	}
 	for (size_t i = 0; i < r->nlimits; i++)
 		problems += validate_limit(f, r, p, &r->limits[i], d);

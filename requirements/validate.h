@@ -19,4 +19,8 @@ size_t validate_file(const struct req_file *f, const struct probe_catalog *cat,
 const char *validate_param_value(const struct probe_decl *p, size_t idx, const char *value,
 				 char *buf, size_t len);
 
+/* Whether requirements of probe p may run by time (<run duration>,
+ * --duration): NULL when they may, else why not, in buf. */
+const char *validate_by_time(const struct probe_decl *p, char *buf, size_t len);
+
 #endif

@@ -155,6 +155,8 @@ void probe_counters_begin(struct probe_ctx *c)
 		c->at_begin.peer_ok[i] = pid > 0 && read_peer(pid, pgrp, &c->at_begin.peer[i]);
 	}
 	read_self(&c->at_begin.self);
+	for (unsigned i = 0; i < c->res->nmetrics && i < RTC_MAX_METRICS; i++)
+		c->at_begin.count_sum[i] = result_metric(c->res, i)->runs[c->run].sum;
 }
 
 static void add_delta(struct fault_counts *sum, const struct fault_counts *now,
@@ -165,12 +167,15 @@ static void add_delta(struct fault_counts *sum, const struct fault_counts *now,
 	sum->nivcsw += now->nivcsw - then->nivcsw;
 }
 
-/* The run's count of a count metric becomes its one sample of the run. */
-static void count_close(struct metric_data *m, uint32_t run, uint64_t extra)
+/* The run's count of a count metric becomes its one sample of the run:
+ * what its recorded run's sum grew by since the run began (a recorded run
+ * of a run by time may hold several measured runs). */
+static void count_close(struct probe_ctx *c, unsigned metric, uint64_t extra)
 {
-	m->runs[run].sum += extra;
-	m->runs[run].count = 1;
-	hist_record(&m->hist, (uint64_t)m->runs[run].sum);
+	struct metric_data *m = result_metric(c->res, metric);
+	m->runs[c->run].sum += extra;
+	m->runs[c->run].count++;
+	hist_record(&m->hist, (uint64_t)(m->runs[c->run].sum - c->at_begin.count_sum[metric]));
 }
 
 /* The worker last in, first out (see probe_counters_begin). */
@@ -192,7 +197,7 @@ void probe_counters_end(struct probe_ctx *c)
 	const struct probe_decl *d = &c->probe->decl;
 	for (size_t i = 0; i < d->nmetrics && i < PROBE_MAX_METRICS; i++)
 		if (d->metrics[i].kind == METRIC_COUNT)
-			count_close(c->m[i], c->run, 0);
+			count_close(c, (unsigned)i, 0);
 	/* Result memory made for the probe's own metrics only (a test's)
 	 * has no room for the harness's. */
 	if (c->res->nmetrics < d->nmetrics + PROBE_HARNESS_METRICS)
@@ -203,7 +208,7 @@ void probe_counters_end(struct probe_ctx *c)
 		[HM_INVOLUNTARY_SWITCHES] = sum.nivcsw,
 	};
 	for (unsigned k = 0; k < PROBE_HARNESS_METRICS; k++)
-		count_close(result_metric(c->res, (unsigned)d->nmetrics + k), c->run, v[k]);
+		count_close(c, (unsigned)d->nmetrics + k, v[k]);
 }
 
 void probe_counters_note(struct probe_ctx *c)
@@ -215,6 +220,69 @@ void probe_counters_note(struct probe_ctx *c)
 		snprintf(n + used, len - used, "%sa peer process ended during a run %u time%s: "
 			 "its page faults and switches in that run are not counted.",
 			 used ? " " : "", lost, lost == 1 ? "" : "s");
+}
+
+/* ---- runs by time ------------------------------------------------------ */
+
+_Static_assert(RTC_MAX_RUNS % 2 == 0, "recorded runs are merged two by two");
+
+/* Recorded runs 2k and 2k+1 become k, for every metric block (the series
+ * too) and the run times; the upper half is cleared. */
+static void by_time_fold(struct probe_ctx *c)
+{
+	struct result_shm *res = c->res;
+	unsigned blocks = res->nmetrics + res->nseries_alloc;
+	for (unsigned b = 0; b < blocks; b++) {
+		struct run_stat *rs = result_metric(res, b)->runs;
+		for (uint32_t k = 0; k < RTC_MAX_RUNS / 2; k++) {
+			struct run_stat a = rs[2 * k], z = rs[2 * k + 1];
+			rs[k] = (struct run_stat){ a.count + z.count, a.sum + z.sum };
+		}
+		memset(rs + RTC_MAX_RUNS / 2, 0, sizeof *rs * (RTC_MAX_RUNS / 2));
+	}
+	for (uint32_t k = 0; k < RTC_MAX_RUNS / 2; k++) {
+		struct run_info a = res->runs[2 * k], z = res->runs[2 * k + 1];
+		res->runs[k] = (struct run_info){
+			.t_begin = a.t_begin,
+			.t_end = a.t_begin + (a.t_end - a.t_begin) + (z.t_end - z.t_begin),
+			.iterations = a.iterations + z.iterations,
+		};
+	}
+	memset(res->runs + RTC_MAX_RUNS / 2, 0, sizeof res->runs[0] * (RTC_MAX_RUNS / 2));
+	c->by_time.shift++;
+}
+
+uint32_t probe_by_time_slot(struct probe_ctx *c, uint32_t r)
+{
+	if (r == 0) {
+		double ticks = (double)c->duration_ns / c->tb->ns_per_tick;
+		c->by_time.deadline = tb_now() + (uint64_t)ticks;
+	}
+	c->by_time.raw = r;
+	while ((r >> c->by_time.shift) >= RTC_MAX_RUNS)
+		by_time_fold(c);
+	return r >> c->by_time.shift;
+}
+
+void probe_by_time_check(struct probe_ctx *c)
+{
+	if (tb_now() < c->by_time.deadline)
+		return;
+	c->runs = c->by_time.raw + 1;
+	c->by_time.reached = true;
+}
+
+void probe_by_time_note(struct probe_ctx *c)
+{
+	if (!c->duration_ns)
+		return;
+	char *n = c->res->note;
+	size_t len = sizeof c->res->note, used = strlen(n);
+	uint64_t measured = c->by_time.reached ? c->runs : c->by_time.raw + 1;
+	if (used + 2 < len)
+		snprintf(n + used, len - used, "%sran by time: %llu runs measured, recorded as "
+			 "%u runs of up to %llu each.", used ? " " : "", (unsigned long long)measured,
+			 c->res->runs_done, 1ull << c->by_time.shift);
 }
 
 /* Claim a slot of res->peers for the calling process, unless it is the

@@ -13,6 +13,16 @@
  * uses must be allocated and touched before the first probe_run_begin().
  * It returns 0, or a negative errno after probe_fail() said why.
  *
+ * A probe whose declaration says by_time can also run by time
+ * (ctx->duration_ns != 0): then c->runs is UINT32_MAX until the first run
+ * that ends after the deadline (duration after the first run began) lowers
+ * it to the runs done, so the loop above ends; the check is made between
+ * runs, never per sample. Such a probe must loop on `r < c->runs`, pass
+ * its loop's r to probe_run_begin() and index per-run data only by c->run
+ * (which probe_run_begin sets): once RTC_MAX_RUNS runs are recorded, the
+ * recorded runs are merged two by two and each later recorded run holds
+ * twice as many measured runs (see probe_by_time_slot).
+ *
  * Around every run the harness counts page faults and involuntary context
  * switches of the worker (all its threads) and of the peer processes that
  * probe_peer_setup() registered, into the harness metrics after the
@@ -133,6 +143,7 @@ struct result_shm {
 		char probe[32];
 		char values[PROBE_MAX_PARAMS][128];
 		uint64_t iterations, runs, warmup, timeout_ns;
+		uint64_t duration_ns; /* run by time; 0: by count */
 		int32_t policy, priority, cpu, ncpus;
 		int32_t allowed[PROBE_MAX_CPUS];
 		char self_dir[1024];
@@ -195,7 +206,9 @@ struct probe_ctx {
 	int cpu;         /* CPU the worker is pinned to, -1 if not pinned */
 	int ncpus;       /* CPUs the supervisor may use, in allowed[] */
 	int allowed[PROBE_MAX_CPUS];
-	uint64_t timeout_ns; /* the requirement's watchdog timeout */
+	uint64_t timeout_ns; /* the watchdog timeout: the requirement's, plus
+			      * duration_ns in a run by time */
+	uint64_t duration_ns; /* run by time for this long; 0: c->runs runs */
 	const struct timebase *tb;
 	const char *self_dir; /* directory of the rtconform binary (rtconform-nop is there) */
 	volatile int *stop;   /* set when the worker should stop early */
@@ -209,7 +222,16 @@ struct probe_ctx {
 	struct {
 		struct fault_counts self, peer[PROBE_MAX_PEERS];
 		bool peer_ok[PROBE_MAX_PEERS];
+		unsigned __int128 count_sum[RTC_MAX_METRICS]; /* count metrics' run sums */
+		uint64_t t;          /* tb_now() at the run's start */
 	} at_begin;
+	/* A run by time (duration_ns != 0), kept by probe_run_begin/_end. */
+	struct {
+		uint64_t deadline;   /* tb_now() after which no run starts */
+		uint64_t raw;        /* the index of the run being measured */
+		uint32_t shift;      /* recorded run = measured run >> shift */
+		bool reached;        /* the deadline passed: the runs ended by time */
+	} by_time;
 	/* Guard against the kernel's RT throttling, set up by the runner for a
 	 * real-time worker (see probe_rt_guard_init); all 0 when off. */
 	struct {
@@ -288,6 +310,18 @@ void probe_trace_attach(struct result_shm *res, const struct probe *p);
  * UINT64_MAX. Run at each run's start,
  * after the probe set its scales. */
 void probe_trace_scale(struct result_shm *res);
+/* In a run by time, the recorded run that measured run r goes into
+ * (r >> shift): the first call sets the deadline, and a call that would
+ * pass RTC_MAX_RUNS merges the recorded runs two by two first (sums,
+ * counts, times and iterations add; shift grows by one). Between runs
+ * only; allocates nothing. */
+uint32_t probe_by_time_slot(struct probe_ctx *c, uint32_t r);
+/* After a run by time: the deadline passed, so c->runs becomes the runs
+ * measured and the probe's loop ends. */
+void probe_by_time_check(struct probe_ctx *c);
+/* Append to res->note how a run by time went (runs, how they are
+ * recorded). */
+void probe_by_time_note(struct probe_ctx *c);
 
 static inline void probe_run_begin(struct probe_ctx *c, uint32_t run)
 {
@@ -295,10 +329,10 @@ static inline void probe_run_begin(struct probe_ctx *c, uint32_t run)
 		probe_rt_guard_rest(c);
 	if (c->res->trace.marker_fd >= 0)
 		probe_trace_scale(c->res);
-	c->run = run;
+	c->run = c->duration_ns ? probe_by_time_slot(c, run) : run;
 	c->res->state = WS_MEASURING;
 	probe_counters_begin(c);
-	c->res->runs[run].t_begin = tb_now();
+	c->at_begin.t = tb_now();
 }
 
 static inline void probe_record(struct probe_ctx *c, unsigned metric, uint64_t v)
@@ -312,16 +346,26 @@ static inline void probe_add_count(struct probe_ctx *c, unsigned metric, uint64_
 	c->m[metric]->runs[c->run].sum += n;
 }
 
-/* Ends run c->run: iterations is the number of samples the run took. */
+/* Ends run c->run: iterations is the number of samples the run took. A
+ * recorded run that holds several measured runs (by time) spans their
+ * summed time: t_end - t_begin is the time measured, not the rests. */
 static inline void probe_run_end(struct probe_ctx *c, uint64_t iterations)
 {
-	c->res->runs[c->run].t_end = tb_now();
-	c->res->runs[c->run].iterations = iterations;
+	uint64_t now = tb_now(), took = now - c->at_begin.t;
+	struct run_info *ri = &c->res->runs[c->run];
+	if (!c->duration_ns || (c->by_time.raw & ((1ull << c->by_time.shift) - 1)) == 0) {
+		ri->t_begin = c->at_begin.t;
+		ri->t_end = now;
+	} else {
+		ri->t_end += took;
+	}
+	ri->iterations += iterations;
 	probe_counters_end(c);
-	uint64_t took = c->res->runs[c->run].t_end - c->res->runs[c->run].t_begin;
 	if (took > c->rt.longest_run)
 		c->rt.longest_run = took;
 	__atomic_store_n(&c->res->runs_done, c->run + 1, __ATOMIC_RELEASE);
+	if (c->duration_ns)
+		probe_by_time_check(c);
 }
 
 /* The CPUs a cpulist parameter (PARAM_CPULIST) selects, in increasing

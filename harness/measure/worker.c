@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -27,6 +28,7 @@ void worker_spec_store(struct result_shm *res, const struct probe_ctx *c)
 	res->spec.runs = c->runs;
 	res->spec.warmup = c->warmup;
 	res->spec.timeout_ns = c->timeout_ns;
+	res->spec.duration_ns = c->duration_ns;
 	res->spec.policy = c->policy;
 	res->spec.priority = c->priority;
 	res->spec.cpu = c->cpu;
@@ -66,6 +68,9 @@ int worker_ctx_load(struct probe_ctx *c, struct result_shm *res)
 	c->runs = res->spec.runs;
 	c->warmup = res->spec.warmup;
 	c->timeout_ns = res->spec.timeout_ns;
+	c->duration_ns = res->spec.duration_ns;
+	if (c->duration_ns) /* until the deadline lowers it: see probe.h */
+		c->runs = UINT32_MAX;
 	c->policy = res->spec.policy;
 	c->priority = res->spec.priority;
 	c->cpu = res->spec.cpu;
@@ -125,7 +130,7 @@ void worker_main(struct probe_ctx *c)
 	probe_trace_attach(res, c->probe);
 
 	if (c->policy != SCHED_OTHER &&
-	    (rc = rtenv_limit_rttime(c->timeout_ns, err, sizeof err)) != 0)
+	    (rc = rtenv_limit_rttime(c->timeout_ns - c->duration_ns, err, sizeof err)) != 0)
 		goto fail;
 	if ((rc = rtenv_lock_memory(256 * 1024, err, sizeof err)) != 0)
 		goto fail;
@@ -142,11 +147,15 @@ void worker_main(struct probe_ctx *c)
 	rc = c->probe->run(c);
 	probe_rt_guard_note(c);
 	probe_counters_note(c);
-	if (rc == 0 && res->runs_done == c->runs) {
+	probe_by_time_note(c);
+	if (rc == 0 && (c->duration_ns ? c->by_time.reached : res->runs_done == c->runs)) {
 		res->state = WS_DONE;
 		_exit(0);
 	}
-	if (rc == 0 && !res->reason[0])
+	if (rc == 0 && !res->reason[0] && c->duration_ns)
+		snprintf(res->reason, sizeof res->reason, "stopped after %u recorded runs, "
+			 "before its duration was up", res->runs_done);
+	else if (rc == 0 && !res->reason[0])
 		snprintf(res->reason, sizeof res->reason, "stopped after %u of %llu runs",
 			 res->runs_done, (unsigned long long)c->runs);
 	res->state = WS_FAILED;

@@ -164,5 +164,6 @@ const struct probe probe_clone = {
 		"child-start latency (clone() latency)",
 	PROBE_PARAMS(params),
 	PROBE_METRICS(metrics),
+	.decl.by_time = true,
 	.run = cl_run,
 };

@@ -282,6 +282,7 @@ const struct probe probe_coop_sched = {
 		"to it, it decrements a counter and yields (as cttimer does)",
 	PROBE_PARAMS(params),
 	PROBE_METRICS(metrics),
+	.decl.by_time = true,
 	.decl.check = coop_check,
 	.run = coop_run,
 };

@@ -226,6 +226,7 @@ const struct probe probe_overhead = {
 		"record; per-op = a timed batch / batch (basic overheads)",
 	PROBE_PARAMS(params),
 	PROBE_METRICS(metrics),
+	.decl.by_time = true,
 	.decl.check = ov_check,
 	.run = ov_run,
 };

@@ -197,5 +197,6 @@ const struct probe probe_process_create = {
 		"or fork+execve of rtconform-nop (docs/background.md)",
 	PROBE_PARAMS(params),
 	PROBE_METRICS(metrics),
+	.decl.by_time = true,
 	.run = pc_run,
 };

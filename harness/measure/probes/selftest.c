@@ -144,5 +144,6 @@ const struct probe probe_selftest = {
 		"spins, exits or fails on purpose",
 	PROBE_PARAMS(params),
 	PROBE_METRICS(metrics),
+	.decl.by_time = true,
 	.run = selftest_run,
 };

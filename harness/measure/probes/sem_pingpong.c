@@ -295,9 +295,9 @@ static int pp_measure(struct probe_ctx *c, struct pp_shared *sh, const struct ip
 			goto peer_failed;
 	}
 	for (uint32_t r = 0; r < c->runs && !*c->stop; r++) {
-		sh->run = r;
-		sh->measuring = 1;
 		probe_run_begin(c, r);
+		sh->run = c->run; /* the recorded run (by time: r's group) */
+		sh->measuring = 1;
 		uint64_t i;
 		for (i = 0; i < c->iterations; i++) {
 			uint64_t t0 = tb_now();
@@ -394,6 +394,7 @@ const struct probe probe_sem_pingpong = {
 		"to return (ptsematest, svsematest)",
 	PROBE_PARAMS(params),
 	PROBE_METRICS(metrics),
+	.decl.by_time = true,
 	.decl.check = pp_check,
 	.run = pp_run,
 	.cleanup = ipc_sem_cleanup,

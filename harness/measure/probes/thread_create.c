@@ -213,5 +213,6 @@ const struct probe probe_thread_create = {
 		"thread that returns at once (creation on Unix)",
 	PROBE_PARAMS(params),
 	PROBE_METRICS(metrics),
+	.decl.by_time = true,
 	.run = tc_run,
 };

@@ -199,8 +199,10 @@ static int tw_interval(struct probe_ctx *c, uint64_t *interval)
 	char why[200];
 	if (duration_parse_ns(probe_value(c, "interval"), false, interval, why, sizeof why) != 0)
 		return probe_fail(c, EINVAL, "interval: %s", why);
-	long double need = ((long double)c->warmup + (long double)c->runs * c->iterations) *
-			   *interval;
+	/* By time: the duration, and the run that starts just before it ends. */
+	long double runs = c->duration_ns ? 1.0L : (long double)c->runs;
+	long double need = ((long double)c->warmup + runs * c->iterations) * *interval +
+			   (long double)c->duration_ns;
 	if (c->timeout_ns && need >= (long double)c->timeout_ns) {
 		char a[32], b[32];
 		fmt_ns((double)need, a, sizeof a);
@@ -434,6 +436,7 @@ const struct probe probe_timer_wakeup = {
 		"measurement); iterations = wake-ups per thread per run",
 	PROBE_PARAMS(params),
 	PROBE_METRICS(metrics),
+	.decl.by_time = true,
 	.decl.check = tw_check,
 	.run = tw_run,
 	.per_cpu_series = true,

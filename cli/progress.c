@@ -1,0 +1,118 @@
+/* progress.c - what `rtconform run` says on stderr while it measures; see
+ * struct cli_progress in cli.h. Nothing here goes into a report. */
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/termsafe.h"
+#include "base/units.h"
+
+int cli_progress_init(struct cli_progress *p, bool quiet)
+{
+	const char *nc = getenv("NO_COLOR");
+	const char *iv = getenv("RTC_PROGRESS_INTERVAL");
+	p->tty = isatty(STDERR_FILENO);
+	p->quiet = quiet;
+	p->colour = p->tty && !quiet && !(nc && nc[0]);
+	p->interval = CLI_PROGRESS_INTERVAL_S;
+	if (iv && iv[0]) {
+		char err[200];
+		uint64_t ns;
+		if (duration_parse_ns(iv, false, &ns, err, sizeof err) != 0) {
+			char safe[64];
+			term_println(stderr, "rtconform run: RTC_PROGRESS_INTERVAL=\"%s\": %s",
+				     term_escape(iv, safe, sizeof safe), err);
+			return EXIT_USAGE;
+		}
+		p->interval = (double)ns / 1e9;
+	}
+	return 0;
+}
+
+/* "12.0 s of 24 h" for a run by time, "3/10 runs" by count. */
+static void how_far(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,
+		    double elapsed, char *buf, size_t len)
+{
+	if (r->duration_ns) {
+		char d[32];
+		fmt_ns((double)r->duration_ns, d, sizeof d);
+		snprintf(buf, len, "%.1f s of %s", elapsed, d);
+	} else {
+		snprintf(buf, len, "%u/%llu runs done, %.1f s", runs_done,
+			 (unsigned long long)runs_total, elapsed);
+	}
+}
+
+void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,
+		       double elapsed, void *arg)
+{
+	struct cli_progress *ps = arg;
+	char id[256], far[96];
+	if (ps->quiet)
+		return;
+	term_escape(r->req->id, id, sizeof id); /* our own \r and ESC only */
+	how_far(r, runs_done, runs_total, elapsed, far, sizeof far);
+	if (!ps->tty) {
+		/* A line now and then, so a CI log shows the run is alive. */
+		if (elapsed < ps->last_line + ps->interval)
+			return;
+		ps->last_line = elapsed;
+		fprintf(stderr, "[%zu/%zu] %s: running, %s\n", ps->index, ps->total, id, far);
+		fflush(stderr);
+		return;
+	}
+	double left = runs_done ? elapsed / runs_done * (double)(runs_total - runs_done) : -1;
+	if (r->duration_ns)
+		left = (double)r->duration_ns / 1e9 - elapsed;
+	if (runs_done && left >= 0)
+		fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s, ~%.1f s left", ps->index, ps->total,
+			id, far, left);
+	else
+		fprintf(stderr, "\r\033[K[%zu/%zu] %s: warming up, %.1f s", ps->index, ps->total,
+			id, elapsed);
+	fflush(stderr);
+}
+
+/* The SGR colour of a verdict on a terminal. */
+static const char *verdict_colour(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_PASS: return "\033[32m";  /* green */
+	case VERDICT_FAIL: return "\033[31m";  /* red */
+	case VERDICT_ERROR: return "\033[33m"; /* yellow */
+	default: return "";
+	}
+}
+
+/* The figure a reader wants first: the first failed limit of a failure,
+ * the first limit of a pass, the reason of anything else. */
+static const char *key_figure(const struct req_result *res)
+{
+	const struct requirement *q = res->req;
+	size_t n = q ? q->nlimits : 0;
+	if (res->verdict == VERDICT_FAIL)
+		for (size_t i = 0; i < n; i++)
+			if (res->limits[i].evaluated && !res->limits[i].passed)
+				return res->limits[i].text;
+	if (res->verdict == VERDICT_PASS)
+		return n && res->limits[0].text[0] ? res->limits[0].text : "no limits";
+	return res->reason[0] ? res->reason : "-";
+}
+
+void cli_progress_done(struct cli_progress *p, const char *id, const struct req_result *res)
+{
+	char safe[256], fig[700];
+	p->last_line = 0;
+	if (p->quiet)
+		return;
+	term_escape(id, safe, sizeof safe);
+	term_escape(key_figure(res), fig, sizeof fig);
+	const char *on = p->colour ? verdict_colour(res->verdict) : "";
+	fprintf(stderr, "%s[%zu/%zu] %s: %s%s%s, %s (%.1f s)\n", p->tty ? "\r\033[K" : "",
+		p->index, p->total, safe, on, verdict_name(res->verdict), on[0] ? "\033[0m" : "",
+		fig, res->seconds);
+	fflush(stderr);
+}

@@ -1,0 +1,88 @@
+# Runs by time (<run duration>, --duration): a requirement runs about as
+# long as asked and takes more samples than a run by count would; probes
+# that cannot run by time are refused (exit 2, nothing written); progress
+# lines for a CI log, the heartbeat, --quiet, and verdict colour on a
+# terminal that NO_COLOR turns off.
+. "$(dirname "$0")/lib.sh"
+
+command -v script >/dev/null || { fail "script(1) is missing (Debian package bsdutils)"; finish; }
+command -v python3 >/dev/null || { fail "python3 is missing"; finish; }
+
+cat >"$TMP/d.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="dur">
+  <requirement id="SELF"><probe name="selftest"/>
+    <run iterations="200" duration="3s"/>
+    <limit statistic="max" max="10s"/></requirement>
+</requirements>
+XML
+samples() {
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["files"][0]["requirements"][0]; print(r["metrics"][0]["count"], r["seconds"], r["note"] or "")' "$1"
+}
+
+# duration="3s": at least 3 s measured, more samples than 10 runs of 200.
+t0=$(now_us)
+RTC_PROGRESS_INTERVAL=500ms "$RTC" run -o "$TMP/a" "$TMP/d.xml" >"$TMP/a.out" 2>"$TMP/a.err"
+rc=$?; t1=$(now_us)
+[ "$rc" -eq 0 ] && ok || { fail "duration run exited $rc"; cat "$TMP/a.out" "$TMP/a.err"; }
+[ $((t1 - t0)) -ge 3000000 ] && ok || fail "a 3 s duration took $(((t1 - t0) / 1000)) ms"
+read -r n secs note < <(samples "$TMP/a/results.json")
+[ "${n:-0}" -gt 2000 ] && ok || fail "by time took $n samples, no more than 10 runs x 200"
+python3 -c "import sys; sys.exit(0 if float('$secs') >= 3.0 else 1)" && ok || fail "seconds $secs < 3"
+case "$note" in *"ran by time: "*) ok ;; *) fail "note says nothing of the run by time: $note" ;; esac
+# Progress for a CI log: the heartbeat while it runs, one line at its end.
+expect_grep '^\[1/1\] SELF: running, [0-9.]+ s of 3 s$' "$TMP/a.err"
+expect_grep '^\[1/1\] SELF: pass, max .* <= 10 s \(n=[0-9]+\) \([0-9.]+ s\)$' "$TMP/a.err"
+expect_no_grep $'\033' "$TMP/a.err"
+# The same requirement by count takes what it asks for.
+sed 's/duration="3s"/runs="10"/' "$TMP/d.xml" >"$TMP/c.xml"
+expect_status 0 "$RTC" run -o "$TMP/c" "$TMP/c.xml"
+read -r n _ < <(samples "$TMP/c/results.json")
+[ "$n" -eq 2000 ] && ok || fail "by count: $n samples, not 2000"
+
+# --duration on the command line overrides the file's runs, every requirement.
+expect_status 0 "$RTC" run --quiet --duration 1s -o "$TMP/o" "$TMP/c.xml"
+read -r n secs _ < <(samples "$TMP/o/results.json")
+[ "$n" -gt 2000 ] && ok || fail "--duration 1s took $n samples"
+# --quiet: nothing on stderr.
+"$RTC" run -q --duration 1s -o "$TMP/q" "$TMP/c.xml" >/dev/null 2>"$TMP/q.err"
+[ ! -s "$TMP/q.err" ] && ok || { fail "--quiet printed:"; cat "$TMP/q.err"; }
+
+# Bad values and refused probes: exit 2, nothing written.
+expect_status 2 "$RTC" run --duration 24 -o "$TMP/x" "$TMP/c.xml"
+expect_grep 'rtconform run: --duration "24": missing unit \(expected s, min or h' "$TMP/out"
+expect_status 2 "$RTC" run --duration 8d -o "$TMP/x" "$TMP/c.xml"
+expect_grep "unknown unit 'd'" "$TMP/out"
+expect_status 2 "$RTC" run --duration 200h -o "$TMP/x" "$TMP/c.xml"
+expect_grep 'out of range \(expected 1s \.\. 168h' "$TMP/out"
+expect_status 2 "$RTC" run --duration 1h --runs 3 -o "$TMP/x" "$TMP/c.xml"
+expect_grep 'give one, not both' "$TMP/out"
+expect_status 2 env RTC_PROGRESS_INTERVAL=soon "$RTC" run -o "$TMP/x" "$TMP/c.xml"
+expect_grep 'RTC_PROGRESS_INTERVAL="soon"' "$TMP/out"
+cat >"$TMP/rr.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="rr">
+  <requirement id="SELF"><probe name="selftest"/></requirement>
+  <requirement id="RR"><probe name="rr-quantum"/><sched policy="rr" priority="10"/></requirement>
+</requirements>
+XML
+expect_status 2 "$RTC" run --duration 1h -o "$TMP/x" "$TMP/rr.xml"
+expect_grep "^rtconform run: --duration: $TMP/rr.xml:3: requirement RR: probe rr-quantum cannot run by time" "$TMP/out"
+sed 's/priority="10"\/>/priority="10"\/><run duration="1h"\/>/' "$TMP/rr.xml" >"$TMP/rr2.xml"
+expect_status 2 "$RTC" validate "$TMP/rr2.xml"
+expect_grep "rr2.xml:3: requirement RR: duration: probe rr-quantum cannot run by time" "$TMP/out"
+[ ! -e "$TMP/x" ] && ok || fail "a refused run wrote $TMP/x"
+# --only leaves the refused one out, and the run goes on.
+expect_status 0 "$RTC" run -q --duration 1s --only SELF -o "$TMP/y" "$TMP/rr.xml"
+
+# Colour on a terminal: the verdict in green; NO_COLOR=1 (any non-empty
+# value) turns it off; an empty NO_COLOR does not.
+short=(run --iterations 200 --runs 2 -o "$TMP/t" "$TMP/c.xml")
+script -qec "'$RTC' ${short[*]}" /dev/null >"$TMP/tty.out" 2>&1
+expect_grep $'SELF: \033\\[32mpass\033\\[0m' "$TMP/tty.out"
+NO_COLOR=1 script -qec "'$RTC' ${short[*]}" /dev/null >"$TMP/nc.out" 2>&1
+expect_grep 'SELF: pass, ' "$TMP/nc.out"
+expect_no_grep $'\033\\[3[0-9]m' "$TMP/nc.out"
+NO_COLOR= script -qec "'$RTC' ${short[*]}" /dev/null >"$TMP/ec.out" 2>&1
+expect_grep $'\033\\[32mpass' "$TMP/ec.out"
+# Never colour in the files.
+expect_no_grep $'\033' "$TMP/t/summary.txt"
+finish
