@@ -19,6 +19,17 @@ install(FILES ${PROJECT_SOURCE_DIR}/README.md ${RTC_DOC_PAGES}
 # -DCMAKE_INSTALL_PREFIX=/usr (the package installs to the prefix configured).
 set(RTC_PACKAGE_MAINTAINER "rtconform maintainers <rtconform@localhost>" CACHE STRING
     "Maintainer field of the Debian package")
+# The changelog Debian policy asks of a package, gzip'd without a time stamp
+# (its date honours SOURCE_DATE_EPOCH), installed with the documentation.
+string(TIMESTAMP RTC_PACKAGE_DATE "%a, %d %b %Y %H:%M:%S +0000" UTC)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/deb/changelog.in ${PROJECT_BINARY_DIR}/deb/changelog @ONLY)
+add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/deb/changelog.gz
+  COMMAND gzip -9nkf changelog
+  WORKING_DIRECTORY ${PROJECT_BINARY_DIR}/deb
+  DEPENDS ${PROJECT_BINARY_DIR}/deb/changelog VERBATIM)
+add_custom_target(rtc_changelog ALL DEPENDS ${PROJECT_BINARY_DIR}/deb/changelog.gz)
+install(FILES ${PROJECT_BINARY_DIR}/deb/changelog.gz DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME rtconform)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
@@ -35,6 +46,9 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${RTC_PACKAGE_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+if(RTC_DEB_ARCH) # a cross build: the target's, not this machine's
+  set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE ${RTC_DEB_ARCH})
+endif()
 # Runtime dependencies only, read from the binaries by dpkg-shlibdeps
 # (libxml2, libjansson4, libc6); a static build has none but libc's.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
