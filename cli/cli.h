@@ -8,11 +8,13 @@
 #ifndef RTC_CLI_H
 #define RTC_CLI_H
 
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/diag.h"
 #include "harness/runner.h"
 #include "harness/verdict.h" /* enum rtc_exit */
 #include "requirements/model.h"
@@ -20,9 +22,10 @@
 /* What main() knows that a subcommand may need. */
 struct cli_ctx {
 	const char *self_dir; /* where rtconform-worker and rtconform-nop are run
-				 from (main.c: find_helper_dir); NULL when they
-				 cannot be located, helper_problem says why */
+				 from (cli_find_layout); NULL when they cannot be
+				 located, helper_problem says why */
 	const char *helper_problem;
+	const char *profile_dir; /* the shipped profiles; NULL or "" when none */
 	const char *cmdline;  /* the whole command line, shell-quoted; NULL when it
 				 could not be built */
 };
@@ -37,13 +40,38 @@ int cmd_probe(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_env(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_report(int argc, char **argv, const struct cli_ctx *ctx);
 
+/* ---- where the helpers and profiles are (layout.c) ---- */
+
+/* The build tree's or the installed prefix's directories (docs/install.md). */
+struct cli_layout {
+	char helper_dir[PATH_MAX];  /* rtconform-worker, rtconform-nop; "" when not found */
+	char profile_dir[PATH_MAX]; /* the shipped profiles; "" when not found */
+	char problem[2 * PATH_MAX + 400]; /* why helper_dir is "" */
+};
+void cli_find_layout(struct cli_layout *l);
+
 /* ---- loading requirements files ---- */
 
-/* Load and fully check files (or the built-in default profile when n == 0).
- * Returns 0, or EXIT_USAGE after printing every problem. Free with
- * cli_free_files(). */
-int cli_load_all(char **paths, int n, struct req_file ***out, size_t *nout);
+/* Load and fully check files, each a path or a shipped profile's name (or
+ * the built-in default profile when n == 0). Returns 0, or EXIT_USAGE after
+ * printing every problem. Free with cli_free_files(). */
+int cli_load_all(const struct cli_ctx *ctx, char **args, int n, struct req_file ***out,
+		 size_t *nout);
 void cli_free_files(struct req_file **files, size_t n);
+
+/* ---- shipped profiles by name (profiles.c) ---- */
+
+/* True when a command-line argument names a shipped profile rather than a
+ * file: no file of that name exists, it has no '/' and no ".xml" ending. */
+bool cli_is_profile_name(const char *arg);
+
+/* Load shipped profile `name` ("default": the built-in one). NULL with a
+ * diagnostic naming the shipped profiles when there is none of that name. */
+struct req_file *cli_load_profile(const struct cli_ctx *ctx, const char *name,
+				  struct diag_list *d);
+
+/* `rtconform list --profiles`: name, requirement count and title of each. */
+int cli_list_profiles(const struct cli_ctx *ctx);
 
 /* ---- options ---- */
 

@@ -21,8 +21,6 @@
 #include "requirements/validate.h"
 #include "reports/csv.h"
 
-#define DEFAULT_PROFILE_NAME "<built-in default profile>"
-
 /* ---------------------------------------------------------------- files */
 
 static void print_diags(const struct diag_list *d)
@@ -31,7 +29,8 @@ static void print_diags(const struct diag_list *d)
 		term_println(stderr, "%s", d->msgs[i]);
 }
 
-int cli_load_all(char **paths, int n, struct req_file ***out, size_t *nout)
+int cli_load_all(const struct cli_ctx *ctx, char **args, int n, struct req_file ***out,
+		 size_t *nout)
 {
 	struct diag_list d = { 0 };
 	size_t count = n > 0 ? (size_t)n : 1;
@@ -41,11 +40,12 @@ int cli_load_all(char **paths, int n, struct req_file ***out, size_t *nout)
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < count; i++) {
-		if (n > 0)
-			files[i] = req_load_file(paths[i], NULL, &d);
+		if (n == 0)
+			files[i] = cli_load_profile(ctx, "default", &d);
+		else if (cli_is_profile_name(args[i]))
+			files[i] = cli_load_profile(ctx, args[i], &d);
 		else
-			files[i] = req_load_memory(rtc_default_profile, rtc_default_profile_len,
-						   DEFAULT_PROFILE_NAME, &d);
+			files[i] = req_load_file(args[i], NULL, &d);
 		if (files[i])
 			validate_file(files[i], &probe_catalog, &d);
 	}

@@ -4,6 +4,7 @@
 #include "base/termsafe.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "base/units.h"
 #include "harness/measure/probes/probes.h"
@@ -84,26 +85,35 @@ static void list_file(const struct req_file *f)
 
 int cmd_list(int argc, char **argv, const struct cli_ctx *ctx)
 {
-	(void)ctx;
 	if (cli_wants_help(argc, argv)) {
-		puts("usage: rtconform list [FILE]\n\n"
+		puts("usage: rtconform list [FILE | PROFILE | --profiles]\n\n"
 		     "Without FILE: every probe with its parameters (allowed values, defaults)\n"
 		     "and metrics (each a duration or a count), then the harness's count\n"
-		     "metrics every probe has (page faults, involuntary switches). With FILE:\n"
-		     "the file's requirements (id, probe, policy, counts, limits).");
+		     "metrics every probe has (page faults, involuntary switches). With FILE\n"
+		     "or a shipped profile's name: its requirements (id, probe, policy,\n"
+		     "counts, limits). With --profiles: the shipped profiles (name,\n"
+		     "requirement count, title) and where they are.");
 		return 0;
 	}
 	if (argc > 2) {
-		term_println(stderr, "rtconform list: at most one file (usage: rtconform list [FILE])");
+		term_println(stderr, "rtconform list: at most one file (usage: rtconform list "
+			     "[FILE | PROFILE | --profiles])");
 		return EXIT_USAGE;
 	}
 	if (argc == 1) {
 		list_probes();
 		return 0;
 	}
+	if (!strcmp(argv[1], "--profiles"))
+		return cli_list_profiles(ctx);
+	if (argv[1][0] == '-' && argv[1][1]) {
+		term_println(stderr, "rtconform list: unknown option '%s' (see rtconform list --help)",
+			     argv[1]);
+		return EXIT_USAGE;
+	}
 	struct req_file **files;
 	size_t n;
-	int rc = cli_load_all(argv + 1, 1, &files, &n);
+	int rc = cli_load_all(ctx, argv + 1, 1, &files, &n);
 	if (rc)
 		return rc;
 	list_file(files[0]);

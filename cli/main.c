@@ -28,7 +28,8 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "[OPTIONS] [FILE.xml ...]",
 	  "measure requirements (no FILE: built-in default profile)" },
 	{ "validate", cmd_validate, "FILE...", "check requirement files, measure nothing" },
-	{ "list", cmd_list, "[FILE]", "probes and their parameters, or a file's requirements" },
+	{ "list", cmd_list, "[FILE | --profiles]",
+	  "probes and their parameters, a file's requirements, or the shipped profiles" },
 	{ "probe", cmd_probe, "NAME [OPTIONS]", "one ad-hoc measurement, statistics to stdout" },
 	{ "env", cmd_env, "", "this machine's fingerprint and real-time readiness" },
 	{ "report", cmd_report, "JUNIT.xml --html FILE",
@@ -94,43 +95,11 @@ static char *quote_cmdline(int argc, char **argv)
 	return s;
 }
 
-#ifndef RTC_HELPER_DIR
-#error "RTC_HELPER_DIR: the directory of rtconform-worker fixed at build time (CMakeLists.txt)"
-#endif
-
-/* The directory rtconform-worker and rtconform-nop are run from: this
- * executable's own (they are built and installed beside it), read from
- * /proc/self/exe; without /proc, the directory fixed at build time, if the
- * worker is there. Never the current directory or PATH: rtconform runs as
- * root and would run whatever a directory holds. NULL with the reason in
- * why when neither can be had. */
-static const char *find_helper_dir(char *dir, size_t len, char *why, size_t wlen)
-{
-	ssize_t n = readlink("/proc/self/exe", dir, len - 1);
-	char *slash = n > 0 ? (dir[n] = 0, strrchr(dir, '/')) : NULL;
-	if (slash && slash != dir) {
-		*slash = 0;
-		return dir;
-	}
-	int e = errno;
-	char worker[PATH_MAX];
-	snprintf(worker, sizeof worker, "%s/rtconform-worker", RTC_HELPER_DIR);
-	if (access(worker, X_OK) == 0) {
-		snprintf(dir, len, "%s", RTC_HELPER_DIR);
-		return dir;
-	}
-	snprintf(why, wlen, "cannot locate rtconform-worker: /proc/self/exe cannot be read (%s) "
-		 "and %s is not there; rtconform never runs helpers from the current directory "
-		 "(mount /proc, or run the rtconform built or installed beside its worker)",
-		 n < 0 ? strerror(e) : "not an absolute path", worker);
-	return NULL;
-}
-
 int main(int argc, char **argv)
 {
 	cli_guard_std_fds();
-	char self[PATH_MAX], why[PATH_MAX + 400] = "";
-	const char *helper_dir = find_helper_dir(self, sizeof self, why, sizeof why);
+	static struct cli_layout layout;
+	cli_find_layout(&layout);
 	if (argc < 2) {
 		print_usage(stderr);
 		return EXIT_USAGE;
@@ -150,8 +119,9 @@ int main(int argc, char **argv)
 		if (strcmp(name, commands[i].name) != 0)
 			continue;
 		char *cmdline = quote_cmdline(argc, argv);
-		struct cli_ctx ctx = { .self_dir = helper_dir, .helper_problem = why,
-				       .cmdline = cmdline };
+		struct cli_ctx ctx = { .self_dir = layout.helper_dir[0] ? layout.helper_dir : NULL,
+				       .helper_problem = layout.problem,
+				       .profile_dir = layout.profile_dir, .cmdline = cmdline };
 		int rc = commands[i].run(argc - 1, argv + 1, &ctx);
 		free(cmdline);
 		return rc;

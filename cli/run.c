@@ -20,10 +20,11 @@
 #include "requirements/validate.h"
 
 static const char run_usage[] =
-	"usage: rtconform run [OPTIONS] [FILE.xml ...]\n"
+	"usage: rtconform run [OPTIONS] [FILE.xml | PROFILE ...]\n"
 	"\n"
 	"Measure every requirement of the files (no FILE: the built-in default profile),\n"
 	"each in its own worker under mlockall and the requested policy, and write reports.\n"
+	"PROFILE: a shipped profile's name (rtconform list --profiles).\n"
 	"\n"
 	"  -o, --output DIR      report directory (default ./rtconform-results): junit.xml,\n"
 	"                        summary.txt, report.html, results.json\n"
@@ -482,7 +483,7 @@ int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 
 	struct req_file **files;
 	size_t nfiles;
-	rc = cli_load_all(argv + optind, argc - optind, &files, &nfiles);
+	rc = cli_load_all(ctx, argv + optind, argc - optind, &files, &nfiles);
 	if (rc)
 		return rc;
 	if ((a.only && (rc = check_only(a.only, files, nfiles)) != 0) ||

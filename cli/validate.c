@@ -7,11 +7,11 @@
 
 int cmd_validate(int argc, char **argv, const struct cli_ctx *ctx)
 {
-	(void)ctx;
 	if (cli_wants_help(argc, argv)) {
-		puts("usage: rtconform validate FILE...\n\n"
-		     "Check requirement files against the schema and the probe table; measure\n"
-		     "nothing. Prints one 'file:line: message' per problem.\n\n"
+		puts("usage: rtconform validate FILE|PROFILE...\n\n"
+		     "Check requirement files (or shipped profiles, by name) against the schema\n"
+		     "and the probe table; measure nothing. Prints one 'file:line: message' per\n"
+		     "problem.\n\n"
 		     "exit status: 0 every file valid, 2 a problem was found");
 		return 0;
 	}
@@ -26,7 +26,7 @@ int cmd_validate(int argc, char **argv, const struct cli_ctx *ctx)
 		}
 	struct req_file **files;
 	size_t n;
-	int rc = cli_load_all(argv + 1, argc - 1, &files, &n);
+	int rc = cli_load_all(ctx, argv + 1, argc - 1, &files, &n);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < n; i++)

@@ -84,6 +84,22 @@ static void task_main_uc(unsigned lo, unsigned hi)
 	}
 }
 
+/* Task t's context, to start task_main_uc on `stack`. Returns 0, or -1 with
+ * errno. A function of its own so that getcontext(), which returns twice,
+ * leaves no variable of the caller's loop to be clobbered. */
+static int uc_task_init(struct coop_task *t, void *stack)
+{
+	if (getcontext(&t->uc) != 0)
+		return -1;
+	t->uc.uc_stack.ss_sp = stack;
+	t->uc.uc_stack.ss_size = COOP_STACK_BYTES;
+	t->uc.uc_link = NULL; /* never used: a task never returns */
+	uintptr_t p = (uintptr_t)t;
+	makecontext(&t->uc, (void (*)(void))task_main_uc, 2, (unsigned)(p & 0xffffffffu),
+		    (unsigned)((uint64_t)p >> 32));
+	return 0;
+}
+
 /* One block of n cycles with swapcontext. Returns 0 or -errno. */
 static int block_uc(struct coop_sched *s, uint64_t n)
 {
@@ -224,16 +240,10 @@ static int coop_run(struct probe_ctx *c)
 			t->sp = asm_initial_sp(stack, COOP_STACK_BYTES, t);
 			continue;
 		}
-		if (getcontext(&t->uc) != 0) {
+		if (uc_task_init(t, stack) != 0) {
 			rc = probe_fail(c, errno, "getcontext: %s", strerror(errno));
 			goto cleanup;
 		}
-		t->uc.uc_stack.ss_sp = stack;
-		t->uc.uc_stack.ss_size = COOP_STACK_BYTES;
-		t->uc.uc_link = NULL; /* never used: a task never returns */
-		uintptr_t p = (uintptr_t)t;
-		makecontext(&t->uc, (void (*)(void))task_main_uc, 2, (unsigned)(p & 0xffffffffu),
-			    (unsigned)((uint64_t)p >> 32));
 	}
 	int (*run_block)(struct coop_sched *, uint64_t) = use_asm ? block_asm : block_uc;
 

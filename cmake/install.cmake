@@ -1,0 +1,66 @@
+# What `cmake --install` puts where, and the Debian package `cpack -G DEB`
+# makes from it (docs/install.md). Included from CMakeLists.txt after the
+# targets; RTC_INSTALL_HELPERDIR and RTC_INSTALL_PROFILEDIR are set there,
+# beside the relative paths rtconform finds them by.
+
+install(TARGETS rtconform RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The helpers are run by rtconform only, so they live in libexec.
+install(TARGETS rtconform-worker rtconform-nop RUNTIME DESTINATION ${RTC_INSTALL_HELPERDIR})
+file(GLOB RTC_SHIPPED_PROFILES ${PROJECT_SOURCE_DIR}/requirements/profiles/*.xml)
+install(FILES ${RTC_SHIPPED_PROFILES} DESTINATION ${RTC_INSTALL_PROFILEDIR})
+# The schema, for editors that validate a requirements file as it is written.
+install(FILES ${PROJECT_SOURCE_DIR}/requirements/schema/rtconform-requirements.xsd
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/rtconform/schema)
+file(GLOB RTC_DOC_PAGES ${PROJECT_SOURCE_DIR}/docs/*.md)
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${RTC_DOC_PAGES}
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+# ---- the Debian package: cpack -G DEB in a build configured with
+# -DCMAKE_INSTALL_PREFIX=/usr (the package installs to the prefix configured).
+set(RTC_PACKAGE_MAINTAINER "rtconform maintainers <rtconform@localhost>" CACHE STRING
+    "Maintainer field of the Debian package")
+# The changelog Debian policy asks of a package, gzip'd without a time stamp
+# (its date honours SOURCE_DATE_EPOCH), installed with the documentation.
+string(TIMESTAMP RTC_PACKAGE_DATE "%a, %d %b %Y %H:%M:%S +0000" UTC)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/deb/changelog.in ${PROJECT_BINARY_DIR}/deb/changelog @ONLY)
+add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/deb/changelog.gz
+  COMMAND gzip -9nkf changelog
+  WORKING_DIRECTORY ${PROJECT_BINARY_DIR}/deb
+  DEPENDS ${PROJECT_BINARY_DIR}/deb/changelog VERBATIM)
+add_custom_target(rtc_changelog ALL DEPENDS ${PROJECT_BINARY_DIR}/deb/changelog.gz)
+install(FILES ${PROJECT_BINARY_DIR}/deb/changelog.gz DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME rtconform)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "real-time latency conformance tests for Linux")
+set(CPACK_PACKAGE_DESCRIPTION
+  "rtconform measures latency and behaviour requirements declared in XML\n"
+  "(semaphores, thread and process creation, timers, priority rules) on the\n"
+  "machine it runs on, each in its own worker process under mlockall and the\n"
+  "requested real-time policy, and reports a verdict per requirement in\n"
+  "junit.xml, report.html, results.json and its exit status.")
+string(REPLACE ";" "" CPACK_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION}")
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${RTC_PACKAGE_MAINTAINER}")
+set(CPACK_DEBIAN_PACKAGE_SECTION utils)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+if(RTC_DEB_ARCH) # a cross build: the target's, not this machine's
+  set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE ${RTC_DEB_ARCH})
+endif()
+# Runtime dependencies only, read from the binaries by dpkg-shlibdeps
+# (libxml2, libjansson4, libc6); a static build has none but libc's.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# stress-ng: the <load> of a requirement; libcap2-bin: setcap, to let users
+# without root measure (docs/install.md).
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "stress-ng, libcap2-bin")
+set(RTC_INSTALLED_WORKER ${CMAKE_INSTALL_FULL_LIBEXECDIR}/rtconform/rtconform-worker)
+set(RTC_INSTALLED_DOC ${CMAKE_INSTALL_FULL_DOCDIR})
+configure_file(${PROJECT_SOURCE_DIR}/cmake/deb/postinst.in ${PROJECT_BINARY_DIR}/deb/postinst
+               @ONLY FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+               GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_BINARY_DIR}/deb/postinst)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+set(CPACK_STRIP_FILES ON)
+include(CPack)

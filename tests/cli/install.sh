@@ -1,0 +1,61 @@
+# `cmake --install` of this build: the files it installs and where, and the
+# installed rtconform at work from a moved prefix, outside the trees: it finds
+# its worker in libexec/rtconform and the shipped profiles in
+# share/rtconform/profiles, and never falls back to the build tree
+# (docs/install.md).
+. "$(dirname "$0")/lib.sh"
+command -v cmake >/dev/null || { fail "cmake missing: ci/deps installs it"; finish; }
+BUILD="$(dirname "$RTC")"
+if ! cmake --install "$BUILD" --prefix "$TMP/prefix" >"$TMP/install.log" 2>&1; then
+  fail "cmake --install failed:"; cat "$TMP/install.log"; finish
+fi
+(cd "$TMP/prefix" && find . -type f | sed 's|^\./||' | sort) >"$TMP/files"
+
+# Every expected file is there, with the mode it needs.
+expected="bin/rtconform libexec/rtconform/rtconform-worker libexec/rtconform/rtconform-nop
+  share/rtconform/schema/rtconform-requirements.xsd share/doc/rtconform/README.md
+  share/doc/rtconform/install.md share/doc/rtconform/changelog.gz"
+for f in "$SRC"/requirements/profiles/*.xml; do
+  expected="$expected share/rtconform/profiles/$(basename "$f")"
+done
+for f in $expected; do
+  grep -qx "$f" "$TMP/files" && ok || fail "cmake --install did not install $f"
+done
+for f in bin/rtconform libexec/rtconform/rtconform-worker libexec/rtconform/rtconform-nop; do
+  [ -x "$TMP/prefix/$f" ] && ok || fail "$f is not executable"
+done
+# Nothing beside them: no helper in bin, no test program, nothing elsewhere.
+others="$(grep -Ev '^(bin/rtconform|libexec/rtconform/rtconform-(worker|nop)|share/rtconform/(profiles|schema)/[^/]+|share/doc/rtconform/([^/]+\.md|changelog\.gz)|share/man/man[1-8]/rtconform[^/]*|share/bash-completion/completions/rtconform)$' "$TMP/files")"
+[ -z "$others" ] && ok || fail "unexpected installed files: $others"
+[ "$(grep -c '^share/rtconform/profiles/' "$TMP/files")" = "$(ls "$SRC"/requirements/profiles/*.xml | wc -l)" ] \
+  && ok || fail "the installed profiles differ from requirements/profiles"
+
+# A moved prefix keeps working: everything is found relative to bin/.
+mv "$TMP/prefix" "$TMP/moved"
+I="$TMP/moved/bin/rtconform"
+mkdir "$TMP/cwd" && cd "$TMP/cwd"
+expect_status 0 "$I" list --profiles
+expect_grep "the others are in $TMP/moved/share/rtconform/profiles\)" "$TMP/out"
+expect_grep '^spy-memo +2 requirements' "$TMP/out"
+expect_status 0 "$I" validate creation
+expect_grep "^$TMP/moved/share/rtconform/profiles/creation.xml: valid" "$TMP/out"
+# the worker and rtconform-nop (fork-exec) run from libexec/rtconform
+st=0
+"$I" run --quick --only SEM-OTHER,SPAWN-OTHER -o "$TMP/o1" creation spy-memo >"$TMP/out" 2>&1 || st=$?
+[ "$st" -le 1 ] && ok || { fail "installed run exited $st:"; cat "$TMP/out"; }
+expect_grep "$TMP/moved/share/rtconform/profiles/spy-memo.xml" "$TMP/o1/results.json"
+expect_grep 'name="SEM-OTHER.verdict" value="(pass|fail)"' "$TMP/o1/junit.xml"
+expect_grep 'name="SPAWN-OTHER.verdict" value="(pass|fail)"' "$TMP/o1/junit.xml"
+
+# Without its worker the installed rtconform says where it looked, and
+# does not take the build tree's (exit 3, nothing measured).
+rm "$TMP/moved/libexec/rtconform/rtconform-worker"
+expect_status 3 "$I" run --quick -o "$TMP/o2" spy-memo
+expect_grep "cannot locate rtconform-worker: it is neither beside $TMP/moved/bin/rtconform nor in $TMP/moved/bin/\.\./libexec/rtconform" "$TMP/out"
+# Without its profile directory, "default" is still built in and the
+# error for another name says no directory was found.
+rm -r "$TMP/moved/share/rtconform/profiles"
+expect_status 0 "$I" validate default
+expect_status 2 "$I" validate spy-memo
+expect_grep 'no profile directory was found for this rtconform; built in: default\)' "$TMP/out"
+finish

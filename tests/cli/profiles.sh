@@ -1,0 +1,55 @@
+# Shipped profiles by name: `run NAME`, `validate NAME`, `list NAME` and
+# `list --profiles`; an existing file of that name wins; a name that is
+# neither is exit status 2 with the shipped names listed (docs/install.md).
+. "$(dirname "$0")/lib.sh"
+PROFILES="$SRC/requirements/profiles"
+cd "$TMP"
+
+# list --profiles: every shipped file once, default first, with its count
+expect_status 0 "$RTC" list --profiles
+for f in "$PROFILES"/*.xml; do
+  n="$(basename "$f" .xml)"
+  expect_grep "^$n +[0-9]+ requirements  " "$TMP/out"
+done
+[ "$(grep -c ' requirements  ' "$TMP/out")" = "$(ls "$PROFILES"/*.xml | wc -l)" ] && ok \
+  || fail "list --profiles: one line per shipped profile expected"
+[ "$(head -1 "$TMP/out" | awk '{print $1}')" = default ] && ok || fail "default is not listed first"
+expect_grep "^spy-memo +2 requirements  SPY memo" "$TMP/out"
+expect_grep "the others are in $PROFILES" "$TMP/out"
+
+# validate and list by name: the shipped file's own path is reported
+expect_status 0 "$RTC" validate creation spy-memo
+expect_grep "^$PROFILES/creation.xml: valid" "$TMP/out"
+expect_grep "^$PROFILES/spy-memo.xml: valid \(2 requirements\)" "$TMP/out"
+expect_status 0 "$RTC" validate default
+expect_grep '^<built-in default profile>: valid' "$TMP/out"
+expect_status 0 "$RTC" list spy-memo
+expect_grep '^SEM-RT +sem-pingpong' "$TMP/out"
+
+# run by name measures the shipped file (pass or fail: the machine decides)
+st=0; "$RTC" run --quick --only SEM-OTHER -o "$TMP/o1" spy-memo >"$TMP/out" 2>&1 || st=$?
+[ "$st" -le 1 ] && ok || { fail "run spy-memo exited $st"; cat "$TMP/out"; }
+expect_grep "$PROFILES/spy-memo.xml" "$TMP/o1/results.json"
+expect_grep 'SEM-OTHER' "$TMP/o1/summary.txt"
+
+# an unknown name: status 2, the shipped names listed, nothing written
+expect_status 2 "$RTC" run -o "$TMP/o2" spy-mem0
+expect_grep "^spy-mem0: no such file, and no shipped profile of that name \(shipped profiles, in $PROFILES: default, creation, .*spy-memo, timer\)" "$TMP/out"
+[ ! -e "$TMP/o2" ] && ok || fail "an unknown profile name wrote reports"
+expect_status 2 "$RTC" validate spy-mem0
+
+# A path is always a path: ".xml" or a '/' is never looked up by name ...
+expect_status 2 "$RTC" validate spy-memo.xml
+expect_no_grep 'shipped profile' "$TMP/out"
+expect_status 2 "$RTC" validate ./spy-memo
+expect_no_grep 'shipped profile' "$TMP/out"
+# ... and an existing file wins over a shipped name
+cp "$FIX/cli/pass.xml" "$TMP/spy-memo"
+expect_status 0 "$RTC" validate spy-memo
+expect_grep '^spy-memo: valid' "$TMP/out"
+expect_no_grep 'SEM-RT' "$TMP/out"
+
+# list: --profiles is the only option
+expect_status 2 "$RTC" list --profile
+expect_grep "unknown option '--profile'" "$TMP/out"
+finish
