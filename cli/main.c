@@ -14,6 +14,7 @@
 #include "base/quote.h"
 #include "cli/cli.h"
 #include "base/termsafe.h"
+#include "host/facts.h"
 #include "requirements/loader.h"
 
 struct command {
@@ -130,6 +131,13 @@ int main(int argc, char **argv)
 	cli_guard_std_fds();
 	char self[PATH_MAX], why[PATH_MAX + 400] = "";
 	const char *helper_dir = find_helper_dir(self, sizeof self, why, sizeof why);
+	if (helper_dir) {
+		/* The fingerprint and readiness report what the worker will be
+		 * allowed, not rtconform's own privileges. */
+		char worker[PATH_MAX + 32];
+		snprintf(worker, sizeof worker, "%s/rtconform-worker", helper_dir);
+		host_facts_set_worker(worker);
+	}
 	if (argc < 2) {
 		print_usage(stderr);
 		return EXIT_USAGE;
