@@ -27,4 +27,47 @@ bool rtperm_has_cap(int cap);
  * controller or file: the cgroup cannot be what refused). */
 bool rtperm_cgroup_runtime(long long *runtime_us, char *path, size_t len);
 
+/* ---- where an exec'd helper's capabilities come from ----
+ *
+ * rtconform measures in rtconform-worker, a program it execs. Capabilities
+ * do not simply pass from rtconform to the worker: execve() computes the
+ * worker's sets from the caller's and from the worker's own file
+ * capabilities (the security.capability attribute `setcap` writes), as
+ * capabilities(7) describes. What the worker gets is asked of the worker
+ * itself (rtconform-worker --capabilities); these functions explain it. */
+
+/* The capability sets and flags of the calling process that execve() uses. */
+struct rtperm_task {
+	bool known;        /* /proc/self/status was read */
+	unsigned long long inh, prm, eff, bnd, amb;
+	bool no_new_privs; /* the process asked never to gain privileges by exec */
+	bool noroot;       /* SECBIT_NOROOT: uid 0 gets no capabilities on exec */
+	unsigned ruid, euid;
+};
+
+/* Fill t from /proc/self/status, the uids and the securebits. */
+void rtperm_task_read(struct rtperm_task *t);
+
+/* A file's capabilities (its security.capability attribute). */
+struct rtperm_fcaps {
+	bool present;      /* the file has a valid attribute */
+	bool effective;    /* the "e" flag: permitted ones become effective */
+	unsigned long long permitted, inheritable;
+	unsigned rootid;   /* version 3 (namespaced) attributes: the root they are for */
+};
+
+/* Parse a security.capability value of len bytes (versions 1, 2 and 3,
+ * little-endian as the kernel stores it). 0, or -1 when it is not one. */
+int rtperm_fcaps_parse(const void *buf, size_t len, struct rtperm_fcaps *fc);
+
+/* The capabilities of file `path` into fc (fc->present false when it has
+ * none). ignored gets why the kernel will not honour them on exec ("" when
+ * nothing says so: "its file system is mounted nosuid", ...). 0, or -1 with
+ * the reason in why when the file cannot be examined. */
+int rtperm_fcaps_read(const char *path, struct rtperm_fcaps *fc, char *ignored, size_t ilen,
+		      char *why, size_t wlen);
+
+/* The command that grants the worker at `path` the capabilities real-time
+ * measuring needs, shell-quoted: "setcap cap_ipc_lock,cap_sys_nice+ep PATH". */
+void rtperm_setcap_line(const char *path, char *buf, size_t len);
 #endif

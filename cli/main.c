@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "base/termsafe.h"
 #include "harness/runinfo.h"
+#include "host/facts.h"
 #include "requirements/loader.h"
 
 struct command {
@@ -100,6 +101,13 @@ int main(int argc, char **argv)
 	cli_guard_std_fds();
 	static struct cli_layout layout;
 	cli_find_layout(&layout);
+	if (layout.helper_dir[0]) {
+		/* The fingerprint and readiness report what the worker will be
+		 * allowed, not rtconform's own privileges. */
+		char worker[PATH_MAX + 32];
+		snprintf(worker, sizeof worker, "%s/rtconform-worker", layout.helper_dir);
+		host_facts_set_worker(worker);
+	}
 	if (argc < 2) {
 		print_usage(stderr);
 		return EXIT_USAGE;

@@ -527,6 +527,61 @@ const char *host_virt_kind(const struct host_virt *v)
 									  : "hypervisor";
 }
 
+/* The worker set by host_facts_set_worker(), "" when none. */
+static char worker_path[512];
+
+void host_facts_set_worker(const char *path)
+{
+	snprintf(worker_path, sizeof worker_path, "%s", path ? path : "");
+}
+
+/* Where the worker's capabilities come from, given what it got (eff) and
+ * what the caller and the worker's file are. */
+static enum host_worker_source worker_source(const struct rtperm_task *t, bool honoured,
+					     const struct rtperm_fcaps *fc, unsigned long long eff)
+{
+	unsigned long long wanted = 1ull << RTPERM_CAP_SYS_NICE | 1ull << RTPERM_CAP_IPC_LOCK;
+	if (!t->noroot && t->euid == 0 && (eff & wanted))
+		return HOST_WORKER_ROOT;
+	if (honoured && (eff & wanted & fc->permitted))
+		return HOST_WORKER_FILE_CAPS;
+	if (eff & wanted & t->amb)
+		return HOST_WORKER_AMBIENT;
+	return HOST_WORKER_NONE;
+}
+
+void host_worker_privileges_collect(struct host_worker_privileges *w, const char *path)
+{
+	memset(w, 0, sizeof *w);
+	snprintf(w->path, sizeof w->path, "%s", path);
+	struct rtperm_task t;
+	rtperm_task_read(&t);
+	struct rtperm_fcaps fc;
+	char why[HOST_WHY_LEN], line[64];
+	if (rtperm_fcaps_read(path, &fc, w->file_caps_ignored, sizeof w->file_caps_ignored, why,
+			      sizeof why) != 0) {
+		set_why(w->why, "%s", why);
+		return;
+	}
+	/* What the kernel gives the worker, asked of the worker itself. */
+	char *const argv[] = { w->path, "--capabilities", NULL };
+	unsigned long long eff;
+	char *end;
+	int rc = run_first_line(argv, line, sizeof line);
+	eff = strtoull(line, &end, 16);
+	if (rc != 0 || end == line || *end) {
+		set_why(w->why, "%s --capabilities %s", path,
+			rc < 0 ? "could not run" : "did not say");
+		return;
+	}
+	w->known = true;
+	w->file_caps = fc.present;
+	w->no_new_privs = t.no_new_privs;
+	w->cap_sys_nice = eff >> RTPERM_CAP_SYS_NICE & 1u;
+	w->cap_ipc_lock = eff >> RTPERM_CAP_IPC_LOCK & 1u;
+	w->source = worker_source(&t, fc.present && !w->file_caps_ignored[0], &fc, eff);
+}
+
 void host_facts_collect(struct host_facts *f)
 {
 	/* strerror() text goes into the reasons: keep it the C locale's, the
@@ -555,6 +610,8 @@ void host_facts_collect(struct host_facts *f)
 	collect_rlimit(&f->memlock, RLIMIT_MEMLOCK);
 	collect_rlimit(&f->rtprio, RLIMIT_RTPRIO);
 	collect_privileges(&f->privileges);
+	if (worker_path[0])
+		host_worker_privileges_collect(&f->privileges.worker, worker_path);
 	collect_thp(&f->thp);
 
 	num_c_leave(old);

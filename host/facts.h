@@ -148,6 +148,29 @@ struct host_rlimit {
 	rlim_t soft, hard;
 };
 
+/* Where the worker's capabilities come from. */
+enum host_worker_source {
+	HOST_WORKER_ROOT,      /* it runs as uid 0 */
+	HOST_WORKER_FILE_CAPS, /* its own file capabilities (setcap on the worker) */
+	HOST_WORKER_AMBIENT,   /* the caller's ambient set, kept across exec */
+	HOST_WORKER_NONE,      /* none of these */
+};
+
+/* What rtconform-worker, exec'd by this process, will be allowed: the
+ * capabilities execve() gives it (rtperm_exec_effective), which are not
+ * this process's own (a capability set on rtconform is lost at the exec;
+ * one set on the worker is gained by it). Limits pass unchanged. */
+struct host_worker_privileges {
+	bool known;                /* the worker's path was given and could be examined */
+	char why[HOST_WHY_LEN];    /* when not known */
+	char path[512];            /* the worker, as run */
+	bool cap_sys_nice, cap_ipc_lock;
+	enum host_worker_source source;
+	bool file_caps;            /* the worker has file capabilities ... */
+	char file_caps_ignored[128]; /* ... that the kernel will not honour, and why ("") */
+	bool no_new_privs;         /* this process may not gain privileges by exec */
+};
+
 struct host_privileges {
 	unsigned euid;
 	bool caps_known;     /* CapEff was found in /proc/self/status */
@@ -158,6 +181,7 @@ struct host_privileges {
 	bool rt_group_known;
 	long long rt_group_runtime_us; /* -1: unlimited */
 	char rt_group_file[256];       /* the cpu.rt_runtime_us read */
+	struct host_worker_privileges worker;
 };
 
 /* Transparent huge pages: the bracketed mode of .../transparent_hugepage/enabled. */
@@ -194,6 +218,15 @@ struct host_facts {
 
 /* Read this machine into f. Never fails: what cannot be read is marked so. */
 void host_facts_collect(struct host_facts *f);
+
+/* The worker program whose privileges host_facts_collect() predicts
+ * (privileges.worker), set once by the command before anything is
+ * collected; NULL or never set: privileges.worker is not known, and the
+ * readiness checks judge this process's own privileges. */
+void host_facts_set_worker(const char *path);
+
+/* Predict the privileges of `path` exec'd by this process into w. */
+void host_worker_privileges_collect(struct host_worker_privileges *w, const char *path);
 
 /* The value of key=... on the kernel command line in f ("" for a bare
  * key), up to the "--" that ends the kernel's part. False when absent or

@@ -352,6 +352,40 @@ static bool v_privileges(const struct host_facts *f, char *b, size_t n)
 		   p->cap_sys_nice ? "yes" : "no", p->cap_ipc_lock ? "yes" : "no");
 }
 
+/* What the worker will have, and from where; no entry when rtconform did
+ * not say which worker it runs (host_facts_set_worker). */
+static bool v_worker_privileges(const struct host_facts *f, char *b, size_t n)
+{
+	const struct host_worker_privileges *w = &f->privileges.worker;
+	if (!w->known)
+		return w->why[0] ? put(b, n, "unknown (%s)", w->why) : false;
+	char from[HOST_WHY_LEN + 700];
+	switch (w->source) {
+	case HOST_WORKER_ROOT:
+		snprintf(from, sizeof from, "uid 0");
+		break;
+	case HOST_WORKER_FILE_CAPS:
+		snprintf(from, sizeof from, "file capabilities on %s", w->path);
+		break;
+	case HOST_WORKER_AMBIENT:
+		snprintf(from, sizeof from, "ambient capabilities of the caller");
+		break;
+	default:
+		if (!w->file_caps)
+			snprintf(from, sizeof from, "no file capabilities on %s", w->path);
+		else if (w->file_caps_ignored[0])
+			snprintf(from, sizeof from, "file capabilities on %s ignored: %s", w->path,
+				 w->file_caps_ignored);
+		else if (w->no_new_privs)
+			snprintf(from, sizeof from, "file capabilities on %s not gained: "
+				 "no_new_privs is set", w->path);
+		else
+			snprintf(from, sizeof from, "file capabilities on %s lack them", w->path);
+	}
+	return put(b, n, "CAP_SYS_NICE %s, CAP_IPC_LOCK %s (%s)", w->cap_sys_nice ? "yes" : "no",
+		   w->cap_ipc_lock ? "yes" : "no", from);
+}
+
 static bool v_thp(const struct host_facts *f, char *b, size_t n)
 {
 	return text_or_unknown(b, n, f->thp.known, f->thp.line, f->thp.why);
@@ -383,6 +417,7 @@ static const struct {
 	{ "host.limits.memlock", v_memlock },
 	{ "host.limits.rtprio", v_rtprio },
 	{ "host.privileges", v_privileges },
+	{ "host.privileges.worker", v_worker_privileges },
 	{ "host.thp", v_thp },
 };
 

@@ -3,6 +3,7 @@
  * so what `env` says reads like what the reports record. */
 #include "host/readiness.h"
 #include "host/fingerprint.h"
+#include "base/rtperm.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -98,18 +99,65 @@ static int try_in_child(int what)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* The checks judge what rtconform-worker will be allowed, since it is what
+ * measures: its predicted capabilities when rtconform said which worker it
+ * runs (privileges.worker), else this process's own (uid 0 counts as
+ * both). */
+static bool worker_sys_nice(const struct host_privileges *p)
+{
+	return p->worker.known ? p->worker.cap_sys_nice : p->euid == 0 || p->cap_sys_nice;
+}
+
+static bool worker_ipc_lock(const struct host_privileges *p)
+{
+	return p->worker.known ? p->worker.cap_ipc_lock : p->euid == 0 || p->cap_ipc_lock;
+}
+
+/* A live test runs in a child of this process, so it tells what the worker
+ * may do only when the worker will have this process's capabilities. */
+static bool live_tells(const struct host_privileges *p)
+{
+	return !p->worker.known || (p->worker.cap_sys_nice == p->cap_sys_nice &&
+				    p->worker.cap_ipc_lock == p->cap_ipc_lock);
+}
+
+/* The fingerprint's words for the privileges judged. */
+static const char *priv_text(const struct host_facts *f, char buf[FP_HOST_VALUE_MAX])
+{
+	if (f->privileges.worker.known) {
+		char w[FP_HOST_VALUE_MAX];
+		text(f, "host.privileges.worker", w);
+		snprintf(buf, FP_HOST_VALUE_MAX, "worker: %.*s", FP_HOST_VALUE_MAX - 16, w);
+		return buf;
+	}
+	return text(f, "host.privileges", buf);
+}
+
+/* How to give the worker a capability, naming the binary that needs it. */
+static void grant_remedy(const struct host_privileges *p, const char *limit, char *buf,
+			 size_t len)
+{
+	char setcap[700];
+	rtperm_setcap_line(p->worker.path[0] ? p->worker.path : "rtconform-worker", setcap,
+			   sizeof setcap);
+	snprintf(buf, len, "run as root, or give the worker CAP_SYS_NICE and CAP_IPC_LOCK (%s; one on "
+		 "rtconform itself is lost when it starts the worker), or set %s in "
+		 "/etc/security/limits.conf", setcap, limit);
+}
+
 /* Offline (judging recorded facts): root, CAP_SYS_NICE, or an rtprio soft
  * limit reaching the highest priority; an unknown limit is not enough. */
 static void check_sched_fifo(const struct host_facts *f, bool live, struct readiness *r)
 {
-	char priv[FP_HOST_VALUE_MAX], rtprio[FP_HOST_VALUE_MAX];
+	char priv[FP_HOST_VALUE_MAX], rtprio[FP_HOST_VALUE_MAX], remedy[sizeof r->c[0].remedy];
 	const struct host_privileges *p = &f->privileges;
 	int max = sched_get_priority_max(SCHED_FIFO);
 	bool rtprio_max = f->rtprio.known && (f->rtprio.soft == RLIM_INFINITY ||
 					      (max >= 0 && f->rtprio.soft >= (rlim_t)max));
-	int fifo = live ? try_in_child(0)
-			: (p->euid == 0 || p->cap_sys_nice || rtprio_max) ? 0 : EPERM;
-	text(f, "host.privileges", priv);
+	bool nice = worker_sys_nice(p);
+	live = live && live_tells(p);
+	int fifo = live ? try_in_child(0) : (nice || rtprio_max) ? 0 : EPERM;
+	priv_text(f, priv);
 	text(f, "host.limits.rtprio", rtprio);
 	bool group_zero = p->rt_group_known && p->rt_group_runtime_us == 0;
 	if (!live && group_zero)
@@ -125,35 +173,36 @@ static void check_sched_fifo(const struct host_facts *f, bool live, struct readi
 		    "this process's cgroup has no real-time runtime (%s is 0, RT group "
 		    "scheduling), which refuses real-time policies even to root: fifo and rr "
 		    "requirements will error (%s)", p->rt_group_file, why);
-	else if (p->euid == 0 || p->cap_sys_nice || rtprio_max)
+	else if (nice || rtprio_max)
 		add(r, "sched_fifo", READY_FAIL,
 		    "look for a security module or seccomp filter that forbids sched_setscheduler",
 		    "real-time policies are refused (%s) although %s: fifo and rr requirements "
 		    "will error", why, priv);
-	else
-		add(r, "sched_fifo", READY_FAIL,
-		    "run as root, or grant CAP_SYS_NICE (setcap cap_sys_nice,cap_ipc_lock+ep "
-		    "rtconform), or set an rtprio limit in /etc/security/limits.conf",
-		    "no CAP_SYS_NICE and rtprio %s: fifo and rr requirements will error (%s)",
-		    rtprio, why);
+	else {
+		grant_remedy(p, "an rtprio limit", remedy, sizeof remedy);
+		add(r, "sched_fifo", READY_FAIL, remedy,
+		    "no CAP_SYS_NICE for the worker and rtprio %s: fifo and rr requirements "
+		    "will error (%s)", rtprio, why);
+	}
 }
 
 /* Offline: root, CAP_IPC_LOCK, or an unlimited memlock soft limit. */
 static void check_mlockall(const struct host_facts *f, bool live, struct readiness *r)
 {
-	char memlock[FP_HOST_VALUE_MAX];
+	char memlock[FP_HOST_VALUE_MAX], remedy[sizeof r->c[0].remedy];
 	const struct host_privileges *p = &f->privileges;
 	bool unlimited = f->memlock.known && f->memlock.soft == RLIM_INFINITY;
-	int ml = live ? try_in_child(1) : (p->euid == 0 || p->cap_ipc_lock || unlimited) ? 0 : EPERM;
+	live = live && live_tells(p);
+	int ml = live ? try_in_child(1) : (worker_ipc_lock(p) || unlimited) ? 0 : EPERM;
 	text(f, "host.limits.memlock", memlock);
-	if (ml == 0)
+	if (ml == 0) {
 		add(r, "mlockall", READY_OK, NULL, "memory can be locked (memlock %s)", memlock);
-	else
-		add(r, "mlockall", READY_FAIL,
-		    "run as root, or grant CAP_IPC_LOCK, or set memlock unlimited in "
-		    "/etc/security/limits.conf",
+	} else {
+		grant_remedy(p, "memlock unlimited", remedy, sizeof remedy);
+		add(r, "mlockall", READY_FAIL, remedy,
 		    "mlockall refused (%s; memlock %s): every requirement will error",
 		    ml > 0 ? strerror(ml) : "the test could not run", memlock);
+	}
 }
 
 static void check_preempt(const struct host_facts *f, struct readiness *r)

@@ -29,7 +29,7 @@ struct ready_check {
 	char name[24];       /* "sched_fifo", "cpufreq", ... */
 	enum ready_level level;
 	char finding[400];
-	char remedy[400];    /* "" when there is nothing to do */
+	char remedy[900];    /* "" when there is nothing to do */
 };
 
 struct readiness {

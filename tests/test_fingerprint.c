@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "base/rtperm.h"
 #include "harness/measure/timebase.h"
 #include "harness/runinfo.h"
 #include "host/facts.h"
@@ -541,6 +542,26 @@ CHANGE(root_rt_group_0, f->privileges.euid = 0; f->privileges.rt_group_known = t
        snprintf(f->privileges.rt_group_file, 256, "/sys/fs/cgroup/cpu/box/cpu.rt_runtime_us"))
 CHANGE(root_rt_group_950ms, f->privileges.euid = 0; f->privileges.rt_group_known = true;
        f->privileges.rt_group_runtime_us = 950000)
+/* The worker's own privileges decide, when rtconform said which worker it
+ * runs: capabilities on the worker count, those on rtconform do not. */
+#define WORKER_PATH "/opt/rt/libexec/rtconform-worker"
+static void set_worker(struct host_facts *f, bool caps)
+{
+	struct host_worker_privileges *w = &f->privileges.worker;
+	*w = (struct host_worker_privileges){ .known = true, .cap_sys_nice = caps,
+					      .cap_ipc_lock = caps, .file_caps = caps,
+					      .source = caps ? HOST_WORKER_FILE_CAPS
+							     : HOST_WORKER_NONE };
+	snprintf(w->path, sizeof w->path, "%s", WORKER_PATH);
+}
+CHANGE(rtprio_0_worker_caps, f->rtprio.soft = 0; set_worker(f, true))
+CHANGE(rtprio_0_caps_on_rtconform_only, f->rtprio.soft = 0; f->privileges.cap_sys_nice = true;
+       set_worker(f, false))
+CHANGE(rtprio_0_root_worker_without, f->rtprio.soft = 0; f->privileges.euid = 0;
+       set_worker(f, false))
+CHANGE(memlock_8m_worker_caps, f->memlock.soft = 8u << 20; set_worker(f, true))
+CHANGE(memlock_8m_caps_on_rtconform_only, f->memlock.soft = 8u << 20;
+       f->privileges.cap_ipc_lock = true; set_worker(f, false))
 CHANGE(memlock_8m, f->memlock.soft = f->memlock.hard = 8u << 20)
 CHANGE(memlock_unknown, f->memlock.known = false)
 CHANGE(memlock_8m_ipc_lock, f->memlock.soft = 8u << 20; f->privileges.cap_ipc_lock = true)
@@ -582,7 +603,7 @@ START_TEST(readiness_finds_each_problem)
 		{ no_cpufreq, "cpufreq", READY_NOTE, "no cpufreq governor: none (", "qualification" },
 		{ throttling_off, "rt_throttling", READY_WARN, "off (disabled (", "=950000" },
 		{ throttling_unknown, "rt_throttling", READY_NOTE, "unknown (", "sched_rt_runtime_us" },
-		{ rtprio_0, "sched_fifo", READY_FAIL, "no CAP_SYS_NICE and rtprio soft 0",
+		{ rtprio_0, "sched_fifo", READY_FAIL, "no CAP_SYS_NICE for the worker and rtprio soft 0",
 		  "CAP_SYS_NICE" },
 		/* a limit below the highest priority fails priority="max" */
 		{ rtprio_50, "sched_fifo", READY_FAIL, "rtprio soft 50", "CAP_SYS_NICE" },
@@ -596,6 +617,18 @@ START_TEST(readiness_finds_each_problem)
 		  "cgroup has no real-time runtime (/sys/fs/cgroup/cpu/box/cpu.rt_runtime_us is 0",
 		  "give the cgroup real-time runtime" },
 		{ root_rt_group_950ms, "sched_fifo", READY_OK, "euid 0;", "" },
+		{ rtprio_0_worker_caps, "sched_fifo", READY_OK,
+		  "worker: CAP_SYS_NICE yes, CAP_IPC_LOCK yes (file capabilities on " WORKER_PATH ")",
+		  "" },
+		{ rtprio_0_caps_on_rtconform_only, "sched_fifo", READY_FAIL,
+		  "no CAP_SYS_NICE for the worker", "setcap cap_ipc_lock,cap_sys_nice+ep " WORKER_PATH
+		  "; one on rtconform itself is lost" },
+		/* root whose bounding set lacks the capability */
+		{ rtprio_0_root_worker_without, "sched_fifo", READY_FAIL,
+		  "no CAP_SYS_NICE for the worker", "setcap" },
+		{ memlock_8m_worker_caps, "mlockall", READY_OK, "8192 KiB", "" },
+		{ memlock_8m_caps_on_rtconform_only, "mlockall", READY_FAIL, "mlockall refused",
+		  "setcap cap_ipc_lock,cap_sys_nice+ep " WORKER_PATH },
 		{ memlock_8m, "mlockall", READY_FAIL, "memlock soft 8192 KiB", "memlock" },
 		{ memlock_unknown, "mlockall", READY_FAIL, "mlockall refused", "CAP_IPC_LOCK" },
 		{ memlock_8m_ipc_lock, "mlockall", READY_OK, "8192 KiB", "" },
@@ -712,6 +745,108 @@ START_TEST(readiness_live_privileges)
 }
 END_TEST
 
+/* host.privileges.worker says what the worker will have and from where. */
+START_TEST(fingerprint_of_worker_privileges)
+{
+	static const struct {
+		bool known, caps, file_caps, nnp;
+		enum host_worker_source source;
+		const char *ignored, *why, *want;
+	} cases[] = {
+		{ true, true, true, false, HOST_WORKER_FILE_CAPS, "", "",
+		  "CAP_SYS_NICE yes, CAP_IPC_LOCK yes (file capabilities on " WORKER_PATH ")" },
+		{ true, true, false, false, HOST_WORKER_ROOT, "", "",
+		  "CAP_SYS_NICE yes, CAP_IPC_LOCK yes (uid 0)" },
+		{ true, true, false, false, HOST_WORKER_AMBIENT, "", "",
+		  "CAP_SYS_NICE yes, CAP_IPC_LOCK yes (ambient capabilities of the caller)" },
+		{ true, false, false, false, HOST_WORKER_NONE, "", "",
+		  "CAP_SYS_NICE no, CAP_IPC_LOCK no (no file capabilities on " WORKER_PATH ")" },
+		{ true, false, true, false, HOST_WORKER_NONE, "its file system is mounted nosuid", "",
+		  "CAP_SYS_NICE no, CAP_IPC_LOCK no (file capabilities on " WORKER_PATH
+		  " ignored: its file system is mounted nosuid)" },
+		{ true, false, true, true, HOST_WORKER_NONE, "", "",
+		  "(file capabilities on " WORKER_PATH " not gained: no_new_privs is set)" },
+		{ true, false, true, false, HOST_WORKER_NONE, "", "",
+		  "(file capabilities on " WORKER_PATH " lack them)" },
+		{ false, false, false, false, HOST_WORKER_NONE, "", "x: could not run",
+		  "unknown (x: could not run)" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct host_facts f;
+		ideal(&f);
+		struct host_worker_privileges *w = &f.privileges.worker;
+		*w = (struct host_worker_privileges){ .known = cases[i].known,
+			.cap_sys_nice = cases[i].caps, .cap_ipc_lock = cases[i].caps,
+			.file_caps = cases[i].file_caps, .no_new_privs = cases[i].nnp,
+			.source = cases[i].source };
+		snprintf(w->path, sizeof w->path, "%s", WORKER_PATH);
+		snprintf(w->file_caps_ignored, sizeof w->file_caps_ignored, "%s", cases[i].ignored);
+		snprintf(w->why, sizeof w->why, "%s", cases[i].why);
+		char buf[FP_HOST_VALUE_MAX];
+		ck_assert_msg(fingerprint_host_value(&f, "host.privileges.worker", buf, sizeof buf),
+			      "case %zu: no value", i);
+		ck_assert_msg(strstr(buf, cases[i].want), "case %zu: '%s'", i, buf);
+	}
+	/* Not told which worker: no entry at all. */
+	struct host_facts f;
+	char buf[FP_HOST_VALUE_MAX];
+	ideal(&f);
+	ck_assert(!fingerprint_host_value(&f, "host.privileges.worker", buf, sizeof buf));
+}
+END_TEST
+
+/* security.capability as the kernel stores it, each version, and what is
+ * not one. */
+START_TEST(file_capabilities_parse)
+{
+	/* version 2, effective, permitted cap_ipc_lock (14) + cap_sys_nice (23) */
+	static const unsigned char v2[20] = { 0x01, 0, 0, 0x02, 0x00, 0x40, 0x80, 0x00 };
+	/* version 3 for the root of a namespace at uid 100000, not effective,
+	 * inheritable bit 33 (second word) */
+	static const unsigned char v3[24] = { 0, 0, 0, 0x03, 0, 0, 0, 0, 0, 0, 0, 0,
+					      0, 0, 0, 0, 0x02, 0, 0, 0, 0xa0, 0x86, 0x01, 0 };
+	static const unsigned char v1[12] = { 0x01, 0, 0, 0x01, 0x00, 0x00, 0x80, 0x00 };
+	struct rtperm_fcaps fc;
+	ck_assert_int_eq(rtperm_fcaps_parse(v2, sizeof v2, &fc), 0);
+	ck_assert(fc.present && fc.effective);
+	ck_assert_uint_eq(fc.permitted, 1ull << 14 | 1ull << 23);
+	ck_assert_uint_eq(fc.inheritable, 0);
+	ck_assert_int_eq(rtperm_fcaps_parse(v3, sizeof v3, &fc), 0);
+	ck_assert(fc.present && !fc.effective);
+	ck_assert_uint_eq(fc.inheritable, 1ull << 33);
+	ck_assert_uint_eq(fc.rootid, 100000);
+	ck_assert_int_eq(rtperm_fcaps_parse(v1, sizeof v1, &fc), 0);
+	ck_assert_uint_eq(fc.permitted, 1ull << 23);
+	/* wrong size for the version, unknown version, too short */
+	ck_assert_int_eq(rtperm_fcaps_parse(v2, 12, &fc), -1);
+	ck_assert(!fc.present);
+	ck_assert_int_eq(rtperm_fcaps_parse(v1, sizeof v1 - 1, &fc), -1);
+	static const unsigned char v9[20] = { 0, 0, 0, 0x09 };
+	ck_assert_int_eq(rtperm_fcaps_parse(v9, sizeof v9, &fc), -1);
+	ck_assert_int_eq(rtperm_fcaps_parse(v2, 3, &fc), -1);
+	char line[200];
+	rtperm_setcap_line("/opt/my dir/rtconform-worker", line, sizeof line);
+	ck_assert_str_eq(line, "setcap cap_ipc_lock,cap_sys_nice+ep '/opt/my dir/rtconform-worker'");
+}
+END_TEST
+
+/* The build's worker, asked what it gets: as this test runs (root, or not),
+ * and a worker that is not there is unknown with the reason. */
+START_TEST(worker_privileges_of_the_build)
+{
+	struct host_worker_privileges w;
+	host_worker_privileges_collect(&w, RTC_BINARY_DIR "/rtconform-worker");
+	ck_assert_msg(w.known, "%s", w.why);
+	bool root = geteuid() == 0;
+	ck_assert_int_eq(w.cap_sys_nice, root);
+	if (root)
+		ck_assert_int_eq(w.source, HOST_WORKER_ROOT);
+	host_worker_privileges_collect(&w, RTC_BINARY_DIR "/no-such-worker");
+	ck_assert(!w.known);
+	ck_assert_msg(strstr(w.why, "no-such-worker"), "%s", w.why);
+}
+END_TEST
+
 static Suite *fingerprint_suite(void)
 {
 	Suite *s = suite_create("fingerprint");
@@ -729,6 +864,9 @@ static Suite *fingerprint_suite(void)
 	tcase_add_test(tc, readiness_finds_each_problem);
 	tcase_add_test(tc, readiness_ignores_the_text);
 	tcase_add_test(tc, readiness_live_privileges);
+	tcase_add_test(tc, fingerprint_of_worker_privileges);
+	tcase_add_test(tc, file_capabilities_parse);
+	tcase_add_test(tc, worker_privileges_of_the_build);
 	return s;
 }
 

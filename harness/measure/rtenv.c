@@ -10,6 +10,19 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+/* The command that gives this program (the worker: capabilities must be
+ * on the binary that is exec'd, not on rtconform) what measuring needs. */
+static void setcap_self(char *buf, size_t len)
+{
+	char self[512];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0)
+		snprintf(self, sizeof self, "rtconform-worker");
+	else
+		self[n] = 0;
+	rtperm_setcap_line(self, buf, len);
+}
+
 /* Touch `bytes` of stack below the caller so later growth does not fault. */
 static void __attribute__((noinline)) prefault_stack(size_t bytes)
 {
@@ -33,12 +46,14 @@ int rtenv_lock_memory(size_t stack_bytes, char *err, size_t len)
 		int e = errno;
 		struct rlimit rl = { 0, 0 };
 		getrlimit(RLIMIT_MEMLOCK, &rl);
+		char setcap[700];
+		setcap_self(setcap, sizeof setcap);
 		snprintf(err, len,
 			 "mlockall refused (%s; RLIMIT_MEMLOCK %llu bytes): run as root, "
-			 "grant CAP_IPC_LOCK (setcap cap_ipc_lock+ep), or raise the memlock "
+			 "grant the worker CAP_IPC_LOCK (%s), or raise the memlock "
 			 "limit (ulimit -l unlimited, or 'memlock unlimited' in "
 			 "/etc/security/limits.conf)",
-			 strerror(e), (unsigned long long)rl.rlim_cur);
+			 strerror(e), (unsigned long long)rl.rlim_cur, setcap);
 		return -e;
 	}
 	if (stack_bytes)
@@ -66,13 +81,15 @@ static void explain_refusal(const char *pname, int priority, char *err, size_t l
 			 "was measured under another policy",
 			 pname, priority, strerror(EPERM), path);
 	} else if (!nice && rl.rlim_cur < (rlim_t)priority) {
+		char setcap[700];
+		setcap_self(setcap, sizeof setcap);
 		snprintf(err, len,
 			 "%s priority %d refused (%s; no CAP_SYS_NICE, RLIMIT_RTPRIO %llu): run "
-			 "as root, grant CAP_SYS_NICE (setcap cap_sys_nice+ep), or raise the "
+			 "as root, grant the worker CAP_SYS_NICE (%s), or raise the "
 			 "rtprio limit ('rtprio %d' in /etc/security/limits.conf); nothing was "
 			 "measured under another policy",
 			 pname, priority, strerror(EPERM), (unsigned long long)rl.rlim_cur,
-			 priority);
+			 setcap, priority);
 	} else {
 		snprintf(err, len,
 			 "%s priority %d refused (%s) although this process %s: neither "

@@ -1,6 +1,11 @@
 /* rtconform-worker: the slim measuring process (see worker.h). Started by
  * rtconform's runner as `rtconform-worker FD`, FD being the result memory
- * (a memfd) that also holds what to measure. Not meant to be run by hand. */
+ * (a memfd) that also holds what to measure. Not meant to be run by hand.
+ *
+ * `rtconform-worker --capabilities` prints the effective capability set it
+ * was started with (hexadecimal, as /proc/self/status writes it) and exits:
+ * what the kernel gave the worker, file capabilities and no_new_privs and
+ * every other rule included, for the fingerprint (host/facts.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,10 +14,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/rtperm.h"
 #include "harness/measure/worker.h"
 
 int main(int argc, char **argv)
 {
+	if (argc == 2 && strcmp(argv[1], "--capabilities") == 0) {
+		unsigned long long eff;
+		if (!rtperm_caps(&eff))
+			return 1;
+		printf("%016llx\n", eff);
+		return fflush(stdout) == 0 ? 0 : 1;
+	}
 	if (argc != 2) {
 		fprintf(stderr, "rtconform-worker: started by rtconform run, not by hand\n");
 		return 2;

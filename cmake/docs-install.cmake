@@ -1,0 +1,27 @@
+# What rtconform installs for people and shells: the man pages rtconform(1)
+# and rtconform-requirements(5), compressed as Debian ships man pages, and
+# the bash completion. Self-contained: included once from CMakeLists.txt,
+# beside the install rules of the programs.
+include(GNUInstallDirs)
+
+find_program(RTC_GZIP gzip REQUIRED)
+set(RTC_MAN_PAGES rtconform.1 rtconform-requirements.5)
+set(RTC_MAN_GZ)
+foreach(page ${RTC_MAN_PAGES})
+  set(in ${PROJECT_SOURCE_DIR}/man/${page})
+  set(out ${PROJECT_BINARY_DIR}/man/${page}.gz)
+  # -n: no name or time stamp in the archive, so a rebuild is the same bytes.
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/man
+    COMMAND ${RTC_GZIP} -9nc ${in} > ${out}
+    DEPENDS ${in} VERBATIM)
+  list(APPEND RTC_MAN_GZ ${out})
+  string(REGEX REPLACE ".*\\.([0-9])$" "\\1" section ${page})
+  install(FILES ${out} DESTINATION ${CMAKE_INSTALL_MANDIR}/man${section})
+endforeach()
+add_custom_target(rtc_man ALL DEPENDS ${RTC_MAN_GZ})
+
+# bash-completion loads completions/<command> on first use of the command.
+install(FILES ${PROJECT_SOURCE_DIR}/completion/rtconform.bash
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+        RENAME rtconform)

@@ -1,0 +1,103 @@
+# bash completion for rtconform(1).
+#
+# Everything offered is asked of the rtconform being completed, so the
+# completion stays true as the program changes: the subcommands from
+# `rtconform --help`, a command's options from `rtconform CMD --help`, what an
+# option takes from the word after it in that text (FILE, DIR, a|b|c), the
+# probes and their parameters from `rtconform list`, and the shipped profiles
+# from `rtconform list --profiles`.
+
+# _rtconform_run ARGS... : the rtconform being completed, its errors hidden.
+_rtconform_run() {
+  local prog="${COMP_WORDS[0]}"
+  [[ $prog == "~/"* ]] && prog="$HOME/${prog#"~/"}"
+  command "$prog" "$@" 2>/dev/null
+}
+
+_rtconform_commands() {
+  _rtconform_run --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }'
+}
+
+# _rtconform_options CMD : every option CMD's usage text names.
+_rtconform_options() {
+  { _rtconform_run "$1" --help | grep -oE -- '(^|[][ ,])--?[A-Za-z][A-Za-z-]*' | sed 's/^[][ ,]//'
+    echo --help; } | sort -u
+}
+
+# _rtconform_metavar CMD OPTION : the word the usage text writes after OPTION
+# ("FILE", "DIR", "fifo|rr|other", "K=V"), or nothing for a flag.
+_rtconform_metavar() {
+  # "  -o, --output DIR": a short option's is its long option's
+  _rtconform_run "$1" --help | grep -oE -- "(^|[][ ,])$2(, --[A-Za-z-]+)?[ =][^] ]+" | head -1 | sed -E "s/^.*$2(, --[A-Za-z-]+)?[ =]//"
+
+}
+
+_rtconform_probes() {
+  _rtconform_run list | awk '/^[a-z][a-z0-9-]*$/ { print $1 }'
+}
+
+# _rtconform_params PROBE : "NAME=" for each parameter of PROBE.
+_rtconform_params() {
+  _rtconform_run list | awk -v p="$1" '/^[^ ]/ { on = ($1 == p); next } on && $1 == "param" { print $2 "=" }'
+}
+
+_rtconform_profiles() {
+  _rtconform_run list --profiles | awk '$2 ~ /^[0-9]+$/ && $3 ~ /^requirement/ { print $1 }'
+}
+
+# _rtconform_probe_named : the probe already on a `probe` command line.
+_rtconform_probe_named() {
+  local i w
+  for ((i = 2; i < COMP_CWORD; i++)); do
+    w="${COMP_WORDS[i]}"
+    if [[ $w == -* ]]; then
+      # an option's value is the next word unless written --opt=value
+      [[ $w != *=* && -n $(_rtconform_metavar probe "$w") ]] && ((i++))
+      continue
+    fi
+    echo "$w"
+    return
+  done
+}
+
+# _rtconform_value CMD OPTION CUR : complete the value of OPTION.
+_rtconform_value() {
+  local meta
+  meta="$(_rtconform_metavar "$1" "$2")"
+  case "$meta" in
+    DIR) mapfile -t COMPREPLY < <(compgen -d -- "$3") ;;
+    FILE | FILE.* | *.json | *.xml) mapfile -t COMPREPLY < <(compgen -f -- "$3") ;;
+    K=V) mapfile -t COMPREPLY < <(compgen -W "$(_rtconform_params "$(_rtconform_probe_named)")" -- "$3")
+      compopt -o nospace 2>/dev/null ;;
+    *"|"*) mapfile -t COMPREPLY < <(compgen -W "$(tr '|' '\n' <<<"$meta" | grep -E '^[a-z]+$')" -- "$3") ;;
+    *) COMPREPLY=() ;;
+  esac
+}
+
+_rtconform() {
+  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD - 1]}"
+  COMPREPLY=()
+  if ((COMP_CWORD == 1)); then
+    mapfile -t COMPREPLY < <(compgen -W "$(_rtconform_commands) --help --version" -- "$cur")
+    return
+  fi
+  local cmd="${COMP_WORDS[1]}"
+  if [[ $prev == -* && -n $(_rtconform_metavar "$cmd" "$prev") ]]; then
+    _rtconform_value "$cmd" "$prev" "$cur"
+    return
+  fi
+  if [[ $cur == -* ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "$(_rtconform_options "$cmd")" -- "$cur")
+    return
+  fi
+  case "$cmd" in
+    run | validate | list)
+      mapfile -t COMPREPLY < <(compgen -W "$(_rtconform_profiles)" -- "$cur"; compgen -f -X '!*.xml' -- "$cur"; compgen -d -- "$cur") ;;
+    probe)
+      [[ -z $(_rtconform_probe_named) ]] && mapfile -t COMPREPLY < <(compgen -W "$(_rtconform_probes)" -- "$cur") ;;
+    report)
+      mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"; compgen -f -X '!*.xml' -- "$cur"
+        compgen -d -- "$cur") ;;
+  esac
+}
+complete -F _rtconform rtconform

@@ -1,0 +1,81 @@
+# The man pages (man/rtconform.1, man/rtconform-requirements.5) format
+# without a warning, and rtconform(1) documents every subcommand and every
+# option the program's own usage texts print, each under its command: a new
+# option without a man entry fails here.
+. "$(dirname "$0")/lib.sh"
+command -v man >/dev/null || { fail "man missing: ci/deps installs man-db"; finish; }
+PAGE1="$SRC/man/rtconform.1"
+PAGE5="$SRC/man/rtconform-requirements.5"
+
+# No warning from man/groff, in the C locale and in UTF-8.
+for page in "$PAGE1" "$PAGE5"; do
+  for loc in C C.UTF-8; do
+    if LC_ALL=$loc MANWIDTH=80 man --warnings -l "$page" >/dev/null 2>"$TMP/warn" && [ ! -s "$TMP/warn" ]; then ok
+    else fail "man --warnings $page ($loc):"; sed 's/^/    /' "$TMP/warn" | head -20; fi
+  done
+done
+
+# render PAGE : the page as plain text (ASCII hyphens, no overstriking).
+render() { LC_ALL=C MANWIDTH=80 man -l "$1" 2>/dev/null | col -b; }
+
+# section TEXT HEADING : the lines of a section ("   run" is a subsection
+# of OPTIONS, "COMMANDS" a section), up to the next heading of that level.
+section() {
+  awk -v h="$2" '
+    h ~ /^[A-Z][A-Z ]*$/ { if ($0 == h) { on = 1; next } if (on && /^[A-Z]/) exit }
+    h !~ /^[A-Z][A-Z ]*$/ { if ($0 == "   " h) { on = 1; next } if (on && (/^   [^ ]/ || /^[A-Z]/)) exit }
+    on' "$1"
+}
+
+# check_page TEXT : every check of the rendered page; returns the failures.
+check_page() {
+  local text="$1" before=$FAILS c o opts
+  section "$text" COMMANDS >"$TMP/commands"
+  for c in $cmds; do
+    grep -qE "^       $c( |$)" "$TMP/commands" && ok || fail "rtconform(1) COMMANDS lacks '$c'"
+    grep -qE "rtconform $c( |$)" <(section "$text" SYNOPSIS) && ok || fail "rtconform(1) SYNOPSIS lacks 'rtconform $c'"
+    opts=$("$RTC" "$c" --help | grep -oE -- '(^|[][ ,])--?[A-Za-z][A-Za-z-]*' | sed 's/^[][ ,]//' | sort -u)
+    section "$text" "$c" >"$TMP/opts-$c"
+    section "$text" Global >>"$TMP/opts-$c"
+    # list's and env's usage texts are described under COMMANDS
+    [ -s "$TMP/opts-$c" ] && grep -q . <(section "$text" "$c") || cat "$TMP/commands" >>"$TMP/opts-$c"
+    for o in $opts; do
+      grep -qE -- "(^|[ ,[])$o([ ,=]|$)" "$TMP/opts-$c" && ok \
+        || fail "rtconform(1) does not document '$c $o' (rtconform $c --help names it)"
+    done
+  done
+  for o in --help --version; do
+    grep -qE -- "$o" <(section "$text" OPTIONS) && ok || fail "rtconform(1) OPTIONS lacks $o"
+  done
+  for s in 0 1 2 3; do
+    grep -qE "^       $s( |$)" <(section "$text" "EXIT STATUS") && ok || fail "rtconform(1) EXIT STATUS lacks $s"
+  done
+  for s in NAME SYNOPSIS DESCRIPTION FILES EXAMPLES ENVIRONMENT "SEE ALSO"; do
+    grep -qx "$s" "$text" && ok || fail "rtconform(1) has no $s section"
+  done
+  return $((FAILS - before))
+}
+
+cmds=$("$RTC" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
+[ "$(echo "$cmds" | wc -w)" -ge 6 ] && ok || fail "rtconform --help lists too few commands: $cmds"
+render "$PAGE1" >"$TMP/page1"
+[ -s "$TMP/page1" ] && ok || fail "$PAGE1 renders to nothing"
+check_page "$TMP/page1"
+
+# rtconform-requirements(5) names every element of the schema.
+render "$PAGE5" >"$TMP/page5"
+for el in $(grep -oE '<xs:element name="[a-z]+"' "$SRC/requirements/schema/rtconform-requirements.xsd" \
+            | sed 's/.*name="//; s/"//' | sort -u); do
+  grep -q "<$el" "$TMP/page5" && ok || fail "rtconform-requirements(5) does not describe <$el>"
+done
+
+# The check can fail: a page without the run option --runs and without the
+# probe command is caught (the count of failures is what the check returns).
+sed '/^\.BI \\-\\-runs " N"$/d; s/^\.BI probe " NAME"/.BI nothing " NAME"/' "$PAGE1" >"$TMP/broken.1"
+render "$TMP/broken.1" >"$TMP/broken"
+saved=$FAILS; saved_checks=$CHECKS
+check_page "$TMP/broken" >"$TMP/broken.out"; n=$?
+FAILS=$saved; CHECKS=$saved_checks
+grep -q "does not document 'run --runs'" "$TMP/broken.out" && grep -q "COMMANDS lacks 'probe'" "$TMP/broken.out" && [ "$n" -ge 2 ] \
+  && ok || { fail "a page missing run --runs and probe passed the check:"; sed 's/^/    /' "$TMP/broken.out" | head; }
+finish
