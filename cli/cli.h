@@ -174,6 +174,13 @@ struct cli_file {
  * saying why. */
 int cli_check_csv_dir(const char *cmd, const char *dir, const struct cli_file *files, size_t n);
 
+/* Check `cmd`'s output `opt` FILE (the LAVA results of --lava) before
+ * anything is measured or read: it is none of files[] (the command's inputs
+ * and other outputs) and can be written (report_check_writable). 0, or
+ * EXIT_USAGE after saying why. */
+int cli_check_output_file(const char *cmd, const char *opt, const char *path,
+			  const struct cli_file *files, size_t n);
+
 /* Write view v's CSV export into dir (reports/csv.h). 0, or -1 after saying
  * why on stderr. Duration metrics left out because `source` (the view's
  * file, for the message) keeps no histogram for them are named by count on

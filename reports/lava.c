@@ -9,7 +9,7 @@
  * LAVA knows pass, fail, skip and unknown; a requirement that could not be
  * measured (error) is fail, never pass, and the reason is a line of its own
  * beginning "# " (the test definition prints those to the job's log and
- * gives them to nobody). A duration is in us, a cycle count in cycles, a
+ * gives them to nobody). A duration is in us (four decimals), a cycle count in cycles, a
  * count in count: always the same unit for the same line, so LAVA's charts
  * of a test case over many jobs compare like with like. A limit whose
  * statistic could not be computed has no value. Names keep letters, digits,
@@ -70,10 +70,12 @@ static void limit_line(FILE *out, const struct report_view *v, const struct rv_f
 	put_name(out, l->statistic);
 	fprintf(out, " %s", lava_result(l->verdict));
 	if (l->measured.have) {
+		/* us to 0.1 ns: the instruments' own overheads are a few ns. */
 		enum qty_unit u = rv_limit_unit(l);
-		double value = u == QTY_NS ? l->measured.v / 1000.0 : l->measured.v;
-		fprintf(out, " %.3f %s", value, u == QTY_NS ? "us" : u == QTY_CYCLES ? "cycles"
-										: "count");
+		if (u == QTY_NS)
+			fprintf(out, " %.4f us", l->measured.v / 1000.0);
+		else
+			fprintf(out, " %.3f %s", l->measured.v, u == QTY_CYCLES ? "cycles" : "count");
 	}
 	fputc('\n', out);
 }
