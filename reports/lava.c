@@ -28,6 +28,8 @@
 static void put_name(FILE *out, const char *name)
 {
 	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+		if (*p >= 0x80 && *p < 0xc0)
+			continue; /* one '_' for a UTF-8 character, at its first byte */
 		bool keep = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 			    (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-';
 		fputc(keep ? *p : '_', out);
