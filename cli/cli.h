@@ -134,6 +134,9 @@ struct cli_progress {
  * for tests). Returns 0, or EXIT_USAGE after saying why the variable is
  * wrong. */
 int cli_progress_init(struct cli_progress *p, bool quiet);
+/* Whether to colour what goes to fd: a terminal, and NO_COLOR unset or
+ * empty (https://no-color.org). */
+bool cli_colour(int fd);
 
 /* A run_options.progress callback; arg is a struct cli_progress. */
 void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,

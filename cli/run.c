@@ -374,8 +374,9 @@ static int print_table(const struct report_view *view, int rc, bool all_written,
 	FILE *m = open_memstream(&text, &len);
 	if (!m)
 		out_of_memory();
-	report_write_text_status(view, m, rc,
-				 all_written ? NULL : "a report could not be written (see above)");
+	report_write_text_colour(view, m, rc,
+				 all_written ? NULL : "a report could not be written (see above)",
+				 cli_colour(STDOUT_FILENO));
 	if (all_written)
 		term_println(m, "reports: %s, %s, %s, %s", out_path[REPORT_JUNIT],
 			     out_path[REPORT_SUMMARY], out_path[REPORT_HTML], out_path[REPORT_JSON]);

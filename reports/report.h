@@ -84,6 +84,14 @@ void report_write_text(const struct report_view *v, FILE *out);
  * written); status < 0 or meaning NULL: the verdicts'. */
 void report_write_text_status(const struct report_view *v, FILE *out, int status,
 			      const char *meaning);
+/* The same, the VERDICT column in colour when `colour` (a terminal that
+ * did not ask for NO_COLOR: the caller decides; files never get colour). */
+void report_write_text_colour(const struct report_view *v, FILE *out, int status,
+			      const char *meaning, bool colour);
+/* The SGR sequence that colours verdict v on a terminal (pass green, fail
+ * red, error yellow; "" for skipped), and the one that ends it. */
+const char *report_verdict_sgr(enum verdict v);
+#define REPORT_SGR_RESET "\033[0m"
 
 /* ASCII histogram + statistics of one result, as in junit.xml's
  * <system-out>: report_write_req_detail renders a view's requirement;

@@ -83,6 +83,16 @@ expect_grep 'SELF: pass, ' "$TMP/nc.out"
 expect_no_grep $'\033\\[3[0-9]m' "$TMP/nc.out"
 NO_COLOR= script -qec "'$RTC' ${short[*]}" /dev/null >"$TMP/ec.out" 2>&1
 expect_grep $'\033\\[32mpass' "$TMP/ec.out"
+# The verdict table on a terminal standard output: its VERDICT column in
+# colour (-q: no progress, so the table is all there is), none with NO_COLOR
+# or when standard output is a pipe.
+script -qec "'$RTC' ${short[*]} -q" /dev/null >"$TMP/tab.out" 2>&1
+expect_grep $'  \033\\[32mPASS\033\\[0m' "$TMP/tab.out"
+NO_COLOR=1 script -qec "'$RTC' ${short[*]} -q" /dev/null >"$TMP/tabnc.out" 2>&1
+expect_grep '  PASS' "$TMP/tabnc.out"
+expect_no_grep $'\033' "$TMP/tabnc.out"
+"$RTC" "${short[@]}" -q 2>/dev/null | cat >"$TMP/pipe.out"
+expect_no_grep $'\033' "$TMP/pipe.out"
 # Never colour in the files.
 expect_no_grep $'\033' "$TMP/t/summary.txt"
 finish
