@@ -14,6 +14,7 @@
 #include "base/termsafe.h"
 #include "harness/measure/timebase.h"
 #include "harness/runinfo.h"
+#include "host/identity.h"
 #include "reports/report.h"
 
 static const char run_usage[] =
@@ -33,6 +34,8 @@ static const char run_usage[] =
 	"      --quick           smoke run: iterations / 10, at most 3 runs\n"
 	"      --iterations N    override every requirement's iterations\n"
 	"      --runs N          override every requirement's runs (<= 1000)\n"
+	"      --host-label NAME the lab's name for this machine, in every report\n"
+	"                        (1-64 printable ASCII characters)\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 all passed, 1 a limit failed, 2 usage error or invalid input\n"
@@ -48,6 +51,7 @@ static const char *const out_names[REPORT_NKINDS] = {
 struct run_args {
 	const char *outdir, *only;
 	const char *csv_dir;     /* --csv DIR, or NULL */
+	const char *host_label;  /* --host-label NAME, or NULL */
 	const char *explicit_path[REPORT_NKINDS];
 	struct run_options ro;
 };
@@ -80,6 +84,17 @@ static int check_empty(const struct run_args *a)
 	return EXIT_USAGE;
 }
 
+/* 0 when NAME may be a --host-label (host_label_problem), else -1 after
+ * saying why. */
+static int check_host_label(const char *name)
+{
+	const char *why = host_label_problem(name);
+	if (!why)
+		return 0;
+	term_println(stderr, "rtconform run: --host-label '%s': %s", name, why);
+	return -1;
+}
+
 static int parse_options(int argc, char **argv, struct run_args *a)
 {
 	static const struct option opts[] = {
@@ -93,6 +108,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		{ "quick", no_argument, NULL, 'q' },
 		{ "iterations", required_argument, NULL, 'i' },
 		{ "runs", required_argument, NULL, 'r' },
+		{ "host-label", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -117,6 +133,11 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 			if (cli_parse_count("run", "--runs", optarg, 1, RTC_MAX_RUNS,
 					    &a->ro.runs_override))
 				return EXIT_USAGE;
+			break;
+		case 'L':
+			if (check_host_label(optarg))
+				return EXIT_USAGE;
+			a->host_label = optarg;
 			break;
 		case 'h': fputs(run_usage, stdout); return 0;
 		default: return cli_getopt_error("run", c, argv);
@@ -371,6 +392,9 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 		return EXIT_NOT_MEASURED;
 	}
 	struct fingerprint fp = { 0 };
+	/* The lab's name for the machine comes first: it is what people look for. */
+	if (a->host_label)
+		fingerprint_add(&fp, "host.label", "%s", a->host_label);
 	runinfo_collect(&fp, &tb);
 
 	struct cli_progress ps = { .tty = isatty(STDERR_FILENO) };

@@ -556,6 +556,7 @@ void host_facts_collect(struct host_facts *f)
 	collect_rlimit(&f->rtprio, RLIMIT_RTPRIO);
 	collect_privileges(&f->privileges);
 	collect_thp(&f->thp);
+	host_identity_collect(&f->identity, "");
 
 	num_c_leave(old);
 }

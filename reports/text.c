@@ -287,6 +287,14 @@ static void write_figures(const struct report_view *v, FILE *out)
 		}
 }
 
+/* Which machine: the lab's label, host name, hashed id, hardware, OS. */
+static void write_host(const struct report_view *v, FILE *out)
+{
+	char host[1600], shown[2048];
+	fingerprint_host_summary(&v->env, host, sizeof host);
+	fprintf(out, "host: %s\n", printable(host, shown, sizeof shown));
+}
+
 char *report_summary_render(const struct report_view *v, size_t *len, char *why, size_t whylen)
 {
 	char *data = NULL;
@@ -298,6 +306,7 @@ char *report_summary_render(const struct report_view *v, size_t *len, char *why,
 	}
 	locale_t old_loc = num_c_enter();
 	write_text(v, mem, -1, NULL);
+	write_host(v, mem);
 	write_figures(v, mem);
 	num_c_leave(old_loc);
 	if (fclose(mem) != 0) {
