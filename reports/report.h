@@ -252,6 +252,14 @@ int report_view_read(const char *path, struct report_view *v, char *err, size_t 
 
 void report_view_free(struct report_view *v);
 
+/* What both readers say when their input holds the results of more than
+ * one host (host/fingerprint.h: fingerprint_same_host): a view, and every
+ * report rendered from it, is of one host, and attributing one host's
+ * figures to another's fingerprint is the mistake this prevents. */
+#define REPORT_ONE_HOST_HINT \
+	"a report is of one host's run; a fleet report of several hosts is made with " \
+	"rtconform merge"
+
 /* Totals and exit status of a view, as report_totals gives for a run. */
 void report_view_totals(const struct report_view *v, struct report_totals *t);
 void report_view_file_totals(const struct rv_file *f, struct report_totals *t);
