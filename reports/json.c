@@ -162,6 +162,7 @@ static json_t *metric(struct jb *b, const struct rv_metric *m)
 		json_t *r = json_object();
 		set(b, r, "samples", juint(b, m->run_count[i], "a run's sample count"));
 		set(b, r, "mean_ns", m->run_mean_ns ? value(&m->run_mean_ns[i]) : json_null());
+		set(b, r, "max_ns", m->run_max_ns ? value(&m->run_max_ns[i]) : json_null());
 		push(b, runs, r);
 	}
 	set(b, o, "runs", runs);

@@ -147,6 +147,9 @@ struct rv_metric {
 	uint64_t *run_count;           /* samples of each run; a count's count of it */
 	struct rv_value *run_mean_ns;  /* mean of each run (absent without samples);
 					* NULL for a count */
+	struct rv_value *run_max_ns;   /* largest sample of each run (absent without
+					* samples, and in results.json written before
+					* it was kept); NULL for a count */
 	/* The median whatever the sample count (ns[] has p50 only from 20
 	 * samples), as summary.txt quotes it; absent without samples. */
 	struct rv_value median_ns;

@@ -170,6 +170,7 @@ static void count_close(struct metric_data *m, uint32_t run, uint64_t extra)
 {
 	m->runs[run].sum += extra;
 	m->runs[run].count = 1;
+	m->runs[run].max = (uint64_t)m->runs[run].sum;
 	hist_record(&m->hist, (uint64_t)m->runs[run].sum);
 }
 
