@@ -36,6 +36,7 @@ int cmd_list(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_probe(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_env(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_report(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx);
 
 /* ---- loading requirements files ---- */
 

@@ -250,6 +250,10 @@ int report_view_from_json(const char *path, struct report_view *v,
  * refused); a property that is there but cannot be read is refused. */
 int report_view_from_junit(const char *path, struct report_view *v,
 			   char *err, size_t errlen);
+/* Which of the two a file is, by its content (the first byte that is not
+ * white space: '{' or '<'). 0, or -errno / -EINVAL (neither) with err. */
+enum report_input { REPORT_INPUT_JSON, REPORT_INPUT_JUNIT, REPORT_INPUT_OTHER };
+int report_input_kind(const char *path, enum report_input *kind, char *err, size_t errlen);
 /* Either, chosen by the content (a JSON object or an XML document). */
 int report_view_read(const char *path, struct report_view *v, char *err, size_t errlen);
 

@@ -1,0 +1,89 @@
+/* compare.h - `rtconform compare`: a candidate run's figures against a
+ * baseline run's, requirement by requirement (matched by id) and metric by
+ * metric, and the reports of the comparison.
+ *
+ * The rule (docs/fleet.md, "Baselines"): a figure is worse when it moved in
+ * its bad direction (up for a duration or a count; down for a figure whose
+ * only limit is a minimum) by more than BOTH
+ *   - the relative tolerance: tolerance x |baseline value|, and
+ *   - the runs' spread: CMP_SPREAD_FACTOR x the larger of the two sides'
+ *     ranges (largest minus smallest) of the figure's per-run values: each
+ *     run's mean for the mean, min, p50, p90 and runs-mean-stddev, each
+ *     run's largest sample for max, stddev and p99 and above (tail figures
+ *     move with the tail's end), each run's count for a count;
+ * better when it moved as far the other way; the same otherwise. A run that
+ * differs from another run of the same build by less than the runs of each
+ * differ among themselves is noise, not a regression.
+ *
+ * Figures compared, for each requirement measured in both: the mean and max
+ * of every duration metric, and every statistic a limit is on (in the
+ * limit's unit; a count only when limited).
+ */
+#ifndef RTC_COMPARE_H
+#define RTC_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "reports/report.h"
+
+/* --tolerance's default: 0.25, a quarter of the baseline value. */
+#define CMP_DEFAULT_TOLERANCE 0.25
+/* The multiple of the larger per-run range a change must exceed. */
+#define CMP_SPREAD_FACTOR 1.0
+
+enum cmp_outcome { CMP_SAME, CMP_BETTER, CMP_WORSE, CMP_NOT_COMPARED };
+const char *cmp_outcome_name(enum cmp_outcome o); /* "same", "better", "WORSE", "not compared" */
+
+/* One compared figure: statistic of metric of requirement id. */
+struct cmp_figure {
+	const char *id, *metric, *statistic;      /* point into the views */
+	const char *file;                         /* the candidate's file name */
+	enum qty_unit unit;
+	bool limited;                             /* a limit is on this statistic */
+	bool lower_is_worse;
+	double base, cand;                        /* the two values (when compared) */
+	double spread_base, spread_cand;          /* per-run ranges; 0 with < 2 runs */
+	double allowed;                           /* the change allowed either way */
+	enum cmp_outcome outcome;
+	char *note;                               /* why not compared, what differs; may be NULL */
+	const struct rv_metric *mb, *mc;          /* the metrics (histograms), NULL for a row
+						   * without them */
+};
+
+struct cmp_result {
+	struct cmp_figure *f;
+	size_t n, cap;
+	size_t worse, better, same, not_compared;
+	char **notes;                             /* run-level remarks, in order */
+	size_t nnotes;
+	double tolerance;
+	const struct report_view *base, *cand;
+	const char *base_path, *cand_path;
+};
+
+/* Compare cand against base with the relative tolerance. Returns 0, or
+ * -EINVAL when the two cannot be compared (no requirement measured in both;
+ * a requirement whose probe, a metric's kind or a limit's unit differs),
+ * with the reason in err, or -ENOMEM. out is to be freed with
+ * cmp_result_free either way. */
+int cmp_views(const struct report_view *base, const struct report_view *cand, double tolerance,
+	      struct cmp_result *out, char *err, size_t errlen);
+void cmp_result_free(struct cmp_result *r);
+
+/* 0 no figure worse, 1 a figure worse. */
+int cmp_exit_status(const struct cmp_result *r);
+
+/* Read a results.json for comparing: a junit.xml is refused with the
+ * reason (it keeps no per-run figures), as is a file holding no run. */
+int cmp_read(const char *path, struct report_view *v, char *err, size_t errlen);
+
+/* The reports of a comparison, rendered into a malloc'd buffer (*len
+ * bytes), or NULL when out of memory: the text table (stdout and
+ * compare.txt), junit.xml (one testcase per figure) and compare.html (the
+ * table, then per metric with a changed figure both histograms overlaid). */
+char *cmp_render_text(const struct cmp_result *r, size_t *len);
+char *cmp_render_junit(const struct cmp_result *r, size_t *len);
+char *cmp_render_html(const struct cmp_result *r, size_t *len);
+
+#endif
