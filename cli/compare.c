@@ -26,7 +26,7 @@ static const char compare_usage[] =
 	"  -o, --output DIR      also write compare.txt (the table), junit.xml (one\n"
 	"                        testcase per figure) and compare.html (the table and\n"
 	"                        both histograms of each changed metric) into DIR\n"
-	"      --tolerance T     relative tolerance, 0.25 or 25% (default 25%, 0 to 1000%)\n"
+	"      --tolerance T     relative tolerance, 0.25 or 25% (default 50%, 0 to 1000%)\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 no figure worse, 1 a figure worse (or a requirement the\n"
@@ -166,10 +166,9 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 	int rc = parse_options(argc, argv, &a);
 	if (rc != COMPARE_GO_ON)
 		return rc;
-	char *path[NOUT] = { NULL };
-	if (a.outdir && (rc = prepare_outputs(&a, path)) != 0)
-		goto out;
+	/* The inputs first: a comparison refused creates no -o directory. */
 	char err[900];
+	char *path[NOUT] = { NULL };
 	struct report_view base = { 0 }, cand = { 0 };
 	struct cmp_result r = { 0 };
 	if (cmp_read(a.base, &base, err, sizeof err) != 0 ||
@@ -180,7 +179,7 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 		term_println(stderr, "rtconform compare: %s and %s cannot be compared: %s", a.base,
 			     a.cand, err);
 		rc = EXIT_USAGE;
-	} else {
+	} else if (!a.outdir || (rc = prepare_outputs(&a, path)) == 0) {
 		r.base_path = a.base;
 		r.cand_path = a.cand;
 		rc = write_outputs(&r, path);
@@ -190,7 +189,6 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 	cmp_result_free(&r);
 	report_view_free(&base);
 	report_view_free(&cand);
-out:
 	for (size_t k = 0; k < NOUT; k++)
 		free(path[k]);
 	return rc;

@@ -140,31 +140,58 @@ static bool is_tail(const char *stat)
 	       (st.kind == STAT_PCT && st.pct >= 99.0);
 }
 
-/* The range of a metric's per-run figures for statistic stat, in the
- * figure's unit (scale from ns). *have: the runs kept such figures (older
- * results.json kept no per-run maxima). Fewer than two runs: 0. */
-static double run_range(const struct rv_metric *m, const char *stat, double scale, bool *have)
+/* A metric's per-run values for statistic stat, in the figure's unit (scale
+ * from ns), into out (RTC_MAX_RUNS entries): each run's count of a count,
+ * each run's largest sample for a tail statistic, each run's mean for the
+ * others. Returns how many runs have one (older results.json kept no
+ * per-run maxima). */
+static size_t run_values(const struct rv_metric *m, const char *stat, double scale, double *out)
 {
-	double lo = INFINITY, hi = -INFINITY;
 	size_t n = 0;
 	bool tail = is_tail(stat);
-	*have = false;
-	for (size_t k = 0; k < m->nruns; k++) {
-		double x;
+	for (size_t k = 0; k < m->nruns && n < RTC_MAX_RUNS; k++) {
 		if (m->kind == METRIC_COUNT)
-			x = (double)m->run_count[k];
+			out[n++] = (double)m->run_count[k];
 		else if (tail && m->run_max_ns && m->run_max_ns[k].have)
-			x = m->run_max_ns[k].v * scale;
+			out[n++] = m->run_max_ns[k].v * scale;
 		else if (!tail && m->run_mean_ns && m->run_mean_ns[k].have)
-			x = m->run_mean_ns[k].v * scale;
-		else
-			continue;
-		lo = fmin(lo, x);
-		hi = fmax(hi, x);
-		n++;
+			out[n++] = m->run_mean_ns[k].v * scale;
 	}
-	*have = n > 0;
-	return n >= 2 ? hi - lo : 0.0;
+	return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The median of v[0..n) (n > 0); sorts v. */
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+/* The runs' spread: the median absolute deviation from the median, scaled
+ * by 1.4826 to estimate a standard deviation (it is one for normal noise)
+ * while one wild run cannot inflate it. 0 with fewer than two runs. */
+static double run_spread(const double *v, size_t n)
+{
+	if (n < 2)
+		return 0.0;
+	double *tmp = malloc(n * sizeof *tmp), *dev = malloc(n * sizeof *dev);
+	double s = 0.0;
+	if (tmp && dev) {
+		memcpy(tmp, v, n * sizeof *tmp);
+		double med = median(tmp, n);
+		for (size_t i = 0; i < n; i++)
+			dev[i] = fabs(v[i] - med);
+		s = 1.4826 * median(dev, n);
+	}
+	free(tmp);
+	free(dev);
+	return s;
 }
 
 static const struct rv_limit *find_limit(const struct rv_req *r, const char *metric,
@@ -210,24 +237,51 @@ static double unit_scale(const struct rv_metric *m, enum qty_unit unit)
 	return m->ns_per_unit > 0 ? m->cycles_per_unit / m->ns_per_unit : 0.0;
 }
 
+/* The figure of each side: for mean and max of a duration, the typical
+ * run's (the median over runs of each run's mean or largest sample), so
+ * one run that met a burst of load does not decide; else the statistic of
+ * all samples (or the judged value of a limit on it). */
+static bool side_value(const struct rv_req *r, const struct rv_metric *m, const char *stat,
+		       enum qty_unit unit, double *runs, size_t nruns, bool *typical, double *out)
+{
+	*typical = m->kind == METRIC_DURATION && nruns > 0 &&
+		   (!strcmp(stat, "mean") || !strcmp(stat, "max"));
+	if (!*typical)
+		return stat_of(r, m, stat, unit, out);
+	double *tmp = malloc(nruns * sizeof *tmp);
+	if (!tmp)
+		return stat_of(r, m, stat, unit, out);
+	memcpy(tmp, runs, nruns * sizeof *tmp);
+	*out = median(tmp, nruns);
+	free(tmp);
+	return true;
+}
+
 /* Judge one figure by the rule of compare.h. */
 static void judge(struct cmp *c, struct cmp_figure *f, const struct rv_req *rb,
 		  const struct rv_req *rc)
 {
-	bool hb = stat_of(rb, f->mb, f->statistic, f->unit, &f->base);
-	bool hc = stat_of(rc, f->mc, f->statistic, f->unit, &f->cand);
+	double vb[RTC_MAX_RUNS], vc[RTC_MAX_RUNS];
+	size_t nb = run_values(f->mb, f->statistic, unit_scale(f->mb, f->unit), vb);
+	size_t nc = run_values(f->mc, f->statistic, unit_scale(f->mc, f->unit), vc);
+	bool tb, tc;
+	bool hb = side_value(rb, f->mb, f->statistic, f->unit, vb, nb, &tb, &f->base);
+	bool hc = side_value(rc, f->mc, f->statistic, f->unit, vc, nc, &tc, &f->cand);
+	f->typical = tb && tc;
+	if (tb != tc) /* one side has per-run figures, the other not: compare like with like */
+		hb = stat_of(rb, f->mb, f->statistic, f->unit, &f->base) &&
+		     stat_of(rc, f->mc, f->statistic, f->unit, &f->cand);
 	if (!hb || !hc) {
 		f->outcome = CMP_NOT_COMPARED;
 		fig_note(c, f, "no value in the %s (too few samples for it)",
 			 !hb && !hc ? "baseline or the candidate" : !hb ? "baseline" : "candidate");
 		return;
 	}
-	bool pb, pc;
-	f->spread_base = run_range(f->mb, f->statistic, unit_scale(f->mb, f->unit), &pb);
-	f->spread_cand = run_range(f->mc, f->statistic, unit_scale(f->mc, f->unit), &pc);
-	if (!pb || !pc)
+	if (!nb || !nc)
 		fig_note(c, f, "no per-run %s in the %s: only the tolerance applies",
-			 is_tail(f->statistic) ? "maxima" : "figures", !pb ? "baseline" : "candidate");
+			 is_tail(f->statistic) ? "maxima" : "figures", !nb ? "baseline" : "candidate");
+	f->spread_base = run_spread(vb, nb);
+	f->spread_cand = run_spread(vc, nc);
 	double tol = c->r->tolerance * fabs(f->base);
 	double spread = CMP_SPREAD_FACTOR * fmax(f->spread_base, f->spread_cand);
 	f->allowed = fmax(tol, spread);

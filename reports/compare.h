@@ -27,10 +27,10 @@
 
 #include "reports/report.h"
 
-/* --tolerance's default: 0.25, a quarter of the baseline value. */
-#define CMP_DEFAULT_TOLERANCE 0.25
+/* --tolerance's default: 0.5, half the baseline value (docs/fleet.md says why). */
+#define CMP_DEFAULT_TOLERANCE 0.5
 /* The multiple of the larger per-run range a change must exceed. */
-#define CMP_SPREAD_FACTOR 1.0
+#define CMP_SPREAD_FACTOR 3.0
 
 enum cmp_outcome { CMP_SAME, CMP_BETTER, CMP_WORSE, CMP_NOT_COMPARED };
 const char *cmp_outcome_name(enum cmp_outcome o); /* "same", "better", "WORSE", "not compared" */
@@ -42,8 +42,9 @@ struct cmp_figure {
 	enum qty_unit unit;
 	bool limited;                             /* a limit is on this statistic */
 	bool lower_is_worse;
+	bool typical;                             /* base and cand are the typical run's */
 	double base, cand;                        /* the two values (when compared) */
-	double spread_base, spread_cand;          /* per-run ranges; 0 with < 2 runs */
+	double spread_base, spread_cand;          /* the runs' spread; 0 with < 2 runs */
 	double allowed;                           /* the change allowed either way */
 	enum cmp_outcome outcome;
 	char *note;                               /* why not compared, what differs; may be NULL */
