@@ -282,9 +282,8 @@ static void judge(struct cmp *c, struct cmp_figure *f, const struct rv_req *rb,
 			 is_tail(f->statistic) ? "maxima" : "figures", !nb ? "baseline" : "candidate");
 	f->spread_base = run_spread(vb, nb);
 	f->spread_cand = run_spread(vc, nc);
-	double tol = c->r->tolerance * fabs(f->base);
-	double spread = CMP_SPREAD_FACTOR * fmax(f->spread_base, f->spread_cand);
-	f->allowed = fmax(tol, spread);
+	f->allowed = fmax(c->r->tolerance * fabs(f->base),
+			  CMP_SPREAD_FACTOR * fmax(f->spread_base, f->spread_cand));
 	double worse_by = f->lower_is_worse ? f->base - f->cand : f->cand - f->base;
 	f->outcome = worse_by > f->allowed ? CMP_WORSE : -worse_by > f->allowed ? CMP_BETTER
 										 : CMP_SAME;
