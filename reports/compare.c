@@ -173,9 +173,9 @@ static double median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
-/* The runs' spread: the median absolute deviation from the median, scaled
- * by 1.4826 to estimate a standard deviation (it is one for normal noise)
- * while one wild run cannot inflate it. 0 with fewer than two runs. */
+/* The runs' spread: 1.4826 x the median absolute deviation of the per-run
+ * values, an estimate of their standard deviation (it is one for normal
+ * noise) that one wild run cannot inflate. 0 with fewer than two runs. */
 static double run_spread(const double *v, size_t n)
 {
 	if (n < 2)

@@ -1,23 +1,25 @@
 /* compare.h - `rtconform compare`: a candidate run's figures against a
  * baseline run's, requirement by requirement (matched by id) and metric by
- * metric, and the reports of the comparison.
+ * metric (by name), and the reports of the comparison.
  *
- * The rule (docs/fleet.md, "Baselines"): a figure is worse when it moved in
- * its bad direction (up for a duration or a count; down for a figure whose
- * only limit is a minimum) by more than BOTH
- *   - the relative tolerance: tolerance x |baseline value|, and
- *   - the runs' spread: CMP_SPREAD_FACTOR x the larger of the two sides'
- *     ranges (largest minus smallest) of the figure's per-run values: each
- *     run's mean for the mean, min, p50, p90 and runs-mean-stddev, each
- *     run's largest sample for max, stddev and p99 and above (tail figures
- *     move with the tail's end), each run's count for a count;
- * better when it moved as far the other way; the same otherwise. A run that
- * differs from another run of the same build by less than the runs of each
- * differ among themselves is noise, not a regression.
- *
- * Figures compared, for each requirement measured in both: the mean and max
- * of every duration metric, and every statistic a limit is on (in the
- * limit's unit; a count only when limited).
+ * The rule (docs/fleet.md, "Baselines", says why):
+ *   - the figures: the mean and max of every duration metric, and every
+ *     statistic a candidate limit is on (in the limit's unit). Mean and max
+ *     are the typical run's: the median over runs of each run's mean, or of
+ *     each run's largest sample, so one run that met a burst of load does
+ *     not decide. Other statistics are of all samples (a limit's judged
+ *     value);
+ *   - the spread of a side: 1.4826 x the median absolute deviation of its
+ *     per-run values (each run's mean for mean, min, p50, p90 and
+ *     runs-mean-stddev; each run's largest sample for max, stddev and p99
+ *     and above; each run's count for a count): an estimate of the runs'
+ *     standard deviation that one wild run cannot inflate; 0 with one run;
+ *   - worse: the figure moved in its bad direction (up; down for a figure
+ *     whose only limit is a minimum) by more than BOTH tolerance x |baseline|
+ *     and CMP_SPREAD_FACTOR x the larger of the two sides' spreads; better
+ *     when it moved as far the other way; the same otherwise.
+ * A requirement the candidate could not measure (an error) is worse; one
+ * it skipped, or the baseline did not measure, is not compared.
  */
 #ifndef RTC_COMPARE_H
 #define RTC_COMPARE_H
