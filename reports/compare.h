@@ -32,7 +32,7 @@
 /* --tolerance's default: 0.5, half the baseline value (docs/fleet.md says why). */
 #define CMP_DEFAULT_TOLERANCE 0.5
 /* The multiple of the larger per-run range a change must exceed. */
-#define CMP_SPREAD_FACTOR 3.0
+#define CMP_SPREAD_FACTOR 3
 
 enum cmp_outcome { CMP_SAME, CMP_BETTER, CMP_WORSE, CMP_NOT_COMPARED };
 const char *cmp_outcome_name(enum cmp_outcome o); /* "same", "better", "WORSE", "not compared" */

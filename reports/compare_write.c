@@ -63,6 +63,14 @@ static void row_text(const struct cmp_figure *f, struct row_text *t)
 	snprintf(t->allowed, sizeof t->allowed, "%s%s", f->lower_is_worse ? "-" : "+", a);
 }
 
+/* The rule in a sentence, for the reports' readers. */
+_Static_assert(CMP_SPREAD_FACTOR == 3, "rule_text names the spread factor");
+static const char rule_text[] =
+	"Mean and max are the typical run's (the median over runs of each run's mean and "
+	"largest sample). A figure is worse when it moved the wrong way by more than both "
+	"the tolerance and 3 times the runs' spread (1.4826 x the median absolute deviation "
+	"of the per-run values, the larger side's); docs/fleet.md.";
+
 static const char *status_meaning(int status)
 {
 	return status ? "a figure is worse than the baseline" : "no figure is worse than the baseline";
@@ -73,7 +81,7 @@ static void totals_line(const struct cmp_result *r, FILE *out)
 {
 	int status = cmp_exit_status(r);
 	fprintf(out, "%zu figure%s: %zu worse, %zu better, %zu same, %zu not compared "
-		     "(tolerance %g%%, spread factor %g); exit status %d: %s\n",
+		     "(tolerance %g%%, spread factor %d); exit status %d: %s\n",
 		r->n, r->n == 1 ? "" : "s", r->worse, r->better, r->same, r->not_compared,
 		100.0 * r->tolerance, CMP_SPREAD_FACTOR, status, status_meaning(status));
 }
@@ -91,6 +99,7 @@ char *cmp_render_text(const struct cmp_result *r, size_t *len)
 	fingerprint_host_title(&r->cand->env, hc, sizeof hc);
 	term_println(out, "baseline:  %s (%s)", r->base_path ? r->base_path : "-", hb);
 	term_println(out, "candidate: %s (%s)", r->cand_path ? r->cand_path : "-", hc);
+	fprintf(out, "%s\n", rule_text);
 	fprintf(out, "\n%-24s %-14s %-8s %14s %14s %9s %14s  %s\n", "requirement", "metric",
 		"stat", "baseline", "candidate", "change", "allowed", "outcome");
 	for (size_t i = 0; i < r->n; i++) {
@@ -525,10 +534,8 @@ static void html_document(struct xw *x, const struct cmp_result *r)
 		 r->not_compared);
 	xw_full_end(x);
 	xw_start(x, "p");
-	xw_textf(x, "Baseline %s (%s); candidate %s (%s). A figure is worse when it moved the "
-		    "wrong way by more than both %g%% of the baseline and %g times the larger "
-		    "range of its per-run values on either side.", r->base_path, hb, r->cand_path,
-		 hc, 100.0 * r->tolerance, CMP_SPREAD_FACTOR);
+	xw_textf(x, "Baseline %s (%s); candidate %s (%s). %s", r->base_path, hb, r->cand_path,
+		 hc, rule_text);
 	xw_full_end(x);
 	if (r->nnotes) {
 		xw_start(x, "ul");
