@@ -39,6 +39,7 @@ int cmd_list(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_probe(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_env(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_report(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx);
 
 /* ---- where the helpers and profiles are (layout.c) ---- */
 

@@ -16,6 +16,7 @@
 #include "harness/measure/timebase.h"
 #include "harness/runinfo.h"
 #include "harness/measure/probes/probes.h"
+#include "host/identity.h"
 #include "reports/report.h"
 #include "requirements/validate.h"
 
@@ -45,6 +46,8 @@ static const char run_usage[] =
 	"                        run by time (see rtconform list)\n"
 	"  -q, --quiet           no progress on stderr (when stderr is no terminal there is\n"
 	"                        a line per requirement and one every 30 s while it runs)\n"
+	"      --host-label NAME the lab's name for this machine, in every report\n"
+	"                        (1-64 printable ASCII characters)\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 all passed, 1 a limit failed, 2 usage error or invalid input\n"
@@ -62,6 +65,7 @@ struct run_args {
 	const char *csv_dir;     /* --csv DIR, or NULL */
 	bool quiet;
 	struct cli_progress ps;
+	const char *host_label;  /* --host-label NAME, or NULL */
 	const char *explicit_path[REPORT_NKINDS];
 	struct run_options ro;
 };
@@ -105,6 +109,19 @@ static int parse_duration(const char *v, uint64_t *ns)
 	return -1;
 }
 
+/* 0 when NAME may be a --host-label (host_label_problem), else -1 after
+ * saying why. */
+static int check_host_label(const char *name)
+{
+	const char *why = host_label_problem(name);
+	if (!why)
+		return 0;
+	char safe[128];
+	term_println(stderr, "rtconform run: --host-label '%s': %s",
+		     term_escape(name, safe, sizeof safe), why);
+	return -1;
+}
+
 static int parse_options(int argc, char **argv, struct run_args *a)
 {
 	static const struct option opts[] = {
@@ -121,6 +138,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		{ "trace", no_argument, NULL, 't' },
 		{ "duration", required_argument, NULL, 'D' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "host-label", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -152,6 +170,11 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 				return EXIT_USAGE;
 			break;
 		case 'q': a->quiet = true; break;
+		case 'L':
+			if (check_host_label(optarg))
+				return EXIT_USAGE;
+			a->host_label = optarg;
+			break;
 		case 'h': fputs(run_usage, stdout); return 0;
 		default: return cli_getopt_error("run", c, argv);
 		}
@@ -436,6 +459,9 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	struct host_facts hf;
 	host_facts_collect(&hf);
 	struct fingerprint fp = { 0 };
+	/* The lab's name for the machine comes first: it is what people look for. */
+	if (a->host_label)
+		fingerprint_add(&fp, "host.label", "%s", a->host_label);
 	runinfo_collect_facts(&fp, &hf, &tb);
 	struct readiness rd;
 	runinfo_readiness(&hf, &tb, true, &rd);

@@ -359,6 +359,14 @@ static void write_build(const struct report_view *v, FILE *out)
 		printable(commit ? commit : "not recorded", b, sizeof b));
 }
 
+/* Which machine: the lab's label, host name, hashed id, hardware, OS. */
+static void write_host(const struct report_view *v, FILE *out)
+{
+	char host[1600], shown[2048];
+	fingerprint_host_summary(&v->env, host, sizeof host);
+	fprintf(out, "host: %s\n", printable(host, shown, sizeof shown));
+}
+
 char *report_summary_render(const struct report_view *v, size_t *len, char *why, size_t whylen)
 {
 	char *data = NULL;
@@ -370,6 +378,7 @@ char *report_summary_render(const struct report_view *v, size_t *len, char *why,
 	}
 	locale_t old_loc = num_c_enter();
 	write_text(v, mem, -1, NULL, false); /* a file: never colour */
+	write_host(v, mem);
 	write_readiness(v, mem);
 	write_figures(v, mem);
 	write_build(v, mem);
