@@ -39,6 +39,7 @@ int cmd_list(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_probe(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_env(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_report(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx);
 
 /* ---- where the helpers and profiles are (layout.c) ---- */
@@ -135,6 +136,9 @@ struct cli_progress {
  * for tests). Returns 0, or EXIT_USAGE after saying why the variable is
  * wrong. */
 int cli_progress_init(struct cli_progress *p, bool quiet);
+/* Whether to colour what goes to fd: a terminal, and NO_COLOR unset or
+ * empty (https://no-color.org). */
+bool cli_colour(int fd);
 
 /* A run_options.progress callback; arg is a struct cli_progress. */
 void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,

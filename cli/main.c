@@ -35,6 +35,8 @@ static const struct command commands[] = {
 	{ "env", cmd_env, "", "this machine's fingerprint and real-time readiness" },
 	{ "report", cmd_report, "JUNIT.xml --html FILE",
 	  "render report.html (or --json) again from a junit.xml" },
+	{ "compare", cmd_compare, "BASE.json CAND.json [-o DIR]",
+	  "a candidate run's figures against a baseline's: regressions" },
 	{ "merge", cmd_merge, "RESULTS.json... -o DIR",
 	  "one fleet report (fleet.html, junit.xml, results.json) of many hosts' runs" },
 };

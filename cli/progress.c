@@ -9,14 +9,20 @@
 
 #include "base/termsafe.h"
 #include "base/units.h"
+#include "reports/report.h"
+
+bool cli_colour(int fd)
+{
+	const char *nc = getenv("NO_COLOR");
+	return isatty(fd) && !(nc && nc[0]);
+}
 
 int cli_progress_init(struct cli_progress *p, bool quiet)
 {
-	const char *nc = getenv("NO_COLOR");
 	const char *iv = getenv("RTC_PROGRESS_INTERVAL");
 	p->tty = isatty(STDERR_FILENO);
 	p->quiet = quiet;
-	p->colour = p->tty && !quiet && !(nc && nc[0]);
+	p->colour = !quiet && cli_colour(STDERR_FILENO);
 	p->interval = CLI_PROGRESS_INTERVAL_S;
 	if (iv && iv[0]) {
 		char err[200];
@@ -76,17 +82,6 @@ void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t 
 	fflush(stderr);
 }
 
-/* The SGR colour of a verdict on a terminal. */
-static const char *verdict_colour(enum verdict v)
-{
-	switch (v) {
-	case VERDICT_PASS: return "\033[32m";  /* green */
-	case VERDICT_FAIL: return "\033[31m";  /* red */
-	case VERDICT_ERROR: return "\033[33m"; /* yellow */
-	default: return "";
-	}
-}
-
 /* The figure a reader wants first: the first failed limit of a failure,
  * the first limit of a pass, the reason of anything else. */
 static const char *key_figure(const struct req_result *res)
@@ -110,9 +105,9 @@ void cli_progress_done(struct cli_progress *p, const char *id, const struct req_
 		return;
 	term_escape(id, safe, sizeof safe);
 	term_escape(key_figure(res), fig, sizeof fig);
-	const char *on = p->colour ? verdict_colour(res->verdict) : "";
+	const char *on = p->colour ? report_verdict_sgr(res->verdict) : "";
 	fprintf(stderr, "%s[%zu/%zu] %s: %s%s%s, %s (%.1f s)\n", p->tty ? "\r\033[K" : "",
-		p->index, p->total, safe, on, verdict_name(res->verdict), on[0] ? "\033[0m" : "",
+		p->index, p->total, safe, on, verdict_name(res->verdict), on[0] ? REPORT_SGR_RESET : "",
 		fig, res->seconds);
 	fflush(stderr);
 }

@@ -16,6 +16,7 @@
 #include "harness/measure/timebase.h"
 #include "harness/runinfo.h"
 #include "harness/measure/probes/probes.h"
+#include "host/identity.h"
 #include "reports/report.h"
 #include "requirements/validate.h"
 
@@ -46,6 +47,8 @@ static const char run_usage[] =
 	"                        run by time (see rtconform list)\n"
 	"  -q, --quiet           no progress on stderr (when stderr is no terminal there is\n"
 	"                        a line per requirement and one every 30 s while it runs)\n"
+	"      --host-label NAME the lab's name for this machine, in every report\n"
+	"                        (1-64 printable ASCII characters)\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 all passed, 1 a limit failed, 2 usage error or invalid input\n"
@@ -64,6 +67,7 @@ struct run_args {
 	const char *lava;        /* --lava FILE, or NULL */
 	bool quiet;
 	struct cli_progress ps;
+	const char *host_label;  /* --host-label NAME, or NULL */
 	const char *explicit_path[REPORT_NKINDS];
 	struct run_options ro;
 };
@@ -109,6 +113,19 @@ static int parse_duration(const char *v, uint64_t *ns)
 	return -1;
 }
 
+/* 0 when NAME may be a --host-label (host_label_problem), else -1 after
+ * saying why. */
+static int check_host_label(const char *name)
+{
+	const char *why = host_label_problem(name);
+	if (!why)
+		return 0;
+	char safe[128];
+	term_println(stderr, "rtconform run: --host-label '%s': %s",
+		     term_escape(name, safe, sizeof safe), why);
+	return -1;
+}
+
 static int parse_options(int argc, char **argv, struct run_args *a)
 {
 	static const struct option opts[] = {
@@ -118,7 +135,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		{ "html", required_argument, NULL, 'H' },
 		{ "json", required_argument, NULL, 'J' },
 		{ "csv", required_argument, NULL, 'C' },
-		{ "lava", required_argument, NULL, 'L' },
+		{ "lava", required_argument, NULL, 'A' },
 		{ "only", required_argument, NULL, 'O' },
 		{ "quick", no_argument, NULL, 'k' },
 		{ "iterations", required_argument, NULL, 'i' },
@@ -126,6 +143,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		{ "trace", no_argument, NULL, 't' },
 		{ "duration", required_argument, NULL, 'D' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "host-label", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -139,7 +157,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		case 'H': a->explicit_path[REPORT_HTML] = optarg; break;
 		case 'J': a->explicit_path[REPORT_JSON] = optarg; break;
 		case 'C': a->csv_dir = optarg; break;
-		case 'L': a->lava = optarg; break;
+		case 'A': a->lava = optarg; break;
 		case 'O': a->only = optarg; break;
 		case 'k': a->ro.quick = true; break;
 		case 't': a->ro.trace = true; break;
@@ -158,6 +176,11 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 				return EXIT_USAGE;
 			break;
 		case 'q': a->quiet = true; break;
+		case 'L':
+			if (check_host_label(optarg))
+				return EXIT_USAGE;
+			a->host_label = optarg;
+			break;
 		case 'h': fputs(run_usage, stdout); return 0;
 		default: return cli_getopt_error("run", c, argv);
 		}
@@ -397,8 +420,9 @@ static int print_table(const struct report_view *view, int rc, bool all_written,
 	FILE *m = open_memstream(&text, &len);
 	if (!m)
 		out_of_memory();
-	report_write_text_status(view, m, rc,
-				 all_written ? NULL : "a report could not be written (see above)");
+	report_write_text_colour(view, m, rc,
+				 all_written ? NULL : "a report could not be written (see above)",
+				 cli_colour(STDOUT_FILENO));
 	if (all_written)
 		term_println(m, "reports: %s, %s, %s, %s", out_path[REPORT_JUNIT],
 			     out_path[REPORT_SUMMARY], out_path[REPORT_HTML], out_path[REPORT_JSON]);
@@ -466,6 +490,9 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	struct host_facts hf;
 	host_facts_collect(&hf);
 	struct fingerprint fp = { 0 };
+	/* The lab's name for the machine comes first: it is what people look for. */
+	if (a->host_label)
+		fingerprint_add(&fp, "host.label", "%s", a->host_label);
 	runinfo_collect_facts(&fp, &hf, &tb);
 	struct readiness rd;
 	runinfo_readiness(&hf, &tb, true, &rd);

@@ -47,15 +47,30 @@ static void kill_cause(const struct req_result *out, int sig, const struct worke
 			 "kernel's OOM killer: see dmesg)", e->wall_s, timeout, e->cpu_s);
 }
 
+/* How far the worker got: "3 of 10 runs", or for a run by time (where the
+ * planned count means nothing) "3 recorded runs of a 24 h run by time". */
+static void how_far(const struct req_result *out, uint64_t runs, char *buf, size_t len)
+{
+	uint32_t done = out->res->runs_done;
+	if (out->duration_ns) {
+		char d[32];
+		fmt_ns((double)out->duration_ns, d, sizeof d);
+		snprintf(buf, len, "%u recorded run%s of a %s run by time", done,
+			 done == 1 ? "" : "s", d);
+	} else {
+		snprintf(buf, len, "%u of %llu runs", done, (unsigned long long)runs);
+	}
+}
+
 static void killed(struct req_result *out, int sig, uint64_t runs, const struct worker_end *e)
 {
 	const struct result_shm *res = out->res;
-	char cause[300];
+	char cause[300], far[96];
 	kill_cause(out, sig, e, cause, sizeof cause);
+	how_far(out, runs, far, sizeof far);
 	req_result_error(out, out->req, out->file,
-			 "worker killed by signal %d (%s)%s after %u of %llu runs%s%s", sig,
-			 strsignal(sig), cause, res->runs_done, (unsigned long long)runs,
-			 res->reason[0] ? ": " : "", res->reason);
+			 "worker killed by signal %d (%s)%s after %s%s%s", sig,
+			 strsignal(sig), cause, far, res->reason[0] ? ": " : "", res->reason);
 }
 
 void runner_classify(struct req_result *out, uint64_t runs, const struct worker_end *e)
@@ -63,11 +78,11 @@ void runner_classify(struct req_result *out, uint64_t runs, const struct worker_
 	const struct requirement *r = out->req;
 	const struct req_file *f = out->file;
 	const struct result_shm *res = out->res;
-	uint32_t done = res->runs_done;
 	int status = e->status;
+	char far[96];
+	how_far(out, runs, far, sizeof far);
 	if (e->interrupted) {
-		req_result_error(out, r, f, "interrupted (after %u of %llu runs)", done,
-				 (unsigned long long)runs);
+		req_result_error(out, r, f, "interrupted (after %s)", far);
 	} else if (e->timed_out) {
 		/* In the unit that suits each: "1.2 ms", "30 s" (a 1 ms timeout
 		 * is no "0.0 s"). */
@@ -75,9 +90,8 @@ void runner_classify(struct req_result *out, uint64_t runs, const struct worker_
 		fmt_ns(out->seconds * 1e9, after, sizeof after);
 		fmt_ns((double)(r->timeout_ns + out->duration_ns), limit, sizeof limit);
 		req_result_error(out, r, f,
-				 "timed out after %s (timeout %s; %u of %llu runs done); "
-				 "the worker was killed",
-				 after, limit, done, (unsigned long long)runs);
+				 "timed out after %s (timeout %s; %s done); the worker was killed",
+				 after, limit, far);
 	} else if (WIFSIGNALED(status)) {
 		killed(out, WTERMSIG(status), runs, e);
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || res->state != WS_DONE) {
@@ -85,10 +99,9 @@ void runner_classify(struct req_result *out, uint64_t runs, const struct worker_
 			req_result_error(out, r, f, "%s", res->reason);
 		else
 			req_result_error(out, r, f,
-					 "worker exited with status %d after %u of %llu runs "
+					 "worker exited with status %d after %s "
 					 "without finishing or saying why",
-					 WIFEXITED(status) ? WEXITSTATUS(status) : -1, done,
-					 (unsigned long long)runs);
+					 WIFEXITED(status) ? WEXITSTATUS(status) : -1, far);
 	} else if (e->load_rc == -ECHILD) {
 		/* Figures taken partly without the load would pass for loaded ones. */
 		req_result_error(out, r, f, "background load ended during the measurement: %s",

@@ -116,3 +116,11 @@ double metric_run_mean_ns(const struct metric_data *m, uint32_t run)
 	const struct run_stat *r = &m->runs[run];
 	return (double)((long double)r->sum / (long double)r->count) * m->ns_per_unit;
 }
+
+bool metric_run_max_ns(const struct metric_data *m, uint32_t run, double *out)
+{
+	if (!m || m->kind == METRIC_COUNT || run >= RTC_MAX_RUNS || m->runs[run].count == 0)
+		return false;
+	*out = (double)m->runs[run].max * m->ns_per_unit;
+	return true;
+}

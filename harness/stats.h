@@ -24,5 +24,8 @@ bool metric_run_count(const struct metric_data *m, uint32_t run, uint64_t *out);
 
 /* Per-run figures of a metric. */
 double metric_run_mean_ns(const struct metric_data *m, uint32_t run);
+/* The largest sample of run `run` of a duration metric, ns; false when it
+ * is a count or that run took no samples. */
+bool metric_run_max_ns(const struct metric_data *m, uint32_t run, double *out);
 
 #endif

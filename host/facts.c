@@ -613,6 +613,7 @@ void host_facts_collect(struct host_facts *f)
 	if (worker_path[0])
 		host_worker_privileges_collect(&f->privileges.worker, worker_path);
 	collect_thp(&f->thp);
+	host_identity_collect(&f->identity, "");
 
 	num_c_leave(old);
 }

@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <sys/resource.h>
 
+#include "host/identity.h"
+
 #define HOST_WHY_LEN 192
 /* CPUs whose cpufreq governor is looked for: cpu0 .. cpu4095. */
 #define HOST_MAX_CPUS 4096
@@ -214,6 +216,7 @@ struct host_facts {
 	struct host_rlimit memlock, rtprio;
 	struct host_privileges privileges;
 	struct host_thp thp;
+	struct host_identity identity; /* hardware and OS names, hashed machine id */
 };
 
 /* Read this machine into f. Never fails: what cannot be read is marked so. */

@@ -391,12 +391,76 @@ static bool v_thp(const struct host_facts *f, char *b, size_t n)
 	return text_or_unknown(b, n, f->thp.known, f->thp.line, f->thp.why);
 }
 
+/* ---- the host's identity (identity.h) --------------------------------- */
+
+static bool id_text(const struct host_id_text *t, char *b, size_t n)
+{
+	return text_or_unknown(b, n, t->known, t->text, t->why);
+}
+
+/* DMI on machines that have it (or that have no device tree either, so
+ * the report says neither was found); the device-tree model on boards
+ * without DMI (or with both). */
+static bool dmi_shown(const struct host_identity *id)
+{
+	return id->dmi_present || !id->devicetree_present;
+}
+
+static bool v_id(const struct host_facts *f, char *b, size_t n)
+{
+	return id_text(&f->identity.machine_id, b, n);
+}
+
+static bool v_dmi_vendor(const struct host_facts *f, char *b, size_t n)
+{
+	return dmi_shown(&f->identity) && id_text(&f->identity.dmi_vendor, b, n);
+}
+
+static bool v_dmi_product(const struct host_facts *f, char *b, size_t n)
+{
+	return dmi_shown(&f->identity) && id_text(&f->identity.dmi_product, b, n);
+}
+
+static bool v_dmi_board(const struct host_facts *f, char *b, size_t n)
+{
+	return dmi_shown(&f->identity) && id_text(&f->identity.dmi_board, b, n);
+}
+
+static bool v_dt_model(const struct host_facts *f, char *b, size_t n)
+{
+	const struct host_identity *id = &f->identity;
+	return (id->devicetree_present || !id->dmi_present) && id_text(&id->devicetree_model, b, n);
+}
+
+static bool v_os(const struct host_facts *f, char *b, size_t n)
+{
+	return id_text(&f->identity.os_pretty, b, n);
+}
+
+static bool v_os_name(const struct host_facts *f, char *b, size_t n)
+{
+	return id_text(&f->identity.os_name, b, n);
+}
+
+static bool v_os_version(const struct host_facts *f, char *b, size_t n)
+{
+	return id_text(&f->identity.os_version, b, n);
+}
+
 /* The host.* keys in the order every report lists them. */
 static const struct {
 	const char *key;
 	bool (*value)(const struct host_facts *f, char *b, size_t n);
 } host_keys[] = {
 	{ "host.name", v_name },
+	{ "host.id", v_id },
+	{ "host.dmi.vendor", v_dmi_vendor },
+	{ "host.dmi.product", v_dmi_product },
+	{ "host.dmi.board", v_dmi_board },
+	{ "host.devicetree.model", v_dt_model },
+	{ "host.os", v_os },
+	{ "host.os.name", v_os_name },
+	{ "host.os.version", v_os_version },
 	{ "host.kernel.release", v_release },
 	{ "host.kernel.version", v_version },
 	{ "host.machine", v_machine },
@@ -438,4 +502,65 @@ void fingerprint_add_host(struct fingerprint *fp, const struct host_facts *f)
 		if (host_keys[i].value(f, buf, sizeof buf))
 			fingerprint_add(fp, host_keys[i].key, "%s", buf);
 	num_c_leave(old);
+}
+
+
+/* ---- telling hosts apart ----------------------------------------------- */
+
+/* The keys that name a host: a lab's label, the host name, the hashed
+ * machine id. Two reports are of one host when each of them is the same in
+ * both (absent in both counts as the same). */
+static const char *const host_identity_keys[] = { "host.label", "host.name", "host.id" };
+
+bool fingerprint_same_host(const struct fingerprint *a, const struct fingerprint *b)
+{
+	for (size_t i = 0; i < sizeof host_identity_keys / sizeof host_identity_keys[0]; i++) {
+		const char *x = fingerprint_get(a, host_identity_keys[i]);
+		const char *y = fingerprint_get(b, host_identity_keys[i]);
+		if ((x == NULL) != (y == NULL) || (x && strcmp(x, y) != 0))
+			return false;
+	}
+	return true;
+}
+
+/* A value worth showing in a one-line summary: present and read. */
+static const char *known(const struct fingerprint *fp, const char *key)
+{
+	const char *v = fingerprint_get(fp, key);
+	return v && v[0] && strncmp(v, "unknown", 7) != 0 ? v : NULL;
+}
+
+void fingerprint_host_title(const struct fingerprint *fp, char *buf, size_t len)
+{
+	const char *label = fingerprint_get(fp, "host.label");
+	const char *name = fingerprint_get(fp, "host.name");
+	const char *id = known(fp, "host.id");
+	if (!name)
+		name = "unnamed host";
+	if (label && id)
+		snprintf(buf, len, "%s (host %s, id %s)", label, name, id);
+	else if (label)
+		snprintf(buf, len, "%s (host %s)", label, name);
+	else if (id)
+		snprintf(buf, len, "%s (id %s)", name, id);
+	else
+		snprintf(buf, len, "%s", name);
+}
+
+void fingerprint_host_summary(const struct fingerprint *fp, char *buf, size_t len)
+{
+	char title[512], hw[512] = "";
+	fingerprint_host_title(fp, title, sizeof title);
+	const char *vendor = known(fp, "host.dmi.vendor"), *product = known(fp, "host.dmi.product");
+	const char *board = known(fp, "host.dmi.board"), *dt = known(fp, "host.devicetree.model");
+	if (vendor || product)
+		snprintf(hw, sizeof hw, "%s%s%s%s%s", vendor ? vendor : "",
+			 vendor && product ? " " : "", product ? product : "",
+			 board && (!product || strcmp(board, product)) ? ", board " : "",
+			 board && (!product || strcmp(board, product)) ? board : "");
+	else if (dt)
+		snprintf(hw, sizeof hw, "%s", dt);
+	const char *os = known(fp, "host.os");
+	snprintf(buf, len, "%s%s%s%s%s", title, hw[0] ? "; " : "", hw, os ? "; " : "",
+		 os ? os : "");
 }

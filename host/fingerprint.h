@@ -37,6 +37,19 @@ bool fingerprint_host_value(const struct host_facts *f, const char *key, char *b
 /* The evidence host.virtual_machine cites: "cpuinfo hypervisor flag: yes;
  * dmi sys_vendor: QEMU; systemd-detect-virt --vm: kvm". */
 void fingerprint_virt_evidence(const struct host_virt *v, char *buf, size_t len);
+/* Whether two fingerprints are of one host: host.label, host.name and
+ * host.id are each the same in both (or absent from both). The one rule
+ * every reader and `compare` use to tell hosts apart. */
+bool fingerprint_same_host(const struct fingerprint *a, const struct fingerprint *b);
+
+/* The host as messages name it: "board-7 (host rpi4, id 0123456789abcdef)",
+ * "rpi4 (id 0123456789abcdef)", or the host name alone. */
+void fingerprint_host_title(const struct fingerprint *fp, char *buf, size_t len);
+
+/* The title, then the hardware and OS where known, for report headers:
+ * "rpi4 (id 0123...); Raspberry Pi 4 Model B Rev 1.4; Debian GNU/Linux 12 (bookworm)". */
+void fingerprint_host_summary(const struct fingerprint *fp, char *buf, size_t len);
+
 void fingerprint_add(struct fingerprint *fp, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const char *fingerprint_get(const struct fingerprint *fp, const char *key);

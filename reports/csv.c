@@ -162,31 +162,41 @@ static bool close_stream(FILE *f)
 	return fclose(f) == 0 && good;
 }
 
+/* One histogram to export: a metric's, or one CPU's series of metric 0. */
+struct csv_hist {
+	const char *metric;           /* the index's metric column and the name's part */
+	const struct rv_bucket *buckets;
+	size_t nbuckets;
+	uint64_t count, overflow, highest;
+	double ns_per_unit;
+	const struct rv_value *max;   /* ns, for the overflow row */
+};
+
 /* Whether the buckets and the overflow account for every sample: false for
  * a view read from a file that keeps no histogram. */
-static bool buckets_complete(const struct rv_metric *m)
+static bool buckets_complete(const struct csv_hist *h)
 {
-	uint64_t sum = m->overflow;
-	for (size_t i = 0; i < m->nbuckets; i++) {
-		if (m->buckets[i].count > UINT64_MAX - sum)
+	uint64_t sum = h->overflow;
+	for (size_t i = 0; i < h->nbuckets; i++) {
+		if (h->buckets[i].count > UINT64_MAX - sum)
 			return false;
-		sum += m->buckets[i].count;
+		sum += h->buckets[i].count;
 	}
-	return sum == m->count;
+	return sum == h->count;
 }
 
-/* The histogram file of duration metric m, and its line in index.csv. Its
- * bounds are the buckets' (inclusive, in units) times ns_per_unit; samples
- * above the histogram's range get a last row from just above it to the
- * metric's max, so the counts add up to the metric's samples. */
+/* The histogram file of h, and its line in index.csv. Its bounds are the
+ * buckets' (inclusive, in units) times ns_per_unit; samples above the
+ * histogram's range get a last row from just above it to the max, so the
+ * counts add up to the samples. */
 static void add_histogram(struct csv_build *b, const struct rv_file *vf, const struct rv_req *r,
-			  const struct rv_metric *m)
+			  const struct csv_hist *h)
 {
-	if (!buckets_complete(m)) {
+	if (!buckets_complete(h)) {
 		b->c->no_histogram++;
 		return;
 	}
-	char *data = NULL, *name = hist_name(b->c, r->id, m->name);
+	char *data = NULL, *name = hist_name(b->c, r->id, h->metric);
 	size_t len = 0;
 	FILE *f = name ? open_memstream(&data, &len) : NULL;
 	if (!f) {
@@ -194,21 +204,21 @@ static void add_histogram(struct csv_build *b, const struct rv_file *vf, const s
 		return;
 	}
 	fputs("lo_ns,hi_ns,count\n", f);
-	for (size_t i = 0; i < m->nbuckets; i++) {
-		const struct rv_bucket *k = &m->buckets[i];
-		put_real(f, (double)k->lo * m->ns_per_unit);
+	for (size_t i = 0; i < h->nbuckets; i++) {
+		const struct rv_bucket *k = &h->buckets[i];
+		put_real(f, (double)k->lo * h->ns_per_unit);
 		fputc(',', f);
-		put_real(f, (double)k->hi * m->ns_per_unit);
+		put_real(f, (double)k->hi * h->ns_per_unit);
 		fputc(',', f);
 		put_count(f, k->count);
 		fputc('\n', f);
 	}
-	if (m->overflow) {
-		put_real(f, ((double)m->highest + 1.0) * m->ns_per_unit);
+	if (h->overflow) {
+		put_real(f, ((double)h->highest + 1.0) * h->ns_per_unit);
 		fputc(',', f);
-		put_value(f, &m->ns[RV_MAX]);
+		put_value(f, h->max);
 		fputc(',', f);
-		put_count(f, m->overflow);
+		put_count(f, h->overflow);
 		fputc('\n', f);
 	}
 	if (!close_stream(f)) {
@@ -222,9 +232,37 @@ static void add_histogram(struct csv_build *b, const struct rv_file *vf, const s
 	fputc(',', x);
 	put_text(x, r->id);
 	fputc(',', x);
-	put_text(x, m->name);
-	fprintf(x, ",%llu,%llu\n", (unsigned long long)m->count, (unsigned long long)m->overflow);
+	put_text(x, h->metric);
+	fprintf(x, ",%llu,%llu\n", (unsigned long long)h->count, (unsigned long long)h->overflow);
 	add_file(b, name, data, len);
+}
+
+/* Every histogram of a measured requirement: each duration metric's, then
+ * each CPU's series of metric 0 as metric "<metric0>.cpu<N>" (a view from
+ * junit.xml has no series; one from an older results.json has series
+ * without buckets, which count as histograms left out). */
+static void add_histograms(struct csv_build *b, const struct rv_file *vf, const struct rv_req *r)
+{
+	for (size_t mi = 0; mi < r->nmetrics && !b->failed; mi++) {
+		const struct rv_metric *m = &r->metrics[mi];
+		if (m->kind != METRIC_DURATION)
+			continue;
+		struct csv_hist h = { m->name, m->buckets, m->nbuckets, m->count, m->overflow,
+				      m->highest, m->ns_per_unit, &m->ns[RV_MAX] };
+		add_histogram(b, vf, r, &h);
+	}
+	for (size_t si = 0; r->nmetrics && si < r->nseries && !b->failed; si++) {
+		const struct rv_series *s = &r->series[si];
+		char metric[96];
+		snprintf(metric, sizeof metric, "%s.cpu%d", r->metrics[0].name, s->cpu);
+		struct csv_hist h = { metric, s->buckets, s->nbuckets, s->count, s->overflow,
+				      s->highest, r->metrics[0].ns_per_unit, &s->ns[RVS_MAX] };
+		if (!s->has_hist) { /* buckets not known: left out, counted */
+			b->c->no_histogram++;
+			continue;
+		}
+		add_histogram(b, vf, r, &h);
+	}
 }
 
 /* The start of a runs.csv line: file, requirement, metric, kind, run. */
@@ -286,9 +324,7 @@ int report_csv_render(const struct report_view *v, struct report_csv *out)
 			const struct rv_req *r = &vf->reqs[ri];
 			if (!r->measured)
 				continue;
-			for (size_t mi = 0; mi < r->nmetrics && !b.failed; mi++)
-				if (r->metrics[mi].kind == METRIC_DURATION)
-					add_histogram(&b, vf, r, &r->metrics[mi]);
+			add_histograms(&b, vf, r);
 			add_runs(&b, vf, r);
 		}
 	}

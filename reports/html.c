@@ -209,6 +209,19 @@ static char *anchor(unsigned f, unsigned i, char *buf, size_t len)
 
 /* ---- header and summary ------------------------------------------------ */
 
+/* Which machine, for a lab that runs one OS on many boards: the label,
+ * host name, hashed id, hardware and OS (the environment table has each). */
+static void host_identity(struct xw *x, const struct report_view *v)
+{
+	char host[1600];
+	fingerprint_host_summary(&v->env, host, sizeof host);
+	xw_start(x, "p");
+	xw_attr(x, "id", "host");
+	xw_textf(x, "Host: %s", host);
+	xw_full_end(x);
+	nl(x);
+}
+
 static void header(struct xw *x, const struct report_view *v)
 {
 	struct report_totals t;
@@ -239,6 +252,7 @@ static void header(struct xw *x, const struct report_view *v)
 		 env(v, "rtconform.started"), env(v, "rtconform.ended"));
 	xw_full_end(x);
 	nl(x);
+	host_identity(x, v);
 }
 
 /* The cells of a requirement that span its rows of the verdict table. */

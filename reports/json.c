@@ -169,6 +169,7 @@ static json_t *metric(struct jb *b, const struct rv_metric *m)
 		json_t *r = json_object();
 		set(b, r, "samples", juint(b, m->run_count[i], "a run's sample count"));
 		set(b, r, "mean_ns", m->run_mean_ns ? value(&m->run_mean_ns[i]) : json_null());
+		set(b, r, "max_ns", m->run_max_ns ? value(&m->run_max_ns[i]) : json_null());
 		push(b, runs, r);
 	}
 	set(b, o, "runs", runs);
@@ -330,6 +331,12 @@ static json_t *document(struct jb *b, const struct report_view *v)
 		set(b, fo, "version", str_or_null(vf->version));
 		set(b, fo, "sha256", json_string(vf->sha256));
 		set(b, fo, "started", utc(vf->started));
+		/* Which host measured it: a file moved into another results.json
+		 * by hand still says where it came from, and the reader refuses
+		 * the mix (json_read.c). */
+		char host[400];
+		fingerprint_host_title(&v->env, host, sizeof host);
+		set(b, fo, "host", json_string(host));
 		json_t *reqs = json_array();
 		for (size_t i = 0; i < vf->nreqs; i++)
 			push(b, reqs, requirement(b, &vf->reqs[i]));

@@ -49,7 +49,7 @@ static bool fail(struct jr *rd, int rc, const char *at, const char *fmt, ...)
 {
 	if (rd->rc)
 		return false;
-	char msg[300];
+	char msg[600];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
@@ -295,7 +295,8 @@ static void read_metric_runs(struct jr *rd, const json_t *arr, const char *at,
 	size_t n = json_array_size(arr);
 	m->run_count = items(rd, n, sizeof *m->run_count, at);
 	m->run_mean_ns = items(rd, n, sizeof *m->run_mean_ns, at);
-	if (n && (!m->run_count || !m->run_mean_ns))
+	m->run_max_ns = items(rd, n, sizeof *m->run_max_ns, at);
+	if (n && (!m->run_count || !m->run_mean_ns || !m->run_max_ns))
 		return;
 	m->nruns = n;
 	for (size_t i = 0; i < n && !rd->rc; i++) {
@@ -308,6 +309,9 @@ static void read_metric_runs(struct jr *rd, const json_t *arr, const char *at,
 		}
 		u64_field(rd, obj, w, "samples", &m->run_count[i]);
 		value_field(rd, obj, w, "mean_ns", &m->run_mean_ns[i]);
+		/* Kept since rtconform compare; absent from older files. */
+		if (json_object_get(obj, "max_ns"))
+			value_field(rd, obj, w, "max_ns", &m->run_max_ns[i]);
 	}
 }
 
@@ -709,6 +713,33 @@ static void check_derived(struct jr *rd, const json_t *root, const struct report
 		     t.seconds);
 }
 
+/* Each file's "host" (written since host identity was added; older files
+ * lack it) names the environment's host: files joined from several runs'
+ * results.json would otherwise be shown under the first one's fingerprint. */
+static void check_hosts(struct jr *rd, const json_t *root, const struct report_view *v)
+{
+	char env_host[400];
+	fingerprint_host_title(&v->env, env_host, sizeof env_host);
+	const json_t *files = json_object_get(root, "files");
+	size_t i;
+	const json_t *f;
+	json_array_foreach(files, i, f) {
+		const json_t *h = json_object_get(f, "host");
+		char w[AT_LEN];
+		snprintf(w, sizeof w, "files[%zu].host", i);
+		if (!h)
+			continue;
+		if (!json_is_string(h))
+			fail(rd, -EINVAL, w, "expected a string");
+		else if (strcmp(json_string_value(h), env_host) != 0)
+			fail(rd, -EINVAL, w, "%s, but the environment is of %s: the file holds the "
+			     "results of more than one host; %s", json_string_value(h), env_host,
+			     REPORT_ONE_HOST_HINT);
+		if (rd->rc)
+			return;
+	}
+}
+
 static void read_root(struct jr *rd, const json_t *root, struct report_view *v)
 {
 	char w[AT_LEN];
@@ -735,6 +766,10 @@ static void read_root(struct jr *rd, const json_t *root, struct report_view *v)
 	read_readiness(rd, root, v);
 	read_objects(rd, root, "", "files", sizeof *v->files, (void **)&v->files, &v->nfiles,
 		     read_file);
+	/* Hosts first: files joined from several runs also break the totals,
+	 * and the mix is what the reader must be told. */
+	if (!rd->rc)
+		check_hosts(rd, root, v);
 	if (!rd->rc)
 		check_derived(rd, root, v);
 }

@@ -948,6 +948,25 @@ static void read_ready_prop(struct reader *rd, struct report_view *v, const stru
 		bad(rd, -ENOMEM, "%s", strerror(ENOMEM));
 }
 
+/* A later suite's environment names the first one's host: a junit merge
+ * tool joins several runs' suites under one <testsuites>, and their
+ * figures must not be shown under the first run's fingerprint. */
+static void check_same_host(struct reader *rd, const struct props *ps,
+			    const struct report_view *v)
+{
+	struct fingerprint env = { 0 };
+	for (size_t i = 0; i < ps->n && strcmp(ps->p[i].name, JP_REQ_PATH); i++)
+		fingerprint_add(&env, ps->p[i].name, "%s", ps->p[i].value);
+	if (!fingerprint_same_host(&env, &v->env)) {
+		char a[300], b[300];
+		fingerprint_host_title(&v->env, a, sizeof a);
+		fingerprint_host_title(&env, b, sizeof b);
+		bad(rd, -EINVAL, "holds the results of more than one host, %s and %s; %s", a, b,
+		    REPORT_ONE_HOST_HINT);
+	}
+	fingerprint_free(&env);
+}
+
 static void read_suite(struct reader *rd, const xmlNode *suite, struct report_view *v,
 		       bool first)
 {
@@ -968,6 +987,8 @@ static void read_suite(struct reader *rd, const xmlNode *suite, struct report_vi
 			else
 				fingerprint_add(&v->env, ps.p[i].name, "%s", ps.p[i].value);
 		}
+	else
+		check_same_host(rd, &ps, v);
 
 	struct rv_file *f = &v->files[v->nfiles++];
 	char *name = attr(suite, "name");

@@ -18,9 +18,8 @@ static int first_byte(FILE *f)
 	return c;
 }
 
-int report_view_read(const char *path, struct report_view *v, char *err, size_t errlen)
+int report_input_kind(const char *path, enum report_input *kind, char *err, size_t errlen)
 {
-	memset(v, 0, sizeof *v);
 	FILE *f = fopen(path, "rbe");
 	if (!f) {
 		int e = errno;
@@ -34,12 +33,23 @@ int report_view_read(const char *path, struct report_view *v, char *err, size_t 
 		snprintf(err, errlen, "%s: %s", path, strerror(e));
 		return -e;
 	}
-	if (c == '{')
-		return report_view_from_json(path, v, err, errlen);
-	if (c == '<')
-		return report_view_from_junit(path, v, err, errlen);
+	*kind = c == '{' ? REPORT_INPUT_JSON : c == '<' ? REPORT_INPUT_JUNIT : REPORT_INPUT_OTHER;
+	if (*kind != REPORT_INPUT_OTHER)
+		return 0;
 	snprintf(err, errlen,
 		 "%s: neither a results.json (a JSON object) nor a junit.xml (an XML document)",
 		 path);
 	return -EINVAL;
+}
+
+int report_view_read(const char *path, struct report_view *v, char *err, size_t errlen)
+{
+	memset(v, 0, sizeof *v);
+	enum report_input kind;
+	int rc = report_input_kind(path, &kind, err, errlen);
+	if (rc)
+		return rc;
+	if (kind == REPORT_INPUT_JSON)
+		return report_view_from_json(path, v, err, errlen);
+	return report_view_from_junit(path, v, err, errlen);
 }

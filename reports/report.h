@@ -84,6 +84,14 @@ void report_write_text(const struct report_view *v, FILE *out);
  * written); status < 0 or meaning NULL: the verdicts'. */
 void report_write_text_status(const struct report_view *v, FILE *out, int status,
 			      const char *meaning);
+/* The same, the VERDICT column in colour when `colour` (a terminal that
+ * did not ask for NO_COLOR: the caller decides; files never get colour). */
+void report_write_text_colour(const struct report_view *v, FILE *out, int status,
+			      const char *meaning, bool colour);
+/* The SGR sequence that colours verdict v on a terminal (pass green, fail
+ * red, error yellow; "" for skipped), and the one that ends it. */
+const char *report_verdict_sgr(enum verdict v);
+#define REPORT_SGR_RESET "\033[0m"
 
 /* ASCII histogram + statistics of one result, as in junit.xml's
  * <system-out>: report_write_req_detail renders a view's requirement;
@@ -150,6 +158,9 @@ struct rv_metric {
 	uint64_t *run_count;           /* samples of each run; a count's count of it */
 	struct rv_value *run_mean_ns;  /* mean of each run (absent without samples);
 					* NULL for a count */
+	struct rv_value *run_max_ns;   /* largest sample of each run (absent without
+					* samples, and in results.json written before
+					* it was kept); NULL for a count */
 	/* The median whatever the sample count (ns[] has p50 only from 20
 	 * samples), as summary.txt quotes it; absent without samples. */
 	struct rv_value median_ns;
@@ -290,10 +301,22 @@ int report_view_from_json(const char *path, struct report_view *v,
  * refused); a property that is there but cannot be read is refused. */
 int report_view_from_junit(const char *path, struct report_view *v,
 			   char *err, size_t errlen);
+/* Which of the two a file is, by its content (the first byte that is not
+ * white space: '{' or '<'). 0, or -errno / -EINVAL (neither) with err. */
+enum report_input { REPORT_INPUT_JSON, REPORT_INPUT_JUNIT, REPORT_INPUT_OTHER };
+int report_input_kind(const char *path, enum report_input *kind, char *err, size_t errlen);
 /* Either, chosen by the content (a JSON object or an XML document). */
 int report_view_read(const char *path, struct report_view *v, char *err, size_t errlen);
 
 void report_view_free(struct report_view *v);
+
+/* What both readers say when their input holds the results of more than
+ * one host (host/fingerprint.h: fingerprint_same_host): a view, and every
+ * report rendered from it, is of one host, and attributing one host's
+ * figures to another's fingerprint is the mistake this prevents. */
+#define REPORT_ONE_HOST_HINT \
+	"a report is of one host's run; a fleet report of several hosts is made with " \
+	"rtconform merge"
 
 /* Totals and exit status of a view, as report_totals gives for a run. */
 void report_view_totals(const struct report_view *v, struct report_totals *t);

@@ -59,6 +59,7 @@ static void measured_text(const struct rv_limit *l, char *buf, size_t len)
 struct row {
 	char id[64], probe[48], policy[24], limit[200], measured[48];
 	const char *verdict;
+	enum verdict v;        /* of the verdict column, for its colour */
 	const char *note_kind; /* "error", "skipped" or NULL */
 	const char *note;      /* the result's reason, printed under the row */
 };
@@ -86,6 +87,7 @@ static size_t result_rows(const struct rv_req *r, struct row *rows, size_t max)
 		snprintf(rows[0].limit, sizeof rows[0].limit, "%s", nlim ? "-" : "(no limits)");
 		snprintf(rows[0].measured, sizeof rows[0].measured, "-");
 		rows[0].verdict = verdict_label(r->verdict);
+		rows[0].v = r->verdict;
 		return 1;
 	}
 	for (size_t i = 0; i < nlim; i++) {
@@ -96,6 +98,7 @@ static size_t result_rows(const struct rv_req *r, struct row *rows, size_t max)
 		limit_text(&r->limits[i], rows[i].limit, sizeof rows[i].limit);
 		measured_text(&r->limits[i], rows[i].measured, sizeof rows[i].measured);
 		rows[i].verdict = verdict_label(r->limits[i].verdict);
+		rows[i].v = r->limits[i].verdict;
 	}
 	return nlim;
 }
@@ -105,12 +108,24 @@ static size_t max_sz(size_t a, size_t b)
 	return a > b ? a : b;
 }
 
+const char *report_verdict_sgr(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_PASS: return "\033[32m";  /* green */
+	case VERDICT_FAIL: return "\033[31m";  /* red */
+	case VERDICT_ERROR: return "\033[33m"; /* yellow */
+	default: return "";
+	}
+}
+
+/* sgr: the verdict's colour, "" for none. Last column: no padding to spoil. */
 static void print_row(FILE *out, const size_t *w, const char *id, const char *probe,
 		      const char *policy, const char *limit, const char *measured,
-		      const char *verdict)
+		      const char *verdict, const char *sgr)
 {
-	fprintf(out, "%-*s  %-*s  %-*s  %-*s  %*s  %s\n", (int)w[0], id, (int)w[1], probe,
-		(int)w[2], policy, (int)w[3], limit, (int)w[4], measured, verdict);
+	fprintf(out, "%-*s  %-*s  %-*s  %-*s  %*s  %s%s%s\n", (int)w[0], id, (int)w[1], probe,
+		(int)w[2], policy, (int)w[3], limit, (int)w[4], measured, sgr, verdict,
+		sgr[0] ? REPORT_SGR_RESET : "");
 }
 
 /* Column widths from every row, so the table lines up across files. */
@@ -130,7 +145,8 @@ static void column_widths(const struct report_view *v, struct row *rows, size_t 
 }
 
 /* status < 0: the verdicts' own exit status and its meaning. */
-static void write_text(const struct report_view *v, FILE *out, int status, const char *meaning)
+static void write_text(const struct report_view *v, FILE *out, int status, const char *meaning,
+		       bool colour)
 {
 	/* One pass to size the columns, one to print: a run is small. */
 	static const char *const head[6] = { "ID", "PROBE", "POLICY", "LIMIT", "MEASURED",
@@ -145,7 +161,7 @@ static void write_text(const struct report_view *v, FILE *out, int status, const
 	}
 	column_widths(v, rows, w);
 
-	print_row(out, w, head[0], head[1], head[2], head[3], head[4], head[5]);
+	print_row(out, w, head[0], head[1], head[2], head[3], head[4], head[5], "");
 	for (size_t f = 0; f < v->nfiles; f++) {
 		const struct rv_file *vf = &v->files[f];
 		/* Ids are unique within a file only: name the file when there
@@ -158,7 +174,8 @@ static void write_text(const struct report_view *v, FILE *out, int status, const
 			size_t n = result_rows(&vf->reqs[i], rows, REQ_MAX_LIMITS);
 			for (size_t k = 0; k < n; k++) {
 				print_row(out, w, rows[k].id, rows[k].probe, rows[k].policy,
-					  rows[k].limit, rows[k].measured, rows[k].verdict);
+					  rows[k].limit, rows[k].measured, rows[k].verdict,
+					  colour ? report_verdict_sgr(rows[k].v) : "");
 				if (rows[k].note) {
 					char note[640];
 					fprintf(out, "%-*s  %s: %s\n", (int)w[0], "",
@@ -190,8 +207,14 @@ void report_write_text(const struct report_view *v, FILE *out)
 void report_write_text_status(const struct report_view *v, FILE *out, int status,
 			      const char *meaning)
 {
+	report_write_text_colour(v, out, status, meaning, false);
+}
+
+void report_write_text_colour(const struct report_view *v, FILE *out, int status,
+			      const char *meaning, bool colour)
+{
 	locale_t old_loc = num_c_enter();
-	write_text(v, out, status, meaning);
+	write_text(v, out, status, meaning, colour);
 	num_c_leave(old_loc);
 }
 
@@ -336,6 +359,14 @@ static void write_build(const struct report_view *v, FILE *out)
 		printable(commit ? commit : "not recorded", b, sizeof b));
 }
 
+/* Which machine: the lab's label, host name, hashed id, hardware, OS. */
+static void write_host(const struct report_view *v, FILE *out)
+{
+	char host[1600], shown[2048];
+	fingerprint_host_summary(&v->env, host, sizeof host);
+	fprintf(out, "host: %s\n", printable(host, shown, sizeof shown));
+}
+
 char *report_summary_render(const struct report_view *v, size_t *len, char *why, size_t whylen)
 {
 	char *data = NULL;
@@ -346,7 +377,8 @@ char *report_summary_render(const struct report_view *v, size_t *len, char *why,
 		return NULL;
 	}
 	locale_t old_loc = num_c_enter();
-	write_text(v, mem, -1, NULL);
+	write_text(v, mem, -1, NULL, false); /* a file: never colour */
+	write_host(v, mem);
 	write_readiness(v, mem);
 	write_figures(v, mem);
 	write_build(v, mem);

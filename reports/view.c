@@ -157,7 +157,8 @@ static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metri
 	if (runs) {
 		vm->run_count = calloc(runs, sizeof *vm->run_count);
 		vm->run_mean_ns = calloc(runs, sizeof *vm->run_mean_ns);
-		if (!vm->run_count || !vm->run_mean_ns) {
+		vm->run_max_ns = calloc(runs, sizeof *vm->run_max_ns);
+		if (!vm->run_count || !vm->run_mean_ns || !vm->run_max_ns) {
 			*failed = true;
 			return;
 		}
@@ -166,6 +167,9 @@ static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metri
 			vm->run_count[k] = m->runs[k].count;
 			vm->run_mean_ns[k] = value(m->runs[k].count != 0,
 							 metric_run_mean_ns(m, k));
+			double mx = 0;
+			bool have = metric_run_max_ns(m, k, &mx);
+			vm->run_max_ns[k] = value(have, mx);
 		}
 	}
 }
@@ -531,6 +535,7 @@ void report_view_req_free(struct rv_req *r)
 		free(m->buckets);
 		free(m->run_count);
 		free(m->run_mean_ns);
+		free(m->run_max_ns);
 	}
 	free(r->metrics);
 	for (size_t i = 0; i < r->nseries; i++)

@@ -170,7 +170,8 @@ START_TEST(histograms_are_the_views_buckets)
 			       "SEM-OK.wakeup.csv", "NOS.per-op.csv", "NOS.wakeup.csv",
 			       "B-1.per-op.csv", "B-1.wakeup.csv" };
 	size_t nwant = sizeof want / sizeof want[0];
-	ck_assert_uint_eq(c.nfiles, nwant + 2); /* no count metric, TMR or SKP */
+	/* no count metric, TMR or SKP; B-1's two CPUs; runs.csv, index.csv */
+	ck_assert_uint_eq(c.nfiles, nwant + 2 + 2);
 	ck_assert_uint_eq(c.no_histogram, 0);
 	for (size_t i = 0; i < nwant; i++) {
 		ck_assert_str_eq(c.files[i].name, want[i]);
@@ -199,6 +200,28 @@ START_TEST(histograms_are_the_views_buckets)
 		const struct rv_metric *m = metric_of(req_of(&v, r.f[2]), r.f[3]);
 		ck_assert_uint_eq(strtoull(r.f[4], NULL, 10), m->count);
 		ck_assert_uint_eq(strtoull(r.f[5], NULL, 10), m->overflow);
+		free_row(&r);
+	}
+	/* then B-1's per-CPU series, as metric per-op.cpu<N> */
+	const struct rv_req *b1 = req_of(&v, "B-1");
+	ck_assert_uint_eq(b1->nseries, 2);
+	for (size_t i = 0; i < b1->nseries; i++) {
+		const struct rv_series *sr = &b1->series[i];
+		char name[64], metric[32];
+		snprintf(metric, sizeof metric, "per-op.cpu%d", sr->cpu);
+		snprintf(name, sizeof name, "B-1.%s.csv", metric);
+		ck_assert_str_eq(c.files[nwant + i].name, name);
+		struct rv_metric as_metric = { .buckets = sr->buckets, .nbuckets = sr->nbuckets,
+					       .count = sr->count, .overflow = sr->overflow,
+					       .highest = sr->highest,
+					       .ns_per_unit = b1->metrics[0].ns_per_unit };
+		as_metric.ns[RV_MAX] = sr->ns[RVS_MAX];
+		ck_assert_uint_gt(sr->count, 0);
+		assert_histogram(&c, name, &as_metric);
+		ck_assert(next_row(&p, &r));
+		ck_assert_str_eq(r.f[0], name);
+		ck_assert_str_eq(r.f[3], metric);
+		ck_assert_uint_eq(strtoull(r.f[4], NULL, 10), sr->count);
 		free_row(&r);
 	}
 	ck_assert(!next_row(&p, &r));
@@ -342,7 +365,7 @@ START_TEST(no_buckets_no_file)
 	m->nbuckets = 0;
 	render(&v, &c);
 	ck_assert_uint_eq(c.no_histogram, 1);
-	ck_assert_uint_eq(c.nfiles, 7 + 2);
+	ck_assert_uint_eq(c.nfiles, 7 + 2 + 2);
 	ck_assert_str_eq(c.files[0].name, "SEM-RT.wakeup.csv");
 	ck_assert_ptr_null(strstr(file_named(&c, REPORT_CSV_INDEX)->data, "SEM-RT.per-op"));
 	report_csv_free(&c);
@@ -350,6 +373,15 @@ START_TEST(no_buckets_no_file)
 	m->nbuckets = 1;
 	render(&v, &c);
 	ck_assert_uint_eq(c.no_histogram, 1);
+	report_csv_free(&c);
+	/* per-CPU series without their buckets (an older results.json): left
+	 * out and counted, whatever their sample counts say */
+	struct rv_req *b1 = (struct rv_req *)req_of(&v, "B-1");
+	for (size_t i = 0; i < b1->nseries; i++)
+		b1->series[i].has_hist = false;
+	render(&v, &c);
+	ck_assert_uint_eq(c.no_histogram, 1 + b1->nseries);
+	ck_assert_ptr_null(strstr(file_named(&c, REPORT_CSV_INDEX)->data, "cpu"));
 	report_csv_free(&c);
 	report_view_free(&v);
 	fx_free(x);

@@ -244,6 +244,18 @@ static void ideal(struct host_facts *f)
 	f->privileges = (struct host_privileges){ .euid = 1000, .caps_known = true };
 	f->thp = (struct host_thp){ .known = true, .mode = HOST_THP_MADVISE,
 				    .line = "always [madvise] never" };
+	struct host_identity *id = &f->identity;
+	id->dmi_present = true;
+	id->dmi_vendor = (struct host_id_text){ .known = true, .text = "Acme" };
+	id->dmi_product = (struct host_id_text){ .known = true, .text = "RT-1" };
+	id->dmi_board = (struct host_id_text){ .known = true, .text = "RT-1 mainboard" };
+	id->devicetree_model = (struct host_id_text){ .why = "/proc/device-tree/model: "
+							     "No such file or directory" };
+	id->os_name = (struct host_id_text){ .known = true, .text = "Debian GNU/Linux" };
+	id->os_version = (struct host_id_text){ .known = true, .text = "12" };
+	id->os_pretty = (struct host_id_text){ .known = true,
+					       .text = "Debian GNU/Linux 12 (bookworm)" };
+	id->machine_id = (struct host_id_text){ .known = true, .text = "00112233aabbccdd" };
 }
 
 static const struct ready_check *find(const struct readiness *r, const char *name)
@@ -272,6 +284,14 @@ START_TEST(fingerprint_of_made_up_facts)
 	/* Every host.* key, in order, as the reports have always shown it. */
 	static const char *const want[][2] = {
 		{ "host.name", "rt-1" },
+		{ "host.id", "00112233aabbccdd" },
+		{ "host.dmi.vendor", "Acme" },
+		{ "host.dmi.product", "RT-1" },
+		{ "host.dmi.board", "RT-1 mainboard" },
+		/* no host.devicetree.model: DMI and no device tree */
+		{ "host.os", "Debian GNU/Linux 12 (bookworm)" },
+		{ "host.os.name", "Debian GNU/Linux" },
+		{ "host.os.version", "12" },
 		{ "host.kernel.release", "6.1.0-rt" },
 		{ "host.kernel.version", "#1 SMP PREEMPT_RT" },
 		{ "host.machine", "x86_64" },

@@ -173,9 +173,13 @@ static void add_delta(struct fault_counts *sum, const struct fault_counts *now,
 static void count_close(struct probe_ctx *c, unsigned metric, uint64_t extra)
 {
 	struct metric_data *m = result_metric(c->res, metric);
-	m->runs[c->run].sum += extra;
-	m->runs[c->run].count++;
-	hist_record(&m->hist, (uint64_t)(m->runs[c->run].sum - c->at_begin.count_sum[metric]));
+	struct run_stat *rs = &m->runs[c->run];
+	rs->sum += extra;
+	rs->count++;
+	uint64_t v = (uint64_t)(rs->sum - c->at_begin.count_sum[metric]);
+	if (v > rs->max)
+		rs->max = v;
+	hist_record(&m->hist, v);
 }
 
 /* The worker last in, first out (see probe_counters_begin). */
@@ -236,7 +240,9 @@ static void by_time_fold(struct probe_ctx *c)
 		struct run_stat *rs = result_metric(res, b)->runs;
 		for (uint32_t k = 0; k < RTC_MAX_RUNS / 2; k++) {
 			struct run_stat a = rs[2 * k], z = rs[2 * k + 1];
-			rs[k] = (struct run_stat){ a.count + z.count, a.sum + z.sum };
+			rs[k] = (struct run_stat){ .count = a.count + z.count,
+						   .max = a.max > z.max ? a.max : z.max,
+						   .sum = a.sum + z.sum };
 		}
 		memset(rs + RTC_MAX_RUNS / 2, 0, sizeof *rs * (RTC_MAX_RUNS / 2));
 	}

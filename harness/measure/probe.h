@@ -79,9 +79,11 @@ struct probe {
 	bool mostly_sleeps;
 };
 
-/* Per-run figures of one metric. */
+/* Per-run figures of one metric: the run's largest sample is what tells
+ * run-to-run noise of a maximum apart from a change (rtconform compare). */
 struct run_stat {
 	uint64_t count;
+	uint64_t max;            /* largest sample of the run (0 without samples) */
 	unsigned __int128 sum;
 };
 
@@ -275,6 +277,8 @@ static inline void metric_record(struct metric_data *m, uint32_t run, uint64_t v
 	hist_record(&m->hist, v);
 	m->runs[run].count++;
 	m->runs[run].sum += v;
+	if (v > m->runs[run].max)
+		m->runs[run].max = v;
 }
 
 /* Record into series s (per-CPU histogram) during run c->run. */

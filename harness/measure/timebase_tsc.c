@@ -66,7 +66,7 @@ static void paired_read(uint64_t *tsc, uint64_t *ns)
 /* One estimate over roughly `ms` milliseconds. */
 static double estimate_hz(unsigned ms)
 {
-	uint64_t t0, c0, t1, c1;
+	uint64_t t0 = 0, c0 = 0, t1 = 0, c1 = 0; /* paired_read always sets them; -O3 cannot see it */
 	paired_read(&t0, &c0);
 	struct timespec req = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
 	while (nanosleep(&req, &req) != 0 && errno == EINTR)

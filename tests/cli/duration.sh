@@ -73,6 +73,26 @@ expect_grep "rr2.xml:3: requirement RR: duration: probe rr-quantum cannot run by
 # --only leaves the refused one out, and the run goes on.
 expect_status 0 "$RTC" run -q --duration 1s --only SELF -o "$TMP/y" "$TMP/rr.xml"
 
+# A run by time that is interrupted says how far it got in its own terms:
+# recorded runs of the run by time, not "N of M runs" of a planned count.
+cat >"$TMP/long.xml" <<'XML'
+<?xml version="1.0"?>
+<requirements xmlns="urn:rtconform:requirements:1" name="long">
+  <requirement id="LONG"><probe name="sem-pingpong"/>
+    <run iterations="1000" duration="60s" warmup="0"/>
+    <limit statistic="max" max="60s"/></requirement>
+</requirements>
+XML
+"$RTC" run -q -o "$TMP/int" "$TMP/long.xml" >"$TMP/int.out" 2>&1 &
+pid=$!
+wait_for "the run by time to measure" 30 worker_measuring "$pid"
+sleep 0.3
+kill -INT "$pid"
+wait "$pid"; st=$?
+[ "$st" -eq 3 ] && ok || fail "interrupted run by time: exit $st, expected 3"
+expect_grep 'interrupted \(after [0-9]+ recorded runs? of a 60 s run by time\)' "$TMP/int/summary.txt"
+expect_no_grep 'of [0-9]+ runs' "$TMP/int/summary.txt"
+
 # Colour on a terminal: the verdict in green; NO_COLOR=1 (any non-empty
 # value) turns it off; an empty NO_COLOR does not.
 short=(run --iterations 200 --runs 2 -o "$TMP/t" "$TMP/c.xml")
@@ -83,6 +103,16 @@ expect_grep 'SELF: pass, ' "$TMP/nc.out"
 expect_no_grep $'\033\\[3[0-9]m' "$TMP/nc.out"
 NO_COLOR= script -qec "'$RTC' ${short[*]}" /dev/null >"$TMP/ec.out" 2>&1
 expect_grep $'\033\\[32mpass' "$TMP/ec.out"
+# The verdict table on a terminal standard output: its VERDICT column in
+# colour (-q: no progress, so the table is all there is), none with NO_COLOR
+# or when standard output is a pipe.
+script -qec "'$RTC' ${short[*]} -q" /dev/null >"$TMP/tab.out" 2>&1
+expect_grep $'  \033\\[32mPASS\033\\[0m' "$TMP/tab.out"
+NO_COLOR=1 script -qec "'$RTC' ${short[*]} -q" /dev/null >"$TMP/tabnc.out" 2>&1
+expect_grep '  PASS' "$TMP/tabnc.out"
+expect_no_grep $'\033' "$TMP/tabnc.out"
+"$RTC" "${short[@]}" -q 2>/dev/null | cat >"$TMP/pipe.out"
+expect_no_grep $'\033' "$TMP/pipe.out"
 # Never colour in the files.
 expect_no_grep $'\033' "$TMP/t/summary.txt"
 finish

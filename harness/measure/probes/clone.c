@@ -106,7 +106,7 @@ static int cl_run(struct probe_ctx *c)
 				     SIGCHLD
 			   : SIGCHLD;
 	int rc = 0;
-	uint64_t t1, t[3], negative = 0;
+	uint64_t t1 = 0, t[3] = { 0 }, negative = 0; /* once() sets them before use */
 
 	struct cl_shared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE,
 				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);

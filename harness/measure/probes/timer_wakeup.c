@@ -366,6 +366,8 @@ static void tw_merge(struct probe_ctx *c, const struct tw_thread *th, const int 
 		for (uint32_t r = 0; r < c->runs && r < RTC_MAX_RUNS; r++) {
 			m0->runs[r].count += s->runs[r].count;
 			m0->runs[r].sum += s->runs[r].sum;
+			if (s->runs[r].max > m0->runs[r].max)
+				m0->runs[r].max = s->runs[r].max;
 		}
 		missed += th[i].missed;
 	}

@@ -1,0 +1,195 @@
+/* compare.c - `rtconform compare`: a candidate run against a baseline run,
+ * figure by figure (reports/compare.h has the rule, docs/fleet.md why). */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/numfmt.h"
+#include "base/termsafe.h"
+#include "reports/compare.h"
+
+static const char compare_usage[] =
+	"usage: rtconform compare BASELINE.json CANDIDATE.json [-o DIR] [--tolerance T]\n"
+	"\n"
+	"Compare the figures of a candidate run with a baseline run's, from the\n"
+	"results.json each wrote: requirements are matched by id, metrics by name. For\n"
+	"each duration metric its mean and max are compared, and every statistic a\n"
+	"limit is on. A figure is worse when it moved the wrong way by more than both\n"
+	"the tolerance (a fraction of the baseline value) and the larger range of its\n"
+	"per-run values on either side, so run-to-run noise is not a regression\n"
+	"(docs/fleet.md). The table goes to standard output.\n"
+	"\n"
+	"  -o, --output DIR      also write compare.txt (the table), junit.xml (one\n"
+	"                        testcase per figure) and compare.html (the table and\n"
+	"                        both histograms of each changed metric) into DIR\n"
+	"      --tolerance T     relative tolerance, 0.25 or 25% (default 50%, 0 to 1000%)\n"
+	"  -h, --help            this text\n"
+	"\n"
+	"exit status: 0 no figure worse, 1 a figure worse (or a requirement the\n"
+	"candidate could not measure), 2 usage error, an unreadable or invalid input\n"
+	"(a junit.xml: it keeps no per-run figures), runs that cannot be compared, or\n"
+	"an output that cannot be written\n";
+
+/* The files -o DIR gets. */
+static const char *const out_names[] = { "compare.txt", "junit.xml", "compare.html" };
+#define NOUT (sizeof out_names / sizeof out_names[0])
+
+struct compare_args {
+	const char *outdir;
+	double tolerance;
+	const char *base, *cand;
+};
+
+/* "0.25" or "25%" into a fraction from 0 to 10. */
+static int parse_tolerance(const char *v, double *out)
+{
+	char buf[64];
+	size_t n = strlen(v);
+	bool pct = n && v[n - 1] == '%';
+	bool ok = n > (size_t)pct && n - pct < sizeof buf;
+	if (ok) {
+		snprintf(buf, sizeof buf, "%.*s", (int)(n - pct), v);
+		*out = num_parse(buf, &ok) / (pct ? 100.0 : 1.0);
+	}
+	if (!ok || !(*out >= 0 && *out <= 10)) {
+		term_println(stderr, "rtconform compare: --tolerance '%s': expected a fraction from 0 "
+			     "to 10 (0.25) or a percentage from 0%% to 1000%% (25%%)", v);
+		return -1;
+	}
+	return 0;
+}
+
+#define COMPARE_GO_ON (-1)
+static int parse_options(int argc, char **argv, struct compare_args *a)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "tolerance", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	cli_getopt_begin();
+	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			if (!optarg[0]) {
+				term_println(stderr, "rtconform compare: -o/--output: empty value");
+				return EXIT_USAGE;
+			}
+			a->outdir = optarg;
+			break;
+		case 't':
+			if (parse_tolerance(optarg, &a->tolerance))
+				return EXIT_USAGE;
+			break;
+		case 'h': fputs(compare_usage, stdout); return 0;
+		default: return cli_getopt_error("compare", c, argv);
+		}
+	}
+	if (argc - optind != 2) {
+		term_println(stderr, "rtconform compare: give two results.json files, the baseline "
+			     "then the candidate (see rtconform compare --help)");
+		return EXIT_USAGE;
+	}
+	a->base = argv[optind];
+	a->cand = argv[optind + 1];
+	return COMPARE_GO_ON;
+}
+
+/* The -o files: writable, none of them an input. 0 or EXIT_USAGE. */
+static int prepare_outputs(const struct compare_args *a, char *path[NOUT])
+{
+	char err[700];
+	char *in[2] = { cli_canonical_path(a->base), cli_canonical_path(a->cand) };
+	int rc = 0;
+	for (size_t k = 0; k < NOUT && !rc; k++) {
+		path[k] = cli_join_path(a->outdir, out_names[k]);
+		char *canon = path[k] ? cli_canonical_path(path[k]) : NULL;
+		if (!path[k]) {
+			term_println(stderr, "rtconform compare: %s", strerror(ENOMEM));
+			rc = EXIT_USAGE;
+		} else if (report_check_writable(path[k], err, sizeof err) != 0) {
+			term_println(stderr, "rtconform compare: %s", err);
+			rc = EXIT_USAGE;
+		}
+		for (int i = 0; i < 2 && !rc; i++)
+			if (canon && in[i] && !strcmp(canon, in[i])) {
+				term_println(stderr, "rtconform compare: -o %s: %s would overwrite the "
+					     "input %s", a->outdir, out_names[k], i ? a->cand : a->base);
+				rc = EXIT_USAGE;
+			}
+		free(canon);
+	}
+	free(in[0]);
+	free(in[1]);
+	return rc;
+}
+
+/* Write the reports into path[] (when -o was given) and the table to
+ * stdout. 0, or EXIT_USAGE after saying what could not be written. */
+static int write_outputs(const struct cmp_result *r, char *const path[NOUT])
+{
+	char *(*const render[NOUT])(const struct cmp_result *, size_t *) = {
+		cmp_render_text, cmp_render_junit, cmp_render_html,
+	};
+	int rc = 0;
+	for (size_t k = 0; k < NOUT && path[0]; k++) {
+		size_t len = 0;
+		char *data = render[k](r, &len);
+		int e = data ? report_atomic_write(path[k], data, len) : -ENOMEM;
+		if (e) {
+			term_println(stderr, "rtconform compare: cannot write '%s': %s", path[k],
+				     strerror(-e));
+			rc = EXIT_USAGE;
+		}
+		free(data);
+	}
+	size_t len = 0;
+	char *table = cmp_render_text(r, &len);
+	if (!table || cli_write_stdout(table, len, NULL, 0) != 0) {
+		term_println(stderr, "rtconform compare: cannot write the table to standard output");
+		rc = EXIT_USAGE;
+	}
+	free(table);
+	return rc;
+}
+
+int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
+{
+	(void)ctx;
+	struct compare_args a = { .tolerance = CMP_DEFAULT_TOLERANCE };
+	int rc = parse_options(argc, argv, &a);
+	if (rc != COMPARE_GO_ON)
+		return rc;
+	/* The inputs first: a comparison refused creates no -o directory. */
+	char err[900];
+	char *path[NOUT] = { NULL };
+	struct report_view base = { 0 }, cand = { 0 };
+	struct cmp_result r = { 0 };
+	if (cmp_read(a.base, &base, err, sizeof err) != 0 ||
+	    cmp_read(a.cand, &cand, err, sizeof err) != 0) {
+		term_println(stderr, "rtconform compare: %s", err);
+		rc = EXIT_USAGE;
+	} else if (cmp_views(&base, &cand, a.tolerance, &r, err, sizeof err) != 0) {
+		term_println(stderr, "rtconform compare: %s and %s cannot be compared: %s", a.base,
+			     a.cand, err);
+		rc = EXIT_USAGE;
+	} else if (!a.outdir || (rc = prepare_outputs(&a, path)) == 0) {
+		r.base_path = a.base;
+		r.cand_path = a.cand;
+		rc = write_outputs(&r, path);
+		if (!rc)
+			rc = cmp_exit_status(&r);
+	}
+	cmp_result_free(&r);
+	report_view_free(&base);
+	report_view_free(&cand);
+	for (size_t k = 0; k < NOUT; k++)
+		free(path[k]);
+	return rc;
+}

@@ -1,0 +1,559 @@
+/* compare.c - see compare.h: matching two report views and judging each
+ * figure by the rule written there (and in docs/fleet.md). */
+#include "reports/compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *cmp_outcome_name(enum cmp_outcome o)
+{
+	switch (o) {
+	case CMP_SAME:
+		return "same";
+	case CMP_BETTER:
+		return "better";
+	case CMP_WORSE:
+		return "WORSE";
+	case CMP_NOT_COMPARED:
+		break;
+	}
+	return "not compared";
+}
+
+int cmp_exit_status(const struct cmp_result *r)
+{
+	return r->worse ? 1 : 0;
+}
+
+void cmp_result_free(struct cmp_result *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->f[i].note);
+	for (size_t i = 0; i < r->nnotes; i++)
+		free(r->notes[i]);
+	free(r->f);
+	free(r->notes);
+	memset(r, 0, sizeof *r);
+}
+
+/* The comparison under way: the result, the first error, its message. */
+struct cmp {
+	struct cmp_result *r;
+	int rc;
+	char *err;
+	size_t errlen;
+};
+
+static void failf(struct cmp *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void failf(struct cmp *c, int rc, const char *fmt, ...)
+{
+	if (c->rc)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->err, c->errlen, fmt, ap);
+	va_end(ap);
+	c->rc = rc;
+}
+
+static char *vdup(const char *fmt, va_list ap)
+{
+	char *s;
+	return vasprintf(&s, fmt, ap) < 0 ? NULL : s;
+}
+
+static void note(struct cmp *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct cmp *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = vdup(fmt, ap);
+	va_end(ap);
+	char **n = s ? realloc(c->r->notes, (c->r->nnotes + 1) * sizeof *n) : NULL;
+	if (!n) {
+		free(s);
+		failf(c, -ENOMEM, "%s", strerror(ENOMEM));
+		return;
+	}
+	c->r->notes = n;
+	n[c->r->nnotes++] = s;
+}
+
+static struct cmp_figure *add_figure(struct cmp *c)
+{
+	struct cmp_result *r = c->r;
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 32;
+		struct cmp_figure *f = realloc(r->f, cap * sizeof *f);
+		if (!f) {
+			failf(c, -ENOMEM, "%s", strerror(ENOMEM));
+			return NULL;
+		}
+		r->f = f;
+		r->cap = cap;
+	}
+	struct cmp_figure *f = &r->f[r->n++];
+	memset(f, 0, sizeof *f);
+	return f;
+}
+
+static void fig_note(struct cmp *c, struct cmp_figure *f, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void fig_note(struct cmp *c, struct cmp_figure *f, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = vdup(fmt, ap);
+	va_end(ap);
+	if (!s) {
+		failf(c, -ENOMEM, "%s", strerror(ENOMEM));
+		return;
+	}
+	if (f->note) {
+		char *j;
+		if (asprintf(&j, "%s; %s", f->note, s) < 0)
+			j = NULL;
+		free(s);
+		free(f->note);
+		s = j;
+		if (!s)
+			failf(c, -ENOMEM, "%s", strerror(ENOMEM));
+	}
+	f->note = s;
+}
+
+/* ---- the values and their spread ---------------------------------------- */
+
+/* Tail figures move with the tail's end, so their run-to-run noise is that
+ * of each run's largest sample; the others move with the bulk, each run's
+ * mean. */
+static bool is_tail(const char *stat)
+{
+	struct statistic st;
+	if (stat_parse(stat, &st) != 0)
+		return false;
+	return st.kind == STAT_MAX || st.kind == STAT_STDDEV ||
+	       (st.kind == STAT_PCT && st.pct >= 99.0);
+}
+
+/* A metric's per-run values for statistic stat, in the figure's unit (scale
+ * from ns), into out (RTC_MAX_RUNS entries): each run's count of a count,
+ * each run's largest sample for a tail statistic, each run's mean for the
+ * others. Returns how many runs have one (older results.json kept no
+ * per-run maxima). */
+static size_t run_values(const struct rv_metric *m, const char *stat, double scale, double *out)
+{
+	size_t n = 0;
+	bool tail = is_tail(stat);
+	for (size_t k = 0; k < m->nruns && n < RTC_MAX_RUNS; k++) {
+		if (m->kind == METRIC_COUNT)
+			out[n++] = (double)m->run_count[k];
+		else if (tail && m->run_max_ns && m->run_max_ns[k].have)
+			out[n++] = m->run_max_ns[k].v * scale;
+		else if (!tail && m->run_mean_ns && m->run_mean_ns[k].have)
+			out[n++] = m->run_mean_ns[k].v * scale;
+	}
+	return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The median of v[0..n) (n > 0); sorts v. */
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+/* The runs' spread: 1.4826 x the median absolute deviation of the per-run
+ * values, an estimate of their standard deviation (it is one for normal
+ * noise) that one wild run cannot inflate. 0 with fewer than two runs. */
+static double run_spread(const double *v, size_t n)
+{
+	if (n < 2)
+		return 0.0;
+	double *tmp = malloc(n * sizeof *tmp), *dev = malloc(n * sizeof *dev);
+	double s = 0.0;
+	if (tmp && dev) {
+		memcpy(tmp, v, n * sizeof *tmp);
+		double med = median(tmp, n);
+		for (size_t i = 0; i < n; i++)
+			dev[i] = fabs(v[i] - med);
+		s = 1.4826 * median(dev, n);
+	}
+	free(tmp);
+	free(dev);
+	return s;
+}
+
+static const struct rv_limit *find_limit(const struct rv_req *r, const char *metric,
+					 const char *stat, enum qty_unit unit)
+{
+	for (size_t i = 0; i < r->nlimits; i++) {
+		const struct rv_limit *l = &r->limits[i];
+		if (!strcmp(l->metric, metric) && !strcmp(l->statistic, stat) &&
+		    rv_limit_unit(l) == unit)
+			return l;
+	}
+	return NULL;
+}
+
+/* The value of statistic stat of metric m of requirement r in unit: the
+ * judged value of a limit on it, else the view's statistic. */
+static bool stat_of(const struct rv_req *r, const struct rv_metric *m, const char *stat,
+		    enum qty_unit unit, double *out)
+{
+	const struct rv_limit *l = find_limit(r, m->name, stat, unit);
+	if (l) {
+		*out = l->measured.v;
+		return l->measured.have;
+	}
+	const char *const *names = m->kind == METRIC_COUNT ? report_view_count_stats
+							    : report_view_stats;
+	int n = m->kind == METRIC_COUNT ? RV_NCSTATS : RV_NSTATS;
+	const struct rv_value *vals = m->kind == METRIC_COUNT ? m->counts
+				      : unit == QTY_CYCLES ? m->cycles : m->ns;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], stat)) {
+			*out = vals[i].v;
+			return vals[i].have;
+		}
+	return false;
+}
+
+/* ns to the figure's unit: cycles through the metric's scales. */
+static double unit_scale(const struct rv_metric *m, enum qty_unit unit)
+{
+	if (unit != QTY_CYCLES)
+		return 1.0;
+	return m->ns_per_unit > 0 ? m->cycles_per_unit / m->ns_per_unit : 0.0;
+}
+
+/* The figure of each side: for mean and max of a duration, the typical
+ * run's (the median over runs of each run's mean or largest sample), so
+ * one run that met a burst of load does not decide; else the statistic of
+ * all samples (or the judged value of a limit on it). */
+static bool side_value(const struct rv_req *r, const struct rv_metric *m, const char *stat,
+		       enum qty_unit unit, double *runs, size_t nruns, bool *typical, double *out)
+{
+	*typical = m->kind == METRIC_DURATION && nruns > 0 &&
+		   (!strcmp(stat, "mean") || !strcmp(stat, "max"));
+	if (!*typical)
+		return stat_of(r, m, stat, unit, out);
+	double *tmp = malloc(nruns * sizeof *tmp);
+	if (!tmp)
+		return stat_of(r, m, stat, unit, out);
+	memcpy(tmp, runs, nruns * sizeof *tmp);
+	*out = median(tmp, nruns);
+	free(tmp);
+	return true;
+}
+
+/* Judge one figure by the rule of compare.h. */
+static void judge(struct cmp *c, struct cmp_figure *f, const struct rv_req *rb,
+		  const struct rv_req *rc)
+{
+	double vb[RTC_MAX_RUNS], vc[RTC_MAX_RUNS];
+	size_t nb = run_values(f->mb, f->statistic, unit_scale(f->mb, f->unit), vb);
+	size_t nc = run_values(f->mc, f->statistic, unit_scale(f->mc, f->unit), vc);
+	bool tb, tc;
+	bool hb = side_value(rb, f->mb, f->statistic, f->unit, vb, nb, &tb, &f->base);
+	bool hc = side_value(rc, f->mc, f->statistic, f->unit, vc, nc, &tc, &f->cand);
+	f->typical = tb && tc;
+	if (tb != tc) /* one side has per-run figures, the other not: compare like with like */
+		hb = stat_of(rb, f->mb, f->statistic, f->unit, &f->base) &&
+		     stat_of(rc, f->mc, f->statistic, f->unit, &f->cand);
+	if (!hb || !hc) {
+		f->outcome = CMP_NOT_COMPARED;
+		fig_note(c, f, "no value in the %s (too few samples for it)",
+			 !hb && !hc ? "baseline or the candidate" : !hb ? "baseline" : "candidate");
+		return;
+	}
+	if (!nb || !nc)
+		fig_note(c, f, "no per-run %s in the %s: only the tolerance applies",
+			 is_tail(f->statistic) ? "maxima" : "figures", !nb ? "baseline" : "candidate");
+	f->spread_base = run_spread(vb, nb);
+	f->spread_cand = run_spread(vc, nc);
+	f->allowed = fmax(c->r->tolerance * fabs(f->base),
+			  CMP_SPREAD_FACTOR * fmax(f->spread_base, f->spread_cand));
+	double worse_by = f->lower_is_worse ? f->base - f->cand : f->cand - f->base;
+	f->outcome = worse_by > f->allowed ? CMP_WORSE : -worse_by > f->allowed ? CMP_BETTER
+										 : CMP_SAME;
+}
+
+/* ---- matching ----------------------------------------------------------- */
+
+/* The requirement with that id anywhere in v, and how many there are. */
+static const struct rv_req *find_req(const struct report_view *v, const char *id,
+				     const struct rv_file **file, size_t *count)
+{
+	const struct rv_req *found = NULL;
+	*count = 0;
+	for (size_t i = 0; i < v->nfiles; i++)
+		for (size_t j = 0; j < v->files[i].nreqs; j++)
+			if (!strcmp(v->files[i].reqs[j].id, id)) {
+				if (!found) {
+					found = &v->files[i].reqs[j];
+					if (file)
+						*file = &v->files[i];
+				}
+				++*count;
+			}
+	return found;
+}
+
+/* What differs in how the two measured it ("" when nothing): a heavier
+ * parameter is a legitimate candidate (that is what compare finds), but the
+ * reader must see it. */
+static void setup_diff(const struct rv_req *b, const struct rv_req *c, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+#define ADD(...) \
+	do { \
+		int k_ = snprintf(buf + o, o < len ? len - o : 0, __VA_ARGS__); \
+		o += k_ > 0 ? (size_t)k_ : 0; \
+	} while (0)
+	for (size_t i = 0; i < b->nparams; i++)
+		for (size_t j = 0; j < c->nparams; j++)
+			if (!strcmp(b->params[i].name, c->params[j].name) &&
+			    strcmp(b->params[i].value, c->params[j].value))
+				ADD("%s%s %s -> %s", o ? ", " : "", b->params[i].name,
+				    b->params[i].value, c->params[j].value);
+	if (strcmp(b->policy, c->policy))
+		ADD("%spolicy %s -> %s", o ? ", " : "", b->policy, c->policy);
+	if (b->cpu != c->cpu)
+		ADD("%scpu %d -> %d", o ? ", " : "", b->cpu, c->cpu);
+	if ((b->load == NULL) != (c->load == NULL) || (b->load && strcmp(b->load, c->load)))
+		ADD("%sbackground load %s -> %s", o ? ", " : "", b->load ? b->load : "none",
+		    c->load ? c->load : "none");
+#undef ADD
+	if (o >= len && len > 4)
+		memcpy(buf + len - 4, "...", 4);
+}
+
+static struct cmp_figure *find_figure(struct cmp_result *r, size_t from, const char *stat,
+				      enum qty_unit unit)
+{
+	for (size_t i = from; i < r->n; i++)
+		if (!strcmp(r->f[i].statistic, stat) && r->f[i].unit == unit)
+			return &r->f[i];
+	return NULL;
+}
+
+static struct cmp_figure *new_figure(struct cmp *c, const struct rv_file *fc,
+				     const struct rv_req *rc, const struct rv_metric *mb,
+				     const struct rv_metric *mc, const char *stat,
+				     enum qty_unit unit)
+{
+	struct cmp_figure *f = add_figure(c);
+	if (f)
+		*f = (struct cmp_figure){ .id = rc->id, .file = fc->name, .metric = mc->name,
+					  .statistic = stat, .unit = unit, .mb = mb, .mc = mc };
+	return f;
+}
+
+/* The figures of one metric both measured: a duration's mean and max, and
+ * every statistic a candidate limit is on. */
+static void metric_figures(struct cmp *c, const struct rv_file *fc, const struct rv_req *rb,
+			   const struct rv_req *rc, const struct rv_metric *mb,
+			   const struct rv_metric *mc)
+{
+	size_t first = c->r->n;
+	if (mc->kind == METRIC_DURATION) {
+		new_figure(c, fc, rc, mb, mc, "mean", QTY_NS);
+		new_figure(c, fc, rc, mb, mc, "max", QTY_NS);
+	}
+	for (size_t i = 0; i < rc->nlimits && !c->rc; i++) {
+		const struct rv_limit *l = &rc->limits[i];
+		if (strcmp(l->metric, mc->name))
+			continue;
+		enum qty_unit unit = rv_limit_unit(l);
+		for (size_t j = 0; j < rb->nlimits; j++) {
+			const struct rv_limit *lb = &rb->limits[j];
+			if (!strcmp(lb->metric, l->metric) && !strcmp(lb->statistic, l->statistic) &&
+			    rv_limit_unit(lb) != unit)
+				failf(c, -EINVAL, "%s: the limit on %s %s is in %s in the baseline and "
+				      "in %s in the candidate: the figures cannot be compared",
+				      rc->id, l->metric, l->statistic,
+				      rv_limit_unit(lb) == QTY_CYCLES ? "cycles" : "ns",
+				      unit == QTY_CYCLES ? "cycles" : "ns");
+		}
+		struct cmp_figure *f = find_figure(c->r, first, l->statistic, unit);
+		if (!f)
+			f = new_figure(c, fc, rc, mb, mc, l->statistic, unit);
+		if (f) {
+			f->limited = true;
+			f->lower_is_worse = l->has_min && !l->has_max;
+		}
+	}
+}
+
+/* A row for a requirement without figures to compare. */
+static void req_row(struct cmp *c, const struct rv_file *fc, const struct rv_req *r,
+		    enum cmp_outcome o, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void req_row(struct cmp *c, const struct rv_file *fc, const struct rv_req *r,
+		    enum cmp_outcome o, const char *fmt, ...)
+{
+	struct cmp_figure *f = add_figure(c);
+	if (!f)
+		return;
+	*f = (struct cmp_figure){ .id = r->id, .file = fc->name, .metric = "-",
+				  .statistic = "-", .outcome = o };
+	va_list ap;
+	va_start(ap, fmt);
+	f->note = vdup(fmt, ap);
+	va_end(ap);
+	if (!f->note)
+		failf(c, -ENOMEM, "%s", strerror(ENOMEM));
+}
+
+/* Compare one requirement both runs have. Returns whether both measured it. */
+static bool compare_req(struct cmp *c, const struct rv_req *rb, const struct rv_file *fc,
+			const struct rv_req *rc)
+{
+	if (strcmp(rb->probe, rc->probe)) {
+		failf(c, -EINVAL, "%s: measured by probe %s in the baseline and by %s in the "
+		      "candidate: not the same measurement", rc->id, rb->probe, rc->probe);
+		return false;
+	}
+	if (!rb->measured) {
+		req_row(c, fc, rc, CMP_NOT_COMPARED, "not measured in the baseline (%s)",
+			verdict_name(rb->verdict));
+		return false;
+	}
+	if (!rc->measured) {
+		bool skipped = rc->verdict == VERDICT_SKIPPED;
+		req_row(c, fc, rc, skipped ? CMP_NOT_COMPARED : CMP_WORSE,
+			"%s in the candidate%s%s", skipped ? "skipped" : "not measured",
+			rc->reason ? ": " : "", rc->reason ? rc->reason : "");
+		return false;
+	}
+	char diff[600];
+	setup_diff(rb, rc, diff, sizeof diff);
+	size_t first = c->r->n;
+	for (size_t i = 0; i < rb->nmetrics && !c->rc; i++) {
+		const struct rv_metric *mb = &rb->metrics[i], *mc = NULL;
+		for (size_t j = 0; j < rc->nmetrics && !mc; j++)
+			if (!strcmp(rc->metrics[j].name, mb->name))
+				mc = &rc->metrics[j];
+		if (mc && mc->kind != mb->kind)
+			failf(c, -EINVAL, "%s: metric %s is a %s in the baseline and a %s in the "
+			      "candidate", rc->id, mb->name,
+			      mb->kind == METRIC_COUNT ? "count" : "duration",
+			      mc->kind == METRIC_COUNT ? "count" : "duration");
+		else if (mc)
+			metric_figures(c, fc, rb, rc, mb, mc);
+	}
+	for (size_t i = first; i < c->r->n && !c->rc; i++) {
+		judge(c, &c->r->f[i], rb, rc);
+		if (diff[0])
+			fig_note(c, &c->r->f[i], "measured differently: %s", diff);
+	}
+	return true;
+}
+
+/* Run-level remarks: what differs between the runs that the reader of the
+ * table should know (other hosts, other requirements files, other builds),
+ * and the requirements only one side has. */
+static void run_notes(struct cmp *c, const struct report_view *b, const struct report_view *v)
+{
+	char hb[400], hc[400];
+	fingerprint_host_title(&b->env, hb, sizeof hb);
+	fingerprint_host_title(&v->env, hc, sizeof hc);
+	if (!fingerprint_same_host(&b->env, &v->env))
+		note(c, "other hosts: the baseline is of %s, the candidate of %s", hb, hc);
+	const char *vb = fingerprint_get(&b->env, "rtconform.version");
+	const char *vc = fingerprint_get(&v->env, "rtconform.version");
+	if (vb && vc && strcmp(vb, vc))
+		note(c, "rtconform %s measured the baseline, %s the candidate", vb, vc);
+	for (size_t i = 0; i < v->nfiles; i++)
+		for (size_t j = 0; j < b->nfiles; j++)
+			if (!strcmp(v->files[i].name, b->files[j].name) &&
+			    strcmp(v->files[i].sha256, b->files[j].sha256))
+				note(c, "requirements file %s differs (sha256 %.12s... in the baseline, "
+				     "%.12s... in the candidate); rows measured differently say how",
+				     v->files[i].name, b->files[j].sha256, v->files[i].sha256);
+	for (int side = 0; side < 2; side++) {
+		const struct report_view *x = side ? v : b, *y = side ? b : v;
+		for (size_t i = 0; i < x->nfiles; i++)
+			for (size_t j = 0; j < x->files[i].nreqs; j++) {
+				size_t n;
+				const char *id = x->files[i].reqs[j].id;
+				if (!find_req(y, id, NULL, &n))
+					note(c, "%s: only in the %s, not compared", id,
+					     side ? "candidate" : "baseline");
+			}
+	}
+}
+
+/* An id twice in one run cannot be matched. */
+static void check_unique(struct cmp *c, const struct report_view *v, const char *which)
+{
+	for (size_t i = 0; i < v->nfiles && !c->rc; i++)
+		for (size_t j = 0; j < v->files[i].nreqs && !c->rc; j++) {
+			size_t n;
+			find_req(v, v->files[i].reqs[j].id, NULL, &n);
+			if (n > 1)
+				failf(c, -EINVAL, "requirement id %s appears %zu times in the %s: "
+				      "requirements are matched by id", v->files[i].reqs[j].id, n, which);
+		}
+}
+
+int cmp_views(const struct report_view *base, const struct report_view *cand, double tolerance,
+	      struct cmp_result *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	out->tolerance = tolerance;
+	out->base = base;
+	out->cand = cand;
+	struct cmp c = { .r = out, .err = err, .errlen = errlen };
+	check_unique(&c, base, "baseline");
+	check_unique(&c, cand, "candidate");
+	size_t both = 0;
+	for (size_t i = 0; i < cand->nfiles && !c.rc; i++)
+		for (size_t j = 0; j < cand->files[i].nreqs && !c.rc; j++) {
+			const struct rv_req *rc = &cand->files[i].reqs[j];
+			size_t n;
+			const struct rv_req *rb = find_req(base, rc->id, NULL, &n);
+			if (rb)
+				both += compare_req(&c, rb, &cand->files[i], rc);
+		}
+	if (!c.rc)
+		run_notes(&c, base, cand);
+	if (!c.rc && both == 0)
+		failf(&c, -EINVAL, "no requirement was measured in both runs: nothing to compare "
+		      "(are they runs of the same requirements?)");
+	for (size_t i = 0; i < out->n; i++) {
+		enum cmp_outcome o = out->f[i].outcome;
+		out->worse += o == CMP_WORSE;
+		out->better += o == CMP_BETTER;
+		out->same += o == CMP_SAME;
+		out->not_compared += o == CMP_NOT_COMPARED;
+	}
+	return c.rc;
+}
+
+int cmp_read(const char *path, struct report_view *v, char *err, size_t errlen)
+{
+	enum report_input kind;
+	int rc = report_input_kind(path, &kind, err, errlen);
+	if (rc)
+		return rc;
+	if (kind == REPORT_INPUT_JUNIT) {
+		memset(v, 0, sizeof *v);
+		snprintf(err, errlen, "%s: a junit.xml cannot be compared: it keeps no per-run "
+			 "figures, which tell noise from a change; give the results.json of the run",
+			 path);
+		return -EINVAL;
+	}
+	return report_view_from_json(path, v, err, errlen);
+}

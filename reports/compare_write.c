@@ -1,0 +1,556 @@
+/* compare_write.c - the reports of `rtconform compare` (compare.h): the
+ * text table, junit.xml (one testcase per figure) and compare.html (the
+ * table, then both histograms of each metric with a changed figure drawn
+ * over each other). Rendered from the comparison alone. */
+#include "reports/compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/termsafe.h"
+#include "base/units.h"
+#include "reports/xmlw.h"
+
+/* A figure's value as people read it: "1.27 us", "1200 cycles", "3". */
+static void fmt_value(double v, enum qty_unit unit, char *buf, size_t len)
+{
+	if (unit == QTY_NS)
+		fmt_ns(v, buf, len);
+	else if (unit == QTY_CYCLES)
+		snprintf(buf, len, "%.0f cycles", v);
+	else if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.3f", v);
+}
+
+/* "+26.0%", or the difference itself from a zero baseline. */
+static void fmt_change(const struct cmp_figure *f, char *buf, size_t len)
+{
+	double d = f->cand - f->base;
+	if (f->base != 0) {
+		snprintf(buf, len, "%+.1f%%", 100.0 * d / fabs(f->base));
+		return;
+	}
+	char v[48];
+	fmt_value(fabs(d), f->unit, v, sizeof v);
+	snprintf(buf, len, "%s%s", d < 0 ? "-" : "+", v);
+}
+
+/* The cells of a figure's row, as text. */
+struct row_text {
+	char base[64], cand[64], change[64], allowed[64];
+};
+
+static void row_text(const struct cmp_figure *f, struct row_text *t)
+{
+	bool values = f->metric[0] != '-' && (f->outcome != CMP_NOT_COMPARED || f->allowed > 0);
+	if (!values) {
+		strcpy(t->base, "-");
+		strcpy(t->cand, "-");
+		strcpy(t->change, "-");
+		strcpy(t->allowed, "-");
+		return;
+	}
+	fmt_value(f->base, f->unit, t->base, sizeof t->base);
+	fmt_value(f->cand, f->unit, t->cand, sizeof t->cand);
+	fmt_change(f, t->change, sizeof t->change);
+	char a[60];
+	fmt_value(f->allowed, f->unit, a, sizeof a);
+	snprintf(t->allowed, sizeof t->allowed, "%s%s", f->lower_is_worse ? "-" : "+", a);
+}
+
+/* The rule in a sentence, for the reports' readers. */
+_Static_assert(CMP_SPREAD_FACTOR == 3, "rule_text names the spread factor");
+static const char rule_text[] =
+	"Mean and max are the typical run's (the median over runs of each run's mean and "
+	"largest sample). A figure is worse when it moved the wrong way by more than both "
+	"the tolerance and 3 times the runs' spread (1.4826 x the median absolute deviation "
+	"of the per-run values, the larger side's); docs/fleet.md.";
+
+static const char *status_meaning(int status)
+{
+	return status ? "a figure is worse than the baseline" : "no figure is worse than the baseline";
+}
+
+/* The closing line: the counts, the rule's settings, the exit status. */
+static void totals_line(const struct cmp_result *r, FILE *out)
+{
+	int status = cmp_exit_status(r);
+	fprintf(out, "%zu figure%s: %zu worse, %zu better, %zu same, %zu not compared "
+		     "(tolerance %g%%, spread factor %d); exit status %d: %s\n",
+		r->n, r->n == 1 ? "" : "s", r->worse, r->better, r->same, r->not_compared,
+		100.0 * r->tolerance, CMP_SPREAD_FACTOR, status, status_meaning(status));
+}
+
+char *cmp_render_text(const struct cmp_result *r, size_t *len)
+{
+	char *data = NULL;
+	size_t n = 0;
+	FILE *out = open_memstream(&data, &n);
+	if (!out)
+		return NULL;
+	locale_t old = num_c_enter();
+	char hb[400], hc[400];
+	fingerprint_host_title(&r->base->env, hb, sizeof hb);
+	fingerprint_host_title(&r->cand->env, hc, sizeof hc);
+	term_println(out, "baseline:  %s (%s)", r->base_path ? r->base_path : "-", hb);
+	term_println(out, "candidate: %s (%s)", r->cand_path ? r->cand_path : "-", hc);
+	fprintf(out, "%s\n", rule_text);
+	fprintf(out, "\n%-24s %-14s %-8s %14s %14s %9s %14s  %s\n", "requirement", "metric",
+		"stat", "baseline", "candidate", "change", "allowed", "outcome");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct cmp_figure *f = &r->f[i];
+		struct row_text t;
+		char id[80], metric[64];
+		row_text(f, &t);
+		term_escape(f->id, id, sizeof id);
+		term_escape(f->metric, metric, sizeof metric);
+		fprintf(out, "%-24s %-14s %-8s %14s %14s %9s %14s  %s%s\n", id, metric,
+			f->statistic, t.base, t.cand, t.change, t.allowed,
+			cmp_outcome_name(f->outcome), f->limited ? " (limited)" : "");
+		if (f->note)
+			term_println(out, "%-24s   %s", "", f->note);
+	}
+	if (r->nnotes)
+		fputc('\n', out);
+	for (size_t i = 0; i < r->nnotes; i++)
+		term_println(out, "note: %s", r->notes[i]);
+	fputc('\n', out);
+	totals_line(r, out);
+	num_c_leave(old);
+	if (fclose(out) != 0) {
+		free(data);
+		return NULL;
+	}
+	*len = n;
+	return data;
+}
+
+/* ---- junit.xml ----------------------------------------------------------- */
+
+static void prop(struct xw *x, const char *name, const char *value)
+{
+	xw_start(x, "property");
+	xw_attr(x, "name", name);
+	xw_attr(x, "value", value ? value : "");
+	xw_end(x);
+}
+
+/* The sentence of a figure: "mean 1.27 us -> 1.60 us (+26.0%), allowed +317 ns". */
+static void figure_sentence(const struct cmp_figure *f, char *buf, size_t len)
+{
+	struct row_text t;
+	row_text(f, &t);
+	if (f->metric[0] == '-')
+		snprintf(buf, len, "%s", f->note ? f->note : cmp_outcome_name(f->outcome));
+	else if (f->outcome == CMP_NOT_COMPARED)
+		snprintf(buf, len, "%s %s: %s", f->metric, f->statistic, f->note ? f->note : "");
+	else
+		snprintf(buf, len, "%s %s %s -> %s (%s), allowed %s: %s", f->metric, f->statistic,
+			 t.base, t.cand, t.change, t.allowed, cmp_outcome_name(f->outcome));
+}
+
+static void junit_case(struct xw *x, const struct cmp_figure *f)
+{
+	char sentence[1200];
+	figure_sentence(f, sentence, sizeof sentence);
+	xw_start(x, "testcase");
+	if (f->metric[0] == '-')
+		xw_attr(x, "name", f->id);
+	else
+		xw_attrf(x, "name", "%s %s %s%s", f->id, f->metric, f->statistic,
+			 f->unit == QTY_CYCLES ? " (cycles)" : "");
+	xw_attrf(x, "classname", "compare.%s", f->file && f->file[0] ? f->file : "rtconform");
+	xw_attr(x, "time", "0.000");
+	if (f->outcome == CMP_WORSE) {
+		xw_start(x, "failure");
+		xw_attr(x, "type", "Regression");
+		xw_attr(x, "message", sentence);
+		xw_end(x);
+	} else if (f->outcome == CMP_NOT_COMPARED) {
+		xw_elem(x, "skipped", sentence);
+	}
+	xw_elem(x, "system-out", f->note && f->outcome != CMP_NOT_COMPARED ? f->note : sentence);
+	xw_end(x);
+}
+
+static void junit_document(struct xw *x, const struct cmp_result *r)
+{
+	char hb[400], hc[400], tol[32];
+	fingerprint_host_title(&r->base->env, hb, sizeof hb);
+	fingerprint_host_title(&r->cand->env, hc, sizeof hc);
+	snprintf(tol, sizeof tol, "%g", r->tolerance);
+	xw_check(x, xmlTextWriterStartDocument(x->w, NULL, "UTF-8", NULL));
+	xw_start(x, "testsuites");
+	xw_attr(x, "name", "rtconform compare");
+	xw_attrf(x, "tests", "%zu", r->n);
+	xw_attrf(x, "failures", "%zu", r->worse);
+	xw_attr(x, "errors", "0");
+	xw_attr(x, "time", "0.000");
+	xw_start(x, "testsuite");
+	xw_attr(x, "name", "compare");
+	xw_attrf(x, "tests", "%zu", r->n);
+	xw_attrf(x, "failures", "%zu", r->worse);
+	xw_attr(x, "errors", "0");
+	xw_attrf(x, "skipped", "%zu", r->not_compared);
+	xw_attr(x, "time", "0.000");
+	xw_attr(x, "id", "0");
+	xw_attr(x, "package", "compare");
+	xw_start(x, "properties");
+	prop(x, "compare.baseline", r->base_path);
+	prop(x, "compare.baseline.host", hb);
+	prop(x, "compare.candidate", r->cand_path);
+	prop(x, "compare.candidate.host", hc);
+	prop(x, "compare.tolerance", tol);
+	prop(x, "rtconform.version", fingerprint_get(&r->cand->env, "rtconform.version"));
+	for (size_t i = 0; i < r->nnotes; i++) {
+		char name[48];
+		snprintf(name, sizeof name, "compare.note.%zu", i + 1);
+		prop(x, name, r->notes[i]);
+	}
+	xw_end(x);
+	for (size_t i = 0; i < r->n; i++)
+		junit_case(x, &r->f[i]);
+	xw_end(x); /* testsuite */
+	xw_end(x); /* testsuites */
+	if (!x->failed)
+		xw_check(x, xmlTextWriterEndDocument(x->w));
+	if (!x->failed)
+		xw_check(x, xmlTextWriterFlush(x->w));
+}
+
+/* Run a document writer into a buffer. */
+static char *render_xml(const struct cmp_result *r, size_t *len, bool indent,
+			void (*doc)(struct xw *x, const struct cmp_result *r))
+{
+	struct xw x = { 0 };
+	char *out = NULL;
+	xmlBufferPtr buf = xmlBufferCreate();
+	locale_t old = num_c_enter();
+	if (buf && (x.w = xmlNewTextWriterMemory(buf, 0))) {
+		if (indent) {
+			xmlTextWriterSetIndent(x.w, 1);
+			xmlTextWriterSetIndentString(x.w, BAD_CAST "  ");
+		}
+		doc(&x, r);
+		if (!x.failed)
+			xw_check(&x, xmlTextWriterFlush(x.w));
+		if (!x.failed)
+			out = xmlw_buffer_copy(buf, len);
+	}
+	if (x.w)
+		xmlFreeTextWriter(x.w);
+	if (buf)
+		xmlBufferFree(buf);
+	num_c_leave(old);
+	return out;
+}
+
+char *cmp_render_junit(const struct cmp_result *r, size_t *len)
+{
+	return render_xml(r, len, true, junit_document);
+}
+
+/* ---- compare.html -------------------------------------------------------- */
+
+static const char cmp_css[] =
+	"body{font:14px/1.45 system-ui,'Segoe UI',Roboto,'DejaVu Sans',Arial,sans-serif;"
+	"color:#1f2328;max-width:1120px;margin:0 auto;padding:16px 24px}\n"
+	"h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin:28px 0 8px}"
+	"h3{font-size:15px;margin:18px 0 6px}\n"
+	"table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:13px}\n"
+	"th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top}\n"
+	"th{background:#f6f8fa}td.num{text-align:right;white-space:nowrap}\n"
+	"tr.worse td{background:#ffebe9}tr.better td{background:#dafbe1}\n"
+	"td.note{color:#57606a}\n"
+	".banner{padding:10px 14px;border-radius:6px;color:#fff;font-size:16px;font-weight:600}\n"
+	".b-pass{background:#1a7f37}.b-fail{background:#cf222e}\n"
+	"svg text{font:11px 'DejaVu Sans',Arial,sans-serif;fill:#1f2328}\n"
+	"@media print{h3{break-before:auto}figure,table{break-inside:avoid}"
+	".banner,tr.worse td,tr.better td{print-color-adjust:exact;-webkit-print-color-adjust:exact}}\n";
+
+static void nl(struct xw *x)
+{
+	xw_raw(x, "\n");
+}
+
+static void cell(struct xw *x, const char *cls, const char *text)
+{
+	xw_start(x, "td");
+	if (cls)
+		xw_attr(x, "class", cls);
+	xw_text(x, text);
+	xw_full_end(x);
+}
+
+static void html_table(struct xw *x, const struct cmp_result *r)
+{
+	static const char *const heads[] = { "requirement", "metric", "statistic", "baseline",
+					     "candidate", "change", "allowed", "outcome", "note" };
+	xw_start(x, "table");
+	xw_start(x, "tr");
+	for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
+		xw_elem(x, "th", heads[i]);
+	xw_end(x);
+	nl(x);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct cmp_figure *f = &r->f[i];
+		struct row_text t;
+		char stat[64];
+		row_text(f, &t);
+		snprintf(stat, sizeof stat, "%s%s%s", f->statistic,
+			 f->unit == QTY_CYCLES ? " (cycles)" : "", f->limited ? " (limited)" : "");
+		xw_start(x, "tr");
+		if (f->outcome == CMP_WORSE || f->outcome == CMP_BETTER)
+			xw_attr(x, "class", f->outcome == CMP_WORSE ? "worse" : "better");
+		cell(x, NULL, f->id);
+		cell(x, NULL, f->metric);
+		cell(x, NULL, stat);
+		cell(x, "num", t.base);
+		cell(x, "num", t.cand);
+		cell(x, "num", t.change);
+		cell(x, "num", t.allowed);
+		cell(x, NULL, cmp_outcome_name(f->outcome));
+		cell(x, "note", f->note ? f->note : "");
+		xw_full_end(x);
+		nl(x);
+	}
+	xw_full_end(x);
+	nl(x);
+}
+
+#define SVG_W 680
+#define SVG_H 220
+#define PLOT_L 50
+#define PLOT_R 660
+#define PLOT_T 24
+#define PLOT_B 186
+#define SVG_COLS 170
+
+/* The log10 span (ns) both histograms fall in, at least one decade. */
+static void overlay_span(const struct rv_metric *const m[2], double *l0, double *l1)
+{
+	double lo = INFINITY, hi = 0;
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < m[s]->nbuckets; i++) {
+			double a = fmax((double)m[s]->buckets[i].lo, 1.0) * m[s]->ns_per_unit;
+			double b = ((double)m[s]->buckets[i].hi + 1.0) * m[s]->ns_per_unit;
+			lo = fmin(lo, a);
+			hi = fmax(hi, b);
+		}
+	if (!(lo > 0) || !isfinite(lo)) {
+		lo = 1;
+		hi = 10;
+	}
+	*l0 = floor(log10(lo));
+	*l1 = fmax(ceil(log10(hi)), *l0 + 1);
+}
+
+/* A histogram as the fraction of its samples in each of SVG_COLS columns
+ * of the log axis: runs of different lengths compare by shape. */
+static void overlay_columns(const struct rv_metric *m, double l0, double l1,
+			    double col[SVG_COLS])
+{
+	memset(col, 0, SVG_COLS * sizeof *col);
+	uint64_t total = 0;
+	for (size_t i = 0; i < m->nbuckets; i++)
+		total += m->buckets[i].count;
+	for (size_t i = 0; total && i < m->nbuckets; i++) {
+		double mid = ((double)m->buckets[i].lo + (double)m->buckets[i].hi + 1.0) / 2.0 *
+			     m->ns_per_unit;
+		int c = (int)floor((log10(fmax(mid, 1e-9)) - l0) / (l1 - l0) * SVG_COLS);
+		c = c < 0 ? 0 : c >= SVG_COLS ? SVG_COLS - 1 : c;
+		col[c] += (double)m->buckets[i].count / (double)total;
+	}
+}
+
+/* Bar height: the fraction on a log scale from 1e-5 (one sample in
+ * 100000 still shows) to 1. */
+static double bar_height(double frac)
+{
+	double h = log10(1.0 + 1e5 * frac) / 5.0;
+	return fmin(h, 1.0) * (PLOT_B - PLOT_T);
+}
+
+static void svg_bars(struct xw *x, const double col[SVG_COLS], const char *fill, double opacity)
+{
+	double w = (double)(PLOT_R - PLOT_L) / SVG_COLS;
+	for (int c = 0; c < SVG_COLS; c++) {
+		if (col[c] <= 0)
+			continue;
+		double h = fmax(bar_height(col[c]), 1.0);
+		xw_start(x, "rect");
+		xw_attrf(x, "x", "%.1f", PLOT_L + c * w);
+		xw_attrf(x, "y", "%.1f", PLOT_B - h);
+		xw_attrf(x, "width", "%.1f", w);
+		xw_attrf(x, "height", "%.1f", h);
+		xw_attr(x, "fill", fill);
+		xw_attrf(x, "fill-opacity", "%.2f", opacity);
+		xw_end(x);
+	}
+}
+
+static void svg_text(struct xw *x, double px, double py, const char *anchor, const char *text)
+{
+	xw_start(x, "text");
+	xw_attrf(x, "x", "%.1f", px);
+	xw_attrf(x, "y", "%.1f", py);
+	if (anchor)
+		xw_attr(x, "text-anchor", anchor);
+	xw_text(x, text);
+	xw_full_end(x);
+}
+
+static void svg_axis(struct xw *x, double l0, double l1)
+{
+	xw_start(x, "path");
+	xw_attrf(x, "d", "M%d %dH%d", PLOT_L, PLOT_B, PLOT_R);
+	xw_attr(x, "stroke", "#57606a");
+	xw_end(x);
+	for (double d = l0; d <= l1 + 1e-9; d += 1) {
+		double px = PLOT_L + (d - l0) / (l1 - l0) * (PLOT_R - PLOT_L);
+		char label[32];
+		fmt_ns(pow(10, d), label, sizeof label);
+		xw_start(x, "path");
+		xw_attrf(x, "d", "M%.1f %dV%d", px, PLOT_B, PLOT_B + 5);
+		xw_attr(x, "stroke", "#57606a");
+		xw_end(x);
+		svg_text(x, px, PLOT_B + 17, "middle", label);
+	}
+}
+
+/* Both histograms of a metric over each other: the baseline grey, the
+ * candidate red, on one logarithmic value axis. */
+static void svg_overlay(struct xw *x, const struct rv_metric *mb, const struct rv_metric *mc)
+{
+	const struct rv_metric *m[2] = { mb, mc };
+	double l0, l1, col[SVG_COLS];
+	overlay_span(m, &l0, &l1);
+	xw_start(x, "svg");
+	xw_attr(x, "xmlns", "http://www.w3.org/2000/svg");
+	xw_attrf(x, "width", "%d", SVG_W);
+	xw_attrf(x, "height", "%d", SVG_H);
+	xw_attrf(x, "viewBox", "0 0 %d %d", SVG_W, SVG_H);
+	xw_attr(x, "role", "img");
+	overlay_columns(mb, l0, l1, col);
+	svg_bars(x, col, "#6e7781", 0.55);
+	overlay_columns(mc, l0, l1, col);
+	svg_bars(x, col, "#cf222e", 0.45);
+	svg_axis(x, l0, l1);
+	xw_start(x, "rect");
+	xw_attrf(x, "x", "%d", PLOT_L);
+	xw_attr(x, "y", "6");
+	xw_attr(x, "width", "10");
+	xw_attr(x, "height", "10");
+	xw_attr(x, "fill", "#6e7781");
+	xw_end(x);
+	svg_text(x, PLOT_L + 14, 15, NULL, "baseline");
+	xw_start(x, "rect");
+	xw_attrf(x, "x", "%d", PLOT_L + 90);
+	xw_attr(x, "y", "6");
+	xw_attr(x, "width", "10");
+	xw_attr(x, "height", "10");
+	xw_attr(x, "fill", "#cf222e");
+	xw_end(x);
+	svg_text(x, PLOT_L + 104, 15, NULL, "candidate (fraction of samples, log scale)");
+	xw_full_end(x);
+}
+
+/* Whether figure i is the first changed one of its metric. */
+static bool first_changed(const struct cmp_result *r, size_t i)
+{
+	const struct cmp_figure *f = &r->f[i];
+	if (!f->mb || !f->mc || f->mc->kind != METRIC_DURATION ||
+	    (f->outcome != CMP_WORSE && f->outcome != CMP_BETTER))
+		return false;
+	for (size_t j = 0; j < i; j++)
+		if (r->f[j].mc == f->mc && (r->f[j].outcome == CMP_WORSE ||
+					    r->f[j].outcome == CMP_BETTER))
+			return false;
+	return true;
+}
+
+static void html_histograms(struct xw *x, const struct cmp_result *r)
+{
+	bool any = false;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct cmp_figure *f = &r->f[i];
+		if (!first_changed(r, i))
+			continue;
+		if (!any)
+			xw_elem(x, "h2", "Changed metrics: both histograms");
+		any = true;
+		xw_start(x, "h3");
+		xw_textf(x, "%s %s", f->id, f->metric);
+		xw_full_end(x);
+		xw_start(x, "figure");
+		svg_overlay(x, f->mb, f->mc);
+		xw_start(x, "figcaption");
+		xw_textf(x, "%llu baseline samples, %llu candidate samples; ",
+			 (unsigned long long)f->mb->count, (unsigned long long)f->mc->count);
+		for (size_t j = i; j < r->n; j++)
+			if (r->f[j].mc == f->mc && r->f[j].outcome != CMP_SAME) {
+				char s[1200];
+				figure_sentence(&r->f[j], s, sizeof s);
+				xw_textf(x, "%s. ", s);
+			}
+		xw_full_end(x);
+		xw_full_end(x);
+		nl(x);
+	}
+}
+
+static void html_document(struct xw *x, const struct cmp_result *r)
+{
+	int status = cmp_exit_status(r);
+	char hb[400], hc[400];
+	fingerprint_host_title(&r->base->env, hb, sizeof hb);
+	fingerprint_host_title(&r->cand->env, hc, sizeof hc);
+	xw_raw(x, "<!DOCTYPE html>\n");
+	xw_start(x, "html");
+	xw_attr(x, "lang", "en");
+	xw_start(x, "head");
+	xw_start(x, "meta");
+	xw_attr(x, "charset", "utf-8");
+	xw_end(x);
+	xw_start(x, "title");
+	xw_textf(x, "rtconform compare: %zu worse", r->worse);
+	xw_full_end(x);
+	xw_start(x, "style");
+	xw_raw(x, cmp_css);
+	xw_full_end(x);
+	xw_full_end(x);
+	xw_start(x, "body");
+	nl(x);
+	xw_elem(x, "h1", "rtconform compare");
+	xw_start(x, "div");
+	xw_attrf(x, "class", "banner %s", status ? "b-fail" : "b-pass");
+	xw_textf(x, "%s \xe2\x80\x94 %zu worse, %zu better, %zu same, %zu not compared",
+		 status ? "REGRESSION" : "NO REGRESSION", r->worse, r->better, r->same,
+		 r->not_compared);
+	xw_full_end(x);
+	xw_start(x, "p");
+	xw_textf(x, "Baseline %s (%s); candidate %s (%s). %s", r->base_path, hb, r->cand_path,
+		 hc, rule_text);
+	xw_full_end(x);
+	if (r->nnotes) {
+		xw_start(x, "ul");
+		for (size_t i = 0; i < r->nnotes; i++)
+			xw_elem(x, "li", r->notes[i]);
+		xw_full_end(x);
+	}
+	html_table(x, r);
+	html_histograms(x, r);
+	xw_full_end(x); /* body */
+	xw_full_end(x); /* html */
+	nl(x);
+}
+
+char *cmp_render_html(const struct cmp_result *r, size_t *len)
+{
+	return render_xml(r, len, false, html_document);
+}

@@ -1,0 +1,199 @@
+# rtconform compare, and the host identity it and every report rely on:
+# two runs of the same build never regress (three pairs, on whatever load
+# the machine has); a heavier probe (PI-HOLD holding its mutex five times as
+# long) and a candidate whose figures were scaled by 3 do; incompatible or
+# invalid inputs exit 2 naming the problem; the reports (compare.txt,
+# junit.xml valid under tests/schemas/junit.xsd, compare.html) are written.
+# Host identity: --host-label in every report, a hashed machine id and never
+# the raw one, a bad label refused before anything is measured, and
+# `rtconform report` refusing junit.xml or results.json joined from two
+# hosts.
+. "$(dirname "$0")/lib.sh"
+
+command -v python3 >/dev/null || { fail "python3 is missing (Debian package python3)"; finish; }
+command -v xmllint >/dev/null || { fail "xmllint is missing (Debian package libxml2-utils)"; finish; }
+[ -n "$JUNIT_PY" ] || { fail "no python3 with junitparser (Debian package python3-junitparser)"; finish; }
+
+BASE="$FIX/cli/compare-base.xml"
+HEAVY="$FIX/cli/compare-heavier.xml"
+
+run_ok() { # run_ok DIR ARGS... : a measuring run into DIR that must pass
+  local dir="$1"; shift
+  expect_status 0 "$RTC" run "$@" -o "$dir"
+}
+
+# ---- same build, three pairs: never worse -------------------------------
+for i in 1 2 3; do
+  run_ok "$TMP/a$i" "$BASE" --host-label board-7
+  run_ok "$TMP/b$i" "$BASE" --host-label board-7
+  expect_status 0 "$RTC" compare "$TMP/a$i/results.json" "$TMP/b$i/results.json"
+  expect_grep ' 0 worse, .*exit status 0: no figure is worse' "$TMP/out"
+done
+# the table names both sides and the rows of every figure
+expect_grep '^baseline: .*a3/results.json \(board-7 \(host ' "$TMP/out"
+expect_grep '^PI-HOLD +inversion +mean ' "$TMP/out"
+expect_grep '^SEM-RT +wakeup +max ' "$TMP/out"
+
+# -o DIR: compare.txt is the table, junit.xml one testcase per figure
+expect_status 0 "$RTC" compare "$TMP/a1/results.json" "$TMP/b1/results.json" -o "$TMP/c-same"
+cp "$TMP/out" "$TMP/same-stdout"
+if cmp -s "$TMP/same-stdout" "$TMP/c-same/compare.txt"; then ok; else fail "compare.txt is not the table printed"; fi
+figures=$(grep -Eo '^[0-9]+ figures' "$TMP/c-same/compare.txt" | cut -d' ' -f1)
+validate_junit "$TMP/c-same/junit.xml" --tests "$figures" --failures 0 --errors 0 \
+  --property compare.tolerance=0.5
+xmllint --noout "$TMP/c-same/compare.html" 2>"$TMP/xl" && ok || { fail "compare.html is not well-formed"; cat "$TMP/xl"; }
+expect_grep 'NO REGRESSION' "$TMP/c-same/compare.html"
+
+# ---- a heavier probe regresses -------------------------------------------
+run_ok "$TMP/heavy" "$HEAVY" --host-label board-7
+expect_status 1 "$RTC" compare "$TMP/a1/results.json" "$TMP/heavy/results.json" -o "$TMP/c-heavy"
+expect_grep '^PI-HOLD +inversion +(mean|max) .* WORSE' "$TMP/out"
+expect_grep 'measured differently: hold 200us -> 1ms' "$TMP/out"
+expect_grep 'requirements file compare-small differs' "$TMP/out"
+expect_grep 'exit status 1: a figure is worse' "$TMP/out"
+expect_no_grep '^SEM-RT .* WORSE' "$TMP/out"
+worse=$(grep -Eo '[0-9]+ worse' "$TMP/c-heavy/compare.txt" | cut -d' ' -f1)
+validate_junit "$TMP/c-heavy/junit.xml" --failures "$worse" --errors 0
+expect_grep 'type="Regression" message="inversion mean' "$TMP/c-heavy/junit.xml"
+expect_grep '<svg' "$TMP/c-heavy/compare.html"
+expect_grep 'REGRESSION' "$TMP/c-heavy/compare.html"
+# the other way round it is better, not worse
+expect_status 0 "$RTC" compare "$TMP/heavy/results.json" "$TMP/a1/results.json"
+expect_grep '^PI-HOLD +inversion +mean .* better' "$TMP/out"
+
+# ---- figures scaled by 3 (every duration of SEM-RT) regress --------------
+# edit_json IN OUT PYTHON: OUT is IN after PYTHON ran on it as `d`
+edit_json() {
+  python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+def reqs(d):
+    for f in d["files"]:
+        for r in f["requirements"]:
+            yield r
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+}
+edit_json "$TMP/b1/results.json" "$TMP/scaled.json" '
+for r in reqs(d):
+    if r["id"] != "SEM-RT": continue
+    for m in r["metrics"]:
+        if m["kind"] != "duration": continue
+        m["statistics_ns"] = {k: (v * 3 if v is not None else None) for k, v in m["statistics_ns"].items()}
+        for x in m["runs"]:
+            x["mean_ns"] *= 3; x["max_ns"] *= 3
+    for l in r["limits"]:
+        l["measured"] *= 3
+'
+expect_status 1 "$RTC" compare "$TMP/a1/results.json" "$TMP/scaled.json"
+expect_grep '^SEM-RT +per-op +mean .* WORSE' "$TMP/out"
+expect_grep '^SEM-RT +wakeup +mean .* WORSE' "$TMP/out"
+# (a run's largest sample varies by several times from run to run on a
+# shared machine: max may stay within its spread, and is not checked here)
+expect_no_grep '^PI-HOLD .* WORSE' "$TMP/out"
+# the same at 1.3 times is within the default tolerance, and worse at 10 %
+edit_json "$TMP/a1/results.json" "$TMP/scaled13.json" '
+for r in reqs(d):
+    for m in r["metrics"]:
+        if m["kind"] != "duration": continue
+        for x in m["runs"]:
+            x["mean_ns"] *= 1.3
+'
+expect_status 0 "$RTC" compare "$TMP/a1/results.json" "$TMP/scaled13.json"
+expect_status 1 "$RTC" compare --tolerance 10% "$TMP/a1/results.json" "$TMP/scaled13.json"
+expect_grep 'tolerance 10%' "$TMP/out"
+
+# ---- inputs that cannot be compared: exit 2, nothing written ------------
+expect_status 2 "$RTC" compare "$TMP/a1/junit.xml" "$TMP/b1/results.json" -o "$TMP/c-bad"
+expect_grep 'junit.xml cannot be compared: it keeps no per-run figures' "$TMP/out"
+run_ok "$TMP/other" "$FIX/cli/pass.xml"
+expect_status 2 "$RTC" compare "$TMP/a1/results.json" "$TMP/other/results.json"
+expect_grep 'no requirement was measured in both runs' "$TMP/out"
+edit_json "$TMP/b1/results.json" "$TMP/probe.json" '
+for r in reqs(d):
+    if r["id"] == "PI-HOLD": r["probe"] = "priority-wake"
+'
+expect_status 2 "$RTC" compare "$TMP/a1/results.json" "$TMP/probe.json"
+expect_grep 'PI-HOLD: measured by probe priority-inherit in the baseline and by priority-wake' "$TMP/out"
+edit_json "$TMP/b1/results.json" "$TMP/unit.json" '
+for r in reqs(d):
+    for l in r["limits"]:
+        if r["id"] == "SEM-RT" and l["statistic"] == "mean": l["unit"] = "cycles"
+'
+expect_status 2 "$RTC" compare "$TMP/a1/results.json" "$TMP/unit.json"
+expect_grep 'the limit on per-op mean is in ns in the baseline and in cycles in the candidate' "$TMP/out"
+edit_json "$TMP/b1/results.json" "$TMP/dup.json" '
+d["files"][0]["requirements"][1]["id"] = "SEM-RT"
+'
+expect_status 2 "$RTC" compare "$TMP/a1/results.json" "$TMP/dup.json"
+expect_grep 'requirement id SEM-RT appears 2 times in the candidate' "$TMP/out"
+printf 'not json\n' >"$TMP/garbage"
+expect_status 2 "$RTC" compare "$TMP/a1/results.json" "$TMP/garbage"
+expect_grep 'neither a results.json' "$TMP/out"
+expect_status 2 "$RTC" compare "$TMP/a1/results.json" "$TMP/missing.json"
+expect_grep 'missing.json: No such file' "$TMP/out"
+expect_status 2 "$RTC" compare "$TMP/a1/results.json"
+expect_status 2 "$RTC" compare --tolerance -1 "$TMP/a1/results.json" "$TMP/b1/results.json"
+expect_grep "tolerance '-1': expected" "$TMP/out"
+expect_status 2 "$RTC" compare --tolerance 5x "$TMP/a1/results.json" "$TMP/b1/results.json"
+expect_status 2 "$RTC" compare "$TMP/a1/results.json" "$TMP/b1/results.json" -o "$TMP/a1/results.json"
+if [ -e "$TMP/c-bad" ]; then fail "a refused compare wrote $TMP/c-bad"; else ok; fi
+mkdir -p "$TMP/into"; cp "$TMP/a1/results.json" "$TMP/into/junit.xml"
+expect_status 2 "$RTC" compare "$TMP/into/junit.xml" "$TMP/b1/results.json" -o "$TMP/into"
+expect_grep 'would overwrite the input' "$TMP/out"
+# a requirement the candidate could not measure is worse
+edit_json "$TMP/b1/results.json" "$TMP/err.json" '
+for r in reqs(d):
+    if r["id"] == "PI-HOLD":
+        r["verdict"] = "error"; r["measured"] = False; r["metrics"] = []; r["reason"] = "worker crashed"
+        r["runs"] = 0; r["batch"] = {"mean_ns": None, "stddev_ns": None, "per_run_ns": []}
+        for l in r["limits"]: l["verdict"] = "error"; l["measured"] = None
+d["exit_status"] = 3; d["totals"]["passed"] -= 1; d["totals"]["errors"] += 1
+'
+expect_status 1 "$RTC" compare "$TMP/a1/results.json" "$TMP/err.json"
+expect_grep '^PI-HOLD .* WORSE' "$TMP/out"
+expect_grep 'not measured in the candidate: worker crashed' "$TMP/out"
+
+# ---- host identity in every report ---------------------------------------
+expect_grep '"host.label": "board-7"' "$TMP/a1/results.json"
+expect_grep '"host.id": "([0-9a-f]{16}|unknown \()' "$TMP/a1/results.json"
+expect_grep '"host": "board-7 \(host ' "$TMP/a1/results.json"
+expect_grep '^host: board-7 \(host ' "$TMP/a1/summary.txt"
+expect_grep '<p id="host">Host: board-7 \(host ' "$TMP/a1/report.html"
+validate_junit "$TMP/a1/junit.xml" --property host.label=board-7 --property host.os
+if [ -r /etc/machine-id ]; then
+  raw="$(tr -d '\n' </etc/machine-id)"
+  if grep -rqF -- "$raw" "$TMP/a1" "$TMP/c-heavy"; then fail "the raw machine id is in a report"; else ok; fi
+fi
+expect_status 2 "$RTC" run "$BASE" --host-label "$(printf 'tab\there')" -o "$TMP/badlabel"
+expect_grep "host-label 'tab.x09here': it may hold only printable ASCII" "$TMP/out"
+expect_status 2 "$RTC" run "$BASE" --host-label "$(printf '%065d' 0)" -o "$TMP/badlabel"
+expect_grep 'longer than 64 characters' "$TMP/out"
+if [ -e "$TMP/badlabel" ]; then fail "a refused --host-label made $TMP/badlabel"; else ok; fi
+
+# ---- `report` refuses input joined from two hosts ------------------------
+run_ok "$TMP/other-host" "$BASE" --host-label board-8
+"$JUNIT_PY" -m junitparser merge "$TMP/a1/junit.xml" "$TMP/other-host/junit.xml" "$TMP/merged.xml" \
+  || fail "junitparser merge failed"
+[ "$(grep -c '<testsuite ' "$TMP/merged.xml")" = 2 ] && ok || fail "the merged junit.xml lacks two suites"
+expect_status 2 "$RTC" report "$TMP/merged.xml" --html "$TMP/merged.html"
+expect_grep 'holds the results of more than one host, board-7 \(host .*\) and board-8 \(host .*rtconform merge' "$TMP/out"
+if [ -e "$TMP/merged.html" ]; then fail "report wrote a mislabelled report"; else ok; fi
+# the same host twice is one host
+"$JUNIT_PY" -m junitparser merge "$TMP/a1/junit.xml" "$TMP/b1/junit.xml" "$TMP/same.xml"
+expect_status 0 "$RTC" report "$TMP/same.xml" --html "$TMP/same.html"
+python3 - "$TMP/a1/results.json" "$TMP/other-host/results.json" "$TMP/joined.json" <<'PY'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+a["files"] += b["files"]
+json.dump(a, open(sys.argv[3], "w"))
+PY
+expect_status 2 "$RTC" report "$TMP/joined.json" --html "$TMP/joined.html"
+expect_grep 'files\[1\]\.host: board-8 .* more than one host.*rtconform merge' "$TMP/out"
+# compare across hosts works, and says so
+expect_status 0 "$RTC" compare "$TMP/a1/results.json" "$TMP/other-host/results.json"
+expect_grep 'note: other hosts: the baseline is of board-7' "$TMP/out"
+
+expect_no_leftovers "compare"
+finish
