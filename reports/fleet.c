@@ -102,7 +102,24 @@ static char *report_link(const char *outdir, const char *source, bool *failed)
 	return link;
 }
 
-/* Name h after its identity, "#<n>" for the n-th host of one identity. */
+/* The keys that tell hosts apart (fingerprint_same_host), kept per host. */
+static int keep_identity(struct fleet_host *h, const struct fingerprint *env)
+{
+	static const char *const keys[] = { "host.label", "host.name", "host.id" };
+	size_t want = 0;
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+		const char *val = fingerprint_get(env, keys[k]);
+		if (val) {
+			fingerprint_add(&h->keys, keys[k], "%s", val);
+			want++;
+		}
+	}
+	return h->keys.n == want ? 0 : -ENOMEM; /* fingerprint_add drops on ENOMEM */
+}
+
+/* Name h after its identity, "#<n>" for the n-th host of one name: the
+ * same host measured twice (fingerprint_same_host), or another host that
+ * goes by the same name; note says which. */
 static int name_host(struct fleet *fl, struct fleet_host *h, const struct report_view *v,
 		     char *note, size_t notelen)
 {
@@ -110,6 +127,8 @@ static int name_host(struct fleet *fl, struct fleet_host *h, const struct report
 	fleet_identity(&v->env, id, sizeof id);
 	const struct fleet_host *first = NULL;
 	h->seen = 1;
+	if (keep_identity(h, &v->env))
+		return -ENOMEM;
 	for (size_t i = 0; i < fl->nhosts; i++)
 		if (strcmp(fl->hosts[i].identity, id) == 0) {
 			first = first ? first : &fl->hosts[i];
@@ -120,8 +139,11 @@ static int name_host(struct fleet *fl, struct fleet_host *h, const struct report
 		h->name = strdup(id);
 	else if (asprintf(&h->name, "%s#%u", id, h->seen) < 0)
 		h->name = NULL;
-	if (first)
+	if (first && fingerprint_same_host(&first->keys, &h->keys))
 		snprintf(note, notelen, "%s: host %s was merged before from %s; kept apart as %s",
+			 h->source, id, first->source, h->name ? h->name : id);
+	else if (first)
+		snprintf(note, notelen, "%s: another host goes by %s (from %s); kept apart as %s",
 			 h->source, id, first->source, h->name ? h->name : id);
 	return h->identity && h->name ? 0 : -ENOMEM;
 }
@@ -165,15 +187,11 @@ static json_t *req_json(const struct fleet_req *r)
 }
 
 /* hosts[i]'s summary: what fleet.html shows of it, for tools. */
-static json_t *host_json(const struct fleet_host *h, const struct report_view *v)
+static json_t *host_json(const struct fleet_host *h)
 {
 	json_t *identity = json_object(), *reqs = json_array();
-	static const char *const keys[] = { "host.label", "host.name", "host.id" };
-	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-		const char *val = fingerprint_get(&v->env, keys[k]);
-		if (val)
-			json_object_set_new(identity, keys[k], json_string(val));
-	}
+	for (size_t k = 0; k < h->keys.n; k++)
+		json_object_set_new(identity, h->keys.e[k].key, json_string(h->keys.e[k].value));
 	for (size_t i = 0; i < h->nreqs; i++)
 		json_array_append_new(reqs, req_json(&h->reqs[i]));
 	return json_pack("{ss ss so ss so so sI so}", "host", h->name, "identity_of", h->identity,
@@ -221,7 +239,7 @@ static int stream_host(struct fleet *fl, const struct fleet_host *h, const struc
 	}
 	FILE *o = fl->json.f;
 	fputs(fl->nhosts ? ",\n{\"summary\": " : "\n{\"summary\": ", o);
-	put_json(o, host_json(h, v));
+	put_json(o, host_json(h));
 	fputs(",\n\"results\": ", o);
 	fwrite(doc, 1, len, o);
 	fputs("}", o);
@@ -402,6 +420,7 @@ void fleet_free(struct fleet *fl)
 			free(r->statistic);
 		}
 		free(h->reqs);
+		fingerprint_free(&h->keys);
 		free(h->name);
 		free(h->identity);
 		free(h->source);

@@ -42,7 +42,8 @@ struct fleet_host {
 	char *identity;  /* identity without that suffix */
 	char *source;    /* the input as given */
 	char *link;      /* its report.html relative to the output directory; NULL: none */
-	unsigned seen;   /* 1: first host of this identity, 2: the second, ... */
+	unsigned seen;   /* 1: first host of this name, 2: the second, ... */
+	struct fingerprint keys; /* host.label, host.name, host.id as recorded */
 	struct report_totals totals;
 	int exit_status;
 	struct fleet_req *reqs;
@@ -72,9 +73,10 @@ void fleet_identity(const struct fingerprint *env, char *buf, size_t len);
 /* Begin a fleet report in outdir (which exists). 0, or -errno with err. */
 int fleet_begin(struct fleet *fl, const char *outdir, const char *command, char *err,
 		size_t errlen);
-/* Add the view v read from source. A host whose identity was added before
- * is kept under its name with "#<n>" appended, and note says so (else note
- * is ""). 0, or -errno with err. */
+/* Add the view v read from source. A host whose name was added before (the
+ * same host again, or another of that name) is kept under its name with
+ * "#<n>" appended, and note says so (else note is ""). 0, or -errno with
+ * err. */
 int fleet_add(struct fleet *fl, const struct report_view *v, const char *source, char *note,
 	      size_t notelen, char *err, size_t errlen);
 /* Write fleet.html and put the three reports in place. 0, or -errno. */
