@@ -26,15 +26,15 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "run", cmd_run, "[OPTIONS] [FILE.xml ...]",
-	  "measure requirements (no FILE: built-in default profile)" },
-	{ "validate", cmd_validate, "FILE...", "check requirement files, measure nothing" },
+	{ "run", cmd_run, "[OPTIONS] [FILE|PROFILE...]",
+	  "measure requirements (none: the built-in default profile)" },
+	{ "validate", cmd_validate, "FILE|PROFILE...", "check requirement files, measure nothing" },
 	{ "list", cmd_list, "[FILE | --profiles]",
 	  "probes and their parameters, a file's requirements, or the shipped profiles" },
 	{ "probe", cmd_probe, "NAME [OPTIONS]", "one ad-hoc measurement, statistics to stdout" },
 	{ "env", cmd_env, "", "this machine's fingerprint and real-time readiness" },
-	{ "report", cmd_report, "JUNIT.xml --html FILE",
-	  "render report.html (or --json) again from a junit.xml" },
+	{ "report", cmd_report, "RESULTS.json [OPTIONS]",
+	  "render the reports again from a run's results.json (or junit.xml)" },
 	{ "compare", cmd_compare, "BASE.json CAND.json [-o DIR]",
 	  "a candidate run's figures against a baseline's: regressions" },
 	{ "merge", cmd_merge, "RESULTS.json... -o DIR",
@@ -55,8 +55,11 @@ static void print_usage(FILE *out)
 	for (size_t i = 0; i < NCOMMANDS; i++) {
 		const struct command *c = &commands[i];
 		int len = fprintf(out, "  %s%s%s", c->name, c->args[0] ? " " : "", c->args);
-		term_println(out, "%*s%s", len < USAGE_SYNOPSIS_WIDTH + 2 ?
-			USAGE_SYNOPSIS_WIDTH + 2 - len : 1, "", c->help);
+		if (len >= USAGE_SYNOPSIS_WIDTH + 2) { /* too long: the help on a line of its own */
+			fputc('\n', out);
+			len = 0;
+		}
+		term_println(out, "%*s%s", USAGE_SYNOPSIS_WIDTH + 2 - len, "", c->help);
 	}
 	fputs("\n"
 	      "  rtconform COMMAND --help      options of a command\n"
