@@ -26,8 +26,16 @@ import json, os, sys
 src, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 d = json.load(open(src))
 os.makedirs(out, exist_ok=True)
+# Each copy under its own label; each file's "host" says the same (the
+# title of a labelled host: "LABEL (host NAME, id ID)").
+env = d["environment"]
+rest = "host " + env["host.name"]
+if env.get("host.id") and not env["host.id"].startswith("unknown"):
+    rest += ", id " + env["host.id"]
 for i in range(n):
-    d["environment"]["host.label"] = "board-%04d" % i
+    env["host.label"] = "board-%04d" % i
+    for f in d["files"]:
+        f["host"] = "%s (%s)" % (env["host.label"], rest)
     with open(os.path.join(out, "h%04d.json" % i), "w") as f:
         json.dump(d, f, indent=1)
 PY

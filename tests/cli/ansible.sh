@@ -25,7 +25,9 @@ ansible_python_interpreter=$(command -v python3)
 INI
 # the profile as a file, the same on both "hosts"
 cp "$FIX/cli/pass.xml" "$TMP/profile.xml"
-export ANSIBLE_LOCAL_TEMP="$TMP/ansible-local" ANSIBLE_REMOTE_TEMP="$TMP/ansible-remote"
+# nothing of ansible's own (~/.ansible) outside the test either
+mkdir -p "$TMP/home"
+export HOME="$TMP/home" ANSIBLE_LOCAL_TEMP="$TMP/ansible-local" ANSIBLE_REMOTE_TEMP="$TMP/ansible-remote"
 printf '[defaults]\n' >"$TMP/ansible.cfg" # none of the user's settings
 export ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_CONFIG="$TMP/ansible.cfg"
 if ansible-playbook -i "$TMP/inventory.ini" "$SRC/ci/ansible/site.yml" \

@@ -56,7 +56,7 @@ cat >"$TMP/bin/lava-test-case" <<SH
 printf '%s\n' "\$*" >>"$TMP/calls"
 SH
 chmod +x "$TMP/bin/lava-test-case"
-(cd "$TMP" && PATH="$TMP/bin:$PATH" RTCONFORM="$RTC" PROFILE="$FLEET" QUICK=true \
+(cd "$TMP" && PATH="$TMP/bin:$PATH" RTCONFORM="$RTC" PROFILE="$FLEET" QUICK=true LABEL=lava-board-1 \
   OUT="$TMP/lava-out" bash "$SRC/ci/lava/run.sh") >"$TMP/run.log" 2>&1 && ok \
   || { fail "ci/lava/run.sh did not go on after the failures:"; cat "$TMP/run.log"; }
 C="$TMP/calls"
@@ -70,6 +70,7 @@ expect_grep '^TOO-SLOW-per-op-max --result fail$' "$C"
 [ "$(grep -c -- '--result fail' "$C")" = 4 ] && ok || fail "expected 4 failing calls:"$'\n'"$(cat "$C")"
 expect_no_grep '^TOO-SLOW.*--result pass' "$C"
 expect_grep 'rtconform-lava: TOO-SLOW: error: timed out' "$TMP/run.log"
+expect_grep '"host.label": "lava-board-1"' "$TMP/lava-out/results.json"
 # without lava-test-case the lines are printed
 (cd "$TMP" && RTCONFORM="$RTC" PROFILE="$FLEET" QUICK=true OUT="$TMP/lava-out2" \
   bash "$SRC/ci/lava/run.sh") >"$TMP/run2.log" 2>&1 && ok || fail "ci/lava/run.sh without lava-test-case failed"
