@@ -2,7 +2,7 @@
  *
  * main.c sets the program up and dispatches through its command table; each
  * subcommand lives in its own file (run.c, validate.c, list.c, probe.c,
- * env.c, report.c) and uses the helpers of common.c declared here. Output to
+ * env.c, report.c, merge.c) and uses the helpers of common.c declared here. Output to
  * the user happens in cli/ and reports/, never in the measuring code.
  */
 #ifndef RTC_CLI_H
@@ -40,6 +40,7 @@ int cmd_probe(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_env(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_report(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx);
 
 /* ---- where the helpers and profiles are (layout.c) ---- */
 
@@ -176,6 +177,13 @@ struct cli_file {
  * missing, one level; a file can be made in it). 0, or EXIT_USAGE after
  * saying why. */
 int cli_check_csv_dir(const char *cmd, const char *dir, const struct cli_file *files, size_t n);
+
+/* Check `cmd`'s output `opt` FILE (the LAVA results of --lava) before
+ * anything is measured or read: it is none of files[] (the command's inputs
+ * and other outputs) and can be written (report_check_writable). 0, or
+ * EXIT_USAGE after saying why. */
+int cli_check_output_file(const char *cmd, const char *opt, const char *path,
+			  const struct cli_file *files, size_t n);
 
 /* Write view v's CSV export into dir (reports/csv.h). 0, or -1 after saying
  * why on stderr. Duration metrics left out because `source` (the view's

@@ -20,6 +20,7 @@
 #include "requirements/loader.h"
 #include "requirements/validate.h"
 #include "reports/csv.h"
+#include "reports/report.h"
 
 /* ---------------------------------------------------------------- files */
 
@@ -330,4 +331,29 @@ int cli_write_csv(const char *cmd, const struct report_view *v, const char *dir,
 			     cmd, source, missing, missing == 1 ? "" : "s",
 			     missing == 1 ? "it" : "them", dir);
 	return 0;
+}
+
+/* ------------------------------------------------------- other outputs */
+
+int cli_check_output_file(const char *cmd, const char *opt, const char *path,
+			  const struct cli_file *files, size_t n)
+{
+	char *out = cli_canonical_path(path);
+	int rc = 0;
+	for (size_t i = 0; out && i < n && !rc; i++) {
+		char *c = files[i].path ? cli_canonical_path(files[i].path) : NULL;
+		if (c && strcmp(c, out) == 0) {
+			term_println(stderr, "rtconform %s: %s %s is %s (%s)", cmd, opt, path,
+				     files[i].label, files[i].path);
+			rc = EXIT_USAGE;
+		}
+		free(c);
+	}
+	free(out);
+	char err[700];
+	if (!rc && report_check_writable(path, err, sizeof err) != 0) {
+		term_println(stderr, "rtconform %s: %s: %s", cmd, opt, err);
+		rc = EXIT_USAGE;
+	}
+	return rc;
 }

@@ -37,6 +37,8 @@ static const struct command commands[] = {
 	  "render the reports again from a run's results.json (or junit.xml)" },
 	{ "compare", cmd_compare, "BASE.json CAND.json [-o DIR]",
 	  "a candidate run's figures against a baseline's: regressions" },
+	{ "merge", cmd_merge, "RESULTS.json... -o DIR",
+	  "one fleet report (fleet.html, junit.xml, results.json) of many hosts' runs" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

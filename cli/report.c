@@ -12,14 +12,15 @@
 
 static const char report_usage[] =
 	"usage: rtconform report RESULTS.json|JUNIT.xml [--html FILE] [--json FILE]\n"
-	"                        [--junit FILE] [--summary FILE] [--csv DIR]\n"
+	"                        [--junit FILE] [--summary FILE] [--csv DIR] [--lava FILE]\n"
 	"\n"
 	"Render the reports of a run again from the results.json it wrote, alone: it\n"
 	"holds every statistic, histogram bucket, limit and the environment, and each\n"
 	"report is the same, byte for byte, as the one rtconform run wrote. A junit.xml\n"
 	"of rtconform run also works (its numbers are rounded to 0.001). The input is\n"
 	"recognised by its content. At least one of the options. --csv DIR writes the\n"
-	"CSV files (histograms, per-run figures) as rtconform run --csv does.\n"
+	"CSV files (histograms, per-run figures) as rtconform run --csv does; --lava FILE\n"
+	"the results for LAVA's lava-test-case as rtconform run --lava does.\n"
 	"\n"
 	"exit status: 0 written, 2 usage error, an unreadable, malformed or foreign\n"
 	"input, or an output that cannot be written\n";
@@ -32,14 +33,19 @@ static const char *const kind_option[REPORT_NKINDS] = {
 /* An output option's getopt value is OUT_OPT + its report kind. */
 enum { OUT_OPT = 256 };
 
-/* --csv's getopt value. */
-enum { CSV_OPT = OUT_OPT + REPORT_NKINDS };
+/* --csv's and --lava's getopt values. */
+enum { CSV_OPT = OUT_OPT + REPORT_NKINDS, LAVA_OPT };
+
+/* The outputs besides the four reports. */
+struct extra_out {
+	const char *csv, *lava;
+};
 
 /* The outputs asked for into out[] and *csv; REPORT_GO_ON, or an exit
  * status. */
 #define REPORT_GO_ON (-1)
 static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS],
-			 const char **csv)
+			 struct extra_out *x)
 {
 	static const struct option opts[] = {
 		{ "html", required_argument, NULL, OUT_OPT + REPORT_HTML },
@@ -47,6 +53,7 @@ static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS],
 		{ "junit", required_argument, NULL, OUT_OPT + REPORT_JUNIT },
 		{ "summary", required_argument, NULL, OUT_OPT + REPORT_SUMMARY },
 		{ "csv", required_argument, NULL, CSV_OPT },
+		{ "lava", required_argument, NULL, LAVA_OPT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -60,12 +67,13 @@ static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS],
 				return EXIT_USAGE;
 			}
 			out[c - OUT_OPT] = optarg;
-		} else if (c == CSV_OPT) {
+		} else if (c == CSV_OPT || c == LAVA_OPT) {
 			if (!optarg[0]) {
-				term_println(stderr, "rtconform report: --csv: empty value");
+				term_println(stderr, "rtconform report: %s: empty value",
+					     c == CSV_OPT ? "--csv" : "--lava");
 				return EXIT_USAGE;
 			}
-			*csv = optarg;
+			*(c == CSV_OPT ? &x->csv : &x->lava) = optarg;
 		} else if (c == 'h') {
 			fputs(report_usage, stdout);
 			return 0;
@@ -81,10 +89,10 @@ static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS],
 	for (int k = 0; k < REPORT_NKINDS; k++)
 		if (out[k])
 			return REPORT_GO_ON;
-	if (*csv)
+	if (x->csv || x->lava)
 		return REPORT_GO_ON;
-	term_println(stderr, "rtconform report: nothing to write: give --html, --json, --junit "
-		     "and/or --summary FILE, or --csv DIR");
+	term_println(stderr, "rtconform report: nothing to write: give --html, --json, --junit, "
+		     "--summary and/or --lava FILE, or --csv DIR");
 	return EXIT_USAGE;
 }
 
@@ -121,25 +129,33 @@ static int check_outputs(const char *input, const char *const out[REPORT_NKINDS]
 	return rc;
 }
 
-/* --csv DIR beside the input and the other outputs (cli_check_csv_dir). */
-static int check_csv(const char *input, const char *const out[REPORT_NKINDS], const char *csv)
+/* --csv DIR (cli_check_csv_dir) and --lava FILE (cli_check_output_file)
+ * beside the input and the other outputs. */
+static int check_extra(const char *input, const char *const out[REPORT_NKINDS],
+		       const struct extra_out *x)
 {
 	struct cli_file f[REPORT_NKINDS + 1] = { { input, "the input" } };
 	for (int k = 0; k < REPORT_NKINDS; k++)
 		f[k + 1] = (struct cli_file){ out[k], kind_option[k] };
-	return cli_check_csv_dir("report", csv, f, REPORT_NKINDS + 1);
+	int rc = 0;
+	if (x->csv)
+		rc = cli_check_csv_dir("report", x->csv, f, REPORT_NKINDS + 1);
+	if (!rc && x->lava)
+		rc = cli_check_output_file("report", "--lava", x->lava, f, REPORT_NKINDS + 1);
+	return rc;
 }
 
 int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	(void)ctx;
-	const char *out[REPORT_NKINDS] = { NULL }, *csv = NULL;
-	int rc = parse_options(argc, argv, out, &csv);
+	const char *out[REPORT_NKINDS] = { NULL };
+	struct extra_out x = { NULL, NULL };
+	int rc = parse_options(argc, argv, out, &x);
 	if (rc != REPORT_GO_ON)
 		return rc;
 	if ((rc = check_outputs(argv[optind], out)) != 0)
 		return rc;
-	if (csv && (rc = check_csv(argv[optind], out, csv)) != 0)
+	if ((rc = check_extra(argv[optind], out, &x)) != 0)
 		return rc;
 	char err[700];
 	struct report_view v;
@@ -152,16 +168,22 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 			term_println(stderr, "rtconform report: %s", err);
 			rc = EXIT_USAGE;
 		}
-	if (csv && cli_write_csv("report", &v, csv, argv[optind]) != 0)
+	if (x.csv && cli_write_csv("report", &v, x.csv, argv[optind]) != 0)
 		rc = EXIT_USAGE;
+	if (x.lava && report_write_lava(&v, x.lava, err, sizeof err) != 0) {
+		term_println(stderr, "rtconform report: --lava: %s", err);
+		rc = EXIT_USAGE;
+	}
 	int n = 0;
 	for (int k = 0; !rc && k < REPORT_NKINDS; k++)
 		if (out[k])
 			term_print(stdout, "%s%s", n++ ? ", " : "reports: ", out[k]);
 	if (!rc && n)
 		putchar('\n');
-	if (!rc && csv)
-		term_println(stdout, "csv: %s", csv);
+	if (!rc && x.csv)
+		term_println(stdout, "csv: %s", x.csv);
+	if (!rc && x.lava)
+		term_println(stdout, "lava: %s", x.lava);
 	report_view_free(&v);
 	return rc;
 }

@@ -34,6 +34,7 @@ static const char run_usage[] =
 	"      --html FILE       write the HTML audit report here instead\n"
 	"      --json FILE       write results.json here instead\n"
 	"      --csv DIR         also write CSV files (histograms, per-run figures) into DIR\n"
+	"      --lava FILE       also write the results for LAVA's lava-test-case into FILE\n"
 	"      --only ID[,ID...] run only these requirements\n"
 	"      --quick           smoke run: iterations / 10, at most 3 runs\n"
 	"      --iterations N    override every requirement's iterations\n"
@@ -63,6 +64,7 @@ static const char *const out_names[REPORT_NKINDS] = {
 struct run_args {
 	const char *outdir, *only;
 	const char *csv_dir;     /* --csv DIR, or NULL */
+	const char *lava;        /* --lava FILE, or NULL */
 	bool quiet;
 	struct cli_progress ps;
 	const char *host_label;  /* --host-label NAME, or NULL */
@@ -92,6 +94,8 @@ static int check_empty(const struct run_args *a)
 		what = "--only";
 	if (a->csv_dir && !a->csv_dir[0])
 		what = "--csv";
+	if (a->lava && !a->lava[0])
+		what = "--lava";
 	if (!what)
 		return RUN_CONTINUE;
 	term_println(stderr, "rtconform run: %s: empty value (see rtconform run --help)", what);
@@ -131,6 +135,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		{ "html", required_argument, NULL, 'H' },
 		{ "json", required_argument, NULL, 'J' },
 		{ "csv", required_argument, NULL, 'C' },
+		{ "lava", required_argument, NULL, 'A' },
 		{ "only", required_argument, NULL, 'O' },
 		{ "quick", no_argument, NULL, 'k' },
 		{ "iterations", required_argument, NULL, 'i' },
@@ -152,6 +157,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		case 'H': a->explicit_path[REPORT_HTML] = optarg; break;
 		case 'J': a->explicit_path[REPORT_JSON] = optarg; break;
 		case 'C': a->csv_dir = optarg; break;
+		case 'A': a->lava = optarg; break;
 		case 'O': a->only = optarg; break;
 		case 'k': a->ro.quick = true; break;
 		case 't': a->ro.trace = true; break;
@@ -290,20 +296,37 @@ static int check_collisions(const struct run_args *a, char *const out_path[REPOR
 	return rc;
 }
 
-/* --csv DIR beside the reports and the requirements files (cli_check_csv_dir). */
-static int check_csv(const struct run_args *a, char *const out_path[REPORT_NKINDS],
-		     struct req_file **files, size_t nfiles)
+/* The files an extra output (--csv DIR, --lava FILE) must stay clear of:
+ * the reports and the requirements files; NULL after saying so when out
+ * of memory. Free it. */
+static struct cli_file *other_files(const struct run_args *a, char *const out_path[REPORT_NKINDS],
+				    struct req_file **files, size_t nfiles)
 {
 	struct cli_file *f = calloc(REPORT_NKINDS + nfiles, sizeof *f);
 	if (!f) {
 		term_println(stderr, "rtconform run: out of memory");
-		return EXIT_USAGE;
+		return NULL;
 	}
 	for (int k = 0; k < REPORT_NKINDS; k++)
 		f[k] = (struct cli_file){ out_path[k], out_label(a, k) };
 	for (size_t i = 0; i < nfiles; i++)
 		f[REPORT_NKINDS + i] = (struct cli_file){ files[i]->path, "the requirements file" };
-	int rc = cli_check_csv_dir("run", a->csv_dir, f, REPORT_NKINDS + nfiles);
+	return f;
+}
+
+/* --csv DIR (cli_check_csv_dir) and --lava FILE (cli_check_output_file)
+ * beside the reports and the requirements files. */
+static int check_extra_outputs(const struct run_args *a, char *const out_path[REPORT_NKINDS],
+			       struct req_file **files, size_t nfiles)
+{
+	struct cli_file *f = other_files(a, out_path, files, nfiles);
+	if (!f)
+		return EXIT_USAGE;
+	int rc = 0;
+	if (a->csv_dir)
+		rc = cli_check_csv_dir("run", a->csv_dir, f, REPORT_NKINDS + nfiles);
+	if (!rc && a->lava)
+		rc = cli_check_output_file("run", "--lava", a->lava, f, REPORT_NKINDS + nfiles);
 	free(f);
 	return rc;
 }
@@ -333,8 +356,8 @@ static int prepare_outputs(const struct run_args *a, char *out_path[REPORT_NKIND
 		}
 	}
 	bool csv_was_there = !a->csv_dir || stat(a->csv_dir, &st) == 0;
-	if (!rc && a->csv_dir)
-		rc = check_csv(a, out_path, files, nfiles);
+	if (!rc)
+		rc = check_extra_outputs(a, out_path, files, nfiles);
 	/* Only if empty: nothing of anyone else's goes. */
 	if (rc && !csv_was_there)
 		rmdir(a->csv_dir);
@@ -389,7 +412,7 @@ static void measure_all(struct report_view *view, struct req_file **files, size_
  * output that fails (closed, full) cannot cost a report, and a signal ends a
  * write that blocks. 0, or EXIT_NOT_MEASURED after saying why on stderr. */
 static int print_table(const struct report_view *view, int rc, bool all_written,
-		       char *out_path[REPORT_NKINDS], const char *csv_dir,
+		       char *out_path[REPORT_NKINDS], const char *csv_dir, const char *lava,
 		       volatile sig_atomic_t *interrupted, sig_atomic_t seen)
 {
 	char *text = NULL;
@@ -405,6 +428,8 @@ static int print_table(const struct report_view *view, int rc, bool all_written,
 			     out_path[REPORT_SUMMARY], out_path[REPORT_HTML], out_path[REPORT_JSON]);
 	if (all_written && csv_dir)
 		term_println(m, "csv: %s", csv_dir);
+	if (all_written && lava)
+		term_println(m, "lava: %s", lava);
 	if (fclose(m) != 0)
 		out_of_memory();
 	int e = cli_write_stdout(text, len, interrupted, seen);
@@ -417,11 +442,12 @@ static int print_table(const struct report_view *view, int rc, bool all_written,
 	return EXIT_NOT_MEASURED;
 }
 
-/* The four reports and the CSV export of --csv from the view, then the
- * table on stdout. Returns the run's exit status: EXIT_NOT_MEASURED also
- * when a report, the export or standard output could not be written. */
+/* The four reports, the CSV export of --csv and the LAVA results of --lava
+ * from the view, then the table on stdout. Returns the run's exit status:
+ * EXIT_NOT_MEASURED also when a report, the export, the LAVA results or
+ * standard output could not be written. */
 static int write_reports(const struct report_view *view, char *out_path[REPORT_NKINDS],
-			 const char *csv_dir, sig_atomic_t seen,
+			 const char *csv_dir, const char *lava, sig_atomic_t seen,
 			 volatile sig_atomic_t *interrupted)
 {
 	char err[600];
@@ -440,7 +466,12 @@ static int write_reports(const struct report_view *view, char *out_path[REPORT_N
 		rc = EXIT_NOT_MEASURED;
 		all_written = false;
 	}
-	int prc = print_table(view, rc, all_written, out_path, csv_dir, interrupted, seen);
+	if (lava && report_write_lava(view, lava, err, sizeof err) != 0) {
+		term_println(stderr, "rtconform run: --lava: %s", err);
+		rc = EXIT_NOT_MEASURED;
+		all_written = false;
+	}
+	int prc = print_table(view, rc, all_written, out_path, csv_dir, lava, interrupted, seen);
 	return prc ? prc : rc;
 }
 
@@ -494,7 +525,7 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	if (report_view_finish(&view, &run) != 0)
 		out_of_memory();
 
-	int rc = write_reports(&view, out_path, a->csv_dir, seen, ro->interrupted);
+	int rc = write_reports(&view, out_path, a->csv_dir, a->lava, seen, ro->interrupted);
 	report_view_free(&view);
 	fingerprint_free(&fp);
 	free(trace_dir);

@@ -98,6 +98,8 @@ _rtconform() {
     report)
       mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"; compgen -f -X '!*.xml' -- "$cur"
         compgen -d -- "$cur") ;;
+    merge)
+      mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"; compgen -d -- "$cur") ;;
   esac
 }
 complete -F _rtconform rtconform

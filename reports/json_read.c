@@ -26,6 +26,7 @@
 
 #include "base/xmlsafe.h"
 #include "reports/json_schema.h"
+#include "reports/fleet.h"
 
 /* The same cap as junit.xml's: nothing rtconform writes comes near it. */
 #define MAX_RESULTS_BYTES (256u * 1024u * 1024u)
@@ -749,6 +750,11 @@ static void read_root(struct jr *rd, const json_t *root, struct report_view *v)
 	const json_t *schema = member(rd, root, "", "schema", w);
 	const char *sv = schema && json_is_string(schema) ? json_string_value(schema) : "";
 	rd->schema = strcmp(sv, RESULTS_SCHEMA) == 0 ? 2 : strcmp(sv, RESULTS_SCHEMA_1) == 0 ? 1 : 0;
+	if (schema && strcmp(sv, FLEET_SCHEMA) == 0) {
+		fail(rd, -EINVAL, w, "a fleet report of rtconform merge, which holds many hosts: "
+		     "read its fleet.html or junit.xml, or give each host's own results.json");
+		return;
+	}
 	if (schema && !rd->schema) {
 		fail(rd, -EINVAL, w, "expected \"%s\" or \"%s\" (this rtconform reads those "
 		     "schemas)", RESULTS_SCHEMA, RESULTS_SCHEMA_1);

@@ -389,7 +389,9 @@ static void system_out(struct xw *x, const struct rv_req *r)
 	free(detail);
 }
 
-static void testcase(struct xw *x, const struct rv_file *f, const struct rv_req *r)
+/* host: NULL, or the host a fleet junit.xml qualifies the classname with. */
+static void testcase(struct xw *x, const struct rv_file *f, const struct rv_req *r,
+		     const char *host)
 {
 	char *name = NULL, *classname = NULL;
 	if (r->title) {
@@ -398,7 +400,8 @@ static void testcase(struct xw *x, const struct rv_file *f, const struct rv_req 
 	} else {
 		name = strdup(r->id);
 	}
-	if (asprintf(&classname, "%s.%s", f->name, r->probe) < 0)
+	if (asprintf(&classname, "%s%s%s.%s", host ? host : "", host ? "." : "", f->name,
+		     r->probe) < 0)
 		classname = NULL;
 	if (!name || !classname) {
 		x->failed = true;
@@ -470,7 +473,7 @@ static void testsuite(struct xw *x, const struct report_view *view, size_t index
 	xw_end(x);
 
 	for (size_t i = 0; i < f->nreqs; i++)
-		testcase(x, f, &f->reqs[i]);
+		testcase(x, f, &f->reqs[i], NULL);
 	xw_end(x); /* testsuite */
 }
 
@@ -518,4 +521,66 @@ char *report_junit_render(const struct report_view *v, size_t *len, char *why, s
 		xmlBufferFree(buf);
 	num_c_leave(old);
 	return out;
+}
+
+/* ---- a host's suite of a fleet junit.xml (rtconform merge) ---- */
+
+static void host_suite(struct xw *x, const struct report_view *v, const char *host,
+		       const char *source, size_t index)
+{
+	struct report_totals t;
+	report_view_totals(v, &t);
+	xw_start(x, "testsuite");
+	xw_attr(x, "name", host);
+	xw_attrf(x, "tests", "%zu", t.tests);
+	xw_attrf(x, "failures", "%zu", t.failures);
+	xw_attrf(x, "errors", "%zu", t.errors);
+	xw_attrf(x, "skipped", "%zu", t.skipped);
+	xw_attrf(x, "time", "%.3f", clean_seconds(t.seconds));
+	const char *name = fingerprint_get(&v->env, "host.name");
+	if (name)
+		xw_attr(x, "hostname", name);
+	xw_attrf(x, "id", "%zu", index);
+	xw_attr(x, "package", host);
+	/* Never empty (Jenkins): the source is always there. */
+	xw_start(x, "properties");
+	x_prop(x, source, "%s", "rtconform.source");
+	static const char *const keys[] = { "host.label", "host.name", "host.id", "host.os",
+					    "host.kernel.release", "rtconform.version" };
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+		const char *val = fingerprint_get(&v->env, keys[k]);
+		if (val)
+			x_prop(x, val, "%s", keys[k]);
+	}
+	xw_end(x);
+	for (size_t f = 0; f < v->nfiles; f++)
+		for (size_t i = 0; i < v->files[f].nreqs; i++)
+			testcase(x, &v->files[f], &v->files[f].reqs[i], host);
+	xw_end(x); /* testsuite */
+}
+
+int report_junit_host_suite(const struct report_view *v, const char *host, const char *source,
+			    size_t index, FILE *out)
+{
+	struct xw x = { 0 };
+	int rc = -ENOMEM;
+	xmlBufferPtr buf = xmlBufferCreate();
+	locale_t old = num_c_enter();
+	if (buf && (x.w = xmlNewTextWriterMemory(buf, 0))) {
+		xmlTextWriterSetIndent(x.w, 1);
+		xmlTextWriterSetIndentString(x.w, BAD_CAST "  ");
+		host_suite(&x, v, host, source, index);
+		if (!x.failed)
+			xw_check(&x, xmlTextWriterFlush(x.w));
+		if (!x.failed) {
+			size_t len = (size_t)xmlBufferLength(buf);
+			rc = fwrite(xmlBufferContent(buf), 1, len, out) == len ? 0 : -EIO;
+		}
+	}
+	if (x.w)
+		xmlFreeTextWriter(x.w);
+	if (buf)
+		xmlBufferFree(buf);
+	num_c_leave(old);
+	return rc;
 }

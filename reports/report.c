@@ -98,22 +98,6 @@ static mode_t current_umask(void)
 	return mask;
 }
 
-static int write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* A temporary report is named ".<name>.rtc<pid>.<random>" in the target's
  * directory: hidden, and saying which process made it. */
 #define TMP_TAG ".rtc"
@@ -161,65 +145,97 @@ static void remove_stale_temps(const char *dir, const char *base)
 		closedir(d);
 }
 
-/* The file behind fd, written, synced and renamed to path. */
-static int finish_write(int fd, const char *tmp, const char *path, const void *data, size_t len)
-{
-	/* mkstemp makes 0600; a report is for sharing, so give it what a
-	 * plain creat(0666) would have. */
-	if (fchmod(fd, 0666 & ~current_umask()) < 0)
-		return -errno;
-	int ret = write_all(fd, data, len);
-	if (ret)
-		return ret;
-	if (fsync(fd) < 0)
-		return -errno;
-	return rename(tmp, path) < 0 ? -errno : 0;
-}
-
-int report_atomic_write(const char *path, const void *data, size_t len)
+int report_stream_open(struct report_stream *st, const char *path)
 {
 	const char *base;
-	char *dir = dir_of(path, &base);
-	char *tmp = NULL;
-	int fd = -1, ret = 0;
-
-	if (!dir)
+	memset(st, 0, sizeof *st);
+	st->dir = dir_of(path, &base);
+	if (!st->dir)
 		return -ENOMEM;
 	if (!*base) {
-		free(dir);
+		free(st->dir);
+		st->dir = NULL;
 		return -EISDIR;
 	}
-	remove_stale_temps(dir, base);
+	remove_stale_temps(st->dir, base);
 	/* Same directory as the target, so rename() cannot cross a
 	 * filesystem; hidden so a directory listing mid-write stays clean. */
-	if (asprintf(&tmp, "%s/.%s" TMP_TAG "%ld.XXXXXX", dir, base, (long)getpid()) < 0) {
-		free(dir);
-		return -ENOMEM;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
+	int fd = -1, ret = 0;
+	if (asprintf(&st->tmp, "%s/.%s" TMP_TAG "%ld.XXXXXX", st->dir, base, (long)getpid()) < 0)
+		st->tmp = NULL;
+	if (!st->tmp || !(st->path = strdup(path)))
+		ret = -ENOMEM;
+	else if ((fd = mkstemp(st->tmp)) < 0)
 		ret = -errno;
-		free(tmp);
-		free(dir);
-		return ret;
-	}
-	ret = finish_write(fd, tmp, path, data, len);
-	if (close(fd) < 0 && !ret)
+	/* mkstemp makes 0600; a report is for sharing, so give it what a
+	 * plain creat(0666) would have. */
+	else if (fchmod(fd, 0666 & ~current_umask()) < 0 || !(st->f = fdopen(fd, "w")))
 		ret = -errno;
 	if (ret) {
-		unlink(tmp);
+		if (fd >= 0) {
+			close(fd);
+			unlink(st->tmp);
+		}
+		free(st->tmp);
+		free(st->path);
+		free(st->dir);
+		memset(st, 0, sizeof *st);
+	}
+	return ret;
+}
+
+void report_stream_abort(struct report_stream *st)
+{
+	if (st->f) {
+		fclose(st->f);
+		unlink(st->tmp);
+	}
+	free(st->tmp);
+	free(st->path);
+	free(st->dir);
+	memset(st, 0, sizeof *st);
+}
+
+int report_stream_commit(struct report_stream *st)
+{
+	if (!st->f)
+		return -EBADF;
+	int ret = 0;
+	if (fflush(st->f) != 0 || ferror(st->f) || fsync(fileno(st->f)) < 0)
+		ret = errno ? -errno : -EIO;
+	if (fclose(st->f) != 0 && !ret)
+		ret = -errno;
+	st->f = NULL;
+	if (!ret && rename(st->tmp, st->path) < 0)
+		ret = -errno;
+	if (ret) {
+		unlink(st->tmp);
 	} else {
 		/* Make the rename itself durable; failing that is not worth
 		 * losing a report that is already in place. */
-		int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		int dfd = open(st->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (dfd >= 0) {
 			(void)fsync(dfd);
 			close(dfd);
 		}
 	}
-	free(tmp);
-	free(dir);
+	report_stream_abort(st);
 	return ret;
+}
+
+int report_atomic_write(const char *path, const void *data, size_t len)
+{
+	struct report_stream st;
+	int ret = report_stream_open(&st, path);
+	if (ret)
+		return ret;
+	errno = 0;
+	if (len && fwrite(data, 1, len, st.f) != len) {
+		ret = errno ? -errno : -EIO;
+		report_stream_abort(&st);
+		return ret;
+	}
+	return report_stream_commit(&st);
 }
 
 typedef char *(*renderer)(const struct report_view *v, size_t *len, char *why, size_t whylen);

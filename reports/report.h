@@ -339,6 +339,22 @@ char *report_summary_render(const struct report_view *v, size_t *len, char *why,
 char *report_html_render(const struct report_view *v, size_t *len, char *why, size_t whylen);
 char *report_json_render(const struct report_view *v, size_t *len, char *why, size_t whylen);
 
+/* One <testsuite> of a fleet junit.xml (rtconform merge, reports/fleet.c):
+ * every requirement of v, the suite named `host`, each testcase's classname
+ * "<host>.<file>.<probe>" so CI viewers keep the hosts apart; properties
+ * the input (`source`) and the host's identity; `index` its id among the
+ * suites. Written to out as a fragment. 0, -ENOMEM or -EIO. */
+int report_junit_host_suite(const struct report_view *v, const char *host, const char *source,
+			    size_t index, FILE *out);
+
+/* LAVA's test results (reports/lava.c), in the Linaro test-definitions
+ * form a test's steps hand to lava-test-case: for each requirement a line
+ * "<ID>-<metric>-<statistic> <pass|fail|skip> [<value> <unit>]" per limit,
+ * then "<ID> <pass|fail|skip>"; an error is fail, and its reason a line
+ * beginning "# ". docs/fleet.md has the rules. */
+char *report_lava_render(const struct report_view *v, size_t *len, char *why, size_t whylen);
+int report_write_lava(const struct report_view *v, const char *path, char *err, size_t errlen);
+
 int report_write(enum report_kind kind, const struct report_view *v, const char *path,
 		 char *err, size_t errlen);
 int report_write_junit(const struct report_view *v, const char *path, char *err, size_t errlen);
@@ -350,6 +366,19 @@ int report_write_json(const struct report_view *v, const char *path, char *err, 
 /* Write `len` bytes to path atomically (temp file in the same directory,
  * fsync, rename). Returns 0 or -errno. */
 int report_atomic_write(const char *path, const void *data, size_t len);
+
+/* The same for a report written piece by piece (rtconform merge streams
+ * its inputs through): open gives a stdio stream on a hidden temporary file
+ * beside path; commit flushes, syncs and renames it into place; abort
+ * removes it. Each returns 0 or -errno; after commit or abort (or a failed
+ * open) st holds nothing. */
+struct report_stream {
+	FILE *f;
+	char *tmp, *path, *dir;
+};
+int report_stream_open(struct report_stream *st, const char *path);
+int report_stream_commit(struct report_stream *st);
+void report_stream_abort(struct report_stream *st);
 
 /* Probe that path's directory exists (creating one level for -o) and is
  * writable, before anything is measured. */

@@ -72,6 +72,12 @@ expect_offer mechanism= peer= placement= -- "$RTC" probe sem-pingpong --param ""
 expect_offer req.xml sub -- "$RTC" run ""
 expect_no_offer res.json -- "$RTC" validate ""
 expect_offer res.json req.xml -- "$RTC" report ""
+# merge takes results.json files, and -o a directory
+expect_offer res.json sub -- "$RTC" merge ""
+expect_no_offer req.xml -- "$RTC" merge ""
+expect_offer sub -- "$RTC" merge res.json -o ""
+expect_offer --lava -- "$RTC" run --la
+expect_offer --lava -- "$RTC" report res.json --la
 
 # Profile names, from `rtconform list --profiles` ("NAME  N requirements
 # TITLE" a line). Of the program under test when it has profiles by name;

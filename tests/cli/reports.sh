@@ -175,7 +175,7 @@ expect_grep 'cannot write' "$TMP/out"
 # `report` usage and input errors: 2, with the reason.
 expect_status 2 "$RTC" report
 expect_status 2 "$RTC" report "$TMP/r/junit.xml"
-expect_grep 'give --html, --json, --junit and/or --summary FILE' "$TMP/out"
+expect_grep 'give --html, --json, --junit, --summary and/or --lava FILE' "$TMP/out"
 expect_status 2 "$RTC" report "$TMP/missing.xml" --html "$TMP/x.html"
 expect_grep 'missing.xml' "$TMP/out"
 expect_status 2 "$RTC" report "$FIX/cli/pass.xml" --html "$TMP/x.html"

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The steps of ci/lava/rtconform.yaml: install the rtconform package, run a
+# profile, and report each line of `rtconform run --lava` with
+# lava-test-case when LAVA's helper is there (else print the lines). A
+# failing or unmeasurable requirement is reported and the script goes on;
+# it exits non-zero only when nothing could be reported (an invalid
+# profile, a package that does not install).
+#
+# Environment (the test definition's parameters):
+#   PROFILE     shipped profile name or requirements file (default: default)
+#   QUICK       "true": --quick
+#   BACKGROUND  stress-ng arguments for a load during the run; empty: none
+#   DEB         path or http(s) URL of the .deb to install; empty: none
+#   LABEL       --host-label for the reports; empty: the host name
+#   OUT         report directory (default ./rtconform-results)
+#   RTCONFORM   an rtconform to use as it is, installing nothing (the
+#               build tree's, for tests)
+set -uo pipefail
+PROFILE="${PROFILE:-default}"
+QUICK="${QUICK:-false}"
+BACKGROUND="${BACKGROUND:-}"
+DEB="${DEB:-}"
+LABEL="${LABEL:-}"
+OUT="${OUT:-./rtconform-results}"
+
+say() { echo "rtconform-lava: $*"; }
+
+install_package() {
+  local deb="$DEB"
+  if [ -z "$deb" ]; then return 0; fi
+  if [[ "$deb" == http://* || "$deb" == https://* ]]; then
+    local tmp; tmp="$(mktemp -d)"
+    deb="$tmp/rtconform.deb"
+    if command -v wget >/dev/null; then wget -q -O "$deb" "$DEB"; else curl -fsSL -o "$deb" "$DEB"; fi \
+      || { say "cannot download $DEB"; return 1; }
+  fi
+  case "$deb" in /*) ;; *) deb="./$deb" ;; esac
+  local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y "$deb" || { say "cannot install $deb"; return 1; }
+}
+
+# report NAME RESULT [VALUE UNIT]: one test case.
+report() {
+  if command -v lava-test-case >/dev/null; then
+    if [ $# -ge 4 ]; then
+      lava-test-case "$1" --result "$2" --measurement "$3" --units "$4"
+    else
+      lava-test-case "$1" --result "$2"
+    fi
+  else
+    echo "$*"
+  fi
+}
+
+if [ -n "${RTCONFORM:-}" ]; then
+  RTC="$RTCONFORM"
+else
+  install_package || exit 1
+  RTC="$(command -v rtconform)" || { say "rtconform is not installed (set DEB)"; exit 1; }
+fi
+
+args=(run "$PROFILE" -o "$OUT" --lava "$OUT/lava.txt")
+[ "$QUICK" = "true" ] && args+=(--quick)
+[ -n "$LABEL" ] && args+=(--host-label "$LABEL")
+mkdir -p "$OUT"
+rm -f "$OUT/lava.txt"
+
+load=""
+if [ -n "$BACKGROUND" ]; then
+  command -v stress-ng >/dev/null || { say "BACKGROUND is set but stress-ng is not installed"; exit 1; }
+  # shellcheck disable=SC2086 # BACKGROUND is a list of arguments
+  stress-ng $BACKGROUND --timeout 0 >"$OUT/stress-ng.log" 2>&1 &
+  load=$!
+  say "background load: stress-ng $BACKGROUND (pid $load)"
+fi
+status=0
+"$RTC" "${args[@]}" || status=$?
+if [ -n "$load" ]; then
+  kill "$load" 2>/dev/null
+  wait "$load" 2>/dev/null
+fi
+say "rtconform exited $status"
+
+if [ ! -f "$OUT/lava.txt" ]; then
+  say "no results were written (exit status $status)"
+  report rtconform-run fail
+  exit 1
+fi
+while IFS= read -r line; do
+  case "$line" in
+    "# "*) say "${line#\# }" ;;   # a reason, for the log
+    "") ;;
+    *)
+      # shellcheck disable=SC2086 # a line is NAME RESULT [VALUE UNIT]
+      report $line ;;
+  esac
+done <"$OUT/lava.txt"
+exit 0

@@ -1,0 +1,175 @@
+/* merge.c - `rtconform merge`: the results.json files of many hosts' runs
+ * in one fleet report (reports/fleet.h). */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/termsafe.h"
+#include "reports/fleet.h"
+
+static const char merge_usage[] =
+	"usage: rtconform merge RESULTS.json... [-o DIR]\n"
+	"\n"
+	"Merge the results.json of runs on many hosts into one fleet report in DIR:\n"
+	"fleet.html (requirements by hosts: each host's verdict and the figure the first\n"
+	"limit judges, the spread across hosts, links to each host's report.html),\n"
+	"junit.xml (one testsuite per host) and results.json (every host's results.json\n"
+	"whole, with a summary of each). A host is named by its host.label, else its\n"
+	"host name and id; a host seen twice is kept apart as NAME#2 with a warning.\n"
+	"The inputs are read one at a time.\n"
+	"\n"
+	"  -o, --output DIR      the fleet report's directory (default ./rtconform-fleet)\n"
+	"  -h, --help            this text\n"
+	"\n"
+	"exit status: 0 every host passed, 1 a limit failed on a host, 3 a requirement\n"
+	"could not be measured on a host (3 wins over 1), 2 usage error, an unreadable\n"
+	"or malformed input, or an output that cannot be written (nothing is written)\n";
+
+#define MERGE_GO_ON (-1)
+
+static int parse_options(int argc, char **argv, const char **outdir)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	cli_getopt_begin();
+	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+		if (c == 'o') {
+			*outdir = optarg;
+		} else if (c == 'h') {
+			fputs(merge_usage, stdout);
+			return 0;
+		} else {
+			return cli_getopt_error("merge", c, argv);
+		}
+	}
+	if (!(*outdir)[0]) {
+		term_println(stderr, "rtconform merge: -o/--output: empty value");
+		return EXIT_USAGE;
+	}
+	if (optind >= argc) {
+		term_println(stderr, "rtconform merge: give the results.json of each host (see "
+			     "rtconform merge --help)");
+		return EXIT_USAGE;
+	}
+	return MERGE_GO_ON;
+}
+
+/* No output may overwrite an input, and the directory must take files. */
+static int check_outputs(const char *outdir, char **inputs, int n)
+{
+	static const char *const names[] = { FLEET_HTML, FLEET_JUNIT, FLEET_JSON };
+	char err[700];
+	int rc = 0;
+	for (size_t k = 0; k < sizeof names / sizeof names[0] && !rc; k++) {
+		char *path = cli_join_path(outdir, names[k]);
+		char *out = path ? cli_canonical_path(path) : NULL;
+		if (!out) {
+			term_println(stderr, "rtconform merge: %s: cannot resolve the output %s",
+				     outdir, names[k]);
+			rc = EXIT_USAGE;
+		}
+		for (int i = 0; out && i < n && !rc; i++) {
+			char *in = realpath(inputs[i], NULL);
+			if (in && strcmp(in, out) == 0) {
+				term_println(stderr, "rtconform merge: the fleet's %s would overwrite "
+					     "the input %s (choose another -o)", path, inputs[i]);
+				rc = EXIT_USAGE;
+			}
+			free(in);
+		}
+		if (!rc && report_check_writable(path, err, sizeof err) != 0) {
+			term_println(stderr, "rtconform merge: %s", err);
+			rc = EXIT_USAGE;
+		}
+		free(out);
+		free(path);
+	}
+	return rc;
+}
+
+/* Read each input in turn into the fleet. 0, or EXIT_USAGE after saying
+ * why. */
+static int add_inputs(struct fleet *fl, char **inputs, int n)
+{
+	char err[900], note[1200];
+	for (int i = 0; i < n; i++) {
+		struct report_view v;
+		if (report_view_from_json(inputs[i], &v, err, sizeof err) != 0) {
+			term_println(stderr, "rtconform merge: %s", err);
+			return EXIT_USAGE;
+		}
+		int rc = fleet_add(fl, &v, inputs[i], note, sizeof note, err, sizeof err);
+		report_view_free(&v);
+		if (rc) {
+			term_println(stderr, "rtconform merge: %s", err);
+			return EXIT_USAGE;
+		}
+		if (note[0])
+			term_println(stderr, "rtconform merge: warning: %s", note);
+	}
+	return 0;
+}
+
+static void print_hosts(const struct fleet *fl)
+{
+	for (size_t h = 0; h < fl->nhosts; h++) {
+		const struct fleet_host *fh = &fl->hosts[h];
+		const struct report_totals *t = &fh->totals;
+		term_println(stdout, "%s: %s (%zu passed, %zu failed, %zu errors, %zu skipped)",
+			     fh->name, verdict_exit_meaning(fh->exit_status), t->passed,
+			     t->failures, t->errors, t->skipped);
+	}
+	term_println(stdout, "%zu hosts, %zu requirements: %zu passed, %zu failed, %zu errors, "
+		     "%zu skipped; exit status %d", fl->nhosts, fl->totals.tests,
+		     fl->totals.passed, fl->totals.failures, fl->totals.errors,
+		     fl->totals.skipped, fleet_exit_status(fl));
+	term_println(stdout, "reports: %s, %s, %s", fl->html_path, fl->junit_path, fl->json_path);
+}
+
+int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx)
+{
+	const char *outdir = "rtconform-fleet";
+	int rc = parse_options(argc, argv, &outdir);
+	if (rc != MERGE_GO_ON)
+		return rc;
+	char **inputs = argv + optind;
+	int n = argc - optind;
+	struct stat st;
+	bool dir_was_there = stat(outdir, &st) == 0;
+	if ((rc = check_outputs(outdir, inputs, n)) != 0) {
+		if (!dir_was_there)
+			rmdir(outdir);
+		return rc;
+	}
+	char err[900];
+	struct fleet fl;
+	if (fleet_begin(&fl, outdir, ctx->cmdline, err, sizeof err) != 0) {
+		term_println(stderr, "rtconform merge: %s", err);
+		rc = EXIT_USAGE;
+	}
+	if (!rc)
+		rc = add_inputs(&fl, inputs, n);
+	if (!rc && fleet_finish(&fl, err, sizeof err) != 0) {
+		term_println(stderr, "rtconform merge: %s", err);
+		rc = EXIT_USAGE;
+	}
+	if (!rc) {
+		print_hosts(&fl);
+		rc = fleet_exit_status(&fl);
+	}
+	fleet_free(&fl);
+	/* Only if empty: nothing of anyone else's goes. */
+	if (rc == EXIT_USAGE && !dir_was_there)
+		rmdir(outdir);
+	return rc;
+}

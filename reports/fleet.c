@@ -1,0 +1,435 @@
+/* fleet.c - `rtconform merge`: host summaries, the streamed results.json
+ * and junit.xml of a fleet. See fleet.h. */
+#include "reports/fleet.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "reports/json_schema.h"
+
+void fleet_identity(const struct fingerprint *env, char *buf, size_t len)
+{
+	const char *label = fingerprint_get(env, "host.label");
+	const char *name = fingerprint_get(env, "host.name");
+	const char *id = fingerprint_get(env, "host.id");
+	if (label && label[0])
+		snprintf(buf, len, "%s", label);
+	else if (name && id && id[0])
+		snprintf(buf, len, "%s (id %s)", name, id);
+	else
+		snprintf(buf, len, "%s", name && name[0] ? name : "unknown host");
+}
+
+static char *dup_or_null(const char *s, bool *failed)
+{
+	if (!s)
+		return NULL;
+	char *d = strdup(s);
+	if (!d)
+		*failed = true;
+	return d;
+}
+
+static void req_summary(const struct rv_file *f, const struct rv_req *r, struct fleet_req *out,
+			bool *failed)
+{
+	out->file = dup_or_null(f->name, failed);
+	out->id = dup_or_null(r->id, failed);
+	out->title = dup_or_null(r->title, failed);
+	out->verdict = r->verdict;
+	if (!r->nlimits)
+		return;
+	const struct rv_limit *l = &r->limits[0];
+	out->has_limit = true;
+	out->metric = dup_or_null(l->metric, failed);
+	out->statistic = dup_or_null(l->statistic, failed);
+	out->unit = rv_limit_unit(l);
+	out->has_max = l->has_max;
+	out->has_min = l->has_min;
+	out->max = l->max.value;
+	out->min = l->min.value;
+	out->measured = l->measured;
+	out->limit_verdict = l->verdict;
+}
+
+/* target relative to directory `from`, both canonical; malloc'd. */
+static char *relative_path(const char *from, const char *target)
+{
+	size_t i = 0, common = 0;
+	while (from[i] && from[i] == target[i])
+		i++;
+	if (!from[i] && target[i] == '/')
+		common = i + 1; /* target is below from */
+	else
+		for (size_t k = 0; k < i; k++)
+			if (from[k] == '/')
+				common = k + 1;
+	size_t ups = from[common] ? 1 : 0;
+	for (const char *p = from + common; *p; p++)
+		ups += *p == '/';
+	char *out = malloc(ups * 3 + strlen(target + common) + 1);
+	if (!out)
+		return NULL;
+	char *o = out;
+	for (size_t k = 0; k < ups; k++, o += 3)
+		memcpy(o, "../", 3);
+	strcpy(o, target + common);
+	return out;
+}
+
+/* The report.html beside source, relative to the output directory, or
+ * NULL when there is none. */
+static char *report_link(const char *outdir, const char *source, bool *failed)
+{
+	char *real = realpath(source, NULL);
+	char *slash = real ? strrchr(real, '/') : NULL;
+	char *link = NULL;
+	if (slash) {
+		*slash = 0;
+		char *html = NULL;
+		if (asprintf(&html, "%s/report.html", real[0] ? real : "") < 0)
+			*failed = true;
+		else if (access(html, R_OK) == 0 && !(link = relative_path(outdir, html)))
+			*failed = true;
+		free(html);
+	}
+	free(real);
+	return link;
+}
+
+/* The keys that tell hosts apart (fingerprint_same_host), kept per host. */
+static int keep_identity(struct fleet_host *h, const struct fingerprint *env)
+{
+	static const char *const keys[] = { "host.label", "host.name", "host.id" };
+	size_t want = 0;
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+		const char *val = fingerprint_get(env, keys[k]);
+		if (val) {
+			fingerprint_add(&h->keys, keys[k], "%s", val);
+			want++;
+		}
+	}
+	return h->keys.n == want ? 0 : -ENOMEM; /* fingerprint_add drops on ENOMEM */
+}
+
+/* Name h after its identity, "#<n>" for the n-th host of one name: the
+ * same host measured twice (fingerprint_same_host), or another host that
+ * goes by the same name; note says which. */
+static int name_host(struct fleet *fl, struct fleet_host *h, const struct report_view *v,
+		     char *note, size_t notelen)
+{
+	char id[512];
+	fleet_identity(&v->env, id, sizeof id);
+	const struct fleet_host *first = NULL;
+	h->seen = 1;
+	if (keep_identity(h, &v->env))
+		return -ENOMEM;
+	for (size_t i = 0; i < fl->nhosts; i++)
+		if (strcmp(fl->hosts[i].identity, id) == 0) {
+			first = first ? first : &fl->hosts[i];
+			h->seen++;
+		}
+	h->identity = strdup(id);
+	if (h->seen == 1)
+		h->name = strdup(id);
+	else if (asprintf(&h->name, "%s#%u", id, h->seen) < 0)
+		h->name = NULL;
+	if (first && fingerprint_same_host(&first->keys, &h->keys))
+		snprintf(note, notelen, "%s: host %s was merged before from %s; kept apart as %s",
+			 h->source, id, first->source, h->name ? h->name : id);
+	else if (first)
+		snprintf(note, notelen, "%s: another host goes by %s (from %s); kept apart as %s",
+			 h->source, id, first->source, h->name ? h->name : id);
+	return h->identity && h->name ? 0 : -ENOMEM;
+}
+
+static void put_json(FILE *out, json_t *j)
+{
+	if (j)
+		json_dumpf(j, out, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER |
+			   JSON_REAL_PRECISION(RESULTS_REAL_DIGITS));
+	json_decref(j);
+}
+
+static json_t *totals_json(const struct report_totals *t)
+{
+	return json_pack("{sI sI sI sI sI sf}", "tests", (json_int_t)t->tests, "passed",
+			 (json_int_t)t->passed, "failures", (json_int_t)t->failures, "errors",
+			 (json_int_t)t->errors, "skipped", (json_int_t)t->skipped, "seconds",
+			 t->seconds);
+}
+
+static json_t *num_or_null(bool have, double v)
+{
+	return have ? json_real(v) : json_null();
+}
+
+static json_t *req_json(const struct fleet_req *r)
+{
+	json_t *limit = json_null();
+	if (r->has_limit)
+		limit = json_pack("{ss ss so so so so ss}", "metric", r->metric, "statistic",
+				  r->statistic, "unit",
+				  r->unit == QTY_NS ? json_string("ns") : r->unit == QTY_CYCLES
+						    ? json_string("cycles") : json_null(),
+				  "max", num_or_null(r->has_max, r->max), "min",
+				  num_or_null(r->has_min, r->min), "measured",
+				  num_or_null(r->measured.have, r->measured.v), "verdict",
+				  verdict_name(r->limit_verdict));
+	return json_pack("{ss ss so ss so}", "file", r->file, "id", r->id, "title",
+			 r->title ? json_string(r->title) : json_null(), "verdict",
+			 verdict_name(r->verdict), "limit", limit);
+}
+
+/* hosts[i]'s summary: what fleet.html shows of it, for tools. */
+static json_t *host_json(const struct fleet_host *h)
+{
+	json_t *identity = json_object(), *reqs = json_array();
+	for (size_t k = 0; k < h->keys.n; k++)
+		json_object_set_new(identity, h->keys.e[k].key, json_string(h->keys.e[k].value));
+	for (size_t i = 0; i < h->nreqs; i++)
+		json_array_append_new(reqs, req_json(&h->reqs[i]));
+	return json_pack("{ss ss so ss so so sI so}", "host", h->name, "identity_of", h->identity,
+			 "identity", identity, "source", h->source, "report",
+			 h->link ? json_string(h->link) : json_null(), "totals",
+			 totals_json(&h->totals), "exit_status", (json_int_t)h->exit_status,
+			 "requirements", reqs);
+}
+
+static int summarize(struct fleet *fl, struct fleet_host *h, const struct report_view *v)
+{
+	bool failed = false;
+	size_t n = 0;
+	for (size_t f = 0; f < v->nfiles; f++)
+		n += v->files[f].nreqs;
+	h->reqs = calloc(n ? n : 1, sizeof *h->reqs);
+	if (!h->reqs)
+		return -ENOMEM;
+	for (size_t f = 0; f < v->nfiles; f++)
+		for (size_t i = 0; i < v->files[f].nreqs; i++)
+			req_summary(&v->files[f], &v->files[f].reqs[i], &h->reqs[h->nreqs++],
+				    &failed);
+	report_view_totals(v, &h->totals);
+	h->exit_status = report_view_exit_status(v);
+	h->link = report_link(fl->outdir, h->source, &failed);
+	fl->totals.tests += h->totals.tests;
+	fl->totals.passed += h->totals.passed;
+	fl->totals.failures += h->totals.failures;
+	fl->totals.errors += h->totals.errors;
+	fl->totals.skipped += h->totals.skipped;
+	fl->totals.seconds += h->totals.seconds;
+	return failed ? -ENOMEM : 0;
+}
+
+/* {"summary": ..., "results": <the host's whole results.json>} */
+static int stream_host(struct fleet *fl, const struct fleet_host *h, const struct report_view *v,
+		       char *err, size_t errlen)
+{
+	char why[256] = "";
+	size_t len = 0;
+	char *doc = report_json_render(v, &len, why, sizeof why);
+	if (!doc) {
+		snprintf(err, errlen, "%s: cannot render its results.json again: %s", h->source, why);
+		return -ENOMEM;
+	}
+	FILE *o = fl->json.f;
+	fputs(fl->nhosts ? ",\n{\"summary\": " : "\n{\"summary\": ", o);
+	put_json(o, host_json(h));
+	fputs(",\n\"results\": ", o);
+	fwrite(doc, 1, len, o);
+	fputs("}", o);
+	free(doc);
+	int rc = report_junit_host_suite(v, h->name, h->source, fl->nhosts, fl->suites);
+	if (ferror(o) || ferror(fl->suites) || rc) {
+		snprintf(err, errlen, "writing the fleet report: %s",
+			 strerror(rc ? -rc : errno ? errno : EIO));
+		return rc ? rc : -EIO;
+	}
+	return 0;
+}
+
+int fleet_add(struct fleet *fl, const struct report_view *v, const char *source, char *note,
+	      size_t notelen, char *err, size_t errlen)
+{
+	note[0] = 0;
+	if (fl->nhosts == fl->cap) {
+		size_t cap = fl->cap ? fl->cap * 2 : 16;
+		struct fleet_host *n = realloc(fl->hosts, cap * sizeof *n);
+		if (!n) {
+			snprintf(err, errlen, "%s", strerror(ENOMEM));
+			return -ENOMEM;
+		}
+		fl->hosts = n;
+		fl->cap = cap;
+	}
+	struct fleet_host *h = &fl->hosts[fl->nhosts];
+	memset(h, 0, sizeof *h);
+	int rc = (h->source = strdup(source)) ? 0 : -ENOMEM;
+	if (!rc)
+		rc = name_host(fl, h, v, note, notelen);
+	if (!rc)
+		rc = summarize(fl, h, v);
+	if (rc)
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+	if (!rc)
+		rc = stream_host(fl, h, v, err, errlen);
+	fl->nhosts++; /* even when it failed: fleet_free frees what it holds */
+	return rc;
+}
+
+int fleet_exit_status(const struct fleet *fl)
+{
+	return verdict_exit_status(fl->totals.failures, fl->totals.errors);
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+	char *p = NULL;
+	return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
+}
+
+int fleet_begin(struct fleet *fl, const char *outdir, const char *command, char *err,
+		size_t errlen)
+{
+	memset(fl, 0, sizeof *fl);
+	fl->command = command;
+	fl->outdir = realpath(outdir, NULL);
+	if (!fl->outdir) {
+		int e = errno;
+		snprintf(err, errlen, "%s: %s", outdir, strerror(e));
+		return -e;
+	}
+	fl->json_path = path_in(fl->outdir, FLEET_JSON);
+	fl->junit_path = path_in(fl->outdir, FLEET_JUNIT);
+	fl->html_path = path_in(fl->outdir, FLEET_HTML);
+	int rc = fl->json_path && fl->junit_path && fl->html_path ? 0 : -ENOMEM;
+	if (!rc)
+		rc = report_stream_open(&fl->json, fl->json_path);
+	if (!rc && !(fl->suites = tmpfile()))
+		rc = -errno;
+	if (rc) {
+		snprintf(err, errlen, "cannot write in '%s': %s", outdir, strerror(-rc));
+		return rc;
+	}
+	fputs("{\"schema\": \"" FLEET_SCHEMA "\",\n\"rtconform_version\": \"" RTC_VERSION "\",\n"
+	      "\"command\": ", fl->json.f);
+	put_json(fl->json.f, fl->command ? json_string(fl->command) : json_null());
+	fputs(",\n\"hosts\": [", fl->json.f);
+	return 0;
+}
+
+/* The identities seen more than once, with every source of each. */
+static json_t *duplicates_json(const struct fleet *fl)
+{
+	json_t *out = json_array();
+	for (size_t i = 0; i < fl->nhosts; i++) {
+		const struct fleet_host *h = &fl->hosts[i];
+		if (h->seen != 2)
+			continue; /* listed once, at its second host */
+		json_t *sources = json_array();
+		for (size_t j = 0; j < fl->nhosts; j++)
+			if (strcmp(fl->hosts[j].identity, h->identity) == 0)
+				json_array_append_new(sources, json_string(fl->hosts[j].source));
+		json_array_append_new(out, json_pack("{ss so}", "host", h->identity, "sources",
+						      sources));
+	}
+	return out;
+}
+
+static int finish_json(struct fleet *fl)
+{
+	FILE *o = fl->json.f;
+	fputs("],\n\"duplicates\": ", o);
+	put_json(o, duplicates_json(fl));
+	fputs(",\n\"totals\": ", o);
+	json_t *t = totals_json(&fl->totals);
+	json_object_set_new(t, "hosts", json_integer((json_int_t)fl->nhosts));
+	put_json(o, t);
+	fprintf(o, ",\n\"exit_status\": %d}\n", fleet_exit_status(fl));
+	return report_stream_commit(&fl->json);
+}
+
+static int finish_junit(struct fleet *fl)
+{
+	struct report_stream st;
+	int rc = report_stream_open(&st, fl->junit_path);
+	if (rc)
+		return rc;
+	locale_t old = num_c_enter();
+	fprintf(st.f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rtconform "
+		"fleet\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n",
+		fl->totals.tests, fl->totals.failures, fl->totals.errors,
+		fl->totals.seconds > 0 ? fl->totals.seconds : 0.0);
+	num_c_leave(old);
+	char buf[65536];
+	size_t n;
+	rewind(fl->suites);
+	while ((n = fread(buf, 1, sizeof buf, fl->suites)) > 0)
+		fwrite(buf, 1, n, st.f);
+	fputs("</testsuites>\n", st.f);
+	if (ferror(fl->suites) || ferror(st.f)) {
+		report_stream_abort(&st);
+		return -EIO;
+	}
+	return report_stream_commit(&st);
+}
+
+int fleet_finish(struct fleet *fl, char *err, size_t errlen)
+{
+	char why[256] = "";
+	size_t len = 0;
+	char *html = fleet_html_render(fl, &len, why, sizeof why);
+	if (!html) {
+		snprintf(err, errlen, "cannot write '%s': %s", fl->html_path, why);
+		return -ENOMEM;
+	}
+	const char *what = fl->junit_path;
+	int rc = finish_junit(fl);
+	if (!rc) {
+		what = fl->json_path;
+		rc = finish_json(fl);
+	}
+	if (!rc) {
+		what = fl->html_path;
+		rc = report_atomic_write(fl->html_path, html, len);
+	}
+	free(html);
+	if (rc)
+		snprintf(err, errlen, "cannot write '%s': %s", what, strerror(-rc));
+	return rc;
+}
+
+void fleet_free(struct fleet *fl)
+{
+	report_stream_abort(&fl->json);
+	if (fl->suites)
+		fclose(fl->suites);
+	for (size_t i = 0; i < fl->nhosts; i++) {
+		struct fleet_host *h = &fl->hosts[i];
+		for (size_t k = 0; k < h->nreqs; k++) {
+			struct fleet_req *r = &h->reqs[k];
+			free(r->file);
+			free(r->id);
+			free(r->title);
+			free(r->metric);
+			free(r->statistic);
+		}
+		free(h->reqs);
+		fingerprint_free(&h->keys);
+		free(h->name);
+		free(h->identity);
+		free(h->source);
+		free(h->link);
+	}
+	free(fl->hosts);
+	free(fl->outdir);
+	free(fl->json_path);
+	free(fl->junit_path);
+	free(fl->html_path);
+	memset(fl, 0, sizeof *fl);
+}

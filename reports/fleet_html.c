@@ -1,0 +1,289 @@
+/* fleet_html.c - fleet.html of `rtconform merge`: a table of requirements
+ * (rows) by hosts (columns), each cell the host's verdict and the figure the
+ * requirement's first limit judges; beside them the spread of that figure
+ * across the hosts and the host where it is worst; each host's name links
+ * to its own report.html. Rendered from the host summaries alone (fleet.h).
+ */
+#include "reports/fleet.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/xmlw.h"
+
+/* No '<', '>' or '&': written raw inside <style>. */
+static const char css[] =
+	"body{font-family:sans-serif;margin:1.5em;color:#222}\n"
+	"table{border-collapse:collapse;font-size:0.9em}\n"
+	"th,td{border:1px solid #ccc;padding:0.25em 0.5em;text-align:left;vertical-align:top}\n"
+	"th{background:#f0f0f0}\n"
+	"td.pass,td.fail,td.error,td.skipped,td.absent{white-space:nowrap}\n"
+	"td.pass{background:#e3f4e3}\n"
+	"td.fail{background:#f9d6d6;color:#900;font-weight:bold}\n"
+	"td.error{background:#fde9c8;color:#850}\n"
+	"td.skipped,td.absent{background:#f4f4f4;color:#777}\n"
+	".note{color:#850}\n"
+	"@media print{body{margin:0}a{color:inherit;text-decoration:none}}\n";
+
+/* A row: one requirement (file, id) as the first host that has it shows it. */
+struct row {
+	const struct fleet_req *first;
+};
+
+static bool same_req(const struct fleet_req *a, const struct fleet_req *b)
+{
+	return strcmp(a->id, b->id) == 0 && strcmp(a->file, b->file) == 0;
+}
+
+static const struct fleet_req *find_req(const struct fleet_host *h, const struct fleet_req *want)
+{
+	for (size_t i = 0; i < h->nreqs; i++)
+		if (same_req(&h->reqs[i], want))
+			return &h->reqs[i];
+	return NULL;
+}
+
+/* Every requirement of every host, in order of first appearance. */
+static struct row *collect_rows(const struct fleet *fl, size_t *n)
+{
+	size_t cap = 16;
+	struct row *rows = malloc(cap * sizeof *rows);
+	*n = 0;
+	for (size_t h = 0; rows && h < fl->nhosts; h++)
+		for (size_t i = 0; i < fl->hosts[h].nreqs; i++) {
+			const struct fleet_req *r = &fl->hosts[h].reqs[i];
+			bool known = false;
+			for (size_t k = 0; k < *n && !known; k++)
+				known = same_req(rows[k].first, r);
+			if (known)
+				continue;
+			if (*n == cap) {
+				struct row *m = realloc(rows, (cap *= 2) * sizeof *rows);
+				if (!m) {
+					free(rows);
+					return NULL;
+				}
+				rows = m;
+			}
+			rows[(*n)++].first = r;
+		}
+	return rows;
+}
+
+static void fmt_figure(enum qty_unit unit, double v, char *buf, size_t len)
+{
+	char n[40];
+	if (unit == QTY_NS) {
+		fmt_ns(v, buf, len);
+		return;
+	}
+	num_fmt3(v, n, sizeof n);
+	snprintf(buf, len, "%s%s", n, unit == QTY_CYCLES ? " cycles" : "");
+}
+
+/* "per-op max <= 300 us" */
+static void limit_text(const struct fleet_req *r, char *buf, size_t len)
+{
+	char lo[64] = "", hi[64] = "";
+	struct quantity q = { .unit = r->unit };
+	if (r->has_min) {
+		q.value = r->min;
+		fmt_qty(&q, lo, sizeof lo);
+	}
+	if (r->has_max) {
+		q.value = r->max;
+		fmt_qty(&q, hi, sizeof hi);
+	}
+	if (r->has_min && r->has_max)
+		snprintf(buf, len, "%s %s in [%s, %s]", r->metric, r->statistic, lo, hi);
+	else
+		snprintf(buf, len, "%s %s %s %s", r->metric, r->statistic, r->has_max ? "<=" : ">=",
+			 r->has_max ? hi : lo);
+}
+
+static void cell(struct xw *x, const struct fleet_req *r)
+{
+	xw_start(x, "td");
+	if (!r) {
+		xw_attr(x, "class", "absent");
+		xw_text(x, "-");
+		xw_full_end(x);
+		return;
+	}
+	xw_attr(x, "class", verdict_name(r->verdict));
+	xw_text(x, verdict_label(r->verdict));
+	if (r->has_limit && r->measured.have) {
+		char v[80];
+		fmt_figure(r->unit, r->measured.v, v, sizeof v);
+		xw_textf(x, " %s", v);
+	}
+	xw_full_end(x);
+}
+
+/* min .. max of the row's figure over the hosts with its unit, and the
+ * host where it is worst (highest against a max, lowest against a min). */
+static void spread(struct xw *x, const struct fleet *fl, const struct fleet_req *row)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	const struct fleet_host *worst = NULL;
+	double worst_v = 0;
+	for (size_t h = 0; h < fl->nhosts; h++) {
+		const struct fleet_req *r = find_req(&fl->hosts[h], row);
+		if (!r || !r->has_limit || !r->measured.have || r->unit != row->unit ||
+		    strcmp(r->metric, row->metric) || strcmp(r->statistic, row->statistic))
+			continue;
+		double v = r->measured.v;
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+		bool worse = row->has_max ? v > worst_v : v < worst_v;
+		if (!worst || worse) {
+			worst = &fl->hosts[h];
+			worst_v = v;
+		}
+	}
+	xw_start(x, "td");
+	if (worst) {
+		char a[80], b[80];
+		fmt_figure(row->unit, lo, a, sizeof a);
+		fmt_figure(row->unit, hi, b, sizeof b);
+		xw_textf(x, "%s .. %s; worst: %s", a, b, worst->name);
+	} else {
+		xw_text(x, "-");
+	}
+	xw_full_end(x);
+}
+
+static void header_row(struct xw *x, const struct fleet *fl)
+{
+	xw_start(x, "tr");
+	xw_elem(x, "th", "requirement");
+	xw_elem(x, "th", "limited figure");
+	for (size_t h = 0; h < fl->nhosts; h++) {
+		const struct fleet_host *fh = &fl->hosts[h];
+		xw_start(x, "th");
+		if (fh->link) {
+			xw_start(x, "a");
+			xw_attr(x, "href", fh->link);
+			xw_text(x, fh->name);
+			xw_full_end(x);
+		} else {
+			xw_text(x, fh->name);
+		}
+		xw_full_end(x);
+	}
+	xw_elem(x, "th", "spread across hosts");
+	xw_full_end(x);
+}
+
+static void table(struct xw *x, const struct fleet *fl, const struct row *rows, size_t nrows)
+{
+	xw_start(x, "table");
+	header_row(x, fl);
+	for (size_t i = 0; i < nrows; i++) {
+		const struct fleet_req *r = rows[i].first;
+		xw_start(x, "tr");
+		xw_start(x, "th");
+		xw_textf(x, "%s%s%s", r->id, r->title ? ": " : "", r->title ? r->title : "");
+		xw_full_end(x);
+		char lim[200] = "no limit";
+		if (r->has_limit)
+			limit_text(r, lim, sizeof lim);
+		xw_elem(x, "td", lim);
+		for (size_t h = 0; h < fl->nhosts; h++)
+			cell(x, find_req(&fl->hosts[h], r));
+		if (r->has_limit)
+			spread(x, fl, r);
+		else
+			xw_elem(x, "td", "-");
+		xw_full_end(x);
+	}
+	xw_full_end(x);
+}
+
+/* Each host: verdict counts, where it came from, a repeated identity. */
+static void host_list(struct xw *x, const struct fleet *fl)
+{
+	xw_elem(x, "h2", "Hosts");
+	xw_start(x, "ul");
+	for (size_t h = 0; h < fl->nhosts; h++) {
+		const struct fleet_host *fh = &fl->hosts[h];
+		const struct report_totals *t = &fh->totals;
+		xw_start(x, "li");
+		xw_textf(x, "%s: %zu passed, %zu failed, %zu errors, %zu skipped; from %s",
+			 fh->name, t->passed, t->failures, t->errors, t->skipped, fh->source);
+		if (fh->seen > 1) {
+			xw_start(x, "span");
+			xw_attr(x, "class", "note");
+			xw_textf(x, " (host %s appears more than once: kept apart)", fh->identity);
+			xw_full_end(x);
+		}
+		xw_full_end(x);
+	}
+	xw_full_end(x);
+}
+
+static void document(struct xw *x, const struct fleet *fl, const struct row *rows, size_t nrows)
+{
+	int status = fleet_exit_status(fl);
+	const char *v = status == 0 ? "PASS" : status == 1 ? "FAIL" : "ERROR";
+	xw_raw(x, "<!DOCTYPE html>\n");
+	xw_start(x, "html");
+	xw_attr(x, "lang", "en");
+	xw_start(x, "head");
+	xw_start(x, "meta");
+	xw_attr(x, "charset", "utf-8");
+	xw_end(x);
+	xw_start(x, "title");
+	xw_textf(x, "rtconform fleet: %s on %zu hosts", v, fl->nhosts);
+	xw_full_end(x);
+	xw_start(x, "style");
+	xw_raw(x, css);
+	xw_full_end(x);
+	xw_full_end(x); /* head */
+	xw_start(x, "body");
+	xw_start(x, "h1");
+	xw_textf(x, "rtconform fleet: %s on %zu hosts", v, fl->nhosts);
+	xw_full_end(x);
+	xw_start(x, "p");
+	xw_textf(x, "%zu requirements measured: %zu passed, %zu failed, %zu errors, %zu skipped. "
+		    "Each cell: the host's verdict and the figure its first limit judges.",
+		 fl->totals.tests, fl->totals.passed, fl->totals.failures, fl->totals.errors,
+		 fl->totals.skipped);
+	xw_full_end(x);
+	table(x, fl, rows, nrows);
+	host_list(x, fl);
+	xw_start(x, "footer");
+	xw_textf(x, "rtconform %s merge. results.json beside this file holds every host's "
+		    "results.json whole.", RTC_VERSION);
+	xw_full_end(x);
+	xw_full_end(x); /* body */
+	xw_full_end(x); /* html */
+}
+
+char *fleet_html_render(const struct fleet *fl, size_t *len, char *why, size_t whylen)
+{
+	struct xw x = { 0 };
+	char *out = NULL;
+	size_t nrows = 0;
+	struct row *rows = collect_rows(fl, &nrows);
+	xmlBufferPtr buf = rows ? xmlBufferCreate() : NULL;
+	locale_t old = num_c_enter();
+	if (buf && (x.w = xmlNewTextWriterMemory(buf, 0))) {
+		document(&x, fl, rows, nrows);
+		if (!x.failed)
+			xw_check(&x, xmlTextWriterFlush(x.w));
+		if (!x.failed)
+			out = xmlw_buffer_copy(buf, len);
+	}
+	if (!out)
+		snprintf(why, whylen, "%s", strerror(ENOMEM));
+	if (x.w)
+		xmlFreeTextWriter(x.w);
+	if (buf)
+		xmlBufferFree(buf);
+	num_c_leave(old);
+	free(rows);
+	return out;
+}

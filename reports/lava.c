@@ -1,0 +1,142 @@
+/* lava.c - results for LAVA, in the form the Linaro test definitions hand
+ * to lava-test-case: one line per test case, "<name> <result>" with an
+ * optional "<measurement> <units>".
+ *
+ * For each requirement, in file order: a line per limit
+ *   <ID>-<metric>-<statistic> <pass|fail|skip> [<value> <unit>]
+ * then the requirement's own line
+ *   <ID> <pass|fail|skip>
+ * LAVA knows pass, fail, skip and unknown; a requirement that could not be
+ * measured (error) is fail, never pass, and the reason is a line of its own
+ * beginning "# " (the test definition prints those to the job's log and
+ * gives them to nobody). A duration is in us (four decimals), a cycle count in cycles, a
+ * count in count: always the same unit for the same line, so LAVA's charts
+ * of a test case over many jobs compare like with like. A limit whose
+ * statistic could not be computed has no value. Names keep letters, digits,
+ * '.', '_' and '-'; anything else (a space, which would split the line) is
+ * '_'. With more than one requirements file each name begins
+ * "<file name>." so that ids repeated across files stay apart.
+ */
+#include "reports/report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* name with every character LAVA would choke on made '_'. */
+static void put_name(FILE *out, const char *name)
+{
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+		if (*p >= 0x80 && *p < 0xc0)
+			continue; /* one '_' for a UTF-8 character, at its first byte */
+		bool keep = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			    (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-';
+		fputc(keep ? *p : '_', out);
+	}
+}
+
+/* The LAVA result of a verdict: error is fail. */
+static const char *lava_result(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_PASS:
+		return "pass";
+	case VERDICT_SKIPPED:
+		return "skip";
+	case VERDICT_FAIL:
+	case VERDICT_ERROR:
+		break;
+	}
+	return "fail";
+}
+
+/* The requirement's name: "<file>.<ID>" when several files, else "<ID>". */
+static void put_id(FILE *out, const struct report_view *v, const struct rv_file *f,
+		   const struct rv_req *r)
+{
+	if (v->nfiles > 1) {
+		put_name(out, f->name);
+		fputc('.', out);
+	}
+	put_name(out, r->id);
+}
+
+static void limit_line(FILE *out, const struct report_view *v, const struct rv_file *f,
+		       const struct rv_req *r, const struct rv_limit *l)
+{
+	put_id(out, v, f, r);
+	fputc('-', out);
+	put_name(out, l->metric);
+	fputc('-', out);
+	put_name(out, l->statistic);
+	fprintf(out, " %s", lava_result(l->verdict));
+	if (l->measured.have) {
+		/* us to 0.1 ns: the instruments' own overheads are a few ns. */
+		enum qty_unit u = rv_limit_unit(l);
+		if (u == QTY_NS)
+			fprintf(out, " %.4f us", l->measured.v / 1000.0);
+		else
+			fprintf(out, " %.3f %s", l->measured.v, u == QTY_CYCLES ? "cycles" : "count");
+	}
+	fputc('\n', out);
+}
+
+/* "# <ID>: <verdict>: <reason>" on one line. */
+static void reason_line(FILE *out, const struct report_view *v, const struct rv_file *f,
+			const struct rv_req *r)
+{
+	fputs("# ", out);
+	put_id(out, v, f, r);
+	fprintf(out, ": %s: ", verdict_name(r->verdict));
+	for (const char *p = r->reason; *p; p++)
+		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
+	fputc('\n', out);
+}
+
+char *report_lava_render(const struct report_view *v, size_t *len, char *why, size_t whylen)
+{
+	char *text = NULL;
+	FILE *out = open_memstream(&text, len);
+	if (!out) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		return NULL;
+	}
+	locale_t old = num_c_enter();
+	for (size_t fi = 0; fi < v->nfiles; fi++) {
+		const struct rv_file *f = &v->files[fi];
+		for (size_t i = 0; i < f->nreqs; i++) {
+			const struct rv_req *r = &f->reqs[i];
+			for (size_t k = 0; k < r->nlimits; k++)
+				limit_line(out, v, f, r, &r->limits[k]);
+			if (r->reason && (r->verdict == VERDICT_ERROR || r->verdict == VERDICT_SKIPPED))
+				reason_line(out, v, f, r);
+			put_id(out, v, f, r);
+			fprintf(out, " %s\n", lava_result(r->verdict));
+		}
+	}
+	num_c_leave(old);
+	if (fclose(out) != 0) {
+		free(text);
+		snprintf(why, whylen, "%s", strerror(ENOMEM));
+		return NULL;
+	}
+	return text;
+}
+
+int report_write_lava(const struct report_view *v, const char *path, char *err, size_t errlen)
+{
+	size_t len = 0;
+	char why[256] = "";
+	char *data = report_lava_render(v, &len, why, sizeof why);
+	if (!data) {
+		snprintf(err, errlen, "cannot write '%s': building the LAVA results failed: %s",
+			 path, why);
+		return -ENOMEM;
+	}
+	int ret = report_atomic_write(path, data, len);
+	free(data);
+	if (ret)
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-ret));
+	return ret;
+}

@@ -1,0 +1,105 @@
+# LAVA: run --lava and report --lava write a line per limit and per
+# requirement in the Linaro form (an error is never pass, its reason a "# "
+# line); ci/lava/run.sh hands each line to lava-test-case (a stand-in here
+# that records its arguments) and goes on after failures; the test
+# definition parses and its parameters are upper case, none PRIORITY.
+. "$(dirname "$0")/lib.sh"
+command -v python3 >/dev/null || { fail "python3 is missing (Debian package python3)"; finish; }
+python3 -c 'import yaml' 2>/dev/null || { fail "python3 cannot import yaml (Debian package python3-yaml; ci/deps installs it)"; finish; }
+
+FLEET="$FIX/cli/fleet.xml"
+expect_status 3 "$RTC" run "$FLEET" -q -o "$TMP/r" --lava "$TMP/r.lava"
+expect_grep "^lava: $TMP/r.lava$" "$TMP/out"
+L="$TMP/r.lava"
+expect_grep '^EASY-per-op-max pass [0-9]+\.[0-9]{4} us$' "$L"
+expect_grep '^EASY-per-op-mean pass [0-9]+\.[0-9]{4} us$' "$L"
+expect_grep '^EASY pass$' "$L"
+expect_grep '^IMPOSSIBLE-per-op-max fail [0-9]+\.[0-9]{4} us$' "$L"
+expect_grep '^IMPOSSIBLE fail$' "$L"
+# the error: fail, never pass; the reason on a "# " line of its own
+expect_grep '^TOO-SLOW fail$' "$L"
+expect_grep '^TOO-SLOW-per-op-max fail$' "$L"
+expect_grep '^# TOO-SLOW: error: timed out' "$L"
+expect_no_grep '^TOO-SLOW.* pass' "$L"
+[ "$(grep -vc '^#' "$L")" = 7 ] && ok || fail "expected 7 result lines (4 limits + 3 requirements):"$'\n'"$(cat "$L")"
+
+# report --lava gives the same bytes from results.json
+expect_status 0 "$RTC" report "$TMP/r/results.json" --lava "$TMP/again.lava"
+cmp -s "$L" "$TMP/again.lava" && ok || fail "report --lava differs from run --lava"
+
+# names never hold a space or anything else lava-test-case would split on
+python3 - "$TMP/r/results.json" "$TMP/hostile.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["files"][0]["requirements"][0]["id"] = "A B/c\u00e9;d"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_status 0 "$RTC" report "$TMP/hostile.json" --lava "$TMP/hostile.lava"
+expect_grep '^A_B_c__d-per-op-max pass ' "$TMP/hostile.lava"
+expect_grep '^A_B_c__d pass$' "$TMP/hostile.lava"
+awk '!/^#/ && (NF != 2 && NF != 4) { bad = 1 } END { exit bad }' "$TMP/hostile.lava" \
+  && ok || fail "a line of $TMP/hostile.lava is neither NAME RESULT nor NAME RESULT VALUE UNIT"
+
+# checked before anything is measured: no overwriting, no empty value
+expect_status 2 "$RTC" run "$FLEET" -q -o "$TMP/c" --lava "$TMP/c/results.json"
+expect_grep 'rtconform run: --lava .*/c/results.json is results.json' "$TMP/out"
+[ ! -e "$TMP/c" ] && ok || fail "a refused run left $TMP/c"
+expect_status 2 "$RTC" run "$FLEET" -q -o "$TMP/c" --lava ''
+expect_status 2 "$RTC" run "$FLEET" -q -o "$TMP/c" --lava "$TMP/no/such/dir/x.lava"
+expect_status 2 "$RTC" report "$TMP/r/results.json" --lava "$TMP/r/results.json"
+expect_grep 'is the input' "$TMP/out"
+
+# ci/lava/run.sh with a stand-in lava-test-case that records each call
+mkdir -p "$TMP/bin"
+cat >"$TMP/bin/lava-test-case" <<SH
+#!/bin/sh
+printf '%s\n' "\$*" >>"$TMP/calls"
+SH
+chmod +x "$TMP/bin/lava-test-case"
+(cd "$TMP" && PATH="$TMP/bin:$PATH" RTCONFORM="$RTC" PROFILE="$FLEET" QUICK=true LABEL=lava-board-1 \
+  OUT="$TMP/lava-out" bash "$SRC/ci/lava/run.sh") >"$TMP/run.log" 2>&1 && ok \
+  || { fail "ci/lava/run.sh did not go on after the failures:"; cat "$TMP/run.log"; }
+C="$TMP/calls"
+[ -f "$C" ] || { fail "lava-test-case was never called:"; cat "$TMP/run.log"; finish; }
+[ "$(wc -l <"$C")" = 7 ] && ok || fail "expected 7 lava-test-case calls:"$'\n'"$(cat "$C")"
+expect_grep '^EASY-per-op-max --result pass --measurement [0-9.]+ --units us$' "$C"
+expect_grep '^EASY --result pass$' "$C"
+expect_grep '^IMPOSSIBLE --result fail$' "$C"
+expect_grep '^TOO-SLOW --result fail$' "$C"
+expect_grep '^TOO-SLOW-per-op-max --result fail$' "$C"
+[ "$(grep -c -- '--result fail' "$C")" = 4 ] && ok || fail "expected 4 failing calls:"$'\n'"$(cat "$C")"
+expect_no_grep '^TOO-SLOW.*--result pass' "$C"
+expect_grep 'rtconform-lava: TOO-SLOW: error: timed out' "$TMP/run.log"
+expect_grep '"host.label": "lava-board-1"' "$TMP/lava-out/results.json"
+# without lava-test-case the lines are printed
+(cd "$TMP" && RTCONFORM="$RTC" PROFILE="$FLEET" QUICK=true OUT="$TMP/lava-out2" \
+  bash "$SRC/ci/lava/run.sh") >"$TMP/run2.log" 2>&1 && ok || fail "ci/lava/run.sh without lava-test-case failed"
+expect_grep '^IMPOSSIBLE fail$' "$TMP/run2.log"
+expect_grep '^EASY-per-op-mean pass [0-9.]+ us$' "$TMP/run2.log"
+# an invalid profile: nothing to report, the step fails
+(cd "$TMP" && PATH="$TMP/bin:$PATH" RTCONFORM="$RTC" PROFILE="$FIX/cli/invalid-probe.xml" \
+  OUT="$TMP/lava-out3" bash "$SRC/ci/lava/run.sh") >"$TMP/run3.log" 2>&1 \
+  && fail "ci/lava/run.sh passed with an invalid profile" || ok
+expect_grep '^rtconform-run --result fail$' "$C"
+
+# the test definition: its format, upper-case parameters, none PRIORITY,
+# and the step hands every parameter to run.sh
+python3 - "$SRC/ci/lava/rtconform.yaml" >"$TMP/yaml.log" 2>&1 <<'PY' && ok || { fail "ci/lava/rtconform.yaml:"; cat "$TMP/yaml.log"; }
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+m = d["metadata"]
+assert m["format"] == "Lava-Test Test Definition 1.0", m["format"]
+for k in ("name", "description", "os", "scope", "devices"):
+    assert m.get(k), "metadata lacks " + k
+params = d["params"]
+for p in params:
+    assert p == p.upper(), "parameter %s is not upper case" % p
+    assert p != "PRIORITY", "PRIORITY clashes with LAVA's job priority"
+for p in ("PROFILE", "QUICK", "BACKGROUND", "DEB"):
+    assert p in params, "no parameter " + p
+steps = " ".join(d["run"]["steps"])
+assert "ci/lava/run.sh" in steps, steps
+for p in params:
+    assert '%s="${%s}"' % (p, p) in steps, "the step does not pass " + p
+PY
+finish

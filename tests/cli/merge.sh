@@ -1,0 +1,130 @@
+# rtconform merge: a fleet report of several hosts' results.json (fleet.html
+# with a column per host, junit.xml with a suite per host, results.json
+# holding every host whole), a repeated host named and kept apart, the exit
+# status of the fleet, bad input refused with nothing written, and the
+# fleet results.json refused by `report` with a pointer to what to read.
+. "$(dirname "$0")/lib.sh"
+command -v python3 >/dev/null || { fail "python3 is missing (Debian package python3)"; finish; }
+
+# Three hosts: A (the fleet fixture, unlabelled), B (the fleet fixture
+# again, under the label board-b), C (the passing fixture, label board-c).
+"$RTC" run "$FIX/cli/fleet.xml" -q -o "$TMP/a" >/dev/null 2>&1
+"$RTC" run "$FIX/cli/fleet.xml" -q --host-label board-b -o "$TMP/b" >/dev/null 2>&1
+"$RTC" run "$FIX/cli/pass.xml" -q --host-label board-c -o "$TMP/c" >/dev/null 2>&1
+# B's results.json alone, without the report.html beside it
+mkdir "$TMP/b-alone" && mv "$TMP/b/results.json" "$TMP/b-alone/" && rm -r "$TMP/b" && mv "$TMP/b-alone" "$TMP/b"
+HOST_A="$(python3 -c '
+import json, sys
+e = json.load(open(sys.argv[1]))["environment"]
+print("%s (id %s)" % (e["host.name"], e["host.id"]) if "host.id" in e else e["host.name"])' "$TMP/a/results.json")"
+
+expect_status 3 "$RTC" merge "$TMP/a/results.json" "$TMP/b/results.json" "$TMP/c/results.json" -o "$TMP/fleet"
+expect_grep "^board-b: at least one requirement could not be measured" "$TMP/out"
+expect_grep "^board-c: every requirement passed" "$TMP/out"
+expect_grep "^3 hosts, 8 requirements: 3 passed, 2 failed, 2 errors, 1 skipped|^3 hosts, 8 requirements: 4 passed, 2 failed, 2 errors, 0 skipped" "$TMP/out"
+expect_grep "^reports: .*/fleet/fleet.html, .*/fleet/junit.xml, .*/fleet/results.json$" "$TMP/out"
+F="$TMP/fleet"
+
+# junit.xml: valid, a suite per host, classnames qualified by the host
+validate_junit "$F/junit.xml" --tests 8 --failures 2 --errors 2
+[ "$(grep -c '<testsuite ' "$F/junit.xml")" = 3 ] && ok || fail "junit.xml has not 3 testsuites"
+expect_grep '<testsuite name="board-b" ' "$F/junit.xml"
+expect_grep '<testsuite name="board-c" ' "$F/junit.xml"
+expect_grep 'classname="board-b\.cli-fleet\.sem-pingpong"' "$F/junit.xml"
+expect_grep 'classname="board-c\.cli-pass\.sem-pingpong"' "$F/junit.xml"
+expect_grep "<testsuite name=\"$(sed 's/[().]/\\&/g' <<<"$HOST_A")\" " "$F/junit.xml"
+
+# fleet.html: a column per host, linked to the host's report.html when
+# there is one beside its results.json; the limited figure, the spread
+expect_grep "<th><a href=\"\.\./a/report\.html\">$(sed 's/[().]/\\&/g' <<<"$HOST_A")</a></th>" "$F/fleet.html"
+expect_grep '<th>board-b</th>' "$F/fleet.html"
+expect_grep '<th><a href="\.\./c/report\.html">board-c</a></th>' "$F/fleet.html"
+expect_grep '<td class="fail">FAIL [0-9.]+ [num]?s</td>' "$F/fleet.html"
+expect_grep '<td class="error">ERROR</td>' "$F/fleet.html"
+expect_grep '<td class="absent">-</td>' "$F/fleet.html"
+expect_grep '<td>per-op max &lt;= 1 ns</td>' "$F/fleet.html"
+expect_grep 'worst: [^<]+</td>' "$F/fleet.html"
+xmllint --html --noout "$F/fleet.html" 2>"$TMP/lint" && ok || { fail "fleet.html does not parse:"; cat "$TMP/lint"; }
+
+# results.json: every host, each input whole, the summaries, the totals
+python3 - "$F/results.json" "$TMP/a/results.json" "$TMP/b/results.json" "$TMP/c/results.json" >"$TMP/check" 2>&1 <<'PY' && ok || { fail "fleet results.json:"; cat "$TMP/check"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "urn:rtconform:fleet:1", d["schema"]
+assert len(d["hosts"]) == 3, len(d["hosts"])
+for h, src in zip(d["hosts"], sys.argv[2:]):
+    assert h["results"] == json.load(open(src)), "host from %s not held whole" % src
+    assert h["summary"]["source"] == src, h["summary"]["source"]
+names = [h["summary"]["host"] for h in d["hosts"]]
+assert names[1:] == ["board-b", "board-c"], names
+assert d["hosts"][0]["summary"]["report"] == "../a/report.html", d["hosts"][0]["summary"]["report"]
+assert d["hosts"][1]["summary"]["report"] is None
+r = {q["id"]: q for q in d["hosts"][1]["summary"]["requirements"]}
+assert r["IMPOSSIBLE"]["verdict"] == "fail" and r["IMPOSSIBLE"]["limit"]["max"] == 1
+assert r["IMPOSSIBLE"]["limit"]["measured"] > 1
+assert r["TOO-SLOW"]["verdict"] == "error"
+assert d["duplicates"] == [], d["duplicates"]
+assert d["totals"]["hosts"] == 3 and d["totals"]["tests"] == 8, d["totals"]
+assert d["exit_status"] == 3
+PY
+
+# `report` refuses the fleet's results.json and says what to read instead
+expect_status 2 "$RTC" report "$F/results.json" --html "$TMP/x.html"
+expect_grep 'a fleet report of rtconform merge, which holds many hosts' "$TMP/out"
+[ ! -e "$TMP/x.html" ] && ok || fail "report wrote from a fleet results.json"
+# and so does merge itself
+expect_status 2 "$RTC" merge "$F/results.json" -o "$TMP/fleet2"
+expect_grep 'a fleet report of rtconform merge' "$TMP/out"
+[ ! -e "$TMP/fleet2" ] && ok || fail "a refused merge left $TMP/fleet2"
+
+# A host given twice is named, and kept apart; never merged silently
+expect_status 3 "$RTC" merge "$TMP/c/results.json" "$TMP/b/results.json" "$TMP/c/results.json" -o "$TMP/dup"
+expect_grep "^rtconform merge: warning: $TMP/c/results.json: host board-c was merged before from $TMP/c/results.json; kept apart as board-c#2$" "$TMP/out"
+expect_grep '<testsuite name="board-c#2" ' "$TMP/dup/junit.xml"
+expect_grep '<th><a href="\.\./c/report\.html">board-c#2</a></th>' "$TMP/dup/fleet.html"
+expect_grep 'host board-c appears more than once' "$TMP/dup/fleet.html"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["duplicates"] == [{"host": "board-c", "sources": [sys.argv[2], sys.argv[2]]}], d["duplicates"]
+' "$TMP/dup/results.json" "$TMP/c/results.json" && ok || fail "duplicates not listed in results.json"
+
+# another machine under the same label (another machine id): named apart,
+# and the warning says it is another host
+python3 - "$TMP/c/results.json" "$TMP/other.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+old = d["environment"].get("host.id", "")
+d["environment"]["host.id"] = "00000000000000ff"
+for f in d["files"]:  # its host title: "board-c (host NAME[, id ID])"
+    if old and not old.startswith("unknown"):
+        f["host"] = f["host"].replace(old, "00000000000000ff")
+    else:
+        f["host"] = f["host"][:-1] + ", id 00000000000000ff)"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_status 0 "$RTC" merge "$TMP/c/results.json" "$TMP/other.json" -o "$TMP/other"
+expect_grep "^rtconform merge: warning: $TMP/other.json: another host goes by board-c \(from $TMP/c/results.json\); kept apart as board-c#2$" "$TMP/out"
+
+# exit status: 0 when every host passed, 1 when a limit failed somewhere
+expect_status 0 "$RTC" merge "$TMP/c/results.json" -o "$TMP/pass"
+"$RTC" run "$FIX/cli/impossible.xml" -q -o "$TMP/d" >/dev/null 2>&1
+expect_status 1 "$RTC" merge "$TMP/c/results.json" "$TMP/d/results.json" -o "$TMP/fails"
+
+# bad input: exit 2, named, nothing written (a directory made is removed)
+expect_status 2 "$RTC" merge "$TMP/c/results.json" "$TMP/nosuch.json" -o "$TMP/bad"
+expect_grep "$TMP/nosuch.json" "$TMP/out"
+[ ! -e "$TMP/bad" ] && ok || fail "a refused merge left $TMP/bad: $(ls -a "$TMP/bad")"
+head -c 1000 "$TMP/c/results.json" >"$TMP/truncated.json"
+mkdir "$TMP/bad2"
+expect_status 2 "$RTC" merge "$TMP/c/results.json" "$TMP/truncated.json" -o "$TMP/bad2"
+expect_grep "$TMP/truncated.json" "$TMP/out"
+[ -z "$(ls -A "$TMP/bad2")" ] && ok || fail "a refused merge left files in $TMP/bad2: $(ls -A "$TMP/bad2")"
+# an output over an input, no input, an empty -o
+expect_status 2 "$RTC" merge "$TMP/c/results.json" -o "$TMP/c"
+expect_grep 'would overwrite the input' "$TMP/out"
+expect_status 2 "$RTC" merge -o "$TMP/none"
+expect_status 2 "$RTC" merge "$TMP/c/results.json" -o ''
+expect_status 0 "$RTC" merge --help
+expect_grep '^usage: rtconform merge' "$TMP/out"
+finish
