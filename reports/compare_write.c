@@ -178,8 +178,9 @@ static void junit_case(struct xw *x, const struct cmp_figure *f)
 	xw_end(x);
 }
 
-static void junit_document(struct xw *x, const struct cmp_result *r)
+static void junit_document(struct xw *x, const void *arg)
 {
+	const struct cmp_result *r = arg;
 	char hb[400], hc[400], tol[32];
 	fingerprint_host_title(&r->base->env, hb, sizeof hb);
 	fingerprint_host_title(&r->cand->env, hc, sizeof hc);
@@ -225,29 +226,9 @@ static void junit_document(struct xw *x, const struct cmp_result *r)
 
 /* Run a document writer into a buffer. */
 static char *render_xml(const struct cmp_result *r, size_t *len, bool indent,
-			void (*doc)(struct xw *x, const struct cmp_result *r))
+			void (*doc)(struct xw *x, const void *r))
 {
-	struct xw x = { 0 };
-	char *out = NULL;
-	xmlBufferPtr buf = xmlBufferCreate();
-	locale_t old = num_c_enter();
-	if (buf && (x.w = xmlNewTextWriterMemory(buf, 0))) {
-		if (indent) {
-			xmlTextWriterSetIndent(x.w, 1);
-			xmlTextWriterSetIndentString(x.w, BAD_CAST "  ");
-		}
-		doc(&x, r);
-		if (!x.failed)
-			xw_check(&x, xmlTextWriterFlush(x.w));
-		if (!x.failed)
-			out = xmlw_buffer_copy(buf, len);
-	}
-	if (x.w)
-		xmlFreeTextWriter(x.w);
-	if (buf)
-		xmlBufferFree(buf);
-	num_c_leave(old);
-	return out;
+	return xw_render(doc, r, indent, len, NULL, 0);
 }
 
 char *cmp_render_junit(const struct cmp_result *r, size_t *len)
@@ -504,27 +485,16 @@ static void html_histograms(struct xw *x, const struct cmp_result *r)
 	}
 }
 
-static void html_document(struct xw *x, const struct cmp_result *r)
+static void html_document(struct xw *x, const void *arg)
 {
+	const struct cmp_result *r = arg;
 	int status = cmp_exit_status(r);
 	char hb[400], hc[400];
 	fingerprint_host_title(&r->base->env, hb, sizeof hb);
 	fingerprint_host_title(&r->cand->env, hc, sizeof hc);
-	xw_raw(x, "<!DOCTYPE html>\n");
-	xw_start(x, "html");
-	xw_attr(x, "lang", "en");
-	xw_start(x, "head");
-	xw_start(x, "meta");
-	xw_attr(x, "charset", "utf-8");
-	xw_end(x);
-	xw_start(x, "title");
-	xw_textf(x, "rtconform compare: %zu worse", r->worse);
-	xw_full_end(x);
-	xw_start(x, "style");
-	xw_raw(x, cmp_css);
-	xw_full_end(x);
-	xw_full_end(x);
-	xw_start(x, "body");
+	char title[64];
+	snprintf(title, sizeof title, "rtconform compare: %zu worse", r->worse);
+	xw_html_begin(x, title, cmp_css);
 	nl(x);
 	xw_elem(x, "h1", "rtconform compare");
 	xw_start(x, "div");

@@ -228,24 +228,10 @@ static void document(struct xw *x, const struct fleet *fl, const struct row *row
 {
 	int status = fleet_exit_status(fl);
 	const char *v = status == 0 ? "PASS" : status == 1 ? "FAIL" : "ERROR";
-	xw_raw(x, "<!DOCTYPE html>\n");
-	xw_start(x, "html");
-	xw_attr(x, "lang", "en");
-	xw_start(x, "head");
-	xw_start(x, "meta");
-	xw_attr(x, "charset", "utf-8");
-	xw_end(x);
-	xw_start(x, "title");
-	xw_textf(x, "rtconform fleet: %s on %zu hosts", v, fl->nhosts);
-	xw_full_end(x);
-	xw_start(x, "style");
-	xw_raw(x, css);
-	xw_full_end(x);
-	xw_full_end(x); /* head */
-	xw_start(x, "body");
-	xw_start(x, "h1");
-	xw_textf(x, "rtconform fleet: %s on %zu hosts", v, fl->nhosts);
-	xw_full_end(x);
+	char title[96];
+	snprintf(title, sizeof title, "rtconform fleet: %s on %zu hosts", v, fl->nhosts);
+	xw_html_begin(x, title, css);
+	xw_elem(x, "h1", title);
 	xw_start(x, "p");
 	xw_textf(x, "%zu requirements measured: %zu passed, %zu failed, %zu errors, %zu skipped. "
 		    "Each cell: the host's verdict and the figure its first limit judges.",
@@ -262,28 +248,28 @@ static void document(struct xw *x, const struct fleet *fl, const struct row *row
 	xw_full_end(x); /* html */
 }
 
+struct fleet_doc {
+	const struct fleet *fl;
+	const struct row *rows;
+	size_t nrows;
+};
+
+static void fleet_doc(struct xw *x, const void *arg)
+{
+	const struct fleet_doc *d = arg;
+	document(x, d->fl, d->rows, d->nrows);
+}
+
 char *fleet_html_render(const struct fleet *fl, size_t *len, char *why, size_t whylen)
 {
-	struct xw x = { 0 };
-	char *out = NULL;
 	size_t nrows = 0;
 	struct row *rows = collect_rows(fl, &nrows);
-	xmlBufferPtr buf = rows ? xmlBufferCreate() : NULL;
-	locale_t old = num_c_enter();
-	if (buf && (x.w = xmlNewTextWriterMemory(buf, 0))) {
-		document(&x, fl, rows, nrows);
-		if (!x.failed)
-			xw_check(&x, xmlTextWriterFlush(x.w));
-		if (!x.failed)
-			out = xmlw_buffer_copy(buf, len);
-	}
-	if (!out)
+	if (!rows) {
 		snprintf(why, whylen, "%s", strerror(ENOMEM));
-	if (x.w)
-		xmlFreeTextWriter(x.w);
-	if (buf)
-		xmlBufferFree(buf);
-	num_c_leave(old);
+		return NULL;
+	}
+	struct fleet_doc d = { fl, rows, nrows };
+	char *out = xw_render(fleet_doc, &d, false, len, why, whylen);
 	free(rows);
 	return out;
 }

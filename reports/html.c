@@ -944,29 +944,10 @@ static void environment(struct xw *x, const struct report_view *v)
 static void document(struct xw *x, const struct report_view *v)
 {
 	int status = report_view_exit_status(v);
-	xw_raw(x, "<!DOCTYPE html>\n");
-	xw_start(x, "html");
-	xw_attr(x, "lang", "en");
-	nl(x);
-	xw_start(x, "head");
-	xw_start(x, "meta");
-	xw_attr(x, "charset", "utf-8");
-	xw_end(x);
-	xw_start(x, "meta");
-	xw_attr(x, "name", "viewport");
-	xw_attr(x, "content", "width=device-width, initial-scale=1");
-	xw_end(x);
-	xw_start(x, "title");
-	xw_textf(x, "rtconform report: %s on %s", status == 0 ? "PASS" : status == 1 ? "FAIL" : "ERROR",
-		 env(v, "host.name"));
-	xw_full_end(x);
-	xw_start(x, "style");
-	xw_raw(x, "\n");
-	xw_raw(x, css);
-	xw_full_end(x);
-	xw_full_end(x); /* head */
-	nl(x);
-	xw_start(x, "body");
+	char title[300];
+	snprintf(title, sizeof title, "rtconform report: %s on %s",
+		 status == 0 ? "PASS" : status == 1 ? "FAIL" : "ERROR", env(v, "host.name"));
+	xw_html_begin(x, title, css);
 	nl(x);
 	size_t count[READY_NLEVELS];
 	bool alarm = report_view_ready_counts(v, count);
@@ -992,27 +973,12 @@ static void document(struct xw *x, const struct report_view *v)
 	nl(x);
 }
 
+static void html_doc(struct xw *x, const void *v)
+{
+	document(x, v);
+}
+
 char *report_html_render(const struct report_view *v, size_t *len, char *why, size_t whylen)
 {
-	struct xw x = { 0 };
-	char *out = NULL;
-	xmlBufferPtr buf = xmlBufferCreate();
-	/* Coordinates and numbers with a point, whatever the user's locale. */
-	locale_t old = num_c_enter();
-
-	if (buf && (x.w = xmlNewTextWriterMemory(buf, 0))) {
-		document(&x, v);
-		if (!x.failed)
-			xw_check(&x, xmlTextWriterFlush(x.w));
-		if (!x.failed)
-			out = xmlw_buffer_copy(buf, len);
-	}
-	if (!out)
-		snprintf(why, whylen, "%s", strerror(ENOMEM));
-	if (x.w)
-		xmlFreeTextWriter(x.w);
-	if (buf)
-		xmlBufferFree(buf);
-	num_c_leave(old);
-	return out;
+	return xw_render(html_doc, v, false, len, why, whylen);
 }

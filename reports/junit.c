@@ -498,29 +498,14 @@ static void document(struct xw *x, const struct report_view *view)
 		xw_check(x, xmlTextWriterFlush(x->w));
 }
 
+static void junit_doc(struct xw *x, const void *v)
+{
+	document(x, v);
+}
+
 char *report_junit_render(const struct report_view *v, size_t *len, char *why, size_t whylen)
 {
-	struct xw x = { 0 };
-	char *out = NULL;
-	xmlBufferPtr buf = xmlBufferCreate();
-	/* "%.3f" must give a point, never the user's decimal comma. */
-	locale_t old = num_c_enter();
-
-	if (buf && (x.w = xmlNewTextWriterMemory(buf, 0))) {
-		xmlTextWriterSetIndent(x.w, 1);
-		xmlTextWriterSetIndentString(x.w, BAD_CAST "  ");
-		document(&x, v);
-		if (!x.failed)
-			out = xmlw_buffer_copy(buf, len);
-	}
-	if (!out)
-		snprintf(why, whylen, "%s", strerror(ENOMEM));
-	if (x.w)
-		xmlFreeTextWriter(x.w);
-	if (buf)
-		xmlBufferFree(buf);
-	num_c_leave(old);
-	return out;
+	return xw_render(junit_doc, v, true, len, why, whylen);
 }
 
 /* ---- a host's suite of a fleet junit.xml (rtconform merge) ---- */
@@ -559,28 +544,27 @@ static void host_suite(struct xw *x, const struct report_view *v, const char *ho
 	xw_end(x); /* testsuite */
 }
 
+struct host_suite_args {
+	const struct report_view *v;
+	const char *host, *source;
+	size_t index;
+};
+
+static void host_suite_doc(struct xw *x, const void *arg)
+{
+	const struct host_suite_args *a = arg;
+	host_suite(x, a->v, a->host, a->source, a->index);
+}
+
 int report_junit_host_suite(const struct report_view *v, const char *host, const char *source,
 			    size_t index, FILE *out)
 {
-	struct xw x = { 0 };
-	int rc = -ENOMEM;
-	xmlBufferPtr buf = xmlBufferCreate();
-	locale_t old = num_c_enter();
-	if (buf && (x.w = xmlNewTextWriterMemory(buf, 0))) {
-		xmlTextWriterSetIndent(x.w, 1);
-		xmlTextWriterSetIndentString(x.w, BAD_CAST "  ");
-		host_suite(&x, v, host, source, index);
-		if (!x.failed)
-			xw_check(&x, xmlTextWriterFlush(x.w));
-		if (!x.failed) {
-			size_t len = (size_t)xmlBufferLength(buf);
-			rc = fwrite(xmlBufferContent(buf), 1, len, out) == len ? 0 : -EIO;
-		}
-	}
-	if (x.w)
-		xmlFreeTextWriter(x.w);
-	if (buf)
-		xmlBufferFree(buf);
-	num_c_leave(old);
+	struct host_suite_args a = { v, host, source, index };
+	size_t len = 0;
+	char *text = xw_render(host_suite_doc, &a, true, &len, NULL, 0);
+	if (!text)
+		return -ENOMEM;
+	int rc = fwrite(text, 1, len, out) == len ? 0 : -EIO;
+	free(text);
 	return rc;
 }

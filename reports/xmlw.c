@@ -1,11 +1,15 @@
 /* xmlw.c - see xmlw.h. */
 #include "reports/xmlw.h"
 
+#include <errno.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/numfmt.h"
 
 /* Decode one UTF-8 sequence at s (n bytes available). Returns its length
  * and sets *cp, or 0 for an invalid, overlong, surrogate or out-of-range
@@ -180,14 +184,58 @@ char *xmlw_clean_utf8(const char *s)
 	return clean(s, false);
 }
 
-char *xmlw_buffer_copy(xmlBufferPtr buf, size_t *len)
+void xw_html_begin(struct xw *x, const char *title, const char *css)
 {
-	size_t n = (size_t)xmlBufferLength(buf);
-	char *out = malloc(n + 1);
-	if (!out)
-		return NULL;
-	memcpy(out, xmlBufferContent(buf), n);
-	out[n] = '\0';
-	*len = n;
+	xw_raw(x, "<!DOCTYPE html>\n");
+	xw_start(x, "html");
+	xw_attr(x, "lang", "en");
+	xw_raw(x, "\n");
+	xw_start(x, "head");
+	xw_start(x, "meta");
+	xw_attr(x, "charset", "utf-8");
+	xw_end(x);
+	xw_start(x, "meta");
+	xw_attr(x, "name", "viewport");
+	xw_attr(x, "content", "width=device-width, initial-scale=1");
+	xw_end(x);
+	xw_elem(x, "title", title);
+	xw_start(x, "style");
+	xw_raw(x, "\n");
+	xw_raw(x, css);
+	xw_full_end(x);
+	xw_full_end(x); /* head */
+	xw_raw(x, "\n");
+	xw_start(x, "body");
+}
+
+char *xw_render(void (*doc)(struct xw *x, const void *arg), const void *arg, bool indent,
+		size_t *len, char *why, size_t whylen)
+{
+	struct xw x = { 0 };
+	char *out = NULL;
+	xmlBufferPtr buf = xmlBufferCreate();
+	locale_t old = num_c_enter();
+	if (buf && (x.w = xmlNewTextWriterMemory(buf, 0))) {
+		if (indent) {
+			xmlTextWriterSetIndent(x.w, 1);
+			xmlTextWriterSetIndentString(x.w, BAD_CAST "  ");
+		}
+		doc(&x, arg);
+		if (!x.failed)
+			xw_check(&x, xmlTextWriterFlush(x.w));
+		size_t n = (size_t)xmlBufferLength(buf);
+		if (!x.failed && (out = malloc(n + 1))) {
+			memcpy(out, xmlBufferContent(buf), n);
+			out[n] = '\0';
+			*len = n;
+		}
+	}
+	if (!out && why)
+		snprintf(why, whylen, "%s", strerror(ENOMEM));
+	if (x.w)
+		xmlFreeTextWriter(x.w);
+	if (buf)
+		xmlBufferFree(buf);
+	num_c_leave(old);
 	return out;
 }

@@ -45,8 +45,17 @@ void xw_raw(struct xw *x, const char *s);
 /* <name attrs...>text</name> in one call; text may be NULL (empty). */
 void xw_elem(struct xw *x, const char *name, const char *text);
 
-/* A malloc'd, NUL-terminated copy of what a memory writer wrote (*len
- * bytes), or NULL. */
-char *xmlw_buffer_copy(xmlBufferPtr buf, size_t *len);
+/* The start of an HTML page up to and including <body>: the doctype,
+ * <html lang="en">, a head with UTF-8, a viewport for phones, the title and
+ * the style sheet `css` (constant markup, written as it is). */
+void xw_html_begin(struct xw *x, const char *title, const char *css);
+
+/* Write one document with doc(x, arg) into memory and return a malloc'd,
+ * NUL-terminated copy (*len bytes); NULL after saying why in `why` (out
+ * of memory). Numbers are written in the C locale whatever the user's
+ * (a point, never a decimal comma); `indent`: two spaces a level. Every
+ * XML and HTML report is made this way. */
+char *xw_render(void (*doc)(struct xw *x, const void *arg), const void *arg, bool indent,
+		size_t *len, char *why, size_t whylen);
 
 #endif
