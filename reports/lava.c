@@ -126,17 +126,5 @@ char *report_lava_render(const struct report_view *v, size_t *len, char *why, si
 
 int report_write_lava(const struct report_view *v, const char *path, char *err, size_t errlen)
 {
-	size_t len = 0;
-	char why[256] = "";
-	char *data = report_lava_render(v, &len, why, sizeof why);
-	if (!data) {
-		snprintf(err, errlen, "cannot write '%s': building the LAVA results failed: %s",
-			 path, why);
-		return -ENOMEM;
-	}
-	int ret = report_atomic_write(path, data, len);
-	free(data);
-	if (ret)
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-ret));
-	return ret;
+	return report_render_write(report_lava_render, "the LAVA results", v, path, err, errlen);
 }

@@ -250,19 +250,17 @@ static const struct {
 	[REPORT_JSON] = { report_json_render, "the JSON" },
 };
 
-int report_write(enum report_kind kind, const struct report_view *v, const char *path,
-		 char *err, size_t errlen)
+int report_render_write(char *(*render)(const struct report_view *v, size_t *len, char *why,
+					size_t whylen),
+			const char *what, const struct report_view *v, const char *path,
+			char *err, size_t errlen)
 {
-	if ((unsigned)kind >= REPORT_NKINDS) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(EINVAL));
-		return -EINVAL;
-	}
 	size_t len = 0;
 	char why[256] = "";
-	char *data = kinds[kind].render(v, &len, why, sizeof why);
+	char *data = render(v, &len, why, sizeof why);
 	if (!data) {
-		snprintf(err, errlen, "cannot write '%s': building %s failed: %s", path,
-			 kinds[kind].what, why[0] ? why : strerror(ENOMEM));
+		snprintf(err, errlen, "cannot write '%s': building %s failed: %s", path, what,
+			 why[0] ? why : strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	int ret = report_atomic_write(path, data, len);
@@ -270,6 +268,16 @@ int report_write(enum report_kind kind, const struct report_view *v, const char 
 	if (ret)
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-ret));
 	return ret;
+}
+
+int report_write(enum report_kind kind, const struct report_view *v, const char *path,
+		 char *err, size_t errlen)
+{
+	if ((unsigned)kind >= REPORT_NKINDS) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(EINVAL));
+		return -EINVAL;
+	}
+	return report_render_write(kinds[kind].render, kinds[kind].what, v, path, err, errlen);
 }
 
 int report_write_junit(const struct report_view *v, const char *path, char *err, size_t errlen)

@@ -366,6 +366,14 @@ int report_write_json(const struct report_view *v, const char *path, char *err, 
 /* Write `len` bytes to path atomically (temp file in the same directory,
  * fsync, rename). Returns 0 or -errno. */
 int report_atomic_write(const char *path, const void *data, size_t len);
+/* Render with render() and write atomically to path; on failure err says
+ * "cannot write 'PATH': ..." (building WHAT failed, or why the write
+ * failed) and a negative errno is returned. Every report file is written
+ * through it. */
+int report_render_write(char *(*render)(const struct report_view *v, size_t *len, char *why,
+					size_t whylen),
+			const char *what, const struct report_view *v, const char *path,
+			char *err, size_t errlen);
 
 /* The same for a report written piece by piece (rtconform merge streams
  * its inputs through): open gives a stdio stream on a hidden temporary file
