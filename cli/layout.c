@@ -13,8 +13,11 @@
  *     ("../libexec/rtconform"), profiles in RTC_PROFILES_REL
  *     ("../share/rtconform/profiles"), both fixed at build time from the
  *     GNUInstallDirs directories (CMakeLists.txt).
- * Without /proc, the build directory (RTC_HELPER_DIR), then the configured
- * install prefix (RTC_INSTALL_LIBEXEC, RTC_INSTALL_PROFILES). */
+ * Without /proc, the configured install prefix (RTC_INSTALL_LIBEXEC,
+ * RTC_INSTALL_PROFILES), then the build directory (RTC_HELPER_DIR); either
+ * only when the directory and its worker belong to root or to us and no
+ * one else may write them: a packaged rtconform still holds the path it was
+ * built in (often under /tmp), which anyone might create on the target. */
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -36,6 +39,23 @@ static bool has_worker(const char *dir)
 	char w[PATH_MAX];
 	int n = snprintf(w, sizeof w, "%s/rtconform-worker", dir);
 	return n > 0 && (size_t)n < sizeof w && access(w, X_OK) == 0;
+}
+
+/* Owned by root or by us, and writable by no one else. */
+static bool trusted(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && (st.st_uid == 0 || st.st_uid == geteuid()) &&
+	       !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* A fixed directory to take the worker from without /proc: it has one, and
+ * neither it nor the worker could have been put there by someone else. */
+static bool trusted_worker_dir(const char *dir)
+{
+	char w[PATH_MAX];
+	int n = snprintf(w, sizeof w, "%s/rtconform-worker", dir);
+	return has_worker(dir) && n > 0 && (size_t)n < sizeof w && trusted(dir) && trusted(w);
 }
 
 /* dir, symlinks and ".." resolved, into out; false (out "") when it is not a
@@ -82,19 +102,20 @@ void cli_find_layout(struct cli_layout *l)
 		return;
 	}
 	int e = errno;
-	if (has_worker(RTC_HELPER_DIR)) {
-		set_dir(l->helper_dir, RTC_HELPER_DIR);
-		set_dir(l->profile_dir, RTC_SOURCE_PROFILES);
-		return;
-	}
-	if (has_worker(RTC_INSTALL_LIBEXEC)) {
+	if (trusted_worker_dir(RTC_INSTALL_LIBEXEC)) {
 		set_dir(l->helper_dir, RTC_INSTALL_LIBEXEC);
 		set_dir(l->profile_dir, RTC_INSTALL_PROFILES);
 		return;
 	}
+	if (trusted_worker_dir(RTC_HELPER_DIR)) {
+		set_dir(l->helper_dir, RTC_HELPER_DIR);
+		set_dir(l->profile_dir, RTC_SOURCE_PROFILES);
+		return;
+	}
 	snprintf(l->problem, sizeof l->problem,
 		 "cannot locate rtconform-worker: /proc/self/exe cannot be read (%s) and it is "
-		 "in neither %s nor %s; rtconform never runs helpers from the current directory "
-		 "(mount /proc, or run the rtconform built or installed with its worker)",
-		 n < 0 ? strerror(e) : "not an absolute path", RTC_HELPER_DIR, RTC_INSTALL_LIBEXEC);
+		 "in neither %s nor %s (owned by root or you, writable by no one else); "
+		 "rtconform never runs helpers from the current directory (mount /proc, or run "
+		 "the rtconform built or installed with its worker)",
+		 n < 0 ? strerror(e) : "not an absolute path", RTC_INSTALL_LIBEXEC, RTC_HELPER_DIR);
 }

@@ -90,6 +90,17 @@ if "$RTC" --version | grep -q 'sanitizer build'; then
   expect_no_grep 'cannot locate rtconform-worker' "$TMP/out"
 else
   expect_status 0 "${noproc_probe[@]}"
+  # ... and only from a directory no one else could have written: a
+  # packaged rtconform still names the directory it was built in. With the
+  # build directory group-writable (and no installed worker in the
+  # configured prefix) it refuses, naming both places.
+  bdir="$(dirname "$RTC")"
+  mode="$(stat -c %a "$bdir")"
+  chmod g+w "$bdir"
+  "${noproc_probe[@]}" >"$TMP/out" 2>&1; st=$?
+  chmod "$mode" "$bdir"
+  [ "$st" -eq 3 ] && ok || fail "without /proc, a group-writable build directory: exit $st, expected 3"
+  expect_grep 'cannot locate rtconform-worker: .*writable by no one else' "$TMP/out"
 fi
 [ ! -e "$TMP/plant/ran" ] && ok || fail "rtconform ran ./rtconform-worker from the current directory"
 
