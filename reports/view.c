@@ -23,6 +23,8 @@
 const char *const report_view_stats[RV_NSTATS] = { "min", "mean", "stddev", "max", "p50",
 						   "p90", "p99", "p99.9", "runs-mean-stddev" };
 
+const int report_view_key_stats[RV_NKEY_STATS] = { RV_MIN, RV_MEAN, RV_P50, RV_P99, RV_MAX };
+
 const char *const report_view_series_stats[RV_NSERIES_STATS] = { "min", "mean", "max", "p99" };
 
 const char *const report_view_count_stats[RV_NCSTATS] = { "total", "min", "mean", "max" };
