@@ -242,6 +242,10 @@ struct rv_req {
 	size_t nseries;
 };
 
+/* The runs with a batch figure: 0 for a probe that has none (timer-wakeup
+ * counts no iterations) and for a view read from a junit.xml. */
+unsigned rv_req_batch_runs(const struct rv_req *r);
+
 struct rv_file {
 	char *name, *path, *version, *sha256; /* version may be NULL */
 	int64_t started;               /* UTC seconds its first requirement started

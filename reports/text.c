@@ -227,15 +227,6 @@ static void fmt_value_ns(const struct rv_value *val, char *buf, size_t len)
 		snprintf(buf, len, "n/a");
 }
 
-/* The batch figure's runs: those that took samples. */
-static unsigned batch_runs(const struct rv_req *r)
-{
-	unsigned n = 0;
-	for (uint32_t k = 0; k < r->runs && r->batch_run_ns; k++)
-		n += r->batch_run_ns[k].have;
-	return n;
-}
-
 /* A count statistic for people: the number, "n/a" when absent. */
 static void fmt_count(const struct rv_value *val, char *buf, size_t len)
 {
@@ -528,7 +519,7 @@ static void write_metric(FILE *out, const struct rv_req *r, size_t mi)
 	if (m->count && cy[RV_MIN].have && cy[RV_MEAN].have && cy[RV_MAX].have)
 		fprintf(out, "  %-18s %.1f / %.1f / %.1f cycles\n", "min/mean/max",
 			cy[RV_MIN].v, cy[RV_MEAN].v, cy[RV_MAX].v);
-	unsigned n = batch_runs(r);
+	unsigned n = rv_req_batch_runs(r);
 	if (mi == 0 && n && r->batch_mean_ns.have) {
 		char a[48], b[48];
 		fmt_ns(r->batch_mean_ns.v, a, sizeof a);

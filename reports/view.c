@@ -67,6 +67,14 @@ bool rv_metric_detail_elsewhere(const struct rv_metric *m)
 	return m->count > 0 && m->nruns == 0;
 }
 
+unsigned rv_req_batch_runs(const struct rv_req *r)
+{
+	unsigned n = 0;
+	for (uint32_t k = 0; k < r->runs && r->batch_run_ns; k++)
+		n += r->batch_run_ns[k].have;
+	return n;
+}
+
 /* ---- filling ----------------------------------------------------------- */
 
 /* A count metric: its statistics and each completed run's count. */
