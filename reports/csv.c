@@ -2,8 +2,9 @@
  *
  * Everything comes from the view, so `rtconform report results.json --csv`
  * makes the same bytes as the run did. Numbers are written in the C locale:
- * reals with 17 significant digits (num_fmt_exact, as results.json), counts
- * as integers. Text fields follow RFC 4180 (quoted when they hold a comma,
+ * reals with the fewest digits that read back as the same double
+ * (num_fmt_shortest, as results.json: 28252.3625, not 28252.362499999999),
+ * counts as integers. Text fields follow RFC 4180 (quoted when they hold a comma,
  * a quote or a line break; quotes doubled), lines end in LF.
  */
 #include "reports/csv.h"
@@ -47,7 +48,7 @@ static void put_text(FILE *f, const char *s)
 static void put_real(FILE *f, double v)
 {
 	char buf[40];
-	num_fmt_exact(v, buf, sizeof buf);
+	num_fmt_shortest(v, buf, sizeof buf);
 	fputs(buf, f);
 }
 
@@ -278,11 +279,13 @@ static void runs_line(FILE *f, const struct rv_file *vf, const struct rv_req *r,
 }
 
 /* Requirement r's lines of runs.csv: the batch figure of each run (named
- * after the first metric, whose scale it has), then each metric's runs. */
+ * after the first metric, whose scale it has; none when no run has one),
+ * then each metric's runs. */
 static void add_runs(struct csv_build *b, const struct rv_file *vf, const struct rv_req *r)
 {
 	FILE *f = b->runs;
-	for (size_t k = 0; r->nmetrics && k < r->runs; k++) {
+	bool batch = r->nmetrics && rv_req_batch_runs(r);
+	for (size_t k = 0; batch && k < r->runs; k++) {
 		runs_line(f, vf, r, r->metrics[0].name, "batch", k);
 		fputc(',', f);
 		put_nth(f, r->batch_run_ns, k);

@@ -93,13 +93,15 @@ void report_write_text_colour(const struct report_view *v, FILE *out, int status
 const char *report_verdict_sgr(enum verdict v);
 #define REPORT_SGR_RESET "\033[0m"
 
-/* ASCII histogram + statistics of one result, as in junit.xml's
- * <system-out>: report_write_req_detail renders a view's requirement;
- * report_write_result_detail builds that from a result first (`rtconform
- * probe`). */
-struct rv_req;
-void report_write_req_detail(const struct rv_req *r, FILE *out);
+/* Statistics and ASCII histogram of one result, as `rtconform probe`
+ * prints them. */
 void report_write_result_detail(const struct req_result *r, FILE *out);
+/* junit.xml's <system-out> of a requirement: what junit.xml keeps of it
+ * (limits with the judge's sentences, the key statistics of each metric,
+ * the note and the trace) and a line saying the histograms and per-run
+ * figures are in results.json. */
+struct rv_req;
+void report_write_req_brief(const struct rv_req *r, FILE *out);
 
 /* ---- the report view ----------------------------------------------------
  *
@@ -125,6 +127,10 @@ void report_write_result_detail(const struct req_result *r, FILE *out);
 extern const char *const report_view_stats[RV_NSTATS];
 enum { RV_MIN, RV_MEAN, RV_STDDEV, RV_MAX, RV_P50, RV_P90, RV_P99, RV_P99_9,
        RV_RUNS_MEAN_STDDEV }; /* indices into it */
+/* The key statistics of a duration, those junit.xml keeps (with the count
+ * and the overflow), in this order: indices into report_view_stats. */
+#define RV_NKEY_STATS 5
+extern const int report_view_key_stats[RV_NKEY_STATS];
 
 struct rv_value {
 	bool have; /* false: could not be computed (too few samples, ...) */
@@ -235,6 +241,10 @@ struct rv_req {
 	struct rv_series *series;      /* per CPU, of metrics[0] */
 	size_t nseries;
 };
+
+/* The runs with a batch figure: 0 for a probe that has none (timer-wakeup
+ * counts no iterations) and for a view read from a junit.xml. */
+unsigned rv_req_batch_runs(const struct rv_req *r);
 
 struct rv_file {
 	char *name, *path, *version, *sha256; /* version may be NULL */

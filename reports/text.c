@@ -1,6 +1,6 @@
-/* text.c - the terminal / summary.txt verdict table and figures, and the
- * per-result statistics and ASCII histogram of junit.xml's <system-out> and
- * `rtconform probe`; all rendered from the report view. */
+/* text.c - the terminal / summary.txt verdict table and figures, the
+ * per-result statistics and ASCII histogram of `rtconform probe`, and
+ * junit.xml's short <system-out>; all rendered from the report view. */
 #include "reports/report.h"
 
 #include <errno.h>
@@ -227,15 +227,6 @@ static void fmt_value_ns(const struct rv_value *val, char *buf, size_t len)
 		snprintf(buf, len, "n/a");
 }
 
-/* The batch figure's runs: those that took samples. */
-static unsigned batch_runs(const struct rv_req *r)
-{
-	unsigned n = 0;
-	for (uint32_t k = 0; k < r->runs && r->batch_run_ns; k++)
-		n += r->batch_run_ns[k].have;
-	return n;
-}
-
 /* A count statistic for people: the number, "n/a" when absent. */
 static void fmt_count(const struct rv_value *val, char *buf, size_t len)
 {
@@ -448,10 +439,6 @@ static uint32_t group_buckets(const struct rv_metric *m, struct hist_group *g, u
 static void write_histogram(FILE *out, const struct rv_metric *m)
 {
 	double npu = m->ns_per_unit > 0 ? m->ns_per_unit : 1.0;
-	if (rv_metric_detail_elsewhere(m)) {
-		fprintf(out, "  histogram: in results.json (junit.xml keeps the statistics only)\n");
-		return;
-	}
 	if (!m->nbuckets && !m->overflow) {
 		fprintf(out, "  histogram: no samples\n");
 		return;
@@ -509,7 +496,7 @@ static void write_count_metric(FILE *out, const struct rv_metric *m)
 	fprintf(out, "  %-18s", "per run");
 	for (size_t k = 0; k < m->nruns; k++)
 		fprintf(out, " %llu", (unsigned long long)m->run_count[k]);
-	fputs(m->nruns ? "\n" : rv_metric_detail_elsewhere(m) ? " in results.json\n" : " none\n", out);
+	fputs(m->nruns ? "\n" : " none\n", out);
 }
 
 static void write_metric(FILE *out, const struct rv_req *r, size_t mi)
@@ -532,7 +519,7 @@ static void write_metric(FILE *out, const struct rv_req *r, size_t mi)
 	if (m->count && cy[RV_MIN].have && cy[RV_MEAN].have && cy[RV_MAX].have)
 		fprintf(out, "  %-18s %.1f / %.1f / %.1f cycles\n", "min/mean/max",
 			cy[RV_MIN].v, cy[RV_MEAN].v, cy[RV_MAX].v);
-	unsigned n = batch_runs(r);
+	unsigned n = rv_req_batch_runs(r);
 	if (mi == 0 && n && r->batch_mean_ns.have) {
 		char a[48], b[48];
 		fmt_ns(r->batch_mean_ns.v, a, sizeof a);
@@ -574,7 +561,9 @@ static void write_trace(const struct rv_req *r, FILE *out)
 		fprintf(out, "trace file: %s\n", printable(r->trace, buf, sizeof buf));
 }
 
-static void write_detail(const struct rv_req *r, FILE *out)
+/* The requirement's identity, verdict, reason, load and trace: the head of
+ * its detail and of its <system-out>. */
+static void write_head(const struct rv_req *r, FILE *out)
 {
 	char buf[640];
 	fprintf(out, "%s", printable(r->id, buf, sizeof buf));
@@ -588,31 +577,93 @@ static void write_detail(const struct rv_req *r, FILE *out)
 	if (r->load)
 		fprintf(out, "load: %s\n", printable(r->load, buf, sizeof buf));
 	write_trace(r, out);
+}
+
+/* Runs and note of a measured requirement. */
+static void write_runs(const struct rv_req *r, FILE *out)
+{
+	char buf[640];
+	fprintf(out, "runs completed: %u\n", r->runs);
+	if (r->note)
+		fprintf(out, "note: %s\n", printable(r->note, buf, sizeof buf));
+}
+
+static void write_detail(const struct rv_req *r, FILE *out)
+{
+	write_head(r, out);
 	if (!r->measured) {
 		fprintf(out, "no measurements\n");
 		return;
 	}
-	fprintf(out, "runs completed: %u\n", r->runs);
-	if (r->note)
-		fprintf(out, "note: %s\n", printable(r->note, buf, sizeof buf));
+	write_runs(r, out);
 	for (size_t i = 0; i < r->nmetrics; i++)
 		write_metric(out, r, i);
 	write_series(out, r);
 }
 
-void report_write_req_detail(const struct rv_req *r, FILE *out)
-{
-	locale_t old_loc = num_c_enter();
-	write_detail(r, out);
-	num_c_leave(old_loc);
-}
-
 void report_write_result_detail(const struct req_result *r, FILE *out)
 {
 	struct rv_req vr;
+	locale_t old_loc = num_c_enter();
 	if (report_view_req_from_result(r, &vr) != 0)
 		fprintf(out, "(cannot print the statistics: %s)\n", strerror(ENOMEM));
 	else
-		report_write_req_detail(&vr, out);
+		write_detail(&vr, out);
+	num_c_leave(old_loc);
 	report_view_req_free(&vr);
+}
+
+/* ---- junit.xml's <system-out> ------------------------------------------ */
+
+/* "limit per-op mean <= 50 us: PASS, mean 1.369 us <= 50 us (n=3000)": the
+ * judge's sentence, or the measured value when it has none. */
+static void brief_limits(const struct rv_req *r, FILE *out)
+{
+	for (size_t i = 0; i < r->nlimits; i++) {
+		const struct rv_limit *l = &r->limits[i];
+		char lim[200], got[48], text[640];
+		limit_text(l, lim, sizeof lim);
+		measured_text(l, got, sizeof got);
+		fprintf(out, "limit %s: %s, %s%s\n", lim, verdict_label(l->verdict),
+			l->text ? "" : "measured ",
+			l->text ? printable(l->text, text, sizeof text) : got);
+	}
+}
+
+/* One line of the key statistics of a metric, those junit.xml's property
+ * of the metric holds. */
+static void brief_metric(const struct rv_metric *m, FILE *out)
+{
+	char buf[48];
+	if (m->kind == METRIC_COUNT) {
+		fprintf(out, "metric %s (count): %llu run%s", m->name, (unsigned long long)m->count,
+			m->count == 1 ? "" : "s");
+		for (int i = 0; i < RV_NCSTATS; i++) {
+			fmt_count(&m->counts[i], buf, sizeof buf);
+			fprintf(out, ", %s %s", report_view_count_stats[i], buf);
+		}
+		fputc('\n', out);
+		return;
+	}
+	fprintf(out, "metric %s: n %llu", m->name, (unsigned long long)m->count);
+	for (int i = 0; i < RV_NKEY_STATS; i++) {
+		int k = report_view_key_stats[i];
+		fmt_value_ns(&m->ns[k], buf, sizeof buf);
+		fprintf(out, ", %s %s", report_view_stats[k], buf);
+	}
+	fprintf(out, ", overflow %llu\n", (unsigned long long)m->overflow);
+}
+
+void report_write_req_brief(const struct rv_req *r, FILE *out)
+{
+	locale_t old_loc = num_c_enter();
+	write_head(r, out);
+	brief_limits(r, out);
+	if (r->measured) {
+		write_runs(r, out);
+		for (size_t i = 0; i < r->nmetrics; i++)
+			brief_metric(&r->metrics[i], out);
+		fprintf(out, "histograms and per-run figures: in results.json\n");
+	}
+	num_c_leave(old_loc);
 }

@@ -23,6 +23,8 @@
 const char *const report_view_stats[RV_NSTATS] = { "min", "mean", "stddev", "max", "p50",
 						   "p90", "p99", "p99.9", "runs-mean-stddev" };
 
+const int report_view_key_stats[RV_NKEY_STATS] = { RV_MIN, RV_MEAN, RV_P50, RV_P99, RV_MAX };
+
 const char *const report_view_series_stats[RV_NSERIES_STATS] = { "min", "mean", "max", "p99" };
 
 const char *const report_view_count_stats[RV_NCSTATS] = { "total", "min", "mean", "max" };
@@ -63,6 +65,14 @@ bool rv_metric_detail_elsewhere(const struct rv_metric *m)
 	/* Samples (or counted runs) without a single run's figures: a run
 	 * always records its runs, so only a lean junit.xml gives this. */
 	return m->count > 0 && m->nruns == 0;
+}
+
+unsigned rv_req_batch_runs(const struct rv_req *r)
+{
+	unsigned n = 0;
+	for (uint32_t k = 0; k < r->runs && r->batch_run_ns; k++)
+		n += r->batch_run_ns[k].have;
+	return n;
 }
 
 /* ---- filling ----------------------------------------------------------- */

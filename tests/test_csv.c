@@ -5,7 +5,7 @@
  * the view, its bounds the buckets' times ns_per_unit, and its counts add up
  * to the metric's samples (overflow included, in a last row); index.csv
  * names every one; runs.csv has a line per run of every metric and of the
- * batch figure. File names stay safe and distinct for any id; text fields
+ * batch figure, when there is one. File names stay safe and distinct for any id; text fields
  * are quoted so a CSV reader gets them back; a view without buckets makes no
  * file; the same view read back from results.json makes the same bytes.
  */
@@ -115,7 +115,7 @@ static const struct rv_metric *metric_of(const struct rv_req *r, const char *nam
 static void assert_real(const char *field, double want, const char *what)
 {
 	char buf[40];
-	num_fmt_exact(want, buf, sizeof buf);
+	num_fmt_shortest(want, buf, sizeof buf);
 	ck_assert_msg(strcmp(field, buf) == 0, "%s: '%s', expected '%s'", what, field, buf);
 }
 
@@ -233,13 +233,24 @@ START_TEST(histograms_are_the_views_buckets)
 END_TEST
 
 /* runs.csv: the batch figure, each duration metric's samples and mean, each
- * count metric's count, a line per run, as the view has them. */
+ * count metric's count, a line per run, as the view has them; no batch line
+ * for a requirement without a batch figure (timer-wakeup counts no
+ * iterations), an empty field for a run without one; reals in the fewest
+ * digits that read back. */
 START_TEST(runs_are_the_views_runs)
 {
 	struct fx *x = fx_new();
 	struct report_view v;
 	struct report_csv c;
 	fx_view(x, &v);
+	struct rv_req *b1 = (struct rv_req *)req_of(&v, "B-1");
+	struct rv_req *ok = (struct rv_req *)req_of(&v, "SEM-OK");
+	for (uint32_t k = 0; k < b1->runs; k++)
+		b1->batch_run_ns[k].have = false;
+	ok->batch_run_ns[1].have = false;
+	/* "%.17g" would give 28252.362499999999 */
+	((struct rv_metric *)metric_of(req_of(&v, "SEM-RT"), "per-op"))->run_mean_ns[0].v =
+		28252.3625;
 	render(&v, &c);
 	const char *p = file_named(&c, REPORT_CSV_RUNS)->data;
 	struct row r;
@@ -250,7 +261,8 @@ START_TEST(runs_are_the_views_runs)
 	for (int i = 0; i < 8; i++)
 		ck_assert_str_eq(r.f[i], head[i]);
 	free_row(&r);
-	size_t lines = 0, want_lines = 0, sem_rt = 0;
+	size_t lines = 0, want_lines = 0, sem_rt = 0, b1_batch = 0, ok_batch = 0, ok_empty = 0;
+	bool shortest = false;
 	while (next_row(&p, &r)) {
 		ck_assert_int_eq(r.n, 8);
 		const struct rv_req *q = req_of(&v, r.f[1]);
@@ -265,6 +277,9 @@ START_TEST(runs_are_the_views_runs)
 				assert_real(r.f[6], q->batch_run_ns[k - 1].v, "batch");
 			else
 				ck_assert_str_eq(r.f[6], "");
+			b1_batch += q == b1;
+			ok_batch += q == ok;
+			ok_empty += q == ok && !r.f[6][0];
 		} else {
 			const struct rv_metric *m = metric_of(q, r.f[2]);
 			ck_assert_uint_le(k, m->nruns);
@@ -281,6 +296,7 @@ START_TEST(runs_are_the_views_runs)
 		if (strcmp(r.f[1], "SEM-RT") == 0 && strcmp(r.f[2], "page-faults") == 0)
 			ck_assert_uint_eq(strtoull(r.f[7], NULL, 10), 2 * (k - 1));
 		sem_rt += strcmp(r.f[1], "SEM-RT") == 0;
+		shortest |= strcmp(r.f[6], "28252.3625") == 0;
 		lines++;
 		free_row(&r);
 	}
@@ -290,12 +306,16 @@ START_TEST(runs_are_the_views_runs)
 			const struct rv_req *q = &v.files[f].reqs[i];
 			if (!q->measured)
 				continue;
-			want_lines += q->nmetrics ? q->runs : 0;
+			want_lines += q->nmetrics && q != b1 ? q->runs : 0;
 			for (size_t m = 0; m < q->nmetrics; m++)
 				want_lines += q->metrics[m].nruns;
 		}
 	ck_assert_uint_eq(lines, want_lines);
 	ck_assert_uint_eq(sem_rt, 4 * (1 + 5)); /* 4 runs: batch, 2 durations, 3 counts */
+	ck_assert_uint_eq(b1_batch, 0);
+	ck_assert_uint_eq(ok_batch, ok->runs);
+	ck_assert_uint_eq(ok_empty, 1);
+	ck_assert(shortest);
 	report_csv_free(&c);
 	report_view_free(&v);
 	fx_free(x);

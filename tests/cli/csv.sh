@@ -11,7 +11,8 @@ command -v gnuplot >/dev/null || { fail "gnuplot is missing (Debian package gnup
 # check_csv RESULTS.json DIR: every duration metric of every measured
 # requirement has its file in DIR (through index.csv), with the header, the
 # buckets' counts (overflow included) adding up to the metric's count, and
-# lo <= hi; runs.csv has a line per run of every metric and batch figure.
+# lo <= hi; runs.csv has a line per run of every metric and of the batch
+# figure when there is one, each real in the fewest digits that read back.
 check_csv() {
   python3 - "$1" "$2" >"$TMP/check_csv" 2>&1 <<'PY'
 import csv, json, os, sys
@@ -24,7 +25,8 @@ for f in res["files"]:
     for q in f["requirements"]:
         if not q["measured"]:
             continue
-        want_runs += q["runs"] if q["metrics"] else 0
+        batch = any(v is not None for v in q["batch"]["per_run_ns"])
+        want_runs += q["runs"] if q["metrics"] and batch else 0
         for m in q["metrics"]:
             want_runs += len(m["runs"])
             if m["kind"] != "duration":
@@ -52,6 +54,14 @@ if runs[0] != "file,requirement,metric,kind,run,samples,mean_ns,count".split(","
     bad.append("runs.csv header %r" % runs[0])
 if len(runs) - 1 != want_runs:
     bad.append("runs.csv: %d lines, expected %d" % (len(runs) - 1, want_runs))
+def shortest(v):
+    for digits in (15, 16, 17):
+        s = "%.*g" % (digits, v)
+        if float(s) == v:
+            return s
+for r in runs[1:]:
+    if r[6] and r[6] != shortest(float(r[6])):
+        bad.append("runs.csv: mean_ns %s, shortest is %s" % (r[6], shortest(float(r[6]))))
 print("\n".join(bad) if bad else "%d histogram files" % len(index))
 sys.exit(1 if bad else 0)
 PY

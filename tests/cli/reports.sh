@@ -121,7 +121,10 @@ xmllint --noout --nonet "$TMP/re.html" 2>/dev/null && ok || fail "report.html fr
 expect_grep 'the histogram is in results.json' "$TMP/re.html"
 expect_no_grep '>no samples<' "$TMP/re.html"
 expect_grep 'The figures of each run are in results.json' "$TMP/re.html"
-expect_grep '^  histogram: in results.json' "$TMP/re-junit.xml"
+expect_grep '^histograms and per-run figures: in results.json' "$TMP/re-junit.xml"
+# the run's own junit.xml is as short: no ASCII histogram in <system-out>
+expect_grep '^histograms and per-run figures: in results.json' "$TMP/r/junit.xml"
+expect_no_grep '\|#' "$TMP/r/junit.xml"
 # the verdict table and the figures' statistics are the run's; but for the
 # total time, which from junit.xml is the sum of times rounded to 0.001 s
 # each (it may differ in its last digit)

@@ -76,6 +76,10 @@ t="$(xmllint --xpath "string(//testcase[starts-with(@name,'TW-OTHER')]/@time)" "
 le 0.1 "$t" && ok || fail "TW-OTHER took $t s, less than 20 x 5 ms"
 # No batch figure: run time / N of a periodic probe is only its period.
 expect_no_grep 'TW-FIFO.batch.runs_mean_ns' "$J"
+# ... so runs.csv has no batch lines, only the runs' figures
+expect_status 0 "$RTC" report "$TMP/run/results.json" --csv "$TMP/csv"
+expect_no_grep ',batch,' "$TMP/csv/runs.csv"
+expect_grep '^timer-test,TW-FIFO,wakeup,duration,2,' "$TMP/csv/runs.csv"
 
 # ---- /dev/cpu_dma_latency is 0 while a measurement holds it
 if [ -r /dev/cpu_dma_latency ]; then
