@@ -15,6 +15,7 @@
 #include "base/termsafe.h"
 #include "harness/measure/timebase.h"
 #include "harness/runinfo.h"
+#include "harness/trace.h"
 #include "harness/measure/probes/probes.h"
 #include "host/identity.h"
 #include "reports/report.h"
@@ -41,7 +42,7 @@ static const char run_usage[] =
 	"      --runs N          override every requirement's runs (<= 1000)\n"
 	"      --trace           arm a kernel trace for every requirement, as <trace/> does:\n"
 	"                        the first sample above a limit's max saves trace-<ID>.txt\n"
-	"                        beside junit.xml\n"
+	"                        beside report.html\n"
 	"      --duration D      run every requirement by time instead (s, min or h: 30min,\n"
 	"                        24h; 1s..168h), refused for probes that cannot\n"
 	"                        run by time (see rtconform list)\n"
@@ -499,11 +500,14 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 
 	struct cli_progress ps = a->ps;
 	struct run_options *ro = &a->ro;
-	/* Traces go beside junit.xml, whose attachments name them. */
-	char *trace_dir = strdup(out_path[REPORT_JUNIT]);
+	/* Traces go beside report.html, which links them by name; junit.xml
+	 * and results.json name them by their absolute paths. */
+	char *trace_dir = strdup(out_path[REPORT_HTML]);
 	if (!trace_dir)
 		out_of_memory();
 	ro->trace_dir = dirname(trace_dir);
+	struct trace_names trace_names = { 0 };
+	ro->trace_names = &trace_names;
 	ro->interrupted = cli_become_supervisor();
 	ro->self_dir = self_dir;
 	ro->progress = cli_progress_show;
@@ -528,6 +532,8 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	int rc = write_reports(&view, out_path, a->csv_dir, a->lava, seen, ro->interrupted);
 	report_view_free(&view);
 	fingerprint_free(&fp);
+	trace_names_free(&trace_names);
+	ro->trace_names = NULL;
 	free(trace_dir);
 	return rc;
 }

@@ -103,7 +103,7 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 	struct worker_end e;
 	runner_supervise(&j, o, out, &e);
 	trace_finish(&j.trace, out->res, out->probe, r->id, o ? o->trace_dir : NULL,
-		     out->trace_file, sizeof out->trace_file, out->trace_note,
-		     sizeof out->trace_note);
+		     o ? o->trace_names : NULL, out->trace_file, sizeof out->trace_file,
+		     out->trace_note, sizeof out->trace_note);
 	runner_classify(out, j.c.runs, &e);
 }

@@ -17,6 +17,8 @@
 #include "harness/measure/probe.h"
 #include "harness/verdict.h"
 
+struct trace_names;
+
 
 struct limit_outcome {
 	bool evaluated;     /* false: the statistic could not be computed */
@@ -47,6 +49,7 @@ struct run_options {
 	uint64_t iterations_override, runs_override; /* 0: file's values */
 	bool trace;                 /* arm a trace for every requirement (run --trace) */
 	const char *trace_dir;      /* where trace-<ID>.txt goes (NULL: the current one) */
+	struct trace_names *trace_names; /* the names the run's traces took; may be NULL */
 	bool quick;                 /* iterations / 10 (at least 1), runs 3 */
 	uint64_t duration_override; /* run every requirement by time; 0: file's */
 	const char *self_dir;       /* where rtconform and rtconform-nop live */

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -38,17 +39,59 @@ void trace_job_init(struct trace_job *t)
 	t->marker_fd = t->on_fd = -1;
 }
 
-void trace_file_name(const char *id, char *buf, size_t len)
+void trace_file_name(const char *id, unsigned k, char *buf, size_t len)
 {
+	char tail[16];
+	if (k > 1)
+		snprintf(tail, sizeof tail, "~%u.txt", k);
+	else
+		snprintf(tail, sizeof tail, ".txt");
 	size_t at = (size_t)snprintf(buf, len, "trace-");
-	for (const char *p = id; *p && at + 5 < len; p++) {
+	for (const char *p = id; *p && at + strlen(tail) + 1 < len; p++) {
 		char ch = *p;
 		bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
 			  (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' ||
 			  (ch == '.' && p != id);
 		buf[at++] = ok ? ch : '_';
 	}
-	snprintf(buf + at, len - at, ".txt");
+	snprintf(buf + at, len - at, "%s", tail);
+}
+
+static bool name_taken(const struct trace_names *tn, const char *name)
+{
+	for (size_t i = 0; i < tn->n; i++)
+		if (strcasecmp(tn->names[i], name) == 0)
+			return true;
+	return false;
+}
+
+void trace_name_claim(struct trace_names *tn, const char *id, char *buf, size_t len)
+{
+	unsigned k = 1;
+	trace_file_name(id, k, buf, len);
+	if (!tn)
+		return;
+	while (name_taken(tn, buf))
+		trace_file_name(id, ++k, buf, len);
+	if (tn->n == tn->cap) {
+		size_t cap = tn->cap ? tn->cap * 2 : 8;
+		char **names = realloc(tn->names, cap * sizeof *names);
+		if (!names)
+			return; /* not remembered: a later trace may share the name */
+		tn->names = names;
+		tn->cap = cap;
+	}
+	char *copy = strdup(buf);
+	if (copy)
+		tn->names[tn->n++] = copy;
+}
+
+void trace_names_free(struct trace_names *tn)
+{
+	for (size_t i = 0; i < tn->n; i++)
+		free(tn->names[i]);
+	free(tn->names);
+	memset(tn, 0, sizeof *tn);
 }
 
 /* Write text to path (a tracefs control file). 0 or -errno. */
@@ -300,8 +343,8 @@ static void tripped_text(const struct result_shm *res, const struct probe *p, ch
 }
 
 void trace_finish(struct trace_job *t, const struct result_shm *res, const struct probe *p,
-		  const char *id, const char *dir, char *file, size_t flen, char *note,
-		  size_t nlen)
+		  const char *id, const char *dir, struct trace_names *names, char *file,
+		  size_t flen, char *note, size_t nlen)
 {
 	file[0] = 0;
 	if (!t->inst[0]) {
@@ -317,7 +360,7 @@ void trace_finish(struct trace_job *t, const struct result_shm *res, const struc
 	}
 	char what[200], name[200];
 	tripped_text(res, p, what, sizeof what);
-	trace_file_name(id, name, sizeof name);
+	trace_name_claim(names, id, name, sizeof name);
 	snprintf(file, flen, "%s/%s", dir && *dir ? dir : ".", name);
 	int rc = save(t, file);
 	if (rc) {

@@ -6,7 +6,7 @@
  * timer events, a bounded ring buffer. The worker's first sample above a
  * metric's trip writes a marker and stops the instance
  * (probe_trace_trip in harness/measure/probe.c); afterwards the supervisor
- * saves the instance's trace as trace-<ID>.txt in the report directory and
+ * saves the instance's trace as trace-<ID>.txt beside report.html and
  * removes the instance, whatever became of the worker. Only the instance is
  * ever written to: the top-level tracing state is left as found. When
  * tracing cannot be had the requirement is measured all the same, and the
@@ -23,6 +23,8 @@
 
 /* Ring buffer of an instance, KiB per CPU. */
 #define TRACE_BUFFER_KB 1024
+
+struct trace_names;
 
 struct trace_job {
 	char root[64];        /* the tracefs mount used, "" when none */
@@ -48,12 +50,13 @@ void trace_close_fds(struct trace_job *t);
 
 /* After the worker and all its processes are gone (or it never ran): when
  * the trace tripped, save the instance's trace to <dir>/trace-<ID>.txt
- * (file gets that path, "" when nothing was saved); remove the instance,
+ * named by trace_name_claim in names (file gets that path, absolute, ""
+ * when nothing was saved); remove the instance,
  * and unmount tracefs when trace_arm mounted it. note says what became of
  * the trace. Safe on a job that never armed. */
 void trace_finish(struct trace_job *t, const struct result_shm *res, const struct probe *p,
-		  const char *id, const char *dir, char *file, size_t flen, char *note,
-		  size_t nlen);
+		  const char *id, const char *dir, struct trace_names *names, char *file,
+		  size_t flen, char *note, size_t nlen);
 
 /* Remove the instance (and the mount made for it) without saving
  * anything: for a requirement given up before its worker ran. */
@@ -61,7 +64,22 @@ void trace_abandon(struct trace_job *t);
 
 /* The file name a requirement's trace gets: trace-<ID>.txt, with every
  * byte of the id that is not a letter, digit, '.', '_' or '-' (and a
- * leading '.') replaced by '_'. */
-void trace_file_name(const char *id, char *buf, size_t len);
+ * leading '.') replaced by '_'; with k > 1, trace-<ID>~<k>.txt. */
+void trace_file_name(const char *id, unsigned k, char *buf, size_t len);
+
+/* The trace names a run has given out, so that two requirements whose ids
+ * are the same (in two files) or become the same name never share a file. */
+struct trace_names {
+	char **names;
+	size_t n, cap;
+};
+
+/* A name for id's trace no earlier one of this run has (compared ignoring
+ * case, so the files stay apart on a case-insensitive file system too):
+ * trace-<ID>.txt, else trace-<ID>~2.txt, ~3, ...; '~' is in no safe id, so
+ * these never meet another requirement's name. Remembered in tn; with tn
+ * NULL, always trace-<ID>.txt. */
+void trace_name_claim(struct trace_names *tn, const char *id, char *buf, size_t len);
+void trace_names_free(struct trace_names *tn);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "harness/runinfo.h"
 #include "reports/json_schema.h"
 
 void fleet_identity(const struct fingerprint *env, char *buf, size_t len)
@@ -317,7 +318,9 @@ int fleet_begin(struct fleet *fl, const char *outdir, const char *command, char 
 		return rc;
 	}
 	fputs("{\"schema\": \"" FLEET_SCHEMA "\",\n\"rtconform_version\": \"" RTC_VERSION "\",\n"
-	      "\"command\": ", fl->json.f);
+	      "\"rtconform_commit\": ", fl->json.f);
+	put_json(fl->json.f, json_string(runinfo_commit));
+	fputs(",\n\"command\": ", fl->json.f);
 	put_json(fl->json.f, fl->command ? json_string(fl->command) : json_null());
 	fputs(",\n\"hosts\": [", fl->json.f);
 	return 0;

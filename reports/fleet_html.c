@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/runinfo.h"
 #include "reports/xmlw.h"
 
 /* No '<', '>' or '&': written raw inside <style>. */
@@ -241,8 +242,8 @@ static void document(struct xw *x, const struct fleet *fl, const struct row *row
 	table(x, fl, rows, nrows);
 	host_list(x, fl);
 	xw_start(x, "footer");
-	xw_textf(x, "rtconform %s merge. results.json beside this file holds every host's "
-		    "results.json whole.", RTC_VERSION);
+	xw_textf(x, "rtconform %s (commit %s) merge. results.json beside this file holds "
+		    "every host's results.json whole.", RTC_VERSION, runinfo_commit);
 	xw_full_end(x);
 	xw_full_end(x); /* body */
 	xw_full_end(x); /* html */

@@ -409,7 +409,7 @@ static void trace_fact(struct xw *x, const struct rv_req *r)
 	th(x, "Kernel trace");
 	xw_start(x, "td");
 	if (r->trace_note)
-		xw_text(x, r->trace_note);
+		html_text_micro(x, r->trace_note);
 	if (r->trace) {
 		const char *slash = strrchr(r->trace, '/');
 		const char *name = slash ? slash + 1 : r->trace;

@@ -22,6 +22,11 @@
 #define JP_READY_REMEDY_SUFFIX ".remedy"
 #define JP_READY_REMEDY JP_READY JP_READY_REMEDY_SUFFIX
 
+/* A host's suite of a fleet junit.xml (rtconform merge): the rtconform that
+ * merged it, beside the host's own rtconform.version. */
+#define JP_MERGE_VERSION "rtconform.merge.version"
+#define JP_MERGE_COMMIT "rtconform.merge.commit"
+
 /* The suite's requirements file, after the environment. */
 #define JP_REQ_PATH "requirements.path"
 #define JP_REQ_VERSION "requirements.version"

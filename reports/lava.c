@@ -6,6 +6,8 @@
  *   <ID>-<metric>-<statistic> <pass|fail|skip> [<value> <unit>]
  * then the requirement's own line
  *   <ID> <pass|fail|skip>
+ * The first line, "# rtconform <version> (commit <commit>)", names the
+ * build that measured (the run's rtconform.version and rtconform.commit).
  * LAVA knows pass, fail, skip and unknown; a requirement that could not be
  * measured (error) is fail, never pass, and the reason is a line of its own
  * beginning "# " (the test definition prints those to the job's log and
@@ -82,6 +84,14 @@ static void limit_line(FILE *out, const struct report_view *v, const struct rv_f
 	fputc('\n', out);
 }
 
+/* s on the current line: a line break in it becomes a space, so a "# "
+ * line never ends early and hands the rest to lava-test-case. */
+static void put_on_line(FILE *out, const char *s)
+{
+	for (const char *p = s; *p; p++)
+		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
+}
+
 /* "# <ID>: <verdict>: <reason>" on one line. */
 static void reason_line(FILE *out, const struct report_view *v, const struct rv_file *f,
 			const struct rv_req *r)
@@ -89,9 +99,20 @@ static void reason_line(FILE *out, const struct report_view *v, const struct rv_
 	fputs("# ", out);
 	put_id(out, v, f, r);
 	fprintf(out, ": %s: ", verdict_name(r->verdict));
-	for (const char *p = r->reason; *p; p++)
-		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
+	put_on_line(out, r->reason);
 	fputc('\n', out);
+}
+
+/* "# rtconform <version> (commit <commit>)": the build that measured. */
+static void build_line(FILE *out, const struct report_view *v)
+{
+	const char *ver = fingerprint_get(&v->env, "rtconform.version");
+	const char *commit = fingerprint_get(&v->env, "rtconform.commit");
+	fputs("# rtconform ", out);
+	put_on_line(out, ver ? ver : "unknown");
+	fputs(" (commit ", out);
+	put_on_line(out, commit ? commit : "not recorded");
+	fputs(")\n", out);
 }
 
 char *report_lava_render(const struct report_view *v, size_t *len, char *why, size_t whylen)
@@ -103,6 +124,7 @@ char *report_lava_render(const struct report_view *v, size_t *len, char *why, si
 		return NULL;
 	}
 	locale_t old = num_c_enter();
+	build_line(out, v);
 	for (size_t fi = 0; fi < v->nfiles; fi++) {
 		const struct rv_file *f = &v->files[fi];
 		for (size_t i = 0; i < f->nreqs; i++) {

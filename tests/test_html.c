@@ -430,13 +430,17 @@ START_TEST(html_red_only_beyond_a_violated_bound)
 }
 END_TEST
 
-/* report.html writes microseconds as µs: no "<digit> us" anywhere. */
+/* report.html writes microseconds as µs: no "<digit> us" anywhere, the
+ * trace note included. */
 START_TEST(html_micro_sign)
 {
 	struct fx *x = fx_new();
+	snprintf(x->results[0][0].trace_note, sizeof x->results[0][0].trace_note,
+		 "trace: tripped by per-op 87.09 us > 50 us in run 1");
 	size_t len;
 	char *html = render_run(&x->run, &len);
 	ck_assert_ptr_nonnull(strstr(html, "50 \xc2\xb5s"));
+	ck_assert_ptr_nonnull(strstr(html, "per-op 87.09 \xc2\xb5s &gt; 50 \xc2\xb5s in run 1"));
 	for (const char *p = html; (p = strstr(p, " us")) != NULL; p++) {
 		bool digit = p > html && p[-1] >= '0' && p[-1] <= '9';
 		char n = p[3];

@@ -197,12 +197,39 @@ END_TEST
 START_TEST(file_names)
 {
 	char buf[64];
-	trace_file_name("SEM-RT.1", buf, sizeof buf);
+	trace_file_name("SEM-RT.1", 1, buf, sizeof buf);
 	ck_assert_str_eq(buf, "trace-SEM-RT.1.txt");
-	trace_file_name("../a b/c", buf, sizeof buf);
+	trace_file_name("../a b/c", 1, buf, sizeof buf);
 	ck_assert_str_eq(buf, "trace-_._a_b_c.txt");
-	trace_file_name("a-very-long-requirement-identifier-that-goes-on", buf, 24);
+	trace_file_name("a-very-long-requirement-identifier-that-goes-on", 1, buf, 24);
 	ck_assert_str_eq(buf, "trace-a-very-long-r.txt");
+	trace_file_name("SEM-RT.1", 2, buf, sizeof buf);
+	ck_assert_str_eq(buf, "trace-SEM-RT.1~2.txt");
+	trace_file_name("a-very-long-requirement-identifier-that-goes-on", 12, buf, 24);
+	ck_assert_str_eq(buf, "trace-a-very-lon~12.txt");
+}
+END_TEST
+
+/* Two requirements of one run never share a trace file: the same id in two
+ * files, ids that become one name, names that differ only in case. */
+START_TEST(names_distinct_in_a_run)
+{
+	struct trace_names tn = { 0 };
+	char buf[64];
+	trace_name_claim(&tn, "X.1", buf, sizeof buf);
+	ck_assert_str_eq(buf, "trace-X.1.txt");
+	trace_name_claim(&tn, "X.1", buf, sizeof buf);
+	ck_assert_str_eq(buf, "trace-X.1~2.txt");
+	trace_name_claim(&tn, "x.1", buf, sizeof buf);
+	ck_assert_str_eq(buf, "trace-x.1~3.txt");
+	trace_name_claim(&tn, "a b", buf, sizeof buf);
+	ck_assert_str_eq(buf, "trace-a_b.txt");
+	trace_name_claim(&tn, "a/b", buf, sizeof buf);
+	ck_assert_str_eq(buf, "trace-a_b~2.txt");
+	trace_names_free(&tn);
+	ck_assert_uint_eq(tn.n, 0);
+	trace_name_claim(NULL, "X.1", buf, sizeof buf);
+	ck_assert_str_eq(buf, "trace-X.1.txt");
 }
 END_TEST
 
@@ -211,6 +238,7 @@ int main(void)
 	Suite *s = suite_create("trace");
 	TCase *tc = tu_tcase(s, "trace", 10);
 	tcase_add_test(tc, first_breach_trips_once);
+	tcase_add_test(tc, names_distinct_in_a_run);
 	tcase_add_test(tc, unarmed_never_trips);
 	tcase_add_test(tc, series_trip_with_metric_0);
 	tcase_add_test(tc, trip_of_a_requirement);

@@ -88,7 +88,7 @@ if [ ! -f "$OUT/lava.txt" ]; then
 fi
 while IFS= read -r line; do
   case "$line" in
-    "# "*) say "${line#\# }" ;;   # a reason, for the log
+    "#"*) line="${line#\#}"; say "${line# }" ;;   # the build or a reason: the log only
     "") ;;
     *)
       # shellcheck disable=SC2086 # a line is NAME RESULT [VALUE UNIT]

@@ -11,6 +11,10 @@ FLEET="$FIX/cli/fleet.xml"
 expect_status 3 "$RTC" run "$FLEET" -q -o "$TMP/r" --lava "$TMP/r.lava"
 expect_grep "^lava: $TMP/r.lava$" "$TMP/out"
 L="$TMP/r.lava"
+# the first line names the build that measured, as rtconform --version does
+read -r _ VER _ COMMIT <<<"$("$RTC" --version | head -1)"
+[ "$(head -1 "$L")" = "# rtconform $VER (commit ${COMMIT%)})" ] && ok \
+  || fail "first line of $L is not the build: $(head -1 "$L")"
 expect_grep '^EASY-per-op-max pass [0-9]+\.[0-9]{4} us$' "$L"
 expect_grep '^EASY-per-op-mean pass [0-9]+\.[0-9]{4} us$' "$L"
 expect_grep '^EASY pass$' "$L"
@@ -32,11 +36,13 @@ python3 - "$TMP/r/results.json" "$TMP/hostile.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d["files"][0]["requirements"][0]["id"] = "A B/c\u00e9;d"
+d["environment"]["rtconform.commit"] = "abc\nEVIL pass"
 json.dump(d, open(sys.argv[2], "w"))
 PY
 expect_status 0 "$RTC" report "$TMP/hostile.json" --lava "$TMP/hostile.lava"
 expect_grep '^A_B_c__d-per-op-max pass ' "$TMP/hostile.lava"
 expect_grep '^A_B_c__d pass$' "$TMP/hostile.lava"
+expect_grep '^# rtconform .* \(commit abc EVIL pass\)$' "$TMP/hostile.lava"
 awk '!/^#/ && (NF != 2 && NF != 4) { bad = 1 } END { exit bad }' "$TMP/hostile.lava" \
   && ok || fail "a line of $TMP/hostile.lava is neither NAME RESULT nor NAME RESULT VALUE UNIT"
 
@@ -70,6 +76,9 @@ expect_grep '^TOO-SLOW-per-op-max --result fail$' "$C"
 [ "$(grep -c -- '--result fail' "$C")" = 4 ] && ok || fail "expected 4 failing calls:"$'\n'"$(cat "$C")"
 expect_no_grep '^TOO-SLOW.*--result pass' "$C"
 expect_grep 'rtconform-lava: TOO-SLOW: error: timed out' "$TMP/run.log"
+# the build line goes to the log, never to lava-test-case
+expect_grep "^rtconform-lava: rtconform $VER \\(commit " "$TMP/run.log"
+expect_no_grep '^#|rtconform' "$C"
 expect_grep '"host.label": "lava-board-1"' "$TMP/lava-out/results.json"
 # without lava-test-case the lines are printed
 (cd "$TMP" && RTCONFORM="$RTC" PROFILE="$FLEET" QUICK=true OUT="$TMP/lava-out2" \

@@ -13,6 +13,15 @@ command -v python3 >/dev/null || { fail "python3 is missing (Debian package pyth
 "$RTC" run "$FIX/cli/pass.xml" -q --host-label board-c -o "$TMP/c" >/dev/null 2>&1
 # B's results.json alone, without the report.html beside it
 mkdir "$TMP/b-alone" && mv "$TMP/b/results.json" "$TMP/b-alone/" && rm -r "$TMP/b" && mv "$TMP/b-alone" "$TMP/b"
+# C as if measured by another build: the merge names its own build, not a host's
+python3 - "$TMP/c/results.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["rtconform_version"] = d["environment"]["rtconform.version"] = "9.9.9"
+d["environment"]["rtconform.commit"] = "feedfacecafe"
+json.dump(d, open(sys.argv[1], "w"))
+PY
+read -r _ VER _ COMMIT <<<"$("$RTC" --version | head -1)"; COMMIT="${COMMIT%)}"
 HOST_A="$(python3 -c '
 import json, sys
 e = json.load(open(sys.argv[1]))["environment"]
@@ -28,6 +37,15 @@ F="$TMP/fleet"
 # junit.xml: valid, a suite per host, classnames qualified by the host
 validate_junit "$F/junit.xml" --tests 8 --failures 2 --errors 2
 [ "$(grep -c '<testsuite ' "$F/junit.xml")" = 3 ] && ok || fail "junit.xml has not 3 testsuites"
+# the merging rtconform's version and commit in every report it writes
+[ "$(grep -c "<property name=\"rtconform.merge.version\" value=\"$VER\"/>" "$F/junit.xml")" = 3 ] \
+  && ok || fail "junit.xml lacks the merge's version in each suite"
+[ "$(grep -c "<property name=\"rtconform.merge.commit\" value=\"$COMMIT\"/>" "$F/junit.xml")" = 3 ] \
+  && ok || fail "junit.xml lacks the merge's commit in each suite"
+expect_grep '<property name="rtconform.version" value="9.9.9"/>' "$F/junit.xml"
+expect_grep "rtconform $VER \(commit $COMMIT\) merge\." "$F/fleet.html"
+expect_no_grep 'feedfacecafe' "$F/fleet.html"
+expect_grep "^\"rtconform_commit\": \"$COMMIT\",\$" "$F/results.json"
 expect_grep '<testsuite name="board-b" ' "$F/junit.xml"
 expect_grep '<testsuite name="board-c" ' "$F/junit.xml"
 expect_grep 'classname="board-b\.cli-fleet\.sem-pingpong"' "$F/junit.xml"

@@ -1,5 +1,6 @@
 # Trace on breach: <trace/> and run --trace. A breach saves trace-<ID>.txt
-# with the marker and the scheduler's events and every report links it; no
+# (beside report.html; trace-<ID>~2.txt for a second requirement of that
+# id) with the marker and the scheduler's events and every report links it; no
 # breach, no file; without privilege the requirement is measured and every
 # report says why there is no trace; a bad <trace/> is refused (exit 2).
 # The machine's tracing state (whether tracefs is mounted, the top-level
@@ -118,6 +119,34 @@ expect_status 1 "$RTC" run -o "$TMP/untraced" "$TMP/tight.xml"
 [ -z "$(ls "$TMP/untraced" | grep '^trace-')" ] && ok || fail "a trace without <trace/> or --trace"
 expect_no_grep 'trace' "$TMP/untraced/summary.txt"
 expect_state "run --trace"
+
+# 3b. Two files with the same id, report.html and junit.xml in different
+# directories: each trace gets its own file (the second trace-X.1~2.txt),
+# beside report.html, which links it by name; junit.xml and results.json
+# name each requirement's own trace by its absolute path.
+for f in a b; do
+  cat >"$TMP/dup-$f.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="dup-$f">
+  <requirement id="X.1"><probe name="sem-pingpong"/><run iterations="500" runs="1"/>
+    <limit metric="per-op" statistic="max" max="60s"/><trace threshold="1ns"/></requirement>
+</requirements>
+XML
+done
+mkdir -p "$TMP/dup/h" "$TMP/dup/j"
+expect_status 0 "$RTC" run -o "$TMP/dup" --html "$TMP/dup/h/report.html" \
+  --junit "$TMP/dup/j/junit.xml" "$TMP/dup-a.xml" "$TMP/dup-b.xml"
+h="$(realpath "$TMP/dup/h")"
+for t in trace-X.1.txt 'trace-X.1~2.txt'; do
+  expect_grep 'rtconform breach: requirement X.1 ' "$h/$t"
+  expect_grep "^\[\[ATTACHMENT\|$h/$t\]\]\$" "$TMP/dup/j/junit.xml"
+  expect_grep "\"trace\": \"$h/$t\"" "$TMP/dup/results.json"
+  expect_grep "href=\"$t\"" "$TMP/dup/h/report.html"
+done
+[ -z "$(ls "$TMP/dup/j" "$TMP/dup" | grep '^trace-')" ] && ok || fail "a trace not beside report.html"
+# in file order: a's requirement has the first name, b's the second
+[ "$(grep -o 'trace-X\.1[~0-9]*\.txt' "$TMP/dup/results.json" | uniq | tr '\n' ' ')" = \
+  "trace-X.1.txt trace-X.1~2.txt " ] && ok || fail "traces not named in file order"
+expect_state "two files with one id"
 
 # 4. Interrupt, timeout and a crashed worker: the instance goes, the state
 # is as found.
