@@ -129,9 +129,10 @@ static void print_hosts(const struct fleet *fl)
 			     fh->name, verdict_exit_meaning(fh->exit_status), t->passed,
 			     t->failures, t->errors, t->skipped);
 	}
-	term_println(stdout, "%zu hosts, %zu requirements: %zu passed, %zu failed, %zu errors, "
-		     "%zu skipped; exit status %d", fl->nhosts, fl->totals.tests,
-		     fl->totals.passed, fl->totals.failures, fl->totals.errors,
+	term_println(stdout, "%zu host%s, %zu requirement%s: %zu passed, %zu failed, %zu error%s, "
+		     "%zu skipped; exit status %d", fl->nhosts, fl->nhosts == 1 ? "" : "s",
+		     fl->totals.tests, fl->totals.tests == 1 ? "" : "s", fl->totals.passed,
+		     fl->totals.failures, fl->totals.errors, fl->totals.errors == 1 ? "" : "s",
 		     fl->totals.skipped, fleet_exit_status(fl));
 	term_println(stdout, "reports: %s, %s, %s", fl->html_path, fl->junit_path, fl->json_path);
 }

@@ -2,10 +2,10 @@
 #
 # Everything offered is asked of the rtconform being completed, so the
 # completion stays true as the program changes: the subcommands from
-# `rtconform --help`, a command's options from `rtconform CMD --help`, what an
-# option takes from the word after it in that text (FILE, DIR, a|b|c), the
-# probes and their parameters from `rtconform list`, and the shipped profiles
-# from `rtconform list --profiles`.
+# `rtconform --help`, a command's options from `rtconform CMD --help` (its
+# synopsis and option lines), what an option takes from the word after it
+# there (FILE, DIR, a|b|c), the probes and their parameters from
+# `rtconform list`, and the shipped profiles from `rtconform list --profiles`.
 
 # _rtconform_run ARGS... : the rtconform being completed, its errors hidden.
 _rtconform_run() {
@@ -18,9 +18,17 @@ _rtconform_commands() {
   _rtconform_run --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }'
 }
 
-# _rtconform_options CMD : every option CMD's usage text names.
+# _rtconform_optlines CMD : the lines of CMD's usage text that declare
+# options: the synopsis (from "usage:" to the first blank line) and the
+# option lines (blanks, then '-'); never the prose, which may name another
+# command's options ("rtconform list --profiles").
+_rtconform_optlines() {
+  _rtconform_run "$1" --help | awk '/^usage:/ { u = 1 } /^$/ { u = 0 } u || /^ +-/'
+}
+
+# _rtconform_options CMD : every option CMD's usage text declares.
 _rtconform_options() {
-  { _rtconform_run "$1" --help | grep -oE -- '(^|[][ ,])--?[A-Za-z][A-Za-z-]*' | sed 's/^[][ ,]//'
+  { _rtconform_optlines "$1" | grep -oE -- '(^|[][ ,])--?[A-Za-z][A-Za-z-]*' | sed 's/^[][ ,]//'
     echo --help; } | sort -u
 }
 
@@ -28,7 +36,7 @@ _rtconform_options() {
 # ("FILE", "DIR", "fifo|rr|other", "K=V"), or nothing for a flag.
 _rtconform_metavar() {
   # "  -o, --output DIR": a short option's is its long option's
-  _rtconform_run "$1" --help | grep -oE -- "(^|[][ ,])$2(, --[A-Za-z-]+)?[ =][^] ]+" | head -1 | sed -E "s/^.*$2(, --[A-Za-z-]+)?[ =]//"
+  _rtconform_optlines "$1" | grep -oE -- "(^|[][ ,])$2(, --[A-Za-z-]+)?[ =][^] ]+" | head -1 | sed -E "s/^.*$2(, --[A-Za-z-]+)?[ =]//"
 
 }
 

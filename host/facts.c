@@ -563,13 +563,15 @@ void host_worker_privileges_collect(struct host_worker_privileges *w, const char
 		set_why(w->why, "%s", why);
 		return;
 	}
-	/* What the kernel gives the worker, asked of the worker itself. */
+	/* What the kernel gives the worker, asked of the worker itself:
+	 * "<effective capabilities> <mlockall's errno, 0 when it locked>". */
 	char *const argv[] = { w->path, "--capabilities", NULL };
 	unsigned long long eff;
-	char *end;
+	char *end, *mend = NULL;
 	int rc = run_first_line(argv, line, sizeof line);
 	eff = strtoull(line, &end, 16);
-	if (rc != 0 || end == line || *end) {
+	long ml = *end == ' ' ? strtol(end + 1, &mend, 10) : -1;
+	if (rc != 0 || end == line || !mend || mend == end + 1 || *mend || ml < 0 || ml > 4095) {
 		set_why(w->why, "%s --capabilities %s", path,
 			rc < 0 ? "could not run" : "did not say");
 		return;
@@ -580,6 +582,8 @@ void host_worker_privileges_collect(struct host_worker_privileges *w, const char
 	w->cap_sys_nice = eff >> RTPERM_CAP_SYS_NICE & 1u;
 	w->cap_ipc_lock = eff >> RTPERM_CAP_IPC_LOCK & 1u;
 	w->source = worker_source(&t, fc.present && !w->file_caps_ignored[0], &fc, eff);
+	w->mlock_tried = true;
+	w->mlock_errno = (int)ml;
 }
 
 void host_facts_collect(struct host_facts *f)

@@ -171,6 +171,10 @@ struct host_worker_privileges {
 	bool file_caps;            /* the worker has file capabilities ... */
 	char file_caps_ignored[128]; /* ... that the kernel will not honour, and why ("") */
 	bool no_new_privs;         /* this process may not gain privileges by exec */
+	/* mlockall(MCL_CURRENT | MCL_FUTURE) tried in the worker itself, the
+	 * process that locks its memory when measuring: 0 or the errno. */
+	bool mlock_tried;
+	int mlock_errno;
 };
 
 struct host_privileges {

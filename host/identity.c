@@ -143,16 +143,33 @@ void host_identity_hash(const char *machine_id, char out[HOST_ID_HEX + 1])
 	out[HOST_ID_HEX] = '\0';
 }
 
+/* read_text of a machine id, unknown unless it is one (machine-id(5): 32
+ * hex digits): systemd writes "uninitialized" there until the first boot
+ * completes, and a placeholder shared by every image is no identity. */
+static void read_machine_id(struct host_id_text *t, const char *root, const char *path)
+{
+	read_text(t, root, path);
+	if (!t->known)
+		return;
+	if (strcmp(t->text, "uninitialized") == 0) {
+		set_unknown(t, "%s: uninitialized (the first boot has not completed)", path);
+		return;
+	}
+	size_t n = strspn(t->text, "0123456789abcdefABCDEF");
+	if (n != 32 || t->text[n] != '\0')
+		set_unknown(t, "%s: not a machine id (32 hex digits)", path);
+}
+
 /* The machine id, hashed at once: the raw id is never kept. /etc/machine-id
  * (systemd), else D-Bus's copy where a system has only that. */
 static void collect_machine_id(struct host_identity *id, const char *root)
 {
 	struct host_id_text *t = &id->machine_id;
 	char raw[sizeof t->text];
-	read_text(t, root, "/etc/machine-id");
+	read_machine_id(t, root, "/etc/machine-id");
 	if (!t->known) {
 		struct host_id_text dbus;
-		read_text(&dbus, root, "/var/lib/dbus/machine-id");
+		read_machine_id(&dbus, root, "/var/lib/dbus/machine-id");
 		if (dbus.known)
 			*t = dbus;
 	}

@@ -186,14 +186,23 @@ static void check_sched_fifo(const struct host_facts *f, bool live, struct readi
 	}
 }
 
-/* Offline: root, CAP_IPC_LOCK, or an unlimited memlock soft limit. */
+/* Live: what mlockall gave the worker itself when it was asked
+ * (privileges.worker), since whether the memlock limit suffices depends on
+ * the size of the process that locks, and rtconform (libxml2, ICU) is far
+ * larger than the worker; else what it gives a child of this process.
+ * Offline: root, CAP_IPC_LOCK, or an unlimited memlock soft limit. */
 static void check_mlockall(const struct host_facts *f, bool live, struct readiness *r)
 {
 	char memlock[FP_HOST_VALUE_MAX], remedy[sizeof r->c[0].remedy];
 	const struct host_privileges *p = &f->privileges;
 	bool unlimited = f->memlock.known && f->memlock.soft == RLIM_INFINITY;
-	live = live && live_tells(p);
-	int ml = live ? try_in_child(1) : (worker_ipc_lock(p) || unlimited) ? 0 : EPERM;
+	int ml;
+	if (live && p->worker.known && p->worker.mlock_tried)
+		ml = p->worker.mlock_errno;
+	else if (live && live_tells(p))
+		ml = try_in_child(1);
+	else
+		ml = (worker_ipc_lock(p) || unlimited) ? 0 : EPERM;
 	text(f, "host.limits.memlock", memlock);
 	if (ml == 0) {
 		add(r, "mlockall", READY_OK, NULL, "memory can be locked (memlock %s)", memlock);

@@ -47,9 +47,10 @@ struct ready_timebase {
 
 /* Judge the facts from host_facts_collect(), and the timebase when tb is
  * not NULL (without one, no timebase check). With `try_privileges`, a
- * forked child also tries SCHED_FIFO and mlockall, the only sure answer;
- * without, privileges are judged from the euid, the capabilities and the
- * rtprio and memlock limits in the facts. */
+ * forked child also tries SCHED_FIFO and mlockall, the only sure answer
+ * (for mlockall the worker's own try, privileges.worker, when the facts
+ * hold it); without, privileges are judged from the euid, the capabilities
+ * and the rtprio and memlock limits in the facts. */
 void readiness_check(const struct host_facts *f, const struct ready_timebase *tb,
 		     bool try_privileges, struct readiness *out);
 

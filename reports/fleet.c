@@ -118,9 +118,34 @@ static int keep_identity(struct fleet_host *h, const struct fingerprint *env)
 	return h->keys.n == want ? 0 : -ENOMEM; /* fingerprint_add drops on ENOMEM */
 }
 
+static bool name_taken(const struct fleet *fl, const char *name)
+{
+	for (size_t i = 0; i < fl->nhosts; i++)
+		if (fl->hosts[i].name && strcmp(fl->hosts[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* "<id>#<n>" with the least n >= from that no host goes by yet (a host may
+ * be labelled "lab-a#2" itself), or id itself when from is 1 and it is free. */
+static char *free_name(const struct fleet *fl, const char *id, unsigned from)
+{
+	if (from == 1 && !name_taken(fl, id))
+		return strdup(id);
+	for (unsigned n = from > 1 ? from : 2;; n++) {
+		char *name;
+		if (asprintf(&name, "%s#%u", id, n) < 0)
+			return NULL;
+		if (!name_taken(fl, name))
+			return name;
+		free(name);
+	}
+}
+
 /* Name h after its identity, "#<n>" for the n-th host of one name: the
  * same host measured twice (fingerprint_same_host), or another host that
- * goes by the same name; note says which. */
+ * goes by the same name; note says which. The name is never one another
+ * host already goes by. */
 static int name_host(struct fleet *fl, struct fleet_host *h, const struct report_view *v,
 		     char *note, size_t notelen)
 {
@@ -136,16 +161,16 @@ static int name_host(struct fleet *fl, struct fleet_host *h, const struct report
 			h->seen++;
 		}
 	h->identity = strdup(id);
-	if (h->seen == 1)
-		h->name = strdup(id);
-	else if (asprintf(&h->name, "%s#%u", id, h->seen) < 0)
-		h->name = NULL;
+	h->name = free_name(fl, id, h->seen);
 	if (first && fingerprint_same_host(&first->keys, &h->keys))
 		snprintf(note, notelen, "%s: host %s was merged before from %s; kept apart as %s",
 			 h->source, id, first->source, h->name ? h->name : id);
 	else if (first)
 		snprintf(note, notelen, "%s: another host goes by %s (from %s); kept apart as %s",
 			 h->source, id, first->source, h->name ? h->name : id);
+	else if (h->name && strcmp(h->name, id) != 0)
+		snprintf(note, notelen, "%s: a host merged before was named %s; kept apart as %s",
+			 h->source, id, h->name);
 	return h->identity && h->name ? 0 : -ENOMEM;
 }
 

@@ -230,13 +230,15 @@ static void document(struct xw *x, const struct fleet *fl, const struct row *row
 	int status = fleet_exit_status(fl);
 	const char *v = status == 0 ? "PASS" : status == 1 ? "FAIL" : "ERROR";
 	char title[96];
-	snprintf(title, sizeof title, "rtconform fleet: %s on %zu hosts", v, fl->nhosts);
+	snprintf(title, sizeof title, "rtconform fleet: %s on %zu host%s", v, fl->nhosts,
+		 fl->nhosts == 1 ? "" : "s");
 	xw_html_begin(x, title, css);
 	xw_elem(x, "h1", title);
 	xw_start(x, "p");
-	xw_textf(x, "%zu requirements measured: %zu passed, %zu failed, %zu errors, %zu skipped. "
+	xw_textf(x, "%zu requirement%s measured: %zu passed, %zu failed, %zu error%s, %zu skipped. "
 		    "Each cell: the host's verdict and the figure its first limit judges.",
-		 fl->totals.tests, fl->totals.passed, fl->totals.failures, fl->totals.errors,
+		 fl->totals.tests, fl->totals.tests == 1 ? "" : "s", fl->totals.passed,
+		 fl->totals.failures, fl->totals.errors, fl->totals.errors == 1 ? "" : "s",
 		 fl->totals.skipped);
 	xw_full_end(x);
 	table(x, fl, rows, nrows);

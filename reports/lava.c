@@ -17,7 +17,10 @@
  * statistic could not be computed has no value. Names keep letters, digits,
  * '.', '_' and '-'; anything else (a space, which would split the line) is
  * '_'. With more than one requirements file each name begins
- * "<file name>." so that ids repeated across files stay apart.
+ * "<file name>." so that ids repeated across files stay apart. A limit in
+ * cycles has "-cycles" after its statistic; a name that would repeat one
+ * given out before in the run gets "-2", "-3", ...: every line is one test
+ * case.
  */
 #include "reports/report.h"
 
@@ -53,26 +56,81 @@ static const char *lava_result(enum verdict v)
 	return "fail";
 }
 
-/* The requirement's name: "<file>.<ID>" when several files, else "<ID>". */
-static void put_id(FILE *out, const struct report_view *v, const struct rv_file *f,
-		   const struct rv_req *r)
+/* The names given out so far in one render: every line's name is unique. */
+struct names {
+	char **v;
+	size_t n, cap;
+};
+
+static bool name_used(const struct names *ns, const char *name)
 {
+	for (size_t i = 0; i < ns->n; i++)
+		if (strcmp(ns->v[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* base (which it takes) if no line has it yet, else base-2, base-3, ...;
+ * kept in ns, which owns it. NULL when out of memory. */
+static const char *name_unique(struct names *ns, char *base)
+{
+	if (base && ns->n == ns->cap) {
+		char **v = reallocarray(ns->v, ns->cap * 2 + 16, sizeof *v);
+		if (v) {
+			ns->v = v;
+			ns->cap = ns->cap * 2 + 16;
+		}
+	}
+	if (!base || ns->n == ns->cap) {
+		free(base);
+		return NULL;
+	}
+	char *name = base;
+	for (unsigned k = 2; name && name_used(ns, name); k++) {
+		if (name != base)
+			free(name);
+		if (asprintf(&name, "%s-%u", base, k) < 0)
+			name = NULL;
+	}
+	if (name != base)
+		free(base);
+	return name ? (ns->v[ns->n++] = name) : NULL;
+}
+
+/* The requirement's name, "<file>.<ID>" when several files, else "<ID>";
+ * with l, the limit's: "-<metric>-<statistic>", "-cycles" after it for a
+ * limit in cycles, so the name says its unit. Malloc'd, NULL on ENOMEM. */
+static char *base_name(const struct report_view *v, const struct rv_file *f,
+		       const struct rv_req *r, const struct rv_limit *l)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+	if (!out)
+		return NULL;
 	if (v->nfiles > 1) {
 		put_name(out, f->name);
 		fputc('.', out);
 	}
 	put_name(out, r->id);
+	if (l) {
+		fputc('-', out);
+		put_name(out, l->metric);
+		fputc('-', out);
+		put_name(out, l->statistic);
+		if (rv_limit_unit(l) == QTY_CYCLES)
+			fputs("-cycles", out);
+	}
+	if (fclose(out) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
-static void limit_line(FILE *out, const struct report_view *v, const struct rv_file *f,
-		       const struct rv_req *r, const struct rv_limit *l)
+static void limit_line(FILE *out, const char *name, const struct rv_limit *l)
 {
-	put_id(out, v, f, r);
-	fputc('-', out);
-	put_name(out, l->metric);
-	fputc('-', out);
-	put_name(out, l->statistic);
-	fprintf(out, " %s", lava_result(l->verdict));
+	fprintf(out, "%s %s", name, lava_result(l->verdict));
 	if (l->measured.have) {
 		/* us to 0.1 ns: the instruments' own overheads are a few ns. */
 		enum qty_unit u = rv_limit_unit(l);
@@ -92,15 +150,27 @@ static void put_on_line(FILE *out, const char *s)
 		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
 }
 
-/* "# <ID>: <verdict>: <reason>" on one line. */
-static void reason_line(FILE *out, const struct report_view *v, const struct rv_file *f,
-			const struct rv_req *r)
+/* A requirement's lines: a line per limit, "# <name>: <verdict>: <reason>"
+ * on one line for an error or a skip, then its own. */
+static int req_lines(FILE *out, struct names *ns, const struct report_view *v,
+		     const struct rv_file *f, const struct rv_req *r)
 {
-	fputs("# ", out);
-	put_id(out, v, f, r);
-	fprintf(out, ": %s: ", verdict_name(r->verdict));
-	put_on_line(out, r->reason);
-	fputc('\n', out);
+	const char *name = name_unique(ns, base_name(v, f, r, NULL));
+	if (!name)
+		return -ENOMEM;
+	for (size_t k = 0; k < r->nlimits; k++) {
+		const char *ln = name_unique(ns, base_name(v, f, r, &r->limits[k]));
+		if (!ln)
+			return -ENOMEM;
+		limit_line(out, ln, &r->limits[k]);
+	}
+	if (r->reason && (r->verdict == VERDICT_ERROR || r->verdict == VERDICT_SKIPPED)) {
+		fprintf(out, "# %s: %s: ", name, verdict_name(r->verdict));
+		put_on_line(out, r->reason);
+		fputc('\n', out);
+	}
+	fprintf(out, "%s %s\n", name, lava_result(r->verdict));
+	return 0;
 }
 
 /* "# rtconform <version> (commit <commit>)": the build that measured. */
@@ -123,22 +193,18 @@ char *report_lava_render(const struct report_view *v, size_t *len, char *why, si
 		snprintf(why, whylen, "%s", strerror(errno));
 		return NULL;
 	}
+	struct names ns = {0};
+	int rc = 0;
 	locale_t old = num_c_enter();
 	build_line(out, v);
-	for (size_t fi = 0; fi < v->nfiles; fi++) {
-		const struct rv_file *f = &v->files[fi];
-		for (size_t i = 0; i < f->nreqs; i++) {
-			const struct rv_req *r = &f->reqs[i];
-			for (size_t k = 0; k < r->nlimits; k++)
-				limit_line(out, v, f, r, &r->limits[k]);
-			if (r->reason && (r->verdict == VERDICT_ERROR || r->verdict == VERDICT_SKIPPED))
-				reason_line(out, v, f, r);
-			put_id(out, v, f, r);
-			fprintf(out, " %s\n", lava_result(r->verdict));
-		}
-	}
+	for (size_t fi = 0; fi < v->nfiles && !rc; fi++)
+		for (size_t i = 0; i < v->files[fi].nreqs && !rc; i++)
+			rc = req_lines(out, &ns, v, &v->files[fi], &v->files[fi].reqs[i]);
 	num_c_leave(old);
-	if (fclose(out) != 0) {
+	for (size_t i = 0; i < ns.n; i++)
+		free(ns.v[i]);
+	free(ns.v);
+	if (fclose(out) != 0 || rc) {
 		free(text);
 		snprintf(why, whylen, "%s", strerror(ENOMEM));
 		return NULL;

@@ -10,6 +10,7 @@
 #include <check.h>
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -765,6 +766,31 @@ START_TEST(readiness_live_privileges)
 }
 END_TEST
 
+/* Tried live, mlockall is the worker's own answer when it gave one: a
+ * memlock limit the worker fits in is ok although no capability allows
+ * more, and the worker's refusal is the finding. */
+START_TEST(readiness_mlockall_by_the_worker)
+{
+	struct host_facts f;
+	struct readiness r;
+	ideal(&f);
+	f.memlock.soft = f.memlock.hard = 8u << 20;
+	set_worker(&f, false);
+	f.privileges.worker.mlock_tried = true;
+	readiness_check(&f, NULL, true, &r);
+	const struct ready_check *c = find(&r, "mlockall");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_msg(c->level == READY_OK, "%s", c->finding);
+	f.privileges.worker.mlock_errno = ENOMEM;
+	readiness_check(&f, NULL, true, &r);
+	c = find(&r, "mlockall");
+	ck_assert_msg(c->level == READY_FAIL && strstr(c->finding, strerror(ENOMEM)), "%s",
+		      c->finding);
+	ck_assert_msg(strstr(c->remedy, "setcap cap_ipc_lock,cap_sys_nice+ep " WORKER_PATH), "%s",
+		      c->remedy);
+}
+END_TEST
+
 /* host.privileges.worker says what the worker will have and from where. */
 START_TEST(fingerprint_of_worker_privileges)
 {
@@ -884,6 +910,7 @@ static Suite *fingerprint_suite(void)
 	tcase_add_test(tc, readiness_finds_each_problem);
 	tcase_add_test(tc, readiness_ignores_the_text);
 	tcase_add_test(tc, readiness_live_privileges);
+	tcase_add_test(tc, readiness_mlockall_by_the_worker);
 	tcase_add_test(tc, fingerprint_of_worker_privileges);
 	tcase_add_test(tc, file_capabilities_parse);
 	tcase_add_test(tc, worker_privileges_of_the_build);

@@ -175,6 +175,44 @@ START_TEST(nothing_readable_says_why)
 }
 END_TEST
 
+/* A machine id that is none is left out, with the reason, never hashed:
+ * empty, systemd's "uninitialized" of a first boot, or not 32 hex digits;
+ * D-Bus's copy is used when it is a real one. */
+START_TEST(machine_id_not_an_id)
+{
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{ "\n", "unknown (/etc/machine-id: empty)" },
+		{ "uninitialized\n",
+		  "unknown (/etc/machine-id: uninitialized (the first boot has not completed))" },
+		{ "0123456789abcdef\n", "unknown (/etc/machine-id: not a machine id (32 hex digits))" },
+		{ "0123456789abcdef0123456789abcdeg\n",
+		  "unknown (/etc/machine-id: not a machine id (32 hex digits))" },
+		{ "0123456789abcdef0123456789abcdef0\n",
+		  "unknown (/etc/machine-id: not a machine id (32 hex digits))" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *root = make_root();
+		put(root, "etc/machine-id", bad[i].text);
+		struct host_identity id;
+		host_identity_collect(&id, root);
+		ck_assert(!id.machine_id.known);
+		struct fingerprint fp = { 0 };
+		render(&id, &fp);
+		ck_assert_str_eq(fingerprint_get(&fp, "host.id"), bad[i].why);
+		fingerprint_free(&fp);
+		/* a real id in D-Bus's place is taken instead */
+		put(root, "var/lib/dbus/machine-id", raw_id);
+		host_identity_collect(&id, root);
+		ck_assert(id.machine_id.known);
+		ck_assert_str_eq(id.machine_id.text, hashed_id);
+		tu_rm_tree(root);
+		free(root);
+	}
+}
+END_TEST
+
 START_TEST(this_machine)
 {
 	/* What this machine has is read, and the id never appears raw. */
@@ -186,6 +224,10 @@ START_TEST(this_machine)
 		ck_assert_ptr_nonnull(fgets(raw, sizeof raw, f));
 		fclose(f);
 		raw[strcspn(raw, "\n")] = '\0';
+		if (strlen(raw) != 32 || raw[strspn(raw, "0123456789abcdefABCDEF")]) {
+			ck_assert(!id.machine_id.known); /* a first boot's, or an image's */
+			return;
+		}
 		char want[HOST_ID_HEX + 1];
 		host_identity_hash(raw, want);
 		ck_assert_str_eq(id.machine_id.text, want);
@@ -265,6 +307,7 @@ static Suite *identity_suite(void)
 	tcase_add_test(tc, pc_with_dmi);
 	tcase_add_test(tc, board_with_device_tree);
 	tcase_add_test(tc, nothing_readable_says_why);
+	tcase_add_test(tc, machine_id_not_an_id);
 	tcase_add_test(tc, this_machine);
 	tcase_add_test(tc, host_label_rule);
 	tcase_add_test(tc, telling_hosts_apart);

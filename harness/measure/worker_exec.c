@@ -3,9 +3,11 @@
  * (a memfd) that also holds what to measure. Not meant to be run by hand.
  *
  * `rtconform-worker --capabilities` prints the effective capability set it
- * was started with (hexadecimal, as /proc/self/status writes it) and exits:
- * what the kernel gave the worker, file capabilities and no_new_privs and
- * every other rule included, for the fingerprint (host/facts.c). */
+ * was started with (hexadecimal, as /proc/self/status writes it), then
+ * what mlockall(MCL_CURRENT | MCL_FUTURE) gave it (0 or the errno), and
+ * exits: what the kernel gave the worker, file capabilities, no_new_privs,
+ * the memlock limit against the worker's own size and every other rule
+ * included, for the fingerprint and the readiness checks (host/facts.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +25,8 @@ int main(int argc, char **argv)
 		unsigned long long eff;
 		if (!rtperm_caps(&eff))
 			return 1;
-		printf("%016llx\n", eff);
+		int ml = mlockall(MCL_CURRENT | MCL_FUTURE) == 0 ? 0 : errno;
+		printf("%016llx %d\n", eff, ml);
 		return fflush(stdout) == 0 ? 0 : 1;
 	}
 	if (argc != 2) {

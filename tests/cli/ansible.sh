@@ -30,6 +30,11 @@ mkdir -p "$TMP/home"
 export HOME="$TMP/home" ANSIBLE_LOCAL_TEMP="$TMP/ansible-local" ANSIBLE_REMOTE_TEMP="$TMP/ansible-remote"
 printf '[defaults]\n' >"$TMP/ansible.cfg" # none of the user's settings
 export ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_CONFIG="$TMP/ansible.cfg"
+# a results.json an earlier run left in the fetch directory, of a host this
+# run does not measure: never merged
+mkdir -p "$TMP/fetched"
+"$RTC" run "$FIX/cli/pass.xml" -q --host-label stale-board -o "$TMP/fetched/board-9" >/dev/null 2>&1
+[ -f "$TMP/fetched/board-9/results.json" ] && ok || fail "no stale results.json planted"
 if ansible-playbook -i "$TMP/inventory.ini" "$SRC/ci/ansible/site.yml" \
     -e rtconform_install=extract -e "rtconform_deb=$DEB" -e "rtconform_profile=$TMP/profile.xml" \
     -e rtconform_quick=true -e "rtconform_fetch_dir=$TMP/fetched" -e "rtconform_fleet_dir=$TMP/fleet" \
@@ -59,4 +64,6 @@ assert hosts == ["lab-rack1-a", "lab-rack1-b"], hosts
 assert d["duplicates"] == [], d["duplicates"]
 ' "$F/results.json" && ok || fail "the fleet results.json does not hold both hosts"
 expect_grep 'lab-rack1-a: every requirement passed' "$TMP/play.log"
+expect_no_grep 'stale-board' "$F/fleet.html"
+expect_no_grep 'stale-board' "$F/junit.xml"
 finish

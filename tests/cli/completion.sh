@@ -43,11 +43,16 @@ expect_no_offer run -- "$RTC" va
 
 # Options: every option each command's --help names.
 for c in $cmds; do
-  opts=$("$RTC" "$c" --help | grep -oE -- '(^|[][ ,])--?[A-Za-z][A-Za-z-]*' | sed 's/^[][ ,]//' | sort -u)
+  opts=$(help_options "$c")
   # shellcheck disable=SC2086
   expect_offer --help $opts -- "$RTC" "$c" -
 done
 expect_offer --junit --json -- "$RTC" run --j
+# only declared options: run's text mentions "rtconform list --profiles",
+# which is list's; list declares it in its synopsis
+help_options run | grep -qx -- --profiles && fail "help_options run gives --profiles" || ok
+expect_no_offer --profiles -- "$RTC" run --pro
+expect_offer --profiles -- "$RTC" list --pro
 
 # Values: a FILE option completes files, a DIR option directories, a choice
 # its words.

@@ -46,6 +46,27 @@ expect_grep '^# rtconform .* \(commit abc EVIL pass\)$' "$TMP/hostile.lava"
 awk '!/^#/ && (NF != 2 && NF != 4) { bad = 1 } END { exit bad }' "$TMP/hostile.lava" \
   && ok || fail "a line of $TMP/hostile.lava is neither NAME RESULT nor NAME RESULT VALUE UNIT"
 
+# one test case per name: two limits on one statistic (one in cycles) and a
+# third like the first give three names, the cycles one saying its unit
+cat >"$TMP/twice.xml" <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<requirements xmlns="urn:rtconform:requirements:1" name="twice" version="1">
+  <defaults iterations="100" runs="1" warmup="10" timeout="60s"/>
+  <requirement id="TWICE">
+    <probe name="sem-pingpong"/>
+    <limit statistic="mean" max="60s"/>
+    <limit statistic="mean" max="1000000000000cycles"/>
+    <limit statistic="mean" max="10s"/>
+  </requirement>
+</requirements>
+XML
+"$RTC" run "$TMP/twice.xml" -q -o "$TMP/twice" --lava "$TMP/twice.lava" >"$TMP/out" 2>&1
+expect_grep '^TWICE-per-op-mean (pass|fail|skip)' "$TMP/twice.lava"
+expect_grep '^TWICE-per-op-mean-cycles (pass|fail|skip)' "$TMP/twice.lava"
+expect_grep '^TWICE-per-op-mean-2 (pass|fail|skip)' "$TMP/twice.lava"
+[ -z "$(grep -v '^#' "$TMP/twice.lava" | awk '{print $1}' | sort | uniq -d)" ] && ok \
+  || fail "a name repeats in $TMP/twice.lava:"$'\n'"$(cat "$TMP/twice.lava")"
+
 # checked before anything is measured: no overwriting, no empty value
 expect_status 2 "$RTC" run "$FLEET" -q -o "$TMP/c" --lava "$TMP/c/results.json"
 expect_grep 'rtconform run: --lava .*/c/results.json is results.json' "$TMP/out"

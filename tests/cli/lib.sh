@@ -140,6 +140,15 @@ expect_no_leftovers() {
   return 1
 }
 
+# help_options CMD : the options `rtconform CMD --help` declares, one a
+# line, by the rule completion/rtconform.bash follows: its synopsis (from
+# "usage:" to the first blank line) and its option lines (blanks, then '-'),
+# never its prose.
+help_options() {
+  "$RTC" "$1" --help | awk '/^usage:/ { u = 1 } /^$/ { u = 0 } u || /^ +-/' \
+    | grep -oE -- '(^|[][ ,])--?[A-Za-z][A-Za-z-]*' | sed 's/^[][ ,]//' | sort -u
+}
+
 finish() {
   echo "$CHECKS passed, $FAILS failed"
   [ "$FAILS" -eq 0 ]

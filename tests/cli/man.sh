@@ -34,7 +34,7 @@ check_page() {
   for c in $cmds; do
     grep -qE "^       $c( |$)" "$TMP/commands" && ok || fail "rtconform(1) COMMANDS lacks '$c'"
     grep -qE "rtconform $c( |$)" <(section "$text" SYNOPSIS) && ok || fail "rtconform(1) SYNOPSIS lacks 'rtconform $c'"
-    opts=$("$RTC" "$c" --help | grep -oE -- '(^|[][ ,])--?[A-Za-z][A-Za-z-]*' | sed 's/^[][ ,]//' | sort -u)
+    opts=$(help_options "$c")
     section "$text" "$c" >"$TMP/opts-$c"
     section "$text" Global >>"$TMP/opts-$c"
     # list's and env's usage texts are described under COMMANDS

@@ -124,8 +124,29 @@ PY
 expect_status 0 "$RTC" merge "$TMP/c/results.json" "$TMP/other.json" -o "$TMP/other"
 expect_grep "^rtconform merge: warning: $TMP/other.json: another host goes by board-c \(from $TMP/c/results.json\); kept apart as board-c#2$" "$TMP/out"
 
+# a host whose own label is "board-c#2": a repeated board-c is never given
+# that name too, in either order; every testsuite name is one host's
+python3 - "$TMP/c/results.json" "$TMP/c2.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["environment"]["host.label"] = "board-c#2"
+for f in d["files"]:
+    f["host"] = f["host"].replace("board-c", "board-c#2", 1)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_status 0 "$RTC" merge "$TMP/c2.json" "$TMP/c/results.json" "$TMP/c/results.json" -o "$TMP/clash1"
+expect_grep "kept apart as board-c#3$" "$TMP/out"
+expect_status 0 "$RTC" merge "$TMP/c/results.json" "$TMP/c/results.json" "$TMP/c2.json" -o "$TMP/clash2"
+expect_grep "kept apart as board-c#2#2$" "$TMP/out"
+for d in clash1 clash2; do
+	n=$(grep -o '<testsuite name="[^"]*"' "$TMP/$d/junit.xml" | sort | uniq -d | wc -l)
+	[ "$n" = 0 ] && ok || fail "$d: two testsuites of one name: $(grep -o '<testsuite name="[^"]*"' "$TMP/$d/junit.xml")"
+done
+
 # exit status: 0 when every host passed, 1 when a limit failed somewhere
 expect_status 0 "$RTC" merge "$TMP/c/results.json" -o "$TMP/pass"
+expect_grep "^1 host, [0-9]+ requirements?: " "$TMP/out"
+expect_grep "rtconform fleet: PASS on 1 host<" "$TMP/pass/fleet.html"
 "$RTC" run "$FIX/cli/impossible.xml" -q -o "$TMP/d" >/dev/null 2>&1
 expect_status 1 "$RTC" merge "$TMP/c/results.json" "$TMP/d/results.json" -o "$TMP/fails"
 
