@@ -154,9 +154,12 @@ void probe_counters_begin(struct probe_ctx *c)
 		pid_t pid = i < n ? __atomic_load_n(&c->res->peers.pid[i], __ATOMIC_ACQUIRE) : 0;
 		c->at_begin.peer_ok[i] = pid > 0 && read_peer(pid, pgrp, &c->at_begin.peer[i]);
 	}
-	read_self(&c->at_begin.self);
 	for (unsigned i = 0; i < c->res->nmetrics && i < RTC_MAX_METRICS; i++)
 		c->at_begin.count_sum[i] = result_metric(c->res, i)->runs[c->run].sum;
+	/* Last: after the peer was forked the worker's private pages are
+	 * copy-on-write, so a first write to one after this reading (this
+	 * array, say) would be a page fault counted against the run. */
+	read_self(&c->at_begin.self);
 }
 
 static void add_delta(struct fault_counts *sum, const struct fault_counts *now,

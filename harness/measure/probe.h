@@ -320,6 +320,18 @@ void probe_trace_scale(struct result_shm *res);
  * counts, times and iterations add; shift grows by one). Between runs
  * only; allocates nothing. */
 uint32_t probe_by_time_slot(struct probe_ctx *c, uint32_t r);
+/* The recorded run measured run r will go into, without folding anything
+ * yet: what probe_run_begin(c, r) will set c->run to. For a probe that must
+ * tell a peer the run before the run's counters start. */
+static inline uint32_t probe_next_slot(const struct probe_ctx *c, uint32_t r)
+{
+	uint32_t shift = c->by_time.shift;
+	if (!c->duration_ns)
+		return r;
+	while ((r >> shift) >= RTC_MAX_RUNS)
+		shift++;
+	return r >> shift;
+}
 /* After a run by time: the deadline passed, so c->runs becomes the runs
  * measured and the probe's loop ends. */
 void probe_by_time_check(struct probe_ctx *c);
@@ -335,6 +347,10 @@ static inline void probe_run_begin(struct probe_ctx *c, uint32_t run)
 		probe_trace_scale(c->res);
 	c->run = c->duration_ns ? probe_by_time_slot(c, run) : run;
 	c->res->state = WS_MEASURING;
+	/* Written once before the counters start too: after a peer's fork the
+	 * worker's own pages are copy-on-write, and a first store to one
+	 * inside the run would be a page fault counted against it. */
+	c->at_begin.t = 0;
 	probe_counters_begin(c);
 	c->at_begin.t = tb_now();
 }

@@ -295,9 +295,11 @@ static int pp_measure(struct probe_ctx *c, struct pp_shared *sh, const struct ip
 			goto peer_failed;
 	}
 	for (uint32_t r = 0; r < c->runs && !*c->stop; r++) {
-		probe_run_begin(c, r);
-		sh->run = c->run; /* the recorded run (by time: r's group) */
+		/* The peer learns the run before the run's counters start, so
+		 * what it does on seeing it (a first touch) is not counted. */
+		sh->run = probe_next_slot(c, r); /* by time: r's recorded run */
 		sh->measuring = 1;
+		probe_run_begin(c, r);
 		uint64_t i;
 		for (i = 0; i < c->iterations; i++) {
 			uint64_t t0 = tb_now();
