@@ -55,7 +55,7 @@ for f in json.load(open(sys.argv[1]))["files"]:
 while read -r cpu count cmax; do
   [ "$count" = 400 ] && ok || fail "cpu$cpu: count $count, not 400"
   # junit.xml's max is rounded to 0.001
-  le "$cmax" "$(awk -v m="$max" 'BEGIN { print m + 0.001 }')" && ok || fail "cpu$cpu: max $cmax above merged max $max"
+  le "$cmax" "$(awk -v m="$max" 'BEGIN { printf "%.3f", m + 0.001 }')" && ok || fail "cpu$cpu: max $cmax above merged max $max"
 done <<<"$series"
 expect_no_grep 'name="TW-FIFO.wakeup.cpu' "$J"
 # Missed periods are in the note, where reports show them.
