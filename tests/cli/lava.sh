@@ -12,8 +12,8 @@ expect_status 3 "$RTC" run "$FLEET" -q -o "$TMP/r" --lava "$TMP/r.lava"
 expect_grep "^lava: $TMP/r.lava$" "$TMP/out"
 L="$TMP/r.lava"
 # the first line names the build that measured, as rtconform --version does
-read -r _ VER _ COMMIT <<<"$("$RTC" --version | head -1)"
-[ "$(head -1 "$L")" = "# rtconform $VER (commit ${COMMIT%)})" ] && ok \
+build_id
+[ "$(head -1 "$L")" = "# rtconform $VER (commit $COMMIT)" ] && ok \
   || fail "first line of $L is not the build: $(head -1 "$L")"
 expect_grep '^EASY-per-op-max pass [0-9]+\.[0-9]{4} us$' "$L"
 expect_grep '^EASY-per-op-mean pass [0-9]+\.[0-9]{4} us$' "$L"

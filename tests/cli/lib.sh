@@ -154,3 +154,13 @@ finish() {
   [ "$FAILS" -eq 0 ]
   exit $?
 }
+
+# build_id : VER and COMMIT of $RTC, as `rtconform --version` names them
+# ("rtconform 0.1.0 (commit 4429df1e77e3)"; a sanitizer build adds
+# "; sanitizer build: ..." after the commit).
+build_id() {
+  local line
+  line="$("$RTC" --version | head -1)"
+  VER="$(echo "$line" | awk '{ print $2 }')"
+  COMMIT="$(echo "$line" | sed -E 's/.*\(commit ([^;)]*).*/\1/')"
+}

@@ -21,7 +21,7 @@ d["rtconform_version"] = d["environment"]["rtconform.version"] = "9.9.9"
 d["environment"]["rtconform.commit"] = "feedfacecafe"
 json.dump(d, open(sys.argv[1], "w"))
 PY
-read -r _ VER _ COMMIT <<<"$("$RTC" --version | head -1)"; COMMIT="${COMMIT%)}"
+build_id
 HOST_A="$(python3 -c '
 import json, sys
 e = json.load(open(sys.argv[1]))["environment"]

@@ -57,7 +57,10 @@ expect_grep "^host\.privileges +euid 65534; CAP_SYS_NICE yes, CAP_IPC_LOCK yes" 
 expect_grep "^host\.privileges\.worker +CAP_SYS_NICE no, CAP_IPC_LOCK no \(no file capabilities on $W\)" "$TMP/out"
 expect_grep "^  fail +sched_fifo +no CAP_SYS_NICE for the worker" "$TMP/out"
 expect_grep "remedy: .*setcap cap_ipc_lock,cap_sys_nice\+ep $W;" "$TMP/out"
-expect_grep "^  fail +mlockall" "$TMP/out"
+# (A sanitizer's runtime ignores mlockall and reports success: the worker
+# cannot tell, and a sanitizer build says in every report that it locks
+# nothing.)
+[ "$SAN" = 1 ] || expect_grep "^  fail +mlockall" "$TMP/out"
 if [ "$SAN" = 0 ]; then
   expect_status 3 as_nobody "$BIN/rtconform" run -o "$TMP/res" "$TMP/pass.xml"
   validate_junit "$TMP/res/junit.xml" --tests 2 --failures 0 --errors 2 --skipped 0
