@@ -38,3 +38,19 @@ size_t shell_quote_room(const char *word)
 {
 	return strlen(word) * 4 + 4; /* space, quotes, '\'' per quote, NUL */
 }
+
+void fname_part(const char *s, size_t max, char *out)
+{
+	size_t n = 0;
+	for (; s[n] && n < max; n++) {
+		char ch = s[n];
+		bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			    (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
+		out[n] = keep ? ch : '_';
+	}
+	if (!n && max)
+		out[n++] = '_';
+	out[n] = '\0';
+	if (out[0] == '.')
+		out[0] = '_';
+}

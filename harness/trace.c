@@ -9,9 +9,12 @@
  */
 #include "harness/trace.h"
 
+#include "base/quote.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,20 +44,15 @@ void trace_job_init(struct trace_job *t)
 
 void trace_file_name(const char *id, unsigned k, char *buf, size_t len)
 {
-	char tail[16];
+	char tail[16], part[PATH_MAX];
 	if (k > 1)
 		snprintf(tail, sizeof tail, "~%u.txt", k);
 	else
 		snprintf(tail, sizeof tail, ".txt");
-	size_t at = (size_t)snprintf(buf, len, "trace-");
-	for (const char *p = id; *p && at + strlen(tail) + 1 < len; p++) {
-		char ch = *p;
-		bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-			  (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' ||
-			  (ch == '.' && p != id);
-		buf[at++] = ok ? ch : '_';
-	}
-	snprintf(buf + at, len - at, "%s", tail);
+	size_t room = len > strlen("trace-") + strlen(tail) + 1 ?
+		len - strlen("trace-") - strlen(tail) - 1 : 0;
+	fname_part(id, room < sizeof part ? room : sizeof part - 1, part);
+	snprintf(buf, len, "trace-%s%s", part, tail);
 }
 
 static bool name_taken(const struct trace_names *tn, const char *name)

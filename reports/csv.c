@@ -9,6 +9,8 @@
  */
 #include "reports/csv.h"
 
+#include "base/quote.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -73,26 +75,6 @@ static void put_count(FILE *f, uint64_t v)
 
 /* ---- file names ------------------------------------------------------------ */
 
-/* s as a part of a file name, into out (max + 1 bytes): ASCII letters,
- * digits, '.', '_' and '-' stay, every other byte becomes '_'; at most max
- * bytes; empty becomes "_", and a leading '.' becomes '_' (no hidden file,
- * no "." or ".."). */
-static void name_part(const char *s, size_t max, char *out)
-{
-	size_t n = 0;
-	for (; s[n] && n < max; n++) {
-		char ch = s[n];
-		bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-			    (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
-		out[n] = keep ? ch : '_';
-	}
-	if (!n)
-		out[n++] = '_';
-	out[n] = '\0';
-	if (out[0] == '.')
-		out[0] = '_';
-}
-
 static bool name_taken(const struct report_csv *c, const char *name)
 {
 	for (size_t i = 0; i < c->nfiles; i++)
@@ -109,8 +91,8 @@ static bool name_taken(const struct report_csv *c, const char *name)
 static char *hist_name(const struct report_csv *c, const char *id, const char *metric)
 {
 	char sid[CSV_ID_MAX + 1], smetric[CSV_METRIC_MAX + 1];
-	name_part(id, CSV_ID_MAX, sid);
-	name_part(metric, CSV_METRIC_MAX, smetric);
+	fname_part(id, CSV_ID_MAX, sid);
+	fname_part(metric, CSV_METRIC_MAX, smetric);
 	for (unsigned k = 1;; k++) {
 		char *name;
 		int n = k == 1 ? asprintf(&name, "%s.%s.csv", sid, smetric)
