@@ -134,7 +134,7 @@ START_TEST(peer_faults_counted)
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		char b = 0;
-		if (probe_peer_setup(&c, -1) != 0)
+		if (probe_peer_setup(&c, "the test peer", -1, 0) != 0)
 			_exit(1);
 		munlockall(); /* so that fresh pages fault when first written */
 		if (write(ready[1], &b, 1) != 1 || read(go[0], &b, 1) != 1)

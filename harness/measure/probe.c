@@ -294,37 +294,6 @@ void probe_by_time_note(struct probe_ctx *c)
 			 c->res->runs_done, 1ull << c->by_time.shift);
 }
 
-/* Claim a slot of res->peers for the calling process, unless it is the
- * worker itself (whose counts getrusage gives). */
-static void peer_register(const struct probe_ctx *c)
-{
-	pid_t self = getpid();
-	if (self == c->worker)
-		return;
-	uint32_t i = __atomic_fetch_add(&c->res->peers.n, 1, __ATOMIC_ACQ_REL);
-	if (i < PROBE_MAX_PEERS)
-		__atomic_store_n(&c->res->peers.pid[i], (int32_t)self, __ATOMIC_RELEASE);
-}
-
-int probe_peer_setup(const struct probe_ctx *c, int cpu)
-{
-	char err[400];
-	int rc;
-	/* The peer must not outlive the worker, and must run under exactly the
-	 * same conditions (memory locks are not inherited across fork). */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (c->worker > 0 && getppid() != c->worker)
-		_exit(1); /* the worker died before the signal was armed */
-	peer_register(c);
-	if ((rc = rtenv_lock_memory(64 * 1024, err, sizeof err)) != 0)
-		return probe_fail(c, rc, "peer: %s", err);
-	if ((rc = rtenv_pin(cpu, err, sizeof err)) != 0)
-		return probe_fail(c, rc, "peer: %s", err);
-	if ((rc = rtenv_set_policy(c->policy, c->priority, err, sizeof err)) != 0)
-		return probe_fail(c, rc, "peer: %s", err);
-	return 0;
-}
-
 int probe_pick_cpus(const struct probe_ctx *c, const char *placement, int *a, int *b)
 {
 	*a = *b = -1;
@@ -467,24 +436,6 @@ void probe_rt_guard_note(struct probe_ctx *c)
 			 "%sa run took %.0f ms, over the RT runtime (%.0f ms): throttling may "
 			 "have stopped it; use shorter runs.", used ? " " : "",
 			 (double)c->rt.longest_run * ms, (double)c->rt.runtime * ms);
-}
-
-int probe_start_thread(pthread_t *tid, int policy, int priority, const cpu_set_t *cpus,
-		       size_t stack_bytes, void *(*fn)(void *), void *arg)
-{
-	pthread_attr_t a;
-	struct sched_param sp = { .sched_priority = priority };
-	int rc = pthread_attr_init(&a);
-	if (rc)
-		return rc;
-	if ((rc = pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED)) == 0 &&
-	    (rc = pthread_attr_setschedpolicy(&a, policy)) == 0 &&
-	    (rc = pthread_attr_setschedparam(&a, &sp)) == 0 &&
-	    (!cpus || (rc = pthread_attr_setaffinity_np(&a, sizeof *cpus, cpus)) == 0) &&
-	    (rc = pthread_attr_setstacksize(&a, stack_bytes)) == 0)
-		rc = pthread_create(tid, &a, fn, arg);
-	pthread_attr_destroy(&a);
-	return rc;
 }
 
 long probe_futex(uint32_t *w, int op, uint32_t val, const struct timespec *timeout)

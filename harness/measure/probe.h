@@ -177,6 +177,7 @@ struct result_shm {
 		uint64_t value;           /* the sample, units of that metric */
 		int32_t write_err;        /* errno of a failed marker write, or 0 */
 	} trace;
+	volatile uint32_t verified;   /* tasks checked at the kernel (probe_verify_self) */
 	double loop_ticks;            /* empty-loop cost per iteration, ticks */
 	struct run_info runs[RTC_MAX_RUNS];
 	/* nmetrics metric_data blocks follow, metric_stride bytes apart */
@@ -397,11 +398,32 @@ int probe_cpus(const struct probe_ctx *c, const char *param, int *cpus, int max)
 
 /* Start a thread running fn(arg) under `policy` and `priority` from its
  * first instruction (explicit scheduling attributes, never inherited), on
- * the CPUs of `cpus` (NULL: the creator's), with a stack of stack_bytes.
- * Returns 0 or the positive errno of the pthread call that failed; the
- * caller says what the thread was for. */
-int probe_start_thread(pthread_t *tid, int policy, int priority, const cpu_set_t *cpus,
-		       size_t stack_bytes, void *(*fn)(void *), void *arg);
+ * the CPUs of `cpus` (NULL: the creator's, as the kernel has them now),
+ * with a stack of stack_bytes. Before fn runs, the thread reads back from
+ * the kernel what it runs under (probe_verify_self) and the creator waits
+ * for that answer: a task that runs otherwise than asked never reaches fn.
+ * `task` names it in messages ("the high thread"). Returns 0, or the
+ * positive errno of the pthread call that failed (the caller says what the
+ * thread was for), or EPERM / ETIMEDOUT after probe_fail said which task
+ * did not run as asked or did not start. */
+int probe_start_thread(const struct probe_ctx *c, const char *task, pthread_t *tid,
+		       int policy, int priority, const cpu_set_t *cpus, size_t stack_bytes,
+		       void *(*fn)(void *), void *arg);
+
+/* The premise check of a task, for the calling thread: its policy and
+ * priority and, with cpus, its CPU affinity as the kernel reports them
+ * (rtenv_verify), never as a library does. A mismatch is probe_fail naming
+ * the task, what it asked for and what it got, and -EPERM; a match counts
+ * in res->verified. probe_start_thread, probe_peer_setup and the worker
+ * call it; a probe calls it itself only for a setting it makes on its own
+ * (a SCHED_DEADLINE switch: probe_verify_attr). */
+int probe_verify_self(const struct probe_ctx *c, const char *task, int policy, int priority,
+		      const cpu_set_t *cpus);
+struct rtenv_want;
+int probe_verify_attr(const struct probe_ctx *c, const char *task,
+		      const struct rtenv_want *want, const cpu_set_t *cpus);
+/* Append to res->note how many tasks were checked at the kernel. */
+void probe_verified_note(struct probe_ctx *c);
 
 /* futex(2) on a word private to the worker's process. */
 long probe_futex(uint32_t *w, int op, uint32_t val, const struct timespec *timeout);
@@ -423,13 +445,14 @@ const char *probe_errname(int err);
  * once; this only collects what a failed waitpid() left behind). */
 void probe_reap_children(void);
 
-/* Put the calling process (a probe's peer) under the worker's real-time
- * set-up: mlockall, the worker's policy and priority, death signal when the
- * worker dies (a peer whose worker died before that exits at once). cpu >= 0
- * pins it. Registers the peer in res->peers, so its page faults and
- * involuntary switches count with the worker's from the next run's start
- * on. Returns 0 or -errno. */
-int probe_peer_setup(const struct probe_ctx *c, int cpu);
+/* Put the calling process (a probe's peer, named `task` in messages) under
+ * the worker's real-time set-up: mlockall, the worker's policy at
+ * `priority`, death signal when the worker dies (a peer whose worker died
+ * before that exits at once), and check at the kernel that they took
+ * (probe_verify_self). cpu >= 0 pins it. Registers the peer in res->peers,
+ * so its page faults and involuntary switches count with the worker's from
+ * the next run's start on. Returns 0 or -errno after probe_fail. */
+int probe_peer_setup(const struct probe_ctx *c, const char *task, int cpu, int priority);
 
 /* Two CPUs for a placement: same-cpu gives (base, base); cross-cpu gives
  * base and the next online CPU allowed; unpinned gives (-1, -1). base is the

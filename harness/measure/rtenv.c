@@ -4,10 +4,12 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* The command that gives this program (the worker: capabilities must be
@@ -117,14 +119,6 @@ int rtenv_set_policy(int policy, int priority, char *err, size_t len)
 		}
 		return -e;
 	}
-	/* Check it took: a measurement under another policy would be a lie. */
-	struct sched_param got;
-	if (sched_getscheduler(0) != policy || sched_getparam(0, &got) != 0 ||
-	    got.sched_priority != priority) {
-		snprintf(err, len, "scheduling policy did not take (asked %s priority %d)",
-			 pname, priority);
-		return -EPERM;
-	}
 	return 0;
 }
 
@@ -165,8 +159,7 @@ int rtenv_limit_rttime(uint64_t timeout_ns, char *err, size_t len)
 int rtenv_allowed_list(int *out, int max)
 {
 	cpu_set_t set;
-	CPU_ZERO(&set);
-	if (sched_getaffinity(0, sizeof set, &set) != 0) {
+	if (rtenv_affinity(&set) != 0) {
 		if (max > 0)
 			out[0] = 0;
 		return max > 0;
@@ -176,4 +169,142 @@ int rtenv_allowed_list(int *out, int max)
 		if (CPU_ISSET(c, &set))
 			out[n++] = c;
 	return n;
+}
+
+long rtenv_getattr(pid_t tid, struct rtenv_attr *a)
+{
+	memset(a, 0, sizeof *a);
+	return syscall(SYS_sched_getattr, tid, a, (unsigned)sizeof *a, 0u);
+}
+
+long rtenv_setattr(pid_t tid, const struct rtenv_attr *a)
+{
+	return syscall(SYS_sched_setattr, tid, a, 0u);
+}
+
+int rtenv_affinity(cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	if (syscall(SYS_sched_getaffinity, 0, sizeof *set, set) < 0)
+		return -errno;
+	return 0;
+}
+
+void rtenv_cpus_text(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = 0;
+	for (int c = 0; c < CPU_SETSIZE && at + 1 < len; c++) {
+		if (!CPU_ISSET(c, set))
+			continue;
+		int e = c;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		int n = e == c ? snprintf(buf + at, len - at, "%s%d", at ? "," : "", c)
+			       : snprintf(buf + at, len - at, "%s%d-%d", at ? "," : "", c, e);
+		if (n < 0 || (size_t)n >= len - at)
+			break;
+		at += (size_t)n;
+		c = e;
+	}
+	if (!buf[0])
+		snprintf(buf, len, "none");
+}
+
+/* The policy and priority from /proc/thread-self/stat (fields 41 and 40),
+ * for a kernel without sched_getattr (before 3.14). 0 or -errno. */
+static int stat_attr(struct rtenv_attr *a)
+{
+	char line[1024];
+	FILE *f = fopen("/proc/thread-self/stat", "r");
+	if (!f)
+		return -errno;
+	size_t n = fread(line, 1, sizeof line - 1, f);
+	fclose(f);
+	line[n] = 0;
+	char *p = strrchr(line, ')');
+	unsigned long prio, pol;
+	/* After the name: fields 3 (state) to 39, then rt_priority, policy. */
+	for (int field = 3; p && field < 40; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p, " %lu %lu", &prio, &pol) != 2)
+		return -EIO;
+	a->policy = (uint32_t)pol;
+	a->priority = (uint32_t)prio;
+	return 0;
+}
+
+static const char *policy_name(unsigned policy)
+{
+	switch (policy) {
+	case SCHED_OTHER: return "SCHED_OTHER";
+	case SCHED_FIFO: return "SCHED_FIFO";
+	case SCHED_RR: return "SCHED_RR";
+	case SCHED_BATCH: return "SCHED_BATCH";
+	case SCHED_IDLE: return "SCHED_IDLE";
+	case 6: return "SCHED_DEADLINE";
+	}
+	return "an unknown policy";
+}
+
+/* "SCHED_FIFO priority 50", "SCHED_DEADLINE runtime 1000 ns ...". */
+static void sched_text(unsigned policy, unsigned priority, uint64_t rt, uint64_t dl,
+		       uint64_t per, char *buf, size_t len)
+{
+	if (policy == 6)
+		snprintf(buf, len, "SCHED_DEADLINE runtime %llu ns, deadline %llu ns, period "
+			 "%llu ns", (unsigned long long)rt, (unsigned long long)dl,
+			 (unsigned long long)per);
+	else if (policy == SCHED_FIFO || policy == SCHED_RR)
+		snprintf(buf, len, "%s priority %u", policy_name(policy), priority);
+	else
+		snprintf(buf, len, "%s", policy_name(policy));
+}
+
+static bool attr_matches(const struct rtenv_want *w, const struct rtenv_attr *a)
+{
+	if (a->policy != (uint32_t)w->policy)
+		return false;
+	if (w->policy == SCHED_FIFO || w->policy == SCHED_RR)
+		return a->priority == (uint32_t)w->priority;
+	if (w->policy == 6)
+		return a->runtime == w->runtime && a->deadline == w->deadline &&
+		       a->period == w->period;
+	return true;
+}
+
+#define RTENV_RESET_ON_FORK 0x01u /* SCHED_FLAG_RESET_ON_FORK */
+
+int rtenv_verify(const char *task, const struct rtenv_want *want, const cpu_set_t *cpus,
+		 char *err, size_t len)
+{
+	struct rtenv_attr a;
+	cpu_set_t got;
+	int rc = rtenv_getattr(0, &a) == 0 ? 0 : -errno;
+	if (rc == -ENOSYS)
+		rc = stat_attr(&a);
+	if (rc == 0)
+		rc = rtenv_affinity(&got);
+	if (rc != 0) {
+		snprintf(err, len, "%s: cannot read back from the kernel what it runs under: %s",
+			 task, strerror(-rc));
+		return rc;
+	}
+	bool cpus_ok = !cpus || CPU_EQUAL(cpus, &got);
+	bool reset = (a.flags & RTENV_RESET_ON_FORK) != 0;
+	if (attr_matches(want, &a) && cpus_ok && !reset)
+		return 0;
+	char asked[120], runs[120], want_cpus[160] = "", got_cpus[160];
+	sched_text((unsigned)want->policy, (unsigned)want->priority, want->runtime,
+		   want->deadline, want->period, asked, sizeof asked);
+	sched_text(a.policy, a.priority, a.runtime, a.deadline, a.period, runs, sizeof runs);
+	if (cpus)
+		rtenv_cpus_text(cpus, want_cpus, sizeof want_cpus);
+	rtenv_cpus_text(&got, got_cpus, sizeof got_cpus);
+	snprintf(err, len, "%s (tid %ld) asked for %s%s%s; the kernel runs it under %s on "
+		 "CPUs %s%s (read back with sched_getattr and sched_getaffinity): the setting "
+		 "was accepted but did not take; nothing was measured", task, (long)gettid(), asked,
+		 cpus ? " on CPUs " : "", want_cpus, runs, got_cpus,
+		 reset ? ", with reset-on-fork set (its children would not inherit it)" : "");
+	return -EPERM;
 }

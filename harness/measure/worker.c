@@ -107,6 +107,23 @@ static double empty_loop_ticks(uint64_t n)
 	return (double)(t1 - t0) / (double)n;
 }
 
+/* The worker's own premise: the policy, priority and CPUs it asked for
+ * (pinned: its CPU; else every CPU the supervisor may use), from the
+ * kernel. 0 or -errno after probe_fail. */
+static int worker_verify(struct probe_ctx *c)
+{
+	cpu_set_t want;
+	CPU_ZERO(&want);
+	if (c->cpu >= 0)
+		CPU_SET(c->cpu, &want);
+	for (int i = 0; c->cpu < 0 && i < c->ncpus; i++)
+		CPU_SET(c->allowed[i], &want);
+	/* Past PROBE_MAX_CPUS the supervisor's list is cut short: the CPUs
+	 * are then left out of the comparison, not judged on a partial list. */
+	bool whole = c->cpu >= 0 || c->ncpus < PROBE_MAX_CPUS;
+	return probe_verify_self(c, "the worker", c->policy, c->priority, whole ? &want : NULL);
+}
+
 void worker_main(struct probe_ctx *c)
 {
 	char err[480];
@@ -138,6 +155,10 @@ void worker_main(struct probe_ctx *c)
 		goto fail;
 	if ((rc = rtenv_set_policy(c->policy, c->priority, err, sizeof err)) != 0)
 		goto fail;
+	if ((rc = worker_verify(c)) != 0) {
+		res->state = WS_FAILED;
+		_exit(1);
+	}
 	res->loop_ticks = empty_loop_ticks(c->iterations);
 	for (unsigned i = 0; i < c->probe->decl.nmetrics && i < PROBE_MAX_METRICS; i++)
 		if (c->probe->decl.metrics[i].kind == METRIC_DURATION)
@@ -148,6 +169,7 @@ void worker_main(struct probe_ctx *c)
 	probe_rt_guard_note(c);
 	probe_counters_note(c);
 	probe_by_time_note(c);
+	probe_verified_note(c);
 	if (rc == 0 && (c->duration_ns ? c->by_time.reached : res->runs_done == c->runs)) {
 		res->state = WS_DONE;
 		_exit(0);

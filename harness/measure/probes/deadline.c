@@ -47,6 +47,7 @@
 #include "base/units.h"
 #include "harness/measure/probes/deadline.h"
 #include "harness/measure/probes/probes.h"
+#include "harness/measure/rtenv.h"
 
 #ifndef SCHED_DEADLINE
 #define SCHED_DEADLINE 6
@@ -98,16 +99,6 @@ static const struct probe_metric metrics[] = {
 			  METRIC_COUNT },
 };
 
-/* struct sched_attr of sched_setattr(2), its first version (glibc 2.36 has
- * neither the structure nor a wrapper). */
-struct dl_attr {
-	uint32_t size, policy;
-	uint64_t flags;
-	int32_t nice;
-	uint32_t priority;
-	uint64_t runtime, deadline, period;
-};
-
 struct dl_shared;
 
 struct dl_task {
@@ -141,6 +132,7 @@ struct dl_shared {
 	_Alignas(64) uint32_t ready;    /* tasks past their switch */
 	volatile int quit;
 	volatile int *stop;
+	const struct probe_ctx *c;
 	uint64_t runtime, deadline, period, work, job_bound; /* ns */
 	uint64_t jobs, max_jobs;        /* of the current release; slots a task */
 	unsigned ntasks, ntrials;
@@ -155,11 +147,6 @@ struct dl_shared {
 	double others_max;
 	char dents[2][4096];            /* getdents64 buffers (no allocation) */
 };
-
-static inline long dl_setattr(pid_t tid, const struct dl_attr *a)
-{
-	return syscall(SYS_sched_setattr, tid, a, 0u);
-}
 
 static void sleep_ns(uint64_t ns)
 {
@@ -241,13 +228,21 @@ static void *dl_task_main(void *arg)
 {
 	struct dl_task *t = arg;
 	struct dl_shared *sh = t->sh;
-	struct dl_attr a = { .size = sizeof a, .policy = SCHED_DEADLINE,
+	struct rtenv_attr a = { .size = sizeof a, .policy = SCHED_DEADLINE,
 			     .runtime = sh->runtime, .deadline = sh->deadline,
 			     .period = sh->period };
 	uint32_t gen = 0;
 
 	prefault_stack();
-	t->err = dl_setattr(0, &a) == 0 ? 0 : errno;
+	t->err = rtenv_setattr(0, &a) == 0 ? 0 : errno;
+	if (!t->err) {
+		char task[48];
+		struct rtenv_want w = { .policy = SCHED_DEADLINE, .runtime = a.runtime,
+					.deadline = a.deadline, .period = a.period };
+		snprintf(task, sizeof task, "SCHED_DEADLINE task %u", t->idx);
+		if (probe_verify_attr(sh->c, task, &w, NULL) != 0)
+			t->err = EPERM;
+	}
 	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_ACQ_REL);
 	probe_futex(&sh->ready, FUTEX_WAKE, 1, NULL);
 	if (t->err)
@@ -312,13 +307,13 @@ static int dl_release_tasks(struct probe_ctx *c, struct dl_shared *sh, uint64_t 
 static void *dl_trial_main(void *arg)
 {
 	struct dl_trial *tr = arg;
-	struct dl_attr dl = { .size = sizeof dl, .policy = SCHED_DEADLINE,
+	struct rtenv_attr dl = { .size = sizeof dl, .policy = SCHED_DEADLINE,
 			      .deadline = DL_TRIAL_PERIOD_NS, .period = DL_TRIAL_PERIOD_NS };
-	struct dl_attr orig = { .size = sizeof orig };
+	struct rtenv_attr orig = { .size = sizeof orig };
 	uint32_t gen = 0;
 
 	prefault_stack();
-	syscall(SYS_sched_getattr, 0, &orig, (unsigned)sizeof orig, 0u);
+	rtenv_getattr(0, &orig);
 	orig.size = sizeof orig;
 	for (;;) {
 		while (__atomic_load_n(&tr->cmd_gen, __ATOMIC_ACQUIRE) == gen)
@@ -329,8 +324,8 @@ static void *dl_trial_main(void *arg)
 			break; /* exits running: a reservation held is released */
 		/* Both switches are made by the thread itself while it runs. */
 		dl.runtime = tr->runtime;
-		const struct dl_attr *to = cmd == TRIAL_ADMIT ? &dl : &orig;
-		tr->err = dl_setattr(0, to) == 0 ? 0 : errno;
+		const struct rtenv_attr *to = cmd == TRIAL_ADMIT ? &dl : &orig;
+		tr->err = rtenv_setattr(0, to) == 0 ? 0 : errno;
 		if (!tr->err)
 			tr->held = cmd == TRIAL_ADMIT;
 		__atomic_store_n(&tr->done_gen, gen, __ATOMIC_RELEASE);
@@ -386,10 +381,10 @@ static double dl_others(struct dl_shared *sh)
 					const char *e = sh->dents[1] + o;
 					memcpy(&reclen, e + 16, sizeof reclen);
 					o += reclen;
-					struct dl_attr a = { .size = sizeof a };
+					struct rtenv_attr a = { .size = sizeof a };
 					long tid = strtol(e + 19, NULL, 10);
 					if (tid > 0 &&
-					    syscall(SYS_sched_getattr, tid, &a, (unsigned)sizeof a, 0u) == 0 &&
+					    rtenv_getattr((pid_t)tid, &a) == 0 &&
 					    a.policy == SCHED_DEADLINE && a.period)
 						sum += (double)a.runtime / (double)a.period;
 				}
@@ -575,13 +570,13 @@ static void *dl_zalloc(size_t size)
 	return p;
 }
 
-static int dl_thread(struct probe_ctx *c, pthread_t *th, void *(*fn)(void *), void *arg)
+/* A task or trial thread under the worker's own policy, checked at the
+ * kernel before it runs; it switches itself to SCHED_DEADLINE later. */
+static int dl_thread(struct probe_ctx *c, const char *task, pthread_t *th,
+		     void *(*fn)(void *), void *arg)
 {
-	pthread_attr_t a;
-	int rc = pthread_attr_init(&a);
-	if (!rc && (rc = pthread_attr_setstacksize(&a, DL_STACK_BYTES)) == 0)
-		rc = pthread_create(th, &a, fn, arg);
-	pthread_attr_destroy(&a);
+	int rc = probe_start_thread(c, task, th, c->policy, c->priority, NULL, DL_STACK_BYTES,
+				    fn, arg);
 	return rc ? probe_fail(c, rc, "pthread_create: %s", strerror(rc)) : 0;
 }
 
@@ -622,7 +617,7 @@ static int dl_start(struct probe_ctx *c, struct dl_shared *sh, unsigned *tasks,
 	int rc = 0;
 	for (unsigned i = 0; i < sh->ntasks && !rc; i++) {
 		sh->t[i] = (struct dl_task){ .sh = sh, .idx = i };
-		if ((rc = dl_thread(c, &sh->t[i].thread, dl_task_main, &sh->t[i])) == 0)
+		if ((rc = dl_thread(c, "a SCHED_DEADLINE task", &sh->t[i].thread, dl_task_main, &sh->t[i])) == 0)
 			++*tasks;
 	}
 	for (uint32_t r; (r = __atomic_load_n(&sh->ready, __ATOMIC_ACQUIRE)) < *tasks;)
@@ -634,7 +629,7 @@ static int dl_start(struct probe_ctx *c, struct dl_shared *sh, unsigned *tasks,
 			rc = dl_refused(c, sh, i, sh->t[i].err);
 	for (unsigned i = 0; i < sh->ntrials && !rc; i++) {
 		sh->tr[i].sh = sh;
-		if ((rc = dl_thread(c, &sh->tr[i].thread, dl_trial_main, &sh->tr[i])) == 0)
+		if ((rc = dl_thread(c, "an admission trial thread", &sh->tr[i].thread, dl_trial_main, &sh->tr[i])) == 0)
 			++*trials;
 	}
 	return rc;
@@ -711,6 +706,7 @@ static int dl_run(struct probe_ctx *c)
 	if (!sh)
 		return probe_fail(c, ENOMEM, "deadline: %s", strerror(ENOMEM));
 	sh->stop = c->stop;
+	sh->c = c;
 	int rc = dl_shape(c, sh);
 	if (!rc)
 		rc = dl_capacity(c, sh);

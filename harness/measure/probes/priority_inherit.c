@@ -245,43 +245,28 @@ static int task_loop(struct pi_task *t)
 
 static void *task_thread(void *arg)
 {
-	struct pi_task *t = arg;
-	int policy = -1;
-	struct sched_param sp = { 0 };
-	/* The attributes asked for it; make sure the thread really runs so. */
-	int rc = pthread_getschedparam(pthread_self(), &policy, &sp);
-	if (rc == 0 && (policy != t->c->policy || sp.sched_priority != t->plan->prio[t->role])) {
-		probe_fail(t->c, EPERM, "%s task: runs under policy %d priority %d, not %d/%d",
-			   role_names[t->role], policy, sp.sched_priority, t->c->policy,
-			   t->plan->prio[t->role]);
-		t->sh->failed = 1;
-		sem_post(&t->sh->done);
-		return NULL;
-	}
-	if (rc) {
-		task_failed(t, rc, "pthread_getschedparam");
-		return NULL;
-	}
-	task_loop(t);
+	task_loop(arg);
 	return NULL;
 }
 
-/* Create t's thread with its CPU, policy and priority in its attributes.
- * 0 or -errno after probe_fail. */
+/* Create t's thread with its CPU, policy and priority in its attributes,
+ * checked at the kernel before it runs. 0 or -errno after probe_fail. */
 static int start_thread(struct pi_task *t)
 {
 	const struct probe_ctx *c = t->c;
 	cpu_set_t one;
-	struct sched_param sp = { .sched_priority = t->plan->prio[t->role] };
+	char task[40];
+	int prio = t->plan->prio[t->role];
 	int rc;
 	CPU_ZERO(&one);
 	CPU_SET(t->plan->cpu, &one);
-	rc = probe_start_thread(&t->tid, c->policy, sp.sched_priority,
-				&one, PI_STACK_BYTES, task_thread, t);
+	snprintf(task, sizeof task, "the %s task", role_names[t->role]);
+	rc = probe_start_thread(c, task, &t->tid, c->policy, prio, &one, PI_STACK_BYTES,
+				task_thread, t);
 	if (rc)
 		return probe_fail(c, rc, "creating the %s task on CPU %d (policy %d, priority %d): "
-				  "%s", role_names[t->role], t->plan->cpu, c->policy,
-				  sp.sched_priority, strerror(rc));
+				  "%s", role_names[t->role], t->plan->cpu, c->policy, prio,
+				  strerror(rc));
 	return 0;
 }
 
@@ -296,12 +281,8 @@ static int start_process(struct pi_task *t, pid_t *pid)
 				  strerror(e));
 	}
 	if (*pid == 0) {
-		char err[400];
-		int rc = probe_peer_setup(t->c, t->plan->cpu);
-		if (rc == 0 && (rc = rtenv_set_policy(t->c->policy, t->plan->prio[R_LOW], err,
-						     sizeof err)) != 0)
-			probe_fail(t->c, rc, "low task: %s", err);
-		if (rc) {
+		if (probe_peer_setup(t->c, "the low task (a process)", t->plan->cpu,
+				     t->plan->prio[R_LOW]) != 0) {
 			t->sh->failed = 1;
 			sem_post(&t->sh->done);
 			_exit(1);

@@ -228,8 +228,9 @@ static int pp_create(const struct probe_ctx *c, struct pp_thread *t, const cpu_s
 		CPU_ZERO(&one);
 		CPU_SET(t->cpu, &one);
 	}
-	rc = probe_start_thread(&t->tid, SCHED_FIFO, sp.sched_priority,
-				t->cpu >= 0 ? &one : any, PP_STACK_BYTES, t->high ? high_main : low_main, t);
+	rc = probe_start_thread(c, t->high ? "a high thread" : "a low thread", &t->tid,
+				SCHED_FIFO, sp.sched_priority, t->cpu >= 0 ? &one : any,
+				PP_STACK_BYTES, t->high ? high_main : low_main, t);
 	if (rc)
 		return probe_fail(c, rc, "creating a %s thread (SCHED_FIFO %d, %s%d): %s",
 				  t->high ? "high" : "low", t->priority,

@@ -428,7 +428,9 @@ static int pw_start(struct pw_shared *sh, struct pw_waiter *t, void *(*fn)(void 
 	int rc;
 	CPU_ZERO(&one);
 	CPU_SET(sh->cpu, &one);
-	rc = probe_start_thread(&t->thread, SCHED_FIFO, sp.sched_priority,
+	char task[48];
+	snprintf(task, sizeof task, "the %s thread", role);
+	rc = probe_start_thread(sh->c, task, &t->thread, SCHED_FIFO, sp.sched_priority,
 				&one, PW_STACK_BYTES, fn, t);
 	if (rc)
 		return probe_fail(sh->c, rc, "creating the %s thread (SCHED_FIFO %d, CPU %d): %s",

@@ -211,19 +211,12 @@ static bool rr_check_in(struct rr_shared *sh, uint32_t run)
 	return true;
 }
 
-/* The task's own policy and quantum, checked once it runs. */
+/* The task's quantum, read once it runs (probe_start_thread checked its
+ * policy, priority and CPU at the kernel before). */
 static void rr_task_setup(struct rr_task *t)
 {
-	struct sched_param sp = { 0 };
 	struct timespec ts;
-	int policy = -1, rc = pthread_getschedparam(pthread_self(), &policy, &sp);
-	if (rc) {
-		t->err = rc;
-		t->what = "pthread_getschedparam";
-	} else if (policy != t->policy || sp.sched_priority != t->priority) {
-		t->err = EPERM;
-		t->what = "the policy and priority asked for";
-	} else if (sched_rr_get_interval(0, &ts) != 0) {
+	if (sched_rr_get_interval(0, &ts) != 0) {
 		t->err = errno;
 		t->what = "sched_rr_get_interval";
 	} else {
@@ -294,7 +287,9 @@ static int rr_create(const struct probe_ctx *c, struct rr_task *t, int cpu)
 	int rc;
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
-	rc = probe_start_thread(&t->tid, t->policy, sp.sched_priority,
+	char task[48];
+	snprintf(task, sizeof task, "the %s task on CPU %d", name, cpu);
+	rc = probe_start_thread(c, task, &t->tid, t->policy, sp.sched_priority,
 				&one, RR_STACK_BYTES, rr_main, t);
 	if (rc == EPERM)
 		return probe_fail(c, rc, "%s priority %d is not allowed here (EPERM): run as root, "

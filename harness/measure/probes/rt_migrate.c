@@ -359,7 +359,9 @@ static int rm_create(struct probe_ctx *c, struct rm_shared *sh, struct rm_task *
 {
 	struct sched_param sp = { .sched_priority = t->prio };
 	int rc;
-	rc = probe_start_thread(&t->thread, SCHED_FIFO, sp.sched_priority,
+	char task[40];
+	snprintf(task, sizeof task, "task %u", t->rank);
+	rc = probe_start_thread(c, task, &t->thread, SCHED_FIFO, sp.sched_priority,
 				&sh->cpus, RM_STACK_BYTES, rm_task_main, t);
 	if (rc)
 		return probe_fail(c, rc, "creating task %u (SCHED_FIFO priority %d): %s", t->rank,

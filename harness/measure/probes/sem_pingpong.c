@@ -160,61 +160,24 @@ failed:
 
 static void *peer_thread(void *arg)
 {
-	const struct pp_peer *p = arg;
-	int policy = -1;
-	struct sched_param sp = { 0 };
-	/* The attributes asked for it; make sure the thread really runs so. */
-	if (pthread_getschedparam(pthread_self(), &policy, &sp) != 0 || policy != p->c->policy ||
-	    (policy != SCHED_OTHER && sp.sched_priority != p->c->priority)) {
-		probe_fail(p->c, EPERM, "peer thread: runs under policy %d priority %d, not %d/%d",
-			   policy, sp.sched_priority, p->c->policy, p->c->priority);
-		p->sh->peer_failed = 1;
-		p->ops->post(&p->sh->ch, IPC_TO_A);
-		return NULL;
-	}
-	peer_loop(p);
+	peer_loop(arg);
 	return NULL;
 }
 
+/* B as a thread of the worker: its policy, priority and CPU in its
+ * attributes, checked at the kernel before it runs (probe_start_thread). */
 static int start_thread(const struct pp_peer *p, pthread_t *tid)
 {
-	pthread_attr_t at;
-	struct sched_param sp = { .sched_priority = p->c->policy == SCHED_OTHER ? 0
-							    : p->c->priority };
-	const char *what;
-	int rc;
 	const struct probe_ctx *c = p->c;
-
-	pthread_attr_init(&at);
-	/* Without EXPLICIT_SCHED the thread would inherit A's policy only by
-	 * glibc's default; say it, and the affinity, outright. The stack is
-	 * small: mlockall(MCL_FUTURE) locks and populates all of it. */
-	what = "pthread_attr_setinheritsched";
-	if ((rc = pthread_attr_setinheritsched(&at, PTHREAD_EXPLICIT_SCHED)) != 0)
-		goto out;
-	what = "pthread_attr_setschedpolicy";
-	if ((rc = pthread_attr_setschedpolicy(&at, p->c->policy)) != 0)
-		goto out;
-	what = "pthread_attr_setschedparam";
-	if ((rc = pthread_attr_setschedparam(&at, &sp)) != 0)
-		goto out;
-	what = "pthread_attr_setstacksize";
-	if ((rc = pthread_attr_setstacksize(&at, 256 * 1024)) != 0)
-		goto out;
-	if (p->cpu >= 0) {
-		cpu_set_t set;
-		CPU_ZERO(&set);
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	if (p->cpu >= 0)
 		CPU_SET(p->cpu, &set);
-		what = "pthread_attr_setaffinity_np";
-		if ((rc = pthread_attr_setaffinity_np(&at, sizeof set, &set)) != 0)
-			goto out;
-	}
-	what = "pthread_create";
-	rc = pthread_create(tid, &at, peer_thread, (void *)p);
-out:
-	pthread_attr_destroy(&at);
+	int rc = probe_start_thread(c, "the peer thread", tid, c->policy,
+				    c->policy == SCHED_OTHER ? 0 : c->priority,
+				    p->cpu >= 0 ? &set : NULL, 256 * 1024, peer_thread, (void *)p);
 	if (rc)
-		return probe_fail(c, rc, "peer thread: %s: %s (%s)", what, probe_errname(rc),
+		return probe_fail(c, rc, "peer thread: pthread_create: %s (%s)", probe_errname(rc),
 				  strerror(rc));
 	return 0;
 }
@@ -229,7 +192,7 @@ static int start_process(const struct pp_peer *p, pid_t *pid)
 	}
 	if (*pid == 0) {
 		/* mlockall, pinning, policy; death with the worker. */
-		if (probe_peer_setup(p->c, p->cpu) != 0) {
+		if (probe_peer_setup(p->c, "the peer process", p->cpu, p->c->priority) != 0) {
 			p->sh->peer_failed = 1;
 			p->ops->post(&p->sh->ch, IPC_TO_A);
 			_exit(1);

@@ -300,7 +300,9 @@ static int tw_create(struct probe_ctx *c, struct tw_thread *t)
 	int rc;
 	CPU_ZERO(&one);
 	CPU_SET(t->cpu, &one);
-	rc = probe_start_thread(&t->tid, c->policy, sp.sched_priority,
+	char task[48];
+	snprintf(task, sizeof task, "the measuring thread of CPU %d", t->cpu);
+	rc = probe_start_thread(c, task, &t->tid, c->policy, sp.sched_priority,
 				&one, TW_STACK_BYTES, tw_thread_main, t);
 	if (rc)
 		return probe_fail(c, rc, "creating the measuring thread on CPU %d (policy %d, "
