@@ -74,6 +74,11 @@ struct probe_decl {
 	 * harness/measure/probe.h). Behaviour probes that plan their runs
 	 * ahead to fit the timeout leave it false. */
 	bool by_time;
+	/* What the probe checks at the kernel before it measures, besides the
+	 * worker's own policy, priority and CPUs (every probe's): the tasks it
+	 * starts and what of each (probe_start_thread, probe_peer_setup), for
+	 * `rtconform list` and docs/probes.md. */
+	const char *verifies;
 	/* Optional: reject a combination of parameter values that cannot work
 	 * (values[i] is params[i]'s value, defaults applied). Return NULL if fine,
 	 * else a sentence saying why, written into buf. */

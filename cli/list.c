@@ -37,6 +37,9 @@ static void list_probes(void)
 			list_metric(&p->decl.metrics[j], j == 0);
 		printf("    runs     %s\n", p->decl.by_time ? "by count (runs=) or by time (duration=)"
 							    : "by count only (runs=)");
+		term_println(stdout, "    verifies at the kernel before measuring: the worker's "
+			     "policy, priority and CPUs; %s", p->decl.verifies ? p->decl.verifies
+									: "nothing else");
 		char why[300];
 		if (p->supported && p->supported(why, sizeof why))
 			term_println(stdout, "    not available here: %s", why);

@@ -160,6 +160,9 @@ cleanup_sh:
 
 const struct probe probe_clone = {
 	.decl.name = "clone",
+	.decl.verifies = "the children inherit the worker's checked policy, priority and CPUs "
+		"(reset-on-fork is off); a child is not checked itself, as that would be "
+		"inside the measured clone()",
 	.decl.help = "the raw clone() system call of a child that exits at once: call and "
 		"child-start latency (clone() latency)",
 	PROBE_PARAMS(params),

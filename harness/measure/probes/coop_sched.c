@@ -288,6 +288,8 @@ cleanup:
 
 const struct probe probe_coop_sched = {
 	.decl.name = "coop-sched",
+	.decl.verifies = "nothing beyond the worker: its tasks are user-level contexts of the "
+		"worker's one thread",
 	.decl.help = "one cycle of a minimal cooperative user-level scheduler: pick a task, switch "
 		"to it, it decrements a counter and yields (as cttimer does)",
 	PROBE_PARAMS(params),

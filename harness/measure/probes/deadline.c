@@ -768,6 +768,9 @@ static const char *dl_check(const char *const *values, char *buf, size_t len)
 
 const struct probe probe_deadline = {
 	.decl.name = "deadline",
+	.decl.verifies = "each task and admission-trial thread under the worker's policy when it "
+		"starts, and each task's SCHED_DEADLINE runtime, deadline and period once "
+		"it switched (sched_getattr)",
 	.decl.help = "SCHED_DEADLINE: admission control refuses what exceeds the bandwidth "
 		"limit and admits what fits; periodic jobs within their runtime meet their "
 		"deadlines; iterations = jobs per task per run",

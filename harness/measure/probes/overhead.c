@@ -222,6 +222,7 @@ cleanup:
 
 const struct probe probe_overhead = {
 	.decl.name = "overhead",
+	.decl.verifies = "nothing beyond the worker: it starts no task",
 	.decl.help = "cost of an empty loop, the clocks, the harness's timestamp and histogram "
 		"record; per-op = a timed batch / batch (basic overheads)",
 	PROBE_PARAMS(params),

@@ -617,6 +617,9 @@ static const char *pi_check(const char *const *values, char *buf, size_t len)
 
 const struct probe probe_priority_inherit = {
 	.decl.name = "priority-inherit",
+	.decl.verifies = "the high, medium and low tasks (threads, or the low one a process): "
+		"policy, priority and CPU; the mutex protocol is judged by its effect "
+		"(violations)",
 	.decl.help = "priority inversion on one CPU: a low task holds a mutex, a high task waits "
 		"for it, a medium task becomes runnable; with priority inheritance or a ceiling "
 		"the medium task must not run while the high one waits",

@@ -484,6 +484,7 @@ static const char *pp_check(const char *const *values, char *buf, size_t len)
 
 const struct probe probe_priority_preempt = {
 	.decl.name = "priority-preempt",
+	.decl.verifies = "every high and low thread: SCHED_FIFO, its priority and its CPUs",
 	.decl.help = "a lower-priority SCHED_FIFO thread must never run while every CPU has a "
 		"runnable higher-priority one (LTP sched_football's rule); one match of `duration` "
 		"per run, iterations not used",

@@ -700,6 +700,7 @@ static void pw_cleanup(const struct result_shm *res)
 
 const struct probe probe_priority_wake = {
 	.decl.name = "priority-wake",
+	.decl.verifies = "the waker and every waiter: SCHED_FIFO, its priority and the one CPU",
 	.decl.help = "waiters of distinct SCHED_FIFO priorities, blocked on one semaphore, futex, "
 		"condition variable or message queue, must be released highest priority first; "
 		"violations = waiters that returned before a higher-priority one (LTP prio-wake); "

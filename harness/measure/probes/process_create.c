@@ -193,6 +193,9 @@ static int pc_run(struct probe_ctx *c)
 
 const struct probe probe_process_create = {
 	.decl.name = "process-create",
+	.decl.verifies = "the children inherit the worker's checked policy, priority and CPUs "
+		"(reset-on-fork is off); a child is not checked itself, as that would be "
+		"inside the measured creation",
 	.decl.help = "create a process that ends at once and reap it: fork, vfork, posix_spawn "
 		"or fork+execve of rtconform-nop (docs/background.md)",
 	PROBE_PARAMS(params),

@@ -567,6 +567,8 @@ static const char *rr_check(const char *const *values, char *buf, size_t len)
 
 const struct probe probe_rr_quantum = {
 	.decl.name = "rr-quantum",
+	.decl.verifies = "every task: SCHED_RR (or SCHED_FIFO), its priority and its one CPU; then "
+		"its quantum (sched_rr_get_interval)",
 	.decl.help = "SCHED_RR tasks of one priority on one CPU take turns: how long each holds "
 		"the CPU (slice) beside the kernel's quantum, and slices over two quanta while "
 		"another was runnable (violations); one run of `duration`, iterations not used",

@@ -482,6 +482,7 @@ static const char *rm_check(const char *const *values, char *buf, size_t len)
 
 const struct probe probe_rt_migrate = {
 	.decl.name = "rt-migrate",
+	.decl.verifies = "every task: SCHED_FIFO, its priority and the CPUs it may use",
 	.decl.help = "more SCHED_FIFO tasks than CPUs released at once: a lower-priority task "
 		"must not start while a higher one waits (rt-migrate-test's check); "
 		"iterations = releases per run",

@@ -140,6 +140,7 @@ static int selftest_run(struct probe_ctx *c)
 
 const struct probe probe_selftest = {
 	.decl.name = "selftest",
+	.decl.verifies = "nothing beyond the worker: it starts no task",
 	.decl.help = "checks the harness: an empty interval, or a worker that crashes, hangs, "
 		"spins, exits or fails on purpose",
 	PROBE_PARAMS(params),

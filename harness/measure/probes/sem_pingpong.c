@@ -354,6 +354,8 @@ close:
 
 const struct probe probe_sem_pingpong = {
 	.decl.name = "sem-pingpong",
+	.decl.verifies = "the peer (thread or process): the worker's policy and priority, and its "
+		"CPU when placed",
 	.decl.help = "wake-up ping-pong between two tasks over a semaphore, futex, mutex + condition "
 		"variable, pipe or eventfd; per-op = cycle / 2 (SPY memo), wakeup = one-way post "
 		"to return (ptsematest, svsematest)",

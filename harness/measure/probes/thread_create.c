@@ -209,6 +209,9 @@ cleanup:
 
 const struct probe probe_thread_create = {
 	.decl.name = "thread-create",
+	.decl.verifies = "the threads inherit the worker's checked policy, priority and CPUs "
+		"(reset-on-fork is off); a thread is not checked itself, as that would be "
+		"inside the measured creation",
 	.decl.help = "pthread_create + pthread_join (or a detached thread and a semaphore) of a "
 		"thread that returns at once (creation on Unix)",
 	PROBE_PARAMS(params),

@@ -472,6 +472,7 @@ static const char *ts_check(const char *const *values, char *buf, size_t len)
 
 const struct probe probe_timer_semantics = {
 	.decl.name = "timer-semantics",
+	.decl.verifies = "nothing beyond the worker: its timers signal the worker's own thread",
 	.decl.help = "POSIX timer rules: no early expiry, an expired absolute time fires at "
 		"once, overruns counted right (nanosleep, timer signal, timerfd); "
 		"iterations = wake-ups per run",

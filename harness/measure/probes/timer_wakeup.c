@@ -436,6 +436,8 @@ static const char *tw_check(const char *const *values, char *buf, size_t len)
 
 const struct probe probe_timer_wakeup = {
 	.decl.name = "timer-wakeup",
+	.decl.verifies = "each CPU's measuring thread: the worker's policy and priority, and its "
+		"one CPU",
 	.decl.help = "periodic clock_nanosleep wake-up latency, one thread per CPU (cyclictest's "
 		"measurement); iterations = wake-ups per thread per run",
 	PROBE_PARAMS(params),
