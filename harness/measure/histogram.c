@@ -264,7 +264,7 @@ int64_t hist_signed_percentile(const struct hist *pos, const struct hist *neg, d
 	if (!(q > 0.0))
 		return hist_signed_min(pos, neg);
 	uint64_t rank = pct_rank(n, q);
-	if (rank <= nn) /* the rank-th smallest is the (nn - rank + 1)-th largest magnitude */
-		return neg_at_rank(neg, nn - rank + 1);
+	if (rank <= nn) /* the rank-th smallest value is the rank-th largest magnitude */
+		return neg_at_rank(neg, rank);
 	return (int64_t)value_at_rank(pos, rank - nn);
 }
