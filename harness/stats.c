@@ -83,26 +83,33 @@ static bool count_value(const struct hist *h, const struct statistic *st, double
 static bool duration_value(const struct metric_data *m, const struct statistic *st, double *v)
 {
 	const struct hist *h = &m->hist, *neg = metric_neg_c(m);
-	bool sgn = neg && neg->count;
+	if (st->kind == STAT_RUNS_MEAN_STDDEV)
+		return runs_mean_stddev(m, v);
+	if (!neg || !neg->count) {
+		if (st->kind == STAT_STDDEV)
+			*v = hist_stddev(h);
+		else if (st->kind == STAT_PCT)
+			*v = (double)hist_percentile(h, st->pct);
+		else /* min, max, mean: over one histogram, as a count's */
+			return st->kind != STAT_TOTAL && count_value(h, st, v);
+		return true;
+	}
 	switch (st->kind) {
 	case STAT_MIN:
-		*v = sgn ? (double)hist_signed_min(h, neg) : (double)h->min;
+		*v = (double)hist_signed_min(h, neg);
 		return true;
 	case STAT_MAX:
-		*v = sgn ? (double)hist_signed_max(h, neg) : (double)h->max;
+		*v = (double)hist_signed_max(h, neg);
 		return true;
 	case STAT_MEAN:
-		*v = sgn ? hist_signed_mean(h, neg) : hist_mean(h);
+		*v = hist_signed_mean(h, neg);
 		return true;
 	case STAT_STDDEV:
-		*v = sgn ? hist_signed_stddev(h, neg) : hist_stddev(h);
+		*v = hist_signed_stddev(h, neg);
 		return true;
 	case STAT_PCT:
-		*v = sgn ? (double)hist_signed_percentile(h, neg, st->pct)
-			 : (double)hist_percentile(h, st->pct);
+		*v = (double)hist_signed_percentile(h, neg, st->pct);
 		return true;
-	case STAT_RUNS_MEAN_STDDEV:
-		return runs_mean_stddev(m, v);
 	default:
 		return false;
 	}
