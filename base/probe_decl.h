@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Most runs a requirement may ask for and a worker records. */
 #define RTC_MAX_RUNS 1000u
@@ -79,6 +80,11 @@ struct probe_decl {
 	 * starts and what of each (probe_start_thread, probe_peer_setup), for
 	 * `rtconform list` and docs/probes.md. */
 	const char *verifies;
+	/* Bit i set: metric i is a duration whose samples can be below zero
+	 * (a timer that fires early). Recorded with metric_record_signed()
+	 * into two histograms (harness/measure/histogram.h); every statistic
+	 * of it is signed. */
+	uint32_t signed_metrics;
 	/* Optional: reject a combination of parameter values that cannot work
 	 * (values[i] is params[i]'s value, defaults applied). Return NULL if fine,
 	 * else a sentence saying why, written into buf. */

@@ -13,13 +13,23 @@
 #include "harness/measure/rtenv.h"
 #include "harness/measure/worker.h"
 
-/* The result memory as a memfd, so the exec'd worker can map it too; *fd
- * is left open for the caller (close-on-exec). */
-static struct result_shm *result_alloc_fd(unsigned nmetrics, unsigned nseries, size_t *bytes,
-					  int *fd)
+/* Where a block's negative histogram begins: after its own histogram. */
+static size_t neg_hist_offset(void)
 {
-	size_t stride = offsetof(struct metric_data, hist) + hist_bytes(HIST_DEFAULT_BITS);
-	stride = (stride + 63) & ~(size_t)63;
+	size_t off = offsetof(struct metric_data, hist) + hist_bytes(HIST_DEFAULT_BITS);
+	return (off + 63) & ~(size_t)63;
+}
+
+/* The result memory as a memfd, so the exec'd worker can map it too; *fd
+ * is left open for the caller (close-on-exec). signed_room: every block has
+ * room for a negative histogram (a probe with a signed metric; only the
+ * signed ones use it, see result_set_kinds). */
+static struct result_shm *result_alloc_fd(unsigned nmetrics, unsigned nseries, bool signed_room,
+					  size_t *bytes, int *fd)
+{
+	size_t stride = neg_hist_offset();
+	if (signed_room)
+		stride += (hist_bytes(HIST_DEFAULT_BITS) + 63) & ~(size_t)63;
 	if (nseries > PROBE_MAX_SERIES)
 		nseries = PROBE_MAX_SERIES;
 	size_t total = sizeof(struct result_shm) + (size_t)(nmetrics + nseries) * stride;
@@ -56,12 +66,31 @@ static struct result_shm *result_alloc_fd(unsigned nmetrics, unsigned nseries, s
 	return r;
 }
 
+static bool decl_has_signed(const struct probe_decl *d)
+{
+	return d->signed_metrics != 0;
+}
+
+static void make_signed(struct metric_data *m)
+{
+	m->neg_off = (uint32_t)neg_hist_offset();
+	hist_init(metric_neg(m), HIST_DEFAULT_BITS);
+}
+
 /* Each metric's kind, from the declaration (the probe's metrics, then the
- * harness's). */
+ * harness's), and a negative histogram for each signed one (and for the
+ * series when metric 0 is signed). The memory was made by result_alloc_fd
+ * with signed_room = decl_has_signed(d). */
 static void result_set_kinds(struct result_shm *r, const struct probe_decl *d)
 {
-	for (unsigned i = 0; i < r->nmetrics && i < decl_nmetrics(d); i++)
+	for (unsigned i = 0; i < r->nmetrics && i < decl_nmetrics(d); i++) {
 		result_metric(r, i)->kind = decl_metric(d, i)->kind;
+		if (i < 32 && (d->signed_metrics >> i & 1u))
+			make_signed(result_metric(r, i));
+	}
+	if (d->signed_metrics & 1u)
+		for (unsigned s = 0; s < r->nseries_alloc; s++)
+			make_signed(result_series(r, s));
 }
 
 struct result_shm *result_alloc(unsigned nmetrics, size_t *bytes)
@@ -69,9 +98,20 @@ struct result_shm *result_alloc(unsigned nmetrics, size_t *bytes)
 	return result_alloc_series(nmetrics, 0, bytes);
 }
 
+static struct result_shm *alloc_closed(unsigned nmetrics, unsigned nseries, bool signed_room,
+				       size_t *bytes)
+{
+	int fd;
+	struct result_shm *r = result_alloc_fd(nmetrics, nseries, signed_room, bytes, &fd);
+	if (r)
+		close(fd);
+	return r;
+}
+
 struct result_shm *result_alloc_for(const struct probe_decl *d, unsigned nseries, size_t *bytes)
 {
-	struct result_shm *r = result_alloc_series((unsigned)decl_nmetrics(d), nseries, bytes);
+	struct result_shm *r = alloc_closed((unsigned)decl_nmetrics(d), nseries,
+					    decl_has_signed(d), bytes);
 	if (r)
 		result_set_kinds(r, d);
 	return r;
@@ -79,11 +119,7 @@ struct result_shm *result_alloc_for(const struct probe_decl *d, unsigned nseries
 
 struct result_shm *result_alloc_series(unsigned nmetrics, unsigned nseries, size_t *bytes)
 {
-	int fd;
-	struct result_shm *r = result_alloc_fd(nmetrics, nseries, bytes, &fd);
-	if (r)
-		close(fd);
-	return r;
+	return alloc_closed(nmetrics, nseries, false, bytes);
 }
 
 /* The probe context the worker will rebuild from the spec: counts, policy,
@@ -138,8 +174,8 @@ int runner_prepare(const struct requirement *r, const struct req_file *f,
 	}
 
 	out->res = result_alloc_fd((unsigned)decl_nmetrics(&p->decl),
-				   p->per_cpu_series ? (unsigned)c->ncpus : 0, &out->res_bytes,
-				   &j->res_fd);
+				   p->per_cpu_series ? (unsigned)c->ncpus : 0,
+				   decl_has_signed(&p->decl), &out->res_bytes, &j->res_fd);
 	if (!out->res) {
 		j->res_fd = -1;
 		req_result_error(out, r, f, "cannot map result memory: %s", strerror(errno));

@@ -8,6 +8,27 @@
 
 #include "harness/measure/probe.h"
 
+/* The mean of a run's samples, below zero too; count != 0. */
+static long double run_mean(const struct run_stat *r)
+{
+	long double sum = (long double)r->sum - (long double)r->neg_sum;
+	return sum / (long double)r->count;
+}
+
+uint64_t metric_samples(const struct metric_data *m)
+{
+	const struct hist *neg = metric_neg_c(m);
+	return m->hist.count + (neg ? neg->count : 0);
+}
+
+double metric_median(const struct metric_data *m)
+{
+	const struct hist *neg = metric_neg_c(m);
+	if (neg && neg->count)
+		return (double)hist_signed_percentile(&m->hist, neg, 50);
+	return (double)hist_percentile(&m->hist, 50);
+}
+
 /* Sample stddev of the means of the runs that recorded anything, in units.
  * Two passes over the means: they are close together by nature, so the
  * single-pass formula would cancel. false with fewer than two such runs. */
@@ -17,7 +38,7 @@ static bool runs_mean_stddev(const struct metric_data *m, double *out)
 	uint32_t n = 0;
 	for (uint32_t r = 0; r < RTC_MAX_RUNS; r++) {
 		if (m->runs[r].count) {
-			total += (long double)m->runs[r].sum / (long double)m->runs[r].count;
+			total += run_mean(&m->runs[r]);
 			n++;
 		}
 	}
@@ -26,7 +47,7 @@ static bool runs_mean_stddev(const struct metric_data *m, double *out)
 	long double mean = total / n, ss = 0;
 	for (uint32_t r = 0; r < RTC_MAX_RUNS; r++) {
 		if (m->runs[r].count) {
-			long double d = (long double)m->runs[r].sum / (long double)m->runs[r].count - mean;
+			long double d = run_mean(&m->runs[r]) - mean;
 			ss += d * d;
 		}
 	}
@@ -56,13 +77,52 @@ static bool count_value(const struct hist *h, const struct statistic *st, double
 	}
 }
 
+/* A duration's statistic in units; false when it cannot be had. Signed
+ * statistics only when there are samples below zero, so an unsigned
+ * metric's figures are exactly what they always were. */
+static bool duration_value(const struct metric_data *m, const struct statistic *st, double *v)
+{
+	const struct hist *h = &m->hist, *neg = metric_neg_c(m);
+	if (st->kind == STAT_RUNS_MEAN_STDDEV)
+		return runs_mean_stddev(m, v);
+	if (!neg || !neg->count) {
+		if (st->kind == STAT_STDDEV)
+			*v = hist_stddev(h);
+		else if (st->kind == STAT_PCT)
+			*v = (double)hist_percentile(h, st->pct);
+		else /* min, max, mean: over one histogram, as a count's */
+			return st->kind != STAT_TOTAL && count_value(h, st, v);
+		return true;
+	}
+	switch (st->kind) {
+	case STAT_MIN:
+		*v = (double)hist_signed_min(h, neg);
+		return true;
+	case STAT_MAX:
+		*v = (double)hist_signed_max(h, neg);
+		return true;
+	case STAT_MEAN:
+		*v = hist_signed_mean(h, neg);
+		return true;
+	case STAT_STDDEV:
+		*v = hist_signed_stddev(h, neg);
+		return true;
+	case STAT_PCT:
+		*v = (double)hist_signed_percentile(h, neg, st->pct);
+		return true;
+	default:
+		return false;
+	}
+}
+
 bool stat_value(const struct metric_data *m, const struct statistic *st,
 		bool want_cycles, double *out)
 {
 	if (!m || !st || !out)
 		return false;
 	const struct hist *h = &m->hist;
-	if (h->count == 0 || h->count < stat_min_samples(st))
+	uint64_t n = metric_samples(m);
+	if (n == 0 || n < stat_min_samples(st))
 		return false;
 	if (m->kind == METRIC_COUNT)
 		return !want_cycles && count_value(h, st, out);
@@ -74,29 +134,8 @@ bool stat_value(const struct metric_data *m, const struct statistic *st,
 	if (!(scale > 0.0) || !isfinite(scale))
 		return false;
 	double v;
-	switch (st->kind) {
-	case STAT_MIN:
-		v = (double)h->min;
-		break;
-	case STAT_MAX:
-		v = (double)h->max;
-		break;
-	case STAT_MEAN:
-		v = hist_mean(h);
-		break;
-	case STAT_STDDEV:
-		v = hist_stddev(h);
-		break;
-	case STAT_PCT:
-		v = (double)hist_percentile(h, st->pct);
-		break;
-	case STAT_RUNS_MEAN_STDDEV:
-		if (!runs_mean_stddev(m, &v))
-			return false;
-		break;
-	default:
+	if (!duration_value(m, st, &v))
 		return false;
-	}
 	*out = v * scale;
 	return true;
 }
@@ -113,14 +152,16 @@ double metric_run_mean_ns(const struct metric_data *m, uint32_t run)
 {
 	if (!m || run >= RTC_MAX_RUNS || m->runs[run].count == 0)
 		return 0.0;
-	const struct run_stat *r = &m->runs[run];
-	return (double)((long double)r->sum / (long double)r->count) * m->ns_per_unit;
+	return (double)run_mean(&m->runs[run]) * m->ns_per_unit;
 }
 
 bool metric_run_max_ns(const struct metric_data *m, uint32_t run, double *out)
 {
 	if (!m || m->kind == METRIC_COUNT || run >= RTC_MAX_RUNS || m->runs[run].count == 0)
 		return false;
-	*out = (double)m->runs[run].max * m->ns_per_unit;
+	const struct run_stat *r = &m->runs[run];
+	/* Every sample below zero: the largest is the least magnitude. */
+	double mx = r->neg_count == r->count ? -(double)r->neg_least : (double)r->max;
+	*out = mx * m->ns_per_unit;
 	return true;
 }

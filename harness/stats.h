@@ -22,6 +22,14 @@ bool stat_value(const struct metric_data *m, const struct statistic *st,
  * that run recorded none. */
 bool metric_run_count(const struct metric_data *m, uint32_t run, uint64_t *out);
 
+/* Samples a metric holds: its histogram's, and those below zero of a
+ * signed metric. */
+uint64_t metric_samples(const struct metric_data *m);
+
+/* The median of a duration's samples in its units, whatever their number
+ * (the statistic p50 asks for enough samples first); 0 without samples. */
+double metric_median(const struct metric_data *m);
+
 /* Per-run figures of a metric. */
 double metric_run_mean_ns(const struct metric_data *m, uint32_t run);
 /* The largest sample of run `run` of a duration metric, ns; false when it

@@ -153,19 +153,45 @@ struct csv_hist {
 	uint64_t count, overflow, highest;
 	double ns_per_unit;
 	const struct rv_value *max;   /* ns, for the overflow row */
+	const struct rv_neg *neg;     /* samples below zero */
+	const struct rv_value *min;   /* ns, for the underflow row */
 };
 
 /* Whether the buckets and the overflow account for every sample: false for
  * a view read from a file that keeps no histogram. */
 static bool buckets_complete(const struct csv_hist *h)
 {
-	uint64_t sum = h->overflow;
+	uint64_t sum = h->overflow + rv_neg_count(h->neg);
 	for (size_t i = 0; i < h->nbuckets; i++) {
 		if (h->buckets[i].count > UINT64_MAX - sum)
 			return false;
 		sum += h->buckets[i].count;
 	}
 	return sum == h->count;
+}
+
+/* Samples below zero first, ascending in value: those beyond the range
+ * from the min to just below -highest, then each magnitude bucket's bounds
+ * negated. */
+static void neg_rows(FILE *f, const struct csv_hist *h)
+{
+	const struct rv_neg *n = h->neg;
+	if (n->overflow) {
+		put_real(f, h->min->have ? h->min->v : -(double)UINT64_MAX * h->ns_per_unit);
+		fputc(',', f);
+		put_real(f, -((double)h->highest + 1.0) * h->ns_per_unit);
+		fputc(',', f);
+		put_count(f, n->overflow);
+		fputc('\n', f);
+	}
+	for (size_t i = n->nbuckets; i-- > 0;) {
+		put_real(f, -(double)n->buckets[i].hi * h->ns_per_unit);
+		fputc(',', f);
+		put_real(f, -(double)n->buckets[i].lo * h->ns_per_unit);
+		fputc(',', f);
+		put_count(f, n->buckets[i].count);
+		fputc('\n', f);
+	}
 }
 
 /* The histogram file of h, and its line in index.csv. Its bounds are the
@@ -187,6 +213,7 @@ static void add_histogram(struct csv_build *b, const struct rv_file *vf, const s
 		return;
 	}
 	fputs("lo_ns,hi_ns,count\n", f);
+	neg_rows(f, h);
 	for (size_t i = 0; i < h->nbuckets; i++) {
 		const struct rv_bucket *k = &h->buckets[i];
 		put_real(f, (double)k->lo * h->ns_per_unit);
@@ -231,7 +258,8 @@ static void add_histograms(struct csv_build *b, const struct rv_file *vf, const 
 		if (m->kind != METRIC_DURATION)
 			continue;
 		struct csv_hist h = { m->name, m->buckets, m->nbuckets, m->count, m->overflow,
-				      m->highest, m->ns_per_unit, &m->ns[RV_MAX] };
+				      m->highest, m->ns_per_unit, &m->ns[RV_MAX], &m->neg,
+				      &m->ns[RV_MIN] };
 		add_histogram(b, vf, r, &h);
 	}
 	for (size_t si = 0; r->nmetrics && si < r->nseries && !b->failed; si++) {
@@ -239,7 +267,8 @@ static void add_histograms(struct csv_build *b, const struct rv_file *vf, const 
 		char metric[96];
 		snprintf(metric, sizeof metric, "%s.cpu%d", r->metrics[0].name, s->cpu);
 		struct csv_hist h = { metric, s->buckets, s->nbuckets, s->count, s->overflow,
-				      s->highest, r->metrics[0].ns_per_unit, &s->ns[RVS_MAX] };
+				      s->highest, r->metrics[0].ns_per_unit, &s->ns[RVS_MAX], &s->neg,
+				      &s->ns[RVS_MIN] };
 		if (!s->has_hist) { /* buckets not known: left out, counted */
 			b->c->no_histogram++;
 			continue;

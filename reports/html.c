@@ -709,6 +709,27 @@ static void series_table(struct xw *x, const struct rv_req *r)
 /* The first metric per CPU, for probes that keep it so (timer-wakeup): a
  * small histogram of each CPU beside the merged one above, then their
  * statistics. */
+/* The samples below zero of a signed metric (a timer that fired early):
+ * the log-scaled plot has no place for them, so the caption says how many
+ * there were and their range; the statistics table beside it has them in
+ * min, mean and the percentiles. */
+static void neg_caption(struct xw *x, const struct rv_metric *m)
+{
+	const struct rv_neg *n = &m->neg;
+	uint64_t c = rv_neg_count(n);
+	if (!c)
+		return;
+	double npu = m->ns_per_unit > 0 ? m->ns_per_unit : 1.0;
+	char lo[48], hi[48];
+	struct rv_value most = m->ns[RV_MIN];
+	double least = n->nbuckets ? -(double)n->buckets[0].lo * npu : -(double)m->highest * npu;
+	fmt_value(&most, QTY_NS, lo, sizeof lo);
+	struct rv_value lv = { true, least };
+	fmt_value(&lv, QTY_NS, hi, sizeof hi);
+	xw_textf(x, " Not in the plot: %llu sample%s below zero (early), from %s to about %s.",
+		 (unsigned long long)c, c == 1 ? "" : "s", lo, hi);
+}
+
 static void cpu_series(struct xw *x, const struct rv_req *r)
 {
 	char buf[160];
@@ -765,6 +786,7 @@ static void requirement(struct xw *x, const struct report_view *v, size_t f, siz
 			    "samples beyond a bound that was not met; dashed lines are the limits "
 			    "on this metric (green: met, red: not met).",
 			 (unsigned long long)m->count, r->id, m->name);
+		neg_caption(x, m);
 		xw_full_end(x);
 		xw_full_end(x); /* figure */
 		stats_table(x, m);

@@ -118,11 +118,9 @@ static json_t *count_metric(struct jb *b, const struct rv_metric *m)
 	return o;
 }
 
-/* {"highest": N, "buckets": [[lo, hi, count], ...]} */
-static json_t *histogram(struct jb *b, uint64_t highest, const struct rv_bucket *bks, size_t n)
+/* [[lo, hi, count], ...] */
+static json_t *bucket_list(struct jb *b, const struct rv_bucket *bks, size_t n)
 {
-	json_t *h = json_object();
-	set(b, h, "highest", juint(b, highest, "a histogram's highest value"));
 	json_t *buckets = json_array();
 	for (size_t i = 0; i < n; i++) {
 		json_t *bk = json_array();
@@ -131,7 +129,24 @@ static json_t *histogram(struct jb *b, uint64_t highest, const struct rv_bucket 
 		push(b, bk, juint(b, bks[i].count, "a bucket count"));
 		push(b, buckets, bk);
 	}
-	set(b, h, "buckets", buckets);
+	return buckets;
+}
+
+/* {"highest": N, "buckets": [[lo, hi, count], ...]}, and "negative":
+ * {"overflow": N, "buckets": [...]} (magnitudes) only when there are
+ * samples below zero, so every other histogram reads as before. */
+static json_t *histogram(struct jb *b, uint64_t highest, const struct rv_bucket *bks, size_t n,
+			 const struct rv_neg *neg)
+{
+	json_t *h = json_object();
+	set(b, h, "highest", juint(b, highest, "a histogram's highest value"));
+	set(b, h, "buckets", bucket_list(b, bks, n));
+	if (neg->nbuckets || neg->overflow) {
+		json_t *o = json_object();
+		set(b, o, "overflow", juint(b, neg->overflow, "an overflow count"));
+		set(b, o, "buckets", bucket_list(b, neg->buckets, neg->nbuckets));
+		set(b, h, "negative", o);
+	}
 	return h;
 }
 
@@ -162,7 +177,7 @@ static json_t *metric(struct jb *b, const struct rv_metric *m)
 
 	set(b, o, "median_ns", value(&m->median_ns));
 
-	set(b, o, "histogram", histogram(b, m->highest, m->buckets, m->nbuckets));
+	set(b, o, "histogram", histogram(b, m->highest, m->buckets, m->nbuckets, &m->neg));
 
 	json_t *runs = json_array();
 	for (size_t i = 0; i < m->nruns; i++) {
@@ -211,7 +226,7 @@ static void series_histogram(struct jb *b, json_t *so, const struct rv_series *s
 		return;
 	}
 	set(b, so, "overflow", juint(b, s->overflow, "a per-CPU overflow count"));
-	set(b, so, "histogram", histogram(b, s->highest, s->buckets, s->nbuckets));
+	set(b, so, "histogram", histogram(b, s->highest, s->buckets, s->nbuckets, &s->neg));
 }
 
 static json_t *requirement(struct jb *b, const struct rv_req *r)

@@ -271,15 +271,26 @@ static void read_buckets(struct jr *rd, const json_t *arr, const char *at,
 	}
 }
 
-/* {"highest": N, "buckets": [...]} */
+/* {"highest": N, "buckets": [...]}, and "negative": {"overflow": N,
+ * "buckets": [...]} when there were samples below zero. Without it (every
+ * unsigned metric, and every results.json written before the harness kept
+ * them: it folded them into 0 then) there were none. */
 static void read_histogram(struct jr *rd, const json_t *h, const char *at, uint64_t *highest,
-			   struct rv_bucket **out, size_t *n)
+			   struct rv_bucket **out, size_t *n, struct rv_neg *neg)
 {
-	char w[AT_LEN];
+	char w[AT_LEN], wn[AT_LEN];
 	const json_t *j;
 	u64_field(rd, h, at, "highest", highest);
 	if ((j = container_field(rd, h, at, "buckets", true, false, w)))
 		read_buckets(rd, j, w, out, n);
+	if (rd->rc || !json_object_get(h, "negative"))
+		return;
+	const json_t *o = container_field(rd, h, at, "negative", false, false, wn);
+	if (!o)
+		return;
+	u64_field(rd, o, wn, "overflow", &neg->overflow);
+	if ((j = container_field(rd, o, wn, "buckets", true, false, w)))
+		read_buckets(rd, j, w, &neg->buckets, &neg->nbuckets);
 }
 
 /* statistics_ns / statistics_cycles: every statistic, a number or null. */
@@ -388,7 +399,7 @@ static void read_metric(struct jr *rd, const json_t *obj, const char *at, struct
 	value_field(rd, obj, at, "median_ns", &m->median_ns);
 	const json_t *h = container_field(rd, obj, at, "histogram", false, false, w);
 	if (h)
-		read_histogram(rd, h, w, &m->highest, &m->buckets, &m->nbuckets);
+		read_histogram(rd, h, w, &m->highest, &m->buckets, &m->nbuckets, &m->neg);
 	if ((j = container_field(rd, obj, at, "runs", true, false, w)))
 		read_metric_runs(rd, j, w, m);
 }
@@ -448,7 +459,7 @@ static void read_series_histogram(struct jr *rd, const json_t *obj, const char *
 	s->has_hist = true;
 	u64_field(rd, obj, at, "overflow", &s->overflow);
 	if ((h = container_field(rd, obj, at, "histogram", false, false, w)))
-		read_histogram(rd, h, w, &s->highest, &s->buckets, &s->nbuckets);
+		read_histogram(rd, h, w, &s->highest, &s->buckets, &s->nbuckets, &s->neg);
 }
 
 static void read_series(struct jr *rd, const json_t *obj, const char *at, struct rv_series *s)

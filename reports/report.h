@@ -141,6 +141,19 @@ struct rv_bucket {
 	uint64_t lo, hi, count; /* inclusive bounds, in the metric's units */
 };
 
+/* The samples below zero of a signed metric (a timer that fired early):
+ * their magnitudes' non-empty buckets, ascending by magnitude, and the
+ * magnitudes above the histogram's `highest`. All 0 for a metric that is
+ * not signed, that had none, or that was read from a report written before
+ * they were kept (when the harness still folded them into 0). */
+struct rv_neg {
+	uint64_t overflow;
+	struct rv_bucket *buckets;
+	size_t nbuckets;
+};
+/* Samples below zero an rv_neg holds. */
+uint64_t rv_neg_count(const struct rv_neg *n);
+
 /* The statistics every report gives for a count metric, in this order. */
 #define RV_NCSTATS 4
 extern const char *const report_view_count_stats[RV_NCSTATS];
@@ -160,6 +173,7 @@ struct rv_metric {
 	struct rv_value ns[RV_NSTATS], cycles[RV_NSTATS];
 	struct rv_bucket *buckets;     /* non-empty buckets, ascending */
 	size_t nbuckets;
+	struct rv_neg neg;             /* samples below zero (count includes them) */
 	size_t nruns;                  /* runs completed */
 	uint64_t *run_count;           /* samples of each run; a count's count of it */
 	struct rv_value *run_mean_ns;  /* mean of each run (absent without samples);
@@ -215,6 +229,7 @@ struct rv_series {
 	uint64_t overflow, highest;
 	struct rv_bucket *buckets;
 	size_t nbuckets;
+	struct rv_neg neg;             /* samples below zero (count includes them) */
 };
 
 struct rv_req {

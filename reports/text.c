@@ -409,77 +409,87 @@ static void stat_line(FILE *out, const struct rv_metric *m, int i)
 }
 
 struct hist_group {
-	uint64_t lo, hi, count;
+	double lo, hi; /* ns */
+	uint64_t count;
 };
 
-/* Fold neighbouring non-empty buckets into at most HIST_ROWS groups: empty
- * ranges cost no rows, so a lone outlier keeps a row of its own instead of
- * vanishing into a wide linear bin. Returns the groups; *cmax the largest
- * count of a group or of the overflow. */
-static uint32_t group_buckets(const struct rv_metric *m, struct hist_group *g, uint64_t *cmax)
+/* Fold neighbouring non-empty buckets into at most `rows` groups, appended
+ * to g at *ng: empty ranges cost no rows, so a lone outlier keeps a row of
+ * its own instead of vanishing into a wide linear bin. neg: the buckets are
+ * magnitudes of samples below zero, walked from the largest so the groups
+ * still ascend in value. */
+static void group_buckets(const struct rv_bucket *b, size_t n, bool neg, double npu,
+			  uint32_t rows, struct hist_group *g, uint32_t *ng)
 {
-	size_t per = (m->nbuckets + HIST_ROWS - 1) / HIST_ROWS;
-	uint32_t ng = 0;
-	*cmax = m->overflow;
-	for (size_t k = 0; k < m->nbuckets; k++) {
-		const struct rv_bucket *b = &m->buckets[k];
-		if (k % per == 0) {
-			g[ng].lo = b->lo;
-			g[ng].count = 0;
-			ng++;
-		}
-		g[ng - 1].hi = b->hi;
-		g[ng - 1].count += b->count;
-		if (g[ng - 1].count > *cmax)
-			*cmax = g[ng - 1].count;
+	size_t per = (n + rows - 1) / rows;
+	for (size_t j = 0; j < n; j++) {
+		const struct rv_bucket *k = neg ? &b[n - 1 - j] : &b[j];
+		double lo = neg ? -(double)k->hi * npu : (double)k->lo * npu;
+		double hi = neg ? -(double)k->lo * npu : (double)k->hi * npu;
+		if (j % per == 0)
+			g[(*ng)++] = (struct hist_group){ lo, hi, 0 };
+		g[*ng - 1].hi = hi;
+		g[*ng - 1].count += k->count;
 	}
-	return ng;
 }
 
+/* One row: range, log-scaled bar, count and the cumulative share. */
+static void write_hist_row(FILE *out, const char *range, uint64_t count, double lmax,
+			   uint64_t *cum, uint64_t total)
+{
+	*cum += count;
+	int len = 0;
+	if (count && lmax > 0) {
+		len = (int)lround(BAR_WIDTH * log10(1.0 + (double)count) / lmax);
+		if (len < 1)
+			len = 1;
+	}
+	char bar[BAR_WIDTH + 1];
+	memset(bar, '#', (size_t)len);
+	bar[len] = '\0';
+	fprintf(out, "  %s |%-*s| %llu (%.3f%% cum)\n", range, BAR_WIDTH, bar,
+		(unsigned long long)count, total ? 100.0 * (double)*cum / (double)total : 0.0);
+}
+
+/* Samples below zero (a signed metric) come first: those beyond the range
+ * ("underflow"), then their groups, then the rest as ever. */
 static void write_histogram(FILE *out, const struct rv_metric *m)
 {
 	double npu = m->ns_per_unit > 0 ? m->ns_per_unit : 1.0;
-	if (!m->nbuckets && !m->overflow) {
+	const struct rv_neg *neg = &m->neg;
+	if (!m->nbuckets && !m->overflow && !neg->nbuckets && !neg->overflow) {
 		fprintf(out, "  histogram: no samples\n");
 		return;
 	}
 	struct hist_group g[HIST_ROWS];
-	uint64_t cmax;
-	uint32_t ng = group_buckets(m, g, &cmax);
+	uint32_t ng = 0, rows = neg->nbuckets ? HIST_ROWS / 2 : HIST_ROWS;
+	group_buckets(neg->buckets, neg->nbuckets, true, npu, rows, g, &ng);
+	group_buckets(m->buckets, m->nbuckets, false, npu, HIST_ROWS - ng, g, &ng);
+	uint64_t cmax = m->overflow > neg->overflow ? m->overflow : neg->overflow;
+	for (uint32_t r = 0; r < ng; r++)
+		if (g[r].count > cmax)
+			cmax = g[r].count;
 
 	/* Log-scaled bars: a tail of single outliers beside a million typical
 	 * samples must still show as a mark, or the picture lies about it. */
 	double lmax = log10(1.0 + (double)cmax);
 	uint64_t cum = 0;
+	char range[64];
 	fprintf(out, "  histogram (ns, log-scaled bars, %llu samples):\n",
 		(unsigned long long)m->count);
-	for (uint32_t r = 0; r <= ng; r++) {
-		uint64_t count;
-		char range[64];
-		if (r < ng) {
-			count = g[r].count;
-			snprintf(range, sizeof range, "%13.1f .. %13.1f", (double)g[r].lo * npu,
-				 (double)g[r].hi * npu);
-		} else {
-			if (!m->overflow)
-				break;
-			count = m->overflow;
-			snprintf(range, sizeof range, "%13s  > %13.1f", "overflow",
-				 (double)m->highest * npu);
-		}
-		cum += count;
-		int len = 0;
-		if (count && lmax > 0) {
-			len = (int)lround(BAR_WIDTH * log10(1.0 + (double)count) / lmax);
-			if (len < 1)
-				len = 1;
-		}
-		char bar[BAR_WIDTH + 1];
-		memset(bar, '#', (size_t)len);
-		bar[len] = '\0';
-		fprintf(out, "  %s |%-*s| %llu (%.3f%% cum)\n", range, BAR_WIDTH, bar,
-			(unsigned long long)count,
-			m->count ? 100.0 * (double)cum / (double)m->count : 0.0);
+	if (neg->overflow) {
+		snprintf(range, sizeof range, "%13s  < %13.1f", "underflow",
+			 -(double)m->highest * npu);
+		write_hist_row(out, range, neg->overflow, lmax, &cum, m->count);
+	}
+	for (uint32_t r = 0; r < ng; r++) {
+		snprintf(range, sizeof range, "%13.1f .. %13.1f", g[r].lo, g[r].hi);
+		write_hist_row(out, range, g[r].count, lmax, &cum, m->count);
+	}
+	if (m->overflow) {
+		snprintf(range, sizeof range, "%13s  > %13.1f", "overflow",
+			 (double)m->highest * npu);
+		write_hist_row(out, range, m->overflow, lmax, &cum, m->count);
 	}
 }
 

@@ -75,6 +75,14 @@ unsigned rv_req_batch_runs(const struct rv_req *r)
 	return n;
 }
 
+uint64_t rv_neg_count(const struct rv_neg *n)
+{
+	uint64_t c = n->overflow;
+	for (size_t i = 0; i < n->nbuckets; i++)
+		c += n->buckets[i].count;
+	return c;
+}
+
 /* ---- filling ----------------------------------------------------------- */
 
 /* A count metric: its statistics and each completed run's count. */
@@ -125,6 +133,16 @@ static bool fill_buckets(const struct hist *h, struct rv_bucket **out, size_t *n
 	return true;
 }
 
+/* A signed metric's samples below zero (nothing for another). */
+static void fill_neg(const struct metric_data *m, struct rv_neg *out, bool *failed)
+{
+	const struct hist *neg = metric_neg_c(m);
+	if (!neg || !neg->count)
+		return;
+	out->overflow = neg->overflow;
+	fill_buckets(neg, &out->buckets, &out->nbuckets, failed);
+}
+
 static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metric *vm,
 			bool *failed)
 {
@@ -137,13 +155,13 @@ static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metri
 		fill_count(r, m, vm, failed);
 		return;
 	}
-	vm->count = h->count;
+	vm->count = metric_samples(m);
 	vm->overflow = h->overflow;
 	vm->highest = h->highest;
 	vm->ns_per_unit = finite_or_0(m->ns_per_unit);
 	vm->cycles_per_unit = finite_or_0(m->cycles_per_unit);
-	if (h->count)
-		vm->median_ns = value(true, (double)hist_percentile(h, 50) * vm->ns_per_unit);
+	if (vm->count)
+		vm->median_ns = value(true, metric_median(m) * vm->ns_per_unit);
 
 	for (int i = 0; i < RV_NSTATS; i++) {
 		struct statistic st;
@@ -152,7 +170,7 @@ static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metri
 			continue;
 		/* The same rule as the properties: a statistic the samples are
 		 * too few for is absent, not a number. */
-		if (h->count < stat_min_samples(&st))
+		if (vm->count < stat_min_samples(&st))
 			continue;
 		if (stat_value(m, &st, false, &val))
 			vm->ns[i] = value(true, val);
@@ -162,6 +180,7 @@ static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metri
 
 	if (!fill_buckets(h, &vm->buckets, &vm->nbuckets, failed))
 		return;
+	fill_neg(m, &vm->neg, failed);
 
 	uint32_t runs = report_runs_done(r);
 	if (runs) {
@@ -204,15 +223,16 @@ static void fill_series(const struct req_result *r, struct rv_req *vr, bool *fai
 		const struct metric_data *m = result_metric_c(res, res->nmetrics + s);
 		struct rv_series *vs = &vr->series[s];
 		vs->cpu = res->series_cpu[s];
-		vs->count = m->hist.count;
+		vs->count = metric_samples(m);
 		vs->overflow = m->hist.overflow;
 		vs->highest = m->hist.highest;
 		vs->has_hist = fill_buckets(&m->hist, &vs->buckets, &vs->nbuckets, failed);
+		fill_neg(m, &vs->neg, failed);
 		for (int i = 0; i < RV_NSERIES_STATS; i++) {
 			struct statistic st;
 			double val;
 			if (stat_parse(report_view_series_stats[i], &st) != 0 ||
-			    m->hist.count < stat_min_samples(&st))
+			    vs->count < stat_min_samples(&st))
 				continue;
 			if (stat_value(m, &st, false, &val))
 				vs->ns[i] = value(true, val);
@@ -543,13 +563,16 @@ void report_view_req_free(struct rv_req *r)
 		struct rv_metric *m = &r->metrics[i];
 		free(m->name);
 		free(m->buckets);
+		free(m->neg.buckets);
 		free(m->run_count);
 		free(m->run_mean_ns);
 		free(m->run_max_ns);
 	}
 	free(r->metrics);
-	for (size_t i = 0; i < r->nseries; i++)
+	for (size_t i = 0; i < r->nseries; i++) {
 		free(r->series[i].buckets);
+		free(r->series[i].neg.buckets);
+	}
 	free(r->series);
 	memset(r, 0, sizeof *r);
 }

@@ -468,6 +468,48 @@ START_TEST(iteration_sums_to_count)
 }
 END_TEST
 
+/* Samples below zero in a second histogram of magnitudes, with known
+ * answers: -50 .. 49 (all small, so exact), then only negatives. */
+START_TEST(signed_statistics_known)
+{
+	struct hist *pos = new_hist(HIST_DEFAULT_BITS), *neg = new_hist(HIST_DEFAULT_BITS);
+	for (int v = -50; v <= 49; v++) {
+		if (v < 0)
+			hist_record(neg, (uint64_t)-v);
+		else
+			hist_record(pos, (uint64_t)v);
+	}
+	ck_assert_int_eq(hist_signed_min(pos, neg), -50);
+	ck_assert_int_eq(hist_signed_max(pos, neg), 49);
+	ck_assert_double_eq_tol(hist_signed_mean(pos, neg), -0.5, 1e-12);
+	/* variance of 100 consecutive integers: (n^2 - 1)/12 * n/(n - 1) */
+	ck_assert_double_eq_tol(hist_signed_stddev(pos, neg), sqrt(9999.0 / 12.0 * 100.0 / 99.0),
+				1e-9);
+	ck_assert_int_eq(hist_signed_percentile(pos, neg, 1), -50);
+	ck_assert_int_eq(hist_signed_percentile(pos, neg, 10), -41);
+	ck_assert_int_eq(hist_signed_percentile(pos, neg, 50), -1);
+	ck_assert_int_eq(hist_signed_percentile(pos, neg, 51), 0);
+	ck_assert_int_eq(hist_signed_percentile(pos, neg, 90), 39);
+	ck_assert_int_eq(hist_signed_percentile(pos, neg, 100), 49);
+
+	hist_reset(pos);
+	hist_reset(neg);
+	hist_record(neg, 10);
+	hist_record(neg, 20);
+	hist_record(neg, 30);
+	ck_assert_int_eq(hist_signed_min(pos, neg), -30);
+	ck_assert_int_eq(hist_signed_max(pos, neg), -10);
+	ck_assert_double_eq_tol(hist_signed_mean(pos, neg), -20.0, 1e-12);
+	ck_assert_double_eq_tol(hist_signed_stddev(pos, neg), 10.0, 1e-9);
+	ck_assert_int_eq(hist_signed_percentile(pos, neg, 50), -20);
+	/* Without samples below zero, the unsigned answers. */
+	ck_assert_int_eq(hist_signed_percentile(neg, NULL, 50), 20);
+	ck_assert_int_eq(hist_signed_min(neg, NULL), 10);
+	free(pos);
+	free(neg);
+}
+END_TEST
+
 static Suite *histogram_suite(void)
 {
 	Suite *s = suite_create("histogram");
@@ -486,6 +528,7 @@ static Suite *histogram_suite(void)
 	tcase_add_test(tc, error_bound_property);
 	tcase_add_test(tc, out_of_range_is_kept);
 	tcase_add_test(tc, empty_gives_zeros);
+	tcase_add_test(tc, signed_statistics_known);
 
 	tc = tu_tcase(s, "merge", 10);
 	tcase_add_test(tc, merge_equals_recording_all);

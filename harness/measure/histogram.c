@@ -97,26 +97,29 @@ double hist_stddev(const struct hist *h)
 	return (double)sqrtl(m2 / ((long double)n - 1.0L));
 }
 
-uint64_t hist_percentile(const struct hist *h, double q)
+/* The rank (1..count) of the q-th percentile of count samples, q in
+ * (0, 100). */
+static uint64_t pct_rank(uint64_t count, double q)
 {
-	if (!h->count)
-		return 0;
-	if (q >= 100.0)
-		return h->max;
-	if (!(q > 0.0)) /* written so that NaN lands here too */
-		return h->min;
 	/* q reaches us in binary (99.9 is 99.900000000000006), so the exact
 	 * rank q*count/100 can come out a hair above an integer: p99.9 of 1000
 	 * samples gave 999.0000000000001, ceil 1000, the max instead of the
 	 * 999th sample. Snap to the integer when within a few ulps of it; a real
 	 * fractional part that small would need a q with more significant
 	 * digits than a double holds. */
-	long double x = (long double)q * (long double)h->count / 100.0L;
+	long double x = (long double)q * (long double)count / 100.0L;
 	long double nearest = roundl(x);
 	if (fabsl(x - nearest) <= 4.0L * DBL_EPSILON * nearest)
 		x = nearest;
 	long double r = ceill(x);
-	uint64_t rank = r < 1.0L ? 1 : r >= (long double)h->count ? h->count : (uint64_t)r;
+	return r < 1.0L ? 1 : r >= (long double)count ? count : (uint64_t)r;
+}
+
+/* The sample of rank `rank` (1..count) counted from the smallest: the
+ * upper bound of its bucket, clamped to [min, max]; the max when it lies
+ * among overflowed samples. */
+static uint64_t value_at_rank(const struct hist *h, uint64_t rank)
+{
 	uint64_t seen = 0;
 	for (uint32_t i = 0; i < h->nbuckets; i++) {
 		seen += h->counts[i];
@@ -130,6 +133,17 @@ uint64_t hist_percentile(const struct hist *h, double q)
 		}
 	}
 	return h->max; /* the rank lies among overflowed samples */
+}
+
+uint64_t hist_percentile(const struct hist *h, double q)
+{
+	if (!h->count)
+		return 0;
+	if (q >= 100.0)
+		return h->max;
+	if (!(q > 0.0)) /* written so that NaN lands here too */
+		return h->min;
+	return value_at_rank(h, pct_rank(h->count, q));
 }
 
 bool hist_merge(struct hist *dst, const struct hist *src)
@@ -164,4 +178,93 @@ bool hist_next_bucket(const struct hist *h, uint32_t *i, uint64_t *lo,
 		}
 	}
 	return false;
+}
+
+/* ---- signed samples ---------------------------------------------------- */
+
+static uint64_t neg_count(const struct hist *neg)
+{
+	return neg ? neg->count : 0;
+}
+
+int64_t hist_signed_min(const struct hist *pos, const struct hist *neg)
+{
+	if (neg_count(neg))
+		return -(int64_t)neg->max;
+	return pos->count ? (int64_t)pos->min : 0;
+}
+
+int64_t hist_signed_max(const struct hist *pos, const struct hist *neg)
+{
+	if (pos->count)
+		return (int64_t)pos->max;
+	return neg_count(neg) ? -(int64_t)neg->min : 0;
+}
+
+double hist_signed_mean(const struct hist *pos, const struct hist *neg)
+{
+	uint64_t n = pos->count + neg_count(neg);
+	if (!n)
+		return 0.0;
+	__int128 sum = (__int128)pos->sum - (neg ? (__int128)neg->sum : 0);
+	return (double)((long double)sum / (long double)n);
+}
+
+double hist_signed_stddev(const struct hist *pos, const struct hist *neg)
+{
+	uint64_t n = pos->count + neg_count(neg);
+	if (n < 2)
+		return 0.0;
+	/* hist_stddev's exact shift, signed: with q the mean truncated toward
+	 * zero and r = sum - q*n (|r| < n),
+	 *   S = sum (x - q)^2 = sumsq - q*(2*sum - q*n) = sumsq - q*(sum + r),
+	 *   sum (x - mean)^2 = S - r^2/n. */
+	__int128 sum = (__int128)pos->sum - (neg ? (__int128)neg->sum : 0);
+	__int128 sumsq = (__int128)(pos->sumsq + (neg ? neg->sumsq : 0));
+	__int128 q = sum / (__int128)n;
+	__int128 r = sum - q * (__int128)n;
+	__int128 s = sumsq - q * (sum + r);
+	long double m2 = (long double)s - (long double)r * (long double)r / (long double)n;
+	if (m2 < 0)
+		m2 = 0;
+	return (double)sqrtl(m2 / ((long double)n - 1.0L));
+}
+
+/* The k-th largest magnitude (1..count) of a histogram of magnitudes, as
+ * the value's upper bound: minus the lower bound of its bucket, clamped to
+ * the exact [-max, -min]. Overflowed magnitudes are the largest: a rank
+ * among them gives -(highest + 1), the least negative they can be (the
+ * exact -max for the first). */
+static int64_t neg_at_rank(const struct hist *neg, uint64_t k)
+{
+	if (k <= neg->overflow)
+		return k == 1 ? -(int64_t)neg->max : -(int64_t)(neg->highest + 1);
+	uint64_t seen = neg->overflow;
+	for (uint32_t i = neg->nbuckets; i-- > 0;) {
+		seen += neg->counts[i];
+		if (seen >= k) {
+			uint64_t mag = hist_bucket_lo(neg, i);
+			if (mag < neg->min)
+				mag = neg->min;
+			if (mag > neg->max)
+				mag = neg->max;
+			return -(int64_t)mag;
+		}
+	}
+	return -(int64_t)neg->min;
+}
+
+int64_t hist_signed_percentile(const struct hist *pos, const struct hist *neg, double q)
+{
+	uint64_t nn = neg_count(neg), n = pos->count + nn;
+	if (!n)
+		return 0;
+	if (q >= 100.0)
+		return hist_signed_max(pos, neg);
+	if (!(q > 0.0))
+		return hist_signed_min(pos, neg);
+	uint64_t rank = pct_rank(n, q);
+	if (rank <= nn) /* the rank-th smallest value is the rank-th largest magnitude */
+		return neg_at_rank(neg, rank);
+	return (int64_t)value_at_rank(pos, rank - nn);
 }

@@ -96,4 +96,27 @@ bool hist_merge(struct hist *dst, const struct hist *src);
 bool hist_next_bucket(const struct hist *h, uint32_t *i, uint64_t *lo,
 		      uint64_t *hi, uint64_t *count);
 
+/* ---- signed samples -------------------------------------------------------
+ *
+ * A metric whose samples can be below zero (a timer that fires early) keeps
+ * two histograms of the same bits: `pos` holds the samples >= 0 as they are,
+ * `neg` the magnitudes of those < 0 (-v). Recording picks one with a single
+ * sign test, so each stays O(1), lock- and allocation-free, and a metric that
+ * is not signed records exactly as before. The statistics below are over
+ * both; with neg NULL or empty they equal the unsigned ones above (the
+ * callers use those then, so unsigned figures are the same bytes). */
+
+/* Signed smallest and largest sample; 0 if both are empty. */
+int64_t hist_signed_min(const struct hist *pos, const struct hist *neg);
+int64_t hist_signed_max(const struct hist *pos, const struct hist *neg);
+/* Exact mean and sample standard deviation (n - 1) of all samples. */
+double hist_signed_mean(const struct hist *pos, const struct hist *neg);
+double hist_signed_stddev(const struct hist *pos, const struct hist *neg);
+/* The q-th percentile over both, by hist_percentile's rule: the rank is
+ * ceil(q/100 * count) counted from the most negative sample; a rank among
+ * the negative samples gives minus the lower bound of its magnitude's
+ * bucket (the value's upper bound, conservative like the positive side),
+ * clamped to the exact [min, max]. 0 if empty. */
+int64_t hist_signed_percentile(const struct hist *pos, const struct hist *neg, double q);
+
 #endif

@@ -242,10 +242,7 @@ static void by_time_fold(struct probe_ctx *c)
 	for (unsigned b = 0; b < blocks; b++) {
 		struct run_stat *rs = result_metric(res, b)->runs;
 		for (uint32_t k = 0; k < RTC_MAX_RUNS / 2; k++) {
-			struct run_stat a = rs[2 * k], z = rs[2 * k + 1];
-			rs[k] = (struct run_stat){ .count = a.count + z.count,
-						   .max = a.max > z.max ? a.max : z.max,
-						   .sum = a.sum + z.sum };
+			rs[k] = run_stat_merge(rs[2 * k], rs[2 * k + 1]);
 		}
 		memset(rs + RTC_MAX_RUNS / 2, 0, sizeof *rs * (RTC_MAX_RUNS / 2));
 	}

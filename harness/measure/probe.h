@@ -82,10 +82,30 @@ struct probe {
 /* Per-run figures of one metric: the run's largest sample is what tells
  * run-to-run noise of a maximum apart from a change (rtconform compare). */
 struct run_stat {
-	uint64_t count;
-	uint64_t max;            /* largest sample of the run (0 without samples) */
-	unsigned __int128 sum;
+	uint64_t count;          /* every sample of the run, below zero too */
+	uint64_t max;            /* largest sample >= 0 of the run (0 without) */
+	unsigned __int128 sum;   /* of the samples >= 0 */
+	/* Samples below zero (a signed metric only): how many, the sum of
+	 * their magnitudes and the least magnitude (the run's max when every
+	 * sample was below zero). */
+	uint64_t neg_count, neg_least;
+	unsigned __int128 neg_sum;
 };
+
+/* Two recorded runs as one (a run by time folds them; per-CPU series add
+ * up into the merged metric). */
+static inline struct run_stat run_stat_merge(struct run_stat a, struct run_stat z)
+{
+	uint64_t least = a.neg_least;
+	if (z.neg_count && (!a.neg_count || z.neg_least < least))
+		least = z.neg_least;
+	return (struct run_stat){ .count = a.count + z.count,
+				  .max = a.max > z.max ? a.max : z.max,
+				  .sum = a.sum + z.sum,
+				  .neg_count = a.neg_count + z.neg_count,
+				  .neg_least = least,
+				  .neg_sum = a.neg_sum + z.neg_sum };
+}
 
 /* One metric's results, in shared memory. Values recorded are in `units`;
  * ns_per_unit converts (e.g. ns_per_tick / 2 for per-op = cycle / 2).
@@ -107,8 +127,23 @@ struct metric_data {
 	double trip_ns;
 	uint64_t trip;
 	struct run_stat runs[RTC_MAX_RUNS];
+	/* A signed metric (and the series of a signed metric 0): bytes from
+	 * this block to the histogram of its samples' magnitudes below zero,
+	 * inside the block; 0: not signed. */
+	uint32_t neg_off;
 	struct hist hist; /* must be last: histogram counters follow */
 };
+
+/* The histogram of a signed metric's samples below zero, NULL when the
+ * metric is not signed. */
+static inline struct hist *metric_neg(struct metric_data *m)
+{
+	return m->neg_off ? (struct hist *)((char *)m + m->neg_off) : NULL;
+}
+static inline const struct hist *metric_neg_c(const struct metric_data *m)
+{
+	return m->neg_off ? (const struct hist *)((const char *)m + m->neg_off) : NULL;
+}
 
 enum worker_state {
 	WS_NEW = 0, WS_SETUP, WS_WARMUP, WS_MEASURING, WS_DONE, WS_FAILED,
@@ -282,10 +317,39 @@ static inline void metric_record(struct metric_data *m, uint32_t run, uint64_t v
 		m->runs[run].max = v;
 }
 
+/* A sample below zero of a signed metric: its magnitude into the
+ * negative histogram and the run's negative sums. Never trips a trace (a
+ * trip is a maximum exceeded). */
+static inline void metric_record_neg(struct metric_data *m, uint32_t run, uint64_t mag)
+{
+	struct run_stat *rs = &m->runs[run];
+	hist_record(metric_neg(m), mag);
+	if (!rs->neg_count || mag < rs->neg_least)
+		rs->neg_least = mag;
+	rs->count++;
+	rs->neg_count++;
+	rs->neg_sum += mag;
+}
+
+/* One sample of a signed metric (m->neg_off != 0). The one sign test
+ * replaces the clamp a probe would otherwise need. */
+static inline void metric_record_signed(struct metric_data *m, uint32_t run, int64_t v)
+{
+	if (__builtin_expect(v < 0, 0))
+		metric_record_neg(m, run, -(uint64_t)v);
+	else
+		metric_record(m, run, (uint64_t)v);
+}
+
 /* Record into series s (per-CPU histogram) during run c->run. */
 static inline void probe_record_series(struct probe_ctx *c, unsigned s, uint64_t v)
 {
 	metric_record(result_series(c->res, s), c->run, v);
+}
+/* The same for the series of a signed metric 0. */
+static inline void probe_record_series_signed(struct probe_ctx *c, unsigned s, int64_t v)
+{
+	metric_record_signed(result_series(c->res, s), c->run, v);
 }
 
 /* The value of a parameter by name (defaults applied), or NULL. */

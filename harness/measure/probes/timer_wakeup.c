@@ -5,7 +5,11 @@
  * inherited by accident). Each sleeps with clock_nanosleep(CLOCK_MONOTONIC,
  * TIMER_ABSTIME) until its next period and, on waking, reads CLOCK_MONOTONIC:
  * latency = actual wake - intended wake, in nanoseconds, recorded into that
- * CPU's series. A wake-up later than one or more following periods skips
+ * CPU's series with its sign. POSIX never lets an absolute sleep return
+ * before its target, so a wake-up below zero is a broken timer or clock:
+ * it is recorded as the negative figure it is (the metric is signed, see
+ * harness/measure/histogram.h), never folded into 0, and counted in the
+ * count metric `early`. A wake-up later than one or more following periods skips
  * them (the thread would otherwise fire a burst of back-to-back "wake-ups"
  * that never slept) and counts them as missed, as cyclictest skips them.
  *
@@ -50,10 +54,14 @@ static const struct probe_param params[] = {
 	  PARAM_ENUM, onoff, "on" },
 };
 
+enum { M_WAKEUP, M_EARLY };
+
 static const struct probe_metric metrics[] = {
-	{ "wakeup", "actual - intended wake-up time of a periodic clock_nanosleep "
-		    "(CLOCK_MONOTONIC, absolute), every selected CPU merged; per-CPU "
-		    "series beside it", METRIC_DURATION },
+	[M_WAKEUP] = { "wakeup", "actual - intended wake-up time of a periodic clock_nanosleep "
+		       "(CLOCK_MONOTONIC, absolute), every selected CPU merged, signed: an early "
+		       "wake-up is below zero; per-CPU series beside it", METRIC_DURATION },
+	[M_EARLY] = { "early", "wake-ups before the intended time (a POSIX violation), every "
+		      "selected CPU", METRIC_COUNT },
 };
 
 struct tw_shared {
@@ -70,6 +78,7 @@ struct tw_thread {
 	unsigned series;
 	int cpu;
 	uint64_t missed;
+	uint64_t early; /* of the current run; the main thread adds and zeroes it */
 	pthread_t tid;
 };
 
@@ -151,9 +160,11 @@ static void *tw_thread_main(void *arg)
 			if ((rc = sleep_until(next, c->stop)) != 0)
 				break;
 			uint64_t now = mono_ns();
-			/* Never early for an absolute CLOCK_MONOTONIC sleep;
-			 * the guard keeps a broken clock from wrapping. */
-			probe_record_series(c, t->series, now > next ? now - next : 0);
+			/* Signed: an early wake-up stays negative. The two's
+			 * complement difference is exact within +-292 years. */
+			int64_t late = (int64_t)(now - next);
+			probe_record_series_signed(c, t->series, late);
+			t->early += late < 0;
 			next = next_target(next, now, interval, &t->missed);
 			if (*c->stop)
 				break;
@@ -335,15 +346,22 @@ static int tw_start(struct probe_ctx *c, struct tw_shared *sh, struct tw_thread 
  * run 1, ... Between two stages every thread meets this one at `done`;
  * here the previous run is closed and the next opened (or quit decided),
  * then `go` releases them. */
-static void tw_stages(struct probe_ctx *c, struct tw_shared *sh)
+static void tw_stages(struct probe_ctx *c, struct tw_shared *sh, struct tw_thread *th, int n)
 {
 	for (uint32_t r = 0;; r++) {
 		pthread_barrier_wait(&sh->done);
-		if (r > 0)
+		if (r > 0) {
+			/* The threads' early wake-ups of the run, told to the
+			 * count metric here: the threads never share a counter. */
+			for (int i = 0; i < n; i++) {
+				probe_add_count(c, M_EARLY, th[i].early);
+				th[i].early = 0;
+			}
 			/* Zero, not the samples taken: the batch figure
 			 * (run time / N) of a periodic probe is only the
 			 * period, so it is left out of the reports. */
 			probe_run_end(c, 0);
+		}
 		if (r == c->runs || *c->stop || sh->failed)
 			sh->quit = 1;
 		else
@@ -365,12 +383,9 @@ static void tw_merge(struct probe_ctx *c, const struct tw_thread *th, const int 
 	for (int i = 0; i < n; i++) {
 		struct metric_data *s = result_series(res, (unsigned)i);
 		hist_merge(&m0->hist, &s->hist);
-		for (uint32_t r = 0; r < c->runs && r < RTC_MAX_RUNS; r++) {
-			m0->runs[r].count += s->runs[r].count;
-			m0->runs[r].sum += s->runs[r].sum;
-			if (s->runs[r].max > m0->runs[r].max)
-				m0->runs[r].max = s->runs[r].max;
-		}
+		hist_merge(metric_neg(m0), metric_neg(s));
+		for (uint32_t r = 0; r < c->runs && r < RTC_MAX_RUNS; r++)
+			m0->runs[r] = run_stat_merge(m0->runs[r], s->runs[r]);
 		missed += th[i].missed;
 	}
 	char interval_text[32];
@@ -407,7 +422,7 @@ static int tw_run(struct probe_ctx *c)
 	int dma_fd = tw_dma_latency(c, dma_note, sizeof dma_note);
 
 	if ((rc = tw_start(c, sh, th, cpus, n, &created)) == 0)
-		tw_stages(c, sh);
+		tw_stages(c, sh, th, created);
 
 	for (int i = 0; i < created; i++)
 		pthread_join(th[i].tid, NULL);
@@ -443,6 +458,7 @@ const struct probe probe_timer_wakeup = {
 	PROBE_PARAMS(params),
 	PROBE_METRICS(metrics),
 	.decl.by_time = true,
+	.decl.signed_metrics = 1u << M_WAKEUP,
 	.decl.check = tw_check,
 	.run = tw_run,
 	.per_cpu_series = true,
