@@ -190,6 +190,24 @@ START_TEST(get_outlives_callers_struct)
 }
 END_TEST
 
+/* CPUs whose TSCs stand apart are caught (and the one furthest off
+ * named); a spread within what pairing reads leaves is not. */
+START_TEST(tsc_disagreement_caught)
+{
+	const int cpus[3] = { 0, 2, 5 };
+	double spread;
+	int worst;
+	const double close[3] = { 100.0, 120.0, 90.0 };
+	ck_assert(!timebase_tsc_disagree(close, cpus, 3, &spread, &worst));
+	ck_assert_double_eq_tol(spread, 30.0, 1e-9);
+	const double apart[3] = { 100.0, 120.0, -40000.0 };
+	ck_assert(timebase_tsc_disagree(apart, cpus, 3, &spread, &worst));
+	ck_assert_int_eq(worst, 5);
+	ck_assert_double_eq_tol(spread, 40120.0, 1e-9);
+	ck_assert(!timebase_tsc_disagree(apart, cpus, 1, &spread, &worst));
+}
+END_TEST
+
 START_TEST(flags_match_whole_words)
 {
 	const char *line = "flags\t\t: fpu tsc nonstop_tsc_s3 constant_tsc_x rdtscp\n";
@@ -217,6 +235,7 @@ static Suite *timebase_suite(void)
 	tcase_add_test(tc, forced_clock);
 	tcase_add_test(tc, get_outlives_callers_struct);
 	tcase_add_test(tc, flags_match_whole_words);
+	tcase_add_test(tc, tsc_disagreement_caught);
 	return s;
 }
 

@@ -89,3 +89,21 @@ void timebase_measure_reads(struct timebase *tb)
 	else
 		tb->resolution_ns = (double)res * tb->ns_per_tick;
 }
+
+bool timebase_tsc_disagree(const double *off, const int *cpus, int n, double *spread,
+			   int *worst)
+{
+	double lo = 0, hi = 0, far = -1;
+	*worst = -1;
+	for (int i = 0; i < n; i++) {
+		lo = i == 0 || off[i] < lo ? off[i] : lo;
+		hi = i == 0 || off[i] > hi ? off[i] : hi;
+		double d = off[i] > off[0] ? off[i] - off[0] : off[0] - off[i];
+		if (d > far) {
+			far = d;
+			*worst = cpus[i];
+		}
+	}
+	*spread = hi - lo;
+	return *spread > TB_TSC_MAX_SKEW_NS;
+}

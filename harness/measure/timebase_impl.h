@@ -12,5 +12,12 @@ void timebase_set_current(const struct timebase *tb);
 void timebase_use_clock(struct timebase *tb);
 /* True when `flag` is a whole word of a /proc/cpuinfo flags line. */
 bool timebase_flag_listed(const char *flags, const char *flag);
+/* The CPUs' TSCs disagree too much to time with: the spread of their
+ * offsets from one clock (off[i] of CPU cpus[i], ns) is over
+ * TB_TSC_MAX_SKEW_NS. *spread and *worst (the CPU furthest from the first)
+ * say by how much. */
+#define TB_TSC_MAX_SKEW_NS 1000.0
+bool timebase_tsc_disagree(const double *off, const int *cpus, int n, double *spread,
+			   int *worst);
 
 #endif

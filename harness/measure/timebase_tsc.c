@@ -6,13 +6,16 @@
  * in the environment forces the clock. The frequency is estimated from TSC
  * and CLOCK_MONOTONIC_RAW deltas over growing intervals (10, 20, 40 ...
  * 1280 ms) until two successive estimates agree within 0.1 %; if they never
- * do, the clock is used and the reason says why.
+ * do, the clock is used and the reason says why. So it is when the CPUs'
+ * TSCs disagree by more than TB_TSC_MAX_SKEW_NS (each CPU's TSC offset
+ * from the one clock, compared before anything is measured).
  */
 #include "harness/measure/timebase.h"
 #include "harness/measure/timebase_impl.h"
 
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +80,34 @@ static double estimate_hz(unsigned ms)
 	return (double)(t1 - t0) * 1e9 / (double)(c1 - c0);
 }
 
+/* Each CPU's TSC offset from CLOCK_MONOTONIC_RAW (one clock for all CPUs)
+ * at hz, in ns, on every CPU this process may use (at most max), taken
+ * on each in turn; the caller's affinity is put back. A TSC that a
+ * hypervisor or firmware set apart per CPU makes every figure taken across
+ * two CPUs (a wake-up posted on one and seen on another, a thread that
+ * migrated) wrong by the difference. Returns how many CPUs were read. */
+static int tsc_cpu_offsets(double hz, double *off, int *cpus, int max)
+{
+	cpu_set_t mine, one;
+	int n = 0;
+	if (sched_getaffinity(0, sizeof mine, &mine) != 0)
+		return 0;
+	for (int cpu = 0; cpu < CPU_SETSIZE && n < max; cpu++) {
+		if (!CPU_ISSET(cpu, &mine))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof one, &one) != 0)
+			continue;
+		uint64_t tsc = 0, ns = 0;
+		paired_read(&tsc, &ns);
+		off[n] = (double)tsc * 1e9 / hz - (double)ns;
+		cpus[n++] = cpu;
+	}
+	sched_setaffinity(0, sizeof mine, &mine);
+	return n;
+}
+
 int timebase_init(struct timebase *tb, char *err, size_t errlen)
 {
 	(void)err;
@@ -108,6 +139,17 @@ int timebase_init(struct timebase *tb, char *err, size_t errlen)
 		snprintf(tb->reason, sizeof tb->reason,
 			 "TSC calibration did not settle within 0.1%% in %d rounds "
 			 "(last two: %.0f and %.0f Hz)", rounds, prev, hz);
+		timebase_use_clock(tb);
+		return 0;
+	}
+	static double off[1024];
+	static int cpus[1024];
+	int cpu, n = tsc_cpu_offsets(hz, off, cpus, 1024);
+	double skew;
+	if (timebase_tsc_disagree(off, cpus, n, &skew, &cpu)) {
+		snprintf(tb->reason, sizeof tb->reason,
+			 "the TSCs of this process's CPUs disagree by %.0f ns (CPU %d the furthest "
+			 "off): figures taken across CPUs would be off by that much", skew, cpu);
 		timebase_use_clock(tb);
 		return 0;
 	}

@@ -104,6 +104,7 @@ struct ts_state {
 	struct ts_account acc;
 	/* Over the whole measurement (runs only), for the note. */
 	uint64_t wakes, missed, busy, early, errors;
+	uint64_t backwards; /* past-deadline reads where the clock went back */
 };
 
 static inline uint64_t ts_now(clockid_t clk)
@@ -220,7 +221,10 @@ static int ts_past(struct ts_state *st, uint64_t *took)
 				return errno;
 	}
 	uint64_t t1 = ts_now(st->clock);
+	/* A clock that went back (a realtime clock stepped) has no span to
+	 * give: recorded as 0, and counted for the note. */
 	*took = t1 > t0 ? t1 - t0 : 0;
+	st->backwards += t1 < t0;
 	return rc;
 }
 
@@ -385,6 +389,11 @@ static void ts_note(struct probe_ctx *c, const struct ts_state *st)
 		 (unsigned long long)st->early, (unsigned long long)st->errors,
 		 (unsigned long long)st->missed, (unsigned long long)st->busy,
 		 (unsigned long long)st->busy_periods);
+	size_t used = strlen(c->res->note);
+	if (st->backwards && used + 2 < sizeof c->res->note)
+		snprintf(c->res->note + used, sizeof c->res->note - used, " %llu past-deadline "
+			 "figures recorded as 0: the clock went back while they were taken.",
+			 (unsigned long long)st->backwards);
 }
 
 static int ts_run(struct probe_ctx *c)
