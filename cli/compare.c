@@ -14,27 +14,36 @@
 
 static const char compare_usage[] =
 	"usage: rtconform compare BASELINE.json CANDIDATE.json [-o DIR] [--tolerance T]\n"
+	"                         [--significance A] [--allow-inconclusive]\n"
 	"\n"
 	"Compare the figures of a candidate run with a baseline run's, from the\n"
 	"results.json each wrote: requirements are matched by id, metrics by name. For\n"
 	"each duration metric its mean and max are compared, and every statistic a\n"
-	"limit is on. A figure is worse when it moved the wrong way by more than both\n"
-	"the tolerance (a fraction of the baseline value) and 3 times the larger\n"
-	"spread of its per-run values on either side (1.4826 x their median absolute\n"
-	"deviation), so run-to-run noise is not a regression (docs/fleet.md). Mean\n"
-	"and max are the typical run's (the median over runs). The table goes to\n"
-	"standard output.\n"
+	"limit is on. A figure is worse when it moved the wrong way by more than the\n"
+	"tolerance (a fraction of the baseline value) and the Mann-Whitney U test of\n"
+	"the two sides' per-run values finds the runs differ that way (two-sided p at\n"
+	"most the significance level), however scattered the candidate's runs are. It\n"
+	"is the same when it moved less and the test could have found a change;\n"
+	"inconclusive when the runs cannot decide: too few runs for the test ever to\n"
+	"reach the level (3 and 3 cannot: p >= 0.1), or a move beyond the tolerance\n"
+	"the test does not confirm (docs/fleet.md). Mean and max are the typical\n"
+	"run's (the median over runs). The table goes to standard output.\n"
 	"\n"
 	"  -o, --output DIR      also write compare.txt (the table), junit.xml (one\n"
 	"                        testcase per figure) and compare.html (the table and\n"
 	"                        both histograms of each changed metric) into DIR\n"
 	"      --tolerance T     relative tolerance, 0.25 or 25% (default 50%, 0 to 1000%)\n"
+	"      --significance A  the test's two-sided level (default 0.05, above 0 and\n"
+	"                        at most 0.5)\n"
+	"      --allow-inconclusive\n"
+	"                        exit 0 when figures are inconclusive but none worse\n"
 	"  -h, --help            this text\n"
 	"\n"
-	"exit status: 0 no figure worse, 1 a figure worse (or a requirement the\n"
-	"candidate could not measure), 2 usage error, an unreadable or invalid input\n"
-	"(a junit.xml: it keeps no per-run figures), runs that cannot be compared, or\n"
-	"an output that cannot be written\n";
+	"exit status: 0 no figure worse or inconclusive, 1 a figure worse or\n"
+	"inconclusive (inconclusive ones not with --allow-inconclusive) or a\n"
+	"requirement the candidate could not measure, 2 usage error, an unreadable or\n"
+	"invalid input (a junit.xml: it keeps no per-run figures), runs that cannot be\n"
+	"compared, or an output that cannot be written\n";
 
 /* The files -o DIR gets. */
 static const char *const out_names[] = { "compare.txt", "junit.xml", "compare.html" };
@@ -42,7 +51,7 @@ static const char *const out_names[] = { "compare.txt", "junit.xml", "compare.ht
 
 struct compare_args {
 	const char *outdir;
-	double tolerance;
+	struct cmp_opts opts;
 	const char *base, *cand;
 };
 
@@ -65,12 +74,28 @@ static int parse_tolerance(const char *v, double *out)
 	return 0;
 }
 
+/* A level above 0 and at most 0.5 (a two-sided test at more than 0.5
+ * would call noise a change more often than not). */
+static int parse_significance(const char *v, double *out)
+{
+	bool ok;
+	*out = num_parse(v, &ok);
+	if (!ok || !(*out > 0 && *out <= 0.5)) {
+		term_println(stderr, "rtconform compare: --significance '%s': expected a level above "
+			     "0 and at most 0.5 (0.05)", v);
+		return -1;
+	}
+	return 0;
+}
+
 #define COMPARE_GO_ON (-1)
 static int parse_options(int argc, char **argv, struct compare_args *a)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "tolerance", required_argument, NULL, 't' },
+		{ "significance", required_argument, NULL, 's' },
+		{ "allow-inconclusive", no_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -86,9 +111,14 @@ static int parse_options(int argc, char **argv, struct compare_args *a)
 			a->outdir = optarg;
 			break;
 		case 't':
-			if (parse_tolerance(optarg, &a->tolerance))
+			if (parse_tolerance(optarg, &a->opts.tolerance))
 				return EXIT_USAGE;
 			break;
+		case 's':
+			if (parse_significance(optarg, &a->opts.significance))
+				return EXIT_USAGE;
+			break;
+		case 'i': a->opts.allow_inconclusive = true; break;
 		case 'h': fputs(compare_usage, stdout); return 0;
 		default: return cli_getopt_error("compare", c, argv);
 		}
@@ -164,7 +194,8 @@ static int write_outputs(const struct cmp_result *r, char *const path[NOUT])
 int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	(void)ctx;
-	struct compare_args a = { .tolerance = CMP_DEFAULT_TOLERANCE };
+	struct compare_args a = { .opts = { .tolerance = CMP_DEFAULT_TOLERANCE,
+					    .significance = CMP_DEFAULT_SIGNIFICANCE } };
 	int rc = parse_options(argc, argv, &a);
 	if (rc != COMPARE_GO_ON)
 		return rc;
@@ -177,7 +208,7 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 	    cmp_read(a.cand, &cand, err, sizeof err) != 0) {
 		term_println(stderr, "rtconform compare: %s", err);
 		rc = EXIT_USAGE;
-	} else if (cmp_views(&base, &cand, a.tolerance, &r, err, sizeof err) != 0) {
+	} else if (cmp_views(&base, &cand, &a.opts, &r, err, sizeof err) != 0) {
 		term_println(stderr, "rtconform compare: %s and %s cannot be compared: %s", a.base,
 			     a.cand, err);
 		rc = EXIT_USAGE;

@@ -18,6 +18,8 @@ const char *cmp_outcome_name(enum cmp_outcome o)
 		return "better";
 	case CMP_WORSE:
 		return "WORSE";
+	case CMP_INCONCLUSIVE:
+		return "INCONCLUSIVE";
 	case CMP_NOT_COMPARED:
 		break;
 	}
@@ -26,7 +28,7 @@ const char *cmp_outcome_name(enum cmp_outcome o)
 
 int cmp_exit_status(const struct cmp_result *r)
 {
-	return r->worse ? 1 : 0;
+	return r->worse || (r->inconclusive && !r->opts.allow_inconclusive) ? 1 : 0;
 }
 
 void cmp_result_free(struct cmp_result *r)
@@ -173,25 +175,118 @@ static double median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
-/* The runs' spread: 1.4826 x the median absolute deviation of the per-run
- * values, an estimate of their standard deviation (it is one for normal
- * noise) that one wild run cannot inflate. 0 with fewer than two runs. */
-static double run_spread(const double *v, size_t n)
+/* ---- the test: Mann-Whitney U ------------------------------------------ */
+
+/* One value of the pooled runs, and which side it is of. */
+struct pooled {
+	double v;
+	bool y;
+};
+
+static int cmp_pooled(const void *a, const void *b)
 {
-	if (n < 2)
-		return 0.0;
-	double *tmp = malloc(n * sizeof *tmp), *dev = malloc(n * sizeof *dev);
-	double s = 0.0;
-	if (tmp && dev) {
-		memcpy(tmp, v, n * sizeof *tmp);
-		double med = median(tmp, n);
-		for (size_t i = 0; i < n; i++)
-			dev[i] = fabs(v[i] - med);
-		s = 1.4826 * median(dev, n);
+	const struct pooled *x = a, *y = b;
+	return x->v < y->v ? -1 : x->v > y->v;
+}
+
+/* The pooled values ranked: twice each value's midrank (an integer, so
+ * sums of ranks compare exactly) into rank2, in sorted order, and the
+ * ties' term sum(t^3 - t) over groups of t equal values. */
+static void midranks2(struct pooled *p, size_t n, long *rank2, double *ties)
+{
+	qsort(p, n, sizeof *p, cmp_pooled);
+	*ties = 0;
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && p[j].v == p[i].v; j++)
+			;
+		for (size_t k = i; k < j; k++)
+			rank2[k] = (long)(i + 1 + j); /* ranks i+1..j, twice their mean */
+		double t = (double)(j - i);
+		*ties += t * t * t - t;
 	}
-	free(tmp);
-	free(dev);
-	return s;
+}
+
+/* The exact two-sided p: the share of the C(n, k) ways of choosing k of
+ * the n ranked values whose doubled rank sum lies at least as far from its
+ * mean, k(n+1), as obs does. f[j][s] counts the ways of choosing j of the
+ * values seen so far with doubled rank sum s (the counting recursion, over
+ * midranks so ties are exact). -ENOMEM or 0. */
+static int mwu_exact_p(const long *rank2, size_t n, size_t k, long obs, double *p)
+{
+	size_t smax = 2 * k * n + 1;
+	double *f = calloc((k + 1) * smax, sizeof *f);
+	if (!f)
+		return -ENOMEM;
+	f[0] = 1;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1 < k ? i + 1 : k; j >= 1; j--)
+			for (size_t s = (size_t)rank2[i]; s < smax; s++)
+				f[j * smax + s] += f[(j - 1) * smax + s - (size_t)rank2[i]];
+	long mean = (long)(k * (n + 1)), dev = labs(obs - mean);
+	double tail = 0, all = 0;
+	for (size_t s = 0; s < smax; s++) {
+		all += f[k * smax + s];
+		if (labs((long)s - mean) >= dev)
+			tail += f[k * smax + s];
+	}
+	free(f);
+	*p = all > 0 ? fmin(1.0, tail / all) : 1.0;
+	return 0;
+}
+
+/* The normal approximation of the two-sided p of U (mean nx ny / 2), with
+ * the tie correction of its variance and a continuity correction of 1/2. */
+static double mwu_normal_p(double u, size_t nx, size_t ny, double ties)
+{
+	double n = (double)(nx + ny), m = (double)nx * (double)ny;
+	double var = m / 12.0 * ((n + 1) - ties / (n * (n - 1)));
+	if (!(var > 0))
+		return 1.0;
+	double z = fmax(fabs(u - m / 2.0) - 0.5, 0.0) / sqrt(var);
+	return fmin(1.0, erfc(z / sqrt(2.0)));
+}
+
+int cmp_mwu_test(const double *x, size_t nx, const double *y, size_t ny,
+		 enum cmp_mwu_method method, struct cmp_mwu *out)
+{
+	size_t n = nx + ny;
+	memset(out, 0, sizeof *out);
+	if (!nx || !ny || (method == CMP_MWU_EXACT && n > CMP_MWU_EXACT_MAX))
+		return -EINVAL;
+	struct pooled *p = malloc(n * sizeof *p);
+	long *rank2 = malloc(n * sizeof *rank2);
+	int rc = p && rank2 ? 0 : -ENOMEM;
+	if (!rc) {
+		for (size_t i = 0; i < n; i++)
+			p[i] = (struct pooled){ i < nx ? x[i] : y[i - nx], i >= nx };
+		double ties;
+		midranks2(p, n, rank2, &ties);
+		/* the smaller side's doubled rank sum: its distribution is the
+		 * smaller table, and its distance from the mean is the other's */
+		bool small_y = ny <= nx;
+		size_t k = small_y ? ny : nx;
+		long w2 = 0, w2y = 0;
+		for (size_t i = 0; i < n; i++) {
+			w2 += p[i].y == small_y ? rank2[i] : 0;
+			w2y += p[i].y ? rank2[i] : 0;
+		}
+		long mean_y = (long)(ny * (n + 1));
+		out->direction = w2y > mean_y ? 1 : w2y < mean_y ? -1 : 0;
+		out->u = (double)w2y / 2.0 - (double)ny * (double)(ny + 1) / 2.0;
+		double ways = 1; /* C(n, k), tie-free: the fewest equally likely outcomes */
+		for (size_t i = 1; i <= k; i++)
+			ways = ways * (double)(n - k + i) / (double)i;
+		out->p_best = fmin(1.0, 2.0 / ways);
+		out->exact = method == CMP_MWU_EXACT || (method == CMP_MWU_AUTO &&
+							 n <= CMP_MWU_EXACT_MAX);
+		if (out->exact)
+			rc = mwu_exact_p(rank2, n, k, w2, &out->p);
+		else
+			out->p = mwu_normal_p(out->u, nx, ny, ties);
+	}
+	free(p);
+	free(rank2);
+	return rc;
 }
 
 static const struct rv_limit *find_limit(const struct rv_req *r, const char *metric,
@@ -257,6 +352,47 @@ static bool side_value(const struct rv_req *r, const struct rv_metric *m, const 
 	return true;
 }
 
+/* Whether every one of v[0..n) is x. */
+static bool all_are(const double *v, size_t n, double x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] != x)
+			return false;
+	return true;
+}
+
+/* Decide a figure that moved by worse_by (in its bad direction), to
+ * `moved` by the tolerance alone, from the test on its per-run values. */
+static void decide(struct cmp *c, struct cmp_figure *f, enum cmp_outcome moved,
+		   const double *vb, size_t nb, const double *vc, size_t nc)
+{
+	struct cmp_mwu t;
+	double alpha = c->r->opts.significance;
+	int rc = cmp_mwu_test(vb, nb, vc, nc, CMP_MWU_AUTO, &t);
+	if (rc) {
+		failf(c, rc, "%s", strerror(-rc));
+		return;
+	}
+	f->tested = true;
+	f->p = t.p;
+	int bad = f->lower_is_worse ? -1 : 1;
+	if (t.p_best > alpha) {
+		f->outcome = CMP_INCONCLUSIVE;
+		fig_note(c, f, "too few runs (%zu and %zu) for the test to reach p <= %g: "
+			 "p >= %.3g even when no run of one side is within the other's",
+			 nb, nc, alpha, t.p_best);
+	} else if (moved == CMP_SAME) {
+		f->outcome = CMP_SAME;
+	} else if (t.p <= alpha && t.direction == (moved == CMP_WORSE ? bad : -bad)) {
+		f->outcome = moved;
+	} else {
+		f->outcome = CMP_INCONCLUSIVE;
+		fig_note(c, f, "moved beyond the tolerance, but the runs %s (p = %.3g, level %g)",
+			 t.p <= alpha ? "differ the other way" : "do not tell it from noise",
+			 t.p, alpha);
+	}
+}
+
 /* Judge one figure by the rule of compare.h. */
 static void judge(struct cmp *c, struct cmp_figure *f, const struct rv_req *rb,
 		  const struct rv_req *rc)
@@ -277,16 +413,23 @@ static void judge(struct cmp *c, struct cmp_figure *f, const struct rv_req *rb,
 			 !hb && !hc ? "baseline or the candidate" : !hb ? "baseline" : "candidate");
 		return;
 	}
-	if (!nb || !nc)
-		fig_note(c, f, "no per-run %s in the %s: only the tolerance applies",
-			 is_tail(f->statistic) ? "maxima" : "figures", !nb ? "baseline" : "candidate");
-	f->spread_base = run_spread(vb, nb);
-	f->spread_cand = run_spread(vc, nc);
-	f->allowed = fmax(c->r->tolerance * fabs(f->base),
-			  CMP_SPREAD_FACTOR * fmax(f->spread_base, f->spread_cand));
+	f->runs_base = nb;
+	f->runs_cand = nc;
+	f->allowed = c->r->opts.tolerance * fabs(f->base);
 	double worse_by = f->lower_is_worse ? f->base - f->cand : f->cand - f->base;
-	f->outcome = worse_by > f->allowed ? CMP_WORSE : -worse_by > f->allowed ? CMP_BETTER
-										 : CMP_SAME;
+	enum cmp_outcome moved = worse_by > f->allowed ? CMP_WORSE
+				 : -worse_by > f->allowed ? CMP_BETTER : CMP_SAME;
+	bool zero_count = f->mc->kind == METRIC_COUNT && (nb ? all_are(vb, nb, 0) : f->base == 0);
+	bool one_value = nb && nc && all_are(vb, nb, vb[0]) && all_are(vc, nc, vb[0]);
+	if (zero_count || one_value) {
+		f->outcome = moved; /* no noise to tell a change from */
+	} else if (!nb || !nc) {
+		f->outcome = f->base == f->cand ? CMP_SAME : CMP_INCONCLUSIVE;
+		fig_note(c, f, "no per-run %s in the %s: a change cannot be tested",
+			 is_tail(f->statistic) ? "maxima" : "figures", !nb ? "baseline" : "candidate");
+	} else {
+		decide(c, f, moved, vb, nb, vc, nc);
+	}
 }
 
 /* ---- matching ----------------------------------------------------------- */
@@ -508,11 +651,11 @@ static void check_unique(struct cmp *c, const struct report_view *v, const char 
 		}
 }
 
-int cmp_views(const struct report_view *base, const struct report_view *cand, double tolerance,
-	      struct cmp_result *out, char *err, size_t errlen)
+int cmp_views(const struct report_view *base, const struct report_view *cand,
+	      const struct cmp_opts *opts, struct cmp_result *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof *out);
-	out->tolerance = tolerance;
+	out->opts = *opts;
 	out->base = base;
 	out->cand = cand;
 	struct cmp c = { .r = out, .err = err, .errlen = errlen };
@@ -535,6 +678,7 @@ int cmp_views(const struct report_view *base, const struct report_view *cand, do
 	for (size_t i = 0; i < out->n; i++) {
 		enum cmp_outcome o = out->f[i].outcome;
 		out->worse += o == CMP_WORSE;
+		out->inconclusive += o == CMP_INCONCLUSIVE;
 		out->better += o == CMP_BETTER;
 		out->same += o == CMP_SAME;
 		out->not_compared += o == CMP_NOT_COMPARED;

@@ -9,15 +9,27 @@
  *     each run's largest sample, so one run that met a burst of load does
  *     not decide. Other statistics are of all samples (a limit's judged
  *     value);
- *   - the spread of a side: 1.4826 x the median absolute deviation of its
- *     per-run values (each run's mean for mean, min, p50, p90 and
- *     runs-mean-stddev; each run's largest sample for max, stddev and p99
- *     and above; each run's count for a count): an estimate of the runs'
- *     standard deviation that one wild run cannot inflate; 0 with one run;
+ *   - the per-run values of a figure: each run's mean for mean, min, p50,
+ *     p90 and runs-mean-stddev; each run's largest sample for max, stddev
+ *     and p99 and above; each run's count for a count;
+ *   - the test: Mann-Whitney U (Wilcoxon rank sum) on the two sides'
+ *     per-run values, two-sided, at the significance level; its p is exact
+ *     (the permutation distribution of the midrank sum, ties included) for
+ *     up to CMP_MWU_EXACT_MAX runs in all, else the normal approximation
+ *     with the tie correction;
  *   - worse: the figure moved in its bad direction (up; down for a figure
- *     whose only limit is a minimum) by more than BOTH tolerance x |baseline|
- *     and CMP_SPREAD_FACTOR x the larger of the two sides' spreads; better
- *     when it moved as far the other way; the same otherwise.
+ *     whose only limit is a minimum) by more than tolerance x |baseline|
+ *     AND the test finds the runs differ that way; better when both hold
+ *     the other way; the same when it moved by no more than the tolerance
+ *     and the test could have found a change (enough runs on both sides);
+ *   - inconclusive: the runs cannot decide: too few runs for the test to
+ *     reach the significance level even when the two sides do not overlap,
+ *     a move beyond the tolerance the test does not find significant (or
+ *     finds the other way), or a side without per-run values whose figure
+ *     differs from the other's. It gates like worse unless allowed;
+ *   - exact, without a test: a count whose baseline is zero in every run
+ *     (an event that must never happen: its first occurrence is worse), and
+ *     a figure whose every run on both sides has one value (the same).
  * A requirement the candidate could not measure (an error) is worse; one
  * it skipped, or the baseline did not measure, is not compared.
  */
@@ -31,11 +43,39 @@
 
 /* --tolerance's default: 0.5, half the baseline value (docs/fleet.md says why). */
 #define CMP_DEFAULT_TOLERANCE 0.5
-/* The multiple of the larger per-run range a change must exceed. */
-#define CMP_SPREAD_FACTOR 3
+/* --significance's default: the test's two-sided level (docs/fleet.md). */
+#define CMP_DEFAULT_SIGNIFICANCE 0.05
+/* Up to this many runs of both sides together the test's p is exact. */
+#define CMP_MWU_EXACT_MAX 60
 
-enum cmp_outcome { CMP_SAME, CMP_BETTER, CMP_WORSE, CMP_NOT_COMPARED };
-const char *cmp_outcome_name(enum cmp_outcome o); /* "same", "better", "WORSE", "not compared" */
+/* How compare judges: the relative tolerance, the test's significance
+ * level, and whether an inconclusive figure is let through (exit 0). */
+struct cmp_opts {
+	double tolerance;
+	double significance;
+	bool allow_inconclusive;
+};
+
+enum cmp_outcome { CMP_SAME, CMP_BETTER, CMP_WORSE, CMP_INCONCLUSIVE, CMP_NOT_COMPARED };
+/* "same", "better", "WORSE", "INCONCLUSIVE", "not compared" */
+const char *cmp_outcome_name(enum cmp_outcome o);
+
+/* Mann-Whitney U of y against x. */
+enum cmp_mwu_method { CMP_MWU_AUTO, CMP_MWU_EXACT, CMP_MWU_NORMAL };
+struct cmp_mwu {
+	double u;          /* U of y: pairs (x, y) with y > x, plus half the ties */
+	double p;          /* two-sided p of the ranks' difference */
+	double p_best;     /* the smallest two-sided p these run counts allow */
+	int direction;     /* 1 y ranks above x, -1 below, 0 neither */
+	bool exact;        /* p from the exact permutation distribution */
+};
+/* The test on x[0..nx) and y[0..ny) (both > 0) by method (AUTO: exact up
+ * to CMP_MWU_EXACT_MAX values in all, else the normal approximation with
+ * the tie correction; EXACT: up to CMP_MWU_EXACT_MAX values; NORMAL: any).
+ * Returns 0, -EINVAL for an empty side or too many values for EXACT, or
+ * -ENOMEM. */
+int cmp_mwu_test(const double *x, size_t nx, const double *y, size_t ny,
+		 enum cmp_mwu_method method, struct cmp_mwu *out);
 
 /* One compared figure: statistic of metric of requirement id. */
 struct cmp_figure {
@@ -46,8 +86,11 @@ struct cmp_figure {
 	bool lower_is_worse;
 	bool typical;                             /* base and cand are the typical run's */
 	double base, cand;                        /* the two values (when compared) */
-	double spread_base, spread_cand;          /* the runs' spread; 0 with < 2 runs */
-	double allowed;                           /* the change allowed either way */
+	size_t runs_base, runs_cand;              /* per-run values of each side */
+	bool tested;                              /* judged by the test: p holds */
+	double p;                                 /* the test's two-sided p */
+	double allowed;                           /* the tolerance: the change allowed
+						   * either way */
 	enum cmp_outcome outcome;
 	char *note;                               /* why not compared, what differs; may be NULL */
 	const struct rv_metric *mb, *mc;          /* the metrics (histograms), NULL for a row
@@ -57,24 +100,24 @@ struct cmp_figure {
 struct cmp_result {
 	struct cmp_figure *f;
 	size_t n, cap;
-	size_t worse, better, same, not_compared;
+	size_t worse, inconclusive, better, same, not_compared;
 	char **notes;                             /* run-level remarks, in order */
 	size_t nnotes;
-	double tolerance;
+	struct cmp_opts opts;
 	const struct report_view *base, *cand;
 	const char *base_path, *cand_path;
 };
 
-/* Compare cand against base with the relative tolerance. Returns 0, or
+/* Compare cand against base as opts say. Returns 0, or
  * -EINVAL when the two cannot be compared (no requirement measured in both;
  * a requirement whose probe, a metric's kind or a limit's unit differs),
  * with the reason in err, or -ENOMEM. out is to be freed with
  * cmp_result_free either way. */
-int cmp_views(const struct report_view *base, const struct report_view *cand, double tolerance,
-	      struct cmp_result *out, char *err, size_t errlen);
+int cmp_views(const struct report_view *base, const struct report_view *cand,
+	      const struct cmp_opts *opts, struct cmp_result *out, char *err, size_t errlen);
 void cmp_result_free(struct cmp_result *r);
 
-/* 0 no figure worse, 1 a figure worse. */
+/* 0 no figure worse (nor inconclusive, unless allowed), 1 otherwise. */
 int cmp_exit_status(const struct cmp_result *r);
 
 /* Read a results.json for comparing: a junit.xml is refused with the

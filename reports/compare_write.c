@@ -42,7 +42,7 @@ static void fmt_change(const struct cmp_figure *f, char *buf, size_t len)
 
 /* The cells of a figure's row, as text. */
 struct row_text {
-	char base[64], cand[64], change[64], allowed[64];
+	char base[64], cand[64], change[64], allowed[64], p[32];
 };
 
 static void row_text(const struct cmp_figure *f, struct row_text *t)
@@ -53,8 +53,13 @@ static void row_text(const struct cmp_figure *f, struct row_text *t)
 		strcpy(t->cand, "-");
 		strcpy(t->change, "-");
 		strcpy(t->allowed, "-");
+		strcpy(t->p, "-");
 		return;
 	}
+	if (f->tested)
+		snprintf(t->p, sizeof t->p, "%.2g", f->p);
+	else
+		strcpy(t->p, "-");
 	fmt_value(f->base, f->unit, t->base, sizeof t->base);
 	fmt_value(f->cand, f->unit, t->cand, sizeof t->cand);
 	fmt_change(f, t->change, sizeof t->change);
@@ -64,26 +69,40 @@ static void row_text(const struct cmp_figure *f, struct row_text *t)
 }
 
 /* The rule in a sentence, for the reports' readers. */
-_Static_assert(CMP_SPREAD_FACTOR == 3, "rule_text names the spread factor");
-static const char rule_text[] =
-	"Mean and max are the typical run's (the median over runs of each run's mean and "
-	"largest sample). A figure is worse when it moved the wrong way by more than both "
-	"the tolerance and 3 times the runs' spread (1.4826 x the median absolute deviation "
-	"of the per-run values, the larger side's); docs/fleet.md.";
-
-static const char *status_meaning(int status)
+static void rule_text(const struct cmp_result *r, char *buf, size_t len)
 {
-	return status ? "a figure is worse than the baseline" : "no figure is worse than the baseline";
+	snprintf(buf, len,
+		 "Mean and max are the typical run's (the median over runs of each run's mean and "
+		 "largest sample). A figure is worse when it moved the wrong way by more than the "
+		 "tolerance (%g%%) and the Mann-Whitney U test of the two sides' per-run values "
+		 "finds the runs differ that way (two-sided p <= %g); the same when it moved less "
+		 "and the test could have found a change; INCONCLUSIVE when the runs cannot "
+		 "decide (too few, or a move the test does not confirm), which %s; docs/fleet.md.",
+		 100.0 * r->opts.tolerance, r->opts.significance,
+		 r->opts.allow_inconclusive ? "--allow-inconclusive lets pass"
+					    : "fails the comparison as worse does");
+}
+
+static const char *status_meaning(const struct cmp_result *r)
+{
+	if (!cmp_exit_status(r))
+		return r->inconclusive ? "no figure is worse than the baseline (inconclusive ones "
+					 "allowed)"
+				       : "no figure is worse than the baseline";
+	return r->worse ? "a figure is worse than the baseline"
+			: "a figure is inconclusive: the runs cannot tell whether it is worse";
 }
 
 /* The closing line: the counts, the rule's settings, the exit status. */
 static void totals_line(const struct cmp_result *r, FILE *out)
 {
 	int status = cmp_exit_status(r);
-	fprintf(out, "%zu figure%s: %zu worse, %zu better, %zu same, %zu not compared "
-		     "(tolerance %g%%, spread factor %d); exit status %d: %s\n",
-		r->n, r->n == 1 ? "" : "s", r->worse, r->better, r->same, r->not_compared,
-		100.0 * r->tolerance, CMP_SPREAD_FACTOR, status, status_meaning(status));
+	fprintf(out, "%zu figure%s: %zu worse, %zu inconclusive, %zu better, %zu same, "
+		     "%zu not compared (tolerance %g%%, significance %g%s); exit status %d: %s\n",
+		r->n, r->n == 1 ? "" : "s", r->worse, r->inconclusive, r->better, r->same,
+		r->not_compared, 100.0 * r->opts.tolerance, r->opts.significance,
+		r->opts.allow_inconclusive ? ", inconclusive allowed" : "", status,
+		status_meaning(r));
 }
 
 char *cmp_render_text(const struct cmp_result *r, size_t *len)
@@ -99,9 +118,11 @@ char *cmp_render_text(const struct cmp_result *r, size_t *len)
 	fingerprint_host_title(&r->cand->env, hc, sizeof hc);
 	term_println(out, "baseline:  %s (%s)", r->base_path ? r->base_path : "-", hb);
 	term_println(out, "candidate: %s (%s)", r->cand_path ? r->cand_path : "-", hc);
-	fprintf(out, "%s\n", rule_text);
-	fprintf(out, "\n%-24s %-14s %-8s %14s %14s %9s %14s  %s\n", "requirement", "metric",
-		"stat", "baseline", "candidate", "change", "allowed", "outcome");
+	char rule[900];
+	rule_text(r, rule, sizeof rule);
+	fprintf(out, "%s\n", rule);
+	fprintf(out, "\n%-24s %-14s %-8s %14s %14s %9s %14s %8s  %s\n", "requirement", "metric",
+		"stat", "baseline", "candidate", "change", "allowed", "p", "outcome");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cmp_figure *f = &r->f[i];
 		struct row_text t;
@@ -109,8 +130,8 @@ char *cmp_render_text(const struct cmp_result *r, size_t *len)
 		row_text(f, &t);
 		term_escape(f->id, id, sizeof id);
 		term_escape(f->metric, metric, sizeof metric);
-		fprintf(out, "%-24s %-14s %-8s %14s %14s %9s %14s  %s%s\n", id, metric,
-			f->statistic, t.base, t.cand, t.change, t.allowed,
+		fprintf(out, "%-24s %-14s %-8s %14s %14s %9s %14s %8s  %s%s\n", id, metric,
+			f->statistic, t.base, t.cand, t.change, t.allowed, t.p,
 			cmp_outcome_name(f->outcome), f->limited ? " (limited)" : "");
 		if (f->note)
 			term_println(out, "%-24s   %s", "", f->note);
@@ -150,11 +171,14 @@ static void figure_sentence(const struct cmp_figure *f, char *buf, size_t len)
 	else if (f->outcome == CMP_NOT_COMPARED)
 		snprintf(buf, len, "%s %s: %s", f->metric, f->statistic, f->note ? f->note : "");
 	else
-		snprintf(buf, len, "%s %s %s -> %s (%s), allowed %s: %s", f->metric, f->statistic,
-			 t.base, t.cand, t.change, t.allowed, cmp_outcome_name(f->outcome));
+		snprintf(buf, len, "%s %s %s -> %s (%s), allowed %s, p %s: %s", f->metric,
+			 f->statistic, t.base, t.cand, t.change, t.allowed, t.p,
+			 cmp_outcome_name(f->outcome));
 }
 
-static void junit_case(struct xw *x, const struct cmp_figure *f)
+/* A figure's testcase: a failure when it is worse, or inconclusive and
+ * not allowed (a type of its own); skipped when not compared or allowed. */
+static void junit_case(struct xw *x, const struct cmp_result *r, const struct cmp_figure *f)
 {
 	char sentence[1200];
 	figure_sentence(f, sentence, sizeof sentence);
@@ -166,12 +190,13 @@ static void junit_case(struct xw *x, const struct cmp_figure *f)
 			 f->unit == QTY_CYCLES ? " (cycles)" : "");
 	xw_attrf(x, "classname", "compare.%s", f->file && f->file[0] ? f->file : "rtconform");
 	xw_attr(x, "time", "0.000");
-	if (f->outcome == CMP_WORSE) {
+	bool inconclusive = f->outcome == CMP_INCONCLUSIVE;
+	if (f->outcome == CMP_WORSE || (inconclusive && !r->opts.allow_inconclusive)) {
 		xw_start(x, "failure");
-		xw_attr(x, "type", "Regression");
+		xw_attr(x, "type", inconclusive ? "Inconclusive" : "Regression");
 		xw_attr(x, "message", sentence);
 		xw_end(x);
-	} else if (f->outcome == CMP_NOT_COMPARED) {
+	} else if (f->outcome == CMP_NOT_COMPARED || inconclusive) {
 		xw_elem(x, "skipped", sentence);
 	}
 	xw_elem(x, "system-out", f->note && f->outcome != CMP_NOT_COMPARED ? f->note : sentence);
@@ -181,23 +206,26 @@ static void junit_case(struct xw *x, const struct cmp_figure *f)
 static void junit_document(struct xw *x, const void *arg)
 {
 	const struct cmp_result *r = arg;
-	char hb[400], hc[400], tol[32];
+	char hb[400], hc[400], tol[32], sig[32];
 	fingerprint_host_title(&r->base->env, hb, sizeof hb);
 	fingerprint_host_title(&r->cand->env, hc, sizeof hc);
-	snprintf(tol, sizeof tol, "%g", r->tolerance);
+	snprintf(tol, sizeof tol, "%g", r->opts.tolerance);
+	snprintf(sig, sizeof sig, "%g", r->opts.significance);
+	size_t allowed = r->opts.allow_inconclusive ? r->inconclusive : 0;
+	size_t failures = r->worse + r->inconclusive - allowed;
 	xw_check(x, xmlTextWriterStartDocument(x->w, NULL, "UTF-8", NULL));
 	xw_start(x, "testsuites");
 	xw_attr(x, "name", "rtconform compare");
 	xw_attrf(x, "tests", "%zu", r->n);
-	xw_attrf(x, "failures", "%zu", r->worse);
+	xw_attrf(x, "failures", "%zu", failures);
 	xw_attr(x, "errors", "0");
 	xw_attr(x, "time", "0.000");
 	xw_start(x, "testsuite");
 	xw_attr(x, "name", "compare");
 	xw_attrf(x, "tests", "%zu", r->n);
-	xw_attrf(x, "failures", "%zu", r->worse);
+	xw_attrf(x, "failures", "%zu", failures);
 	xw_attr(x, "errors", "0");
-	xw_attrf(x, "skipped", "%zu", r->not_compared);
+	xw_attrf(x, "skipped", "%zu", r->not_compared + allowed);
 	xw_attr(x, "time", "0.000");
 	xw_attr(x, "id", "0");
 	xw_attr(x, "package", "compare");
@@ -207,6 +235,9 @@ static void junit_document(struct xw *x, const void *arg)
 	prop(x, "compare.candidate", r->cand_path);
 	prop(x, "compare.candidate.host", hc);
 	prop(x, "compare.tolerance", tol);
+	prop(x, "compare.test", "Mann-Whitney U, two-sided");
+	prop(x, "compare.significance", sig);
+	prop(x, "compare.inconclusive", r->opts.allow_inconclusive ? "allowed" : "fails");
 	prop(x, "rtconform.version", fingerprint_get(&r->cand->env, "rtconform.version"));
 	for (size_t i = 0; i < r->nnotes; i++) {
 		char name[48];
@@ -215,7 +246,7 @@ static void junit_document(struct xw *x, const void *arg)
 	}
 	xw_end(x);
 	for (size_t i = 0; i < r->n; i++)
-		junit_case(x, &r->f[i]);
+		junit_case(x, r, &r->f[i]);
 	xw_end(x); /* testsuite */
 	xw_end(x); /* testsuites */
 	if (!x->failed)
@@ -246,13 +277,15 @@ static const char cmp_css[] =
 	"table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:13px}\n"
 	"th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top}\n"
 	"th{background:#f6f8fa}td.num{text-align:right;white-space:nowrap}\n"
-	"tr.worse td{background:#ffebe9}tr.better td{background:#dafbe1}\n"
+	"tr.worse td{background:#ffebe9}tr.better td{background:#dafbe1}"
+	"tr.inconclusive td{background:#fff8c5}\n"
 	"td.note{color:#57606a}\n"
 	".banner{padding:10px 14px;border-radius:6px;color:#fff;font-size:16px;font-weight:600}\n"
 	".b-pass{background:#1a7f37}.b-fail{background:#cf222e}\n"
 	"svg text{font:11px 'DejaVu Sans',Arial,sans-serif;fill:#1f2328}\n"
 	"@media print{h3{break-before:auto}figure,table{break-inside:avoid}"
-	".banner,tr.worse td,tr.better td{print-color-adjust:exact;-webkit-print-color-adjust:exact}}\n";
+	".b-undecided{background:#9a6700}\n"
+	".banner,tr.worse td,tr.better td,tr.inconclusive td{print-color-adjust:exact;-webkit-print-color-adjust:exact}}\n";
 
 static void nl(struct xw *x)
 {
@@ -271,7 +304,7 @@ static void cell(struct xw *x, const char *cls, const char *text)
 static void html_table(struct xw *x, const struct cmp_result *r)
 {
 	static const char *const heads[] = { "requirement", "metric", "statistic", "baseline",
-					     "candidate", "change", "allowed", "outcome", "note" };
+					     "candidate", "change", "allowed", "p", "outcome", "note" };
 	xw_start(x, "table");
 	xw_start(x, "tr");
 	for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
@@ -288,6 +321,8 @@ static void html_table(struct xw *x, const struct cmp_result *r)
 		xw_start(x, "tr");
 		if (f->outcome == CMP_WORSE || f->outcome == CMP_BETTER)
 			xw_attr(x, "class", f->outcome == CMP_WORSE ? "worse" : "better");
+		else if (f->outcome == CMP_INCONCLUSIVE)
+			xw_attr(x, "class", "inconclusive");
 		cell(x, NULL, f->id);
 		cell(x, NULL, f->metric);
 		cell(x, NULL, stat);
@@ -295,6 +330,7 @@ static void html_table(struct xw *x, const struct cmp_result *r)
 		cell(x, "num", t.cand);
 		cell(x, "num", t.change);
 		cell(x, "num", t.allowed);
+		cell(x, "num", t.p);
 		cell(x, NULL, cmp_outcome_name(f->outcome));
 		cell(x, "note", f->note ? f->note : "");
 		xw_full_end(x);
@@ -441,16 +477,21 @@ static void svg_overlay(struct xw *x, const struct rv_metric *mb, const struct r
 	xw_full_end(x);
 }
 
+/* Whether a figure changed, or may have (its histograms are worth a look). */
+static bool changed(const struct cmp_figure *f)
+{
+	return f->outcome == CMP_WORSE || f->outcome == CMP_BETTER ||
+	       f->outcome == CMP_INCONCLUSIVE;
+}
+
 /* Whether figure i is the first changed one of its metric. */
 static bool first_changed(const struct cmp_result *r, size_t i)
 {
 	const struct cmp_figure *f = &r->f[i];
-	if (!f->mb || !f->mc || f->mc->kind != METRIC_DURATION ||
-	    (f->outcome != CMP_WORSE && f->outcome != CMP_BETTER))
+	if (!f->mb || !f->mc || f->mc->kind != METRIC_DURATION || !changed(f))
 		return false;
 	for (size_t j = 0; j < i; j++)
-		if (r->f[j].mc == f->mc && (r->f[j].outcome == CMP_WORSE ||
-					    r->f[j].outcome == CMP_BETTER))
+		if (r->f[j].mc == f->mc && changed(&r->f[j]))
 			return false;
 	return true;
 }
@@ -492,20 +533,26 @@ static void html_document(struct xw *x, const void *arg)
 	char hb[400], hc[400];
 	fingerprint_host_title(&r->base->env, hb, sizeof hb);
 	fingerprint_host_title(&r->cand->env, hc, sizeof hc);
-	char title[64];
-	snprintf(title, sizeof title, "rtconform compare: %zu worse", r->worse);
+	char title[96], rule[900];
+	snprintf(title, sizeof title, "rtconform compare: %zu worse, %zu inconclusive", r->worse,
+		 r->inconclusive);
+	rule_text(r, rule, sizeof rule);
 	xw_html_begin(x, title, cmp_css);
 	nl(x);
 	xw_elem(x, "h1", "rtconform compare");
 	xw_start(x, "div");
-	xw_attrf(x, "class", "banner %s", status ? "b-fail" : "b-pass");
-	xw_textf(x, "%s \xe2\x80\x94 %zu worse, %zu better, %zu same, %zu not compared",
-		 status ? "REGRESSION" : "NO REGRESSION", r->worse, r->better, r->same,
-		 r->not_compared);
+	xw_attrf(x, "class", "banner %s", r->worse ? "b-fail" : r->inconclusive ? "b-undecided"
+									       : "b-pass");
+	xw_textf(x, "%s \xe2\x80\x94 %zu worse, %zu inconclusive, %zu better, %zu same, "
+		    "%zu not compared; tolerance %g%%, significance %g",
+		 r->worse ? "REGRESSION" : !r->inconclusive ? "NO REGRESSION"
+			 : status ? "INCONCLUSIVE" : "INCONCLUSIVE (allowed)", r->worse,
+		 r->inconclusive, r->better, r->same, r->not_compared, 100.0 * r->opts.tolerance,
+		 r->opts.significance);
 	xw_full_end(x);
 	xw_start(x, "p");
 	xw_textf(x, "Baseline %s (%s); candidate %s (%s). %s", r->base_path, hb, r->cand_path,
-		 hc, rule_text);
+		 hc, rule);
 	xw_full_end(x);
 	if (r->nnotes) {
 		xw_start(x, "ul");

@@ -1,9 +1,14 @@
 /* test_compare.c - the rule of `rtconform compare` on views made by hand:
- * every per-run figure is chosen, so each outcome is known. Same, better and
- * worse by the tolerance and by the runs' spread; one wild run does not
- * decide; a figure whose only limit is a minimum is worse when it falls; a
- * count of violations that appears is worse; what cannot be compared is
- * refused with the reason; and the three reports render it.
+ * every per-run figure is chosen, so each outcome is known. The
+ * Mann-Whitney test's exact p against values counted by hand, with ties,
+ * and its normal approximation against the exact p; same, better and worse
+ * by the tolerance and the test; inconclusive when the runs cannot decide
+ * (too few, a move the test does not confirm, no per-run values), and the
+ * regression that adds jitter found however scattered the candidate is;
+ * one wild run does not decide; a figure whose only limit is a minimum is
+ * worse when it falls; a count of violations that appears is worse; what
+ * cannot be compared is refused with the reason; and the three reports
+ * render it.
  */
 #include <check.h>
 
@@ -76,10 +81,10 @@ static void limit(struct rv_req *r, const char *metric, const char *stat, bool h
 	l->cycles = cycles;
 }
 
-/* A view of one file with one measured requirement: per-op with these
- * runs, a limit on its mean (max=), and a violations count. */
-static void view(struct report_view *v, const char *id, const double *means,
-		 const double *maxima, const uint64_t *violations)
+/* A view of one file with one measured requirement of `runs` runs: per-op
+ * with these runs, a limit on its mean (max=), and a violations count. */
+static void view_n(struct report_view *v, const char *id, const double *means,
+		   const double *maxima, const uint64_t *violations, size_t runs)
 {
 	memset(v, 0, sizeof *v);
 	fingerprint_add(&v->env, "host.name", "bench");
@@ -98,15 +103,21 @@ static void view(struct report_view *v, const char *id, const double *means,
 	r->policy = strdup("fifo:99");
 	r->cpu = -1;
 	r->measured = true;
-	r->runs = NRUNS;
+	r->runs = (uint32_t)runs;
 	r->metrics = calloc(2, sizeof *r->metrics);
 	r->nmetrics = 2;
-	duration(&r->metrics[0], "per-op", means, maxima, NRUNS);
-	count_metric(&r->metrics[1], "violations", violations, NRUNS);
+	duration(&r->metrics[0], "per-op", means, maxima, runs);
+	count_metric(&r->metrics[1], "violations", violations, runs);
 	limit(r, "per-op", "mean", false, true, false);
 	limit(r, "violations", "total", false, true, false);
 	r->limits[0].measured = r->metrics[0].ns[RV_MEAN];
 	r->limits[1].measured = r->metrics[1].counts[RVC_TOTAL];
+}
+
+static void view(struct report_view *v, const char *id, const double *means,
+		 const double *maxima, const uint64_t *violations)
+{
+	view_n(v, id, means, maxima, violations, NRUNS);
 }
 
 static const double steady[NRUNS] = { 1000, 1010, 990, 1005, 995 };
@@ -123,11 +134,31 @@ static const struct cmp_figure *fig(const struct cmp_result *r, const char *metr
 	return NULL;
 }
 
-/* Compare base with cand at tolerance; 0 or the error. */
+/* Compare base with cand at tolerance and the default significance; 0 or
+ * the error. */
 static int run_cmp(struct report_view *b, struct report_view *c, double tol, struct cmp_result *r,
 		   char *err)
 {
-	return cmp_views(b, c, tol, r, err, 600);
+	struct cmp_opts o = { .tolerance = tol, .significance = CMP_DEFAULT_SIGNIFICANCE };
+	return cmp_views(b, c, &o, r, err, 600);
+}
+
+/* The outcome of figure metric stat, cand compared with base at tol. */
+static enum cmp_outcome outcome_of(struct report_view *b, struct report_view *c, double tol,
+				   const char *metric, const char *stat)
+{
+	struct cmp_result r;
+	char err[600];
+	ck_assert_int_eq(run_cmp(b, c, tol, &r, err), 0);
+	enum cmp_outcome o = fig(&r, metric, stat)->outcome;
+	cmp_result_free(&r);
+	return o;
+}
+
+static void free_views(struct report_view *b, struct report_view *c)
+{
+	report_view_free(b);
+	report_view_free(c);
 }
 
 static void scaled(double *out, const double *in, double k)
@@ -193,9 +224,10 @@ START_TEST(tolerance_decides_for_steady_runs)
 	scaled(m13, steady, 1.3);
 	view(&b, "A", steady, steady_max, none);
 	view(&c, "A", m13, steady_max, none);
-	/* +30 %: well beyond the runs' spread (about 1 %), within 50 % */
+	/* +30 %: significant (no run overlaps), but within 50 %: the same */
 	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
 	ck_assert_int_eq(fig(&r, "per-op", "mean")->outcome, CMP_SAME);
+	ck_assert_double_eq_tol(fig(&r, "per-op", "mean")->p, 2.0 / 252.0, 1e-12);
 	cmp_result_free(&r);
 	/* ... and beyond 10 % */
 	ck_assert_int_eq(run_cmp(&b, &c, 0.1, &r, err), 0);
@@ -207,11 +239,12 @@ START_TEST(tolerance_decides_for_steady_runs)
 }
 END_TEST
 
-START_TEST(spread_decides_for_noisy_runs)
+START_TEST(noisy_runs_are_inconclusive_not_same)
 {
 	/* Runs that differ among themselves by about 40 %: +50 % is beyond a
-	 * 10 % tolerance but not beyond three times their spread (the larger,
-	 * the candidate's). */
+	 * 10 % tolerance, but the runs overlap so that the test does not
+	 * confirm it (U = 22 of 25: two-sided p = 14/252 > 0.05). The old
+	 * rule called this the same; it may be a regression. */
 	static const double noisy[NRUNS] = { 1000, 1400, 700, 1200, 900 };
 	struct report_view b, c;
 	struct cmp_result r;
@@ -222,20 +255,270 @@ START_TEST(spread_decides_for_noisy_runs)
 	view(&c, "A", up, steady_max, none);
 	ck_assert_int_eq(run_cmp(&b, &c, 0.1, &r, err), 0);
 	const struct cmp_figure *m = fig(&r, "per-op", "mean");
-	ck_assert_int_eq(m->outcome, CMP_SAME);
-	ck_assert(m->allowed > 0.1 * m->base);
-	ck_assert(m->spread_cand > m->spread_base);
+	ck_assert_int_eq(m->outcome, CMP_INCONCLUSIVE);
+	ck_assert(m->tested);
+	ck_assert_double_eq_tol(m->p, 14.0 / 252.0, 1e-12);
+	ck_assert_ptr_nonnull(strstr(m->note, "do not tell it from noise"));
+	ck_assert_int_eq(cmp_exit_status(&r), 1);
 	cmp_result_free(&r);
-	/* four times (the runs as noisy as the baseline's) is beyond it */
+	/* runs as noisy, but all of them above the baseline's: worse */
 	for (int i = 0; i < NRUNS; i++)
 		up[i] = noisy[i] + 3000;
 	report_view_free(&c);
 	view(&c, "A", up, steady_max, none);
-	ck_assert_int_eq(run_cmp(&b, &c, 0.1, &r, err), 0);
+	ck_assert_int_eq(outcome_of(&b, &c, 0.1, "per-op", "mean"), CMP_WORSE);
+	free_views(&b, &c);
+}
+END_TEST
+
+/* The test's p for x against y, by method. */
+static struct cmp_mwu mwu(const double *x, size_t nx, const double *y, size_t ny,
+			  enum cmp_mwu_method method)
+{
+	struct cmp_mwu t;
+	ck_assert_int_eq(cmp_mwu_test(x, nx, y, ny, method, &t), 0);
+	return t;
+}
+
+START_TEST(mann_whitney_exact_known_values)
+{
+	static const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
+	/* fully separated: 2 / C(n + m, n) two-sided */
+	struct cmp_mwu t = mwu(a, 3, b, 3, CMP_MWU_EXACT);
+	ck_assert_double_eq_tol(t.p, 0.1, 1e-12); /* 2 / 20 */
+	ck_assert_double_eq_tol(t.p_best, 0.1, 1e-12);
+	ck_assert_double_eq_tol(t.u, 9, 1e-12);
+	ck_assert_int_eq(t.direction, 1);
+	ck_assert(t.exact);
+	t = mwu(a, 5, b, 5, CMP_MWU_EXACT);
+	ck_assert_double_eq_tol(t.p, 2.0 / 252.0, 1e-12); /* 0.00794 */
+	t = mwu(b, 5, a, 5, CMP_MWU_EXACT); /* the other way round */
+	ck_assert_double_eq_tol(t.p, 2.0 / 252.0, 1e-12);
+	ck_assert_int_eq(t.direction, -1);
+	ck_assert_double_eq_tol(t.u, 0, 1e-12);
+	t = mwu(a, 2, b, 2, CMP_MWU_EXACT); /* n = m = 2 can never go below 1/3 */
+	ck_assert_double_eq_tol(t.p, 1.0 / 3.0, 1e-12);
+	ck_assert_double_eq_tol(t.p_best, 1.0 / 3.0, 1e-12);
+	t = mwu(a, 3, b, 4, CMP_MWU_EXACT);
+	ck_assert_double_eq_tol(t.p, 2.0 / 35.0, 1e-12);
+	t = mwu(a, 4, b, 4, CMP_MWU_EXACT);
+	ck_assert_double_eq_tol(t.p, 2.0 / 70.0, 1e-12);
+	/* n = m = 5, U = 22 (one pair out of order twice, or ... ): the
+	 * partitions of 0..3 in a 5 x 5 box, 1 + 1 + 2 + 3 = 7 of 252 each
+	 * side: two-sided 14/252 */
+	static const double x5[] = { 700, 900, 1000, 1200, 1400 };
+	static const double y5[] = { 1050, 1350, 1500, 1800, 2100 };
+	t = mwu(x5, 5, y5, 5, CMP_MWU_EXACT);
+	ck_assert_double_eq_tol(t.u, 22, 1e-12);
+	ck_assert_double_eq_tol(t.p, 14.0 / 252.0, 1e-12);
+	/* no difference at all: p = 1 */
+	static const double mid[] = { 1, 5, 2, 6 }, mid2[] = { 5, 1, 6, 2 };
+	t = mwu(mid, 4, mid2, 4, CMP_MWU_EXACT);
+	ck_assert_double_eq_tol(t.p, 1.0, 1e-12);
+	ck_assert_int_eq(t.direction, 0);
+}
+END_TEST
+
+START_TEST(mann_whitney_ties)
+{
+	/* midranks 1.5 1.5 3.5 3.5 5.5 5.5; y holds 3.5 5.5 5.5 (W = 14.5, mean
+	 * 10.5): 2 of the 20 choices reach 14.5, 2 reach 6.5: p = 4/20 */
+	static const double x1[] = { 1, 1, 2 }, y1[] = { 2, 3, 3 };
+	struct cmp_mwu t = mwu(x1, 3, y1, 3, CMP_MWU_EXACT);
+	ck_assert_double_eq_tol(t.p, 0.2, 1e-12);
+	ck_assert_double_eq_tol(t.u, 8.5, 1e-12); /* 2.5 + 3 + 3 */
+	ck_assert_int_eq(t.direction, 1);
+	/* ranks 1 3 3 3 5 6; y holds 3 5 6 (W = 14, mean 10.5): 3 choices sum
+	 * to 14 or more ({6, 5, one of three 3s}), 3 to 7 or less ({1, two 3s}) */
+	static const double x2[] = { 1, 2, 2 }, y2[] = { 2, 3, 4 };
+	t = mwu(x2, 3, y2, 3, CMP_MWU_EXACT);
+	ck_assert_double_eq_tol(t.p, 0.3, 1e-12);
+	/* every value the same: nothing to tell apart */
+	static const double same[] = { 7, 7, 7, 7, 7, 7 };
+	t = mwu(same, 3, same, 3, CMP_MWU_EXACT);
+	ck_assert_double_eq_tol(t.p, 1.0, 1e-12);
+	ck_assert_int_eq(t.direction, 0);
+	t = mwu(same, 3, same, 3, CMP_MWU_NORMAL);
+	ck_assert_double_eq_tol(t.p, 1.0, 1e-12);
+}
+END_TEST
+
+/* A reproducible draw of n values around centre (xorshift, uniform noise
+ * of +-spread, and every heavy-th value times 5 when heavy > 0). */
+static void draw(double *out, size_t n, uint64_t seed, double centre, double spread, int heavy)
+{
+	uint64_t s = seed * 2654435761u + 1;
+	for (size_t i = 0; i < n; i++) {
+		s ^= s << 13;
+		s ^= s >> 7;
+		s ^= s << 17;
+		double u = (double)(s >> 11) / 9007199254740992.0;
+		out[i] = centre * (1 + spread * (2 * u - 1));
+		if (heavy > 0 && i % (size_t)heavy == (size_t)heavy - 1)
+			out[i] *= 5;
+		out[i] = round(out[i]); /* whole ns: ties happen */
+	}
+}
+
+START_TEST(mann_whitney_normal_near_exact)
+{
+	/* 20 and 25 runs (exact is 45 values: within CMP_MWU_EXACT_MAX),
+	 * shifted a little and with ties: the normal approximation with its
+	 * tie and continuity corrections is within 0.01 of the exact p */
+	double x[25], y[25];
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		draw(x, 20, seed, 100, 0.3, 0);
+		draw(y, 25, seed + 100, 100 + (double)seed * 3, 0.3, 0);
+		for (size_t i = 0; i < 20; i += 4)
+			y[i] = x[i]; /* ties across the sides */
+		struct cmp_mwu e = mwu(x, 20, y, 25, CMP_MWU_EXACT);
+		struct cmp_mwu n = mwu(x, 20, y, 25, CMP_MWU_NORMAL);
+		ck_assert_msg(fabs(e.p - n.p) < 0.01, "seed %d: exact %g, normal %g", (int)seed,
+			      e.p, n.p);
+		ck_assert(!n.exact && e.exact);
+		ck_assert_double_eq_tol(e.u, n.u, 1e-12);
+	}
+	/* AUTO: exact up to CMP_MWU_EXACT_MAX values, normal above; EXACT
+	 * refuses more */
+	double big[CMP_MWU_EXACT_MAX];
+	draw(big, CMP_MWU_EXACT_MAX, 9, 100, 0.3, 0);
+	struct cmp_mwu t;
+	ck_assert(mwu(big, CMP_MWU_EXACT_MAX / 2, big + CMP_MWU_EXACT_MAX / 2,
+		      CMP_MWU_EXACT_MAX / 2, CMP_MWU_AUTO).exact);
+	ck_assert(!mwu(big, CMP_MWU_EXACT_MAX / 2, big, CMP_MWU_EXACT_MAX / 2 + 1,
+		       CMP_MWU_AUTO).exact);
+	ck_assert_int_eq(cmp_mwu_test(big, CMP_MWU_EXACT_MAX / 2, big, CMP_MWU_EXACT_MAX / 2 + 1,
+				      CMP_MWU_EXACT, &t), -EINVAL);
+	ck_assert_int_eq(cmp_mwu_test(big, 0, big, 3, CMP_MWU_AUTO, &t), -EINVAL);
+}
+END_TEST
+
+START_TEST(jitter_regression_is_worse)
+{
+	/* The bug this rule fixes: sem_post made 100 us slower, SEM-OTHER's
+	 * typical-run max went from 17.35 us to 5.05 ms, every candidate run
+	 * but one above 9 of the 10 baseline runs, scattered over three
+	 * decades. The old rule allowed 3 x the candidate's own MAD (+12 ms)
+	 * and called it the same. */
+	static const double base_max[10] = { 17100, 17250, 17300, 17350, 17350,
+					     17400, 17500, 17600, 17800, 2100000 };
+	static const double cand_max[10] = { 16900, 160000, 1200000, 3100000, 4800000,
+					     5300000, 9000000, 14000000, 21000000, 30000000 };
+	static const double base_mean[10] = { 3000, 3010, 2990, 3005, 2995,
+					      3000, 3020, 2980, 3000, 3300 };
+	static const double cand_mean[10] = { 3000, 9000, 20000, 40000, 70000,
+					      90000, 100000, 150000, 200000, 400000 };
+	static const uint64_t zeros[10] = { 0 };
+	struct report_view b, c;
+	struct cmp_result r;
+	char err[600];
+	view_n(&b, "SEM-OTHER", base_mean, base_max, zeros, 10);
+	view_n(&c, "SEM-OTHER", cand_mean, cand_max, zeros, 10);
+	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
+	const struct cmp_figure *m = fig(&r, "per-op", "max");
+	ck_assert_double_eq_tol(m->base, 17375, 1e-9);
+	ck_assert_double_eq_tol(m->cand, 5050000, 1e-9);
+	ck_assert_int_eq(m->outcome, CMP_WORSE);
+	ck_assert(m->p < 0.01);
 	ck_assert_int_eq(fig(&r, "per-op", "mean")->outcome, CMP_WORSE);
+	ck_assert_int_eq(cmp_exit_status(&r), 1);
 	cmp_result_free(&r);
-	report_view_free(&b);
+	free_views(&b, &c);
+}
+END_TEST
+
+START_TEST(same_distribution_is_same)
+{
+	/* Two draws of 10 runs from one distribution (means within +-20 %,
+	 * maxima within +-30 % with every fifth run 5 times larger): the same,
+	 * for every seed tried. With maxima within +-50 % the median of 10
+	 * runs can move by more than the tolerance (seed 11: 11.1 us against
+	 * 19.5 us); the runs do not confirm it, so it may be inconclusive,
+	 * never worse or better. */
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		double wide = seed > 20 ? 0.5 : 0.3;
+		double mb[10], mc[10], xb[10], xc[10];
+		static const uint64_t zeros[10] = { 0 };
+		draw(mb, 10, seed, 3000, 0.2, 0);
+		draw(mc, 10, seed + 1000, 3000, 0.2, 0);
+		draw(xb, 10, seed % 20 + 2000, 17000, wide, 5);
+		draw(xc, 10, seed % 20 + 3000, 17000, wide, 5);
+		struct report_view b, c;
+		struct cmp_result r;
+		char err[600];
+		view_n(&b, "A", mb, xb, zeros, 10);
+		view_n(&c, "A", mc, xc, zeros, 10);
+		ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
+		if (seed <= 20)
+			ck_assert_msg(r.same == r.n, "seed %d: %zu of %zu figures same", (int)seed,
+				      r.same, r.n);
+		ck_assert_msg(r.same + r.inconclusive == r.n, "seed %d: %zu worse, %zu better",
+			      (int)seed, r.worse, r.better);
+		cmp_result_free(&r);
+		report_view_free(&b);
+		report_view_free(&c);
+	}
+}
+END_TEST
+
+START_TEST(too_few_runs_are_inconclusive)
+{
+	/* 3 runs a side: even runs that do not overlap give p = 0.1 at best,
+	 * so nothing can be called the same, not even identical-looking runs */
+	struct report_view b, c;
+	struct cmp_result r;
+	char err[600];
+	view_n(&b, "A", steady, steady_max, none, 3);
+	view_n(&c, "A", steady + 1, steady_max + 1, none, 3);
+	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
+	const struct cmp_figure *m = fig(&r, "per-op", "mean");
+	ck_assert_int_eq(m->outcome, CMP_INCONCLUSIVE);
+	ck_assert_ptr_nonnull(strstr(m->note, "too few runs (3 and 3) for the test to reach "
+					      "p <= 0.05: p >= 0.1"));
+	ck_assert_int_eq(fig(&r, "per-op", "max")->outcome, CMP_INCONCLUSIVE);
+	/* a count zero in every run is exact: the same */
+	ck_assert_int_eq(fig(&r, "violations", "total")->outcome, CMP_SAME);
+	ck_assert_uint_eq(r.inconclusive, 2);
+	ck_assert_int_eq(cmp_exit_status(&r), 1);
+	r.opts.allow_inconclusive = true;
+	ck_assert_int_eq(cmp_exit_status(&r), 0);
+	cmp_result_free(&r);
+	/* 4 runs a side can (p >= 2/70): steady runs are the same */
+	free_views(&b, &c);
+	view_n(&b, "A", steady, steady_max, none, 4);
+	view_n(&c, "A", steady + 1, steady_max + 1, none, 4);
+	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
+	ck_assert_uint_eq(r.same, r.n);
+	cmp_result_free(&r);
+	free_views(&b, &c);
+}
+END_TEST
+
+START_TEST(no_per_run_values_cannot_be_same_unless_equal)
+{
+	/* a baseline written before per-run maxima were kept, and a candidate
+	 * whose maxima are 10 % higher */
+	static const double max11[NRUNS] = { 5500, 5720, 5390, 5610, 5555 };
+	struct report_view b, c;
+	struct cmp_result r;
+	char err[600];
+	view(&b, "A", steady, steady_max, none);
+	free(b.files[0].reqs[0].metrics[0].run_max_ns);
+	b.files[0].reqs[0].metrics[0].run_max_ns = NULL;
+	view(&c, "A", steady, max11, none);
+	/* the means have their runs: tested, the same */
+	ck_assert_int_eq(outcome_of(&b, &c, 0.5, "per-op", "mean"), CMP_SAME);
+	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
+	const struct cmp_figure *m = fig(&r, "per-op", "max");
+	ck_assert_int_eq(m->outcome, CMP_INCONCLUSIVE);
+	ck_assert(!m->tested && !m->typical);
+	ck_assert_str_eq(m->note, "no per-run maxima in the baseline: a change cannot be tested");
+	cmp_result_free(&r);
 	report_view_free(&c);
+	/* the same largest sample on both sides is exactly the same */
+	view(&c, "A", steady, steady_max, none);
+	ck_assert_int_eq(outcome_of(&b, &c, 0.5, "per-op", "max"), CMP_SAME);
+	free_views(&b, &c);
 }
 END_TEST
 
@@ -392,7 +675,7 @@ START_TEST(reports_render)
 	ck_assert_ptr_nonnull(t);
 	ck_assert_ptr_null(strchr(t, '\x1b')); /* escaped for the terminal */
 	ck_assert_ptr_nonnull(strstr(t, "A\\x1b[31m"));
-	ck_assert_ptr_nonnull(strstr(t, "1 worse, 0 better, 2 same, 0 not compared"));
+	ck_assert_ptr_nonnull(strstr(t, "1 worse, 0 inconclusive, 0 better, 2 same, 0 not compared"));
 	ck_assert_ptr_nonnull(strstr(t, "exit status 1: a figure is worse"));
 	free(t);
 	char *j = cmp_render_junit(&r, &len);
@@ -412,6 +695,42 @@ START_TEST(reports_render)
 }
 END_TEST
 
+START_TEST(reports_render_inconclusive)
+{
+	struct report_view b, c;
+	struct cmp_result r;
+	char err[600];
+	view_n(&b, "A", steady, steady_max, none, 3);
+	view_n(&c, "A", steady, steady_max + 1, none, 3);
+	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
+	r.base_path = "base.json";
+	r.cand_path = "cand.json";
+	for (int allow = 0; allow < 2; allow++) {
+		r.opts.allow_inconclusive = allow;
+		size_t len;
+		char *t = cmp_render_text(&r, &len);
+		ck_assert_ptr_nonnull(strstr(t, "  INCONCLUSIVE (limited)"));
+		ck_assert_ptr_nonnull(strstr(t, "0 worse, 2 inconclusive, 0 better, 1 same, 0 not "
+						"compared (tolerance 50%, significance 0.05"));
+		ck_assert_ptr_nonnull(strstr(t, allow ? "inconclusive allowed); exit status 0"
+						      : "exit status 1: a figure is inconclusive"));
+		free(t);
+		char *j = cmp_render_junit(&r, &len);
+		ck_assert_ptr_nonnull(strstr(j, "name=\"compare.significance\" value=\"0.05\""));
+		ck_assert_ptr_nonnull(strstr(j, allow ? "failures=\"0\"" : "failures=\"2\""));
+		ck_assert((strstr(j, "type=\"Inconclusive\" message=\"per-op mean") == NULL) == allow);
+		free(j);
+		char *h = cmp_render_html(&r, &len);
+		ck_assert_ptr_nonnull(strstr(h, "class=\"inconclusive\""));
+		ck_assert_ptr_nonnull(strstr(h, allow ? "INCONCLUSIVE (allowed) \xe2\x80\x94"
+						      : "INCONCLUSIVE \xe2\x80\x94 0 worse, 2 inconclusive"));
+		free(h);
+	}
+	cmp_result_free(&r);
+	free_views(&b, &c);
+}
+END_TEST
+
 static Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
@@ -419,13 +738,21 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, same_runs_are_the_same);
 	tcase_add_test(tc, three_times_slower_is_worse);
 	tcase_add_test(tc, tolerance_decides_for_steady_runs);
-	tcase_add_test(tc, spread_decides_for_noisy_runs);
+	tcase_add_test(tc, noisy_runs_are_inconclusive_not_same);
+	tcase_add_test(tc, mann_whitney_exact_known_values);
+	tcase_add_test(tc, mann_whitney_ties);
+	tcase_add_test(tc, mann_whitney_normal_near_exact);
+	tcase_add_test(tc, jitter_regression_is_worse);
+	tcase_add_test(tc, same_distribution_is_same);
+	tcase_add_test(tc, too_few_runs_are_inconclusive);
+	tcase_add_test(tc, no_per_run_values_cannot_be_same_unless_equal);
 	tcase_add_test(tc, one_wild_run_does_not_decide);
 	tcase_add_test(tc, lower_is_worse_under_a_minimum);
 	tcase_add_test(tc, violations_that_appear_are_worse);
 	tcase_add_test(tc, what_cannot_be_compared);
 	tcase_add_test(tc, unmeasured_and_differently_measured);
 	tcase_add_test(tc, reports_render);
+	tcase_add_test(tc, reports_render_inconclusive);
 	return s;
 }
 
