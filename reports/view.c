@@ -338,8 +338,14 @@ static void fill_req(const struct req_result *r, struct rv_req *vr, bool *failed
 	vr->measured = true;
 	/* Bounded copy: a worker that died mid-write may have left the note
 	 * without its terminator. */
-	char note[sizeof r->res->note + 1];
-	snprintf(note, sizeof note, "%.*s", (int)sizeof r->res->note, r->res->note);
+	char note[sizeof r->res->note + 120];
+	int used = snprintf(note, sizeof note, "%.*s", (int)sizeof r->res->note, r->res->note);
+	/* How many tasks the premise check confirmed (probe_verify_self). */
+	uint32_t v = r->res->verified;
+	if (v && used >= 0 && (size_t)used < sizeof note)
+		snprintf(note + used, sizeof note - (size_t)used, "%schecked at the kernel before "
+			 "measuring: %u task%s' policy, priority and CPUs.", used ? " " : "", v,
+			 v == 1 ? "" : "s");
 	vr->note = note[0] ? dup_clean(note, failed) : NULL;
 	vr->runs = report_runs_done(r);
 	double mean, sd;

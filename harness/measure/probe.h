@@ -212,7 +212,8 @@ struct result_shm {
 		uint64_t value;           /* the sample, units of that metric */
 		int32_t write_err;        /* errno of a failed marker write, or 0 */
 	} trace;
-	volatile uint32_t verified;   /* tasks checked at the kernel (probe_verify_self) */
+	volatile uint32_t verified;   /* tasks checked at the kernel (probe_verify_self);
+	                               * the report's note says how many */
 	double loop_ticks;            /* empty-loop cost per iteration, ticks */
 	struct run_info runs[RTC_MAX_RUNS];
 	/* nmetrics metric_data blocks follow, metric_stride bytes apart */
@@ -486,8 +487,6 @@ int probe_verify_self(const struct probe_ctx *c, const char *task, int policy, i
 struct rtenv_want;
 int probe_verify_attr(const struct probe_ctx *c, const char *task,
 		      const struct rtenv_want *want, const cpu_set_t *cpus);
-/* Append to res->note how many tasks were checked at the kernel. */
-void probe_verified_note(struct probe_ctx *c);
 
 /* futex(2) on a word private to the worker's process. */
 long probe_futex(uint32_t *w, int op, uint32_t val, const struct timespec *timeout);

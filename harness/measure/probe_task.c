@@ -37,17 +37,6 @@ int probe_verify_attr(const struct probe_ctx *c, const char *task,
 	return 0;
 }
 
-void probe_verified_note(struct probe_ctx *c)
-{
-	char *n = c->res->note;
-	size_t len = sizeof c->res->note, used = strlen(n);
-	uint32_t v = __atomic_load_n(&c->res->verified, __ATOMIC_ACQUIRE);
-	if (v && used + 2 < len)
-		snprintf(n + used, len - used, "%schecked at the kernel before measuring: %u "
-			 "task%s' policy, priority and CPUs.", used ? " " : "", v,
-			 v == 1 ? "" : "s");
-}
-
 /* ---------------------------------------------------------------- threads */
 
 enum { TS_PENDING, TS_OK, TS_FAILED, TS_ABANDONED };

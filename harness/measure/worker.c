@@ -169,7 +169,6 @@ void worker_main(struct probe_ctx *c)
 	probe_rt_guard_note(c);
 	probe_counters_note(c);
 	probe_by_time_note(c);
-	probe_verified_note(c);
 	if (rc == 0 && (c->duration_ns ? c->by_time.reached : res->runs_done == c->runs)) {
 		res->state = WS_DONE;
 		_exit(0);
