@@ -96,7 +96,7 @@ int sem_post(sem_t *s)
 C
 "${CC:-cc}" -shared -fPIC -O2 -o "$TMP/slowpost.so" "$TMP/slowpost.c" -ldl 2>"$TMP/cc" && ok \
   || { fail "cannot build the slow sem_post library"; cat "$TMP/cc"; }
-expect_status 1 env LD_PRELOAD="$TMP/slowpost.so" "$RTC" run "$BASE" --only SEM-RT --host-label board-7 -o "$TMP/slow"
+expect_status 1 env LD_PRELOAD="$(preload "$TMP/slowpost.so")" "$RTC" run "$BASE" --only SEM-RT --host-label board-7 -o "$TMP/slow"
 expect_status 1 "$RTC" compare "$TMP/a1/results.json" "$TMP/slow/results.json" -o "$TMP/c-slow"
 expect_grep '^SEM-RT +per-op +mean .* WORSE \(limited\)' "$TMP/out"
 expect_grep '^SEM-RT +wakeup +mean .* WORSE' "$TMP/out"

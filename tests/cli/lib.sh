@@ -149,6 +149,13 @@ help_options() {
     | grep -oE -- '(^|[][ ,])--?[A-Za-z][A-Za-z-]*' | sed 's/^[][ ,]//' | sort -u
 }
 
+# preload LIB... : an LD_PRELOAD value that brings LIB into $RTC and the
+# worker it execs; a sanitizer build's runtimes must come first among the
+# preloaded objects, so they lead.
+preload() {
+  echo "$(ldd "$RTC" | awk '/libasan|libubsan/ { printf "%s ", $3 }')$*"
+}
+
 finish() {
   echo "$CHECKS passed, $FAILS failed"
   [ "$FAILS" -eq 0 ]

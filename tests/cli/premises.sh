@@ -12,8 +12,7 @@ if [ "$(id -u)" -ne 0 ]; then
   fail "this test runs SCHED_FIFO probes and must run as root"; finish
 fi
 [ -f "$FAKE" ] && ok || { fail "no $FAKE (built with the tests)"; finish; }
-# A sanitizer build's runtime must come first among the preloaded objects.
-PRELOAD="$(ldd "$RTC" | awk '/libasan|libubsan/ { printf "%s ", $3 }')$FAKE"
+PRELOAD="$(preload "$FAKE")"
 last_cpu=$(( $(nproc) - 1 ))
 
 # Each probe says what it verifies (rtconform list), and docs/probes.md's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Early wake-ups are reported as what they are: a clock whose absolute
 # sleeps end RTC_FAKE_EARLY_US before their target (tests/fake/fake_clock.c,
 # preloaded into rtconform and so into the worker it execs) must give a
@@ -23,7 +24,7 @@ cat >"$TMP/t.xml" <<XML
     <limit metric="early" statistic="total" max="0"/></requirement>
 </requirements>
 XML
-LD_PRELOAD="$FAKE" RTC_FAKE_EARLY_US=$EARLY_US expect_status 1 "$RTC" run -o "$TMP/run" "$TMP/t.xml"
+LD_PRELOAD="$(preload "$FAKE")" RTC_FAKE_EARLY_US=$EARLY_US expect_status 1 "$RTC" run -o "$TMP/run" "$TMP/t.xml"
 R="$TMP/run"
 
 # results.json: the count, the early count, the signed minimum

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fake_clock.c - an LD_PRELOAD library whose timer fires early, for tests.
  *
  * POSIX never lets an absolute clock_nanosleep return before its target,
