@@ -18,6 +18,7 @@
 #   IPC_BENCH_INTERVAL_US  rt-tests' -i, default 100 (the shortest that keeps
 #                          them near back to back; svsematest misreads -i 0).
 set -euo pipefail
+. "$(dirname "$0")/junit-prop.bash"
 : "${RTC:?set by ci/bench}" "${BENCH_TMP:?set by ci/bench}"
 loops="${IPC_BENCH_LOOPS:-20000}"
 rounds="${IPC_BENCH_ROUNDS:-3}"
@@ -71,8 +72,7 @@ ours_round() {
     for id in MC SV FX; do
       line=""
       for st in min mean max; do
-        v="$(xmllint --xpath "string(//property[@name='$id-$pl.wakeup.${st}_ns']/@value)" \
-             "$out/rtc$r/junit.xml")"
+        v="$(junit_prop "$out/rtc$r/junit.xml" "$id-$pl.wakeup.${st}_ns")"
         [ -n "$v" ] || { echo "ipc bench: no $id-$pl wakeup $st in junit.xml"; exit 1; }
         line="$line $(awk -v x="$v" 'BEGIN { printf "%.3f", x / 1000 }')"
       done

@@ -104,9 +104,8 @@ fi
 junit="$dir/out/junit.xml"
 [ -s "$junit" ] || { echo "overheads: no $junit"; cat "$dir/run.log"; exit 1; }
 
-prop() { # prop NAME -> value or empty
-  xmllint --xpath "string(//property[@name='$1']/@value)" "$junit" 2>/dev/null || true
-}
+. "$(dirname "$0")/junit-prop.bash"
+prop() { junit_prop "$junit" "$1"; } # prop NAME -> value or empty
 # ratio A B TARGET OP LABEL: print A/B and PASS/MISS against A OP TARGET*B
 verdict() {
   awk -v a="$1" -v b="$2" -v t="$3" -v op="$4" 'BEGIN {

@@ -39,7 +39,8 @@ cat >"$BENCH_TMP/timer.xml" <<XML
 </requirements>
 XML
 
-prop() { xmllint --xpath "string(//property[@name='$1']/@value)" "$2" 2>/dev/null || true; }
+. "$(dirname "$0")/junit-prop.bash"
+prop() { junit_prop "$2" "$1"; }
 
 # Sets r_min r_avg r_med r_max (ns) and r_note.
 run_rtconform() {
