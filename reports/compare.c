@@ -361,8 +361,8 @@ static bool all_are(const double *v, size_t n, double x)
 	return true;
 }
 
-/* Decide a figure that moved by worse_by (in its bad direction), to
- * `moved` by the tolerance alone, from the test on its per-run values. */
+/* Decide figure f, which the tolerance alone judged `moved`, by the test
+ * on its per-run values vb (baseline) and vc (candidate). */
 static void decide(struct cmp *c, struct cmp_figure *f, enum cmp_outcome moved,
 		   const double *vb, size_t nb, const double *vc, size_t nc)
 {

@@ -706,9 +706,6 @@ static void series_table(struct xw *x, const struct rv_req *r)
 	nl(x);
 }
 
-/* The first metric per CPU, for probes that keep it so (timer-wakeup): a
- * small histogram of each CPU beside the merged one above, then their
- * statistics. */
 /* The samples below zero of a signed metric (a timer that fired early):
  * the log-scaled plot has no place for them, so the caption says how many
  * there were and their range; the statistics table beside it has them in
@@ -730,6 +727,9 @@ static void neg_caption(struct xw *x, const struct rv_metric *m)
 		 (unsigned long long)c, c == 1 ? "" : "s", lo, hi);
 }
 
+/* The first metric per CPU, for probes that keep it so (timer-wakeup): a
+ * small histogram of each CPU beside the merged one above, then their
+ * statistics. */
 static void cpu_series(struct xw *x, const struct rv_req *r)
 {
 	char buf[160];

@@ -99,7 +99,7 @@ int probe_start_thread(const struct probe_ctx *c, const char *task, pthread_t *t
 		       int policy, int priority, const cpu_set_t *cpus, size_t stack_bytes,
 		       void *(*fn)(void *), void *arg)
 {
-	struct task_start *s = calloc(1, sizeof *s);
+	struct task_start *s = malloc(sizeof *s);
 	if (!s)
 		return ENOMEM;
 	*s = (struct task_start){ .c = c, .policy = policy, .priority = priority, .fn = fn,

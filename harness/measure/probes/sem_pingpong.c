@@ -173,8 +173,7 @@ static int start_thread(const struct pp_peer *p, pthread_t *tid)
 	CPU_ZERO(&set);
 	if (p->cpu >= 0)
 		CPU_SET(p->cpu, &set);
-	int rc = probe_start_thread(c, "the peer thread", tid, c->policy,
-				    c->policy == SCHED_OTHER ? 0 : c->priority,
+	int rc = probe_start_thread(c, "the peer thread", tid, c->policy, c->priority,
 				    p->cpu >= 0 ? &set : NULL, 256 * 1024, peer_thread, (void *)p);
 	if (rc)
 		return probe_fail(c, rc, "peer thread: pthread_create: %s (%s)", probe_errname(rc),

@@ -78,7 +78,6 @@ struct tw_thread {
 	unsigned series;
 	int cpu;
 	uint64_t missed;
-	uint64_t early; /* of the current run; the main thread adds and zeroes it */
 	pthread_t tid;
 };
 
@@ -164,7 +163,6 @@ static void *tw_thread_main(void *arg)
 			 * complement difference is exact within +-292 years. */
 			int64_t late = (int64_t)(now - next);
 			probe_record_series_signed(c, t->series, late);
-			t->early += late < 0;
 			next = next_target(next, now, interval, &t->missed);
 			if (*c->stop)
 				break;
@@ -346,17 +344,21 @@ static int tw_start(struct probe_ctx *c, struct tw_shared *sh, struct tw_thread 
  * run 1, ... Between two stages every thread meets this one at `done`;
  * here the previous run is closed and the next opened (or quit decided),
  * then `go` releases them. */
-static void tw_stages(struct probe_ctx *c, struct tw_shared *sh, struct tw_thread *th, int n)
+static void tw_stages(struct probe_ctx *c, struct tw_shared *sh, int n)
 {
+	uint64_t early_seen = 0;
 	for (uint32_t r = 0;; r++) {
 		pthread_barrier_wait(&sh->done);
 		if (r > 0) {
-			/* The threads' early wake-ups of the run, told to the
-			 * count metric here: the threads never share a counter. */
-			for (int i = 0; i < n; i++) {
-				probe_add_count(c, M_EARLY, th[i].early);
-				th[i].early = 0;
-			}
+			/* The run's early wake-ups: what the series' histograms
+			 * of samples below zero (warm-up is never recorded)
+			 * gained since the last run, read while every thread
+			 * waits at the barrier. */
+			uint64_t early = 0;
+			for (int i = 0; i < n; i++)
+				early += metric_neg(result_series(c->res, (unsigned)i))->count;
+			probe_add_count(c, M_EARLY, early - early_seen);
+			early_seen = early;
 			/* Zero, not the samples taken: the batch figure
 			 * (run time / N) of a periodic probe is only the
 			 * period, so it is left out of the reports. */
@@ -422,7 +424,7 @@ static int tw_run(struct probe_ctx *c)
 	int dma_fd = tw_dma_latency(c, dma_note, sizeof dma_note);
 
 	if ((rc = tw_start(c, sh, th, cpus, n, &created)) == 0)
-		tw_stages(c, sh, th, created);
+		tw_stages(c, sh, created);
 
 	for (int i = 0; i < created; i++)
 		pthread_join(th[i].tid, NULL);
