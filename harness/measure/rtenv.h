@@ -11,8 +11,10 @@
 #include <sys/types.h>
 
 
-/* mlockall(MCL_CURRENT|MCL_FUTURE) and prefault `stack_bytes` of stack.
- * On refusal: -EPERM/-ENOMEM with a remedy in err. */
+/* mlockall(MCL_CURRENT|MCL_FUTURE) and prefault `stack_bytes` of stack,
+ * then read back from the kernel (VmLck of /proc/self/status) that memory
+ * is locked. On refusal: -EPERM/-ENOMEM with a remedy in err; accepted but
+ * nothing locked: -EPERM saying so. */
 int rtenv_lock_memory(size_t stack_bytes, char *err, size_t len);
 
 /* Apply policy and priority to the calling process (pid 0). On refusal

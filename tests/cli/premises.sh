@@ -80,6 +80,15 @@ if [ "$last_cpu" -gt 0 ]; then
   sweep affinity "--cpu $last_cpu"
   [ "$DEVIATED" -eq "$RUNS" ] && ok || fail "affinity: only $DEVIATED of $RUNS runs were pinned"
 fi
+# mlockall accepted and ignored: every worker locks its memory, so every
+# run deviates and every run must be an error.
+# (A sanitizer build locks nothing by design and says so in every report.)
+if "$RTC" --version | grep -q 'sanitizer build'; then
+  echo "memlock: not swept: a sanitizer build does not lock memory"
+else
+  sweep memlock ""
+  [ "$DEVIATED" -eq "$RUNS" ] && ok || fail "memlock: only $DEVIATED of $RUNS runs locked memory"
+fi
 # A mutex protocol ignored: the probes that ask for one must not pass.
 sweep protocol ""
 [ "$DEVIATED" -gt 0 ] && ok || fail "protocol: no probe asked for a mutex protocol"

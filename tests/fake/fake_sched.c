@@ -13,6 +13,7 @@
  *             pthread_setaffinity_np, pthread_attr_setaffinity_np
  *   protocol  pthread_mutexattr_setprotocol (a mutex without inheritance
  *             or ceiling, whatever was asked)
+ *   memlock   mlockall (nothing is locked)
  *
  * An ignored request returns 0, and the library's own getters
  * (sched_getscheduler, sched_getparam, pthread_getschedparam,
@@ -40,7 +41,7 @@
 
 #define SCHED_DEADLINE_ 6
 
-enum { F_ATTR = 1, F_POLICY = 2, F_AFFINITY = 4, F_PROTOCOL = 8 };
+enum { F_ATTR = 1, F_POLICY = 2, F_AFFINITY = 4, F_PROTOCOL = 8, F_MEMLOCK = 16 };
 
 static unsigned modes(void)
 {
@@ -56,6 +57,8 @@ static unsigned modes(void)
 			v |= F_AFFINITY;
 		if (s && strstr(s, "protocol"))
 			v |= F_PROTOCOL;
+		if (s && strstr(s, "memlock"))
+			v |= F_MEMLOCK;
 		m = (int)v;
 	}
 	return (unsigned)m;
@@ -459,5 +462,17 @@ int pthread_mutexattr_getprotocol(const pthread_mutexattr_t *a, int *protocol)
 	if (asked_protocol < 0)
 		return fn(a, protocol);
 	*protocol = asked_protocol;
+	return 0;
+}
+
+/* ------------------------------------------------------------ locked memory */
+
+int mlockall(int flags)
+{
+	if (!(modes() & F_MEMLOCK)) {
+		int (*fn)(int) = next("mlockall");
+		return fn(flags);
+	}
+	say(true, "mlockall");
 	return 0;
 }
