@@ -168,7 +168,7 @@ struct result_shm {
 	volatile uint32_t runs_done;
 	int err;                      /* positive errno of a failure, or 0 */
 	char reason[512];             /* why it failed, filled by probe_fail() */
-	char note[256];               /* informative remark from the probe */
+	char note[512];               /* informative remark from the probe */
 	uint32_t nmetrics;
 	uint32_t metric_stride;       /* bytes from one metric_data to the next */
 	uint32_t nseries_alloc;       /* per-CPU series mapped after the metrics */

@@ -5,6 +5,8 @@
 # negative minimum in every report, an `early` count of the early wake-ups
 # and a FAIL of `early total <= 0`, never a 0 ns wake-up and a PASS.
 # Behaviour only: the minimum is asserted by its sign and a wide bound.
+# The same library also steps the realtime clock back, for the count of
+# timer-semantics figures taken while the clock went back (at the end).
 . "$(dirname "$0")/lib.sh"
 
 FAKE="${RTC_FAKE_CLOCK:-$(dirname "$RTC")/tests/fake_clock.so}"
@@ -72,5 +74,28 @@ cmp -s "$R/results.json" "$TMP/again.json" && ok || fail "results.json differs w
 expect_status 0 "$RTC" report "$R/results.json" --csv "$TMP/csv"
 csvf="$(grep -l '^lo_ns' "$TMP/csv"/*.csv | grep -v 'cpu' | head -1)"
 expect_grep '^-[0-9]' "${csvf:-$TMP/csv/none}"
+
+# A realtime clock stepped back 1 ms after each absolute sleep whose time
+# had passed (RTC_FAKE_BACK_US): timer-semantics cannot give those
+# past-deadline figures a span, records them as 0 and must say how many in
+# its note, one per recorded figure (the warm-up's are not counted).
+cat >"$TMP/back.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="clock-back" version="1">
+  <requirement id="BACK"><probe name="timer-semantics">
+      <param name="kind">nanosleep</param><param name="clock">realtime</param></probe>
+    <sched policy="fifo" priority="50"/>
+    <run iterations="$ITER" runs="$RUNS" warmup="3"/>
+    <limit metric="past-deadline" statistic="max" max="1s"/></requirement>
+</requirements>
+XML
+LD_PRELOAD="$(preload "$FAKE")" RTC_FAKE_BACK_US=1000 "$RTC" run -o "$TMP/back" "$TMP/back.xml" \
+  >"$TMP/out" 2>&1
+expect_grep "name=\"BACK.note\" value=\"[^\"]* $((ITER * RUNS)) past-deadline figures recorded as 0: the clock went back while they were taken\." "$TMP/back/junit.xml"
+for f in results.json report.html; do
+  expect_grep "$((ITER * RUNS)) past-deadline figures recorded as 0" "$TMP/back/$f"
+done
+# Without the step, none is.
+"$RTC" run -o "$TMP/noback" "$TMP/back.xml" >"$TMP/out" 2>&1
+expect_no_grep 'past-deadline figures recorded as 0' "$TMP/noback/junit.xml"
 
 finish

@@ -9,7 +9,13 @@
  * call is passed on unchanged). Reading the clock is left alone, so the
  * caller sees itself woken early. Every other sleep is passed on as it is.
  *
- * Only clock_nanosleep is wrapped: the timer-wakeup probe sleeps with it
+ * With RTC_FAKE_BACK_US set, CLOCK_REALTIME is stepped back by that many
+ * microseconds right after each absolute sleep on it whose time had
+ * already passed, as an administrator or NTP stepping the clock at that
+ * moment would: the next reading through clock_gettime is that much
+ * further behind (what the timer-semantics probe must count, not hide).
+ *
+ * Only clock_nanosleep is wrapped for the early wake-ups: the timer-wakeup probe sleeps with it
  * alone (glibc's nanosleep does not call it through the symbol table).
  * Built as a MODULE library, with the tests only (tests/CMakeLists.txt).
  */
@@ -21,23 +27,58 @@
 
 typedef int (*clock_nanosleep_fn)(clockid_t, int, const struct timespec *, struct timespec *);
 
+typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
+
 static clock_nanosleep_fn real_clock_nanosleep;
-static int64_t early_ns;
+static clock_gettime_fn real_clock_gettime;
+static int64_t early_ns, back_ns;
+static int64_t behind;   /* how far CLOCK_REALTIME is stepped back, ns */
+static int step_pending; /* step back at the next reading */
+
+/* A whole number of microseconds from the environment, in ns; 0 unless
+ * set to one above 0 and below 1000 s. */
+static int64_t env_us(const char *name)
+{
+	const char *s = getenv(name);
+	char *end = NULL;
+	long long us = s ? strtoll(s, &end, 10) : 0;
+	return s && end != s && *end == '\0' && us > 0 && us < 1000000000LL ? (int64_t)us * 1000 : 0;
+}
 
 __attribute__((constructor)) static void fake_clock_init(void)
 {
 	real_clock_nanosleep = (clock_nanosleep_fn)dlsym(RTLD_NEXT, "clock_nanosleep");
-	const char *s = getenv("RTC_FAKE_EARLY_US");
-	char *end = NULL;
-	long long us = s ? strtoll(s, &end, 10) : 0;
-	if (s && end != s && *end == '\0' && us > 0 && us < 1000000000LL)
-		early_ns = (int64_t)us * 1000;
+	real_clock_gettime = (clock_gettime_fn)dlsym(RTLD_NEXT, "clock_gettime");
+	early_ns = env_us("RTC_FAKE_EARLY_US");
+	back_ns = env_us("RTC_FAKE_BACK_US");
+}
+
+int clock_gettime(clockid_t clock, struct timespec *ts)
+{
+	if (!real_clock_gettime)
+		return ENOSYS;
+	int rc = real_clock_gettime(clock, ts);
+	if (rc || clock != CLOCK_REALTIME || !back_ns)
+		return rc;
+	if (__atomic_exchange_n(&step_pending, 0, __ATOMIC_ACQ_REL))
+		__atomic_add_fetch(&behind, back_ns, __ATOMIC_ACQ_REL);
+	int64_t t = (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec -
+		    __atomic_load_n(&behind, __ATOMIC_ACQUIRE);
+	ts->tv_sec = (time_t)(t / 1000000000);
+	ts->tv_nsec = (long)(t % 1000000000);
+	return 0;
 }
 
 int clock_nanosleep(clockid_t clock, int flags, const struct timespec *req, struct timespec *rem)
 {
 	if (!real_clock_nanosleep)
 		return ENOSYS;
+	if (back_ns && clock == CLOCK_REALTIME && (flags & TIMER_ABSTIME) && req) {
+		struct timespec now;
+		real_clock_gettime(clock, &now);
+		if (req->tv_sec < now.tv_sec || (req->tv_sec == now.tv_sec && req->tv_nsec <= now.tv_nsec))
+			__atomic_store_n(&step_pending, 1, __ATOMIC_RELEASE);
+	}
 	if (clock != CLOCK_MONOTONIC || !(flags & TIMER_ABSTIME) || !early_ns || !req)
 		return real_clock_nanosleep(clock, flags, req, rem);
 	int64_t t = (int64_t)req->tv_sec * 1000000000 + req->tv_nsec - early_ns;

@@ -199,7 +199,7 @@ static int ts_wait(struct ts_state *st, struct ts_wake *w)
 
 /* Arm a one-shot (or sleep) to 1 ms ago and time it until it fires, on
  * the armed clock. 0 or an errno. */
-static int ts_past(struct ts_state *st, uint64_t *took)
+static int ts_past(struct ts_state *st, uint64_t *took, bool *back)
 {
 	uint64_t t0 = ts_now(st->clock);
 	struct itimerspec its = { .it_value = ts_spec(t0 - TS_PAST_NS) };
@@ -222,9 +222,9 @@ static int ts_past(struct ts_state *st, uint64_t *took)
 	}
 	uint64_t t1 = ts_now(st->clock);
 	/* A clock that went back (a realtime clock stepped) has no span to
-	 * give: recorded as 0, and counted for the note. */
+	 * give: recorded as 0, and *back says so for the note's count. */
 	*took = t1 > t0 ? t1 - t0 : 0;
-	st->backwards += t1 < t0;
+	*back = t1 < t0;
 	return rc;
 }
 
@@ -255,6 +255,7 @@ static int ts_series(struct ts_state *st, uint64_t n, bool record)
 	for (uint64_t i = 0; i < n && !*c->stop; i++) {
 		struct ts_wake w;
 		uint64_t took = 0;
+		bool back = false;
 		if ((rc = ts_wait(st, &w)) != 0) {
 			if (rc == EINTR && *c->stop)
 				break;
@@ -262,7 +263,7 @@ static int ts_series(struct ts_state *st, uint64_t n, bool record)
 			return probe_fail(c, rc, "%s: %s", step_names[st->kind], strerror(rc));
 		}
 		struct ts_judgement j = ts_judge(&st->acc, &w);
-		if ((rc = ts_past(st, &took)) != 0) {
+		if ((rc = ts_past(st, &took, &back)) != 0) {
 			if (rc == EINTR && *c->stop)
 				break;
 			ts_arm(st, 0);
@@ -273,6 +274,7 @@ static int ts_series(struct ts_state *st, uint64_t n, bool record)
 			probe_add_count(c, M_EARLY, j.early);
 			probe_add_count(c, M_OVERRUN, j.count_error);
 			probe_record(c, M_PAST, took);
+			st->backwards += back;
 			st->wakes++;
 			st->missed += j.missed;
 			st->early += j.early;
