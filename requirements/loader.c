@@ -29,6 +29,7 @@
 #include <libxml/xmlversion.h>
 
 #include "base/sha256.h"
+#include "base/utf8.h"
 #include "base/xmlsafe.h"
 
 #define RTC_NS "urn:rtconform:requirements:1"
@@ -137,47 +138,6 @@ static long line_of_offset(const unsigned char *buf, size_t off)
 		if (buf[i] == '\n')
 			line++;
 	return line;
-}
-
-/* Offset of the first byte that is not part of well-formed UTF-8 (RFC 3629:
- * no overlongs, no surrogates, nothing past U+10FFFF), or len. */
-static size_t utf8_invalid_at(const unsigned char *s, size_t len)
-{
-	size_t i = 0;
-	while (i < len) {
-		unsigned char c = s[i];
-		size_t n;
-		unsigned char lo = 0x80, hi = 0xBF;
-		if (c < 0x80) {
-			i++;
-			continue;
-		} else if (c >= 0xC2 && c <= 0xDF) {
-			n = 1;
-		} else if (c >= 0xE0 && c <= 0xEF) {
-			n = 2;
-			if (c == 0xE0)
-				lo = 0xA0;
-			else if (c == 0xED)
-				hi = 0x9F;
-		} else if (c >= 0xF0 && c <= 0xF4) {
-			n = 3;
-			if (c == 0xF0)
-				lo = 0x90;
-			else if (c == 0xF4)
-				hi = 0x8F;
-		} else {
-			return i;
-		}
-		if (n >= len - i) /* truncated at the end */
-			return i;
-		if (s[i + 1] < lo || s[i + 1] > hi)
-			return i;
-		for (size_t k = 2; k <= n; k++)
-			if (s[i + k] < 0x80 || s[i + k] > 0xBF)
-				return i;
-		i += n + 1;
-	}
-	return len;
 }
 
 /* ---- error collection ------------------------------------------------- */
