@@ -72,7 +72,7 @@ static int vprint(FILE *out, bool newline, const char *fmt, va_list ap)
 	return rc == EOF || !newline ? rc : putc('\n', out);
 }
 
-int term_vprintln(FILE *out, const char *fmt, va_list ap)
+static int term_vprintln(FILE *out, const char *fmt, va_list ap)
 {
 	return vprint(out, true, fmt, ap);
 }

@@ -52,6 +52,15 @@ static char *clean(const char *s, bool xml)
 	return out;
 }
 
+/* A copy of s holding only valid UTF-8 and characters XML 1.0 allows, each
+ * offending byte or character replaced by U+FFFD so the reader sees that
+ * something was there. NULL s gives "". Caller frees; NULL on out of
+ * memory. */
+static char *xmlw_clean(const char *s)
+{
+	return clean(s, true);
+}
+
 void xw_check(struct xw *x, int rc)
 {
 	if (rc < 0)
@@ -140,11 +149,6 @@ void xw_elem(struct xw *x, const char *name, const char *text)
 	xw_start(x, name);
 	xw_text(x, text);
 	xw_full_end(x);
-}
-
-char *xmlw_clean(const char *s)
-{
-	return clean(s, true);
 }
 
 char *xmlw_clean_utf8(const char *s)
