@@ -1,46 +1,16 @@
 /* termsafe.c - see termsafe.h. */
 #include "base/termsafe.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at s (1-4), or 0 when s does not start
- * one (overlong forms, surrogates and values past U+10FFFF are not valid). */
-static size_t utf8_len(const unsigned char *s)
-{
-	uint32_t c;
-	size_t n;
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2;
-		c = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		c = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		c = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
-	    (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	return n;
-}
+#include "base/utf8.h"
 
 /* The escape for the character at s into esc (at most 7 bytes and a NUL),
  * or "" when it is shown as it is; *step is its length in bytes. */
 static void escape_of(const unsigned char *s, char esc[8], size_t *step)
 {
-	size_t n = utf8_len(s);
+	size_t n = utf8_decode(s, strnlen((const char *)s, 4), NULL);
 	esc[0] = 0;
 	*step = n ? n : 1;
 	if (n == 0 || s[0] < 0x20 || s[0] == 0x7f)
@@ -102,7 +72,7 @@ static int vprint(FILE *out, bool newline, const char *fmt, va_list ap)
 	return rc == EOF || !newline ? rc : putc('\n', out);
 }
 
-int term_vprintln(FILE *out, const char *fmt, va_list ap)
+static int term_vprintln(FILE *out, const char *fmt, va_list ap)
 {
 	return vprint(out, true, fmt, ap);
 }

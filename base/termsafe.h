@@ -31,7 +31,6 @@ char *term_escape_dup(const char *s);
  * then a newline (term_println).
  * Returns what fputs/putc return (EOF on a write error). */
 int term_println(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int term_vprintln(FILE *out, const char *fmt, va_list ap);
 int term_print(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -98,7 +98,8 @@ int cli_parse_count(const char *cmd, const char *opt, const char *v, uint64_t mi
 /* ---- running workers ---- */
 
 /* What `run` and `probe` do before the first worker: orphaned peers of a
- * worker come back to us to be reaped, and SIGINT/SIGTERM/SIGHUP only set the
+ * worker come back to us to be reaped (runner_become_supervisor), and
+ * SIGINT/SIGTERM/SIGHUP only set the
  * flag returned (for run_options.interrupted): the runner stops the worker,
  * the caller still writes its reports. */
 volatile sig_atomic_t *cli_become_supervisor(void);

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/prctl.h>
 
 #include "base/termsafe.h"
 #include "base/units.h"
@@ -124,7 +123,7 @@ static void on_sigpipe(int sig)
 
 volatile sig_atomic_t *cli_become_supervisor(void)
 {
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	runner_become_supervisor();
 	/* No SA_RESTART: a write blocked on a reader that stopped reading
 	 * returns EINTR, so a signal ends it. */
 	struct sigaction sa = { .sa_handler = on_interrupt };

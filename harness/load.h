@@ -54,7 +54,8 @@ bool load_running(struct load_proc *lp);
 
 /* Stop the load: SIGTERM to its group, SIGKILL after LOAD_TERM_GRACE_MS,
  * and reap every process of the group (the caller should be a child
- * subreaper so that grandchildren come back to it). Returns 0; -ECHILD when
+ * subreaper, runner_become_supervisor(), so that grandchildren come back
+ * to it). Returns 0; -ECHILD when
  * the load had already ended before it was stopped (the measurement did not
  * run under load throughout); -EBUSY when processes of the group were still
  * there after SIGKILL and a further grace period. err may be NULL. Leaves

@@ -12,43 +12,6 @@
 #include <sys/mman.h>
 
 #include "harness/measure/probes/probes.h"
-#include "harness/stats.h"
-
-void runner_counts(const struct requirement *r, const struct run_options *o,
-		   uint64_t *iterations, uint64_t *runs, uint64_t *warmup)
-{
-	*iterations = r->iterations;
-	*runs = r->runs;
-	*warmup = r->warmup;
-	if (o && o->quick) {
-		uint64_t full = *iterations;
-		*iterations = *iterations / 10 ? *iterations / 10 : 1;
-		*runs = *runs < 3 ? *runs : 3;
-		*warmup = *warmup / 10;
-		/* A smoke run still judges every limit: keep enough samples for
-		 * the most demanding percentile, up to the file's own count. */
-		uint64_t need = 1;
-		for (size_t i = 0; i < r->nlimits; i++) {
-			uint64_t n = stat_min_samples(&r->limits[i].stat);
-			if (n > need)
-				need = n;
-		}
-		uint64_t per_run = (need + *runs - 1) / *runs;
-		if (*iterations < per_run)
-			*iterations = per_run < full ? per_run : full;
-	}
-	if (o && o->iterations_override)
-		*iterations = o->iterations_override;
-	if (o && o->runs_override)
-		*runs = o->runs_override;
-	if (*runs > RTC_MAX_RUNS)
-		*runs = RTC_MAX_RUNS;
-}
-
-uint64_t runner_duration(const struct requirement *r, const struct run_options *o)
-{
-	return o && o->duration_override ? o->duration_override : r->duration_ns;
-}
 
 void runner_result_init(struct req_result *out, const struct requirement *r,
 			const struct req_file *f)

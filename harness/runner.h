@@ -61,12 +61,16 @@ struct run_options {
 	void *progress_arg;
 };
 
+/* Make the calling process a child subreaper (PR_SET_CHILD_SUBREAPER), as
+ * whoever calls runner_run() must be first: peers a worker forked, and
+ * children of a background load, that outlive their parent come back to it,
+ * so supervise can reap every process of a requirement. Inherited by no
+ * child. Returns 0, or -errno. */
+int runner_become_supervisor(void);
+
 /* Effective counts for a requirement under the options. */
 void runner_counts(const struct requirement *r, const struct run_options *o,
 		   uint64_t *iterations, uint64_t *runs, uint64_t *warmup);
-/* How long a requirement runs by time under the options (--duration wins
- * over the file's); 0: it runs by count. */
-uint64_t runner_duration(const struct requirement *r, const struct run_options *o);
 
 /* Run one requirement; fills out (which the caller later frees with
  * req_result_free). Never fails as a function: problems become verdicts. */

@@ -1,6 +1,7 @@
-/* runner_prepare.c - the prepare stage (runner_stages.h) and the result
- * memory it maps. Nothing is forked or started here: a requirement that
- * cannot be measured on this machine is refused before any process exists.
+/* runner_prepare.c - the prepare stage (runner_stages.h): the effective
+ * counts and duration of a requirement, and the result memory it maps.
+ * Nothing is forked or started here: a requirement that cannot be measured
+ * on this machine is refused before any process exists.
  */
 #include "harness/runner_stages.h"
 
@@ -10,6 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/statistic.h"
 #include "harness/measure/rtenv.h"
 #include "harness/measure/worker.h"
 
@@ -120,6 +122,44 @@ struct result_shm *result_alloc_for(const struct probe_decl *d, unsigned nseries
 struct result_shm *result_alloc_series(unsigned nmetrics, unsigned nseries, size_t *bytes)
 {
 	return alloc_closed(nmetrics, nseries, false, bytes);
+}
+
+void runner_counts(const struct requirement *r, const struct run_options *o,
+		   uint64_t *iterations, uint64_t *runs, uint64_t *warmup)
+{
+	*iterations = r->iterations;
+	*runs = r->runs;
+	*warmup = r->warmup;
+	if (o && o->quick) {
+		uint64_t full = *iterations;
+		*iterations = *iterations / 10 ? *iterations / 10 : 1;
+		*runs = *runs < 3 ? *runs : 3;
+		*warmup = *warmup / 10;
+		/* A smoke run still judges every limit: keep enough samples for
+		 * the most demanding percentile, up to the file's own count. */
+		uint64_t need = 1;
+		for (size_t i = 0; i < r->nlimits; i++) {
+			uint64_t n = stat_min_samples(&r->limits[i].stat);
+			if (n > need)
+				need = n;
+		}
+		uint64_t per_run = (need + *runs - 1) / *runs;
+		if (*iterations < per_run)
+			*iterations = per_run < full ? per_run : full;
+	}
+	if (o && o->iterations_override)
+		*iterations = o->iterations_override;
+	if (o && o->runs_override)
+		*runs = o->runs_override;
+	if (*runs > RTC_MAX_RUNS)
+		*runs = RTC_MAX_RUNS;
+}
+
+/* How long a requirement runs by time under the options (--duration wins
+ * over the file's); 0: it runs by count. */
+static uint64_t runner_duration(const struct requirement *r, const struct run_options *o)
+{
+	return o && o->duration_override ? o->duration_override : r->duration_ns;
 }
 
 /* The probe context the worker will rebuild from the spec: counts, policy,

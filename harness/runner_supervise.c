@@ -14,9 +14,15 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+int runner_become_supervisor(void)
+{
+	return prctl(PR_SET_CHILD_SUBREAPER, 1) == 0 ? 0 : -errno;
+}
 
 int runner_load_start(struct runner_job *j, struct req_result *out)
 {
@@ -50,7 +56,7 @@ static int pidfd_open_(pid_t pid)
 static void reap_group(pid_t pgid)
 {
 	kill(-pgid, SIGKILL);
-	/* We are a child subreaper (set in main), so orphaned peers come back
+	/* We are a child subreaper (runner_become_supervisor), so orphaned peers come back
 	 * to us; reap those of this group without blocking forever. */
 	for (int tries = 0; tries < 200; tries++) {
 		pid_t p = waitpid(-pgid, NULL, WNOHANG);

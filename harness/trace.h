@@ -5,8 +5,9 @@
  * (instances/rtconform-<pid>-<n>), scheduler wake-up and switch, IRQ and
  * timer events, a bounded ring buffer. The worker's first sample above a
  * metric's trip writes a marker and stops the instance
- * (probe_trace_trip in harness/measure/probe.c); afterwards the supervisor
- * saves the instance's trace as trace-<ID>.txt beside report.html and
+ * (probe_trace_trip in harness/measure/probe_trace.c); afterwards the
+ * supervisor saves the instance's trace as trace-<ID>.txt beside
+ * report.html and
  * removes the instance, whatever became of the worker. Only the instance is
  * ever written to: the top-level tracing state is left as found. When
  * tracing cannot be had the requirement is measured all the same, and the

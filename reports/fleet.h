@@ -66,10 +66,6 @@ struct fleet {
 #define FLEET_JUNIT "junit.xml"
 #define FLEET_JSON "results.json"
 
-/* The name a host goes by: host.label, else host.name with host.id,
- * else host.name, else "unknown host". */
-void fleet_identity(const struct fingerprint *env, char *buf, size_t len);
-
 /* Begin a fleet report in outdir (which exists). 0, or -errno with err. */
 int fleet_begin(struct fleet *fl, const char *outdir, const char *command, char *err,
 		size_t errlen);

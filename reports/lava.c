@@ -185,7 +185,9 @@ static void build_line(FILE *out, const struct report_view *v)
 	fputs(")\n", out);
 }
 
-char *report_lava_render(const struct report_view *v, size_t *len, char *why, size_t whylen)
+/* The LAVA lines of v (report.h), malloc'd, for report_render_write. */
+static char *report_lava_render(const struct report_view *v, size_t *len, char *why,
+				size_t whylen)
 {
 	char *text = NULL;
 	FILE *out = open_memstream(&text, len);

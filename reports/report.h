@@ -81,11 +81,9 @@ struct report_view;
 void report_write_text(const struct report_view *v, FILE *out);
 /* The same, with the closing line giving the exit status the run ends with
  * and its meaning, when that is not the verdicts' own (a report could not be
- * written); status < 0 or meaning NULL: the verdicts'. */
-void report_write_text_status(const struct report_view *v, FILE *out, int status,
-			      const char *meaning);
-/* The same, the VERDICT column in colour when `colour` (a terminal that
- * did not ask for NO_COLOR: the caller decides; files never get colour). */
+ * written); status < 0 or meaning NULL: the verdicts'. The VERDICT column
+ * is in colour when `colour` (a terminal that did not ask for NO_COLOR:
+ * the caller decides; files never get colour). */
 void report_write_text_colour(const struct report_view *v, FILE *out, int status,
 			      const char *meaning, bool colour);
 /* The SGR sequence that colours verdict v on a terminal (pass green, fail
@@ -377,7 +375,6 @@ int report_junit_host_suite(const struct report_view *v, const char *host, const
  * "<ID>-<metric>-<statistic> <pass|fail|skip> [<value> <unit>]" per limit,
  * then "<ID> <pass|fail|skip>"; an error is fail, and its reason a line
  * beginning "# ". docs/fleet.md has the rules. */
-char *report_lava_render(const struct report_view *v, size_t *len, char *why, size_t whylen);
 int report_write_lava(const struct report_view *v, const char *path, char *err, size_t errlen);
 
 int report_write(enum report_kind kind, const struct report_view *v, const char *path,

@@ -199,15 +199,15 @@ static void write_text(const struct report_view *v, FILE *out, int status, const
 		t.errors == 1 ? "" : "s", t.skipped, t.seconds, status, meaning);
 }
 
+static void report_write_text_status(const struct report_view *v, FILE *out, int status,
+				     const char *meaning)
+{
+	report_write_text_colour(v, out, status, meaning, false);
+}
+
 void report_write_text(const struct report_view *v, FILE *out)
 {
 	report_write_text_status(v, out, -1, NULL);
-}
-
-void report_write_text_status(const struct report_view *v, FILE *out, int status,
-			      const char *meaning)
-{
-	report_write_text_colour(v, out, status, meaning, false);
 }
 
 void report_write_text_colour(const struct report_view *v, FILE *out, int status,

@@ -10,39 +10,7 @@
 #include <string.h>
 
 #include "base/numfmt.h"
-
-/* Decode one UTF-8 sequence at s (n bytes available). Returns its length
- * and sets *cp, or 0 for an invalid, overlong, surrogate or out-of-range
- * sequence. */
-static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	unsigned char c = s[0];
-	size_t len;
-	uint32_t v, min;
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	} else if ((c & 0xe0) == 0xc0) {
-		len = 2, v = c & 0x1f, min = 0x80;
-	} else if ((c & 0xf0) == 0xe0) {
-		len = 3, v = c & 0x0f, min = 0x800;
-	} else if ((c & 0xf8) == 0xf0) {
-		len = 4, v = c & 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		v = (v << 6) | (s[i] & 0x3f);
-	}
-	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	*cp = v;
-	return len;
-}
+#include "base/utf8.h"
 
 /* XML 1.0 section 2.2, Char. */
 static bool xml_char_ok(uint32_t c)
@@ -82,6 +50,15 @@ static char *clean(const char *s, bool xml)
 	}
 	out[o] = '\0';
 	return out;
+}
+
+/* A copy of s holding only valid UTF-8 and characters XML 1.0 allows, each
+ * offending byte or character replaced by U+FFFD so the reader sees that
+ * something was there. NULL s gives "". Caller frees; NULL on out of
+ * memory. */
+static char *xmlw_clean(const char *s)
+{
+	return clean(s, true);
 }
 
 void xw_check(struct xw *x, int rc)
@@ -172,11 +149,6 @@ void xw_elem(struct xw *x, const char *name, const char *text)
 	xw_start(x, name);
 	xw_text(x, text);
 	xw_full_end(x);
-}
-
-char *xmlw_clean(const char *s)
-{
-	return clean(s, true);
 }
 
 char *xmlw_clean_utf8(const char *s)

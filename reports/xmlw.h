@@ -11,13 +11,11 @@
 
 #include <libxml/xmlwriter.h>
 
-/* A copy of s holding only valid UTF-8 and characters XML 1.0 allows, each
- * offending byte or character replaced by U+FFFD so the reader sees that
- * something was there. NULL s gives "". Caller frees; NULL on out of
- * memory. */
-char *xmlw_clean(const char *s);
-/* The same for UTF-8 only: control characters stay (the report view's
- * strings; the XML writers clean them further as they write). */
+/* A copy of s holding only valid UTF-8, each offending byte replaced by
+ * U+FFFD so the reader sees that something was there; control characters
+ * stay (the report view's strings; the XML writers also replace what XML
+ * 1.0 does not allow as they write). NULL s gives "". Caller frees; NULL
+ * on out of memory. */
 char *xmlw_clean_utf8(const char *s);
 
 /* A writer with a sticky error: after the first failed libxml2 call
@@ -34,7 +32,8 @@ void xw_end(struct xw *x);
 /* Close the element with an end tag even when empty: HTML reads "<div/>"
  * as an open tag. */
 void xw_full_end(struct xw *x);
-/* Attribute / text, cleaned with xmlw_clean; the writer escapes. */
+/* Attribute / text, holding only valid UTF-8 and characters XML 1.0
+ * allows (others replaced by U+FFFD); the writer escapes. */
 void xw_attr(struct xw *x, const char *name, const char *value);
 void xw_attrf(struct xw *x, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

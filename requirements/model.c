@@ -121,7 +121,8 @@ void req_file_free(struct req_file *f)
  * something other than what it appears to say. */
 static const char shell_chars[] = "'\"`;|&$<>(){}\\*?[]~#";
 
-bool load_arg_blank(char ch)
+/* The blanks load args are split on. */
+static bool load_arg_blank(char ch)
 {
 	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
 }

@@ -112,9 +112,6 @@ struct req_file {
  * stress-ng literally. */
 const char *load_spec_problem(const struct req_load *l, char *buf, size_t len);
 
-/* The blanks load args are split on. */
-bool load_arg_blank(char ch);
-
 /* SCHED_* constant for a policy. */
 int req_sched_policy(enum sched_policy p);
 

@@ -37,8 +37,10 @@ static bool cpulist_ok(const char *s)
 	return strcmp(s, "all") == 0 || cpulist_parse(s, &set) == 0;
 }
 
-const char *validate_param_value(const struct probe_decl *p, size_t idx, const char *value,
-				 char *buf, size_t len)
+/* Check one parameter value of a probe (kind-aware). NULL when fine, else a
+ * message in buf. */
+static const char *validate_param_value(const struct probe_decl *p, size_t idx,
+					const char *value, char *buf, size_t len)
 {
 	const struct probe_param *pp = &p->params[idx];
 	char e[200], allowed[300];

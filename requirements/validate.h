@@ -14,11 +14,6 @@
 size_t validate_file(const struct req_file *f, const struct probe_catalog *cat,
 		     struct diag_list *d);
 
-/* Check one parameter value of a probe (kind-aware). NULL when fine, else a
- * message in buf. Used by `rtconform probe --param` too. */
-const char *validate_param_value(const struct probe_decl *p, size_t idx, const char *value,
-				 char *buf, size_t len);
-
 /* Whether requirements of probe p may run by time (<run duration>,
  * --duration): NULL when they may, else why not, in buf. */
 const char *validate_by_time(const struct probe_decl *p, char *buf, size_t len);

@@ -153,7 +153,7 @@ START_TEST(runner_stats_ordered)
 {
 	enum sched_policy pol;
 	const struct pcase *pc = case_of(_i, &pol);
-	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	ck_assert_int_eq(runner_become_supervisor(), 0);
 
 	struct requirement q;
 	struct req_file f = { .path = "<test>", .name = "test" };
@@ -419,7 +419,7 @@ START_TEST(runner_nproc_error_verdict)
 			sh->setup_failed = 1;
 			_exit(1);
 		}
-		prctl(PR_SET_CHILD_SUBREAPER, 1);
+		runner_become_supervisor();
 		struct requirement q;
 		struct req_file f = { .path = "<test>", .name = "test" };
 		struct run_options o = { .self_dir = RTC_BINARY_DIR };

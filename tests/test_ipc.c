@@ -26,7 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/sem.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -198,7 +197,7 @@ START_TEST(matrix)
 	i /= NPLACE;
 	const char *peer = peers[i % NPEER];
 	const char *mech = mechs[i / NPEER];
-	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	ck_assert_int_eq(runner_become_supervisor(), 0);
 
 	struct ipc_seen before;
 	ipc_snapshot(&before);

@@ -10,12 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "harness/load.h"
+#include "harness/runner.h"
 #include "test_util.h"
 
 static double mono_s(void)
@@ -64,7 +64,7 @@ static int group_size(pid_t pgid)
  * come back to it, as they come back to rtconform's supervisor. */
 static void become_subreaper(void)
 {
-	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	ck_assert_int_eq(runner_become_supervisor(), 0);
 }
 
 static void start_ok(struct load_proc *lp, const char *args)

@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 
 #include "harness/measure/probes/probes.h"
 #include "harness/runner.h"
@@ -280,6 +279,6 @@ int main(void)
 		return EXIT_FAILURE;
 	}
 	/* Orphans of a worker come back here to be reaped. */
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	runner_become_supervisor();
 	return tu_run(overhead_suite());
 }

@@ -705,8 +705,8 @@ static void hang_setup(void)
 	fprintf(fp, "#!/bin/sh\nsleep 60 &\necho $! > %s/peer\nexec sleep 60\n", hang_dir);
 	fclose(fp);
 	ck_assert_int_eq(chmod(path, 0755), 0);
-	/* as rtconform's main does: orphaned peers come back to be reaped */
-	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	/* as rtconform's supervisor is: orphaned peers come back to be reaped */
+	ck_assert_int_eq(runner_become_supervisor(), 0);
 }
 
 static void hang_teardown(void)

@@ -300,7 +300,7 @@ void probe_rt_guard_note(struct probe_ctx *c);
 
 /* The first sample above an armed trip: write the trace marker, stop the
  * trace instance, disarm every metric and note what tripped in the result
- * memory (probe.c). Out of line: it runs once, never on the fast path.
+ * memory (probe_trace.c). Out of line: it runs once, never on the fast path.
  * No allocation, no stdio, no locks. */
 void probe_trace_trip(struct metric_data *m, uint32_t run, uint64_t v)
 	__attribute__((noinline, cold));

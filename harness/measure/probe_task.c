@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* probe_task.c - starting the tasks of a probe, each checked at the kernel
- * before anything is measured; see probe.h. */
+/* probe_task.c - the tasks of a probe: starting threads and peers, each
+ * checked at the kernel before anything is measured, waiting on each other
+ * (futexes) and reaping what is left; see probe.h. */
 #include "harness/measure/probe.h"
 
 #include <errno.h>
@@ -10,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness/measure/rtenv.h"
@@ -164,4 +167,32 @@ int probe_peer_setup(const struct probe_ctx *c, const char *task, int cpu, int p
 	if (cpu >= 0)
 		CPU_SET(cpu, &one);
 	return probe_verify_self(c, task, c->policy, priority, cpu >= 0 ? &one : NULL);
+}
+
+long probe_futex(uint32_t *w, int op, uint32_t val, const struct timespec *timeout)
+{
+	return syscall(SYS_futex, w, op | FUTEX_PRIVATE_FLAG, val, timeout, NULL, 0);
+}
+
+int probe_wait_while(uint32_t *w, uint32_t val, uint64_t deadline)
+{
+	while (__atomic_load_n(w, __ATOMIC_ACQUIRE) == val) {
+		uint64_t now = tb_clock_ns();
+		if (now >= deadline)
+			return ETIMEDOUT;
+		uint64_t left = deadline - now;
+		struct timespec ts = { .tv_sec = (time_t)(left / 1000000000u),
+				       .tv_nsec = (long)(left % 1000000000u) };
+		probe_futex(w, FUTEX_WAIT, val, &ts);
+	}
+	return 0;
+}
+
+void probe_reap_children(void)
+{
+	for (;;) {
+		pid_t w = waitpid(-1, NULL, __WALL);
+		if (w < 0 && errno != EINTR)
+			return; /* ECHILD: none left */
+	}
 }

@@ -216,7 +216,8 @@ int rtenv_affinity(cpu_set_t *set)
 	return 0;
 }
 
-void rtenv_cpus_text(const cpu_set_t *set, char *buf, size_t len)
+/* "0-3,6": a CPU set as the kernel writes lists, into buf. */
+static void rtenv_cpus_text(const cpu_set_t *set, char *buf, size_t len)
 {
 	size_t at = 0;
 	buf[0] = 0;

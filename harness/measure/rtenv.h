@@ -72,7 +72,4 @@ int rtenv_verify(const char *task, const struct rtenv_want *want, const cpu_set_
 /* The calling thread's CPU affinity, from the system call: 0 or -errno. */
 int rtenv_affinity(cpu_set_t *set);
 
-/* "0-3,6": a CPU set as the kernel writes lists, into buf. */
-void rtenv_cpus_text(const cpu_set_t *set, char *buf, size_t len);
-
 #endif
