@@ -73,9 +73,9 @@ static void print_version(void)
 {
 #ifdef RTC_SANITIZED
 	term_println(stdout, "rtconform %s (commit %s; sanitizer build: memory is not locked; "
-		     "not for qualification)", RTC_VERSION, runinfo_commit);
+		     "not for qualification)", runinfo_version, runinfo_commit);
 #else
-	term_println(stdout, "rtconform %s (commit %s)", RTC_VERSION, runinfo_commit);
+	term_println(stdout, "rtconform %s (commit %s)", runinfo_version, runinfo_commit);
 #endif
 }
 
