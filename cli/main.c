@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* main.c - rtconform's command line: program set-up and dispatch through the
  * command table, which also gives the usage text. Each subcommand lives in
  * its own file (see cli/cli.h).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # build_id.cmake - the version of rtconform and the git commit it is built
 # from, for --version and every report (rtconform.version, rtconform.commit),
 # as runinfo_version and runinfo_commit (harness/runinfo.h). Run in script

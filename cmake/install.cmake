@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # What `cmake --install` puts where, and the Debian package `cpack -G DEB`
 # makes from it (docs/install.md). Included from CMakeLists.txt after the
 # targets; RTC_INSTALL_HELPERDIR and RTC_INSTALL_PROFILEDIR are set there,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The modules of rtconform, the only ways they may depend on each other,
 # their sources, and the programs built from them.
 #

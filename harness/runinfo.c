@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* runinfo.c - see runinfo.h. */
 #include "harness/runinfo.h"
 

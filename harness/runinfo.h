@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* runinfo.h - the environment a report records for a run: the host's
  * fingerprint (host/), then what rtconform itself adds: its build
  * (rtconform.version, .commit, .build, .compiler, .libxml2, .jansson), the timebase

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fleet.c - `rtconform merge`: host summaries, the streamed results.json
  * and junit.xml of a fleet. See fleet.h. */
 #include "reports/fleet.h"

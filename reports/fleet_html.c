@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fleet_html.c - fleet.html of `rtconform merge`: a table of requirements
  * (rows) by hosts (columns), each cell the host's verdict and the figure the
  * requirement's first limit judges; beside them the spread of that figure

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* junit.c - junit.xml for CI gates, written with libxml2's xmlTextWriter.
  *
  * The shape is the intersection of the two schemas CI systems accept

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Check that every repository path the documentation and comments name exists.
 
 Where paths are looked for:

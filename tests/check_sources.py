@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Check that the build lists every source file, so none is left out.
 
 Sources are listed by name (cmake/modules.cmake, tests/CMakeLists.txt), and

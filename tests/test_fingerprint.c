@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_fingerprint.c - the environment every report carries, and the
  * readiness checks `rtconform env` draws from it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_report.c - totals, junit.xml, the text reports and the atomic write,
  * on the synthetic run of report_fixture.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* probe.c - helpers every probe uses; see probe.h. */
 #include "harness/measure/probe.h"
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # rtconform compare, and the host identity it and every report rely on:
 # two runs of the same build never regress (three pairs, on whatever load
 # the machine has); a heavier probe (PI-HOLD holding its mutex five times as

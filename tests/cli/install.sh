@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # `cmake --install` of this build: the files it installs and where, and the
 # installed rtconform at work from a moved prefix, outside the trees: it finds
 # its worker in libexec/rtconform and the shipped profiles in

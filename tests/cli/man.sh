@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The man pages (man/rtconform.1, man/rtconform-requirements.5) format
 # without a warning, and rtconform(1) documents every subcommand and every
 # option the program's own usage texts print, each under its command: a new

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ipc.h - the wake-up mechanisms of the sem-pingpong probe (internal to
  * harness/measure/probes; not a probe, so not in RTC_PROBES).
  *
