@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpulist.c - see cpulist.h. */
 #include "base/cpulist.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpulist.h - the one grammar of a CPU list ("0,2-3"), as the kernel writes
  * them in /sys and as a probe parameter takes them ("all" is the caller's). */
 #ifndef RTC_CPULIST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* diag.c - see diag.h. */
 #include "base/diag.h"
 #include "base/termsafe.h"

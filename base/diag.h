@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* diag.h - a list of "file:line: message" diagnostics.
  *
  * Loader and validator append problems here instead of printing, so a caller

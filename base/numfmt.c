@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* numfmt.c - see numfmt.h. */
 #include "base/numfmt.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* numfmt.h - numbers as every report prints and reads them.
  *
  * Reports are compared and parsed by machines, so a number must print the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* probe_decl.c - lookups in probe declarations; see probe_decl.h. */
 #include "base/probe_decl.h"
 

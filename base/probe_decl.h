@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* probe_decl.h - what a probe declares about itself: its name, parameters
  * (with their kinds, allowed values and defaults) and metrics.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* quote.c - see quote.h. */
 #include "base/quote.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* quote.h - strings made safe for where they go: shell quoting for the
  * commands reports record (the exact command line of a run, a background
  * load's command), so a reader can paste them into a shell; and parts of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rtperm.c - see rtperm.h. */
 #include "base/rtperm.h"
 

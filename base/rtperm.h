@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rtperm.h - what the kernel looks at before it lets the calling process
  * use a real-time policy or lock memory, read from /proc and the cgroup
  * filesystem, so that a refusal can be explained by its true cause: a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sha256.c - see sha256.h. Written from FIPS 180-4, section 6.2. */
 #include "base/sha256.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sha256.h - SHA-256 (FIPS 180-4) of a requirements file.
  *
  * Reports name the exact bytes they were measured against; a digest is what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* statistic.c - statistic names and the samples each needs; see statistic.h.
  *
  * Percentiles are handled in fixed point: a percentile name has at most

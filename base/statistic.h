@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* statistic.h - the statistics a limit can name.
  *
  * Names: min, mean, stddev, max, pNN[.N...] (0 < NN < 100, e.g. p50, p99.9),

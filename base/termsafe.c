@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* termsafe.c - see termsafe.h. */
 #include "base/termsafe.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* termsafe.h - text from files and the command line made safe to show a
  * person. A requirement id, a file name or an --only value can hold raw
  * newlines, ESC sequences or C1 control characters; printed as they are,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* units.c - see units.h.
  *
  * Numbers are parsed and printed with integer arithmetic rather than

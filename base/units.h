@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* units.h - parsing and printing of durations, cycle counts and counts.
  *
  * A quantity in a requirements file is a decimal number followed by a unit:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* xmlsafe.c - see xmlsafe.h. */
 #include "base/xmlsafe.h"
 

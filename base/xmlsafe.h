@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* xmlsafe.h - reading and parsing XML that may be hostile, in one place.
  *
  * Both XML readers of rtconform (the requirements loader and the junit.xml

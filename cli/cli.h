@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cli.h - what the subcommands of rtconform share.
  *
  * main.c sets the program up and dispatches through its command table; each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* common.c - helpers the subcommands share; see cli.h. */
 #include "cli/cli.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* compare.c - `rtconform compare`: a candidate run against a baseline run,
  * figure by figure (reports/compare.h has the rule, docs/fleet.md why). */
 #include "cli/cli.h"

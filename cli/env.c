@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* env.c - `rtconform env`: this machine's fingerprint and its real-time
  * readiness checks. */
 #include "cli/cli.h"

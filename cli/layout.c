@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* layout.c - where rtconform finds its helpers (rtconform-worker,
  * rtconform-nop) and the shipped requirement profiles: in the build tree, or
  * in the prefix it was installed to (docs/install.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* list.c - `rtconform list`: the probes with their parameters and metrics,
  * or the requirements of one file. */
 #include "cli/cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* main.c - rtconform's command line: program set-up and dispatch through the
  * command table, which also gives the usage text. Each subcommand lives in
  * its own file (see cli/cli.h).
@@ -73,9 +74,9 @@ static void print_version(void)
 {
 #ifdef RTC_SANITIZED
 	term_println(stdout, "rtconform %s (commit %s; sanitizer build: memory is not locked; "
-		     "not for qualification)", RTC_VERSION, runinfo_commit);
+		     "not for qualification)", runinfo_version, runinfo_commit);
 #else
-	term_println(stdout, "rtconform %s (commit %s)", RTC_VERSION, runinfo_commit);
+	term_println(stdout, "rtconform %s (commit %s)", runinfo_version, runinfo_commit);
 #endif
 }
 

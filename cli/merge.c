@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* merge.c - `rtconform merge`: the results.json files of many hosts' runs
  * in one fleet report (reports/fleet.h). */
 #include "cli/cli.h"

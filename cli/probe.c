@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* probe.c - `rtconform probe`: one ad-hoc measurement of a probe, statistics
  * and a histogram to stdout. The requirement is built from the options with
  * the rules a requirements file gets: policy and priority through the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* profiles.c - the shipped requirement profiles, by name: `rtconform run
  * spy-memo`, `rtconform validate creation`, `rtconform list --profiles`.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* progress.c - what `rtconform run` says on stderr while it measures; see
  * struct cli_progress in cli.h. Nothing here goes into a report. */
 #include "cli/cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* report.c - `rtconform report`: render the reports of a run again from the
  * results.json it wrote (or, for older runs, its junit.xml). */
 #include "cli/cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* run.c - `rtconform run`: measure every requirement of the files, each in
  * its own worker, and write the four reports. */
 #include "cli/cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* validate.c - `rtconform validate`: check requirement files, measure
  * nothing. */
 #include "cli/cli.h"

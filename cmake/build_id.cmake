@@ -1,15 +1,22 @@
-# build_id.cmake - the git commit rtconform is built from, for --version and
-# every report (rtconform.commit). Run in script mode on every build by the
-# target rtc_build_id (CMakeLists.txt):
+# SPDX-License-Identifier: Apache-2.0
+# build_id.cmake - the version of rtconform and the git commit it is built
+# from, for --version and every report (rtconform.version, rtconform.commit),
+# as runinfo_version and runinfo_commit (harness/runinfo.h). Run in script
+# mode on every build by the target rtc_build_id (cmake/modules.cmake):
 #
-#   cmake -DSRC=<source dir> -DOUT=<generated .c> [-DGIT=<git>] -P build_id.cmake
+#   cmake -DSRC=<source dir> -DOUT=<generated .c> [-DVERSION=<version>]
+#         [-DGIT=<git>] -P build_id.cmake
+#
+# The version is VERSION, the project's (project(... VERSION)), or "unknown"
+# when it is not given.
 #
 # The commit is `git rev-parse --short=12 HEAD` of SRC, with "-dirty" when
 # `git diff --quiet HEAD` finds changes to tracked files (staged or not;
 # untracked files do not count) or cannot tell. It is "unknown" when git is
 # missing, or when SRC is not the top of a git work tree (an exported tree,
 # even one unpacked inside another repository). OUT is written only when its
-# text changes (configure_file), so an unchanged commit recompiles nothing.
+# text changes (configure_file), so an unchanged version and commit recompile
+# nothing, and a new one recompiles this one file.
 
 set(commit "unknown")
 if(GIT)
@@ -32,4 +39,8 @@ if(GIT)
 endif()
 
 set(RTC_COMMIT "${commit}")
+set(RTC_VERSION "unknown")
+if(VERSION)
+  set(RTC_VERSION "${VERSION}")
+endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/build_id.c.in ${OUT} @ONLY)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # What rtconform installs for people and shells: the man pages rtconform(1)
 # and rtconform-requirements(5), compressed as Debian ships man pages, and
 # the bash completion. Self-contained: included once from CMakeLists.txt,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Turn a text file into a C array: cmake -DIN=... -DOUT=... -DNAME=... -P embed.cmake
 # The array is NUL-terminated; NAME_len excludes the NUL.
 file(READ "${IN}" hex HEX)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # What `cmake --install` puts where, and the Debian package `cpack -G DEB`
 # makes from it (docs/install.md). Included from CMakeLists.txt after the
 # targets; RTC_INSTALL_HELPERDIR and RTC_INSTALL_PROFILEDIR are set there,
@@ -17,8 +18,15 @@ install(FILES ${PROJECT_SOURCE_DIR}/README.md ${RTC_DOC_PAGES}
 
 # ---- the Debian package: cpack -G DEB in a build configured with
 # -DCMAKE_INSTALL_PREFIX=/usr (the package installs to the prefix configured).
-set(RTC_PACKAGE_MAINTAINER "rtconform maintainers <rtconform@localhost>" CACHE STRING
+# The default is neutral (example.org is reserved for examples, RFC 2606) and
+# a well-formed address, so lintian accepts it; a real package sets its own.
+set(RTC_PACKAGE_MAINTAINER "rtconform maintainers <rtconform@example.org>" CACHE STRING
     "Maintainer field of the Debian package")
+if(RTC_PACKAGE_MAINTAINER STREQUAL "rtconform maintainers <rtconform@localhost>")
+  # the old default, kept in an existing build's cache: lintian refused it
+  set(RTC_PACKAGE_MAINTAINER "rtconform maintainers <rtconform@example.org>" CACHE STRING
+      "Maintainer field of the Debian package" FORCE)
+endif()
 # The changelog Debian policy asks of a package, gzip'd without a time stamp
 # (its date honours SOURCE_DATE_EPOCH), installed with the documentation.
 string(TIMESTAMP RTC_PACKAGE_DATE "%a, %d %b %Y %H:%M:%S +0000" UTC)
@@ -29,6 +37,10 @@ add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/deb/changelog.gz
   DEPENDS ${PROJECT_BINARY_DIR}/deb/changelog VERBATIM)
 add_custom_target(rtc_changelog ALL DEPENDS ${PROJECT_BINARY_DIR}/deb/changelog.gz)
 install(FILES ${PROJECT_BINARY_DIR}/deb/changelog.gz DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The licence, Apache-2.0, as Debian asks it stated: doc/rtconform/copyright
+# in the machine-readable format (DEP-5), which points to the full text in
+# /usr/share/common-licenses rather than shipping LICENSE again.
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/deb/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME rtconform)

@@ -1,12 +1,20 @@
-# The modules of rtconform and the only ways they may depend on each other.
+# SPDX-License-Identifier: Apache-2.0
+# The modules of rtconform, the only ways they may depend on each other,
+# their sources, and the programs built from them.
 #
-# This is the one place the allowed edges are written. rtc_module() makes a
-# module's static library from the sources of its folder, links it to the
-# modules it names (and nothing else of ours), and records the edge list in
-# ${PROJECT_BINARY_DIR}/modules.txt, which the test `layers` reads to check
-# that no source file includes a header from a module it may not use
-# (tests/check_layers.py). Edges are transitive: a module may use what its
-# dependencies may use.
+# This is the one place the allowed edges are written: the rtc_module()
+# calls below. rtc_module() makes a module's static library from the sources
+# it lists, links it to the modules it names (and nothing else of ours), and
+# records the edge list in ${PROJECT_BINARY_DIR}/modules.txt, which the test
+# `layers` reads to check that no source file includes a header from a
+# module it may not use (tests/check_layers.py). Edges are transitive: a
+# module may use what its dependencies may use.
+#
+# Every source is listed by name, never globbed: rtc_module() and
+# rtc_listed() record each in ${PROJECT_BINARY_DIR}/sources.txt, and the
+# test `sources` (tests/check_sources.py) fails when a .c or .S file in a
+# module's folder, or a test of tests/, is listed nowhere. A new file is
+# added to its module's list here (a test: tests/CMakeLists.txt).
 #
 # The pipeline reads top to bottom: requirements are loaded and validated,
 # the harness runs them in workers, the reports render the results, and the
@@ -39,16 +47,36 @@
 
 set(RTC_MODULES_FILE ${PROJECT_BINARY_DIR}/modules.txt)
 file(WRITE ${RTC_MODULES_FILE} "# module folder dependencies... (written by cmake/modules.cmake)\n")
+set(RTC_SOURCES_FILE ${PROJECT_BINARY_DIR}/sources.txt)
+file(WRITE ${RTC_SOURCES_FILE}
+  "# every source file the build lists, from the source tree's top (cmake/modules.cmake)\n")
 
-# rtc_module(NAME FOLDER [DEPS module...] [SOURCES file...] [LIBS target...])
-# SOURCES default to every .c in FOLDER (not below it).
+# rtc_listed(file...): record files of the source tree (relative to the
+# current source directory, as add_library() takes them) as listed, for the
+# test `sources`.
+function(rtc_listed)
+  foreach(f ${ARGN})
+    get_filename_component(abs ${f} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+    file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${abs})
+    file(APPEND ${RTC_SOURCES_FILE} "${rel}\n")
+  endforeach()
+endfunction()
+
+# rtc_module(NAME FOLDER SOURCES file... [GENERATED file...]
+#            [OTHER_SOURCES file...] [DEPS module...] [LIBS target...])
+# SOURCES are relative to the top of the tree (this file is included from
+# there). GENERATED are made by the
+# build; OTHER_SOURCES are the module's sources built only on other machines
+# (another architecture's), listed but not compiled here.
 function(rtc_module name folder)
-  cmake_parse_arguments(M "" "" "DEPS;SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(M "" "" "DEPS;SOURCES;GENERATED;OTHER_SOURCES;LIBS" ${ARGN})
   if(NOT M_SOURCES)
-    file(GLOB M_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${folder}/*.c)
+    message(FATAL_ERROR "rtc_module(${name}): no SOURCES")
   endif()
-  add_library(rtc_${name} STATIC ${M_SOURCES})
+  add_library(rtc_${name} STATIC ${M_SOURCES} ${M_GENERATED})
+  rtc_listed(${M_SOURCES} ${M_OTHER_SOURCES})
   target_include_directories(rtc_${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(rtc_${name} PRIVATE rtc_options)
   foreach(d ${M_DEPS})
     target_link_libraries(rtc_${name} PUBLIC rtc_${d})
   endforeach()
@@ -58,3 +86,116 @@ function(rtc_module name folder)
   string(REPLACE ";" " " deps "${M_DEPS}")
   file(APPEND ${RTC_MODULES_FILE} "${name} ${folder} ${deps}\n")
 endfunction()
+
+# rtc_program(NAME SOURCES file... [MODULE module]): an executable of ours,
+# linked to at most one module (and through it to that module's edges).
+function(rtc_program name)
+  cmake_parse_arguments(P "" "MODULE" "SOURCES" ${ARGN})
+  add_executable(${name} ${P_SOURCES})
+  rtc_listed(${P_SOURCES})
+  target_link_libraries(${name} PRIVATE rtc_options)
+  if(P_MODULE)
+    target_link_libraries(${name} PRIVATE rtc_${P_MODULE})
+  endif()
+endfunction()
+
+# Embedded texts: the requirements schema and the built-in default profile.
+function(rtc_embed name input)
+  set(out ${PROJECT_BINARY_DIR}/embed_${name}.c)
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -DIN=${input} -DOUT=${out} -DNAME=${name}
+            -P ${PROJECT_SOURCE_DIR}/cmake/embed.cmake
+    DEPENDS ${input} ${PROJECT_SOURCE_DIR}/cmake/embed.cmake
+    VERBATIM)
+  set(RTC_EMBEDDED ${RTC_EMBEDDED} ${out} PARENT_SCOPE)
+endfunction()
+rtc_embed(rtc_schema_xsd ${PROJECT_SOURCE_DIR}/requirements/schema/rtconform-requirements.xsd)
+rtc_embed(rtc_default_profile ${PROJECT_SOURCE_DIR}/requirements/profiles/default.xml)
+
+# The version and git commit of the tree (rtconform.version, .commit,
+# --version): worked out again on every build by cmake/build_id.cmake, which
+# rewrites build_id.c only when either changes, so an unchanged tree rebuilds
+# nothing and a new version or commit rebuilds that one file.
+find_package(Git QUIET)
+set(RTC_BUILD_ID_C ${PROJECT_BINARY_DIR}/build_id.c)
+add_custom_target(rtc_build_id
+  COMMAND ${CMAKE_COMMAND} -DSRC=${PROJECT_SOURCE_DIR} -DOUT=${RTC_BUILD_ID_C}
+          -DVERSION=${PROJECT_VERSION} -DGIT=${GIT_EXECUTABLE}
+          -P ${PROJECT_SOURCE_DIR}/cmake/build_id.cmake
+  BYPRODUCTS ${RTC_BUILD_ID_C}
+  VERBATIM)
+
+# base: safe XML reading needs libxml2's headers, but only the modules that
+# read XML link it, so that rtconform-worker (measure + base) never maps
+# libxml2 (see harness/measure/worker.h).
+rtc_module(base base LIBS Threads::Threads m
+  SOURCES base/cpulist.c base/diag.c base/numfmt.c base/probe_decl.c base/quote.c
+          base/rtperm.c base/sha256.c base/statistic.c base/termsafe.c base/units.c base/utf8.c
+          base/xmlsafe.c)
+target_include_directories(rtc_base PRIVATE ${LIBXML2_INCLUDE_DIRS})
+
+rtc_module(host host DEPS base
+  SOURCES host/facts.c host/fingerprint.c host/identity.c host/readiness.c)
+
+rtc_module(requirements requirements DEPS base LIBS ${RTC_LIB_LIBXML2}
+  SOURCES requirements/loader.c requirements/loader_model.c requirements/model.c requirements/validate.c
+  GENERATED ${RTC_EMBEDDED})
+
+# measure: the worker's code. The timebase backend is chosen by file: the
+# TSC on x86_64 (with the coop-sched probe's hand-written context switch),
+# the clock elsewhere.
+set(RTC_MEASURE_X86_64 harness/measure/timebase_tsc.c
+                       harness/measure/probes/coop_switch_x86_64.S)
+set(RTC_MEASURE_OTHER_ARCH harness/measure/timebase_clock.c)
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
+  enable_language(ASM)
+  set(RTC_MEASURE_ARCH ${RTC_MEASURE_X86_64})
+  set(RTC_MEASURE_NOT_HERE ${RTC_MEASURE_OTHER_ARCH})
+else()
+  set(RTC_MEASURE_ARCH ${RTC_MEASURE_OTHER_ARCH})
+  set(RTC_MEASURE_NOT_HERE ${RTC_MEASURE_X86_64})
+endif()
+rtc_module(measure harness/measure DEPS base LIBS Threads::Threads m rt
+  SOURCES harness/measure/timebase_common.c ${RTC_MEASURE_ARCH}
+          harness/measure/histogram.c harness/measure/rtenv.c harness/measure/probe.c
+          harness/measure/probe_bytime.c harness/measure/probe_counters.c
+          harness/measure/probe_cpu.c harness/measure/probe_guard.c
+          harness/measure/probe_task.c harness/measure/probe_trace.c harness/measure/worker.c
+          harness/measure/probes/clone.c harness/measure/probes/coop_sched.c
+          harness/measure/probes/deadline.c harness/measure/probes/ipc_fd.c
+          harness/measure/probes/ipc_futex.c harness/measure/probes/ipc_sem.c
+          harness/measure/probes/overhead.c harness/measure/probes/priority_inherit.c
+          harness/measure/probes/priority_preempt.c harness/measure/probes/priority_wake.c
+          harness/measure/probes/probes.c harness/measure/probes/process_create.c
+          harness/measure/probes/rr_quantum.c harness/measure/probes/rt_migrate.c
+          harness/measure/probes/selftest.c harness/measure/probes/sem_pingpong.c
+          harness/measure/probes/thread_create.c harness/measure/probes/timer_semantics.c
+          harness/measure/probes/timer_wakeup.c
+  OTHER_SOURCES ${RTC_MEASURE_NOT_HERE})
+
+rtc_module(harness harness DEPS requirements measure host LIBS ${RTC_LIB_JANSSON}
+  SOURCES harness/load.c harness/runinfo.c harness/runner.c harness/runner_classify.c
+          harness/runner_prepare.c harness/runner_spawn.c harness/runner_supervise.c
+          harness/stats.c harness/trace.c harness/verdict.c
+  GENERATED ${RTC_BUILD_ID_C})
+add_dependencies(rtc_harness rtc_build_id)
+
+rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSON}
+  SOURCES reports/compare.c reports/compare_write.c reports/csv.c reports/fleet.c
+          reports/fleet_html.c reports/html.c reports/html_plot.c reports/json.c
+          reports/json_read.c reports/junit.c reports/junit_read.c reports/lava.c
+          reports/read.c reports/report.c reports/text.c reports/view.c reports/xmlw.c)
+
+rtc_module(cli cli DEPS reports
+  SOURCES cli/common.c cli/compare.c cli/env.c cli/layout.c cli/list.c cli/merge.c
+          cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c cli/validate.c)
+
+# The programs. rtconform is the command line's main.c on the cli module.
+rtc_program(rtconform SOURCES cli/main.c MODULE cli)
+# The measuring process, exec'd by the runner (harness/measure/worker.h): the
+# measure module alone, so it never maps libxml2 or jansson.
+rtc_program(rtconform-worker SOURCES harness/measure/worker_exec.c MODULE measure)
+# The no-op child of the spawn / fork-exec probes (the empty proc.exe of
+# docs/background.md): no module at all.
+rtc_program(rtconform-nop SOURCES harness/measure/nop.c)
+add_dependencies(rtconform rtconform-worker rtconform-nop)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Cross-compiling rtconform for 64-bit Arm Linux with Debian's cross compiler
 # (gcc-aarch64-linux-gnu) and the arm64 libxml2/jansson development packages
 # installed through multiarch (docs/install.md has the packages, also those

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # bash completion for rtconform(1).
 #
 # Everything offered is asked of the rtconform being completed, so the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* load.c - background load beside a measurement; see load.h. */
 #include "harness/load.h"
 #include "base/quote.h"

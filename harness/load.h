@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* load.h - a background load (stress-ng) run beside a measurement.
  *
  * The supervisor starts the load before it forks the worker, checks that it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* runinfo.c - see runinfo.h. */
 #include "harness/runinfo.h"
 
@@ -13,10 +14,6 @@
 
 #include "base/numfmt.h"
 #include "base/sha256.h"
-
-#ifndef RTC_VERSION
-#define RTC_VERSION "unknown"
-#endif
 
 static void add_compiler(struct fingerprint *fp)
 {
@@ -51,7 +48,7 @@ void runinfo_collect_facts(struct fingerprint *fp, const struct host_facts *hf,
 {
 	fingerprint_add_host(fp, hf);
 	locale_t old = num_c_enter();
-	fingerprint_add(fp, "rtconform.version", "%s", RTC_VERSION);
+	fingerprint_add(fp, "rtconform.version", "%s", runinfo_version);
 	fingerprint_add(fp, "rtconform.commit", "%s", runinfo_commit);
 #ifdef RTC_SANITIZED
 	/* Sanitizers cannot lock memory: these figures must never pass for a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* runinfo.h - the environment a report records for a run: the host's
  * fingerprint (host/), then what rtconform itself adds: its build
  * (rtconform.version, .commit, .build, .compiler, .libxml2, .jansson), the timebase
@@ -15,9 +16,12 @@
 #include "host/readiness.h"
 #include "requirements/model.h"
 
-/* The git commit this rtconform was built from: 12 hex digits, "-dirty"
- * appended when the tree had changes, or "unknown" when it was not built
- * from a git work tree (generated on every build by cmake/build_id.cmake). */
+/* The version of rtconform, project(... VERSION) in CMakeLists.txt, and
+ * the git commit it was built from: 12 hex digits, "-dirty" appended when
+ * the tree had changes, or "unknown" when it was not built from a git work
+ * tree. Both are generated on every build by cmake/build_id.cmake, into the
+ * one unit a new version or commit recompiles. */
+extern const char runinfo_version[];
 extern const char runinfo_commit[];
 
 /* The host's fingerprint, rtconform's build and the timebase (tb may be

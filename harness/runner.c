@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* runner.c - one forked worker per requirement, under a watchdog. See
  * runner.h for the contract and runner_stages.h for the stages
  * runner_run() drives: prepare, spawn, supervise, classify. This file

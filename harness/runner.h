@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* runner.h - run requirements, one forked worker each, under a watchdog.
  *
  * The supervisor (the caller) never measures: it maps the result memory,

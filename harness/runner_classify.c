@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* runner_classify.c - the classify stage (runner_stages.h): from how the
  * worker ended to a verdict and its reason.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* runner_prepare.c - the prepare stage (runner_stages.h): the effective
  * counts and duration of a requirement, and the result memory it maps.
  * Nothing is forked or started here: a requirement that cannot be measured

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* runner_spawn.c - the spawn stage (runner_stages.h): fork the worker.
  *
  * What the child arranges before anything else can go wrong:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* runner_stages.h - the four stages runner_run() drives, one requirement
  * at a time:
  *

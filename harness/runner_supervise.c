@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* runner_supervise.c - the supervise stage (runner_stages.h): everything
  * the supervisor does while a requirement's processes exist.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* stats.c - the value of a statistic of one measured metric; see stats.h. */
 #include "harness/stats.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* stats.h - the value of a statistic (see base/statistic.h) computed from
  * a metric's measured results. */
 #ifndef RTC_STATS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* trace.c - trace on breach, the supervisor's side; see trace.h.
  *
  * Everything written goes to the requirement's own instance; the top-level

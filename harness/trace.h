@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* trace.h - trace on breach, the supervisor's side.
  *
  * A requirement with <trace/> (or every requirement under `run --trace`)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* verdict.c - see verdict.h. */
 #include "harness/verdict.h"
 

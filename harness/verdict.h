@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* verdict.h - what a requirement's verdict is, how its limits are judged,
  * and what exit status a run's verdicts give. The one place for each of
  * these rules: the runner judges with them and every report names and

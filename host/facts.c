@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* facts.c - see facts.h. Reading the machine: every path and tool the
  * fingerprint and readiness rely on is named here and nowhere else.
  *

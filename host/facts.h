@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* facts.h - the machine a run measures on, as typed values.
  *
  * host_facts_collect() is the one place in host/ that reads the machine

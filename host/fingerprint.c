@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fingerprint.c - the machine a run measured on, as key/value pairs.
  *
  * Every value is a string a person can read in a report, rendered from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fingerprint.h - the environment a run measured on, taken once per run and
  * carried by every report. */
 #ifndef RTC_FINGERPRINT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* identity.c - see identity.h. The paths read are named here and nowhere
  * else. */
 #include "host/identity.h"

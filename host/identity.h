@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* identity.h - which machine a run measured on, beyond its host name.
  *
  * A lab qualifies one OS on many boards, often with the same host name on

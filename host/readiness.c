@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* readiness.c - see readiness.h. Each check judges typed facts, one check
  * a function; the findings quote the fingerprint's text for the same facts,
  * so what `env` says reads like what the reports record. */

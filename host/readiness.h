@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* readiness.h - is this machine ready to qualify real-time requirements?
  *
  * `rtconform env` prints the fingerprint, then these checks, each with a

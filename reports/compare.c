@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* compare.c - see compare.h: matching two report views and judging each
  * figure by the rule written there (and in docs/fleet.md). */
 #include "reports/compare.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* compare.h - `rtconform compare`: a candidate run's figures against a
  * baseline run's, requirement by requirement (matched by id) and metric by
  * metric (by name), and the reports of the comparison.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* compare_write.c - the reports of `rtconform compare` (compare.h): the
  * text table, junit.xml (one testcase per figure) and compare.html (the
  * table, then both histograms of each metric with a changed figure drawn

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* csv.c - the CSV export of a report view (csv.h; docs/reports.md, "CSV").
  *
  * Everything comes from the view, so `rtconform report results.json --csv`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* csv.h - the CSV export of a run, for spreadsheets and gnuplot.
  *
  * Rendered from the report view like every other report, but a directory of

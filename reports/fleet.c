@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fleet.c - `rtconform merge`: host summaries, the streamed results.json
  * and junit.xml of a fleet. See fleet.h. */
 #include "reports/fleet.h"
@@ -344,8 +345,9 @@ int fleet_begin(struct fleet *fl, const char *outdir, const char *command, char 
 		snprintf(err, errlen, "cannot write in '%s': %s", outdir, strerror(-rc));
 		return rc;
 	}
-	fputs("{\"schema\": \"" FLEET_SCHEMA "\",\n\"rtconform_version\": \"" RTC_VERSION "\",\n"
-	      "\"rtconform_commit\": ", fl->json.f);
+	fputs("{\"schema\": \"" FLEET_SCHEMA "\",\n\"rtconform_version\": ", fl->json.f);
+	put_json(fl->json.f, json_string(runinfo_version));
+	fputs(",\n\"rtconform_commit\": ", fl->json.f);
 	put_json(fl->json.f, json_string(runinfo_commit));
 	fputs(",\n\"command\": ", fl->json.f);
 	put_json(fl->json.f, fl->command ? json_string(fl->command) : json_null());

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fleet.h - `rtconform merge`: the runs of many hosts in one fleet report.
  *
  * The inputs are read one at a time: each host's report view is read from

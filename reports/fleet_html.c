@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fleet_html.c - fleet.html of `rtconform merge`: a table of requirements
  * (rows) by hosts (columns), each cell the host's verdict and the figure the
  * requirement's first limit judges; beside them the spread of that figure
@@ -245,7 +246,7 @@ static void document(struct xw *x, const struct fleet *fl, const struct row *row
 	host_list(x, fl);
 	xw_start(x, "footer");
 	xw_textf(x, "rtconform %s (commit %s) merge. results.json beside this file holds "
-		    "every host's results.json whole.", RTC_VERSION, runinfo_commit);
+		    "every host's results.json whole.", runinfo_version, runinfo_commit);
 	xw_full_end(x);
 	xw_full_end(x); /* body */
 	xw_full_end(x); /* html */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* html.c - report.html, the audit report for people.
  *
  * One self-contained file: inline CSS and SVG, no script, nothing fetched

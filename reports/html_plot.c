@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* html_plot.c - report.html's histograms, as inline SVG; see html_plot.h.
  *
  * A histogram is log-log: the value axis logarithmic (decades labelled),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* html_plot.h - the pictures of report.html (html_plot.c): a metric's
  * log-log histogram with its limits, and one small histogram per CPU for
  * probes that keep them (timer-wakeup). Internal to reports/.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* json.c - results.json, the archive of a run: the whole report view
  * (every requirement, its limits, all statistics, the histogram buckets,
  * verdicts, the environment), written with jansson, so that json_read.c

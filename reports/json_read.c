@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* json_read.c - a results.json read back into the report view, for
  * `rtconform report results.json`. results.json is the archive of a run: it
  * holds the whole view, so the view read back is the one it was written

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* json_schema.h - what the results.json writer (json.c) and reader
  * (json_read.c) must agree on besides the field names, which the round-trip
  * tests hold together. Internal to reports/. docs/reports.md describes the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* junit.c - junit.xml for CI gates, written with libxml2's xmlTextWriter.
  *
  * The shape is the intersection of the two schemas CI systems accept
@@ -533,7 +534,7 @@ static void host_suite(struct xw *x, const struct report_view *v, const char *ho
 	/* Never empty (Jenkins): the source is always there. */
 	xw_start(x, "properties");
 	x_prop(x, source, "%s", "rtconform.source");
-	x_prop(x, RTC_VERSION, "%s", JP_MERGE_VERSION);
+	x_prop(x, runinfo_version, "%s", JP_MERGE_VERSION);
 	x_prop(x, runinfo_commit, "%s", JP_MERGE_COMMIT);
 	static const char *const keys[] = { "host.label", "host.name", "host.id", "host.os",
 					    "host.kernel.release", "rtconform.version" };

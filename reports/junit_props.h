@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* junit_props.h - the names of junit.xml's properties, written once for the
  * writer (junit.c) and the reader (junit_read.c). Internal to reports/.
  *

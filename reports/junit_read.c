@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* junit_read.c - a junit.xml that `rtconform run` wrote, read back into the
  * report view, for `rtconform report junit.xml --html out.html`.
  *

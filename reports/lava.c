@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* lava.c - results for LAVA, in the form the Linaro test definitions hand
  * to lava-test-case: one line per test case, "<name> <result>" with an
  * optional "<measurement> <units>".

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* read.c - `rtconform report FILE`: the reader for FILE chosen by what it
  * holds, not by its name (a results.json renamed to out.xml still reads). */
 #include "reports/report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* report.c - what every writer shares: totals, the exit status, and writing
  * a rendered report atomically, so a killed run never leaves half a report. */
 #include "reports/report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* report.h - what report writers get, and the writers.
  *
  * A run produces one report_run: the requirement files in command-line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* text.c - the terminal / summary.txt verdict table and figures, the
  * per-result statistics and ASCII histogram of `rtconform probe`, and
  * junit.xml's short <system-out>; all rendered from the report view. */

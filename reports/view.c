@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* view.c - the report view filled from a finished run; see report.h.
  *
  * Everything the writers need is taken from the results here, once, so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* xmlw.c - see xmlw.h. */
 #include "reports/xmlw.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* xmlw.h - what the report writers share for XML and HTML output: text
  * cleaned to what XML 1.0 allows (or to valid UTF-8), and an xmlTextWriter wrapper whose first
  * failure sticks, so a document's shape is not buried under error checks.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* loader.c - see loader.h. Reads requirements files; the bytes go through
  * base/xmlsafe.c, which the junit.xml reader of reports/ shares.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* loader.h - read a requirements file into the model.
  *
  * Parsing is safe by construction: a parser context per file, XML_PARSE_NONET

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* model.h - the requirement model: what a requirements file says, after
  * loading. Plain data; every string is owned by the struct that holds it and
  * freed by req_file_free(). Line numbers point into the source file for

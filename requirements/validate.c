@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* validate.c - see validate.h. */
 #include "requirements/validate.h"
 

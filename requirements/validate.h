@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* validate.h - check a loaded requirements file against the probes it may
  * name (a catalogue of probe declarations the caller passes in): known
  * probe, known parameters with allowed values, combinations the probe

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Check that no source file includes a header of a module it may not use.
 
 The modules and their allowed dependencies are declared once, in

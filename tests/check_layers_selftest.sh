@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Shows that tests/check_layers.py fails on a forbidden include, on a
 # relative include, and passes a tree that keeps to its edges.
 set -euo pipefail

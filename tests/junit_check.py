@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """junit_check.py - read an rtconform junit.xml the way a CI consumer does.
 
 Parses the file with junitparser (Debian: python3-junitparser), the library

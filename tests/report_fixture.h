@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* report_fixture.h - the synthetic run of every report test (test_report.c,
  * test_html.c, test_json.c), and helpers to render it. Nothing is measured:
  * every requirement, result and sample is made by hand, so each expected

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_compare.c - the rule of `rtconform compare` on views made by hand:
  * every per-run figure is chosen, so each outcome is known. The
  * Mann-Whitney test's exact p against values counted by hand, with ties,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_creation.c - the creation probes: thread-create, process-create, clone.
  *
  * Behaviour only, never absolute latencies: tiny counts, a limit any machine

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_csv.c - the CSV export (reports/csv.c) of the synthetic run of
  * report_fixture.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_deadline.c - the rules the deadline probe counts by, on events made
  * up here: the kernel's answers to admission requests (which a test
  * cannot make the kernel get wrong) and jobs' start and completion times;

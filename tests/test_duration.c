@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_duration.c - running by time: the duration grammar and bounds, the
  * loader's <run duration> and <defaults duration>, validation refusing it
  * for probes that cannot run by time, and the worker side: the deadline

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_histogram.c - the histogram's bucket scheme and statistics on data
  * whose answers are known. Nothing here times anything.
  */

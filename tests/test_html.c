@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_html.c - report.html, and its re-rendering from an older junit.xml.
  *
  * On the synthetic run of report_fixture.h: the document is well-formed for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_identity.c - which machine a report is of: the identity read from a
  * made-up file system (a PC with DMI, a board with a device tree, a system
  * with neither), the machine id kept only as rtconform's salted digest, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_ipc.c - the sem-pingpong probe's IPC matrix.
  *
  * Behaviour only, never absolute latencies (tiny counts, limits any machine

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_json.c - results.json, the archive of a run.
  *
  * It parses with jansson, and every statistic in it prints as junit.xml's

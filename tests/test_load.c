@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_load.c - the background load: what a load element may say, and that
  * a started load runs, is checked, and is gone (every process of it, no
  * zombie) after load_stop, however it ended. Needs stress-ng (ci/deps

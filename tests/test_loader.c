@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_loader.c - requirements files in, model or diagnostics out.
  *
  * Valid fixtures check every value lands where it should; invalid fixtures

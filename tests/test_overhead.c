@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_overhead.c - the overhead and coop-sched probes, and the promise that
  * no sample is lost to the histogram's range.
  *

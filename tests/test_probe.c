@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_probe.c - the probe helpers that need no worker: the CPU-list
  * grammar shared by validation and the timer probe, recording, a probe's
  * own count metrics, and the harness's fault counts of a peer process. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_rt_migrate.c - the rule rt-migrate judges a release by, on times
  * made up here (task 0 the highest priority; times in arbitrary ticks), and
  * what its catalogue check refuses. The probe itself runs in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_stats.c - statistic names, sample needs, and values computed from a
  * synthetic metric (no probe, no timing).
  */

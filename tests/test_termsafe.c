@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_termsafe.c - what reaches a terminal: control characters, C1 and
  * broken UTF-8 escaped; ordinary text, UTF-8 included, kept; diagnostics
  * stored escaped. */

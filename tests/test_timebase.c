@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_timebase.c - the timebase: backend choice, TSC calibration against
  * CLOCK_MONOTONIC_RAW, the read-overhead fields, the forced clock fallback.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_timer_semantics.c - the rules timer-semantics judges a wake-up by,
  * on clock readings made up here (a timer whose expiry 1 is at 1000 ns and
  * whose interval is 100 ns: expiry n at 900 + 100 n), and what its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_trace.c - trace on breach without a kernel: the worker's trip (one
  * marker, tracing stopped, every metric disarmed, what tripped recorded),
  * trips in a metric's units, the trip a requirement asks for, and the trace

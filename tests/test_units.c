@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_units.c - quantities, durations and counts as written in requirements
  * files, and the way numbers are printed in reports.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_util.h - what the Check suites share: temporary trees, whole-file
  * reads, and running a suite with its timing in view. Header-only: each
  * suite is its own program. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_verdict.c - verdict_judge() on synthetic results: which limits pass,
  * which fail, the failure text, and when a limit cannot be judged; the
  * runner's classify stage on synthetic ends of a worker (wait statuses,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Creation probes against a plain loop: for each operation, the median of
 # `rtconform probe ... --iterations 2000` next to a plain C loop doing the
 # same operation 2000 times (total / 2000), and their ratio. The loop runs

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One-way wake-up latency: rtconform's sem-pingpong `wakeup` beside rt-tests'
 # ptsematest (pthread mutex between threads) and svsematest -f (SysV
 # semaphores between processes), SCHED_FIFO priority 90, on one CPU and

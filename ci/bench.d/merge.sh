@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # rtconform merge of a large fleet: 1,000 results.json of the built-in
 # default profile (copies of one --quick run, each under its own
 # host.label), merged into one fleet report. Prints the wall time and peak

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Overheads: the instruments' own cost against bare peers, from ONE
 # `rtconform run` of a small generated requirements file (every figure below
 # comes from the same run, under SCHED_FIFO at the highest priority).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Scale: many small requirements in one run. For 100 and for 10,000
 # requirements of the selftest probe (10 samples each), the wall time per
 # requirement and the supervisor's peak memory per requirement. A finished

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # timer-wakeup beside cyclictest (rt-tests), in the same run: one thread on
 # the same CPU, SCHED_FIFO at the same priority, the same 1 ms interval and
 # the same number of wake-ups, both with memory locked and

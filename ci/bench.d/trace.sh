@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The cost of an armed trace (<trace/>, docs/measurement.md): sem-pingpong's
 # per-op mean (posix-sem, process peer, same CPU, SCHED_FIFO at the highest
 # priority) with a trace armed whose threshold is never reached, against the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The steps of ci/lava/rtconform.yaml: install the rtconform package, run a
 # profile, and report each line of `rtconform run --lava` with
 # lava-test-case when LAVA's helper is there (else print the lines). A

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* histogram.c - see histogram.h for the bucket scheme and guarantees. */
 #include "harness/measure/histogram.h"
 

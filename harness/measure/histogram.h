@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* histogram.h - fixed-memory log-linear histogram of unsigned integer samples.
  *
  * Bucket scheme (HdrHistogram's idea): values below 2^HIST_SUB_BITS are kept

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rtconform-nop: the child of the spawn and fork-exec probes. Does nothing. */
 int main(void)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* probe.c - the probe context every probe uses: parameter values, scales,
  * failure reasons; see probe.h. The other helpers are split by job:
  * probe_counters.c (the harness metrics), probe_bytime.c (runs by time),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* probe.h - what a probe is, and the helpers it records with.
  *
  * A probe is one `const struct probe` in harness/measure/probes/<name>.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rtenv.c - see rtenv.h. */
 #include "harness/measure/rtenv.h"
 #include "base/rtperm.h"

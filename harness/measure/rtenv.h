@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rtenv.h - the real-time environment of a worker: memory locking, policy,
  * affinity, prefaulting, watchdog limits. Library code: returns -errno and a
  * message (with the remedy) in err; never prints, never exits.

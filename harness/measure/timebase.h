@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* timebase.h - the clock every sample is taken with.
  *
  * Two backends, chosen by file in CMake: timebase_tsc.c (x86-64: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* timebase_clock.c - the clock_gettime(CLOCK_MONOTONIC_RAW) backend, built
  * where there is no TSC backend (CMake picks this file or timebase_tsc.c).
  * Ticks are nanoseconds. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* timebase_common.c - what both backends share: the clock_gettime fallback,
  * the read-overhead measurement and the copy timebase_get() returns. */
 #include "harness/measure/timebase.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* timebase_impl.h - internal to the timebase backends (and their tests). */
 #ifndef RTC_TIMEBASE_IMPL_H
 #define RTC_TIMEBASE_IMPL_H

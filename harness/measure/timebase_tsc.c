@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* timebase_tsc.c - invariant-TSC backend for x86-64 (CMake picks this file
  * or timebase_clock.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* worker.h - the measuring side of a requirement.
  *
  * The supervisor writes what the worker must do into the `spec` of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rtconform-worker: the slim measuring process (see worker.h). Started by
  * rtconform's runner as `rtconform-worker FD`, FD being the result memory
  * (a memfd) that also holds what to measure. Not meant to be run by hand.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # ci/ansible: the playbook installs the package on every host of an
 # inventory, runs a profile under each host's label, fetches results.json
 # and merges them on the controller. Two hosts here, both the local machine

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Every subcommand's --help, list, validate, probe, env, and usage errors.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # rtconform compare, and the host identity it and every report rely on:
 # two runs of the same build never regress (three pairs, on whatever load
 # the machine has); a heavier probe (PI-HOLD holding its mutex five times as
@@ -26,7 +27,7 @@ run_ok() { # run_ok DIR ARGS... : a measuring run into DIR that must pass
 }
 
 # ---- same build, three pairs: never worse -------------------------------
-# At --tolerance 300%: on this busy 2-core machine the others' load shifts
+# At --tolerance 300%: on a busy machine (CI runs on 2 cores) the others' load shifts
 # whole runs, and a run's largest sample with them, by 2 to 3 times between
 # two runs a second apart; the Mann-Whitney test rightly finds such runs
 # differ (docs/fleet.md, "Measured on this machine": at the default 50 %

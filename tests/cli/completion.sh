@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The bash completion (completion/rtconform.bash) offers what the program
 # has: subcommands, each command's options, the values an option takes,
 # probe names and parameters, shipped profile names, files. It is sourced in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Count metrics: limits on them (what a file may write, exit 2 with the
 # line otherwise), the harness's page-fault and switch counts in every
 # report, selftest's fault=touch failing a page-faults limit, and the

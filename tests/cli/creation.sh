@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The creation probes through the CLI: probe output, a run's reports (cycles
 # and batch figures in junit.xml), the shipped profile, a fork that really
 # fails under RLIMIT_NPROC, a missing rtconform-nop, and nothing left behind.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # --csv DIR of run and report: a histogram file per duration metric whose
 # counts add up to results.json's, runs.csv, index.csv; `report` makes the
 # same bytes from results.json and what it can from junit.xml; an unwritable

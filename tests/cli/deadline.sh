@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The deadline probe: its parameters checked at validation; the normal
 # configuration passes (no miss, no admission error) on this machine; work
 # above the runtime must miss, every job (the kernel throttles each job at

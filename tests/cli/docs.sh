@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # docs/probes.md is written by hand; `rtconform list` is the truth. The
 # summary table must name exactly the probes the program has, with their
 # parameters and metrics in its order; every probe needs a section whose

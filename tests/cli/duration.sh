@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Runs by time (<run duration>, --duration): a requirement runs about as
 # long as asked and takes more samples than a run by count would; probes
 # that cannot run by time are refused (exit 2, nothing written); progress

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Exit status of `rtconform run` as docs/reports.md gives it, and the reports behind it.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Faults during a run: the rest of the suite still runs, the report is
 # complete and valid, the requirement's verdict is `error` with the reason,
 # exit status 3.

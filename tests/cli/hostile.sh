@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Bad input: exit status 2, a message naming the file (and line) and what is
 # wrong, nothing measured, no report created or overwritten; hostile XML
 # takes no more than 100 MB and 5 s and reads no other file.

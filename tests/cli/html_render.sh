@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # report.html as people see it: a small real run (timer wake-up on every CPU
 # with generous limits that pass, a semaphore ping-pong with a maximum
 # nobody meets) rendered by headless Chromium, on screen and printed to PDF.

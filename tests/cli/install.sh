@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # `cmake --install` of this build: the files it installs and where, and the
 # installed rtconform at work from a moved prefix, outside the trees: it finds
 # its worker in libexec/rtconform and the shipped profiles in
@@ -14,7 +15,7 @@ fi
 # Every expected file is there, with the mode it needs.
 expected="bin/rtconform libexec/rtconform/rtconform-worker libexec/rtconform/rtconform-nop
   share/rtconform/schema/rtconform-requirements.xsd share/doc/rtconform/README.md
-  share/doc/rtconform/install.md share/doc/rtconform/changelog.gz"
+  share/doc/rtconform/install.md share/doc/rtconform/changelog.gz share/doc/rtconform/copyright"
 for f in "$SRC"/requirements/profiles/*.xml; do
   expected="$expected share/rtconform/profiles/$(basename "$f")"
 done
@@ -25,7 +26,7 @@ for f in bin/rtconform libexec/rtconform/rtconform-worker libexec/rtconform/rtco
   [ -x "$TMP/prefix/$f" ] && ok || fail "$f is not executable"
 done
 # Nothing beside them: no helper in bin, no test program, nothing elsewhere.
-others="$(grep -Ev '^(bin/rtconform|libexec/rtconform/rtconform-(worker|nop)|share/rtconform/(profiles|schema)/[^/]+|share/doc/rtconform/([^/]+\.md|changelog\.gz)|share/man/man[1-8]/rtconform[^/]*|share/bash-completion/completions/rtconform)$' "$TMP/files")"
+others="$(grep -Ev '^(bin/rtconform|libexec/rtconform/rtconform-(worker|nop)|share/rtconform/(profiles|schema)/[^/]+|share/doc/rtconform/([^/]+\.md|changelog\.gz|copyright)|share/man/man[1-8]/rtconform[^/]*|share/bash-completion/completions/rtconform)$' "$TMP/files")"
 [ -z "$others" ] && ok || fail "unexpected installed files: $others"
 [ "$(grep -c '^share/rtconform/profiles/' "$TMP/files")" = "$(ls "$SRC"/requirements/profiles/*.xml | wc -l)" ] \
   && ok || fail "the installed profiles differ from requirements/profiles"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # SIGINT or SIGTERM during a run: workers stopped, a complete and valid report
 # written, unfinished requirements marked "interrupted", exit status 3.
 . "$(dirname "$0")/lib.sh"

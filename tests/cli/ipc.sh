@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # sem-pingpong's IPC matrix from the command line: what `list` and
 # `validate` say, the shipped ipc.xml, and no IPC object left behind (no
 # named semaphore in /dev/shm, no SysV set) after a run, a timeout, an

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The tests' own JUnit tools are worth what they reject: tests/schemas/junit.xsd
 # refuses what the Jenkins or Surefire (JUnit 10) readers refuse, plus what
 # rtconform promises never to write; junit_check.py catches totals that do

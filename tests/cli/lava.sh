@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # LAVA: run --lava and report --lava write a line per limit and per
 # requirement in the Linaro form (an error is never pass, its reason a "# "
 # line); ci/lava/run.sh hands each line to lava-test-case (a stand-in here

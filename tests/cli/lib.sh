@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared helpers for the CLI integration tests. Each test is run by ctest as
 #   bash tests/cli/NAME.sh BUILD/rtconform SOURCE_DIR
 # and needs nothing outside the source and build trees.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Background load (<load tool="stress-ng" .../>): running while the worker
 # measures, gone afterwards (every process of it) whether the worker
 # finished, crashed, timed out or rtconform was interrupted; its command in

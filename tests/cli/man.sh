@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The man pages (man/rtconform.1, man/rtconform-requirements.5) format
 # without a warning, and rtconform(1) documents every subcommand and every
 # option the program's own usage texts print, each under its command: a new
@@ -7,7 +8,7 @@ command -v man >/dev/null || { fail "man missing: ci/deps installs man-db"; fini
 PAGE1="$SRC/man/rtconform.1"
 PAGE5="$SRC/man/rtconform-requirements.5"
 
-# No warning from man/groff, in the C locale and in UTF-8.
+# No warning from man or groff, in the C locale and in UTF-8.
 for page in "$PAGE1" "$PAGE5"; do
   for loc in C C.UTF-8; do
     if LC_ALL=$loc MANWIDTH=80 man --warnings -l "$page" >/dev/null 2>"$TMP/warn" && [ ! -s "$TMP/warn" ]; then ok

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # rtconform merge: a fleet report of several hosts' results.json (fleet.html
 # with a column per host, junit.xml with a suite per host, results.json
 # holding every host whole), a repeated host named and kept apart, the exit

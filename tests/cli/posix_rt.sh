@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The shipped behaviour profile, requirements/profiles/posix-rt.xml: it is
 # valid, every requirement is measured (none is an error), and each
 # behaviour rule holds on this machine: violations total is 0 for every

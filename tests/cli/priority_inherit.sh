@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # priority-inherit: the inversion check passes with priority inheritance
 # and with a priority ceiling, between threads and with the holder in
 # another process, and FAILS without either (protocol=none: the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The priority-preempt probe: its parameters checked when a file is
 # validated, the configurations it cannot run refused with the reason, the
 # normal game passing its violations limit (free and pinned), and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The priority-wake probe: its parameters checked at validation, the
 # kernel releasing waiters highest priority first through every mechanism
 # (no violation), order=arrival counted as exactly waiters - 1 violations a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Without privilege, a SCHED_FIFO requirement is an error verdict that says
 # how to grant it; it is never measured under another policy.
 . "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shipped profiles by name: `run NAME`, `validate NAME`, `list NAME` and
 # `list --profiles`; an existing file of that name wins; a name that is
 # neither is exit status 2 with the shipped names listed (docs/install.md).

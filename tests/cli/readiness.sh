@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Every report of a run carries the machine's readiness checks (as
 # `rtconform env` prints them) and the build (version and git commit);
 # `rtconform report` renders them again from results.json and junit.xml,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The four reports of a real (tiny) run, their re-rendering from results.json
 # (byte for byte) and from an older junit.xml, `rtconform report` errors,
 # `env` readiness, and the live progress line on a terminal (the lines for

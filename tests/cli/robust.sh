@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Hostile use of the command line: each case once broke rtconform (see
 # docs/failure-modes.md) and must now end with a clear message and the
 # right exit status.

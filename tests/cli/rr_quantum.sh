@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The rr-quantum probe: its parameters checked when a file is validated,
 # the configurations it cannot run refused with the reason, SCHED_RR tasks
 # taking turns passing (no slice over two quanta, the mean slice near the

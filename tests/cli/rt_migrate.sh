@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The rt-migrate probe: more SCHED_FIFO tasks than CPUs released at once.
 # release=ascending must violate, and exactly (tasks - CPUs) times a release;
 # the normal configuration must pass on this machine; what cannot run is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The timer-wakeup probe with tiny counts: sane figures, one series per CPU,
 # cpu_dma_latency held while measuring, parameters checked. Behaviour only:
 # no absolute latency is asserted beyond "below a second".

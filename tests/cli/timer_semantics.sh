@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The timer-semantics probe: every kind on every clock keeps POSIX's timer
 # rules on this machine (no early wake-up, overruns counted right, the
 # busy stretches made and their periods missed); judge=coarse must

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Trace on breach: <trace/> and run --trace. A breach saves trace-<ID>.txt
 # (beside report.html; trace-<ID>~2.txt for a second requirement of that
 # id) with the marker and the scheduler's events and every report links it; no

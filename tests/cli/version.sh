@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The build's identity: `rtconform --version` and `env` name the version and
 # the git commit the binary was built from (cmake/build_id.cmake): 12 hex
 # digits of HEAD, "-dirty" when tracked files had changes, "unknown" outside

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Without root, the capabilities that count are the worker's: rtconform
 # execs rtconform-worker, and file capabilities on rtconform are lost at that
 # exec while those on the worker are gained. `rtconform env` and the reports

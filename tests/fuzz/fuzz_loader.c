@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz_loader.c - libFuzzer target: arbitrary bytes through the requirements
  * loader and the semantic validator, as `rtconform validate` would take
  * them. Any crash, sanitizer report or leak fails the run. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* clone.c - the raw clone() system call and how soon its child runs
  * (clone() latency, docs/background.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* coop_sched.c - the cost of one cycle of a minimal cooperative user-level
  * scheduler (cttimer's cycle, docs/background.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* coop_switch_x86_64.S - the coop-sched probe's hand-written context switch
  * (x86-64 System V; CMake builds this file on x86-64 only).
  *

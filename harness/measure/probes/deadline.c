@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* deadline.c - does SCHED_DEADLINE keep its two promises?
  *
  * Admission: the kernel admits a reservation (runtime every period) only

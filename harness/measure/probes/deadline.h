@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* deadline.h - the rules the deadline probe counts by, apart from the
  * threads and system calls that produce the events, so a unit test can
  * feed them events of its own (tests/test_deadline.c).

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ipc.h - the wake-up mechanisms of the sem-pingpong probe (internal to
- * harness/probes; not a probe, so not in RTC_PROBES).
+ * harness/measure/probes; not a probe, so not in RTC_PROBES).
  *
  * A channel carries wake-ups in two directions between A (the worker) and B
  * (its peer, a forked process or a thread): IPC_TO_B (A posts, B waits) and

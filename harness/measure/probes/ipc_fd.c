@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ipc_fd.c - descriptor-based mechanisms of sem-pingpong: a pipe per
  * direction carrying one byte, and an eventfd per direction. See ipc.h.
  * A process peer inherits the descriptors across fork; they close with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ipc_futex.c - futex-based mechanisms of sem-pingpong: a raw futex word per
  * direction, and a pthread mutex with a condition variable. See ipc.h.
  * Both live wholly in the shared mapping: nothing to leave behind.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ipc_sem.c - semaphore mechanisms of sem-pingpong: unnamed POSIX
  * (sem_init), named POSIX (sem_open) and SysV (semop). See ipc.h.
  *

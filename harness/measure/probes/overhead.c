@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* overhead.c - what the instruments themselves cost (the basic overheads of
  * docs/background.md): an
  * empty loop, the clocks a program can read, the harness's own timestamp

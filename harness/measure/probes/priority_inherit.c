@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* priority_inherit.c - classic priority inversion on one CPU, and whether the
  * mutex protocol bounds it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* priority_preempt.c - a lower-priority real-time thread must never run
  * while every CPU has a runnable higher-priority one (the rule LTP's
  * sched_football plays: the defence keeps the offence off the field).

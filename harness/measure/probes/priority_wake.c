@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* priority_wake.c - are blocked waiters released highest priority first?
  *
  * POSIX asks it of every blocking object under SCHED_FIFO / SCHED_RR: a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* probes.c - the table built from RTC_PROBES, and lookups. */
 #include "harness/measure/probes/probes.h"
 

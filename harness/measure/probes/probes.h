@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* probes.h - the probe table. Adding a probe: one file in
  * harness/measure/probes/ exporting `const struct probe probe_<name>`, one
  * line in RTC_PROBES, and its row in docs/probes.md (a test compares that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* process_create.c - cost of creating and deleting a process (docs/background.md:
  * thread and process creation on Windows, creation and deletion on Unix).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rr_quantum.c - do SCHED_RR tasks of one priority take turns, a quantum
  * each?
  *

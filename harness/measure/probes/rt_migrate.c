@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rt_migrate.c - do the highest-priority real-time tasks get the CPUs?
  *
  * More SCHED_FIFO tasks than CPUs (`tasks`, each its own priority below the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rt_migrate.h - the rule the rt-migrate probe judges each release by, apart
  * from the threads that produce the times, so a unit test can feed it
  * times of its own (tests/test_rt_migrate.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* selftest.c - a probe that checks the harness itself.
  *
  * fault=none times an empty interval (two back-to-back timebase reads): the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sem_pingpong.c - wake-up ping-pong between two tasks over one of seven
  * mechanisms (the SPY memo's semaphore budget, docs/background.md, widened to
  * rt-tests' ptsematest / svsematest).

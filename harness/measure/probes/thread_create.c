@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* thread_create.c - cost of creating and deleting a thread (creation and
  * deletion on Unix, docs/background.md).
  *

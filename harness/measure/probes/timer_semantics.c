@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* timer_semantics.c - do timers keep POSIX's rules: never early, an expired
  * time fires at once, missed periods counted?
  *

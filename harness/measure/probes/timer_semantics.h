@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* timer_semantics.h - the rules the timer-semantics probe judges each
  * wake-up by, apart from the clocks and timers that produce the readings,
  * so a unit test can feed it readings of its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* timer_wakeup.c - how late a periodic thread wakes up (cyclictest's figure).
  *
  * One measuring thread per selected CPU, each pinned to its CPU and started
