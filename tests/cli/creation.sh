@@ -106,6 +106,6 @@ done
 
 # nothing left behind: nothing running from $TMP, no child of this shell but ps
 expect_no_leftovers "after the creation runs"
-ps -o pid=,stat=,comm= --ppid $$ >"$TMP/children"
-if grep -vq ' ps$' "$TMP/children"; then fail "children of the test remain: $(cat "$TMP/children")"; else ok; fi
+own_children >"$TMP/children"
+if [ -s "$TMP/children" ]; then fail "children of the test remain: $(cat "$TMP/children")"; else ok; fi
 finish

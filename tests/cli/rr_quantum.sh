@@ -28,11 +28,11 @@ refused other '<param name="policy">other</param>' "parameter policy has no valu
 refused unit '' 'metric violations of probe rr-quantum is a count' 0us
 
 if [ "$(id -u)" -ne 0 ]; then
-  fail "the rr-quantum runs need root (SCHED_RR threads, mlockall)"; finish
+  skip_all "the rr-quantum runs need root (SCHED_RR threads, mlockall)"
 fi
 Q="$(cat /proc/sys/kernel/sched_rr_timeslice_ms)" # the kernel's quantum, ms
 if ! [[ "$Q" =~ ^[0-9]+$ ]] || [ "$Q" -lt 1 ] || [ "$Q" -gt 100 ]; then
-  fail "sched_rr_timeslice_ms is '$Q': this test needs a quantum of 1 .. 100 ms"; finish
+  skip_all "sched_rr_timeslice_ms is '$Q': this test needs a quantum of 1 .. 100 ms"
 fi
 
 # ---- what cannot run is an error with the reason (exit 3) ----------------
