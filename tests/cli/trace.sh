@@ -186,13 +186,13 @@ expect_state "the stale instance sweep"
 
 # 6. Without privilege (no root, only CAP_IPC_LOCK): measured as usual, and
 # every report says why there is no trace.
-chmod 755 "$TMP"
+unpriv_copy
 sed -e 's/<sched policy="fifo" priority="max"\/>//' "$TMP/breach.xml" >"$TMP/other.xml"
 chmod 644 "$TMP/other.xml"
 mkdir -p "$TMP/nobody" && chown nobody "$TMP/nobody"
 expect_status 0 setpriv --reuid=nobody --regid=nogroup --clear-groups \
   --inh-caps=-all,+ipc_lock --ambient-caps=+ipc_lock --bounding-set=-all,+ipc_lock \
-  -- "$RTC" run -o "$TMP/nobody" "$TMP/other.xml"
+  -- "$URTC" run -o "$TMP/nobody" "$TMP/other.xml"
 for f in junit.xml summary.txt report.html results.json; do
   expect_grep 'trace: not available: .*(Permission denied|not permitted)' "$TMP/nobody/$f"
 done
