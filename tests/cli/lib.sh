@@ -188,6 +188,33 @@ xpath_str() {
   xmllint --xpath "string($1)" "$2" 2>/dev/null
 }
 
+# testcase_msg ID J : the failure message of requirement ID in junit.xml J
+testcase_msg() {
+  xpath_str "//testcase[@name='$1' or starts-with(@name, '$1: ')]/failure/@message" "$2"
+}
+# expect_count_judged J ID METRIC MAX : ID's count METRIC total is reported
+# in junit.xml J and judged by its limit "total <= MAX": above MAX, ID
+# failed and its failure names "METRIC total V > MAX"; else that limit is
+# not among ID's failures. For a count that depends on the machine (RR
+# slices over two quanta on a busy VM): how it is judged does not.
+expect_count_judged() {
+  local j="$1" id="$2" m="$3" max="$4" v verdict msg
+  v="$(prop "$id.$m.total" "$j")"
+  if ! [[ "$v" =~ ^[0-9]+$ ]]; then fail "$id.$m.total is reported (it is '$v')"; return; fi
+  verdict="$(prop "$id.verdict" "$j")"
+  msg="$(testcase_msg "$id" "$j")"
+  echo "# $id.$m.total=$v, verdict $verdict${msg:+: $msg}"
+  if [ "$v" -gt "$max" ]; then
+    [ "$verdict" = fail ] && [[ "$msg" == *"$m total $v > $max"* ]] \
+      && ok "$id: $m total $v > $max is judged a failure" \
+      || fail "$id: $m total $v > $max is judged a failure (verdict '$verdict', failure '$msg')"
+  else
+    { [ "$verdict" = pass ] || [ "$verdict" = fail ]; } && [[ "$msg" != *"$m total"* ]] \
+      && ok "$id: $m total $v <= $max is not a failure" \
+      || fail "$id: $m total $v <= $max is not a failure (verdict '$verdict', failure '$msg')"
+  fi
+}
+
 # req_doc NAME BODY : $TMP/NAME.xml, a requirements document NAME with one
 # requirement R whose content is BODY (the <probe> and what follows it).
 req_doc() {
