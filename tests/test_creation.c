@@ -22,6 +22,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <linux/capability.h>
 #include <sched.h>
@@ -32,6 +33,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -231,6 +233,56 @@ struct direct_out {
 	char reason[600];
 };
 
+/* Where a stand-in worker under an unused uid finds rtconform-worker and
+ * rtconform-nop: copies in a directory under /tmp that everyone may enter,
+ * made once in main() and removed after the suite. The build tree may be
+ * where only its owner can enter (a clone in a mode-0700 directory, as
+ * mktemp -d makes), and the unused uid could not run them there. */
+static char unpriv_dir[] = "/tmp/rtc-creation-XXXXXX";
+static const char *const unpriv_files[] = { "rtconform-worker", "rtconform-nop" };
+
+/* Copy RTC_BINARY_DIR/name into unpriv_dir, mode 0755. 0 or -errno. */
+static int copy_helper(const char *name)
+{
+	char from[4096], to[4096], buf[65536];
+	snprintf(from, sizeof from, "%s/%s", RTC_BINARY_DIR, name);
+	snprintf(to, sizeof to, "%s/%s", unpriv_dir, name);
+	int in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+	if (out < 0) {
+		int e = errno;
+		close(in);
+		return -e;
+	}
+	ssize_t n;
+	int rc = 0;
+	while ((n = read(in, buf, sizeof buf)) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			rc = -EIO;
+			break;
+		}
+	if (n < 0)
+		rc = -errno;
+	if (fchmod(out, 0755) != 0 && rc == 0)
+		rc = -errno;
+	close(in);
+	if (close(out) != 0 && rc == 0)
+		rc = -errno;
+	return rc;
+}
+
+static void unpriv_remove(void)
+{
+	char p[4096];
+	for (size_t i = 0; i < sizeof unpriv_files / sizeof *unpriv_files; i++) {
+		snprintf(p, sizeof p, "%s/%s", unpriv_dir, unpriv_files[i]);
+		unlink(p);
+	}
+	rmdir(unpriv_dir);
+}
+
 /* An unused uid: no process runs under it, so RLIMIT_NPROC counts only ours. */
 static uid_t unused_uid(void)
 {
@@ -325,7 +377,7 @@ static void run_direct(const struct pcase *pc, enum sched_policy pol, rlim_t npr
 		c.cpu = -1;
 		c.timeout_ns = 60ull * 1000000000ull;
 		c.tb = timebase_get();
-		c.self_dir = RTC_BINARY_DIR;
+		c.self_dir = nproc ? unpriv_dir : RTC_BINARY_DIR;
 		c.stop = &stop;
 		size_t bytes;
 		c.res = result_alloc_for(&p->decl, 0, &bytes);
@@ -423,7 +475,7 @@ START_TEST(runner_nproc_error_verdict)
 		runner_become_supervisor();
 		struct requirement q;
 		struct req_file f = { .path = "<test>", .name = "test" };
-		struct run_options o = { .self_dir = RTC_BINARY_DIR };
+		struct run_options o = { .self_dir = unpriv_dir };
 		struct req_result r;
 		make_req(&q, pc, POLICY_OTHER);
 		runner_run(&q, &f, &o, &r);
@@ -504,5 +556,20 @@ int main(void)
 		fprintf(stderr, "timebase: %s\n", err);
 		return EXIT_FAILURE;
 	}
-	return tu_run(creation_suite());
+	if (!mkdtemp(unpriv_dir) || chmod(unpriv_dir, 0755) != 0) {
+		fprintf(stderr, "%s: %s\n", unpriv_dir, strerror(errno));
+		return EXIT_FAILURE;
+	}
+	for (size_t i = 0; i < sizeof unpriv_files / sizeof *unpriv_files; i++) {
+		int rc = copy_helper(unpriv_files[i]);
+		if (rc) {
+			fprintf(stderr, "copying %s to %s: %s\n", unpriv_files[i], unpriv_dir,
+				strerror(-rc));
+			unpriv_remove();
+			return EXIT_FAILURE;
+		}
+	}
+	int status = tu_run(creation_suite());
+	unpriv_remove();
+	return status;
 }

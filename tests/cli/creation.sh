@@ -75,13 +75,13 @@ done
 # fork, clone or thread is one task too many -> EAGAIN -> error verdict.
 uid=47000
 while ps -e -o uid= | grep -qx " *$uid"; do uid=$((uid + 1)); done
-chmod 755 "$TMP"
+unpriv_copy
 mkdir -m 777 "$TMP/np"
 sed 's/iterations="30"/iterations="5"/' "$TMP/all.xml" >"$TMP/np.xml"
 chmod 644 "$TMP/np.xml"
 expect_status 3 setpriv --reuid="$uid" --regid="$uid" --clear-groups \
   --inh-caps=-all,+ipc_lock --ambient-caps=-all,+ipc_lock \
-  bash -c 'ulimit -u 2 && exec "$0" "$@"' "$RTC" run --only C2,C4,C6,C8,C10,C12,C14,C16 \
+  bash -c 'ulimit -u 2 && exec "$0" "$@"' "$URTC" run --only C2,C4,C6,C8,C10,C12,C14,C16 \
   -o "$TMP/np/out" "$TMP/np.xml"
 validate_junit "$TMP/np/out/junit.xml" --tests 16 --failures 0 --errors 8 --skipped 8 \
   --property C16.verdict=error --property C1.verdict=skipped
@@ -107,6 +107,6 @@ done
 
 # nothing left behind: nothing running from $TMP, no child of this shell but ps
 expect_no_leftovers "after the creation runs"
-ps -o pid=,stat=,comm= --ppid $$ >"$TMP/children"
-if grep -vq ' ps$' "$TMP/children"; then fail "children of the test remain: $(cat "$TMP/children")"; else ok; fi
+own_children >"$TMP/children"
+if [ -s "$TMP/children" ]; then fail "children of the test remain: $(cat "$TMP/children")"; else ok; fi
 finish

