@@ -104,7 +104,7 @@ static int add_inputs(struct fleet *fl, char **inputs, int n)
 	char err[900], note[1200];
 	for (int i = 0; i < n; i++) {
 		struct report_view v;
-		if (report_view_from_json(inputs[i], &v, err, sizeof err) != 0) {
+		if (report_view_read(inputs[i], &v, err, sizeof err) != 0) {
 			term_println(stderr, "rtconform merge: %s", err);
 			return EXIT_USAGE;
 		}

@@ -685,19 +685,3 @@ int cmp_views(const struct report_view *base, const struct report_view *cand,
 	}
 	return c.rc;
 }
-
-int cmp_read(const char *path, struct report_view *v, char *err, size_t errlen)
-{
-	enum report_input kind;
-	int rc = report_input_kind(path, &kind, err, errlen);
-	if (rc)
-		return rc;
-	if (kind == REPORT_INPUT_JUNIT) {
-		memset(v, 0, sizeof *v);
-		snprintf(err, errlen, "%s: a junit.xml cannot be compared: it keeps no per-run "
-			 "figures, which tell noise from a change; give the results.json of the run",
-			 path);
-		return -EINVAL;
-	}
-	return report_view_from_json(path, v, err, errlen);
-}

@@ -120,10 +120,6 @@ void cmp_result_free(struct cmp_result *r);
 /* 0 no figure worse (nor inconclusive, unless allowed), 1 otherwise. */
 int cmp_exit_status(const struct cmp_result *r);
 
-/* Read a results.json for comparing: a junit.xml is refused with the
- * reason (it keeps no per-run figures), as is a file holding no run. */
-int cmp_read(const char *path, struct report_view *v, char *err, size_t errlen);
-
 /* The reports of a comparison, rendered into a malloc'd buffer (*len
  * bytes), or NULL when out of memory: the text table (stdout and
  * compare.txt), junit.xml (one testcase per figure) and compare.html (the

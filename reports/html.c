@@ -984,8 +984,8 @@ static void document(struct xw *x, const struct report_view *v)
 	environment(x, v);
 	xw_start(x, "footer");
 	xw_textf(x, "rtconform %s (commit %s). This report is rendered from the run's data "
-		    "alone; rtconform report junit.xml --html FILE renders the same report from "
-		    "junit.xml.", env(v, "rtconform.version"),
+		    "alone; rtconform report results.json --html FILE renders the same report "
+		    "from results.json.", env(v, "rtconform.version"),
 		 fingerprint_get(&v->env, "rtconform.commit") ?: "not recorded");
 	xw_full_end(x);
 	nl(x);

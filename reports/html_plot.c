@@ -526,8 +526,8 @@ void html_cpu_plots(struct xw *x, const struct rv_req *r)
 	for (size_t i = 0; i < r->nseries; i++) {
 		if (!r->series[i].has_hist) {
 			xw_elem(x, "p", "The per-CPU histograms are not in the file this report "
-					"was rendered from (a junit.xml carries only their "
-					"statistics, below); results.json has them.");
+					"was rendered from (a results.json written before they "
+					"were kept carries only their statistics, below).");
 			return;
 		}
 		if (r->series[i].nbuckets > room)

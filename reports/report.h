@@ -110,9 +110,8 @@ void report_write_req_brief(const struct rv_req *r, FILE *out);
  * alone. `run` fills it once from the results (report_view_from_run) and
  * renders all four from it; `rtconform report` fills it from a results.json
  * (report_view_from_json), which holds the whole view, so every report it
- * renders is the same bytes as the one `run` wrote, or from an older
- * junit.xml (report_view_from_junit), which holds the view with numbers
- * rounded as its properties print them.
+ * renders is the same bytes as the one `run` wrote. junit.xml keeps a part
+ * of the view for CI and is never read back.
  *
  * Numbers are kept at full precision; each writer formats them its own way
  * (junit.xml "%.3f", the HTML and text as people read them, results.json
@@ -199,8 +198,8 @@ struct rv_limit {
 };
 
 /* Whether the view has a metric's statistics but not its histogram and
- * per-run figures: it was read from a junit.xml, which keeps the key
- * statistics only (they are in results.json). */
+ * per-run figures (the part of a view junit.xml keeps; no reader builds
+ * such a view, the writers still say where the rest is). */
 bool rv_metric_detail_elsewhere(const struct rv_metric *m);
 
 /* The unit of a limit's bounds and measured value. */
@@ -223,8 +222,8 @@ struct rv_series {
 	/* The CPU's histogram, in metrics[0]'s units and scale (the merged
 	 * histogram is the sum of the series): non-empty buckets, ascending,
 	 * and the samples above `highest`. has_hist false: not known (a view
-	 * read from junit.xml, or from a results.json written before the
-	 * series carried their buckets). */
+	 * read from a results.json written before the series carried their
+	 * buckets). */
 	bool has_hist;
 	uint64_t overflow, highest;
 	struct rv_bucket *buckets;
@@ -258,7 +257,7 @@ struct rv_req {
 };
 
 /* The runs with a batch figure: 0 for a probe that has none (timer-wakeup
- * counts no iterations) and for a view read from a junit.xml. */
+ * counts no iterations). */
 unsigned rv_req_batch_runs(const struct rv_req *r);
 
 struct rv_file {
@@ -314,28 +313,25 @@ int report_view_finish(struct report_view *v, const struct report_run *run);
 int report_view_req_from_result(const struct req_result *r, struct rv_req *out);
 void report_view_req_free(struct rv_req *r);
 
-/* The readers. Each returns 0, or -errno / -EINVAL with a message in err
- * naming the file and what in it could not be read (v is then empty).
+/* The reader (json_read.c, read.c). Each returns 0, or -errno / -EINVAL
+ * with a message in err naming the file and what in it could not be read
+ * (v is then empty).
  *
- * results.json (json_read.c): strict, every field checked for presence and
- * type; gives back the exact view results.json was written from. */
+ * results.json: strict, every field checked for presence and type; gives
+ * back the exact view results.json was written from. */
 int report_view_from_json(const char *path, struct report_view *v,
 			  char *err, size_t errlen);
-/* junit.xml written by `rtconform run` (junit_read.c). Parsed as safely as
- * requirements files are (no network, no DTD, no entities, DOCTYPE
- * refused); a property that is there but cannot be read is refused. */
-int report_view_from_junit(const char *path, struct report_view *v,
-			   char *err, size_t errlen);
-/* Which of the two a file is, by its content (the first byte that is not
- * white space: '{' or '<'). 0, or -errno / -EINVAL (neither) with err. */
-enum report_input { REPORT_INPUT_JSON, REPORT_INPUT_JUNIT, REPORT_INPUT_OTHER };
-int report_input_kind(const char *path, enum report_input *kind, char *err, size_t errlen);
-/* Either, chosen by the content (a JSON object or an XML document). */
+/* The same for an input the user names: an XML file (junit.xml, which is
+ * written for CI and never read back) is refused with REPORT_XML_REFUSED,
+ * anything else that is not a JSON object as not a results.json. */
 int report_view_read(const char *path, struct report_view *v, char *err, size_t errlen);
+#define REPORT_XML_REFUSED \
+	"XML, not a results.json: junit.xml is written for CI and never read back; " \
+	"render from the run's results.json"
 
 void report_view_free(struct report_view *v);
 
-/* What both readers say when their input holds the results of more than
+/* What the reader says when its input holds the results of more than
  * one host (host/fingerprint.h: fingerprint_same_host): a view, and every
  * report rendered from it, is of one host, and attributing one host's
  * figures to another's fingerprint is the mistake this prevents. */

@@ -159,6 +159,10 @@ mkdir "$TMP/bad2"
 expect_status 2 "$RTC" merge "$TMP/c/results.json" "$TMP/truncated.json" -o "$TMP/bad2"
 expect_grep "$TMP/truncated.json" "$TMP/out"
 [ -z "$(ls -A "$TMP/bad2")" ] && ok || fail "a refused merge left files in $TMP/bad2: $(ls -A "$TMP/bad2")"
+# a junit.xml is written for CI, never read back
+expect_status 2 "$RTC" merge "$TMP/c/results.json" "$TMP/c/junit.xml" -o "$TMP/bad3"
+expect_grep "$TMP/c/junit.xml: XML, not a results.json: .*render from the run's results.json" "$TMP/out"
+[ ! -e "$TMP/bad3" ] && ok || fail "a refused merge left $TMP/bad3"
 # an output over an input, no input, an empty -o
 expect_status 2 "$RTC" merge "$TMP/c/results.json" -o "$TMP/c"
 expect_grep 'would overwrite the input' "$TMP/out"
