@@ -1,5 +1,5 @@
 /* compare.c - `rtconform compare`: a candidate run against a baseline run,
- * figure by figure (reports/compare.h has the rule, docs/fleet.md why). */
+ * figure by figure (across/compare.h has the rule, docs/fleet.md why). */
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -10,7 +10,8 @@
 
 #include "base/numfmt.h"
 #include "base/termsafe.h"
-#include "reports/compare.h"
+#include "reports/read/read.h"
+#include "across/compare.h"
 
 static const char compare_usage[] =
 	"usage: rtconform compare BASELINE.json CANDIDATE.json [-o DIR] [--tolerance T]\n"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/termsafe.h"
+#include "reports/read/read.h"
 #include "reports/report.h"
 
 static const char report_usage[] =

@@ -9,8 +9,9 @@
 # dependencies may use.
 #
 # The pipeline reads top to bottom: requirements are loaded and validated,
-# the harness runs them in workers, the reports render the results, and the
-# command line ties the stages together.
+# the harness runs them in workers, the reports render the results (and a
+# run's results.json is read back), compare and merge work across runs, and
+# the command line ties the stages together.
 #
 #   module        folder             may use              why
 #   base          base/              (nothing)            units, diagnostics, sha256, number
@@ -31,11 +32,23 @@
 #   harness       harness/           requirements,        runs a requirement in a worker:
 #                                    measure, host        prepare, spawn, supervise, classify,
 #                                                         verdicts, background load, run info
-#   reports       reports/           harness              renders results: junit.xml, report.html,
-#                                                         results.json, summary.txt; measures
-#                                                         and inspects nothing
-#   cli           cli/               reports              the command line: the only module that
+#   reports       reports/           harness              renders one run's report view:
+#                                                         junit.xml, report.html, results.json,
+#                                                         summary.txt, CSV, LAVA; measures,
+#                                                         inspects and reads nothing
+#   read          reports/read/      reports              reads a results.json back into a view
+#                                                         (the only reader; junit.xml is never
+#                                                         read back); a module of its own so the
+#                                                         writers cannot read
+#   across        across/            reports              the commands across runs: compare
+#                                                         (compare.c, its reports) and merge
+#                                                         (merge.c, fleet.html); given views,
+#                                                         they never read a file themselves
+#   cli           cli/               across, read         the command line: the only module that
 #                                                         may use every other one
+#
+# docs/architecture.md's module table lists the same modules, folders and
+# edges; the test `layers` checks that too.
 
 set(RTC_MODULES_FILE ${PROJECT_BINARY_DIR}/modules.txt)
 file(WRITE ${RTC_MODULES_FILE} "# module folder dependencies... (written by cmake/modules.cmake)\n")

@@ -109,7 +109,7 @@ void report_write_req_brief(const struct rv_req *r, FILE *out);
  * table `run` prints), report.html and results.json are rendered from a view
  * alone. `run` fills it once from the results (report_view_from_run) and
  * renders all four from it; `rtconform report` fills it from a results.json
- * (report_view_from_json), which holds the whole view, so every report it
+ * (reports/read/read.h), which holds the whole view, so every report it
  * renders is the same bytes as the one `run` wrote. junit.xml keeps a part
  * of the view for CI and is never read back.
  *
@@ -313,25 +313,9 @@ int report_view_finish(struct report_view *v, const struct report_run *run);
 int report_view_req_from_result(const struct req_result *r, struct rv_req *out);
 void report_view_req_free(struct rv_req *r);
 
-/* The reader (json_read.c, read.c). Each returns 0, or -errno / -EINVAL
- * with a message in err naming the file and what in it could not be read
- * (v is then empty).
- *
- * results.json: strict, every field checked for presence and type; gives
- * back the exact view results.json was written from. */
-int report_view_from_json(const char *path, struct report_view *v,
-			  char *err, size_t errlen);
-/* The same for an input the user names: an XML file (junit.xml, which is
- * written for CI and never read back) is refused with REPORT_XML_REFUSED,
- * anything else that is not a JSON object as not a results.json. */
-int report_view_read(const char *path, struct report_view *v, char *err, size_t errlen);
-#define REPORT_XML_REFUSED \
-	"XML, not a results.json: junit.xml is written for CI and never read back; " \
-	"render from the run's results.json"
-
 void report_view_free(struct report_view *v);
 
-/* What the reader says when its input holds the results of more than
+/* What the reader (reports/read/read.h) says when its input holds the results of more than
  * one host (host/fingerprint.h: fingerprint_same_host): a view, and every
  * report rendered from it, is of one host, and attributing one host's
  * figures to another's fingerprint is the mistake this prevents. */
@@ -360,7 +344,7 @@ char *report_summary_render(const struct report_view *v, size_t *len, char *why,
 char *report_html_render(const struct report_view *v, size_t *len, char *why, size_t whylen);
 char *report_json_render(const struct report_view *v, size_t *len, char *why, size_t whylen);
 
-/* One <testsuite> of a fleet junit.xml (rtconform merge, reports/fleet.c):
+/* One <testsuite> of a fleet junit.xml (rtconform merge, across/merge.c):
  * every requirement of v, the suite named `host`, each testcase's classname
  * "<host>.<file>.<probe>" so CI viewers keep the hosts apart; properties
  * the input (`source`) and the host's identity; `index` its id among the

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reports/compare.h"
+#include "across/compare.h"
 #include "test_util.h"
 
 #define NRUNS 5

@@ -2,7 +2,7 @@
  * results.json, recognised by what it holds, not by its name (a results.json
  * renamed to out.xml still reads). An XML file (a junit.xml) is refused:
  * junit.xml is written for CI and never read back. */
-#include "reports/report.h"
+#include "reports/read/read.h"
 
 #include <errno.h>
 #include <stdio.h>

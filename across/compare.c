@@ -1,6 +1,6 @@
 /* compare.c - see compare.h: matching two report views and judging each
  * figure by the rule written there (and in docs/fleet.md). */
-#include "reports/compare.h"
+#include "across/compare.h"
 
 #include <errno.h>
 #include <math.h>

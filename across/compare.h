@@ -128,4 +128,16 @@ char *cmp_render_text(const struct cmp_result *r, size_t *len);
 char *cmp_render_junit(const struct cmp_result *r, size_t *len);
 char *cmp_render_html(const struct cmp_result *r, size_t *len);
 
+/* What the text table and compare.html both show (compare_text.c): the
+ * cells of a figure's row as text ("-" where there is no value), and the
+ * rule in a sentence. */
+struct cmp_row_text {
+	char base[64], cand[64], change[64], allowed[64], p[32];
+};
+void cmp_row_text(const struct cmp_figure *f, struct cmp_row_text *t);
+void cmp_rule_text(const struct cmp_result *r, char *buf, size_t len);
+/* The sentence of a figure (compare_text.c): "per-op max 1.2 us -> 1.9 us
+ * (+58.3%), allowed +600 ns, p 0.0079: WORSE", or why it was not compared. */
+void cmp_figure_sentence(const struct cmp_figure *f, char *buf, size_t len);
+
 #endif

@@ -1,10 +1,10 @@
-/* fleet_html.c - fleet.html of `rtconform merge`: a table of requirements
+/* merge_html.c - fleet.html of `rtconform merge`: a table of requirements
  * (rows) by hosts (columns), each cell the host's verdict and the figure the
  * requirement's first limit judges; beside them the spread of that figure
  * across the hosts and the host where it is worst; each host's name links
  * to its own report.html. Rendered from the host summaries alone (fleet.h).
  */
-#include "reports/fleet.h"
+#include "across/merge.h"
 
 #include <errno.h>
 #include <math.h>
@@ -30,15 +30,15 @@ static const char css[] =
 
 /* A row: one requirement (file, id) as the first host that has it shows it. */
 struct row {
-	const struct fleet_req *first;
+	const struct merge_req *first;
 };
 
-static bool same_req(const struct fleet_req *a, const struct fleet_req *b)
+static bool same_req(const struct merge_req *a, const struct merge_req *b)
 {
 	return strcmp(a->id, b->id) == 0 && strcmp(a->file, b->file) == 0;
 }
 
-static const struct fleet_req *find_req(const struct fleet_host *h, const struct fleet_req *want)
+static const struct merge_req *find_req(const struct merge_host *h, const struct merge_req *want)
 {
 	for (size_t i = 0; i < h->nreqs; i++)
 		if (same_req(&h->reqs[i], want))
@@ -47,14 +47,14 @@ static const struct fleet_req *find_req(const struct fleet_host *h, const struct
 }
 
 /* Every requirement of every host, in order of first appearance. */
-static struct row *collect_rows(const struct fleet *fl, size_t *n)
+static struct row *collect_rows(const struct merge *fl, size_t *n)
 {
 	size_t cap = 16;
 	struct row *rows = malloc(cap * sizeof *rows);
 	*n = 0;
 	for (size_t h = 0; rows && h < fl->nhosts; h++)
 		for (size_t i = 0; i < fl->hosts[h].nreqs; i++) {
-			const struct fleet_req *r = &fl->hosts[h].reqs[i];
+			const struct merge_req *r = &fl->hosts[h].reqs[i];
 			bool known = false;
 			for (size_t k = 0; k < *n && !known; k++)
 				known = same_req(rows[k].first, r);
@@ -85,7 +85,7 @@ static void fmt_figure(enum qty_unit unit, double v, char *buf, size_t len)
 }
 
 /* "per-op max <= 300 us" */
-static void limit_text(const struct fleet_req *r, char *buf, size_t len)
+static void limit_text(const struct merge_req *r, char *buf, size_t len)
 {
 	char lo[64] = "", hi[64] = "";
 	struct quantity q = { .unit = r->unit };
@@ -104,7 +104,7 @@ static void limit_text(const struct fleet_req *r, char *buf, size_t len)
 			 r->has_max ? hi : lo);
 }
 
-static void cell(struct xw *x, const struct fleet_req *r)
+static void cell(struct xw *x, const struct merge_req *r)
 {
 	xw_start(x, "td");
 	if (!r) {
@@ -125,13 +125,13 @@ static void cell(struct xw *x, const struct fleet_req *r)
 
 /* min .. max of the row's figure over the hosts with its unit, and the
  * host where it is worst (highest against a max, lowest against a min). */
-static void spread(struct xw *x, const struct fleet *fl, const struct fleet_req *row)
+static void spread(struct xw *x, const struct merge *fl, const struct merge_req *row)
 {
 	double lo = INFINITY, hi = -INFINITY;
-	const struct fleet_host *worst = NULL;
+	const struct merge_host *worst = NULL;
 	double worst_v = 0;
 	for (size_t h = 0; h < fl->nhosts; h++) {
-		const struct fleet_req *r = find_req(&fl->hosts[h], row);
+		const struct merge_req *r = find_req(&fl->hosts[h], row);
 		if (!r || !r->has_limit || !r->measured.have || r->unit != row->unit ||
 		    strcmp(r->metric, row->metric) || strcmp(r->statistic, row->statistic))
 			continue;
@@ -156,13 +156,13 @@ static void spread(struct xw *x, const struct fleet *fl, const struct fleet_req 
 	xw_full_end(x);
 }
 
-static void header_row(struct xw *x, const struct fleet *fl)
+static void header_row(struct xw *x, const struct merge *fl)
 {
 	xw_start(x, "tr");
 	xw_elem(x, "th", "requirement");
 	xw_elem(x, "th", "limited figure");
 	for (size_t h = 0; h < fl->nhosts; h++) {
-		const struct fleet_host *fh = &fl->hosts[h];
+		const struct merge_host *fh = &fl->hosts[h];
 		xw_start(x, "th");
 		if (fh->link) {
 			xw_start(x, "a");
@@ -178,12 +178,12 @@ static void header_row(struct xw *x, const struct fleet *fl)
 	xw_full_end(x);
 }
 
-static void table(struct xw *x, const struct fleet *fl, const struct row *rows, size_t nrows)
+static void table(struct xw *x, const struct merge *fl, const struct row *rows, size_t nrows)
 {
 	xw_start(x, "table");
 	header_row(x, fl);
 	for (size_t i = 0; i < nrows; i++) {
-		const struct fleet_req *r = rows[i].first;
+		const struct merge_req *r = rows[i].first;
 		xw_start(x, "tr");
 		xw_start(x, "th");
 		xw_textf(x, "%s%s%s", r->id, r->title ? ": " : "", r->title ? r->title : "");
@@ -204,12 +204,12 @@ static void table(struct xw *x, const struct fleet *fl, const struct row *rows, 
 }
 
 /* Each host: verdict counts, where it came from, a repeated identity. */
-static void host_list(struct xw *x, const struct fleet *fl)
+static void host_list(struct xw *x, const struct merge *fl)
 {
 	xw_elem(x, "h2", "Hosts");
 	xw_start(x, "ul");
 	for (size_t h = 0; h < fl->nhosts; h++) {
-		const struct fleet_host *fh = &fl->hosts[h];
+		const struct merge_host *fh = &fl->hosts[h];
 		const struct report_totals *t = &fh->totals;
 		xw_start(x, "li");
 		xw_textf(x, "%s: %zu passed, %zu failed, %zu errors, %zu skipped; from %s",
@@ -225,9 +225,9 @@ static void host_list(struct xw *x, const struct fleet *fl)
 	xw_full_end(x);
 }
 
-static void document(struct xw *x, const struct fleet *fl, const struct row *rows, size_t nrows)
+static void document(struct xw *x, const struct merge *fl, const struct row *rows, size_t nrows)
 {
-	int status = fleet_exit_status(fl);
+	int status = merge_exit_status(fl);
 	const char *v = status == 0 ? "PASS" : status == 1 ? "FAIL" : "ERROR";
 	char title[96];
 	snprintf(title, sizeof title, "rtconform fleet: %s on %zu host%s", v, fl->nhosts,
@@ -251,19 +251,19 @@ static void document(struct xw *x, const struct fleet *fl, const struct row *row
 	xw_full_end(x); /* html */
 }
 
-struct fleet_doc {
-	const struct fleet *fl;
+struct merge_doc {
+	const struct merge *fl;
 	const struct row *rows;
 	size_t nrows;
 };
 
-static void fleet_doc(struct xw *x, const void *arg)
+static void merge_doc(struct xw *x, const void *arg)
 {
-	const struct fleet_doc *d = arg;
+	const struct merge_doc *d = arg;
 	document(x, d->fl, d->rows, d->nrows);
 }
 
-char *fleet_html_render(const struct fleet *fl, size_t *len, char *why, size_t whylen)
+char *merge_html_render(const struct merge *fl, size_t *len, char *why, size_t whylen)
 {
 	size_t nrows = 0;
 	struct row *rows = collect_rows(fl, &nrows);
@@ -271,8 +271,8 @@ char *fleet_html_render(const struct fleet *fl, size_t *len, char *why, size_t w
 		snprintf(why, whylen, "%s", strerror(ENOMEM));
 		return NULL;
 	}
-	struct fleet_doc d = { fl, rows, nrows };
-	char *out = xw_render(fleet_doc, &d, false, len, why, whylen);
+	struct merge_doc d = { fl, rows, nrows };
+	char *out = xw_render(merge_doc, &d, false, len, why, whylen);
 	free(rows);
 	return out;
 }
