@@ -11,27 +11,11 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "reports/html_plot.h"
+#include "reports/page.h"
 #include "reports/xmlw.h"
 
 /* ---- compare.html -------------------------------------------------------- */
-
-static const char cmp_css[] =
-	"body{font:14px/1.45 system-ui,'Segoe UI',Roboto,'DejaVu Sans',Arial,sans-serif;"
-	"color:#1f2328;max-width:1120px;margin:0 auto;padding:16px 24px}\n"
-	"h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin:28px 0 8px}"
-	"h3{font-size:15px;margin:18px 0 6px}\n"
-	"table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:13px}\n"
-	"th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top}\n"
-	"th{background:#f6f8fa}td.num{text-align:right;white-space:nowrap}\n"
-	"tr.worse td{background:#ffebe9}tr.better td{background:#dafbe1}"
-	"tr.inconclusive td{background:#fff8c5}\n"
-	"td.note{color:#57606a}\n"
-	".banner{padding:10px 14px;border-radius:6px;color:#fff;font-size:16px;font-weight:600}\n"
-	".b-pass{background:#1a7f37}.b-fail{background:#cf222e}\n"
-	"svg text{font:11px 'DejaVu Sans',Arial,sans-serif;fill:#1f2328}\n"
-	"@media print{h3{break-before:auto}figure,table{break-inside:avoid}"
-	".b-undecided{background:#9a6700}\n"
-	".banner,tr.worse td,tr.better td,tr.inconclusive td{print-color-adjust:exact;-webkit-print-color-adjust:exact}}\n";
 
 static void nl(struct xw *x)
 {
@@ -43,7 +27,7 @@ static void cell(struct xw *x, const char *cls, const char *text)
 	xw_start(x, "td");
 	if (cls)
 		xw_attr(x, "class", cls);
-	xw_text(x, text);
+	html_text_micro(x, text);
 	xw_full_end(x);
 }
 
@@ -164,7 +148,7 @@ static void svg_text(struct xw *x, double px, double py, const char *anchor, con
 	xw_attrf(x, "y", "%.1f", py);
 	if (anchor)
 		xw_attr(x, "text-anchor", anchor);
-	xw_text(x, text);
+	html_text_micro(x, text);
 	xw_full_end(x);
 }
 
@@ -264,7 +248,8 @@ static void html_histograms(struct xw *x, const struct cmp_result *r)
 			if (r->f[j].mc == f->mc && r->f[j].outcome != CMP_SAME) {
 				char s[1200];
 				cmp_figure_sentence(&r->f[j], s, sizeof s);
-				xw_textf(x, "%s. ", s);
+				html_text_micro(x, s);
+				xw_text(x, ". ");
 			}
 		xw_full_end(x);
 		xw_full_end(x);
@@ -283,7 +268,7 @@ static void html_document(struct xw *x, const void *arg)
 	snprintf(title, sizeof title, "rtconform compare: %zu worse, %zu inconclusive", r->worse,
 		 r->inconclusive);
 	cmp_rule_text(r, rule, sizeof rule);
-	xw_html_begin(x, title, cmp_css);
+	page_begin(x, title);
 	nl(x);
 	xw_elem(x, "h1", "rtconform compare");
 	xw_start(x, "div");

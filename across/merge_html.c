@@ -12,21 +12,9 @@
 #include <string.h>
 
 #include "harness/runinfo.h"
+#include "reports/html_plot.h"
+#include "reports/page.h"
 #include "reports/xmlw.h"
-
-/* No '<', '>' or '&': written raw inside <style>. */
-static const char css[] =
-	"body{font-family:sans-serif;margin:1.5em;color:#222}\n"
-	"table{border-collapse:collapse;font-size:0.9em}\n"
-	"th,td{border:1px solid #ccc;padding:0.25em 0.5em;text-align:left;vertical-align:top}\n"
-	"th{background:#f0f0f0}\n"
-	"td.pass,td.fail,td.error,td.skipped,td.absent{white-space:nowrap}\n"
-	"td.pass{background:#e3f4e3}\n"
-	"td.fail{background:#f9d6d6;color:#900;font-weight:bold}\n"
-	"td.error{background:#fde9c8;color:#850}\n"
-	"td.skipped,td.absent{background:#f4f4f4;color:#777}\n"
-	".note{color:#850}\n"
-	"@media print{body{margin:0}a{color:inherit;text-decoration:none}}\n";
 
 /* A row: one requirement (file, id) as the first host that has it shows it. */
 struct row {
@@ -118,7 +106,8 @@ static void cell(struct xw *x, const struct merge_req *r)
 	if (r->has_limit && r->measured.have) {
 		char v[80];
 		fmt_figure(r->unit, r->measured.v, v, sizeof v);
-		xw_textf(x, " %s", v);
+		xw_text(x, " ");
+		html_text_micro(x, v);
 	}
 	xw_full_end(x);
 }
@@ -149,7 +138,10 @@ static void spread(struct xw *x, const struct merge *fl, const struct merge_req 
 		char a[80], b[80];
 		fmt_figure(row->unit, lo, a, sizeof a);
 		fmt_figure(row->unit, hi, b, sizeof b);
-		xw_textf(x, "%s .. %s; worst: %s", a, b, worst->name);
+		html_text_micro(x, a);
+		xw_text(x, " .. ");
+		html_text_micro(x, b);
+		xw_textf(x, "; worst: %s", worst->name);
 	} else {
 		xw_text(x, "-");
 	}
@@ -191,7 +183,9 @@ static void table(struct xw *x, const struct merge *fl, const struct row *rows, 
 		char lim[200] = "no limit";
 		if (r->has_limit)
 			limit_text(r, lim, sizeof lim);
-		xw_elem(x, "td", lim);
+		xw_start(x, "td");
+		html_text_micro(x, lim);
+		xw_full_end(x);
 		for (size_t h = 0; h < fl->nhosts; h++)
 			cell(x, find_req(&fl->hosts[h], r));
 		if (r->has_limit)
@@ -232,7 +226,7 @@ static void document(struct xw *x, const struct merge *fl, const struct row *row
 	char title[96];
 	snprintf(title, sizeof title, "rtconform fleet: %s on %zu host%s", v, fl->nhosts,
 		 fl->nhosts == 1 ? "" : "s");
-	xw_html_begin(x, title, css);
+	page_begin(x, title);
 	xw_elem(x, "h1", title);
 	xw_start(x, "p");
 	xw_textf(x, "%zu requirement%s measured: %zu passed, %zu failed, %zu error%s, %zu skipped. "

@@ -57,7 +57,7 @@ expect_grep "<testsuite name=\"$(sed 's/[().]/\\&/g' <<<"$HOST_A")\" " "$F/junit
 expect_grep "<th><a href=\"\.\./a/report\.html\">$(sed 's/[().]/\\&/g' <<<"$HOST_A")</a></th>" "$F/fleet.html"
 expect_grep '<th>board-b</th>' "$F/fleet.html"
 expect_grep '<th><a href="\.\./c/report\.html">board-c</a></th>' "$F/fleet.html"
-expect_grep '<td class="fail">FAIL [0-9.]+ [num]?s</td>' "$F/fleet.html"
+expect_grep '<td class="fail">FAIL [0-9.]+ ([nm]|µ)?s</td>' "$F/fleet.html"
 expect_grep '<td class="error">ERROR</td>' "$F/fleet.html"
 expect_grep '<td class="absent">-</td>' "$F/fleet.html"
 expect_grep '<td>per-op max &lt;= 1 ns</td>' "$F/fleet.html"
