@@ -493,12 +493,6 @@ static void runs_table(struct xw *x, const struct rv_req *r)
 		return;
 	xw_elem(x, "h3", "Runs");
 	nl(x);
-	if (r->nmetrics && rv_metric_detail_elsewhere(&r->metrics[0])) {
-		xw_elem(x, "p", "The figures of each run are in results.json: this report was "
-				"rendered from a junit.xml, which keeps the statistics only.");
-		nl(x);
-		return;
-	}
 	xw_start(x, "table");
 	xw_attr(x, "class", "runs");
 	xw_start(x, "tr");
@@ -589,8 +583,7 @@ static void counts_table(struct xw *x, const struct rv_req *r)
 			th(x, r->metrics[i].name);
 	xw_full_end(x);
 	nl(x);
-	/* Each run's counts, unless only the statistics are known (a junit.xml). */
-	for (uint32_t k = 0; k < r->runs && !rv_metric_detail_elsewhere(&r->metrics[0]); k++) {
+	for (uint32_t k = 0; k < r->runs; k++) {
 		snprintf(buf, sizeof buf, "%u", k + 1);
 		counts_row(x, r, buf, k, -1);
 	}

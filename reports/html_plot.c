@@ -450,12 +450,6 @@ void html_histogram(struct xw *x, const struct rv_req *r, const struct rv_metric
 
 	snprintf(buf, sizeof buf, "Histogram of %s %s", r->id, m->name);
 	svg_open(x, f, "hist", buf);
-	if (rv_metric_detail_elsewhere(m)) {
-		svg_text(x, f->w / 2.0, f->h / 2.0, "middle", "lab",
-			 "the histogram is in results.json (junit.xml keeps the statistics only)");
-		xw_full_end(x);
-		return;
-	}
 	if (!d.n && !d.overflow) {
 		svg_text(x, f->w / 2.0, f->h / 2.0, "middle", "lab", "no samples");
 		xw_full_end(x);

@@ -197,11 +197,6 @@ struct rv_limit {
 	char *text;                    /* the judge's sentence, may be NULL */
 };
 
-/* Whether the view has a metric's statistics but not its histogram and
- * per-run figures (the part of a view junit.xml keeps; no reader builds
- * such a view, the writers still say where the rest is). */
-bool rv_metric_detail_elsewhere(const struct rv_metric *m);
-
 /* The unit of a limit's bounds and measured value. */
 enum qty_unit rv_limit_unit(const struct rv_limit *l);
 
