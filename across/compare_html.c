@@ -13,6 +13,7 @@
 #include "base/units.h"
 #include "reports/html_plot.h"
 #include "reports/page.h"
+#include "reports/svg.h"
 #include "reports/xmlw.h"
 
 /* ---- compare.html -------------------------------------------------------- */
@@ -78,8 +79,10 @@ static void html_table(struct xw *x, const struct cmp_result *r)
 #define PLOT_B 186
 #define SVG_COLS 170
 
-/* The log10 span (ns) both histograms fall in, at least one decade. */
-static void overlay_span(const struct rv_metric *const m[2], double *l0, double *l1)
+/* The log10 span (ns) both histograms fall in, at least one decade; false
+ * when a bound is not finite (a scale so large the values overflow), when
+ * no axis can be drawn. */
+static bool overlay_span(const struct rv_metric *const m[2], double *l0, double *l1)
 {
 	double lo = INFINITY, hi = 0;
 	for (int s = 0; s < 2; s++)
@@ -89,12 +92,13 @@ static void overlay_span(const struct rv_metric *const m[2], double *l0, double 
 			lo = fmin(lo, a);
 			hi = fmax(hi, b);
 		}
-	if (!(lo > 0) || !isfinite(lo)) {
+	if (!(lo > 0) && hi == 0) { /* no bucket */
 		lo = 1;
 		hi = 10;
 	}
 	*l0 = floor(log10(lo));
 	*l1 = fmax(ceil(log10(hi)), *l0 + 1);
+	return lo > 0 && isfinite(*l0) && isfinite(*l1);
 }
 
 /* A histogram as the fraction of its samples in each of SVG_COLS columns
@@ -123,88 +127,51 @@ static double bar_height(double frac)
 	return fmin(h, 1.0) * (PLOT_B - PLOT_T);
 }
 
-static void svg_bars(struct xw *x, const double col[SVG_COLS], const char *fill, double opacity)
+static void overlay_bars(struct xw *x, const double col[SVG_COLS], const char *cls)
 {
 	double w = (double)(PLOT_R - PLOT_L) / SVG_COLS;
 	for (int c = 0; c < SVG_COLS; c++) {
 		if (col[c] <= 0)
 			continue;
 		double h = fmax(bar_height(col[c]), 1.0);
-		xw_start(x, "rect");
-		xw_attrf(x, "x", "%.1f", PLOT_L + c * w);
-		xw_attrf(x, "y", "%.1f", PLOT_B - h);
-		xw_attrf(x, "width", "%.1f", w);
-		xw_attrf(x, "height", "%.1f", h);
-		xw_attr(x, "fill", fill);
-		xw_attrf(x, "fill-opacity", "%.2f", opacity);
-		xw_end(x);
+		svg_rect(x, PLOT_L + c * w, PLOT_B - h, w, h, cls, NULL);
 	}
 }
 
-static void svg_text(struct xw *x, double px, double py, const char *anchor, const char *text)
+/* Which colour is which side, above the plot. */
+static void overlay_legend(struct xw *x)
 {
-	xw_start(x, "text");
-	xw_attrf(x, "x", "%.1f", px);
-	xw_attrf(x, "y", "%.1f", py);
-	if (anchor)
-		xw_attr(x, "text-anchor", anchor);
-	html_text_micro(x, text);
-	xw_full_end(x);
+	svg_rect(x, PLOT_L, 6, 10, 10, "ov-base", NULL);
+	svg_text(x, PLOT_L + 14, 15, NULL, NULL, "baseline");
+	svg_rect(x, PLOT_L + 90, 6, 10, 10, "ov-cand", NULL);
+	svg_text(x, PLOT_L + 104, 15, NULL, NULL, "candidate (fraction of samples, log scale)");
 }
 
-static void svg_axis(struct xw *x, double l0, double l1)
+/* Both histograms of figure f's metric over each other: the baseline grey,
+ * the candidate red, on one logarithmic value axis. */
+static void svg_overlay(struct xw *x, const struct cmp_figure *f)
 {
-	xw_start(x, "path");
-	xw_attrf(x, "d", "M%d %dH%d", PLOT_L, PLOT_B, PLOT_R);
-	xw_attr(x, "stroke", "#57606a");
-	xw_end(x);
-	for (double d = l0; d <= l1 + 1e-9; d += 1) {
-		double px = PLOT_L + (d - l0) / (l1 - l0) * (PLOT_R - PLOT_L);
-		char label[32];
-		fmt_ns(pow(10, d), label, sizeof label);
-		xw_start(x, "path");
-		xw_attrf(x, "d", "M%.1f %dV%d", px, PLOT_B, PLOT_B + 5);
-		xw_attr(x, "stroke", "#57606a");
-		xw_end(x);
-		svg_text(x, px, PLOT_B + 17, "middle", label);
+	const struct rv_metric *m[2] = { f->mb, f->mc };
+	double col[SVG_COLS];
+	char label[300];
+	snprintf(label, sizeof label, "Histograms of %s %s: baseline and candidate", f->id,
+		 f->metric);
+	svg_open(x, SVG_W, SVG_H, NULL, label);
+	overlay_legend(x);
+	struct svg_log_axis ax = { PLOT_L, PLOT_R, PLOT_B, 0, 1, false, false };
+	if (!overlay_span(m, &ax.l0, &ax.l1)) {
+		svg_text(x, SVG_W / 2.0, SVG_H / 2.0, "middle", "lab",
+			 "not drawn: the values overflow a time axis (ns_per_unit too large)");
+		svg_close(x);
+		return;
 	}
-}
-
-/* Both histograms of a metric over each other: the baseline grey, the
- * candidate red, on one logarithmic value axis. */
-static void svg_overlay(struct xw *x, const struct rv_metric *mb, const struct rv_metric *mc)
-{
-	const struct rv_metric *m[2] = { mb, mc };
-	double l0, l1, col[SVG_COLS];
-	overlay_span(m, &l0, &l1);
-	xw_start(x, "svg");
-	xw_attr(x, "xmlns", "http://www.w3.org/2000/svg");
-	xw_attrf(x, "width", "%d", SVG_W);
-	xw_attrf(x, "height", "%d", SVG_H);
-	xw_attrf(x, "viewBox", "0 0 %d %d", SVG_W, SVG_H);
-	xw_attr(x, "role", "img");
-	overlay_columns(mb, l0, l1, col);
-	svg_bars(x, col, "#6e7781", 0.55);
-	overlay_columns(mc, l0, l1, col);
-	svg_bars(x, col, "#cf222e", 0.45);
-	svg_axis(x, l0, l1);
-	xw_start(x, "rect");
-	xw_attrf(x, "x", "%d", PLOT_L);
-	xw_attr(x, "y", "6");
-	xw_attr(x, "width", "10");
-	xw_attr(x, "height", "10");
-	xw_attr(x, "fill", "#6e7781");
-	xw_end(x);
-	svg_text(x, PLOT_L + 14, 15, NULL, "baseline");
-	xw_start(x, "rect");
-	xw_attrf(x, "x", "%d", PLOT_L + 90);
-	xw_attr(x, "y", "6");
-	xw_attr(x, "width", "10");
-	xw_attr(x, "height", "10");
-	xw_attr(x, "fill", "#cf222e");
-	xw_end(x);
-	svg_text(x, PLOT_L + 104, 15, NULL, "candidate (fraction of samples, log scale)");
-	xw_full_end(x);
+	overlay_columns(f->mb, ax.l0, ax.l1, col);
+	overlay_bars(x, col, "ov-base");
+	overlay_columns(f->mc, ax.l0, ax.l1, col);
+	overlay_bars(x, col, "ov-cand");
+	svg_line(x, PLOT_L, PLOT_B, PLOT_R, PLOT_B, "axis");
+	svg_log_ticks(x, &ax);
+	svg_close(x);
 }
 
 /* Whether a figure changed, or may have (its histograms are worth a look). */
@@ -240,7 +207,7 @@ static void html_histograms(struct xw *x, const struct cmp_result *r)
 		xw_textf(x, "%s %s", f->id, f->metric);
 		xw_full_end(x);
 		xw_start(x, "figure");
-		svg_overlay(x, f->mb, f->mc);
+		svg_overlay(x, f);
 		xw_start(x, "figcaption");
 		xw_textf(x, "%llu baseline samples, %llu candidate samples; ",
 			 (unsigned long long)f->mb->count, (unsigned long long)f->mc->count);
