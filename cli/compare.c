@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* compare.c - `rtconform compare`: a candidate run against a baseline run,
- * figure by figure (reports/compare.h has the rule, docs/fleet.md why). */
+ * figure by figure (across/compare.h has the rule, docs/fleet.md why). */
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -11,7 +11,8 @@
 
 #include "base/numfmt.h"
 #include "base/termsafe.h"
-#include "reports/compare.h"
+#include "reports/read/read.h"
+#include "across/compare.h"
 
 static const char compare_usage[] =
 	"usage: rtconform compare BASELINE.json CANDIDATE.json [-o DIR] [--tolerance T]\n"
@@ -43,7 +44,7 @@ static const char compare_usage[] =
 	"exit status: 0 no figure worse or inconclusive, 1 a figure worse or\n"
 	"inconclusive (inconclusive ones not with --allow-inconclusive) or a\n"
 	"requirement the candidate could not measure, 2 usage error, an unreadable or\n"
-	"invalid input (a junit.xml: it keeps no per-run figures), runs that cannot be\n"
+	"invalid input (a junit.xml, which is never read back), runs that cannot be\n"
 	"compared, or an output that cannot be written\n";
 
 /* The files -o DIR gets. */
@@ -205,8 +206,8 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 	char *path[NOUT] = { NULL };
 	struct report_view base = { 0 }, cand = { 0 };
 	struct cmp_result r = { 0 };
-	if (cmp_read(a.base, &base, err, sizeof err) != 0 ||
-	    cmp_read(a.cand, &cand, err, sizeof err) != 0) {
+	if (report_view_read(a.base, &base, err, sizeof err) != 0 ||
+	    report_view_read(a.cand, &cand, err, sizeof err) != 0) {
 		term_println(stderr, "rtconform compare: %s", err);
 		rc = EXIT_USAGE;
 	} else if (cmp_views(&base, &cand, &a.opts, &r, err, sizeof err) != 0) {

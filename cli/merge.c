@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* merge.c - `rtconform merge`: the results.json files of many hosts' runs
- * in one fleet report (reports/fleet.h). */
+ * in one fleet report (across/merge.h). */
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -12,7 +12,8 @@
 #include <unistd.h>
 
 #include "base/termsafe.h"
-#include "reports/fleet.h"
+#include "reports/read/read.h"
+#include "across/merge.h"
 
 static const char merge_usage[] =
 	"usage: rtconform merge RESULTS.json... [-o DIR]\n"
@@ -68,7 +69,7 @@ static int parse_options(int argc, char **argv, const char **outdir)
 /* No output may overwrite an input, and the directory must take files. */
 static int check_outputs(const char *outdir, char **inputs, int n)
 {
-	static const char *const names[] = { FLEET_HTML, FLEET_JUNIT, FLEET_JSON };
+	static const char *const names[] = { MERGE_HTML, MERGE_JUNIT, MERGE_JSON };
 	char err[700];
 	int rc = 0;
 	for (size_t k = 0; k < sizeof names / sizeof names[0] && !rc; k++) {
@@ -100,16 +101,16 @@ static int check_outputs(const char *outdir, char **inputs, int n)
 
 /* Read each input in turn into the fleet. 0, or EXIT_USAGE after saying
  * why. */
-static int add_inputs(struct fleet *fl, char **inputs, int n)
+static int add_inputs(struct merge *fl, char **inputs, int n)
 {
 	char err[900], note[1200];
 	for (int i = 0; i < n; i++) {
 		struct report_view v;
-		if (report_view_from_json(inputs[i], &v, err, sizeof err) != 0) {
+		if (report_view_read(inputs[i], &v, err, sizeof err) != 0) {
 			term_println(stderr, "rtconform merge: %s", err);
 			return EXIT_USAGE;
 		}
-		int rc = fleet_add(fl, &v, inputs[i], note, sizeof note, err, sizeof err);
+		int rc = merge_add(fl, &v, inputs[i], note, sizeof note, err, sizeof err);
 		report_view_free(&v);
 		if (rc) {
 			term_println(stderr, "rtconform merge: %s", err);
@@ -121,10 +122,10 @@ static int add_inputs(struct fleet *fl, char **inputs, int n)
 	return 0;
 }
 
-static void print_hosts(const struct fleet *fl)
+static void print_hosts(const struct merge *fl)
 {
 	for (size_t h = 0; h < fl->nhosts; h++) {
-		const struct fleet_host *fh = &fl->hosts[h];
+		const struct merge_host *fh = &fl->hosts[h];
 		const struct report_totals *t = &fh->totals;
 		term_println(stdout, "%s: %s (%zu passed, %zu failed, %zu errors, %zu skipped)",
 			     fh->name, verdict_exit_meaning(fh->exit_status), t->passed,
@@ -134,7 +135,7 @@ static void print_hosts(const struct fleet *fl)
 		     "%zu skipped; exit status %d", fl->nhosts, fl->nhosts == 1 ? "" : "s",
 		     fl->totals.tests, fl->totals.tests == 1 ? "" : "s", fl->totals.passed,
 		     fl->totals.failures, fl->totals.errors, fl->totals.errors == 1 ? "" : "s",
-		     fl->totals.skipped, fleet_exit_status(fl));
+		     fl->totals.skipped, merge_exit_status(fl));
 	term_println(stdout, "reports: %s, %s, %s", fl->html_path, fl->junit_path, fl->json_path);
 }
 
@@ -154,22 +155,22 @@ int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx)
 		return rc;
 	}
 	char err[900];
-	struct fleet fl;
-	if (fleet_begin(&fl, outdir, ctx->cmdline, err, sizeof err) != 0) {
+	struct merge fl;
+	if (merge_begin(&fl, outdir, ctx->cmdline, err, sizeof err) != 0) {
 		term_println(stderr, "rtconform merge: %s", err);
 		rc = EXIT_USAGE;
 	}
 	if (!rc)
 		rc = add_inputs(&fl, inputs, n);
-	if (!rc && fleet_finish(&fl, err, sizeof err) != 0) {
+	if (!rc && merge_finish(&fl, err, sizeof err) != 0) {
 		term_println(stderr, "rtconform merge: %s", err);
 		rc = EXIT_USAGE;
 	}
 	if (!rc) {
 		print_hosts(&fl);
-		rc = fleet_exit_status(&fl);
+		rc = merge_exit_status(&fl);
 	}
-	fleet_free(&fl);
+	merge_free(&fl);
 	/* Only if empty: nothing of anyone else's goes. */
 	if (rc == EXIT_USAGE && !dir_was_there)
 		rmdir(outdir);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* report.c - `rtconform report`: render the reports of a run again from the
- * results.json it wrote (or, for older runs, its junit.xml). */
+ * results.json it wrote (a junit.xml is written for CI and never read back). */
 #include "cli/cli.h"
 
 #include <getopt.h>
@@ -9,22 +9,23 @@
 #include <string.h>
 
 #include "base/termsafe.h"
+#include "reports/read/read.h"
 #include "reports/report.h"
 
 static const char report_usage[] =
-	"usage: rtconform report RESULTS.json|JUNIT.xml [--html FILE] [--json FILE]\n"
+	"usage: rtconform report RESULTS.json [--html FILE] [--json FILE]\n"
 	"                        [--junit FILE] [--summary FILE] [--csv DIR] [--lava FILE]\n"
 	"\n"
 	"Render the reports of a run again from the results.json it wrote, alone: it\n"
 	"holds every statistic, histogram bucket, limit and the environment, and each\n"
-	"report is the same, byte for byte, as the one rtconform run wrote. A junit.xml\n"
-	"of rtconform run also works (its numbers are rounded to 0.001). The input is\n"
-	"recognised by its content. At least one of the options. --csv DIR writes the\n"
+	"report is the same, byte for byte, as the one rtconform run wrote. junit.xml is\n"
+	"written for CI and never read back: it is refused. The input is recognised by\n"
+	"its content. At least one of the options. --csv DIR writes the\n"
 	"CSV files (histograms, per-run figures) as rtconform run --csv does; --lava FILE\n"
 	"the results for LAVA's lava-test-case as rtconform run --lava does.\n"
 	"\n"
 	"exit status: 0 written, 2 usage error, an unreadable, malformed or foreign\n"
-	"input, or an output that cannot be written\n";
+	"input (a junit.xml), or an output that cannot be written\n";
 
 static const char *const kind_option[REPORT_NKINDS] = {
 	[REPORT_JUNIT] = "--junit", [REPORT_SUMMARY] = "--summary",
@@ -83,7 +84,7 @@ static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS],
 		}
 	}
 	if (optind != argc - 1) {
-		term_println(stderr, "rtconform report: give exactly one results.json or junit.xml "
+		term_println(stderr, "rtconform report: give exactly one results.json "
 			     "(see rtconform report --help)");
 		return EXIT_USAGE;
 	}
@@ -154,15 +155,18 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 	int rc = parse_options(argc, argv, out, &x);
 	if (rc != REPORT_GO_ON)
 		return rc;
-	if ((rc = check_outputs(argv[optind], out)) != 0)
-		return rc;
-	if ((rc = check_extra(argv[optind], out, &x)) != 0)
-		return rc;
+	/* The input first: one refused (a junit.xml) leaves nothing behind,
+	 * not even a directory the output checks would create. */
 	char err[700];
 	struct report_view v;
 	if (report_view_read(argv[optind], &v, err, sizeof err) != 0) {
 		term_println(stderr, "rtconform report: %s", err);
 		return EXIT_USAGE;
+	}
+	if ((rc = check_outputs(argv[optind], out)) != 0 ||
+	    (rc = check_extra(argv[optind], out, &x)) != 0) {
+		report_view_free(&v);
+		return rc;
 	}
 	for (int k = 0; k < REPORT_NKINDS; k++)
 		if (out[k] && report_write((enum report_kind)k, &v, out[k], err, sizeof err) != 0) {

@@ -17,8 +17,9 @@
 # added to its module's list here (a test: tests/CMakeLists.txt).
 #
 # The pipeline reads top to bottom: requirements are loaded and validated,
-# the harness runs them in workers, the reports render the results, and the
-# command line ties the stages together.
+# the harness runs them in workers, the reports render the results (and a
+# run's results.json is read back), compare and merge work across runs, and
+# the command line ties the stages together.
 #
 #   module        folder             may use              why
 #   base          base/              (nothing)            units, diagnostics, sha256, number
@@ -39,11 +40,23 @@
 #   harness       harness/           requirements,        runs a requirement in a worker:
 #                                    measure, host        prepare, spawn, supervise, classify,
 #                                                         verdicts, background load, run info
-#   reports       reports/           harness              renders results: junit.xml, report.html,
-#                                                         results.json, summary.txt; measures
-#                                                         and inspects nothing
-#   cli           cli/               reports              the command line: the only module that
+#   reports       reports/           harness              renders one run's report view:
+#                                                         junit.xml, report.html, results.json,
+#                                                         summary.txt, CSV, LAVA; measures,
+#                                                         inspects and reads nothing
+#   read          reports/read/      reports              reads a results.json back into a view
+#                                                         (the only reader; junit.xml is never
+#                                                         read back); a module of its own so the
+#                                                         writers cannot read
+#   across        across/            reports              the commands across runs: compare
+#                                                         (compare.c, its reports) and merge
+#                                                         (merge.c, fleet.html); given views,
+#                                                         they never read a file themselves
+#   cli           cli/               across, read         the command line: the only module that
 #                                                         may use every other one
+#
+# docs/architecture.md's module table lists the same modules, folders and
+# edges; the test `layers` checks that too.
 
 set(RTC_MODULES_FILE ${PROJECT_BINARY_DIR}/modules.txt)
 file(WRITE ${RTC_MODULES_FILE} "# module folder dependencies... (written by cmake/modules.cmake)\n")
@@ -181,12 +194,18 @@ rtc_module(harness harness DEPS requirements measure host LIBS ${RTC_LIB_JANSSON
 add_dependencies(rtc_harness rtc_build_id)
 
 rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSON}
-  SOURCES reports/compare.c reports/compare_write.c reports/csv.c reports/fleet.c
-          reports/fleet_html.c reports/html.c reports/html_plot.c reports/json.c
-          reports/json_read.c reports/junit.c reports/junit_read.c reports/lava.c
-          reports/read.c reports/report.c reports/text.c reports/view.c reports/xmlw.c)
+  SOURCES reports/csv.c reports/html.c reports/html_plot.c reports/json.c reports/junit.c
+          reports/lava.c reports/page.c reports/report.c reports/svg.c reports/text.c
+          reports/view.c reports/xmlw.c)
 
-rtc_module(cli cli DEPS reports
+rtc_module(read reports/read DEPS reports LIBS ${RTC_LIB_JANSSON}
+  SOURCES reports/read/json_read.c reports/read/read.c)
+
+rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
+  SOURCES across/compare.c across/compare_html.c across/compare_text.c across/merge.c
+          across/merge_html.c)
+
+rtc_module(cli cli DEPS across read
   SOURCES cli/common.c cli/compare.c cli/env.c cli/layout.c cli/list.c cli/merge.c
           cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c cli/validate.c)
 

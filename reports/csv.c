@@ -159,7 +159,8 @@ struct csv_hist {
 };
 
 /* Whether the buckets and the overflow account for every sample: false for
- * a view read from a file that keeps no histogram. */
+ * a view read from a results.json whose buckets do not add up to its
+ * count. */
 static bool buckets_complete(const struct csv_hist *h)
 {
 	uint64_t sum = h->overflow + rv_neg_count(h->neg);
@@ -250,8 +251,8 @@ static void add_histogram(struct csv_build *b, const struct rv_file *vf, const s
 
 /* Every histogram of a measured requirement: each duration metric's, then
  * each CPU's series of metric 0 as metric "<metric0>.cpu<N>" (a view from
- * junit.xml has no series; one from an older results.json has series
- * without buckets, which count as histograms left out). */
+ * an older results.json has series without buckets, which count as
+ * histograms left out). */
 static void add_histograms(struct csv_build *b, const struct rv_file *vf, const struct rv_req *r)
 {
 	for (size_t mi = 0; mi < r->nmetrics && !b->failed; mi++) {

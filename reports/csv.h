@@ -29,8 +29,9 @@ struct report_csv_file {
 struct report_csv {
 	struct report_csv_file *files; /* histograms in view order, then runs.csv, index.csv */
 	size_t nfiles;
-	/* Duration metrics that have samples but whose view holds no buckets
-	 * to account for them (a junit.xml that keeps no histogram): no file
+	/* Histograms whose view holds no buckets to account for their
+	 * samples (per-CPU series of a results.json written before they
+	 * carried buckets, buckets that do not add up to the count): no file
 	 * is made for them, and they are not in index.csv. */
 	size_t no_histogram;
 };

@@ -27,84 +27,8 @@
 #include "harness/stats.h"
 #include "base/units.h"
 #include "reports/html_plot.h"
+#include "reports/page.h"
 #include "reports/xmlw.h"
-
-/* No '<', '>' or '&' in here: it is written raw inside <style>, and the
- * document must stay well-formed XML. */
-static const char css[] =
-	":root{--pass:#1a7f37;--fail:#cf222e;--error:#b35900;--skip:#6e7781;--line:#d0d7de}\n"
-	"body{font:14px/1.45 system-ui,'Segoe UI',Roboto,'DejaVu Sans',Arial,sans-serif;"
-	"color:#1f2328;max-width:1120px;margin:0 auto;padding:16px 24px;background:#fff}\n"
-	"h1{font-size:22px;margin:0 0 6px}\n"
-	"h2{font-size:18px;margin:30px 0 8px;padding-bottom:4px;border-bottom:2px solid var(--line)}\n"
-	"h3{font-size:15px;margin:18px 0 6px}\n"
-	"table{border-collapse:collapse;margin:6px 0 12px;font-variant-numeric:tabular-nums}\n"
-	"th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}\n"
-	"th{background:#f6f8fa;font-weight:600}\n"
-	"td.num{text-align:right;white-space:nowrap}\n"
-	"td.nowrap{white-space:nowrap}\n"
-	"td.note{color:#57606a;font-size:13px}\n"
-	"table.facts th{white-space:nowrap;width:11em}\n"
-	"table.env td{word-break:break-word}\n"
-	"table.env td:first-child{white-space:nowrap;font-family:'DejaVu Sans Mono',monospace;font-size:12px}\n"
-	"code,pre{font-family:'DejaVu Sans Mono',Consolas,monospace;font-size:12px}\n"
-	"pre{background:#f6f8fa;border:1px solid var(--line);padding:8px 10px;"
-	"white-space:pre-wrap;word-break:break-all}\n"
-	".v{display:inline-block;min-width:3.6em;text-align:center;font-weight:700;font-size:12px;"
-	"padding:1px 6px;border-radius:3px;color:#fff}\n"
-	".v-pass{background:var(--pass)}.v-fail{background:var(--fail)}"
-	".v-error{background:var(--error)}.v-skipped{background:var(--skip)}\n"
-	".banner{padding:10px 14px;border-radius:6px;color:#fff;font-size:16px;font-weight:600;margin:10px 0}\n"
-	".b-pass{background:var(--pass)}.b-fail{background:var(--fail)}.b-error{background:var(--error)}\n"
-	".r-ok{background:var(--pass)}.r-note{background:var(--skip)}"
-	".r-warn{background:var(--error)}.r-fail{background:var(--fail)}\n"
-	".metric{display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start}\n"
-	"figure{margin:0}\n"
-	"figcaption{font-size:12px;color:#57606a;max-width:640px}\n"
-	"table.stats{font-size:13px}\n"
-	"table.counts{font-size:13px}\n"
-	"svg.hist{width:640px;max-width:100%;height:auto;border:1px solid var(--line);background:#fff}\n"
-	".cpus{display:flex;flex-wrap:wrap;gap:10px;margin:6px 0}\n"
-	"svg.cpu{width:320px}\n"
-	"svg .bar{fill:#4c78a8}\n"
-	"svg .beyond{fill:#cf222e}\n"
-	"svg .axis{stroke:#57606a;stroke-width:1}\n"
-	"svg .grid{stroke:#eaeef2;stroke-width:1}\n"
-	"svg .lim{stroke:#cf222e;stroke-width:1.6;stroke-dasharray:5 3}\n"
-	"svg .lim-ok{stroke:#1a7f37}\n"
-	"svg text{font-size:11px;fill:#57606a;font-family:'DejaVu Sans',Arial,sans-serif}\n"
-	"svg text.lab{fill:#1f2328;font-weight:600}\n"
-	"svg text.lab-ok{fill:#1a7f37}\n"
-	"svg text.lab-no{fill:#cf222e}\n"
-	"a{color:#0969da;text-decoration:none}\n"
-	"footer{margin-top:30px;color:#57606a;font-size:12px}\n"
-	/* Printed: the verdict table starts on page 1 and may run on (rows
-	 * stay whole); each requirement starts a page; a histogram stays on
-	 * one page with its statistics beside it; small tables stay whole;
-	 * colours print as on screen. */
-	"@media print{\n"
-	"@page{size:A4;margin:12mm}\n"
-	"body{max-width:none;padding:0;font-size:9pt;line-height:1.3}\n"
-	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}\n"
-	"h1{font-size:14pt;margin:0 0 2mm}\n"
-	".banner{font-size:11pt;padding:2mm 3mm;margin:2mm 0}\n"
-	"h2{font-size:12pt;margin:4mm 0 2mm;break-after:avoid}\n"
-	"h3{font-size:10pt;margin:3mm 0 1mm;break-after:avoid}\n"
-	"th,td{padding:1px 4px}\n"
-	"td.note,figcaption,code,pre,table.stats,table.counts{font-size:8pt}\n"
-	"table,figure,tr,pre,svg{break-inside:avoid}\n"
-	"table.summary,table.env{break-inside:auto}\n"
-	".req{break-before:page}\n"
-	".metric{flex-wrap:nowrap;gap:4mm;break-inside:avoid}\n"
-	".metric figure{flex:1 1 auto;min-width:0}\n"
-	".metric table.stats{flex:none;margin:0}\n"
-	"svg.hist{width:100%}\n"
-	/* the histogram prints at about 60 % of its size: larger text keeps it legible */
-	"svg.hist:not(.cpu) text{font-size:15px}\n"
-	".cpus{gap:2mm}\n"
-	"svg.cpu{width:calc(50% - 1mm);box-sizing:border-box}\n"
-	"a{color:inherit}\n"
-	"}\n";
 
 /* ---- small pieces ------------------------------------------------------ */
 
@@ -570,12 +494,6 @@ static void runs_table(struct xw *x, const struct rv_req *r)
 		return;
 	xw_elem(x, "h3", "Runs");
 	nl(x);
-	if (r->nmetrics && rv_metric_detail_elsewhere(&r->metrics[0])) {
-		xw_elem(x, "p", "The figures of each run are in results.json: this report was "
-				"rendered from a junit.xml, which keeps the statistics only.");
-		nl(x);
-		return;
-	}
 	xw_start(x, "table");
 	xw_attr(x, "class", "runs");
 	xw_start(x, "tr");
@@ -666,8 +584,7 @@ static void counts_table(struct xw *x, const struct rv_req *r)
 			th(x, r->metrics[i].name);
 	xw_full_end(x);
 	nl(x);
-	/* Each run's counts, unless only the statistics are known (a junit.xml). */
-	for (uint32_t k = 0; k < r->runs && !rv_metric_detail_elsewhere(&r->metrics[0]); k++) {
+	for (uint32_t k = 0; k < r->runs; k++) {
 		snprintf(buf, sizeof buf, "%u", k + 1);
 		counts_row(x, r, buf, k, -1);
 	}
@@ -970,7 +887,7 @@ static void document(struct xw *x, const struct report_view *v)
 	char title[300];
 	snprintf(title, sizeof title, "rtconform report: %s on %s",
 		 status == 0 ? "PASS" : status == 1 ? "FAIL" : "ERROR", env(v, "host.name"));
-	xw_html_begin(x, title, css);
+	page_begin(x, title);
 	nl(x);
 	size_t count[READY_NLEVELS];
 	bool alarm = report_view_ready_counts(v, count);
@@ -985,8 +902,8 @@ static void document(struct xw *x, const struct report_view *v)
 	environment(x, v);
 	xw_start(x, "footer");
 	xw_textf(x, "rtconform %s (commit %s). This report is rendered from the run's data "
-		    "alone; rtconform report junit.xml --html FILE renders the same report from "
-		    "junit.xml.", env(v, "rtconform.version"),
+		    "alone; rtconform report results.json --html FILE renders the same report "
+		    "from results.json.", env(v, "rtconform.version"),
 		 fingerprint_get(&v->env, "rtconform.commit") ?: "not recorded");
 	xw_full_end(x);
 	nl(x);

@@ -12,6 +12,9 @@
  * The per-CPU plots of a probe that keeps per-CPU series (timer-wakeup) are
  * small multiples: the same value axis as the merged histogram and one count
  * axis for every CPU, so a CPU that wakes late stands out.
+ *
+ * The SVG elements and the value axis's ticks are svg.c's, which
+ * compare.html draws with too.
  */
 #include "reports/html_plot.h"
 
@@ -20,6 +23,7 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "reports/svg.h"
 
 /* ---- microseconds ------------------------------------------------------ */
 
@@ -98,8 +102,8 @@ struct line {
 };
 
 struct axis {
-	double l0, l1; /* log10 of the ends, ns */
-	double lo, hi; /* the ends, ns */
+	struct svg_log_axis s; /* its ticks; l0, l1: log10 of lo, hi */
+	double lo, hi;         /* the ends, ns */
 	const struct frame *f;
 };
 
@@ -121,64 +125,12 @@ static double nice_ceil(double v)
 
 static double xpos(const struct axis *a, double ns)
 {
-	const struct frame *f = a->f;
-	return f->x0 + (log10(ns) - a->l0) / (a->l1 - a->l0) * (f->x1 - f->x0);
+	return svg_log_x(&a->s, ns);
 }
 
 static double ypos(const struct frame *f, double count, double lmax)
 {
 	return f->y1 - (lmax > 0 ? log10(1.0 + count) / lmax : 0) * (f->y1 - f->y0);
-}
-
-/* ---- SVG elements ------------------------------------------------------ */
-
-static void svg_text(struct xw *x, double px, double py, const char *anchor, const char *cls,
-		     const char *text)
-{
-	xw_start(x, "text");
-	xw_attrf(x, "x", "%.1f", px);
-	xw_attrf(x, "y", "%.1f", py);
-	if (anchor)
-		xw_attr(x, "text-anchor", anchor);
-	if (cls)
-		xw_attr(x, "class", cls);
-	xw_text(x, text);
-	xw_full_end(x);
-}
-
-static void svg_line(struct xw *x, double x1, double y1, double x2, double y2, const char *cls)
-{
-	xw_start(x, "line");
-	xw_attrf(x, "x1", "%.1f", x1);
-	xw_attrf(x, "y1", "%.1f", y1);
-	xw_attrf(x, "x2", "%.1f", x2);
-	xw_attrf(x, "y2", "%.1f", y2);
-	xw_attr(x, "class", cls);
-	xw_end(x);
-}
-
-static void svg_rect(struct xw *x, double px, double py, double w, double h, const char *cls,
-		     const char *title)
-{
-	xw_start(x, "rect");
-	xw_attrf(x, "x", "%.2f", px);
-	xw_attrf(x, "y", "%.2f", py);
-	xw_attrf(x, "width", "%.2f", w);
-	xw_attrf(x, "height", "%.2f", h);
-	xw_attr(x, "class", cls);
-	xw_elem(x, "title", title);
-	xw_full_end(x);
-}
-
-static void svg_open(struct xw *x, const struct frame *f, const char *cls, const char *label)
-{
-	xw_start(x, "svg");
-	xw_attr(x, "class", cls);
-	xw_attrf(x, "viewBox", "0 0 %d %d", f->w, f->h);
-	xw_attrf(x, "width", "%d", f->w);
-	xw_attrf(x, "height", "%d", f->h);
-	xw_attr(x, "role", "img");
-	xw_attr(x, "aria-label", label);
 }
 
 static void count_label(uint64_t c, char *buf, size_t len)
@@ -282,7 +234,22 @@ static struct axis value_axis(const struct hdata *d, const struct line *lines, s
 		lo = nice_floor(pow(10, log10(lo) - pad));
 		hi = nice_ceil(pow(10, log10(hi) + pad));
 	}
-	return (struct axis){ log10(lo), log10(hi), lo, hi, f };
+	/* 2 and 5 ticked too, and labelled on a large picture spanning at
+	 * most two decades */
+	double l0 = log10(lo), l1 = log10(hi);
+	bool minor_labels = f->labels && lround(l1 - l0) <= 2;
+	struct svg_log_axis s = { f->x0, f->x1, f->y1, l0, l1, true, minor_labels };
+	return (struct axis){ s, lo, hi, f };
+}
+
+/* A value axis whose ends are finite: a scale (ns_per_unit) near the
+ * largest double makes the values overflow, and such a histogram is not
+ * drawn, with this sentence in its place. */
+#define AXIS_NOT_FINITE "its values overflow a time axis (ns_per_unit too large)"
+
+static bool axis_drawable(const struct axis *ax)
+{
+	return isfinite(ax->s.l0) && isfinite(ax->s.l1) && ax->s.l0 < ax->s.l1;
 }
 
 /* Neighbouring buckets that land on one pixel column become one bar, unless
@@ -326,29 +293,6 @@ static void count_axis(struct xw *x, const struct frame *f, uint64_t cmax, doubl
 		svg_text(x, f->x0 - 6, py + 4, "end", NULL, buf);
 		if (c > UINT64_MAX / 10)
 			break;
-	}
-}
-
-/* The value axis (log): decades labelled, 2 and 5 ticked (and labelled on
- * a large picture spanning at most two decades). */
-static void value_ticks(struct xw *x, const struct axis *ax)
-{
-	const struct frame *f = ax->f;
-	char buf[48];
-	int decades = (int)lround(ax->l1 - ax->l0);
-	for (int k = (int)floor(ax->l0); k <= (int)ceil(ax->l1); k++) {
-		static const int mult[] = { 1, 2, 5 };
-		for (int j = 0; j < 3; j++) {
-			double v = mult[j] * pow(10, k);
-			if (v < ax->lo * (1 - 1e-9) || v > ax->hi * (1 + 1e-9))
-				continue;
-			double px = xpos(ax, v);
-			svg_line(x, px, f->y1, px, f->y1 + (j ? 3 : 5), "axis");
-			if (j == 0 || (f->labels && decades <= 2)) {
-				fmt_ns_micro(v, buf, sizeof buf);
-				svg_text(x, px, f->y1 + 16, "middle", NULL, buf);
-			}
-		}
 	}
 }
 
@@ -426,7 +370,7 @@ static void plot(struct xw *x, const struct hdata *d, const struct axis *ax,
 	size_t ng = group_buckets(d, ax, lines, nlines, g, &own);
 	double lmax = log10(1.0 + (double)(cmax > own ? cmax : own));
 	count_axis(x, f, cmax > own ? cmax : own, lmax);
-	value_ticks(x, ax);
+	svg_log_ticks(x, &ax->s);
 	bars(x, g, ng, d, ax, lines, nlines, lmax);
 	svg_line(x, f->x0, f->y1, f->x1, f->y1, "axis");
 	svg_line(x, f->x0, f->y0 - 4, f->x0, f->y1, "axis");
@@ -450,19 +394,18 @@ void html_histogram(struct xw *x, const struct rv_req *r, const struct rv_metric
 	size_t nlines = metric_lines(r, m, lines, sizeof lines / sizeof lines[0]);
 
 	snprintf(buf, sizeof buf, "Histogram of %s %s", r->id, m->name);
-	svg_open(x, f, "hist", buf);
-	if (rv_metric_detail_elsewhere(m)) {
-		svg_text(x, f->w / 2.0, f->h / 2.0, "middle", "lab",
-			 "the histogram is in results.json (junit.xml keeps the statistics only)");
-		xw_full_end(x);
-		return;
-	}
+	svg_open(x, f->w, f->h, "hist", buf);
 	if (!d.n && !d.overflow) {
 		svg_text(x, f->w / 2.0, f->h / 2.0, "middle", "lab", "no samples");
-		xw_full_end(x);
+		svg_close(x);
 		return;
 	}
 	struct axis ax = value_axis(&d, lines, nlines, f);
+	if (!axis_drawable(&ax)) {
+		svg_text(x, f->w / 2.0, f->h / 2.0, "middle", "lab", AXIS_NOT_FINITE);
+		svg_close(x);
+		return;
+	}
 	struct group *g = calloc(d.n ? d.n : 1, sizeof *g);
 	if (!g) {
 		x->failed = true;
@@ -472,7 +415,7 @@ void html_histogram(struct xw *x, const struct rv_req *r, const struct rv_metric
 	svg_text(x, (f->x0 + f->x1) / 2, f->h - 6, "middle", NULL,
 		 "latency (log scale); bar height: samples (log scale)");
 	free(g);
-	xw_full_end(x); /* svg */
+	svg_close(x);
 }
 
 /* One CPU's small histogram on the shared axes. */
@@ -485,7 +428,7 @@ static void cpu_plot(struct xw *x, const struct rv_req *r, const struct rv_serie
 	struct hdata d = { s->buckets, s->nbuckets, s->overflow, s->highest, dm->npu };
 	snprintf(buf, sizeof buf, "Histogram of %s %s on CPU %d", r->id, r->metrics[0].name,
 		 s->cpu);
-	svg_open(x, f, "hist cpu", buf);
+	svg_open(x, f->w, f->h, "hist cpu", buf);
 	snprintf(buf, sizeof buf, "CPU %d", s->cpu);
 	svg_text(x, f->x0, 13, "start", "lab", buf);
 	if (s->ns[RVS_MAX].have) {
@@ -500,7 +443,7 @@ static void cpu_plot(struct xw *x, const struct rv_req *r, const struct rv_serie
 			 "no samples");
 	else
 		plot(x, &d, ax, lines, nlines, g, cmax);
-	xw_full_end(x); /* svg */
+	svg_close(x);
 }
 
 /* Bars of every CPU share one count axis: the largest bar of any. */
@@ -527,8 +470,8 @@ void html_cpu_plots(struct xw *x, const struct rv_req *r)
 	for (size_t i = 0; i < r->nseries; i++) {
 		if (!r->series[i].has_hist) {
 			xw_elem(x, "p", "The per-CPU histograms are not in the file this report "
-					"was rendered from (a junit.xml carries only their "
-					"statistics, below); results.json has them.");
+					"was rendered from (a results.json written before they "
+					"were kept carries only their statistics, below).");
 			return;
 		}
 		if (r->series[i].nbuckets > room)
@@ -540,6 +483,10 @@ void html_cpu_plots(struct xw *x, const struct rv_req *r)
 	size_t nlines = metric_lines(r, m, lines, sizeof lines / sizeof lines[0]);
 	/* The merged histogram's value axis, so a bar sits where it does there */
 	struct axis ax = value_axis(&dm, lines, nlines, &frame_cpu);
+	if (!axis_drawable(&ax)) {
+		xw_elem(x, "p", "The per-CPU histograms are not drawn: " AXIS_NOT_FINITE ".");
+		return;
+	}
 	struct group *g = calloc(room, sizeof *g);
 	if (!g) {
 		x->failed = true;

@@ -218,7 +218,7 @@ static json_t *limit(struct jb *b, const struct rv_limit *l)
 
 /* A CPU's histogram: "overflow" and "histogram" as a duration metric has
  * them, or both null where the view does not know them (read from a
- * junit.xml). */
+ * results.json written before the series carried their buckets). */
 static void series_histogram(struct jb *b, json_t *so, const struct rv_series *s)
 {
 	if (!s->has_hist) {
@@ -262,8 +262,7 @@ static json_t *requirement(struct jb *b, const struct rv_req *r)
 	set(b, batch, "mean_ns", value(&r->batch_mean_ns));
 	set(b, batch, "stddev_ns", value(&r->batch_stddev_ns));
 	json_t *per = json_array();
-	/* One per run; null for each when the view lacks them (read from a
-	 * junit.xml, which keeps no per-run figures). */
+	/* One per run; null for each when the view lacks them. */
 	static const struct rv_value absent;
 	for (uint32_t i = 0; i < r->runs; i++)
 		push(b, per, value(r->batch_run_ns ? &r->batch_run_ns[i] : &absent));

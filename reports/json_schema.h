@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* json_schema.h - what the results.json writer (json.c) and reader
- * (json_read.c) must agree on besides the field names, which the round-trip
- * tests hold together. Internal to reports/. docs/reports.md describes the
- * schema.
+ * (reports/read/json_read.c) must agree on besides the field names, which
+ * the round-trip tests hold together; the fleet results.json of merge
+ * (across/merge.c) is written to the same rules. docs/reports.md describes
+ * the schema.
  */
 #ifndef RTC_JSON_SCHEMA_H
 #define RTC_JSON_SCHEMA_H
@@ -14,6 +15,9 @@
  * reader still reads 1, whose metrics are all durations. */
 #define RESULTS_SCHEMA "urn:rtconform:results:2"
 #define RESULTS_SCHEMA_1 "urn:rtconform:results:1"
+/* The "schema" of a fleet report's results.json (rtconform merge,
+ * across/merge.c), which the reader refuses by name. */
+#define RESULTS_FLEET_SCHEMA "urn:rtconform:fleet:1"
 
 /* jansson writes reals with 17 significant digits, which every double reads
  * back as; json.c then rewrites each with the fewest digits that still do. */

@@ -108,10 +108,9 @@ void report_write_req_brief(const struct rv_req *r, FILE *out);
  * table `run` prints), report.html and results.json are rendered from a view
  * alone. `run` fills it once from the results (report_view_from_run) and
  * renders all four from it; `rtconform report` fills it from a results.json
- * (report_view_from_json), which holds the whole view, so every report it
- * renders is the same bytes as the one `run` wrote, or from an older
- * junit.xml (report_view_from_junit), which holds the view with numbers
- * rounded as its properties print them.
+ * (reports/read/read.h), which holds the whole view, so every report it
+ * renders is the same bytes as the one `run` wrote. junit.xml keeps a part
+ * of the view for CI and is never read back.
  *
  * Numbers are kept at full precision; each writer formats them its own way
  * (junit.xml "%.3f", the HTML and text as people read them, results.json
@@ -197,11 +196,6 @@ struct rv_limit {
 	char *text;                    /* the judge's sentence, may be NULL */
 };
 
-/* Whether the view has a metric's statistics but not its histogram and
- * per-run figures: it was read from a junit.xml, which keeps the key
- * statistics only (they are in results.json). */
-bool rv_metric_detail_elsewhere(const struct rv_metric *m);
-
 /* The unit of a limit's bounds and measured value. */
 enum qty_unit rv_limit_unit(const struct rv_limit *l);
 
@@ -222,8 +216,8 @@ struct rv_series {
 	/* The CPU's histogram, in metrics[0]'s units and scale (the merged
 	 * histogram is the sum of the series): non-empty buckets, ascending,
 	 * and the samples above `highest`. has_hist false: not known (a view
-	 * read from junit.xml, or from a results.json written before the
-	 * series carried their buckets). */
+	 * read from a results.json written before the series carried their
+	 * buckets). */
 	bool has_hist;
 	uint64_t overflow, highest;
 	struct rv_bucket *buckets;
@@ -257,7 +251,7 @@ struct rv_req {
 };
 
 /* The runs with a batch figure: 0 for a probe that has none (timer-wakeup
- * counts no iterations) and for a view read from a junit.xml. */
+ * counts no iterations). */
 unsigned rv_req_batch_runs(const struct rv_req *r);
 
 struct rv_file {
@@ -313,28 +307,9 @@ int report_view_finish(struct report_view *v, const struct report_run *run);
 int report_view_req_from_result(const struct req_result *r, struct rv_req *out);
 void report_view_req_free(struct rv_req *r);
 
-/* The readers. Each returns 0, or -errno / -EINVAL with a message in err
- * naming the file and what in it could not be read (v is then empty).
- *
- * results.json (json_read.c): strict, every field checked for presence and
- * type; gives back the exact view results.json was written from. */
-int report_view_from_json(const char *path, struct report_view *v,
-			  char *err, size_t errlen);
-/* junit.xml written by `rtconform run` (junit_read.c). Parsed as safely as
- * requirements files are (no network, no DTD, no entities, DOCTYPE
- * refused); a property that is there but cannot be read is refused. */
-int report_view_from_junit(const char *path, struct report_view *v,
-			   char *err, size_t errlen);
-/* Which of the two a file is, by its content (the first byte that is not
- * white space: '{' or '<'). 0, or -errno / -EINVAL (neither) with err. */
-enum report_input { REPORT_INPUT_JSON, REPORT_INPUT_JUNIT, REPORT_INPUT_OTHER };
-int report_input_kind(const char *path, enum report_input *kind, char *err, size_t errlen);
-/* Either, chosen by the content (a JSON object or an XML document). */
-int report_view_read(const char *path, struct report_view *v, char *err, size_t errlen);
-
 void report_view_free(struct report_view *v);
 
-/* What both readers say when their input holds the results of more than
+/* What the reader (reports/read/read.h) says when its input holds the results of more than
  * one host (host/fingerprint.h: fingerprint_same_host): a view, and every
  * report rendered from it, is of one host, and attributing one host's
  * figures to another's fingerprint is the mistake this prevents. */
@@ -363,7 +338,7 @@ char *report_summary_render(const struct report_view *v, size_t *len, char *why,
 char *report_html_render(const struct report_view *v, size_t *len, char *why, size_t whylen);
 char *report_json_render(const struct report_view *v, size_t *len, char *why, size_t whylen);
 
-/* One <testsuite> of a fleet junit.xml (rtconform merge, reports/fleet.c):
+/* One <testsuite> of a fleet junit.xml (rtconform merge, across/merge.c):
  * every requirement of v, the suite named `host`, each testcase's classname
  * "<host>.<file>.<probe>" so CI viewers keep the hosts apart; properties
  * the input (`source`) and the host's identity; `index` its id among the

@@ -245,8 +245,7 @@ static void count_line(FILE *out, const char *id, const struct rv_metric *m)
 	fmt_count(&m->counts[RVC_TOTAL], a, sizeof a);
 	fmt_count(&m->counts[RVC_MAX], b, sizeof b);
 	fmt_count(&m->counts[RVC_MEAN], c, sizeof c);
-	/* Runs counted; a junit.xml has the number but not the list. */
-	uint64_t runs = rv_metric_detail_elsewhere(m) ? m->count : m->nruns;
+	uint64_t runs = m->nruns;
 	fprintf(out, "  %s %s: total %s, max %s per run, mean %s per run (%llu run%s)\n", id,
 		m->name, a, b, c, (unsigned long long)runs, runs == 1 ? "" : "s");
 }

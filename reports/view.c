@@ -61,13 +61,6 @@ static double finite_or_0(double v)
 	return isfinite(v) ? v : 0.0;
 }
 
-bool rv_metric_detail_elsewhere(const struct rv_metric *m)
-{
-	/* Samples (or counted runs) without a single run's figures: a run
-	 * always records its runs, so only a lean junit.xml gives this. */
-	return m->count > 0 && m->nruns == 0;
-}
-
 unsigned rv_req_batch_runs(const struct rv_req *r)
 {
 	unsigned n = 0;

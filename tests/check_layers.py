@@ -11,8 +11,14 @@ written relative to the repository root ("base/units.h"); a quoted include
 that does not name a file of the repository is refused as well, so no
 relative path ("../x.h") can slip past the check.
 
+The module table of docs/architecture.md (the rows of the table under
+"## The modules and their edges": module | `folder/` | may use | why) must
+list exactly the build's modules, each with the same folder and the same
+edges ("nothing" for none), so the document cannot drift from the build.
+
 Usage: check_layers.py MODULES_TXT SOURCE_DIR
-Exit 0 when every include is allowed, 1 with one line per violation.
+Exit 0 when every include is allowed and the table agrees, 1 with one line
+per violation.
 """
 import os
 import re
@@ -30,6 +36,47 @@ def read_modules(path):
         name, folder, *deps = line.split()
         mods[name] = (folder.rstrip("/") + "/", deps)
     return mods
+
+
+DOC = "docs/architecture.md"
+DOC_SECTION = "## The modules and their edges"
+
+
+def read_doc_table(path):
+    """The module table of the architecture document: {name: (folder, deps)}."""
+    rows, inside = {}, False
+    for line in open(path, encoding="utf-8"):
+        if line.startswith("## "):
+            inside = line.strip() == DOC_SECTION
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not inside or not line.startswith("|") or len(cells) < 3:
+            continue
+        if cells[0] == "module" or set(cells[0]) <= set("-: "):
+            continue  # the header and its rule
+        deps = [] if cells[2] == "nothing" else [d.strip() for d in cells[2].split(",")]
+        rows[cells[0]] = (cells[1].strip("`").rstrip("/") + "/", deps)
+    return rows
+
+
+def check_doc(mods, top):
+    """Where docs/architecture.md's module table differs from the build's."""
+    path = os.path.join(top, DOC)
+    if not os.path.isfile(path):
+        return [f"{DOC}: missing (its module table must list the build's modules)"]
+    doc, out = read_doc_table(path), []
+    for name in sorted(set(mods) | set(doc)):
+        if name not in doc:
+            out.append(f"{DOC}: module {name} of the build is not in the module table")
+        elif name not in mods:
+            out.append(f"{DOC}: module {name} of the module table is not in the build")
+        elif doc[name][0] != mods[name][0]:
+            out.append(f"{DOC}: module {name}: folder {doc[name][0]}, the build's is "
+                       f"{mods[name][0]}")
+        elif sorted(doc[name][1]) != sorted(mods[name][1]):
+            out.append(f"{DOC}: module {name}: may use {', '.join(doc[name][1]) or 'nothing'}, "
+                       f"the build's edges are {', '.join(mods[name][1]) or 'nothing'}")
+    return out
 
 
 def closure(mods, name, seen=None):
@@ -82,10 +129,12 @@ def main():
                                         f"(#include \"{inc}\"); allowed: "
                                         f"{', '.join(sorted(allowed[name]))} "
                                         "(edges: cmake/modules.cmake)")
-    for p in problems:
+    doc = check_doc(mods, top)
+    for p in problems + doc:
         print(p)
-    print(f"check_layers: {files} files, {len(problems)} forbidden includes")
-    return 1 if problems else 0
+    print(f"check_layers: {files} files, {len(problems)} forbidden includes, "
+          f"{len(doc)} differences in {DOC}'s module table")
+    return 1 if problems or doc else 0
 
 
 if __name__ == "__main__":

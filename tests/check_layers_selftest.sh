@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Shows that tests/check_layers.py fails on a forbidden include, on a
-# relative include, and passes a tree that keeps to its edges.
+# relative include, on a module table in docs/architecture.md that differs
+# from the build's, and passes a tree that keeps to its edges.
 set -euo pipefail
 checker="$(cd "$(dirname "$0")" && pwd)/check_layers.py"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-mkdir -p "$t/low" "$t/high"
+mkdir -p "$t/low" "$t/high" "$t/docs"
 printf 'low low\nhigh high low\n' > "$t/modules.txt"
+doc() { printf '# x\n\n## The modules and their edges\n\n| module | folder | may use | why |\n|---|---|---|---|\n| low | `low/` | nothing | a |\n| high | `high/` | %s | b |\n\n## Next\n\n| a | b | c |\n' "$1" > "$t/docs/architecture.md"; }
+doc low
 printf '/* */\n' > "$t/low/a.h"
 printf '#include "low/a.h"\n' > "$t/high/b.h"
 python3 "$checker" "$t/modules.txt" "$t" > "$t/out" || { cat "$t/out"; echo "FAIL: a clean tree was refused"; exit 1; }
@@ -21,4 +24,18 @@ if python3 "$checker" "$t/modules.txt" "$t" > "$t/out"; then
   cat "$t/out"; echo "FAIL: a relative include was not refused"; exit 1
 fi
 grep -q 'is not a path from the repository root' "$t/out" || { cat "$t/out"; echo "FAIL: message"; exit 1; }
-echo "check_layers selftest: 3 passed, 0 failed"
+rm "$t/low/c.c"
+python3 "$checker" "$t/modules.txt" "$t" > "$t/out" || { cat "$t/out"; echo "FAIL: the clean tree again was refused"; exit 1; }
+doc nothing
+if python3 "$checker" "$t/modules.txt" "$t" > "$t/out"; then
+  cat "$t/out"; echo "FAIL: a module table with other edges was not refused"; exit 1
+fi
+grep -q 'docs/architecture.md: module high: may use nothing, the build.s edges are low' "$t/out" \
+  || { cat "$t/out"; echo "FAIL: message"; exit 1; }
+doc low
+printf 'low low\nhigh high low\nmid mid low\n' > "$t/modules.txt"
+if python3 "$checker" "$t/modules.txt" "$t" > "$t/out"; then
+  cat "$t/out"; echo "FAIL: a module missing from the table was not refused"; exit 1
+fi
+grep -q 'module mid of the build is not in the module table' "$t/out" || { cat "$t/out"; echo "FAIL: message"; exit 1; }
+echo "check_layers selftest: 5 passed, 0 failed"

@@ -41,6 +41,7 @@
 #include "harness/runner.h"
 #include "harness/stats.h"
 #include "reports/report.h"
+#include "reports/read/read.h"
 #include "test_util.h"
 
 static const struct probe_param fx_params[] = {

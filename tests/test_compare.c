@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reports/compare.h"
+#include "across/compare.h"
 #include "test_util.h"
 
 #define NRUNS 5
@@ -732,6 +732,33 @@ START_TEST(reports_render_inconclusive)
 }
 END_TEST
 
+/* A scale so large the values overflow a double: compare.html draws no
+ * axis (its loop never ended on infinite ends) and says why. */
+START_TEST(overlay_not_finite)
+{
+	struct report_view b, c;
+	struct cmp_result r;
+	char err[600];
+	double m3[NRUNS];
+	scaled(m3, steady, 3);
+	view(&b, "A", steady, steady_max, none);
+	view(&c, "A", m3, steady_max, none);
+	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
+	r.base_path = "base.json";
+	r.cand_path = "cand.json";
+	c.files[0].reqs[0].metrics[0].ns_per_unit = 1e308;
+	size_t len;
+	char *h = cmp_render_html(&r, &len);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_ptr_nonnull(strstr(h, "not drawn: the values overflow a time axis"));
+	ck_assert_ptr_null(strstr(h, "class=\"axis\""));
+	free(h);
+	cmp_result_free(&r);
+	report_view_free(&b);
+	report_view_free(&c);
+}
+END_TEST
+
 static Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
@@ -754,6 +781,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, unmeasured_and_differently_measured);
 	tcase_add_test(tc, reports_render);
 	tcase_add_test(tc, reports_render_inconclusive);
+	tcase_add_test(tc, overlay_not_finite);
 	return s;
 }
 

@@ -464,8 +464,8 @@ END_TEST
 /* The worst case a requirement can be: REQ_MAX_LIMITS limits,
  * REQ_MAX_PARAMS parameters, RTC_MAX_METRICS metrics and every optional
  * string. junit.xml stays within 40 properties for it (limits are folded
- * into one property, each metric's key statistics into one), stays valid,
- * and reads back with every limit. */
+ * into one property, each metric's key statistics into one) and stays
+ * valid. */
 START_TEST(junit_properties_bounded)
 {
 	struct report_view v = { 0 };
@@ -537,19 +537,6 @@ START_TEST(junit_properties_bounded)
 	free(msg);
 	xmlFreeDoc(doc);
 
-	struct report_view back;
-	ck_assert_msg(report_view_from_junit(path, &back, err, sizeof err) == 0, "%s", err);
-	const struct rv_req *b = &back.files[0].reqs[0];
-	ck_assert_uint_eq(b->nlimits, REQ_MAX_LIMITS);
-	ck_assert_uint_eq(b->nmetrics, RTC_MAX_METRICS);
-	ck_assert_uint_eq(b->nparams, REQ_MAX_PARAMS);
-	/* in ID.limits a ';' ends an entry, so one in a text became ',' */
-	ck_assert_str_eq(b->limits[31].text, "max 90 ns > 5 ns (n=100, limit 31)");
-	ck_assert(b->limits[31].has_max && b->limits[31].max.value == 5.0);
-	ck_assert(b->metrics[1].kind == METRIC_COUNT && b->metrics[1].counts[RVC_MAX].v == 3);
-	ck_assert(b->metrics[0].ns[RV_P99].have && b->metrics[0].ns[RV_P99].v == 60.0);
-	ck_assert(!b->metrics[0].ns[RV_STDDEV].have); /* not a key statistic */
-	report_view_free(&back);
 	report_view_free(&v);
 	unlink(path);
 }

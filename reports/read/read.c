@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* read.c - `rtconform report FILE`: the reader for FILE chosen by what it
- * holds, not by its name (a results.json renamed to out.xml still reads). */
-#include "reports/report.h"
+/* read.c - `rtconform report FILE`, `compare` and `merge`: FILE is a
+ * results.json, recognised by what it holds, not by its name (a results.json
+ * renamed to out.xml still reads). An XML file (a junit.xml) is refused:
+ * junit.xml is written for CI and never read back. */
+#include "reports/read/read.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -19,7 +21,9 @@ static int first_byte(FILE *f)
 	return c;
 }
 
-int report_input_kind(const char *path, enum report_input *kind, char *err, size_t errlen)
+/* 0 when path may be a results.json (a JSON object), else -errno or
+ * -EINVAL with err. */
+static int check_input(const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rbe");
 	if (!f) {
@@ -34,23 +38,20 @@ int report_input_kind(const char *path, enum report_input *kind, char *err, size
 		snprintf(err, errlen, "%s: %s", path, strerror(e));
 		return -e;
 	}
-	*kind = c == '{' ? REPORT_INPUT_JSON : c == '<' ? REPORT_INPUT_JUNIT : REPORT_INPUT_OTHER;
-	if (*kind != REPORT_INPUT_OTHER)
+	if (c == '{')
 		return 0;
-	snprintf(err, errlen,
-		 "%s: neither a results.json (a JSON object) nor a junit.xml (an XML document)",
-		 path);
+	if (c == '<')
+		snprintf(err, errlen, "%s: " REPORT_XML_REFUSED, path);
+	else
+		snprintf(err, errlen, "%s: not a results.json (a JSON object)", path);
 	return -EINVAL;
 }
 
 int report_view_read(const char *path, struct report_view *v, char *err, size_t errlen)
 {
 	memset(v, 0, sizeof *v);
-	enum report_input kind;
-	int rc = report_input_kind(path, &kind, err, errlen);
+	int rc = check_input(path, err, errlen);
 	if (rc)
 		return rc;
-	if (kind == REPORT_INPUT_JSON)
-		return report_view_from_json(path, v, err, errlen);
-	return report_view_from_junit(path, v, err, errlen);
+	return report_view_from_json(path, v, err, errlen);
 }

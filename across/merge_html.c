@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* fleet_html.c - fleet.html of `rtconform merge`: a table of requirements
+/* merge_html.c - fleet.html of `rtconform merge`: a table of requirements
  * (rows) by hosts (columns), each cell the host's verdict and the figure the
  * requirement's first limit judges; beside them the spread of that figure
  * across the hosts and the host where it is worst; each host's name links
  * to its own report.html. Rendered from the host summaries alone (fleet.h).
  */
-#include "reports/fleet.h"
+#include "across/merge.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,33 +13,21 @@
 #include <string.h>
 
 #include "harness/runinfo.h"
+#include "reports/html_plot.h"
+#include "reports/page.h"
 #include "reports/xmlw.h"
-
-/* No '<', '>' or '&': written raw inside <style>. */
-static const char css[] =
-	"body{font-family:sans-serif;margin:1.5em;color:#222}\n"
-	"table{border-collapse:collapse;font-size:0.9em}\n"
-	"th,td{border:1px solid #ccc;padding:0.25em 0.5em;text-align:left;vertical-align:top}\n"
-	"th{background:#f0f0f0}\n"
-	"td.pass,td.fail,td.error,td.skipped,td.absent{white-space:nowrap}\n"
-	"td.pass{background:#e3f4e3}\n"
-	"td.fail{background:#f9d6d6;color:#900;font-weight:bold}\n"
-	"td.error{background:#fde9c8;color:#850}\n"
-	"td.skipped,td.absent{background:#f4f4f4;color:#777}\n"
-	".note{color:#850}\n"
-	"@media print{body{margin:0}a{color:inherit;text-decoration:none}}\n";
 
 /* A row: one requirement (file, id) as the first host that has it shows it. */
 struct row {
-	const struct fleet_req *first;
+	const struct merge_req *first;
 };
 
-static bool same_req(const struct fleet_req *a, const struct fleet_req *b)
+static bool same_req(const struct merge_req *a, const struct merge_req *b)
 {
 	return strcmp(a->id, b->id) == 0 && strcmp(a->file, b->file) == 0;
 }
 
-static const struct fleet_req *find_req(const struct fleet_host *h, const struct fleet_req *want)
+static const struct merge_req *find_req(const struct merge_host *h, const struct merge_req *want)
 {
 	for (size_t i = 0; i < h->nreqs; i++)
 		if (same_req(&h->reqs[i], want))
@@ -48,14 +36,14 @@ static const struct fleet_req *find_req(const struct fleet_host *h, const struct
 }
 
 /* Every requirement of every host, in order of first appearance. */
-static struct row *collect_rows(const struct fleet *fl, size_t *n)
+static struct row *collect_rows(const struct merge *fl, size_t *n)
 {
 	size_t cap = 16;
 	struct row *rows = malloc(cap * sizeof *rows);
 	*n = 0;
 	for (size_t h = 0; rows && h < fl->nhosts; h++)
 		for (size_t i = 0; i < fl->hosts[h].nreqs; i++) {
-			const struct fleet_req *r = &fl->hosts[h].reqs[i];
+			const struct merge_req *r = &fl->hosts[h].reqs[i];
 			bool known = false;
 			for (size_t k = 0; k < *n && !known; k++)
 				known = same_req(rows[k].first, r);
@@ -86,7 +74,7 @@ static void fmt_figure(enum qty_unit unit, double v, char *buf, size_t len)
 }
 
 /* "per-op max <= 300 us" */
-static void limit_text(const struct fleet_req *r, char *buf, size_t len)
+static void limit_text(const struct merge_req *r, char *buf, size_t len)
 {
 	char lo[64] = "", hi[64] = "";
 	struct quantity q = { .unit = r->unit };
@@ -105,7 +93,7 @@ static void limit_text(const struct fleet_req *r, char *buf, size_t len)
 			 r->has_max ? hi : lo);
 }
 
-static void cell(struct xw *x, const struct fleet_req *r)
+static void cell(struct xw *x, const struct merge_req *r)
 {
 	xw_start(x, "td");
 	if (!r) {
@@ -119,20 +107,21 @@ static void cell(struct xw *x, const struct fleet_req *r)
 	if (r->has_limit && r->measured.have) {
 		char v[80];
 		fmt_figure(r->unit, r->measured.v, v, sizeof v);
-		xw_textf(x, " %s", v);
+		xw_text(x, " ");
+		html_text_micro(x, v);
 	}
 	xw_full_end(x);
 }
 
 /* min .. max of the row's figure over the hosts with its unit, and the
  * host where it is worst (highest against a max, lowest against a min). */
-static void spread(struct xw *x, const struct fleet *fl, const struct fleet_req *row)
+static void spread(struct xw *x, const struct merge *fl, const struct merge_req *row)
 {
 	double lo = INFINITY, hi = -INFINITY;
-	const struct fleet_host *worst = NULL;
+	const struct merge_host *worst = NULL;
 	double worst_v = 0;
 	for (size_t h = 0; h < fl->nhosts; h++) {
-		const struct fleet_req *r = find_req(&fl->hosts[h], row);
+		const struct merge_req *r = find_req(&fl->hosts[h], row);
 		if (!r || !r->has_limit || !r->measured.have || r->unit != row->unit ||
 		    strcmp(r->metric, row->metric) || strcmp(r->statistic, row->statistic))
 			continue;
@@ -150,20 +139,23 @@ static void spread(struct xw *x, const struct fleet *fl, const struct fleet_req 
 		char a[80], b[80];
 		fmt_figure(row->unit, lo, a, sizeof a);
 		fmt_figure(row->unit, hi, b, sizeof b);
-		xw_textf(x, "%s .. %s; worst: %s", a, b, worst->name);
+		html_text_micro(x, a);
+		xw_text(x, " .. ");
+		html_text_micro(x, b);
+		xw_textf(x, "; worst: %s", worst->name);
 	} else {
 		xw_text(x, "-");
 	}
 	xw_full_end(x);
 }
 
-static void header_row(struct xw *x, const struct fleet *fl)
+static void header_row(struct xw *x, const struct merge *fl)
 {
 	xw_start(x, "tr");
 	xw_elem(x, "th", "requirement");
 	xw_elem(x, "th", "limited figure");
 	for (size_t h = 0; h < fl->nhosts; h++) {
-		const struct fleet_host *fh = &fl->hosts[h];
+		const struct merge_host *fh = &fl->hosts[h];
 		xw_start(x, "th");
 		if (fh->link) {
 			xw_start(x, "a");
@@ -179,12 +171,12 @@ static void header_row(struct xw *x, const struct fleet *fl)
 	xw_full_end(x);
 }
 
-static void table(struct xw *x, const struct fleet *fl, const struct row *rows, size_t nrows)
+static void table(struct xw *x, const struct merge *fl, const struct row *rows, size_t nrows)
 {
 	xw_start(x, "table");
 	header_row(x, fl);
 	for (size_t i = 0; i < nrows; i++) {
-		const struct fleet_req *r = rows[i].first;
+		const struct merge_req *r = rows[i].first;
 		xw_start(x, "tr");
 		xw_start(x, "th");
 		xw_textf(x, "%s%s%s", r->id, r->title ? ": " : "", r->title ? r->title : "");
@@ -192,7 +184,9 @@ static void table(struct xw *x, const struct fleet *fl, const struct row *rows, 
 		char lim[200] = "no limit";
 		if (r->has_limit)
 			limit_text(r, lim, sizeof lim);
-		xw_elem(x, "td", lim);
+		xw_start(x, "td");
+		html_text_micro(x, lim);
+		xw_full_end(x);
 		for (size_t h = 0; h < fl->nhosts; h++)
 			cell(x, find_req(&fl->hosts[h], r));
 		if (r->has_limit)
@@ -205,12 +199,12 @@ static void table(struct xw *x, const struct fleet *fl, const struct row *rows, 
 }
 
 /* Each host: verdict counts, where it came from, a repeated identity. */
-static void host_list(struct xw *x, const struct fleet *fl)
+static void host_list(struct xw *x, const struct merge *fl)
 {
 	xw_elem(x, "h2", "Hosts");
 	xw_start(x, "ul");
 	for (size_t h = 0; h < fl->nhosts; h++) {
-		const struct fleet_host *fh = &fl->hosts[h];
+		const struct merge_host *fh = &fl->hosts[h];
 		const struct report_totals *t = &fh->totals;
 		xw_start(x, "li");
 		xw_textf(x, "%s: %zu passed, %zu failed, %zu errors, %zu skipped; from %s",
@@ -226,14 +220,14 @@ static void host_list(struct xw *x, const struct fleet *fl)
 	xw_full_end(x);
 }
 
-static void document(struct xw *x, const struct fleet *fl, const struct row *rows, size_t nrows)
+static void document(struct xw *x, const struct merge *fl, const struct row *rows, size_t nrows)
 {
-	int status = fleet_exit_status(fl);
+	int status = merge_exit_status(fl);
 	const char *v = status == 0 ? "PASS" : status == 1 ? "FAIL" : "ERROR";
 	char title[96];
 	snprintf(title, sizeof title, "rtconform fleet: %s on %zu host%s", v, fl->nhosts,
 		 fl->nhosts == 1 ? "" : "s");
-	xw_html_begin(x, title, css);
+	page_begin(x, title);
 	xw_elem(x, "h1", title);
 	xw_start(x, "p");
 	xw_textf(x, "%zu requirement%s measured: %zu passed, %zu failed, %zu error%s, %zu skipped. "
@@ -252,19 +246,19 @@ static void document(struct xw *x, const struct fleet *fl, const struct row *row
 	xw_full_end(x); /* html */
 }
 
-struct fleet_doc {
-	const struct fleet *fl;
+struct merge_doc {
+	const struct merge *fl;
 	const struct row *rows;
 	size_t nrows;
 };
 
-static void fleet_doc(struct xw *x, const void *arg)
+static void merge_doc(struct xw *x, const void *arg)
 {
-	const struct fleet_doc *d = arg;
+	const struct merge_doc *d = arg;
 	document(x, d->fl, d->rows, d->nrows);
 }
 
-char *fleet_html_render(const struct fleet *fl, size_t *len, char *why, size_t whylen)
+char *merge_html_render(const struct merge *fl, size_t *len, char *why, size_t whylen)
 {
 	size_t nrows = 0;
 	struct row *rows = collect_rows(fl, &nrows);
@@ -272,8 +266,8 @@ char *fleet_html_render(const struct fleet *fl, size_t *len, char *why, size_t w
 		snprintf(why, whylen, "%s", strerror(ENOMEM));
 		return NULL;
 	}
-	struct fleet_doc d = { fl, rows, nrows };
-	char *out = xw_render(fleet_doc, &d, false, len, why, whylen);
+	struct merge_doc d = { fl, rows, nrows };
+	char *out = xw_render(merge_doc, &d, false, len, why, whylen);
 	free(rows);
 	return out;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* compare.c - see compare.h: matching two report views and judging each
  * figure by the rule written there (and in docs/fleet.md). */
-#include "reports/compare.h"
+#include "across/compare.h"
 
 #include <errno.h>
 #include <math.h>
@@ -685,20 +685,4 @@ int cmp_views(const struct report_view *base, const struct report_view *cand,
 		out->not_compared += o == CMP_NOT_COMPARED;
 	}
 	return c.rc;
-}
-
-int cmp_read(const char *path, struct report_view *v, char *err, size_t errlen)
-{
-	enum report_input kind;
-	int rc = report_input_kind(path, &kind, err, errlen);
-	if (rc)
-		return rc;
-	if (kind == REPORT_INPUT_JUNIT) {
-		memset(v, 0, sizeof *v);
-		snprintf(err, errlen, "%s: a junit.xml cannot be compared: it keeps no per-run "
-			 "figures, which tell noise from a change; give the results.json of the run",
-			 path);
-		return -EINVAL;
-	}
-	return report_view_from_json(path, v, err, errlen);
 }

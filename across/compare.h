@@ -121,10 +121,6 @@ void cmp_result_free(struct cmp_result *r);
 /* 0 no figure worse (nor inconclusive, unless allowed), 1 otherwise. */
 int cmp_exit_status(const struct cmp_result *r);
 
-/* Read a results.json for comparing: a junit.xml is refused with the
- * reason (it keeps no per-run figures), as is a file holding no run. */
-int cmp_read(const char *path, struct report_view *v, char *err, size_t errlen);
-
 /* The reports of a comparison, rendered into a malloc'd buffer (*len
  * bytes), or NULL when out of memory: the text table (stdout and
  * compare.txt), junit.xml (one testcase per figure) and compare.html (the
@@ -132,5 +128,17 @@ int cmp_read(const char *path, struct report_view *v, char *err, size_t errlen);
 char *cmp_render_text(const struct cmp_result *r, size_t *len);
 char *cmp_render_junit(const struct cmp_result *r, size_t *len);
 char *cmp_render_html(const struct cmp_result *r, size_t *len);
+
+/* What the text table and compare.html both show (compare_text.c): the
+ * cells of a figure's row as text ("-" where there is no value), and the
+ * rule in a sentence. */
+struct cmp_row_text {
+	char base[64], cand[64], change[64], allowed[64], p[32];
+};
+void cmp_row_text(const struct cmp_figure *f, struct cmp_row_text *t);
+void cmp_rule_text(const struct cmp_result *r, char *buf, size_t len);
+/* The sentence of a figure (compare_text.c): "per-op max 1.2 us -> 1.9 us
+ * (+58.3%), allowed +600 ns, p 0.0079: WORSE", or why it was not compared. */
+void cmp_figure_sentence(const struct cmp_figure *f, char *buf, size_t len);
 
 #endif

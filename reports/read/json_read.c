@@ -14,7 +14,7 @@
  * expected a number". A results.json is a CI artifact that gets passed
  * around: untrusted input, read size-capped, duplicate keys refused.
  */
-#include "reports/report.h"
+#include "reports/read/read.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -27,7 +27,6 @@
 
 #include "base/xmlsafe.h"
 #include "reports/json_schema.h"
-#include "reports/fleet.h"
 
 /* The same cap as junit.xml's: nothing rtconform writes comes near it. */
 #define MAX_RESULTS_BYTES (256u * 1024u * 1024u)
@@ -762,7 +761,7 @@ static void read_root(struct jr *rd, const json_t *root, struct report_view *v)
 	const json_t *schema = member(rd, root, "", "schema", w);
 	const char *sv = schema && json_is_string(schema) ? json_string_value(schema) : "";
 	rd->schema = strcmp(sv, RESULTS_SCHEMA) == 0 ? 2 : strcmp(sv, RESULTS_SCHEMA_1) == 0 ? 1 : 0;
-	if (schema && strcmp(sv, FLEET_SCHEMA) == 0) {
+	if (schema && strcmp(sv, RESULTS_FLEET_SCHEMA) == 0) {
 		fail(rd, -EINVAL, w, "a fleet report of rtconform merge, which holds many hosts: "
 		     "read its fleet.html or junit.xml, or give each host's own results.json");
 		return;

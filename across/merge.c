@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* fleet.c - `rtconform merge`: host summaries, the streamed results.json
- * and junit.xml of a fleet. See fleet.h. */
-#include "reports/fleet.h"
+/* merge.c - `rtconform merge`: host summaries, the streamed results.json
+ * and junit.xml of a fleet report. See merge.h. */
+#include "across/merge.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -14,9 +14,7 @@
 #include "harness/runinfo.h"
 #include "reports/json_schema.h"
 
-/* The name a host goes by: host.label, else host.name with host.id,
- * else host.name, else "unknown host". */
-static void fleet_identity(const struct fingerprint *env, char *buf, size_t len)
+void merge_identity(const struct fingerprint *env, char *buf, size_t len)
 {
 	const char *label = fingerprint_get(env, "host.label");
 	const char *name = fingerprint_get(env, "host.name");
@@ -39,7 +37,7 @@ static char *dup_or_null(const char *s, bool *failed)
 	return d;
 }
 
-static void req_summary(const struct rv_file *f, const struct rv_req *r, struct fleet_req *out,
+static void req_summary(const struct rv_file *f, const struct rv_req *r, struct merge_req *out,
 			bool *failed)
 {
 	out->file = dup_or_null(f->name, failed);
@@ -107,7 +105,7 @@ static char *report_link(const char *outdir, const char *source, bool *failed)
 }
 
 /* The keys that tell hosts apart (fingerprint_same_host), kept per host. */
-static int keep_identity(struct fleet_host *h, const struct fingerprint *env)
+static int keep_identity(struct merge_host *h, const struct fingerprint *env)
 {
 	static const char *const keys[] = { "host.label", "host.name", "host.id" };
 	size_t want = 0;
@@ -121,7 +119,7 @@ static int keep_identity(struct fleet_host *h, const struct fingerprint *env)
 	return h->keys.n == want ? 0 : -ENOMEM; /* fingerprint_add drops on ENOMEM */
 }
 
-static bool name_taken(const struct fleet *fl, const char *name)
+static bool name_taken(const struct merge *fl, const char *name)
 {
 	for (size_t i = 0; i < fl->nhosts; i++)
 		if (fl->hosts[i].name && strcmp(fl->hosts[i].name, name) == 0)
@@ -131,7 +129,7 @@ static bool name_taken(const struct fleet *fl, const char *name)
 
 /* "<id>#<n>" with the least n >= from that no host goes by yet (a host may
  * be labelled "lab-a#2" itself), or id itself when from is 1 and it is free. */
-static char *free_name(const struct fleet *fl, const char *id, unsigned from)
+static char *free_name(const struct merge *fl, const char *id, unsigned from)
 {
 	if (from == 1 && !name_taken(fl, id))
 		return strdup(id);
@@ -149,12 +147,12 @@ static char *free_name(const struct fleet *fl, const char *id, unsigned from)
  * same host measured twice (fingerprint_same_host), or another host that
  * goes by the same name; note says which. The name is never one another
  * host already goes by. */
-static int name_host(struct fleet *fl, struct fleet_host *h, const struct report_view *v,
+static int name_host(struct merge *fl, struct merge_host *h, const struct report_view *v,
 		     char *note, size_t notelen)
 {
 	char id[512];
-	fleet_identity(&v->env, id, sizeof id);
-	const struct fleet_host *first = NULL;
+	merge_identity(&v->env, id, sizeof id);
+	const struct merge_host *first = NULL;
 	h->seen = 1;
 	if (keep_identity(h, &v->env))
 		return -ENOMEM;
@@ -198,7 +196,7 @@ static json_t *num_or_null(bool have, double v)
 	return have ? json_real(v) : json_null();
 }
 
-static json_t *req_json(const struct fleet_req *r)
+static json_t *req_json(const struct merge_req *r)
 {
 	json_t *limit = json_null();
 	if (r->has_limit)
@@ -216,7 +214,7 @@ static json_t *req_json(const struct fleet_req *r)
 }
 
 /* hosts[i]'s summary: what fleet.html shows of it, for tools. */
-static json_t *host_json(const struct fleet_host *h)
+static json_t *host_json(const struct merge_host *h)
 {
 	json_t *identity = json_object(), *reqs = json_array();
 	for (size_t k = 0; k < h->keys.n; k++)
@@ -230,7 +228,7 @@ static json_t *host_json(const struct fleet_host *h)
 			 "requirements", reqs);
 }
 
-static int summarize(struct fleet *fl, struct fleet_host *h, const struct report_view *v)
+static int summarize(struct merge *fl, struct merge_host *h, const struct report_view *v)
 {
 	bool failed = false;
 	size_t n = 0;
@@ -256,7 +254,7 @@ static int summarize(struct fleet *fl, struct fleet_host *h, const struct report
 }
 
 /* {"summary": ..., "results": <the host's whole results.json>} */
-static int stream_host(struct fleet *fl, const struct fleet_host *h, const struct report_view *v,
+static int stream_host(struct merge *fl, const struct merge_host *h, const struct report_view *v,
 		       char *err, size_t errlen)
 {
 	char why[256] = "";
@@ -282,13 +280,13 @@ static int stream_host(struct fleet *fl, const struct fleet_host *h, const struc
 	return 0;
 }
 
-int fleet_add(struct fleet *fl, const struct report_view *v, const char *source, char *note,
+int merge_add(struct merge *fl, const struct report_view *v, const char *source, char *note,
 	      size_t notelen, char *err, size_t errlen)
 {
 	note[0] = 0;
 	if (fl->nhosts == fl->cap) {
 		size_t cap = fl->cap ? fl->cap * 2 : 16;
-		struct fleet_host *n = realloc(fl->hosts, cap * sizeof *n);
+		struct merge_host *n = realloc(fl->hosts, cap * sizeof *n);
 		if (!n) {
 			snprintf(err, errlen, "%s", strerror(ENOMEM));
 			return -ENOMEM;
@@ -296,7 +294,7 @@ int fleet_add(struct fleet *fl, const struct report_view *v, const char *source,
 		fl->hosts = n;
 		fl->cap = cap;
 	}
-	struct fleet_host *h = &fl->hosts[fl->nhosts];
+	struct merge_host *h = &fl->hosts[fl->nhosts];
 	memset(h, 0, sizeof *h);
 	int rc = (h->source = strdup(source)) ? 0 : -ENOMEM;
 	if (!rc)
@@ -307,11 +305,11 @@ int fleet_add(struct fleet *fl, const struct report_view *v, const char *source,
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
 	if (!rc)
 		rc = stream_host(fl, h, v, err, errlen);
-	fl->nhosts++; /* even when it failed: fleet_free frees what it holds */
+	fl->nhosts++; /* even when it failed: merge_free frees what it holds */
 	return rc;
 }
 
-int fleet_exit_status(const struct fleet *fl)
+int merge_exit_status(const struct merge *fl)
 {
 	return verdict_exit_status(fl->totals.failures, fl->totals.errors);
 }
@@ -322,7 +320,7 @@ static char *path_in(const char *dir, const char *name)
 	return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
 }
 
-int fleet_begin(struct fleet *fl, const char *outdir, const char *command, char *err,
+int merge_begin(struct merge *fl, const char *outdir, const char *command, char *err,
 		size_t errlen)
 {
 	memset(fl, 0, sizeof *fl);
@@ -333,9 +331,9 @@ int fleet_begin(struct fleet *fl, const char *outdir, const char *command, char 
 		snprintf(err, errlen, "%s: %s", outdir, strerror(e));
 		return -e;
 	}
-	fl->json_path = path_in(fl->outdir, FLEET_JSON);
-	fl->junit_path = path_in(fl->outdir, FLEET_JUNIT);
-	fl->html_path = path_in(fl->outdir, FLEET_HTML);
+	fl->json_path = path_in(fl->outdir, MERGE_JSON);
+	fl->junit_path = path_in(fl->outdir, MERGE_JUNIT);
+	fl->html_path = path_in(fl->outdir, MERGE_HTML);
 	int rc = fl->json_path && fl->junit_path && fl->html_path ? 0 : -ENOMEM;
 	if (!rc)
 		rc = report_stream_open(&fl->json, fl->json_path);
@@ -345,7 +343,7 @@ int fleet_begin(struct fleet *fl, const char *outdir, const char *command, char 
 		snprintf(err, errlen, "cannot write in '%s': %s", outdir, strerror(-rc));
 		return rc;
 	}
-	fputs("{\"schema\": \"" FLEET_SCHEMA "\",\n\"rtconform_version\": ", fl->json.f);
+	fputs("{\"schema\": \"" RESULTS_FLEET_SCHEMA "\",\n\"rtconform_version\": ", fl->json.f);
 	put_json(fl->json.f, json_string(runinfo_version));
 	fputs(",\n\"rtconform_commit\": ", fl->json.f);
 	put_json(fl->json.f, json_string(runinfo_commit));
@@ -356,11 +354,11 @@ int fleet_begin(struct fleet *fl, const char *outdir, const char *command, char 
 }
 
 /* The identities seen more than once, with every source of each. */
-static json_t *duplicates_json(const struct fleet *fl)
+static json_t *duplicates_json(const struct merge *fl)
 {
 	json_t *out = json_array();
 	for (size_t i = 0; i < fl->nhosts; i++) {
-		const struct fleet_host *h = &fl->hosts[i];
+		const struct merge_host *h = &fl->hosts[i];
 		if (h->seen != 2)
 			continue; /* listed once, at its second host */
 		json_t *sources = json_array();
@@ -373,7 +371,7 @@ static json_t *duplicates_json(const struct fleet *fl)
 	return out;
 }
 
-static int finish_json(struct fleet *fl)
+static int finish_json(struct merge *fl)
 {
 	FILE *o = fl->json.f;
 	fputs("],\n\"duplicates\": ", o);
@@ -382,11 +380,11 @@ static int finish_json(struct fleet *fl)
 	json_t *t = totals_json(&fl->totals);
 	json_object_set_new(t, "hosts", json_integer((json_int_t)fl->nhosts));
 	put_json(o, t);
-	fprintf(o, ",\n\"exit_status\": %d}\n", fleet_exit_status(fl));
+	fprintf(o, ",\n\"exit_status\": %d}\n", merge_exit_status(fl));
 	return report_stream_commit(&fl->json);
 }
 
-static int finish_junit(struct fleet *fl)
+static int finish_junit(struct merge *fl)
 {
 	struct report_stream st;
 	int rc = report_stream_open(&st, fl->junit_path);
@@ -411,11 +409,11 @@ static int finish_junit(struct fleet *fl)
 	return report_stream_commit(&st);
 }
 
-int fleet_finish(struct fleet *fl, char *err, size_t errlen)
+int merge_finish(struct merge *fl, char *err, size_t errlen)
 {
 	char why[256] = "";
 	size_t len = 0;
-	char *html = fleet_html_render(fl, &len, why, sizeof why);
+	char *html = merge_html_render(fl, &len, why, sizeof why);
 	if (!html) {
 		snprintf(err, errlen, "cannot write '%s': %s", fl->html_path, why);
 		return -ENOMEM;
@@ -436,15 +434,15 @@ int fleet_finish(struct fleet *fl, char *err, size_t errlen)
 	return rc;
 }
 
-void fleet_free(struct fleet *fl)
+void merge_free(struct merge *fl)
 {
 	report_stream_abort(&fl->json);
 	if (fl->suites)
 		fclose(fl->suites);
 	for (size_t i = 0; i < fl->nhosts; i++) {
-		struct fleet_host *h = &fl->hosts[i];
+		struct merge_host *h = &fl->hosts[i];
 		for (size_t k = 0; k < h->nreqs; k++) {
-			struct fleet_req *r = &h->reqs[k];
+			struct merge_req *r = &h->reqs[k];
 			free(r->file);
 			free(r->id);
 			free(r->title);

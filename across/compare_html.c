@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* compare_html.c - compare.html of `rtconform compare` (compare.h): the
+ * table, then both histograms of each metric with a changed figure drawn
+ * over each other. Rendered from the comparison alone. */
+#include "across/compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/units.h"
+#include "reports/html_plot.h"
+#include "reports/page.h"
+#include "reports/svg.h"
+#include "reports/xmlw.h"
+
+/* ---- compare.html -------------------------------------------------------- */
+
+static void nl(struct xw *x)
+{
+	xw_raw(x, "\n");
+}
+
+static void cell(struct xw *x, const char *cls, const char *text)
+{
+	xw_start(x, "td");
+	if (cls)
+		xw_attr(x, "class", cls);
+	html_text_micro(x, text);
+	xw_full_end(x);
+}
+
+static void html_table(struct xw *x, const struct cmp_result *r)
+{
+	static const char *const heads[] = { "requirement", "metric", "statistic", "baseline",
+					     "candidate", "change", "allowed", "p", "outcome", "note" };
+	xw_start(x, "table");
+	xw_start(x, "tr");
+	for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
+		xw_elem(x, "th", heads[i]);
+	xw_end(x);
+	nl(x);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct cmp_figure *f = &r->f[i];
+		struct cmp_row_text t;
+		char stat[64];
+		cmp_row_text(f, &t);
+		snprintf(stat, sizeof stat, "%s%s%s", f->statistic,
+			 f->unit == QTY_CYCLES ? " (cycles)" : "", f->limited ? " (limited)" : "");
+		xw_start(x, "tr");
+		if (f->outcome == CMP_WORSE || f->outcome == CMP_BETTER)
+			xw_attr(x, "class", f->outcome == CMP_WORSE ? "worse" : "better");
+		else if (f->outcome == CMP_INCONCLUSIVE)
+			xw_attr(x, "class", "inconclusive");
+		cell(x, NULL, f->id);
+		cell(x, NULL, f->metric);
+		cell(x, NULL, stat);
+		cell(x, "num", t.base);
+		cell(x, "num", t.cand);
+		cell(x, "num", t.change);
+		cell(x, "num", t.allowed);
+		cell(x, "num", t.p);
+		cell(x, NULL, cmp_outcome_name(f->outcome));
+		cell(x, "note", f->note ? f->note : "");
+		xw_full_end(x);
+		nl(x);
+	}
+	xw_full_end(x);
+	nl(x);
+}
+
+#define SVG_W 680
+#define SVG_H 220
+#define PLOT_L 50
+#define PLOT_R 660
+#define PLOT_T 24
+#define PLOT_B 186
+#define SVG_COLS 170
+
+/* The log10 span (ns) both histograms fall in, at least one decade; false
+ * when a bound is not finite (a scale so large the values overflow), when
+ * no axis can be drawn. */
+static bool overlay_span(const struct rv_metric *const m[2], double *l0, double *l1)
+{
+	double lo = INFINITY, hi = 0;
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < m[s]->nbuckets; i++) {
+			double a = fmax((double)m[s]->buckets[i].lo, 1.0) * m[s]->ns_per_unit;
+			double b = ((double)m[s]->buckets[i].hi + 1.0) * m[s]->ns_per_unit;
+			lo = fmin(lo, a);
+			hi = fmax(hi, b);
+		}
+	if (!(lo > 0) && hi == 0) { /* no bucket */
+		lo = 1;
+		hi = 10;
+	}
+	*l0 = floor(log10(lo));
+	*l1 = fmax(ceil(log10(hi)), *l0 + 1);
+	return lo > 0 && isfinite(*l0) && isfinite(*l1);
+}
+
+/* A histogram as the fraction of its samples in each of SVG_COLS columns
+ * of the log axis: runs of different lengths compare by shape. */
+static void overlay_columns(const struct rv_metric *m, double l0, double l1,
+			    double col[SVG_COLS])
+{
+	memset(col, 0, SVG_COLS * sizeof *col);
+	uint64_t total = 0;
+	for (size_t i = 0; i < m->nbuckets; i++)
+		total += m->buckets[i].count;
+	for (size_t i = 0; total && i < m->nbuckets; i++) {
+		double mid = ((double)m->buckets[i].lo + (double)m->buckets[i].hi + 1.0) / 2.0 *
+			     m->ns_per_unit;
+		int c = (int)floor((log10(fmax(mid, 1e-9)) - l0) / (l1 - l0) * SVG_COLS);
+		c = c < 0 ? 0 : c >= SVG_COLS ? SVG_COLS - 1 : c;
+		col[c] += (double)m->buckets[i].count / (double)total;
+	}
+}
+
+/* Bar height: the fraction on a log scale from 1e-5 (one sample in
+ * 100000 still shows) to 1. */
+static double bar_height(double frac)
+{
+	double h = log10(1.0 + 1e5 * frac) / 5.0;
+	return fmin(h, 1.0) * (PLOT_B - PLOT_T);
+}
+
+static void overlay_bars(struct xw *x, const double col[SVG_COLS], const char *cls)
+{
+	double w = (double)(PLOT_R - PLOT_L) / SVG_COLS;
+	for (int c = 0; c < SVG_COLS; c++) {
+		if (col[c] <= 0)
+			continue;
+		double h = fmax(bar_height(col[c]), 1.0);
+		svg_rect(x, PLOT_L + c * w, PLOT_B - h, w, h, cls, NULL);
+	}
+}
+
+/* Which colour is which side, above the plot. */
+static void overlay_legend(struct xw *x)
+{
+	svg_rect(x, PLOT_L, 6, 10, 10, "ov-base", NULL);
+	svg_text(x, PLOT_L + 14, 15, NULL, NULL, "baseline");
+	svg_rect(x, PLOT_L + 90, 6, 10, 10, "ov-cand", NULL);
+	svg_text(x, PLOT_L + 104, 15, NULL, NULL, "candidate (fraction of samples, log scale)");
+}
+
+/* Both histograms of figure f's metric over each other: the baseline grey,
+ * the candidate red, on one logarithmic value axis. */
+static void svg_overlay(struct xw *x, const struct cmp_figure *f)
+{
+	const struct rv_metric *m[2] = { f->mb, f->mc };
+	double col[SVG_COLS];
+	char label[300];
+	snprintf(label, sizeof label, "Histograms of %s %s: baseline and candidate", f->id,
+		 f->metric);
+	svg_open(x, SVG_W, SVG_H, NULL, label);
+	overlay_legend(x);
+	struct svg_log_axis ax = { PLOT_L, PLOT_R, PLOT_B, 0, 1, false, false };
+	if (!overlay_span(m, &ax.l0, &ax.l1)) {
+		svg_text(x, SVG_W / 2.0, SVG_H / 2.0, "middle", "lab",
+			 "not drawn: the values overflow a time axis (ns_per_unit too large)");
+		svg_close(x);
+		return;
+	}
+	overlay_columns(f->mb, ax.l0, ax.l1, col);
+	overlay_bars(x, col, "ov-base");
+	overlay_columns(f->mc, ax.l0, ax.l1, col);
+	overlay_bars(x, col, "ov-cand");
+	svg_line(x, PLOT_L, PLOT_B, PLOT_R, PLOT_B, "axis");
+	svg_log_ticks(x, &ax);
+	svg_close(x);
+}
+
+/* Whether a figure changed, or may have (its histograms are worth a look). */
+static bool changed(const struct cmp_figure *f)
+{
+	return f->outcome == CMP_WORSE || f->outcome == CMP_BETTER ||
+	       f->outcome == CMP_INCONCLUSIVE;
+}
+
+/* Whether figure i is the first changed one of its metric. */
+static bool first_changed(const struct cmp_result *r, size_t i)
+{
+	const struct cmp_figure *f = &r->f[i];
+	if (!f->mb || !f->mc || f->mc->kind != METRIC_DURATION || !changed(f))
+		return false;
+	for (size_t j = 0; j < i; j++)
+		if (r->f[j].mc == f->mc && changed(&r->f[j]))
+			return false;
+	return true;
+}
+
+static void html_histograms(struct xw *x, const struct cmp_result *r)
+{
+	bool any = false;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct cmp_figure *f = &r->f[i];
+		if (!first_changed(r, i))
+			continue;
+		if (!any)
+			xw_elem(x, "h2", "Changed metrics: both histograms");
+		any = true;
+		xw_start(x, "h3");
+		xw_textf(x, "%s %s", f->id, f->metric);
+		xw_full_end(x);
+		xw_start(x, "figure");
+		svg_overlay(x, f);
+		xw_start(x, "figcaption");
+		xw_textf(x, "%llu baseline samples, %llu candidate samples; ",
+			 (unsigned long long)f->mb->count, (unsigned long long)f->mc->count);
+		for (size_t j = i; j < r->n; j++)
+			if (r->f[j].mc == f->mc && r->f[j].outcome != CMP_SAME) {
+				char s[1200];
+				cmp_figure_sentence(&r->f[j], s, sizeof s);
+				html_text_micro(x, s);
+				xw_text(x, ". ");
+			}
+		xw_full_end(x);
+		xw_full_end(x);
+		nl(x);
+	}
+}
+
+static void html_document(struct xw *x, const void *arg)
+{
+	const struct cmp_result *r = arg;
+	int status = cmp_exit_status(r);
+	char hb[400], hc[400];
+	fingerprint_host_title(&r->base->env, hb, sizeof hb);
+	fingerprint_host_title(&r->cand->env, hc, sizeof hc);
+	char title[96], rule[900];
+	snprintf(title, sizeof title, "rtconform compare: %zu worse, %zu inconclusive", r->worse,
+		 r->inconclusive);
+	cmp_rule_text(r, rule, sizeof rule);
+	page_begin(x, title);
+	nl(x);
+	xw_elem(x, "h1", "rtconform compare");
+	xw_start(x, "div");
+	xw_attrf(x, "class", "banner %s", r->worse ? "b-fail" : r->inconclusive ? "b-undecided"
+									       : "b-pass");
+	xw_textf(x, "%s \xe2\x80\x94 %zu worse, %zu inconclusive, %zu better, %zu same, "
+		    "%zu not compared; tolerance %g%%, significance %g",
+		 r->worse ? "REGRESSION" : !r->inconclusive ? "NO REGRESSION"
+			 : status ? "INCONCLUSIVE" : "INCONCLUSIVE (allowed)", r->worse,
+		 r->inconclusive, r->better, r->same, r->not_compared, 100.0 * r->opts.tolerance,
+		 r->opts.significance);
+	xw_full_end(x);
+	xw_start(x, "p");
+	xw_textf(x, "Baseline %s (%s); candidate %s (%s). %s", r->base_path, hb, r->cand_path,
+		 hc, rule);
+	xw_full_end(x);
+	if (r->nnotes) {
+		xw_start(x, "ul");
+		for (size_t i = 0; i < r->nnotes; i++)
+			xw_elem(x, "li", r->notes[i]);
+		xw_full_end(x);
+	}
+	html_table(x, r);
+	html_histograms(x, r);
+	xw_full_end(x); /* body */
+	xw_full_end(x); /* html */
+	nl(x);
+}
+
+char *cmp_render_html(const struct cmp_result *r, size_t *len)
+{
+	return xw_render(html_document, r, false, len, NULL, 0);
+}

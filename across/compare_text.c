@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* compare_text.c - the text reports of `rtconform compare` (compare.h):
+ * the table (stdout and compare.txt) and junit.xml (one testcase per
+ * figure). Rendered from the comparison alone; compare.html is
+ * compare_html.c's. */
+#include "across/compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/termsafe.h"
+#include "base/units.h"
+#include "reports/xmlw.h"
+
+/* A figure's value as people read it: "1.27 us", "1200 cycles", "3". */
+static void fmt_value(double v, enum qty_unit unit, char *buf, size_t len)
+{
+	if (unit == QTY_NS)
+		fmt_ns(v, buf, len);
+	else if (unit == QTY_CYCLES)
+		snprintf(buf, len, "%.0f cycles", v);
+	else if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.3f", v);
+}
+
+/* "+26.0%", or the difference itself from a zero baseline. */
+static void fmt_change(const struct cmp_figure *f, char *buf, size_t len)
+{
+	double d = f->cand - f->base;
+	if (f->base != 0) {
+		snprintf(buf, len, "%+.1f%%", 100.0 * d / fabs(f->base));
+		return;
+	}
+	char v[48];
+	fmt_value(fabs(d), f->unit, v, sizeof v);
+	snprintf(buf, len, "%s%s", d < 0 ? "-" : "+", v);
+}
+
+void cmp_row_text(const struct cmp_figure *f, struct cmp_row_text *t)
+{
+	bool values = f->metric[0] != '-' && (f->outcome != CMP_NOT_COMPARED || f->allowed > 0);
+	if (!values) {
+		strcpy(t->base, "-");
+		strcpy(t->cand, "-");
+		strcpy(t->change, "-");
+		strcpy(t->allowed, "-");
+		strcpy(t->p, "-");
+		return;
+	}
+	if (f->tested)
+		snprintf(t->p, sizeof t->p, "%.2g", f->p);
+	else
+		strcpy(t->p, "-");
+	fmt_value(f->base, f->unit, t->base, sizeof t->base);
+	fmt_value(f->cand, f->unit, t->cand, sizeof t->cand);
+	fmt_change(f, t->change, sizeof t->change);
+	char a[60];
+	fmt_value(f->allowed, f->unit, a, sizeof a);
+	snprintf(t->allowed, sizeof t->allowed, "%s%s", f->lower_is_worse ? "-" : "+", a);
+}
+
+void cmp_rule_text(const struct cmp_result *r, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "Mean and max are the typical run's (the median over runs of each run's mean and "
+		 "largest sample). A figure is worse when it moved the wrong way by more than the "
+		 "tolerance (%g%%) and the Mann-Whitney U test of the two sides' per-run values "
+		 "finds the runs differ that way (two-sided p <= %g); the same when it moved less "
+		 "and the test could have found a change; INCONCLUSIVE when the runs cannot "
+		 "decide (too few, or a move the test does not confirm), which %s; docs/fleet.md.",
+		 100.0 * r->opts.tolerance, r->opts.significance,
+		 r->opts.allow_inconclusive ? "--allow-inconclusive lets pass"
+					    : "fails the comparison as worse does");
+}
+
+static const char *status_meaning(const struct cmp_result *r)
+{
+	if (!cmp_exit_status(r))
+		return r->inconclusive ? "no figure is worse than the baseline (inconclusive ones "
+					 "allowed)"
+				       : "no figure is worse than the baseline";
+	return r->worse ? "a figure is worse than the baseline"
+			: "a figure is inconclusive: the runs cannot tell whether it is worse";
+}
+
+/* The closing line: the counts, the rule's settings, the exit status. */
+static void totals_line(const struct cmp_result *r, FILE *out)
+{
+	int status = cmp_exit_status(r);
+	fprintf(out, "%zu figure%s: %zu worse, %zu inconclusive, %zu better, %zu same, "
+		     "%zu not compared (tolerance %g%%, significance %g%s); exit status %d: %s\n",
+		r->n, r->n == 1 ? "" : "s", r->worse, r->inconclusive, r->better, r->same,
+		r->not_compared, 100.0 * r->opts.tolerance, r->opts.significance,
+		r->opts.allow_inconclusive ? ", inconclusive allowed" : "", status,
+		status_meaning(r));
+}
+
+char *cmp_render_text(const struct cmp_result *r, size_t *len)
+{
+	char *data = NULL;
+	size_t n = 0;
+	FILE *out = open_memstream(&data, &n);
+	if (!out)
+		return NULL;
+	locale_t old = num_c_enter();
+	char hb[400], hc[400];
+	fingerprint_host_title(&r->base->env, hb, sizeof hb);
+	fingerprint_host_title(&r->cand->env, hc, sizeof hc);
+	term_println(out, "baseline:  %s (%s)", r->base_path ? r->base_path : "-", hb);
+	term_println(out, "candidate: %s (%s)", r->cand_path ? r->cand_path : "-", hc);
+	char rule[900];
+	cmp_rule_text(r, rule, sizeof rule);
+	fprintf(out, "%s\n", rule);
+	fprintf(out, "\n%-24s %-14s %-8s %14s %14s %9s %14s %8s  %s\n", "requirement", "metric",
+		"stat", "baseline", "candidate", "change", "allowed", "p", "outcome");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct cmp_figure *f = &r->f[i];
+		struct cmp_row_text t;
+		char id[80], metric[64];
+		cmp_row_text(f, &t);
+		term_escape(f->id, id, sizeof id);
+		term_escape(f->metric, metric, sizeof metric);
+		fprintf(out, "%-24s %-14s %-8s %14s %14s %9s %14s %8s  %s%s\n", id, metric,
+			f->statistic, t.base, t.cand, t.change, t.allowed, t.p,
+			cmp_outcome_name(f->outcome), f->limited ? " (limited)" : "");
+		if (f->note)
+			term_println(out, "%-24s   %s", "", f->note);
+	}
+	if (r->nnotes)
+		fputc('\n', out);
+	for (size_t i = 0; i < r->nnotes; i++)
+		term_println(out, "note: %s", r->notes[i]);
+	fputc('\n', out);
+	totals_line(r, out);
+	num_c_leave(old);
+	if (fclose(out) != 0) {
+		free(data);
+		return NULL;
+	}
+	*len = n;
+	return data;
+}
+
+/* ---- junit.xml ----------------------------------------------------------- */
+
+static void prop(struct xw *x, const char *name, const char *value)
+{
+	xw_start(x, "property");
+	xw_attr(x, "name", name);
+	xw_attr(x, "value", value ? value : "");
+	xw_end(x);
+}
+
+/* The sentence of a figure: "mean 1.27 us -> 1.60 us (+26.0%), allowed +317 ns". */
+void cmp_figure_sentence(const struct cmp_figure *f, char *buf, size_t len)
+{
+	struct cmp_row_text t;
+	cmp_row_text(f, &t);
+	if (f->metric[0] == '-')
+		snprintf(buf, len, "%s", f->note ? f->note : cmp_outcome_name(f->outcome));
+	else if (f->outcome == CMP_NOT_COMPARED)
+		snprintf(buf, len, "%s %s: %s", f->metric, f->statistic, f->note ? f->note : "");
+	else
+		snprintf(buf, len, "%s %s %s -> %s (%s), allowed %s, p %s: %s", f->metric,
+			 f->statistic, t.base, t.cand, t.change, t.allowed, t.p,
+			 cmp_outcome_name(f->outcome));
+}
+
+/* A figure's testcase: a failure when it is worse, or inconclusive and
+ * not allowed (a type of its own); skipped when not compared or allowed. */
+static void junit_case(struct xw *x, const struct cmp_result *r, const struct cmp_figure *f)
+{
+	char sentence[1200];
+	cmp_figure_sentence(f, sentence, sizeof sentence);
+	xw_start(x, "testcase");
+	if (f->metric[0] == '-')
+		xw_attr(x, "name", f->id);
+	else
+		xw_attrf(x, "name", "%s %s %s%s", f->id, f->metric, f->statistic,
+			 f->unit == QTY_CYCLES ? " (cycles)" : "");
+	xw_attrf(x, "classname", "compare.%s", f->file && f->file[0] ? f->file : "rtconform");
+	xw_attr(x, "time", "0.000");
+	bool inconclusive = f->outcome == CMP_INCONCLUSIVE;
+	if (f->outcome == CMP_WORSE || (inconclusive && !r->opts.allow_inconclusive)) {
+		xw_start(x, "failure");
+		xw_attr(x, "type", inconclusive ? "Inconclusive" : "Regression");
+		xw_attr(x, "message", sentence);
+		xw_end(x);
+	} else if (f->outcome == CMP_NOT_COMPARED || inconclusive) {
+		xw_elem(x, "skipped", sentence);
+	}
+	xw_elem(x, "system-out", f->note && f->outcome != CMP_NOT_COMPARED ? f->note : sentence);
+	xw_end(x);
+}
+
+static void junit_document(struct xw *x, const void *arg)
+{
+	const struct cmp_result *r = arg;
+	char hb[400], hc[400], tol[32], sig[32];
+	fingerprint_host_title(&r->base->env, hb, sizeof hb);
+	fingerprint_host_title(&r->cand->env, hc, sizeof hc);
+	snprintf(tol, sizeof tol, "%g", r->opts.tolerance);
+	snprintf(sig, sizeof sig, "%g", r->opts.significance);
+	size_t allowed = r->opts.allow_inconclusive ? r->inconclusive : 0;
+	size_t failures = r->worse + r->inconclusive - allowed;
+	xw_check(x, xmlTextWriterStartDocument(x->w, NULL, "UTF-8", NULL));
+	xw_start(x, "testsuites");
+	xw_attr(x, "name", "rtconform compare");
+	xw_attrf(x, "tests", "%zu", r->n);
+	xw_attrf(x, "failures", "%zu", failures);
+	xw_attr(x, "errors", "0");
+	xw_attr(x, "time", "0.000");
+	xw_start(x, "testsuite");
+	xw_attr(x, "name", "compare");
+	xw_attrf(x, "tests", "%zu", r->n);
+	xw_attrf(x, "failures", "%zu", failures);
+	xw_attr(x, "errors", "0");
+	xw_attrf(x, "skipped", "%zu", r->not_compared + allowed);
+	xw_attr(x, "time", "0.000");
+	xw_attr(x, "id", "0");
+	xw_attr(x, "package", "compare");
+	xw_start(x, "properties");
+	prop(x, "compare.baseline", r->base_path);
+	prop(x, "compare.baseline.host", hb);
+	prop(x, "compare.candidate", r->cand_path);
+	prop(x, "compare.candidate.host", hc);
+	prop(x, "compare.tolerance", tol);
+	prop(x, "compare.test", "Mann-Whitney U, two-sided");
+	prop(x, "compare.significance", sig);
+	prop(x, "compare.inconclusive", r->opts.allow_inconclusive ? "allowed" : "fails");
+	prop(x, "rtconform.version", fingerprint_get(&r->cand->env, "rtconform.version"));
+	for (size_t i = 0; i < r->nnotes; i++) {
+		char name[48];
+		snprintf(name, sizeof name, "compare.note.%zu", i + 1);
+		prop(x, name, r->notes[i]);
+	}
+	xw_end(x);
+	for (size_t i = 0; i < r->n; i++)
+		junit_case(x, r, &r->f[i]);
+	xw_end(x); /* testsuite */
+	xw_end(x); /* testsuites */
+	if (!x->failed)
+		xw_check(x, xmlTextWriterEndDocument(x->w));
+	if (!x->failed)
+		xw_check(x, xmlTextWriterFlush(x->w));
+}
+
+/* Run a document writer into a buffer. */
+static char *render_xml(const struct cmp_result *r, size_t *len, bool indent,
+			void (*doc)(struct xw *x, const void *r))
+{
+	return xw_render(doc, r, indent, len, NULL, 0);
+}
+
+char *cmp_render_junit(const struct cmp_result *r, size_t *len)
+{
+	return render_xml(r, len, true, junit_document);
+}
+

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* svg.c - the SVG elements every picture of rtconform's HTML pages is
+ * made of; see svg.h. */
+#include "reports/svg.h"
+
+#include <math.h>
+
+#include "base/units.h"
+#include "reports/html_plot.h"
+
+void svg_open(struct xw *x, int w, int h, const char *cls, const char *label)
+{
+	xw_start(x, "svg");
+	if (cls)
+		xw_attr(x, "class", cls);
+	xw_attrf(x, "viewBox", "0 0 %d %d", w, h);
+	xw_attrf(x, "width", "%d", w);
+	xw_attrf(x, "height", "%d", h);
+	xw_attr(x, "role", "img");
+	if (label)
+		xw_attr(x, "aria-label", label);
+}
+
+void svg_close(struct xw *x)
+{
+	xw_full_end(x);
+}
+
+void svg_text(struct xw *x, double px, double py, const char *anchor, const char *cls,
+	      const char *text)
+{
+	xw_start(x, "text");
+	xw_attrf(x, "x", "%.1f", px);
+	xw_attrf(x, "y", "%.1f", py);
+	if (anchor)
+		xw_attr(x, "text-anchor", anchor);
+	if (cls)
+		xw_attr(x, "class", cls);
+	xw_text(x, text);
+	xw_full_end(x);
+}
+
+void svg_line(struct xw *x, double x1, double y1, double x2, double y2, const char *cls)
+{
+	xw_start(x, "line");
+	xw_attrf(x, "x1", "%.1f", x1);
+	xw_attrf(x, "y1", "%.1f", y1);
+	xw_attrf(x, "x2", "%.1f", x2);
+	xw_attrf(x, "y2", "%.1f", y2);
+	xw_attr(x, "class", cls);
+	xw_end(x);
+}
+
+void svg_rect(struct xw *x, double px, double py, double w, double h, const char *cls,
+	      const char *title)
+{
+	xw_start(x, "rect");
+	xw_attrf(x, "x", "%.2f", px);
+	xw_attrf(x, "y", "%.2f", py);
+	xw_attrf(x, "width", "%.2f", w);
+	xw_attrf(x, "height", "%.2f", h);
+	xw_attr(x, "class", cls);
+	if (title) {
+		xw_elem(x, "title", title);
+		xw_full_end(x);
+	} else {
+		xw_end(x);
+	}
+}
+
+double svg_log_x(const struct svg_log_axis *a, double ns)
+{
+	return a->x0 + (log10(ns) - a->l0) / (a->l1 - a->l0) * (a->x1 - a->x0);
+}
+
+bool svg_log_ticks(struct xw *x, const struct svg_log_axis *a)
+{
+	/* Finite ends bound the loop: log10 of a double lies within
+	 * -324..309, so there are at most some 630 decades. */
+	if (!isfinite(a->l0) || !isfinite(a->l1) || !(a->l0 < a->l1))
+		return false;
+	double lo = pow(10, a->l0), hi = pow(10, a->l1);
+	char buf[48];
+	for (int k = (int)floor(a->l0); k <= (int)ceil(a->l1); k++) {
+		static const int mult[] = { 1, 2, 5 };
+		for (int j = 0; j < (a->minor ? 3 : 1); j++) {
+			double v = mult[j] * pow(10, k);
+			if (v < lo * (1 - 1e-9) || v > hi * (1 + 1e-9))
+				continue;
+			double px = svg_log_x(a, v);
+			svg_line(x, px, a->y, px, a->y + (j ? 3 : 5), "axis");
+			if (j == 0 || a->minor_labels) {
+				fmt_ns(v, buf, sizeof buf);
+				html_micro(buf, sizeof buf);
+				svg_text(x, px, a->y + 16, "middle", NULL, buf);
+			}
+		}
+	}
+	return true;
+}
