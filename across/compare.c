@@ -137,7 +137,7 @@ static void fig_note(struct cmp *c, struct cmp_figure *f, const char *fmt, ...)
 static bool is_tail(const char *stat)
 {
 	struct statistic st;
-	if (stat_parse(stat, &st) != 0)
+	if (statistic_parse(stat, &st) != 0)
 		return false;
 	return st.kind == STAT_MAX || st.kind == STAT_STDDEV ||
 	       (st.kind == STAT_PCT && st.pct >= 99.0);

@@ -19,7 +19,7 @@
 static void fmt_value(double v, enum qty_unit unit, char *buf, size_t len)
 {
 	if (unit == QTY_NS)
-		fmt_ns(v, buf, len);
+		units_fmt_ns(v, buf, len);
 	else if (unit == QTY_CYCLES)
 		snprintf(buf, len, "%.0f cycles", v);
 	else if (v == floor(v) && fabs(v) < 1e15)
@@ -107,12 +107,12 @@ char *cmp_render_text(const struct cmp_result *r, size_t *len)
 	FILE *out = open_memstream(&data, &n);
 	if (!out)
 		return NULL;
-	locale_t old = num_c_enter();
+	locale_t old = numfmt_c_enter();
 	char hb[400], hc[400];
 	fingerprint_host_title(&r->base->env, hb, sizeof hb);
 	fingerprint_host_title(&r->cand->env, hc, sizeof hc);
-	term_println(out, "baseline:  %s (%s)", r->base_path ? r->base_path : "-", hb);
-	term_println(out, "candidate: %s (%s)", r->cand_path ? r->cand_path : "-", hc);
+	termsafe_println(out, "baseline:  %s (%s)", r->base_path ? r->base_path : "-", hb);
+	termsafe_println(out, "candidate: %s (%s)", r->cand_path ? r->cand_path : "-", hc);
 	char rule[900];
 	cmp_rule_text(r, rule, sizeof rule);
 	fprintf(out, "%s\n", rule);
@@ -123,21 +123,21 @@ char *cmp_render_text(const struct cmp_result *r, size_t *len)
 		struct cmp_row_text t;
 		char id[80], metric[64];
 		cmp_row_text(f, &t);
-		term_escape(f->id, id, sizeof id);
-		term_escape(f->metric, metric, sizeof metric);
+		termsafe_escape(f->id, id, sizeof id);
+		termsafe_escape(f->metric, metric, sizeof metric);
 		fprintf(out, "%-24s %-14s %-8s %14s %14s %9s %14s %8s  %s%s\n", id, metric,
 			f->statistic, t.base, t.cand, t.change, t.allowed, t.p,
 			cmp_outcome_name(f->outcome), f->limited ? " (limited)" : "");
 		if (f->note)
-			term_println(out, "%-24s   %s", "", f->note);
+			termsafe_println(out, "%-24s   %s", "", f->note);
 	}
 	if (r->nnotes)
 		fputc('\n', out);
 	for (size_t i = 0; i < r->nnotes; i++)
-		term_println(out, "note: %s", r->notes[i]);
+		termsafe_println(out, "note: %s", r->notes[i]);
 	fputc('\n', out);
 	totals_line(r, out);
-	num_c_leave(old);
+	numfmt_c_leave(old);
 	if (fclose(out) != 0) {
 		free(data);
 		return NULL;

@@ -390,12 +390,12 @@ static int finish_junit(struct merge *fl)
 	int rc = report_stream_open(&st, fl->junit_path);
 	if (rc)
 		return rc;
-	locale_t old = num_c_enter();
+	locale_t old = numfmt_c_enter();
 	fprintf(st.f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rtconform "
 		"fleet\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n",
 		fl->totals.tests, fl->totals.failures, fl->totals.errors,
 		fl->totals.seconds > 0 ? fl->totals.seconds : 0.0);
-	num_c_leave(old);
+	numfmt_c_leave(old);
 	char buf[65536];
 	size_t n;
 	rewind(fl->suites);

@@ -66,10 +66,10 @@ static void fmt_figure(enum qty_unit unit, double v, char *buf, size_t len)
 {
 	char n[40];
 	if (unit == QTY_NS) {
-		fmt_ns(v, buf, len);
+		units_fmt_ns(v, buf, len);
 		return;
 	}
-	num_fmt3(v, n, sizeof n);
+	numfmt_fmt3(v, n, sizeof n);
 	snprintf(buf, len, "%s%s", n, unit == QTY_CYCLES ? " cycles" : "");
 }
 
@@ -80,11 +80,11 @@ static void limit_text(const struct merge_req *r, char *buf, size_t len)
 	struct quantity q = { .unit = r->unit };
 	if (r->has_min) {
 		q.value = r->min;
-		fmt_qty(&q, lo, sizeof lo);
+		units_fmt_qty(&q, lo, sizeof lo);
 	}
 	if (r->has_max) {
 		q.value = r->max;
-		fmt_qty(&q, hi, sizeof hi);
+		units_fmt_qty(&q, hi, sizeof hi);
 	}
 	if (r->has_min && r->has_max)
 		snprintf(buf, len, "%s %s in [%s, %s]", r->metric, r->statistic, lo, hi);

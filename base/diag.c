@@ -55,8 +55,8 @@ void diag_add(struct diag_list *d, const char *file, long line,
 
 	/* File names and the values quoted in messages come from outside:
 	 * escaped here, a diagnostic can be printed as it is. */
-	if (!term_is_safe(msg)) {
-		char *safe = term_escape_dup(msg);
+	if (!termsafe_is_safe(msg)) {
+		char *safe = termsafe_escape_dup(msg);
 		if (!safe) {
 			fputs("rtconform: out of memory recording a diagnostic\n", stderr);
 			abort();

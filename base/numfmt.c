@@ -22,13 +22,13 @@ static locale_t c_loc(void)
 	return c_numeric;
 }
 
-locale_t num_c_enter(void)
+locale_t numfmt_c_enter(void)
 {
 	locale_t c = c_loc();
 	return c ? uselocale(c) : (locale_t)0;
 }
 
-void num_c_leave(locale_t old)
+void numfmt_c_leave(locale_t old)
 {
 	if (old)
 		uselocale(old);
@@ -36,22 +36,22 @@ void num_c_leave(locale_t old)
 
 static void fmt(const char *f, double v, char *buf, size_t len)
 {
-	locale_t old = num_c_enter();
+	locale_t old = numfmt_c_enter();
 	snprintf(buf, len, f, v);
-	num_c_leave(old);
+	numfmt_c_leave(old);
 }
 
-void num_fmt3(double v, char *buf, size_t len)
+void numfmt_fmt3(double v, char *buf, size_t len)
 {
 	fmt("%.3f", v, buf, len);
 }
 
-void num_fmt_exact(double v, char *buf, size_t len)
+void numfmt_fmt_exact(double v, char *buf, size_t len)
 {
 	fmt("%.17g", v, buf, len);
 }
 
-void num_fmt_shortest(double v, char *buf, size_t len)
+void numfmt_fmt_shortest(double v, char *buf, size_t len)
 {
 	locale_t c = c_loc(), old = c ? uselocale(c) : (locale_t)0;
 	/* Fewer than 15 digits never needs trying: "%.15g" drops the zeros
@@ -65,7 +65,7 @@ void num_fmt_shortest(double v, char *buf, size_t len)
 		uselocale(old);
 }
 
-double num_parse(const char *s, bool *ok)
+double numfmt_parse(const char *s, bool *ok)
 {
 	char *end;
 	double v;
@@ -78,11 +78,11 @@ double num_parse(const char *s, bool *ok)
 	return good ? v : 0.0;
 }
 
-double num_round3(double v)
+double numfmt_round3(double v)
 {
 	char buf[64];
 	if (!isfinite(v))
 		return v;
-	num_fmt3(v, buf, sizeof buf);
-	return num_parse(buf, NULL);
+	numfmt_fmt3(v, buf, sizeof buf);
+	return numfmt_parse(buf, NULL);
 }

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-const struct probe_decl *catalog_find(const struct probe_catalog *c, const char *name)
+const struct probe_decl *probe_decl_catalog_find(const struct probe_catalog *c, const char *name)
 {
 	for (size_t i = 0; name && i < c->n; i++)
 		if (strcmp(c->probes[i]->name, name) == 0)
@@ -12,7 +12,7 @@ const struct probe_decl *catalog_find(const struct probe_catalog *c, const char 
 	return NULL;
 }
 
-int decl_param_index(const struct probe_decl *p, const char *name)
+int probe_decl_param_index(const struct probe_decl *p, const char *name)
 {
 	for (size_t i = 0; i < p->nparams; i++)
 		if (strcmp(p->params[i].name, name) == 0)
@@ -20,7 +20,7 @@ int decl_param_index(const struct probe_decl *p, const char *name)
 	return -1;
 }
 
-const struct probe_metric harness_metrics[PROBE_HARNESS_METRICS] = {
+const struct probe_metric probe_decl_harness_metrics[PROBE_HARNESS_METRICS] = {
 	[HM_PAGE_FAULTS] = { "page-faults", "page faults (minor + major) in a run, every task of "
 			     "the measurement", METRIC_COUNT },
 	[HM_MAJOR_FAULTS] = { "major-faults", "major page faults (that needed I/O) in a run",
@@ -34,12 +34,12 @@ static const char *const kind_names[] = {
 	[METRIC_COUNT] = "count",
 };
 
-const char *metric_kind_name(enum metric_kind k)
+const char *probe_decl_metric_kind_name(enum metric_kind k)
 {
 	return (unsigned)k < sizeof kind_names / sizeof kind_names[0] ? kind_names[k] : "?";
 }
 
-bool metric_kind_parse(const char *s, enum metric_kind *out)
+bool probe_decl_metric_kind_parse(const char *s, enum metric_kind *out)
 {
 	for (unsigned i = 0; s && i < sizeof kind_names / sizeof kind_names[0]; i++)
 		if (strcmp(s, kind_names[i]) == 0) {
@@ -49,27 +49,27 @@ bool metric_kind_parse(const char *s, enum metric_kind *out)
 	return false;
 }
 
-size_t decl_nmetrics(const struct probe_decl *p)
+size_t probe_decl_nmetrics(const struct probe_decl *p)
 {
 	return p->nmetrics + PROBE_HARNESS_METRICS;
 }
 
-const struct probe_metric *decl_metric(const struct probe_decl *p, size_t i)
+const struct probe_metric *probe_decl_metric(const struct probe_decl *p, size_t i)
 {
 	if (i < p->nmetrics)
 		return &p->metrics[i];
 	if (i - p->nmetrics < PROBE_HARNESS_METRICS)
-		return &harness_metrics[i - p->nmetrics];
+		return &probe_decl_harness_metrics[i - p->nmetrics];
 	return NULL;
 }
 
 /* No name: the first metric, which a limit that names none is about. */
-int decl_metric_index(const struct probe_decl *p, const char *name)
+int probe_decl_metric_index(const struct probe_decl *p, const char *name)
 {
 	if (!name)
 		return 0;
-	for (size_t i = 0; i < decl_nmetrics(p); i++)
-		if (strcmp(decl_metric(p, i)->name, name) == 0)
+	for (size_t i = 0; i < probe_decl_nmetrics(p); i++)
+		if (strcmp(probe_decl_metric(p, i)->name, name) == 0)
 			return (int)i;
 	return -1;
 }

@@ -21,7 +21,7 @@
 #define PROBE_MAX_PARAMS 8
 #define PROBE_MAX_METRICS 8
 /* The count metrics the harness adds to every probe, after the probe's own
- * (harness_metrics below), and the most metrics a result can hold. */
+ * (probe_decl_harness_metrics below), and the most metrics a result can hold. */
 #define PROBE_HARNESS_METRICS 3
 #define RTC_MAX_METRICS (PROBE_MAX_METRICS + PROBE_HARNESS_METRICS)
 
@@ -53,16 +53,16 @@ struct probe_metric {
 };
 
 /* "duration", "count": how reports and `rtconform list` name a kind. */
-const char *metric_kind_name(enum metric_kind k);
-/* A metric_kind_name back; false when s is none. */
-bool metric_kind_parse(const char *s, enum metric_kind *out);
+const char *probe_decl_metric_kind_name(enum metric_kind k);
+/* A probe_decl_metric_kind_name back; false when s is none. */
+bool probe_decl_metric_kind_parse(const char *s, enum metric_kind *out);
 
 /* The harness's own count metrics, in this order after a probe's metrics:
  * page-faults (minor + major), major-faults, involuntary-switches, counted
  * over each measured run in every task that takes part (see
  * docs/measurement.md). */
 enum { HM_PAGE_FAULTS, HM_MAJOR_FAULTS, HM_INVOLUNTARY_SWITCHES };
-extern const struct probe_metric harness_metrics[PROBE_HARNESS_METRICS];
+extern const struct probe_metric probe_decl_harness_metrics[PROBE_HARNESS_METRICS];
 
 struct probe_decl {
 	const char *name;
@@ -100,17 +100,17 @@ struct probe_catalog {
 };
 
 /* The probe of a catalogue called `name`, or NULL. */
-const struct probe_decl *catalog_find(const struct probe_catalog *c, const char *name);
+const struct probe_decl *probe_decl_catalog_find(const struct probe_catalog *c, const char *name);
 
 /* Index of a parameter of a declaration by name, or -1. */
-int decl_param_index(const struct probe_decl *p, const char *name);
+int probe_decl_param_index(const struct probe_decl *p, const char *name);
 
 /* A probe's metrics as a result holds them: its own (p->metrics), then the
- * harness's. decl_nmetrics counts both; decl_metric gives metric i of
- * them, NULL past the end; decl_metric_index finds one by name (NULL: the
+ * harness's. probe_decl_nmetrics counts both; probe_decl_metric gives metric i of
+ * them, NULL past the end; probe_decl_metric_index finds one by name (NULL: the
  * probe's first), or -1. */
-size_t decl_nmetrics(const struct probe_decl *p);
-const struct probe_metric *decl_metric(const struct probe_decl *p, size_t i);
-int decl_metric_index(const struct probe_decl *p, const char *name);
+size_t probe_decl_nmetrics(const struct probe_decl *p);
+const struct probe_metric *probe_decl_metric(const struct probe_decl *p, size_t i);
+int probe_decl_metric_index(const struct probe_decl *p, const char *name);
 
 #endif

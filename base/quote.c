@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void shell_quote_append(char *cmd, size_t len, const char *word)
+void quote_shell_append(char *cmd, size_t len, const char *word)
 {
 	size_t used = strlen(cmd);
 	bool plain = *word != 0;
@@ -35,12 +35,12 @@ void shell_quote_append(char *cmd, size_t len, const char *word)
 	cmd[used < len ? used : len - 1] = 0;
 }
 
-size_t shell_quote_room(const char *word)
+size_t quote_shell_room(const char *word)
 {
 	return strlen(word) * 4 + 4; /* space, quotes, '\'' per quote, NUL */
 }
 
-void fname_part(const char *s, size_t max, char *out)
+void quote_fname_part(const char *s, size_t max, char *out)
 {
 	size_t n = 0;
 	for (; s[n] && n < max; n++) {

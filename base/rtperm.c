@@ -193,5 +193,5 @@ int rtperm_fcaps_read(const char *path, struct rtperm_fcaps *fc, char *ignored, 
 void rtperm_setcap_line(const char *path, char *buf, size_t len)
 {
 	snprintf(buf, len, "setcap cap_ipc_lock,cap_sys_nice+ep");
-	shell_quote_append(buf, len, path);
+	quote_shell_append(buf, len, path);
 }

@@ -4,8 +4,8 @@
  * Percentiles are handled in fixed point: a percentile name has at most
  * PCT_DECIMALS digits after the point, so pct * 10^PCT_DECIMALS is an integer
  * below 10^15 < 2^53. Every decimal with that few digits survives the trip
- * through a double, so stat_name() gives back exactly the digits the user
- * wrote (minus trailing zeros), and stat_min_samples() can divide integers
+ * through a double, so statistic_name() gives back exactly the digits the user
+ * wrote (minus trailing zeros), and statistic_min_samples() can divide integers
  * instead of trusting 1 - 0.999 in binary (which gives 10000.00000000057
  * samples for p99.9, ceil 10001).
  */
@@ -41,7 +41,7 @@ static bool is_digit(char c)
 
 /* pct in fixed point, or 0 when it is not a valid percentile (0 and 100 are
  * not, and neither is NaN). Rounding to the nearest step undoes the binary
- * error of a pct that came from stat_parse(). */
+ * error of a pct that came from statistic_parse(). */
 static uint64_t pct_fixed(double pct)
 {
 	if (!(pct > 0.0 && pct < 100.0))
@@ -52,7 +52,7 @@ static uint64_t pct_fixed(double pct)
 	return (uint64_t)f;
 }
 
-int stat_parse(const char *s, struct statistic *out)
+int statistic_parse(const char *s, struct statistic *out)
 {
 	if (!s || !out)
 		return -EINVAL;
@@ -105,7 +105,7 @@ int stat_parse(const char *s, struct statistic *out)
 	return 0;
 }
 
-void stat_name(const struct statistic *st, char *buf, size_t len)
+void statistic_name(const struct statistic *st, char *buf, size_t len)
 {
 	if (!buf || len == 0)
 		return;
@@ -125,7 +125,7 @@ void stat_name(const struct statistic *st, char *buf, size_t len)
 	}
 	uint64_t fixed = pct_fixed(st->pct);
 	if (!fixed) {
-		/* Not something stat_parse() returns; say what it is rather than
+		/* Not something statistic_parse() returns; say what it is rather than
 		 * invent a valid-looking name. */
 		snprintf(buf, len, "p%g", st->pct);
 		return;
@@ -144,7 +144,7 @@ void stat_name(const struct statistic *st, char *buf, size_t len)
 		 (unsigned long long)frac);
 }
 
-bool stat_fits(const struct statistic *st, enum metric_kind kind)
+bool statistic_fits(const struct statistic *st, enum metric_kind kind)
 {
 	if (!st)
 		return false;
@@ -154,7 +154,7 @@ bool stat_fits(const struct statistic *st, enum metric_kind kind)
 	return st->kind != STAT_TOTAL;
 }
 
-const char *stat_list(enum metric_kind kind)
+const char *statistic_list(enum metric_kind kind)
 {
 	if (kind == METRIC_COUNT)
 		return "total, min, mean or max";
@@ -165,7 +165,7 @@ const char *stat_list(enum metric_kind kind)
  * runs that recorded something, a property of the runs rather than of the
  * sample count. stat_value() refuses it with fewer; a validator that knows
  * the run count from the file has to check runs >= 2 itself. */
-uint64_t stat_min_samples(const struct statistic *st)
+uint64_t statistic_min_samples(const struct statistic *st)
 {
 	if (!st)
 		return 1;

@@ -20,7 +20,7 @@ static void escape_of(const unsigned char *s, char esc[8], size_t *step)
 		snprintf(esc, 8, "\\u%04x", (unsigned)(s[1] & 0x3f) | 0x80);
 }
 
-bool term_is_safe(const char *s)
+bool termsafe_is_safe(const char *s)
 {
 	char esc[8];
 	size_t step;
@@ -32,7 +32,7 @@ bool term_is_safe(const char *s)
 	return true;
 }
 
-char *term_escape(const char *s, char *buf, size_t len)
+char *termsafe_escape(const char *s, char *buf, size_t len)
 {
 	size_t used = 0;
 	char esc[8];
@@ -52,11 +52,11 @@ char *term_escape(const char *s, char *buf, size_t len)
 	return buf;
 }
 
-char *term_escape_dup(const char *s)
+char *termsafe_escape_dup(const char *s)
 {
 	size_t len = strlen(s) * 6 + 1; /* \u0080 is 6 bytes for 2 */
 	char *buf = malloc(len);
-	return buf ? term_escape(s, buf, len) : NULL;
+	return buf ? termsafe_escape(s, buf, len) : NULL;
 }
 
 static int vprint(FILE *out, bool newline, const char *fmt, va_list ap)
@@ -64,7 +64,7 @@ static int vprint(FILE *out, bool newline, const char *fmt, va_list ap)
 	char *raw = NULL;
 	if (vasprintf(&raw, fmt, ap) < 0)
 		return EOF;
-	char *safe = term_escape_dup(raw);
+	char *safe = termsafe_escape_dup(raw);
 	free(raw);
 	if (!safe)
 		return EOF;
@@ -73,12 +73,12 @@ static int vprint(FILE *out, bool newline, const char *fmt, va_list ap)
 	return rc == EOF || !newline ? rc : putc('\n', out);
 }
 
-static int term_vprintln(FILE *out, const char *fmt, va_list ap)
+static int termsafe_vprintln(FILE *out, const char *fmt, va_list ap)
 {
 	return vprint(out, true, fmt, ap);
 }
 
-int term_print(FILE *out, const char *fmt, ...)
+int termsafe_print(FILE *out, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -87,11 +87,11 @@ int term_print(FILE *out, const char *fmt, ...)
 	return rc;
 }
 
-int term_println(FILE *out, const char *fmt, ...)
+int termsafe_println(FILE *out, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = term_vprintln(out, fmt, ap);
+	int rc = termsafe_vprintln(out, fmt, ap);
 	va_end(ap);
 	return rc;
 }

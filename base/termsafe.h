@@ -19,19 +19,19 @@
 #include <stdio.h>
 
 /* Whether s needs no escaping. */
-bool term_is_safe(const char *s);
+bool termsafe_is_safe(const char *s);
 
 /* The escaped form of s into buf (always NUL-terminated; cut short, never
  * mid-escape, when it does not fit). Returns buf. */
-char *term_escape(const char *s, char *buf, size_t len);
+char *termsafe_escape(const char *s, char *buf, size_t len);
 
 /* The escaped form of s, malloc'd; NULL when out of memory. */
-char *term_escape_dup(const char *s);
+char *termsafe_escape_dup(const char *s);
 
-/* printf to out with the whole formatted text escaped (term_print), and
- * then a newline (term_println).
+/* printf to out with the whole formatted text escaped (termsafe_print), and
+ * then a newline (termsafe_println).
  * Returns what fputs/putc return (EOF on a write error). */
-int term_println(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int term_print(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int termsafe_println(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int termsafe_print(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -47,7 +47,7 @@ static uint64_t pow10u(int n)
 	return p;
 }
 
-/* Shared by qty_parse and duration_parse_ns: *whole is the value rounded to
+/* Shared by units_qty_parse and units_duration_parse_ns: *whole is the value rounded to
  * whole base units, *value the value as a double (sub-unit fractions kept). */
 static int parse_quantity(const char *text, bool allow_zero, bool allow_cycles,
 			  bool allow_bare, double *value, uint64_t *whole, enum qty_unit *unit,
@@ -149,7 +149,7 @@ static int parse_quantity(const char *text, bool allow_zero, bool allow_cycles,
 	return 0;
 }
 
-int qty_parse(const char *text, bool allow_zero, struct quantity *out,
+int units_qty_parse(const char *text, bool allow_zero, struct quantity *out,
 	      char *err, size_t errlen)
 {
 	double v;
@@ -163,7 +163,7 @@ int qty_parse(const char *text, bool allow_zero, struct quantity *out,
 	return rc;
 }
 
-int bound_parse(const char *text, struct quantity *out, char *err, size_t errlen)
+int units_bound_parse(const char *text, struct quantity *out, char *err, size_t errlen)
 {
 	double v;
 	uint64_t whole;
@@ -176,7 +176,7 @@ int bound_parse(const char *text, struct quantity *out, char *err, size_t errlen
 	return rc;
 }
 
-int duration_parse_ns(const char *text, bool allow_zero, uint64_t *ns,
+int units_duration_parse_ns(const char *text, bool allow_zero, uint64_t *ns,
 		      char *err, size_t errlen)
 {
 	double v;
@@ -194,9 +194,9 @@ int duration_parse_ns(const char *text, bool allow_zero, uint64_t *ns,
 	return 0;
 }
 
-/* The number is read by duration_parse_ns as seconds, then multiplied:
+/* The number is read by units_duration_parse_ns as seconds, then multiplied:
  * one grammar of numbers for every quantity of a file. */
-int run_duration_parse(const char *text, uint64_t *ns, char *err, size_t errlen)
+int units_run_duration_parse(const char *text, uint64_t *ns, char *err, size_t errlen)
 {
 	static const struct { const char *name; uint64_t mult; } run_units[] = {
 		{ "s", 1 }, { "min", 60 }, { "h", 3600 },
@@ -226,7 +226,7 @@ int run_duration_parse(const char *text, uint64_t *ns, char *err, size_t errlen)
 	memcpy(num, text ? text : "", end);
 	snprintf(num + end, sizeof num - end, "s");
 	uint64_t secs_ns;
-	int rc = duration_parse_ns(num, true, &secs_ns, err, errlen);
+	int rc = units_duration_parse_ns(num, true, &secs_ns, err, errlen);
 	if (rc == -ERANGE || (rc == 0 && (secs_ns > RUN_DURATION_MAX_NS / mult ||
 					  secs_ns * mult < RUN_DURATION_MIN_NS))) {
 		snprintf(err, errlen, "out of range (expected 1s .. 168h, 7 days)");
@@ -238,7 +238,7 @@ int run_duration_parse(const char *text, uint64_t *ns, char *err, size_t errlen)
 	return 0;
 }
 
-int count_parse_range(const char *text, uint64_t min, uint64_t max, uint64_t *out,
+int units_count_parse_range(const char *text, uint64_t min, uint64_t max, uint64_t *out,
 		      char *err, size_t errlen)
 {
 	const char *p = text;
@@ -286,10 +286,10 @@ int count_parse_range(const char *text, uint64_t min, uint64_t max, uint64_t *ou
 	return 0;
 }
 
-int count_parse(const char *text, uint64_t max, uint64_t *out,
+int units_count_parse(const char *text, uint64_t max, uint64_t *out,
 		char *err, size_t errlen)
 {
-	return count_parse_range(text, 1, max, out, err, errlen);
+	return units_count_parse_range(text, 1, max, out, err, errlen);
 }
 
 /* Decimals that give 4 significant digits for a value >= 0 (at most 3). */
@@ -329,7 +329,7 @@ static double put_decimal(double v, int dec, char *buf, size_t len)
 	return scaled / (double)scale;
 }
 
-void fmt_ns(double ns, char *buf, size_t len)
+void units_fmt_ns(double ns, char *buf, size_t len)
 {
 	static const struct {
 		const char *name;
@@ -368,12 +368,12 @@ void fmt_ns(double ns, char *buf, size_t len)
 	snprintf(buf, len, "%s%s %s", sign, num, scale[i].name);
 }
 
-void fmt_qty(const struct quantity *q, char *buf, size_t len)
+void units_fmt_qty(const struct quantity *q, char *buf, size_t len)
 {
 	char num[48];
 
 	if (q->unit == QTY_NS) {
-		fmt_ns(q->value, buf, len);
+		units_fmt_ns(q->value, buf, len);
 		return;
 	}
 	const char *suffix = q->unit == QTY_CYCLES ? " cycles" : "";

@@ -25,16 +25,16 @@ struct quantity {
  * human message in err ("unknown unit 'parsecs' (expected ns, us, µs, ms, s or
  * cycles)"), or -ERANGE when the value is zero-or-less where allow_zero is
  * false, or does not fit. */
-int qty_parse(const char *text, bool allow_zero, struct quantity *out,
+int units_qty_parse(const char *text, bool allow_zero, struct quantity *out,
 	      char *err, size_t errlen);
 
-/* A limit's bound: what qty_parse takes (zero allowed), or a bare number
+/* A limit's bound: what units_qty_parse takes (zero allowed), or a bare number
  * ("0", "2.5"), which is a count (QTY_COUNT). Whether the unit, or its
  * absence, fits the metric is the validator's question. Same errors. */
-int bound_parse(const char *text, struct quantity *out, char *err, size_t errlen);
+int units_bound_parse(const char *text, struct quantity *out, char *err, size_t errlen);
 
 /* Parse a duration (cycles not allowed) into whole nanoseconds. Same errors. */
-int duration_parse_ns(const char *text, bool allow_zero, uint64_t *ns,
+int units_duration_parse_ns(const char *text, bool allow_zero, uint64_t *ns,
 		      char *err, size_t errlen);
 
 /* How long a requirement may run by time (<run duration>, --duration). */
@@ -44,24 +44,24 @@ int duration_parse_ns(const char *text, bool allow_zero, uint64_t *ns,
 /* Parse a run's duration: a decimal number, optional blanks, then s, min or
  * h ("3s", "90 min", "5.5h", "24h"), in RUN_DURATION_MIN_NS ..
  * RUN_DURATION_MAX_NS, into whole nanoseconds. 0, or -EINVAL / -ERANGE
- * with a message in err, as duration_parse_ns. */
-int run_duration_parse(const char *text, uint64_t *ns, char *err, size_t errlen);
+ * with a message in err, as units_duration_parse_ns. */
+int units_run_duration_parse(const char *text, uint64_t *ns, char *err, size_t errlen);
 
 /* Parse a decimal integer in min..max ("2000"); -EINVAL (not a number,
  * sign, junk) or -ERANGE, with a message naming the range in err. */
-int count_parse_range(const char *text, uint64_t min, uint64_t max, uint64_t *out,
+int units_count_parse_range(const char *text, uint64_t min, uint64_t max, uint64_t *out,
 		      char *err, size_t errlen);
 
-/* count_parse_range with min 1: a positive count. */
-int count_parse(const char *text, uint64_t max, uint64_t *out,
+/* units_count_parse_range with min 1: a positive count. */
+int units_count_parse(const char *text, uint64_t max, uint64_t *out,
 		char *err, size_t errlen);
 
 /* Format nanoseconds with a unit chosen for readability: "412.3 us",
  * "950 ns", "1.204 ms", "2.5 s". Always C-locale decimal point. */
-void fmt_ns(double ns, char *buf, size_t len);
+void units_fmt_ns(double ns, char *buf, size_t len);
 
-/* Format a quantity as written in a limit: ns via fmt_ns, cycles as "1200
+/* Format a quantity as written in a limit: ns via units_fmt_ns, cycles as "1200
  * cycles", a count as the bare number ("0", "2.5"). */
-void fmt_qty(const struct quantity *q, char *buf, size_t len);
+void units_fmt_qty(const struct quantity *q, char *buf, size_t len);
 
 #endif

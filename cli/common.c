@@ -27,7 +27,7 @@
 static void print_diags(const struct diag_list *d)
 {
 	for (size_t i = 0; i < d->n; i++)
-		term_println(stderr, "%s", d->msgs[i]);
+		termsafe_println(stderr, "%s", d->msgs[i]);
 }
 
 int cli_load_all(const struct cli_ctx *ctx, char **args, int n, struct req_file ***out,
@@ -37,7 +37,7 @@ int cli_load_all(const struct cli_ctx *ctx, char **args, int n, struct req_file 
 	size_t count = n > 0 ? (size_t)n : 1;
 	struct req_file **files = calloc(count, sizeof *files);
 	if (!files) {
-		term_println(stderr, "rtconform: out of memory");
+		termsafe_println(stderr, "rtconform: out of memory");
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < count; i++) {
@@ -87,9 +87,9 @@ void cli_getopt_begin(void)
 int cli_getopt_error(const char *cmd, int c, char **argv)
 {
 	if (c == ':')
-		term_println(stderr, "rtconform %s: option %s needs a value", cmd, argv[optind - 1]);
+		termsafe_println(stderr, "rtconform %s: option %s needs a value", cmd, argv[optind - 1]);
 	else
-		term_println(stderr, "rtconform %s: unknown option '%s' (see rtconform %s --help)", cmd,
+		termsafe_println(stderr, "rtconform %s: unknown option '%s' (see rtconform %s --help)", cmd,
 			argv[optind - 1], cmd);
 	return EXIT_USAGE;
 }
@@ -98,8 +98,8 @@ int cli_parse_count(const char *cmd, const char *opt, const char *v, uint64_t mi
 		    uint64_t max, uint64_t *out)
 {
 	char err[200];
-	if (count_parse_range(v, min, max, out, err, sizeof err) != 0) {
-		term_println(stderr, "rtconform %s: %s: %s", cmd, opt, err);
+	if (units_count_parse_range(v, min, max, out, err, sizeof err) != 0) {
+		termsafe_println(stderr, "rtconform %s: %s: %s", cmd, opt, err);
 		return -1;
 	}
 	return 0;
@@ -210,7 +210,7 @@ int cli_need_helpers(const char *cmd, const struct cli_ctx *ctx)
 {
 	if (ctx->self_dir)
 		return 0;
-	term_println(stderr, "rtconform %s: %s", cmd,
+	termsafe_println(stderr, "rtconform %s: %s", cmd,
 		     ctx->helper_problem ? ctx->helper_problem : "cannot locate rtconform-worker");
 	return EXIT_NOT_MEASURED;
 }
@@ -297,10 +297,10 @@ int cli_check_csv_dir(const char *cmd, const char *dir, const struct cli_file *f
 		bool is_dir;
 		if (c && in_csv_dir(cdir, c, &is_dir)) {
 			if (is_dir)
-				term_println(stderr, "rtconform %s: %s (%s) is the --csv directory",
+				termsafe_println(stderr, "rtconform %s: %s (%s) is the --csv directory",
 					     cmd, files[i].label, files[i].path);
 			else
-				term_println(stderr, "rtconform %s: %s (%s) is a .csv file in the "
+				termsafe_println(stderr, "rtconform %s: %s (%s) is a .csv file in the "
 					     "--csv directory %s, whose files the export may "
 					     "overwrite", cmd, files[i].label, files[i].path, dir);
 			rc = EXIT_USAGE;
@@ -310,7 +310,7 @@ int cli_check_csv_dir(const char *cmd, const char *dir, const struct cli_file *f
 	free(cdir);
 	char err[700];
 	if (!rc && report_csv_check_dir(dir, err, sizeof err) != 0) {
-		term_println(stderr, "rtconform %s: --csv: %s", cmd, err);
+		termsafe_println(stderr, "rtconform %s: --csv: %s", cmd, err);
 		rc = EXIT_USAGE;
 	}
 	return rc;
@@ -322,11 +322,11 @@ int cli_write_csv(const char *cmd, const struct report_view *v, const char *dir,
 	char err[700];
 	size_t missing = 0;
 	if (report_csv_write(v, dir, &missing, err, sizeof err) != 0) {
-		term_println(stderr, "rtconform %s: %s", cmd, err);
+		termsafe_println(stderr, "rtconform %s: %s", cmd, err);
 		return -1;
 	}
 	if (missing)
-		term_println(stderr, "rtconform %s: %s keeps no histogram of %zu metric%s with "
+		termsafe_println(stderr, "rtconform %s: %s keeps no histogram of %zu metric%s with "
 			     "samples: no CSV file for %s in %s (results.json has every histogram)",
 			     cmd, source, missing, missing == 1 ? "" : "s",
 			     missing == 1 ? "it" : "them", dir);
@@ -343,7 +343,7 @@ int cli_check_output_file(const char *cmd, const char *opt, const char *path,
 	for (size_t i = 0; out && i < n && !rc; i++) {
 		char *c = files[i].path ? cli_canonical_path(files[i].path) : NULL;
 		if (c && strcmp(c, out) == 0) {
-			term_println(stderr, "rtconform %s: %s %s is %s (%s)", cmd, opt, path,
+			termsafe_println(stderr, "rtconform %s: %s %s is %s (%s)", cmd, opt, path,
 				     files[i].label, files[i].path);
 			rc = EXIT_USAGE;
 		}
@@ -352,7 +352,7 @@ int cli_check_output_file(const char *cmd, const char *opt, const char *path,
 	free(out);
 	char err[700];
 	if (!rc && report_check_writable(path, err, sizeof err) != 0) {
-		term_println(stderr, "rtconform %s: %s: %s", cmd, opt, err);
+		termsafe_println(stderr, "rtconform %s: %s: %s", cmd, opt, err);
 		rc = EXIT_USAGE;
 	}
 	return rc;

@@ -66,10 +66,10 @@ static int parse_tolerance(const char *v, double *out)
 	bool ok = n > (size_t)pct && n - pct < sizeof buf;
 	if (ok) {
 		snprintf(buf, sizeof buf, "%.*s", (int)(n - pct), v);
-		*out = num_parse(buf, &ok) / (pct ? 100.0 : 1.0);
+		*out = numfmt_parse(buf, &ok) / (pct ? 100.0 : 1.0);
 	}
 	if (!ok || !(*out >= 0 && *out <= 10)) {
-		term_println(stderr, "rtconform compare: --tolerance '%s': expected a fraction from 0 "
+		termsafe_println(stderr, "rtconform compare: --tolerance '%s': expected a fraction from 0 "
 			     "to 10 (0.25) or a percentage from 0%% to 1000%% (25%%)", v);
 		return -1;
 	}
@@ -81,9 +81,9 @@ static int parse_tolerance(const char *v, double *out)
 static int parse_significance(const char *v, double *out)
 {
 	bool ok;
-	*out = num_parse(v, &ok);
+	*out = numfmt_parse(v, &ok);
 	if (!ok || !(*out > 0 && *out <= 0.5)) {
-		term_println(stderr, "rtconform compare: --significance '%s': expected a level above "
+		termsafe_println(stderr, "rtconform compare: --significance '%s': expected a level above "
 			     "0 and at most 0.5 (0.05)", v);
 		return -1;
 	}
@@ -107,7 +107,7 @@ static int parse_options(int argc, char **argv, struct compare_args *a)
 		switch (c) {
 		case 'o':
 			if (!optarg[0]) {
-				term_println(stderr, "rtconform compare: -o/--output: empty value");
+				termsafe_println(stderr, "rtconform compare: -o/--output: empty value");
 				return EXIT_USAGE;
 			}
 			a->outdir = optarg;
@@ -126,7 +126,7 @@ static int parse_options(int argc, char **argv, struct compare_args *a)
 		}
 	}
 	if (argc - optind != 2) {
-		term_println(stderr, "rtconform compare: give two results.json files, the baseline "
+		termsafe_println(stderr, "rtconform compare: give two results.json files, the baseline "
 			     "then the candidate (see rtconform compare --help)");
 		return EXIT_USAGE;
 	}
@@ -145,15 +145,15 @@ static int prepare_outputs(const struct compare_args *a, char *path[NOUT])
 		path[k] = cli_join_path(a->outdir, out_names[k]);
 		char *canon = path[k] ? cli_canonical_path(path[k]) : NULL;
 		if (!path[k]) {
-			term_println(stderr, "rtconform compare: %s", strerror(ENOMEM));
+			termsafe_println(stderr, "rtconform compare: %s", strerror(ENOMEM));
 			rc = EXIT_USAGE;
 		} else if (report_check_writable(path[k], err, sizeof err) != 0) {
-			term_println(stderr, "rtconform compare: %s", err);
+			termsafe_println(stderr, "rtconform compare: %s", err);
 			rc = EXIT_USAGE;
 		}
 		for (int i = 0; i < 2 && !rc; i++)
 			if (canon && in[i] && !strcmp(canon, in[i])) {
-				term_println(stderr, "rtconform compare: -o %s: %s would overwrite the "
+				termsafe_println(stderr, "rtconform compare: -o %s: %s would overwrite the "
 					     "input %s", a->outdir, out_names[k], i ? a->cand : a->base);
 				rc = EXIT_USAGE;
 			}
@@ -177,7 +177,7 @@ static int write_outputs(const struct cmp_result *r, char *const path[NOUT])
 		char *data = render[k](r, &len);
 		int e = data ? report_atomic_write(path[k], data, len) : -ENOMEM;
 		if (e) {
-			term_println(stderr, "rtconform compare: cannot write '%s': %s", path[k],
+			termsafe_println(stderr, "rtconform compare: cannot write '%s': %s", path[k],
 				     strerror(-e));
 			rc = EXIT_USAGE;
 		}
@@ -186,7 +186,7 @@ static int write_outputs(const struct cmp_result *r, char *const path[NOUT])
 	size_t len = 0;
 	char *table = cmp_render_text(r, &len);
 	if (!table || cli_write_stdout(table, len, NULL, 0) != 0) {
-		term_println(stderr, "rtconform compare: cannot write the table to standard output");
+		termsafe_println(stderr, "rtconform compare: cannot write the table to standard output");
 		rc = EXIT_USAGE;
 	}
 	free(table);
@@ -208,10 +208,10 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 	struct cmp_result r = { 0 };
 	if (report_view_read(a.base, &base, err, sizeof err) != 0 ||
 	    report_view_read(a.cand, &cand, err, sizeof err) != 0) {
-		term_println(stderr, "rtconform compare: %s", err);
+		termsafe_println(stderr, "rtconform compare: %s", err);
 		rc = EXIT_USAGE;
 	} else if (cmp_views(&base, &cand, &a.opts, &r, err, sizeof err) != 0) {
-		term_println(stderr, "rtconform compare: %s and %s cannot be compared: %s", a.base,
+		termsafe_println(stderr, "rtconform compare: %s and %s cannot be compared: %s", a.base,
 			     a.cand, err);
 		rc = EXIT_USAGE;
 	} else if (!a.outdir || (rc = prepare_outputs(&a, path)) == 0) {

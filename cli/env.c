@@ -26,7 +26,7 @@ int cmd_env(int argc, char **argv, const struct cli_ctx *ctx)
 		return 0;
 	}
 	if (argc > 1) {
-		term_println(stderr, "rtconform env: unexpected argument '%s'", argv[1]);
+		termsafe_println(stderr, "rtconform env: unexpected argument '%s'", argv[1]);
 		return EXIT_USAGE;
 	}
 	struct timebase tb;
@@ -37,7 +37,7 @@ int cmd_env(int argc, char **argv, const struct cli_ctx *ctx)
 	struct fingerprint fp = { 0 };
 	runinfo_collect_facts(&fp, &hf, tbp);
 	for (size_t i = 0; i < fp.n; i++)
-		term_println(stdout, "%-36s %s", fp.e[i].key, fp.e[i].value);
+		termsafe_println(stdout, "%-36s %s", fp.e[i].key, fp.e[i].value);
 
 	struct readiness rd;
 	runinfo_readiness(&hf, tbp, true, &rd);
@@ -46,13 +46,13 @@ int cmd_env(int argc, char **argv, const struct cli_ctx *ctx)
 	for (size_t i = 0; i < rd.n; i++) {
 		const struct ready_check *c = &rd.c[i];
 		count[c->level]++;
-		term_println(stdout, "  %-5s %-15s %s", ready_level_name(c->level), c->name, c->finding);
+		termsafe_println(stdout, "  %-5s %-15s %s", ready_level_name(c->level), c->name, c->finding);
 		if (c->remedy[0] && c->level != READY_OK)
-			term_println(stdout, "  %-5s %-15s remedy: %s", "", "", c->remedy);
+			termsafe_println(stdout, "  %-5s %-15s remedy: %s", "", "", c->remedy);
 	}
 	char tally[160];
 	ready_count_text(count, tally, sizeof tally);
-	term_println(stdout, "readiness: %s", tally);
+	termsafe_println(stdout, "readiness: %s", tally);
 	fingerprint_free(&fp);
 	return 0;
 }

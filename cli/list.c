@@ -12,7 +12,7 @@
 
 static void list_metric(const struct probe_metric *m, bool first)
 {
-	term_println(stdout, "    metric %-11s (%s) %s%s", m->name, metric_kind_name(m->kind),
+	termsafe_println(stdout, "    metric %-11s (%s) %s%s", m->name, probe_decl_metric_kind_name(m->kind),
 		     m->help, first ? " [default]" : "");
 }
 
@@ -32,35 +32,35 @@ static void list_probes(void)
 					     : pp->kind == PARAM_DURATION ? "<duration>"
 									  : "<cpu list>");
 			}
-			term_println(stdout, " (default %s): %s", pp->def, pp->help);
+			termsafe_println(stdout, " (default %s): %s", pp->def, pp->help);
 		}
 		for (size_t j = 0; j < p->decl.nmetrics; j++)
 			list_metric(&p->decl.metrics[j], j == 0);
 		printf("    runs     %s\n", p->decl.by_time ? "by count (runs=) or by time (duration=)"
 							    : "by count only (runs=)");
-		term_println(stdout, "    verifies at the kernel before measuring: the worker's "
+		termsafe_println(stdout, "    verifies at the kernel before measuring: the worker's "
 			     "policy, priority and CPUs; %s", p->decl.verifies ? p->decl.verifies
 									: "nothing else");
 		char why[300];
 		if (p->supported && p->supported(why, sizeof why))
-			term_println(stdout, "    not available here: %s", why);
+			termsafe_println(stdout, "    not available here: %s", why);
 		putchar('\n');
 	}
 	/* Not a probe: the line starts with a capital, which no probe name does. */
 	printf("Harness metrics: every probe has these after its own metrics\n");
 	for (size_t j = 0; j < PROBE_HARNESS_METRICS; j++)
-		list_metric(&harness_metrics[j], false);
+		list_metric(&probe_decl_harness_metrics[j], false);
 }
 
 /* One line per requirement (id, probe, policy:priority, counts, parameters),
  * then one per limit. */
 static void list_file(const struct req_file *f)
 {
-	term_println(stdout, "%s: %s%s%s", f->path, f->name ? f->name : "", f->title ? " - " : "",
+	termsafe_println(stdout, "%s: %s%s%s", f->path, f->name ? f->name : "", f->title ? " - " : "",
 	       f->title ? f->title : "");
 	for (size_t i = 0; i < f->nreqs; i++) {
 		const struct requirement *r = &f->reqs[i];
-		term_print(stdout, "%-16s %-14s %s", r->id, r->probe, policy_name(r->policy));
+		termsafe_print(stdout, "%-16s %-14s %s", r->id, r->probe, policy_name(r->policy));
 		if (r->policy != POLICY_OTHER) {
 			if (r->priority_max)
 				printf(":max");
@@ -69,18 +69,18 @@ static void list_file(const struct req_file *f)
 		}
 		if (r->duration_ns) {
 			char d[32];
-			fmt_ns((double)r->duration_ns, d, sizeof d);
+			units_fmt_ns((double)r->duration_ns, d, sizeof d);
 			printf("  %llux for %s", (unsigned long long)r->iterations, d);
 		} else {
 			printf("  %llux%llu", (unsigned long long)r->iterations,
 			       (unsigned long long)r->runs);
 		}
 		for (size_t j = 0; j < r->nparams; j++)
-			term_print(stdout, " %s=%s", r->params[j].name, r->params[j].value);
+			termsafe_print(stdout, " %s=%s", r->params[j].name, r->params[j].value);
 		putchar('\n');
 		for (size_t j = 0; j < r->nlimits; j++) {
 			const struct req_limit *l = &r->limits[j];
-			term_println(stdout, "%16s limit %s %s%s%s%s%s", "", l->metric ? l->metric : "(default)",
+			termsafe_println(stdout, "%16s limit %s %s%s%s%s%s", "", l->metric ? l->metric : "(default)",
 			       l->stat_text, l->has_min ? " >= " : "", l->has_min ? l->min_text : "",
 			       l->has_max ? " <= " : "", l->has_max ? l->max_text : "");
 		}
@@ -100,7 +100,7 @@ int cmd_list(int argc, char **argv, const struct cli_ctx *ctx)
 		return 0;
 	}
 	if (argc > 2) {
-		term_println(stderr, "rtconform list: at most one file (usage: rtconform list "
+		termsafe_println(stderr, "rtconform list: at most one file (usage: rtconform list "
 			     "[FILE | PROFILE | --profiles])");
 		return EXIT_USAGE;
 	}
@@ -111,7 +111,7 @@ int cmd_list(int argc, char **argv, const struct cli_ctx *ctx)
 	if (!strcmp(argv[1], "--profiles"))
 		return cli_list_profiles(ctx);
 	if (argv[1][0] == '-' && argv[1][1]) {
-		term_println(stderr, "rtconform list: unknown option '%s' (see rtconform list --help)",
+		termsafe_println(stderr, "rtconform list: unknown option '%s' (see rtconform list --help)",
 			     argv[1]);
 		return EXIT_USAGE;
 	}

@@ -60,7 +60,7 @@ static void print_usage(FILE *out)
 			fputc('\n', out);
 			len = 0;
 		}
-		term_println(out, "%*s%s", USAGE_SYNOPSIS_WIDTH + 2 - len, "", c->help);
+		termsafe_println(out, "%*s%s", USAGE_SYNOPSIS_WIDTH + 2 - len, "", c->help);
 	}
 	fputs("\n"
 	      "  rtconform COMMAND --help      options of a command\n"
@@ -73,10 +73,10 @@ static void print_usage(FILE *out)
 static void print_version(void)
 {
 #ifdef RTC_SANITIZED
-	term_println(stdout, "rtconform %s (commit %s; sanitizer build: memory is not locked; "
+	termsafe_println(stdout, "rtconform %s (commit %s; sanitizer build: memory is not locked; "
 		     "not for qualification)", runinfo_version, runinfo_commit);
 #else
-	term_println(stdout, "rtconform %s (commit %s)", runinfo_version, runinfo_commit);
+	termsafe_println(stdout, "rtconform %s (commit %s)", runinfo_version, runinfo_commit);
 #endif
 }
 
@@ -86,7 +86,7 @@ static int unknown_command(const char *name)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(stderr, "%s%s", i == 0 ? "" : i + 1 < NCOMMANDS ? ", " : " or ",
 			commands[i].name);
-	term_println(stderr, "; see rtconform --help)");
+	termsafe_println(stderr, "; see rtconform --help)");
 	return EXIT_USAGE;
 }
 
@@ -95,12 +95,12 @@ static char *quote_cmdline(int argc, char **argv)
 {
 	size_t len = 1;
 	for (int i = 0; i < argc; i++)
-		len += shell_quote_room(argv[i]);
+		len += quote_shell_room(argv[i]);
 	char *s = calloc(1, len);
 	if (!s)
 		return NULL;
 	for (int i = 0; i < argc; i++)
-		shell_quote_append(s, len, argv[i]);
+		quote_shell_append(s, len, argv[i]);
 	return s;
 }
 

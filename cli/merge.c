@@ -55,11 +55,11 @@ static int parse_options(int argc, char **argv, const char **outdir)
 		}
 	}
 	if (!(*outdir)[0]) {
-		term_println(stderr, "rtconform merge: -o/--output: empty value");
+		termsafe_println(stderr, "rtconform merge: -o/--output: empty value");
 		return EXIT_USAGE;
 	}
 	if (optind >= argc) {
-		term_println(stderr, "rtconform merge: give the results.json of each host (see "
+		termsafe_println(stderr, "rtconform merge: give the results.json of each host (see "
 			     "rtconform merge --help)");
 		return EXIT_USAGE;
 	}
@@ -76,21 +76,21 @@ static int check_outputs(const char *outdir, char **inputs, int n)
 		char *path = cli_join_path(outdir, names[k]);
 		char *out = path ? cli_canonical_path(path) : NULL;
 		if (!out) {
-			term_println(stderr, "rtconform merge: %s: cannot resolve the output %s",
+			termsafe_println(stderr, "rtconform merge: %s: cannot resolve the output %s",
 				     outdir, names[k]);
 			rc = EXIT_USAGE;
 		}
 		for (int i = 0; out && i < n && !rc; i++) {
 			char *in = realpath(inputs[i], NULL);
 			if (in && strcmp(in, out) == 0) {
-				term_println(stderr, "rtconform merge: the fleet's %s would overwrite "
+				termsafe_println(stderr, "rtconform merge: the fleet's %s would overwrite "
 					     "the input %s (choose another -o)", path, inputs[i]);
 				rc = EXIT_USAGE;
 			}
 			free(in);
 		}
 		if (!rc && report_check_writable(path, err, sizeof err) != 0) {
-			term_println(stderr, "rtconform merge: %s", err);
+			termsafe_println(stderr, "rtconform merge: %s", err);
 			rc = EXIT_USAGE;
 		}
 		free(out);
@@ -107,17 +107,17 @@ static int add_inputs(struct merge *fl, char **inputs, int n)
 	for (int i = 0; i < n; i++) {
 		struct report_view v;
 		if (report_view_read(inputs[i], &v, err, sizeof err) != 0) {
-			term_println(stderr, "rtconform merge: %s", err);
+			termsafe_println(stderr, "rtconform merge: %s", err);
 			return EXIT_USAGE;
 		}
 		int rc = merge_add(fl, &v, inputs[i], note, sizeof note, err, sizeof err);
 		report_view_free(&v);
 		if (rc) {
-			term_println(stderr, "rtconform merge: %s", err);
+			termsafe_println(stderr, "rtconform merge: %s", err);
 			return EXIT_USAGE;
 		}
 		if (note[0])
-			term_println(stderr, "rtconform merge: warning: %s", note);
+			termsafe_println(stderr, "rtconform merge: warning: %s", note);
 	}
 	return 0;
 }
@@ -127,16 +127,16 @@ static void print_hosts(const struct merge *fl)
 	for (size_t h = 0; h < fl->nhosts; h++) {
 		const struct merge_host *fh = &fl->hosts[h];
 		const struct report_totals *t = &fh->totals;
-		term_println(stdout, "%s: %s (%zu passed, %zu failed, %zu errors, %zu skipped)",
+		termsafe_println(stdout, "%s: %s (%zu passed, %zu failed, %zu errors, %zu skipped)",
 			     fh->name, verdict_exit_meaning(fh->exit_status), t->passed,
 			     t->failures, t->errors, t->skipped);
 	}
-	term_println(stdout, "%zu host%s, %zu requirement%s: %zu passed, %zu failed, %zu error%s, "
+	termsafe_println(stdout, "%zu host%s, %zu requirement%s: %zu passed, %zu failed, %zu error%s, "
 		     "%zu skipped; exit status %d", fl->nhosts, fl->nhosts == 1 ? "" : "s",
 		     fl->totals.tests, fl->totals.tests == 1 ? "" : "s", fl->totals.passed,
 		     fl->totals.failures, fl->totals.errors, fl->totals.errors == 1 ? "" : "s",
 		     fl->totals.skipped, merge_exit_status(fl));
-	term_println(stdout, "reports: %s, %s, %s", fl->html_path, fl->junit_path, fl->json_path);
+	termsafe_println(stdout, "reports: %s, %s, %s", fl->html_path, fl->junit_path, fl->json_path);
 }
 
 int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx)
@@ -157,13 +157,13 @@ int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx)
 	char err[900];
 	struct merge fl;
 	if (merge_begin(&fl, outdir, ctx->cmdline, err, sizeof err) != 0) {
-		term_println(stderr, "rtconform merge: %s", err);
+		termsafe_println(stderr, "rtconform merge: %s", err);
 		rc = EXIT_USAGE;
 	}
 	if (!rc)
 		rc = add_inputs(&fl, inputs, n);
 	if (!rc && merge_finish(&fl, err, sizeof err) != 0) {
-		term_println(stderr, "rtconform merge: %s", err);
+		termsafe_println(stderr, "rtconform merge: %s", err);
 		rc = EXIT_USAGE;
 	}
 	if (!rc) {

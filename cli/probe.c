@@ -52,14 +52,14 @@ static int take_option(int c, struct requirement *req, struct probe_args *a)
 	switch (c) {
 	case 'p':
 		if (a->nkv >= REQ_MAX_PARAMS || !strchr(optarg, '=')) {
-			term_println(stderr, "rtconform probe: --param wants K=V, got '%s'", optarg);
+			termsafe_println(stderr, "rtconform probe: --param wants K=V, got '%s'", optarg);
 			return EXIT_USAGE;
 		}
 		a->kv[a->nkv++] = optarg;
 		return 0;
 	case 'P':
 		if (req_policy_parse(optarg, &req->policy, err, sizeof err) != 0) {
-			term_println(stderr, "rtconform probe: --policy: %s", err);
+			termsafe_println(stderr, "rtconform probe: --policy: %s", err);
 			return EXIT_USAGE;
 		}
 		return 0;
@@ -79,8 +79,8 @@ static int take_option(int c, struct requirement *req, struct probe_args *a)
 		return cli_parse_count("probe", "--warmup", optarg, 0, REQ_MAX_ITERATIONS,
 				       &req->warmup) ? EXIT_USAGE : 0;
 	default: /* 't' */
-		if (duration_parse_ns(optarg, false, &req->timeout_ns, err, sizeof err)) {
-			term_println(stderr, "rtconform probe: --timeout: %s", err);
+		if (units_duration_parse_ns(optarg, false, &req->timeout_ns, err, sizeof err)) {
+			termsafe_println(stderr, "rtconform probe: --timeout: %s", err);
 			return EXIT_USAGE;
 		}
 		return 0;
@@ -123,24 +123,24 @@ static int complete_requirement(int argc, char **argv, struct requirement *req,
 {
 	char err[300];
 	if (optind != argc - 1) {
-		term_println(stderr, "rtconform probe: give exactly one probe name (see rtconform list)");
+		termsafe_println(stderr, "rtconform probe: give exactly one probe name (see rtconform list)");
 		return EXIT_USAGE;
 	}
 	req->probe = argv[optind];
 	if (!probe_find(req->probe)) {
-		term_println(stderr, "rtconform probe: unknown probe '%s' (see rtconform list)",
+		termsafe_println(stderr, "rtconform probe: unknown probe '%s' (see rtconform list)",
 			req->probe);
 		return EXIT_USAGE;
 	}
 	if (a->prio && req->policy == POLICY_OTHER) {
-		term_println(stderr, "rtconform probe: --priority needs --policy fifo or rr");
+		termsafe_println(stderr, "rtconform probe: --priority needs --policy fifo or rr");
 		return EXIT_USAGE;
 	}
 	/* Unlike a file, the command line may leave the priority out: the
 	 * highest of a real-time policy. */
 	const char *prio = a->prio || req->policy == POLICY_OTHER ? a->prio : "max";
 	if (req_priority_parse(prio, req, err, sizeof err) != 0) {
-		term_println(stderr, "rtconform probe: --priority: %s", err);
+		termsafe_println(stderr, "rtconform probe: --priority: %s", err);
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < a->nkv; i++) {
@@ -155,7 +155,7 @@ static int complete_requirement(int argc, char **argv, struct requirement *req,
 	struct diag_list d = { 0 };
 	if (validate_file(file, &probe_catalog, &d)) {
 		for (size_t i = 0; i < d.n; i++)
-			term_println(stderr, "rtconform probe: %s", d.msgs[i]);
+			termsafe_println(stderr, "rtconform probe: %s", d.msgs[i]);
 		diag_free(&d);
 		return EXIT_USAGE;
 	}
@@ -169,20 +169,20 @@ static int measure(const struct requirement *req, const struct req_file *file,
 	char err[300];
 	struct timebase tb;
 	if (timebase_init(&tb, err, sizeof err) != 0) {
-		term_println(stderr, "rtconform probe: timebase: %s", err);
+		termsafe_println(stderr, "rtconform probe: timebase: %s", err);
 		return EXIT_NOT_MEASURED;
 	}
 	struct run_options ro = { .self_dir = self_dir };
 	ro.interrupted = cli_become_supervisor();
 	struct req_result res;
 	runner_run(req, file, &ro, &res);
-	term_print(stdout, "probe %s, policy %s", req->probe, policy_name(req->policy));
+	termsafe_print(stdout, "probe %s, policy %s", req->probe, policy_name(req->policy));
 	if (req->policy != POLICY_OTHER)
 		printf(" priority %d", res.priority);
-	term_println(stdout, ", timebase %s (%.3f MHz)", tb.name, tb.freq_hz / 1e6);
+	termsafe_println(stdout, ", timebase %s (%.3f MHz)", tb.name, tb.freq_hz / 1e6);
 	int rc = EXIT_PASS;
 	if (res.verdict == VERDICT_ERROR) {
-		term_println(stdout, "error: %s", res.reason);
+		termsafe_println(stdout, "error: %s", res.reason);
 		rc = EXIT_NOT_MEASURED;
 	} else {
 		report_write_result_detail(&res, stdout);

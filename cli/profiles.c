@@ -58,14 +58,14 @@ static size_t profile_names(const struct cli_ctx *ctx, char ***out)
 		n = 0;
 	char **names = calloc((size_t)n + 1, sizeof *names);
 	if (!names || !(names[0] = strdup(DEFAULT_PROFILE))) {
-		term_println(stderr, "rtconform: out of memory");
+		termsafe_println(stderr, "rtconform: out of memory");
 		exit(EXIT_USAGE);
 	}
 	for (int i = 0; i < n; i++) {
 		names[i + 1] = strndup(ents[i]->d_name, strlen(ents[i]->d_name) - 4);
 		free(ents[i]);
 		if (!names[i + 1]) {
-			term_println(stderr, "rtconform: out of memory");
+			termsafe_println(stderr, "rtconform: out of memory");
 			exit(EXIT_USAGE);
 		}
 	}
@@ -131,18 +131,18 @@ int cli_list_profiles(const struct cli_ctx *ctx)
 		struct diag_list d = { 0 };
 		struct req_file *f = cli_load_profile(ctx, names[i], &d);
 		if (f) {
-			term_println(stdout, "%-20s %3zu requirements  %s", names[i], f->nreqs,
+			termsafe_println(stdout, "%-20s %3zu requirements  %s", names[i], f->nreqs,
 				     f->title ? f->title : "");
 			req_file_free(f);
 		} else {
-			term_println(stdout, "%-20s invalid: %s", names[i], d.n ? d.msgs[0] : "?");
+			termsafe_println(stdout, "%-20s invalid: %s", names[i], d.n ? d.msgs[0] : "?");
 			rc = EXIT_USAGE;
 		}
 		diag_free(&d);
 	}
 	free_names(names, n);
 	putchar('\n');
-	term_println(stdout, "(default is built in; the others are in %s)",
+	termsafe_println(stdout, "(default is built in; the others are in %s)",
 		     ctx->profile_dir && ctx->profile_dir[0] ? ctx->profile_dir :
 							       "no profile directory found");
 	return rc;

@@ -28,10 +28,10 @@ int cli_progress_init(struct cli_progress *p, bool quiet)
 	if (iv && iv[0]) {
 		char err[200];
 		uint64_t ns;
-		if (duration_parse_ns(iv, false, &ns, err, sizeof err) != 0) {
+		if (units_duration_parse_ns(iv, false, &ns, err, sizeof err) != 0) {
 			char safe[64];
-			term_println(stderr, "rtconform run: RTC_PROGRESS_INTERVAL=\"%s\": %s",
-				     term_escape(iv, safe, sizeof safe), err);
+			termsafe_println(stderr, "rtconform run: RTC_PROGRESS_INTERVAL=\"%s\": %s",
+				     termsafe_escape(iv, safe, sizeof safe), err);
 			return EXIT_USAGE;
 		}
 		p->interval = (double)ns / 1e9;
@@ -45,7 +45,7 @@ static void how_far(const struct req_result *r, uint32_t runs_done, uint64_t run
 {
 	if (r->duration_ns) {
 		char d[32];
-		fmt_ns((double)r->duration_ns, d, sizeof d);
+		units_fmt_ns((double)r->duration_ns, d, sizeof d);
 		snprintf(buf, len, "%.1f s of %s", elapsed, d);
 	} else {
 		snprintf(buf, len, "%u/%llu runs done, %.1f s", runs_done,
@@ -60,7 +60,7 @@ void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t 
 	char id[256], far[96];
 	if (ps->quiet)
 		return;
-	term_escape(r->req->id, id, sizeof id); /* our own \r and ESC only */
+	termsafe_escape(r->req->id, id, sizeof id); /* our own \r and ESC only */
 	how_far(r, runs_done, runs_total, elapsed, far, sizeof far);
 	if (!ps->tty) {
 		/* A line now and then, so a CI log shows the run is alive. */
@@ -104,8 +104,8 @@ void cli_progress_done(struct cli_progress *p, const char *id, const struct req_
 	p->last_line = 0;
 	if (p->quiet)
 		return;
-	term_escape(id, safe, sizeof safe);
-	term_escape(key_figure(res), fig, sizeof fig);
+	termsafe_escape(id, safe, sizeof safe);
+	termsafe_escape(key_figure(res), fig, sizeof fig);
 	const char *on = p->colour ? report_verdict_sgr(res->verdict) : "";
 	fprintf(stderr, "%s[%zu/%zu] %s: %s%s%s, %s (%.1f s)\n", p->tty ? "\r\033[K" : "",
 		p->index, p->total, safe, on, verdict_name(res->verdict), on[0] ? REPORT_SGR_RESET : "",

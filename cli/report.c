@@ -64,14 +64,14 @@ static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS],
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		if (c >= OUT_OPT && c < OUT_OPT + REPORT_NKINDS) {
 			if (!optarg[0]) {
-				term_println(stderr, "rtconform report: %s: empty value",
+				termsafe_println(stderr, "rtconform report: %s: empty value",
 					     kind_option[c - OUT_OPT]);
 				return EXIT_USAGE;
 			}
 			out[c - OUT_OPT] = optarg;
 		} else if (c == CSV_OPT || c == LAVA_OPT) {
 			if (!optarg[0]) {
-				term_println(stderr, "rtconform report: %s: empty value",
+				termsafe_println(stderr, "rtconform report: %s: empty value",
 					     c == CSV_OPT ? "--csv" : "--lava");
 				return EXIT_USAGE;
 			}
@@ -84,7 +84,7 @@ static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS],
 		}
 	}
 	if (optind != argc - 1) {
-		term_println(stderr, "rtconform report: give exactly one results.json "
+		termsafe_println(stderr, "rtconform report: give exactly one results.json "
 			     "(see rtconform report --help)");
 		return EXIT_USAGE;
 	}
@@ -93,7 +93,7 @@ static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS],
 			return REPORT_GO_ON;
 	if (x->csv || x->lava)
 		return REPORT_GO_ON;
-	term_println(stderr, "rtconform report: nothing to write: give --html, --json, --junit, "
+	termsafe_println(stderr, "rtconform report: nothing to write: give --html, --json, --junit, "
 		     "--summary and/or --lava FILE, or --csv DIR");
 	return EXIT_USAGE;
 }
@@ -110,18 +110,18 @@ static int check_outputs(const char *input, const char *const out[REPORT_NKINDS]
 			continue;
 		canon[k] = cli_canonical_path(out[k]);
 		if (canon[k] && in && strcmp(canon[k], in) == 0) {
-			term_println(stderr, "rtconform report: %s %s would overwrite the input",
+			termsafe_println(stderr, "rtconform report: %s %s would overwrite the input",
 				     kind_option[k], out[k]);
 			rc = EXIT_USAGE;
 		}
 		for (int j = 0; j < k && !rc; j++)
 			if (canon[j] && canon[k] && strcmp(canon[j], canon[k]) == 0) {
-				term_println(stderr, "rtconform report: %s and %s are the same file "
+				termsafe_println(stderr, "rtconform report: %s and %s are the same file "
 					     "(%s)", kind_option[j], kind_option[k], out[k]);
 				rc = EXIT_USAGE;
 			}
 		if (!rc && report_check_writable(out[k], err, sizeof err) != 0) {
-			term_println(stderr, "rtconform report: %s", err);
+			termsafe_println(stderr, "rtconform report: %s", err);
 			rc = EXIT_USAGE;
 		}
 	}
@@ -160,7 +160,7 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 	char err[700];
 	struct report_view v;
 	if (report_view_read(argv[optind], &v, err, sizeof err) != 0) {
-		term_println(stderr, "rtconform report: %s", err);
+		termsafe_println(stderr, "rtconform report: %s", err);
 		return EXIT_USAGE;
 	}
 	if ((rc = check_outputs(argv[optind], out)) != 0 ||
@@ -170,25 +170,25 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 	}
 	for (int k = 0; k < REPORT_NKINDS; k++)
 		if (out[k] && report_write((enum report_kind)k, &v, out[k], err, sizeof err) != 0) {
-			term_println(stderr, "rtconform report: %s", err);
+			termsafe_println(stderr, "rtconform report: %s", err);
 			rc = EXIT_USAGE;
 		}
 	if (x.csv && cli_write_csv("report", &v, x.csv, argv[optind]) != 0)
 		rc = EXIT_USAGE;
 	if (x.lava && report_write_lava(&v, x.lava, err, sizeof err) != 0) {
-		term_println(stderr, "rtconform report: --lava: %s", err);
+		termsafe_println(stderr, "rtconform report: --lava: %s", err);
 		rc = EXIT_USAGE;
 	}
 	int n = 0;
 	for (int k = 0; !rc && k < REPORT_NKINDS; k++)
 		if (out[k])
-			term_print(stdout, "%s%s", n++ ? ", " : "reports: ", out[k]);
+			termsafe_print(stdout, "%s%s", n++ ? ", " : "reports: ", out[k]);
 	if (!rc && n)
 		putchar('\n');
 	if (!rc && x.csv)
-		term_println(stdout, "csv: %s", x.csv);
+		termsafe_println(stdout, "csv: %s", x.csv);
 	if (!rc && x.lava)
-		term_println(stdout, "lava: %s", x.lava);
+		termsafe_println(stdout, "lava: %s", x.lava);
 	report_view_free(&v);
 	return rc;
 }

@@ -100,7 +100,7 @@ static int check_empty(const struct run_args *a)
 		what = "--lava";
 	if (!what)
 		return RUN_CONTINUE;
-	term_println(stderr, "rtconform run: %s: empty value (see rtconform run --help)", what);
+	termsafe_println(stderr, "rtconform run: %s: empty value (see rtconform run --help)", what);
 	return EXIT_USAGE;
 }
 
@@ -108,10 +108,10 @@ static int check_empty(const struct run_args *a)
 static int parse_duration(const char *v, uint64_t *ns)
 {
 	char err[200], safe[64];
-	if (run_duration_parse(v, ns, err, sizeof err) == 0)
+	if (units_run_duration_parse(v, ns, err, sizeof err) == 0)
 		return 0;
-	term_println(stderr, "rtconform run: --duration \"%s\": %s",
-		     term_escape(v, safe, sizeof safe), err);
+	termsafe_println(stderr, "rtconform run: --duration \"%s\": %s",
+		     termsafe_escape(v, safe, sizeof safe), err);
 	return -1;
 }
 
@@ -123,8 +123,8 @@ static int check_host_label(const char *name)
 	if (!why)
 		return 0;
 	char safe[128];
-	term_println(stderr, "rtconform run: --host-label '%s': %s",
-		     term_escape(name, safe, sizeof safe), why);
+	termsafe_println(stderr, "rtconform run: --host-label '%s': %s",
+		     termsafe_escape(name, safe, sizeof safe), why);
 	return -1;
 }
 
@@ -188,7 +188,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		}
 	}
 	if (a->ro.duration_override && a->ro.runs_override) {
-		term_println(stderr, "rtconform run: --runs and --duration: give one, not both");
+		termsafe_println(stderr, "rtconform run: --runs and --duration: give one, not both");
 		return EXIT_USAGE;
 	}
 	if (cli_progress_init(&a->ps, a->quiet) != 0)
@@ -221,7 +221,7 @@ static int check_only(const char *only, struct req_file **files, size_t nfiles)
 		const char *e = strchr(p, ',');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
 		if (len == 0 || len >= sizeof id) {
-			term_println(stderr, "rtconform run: --only: empty or overlong id in '%s'", only);
+			termsafe_println(stderr, "rtconform run: --only: empty or overlong id in '%s'", only);
 			return EXIT_USAGE;
 		}
 		memcpy(id, p, len);
@@ -231,7 +231,7 @@ static int check_only(const char *only, struct req_file **files, size_t nfiles)
 			for (size_t i = 0; i < files[f]->nreqs && !found; i++)
 				found = strcmp(files[f]->reqs[i].id, id) == 0;
 		if (!found) {
-			term_println(stderr, "rtconform run: --only: no requirement with id '%s'", id);
+			termsafe_println(stderr, "rtconform run: --only: no requirement with id '%s'", id);
 			return EXIT_USAGE;
 		}
 		if (!e)
@@ -254,7 +254,7 @@ static int check_duration(const struct run_args *a, struct req_file **files, siz
 			if (!id_selected(a->only, r->id) || !p ||
 			    !validate_by_time(&p->decl, why, sizeof why))
 				continue;
-			term_println(stderr, "rtconform run: --duration: %s:%ld: requirement %s: %s "
+			termsafe_println(stderr, "rtconform run: --duration: %s:%ld: requirement %s: %s "
 				     "(leave it out with --only)", files[f]->path, r->line, r->id, why);
 			rc = EXIT_USAGE;
 		}
@@ -279,7 +279,7 @@ static int check_collisions(const struct run_args *a, char *const out_path[REPOR
 		for (size_t f = 0; canon[k] && f < nfiles && !rc; f++) {
 			char *in = realpath(files[f]->path, NULL);
 			if (in && strcmp(in, canon[k]) == 0) {
-				term_println(stderr, "rtconform run: %s (%s) would overwrite the "
+				termsafe_println(stderr, "rtconform run: %s (%s) would overwrite the "
 					     "requirements file %s", out_label(a, k), out_path[k],
 					     files[f]->path);
 				rc = EXIT_USAGE;
@@ -288,7 +288,7 @@ static int check_collisions(const struct run_args *a, char *const out_path[REPOR
 		}
 		for (int j = 0; j < k && canon[k] && !rc; j++)
 			if (canon[j] && strcmp(canon[j], canon[k]) == 0) {
-				term_println(stderr, "rtconform run: %s and %s are the same file (%s)",
+				termsafe_println(stderr, "rtconform run: %s and %s are the same file (%s)",
 					     out_label(a, j), out_label(a, k), out_path[k]);
 				rc = EXIT_USAGE;
 			}
@@ -306,7 +306,7 @@ static struct cli_file *other_files(const struct run_args *a, char *const out_pa
 {
 	struct cli_file *f = calloc(REPORT_NKINDS + nfiles, sizeof *f);
 	if (!f) {
-		term_println(stderr, "rtconform run: out of memory");
+		termsafe_println(stderr, "rtconform run: out of memory");
 		return NULL;
 	}
 	for (int k = 0; k < REPORT_NKINDS; k++)
@@ -344,7 +344,7 @@ static int prepare_outputs(const struct run_args *a, char *out_path[REPORT_NKIND
 		out_path[k] = a->explicit_path[k] ? strdup(a->explicit_path[k])
 						  : cli_join_path(a->outdir, out_names[k]);
 		if (!out_path[k]) {
-			term_println(stderr, "rtconform run: out of memory");
+			termsafe_println(stderr, "rtconform run: out of memory");
 			return EXIT_USAGE;
 		}
 	}
@@ -353,7 +353,7 @@ static int prepare_outputs(const struct run_args *a, char *out_path[REPORT_NKIND
 	bool dir_was_there = stat(a->outdir, &st) == 0;
 	for (int k = 0; k < REPORT_NKINDS && !rc; k++) {
 		if (report_check_writable(out_path[k], err, sizeof err) != 0) {
-			term_println(stderr, "rtconform run: %s", err);
+			termsafe_println(stderr, "rtconform run: %s", err);
 			rc = EXIT_USAGE;
 		}
 	}
@@ -370,7 +370,7 @@ static int prepare_outputs(const struct run_args *a, char *out_path[REPORT_NKIND
 
 static void out_of_memory(void)
 {
-	term_println(stderr, "rtconform run: out of memory building the reports");
+	termsafe_println(stderr, "rtconform run: out of memory building the reports");
 	abort(); /* the results cannot be reported: never exit as if they were */
 }
 
@@ -426,19 +426,19 @@ static int print_table(const struct report_view *view, int rc, bool all_written,
 				 all_written ? NULL : "a report could not be written (see above)",
 				 cli_colour(STDOUT_FILENO));
 	if (all_written)
-		term_println(m, "reports: %s, %s, %s, %s", out_path[REPORT_JUNIT],
+		termsafe_println(m, "reports: %s, %s, %s, %s", out_path[REPORT_JUNIT],
 			     out_path[REPORT_SUMMARY], out_path[REPORT_HTML], out_path[REPORT_JSON]);
 	if (all_written && csv_dir)
-		term_println(m, "csv: %s", csv_dir);
+		termsafe_println(m, "csv: %s", csv_dir);
 	if (all_written && lava)
-		term_println(m, "lava: %s", lava);
+		termsafe_println(m, "lava: %s", lava);
 	if (fclose(m) != 0)
 		out_of_memory();
 	int e = cli_write_stdout(text, len, interrupted, seen);
 	free(text);
 	if (!e)
 		return 0;
-	term_println(stderr, "rtconform run: standard output: %s; the reports are written%s",
+	termsafe_println(stderr, "rtconform run: standard output: %s; the reports are written%s",
 		     e == -EINTR ? "interrupted while blocked" : strerror(-e),
 		     all_written ? "" : " as far as said above");
 	return EXIT_NOT_MEASURED;
@@ -459,7 +459,7 @@ static int write_reports(const struct report_view *view, char *out_path[REPORT_N
 	bool all_written = true;
 	for (int k = 0; k < REPORT_NKINDS; k++) {
 		if (report_write((enum report_kind)k, view, out_path[k], err, sizeof err) != 0) {
-			term_println(stderr, "rtconform run: %s", err);
+			termsafe_println(stderr, "rtconform run: %s", err);
 			rc = EXIT_NOT_MEASURED;
 			all_written = false;
 		}
@@ -469,7 +469,7 @@ static int write_reports(const struct report_view *view, char *out_path[REPORT_N
 		all_written = false;
 	}
 	if (lava && report_write_lava(view, lava, err, sizeof err) != 0) {
-		term_println(stderr, "rtconform run: --lava: %s", err);
+		termsafe_println(stderr, "rtconform run: --lava: %s", err);
 		rc = EXIT_NOT_MEASURED;
 		all_written = false;
 	}
@@ -484,7 +484,7 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	char err[600];
 	struct timebase tb;
 	if (timebase_init(&tb, err, sizeof err) != 0) {
-		term_println(stderr, "rtconform run: timebase: %s", err);
+		termsafe_println(stderr, "rtconform run: timebase: %s", err);
 		return EXIT_NOT_MEASURED;
 	}
 	/* The machine as `rtconform env` judges it, taken once: every report

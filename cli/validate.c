@@ -17,12 +17,12 @@ int cmd_validate(int argc, char **argv, const struct cli_ctx *ctx)
 		return 0;
 	}
 	if (argc < 2) {
-		term_println(stderr, "rtconform validate: no file given (usage: rtconform validate FILE...)");
+		termsafe_println(stderr, "rtconform validate: no file given (usage: rtconform validate FILE...)");
 		return EXIT_USAGE;
 	}
 	for (int i = 1; i < argc; i++)
 		if (argv[i][0] == '-' && argv[i][1]) {
-			term_println(stderr, "rtconform validate: unknown option '%s'", argv[i]);
+			termsafe_println(stderr, "rtconform validate: unknown option '%s'", argv[i]);
 			return EXIT_USAGE;
 		}
 	struct req_file **files;
@@ -31,7 +31,7 @@ int cmd_validate(int argc, char **argv, const struct cli_ctx *ctx)
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < n; i++)
-		term_println(stdout, "%s: valid (%zu requirements)", files[i]->path, files[i]->nreqs);
+		termsafe_println(stdout, "%s: valid (%zu requirements)", files[i]->path, files[i]->nreqs);
 	cli_free_files(files, n);
 	return 0;
 }

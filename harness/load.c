@@ -144,7 +144,7 @@ int load_start(const struct req_load *l, struct load_proc *lp, char *err, size_t
 	/* The command as run, or as it would have been run. */
 	argv[0] = found ? path : (char *)LOAD_TOOL;
 	for (int i = 0; i < argc; i++)
-		shell_quote_append(lp->cmd, sizeof lp->cmd, argv[i]);
+		quote_shell_append(lp->cmd, sizeof lp->cmd, argv[i]);
 	if (!found) {
 		const char *env = getenv("PATH");
 		snprintf(err, len, "the load needs %s, which is not installed (not found in "

@@ -47,7 +47,7 @@ void runinfo_collect_facts(struct fingerprint *fp, const struct host_facts *hf,
 			   const struct timebase *tb)
 {
 	fingerprint_add_host(fp, hf);
-	locale_t old = num_c_enter();
+	locale_t old = numfmt_c_enter();
 	fingerprint_add(fp, "rtconform.version", "%s", runinfo_version);
 	fingerprint_add(fp, "rtconform.commit", "%s", runinfo_commit);
 #ifdef RTC_SANITIZED
@@ -78,7 +78,7 @@ void runinfo_collect_facts(struct fingerprint *fp, const struct host_facts *hf,
 			fingerprint_add(fp, "timebase.note", "%s", tb->reason);
 	}
 
-	num_c_leave(old);
+	numfmt_c_leave(old);
 }
 
 static void add_utc(struct fingerprint *fp, const char *key, time_t t)

@@ -91,7 +91,7 @@ struct result_shm *result_alloc(unsigned nmetrics, size_t *bytes);
 /* The same with nseries per-CPU series after the metrics. */
 struct result_shm *result_alloc_series(unsigned nmetrics, unsigned nseries, size_t *bytes);
 /* Result memory as a requirement of probe d gets it: d's metrics and the
- * harness's (decl_nmetrics), each of its kind, and nseries series. */
+ * harness's (probe_decl_nmetrics), each of its kind, and nseries series. */
 struct result_shm *result_alloc_for(const struct probe_decl *d, unsigned nseries, size_t *bytes);
 
 #endif

@@ -55,7 +55,7 @@ static void how_far(const struct req_result *out, uint64_t runs, char *buf, size
 	uint32_t done = out->res->runs_done;
 	if (out->duration_ns) {
 		char d[32];
-		fmt_ns((double)out->duration_ns, d, sizeof d);
+		units_fmt_ns((double)out->duration_ns, d, sizeof d);
 		snprintf(buf, len, "%u recorded run%s of a %s run by time", done,
 			 done == 1 ? "" : "s", d);
 	} else {
@@ -88,8 +88,8 @@ void runner_classify(struct req_result *out, uint64_t runs, const struct worker_
 		/* In the unit that suits each: "1.2 ms", "30 s" (a 1 ms timeout
 		 * is no "0.0 s"). */
 		char after[32], limit[32];
-		fmt_ns(out->seconds * 1e9, after, sizeof after);
-		fmt_ns((double)(r->timeout_ns + out->duration_ns), limit, sizeof limit);
+		units_fmt_ns(out->seconds * 1e9, after, sizeof after);
+		units_fmt_ns((double)(r->timeout_ns + out->duration_ns), limit, sizeof limit);
 		req_result_error(out, r, f,
 				 "timed out after %s (timeout %s; %s done); the worker was killed",
 				 after, limit, far);

@@ -86,8 +86,8 @@ static void make_signed(struct metric_data *m)
  * with signed_room = decl_has_signed(d). */
 static void result_set_kinds(struct result_shm *r, const struct probe_decl *d)
 {
-	for (unsigned i = 0; i < r->nmetrics && i < decl_nmetrics(d); i++) {
-		result_metric(r, i)->kind = decl_metric(d, i)->kind;
+	for (unsigned i = 0; i < r->nmetrics && i < probe_decl_nmetrics(d); i++) {
+		result_metric(r, i)->kind = probe_decl_metric(d, i)->kind;
 		if (i < 32 && (d->signed_metrics >> i & 1u))
 			make_signed(result_metric(r, i));
 	}
@@ -113,7 +113,7 @@ static struct result_shm *alloc_closed(unsigned nmetrics, unsigned nseries, bool
 
 struct result_shm *result_alloc_for(const struct probe_decl *d, unsigned nseries, size_t *bytes)
 {
-	struct result_shm *r = alloc_closed((unsigned)decl_nmetrics(d), nseries,
+	struct result_shm *r = alloc_closed((unsigned)probe_decl_nmetrics(d), nseries,
 					    decl_has_signed(d), bytes);
 	if (r)
 		result_set_kinds(r, d);
@@ -140,7 +140,7 @@ void runner_counts(const struct requirement *r, const struct run_options *o,
 		 * the most demanding percentile, up to the file's own count. */
 		uint64_t need = 1;
 		for (size_t i = 0; i < r->nlimits; i++) {
-			uint64_t n = stat_min_samples(&r->limits[i].stat);
+			uint64_t n = statistic_min_samples(&r->limits[i].stat);
 			if (n > need)
 				need = n;
 		}
@@ -214,7 +214,7 @@ int runner_prepare(const struct requirement *r, const struct req_file *f,
 		return -1;
 	}
 
-	out->res = result_alloc_fd((unsigned)decl_nmetrics(&p->decl),
+	out->res = result_alloc_fd((unsigned)probe_decl_nmetrics(&p->decl),
 				   p->per_cpu_series ? (unsigned)c->ncpus : 0,
 				   decl_has_signed(&p->decl), &out->res_bytes, &j->res_fd);
 	if (!out->res) {

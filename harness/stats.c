@@ -123,11 +123,11 @@ bool stat_value(const struct metric_data *m, const struct statistic *st,
 		return false;
 	const struct hist *h = &m->hist;
 	uint64_t n = metric_samples(m);
-	if (n == 0 || n < stat_min_samples(st))
+	if (n == 0 || n < statistic_min_samples(st))
 		return false;
 	if (m->kind == METRIC_COUNT)
 		return !want_cycles && count_value(h, st, out);
-	if (!stat_fits(st, METRIC_DURATION))
+	if (!statistic_fits(st, METRIC_DURATION))
 		return false;
 	double scale = want_cycles ? m->cycles_per_unit : m->ns_per_unit;
 	/* A zero or nonsense scale would turn every value into 0 and pass every

@@ -52,7 +52,7 @@ void trace_file_name(const char *id, unsigned k, char *buf, size_t len)
 		snprintf(tail, sizeof tail, ".txt");
 	size_t room = len > strlen("trace-") + strlen(tail) + 1 ?
 		len - strlen("trace-") - strlen(tail) - 1 : 0;
-	fname_part(id, room < sizeof part ? room : sizeof part - 1, part);
+	quote_fname_part(id, room < sizeof part ? room : sizeof part - 1, part);
 	snprintf(buf, len, "trace-%s%s", part, tail);
 }
 
@@ -333,10 +333,10 @@ static void tripped_text(const struct result_shm *res, const struct probe *p, ch
 {
 	const struct metric_data *m = result_metric_c(res, res->trace.metric);
 	char v[32], lim[32];
-	fmt_ns((double)res->trace.value * m->ns_per_unit, v, sizeof v);
-	fmt_ns(m->trip_ns, lim, sizeof lim);
-	const struct probe_metric *pm = res->trace.metric < decl_nmetrics(&p->decl)
-						? decl_metric(&p->decl, res->trace.metric) : NULL;
+	units_fmt_ns((double)res->trace.value * m->ns_per_unit, v, sizeof v);
+	units_fmt_ns(m->trip_ns, lim, sizeof lim);
+	const struct probe_metric *pm = res->trace.metric < probe_decl_nmetrics(&p->decl)
+						? probe_decl_metric(&p->decl, res->trace.metric) : NULL;
 	snprintf(buf, len, "%s %s > %s in run %u", pm ? pm->name : "?", v, lim,
 		 res->trace.run + 1);
 }

@@ -84,17 +84,17 @@ enum verdict limit_verdict(enum verdict req_verdict, bool evaluated, bool passed
 static const struct metric_data *limit_metric(const struct req_result *out,
 					      const struct req_limit *l, struct limit_outcome *lo)
 {
-	int mi = out->probe ? decl_metric_index(&out->probe->decl, l->metric) : -1;
+	int mi = out->probe ? probe_decl_metric_index(&out->probe->decl, l->metric) : -1;
 	if (mi < 0 || !out->res || (unsigned)mi >= out->res->nmetrics) {
 		snprintf(lo->text, sizeof lo->text, "no metric '%s'", l->metric ? l->metric : "?");
 		return NULL;
 	}
-	const struct probe_metric *pm = decl_metric(&out->probe->decl, (size_t)mi);
+	const struct probe_metric *pm = probe_decl_metric(&out->probe->decl, (size_t)mi);
 	const struct metric_data *m = result_metric_c(out->res, (unsigned)mi);
 	/* The validator keeps these apart; a library caller might not. */
 	if ((m->kind == METRIC_COUNT) != (limit_unit(l) == QTY_COUNT)) {
 		snprintf(lo->text, sizeof lo->text, "metric %s is a %s: the limit's bounds %s",
-			 pm->name, metric_kind_name(m->kind),
+			 pm->name, probe_decl_metric_kind_name(m->kind),
 			 m->kind == METRIC_COUNT ? "must have no unit" : "need a unit");
 		return NULL;
 	}
@@ -111,13 +111,13 @@ static bool judge_limit(struct req_result *out, size_t i)
 	if (!m)
 		return false;
 	char st[32], n[48];
-	stat_name(&l->stat, st, sizeof st);
+	statistic_name(&l->stat, st, sizeof st);
 	bool cycles = limit_in_cycles(l);
 	bool count = m->kind == METRIC_COUNT;
 	double v;
 	if (!stat_value(m, &l->stat, cycles, &v)) {
 		snprintf(lo->text, sizeof lo->text, "%s %s cannot be computed from %llu %s%s", st,
-			 l->metric ? l->metric : decl_metric(&out->probe->decl, 0)->name,
+			 l->metric ? l->metric : probe_decl_metric(&out->probe->decl, 0)->name,
 			 (unsigned long long)m->hist.count, count ? "runs" : "samples",
 			 cycles && m->cycles_per_unit == 0 ? " (cycles need the TSC timebase)" : "");
 		return false;
@@ -127,11 +127,11 @@ static bool judge_limit(struct req_result *out, size_t i)
 	snprintf(n, sizeof n, count ? "%llu runs" : "n=%llu", (unsigned long long)m->hist.count);
 	char mv[40], bound[40];
 	struct quantity q = { v, limit_unit(l) };
-	fmt_qty(&q, mv, sizeof mv);
+	units_fmt_qty(&q, mv, sizeof mv);
 	lo->passed = !(l->has_max && v > l->max.value) && !(l->has_min && v < l->min.value);
 	/* The bound that was missed, else the one that held (max first). */
 	bool on_max = l->has_max && (v > l->max.value || lo->passed);
-	fmt_qty(on_max ? &l->max : &l->min, bound, sizeof bound);
+	units_fmt_qty(on_max ? &l->max : &l->min, bound, sizeof bound);
 	const char *rel = lo->passed ? (on_max ? "<=" : ">=") : (on_max ? ">" : "<");
 	snprintf(lo->text, sizeof lo->text, "%s %s %s %s (%s)", st, mv, rel, bound, n);
 	return true;

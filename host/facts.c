@@ -591,7 +591,7 @@ void host_facts_collect(struct host_facts *f)
 {
 	/* strerror() text goes into the reasons: keep it the C locale's, the
 	 * same on every machine. */
-	locale_t old = num_c_enter();
+	locale_t old = numfmt_c_enter();
 	memset(f, 0, sizeof *f);
 
 	collect_uname(&f->uname);
@@ -620,5 +620,5 @@ void host_facts_collect(struct host_facts *f)
 	collect_thp(&f->thp);
 	host_identity_collect(&f->identity, "");
 
-	num_c_leave(old);
+	numfmt_c_leave(old);
 }

@@ -497,12 +497,12 @@ bool fingerprint_host_value(const struct host_facts *f, const char *key, char *b
 void fingerprint_add_host(struct fingerprint *fp, const struct host_facts *f)
 {
 	/* Values are text in reports that must read the same everywhere. */
-	locale_t old = num_c_enter();
+	locale_t old = numfmt_c_enter();
 	char buf[FP_HOST_VALUE_MAX];
 	for (size_t i = 0; i < sizeof host_keys / sizeof host_keys[0]; i++)
 		if (host_keys[i].value(f, buf, sizeof buf))
 			fingerprint_add(fp, host_keys[i].key, "%s", buf);
-	num_c_leave(old);
+	numfmt_c_leave(old);
 }
 
 

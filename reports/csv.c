@@ -4,7 +4,7 @@
  * Everything comes from the view, so `rtconform report results.json --csv`
  * makes the same bytes as the run did. Numbers are written in the C locale:
  * reals with the fewest digits that read back as the same double
- * (num_fmt_shortest, as results.json: 28252.3625, not 28252.362499999999),
+ * (numfmt_fmt_shortest, as results.json: 28252.3625, not 28252.362499999999),
  * counts as integers. Text fields follow RFC 4180 (quoted when they hold a comma,
  * a quote or a line break; quotes doubled), lines end in LF.
  */
@@ -51,7 +51,7 @@ static void put_text(FILE *f, const char *s)
 static void put_real(FILE *f, double v)
 {
 	char buf[40];
-	num_fmt_shortest(v, buf, sizeof buf);
+	numfmt_fmt_shortest(v, buf, sizeof buf);
 	fputs(buf, f);
 }
 
@@ -92,8 +92,8 @@ static bool name_taken(const struct report_csv *c, const char *name)
 static char *hist_name(const struct report_csv *c, const char *id, const char *metric)
 {
 	char sid[CSV_ID_MAX + 1], smetric[CSV_METRIC_MAX + 1];
-	fname_part(id, CSV_ID_MAX, sid);
-	fname_part(metric, CSV_METRIC_MAX, smetric);
+	quote_fname_part(id, CSV_ID_MAX, sid);
+	quote_fname_part(metric, CSV_METRIC_MAX, smetric);
 	for (unsigned k = 1;; k++) {
 		char *name;
 		int n = k == 1 ? asprintf(&name, "%s.%s.csv", sid, smetric)

@@ -77,7 +77,7 @@ static void fmt_value(const struct rv_value *val, enum qty_unit unit, char *buf,
 		return;
 	}
 	struct quantity q = { val->v, unit };
-	fmt_qty(&q, buf, len);
+	units_fmt_qty(&q, buf, len);
 	html_micro(buf, len);
 }
 
@@ -86,9 +86,9 @@ static void bound_text(const struct rv_limit *l, char *buf, size_t len)
 {
 	char a[48] = "", b[48] = "";
 	if (l->has_max)
-		fmt_qty(&l->max, a, sizeof a);
+		units_fmt_qty(&l->max, a, sizeof a);
 	if (l->has_min)
-		fmt_qty(&l->min, b, sizeof b);
+		units_fmt_qty(&l->min, b, sizeof b);
 	if (l->has_max && l->has_min)
 		snprintf(buf, len, "in [%s, %s]", b, a);
 	else if (l->has_max)
@@ -113,15 +113,15 @@ static void absent_text(const struct rv_metric *m, int stat, char *buf, size_t l
 		snprintf(buf, len, "n/a (no samples)");
 		return;
 	}
-	if (stat_parse(report_view_stats[stat], &st) != 0) {
+	if (statistic_parse(report_view_stats[stat], &st) != 0) {
 		snprintf(buf, len, "n/a");
 		return;
 	}
 	if (st.kind == STAT_RUNS_MEAN_STDDEV)
 		snprintf(buf, len, "n/a (needs 2 runs with samples)");
-	else if (m->count < stat_min_samples(&st))
+	else if (m->count < statistic_min_samples(&st))
 		snprintf(buf, len, "n/a (needs %llu samples)",
-			 (unsigned long long)stat_min_samples(&st));
+			 (unsigned long long)statistic_min_samples(&st));
 	else
 		snprintf(buf, len, "n/a");
 }
@@ -378,8 +378,8 @@ static void facts(struct xw *x, const struct rv_req *r)
 		 r->seconds);
 	fact(x, "Runs", r->measured ? buf : "nothing measured", false);
 	if (r->batch_mean_ns.have) {
-		fmt_ns(r->batch_mean_ns.v, a, sizeof a);
-		fmt_ns(r->batch_stddev_ns.v, b, sizeof b);
+		units_fmt_ns(r->batch_mean_ns.v, a, sizeof a);
+		units_fmt_ns(r->batch_stddev_ns.v, b, sizeof b);
 		snprintf(buf, sizeof buf,
 			 "%s per operation, stddev %s over the runs (total time / iterations, "
 			 "empty-loop overhead subtracted)", a, b);
@@ -847,11 +847,11 @@ static void environment(struct xw *x, const struct report_view *v)
 	if (cwd && cwd[0] == '/') {
 		/* Quoted as the command line is, so pasting it runs nothing a
 		 * directory's name holds ("$(...)", quotes, ;). */
-		size_t len = strlen("cd") + shell_quote_room(cwd) + 1;
+		size_t len = strlen("cd") + quote_shell_room(cwd) + 1;
 		char *cd = malloc(len);
 		if (cd) {
 			snprintf(cd, len, "cd");
-			shell_quote_append(cd, len, cwd);
+			quote_shell_append(cd, len, cwd);
 			xw_textf(x, "%s\n", cd);
 		}
 		free(cd);

@@ -63,7 +63,7 @@ void html_text_micro(struct xw *x, const char *s)
 
 static void fmt_ns_micro(double ns, char *buf, size_t len)
 {
-	fmt_ns(ns, buf, len);
+	units_fmt_ns(ns, buf, len);
 	html_micro(buf, len);
 }
 
@@ -171,7 +171,7 @@ static size_t metric_lines(const struct rv_req *r, const struct rv_metric *m, st
 			if (!(ns > 0) || !isfinite(ns))
 				continue;
 			char b[48];
-			fmt_qty(q, b, sizeof b);
+			units_fmt_qty(q, b, sizeof b);
 			html_micro(b, sizeof b);
 			out[n].ns = is_max ? ns : -ns;
 			out[n].passed = l->verdict == VERDICT_PASS;

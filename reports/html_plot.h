@@ -21,7 +21,7 @@ void html_histogram(struct xw *x, const struct rv_req *r, const struct rv_metric
 void html_cpu_plots(struct xw *x, const struct rv_req *r);
 
 /* report.html writes microseconds as "µs": every " us" after a digit in buf
- * (formatted by fmt_ns, fmt_qty or a judge's sentence) becomes " µs", as
+ * (formatted by units_fmt_ns, units_fmt_qty or a judge's sentence) becomes " µs", as
  * far as len allows. */
 void html_micro(char *buf, size_t len);
 

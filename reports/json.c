@@ -106,7 +106,7 @@ static json_t *count_metric(struct jb *b, const struct rv_metric *m)
 {
 	json_t *o = json_object();
 	set(b, o, "name", json_string(m->name));
-	set(b, o, "kind", json_string(metric_kind_name(m->kind)));
+	set(b, o, "kind", json_string(probe_decl_metric_kind_name(m->kind)));
 	json_t *st = json_object();
 	for (int i = 0; i < RV_NCSTATS; i++)
 		set(b, st, report_view_count_stats[i],
@@ -157,7 +157,7 @@ static json_t *metric(struct jb *b, const struct rv_metric *m)
 		return count_metric(b, m);
 	json_t *o = json_object();
 	set(b, o, "name", json_string(m->name));
-	set(b, o, "kind", json_string(metric_kind_name(m->kind)));
+	set(b, o, "kind", json_string(probe_decl_metric_kind_name(m->kind)));
 	set(b, o, "count", juint(b, m->count, "a sample count"));
 	set(b, o, "overflow", juint(b, m->overflow, "an overflow count"));
 	set(b, o, "ns_per_unit", num(m->ns_per_unit));
@@ -367,7 +367,7 @@ static json_t *document(struct jb *b, const struct report_view *v)
  * a real), "1e-5" (no '+', no leading zeros in the exponent). */
 static void real_text(double v, char *buf, size_t len)
 {
-	num_fmt_shortest(v, buf, len - 2);
+	numfmt_fmt_shortest(v, buf, len - 2);
 	char *e = strchr(buf, 'e');
 	if (!e) {
 		if (!strchr(buf, '.'))
@@ -408,7 +408,7 @@ static char *shortest_reals(const char *in, size_t *len)
 			if (k < sizeof tok && strcspn(p, ".eE") < k) {
 				memcpy(tok, p, k);
 				tok[k] = '\0';
-				double v = num_parse(tok, &ok);
+				double v = numfmt_parse(tok, &ok);
 				if (ok) {
 					real_text(v, buf, sizeof buf);
 					fputs(buf, m);

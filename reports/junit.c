@@ -172,7 +172,7 @@ static void field_num(struct list *l, const char *key, const char *unit, const s
 	char buf[64];
 	if (!v->have)
 		return;
-	num_fmt3(v->v, buf, sizeof buf);
+	numfmt_fmt3(v->v, buf, sizeof buf);
 	field_sep(l);
 	if (unit)
 		fprintf(l->f, "%s_%s=%s", key, unit, buf);
@@ -190,7 +190,7 @@ static void field_count(struct list *l, const char *key, const struct rv_value *
 	if (v->v >= 0 && v->v < 1e19 && v->v == nearbyint(v->v))
 		snprintf(buf, sizeof buf, "%llu", (unsigned long long)v->v);
 	else
-		num_fmt3(v->v, buf, sizeof buf);
+		numfmt_fmt3(v->v, buf, sizeof buf);
 	field_str(l, key, buf);
 }
 
@@ -263,7 +263,7 @@ static void metric_property(struct xw *x, const char *id, const struct rv_metric
 	struct list l;
 	if (!list_open(x, &l))
 		return;
-	field_str(&l, JP_K_KIND, metric_kind_name(m->kind));
+	field_str(&l, JP_K_KIND, probe_decl_metric_kind_name(m->kind));
 	if (m->kind == METRIC_COUNT) {
 		field_u64(&l, JP_K_COUNT, m->count); /* the runs counted */
 		for (int i = 0; i < RV_NCSTATS; i++) {

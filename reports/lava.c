@@ -198,12 +198,12 @@ static char *report_lava_render(const struct report_view *v, size_t *len, char *
 	}
 	struct names ns = {0};
 	int rc = 0;
-	locale_t old = num_c_enter();
+	locale_t old = numfmt_c_enter();
 	build_line(out, v);
 	for (size_t fi = 0; fi < v->nfiles && !rc; fi++)
 		for (size_t i = 0; i < v->files[fi].nreqs && !rc; i++)
 			rc = req_lines(out, &ns, v, &v->files[fi], &v->files[fi].reqs[i]);
-	num_c_leave(old);
+	numfmt_c_leave(old);
 	for (size_t i = 0; i < ns.n; i++)
 		free(ns.v[i]);
 	free(ns.v);

@@ -373,7 +373,7 @@ unsigned report_nmetrics(const struct req_result *r)
 const char *report_metric_name(const struct req_result *r, unsigned i,
 			       char *buf, size_t len)
 {
-	const struct probe_metric *m = r->probe ? decl_metric(&r->probe->decl, i) : NULL;
+	const struct probe_metric *m = r->probe ? probe_decl_metric(&r->probe->decl, i) : NULL;
 	if (m && m->name)
 		return m->name;
 	snprintf(buf, len, "m%u", i);

@@ -90,7 +90,7 @@ bool svg_log_ticks(struct xw *x, const struct svg_log_axis *a)
 			double px = svg_log_x(a, v);
 			svg_line(x, px, a->y, px, a->y + (j ? 3 : 5), "axis");
 			if (j == 0 || a->minor_labels) {
-				fmt_ns(v, buf, sizeof buf);
+				units_fmt_ns(v, buf, sizeof buf);
 				html_micro(buf, sizeof buf);
 				svg_text(x, px, a->y + 16, "middle", NULL, buf);
 			}

@@ -41,7 +41,7 @@ struct svg_log_axis {
 /* Where ns falls on axis a. */
 double svg_log_x(const struct svg_log_axis *a, double ns);
 
-/* The ticks of axis a within its ends, each decade's labelled (fmt_ns, with
+/* The ticks of axis a within its ends, each decade's labelled (units_fmt_ns, with
  * the micro sign): at most one per decade a double can hold. Draws nothing
  * and returns false unless l0 < l1 are finite: the caller says why there
  * is no axis. The axis line itself is the caller's (svg_line, "axis"). */

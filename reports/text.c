@@ -34,9 +34,9 @@ static void limit_text(const struct rv_limit *l, char *buf, size_t len)
 {
 	char a[48], b[48];
 	if (l->has_max)
-		fmt_qty(&l->max, a, sizeof a);
+		units_fmt_qty(&l->max, a, sizeof a);
 	if (l->has_min)
-		fmt_qty(&l->min, b, sizeof b);
+		units_fmt_qty(&l->min, b, sizeof b);
 	if (l->has_max && l->has_min)
 		snprintf(buf, len, "%s %s in [%s, %s]", l->metric, l->statistic, b, a);
 	else if (l->has_max)
@@ -54,7 +54,7 @@ static void measured_text(const struct rv_limit *l, char *buf, size_t len)
 		return;
 	}
 	struct quantity q = { .value = l->measured.v, .unit = rv_limit_unit(l) };
-	fmt_qty(&q, buf, len);
+	units_fmt_qty(&q, buf, len);
 }
 
 struct row {
@@ -214,16 +214,16 @@ void report_write_text(const struct report_view *v, FILE *out)
 void report_write_text_colour(const struct report_view *v, FILE *out, int status,
 			      const char *meaning, bool colour)
 {
-	locale_t old_loc = num_c_enter();
+	locale_t old_loc = numfmt_c_enter();
 	write_text(v, out, status, meaning, colour);
-	num_c_leave(old_loc);
+	numfmt_c_leave(old_loc);
 }
 
 /* A time for people, "n/a" when the view has none. */
 static void fmt_value_ns(const struct rv_value *val, char *buf, size_t len)
 {
 	if (val->have)
-		fmt_ns(val->v, buf, len);
+		units_fmt_ns(val->v, buf, len);
 	else
 		snprintf(buf, len, "n/a");
 }
@@ -233,7 +233,7 @@ static void fmt_count(const struct rv_value *val, char *buf, size_t len)
 {
 	struct quantity q = { val->v, QTY_COUNT };
 	if (val->have)
-		fmt_qty(&q, buf, len);
+		units_fmt_qty(&q, buf, len);
 	else
 		snprintf(buf, len, "n/a");
 }
@@ -271,8 +271,8 @@ static void figure_line(FILE *out, const char *id, const struct rv_req *r, size_
 		fprintf(out, "; %llu beyond the histogram's range",
 			(unsigned long long)m->overflow);
 	if (mi == 0 && r->batch_mean_ns.have) {
-		fmt_ns(r->batch_mean_ns.v, a, sizeof a);
-		fmt_ns(r->batch_stddev_ns.v, b, sizeof b);
+		units_fmt_ns(r->batch_mean_ns.v, a, sizeof a);
+		units_fmt_ns(r->batch_stddev_ns.v, b, sizeof b);
 		fprintf(out, "; batch %s (%s)", a, b);
 	}
 	fputc('\n', out);
@@ -367,13 +367,13 @@ char *report_summary_render(const struct report_view *v, size_t *len, char *why,
 		snprintf(why, whylen, "%s", strerror(errno));
 		return NULL;
 	}
-	locale_t old_loc = num_c_enter();
+	locale_t old_loc = numfmt_c_enter();
 	write_text(v, mem, -1, NULL, false); /* a file: never colour */
 	write_host(v, mem);
 	write_readiness(v, mem);
 	write_figures(v, mem);
 	write_build(v, mem);
-	num_c_leave(old_loc);
+	numfmt_c_leave(old_loc);
 	if (fclose(mem) != 0) {
 		snprintf(why, whylen, "%s", strerror(errno ? errno : ENOMEM));
 		free(data);
@@ -392,11 +392,11 @@ static void stat_line(FILE *out, const struct rv_metric *m, int i)
 {
 	const char *name = report_view_stats[i];
 	struct statistic st;
-	if (stat_parse(name, &st) != 0)
+	if (statistic_parse(name, &st) != 0)
 		return;
 	if (m->ns[i].have) {
 		char buf[48];
-		fmt_ns(m->ns[i].v, buf, sizeof buf);
+		units_fmt_ns(m->ns[i].v, buf, sizeof buf);
 		fprintf(out, "  %-18s %s\n", name, buf);
 	} else if (!m->count) {
 		fprintf(out, "  %-18s n/a (no samples)\n", name);
@@ -404,7 +404,7 @@ static void stat_line(FILE *out, const struct rv_metric *m, int i)
 		fprintf(out, "  %-18s n/a (needs 2 runs with samples)\n", name);
 	} else {
 		fprintf(out, "  %-18s n/a (needs %llu samples)\n", name,
-			(unsigned long long)stat_min_samples(&st));
+			(unsigned long long)statistic_min_samples(&st));
 	}
 }
 
@@ -532,8 +532,8 @@ static void write_metric(FILE *out, const struct rv_req *r, size_t mi)
 	unsigned n = rv_req_batch_runs(r);
 	if (mi == 0 && n && r->batch_mean_ns.have) {
 		char a[48], b[48];
-		fmt_ns(r->batch_mean_ns.v, a, sizeof a);
-		fmt_ns(r->batch_stddev_ns.v, b, sizeof b);
+		units_fmt_ns(r->batch_mean_ns.v, a, sizeof a);
+		units_fmt_ns(r->batch_stddev_ns.v, b, sizeof b);
 		fprintf(out, "  %-18s %s (stddev %s over %u run%s; total/N, loop overhead subtracted)\n",
 			"batch", a, b, n, n == 1 ? "" : "s");
 	}
@@ -549,13 +549,13 @@ static void write_series(FILE *out, const struct rv_req *r)
 		const struct rv_series *sr = &r->series[s];
 		char a[32] = "-", b[32] = "-", c[32] = "-", d[32] = "n/a";
 		if (sr->ns[RVS_MIN].have)
-			fmt_ns(sr->ns[RVS_MIN].v, a, sizeof a);
+			units_fmt_ns(sr->ns[RVS_MIN].v, a, sizeof a);
 		if (sr->ns[RVS_MEAN].have)
-			fmt_ns(sr->ns[RVS_MEAN].v, b, sizeof b);
+			units_fmt_ns(sr->ns[RVS_MEAN].v, b, sizeof b);
 		if (sr->ns[RVS_MAX].have)
-			fmt_ns(sr->ns[RVS_MAX].v, c, sizeof c);
+			units_fmt_ns(sr->ns[RVS_MAX].v, c, sizeof c);
 		if (sr->ns[RVS_P99].have)
-			fmt_ns(sr->ns[RVS_P99].v, d, sizeof d);
+			units_fmt_ns(sr->ns[RVS_P99].v, d, sizeof d);
 		fprintf(out, "  cpu%-3d n %-10llu min %-10s mean %-10s p99 %-10s max %s\n",
 			sr->cpu, (unsigned long long)sr->count, a, b, d, c);
 	}
@@ -614,12 +614,12 @@ static void write_detail(const struct rv_req *r, FILE *out)
 void report_write_result_detail(const struct req_result *r, FILE *out)
 {
 	struct rv_req vr;
-	locale_t old_loc = num_c_enter();
+	locale_t old_loc = numfmt_c_enter();
 	if (report_view_req_from_result(r, &vr) != 0)
 		fprintf(out, "(cannot print the statistics: %s)\n", strerror(ENOMEM));
 	else
 		write_detail(&vr, out);
-	num_c_leave(old_loc);
+	numfmt_c_leave(old_loc);
 	report_view_req_free(&vr);
 }
 
@@ -666,7 +666,7 @@ static void brief_metric(const struct rv_metric *m, FILE *out)
 
 void report_write_req_brief(const struct rv_req *r, FILE *out)
 {
-	locale_t old_loc = num_c_enter();
+	locale_t old_loc = numfmt_c_enter();
 	write_head(r, out);
 	brief_limits(r, out);
 	if (r->measured) {
@@ -675,5 +675,5 @@ void report_write_req_brief(const struct rv_req *r, FILE *out)
 			brief_metric(&r->metrics[i], out);
 		fprintf(out, "histograms and per-run figures: in results.json\n");
 	}
-	num_c_leave(old_loc);
+	numfmt_c_leave(old_loc);
 }

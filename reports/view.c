@@ -87,7 +87,7 @@ static void fill_count(const struct req_result *r, const struct metric_data *m,
 	for (int i = 0; i < RV_NCSTATS; i++) {
 		struct statistic st;
 		double val;
-		if (stat_parse(report_view_count_stats[i], &st) == 0 &&
+		if (statistic_parse(report_view_count_stats[i], &st) == 0 &&
 		    stat_value(m, &st, false, &val))
 			vm->counts[i] = value(true, val);
 	}
@@ -160,11 +160,11 @@ static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metri
 	for (int i = 0; i < RV_NSTATS; i++) {
 		struct statistic st;
 		double val;
-		if (stat_parse(report_view_stats[i], &st) != 0)
+		if (statistic_parse(report_view_stats[i], &st) != 0)
 			continue;
 		/* The same rule as the properties: a statistic the samples are
 		 * too few for is absent, not a number. */
-		if (vm->count < stat_min_samples(&st))
+		if (vm->count < statistic_min_samples(&st))
 			continue;
 		if (stat_value(m, &st, false, &val))
 			vm->ns[i] = value(true, val);
@@ -225,8 +225,8 @@ static void fill_series(const struct req_result *r, struct rv_req *vr, bool *fai
 		for (int i = 0; i < RV_NSERIES_STATS; i++) {
 			struct statistic st;
 			double val;
-			if (stat_parse(report_view_series_stats[i], &st) != 0 ||
-			    vs->count < stat_min_samples(&st))
+			if (statistic_parse(report_view_series_stats[i], &st) != 0 ||
+			    vs->count < statistic_min_samples(&st))
 				continue;
 			if (stat_value(m, &st, false, &val))
 				vs->ns[i] = value(true, val);
@@ -255,7 +255,7 @@ static void fill_limits(const struct req_result *r, struct rv_req *vr, bool *fai
 		char mbuf[16], st[32];
 		vl->metric = dup_clean(l->metric ? l->metric
 					: report_metric_name(r, 0, mbuf, sizeof mbuf), failed);
-		stat_name(&l->stat, st, sizeof st);
+		statistic_name(&l->stat, st, sizeof st);
 		vl->statistic = dup_clean(st, failed);
 		vl->has_max = l->has_max;
 		vl->has_min = l->has_min;
@@ -392,11 +392,11 @@ static void fill_env(const struct report_run *run, struct fingerprint *env)
 		free(name);
 		snprintf(v, sizeof v, "%.0f", tb->freq_hz);
 		fingerprint_add(env, "timebase.freq_hz", "%s", v);
-		num_fmt3(tb->resolution_ns, v, sizeof v);
+		numfmt_fmt3(tb->resolution_ns, v, sizeof v);
 		fingerprint_add(env, "timebase.resolution_ns", "%s", v);
-		num_fmt3(tb->read_min_ns, v, sizeof v);
+		numfmt_fmt3(tb->read_min_ns, v, sizeof v);
 		fingerprint_add(env, "timebase.read_overhead_min_ns", "%s", v);
-		num_fmt3(tb->read_median_ns, v, sizeof v);
+		numfmt_fmt3(tb->read_median_ns, v, sizeof v);
 		fingerprint_add(env, "timebase.read_overhead_median_ns", "%s", v);
 	}
 	if (run->command_line && !(fp && fingerprint_get(fp, "rtconform.command"))) {

@@ -187,7 +187,7 @@ char *xw_render(void (*doc)(struct xw *x, const void *arg), const void *arg, boo
 	struct xw x = { 0 };
 	char *out = NULL;
 	xmlBufferPtr buf = xmlBufferCreate();
-	locale_t old = num_c_enter();
+	locale_t old = numfmt_c_enter();
 	if (buf && (x.w = xmlNewTextWriterMemory(buf, 0))) {
 		if (indent) {
 			xmlTextWriterSetIndent(x.w, 1);
@@ -209,6 +209,6 @@ char *xw_render(void (*doc)(struct xw *x, const void *arg), const void *arg, boo
 		xmlFreeTextWriter(x.w);
 	if (buf)
 		xmlBufferFree(buf);
-	num_c_leave(old);
+	numfmt_c_leave(old);
 	return out;
 }

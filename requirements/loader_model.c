@@ -102,7 +102,7 @@ static void count_attr(struct builder *b, xmlNodePtr n, const char *name, uint64
 
 	if (!v)
 		return;
-	if (count_parse_range(v, allow_zero ? 0 : 1, max, &x, err, sizeof err) == 0) {
+	if (units_count_parse_range(v, allow_zero ? 0 : 1, max, &x, err, sizeof err) == 0) {
 		*out = x;
 	} else {
 		diag_add(b->diags, b->file, loader_line_of(n), "%s=\"%s\": %s", name, v, err);
@@ -128,7 +128,7 @@ static void run_length_attrs(struct builder *b, xmlNodePtr n, struct run_cfg *cf
 		cfg->duration_ns = 0;
 	} else if (dur) {
 		uint64_t ns;
-		if (run_duration_parse(dur, &ns, err, sizeof err) == 0) {
+		if (units_run_duration_parse(dur, &ns, err, sizeof err) == 0) {
 			cfg->duration_ns = ns;
 			cfg->duration_line = loader_line_of(n);
 		} else {
@@ -151,7 +151,7 @@ static void run_attrs(struct builder *b, xmlNodePtr n, struct run_cfg *cfg)
 	v = attr(n, "timeout");
 	if (v) {
 		uint64_t ns;
-		if (duration_parse_ns(v, false, &ns, err, sizeof err) == 0)
+		if (units_duration_parse_ns(v, false, &ns, err, sizeof err) == 0)
 			cfg->timeout_ns = ns;
 		else
 			diag_add(b->diags, b->file, loader_line_of(n), "timeout=\"%s\": %s", v, err);
@@ -333,7 +333,7 @@ static void limit_el(struct builder *b, xmlNodePtr n, struct requirement *r,
 	l->max_text = attr(n, "max");
 	l->min_text = attr(n, "min");
 
-	if (stat_parse(l->stat_text, &l->stat) == 0)
+	if (statistic_parse(l->stat_text, &l->stat) == 0)
 		stat_ok = true;
 	else
 		diag_add(b->diags, b->file, line, "unknown statistic '%s' (expected %s)",
@@ -343,13 +343,13 @@ static void limit_el(struct builder *b, xmlNodePtr n, struct requirement *r,
 		diag_add(b->diags, b->file, line,
 			 "limit on %s needs max= or min= (or both)", l->stat_text);
 	if (l->max_text) {
-		if (bound_parse(l->max_text, &l->max, err, sizeof err) == 0)
+		if (units_bound_parse(l->max_text, &l->max, err, sizeof err) == 0)
 			l->has_max = true;
 		else
 			diag_add(b->diags, b->file, line, "max=\"%s\": %s", l->max_text, err);
 	}
 	if (l->min_text) {
-		if (bound_parse(l->min_text, &l->min, err, sizeof err) == 0)
+		if (units_bound_parse(l->min_text, &l->min, err, sizeof err) == 0)
 			l->has_min = true;
 		else
 			diag_add(b->diags, b->file, line, "min=\"%s\": %s", l->min_text, err);
@@ -376,7 +376,7 @@ static void limit_el(struct builder *b, xmlNodePtr n, struct requirement *r,
 	/* Counts are known from the file, so a statistic the run cannot give
 	 * a meaningful value for is an error now, not a verdict later. */
 	uint64_t samples = cfg->iterations * cfg->runs;
-	uint64_t need = stat_min_samples(&l->stat);
+	uint64_t need = statistic_min_samples(&l->stat);
 	if (need > samples)
 		diag_add(b->diags, b->file, line,
 			 "%s needs at least %llu samples, this requirement takes %llu "
@@ -401,7 +401,7 @@ static void trace_el(struct builder *b, xmlNodePtr n, struct requirement *r)
 	if (!t->threshold_text)
 		return;
 	uint64_t ns;
-	if (duration_parse_ns(t->threshold_text, false, &ns, err, sizeof err) == 0) {
+	if (units_duration_parse_ns(t->threshold_text, false, &ns, err, sizeof err) == 0) {
 		t->has_threshold = true;
 		t->threshold_ns = (double)ns;
 	} else {

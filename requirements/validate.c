@@ -56,12 +56,12 @@ static const char *validate_param_value(const struct probe_decl *p, size_t idx,
 			 p->name, pp->name, value, allowed);
 		return buf;
 	case PARAM_COUNT:
-		if (count_parse(value, UINT64_C(1) << 40, &u, e, sizeof e) == 0)
+		if (units_count_parse(value, UINT64_C(1) << 40, &u, e, sizeof e) == 0)
 			return NULL;
 		snprintf(buf, len, "probe %s: parameter %s: %s", p->name, pp->name, e);
 		return buf;
 	case PARAM_DURATION:
-		if (duration_parse_ns(value, false, &u, e, sizeof e) == 0)
+		if (units_duration_parse_ns(value, false, &u, e, sizeof e) == 0)
 			return NULL;
 		snprintf(buf, len, "probe %s: parameter %s: %s", p->name, pp->name, e);
 		return buf;
@@ -91,7 +91,7 @@ static size_t check_bound(const struct req_file *f, const struct requirement *r,
 			  const struct probe_decl *p, const struct req_limit *l, const char *attr,
 			  const char *text, const struct quantity *q, struct diag_list *d)
 {
-	const struct probe_metric *m = decl_metric(p, (size_t)decl_metric_index(p, l->metric));
+	const struct probe_metric *m = probe_decl_metric(p, (size_t)probe_decl_metric_index(p, l->metric));
 	if (m->kind == METRIC_COUNT && q->unit != QTY_COUNT) {
 		diag_add(d, f->path, l->line, "requirement %s: metric %s of probe %s is a count: "
 			 "write %s=\"%.*s\" without a unit", r->id, m->name, p->name, attr,
@@ -114,12 +114,12 @@ static size_t validate_limit(const struct req_file *f, const struct requirement 
 			     struct diag_list *d)
 {
 	char buf[600];
-	int idx = decl_metric_index(p, l->metric);
+	int idx = probe_decl_metric_index(p, l->metric);
 	if (idx < 0) {
 		const char *names[RTC_MAX_METRICS + 1];
 		size_t n = 0;
-		for (; n < decl_nmetrics(p) && n < RTC_MAX_METRICS; n++)
-			names[n] = decl_metric(p, n)->name;
+		for (; n < probe_decl_nmetrics(p) && n < RTC_MAX_METRICS; n++)
+			names[n] = probe_decl_metric(p, n)->name;
 		names[n] = NULL;
 		join_values(names, buf, sizeof buf);
 		diag_add(d, f->path, l->line,
@@ -127,12 +127,12 @@ static size_t validate_limit(const struct req_file *f, const struct requirement 
 			 r->id, p->name, l->metric, buf);
 		return 1;
 	}
-	const struct probe_metric *m = decl_metric(p, (size_t)idx);
+	const struct probe_metric *m = probe_decl_metric(p, (size_t)idx);
 	size_t problems = 0;
-	if (!stat_fits(&l->stat, m->kind)) {
+	if (!statistic_fits(&l->stat, m->kind)) {
 		diag_add(d, f->path, l->line, "requirement %s: metric %s of probe %s is a %s: "
 			 "statistic %s does not apply (expected %s)", r->id, m->name, p->name,
-			 metric_kind_name(m->kind), l->stat_text, stat_list(m->kind));
+			 probe_decl_metric_kind_name(m->kind), l->stat_text, statistic_list(m->kind));
 		problems++;
 	}
 	if (l->has_max)
@@ -151,8 +151,8 @@ static size_t validate_trace(const struct req_file *f, const struct requirement 
 	if (!t->wanted)
 		return 0;
 	if (t->metric) {
-		int idx = decl_metric_index(p, t->metric);
-		const struct probe_metric *m = idx >= 0 ? decl_metric(p, (size_t)idx) : NULL;
+		int idx = probe_decl_metric_index(p, t->metric);
+		const struct probe_metric *m = idx >= 0 ? probe_decl_metric(p, (size_t)idx) : NULL;
 		if (!m || m->kind != METRIC_DURATION) {
 			diag_add(d, f->path, t->line, "requirement %s: <trace> metric=\"%s\": probe "
 				 "%s has no duration metric of that name (a trace trips on a "
@@ -184,7 +184,7 @@ static size_t validate_req(const struct req_file *f, const struct requirement *r
 {
 	size_t problems = 0;
 	char buf[600];
-	const struct probe_decl *p = catalog_find(cat, r->probe);
+	const struct probe_decl *p = probe_decl_catalog_find(cat, r->probe);
 	if (!p) {
 		probe_names(cat, buf, sizeof buf);
 		diag_add(d, f->path, r->probe_line, "requirement %s: unknown probe '%s' (expected %s)",
@@ -196,7 +196,7 @@ static size_t validate_req(const struct req_file *f, const struct requirement *r
 		values[i] = p->params[i].def;
 	for (size_t i = 0; i < r->nparams; i++) {
 		const struct req_param *rp = &r->params[i];
-		int idx = decl_param_index(p, rp->name);
+		int idx = probe_decl_param_index(p, rp->name);
 		if (idx < 0) {
 			const char *names[PROBE_MAX_PARAMS + 1];
 			size_t n = 0;

@@ -89,7 +89,7 @@ static void fx_limit(struct requirement *q, const char *metric, const char *stat
 		     double min, enum qty_unit unit)
 {
 	struct req_limit *l = &q->limits[q->nlimits++];
-	ck_assert_int_eq(stat_parse(stat, &l->stat), 0);
+	ck_assert_int_eq(statistic_parse(stat, &l->stat), 0);
 	l->metric = (char *)metric;
 	l->stat_text = (char *)stat;
 	if (max > 0) {
@@ -107,7 +107,7 @@ static void fx_count_limit(struct requirement *q, const char *metric, const char
 			   double max)
 {
 	struct req_limit *l = &q->limits[q->nlimits++];
-	ck_assert_int_eq(stat_parse(stat, &l->stat), 0);
+	ck_assert_int_eq(statistic_parse(stat, &l->stat), 0);
 	l->metric = (char *)metric;
 	l->stat_text = (char *)stat;
 	l->has_max = true;

@@ -88,7 +88,7 @@ static void make_req(struct requirement *q, const struct pcase *pc, enum sched_p
 	q->warmup = 2;
 	q->timeout_ns = 60ull * 1000000000ull;
 	struct req_limit *l = &q->limits[q->nlimits++];
-	ck_assert_int_eq(stat_parse("max", &l->stat), 0);
+	ck_assert_int_eq(statistic_parse("max", &l->stat), 0);
 	l->stat_text = (char *)"max";
 	l->has_max = true;
 	l->max.value = 60e9; /* 60 s: only a hang fails it */
@@ -171,10 +171,10 @@ START_TEST(runner_stats_ordered)
 	ck_assert_uint_eq(r.res->runs_done, RUNS);
 
 	struct statistic smin, sp50, smax;
-	ck_assert_int_eq(stat_parse("min", &smin), 0);
-	ck_assert_int_eq(stat_parse("p50", &sp50), 0);
-	ck_assert_int_eq(stat_parse("max", &smax), 0);
-	ck_assert_uint_eq(r.res->nmetrics, decl_nmetrics(&r.probe->decl));
+	ck_assert_int_eq(statistic_parse("min", &smin), 0);
+	ck_assert_int_eq(statistic_parse("p50", &sp50), 0);
+	ck_assert_int_eq(statistic_parse("max", &smax), 0);
+	ck_assert_uint_eq(r.res->nmetrics, probe_decl_nmetrics(&r.probe->decl));
 	ck_assert_str_eq(r.probe->decl.metrics[0].name, "per-op");
 	/* The harness's count metrics: one value per run. */
 	for (unsigned i = (unsigned)r.probe->decl.nmetrics; i < r.res->nmetrics; i++) {

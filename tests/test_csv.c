@@ -116,7 +116,7 @@ static const struct rv_metric *metric_of(const struct rv_req *r, const char *nam
 static void assert_real(const char *field, double want, const char *what)
 {
 	char buf[40];
-	num_fmt_shortest(want, buf, sizeof buf);
+	numfmt_fmt_shortest(want, buf, sizeof buf);
 	ck_assert_msg(strcmp(field, buf) == 0, "%s: '%s', expected '%s'", what, field, buf);
 }
 

@@ -30,7 +30,7 @@ START_TEST(grammar_accepts)
 	char err[200];
 	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
 		uint64_t ns = 0;
-		ck_assert_msg(run_duration_parse(good[i].text, &ns, err, sizeof err) == 0,
+		ck_assert_msg(units_run_duration_parse(good[i].text, &ns, err, sizeof err) == 0,
 			      "'%s' refused: %s", good[i].text, err);
 		ck_assert_msg(ns == good[i].ns, "'%s' is %llu ns", good[i].text,
 			      (unsigned long long)ns);
@@ -60,7 +60,7 @@ START_TEST(grammar_refuses)
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		uint64_t ns = 7;
 		err[0] = 0;
-		int rc = run_duration_parse(bad[i].text, &ns, err, sizeof err);
+		int rc = units_run_duration_parse(bad[i].text, &ns, err, sizeof err);
 		ck_assert_msg(rc == bad[i].rc, "'%s': %d, want %d (%s)", bad[i].text, rc,
 			      bad[i].rc, err);
 		ck_assert_msg(strstr(err, bad[i].words), "'%s': '%s' lacks '%s'", bad[i].text, err,

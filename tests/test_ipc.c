@@ -181,7 +181,7 @@ static void make_req(struct requirement *q, const char *mech, const char *peer,
 	q->warmup = 5;
 	q->timeout_ns = 60ull * 1000000000ull;
 	struct req_limit *l = &q->limits[q->nlimits++];
-	ck_assert_int_eq(stat_parse("max", &l->stat), 0);
+	ck_assert_int_eq(statistic_parse("max", &l->stat), 0);
 	l->stat_text = (char *)"max";
 	l->metric = (char *)"wakeup";
 	l->has_max = true;
@@ -268,9 +268,9 @@ START_TEST(check_accepts_every_combination)
 	const struct probe *p = probe_find("sem-pingpong");
 	ck_assert_ptr_nonnull(p);
 	ck_assert_ptr_nonnull(p->decl.check);
-	ck_assert_int_eq(decl_param_index(&p->decl, "mechanism"), 0);
-	ck_assert_int_eq(decl_param_index(&p->decl, "peer"), 1);
-	ck_assert_int_eq(decl_param_index(&p->decl, "placement"), 2);
+	ck_assert_int_eq(probe_decl_param_index(&p->decl, "mechanism"), 0);
+	ck_assert_int_eq(probe_decl_param_index(&p->decl, "peer"), 1);
+	ck_assert_int_eq(probe_decl_param_index(&p->decl, "placement"), 2);
 	/* The parameter table and the tested list agree. */
 	size_t n = 0;
 	while (p->decl.params[0].values[n])

@@ -77,7 +77,7 @@ static void same_number_as(const char *name, const char *p, const json_t *j)
 		if (json_is_integer(j))
 			snprintf(want, sizeof want, "%lld", (long long)json_integer_value(j));
 		else
-			num_fmt3(json_real_value(j), want, sizeof want);
+			numfmt_fmt3(json_real_value(j), want, sizeof want);
 		ck_assert_msg(strcmp(p, want) == 0, "%s: junit %s, json %.17g", name, p,
 			      json_number_value(j));
 	}
@@ -523,7 +523,7 @@ START_TEST(archive_keeps_doubles_exact)
 	/* 1.0000004 prints "1.000" in junit.xml; the archive keeps it */
 	const struct rv_limit *la = &a.files[0].reqs[0].limits[0], *lb = &b.files[0].reqs[0].limits[0];
 	ck_assert(la->measured.have && la->measured.v == 1.0000004);
-	ck_assert(num_round3(la->measured.v) != la->measured.v);
+	ck_assert(numfmt_round3(la->measured.v) != la->measured.v);
 	ck_assert(lb->measured.have);
 	ck_assert_msg(lb->measured.v == 1.0000004, "read back %.17g", lb->measured.v);
 	ck_assert(lb->max.value == 1234.56789);
@@ -536,7 +536,7 @@ START_TEST(archive_keeps_doubles_exact)
 			      report_view_stats[i], ma->ns[i].v, mb->ns[i].v);
 	}
 	/* the mean of 1496.5 units of 1/3 ns is no decimal with 3 places */
-	ck_assert(num_round3(mb->ns[RV_MEAN].v) != mb->ns[RV_MEAN].v);
+	ck_assert(numfmt_round3(mb->ns[RV_MEAN].v) != mb->ns[RV_MEAN].v);
 	ck_assert(b.files[0].reqs[1].batch_stddev_ns.v == a.files[0].reqs[1].batch_stddev_ns.v);
 	ck_assert(b.files[0].started == 1700000000);
 	report_view_free(&a);

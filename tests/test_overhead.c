@@ -51,7 +51,7 @@ static void make_req(struct requirement *q, const char *probe, const char *const
 	q->warmup = 2;
 	q->timeout_ns = 60ull * 1000000000ull;
 	struct req_limit *l = &q->limits[q->nlimits++];
-	ck_assert_int_eq(stat_parse("max", &l->stat), 0);
+	ck_assert_int_eq(statistic_parse("max", &l->stat), 0);
 	l->stat_text = (char *)"max";
 	l->has_max = true;
 	l->max.value = 60e9; /* 60 s: only a hang fails it */
@@ -69,7 +69,7 @@ static double stat_of(const struct req_result *r, const char *name)
 {
 	struct statistic st;
 	double v = -1;
-	ck_assert_int_eq(stat_parse(name, &st), 0);
+	ck_assert_int_eq(statistic_parse(name, &st), 0);
 	ck_assert_msg(stat_value(result_metric_c(r->res, 0), &st, false, &v), "no %s", name);
 	return v;
 }
@@ -244,10 +244,10 @@ START_TEST(overflow_counted_through_probe_record)
 	struct statistic st;
 	double v;
 	double tick = c.m[0]->ns_per_unit;
-	ck_assert_int_eq(stat_parse("max", &st), 0);
+	ck_assert_int_eq(statistic_parse("max", &st), 0);
 	ck_assert(stat_value(c.m[0], &st, false, &v));
 	ck_assert(v == (double)bigger * tick);
-	ck_assert_int_eq(stat_parse("mean", &st), 0);
+	ck_assert_int_eq(statistic_parse("mean", &st), 0);
 	ck_assert(stat_value(c.m[0], &st, false, &v));
 	ck_assert(v > (double)big / 100 * tick);
 	ck_assert_uint_eq(hist_percentile(h, 99.5), bigger);

@@ -384,7 +384,7 @@ START_TEST(junit_properties)
 	/* p99 needs 1000 samples (have 4000), p99.9 needs 10000 */
 	struct statistic st;
 	double v;
-	ck_assert_int_eq(stat_parse("p99", &st), 0);
+	ck_assert_int_eq(statistic_parse("p99", &st), 0);
 	ck_assert(stat_value(result_metric_c(x->results[0][0].res, 0), &st, false, &v));
 	snprintf(want, sizeof want, "%.3f", v);
 	assert_field(doc, "SEM-RT.per-op", "p99_ns", want);

@@ -54,7 +54,7 @@ static const char *const rejected[] = {
 START_TEST(parse_accepts)
 {
 	struct statistic st = { .kind = STAT_MAX, .pct = -1 };
-	ck_assert_int_eq(stat_parse(accepted[_i].text, &st), 0);
+	ck_assert_int_eq(statistic_parse(accepted[_i].text, &st), 0);
 	ck_assert_int_eq(st.kind, accepted[_i].kind);
 	if (st.kind == STAT_PCT)
 		ck_assert_double_eq(st.pct, accepted[_i].pct); /* correctly rounded */
@@ -64,15 +64,15 @@ END_TEST
 START_TEST(parse_rejects)
 {
 	struct statistic st;
-	ck_assert_msg(stat_parse(rejected[_i], &st) == -EINVAL, "accepted \"%s\"", rejected[_i]);
+	ck_assert_msg(statistic_parse(rejected[_i], &st) == -EINVAL, "accepted \"%s\"", rejected[_i]);
 }
 END_TEST
 
 START_TEST(parse_rejects_null)
 {
 	struct statistic st;
-	ck_assert_int_eq(stat_parse(NULL, &st), -EINVAL);
-	ck_assert_int_eq(stat_parse("max", NULL), -EINVAL);
+	ck_assert_int_eq(statistic_parse(NULL, &st), -EINVAL);
+	ck_assert_int_eq(statistic_parse("max", NULL), -EINVAL);
 }
 END_TEST
 
@@ -80,11 +80,11 @@ START_TEST(name_is_canonical)
 {
 	struct statistic st, again;
 	char buf[64];
-	ck_assert_int_eq(stat_parse(accepted[_i].text, &st), 0);
-	stat_name(&st, buf, sizeof buf);
+	ck_assert_int_eq(statistic_parse(accepted[_i].text, &st), 0);
+	statistic_name(&st, buf, sizeof buf);
 	ck_assert_str_eq(buf, accepted[_i].canonical);
 	/* The canonical name parses back to the very same statistic. */
-	ck_assert_int_eq(stat_parse(buf, &again), 0);
+	ck_assert_int_eq(statistic_parse(buf, &again), 0);
 	ck_assert_int_eq(again.kind, st.kind);
 	ck_assert(again.pct == st.pct);
 }
@@ -103,9 +103,9 @@ START_TEST(name_round_trips_every_hundredth)
 		else
 			snprintf(canon, sizeof canon, "%s", text);
 		struct statistic st;
-		ck_assert_int_eq(stat_parse(text, &st), 0);
+		ck_assert_int_eq(statistic_parse(text, &st), 0);
 		ck_assert_int_eq(st.kind, STAT_PCT);
-		stat_name(&st, buf, sizeof buf);
+		statistic_name(&st, buf, sizeof buf);
 		ck_assert_str_eq(buf, canon);
 	}
 }
@@ -116,14 +116,14 @@ START_TEST(name_truncates_safely)
 	struct statistic st;
 	char buf[4];
 	memset(buf, 'x', sizeof buf);
-	ck_assert_int_eq(stat_parse("runs-mean-stddev", &st), 0);
-	stat_name(&st, buf, sizeof buf);
+	ck_assert_int_eq(statistic_parse("runs-mean-stddev", &st), 0);
+	statistic_name(&st, buf, sizeof buf);
 	ck_assert_str_eq(buf, "run");
-	ck_assert_int_eq(stat_parse("p99.9", &st), 0);
-	stat_name(&st, buf, sizeof buf);
+	ck_assert_int_eq(statistic_parse("p99.9", &st), 0);
+	statistic_name(&st, buf, sizeof buf);
 	ck_assert_str_eq(buf, "p99");
 	buf[0] = 'x';
-	stat_name(&st, buf, 0); /* nothing written */
+	statistic_name(&st, buf, 0); /* nothing written */
 	ck_assert_int_eq(buf[0], 'x');
 }
 END_TEST
@@ -133,8 +133,8 @@ END_TEST
 static uint64_t min_samples_of(const char *name)
 {
 	struct statistic st;
-	ck_assert_int_eq(stat_parse(name, &st), 0);
-	return stat_min_samples(&st);
+	ck_assert_int_eq(statistic_parse(name, &st), 0);
+	return statistic_min_samples(&st);
 }
 
 START_TEST(min_samples_values)
@@ -202,7 +202,7 @@ static double value_of(const struct metric_data *m, const char *name, bool cycle
 {
 	struct statistic st;
 	double v = -1;
-	ck_assert_int_eq(stat_parse(name, &st), 0);
+	ck_assert_int_eq(statistic_parse(name, &st), 0);
 	ck_assert_msg(stat_value(m, &st, cycles, &v), "%s not computed", name);
 	return v;
 }
@@ -211,7 +211,7 @@ static bool computable(const struct metric_data *m, const char *name, bool cycle
 {
 	struct statistic st;
 	double v = -1;
-	ck_assert_int_eq(stat_parse(name, &st), 0);
+	ck_assert_int_eq(statistic_parse(name, &st), 0);
 	bool ok = stat_value(m, &st, cycles, &v);
 	if (!ok)
 		ck_assert_double_eq(v, -1); /* untouched on failure */
@@ -398,11 +398,11 @@ START_TEST(statistics_fit_kinds)
 	};
 	for (size_t i = 0; i < sizeof fit / sizeof fit[0]; i++) {
 		struct statistic st;
-		ck_assert_int_eq(stat_parse(fit[i].name, &st), 0);
-		ck_assert_msg(stat_fits(&st, METRIC_DURATION) == fit[i].duration, "%s", fit[i].name);
-		ck_assert_msg(stat_fits(&st, METRIC_COUNT) == fit[i].count, "%s", fit[i].name);
+		ck_assert_int_eq(statistic_parse(fit[i].name, &st), 0);
+		ck_assert_msg(statistic_fits(&st, METRIC_DURATION) == fit[i].duration, "%s", fit[i].name);
+		ck_assert_msg(statistic_fits(&st, METRIC_COUNT) == fit[i].count, "%s", fit[i].name);
 	}
-	ck_assert(!stat_fits(NULL, METRIC_COUNT));
+	ck_assert(!statistic_fits(NULL, METRIC_COUNT));
 }
 END_TEST
 
@@ -420,16 +420,16 @@ START_TEST(count_values)
 	ck_assert_double_eq(value_of(m, "mean", false), 4);
 	double out = -1;
 	struct statistic st;
-	ck_assert_int_eq(stat_parse("p50", &st), 0);
+	ck_assert_int_eq(statistic_parse("p50", &st), 0);
 	ck_assert(!stat_value(m, &st, false, &out));   /* no percentile of a count */
-	ck_assert_int_eq(stat_parse("total", &st), 0);
+	ck_assert_int_eq(statistic_parse("total", &st), 0);
 	ck_assert(!stat_value(m, &st, true, &out));    /* nor cycles */
 	uint64_t c = 0;
 	ck_assert(metric_run_count(m, 2, &c) && c == 9);
 	ck_assert(!metric_run_count(m, 4, &c));         /* a run that counted nothing */
 	m->kind = METRIC_DURATION;
 	ck_assert(!metric_run_count(m, 2, &c));
-	ck_assert_int_eq(stat_parse("total", &st), 0);
+	ck_assert_int_eq(statistic_parse("total", &st), 0);
 	ck_assert(!stat_value(m, &st, false, &out));   /* no total of a duration */
 	ck_assert_double_eq(out, -1);
 	free(m);

@@ -31,9 +31,9 @@ static const struct {
 START_TEST(escapes)
 {
 	char buf[128];
-	ck_assert_str_eq(term_escape(cases[_i].in, buf, sizeof buf), cases[_i].out);
-	ck_assert_int_eq(term_is_safe(cases[_i].in), strcmp(cases[_i].in, cases[_i].out) == 0);
-	char *d = term_escape_dup(cases[_i].in);
+	ck_assert_str_eq(termsafe_escape(cases[_i].in, buf, sizeof buf), cases[_i].out);
+	ck_assert_int_eq(termsafe_is_safe(cases[_i].in), strcmp(cases[_i].in, cases[_i].out) == 0);
+	char *d = termsafe_escape_dup(cases[_i].in);
 	ck_assert_str_eq(d, cases[_i].out);
 	free(d);
 }
@@ -43,7 +43,7 @@ START_TEST(never_cut_mid_escape)
 {
 	char buf[6];
 	/* "ab\x0a" does not fit in 5 characters: the escape is left out whole */
-	ck_assert_str_eq(term_escape("ab\ncd", buf, sizeof buf), "ab");
+	ck_assert_str_eq(termsafe_escape("ab\ncd", buf, sizeof buf), "ab");
 }
 END_TEST
 

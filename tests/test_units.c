@@ -15,7 +15,7 @@
 
 static char err[256];
 
-/* ---- qty_parse: accepted ---------------------------------------------- */
+/* ---- units_qty_parse: accepted ---------------------------------------------- */
 
 static const struct {
 	const char *text;
@@ -41,7 +41,7 @@ static const struct {
 START_TEST(qty_accepts)
 {
 	struct quantity q = { -1, QTY_CYCLES };
-	int rc = qty_parse(good_qty[_i].text, false, &q, err, sizeof err);
+	int rc = units_qty_parse(good_qty[_i].text, false, &q, err, sizeof err);
 	ck_assert_msg(rc == 0, "'%s' rejected: %s", good_qty[_i].text, err);
 	ck_assert_double_eq_tol(q.value, good_qty[_i].value, good_qty[_i].value * 1e-12);
 	ck_assert_int_eq(q.unit, good_qty[_i].unit);
@@ -51,15 +51,15 @@ END_TEST
 START_TEST(qty_zero)
 {
 	struct quantity q;
-	ck_assert_int_eq(qty_parse("0us", true, &q, err, sizeof err), 0);
+	ck_assert_int_eq(units_qty_parse("0us", true, &q, err, sizeof err), 0);
 	ck_assert_double_eq(q.value, 0);
-	ck_assert_int_eq(qty_parse("0us", false, &q, err, sizeof err), -ERANGE);
+	ck_assert_int_eq(units_qty_parse("0us", false, &q, err, sizeof err), -ERANGE);
 	ck_assert_ptr_nonnull(strstr(err, "greater than zero"));
-	ck_assert_int_eq(qty_parse("0.000 ms", false, &q, err, sizeof err), -ERANGE);
+	ck_assert_int_eq(units_qty_parse("0.000 ms", false, &q, err, sizeof err), -ERANGE);
 }
 END_TEST
 
-/* ---- qty_parse: refused, with the words a user needs ------------------ */
+/* ---- units_qty_parse: refused, with the words a user needs ------------------ */
 
 static const struct {
 	const char *text;
@@ -93,7 +93,7 @@ START_TEST(qty_refuses)
 {
 	struct quantity q = { 42, QTY_NS };
 	err[0] = '\0';
-	int rc = qty_parse(bad_qty[_i].text, true, &q, err, sizeof err);
+	int rc = units_qty_parse(bad_qty[_i].text, true, &q, err, sizeof err);
 	ck_assert_msg(rc == bad_qty[_i].rc, "'%s': rc %d, expected %d", bad_qty[_i].text, rc,
 		      bad_qty[_i].rc);
 	ck_assert_msg(strstr(err, bad_qty[_i].words), "'%s': message '%s' lacks '%s'",
@@ -105,32 +105,32 @@ END_TEST
 START_TEST(qty_null)
 {
 	struct quantity q;
-	ck_assert_int_eq(qty_parse(NULL, true, &q, err, sizeof err), -EINVAL);
+	ck_assert_int_eq(units_qty_parse(NULL, true, &q, err, sizeof err), -EINVAL);
 }
 END_TEST
 
-/* ---- duration_parse_ns ------------------------------------------------ */
+/* ---- units_duration_parse_ns ------------------------------------------------ */
 
 START_TEST(duration_values)
 {
 	uint64_t ns = 0;
-	ck_assert_int_eq(duration_parse_ns("60s", false, &ns, err, sizeof err), 0);
+	ck_assert_int_eq(units_duration_parse_ns("60s", false, &ns, err, sizeof err), 0);
 	ck_assert_uint_eq(ns, 60000000000ull);
-	ck_assert_int_eq(duration_parse_ns("1.5us", false, &ns, err, sizeof err), 0);
+	ck_assert_int_eq(units_duration_parse_ns("1.5us", false, &ns, err, sizeof err), 0);
 	ck_assert_uint_eq(ns, 1500);
-	ck_assert_int_eq(duration_parse_ns("250 ms", false, &ns, err, sizeof err), 0);
+	ck_assert_int_eq(units_duration_parse_ns("250 ms", false, &ns, err, sizeof err), 0);
 	ck_assert_uint_eq(ns, 250000000);
-	ck_assert_int_eq(duration_parse_ns("1.0000000001s", false, &ns, err, sizeof err), 0);
+	ck_assert_int_eq(units_duration_parse_ns("1.0000000001s", false, &ns, err, sizeof err), 0);
 	ck_assert_uint_eq(ns, 1000000000);
-	ck_assert_int_eq(duration_parse_ns("0.6ns", false, &ns, err, sizeof err), 0);
+	ck_assert_int_eq(units_duration_parse_ns("0.6ns", false, &ns, err, sizeof err), 0);
 	ck_assert_uint_eq(ns, 1); /* rounded to whole ns */
-	ck_assert_int_eq(duration_parse_ns("0.12345678912345678912s", false, &ns, err, sizeof err), 0);
+	ck_assert_int_eq(units_duration_parse_ns("0.12345678912345678912s", false, &ns, err, sizeof err), 0);
 	ck_assert_uint_eq(ns, 123456789);
-	ck_assert_int_eq(duration_parse_ns("18446744073709551615ns", false, &ns, err, sizeof err), 0);
+	ck_assert_int_eq(units_duration_parse_ns("18446744073709551615ns", false, &ns, err, sizeof err), 0);
 	ck_assert_uint_eq(ns, UINT64_MAX);
-	ck_assert_int_eq(duration_parse_ns("18446744073.709551615s", false, &ns, err, sizeof err), 0);
+	ck_assert_int_eq(units_duration_parse_ns("18446744073.709551615s", false, &ns, err, sizeof err), 0);
 	ck_assert_uint_eq(ns, UINT64_MAX);
-	ck_assert_int_eq(duration_parse_ns("0s", true, &ns, err, sizeof err), 0);
+	ck_assert_int_eq(units_duration_parse_ns("0s", true, &ns, err, sizeof err), 0);
 	ck_assert_uint_eq(ns, 0);
 }
 END_TEST
@@ -138,34 +138,34 @@ END_TEST
 START_TEST(duration_refuses)
 {
 	uint64_t ns = 7;
-	ck_assert_int_eq(duration_parse_ns("1200cycles", false, &ns, err, sizeof err), -EINVAL);
+	ck_assert_int_eq(units_duration_parse_ns("1200cycles", false, &ns, err, sizeof err), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "not a duration"));
 	ck_assert_ptr_null(strstr(err, "cycles)")); /* the list offered has no cycles */
-	ck_assert_int_eq(duration_parse_ns("0s", false, &ns, err, sizeof err), -ERANGE);
-	ck_assert_int_eq(duration_parse_ns("0.4ns", false, &ns, err, sizeof err), -ERANGE);
+	ck_assert_int_eq(units_duration_parse_ns("0s", false, &ns, err, sizeof err), -ERANGE);
+	ck_assert_int_eq(units_duration_parse_ns("0.4ns", false, &ns, err, sizeof err), -ERANGE);
 	ck_assert_ptr_nonnull(strstr(err, "at least 1 ns"));
-	ck_assert_int_eq(duration_parse_ns("60 sec", false, &ns, err, sizeof err), -EINVAL);
+	ck_assert_int_eq(units_duration_parse_ns("60 sec", false, &ns, err, sizeof err), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "unknown unit 'sec' (expected ns, us, \xc2\xb5s, ms or s)"));
-	ck_assert_int_eq(duration_parse_ns("600 years", false, &ns, err, sizeof err), -EINVAL);
-	ck_assert_int_eq(duration_parse_ns("18446744073.709551616s", false, &ns, err, sizeof err), -ERANGE);
+	ck_assert_int_eq(units_duration_parse_ns("600 years", false, &ns, err, sizeof err), -EINVAL);
+	ck_assert_int_eq(units_duration_parse_ns("18446744073.709551616s", false, &ns, err, sizeof err), -ERANGE);
 	ck_assert_ptr_nonnull(strstr(err, "too large"));
 	ck_assert_uint_eq(ns, 7);
 }
 END_TEST
 
-/* ---- count_parse ------------------------------------------------------ */
+/* ---- units_count_parse ------------------------------------------------------ */
 
 START_TEST(count_values)
 {
 	uint64_t v = 0;
-	ck_assert_int_eq(count_parse("2000", 100000000, &v, err, sizeof err), 0);
+	ck_assert_int_eq(units_count_parse("2000", 100000000, &v, err, sizeof err), 0);
 	ck_assert_uint_eq(v, 2000);
-	ck_assert_int_eq(count_parse("1", 1, &v, err, sizeof err), 0);
+	ck_assert_int_eq(units_count_parse("1", 1, &v, err, sizeof err), 0);
 	ck_assert_uint_eq(v, 1);
-	ck_assert_int_eq(count_parse("0010", 1000, &v, err, sizeof err), 0);
+	ck_assert_int_eq(units_count_parse("0010", 1000, &v, err, sizeof err), 0);
 	ck_assert_uint_eq(v, 10);
-	ck_assert_int_eq(count_parse("1000", 1000, &v, err, sizeof err), 0);
-	ck_assert_int_eq(count_parse("18446744073709551615", UINT64_MAX, &v, err, sizeof err), 0);
+	ck_assert_int_eq(units_count_parse("1000", 1000, &v, err, sizeof err), 0);
+	ck_assert_int_eq(units_count_parse("18446744073709551615", UINT64_MAX, &v, err, sizeof err), 0);
 	ck_assert_uint_eq(v, UINT64_MAX);
 }
 END_TEST
@@ -195,7 +195,7 @@ START_TEST(count_refuses)
 {
 	uint64_t v = 99;
 	err[0] = '\0';
-	int rc = count_parse(bad_count[_i].text, 1000, &v, err, sizeof err);
+	int rc = units_count_parse(bad_count[_i].text, 1000, &v, err, sizeof err);
 	ck_assert_msg(rc == bad_count[_i].rc, "'%s': rc %d", bad_count[_i].text, rc);
 	ck_assert_msg(strstr(err, bad_count[_i].words), "'%s': message '%s' lacks '%s'",
 		      bad_count[_i].text, err, bad_count[_i].words);
@@ -233,17 +233,17 @@ START_TEST(count_range_min)
 	/* 0 allowed where min is 0 (warmup, --cpu); the message names the range */
 	uint64_t v = 7;
 	char err[160] = "";
-	ck_assert_int_eq(count_parse_range("0", 0, 10, &v, err, sizeof err), 0);
+	ck_assert_int_eq(units_count_parse_range("0", 0, 10, &v, err, sizeof err), 0);
 	ck_assert_uint_eq(v, 0);
-	ck_assert_int_eq(count_parse_range("000", 0, 10, &v, err, sizeof err), 0);
+	ck_assert_int_eq(units_count_parse_range("000", 0, 10, &v, err, sizeof err), 0);
 	ck_assert_uint_eq(v, 0);
-	ck_assert_int_eq(count_parse_range("11", 0, 10, &v, err, sizeof err), -ERANGE);
+	ck_assert_int_eq(units_count_parse_range("11", 0, 10, &v, err, sizeof err), -ERANGE);
 	ck_assert_ptr_nonnull(strstr(err, "expected 0..10"));
-	ck_assert_int_eq(count_parse_range("-1", 0, 10, &v, err, sizeof err), -EINVAL);
+	ck_assert_int_eq(units_count_parse_range("-1", 0, 10, &v, err, sizeof err), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "expected 0..10"));
-	ck_assert_int_eq(count_parse_range("4", 5, 10, &v, err, sizeof err), -ERANGE);
+	ck_assert_int_eq(units_count_parse_range("4", 5, 10, &v, err, sizeof err), -ERANGE);
 	ck_assert_ptr_nonnull(strstr(err, "at least 5 (expected 5..10)"));
-	ck_assert_int_eq(count_parse("0", 10, &v, err, sizeof err), -ERANGE);
+	ck_assert_int_eq(units_count_parse("0", 10, &v, err, sizeof err), -ERANGE);
 	ck_assert_ptr_nonnull(strstr(err, "expected 1..10"));
 }
 END_TEST
@@ -251,7 +251,7 @@ END_TEST
 START_TEST(fmt_ns_values)
 {
 	char buf[64];
-	fmt_ns(shown[_i].ns, buf, sizeof buf);
+	units_fmt_ns(shown[_i].ns, buf, sizeof buf);
 	ck_assert_str_eq(buf, shown[_i].text);
 }
 END_TEST
@@ -259,11 +259,11 @@ END_TEST
 START_TEST(fmt_ns_odd)
 {
 	char buf[64], tiny[4];
-	fmt_ns(NAN, buf, sizeof buf);
+	units_fmt_ns(NAN, buf, sizeof buf);
 	ck_assert_str_eq(buf, "nan");
-	fmt_ns(INFINITY, buf, sizeof buf);
+	units_fmt_ns(INFINITY, buf, sizeof buf);
 	ck_assert_str_eq(buf, "inf");
-	fmt_ns(412300, tiny, sizeof tiny); /* truncates, stays terminated */
+	units_fmt_ns(412300, tiny, sizeof tiny); /* truncates, stays terminated */
 	ck_assert_str_eq(tiny, "412");
 }
 END_TEST
@@ -272,43 +272,43 @@ START_TEST(fmt_qty_values)
 {
 	char buf[64];
 	struct quantity q = { 1200, QTY_CYCLES };
-	fmt_qty(&q, buf, sizeof buf);
+	units_fmt_qty(&q, buf, sizeof buf);
 	ck_assert_str_eq(buf, "1200 cycles");
 	q.value = 12.5;
-	fmt_qty(&q, buf, sizeof buf);
+	units_fmt_qty(&q, buf, sizeof buf);
 	ck_assert_str_eq(buf, "12.5 cycles");
 	q = (struct quantity){ 300000, QTY_NS };
-	fmt_qty(&q, buf, sizeof buf);
+	units_fmt_qty(&q, buf, sizeof buf);
 	ck_assert_str_eq(buf, "300 us");
 }
 END_TEST
 
-/* A limit's bound: a unit as qty_parse takes it, or none (a count). */
+/* A limit's bound: a unit as units_qty_parse takes it, or none (a count). */
 START_TEST(bound_values)
 {
 	struct quantity q;
 	char err[200];
-	ck_assert_int_eq(bound_parse("0", &q, err, sizeof err), 0);
+	ck_assert_int_eq(units_bound_parse("0", &q, err, sizeof err), 0);
 	ck_assert(q.unit == QTY_COUNT && q.value == 0);
-	ck_assert_int_eq(bound_parse("2.5 ", &q, err, sizeof err), 0);
+	ck_assert_int_eq(units_bound_parse("2.5 ", &q, err, sizeof err), 0);
 	ck_assert(q.unit == QTY_COUNT && q.value == 2.5);
-	ck_assert_int_eq(bound_parse("50us", &q, err, sizeof err), 0);
+	ck_assert_int_eq(units_bound_parse("50us", &q, err, sizeof err), 0);
 	ck_assert(q.unit == QTY_NS && q.value == 50000);
-	ck_assert_int_eq(bound_parse("7cycles", &q, err, sizeof err), 0);
+	ck_assert_int_eq(units_bound_parse("7cycles", &q, err, sizeof err), 0);
 	ck_assert(q.unit == QTY_CYCLES && q.value == 7);
-	ck_assert_int_eq(bound_parse("-1", &q, err, sizeof err), -EINVAL);
-	ck_assert_int_eq(bound_parse("1e3", &q, err, sizeof err), -EINVAL);
-	ck_assert_int_eq(bound_parse("5 faults", &q, err, sizeof err), -EINVAL);
+	ck_assert_int_eq(units_bound_parse("-1", &q, err, sizeof err), -EINVAL);
+	ck_assert_int_eq(units_bound_parse("1e3", &q, err, sizeof err), -EINVAL);
+	ck_assert_int_eq(units_bound_parse("5 faults", &q, err, sizeof err), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "unknown unit 'faults'"));
-	ck_assert_int_eq(bound_parse("", &q, err, sizeof err), -EINVAL);
-	ck_assert_int_eq(bound_parse("99999999999999999999", &q, err, sizeof err), -ERANGE);
+	ck_assert_int_eq(units_bound_parse("", &q, err, sizeof err), -EINVAL);
+	ck_assert_int_eq(units_bound_parse("99999999999999999999", &q, err, sizeof err), -ERANGE);
 	/* a count prints as the bare number */
 	char buf[32];
 	q = (struct quantity){ 12, QTY_COUNT };
-	fmt_qty(&q, buf, sizeof buf);
+	units_fmt_qty(&q, buf, sizeof buf);
 	ck_assert_str_eq(buf, "12");
 	q.value = 1.5;
-	fmt_qty(&q, buf, sizeof buf);
+	units_fmt_qty(&q, buf, sizeof buf);
 	ck_assert_str_eq(buf, "1.5");
 }
 END_TEST
@@ -320,15 +320,15 @@ START_TEST(round_trip)
 	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
 		struct quantity a, b;
 		char buf[64], compact[64];
-		ck_assert_int_eq(qty_parse(texts[i], false, &a, err, sizeof err), 0);
-		fmt_qty(&a, buf, sizeof buf);
-		ck_assert_int_eq(qty_parse(buf, false, &b, err, sizeof err), 0);
+		ck_assert_int_eq(units_qty_parse(texts[i], false, &a, err, sizeof err), 0);
+		units_fmt_qty(&a, buf, sizeof buf);
+		ck_assert_int_eq(units_qty_parse(buf, false, &b, err, sizeof err), 0);
 		ck_assert_double_eq(a.value, b.value);
 		/* and without the space too */
 		snprintf(compact, sizeof compact, "%s", buf);
 		char *sp = strchr(compact, ' ');
 		memmove(sp, sp + 1, strlen(sp));
-		ck_assert_int_eq(qty_parse(compact, false, &b, err, sizeof err), 0);
+		ck_assert_int_eq(units_qty_parse(compact, false, &b, err, sizeof err), 0);
 		ck_assert_double_eq(a.value, b.value);
 	}
 }
@@ -351,12 +351,12 @@ START_TEST(shortest_round_trips)
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		char buf[64];
-		num_fmt_shortest(want[i].v, buf, sizeof buf);
+		numfmt_fmt_shortest(want[i].v, buf, sizeof buf);
 		ck_assert_str_eq(buf, want[i].text);
 		ck_assert_msg(strtod(buf, NULL) == want[i].v, "%s does not read back as %.17g", buf,
 			      want[i].v);
 		char exact[64];
-		num_fmt_exact(want[i].v, exact, sizeof exact);
+		numfmt_fmt_exact(want[i].v, exact, sizeof exact);
 		ck_assert_uint_le(strlen(buf), strlen(exact));
 	}
 }

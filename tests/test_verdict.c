@@ -68,7 +68,7 @@ static struct req_limit *add(struct fx *x, const char *stat, const char *metric)
 {
 	struct req_limit *l = &x->req.limits[x->req.nlimits++];
 	memset(l, 0, sizeof *l);
-	ck_assert_int_eq(stat_parse(stat, &l->stat), 0);
+	ck_assert_int_eq(statistic_parse(stat, &l->stat), 0);
 	l->stat_text = (char *)stat;
 	l->metric = (char *)metric;
 	return l;
@@ -335,12 +335,12 @@ START_TEST(quick_and_overrides_change_counts)
 	/* --quick keeps enough samples for a p99 limit (1000 over 3 runs) */
 	r.iterations = 2000;
 	r.nlimits = 1;
-	ck_assert_int_eq(stat_parse("p99", &r.limits[0].stat), 0);
+	ck_assert_int_eq(statistic_parse("p99", &r.limits[0].stat), 0);
 	runner_counts(&r, &o, &it, &runs, &wu);
 	ck_assert_uint_eq(runs, 3);
 	ck_assert_uint_eq(it, 334);
 	/* ... but never more than the file's own count */
-	ck_assert_int_eq(stat_parse("p99.99", &r.limits[0].stat), 0);
+	ck_assert_int_eq(statistic_parse("p99.99", &r.limits[0].stat), 0);
 	runner_counts(&r, &o, &it, &runs, &wu);
 	ck_assert_uint_eq(it, 2000);
 }

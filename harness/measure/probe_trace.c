@@ -77,8 +77,8 @@ void probe_trace_trip(struct metric_data *m, uint32_t run, uint64_t v)
 	r->trace.run = run;
 	r->trace.value = v;
 	const char *name = "?";
-	if (trace_probe && idx < decl_nmetrics(&trace_probe->decl))
-		name = decl_metric(&trace_probe->decl, idx)->name;
+	if (trace_probe && idx < probe_decl_nmetrics(&trace_probe->decl))
+		name = probe_decl_metric(&trace_probe->decl, idx)->name;
 	/* "rtconform breach: requirement ID metric NAME value V ns > T ns run R" */
 	char buf[320];
 	size_t at = 0;

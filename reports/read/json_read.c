@@ -374,7 +374,7 @@ static void read_kind(struct jr *rd, const json_t *obj, const char *at, enum met
 	if (rd->schema == 1)
 		return;
 	const json_t *j = member(rd, obj, at, "kind", w);
-	if (j && (!json_is_string(j) || !metric_kind_parse(json_string_value(j), out)))
+	if (j && (!json_is_string(j) || !probe_decl_metric_kind_parse(json_string_value(j), out)))
 		fail(rd, -EINVAL, w, "expected \"duration\" or \"count\"");
 }
 

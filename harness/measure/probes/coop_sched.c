@@ -181,7 +181,7 @@ static int parse(const char *text, const char *name, uint64_t max, uint64_t *out
 		 char *buf, size_t len)
 {
 	char e[200];
-	if (count_parse(text, max, out, e, sizeof e) == 0)
+	if (units_count_parse(text, max, out, e, sizeof e) == 0)
 		return 0;
 	snprintf(buf, len, "coop-sched: %s %s: %s", name, text, e);
 	return -EINVAL;

@@ -493,11 +493,11 @@ static int dl_shape(struct probe_ctx *c, struct dl_shared *sh)
 	uint64_t *ns[] = { &sh->runtime, &sh->deadline, &sh->period, &sh->work };
 	uint64_t n;
 	char why[160], a[32], b[32];
-	if (count_parse(probe_value(c, "tasks"), DL_MAX_TASKS, &n, why, sizeof why))
+	if (units_count_parse(probe_value(c, "tasks"), DL_MAX_TASKS, &n, why, sizeof why))
 		return probe_fail(c, EINVAL, "tasks: %s", why);
 	sh->ntasks = (unsigned)n;
 	for (unsigned i = 0; i < 4; i++)
-		if (duration_parse_ns(probe_value(c, names[i]), false, ns[i], why, sizeof why))
+		if (units_duration_parse_ns(probe_value(c, names[i]), false, ns[i], why, sizeof why))
 			return probe_fail(c, EINVAL, "%s: %s", names[i], why);
 	/* A job takes ceil(work / runtime) periods of its reservation; it is
 	 * cut short two periods after that. */
@@ -506,8 +506,8 @@ static int dl_shape(struct probe_ctx *c, struct dl_shared *sh)
 	sh->max_jobs = c->warmup > c->iterations ? c->warmup : c->iterations;
 	long double run = (long double)sh->max_jobs * periods * sh->period;
 	if (run > DL_MAX_RUN_NS) {
-		fmt_ns((double)run, a, sizeof a);
-		fmt_ns((double)DL_MAX_RUN_NS, b, sizeof b);
+		units_fmt_ns((double)run, a, sizeof a);
+		units_fmt_ns((double)DL_MAX_RUN_NS, b, sizeof b);
 		return probe_fail(c, E2BIG, "a run (or the warm-up) of %llu jobs would last %s, "
 				  "over %s: lower the iterations (or warm-up) or the period",
 				  (unsigned long long)sh->max_jobs, a, b);
@@ -516,8 +516,8 @@ static int dl_shape(struct probe_ctx *c, struct dl_shared *sh)
 	long double all = ((long double)c->warmup + (long double)c->runs * c->iterations) *
 			  periods * sh->period + c->runs * 4.0L * DL_TRIAL_SETTLE_NS;
 	if (c->timeout_ns && all >= (long double)c->timeout_ns) {
-		fmt_ns((double)all, a, sizeof a);
-		fmt_ns((double)c->timeout_ns, b, sizeof b);
+		units_fmt_ns((double)all, a, sizeof a);
+		units_fmt_ns((double)c->timeout_ns, b, sizeof b);
 		return probe_fail(c, ETIME, "(warmup + runs x iterations) jobs take at least %s, "
 				  "not less than the timeout of %s: raise <run timeout> or lower "
 				  "the counts", a, b);
@@ -680,10 +680,10 @@ static void dl_note(struct probe_ctx *c, const struct dl_shared *sh)
 	uint64_t cut = 0;
 	for (unsigned i = 0; i < sh->ntasks; i++)
 		cut += sh->t[i].cut;
-	fmt_ns((double)sh->runtime, rt, sizeof rt);
-	fmt_ns((double)sh->deadline, dl, sizeof dl);
-	fmt_ns((double)sh->period, per, sizeof per);
-	fmt_ns((double)sh->work, work, sizeof work);
+	units_fmt_ns((double)sh->runtime, rt, sizeof rt);
+	units_fmt_ns((double)sh->deadline, dl, sizeof dl);
+	units_fmt_ns((double)sh->period, per, sizeof per);
+	units_fmt_ns((double)sh->work, work, sizeof work);
 	char limit[48];
 	if (sh->cap.unlimited)
 		snprintf(limit, sizeof limit, "no admission limit (sched_rt_runtime_us -1)");
@@ -742,13 +742,13 @@ static const char *dl_check(const char *const *values, char *buf, size_t len)
 	uint64_t ns[4], n;
 	char err[160];
 	for (unsigned i = 0; i < 4; i++)
-		if (duration_parse_ns(values[P_RUNTIME + i], false, &ns[i], err, sizeof err)) {
+		if (units_duration_parse_ns(values[P_RUNTIME + i], false, &ns[i], err, sizeof err)) {
 			snprintf(buf, len, "probe deadline: %s: %s", names[i], err);
 			return buf;
 		}
 	uint64_t rt = ns[0], dl = ns[1], per = ns[2], work = ns[3];
 	const char *const *v = values;
-	if (count_parse(v[P_TASKS], UINT64_MAX, &n, err, sizeof err) || n > DL_MAX_TASKS)
+	if (units_count_parse(v[P_TASKS], UINT64_MAX, &n, err, sizeof err) || n > DL_MAX_TASKS)
 		snprintf(buf, len, "probe deadline: tasks %s is outside 1 .. 16", v[P_TASKS]);
 	else if (per < DL_MIN_PERIOD_NS || per > DL_MAX_PERIOD_NS)
 		snprintf(buf, len, "probe deadline: period %s is outside 1ms .. 100ms", v[P_PERIOD]);

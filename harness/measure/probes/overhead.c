@@ -122,7 +122,7 @@ static const char *ov_check(const char *const *values, char *buf, size_t len)
 {
 	uint64_t batch;
 	char e[200];
-	if (count_parse(values[1], OV_MAX_BATCH, &batch, e, sizeof e) != 0) {
+	if (units_count_parse(values[1], OV_MAX_BATCH, &batch, e, sizeof e) != 0) {
 		snprintf(buf, len, "overhead: batch %s: %s", values[1], e);
 		return buf;
 	}
@@ -135,7 +135,7 @@ static int ov_run(struct probe_ctx *c)
 	char e[200];
 	uint64_t batch;
 	int rc = 0;
-	if (count_parse(probe_value(c, "batch"), OV_MAX_BATCH, &batch, e, sizeof e) != 0)
+	if (units_count_parse(probe_value(c, "batch"), OV_MAX_BATCH, &batch, e, sizeof e) != 0)
 		return probe_fail(c, EINVAL, "batch: %s", e);
 
 	struct ov_state st = { .clk = CLOCK_MONOTONIC };

@@ -392,15 +392,15 @@ static int protocol_of(const char *name)
 static int pi_timing(struct probe_ctx *c, struct pi_plan *p)
 {
 	char why[200];
-	if (duration_parse_ns(probe_value(c, "hold"), false, &p->hold_ns, why, sizeof why) != 0)
+	if (units_duration_parse_ns(probe_value(c, "hold"), false, &p->hold_ns, why, sizeof why) != 0)
 		return probe_fail(c, EINVAL, "hold: %s", why);
 	p->cycle_ns = PI_CYCLE_HOLDS * p->hold_ns + PI_CYCLE_EXTRA_NS;
 	long double need = ((long double)c->warmup + (long double)c->runs * c->iterations) *
 			   p->cycle_ns;
 	if (c->timeout_ns && need >= (long double)c->timeout_ns) {
 		char a[32], b[32];
-		fmt_ns((double)need, a, sizeof a);
-		fmt_ns((double)c->timeout_ns, b, sizeof b);
+		units_fmt_ns((double)need, a, sizeof a);
+		units_fmt_ns((double)c->timeout_ns, b, sizeof b);
 		return probe_fail(c, ETIME, "(warmup + runs x iterations) cycles of up to %u x hold "
 				  "+ 200us each = %s, not less than the timeout of %s: raise <run "
 				  "timeout> or lower the counts", PI_CYCLE_HOLDS, a, b);
@@ -573,7 +573,7 @@ static int pi_end(struct probe_ctx *c, struct pi_shared *sh, struct pi_crew *cre
 static void describe(struct probe_ctx *c, const struct pi_plan *p)
 {
 	char spin[32];
-	fmt_ns((double)(PI_SPIN_HOLDS * p->hold_ns), spin, sizeof spin);
+	units_fmt_ns((double)(PI_SPIN_HOLDS * p->hold_ns), spin, sizeof spin);
 	snprintf(c->res->note, sizeof c->res->note,
 		 "on CPU %d: controller %d, high %d, medium %d, low %d (%s); medium spins up to "
 		 "%s.", p->cpu, c->priority, p->prio[R_HIGH], p->prio[R_MED], p->prio[R_LOW],
@@ -604,7 +604,7 @@ static const char *pi_check(const char *const *values, char *buf, size_t len)
 {
 	uint64_t ns;
 	char err[160];
-	if (duration_parse_ns(values[P_HOLD], false, &ns, err, sizeof err) != 0) {
+	if (units_duration_parse_ns(values[P_HOLD], false, &ns, err, sizeof err) != 0) {
 		snprintf(buf, len, "probe priority-inherit: hold: %s", err);
 		return buf;
 	}

@@ -353,14 +353,14 @@ static int pp_priorities(const struct probe_ctx *c, int *high, int *low)
 static int pp_duration(const struct probe_ctx *c, uint64_t *ns)
 {
 	char why[160];
-	if (duration_parse_ns(probe_value(c, "duration"), false, ns, why, sizeof why) != 0)
+	if (units_duration_parse_ns(probe_value(c, "duration"), false, ns, why, sizeof why) != 0)
 		return probe_fail(c, EINVAL, "duration: %s", why);
 	uint64_t matches = c->runs + (c->warmup ? 1 : 0);
 	long double need = (long double)matches * *ns;
 	if (c->timeout_ns && 2 * need >= (long double)c->timeout_ns) {
 		char a[32], b[32];
-		fmt_ns((double)need, a, sizeof a);
-		fmt_ns((double)c->timeout_ns, b, sizeof b);
+		units_fmt_ns((double)need, a, sizeof a);
+		units_fmt_ns((double)c->timeout_ns, b, sizeof b);
 		return probe_fail(c, ETIME, "%llu matches (runs, and a warm-up when warmup > 0) "
 				  "x duration = %s, not less than half the timeout of %s (the rest "
 				  "is for the rests against RT throttling): raise <run timeout> or "
@@ -471,7 +471,7 @@ static const char *pp_check(const char *const *values, char *buf, size_t len)
 {
 	uint64_t ns;
 	char err[160];
-	if (duration_parse_ns(values[P_DURATION], false, &ns, err, sizeof err) != 0) {
+	if (units_duration_parse_ns(values[P_DURATION], false, &ns, err, sizeof err) != 0) {
 		snprintf(buf, len, "probe priority-preempt: duration: %s", err);
 		return buf;
 	}

@@ -361,8 +361,8 @@ static int rr_quantum(struct probe_ctx *c, const struct rr_task *t, struct rr_pl
 	if (p->quantum_ns == 0)
 		return probe_fail(c, ENOENT, "no SCHED_RR quantum: sched_rr_get_interval gave 0 "
 				  "and %s could not be read", RR_TIMESLICE_PATH);
-	fmt_ns((double)p->quantum_ns, q, sizeof q);
-	fmt_ns((double)p->duration_ns, d, sizeof d);
+	units_fmt_ns((double)p->quantum_ns, q, sizeof q);
+	units_fmt_ns((double)p->duration_ns, d, sizeof d);
 	if (p->duration_ns < 2 * p->quantum_ns)
 		return probe_fail(c, EINVAL, "duration %s is shorter than two quanta (the kernel's "
 				  "SCHED_RR quantum is %s): no slice could be seen to pass two "
@@ -375,8 +375,8 @@ static int rr_quantum(struct probe_ctx *c, const struct rr_task *t, struct rr_pl
 	long double need = (long double)runs * (p->duration_ns + 2 * p->quantum_ns);
 	if (c->timeout_ns && 2 * need >= (long double)c->timeout_ns) {
 		char a[32], b[32];
-		fmt_ns((double)need, a, sizeof a);
-		fmt_ns((double)c->timeout_ns, b, sizeof b);
+		units_fmt_ns((double)need, a, sizeof a);
+		units_fmt_ns((double)c->timeout_ns, b, sizeof b);
 		return probe_fail(c, ETIME, "%llu runs (and a warm-up when warmup > 0) of up to "
 				  "duration + two quanta = %s, not less than half the timeout of "
 				  "%s (the rest is for the rests against RT throttling): raise <run "
@@ -449,10 +449,10 @@ static int rr_plan(struct probe_ctx *c, struct rr_plan *p)
 	uint64_t n;
 	int other;
 	memset(p, 0, sizeof *p);
-	if (count_parse(probe_value(c, "tasks"), RR_MAX_TASKS, &n, why, sizeof why) != 0)
+	if (units_count_parse(probe_value(c, "tasks"), RR_MAX_TASKS, &n, why, sizeof why) != 0)
 		return probe_fail(c, EINVAL, "tasks: %s", why);
 	p->n = (unsigned)n;
-	if (duration_parse_ns(probe_value(c, "duration"), false, &p->duration_ns, why,
+	if (units_duration_parse_ns(probe_value(c, "duration"), false, &p->duration_ns, why,
 			      sizeof why) != 0)
 		return probe_fail(c, EINVAL, "duration: %s", why);
 	p->policy = strcmp(probe_value(c, "policy"), "fifo") == 0 ? SCHED_FIFO : SCHED_RR;
@@ -474,8 +474,8 @@ static int rr_plan(struct probe_ctx *c, struct rr_plan *p)
 static void rr_note(struct probe_ctx *c, const struct rr_plan *p, const struct rr_tally *t)
 {
 	char q[32], longest[32];
-	fmt_ns((double)p->quantum_ns, q, sizeof q);
-	fmt_ns((double)t->longest * c->tb->ns_per_tick, longest, sizeof longest);
+	units_fmt_ns((double)p->quantum_ns, q, sizeof q);
+	units_fmt_ns((double)t->longest * c->tb->ns_per_tick, longest, sizeof longest);
 	int w = snprintf(c->res->note, sizeof c->res->note,
 			 "quantum %s (sched_rr_timeslice_ms %ld); %u %s tasks (priority %d) on "
 			 "CPU %d; %llu slices, longest %s, %llu over two quanta.", q,
@@ -545,7 +545,7 @@ static const char *rr_check(const char *const *values, char *buf, size_t len)
 {
 	uint64_t v;
 	char err[160];
-	if (count_parse(values[P_TASKS], UINT64_C(1) << 40, &v, err, sizeof err) != 0) {
+	if (units_count_parse(values[P_TASKS], UINT64_C(1) << 40, &v, err, sizeof err) != 0) {
 		snprintf(buf, len, "probe rr-quantum: tasks: %s", err);
 		return buf;
 	}
@@ -554,7 +554,7 @@ static const char *rr_check(const char *const *values, char *buf, size_t len)
 			 RR_MIN_TASKS, RR_MAX_TASKS);
 		return buf;
 	}
-	if (duration_parse_ns(values[P_DURATION], false, &v, err, sizeof err) != 0) {
+	if (units_duration_parse_ns(values[P_DURATION], false, &v, err, sizeof err) != 0) {
 		snprintf(buf, len, "probe rr-quantum: duration: %s", err);
 		return buf;
 	}

@@ -302,7 +302,7 @@ static int rm_shape(struct probe_ctx *c, struct rm_shared *sh)
 	const char *tv = probe_value(c, "tasks");
 	uint64_t n = sh->ncpus + 1u, busy;
 	char why[160];
-	if (strcmp(tv, RM_TASKS_DEFAULT) != 0 && count_parse(tv, RM_MAX_TASKS, &n, why, sizeof why))
+	if (strcmp(tv, RM_TASKS_DEFAULT) != 0 && units_count_parse(tv, RM_MAX_TASKS, &n, why, sizeof why))
 		return probe_fail(c, EINVAL, "tasks: %s", why);
 	if (n <= sh->ncpus || n > RM_MAX_TASKS)
 		return probe_fail(c, EINVAL, "tasks %llu: must be more than the %u CPUs and at "
@@ -318,23 +318,23 @@ static int rm_shape(struct probe_ctx *c, struct rm_shared *sh)
 				  (unsigned long long)n, c->priority - 1, c->priority - (int)n,
 				  c->priority, lowest + (int)n);
 	sh->n = (unsigned)n;
-	if (duration_parse_ns(probe_value(c, "busy"), false, &busy, why, sizeof why) != 0)
+	if (units_duration_parse_ns(probe_value(c, "busy"), false, &busy, why, sizeof why) != 0)
 		return probe_fail(c, EINVAL, "busy: %s", why);
 	sh->busy_ticks = (uint64_t)((double)busy / c->tb->ns_per_tick);
 	long double per = (long double)((n + sh->ncpus - 1) / sh->ncpus) * busy;
 	long double most = (c->warmup > c->iterations ? c->warmup : c->iterations) * per;
 	char a[32], b[32];
 	if (most > RM_MAX_RUN_NS) {
-		fmt_ns((double)most, a, sizeof a);
-		fmt_ns((double)RM_MAX_RUN_NS, b, sizeof b);
+		units_fmt_ns((double)most, a, sizeof a);
+		units_fmt_ns((double)RM_MAX_RUN_NS, b, sizeof b);
 		return probe_fail(c, E2BIG, "a run (or the warm-up) would keep the CPUs busy for "
 				  "%s at real-time priority, over %s (RT throttling): lower the "
 				  "iterations (or warm-up) or busy", a, b);
 	}
 	long double all = ((long double)c->warmup + (long double)c->runs * c->iterations) * per;
 	if (c->timeout_ns && all >= (long double)c->timeout_ns) {
-		fmt_ns((double)all, a, sizeof a);
-		fmt_ns((double)c->timeout_ns, b, sizeof b);
+		units_fmt_ns((double)all, a, sizeof a);
+		units_fmt_ns((double)c->timeout_ns, b, sizeof b);
 		return probe_fail(c, ETIME, "(warmup + runs x iterations) releases take at least "
 				  "%s, not less than the timeout of %s: raise <run timeout> or "
 				  "lower the counts", a, b);
@@ -409,7 +409,7 @@ static void rm_note(struct probe_ctx *c, const struct rm_shared *sh)
 	char *note = c->res->note;
 	size_t len = sizeof c->res->note;
 	char busy[32];
-	fmt_ns((double)sh->busy_ticks * c->tb->ns_per_tick, busy, sizeof busy);
+	units_fmt_ns((double)sh->busy_ticks * c->tb->ns_per_tick, busy, sizeof busy);
 	int used = snprintf(note, len, "%u tasks (SCHED_FIFO %d..%d) on %u CPUs, busy %s, "
 			    "release %s; violations by task, highest first:", sh->n,
 			    sh->t[0].prio, sh->t[sh->n - 1].prio, sh->ncpus, busy,
@@ -462,7 +462,7 @@ static const char *rm_check(const char *const *values, char *buf, size_t len)
 {
 	uint64_t ns, n;
 	char err[160];
-	if (duration_parse_ns(values[P_BUSY], false, &ns, err, sizeof err) != 0) {
+	if (units_duration_parse_ns(values[P_BUSY], false, &ns, err, sizeof err) != 0) {
 		snprintf(buf, len, "probe rt-migrate: busy: %s", err);
 		return buf;
 	}
@@ -472,7 +472,7 @@ static const char *rm_check(const char *const *values, char *buf, size_t len)
 	}
 	if (strcmp(values[P_TASKS], RM_TASKS_DEFAULT) == 0)
 		return NULL;
-	if (count_parse(values[P_TASKS], UINT64_MAX, &n, err, sizeof err) != 0 || n < 3 ||
+	if (units_count_parse(values[P_TASKS], UINT64_MAX, &n, err, sizeof err) != 0 || n < 3 ||
 	    n > RM_MAX_TASKS) {
 		snprintf(buf, len, "probe rt-migrate: tasks %s is outside 3 .. %u (more tasks "
 			 "than CPUs, at least 2 CPUs)", values[P_TASKS], RM_MAX_TASKS);

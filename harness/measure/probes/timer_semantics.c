@@ -335,9 +335,9 @@ static int ts_setup(struct probe_ctx *c, struct ts_state *st)
 				 .tfd = -1, .tfd_past = -1 };
 	if (strcmp(probe_value(c, "judge"), "coarse") == 0)
 		st->judge = coarse[ci];
-	if (duration_parse_ns(probe_value(c, "interval"), false, &st->interval, why, sizeof why) ||
-	    count_parse(probe_value(c, "busy-every"), UINT64_MAX, &st->busy_every, why, sizeof why) ||
-	    count_parse(probe_value(c, "busy-periods"), UINT64_MAX, &st->busy_periods, why,
+	if (units_duration_parse_ns(probe_value(c, "interval"), false, &st->interval, why, sizeof why) ||
+	    units_count_parse(probe_value(c, "busy-every"), UINT64_MAX, &st->busy_every, why, sizeof why) ||
+	    units_count_parse(probe_value(c, "busy-periods"), UINT64_MAX, &st->busy_periods, why,
 			sizeof why))
 		return probe_fail(c, EINVAL, "timer-semantics: %s", why);
 	struct timespec res;
@@ -350,8 +350,8 @@ static int ts_setup(struct probe_ctx *c, struct ts_state *st)
 			   st->interval * (1.0L + (st->busy_periods + 1.0L) / st->busy_every);
 	if (c->timeout_ns && need >= (long double)c->timeout_ns) {
 		char a[32], b[32];
-		fmt_ns((double)need, a, sizeof a);
-		fmt_ns((double)c->timeout_ns, b, sizeof b);
+		units_fmt_ns((double)need, a, sizeof a);
+		units_fmt_ns((double)c->timeout_ns, b, sizeof b);
 		return probe_fail(c, ETIME, "(warmup + runs x iterations) periods with their busy "
 				  "stretches take about %s, not less than the timeout of %s: raise "
 				  "<run timeout> or lower the counts", a, b);
@@ -381,8 +381,8 @@ static void ts_teardown(struct ts_state *st)
 static void ts_note(struct probe_ctx *c, const struct ts_state *st)
 {
 	char res[32], iv[32];
-	fmt_ns((double)st->res_ns, res, sizeof res);
-	fmt_ns((double)st->interval, iv, sizeof iv);
+	units_fmt_ns((double)st->res_ns, res, sizeof res);
+	units_fmt_ns((double)st->interval, iv, sizeof iv);
 	snprintf(c->res->note, sizeof c->res->note,
 		 "%s clock (resolution %s), %s, interval %s, judged on the %s clock: %llu "
 		 "wake-ups, %llu early, %llu overrun errors; %llu periods missed, %llu busy "
@@ -446,7 +446,7 @@ static const char *ts_check(const char *const *values, char *buf, size_t len)
 {
 	uint64_t ns, every, k;
 	char err[160];
-	if (duration_parse_ns(values[P_INTERVAL], false, &ns, err, sizeof err) != 0) {
+	if (units_duration_parse_ns(values[P_INTERVAL], false, &ns, err, sizeof err) != 0) {
 		snprintf(buf, len, "probe timer-semantics: interval: %s", err);
 		return buf;
 	}
@@ -455,13 +455,13 @@ static const char *ts_check(const char *const *values, char *buf, size_t len)
 			 values[P_INTERVAL]);
 		return buf;
 	}
-	if (count_parse(values[P_BUSY_PERIODS], UINT64_MAX, &k, err, sizeof err) != 0 ||
+	if (units_count_parse(values[P_BUSY_PERIODS], UINT64_MAX, &k, err, sizeof err) != 0 ||
 	    k > TS_MAX_BUSY_PERIODS) {
 		snprintf(buf, len, "probe timer-semantics: busy-periods %s is outside 1 .. %u",
 			 values[P_BUSY_PERIODS], TS_MAX_BUSY_PERIODS);
 		return buf;
 	}
-	if (count_parse(values[P_BUSY_EVERY], UINT64_MAX, &every, err, sizeof err) != 0 ||
+	if (units_count_parse(values[P_BUSY_EVERY], UINT64_MAX, &every, err, sizeof err) != 0 ||
 	    every <= 2 * (k + 1)) {
 		snprintf(buf, len, "probe timer-semantics: busy-every %s must be more than "
 			 "2 x (busy-periods + 1) = %llu (a busy stretch at most about half the "

@@ -207,7 +207,7 @@ static void scale_ns(struct metric_data *m)
 static int tw_interval(struct probe_ctx *c, uint64_t *interval)
 {
 	char why[200];
-	if (duration_parse_ns(probe_value(c, "interval"), false, interval, why, sizeof why) != 0)
+	if (units_duration_parse_ns(probe_value(c, "interval"), false, interval, why, sizeof why) != 0)
 		return probe_fail(c, EINVAL, "interval: %s", why);
 	/* By time: the duration, and the run that starts just before it ends. */
 	long double runs = c->duration_ns ? 1.0L : (long double)c->runs;
@@ -215,8 +215,8 @@ static int tw_interval(struct probe_ctx *c, uint64_t *interval)
 			   (long double)c->duration_ns;
 	if (c->timeout_ns && need >= (long double)c->timeout_ns) {
 		char a[32], b[32];
-		fmt_ns((double)need, a, sizeof a);
-		fmt_ns((double)c->timeout_ns, b, sizeof b);
+		units_fmt_ns((double)need, a, sizeof a);
+		units_fmt_ns((double)c->timeout_ns, b, sizeof b);
 		return probe_fail(c, ETIME, "(warmup + runs x iterations) x interval = %s, not less "
 				  "than the timeout of %s: raise <run timeout> or lower the counts", a, b);
 	}
@@ -392,7 +392,7 @@ static void tw_merge(struct probe_ctx *c, const struct tw_thread *th, const int 
 		missed += th[i].missed;
 	}
 	char interval_text[32];
-	fmt_ns((double)interval, interval_text, sizeof interval_text);
+	units_fmt_ns((double)interval, interval_text, sizeof interval_text);
 	int used = snprintf(res->note, sizeof res->note, "missed periods: %llu (",
 			    (unsigned long long)missed);
 	for (int i = 0; i < n && used > 0 && (size_t)used < sizeof res->note; i++)
@@ -440,7 +440,7 @@ static const char *tw_check(const char *const *values, char *buf, size_t len)
 {
 	uint64_t ns;
 	char err[160];
-	if (duration_parse_ns(values[1], false, &ns, err, sizeof err) != 0) {
+	if (units_duration_parse_ns(values[1], false, &ns, err, sizeof err) != 0) {
 		snprintf(buf, len, "probe timer-wakeup: interval: %s", err);
 		return buf;
 	}
