@@ -119,25 +119,25 @@ static int keep_identity(struct merge_host *h, const struct fingerprint *env)
 	return h->keys.n == want ? 0 : -ENOMEM; /* fingerprint_add drops on ENOMEM */
 }
 
-static bool name_taken(const struct merge *fl, const char *name)
+static bool name_taken(const struct merge *mg, const char *name)
 {
-	for (size_t i = 0; i < fl->nhosts; i++)
-		if (fl->hosts[i].name && strcmp(fl->hosts[i].name, name) == 0)
+	for (size_t i = 0; i < mg->nhosts; i++)
+		if (mg->hosts[i].name && strcmp(mg->hosts[i].name, name) == 0)
 			return true;
 	return false;
 }
 
 /* "<id>#<n>" with the least n >= from that no host goes by yet (a host may
  * be labelled "lab-a#2" itself), or id itself when from is 1 and it is free. */
-static char *free_name(const struct merge *fl, const char *id, unsigned from)
+static char *free_name(const struct merge *mg, const char *id, unsigned from)
 {
-	if (from == 1 && !name_taken(fl, id))
+	if (from == 1 && !name_taken(mg, id))
 		return strdup(id);
 	for (unsigned n = from > 1 ? from : 2;; n++) {
 		char *name;
 		if (asprintf(&name, "%s#%u", id, n) < 0)
 			return NULL;
-		if (!name_taken(fl, name))
+		if (!name_taken(mg, name))
 			return name;
 		free(name);
 	}
@@ -147,7 +147,7 @@ static char *free_name(const struct merge *fl, const char *id, unsigned from)
  * same host measured twice (fingerprint_same_host), or another host that
  * goes by the same name; note says which. The name is never one another
  * host already goes by. */
-static int name_host(struct merge *fl, struct merge_host *h, const struct report_view *v,
+static int name_host(struct merge *mg, struct merge_host *h, const struct report_view *v,
 		     char *note, size_t notelen)
 {
 	char id[512];
@@ -156,13 +156,13 @@ static int name_host(struct merge *fl, struct merge_host *h, const struct report
 	h->seen = 1;
 	if (keep_identity(h, &v->env))
 		return -ENOMEM;
-	for (size_t i = 0; i < fl->nhosts; i++)
-		if (strcmp(fl->hosts[i].identity, id) == 0) {
-			first = first ? first : &fl->hosts[i];
+	for (size_t i = 0; i < mg->nhosts; i++)
+		if (strcmp(mg->hosts[i].identity, id) == 0) {
+			first = first ? first : &mg->hosts[i];
 			h->seen++;
 		}
 	h->identity = strdup(id);
-	h->name = free_name(fl, id, h->seen);
+	h->name = free_name(mg, id, h->seen);
 	if (first && fingerprint_same_host(&first->keys, &h->keys))
 		snprintf(note, notelen, "%s: host %s was merged before from %s; kept apart as %s",
 			 h->source, id, first->source, h->name ? h->name : id);
@@ -228,7 +228,7 @@ static json_t *host_json(const struct merge_host *h)
 			 "requirements", reqs);
 }
 
-static int summarize(struct merge *fl, struct merge_host *h, const struct report_view *v)
+static int summarize(struct merge *mg, struct merge_host *h, const struct report_view *v)
 {
 	bool failed = false;
 	size_t n = 0;
@@ -243,18 +243,18 @@ static int summarize(struct merge *fl, struct merge_host *h, const struct report
 				    &failed);
 	report_view_totals(v, &h->totals);
 	h->exit_status = report_view_exit_status(v);
-	h->link = report_link(fl->outdir, h->source, &failed);
-	fl->totals.tests += h->totals.tests;
-	fl->totals.passed += h->totals.passed;
-	fl->totals.failures += h->totals.failures;
-	fl->totals.errors += h->totals.errors;
-	fl->totals.skipped += h->totals.skipped;
-	fl->totals.seconds += h->totals.seconds;
+	h->link = report_link(mg->outdir, h->source, &failed);
+	mg->totals.tests += h->totals.tests;
+	mg->totals.passed += h->totals.passed;
+	mg->totals.failures += h->totals.failures;
+	mg->totals.errors += h->totals.errors;
+	mg->totals.skipped += h->totals.skipped;
+	mg->totals.seconds += h->totals.seconds;
 	return failed ? -ENOMEM : 0;
 }
 
 /* {"summary": ..., "results": <the host's whole results.json>} */
-static int stream_host(struct merge *fl, const struct merge_host *h, const struct report_view *v,
+static int stream_host(struct merge *mg, const struct merge_host *h, const struct report_view *v,
 		       char *err, size_t errlen)
 {
 	char why[256] = "";
@@ -264,15 +264,15 @@ static int stream_host(struct merge *fl, const struct merge_host *h, const struc
 		snprintf(err, errlen, "%s: cannot render its results.json again: %s", h->source, why);
 		return -ENOMEM;
 	}
-	FILE *o = fl->json.f;
-	fputs(fl->nhosts ? ",\n{\"summary\": " : "\n{\"summary\": ", o);
+	FILE *o = mg->json.f;
+	fputs(mg->nhosts ? ",\n{\"summary\": " : "\n{\"summary\": ", o);
 	put_json(o, host_json(h));
 	fputs(",\n\"results\": ", o);
 	fwrite(doc, 1, len, o);
 	fputs("}", o);
 	free(doc);
-	int rc = report_junit_host_suite(v, h->name, h->source, fl->nhosts, fl->suites);
-	if (ferror(o) || ferror(fl->suites) || rc) {
+	int rc = report_junit_host_suite(v, h->name, h->source, mg->nhosts, mg->suites);
+	if (ferror(o) || ferror(mg->suites) || rc) {
 		snprintf(err, errlen, "writing the fleet report: %s",
 			 strerror(rc ? -rc : errno ? errno : EIO));
 		return rc ? rc : -EIO;
@@ -280,38 +280,38 @@ static int stream_host(struct merge *fl, const struct merge_host *h, const struc
 	return 0;
 }
 
-int merge_add(struct merge *fl, const struct report_view *v, const char *source, char *note,
+int merge_add(struct merge *mg, const struct report_view *v, const char *source, char *note,
 	      size_t notelen, char *err, size_t errlen)
 {
 	note[0] = 0;
-	if (fl->nhosts == fl->cap) {
-		size_t cap = fl->cap ? fl->cap * 2 : 16;
-		struct merge_host *n = realloc(fl->hosts, cap * sizeof *n);
+	if (mg->nhosts == mg->cap) {
+		size_t cap = mg->cap ? mg->cap * 2 : 16;
+		struct merge_host *n = realloc(mg->hosts, cap * sizeof *n);
 		if (!n) {
 			snprintf(err, errlen, "%s", strerror(ENOMEM));
 			return -ENOMEM;
 		}
-		fl->hosts = n;
-		fl->cap = cap;
+		mg->hosts = n;
+		mg->cap = cap;
 	}
-	struct merge_host *h = &fl->hosts[fl->nhosts];
+	struct merge_host *h = &mg->hosts[mg->nhosts];
 	memset(h, 0, sizeof *h);
 	int rc = (h->source = strdup(source)) ? 0 : -ENOMEM;
 	if (!rc)
-		rc = name_host(fl, h, v, note, notelen);
+		rc = name_host(mg, h, v, note, notelen);
 	if (!rc)
-		rc = summarize(fl, h, v);
+		rc = summarize(mg, h, v);
 	if (rc)
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
 	if (!rc)
-		rc = stream_host(fl, h, v, err, errlen);
-	fl->nhosts++; /* even when it failed: merge_free frees what it holds */
+		rc = stream_host(mg, h, v, err, errlen);
+	mg->nhosts++; /* even when it failed: merge_free frees what it holds */
 	return rc;
 }
 
-int merge_exit_status(const struct merge *fl)
+int merge_exit_status(const struct merge *mg)
 {
-	return verdict_exit_status(fl->totals.failures, fl->totals.errors);
+	return verdict_exit_status(mg->totals.failures, mg->totals.errors);
 }
 
 static char *path_in(const char *dir, const char *name)
@@ -320,113 +320,113 @@ static char *path_in(const char *dir, const char *name)
 	return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
 }
 
-int merge_begin(struct merge *fl, const char *outdir, const char *command, char *err,
+int merge_begin(struct merge *mg, const char *outdir, const char *command, char *err,
 		size_t errlen)
 {
-	memset(fl, 0, sizeof *fl);
-	fl->command = command;
-	fl->outdir = realpath(outdir, NULL);
-	if (!fl->outdir) {
+	memset(mg, 0, sizeof *mg);
+	mg->command = command;
+	mg->outdir = realpath(outdir, NULL);
+	if (!mg->outdir) {
 		int e = errno;
 		snprintf(err, errlen, "%s: %s", outdir, strerror(e));
 		return -e;
 	}
-	fl->json_path = path_in(fl->outdir, MERGE_JSON);
-	fl->junit_path = path_in(fl->outdir, MERGE_JUNIT);
-	fl->html_path = path_in(fl->outdir, MERGE_HTML);
-	int rc = fl->json_path && fl->junit_path && fl->html_path ? 0 : -ENOMEM;
+	mg->json_path = path_in(mg->outdir, MERGE_JSON);
+	mg->junit_path = path_in(mg->outdir, MERGE_JUNIT);
+	mg->html_path = path_in(mg->outdir, MERGE_HTML);
+	int rc = mg->json_path && mg->junit_path && mg->html_path ? 0 : -ENOMEM;
 	if (!rc)
-		rc = report_stream_open(&fl->json, fl->json_path);
-	if (!rc && !(fl->suites = tmpfile()))
+		rc = report_stream_open(&mg->json, mg->json_path);
+	if (!rc && !(mg->suites = tmpfile()))
 		rc = -errno;
 	if (rc) {
 		snprintf(err, errlen, "cannot write in '%s': %s", outdir, strerror(-rc));
 		return rc;
 	}
-	fputs("{\"schema\": \"" RESULTS_FLEET_SCHEMA "\",\n\"rtconform_version\": ", fl->json.f);
-	put_json(fl->json.f, json_string(runinfo_version));
-	fputs(",\n\"rtconform_commit\": ", fl->json.f);
-	put_json(fl->json.f, json_string(runinfo_commit));
-	fputs(",\n\"command\": ", fl->json.f);
-	put_json(fl->json.f, fl->command ? json_string(fl->command) : json_null());
-	fputs(",\n\"hosts\": [", fl->json.f);
+	fputs("{\"schema\": \"" RESULTS_FLEET_SCHEMA "\",\n\"rtconform_version\": ", mg->json.f);
+	put_json(mg->json.f, json_string(runinfo_version));
+	fputs(",\n\"rtconform_commit\": ", mg->json.f);
+	put_json(mg->json.f, json_string(runinfo_commit));
+	fputs(",\n\"command\": ", mg->json.f);
+	put_json(mg->json.f, mg->command ? json_string(mg->command) : json_null());
+	fputs(",\n\"hosts\": [", mg->json.f);
 	return 0;
 }
 
 /* The identities seen more than once, with every source of each. */
-static json_t *duplicates_json(const struct merge *fl)
+static json_t *duplicates_json(const struct merge *mg)
 {
 	json_t *out = json_array();
-	for (size_t i = 0; i < fl->nhosts; i++) {
-		const struct merge_host *h = &fl->hosts[i];
+	for (size_t i = 0; i < mg->nhosts; i++) {
+		const struct merge_host *h = &mg->hosts[i];
 		if (h->seen != 2)
 			continue; /* listed once, at its second host */
 		json_t *sources = json_array();
-		for (size_t j = 0; j < fl->nhosts; j++)
-			if (strcmp(fl->hosts[j].identity, h->identity) == 0)
-				json_array_append_new(sources, json_string(fl->hosts[j].source));
+		for (size_t j = 0; j < mg->nhosts; j++)
+			if (strcmp(mg->hosts[j].identity, h->identity) == 0)
+				json_array_append_new(sources, json_string(mg->hosts[j].source));
 		json_array_append_new(out, json_pack("{ss so}", "host", h->identity, "sources",
 						      sources));
 	}
 	return out;
 }
 
-static int finish_json(struct merge *fl)
+static int finish_json(struct merge *mg)
 {
-	FILE *o = fl->json.f;
+	FILE *o = mg->json.f;
 	fputs("],\n\"duplicates\": ", o);
-	put_json(o, duplicates_json(fl));
+	put_json(o, duplicates_json(mg));
 	fputs(",\n\"totals\": ", o);
-	json_t *t = totals_json(&fl->totals);
-	json_object_set_new(t, "hosts", json_integer((json_int_t)fl->nhosts));
+	json_t *t = totals_json(&mg->totals);
+	json_object_set_new(t, "hosts", json_integer((json_int_t)mg->nhosts));
 	put_json(o, t);
-	fprintf(o, ",\n\"exit_status\": %d}\n", merge_exit_status(fl));
-	return report_stream_commit(&fl->json);
+	fprintf(o, ",\n\"exit_status\": %d}\n", merge_exit_status(mg));
+	return report_stream_commit(&mg->json);
 }
 
-static int finish_junit(struct merge *fl)
+static int finish_junit(struct merge *mg)
 {
 	struct report_stream st;
-	int rc = report_stream_open(&st, fl->junit_path);
+	int rc = report_stream_open(&st, mg->junit_path);
 	if (rc)
 		return rc;
 	locale_t old = numfmt_c_enter();
 	fprintf(st.f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rtconform "
 		"fleet\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n",
-		fl->totals.tests, fl->totals.failures, fl->totals.errors,
-		fl->totals.seconds > 0 ? fl->totals.seconds : 0.0);
+		mg->totals.tests, mg->totals.failures, mg->totals.errors,
+		mg->totals.seconds > 0 ? mg->totals.seconds : 0.0);
 	numfmt_c_leave(old);
 	char buf[65536];
 	size_t n;
-	rewind(fl->suites);
-	while ((n = fread(buf, 1, sizeof buf, fl->suites)) > 0)
+	rewind(mg->suites);
+	while ((n = fread(buf, 1, sizeof buf, mg->suites)) > 0)
 		fwrite(buf, 1, n, st.f);
 	fputs("</testsuites>\n", st.f);
-	if (ferror(fl->suites) || ferror(st.f)) {
+	if (ferror(mg->suites) || ferror(st.f)) {
 		report_stream_abort(&st);
 		return -EIO;
 	}
 	return report_stream_commit(&st);
 }
 
-int merge_finish(struct merge *fl, char *err, size_t errlen)
+int merge_finish(struct merge *mg, char *err, size_t errlen)
 {
 	char why[256] = "";
 	size_t len = 0;
-	char *html = merge_html_render(fl, &len, why, sizeof why);
+	char *html = merge_html_render(mg, &len, why, sizeof why);
 	if (!html) {
-		snprintf(err, errlen, "cannot write '%s': %s", fl->html_path, why);
+		snprintf(err, errlen, "cannot write '%s': %s", mg->html_path, why);
 		return -ENOMEM;
 	}
-	const char *what = fl->junit_path;
-	int rc = finish_junit(fl);
+	const char *what = mg->junit_path;
+	int rc = finish_junit(mg);
 	if (!rc) {
-		what = fl->json_path;
-		rc = finish_json(fl);
+		what = mg->json_path;
+		rc = finish_json(mg);
 	}
 	if (!rc) {
-		what = fl->html_path;
-		rc = report_atomic_write(fl->html_path, html, len);
+		what = mg->html_path;
+		rc = report_atomic_write(mg->html_path, html, len);
 	}
 	free(html);
 	if (rc)
@@ -434,13 +434,13 @@ int merge_finish(struct merge *fl, char *err, size_t errlen)
 	return rc;
 }
 
-void merge_free(struct merge *fl)
+void merge_free(struct merge *mg)
 {
-	report_stream_abort(&fl->json);
-	if (fl->suites)
-		fclose(fl->suites);
-	for (size_t i = 0; i < fl->nhosts; i++) {
-		struct merge_host *h = &fl->hosts[i];
+	report_stream_abort(&mg->json);
+	if (mg->suites)
+		fclose(mg->suites);
+	for (size_t i = 0; i < mg->nhosts; i++) {
+		struct merge_host *h = &mg->hosts[i];
 		for (size_t k = 0; k < h->nreqs; k++) {
 			struct merge_req *r = &h->reqs[k];
 			free(r->file);
@@ -456,10 +456,10 @@ void merge_free(struct merge *fl)
 		free(h->source);
 		free(h->link);
 	}
-	free(fl->hosts);
-	free(fl->outdir);
-	free(fl->json_path);
-	free(fl->junit_path);
-	free(fl->html_path);
-	memset(fl, 0, sizeof *fl);
+	free(mg->hosts);
+	free(mg->outdir);
+	free(mg->json_path);
+	free(mg->junit_path);
+	free(mg->html_path);
+	memset(mg, 0, sizeof *mg);
 }

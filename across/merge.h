@@ -69,23 +69,23 @@ struct merge {
 void merge_identity(const struct fingerprint *env, char *buf, size_t len);
 
 /* Begin a fleet report in outdir (which exists). 0, or -errno with err. */
-int merge_begin(struct merge *fl, const char *outdir, const char *command, char *err,
+int merge_begin(struct merge *mg, const char *outdir, const char *command, char *err,
 		size_t errlen);
 /* Add the view v read from source. A host whose name was added before (the
  * same host again, or another of that name) is kept under its name with
  * "#<n>" appended, and note says so (else note is ""). 0, or -errno with
  * err. */
-int merge_add(struct merge *fl, const struct report_view *v, const char *source, char *note,
+int merge_add(struct merge *mg, const struct report_view *v, const char *source, char *note,
 	      size_t notelen, char *err, size_t errlen);
 /* Write fleet.html and put the three reports in place. 0, or -errno. */
-int merge_finish(struct merge *fl, char *err, size_t errlen);
-/* Free fl; reports not finished are removed. */
-void merge_free(struct merge *fl);
+int merge_finish(struct merge *mg, char *err, size_t errlen);
+/* Free mg; reports not finished are removed. */
+void merge_free(struct merge *mg);
 
 /* 3 when a host has a requirement in error, else 1 when one failed, else 0. */
-int merge_exit_status(const struct merge *fl);
+int merge_exit_status(const struct merge *mg);
 
 /* fleet.html of the hosts added (merge_html.c). NULL with why on failure. */
-char *merge_html_render(const struct merge *fl, size_t *len, char *why, size_t whylen);
+char *merge_html_render(const struct merge *mg, size_t *len, char *why, size_t whylen);
 
 #endif

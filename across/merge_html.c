@@ -36,14 +36,14 @@ static const struct merge_req *find_req(const struct merge_host *h, const struct
 }
 
 /* Every requirement of every host, in order of first appearance. */
-static struct row *collect_rows(const struct merge *fl, size_t *n)
+static struct row *collect_rows(const struct merge *mg, size_t *n)
 {
 	size_t cap = 16;
 	struct row *rows = malloc(cap * sizeof *rows);
 	*n = 0;
-	for (size_t h = 0; rows && h < fl->nhosts; h++)
-		for (size_t i = 0; i < fl->hosts[h].nreqs; i++) {
-			const struct merge_req *r = &fl->hosts[h].reqs[i];
+	for (size_t h = 0; rows && h < mg->nhosts; h++)
+		for (size_t i = 0; i < mg->hosts[h].nreqs; i++) {
+			const struct merge_req *r = &mg->hosts[h].reqs[i];
 			bool known = false;
 			for (size_t k = 0; k < *n && !known; k++)
 				known = same_req(rows[k].first, r);
@@ -115,13 +115,13 @@ static void cell(struct xw *x, const struct merge_req *r)
 
 /* min .. max of the row's figure over the hosts with its unit, and the
  * host where it is worst (highest against a max, lowest against a min). */
-static void spread(struct xw *x, const struct merge *fl, const struct merge_req *row)
+static void spread(struct xw *x, const struct merge *mg, const struct merge_req *row)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	const struct merge_host *worst = NULL;
 	double worst_v = 0;
-	for (size_t h = 0; h < fl->nhosts; h++) {
-		const struct merge_req *r = find_req(&fl->hosts[h], row);
+	for (size_t h = 0; h < mg->nhosts; h++) {
+		const struct merge_req *r = find_req(&mg->hosts[h], row);
 		if (!r || !r->has_limit || !r->measured.have || r->unit != row->unit ||
 		    strcmp(r->metric, row->metric) || strcmp(r->statistic, row->statistic))
 			continue;
@@ -130,7 +130,7 @@ static void spread(struct xw *x, const struct merge *fl, const struct merge_req 
 		hi = v > hi ? v : hi;
 		bool worse = row->has_max ? v > worst_v : v < worst_v;
 		if (!worst || worse) {
-			worst = &fl->hosts[h];
+			worst = &mg->hosts[h];
 			worst_v = v;
 		}
 	}
@@ -149,13 +149,13 @@ static void spread(struct xw *x, const struct merge *fl, const struct merge_req 
 	xw_full_end(x);
 }
 
-static void header_row(struct xw *x, const struct merge *fl)
+static void header_row(struct xw *x, const struct merge *mg)
 {
 	xw_start(x, "tr");
 	xw_elem(x, "th", "requirement");
 	xw_elem(x, "th", "limited figure");
-	for (size_t h = 0; h < fl->nhosts; h++) {
-		const struct merge_host *fh = &fl->hosts[h];
+	for (size_t h = 0; h < mg->nhosts; h++) {
+		const struct merge_host *fh = &mg->hosts[h];
 		xw_start(x, "th");
 		if (fh->link) {
 			xw_start(x, "a");
@@ -171,10 +171,10 @@ static void header_row(struct xw *x, const struct merge *fl)
 	xw_full_end(x);
 }
 
-static void table(struct xw *x, const struct merge *fl, const struct row *rows, size_t nrows)
+static void table(struct xw *x, const struct merge *mg, const struct row *rows, size_t nrows)
 {
 	xw_start(x, "table");
-	header_row(x, fl);
+	header_row(x, mg);
 	for (size_t i = 0; i < nrows; i++) {
 		const struct merge_req *r = rows[i].first;
 		xw_start(x, "tr");
@@ -187,10 +187,10 @@ static void table(struct xw *x, const struct merge *fl, const struct row *rows, 
 		xw_start(x, "td");
 		html_text_micro(x, lim);
 		xw_full_end(x);
-		for (size_t h = 0; h < fl->nhosts; h++)
-			cell(x, find_req(&fl->hosts[h], r));
+		for (size_t h = 0; h < mg->nhosts; h++)
+			cell(x, find_req(&mg->hosts[h], r));
 		if (r->has_limit)
-			spread(x, fl, r);
+			spread(x, mg, r);
 		else
 			xw_elem(x, "td", "-");
 		xw_full_end(x);
@@ -199,12 +199,12 @@ static void table(struct xw *x, const struct merge *fl, const struct row *rows, 
 }
 
 /* Each host: verdict counts, where it came from, a repeated identity. */
-static void host_list(struct xw *x, const struct merge *fl)
+static void host_list(struct xw *x, const struct merge *mg)
 {
 	xw_elem(x, "h2", "Hosts");
 	xw_start(x, "ul");
-	for (size_t h = 0; h < fl->nhosts; h++) {
-		const struct merge_host *fh = &fl->hosts[h];
+	for (size_t h = 0; h < mg->nhosts; h++) {
+		const struct merge_host *fh = &mg->hosts[h];
 		const struct report_totals *t = &fh->totals;
 		xw_start(x, "li");
 		xw_textf(x, "%s: %zu passed, %zu failed, %zu errors, %zu skipped; from %s",
@@ -220,24 +220,24 @@ static void host_list(struct xw *x, const struct merge *fl)
 	xw_full_end(x);
 }
 
-static void document(struct xw *x, const struct merge *fl, const struct row *rows, size_t nrows)
+static void document(struct xw *x, const struct merge *mg, const struct row *rows, size_t nrows)
 {
-	int status = merge_exit_status(fl);
+	int status = merge_exit_status(mg);
 	const char *v = status == 0 ? "PASS" : status == 1 ? "FAIL" : "ERROR";
 	char title[96];
-	snprintf(title, sizeof title, "rtconform fleet: %s on %zu host%s", v, fl->nhosts,
-		 fl->nhosts == 1 ? "" : "s");
+	snprintf(title, sizeof title, "rtconform fleet: %s on %zu host%s", v, mg->nhosts,
+		 mg->nhosts == 1 ? "" : "s");
 	page_begin(x, title);
 	xw_elem(x, "h1", title);
 	xw_start(x, "p");
 	xw_textf(x, "%zu requirement%s measured: %zu passed, %zu failed, %zu error%s, %zu skipped. "
 		    "Each cell: the host's verdict and the figure its first limit judges.",
-		 fl->totals.tests, fl->totals.tests == 1 ? "" : "s", fl->totals.passed,
-		 fl->totals.failures, fl->totals.errors, fl->totals.errors == 1 ? "" : "s",
-		 fl->totals.skipped);
+		 mg->totals.tests, mg->totals.tests == 1 ? "" : "s", mg->totals.passed,
+		 mg->totals.failures, mg->totals.errors, mg->totals.errors == 1 ? "" : "s",
+		 mg->totals.skipped);
 	xw_full_end(x);
-	table(x, fl, rows, nrows);
-	host_list(x, fl);
+	table(x, mg, rows, nrows);
+	host_list(x, mg);
 	xw_start(x, "footer");
 	xw_textf(x, "rtconform %s (commit %s) merge. results.json beside this file holds "
 		    "every host's results.json whole.", runinfo_version, runinfo_commit);
@@ -247,7 +247,7 @@ static void document(struct xw *x, const struct merge *fl, const struct row *row
 }
 
 struct merge_doc {
-	const struct merge *fl;
+	const struct merge *mg;
 	const struct row *rows;
 	size_t nrows;
 };
@@ -255,18 +255,18 @@ struct merge_doc {
 static void merge_doc(struct xw *x, const void *arg)
 {
 	const struct merge_doc *d = arg;
-	document(x, d->fl, d->rows, d->nrows);
+	document(x, d->mg, d->rows, d->nrows);
 }
 
-char *merge_html_render(const struct merge *fl, size_t *len, char *why, size_t whylen)
+char *merge_html_render(const struct merge *mg, size_t *len, char *why, size_t whylen)
 {
 	size_t nrows = 0;
-	struct row *rows = collect_rows(fl, &nrows);
+	struct row *rows = collect_rows(mg, &nrows);
 	if (!rows) {
 		snprintf(why, whylen, "%s", strerror(ENOMEM));
 		return NULL;
 	}
-	struct merge_doc d = { fl, rows, nrows };
+	struct merge_doc d = { mg, rows, nrows };
 	char *out = xw_render(merge_doc, &d, false, len, why, whylen);
 	free(rows);
 	return out;

@@ -13,7 +13,6 @@
 #ifndef RTC_TERMSAFE_H
 #define RTC_TERMSAFE_H
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>

@@ -101,7 +101,7 @@ static int check_outputs(const char *outdir, char **inputs, int n)
 
 /* Read each input in turn into the fleet. 0, or EXIT_USAGE after saying
  * why. */
-static int add_inputs(struct merge *fl, char **inputs, int n)
+static int add_inputs(struct merge *mg, char **inputs, int n)
 {
 	char err[900], note[1200];
 	for (int i = 0; i < n; i++) {
@@ -110,7 +110,7 @@ static int add_inputs(struct merge *fl, char **inputs, int n)
 			termsafe_println(stderr, "rtconform merge: %s", err);
 			return EXIT_USAGE;
 		}
-		int rc = merge_add(fl, &v, inputs[i], note, sizeof note, err, sizeof err);
+		int rc = merge_add(mg, &v, inputs[i], note, sizeof note, err, sizeof err);
 		report_view_free(&v);
 		if (rc) {
 			termsafe_println(stderr, "rtconform merge: %s", err);
@@ -122,21 +122,21 @@ static int add_inputs(struct merge *fl, char **inputs, int n)
 	return 0;
 }
 
-static void print_hosts(const struct merge *fl)
+static void print_hosts(const struct merge *mg)
 {
-	for (size_t h = 0; h < fl->nhosts; h++) {
-		const struct merge_host *fh = &fl->hosts[h];
+	for (size_t h = 0; h < mg->nhosts; h++) {
+		const struct merge_host *fh = &mg->hosts[h];
 		const struct report_totals *t = &fh->totals;
 		termsafe_println(stdout, "%s: %s (%zu passed, %zu failed, %zu errors, %zu skipped)",
 			     fh->name, verdict_exit_meaning(fh->exit_status), t->passed,
 			     t->failures, t->errors, t->skipped);
 	}
 	termsafe_println(stdout, "%zu host%s, %zu requirement%s: %zu passed, %zu failed, %zu error%s, "
-		     "%zu skipped; exit status %d", fl->nhosts, fl->nhosts == 1 ? "" : "s",
-		     fl->totals.tests, fl->totals.tests == 1 ? "" : "s", fl->totals.passed,
-		     fl->totals.failures, fl->totals.errors, fl->totals.errors == 1 ? "" : "s",
-		     fl->totals.skipped, merge_exit_status(fl));
-	termsafe_println(stdout, "reports: %s, %s, %s", fl->html_path, fl->junit_path, fl->json_path);
+		     "%zu skipped; exit status %d", mg->nhosts, mg->nhosts == 1 ? "" : "s",
+		     mg->totals.tests, mg->totals.tests == 1 ? "" : "s", mg->totals.passed,
+		     mg->totals.failures, mg->totals.errors, mg->totals.errors == 1 ? "" : "s",
+		     mg->totals.skipped, merge_exit_status(mg));
+	termsafe_println(stdout, "reports: %s, %s, %s", mg->html_path, mg->junit_path, mg->json_path);
 }
 
 int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx)
@@ -155,22 +155,22 @@ int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx)
 		return rc;
 	}
 	char err[900];
-	struct merge fl;
-	if (merge_begin(&fl, outdir, ctx->cmdline, err, sizeof err) != 0) {
+	struct merge mg;
+	if (merge_begin(&mg, outdir, ctx->cmdline, err, sizeof err) != 0) {
 		termsafe_println(stderr, "rtconform merge: %s", err);
 		rc = EXIT_USAGE;
 	}
 	if (!rc)
-		rc = add_inputs(&fl, inputs, n);
-	if (!rc && merge_finish(&fl, err, sizeof err) != 0) {
+		rc = add_inputs(&mg, inputs, n);
+	if (!rc && merge_finish(&mg, err, sizeof err) != 0) {
 		termsafe_println(stderr, "rtconform merge: %s", err);
 		rc = EXIT_USAGE;
 	}
 	if (!rc) {
-		print_hosts(&fl);
-		rc = merge_exit_status(&fl);
+		print_hosts(&mg);
+		rc = merge_exit_status(&mg);
 	}
-	merge_free(&fl);
+	merge_free(&mg);
 	/* Only if empty: nothing of anyone else's goes. */
 	if (rc == EXIT_USAGE && !dir_was_there)
 		rmdir(outdir);

@@ -286,17 +286,6 @@ int report_write_junit(const struct report_view *v, const char *path, char *err,
 	return report_write(REPORT_JUNIT, v, path, err, errlen);
 }
 
-int report_write_summary(const struct report_view *v, const char *path, char *err,
-			 size_t errlen)
-{
-	return report_write(REPORT_SUMMARY, v, path, err, errlen);
-}
-
-int report_write_html(const struct report_view *v, const char *path, char *err, size_t errlen)
-{
-	return report_write(REPORT_HTML, v, path, err, errlen);
-}
-
 int report_write_json(const struct report_view *v, const char *path, char *err, size_t errlen)
 {
 	return report_write(REPORT_JSON, v, path, err, errlen);

@@ -356,9 +356,6 @@ int report_write_lava(const struct report_view *v, const char *path, char *err, 
 int report_write(enum report_kind kind, const struct report_view *v, const char *path,
 		 char *err, size_t errlen);
 int report_write_junit(const struct report_view *v, const char *path, char *err, size_t errlen);
-int report_write_summary(const struct report_view *v, const char *path, char *err,
-			 size_t errlen);
-int report_write_html(const struct report_view *v, const char *path, char *err, size_t errlen);
 int report_write_json(const struct report_view *v, const char *path, char *err, size_t errlen);
 
 /* Write `len` bytes to path atomically (temp file in the same directory,
