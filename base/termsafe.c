@@ -2,6 +2,7 @@
 /* termsafe.c - see termsafe.h. */
 #include "base/termsafe.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
