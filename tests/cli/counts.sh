@@ -64,7 +64,7 @@ expect_status 0 "$RTC" list
 expect_grep '^    metric interval +\(duration\) ' "$TMP/out"
 expect_grep '^Harness metrics: ' "$TMP/out"
 for m in page-faults major-faults involuntary-switches; do
-  [ "$(grep -c "^    metric $m (count) " "$TMP/out")" = 1 ] && ok || fail "list: metric $m not listed once as a count"
+  [ "$(grep -c "^    metric $m (count) " "$TMP/out")" = 1 ] && ok "list names metric $m once, as a count" || fail "list: metric $m not listed once as a count"
 done
 
 # ---- fault=touch: the page-faults limit fails, and every report says so ---
@@ -88,7 +88,7 @@ validate_junit "$TMP/t/junit.xml" --tests 2 --failures 1 --errors 0 --skipped 0 
   --property CLEAN.page-faults.kind=count --property TOUCH.interval.kind=duration
 # junit.xml: a count's values have no unit suffix; 16 pages a run
 pf=$(prop TOUCH.page-faults.total "$TMP/t/junit.xml")
-[ -n "$pf" ] && [ "$pf" -ge 48 ] && ok || fail "TOUCH.page-faults.total is '$pf', expected at least 3 runs x 16 pages"
+[ -n "$pf" ] && [ "$pf" -ge 48 ] && ok "TOUCH.page-faults.total is at least 3 runs x 16 pages" || fail "TOUCH.page-faults.total is '$pf', expected at least 3 runs x 16 pages"
 expect_grep 'name="TOUCH.limits" value="metric=page-faults statistic=total max=0 measured=[1-9][0-9]* verdict=fail text=total [1-9][0-9]* &gt; 0 \(3 runs\)' "$TMP/t/junit.xml"
 expect_grep 'name="TOUCH.page-faults" value="kind=count count=3 total=[0-9]+ min=[0-9]+ mean=[0-9]+\.[0-9]{3} max=[0-9]+"' "$TMP/t/junit.xml"
 expect_no_grep 'page-faults" value="[^"]*_(ns|cycles)=' "$TMP/t/junit.xml"
@@ -117,13 +117,13 @@ lim = t["limits"][0]
 assert lim["unit"] is None and lim["max"] == 0 and type(lim["measured"]) is int, lim
 assert lim["measured"] == pf["statistics"]["total"] and lim["verdict"] == "fail", lim
 PY
-then ok; else fail "results.json counts:"; sed 's/^/    /' "$TMP/py"; fi
+then ok "results.json holds each count's runs, statistics and limit"; else fail "results.json holds each count's runs, statistics and limit:"; sed 's/^/    /' "$TMP/py"; fi
 # report.html: a table of per-run counts, no histogram for a count
-[ "$(xpath_count '//table[@class="counts"]' "$TMP/t/report.html")" = 2 ] && ok \
+[ "$(xpath_count '//table[@class="counts"]' "$TMP/t/report.html")" = 2 ] && ok "report.html has a counts table per requirement" \
   || fail "report.html: expected a counts table per requirement"
-[ "$(xpath_count '//svg' "$TMP/t/report.html")" = 2 ] && ok \
+[ "$(xpath_count '//svg' "$TMP/t/report.html")" = 2 ] && ok "report.html has one histogram per requirement (interval), none for counts" \
   || fail "report.html: expected one histogram per requirement (interval), none for counts"
-[ "$(xpath_count '//table[@class="counts"]/tr[1]/th' "$TMP/t/report.html")" = 8 ] && ok \
+[ "$(xpath_count '//table[@class="counts"]/tr[1]/th' "$TMP/t/report.html")" = 8 ] && ok "report.html's counts table header names Run and the three counts" \
   || fail "report.html: the counts table's header should name Run and the three counts"
 # summary.txt: a line per count
 expect_grep '^  TOUCH page-faults: total [1-9][0-9]*, max [1-9][0-9]* per run, mean [0-9.]+ per run \(3 runs\)$' "$TMP/t/summary.txt"
@@ -133,7 +133,7 @@ mkdir -p "$TMP/t2"
 expect_status 0 "$RTC" report "$TMP/t/results.json" --junit "$TMP/t2/junit.xml" \
   --summary "$TMP/t2/summary.txt" --html "$TMP/t2/report.html" --json "$TMP/t2/results.json"
 for f in junit.xml summary.txt report.html results.json; do
-  cmp -s "$TMP/t/$f" "$TMP/t2/$f" && ok || fail "$f re-rendered from results.json differs: $(cmp "$TMP/t/$f" "$TMP/t2/$f" 2>&1)"
+  cmp -s "$TMP/t/$f" "$TMP/t2/$f" && ok "$f re-rendered from results.json is the same" || fail "$f re-rendered from results.json differs: $(cmp "$TMP/t/$f" "$TMP/t2/$f" 2>&1)"
 done
 
 # ---- the built-in profile's real-time requirements take no page fault ----
@@ -147,7 +147,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 expect_status 0 "$RTC" list "$SRC/requirements/profiles/default.xml"
 rt_ids=$(awk '$3 ~ /^(fifo|rr):/ { printf "%s%s", sep, $1; sep = "," }' "$TMP/out")
-[ -n "$rt_ids" ] && ok || fail "no real-time requirement in the default profile"
+[ -n "$rt_ids" ] && ok "the default profile has real-time requirements" || fail "no real-time requirement in the default profile"
 "$RTC" run --only "$rt_ids" -o "$TMP/d" >"$TMP/d.out" 2>&1
 python3 - "$TMP/d/results.json" "$rt_ids" "$("$RTC" --version)" >"$TMP/py" 2>&1 <<'PY'
 import json, sys
@@ -174,6 +174,6 @@ for r in d["files"][0]["requirements"]:
 assert seen == set(want), (seen, want)
 assert limited >= len(want) - 1, f"only {limited} page-faults limits"
 PY
-if [ $? -eq 0 ]; then ok; sed 's/^/    /' "$TMP/py"; else
-  fail "default profile, real-time requirements:"; sed 's/^/    /' "$TMP/py"; tail -20 "$TMP/d.out"; fi
+if [ $? -eq 0 ]; then ok "default profile, real-time requirements: measured, page-faults limits pass"; sed 's/^/    /' "$TMP/py"; else
+  fail "default profile, real-time requirements: measured, page-faults limits pass:"; sed 's/^/    /' "$TMP/py"; tail -20 "$TMP/d.out"; fi
 finish
