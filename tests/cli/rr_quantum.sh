@@ -93,14 +93,14 @@ fi
 # Every run has at least two slices that ended when another task took over.
 for id in RR RR3; do
   n="$(prop $id.slice.count "$J")"
-  [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge $((2 * RUNS)) ] && ok \
+  [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge $((2 * RUNS)) ] && ok "$id: at least $((2 * RUNS)) slices in $RUNS runs" \
     || fail "$id: $n slices in $RUNS runs, expected at least $((2 * RUNS))"
 done
 # FIFO: the first task keeps the CPU to the hard end, once every run.
-[ "$(prop FIFO.violations.total "$J")" = "$RUNS" ] && ok \
+[ "$(prop FIFO.violations.total "$J")" = "$RUNS" ] && ok "FIFO.violations.total is $RUNS" \
   || fail "FIFO.violations.total is '$(prop FIFO.violations.total "$J")', expected $RUNS"
 [ "$(prop FIFO.violations.min "$J") $(prop FIFO.violations.max "$J") $(prop FIFO.violations.count "$J")" = "1 1 $RUNS" ] \
-  && ok || fail "FIFO: not one violation in each of $RUNS runs"
+  && ok "FIFO: one violation in each of $RUNS runs" || fail "FIFO: not one violation in each of $RUNS runs"
 expect_grep "<failure [^>]*message=\"violations total $RUNS &gt; 0 \\($RUNS runs\\)\"" "$J"
 expect_grep "^FIFO +rr-quantum +fifo:80 +violations total <= 0 +$RUNS +FAIL$" "$TMP/out"
 # The notes give the quantum beside the slices, and agree with the counts.

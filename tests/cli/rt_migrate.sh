@@ -71,13 +71,13 @@ validate_junit "$J" --tests 1 --failures 1 --errors 0 --skipped 0 \
   --property ASCENDING.start-delay.kind=duration
 # each release the lowest task starts before the higher ones are even woken
 want=$((ITER * RUNS))
-[ "$(prop ASCENDING.violations.total "$J")" = "$want" ] && ok \
+[ "$(prop ASCENDING.violations.total "$J")" = "$want" ] && ok "ASCENDING.violations.total is $want" \
   || fail "ASCENDING.violations.total is '$(prop ASCENDING.violations.total "$J")', expected $want"
 [ "$(prop ASCENDING.violations.min "$J") $(prop ASCENDING.violations.max "$J") $(prop ASCENDING.violations.count "$J")" = "$ITER $ITER 3" ] \
-  && ok || fail "ASCENDING: not $ITER violations in each of 3 runs"
+  && ok "ASCENDING: $ITER violations in each of 3 runs" || fail "ASCENDING: not $ITER violations in each of 3 runs"
 expect_grep "<failure [^>]*message=\"violations total $want &gt; 0 \\($RUNS runs\\)\"" "$J"
 expect_grep "name=\"ASCENDING.note\" value=\"$((NCPU + 1)) tasks \\(SCHED_FIFO 89..$((89 - NCPU))\\) on $NCPU CPUs, busy 100 us, release ascending; violations by task, highest first:( 0){$NCPU} $want\\." "$J"
-[ "$(prop ASCENDING.start-delay.count "$J")" = "$((want * (NCPU + 1)))" ] && ok \
+[ "$(prop ASCENDING.start-delay.count "$J")" = "$((want * (NCPU + 1)))" ] && ok "ASCENDING.start-delay.count is $((want * (NCPU + 1)))" \
   || fail "ASCENDING.start-delay.count is '$(prop ASCENDING.start-delay.count "$J")'"
 expect_grep '^ASCENDING +rt-migrate +fifo:90 +violations total <= 0 +[1-9][0-9]* +FAIL$' "$TMP/out"
 
@@ -102,18 +102,18 @@ cat >"$TMP/m.xml" <<XML
 </requirements>
 XML
 st=0; "$RTC" run -o "$TMP/m" "$TMP/m.xml" >"$TMP/out" 2>&1 || st=$?
-[ "$st" -le 1 ] && ok || { fail "normal configuration exited $st:"; sed 's/^/    /' "$TMP/out"; }
+[ "$st" -le 1 ] && ok "the normal configuration exits 0 or 1" || { fail "normal configuration exited $st:"; sed 's/^/    /' "$TMP/out"; }
 J="$TMP/m/junit.xml"
 validate_junit "$J" --tests 2 --errors 0 --skipped 0 --property TOGETHER.violations.kind=count
 for id in TOGETHER MORE; do
   n=$([ $id = TOGETHER ] && echo $((NCPU + 1)) || echo $((2 * NCPU + 1)))
   v="$(prop $id.violations.total "$J")"
-  [[ "$v" =~ ^[0-9]+$ ]] && [ "$v" -le $((ITER * RUNS * (n - NCPU))) ] && ok \
+  [[ "$v" =~ ^[0-9]+$ ]] && [ "$v" -le $((ITER * RUNS * (n - NCPU))) ] && ok "$id.violations.total is at most $((ITER * RUNS * (n - NCPU)))" \
     || fail "$id.violations.total is '$v'"
   verdict="$(prop $id.verdict "$J")"
-  { [ "$v" = 0 ] && [ "$verdict" = pass ]; } || { [ "$v" != 0 ] && [ "$verdict" = fail ]; } && ok \
+  { [ "$v" = 0 ] && [ "$verdict" = pass ]; } || { [ "$v" != 0 ] && [ "$verdict" = fail ]; } && ok "$id: the verdict is pass exactly when there is no violation" \
     || fail "$id: violations $v but verdict $verdict"
-  [ "$(prop $id.start-delay.count "$J")" = "$((ITER * RUNS * n))" ] && ok \
+  [ "$(prop $id.start-delay.count "$J")" = "$((ITER * RUNS * n))" ] && ok "$id.start-delay.count is $((ITER * RUNS * n))" \
     || fail "$id.start-delay.count is '$(prop $id.start-delay.count "$J")'"
   # the top NCPU tasks can never be counted
   expect_grep "name=\"$id.note\" value=\"$n tasks [^\"]*highest first:( 0){$NCPU}( [0-9]+)+\\." "$J"
