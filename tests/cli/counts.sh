@@ -7,33 +7,23 @@
 
 # ---- what a limit on a count may say ------------------------------------
 
-# refused NAME LIMIT MESSAGE : a requirement with LIMIT on line 4 is invalid
-# input (2) and the message names the file, the line and why.
-refused() {
-  cat >"$TMP/$1.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="$1">
-  <requirement id="R">
-    <probe name="selftest"/>
-    $2
-  </requirement>
-</requirements>
-XML
-  expect_status 2 "$RTC" validate "$TMP/$1.xml"
-  expect_grep "^$TMP/$1.xml:4: requirement R: $3" "$TMP/out"
-}
-refused unit-on-count '<limit metric="page-faults" statistic="total" max="0us"/>' \
+# limit_refused NAME LIMIT WHY : a selftest requirement with LIMIT on line 4
+# is invalid input (2) and the message names the file, the line and why.
+limit_refused() { refused "$1" "<probe name=\"selftest\"/>
+    $2" "$3" 4; }
+limit_refused unit-on-count '<limit metric="page-faults" statistic="total" max="0us"/>' \
   'metric page-faults of probe selftest is a count: write max="0" without a unit$'
-refused cycles-on-count '<limit metric="involuntary-switches" statistic="max" min="1cycles"/>' \
+limit_refused cycles-on-count '<limit metric="involuntary-switches" statistic="max" min="1cycles"/>' \
   'metric involuntary-switches of probe selftest is a count: write min="1" without a unit$'
-refused bare-duration '<limit metric="interval" statistic="max" max="300"/>' \
+limit_refused bare-duration '<limit metric="interval" statistic="max" max="300"/>' \
   'metric interval of probe selftest is a duration: give max="300" a unit \(ns, us, .*s, ms, s or cycles\)$'
-refused default-metric-bare '<limit statistic="mean" max="5"/>' \
+limit_refused default-metric-bare '<limit statistic="mean" max="5"/>' \
   'metric interval of probe selftest is a duration: give max="5" a unit'
-refused total-of-duration '<limit metric="interval" statistic="total" max="1s"/>' \
+limit_refused total-of-duration '<limit metric="interval" statistic="total" max="1s"/>' \
   'metric interval of probe selftest is a duration: statistic total does not apply \(expected min, mean, stddev, max, pNN'
-refused pct-of-count '<limit metric="page-faults" statistic="p99" max="0"/>' \
+limit_refused pct-of-count '<limit metric="page-faults" statistic="p99" max="0"/>' \
   'metric page-faults of probe selftest is a count: statistic p99 does not apply \(expected total, min, mean or max\)$'
-refused unknown-metric '<limit metric="minor-faults" statistic="total" max="0"/>' \
+limit_refused unknown-metric '<limit metric="minor-faults" statistic="total" max="0"/>' \
   "probe selftest has no metric 'minor-faults' \(expected interval, page-faults, major-faults or involuntary-switches\)"
 # A bound that is neither a number nor a quantity is the loader's error.
 cat >"$TMP/garbage.xml" <<XML

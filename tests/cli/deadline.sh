@@ -11,23 +11,12 @@
 
 
 # ---- what the catalogue refuses (exit 2, the file's line) ----------------
-refused() { # NAME PARAMS MESSAGE
-  cat >"$TMP/$1.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="$1">
-  <requirement id="R">
-    <probe name="deadline">$2</probe>
-  </requirement>
-</requirements>
-XML
-  expect_status 2 "$RTC" validate "$TMP/$1.xml"
-  expect_grep "^$TMP/$1.xml:3: requirement R: probe deadline: $3" "$TMP/out"
-}
-refused many-tasks '<param name="tasks">17</param>' 'tasks 17 is outside 1 \.\. 16'
-refused long-period '<param name="period">1s</param>' 'period 1s is outside 1ms \.\. 100ms'
-refused runtime-deadline '<param name="runtime">6ms</param>' \
+refused_params deadline many-tasks '<param name="tasks">17</param>' 'tasks 17 is outside 1 \.\. 16'
+refused_params deadline long-period '<param name="period">1s</param>' 'period 1s is outside 1ms \.\. 100ms'
+refused_params deadline runtime-deadline '<param name="runtime">6ms</param>' \
   'runtime 6ms, deadline 5ms, period 10ms: need 100us <= runtime <= deadline <= period'
-refused long-work '<param name="work">5ms</param>' 'work 5ms is outside 10us \.\. the period and 4 x the runtime'
-refused bandwidth '<param name="tasks">6</param>' \
+refused_params deadline long-work '<param name="work">5ms</param>' 'work 5ms is outside 10us \.\. the period and 4 x the runtime'
+refused_params deadline bandwidth '<param name="tasks">6</param>' \
   'tasks 6 x runtime 1ms / period 10ms reserve more than 0\.5 CPU'
 
 if [ "$(id -u)" -ne 0 ]; then

@@ -239,6 +239,24 @@ req_doc() {
 XML
 }
 
+# refused NAME BODY WHY [LINE] : `rtconform validate` refuses the document
+# NAME whose requirement R is BODY (req_doc; BODY starts on line 3): it
+# exits 2, and its message names the file, LINE (3 unless given) and the
+# requirement, then says WHY (an extended regex):
+# "FILE:LINE: requirement R: WHY".
+refused() {
+  req_doc "$1" "$2"
+  expect_status 2 "$RTC" validate "$TMP/$1.xml"
+  expect_grep "^$TMP/$1.xml:${4:-3}: requirement R: $3" "$TMP/out"
+}
+# refused_params PROBE NAME PARAMS WHY [MORE] : refused, for requirement R
+# <probe name="PROBE">PARAMS</probe> followed by MORE (its sched, limits),
+# on the probe's line: "FILE:3: requirement R: probe PROBE: WHY".
+refused_params() {
+  refused "$2" "<probe name=\"$1\">$3</probe>${5:+
+    $5}" "probe $1: $4"
+}
+
 # own_children : the children of this test's shell (pid, stat, comm), but
 # the TAP filter and the ps that lists them.
 own_children() {

@@ -9,23 +9,13 @@
 
 # ---- parameters refused with the file, the line and why ------------------
 
-refused() { # NAME PARAMS MESSAGE
-  cat >"$TMP/$1.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="$1">
-  <requirement id="R">
-    <probe name="priority-wake">$2</probe>
-    <sched policy="fifo" priority="max"/>
-  </requirement>
-</requirements>
-XML
-  expect_status 2 "$RTC" validate "$TMP/$1.xml"
-  expect_grep "^$TMP/$1.xml:3: requirement R: probe priority-wake: $3" "$TMP/out"
-}
-refused one-waiter '<param name="waiters">1</param>' 'waiters 1 is outside 2 \.\. 32'
-refused many-waiters '<param name="waiters">33</param>' 'waiters 33 is outside 2 \.\. 32'
-refused no-mechanism '<param name="mechanism">pipe</param>' \
+# pw_refused NAME PARAMS WHY : a priority-wake requirement (SCHED_FIFO, max)
+pw_refused() { refused_params priority-wake "$1" "$2" "$3" '<sched policy="fifo" priority="max"/>'; }
+pw_refused one-waiter '<param name="waiters">1</param>' 'waiters 1 is outside 2 \.\. 32'
+pw_refused many-waiters '<param name="waiters">33</param>' 'waiters 33 is outside 2 \.\. 32'
+pw_refused no-mechanism '<param name="mechanism">pipe</param>' \
   "parameter mechanism has no value 'pipe' \(expected posix-sem, futex, mutex-cond or mqueue\)"
-refused no-order '<param name="order">fifo</param>' \
+pw_refused no-order '<param name="order">fifo</param>' \
   "parameter order has no value 'fifo' \(expected priority or arrival\)"
 
 if [ "$(id -u)" -ne 0 ]; then

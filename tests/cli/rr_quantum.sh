@@ -9,24 +9,20 @@
 
 
 # ---- parameters: refused at validation with file, line and why ----------
-refused() {
-  cat >"$TMP/$1.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="$1">
-  <requirement id="R">
-    <probe name="rr-quantum">$2</probe>
-    <sched policy="fifo" priority="10"/>
-    <limit metric="violations" statistic="total" max="$4"/></requirement>
-</requirements>
-XML
-  expect_status 2 "$RTC" validate "$TMP/$1.xml"
-  expect_grep "^$TMP/$1.xml:[0-9]+: .*$3" "$TMP/out"
+# rr_refused NAME PARAMS WHY : an rr-quantum requirement with PARAMS, under
+# SCHED_FIFO 10, limited to no violation, is refused for the probe
+rr_refused() {
+  refused_params rr-quantum "$1" "$2" "$3" '<sched policy="fifo" priority="10"/>
+    <limit metric="violations" statistic="total" max="0"/>'
 }
-refused one-task '<param name="tasks">1</param>' 'rr-quantum: tasks 1 is outside 2 \.\. 16' 0
-refused many-tasks '<param name="tasks">17</param>' 'rr-quantum: tasks 17 is outside 2 \.\. 16' 0
-refused long '<param name="duration">500ms</param>' 'rr-quantum: duration 500ms is outside 1ms \.\. 400ms' 0
-refused short '<param name="duration">500us</param>' 'rr-quantum: duration 500us is outside 1ms \.\. 400ms' 0
-refused other '<param name="policy">other</param>' "parameter policy has no value 'other'" 0
-refused unit '' 'metric violations of probe rr-quantum is a count' 0us
+rr_refused one-task '<param name="tasks">1</param>' 'tasks 1 is outside 2 \.\. 16'
+rr_refused many-tasks '<param name="tasks">17</param>' 'tasks 17 is outside 2 \.\. 16'
+rr_refused long '<param name="duration">500ms</param>' 'duration 500ms is outside 1ms \.\. 400ms'
+rr_refused short '<param name="duration">500us</param>' 'duration 500us is outside 1ms \.\. 400ms'
+rr_refused other '<param name="policy">other</param>' "parameter policy has no value 'other'"
+refused unit '<probe name="rr-quantum"/>
+    <sched policy="fifo" priority="10"/>
+    <limit metric="violations" statistic="total" max="0us"/>' 'metric violations of probe rr-quantum is a count' 5
 
 if [ "$(id -u)" -ne 0 ]; then
   skip_all "the rr-quantum runs need root (SCHED_RR threads, mlockall)"

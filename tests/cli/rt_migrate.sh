@@ -9,21 +9,10 @@ NCPU="$(nproc)" # the CPUs this process (and so rtconform) may use
 
 
 # ---- what the catalogue refuses (exit 2, the file's line) ----------------
-refused() {
-  cat >"$TMP/$1.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="$1">
-  <requirement id="R">
-    <probe name="rt-migrate">$2</probe>
-  </requirement>
-</requirements>
-XML
-  expect_status 2 "$RTC" validate "$TMP/$1.xml"
-  expect_grep "$3" "$TMP/out"
-}
-refused busy-short '<param name="busy">5us</param>' 'rt-migrate: busy 5us is outside 10us .. 10ms'
-refused two-tasks '<param name="tasks">2</param>' 'rt-migrate: tasks 2 is outside 3 .. 64'
-refused no-policy '<param name="release">later</param>' "parameter release has no value 'later'"
-refused not-a-count '<param name="tasks">all</param>' 'parameter tasks: not a whole number'
+refused_params rt-migrate busy-short '<param name="busy">5us</param>' 'busy 5us is outside 10us .. 10ms'
+refused_params rt-migrate two-tasks '<param name="tasks">2</param>' 'tasks 2 is outside 3 .. 64'
+refused_params rt-migrate no-policy '<param name="release">later</param>' "parameter release has no value 'later'"
+refused_params rt-migrate not-a-count '<param name="tasks">all</param>' 'parameter tasks: not a whole number'
 
 # ---- what cannot be measured here (exit 3, the reason) -------------------
 if [ "$(id -u)" -ne 0 ]; then

@@ -8,23 +8,12 @@
 
 
 # ---- what the catalogue refuses (exit 2, the reason) ---------------------
-refused() {
-  cat >"$TMP/$1.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="$1">
-  <requirement id="R">
-    <probe name="timer-semantics">$2</probe>
-  </requirement>
-</requirements>
-XML
-  expect_status 2 "$RTC" validate "$TMP/$1.xml"
-  expect_grep "$3" "$TMP/out"
-}
-refused short '<param name="interval">5us</param>' 'timer-semantics: interval 5us is outside 10us .. 1s'
-refused many '<param name="busy-periods">17</param>' 'busy-periods 17 is outside 1 .. 16'
-refused busy '<param name="busy-every">6</param>' 'busy-every 6 must be more than 2 x \(busy-periods \+ 1\) = 6'
-refused spin '<param name="interval">30ms</param>' 'a busy stretch of \(busy-periods \+ 1.5\) x interval = \(2 \+ 1.5\) x 30ms is over 50ms'
-refused boot '<param name="clock">boottime</param><param name="judge">coarse</param>' 'the boottime clock has no coarse variant'
-refused kind '<param name="kind">select</param>' "parameter kind has no value 'select'"
+refused_params timer-semantics short '<param name="interval">5us</param>' 'interval 5us is outside 10us .. 1s'
+refused_params timer-semantics many '<param name="busy-periods">17</param>' 'busy-periods 17 is outside 1 .. 16'
+refused_params timer-semantics busy '<param name="busy-every">6</param>' 'busy-every 6 must be more than 2 x \(busy-periods \+ 1\) = 6'
+refused_params timer-semantics spin '<param name="interval">30ms</param>' 'a busy stretch of \(busy-periods \+ 1.5\) x interval = \(2 \+ 1.5\) x 30ms is over 50ms'
+refused_params timer-semantics boot '<param name="clock">boottime</param><param name="judge">coarse</param>' 'judge coarse: the boottime clock has no coarse variant'
+refused_params timer-semantics kind '<param name="kind">select</param>' "parameter kind has no value 'select'"
 
 # ---- what cannot be measured (exit 3, the reason) ------------------------
 expect_status 3 "$RTC" probe timer-semantics --iterations 2000 --runs 2 --timeout 2s
