@@ -190,7 +190,7 @@ expect_state "a timeout"
 true & dead=$!; wait "$dead"
 mkdir "$TFS/instances/rtconform-$dead-0" "$TFS/instances/rtconform-$$-0"
 expect_status 0 "$RTC" run -o "$TMP/sweep" --only QUIET "$TMP/breach.xml"
-[ ! -d "$TFS/instances/rtconform-$dead-0" ] && ok "the stale instance rtconform-$dead-0 is removed" || fail "stale instance rtconform-$dead-0 left"
+[ ! -d "$TFS/instances/rtconform-$dead-0" ] && ok "a stale instance of a dead process is removed" || fail "stale instance rtconform-$dead-0 left"
 [ -d "$TFS/instances/rtconform-$$-0" ] && ok "a live process's instance is kept" || fail "a live process's instance was removed"
 rmdir "$TFS/instances/rtconform-$$-0" "$TFS/instances/rtconform-$dead-0" 2>/dev/null
 expect_state "the stale instance sweep"
