@@ -35,20 +35,20 @@ export ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_CONFIG="$TMP/ansi
 # run does not measure: never merged
 mkdir -p "$TMP/fetched"
 "$RTC" run "$FIX/cli/pass.xml" -q --host-label stale-board -o "$TMP/fetched/board-9" >/dev/null 2>&1
-[ -f "$TMP/fetched/board-9/results.json" ] && ok || fail "no stale results.json planted"
+[ -f "$TMP/fetched/board-9/results.json" ] && ok "a stale results.json is planted in the fetch directory" || fail "no stale results.json planted"
 if ansible-playbook -i "$TMP/inventory.ini" "$SRC/ci/ansible/site.yml" \
     -e rtconform_install=extract -e "rtconform_deb=$DEB" -e "rtconform_profile=$TMP/profile.xml" \
     -e rtconform_quick=true -e "rtconform_fetch_dir=$TMP/fetched" -e "rtconform_fleet_dir=$TMP/fleet" \
     -e "rtconform_merge_bin=$RTC" >"$TMP/play.log" 2>&1; then
-  ok
+  ok "ansible-playbook runs site.yml to the end"
 else
-  fail "ansible-playbook failed:"; tail -40 "$TMP/play.log"; finish
+  fail "ansible-playbook runs site.yml to the end:"; tail -40 "$TMP/play.log"; finish
 fi
 
 # each host ran the unpacked package, not the build tree's rtconform
 for h in 1 2; do
   bin="$(ls "$TMP"/h$h/prefix/usr/{,local/}bin/rtconform 2>/dev/null | head -1)"
-  [ -x "$bin" ] && ok || fail "the package was not unpacked for host $h"
+  [ -x "$bin" ] && ok "the package is unpacked for host $h" || fail "the package was not unpacked for host $h"
   expect_grep "\"command\": \"$bin run " "$TMP/fetched/board-$h/results.json"
 done
 F="$TMP/fleet"
@@ -63,7 +63,7 @@ d = json.load(open(sys.argv[1]))
 hosts = sorted(h["summary"]["host"] for h in d["hosts"])
 assert hosts == ["lab-rack1-a", "lab-rack1-b"], hosts
 assert d["duplicates"] == [], d["duplicates"]
-' "$F/results.json" && ok || fail "the fleet results.json does not hold both hosts"
+' "$F/results.json" && ok "the fleet results.json holds both hosts" || fail "the fleet results.json does not hold both hosts"
 expect_grep 'lab-rack1-a: every requirement passed' "$TMP/play.log"
 expect_no_grep 'stale-board' "$F/fleet.html"
 expect_no_grep 'stale-board' "$F/junit.xml"

@@ -59,11 +59,11 @@ expect_grep '^SEM-RT +wakeup +max ' "$TMP/out"
 # -o DIR: compare.txt is the table, junit.xml one testcase per figure
 expect_status 0 "$RTC" compare --tolerance "$SAME_TOL" "$TMP/a1/results.json" "$TMP/a1-again.json" -o "$TMP/c-same"
 cp "$TMP/out" "$TMP/same-stdout"
-if cmp -s "$TMP/same-stdout" "$TMP/c-same/compare.txt"; then ok; else fail "compare.txt is not the table printed"; fi
+if cmp -s "$TMP/same-stdout" "$TMP/c-same/compare.txt"; then ok "compare.txt is the table printed"; else fail "compare.txt is not the table printed"; fi
 figures=$(grep -Eo '^[0-9]+ figures' "$TMP/c-same/compare.txt" | cut -d' ' -f1)
 validate_junit "$TMP/c-same/junit.xml" --tests "$figures" --failures 0 --errors 0 \
   --property compare.tolerance=3 --property compare.significance=0.05
-xmllint --noout "$TMP/c-same/compare.html" 2>"$TMP/xl" && ok || { fail "compare.html is not well-formed"; cat "$TMP/xl"; }
+xmllint --noout "$TMP/c-same/compare.html" 2>"$TMP/xl" && ok "compare.html is well-formed" || { fail "compare.html is not well-formed"; cat "$TMP/xl"; }
 expect_grep 'NO REGRESSION' "$TMP/c-same/compare.html"
 
 # ---- a heavier probe regresses -------------------------------------------
@@ -111,7 +111,7 @@ int sem_post(sem_t *s)
 	return real(s);
 }
 C
-"${CC:-cc}" -shared -fPIC -O2 -o "$TMP/slowpost.so" "$TMP/slowpost.c" -ldl 2>"$TMP/cc" && ok \
+"${CC:-cc}" -shared -fPIC -O2 -o "$TMP/slowpost.so" "$TMP/slowpost.c" -ldl 2>"$TMP/cc" && ok "the slow sem_post library builds" \
   || { fail "cannot build the slow sem_post library"; cat "$TMP/cc"; }
 expect_status 1 env LD_PRELOAD="$(preload "$TMP/slowpost.so")" "$RTC" run "$BASE" --only SEM-RT --host-label board-7 -o "$TMP/slow"
 expect_status 1 "$RTC" compare "$TMP/a1/results.json" "$TMP/slow/results.json" -o "$TMP/c-slow"
@@ -222,7 +222,7 @@ expect_status 2 "$RTC" compare --tolerance -1 "$TMP/a1/results.json" "$TMP/b1/re
 expect_grep "tolerance '-1': expected" "$TMP/out"
 expect_status 2 "$RTC" compare --tolerance 5x "$TMP/a1/results.json" "$TMP/b1/results.json"
 expect_status 2 "$RTC" compare "$TMP/a1/results.json" "$TMP/b1/results.json" -o "$TMP/a1/results.json"
-if [ -e "$TMP/c-bad" ]; then fail "a refused compare wrote $TMP/c-bad"; else ok; fi
+if [ -e "$TMP/c-bad" ]; then fail "a refused compare wrote $TMP/c-bad"; else ok "a refused compare writes no -o directory"; fi
 mkdir -p "$TMP/into"; cp "$TMP/a1/results.json" "$TMP/into/junit.xml"
 expect_status 2 "$RTC" compare "$TMP/into/junit.xml" "$TMP/b1/results.json" -o "$TMP/into"
 expect_grep 'would overwrite the input' "$TMP/out"
@@ -248,13 +248,13 @@ expect_grep '<p id="host">Host: board-7 \(host ' "$TMP/a1/report.html"
 validate_junit "$TMP/a1/junit.xml" --property host.label=board-7 --property host.os
 if [ -r /etc/machine-id ]; then
   raw="$(tr -d '\n' </etc/machine-id)"
-  if grep -rqF -- "$raw" "$TMP/a1" "$TMP/c-heavy"; then fail "the raw machine id is in a report"; else ok; fi
+  if grep -rqF -- "$raw" "$TMP/a1" "$TMP/c-heavy"; then fail "the raw machine id is in a report"; else ok "the raw machine id is in no report"; fi
 fi
 expect_status 2 "$RTC" run "$BASE" --host-label "$(printf 'tab\there')" -o "$TMP/badlabel"
 expect_grep "host-label 'tab.x09here': it may hold only printable ASCII" "$TMP/out"
 expect_status 2 "$RTC" run "$BASE" --host-label "$(printf '%065d' 0)" -o "$TMP/badlabel"
 expect_grep 'longer than 64 characters' "$TMP/out"
-if [ -e "$TMP/badlabel" ]; then fail "a refused --host-label made $TMP/badlabel"; else ok; fi
+if [ -e "$TMP/badlabel" ]; then fail "a refused --host-label made $TMP/badlabel"; else ok "a refused --host-label makes no -o directory"; fi
 
 # ---- `report` refuses input joined from two hosts ------------------------
 run_ok "$TMP/other-host" "$BASE" --host-label board-8

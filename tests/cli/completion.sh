@@ -24,19 +24,19 @@ expect_offer() {
   offers "$@"
   [ -s "$TMP/offers.err" ] && fail "completing '$*' wrote to stderr: $(head -3 "$TMP/offers.err")"
   for w in "${want[@]}"; do
-    if grep -qxF -- "$w" "$TMP/offers"; then ok; else
+    if grep -qxF -- "$w" "$TMP/offers"; then ok "completing '$*' offers '$w'"; else
       fail "completing '$*' does not offer '$w'; offered: $(tr '\n' ' ' <"$TMP/offers")"; fi
   done
 }
 expect_no_offer() {
   local bad="$1"; shift 2
   offers "$@"
-  if grep -qxF -- "$bad" "$TMP/offers"; then fail "completing '$*' offers '$bad'"; else ok; fi
+  if grep -qxF -- "$bad" "$TMP/offers"; then fail "completing '$*' offers '$bad'"; else ok "completing '$*' does not offer '$bad'"; fi
 }
 
 # Subcommands: every one the usage text lists, and only those that match.
 cmds=$("$RTC" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
-[ -n "$cmds" ] && ok || fail "rtconform --help lists no commands"
+[ -n "$cmds" ] && ok "rtconform --help lists commands" || fail "rtconform --help lists no commands"
 # shellcheck disable=SC2086
 expect_offer $cmds --help --version -- "$RTC" ""
 expect_offer validate -- "$RTC" va
@@ -51,7 +51,7 @@ done
 expect_offer --junit --json -- "$RTC" run --j
 # only declared options: run's text mentions "rtconform list --profiles",
 # which is list's; list declares it in its synopsis
-help_options run | grep -qx -- --profiles && fail "help_options run gives --profiles" || ok
+help_options run | grep -qx -- --profiles && fail "help_options run gives --profiles" || ok "help_options run does not give --profiles"
 expect_no_offer --profiles -- "$RTC" run --pro
 expect_offer --profiles -- "$RTC" list --pro
 
@@ -67,7 +67,7 @@ expect_offer max -- "$RTC" probe --policy fifo sem-pingpong --priority ""
 
 # Probe names, and the parameters of the probe named.
 probes=$("$RTC" list | awk '/^[a-z][a-z0-9-]*$/ { print $1 }')
-[ "$(echo "$probes" | wc -l)" -ge 5 ] && ok || fail "rtconform list names too few probes: $probes"
+[ "$(echo "$probes" | wc -l)" -ge 5 ] && ok "rtconform list names at least 5 probes" || fail "rtconform list names too few probes: $probes"
 # shellcheck disable=SC2086
 expect_offer $probes -- "$RTC" probe ""
 expect_offer sem-pingpong -- "$RTC" probe --iterations 100 sem-p
@@ -90,7 +90,7 @@ expect_offer --lava -- "$RTC" report res.json --la
 # the parsing itself through a stand-in that answers as it does.
 if "$RTC" list --help | grep -q -- --profiles; then
   profiles=$("$RTC" list --profiles | awk '$2 ~ /^[0-9]+$/ && $3 ~ /^requirement/ { print $1 }')
-  echo "$profiles" | grep -qx spy-memo && ok || fail "rtconform list --profiles does not list spy-memo"
+  echo "$profiles" | grep -qx spy-memo && ok "rtconform list --profiles lists spy-memo" || fail "rtconform list --profiles does not list spy-memo"
   # shellcheck disable=SC2086
   expect_offer $profiles -- "$RTC" run ""
 else
@@ -113,5 +113,5 @@ expect_no_offer "(default" -- "$TMP/fake-rtconform" run ""
 # The check can fail: a completion that offers nothing is caught.
 printf '_rtconform() { COMPREPLY=(); }\n' >"$TMP/empty.bash"
 bash "$TMP/complete.sh" "$TMP/empty.bash" "$RTC" "" >"$TMP/offers"
-grep -qx run "$TMP/offers" && fail "the empty completion offered run" || ok
+grep -qx run "$TMP/offers" && fail "the empty completion offered run" || ok "the empty completion does not offer run"
 finish

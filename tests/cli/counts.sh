@@ -7,33 +7,23 @@
 
 # ---- what a limit on a count may say ------------------------------------
 
-# refused NAME LIMIT MESSAGE : a requirement with LIMIT on line 4 is invalid
-# input (2) and the message names the file, the line and why.
-refused() {
-  cat >"$TMP/$1.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="$1">
-  <requirement id="R">
-    <probe name="selftest"/>
-    $2
-  </requirement>
-</requirements>
-XML
-  expect_status 2 "$RTC" validate "$TMP/$1.xml"
-  expect_grep "^$TMP/$1.xml:4: requirement R: $3" "$TMP/out"
-}
-refused unit-on-count '<limit metric="page-faults" statistic="total" max="0us"/>' \
+# limit_refused NAME LIMIT WHY : a selftest requirement with LIMIT on line 4
+# is invalid input (2) and the message names the file, the line and why.
+limit_refused() { refused "$1" "<probe name=\"selftest\"/>
+    $2" "$3" 4; }
+limit_refused unit-on-count '<limit metric="page-faults" statistic="total" max="0us"/>' \
   'metric page-faults of probe selftest is a count: write max="0" without a unit$'
-refused cycles-on-count '<limit metric="involuntary-switches" statistic="max" min="1cycles"/>' \
+limit_refused cycles-on-count '<limit metric="involuntary-switches" statistic="max" min="1cycles"/>' \
   'metric involuntary-switches of probe selftest is a count: write min="1" without a unit$'
-refused bare-duration '<limit metric="interval" statistic="max" max="300"/>' \
+limit_refused bare-duration '<limit metric="interval" statistic="max" max="300"/>' \
   'metric interval of probe selftest is a duration: give max="300" a unit \(ns, us, .*s, ms, s or cycles\)$'
-refused default-metric-bare '<limit statistic="mean" max="5"/>' \
+limit_refused default-metric-bare '<limit statistic="mean" max="5"/>' \
   'metric interval of probe selftest is a duration: give max="5" a unit'
-refused total-of-duration '<limit metric="interval" statistic="total" max="1s"/>' \
+limit_refused total-of-duration '<limit metric="interval" statistic="total" max="1s"/>' \
   'metric interval of probe selftest is a duration: statistic total does not apply \(expected min, mean, stddev, max, pNN'
-refused pct-of-count '<limit metric="page-faults" statistic="p99" max="0"/>' \
+limit_refused pct-of-count '<limit metric="page-faults" statistic="p99" max="0"/>' \
   'metric page-faults of probe selftest is a count: statistic p99 does not apply \(expected total, min, mean or max\)$'
-refused unknown-metric '<limit metric="minor-faults" statistic="total" max="0"/>' \
+limit_refused unknown-metric '<limit metric="minor-faults" statistic="total" max="0"/>' \
   "probe selftest has no metric 'minor-faults' \(expected interval, page-faults, major-faults or involuntary-switches\)"
 # A bound that is neither a number nor a quantity is the loader's error.
 cat >"$TMP/garbage.xml" <<XML
@@ -64,7 +54,7 @@ expect_status 0 "$RTC" list
 expect_grep '^    metric interval +\(duration\) ' "$TMP/out"
 expect_grep '^Harness metrics: ' "$TMP/out"
 for m in page-faults major-faults involuntary-switches; do
-  [ "$(grep -c "^    metric $m (count) " "$TMP/out")" = 1 ] && ok || fail "list: metric $m not listed once as a count"
+  [ "$(grep -c "^    metric $m (count) " "$TMP/out")" = 1 ] && ok "list names metric $m once, as a count" || fail "list: metric $m not listed once as a count"
 done
 
 # ---- fault=touch: the page-faults limit fails, and every report says so ---
@@ -88,7 +78,7 @@ validate_junit "$TMP/t/junit.xml" --tests 2 --failures 1 --errors 0 --skipped 0 
   --property CLEAN.page-faults.kind=count --property TOUCH.interval.kind=duration
 # junit.xml: a count's values have no unit suffix; 16 pages a run
 pf=$(prop TOUCH.page-faults.total "$TMP/t/junit.xml")
-[ -n "$pf" ] && [ "$pf" -ge 48 ] && ok || fail "TOUCH.page-faults.total is '$pf', expected at least 3 runs x 16 pages"
+[ -n "$pf" ] && [ "$pf" -ge 48 ] && ok "TOUCH.page-faults.total is at least 3 runs x 16 pages" || fail "TOUCH.page-faults.total is '$pf', expected at least 3 runs x 16 pages"
 expect_grep 'name="TOUCH.limits" value="metric=page-faults statistic=total max=0 measured=[1-9][0-9]* verdict=fail text=total [1-9][0-9]* &gt; 0 \(3 runs\)' "$TMP/t/junit.xml"
 expect_grep 'name="TOUCH.page-faults" value="kind=count count=3 total=[0-9]+ min=[0-9]+ mean=[0-9]+\.[0-9]{3} max=[0-9]+"' "$TMP/t/junit.xml"
 expect_no_grep 'page-faults" value="[^"]*_(ns|cycles)=' "$TMP/t/junit.xml"
@@ -117,13 +107,13 @@ lim = t["limits"][0]
 assert lim["unit"] is None and lim["max"] == 0 and type(lim["measured"]) is int, lim
 assert lim["measured"] == pf["statistics"]["total"] and lim["verdict"] == "fail", lim
 PY
-then ok; else fail "results.json counts:"; sed 's/^/    /' "$TMP/py"; fi
+then ok "results.json holds each count's runs, statistics and limit"; else fail "results.json holds each count's runs, statistics and limit:"; sed 's/^/    /' "$TMP/py"; fi
 # report.html: a table of per-run counts, no histogram for a count
-[ "$(xpath_count '//table[@class="counts"]' "$TMP/t/report.html")" = 2 ] && ok \
+[ "$(xpath_count '//table[@class="counts"]' "$TMP/t/report.html")" = 2 ] && ok "report.html has a counts table per requirement" \
   || fail "report.html: expected a counts table per requirement"
-[ "$(xpath_count '//svg' "$TMP/t/report.html")" = 2 ] && ok \
+[ "$(xpath_count '//svg' "$TMP/t/report.html")" = 2 ] && ok "report.html has one histogram per requirement (interval), none for counts" \
   || fail "report.html: expected one histogram per requirement (interval), none for counts"
-[ "$(xpath_count '//table[@class="counts"]/tr[1]/th' "$TMP/t/report.html")" = 8 ] && ok \
+[ "$(xpath_count '//table[@class="counts"]/tr[1]/th' "$TMP/t/report.html")" = 8 ] && ok "report.html's counts table header names Run and the three counts" \
   || fail "report.html: the counts table's header should name Run and the three counts"
 # summary.txt: a line per count
 expect_grep '^  TOUCH page-faults: total [1-9][0-9]*, max [1-9][0-9]* per run, mean [0-9.]+ per run \(3 runs\)$' "$TMP/t/summary.txt"
@@ -133,7 +123,7 @@ mkdir -p "$TMP/t2"
 expect_status 0 "$RTC" report "$TMP/t/results.json" --junit "$TMP/t2/junit.xml" \
   --summary "$TMP/t2/summary.txt" --html "$TMP/t2/report.html" --json "$TMP/t2/results.json"
 for f in junit.xml summary.txt report.html results.json; do
-  cmp -s "$TMP/t/$f" "$TMP/t2/$f" && ok || fail "$f re-rendered from results.json differs: $(cmp "$TMP/t/$f" "$TMP/t2/$f" 2>&1)"
+  cmp -s "$TMP/t/$f" "$TMP/t2/$f" && ok "$f re-rendered from results.json is the same" || fail "$f re-rendered from results.json differs: $(cmp "$TMP/t/$f" "$TMP/t2/$f" 2>&1)"
 done
 
 # ---- the built-in profile's real-time requirements take no page fault ----
@@ -147,7 +137,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 expect_status 0 "$RTC" list "$SRC/requirements/profiles/default.xml"
 rt_ids=$(awk '$3 ~ /^(fifo|rr):/ { printf "%s%s", sep, $1; sep = "," }' "$TMP/out")
-[ -n "$rt_ids" ] && ok || fail "no real-time requirement in the default profile"
+[ -n "$rt_ids" ] && ok "the default profile has real-time requirements" || fail "no real-time requirement in the default profile"
 "$RTC" run --only "$rt_ids" -o "$TMP/d" >"$TMP/d.out" 2>&1
 python3 - "$TMP/d/results.json" "$rt_ids" "$("$RTC" --version)" >"$TMP/py" 2>&1 <<'PY'
 import json, sys
@@ -174,6 +164,6 @@ for r in d["files"][0]["requirements"]:
 assert seen == set(want), (seen, want)
 assert limited >= len(want) - 1, f"only {limited} page-faults limits"
 PY
-if [ $? -eq 0 ]; then ok; sed 's/^/    /' "$TMP/py"; else
-  fail "default profile, real-time requirements:"; sed 's/^/    /' "$TMP/py"; tail -20 "$TMP/d.out"; fi
+if [ $? -eq 0 ]; then ok "default profile, real-time requirements: measured, page-faults limits pass"; sed 's/^/    /' "$TMP/py"; else
+  fail "default profile, real-time requirements: measured, page-faults limits pass:"; sed 's/^/    /' "$TMP/py"; tail -20 "$TMP/d.out"; fi
 finish

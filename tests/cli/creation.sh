@@ -47,7 +47,7 @@ done
 # run: all pass; junit valid, with the key statistics of every metric
 expect_status 0 "$RTC" run -o "$TMP/run" "$TMP/all.xml"
 validate_junit "$TMP/run/junit.xml" --tests 16 --failures 0 --errors 0 --skipped 0
-[ "$(xpath_count '//testcase' "$TMP/run/junit.xml")" = 16 ] && ok || fail "expected 16 testcases"
+[ "$(xpath_count '//testcase' "$TMP/run/junit.xml")" = 16 ] && ok "junit.xml has 16 testcases" || fail "expected 16 testcases"
 for id in C13 C14 C15 C16; do # the clone requirements
   for m in per-op call child-start; do
     expect_grep "name=\"$id\.$m\" value=\"kind=duration count=[0-9]+ min_ns=[0-9.]+ mean_ns=[0-9.]+ p50_ns=[0-9.]+ " "$TMP/run/junit.xml"
@@ -85,15 +85,15 @@ expect_status 3 setpriv --reuid="$uid" --regid="$uid" --clear-groups \
   -o "$TMP/np/out" "$TMP/np.xml"
 validate_junit "$TMP/np/out/junit.xml" --tests 16 --failures 0 --errors 8 --skipped 8 \
   --property C16.verdict=error --property C1.verdict=skipped
-[ "$(xpath_count '//error' "$TMP/np/out/junit.xml")" = 8 ] && ok ||
+[ "$(xpath_count '//error' "$TMP/np/out/junit.xml")" = 8 ] && ok "RLIMIT_NPROC: junit.xml has 8 errors" ||
   fail "RLIMIT_NPROC: expected 8 <error>s; summary:" "$(cat "$TMP/np/out/summary.txt")"
-[ "$(xpath_count '//error[contains(@message, "EAGAIN")]' "$TMP/np/out/junit.xml")" = 8 ] && ok ||
+[ "$(xpath_count '//error[contains(@message, "EAGAIN")]' "$TMP/np/out/junit.xml")" = 8 ] && ok "RLIMIT_NPROC: every error names EAGAIN" ||
   { fail "RLIMIT_NPROC: every error must name EAGAIN:"; sed 's/^/    /' "$TMP/np/out/summary.txt"; }
 expect_grep 'fork: EAGAIN' "$TMP/np/out/summary.txt"
 expect_grep 'clone: EAGAIN' "$TMP/np/out/summary.txt"
 expect_grep 'pthread_create.*: EAGAIN' "$TMP/np/out/summary.txt"
 expect_grep 'posix_spawn: EAGAIN' "$TMP/np/out/summary.txt"
-if pgrep -u "$uid" >/dev/null; then fail "processes of uid $uid remain: $(pgrep -au "$uid")"; else ok; fi
+if pgrep -u "$uid" >/dev/null; then fail "processes of uid $uid remain: $(pgrep -au "$uid")"; else ok "no process of uid $uid remains"; fi
 
 # rtconform-nop is looked for next to the binary, never on PATH
 mkdir "$TMP/bin"
@@ -108,5 +108,5 @@ done
 # nothing left behind: nothing running from $TMP, no child of this shell but ps
 expect_no_leftovers "after the creation runs"
 own_children >"$TMP/children"
-if [ -s "$TMP/children" ]; then fail "children of the test remain: $(cat "$TMP/children")"; else ok; fi
+if [ -s "$TMP/children" ]; then fail "children of the test remain: $(cat "$TMP/children")"; else ok "no child of the test remains"; fi
 finish

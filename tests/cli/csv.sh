@@ -66,25 +66,25 @@ for r in runs[1:]:
 print("\n".join(bad) if bad else "%d histogram files" % len(index))
 sys.exit(1 if bad else 0)
 PY
-  if [ $? -eq 0 ]; then ok; else fail "check_csv $1 $2:"; sed 's/^/    /' "$TMP/check_csv"; fi
+  if [ $? -eq 0 ]; then ok "check_csv $1 $2 finds the CSV files consistent"; else fail "check_csv $1 $2 finds the CSV files consistent:"; sed 's/^/    /' "$TMP/check_csv"; fi
 }
 
 # A quick run writes the reports and, in --csv DIR (made), the CSV files.
 expect_status 0 "$RTC" run --quick -o "$TMP/r" --csv "$TMP/r/csv" "$FIX/cli/pass.xml"
 expect_grep "^csv: $TMP/r/csv\$" "$TMP/out"
 for f in index.csv runs.csv PP-OTHER.per-op.csv PP-OTHER.wakeup.csv PP-FIFO.per-op.csv; do
-  [ -s "$TMP/r/csv/$f" ] && ok || fail "run --csv did not write $f"
+  [ -s "$TMP/r/csv/$f" ] && ok "run --csv writes $f" || fail "run --csv did not write $f"
 done
 check_csv "$TMP/r/results.json" "$TMP/r/csv"
 # gnuplot, a consumer the export is for, reads a histogram file and counts
 # the samples results.json has.
 n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["files"][0]["requirements"][0]["metrics"][0]["count"])' "$TMP/r/results.json")
 sum=$(cd "$TMP/r/csv" && gnuplot -e "set datafile separator ','; stats 'PP-OTHER.per-op.csv' using 3 skip 1 nooutput; print sprintf('%d', STATS_sum)" 2>&1)
-[ "$sum" = "$n" ] && [ "$n" -gt 0 ] && ok || fail "gnuplot sums PP-OTHER.per-op.csv to '$sum', results.json has $n samples"
+[ "$sum" = "$n" ] && [ "$n" -gt 0 ] && ok "gnuplot sums PP-OTHER.per-op.csv to the samples of results.json" || fail "gnuplot sums PP-OTHER.per-op.csv to '$sum', results.json has $n samples"
 # The check finds a file whose counts do not add up.
 cp -r "$TMP/r/csv" "$TMP/broken"
 sed -i '2s/,[0-9]*$/,999999/' "$TMP/broken/PP-OTHER.per-op.csv"
-python3 - "$TMP/r/results.json" "$TMP/broken" >/dev/null 2>&1 <<'PY' && fail "a histogram with a wrong count passed" || ok
+python3 - "$TMP/r/results.json" "$TMP/broken" >/dev/null 2>&1 <<'PY' && fail "a histogram with a wrong count passed" || ok "the histogram check catches a wrong count"
 import csv, json, sys
 res = json.load(open(sys.argv[1]))
 m = res["files"][0]["requirements"][0]["metrics"][0]
@@ -95,13 +95,13 @@ PY
 # report --csv from results.json: the same bytes, file for file.
 expect_status 0 "$RTC" report "$TMP/r/results.json" --csv "$TMP/again"
 expect_grep "^csv: $TMP/again\$" "$TMP/out"
-if diff -r "$TMP/r/csv" "$TMP/again" >"$TMP/diff"; then ok; else
+if diff -r "$TMP/r/csv" "$TMP/again" >"$TMP/diff"; then ok "report --csv from results.json is the same as the run's"; else
   fail "report --csv from results.json differs from the run's:"; head -10 "$TMP/diff"; fi
 
 # Not from junit.xml, which is never read back: 2, nothing written.
 expect_status 2 "$RTC" report "$TMP/r/junit.xml" --csv "$TMP/fromjunit"
 expect_grep "render from the run's results.json" "$TMP/out"
-[ ! -e "$TMP/fromjunit" ] && ok || fail "report --csv from junit.xml wrote $TMP/fromjunit"
+[ ! -e "$TMP/fromjunit" ] && ok "report --csv from junit.xml writes nothing" || fail "report --csv from junit.xml wrote $TMP/fromjunit"
 
 # Refused before anything is measured, exit 2: an unwritable DIR, one whose
 # parent is missing too (one level is made, as for -o), an empty value, a
@@ -109,15 +109,15 @@ expect_grep "render from the run's results.json" "$TMP/out"
 # directory is not left behind.
 expect_status 2 "$RTC" run -o "$TMP/o2" --csv /proc/rtconform-cannot-write "$FIX/cli/pass.xml"
 expect_grep "cannot write '/proc/rtconform-cannot-write/runs.csv'" "$TMP/out"
-[ ! -e "$TMP/o2" ] && ok || fail "a refused --csv left the new -o directory (or measured)"
+[ ! -e "$TMP/o2" ] && ok "a refused --csv (unwritable) leaves no new -o directory and measures nothing" || fail "a refused --csv left the new -o directory (or measured)"
 expect_status 2 "$RTC" run -o "$TMP/o3" --csv "$TMP/no/such" "$FIX/cli/pass.xml"
 expect_grep "cannot create directory '$TMP/no/such'" "$TMP/out"
-[ ! -e "$TMP/o3" ] && ok || fail "a refused --csv left the new -o directory (or measured)"
+[ ! -e "$TMP/o3" ] && ok "a refused --csv (parent missing) leaves no new -o directory and measures nothing" || fail "a refused --csv left the new -o directory (or measured)"
 expect_status 2 "$RTC" run -o "$TMP/o4" --csv '' "$FIX/cli/pass.xml"
 expect_grep '--csv: empty value' "$TMP/out"
 expect_status 2 "$RTC" run -o "$TMP/o5" --summary "$TMP/c5/s.csv" --csv "$TMP/c5" "$FIX/cli/pass.xml"
 expect_grep "--summary \($TMP/c5/s.csv\) is a .csv file in the --csv directory" "$TMP/out"
-[ ! -e "$TMP/o5/junit.xml" ] && ok || fail "a colliding --csv measured"
+[ ! -e "$TMP/o5/junit.xml" ] && ok "a colliding --csv measures nothing" || fail "a colliding --csv measured"
 cp "$FIX/cli/pass.xml" "$TMP/req.csv"
 expect_status 2 "$RTC" run -o "$TMP/o6" --csv "$TMP" "$TMP/req.csv"
 expect_grep 'the requirements file .* is a .csv file in the --csv directory' "$TMP/out"
@@ -148,13 +148,13 @@ json.dump(res, open(sys.argv[2], "w"))
 PY
 mkdir "$TMP/h"
 expect_status 0 "$RTC" report "$TMP/hostile.json" --csv "$TMP/h/csv"
-[ -z "$(ls -A "$TMP" | grep escape)" ] && [ -z "$(ls -A "$TMP/h" | grep -vx csv)" ] && ok \
+[ -z "$(ls -A "$TMP" | grep escape)" ] && [ -z "$(ls -A "$TMP/h" | grep -vx csv)" ] && ok "a hostile id writes nothing outside the --csv directory" \
   || fail "a hostile id wrote outside the --csv directory"
 ls -A "$TMP/h/csv" >"$TMP/names"
 expect_no_grep '^\.|[^A-Za-z0-9._~-]' "$TMP/names"
-[ "$(sort -fu "$TMP/names" | wc -l)" -eq "$(wc -l <"$TMP/names")" ] && ok || fail "two CSV files share a name"
+[ "$(sort -fu "$TMP/names" | wc -l)" -eq "$(wc -l <"$TMP/names")" ] && ok "no two CSV files share a name" || fail "two CSV files share a name"
 expect_grep '^_\._\.\._escape___1_1__\.per-op~2\.csv$' "$TMP/names"
-python3 - "$TMP/h/csv/index.csv" <<'PY' && ok || fail "index.csv does not give the hostile ids back"
+python3 - "$TMP/h/csv/index.csv" <<'PY' && ok "index.csv gives the hostile ids back" || fail "index.csv does not give the hostile ids back"
 import csv, sys
 ids = {r["requirement"] for r in csv.DictReader(open(sys.argv[1], newline=""))}
 sys.exit(ids != {'../../escape,"=1+1"\n', '_._.._escape___1_1__'})

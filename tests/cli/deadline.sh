@@ -11,23 +11,12 @@
 
 
 # ---- what the catalogue refuses (exit 2, the file's line) ----------------
-refused() { # NAME PARAMS MESSAGE
-  cat >"$TMP/$1.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="$1">
-  <requirement id="R">
-    <probe name="deadline">$2</probe>
-  </requirement>
-</requirements>
-XML
-  expect_status 2 "$RTC" validate "$TMP/$1.xml"
-  expect_grep "^$TMP/$1.xml:3: requirement R: probe deadline: $3" "$TMP/out"
-}
-refused many-tasks '<param name="tasks">17</param>' 'tasks 17 is outside 1 \.\. 16'
-refused long-period '<param name="period">1s</param>' 'period 1s is outside 1ms \.\. 100ms'
-refused runtime-deadline '<param name="runtime">6ms</param>' \
+refused_params deadline many-tasks '<param name="tasks">17</param>' 'tasks 17 is outside 1 \.\. 16'
+refused_params deadline long-period '<param name="period">1s</param>' 'period 1s is outside 1ms \.\. 100ms'
+refused_params deadline runtime-deadline '<param name="runtime">6ms</param>' \
   'runtime 6ms, deadline 5ms, period 10ms: need 100us <= runtime <= deadline <= period'
-refused long-work '<param name="work">5ms</param>' 'work 5ms is outside 10us \.\. the period and 4 x the runtime'
-refused bandwidth '<param name="tasks">6</param>' \
+refused_params deadline long-work '<param name="work">5ms</param>' 'work 5ms is outside 10us \.\. the period and 4 x the runtime'
+refused_params deadline bandwidth '<param name="tasks">6</param>' \
   'tasks 6 x runtime 1ms / period 10ms reserve more than 0\.5 CPU'
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -63,10 +52,10 @@ for id in DL DL-OTHER; do
   # deadline here is the VM's stall (misses come and go in bursts with the
   # old build too): counted and shown, not judged; OVERRUN below shows
   # the count works.
-  [ "$(prop $id.admission-errors.total "$J")" = 0 ] && ok \
+  [ "$(prop $id.admission-errors.total "$J")" = 0 ] && ok "$id.admission-errors.total is 0" \
     || fail "$id.admission-errors.total is '$(prop $id.admission-errors.total "$J")'"
-  [[ "$(prop $id.misses.total "$J")" =~ ^[0-9]+$ ]] && ok || fail "$id.misses.total is missing"
-  [ "$(prop $id.response.count "$J")" = "$((tasks * ITER * RUNS))" ] && ok \
+  [[ "$(prop $id.misses.total "$J")" =~ ^[0-9]+$ ]] && ok "$id.misses.total is reported" || fail "$id.misses.total is missing"
+  [ "$(prop $id.response.count "$J")" = "$((tasks * ITER * RUNS))" ] && ok "$id.response.count is $((tasks * ITER * RUNS))" \
     || fail "$id.response.count is '$(prop $id.response.count "$J")', expected $((tasks * ITER * RUNS))"
   # every run judged its admission requests; none was cut at its bound
   expect_grep "name=\"$id.note\" value=\"$tasks tasks: runtime 1 ms, deadline 5 ms, period 10 ms, work 500 us \([0-9.]+ CPUs reserved\); $NCPU CPUs, limit [0-9.]+ CPUs; [1-9][0-9]* admission requests judged, [0-9]+ too near the limit; others held up to [0-9.]+ CPUs; 0 jobs cut at their time bound\. checked at the kernel before measuring: [0-9]+ tasks. policy, priority and CPUs\.\"" "$J"
@@ -75,10 +64,10 @@ done
 # Throttled at 1 ms of its 2 ms of work, every job ends in a later period,
 # after its 10 ms deadline: 2 tasks x ITER jobs x RUNS runs, all missed.
 want=$((2 * ITER * RUNS))
-[ "$(prop OVERRUN.misses.total "$J")" = "$want" ] && ok \
+[ "$(prop OVERRUN.misses.total "$J")" = "$want" ] && ok "OVERRUN.misses.total is $want" \
   || fail "OVERRUN.misses.total is '$(prop OVERRUN.misses.total "$J")', expected $want"
 [ "$(prop OVERRUN.misses.min "$J") $(prop OVERRUN.misses.max "$J") $(prop OVERRUN.misses.count "$J")" = "$((2 * ITER)) $((2 * ITER)) 3" ] \
-  && ok || fail "OVERRUN: not $((2 * ITER)) misses in each of 3 runs"
+  && ok "OVERRUN: $((2 * ITER)) misses in each of 3 runs" || fail "OVERRUN: not $((2 * ITER)) misses in each of 3 runs"
 expect_grep "<failure [^>]*message=\"misses total $want &gt; 0 \\($RUNS runs\\)\"" "$J"
 expect_grep '^OVERRUN +deadline +fifo:80 +misses total <= 0 +[1-9][0-9]* +FAIL$' "$TMP/out"
 

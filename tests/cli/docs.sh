@@ -4,6 +4,8 @@
 # parameters and metrics in its order; every probe needs a section whose
 # parameter table gives the same parameters, defaults and (for a choice)
 # allowed values, and which names each metric. A mismatch fails with a diff.
+# And docs/ci.md's rule for the CLI tests' TAP output: every check in
+# tests/cli/*.sh is named in words, none is a bare `ok` (unnamed_oks).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 DOC="$SRC/docs/probes.md"
@@ -92,7 +94,7 @@ awk '
 [ -s "$TMP/have" ] || fail "found nothing in $DOC (no summary table?)"
 grep -q '^harness-metric 3 ' "$TMP/want" || fail "rtconform list printed no harness metrics"
 if diff -u --label 'rtconform list' --label docs/probes.md "$TMP/want" "$TMP/have" >"$TMP/diff"; then
-  ok
+  ok "docs/probes.md matches rtconform list"
 else
   fail "docs/probes.md does not match rtconform list (- only in the program, + only in the doc):"
   sed 's/^/    /' "$TMP/diff"
@@ -101,7 +103,29 @@ fi
 # Every metric is named in its probe's section (`name` or a table row).
 while read -r _ p _ m; do
   awk -v p="$p" '/^## / { on = ($2 == p) } on' "$DOC" >"$TMP/section"
-  if grep -Fq "\`$m\`" "$TMP/section" || grep -Fq "| $m |" "$TMP/section"; then ok
+  if grep -Fq "\`$m\`" "$TMP/section" || grep -Fq "| $m |" "$TMP/section"; then ok "docs/probes.md: section '## $p' names its metric '$m'"
   else fail "docs/probes.md: section '## $p' never names its metric '$m'"; fi
 done < <(grep '^metric ' "$TMP/want")
+
+# ---- every check of the CLI tests has a name (docs/ci.md, TAP output)
+# unnamed_oks finds each way a bare ok is written, and no named one.
+# (written here as @ok, which is no call, so that this file has no bare ok)
+sed 's/@ok/ok/' >"$TMP/oks.sh" <<'SH'
+[ -s f ] && @ok || fail "f is empty"
+if [ -s f ]; then @ok; else fail "f is empty"; fi
+if [ -s f ]; then fail "f is not empty"; else @ok; fi
+[ -s f ] && @ok \
+  || fail "f is empty"
+case "$x" in y) @ok ;; *) fail "x is not y" ;; esac
+  @ok
+[ -s f ] && @ok "f has something" || fail "f is empty"
+# ok, or a comment that says ok
+grep '^  ok +mlockall' f; sed 's/\(ok\|note\)//' f
+SH
+unnamed_oks "$TMP/oks.sh" | cut -d: -f2 | tr '\n' ' ' >"$TMP/oks.lines"
+if [ "$(cat "$TMP/oks.lines")" = "1 2 3 4 6 7 " ]; then ok "unnamed_oks finds every bare ok, and no named one"
+else fail "unnamed_oks finds every bare ok, and no named one (it finds lines $(cat "$TMP/oks.lines"), not 1 2 3 4 6 7)"; fi
+if unnamed_oks "$SRC"/tests/cli/*.sh >"$TMP/unnamed"; then
+  fail "every check of tests/cli/*.sh is named (these call ok without a name):"; sed "s|^$SRC/||" "$TMP/unnamed" | diag
+else ok "every check of tests/cli/*.sh is named"; fi
 finish

@@ -24,12 +24,12 @@ samples() {
 t0=$(now_us)
 RTC_PROGRESS_INTERVAL=500ms "$RTC" run -o "$TMP/a" "$TMP/d.xml" >"$TMP/a.out" 2>"$TMP/a.err"
 rc=$?; t1=$(now_us)
-[ "$rc" -eq 0 ] && ok || { fail "duration run exited $rc"; cat "$TMP/a.out" "$TMP/a.err"; }
-[ $((t1 - t0)) -ge 3000000 ] && ok || fail "a 3 s duration took $(((t1 - t0) / 1000)) ms"
+[ "$rc" -eq 0 ] && ok "the duration run exits 0" || { fail "duration run exited $rc"; cat "$TMP/a.out" "$TMP/a.err"; }
+[ $((t1 - t0)) -ge 3000000 ] && ok "a 3 s duration takes at least 3 s" || fail "a 3 s duration took $(((t1 - t0) / 1000)) ms"
 read -r n secs note < <(samples "$TMP/a/results.json")
-[ "${n:-0}" -gt 2000 ] && ok || fail "by time took $n samples, no more than 10 runs x 200"
-python3 -c "import sys; sys.exit(0 if float('$secs') >= 3.0 else 1)" && ok || fail "seconds $secs < 3"
-case "$note" in *"ran by time: "*) ok ;; *) fail "note says nothing of the run by time: $note" ;; esac
+[ "${n:-0}" -gt 2000 ] && ok "by time: more samples than 10 runs x 200" || fail "by time took $n samples, no more than 10 runs x 200"
+python3 -c "import sys; sys.exit(0 if float('$secs') >= 3.0 else 1)" && ok "by time: results.json has seconds >= 3" || fail "seconds $secs < 3"
+case "$note" in *"ran by time: "*) ok "by time: the note says it ran by time" ;; *) fail "note says nothing of the run by time: $note" ;; esac
 # Progress for a CI log: the heartbeat while it runs, one line at its end.
 expect_grep '^\[1/1\] SELF: running, [0-9.]+ s of 3 s$' "$TMP/a.err"
 expect_grep '^\[1/1\] SELF: pass, max .* <= 10 s \(n=[0-9]+\) \([0-9.]+ s\)$' "$TMP/a.err"
@@ -38,15 +38,15 @@ expect_no_grep $'\033' "$TMP/a.err"
 sed 's/duration="3s"/runs="10"/' "$TMP/d.xml" >"$TMP/c.xml"
 expect_status 0 "$RTC" run -o "$TMP/c" "$TMP/c.xml"
 read -r n _ < <(samples "$TMP/c/results.json")
-[ "$n" -eq 2000 ] && ok || fail "by count: $n samples, not 2000"
+[ "$n" -eq 2000 ] && ok "by count: 2000 samples" || fail "by count: $n samples, not 2000"
 
 # --duration on the command line overrides the file's runs, every requirement.
 expect_status 0 "$RTC" run --quiet --duration 1s -o "$TMP/o" "$TMP/c.xml"
 read -r n secs _ < <(samples "$TMP/o/results.json")
-[ "$n" -gt 2000 ] && ok || fail "--duration 1s took $n samples"
+[ "$n" -gt 2000 ] && ok "--duration 1s takes more than 2000 samples" || fail "--duration 1s took $n samples"
 # --quiet: nothing on stderr.
 "$RTC" run -q --duration 1s -o "$TMP/q" "$TMP/c.xml" >/dev/null 2>"$TMP/q.err"
-[ ! -s "$TMP/q.err" ] && ok || { fail "--quiet printed:"; cat "$TMP/q.err"; }
+[ ! -s "$TMP/q.err" ] && ok "--quiet prints nothing" || { fail "--quiet printed:"; cat "$TMP/q.err"; }
 
 # Bad values and refused probes: exit 2, nothing written.
 expect_status 2 "$RTC" run --duration 24 -o "$TMP/x" "$TMP/c.xml"
@@ -70,7 +70,7 @@ expect_grep "^rtconform run: --duration: $TMP/rr.xml:3: requirement RR: probe rr
 sed 's/priority="10"\/>/priority="10"\/><run duration="1h"\/>/' "$TMP/rr.xml" >"$TMP/rr2.xml"
 expect_status 2 "$RTC" validate "$TMP/rr2.xml"
 expect_grep "rr2.xml:3: requirement RR: duration: probe rr-quantum cannot run by time" "$TMP/out"
-[ ! -e "$TMP/x" ] && ok || fail "a refused run wrote $TMP/x"
+[ ! -e "$TMP/x" ] && ok "a refused run by time writes no -o directory" || fail "a refused run wrote $TMP/x"
 # --only leaves the refused one out, and the run goes on.
 expect_status 0 "$RTC" run -q --duration 1s --only SELF -o "$TMP/y" "$TMP/rr.xml"
 
@@ -90,7 +90,7 @@ wait_for "the run by time to measure" 30 worker_measuring "$pid"
 sleep 0.3
 kill -INT "$pid"
 wait "$pid"; st=$?
-[ "$st" -eq 3 ] && ok || fail "interrupted run by time: exit $st, expected 3"
+[ "$st" -eq 3 ] && ok "an interrupted run by time exits 3" || fail "interrupted run by time: exit $st, expected 3"
 expect_grep 'interrupted \(after [0-9]+ recorded runs? of a 60 s run by time\)' "$TMP/int/summary.txt"
 expect_no_grep 'of [0-9]+ runs' "$TMP/int/summary.txt"
 

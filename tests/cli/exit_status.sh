@@ -6,7 +6,7 @@
 expect_status 0 "$RTC" run -o "$TMP/pass" "$FIX/cli/pass.xml"
 validate_junit "$TMP/pass/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 0 \
   --property PP-OTHER.verdict=pass --property PP-FIFO.verdict=pass
-[ "$(xpath_count '//testcase' "$TMP/pass/junit.xml")" = 2 ] && ok || fail "pass: expected 2 testcases"
+[ "$(xpath_count '//testcase' "$TMP/pass/junit.xml")" = 2 ] && ok "pass: junit.xml has 2 testcases" || fail "pass: expected 2 testcases"
 expect_grep 'PP-OTHER' "$TMP/pass/summary.txt"
 expect_grep 'PP-FIFO' "$TMP/out"
 
@@ -14,23 +14,23 @@ expect_grep 'PP-FIFO' "$TMP/out"
 expect_status 0 "$RTC" run -o "$TMP/only" --only PP-OTHER "$FIX/cli/pass.xml"
 validate_junit "$TMP/only/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 1 \
   --property PP-FIFO.verdict=skipped
-[ "$(xpath_count '//testcase' "$TMP/only/junit.xml")" = 2 ] && ok || fail "--only: expected 2 testcases"
-[ "$(xpath_count '//testcase/skipped' "$TMP/only/junit.xml")" = 1 ] && ok || fail "--only: expected 1 skipped"
+[ "$(xpath_count '//testcase' "$TMP/only/junit.xml")" = 2 ] && ok "--only: junit.xml has 2 testcases" || fail "--only: expected 2 testcases"
+[ "$(xpath_count '//testcase/skipped' "$TMP/only/junit.xml")" = 1 ] && ok "--only: junit.xml has 1 skipped" || fail "--only: expected 1 skipped"
 expect_grep 'not selected \(--only PP-OTHER\)' "$TMP/only/summary.txt"
 
 # 1: an impossible budget fails, with exactly one <failure>
 expect_status 1 "$RTC" run -o "$TMP/imp" "$FIX/cli/impossible.xml"
 validate_junit "$TMP/imp/junit.xml" --tests 2 --failures 1 --errors 0 --skipped 0 \
   --property IMPOSSIBLE.verdict=fail --property EASY.verdict=pass
-[ "$(xpath_count '//failure' "$TMP/imp/junit.xml")" = 1 ] && ok || fail "impossible: expected one <failure>"
-[ "$(xpath_count '//error' "$TMP/imp/junit.xml")" = 0 ] && ok || fail "impossible: expected no <error>"
+[ "$(xpath_count '//failure' "$TMP/imp/junit.xml")" = 1 ] && ok "impossible: junit.xml has one failure" || fail "impossible: expected one <failure>"
+[ "$(xpath_count '//error' "$TMP/imp/junit.xml")" = 0 ] && ok "impossible: junit.xml has no error" || fail "impossible: expected no <error>"
 expect_grep 'type="LatencyBudgetExceeded"' "$TMP/imp/junit.xml"
 expect_grep 'message="per-op max [0-9.]+ [mun]?s &gt; 1 ns \(n=200\)"' "$TMP/imp/junit.xml"
 
 # 2: invalid input, nothing measured, no report written
 expect_status 2 "$RTC" run -o "$TMP/inv" "$FIX/cli/invalid-probe.xml"
 expect_grep 'invalid-probe.xml:5: .*carrier-pigeon.*expected' "$TMP/out"
-[ ! -e "$TMP/inv" ] && ok || fail "invalid input created $TMP/inv"
+[ ! -e "$TMP/inv" ] && ok "invalid input creates no -o directory" || fail "invalid input created $TMP/inv"
 expect_status 2 "$RTC" run -o "$TMP/inv" "$TMP/does-not-exist.xml"
 expect_status 2 "$RTC" run --no-such-option
 expect_status 2 "$RTC" run --iterations 0
@@ -41,7 +41,7 @@ expect_status 3 "$RTC" run -o "$TMP/to" "$FIX/cli/timeout.xml"
 validate_junit "$TMP/to/junit.xml" --tests 2 --failures 0 --errors 1 --skipped 0 \
   --property TOO-SLOW.verdict=error --property AFTER.verdict=pass
 expect_grep '<error[^>]*timed out' "$TMP/to/junit.xml"
-[ "$(xpath_count '//testcase' "$TMP/to/junit.xml")" = 2 ] && ok || fail "timeout: expected 2 testcases"
+[ "$(xpath_count '//testcase' "$TMP/to/junit.xml")" = 2 ] && ok "timeout: junit.xml has 2 testcases" || fail "timeout: expected 2 testcases"
 expect_grep 'AFTER.*PASS' "$TMP/to/summary.txt"
 
 # 3 wins over 1

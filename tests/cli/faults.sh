@@ -27,8 +27,8 @@ expect_status 3 "$RTC" run -o "$TMP/f" "$TMP/faults.xml"
 J="$TMP/f/junit.xml"
 validate_junit "$J" --tests 8 --failures 0 --errors 6 --skipped 0 \
   --property OK-BEFORE.verdict=pass --property OK-AFTER.verdict=pass --property HANG.verdict=error
-[ "$(xpath_count '//testcase' "$J")" = 8 ] && ok || fail "expected 8 testcases"
-[ "$(xpath_count '//error' "$J")" = 6 ] && ok || fail "expected 6 errors"
+[ "$(xpath_count '//testcase' "$J")" = 8 ] && ok "junit.xml has 8 testcases" || fail "expected 8 testcases"
+[ "$(xpath_count '//error' "$J")" = 6 ] && ok "junit.xml has 6 errors" || fail "expected 6 errors"
 expect_grep 'name="OK-BEFORE.verdict" value="pass"' "$J"
 expect_grep 'name="OK-AFTER.verdict" value="pass"' "$J"
 expect_grep '<error[^>]*message="worker killed by signal 11 \(Segmentation fault\) after 1 of 3 runs' "$J"
@@ -39,7 +39,7 @@ expect_grep '<error[^>]*message="(worker killed by signal (24|9) .*RLIMIT_RTTIME
 expect_grep '<error[^>]*message="worker exited with status 0 after 1 of 3 runs without finishing' "$J"
 expect_grep '<error[^>]*message="selftest: failure requested' "$J"
 # what the crashing worker measured before it crashed is still reported
-[ "$(prop SEGV.interval.count "$J")" = 100 ] && ok || fail "SEGV.interval.count is '$(prop SEGV.interval.count "$J")', expected 100"
+[ "$(prop SEGV.interval.count "$J")" = 100 ] && ok "SEGV.interval.count is 100" || fail "SEGV.interval.count is '$(prop SEGV.interval.count "$J")', expected 100"
 
 # killed from outside: SIGKILL to the worker while it hangs
 cat >"$TMP/hang.xml" <<XML
@@ -63,7 +63,7 @@ else
   kill -TERM "$sup"
 fi
 wait "$sup"; st=$?
-[ "$st" -eq 3 ] && ok || fail "killed worker: exit $st, expected 3"
+[ "$st" -eq 3 ] && ok "a killed worker: exit 3" || fail "killed worker: exit $st, expected 3"
 validate_junit "$TMP/k/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
 expect_grep '<error[^>]*message="worker killed by signal 9 \(Killed\)' "$TMP/k/junit.xml"
 

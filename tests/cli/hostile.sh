@@ -10,9 +10,9 @@ bounded_invalid() {
   local f="$1" what="$2"
   /usr/bin/time -f '%M' -o "$TMP/rss" timeout 5 "$RTC" validate "$f" >"$TMP/out" 2>&1
   local st=$?
-  if [ "$st" -eq 2 ]; then ok; else fail "$what: exit $st, expected 2 within 5 s"; sed 's/^/    /' "$TMP/out" | head; fi
+  if [ "$st" -eq 2 ]; then ok "$what: exit 2 within 5 s"; else fail "$what: exit $st, expected 2 within 5 s"; sed 's/^/    /' "$TMP/out" | head; fi
   local kb; kb=$(tail -1 "$TMP/rss")
-  if [ "${kb:-999999}" -le 102400 ]; then ok; else fail "$what: used ${kb} KiB (limit 100 MB)"; fi
+  if [ "${kb:-999999}" -le 102400 ]; then ok "$what: uses at most 100 MB"; else fail "$what: used ${kb} KiB (limit 100 MB)"; fi
   expect_grep "$(basename "$f")" "$TMP/out"
   expect_no_grep 'root:x:0:0' "$TMP/out"
 }
@@ -61,8 +61,8 @@ echo "previous report" >"$TMP/keep/junit.xml"
 for f in "$FIX"/invalid/*.xml "$TMP/deep.xml"; do
   expect_status 2 "$RTC" run -o "$TMP/keep" "$f"
 done
-[ "$(cat "$TMP/keep/junit.xml")" = "previous report" ] && ok || fail "invalid input overwrote junit.xml"
-[ ! -e "$TMP/keep/summary.txt" ] && ok || fail "invalid input created summary.txt"
+[ "$(cat "$TMP/keep/junit.xml")" = "previous report" ] && ok "invalid input leaves the previous junit.xml" || fail "invalid input overwrote junit.xml"
+[ ! -e "$TMP/keep/summary.txt" ] && ok "invalid input creates no summary.txt" || fail "invalid input created summary.txt"
 
 # bad command lines
 expect_status 2 "$RTC" run --bogus

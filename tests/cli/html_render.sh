@@ -57,18 +57,18 @@ chrome() {
     --user-data-dir="$(mktemp -d "$TMP/profile.XXXXXX")" "$@" >"$TMP/chrome.log" 2>&1
 }
 chrome --no-pdf-header-footer --print-to-pdf="$TMP/report.pdf" "file://$HTML"
-if [ -s "$TMP/report.pdf" ]; then ok; else
+if [ -s "$TMP/report.pdf" ]; then ok "chromium writes a PDF"; else
   fail "chromium wrote no PDF:"; sed 's/^/    /' "$TMP/chrome.log" | tail -20
 fi
 chrome --window-size=1200,2400 --screenshot="$TMP/screen.png" "file://$HTML"
-if [ -s "$TMP/screen.png" ]; then ok; else
+if [ -s "$TMP/screen.png" ]; then ok "chromium writes a screenshot"; else
   fail "chromium wrote no screenshot:"; sed 's/^/    /' "$TMP/chrome.log" | tail -20
 fi
-pdftoppm -png -r 40 -f 1 -l 1 "$TMP/report.pdf" "$TMP/page" && ok || fail "pdftoppm cannot read the PDF"
+pdftoppm -png -r 40 -f 1 -l 1 "$TMP/report.pdf" "$TMP/page" && ok "pdftoppm reads the PDF" || fail "pdftoppm cannot read the PDF"
 
 # The PDF's text, one file per page.
 pages=$(pdfinfo "$TMP/report.pdf" 2>/dev/null | awk '/^Pages:/ { print $2 }')
-[ "${pages:-0}" -ge 2 ] && ok || fail "the PDF has ${pages:-no} pages"
+[ "${pages:-0}" -ge 2 ] && ok "the PDF has at least 2 pages" || fail "the PDF has ${pages:-no} pages"
 for ((p = 1; p <= ${pages:-0}; p++)); do
   pdftotext -layout -f "$p" -l "$p" "$TMP/report.pdf" "$TMP/page$p.txt"
 done
@@ -90,10 +90,10 @@ plots=0 stats=0
 for ((p = 1; p <= ${pages:-0}; p++)); do
   a=$(grep -c 'latency (log scale); bar height' "$TMP/page$p.txt")
   b=$(grep -c 'runs-mean-stddev' "$TMP/page$p.txt")
-  [ "$a" = "$b" ] && ok || fail "page $p: $a histograms but $b statistics tables"
+  [ "$a" = "$b" ] && ok "page $p: as many histograms as statistics tables" || fail "page $p: $a histograms but $b statistics tables"
   plots=$((plots + a)) stats=$((stats + b))
 done
-[ "$plots" = 3 ] && ok || fail "$plots histograms in the PDF, expected 3"
+[ "$plots" = 3 ] && ok "the PDF has 3 histograms" || fail "$plots histograms in the PDF, expected 3"
 # the per-CPU plots, on the page of the per-CPU table
 cpus=$(grep -l 'Metric wakeup per CPU' "$TMP"/page*.txt | head -1)
 if [ -n "$cpus" ]; then
@@ -154,9 +154,9 @@ for b in bad:
     print(b)
 sys.exit(1 if bad or checked < 10 else 0)
 EOF
-if [ $? -eq 0 ]; then ok; else fail "the histogram bars:"; sed 's/^/    /' "$TMP/svg.log" | head -20; fi
+if [ $? -eq 0 ]; then ok "the histogram bars are red exactly beyond a violated bound"; else fail "the histogram bars are red exactly beyond a violated bound:"; sed 's/^/    /' "$TMP/svg.log" | head -20; fi
 # ... and SEM-TIGHT's per-op histogram has red bars at all
-python3 - "$HTML" <<'EOF' && ok || fail "SEM-TIGHT per-op has no red bar"
+python3 - "$HTML" <<'EOF' && ok "SEM-TIGHT per-op has a red bar" || fail "SEM-TIGHT per-op has no red bar"
 import sys, xml.etree.ElementTree as ET
 doc = ET.parse(sys.argv[1]).getroot()
 svg = [s for s in doc.find(".//{*}div[@id='r1-2']").iter() if s.tag.endswith('svg')][0]

@@ -20,16 +20,16 @@ for f in "$SRC"/requirements/profiles/*.xml; do
   expected="$expected share/rtconform/profiles/$(basename "$f")"
 done
 for f in $expected; do
-  grep -qx "$f" "$TMP/files" && ok || fail "cmake --install did not install $f"
+  grep -qx "$f" "$TMP/files" && ok "cmake --install installs $f" || fail "cmake --install did not install $f"
 done
 for f in bin/rtconform libexec/rtconform/rtconform-worker libexec/rtconform/rtconform-nop; do
-  [ -x "$TMP/prefix/$f" ] && ok || fail "$f is not executable"
+  [ -x "$TMP/prefix/$f" ] && ok "$f is executable" || fail "$f is not executable"
 done
 # Nothing beside them: no helper in bin, no test program, nothing elsewhere.
 others="$(grep -Ev '^(bin/rtconform|libexec/rtconform/rtconform-(worker|nop)|share/rtconform/(profiles|schema)/[^/]+|share/doc/rtconform/([^/]+\.md|changelog\.gz|copyright)|share/man/man[1-8]/rtconform[^/]*|share/bash-completion/completions/rtconform)$' "$TMP/files")"
-[ -z "$others" ] && ok || fail "unexpected installed files: $others"
+[ -z "$others" ] && ok "nothing else is installed" || fail "unexpected installed files: $others"
 [ "$(grep -c '^share/rtconform/profiles/' "$TMP/files")" = "$(ls "$SRC"/requirements/profiles/*.xml | wc -l)" ] \
-  && ok || fail "the installed profiles differ from requirements/profiles"
+  && ok "the installed profiles are those of requirements/profiles" || fail "the installed profiles differ from requirements/profiles"
 
 # A moved prefix keeps working: everything is found relative to bin/.
 mv "$TMP/prefix" "$TMP/moved"
@@ -43,7 +43,7 @@ expect_grep "^$TMP/moved/share/rtconform/profiles/creation.xml: valid" "$TMP/out
 # the worker and rtconform-nop (fork-exec) run from libexec/rtconform
 st=0
 "$I" run --quick --only SEM-OTHER,SPAWN-OTHER -o "$TMP/o1" creation spy-memo >"$TMP/out" 2>&1 || st=$?
-[ "$st" -le 1 ] && ok || { fail "installed run exited $st:"; cat "$TMP/out"; }
+[ "$st" -le 1 ] && ok "the installed run exits 0 or 1" || { fail "installed run exited $st:"; cat "$TMP/out"; }
 expect_grep "$TMP/moved/share/rtconform/profiles/spy-memo.xml" "$TMP/o1/results.json"
 expect_grep 'name="SEM-OTHER.verdict" value="(pass|fail)"' "$TMP/o1/junit.xml"
 expect_grep 'name="SPAWN-OTHER.verdict" value="(pass|fail)"' "$TMP/o1/junit.xml"

@@ -18,11 +18,11 @@ for sig in INT TERM; do
   wait_for "SIG$sig: LONG's worker to measure" 30 worker_measuring "$pid"
   kill -"$sig" "$pid"
   wait "$pid"; st=$?
-  [ "$st" -eq 3 ] && ok || fail "SIG$sig: exit $st, expected 3"
+  [ "$st" -eq 3 ] && ok "SIG$sig: exit 3" || fail "SIG$sig: exit $st, expected 3"
   validate_junit "$TMP/$sig/junit.xml" --tests 2 --failures 0 --errors 2 --skipped 0 \
     --property rtconform.interrupted=yes
-  [ "$(xpath_count '//testcase' "$TMP/$sig/junit.xml")" = 2 ] && ok || fail "SIG$sig: expected 2 testcases"
-  [ "$(xpath_count '//error[contains(@message,"interrupted")]' "$TMP/$sig/junit.xml")" = 2 ] && ok \
+  [ "$(xpath_count '//testcase' "$TMP/$sig/junit.xml")" = 2 ] && ok "SIG$sig: junit.xml has 2 testcases" || fail "SIG$sig: expected 2 testcases"
+  [ "$(xpath_count '//error[contains(@message,"interrupted")]' "$TMP/$sig/junit.xml")" = 2 ] && ok "SIG$sig: both requirements are marked interrupted" \
     || fail "SIG$sig: expected both requirements marked interrupted"
   expect_no_leftovers "SIG$sig"
 done

@@ -32,7 +32,7 @@ left_gone() {
 }
 assert_clean() { # WHEN
   left="$(leftovers)"
-  if [ -z "$left" ]; then ok
+  if [ -z "$left" ]; then ok "$1: no IPC object left"
   elif ! wait_for "$1: IPC objects $(echo $left) to be removed" 30 left_gone; then
     echo "    left behind: $(echo $left)"; ipcs -s | sed 's/^/    /'
   fi
@@ -84,32 +84,32 @@ for m in $mechs; do
   for p in process thread; do
     for pol in fifo:max other; do
       n="$(grep -Ec "^IPC-[A-Z-]+ +sem-pingpong +$pol .* mechanism=$m peer=$p placement=same-cpu" "$TMP/out")"
-      [ "$n" = 1 ] && ok || fail "ipc.xml: $n requirements for $m / $p / $pol, expected 1"
+      [ "$n" = 1 ] && ok "ipc.xml: one requirement for $m / $p / $pol" || fail "ipc.xml: $n requirements for $m / $p / $pol, expected 1"
     done
   done
 done
-[ "$(grep -Ec 'limit (per-op|wakeup) mean <= 50us' "$TMP/out")" = 56 ] && ok || fail "ipc.xml: expected 56 mean limits"
-[ "$(grep -Ec 'limit (per-op|wakeup) max <= 300us' "$TMP/out")" = 56 ] && ok || fail "ipc.xml: expected 56 max limits"
+[ "$(grep -Ec 'limit (per-op|wakeup) mean <= 50us' "$TMP/out")" = 56 ] && ok "ipc.xml: 56 mean limits" || fail "ipc.xml: expected 56 mean limits"
+[ "$(grep -Ec 'limit (per-op|wakeup) max <= 300us' "$TMP/out")" = 56 ] && ok "ipc.xml: 56 max limits" || fail "ipc.xml: expected 56 max limits"
 
 # ---- ipc.xml runs, tiny counts: every requirement measured, both metrics ---
 "$RTC" run --iterations 30 --runs 2 -o "$TMP/ipc" "$ipc" >"$TMP/out" 2>&1
 st=$?
 # 1 is a budget missed on a busy machine: a verdict, fine here; 3 is not
-[ "$st" -eq 0 ] || [ "$st" -eq 1 ] && ok || { fail "ipc.xml run exited $st"; sed 's/^/    /' "$TMP/out" | head -40; }
+[ "$st" -eq 0 ] || [ "$st" -eq 1 ] && ok "the ipc.xml run exits 0 or 1" || { fail "ipc.xml run exited $st"; sed 's/^/    /' "$TMP/out" | head -40; }
 validate_junit "$TMP/ipc/junit.xml" --tests 28 --errors 0 --skipped 0
-[ "$(xpath_count '//testcase' "$TMP/ipc/junit.xml")" = 28 ] && ok || fail "ipc.xml: expected 28 testcases"
-[ "$(xpath_count '//error' "$TMP/ipc/junit.xml")" = 0 ] && ok || fail "ipc.xml: errors in junit.xml"
+[ "$(xpath_count '//testcase' "$TMP/ipc/junit.xml")" = 28 ] && ok "ipc.xml: junit.xml has 28 testcases" || fail "ipc.xml: expected 28 testcases"
+[ "$(xpath_count '//error' "$TMP/ipc/junit.xml")" = 0 ] && ok "ipc.xml: junit.xml has no error" || fail "ipc.xml: errors in junit.xml"
 [ "$(grep -c 'name="[^"]*\.per-op" value="kind=duration count=60 ' "$TMP/ipc/junit.xml")" = 28 ] \
-  && ok || fail "ipc.xml: expected 60 per-op samples in each of 28 requirements"
+  && ok "ipc.xml: 60 per-op samples in each of 28 requirements" || fail "ipc.xml: expected 60 per-op samples in each of 28 requirements"
 [ "$(grep -c 'name="[^"]*\.wakeup" value="kind=duration count=120 ' "$TMP/ipc/junit.xml")" = 28 ] \
-  && ok || fail "ipc.xml: expected 120 wakeup samples (both directions) in each of 28 requirements"
+  && ok "ipc.xml: 120 wakeup samples (both directions) in each of 28 requirements" || fail "ipc.xml: expected 120 wakeup samples (both directions) in each of 28 requirements"
 assert_clean "after ipc.xml"
 
 # ---- every mechanism x peer, cross-cpu and unpinned, SCHED_FIFO ------------
 matrix_xml X 40 60s cross-cpu fifo >"$TMP/x.xml"
 expect_status 0 "$RTC" run -o "$TMP/x" "$TMP/x.xml"
 validate_junit "$TMP/x/junit.xml" --tests 14 --failures 0 --errors 0 --skipped 0
-[ "$(xpath_count '//testcase' "$TMP/x/junit.xml")" = 14 ] && ok || fail "cross-cpu: expected 14 testcases"
+[ "$(xpath_count '//testcase' "$TMP/x/junit.xml")" = 14 ] && ok "cross-cpu: junit.xml has 14 testcases" || fail "cross-cpu: expected 14 testcases"
 matrix_xml U 40 60s unpinned fifo >"$TMP/u.xml"
 expect_status 0 "$RTC" run -o "$TMP/u" "$TMP/u.xml"
 validate_junit "$TMP/u/junit.xml" --tests 14 --failures 0 --errors 0 --skipped 0
@@ -118,17 +118,17 @@ assert_clean "after cross-cpu and unpinned"
 # cross-cpu with one CPU allowed cannot work: an error verdict that says why
 taskset -c 0 "$RTC" run -o "$TMP/one" "$TMP/x.xml" >"$TMP/out" 2>&1
 st=$?
-[ "$st" -eq 3 ] && ok || fail "cross-cpu on one CPU exited $st, expected 3"
+[ "$st" -eq 3 ] && ok "cross-cpu on one CPU exits 3" || fail "cross-cpu on one CPU exited $st, expected 3"
 validate_junit "$TMP/one/junit.xml" --tests 14 --failures 0 --errors 14 --skipped 0
 [ "$(xpath_count '//error[contains(@message,"placement cross-cpu needs two CPUs, 1 allowed")]' "$TMP/one/junit.xml")" = 14 ] \
-  && ok || { fail "cross-cpu on one CPU: expected 14 errors naming the reason"; sed 's/^/    /' "$TMP/out" | head; }
+  && ok "cross-cpu on one CPU: 14 errors naming the reason" || { fail "cross-cpu on one CPU: expected 14 errors naming the reason"; sed 's/^/    /' "$TMP/out" | head; }
 assert_clean "after cross-cpu on one CPU"
 
 # ---- timeouts: every mechanism x peer killed mid-measurement ---------------
 matrix_xml T 100000000 200ms same-cpu fifo >"$TMP/t.xml"
 expect_status 3 "$RTC" run -o "$TMP/t" "$TMP/t.xml"
 validate_junit "$TMP/t/junit.xml" --tests 14 --failures 0 --errors 14 --skipped 0
-[ "$(xpath_count '//error[contains(@message,"timed out")]' "$TMP/t/junit.xml")" = 14 ] && ok \
+[ "$(xpath_count '//error[contains(@message,"timed out")]' "$TMP/t/junit.xml")" = 14 ] && ok "timeouts: 14 timed-out requirements" \
   || fail "timeouts: expected 14 timed-out requirements"
 assert_clean "after timeouts"
 
@@ -150,7 +150,7 @@ XML
     wait_for "$m/$p: the worker to measure" 30 worker_measuring "$pid"
     kill -INT "$pid"
     wait "$pid"; st=$?
-    [ "$st" -eq 3 ] && ok || fail "$m/$p interrupted: exit $st, expected 3"
+    [ "$st" -eq 3 ] && ok "$m/$p interrupted: exit 3" || fail "$m/$p interrupted: exit $st, expected 3"
     validate_junit "$TMP/int/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
     expect_grep '<error[^>]*interrupted' "$TMP/int/junit.xml"
     assert_clean "$m/$p after an interrupt"
@@ -162,12 +162,12 @@ XML
     "$RTC" run -o "$TMP/crash" "$TMP/long.xml" >"$TMP/out" 2>&1 &
     pid=$!
     if wait_for "$m/$p: the worker to measure, to crash it" 30 worker_measuring "$pid"; then
-      kill -SEGV "$(worker_of "$pid")" 2>/dev/null && ok || fail "$m/$p: the worker was gone before SIGSEGV"
+      kill -SEGV "$(worker_of "$pid")" 2>/dev/null && ok "$m/$p: the worker is there to get SIGSEGV" || fail "$m/$p: the worker was gone before SIGSEGV"
     else
       kill "$pid"
     fi
     wait "$pid"; st=$?
-    [ "$st" -eq 3 ] && ok || fail "$m/$p crashed: exit $st, expected 3"
+    [ "$st" -eq 3 ] && ok "$m/$p crashed: exit 3" || fail "$m/$p crashed: exit $st, expected 3"
     validate_junit "$TMP/crash/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
     expect_grep '<error[^>]*killed by signal 11' "$TMP/crash/junit.xml"
     assert_clean "$m/$p after a crash"

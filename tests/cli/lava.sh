@@ -14,7 +14,7 @@ expect_grep "^lava: $TMP/r.lava$" "$TMP/out"
 L="$TMP/r.lava"
 # the first line names the build that measured, as rtconform --version does
 build_id
-[ "$(head -1 "$L")" = "# rtconform $VER (commit $COMMIT)" ] && ok \
+[ "$(head -1 "$L")" = "# rtconform $VER (commit $COMMIT)" ] && ok "the first line of the lava file is the build" \
   || fail "first line of $L is not the build: $(head -1 "$L")"
 expect_grep '^EASY-per-op-max pass [0-9]+\.[0-9]{4} us$' "$L"
 expect_grep '^EASY-per-op-mean pass [0-9]+\.[0-9]{4} us$' "$L"
@@ -26,11 +26,11 @@ expect_grep '^TOO-SLOW fail$' "$L"
 expect_grep '^TOO-SLOW-per-op-max fail$' "$L"
 expect_grep '^# TOO-SLOW: error: timed out' "$L"
 expect_no_grep '^TOO-SLOW.* pass' "$L"
-[ "$(grep -vc '^#' "$L")" = 7 ] && ok || fail "expected 7 result lines (4 limits + 3 requirements):"$'\n'"$(cat "$L")"
+[ "$(grep -vc '^#' "$L")" = 7 ] && ok "7 result lines (4 limits + 3 requirements)" || fail "expected 7 result lines (4 limits + 3 requirements):"$'\n'"$(cat "$L")"
 
 # report --lava gives the same bytes from results.json
 expect_status 0 "$RTC" report "$TMP/r/results.json" --lava "$TMP/again.lava"
-cmp -s "$L" "$TMP/again.lava" && ok || fail "report --lava differs from run --lava"
+cmp -s "$L" "$TMP/again.lava" && ok "report --lava is the same as run --lava" || fail "report --lava differs from run --lava"
 
 # names never hold a space or anything else lava-test-case would split on
 python3 - "$TMP/r/results.json" "$TMP/hostile.json" <<'PY'
@@ -45,7 +45,7 @@ expect_grep '^A_B_c__d-per-op-max pass ' "$TMP/hostile.lava"
 expect_grep '^A_B_c__d pass$' "$TMP/hostile.lava"
 expect_grep '^# rtconform .* \(commit abc EVIL pass\)$' "$TMP/hostile.lava"
 awk '!/^#/ && (NF != 2 && NF != 4) { bad = 1 } END { exit bad }' "$TMP/hostile.lava" \
-  && ok || fail "a line of $TMP/hostile.lava is neither NAME RESULT nor NAME RESULT VALUE UNIT"
+  && ok "every line of hostile.lava is NAME RESULT or NAME RESULT VALUE UNIT" || fail "a line of $TMP/hostile.lava is neither NAME RESULT nor NAME RESULT VALUE UNIT"
 
 # one test case per name: two limits on one statistic (one in cycles) and a
 # third like the first give three names, the cycles one saying its unit
@@ -65,13 +65,13 @@ XML
 expect_grep '^TWICE-per-op-mean (pass|fail|skip)' "$TMP/twice.lava"
 expect_grep '^TWICE-per-op-mean-cycles (pass|fail|skip)' "$TMP/twice.lava"
 expect_grep '^TWICE-per-op-mean-2 (pass|fail|skip)' "$TMP/twice.lava"
-[ -z "$(grep -v '^#' "$TMP/twice.lava" | awk '{print $1}' | sort | uniq -d)" ] && ok \
+[ -z "$(grep -v '^#' "$TMP/twice.lava" | awk '{print $1}' | sort | uniq -d)" ] && ok "no name repeats in twice.lava" \
   || fail "a name repeats in $TMP/twice.lava:"$'\n'"$(cat "$TMP/twice.lava")"
 
 # checked before anything is measured: no overwriting, no empty value
 expect_status 2 "$RTC" run "$FLEET" -q -o "$TMP/c" --lava "$TMP/c/results.json"
 expect_grep 'rtconform run: --lava .*/c/results.json is results.json' "$TMP/out"
-[ ! -e "$TMP/c" ] && ok || fail "a refused run left $TMP/c"
+[ ! -e "$TMP/c" ] && ok "a refused run leaves no -o directory" || fail "a refused run left $TMP/c"
 expect_status 2 "$RTC" run "$FLEET" -q -o "$TMP/c" --lava ''
 expect_status 2 "$RTC" run "$FLEET" -q -o "$TMP/c" --lava "$TMP/no/such/dir/x.lava"
 expect_status 2 "$RTC" report "$TMP/r/results.json" --lava "$TMP/r/results.json"
@@ -85,17 +85,17 @@ printf '%s\n' "\$*" >>"$TMP/calls"
 SH
 chmod +x "$TMP/bin/lava-test-case"
 (cd "$TMP" && PATH="$TMP/bin:$PATH" RTCONFORM="$RTC" PROFILE="$FLEET" QUICK=true LABEL=lava-board-1 \
-  OUT="$TMP/lava-out" bash "$SRC/ci/lava/run.sh") >"$TMP/run.log" 2>&1 && ok \
+  OUT="$TMP/lava-out" bash "$SRC/ci/lava/run.sh") >"$TMP/run.log" 2>&1 && ok "ci/lava/run.sh goes on after the failures" \
   || { fail "ci/lava/run.sh did not go on after the failures:"; cat "$TMP/run.log"; }
 C="$TMP/calls"
 [ -f "$C" ] || { fail "lava-test-case was never called:"; cat "$TMP/run.log"; finish; }
-[ "$(wc -l <"$C")" = 7 ] && ok || fail "expected 7 lava-test-case calls:"$'\n'"$(cat "$C")"
+[ "$(wc -l <"$C")" = 7 ] && ok "7 lava-test-case calls" || fail "expected 7 lava-test-case calls:"$'\n'"$(cat "$C")"
 expect_grep '^EASY-per-op-max --result pass --measurement [0-9.]+ --units us$' "$C"
 expect_grep '^EASY --result pass$' "$C"
 expect_grep '^IMPOSSIBLE --result fail$' "$C"
 expect_grep '^TOO-SLOW --result fail$' "$C"
 expect_grep '^TOO-SLOW-per-op-max --result fail$' "$C"
-[ "$(grep -c -- '--result fail' "$C")" = 4 ] && ok || fail "expected 4 failing calls:"$'\n'"$(cat "$C")"
+[ "$(grep -c -- '--result fail' "$C")" = 4 ] && ok "4 failing calls" || fail "expected 4 failing calls:"$'\n'"$(cat "$C")"
 expect_no_grep '^TOO-SLOW.*--result pass' "$C"
 expect_grep 'rtconform-lava: TOO-SLOW: error: timed out' "$TMP/run.log"
 # the build line goes to the log, never to lava-test-case
@@ -104,18 +104,18 @@ expect_no_grep '^#|rtconform' "$C"
 expect_grep '"host.label": "lava-board-1"' "$TMP/lava-out/results.json"
 # without lava-test-case the lines are printed
 (cd "$TMP" && RTCONFORM="$RTC" PROFILE="$FLEET" QUICK=true OUT="$TMP/lava-out2" \
-  bash "$SRC/ci/lava/run.sh") >"$TMP/run2.log" 2>&1 && ok || fail "ci/lava/run.sh without lava-test-case failed"
+  bash "$SRC/ci/lava/run.sh") >"$TMP/run2.log" 2>&1 && ok "ci/lava/run.sh without lava-test-case succeeds" || fail "ci/lava/run.sh without lava-test-case failed"
 expect_grep '^IMPOSSIBLE fail$' "$TMP/run2.log"
 expect_grep '^EASY-per-op-mean pass [0-9.]+ us$' "$TMP/run2.log"
 # an invalid profile: nothing to report, the step fails
 (cd "$TMP" && PATH="$TMP/bin:$PATH" RTCONFORM="$RTC" PROFILE="$FIX/cli/invalid-probe.xml" \
   OUT="$TMP/lava-out3" bash "$SRC/ci/lava/run.sh") >"$TMP/run3.log" 2>&1 \
-  && fail "ci/lava/run.sh passed with an invalid profile" || ok
+  && fail "ci/lava/run.sh passed with an invalid profile" || ok "ci/lava/run.sh fails with an invalid profile"
 expect_grep '^rtconform-run --result fail$' "$C"
 
 # the test definition: its format, upper-case parameters, none PRIORITY,
 # and the step hands every parameter to run.sh
-python3 - "$SRC/ci/lava/rtconform.yaml" >"$TMP/yaml.log" 2>&1 <<'PY' && ok || { fail "ci/lava/rtconform.yaml:"; cat "$TMP/yaml.log"; }
+python3 - "$SRC/ci/lava/rtconform.yaml" >"$TMP/yaml.log" 2>&1 <<'PY' && ok "ci/lava/rtconform.yaml is a valid test definition handing every parameter to run.sh" || { fail "ci/lava/rtconform.yaml is a valid test definition handing every parameter to run.sh:"; cat "$TMP/yaml.log"; }
 import sys, yaml
 d = yaml.safe_load(open(sys.argv[1]))
 m = d["metadata"]

@@ -29,11 +29,15 @@ TAP_FILTER=$!
 export RTC_TEST_MARK="rtc-cli-$$-$RANDOM"
 
 # The checks: each is numbered (CHECKS + FAILS so far, plus one) and named.
+# A check's name says in words what holds when it passes ("junit.xml has 2
+# testcases"); when it fails, its message is that name, or the name with
+# what was found ("junit.xml has 2 testcases (it has 3)").
 # fail MSG... : a check that failed; MSG says what was wrong. Whatever the
 #   caller prints next is its diagnostic.
-# ok [NAME] : a check that passed. Without NAME it is named by the line that
-#   called it ("SCRIPT:LINE: the line's text", shortened), so every check in
-#   the output can be found in the source.
+# ok NAME : a check that passed, named NAME. Every script names each of its
+#   checks: tests/cli/docs.sh fails on a bare `ok` (unnamed_oks). Only as a
+#   safety net an `ok` without NAME is named by the line that called it
+#   ("unnamed: SCRIPT:LINE: the line's text", shortened).
 # diag : stdin as TAP diagnostic lines, indented under "# ".
 tap_n() { echo $((CHECKS + FAILS + 1)); }
 fail() { echo "not ok $(tap_n) - $*"; FAILS=$((FAILS + 1)); }
@@ -41,12 +45,19 @@ ok() {
   local name="$*"
   if [ -z "$name" ]; then
     local file="${BASH_SOURCE[1]:-?}" line="${BASH_LINENO[0]:-0}" text=""
-    [ -r "$file" ] && text="$(sed -n "${line}p" "$file" | sed -E 's/^[[:space:]]+//; s/[[:space:]]*(&& ok|then ok|else ok).*$//')"
+    [ -r "$file" ] && text="$(sed -n "${line}p" "$file" | sed -E 's/^[[:space:]]+//; s/[[:space:]]*(&&|then|else)[[:space:]]+ok([^[:alnum:]_].*)?$//')"
     [ "${#text}" -le 100 ] || text="${text:0:97}..."
-    name="${file##*/}:$line: $text"
+    name="unnamed: ${file##*/}:$line: $text"
   fi
   echo "ok $(tap_n) - $name"
   CHECKS=$((CHECKS + 1))
+}
+# unnamed_oks FILE... : the lines ("FILE:LINE:text") of the shell scripts
+# FILE that call ok without a name: `ok` as a command word followed by
+# nothing, `;`, `&&`, `||`, `}`, `)` or a line continuation. Comment lines
+# are not looked at.
+unnamed_oks() {
+  grep -HnE '(^|[[:space:];&|{])ok[[:space:]]*($|[;&|})\\])' "$@" | grep -vE '^[^:]*:[0-9]+:[[:space:]]*#'
 }
 diag() { sed 's/^/#     /'; }
 
@@ -226,6 +237,24 @@ req_doc() {
   </requirement>
 </requirements>
 XML
+}
+
+# refused NAME BODY WHY [LINE] : `rtconform validate` refuses the document
+# NAME whose requirement R is BODY (req_doc; BODY starts on line 3): it
+# exits 2, and its message names the file, LINE (3 unless given) and the
+# requirement, then says WHY (an extended regex):
+# "FILE:LINE: requirement R: WHY".
+refused() {
+  req_doc "$1" "$2"
+  expect_status 2 "$RTC" validate "$TMP/$1.xml"
+  expect_grep "^$TMP/$1.xml:${4:-3}: requirement R: $3" "$TMP/out"
+}
+# refused_params PROBE NAME PARAMS WHY [MORE] : refused, for requirement R
+# <probe name="PROBE">PARAMS</probe> followed by MORE (its sched, limits),
+# on the probe's line: "FILE:3: requirement R: probe PROBE: WHY".
+refused_params() {
+  refused "$2" "<probe name=\"$1\">$3</probe>${5:+
+    $5}" "probe $1: $4"
 }
 
 # own_children : the children of this test's shell (pid, stat, comm), but

@@ -29,7 +29,7 @@ no_load_left() {
   if [ -n "$left" ]; then
     fail "$1: load processes left: $(ps -o pid,pgid,stat,comm -p "$(echo $left | tr ' ' ,)" | tail -n +2)"
   else
-    ok
+    ok "$1: no load process left"
   fi
 }
 rtc() { env RTC_LOAD_MARK="$MARK" "$RTC" "$@"; }
@@ -69,25 +69,25 @@ env RTC_LOAD_MARK="$MARK" "$RTC" run -o "$TMP/ok" "$TMP/ok.xml" >"$TMP/out" 2>&1
 pid=$!
 seen=""
 wait_for "load-ok: the worker to measure" 30 timer_measuring "$pid" && seen="$(marked_loads)"
-if [ -n "$seen" ]; then ok; else fail "no load seen while the worker measured"; fi
+if [ -n "$seen" ]; then ok "a load is seen while the worker measures"; else fail "no load seen while the worker measured"; fi
 leader="$(pgrep -P "$pid" -x stress-ng | head -1)"
-if [ -n "$leader" ] && [ "$(ps -o pgid= -p "$leader" | tr -d ' ')" = "$leader" ]; then ok
+if [ -n "$leader" ] && [ "$(ps -o pgid= -p "$leader" | tr -d ' ')" = "$leader" ]; then ok "the load leads its own process group"
 else fail "the load is not the leader of its own process group (leader '$leader')"; fi
-[ "$(ps -o pgid= -p "$pid" | tr -d ' ')" != "$leader" ] && ok || fail "load shares rtconform's group"
+[ "$(ps -o pgid= -p "$pid" | tr -d ' ')" != "$leader" ] && ok "the load does not share rtconform's group" || fail "load shares rtconform's group"
 # group_of_3 : the load's group holds stress-ng and its two stressors
 group_of_3() { [ -n "$leader" ] && [ "$(pgrep -g "$leader" | wc -l)" -ge 3 ]; }
 wait_for "stress-ng's stressors to start in its group" 30 group_of_3 \
   || echo "    group $leader: $(pgrep -g "$leader" | wc -l) processes"
 wait "$pid"; st=$?
-[ "$st" = 0 ] && ok || { fail "load-ok: exit $st"; sed 's/^/    /' "$TMP/out"; }
-if [ -n "$leader" ] && pgrep -g "$leader" >/dev/null; then fail "processes of the load's group remain"; else ok; fi
+[ "$st" = 0 ] && ok "load-ok: exit 0" || { fail "load-ok: exit $st"; sed 's/^/    /' "$TMP/out"; }
+if [ -n "$leader" ] && pgrep -g "$leader" >/dev/null; then fail "processes of the load's group remain"; else ok "no process of the load's group remains"; fi
 no_load_left "after a finished measurement"
 validate_junit "$TMP/ok/junit.xml" --tests 1 --failures 0 --errors 0 --skipped 0 \
   --property TW-LOAD.load.command
 cmd="$(prop TW-LOAD.load.command "$TMP/ok/junit.xml")"
-[[ "$cmd" =~ ^/.*/stress-ng\ --cpu\ 1\ --io\ 1$ ]] && ok || fail "TW-LOAD.load.command is '$cmd'"
+[[ "$cmd" =~ ^/.*/stress-ng\ --cpu\ 1\ --io\ 1$ ]] && ok "TW-LOAD.load.command is the full stress-ng command" || fail "TW-LOAD.load.command is '$cmd'"
 expect_grep 'load: /[^ ]*stress-ng --cpu 1 --io 1' "$TMP/ok/junit.xml" # in <system-out>
-[ "$(prop TW-LOAD.wakeup.count "$TMP/ok/junit.xml")" = "$((4000 * $(nproc)))" ] && ok \
+[ "$(prop TW-LOAD.wakeup.count "$TMP/ok/junit.xml")" = "$((4000 * $(nproc)))" ] && ok "TW-LOAD: 4000 samples per CPU" \
   || fail "TW-LOAD: wrong sample count"
 
 # ---- 2. a worker that crashes, 3. one that times out
@@ -103,24 +103,24 @@ run_bg() {
   if wait_for "$1: AFTER to measure" 30 timer_measuring "$pid"; then
     during="$(marked_loads)"
     if [ -n "$during" ]; then fail "$1: load processes $during still there during the next requirement"
-    else ok; fi
+    else ok "$1: no load process during the next requirement"; fi
   fi
   wait "$pid"
 }
 doc load-crash "$(req CRASH '<probe name="selftest"><param name="fault">segv</param></probe>' \
   '<run iterations="100" runs="3" warmup="0"/>' '--cpu 1 --vm 1 --vm-bytes 32M')" "$AFTER" >"$TMP/crash.xml"
 run_bg crash "$TMP/crash.xml"; st=$?
-[ "$st" = 3 ] && ok || fail "crash: exit $st, expected 3"
+[ "$st" = 3 ] && ok "crash: exit 3" || fail "crash: exit $st, expected 3"
 expect_grep '<error[^>]*signal 11' "$TMP/crash/junit.xml"
 validate_junit "$TMP/crash/junit.xml" --tests 2 --failures 0 --errors 1 --skipped 0 \
   --property CRASH.verdict=error --property AFTER.verdict=pass
 no_load_left "after the worker crashed"
-[[ "$(prop CRASH.load.command "$TMP/crash/junit.xml")" == */stress-ng* ]] && ok || fail "CRASH: no load.command"
+[[ "$(prop CRASH.load.command "$TMP/crash/junit.xml")" == */stress-ng* ]] && ok "CRASH: load.command is recorded" || fail "CRASH: no load.command"
 
 doc load-timeout "$(req HANG '<probe name="selftest"><param name="fault">hang</param></probe>' \
   '<run iterations="100" runs="3" warmup="0" timeout="1s"/>' '--cpu 1 --io 1')" "$AFTER" >"$TMP/hang.xml"
 run_bg hang "$TMP/hang.xml"; st=$?
-[ "$st" = 3 ] && ok || fail "hang: exit $st, expected 3"
+[ "$st" = 3 ] && ok "hang: exit 3" || fail "hang: exit $st, expected 3"
 expect_grep '<error[^>]*timed out' "$TMP/hang/junit.xml"
 validate_junit "$TMP/hang/junit.xml" --tests 2 --failures 0 --errors 1 --skipped 0 \
   --property HANG.verdict=error --property AFTER.verdict=pass
@@ -133,7 +133,7 @@ pid=$!
 wait_for "LONG to measure under its load" 30 loaded_and_measuring "$pid"
 kill -INT "$pid"
 wait "$pid"; st=$?
-[ "$st" = 3 ] && ok || fail "interrupted: exit $st, expected 3"
+[ "$st" = 3 ] && ok "interrupted: exit 3" || fail "interrupted: exit $st, expected 3"
 expect_grep '<error[^>]*interrupted' "$TMP/int/junit.xml"
 validate_junit "$TMP/int/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
 no_load_left "after SIGINT"
@@ -143,7 +143,7 @@ expect_status 3 env PATH=/nonexistent-rtconform RTC_LOAD_MARK="$MARK" "$RTC" run
 expect_grep 'stress-ng, which is not installed.*apt-get install stress-ng' "$TMP/out"
 expect_grep '<error[^>]*not installed' "$TMP/miss/junit.xml"
 validate_junit "$TMP/miss/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
-[ "$(prop TW-LOAD.load.command "$TMP/miss/junit.xml")" = "stress-ng --cpu 1 --io 1" ] && ok \
+[ "$(prop TW-LOAD.load.command "$TMP/miss/junit.xml")" = "stress-ng --cpu 1 --io 1" ] && ok "missing tool: load.command is recorded" \
   || fail "missing tool: load.command not recorded"
 
 # ---- 6. a load that does not start, one that ends before the measurement
@@ -169,8 +169,8 @@ XML
 expect_status 0 rtc run -o "$TMP/wide" "$TMP/wide.xml"
 validate_junit "$TMP/wide/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 0 \
   --property A.load.command --property B.load.command
-[[ "$(prop A.load.command "$TMP/wide/junit.xml")" == */stress-ng\ --cpu\ 1 ]] && ok || fail "A: file-wide load not used"
-[[ "$(prop B.load.command "$TMP/wide/junit.xml")" == */stress-ng\ --io\ 1 ]] && ok || fail "B: own load not used"
+[[ "$(prop A.load.command "$TMP/wide/junit.xml")" == */stress-ng\ --cpu\ 1 ]] && ok "A: the file-wide load is used" || fail "A: file-wide load not used"
+[[ "$(prop B.load.command "$TMP/wide/junit.xml")" == */stress-ng\ --io\ 1 ]] && ok "B: its own load is used" || fail "B: own load not used"
 no_load_left "after file-wide loads"
 
 # ---- 8. validation: only stress-ng, no shell syntax, not empty

@@ -11,8 +11,8 @@ PAGE5="$SRC/man/rtconform-requirements.5"
 # No warning from man or groff, in the C locale and in UTF-8.
 for page in "$PAGE1" "$PAGE5"; do
   for loc in C C.UTF-8; do
-    if LC_ALL=$loc MANWIDTH=80 man --warnings -l "$page" >/dev/null 2>"$TMP/warn" && [ ! -s "$TMP/warn" ]; then ok
-    else fail "man --warnings $page ($loc):"; sed 's/^/    /' "$TMP/warn" | head -20; fi
+    if LC_ALL=$loc MANWIDTH=80 man --warnings -l "$page" >/dev/null 2>"$TMP/warn" && [ ! -s "$TMP/warn" ]; then ok "man --warnings $page ($loc) warns of nothing"
+    else fail "man --warnings $page ($loc) warns of nothing:"; sed 's/^/    /' "$TMP/warn" | head -20; fi
   done
 done
 
@@ -33,41 +33,41 @@ check_page() {
   local text="$1" before=$FAILS c o opts
   section "$text" COMMANDS >"$TMP/commands"
   for c in $cmds; do
-    grep -qE "^       $c( |$)" "$TMP/commands" && ok || fail "rtconform(1) COMMANDS lacks '$c'"
-    grep -qE "rtconform $c( |$)" <(section "$text" SYNOPSIS) && ok || fail "rtconform(1) SYNOPSIS lacks 'rtconform $c'"
+    grep -qE "^       $c( |$)" "$TMP/commands" && ok "rtconform(1) COMMANDS has '$c'" || fail "rtconform(1) COMMANDS lacks '$c'"
+    grep -qE "rtconform $c( |$)" <(section "$text" SYNOPSIS) && ok "rtconform(1) SYNOPSIS has 'rtconform $c'" || fail "rtconform(1) SYNOPSIS lacks 'rtconform $c'"
     opts=$(help_options "$c")
     section "$text" "$c" >"$TMP/opts-$c"
     section "$text" Global >>"$TMP/opts-$c"
     # list's and env's usage texts are described under COMMANDS
     [ -s "$TMP/opts-$c" ] && grep -q . <(section "$text" "$c") || cat "$TMP/commands" >>"$TMP/opts-$c"
     for o in $opts; do
-      grep -qE -- "(^|[ ,[])$o([ ,=]|$)" "$TMP/opts-$c" && ok \
+      grep -qE -- "(^|[ ,[])$o([ ,=]|$)" "$TMP/opts-$c" && ok "rtconform(1) documents '$c $o'" \
         || fail "rtconform(1) does not document '$c $o' (rtconform $c --help names it)"
     done
   done
   for o in --help --version; do
-    grep -qE -- "$o" <(section "$text" OPTIONS) && ok || fail "rtconform(1) OPTIONS lacks $o"
+    grep -qE -- "$o" <(section "$text" OPTIONS) && ok "rtconform(1) OPTIONS has $o" || fail "rtconform(1) OPTIONS lacks $o"
   done
   for s in 0 1 2 3; do
-    grep -qE "^       $s( |$)" <(section "$text" "EXIT STATUS") && ok || fail "rtconform(1) EXIT STATUS lacks $s"
+    grep -qE "^       $s( |$)" <(section "$text" "EXIT STATUS") && ok "rtconform(1) EXIT STATUS has $s" || fail "rtconform(1) EXIT STATUS lacks $s"
   done
   for s in NAME SYNOPSIS DESCRIPTION FILES EXAMPLES ENVIRONMENT "SEE ALSO"; do
-    grep -qx "$s" "$text" && ok || fail "rtconform(1) has no $s section"
+    grep -qx "$s" "$text" && ok "rtconform(1) has a $s section" || fail "rtconform(1) has no $s section"
   done
   return $((FAILS - before))
 }
 
 cmds=$("$RTC" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
-[ "$(echo "$cmds" | wc -w)" -ge 6 ] && ok || fail "rtconform --help lists too few commands: $cmds"
+[ "$(echo "$cmds" | wc -w)" -ge 6 ] && ok "rtconform --help lists at least 6 commands" || fail "rtconform --help lists too few commands: $cmds"
 render "$PAGE1" >"$TMP/page1"
-[ -s "$TMP/page1" ] && ok || fail "$PAGE1 renders to nothing"
+[ -s "$TMP/page1" ] && ok "$PAGE1 renders to something" || fail "$PAGE1 renders to nothing"
 check_page "$TMP/page1"
 
 # rtconform-requirements(5) names every element of the schema.
 render "$PAGE5" >"$TMP/page5"
 for el in $(grep -oE '<xs:element name="[a-z]+"' "$SRC/requirements/schema/rtconform-requirements.xsd" \
             | sed 's/.*name="//; s/"//' | sort -u); do
-  grep -q "<$el" "$TMP/page5" && ok || fail "rtconform-requirements(5) does not describe <$el>"
+  grep -q "<$el" "$TMP/page5" && ok "rtconform-requirements(5) describes <$el>" || fail "rtconform-requirements(5) does not describe <$el>"
 done
 
 # The check can fail: a page without the run option --runs and without the
@@ -78,5 +78,5 @@ saved=$FAILS; saved_checks=$CHECKS
 check_page "$TMP/broken" >"$TMP/broken.out"; n=$?
 FAILS=$saved; CHECKS=$saved_checks
 grep -q "does not document 'run --runs'" "$TMP/broken.out" && grep -q "COMMANDS lacks 'probe'" "$TMP/broken.out" && [ "$n" -ge 2 ] \
-  && ok || { fail "a page missing run --runs and probe passed the check:"; sed 's/^/    /' "$TMP/broken.out" | head; }
+  && ok "the page check catches a page missing run --runs and probe" || { fail "a page missing run --runs and probe passed the check:"; sed 's/^/    /' "$TMP/broken.out" | head; }
 finish

@@ -37,12 +37,12 @@ F="$TMP/fleet"
 
 # junit.xml: valid, a suite per host, classnames qualified by the host
 validate_junit "$F/junit.xml" --tests 8 --failures 2 --errors 2
-[ "$(grep -c '<testsuite ' "$F/junit.xml")" = 3 ] && ok || fail "junit.xml has not 3 testsuites"
+[ "$(grep -c '<testsuite ' "$F/junit.xml")" = 3 ] && ok "junit.xml has 3 testsuites" || fail "junit.xml has not 3 testsuites"
 # the merging rtconform's version and commit in every report it writes
 [ "$(grep -c "<property name=\"rtconform.merge.version\" value=\"$VER\"/>" "$F/junit.xml")" = 3 ] \
-  && ok || fail "junit.xml lacks the merge's version in each suite"
+  && ok "junit.xml has the merge's version in each suite" || fail "junit.xml lacks the merge's version in each suite"
 [ "$(grep -c "<property name=\"rtconform.merge.commit\" value=\"$COMMIT\"/>" "$F/junit.xml")" = 3 ] \
-  && ok || fail "junit.xml lacks the merge's commit in each suite"
+  && ok "junit.xml has the merge's commit in each suite" || fail "junit.xml lacks the merge's commit in each suite"
 expect_grep '<property name="rtconform.version" value="9.9.9"/>' "$F/junit.xml"
 expect_grep "rtconform $VER \(commit $COMMIT\) merge\." "$F/fleet.html"
 expect_no_grep 'feedfacecafe' "$F/fleet.html"
@@ -63,10 +63,10 @@ expect_grep '<td class="error">ERROR</td>' "$F/fleet.html"
 expect_grep '<td class="absent">-</td>' "$F/fleet.html"
 expect_grep '<td>per-op max &lt;= 1 ns</td>' "$F/fleet.html"
 expect_grep 'worst: [^<]+</td>' "$F/fleet.html"
-xmllint --html --noout "$F/fleet.html" 2>"$TMP/lint" && ok || { fail "fleet.html does not parse:"; cat "$TMP/lint"; }
+xmllint --html --noout "$F/fleet.html" 2>"$TMP/lint" && ok "fleet.html parses" || { fail "fleet.html does not parse:"; cat "$TMP/lint"; }
 
 # results.json: every host, each input whole, the summaries, the totals
-python3 - "$F/results.json" "$TMP/a/results.json" "$TMP/b/results.json" "$TMP/c/results.json" >"$TMP/check" 2>&1 <<'PY' && ok || { fail "fleet results.json:"; cat "$TMP/check"; }
+python3 - "$F/results.json" "$TMP/a/results.json" "$TMP/b/results.json" "$TMP/c/results.json" >"$TMP/check" 2>&1 <<'PY' && ok "the fleet results.json holds the three hosts' results whole, with summaries and totals" || { fail "the fleet results.json holds the three hosts' results whole, with summaries and totals:"; cat "$TMP/check"; }
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["schema"] == "urn:rtconform:fleet:1", d["schema"]
@@ -90,11 +90,11 @@ PY
 # `report` refuses the fleet's results.json and says what to read instead
 expect_status 2 "$RTC" report "$F/results.json" --html "$TMP/x.html"
 expect_grep 'a fleet report of rtconform merge, which holds many hosts' "$TMP/out"
-[ ! -e "$TMP/x.html" ] && ok || fail "report wrote from a fleet results.json"
+[ ! -e "$TMP/x.html" ] && ok "report writes nothing from a fleet results.json" || fail "report wrote from a fleet results.json"
 # and so does merge itself
 expect_status 2 "$RTC" merge "$F/results.json" -o "$TMP/fleet2"
 expect_grep 'a fleet report of rtconform merge' "$TMP/out"
-[ ! -e "$TMP/fleet2" ] && ok || fail "a refused merge left $TMP/fleet2"
+[ ! -e "$TMP/fleet2" ] && ok "a refused merge leaves no fleet2" || fail "a refused merge left $TMP/fleet2"
 
 # A host given twice is named, and kept apart; never merged silently
 expect_status 3 "$RTC" merge "$TMP/c/results.json" "$TMP/b/results.json" "$TMP/c/results.json" -o "$TMP/dup"
@@ -106,7 +106,7 @@ python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["duplicates"] == [{"host": "board-c", "sources": [sys.argv[2], sys.argv[2]]}], d["duplicates"]
-' "$TMP/dup/results.json" "$TMP/c/results.json" && ok || fail "duplicates not listed in results.json"
+' "$TMP/dup/results.json" "$TMP/c/results.json" && ok "results.json lists the duplicates" || fail "duplicates not listed in results.json"
 
 # another machine under the same label (another machine id): named apart,
 # and the warning says it is another host
@@ -141,7 +141,7 @@ expect_status 0 "$RTC" merge "$TMP/c/results.json" "$TMP/c/results.json" "$TMP/c
 expect_grep "kept apart as board-c#2#2$" "$TMP/out"
 for d in clash1 clash2; do
 	n=$(grep -o '<testsuite name="[^"]*"' "$TMP/$d/junit.xml" | sort | uniq -d | wc -l)
-	[ "$n" = 0 ] && ok || fail "$d: two testsuites of one name: $(grep -o '<testsuite name="[^"]*"' "$TMP/$d/junit.xml")"
+	[ "$n" = 0 ] && ok "$d: no two testsuites of one name" || fail "$d: two testsuites of one name: $(grep -o '<testsuite name="[^"]*"' "$TMP/$d/junit.xml")"
 done
 
 # exit status: 0 when every host passed, 1 when a limit failed somewhere
@@ -154,16 +154,16 @@ expect_status 1 "$RTC" merge "$TMP/c/results.json" "$TMP/d/results.json" -o "$TM
 # bad input: exit 2, named, nothing written (a directory made is removed)
 expect_status 2 "$RTC" merge "$TMP/c/results.json" "$TMP/nosuch.json" -o "$TMP/bad"
 expect_grep "$TMP/nosuch.json" "$TMP/out"
-[ ! -e "$TMP/bad" ] && ok || fail "a refused merge left $TMP/bad: $(ls -a "$TMP/bad")"
+[ ! -e "$TMP/bad" ] && ok "a refused merge leaves no bad" || fail "a refused merge left $TMP/bad: $(ls -a "$TMP/bad")"
 head -c 1000 "$TMP/c/results.json" >"$TMP/truncated.json"
 mkdir "$TMP/bad2"
 expect_status 2 "$RTC" merge "$TMP/c/results.json" "$TMP/truncated.json" -o "$TMP/bad2"
 expect_grep "$TMP/truncated.json" "$TMP/out"
-[ -z "$(ls -A "$TMP/bad2")" ] && ok || fail "a refused merge left files in $TMP/bad2: $(ls -A "$TMP/bad2")"
+[ -z "$(ls -A "$TMP/bad2")" ] && ok "a refused merge leaves no file in bad2" || fail "a refused merge left files in $TMP/bad2: $(ls -A "$TMP/bad2")"
 # a junit.xml is written for CI, never read back
 expect_status 2 "$RTC" merge "$TMP/c/results.json" "$TMP/c/junit.xml" -o "$TMP/bad3"
 expect_grep "$TMP/c/junit.xml: XML, not a results.json: .*render from the run's results.json" "$TMP/out"
-[ ! -e "$TMP/bad3" ] && ok || fail "a refused merge left $TMP/bad3"
+[ ! -e "$TMP/bad3" ] && ok "a refused merge leaves no bad3" || fail "a refused merge left $TMP/bad3"
 # an output over an input, no input, an empty -o
 expect_status 2 "$RTC" merge "$TMP/c/results.json" -o "$TMP/c"
 expect_grep 'would overwrite the input' "$TMP/out"

@@ -33,7 +33,7 @@ done
   || { fail "posix-rt.xml: exit $st ($nerr errors, $nforeign of a foreign real-time task)"; head -40 "$TMP/out" | diag; }
 validate_junit "$TMP/prt/junit.xml" --tests "$n" --errors "$nforeign"
 ids="$(grep -o '<requirement id="[^"]*"' "$profile" | sed 's/.*id="//; s/"$//')"
-[ "$(echo "$ids" | wc -l)" -eq "$n" ] && ok || fail "ids of posix-rt.xml not found"
+[ "$(echo "$ids" | wc -l)" -eq "$n" ] && ok "every id of posix-rt.xml is found" || fail "ids of posix-rt.xml not found"
 # MIGRATE's rule is broken now and then by the kernel on a virtual machine
 # (docs/probes.md, rt-migrate): its count is checked to be there, and shown.
 # DEADLINE counts misses (shown, like MIGRATE's) and admission errors, the timer requirements
@@ -47,26 +47,26 @@ for id in $ids; do
     for m in misses admission-errors; do
       v="$(prop "DEADLINE.$m.total" "$TMP/prt/junit.xml")"
       if [ "$m" = admission-errors ]; then
-        [ "$v" = 0 ] && ok || fail "DEADLINE.$m.total is '$v', not 0"
+        [ "$v" = 0 ] && ok "DEADLINE.$m.total is 0" || fail "DEADLINE.$m.total is '$v', not 0"
       else
         # A job that misses its deadline here is the VM's doing (its vCPUs
         # stall; the same misses come and go with the build of a month
         # before): the count must be there, and is shown, not judged.
         # DEADLINE-OVERRUN below shows the check counts misses.
-        [[ "$v" =~ ^[0-9]+$ ]] && ok || fail "DEADLINE.$m.total is '$v'"
+        [[ "$v" =~ ^[0-9]+$ ]] && ok "DEADLINE.$m.total is reported" || fail "DEADLINE.$m.total is '$v'"
         echo "DEADLINE.$m.total=$v"
       fi
     done ;;
   MIGRATE)
     v="$(prop MIGRATE.violations.total "$TMP/prt/junit.xml")"
-    [[ "$v" =~ ^[0-9]+$ ]] && ok || fail "MIGRATE.violations.total is '$v'"
+    [[ "$v" =~ ^[0-9]+$ ]] && ok "MIGRATE.violations.total is reported" || fail "MIGRATE.violations.total is '$v'"
     echo "MIGRATE.violations.total=$v" ;;
   TIMER*)
     for m in early overrun-errors; do
-      [ "$(prop "$id.$m.total" "$TMP/prt/junit.xml")" = 0 ] && ok || fail "$id.$m.total is not 0"
+      [ "$(prop "$id.$m.total" "$TMP/prt/junit.xml")" = 0 ] && ok "$id.$m.total is 0" || fail "$id.$m.total is not 0"
     done ;;
   *)
-    [ "$(prop "$id.violations.total" "$TMP/prt/junit.xml")" = 0 ] && ok || fail "$id.violations.total is not 0" ;;
+    [ "$(prop "$id.violations.total" "$TMP/prt/junit.xml")" = 0 ] && ok "$id.violations.total is 0" || fail "$id.violations.total is not 0" ;;
   esac
 done
 # Each check can fail: posix-rt-must-fail.xml breaks every rule on purpose,
@@ -76,9 +76,9 @@ expect_status 1 "$RTC" run -o "$TMP/broken" "$broken"
 nb="$(grep -c '<requirement id=' "$broken")"
 validate_junit "$TMP/broken/junit.xml" --tests "$nb" --failures "$nb" --errors 0
 for id in PREEMPT-INVERT WAKE-ARRIVAL PI-NONE MIGRATE-ASCENDING RR-FIFO; do
-  [[ "$(prop "$id.violations.total" "$TMP/broken/junit.xml")" =~ ^[1-9][0-9]*$ ]] && ok || fail "$id.violations.total is not above 0"
+  [[ "$(prop "$id.violations.total" "$TMP/broken/junit.xml")" =~ ^[1-9][0-9]*$ ]] && ok "$id.violations.total is above 0" || fail "$id.violations.total is not above 0"
 done
-[[ "$(prop DEADLINE-OVERRUN.misses.total "$TMP/broken/junit.xml")" =~ ^[1-9][0-9]*$ ]] && ok || fail "DEADLINE-OVERRUN.misses.total is not above 0"
-[[ "$(prop TIMER-COARSE.early.total "$TMP/broken/junit.xml")" =~ ^[1-9][0-9]*$ ]] && ok || fail "TIMER-COARSE.early.total is not above 0"
-[[ "$(prop TOUCH.page-faults.total "$TMP/broken/junit.xml")" =~ ^[1-9][0-9]*$ ]] && ok || fail "TOUCH.page-faults.total is not above 0"
+[[ "$(prop DEADLINE-OVERRUN.misses.total "$TMP/broken/junit.xml")" =~ ^[1-9][0-9]*$ ]] && ok "DEADLINE-OVERRUN.misses.total is above 0" || fail "DEADLINE-OVERRUN.misses.total is not above 0"
+[[ "$(prop TIMER-COARSE.early.total "$TMP/broken/junit.xml")" =~ ^[1-9][0-9]*$ ]] && ok "TIMER-COARSE.early.total is above 0" || fail "TIMER-COARSE.early.total is not above 0"
+[[ "$(prop TOUCH.page-faults.total "$TMP/broken/junit.xml")" =~ ^[1-9][0-9]*$ ]] && ok "TOUCH.page-faults.total is above 0" || fail "TOUCH.page-faults.total is not above 0"
 finish

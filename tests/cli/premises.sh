@@ -11,14 +11,14 @@ FAKE="$(cd "$(dirname "$RTC")" && pwd)/tests/libfake_sched.so"
 if [ "$(id -u)" -ne 0 ]; then
   skip_all "this test runs SCHED_FIFO probes and must run as root"
 fi
-[ -f "$FAKE" ] && ok || { fail "no $FAKE (built with the tests)"; finish; }
+[ -f "$FAKE" ] && ok "the fake scheduling library is built" || { fail "no $FAKE (built with the tests)"; finish; }
 PRELOAD="$(preload "$FAKE")"
 last_cpu=$(( $(nproc) - 1 ))
 
 # Each probe says what it verifies (rtconform list), and docs/probes.md's
 # table says the same.
 while IFS='|' read -r probe text; do
-  grep -qF "| $probe | $text |" "$SRC/docs/probes.md" && ok \
+  grep -qF "| $probe | $text |" "$SRC/docs/probes.md" && ok "docs/probes.md says what $probe verifies" \
     || fail "docs/probes.md does not say what $probe verifies: $text"
 done < <("$RTC" list | awk '/^[a-z]/ { p = $1 }
   sub(/^    verifies at the kernel before measuring: the worker.s policy, priority and CPUs; /, "") { print p "|" $0 }')
@@ -49,10 +49,10 @@ try() {
   fi
   DEVIATED=$((DEVIATED + 1))
   if [ "$st" -eq 3 ] && grep -Eq 'did not take|did not start' "$TMP/out"; then
-    ok; return 0
+    ok "$mode: '$combo $extra' ran otherwise than asked and says so (exit 3)"; return 0
   fi
   if [ "$mode" = protocol ] && awk '/^metric violations:/ { m = 1 } m && $1 == "total" { exit !($2 > 0) }' "$TMP/out"; then
-    ok; return 0
+    ok "$mode: '$combo $extra' ran without a protocol and counts the violations"; return 0
   fi
   fail "$mode: '$combo $extra' ran a task otherwise than asked ($(grep -m1 '^deviated' "$log" | cut -d' ' -f2)) and exited $st without saying so:"
   sed 's/^/    /' "$TMP/out" | head -12
@@ -70,15 +70,15 @@ sweep() {
 # Thread attributes ignored: every thread a probe starts with its own
 # policy, priority or CPUs runs as its creator does.
 sweep attr ""
-[ "$DEVIATED" -gt 0 ] && ok || fail "attr: no probe started a thread the layer could break"
+[ "$DEVIATED" -gt 0 ] && ok "attr: a probe started a thread the layer could break" || fail "attr: no probe started a thread the layer could break"
 # Policy and priority ignored: the worker itself stays SCHED_OTHER, so every
 # run deviates and every run must be an error.
 sweep policy ""
-[ "$DEVIATED" -eq "$RUNS" ] && ok || fail "policy: only $DEVIATED of $RUNS runs asked for a policy"
+[ "$DEVIATED" -eq "$RUNS" ] && ok "policy: every run asked for a policy" || fail "policy: only $DEVIATED of $RUNS runs asked for a policy"
 # CPU affinity ignored, the worker pinned: every run deviates.
 if [ "$last_cpu" -gt 0 ]; then
   sweep affinity "--cpu $last_cpu"
-  [ "$DEVIATED" -eq "$RUNS" ] && ok || fail "affinity: only $DEVIATED of $RUNS runs were pinned"
+  [ "$DEVIATED" -eq "$RUNS" ] && ok "affinity: every run was pinned" || fail "affinity: only $DEVIATED of $RUNS runs were pinned"
 fi
 # mlockall accepted and ignored: every worker locks its memory, so every
 # run deviates and every run must be an error.
@@ -87,9 +87,9 @@ if "$RTC" --version | grep -q 'sanitizer build'; then
   echo "memlock: not swept: a sanitizer build does not lock memory"
 else
   sweep memlock ""
-  [ "$DEVIATED" -eq "$RUNS" ] && ok || fail "memlock: only $DEVIATED of $RUNS runs locked memory"
+  [ "$DEVIATED" -eq "$RUNS" ] && ok "memlock: every run locked memory" || fail "memlock: only $DEVIATED of $RUNS runs locked memory"
 fi
 # A mutex protocol ignored: the probes that ask for one must not pass.
 sweep protocol ""
-[ "$DEVIATED" -gt 0 ] && ok || fail "protocol: no probe asked for a mutex protocol"
+[ "$DEVIATED" -gt 0 ] && ok "protocol: a probe asked for a mutex protocol" || fail "protocol: no probe asked for a mutex protocol"
 finish

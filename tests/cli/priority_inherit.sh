@@ -89,7 +89,7 @@ for r in d["files"][0]["requirements"]:
         assert st["min"] < 2 * hold and st["mean"] < 2 * hold, st
     assert "on CPU " in r["note"] and "high 49, medium 48, low 47" in r["note"], r["note"]
 PY
-then ok; sed 's/^/    /' "$TMP/py"; else fail "results.json:"; sed 's/^/    /' "$TMP/py"; fi
+then ok "results.json: the inversion is bounded with a protocol, not without"; sed 's/^/    /' "$TMP/py"; else fail "results.json: the inversion is bounded with a protocol, not without:"; sed 's/^/    /' "$TMP/py"; fi
 expect_no_leftovers "the priority-inherit run"
 
 # ---- what cannot run: an error with the reason --------------------------

@@ -71,10 +71,10 @@ validate_junit "$J" --tests 3 --failures 1 --errors 0 --skipped 0 \
 # Inverted, the "lows" preempt the spinning group at every opening of the
 # gate: violations in every run.
 inv="$(prop INVERT.violations.total "$J")"
-[[ "$inv" =~ ^[0-9]+$ ]] && [ "$inv" -gt 0 ] && ok \
+[[ "$inv" =~ ^[0-9]+$ ]] && [ "$inv" -gt 0 ] && ok "INVERT: violations total above 0" \
   || fail "INVERT: violations total '$inv', expected above 0"
 inv_min="$(prop INVERT.violations.min "$J")"
-[[ "$inv_min" =~ ^[0-9]+$ ]] && [ "$inv_min" -gt 0 ] && ok \
+[[ "$inv_min" =~ ^[0-9]+$ ]] && [ "$inv_min" -gt 0 ] && ok "INVERT: a violation in every run" \
   || fail "INVERT: a run without a violation (min '$inv_min')"
 expect_grep '<failure [^>]*message="violations total [1-9][0-9]* &gt; 0 \(5 runs\)"' "$J"
 expect_grep '^INVERT +priority-preempt +fifo:80 +violations total <= 0 +[1-9][0-9]* +FAIL$' "$TMP/out"

@@ -9,23 +9,13 @@
 
 # ---- parameters refused with the file, the line and why ------------------
 
-refused() { # NAME PARAMS MESSAGE
-  cat >"$TMP/$1.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="$1">
-  <requirement id="R">
-    <probe name="priority-wake">$2</probe>
-    <sched policy="fifo" priority="max"/>
-  </requirement>
-</requirements>
-XML
-  expect_status 2 "$RTC" validate "$TMP/$1.xml"
-  expect_grep "^$TMP/$1.xml:3: requirement R: probe priority-wake: $3" "$TMP/out"
-}
-refused one-waiter '<param name="waiters">1</param>' 'waiters 1 is outside 2 \.\. 32'
-refused many-waiters '<param name="waiters">33</param>' 'waiters 33 is outside 2 \.\. 32'
-refused no-mechanism '<param name="mechanism">pipe</param>' \
+# pw_refused NAME PARAMS WHY : a priority-wake requirement (SCHED_FIFO, max)
+pw_refused() { refused_params priority-wake "$1" "$2" "$3" '<sched policy="fifo" priority="max"/>'; }
+pw_refused one-waiter '<param name="waiters">1</param>' 'waiters 1 is outside 2 \.\. 32'
+pw_refused many-waiters '<param name="waiters">33</param>' 'waiters 33 is outside 2 \.\. 32'
+pw_refused no-mechanism '<param name="mechanism">pipe</param>' \
   "parameter mechanism has no value 'pipe' \(expected posix-sem, futex, mutex-cond or mqueue\)"
-refused no-order '<param name="order">fifo</param>' \
+pw_refused no-order '<param name="order">fifo</param>' \
   "parameter order has no value 'fifo' \(expected priority or arrival\)"
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -57,15 +47,15 @@ validate_junit "$J" --tests 8 --failures 4 --errors 0 --skipped 0
 for m in $MECHS; do
   # The kernel's order: nobody returns before a higher-priority waiter.
   expect_grep "^PRIO-$m +priority-wake +fifo:99 +violations total <= 0 +0 +PASS\$" "$TMP/out"
-  [ "$(prop "PRIO-$m.violations.max" "$J")" = 0 ] && ok \
+  [ "$(prop "PRIO-$m.violations.max" "$J")" = 0 ] && ok "PRIO-$m: no violation in any run" \
     || fail "PRIO-$m: violations per run '$(prop "PRIO-$m.violations.max" "$J")' at most, expected 0"
   expect_grep "name=\"PRIO-$m.note\" value=\"5 waiters at SCHED_FIFO 94..98 \(arrival order\), waker 93, all on CPU [0-9]+; one object shared" "$J"
   # Released in arrival order, lowest priority first: every round has
   # exactly waiters - 1 = 3 violations, 50 rounds a run, 2 runs.
   expect_grep "^ARRIVAL-$m +priority-wake +fifo:99 +violations total <= 0 +300 +FAIL\$" "$TMP/out"
-  [ "$(prop "ARRIVAL-$m.violations.total" "$J")" = 300 ] && ok \
+  [ "$(prop "ARRIVAL-$m.violations.total" "$J")" = 300 ] && ok "ARRIVAL-$m: violations.total is 300" \
     || fail "ARRIVAL-$m: violations.total '$(prop "ARRIVAL-$m.violations.total" "$J")', expected 300"
-  [ "$(prop "ARRIVAL-$m.violations.min" "$J") $(prop "ARRIVAL-$m.violations.max" "$J")" = "150 150" ] && ok \
+  [ "$(prop "ARRIVAL-$m.violations.min" "$J") $(prop "ARRIVAL-$m.violations.max" "$J")" = "150 150" ] && ok "ARRIVAL-$m: 150 violations in each run" \
     || fail "ARRIVAL-$m: violations per run from $(prop "ARRIVAL-$m.violations.min" "$J") to $(prop "ARRIVAL-$m.violations.max" "$J"), expected 150 each"
 done
 expect_grep '<failure [^>]*message="violations total 300 &gt; 0 \(2 runs\)"' "$J"
@@ -93,7 +83,7 @@ expect_grep 'priority-wake needs a real-time worker: give &lt;sched policy=&quot
 # ---- nothing left behind: message queue names dropped, processes gone -----
 
 if [ -d /dev/mqueue ] && mountpoint -q /dev/mqueue; then
-  [ -z "$(ls /dev/mqueue | grep '^rtconform-pw-')" ] && ok \
+  [ -z "$(ls /dev/mqueue | grep '^rtconform-pw-')" ] && ok "no message queue left in /dev/mqueue" \
     || fail "message queues left in /dev/mqueue: $(ls /dev/mqueue | grep '^rtconform-pw-')"
 fi
 expect_no_leftovers "priority-wake runs"

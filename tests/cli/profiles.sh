@@ -12,9 +12,9 @@ for f in "$PROFILES"/*.xml; do
   n="$(basename "$f" .xml)"
   expect_grep "^$n +[0-9]+ requirements  " "$TMP/out"
 done
-[ "$(grep -c ' requirements  ' "$TMP/out")" = "$(ls "$PROFILES"/*.xml | wc -l)" ] && ok \
+[ "$(grep -c ' requirements  ' "$TMP/out")" = "$(ls "$PROFILES"/*.xml | wc -l)" ] && ok "list --profiles: one line per shipped profile" \
   || fail "list --profiles: one line per shipped profile expected"
-[ "$(head -1 "$TMP/out" | awk '{print $1}')" = default ] && ok || fail "default is not listed first"
+[ "$(head -1 "$TMP/out" | awk '{print $1}')" = default ] && ok "default is listed first" || fail "default is not listed first"
 expect_grep "^spy-memo +2 requirements  SPY memo" "$TMP/out"
 expect_grep "the others are in $PROFILES" "$TMP/out"
 
@@ -29,14 +29,14 @@ expect_grep '^SEM-RT +sem-pingpong' "$TMP/out"
 
 # run by name measures the shipped file (pass or fail: the machine decides)
 st=0; "$RTC" run --quick --only SEM-OTHER -o "$TMP/o1" spy-memo >"$TMP/out" 2>&1 || st=$?
-[ "$st" -le 1 ] && ok || { fail "run spy-memo exited $st"; cat "$TMP/out"; }
+[ "$st" -le 1 ] && ok "run spy-memo exits 0 or 1" || { fail "run spy-memo exited $st"; cat "$TMP/out"; }
 expect_grep "$PROFILES/spy-memo.xml" "$TMP/o1/results.json"
 expect_grep 'SEM-OTHER' "$TMP/o1/summary.txt"
 
 # an unknown name: status 2, the shipped names listed, nothing written
 expect_status 2 "$RTC" run -o "$TMP/o2" spy-mem0
 expect_grep "^spy-mem0: no such file, and no shipped profile of that name \(shipped profiles, in $PROFILES: default, creation, .*spy-memo, timer\)" "$TMP/out"
-[ ! -e "$TMP/o2" ] && ok || fail "an unknown profile name wrote reports"
+[ ! -e "$TMP/o2" ] && ok "an unknown profile name writes no report" || fail "an unknown profile name wrote reports"
 expect_status 2 "$RTC" validate spy-mem0
 
 # A path is always a path: ".xml" or a '/' is never looked up by name ...

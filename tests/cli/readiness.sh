@@ -8,9 +8,9 @@
 expect_status 0 "$RTC" env
 # "  warn  preempt  ..." lines: level and check name, in order
 sed -n 's/^  \(ok\|note\|warn\|fail\) \+\([a-z_]\+\) .*/\1 \2/p' "$TMP/out" >"$TMP/env.checks"
-[ -s "$TMP/env.checks" ] && ok || fail "rtconform env printed no readiness checks"
+[ -s "$TMP/env.checks" ] && ok "rtconform env prints readiness checks" || fail "rtconform env printed no readiness checks"
 commit="$("$RTC" --version | sed -n 's/^rtconform [0-9.]* (commit \([^;)]*\).*/\1/p')"
-[ -n "$commit" ] && ok || fail "--version names no commit"
+[ -n "$commit" ] && ok "--version names a commit" || fail "--version names no commit"
 
 R="$TMP/r"
 expect_status 0 "$RTC" run --quick --only PP-OTHER -o "$R" "$FIX/cli/pass.xml"
@@ -19,7 +19,7 @@ expect_status 0 "$RTC" run --quick --only PP-OTHER -o "$R" "$FIX/cli/pass.xml"
 sed -n '/^readiness of the machine/,/^$/p' "$R/summary.txt" >"$TMP/sum.ready"
 expect_grep '^readiness of the machine \(.*\): [0-9]+ ok, [0-9]+ notes?, [0-9]+ warnings?, [0-9]+ failures?$' "$TMP/sum.ready"
 sed -n 's/^  \(ok\|note\|warn\|fail\) \+\([a-z_]\+\) .*/\1 \2/p' "$TMP/sum.ready" >"$TMP/sum.checks"
-cmp -s "$TMP/env.checks" "$TMP/sum.checks" && ok ||
+cmp -s "$TMP/env.checks" "$TMP/sum.checks" && ok "summary.txt's checks are rtconform env's" ||
   fail "summary.txt's checks differ from rtconform env's: $(diff "$TMP/env.checks" "$TMP/sum.checks" | head -5)"
 expect_grep "^measured with rtconform [0-9.]+ \\(commit $commit\\)\$" "$R/summary.txt"
 
@@ -35,7 +35,7 @@ for c in d["readiness"]:
     assert c["remedy"] is None or c["remedy"], c
 assert d["environment"]["rtconform.commit"] == sys.argv[3], d["environment"]["rtconform.commit"]
 PY
-if [ $? -eq 0 ]; then ok; else fail "results.json:"; sed 's/^/    /' "$TMP/py"; fi
+if [ $? -eq 0 ]; then ok "results.json has the same readiness checks and the commit"; else fail "results.json has the same readiness checks and the commit:"; sed 's/^/    /' "$TMP/py"; fi
 
 # junit.xml: a suite property per check, "level: finding"; the commit
 validate_junit "$R/junit.xml" --property "rtconform.commit=$commit"
@@ -49,19 +49,19 @@ expect_grep '<div class="req" id="readiness"><h2>Readiness of the machine</h2>' 
 expect_grep "rtconform [0-9.]+ \\(commit $commit\\)\\. This report" "$R/report.html"
 ready_at=$(grep -bo 'id="readiness"' "$R/report.html" | cut -d: -f1)
 verdicts_at=$(grep -bo '<h2>Verdicts</h2>' "$R/report.html" | cut -d: -f1)
-[ "$ready_at" -gt "$verdicts_at" ] && ok || fail "report.html: the full readiness section is not after the verdicts"
+[ "$ready_at" -gt "$verdicts_at" ] && ok "report.html: the full readiness section is after the verdicts" || fail "report.html: the full readiness section is not after the verdicts"
 alarm_at=$(grep -bo 'id="readiness-alarm"' "$R/report.html" | cut -d: -f1)
 if grep -Eq '^(warn|fail) ' "$TMP/env.checks"; then
-  [ -n "$alarm_at" ] && [ "$alarm_at" -lt "$verdicts_at" ] && ok ||
+  [ -n "$alarm_at" ] && [ "$alarm_at" -lt "$verdicts_at" ] && ok "report.html: readiness warnings before the verdicts, as a check warns" ||
     fail "report.html: no readiness warnings before the verdicts although a check warns"
 else
-  [ -z "$alarm_at" ] && ok || fail "report.html: readiness warnings although every check is ok or a note"
+  [ -z "$alarm_at" ] && ok "report.html: no readiness warnings, as every check is ok or a note" || fail "report.html: readiness warnings although every check is ok or a note"
 fi
 
 # Rendered again from results.json: the same readiness in summary.txt
 expect_status 0 "$RTC" report "$R/results.json" --summary "$TMP/again.txt"
 sed -n '/^readiness of the machine/,/^$/p' "$TMP/again.txt" >"$TMP/again.ready"
-cmp -s "$TMP/sum.ready" "$TMP/again.ready" && ok || fail "readiness from results.json differs: $(diff "$TMP/sum.ready" "$TMP/again.ready" | head -5)"
+cmp -s "$TMP/sum.ready" "$TMP/again.ready" && ok "readiness from results.json is the same" || fail "readiness from results.json differs: $(diff "$TMP/sum.ready" "$TMP/again.ready" | head -5)"
 
 # A results.json from before the checks were recorded: rendered, "not recorded"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["readiness"]; json.dump(d, open(sys.argv[2], "w"))' \

@@ -16,7 +16,7 @@ rerender_same() {
     --summary "$again/summary.txt" --html "$again/report.html" --json "$again/results.json"
   expect_grep "^reports: $again/junit.xml, $again/summary.txt, $again/report.html, $again/results.json\$" "$TMP/out"
   for f in $REPORTS; do
-    if cmp -s "$d/$f" "$again/$f"; then ok; else
+    if cmp -s "$d/$f" "$again/$f"; then ok "${2:-$d}: $f re-rendered from results.json is the same"; else
       fail "${2:-$d}: $f re-rendered from results.json differs: $(cmp "$d/$f" "$again/$f" 2>&1)"
       diff "$d/$f" "$again/$f" | head -6
     fi
@@ -28,7 +28,7 @@ command -v script >/dev/null || { fail "script(1) is missing (Debian package bsd
 # A tiny run writes all four reports in -o.
 expect_status 0 "$RTC" run --iterations 200 --runs 2 -o "$TMP/r" "$FIX/cli/pass.xml"
 for f in junit.xml summary.txt report.html results.json; do
-  [ -s "$TMP/r/$f" ] && ok || fail "run did not write $f"
+  [ -s "$TMP/r/$f" ] && ok "run writes $f" || fail "run did not write $f"
 done
 expect_grep "reports: .*junit.xml, .*summary.txt, .*report.html, .*results.json" "$TMP/out"
 validate_junit "$TMP/r/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 0
@@ -38,8 +38,8 @@ validate_junit "$TMP/r/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 0
 xmllint --html --noout "$TMP/r/report.html" 2>"$TMP/html.err"
 if grep -E 'error' "$TMP/html.err" | grep -Ev 'Tag [a-zA-Z]+ invalid' | grep -q .; then
   fail "report.html: HTML parser errors:"; grep -E 'error' "$TMP/html.err" | grep -Ev 'Tag [a-zA-Z]+ invalid' | head -5
-else ok; fi
-if xmllint --noout --nonet "$TMP/r/report.html" 2>"$TMP/xml.err"; then ok; else
+else ok "report.html: no HTML parser error"; fi
+if xmllint --noout --nonet "$TMP/r/report.html" 2>"$TMP/xml.err"; then ok "report.html is well-formed XML"; else
   fail "report.html is not well-formed XML"; head -5 "$TMP/xml.err"; fi
 # One <svg> per duration metric of each requirement, as junit.xml lists
 # them; the counts (the harness's three for every requirement) in a table.
@@ -48,16 +48,16 @@ metrics=$(xmllint --xpath '//property[substring(@name, string-length(@name) - 7)
 durations=$(grep -c 'name="[^"]*" value="kind=duration ' "$TMP/r/junit.xml")
 counts=$(grep -c 'name="[^"]*" value="kind=count ' "$TMP/r/junit.xml")
 svgs=$(grep -o '<svg ' "$TMP/r/report.html" | wc -l)
-[ "$durations" -ge 2 ] && [ "$svgs" -eq "$durations" ] && [ $((durations + counts)) -eq "$metrics" ] && ok \
+[ "$durations" -ge 2 ] && [ "$svgs" -eq "$durations" ] && [ $((durations + counts)) -eq "$metrics" ] && ok "report.html has an svg per duration metric of junit.xml" \
   || fail "report.html has $svgs <svg>; junit.xml lists $metrics metrics, $durations durations, $counts counts"
-[ "$counts" -eq 6 ] && ok || fail "junit.xml: $counts count metrics, expected 3 for each of 2 requirements"
+[ "$counts" -eq 6 ] && ok "junit.xml: 3 count metrics for each of 2 requirements" || fail "junit.xml: $counts count metrics, expected 3 for each of 2 requirements"
 for id in PP-OTHER PP-FIFO; do
   for m in page-faults major-faults involuntary-switches; do
     expect_grep "name=\"$id\.$m\" value=\"kind=count count=[0-9]+ total=[0-9]+ " "$TMP/r/junit.xml"
     expect_grep "^  $id $m: total [0-9]+, " "$TMP/r/summary.txt"
   done
 done
-[ "$(xpath_count '//table[@class="counts"]' "$TMP/r/report.html")" = 2 ] && ok \
+[ "$(xpath_count '//table[@class="counts"]' "$TMP/r/report.html")" = 2 ] && ok "report.html has a counts table for each requirement" \
   || fail "report.html: expected a counts table for each requirement"
 expect_grep 'class="v v-pass">PASS<' "$TMP/r/report.html"
 expect_grep 'PP-FIFO' "$TMP/r/report.html"
@@ -69,7 +69,7 @@ rerender_same "$TMP/r" "pass.xml run"
 # The run's stdout table is summary.txt's first part.
 "$RTC" run --iterations 200 --runs 2 -o "$TMP/t" "$FIX/cli/pass.xml" >"$TMP/t.out" 2>"$TMP/t.err"
 head -n "$(($(wc -l <"$TMP/t.out") - 1))" "$TMP/t.out" >"$TMP/t.table"
-if cmp -s "$TMP/t.table" <(head -n "$(wc -l <"$TMP/t.table")" "$TMP/t/summary.txt"); then ok; else
+if cmp -s "$TMP/t.table" <(head -n "$(wc -l <"$TMP/t.table")" "$TMP/t/summary.txt"); then ok "the table on stdout is the start of summary.txt"; else
   fail "the table on stdout is not the start of summary.txt"; fi
 
 # A run with a pass, a failure, an error (a worker that times out), a
@@ -111,16 +111,16 @@ rerender_same "$TMP/w" "timer-wakeup run"
 # The input is recognised by content: a results.json under another name.
 cp "$TMP/m/results.json" "$TMP/m/archive.xml"
 expect_status 0 "$RTC" report "$TMP/m/archive.xml" --summary "$TMP/m/s2.txt"
-cmp -s "$TMP/m/summary.txt" "$TMP/m/s2.txt" && ok || fail "results.json named .xml: summary differs"
+cmp -s "$TMP/m/summary.txt" "$TMP/m/s2.txt" && ok "results.json named .xml: the same summary" || fail "results.json named .xml: summary differs"
 
 # A run's junit.xml is written for CI and never read back: refused, named,
 # exit 2, nothing written. It keeps no histogram: its <system-out> says
 # where they are.
 expect_status 2 "$RTC" report "$TMP/r/junit.xml" --html "$TMP/re.html" --json "$TMP/re.json"
 expect_grep "$TMP/r/junit.xml: XML, not a results.json: junit.xml is written for CI and never read back; render from the run's results.json" "$TMP/out"
-[ ! -e "$TMP/re.html" ] && [ ! -e "$TMP/re.json" ] && ok || fail "report wrote a file from a junit.xml"
+[ ! -e "$TMP/re.html" ] && [ ! -e "$TMP/re.json" ] && ok "report writes no file from a junit.xml" || fail "report wrote a file from a junit.xml"
 expect_status 2 "$RTC" report "$FIX/junit/junit-0.1.xml" --summary "$TMP/old.txt"
-[ ! -e "$TMP/old.txt" ] && ok || fail "report wrote a file from an rtconform 0.1 junit.xml"
+[ ! -e "$TMP/old.txt" ] && ok "report writes no file from an rtconform 0.1 junit.xml" || fail "report wrote a file from an rtconform 0.1 junit.xml"
 expect_grep '^histograms and per-run figures: in results.json' "$TMP/r/junit.xml"
 expect_no_grep '\|#' "$TMP/r/junit.xml"
 # ... nor a results.json that is not one: 2, the field named, nothing written.
@@ -134,21 +134,21 @@ expect_grep 'bad.json: files\[0\]\.requirements\[0\]\.seconds: expected a number
 printf '{"schema": "urn:rtconform:results:1"} trailing\n' >"$TMP/trail.json"
 expect_status 2 "$RTC" report "$TMP/trail.json" --html "$TMP/bad.html"
 expect_grep 'trail.json:1:[0-9]+: not JSON: end of file expected' "$TMP/out"
-[ ! -e "$TMP/bad.html" ] && ok || fail "report wrote a file from a malformed results.json"
+[ ! -e "$TMP/bad.html" ] && ok "report writes no file from a malformed results.json" || fail "report wrote a file from a malformed results.json"
 
 # Explicit paths override -o for that report only.
 expect_status 1 "$RTC" run --iterations 20 --runs 1 -o "$TMP/o2" --html "$TMP/elsewhere.html" \
   --json "$TMP/elsewhere.json" "$FIX/cli/impossible.xml"
-[ -s "$TMP/elsewhere.html" ] && [ -s "$TMP/elsewhere.json" ] && ok || fail "--html/--json not written"
+[ -s "$TMP/elsewhere.html" ] && [ -s "$TMP/elsewhere.json" ] && ok "--html/--json are written" || fail "--html/--json not written"
 validate_junit "$TMP/o2/junit.xml" --tests 2 --failures 1 --errors 0 --skipped 0
-[ ! -e "$TMP/o2/report.html" ] && [ ! -e "$TMP/o2/results.json" ] && [ -s "$TMP/o2/junit.xml" ] && ok \
+[ ! -e "$TMP/o2/report.html" ] && [ ! -e "$TMP/o2/results.json" ] && [ -s "$TMP/o2/junit.xml" ] && ok "--html/--json replace the -o files, and only those" \
   || fail "--html/--json should replace the -o files, and only those"
 expect_grep 'class="v v-fail">FAIL<' "$TMP/elsewhere.html"
 expect_grep 'class="beyond"' "$TMP/elsewhere.html"   # every bin is beyond max <= 1 ns
 # An unwritable report path is found before anything is measured.
 expect_status 2 "$RTC" run -o "$TMP/o3" --html "$TMP/no/such/dir/r.html" "$FIX/cli/pass.xml"
 expect_grep 'cannot write' "$TMP/out"
-[ ! -e "$TMP/o3/junit.xml" ] && ok || fail "a run with an unwritable --html measured anyway"
+[ ! -e "$TMP/o3/junit.xml" ] && ok "a run with an unwritable --html measures nothing" || fail "a run with an unwritable --html measured anyway"
 
 # `report` usage and input errors: 2, with the reason.
 expect_status 2 "$RTC" report
@@ -164,7 +164,7 @@ expect_grep 'neither.txt: not a results.json' "$TMP/out"
 printf '<!DOCTYPE x SYSTEM "file:///etc/passwd"><testsuites/>\n' >"$TMP/dtd.xml"
 expect_status 2 "$RTC" report "$TMP/dtd.xml" --html "$TMP/x.html"
 expect_grep 'dtd.xml: XML, not a results.json' "$TMP/out"
-[ ! -e "$TMP/x.html" ] && ok || fail "report wrote a file from bad input"
+[ ! -e "$TMP/x.html" ] && ok "report writes no file from bad input" || fail "report wrote a file from bad input"
 expect_status 0 "$RTC" report --help
 expect_grep 'usage: rtconform report' "$TMP/out"
 

@@ -11,7 +11,7 @@ expect_status 2 timeout 5 "$RTC" validate "$TMP/fifo.xml"
 expect_grep 'fifo.xml: is not a regular file' "$TMP/out"
 expect_status 2 timeout 5 "$RTC" run "$TMP/fifo.xml" -o "$TMP/fifo-out"
 expect_grep 'fifo.xml: is not a regular file' "$TMP/out"
-[ ! -e "$TMP/fifo-out" ] && ok || fail "a refused FIFO left $TMP/fifo-out"
+[ ! -e "$TMP/fifo-out" ] && ok "a refused FIFO input leaves no -o directory" || fail "a refused FIFO left $TMP/fifo-out"
 
 # A supervisor killed outright (SIGKILL) while a sysv-sem worker measures:
 # the worker dies with it, and the set it leaves (nobody could run the
@@ -49,28 +49,34 @@ expect_status 0 "$RTC" run -o "$TMP/next" "$TMP/sysv-short.xml"
 validate_junit "$TMP/next/junit.xml" --tests 1 --failures 0 --errors 0
 for id in $new; do
   awk -v id="$id" 'NR > 1 && $2 == id { f = 1 } END { exit !f }' /proc/sysvipc/sem &&
-    fail "SysV set $id of the killed run is still there after the next run" || ok
+    fail "SysV set $id of the killed run is still there after the next run" || ok "SysV set $id of the killed run is gone after the next run"
 done
 
 # Root inside a cgroup whose real-time runtime is 0 (RT group scheduling):
 # the refusal names the cgroup, not a missing CAP_SYS_NICE. The test cgroup
-# is removed again whatever happens.
-cg_root=/sys/fs/cgroup/cpu
-if [ ! -f "$cg_root/cpu.rt_runtime_us" ]; then
-  fail "$cg_root/cpu.rt_runtime_us is missing: this test needs the cgroup v1 cpu controller with RT group scheduling (CONFIG_RT_GROUP_SCHED)"
+# is removed again whatever happens. A machine without RT group scheduling
+# skips it: no cgroup v1 hierarchy with the cpu controller (cgroup v2 has no
+# real-time runtime), or one without cpu.rt_runtime_us (a kernel without
+# CONFIG_RT_GROUP_SCHED). The hierarchy is found as rtconform finds it.
+cg_root="$(awk '$3 == "cgroup" && ("," $4 ",") ~ /,cpu,/ { print $2; exit }' /proc/mounts)"
+cg_check="root in a cgroup with no real-time runtime is refused, naming the cgroup"
+if [ -z "$cg_root" ]; then
+  skip "$cg_check" "no cgroup v1 hierarchy has the cpu controller (RT group scheduling needs one)"
+elif [ ! -f "$cg_root/cpu.rt_runtime_us" ]; then
+  skip "$cg_check" "$cg_root has no cpu.rt_runtime_us: the kernel has no RT group scheduling (CONFIG_RT_GROUP_SCHED)"
 else
   cg="$cg_root/rtconform-test-$$"
   mkdir "$cg"
   trap 'while read -r p; do echo "$p" >"$cg_root/cgroup.procs"; done <"$cg/cgroup.procs" 2>/dev/null; rmdir "$cg" 2>/dev/null; rm -rf "$TMP"' EXIT
-  [ "$(cat "$cg/cpu.rt_runtime_us")" = 0 ] && ok || echo 0 >"$cg/cpu.rt_runtime_us"
+  [ "$(cat "$cg/cpu.rt_runtime_us")" = 0 ] && ok "a new cgroup has no real-time runtime" || echo 0 >"$cg/cpu.rt_runtime_us"
   expect_status 3 bash -c "echo \$\$ >'$cg/cgroup.procs'; exec '$RTC' probe selftest --policy fifo --priority 10 --iterations 10"
   expect_grep "cgroup has no real-time runtime \\($cg/cpu.rt_runtime_us is 0" "$TMP/out"
   expect_no_grep 'grant CAP_SYS_NICE' "$TMP/out"
   expect_status 0 bash -c "echo \$\$ >'$cg/cgroup.procs'; exec '$RTC' env"
   expect_grep "fail +sched_fifo +this process's cgroup has no real-time runtime \\($cg/cpu.rt_runtime_us is 0" "$TMP/out"
   expect_no_grep 'no CAP_SYS_NICE' "$TMP/out"
-  rmdir "$cg" && ok || fail "could not remove the test cgroup $cg"
-  [ ! -e "$cg" ] && ok || fail "test cgroup $cg left behind"
+  rmdir "$cg" && ok "the test cgroup is removed" || fail "could not remove the test cgroup $cg"
+  [ ! -e "$cg" ] && ok "no test cgroup is left behind" || fail "test cgroup $cg left behind"
   trap 'rm -rf "$TMP"' EXIT
 fi
 
@@ -100,10 +106,10 @@ else
   chmod g+w "$bdir"
   "${noproc_probe[@]}" >"$TMP/out" 2>&1; st=$?
   chmod "$mode" "$bdir"
-  [ "$st" -eq 3 ] && ok || fail "without /proc, a group-writable build directory: exit $st, expected 3"
+  [ "$st" -eq 3 ] && ok "without /proc, a group-writable build directory: exit 3" || fail "without /proc, a group-writable build directory: exit $st, expected 3"
   expect_grep 'cannot locate rtconform-worker: .*writable by no one else' "$TMP/out"
 fi
-[ ! -e "$TMP/plant/ran" ] && ok || fail "rtconform ran ./rtconform-worker from the current directory"
+[ ! -e "$TMP/plant/ran" ] && ok "rtconform does not run ./rtconform-worker from the current directory" || fail "rtconform ran ./rtconform-worker from the current directory"
 
 # Empty values and outputs that collide: invalid input, refused before
 # anything is measured or created (no new -o directory left behind).
@@ -115,10 +121,10 @@ for args in "-o ''" "-o '$TMP/empty-out' --junit ''" "-o '$TMP/empty-out' --summ
   expect_status 2 bash -c "exec '$RTC' run $args '$TMP/in.xml'"
   expect_grep 'empty value' "$TMP/out"
 done
-[ ! -e "$TMP/empty-out" ] && [ ! -e /junit.xml ] && ok || fail "an empty value left an output behind"
+[ ! -e "$TMP/empty-out" ] && [ ! -e /junit.xml ] && ok "an empty value leaves no output behind" || fail "an empty value left an output behind"
 expect_status 2 "$RTC" run --junit "$TMP/in.xml" -o "$TMP/coll" "$TMP/in.xml"
 expect_grep ".-junit \\($TMP/in.xml\\) would overwrite the requirements file" "$TMP/out"
-cmp -s "$TMP/in.xml" "$FIX/cli/pass.xml" && ok || fail "the requirements file was changed"
+cmp -s "$TMP/in.xml" "$FIX/cli/pass.xml" && ok "the requirements file is unchanged" || fail "the requirements file was changed"
 expect_status 2 "$RTC" run --html "$TMP/same" --json "$TMP/./same" -o "$TMP/coll" "$TMP/in.xml"
 expect_grep '.-html and .-json are the same file' "$TMP/out"
 ln -s "$TMP/in.xml" "$TMP/link.xml"
@@ -127,9 +133,9 @@ expect_grep 'would overwrite the requirements file' "$TMP/out"
 mkdir -p "$TMP/indir" && cp "$TMP/in.xml" "$TMP/indir/junit.xml"
 expect_status 2 "$RTC" run -o "$TMP/indir" "$TMP/indir/junit.xml"
 expect_grep 'junit.xml .* would overwrite the requirements file' "$TMP/out"
-[ ! -e "$TMP/coll" ] && ok || fail "a refused run left the new -o directory $TMP/coll behind"
+[ ! -e "$TMP/coll" ] && ok "a run refused for overwriting its input leaves no new -o directory" || fail "a refused run left the new -o directory $TMP/coll behind"
 expect_status 2 "$RTC" run -o "$TMP/coll" --html /proc/nope/report.html "$TMP/in.xml"
-[ ! -e "$TMP/coll" ] && ok || fail "an unwritable output left the new -o directory behind"
+[ ! -e "$TMP/coll" ] && ok "an unwritable output leaves no new -o directory" || fail "an unwritable output left the new -o directory behind"
 cd - >/dev/null
 
 # Control characters from file names, titles and --only reach a person only
@@ -140,14 +146,14 @@ printf '<requirements xmlns="urn:rtconform:requirements:1" name="e" version="1">
 has_raw_controls() { LC_ALL=C grep -qP '[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' "$1"; }
 expect_status 2 "$RTC" validate "$nl_name"
 expect_grep 'evil\\x0aname.xml:3: requirement A: unknown probe' "$TMP/out"
-has_raw_controls "$TMP/out" && fail "validate printed a raw control character" || ok
+has_raw_controls "$TMP/out" && fail "validate printed a raw control character" || ok "validate prints no raw control character"
 sed -i 's/"nope"/"selftest"/' "$nl_name"
 expect_status 0 "$RTC" list "$nl_name"
 expect_grep 'e - t FORGED\\u009bx\\u0085' "$TMP/out"
-has_raw_controls "$TMP/out" && fail "list printed a raw control character" || ok
+has_raw_controls "$TMP/out" && fail "list printed a raw control character" || ok "list prints no raw control character"
 expect_status 2 "$RTC" run --only "$(printf 'A,\033[2J')" -o "$TMP/esc-out" "$nl_name"
 expect_grep "no requirement with id '\\\\x1b\\[2J'" "$TMP/out"
-has_raw_controls "$TMP/out" && fail "run --only printed a raw control character" || ok
+has_raw_controls "$TMP/out" && fail "run --only printed a raw control character" || ok "run --only prints no raw control character"
 
 # Texts that every report carries are bounded (a title of megabytes made a
 # junit.xml nothing would read back); a parameter value fits the worker's
@@ -174,7 +180,7 @@ gen_many() { # N: selftest requirements whose table is larger than a pipe
 gen_many 1500 >"$TMP/many.xml"
 bash -c "exec '$RTC' run -o '$TMP/pipe' '$TMP/many.xml' 2>'$TMP/pipe.err' | head -1 >/dev/null; exit \${PIPESTATUS[0]}"
 st=$?
-[ "$st" -eq 3 ] && ok || fail "run | head -1: exit $st, expected 3 (141 is a SIGPIPE death)"
+[ "$st" -eq 3 ] && ok "run | head -1: exit 3 (141 is a SIGPIPE death)" || fail "run | head -1: exit $st, expected 3 (141 is a SIGPIPE death)"
 expect_grep 'standard output: Broken pipe; the reports are written' "$TMP/pipe.err"
 validate_junit "$TMP/pipe/junit.xml" --tests 1500 --failures 0 --errors 0
 expect_status 3 bash -c "exec '$RTC' run -o '$TMP/full' '$FIX/cli/pass.xml' >/dev/full"
@@ -195,7 +201,7 @@ gone() { ! kill -0 "$pid" 2>/dev/null; }
 wait_for "a run blocked on its stdout to end after SIGTERM" 10 gone || kill -KILL "$pid"
 wait "$pid"; st=$?
 exec 7<&-
-[ "$st" -eq 3 ] && ok || fail "blocked run after SIGTERM: exit $st, expected 3"
+[ "$st" -eq 3 ] && ok "a blocked run after SIGTERM: exit 3" || fail "blocked run after SIGTERM: exit $st, expected 3"
 expect_grep 'standard output: interrupted while blocked' "$TMP/blocked.err"
 validate_junit "$TMP/blocked/junit.xml" --tests 1500
 
@@ -232,7 +238,7 @@ for k in $(seq 0 39); do
     for p in $(marked_procs); do kill -KILL "$p" 2>/dev/null; done
   fi
 done
-[ "$orphans" -eq 0 ] && ok || fail "$orphans of 40 killed supervisors left a worker behind"
+[ "$orphans" -eq 0 ] && ok "none of 40 killed supervisors leaves a worker behind" || fail "$orphans of 40 killed supervisors left a worker behind"
 
 # A real-time worker SIGKILLed from outside early in its timeout: the
 # reason says so, never RLIMIT_RTTIME (which needs the whole timeout of CPU).
@@ -242,7 +248,7 @@ sup=$!
 has_worker() { [ -n "$(worker_of "$sup")" ]; }
 wait_for "the hanging worker" 30 has_worker && kill -KILL "$(worker_of "$sup")"
 wait "$sup"; st=$?
-[ "$st" -eq 3 ] && ok || fail "worker killed from outside: exit $st, expected 3"
+[ "$st" -eq 3 ] && ok "worker killed from outside: exit 3" || fail "worker killed from outside: exit $st, expected 3"
 validate_junit "$TMP/outside/junit.xml" --tests 1 --errors 1
 expect_grep 'signal 9 \(Killed\) from outside rtconform [0-9.]+ s into its 6.0 s timeout' "$TMP/outside/junit.xml"
 expect_no_grep 'RLIMIT_RTTIME' "$TMP/outside/junit.xml"
@@ -254,17 +260,17 @@ evil_dir="$TMP/\$(touch $TMP/pwned)'q\"d"
 mkdir -p "$evil_dir"
 (cd "$evil_dir" && "$RTC" run -o "$TMP/evil-out" "$FIX/cli/pass.xml" >/dev/null 2>&1)
 cd_line="$(grep -m1 -o '<pre>cd .*' "$TMP/evil-out/report.html" | sed 's/^<pre>//' | sed 's/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g; s/&#39;/'"'"'/g; s/&apos;/'"'"'/g; s/&amp;/\&/g')"
-[ -n "$cd_line" ] && ok || fail "report.html has no cd line"
+[ -n "$cd_line" ] && ok "report.html has a cd line" || fail "report.html has no cd line"
 got="$(bash -c "$cd_line && pwd" 2>&1)"
-[ "$got" = "$evil_dir" ] && ok || fail "pasting '$cd_line' gave '$got', not the directory"
-[ ! -e "$TMP/pwned" ] && ok || fail "pasting the cd line of report.html ran a command"
+[ "$got" = "$evil_dir" ] && ok "pasting the cd line of report.html goes to the directory" || fail "pasting '$cd_line' gave '$got', not the directory"
+[ ! -e "$TMP/pwned" ] && ok "pasting the cd line of report.html runs no command" || fail "pasting the cd line of report.html ran a command"
 
 # Two spellings of one new file ("newdir/" and "newdir/summary.txt") are
 # one path: refused, not written twice.
 expect_status 2 bash -c "cd '$TMP' && exec '$RTC' run -o newdir/ --json newdir/summary.txt '$FIX/cli/pass.xml'"
 expect_status 2 bash -c "cd '$TMP' && exec '$RTC' run -o newdir/ --json newdir/./summary.txt '$FIX/cli/pass.xml'"
 expect_grep 'summary.txt and --json are the same file' "$TMP/out"
-[ ! -e "$TMP/newdir" ] && ok || fail "a refused run left newdir behind"
+[ ! -e "$TMP/newdir" ] && ok "a refused run leaves no newdir" || fail "a refused run left newdir behind"
 
 # An interrupted run still prints its table (and the reports' paths): the
 # signal that stopped the measurement does not stop the output.
@@ -272,7 +278,7 @@ expect_grep 'summary.txt and --json are the same file' "$TMP/out"
 sup=$!
 wait_for "the hanging worker" 30 has_worker && kill -INT "$sup"
 wait "$sup"; st=$?
-[ "$st" -eq 3 ] && ok || fail "interrupted run: exit $st, expected 3"
+[ "$st" -eq 3 ] && ok "interrupted run: exit 3" || fail "interrupted run: exit $st, expected 3"
 expect_grep 'exit status 3: at least one requirement could not be measured' "$TMP/int-table.out"
 expect_grep '^reports: ' "$TMP/int-table.out"
 expect_no_grep 'standard output' "$TMP/int-table.out"

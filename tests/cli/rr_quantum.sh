@@ -9,24 +9,20 @@
 
 
 # ---- parameters: refused at validation with file, line and why ----------
-refused() {
-  cat >"$TMP/$1.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="$1">
-  <requirement id="R">
-    <probe name="rr-quantum">$2</probe>
-    <sched policy="fifo" priority="10"/>
-    <limit metric="violations" statistic="total" max="$4"/></requirement>
-</requirements>
-XML
-  expect_status 2 "$RTC" validate "$TMP/$1.xml"
-  expect_grep "^$TMP/$1.xml:[0-9]+: .*$3" "$TMP/out"
+# rr_refused NAME PARAMS WHY : an rr-quantum requirement with PARAMS, under
+# SCHED_FIFO 10, limited to no violation, is refused for the probe
+rr_refused() {
+  refused_params rr-quantum "$1" "$2" "$3" '<sched policy="fifo" priority="10"/>
+    <limit metric="violations" statistic="total" max="0"/>'
 }
-refused one-task '<param name="tasks">1</param>' 'rr-quantum: tasks 1 is outside 2 \.\. 16' 0
-refused many-tasks '<param name="tasks">17</param>' 'rr-quantum: tasks 17 is outside 2 \.\. 16' 0
-refused long '<param name="duration">500ms</param>' 'rr-quantum: duration 500ms is outside 1ms \.\. 400ms' 0
-refused short '<param name="duration">500us</param>' 'rr-quantum: duration 500us is outside 1ms \.\. 400ms' 0
-refused other '<param name="policy">other</param>' "parameter policy has no value 'other'" 0
-refused unit '' 'metric violations of probe rr-quantum is a count' 0us
+rr_refused one-task '<param name="tasks">1</param>' 'tasks 1 is outside 2 \.\. 16'
+rr_refused many-tasks '<param name="tasks">17</param>' 'tasks 17 is outside 2 \.\. 16'
+rr_refused long '<param name="duration">500ms</param>' 'duration 500ms is outside 1ms \.\. 400ms'
+rr_refused short '<param name="duration">500us</param>' 'duration 500us is outside 1ms \.\. 400ms'
+rr_refused other '<param name="policy">other</param>' "parameter policy has no value 'other'"
+refused unit '<probe name="rr-quantum"/>
+    <sched policy="fifo" priority="10"/>
+    <limit metric="violations" statistic="total" max="0us"/>' 'metric violations of probe rr-quantum is a count' 5
 
 if [ "$(id -u)" -ne 0 ]; then
   skip_all "the rr-quantum runs need root (SCHED_RR threads, mlockall)"
@@ -93,14 +89,14 @@ fi
 # Every run has at least two slices that ended when another task took over.
 for id in RR RR3; do
   n="$(prop $id.slice.count "$J")"
-  [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge $((2 * RUNS)) ] && ok \
+  [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge $((2 * RUNS)) ] && ok "$id: at least $((2 * RUNS)) slices in $RUNS runs" \
     || fail "$id: $n slices in $RUNS runs, expected at least $((2 * RUNS))"
 done
 # FIFO: the first task keeps the CPU to the hard end, once every run.
-[ "$(prop FIFO.violations.total "$J")" = "$RUNS" ] && ok \
+[ "$(prop FIFO.violations.total "$J")" = "$RUNS" ] && ok "FIFO.violations.total is $RUNS" \
   || fail "FIFO.violations.total is '$(prop FIFO.violations.total "$J")', expected $RUNS"
 [ "$(prop FIFO.violations.min "$J") $(prop FIFO.violations.max "$J") $(prop FIFO.violations.count "$J")" = "1 1 $RUNS" ] \
-  && ok || fail "FIFO: not one violation in each of $RUNS runs"
+  && ok "FIFO: one violation in each of $RUNS runs" || fail "FIFO: not one violation in each of $RUNS runs"
 expect_grep "<failure [^>]*message=\"violations total $RUNS &gt; 0 \\($RUNS runs\\)\"" "$J"
 expect_grep "^FIFO +rr-quantum +fifo:80 +violations total <= 0 +$RUNS +FAIL$" "$TMP/out"
 # The notes give the quantum beside the slices, and agree with the counts.

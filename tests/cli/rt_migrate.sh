@@ -9,21 +9,10 @@ NCPU="$(nproc)" # the CPUs this process (and so rtconform) may use
 
 
 # ---- what the catalogue refuses (exit 2, the file's line) ----------------
-refused() {
-  cat >"$TMP/$1.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="$1">
-  <requirement id="R">
-    <probe name="rt-migrate">$2</probe>
-  </requirement>
-</requirements>
-XML
-  expect_status 2 "$RTC" validate "$TMP/$1.xml"
-  expect_grep "$3" "$TMP/out"
-}
-refused busy-short '<param name="busy">5us</param>' 'rt-migrate: busy 5us is outside 10us .. 10ms'
-refused two-tasks '<param name="tasks">2</param>' 'rt-migrate: tasks 2 is outside 3 .. 64'
-refused no-policy '<param name="release">later</param>' "parameter release has no value 'later'"
-refused not-a-count '<param name="tasks">all</param>' 'parameter tasks: not a whole number'
+refused_params rt-migrate busy-short '<param name="busy">5us</param>' 'busy 5us is outside 10us .. 10ms'
+refused_params rt-migrate two-tasks '<param name="tasks">2</param>' 'tasks 2 is outside 3 .. 64'
+refused_params rt-migrate no-policy '<param name="release">later</param>' "parameter release has no value 'later'"
+refused_params rt-migrate not-a-count '<param name="tasks">all</param>' 'parameter tasks: not a whole number'
 
 # ---- what cannot be measured here (exit 3, the reason) -------------------
 if [ "$(id -u)" -ne 0 ]; then
@@ -71,13 +60,13 @@ validate_junit "$J" --tests 1 --failures 1 --errors 0 --skipped 0 \
   --property ASCENDING.start-delay.kind=duration
 # each release the lowest task starts before the higher ones are even woken
 want=$((ITER * RUNS))
-[ "$(prop ASCENDING.violations.total "$J")" = "$want" ] && ok \
+[ "$(prop ASCENDING.violations.total "$J")" = "$want" ] && ok "ASCENDING.violations.total is $want" \
   || fail "ASCENDING.violations.total is '$(prop ASCENDING.violations.total "$J")', expected $want"
 [ "$(prop ASCENDING.violations.min "$J") $(prop ASCENDING.violations.max "$J") $(prop ASCENDING.violations.count "$J")" = "$ITER $ITER 3" ] \
-  && ok || fail "ASCENDING: not $ITER violations in each of 3 runs"
+  && ok "ASCENDING: $ITER violations in each of 3 runs" || fail "ASCENDING: not $ITER violations in each of 3 runs"
 expect_grep "<failure [^>]*message=\"violations total $want &gt; 0 \\($RUNS runs\\)\"" "$J"
 expect_grep "name=\"ASCENDING.note\" value=\"$((NCPU + 1)) tasks \\(SCHED_FIFO 89..$((89 - NCPU))\\) on $NCPU CPUs, busy 100 us, release ascending; violations by task, highest first:( 0){$NCPU} $want\\." "$J"
-[ "$(prop ASCENDING.start-delay.count "$J")" = "$((want * (NCPU + 1)))" ] && ok \
+[ "$(prop ASCENDING.start-delay.count "$J")" = "$((want * (NCPU + 1)))" ] && ok "ASCENDING.start-delay.count is $((want * (NCPU + 1)))" \
   || fail "ASCENDING.start-delay.count is '$(prop ASCENDING.start-delay.count "$J")'"
 expect_grep '^ASCENDING +rt-migrate +fifo:90 +violations total <= 0 +[1-9][0-9]* +FAIL$' "$TMP/out"
 
@@ -102,18 +91,18 @@ cat >"$TMP/m.xml" <<XML
 </requirements>
 XML
 st=0; "$RTC" run -o "$TMP/m" "$TMP/m.xml" >"$TMP/out" 2>&1 || st=$?
-[ "$st" -le 1 ] && ok || { fail "normal configuration exited $st:"; sed 's/^/    /' "$TMP/out"; }
+[ "$st" -le 1 ] && ok "the normal configuration exits 0 or 1" || { fail "normal configuration exited $st:"; sed 's/^/    /' "$TMP/out"; }
 J="$TMP/m/junit.xml"
 validate_junit "$J" --tests 2 --errors 0 --skipped 0 --property TOGETHER.violations.kind=count
 for id in TOGETHER MORE; do
   n=$([ $id = TOGETHER ] && echo $((NCPU + 1)) || echo $((2 * NCPU + 1)))
   v="$(prop $id.violations.total "$J")"
-  [[ "$v" =~ ^[0-9]+$ ]] && [ "$v" -le $((ITER * RUNS * (n - NCPU))) ] && ok \
+  [[ "$v" =~ ^[0-9]+$ ]] && [ "$v" -le $((ITER * RUNS * (n - NCPU))) ] && ok "$id.violations.total is at most $((ITER * RUNS * (n - NCPU)))" \
     || fail "$id.violations.total is '$v'"
   verdict="$(prop $id.verdict "$J")"
-  { [ "$v" = 0 ] && [ "$verdict" = pass ]; } || { [ "$v" != 0 ] && [ "$verdict" = fail ]; } && ok \
+  { [ "$v" = 0 ] && [ "$verdict" = pass ]; } || { [ "$v" != 0 ] && [ "$verdict" = fail ]; } && ok "$id: the verdict is pass exactly when there is no violation" \
     || fail "$id: violations $v but verdict $verdict"
-  [ "$(prop $id.start-delay.count "$J")" = "$((ITER * RUNS * n))" ] && ok \
+  [ "$(prop $id.start-delay.count "$J")" = "$((ITER * RUNS * n))" ] && ok "$id.start-delay.count is $((ITER * RUNS * n))" \
     || fail "$id.start-delay.count is '$(prop $id.start-delay.count "$J")'"
   # the top NCPU tasks can never be counted
   expect_grep "name=\"$id.note\" value=\"$n tasks [^\"]*highest first:( 0){$NCPU}( [0-9]+)+\\." "$J"

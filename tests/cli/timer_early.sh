@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 FAKE="${RTC_FAKE_CLOCK:-$(dirname "$RTC")/tests/fake_clock.so}"
-[ -f "$FAKE" ] && ok || fail "no fake clock library at $FAKE"
+[ -f "$FAKE" ] && ok "the fake clock library is built" || fail "no fake clock library at $FAKE"
 NCPU="$(nproc)"
 EARLY_US=2000
 ITER=20 RUNS=2
@@ -39,13 +39,13 @@ lim = [l for l in r["limits"] if l["metric"] == "early"][0]
 print(w["count"], m["early"]["statistics"]["total"], w["statistics_ns"]["min"],
       w["statistics_ns"]["mean"], lim["verdict"])
 ' "$R/results.json")
-[ "$count" = "$N" ] && ok || fail "wakeup count $count, expected $N"
-[ "$verdict" = fail ] && ok || fail "early total <= 0: verdict $verdict, expected fail"
-[ "$early" -gt 0 ] && [ "$early" -le "$N" ] && ok || fail "early $early not in 1..$N"
+[ "$count" = "$N" ] && ok "wakeup count is $N" || fail "wakeup count $count, expected $N"
+[ "$verdict" = fail ] && ok "early total <= 0: verdict fail" || fail "early total <= 0: verdict $verdict, expected fail"
+[ "$early" -gt 0 ] && [ "$early" -le "$N" ] && ok "early count in 1..$N" || fail "early $early not in 1..$N"
 # Woken EARLY_US before the target plus a latency >= 0: the minimum lies in
 # [-EARLY_US, 0); below -EARLY_US/2 unless every wake-up was a ms late.
 awk -v m="$min" -v e="$EARLY_US" 'BEGIN { exit !(m < -e * 500 && m >= -e * 1000 - 1000) }' \
-  && ok || fail "min $min ns not about -$EARLY_US us"
+  && ok "min about -$EARLY_US us" || fail "min $min ns not about -$EARLY_US us"
 # The negative buckets are there and hold the early wake-ups.
 neg="$(python3 -c '
 import json, sys
@@ -54,7 +54,7 @@ w = [x for x in r["metrics"] if x["name"] == "wakeup"][0]
 n = w["histogram"]["negative"]
 print(sum(b[2] for b in n["buckets"]) + n["overflow"])
 ' "$R/results.json")"
-[ "$neg" = "$early" ] && ok || fail "negative buckets hold $neg samples, early count is $early"
+[ "$neg" = "$early" ] && ok "the negative buckets hold the early samples" || fail "negative buckets hold $neg samples, early count is $early"
 
 # every report shows the negative minimum
 expect_grep "min +-[0-9]" "$R/summary.txt"
@@ -66,9 +66,9 @@ expect_grep "early" "$R/summary.txt"
 # rtconform report re-renders the same from results.json
 expect_status 0 "$RTC" report "$R/results.json" --summary "$TMP/again.txt" \
   --html "$TMP/again.html" --junit "$TMP/again.xml" --json "$TMP/again.json"
-cmp -s "$R/summary.txt" "$TMP/again.txt" && ok || fail "summary.txt differs when re-rendered"
-cmp -s "$R/report.html" "$TMP/again.html" && ok || fail "report.html differs when re-rendered"
-cmp -s "$R/results.json" "$TMP/again.json" && ok || fail "results.json differs when re-rendered"
+cmp -s "$R/summary.txt" "$TMP/again.txt" && ok "summary.txt is the same when re-rendered" || fail "summary.txt differs when re-rendered"
+cmp -s "$R/report.html" "$TMP/again.html" && ok "report.html is the same when re-rendered" || fail "report.html differs when re-rendered"
+cmp -s "$R/results.json" "$TMP/again.json" && ok "results.json is the same when re-rendered" || fail "results.json differs when re-rendered"
 
 # CSV: the negative buckets as negative bounds
 expect_status 0 "$RTC" report "$R/results.json" --csv "$TMP/csv"

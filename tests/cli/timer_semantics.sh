@@ -8,23 +8,12 @@
 
 
 # ---- what the catalogue refuses (exit 2, the reason) ---------------------
-refused() {
-  cat >"$TMP/$1.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="$1">
-  <requirement id="R">
-    <probe name="timer-semantics">$2</probe>
-  </requirement>
-</requirements>
-XML
-  expect_status 2 "$RTC" validate "$TMP/$1.xml"
-  expect_grep "$3" "$TMP/out"
-}
-refused short '<param name="interval">5us</param>' 'timer-semantics: interval 5us is outside 10us .. 1s'
-refused many '<param name="busy-periods">17</param>' 'busy-periods 17 is outside 1 .. 16'
-refused busy '<param name="busy-every">6</param>' 'busy-every 6 must be more than 2 x \(busy-periods \+ 1\) = 6'
-refused spin '<param name="interval">30ms</param>' 'a busy stretch of \(busy-periods \+ 1.5\) x interval = \(2 \+ 1.5\) x 30ms is over 50ms'
-refused boot '<param name="clock">boottime</param><param name="judge">coarse</param>' 'the boottime clock has no coarse variant'
-refused kind '<param name="kind">select</param>' "parameter kind has no value 'select'"
+refused_params timer-semantics short '<param name="interval">5us</param>' 'interval 5us is outside 10us .. 1s'
+refused_params timer-semantics many '<param name="busy-periods">17</param>' 'busy-periods 17 is outside 1 .. 16'
+refused_params timer-semantics busy '<param name="busy-every">6</param>' 'busy-every 6 must be more than 2 x \(busy-periods \+ 1\) = 6'
+refused_params timer-semantics spin '<param name="interval">30ms</param>' 'a busy stretch of \(busy-periods \+ 1.5\) x interval = \(2 \+ 1.5\) x 30ms is over 50ms'
+refused_params timer-semantics boot '<param name="clock">boottime</param><param name="judge">coarse</param>' 'judge coarse: the boottime clock has no coarse variant'
+refused_params timer-semantics kind '<param name="kind">select</param>' "parameter kind has no value 'select'"
 
 # ---- what cannot be measured (exit 3, the reason) ------------------------
 expect_status 3 "$RTC" probe timer-semantics --iterations 2000 --runs 2 --timeout 2s
@@ -61,16 +50,16 @@ for k in nanosleep timer-signal timerfd; do
   for c in monotonic realtime boottime; do
     id="$k-$c"
     for m in early overrun-errors; do
-      [ "$(prop "$id.$m.total" "$J")" = 0 ] && ok || fail "$id.$m.total is '$(prop "$id.$m.total" "$J")'"
+      [ "$(prop "$id.$m.total" "$J")" = 0 ] && ok "$id.$m.total is 0" || fail "$id.$m.total is '$(prop "$id.$m.total" "$J")'"
     done
-    [ "$(prop "$id.past-deadline.count" "$J")" = $((ITER * RUNS)) ] && ok \
+    [ "$(prop "$id.past-deadline.count" "$J")" = $((ITER * RUNS)) ] && ok "$id.past-deadline.count is $((ITER * RUNS))" \
       || fail "$id.past-deadline.count is '$(prop "$id.past-deadline.count" "$J")'"
-    [ "$(prop "$id.resolution.count" "$J")" = "$RUNS" ] && ok \
+    [ "$(prop "$id.resolution.count" "$J")" = "$RUNS" ] && ok "$id.resolution.count is $RUNS" \
       || fail "$id.resolution.count is '$(prop "$id.resolution.count" "$J")'"
     note="$(prop "$id.note" "$J")"
     re="^$c clock \\(resolution [0-9.]+ [nmu]?s\\), $k, interval 1 ms, judged on the armed clock: $((ITER * RUNS)) wake-ups, 0 early, 0 overrun errors; ([0-9]+) periods missed, $busy busy stretches of 2 overruns each\\. checked at the kernel before measuring: 1 task. policy, priority and CPUs\\.\$"
-    if [[ "$note" =~ $re ]] && [ "${BASH_REMATCH[1]}" -ge $((busy * 2)) ]; then ok
-    else fail "$id.note: '$note'"; fi
+    if [[ "$note" =~ $re ]] && [ "${BASH_REMATCH[1]}" -ge $((busy * 2)) ]; then ok "$id.note says what was measured and missed"
+    else fail "$id.note says what was measured and missed (it is '$note')"; fi
     echo "    $id: ${BASH_REMATCH[1]:-?} periods missed ($((busy * 2)) on purpose), past-deadline max $(prop "$id.past-deadline.max_ns" "$J") ns"
   done
 done
@@ -91,7 +80,7 @@ J="$TMP/c/junit.xml"
 validate_junit "$J" --tests 3 --failures 3 --errors 0 --skipped 0
 for k in nanosleep timer-signal timerfd; do
   v="$(prop "$k.early.total" "$J")"
-  [[ "$v" =~ ^[1-9][0-9]*$ ]] && ok || fail "$k (judge=coarse): early.total is '$v'"
+  [[ "$v" =~ ^[1-9][0-9]*$ ]] && ok "$k (judge=coarse): early.total is above 0" || fail "$k (judge=coarse): early.total is '$v'"
   expect_grep "name=\"$k.note\" value=\"monotonic clock [^\"]*judged on the coarse clock" "$J"
   echo "    $k judged on the coarse clock: $v early of $((ITER * RUNS)), overrun-errors $(prop "$k.overrun-errors.total" "$J")"
 done

@@ -45,7 +45,7 @@ snap() {
 # expect_state WHAT : the state is the one snapped in $TMP/state0
 expect_state() {
   snap >"$TMP/state1"
-  if cmp -s "$TMP/state0" "$TMP/state1"; then ok; else
+  if cmp -s "$TMP/state0" "$TMP/state1"; then ok "$1: the tracing state is unchanged"; else
     fail "$1: tracing state changed:"; diff "$TMP/state0" "$TMP/state1" | sed 's/^/    /'
   fi
 }
@@ -69,11 +69,11 @@ run_breach() {
   local d="$1" t
   expect_status 0 "$RTC" run -o "$d" "$TMP/breach.xml"
   t="$(realpath "$d")/trace-BREACH.txt"
-  [ -s "$t" ] && ok || { fail "$t missing"; return; }
+  [ -s "$t" ] && ok "$t is written" || { fail "$t missing"; return; }
   expect_grep 'tracing_mark_write: rtconform breach: requirement BREACH metric (per-op|wakeup) value [0-9]+ ns > 1 ns run 1' "$t"
   expect_grep 'sched_switch: ' "$t"
   expect_grep 'sched_wakeup: ' "$t"
-  [ ! -e "$d/trace-QUIET.txt" ] && ok || fail "QUIET was not breached but has a trace"
+  [ ! -e "$d/trace-QUIET.txt" ] && ok "QUIET was not breached and has no trace" || fail "QUIET was not breached but has a trace"
   expect_grep "^\[\[ATTACHMENT\|$t\]\]\$" "$d/junit.xml"
   expect_grep 'trace: tripped by (per-op|wakeup) .* &gt; 1 ns in run 1' "$d/junit.xml"
   expect_grep 'trace: armed, not tripped' "$d/junit.xml"
@@ -94,7 +94,7 @@ snap >"$TMP/state0"
 # The comparison sees an instance left behind (this one is the test's own).
 mkdir "$TFS/instances/rtc-test-$$"
 snap >"$TMP/state1"
-cmp -s "$TMP/state0" "$TMP/state1" && fail "snap misses a leftover instance" || ok
+cmp -s "$TMP/state0" "$TMP/state1" && fail "snap misses a leftover instance" || ok "snap sees a leftover instance"
 rmdir "$TFS/instances/rtc-test-$$"
 run_breach "$TMP/r1"
 expect_state "a run with traces"
@@ -127,7 +127,7 @@ expect_grep 'tracing_mark_write: rtconform breach: requirement TIGHT.1 metric pe
 expect_grep 'COUNT-ONLY trace: not armed: no duration metric' "$TMP/tight/summary.txt"
 # Without --trace the same file arms nothing and writes no trace.
 expect_status 1 "$RTC" run -o "$TMP/untraced" "$TMP/tight.xml"
-[ -z "$(ls "$TMP/untraced" | grep '^trace-')" ] && ok || fail "a trace without <trace/> or --trace"
+[ -z "$(ls "$TMP/untraced" | grep '^trace-')" ] && ok "no trace without <trace/> or --trace" || fail "a trace without <trace/> or --trace"
 expect_no_grep 'trace' "$TMP/untraced/summary.txt"
 expect_state "run --trace"
 
@@ -153,10 +153,10 @@ for t in trace-X.1.txt 'trace-X.1~2.txt'; do
   expect_grep "\"trace\": \"$h/$t\"" "$TMP/dup/results.json"
   expect_grep "href=\"$t\"" "$TMP/dup/h/report.html"
 done
-[ -z "$(ls "$TMP/dup/j" "$TMP/dup" | grep '^trace-')" ] && ok || fail "a trace not beside report.html"
+[ -z "$(ls "$TMP/dup/j" "$TMP/dup" | grep '^trace-')" ] && ok "every trace is beside report.html" || fail "a trace not beside report.html"
 # in file order: a's requirement has the first name, b's the second
 [ "$(grep -o 'trace-X\.1[~0-9]*\.txt' "$TMP/dup/results.json" | uniq | tr '\n' ' ')" = \
-  "trace-X.1.txt trace-X.1~2.txt " ] && ok || fail "traces not named in file order"
+  "trace-X.1.txt trace-X.1~2.txt " ] && ok "traces are named in file order" || fail "traces not named in file order"
 expect_state "two files with one id"
 
 # 4. Interrupt, timeout and a crashed worker: the instance goes, the state
@@ -172,10 +172,10 @@ for how in INT TERM SEGV; do
   "$RTC" run -o "$TMP/$how" "$TMP/long.xml" >"$TMP/out.$how" 2>&1 &
   pid=$!
   wait_for "$how: LONG's worker to measure" 30 worker_measuring "$pid"
-  [ -n "$(rtc_instances "$pid")" ] && ok || fail "$how: no tracefs instance while measuring"
+  [ -n "$(rtc_instances "$pid")" ] && ok "$how: a tracefs instance while measuring" || fail "$how: no tracefs instance while measuring"
   if [ "$how" = SEGV ]; then kill -SEGV "$(worker_of "$pid")"; else kill -"$how" "$pid"; fi
   wait "$pid"; st=$?
-  [ "$st" -eq 3 ] && ok || fail "$how: exit $st, expected 3"
+  [ "$st" -eq 3 ] && ok "$how: exit 3" || fail "$how: exit $st, expected 3"
   expect_grep 'trace: armed, not tripped' "$TMP/$how/summary.txt"
   expect_state "SIG$how"
   expect_no_leftovers "SIG$how"
@@ -190,8 +190,8 @@ expect_state "a timeout"
 true & dead=$!; wait "$dead"
 mkdir "$TFS/instances/rtconform-$dead-0" "$TFS/instances/rtconform-$$-0"
 expect_status 0 "$RTC" run -o "$TMP/sweep" --only QUIET "$TMP/breach.xml"
-[ ! -d "$TFS/instances/rtconform-$dead-0" ] && ok || fail "stale instance rtconform-$dead-0 left"
-[ -d "$TFS/instances/rtconform-$$-0" ] && ok || fail "a live process's instance was removed"
+[ ! -d "$TFS/instances/rtconform-$dead-0" ] && ok "a stale instance of a dead process is removed" || fail "stale instance rtconform-$dead-0 left"
+[ -d "$TFS/instances/rtconform-$$-0" ] && ok "a live process's instance is kept" || fail "a live process's instance was removed"
 rmdir "$TFS/instances/rtconform-$$-0" "$TFS/instances/rtconform-$dead-0" 2>/dev/null
 expect_state "the stale instance sweep"
 
@@ -209,7 +209,7 @@ for f in junit.xml summary.txt report.html results.json; do
 done
 validate_junit "$TMP/nobody/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 0 \
   --property BREACH.verdict=pass
-[ -z "$(ls "$TMP/nobody" | grep '^trace-')" ] && ok || fail "an unprivileged run wrote a trace"
+[ -z "$(ls "$TMP/nobody" | grep '^trace-')" ] && ok "an unprivileged run writes no trace" || fail "an unprivileged run wrote a trace"
 expect_state "an unprivileged run"
 
 # 7. A <trace/> that cannot work is refused before anything is measured.
@@ -222,7 +222,7 @@ bad() { # bad NAME TRACE-ELEMENT [LIMIT] : exit 2, the message names file:line
 XML
   expect_status 2 "$RTC" run -o "$TMP/bad-$1" "$TMP/$1.xml"
   expect_grep "$1.xml:3: .*$4" "$TMP/out"
-  [ ! -e "$TMP/bad-$1/junit.xml" ] && ok || fail "$1: a report was written"
+  [ ! -e "$TMP/bad-$1/junit.xml" ] && ok "$1: no report is written" || fail "$1: a report was written"
 }
 bad threshold '<trace threshold="fast"/>' '' 'threshold="fast"'
 bad zero '<trace threshold="0us"/>' '' 'threshold="0us"'

@@ -41,7 +41,7 @@ id_of() { # id_of SRC [GIT] : the commit build_id.cmake writes for SRC
 }
 expect_id() { # expect_id WANT WHAT SRC [GIT]
   local got; got="$(id_of "$3" "${4-$(command -v git)}")"
-  if [ "$got" = "$1" ]; then ok; else fail "$2: build_id.cmake says '$got', expected '$1'"; fi
+  if [ "$got" = "$1" ]; then ok "$2: build_id.cmake says '$1'"; else fail "$2: build_id.cmake says '$got', expected '$1'"; fi
 }
 R="$TMP/repo"
 mkdir -p "$R/sub"
@@ -69,9 +69,9 @@ else
 fi
 if cmake -S "$E" -B "$E/build" >"$TMP/cfg.log" 2>&1 &&
    cmake --build "$E/build" --target rtc_build_id >>"$TMP/cfg.log" 2>&1; then
-  ok
+  ok "an exported tree configures and builds rtc_build_id"
   expect_grep '^const char runinfo_commit\[\] = "unknown";$' "$E/build/build_id.c"
 else
-  fail "configuring the exported tree failed:"; tail -20 "$TMP/cfg.log" | sed 's/^/    /'
+  fail "an exported tree configures and builds rtc_build_id:"; tail -20 "$TMP/cfg.log" | sed 's/^/    /'
 fi
 finish

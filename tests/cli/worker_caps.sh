@@ -34,7 +34,7 @@ as_nobody() {
 
 # 1. Capabilities on the worker: env says the worker has them and why, the
 # readiness checks pass, and a SCHED_FIFO requirement is measured.
-setcap cap_ipc_lock,cap_sys_nice+ep "$W" && ok || fail "setcap on the copied worker failed"
+setcap cap_ipc_lock,cap_sys_nice+ep "$W" && ok "setcap on the copied worker" || fail "setcap on the copied worker failed"
 expect_status 0 as_nobody "$BIN/rtconform" env
 expect_grep "^host\.privileges +euid 65534; CAP_SYS_NICE no, CAP_IPC_LOCK no" "$TMP/out"
 expect_grep "^host\.privileges\.worker +CAP_SYS_NICE yes, CAP_IPC_LOCK yes \(file capabilities on $W\)" "$TMP/out"
@@ -52,7 +52,7 @@ fi
 # rtconform has them, the worker does not; env says so, fails the checks and
 # names the worker in the setcap line; the FIFO requirement is an error
 # whose remedy names the worker, not rtconform.
-setcap -r "$W" && setcap cap_ipc_lock,cap_sys_nice+ep "$BIN/rtconform" && ok || fail "moving the capabilities failed"
+setcap -r "$W" && setcap cap_ipc_lock,cap_sys_nice+ep "$BIN/rtconform" && ok "the capabilities move to the copied rtconform" || fail "moving the capabilities failed"
 expect_status 0 as_nobody "$BIN/rtconform" env
 expect_grep "^host\.privileges +euid 65534; CAP_SYS_NICE yes, CAP_IPC_LOCK yes" "$TMP/out"
 expect_grep "^host\.privileges\.worker +CAP_SYS_NICE no, CAP_IPC_LOCK no \(no file capabilities on $W\)" "$TMP/out"
@@ -70,7 +70,7 @@ fi
 
 # 3. Memory may be locked (an unlimited memlock limit), no capability
 # anywhere: the FIFO refusal names the worker's setcap line.
-setcap -r "$BIN/rtconform" && ok || fail "setcap -r on the copied rtconform failed"
+setcap -r "$BIN/rtconform" && ok "setcap -r on the copied rtconform" || fail "setcap -r on the copied rtconform failed"
 if [ "$SAN" = 0 ]; then
   expect_status 3 bash -c 'ulimit -r 0; ulimit -l unlimited; exec setpriv --reuid=nobody --regid=nogroup \
     --clear-groups --inh-caps=-all "$@"' x "$BIN/rtconform" run -o "$TMP/res" "$TMP/pass.xml"
@@ -81,6 +81,6 @@ if [ "$SAN" = 0 ]; then
 fi
 
 # The copies are this test's own; nothing of the build tree was changed.
-[ -z "$(getcap "$(dirname "$RTC")/rtconform-worker" "$RTC")" ] && ok \
+[ -z "$(getcap "$(dirname "$RTC")/rtconform-worker" "$RTC")" ] && ok "the build tree's programs carry no file capabilities" \
   || fail "the build tree's programs carry file capabilities (someone else set them)"
 finish
