@@ -14,7 +14,9 @@
 #include "harness/runinfo.h"
 #include "reports/json_schema.h"
 
-void merge_identity(const struct fingerprint *env, char *buf, size_t len)
+/* The name a host goes by: host.label, else host.name with host.id,
+ * else host.name, else "unknown host". */
+static void merge_identity(const struct fingerprint *env, char *buf, size_t len)
 {
 	const char *label = fingerprint_get(env, "host.label");
 	const char *name = fingerprint_get(env, "host.name");

@@ -64,10 +64,6 @@ struct merge {
 #define MERGE_JUNIT "junit.xml"
 #define MERGE_JSON "results.json"
 
-/* The name a host goes by: host.label, else host.name with host.id,
- * else host.name, else "unknown host". */
-void merge_identity(const struct fingerprint *env, char *buf, size_t len);
-
 /* Begin a fleet report in outdir (which exists). 0, or -errno with err. */
 int merge_begin(struct merge *mg, const char *outdir, const char *command, char *err,
 		size_t errlen);

@@ -5,7 +5,7 @@
 
 /* No '<', '>' or '&' in here: it is written raw inside <style>, and the
  * document must stay well-formed XML. */
-const char page_css[] =
+static const char page_css[] =
 	":root{--pass:#1a7f37;--fail:#cf222e;--error:#b35900;--skip:#6e7781;--line:#d0d7de}\n"
 	"body{font:14px/1.45 system-ui,'Segoe UI',Roboto,'DejaVu Sans',Arial,sans-serif;"
 	"color:#1f2328;max-width:1120px;margin:0 auto;padding:16px 24px;background:#fff}\n"

@@ -10,8 +10,6 @@
 
 #include "reports/xmlw.h"
 
-/* The style sheet (no '<', '>' or '&': written raw inside <style>). */
-extern const char page_css[];
 
 /* The document's head with title and the style sheet, and <body> opened. */
 void page_begin(struct xw *x, const char *title);

@@ -282,10 +282,6 @@ struct report_view {
 	size_t nready;
 };
 
-/* Add a readiness check to v (strings copied, made valid UTF-8; remedy NULL
- * or "" for none) and mark the checks recorded. 0 or -ENOMEM. */
-int report_view_add_check(struct report_view *v, const char *name, enum ready_level level,
-			  const char *finding, const char *remedy);
 /* How many checks of v are at each level; true when one is a warning or a
  * failure (the reports then show the checks before the verdicts). */
 bool report_view_ready_counts(const struct report_view *v, size_t count[READY_NLEVELS]);

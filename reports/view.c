@@ -459,8 +459,10 @@ int report_view_add(struct report_view *v, size_t file, const struct req_result 
 	return failed ? -ENOMEM : 0;
 }
 
-int report_view_add_check(struct report_view *v, const char *name, enum ready_level level,
-			  const char *finding, const char *remedy)
+/* Add a readiness check to v (strings copied, made valid UTF-8; remedy NULL
+ * or "" for none) and mark the checks recorded. 0 or -ENOMEM. */
+static int report_view_add_check(struct report_view *v, const char *name,
+				 enum ready_level level, const char *finding, const char *remedy)
 {
 	struct rv_check *c = realloc(v->ready, (v->nready + 1) * sizeof *c);
 	if (!c)
