@@ -35,7 +35,7 @@ static const struct command commands[] = {
 	{ "probe", cmd_probe, "NAME [OPTIONS]", "one ad-hoc measurement, statistics to stdout" },
 	{ "env", cmd_env, "", "this machine's fingerprint and real-time readiness" },
 	{ "report", cmd_report, "RESULTS.json [OPTIONS]",
-	  "render the reports again from a run's results.json (or junit.xml)" },
+	  "render the reports again from a run's results.json" },
 	{ "compare", cmd_compare, "BASE.json CAND.json [-o DIR]",
 	  "a candidate run's figures against a baseline's: regressions" },
 	{ "merge", cmd_merge, "RESULTS.json... -o DIR",

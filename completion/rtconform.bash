@@ -104,10 +104,7 @@ _rtconform() {
       mapfile -t COMPREPLY < <(compgen -W "$(_rtconform_profiles)" -- "$cur"; compgen -f -X '!*.xml' -- "$cur"; compgen -d -- "$cur") ;;
     probe)
       [[ -z $(_rtconform_probe_named) ]] && mapfile -t COMPREPLY < <(compgen -W "$(_rtconform_probes)" -- "$cur") ;;
-    report)
-      mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"; compgen -f -X '!*.xml' -- "$cur"
-        compgen -d -- "$cur") ;;
-    merge)
+    report | merge)
       mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"; compgen -d -- "$cur") ;;
   esac
 }

@@ -21,12 +21,12 @@
  * back the exact view results.json was written from. */
 int report_view_from_json(const char *path, struct report_view *v,
 			  char *err, size_t errlen);
-/* The same for an input the user names: an XML file (junit.xml, which is
- * written for CI and never read back) is refused with REPORT_XML_REFUSED,
+/* The same for an input the user names: an XML file (a junit.xml or an
+ * HTML page, written and never read back) is refused with REPORT_XML_REFUSED,
  * anything else that is not a JSON object as not a results.json. */
 int report_view_read(const char *path, struct report_view *v, char *err, size_t errlen);
 #define REPORT_XML_REFUSED \
-	"XML, not a results.json: junit.xml is written for CI and never read back; " \
-	"render from the run's results.json"
+	"XML, not a results.json: junit.xml and report.html are written for people and CI, " \
+	"never read back; render from the run's results.json"
 
 #endif

@@ -190,7 +190,7 @@ expect_grep 'tolerance 10%' "$TMP/out"
 
 # ---- inputs that cannot be compared: exit 2, nothing written ------------
 expect_status 2 "$RTC" compare "$TMP/a1/junit.xml" "$TMP/b1/results.json" -o "$TMP/c-bad"
-expect_grep "a1/junit.xml: XML, not a results.json: junit.xml is written for CI and never read back; render from the run's results.json" "$TMP/out"
+expect_grep "a1/junit.xml: XML, not a results.json: junit.xml and report.html are written for people and CI, never read back; render from the run's results.json" "$TMP/out"
 run_ok "$TMP/other" "$FIX/cli/pass.xml"
 expect_status 2 "$RTC" compare "$TMP/a1/results.json" "$TMP/other/results.json"
 expect_grep 'no requirement was measured in both runs' "$TMP/out"

@@ -77,7 +77,8 @@ expect_offer mechanism= peer= placement= -- "$RTC" probe sem-pingpong --param ""
 # Requirement files for run, validate and list; report takes a run's output.
 expect_offer req.xml sub -- "$RTC" run ""
 expect_no_offer res.json -- "$RTC" validate ""
-expect_offer res.json req.xml -- "$RTC" report ""
+expect_offer res.json sub -- "$RTC" report ""
+expect_no_offer req.xml -- "$RTC" report ""
 # merge takes results.json files, and -o a directory
 expect_offer res.json sub -- "$RTC" merge ""
 expect_no_offer req.xml -- "$RTC" merge ""

@@ -117,7 +117,7 @@ cmp -s "$TMP/m/summary.txt" "$TMP/m/s2.txt" && ok "results.json named .xml: the 
 # exit 2, nothing written. It keeps no histogram: its <system-out> says
 # where they are.
 expect_status 2 "$RTC" report "$TMP/r/junit.xml" --html "$TMP/re.html" --json "$TMP/re.json"
-expect_grep "$TMP/r/junit.xml: XML, not a results.json: junit.xml is written for CI and never read back; render from the run's results.json" "$TMP/out"
+expect_grep "$TMP/r/junit.xml: XML, not a results.json: junit.xml and report.html are written for people and CI, never read back; render from the run's results.json" "$TMP/out"
 [ ! -e "$TMP/re.html" ] && [ ! -e "$TMP/re.json" ] && ok "report writes no file from a junit.xml" || fail "report wrote a file from a junit.xml"
 expect_status 2 "$RTC" report "$FIX/junit/junit-0.1.xml" --summary "$TMP/old.txt"
 [ ! -e "$TMP/old.txt" ] && ok "report writes no file from an rtconform 0.1 junit.xml" || fail "report wrote a file from an rtconform 0.1 junit.xml"
