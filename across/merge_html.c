@@ -3,7 +3,7 @@
  * (rows) by hosts (columns), each cell the host's verdict and the figure the
  * requirement's first limit judges; beside them the spread of that figure
  * across the hosts and the host where it is worst; each host's name links
- * to its own report.html. Rendered from the host summaries alone (fleet.h).
+ * to its own report.html. Rendered from the host summaries alone (merge.h).
  */
 #include "across/merge.h"
 

@@ -14,7 +14,7 @@ build trees inside the source tree are never looked at; nor are test
 fixtures (their text is data).
 
 What is a repository path: a token that starts with a top-level folder of
-the repository and a slash (base/ host/ requirements/ harness/ reports/ cli/
+the repository and a slash (base/ host/ requirements/ harness/ reports/ across/ cli/
 tests/ ci/ cmake/ docs/ man/ completion/), is not preceded by a letter, digit
 or one of _ . / - $ ~ (so not part of a longer path, a URL or $SRC/...), and
 runs on over letters, digits and _ . - / * ?; trailing . , : ; are dropped.
@@ -22,6 +22,11 @@ A token must exist as a file or folder; failing that, a token with a glob
 character (* ?) or a placeholder (2+ capitals not inside a word, as NAME in
 tests/cli/NAME.sh or ID in trace-ID.txt, stands for *) must match at least
 one file.
+
+A bare C file name (a word ending in .c or .h that is not part of a path,
+as page.h in "see page.h") must be the name of a file somewhere in the
+tree, or of a system header under /usr/include (stdio.h, jansson.h), or
+build_id.c, which the build generates.
 
 Usage: check_paths.py SOURCE_DIR
        check_paths.py --selftest
@@ -34,10 +39,11 @@ import subprocess
 import sys
 import tempfile
 
-TOP = ("base", "host", "requirements", "harness", "reports", "cli", "tests", "ci",
+TOP = ("base", "host", "requirements", "harness", "reports", "across", "cli", "tests", "ci",
        "cmake", "docs", "man", "completion")
 TOKEN = re.compile(r"(?<![\w./$~-])(?:%s)/[\w.*?/-]*" % "|".join(TOP))
 PLACEHOLDER = re.compile(r"(?<![A-Za-z])[A-Z][A-Z_]+(?![a-z])")
+BARE = re.compile(r"(?<![\w./$~*?-])[A-Za-z_][\w-]*\.[ch](?![\w/*?.-])")
 SKIP_DIRS = (os.path.join("tests", "fixtures"),)
 
 C_COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
@@ -103,8 +109,24 @@ def exists(top, token):
     return any(c in pattern for c in "*?") and bool(glob.glob(os.path.join(top, pattern)))
 
 
+def basenames(top):
+    names = set()
+    for rel in files(top):
+        names.add(os.path.basename(rel))
+    return names
+
+
+GENERATED = ("build_id.c",)
+
+
+def bare_exists(names, name):
+    return name in names or name in GENERATED or os.path.exists(os.path.join("/usr/include", name)) or \
+        bool(glob.glob(os.path.join("/usr/include", "*", name)))
+
+
 def check(top):
     problems, scanned, paths = [], 0, 0
+    names = basenames(top)
     for rel in files(top):
         path = os.path.join(top, rel)
         how = kind(path, rel)
@@ -117,6 +139,10 @@ def check(top):
             paths += 1
             if not exists(top, token):
                 problems.append(f"{rel}: names {token}, which is not in the tree")
+        for m in BARE.finditer(text):
+            paths += 1
+            if not bare_exists(names, m.group(0)):
+                problems.append(f"{rel}: names {m.group(0)}, which is not in the tree")
     for p in sorted(set(problems)):
         print(p)
     print(f"check_paths: {scanned} files, {paths} paths named, {len(set(problems))} missing")
@@ -162,7 +188,9 @@ def selftest():
                  ("ci/script", "#!/bin/sh\n# see cmake/gone.cmake.\n", "cmake/gone.cmake",
                   "a missing file in a shell comment"),
                  ("man/tool.1", ".TH TOOL 1\n\\fBdocs/gone.md\\fR\n", "docs/gone.md",
-                  "a missing file in a man page"))
+                  "a missing file in a man page"),
+                 ("base/units.c", "/* as gone.h says; see stdio.h */\n", "gone.h",
+                  "a bare file name that is no file of the tree"))
         for rel, text, token, what in cases:
             old = open(os.path.join(t, rel)).read()
             write(t, rel, text)
