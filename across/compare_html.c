@@ -79,9 +79,10 @@ static void html_table(struct xw *x, const struct cmp_result *r)
 #define PLOT_B 186
 #define SVG_COLS 170
 
-/* The log10 span (ns) both histograms fall in, at least one decade; false
- * when a bound is not finite (a scale so large the values overflow), when
- * no axis can be drawn. */
+/* The log10 span (ns) both histograms fall in, at least one decade. A
+ * bucket whose edges are not above 0 (a scale of 0) takes no part; with no
+ * such edge at all the span is 1 ns .. 10 ns. False when a bound is not
+ * finite (a scale so large the values overflow): no axis can be drawn. */
 static bool overlay_span(const struct rv_metric *const m[2], double *l0, double *l1)
 {
 	double lo = INFINITY, hi = 0;
@@ -89,16 +90,20 @@ static bool overlay_span(const struct rv_metric *const m[2], double *l0, double 
 		for (size_t i = 0; i < m[s]->nbuckets; i++) {
 			double a = fmax((double)m[s]->buckets[i].lo, 1.0) * m[s]->ns_per_unit;
 			double b = ((double)m[s]->buckets[i].hi + 1.0) * m[s]->ns_per_unit;
-			lo = fmin(lo, a);
-			hi = fmax(hi, b);
+			if (a > 0)
+				lo = fmin(lo, a);
+			if (b > 0)
+				hi = fmax(hi, b);
 		}
-	if (!(lo > 0) && hi == 0) { /* no bucket */
+	if (!(hi > 0)) {
 		lo = 1;
 		hi = 10;
+	} else if (!(lo < hi)) {
+		lo = hi / 10;
 	}
 	*l0 = floor(log10(lo));
 	*l1 = fmax(ceil(log10(hi)), *l0 + 1);
-	return lo > 0 && isfinite(*l0) && isfinite(*l1);
+	return isfinite(*l0) && isfinite(*l1);
 }
 
 /* A histogram as the fraction of its samples in each of SVG_COLS columns
