@@ -13,7 +13,17 @@ RTC="$1"
 SRC="$2"
 FIX="$SRC/tests/fixtures"
 TMP="$(mktemp -d)"
-trap 'rm -rf "$TMP"' EXIT
+# lib_exit: what every test does last (the EXIT trap; a script that sets
+# its own EXIT trap calls it at the end of it): remove $TMP, then close the
+# output and wait for the TAP filter below, so that a test has printed all
+# it prints when it exits (a caller reading its output at once, as
+# junit.sh does of a nested test, would otherwise find it half written).
+lib_exit() {
+  rm -rf "$TMP"
+  exec >&- 2>&-
+  [ -z "${TAP_FILTER:-}" ] || wait "$TAP_FILTER" 2>/dev/null || true
+}
+trap lib_exit EXIT
 FAILS=0
 CHECKS=0
 SKIP_STATUS=77

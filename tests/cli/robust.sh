@@ -67,7 +67,7 @@ elif [ ! -f "$cg_root/cpu.rt_runtime_us" ]; then
 else
   cg="$cg_root/rtconform-test-$$"
   mkdir "$cg"
-  trap 'while read -r p; do echo "$p" >"$cg_root/cgroup.procs"; done <"$cg/cgroup.procs" 2>/dev/null; rmdir "$cg" 2>/dev/null; rm -rf "$TMP"' EXIT
+  trap 'while read -r p; do echo "$p" >"$cg_root/cgroup.procs"; done <"$cg/cgroup.procs" 2>/dev/null; rmdir "$cg" 2>/dev/null; lib_exit' EXIT
   [ "$(cat "$cg/cpu.rt_runtime_us")" = 0 ] && ok "a new cgroup has no real-time runtime" || echo 0 >"$cg/cpu.rt_runtime_us"
   expect_status 3 bash -c "echo \$\$ >'$cg/cgroup.procs'; exec '$RTC' probe selftest --policy fifo --priority 10 --iterations 10"
   expect_grep "cgroup has no real-time runtime \\($cg/cpu.rt_runtime_us is 0" "$TMP/out"
@@ -77,7 +77,7 @@ else
   expect_no_grep 'no CAP_SYS_NICE' "$TMP/out"
   rmdir "$cg" && ok "the test cgroup is removed" || fail "could not remove the test cgroup $cg"
   [ ! -e "$cg" ] && ok "no test cgroup is left behind" || fail "test cgroup $cg left behind"
-  trap 'rm -rf "$TMP"' EXIT
+  trap lib_exit EXIT
 fi
 
 # Without /proc, rtconform must not run ./rtconform-worker from the current

@@ -21,7 +21,7 @@ TRACING=/sys/kernel/tracing
 TFS="$TMP/tfs"
 mkdir -p "$TFS"
 mount -t tracefs nodev "$TFS" || { fail "cannot mount tracefs at $TFS"; finish; }
-trap 'umount "$TFS" 2>/dev/null; rm -rf "$TMP"' EXIT
+trap 'umount "$TFS" 2>/dev/null; lib_exit' EXIT
 
 # snap : the tracing state a run must leave as found
 snap() {
