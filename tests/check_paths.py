@@ -35,9 +35,10 @@ Exit 0 when every named path exists, 1 with one line per missing path.
 import glob
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+import checklib
 
 TOP = ("base", "host", "requirements", "harness", "reports", "across", "cli", "tests", "ci",
        "cmake", "docs", "man", "completion")
@@ -150,22 +151,11 @@ def check(top):
 
 
 def selftest():
-    me = os.path.abspath(__file__)
-    failed = 0
+    st = checklib.SelfTest(__file__, "check_paths")
+    write = st.write
 
     def run(t, expect_ok, expect_text, what):
-        nonlocal failed
-        r = subprocess.run([sys.executable, me, t], capture_output=True, text=True)
-        ok = (r.returncode == 0) == expect_ok and expect_text in r.stdout
-        print(("ok: " if ok else "FAIL: ") + what)
-        if not ok:
-            print("    " + r.stdout.replace("\n", "\n    "))
-            failed += 1
-
-    def write(t, rel, text):
-        os.makedirs(os.path.dirname(os.path.join(t, rel)), exist_ok=True)
-        with open(os.path.join(t, rel), "w") as f:
-            f.write(text)
+        st.run([t], expect_ok, expect_text, what)
 
     with tempfile.TemporaryDirectory() as t:
         write(t, "base/units.c", '/* units.c - see docs/units.md */\n'
@@ -196,17 +186,11 @@ def selftest():
             write(t, rel, text)
             run(t, False, f"{rel}: names {token}, which is not in the tree", f"{what} fails")
             write(t, rel, old)
-    print(f"check_paths selftest: {'all passed' if not failed else f'{failed} failed'}")
-    return 1 if failed else 0
+    return st.end()
 
 
 def main():
-    if sys.argv[1:] == ["--selftest"]:
-        return selftest()
-    if len(sys.argv) != 2:
-        print("\n".join(__doc__.strip().splitlines()[-3:-1]), file=sys.stderr)
-        return 2
-    return check(sys.argv[1])
+    return checklib.main(__doc__, 1, check, selftest)
 
 
 if __name__ == "__main__":

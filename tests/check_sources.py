@@ -17,9 +17,10 @@ Usage: check_sources.py SOURCES_TXT MODULES_TXT SOURCE_DIR
 Exit 0 when every file is listed, 1 with one line per problem.
 """
 import os
-import subprocess
 import sys
 import tempfile
+
+import checklib
 
 
 def read_list(path, field=0):
@@ -72,18 +73,11 @@ def check(sources_txt, modules_txt, top):
 
 
 def selftest():
-    me = os.path.abspath(__file__)
-    failed = 0
+    st = checklib.SelfTest(__file__, "check_sources")
+    write = st.write
 
     def run(t, expect_ok, expect_text, what):
-        nonlocal failed
-        r = subprocess.run([sys.executable, me, f"{t}/sources.txt", f"{t}/modules.txt", t],
-                           capture_output=True, text=True)
-        ok = (r.returncode == 0) == expect_ok and expect_text in r.stdout
-        print(("ok: " if ok else "FAIL: ") + what)
-        if not ok:
-            print("    " + r.stdout.replace("\n", "\n    "))
-            failed += 1
+        st.run([f"{t}/sources.txt", f"{t}/modules.txt", t], expect_ok, expect_text, what)
 
     with tempfile.TemporaryDirectory() as t:
         for d in ("low/sub", "tests/cli", "tests/fake", "docs"):
@@ -106,17 +100,11 @@ def selftest():
         os.remove(f"{t}/low/sub/b.S")
         run(t, False, "low/sub/b.S: listed in the build but not in the tree",
             "a listed file that is gone fails")
-    print(f"check_sources selftest: {'all passed' if not failed else f'{failed} failed'}")
-    return 1 if failed else 0
+    return st.end()
 
 
 def main():
-    if sys.argv[1:] == ["--selftest"]:
-        return selftest()
-    if len(sys.argv) != 4:
-        print("\n".join(__doc__.strip().splitlines()[-3:-1]), file=sys.stderr)
-        return 2
-    return check(*sys.argv[1:])
+    return checklib.main(__doc__, 3, check, selftest)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,8 @@ import subprocess
 import sys
 import tempfile
 
+import checklib
+
 TAG = "SPDX-License-Identifier: Apache-2.0"
 EXEMPT = {"LICENSE", "cmake/deb/copyright", "cmake/deb/changelog.in",
           "tests/fixtures/invalid/empty.xml", "tests/fixtures/invalid/binary.xml"}
@@ -119,22 +121,11 @@ def check(top):
 
 
 def selftest():
-    me = os.path.abspath(__file__)
-    failed = 0
+    st = checklib.SelfTest(__file__, "check_spdx")
+    write = st.write
 
     def run(t, expect_ok, expect_text, what):
-        nonlocal failed
-        r = subprocess.run([sys.executable, me, t], capture_output=True, text=True)
-        ok = (r.returncode == 0) == expect_ok and expect_text in r.stdout
-        print(("ok: " if ok else "FAIL: ") + what)
-        if not ok:
-            print("    " + r.stdout.replace("\n", "\n    "))
-            failed += 1
-
-    def write(t, rel, text):
-        os.makedirs(os.path.dirname(os.path.join(t, rel)) or t, exist_ok=True)
-        with open(os.path.join(t, rel), "w") as f:
-            f.write(text)
+        st.run([t], expect_ok, expect_text, what)
 
     good = {
         "base/a.c": f"/* {TAG} */\nint a;\n",
@@ -170,17 +161,11 @@ def selftest():
                 os.remove(os.path.join(t, rel))
             else:
                 write(t, rel, old)
-    print(f"check_spdx selftest: {'all passed' if not failed else f'{failed} failed'}")
-    return 1 if failed else 0
+    return st.end()
 
 
 def main():
-    if sys.argv[1:] == ["--selftest"]:
-        return selftest()
-    if len(sys.argv) != 2:
-        print("\n".join(__doc__.strip().splitlines()[-3:-1]), file=sys.stderr)
-        return 2
-    return check(sys.argv[1])
+    return checklib.main(__doc__, 1, check, selftest)
 
 
 if __name__ == "__main__":
