@@ -18,19 +18,12 @@ expect_grep 'fifo.xml: is not a regular file' "$TMP/out"
 # cleanup hook) is removed by the next sysv-sem run. Sets of rtconform carry
 # its tag in the key (bits 22-30 = 0x1b5) and the worker's pid below.
 tagged_sets() { awk 'NR > 1 && int($1 / 4194304) == 437 && $3 == 600 && $4 == 2 { print $2 }' /proc/sysvipc/sem | sort; }
-sysv_xml() { # ITERATIONS
-  cat <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="sysv" version="1">
-  <requirement id="SYSV"><probe name="sem-pingpong">
-      <param name="mechanism">sysv-sem</param><param name="peer">process</param></probe>
-    <sched policy="other"/>
-    <run iterations="$1" runs="1" warmup="0" timeout="60s"/>
-    <limit metric="wakeup" statistic="max" max="60s"/></requirement>
-</requirements>
-XML
+sysv_req() { # ITERATIONS : the requirement SYSV (lib.sh's requirement)
+  requirement SYSV "$(probe sem-pingpong mechanism=sysv-sem peer=process)" '<sched policy="other"/>' \
+    "<run iterations=\"$1\" runs=\"1\" warmup=\"0\" timeout=\"60s\"/>" '<limit metric="wakeup" statistic="max" max="60s"/>'
 }
-sysv_xml 100000000 >"$TMP/sysv-long.xml"
-sysv_xml 100 >"$TMP/sysv-short.xml"
+req_file "$TMP/sysv-long.xml" sysv "" "$(sysv_req 100000000)"
+req_file "$TMP/sysv-short.xml" sysv "" "$(sysv_req 100)"
 before_sets="$(tagged_sets)"
 "$RTC" run -o "$TMP/killed" "$TMP/sysv-long.xml" >"$TMP/killed.out" 2>&1 &
 sup=$!
