@@ -62,9 +62,7 @@ expect_grep '<failure [^>]*message="violations total 300 &gt; 0 \(2 runs\)"' "$J
 
 # ---- no room for the waiters: an error that says what to change ------------
 
-cat >"$TMP/err.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="pw-err" version="1">
-  <defaults iterations="10" runs="1" warmup="0" timeout="60s"/>
+req_file "$TMP/err.xml" pw-err 'iterations="10" runs="1" warmup="0" timeout="60s"' <<XML
   <requirement id="LOW"><probe name="priority-wake"/><sched policy="fifo" priority="6"/>
     <limit metric="violations" statistic="total" max="0"/></requirement>
   <requirement id="OTHER"><probe name="priority-wake"/>
@@ -72,7 +70,6 @@ cat >"$TMP/err.xml" <<XML
   <requirement id="ROOM"><probe name="priority-wake"><param name="waiters">2</param></probe>
     <sched policy="fifo" priority="4"/>
     <limit metric="violations" statistic="total" max="0"/></requirement>
-</requirements>
 XML
 expect_status 3 "$RTC" run -o "$TMP/e" "$TMP/err.xml"
 validate_junit "$TMP/e/junit.xml" --tests 3 --failures 0 --errors 2 --skipped 0 \

@@ -207,13 +207,11 @@ expect_no_grep 'exit status 0' "$TMP/out"
 # The supervisor killed (SIGKILL) at any moment around the worker's fork:
 # no worker may outlive it (about 1 in 8 did, at SCHED_FIFO with no
 # watchdog, when the kill fell between fork and the death signal).
-cat >"$TMP/hang.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="hang" version="1">
+req_file "$TMP/hang.xml" hang <<XML
   <requirement id="HANG"><probe name="selftest"><param name="fault">hang</param></probe>
     <sched policy="fifo" priority="10"/>
     <run iterations="10" runs="2" warmup="0" timeout="60s"/>
     <limit statistic="max" max="1s"/></requirement>
-</requirements>
 XML
 orphans=0
 for k in $(seq 0 39); do
