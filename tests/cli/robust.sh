@@ -163,12 +163,10 @@ expect_grep "param.xml:2: .*maximum length of '127'" "$TMP/out"
 # complete; the failure is said on stderr and gives exit status 3, never a
 # death by SIGPIPE.
 gen_many() { # N: selftest requirements whose table is larger than a pipe
-  echo '<requirements xmlns="urn:rtconform:requirements:1" name="many" version="1">'
-  echo '<defaults iterations="10" runs="1" warmup="0" timeout="10s"/>'
+  local i
   for i in $(seq "$1"); do
     echo "<requirement id=\"R$i\"><probe name=\"selftest\"/><limit statistic=\"max\" max=\"1s\"/></requirement>"
-  done
-  echo '</requirements>'
+  done | req_file - many 'iterations="10" runs="1" warmup="0" timeout="10s"'
 }
 gen_many 1500 >"$TMP/many.xml"
 bash -c "exec '$RTC' run -o '$TMP/pipe' '$TMP/many.xml' 2>'$TMP/pipe.err' | head -1 >/dev/null; exit \${PIPESTATUS[0]}"
