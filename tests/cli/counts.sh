@@ -59,16 +59,13 @@ done
 
 # ---- fault=touch: the page-faults limit fails, and every report says so ---
 
-cat >"$TMP/touch.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="touch" version="1">
-  <defaults iterations="50" runs="3" warmup="5" timeout="60s"/>
+req_file "$TMP/touch.xml" touch 'iterations="50" runs="3" warmup="5" timeout="60s"' <<XML
   <requirement id="TOUCH"><probe name="selftest"><param name="fault">touch</param></probe>
     <sched policy="fifo" priority="10"/>
     <limit metric="page-faults" statistic="total" max="0"/>
     <limit metric="interval" statistic="max" max="10s"/></requirement>
   <requirement id="CLEAN"><probe name="selftest"/>
     <limit metric="interval" statistic="max" max="10s"/></requirement>
-</requirements>
 XML
 expect_status 1 "$RTC" run -o "$TMP/t" "$TMP/touch.xml"
 expect_grep '^TOUCH +selftest +fifo:10 +page-faults total <= 0 +[1-9][0-9]* +FAIL$' "$TMP/out"

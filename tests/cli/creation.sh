@@ -15,8 +15,6 @@ cases="thread-create:detached:no thread-create:detached:yes
 process-create:method:fork process-create:method:vfork process-create:method:spawn
 process-create:method:fork-exec clone:flags:process clone:flags:thread"
 {
-  echo '<requirements xmlns="urn:rtconform:requirements:1" name="cli-creation" version="1">'
-  echo '  <defaults iterations="30" runs="3" warmup="3" timeout="60s"/>'
   n=0
   for c in $cases; do
     IFS=: read -r probe param value <<<"$c"
@@ -24,12 +22,10 @@ process-create:method:fork-exec clone:flags:process clone:flags:thread"
       n=$((n + 1))
       sched='<sched policy="other"/>'
       [ "$pol" = fifo ] && sched='<sched policy="fifo" priority="max"/>'
-      echo "  <requirement id=\"C$n\"><probe name=\"$probe\"><param name=\"$param\">$value</param></probe>"
-      echo "    $sched<limit statistic=\"max\" max=\"60s\"/></requirement>"
+      requirement "C$n" "$(probe "$probe" "$param=$value")" "$sched<limit statistic=\"max\" max=\"60s\"/>"
     done
   done
-  echo '</requirements>'
-} >"$TMP/all.xml"
+} | req_file "$TMP/all.xml" cli-creation 'iterations="30" runs="3" warmup="3" timeout="60s"'
 
 # probe: statistics, batch figure, every metric (clone: call and child-start)
 for c in $cases; do

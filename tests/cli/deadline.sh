@@ -26,8 +26,7 @@ NCPU="$(nproc)"
 
 # ---- the normal configuration passes; work > runtime must miss -----------
 ITER=50 RUNS=3
-cat >"$TMP/d.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="deadline" version="1">
+req_file "$TMP/d.xml" deadline <<XML
   <defaults iterations="$ITER" runs="$RUNS" warmup="5" timeout="60s"/>
   <requirement id="DL"><probe name="deadline"/>
     <sched policy="fifo" priority="80"/>
@@ -38,7 +37,6 @@ cat >"$TMP/d.xml" <<XML
       <param name="deadline">10ms</param><param name="work">2ms</param></probe>
     <sched policy="fifo" priority="80"/>
     <limit metric="misses" statistic="total" max="0"/></requirement>
-</requirements>
 XML
 expect_status 1 "$RTC" run -o "$TMP/d" "$TMP/d.xml"
 J="$TMP/d/junit.xml"
@@ -87,11 +85,9 @@ expect_grep 'a run \(or the warm-up\) of 2000 jobs would last 20(\.0)? s, over 5
 command -v setpriv >/dev/null || { fail "setpriv missing: ci/deps installs util-linux"; finish; }
 unpriv_copy
 mkdir -p "$TMP/np" && chown nobody "$TMP/np"
-cat >"$TMP/np.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="dl-noprivilege" version="1">
+req_file "$TMP/np.xml" dl-noprivilege <<XML
   <requirement id="DL-NOPRIV"><probe name="deadline"/><run iterations="10" runs="1" warmup="0"/>
     <limit metric="misses" statistic="total" max="0"/></requirement>
-</requirements>
 XML
 chmod 644 "$TMP/np.xml"
 expect_status 3 bash -c "ulimit -r 0; exec setpriv --reuid=nobody --regid=nogroup --clear-groups \

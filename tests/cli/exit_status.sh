@@ -45,14 +45,12 @@ expect_grep '<error[^>]*timed out' "$TMP/to/junit.xml"
 expect_grep 'AFTER.*PASS' "$TMP/to/summary.txt"
 
 # 3 wins over 1
-cat >"$TMP/mixed.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="mixed" version="1">
+req_file "$TMP/mixed.xml" mixed <<XML
   <requirement id="F"><probe name="sem-pingpong"/><run iterations="20" runs="1"/>
     <limit statistic="max" max="1ns"/></requirement>
   <requirement id="E"><probe name="sem-pingpong"/>
     <run iterations="100000000" runs="1" warmup="0" timeout="100ms"/>
     <limit statistic="max" max="60s"/></requirement>
-</requirements>
 XML
 expect_status 3 "$RTC" run -o "$TMP/mixed" "$TMP/mixed.xml"
 validate_junit "$TMP/mixed/junit.xml" --tests 2 --failures 1 --errors 1 --skipped 0 \

@@ -3,9 +3,7 @@
 # complete and valid, the requirement's verdict is `error` with the reason,
 # exit status 3.
 . "$(dirname "$0")/lib.sh"
-cat >"$TMP/faults.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="faults" version="1">
-  <defaults iterations="100" runs="3" warmup="10" timeout="30s"/>
+req_file "$TMP/faults.xml" faults 'iterations="100" runs="3" warmup="10" timeout="30s"' <<XML
   <requirement id="OK-BEFORE"><probe name="selftest"/><limit statistic="max" max="1s"/></requirement>
   <requirement id="SEGV"><probe name="selftest"><param name="fault">segv</param></probe>
     <limit statistic="max" max="1s"/></requirement>
@@ -20,7 +18,6 @@ cat >"$TMP/faults.xml" <<XML
   <requirement id="FAIL"><probe name="selftest"><param name="fault">fail</param></probe>
     <limit statistic="max" max="1s"/></requirement>
   <requirement id="OK-AFTER"><probe name="selftest"/><limit statistic="max" max="1s"/></requirement>
-</requirements>
 XML
 expect_status 0 "$RTC" validate "$TMP/faults.xml"
 expect_status 3 "$RTC" run -o "$TMP/f" "$TMP/faults.xml"
@@ -42,11 +39,9 @@ expect_grep '<error[^>]*message="selftest: failure requested' "$J"
 [ "$(prop SEGV.interval.count "$J")" = 100 ] && ok "SEGV.interval.count is 100" || fail "SEGV.interval.count is '$(prop SEGV.interval.count "$J")', expected 100"
 
 # killed from outside: SIGKILL to the worker while it hangs
-cat >"$TMP/hang.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="hang" version="1">
+req_file "$TMP/hang.xml" hang <<XML
   <requirement id="HANG"><probe name="selftest"><param name="fault">hang</param></probe>
     <run iterations="10" runs="2" timeout="60s"/><limit statistic="max" max="1s"/></requirement>
-</requirements>
 XML
 # paused PID : PID sleeps in pause(), where the hang fault blocks (state S;
 # the wait channel names pause where the kernel shows it)
@@ -69,12 +64,10 @@ expect_grep '<error[^>]*message="worker killed by signal 9 \(Killed\)' "$TMP/k/j
 
 # a real-time probe that keeps its CPU busy rests between runs rather than
 # measuring the kernel's RT throttling (runs of ~0.3 s, budget 0.475 s)
-cat >"$TMP/busy.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="busy" version="1">
+req_file "$TMP/busy.xml" busy <<XML
   <requirement id="BUSY"><probe name="selftest"/><sched policy="fifo" priority="10"/>
     <run iterations="12000000" runs="3" warmup="0" timeout="30s"/>
     <limit statistic="min" max="1s"/></requirement>
-</requirements>
 XML
 if [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" -lt 0 ]; then
   fail "RT throttling is off on this machine (sched_rt_runtime_us = -1): cannot test the guard"

@@ -42,13 +42,11 @@ for f in "$FIX"/invalid/*.xml; do
 done
 
 # semantic problems only the probe table knows, all reported in one pass
-cat >"$TMP/semantic.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="sem" version="1">
+req_file "$TMP/semantic.xml" sem <<XML
   <requirement id="A"><probe name="sem-pong"/><limit statistic="max" max="1ms"/></requirement>
   <requirement id="B"><probe name="sem-pingpong"><param name="colour">red</param></probe>
     <limit statistic="max" max="1ms"/></requirement>
   <requirement id="C"><probe name="sem-pingpong"/><limit metric="jitter" statistic="max" max="1ms"/></requirement>
-</requirements>
 XML
 expect_status 2 "$RTC" validate "$TMP/semantic.xml"
 expect_grep "semantic.xml:2: requirement A: unknown probe 'sem-pong' \\(expected sem-pingpong" "$TMP/out"

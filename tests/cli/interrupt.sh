@@ -2,14 +2,12 @@
 # SIGINT or SIGTERM during a run: workers stopped, a complete and valid report
 # written, unfinished requirements marked "interrupted", exit status 3.
 . "$(dirname "$0")/lib.sh"
-cat >"$TMP/long.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="long" version="1">
+req_file "$TMP/long.xml" long <<XML
   <requirement id="LONG"><probe name="sem-pingpong"/>
     <run iterations="100000000" runs="1" warmup="0" timeout="120s"/>
     <limit statistic="max" max="60s"/></requirement>
   <requirement id="NEXT"><probe name="sem-pingpong"/><run iterations="10" runs="1"/>
     <limit statistic="max" max="60s"/></requirement>
-</requirements>
 XML
 for sig in INT TERM; do
   "$RTC" run -o "$TMP/$sig" "$TMP/long.xml" >"$TMP/out" 2>&1 &

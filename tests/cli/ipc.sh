@@ -39,23 +39,19 @@ assert_clean() { # WHEN
   expect_no_leftovers "$1"
 }
 
-# XML with one requirement per mechanism x peer: ID prefix, iterations,
-# timeout, placement, policy.
+# matrix_xml PREFIX ITERATIONS TIMEOUT PLACEMENT POLICY : a document
+# (lib.sh's req_file, on stdout) with one requirement PREFIX-MECH-PEER per
+# mechanism x peer.
 matrix_xml() {
-  echo '<requirements xmlns="urn:rtconform:requirements:1" name="ipc-test" version="1">'
+  local m p
   for m in $mechs; do
     for p in process thread; do
-      cat <<XML
-  <requirement id="$1-$m-$p"><probe name="sem-pingpong">
-      <param name="mechanism">$m</param><param name="peer">$p</param>
-      <param name="placement">$4</param></probe>
-    <sched policy="$5"$([ "$5" = other ] || echo ' priority="50"')/>
-    <run iterations="$2" runs="2" warmup="5" timeout="$3"/>
-    <limit metric="wakeup" statistic="max" max="60s"/></requirement>
-XML
+      requirement "$1-$m-$p" "$(probe sem-pingpong mechanism="$m" peer="$p" placement="$4")" \
+        "<sched policy=\"$5\"$([ "$5" = other ] || echo ' priority="50"')/>" \
+        "<run iterations=\"$2\" runs=\"2\" warmup=\"5\" timeout=\"$3\"/>" \
+        '<limit metric="wakeup" statistic="max" max="60s"/>'
     done
-  done
-  echo '</requirements>'
+  done | req_file - ipc-test
 }
 
 # ---- list and validate -----------------------------------------------------
@@ -65,12 +61,11 @@ expect_grep 'param peer +process\|thread ' "$TMP/out"
 expect_grep 'param placement +same-cpu\|cross-cpu\|unpinned ' "$TMP/out"
 expect_grep 'metric wakeup' "$TMP/out"
 
-cat >"$TMP/bad.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="bad" version="1">
+# the parameter on line 3
+req_file "$TMP/bad.xml" bad <<XML
   <requirement id="BAD"><probe name="sem-pingpong">
       <param name="mechanism">carrier-pigeon</param></probe>
     <limit statistic="max" max="1s"/></requirement>
-</requirements>
 XML
 expect_status 2 "$RTC" validate "$TMP/bad.xml"
 expect_grep "bad.xml:3: requirement BAD: .*mechanism has no value .carrier-pigeon. \(expected posix-sem, posix-named-sem, sysv-sem, futex, mutex-cond, pipe or eventfd\)" "$TMP/out"
@@ -135,15 +130,9 @@ assert_clean "after timeouts"
 # ---- interrupt and crash, on the mechanisms that leave kernel objects ------
 for m in sysv-sem posix-named-sem; do
   for p in process thread; do
-    cat >"$TMP/long.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="long" version="1">
-  <requirement id="LONG"><probe name="sem-pingpong">
-      <param name="mechanism">$m</param><param name="peer">$p</param></probe>
-    <sched policy="fifo" priority="10"/>
-    <run iterations="100000000" runs="1" warmup="0" timeout="30s"/>
-    <limit metric="wakeup" statistic="max" max="60s"/></requirement>
-</requirements>
-XML
+    req_file "$TMP/long.xml" long "" "$(requirement LONG "$(probe sem-pingpong mechanism="$m" peer="$p")" \
+      '<sched policy="fifo" priority="10"/>' '<run iterations="100000000" runs="1" warmup="0" timeout="30s"/>' \
+      '<limit metric="wakeup" statistic="max" max="60s"/>')"
     # interrupted
     "$RTC" run -o "$TMP/int" "$TMP/long.xml" >"$TMP/out" 2>&1 &
     pid=$!

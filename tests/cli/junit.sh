@@ -8,16 +8,13 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 # A run with one testcase of each verdict: pass, fail, error, skipped.
-cat >"$TMP/tools.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="tools" version="1">
-  <defaults iterations="20" runs="1" warmup="0" timeout="60s"/>
+req_file "$TMP/tools.xml" tools 'iterations="20" runs="1" warmup="0" timeout="60s"' <<XML
   <requirement id="PASS"><probe name="selftest"/><limit statistic="max" max="60s"/></requirement>
   <requirement id="FAIL"><probe name="sem-pingpong"/><limit statistic="mean" max="1ns"/>
     <limit statistic="max" max="60s"/><limit statistic="max" max="1ns"/></requirement>
   <requirement id="ERROR"><probe name="selftest"><param name="fault">fail</param></probe>
     <limit statistic="max" max="60s"/></requirement>
   <requirement id="SKIP"><probe name="selftest"/><limit statistic="max" max="60s"/></requirement>
-</requirements>
 XML
 expect_status 3 "$RTC" run --only PASS,FAIL,ERROR -o "$TMP/r" "$TMP/tools.xml"
 J="$TMP/r/junit.xml"

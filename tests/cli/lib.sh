@@ -237,16 +237,64 @@ expect_count_judged() {
   fi
 }
 
-# req_doc NAME BODY : $TMP/NAME.xml, a requirements document NAME with one
-# requirement R whose content is BODY (the <probe> and what follows it).
+# Requirements documents. A test writes its documents with these, not with
+# a header of its own, so that every document starts the same way:
+# req_file FILE NAME [DEFAULTS [ELEMENT...]] : write FILE ("-": stdout), the
+#   requirements document NAME:
+#     line 1   <requirements xmlns="urn:rtconform:requirements:1" name="NAME" version="1">
+#     line 2   <defaults DEFAULTS/>   (only when DEFAULTS is not empty)
+#     then     each ELEMENT on a line of its own, or, with no ELEMENT,
+#              stdin as it is (a heredoc, a loop, `requirement` calls)
+#     last     </requirements>
+#   The version is 1, or REQ_VERSION when that is set (REQ_VERSION=2
+#   req_file ...); REQ_VERSION= (empty) leaves the attribute out. A test
+#   that greps "FILE:LINE:" counts its lines from this layout.
+#   (req_file_text NAME [DEFAULTS [ELEMENT...]] is the same text on stdout.)
+# requirement ID PROBE [CHILD...] : one requirement element on stdout,
+#   indented for req_file: `  <requirement id="ID">PROBE`, then each CHILD
+#   that is not empty (its <sched>, <run>, <load>, <limit> elements) on a
+#   line of its own, indented 4, the last closed by </requirement>:
+#     requirement TW "$(probe timer-wakeup)" '<limit statistic="max" max="1ms"/>'
+#   gives
+#       <requirement id="TW"><probe name="timer-wakeup"/>
+#         <limit statistic="max" max="1ms"/></requirement>
+# probe NAME [PARAM=VALUE...] : the element <probe name="NAME"/>, or with
+#   parameters <probe name="NAME"><param name="PARAM">VALUE</param>...</probe>
+#   (split at the first '='; VALUE is written as given, not escaped).
+req_file() {
+  local file="$1"
+  shift
+  if [ "$file" = - ]; then req_file_text "$@"; else req_file_text "$@" >"$file"; fi
+}
+req_file_text() {
+  local name="$1" defaults="${2:-}" version="${REQ_VERSION-1}"
+  shift $(($# < 2 ? $# : 2))
+  echo "<requirements xmlns=\"urn:rtconform:requirements:1\" name=\"$name\"${version:+ version=\"$version\"}>"
+  [ -z "$defaults" ] || echo "  <defaults $defaults/>"
+  if [ $# -gt 0 ]; then printf '%s\n' "$@"; else cat; fi
+  echo "</requirements>"
+}
+requirement() {
+  local out="  <requirement id=\"$1\">$2" child
+  shift 2
+  for child in "$@"; do
+    [ -z "$child" ] || out="$out
+    $child"
+  done
+  echo "$out</requirement>"
+}
+probe() {
+  local name="$1" kv params=""
+  shift
+  for kv in "$@"; do params="$params<param name=\"${kv%%=*}\">${kv#*=}</param>"; done
+  if [ -z "$params" ]; then echo "<probe name=\"$name\"/>"; else echo "<probe name=\"$name\">$params</probe>"; fi
+}
+
+# req_doc NAME BODY : $TMP/NAME.xml, a requirements document NAME (no
+# version) with one requirement R whose content is BODY (the <probe> and
+# what follows it), BODY on line 3.
 req_doc() {
-  cat >"$TMP/$1.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="$1">
-  <requirement id="R">
-    $2
-  </requirement>
-</requirements>
-XML
+  REQ_VERSION= req_file "$TMP/$1.xml" "$1" "" "  <requirement id=\"R\">" "    $2" "  </requirement>"
 }
 
 # refused NAME BODY WHY [LINE] : `rtconform validate` refuses the document

@@ -48,23 +48,17 @@ timer_measuring() { [ "$(worker_threads "$1")" -ge 2 ]; }
 # loaded_and_measuring PID : the same, and a load of ours is running
 loaded_and_measuring() { [ -n "$(marked_loads)" ] && timer_measuring "$1"; }
 
-req() { # req ID PROBE-XML RUN-XML [LOAD-ARGS]
-  local load=""
-  [ -n "${4:-}" ] && load="<load tool=\"stress-ng\" args=\"$4\"/>"
-  echo "  <requirement id=\"$1\">$2<sched policy=\"fifo\" priority=\"90\"/>$3$load
-    <limit statistic=\"max\" max=\"10s\"/></requirement>"
-}
-doc() { # doc NAME BODY... > file
-  echo "<requirements xmlns=\"urn:rtconform:requirements:1\" name=\"$1\" version=\"1\">"
-  shift
-  printf '%s\n' "$@"
-  echo "</requirements>"
+# req ID PROBE-XML RUN-XML [LOAD-ARGS] : a requirement (lib.sh) at fifo:90,
+# max 10 s, under the stress-ng load LOAD-ARGS when given
+req() {
+  requirement "$1" "$2<sched policy=\"fifo\" priority=\"90\"/>$3${4:+<load tool=\"stress-ng\" args=\"$4\"/>}" \
+    '<limit statistic="max" max="10s"/>'
 }
 TIMER='<probe name="timer-wakeup"/>'
 
 # ---- 1. running during the measurement, gone after it
-doc load-ok "$(req TW-LOAD "$TIMER" '<run iterations="4000" runs="1" warmup="0"/>' '--cpu 1 --io 1')" \
-  >"$TMP/ok.xml"
+req_file "$TMP/ok.xml" load-ok "" \
+  "$(req TW-LOAD "$TIMER" '<run iterations="4000" runs="1" warmup="0"/>' '--cpu 1 --io 1')"
 env RTC_LOAD_MARK="$MARK" "$RTC" run -o "$TMP/ok" "$TMP/ok.xml" >"$TMP/out" 2>&1 &
 pid=$!
 seen=""
@@ -107,8 +101,8 @@ run_bg() {
   fi
   wait "$pid"
 }
-doc load-crash "$(req CRASH '<probe name="selftest"><param name="fault">segv</param></probe>' \
-  '<run iterations="100" runs="3" warmup="0"/>' '--cpu 1 --vm 1 --vm-bytes 32M')" "$AFTER" >"$TMP/crash.xml"
+req_file "$TMP/crash.xml" load-crash "" "$(req CRASH "$(probe selftest fault=segv)" \
+  '<run iterations="100" runs="3" warmup="0"/>' '--cpu 1 --vm 1 --vm-bytes 32M')" "$AFTER"
 run_bg crash "$TMP/crash.xml"; st=$?
 [ "$st" = 3 ] && ok "crash: exit 3" || fail "crash: exit $st, expected 3"
 expect_grep '<error[^>]*signal 11' "$TMP/crash/junit.xml"
@@ -117,8 +111,8 @@ validate_junit "$TMP/crash/junit.xml" --tests 2 --failures 0 --errors 1 --skippe
 no_load_left "after the worker crashed"
 [[ "$(prop CRASH.load.command "$TMP/crash/junit.xml")" == */stress-ng* ]] && ok "CRASH: load.command is recorded" || fail "CRASH: no load.command"
 
-doc load-timeout "$(req HANG '<probe name="selftest"><param name="fault">hang</param></probe>' \
-  '<run iterations="100" runs="3" warmup="0" timeout="1s"/>' '--cpu 1 --io 1')" "$AFTER" >"$TMP/hang.xml"
+req_file "$TMP/hang.xml" load-timeout "" "$(req HANG "$(probe selftest fault=hang)" \
+  '<run iterations="100" runs="3" warmup="0" timeout="1s"/>' '--cpu 1 --io 1')" "$AFTER"
 run_bg hang "$TMP/hang.xml"; st=$?
 [ "$st" = 3 ] && ok "hang: exit 3" || fail "hang: exit $st, expected 3"
 expect_grep '<error[^>]*timed out' "$TMP/hang/junit.xml"
@@ -127,7 +121,7 @@ validate_junit "$TMP/hang/junit.xml" --tests 2 --failures 0 --errors 1 --skipped
 no_load_left "after the worker timed out"
 
 # ---- 4. rtconform interrupted while measuring under load
-doc load-int "$(req LONG "$TIMER" '<run iterations="30000" runs="1" warmup="0" timeout="120s"/>' '--cpu 1')" >"$TMP/int.xml"
+req_file "$TMP/int.xml" load-int "" "$(req LONG "$TIMER" '<run iterations="30000" runs="1" warmup="0" timeout="120s"/>' '--cpu 1')"
 env RTC_LOAD_MARK="$MARK" "$RTC" run -o "$TMP/int" "$TMP/int.xml" >"$TMP/out" 2>&1 &
 pid=$!
 wait_for "LONG to measure under its load" 30 loaded_and_measuring "$pid"
@@ -147,25 +141,21 @@ validate_junit "$TMP/miss/junit.xml" --tests 1 --failures 0 --errors 1 --skipped
   || fail "missing tool: load.command not recorded"
 
 # ---- 6. a load that does not start, one that ends before the measurement
-doc load-bad "$(req BADOPT "$TIMER" '<run iterations="10" runs="1"/>' '--no-such-option-rtc')" >"$TMP/badopt.xml"
+req_file "$TMP/badopt.xml" load-bad "" "$(req BADOPT "$TIMER" '<run iterations="10" runs="1"/>' '--no-such-option-rtc')"
 expect_status 3 rtc run -o "$TMP/badopt" "$TMP/badopt.xml"
 expect_grep 'the load ended within 300 ms of its start \(exit status [1-9]' "$TMP/out"
 validate_junit "$TMP/badopt/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
-doc load-early "$(req EARLY "$TIMER" '<run iterations="3000" runs="1" warmup="0"/>' '--cpu 1 --timeout 1s')" \
-  >"$TMP/early.xml"
+req_file "$TMP/early.xml" load-early "" \
+  "$(req EARLY "$TIMER" '<run iterations="3000" runs="1" warmup="0"/>' '--cpu 1 --timeout 1s')"
 expect_status 3 rtc run -o "$TMP/early" "$TMP/early.xml"
 expect_grep 'the load ended before the measurement did.*not under load throughout' "$TMP/out"
 validate_junit "$TMP/early/junit.xml" --tests 1 --failures 0 --errors 1 --skipped 0
 no_load_left "after loads that failed"
 
 # ---- 7. a file-wide load applies to every requirement; its own overrides it
-cat >"$TMP/wide.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="wide" version="1">
-  <load tool="stress-ng" args="--cpu 1"/>
-$(req A "$TIMER" '<run iterations="20" runs="1" warmup="0"/>')
-$(req B "$TIMER" '<run iterations="20" runs="1" warmup="0"/>' '--io 1')
-</requirements>
-XML
+req_file "$TMP/wide.xml" wide "" '  <load tool="stress-ng" args="--cpu 1"/>' \
+  "$(req A "$TIMER" '<run iterations="20" runs="1" warmup="0"/>')" \
+  "$(req B "$TIMER" '<run iterations="20" runs="1" warmup="0"/>' '--io 1')"
 expect_status 0 rtc run -o "$TMP/wide" "$TMP/wide.xml"
 validate_junit "$TMP/wide/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 0 \
   --property A.load.command --property B.load.command
@@ -179,21 +169,12 @@ for spec in 'tool="stress" args="--cpu 1"|load tool .stress. is not supported \(
             'tool="stress-ng" args="--cpu $(nproc)"|load args: .\$. is not allowed' \
             'tool="stress-ng" args=""|load args are empty'; do
   attrs="${spec%%|*}"; want="${spec#*|}"
-  cat >"$TMP/v.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="v" version="1">
-  <requirement id="V"><probe name="timer-wakeup"/><load $attrs/>
-    <limit statistic="max" max="1s"/></requirement>
-</requirements>
-XML
+  # line 2: the requirement (req_file's layout)
+  req_file "$TMP/v.xml" v "" "$(requirement V "$TIMER<load $attrs/>" '<limit statistic="max" max="1s"/>')"
   expect_status 2 "$RTC" validate "$TMP/v.xml"
   expect_grep "v.xml:2: requirement V: $want" "$TMP/out"
-  # the same, file-wide
-  cat >"$TMP/vw.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="v" version="1">
-  <load $attrs/>
-  <requirement id="V"><probe name="timer-wakeup"/><limit statistic="max" max="1s"/></requirement>
-</requirements>
-XML
+  # the same, file-wide: line 2 is the load
+  req_file "$TMP/vw.xml" v "" "  <load $attrs/>" "$(requirement V "$TIMER<limit statistic=\"max\" max=\"1s\"/>")"
   expect_status 2 "$RTC" run -o "$TMP/vw" "$TMP/vw.xml"
   expect_grep "vw.xml:2: $want" "$TMP/out"
 done

@@ -8,13 +8,7 @@
 
 # ---- validation: hold's range, with the file and line -------------------
 
-cat >"$TMP/hold.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="hold">
-  <requirement id="R">
-    <probe name="priority-inherit"><param name="hold">5us</param></probe>
-  </requirement>
-</requirements>
-XML
+req_doc hold "$(probe priority-inherit hold=5us)"
 expect_status 2 "$RTC" validate "$TMP/hold.xml"
 expect_grep "hold.xml:[0-9]+: .*hold 5us is outside 10us \.\. 50ms" "$TMP/out"
 sed -i 's/5us/60ms/' "$TMP/hold.xml"
@@ -28,25 +22,18 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 # 3 runs x 30 cycles, the rule a limit of 0 violations.
-req() { # ID PROTOCOL PEER
-  cat <<XML
-  <requirement id="$1"><probe name="priority-inherit">
-      <param name="protocol">$2</param><param name="peer">$3</param></probe>
-    <sched policy="fifo" priority="50"/>
-    <limit metric="violations" statistic="total" max="0"/></requirement>
-XML
+NO_VIOLATION='<limit metric="violations" statistic="total" max="0"/>'
+req() { # ID PROTOCOL PEER : at fifo:50 (lib.sh's requirement)
+  requirement "$1" "$(probe priority-inherit protocol="$2" peer="$3")" '<sched policy="fifo" priority="50"/>' "$NO_VIOLATION"
 }
 {
-  echo '<requirements xmlns="urn:rtconform:requirements:1" name="pi" version="1">'
-  echo '  <defaults iterations="30" runs="3" warmup="3" timeout="60s"/>'
   req INHERIT inherit thread
   req INHERIT-PROC inherit process
   req PROTECT protect thread
   req PROTECT-PROC protect process
   req NONE none thread
   req NONE-PROC none process
-  echo '</requirements>'
-} >"$TMP/pi.xml"
+} | req_file "$TMP/pi.xml" pi 'iterations="30" runs="3" warmup="3" timeout="60s"'
 expect_status 1 "$RTC" run -o "$TMP/o" "$TMP/pi.xml"
 for id in INHERIT INHERIT-PROC PROTECT PROTECT-PROC; do
   expect_grep "^$id +priority-inherit +fifo:50 +violations total <= 0 +0 +PASS$" "$TMP/out"
@@ -94,19 +81,11 @@ expect_no_leftovers "the priority-inherit run"
 
 # ---- what cannot run: an error with the reason --------------------------
 
-cat >"$TMP/bad.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="bad" version="1">
-  <defaults iterations="10" runs="1" warmup="0" timeout="60s"/>
-  <requirement id="OTHER"><probe name="priority-inherit"/>
-    <limit metric="violations" statistic="total" max="0"/></requirement>
-  <requirement id="LOW-PRIO"><probe name="priority-inherit"/>
-    <sched policy="fifo" priority="3"/>
-    <limit metric="violations" statistic="total" max="0"/></requirement>
-  <requirement id="TOO-LONG"><probe name="priority-inherit"><param name="hold">50ms</param></probe>
-    <sched policy="fifo" priority="50"/><run iterations="1000" timeout="10s"/>
-    <limit metric="violations" statistic="total" max="0"/></requirement>
-</requirements>
-XML
+req_file "$TMP/bad.xml" bad 'iterations="10" runs="1" warmup="0" timeout="60s"' \
+  "$(requirement OTHER "$(probe priority-inherit)" "$NO_VIOLATION")" \
+  "$(requirement LOW-PRIO "$(probe priority-inherit)" '<sched policy="fifo" priority="3"/>' "$NO_VIOLATION")" \
+  "$(requirement TOO-LONG "$(probe priority-inherit hold=50ms)" \
+       '<sched policy="fifo" priority="50"/><run iterations="1000" timeout="10s"/>' "$NO_VIOLATION")"
 expect_status 3 "$RTC" run -o "$TMP/b" "$TMP/bad.xml"
 validate_junit "$TMP/b/junit.xml" --tests 3 --failures 0 --errors 3 \
   --property OTHER.verdict=error --property LOW-PRIO.verdict=error --property TOO-LONG.verdict=error

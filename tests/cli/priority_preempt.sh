@@ -47,9 +47,7 @@ expect_grep '^error: 101 matches .* x duration = 20.2 s, not less than half the 
 
 # ---- the game: normal passes, inverted must fail --------------------------
 
-cat >"$TMP/game.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="game" version="1">
-  <defaults runs="5" warmup="1" timeout="60s"/>
+req_file "$TMP/game.xml" game 'runs="5" warmup="1" timeout="60s"' <<XML
   <requirement id="FREE"><probe name="priority-preempt"/>
     <sched policy="fifo" priority="80"/>
     <limit metric="violations" statistic="total" max="0"/></requirement>
@@ -60,7 +58,6 @@ cat >"$TMP/game.xml" <<XML
   <requirement id="INVERT"><probe name="priority-preempt"><param name="invert">yes</param></probe>
     <sched policy="fifo" priority="80"/>
     <limit metric="violations" statistic="total" max="0"/></requirement>
-</requirements>
 XML
 expect_status 1 "$RTC" run -o "$TMP/g" "$TMP/game.xml"
 J="$TMP/g/junit.xml"

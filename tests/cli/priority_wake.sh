@@ -25,22 +25,12 @@ fi
 # ---- every mechanism: priority order passes, arrival order must fail ------
 
 MECHS="posix-sem futex mutex-cond mqueue"
-{
-  echo '<requirements xmlns="urn:rtconform:requirements:1" name="pw" version="1">'
-  echo '  <defaults iterations="100" runs="3" warmup="5" timeout="60s"/>'
-  for m in $MECHS; do
-    cat <<XML
-  <requirement id="PRIO-$m"><probe name="priority-wake"><param name="mechanism">$m</param></probe>
-    <sched policy="fifo" priority="max"/>
-    <limit metric="violations" statistic="total" max="0"/></requirement>
-  <requirement id="ARRIVAL-$m"><probe name="priority-wake"><param name="mechanism">$m</param>
-      <param name="order">arrival</param><param name="waiters">4</param></probe>
-    <sched policy="fifo" priority="max"/><run iterations="50" runs="2"/>
-    <limit metric="violations" statistic="total" max="0"/></requirement>
-XML
-  done
-  echo '</requirements>'
-} >"$TMP/pw.xml"
+NO_VIOLATION='<limit metric="violations" statistic="total" max="0"/>'
+for m in $MECHS; do
+  requirement "PRIO-$m" "$(probe priority-wake mechanism="$m")" '<sched policy="fifo" priority="max"/>' "$NO_VIOLATION"
+  requirement "ARRIVAL-$m" "$(probe priority-wake mechanism="$m" order=arrival waiters=4)" \
+    '<sched policy="fifo" priority="max"/><run iterations="50" runs="2"/>' "$NO_VIOLATION"
+done | req_file "$TMP/pw.xml" pw 'iterations="100" runs="3" warmup="5" timeout="60s"'
 expect_status 1 "$RTC" run -o "$TMP/r" "$TMP/pw.xml"
 J="$TMP/r/junit.xml"
 validate_junit "$J" --tests 8 --failures 4 --errors 0 --skipped 0
@@ -62,9 +52,7 @@ expect_grep '<failure [^>]*message="violations total 300 &gt; 0 \(2 runs\)"' "$J
 
 # ---- no room for the waiters: an error that says what to change ------------
 
-cat >"$TMP/err.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="pw-err" version="1">
-  <defaults iterations="10" runs="1" warmup="0" timeout="60s"/>
+req_file "$TMP/err.xml" pw-err 'iterations="10" runs="1" warmup="0" timeout="60s"' <<XML
   <requirement id="LOW"><probe name="priority-wake"/><sched policy="fifo" priority="6"/>
     <limit metric="violations" statistic="total" max="0"/></requirement>
   <requirement id="OTHER"><probe name="priority-wake"/>
@@ -72,7 +60,6 @@ cat >"$TMP/err.xml" <<XML
   <requirement id="ROOM"><probe name="priority-wake"><param name="waiters">2</param></probe>
     <sched policy="fifo" priority="4"/>
     <limit metric="violations" statistic="total" max="0"/></requirement>
-</requirements>
 XML
 expect_status 3 "$RTC" run -o "$TMP/e" "$TMP/err.xml"
 validate_junit "$TMP/e/junit.xml" --tests 3 --failures 0 --errors 2 --skipped 0 \

@@ -97,11 +97,9 @@ expect_grep 'name="OK.limits" value="[^"]*; metric=per-op statistic=[a-z0-9.]+ m
 rerender_same "$TMP/m" "mixed run"
 
 # Per-CPU series (timer-wakeup, tiny counts as in timer.sh).
-cat >"$TMP/tw.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="tw" version="1">
+req_file "$TMP/tw.xml" tw <<XML
   <requirement id="TW"><probe name="timer-wakeup"/>
     <run iterations="20" runs="2" warmup="2"/><limit statistic="max" max="1s"/></requirement>
-</requirements>
 XML
 expect_status 0 "$RTC" run --quick -o "$TMP/w" "$TMP/tw.xml"
 expect_no_grep 'name="TW.wakeup.cpu' "$TMP/w/junit.xml" # per-CPU series: results.json only

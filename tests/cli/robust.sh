@@ -18,19 +18,12 @@ expect_grep 'fifo.xml: is not a regular file' "$TMP/out"
 # cleanup hook) is removed by the next sysv-sem run. Sets of rtconform carry
 # its tag in the key (bits 22-30 = 0x1b5) and the worker's pid below.
 tagged_sets() { awk 'NR > 1 && int($1 / 4194304) == 437 && $3 == 600 && $4 == 2 { print $2 }' /proc/sysvipc/sem | sort; }
-sysv_xml() { # ITERATIONS
-  cat <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="sysv" version="1">
-  <requirement id="SYSV"><probe name="sem-pingpong">
-      <param name="mechanism">sysv-sem</param><param name="peer">process</param></probe>
-    <sched policy="other"/>
-    <run iterations="$1" runs="1" warmup="0" timeout="60s"/>
-    <limit metric="wakeup" statistic="max" max="60s"/></requirement>
-</requirements>
-XML
+sysv_req() { # ITERATIONS : the requirement SYSV (lib.sh's requirement)
+  requirement SYSV "$(probe sem-pingpong mechanism=sysv-sem peer=process)" '<sched policy="other"/>' \
+    "<run iterations=\"$1\" runs=\"1\" warmup=\"0\" timeout=\"60s\"/>" '<limit metric="wakeup" statistic="max" max="60s"/>'
 }
-sysv_xml 100000000 >"$TMP/sysv-long.xml"
-sysv_xml 100 >"$TMP/sysv-short.xml"
+req_file "$TMP/sysv-long.xml" sysv "" "$(sysv_req 100000000)"
+req_file "$TMP/sysv-short.xml" sysv "" "$(sysv_req 100)"
 before_sets="$(tagged_sets)"
 "$RTC" run -o "$TMP/killed" "$TMP/sysv-long.xml" >"$TMP/killed.out" 2>&1 &
 sup=$!
@@ -170,12 +163,10 @@ expect_grep "param.xml:2: .*maximum length of '127'" "$TMP/out"
 # complete; the failure is said on stderr and gives exit status 3, never a
 # death by SIGPIPE.
 gen_many() { # N: selftest requirements whose table is larger than a pipe
-  echo '<requirements xmlns="urn:rtconform:requirements:1" name="many" version="1">'
-  echo '<defaults iterations="10" runs="1" warmup="0" timeout="10s"/>'
+  local i
   for i in $(seq "$1"); do
     echo "<requirement id=\"R$i\"><probe name=\"selftest\"/><limit statistic=\"max\" max=\"1s\"/></requirement>"
-  done
-  echo '</requirements>'
+  done | req_file - many 'iterations="10" runs="1" warmup="0" timeout="10s"'
 }
 gen_many 1500 >"$TMP/many.xml"
 bash -c "exec '$RTC' run -o '$TMP/pipe' '$TMP/many.xml' 2>'$TMP/pipe.err' | head -1 >/dev/null; exit \${PIPESTATUS[0]}"
@@ -214,13 +205,11 @@ expect_no_grep 'exit status 0' "$TMP/out"
 # The supervisor killed (SIGKILL) at any moment around the worker's fork:
 # no worker may outlive it (about 1 in 8 did, at SCHED_FIFO with no
 # watchdog, when the kill fell between fork and the death signal).
-cat >"$TMP/hang.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="hang" version="1">
+req_file "$TMP/hang.xml" hang <<XML
   <requirement id="HANG"><probe name="selftest"><param name="fault">hang</param></probe>
     <sched policy="fifo" priority="10"/>
     <run iterations="10" runs="2" warmup="0" timeout="60s"/>
     <limit statistic="max" max="1s"/></requirement>
-</requirements>
 XML
 orphans=0
 for k in $(seq 0 39); do

@@ -52,8 +52,7 @@ expect_grep '^error: 201 runs .* of up to duration \+ two quanta = .*, not less 
 # ---- SCHED_RR passes, SCHED_FIFO (no quantum) must fail ------------------
 RUNS=5
 D=200ms # two quanta or more for any quantum up to 100 ms
-cat >"$TMP/rr.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="rr" version="1">
+req_file "$TMP/rr.xml" rr <<XML
   <defaults iterations="1" runs="$RUNS" warmup="1" timeout="60s"/>
   <requirement id="RR"><probe name="rr-quantum"><param name="duration">$D</param></probe>
     <sched policy="fifo" priority="80"/>
@@ -67,7 +66,6 @@ cat >"$TMP/rr.xml" <<XML
       <param name="policy">fifo</param><param name="duration">$D</param></probe>
     <sched policy="fifo" priority="80"/>
     <limit metric="violations" statistic="total" max="0"/></requirement>
-</requirements>
 XML
 expect_status 1 "$RTC" run -o "$TMP/g" "$TMP/rr.xml"
 J="$TMP/g/junit.xml"

@@ -45,13 +45,11 @@ expect_grep 'keep the CPUs busy for [0-9.]+ ms at real-time priority, over 200 m
 
 # ---- release=ascending must violate, exactly (tasks - CPUs) a release ---
 ITER=200 RUNS=3
-cat >"$TMP/a.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="rt-migrate-ascending" version="1">
+req_file "$TMP/a.xml" rt-migrate-ascending <<XML
   <defaults iterations="$ITER" runs="$RUNS" warmup="10" timeout="60s"/>
   <requirement id="ASCENDING"><probe name="rt-migrate"><param name="release">ascending</param></probe>
     <sched policy="fifo" priority="90"/>
     <limit metric="violations" statistic="total" max="0"/></requirement>
-</requirements>
 XML
 expect_status 1 "$RTC" run -o "$TMP/a" "$TMP/a.xml"
 J="$TMP/a/junit.xml"
@@ -78,8 +76,7 @@ expect_grep '^ASCENDING +rt-migrate +fifo:90 +violations total <= 0 +[1-9][0-9]*
 # every requirement measured, every start recorded, violations only where
 # the rule allows them (tasks below the top CPUs), and the verdict the
 # limit gives for the count.
-cat >"$TMP/m.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="rt-migrate" version="1">
+req_file "$TMP/m.xml" rt-migrate <<XML
   <defaults iterations="$ITER" runs="$RUNS" warmup="10" timeout="60s"/>
   <requirement id="TOGETHER"><probe name="rt-migrate"/>
     <sched policy="fifo" priority="90"/>
@@ -88,7 +85,6 @@ cat >"$TMP/m.xml" <<XML
       <param name="busy">50us</param></probe>
     <sched policy="fifo" priority="max"/>
     <limit metric="violations" statistic="total" max="0"/></requirement>
-</requirements>
 XML
 st=0; "$RTC" run -o "$TMP/m" "$TMP/m.xml" >"$TMP/out" 2>&1 || st=$?
 [ "$st" -le 1 ] && ok "the normal configuration exits 0 or 1" || { fail "normal configuration exited $st:"; sed 's/^/    /' "$TMP/out"; }

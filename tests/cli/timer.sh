@@ -22,8 +22,7 @@ expect_grep '^metric wakeup per CPU:' "$TMP/out"
   || fail "probe: expected $NCPU per-CPU lines with n 50"
 
 # ---- a run: counts, order of the statistics, per-CPU properties
-cat >"$TMP/t.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="timer-test" version="1">
+req_file "$TMP/t.xml" timer-test <<XML
   <requirement id="TW-FIFO"><probe name="timer-wakeup"/><sched policy="fifo" priority="90"/>
     <run iterations="200" runs="2" warmup="10"/>
     <limit statistic="max" max="1s"/></requirement>
@@ -32,7 +31,6 @@ cat >"$TMP/t.xml" <<XML
       <param name="dma-latency">off</param></probe>
     <run iterations="20" runs="1" warmup="0"/>
     <limit statistic="max" max="1s"/></requirement>
-</requirements>
 XML
 expect_status 0 "$RTC" run -o "$TMP/run" "$TMP/t.xml"
 J="$TMP/run/junit.xml"
@@ -101,11 +99,9 @@ fi
 
 # ---- parameters are checked before anything runs
 bad() { # bad PARAM VALUE PATTERN
-  cat >"$TMP/bad.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="bad" version="1">
+  req_file "$TMP/bad.xml" bad <<XML
   <requirement id="B"><probe name="timer-wakeup"><param name="$1">$2</param></probe>
     <limit statistic="max" max="1s"/></requirement>
-</requirements>
 XML
   expect_status 2 "$RTC" validate "$TMP/bad.xml"
   expect_grep "bad.xml:[0-9]+: .*$3" "$TMP/out"

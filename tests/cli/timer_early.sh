@@ -16,15 +16,13 @@ EARLY_US=2000
 ITER=20 RUNS=2
 N=$((ITER * RUNS * NCPU))
 
-cat >"$TMP/t.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="timer-early" version="1">
+req_file "$TMP/t.xml" timer-early <<XML
   <requirement id="TW-EARLY"><probe name="timer-wakeup">
       <param name="interval">10ms</param><param name="dma-latency">off</param></probe>
     <sched policy="fifo" priority="90"/>
     <run iterations="$ITER" runs="$RUNS" warmup="2"/>
     <limit metric="wakeup" statistic="max" max="1s"/>
     <limit metric="early" statistic="total" max="0"/></requirement>
-</requirements>
 XML
 LD_PRELOAD="$(preload "$FAKE")" RTC_FAKE_EARLY_US=$EARLY_US expect_status 1 "$RTC" run -o "$TMP/run" "$TMP/t.xml"
 R="$TMP/run"
@@ -79,14 +77,12 @@ expect_grep '^-[0-9]' "${csvf:-$TMP/csv/none}"
 # had passed (RTC_FAKE_BACK_US): timer-semantics cannot give those
 # past-deadline figures a span, records them as 0 and must say how many in
 # its note, one per recorded figure (the warm-up's are not counted).
-cat >"$TMP/back.xml" <<XML
-<requirements xmlns="urn:rtconform:requirements:1" name="clock-back" version="1">
+req_file "$TMP/back.xml" clock-back <<XML
   <requirement id="BACK"><probe name="timer-semantics">
       <param name="kind">nanosleep</param><param name="clock">realtime</param></probe>
     <sched policy="fifo" priority="50"/>
     <run iterations="$ITER" runs="$RUNS" warmup="3"/>
     <limit metric="past-deadline" statistic="max" max="1s"/></requirement>
-</requirements>
 XML
 LD_PRELOAD="$(preload "$FAKE")" RTC_FAKE_BACK_US=1000 "$RTC" run -o "$TMP/back" "$TMP/back.xml" \
   >"$TMP/out" 2>&1

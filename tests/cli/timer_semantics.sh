@@ -25,19 +25,13 @@ fi
 
 # ---- every kind on every clock keeps the rules ---------------------------
 ITER=200 RUNS=2
-{
-  echo '<requirements xmlns="urn:rtconform:requirements:1" name="timer-semantics" version="1">'
-  echo "  <defaults iterations=\"$ITER\" runs=\"$RUNS\" warmup=\"5\" timeout=\"60s\"/>"
-  for k in nanosleep timer-signal timerfd; do
-    for c in monotonic realtime boottime; do
-      echo "  <requirement id=\"$k-$c\"><probe name=\"timer-semantics\"><param name=\"kind\">$k</param><param name=\"clock\">$c</param></probe>"
-      echo '    <sched policy="fifo" priority="80"/>'
-      echo '    <limit metric="early" statistic="total" max="0"/>'
-      echo '    <limit metric="overrun-errors" statistic="total" max="0"/></requirement>'
-    done
+DEFAULTS="iterations=\"$ITER\" runs=\"$RUNS\" warmup=\"5\" timeout=\"60s\""
+for k in nanosleep timer-signal timerfd; do
+  for c in monotonic realtime boottime; do
+    requirement "$k-$c" "$(probe timer-semantics kind="$k" clock="$c")" '<sched policy="fifo" priority="80"/>' \
+      '<limit metric="early" statistic="total" max="0"/>' '<limit metric="overrun-errors" statistic="total" max="0"/>'
   done
-  echo '</requirements>'
-} >"$TMP/n.xml"
+done | req_file "$TMP/n.xml" timer-semantics "$DEFAULTS"
 expect_status 0 "$RTC" run -o "$TMP/n" "$TMP/n.xml"
 J="$TMP/n/junit.xml"
 validate_junit "$J" --tests 9 --failures 0 --errors 0 --skipped 0 \
@@ -65,16 +59,10 @@ for k in nanosleep timer-signal timerfd; do
 done
 
 # ---- judge=coarse must violate -------------------------------------------
-{
-  echo '<requirements xmlns="urn:rtconform:requirements:1" name="timer-semantics-coarse" version="1">'
-  echo "  <defaults iterations=\"$ITER\" runs=\"$RUNS\" warmup=\"5\" timeout=\"60s\"/>"
-  for k in nanosleep timer-signal timerfd; do
-    echo "  <requirement id=\"$k\"><probe name=\"timer-semantics\"><param name=\"kind\">$k</param><param name=\"judge\">coarse</param></probe>"
-    echo '    <sched policy="fifo" priority="80"/>'
-    echo '    <limit metric="early" statistic="total" max="0"/></requirement>'
-  done
-  echo '</requirements>'
-} >"$TMP/c.xml"
+for k in nanosleep timer-signal timerfd; do
+  requirement "$k" "$(probe timer-semantics kind="$k" judge=coarse)" '<sched policy="fifo" priority="80"/>' \
+    '<limit metric="early" statistic="total" max="0"/>'
+done | req_file "$TMP/c.xml" timer-semantics-coarse "$DEFAULTS"
 expect_status 1 "$RTC" run -o "$TMP/c" "$TMP/c.xml"
 J="$TMP/c/junit.xml"
 validate_junit "$J" --tests 3 --failures 3 --errors 0 --skipped 0
