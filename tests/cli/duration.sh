@@ -86,7 +86,7 @@ cat >"$TMP/long.xml" <<'XML'
 XML
 "$RTC" run -q -o "$TMP/int" "$TMP/long.xml" >"$TMP/int.out" 2>&1 &
 pid=$!
-wait_for "the run by time to measure" 30 worker_measuring "$pid"
+wait_for "the run by time to measure" "$START_WAIT" worker_measuring "$pid"
 sleep 0.3
 kill -INT "$pid"
 wait "$pid"; st=$?

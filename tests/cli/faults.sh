@@ -41,7 +41,7 @@ expect_grep '<error[^>]*message="selftest: failure requested' "$J"
 # killed from outside: SIGKILL to the worker while it hangs
 req_file "$TMP/hang.xml" hang <<XML
   <requirement id="HANG"><probe name="selftest"><param name="fault">hang</param></probe>
-    <run iterations="10" runs="2" timeout="60s"/><limit statistic="max" max="1s"/></requirement>
+    <run iterations="10" runs="2" timeout="300s"/><limit statistic="max" max="1s"/></requirement>
 XML
 # paused PID : PID sleeps in pause(), where the hang fault blocks (state S;
 # the wait channel names pause where the kernel shows it)
@@ -52,7 +52,7 @@ paused() {
 worker_paused() { local w; w="$(worker_of "$sup")"; [ -n "$w" ] && paused "$w"; }
 "$RTC" run -o "$TMP/k" "$TMP/hang.xml" >"$TMP/out" 2>&1 &
 sup=$!
-if wait_for "the worker to hang in pause()" 30 worker_paused; then
+if wait_for "the worker to hang in pause()" "$START_WAIT" worker_paused; then
   kill -KILL "$(worker_of "$sup")" 2>/dev/null
 else
   kill -TERM "$sup"

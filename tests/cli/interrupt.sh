@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 req_file "$TMP/long.xml" long <<XML
   <requirement id="LONG"><probe name="sem-pingpong"/>
-    <run iterations="100000000" runs="1" warmup="0" timeout="120s"/>
+    <run iterations="100000000" runs="1" warmup="0" timeout="300s"/>
     <limit statistic="max" max="60s"/></requirement>
   <requirement id="NEXT"><probe name="sem-pingpong"/><run iterations="10" runs="1"/>
     <limit statistic="max" max="60s"/></requirement>
@@ -13,7 +13,7 @@ for sig in INT TERM; do
   "$RTC" run -o "$TMP/$sig" "$TMP/long.xml" >"$TMP/out" 2>&1 &
   pid=$!
   # signal it while LONG is being measured: its worker has started the peer
-  wait_for "SIG$sig: LONG's worker to measure" 30 worker_measuring "$pid"
+  wait_for "SIG$sig: LONG's worker to measure" "$START_WAIT" worker_measuring "$pid"
   kill -"$sig" "$pid"
   wait "$pid"; st=$?
   [ "$st" -eq 3 ] && ok "SIG$sig: exit 3" || fail "SIG$sig: exit $st, expected 3"

@@ -131,12 +131,12 @@ assert_clean "after timeouts"
 for m in sysv-sem posix-named-sem; do
   for p in process thread; do
     req_file "$TMP/long.xml" long "" "$(requirement LONG "$(probe sem-pingpong mechanism="$m" peer="$p")" \
-      '<sched policy="fifo" priority="10"/>' '<run iterations="100000000" runs="1" warmup="0" timeout="30s"/>' \
+      '<sched policy="fifo" priority="10"/>' '<run iterations="100000000" runs="1" warmup="0" timeout="300s"/>' \
       '<limit metric="wakeup" statistic="max" max="60s"/>')"
     # interrupted
     "$RTC" run -o "$TMP/int" "$TMP/long.xml" >"$TMP/out" 2>&1 &
     pid=$!
-    wait_for "$m/$p: the worker to measure" 30 worker_measuring "$pid"
+    wait_for "$m/$p: the worker to measure" "$START_WAIT" worker_measuring "$pid"
     kill -INT "$pid"
     wait "$pid"; st=$?
     [ "$st" -eq 3 ] && ok "$m/$p interrupted: exit 3" || fail "$m/$p interrupted: exit $st, expected 3"
@@ -150,7 +150,7 @@ for m in sysv-sem posix-named-sem; do
     # supervisor may run short-lived helpers too).
     "$RTC" run -o "$TMP/crash" "$TMP/long.xml" >"$TMP/out" 2>&1 &
     pid=$!
-    if wait_for "$m/$p: the worker to measure, to crash it" 30 worker_measuring "$pid"; then
+    if wait_for "$m/$p: the worker to measure, to crash it" "$START_WAIT" worker_measuring "$pid"; then
       kill -SEGV "$(worker_of "$pid")" 2>/dev/null && ok "$m/$p: the worker is there to get SIGSEGV" || fail "$m/$p: the worker was gone before SIGSEGV"
     else
       kill "$pid"

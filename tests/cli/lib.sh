@@ -175,6 +175,12 @@ prop() {
 # succeeds. A test waits for an event this way, never for a fixed time: a
 # slow machine only waits longer. Past TIMEOUT_S (whole seconds) it fails,
 # naming WHAT, and returns 1.
+# START_WAIT: how long (s) a test waits for a worker to start (to measure,
+# to hang, to be there at all). A sanitizer build on a busy 2-core machine
+# took close to 30 s; the run such a test stops has a timeout far beyond it
+# (300 s), so the stop always comes before the timeout. A run that starts
+# at once waits no longer for it.
+START_WAIT=120
 now_us() { echo "${EPOCHREALTIME//[.,]/}"; }
 wait_for() {
   local what="$1" limit="$2"; shift 2

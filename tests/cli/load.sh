@@ -62,7 +62,7 @@ req_file "$TMP/ok.xml" load-ok "" \
 env RTC_LOAD_MARK="$MARK" "$RTC" run -o "$TMP/ok" "$TMP/ok.xml" >"$TMP/out" 2>&1 &
 pid=$!
 seen=""
-wait_for "load-ok: the worker to measure" 30 timer_measuring "$pid" && seen="$(marked_loads)"
+wait_for "load-ok: the worker to measure" "$START_WAIT" timer_measuring "$pid" && seen="$(marked_loads)"
 if [ -n "$seen" ]; then ok "a load is seen while the worker measures"; else fail "no load seen while the worker measured"; fi
 leader="$(pgrep -P "$pid" -x stress-ng | head -1)"
 if [ -n "$leader" ] && [ "$(ps -o pgid= -p "$leader" | tr -d ' ')" = "$leader" ]; then ok "the load leads its own process group"
@@ -94,7 +94,7 @@ run_bg() {
   env RTC_LOAD_MARK="$MARK" "$RTC" run -o "$TMP/$1" "$2" >"$TMP/out" 2>&1 &
   local pid=$! during
   # the selftest worker has one thread; AFTER's has one per CPU more
-  if wait_for "$1: AFTER to measure" 30 timer_measuring "$pid"; then
+  if wait_for "$1: AFTER to measure" "$START_WAIT" timer_measuring "$pid"; then
     during="$(marked_loads)"
     if [ -n "$during" ]; then fail "$1: load processes $during still there during the next requirement"
     else ok "$1: no load process during the next requirement"; fi
@@ -124,7 +124,7 @@ no_load_left "after the worker timed out"
 req_file "$TMP/int.xml" load-int "" "$(req LONG "$TIMER" '<run iterations="30000" runs="1" warmup="0" timeout="120s"/>' '--cpu 1')"
 env RTC_LOAD_MARK="$MARK" "$RTC" run -o "$TMP/int" "$TMP/int.xml" >"$TMP/out" 2>&1 &
 pid=$!
-wait_for "LONG to measure under its load" 30 loaded_and_measuring "$pid"
+wait_for "LONG to measure under its load" "$START_WAIT" loaded_and_measuring "$pid"
 kill -INT "$pid"
 wait "$pid"; st=$?
 [ "$st" = 3 ] && ok "interrupted: exit 3" || fail "interrupted: exit $st, expected 3"

@@ -86,7 +86,7 @@ if [ -r /dev/cpu_dma_latency ]; then
   "$RTC" probe timer-wakeup --policy fifo --iterations 1500 --param cpus=0 >"$TMP/dma" 2>&1 &
   pid=$!
   # the probe holds the request from before it starts its timer thread
-  if wait_for "the timer probe's thread to measure" 30 worker_measuring "$pid"; then
+  if wait_for "the timer probe's thread to measure" "$START_WAIT" worker_measuring "$pid"; then
     v="$(od -An -t d4 /dev/cpu_dma_latency | tr -d ' ')"
     [ "$v" = 0 ] && ok "cpu_dma_latency is 0 during the measurement" || fail "cpu_dma_latency is '$v' during the measurement, expected 0"
   fi

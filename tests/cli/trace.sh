@@ -171,7 +171,7 @@ XML
 for how in INT TERM SEGV; do
   "$RTC" run -o "$TMP/$how" "$TMP/long.xml" >"$TMP/out.$how" 2>&1 &
   pid=$!
-  wait_for "$how: LONG's worker to measure" 30 worker_measuring "$pid"
+  wait_for "$how: LONG's worker to measure" "$START_WAIT" worker_measuring "$pid"
   [ -n "$(rtc_instances "$pid")" ] && ok "$how: a tracefs instance while measuring" || fail "$how: no tracefs instance while measuring"
   if [ "$how" = SEGV ]; then kill -SEGV "$(worker_of "$pid")"; else kill -"$how" "$pid"; fi
   wait "$pid"; st=$?
