@@ -194,7 +194,17 @@ wait_for() {
 
 # worker_of PID : the measuring worker of rtconform PID: its child running
 # rtconform-worker (comm is cut to 15 characters). Nothing if there is none.
-worker_of() { pgrep -P "$1" -x 'rtconform-worke' | head -1; }
+# The supervisor also runs `rtconform-worker --capabilities` for a moment
+# (host/facts.c asks what the worker will be allowed): that child is not
+# the worker. Under a sanitizer on a busy machine it lives long enough to be
+# found, and a test that killed it left the real worker to its timeout.
+worker_of() {
+  local p
+  for p in $(pgrep -P "$1" -x 'rtconform-worke'); do
+    tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q -- '--capabilities' && continue
+    [ -e "/proc/$p" ] && { echo "$p"; return 0; }
+  done
+}
 # threads_of PID : how many threads PID has (0 once it is gone)
 threads_of() { ls "/proc/$1/task" 2>/dev/null | wc -l; }
 # worker_measuring PID : rtconform PID's worker is inside a probe that has
