@@ -67,12 +67,13 @@ static char *relative_path(const char *from, const char *target)
 	size_t i = 0, common = 0;
 	while (from[i] && from[i] == target[i])
 		i++;
+	/* Below from: no "../" (from ends at i: nothing of it is read past) */
 	if (!from[i] && target[i] == '/')
-		common = i + 1; /* target is below from */
-	else
-		for (size_t k = 0; k < i; k++)
-			if (from[k] == '/')
-				common = k + 1;
+		return strdup(target + i + 1);
+	for (size_t k = 0; k < i; k++)
+		if (from[k] == '/')
+			common = k + 1;
+	/* One "../" for each component of from past the common part. */
 	size_t ups = from[common] ? 1 : 0;
 	for (const char *p = from + common; *p; p++)
 		ups += *p == '/';

@@ -14,6 +14,7 @@
 
 #include "harness/runinfo.h"
 #include "reports/html_plot.h"
+#include "reports/link.h"
 #include "reports/page.h"
 #include "reports/xmlw.h"
 
@@ -157,11 +158,17 @@ static void header_row(struct xw *x, const struct merge *mg)
 	for (size_t h = 0; h < mg->nhosts; h++) {
 		const struct merge_host *fh = &mg->hosts[h];
 		xw_start(x, "th");
-		if (fh->link) {
+		/* The path is ours (merge.c, from the file system), but its
+		 * directory names are anyone's: encoded, "./" first. */
+		char *href = fh->link ? report_href(fh->link) : NULL;
+		if (fh->link && !href)
+			x->failed = true; /* out of memory */
+		if (href) {
 			xw_start(x, "a");
-			xw_attr(x, "href", fh->link);
+			xw_attr(x, "href", href);
 			xw_text(x, fh->name);
 			xw_full_end(x);
+			free(href);
 		} else {
 			xw_text(x, fh->name);
 		}

@@ -501,8 +501,9 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 
 	struct cli_progress ps = a->ps;
 	struct run_options *ro = &a->ro;
-	/* Traces go beside report.html, which links them by name; junit.xml
-	 * and results.json name them by their absolute paths. */
+	/* Traces go beside report.html, which links them by name, as
+	 * results.json names them; junit.xml attaches them by their absolute
+	 * paths (report_view.trace_dir). */
 	char *trace_dir = strdup(out_path[REPORT_HTML]);
 	if (!trace_dir)
 		out_of_memory();
@@ -520,6 +521,9 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	struct report_view view;
 	if (report_view_begin(&view, files, nfiles) != 0)
 		out_of_memory();
+	/* The directory exists (checked before measuring); when it cannot be
+	 * resolved the traces are still linked, only not attached. */
+	view.trace_dir = realpath(ro->trace_dir, NULL);
 	struct report_run run = { .tb = &tb, .env = &fp, .ready = &rd, .command_line = cmdline };
 	run.started = time(NULL);
 	measure_all(&view, files, nfiles, a->only, ro, &ps);

@@ -195,8 +195,8 @@ add_dependencies(rtc_harness rtc_build_id)
 
 rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSON}
   SOURCES reports/csv.c reports/html.c reports/html_plot.c reports/json.c reports/junit.c
-          reports/lava.c reports/page.c reports/report.c reports/svg.c reports/text.c
-          reports/view.c reports/xmlw.c)
+          reports/lava.c reports/link.c reports/page.c reports/report.c reports/svg.c
+          reports/text.c reports/view.c reports/xmlw.c)
 
 rtc_module(read reports/read DEPS reports LIBS ${RTC_LIB_JANSSON}
   SOURCES reports/read/json_read.c reports/read/read.c)

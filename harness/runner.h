@@ -42,7 +42,8 @@ struct req_result {
 	time_t started;           /* UTC */
 	struct limit_outcome limits[REQ_MAX_LIMITS];
 	char load_cmd[600];       /* background load's exact command, "" without one */
-	char trace_file[1200];    /* the saved trace-<ID>.txt (absolute), "" without one */
+	char trace_file[1200];    /* the saved trace-<ID>.txt's name (in run_options.trace_dir),
+				   * "" without one */
 	char trace_note[600];     /* what became of the trace ("trace: ..."), "" if none asked */
 };
 

@@ -85,6 +85,34 @@ void trace_name_claim(struct trace_names *tn, const char *id, char *buf, size_t 
 		tn->names[tn->n++] = copy;
 }
 
+bool trace_name_is_ours(const char *name)
+{
+	static const char head[] = "trace-", tail[] = ".txt";
+	const size_t hl = sizeof head - 1, tl = sizeof tail - 1;
+	size_t n = strlen(name);
+	if (n >= TRACE_NAME_MAX || n < hl + tl || strncmp(name, head, hl) != 0 ||
+	    strcmp(name + n - tl, tail) != 0)
+		return false;
+	char part[TRACE_NAME_MAX], again[TRACE_NAME_MAX];
+	memcpy(part, name + hl, n - hl - tl);
+	part[n - hl - tl] = 0;
+	unsigned long k = 1;
+	char *tilde = strrchr(part, '~');
+	if (tilde) { /* ~<k>, k >= 2 in decimal without a leading 0 */
+		char *end;
+		if (tilde[1] < '1' || tilde[1] > '9')
+			return false;
+		k = strtoul(tilde + 1, &end, 10);
+		if (*end || k < 2 || k > UINT_MAX)
+			return false;
+		*tilde = 0;
+	}
+	/* The id part as trace_file_name leaves one is its own safe form, so
+	 * the name comes back byte for byte exactly when a run could make it. */
+	trace_file_name(part, (unsigned)k, again, sizeof again);
+	return strcmp(again, name) == 0;
+}
+
 void trace_names_free(struct trace_names *tn)
 {
 	for (size_t i = 0; i < tn->n; i++)
@@ -357,21 +385,18 @@ void trace_finish(struct trace_job *t, const struct result_shm *res, const struc
 		trace_abandon(t);
 		return;
 	}
-	char what[200], name[200];
+	char what[200], name[TRACE_NAME_MAX], path[PATH_MAX + TRACE_NAME_MAX];
 	tripped_text(res, p, what, sizeof what);
 	trace_name_claim(names, id, name, sizeof name);
-	snprintf(file, flen, "%s/%s", dir && *dir ? dir : ".", name);
-	int rc = save(t, file);
+	snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : ".", name);
+	int rc = save(t, path);
 	if (rc) {
 		snprintf(note, nlen, "trace: tripped by %s, but %s could not be written: %s", what,
-			 file, strerror(-rc));
-		file[0] = 0;
+			 path, strerror(-rc));
 	} else {
-		char *abs = realpath(file, NULL);
-		if (abs) {
-			snprintf(file, flen, "%s", abs);
-			free(abs);
-		}
+		/* The name alone: where the run's reports are is the run's to
+		 * say (a results.json read elsewhere names no path here). */
+		snprintf(file, flen, "%s", name);
 		snprintf(note, nlen, "trace: tripped by %s%s%s", what,
 			 res->trace.write_err ? "; the marker could not be written: " : "",
 			 res->trace.write_err ? strerror(res->trace.write_err) : "");

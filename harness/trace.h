@@ -52,8 +52,9 @@ void trace_close_fds(struct trace_job *t);
 
 /* After the worker and all its processes are gone (or it never ran): when
  * the trace tripped, save the instance's trace to <dir>/trace-<ID>.txt
- * named by trace_name_claim in names (file gets that path, absolute, ""
- * when nothing was saved); remove the instance,
+ * named by trace_name_claim in names (file gets that name, relative to
+ * dir, "" when nothing was saved: the reports keep the name, and a report
+ * beside the trace links it by that); remove the instance,
  * and unmount tracefs when trace_arm mounted it. note says what became of
  * the trace. Safe on a job that never armed. */
 void trace_finish(struct trace_job *t, const struct result_shm *res, const struct probe *p,
@@ -68,6 +69,20 @@ void trace_abandon(struct trace_job *t);
  * byte of the id that is not a letter, digit, '.', '_' or '-' (and a
  * leading '.') replaced by '_'; with k > 1, trace-<ID>~<k>.txt. */
 void trace_file_name(const char *id, unsigned k, char *buf, size_t len);
+
+/* The room a run names its traces in (trace_finish): a name is at most
+ * TRACE_NAME_MAX - 1 bytes, a long id cut to fit. */
+#define TRACE_NAME_MAX 200
+
+/* Whether name is one a run can give a trace (trace_name_claim into
+ * TRACE_NAME_MAX bytes): trace_file_name of some id and k, made again
+ * from name's own id part and k and compared. Such a name is a plain file
+ * name of the directory the run saved it in: no '/', no ':' (no scheme),
+ * no control character, no '%', never "." or ".." or hidden. The reports
+ * link and attach a trace a results.json names only when this holds
+ * (report_trace_ok in reports/link.c): a results.json may come from
+ * anywhere. */
+bool trace_name_is_ours(const char *name);
 
 /* The trace names a run has given out, so that two requirements whose ids
  * are the same (in two files) or become the same name never share a file. */

@@ -6,7 +6,9 @@
  * reals with the fewest digits that read back as the same double
  * (numfmt_fmt_shortest, as results.json: 28252.3625, not 28252.362499999999),
  * counts as integers. Text fields follow RFC 4180 (quoted when they hold a comma,
- * a quote or a line break; quotes doubled), lines end in LF.
+ * a quote or a line break; quotes doubled), lines end in LF, and no piece
+ * of one is left that a spreadsheet would take for a formula
+ * (report_csv_text_cell).
  */
 #include "reports/csv.h"
 
@@ -29,23 +31,63 @@
 
 /* ---- fields -------------------------------------------------------------- */
 
-/* A text field. One that begins with = + - @, a tab or a carriage return
- * gets a ' in front, so a spreadsheet takes it as text and never as a
- * formula (a results.json is a CI artifact; its ids may be anything). */
+/* Close a memstream; true when everything written to it is in *data. */
+static bool close_stream(FILE *f)
+{
+	bool good = !ferror(f);
+	return fclose(f) == 0 && good;
+}
+
+/* Where a spreadsheet may begin a cell in a text field: at its start and
+ * after every ',' or ';' (a spreadsheet set to split on either, whatever
+ * the quoting) and line break (one that splits lines first). */
+static bool cell_break(char c)
+{
+	return c == ',' || c == ';' || c == '\n' || c == '\r';
+}
+
+/* A text field as report_csv_text_cell gives it, written to f. Numbers
+ * the tool writes itself (put_real, put_count) never go through it: they
+ * stay numbers ("-12.5"). */
 static void put_text(FILE *f, const char *s)
 {
 	bool quote = strpbrk(s, ",\"\r\n") != NULL;
+	bool start = true;
 	if (quote)
 		fputc('"', f);
-	if (s[0] && strchr("=+-@\t\r", s[0]))
-		fputc('\'', f);
 	for (const char *p = s; *p; p++) {
-		if (*p == '"')
+		/* A piece a spreadsheet would read as a formula (or a tab or
+		 * CR it may strip before one) gets a ' before its first
+		 * character. Blanks and quotes in front count for nothing: a
+		 * reader that trims them, or reads a quoted piece, skips
+		 * them. */
+		if (start && strchr("=+-@\t\r", *p))
+			fputc('\'', f);
+		if (*p == '"' && quote)
 			fputc('"', f);
 		fputc(*p, f);
+		if (cell_break(*p))
+			start = true;
+		else if (*p != ' ' && *p != '"')
+			start = false;
 	}
 	if (quote)
 		fputc('"', f);
+}
+
+char *report_csv_text_cell(const char *s)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	if (!f)
+		return NULL;
+	put_text(f, s);
+	if (!close_stream(f)) {
+		free(out);
+		return NULL;
+	}
+	return out;
 }
 
 static void put_real(FILE *f, double v)
@@ -88,11 +130,17 @@ static bool name_taken(const struct report_csv *c, const char *name)
  * (compared ignoring case, so the files stay apart on a case-insensitive
  * file system too), "ID.METRIC~2.csv", "~3", ...: '~' is in no safe part,
  * so these never meet another requirement's name. Always two dots, so never
- * runs.csv or index.csv. malloc'd; NULL when out of memory. */
+ * runs.csv or index.csv. A leading '-' becomes '_' too: then no name is a
+ * cell report_csv_text_cell would change (it holds no ',' or ';' and
+ * starts with a letter, a digit or '_'), so index.csv names each file
+ * exactly as it is called, and none looks like an option to a shell
+ * command. malloc'd; NULL when out of memory. */
 static char *hist_name(const struct report_csv *c, const char *id, const char *metric)
 {
 	char sid[CSV_ID_MAX + 1], smetric[CSV_METRIC_MAX + 1];
 	quote_fname_part(id, CSV_ID_MAX, sid);
+	if (sid[0] == '-')
+		sid[0] = '_';
 	quote_fname_part(metric, CSV_METRIC_MAX, smetric);
 	for (unsigned k = 1;; k++) {
 		char *name;
@@ -137,13 +185,6 @@ static void add_file(struct csv_build *b, char *name, char *data, size_t len)
 		return;
 	}
 	c->files[c->nfiles++] = (struct report_csv_file){ name, data, len };
-}
-
-/* Close a memstream; true when everything written to it is in *data. */
-static bool close_stream(FILE *f)
-{
-	bool good = !ferror(f);
-	return fclose(f) == 0 && good;
 }
 
 /* One histogram to export: a metric's, or one CPU's series of metric 0. */

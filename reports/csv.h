@@ -36,6 +36,17 @@ struct report_csv {
 	size_t no_histogram;
 };
 
+/* The field a text value becomes (the file name, the id, the metric, the
+ * histogram file's name in index.csv; numbers are written as they are):
+ * RFC 4180, quoted only when it holds a ',', a '"', a CR or an LF, quotes
+ * doubled; and neutralised for spreadsheets: wherever one could begin a
+ * cell in it - at its start and after each ',', ';', CR or LF, blanks and
+ * quotes there skipped - a '=', '+', '-', '@', tab or CR gets a ' in front
+ * ("x;=1+1;y" becomes x;'=1+1;y), so that split on ',' or on ';', quoted
+ * or not, no piece of it starts a formula. docs/reports.md ("CSV").
+ * malloc'd; NULL out of memory. */
+char *report_csv_text_cell(const char *s);
+
 /* Render the export of view v into out. Returns 0 or -ENOMEM (out is then
  * empty). Free with report_csv_free either way. */
 int report_csv_render(const struct report_view *v, struct report_csv *out);

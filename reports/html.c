@@ -27,6 +27,7 @@
 #include "harness/stats.h"
 #include "base/units.h"
 #include "reports/html_plot.h"
+#include "reports/link.h"
 #include "reports/page.h"
 #include "reports/xmlw.h"
 
@@ -324,8 +325,25 @@ static void fact(struct xw *x, const char *name, const char *value, bool code)
 	nl(x);
 }
 
+/* A link to the file at relative path `path` (report_href), showing text. */
+static void file_link(struct xw *x, const char *path, const char *text)
+{
+	char *href = report_href(path);
+	if (!href) {
+		x->failed = true; /* out of memory: never a quiet gap */
+		return;
+	}
+	xw_start(x, "a");
+	xw_attr(x, "href", href);
+	xw_text(x, text);
+	xw_full_end(x);
+	free(href);
+}
+
 /* The kernel trace: what became of it and, when one was saved, a link to
- * it by name (it lies beside the reports). */
+ * it by name (it lies beside report.html). A trace that is not a name a run
+ * gives its traces (a results.json from elsewhere may say anything) is
+ * shown as text, never linked (report_trace_ok). */
 static void trace_fact(struct xw *x, const struct rv_req *r)
 {
 	if (!r->trace_note && !r->trace)
@@ -336,13 +354,12 @@ static void trace_fact(struct xw *x, const struct rv_req *r)
 	if (r->trace_note)
 		html_text_micro(x, r->trace_note);
 	if (r->trace) {
-		const char *slash = strrchr(r->trace, '/');
-		const char *name = slash ? slash + 1 : r->trace;
 		xw_text(x, " ");
-		xw_start(x, "a");
-		xw_attr(x, "href", name);
-		xw_text(x, name);
-		xw_full_end(x);
+		if (report_trace_ok(r->trace))
+			file_link(x, r->trace, r->trace);
+		else
+			xw_textf(x, "trace file %s (not linked: not a name rtconform gives a trace)",
+				 r->trace);
 	}
 	xw_full_end(x);
 	xw_full_end(x);

@@ -31,6 +31,7 @@
 
 #include "harness/runinfo.h"
 #include "reports/junit_props.h"
+#include "reports/link.h"
 #include "reports/xmlw.h"
 
 /* <property name="..." value="..."/>, the name built from a format of
@@ -360,19 +361,12 @@ static void failure_element(struct xw *x, const struct rv_req *r)
 	free(body);
 }
 
-/* The saved trace as an attachment of the testcase: the line Jenkins'
- * JUnit Attachments plugin reads from system-out, on a line of its own,
- * with the absolute path (docs/reports.md). */
-static void junit_attachment(const struct rv_req *r, FILE *mem)
-{
-	if (r->trace)
-		fprintf(mem, "[[ATTACHMENT|%s]]\n", r->trace);
-}
-
 /* What junit.xml keeps of the requirement, for people reading the CI page
  * (the histograms and per-run figures are in results.json); even an error
- * keeps what the worker measured before it died. */
-static void system_out(struct xw *x, const struct rv_req *r)
+ * keeps what the worker measured before it died. The saved trace is
+ * attached when it is one a run writes, found in trace_dir
+ * (report_junit_system_out, reports/link.c; docs/reports.md). */
+static void system_out(struct xw *x, const struct rv_req *r, const char *trace_dir)
 {
 	char *detail = NULL;
 	size_t dlen = 0;
@@ -382,20 +376,17 @@ static void system_out(struct xw *x, const struct rv_req *r)
 		return;
 	}
 	report_write_req_brief(r, mem);
-	junit_attachment(r, mem);
-	if (fclose(mem) != 0) {
+	if (fclose(mem) != 0)
 		x->failed = true;
-	} else if (dlen) {
-		xw_start(x, "system-out");
-		xw_text(x, detail);
-		xw_end(x);
-	}
+	else
+		report_junit_system_out(x, detail, trace_dir, r->trace);
 	free(detail);
 }
 
-/* host: NULL, or the host a fleet junit.xml qualifies the classname with. */
+/* host: NULL, or the host a fleet junit.xml qualifies the classname with;
+ * trace_dir: where r's trace lies (report_view.trace_dir). */
 static void testcase(struct xw *x, const struct rv_file *f, const struct rv_req *r,
-		     const char *host)
+		     const char *host, const char *trace_dir)
 {
 	char *name = NULL, *classname = NULL;
 	if (r->title) {
@@ -437,7 +428,7 @@ static void testcase(struct xw *x, const struct rv_file *f, const struct rv_req 
 	case VERDICT_PASS:
 		break;
 	}
-	system_out(x, r);
+	system_out(x, r, trace_dir);
 	xw_end(x); /* testcase */
 
 cleanup:
@@ -477,7 +468,7 @@ static void testsuite(struct xw *x, const struct report_view *view, size_t index
 	xw_end(x);
 
 	for (size_t i = 0; i < f->nreqs; i++)
-		testcase(x, f, &f->reqs[i], NULL);
+		testcase(x, f, &f->reqs[i], NULL, view->trace_dir);
 	xw_end(x); /* testsuite */
 }
 
@@ -546,7 +537,7 @@ static void host_suite(struct xw *x, const struct report_view *v, const char *ho
 	xw_end(x);
 	for (size_t f = 0; f < v->nfiles; f++)
 		for (size_t i = 0; i < v->files[f].nreqs; i++)
-			testcase(x, &v->files[f], &v->files[f].reqs[i], host);
+			testcase(x, &v->files[f], &v->files[f].reqs[i], host, v->trace_dir);
 	xw_end(x); /* testsuite */
 }
 

@@ -230,9 +230,12 @@ struct rv_req {
 	char *probe, *policy;          /* policy "fifo:99", "other" */
 	int cpu;                       /* -1: not pinned */
 	char *reason, *note, *load;    /* NULL when absent */
-	/* Trace on breach: the saved trace-<ID>.txt (absolute path as written)
-	 * and what became of the trace ("trace: tripped by ...", "trace: not
-	 * available: ..."); NULL when none was saved / none was asked for. */
+	/* Trace on breach: the saved trace's name (trace-<ID>.txt, in the
+	 * directory of the run's report.html) and what became of the trace
+	 * ("trace: tripped by ...", "trace: not available: ..."); NULL when
+	 * none was saved / none was asked for. Read from a results.json, trace
+	 * may be anything: it is linked and attached only when report_trace_ok
+	 * (reports/link.h) accepts it. */
 	char *trace, *trace_note;
 	struct rv_param *params;       /* effective values, defaults applied */
 	size_t nparams;
@@ -280,6 +283,12 @@ struct report_view {
 	bool ready_recorded;
 	struct rv_check *ready;
 	size_t nready;
+	/* Not part of the archive (results.json does not hold it): the
+	 * absolute directory this command finds the traces in, which
+	 * junit.xml's attachment lines name them by; NULL: none is attached.
+	 * `run` sets the directory it saved them in (report.html's), the
+	 * reader that of the results.json it read. Freed with the view. */
+	char *trace_dir;
 };
 
 /* How many checks of v are at each level; true when one is a warning or a

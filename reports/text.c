@@ -12,6 +12,7 @@
 
 #include "harness/stats.h"
 #include "base/units.h"
+#include "reports/link.h"
 
 /* Copy s into buf with control characters replaced: titles and reasons
  * come from files and errno texts, and an escape sequence in them must not
@@ -278,6 +279,15 @@ static void figure_line(FILE *out, const char *id, const struct rv_req *r, size_
 	fputc('\n', out);
 }
 
+/* What follows a trace's name where the name is not one a run gives its
+ * traces (a results.json from elsewhere): the reports show it, and neither
+ * link nor attach it (report_trace_ok). */
+static const char *trace_remark(const char *trace)
+{
+	return report_trace_ok(trace) ? "" : " (not linked or attached: not a name rtconform "
+					     "gives a trace)";
+}
+
 /* The figures' line on a requirement's trace, when one was asked for. */
 static void summary_trace(FILE *out, const char *id, const struct rv_req *r)
 {
@@ -285,7 +295,8 @@ static void summary_trace(FILE *out, const char *id, const struct rv_req *r)
 	if (r->trace_note)
 		fprintf(out, "  %s %s\n", id, printable(r->trace_note, buf, sizeof buf));
 	if (r->trace)
-		fprintf(out, "  %s trace file: %s\n", id, printable(r->trace, buf, sizeof buf));
+		fprintf(out, "  %s trace file: %s%s\n", id, printable(r->trace, buf, sizeof buf),
+			trace_remark(r->trace));
 }
 
 /* The figures behind the verdicts, one line per metric: what an engineer
@@ -568,7 +579,8 @@ static void write_trace(const struct rv_req *r, FILE *out)
 	if (r->trace_note)
 		fprintf(out, "%s\n", printable(r->trace_note, buf, sizeof buf));
 	if (r->trace)
-		fprintf(out, "trace file: %s\n", printable(r->trace, buf, sizeof buf));
+		fprintf(out, "trace file: %s%s\n", printable(r->trace, buf, sizeof buf),
+			trace_remark(r->trace));
 }
 
 /* The requirement's identity, verdict, reason, load and trace: the head of

@@ -592,6 +592,7 @@ void report_view_free(struct report_view *v)
 		free(vf->sha256);
 	}
 	free(v->files);
+	free(v->trace_dir);
 	fingerprint_free(&v->env);
 	for (size_t i = 0; i < v->nready; i++) {
 		free(v->ready[i].name);

@@ -13,7 +13,7 @@ what the caller expects:
 
   junit_check.py FILE [--tests N] [--failures N] [--errors N] [--skipped N]
                       [--property NAME | --property NAME=VALUE]... [--list]
-                      [--get NAME]
+                      [--get NAME] [--attachments]
 
 NAME is a property's name, or PROP.KEY for field KEY of a property whose
 value is "key=value" fields (rtconform's ID.M: TOUCH.page-faults.total is
@@ -22,14 +22,18 @@ shell tests.
 
 It prints one line of totals ("junit.xml: 2 tests, 0 failures, 1 error,
 1 skipped; 1 suite, 140 properties"), then one line per problem. --list
-also prints every property as NAME=VALUE. Exit status: 0 all good, 1 a
-check failed, 2 usage error or unreadable file.
+also prints every property as NAME=VALUE. --attachments prints, one a
+line and nothing else, the files Jenkins' JUnit Attachments plugin would
+archive for the file (attachments()). Exit status: 0 all good, 1 a check
+failed, 2 usage error or unreadable file.
 
 The CLI tests run it through tests/cli/lib.sh's validate_junit.
 """
 
 import argparse
+import re
 import sys
+import xml.etree.ElementTree as ET
 
 try:
     import junitparser
@@ -57,6 +61,25 @@ def lookup(props, name):
         if eq and k == key:
             return v
     return None
+
+
+# The plugin's pattern (hudson.plugins.junitattachments.GetTestDataMethodObject):
+# "[[ATTACHMENT|" and "]]" with at least one character between, searched
+# anywhere in the text; Java's '.' stops at these line ends.
+ATTACHMENT = re.compile("\\[\\[ATTACHMENT\\|[^\n\r\u0085\u2028\u2029]+\\]\\]")
+
+
+def attachments(path):
+    """The files Jenkins' JUnit Attachments plugin would archive: in the text
+    of every <system-out> and <system-err> (of a testcase or a suite), each
+    match of its pattern, without the marker and the "]]", up to the first
+    '|', as the plugin takes it."""
+    found = []
+    for el in ET.parse(path).getroot().iter():
+        if el.tag in ("system-out", "system-err"):
+            for m in ATTACHMENT.finditer(el.text or ""):
+                found.append(m.group().strip()[len("[[ATTACHMENT|"):-2].split("|", 1)[0])
+    return found
 
 
 def plural(n, word, many=None):
@@ -146,7 +169,18 @@ def main():
     p.add_argument("--get", metavar="NAME",
                    help="print the value of NAME (a property or PROP.KEY) and nothing else; "
                         "exit 1 when there is none")
+    p.add_argument("--attachments", action="store_true",
+                   help="print the files the JUnit Attachments plugin would archive, one a line, "
+                        "and nothing else")
     args = p.parse_args()
+    if args.attachments:
+        try:
+            for a in attachments(args.file):
+                print(a)
+        except Exception as e:  # unreadable, not XML
+            print("%s: cannot be read as XML: %s" % (args.file, e), file=sys.stderr)
+            return 2
+        return 0
     if args.get:
         try:
             _, suites = read(args.file)

@@ -357,7 +357,8 @@ START_TEST(hostile_ids)
 	ck_assert(next_row(&p, &r));
 	ck_assert_int_eq(r.n, 6);
 	ck_assert_str_eq(r.f[0], "_._x___cmd____.per-op.csv");
-	ck_assert_str_eq(r.f[2], evil);
+	/* whole, but for the ' before the tab that begins a line of it */
+	ck_assert_str_eq(r.f[2], "../x/\"=cmd\",\n'\t");
 	free_row(&r);
 	report_csv_free(&c);
 
@@ -367,6 +368,132 @@ START_TEST(hostile_ids)
 	render(&v, &c);
 	ck_assert_ptr_nonnull(strstr(file_named(&c, REPORT_CSV_INDEX)->data, ",'=SUM(A1),"));
 	ck_assert_ptr_nonnull(strstr(file_named(&c, "_SUM_A1_.per-op.csv")->data, "lo_ns"));
+	report_csv_free(&c);
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
+/* Whether a spreadsheet could begin a formula anywhere in s: at its start
+ * or after a ',', ';', CR or LF, past blanks and quotes, a '=', '+', '-',
+ * '@', tab or CR. Applied to the bytes as written (a reader that splits
+ * naively) and to the field read back (one that splits it again). */
+static bool formula_piece(const char *s, const char **where)
+{
+	bool start = true;
+	for (const char *p = s; *p; p++) {
+		if (start && strchr("=+-@\t\r", *p)) {
+			*where = p;
+			return true;
+		}
+		if (*p == ',' || *p == ';' || *p == '\n' || *p == '\r')
+			start = true;
+		else if (*p != ' ' && *p != '"')
+			start = false;
+	}
+	return false;
+}
+
+/* Text that a spreadsheet splitting on ',' or ';' would read as a formula,
+ * and what it becomes: quoted per RFC 4180 only when needed, a ' before
+ * each piece that would start one, nothing else changed. */
+START_TEST(text_cells_start_no_formula)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "SEM-RT.1", "SEM-RT.1" },         /* a '-' inside is no start */
+		{ "a+b@c", "a+b@c" },
+		{ "=SUM(A1)", "'=SUM(A1)" },
+		{ "-2+3", "'-2+3" },
+		{ "+1", "'+1" },
+		{ "@cmd", "'@cmd" },
+		{ "\tx", "'\tx" },
+		{ "x;=1+1;y", "x;'=1+1;y" },         /* unquoted: no ',' */
+		{ "x; @y", "x; '@y" },              /* blanks do not hide a start */
+		{ "a,-2", "\"a,'-2\"" },
+		{ "x;\"=1\"", "\"x;\"\"'=1\"\"\"" }, /* nor does a quote */
+		{ "a\r=b", "\"a\r'=b\"" },
+		{ "a\n+b", "\"a\n'+b\"" },
+		{ "a\r\r", "\"a\r'\r\"" },         /* a CR at a start, then a start */
+		{ "", "" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *cell = report_csv_text_cell(cases[i].in);
+		ck_assert_ptr_nonnull(cell);
+		ck_assert_msg(strcmp(cell, cases[i].out) == 0, "'%s' became '%s', expected '%s'",
+			      cases[i].in, cell, cases[i].out);
+		/* read back as one field of a record */
+		char *line;
+		ck_assert_int_ge(asprintf(&line, "%s\n", cell), 0);
+		const char *p = line, *where;
+		struct row r;
+		ck_assert(next_row(&p, &r));
+		ck_assert_int_eq(r.n, 1);
+		ck_assert_msg(!formula_piece(r.f[0], &where), "'%s' read back starts a formula at '%s'",
+			      cases[i].in, where);
+		ck_assert_msg(!formula_piece(cell, &where), "'%s' as written starts a formula at '%s'",
+			      cases[i].in, where);
+		free_row(&r);
+		free(line);
+		free(cell);
+	}
+}
+END_TEST
+
+/* Hostile ids: every histogram file is named in index.csv exactly as it is
+ * called (the name is one no neutralising changes), no name starts with
+ * '-', every text cell of index.csv and runs.csv starts no formula, and
+ * the numbers the tool writes, negative ones too, stay numbers. */
+START_TEST(hostile_ids_index_agrees)
+{
+	static const char *const ids[] = { "-2+3", "x;=1+1;y", "@a", "+1" };
+	struct fx *x = fx_new();
+	x->reqs[0][0].id = (char *)ids[0]; /* SEM-RT */
+	x->reqs[0][1].id = (char *)ids[1]; /* SEM-OK */
+	x->reqs[1][0].id = (char *)ids[2]; /* B-1 */
+	struct report_view v;
+	struct report_csv c;
+	fx_view(x, &v);
+	struct rv_req *nos = (struct rv_req *)req_of(&v, "NOS");
+	free(nos->id);
+	nos->id = strdup(ids[3]);
+	/* two samples below zero: "-12.5"-like bounds the tool writes */
+	struct rv_metric *m = (struct rv_metric *)metric_of(req_of(&v, "-2+3"), "per-op");
+	static struct rv_bucket below = { 10, 12, 2 };
+	m->neg.buckets = &below;
+	m->neg.nbuckets = 1;
+	m->count += 2;
+	render(&v, &c);
+	ck_assert_str_eq(c.files[0].name, "_2_3.per-op.csv");
+	const char *p = file_named(&c, REPORT_CSV_INDEX)->data, *where;
+	struct row r;
+	size_t listed = 0;
+	ck_assert(next_row(&p, &r));
+	free_row(&r);
+	while (next_row(&p, &r)) {
+		file_named(&c, r.f[0]); /* aborts when there is no such file */
+		for (int k = 0; k < r.n; k++)
+			ck_assert_msg(!formula_piece(r.f[k], &where), "index.csv: '%s' starts a "
+				      "formula at '%s'", r.f[k], where);
+		listed++;
+		free_row(&r);
+	}
+	ck_assert_uint_eq(listed, c.nfiles - 2);
+	for (size_t i = 0; i + 2 < c.nfiles; i++)
+		ck_assert_msg(c.files[i].name[0] != '-', "%s", c.files[i].name);
+	p = file_named(&c, REPORT_CSV_RUNS)->data;
+	while (next_row(&p, &r)) {
+		for (int k = 0; k < 3; k++) /* file, requirement, metric */
+			ck_assert_msg(!formula_piece(r.f[k], &where), "runs.csv: '%s' starts a "
+				      "formula at '%s'", r.f[k], where);
+		free_row(&r);
+	}
+	/* the bounds below zero: numbers, as the tool wrote them */
+	ck_assert_ptr_nonnull(strstr(c.files[0].data, "lo_ns,hi_ns,count\n-"));
+	ck_assert_ptr_null(strchr(c.files[0].data, '\''));
+	m->neg.buckets = NULL;
+	m->neg.nbuckets = 0;
 	report_csv_free(&c);
 	report_view_free(&v);
 	fx_free(x);
@@ -463,6 +590,8 @@ static Suite *csv_suite(void)
 	tcase_add_test(tc, histograms_are_the_views_buckets);
 	tcase_add_test(tc, runs_are_the_views_runs);
 	tcase_add_test(tc, hostile_ids);
+	tcase_add_test(tc, text_cells_start_no_formula);
+	tcase_add_test(tc, hostile_ids_index_agrees);
 	tcase_add_test(tc, no_buckets_no_file);
 	tcase_add_test(tc, write_and_rerender);
 	return s;

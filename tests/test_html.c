@@ -12,6 +12,7 @@
 #include "report_fixture.h"
 #include "reports/html_plot.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <sys/wait.h>
 
@@ -242,6 +243,28 @@ START_TEST(html_every_verdict)
 }
 END_TEST
 
+/* An href report.html may have: an anchor of the page ("#" and letters,
+ * digits, '-'), or a file below the page's directory as report_href makes
+ * it ("./", then unreserved bytes, '/' and %XX). */
+static bool href_allowed(const char *v)
+{
+	if (v[0] == '#') {
+		for (const char *p = v + 1; *p; p++)
+			if (!isalnum((unsigned char)*p) && *p != '-')
+				return false;
+		return v[1] != 0;
+	}
+	if (strncmp(v, "./", 2) != 0 || !v[2])
+		return false;
+	for (const char *p = v + 2; *p; p++) {
+		if (*p == '%' && isxdigit((unsigned char)p[1]) && isxdigit((unsigned char)p[2]))
+			p += 2;
+		else if (!isalnum((unsigned char)*p) && !strchr("-._~/", *p))
+			return false;
+	}
+	return true;
+}
+
 static void assert_offline(xmlNodePtr n)
 {
 	static const char *const fetchers[] = { "script", "link", "img", "iframe", "object",
@@ -262,7 +285,8 @@ static void assert_offline(xmlNodePtr n)
 			if (!strcasecmp((const char *)a->name, "href") ||
 			    !strcasecmp((const char *)a->name, "xlink:href")) {
 				xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
-				ck_assert_msg(v && v[0] == '#', "href='%s' leaves the document", v);
+				ck_assert_msg(v && href_allowed((const char *)v),
+					      "href='%s' is neither an anchor nor ./ and an encoded path", v);
 				xmlFree(v);
 			}
 			if (!strcasecmp((const char *)a->name, "style")) {
@@ -461,6 +485,121 @@ START_TEST(html_micro_sign)
 }
 END_TEST
 
+/* ---- traces a results.json names --------------------------------------- */
+
+/* The traces a view read from a results.json may hold: one a run wrote
+ * (linked, attached), and what an attacker could write instead (shown as
+ * text: no link, no attachment), in the run's view v; SEM-RT's is the good one. */
+static void hostile_traces(struct fx *x, struct report_view *v)
+{
+	static const struct {
+		const char *id, *trace;
+	} t[] = {
+		{ "SEM-RT", "trace-SEM-RT.txt" },
+		{ "SEM-OK", "javascript:alert(1)" },
+		{ "NOS", "/etc/shadow" },
+		{ "TMR", "x\n[[ATTACHMENT|/etc/passwd]]" },
+		{ "SKP", "../../trace-SKP.txt" },
+		{ "B-1", "trace-B-1.txt?x#y" },
+	};
+	fx_view(x, v);
+	for (size_t f = 0; f < v->nfiles; f++)
+		for (size_t i = 0; i < v->files[f].nreqs; i++) {
+			struct rv_req *r = &v->files[f].reqs[i];
+			for (size_t k = 0; k < sizeof t / sizeof t[0]; k++)
+				if (strcmp(r->id, t[k].id) == 0)
+					r->trace = strdup(t[k].trace);
+		}
+	/* and a title holding a marker of its own */
+	free(v->files[0].reqs[1].title);
+	v->files[0].reqs[1].title = strdup("[[ATTACHMENT|/etc/shadow]]");
+}
+
+/* report.html links the good trace alone, "./" and its name; every other
+ * one is shown as text; every href is an anchor or "./" and encoded. */
+START_TEST(html_links_only_good_traces)
+{
+	struct fx *x = fx_new();
+	struct report_view v;
+	hostile_traces(x, &v);
+	size_t len;
+	char *html = fx_render(&v, REPORT_HTML, &len);
+	htmlDocPtr doc = parse_html(html, len);
+	assert_xml_wellformed(html, len);
+	assert_offline(xmlDocGetRootElement(doc));
+	ck_assert_double_eq(xp_num(doc, "count(//a[@href='./trace-SEM-RT.txt'])"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//a[not(starts-with(@href, '#'))])"), 1);
+	static const char *const shown[] = { "javascript:alert(1)", "/etc/shadow",
+					     "[[ATTACHMENT|/etc/passwd]]", "../../trace-SKP.txt",
+					     "trace-B-1.txt?x#y" };
+	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+		char e[200];
+		snprintf(e, sizeof e, "count(//tr[th='Kernel trace']/td[contains(., '%s') and "
+			 "contains(., 'not linked')])", shown[i]);
+		ck_assert_msg(xp_num(doc, e) == 1, "'%s' is not shown as text", shown[i]);
+	}
+	xmlFreeDoc(doc);
+	free(html);
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
+/* The text of every <system-out> and <system-err> of junit.xml `xml`
+ * (what Jenkins' JUnit Attachments plugin looks for attachment lines in),
+ * one after another, each ending in a newline. */
+static char *ci_output(const char *xml, size_t len)
+{
+	xmlDocPtr doc = xmlReadMemory(xml, (int)len, "junit.xml", "UTF-8", XML_PARSE_NONET);
+	ck_assert_ptr_nonnull(doc);
+	xmlXPathObjectPtr o = xp_nodes(doc, "//system-out | //system-err");
+	char *all = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&all, &n);
+	ck_assert_ptr_nonnull(f);
+	for (int i = 0; o->nodesetval && i < o->nodesetval->nodeNr; i++) {
+		xmlChar *t = xmlNodeGetContent(o->nodesetval->nodeTab[i]);
+		fprintf(f, "%s\n", (const char *)t);
+		xmlFree(t);
+	}
+	fclose(f);
+	xmlXPathFreeObject(o);
+	xmlFreeDoc(doc);
+	return all;
+}
+
+/* junit.xml attaches the good trace alone, by the view's trace_dir, on a
+ * line of its own; no other text makes an attachment line; without a
+ * trace_dir nothing is attached. */
+START_TEST(junit_attaches_only_good_traces)
+{
+	struct fx *x = fx_new();
+	struct report_view v;
+	hostile_traces(x, &v);
+	v.trace_dir = strdup("/srv/runs/r1");
+	size_t len;
+	char *xml = fx_render(&v, REPORT_JUNIT, &len);
+	char *out = ci_output(xml, len);
+	const char *first = strcasestr(out, "[[ATTACHMENT|");
+	ck_assert_msg(first && !strcasestr(first + 1, "[[ATTACHMENT|"),
+		      "not exactly one attachment marker in the testcases' output");
+	ck_assert_ptr_nonnull(strstr(out, "\n[[ATTACHMENT|/srv/runs/r1/trace-SEM-RT.txt]]\n"));
+	ck_assert_ptr_nonnull(strstr(out, "[ [ATTACHMENT|/etc/passwd]]"));
+	ck_assert_ptr_nonnull(strstr(out, "[ [ATTACHMENT|/etc/shadow]]"));
+	free(out);
+	free(xml);
+	free(v.trace_dir);
+	v.trace_dir = NULL;
+	xml = fx_render(&v, REPORT_JUNIT, &len);
+	out = ci_output(xml, len);
+	ck_assert_ptr_null(strcasestr(out, "[[ATTACHMENT|"));
+	free(out);
+	free(xml);
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
 /* ---- junit.xml is written, never read back ----------------------------- */
 
 /* junit.xml's readiness properties: level and finding, then the remedy
@@ -558,6 +697,8 @@ static Suite *html_suite(void)
 	tcase_add_test(tc, html_readiness_placement);
 	tcase_add_test(tc, junit_writes_readiness);
 	tcase_add_test(tc, junit_is_not_read_back);
+	tcase_add_test(tc, html_links_only_good_traces);
+	tcase_add_test(tc, junit_attaches_only_good_traces);
 	return s;
 }
 

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The first byte that is not white space (after a UTF-8 byte order mark),
@@ -47,11 +48,30 @@ static int check_input(const char *path, char *err, size_t errlen)
 	return -EINVAL;
 }
 
+/* The absolute directory of path (which exists), malloc'd; NULL when it
+ * cannot be had. */
+static char *dir_of(const char *path)
+{
+	char *real = realpath(path, NULL);
+	char *slash = real ? strrchr(real, '/') : NULL;
+	if (slash)
+		slash[slash == real ? 1 : 0] = 0; /* "/results.json" is in "/" */
+	return real;
+}
+
 int report_view_read(const char *path, struct report_view *v, char *err, size_t errlen)
 {
 	memset(v, 0, sizeof *v);
 	int rc = check_input(path, err, errlen);
 	if (rc)
 		return rc;
-	return report_view_from_json(path, v, err, errlen);
+	rc = report_view_from_json(path, v, err, errlen);
+	if (rc)
+		return rc;
+	/* A run's traces lie beside its report.html, which `run -o DIR` puts
+	 * beside results.json: a trace the file names is attached from
+	 * there (junit.xml; the name itself must be one a run gives,
+	 * report_trace_ok). Without the directory nothing is attached. */
+	v->trace_dir = dir_of(path);
+	return 0;
 }

@@ -52,8 +52,8 @@ for h in 1 2; do
   expect_grep "\"command\": \"$bin run " "$TMP/fetched/board-$h/results.json"
 done
 F="$TMP/fleet"
-expect_grep '<th><a href="\.\./fetched/board-1/report\.html">lab-rack1-a</a></th>' "$F/fleet.html"
-expect_grep '<th><a href="\.\./fetched/board-2/report\.html">lab-rack1-b</a></th>' "$F/fleet.html"
+expect_grep '<th><a href="\./\.\./fetched/board-1/report\.html">lab-rack1-a</a></th>' "$F/fleet.html"
+expect_grep '<th><a href="\./\.\./fetched/board-2/report\.html">lab-rack1-b</a></th>' "$F/fleet.html"
 validate_junit "$F/junit.xml" --tests 4
 expect_grep '<testsuite name="lab-rack1-a" ' "$F/junit.xml"
 expect_grep '<testsuite name="lab-rack1-b" ' "$F/junit.xml"

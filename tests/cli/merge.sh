@@ -55,9 +55,9 @@ expect_grep "<testsuite name=\"$(sed 's/[().]/\\&/g' <<<"$HOST_A")\" " "$F/junit
 
 # fleet.html: a column per host, linked to the host's report.html when
 # there is one beside its results.json; the limited figure, the spread
-expect_grep "<th><a href=\"\.\./a/report\.html\">$(sed 's/[().]/\\&/g' <<<"$HOST_A")</a></th>" "$F/fleet.html"
+expect_grep "<th><a href=\"\./\.\./a/report\.html\">$(sed 's/[().]/\\&/g' <<<"$HOST_A")</a></th>" "$F/fleet.html"
 expect_grep '<th>board-b</th>' "$F/fleet.html"
-expect_grep '<th><a href="\.\./c/report\.html">board-c</a></th>' "$F/fleet.html"
+expect_grep '<th><a href="\./\.\./c/report\.html">board-c</a></th>' "$F/fleet.html"
 expect_grep '<td class="fail">FAIL [0-9.]+ ([nm]|µ)?s</td>' "$F/fleet.html"
 expect_grep '<td class="error">ERROR</td>' "$F/fleet.html"
 expect_grep '<td class="absent">-</td>' "$F/fleet.html"
@@ -100,7 +100,7 @@ expect_grep 'a fleet report of rtconform merge' "$TMP/out"
 expect_status 3 "$RTC" merge "$TMP/c/results.json" "$TMP/b/results.json" "$TMP/c/results.json" -o "$TMP/dup"
 expect_grep "^rtconform merge: warning: $TMP/c/results.json: host board-c was merged before from $TMP/c/results.json; kept apart as board-c#2$" "$TMP/out"
 expect_grep '<testsuite name="board-c#2" ' "$TMP/dup/junit.xml"
-expect_grep '<th><a href="\.\./c/report\.html">board-c#2</a></th>' "$TMP/dup/fleet.html"
+expect_grep '<th><a href="\./\.\./c/report\.html">board-c#2</a></th>' "$TMP/dup/fleet.html"
 expect_grep 'host board-c appears more than once' "$TMP/dup/fleet.html"
 python3 -c '
 import json, sys

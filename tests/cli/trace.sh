@@ -2,8 +2,11 @@
 # Trace on breach: <trace/> and run --trace. A breach saves trace-<ID>.txt
 # (beside report.html; trace-<ID>~2.txt for a second requirement of that
 # id) with the marker and the scheduler's events and every report links it; no
-# breach, no file; without privilege the requirement is measured and every
-# report says why there is no trace; a bad <trace/> is refused (exit 2).
+# breach, no file; results.json and summary.txt name it by its name,
+# report.html links it ("./" and the name) and junit.xml attaches it by its
+# absolute path, also when `report` renders them again from results.json;
+# without privilege the requirement is measured and every report says why
+# there is no trace; a bad <trace/> is refused (exit 2).
 # The machine's tracing state (whether tracefs is mounted, the top-level
 # tracing_on, current_tracer, set_event, buffer size, the instances) is
 # compared before and after every run, including an interrupt, a timeout
@@ -78,15 +81,21 @@ run_breach() {
   expect_grep 'trace: tripped by (per-op|wakeup) .* &gt; 1 ns in run 1' "$d/junit.xml"
   expect_grep 'trace: armed, not tripped' "$d/junit.xml"
   validate_junit "$d/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 0
-  expect_grep "\"trace\": \"$t\"" "$d/results.json"
+  expect_grep '"trace": "trace-BREACH.txt"' "$d/results.json"
   expect_grep '"trace_note": "trace: tripped by' "$d/results.json"
-  expect_grep 'href="trace-BREACH.txt"' "$d/report.html"
-  expect_grep "BREACH trace file: $t" "$d/summary.txt"
+  expect_grep 'href="\./trace-BREACH\.txt"' "$d/report.html"
+  expect_grep "BREACH trace file: trace-BREACH\.txt\$" "$d/summary.txt"
   expect_grep 'QUIET trace: armed, not tripped' "$d/summary.txt"
-  # rtconform report renders the trace from results.json again
-  expect_status 0 "$RTC" report "$d/results.json" --summary "$TMP/again.txt" --html "$TMP/again.html"
-  expect_grep "BREACH trace file: $t" "$TMP/again.txt"
-  expect_grep 'href="trace-BREACH.txt"' "$TMP/again.html"
+  [ "$("$JUNIT_PY" "$JUNIT_CHECK" "$d/junit.xml" --attachments)" = "$t" ] \
+    && ok "the JUnit Attachments plugin would archive $t alone" \
+    || fail "the JUnit Attachments plugin would not archive $t alone"
+  # rtconform report renders the trace from results.json again, and
+  # attaches it from the directory of the results.json it reads
+  expect_status 0 "$RTC" report "$d/results.json" --summary "$TMP/again.txt" --html "$TMP/again.html" \
+    --junit "$TMP/again.xml"
+  expect_grep "BREACH trace file: trace-BREACH\.txt\$" "$TMP/again.txt"
+  expect_grep 'href="\./trace-BREACH\.txt"' "$TMP/again.html"
+  expect_grep "^\[\[ATTACHMENT\|$t\]\]\$" "$TMP/again.xml"
 }
 
 # 1. A breach, and a trace that is armed but never trips, as the machine is.
@@ -133,8 +142,8 @@ expect_state "run --trace"
 
 # 3b. Two files with the same id, report.html and junit.xml in different
 # directories: each trace gets its own file (the second trace-X.1~2.txt),
-# beside report.html, which links it by name; junit.xml and results.json
-# name each requirement's own trace by its absolute path.
+# beside report.html, which links it by name, as results.json names it;
+# junit.xml attaches each requirement's own trace by its absolute path.
 for f in a b; do
   cat >"$TMP/dup-$f.xml" <<XML
 <requirements xmlns="urn:rtconform:requirements:1" name="dup-$f">
@@ -150,8 +159,8 @@ h="$(realpath "$TMP/dup/h")"
 for t in trace-X.1.txt 'trace-X.1~2.txt'; do
   expect_grep 'rtconform breach: requirement X.1 ' "$h/$t"
   expect_grep "^\[\[ATTACHMENT\|$h/$t\]\]\$" "$TMP/dup/j/junit.xml"
-  expect_grep "\"trace\": \"$h/$t\"" "$TMP/dup/results.json"
-  expect_grep "href=\"$t\"" "$TMP/dup/h/report.html"
+  expect_grep "\"trace\": \"$t\"" "$TMP/dup/results.json"
+  expect_grep "href=\"\./$t\"" "$TMP/dup/h/report.html"
 done
 [ -z "$(ls "$TMP/dup/j" "$TMP/dup" | grep '^trace-')" ] && ok "every trace is beside report.html" || fail "a trace not beside report.html"
 # in file order: a's requirement has the first name, b's the second

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* link.c - links and attachments of the reports; see link.h. */
+#include "reports/link.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/utf8.h"
+#include "harness/trace.h"
+
+bool report_trace_ok(const char *trace)
+{
+	return trace && trace_name_is_ours(trace);
+}
+
+/* RFC 3986 section 2.3, and '/' between the segments. */
+static bool href_plain(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+}
+
+char *report_href(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	if (!path || !path[0] || path[0] == '/')
+		return NULL;
+	char *out = malloc(2 + strlen(path) * 3 + 1);
+	if (!out)
+		return NULL;
+	/* "./" first: whatever the path begins with, a browser takes it as a
+	 * path below the page's directory, never as a scheme ("javascript:")
+	 * or a host ("//example"). */
+	size_t o = 0;
+	out[o++] = '.';
+	out[o++] = '/';
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (href_plain(*p)) {
+			out[o++] = (char)*p;
+		} else {
+			out[o++] = '%';
+			out[o++] = hex[*p >> 4];
+			out[o++] = hex[*p & 15];
+		}
+	}
+	out[o] = 0;
+	return out;
+}
+
+#define ATTACHMENT_MARK "[[ATTACHMENT|"
+
+char *report_junit_defuse(const char *text)
+{
+	const size_t ml = strlen(ATTACHMENT_MARK);
+	size_t n = strlen(text), marks = 0;
+	for (const char *p = text; *p; p++)
+		marks += strncasecmp(p, ATTACHMENT_MARK, ml) == 0;
+	char *out = malloc(n + marks + 1);
+	if (!out)
+		return NULL;
+	size_t o = 0;
+	for (const char *p = text; *p; p++) {
+		out[o++] = *p;
+		/* A blank between the brackets: Jenkins' plugin and GitLab look
+		 * for the marker exactly, anywhere in a line. */
+		if (strncasecmp(p, ATTACHMENT_MARK, ml) == 0)
+			out[o++] = ' ';
+	}
+	out[o] = 0;
+	return out;
+}
+
+/* Whether path may go into an attachment line as it is: absolute, the
+ * same bytes once in the XML (invalid UTF-8 would become U+FFFD, another
+ * path), and read whole by the plugin, whose pattern ends a line at CR,
+ * LF, U+0085, U+2028 and U+2029 (Java's '.'), takes the text up to the
+ * last "]]" of the line and cuts it at the first '|'. */
+static bool attachable(const char *path)
+{
+	const unsigned char *p = (const unsigned char *)path;
+	size_t n = strlen(path);
+	if (path[0] != '/' || strstr(path, "]]"))
+		return false;
+	while (n) {
+		uint32_t cp;
+		size_t len = utf8_decode(p, n, &cp);
+		if (!len || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 ||
+		    cp == 0x2029 || cp == '|')
+			return false;
+		p += len;
+		n -= len;
+	}
+	return true;
+}
+
+void report_junit_system_out(struct xw *x, const char *text, const char *dir,
+			     const char *trace)
+{
+	char *body = report_junit_defuse(text ? text : "");
+	char *path = NULL, *line = NULL;
+	if (!body) {
+		x->failed = true; /* a part would be missing: never a quiet gap */
+		return;
+	}
+	if (dir && report_trace_ok(trace)) {
+		size_t dl = strlen(dir);
+		if (asprintf(&path, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", trace) < 0) {
+			path = NULL;
+			x->failed = true;
+		}
+	}
+	/* On a line of its own, as the plugin expects. */
+	if (path && attachable(path) &&
+	    asprintf(&line, "%s%s" ATTACHMENT_MARK "%s]]\n", body,
+		     body[0] && body[strlen(body) - 1] != '\n' ? "\n" : "", path) < 0) {
+		line = NULL;
+		x->failed = true;
+	}
+	const char *all = line ? line : body;
+	if (all[0]) {
+		xw_start(x, "system-out");
+		xw_text(x, all);
+		xw_end(x);
+	}
+	free(line);
+	free(path);
+	free(body);
+}
