@@ -6,7 +6,8 @@
  * reals with the fewest digits that read back as the same double
  * (numfmt_fmt_shortest, as results.json: 28252.3625, not 28252.362499999999),
  * counts as integers. Text fields follow RFC 4180 (quoted when they hold a comma,
- * a quote or a line break; quotes doubled), lines end in LF, and no piece
+ * a semicolon, a quote or a line break, or were defused; quotes doubled),
+ * lines end in LF, and no piece
  * of one is left that a spreadsheet would take for a formula
  * (report_csv_text_cell).
  */
@@ -46,30 +47,41 @@ static bool cell_break(char c)
 	return c == ',' || c == ';' || c == '\n' || c == '\r';
 }
 
+/* Walking a text field one character c at a time, with *start true at the
+ * beginning of a piece: true when c would begin a formula (or is a tab or CR
+ * a spreadsheet may strip before one), so it needs a ' before it. Blanks
+ * and quotes in front count for nothing: a reader that trims them, or reads
+ * a quoted piece, skips them. */
+static bool formula_at(bool *start, char c)
+{
+	bool danger = *start && strchr("=+-@\t\r", c) != NULL;
+	if (cell_break(c))
+		*start = true;
+	else if (c != ' ' && c != '"')
+		*start = false;
+	return danger;
+}
+
 /* A text field as report_csv_text_cell gives it, written to f. Numbers
  * the tool writes itself (put_real, put_count) never go through it: they
- * stay numbers ("-12.5"). */
+ * stay numbers ("-12.5"). Quoted (RFC 4180) when it holds a comma, a
+ * semicolon, a quote or a line break, or a piece of it was defused: a
+ * spreadsheet splitting on ',' or on ';' then reads it as one cell. */
 static void put_text(FILE *f, const char *s)
 {
-	bool quote = strpbrk(s, ",\"\r\n") != NULL;
+	bool quote = strpbrk(s, ",;\"\r\n") != NULL;
 	bool start = true;
+	for (const char *p = s; *p && !quote; p++)
+		quote = formula_at(&start, *p);
 	if (quote)
 		fputc('"', f);
+	start = true;
 	for (const char *p = s; *p; p++) {
-		/* A piece a spreadsheet would read as a formula (or a tab or
-		 * CR it may strip before one) gets a ' before its first
-		 * character. Blanks and quotes in front count for nothing: a
-		 * reader that trims them, or reads a quoted piece, skips
-		 * them. */
-		if (start && strchr("=+-@\t\r", *p))
+		if (formula_at(&start, *p))
 			fputc('\'', f);
-		if (*p == '"' && quote)
+		if (*p == '"')
 			fputc('"', f);
 		fputc(*p, f);
-		if (cell_break(*p))
-			start = true;
-		else if (*p != ' ' && *p != '"')
-			start = false;
 	}
 	if (quote)
 		fputc('"', f);

@@ -366,7 +366,7 @@ START_TEST(hostile_ids)
 	free(nos->id);
 	nos->id = strdup("=SUM(A1)");
 	render(&v, &c);
-	ck_assert_ptr_nonnull(strstr(file_named(&c, REPORT_CSV_INDEX)->data, ",'=SUM(A1),"));
+	ck_assert_ptr_nonnull(strstr(file_named(&c, REPORT_CSV_INDEX)->data, ",\"'=SUM(A1)\","));
 	ck_assert_ptr_nonnull(strstr(file_named(&c, "_SUM_A1_.per-op.csv")->data, "lo_ns"));
 	report_csv_free(&c);
 	report_view_free(&v);
@@ -404,13 +404,14 @@ START_TEST(text_cells_start_no_formula)
 	} cases[] = {
 		{ "SEM-RT.1", "SEM-RT.1" },         /* a '-' inside is no start */
 		{ "a+b@c", "a+b@c" },
-		{ "=SUM(A1)", "'=SUM(A1)" },
-		{ "-2+3", "'-2+3" },
-		{ "+1", "'+1" },
-		{ "@cmd", "'@cmd" },
-		{ "\tx", "'\tx" },
-		{ "x;=1+1;y", "x;'=1+1;y" },         /* unquoted: no ',' */
-		{ "x; @y", "x; '@y" },              /* blanks do not hide a start */
+		{ "a;b", "\"a;b\"" },           /* a ';' alone: quoted, nothing defused */
+		{ "=SUM(A1)", "\"'=SUM(A1)\"" },
+		{ "-2+3", "\"'-2+3\"" },
+		{ "+1", "\"'+1\"" },
+		{ "@cmd", "\"'@cmd\"" },
+		{ "\tx", "\"'\tx\"" },
+		{ "x;=1+1;y", "\"x;'=1+1;y\"" },   /* quoted: one cell under ';' too */
+		{ "x; @y", "\"x; '@y\"" },          /* blanks do not hide a start */
 		{ "a,-2", "\"a,'-2\"" },
 		{ "x;\"=1\"", "\"x;\"\"'=1\"\"\"" }, /* nor does a quote */
 		{ "a\r=b", "\"a\r'=b\"" },

@@ -161,7 +161,7 @@ PY
     || { fail "$c: CSV names or cells:"; diag <"$TMP/check"; }
 done
 [ -s "$TMP/csv-id-dash/_2_3.per-op.csv" ] && ok "id -2+3 gives _2_3.per-op.csv" || fail "no _2_3.per-op.csv for id -2+3"
-expect_grep "^_2_3\.per-op\.csv,cli-pass,'-2\+3,per-op," "$TMP/csv-id-dash/index.csv"
-expect_grep "^x__1_1_y\.per-op\.csv,cli-pass,x;'=1\+1;y,per-op," "$TMP/csv-id-formula/index.csv"
-expect_grep "^'@SUM\(1\+1\)\*cmd\|' /C calc'!A0,PP-OTHER,per-op,batch,1," "$TMP/csv-file-formula/runs.csv"
+expect_grep "^_2_3\.per-op\.csv,cli-pass,\"'-2\+3\",per-op," "$TMP/csv-id-dash/index.csv"
+expect_grep "^x__1_1_y\.per-op\.csv,cli-pass,\"x;'=1\+1;y\",per-op," "$TMP/csv-id-formula/index.csv"
+expect_grep "^\"'@SUM\(1\+1\)\*cmd\|' /C calc'!A0\",PP-OTHER,per-op,batch,1," "$TMP/csv-file-formula/runs.csv"
 finish
