@@ -181,6 +181,14 @@ prop() {
 # (300 s), so the stop always comes before the timeout. A run that starts
 # at once waits no longer for it.
 START_WAIT=120
+# RUN_WAIT: how long (s) a test waits for a whole run it started in the
+# background to write its reports: cli.robust's 1500 requirements took over
+# 60 s in the sanitizer build under ci/busy. END_WAIT: how long it waits for
+# a process to end once the event that ends it has come (SIGTERM to a run
+# blocked on its output, a supervisor's death for its worker); the event is
+# what is tested, how soon a loaded machine schedules the exit is not.
+RUN_WAIT=600
+END_WAIT=60
 now_us() { echo "${EPOCHREALTIME//[.,]/}"; }
 wait_for() {
   local what="$1" limit="$2"; shift 2

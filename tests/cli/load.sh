@@ -70,7 +70,7 @@ else fail "the load is not the leader of its own process group (leader '$leader'
 [ "$(ps -o pgid= -p "$pid" | tr -d ' ')" != "$leader" ] && ok "the load does not share rtconform's group" || fail "load shares rtconform's group"
 # group_of_3 : the load's group holds stress-ng and its two stressors
 group_of_3() { [ -n "$leader" ] && [ "$(pgrep -g "$leader" | wc -l)" -ge 3 ]; }
-wait_for "stress-ng's stressors to start in its group" 30 group_of_3 \
+wait_for "stress-ng's stressors to start in its group" "$START_WAIT" group_of_3 \
   || echo "    group $leader: $(pgrep -g "$leader" | wc -l) processes"
 wait "$pid"; st=$?
 [ "$st" = 0 ] && ok "load-ok: exit 0" || { fail "load-ok: exit $st"; sed 's/^/    /' "$TMP/out"; }

@@ -28,7 +28,7 @@ before_sets="$(tagged_sets)"
 "$RTC" run -o "$TMP/killed" "$TMP/sysv-long.xml" >"$TMP/killed.out" 2>&1 &
 sup=$!
 new_sets() { comm -13 <(echo "$before_sets") <(tagged_sets); }
-wait_for "the SysV set of the sysv-sem worker" 30 test -n "\$(new_sets)" || true
+wait_for "the SysV set of the sysv-sem worker" "$START_WAIT" test -n "\$(new_sets)" || true
 new="$(new_sets)"
 kill -KILL "$sup"
 wait "$sup" 2>/dev/null
@@ -186,10 +186,10 @@ mkfifo "$TMP/slow"
 "$RTC" run -o "$TMP/blocked" "$TMP/many.xml" >"$TMP/slow" 2>"$TMP/blocked.err" &
 pid=$!
 exec 7<"$TMP/slow" # open, never read
-wait_for "the reports of the blocked run" 60 test -s "$TMP/blocked/results.json" || true
+wait_for "the reports of the blocked run" "$RUN_WAIT" test -s "$TMP/blocked/results.json" || true
 kill -TERM "$pid" # the table's write is blocked, or about to be: the flag ends it either way
 gone() { ! kill -0 "$pid" 2>/dev/null; }
-wait_for "a run blocked on its stdout to end after SIGTERM" 10 gone || kill -KILL "$pid"
+wait_for "a run blocked on its stdout to end after SIGTERM" "$END_WAIT" gone || kill -KILL "$pid"
 wait "$pid"; st=$?
 exec 7<&-
 [ "$st" -eq 3 ] && ok "a blocked run after SIGTERM: exit 3" || fail "blocked run after SIGTERM: exit $st, expected 3"
@@ -222,7 +222,7 @@ for k in $(seq 0 39); do
   kill -KILL "$sup" 2>/dev/null
   wait "$sup" 2>/dev/null
   no_marked() { [ -z "$(marked_procs)" ]; }
-  if ! wait_for "the worker of killed supervisor $k to end" 10 no_marked; then
+  if ! wait_for "the worker of killed supervisor $k to end" "$END_WAIT" no_marked; then
     orphans=$((orphans + 1))
     for p in $(marked_procs); do kill -KILL "$p" 2>/dev/null; done
   fi
