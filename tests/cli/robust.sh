@@ -129,6 +129,20 @@ expect_grep 'junit.xml .* would overwrite the requirements file' "$TMP/out"
 [ ! -e "$TMP/coll" ] && ok "a run refused for overwriting its input leaves no new -o directory" || fail "a refused run left the new -o directory $TMP/coll behind"
 expect_status 2 "$RTC" run -o "$TMP/coll" --html /proc/nope/report.html "$TMP/in.xml"
 [ ! -e "$TMP/coll" ] && ok "an unwritable output leaves no new -o directory" || fail "an unwritable output left the new -o directory behind"
+# A directory made for an explicit output (--junit new/j.xml, and one
+# inside it for --summary) goes again when a later check refuses the run
+# (--lava is the requirements file); a directory that existed stays.
+expect_status 2 "$RTC" run -o "$TMP/coll" --junit "$TMP/new/j.xml" --summary "$TMP/new/sub/s.txt" \
+  --lava "$TMP/in.xml" "$TMP/in.xml"
+expect_grep '.-lava .*in.xml is the requirements file' "$TMP/out"
+[ ! -e "$TMP/new" ] && [ ! -e "$TMP/coll" ] && ok "a refused run leaves no directory made for --junit new/j.xml" \
+  || { fail "a refused run left a directory made for an explicit output:"; ls -R "$TMP/new" "$TMP/coll" 2>&1 | diag; }
+mkdir "$TMP/was"
+expect_status 2 "$RTC" run -o "$TMP/coll" --junit "$TMP/was/j.xml" --lava "$TMP/in.xml" "$TMP/in.xml"
+[ -d "$TMP/was" ] && [ -z "$(ls -A "$TMP/was")" ] && ok "a refused run keeps the directory of --junit that existed, empty" \
+  || fail "a refused run removed or filled the directory $TMP/was that existed"
+expect_status 2 "$RTC" report "$FIX/results/pass.json" --junit "$TMP/rnew/j.xml" --lava "$FIX/results/pass.json"
+[ ! -e "$TMP/rnew" ] && ok "a refused report leaves no directory made for --junit rnew/j.xml" || fail "a refused report left $TMP/rnew"
 cd - >/dev/null
 
 # Control characters from file names, titles and --only reach a person only
