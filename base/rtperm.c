@@ -32,70 +32,144 @@ bool rtperm_has_cap(int cap)
 	return rtperm_caps(&eff) && (eff >> cap & 1u);
 }
 
-/* The mount point of the cgroup v1 hierarchy that has the cpu controller,
- * from /proc/self/mountinfo ("... - cgroup cgroup rw,cpu,cpuacct"). */
-static bool cpu_mount(char *out, size_t len)
+/* Decode mountinfo's octal escapes (\040 space, \011 tab, \012 newline,
+ * \134 backslash: proc_pid_mountinfo(5)) in place; anything else stays. */
+static void unescape_octal(char *s)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[1024];
-	bool found = false;
-	while (f && !found && fgets(line, sizeof line, f)) {
-		char mnt[512], fstype[32], opts[256];
+	char *o = s;
+	for (const char *i = s; *i;) {
+		if (i[0] == '\\' && i[1] >= '0' && i[1] <= '3' && i[2] >= '0' && i[2] <= '7' &&
+		    i[3] >= '0' && i[3] <= '7') {
+			*o++ = (char)((i[1] - '0') << 6 | (i[2] - '0') << 3 | (i[3] - '0'));
+			i += 4;
+		} else {
+			*o++ = *i++;
+		}
+	}
+	*o = 0;
+}
+
+/* Is `list` (comma-separated) holding `word`? */
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = list; p;) {
+		if (strncmp(p, word, n) == 0 && (p[n] == ',' || p[n] == 0))
+			return true;
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	return false;
+}
+
+/* The group of `cgroup` (/proc/self/cgroup: "1:cpu,cpuacct:/some/group")
+ * in the hierarchy with the cpu controller, into grp. */
+static bool cpu_group_of(const char *cgroup, char *grp, size_t len)
+{
+	for (const char *line = cgroup; line && *line;) {
+		const char *eol = strchr(line, '\n');
+		size_t n = eol ? (size_t)(eol - line) : strlen(line);
+		const char *c1 = memchr(line, ':', n);
+		const char *c2 = c1 ? memchr(c1 + 1, ':', n - (size_t)(c1 + 1 - line)) : NULL;
+		char ctl[256];
+		if (c2 && (size_t)(c2 - c1 - 1) < sizeof ctl) {
+			memcpy(ctl, c1 + 1, (size_t)(c2 - c1 - 1));
+			ctl[c2 - c1 - 1] = 0;
+			if (has_word(ctl, "cpu")) {
+				snprintf(grp, len, "%.*s", (int)(n - (size_t)(c2 + 1 - line)), c2 + 1);
+				return true;
+			}
+		}
+		line = eol ? eol + 1 : NULL;
+	}
+	return false;
+}
+
+/* The part of group `grp` below a mount whose root is `root` ("" for the
+ * mount itself), or NULL when grp is not at or below root. */
+static const char *below_root(const char *grp, const char *root)
+{
+	size_t n = strlen(root);
+	if (strcmp(root, "/") == 0)
+		return strcmp(grp, "/") == 0 ? "" : grp;
+	if (strncmp(grp, root, n) != 0 || (grp[n] != 0 && grp[n] != '/'))
+		return NULL;
+	return grp + n;
+}
+
+int rtperm_cgroup_file(const char *mountinfo, const char *cgroup, char *path, size_t len)
+{
+	char grp[512];
+	if (!cpu_group_of(cgroup, grp, sizeof grp))
+		return RTPERM_CG_NONE;
+	int found = RTPERM_CG_NONE;
+	char line[2048];
+	for (const char *p = mountinfo; p && *p && found != RTPERM_CG_FOUND;) {
+		const char *eol = strchr(p, '\n');
+		snprintf(line, sizeof line, "%.*s", (int)(eol ? eol - p : (long)strlen(p)), p);
+		p = eol ? eol + 1 : NULL;
+		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT ... - FSTYPE SOURCE OPTS" */
+		char root[512], mnt[512], fstype[32], opts[256];
 		const char *sep = strstr(line, " - ");
-		if (!sep || sscanf(line, "%*s %*s %*s %*s %511s", mnt) != 1 ||
+		if (!sep || sscanf(line, "%*s %*s %*s %511s %511s", root, mnt) != 2 ||
 		    sscanf(sep + 3, "%31s %*s %255s", fstype, opts) != 2 ||
-		    strcmp(fstype, "cgroup") != 0)
+		    strcmp(fstype, "cgroup") != 0 || !has_word(opts, "cpu"))
 			continue;
-		for (char *tok = strtok(opts, ","); tok && !found; tok = strtok(NULL, ","))
-			found = strcmp(tok, "cpu") == 0;
-		if (found)
-			snprintf(out, len, "%s", mnt);
+		unescape_octal(root);
+		unescape_octal(mnt);
+		const char *rest = below_root(grp, root);
+		if (!rest) {
+			snprintf(path, len, "this process's cgroup %s is outside the root %s of the "
+				 "cpu hierarchy mounted at %s: its cpu.rt_runtime_us cannot be "
+				 "reached from here", grp, root, mnt);
+			found = RTPERM_CG_UNREACHABLE;
+			continue;
+		}
+		snprintf(path, len, "%s%s%s/cpu.rt_runtime_us", strcmp(mnt, "/") == 0 ? "" : mnt,
+			 rest[0] && rest[0] != '/' ? "/" : "", rest);
+		found = RTPERM_CG_FOUND;
 	}
-	if (f)
-		fclose(f);
 	return found;
 }
 
-/* This process's cgroup path in the hierarchy with the cpu controller,
- * from /proc/self/cgroup ("1:cpu,cpuacct:/some/group"). */
-static bool cpu_cgroup(char *out, size_t len)
+/* All of a small /proc file as text (malloc'd), or NULL. */
+static char *read_text(const char *file)
 {
-	FILE *f = fopen("/proc/self/cgroup", "re");
-	char line[1024];
-	bool found = false;
-	while (f && !found && fgets(line, sizeof line, f)) {
-		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-		if (!c2)
-			continue;
-		*c2 = 0;
-		c2[1 + strcspn(c2 + 1, "\n")] = 0;
-		for (char *tok = strtok(c1 + 1, ","); tok && !found; tok = strtok(NULL, ","))
-			found = strcmp(tok, "cpu") == 0;
-		if (found)
-			snprintf(out, len, "%s", c2 + 1);
+	FILE *f = fopen(file, "re");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *m = open_memstream(&buf, &size);
+	char chunk[4096];
+	size_t n;
+	while (m && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		fwrite(chunk, 1, n, m);
+	fclose(f);
+	if (!m || fclose(m) != 0) {
+		free(buf);
+		return NULL;
 	}
-	if (f)
-		fclose(f);
-	return found;
+	return buf;
 }
 
-bool rtperm_cgroup_runtime(long long *runtime_us, char *path, size_t len)
+int rtperm_cgroup_runtime(long long *runtime_us, char *path, size_t len)
 {
-	char mnt[512], grp[512];
-	if (!cpu_mount(mnt, sizeof mnt) || !cpu_cgroup(grp, sizeof grp))
-		return false;
-	snprintf(path, len, "%s%s%s/cpu.rt_runtime_us", mnt, grp[0] == '/' ? "" : "/",
-		 strcmp(grp, "/") == 0 ? "" : grp);
+	char *mi = read_text("/proc/self/mountinfo"), *cg = read_text("/proc/self/cgroup");
+	int where = mi && cg ? rtperm_cgroup_file(mi, cg, path, len) : RTPERM_CG_NONE;
+	free(mi);
+	free(cg);
+	if (where != RTPERM_CG_FOUND)
+		return where;
 	FILE *f = fopen(path, "re");
 	char buf[64];
 	bool ok = f && fgets(buf, sizeof buf, f);
 	if (f)
 		fclose(f);
-	if (!ok)
-		return false;
-	char *end;
-	*runtime_us = strtoll(buf, &end, 10);
-	return end != buf;
+	char *end = buf;
+	if (ok)
+		*runtime_us = strtoll(buf, &end, 10);
+	return ok && end != buf ? RTPERM_CG_FOUND : RTPERM_CG_NONE;
 }
 
 void rtperm_task_read(struct rtperm_task *t)

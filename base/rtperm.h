@@ -21,12 +21,30 @@ bool rtperm_caps(unsigned long long *eff);
 /* Whether capability `cap` is effective; false also when unknown. */
 bool rtperm_has_cap(int cap);
 
+/* Where the calling process's RT group scheduling file is. */
+enum {
+	RTPERM_CG_NONE = 0,        /* no cgroup v1 hierarchy with the cpu controller */
+	RTPERM_CG_FOUND = 1,       /* path is its cpu.rt_runtime_us */
+	RTPERM_CG_UNREACHABLE = 2, /* path says why it cannot be reached */
+};
+
+/* The cpu.rt_runtime_us of the group that `cgroup` (the text of
+ * /proc/self/cgroup) puts the process in, from `mountinfo` (the text of
+ * /proc/self/mountinfo): a pure function, for tests. A cgroup v1 mount of
+ * the cpu hierarchy shows the part of it at or below its root (field 4,
+ * "/docker/abc" in a container), so the group maps to the mount point plus
+ * the group's path below that root; a group outside every such mount's
+ * root cannot be reached (RTPERM_CG_UNREACHABLE, path saying so). Mount
+ * points and roots are decoded (\040 is a space). */
+int rtperm_cgroup_file(const char *mountinfo, const char *cgroup, char *path, size_t len);
+
 /* RT group scheduling: the cpu.rt_runtime_us of the calling process's
- * cgroup (cgroup v1 "cpu" controller). Returns true and fills runtime_us
+ * cgroup (cgroup v1 "cpu" controller). RTPERM_CG_FOUND with runtime_us
  * (-1: unlimited) and path (the file read) when the kernel has RT group
- * scheduling and the file could be read; false otherwise (no such
- * controller or file: the cgroup cannot be what refused). */
-bool rtperm_cgroup_runtime(long long *runtime_us, char *path, size_t len);
+ * scheduling and the file could be read; RTPERM_CG_UNREACHABLE with path
+ * saying why the group's file is out of reach; RTPERM_CG_NONE otherwise
+ * (no such controller or file: the cgroup cannot be what refused). */
+int rtperm_cgroup_runtime(long long *runtime_us, char *path, size_t len);
 
 /* ---- where an exec'd helper's capabilities come from ----
  *

@@ -165,6 +165,33 @@ char *cli_canonical_path(const char *path);
 /* "dir/name", malloc'd; NULL when out of memory. */
 char *cli_join_path(const char *dir, const char *name);
 
+/* ---- directories the output checks make ----
+ *
+ * Checking an output before anything is measured or read creates its
+ * missing directory (one level: report_check_writable, the --csv check). A
+ * command refused after that removes again what its checks made: only a
+ * directory that was not there before them, and only while empty (rmdir),
+ * so nothing of anyone else's goes, and never a directory that existed. */
+#define CLI_MADE_DIRS_MAX 8
+struct cli_made_dirs {
+	char *dir[CLI_MADE_DIRS_MAX];
+	size_t n;
+};
+
+/* Just before the check that may create it: note `dir` if it does not
+ * exist (yet). */
+void cli_made_dirs_note(struct cli_made_dirs *m, const char *dir);
+
+/* The same for the directory of the output file `path`. */
+void cli_made_dirs_note_parent(struct cli_made_dirs *m, const char *path);
+
+/* The command is refused: remove what was noted, newest first (a
+ * directory made inside another goes before it); then forget it. */
+void cli_made_dirs_undo(struct cli_made_dirs *m);
+
+/* The command goes on: forget what was noted, removing nothing. */
+void cli_made_dirs_free(struct cli_made_dirs *m);
+
 /* ---- the CSV export (--csv DIR of run and report) ---- */
 
 /* A file a command reads or writes, and what a message calls it. */

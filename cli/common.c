@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "base/termsafe.h"
 #include "base/units.h"
@@ -204,6 +205,41 @@ char *cli_join_path(const char *dir, const char *name)
 	if (s)
 		snprintf(s, len, "%s/%s", dir, name);
 	return s;
+}
+
+void cli_made_dirs_note(struct cli_made_dirs *m, const char *dir)
+{
+	struct stat st;
+	if (m->n >= CLI_MADE_DIRS_MAX || lstat(dir, &st) == 0 || errno != ENOENT)
+		return;
+	char *copy = strdup(dir);
+	if (copy) /* out of memory: the directory is left, nothing worse */
+		m->dir[m->n++] = copy;
+}
+
+void cli_made_dirs_note_parent(struct cli_made_dirs *m, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash || slash == path)
+		return; /* "." or "/": there already */
+	char *dir = strndup(path, (size_t)(slash - path));
+	if (dir)
+		cli_made_dirs_note(m, dir);
+	free(dir);
+}
+
+void cli_made_dirs_undo(struct cli_made_dirs *m)
+{
+	for (size_t i = m->n; i-- > 0;)
+		rmdir(m->dir[i]); /* fails, as it should, when not empty */
+	cli_made_dirs_free(m);
+}
+
+void cli_made_dirs_free(struct cli_made_dirs *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->dir[i]);
+	m->n = 0;
 }
 
 int cli_need_helpers(const char *cmd, const struct cli_ctx *ctx)

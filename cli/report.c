@@ -98,8 +98,10 @@ static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS],
 	return EXIT_USAGE;
 }
 
-/* No output may overwrite the input or another output. */
-static int check_outputs(const char *input, const char *const out[REPORT_NKINDS])
+/* No output may overwrite the input or another output; the directories
+ * the checks may create are noted in made. */
+static int check_outputs(const char *input, const char *const out[REPORT_NKINDS],
+			 struct cli_made_dirs *made)
 {
 	char err[700];
 	char *canon[REPORT_NKINDS] = { NULL };
@@ -120,6 +122,8 @@ static int check_outputs(const char *input, const char *const out[REPORT_NKINDS]
 					     "(%s)", kind_option[j], kind_option[k], out[k]);
 				rc = EXIT_USAGE;
 			}
+		if (!rc)
+			cli_made_dirs_note_parent(made, out[k]);
 		if (!rc && report_check_writable(out[k], err, sizeof err) != 0) {
 			termsafe_println(stderr, "rtconform report: %s", err);
 			rc = EXIT_USAGE;
@@ -134,16 +138,20 @@ static int check_outputs(const char *input, const char *const out[REPORT_NKINDS]
 /* --csv DIR (cli_check_csv_dir) and --lava FILE (cli_check_output_file)
  * beside the input and the other outputs. */
 static int check_extra(const char *input, const char *const out[REPORT_NKINDS],
-		       const struct extra_out *x)
+		       const struct extra_out *x, struct cli_made_dirs *made)
 {
 	struct cli_file f[REPORT_NKINDS + 1] = { { input, "the input" } };
 	for (int k = 0; k < REPORT_NKINDS; k++)
 		f[k + 1] = (struct cli_file){ out[k], kind_option[k] };
 	int rc = 0;
-	if (x->csv)
+	if (x->csv) {
+		cli_made_dirs_note(made, x->csv);
 		rc = cli_check_csv_dir("report", x->csv, f, REPORT_NKINDS + 1);
-	if (!rc && x->lava)
+	}
+	if (!rc && x->lava) {
+		cli_made_dirs_note_parent(made, x->lava);
 		rc = cli_check_output_file("report", "--lava", x->lava, f, REPORT_NKINDS + 1);
+	}
 	return rc;
 }
 
@@ -163,11 +171,15 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 		termsafe_println(stderr, "rtconform report: %s", err);
 		return EXIT_USAGE;
 	}
-	if ((rc = check_outputs(argv[optind], out)) != 0 ||
-	    (rc = check_extra(argv[optind], out, &x)) != 0) {
+	/* A directory the checks made is removed again when one refuses. */
+	struct cli_made_dirs made = { .n = 0 };
+	if ((rc = check_outputs(argv[optind], out, &made)) != 0 ||
+	    (rc = check_extra(argv[optind], out, &x, &made)) != 0) {
+		cli_made_dirs_undo(&made);
 		report_view_free(&v);
 		return rc;
 	}
+	cli_made_dirs_free(&made);
 	for (int k = 0; k < REPORT_NKINDS; k++)
 		if (out[k] && report_write((enum report_kind)k, &v, out[k], err, sizeof err) != 0) {
 			termsafe_println(stderr, "rtconform report: %s", err);

@@ -317,25 +317,32 @@ static struct cli_file *other_files(const struct run_args *a, char *const out_pa
 }
 
 /* --csv DIR (cli_check_csv_dir) and --lava FILE (cli_check_output_file)
- * beside the reports and the requirements files. */
+ * beside the reports and the requirements files; the directories they
+ * may create are noted in made. */
 static int check_extra_outputs(const struct run_args *a, char *const out_path[REPORT_NKINDS],
-			       struct req_file **files, size_t nfiles)
+			       struct req_file **files, size_t nfiles, struct cli_made_dirs *made)
 {
 	struct cli_file *f = other_files(a, out_path, files, nfiles);
 	if (!f)
 		return EXIT_USAGE;
 	int rc = 0;
-	if (a->csv_dir)
+	if (a->csv_dir) {
+		cli_made_dirs_note(made, a->csv_dir);
 		rc = cli_check_csv_dir("run", a->csv_dir, f, REPORT_NKINDS + nfiles);
-	if (!rc && a->lava)
+	}
+	if (!rc && a->lava) {
+		cli_made_dirs_note_parent(made, a->lava);
 		rc = cli_check_output_file("run", "--lava", a->lava, f, REPORT_NKINDS + nfiles);
+	}
 	free(f);
 	return rc;
 }
 
 /* Each report's path, checked writable before anything is measured. 0, or
  * EXIT_USAGE after saying why; out_path[] is filled as far as it got. A
- * report directory this made is removed again when the run cannot go on. */
+ * directory these checks made (the -o directory, an explicit output's
+ * such as --junit d/j.xml's d, the --csv directory) is removed again when
+ * the run cannot go on (cli_made_dirs). */
 static int prepare_outputs(const struct run_args *a, char *out_path[REPORT_NKINDS],
 			   struct req_file **files, size_t nfiles)
 {
@@ -349,22 +356,20 @@ static int prepare_outputs(const struct run_args *a, char *out_path[REPORT_NKIND
 		}
 	}
 	int rc = check_collisions(a, out_path, files, nfiles);
-	struct stat st;
-	bool dir_was_there = stat(a->outdir, &st) == 0;
+	struct cli_made_dirs made = { .n = 0 };
 	for (int k = 0; k < REPORT_NKINDS && !rc; k++) {
+		cli_made_dirs_note_parent(&made, out_path[k]);
 		if (report_check_writable(out_path[k], err, sizeof err) != 0) {
 			termsafe_println(stderr, "rtconform run: %s", err);
 			rc = EXIT_USAGE;
 		}
 	}
-	bool csv_was_there = !a->csv_dir || stat(a->csv_dir, &st) == 0;
 	if (!rc)
-		rc = check_extra_outputs(a, out_path, files, nfiles);
-	/* Only if empty: nothing of anyone else's goes. */
-	if (rc && !csv_was_there)
-		rmdir(a->csv_dir);
-	if (rc && !dir_was_there)
-		rmdir(a->outdir);
+		rc = check_extra_outputs(a, out_path, files, nfiles, &made);
+	if (rc)
+		cli_made_dirs_undo(&made);
+	else
+		cli_made_dirs_free(&made);
 	return rc;
 }
 

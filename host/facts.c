@@ -383,7 +383,7 @@ static void collect_privileges(struct host_privileges *p)
 	p->cap_sys_nice = p->caps_known && (eff >> RTPERM_CAP_SYS_NICE & 1u);
 	p->cap_ipc_lock = p->caps_known && (eff >> RTPERM_CAP_IPC_LOCK & 1u);
 	p->rt_group_known = rtperm_cgroup_runtime(&p->rt_group_runtime_us, p->rt_group_file,
-						  sizeof p->rt_group_file);
+						  sizeof p->rt_group_file) == RTPERM_CG_FOUND;
 }
 
 enum host_thp_mode host_thp_mode_of(const char *line)

@@ -78,7 +78,7 @@ static int shm_sems(char (*names)[64], int max)
 }
 
 /* SysV semaphore ids present now (from /proc/sysvipc/sem), up to max. The
- * probe's sets have 2 semaphores and mode 0600. */
+ * probe's sets have 6 semaphores (2 and the maker's stamp) and mode 0600. */
 static int sysv_ids(int *ids, int max)
 {
 	FILE *f = fopen("/proc/sysvipc/sem", "r");
@@ -94,7 +94,7 @@ static int sysv_ids(int *ids, int max)
 		int id, nsems;
 		unsigned perms;
 		if (sscanf(line, "%ld %d %o %d", &key, &id, &perms, &nsems) == 4 &&
-		    nsems == 2 && (perms & 0777) == 0600)
+		    nsems == 6 && (perms & 0777) == 0600)
 			ids[n++] = id;
 	}
 	fclose(f);
@@ -328,13 +328,24 @@ START_TEST(cleanup_removes_leftovers)
 	struct result_shm *res = result_alloc_for(&p->decl, 0, &bytes);
 	ck_assert_ptr_nonnull(res);
 
-	/* What a worker killed mid-run leaves: a set under its recorded key
-	 * (rtconform's form: its tag 0x1b5 in bits 22-30, the worker's pid
-	 * below) and two named semaphores not yet unlinked. */
+	/* A set under a recorded key whose id the worker never recorded (it
+	 * found the key taken by another program) is not the worker's: left. */
 	key_t key = (key_t)((0x1b5u << 22) | ((unsigned)getpid() & 0x3fffffu));
-	int id = semget(key, 2, IPC_CREAT | IPC_EXCL | 0600);
+	int other = semget(key, 6, IPC_CREAT | IPC_EXCL | 0600);
+	ck_assert_msg(other >= 0, "semget: %s", strerror(errno));
+	res->cleanup.ids[IPC_CLEANUP_SYSV_KEY] = key;
+	p->cleanup(res);
+	ck_assert_msg(semget(key, 0, 0) == other, "another program's set was removed");
+	semctl(other, 0, IPC_RMID);
+
+	/* What a worker killed mid-run leaves: a set under its recorded key
+	 * (rtconform's form: its tag 0x1b5 in bits 22-30, a number from the
+	 * worker's pid below) with its recorded id, made (mode 0200) before
+	 * its stamp was written, and two named semaphores not yet unlinked. */
+	int id = semget(key, 6, IPC_CREAT | IPC_EXCL | 0200);
 	ck_assert_msg(id >= 0, "semget: %s", strerror(errno));
 	res->cleanup.ids[IPC_CLEANUP_SYSV_KEY] = key;
+	res->cleanup.ids[IPC_CLEANUP_SYSV_ID] = id;
 	for (int d = 0; d < 2; d++) {
 		snprintf(res->cleanup.names[d], sizeof res->cleanup.names[d],
 			 "/rtconform-%d-test%d", (int)getpid(), d);

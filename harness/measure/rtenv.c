@@ -101,7 +101,8 @@ static void explain_refusal(const char *pname, int priority, char *err, size_t l
 	long long runtime;
 	char path[600];
 	bool nice = rtperm_has_cap(RTPERM_CAP_SYS_NICE);
-	if (rtperm_cgroup_runtime(&runtime, path, sizeof path) && runtime == 0) {
+	int cg = rtperm_cgroup_runtime(&runtime, path, sizeof path);
+	if (cg == RTPERM_CG_FOUND && runtime == 0) {
 		snprintf(err, len,
 			 "%s priority %d refused (%s): this process's cgroup has no real-time "
 			 "runtime (%s is 0, RT group scheduling), which refuses real-time "
@@ -120,13 +121,17 @@ static void explain_refusal(const char *pname, int priority, char *err, size_t l
 			 pname, priority, strerror(EPERM), (unsigned long long)rl.rlim_cur,
 			 setcap, priority);
 	} else {
+		/* A group whose file is out of reach (a container's mount of
+		 * the hierarchy shows only part of it) may be the cause: say so. */
 		snprintf(err, len,
 			 "%s priority %d refused (%s) although this process %s: neither "
 			 "capabilities nor limits explain it (a security module, a seccomp "
-			 "filter or the cgroup's RT runtime may); nothing was measured under "
+			 "filter or the cgroup's RT runtime may%s%s); nothing was measured under "
 			 "another policy",
 			 pname, priority, strerror(EPERM),
-			 nice ? "has CAP_SYS_NICE" : "has an rtprio limit reaching the priority");
+			 nice ? "has CAP_SYS_NICE" : "has an rtprio limit reaching the priority",
+			 cg == RTPERM_CG_UNREACHABLE ? "; " : "",
+			 cg == RTPERM_CG_UNREACHABLE ? path : "");
 	}
 }
 

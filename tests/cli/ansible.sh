@@ -20,6 +20,8 @@ cat >"$TMP/inventory.ini" <<INI
 [rtconform]
 board-1 ansible_connection=local rtconform_label=lab-rack1-a rtconform_workdir=$TMP/h1
 board-2 ansible_connection=local rtconform_label=lab-rack1-b rtconform_workdir=$TMP/h2
+../escaped ansible_connection=local rtconform_label=lab-escaped-1 rtconform_workdir=$TMP/h3
+..+escaped ansible_connection=local rtconform_label=lab-escaped-2 rtconform_workdir=$TMP/h4
 
 [all:vars]
 ansible_python_interpreter=$(command -v python3)
@@ -54,17 +56,74 @@ done
 F="$TMP/fleet"
 expect_grep '<th><a href="\./\.\./fetched/board-1/report\.html">lab-rack1-a</a></th>' "$F/fleet.html"
 expect_grep '<th><a href="\./\.\./fetched/board-2/report\.html">lab-rack1-b</a></th>' "$F/fleet.html"
-validate_junit "$F/junit.xml" --tests 4
+validate_junit "$F/junit.xml" --tests 8
 expect_grep '<testsuite name="lab-rack1-a" ' "$F/junit.xml"
 expect_grep '<testsuite name="lab-rack1-b" ' "$F/junit.xml"
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 hosts = sorted(h["summary"]["host"] for h in d["hosts"])
-assert hosts == ["lab-rack1-a", "lab-rack1-b"], hosts
+assert hosts == ["lab-escaped-1", "lab-escaped-2", "lab-rack1-a", "lab-rack1-b"], hosts
 assert d["duplicates"] == [], d["duplicates"]
-' "$F/results.json" && ok "the fleet results.json holds both hosts" || fail "the fleet results.json does not hold both hosts"
+' "$F/results.json" && ok "the fleet results.json holds the four hosts" || fail "the fleet results.json holds the four hosts"
 expect_grep 'lab-rack1-a: every requirement passed' "$TMP/play.log"
 expect_no_grep 'stale-board' "$F/fleet.html"
 expect_no_grep 'stale-board' "$F/junit.xml"
+
+# Host names become file names by one rule: '../escaped' and '..+escaped'
+# land inside the fetch directory, each in a directory of its own (the
+# cleaned name and a hash of the original), never outside it
+[ ! -e "$TMP/escaped" ] && ok "host ../escaped wrote nothing outside the fetch directory" \
+  || { fail "host ../escaped wrote outside the fetch directory:"; ls -lR "$TMP/escaped" | diag; }
+esc="$(grep -l '"host.label": "lab-escaped-1"' "$TMP"/fetched/*/results.json 2>/dev/null)"
+[[ "$esc" =~ ^$TMP/fetched/_\._escaped-[0-9a-f]{12}/results\.json$ ]] && ok "host ../escaped's results are in fetched/_._escaped-HASH" \
+  || fail "host ../escaped's results are in fetched/_._escaped-HASH (found: '$esc')"
+esc2="$(grep -l '"host.label": "lab-escaped-2"' "$TMP"/fetched/*/results.json 2>/dev/null)"
+[[ "$esc2" =~ ^$TMP/fetched/_\._escaped-[0-9a-f]{12}/results\.json$ ]] && [ "$esc" != "$esc2" ] \
+  && ok "hosts ../escaped and ..+escaped clean up alike but keep a directory each" \
+  || fail "hosts ../escaped and ..+escaped keep a directory each (found '$esc' and '$esc2')"
+
+# A profile that looks like an option is refused before anything runs
+printf '[rtconform]\nboard-5 ansible_connection=local rtconform_workdir=%s\n[all:vars]\nansible_python_interpreter=%s\n' \
+  "$TMP/h5" "$(command -v python3)" >"$TMP/inventory5.ini"
+if ansible-playbook -i "$TMP/inventory5.ini" "$SRC/ci/ansible/site.yml" \
+    -e rtconform_install=none -e rtconform_profile=--only=X -e "rtconform_fetch_dir=$TMP/fetched5" \
+    -e "rtconform_fleet_dir=$TMP/fleet5" -e "rtconform_merge_bin=$RTC" >"$TMP/play5.log" 2>&1; then
+  fail "the playbook refuses rtconform_profile --only=X"
+else
+  ok "the playbook refuses rtconform_profile --only=X"
+fi
+expect_grep "rtconform_profile '--only=X' starts with '-'" "$TMP/play5.log"
+[ ! -e "$TMP/h5" ] && ok "nothing ran on the host for rtconform_profile --only=X" || fail "the role went on with rtconform_profile --only=X"
+# A run never outlives its task: the role runs rtconform through
+# rtconform-run.sh, which stops rtconform (and its worker) when it gets
+# SIGTERM (exit 143) or when the Ansible module that started it goes.
+req_file "$TMP/long.xml" long "" "$(requirement LONG "$(probe sem-pingpong)" '<sched policy="other"/>' \
+  '<run iterations="100000000" runs="1" warmup="0" timeout="300s"/>')"
+# stop_case NAME HOW : run the long profile on one host and, once it
+# measures, HOW is "term" (SIGTERM to rtconform-run.sh) or "parent"
+# (SIGKILL to the module that started it); nothing of the run may be left.
+stop_case() {
+  local name="$1" how="$2" play wrapper="$TMP/$1/rtconform-run.sh" w="" r
+  printf '[rtconform]\n%s ansible_connection=local rtconform_workdir=%s\n[all:vars]\nansible_python_interpreter=%s\n' \
+    "$name" "$TMP/$name" "$(command -v python3)" >"$TMP/$name.ini"
+  PATH="$(dirname "$RTC"):$PATH" ansible-playbook -i "$TMP/$name.ini" "$SRC/ci/ansible/site.yml" \
+    -e rtconform_install=none -e "rtconform_profile=$TMP/long.xml" -e "rtconform_fetch_dir=$TMP/f-$name" \
+    -e "rtconform_fleet_dir=$TMP/fl-$name" -e "rtconform_merge_bin=$RTC" >"$TMP/$name.log" 2>&1 &
+  play=$!
+  # the script by its path, unique to this test; rtconform is its child
+  run_measuring() {
+    w="$(pgrep -f "^/bin/bash $wrapper |bash $wrapper " | head -1)" && [ -n "$w" ] || return 1
+    r="$(pgrep -P "$w" -x rtconform)" && worker_measuring "$r"
+  }
+  if wait_for "$name: the role's rtconform to measure" "$START_WAIT" run_measuring; then
+    if [ "$how" = term ]; then kill -TERM "$w"; else kill -KILL "$(ps -o ppid= -p "$w" | tr -d ' ')"; fi
+  fi
+  wait "$play"
+  expect_no_leftovers "$name: the playbook's run" || { fail "$name: the run outlived its task"; marked_procs | xargs -r kill -TERM; }
+}
+stop_case stop-term term
+expect_grep 'rtconform-run: stopped by SIGTERM' "$TMP/stop-term.log"
+expect_grep '"rc": 143' "$TMP/stop-term.log"
+stop_case stop-parent parent
 finish

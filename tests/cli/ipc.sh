@@ -10,13 +10,13 @@ for t in ipcs taskset pgrep xmllint; do
   command -v "$t" >/dev/null || fail "'$t' is missing (ci/deps installs util-linux, procps, libxml2-utils)"
 done
 
-# The probe's SysV sets have two semaphores and mode 0600; any such set (or
+# The probe's SysV sets have six semaphores (two and the maker's stamp) and mode 0600; any such set (or
 # named semaphore of ours) that was not there before the test and stays is
 # ours. Stays: other runs of
 # rtconform on this machine (other test suites) make such sets and named
 # semaphores for a moment; a leak is there for good, so an object counts
 # only when it is still there after a generous wait (30 s) for it to go.
-sysv_sets() { awk 'NR > 1 && $3 == 600 && $4 == 2 { print $2 }' /proc/sysvipc/sem | sort; }
+sysv_sets() { awk 'NR > 1 && $3 == 600 && $4 == 6 { print $2 }' /proc/sysvipc/sem | sort; }
 shm_sems() { ls /dev/shm | grep '^sem\.rtconform-' | sed 's/^/\/dev\/shm\//' | sort; }
 before="$(sysv_sets)"
 before_shm="$(shm_sems)"

@@ -113,6 +113,47 @@ expect_grep '^EASY-per-op-mean pass [0-9.]+ us$' "$TMP/run2.log"
   && fail "ci/lava/run.sh passed with an invalid profile" || ok "ci/lava/run.sh fails with an invalid profile"
 expect_grep '^rtconform-run --result fail$' "$C"
 
+# Parameters are data: a PROFILE that looks like an option is refused by
+# run.sh before rtconform runs (a stand-in records each rtconform call), and
+# a profile is handed over after `--`
+cat >"$TMP/bin/rtc-rec" <<SH
+#!/bin/sh
+printf '%s\n' "\$*" >>"$TMP/rtc-calls"
+exec "$RTC" "\$@"
+SH
+chmod +x "$TMP/bin/rtc-rec"
+(cd "$TMP" && PATH="$TMP/bin:$PATH" RTCONFORM="$TMP/bin/rtc-rec" PROFILE='--only=X' \
+  OUT="$TMP/lava-dash" bash "$SRC/ci/lava/run.sh") >"$TMP/dash.log" 2>&1 \
+  && fail "ci/lava/run.sh passed with PROFILE --only=X" || ok "ci/lava/run.sh fails with PROFILE --only=X"
+expect_grep "PROFILE '--only=X' starts with '-'" "$TMP/dash.log"
+[ ! -e "$TMP/rtc-calls" ] && ok "rtconform never ran with PROFILE --only=X" \
+  || { fail "rtconform ran with PROFILE --only=X:"; diag <"$TMP/rtc-calls"; }
+(cd "$TMP" && PATH="$TMP/bin:$PATH" RTCONFORM="$TMP/bin/rtc-rec" PROFILE="$FIX/cli/pass.xml" QUICK=true \
+  OUT="$TMP/lava-dd" bash "$SRC/ci/lava/run.sh") >"$TMP/dd.log" 2>&1
+expect_grep "^run .* -- $FIX/cli/pass.xml\$" "$TMP/rtc-calls"
+
+# A LAVA job timeout ends run.sh with SIGTERM mid-run: it stops the
+# stress-ng and rtconform it started (and their children: workers, peers,
+# stressors) and exits 143. Found by their parent, run.sh, never by name.
+req_file "$TMP/long.xml" long "" "$(requirement LONG "$(probe sem-pingpong)" '<sched policy="other"/>' \
+  '<run iterations="100000000" runs="1" warmup="0" timeout="300s"/>')"
+(cd "$TMP" && RTCONFORM="$RTC" PROFILE="$TMP/long.xml" BACKGROUND="--cpu 1" OUT="$TMP/lava-term" \
+  exec bash "$SRC/ci/lava/run.sh") >"$TMP/term.log" 2>&1 &
+runsh=$!
+child_of_runsh() { pgrep -P "$runsh" -x "$1"; }
+rtc_measuring() { local p; p="$(child_of_runsh rtconform)" && worker_measuring "$p"; }
+wait_for "run.sh's rtconform to measure" "$START_WAIT" rtc_measuring \
+  && wait_for "run.sh's stress-ng to run" "$START_WAIT" child_of_runsh stress-ng
+started="$(child_of_runsh rtconform) $(child_of_runsh stress-ng)"
+kill -TERM "$runsh"
+st=0; wait "$runsh" || st=$?
+[ "$st" = 143 ] && ok "run.sh exits 143 after SIGTERM" || fail "run.sh exits 143 after SIGTERM (it exited $st)"
+expect_grep 'stopped by SIGTERM' "$TMP/term.log"
+if ! expect_no_leftovers "SIGTERM to run.sh"; then
+  fail "run.sh left what it started running after SIGTERM"
+  kill -TERM $started 2>/dev/null; sleep 2; marked_procs | xargs -r kill -KILL 2>/dev/null
+fi
+
 # the test definition: its format, upper-case parameters, none PRIORITY,
 # and the step hands every parameter to run.sh
 python3 - "$SRC/ci/lava/rtconform.yaml" >"$TMP/yaml.log" 2>&1 <<'PY' && ok "ci/lava/rtconform.yaml is a valid test definition handing every parameter to run.sh" || { fail "ci/lava/rtconform.yaml is a valid test definition handing every parameter to run.sh:"; cat "$TMP/yaml.log"; }

@@ -16,8 +16,9 @@ expect_grep 'fifo.xml: is not a regular file' "$TMP/out"
 # A supervisor killed outright (SIGKILL) while a sysv-sem worker measures:
 # the worker dies with it, and the set it leaves (nobody could run the
 # cleanup hook) is removed by the next sysv-sem run. Sets of rtconform carry
-# its tag in the key (bits 22-30 = 0x1b5) and the worker's pid below.
-tagged_sets() { awk 'NR > 1 && int($1 / 4194304) == 437 && $3 == 600 && $4 == 2 { print $2 }' /proc/sysvipc/sem | sort; }
+# its tag in the key (bits 22-30 = 0x1b5) and have six semaphores (two and
+# a stamp of the maker's PID namespace and pid).
+tagged_sets() { awk 'NR > 1 && int($1 / 4194304) == 437 && $3 == 600 && $4 == 6 { print $2 }' /proc/sysvipc/sem | sort; }
 sysv_req() { # ITERATIONS : the requirement SYSV (lib.sh's requirement)
   requirement SYSV "$(probe sem-pingpong mechanism=sysv-sem peer=process)" '<sched policy="other"/>' \
     "<run iterations=\"$1\" runs=\"1\" warmup=\"0\" timeout=\"60s\"/>" '<limit metric="wakeup" statistic="max" max="60s"/>'
@@ -28,8 +29,12 @@ before_sets="$(tagged_sets)"
 "$RTC" run -o "$TMP/killed" "$TMP/sysv-long.xml" >"$TMP/killed.out" 2>&1 &
 sup=$!
 new_sets() { comm -13 <(echo "$before_sets") <(tagged_sets); }
-wait_for "the SysV set of the sysv-sem worker" "$START_WAIT" test -n "\$(new_sets)" || true
+# (a function: `test -n "\$(new_sets)"` tested a literal string and never
+# waited, and the check below then had no set to look for)
+has_new_sets() { [ -n "$(new_sets)" ]; }
+wait_for "the SysV set of the sysv-sem worker" "$START_WAIT" has_new_sets || true
 new="$(new_sets)"
+[ -n "$new" ] && ok "the killed run has a SysV set to reclaim" || fail "the killed run made no SysV set to reclaim"
 kill -KILL "$sup"
 wait "$sup" 2>/dev/null
 no_marked() { [ -z "$(marked_procs)" ]; }
@@ -44,6 +49,75 @@ for id in $new; do
   awk -v id="$id" 'NR > 1 && $2 == id { f = 1 } END { exit !f }' /proc/sysvipc/sem &&
     fail "SysV set $id of the killed run is still there after the next run" || ok "SysV set $id of the killed run is gone after the next run"
 done
+
+# Only a set of our PID namespace is ever reclaimed: containers sharing the
+# IPC namespace (one pod, --ipc=host) have pids that mean nothing here.
+# Two sets of rtconform's form whose makers do not run (pids no process
+# has): one stamped with our namespace (an orphan: removed by the next
+# run), one with another namespace's identity (left alone).
+sem_py() { # make KEY NS PID | rm ID
+  python3 - "$@" <<'PY'
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+if sys.argv[1] == "make":
+    key, ns, pid = (int(a) for a in sys.argv[2:5])
+    sid = libc.semget(key, 6, 0o1000 | 0o2000 | 0o600)
+    if sid < 0:
+        sys.exit("semget: errno %d" % ctypes.get_errno())
+    stamp = ns << 22 | pid
+    vals = (ctypes.c_ushort * 6)(0, 0, *((stamp >> (15 * i)) & 0x7fff for i in range(4)))
+    if libc.semctl(sid, 0, 17, vals) != 0:  # SETALL
+        sys.exit("semctl: errno %d" % ctypes.get_errno())
+    print(sid)
+elif sys.argv[1] == "rm":
+    libc.semctl(int(sys.argv[2]), 0, 0)  # IPC_RMID
+PY
+}
+has_set() { awk -v id="$1" 'NR > 1 && $2 == id { f = 1 } END { exit !f }' /proc/sysvipc/sem; }
+# pids no process has: above pid_max when it leaves room below 2^22
+pid_max="$(cat /proc/sys/kernel/pid_max)"
+if [ "$pid_max" -lt 4194000 ]; then
+  dead1=$((4194000 + RANDOM % 100)); dead2=$((dead1 + 150))
+else
+  sleep 0 & dead1=$!; wait "$dead1"; sleep 0 & dead2=$!; wait "$dead2"
+fi
+our_ns="$(stat -L -c %i /proc/self/ns/pid)"
+orphan="$(sem_py make $((437 * 4194304 + dead1)) "$our_ns" "$dead1")"
+foreign="$(sem_py make $((437 * 4194304 + dead2)) $((our_ns + 1)) "$dead2")"
+trap '[ -z "${foreign:-}" ] || sem_py rm "$foreign"; [ -z "${orphan:-}" ] || sem_py rm "$orphan"; lib_exit' EXIT
+[ -n "$orphan" ] && [ -n "$foreign" ] && ok "two sets of rtconform's form are planted" || fail "could not plant the two sets"
+expect_status 0 "$RTC" run -o "$TMP/next2" "$TMP/sysv-short.xml"
+has_set "$orphan" && fail "the orphan set of our PID namespace is still there after a sysv-sem run" \
+  || ok "the orphan set of our PID namespace is removed by a sysv-sem run"
+has_set "$foreign" && ok "the set of another PID namespace is left alone by a sysv-sem run" \
+  || fail "the set of another PID namespace was removed by a sysv-sem run"
+sem_py rm "$foreign"
+! has_set "$orphan" || sem_py rm "$orphan"
+orphan="" foreign=""
+trap lib_exit EXIT
+
+# The same with a real second PID namespace sharing our IPC namespace: a
+# run measuring here keeps its set while a sysv-sem run in a new PID
+# namespace (where the first one's worker pid names nobody) reclaims.
+if [ "$(id -u)" != 0 ]; then
+  skip "a run in another PID namespace leaves our live set alone" "needs root (unshare -p)"
+else
+  before_sets="$(tagged_sets)"
+  "$RTC" run -o "$TMP/live" "$TMP/sysv-long.xml" >"$TMP/live.out" 2>&1 &
+  live=$!
+  live_set() { worker_measuring "$live" && [ -n "$(new_sets)" ]; }
+  if wait_for "the live sysv-sem run to measure" "$START_WAIT" live_set; then
+    mine="$(new_sets)"
+    expect_status 0 unshare -p -f --mount-proc "$RTC" run -o "$TMP/inner" "$TMP/sysv-short.xml"
+    gone=""
+    for id in $mine; do has_set "$id" || gone="$gone $id"; done
+    [ -z "$gone" ] && ok "a run in another PID namespace leaves our live set alone" \
+      || fail "a run in another PID namespace removed the live set(s)$gone"
+  fi
+  kill -INT "$live"
+  wait "$live"
+  expect_no_leftovers "the live sysv-sem run"
+fi
 
 # Root inside a cgroup whose real-time runtime is 0 (RT group scheduling):
 # the refusal names the cgroup, not a missing CAP_SYS_NICE. The test cgroup
@@ -129,6 +203,20 @@ expect_grep 'junit.xml .* would overwrite the requirements file' "$TMP/out"
 [ ! -e "$TMP/coll" ] && ok "a run refused for overwriting its input leaves no new -o directory" || fail "a refused run left the new -o directory $TMP/coll behind"
 expect_status 2 "$RTC" run -o "$TMP/coll" --html /proc/nope/report.html "$TMP/in.xml"
 [ ! -e "$TMP/coll" ] && ok "an unwritable output leaves no new -o directory" || fail "an unwritable output left the new -o directory behind"
+# A directory made for an explicit output (--junit new/j.xml, and one
+# inside it for --summary) goes again when a later check refuses the run
+# (--lava is the requirements file); a directory that existed stays.
+expect_status 2 "$RTC" run -o "$TMP/coll" --junit "$TMP/new/j.xml" --summary "$TMP/new/sub/s.txt" \
+  --lava "$TMP/in.xml" "$TMP/in.xml"
+expect_grep '.-lava .*in.xml is the requirements file' "$TMP/out"
+[ ! -e "$TMP/new" ] && [ ! -e "$TMP/coll" ] && ok "a refused run leaves no directory made for --junit new/j.xml" \
+  || { fail "a refused run left a directory made for an explicit output:"; ls -R "$TMP/new" "$TMP/coll" 2>&1 | diag; }
+mkdir "$TMP/was"
+expect_status 2 "$RTC" run -o "$TMP/coll" --junit "$TMP/was/j.xml" --lava "$TMP/in.xml" "$TMP/in.xml"
+[ -d "$TMP/was" ] && [ -z "$(ls -A "$TMP/was")" ] && ok "a refused run keeps the directory of --junit that existed, empty" \
+  || fail "a refused run removed or filled the directory $TMP/was that existed"
+expect_status 2 "$RTC" report "$FIX/results/pass.json" --junit "$TMP/rnew/j.xml" --lava "$FIX/results/pass.json"
+[ ! -e "$TMP/rnew" ] && ok "a refused report leaves no directory made for --junit rnew/j.xml" || fail "a refused report left $TMP/rnew"
 cd - >/dev/null
 
 # Control characters from file names, titles and --only reach a person only

@@ -29,11 +29,13 @@ enum { IPC_TO_B = 0, IPC_TO_A = 1 };
 
 /* What the supervisor's cleanup needs, in result_shm.cleanup:
  *   ids[IPC_CLEANUP_SYSV_KEY]  SysV key of the semaphore set (0: none);
+ *   ids[IPC_CLEANUP_SYSV_ID]   its id, once semget made it (0: none);
  *   names[0], names[1]         POSIX named semaphores ("" : none).
  * Each is recorded *before* the object is created and cleared once it is
  * removed, so a worker killed at any instant leaves a record of everything
  * it may have made. */
 #define IPC_CLEANUP_SYSV_KEY 0
+#define IPC_CLEANUP_SYSV_ID 1
 
 struct ipc_chan {
 	bool pshared; /* the peer is a process: objects must work across processes */

@@ -139,30 +139,57 @@ const struct ipc_mech ipc_named_sem = {
  * id would only be known after semget returns: a worker killed in between
  * would leak a set nobody can name.
  *
- * The key names its maker: rtconform's tag in bits 22-30 and the worker's
- * pid in bits 0-21 (pids stay below 2^22, the kernel's PID_MAX_LIMIT). When
- * the supervisor is killed outright nobody runs the cleanup hook, so the
- * set outlives the run; the next sysv-sem run (and every cleanup hook)
+ * When the supervisor is killed outright nobody runs the cleanup hook, so
+ * the set outlives the run; the next sysv-sem run (and every cleanup hook)
  * removes such leftovers, and only those it can prove are rtconform's and
- * orphaned: our tag, two semaphores, mode 0600, our user, and no process
- * with that pid at all (a reused pid keeps the set: left alone, never
- * wrongly removed). */
+ * orphaned. A pid alone proves nothing: containers of one pod (or
+ * --ipc=host) share the IPC namespace but not the PID namespace, and a pid
+ * of another PID namespace names nobody here, or someone else. So each set
+ * carries a stamp: besides its two semaphores it has four whose values
+ * (15 bits each, below SEMVMX) hold the maker's PID namespace (the inode of
+ * /proc/self/ns/pid, unique among live namespaces) and its pid there. A set
+ * is an orphan only when it has our tag, six semaphores, mode 0600, our
+ * user, our namespace in its stamp, and no process with its pid in our
+ * namespace (a reused pid keeps the set: left alone, never wrongly
+ * removed). A set of another namespace is never removed, whatever its pid;
+ * where /proc is missing our namespace is unknown and nothing is reclaimed.
+ *
+ * The key is rtconform's tag in bits 22-30 and a number below: the
+ * worker's pid first, then others derived from it, since a worker of
+ * another PID namespace may hold the same pid and so the same key. The set
+ * is made with mode 0200 and only set to 0600 once its stamp is written,
+ * so a set in between is nobody's orphan; the supervisor removes it by the
+ * id the worker recorded. */
 #define SYSV_TAG 0x1b5u
 #define SYSV_PID_BITS 22
 #define SYSV_PID_MASK ((1u << SYSV_PID_BITS) - 1)
+#define SYSV_NSEMS 6          /* 2 to ping-pong, 4 for the stamp */
+#define SYSV_STAMP_BITS 15    /* per semaphore: SEMVMX is 32767 */
+#define SYSV_TRIES 8
+#define SYSV_STRIDE 0x9e37u   /* odd: the tries' keys differ */
 
-static key_t sysv_key(pid_t pid)
+static key_t sysv_key(pid_t pid, unsigned try)
 {
-	return (key_t)((SYSV_TAG << SYSV_PID_BITS) | ((unsigned)pid & SYSV_PID_MASK));
+	return (key_t)((SYSV_TAG << SYSV_PID_BITS) |
+		       (((unsigned)pid + try * SYSV_STRIDE) & SYSV_PID_MASK));
 }
 
-/* Is the set `id` one rtconform makes (2 semaphores, 0600, ours)? */
-static bool sysv_is_ours(int id)
+static bool sysv_tagged(long long key)
 {
-	struct semid_ds ds;
-	union { int val; struct semid_ds *buf; } arg = { .buf = &ds };
-	return semctl(id, 0, IPC_STAT, arg) == 0 && ds.sem_nsems == 2 &&
-	       (ds.sem_perm.mode & 0777) == 0600 && ds.sem_perm.uid == geteuid();
+	return key > 0 && ((unsigned long long)key >> SYSV_PID_BITS) == SYSV_TAG;
+}
+
+/* Our PID namespace's identity: the inode of /proc/self/ns/pid; 0 when
+ * unknown (no /proc), which no set is ever taken to match. */
+static uint64_t pidns_id(void)
+{
+	struct stat st;
+	return stat("/proc/self/ns/pid", &st) == 0 ? (uint64_t)st.st_ino : 0;
+}
+
+static uint64_t stamp_of(uint64_t ns, pid_t pid)
+{
+	return ns << SYSV_PID_BITS | ((unsigned)pid & SYSV_PID_MASK);
 }
 
 /* No process with that pid runs any more: none exists, or only its zombie
@@ -182,6 +209,31 @@ static bool pid_gone(pid_t pid)
 	return st && st[1] == ' ' && (st[2] == 'Z' || st[2] == 'X');
 }
 
+/* Is the set `id` an orphan of our PID namespace: a finished set of
+ * rtconform's shape whose stamp names our namespace and a maker that no
+ * longer runs? The maker may be this very process's pid only when
+ * self_is_gone (a worker about to make its set: one under its pid is a
+ * dead predecessor's). */
+static bool sysv_orphan(int id, bool self_is_gone)
+{
+	struct semid_ds ds;
+	union { int val; struct semid_ds *buf; unsigned short *array; } arg = { .buf = &ds };
+	if (semctl(id, 0, IPC_STAT, arg) != 0 || ds.sem_nsems != SYSV_NSEMS ||
+	    (ds.sem_perm.mode & 0777) != 0600 || ds.sem_perm.uid != geteuid())
+		return false;
+	unsigned short v[SYSV_NSEMS];
+	arg.array = v;
+	if (semctl(id, 0, GETALL, arg) != 0)
+		return false;
+	uint64_t stamp = 0, ns = pidns_id();
+	for (int i = SYSV_NSEMS - 1; i >= 2; i--)
+		stamp = stamp << SYSV_STAMP_BITS | v[i];
+	pid_t pid = (pid_t)(stamp & SYSV_PID_MASK);
+	if (ns == 0 || stamp >> SYSV_PID_BITS != ns || pid <= 0)
+		return false;
+	return pid == getpid() ? self_is_gone : pid_gone(pid);
+}
+
 /* Remove the sets and named semaphores of dead rtconform workers. */
 static void ipc_reclaim_orphans(void)
 {
@@ -190,15 +242,15 @@ static void ipc_reclaim_orphans(void)
 	while (f && fgets(line, sizeof line, f)) {
 		long long key;
 		int id;
-		if (sscanf(line, "%lld %d", &key, &id) != 2 || key <= 0 ||
-		    ((unsigned long long)key >> SYSV_PID_BITS) != SYSV_TAG)
-			continue;
-		pid_t pid = (pid_t)(key & SYSV_PID_MASK);
-		if (pid > 0 && pid != getpid() && pid_gone(pid) && sysv_is_ours(id))
+		if (sscanf(line, "%lld %d", &key, &id) == 2 && sysv_tagged(key) &&
+		    sysv_orphan(id, false))
 			semctl(id, 0, IPC_RMID);
 	}
 	if (f)
 		fclose(f);
+	/* Named semaphores: a name is unlinked as soon as both are open, and
+	 * the maker keeps using what it mapped; removing a name of another
+	 * namespace's live worker costs it nothing. */
 	DIR *d = opendir("/dev/shm");
 	struct dirent *e;
 	while (d && (e = readdir(d))) {
@@ -216,34 +268,57 @@ static void ipc_reclaim_orphans(void)
 		closedir(d);
 }
 
-static int sysv_open(struct ipc_chan *ch, struct probe_ctx *c)
+/* Make the set under the first free key of ours (recorded before each
+ * semget), taking back one our dead predecessor left under it; a set of
+ * anyone else is passed by. The set's id, or -errno. */
+static int sysv_make(struct probe_ctx *c)
 {
 	int64_t *rec = &c->res->cleanup.ids[IPC_CLEANUP_SYSV_KEY];
-	key_t key = sysv_key(getpid());
-	ipc_reclaim_orphans();
-	__atomic_store_n(rec, (int64_t)key, __ATOMIC_SEQ_CST);
-	int id = semget(key, 2, IPC_CREAT | IPC_EXCL | 0600);
-	if (id < 0 && errno == EEXIST) {
-		/* Made by a dead worker that had our pid: ours to remove if it
-		 * is rtconform's; anything else under the key is not touched. */
-		int old = semget(key, 0, 0);
-		if (old >= 0 && sysv_is_ours(old))
-			semctl(old, 0, IPC_RMID);
-		id = semget(key, 2, IPC_CREAT | IPC_EXCL | 0600);
+	int id = -1, e = EEXIST;
+	for (unsigned t = 0; t < SYSV_TRIES && id < 0 && e == EEXIST; t++) {
+		key_t key = sysv_key(getpid(), t);
+		__atomic_store_n(rec, (int64_t)key, __ATOMIC_SEQ_CST);
+		id = semget(key, SYSV_NSEMS, IPC_CREAT | IPC_EXCL | 0200);
+		e = id < 0 ? errno : 0;
+		if (e == EEXIST) {
+			int old = semget(key, 0, 0);
+			if (old >= 0 && sysv_orphan(old, true) && semctl(old, 0, IPC_RMID) == 0) {
+				id = semget(key, SYSV_NSEMS, IPC_CREAT | IPC_EXCL | 0200);
+				e = id < 0 ? errno : 0;
+			}
+		}
 	}
-	if (id < 0) {
-		int e = errno;
+	if (id < 0)
 		__atomic_store_n(rec, 0, __ATOMIC_SEQ_CST); /* not ours */
-		return probe_fail(c, e, "semget(key 0x%08x, 2 semaphores): %s (%s)%s",
-				  (unsigned)key, probe_errname(e), strerror(e),
+	else
+		__atomic_store_n(&c->res->cleanup.ids[IPC_CLEANUP_SYSV_ID], (int64_t)id,
+				 __ATOMIC_SEQ_CST);
+	return id < 0 ? -e : id;
+}
+
+static int sysv_open(struct ipc_chan *ch, struct probe_ctx *c)
+{
+	ipc_reclaim_orphans();
+	int id = sysv_make(c);
+	if (id < 0) {
+		int e = -id;
+		return probe_fail(c, e, "semget(%d semaphores): %s (%s)%s", SYSV_NSEMS,
+				  probe_errname(e), strerror(e),
 				  e == ENOSPC ? "; the SEMMNI/SEMMNS limits are reached (ipcs -l)"
-				  : e == EEXIST ? "; another program holds a set under this key" : "");
+				  : e == EEXIST ? "; other programs hold a set under each of "
+						  "rtconform's keys for this pid" : "");
 	}
 	ch->u.sysv_id = id;
-	unsigned short zero[2] = { 0, 0 };
-	if (semctl(ch->u.sysv_id, 0, SETALL, zero) != 0) {
+	/* The stamp, then mode 0600: from then on it is a set of ours. */
+	unsigned short v[SYSV_NSEMS] = { 0, 0 };
+	uint64_t stamp = stamp_of(pidns_id(), getpid());
+	for (int i = 2; i < SYSV_NSEMS; i++, stamp >>= SYSV_STAMP_BITS)
+		v[i] = (unsigned short)(stamp & ((1u << SYSV_STAMP_BITS) - 1));
+	struct semid_ds ds = { .sem_perm = { .uid = geteuid(), .gid = getegid(), .mode = 0600 } };
+	if (semctl(id, 0, SETALL, v) != 0 || semctl(id, 0, IPC_SET, &ds) != 0) {
 		int e = errno;
-		return probe_fail(c, e, "semctl(SETALL): %s (%s)", probe_errname(e), strerror(e));
+		return probe_fail(c, e, "semctl(SETALL, IPC_SET): %s (%s)", probe_errname(e),
+				  strerror(e));
 	}
 	return 0;
 }
@@ -265,8 +340,10 @@ static int sysv_wait(struct ipc_chan *ch, int dir)
 
 static void sysv_close(struct ipc_chan *ch, struct probe_ctx *c)
 {
-	if (ch->u.sysv_id >= 0 && semctl(ch->u.sysv_id, 0, IPC_RMID) == 0)
+	if (ch->u.sysv_id >= 0 && semctl(ch->u.sysv_id, 0, IPC_RMID) == 0) {
 		__atomic_store_n(&c->res->cleanup.ids[IPC_CLEANUP_SYSV_KEY], 0, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&c->res->cleanup.ids[IPC_CLEANUP_SYSV_ID], 0, __ATOMIC_SEQ_CST);
+	}
 	ch->u.sysv_id = -1;
 }
 
@@ -280,16 +357,16 @@ const struct ipc_mech ipc_sysv_sem = {
 void ipc_sem_cleanup(const struct result_shm *res)
 {
 	ipc_reclaim_orphans();
-	/* The recorded key is the worker's word, written before its semget:
-	 * only a key of our form, and a set of ours under it, is removed (a
-	 * worker killed before its semget may have recorded a key another
-	 * program holds). */
+	/* The worker's record: the id it got from semget, under the key it
+	 * recorded before. Removed only while that key still names that id
+	 * (our worker's set, stamped or not yet); a key alone may be one the
+	 * worker found taken by another program, and is left to the orphan
+	 * test above. */
 	int64_t key = res->cleanup.ids[IPC_CLEANUP_SYSV_KEY];
-	if (key > 0 && key <= 0x7fffffff && ((uint64_t)key >> SYSV_PID_BITS) == SYSV_TAG) {
-		int id = semget((key_t)key, 0, 0);
-		if (id >= 0 && sysv_is_ours(id))
-			semctl(id, 0, IPC_RMID);
-	}
+	int64_t id = res->cleanup.ids[IPC_CLEANUP_SYSV_ID];
+	if (sysv_tagged(key) && key <= 0x7fffffff && id > 0 && id <= 0x7fffffff &&
+	    semget((key_t)key, 0, 0) == (int)id)
+		semctl((int)id, 0, IPC_RMID);
 	for (int d = 0; d < 2; d++) {
 		char name[64];
 		/* Copy with a guaranteed terminator: the worker that wrote it
