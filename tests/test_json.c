@@ -556,14 +556,14 @@ START_TEST(archive_reals_shortest)
 	x->results[0][0].limits[1].measured = 1e-5;
 	x->reqs[0][0].limits[0].max.value = 100.0;
 	x->results[0][1].limits[0].measured = 2.0 / 3.0;
-	x->results[0][1].limits[1].measured = 1e300;
+	x->results[0][1].limits[1].measured = 1e30; /* the reader refuses more than 1e40 */
 	struct report_view a, b;
 	fx_view(x, &a);
 	size_t len;
 	char *text = fx_render(&a, REPORT_JSON, &len);
 	static const char *const want[] = {
 		"\"measured\": 0.035,", "\"measured\": 1e-5,", "\"max\": 100.0,",
-		"\"measured\": 0.6666666666666666,", "\"measured\": 1e300,",
+		"\"measured\": 0.6666666666666666,", "\"measured\": 1e30,",
 		"\"title\": \"budget 0.035000000000000003 s, -1e+05\"", "\"count\": 4000,",
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
@@ -575,7 +575,7 @@ START_TEST(archive_reals_shortest)
 	ck_assert(b.files[0].reqs[0].limits[1].measured.v == 1e-5);
 	ck_assert(b.files[0].reqs[0].limits[0].max.value == 100.0);
 	ck_assert(b.files[0].reqs[1].limits[0].measured.v == 2.0 / 3.0);
-	ck_assert(b.files[0].reqs[1].limits[1].measured.v == 1e300);
+	ck_assert(b.files[0].reqs[1].limits[1].measured.v == 1e30);
 	report_view_free(&a);
 	report_view_free(&b);
 	fx_free(x);
