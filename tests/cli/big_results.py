@@ -6,7 +6,10 @@
                                               (ids made unique) until OUT is
                                               about BYTES: a file rtconform
                                               could have written, which must read
-  big_results.py PASS_JSON OUT reqs N         the same with N requirements
+  big_results.py PASS_JSON OUT reqs N         N requirements, each histogram cut
+                                              to its first 2 buckets, one metric
+                                              and limit, no per-CPU series (small
+                                              requirement, for matching by id)
   big_results.py PASS_JSON OUT empty BYTES    {"files":[{},{},...]}: tiny
                                               elements, a large parse tree
   big_results.py PASS_JSON OUT triples BYTES  one histogram of compact
@@ -18,10 +21,29 @@ import json
 import sys
 
 
+def cut_buckets(x):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if k == "buckets" and isinstance(v, list):
+                del v[2:]
+            else:
+                cut_buckets(v)
+    elif isinstance(x, list):
+        for v in x:
+            cut_buckets(v)
+
+
 def legit(base, out, nreqs=None, size=None):
     d = json.load(open(base))
     f0 = d["files"][0]
     proto = [r for f in d["files"] for r in f["requirements"]]
+    if nreqs is not None:
+        cut_buckets(proto)
+        for r in proto:
+            r["per_cpu"] = []
+            r["metrics"] = r["metrics"][:1]
+            r["limits"] = [l for l in r["limits"]
+                           if l["metric"] == r["metrics"][0]["name"]][:1]
     per = len(json.dumps(proto, indent=1)) / len(proto)
     n = nreqs if nreqs is not None else max(1, int(size / per))
     reqs = []
