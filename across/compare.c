@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strindex.h"
+
 const char *cmp_outcome_name(enum cmp_outcome o)
 {
 	switch (o) {
@@ -435,23 +437,54 @@ static void judge(struct cmp *c, struct cmp_figure *f, const struct rv_req *rb,
 
 /* ---- matching ----------------------------------------------------------- */
 
-/* The requirement with that id anywhere in v, and how many there are. */
-static const struct rv_req *find_req(const struct report_view *v, const char *id,
-				     const struct rv_file **file, size_t *count)
+/* A view's requirements by id, and its files by name (strindex.h: a
+ * scan of one view for each requirement of the other was quadratic).
+ * Entry i: file << 32 | requirement; a file's own entry, file << 32. */
+struct vindex {
+	const struct report_view *v;
+	struct strindex_entry *reqs, *files;
+	size_t nreqs;
+};
+
+static int vindex_build(struct vindex *x, const struct report_view *v)
 {
-	const struct rv_req *found = NULL;
-	*count = 0;
+	size_t n = 0;
 	for (size_t i = 0; i < v->nfiles; i++)
+		n += v->files[i].nreqs;
+	*x = (struct vindex){ v, malloc((n ? n : 1) * sizeof *x->reqs),
+			      malloc((v->nfiles ? v->nfiles : 1) * sizeof *x->files), n };
+	if (!x->reqs || !x->files)
+		return -ENOMEM;
+	n = 0;
+	for (size_t i = 0; i < v->nfiles; i++) {
+		x->files[i] = (struct strindex_entry){ v->files[i].name, "", (uint64_t)i << 32 };
 		for (size_t j = 0; j < v->files[i].nreqs; j++)
-			if (!strcmp(v->files[i].reqs[j].id, id)) {
-				if (!found) {
-					found = &v->files[i].reqs[j];
-					if (file)
-						*file = &v->files[i];
-				}
-				++*count;
-			}
-	return found;
+			x->reqs[n++] = (struct strindex_entry){ v->files[i].reqs[j].id, "",
+								(uint64_t)i << 32 | j };
+	}
+	strindex_sort(x->reqs, x->nreqs);
+	strindex_sort(x->files, v->nfiles);
+	return 0;
+}
+
+static void vindex_free(struct vindex *x)
+{
+	free(x->reqs);
+	free(x->files);
+}
+
+/* The requirement with that id anywhere in the view (the first in file
+ * order), and how many there are. */
+static const struct rv_req *find_req(const struct vindex *x, const char *id, size_t *count)
+{
+	size_t k = strindex_lower(x->reqs, x->nreqs, id, "", 0);
+	*count = 0;
+	while (k + *count < x->nreqs && strindex_is(&x->reqs[k + *count], id, ""))
+		++*count;
+	if (!*count)
+		return NULL;
+	uint64_t at = x->reqs[k].i;
+	return &x->v->files[at >> 32].reqs[at & UINT32_MAX];
 }
 
 /* What differs in how the two measured it ("" when nothing): a heavier
@@ -608,8 +641,9 @@ static bool compare_req(struct cmp *c, const struct rv_req *rb, const struct rv_
 /* Run-level remarks: what differs between the runs that the reader of the
  * table should know (other hosts, other requirements files, other builds),
  * and the requirements only one side has. */
-static void run_notes(struct cmp *c, const struct report_view *b, const struct report_view *v)
+static void run_notes(struct cmp *c, const struct vindex *bx, const struct vindex *vx)
 {
+	const struct report_view *b = bx->v, *v = vx->v;
 	char hb[400], hc[400];
 	fingerprint_host_title(&b->env, hb, sizeof hb);
 	fingerprint_host_title(&v->env, hc, sizeof hc);
@@ -619,20 +653,25 @@ static void run_notes(struct cmp *c, const struct report_view *b, const struct r
 	const char *vc = fingerprint_get(&v->env, "rtconform.version");
 	if (vb && vc && strcmp(vb, vc))
 		note(c, "rtconform %s measured the baseline, %s the candidate", vb, vc);
-	for (size_t i = 0; i < v->nfiles; i++)
-		for (size_t j = 0; j < b->nfiles; j++)
-			if (!strcmp(v->files[i].name, b->files[j].name) &&
-			    strcmp(v->files[i].sha256, b->files[j].sha256))
+	for (size_t i = 0; i < v->nfiles; i++) {
+		const char *name = v->files[i].name;
+		for (size_t k = strindex_lower(bx->files, b->nfiles, name, "", 0);
+		     k < b->nfiles && strindex_is(&bx->files[k], name, ""); k++) {
+			const struct rv_file *fb = &b->files[bx->files[k].i >> 32];
+			if (strcmp(v->files[i].sha256, fb->sha256))
 				note(c, "requirements file %s differs (sha256 %.12s... in the baseline, "
 				     "%.12s... in the candidate); rows measured differently say how",
-				     v->files[i].name, b->files[j].sha256, v->files[i].sha256);
+				     name, fb->sha256, v->files[i].sha256);
+		}
+	}
 	for (int side = 0; side < 2; side++) {
-		const struct report_view *x = side ? v : b, *y = side ? b : v;
+		const struct report_view *x = side ? v : b;
+		const struct vindex *y = side ? bx : vx;
 		for (size_t i = 0; i < x->nfiles; i++)
 			for (size_t j = 0; j < x->files[i].nreqs; j++) {
 				size_t n;
 				const char *id = x->files[i].reqs[j].id;
-				if (!find_req(y, id, NULL, &n))
+				if (!find_req(y, id, &n))
 					note(c, "%s: only in the %s, not compared", id,
 					     side ? "candidate" : "baseline");
 			}
@@ -640,12 +679,13 @@ static void run_notes(struct cmp *c, const struct report_view *b, const struct r
 }
 
 /* An id twice in one run cannot be matched. */
-static void check_unique(struct cmp *c, const struct report_view *v, const char *which)
+static void check_unique(struct cmp *c, const struct vindex *x, const char *which)
 {
+	const struct report_view *v = x->v;
 	for (size_t i = 0; i < v->nfiles && !c->rc; i++)
 		for (size_t j = 0; j < v->files[i].nreqs && !c->rc; j++) {
 			size_t n;
-			find_req(v, v->files[i].reqs[j].id, NULL, &n);
+			find_req(x, v->files[i].reqs[j].id, &n);
 			if (n > 1)
 				failf(c, -EINVAL, "requirement id %s appears %zu times in the %s: "
 				      "requirements are matched by id", v->files[i].reqs[j].id, n, which);
@@ -660,19 +700,24 @@ int cmp_views(const struct report_view *base, const struct report_view *cand,
 	out->base = base;
 	out->cand = cand;
 	struct cmp c = { .r = out, .err = err, .errlen = errlen };
-	check_unique(&c, base, "baseline");
-	check_unique(&c, cand, "candidate");
+	struct vindex bx, cx;
+	if (vindex_build(&bx, base) | vindex_build(&cx, cand))
+		failf(&c, -ENOMEM, "%s", strerror(ENOMEM));
+	check_unique(&c, &bx, "baseline");
+	check_unique(&c, &cx, "candidate");
 	size_t both = 0;
 	for (size_t i = 0; i < cand->nfiles && !c.rc; i++)
 		for (size_t j = 0; j < cand->files[i].nreqs && !c.rc; j++) {
 			const struct rv_req *rc = &cand->files[i].reqs[j];
 			size_t n;
-			const struct rv_req *rb = find_req(base, rc->id, NULL, &n);
+			const struct rv_req *rb = find_req(&bx, rc->id, &n);
 			if (rb)
 				both += compare_req(&c, rb, &cand->files[i], rc);
 		}
 	if (!c.rc)
-		run_notes(&c, base, cand);
+		run_notes(&c, &bx, &cx);
+	vindex_free(&bx);
+	vindex_free(&cx);
 	if (!c.rc && both == 0)
 		failf(&c, -EINVAL, "no requirement was measured in both runs: nothing to compare "
 		      "(are they runs of the same requirements?)");

@@ -192,8 +192,11 @@ static bool first_changed(const struct cmp_result *r, size_t i)
 	const struct cmp_figure *f = &r->f[i];
 	if (!f->mb || !f->mc || f->mc->kind != METRIC_DURATION || !changed(f))
 		return false;
-	for (size_t j = 0; j < i; j++)
-		if (r->f[j].mc == f->mc && changed(&r->f[j]))
+	/* A metric's figures are made one after another (compare.c,
+	 * metric_figures): the earlier ones are just before it. Looking no
+	 * further keeps this linear in the figures. */
+	for (size_t j = i; j-- > 0 && r->f[j].mc == f->mc;)
+		if (changed(&r->f[j]))
 			return false;
 	return true;
 }

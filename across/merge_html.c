@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strindex.h"
 #include "harness/runinfo.h"
 #include "reports/html_plot.h"
 #include "reports/link.h"
@@ -21,45 +22,62 @@
 /* A row: one requirement (file, id) as the first host that has it shows it. */
 struct row {
 	const struct merge_req *first;
+	uint64_t at; /* where: host << 32 | position */
 };
 
-static bool same_req(const struct merge_req *a, const struct merge_req *b)
+/* Every requirement of every host by (file, id, host, position), so that a
+ * host's cell of a row is found in log time (a scan of each host for each
+ * row was quadratic: 50,000 requirements took minutes). Built for one
+ * render; hosts and positions are below 2^32. */
+static struct strindex_entry *fleet_index;
+static size_t fleet_nindex;
+
+#define AT(h, i) ((uint64_t)(h) << 32 | (uint64_t)(i))
+
+static const struct merge_req *find_req(const struct merge *mg, size_t h,
+					const struct merge_req *want)
 {
-	return strcmp(a->id, b->id) == 0 && strcmp(a->file, b->file) == 0;
+	size_t k = strindex_lower(fleet_index, fleet_nindex, want->file, want->id, AT(h, 0));
+	if (k == fleet_nindex || !strindex_is(&fleet_index[k], want->file, want->id) ||
+	    fleet_index[k].i >> 32 != h)
+		return NULL;
+	return &mg->hosts[h].reqs[fleet_index[k].i & UINT32_MAX];
 }
 
-static const struct merge_req *find_req(const struct merge_host *h, const struct merge_req *want)
+static int by_at(const void *p, const void *q)
 {
-	for (size_t i = 0; i < h->nreqs; i++)
-		if (same_req(&h->reqs[i], want))
-			return &h->reqs[i];
-	return NULL;
+	const struct row *a = p, *b = q;
+	return a->at < b->at ? -1 : a->at > b->at;
 }
 
-/* Every requirement of every host, in order of first appearance. */
+/* The index, and every requirement of every host in order of first
+ * appearance: the first entry of each key, sorted by where it is. */
 static struct row *collect_rows(const struct merge *mg, size_t *n)
 {
-	size_t cap = 16;
-	struct row *rows = malloc(cap * sizeof *rows);
+	size_t total = 0;
+	for (size_t h = 0; h < mg->nhosts; h++)
+		total += mg->hosts[h].nreqs;
+	struct strindex_entry *e = malloc((total ? total : 1) * sizeof *e);
+	struct row *rows = malloc((total ? total : 1) * sizeof *rows);
 	*n = 0;
-	for (size_t h = 0; rows && h < mg->nhosts; h++)
-		for (size_t i = 0; i < mg->hosts[h].nreqs; i++) {
-			const struct merge_req *r = &mg->hosts[h].reqs[i];
-			bool known = false;
-			for (size_t k = 0; k < *n && !known; k++)
-				known = same_req(rows[k].first, r);
-			if (known)
-				continue;
-			if (*n == cap) {
-				struct row *m = realloc(rows, (cap *= 2) * sizeof *rows);
-				if (!m) {
-					free(rows);
-					return NULL;
-				}
-				rows = m;
-			}
-			rows[(*n)++].first = r;
-		}
+	if (!e || !rows) {
+		free(e);
+		free(rows);
+		return NULL;
+	}
+	size_t k = 0;
+	for (size_t h = 0; h < mg->nhosts; h++)
+		for (size_t i = 0; i < mg->hosts[h].nreqs; i++)
+			e[k++] = (struct strindex_entry){ mg->hosts[h].reqs[i].file,
+							  mg->hosts[h].reqs[i].id, AT(h, i) };
+	strindex_sort(e, total);
+	for (k = 0; k < total; k++)
+		if (!k || !strindex_is(&e[k - 1], e[k].a, e[k].b))
+			rows[(*n)++] = (struct row){
+				&mg->hosts[e[k].i >> 32].reqs[e[k].i & UINT32_MAX], e[k].i };
+	qsort(rows, *n, sizeof *rows, by_at);
+	fleet_index = e;
+	fleet_nindex = total;
 	return rows;
 }
 
@@ -122,7 +140,7 @@ static void spread(struct xw *x, const struct merge *mg, const struct merge_req 
 	const struct merge_host *worst = NULL;
 	double worst_v = 0;
 	for (size_t h = 0; h < mg->nhosts; h++) {
-		const struct merge_req *r = find_req(&mg->hosts[h], row);
+		const struct merge_req *r = find_req(mg, h, row);
 		if (!r || !r->has_limit || !r->measured.have || r->unit != row->unit ||
 		    strcmp(r->metric, row->metric) || strcmp(r->statistic, row->statistic))
 			continue;
@@ -195,7 +213,7 @@ static void table(struct xw *x, const struct merge *mg, const struct row *rows, 
 		html_text_micro(x, lim);
 		xw_full_end(x);
 		for (size_t h = 0; h < mg->nhosts; h++)
-			cell(x, find_req(&mg->hosts[h], r));
+			cell(x, find_req(mg, h, r));
 		if (r->has_limit)
 			spread(x, mg, r);
 		else
@@ -276,5 +294,8 @@ char *merge_html_render(const struct merge *mg, size_t *len, char *why, size_t w
 	struct merge_doc d = { mg, rows, nrows };
 	char *out = xw_render(merge_doc, &d, false, len, why, whylen);
 	free(rows);
+	free(fleet_index);
+	fleet_index = NULL;
+	fleet_nindex = 0;
 	return out;
 }

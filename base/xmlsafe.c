@@ -18,6 +18,26 @@ static const int safe_options = XML_PARSE_NONET | XML_PARSE_BIG_LINES
 #endif
 	;
 
+const char *xmlsafe_file_kind(unsigned mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		return "a regular file";
+	case S_IFDIR:
+		return "not a regular file (a directory)";
+	case S_IFIFO:
+		return "not a regular file (a FIFO)";
+	case S_IFSOCK:
+		return "not a regular file (a socket)";
+	case S_IFCHR:
+		return "not a regular file (a character device)";
+	case S_IFBLK:
+		return "not a regular file (a block device)";
+	default:
+		return "not a regular file";
+	}
+}
+
 int xmlsafe_read_file(const char *path, size_t max, unsigned char **bufp, size_t *lenp)
 {
 	unsigned char *buf = NULL;

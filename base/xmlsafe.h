@@ -31,6 +31,12 @@ typedef xmlErrorPtr rtc_xml_error;
  * file that grew past max while read), -ENOMEM, or open/read's errno. */
 int xmlsafe_read_file(const char *path, size_t max, unsigned char **buf, size_t *len);
 
+/* What an input that is not a regular file is, for the message refusing it
+ * ("not a regular file (a FIFO)"): st_mode of its stat. Such an input is
+ * refused before it is opened for reading, so a FIFO never blocks and a
+ * device never streams. */
+const char *xmlsafe_file_kind(unsigned mode);
+
 struct xmlsafe_opts {
 	const char *encoding;  /* forced encoding, or NULL to detect */
 	int extra_options;     /* ORed into the safe options (e.g. IGNORE_ENC) */

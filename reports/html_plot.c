@@ -107,16 +107,28 @@ struct axis {
 	const struct frame *f;
 };
 
-static double nice_floor(double v)
+/* The decade v lies in; 0 below the smallest normal double (the reader
+ * refuses such scales: read.h), where v / decade would divide by zero. */
+static double decade(double v)
 {
 	double p = pow(10, floor(log10(v)));
+	return p > 0 && isfinite(p) ? p : 0;
+}
+
+static double nice_floor(double v)
+{
+	double p = decade(v);
+	if (!p)
+		return v;
 	double m = v / p;
 	return (m >= 5 ? 5 : m >= 2 ? 2 : 1) * p;
 }
 
 static double nice_ceil(double v)
 {
-	double p = pow(10, floor(log10(v)));
+	double p = decade(v);
+	if (!p)
+		return v;
 	double m = v / p;
 	if (m <= 1 * (1 + 1e-12))
 		return p;

@@ -75,15 +75,22 @@ double svg_log_x(const struct svg_log_axis *a, double ns)
 
 bool svg_log_ticks(struct xw *x, const struct svg_log_axis *a)
 {
-	/* Finite ends bound the loop: log10 of a double lies within
-	 * -324..309, so there are at most some 630 decades. */
-	if (!isfinite(a->l0) || !isfinite(a->l1) || !(a->l0 < a->l1))
+	/* The reader keeps what an axis spans within 1e-40..1e40 ns (read.h);
+	 * whatever slips past, the loop is bounded by a constant: ends outside
+	 * +-SVG_MAX_LOG are no axis, and a wide one is ticked every few
+	 * decades, at most SVG_MAX_TICKS of them. */
+	if (!isfinite(a->l0) || !isfinite(a->l1) || !(a->l0 < a->l1) ||
+	    fabs(a->l0) > SVG_MAX_LOG || fabs(a->l1) > SVG_MAX_LOG)
 		return false;
 	double lo = pow(10, a->l0), hi = pow(10, a->l1);
 	char buf[48];
-	for (int k = (int)floor(a->l0); k <= (int)ceil(a->l1); k++) {
+	int k0 = (int)floor(a->l0), k1 = (int)ceil(a->l1);
+	int step = (k1 - k0) / SVG_MAX_TICKS + 1;
+	for (int k = k0; k <= k1; k += step) {
 		static const int mult[] = { 1, 2, 5 };
 		for (int j = 0; j < (a->minor ? 3 : 1); j++) {
+			if (j && step > 1)
+				break; /* decades alone on a wide axis */
 			double v = mult[j] * pow(10, k);
 			if (v < lo * (1 - 1e-9) || v > hi * (1 + 1e-9))
 				continue;

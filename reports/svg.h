@@ -42,9 +42,13 @@ struct svg_log_axis {
 double svg_log_x(const struct svg_log_axis *a, double ns);
 
 /* The ticks of axis a within its ends, each decade's labelled (units_fmt_ns, with
- * the micro sign): at most one per decade a double can hold. Draws nothing
- * and returns false unless l0 < l1 are finite: the caller says why there
- * is no axis. The axis line itself is the caller's (svg_line, "axis"). */
+ * the micro sign): at most SVG_MAX_TICKS decades (a wider axis is ticked
+ * every few decades), whatever the ends. Draws nothing and returns false
+ * unless l0 < l1 are finite and within +-SVG_MAX_LOG: the caller says why
+ * there is no axis. The axis line itself is the caller's (svg_line,
+ * "axis"). */
+#define SVG_MAX_TICKS 40
+#define SVG_MAX_LOG 330
 bool svg_log_ticks(struct xw *x, const struct svg_log_axis *a);
 
 #endif

@@ -11,6 +11,8 @@
  */
 #include "report_fixture.h"
 #include "reports/html_plot.h"
+#include "reports/svg.h"
+#include "reports/xmlw.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -453,6 +455,71 @@ START_TEST(html_red_only_beyond_a_violated_bound)
 }
 END_TEST
 
+/* A scale the reader refuses (reports/read/read.h) may still reach the
+ * plots from another writer: 1e308 overflowed the axis (a loop without
+ * end), 5e-324 divided by zero. Each renders, and the axis's ticks stay
+ * within their constant bound. */
+START_TEST(html_plots_bounded_on_extreme_scales)
+{
+	static const double scales[] = { 1e308, 5e-324, 1e-300, 1e300, 0, -1 };
+	struct fx *x = fx_new();
+	struct report_view v;
+	fx_view(x, &v);
+	struct rv_metric *m = &v.files[0].reqs[0].metrics[0];
+	m->highest = UINT64_MAX >> 1;
+	for (size_t i = 0; i < sizeof scales / sizeof scales[0]; i++) {
+		m->ns_per_unit = scales[i];
+		size_t len;
+		char *html = fx_render(&v, REPORT_HTML, &len);
+		ck_assert_msg(html && len, "ns_per_unit %g: nothing rendered", scales[i]);
+		free(html);
+	}
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
+struct ticks_arg {
+	double l0, l1;
+	bool drawn;
+};
+
+static void ticks_doc(struct xw *x, const void *arg)
+{
+	struct ticks_arg *a = (struct ticks_arg *)arg;
+	struct svg_log_axis ax = { 0, 600, 100, a->l0, a->l1, true, true };
+	xw_start(x, "svg");
+	a->drawn = svg_log_ticks(x, &ax);
+	xw_full_end(x);
+}
+
+/* svg_log_ticks draws at most SVG_MAX_TICKS decades whatever its ends,
+ * and nothing for ends no double's log10 reaches. */
+START_TEST(svg_ticks_bounded)
+{
+	static const double ends[][2] = { { -323, 308 }, { -30, 30 }, { 0, 1 },
+					  { -1e9, 1e9 }, { 1, 1e300 } };
+	for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+		struct ticks_arg a = { ends[i][0], ends[i][1], false };
+		size_t len;
+		char why[200];
+		char *svg = xw_render(ticks_doc, &a, false, &len, why, sizeof why);
+		ck_assert_ptr_nonnull(svg);
+		size_t lines = 0;
+		for (const char *p = svg; (p = strstr(p, "<line")); p++)
+			lines++;
+		bool sane = fabs(ends[i][0]) <= SVG_MAX_LOG && fabs(ends[i][1]) <= SVG_MAX_LOG;
+		ck_assert_int_eq(a.drawn, sane);
+		/* a tick at 1, 2 and 5 times each decade on a narrow axis */
+		ck_assert_msg(lines <= 3 * (SVG_MAX_TICKS + 2), "%g..%g: %zu ticks", ends[i][0],
+			      ends[i][1], lines);
+		if (!sane)
+			ck_assert_uint_eq(lines, 0);
+		free(svg);
+	}
+}
+END_TEST
+
 /* report.html writes microseconds as µs: no "<digit> us" anywhere, the
  * trace note included. */
 START_TEST(html_micro_sign)
@@ -699,6 +766,8 @@ static Suite *html_suite(void)
 	tcase_add_test(tc, junit_is_not_read_back);
 	tcase_add_test(tc, html_links_only_good_traces);
 	tcase_add_test(tc, junit_attaches_only_good_traces);
+	tcase_add_test(tc, html_plots_bounded_on_extreme_scales);
+	tcase_add_test(tc, svg_ticks_bounded);
 	return s;
 }
 

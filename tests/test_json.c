@@ -556,14 +556,14 @@ START_TEST(archive_reals_shortest)
 	x->results[0][0].limits[1].measured = 1e-5;
 	x->reqs[0][0].limits[0].max.value = 100.0;
 	x->results[0][1].limits[0].measured = 2.0 / 3.0;
-	x->results[0][1].limits[1].measured = 1e300;
+	x->results[0][1].limits[1].measured = 1e30; /* the reader refuses more than 1e40 */
 	struct report_view a, b;
 	fx_view(x, &a);
 	size_t len;
 	char *text = fx_render(&a, REPORT_JSON, &len);
 	static const char *const want[] = {
 		"\"measured\": 0.035,", "\"measured\": 1e-5,", "\"max\": 100.0,",
-		"\"measured\": 0.6666666666666666,", "\"measured\": 1e300,",
+		"\"measured\": 0.6666666666666666,", "\"measured\": 1e30,",
 		"\"title\": \"budget 0.035000000000000003 s, -1e+05\"", "\"count\": 4000,",
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
@@ -575,7 +575,7 @@ START_TEST(archive_reals_shortest)
 	ck_assert(b.files[0].reqs[0].limits[1].measured.v == 1e-5);
 	ck_assert(b.files[0].reqs[0].limits[0].max.value == 100.0);
 	ck_assert(b.files[0].reqs[1].limits[0].measured.v == 2.0 / 3.0);
-	ck_assert(b.files[0].reqs[1].limits[1].measured.v == 1e300);
+	ck_assert(b.files[0].reqs[1].limits[1].measured.v == 1e30);
 	report_view_free(&a);
 	report_view_free(&b);
 	fx_free(x);
@@ -905,6 +905,141 @@ START_TEST(json_series_histograms)
 END_TEST
 
 /* What a count metric and schema 1 may hold: the same strictness. */
+/* root with the member key of obj (found by at(root)) set to a real. */
+static json_t *with_real(struct fx *x, json_t *(*at)(json_t *), const char *key, double v)
+{
+	json_t *root = fixture_json(x);
+	json_object_set_new(at(root), key, json_real(v));
+	return root;
+}
+
+static json_t *stats0(json_t *root)
+{
+	return json_object_get(metric0(root), "statistics_ns");
+}
+
+static json_t *limit0(json_t *root)
+{
+	return json_array_get(json_object_get(req0(root), "limits"), 0);
+}
+
+/* Numbers a run cannot write, which made the plots hang or divide by zero,
+ * are refused naming the field and the value (reports/read/read.h has the
+ * ranges); the ends of the ranges read. */
+START_TEST(json_reader_refuses_numbers)
+{
+	struct fx *x = fx_new();
+	char err[600];
+	static const double bad_scale[] = { 1e308, 5e-324, 0, -1, 1e7, 1e-16 };
+	for (size_t i = 0; i < sizeof bad_scale / sizeof bad_scale[0]; i++) {
+		char want[64];
+		snprintf(want, sizeof want, "%.17g is out of range", bad_scale[i]);
+		expect_refused(x, with_real(x, metric0, "ns_per_unit", bad_scale[i]),
+			       "metrics[0].ns_per_unit", want);
+	}
+	expect_refused(x, with_real(x, metric0, "cycles_per_unit", 1e300),
+		       "metrics[0].cycles_per_unit", "out of range");
+	expect_refused(x, with_real(x, metric0, "cycles_per_unit", -0.5),
+		       "metrics[0].cycles_per_unit", "out of range");
+	static const double bad_real[] = { 1e308, -1e41, 5e-324, -1e-41 };
+	for (size_t i = 0; i < sizeof bad_real / sizeof bad_real[0]; i++) {
+		expect_refused(x, with_real(x, stats0, "max", bad_real[i]),
+			       "metrics[0].statistics_ns.max", "out of range");
+		expect_refused(x, with_real(x, req0, "seconds", bad_real[i]),
+			       "requirements[0].seconds", "out of range");
+		expect_refused(x, with_real(x, limit0, "max", bad_real[i]),
+			       "requirements[0].limits[0].max", "out of range");
+	}
+	/* a huge integer is no JSON integer of jansson's */
+	json_t *root = fixture_json(x);
+	char *text = json_dumps(root, JSON_PRESERVE_ORDER);
+	char *at = strstr(text, "\"runs\":"), *big;
+	ck_assert_ptr_nonnull(at);
+	ck_assert_int_ge(asprintf(&big, "%.*s\"runs\": 99999999999999999999%s", (int)(at - text),
+				  text, strchr(at, ',')), 0);
+	ck_assert_int_eq(read_json_text(x, big, err, sizeof err), -EINVAL);
+	free(big);
+	free(text);
+	json_decref(root);
+	/* the ends of the ranges read */
+	static const struct {
+		json_t *(*at)(json_t *);
+		const char *key;
+		double v;
+	} good[] = { { metric0, "ns_per_unit", 1e-15 }, { metric0, "ns_per_unit", 1e6 },
+		     { metric0, "cycles_per_unit", 0 }, { stats0, "min", -1e40 },
+		     { stats0, "stddev", 1e-40 }, { stats0, "mean", 0 } };
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		root = with_real(x, good[i].at, good[i].key, good[i].v);
+		ck_assert_msg(read_json_tree(x, root, err, sizeof err) == 0, "%s %g: %s",
+			      good[i].key, good[i].v, err);
+		json_decref(root);
+	}
+	fx_free(x);
+}
+END_TEST
+
+/* Arrays longer than rtconform writes are refused before anything is
+ * allocated for them: the loops over them in the reports stay bounded. */
+START_TEST(json_reader_refuses_long_arrays)
+{
+	struct fx *x = fx_new();
+	json_t *root = fixture_json(x);
+	json_t *lim = json_object_get(req0(root), "limits");
+	while (json_array_size(lim) <= REQ_MAX_LIMITS)
+		json_array_append(lim, json_array_get(lim, 0));
+	expect_refused(x, root, "requirements[0].limits", "more than the 32 rtconform writes");
+	root = fixture_json(x);
+	json_object_set_new(req0(root), "runs", json_integer(RTC_MAX_RUNS + 1));
+	expect_refused(x, root, "requirements[0].runs", "from 0 to 1000");
+	root = fixture_json(x);
+	json_t *bk = json_object_get(json_object_get(metric0(root), "histogram"), "buckets");
+	json_array_clear(bk);
+	for (int i = 0; i <= (int)READ_MAX_BUCKETS; i++)
+		json_array_append_new(bk, json_pack("[iii]", 2 * i, 2 * i, 1));
+	expect_refused(x, root, "metrics[0].histogram.buckets", "more than the 8192");
+	root = fixture_json(x);
+	json_t *params = json_object_get(req0(root), "params");
+	for (int i = 0; i <= REQ_MAX_PARAMS; i++) {
+		char k[16];
+		snprintf(k, sizeof k, "p%d", i);
+		json_object_set_new(params, k, json_string("1"));
+	}
+	expect_refused(x, root, "requirements[0].params", "more than the 16");
+	fx_free(x);
+}
+END_TEST
+
+/* A file of tiny elements would take some 70 times its size as a tree:
+ * refused once past the budget, naming it, not "not JSON"; a byte order
+ * mark before a results.json is skipped. */
+START_TEST(json_reader_memory_budget)
+{
+	struct fx *x = fx_new();
+	char err[600];
+	size_t n = 1u << 20; /* 3 MiB of {} */
+	char *text = malloc(3 * n + 16);
+	ck_assert_ptr_nonnull(text);
+	char *p = text + sprintf(text, "{\"files\":[");
+	for (size_t i = 0; i < n; i++)
+		p += sprintf(p, i ? ",{}" : "{}");
+	strcpy(p, "]}");
+	ck_assert_int_eq(read_json_text(x, text, err, sizeof err), -EFBIG);
+	ck_assert_msg(strstr(err, "reading it needs more than") && strstr(err, "MiB") &&
+		      !strstr(err, "not JSON"), "%s", err);
+	free(text);
+
+	json_t *root = fixture_json(x);
+	char *doc = json_dumps(root, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17)), *bom;
+	ck_assert_int_ge(asprintf(&bom, "\xef\xbb\xbf%s", doc), 0);
+	ck_assert_msg(read_json_text(x, bom, err, sizeof err) == 0, "with a BOM: %s", err);
+	free(bom);
+	free(doc);
+	json_decref(root);
+	fx_free(x);
+}
+END_TEST
+
 START_TEST(json_reader_refuses_counts)
 {
 	struct fx *x = fx_new();
@@ -1021,6 +1156,9 @@ static Suite *json_suite(void)
 	tcase_add_test(tc, archive_keeps_counts);
 	tcase_add_test(tc, json_reader_refuses);
 	tcase_add_test(tc, json_reader_refuses_counts);
+	tcase_add_test(tc, json_reader_refuses_numbers);
+	tcase_add_test(tc, json_reader_refuses_long_arrays);
+	tcase_add_test(tc, json_reader_memory_budget);
 	tcase_add_test(tc, archive_keeps_readiness);
 	tcase_add_test(tc, json_series_histograms);
 	tcase_add_test(tc, archive_through_the_command);

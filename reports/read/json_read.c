@@ -18,6 +18,8 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +27,9 @@
 
 #include <jansson.h>
 
-#include "base/xmlsafe.h"
+#include "harness/measure/probe.h"
 #include "reports/json_schema.h"
+#include "requirements/model.h"
 
 /* The same cap as junit.xml's: nothing rtconform writes comes near it. */
 #define MAX_RESULTS_BYTES (256u * 1024u * 1024u)
@@ -95,12 +98,42 @@ static bool want_int(struct jr *rd, const json_t *j, const char *at, long long m
 	return true;
 }
 
+/* The one rule for every real of a results.json (read.h): 0, or a
+ * magnitude from READ_REAL_MIN to READ_REAL_MAX. */
+static bool real_ok(struct jr *rd, const json_t *j, const char *at)
+{
+	double v = json_number_value(j), a = fabs(v);
+	if (v == 0 || (a >= READ_REAL_MIN && a <= READ_REAL_MAX))
+		return true;
+	return fail(rd, -EINVAL, at, "%.17g is out of range (a number is 0 or of a magnitude "
+		    "from %g to %g)", v, READ_REAL_MIN, READ_REAL_MAX);
+}
+
 static bool want_num(struct jr *rd, const json_t *j, const char *at, double *out)
 {
 	if (!json_is_number(j))
 		return fail(rd, -EINVAL, at, "expected a number");
+	if (!real_ok(rd, j, at))
+		return false;
 	*out = json_number_value(j);
 	return true;
+}
+
+/* A scale (ns_per_unit, cycles_per_unit): READ_SCALE_MIN to READ_SCALE_MAX,
+ * or with zero_ok also 0. */
+static bool want_scale(struct jr *rd, const json_t *j, const char *at, bool zero_ok,
+		       double *out)
+{
+	if (!json_is_number(j))
+		return fail(rd, -EINVAL, at, "expected a number");
+	double v = json_number_value(j);
+	if ((v == 0 && zero_ok) || (v >= READ_SCALE_MIN && v <= READ_SCALE_MAX)) {
+		*out = v;
+		return true;
+	}
+	return fail(rd, -EINVAL, at, "%.17g is out of range (a scale is %sfrom %g to %g, what "
+		    "the harness's timebases can give)", v, zero_ok ? "0 or " : "",
+		    READ_SCALE_MIN, READ_SCALE_MAX);
 }
 
 /* A number, or null for a value that could not be computed. */
@@ -111,6 +144,8 @@ static bool want_value(struct jr *rd, const json_t *j, const char *at, struct rv
 		return true;
 	if (!json_is_number(j))
 		return fail(rd, -EINVAL, at, "expected a number or null");
+	if (!real_ok(rd, j, at))
+		return false;
 	out->have = true;
 	out->v = json_number_value(j);
 	return true;
@@ -164,6 +199,14 @@ static bool num_field(struct jr *rd, const json_t *obj, const char *at, const ch
 	char w[AT_LEN];
 	const json_t *j = member(rd, obj, at, key, w);
 	return j && want_num(rd, j, w, out);
+}
+
+static bool scale_field(struct jr *rd, const json_t *obj, const char *at, const char *key,
+			bool zero_ok, double *out)
+{
+	char w[AT_LEN];
+	const json_t *j = member(rd, obj, at, key, w);
+	return j && want_scale(rd, j, w, zero_ok, out);
 }
 
 static bool value_field(struct jr *rd, const json_t *obj, const char *at, const char *key,
@@ -231,6 +274,16 @@ static void *items(struct jr *rd, size_t n, size_t size, const char *at)
 	return p;
 }
 
+/* An array of at most max elements (what the harness can write, read.h):
+ * the loops over it in the reports then stay within that. */
+static bool at_most(struct jr *rd, const json_t *arr, const char *at, size_t max)
+{
+	if (json_array_size(arr) <= max)
+		return true;
+	return fail(rd, -EINVAL, at, "has %zu entries, more than the %zu rtconform writes",
+		    json_array_size(arr), max);
+}
+
 /* ---- the view ----------------------------------------------------------- */
 
 /* A histogram's buckets into *out (*nout of them). */
@@ -238,6 +291,8 @@ static void read_buckets(struct jr *rd, const json_t *arr, const char *at,
 			 struct rv_bucket **out, size_t *nout)
 {
 	size_t n = json_array_size(arr);
+	if (!at_most(rd, arr, at, READ_MAX_BUCKETS))
+		return;
 	*out = items(rd, n, sizeof **out, at);
 	if (n && !*out)
 		return;
@@ -304,6 +359,8 @@ static void read_metric_runs(struct jr *rd, const json_t *arr, const char *at,
 			     struct rv_metric *m)
 {
 	size_t n = json_array_size(arr);
+	if (!at_most(rd, arr, at, RTC_MAX_RUNS))
+		return;
 	m->run_count = items(rd, n, sizeof *m->run_count, at);
 	m->run_mean_ns = items(rd, n, sizeof *m->run_mean_ns, at);
 	m->run_max_ns = items(rd, n, sizeof *m->run_max_ns, at);
@@ -352,6 +409,8 @@ static void read_count_metric(struct jr *rd, const json_t *obj, const char *at,
 			count_field(rd, j, w, report_view_count_stats[i], &m->counts[i]);
 	}
 	const json_t *runs = container_field(rd, obj, at, "runs", true, false, w);
+	if (runs && !at_most(rd, runs, w, RTC_MAX_RUNS))
+		return;
 	size_t n = runs ? json_array_size(runs) : 0;
 	m->run_count = items(rd, n, sizeof *m->run_count, w);
 	if (n && !m->run_count)
@@ -390,8 +449,8 @@ static void read_metric(struct jr *rd, const json_t *obj, const char *at, struct
 	}
 	u64_field(rd, obj, at, "count", &m->count);
 	u64_field(rd, obj, at, "overflow", &m->overflow);
-	num_field(rd, obj, at, "ns_per_unit", &m->ns_per_unit);
-	num_field(rd, obj, at, "cycles_per_unit", &m->cycles_per_unit);
+	scale_field(rd, obj, at, "ns_per_unit", false, &m->ns_per_unit);
+	scale_field(rd, obj, at, "cycles_per_unit", true, &m->cycles_per_unit);
 	if ((j = container_field(rd, obj, at, "statistics_ns", false, false, w)))
 		read_stats(rd, j, w, m->ns);
 	if ((j = container_field(rd, obj, at, "statistics_cycles", false, true, w)))
@@ -478,20 +537,30 @@ static void read_series(struct jr *rd, const json_t *obj, const char *at, struct
 }
 
 /* An array member whose elements are objects, each read by `one` into
- * element i of *out (n of them, `size` bytes each). */
+ * element i of *out (n of them, `size` bytes each), at most `max` of them.
+ * With `release`, each element's part of the tree is freed once read (see
+ * report_view_from_json), so the view of a large file is not built beside
+ * the whole of its tree. */
 typedef void (*read_one)(struct jr *rd, const json_t *obj, const char *at, void *item);
 
-static void read_objects(struct jr *rd, const json_t *parent, const char *at, const char *key,
-			 size_t size, void **out, size_t *n, read_one one)
+struct list {
+	const char *key;
+	size_t size, max;
+	read_one one;
+	bool release;
+};
+
+static void read_objects(struct jr *rd, const json_t *parent, const char *at,
+			 const struct list *l, void **out, size_t *n)
 {
 	char w[AT_LEN];
-	const json_t *arr = container_field(rd, parent, at, key, true, false, w);
+	const json_t *arr = container_field(rd, parent, at, l->key, true, false, w);
 	*out = NULL;
 	*n = 0;
-	if (!arr)
+	if (!arr || !at_most(rd, arr, w, l->max))
 		return;
 	size_t len = json_array_size(arr);
-	*out = items(rd, len, size, w);
+	*out = items(rd, len, l->size, w);
 	if (!*out)
 		return;
 	for (size_t i = 0; i < len && !rd->rc; i++) {
@@ -502,7 +571,11 @@ static void read_objects(struct jr *rd, const json_t *parent, const char *at, co
 		if (!json_is_object(obj))
 			fail(rd, -EINVAL, wi, "expected an object");
 		else
-			one(rd, obj, wi, (char *)*out + i * size);
+			l->one(rd, obj, wi, (char *)*out + i * l->size);
+		/* The tree is the reader's own (one reference, report_view_from_json),
+		 * and nothing reads this element again. */
+		if (l->release)
+			json_array_set_new((json_t *)arr, i, json_null());
 	}
 }
 
@@ -528,6 +601,11 @@ static void read_params(struct jr *rd, const json_t *obj, const char *at, struct
 	const json_t *params = container_field(rd, obj, at, "params", false, false, w);
 	if (!params)
 		return;
+	if (json_object_size(params) > REQ_MAX_PARAMS) {
+		fail(rd, -EINVAL, w, "has %zu entries, more than the %d rtconform writes",
+		     json_object_size(params), REQ_MAX_PARAMS);
+		return;
+	}
 	r->params = items(rd, json_object_size(params), sizeof *r->params, w);
 	const char *key;
 	const json_t *val;
@@ -592,18 +670,22 @@ static void read_req(struct jr *rd, const json_t *obj, const char *at, void *ite
 	if ((j = member(rd, obj, at, "measured", w)) && !json_is_boolean(j))
 		fail(rd, -EINVAL, w, "expected true or false");
 	r->measured = json_is_true(j);
-	if (u64_field(rd, obj, at, "runs", &runs) && runs > UINT32_MAX) {
+	if (u64_field(rd, obj, at, "runs", &runs) && runs > RTC_MAX_RUNS) {
 		at_key(w, at, "runs");
-		fail(rd, -EINVAL, w, "expected an integer from 0 to %u", UINT32_MAX);
+		fail(rd, -EINVAL, w, "expected an integer from 0 to %u (the most runs rtconform "
+		     "makes)", RTC_MAX_RUNS);
 	}
 	r->runs = (uint32_t)runs;
-	read_objects(rd, obj, at, "limits", sizeof *r->limits, (void **)&r->limits, &r->nlimits,
-		     one_limit);
+	static const struct list limits = { "limits", sizeof *r->limits, REQ_MAX_LIMITS,
+					    one_limit, false };
+	static const struct list metrics = { "metrics", sizeof *r->metrics, RTC_MAX_METRICS,
+					     one_metric, false };
+	static const struct list series = { "per_cpu", sizeof *r->series, READ_MAX_SERIES,
+					    one_series, false };
+	read_objects(rd, obj, at, &limits, (void **)&r->limits, &r->nlimits);
 	read_batch(rd, obj, at, r);
-	read_objects(rd, obj, at, "metrics", sizeof *r->metrics, (void **)&r->metrics,
-		     &r->nmetrics, one_metric);
-	read_objects(rd, obj, at, "per_cpu", sizeof *r->series, (void **)&r->series,
-		     &r->nseries, one_series);
+	read_objects(rd, obj, at, &metrics, (void **)&r->metrics, &r->nmetrics);
+	read_objects(rd, obj, at, &series, (void **)&r->series, &r->nseries);
 	if (!rd->rc && r->nseries && !r->nmetrics)
 		fail(rd, -EINVAL, at, "per_cpu series without a metric");
 }
@@ -639,8 +721,9 @@ static void read_file(struct jr *rd, const json_t *obj, const char *at, void *it
 	str_field(rd, obj, at, "version", true, &f->version);
 	str_field(rd, obj, at, "sha256", false, &f->sha256);
 	read_time(rd, obj, at, "started", &f->started);
-	read_objects(rd, obj, at, "requirements", sizeof *f->reqs, (void **)&f->reqs, &f->nreqs,
-		     read_req);
+	static const struct list reqs = { "requirements", sizeof *f->reqs, SIZE_MAX, read_req,
+					  true };
+	read_objects(rd, obj, at, &reqs, (void **)&f->reqs, &f->nreqs);
 }
 
 static void read_env(struct jr *rd, const json_t *root, struct report_view *v)
@@ -681,8 +764,9 @@ static void read_readiness(struct jr *rd, const json_t *root, struct report_view
 	const json_t *j = json_object_get(root, "readiness");
 	if (!j || json_is_null(j))
 		return;
-	read_objects(rd, root, "", "readiness", sizeof *v->ready, (void **)&v->ready,
-		     &v->nready, one_check);
+	static const struct list checks = { "readiness", sizeof *v->ready, SIZE_MAX, one_check,
+					    false };
+	read_objects(rd, root, "", &checks, (void **)&v->ready, &v->nready);
 	v->ready_recorded = true;
 }
 
@@ -775,8 +859,9 @@ static void read_root(struct jr *rd, const json_t *root, struct report_view *v)
 		return;
 	read_env(rd, root, v);
 	read_readiness(rd, root, v);
-	read_objects(rd, root, "", "files", sizeof *v->files, (void **)&v->files, &v->nfiles,
-		     read_file);
+	static const struct list files = { "files", sizeof *v->files, SIZE_MAX, read_file,
+					   false };
+	read_objects(rd, root, "", &files, (void **)&v->files, &v->nfiles);
 	/* Hosts first: files joined from several runs also break the totals,
 	 * and the mix is what the reader must be told. */
 	if (!rd->rc)
@@ -785,29 +870,166 @@ static void read_root(struct jr *rd, const json_t *root, struct report_view *v)
 		check_derived(rd, root, v);
 }
 
+/* ---- the parse, within a memory budget ------------------------------------
+ *
+ * jansson's tree of a file takes several times the file's size, and far
+ * more for a file of tiny elements; so its allocations are counted (as the
+ * chunks malloc gives, which is what the process pays) against a budget
+ * for the file being parsed (read.h: READ_MEM_RATIO x its size +
+ * READ_MEM_FLOOR). Past it, the allocation fails, jansson gives up, and the
+ * file is refused with the budget named. jansson's allocator is one for the
+ * process: it is set once, and counts only while a parse is on. The reader
+ * is not run from two threads at once. */
+
+/* What malloc keeps beside each chunk it hands out (glibc: its size word). */
+#define CHUNK_OVERHEAD sizeof(size_t)
+
+static struct {
+	bool on, over; /* counting; an allocation was refused */
+	size_t used, limit;
+} budget;
+
+static size_t chunk_cost(void *p)
+{
+	return malloc_usable_size(p) + CHUNK_OVERHEAD;
+}
+
+static void *budget_malloc(size_t n)
+{
+	void *p = malloc(n);
+	if (!p || !budget.on)
+		return p;
+	size_t c = chunk_cost(p);
+	if (c > budget.limit - budget.used) {
+		free(p);
+		budget.over = true;
+		return NULL;
+	}
+	budget.used += c;
+	return p;
+}
+
+static void budget_free(void *p)
+{
+	if (p && budget.on) {
+		size_t c = chunk_cost(p);
+		budget.used -= c < budget.used ? c : budget.used;
+	}
+	free(p);
+}
+
+static void budget_start(size_t file_bytes)
+{
+	static bool set;
+	if (!set) {
+		json_set_alloc_funcs(budget_malloc, budget_free);
+		set = true;
+	}
+	size_t room = (SIZE_MAX - READ_MEM_FLOOR) / READ_MEM_RATIO;
+	budget.limit = (file_bytes < room ? file_bytes : room) * READ_MEM_RATIO + READ_MEM_FLOOR;
+	budget.used = 0;
+	budget.over = false;
+	budget.on = true;
+}
+
+/* The file, as jansson pulls it (json_load_callback): from a stream, so
+ * the parse never holds the whole text beside its tree. */
+struct src {
+	FILE *f;
+	size_t total;
+	int err; /* errno of a failed read, or EFBIG */
+};
+
+static size_t src_read(void *buf, size_t len, void *arg)
+{
+	struct src *s = arg;
+	size_t n = fread(buf, 1, len, s->f);
+	if (n == 0 && ferror(s->f)) {
+		s->err = errno ? errno : EIO;
+		return (size_t)-1;
+	}
+	s->total += n;
+	if (s->total > MAX_RESULTS_BYTES) { /* grew while being read */
+		s->err = EFBIG;
+		return (size_t)-1;
+	}
+	return n;
+}
+
+/* A UTF-8 byte order mark at the start is skipped: RFC 8259 (8.1) lets a
+ * parser ignore one, and an editor on another system may have added it;
+ * the text after it is read as if it were not there. */
+static void skip_bom(FILE *f)
+{
+	unsigned char b[3];
+	if (fread(b, 1, 3, f) != 3 || memcmp(b, "\xef\xbb\xbf", 3) != 0)
+		rewind(f);
+}
+
+/* path when it is a regular file (read.c) of at most MAX_RESULTS_BYTES. */
+static FILE *open_results(const char *path, size_t *size, char *err, size_t errlen, int *rc)
+{
+	FILE *f = read_open(path, size, err, errlen, rc);
+	if (f && *size > MAX_RESULTS_BYTES) {
+		fclose(f);
+		snprintf(err, errlen, "%s: too large for a results.json (limit 256 MiB)", path);
+		*rc = -EFBIG;
+		return NULL;
+	}
+	return f;
+}
+
+/* The parse failed: why, in err. */
+static int parse_failed(const char *path, const struct src *s, const json_error_t *jerr,
+			size_t size, char *err, size_t errlen)
+{
+	if (budget.over) {
+		snprintf(err, errlen, "%s: reading it needs more than %zu MiB, the limit for a file "
+			 "of this size (%u x its %zu KiB + %zu MiB; a results.json as rtconform "
+			 "writes it takes about 4 x its size)", path,
+			 budget.limit >> 20, READ_MEM_RATIO, size >> 10, READ_MEM_FLOOR >> 20);
+		return -EFBIG;
+	}
+	if (s->err) {
+		snprintf(err, errlen, "%s: %s", path, s->err == EFBIG
+			 ? "too large for a results.json (limit 256 MiB)" : strerror(s->err));
+		return -s->err;
+	}
+	if (json_error_code(jerr) == json_error_out_of_memory) {
+		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	snprintf(err, errlen, "%s:%d:%d: not JSON: %s", path, jerr->line, jerr->column,
+		 jerr->text);
+	return -EINVAL;
+}
+
 int report_view_from_json(const char *path, struct report_view *v, char *err, size_t errlen)
 {
 	memset(v, 0, sizeof *v);
-	unsigned char *buf = NULL;
-	size_t len = 0;
-	int rc = xmlsafe_read_file(path, MAX_RESULTS_BYTES, &buf, &len);
-	if (rc) {
-		snprintf(err, errlen, "%s: %s", path,
-			 rc == -EFBIG ? "too large for a results.json (limit 256 MiB)"
-				      : strerror(-rc));
+	size_t size = 0;
+	int rc;
+	FILE *f = open_results(path, &size, err, errlen, &rc);
+	if (!f)
 		return rc;
-	}
+	skip_bom(f);
+	struct src s = { f, 0, 0 };
 	json_error_t jerr;
-	json_t *root = json_loadb((const char *)buf, len, JSON_REJECT_DUPLICATES, &jerr);
-	free(buf);
+	budget_start(size);
+	json_t *root = json_load_callback(src_read, &s, JSON_REJECT_DUPLICATES, &jerr);
+	fclose(f);
 	if (!root) {
-		snprintf(err, errlen, "%s:%d:%d: not JSON: %s", path, jerr.line, jerr.column,
-			 jerr.text);
-		return -EINVAL;
+		rc = parse_failed(path, &s, &jerr, size, err, errlen);
+		budget.on = false;
+		return rc;
 	}
 	struct jr rd = { .file = path, .err = err, .errlen = errlen };
 	read_root(&rd, root, v);
 	json_decref(root);
+	budget.on = false;
+	/* The tree was many small chunks, freed now: give their pages back,
+	 * so the reports rendered next do not stack on top of them. */
+	malloc_trim(0);
 	if (rd.rc)
 		report_view_free(v);
 	return rd.rc;

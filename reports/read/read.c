@@ -6,12 +6,17 @@
 #include "reports/read/read.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-/* The first byte that is not white space (after a UTF-8 byte order mark),
- * or EOF. */
+#include "base/xmlsafe.h"
+
+/* The first byte that is not white space (after a UTF-8 byte order mark,
+ * which the reader skips too: json_read.c), or EOF. */
 static int first_byte(FILE *f)
 {
 	int c = fgetc(f);
@@ -22,16 +27,43 @@ static int first_byte(FILE *f)
 	return c;
 }
 
+FILE *read_open(const char *path, size_t *size, char *err, size_t errlen, int *rc)
+{
+	struct stat st;
+	int fd = -1;
+	FILE *f = NULL;
+	*rc = 0;
+	if (stat(path, &st) != 0)
+		*rc = -errno;
+	else if (!S_ISREG(st.st_mode))
+		*rc = -EINVAL;
+	else if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0 ||
+		 fstat(fd, &st) != 0)
+		*rc = -errno;
+	else if (!S_ISREG(st.st_mode)) /* replaced since the stat */
+		*rc = -EINVAL;
+	else if (!(f = fdopen(fd, "rb")))
+		*rc = -errno;
+	if (f) {
+		*size = (size_t)st.st_size;
+		return f;
+	}
+	snprintf(err, errlen, "%s: %s", path,
+		 *rc == -EINVAL ? xmlsafe_file_kind(st.st_mode) : strerror(-*rc));
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
 /* 0 when path may be a results.json (a JSON object), else -errno or
  * -EINVAL with err. */
 static int check_input(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rbe");
-	if (!f) {
-		int e = errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
-		return -e;
-	}
+	int rc;
+	size_t size;
+	FILE *f = read_open(path, &size, err, errlen, &rc);
+	if (!f)
+		return rc;
 	int c = first_byte(f);
 	int e = ferror(f) ? errno : 0;
 	fclose(f);

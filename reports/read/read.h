@@ -10,6 +10,7 @@
 #define RTC_READ_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "reports/report.h"
 
@@ -25,6 +26,48 @@ int report_view_from_json(const char *path, struct report_view *v,
  * HTML page, written and never read back) is refused with REPORT_XML_REFUSED,
  * anything else that is not a JSON object as not a results.json. */
 int report_view_read(const char *path, struct report_view *v, char *err, size_t errlen);
+/* path opened for reading (its size in *size) when it is a regular file;
+ * else NULL, *rc -errno, or -EINVAL with "not a regular file (a FIFO)" in
+ * err. A FIFO, socket, device or directory is refused by what stat says
+ * before it is opened (opening a FIFO without a writer blocks, a device may
+ * never end), and the file is opened without blocking in case it was
+ * replaced since. */
+FILE *read_open(const char *path, size_t *size, char *err, size_t errlen, int *rc);
+/* The numbers a results.json may hold (json_read.c refuses any other, naming
+ * the field and the value), so that no scale, axis, ratio or sum of the
+ * reports can overflow, divide by zero or run away. docs/reports.md gives
+ * the reasons; in short:
+ * - every real is 0 or of a magnitude from READ_REAL_MIN to READ_REAL_MAX:
+ *   a sample's value (a 64-bit count of units) times the largest scale
+ *   stays below 2e25 ns, a mean or standard deviation of such values above
+ *   1e-34 ns; products and ratios of two such reals are finite;
+ * - ns_per_unit is from READ_SCALE_MIN to READ_SCALE_MAX, cycles_per_unit
+ *   0 (no cycles: not the TSC) or in that range: the harness makes them
+ *   ns per tick (1 for the clock, 1e9 / the TSC's Hz: 0.01 at 100 GHz,
+ *   1000 at 1 MHz) times a factor from 1 down to 1 / 2^40 (coop-sched's
+ *   largest block; overhead's batch is at most 1e7), so 9e-15 .. 1000;
+ * - arrays hold no more than the harness can write: a histogram at most
+ *   READ_MAX_BUCKETS buckets, a requirement at most RTC_MAX_RUNS runs,
+ *   REQ_MAX_LIMITS limits, RTC_MAX_METRICS metrics, REQ_MAX_PARAMS params
+ *   and READ_MAX_SERIES per-CPU series. */
+#define READ_REAL_MIN 1e-40
+#define READ_REAL_MAX 1e40
+#define READ_SCALE_MIN 1e-15
+#define READ_SCALE_MAX 1e6
+/* A histogram of 64-bit values has (64 - 8) * 128 + 256 = 7424 buckets
+ * (harness/measure/histogram.c); per-CPU series: one per CPU of the host. */
+#define READ_MAX_BUCKETS 8192u
+#define READ_MAX_SERIES 4096u
+
+/* The memory the parse of a results.json may take (jansson's tree of it,
+ * counted as the allocator's chunks): READ_MEM_RATIO times the file's size
+ * plus READ_MEM_FLOOR. A results.json rtconform writes takes about 4 times
+ * its size; a file of tiny elements ({} or [1,2,3] by the million) takes
+ * 25 to 70 times, and is refused as soon as it passes the budget, before it
+ * can take the machine's memory. */
+#define READ_MEM_RATIO 6u
+#define READ_MEM_FLOOR ((size_t)16 << 20)
+
 #define REPORT_XML_REFUSED \
 	"XML, not a results.json: junit.xml and report.html are written for people and CI, " \
 	"never read back; render from the run's results.json"

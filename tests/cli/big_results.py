@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Write a large results.json for the size tests and benches.
+
+  big_results.py PASS_JSON OUT legit BYTES   pass.json's requirements repeated
+                                              (ids made unique) until OUT is
+                                              about BYTES: a file rtconform
+                                              could have written, which must read
+  big_results.py PASS_JSON OUT reqs N         N requirements, each histogram cut
+                                              to its first 2 buckets, one metric
+                                              and limit, no per-CPU series (small
+                                              requirement, for matching by id)
+  big_results.py PASS_JSON OUT skipped N      N skipped requirements (nothing
+                                              measured: a few hundred bytes each)
+  big_results.py PASS_JSON OUT empty BYTES    {"files":[{},{},...]}: tiny
+                                              elements, a large parse tree
+  big_results.py PASS_JSON OUT triples BYTES  one histogram of compact
+                                              [lo,hi,count] buckets
+The hostile ones must be refused quickly and within the memory bound.
+"""
+import copy
+import json
+import sys
+
+
+def cut_buckets(x):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if k == "buckets" and isinstance(v, list):
+                del v[2:]
+            else:
+                cut_buckets(v)
+    elif isinstance(x, list):
+        for v in x:
+            cut_buckets(v)
+
+
+def skip(r):
+    r.update(verdict="skipped", reason="--only", measured=False, runs=0, limits=[],
+             metrics=[], per_cpu=[], seconds=0.0,
+             batch={"mean_ns": None, "stddev_ns": None, "per_run_ns": []})
+
+
+def legit(base, out, nreqs=None, size=None, skipped=False):
+    d = json.load(open(base))
+    f0 = d["files"][0]
+    proto = [r for f in d["files"] for r in f["requirements"]]
+    if skipped:
+        for r in proto:
+            skip(r)
+    if nreqs is not None:
+        cut_buckets(proto)
+        for r in proto:
+            r["per_cpu"] = []
+            r["metrics"] = r["metrics"][:1]
+            r["limits"] = [l for l in r["limits"]
+                           if l["metric"] == r["metrics"][0]["name"]][:1]
+    per = len(json.dumps(proto, indent=1)) / len(proto)
+    n = nreqs if nreqs is not None else max(1, int(size / per))
+    reqs = []
+    for i in range(n):
+        r = copy.copy(proto[i % len(proto)])
+        r["id"] = "%s-%d" % (r["id"], i)
+        reqs.append(r)
+    f0["requirements"] = reqs
+    d["files"] = [f0]
+    t = d["totals"]
+    verdicts = [r["verdict"] for r in reqs]
+    t["tests"] = n
+    t["passed"] = verdicts.count("pass")
+    t["failures"] = verdicts.count("fail")
+    t["errors"] = verdicts.count("error")
+    t["skipped"] = verdicts.count("skipped")
+    s = 0.0
+    for r in reqs:  # in order, as the reader adds them
+        s += r["seconds"]
+    t["seconds"] = s
+    with open(out, "w") as o:
+        json.dump(d, o, indent=1)
+
+
+def hostile(kind, out, size):
+    with open(out, "w") as o:
+        if kind == "empty":
+            n = size // 3
+            o.write('{"files":[' + ",".join(["{}"] * n) + "]}")
+        else:
+            n = size // 8
+            o.write('{"files":[{"requirements":[{"metrics":[{"histogram":'
+                    '{"buckets":[' + ",".join(["[1,2,3]"] * n) + "]}}]}]}]}")
+
+
+def main(argv):
+    base, out, kind, num = argv[1], argv[2], argv[3], int(argv[4])
+    if kind == "legit":
+        legit(base, out, size=num)
+    elif kind == "reqs":
+        legit(base, out, nreqs=num)
+    elif kind == "skipped":
+        legit(base, out, nreqs=num, skipped=True)
+    else:
+        hostile(kind, out, num)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
