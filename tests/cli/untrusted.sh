@@ -37,11 +37,17 @@ nothing_in() {
   else fail "$2: wrote $(ls -A "$1" | tr '\n' ' ')"; fi
 }
 
+# report_all FILE NAME OUT: report FILE with every writer into OUT
+report_all() {
+  local out="$3"
+  mkdir -p "$out"
+  run_reader "report $2" "$RTC" report "$1" --html "$out/r.html" --json "$out/r.json" \
+    --junit "$out/j.xml" --summary "$out/s.txt" --csv "$out/csv" --lava "$out/l.txt"
+}
+
 refused_by_all() {
   local f="$1" n="$2" out="$TMP/o-$2"
-  mkdir -p "$out"
-  run_reader "report $n" "$RTC" report "$f" --html "$out/r.html" --json "$out/r.json" \
-    --junit "$out/j.xml" --summary "$out/s.txt" --csv "$out/csv" --lava "$out/l.txt"
+  report_all "$f" "$n" "$out"
   [ "$st" -eq 2 ] && ok "report refuses $n" || { fail "report on $n exits $st, expected 2"; head -5 "$TMP/out" | diag; }
   expect_grep "$n" "$TMP/out"
   nothing_in "$out" "report $n"
@@ -59,9 +65,7 @@ refused_by_all() {
 
 read_by_all() {
   local f="$1" n="$2" out="$TMP/o-$2"
-  mkdir -p "$out"
-  run_reader "report $n" "$RTC" report "$f" --html "$out/r.html" --json "$out/r.json" \
-    --junit "$out/j.xml" --summary "$out/s.txt" --csv "$out/csv" --lava "$out/l.txt"
+  report_all "$f" "$n" "$out"
   [ "$st" -eq 0 ] && ok "report reads $n" || { fail "report on $n exits $st, expected 0"; head -5 "$TMP/out" | diag; }
   # what report wrote from it reads back
   if [ -s "$out/r.json" ]; then
