@@ -94,8 +94,9 @@ static bool check_limit(struct fig *g, const struct rv_req *r, size_t i)
 	snprintf(field, sizeof field, "limits[%zu].verdict", i);
 	if (r->verdict == VERDICT_ERROR || r->verdict == VERDICT_SKIPPED) {
 		if (l->verdict != r->verdict)
-			return refuse(g, field, "\"%s\", but the requirement is \"%s\": a run gives "
-				      "each limit of such a requirement its verdict", lv, rv);
+			return refuse(g, field, "\"%s\", but the requirement is \"%s\", and a run "
+				      "gives each limit of a requirement that is \"%s\" that verdict",
+				      lv, rv, rv);
 		snprintf(field, sizeof field, "limits[%zu].measured", i);
 		if (r->verdict == VERDICT_SKIPPED && l->measured.have)
 			return refuse(g, field, "%s, but the requirement was skipped: a skipped "
