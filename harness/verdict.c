@@ -80,6 +80,18 @@ enum verdict limit_verdict(enum verdict req_verdict, bool evaluated, bool passed
 	return passed ? VERDICT_PASS : VERDICT_FAIL;
 }
 
+bool limit_holds(double v, bool has_min, double min, bool has_max, double max)
+{
+	return !(has_max && v > max) && !(has_min && v < min);
+}
+
+enum verdict verdict_of_limits(bool any_unevaluated, bool any_failed)
+{
+	if (any_unevaluated)
+		return VERDICT_ERROR;
+	return any_failed ? VERDICT_FAIL : VERDICT_PASS;
+}
+
 /* The metric limit l is about, or NULL with why in lo->text. */
 static const struct metric_data *limit_metric(const struct req_result *out,
 					      const struct req_limit *l, struct limit_outcome *lo)
@@ -128,7 +140,7 @@ static bool judge_limit(struct req_result *out, size_t i)
 	char mv[40], bound[40];
 	struct quantity q = { v, limit_unit(l) };
 	units_fmt_qty(&q, mv, sizeof mv);
-	lo->passed = !(l->has_max && v > l->max.value) && !(l->has_min && v < l->min.value);
+	lo->passed = limit_holds(v, l->has_min, l->min.value, l->has_max, l->max.value);
 	/* The bound that was missed, else the one that held (max first). */
 	bool on_max = l->has_max && (v > l->max.value || lo->passed);
 	units_fmt_qty(on_max ? &l->max : &l->min, bound, sizeof bound);
@@ -156,8 +168,8 @@ void verdict_judge(struct req_result *out)
 			failed = true;
 		}
 	}
+	out->verdict = verdict_of_limits(errored, failed);
 	if (errored) {
-		out->verdict = VERDICT_ERROR;
 		size_t used = strlen(fails);
 		for (size_t i = 0; i < r->nlimits; i++)
 			if (!out->limits[i].evaluated) {
@@ -165,7 +177,5 @@ void verdict_judge(struct req_result *out)
 					 out->limits[i].text);
 				used = strlen(fails);
 			}
-	} else {
-		out->verdict = failed ? VERDICT_FAIL : VERDICT_PASS;
 	}
 }

@@ -48,6 +48,18 @@ bool limit_in_cycles(const struct req_limit *l);
  * else pass or fail. */
 enum verdict limit_verdict(enum verdict req_verdict, bool evaluated, bool passed);
 
+/* Whether measured value v holds a limit's bounds: it fails only strictly
+ * past one (above max, below min), so a value exactly at its bound passes.
+ * The one comparison: the runner judges with it, and the reader of a
+ * results.json re-judges the stored figures with it. */
+bool limit_holds(double v, bool has_min, double min, bool has_max, double max);
+
+/* The verdict a requirement's limits give it: error when one could not be
+ * evaluated (a figure that is missing says nothing of the budget), else
+ * fail when one failed, else pass (also with no limits at all). Not for a
+ * requirement that is already an error or skipped: those keep theirs. */
+enum verdict verdict_of_limits(bool any_unevaluated, bool any_failed);
+
 /* Judge the limits of a finished result (each limit's outcome and text, and
  * the failures or errors in its reason) and set its verdict to pass, fail,
  * or error when a limit cannot be evaluated; an error or skipped verdict is

@@ -236,7 +236,7 @@ static struct fx *fx_new(void)
 	fx_count_limit(&q[0], "page-faults", "total", 0);
 	fx_result(&r[0], &q[0], fa, VERDICT_FAIL, 1.5);
 	fx_samples(&r[0], 4, 1000, 1000, 10, 0);
-	fx_outcome(&r[0], 0, true, true, 748.8, "mean 748.8 ns <= 50 us (n=4000)");
+	fx_outcome(&r[0], 0, true, true, 748.25, "mean 748.2 ns <= 50 us (n=4000)");
 	fx_outcome(&r[0], 1, true, false, 996.5, "max 996.5 ns > 800 ns (n=4000)");
 	fx_outcome(&r[0], 2, true, true, 100, "min 100 ns >= 50 ns (n=10)");
 	fx_outcome(&r[0], 3, true, false, 12, "total 12 > 0 (4 runs)");
@@ -251,8 +251,8 @@ static struct fx *fx_new(void)
 	fx_count_limit(&q[1], "involuntary-switches", "max", 2);
 	fx_result(&r[1], &q[1], fa, VERDICT_PASS, 0.25);
 	fx_samples(&r[1], 4, 1000, 1000, 10, 0);
-	fx_outcome(&r[1], 0, true, true, 748.8, "mean 748.8 ns <= 50 us (n=4000)");
-	fx_outcome(&r[1], 1, true, true, 1980, "p99 1980 cycles <= 4000 cycles (n=4000)");
+	fx_outcome(&r[1], 0, true, true, 748.25, "mean 748.2 ns <= 50 us (n=4000)");
+	fx_outcome(&r[1], 1, true, true, 1983, "p99 1983 cycles <= 4000 cycles (n=4000)");
 	fx_outcome(&r[1], 2, true, true, 1, "max 1 <= 2 (4 runs)");
 
 	fx_req(&q[2], "TMR", NULL);
@@ -279,7 +279,7 @@ static struct fx *fx_new(void)
 	fx_limit(&x->reqs[1][0], NULL, "max", 1e9, 0, QTY_NS);
 	fx_result(&x->results[1][0], &x->reqs[1][0], fb, VERDICT_PASS, 2.0);
 	fx_samples(&x->results[1][0], 2, 10, 5, 1, 2);
-	fx_outcome(&x->results[1][0], 0, true, true, 100, "max 100 ns <= 1 s (n=20)");
+	fx_outcome(&x->results[1][0], 0, true, true, 7.5, "max 7.5 ns <= 1 s (n=20)");
 
 	x->rf[0] = (struct report_file){ .file = fa, .results = x->results[0], .nresults = 5 };
 	x->rf[1] = (struct report_file){ .file = fb, .results = x->results[1], .nresults = 1 };

@@ -440,6 +440,15 @@ END_TEST
 /* The fixture made awkward: strings with control characters and bytes that
  * are not UTF-8, scales and values no decimal prints exactly, a run without
  * samples. */
+/* Limit l of requirement r of the first file judged by p95, a statistic
+ * results.json does not store beside the limit: the reader holds a stored
+ * statistic and a limit's measured value to each other, and these tests
+ * give the measured value odd doubles (that keep its verdict). */
+static void free_measured(struct fx *x, int r, int l)
+{
+	ck_assert_int_eq(statistic_parse("p95", &x->reqs[0][r].limits[l].stat), 0);
+}
+
 static void make_odd(struct fx *x)
 {
 	static const char hostile[] = "evil\x01\x1b[31m <&> ]]> \"q' \xff\xfe tab\there\r\nend: x";
@@ -451,8 +460,12 @@ static void make_odd(struct fx *x)
 	x->files[0].name = (char *)"suite\x03<&>";
 	result_metric(x->results[0][0].res, 0)->ns_per_unit = 1.0 / 3.0;
 	x->reqs[0][0].limits[0].max.value = 1234.56789;
+	free_measured(x, 0, 0);
 	x->results[0][0].limits[0].measured = 1.0000004;
+	free_measured(x, 1, 1);
 	x->results[0][1].limits[1].measured = 2.0 / 3.0;
+	/* the scale above changes the max the file stores beside it */
+	free_measured(x, 0, 1);
 	x->results[1][0].res->runs[1].iterations = 0;
 }
 
@@ -552,11 +565,17 @@ START_TEST(archive_reals_shortest)
 {
 	struct fx *x = fx_new();
 	x->reqs[0][0].title = (char *)"budget 0.035000000000000003 s, -1e+05";
+	for (int l = 0; l < 2; l++) {
+		free_measured(x, 0, l);
+		free_measured(x, 1, l);
+	}
 	x->results[0][0].limits[0].measured = 0.035;
 	x->results[0][0].limits[1].measured = 1e-5;
+	x->results[0][0].limits[1].passed = true; /* below its max of 800 */
 	x->reqs[0][0].limits[0].max.value = 100.0;
 	x->results[0][1].limits[0].measured = 2.0 / 3.0;
 	x->results[0][1].limits[1].measured = 1e30; /* the reader refuses more than 1e40 */
+	x->reqs[0][1].limits[1].max.value = 1e31;   /* and it still passes */
 	struct report_view a, b;
 	fx_view(x, &a);
 	size_t len;
@@ -968,7 +987,7 @@ START_TEST(json_reader_refuses_numbers)
 		double v;
 	} good[] = { { metric0, "ns_per_unit", 1e-15 }, { metric0, "ns_per_unit", 1e6 },
 		     { metric0, "cycles_per_unit", 0 }, { stats0, "min", -1e40 },
-		     { stats0, "stddev", 1e-40 }, { stats0, "mean", 0 } };
+		     { stats0, "stddev", 1e-40 }, { stats0, "stddev", 0 } };
 	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
 		root = with_real(x, good[i].at, good[i].key, good[i].v);
 		ck_assert_msg(read_json_tree(x, root, err, sizeof err) == 0, "%s %g: %s",
@@ -1089,6 +1108,265 @@ START_TEST(json_reader_refuses_counts)
 }
 END_TEST
 
+/* ---- verdicts held to their figures (reports/read/figures.c) ---------- */
+
+/* Requirement r of file f, its limit l, and set ("statistics_ns", ...) of
+ * its metric m. */
+static json_t *req_at(json_t *root, size_t f, size_t r)
+{
+	return json_array_get(json_object_get(json_array_get(json_object_get(root, "files"), f),
+					      "requirements"), r);
+}
+
+static json_t *limit_at(json_t *root, size_t r, size_t l)
+{
+	return json_array_get(json_object_get(req_at(root, 0, r), "limits"), l);
+}
+
+static json_t *stats_at(json_t *root, size_t r, size_t m, const char *set)
+{
+	return json_object_get(json_array_get(json_object_get(req_at(root, 0, r), "metrics"), m),
+			       set);
+}
+
+static double num_at(json_t *obj, const char *key)
+{
+	ck_assert_msg(json_is_number(json_object_get(obj, key)), "%s", key);
+	return json_number_value(json_object_get(obj, key));
+}
+
+static void set_str(json_t *obj, const char *key, const char *v)
+{
+	json_object_set_new(obj, key, json_string(v));
+}
+
+static void expect_read(struct fx *x, json_t *root, const char *what)
+{
+	char err[600];
+	ck_assert_msg(read_json_tree(x, root, err, sizeof err) == 0, "%s: %s", what, err);
+	json_decref(root);
+}
+
+/* totals passed, failures, errors and skipped set to p, f, e, s (the
+ * fixture's 2, 1, 2, 1), so that only the rule under test refuses */
+static void set_totals(json_t *root, int p, int f, int e, int s)
+{
+	json_t *t = json_object_get(root, "totals");
+	json_object_set_new(t, "passed", json_integer(p));
+	json_object_set_new(t, "failures", json_integer(f));
+	json_object_set_new(t, "errors", json_integer(e));
+	json_object_set_new(t, "skipped", json_integer(s));
+}
+
+/* Each limit's verdict is the one limit_holds gives its measured value and
+ * bounds (a value at its bound passes, ns, cycles or a count alike), error
+ * without a measured value, the requirement's own when that is an error or
+ * skipped; and a skipped requirement has no measured value. The fixture:
+ * SEM-RT (fail) mean 748.25 <= 50 us, max 996.5 > 800 ns, wakeup min 100 >=
+ * 50 ns, page-faults total 12 > 0; SEM-OK (pass) mean 748.25 <= 50 us, p99
+ * 1983 <= 4000 cycles, involuntary-switches max 1 <= 2; TMR error. */
+START_TEST(json_reader_rejudges_limits)
+{
+	struct fx *x = fx_new();
+	json_t *root;
+	/* exactly at the bound: pass */
+	static const struct {
+		size_t r, l;
+		const char *key;
+		double v;
+	} at_bound[] = { { 1, 0, "max", 748.25 }, { 0, 2, "min", 100 }, { 1, 1, "max", 1983 } };
+	for (size_t i = 0; i < sizeof at_bound / sizeof at_bound[0]; i++) {
+		root = fixture_json(x);
+		json_object_set_new(limit_at(root, at_bound[i].r, at_bound[i].l), at_bound[i].key,
+				    json_real(at_bound[i].v));
+		expect_read(x, root, at_bound[i].key);
+	}
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 1, 2), "max", json_integer(1));
+	expect_read(x, root, "a count at its max");
+
+	/* just past it, kept "pass"; within it, kept "fail" */
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 1, 0), "max", json_real(748.2));
+	expect_refused(x, root, "files[0].requirements[1].limits[0].verdict",
+		       "\"pass\", but measured 748.25 is above max 748.2");
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 0, 2), "min", json_real(100.5));
+	expect_refused(x, root, "requirements[0].limits[2].verdict",
+		       "\"pass\", but measured 100 is below min 100.5");
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 1, 1), "max", json_real(1982));
+	expect_refused(x, root, "requirements[1].limits[1].verdict", "above max 1982");
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 1, 2), "max", json_integer(0));
+	expect_refused(x, root, "requirements[1].limits[2].verdict", "measured 1 is above max 0");
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 0, 1), "max", json_real(996.5));
+	expect_refused(x, root, "requirements[0].limits[1].verdict",
+		       "\"fail\", but measured 996.5 is within max 996.5");
+
+	/* a statistic that could not be computed: "error", and so is the
+	 * requirement, whose other limits keep their measured values */
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 1, 0), "measured", json_null());
+	expect_refused(x, root, "requirements[1].limits[0].verdict",
+		       "\"pass\", but measured is null");
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 1, 0), "measured", json_null());
+	set_str(req_at(root, 0, 1), "verdict", "error");
+	for (size_t l = 0; l < 3; l++)
+		set_str(limit_at(root, 1, l), "verdict", "error");
+	set_totals(root, 1, 1, 3, 1);
+	expect_read(x, root, "an error requirement");
+
+	/* an error or skipped requirement gives each limit its verdict */
+	root = fixture_json(x);
+	set_str(limit_at(root, 2, 0), "verdict", "pass");
+	expect_refused(x, root, "requirements[2].limits[0].verdict",
+		       "\"pass\", but the requirement is \"error\"");
+	root = fixture_json(x);
+	set_str(req_at(root, 0, 1), "verdict", "skipped");
+	set_totals(root, 1, 1, 2, 2);
+	expect_refused(x, root, "requirements[1].limits[0].verdict",
+		       "\"pass\", but the requirement is \"skipped\"");
+	root = fixture_json(x);
+	set_str(req_at(root, 0, 1), "verdict", "skipped");
+	for (size_t l = 0; l < 3; l++)
+		set_str(limit_at(root, 1, l), "verdict", "skipped");
+	set_totals(root, 1, 1, 2, 2);
+	json_t *kept = json_deep_copy(root);
+	expect_refused(x, root, "requirements[1].limits[0].measured",
+		       "748.25, but the requirement was skipped");
+	for (size_t l = 0; l < 3; l++)
+		json_object_set_new(limit_at(kept, 1, l), "measured", json_null());
+	expect_read(x, kept, "a skipped requirement");
+	fx_free(x);
+}
+END_TEST
+
+/* A requirement judged on its limits has the verdict verdict_of_limits
+ * gives: fail by one failed limit, error by one that could not be
+ * evaluated, else pass. */
+START_TEST(json_reader_combines_limits)
+{
+	struct fx *x = fx_new();
+	json_t *root = fixture_json(x);
+	set_str(req_at(root, 0, 1), "verdict", "fail");
+	set_totals(root, 1, 2, 2, 1);
+	expect_refused(x, root, "files[0].requirements[1].verdict",
+		       "\"fail\", but none of its 3 limits failed");
+	root = fixture_json(x);
+	set_str(req_at(root, 0, 0), "verdict", "pass");
+	set_totals(root, 3, 0, 2, 1);
+	expect_refused(x, root, "files[0].requirements[0].verdict",
+		       "\"pass\", but limits[1] is \"fail\", which makes the requirement \"fail\"");
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 1, 0), "measured", json_null());
+	set_str(limit_at(root, 1, 0), "verdict", "error");
+	expect_refused(x, root, "files[0].requirements[1].verdict",
+		       "limits[0] is \"error\", which makes the requirement \"error\"");
+	/* one failed limit of four is enough */
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 0, 1), "max", json_real(1000));
+	set_str(limit_at(root, 0, 1), "verdict", "pass");
+	expect_read(x, root, "SEM-RT failing by its count alone");
+	fx_free(x);
+}
+END_TEST
+
+/* The statistics of a sample set rise: min <= p50 <= ... <= max and min <=
+ * mean <= max (a count's min <= mean <= max <= total, a CPU's series too),
+ * equality and a rounding's slack allowed; and a limit's measured value is
+ * the statistic it names where the file stores it. */
+START_TEST(json_reader_orders_statistics)
+{
+	struct fx *x = fx_new();
+	json_t *root = fixture_json(x), *st = stats_at(root, 0, 0, "statistics_ns");
+	json_object_set_new(st, "p50", json_real(num_at(st, "p90")));
+	expect_read(x, root, "p50 == p90");
+	root = fixture_json(x);
+	st = stats_at(root, 0, 0, "statistics_ns");
+	json_object_set_new(st, "p50", json_real(num_at(st, "p90") * (1 + 1e-6)));
+	expect_refused(x, root, "requirements[0].metrics[0].statistics_ns.p50", "above p90");
+	root = fixture_json(x);
+	st = stats_at(root, 0, 1, "statistics_ns");
+	json_object_set_new(st, "mean", json_real(num_at(st, "max") * (1 + 1e-12)));
+	expect_read(x, root, "a mean a rounding above the max");
+	root = fixture_json(x);
+	st = stats_at(root, 0, 1, "statistics_ns");
+	json_object_set_new(st, "mean", json_real(num_at(st, "max") * (1 + 1e-6)));
+	expect_refused(x, root, "requirements[0].metrics[1].statistics_ns.mean", "above max");
+	root = fixture_json(x);
+	st = stats_at(root, 1, 1, "statistics_ns");
+	json_object_set_new(st, "min", json_real(num_at(st, "mean") + 1));
+	expect_refused(x, root, "requirements[1].metrics[1].statistics_ns.min", "above mean");
+	root = fixture_json(x);
+	st = stats_at(root, 0, 0, "statistics_cycles");
+	json_object_set_new(st, "p99", json_real(num_at(st, "max") + 1));
+	expect_refused(x, root, "metrics[0].statistics_cycles.p99", "above max");
+	root = fixture_json(x);
+	json_object_set_new(stats_at(root, 0, 2, "statistics"), "min", json_integer(7));
+	expect_refused(x, root, "requirements[0].metrics[2].statistics.min", "7, above mean 3");
+	root = fixture_json(x);
+	json_t *s0 = json_array_get(json_object_get(req_at(root, 1, 0), "per_cpu"), 0);
+	json_object_set_new(s0, "min_ns", json_real(num_at(s0, "max_ns") + 1));
+	expect_refused(x, root, "files[1].requirements[0].per_cpu[0].min_ns", "above");
+
+	/* measured against the stored statistic: ns, cycles, a count */
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 0, 0), "measured", json_real(748.25 * (1 + 1e-12)));
+	expect_read(x, root, "measured a rounding off");
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 0, 0), "measured", json_real(748.25 * 1.5));
+	expect_refused(x, root, "requirements[0].limits[0].measured",
+		       "1122.375, but metrics[0].statistics_ns.mean is 748.25");
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 1, 1), "measured", json_real(1990));
+	expect_refused(x, root, "requirements[1].limits[1].measured",
+		       "metrics[0].statistics_cycles.p99 is 1983");
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 1, 2), "measured", json_integer(2));
+	expect_refused(x, root, "requirements[1].limits[2].measured",
+		       "metrics[4].statistics.max is 1");
+	fx_free(x);
+}
+END_TEST
+
+/* The hostile corpus's files of these rules are refused for them, not for
+ * something else (cli.untrusted checks only that each is refused). */
+START_TEST(json_reader_refuses_corpus_figures)
+{
+	static const struct {
+		const char *file, *field, *why;
+	} cases[] = {
+		{ "refused-limit-verdict-pass-over-max.json", "requirements[0].limits[0].verdict",
+		  "\"pass\", but measured 5e+10 is above max 1e+10" },
+		{ "refused-req-pass-limit-fail.json", "requirements[0].verdict",
+		  "\"pass\", but limits[0] is \"fail\"" },
+		{ "refused-skipped-limit-pass.json", "requirements[0].limits[0].verdict",
+		  "\"pass\", but the requirement is \"skipped\"" },
+		{ "refused-p50-above-p90.json", "metrics[0].statistics_ns.p50", "above p90" },
+		{ "refused-mean-above-max.json", "metrics[0].statistics_ns.mean",
+		  "5e+10, above max 161319.98" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char path[512], err[600] = "";
+		struct report_view v;
+		snprintf(path, sizeof path, "%s/tests/fixtures/hostile/%s", RTC_SOURCE_DIR,
+			 cases[i].file);
+		ck_assert_msg(report_view_from_json(path, &v, err, sizeof err) == -EINVAL, "%s read",
+			      cases[i].file);
+		ck_assert_msg(strstr(err, path) && strstr(err, cases[i].field) &&
+			      strstr(err, cases[i].why), "%s: %s", cases[i].file, err);
+	}
+	char path[512], err[600] = "";
+	struct report_view v;
+	snprintf(path, sizeof path, "%s/tests/fixtures/results/pass.json", RTC_SOURCE_DIR);
+	ck_assert_msg(report_view_from_json(path, &v, err, sizeof err) == 0, "%s", err);
+	report_view_free(&v);
+}
+END_TEST
+
 /* `rtconform report results.json`: the four reports as `run` writes them,
  * and a refused file makes exit status 2 and writes nothing. */
 START_TEST(archive_through_the_command)
@@ -1159,6 +1437,10 @@ static Suite *json_suite(void)
 	tcase_add_test(tc, json_reader_refuses_numbers);
 	tcase_add_test(tc, json_reader_refuses_long_arrays);
 	tcase_add_test(tc, json_reader_memory_budget);
+	tcase_add_test(tc, json_reader_rejudges_limits);
+	tcase_add_test(tc, json_reader_combines_limits);
+	tcase_add_test(tc, json_reader_orders_statistics);
+	tcase_add_test(tc, json_reader_refuses_corpus_figures);
 	tcase_add_test(tc, archive_keeps_readiness);
 	tcase_add_test(tc, json_series_histograms);
 	tcase_add_test(tc, archive_through_the_command);

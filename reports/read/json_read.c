@@ -29,6 +29,7 @@
 
 #include "harness/measure/probe.h"
 #include "reports/json_schema.h"
+#include "reports/read/figures.h"
 #include "requirements/model.h"
 
 /* The same cap as junit.xml's: nothing rtconform writes comes near it. */
@@ -835,6 +836,16 @@ static void check_hosts(struct jr *rd, const json_t *root, const struct report_v
 	}
 }
 
+/* The verdicts must be the ones the harness's rules give for the stored
+ * figures, and the statistics ordered as a sample set's (figures.c):
+ * before the totals, which count the verdicts. */
+static void check_figures(struct jr *rd, const struct report_view *v)
+{
+	char at[AT_LEN], why[600];
+	if (read_check_figures(v, at, sizeof at, why, sizeof why) != 0)
+		fail(rd, -EINVAL, at, "%s", why);
+}
+
 static void read_root(struct jr *rd, const json_t *root, struct report_view *v)
 {
 	char w[AT_LEN];
@@ -866,6 +877,8 @@ static void read_root(struct jr *rd, const json_t *root, struct report_view *v)
 	 * and the mix is what the reader must be told. */
 	if (!rd->rc)
 		check_hosts(rd, root, v);
+	if (!rd->rc)
+		check_figures(rd, v);
 	if (!rd->rc)
 		check_derived(rd, root, v);
 }

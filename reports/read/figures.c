@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* figures.c - see figures.h.
+ *
+ * The reports show the stored verdicts, and users gate releases on them:
+ * a results.json whose "verdict": "pass" sits beside a measured value
+ * above its max would otherwise be shown as a PASS (the project's first
+ * rule is never a false PASS). So the reader judges the stored figures
+ * again with the harness's own rules (harness/verdict.h: limit_holds,
+ * limit_verdict, verdict_of_limits) and refuses a file that disagrees,
+ * rather than pick one side: either the figures or the verdicts were
+ * changed after the run, and no report can tell which is true.
+ */
+#include "reports/read/figures.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/verdict.h"
+
+/* Two statistics of one sample set are compared with a relative slack of
+ * 1e-9: each is exact or one rounding of a double away from exact (a
+ * percentile, min or max is a sample times the scale; a mean is a sum over
+ * a count, times the scale), so one that ought to equal or bound another
+ * can miss it by a few units in the last place (1e-16 relative), never by
+ * 1e-9; a file edited to disagree misses it by far more. */
+#define FIG_SLACK 1e-9
+
+struct fig {
+	char *at, *why;
+	size_t atlen, whylen;
+	size_t fi, ri; /* the file and requirement being checked */
+};
+
+/* Refuse field (below the current requirement) with a reason. Returns
+ * false. */
+static bool refuse(struct fig *g, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static bool refuse(struct fig *g, const char *field, const char *fmt, ...)
+{
+	snprintf(g->at, g->atlen, "files[%zu].requirements[%zu].%s", g->fi, g->ri, field);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(g->why, g->whylen, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+/* v with the fewest digits that read back as v: "5e+10", "2739.567...". */
+static const char *num_text(double v, char *buf, size_t len)
+{
+	for (int p = 6; p <= 17; p++) {
+		snprintf(buf, len, "%.*g", p, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
+static bool not_above(double a, double b)
+{
+	return a <= b + FIG_SLACK * fmax(fabs(a), fabs(b));
+}
+
+static bool about_equal(double a, double b)
+{
+	return fabs(a - b) <= FIG_SLACK * fmax(fabs(a), fabs(b));
+}
+
+/* A limit's bounds as words: "max 10", "min 5 and max 10". */
+static void bounds_text(const struct rv_limit *l, char *buf, size_t len)
+{
+	char lo[40], hi[40];
+	num_text(l->min.value, lo, sizeof lo);
+	num_text(l->max.value, hi, sizeof hi);
+	if (l->has_min && l->has_max)
+		snprintf(buf, len, "min %s and max %s", lo, hi);
+	else
+		snprintf(buf, len, "%s %s", l->has_max ? "max" : "min", l->has_max ? hi : lo);
+}
+
+/* Limit i's verdict: the requirement's own when that is an error or
+ * skipped (a skipped requirement is never measured), else the one its
+ * measured value and bounds give. */
+static bool check_limit(struct fig *g, const struct rv_req *r, size_t i)
+{
+	const struct rv_limit *l = &r->limits[i];
+	char field[48], mv[40], bv[100];
+	const char *lv = verdict_name(l->verdict), *rv = verdict_name(r->verdict);
+	snprintf(field, sizeof field, "limits[%zu].verdict", i);
+	if (r->verdict == VERDICT_ERROR || r->verdict == VERDICT_SKIPPED) {
+		if (l->verdict != r->verdict)
+			return refuse(g, field, "\"%s\", but the requirement is \"%s\", and a run "
+				      "gives each limit of a requirement that is \"%s\" that verdict",
+				      lv, rv, rv);
+		snprintf(field, sizeof field, "limits[%zu].measured", i);
+		if (r->verdict == VERDICT_SKIPPED && l->measured.have)
+			return refuse(g, field, "%s, but the requirement was skipped: a skipped "
+				      "requirement is never measured",
+				      num_text(l->measured.v, mv, sizeof mv));
+		return true;
+	}
+	double v = l->measured.v;
+	bool holds = l->measured.have &&
+		     limit_holds(v, l->has_min, l->min.value, l->has_max, l->max.value);
+	enum verdict want = limit_verdict(r->verdict, l->measured.have, holds);
+	if (l->verdict == want)
+		return true;
+	if (!l->measured.have)
+		return refuse(g, field, "\"%s\", but measured is null: a limit whose statistic "
+			      "could not be computed is \"error\"", lv);
+	num_text(v, mv, sizeof mv);
+	if (want == VERDICT_FAIL) {
+		bool over = l->has_max && v > l->max.value;
+		num_text(over ? l->max.value : l->min.value, bv, sizeof bv);
+		return refuse(g, field, "\"%s\", but measured %s is %s %s %s", lv, mv,
+			      over ? "above" : "below", over ? "max" : "min", bv);
+	}
+	bounds_text(l, bv, sizeof bv);
+	return refuse(g, field, "\"%s\", but measured %s is within %s: the limit passes", lv,
+		      mv, bv);
+}
+
+/* A requirement judged on its limits (pass or fail) has the verdict they
+ * give; an error or skipped one gave its own to each limit (check_limit). */
+static bool check_req(struct fig *g, const struct rv_req *r)
+{
+	if (r->verdict == VERDICT_ERROR || r->verdict == VERDICT_SKIPPED)
+		return true;
+	size_t first_error = SIZE_MAX, first_fail = SIZE_MAX;
+	for (size_t i = r->nlimits; i-- > 0;) {
+		if (r->limits[i].verdict == VERDICT_ERROR)
+			first_error = i;
+		else if (r->limits[i].verdict == VERDICT_FAIL)
+			first_fail = i;
+	}
+	enum verdict want = verdict_of_limits(first_error != SIZE_MAX, first_fail != SIZE_MAX);
+	if (want == r->verdict)
+		return true;
+	const char *rv = verdict_name(r->verdict);
+	if (want == VERDICT_PASS)
+		return refuse(g, "verdict", "\"%s\", but none of its %zu limits failed: a "
+			      "requirement fails only by a limit", rv, r->nlimits);
+	size_t i = want == VERDICT_ERROR ? first_error : first_fail;
+	return refuse(g, "verdict", "\"%s\", but limits[%zu] is \"%s\", which makes the "
+		      "requirement \"%s\"", rv, i, verdict_name(r->limits[i].verdict),
+		      verdict_name(want));
+}
+
+/* The present ones of vals[order[0]], vals[order[1]], ... must not fall;
+ * what says why. */
+static bool rising(struct fig *g, const char *set, const char *const *names,
+		   const struct rv_value *vals, const int *order, size_t n, const char *what)
+{
+	int prev = -1;
+	for (size_t k = 0; k < n; k++) {
+		int i = order[k];
+		if (!vals[i].have)
+			continue;
+		if (prev >= 0 && !not_above(vals[prev].v, vals[i].v)) {
+			char field[120], a[40], b[40];
+			snprintf(field, sizeof field, "%s.%s", set, names[prev]);
+			return refuse(g, field, "%s, above %s %s: %s",
+				      num_text(vals[prev].v, a, sizeof a), names[i],
+				      num_text(vals[i].v, b, sizeof b), what);
+		}
+		prev = i;
+	}
+	return true;
+}
+
+static const int pct_order[] = { RV_MIN, RV_P50, RV_P90, RV_P99, RV_P99_9, RV_MAX };
+static const int mean_order[] = { RV_MIN, RV_MEAN, RV_MAX };
+static const int count_order[] = { RVC_MIN, RVC_MEAN, RVC_MAX, RVC_TOTAL };
+static const int series_pct[] = { RVS_MIN, RVS_P99, RVS_MAX };
+static const int series_mean[] = { RVS_MIN, RVS_MEAN, RVS_MAX };
+#define N(a) (sizeof a / sizeof a[0])
+#define PCT_WHY "percentiles rise with their rank (min <= p50 <= p90 <= p99 <= p99.9 <= max)"
+#define MEAN_WHY "a mean lies between the min and the max"
+
+/* One duration's statistics (statistics_ns or statistics_cycles). */
+static bool stats_ordered(struct fig *g, const char *set, const struct rv_value *s)
+{
+	return rising(g, set, report_view_stats, s, pct_order, N(pct_order), PCT_WHY) &&
+	       rising(g, set, report_view_stats, s, mean_order, N(mean_order), MEAN_WHY);
+}
+
+static bool check_metrics(struct fig *g, const struct rv_req *r)
+{
+	char set[80];
+	for (size_t i = 0; i < r->nmetrics; i++) {
+		const struct rv_metric *m = &r->metrics[i];
+		if (m->kind == METRIC_COUNT) {
+			snprintf(set, sizeof set, "metrics[%zu].statistics", i);
+			if (!rising(g, set, report_view_count_stats, m->counts, count_order,
+				    N(count_order), "a count's min <= mean <= max <= total"))
+				return false;
+			continue;
+		}
+		snprintf(set, sizeof set, "metrics[%zu].statistics_ns", i);
+		if (!stats_ordered(g, set, m->ns))
+			return false;
+		snprintf(set, sizeof set, "metrics[%zu].statistics_cycles", i);
+		if (!stats_ordered(g, set, m->cycles))
+			return false;
+	}
+	for (size_t i = 0; i < r->nseries; i++) {
+		const struct rv_series *s = &r->series[i];
+		snprintf(set, sizeof set, "per_cpu[%zu]", i);
+		/* results.json names them "min_ns", ... (json.c) */
+		char buf[RV_NSERIES_STATS][24];
+		const char *names[RV_NSERIES_STATS];
+		for (int k = 0; k < RV_NSERIES_STATS; k++) {
+			snprintf(buf[k], sizeof buf[k], "%s_ns", report_view_series_stats[k]);
+			names[k] = buf[k];
+		}
+		if (!rising(g, set, names, s->ns, series_pct, N(series_pct), PCT_WHY) ||
+		    !rising(g, set, names, s->ns, series_mean, N(series_mean), MEAN_WHY))
+			return false;
+	}
+	return true;
+}
+
+/* A limit's measured value is the statistic it names of its metric, which
+ * the file stores too (when it is one of those every report gives). */
+static bool check_measured(struct fig *g, const struct rv_req *r, size_t i)
+{
+	const struct rv_limit *l = &r->limits[i];
+	if (!l->measured.have || !l->metric || !l->statistic)
+		return true;
+	for (size_t k = 0; k < r->nmetrics; k++) {
+		const struct rv_metric *m = &r->metrics[k];
+		if (strcmp(m->name, l->metric) != 0)
+			continue;
+		if ((m->kind == METRIC_COUNT) != l->count)
+			return true; /* judged an error; nothing stored to compare */
+		const char *const *names = l->count ? report_view_count_stats : report_view_stats;
+		size_t n = l->count ? RV_NCSTATS : RV_NSTATS;
+		const struct rv_value *vals = l->count ? m->counts : l->cycles ? m->cycles : m->ns;
+		const char *set = l->count ? "statistics" : l->cycles ? "statistics_cycles"
+								      : "statistics_ns";
+		for (size_t s = 0; s < n; s++) {
+			if (strcmp(names[s], l->statistic) != 0 || !vals[s].have ||
+			    about_equal(vals[s].v, l->measured.v))
+				continue;
+			char field[48], a[40], b[40];
+			snprintf(field, sizeof field, "limits[%zu].measured", i);
+			return refuse(g, field, "%s, but metrics[%zu].%s.%s is %s: a limit's "
+				      "measured value is the statistic it names",
+				      num_text(l->measured.v, a, sizeof a), k, set, names[s],
+				      num_text(vals[s].v, b, sizeof b));
+		}
+		return true;
+	}
+	return true;
+}
+
+/* The verdicts first: they are what a reader acts on, and what a changed
+ * figure most often contradicts. */
+static bool check_one(struct fig *g, const struct rv_req *r)
+{
+	for (size_t i = 0; i < r->nlimits; i++)
+		if (!check_limit(g, r, i))
+			return false;
+	if (!check_req(g, r) || !check_metrics(g, r))
+		return false;
+	for (size_t i = 0; i < r->nlimits; i++)
+		if (!check_measured(g, r, i))
+			return false;
+	return true;
+}
+
+int read_check_figures(const struct report_view *v, char *at, size_t atlen, char *why,
+		       size_t whylen)
+{
+	struct fig g = { at, why, atlen, whylen, 0, 0 };
+	for (g.fi = 0; g.fi < v->nfiles; g.fi++)
+		for (g.ri = 0; g.ri < v->files[g.fi].nreqs; g.ri++)
+			if (!check_one(&g, &v->files[g.fi].reqs[g.ri]))
+				return -EINVAL;
+	return 0;
+}
