@@ -195,8 +195,6 @@ static void junit_case(struct xw *x, const struct cmp_result *r, const struct cm
 	} else if (f->outcome == CMP_NOT_COMPARED || inconclusive) {
 		xw_elem(x, "skipped", sentence);
 	}
-	/* Ids and notes come from the inputs: no attachment marker of theirs
-	 * reaches CI (report_junit_system_out). */
 	report_junit_system_out(x, f->note && f->outcome != CMP_NOT_COMPARED ? f->note : sentence,
 				NULL, NULL);
 	xw_end(x);
@@ -254,15 +252,10 @@ static void junit_document(struct xw *x, const void *arg)
 		xw_check(x, xmlTextWriterFlush(x->w));
 }
 
-/* Run a document writer into a buffer. */
-static char *render_xml(const struct cmp_result *r, size_t *len, bool indent,
-			void (*doc)(struct xw *x, const void *r))
-{
-	return xw_render(doc, r, indent, len, NULL, 0);
-}
-
+/* A junit.xml: no text of the inputs (ids, notes) becomes an attachment
+ * marker (xw_render_junit). */
 char *cmp_render_junit(const struct cmp_result *r, size_t *len)
 {
-	return render_xml(r, len, true, junit_document);
+	return xw_render_junit(junit_document, r, len, NULL, 0);
 }
 

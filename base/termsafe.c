@@ -19,6 +19,8 @@ static void escape_of(const unsigned char *s, char esc[8], size_t *step)
 		snprintf(esc, 8, "\\x%02x", s[0]);
 	else if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0) /* C1: U+0080..U+009F */
 		snprintf(esc, 8, "\\u%04x", (unsigned)(s[1] & 0x3f) | 0x80);
+	else if (n == 3 && s[0] == 0xe2 && s[1] == 0x80 && (s[2] == 0xa8 || s[2] == 0xa9))
+		snprintf(esc, 8, "\\u%04x", 0x2000u | (s[2] & 0x3f)); /* U+2028, U+2029 */
 }
 
 bool termsafe_is_safe(const char *s)

@@ -6,9 +6,11 @@
  * prints for a person (stdout, stderr, summary.txt) goes through here.
  *
  * Escaped: C0 controls (bytes 0x00-0x1f, tab and newline included), DEL,
- * C1 controls (U+0080-U+009F in UTF-8) and bytes that are not valid UTF-8,
- * each as \xNN (C1 as \u0080 .. \u009f). Everything else, other UTF-8
- * characters included, is kept as it is.
+ * C1 controls (U+0080-U+009F in UTF-8), the line and paragraph separators
+ * U+2028 and U+2029 (a line end to JavaScript and Java, and so to web log
+ * viewers such as LAVA's) and bytes that are not valid UTF-8, each as
+ * \xNN (C1 as \u0080 .. \u009f, the separators as \u2028 and \u2029).
+ * Everything else, other UTF-8 characters included, is kept as it is.
  */
 #ifndef RTC_TERMSAFE_H
 #define RTC_TERMSAFE_H

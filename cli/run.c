@@ -19,6 +19,7 @@
 #include "harness/trace.h"
 #include "harness/measure/probes/probes.h"
 #include "host/identity.h"
+#include "reports/link.h"
 #include "reports/report.h"
 #include "requirements/validate.h"
 
@@ -526,12 +527,14 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	struct report_view view;
 	if (report_view_begin(&view, files, nfiles) != 0)
 		out_of_memory();
-	/* The directory exists (checked before measuring); when it cannot be
-	 * resolved the traces are still linked, only not attached. */
-	view.trace_dir = realpath(ro->trace_dir, NULL);
 	struct report_run run = { .tb = &tb, .env = &fp, .ready = &rd, .command_line = cmdline };
 	run.started = time(NULL);
 	measure_all(&view, files, nfiles, a->only, ro, &ps);
+	/* The directory exists (checked before measuring); the traces saved
+	 * there are regular files, linked and attached (when it cannot be
+	 * resolved to an absolute path, only linked). */
+	if (report_view_find_traces(&view, ro->trace_dir) != 0)
+		out_of_memory();
 	sig_atomic_t seen = *ro->interrupted; /* see cli_write_stdout */
 	run.ended = time(NULL);
 	runinfo_add_run(&fp, cmdline, run.started, run.ended, files, nfiles);

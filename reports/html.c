@@ -342,8 +342,9 @@ static void file_link(struct xw *x, const char *path, const char *text)
 
 /* The kernel trace: what became of it and, when one was saved, a link to
  * it by name (it lies beside report.html). A trace that is not a name a run
- * gives its traces (a results.json from elsewhere may say anything) is
- * shown as text, never linked (report_trace_ok). */
+ * gives its traces (a results.json from elsewhere may say anything), or
+ * not a regular file there, is shown as text saying why, never linked
+ * (rv_req.trace_link, report_view_find_traces). */
 static void trace_fact(struct xw *x, const struct rv_req *r)
 {
 	if (!r->trace_note && !r->trace)
@@ -355,11 +356,12 @@ static void trace_fact(struct xw *x, const struct rv_req *r)
 		html_text_micro(x, r->trace_note);
 	if (r->trace) {
 		xw_text(x, " ");
-		if (report_trace_ok(r->trace))
+		const char *why = report_trace_why_not(r);
+		if (r->trace_link == RV_TRACE_LINKED)
 			file_link(x, r->trace, r->trace);
 		else
-			xw_textf(x, "trace file %s (not linked: not a name rtconform gives a trace)",
-				 r->trace);
+			xw_textf(x, "trace file %s%s%s%s", r->trace, why ? " (not linked: " : "",
+				 why ? why : "", why ? ")" : "");
 	}
 	xw_full_end(x);
 	xw_full_end(x);

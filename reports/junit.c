@@ -16,7 +16,8 @@
  *
  * Every string that comes from outside (titles, reasons, host names, the
  * command line) is cleaned to characters XML 1.0 allows and to valid UTF-8
- * before the writer sees it; the writer does the escaping.
+ * before the writer sees it, and any attachment marker in it is broken
+ * (xw_render_junit, reports/xmlw.h); the writer does the escaping.
  */
 #include "reports/report.h"
 
@@ -364,8 +365,9 @@ static void failure_element(struct xw *x, const struct rv_req *r)
 /* What junit.xml keeps of the requirement, for people reading the CI page
  * (the histograms and per-run figures are in results.json); even an error
  * keeps what the worker measured before it died. The saved trace is
- * attached when it is one a run writes, found in trace_dir
- * (report_junit_system_out, reports/link.c; docs/reports.md). */
+ * attached when it is one a run writes and a regular file in trace_dir
+ * (rv_req.trace_link; report_junit_system_out, reports/link.c;
+ * docs/reports.md). */
 static void system_out(struct xw *x, const struct rv_req *r, const char *trace_dir)
 {
 	char *detail = NULL;
@@ -379,7 +381,8 @@ static void system_out(struct xw *x, const struct rv_req *r, const char *trace_d
 	if (fclose(mem) != 0)
 		x->failed = true;
 	else
-		report_junit_system_out(x, detail, trace_dir, r->trace);
+		report_junit_system_out(x, detail, trace_dir,
+					r->trace_link == RV_TRACE_LINKED ? r->trace : NULL);
 	free(detail);
 }
 
@@ -500,7 +503,7 @@ static void junit_doc(struct xw *x, const void *v)
 
 char *report_junit_render(const struct report_view *v, size_t *len, char *why, size_t whylen)
 {
-	return xw_render(junit_doc, v, true, len, why, whylen);
+	return xw_render_junit(junit_doc, v, len, why, whylen);
 }
 
 /* ---- a host's suite of a fleet junit.xml (rtconform merge) ---- */
@@ -558,7 +561,7 @@ int report_junit_host_suite(const struct report_view *v, const char *host, const
 {
 	struct host_suite_args a = { v, host, source, index };
 	size_t len = 0;
-	char *text = xw_render(host_suite_doc, &a, true, &len, NULL, 0);
+	char *text = xw_render_junit(host_suite_doc, &a, &len, NULL, 0);
 	if (!text)
 		return -ENOMEM;
 	int rc = fwrite(text, 1, len, out) == len ? 0 : -EIO;

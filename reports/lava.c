@@ -12,12 +12,17 @@
  * LAVA knows pass, fail, skip and unknown; a requirement that could not be
  * measured (error) is fail, never pass, and the reason is a line of its own
  * beginning "# " (the test definition prints those to the job's log and
- * gives them to nobody). A duration is in us (four decimals), a cycle count in cycles, a
- * count in count: always the same unit for the same line, so LAVA's charts
- * of a test case over many jobs compare like with like. A limit whose
- * statistic could not be computed has no value. Names keep letters, digits,
- * '.', '_' and '-'; anything else (a space, which would split the line) is
- * '_'. With more than one requirements file each name begins
+ * gives them to nobody), with every control character of it (C0, DEL, C1,
+ * U+2028, U+2029) and invalid UTF-8 escaped as base/termsafe.h does
+ * ("\x1b", "\u0085"), so it stays one line and drives no terminal. A
+ * duration is in us (four decimals), a cycle count in cycles, a count in
+ * count: always the same unit for the same line, so LAVA's charts of a
+ * test case over many jobs compare like with like. A limit whose
+ * statistic could not be computed has no value. Names keep letters,
+ * digits, '.', '_' and '-'; anything else (a space, which would split the
+ * line) is '_'; an empty part (id, file name, metric, statistic) is "_"
+ * and a '-' a part begins with is '_', so no name is empty or begins with
+ * '-'. With more than one requirements file each name begins
  * "<file name>." so that ids repeated across files stay apart. A limit in
  * cycles has "-cycles" after its statistic; a name that would repeat one
  * given out before in the run gets "-2", "-3", ...: every line is one test
@@ -30,16 +35,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* name with every character LAVA would choke on made '_'. */
+#include "base/termsafe.h"
+
+/* A part of a name (file name, id, metric, statistic) with every
+ * character LAVA would choke on made '_'; an empty part is "_" and a '-'
+ * it begins with is '_', so no name is empty (run.sh would take its
+ * result for the name) or begins with '-' (an option to whatever is
+ * handed it). */
 static void put_name(FILE *out, const char *name)
 {
+	bool first = true;
 	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
 		if (*p >= 0x80 && *p < 0xc0)
 			continue; /* one '_' for a UTF-8 character, at its first byte */
 		bool keep = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-			    (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-';
+			    (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' ||
+			    (*p == '-' && !first);
 		fputc(keep ? *p : '_', out);
+		first = false;
 	}
+	if (first)
+		fputc('_', out);
 }
 
 /* The LAVA result of a verdict: error is fail. */
@@ -143,12 +159,18 @@ static void limit_line(FILE *out, const char *name, const struct rv_limit *l)
 	fputc('\n', out);
 }
 
-/* s on the current line: a line break in it becomes a space, so a "# "
- * line never ends early and hands the rest to lava-test-case. */
-static void put_on_line(FILE *out, const char *s)
+/* s on the current line, escaped as everything rtconform prints for a
+ * person (base/termsafe.h: C0, DEL, C1, U+2028, U+2029, invalid UTF-8),
+ * so a "# " line never ends early and hands the rest to lava-test-case,
+ * and drives neither the terminal nor the job log's viewer. false when
+ * out of memory. */
+static bool put_on_line(FILE *out, const char *s)
 {
-	for (const char *p = s; *p; p++)
-		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
+	char *safe = termsafe_escape_dup(s);
+	if (safe)
+		fputs(safe, out);
+	free(safe);
+	return safe != NULL;
 }
 
 /* A requirement's lines: a line per limit, "# <name>: <verdict>: <reason>"
@@ -167,7 +189,8 @@ static int req_lines(FILE *out, struct names *ns, const struct report_view *v,
 	}
 	if (r->reason && (r->verdict == VERDICT_ERROR || r->verdict == VERDICT_SKIPPED)) {
 		fprintf(out, "# %s: %s: ", name, verdict_name(r->verdict));
-		put_on_line(out, r->reason);
+		if (!put_on_line(out, r->reason))
+			return -ENOMEM;
 		fputc('\n', out);
 	}
 	fprintf(out, "%s %s\n", name, lava_result(r->verdict));
@@ -175,15 +198,16 @@ static int req_lines(FILE *out, struct names *ns, const struct report_view *v,
 }
 
 /* "# rtconform <version> (commit <commit>)": the build that measured. */
-static void build_line(FILE *out, const struct report_view *v)
+static int build_line(FILE *out, const struct report_view *v)
 {
 	const char *ver = fingerprint_get(&v->env, "rtconform.version");
 	const char *commit = fingerprint_get(&v->env, "rtconform.commit");
 	fputs("# rtconform ", out);
-	put_on_line(out, ver ? ver : "unknown");
+	bool ok = put_on_line(out, ver ? ver : "unknown");
 	fputs(" (commit ", out);
-	put_on_line(out, commit ? commit : "not recorded");
+	ok = put_on_line(out, commit ? commit : "not recorded") && ok;
 	fputs(")\n", out);
+	return ok ? 0 : -ENOMEM;
 }
 
 /* The LAVA lines of v (report.h), malloc'd, for report_render_write. */
@@ -199,7 +223,7 @@ static char *report_lava_render(const struct report_view *v, size_t *len, char *
 	struct names ns = {0};
 	int rc = 0;
 	locale_t old = numfmt_c_enter();
-	build_line(out, v);
+	rc = build_line(out, v);
 	for (size_t fi = 0; fi < v->nfiles && !rc; fi++)
 		for (size_t i = 0; i < v->files[fi].nreqs && !rc; i++)
 			rc = req_lines(out, &ns, v, &v->files[fi], &v->files[fi].reqs[i]);

@@ -2,11 +2,15 @@
 /* link.c - links and attachments of the reports; see link.h. */
 #include "reports/link.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/utf8.h"
 #include "harness/trace.h"
@@ -14,6 +18,57 @@
 bool report_trace_ok(const char *trace)
 {
 	return trace && trace_name_is_ours(trace);
+}
+
+/* What the reports do with trace, looked for in the directory dirfd
+ * (-1: none could be opened). AT_SYMLINK_NOFOLLOW: a symlink is itself
+ * looked at, never what it points to; the name has no '/' (it is ours),
+ * so nothing but its last component could be one. */
+static enum rv_trace_link trace_link_of(int dirfd, const char *trace)
+{
+	struct stat st;
+	if (!report_trace_ok(trace))
+		return RV_TRACE_NOT_OURS;
+	if (dirfd < 0 || fstatat(dirfd, trace, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    !S_ISREG(st.st_mode))
+		return RV_TRACE_NO_FILE;
+	return RV_TRACE_LINKED;
+}
+
+int report_view_find_traces(struct report_view *v, const char *dir)
+{
+	int dirfd = dir ? open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+	free(v->trace_dir);
+	v->trace_dir = dir ? realpath(dir, NULL) : NULL;
+	int rc = dir && !v->trace_dir && errno == ENOMEM ? -ENOMEM : 0;
+	for (size_t f = 0; f < v->nfiles; f++)
+		for (size_t i = 0; i < v->files[f].nreqs; i++) {
+			struct rv_req *r = &v->files[f].reqs[i];
+			r->trace_link = r->trace ? trace_link_of(dirfd, r->trace)
+						 : RV_TRACE_UNCHECKED;
+		}
+	if (dirfd >= 0)
+		close(dirfd);
+	return rc;
+}
+
+const char *report_trace_why_not(const struct rv_req *r)
+{
+	if (!r->trace)
+		return NULL;
+	switch (r->trace_link) {
+	case RV_TRACE_LINKED:
+		return NULL;
+	case RV_TRACE_NO_FILE:
+		return "no regular file of that name beside the results";
+	case RV_TRACE_NOT_OURS:
+		break;
+	case RV_TRACE_UNCHECKED:
+		if (report_trace_ok(r->trace))
+			return NULL;
+		break;
+	}
+	return "not a name rtconform gives a trace";
 }
 
 /* RFC 3986 section 2.3, and '/' between the segments. */
@@ -99,12 +154,13 @@ static bool attachable(const char *path)
 void report_junit_system_out(struct xw *x, const char *text, const char *dir,
 			     const char *trace)
 {
-	char *body = report_junit_defuse(text ? text : "");
 	char *path = NULL, *line = NULL;
-	if (!body) {
-		x->failed = true; /* a part would be missing: never a quiet gap */
+	if (!x->junit) {
+		x->failed = true; /* text undefused: never written */
 		return;
 	}
+	if (!text)
+		text = "";
 	if (dir && report_trace_ok(trace)) {
 		size_t dl = strlen(dir);
 		if (asprintf(&path, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", trace) < 0) {
@@ -114,18 +170,18 @@ void report_junit_system_out(struct xw *x, const char *text, const char *dir,
 	}
 	/* On a line of its own, as the plugin expects. */
 	if (path && attachable(path) &&
-	    asprintf(&line, "%s%s" ATTACHMENT_MARK "%s]]\n", body,
-		     body[0] && body[strlen(body) - 1] != '\n' ? "\n" : "", path) < 0) {
+	    asprintf(&line, "%s" ATTACHMENT_MARK "%s]]\n",
+		     text[0] && text[strlen(text) - 1] != '\n' ? "\n" : "", path) < 0) {
 		line = NULL;
 		x->failed = true;
 	}
-	const char *all = line ? line : body;
-	if (all[0]) {
+	if (text[0] || line) {
 		xw_start(x, "system-out");
-		xw_text(x, all);
+		xw_text(x, text); /* defused by the junit writer */
+		if (line)
+			xw_text_attachment(x, line);
 		xw_end(x);
 	}
 	free(line);
 	free(path);
-	free(body);
 }

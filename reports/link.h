@@ -8,12 +8,16 @@
  * (Jenkins' JUnit Attachments plugin copies every file a testcase's output
  * names in "[[ATTACHMENT|PATH]]", from the agent that publishes it). So:
  *  - a trace is linked and attached only when it is a name a run gives
- *    its traces (report_trace_ok); anything else is shown as text;
+ *    its traces (report_trace_ok) and a regular file of that name, not a
+ *    symlink, lies in the directory the traces lie in
+ *    (report_view_find_traces); anything else is shown as text, saying
+ *    why (report_trace_why_not);
  *  - every href to a file is made by report_href: relative, "./" first,
  *    percent-encoded;
- *  - every <system-out> of every junit.xml is written by
- *    report_junit_system_out, which breaks any attachment marker in the
- *    text and adds the writer's own attachment line.
+ *  - every text and attribute value of every junit.xml is defused as the
+ *    XML writer writes it (xw_render_junit, reports/xmlw.h: any
+ *    attachment marker in it broken), and every <system-out> is written
+ *    by report_junit_system_out, which alone adds an attachment line.
  * docs/reports.md ("Links and attachments") has the rules.
  */
 #ifndef RTC_REPORT_LINK_H
@@ -21,6 +25,7 @@
 
 #include <stdbool.h>
 
+#include "reports/report.h"
 #include "reports/xmlw.h"
 
 /* Whether a view's trace (rv_req.trace) is a trace file a run itself
@@ -30,6 +35,22 @@
  * directory, "..", a scheme, a control character, another name) is not:
  * the reports show it as text. The one rule every writer asks. */
 bool report_trace_ok(const char *trace);
+
+/* Look for each trace of v in dir (the directory the traces lie in; may
+ * be relative; NULL: none to look in) and set its trace_link: linked only
+ * when report_trace_ok takes its name and lstat finds a regular file
+ * there (a symlink is not: it could name any file on the machine, which
+ * the JUnit Attachments plugin would copy). Sets v->trace_dir to dir's
+ * absolute path (NULL when it has none: nothing is then attached). The
+ * one place the reports look at the file system; the writers render
+ * the flags. Returns 0 or -ENOMEM. */
+int report_view_find_traces(struct report_view *v, const char *dir);
+
+/* Why the reports neither link nor attach r's trace: a phrase to go in
+ * "(not linked: ...)"; NULL when there is no trace, when it is linked, or
+ * when it was not looked for and its name is ours (a run's own output
+ * while it measures). */
+const char *report_trace_why_not(const struct rv_req *r);
 
 /* The href of the file at relative path `path` (relative to the page's
  * directory; may have "../" that the caller computed, never a value taken
@@ -46,8 +67,10 @@ char *report_href(const char *path);
  * attachment. malloc'd; NULL out of memory. */
 char *report_junit_defuse(const char *text);
 
-/* The <system-out> element of a junit.xml testcase: text (may be NULL)
- * defused, then, when trace is one report_trace_ok accepts and dir (where
+/* The <system-out> element of a junit.xml testcase (of a writer
+ * xw_render_junit made; any other fails x): text (may be NULL), defused
+ * as every text is, then, when trace (NULL unless its trace_link is
+ * RV_TRACE_LINKED) is one report_trace_ok accepts and dir (where
  * the traces lie, report_view.trace_dir) is absolute and makes with it a
  * path the plugin reads whole (valid UTF-8; no control character, no line
  * separator, no '|', no "]]"), the line "[[ATTACHMENT|<dir>/<trace>]]"

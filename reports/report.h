@@ -237,6 +237,16 @@ struct rv_req {
 	 * may be anything: it is linked and attached only when report_trace_ok
 	 * (reports/link.h) accepts it. */
 	char *trace, *trace_note;
+	/* Whether the reports link and attach trace: set by
+	 * report_view_find_traces (reports/link.h) once the directory the
+	 * traces lie in is known; until then (RV_TRACE_UNCHECKED) nothing is
+	 * linked or attached. */
+	enum rv_trace_link {
+		RV_TRACE_UNCHECKED,
+		RV_TRACE_LINKED,    /* a name of ours, a regular file there */
+		RV_TRACE_NOT_OURS,  /* not a name a run gives (report_trace_ok) */
+		RV_TRACE_NO_FILE,   /* ours, but no regular file of that name there */
+	} trace_link;
 	struct rv_param *params;       /* effective values, defaults applied */
 	size_t nparams;
 	enum verdict verdict;
@@ -286,8 +296,9 @@ struct report_view {
 	/* Not part of the archive (results.json does not hold it): the
 	 * absolute directory this command finds the traces in, which
 	 * junit.xml's attachment lines name them by; NULL: none is attached.
-	 * `run` sets the directory it saved them in (report.html's), the
-	 * reader that of the results.json it read. Freed with the view. */
+	 * Set with each trace's trace_link by report_view_find_traces: `run`
+	 * gives the directory it saved them in (report.html's), the reader
+	 * that of the results.json it read. Freed with the view. */
 	char *trace_dir;
 };
 

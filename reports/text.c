@@ -279,24 +279,27 @@ static void figure_line(FILE *out, const char *id, const struct rv_req *r, size_
 	fputc('\n', out);
 }
 
-/* What follows a trace's name where the name is not one a run gives its
- * traces (a results.json from elsewhere): the reports show it, and neither
- * link nor attach it (report_trace_ok). */
-static const char *trace_remark(const char *trace)
+/* What follows a trace's name where the reports neither link nor attach
+ * it (a results.json from elsewhere: report_trace_why_not says why), into
+ * buf. */
+static const char *trace_remark(const struct rv_req *r, char *buf, size_t len)
 {
-	return report_trace_ok(trace) ? "" : " (not linked or attached: not a name rtconform "
-					     "gives a trace)";
+	const char *why = report_trace_why_not(r);
+	if (!why)
+		return "";
+	snprintf(buf, len, " (not linked or attached: %s)", why);
+	return buf;
 }
 
 /* The figures' line on a requirement's trace, when one was asked for. */
 static void summary_trace(FILE *out, const char *id, const struct rv_req *r)
 {
-	char buf[1300];
+	char buf[1300], remark[100];
 	if (r->trace_note)
 		fprintf(out, "  %s %s\n", id, printable(r->trace_note, buf, sizeof buf));
 	if (r->trace)
 		fprintf(out, "  %s trace file: %s%s\n", id, printable(r->trace, buf, sizeof buf),
-			trace_remark(r->trace));
+			trace_remark(r, remark, sizeof remark));
 }
 
 /* The figures behind the verdicts, one line per metric: what an engineer
@@ -575,12 +578,12 @@ static void write_series(FILE *out, const struct rv_req *r)
 /* What became of the requirement's trace, and where it is. */
 static void write_trace(const struct rv_req *r, FILE *out)
 {
-	char buf[1300];
+	char buf[1300], remark[100];
 	if (r->trace_note)
 		fprintf(out, "%s\n", printable(r->trace_note, buf, sizeof buf));
 	if (r->trace)
 		fprintf(out, "trace file: %s%s\n", printable(r->trace, buf, sizeof buf),
-			trace_remark(r->trace));
+			trace_remark(r, remark, sizeof remark));
 }
 
 /* The requirement's identity, verdict, reason, load and trace: the head of

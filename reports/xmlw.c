@@ -12,6 +12,7 @@
 
 #include "base/numfmt.h"
 #include "base/utf8.h"
+#include "reports/link.h"
 
 /* XML 1.0 section 2.2, Char. */
 static bool xml_char_ok(uint32_t c)
@@ -62,6 +63,22 @@ static char *xmlw_clean(const char *s)
 	return clean(s, true);
 }
 
+/* s as x writes it: cleaned (xmlw_clean) and, in a junit.xml, defused
+ * after the cleaning, which can make no marker (it only replaces). NULL
+ * (and x failed) when out of memory. */
+static char *prepare(struct xw *x, const char *s)
+{
+	char *v = xmlw_clean(s);
+	if (v && x->junit) {
+		char *d = report_junit_defuse(v);
+		free(v);
+		v = d;
+	}
+	if (!v)
+		x->failed = true;
+	return v;
+}
+
 void xw_check(struct xw *x, int rc)
 {
 	if (rc < 0)
@@ -90,11 +107,9 @@ void xw_attr(struct xw *x, const char *name, const char *value)
 {
 	if (x->failed)
 		return;
-	char *v = xmlw_clean(value);
-	if (!v) {
-		x->failed = true;
+	char *v = prepare(x, value);
+	if (!v)
 		return;
-	}
 	xw_check(x, xmlTextWriterWriteAttribute(x->w, BAD_CAST name, BAD_CAST v));
 	free(v);
 }
@@ -113,11 +128,9 @@ void xw_text(struct xw *x, const char *s)
 {
 	if (x->failed || !s || !*s)
 		return;
-	char *v = xmlw_clean(s);
-	if (!v) {
-		x->failed = true;
+	char *v = prepare(x, s);
+	if (!v)
 		return;
-	}
 	xw_check(x, xmlTextWriterWriteString(x->w, BAD_CAST v));
 	free(v);
 }
@@ -137,6 +150,14 @@ void xw_textf(struct xw *x, const char *fmt, ...)
 	}
 	xw_text(x, s);
 	free(s);
+}
+
+void xw_text_attachment(struct xw *x, const char *s)
+{
+	bool junit = x->junit;
+	x->junit = false;
+	xw_text(x, s);
+	x->junit = junit;
 }
 
 void xw_raw(struct xw *x, const char *s)
@@ -181,10 +202,10 @@ void xw_html_begin(struct xw *x, const char *title, const char *css)
 	xw_start(x, "body");
 }
 
-char *xw_render(void (*doc)(struct xw *x, const void *arg), const void *arg, bool indent,
-		size_t *len, char *why, size_t whylen)
+static char *render(void (*doc)(struct xw *x, const void *arg), const void *arg, bool indent,
+		     bool junit, size_t *len, char *why, size_t whylen)
 {
-	struct xw x = { 0 };
+	struct xw x = { .junit = junit };
 	char *out = NULL;
 	xmlBufferPtr buf = xmlBufferCreate();
 	locale_t old = numfmt_c_enter();
@@ -211,4 +232,16 @@ char *xw_render(void (*doc)(struct xw *x, const void *arg), const void *arg, boo
 		xmlBufferFree(buf);
 	numfmt_c_leave(old);
 	return out;
+}
+
+char *xw_render(void (*doc)(struct xw *x, const void *arg), const void *arg, bool indent,
+		size_t *len, char *why, size_t whylen)
+{
+	return render(doc, arg, indent, false, len, why, whylen);
+}
+
+char *xw_render_junit(void (*doc)(struct xw *x, const void *arg), const void *arg, size_t *len,
+		      char *why, size_t whylen)
+{
+	return render(doc, arg, true, true, len, why, whylen);
 }

@@ -20,10 +20,16 @@
 char *xmlw_clean_utf8(const char *s);
 
 /* A writer with a sticky error: after the first failed libxml2 call
- * (out of memory), every later call does nothing and `failed` stays set. */
+ * (out of memory), every later call does nothing and `failed` stays set.
+ * junit: the document is a junit.xml (xw_render_junit), whose readers
+ * (Jenkins' JUnit Attachments plugin, GitLab) archive the file any
+ * "[[ATTACHMENT|PATH]]" names: every text and attribute value is defused
+ * (report_junit_defuse, reports/link.h) as it is written, whatever element
+ * it is in, so no text of an input becomes an attachment. */
 struct xw {
 	xmlTextWriterPtr w;
 	bool failed;
+	bool junit;
 };
 
 void xw_check(struct xw *x, int rc);
@@ -34,12 +40,16 @@ void xw_end(struct xw *x);
  * as an open tag. */
 void xw_full_end(struct xw *x);
 /* Attribute / text, holding only valid UTF-8 and characters XML 1.0
- * allows (others replaced by U+FFFD); the writer escapes. */
+ * allows (others replaced by U+FFFD), and in a junit.xml defused (see
+ * struct xw); the writer escapes. */
 void xw_attr(struct xw *x, const char *name, const char *value);
 void xw_attrf(struct xw *x, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void xw_text(struct xw *x, const char *s);
 void xw_textf(struct xw *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Text written without defusing, in a junit.xml too: only for the
+ * attachment line report_junit_system_out builds from a checked path. */
+void xw_text_attachment(struct xw *x, const char *s);
 /* Bytes written as they are: only for constant markup and CSS. */
 void xw_raw(struct xw *x, const char *s);
 /* <name attrs...>text</name> in one call; text may be NULL (empty). */
@@ -57,5 +67,9 @@ void xw_html_begin(struct xw *x, const char *title, const char *css);
  * XML and HTML report is made this way. */
 char *xw_render(void (*doc)(struct xw *x, const void *arg), const void *arg, bool indent,
 		size_t *len, char *why, size_t whylen);
+/* xw_render of a junit.xml (indented; x->junit set): every junit.xml
+ * rtconform writes (run, report, merge, compare) is made this way. */
+char *xw_render_junit(void (*doc)(struct xw *x, const void *arg), const void *arg, size_t *len,
+		      char *why, size_t whylen);
 
 #endif

@@ -10,6 +10,7 @@
  * results.json, the exact archive, is test_json.c's.)
  */
 #include "report_fixture.h"
+#include "reports/link.h"
 #include "reports/html_plot.h"
 #include "reports/svg.h"
 #include "reports/xmlw.h"
@@ -580,7 +581,104 @@ static void hostile_traces(struct fx *x, struct report_view *v)
 	/* and a title holding a marker of its own */
 	free(v->files[0].reqs[1].title);
 	v->files[0].reqs[1].title = strdup("[[ATTACHMENT|/etc/shadow]]");
+	/* as report_view_find_traces leaves them with the good trace a
+	 * regular file in the directory (test_link.c looks on a disk) */
+	for (size_t f = 0; f < v->nfiles; f++)
+		for (size_t i = 0; i < v->files[f].nreqs; i++) {
+			struct rv_req *r = &v->files[f].reqs[i];
+			r->trace_link = !r->trace ? RV_TRACE_UNCHECKED
+				      : report_trace_ok(r->trace) ? RV_TRACE_LINKED
+								  : RV_TRACE_NOT_OURS;
+		}
 }
+
+/* A trace whose name is ours but that is no regular file in the traces'
+ * directory (missing, a symlink: RV_TRACE_NO_FILE) is shown as text saying
+ * so, never linked, never attached. */
+START_TEST(unfound_trace_is_text)
+{
+	struct fx *x = fx_new();
+	struct report_view v;
+	fx_view(x, &v);
+	struct rv_req *r = &v.files[0].reqs[0];
+	r->trace = strdup("trace-SEM-RT.txt");
+	r->trace_link = RV_TRACE_NO_FILE;
+	v.trace_dir = strdup("/srv/runs/r1");
+	size_t len;
+	char *html = fx_render(&v, REPORT_HTML, &len);
+	htmlDocPtr doc = parse_html(html, len);
+	ck_assert_double_eq(xp_num(doc, "count(//a[not(starts-with(@href, '#'))])"), 0);
+	ck_assert_double_eq(xp_num(doc, "count(//tr[th='Kernel trace']/td[contains(., "
+					"'trace file trace-SEM-RT.txt (not linked: no regular file "
+					"of that name beside the results)')])"), 1);
+	xmlFreeDoc(doc);
+	free(html);
+	char *xml = fx_render(&v, REPORT_JUNIT, &len);
+	ck_assert_ptr_null(strcasestr(xml, "[[ATTACHMENT|"));
+	ck_assert_ptr_nonnull(strstr(xml, "trace file: trace-SEM-RT.txt (not linked or attached: "
+					  "no regular file of that name beside the results)"));
+	free(xml);
+	char *sum = fx_render(&v, REPORT_SUMMARY, &len);
+	ck_assert_ptr_nonnull(strstr(sum, "SEM-RT trace file: trace-SEM-RT.txt (not linked or "
+					  "attached: no regular file of that name beside the results)"));
+	free(sum);
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
+/* Replace *s (malloc'd, may be NULL) with a copy of t. */
+static void set_str(char **s, const char *t)
+{
+	free(*s);
+	*s = strdup(t);
+	ck_assert_ptr_nonnull(*s);
+}
+
+/* No text of the input makes an attachment marker anywhere in junit.xml,
+ * whatever element or attribute it lands in: a failure's, a skip's and an
+ * error's bodies and messages, testcase names, property names and values
+ * (report_junit_defuse's rule, applied by the junit writer). */
+START_TEST(junit_defuses_every_text)
+{
+	static const char mark[] = "x\n[[ATTACHMENT|/etc/passwd]]";
+	struct fx *x = fx_new();
+	struct report_view v;
+	fx_view(x, &v);
+	for (size_t f = 0; f < v.nfiles; f++)
+		for (size_t i = 0; i < v.files[f].nreqs; i++) {
+			struct rv_req *r = &v.files[f].reqs[i];
+			set_str(&r->id, mark);
+			set_str(&r->title, mark);
+			set_str(&r->reason, mark);
+			set_str(&r->load, mark);
+			set_str(&r->note, mark);
+			set_str(&r->source, mark);
+			for (size_t k = 0; k < r->nparams; k++) {
+				set_str(&r->params[k].name, mark);
+				set_str(&r->params[k].value, mark);
+			}
+			for (size_t k = 0; k < r->nlimits; k++)
+				set_str(&r->limits[k].text, mark);
+		}
+	for (size_t i = 0; i < v.env.n; i++)
+		set_str(&v.env.e[i].value, mark);
+	/* a failure, a skip and an error among them */
+	ck_assert_int_eq(v.files[0].reqs[0].verdict, VERDICT_FAIL);
+	ck_assert_int_eq(v.files[0].reqs[2].verdict, VERDICT_ERROR);
+	ck_assert_int_eq(v.files[0].reqs[3].verdict, VERDICT_SKIPPED);
+	size_t len;
+	char *xml = fx_render(&v, REPORT_JUNIT, &len);
+	assert_xml_wellformed(xml, len);
+	ck_assert_msg(!strcasestr(xml, "[[ATTACHMENT|"), "%s", xml);
+	ck_assert_ptr_nonnull(strstr(xml, "<failure type=\"LatencyBudgetExceeded\" message=\""));
+	ck_assert_ptr_nonnull(strstr(xml, "<skipped>x\n[ [ATTACHMENT|/etc/passwd]]</skipped>"));
+	ck_assert_ptr_nonnull(strstr(xml, "<testcase name=\"x&#10;[ [ATTACHMENT|/etc/passwd]]: "));
+	free(xml);
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
 
 /* report.html links the good trace alone, "./" and its name; every other
  * one is shown as text; every href is an anchor or "./" and encoded. */
@@ -766,6 +864,8 @@ static Suite *html_suite(void)
 	tcase_add_test(tc, junit_is_not_read_back);
 	tcase_add_test(tc, html_links_only_good_traces);
 	tcase_add_test(tc, junit_attaches_only_good_traces);
+	tcase_add_test(tc, unfound_trace_is_text);
+	tcase_add_test(tc, junit_defuses_every_text);
 	tcase_add_test(tc, html_plots_bounded_on_extreme_scales);
 	tcase_add_test(tc, svg_ticks_bounded);
 	return s;

@@ -7,14 +7,20 @@
  * a run never makes). Every href is "./" and a percent-encoded path. No
  * attachment marker of the text reaches a junit.xml's <system-out>; the
  * writer's own line is there only for a good trace and a directory that
- * makes a clean absolute path. report.html and junit.xml of views with
- * hostile traces are test_html.c's.
+ * makes a clean absolute path, and no text or attribute value of a
+ * junit.xml holds a marker. A trace is linked only when a regular file of
+ * its name, not a symlink, lies where the traces lie. report.html and
+ * junit.xml of views with hostile traces are test_html.c's.
  */
 #include "test_util.h"
 
 #include <check.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "harness/trace.h"
 #include "reports/link.h"
@@ -162,7 +168,7 @@ static char *system_out(const char *text, const char *dir, const char *trace)
 	struct so_args a = { text, dir, trace };
 	size_t len;
 	char why[100];
-	char *out = xw_render(so_doc, &a, false, &len, why, sizeof why);
+	char *out = xw_render_junit(so_doc, &a, &len, why, sizeof why);
 	ck_assert_msg(out != NULL, "%s", why);
 	return out;
 }
@@ -226,6 +232,123 @@ START_TEST(system_out_attaches_only_ours)
 }
 END_TEST
 
+struct doc_args {
+	const char *text;
+};
+
+/* Text and attribute values of all kinds, a marker in each. */
+static void marks_doc(struct xw *x, const void *arg)
+{
+	const struct doc_args *a = arg;
+	xw_start(x, "testcase");
+	xw_attr(x, "name", a->text);
+	xw_attrf(x, "classname", "c.%s", a->text);
+	xw_start(x, "failure");
+	xw_attr(x, "message", a->text);
+	xw_text(x, a->text);
+	xw_textf(x, "again %s", a->text);
+	xw_end(x);
+	xw_elem(x, "skipped", a->text);
+	xw_end(x);
+}
+
+/* A junit writer breaks every marker of every text and attribute value;
+ * any other writer (HTML) leaves text as it is; a <system-out> asked of a
+ * writer that is not a junit one is a failure, never undefused text. */
+START_TEST(junit_writer_defuses_everything)
+{
+	struct doc_args a = { "x\n[[ATTACHMENT|/etc/passwd]] [[attachment|/x]]" };
+	size_t len;
+	char why[100];
+	char *o = xw_render_junit(marks_doc, &a, &len, why, sizeof why);
+	ck_assert_msg(o != NULL, "%s", why);
+	ck_assert_msg(markers(o) == 0, "%s", o);
+	ck_assert_int_eq(strstr(o, "[ [ATTACHMENT|/etc/passwd]] [ [attachment|/x]]") != NULL, 1);
+	free(o);
+	o = xw_render(marks_doc, &a, false, &len, why, sizeof why);
+	ck_assert_int_eq(markers(o), 12);
+	free(o);
+	struct so_args s = { "R", "/srv", "trace-R.txt" };
+	ck_assert_ptr_null(xw_render(so_doc, &s, false, &len, why, sizeof why));
+}
+END_TEST
+
+/* A view of one file whose requirements name the traces t[0..n). */
+static void traces_view(struct report_view *v, const char *const *t, size_t n)
+{
+	memset(v, 0, sizeof *v);
+	v->files = calloc(1, sizeof *v->files);
+	ck_assert_ptr_nonnull(v->files);
+	v->nfiles = 1;
+	v->files[0].reqs = calloc(n, sizeof *v->files[0].reqs);
+	ck_assert_ptr_nonnull(v->files[0].reqs);
+	v->files[0].nreqs = n;
+	for (size_t i = 0; i < n; i++)
+		v->files[0].reqs[i].trace = t[i] ? strdup(t[i]) : NULL;
+}
+
+/* Only a regular file of a name of ours in the directory is linked: not a
+ * symlink (to a file or to a directory), a directory, a FIFO or nothing;
+ * a name not ours is never looked for. trace_dir is the directory's
+ * absolute path; without a directory nothing is linked. */
+START_TEST(find_traces_takes_regular_files_only)
+{
+	char dir[] = "/tmp/rtc-test-link.XXXXXX", p[PATH_MAX], real[PATH_MAX];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	static const char *const t[] = { "trace-R.txt", "trace-S.txt", "trace-D.txt",
+					 "trace-F.txt", "trace-M.txt", "trace-L.txt",
+					 "/etc/shadow", NULL };
+	static const enum rv_trace_link want[] = { RV_TRACE_LINKED, RV_TRACE_NO_FILE,
+						   RV_TRACE_NO_FILE, RV_TRACE_NO_FILE,
+						   RV_TRACE_NO_FILE, RV_TRACE_NO_FILE,
+						   RV_TRACE_NOT_OURS, RV_TRACE_UNCHECKED };
+	snprintf(p, sizeof p, "%s/trace-R.txt", dir);
+	FILE *f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("trace\n", f);
+	fclose(f);
+	snprintf(p, sizeof p, "%s/trace-S.txt", dir);
+	ck_assert_int_eq(symlink("/etc/passwd", p), 0);
+	snprintf(p, sizeof p, "%s/trace-L.txt", dir);
+	ck_assert_int_eq(symlink("trace-R.txt", p), 0); /* even to a good one beside it */
+	snprintf(p, sizeof p, "%s/trace-D.txt", dir);
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	snprintf(p, sizeof p, "%s/trace-F.txt", dir);
+	ck_assert_int_eq(mkfifo(p, 0600), 0);
+	struct report_view v;
+	traces_view(&v, t, 8);
+	ck_assert_int_eq(report_view_find_traces(&v, dir), 0);
+	ck_assert_ptr_nonnull(realpath(dir, real));
+	ck_assert_str_eq(v.trace_dir, real);
+	for (size_t i = 0; i < 8; i++)
+		ck_assert_msg(v.files[0].reqs[i].trace_link == want[i], "trace %s: %d, not %d",
+			      t[i] ? t[i] : "(none)", (int)v.files[0].reqs[i].trace_link,
+			      (int)want[i]);
+	ck_assert_ptr_null(report_trace_why_not(&v.files[0].reqs[0]));
+	ck_assert_str_eq(report_trace_why_not(&v.files[0].reqs[1]),
+			 "no regular file of that name beside the results");
+	ck_assert_str_eq(report_trace_why_not(&v.files[0].reqs[6]),
+			 "not a name rtconform gives a trace");
+	ck_assert_ptr_null(report_trace_why_not(&v.files[0].reqs[7]));
+	/* no directory: nothing linked, nothing to attach from */
+	ck_assert_int_eq(report_view_find_traces(&v, NULL), 0);
+	ck_assert_ptr_null(v.trace_dir);
+	ck_assert_int_eq(v.files[0].reqs[0].trace_link, RV_TRACE_NO_FILE);
+	report_view_free(&v);
+	/* not looked for: a name of ours is shown without a remark, none linked */
+	traces_view(&v, t, 1);
+	ck_assert_ptr_null(report_trace_why_not(&v.files[0].reqs[0]));
+	report_view_free(&v);
+	static const char *const names[] = { "trace-R.txt", "trace-S.txt", "trace-L.txt",
+					     "trace-D.txt", "trace-F.txt" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+		ck_assert_int_eq(remove(p), 0);
+	}
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("link");
@@ -235,5 +358,7 @@ int main(void)
 	tcase_add_test(tc, hrefs_are_relative_and_encoded);
 	tcase_add_test(tc, defuse_breaks_every_marker);
 	tcase_add_test(tc, system_out_attaches_only_ours);
+	tcase_add_test(tc, junit_writer_defuses_everything);
+	tcase_add_test(tc, find_traces_takes_regular_files_only);
 	return tu_run(s);
 }

@@ -21,6 +21,8 @@ static const struct {
 	{ "del\x7f", "del\\x7f" },
 	{ "c1 \xc2\x9b" "31m", "c1 \\u009b31m" },      /* CSI as a C1 character */
 	{ "nel \xc2\x85", "nel \\u0085" },
+	{ "ls \xe2\x80\xa8 ps \xe2\x80\xa9", "ls \\u2028 ps \\u2029" }, /* line ends to JS, Java */
+	{ "en dash \xe2\x80\x93", "en dash \xe2\x80\x93" },         /* its neighbours kept */
 	{ "\xc2\xb5s and \xe2\x82\xac", "\xc2\xb5s and \xe2\x82\xac" }, /* µ and € kept */
 	{ "bad \xff byte", "bad \\xff byte" },
 	{ "overlong \xc0\xaf", "overlong \\xc0\\xaf" },

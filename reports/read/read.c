@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/xmlsafe.h"
+#include "reports/link.h"
 
 /* The first byte that is not white space (after a UTF-8 byte order mark,
  * which the reader skips too: json_read.c), or EOF. */
@@ -101,9 +102,15 @@ int report_view_read(const char *path, struct report_view *v, char *err, size_t 
 	if (rc)
 		return rc;
 	/* A run's traces lie beside its report.html, which `run -o DIR` puts
-	 * beside results.json: a trace the file names is attached from
-	 * there (junit.xml; the name itself must be one a run gives,
-	 * report_trace_ok). Without the directory nothing is attached. */
-	v->trace_dir = dir_of(path);
-	return 0;
+	 * beside results.json: a trace the file names is linked and attached
+	 * from there when it is a name a run gives and a regular file there
+	 * (report_view_find_traces). Without the directory nothing is. */
+	char *dir = dir_of(path);
+	rc = report_view_find_traces(v, dir);
+	free(dir);
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		report_view_free(v);
+	}
+	return rc;
 }

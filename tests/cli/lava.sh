@@ -43,7 +43,7 @@ PY
 expect_status 0 "$RTC" report "$TMP/hostile.json" --lava "$TMP/hostile.lava"
 expect_grep '^A_B_c__d-per-op-max pass ' "$TMP/hostile.lava"
 expect_grep '^A_B_c__d pass$' "$TMP/hostile.lava"
-expect_grep '^# rtconform .* \(commit abc EVIL pass\)$' "$TMP/hostile.lava"
+expect_grep '^# rtconform .* \(commit abc\\x0aEVIL pass\)$' "$TMP/hostile.lava"
 awk '!/^#/ && (NF != 2 && NF != 4) { bad = 1 } END { exit bad }' "$TMP/hostile.lava" \
   && ok "every line of hostile.lava is NAME RESULT or NAME RESULT VALUE UNIT" || fail "a line of $TMP/hostile.lava is neither NAME RESULT nor NAME RESULT VALUE UNIT"
 

@@ -10,7 +10,12 @@
 # `board#1`, `b?x` and `p%41` too. No text of an input makes an attachment
 # line in the junit.xml of report, merge or compare. CSV file names and
 # index.csv agree for any id, and no text cell starts a formula when split
-# on ',' or ';'.
+# on ',' or ';'. A trace of a good name that is a symlink (to /etc/passwd),
+# a directory or missing beside the results.json is neither linked nor
+# attached, and says so. No junit.xml of report, merge or compare holds an
+# attachment marker of the input anywhere (bodies, messages, names,
+# properties). The LAVA lines of report --lava never have an empty name or
+# one beginning with '-', and their "# " lines no control character.
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { fail "python3 is missing (Debian package python3)"; finish; }
 [ -n "$JUNIT_PY" ] || { fail "no python3 with junitparser (ci/deps installs python3-junitparser)"; finish; }
@@ -164,4 +169,73 @@ done
 expect_grep "^_2_3\.per-op\.csv,cli-pass,\"'-2\+3\",per-op," "$TMP/csv-id-dash/index.csv"
 expect_grep "^x__1_1_y\.per-op\.csv,cli-pass,\"x;'=1\+1;y\",per-op," "$TMP/csv-id-formula/index.csv"
 expect_grep "^\"'@SUM\(1\+1\)\*cmd\|' /C calc'!A0\",PP-OTHER,per-op,batch,1," "$TMP/csv-file-formula/runs.csv"
+# 6. A trace of a good name that is no regular file beside the results.json:
+# a symlink (Jenkins' plugin would copy what it points to), a directory,
+# nothing. Neither linked nor attached, by report or merge; shown as text.
+for c in symlink dir missing; do
+  d="$TMP/sl-$c"
+  mkdir -p "$d"
+  sed 's/"trace": null,/"trace": "trace-PP-OTHER.txt",/' "$FIX/results/pass.json" >"$d/results.json"
+  case "$c" in
+    symlink) ln -s /etc/passwd "$d/trace-PP-OTHER.txt" ;;
+    dir) mkdir "$d/trace-PP-OTHER.txt" ;;
+  esac
+  expect_status 0 "$RTC" report "$d/results.json" --html "$d/report.html" --junit "$d/junit.xml" \
+    --summary "$d/summary.txt"
+  expect_attachments "$d/junit.xml" "a trace that is a $c attaches nothing"
+  expect_no_grep 'ATTACHMENT' "$d/junit.xml"
+  expect_no_grep 'href="[^#]' "$d/report.html"
+  expect_grep 'trace file trace-PP-OTHER\.txt \(not linked: no regular file of that name beside the results\)</td>' "$d/report.html"
+  expect_grep 'PP-OTHER trace file: trace-PP-OTHER\.txt \(not linked or attached: no regular file of that name beside the results\)$' "$d/summary.txt"
+done
+M2="$TMP/m2"
+mkdir -p "$M2/sl" "$M2/legit"
+cp -P "$TMP/sl-symlink/results.json" "$TMP/sl-symlink/trace-PP-OTHER.txt" "$M2/sl/"
+cp "$TMP/legit/results.json" "$TMP/legit/trace-PP-OTHER~2.txt" "$M2/legit/"
+"$RTC" merge -o "$M2/out" "$M2/sl/results.json" "$M2/legit/results.json" >"$TMP/out" 2>&1 \
+  && ok "merge of a host with a trace symlink exits 0" || { fail "merge of a host with a trace symlink"; diag <"$TMP/out"; }
+expect_attachments "$M2/out/junit.xml" "the fleet attaches the regular file, never the symlink" \
+  "$(realpath "$M2/legit")/trace-PP-OTHER~2.txt"
+
+# 7. A marker in every text a results.json holds (ids, titles, reasons,
+# limit texts, loads, parameters, the environment), with a failure, a skip
+# and an error: no junit.xml of report, merge or compare holds it anywhere.
+AE="$H/attachment-everywhere.json"
+expect_status 0 "$RTC" report "$AE" --junit "$TMP/ae/junit.xml"
+validate_junit "$TMP/ae/junit.xml" --tests 3 --failures 1 --errors 1 --skipped 1
+"$RTC" merge -o "$TMP/ae/m" "$AE" >"$TMP/out" 2>&1
+"$RTC" compare "$AE" "$AE" -o "$TMP/ae/c" >"$TMP/out" 2>&1
+"$RTC" compare "$FIX/results/pass.json" "$AE" -o "$TMP/ae/c1" >"$TMP/out" 2>&1
+for j in "$TMP/ae/junit.xml" "$TMP/ae/m/junit.xml" "$TMP/ae/c/junit.xml" "$TMP/ae/c1/junit.xml"; do
+  [ -s "$j" ] && ok "${j#"$TMP"/} written" || fail "${j#"$TMP"/} not written"
+  if grep -qiF '[[ATTACHMENT|' "$j"; then
+    fail "${j#"$TMP"/} holds an attachment marker:"; grep -inF '[[ATTACHMENT|' "$j" | head -5 | diag
+  else ok "${j#"$TMP"/} holds no attachment marker anywhere"; fi
+  expect_grep '\[ \[ATTACHMENT\|/etc/passwd\]\]' "$j"
+done
+for elem in '<failure [^>]*message="per-op x&#10;\[ \[ATTACHMENT' '<skipped>x$' \
+            '<error [^>]*message="x&#10;\[ \[ATTACHMENT' '<testcase name="x&#10;\[ \[ATTACHMENT' \
+            '<property name="x&#10;\[ \[ATTACHMENT\|/etc/passwd\]\] skip\.param\.mechanism" value="x&#10;\[ \['; do
+  expect_grep "$elem" "$TMP/ae/junit.xml"
+done
+expect_grep '<testcase name="x&#10;\[ \[ATTACHMENT' "$TMP/ae/c/junit.xml"
+
+# 8. LAVA (report --lava): an empty id is "_", an id beginning with '-'
+# begins with '_'; a reason's control characters are escaped on its "# "
+# line as base/termsafe.h escapes them; every other line is NAME RESULT or
+# NAME RESULT VALUE UNIT with a name that is neither empty nor an option.
+for c in id-empty id-dash reason-controls attachment-everywhere; do
+  expect_status 0 "$RTC" report "$H/$c.json" --lava "$TMP/lava-$c.txt"
+  awk '!/^#/ && (NF != 2 && NF != 4 || /^[ -]/) { bad = 1 } END { exit bad }' "$TMP/lava-$c.txt" \
+    && ok "$c: every LAVA line is NAME RESULT [VALUE UNIT], no name empty or beginning with '-'" \
+    || { fail "$c: a LAVA line with an empty name or one beginning with '-':"; diag <"$TMP/lava-$c.txt"; }
+  LC_ALL=C.UTF-8 grep -qP '[\x00-\x09\x0b-\x1f\x7f\x{80}-\x{9f}\x{2028}\x{2029}]' "$TMP/lava-$c.txt" \
+    && { fail "$c: a control character in the LAVA lines:"; cat -A "$TMP/lava-$c.txt" | diag; } \
+    || ok "$c: no control character in the LAVA lines"
+done
+expect_grep '^_ pass$' "$TMP/lava-id-empty.txt"
+expect_grep '^_-per-op-mean pass ' "$TMP/lava-id-empty.txt"
+expect_grep '^_2_3 pass$' "$TMP/lava-id-dash.txt"
+expect_grep '^# PP-FIFO: error: esc \\x1b\[2J osc \\x1b\]0;pwned\\x07 bel \\x07 cr \\x0d lf \\x0a nel \\u0085 csi \\u009b31m ls \\u2028 ps \\u2029 del \\x7f end$' "$TMP/lava-reason-controls.txt"
+expect_grep '^PP-FIFO fail$' "$TMP/lava-reason-controls.txt"
 finish
