@@ -16,10 +16,8 @@
 
 static struct fp_entry *find(const struct fingerprint *fp, const char *key)
 {
-	for (size_t i = 0; i < fp->n; i++)
-		if (strcmp(fp->e[i].key, key) == 0)
-			return &fp->e[i];
-	return NULL;
+	const size_t *i = strhash_get(&fp->index, key);
+	return i ? &fp->e[*i] : NULL;
 }
 
 static void vadd(struct fingerprint *fp, const char *key, const char *fmt, va_list ap)
@@ -47,7 +45,8 @@ static void vadd(struct fingerprint *fp, const char *key, const char *fmt, va_li
 		fp->cap = cap;
 	}
 	char *k = strdup(key);
-	if (!k) {
+	if (!k || strhash_put(&fp->index, key, fp->n)) {
+		free(k);
 		free(value);
 		return;
 	}
@@ -79,6 +78,7 @@ void fingerprint_free(struct fingerprint *fp)
 	free(fp->e);
 	fp->e = NULL;
 	fp->n = fp->cap = 0;
+	strhash_free(&fp->index);
 }
 
 
