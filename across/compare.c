@@ -2,6 +2,7 @@
 /* compare.c - see compare.h: matching two report views and judging each
  * figure by the rule written there (and in docs/fleet.md). */
 #include "across/compare.h"
+#include "base/utf8.h"
 
 #include <errno.h>
 #include <math.h>
@@ -60,7 +61,7 @@ static void failf(struct cmp *c, int rc, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(c->err, c->errlen, fmt, ap);
+	utf8_vsnprintf(c->err, c->errlen, fmt, ap);
 	va_end(ap);
 	c->rc = rc;
 }
@@ -496,7 +497,7 @@ static void setup_diff(const struct rv_req *b, const struct rv_req *c, char *buf
 	buf[0] = '\0';
 #define ADD(...) \
 	do { \
-		int k_ = snprintf(buf + o, o < len ? len - o : 0, __VA_ARGS__); \
+		int k_ = utf8_snprintf(buf + o, o < len ? len - o : 0, __VA_ARGS__); \
 		o += k_ > 0 ? (size_t)k_ : 0; \
 	} while (0)
 	for (size_t i = 0; i < b->nparams; i++)

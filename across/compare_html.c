@@ -3,6 +3,7 @@
  * table, then both histograms of each metric with a changed figure drawn
  * over each other. Rendered from the comparison alone. */
 #include "across/compare.h"
+#include "base/utf8.h"
 
 #include <errno.h>
 #include <math.h>
@@ -47,7 +48,7 @@ static void html_table(struct xw *x, const struct cmp_result *r)
 		struct cmp_row_text t;
 		char stat[64];
 		cmp_row_text(f, &t);
-		snprintf(stat, sizeof stat, "%s%s%s", f->statistic,
+		utf8_snprintf(stat, sizeof stat, "%s%s%s", f->statistic,
 			 f->unit == QTY_CYCLES ? " (cycles)" : "", f->limited ? " (limited)" : "");
 		xw_start(x, "tr");
 		if (f->outcome == CMP_WORSE || f->outcome == CMP_BETTER)
@@ -159,7 +160,7 @@ static void svg_overlay(struct xw *x, const struct cmp_figure *f)
 	const struct rv_metric *m[2] = { f->mb, f->mc };
 	double col[SVG_COLS];
 	char label[300];
-	snprintf(label, sizeof label, "Histograms of %s %s: baseline and candidate", f->id,
+	utf8_snprintf(label, sizeof label, "Histograms of %s %s: baseline and candidate", f->id,
 		 f->metric);
 	svg_open(x, SVG_W, SVG_H, NULL, label);
 	overlay_legend(x);
@@ -240,7 +241,7 @@ static void html_document(struct xw *x, const void *arg)
 	fingerprint_host_title(&r->base->env, hb, sizeof hb);
 	fingerprint_host_title(&r->cand->env, hc, sizeof hc);
 	char title[96], rule[900];
-	snprintf(title, sizeof title, "rtconform compare: %zu worse, %zu inconclusive", r->worse,
+	utf8_snprintf(title, sizeof title, "rtconform compare: %zu worse, %zu inconclusive", r->worse,
 		 r->inconclusive);
 	cmp_rule_text(r, rule, sizeof rule);
 	page_begin(x, title);

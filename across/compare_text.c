@@ -4,6 +4,7 @@
  * figure). Rendered from the comparison alone; compare.html is
  * compare_html.c's. */
 #include "across/compare.h"
+#include "base/utf8.h"
 
 #include <errno.h>
 #include <math.h>
@@ -22,11 +23,11 @@ static void fmt_value(double v, enum qty_unit unit, char *buf, size_t len)
 	if (unit == QTY_NS)
 		units_fmt_ns(v, buf, len);
 	else if (unit == QTY_CYCLES)
-		snprintf(buf, len, "%.0f cycles", v);
+		utf8_snprintf(buf, len, "%.0f cycles", v);
 	else if (v == floor(v) && fabs(v) < 1e15)
-		snprintf(buf, len, "%.0f", v);
+		utf8_snprintf(buf, len, "%.0f", v);
 	else
-		snprintf(buf, len, "%.3f", v);
+		utf8_snprintf(buf, len, "%.3f", v);
 }
 
 /* "+26.0%", or the difference itself from a zero baseline. */
@@ -34,12 +35,12 @@ static void fmt_change(const struct cmp_figure *f, char *buf, size_t len)
 {
 	double d = f->cand - f->base;
 	if (f->base != 0) {
-		snprintf(buf, len, "%+.1f%%", 100.0 * d / fabs(f->base));
+		utf8_snprintf(buf, len, "%+.1f%%", 100.0 * d / fabs(f->base));
 		return;
 	}
 	char v[48];
 	fmt_value(fabs(d), f->unit, v, sizeof v);
-	snprintf(buf, len, "%s%s", d < 0 ? "-" : "+", v);
+	utf8_snprintf(buf, len, "%s%s", d < 0 ? "-" : "+", v);
 }
 
 void cmp_row_text(const struct cmp_figure *f, struct cmp_row_text *t)
@@ -54,7 +55,7 @@ void cmp_row_text(const struct cmp_figure *f, struct cmp_row_text *t)
 		return;
 	}
 	if (f->tested)
-		snprintf(t->p, sizeof t->p, "%.2g", f->p);
+		utf8_snprintf(t->p, sizeof t->p, "%.2g", f->p);
 	else
 		strcpy(t->p, "-");
 	fmt_value(f->base, f->unit, t->base, sizeof t->base);
@@ -62,12 +63,12 @@ void cmp_row_text(const struct cmp_figure *f, struct cmp_row_text *t)
 	fmt_change(f, t->change, sizeof t->change);
 	char a[60];
 	fmt_value(f->allowed, f->unit, a, sizeof a);
-	snprintf(t->allowed, sizeof t->allowed, "%s%s", f->lower_is_worse ? "-" : "+", a);
+	utf8_snprintf(t->allowed, sizeof t->allowed, "%s%s", f->lower_is_worse ? "-" : "+", a);
 }
 
 void cmp_rule_text(const struct cmp_result *r, char *buf, size_t len)
 {
-	snprintf(buf, len,
+	utf8_snprintf(buf, len,
 		 "Mean and max are the typical run's (the median over runs of each run's mean and "
 		 "largest sample). A figure is worse when it moved the wrong way by more than the "
 		 "tolerance (%g%%) and the Mann-Whitney U test of the two sides' per-run values "
@@ -163,11 +164,11 @@ void cmp_figure_sentence(const struct cmp_figure *f, char *buf, size_t len)
 	struct cmp_row_text t;
 	cmp_row_text(f, &t);
 	if (f->metric[0] == '-')
-		snprintf(buf, len, "%s", f->note ? f->note : cmp_outcome_name(f->outcome));
+		utf8_snprintf(buf, len, "%s", f->note ? f->note : cmp_outcome_name(f->outcome));
 	else if (f->outcome == CMP_NOT_COMPARED)
-		snprintf(buf, len, "%s %s: %s", f->metric, f->statistic, f->note ? f->note : "");
+		utf8_snprintf(buf, len, "%s %s: %s", f->metric, f->statistic, f->note ? f->note : "");
 	else
-		snprintf(buf, len, "%s %s %s -> %s (%s), allowed %s, p %s: %s", f->metric,
+		utf8_snprintf(buf, len, "%s %s %s -> %s (%s), allowed %s, p %s: %s", f->metric,
 			 f->statistic, t.base, t.cand, t.change, t.allowed, t.p,
 			 cmp_outcome_name(f->outcome));
 }
@@ -206,8 +207,8 @@ static void junit_document(struct xw *x, const void *arg)
 	char hb[400], hc[400], tol[32], sig[32];
 	fingerprint_host_title(&r->base->env, hb, sizeof hb);
 	fingerprint_host_title(&r->cand->env, hc, sizeof hc);
-	snprintf(tol, sizeof tol, "%g", r->opts.tolerance);
-	snprintf(sig, sizeof sig, "%g", r->opts.significance);
+	utf8_snprintf(tol, sizeof tol, "%g", r->opts.tolerance);
+	utf8_snprintf(sig, sizeof sig, "%g", r->opts.significance);
 	size_t allowed = r->opts.allow_inconclusive ? r->inconclusive : 0;
 	size_t failures = r->worse + r->inconclusive - allowed;
 	xw_check(x, xmlTextWriterStartDocument(x->w, NULL, "UTF-8", NULL));
@@ -238,7 +239,7 @@ static void junit_document(struct xw *x, const void *arg)
 	prop(x, "rtconform.version", fingerprint_get(&r->cand->env, "rtconform.version"));
 	for (size_t i = 0; i < r->nnotes; i++) {
 		char name[48];
-		snprintf(name, sizeof name, "compare.note.%zu", i + 1);
+		utf8_snprintf(name, sizeof name, "compare.note.%zu", i + 1);
 		prop(x, name, r->notes[i]);
 	}
 	xw_end(x);

@@ -2,6 +2,7 @@
 /* merge.c - `rtconform merge`: host summaries, the streamed results.json
  * and junit.xml of a fleet report. See merge.h. */
 #include "across/merge.h"
+#include "base/utf8.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -22,11 +23,11 @@ static void merge_identity(const struct fingerprint *env, char *buf, size_t len)
 	const char *name = fingerprint_get(env, "host.name");
 	const char *id = fingerprint_get(env, "host.id");
 	if (label && label[0])
-		snprintf(buf, len, "%s", label);
+		utf8_snprintf(buf, len, "%s", label);
 	else if (name && id && id[0])
-		snprintf(buf, len, "%s (id %s)", name, id);
+		utf8_snprintf(buf, len, "%s (id %s)", name, id);
 	else
-		snprintf(buf, len, "%s", name && name[0] ? name : "unknown host");
+		utf8_snprintf(buf, len, "%s", name && name[0] ? name : "unknown host");
 }
 
 static char *dup_or_null(const char *s, bool *failed)
@@ -167,23 +168,26 @@ static int name_host(struct merge *mg, struct merge_host *h, const struct report
 	h->identity = strdup(id);
 	h->name = free_name(mg, id, h->seen);
 	if (first && fingerprint_same_host(&first->keys, &h->keys))
-		snprintf(note, notelen, "%s: host %s was merged before from %s; kept apart as %s",
+		utf8_snprintf(note, notelen, "%s: host %s was merged before from %s; kept apart as %s",
 			 h->source, id, first->source, h->name ? h->name : id);
 	else if (first)
-		snprintf(note, notelen, "%s: another host goes by %s (from %s); kept apart as %s",
+		utf8_snprintf(note, notelen, "%s: another host goes by %s (from %s); kept apart as %s",
 			 h->source, id, first->source, h->name ? h->name : id);
 	else if (h->name && strcmp(h->name, id) != 0)
-		snprintf(note, notelen, "%s: a host merged before was named %s; kept apart as %s",
+		utf8_snprintf(note, notelen, "%s: a host merged before was named %s; kept apart as %s",
 			 h->source, id, h->name);
 	return h->identity && h->name ? 0 : -ENOMEM;
 }
 
-static void put_json(FILE *out, json_t *j)
+/* Write j; false when it is NULL (a builder refused: a string that is not
+ * UTF-8, or no memory) or could not be written. A fleet results.json with
+ * a value missing is not JSON: the merge fails instead. */
+static bool put_json(FILE *out, json_t *j)
 {
-	if (j)
-		json_dumpf(j, out, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER |
-			   JSON_REAL_PRECISION(RESULTS_REAL_DIGITS));
+	bool ok = j && json_dumpf(j, out, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER |
+				  JSON_REAL_PRECISION(RESULTS_REAL_DIGITS)) == 0;
 	json_decref(j);
+	return ok;
 }
 
 static json_t *totals_json(const struct report_totals *t)
@@ -220,10 +224,17 @@ static json_t *req_json(const struct merge_req *r)
 static json_t *host_json(const struct merge_host *h)
 {
 	json_t *identity = json_object(), *reqs = json_array();
-	for (size_t k = 0; k < h->keys.n; k++)
-		json_object_set_new(identity, h->keys.e[k].key, json_string(h->keys.e[k].value));
-	for (size_t i = 0; i < h->nreqs; i++)
-		json_array_append_new(reqs, req_json(&h->reqs[i]));
+	bool ok = identity && reqs;
+	for (size_t k = 0; k < h->keys.n && ok; k++)
+		ok = !json_object_set_new(identity, h->keys.e[k].key,
+					  json_string(h->keys.e[k].value));
+	for (size_t i = 0; i < h->nreqs && ok; i++)
+		ok = !json_array_append_new(reqs, req_json(&h->reqs[i]));
+	if (!ok) { /* a value refused: the summary would lack it */
+		json_decref(identity);
+		json_decref(reqs);
+		return NULL;
+	}
 	return json_pack("{ss ss so ss so so sI so}", "host", h->name, "identity_of", h->identity,
 			 "identity", identity, "source", h->source, "report",
 			 h->link ? json_string(h->link) : json_null(), "totals",
@@ -231,7 +242,8 @@ static json_t *host_json(const struct merge_host *h)
 			 "requirements", reqs);
 }
 
-static int summarize(struct merge *mg, struct merge_host *h, const struct report_view *v)
+static int summarize(struct merge *mg, struct merge_host *h, const struct report_view *v,
+		     const char *source)
 {
 	bool failed = false;
 	size_t n = 0;
@@ -246,7 +258,7 @@ static int summarize(struct merge *mg, struct merge_host *h, const struct report
 				    &failed);
 	report_view_totals(v, &h->totals);
 	h->exit_status = report_view_exit_status(v);
-	h->link = report_link(mg->outdir, h->source, &failed);
+	h->link = report_link(mg->outdir, source, &failed);
 	mg->totals.tests += h->totals.tests;
 	mg->totals.passed += h->totals.passed;
 	mg->totals.failures += h->totals.failures;
@@ -264,19 +276,24 @@ static int stream_host(struct merge *mg, const struct merge_host *h, const struc
 	size_t len = 0;
 	char *doc = report_json_render(v, &len, why, sizeof why);
 	if (!doc) {
-		snprintf(err, errlen, "%s: cannot render its results.json again: %s", h->source, why);
+		utf8_snprintf(err, errlen, "%s: cannot render its results.json again: %s", h->source, why);
 		return -ENOMEM;
 	}
 	FILE *o = mg->json.f;
 	fputs(mg->nhosts ? ",\n{\"summary\": " : "\n{\"summary\": ", o);
-	put_json(o, host_json(h));
+	if (!put_json(o, host_json(h))) {
+		free(doc);
+		utf8_snprintf(err, errlen, "%s: cannot build its summary in the fleet's results.json",
+			      h->source);
+		return -EINVAL;
+	}
 	fputs(",\n\"results\": ", o);
 	fwrite(doc, 1, len, o);
 	fputs("}", o);
 	free(doc);
 	int rc = report_junit_host_suite(v, h->name, h->source, mg->nhosts, mg->suites);
 	if (ferror(o) || ferror(mg->suites) || rc) {
-		snprintf(err, errlen, "writing the fleet report: %s",
+		utf8_snprintf(err, errlen, "writing the fleet report: %s",
 			 strerror(rc ? -rc : errno ? errno : EIO));
 		return rc ? rc : -EIO;
 	}
@@ -291,7 +308,7 @@ int merge_add(struct merge *mg, const struct report_view *v, const char *source,
 		size_t cap = mg->cap ? mg->cap * 2 : 16;
 		struct merge_host *n = realloc(mg->hosts, cap * sizeof *n);
 		if (!n) {
-			snprintf(err, errlen, "%s", strerror(ENOMEM));
+			utf8_snprintf(err, errlen, "%s", strerror(ENOMEM));
 			return -ENOMEM;
 		}
 		mg->hosts = n;
@@ -299,13 +316,14 @@ int merge_add(struct merge *mg, const struct report_view *v, const char *source,
 	}
 	struct merge_host *h = &mg->hosts[mg->nhosts];
 	memset(h, 0, sizeof *h);
-	int rc = (h->source = strdup(source)) ? 0 : -ENOMEM;
+	/* As text: a path is any bytes, the reports hold UTF-8. */
+	int rc = (h->source = utf8_valid_dup(source)) ? 0 : -ENOMEM;
 	if (!rc)
 		rc = name_host(mg, h, v, note, notelen);
 	if (!rc)
-		rc = summarize(mg, h, v);
+		rc = summarize(mg, h, v, source);
 	if (rc)
-		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		utf8_snprintf(err, errlen, "%s", strerror(ENOMEM));
 	if (!rc)
 		rc = stream_host(mg, h, v, err, errlen);
 	mg->nhosts++; /* even when it failed: merge_free frees what it holds */
@@ -323,6 +341,28 @@ static char *path_in(const char *dir, const char *name)
 	return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
 }
 
+/* The fleet results.json up to its hosts. The command line is any bytes
+ * (paths): written as UTF-8, a byte that is not as U+FFFD. */
+static int begin_json(struct merge *mg, char *err, size_t errlen)
+{
+	FILE *o = mg->json.f;
+	char *command = mg->command ? utf8_valid_dup(mg->command) : NULL;
+	fputs("{\"schema\": \"" RESULTS_FLEET_SCHEMA "\",\n\"rtconform_version\": ", o);
+	bool ok = put_json(o, json_string(runinfo_version));
+	fputs(",\n\"rtconform_commit\": ", o);
+	ok = put_json(o, json_string(runinfo_commit)) && ok;
+	fputs(",\n\"command\": ", o);
+	ok = put_json(o, command ? json_string(command) : json_null()) && ok;
+	fputs(",\n\"hosts\": [", o);
+	free(command);
+	if (!ok || (mg->command && !command)) {
+		utf8_snprintf(err, errlen, "cannot write '%s': building the JSON failed",
+			      mg->json_path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int merge_begin(struct merge *mg, const char *outdir, const char *command, char *err,
 		size_t errlen)
 {
@@ -331,7 +371,7 @@ int merge_begin(struct merge *mg, const char *outdir, const char *command, char 
 	mg->outdir = realpath(outdir, NULL);
 	if (!mg->outdir) {
 		int e = errno;
-		snprintf(err, errlen, "%s: %s", outdir, strerror(e));
+		utf8_snprintf(err, errlen, "%s: %s", outdir, strerror(e));
 		return -e;
 	}
 	mg->json_path = path_in(mg->outdir, MERGE_JSON);
@@ -343,33 +383,36 @@ int merge_begin(struct merge *mg, const char *outdir, const char *command, char 
 	if (!rc && !(mg->suites = tmpfile()))
 		rc = -errno;
 	if (rc) {
-		snprintf(err, errlen, "cannot write in '%s': %s", outdir, strerror(-rc));
+		utf8_snprintf(err, errlen, "cannot write in '%s': %s", outdir, strerror(-rc));
 		return rc;
 	}
-	fputs("{\"schema\": \"" RESULTS_FLEET_SCHEMA "\",\n\"rtconform_version\": ", mg->json.f);
-	put_json(mg->json.f, json_string(runinfo_version));
-	fputs(",\n\"rtconform_commit\": ", mg->json.f);
-	put_json(mg->json.f, json_string(runinfo_commit));
-	fputs(",\n\"command\": ", mg->json.f);
-	put_json(mg->json.f, mg->command ? json_string(mg->command) : json_null());
-	fputs(",\n\"hosts\": [", mg->json.f);
-	return 0;
+	return begin_json(mg, err, errlen);
 }
 
 /* The identities seen more than once, with every source of each. */
 static json_t *duplicates_json(const struct merge *mg)
 {
 	json_t *out = json_array();
-	for (size_t i = 0; i < mg->nhosts; i++) {
+	bool ok = out != NULL;
+	for (size_t i = 0; i < mg->nhosts && ok; i++) {
 		const struct merge_host *h = &mg->hosts[i];
 		if (h->seen != 2)
 			continue; /* listed once, at its second host */
 		json_t *sources = json_array();
-		for (size_t j = 0; j < mg->nhosts; j++)
+		ok = sources != NULL;
+		for (size_t j = 0; j < mg->nhosts && ok; j++)
 			if (strcmp(mg->hosts[j].identity, h->identity) == 0)
-				json_array_append_new(sources, json_string(mg->hosts[j].source));
-		json_array_append_new(out, json_pack("{ss so}", "host", h->identity, "sources",
-						      sources));
+				ok = !json_array_append_new(sources, json_string(mg->hosts[j].source));
+		if (!ok) {
+			json_decref(sources);
+			break;
+		}
+		ok = !json_array_append_new(out, json_pack("{ss so}", "host", h->identity,
+							   "sources", sources));
+	}
+	if (!ok) { /* a value refused: the list would lack it */
+		json_decref(out);
+		return NULL;
 	}
 	return out;
 }
@@ -378,11 +421,15 @@ static int finish_json(struct merge *mg)
 {
 	FILE *o = mg->json.f;
 	fputs("],\n\"duplicates\": ", o);
-	put_json(o, duplicates_json(mg));
+	bool ok = put_json(o, duplicates_json(mg));
 	fputs(",\n\"totals\": ", o);
 	json_t *t = totals_json(&mg->totals);
-	json_object_set_new(t, "hosts", json_integer((json_int_t)mg->nhosts));
-	put_json(o, t);
+	if (t && json_object_set_new(t, "hosts", json_integer((json_int_t)mg->nhosts))) {
+		json_decref(t);
+		t = NULL;
+	}
+	if (!put_json(o, t) || !ok)
+		return -EINVAL;
 	fprintf(o, ",\n\"exit_status\": %d}\n", merge_exit_status(mg));
 	return report_stream_commit(&mg->json);
 }
@@ -418,7 +465,7 @@ int merge_finish(struct merge *mg, char *err, size_t errlen)
 	size_t len = 0;
 	char *html = merge_html_render(mg, &len, why, sizeof why);
 	if (!html) {
-		snprintf(err, errlen, "cannot write '%s': %s", mg->html_path, why);
+		utf8_snprintf(err, errlen, "cannot write '%s': %s", mg->html_path, why);
 		return -ENOMEM;
 	}
 	const char *what = mg->junit_path;
@@ -433,7 +480,7 @@ int merge_finish(struct merge *mg, char *err, size_t errlen)
 	}
 	free(html);
 	if (rc)
-		snprintf(err, errlen, "cannot write '%s': %s", what, strerror(-rc));
+		utf8_snprintf(err, errlen, "cannot write '%s': %s", what, strerror(-rc));
 	return rc;
 }
 

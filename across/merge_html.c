@@ -6,6 +6,7 @@
  * to its own report.html. Rendered from the host summaries alone (merge.h).
  */
 #include "across/merge.h"
+#include "base/utf8.h"
 
 #include <errno.h>
 #include <math.h>
@@ -89,7 +90,7 @@ static void fmt_figure(enum qty_unit unit, double v, char *buf, size_t len)
 		return;
 	}
 	numfmt_fmt3(v, n, sizeof n);
-	snprintf(buf, len, "%s%s", n, unit == QTY_CYCLES ? " cycles" : "");
+	utf8_snprintf(buf, len, "%s%s", n, unit == QTY_CYCLES ? " cycles" : "");
 }
 
 /* "per-op max <= 300 us" */
@@ -106,9 +107,9 @@ static void limit_text(const struct merge_req *r, char *buf, size_t len)
 		units_fmt_qty(&q, hi, sizeof hi);
 	}
 	if (r->has_min && r->has_max)
-		snprintf(buf, len, "%s %s in [%s, %s]", r->metric, r->statistic, lo, hi);
+		utf8_snprintf(buf, len, "%s %s in [%s, %s]", r->metric, r->statistic, lo, hi);
 	else
-		snprintf(buf, len, "%s %s %s %s", r->metric, r->statistic, r->has_max ? "<=" : ">=",
+		utf8_snprintf(buf, len, "%s %s %s %s", r->metric, r->statistic, r->has_max ? "<=" : ">=",
 			 r->has_max ? hi : lo);
 }
 
@@ -250,7 +251,7 @@ static void document(struct xw *x, const struct merge *mg, const struct row *row
 	int status = merge_exit_status(mg);
 	const char *v = status == 0 ? "PASS" : status == 1 ? "FAIL" : "ERROR";
 	char title[96];
-	snprintf(title, sizeof title, "rtconform fleet: %s on %zu host%s", v, mg->nhosts,
+	utf8_snprintf(title, sizeof title, "rtconform fleet: %s on %zu host%s", v, mg->nhosts,
 		 mg->nhosts == 1 ? "" : "s");
 	page_begin(x, title);
 	xw_elem(x, "h1", title);
@@ -288,7 +289,7 @@ char *merge_html_render(const struct merge *mg, size_t *len, char *why, size_t w
 	size_t nrows = 0;
 	struct row *rows = collect_rows(mg, &nrows);
 	if (!rows) {
-		snprintf(why, whylen, "%s", strerror(ENOMEM));
+		utf8_snprintf(why, whylen, "%s", strerror(ENOMEM));
 		return NULL;
 	}
 	struct merge_doc d = { mg, rows, nrows };

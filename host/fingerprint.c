@@ -7,6 +7,7 @@
  * that it was looked for.
  */
 #include "host/fingerprint.h"
+#include "base/utf8.h"
 #include "base/numfmt.h"
 
 #include <stdarg.h>
@@ -16,10 +17,8 @@
 
 static struct fp_entry *find(const struct fingerprint *fp, const char *key)
 {
-	for (size_t i = 0; i < fp->n; i++)
-		if (strcmp(fp->e[i].key, key) == 0)
-			return &fp->e[i];
-	return NULL;
+	const size_t *i = strhash_get(&fp->index, key);
+	return i ? &fp->e[*i] : NULL;
 }
 
 static void vadd(struct fingerprint *fp, const char *key, const char *fmt, va_list ap)
@@ -47,7 +46,8 @@ static void vadd(struct fingerprint *fp, const char *key, const char *fmt, va_li
 		fp->cap = cap;
 	}
 	char *k = strdup(key);
-	if (!k) {
+	if (!k || strhash_put(&fp->index, key, fp->n)) {
+		free(k);
 		free(value);
 		return;
 	}
@@ -79,6 +79,7 @@ void fingerprint_free(struct fingerprint *fp)
 	free(fp->e);
 	fp->e = NULL;
 	fp->n = fp->cap = 0;
+	strhash_free(&fp->index);
 }
 
 
@@ -89,7 +90,7 @@ static bool put(char *b, size_t n, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(b, n, fmt, ap);
+	utf8_vsnprintf(b, n, fmt, ap);
 	va_end(ap);
 	return true;
 }
@@ -255,7 +256,7 @@ static bool v_governor(const struct host_facts *f, char *b, size_t n)
 	char out[2048] = "";
 	size_t o = 0;
 	for (size_t i = 0; i < g->n; i++) {
-		int k = snprintf(out + o, sizeof out - o, "%scpu%d:%s", o ? " " : "", g->cpu[i].cpu,
+		int k = utf8_snprintf(out + o, sizeof out - o, "%scpu%d:%s", o ? " " : "", g->cpu[i].cpu,
 				 g->cpu[i].name);
 		if (k < 0 || (size_t)k >= sizeof out - o)
 			break;
@@ -289,7 +290,7 @@ void fingerprint_virt_evidence(const struct host_virt *v, char *buf, size_t len)
 {
 	const char *answer = !v->detect_ran ? "not installed"
 			     : v->detect_answer[0] ? v->detect_answer : "none";
-	snprintf(buf, len,
+	utf8_snprintf(buf, len,
 		 "cpuinfo hypervisor flag: %s; dmi sys_vendor: %s%s%s; systemd-detect-virt --vm: %s",
 		 v->hypervisor_flag ? "yes" : "no", v->dmi_known ? v->dmi_vendor : "unavailable",
 		 v->dmi_product[0] ? ", product " : "", v->dmi_product, answer);
@@ -317,11 +318,11 @@ static bool v_container(const struct host_facts *f, char *b, size_t n)
 static void fmt_limit(rlim_t v, char *buf, size_t len, bool bytes)
 {
 	if (v == RLIM_INFINITY)
-		snprintf(buf, len, "unlimited");
+		utf8_snprintf(buf, len, "unlimited");
 	else if (bytes && v >= 1024 && v % 1024 == 0)
-		snprintf(buf, len, "%llu KiB", (unsigned long long)v / 1024);
+		utf8_snprintf(buf, len, "%llu KiB", (unsigned long long)v / 1024);
 	else
-		snprintf(buf, len, "%llu", (unsigned long long)v);
+		utf8_snprintf(buf, len, "%llu", (unsigned long long)v);
 }
 
 static bool rlimit(const struct host_rlimit *l, bool bytes, char *b, size_t n)
@@ -363,25 +364,25 @@ static bool v_worker_privileges(const struct host_facts *f, char *b, size_t n)
 	char from[HOST_WHY_LEN + 700];
 	switch (w->source) {
 	case HOST_WORKER_ROOT:
-		snprintf(from, sizeof from, "uid 0");
+		utf8_snprintf(from, sizeof from, "uid 0");
 		break;
 	case HOST_WORKER_FILE_CAPS:
-		snprintf(from, sizeof from, "file capabilities on %s", w->path);
+		utf8_snprintf(from, sizeof from, "file capabilities on %s", w->path);
 		break;
 	case HOST_WORKER_AMBIENT:
-		snprintf(from, sizeof from, "ambient capabilities of the caller");
+		utf8_snprintf(from, sizeof from, "ambient capabilities of the caller");
 		break;
 	default:
 		if (!w->file_caps)
-			snprintf(from, sizeof from, "no file capabilities on %s", w->path);
+			utf8_snprintf(from, sizeof from, "no file capabilities on %s", w->path);
 		else if (w->file_caps_ignored[0])
-			snprintf(from, sizeof from, "file capabilities on %s ignored: %s", w->path,
+			utf8_snprintf(from, sizeof from, "file capabilities on %s ignored: %s", w->path,
 				 w->file_caps_ignored);
 		else if (w->no_new_privs)
-			snprintf(from, sizeof from, "file capabilities on %s not gained: "
+			utf8_snprintf(from, sizeof from, "file capabilities on %s not gained: "
 				 "no_new_privs is set", w->path);
 		else
-			snprintf(from, sizeof from, "file capabilities on %s lack them", w->path);
+			utf8_snprintf(from, sizeof from, "file capabilities on %s lack them", w->path);
 	}
 	return put(b, n, "CAP_SYS_NICE %s, CAP_IPC_LOCK %s (%s)", w->cap_sys_nice ? "yes" : "no",
 		   w->cap_ipc_lock ? "yes" : "no", from);
@@ -539,13 +540,13 @@ void fingerprint_host_title(const struct fingerprint *fp, char *buf, size_t len)
 	if (!name)
 		name = "unnamed host";
 	if (label && id)
-		snprintf(buf, len, "%s (host %s, id %s)", label, name, id);
+		utf8_snprintf(buf, len, "%s (host %s, id %s)", label, name, id);
 	else if (label)
-		snprintf(buf, len, "%s (host %s)", label, name);
+		utf8_snprintf(buf, len, "%s (host %s)", label, name);
 	else if (id)
-		snprintf(buf, len, "%s (id %s)", name, id);
+		utf8_snprintf(buf, len, "%s (id %s)", name, id);
 	else
-		snprintf(buf, len, "%s", name);
+		utf8_snprintf(buf, len, "%s", name);
 }
 
 void fingerprint_host_summary(const struct fingerprint *fp, char *buf, size_t len)
@@ -555,13 +556,13 @@ void fingerprint_host_summary(const struct fingerprint *fp, char *buf, size_t le
 	const char *vendor = known(fp, "host.dmi.vendor"), *product = known(fp, "host.dmi.product");
 	const char *board = known(fp, "host.dmi.board"), *dt = known(fp, "host.devicetree.model");
 	if (vendor || product)
-		snprintf(hw, sizeof hw, "%s%s%s%s%s", vendor ? vendor : "",
+		utf8_snprintf(hw, sizeof hw, "%s%s%s%s%s", vendor ? vendor : "",
 			 vendor && product ? " " : "", product ? product : "",
 			 board && (!product || strcmp(board, product)) ? ", board " : "",
 			 board && (!product || strcmp(board, product)) ? board : "");
 	else if (dt)
-		snprintf(hw, sizeof hw, "%s", dt);
+		utf8_snprintf(hw, sizeof hw, "%s", dt);
 	const char *os = known(fp, "host.os");
-	snprintf(buf, len, "%s%s%s%s%s", title, hw[0] ? "; " : "", hw, os ? "; " : "",
+	utf8_snprintf(buf, len, "%s%s%s%s%s", title, hw[0] ? "; " : "", hw, os ? "; " : "",
 		 os ? os : "");
 }

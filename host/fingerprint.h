@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "base/strhash.h"
 #include "host/facts.h"
 
 /* A fingerprint is an ordered list of key/value pairs ("host.name",
@@ -20,6 +21,7 @@ struct fp_entry {
 struct fingerprint {
 	struct fp_entry *e;
 	size_t n, cap;
+	struct strhash index; /* key -> its position in e: a read file may hold thousands */
 };
 
 /* Add the host.* keys, rendered from facts (host_facts_collect), in their

@@ -3,6 +3,7 @@
  * a function; the findings quote the fingerprint's text for the same facts,
  * so what `env` says reads like what the reports record. */
 #include "host/readiness.h"
+#include "base/utf8.h"
 #include "host/fingerprint.h"
 #include "base/rtperm.h"
 
@@ -42,7 +43,7 @@ bool ready_level_parse(const char *name, enum ready_level *out)
 
 void ready_count_text(const size_t count[READY_NLEVELS], char *buf, size_t len)
 {
-	snprintf(buf, len, "%zu ok, %zu note%s, %zu warning%s, %zu failure%s", count[READY_OK],
+	utf8_snprintf(buf, len, "%zu ok, %zu note%s, %zu warning%s, %zu failure%s", count[READY_OK],
 		 count[READY_NOTE], count[READY_NOTE] == 1 ? "" : "s", count[READY_WARN],
 		 count[READY_WARN] == 1 ? "" : "s", count[READY_FAIL],
 		 count[READY_FAIL] == 1 ? "" : "s");
@@ -56,13 +57,13 @@ static void add(struct readiness *r, const char *name, enum ready_level level,
 	if (r->n >= READY_MAX_CHECKS)
 		return;
 	struct ready_check *c = &r->c[r->n++];
-	snprintf(c->name, sizeof c->name, "%s", name);
+	utf8_snprintf(c->name, sizeof c->name, "%s", name);
 	c->level = level;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(c->finding, sizeof c->finding, fmt, ap);
+	utf8_vsnprintf(c->finding, sizeof c->finding, fmt, ap);
 	va_end(ap);
-	snprintf(c->remedy, sizeof c->remedy, "%s", remedy ? remedy : "");
+	utf8_snprintf(c->remedy, sizeof c->remedy, "%s", remedy ? remedy : "");
 }
 
 /* The fingerprint's text for key, for a finding to quote: what a check
@@ -70,7 +71,7 @@ static void add(struct readiness *r, const char *name, enum ready_level level,
 static const char *text(const struct host_facts *f, const char *key, char buf[FP_HOST_VALUE_MAX])
 {
 	if (!fingerprint_host_value(f, key, buf, FP_HOST_VALUE_MAX))
-		snprintf(buf, FP_HOST_VALUE_MAX, "unknown");
+		utf8_snprintf(buf, FP_HOST_VALUE_MAX, "unknown");
 	return buf;
 }
 
@@ -128,7 +129,7 @@ static const char *priv_text(const struct host_facts *f, char buf[FP_HOST_VALUE_
 	if (f->privileges.worker.known) {
 		char w[FP_HOST_VALUE_MAX];
 		text(f, "host.privileges.worker", w);
-		snprintf(buf, FP_HOST_VALUE_MAX, "worker: %.*s", FP_HOST_VALUE_MAX - 16, w);
+		utf8_snprintf(buf, FP_HOST_VALUE_MAX, "worker: %.*s", FP_HOST_VALUE_MAX - 16, w);
 		return buf;
 	}
 	return text(f, "host.privileges", buf);
@@ -141,7 +142,7 @@ static void grant_remedy(const struct host_privileges *p, const char *limit, cha
 	char setcap[700];
 	rtperm_setcap_line(p->worker.path[0] ? p->worker.path : "rtconform-worker", setcap,
 			   sizeof setcap);
-	snprintf(buf, len, "run as root, or give the worker CAP_SYS_NICE and CAP_IPC_LOCK (%s; one on "
+	utf8_snprintf(buf, len, "run as root, or give the worker CAP_SYS_NICE and CAP_IPC_LOCK (%s; one on "
 		 "rtconform itself is lost when it starts the worker), or set %s in "
 		 "/etc/security/limits.conf", setcap, limit);
 }
@@ -264,7 +265,7 @@ static void check_governors(const struct host_facts *f, struct readiness *r)
 	for (size_t i = 0; i < g->n; i++) {
 		if (strcmp(g->cpu[i].name, "performance") == 0)
 			continue;
-		int n = snprintf(bad + o, sizeof bad - o, "%s%s on cpu%d", o ? ", " : "",
+		int n = utf8_snprintf(bad + o, sizeof bad - o, "%s%s on cpu%d", o ? ", " : "",
 				 g->cpu[i].name, g->cpu[i].cpu);
 		if (n > 0 && (size_t)n < sizeof bad - o)
 			o += (size_t)n;

@@ -14,13 +14,13 @@
 #include "reports/csv.h"
 
 #include "base/quote.h"
+#include "base/strhash.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "base/numfmt.h"
 
@@ -130,13 +130,11 @@ static void put_count(FILE *f, uint64_t v)
 
 /* ---- file names ------------------------------------------------------------ */
 
-static bool name_taken(const struct report_csv *c, const char *name)
-{
-	for (size_t i = 0; i < c->nfiles; i++)
-		if (strcasecmp(c->files[i].name, name) == 0)
-			return true;
-	return false;
-}
+/* The histogram files' names given out so far (compared ignoring case),
+ * and for each "ID.METRIC" the suffix to try next. */
+struct csv_names {
+	struct strhash taken, next;
+};
 
 /* "ID.METRIC.csv" made safe, or, when a file already has that name
  * (compared ignoring case, so the files stay apart on a case-insensitive
@@ -147,21 +145,29 @@ static bool name_taken(const struct report_csv *c, const char *name)
  * starts with a letter, a digit or '_'), so index.csv names each file
  * exactly as it is called, and none looks like an option to a shell
  * command. malloc'd; NULL when out of memory. */
-static char *hist_name(const struct report_csv *c, const char *id, const char *metric)
+static char *hist_name(struct csv_names *ns, const char *id, const char *metric)
 {
-	char sid[CSV_ID_MAX + 1], smetric[CSV_METRIC_MAX + 1];
+	char sid[CSV_ID_MAX + 1], smetric[CSV_METRIC_MAX + 1], base[CSV_ID_MAX + CSV_METRIC_MAX + 2];
 	quote_fname_part(id, CSV_ID_MAX, sid);
 	if (sid[0] == '-')
 		sid[0] = '_';
 	quote_fname_part(metric, CSV_METRIC_MAX, smetric);
-	for (unsigned k = 1;; k++) {
+	snprintf(base, sizeof base, "%s.%s", sid, smetric);
+	/* Suffixes of one base from where the last one stopped: a file of
+	 * thousands of one name then costs no scan of those before. */
+	const size_t *next = strhash_get(&ns->next, base);
+	for (size_t k = next ? *next : 1;; k++) {
 		char *name;
-		int n = k == 1 ? asprintf(&name, "%s.%s.csv", sid, smetric)
-			       : asprintf(&name, "%s.%s~%u.csv", sid, smetric, k);
+		int n = k == 1 ? asprintf(&name, "%s.csv", base) : asprintf(&name, "%s~%zu.csv", base, k);
 		if (n < 0)
 			return NULL;
-		if (!name_taken(c, name))
+		if (!strhash_get(&ns->taken, name)) {
+			if (strhash_put(&ns->taken, name, 0) || strhash_put(&ns->next, base, k + 1)) {
+				free(name);
+				return NULL;
+			}
 			return name;
+		}
 		free(name);
 	}
 }
@@ -170,6 +176,7 @@ static char *hist_name(const struct report_csv *c, const char *id, const char *m
 
 struct csv_build {
 	struct report_csv *c;
+	struct csv_names names;
 	size_t cap;
 	FILE *runs, *index;            /* runs.csv and index.csv, built alongside */
 	char *runs_data, *index_data;
@@ -260,7 +267,7 @@ static void add_histogram(struct csv_build *b, const struct rv_file *vf, const s
 		b->c->no_histogram++;
 		return;
 	}
-	char *data = NULL, *name = hist_name(b->c, r->id, h->metric);
+	char *data = NULL, *name = hist_name(&b->names, r->id, h->metric);
 	size_t len = 0;
 	FILE *f = name ? open_memstream(&data, &len) : NULL;
 	if (!f) {
@@ -380,6 +387,8 @@ int report_csv_render(const struct report_view *v, struct report_csv *out)
 {
 	memset(out, 0, sizeof *out);
 	struct csv_build b = { .c = out };
+	strhash_init(&b.names.taken, true);
+	strhash_init(&b.names.next, true);
 	b.runs = open_memstream(&b.runs_data, &b.runs_len);
 	b.index = open_memstream(&b.index_data, &b.index_len);
 	b.failed = !b.runs || !b.index;
@@ -405,6 +414,8 @@ int report_csv_render(const struct report_view *v, struct report_csv *out)
 		free(b.runs_data);
 	if (!index_ok)
 		free(b.index_data);
+	strhash_free(&b.names.taken);
+	strhash_free(&b.names.next);
 	if (b.failed) {
 		report_csv_free(out);
 		return -ENOMEM;

@@ -29,6 +29,7 @@
  * case.
  */
 #include "reports/report.h"
+#include "base/strhash.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -73,22 +74,34 @@ static const char *lava_result(enum verdict v)
 	return "fail";
 }
 
-/* The names given out so far in one render: every line's name is unique. */
+/* The names given out so far in one render (every line's name is unique),
+ * and for each base name the suffix to try next. */
 struct names {
 	char **v;
 	size_t n, cap;
+	struct strhash used, next;
 };
 
-static bool name_used(const struct names *ns, const char *name)
+/* The first of name-k, name-(k+1), ... (name itself for k 1) that no line
+ * has, malloc'd, with *k its suffix; NULL when out of memory. */
+static char *first_free(const struct names *ns, const char *base, size_t *k)
 {
-	for (size_t i = 0; i < ns->n; i++)
-		if (strcmp(ns->v[i], name) == 0)
-			return true;
-	return false;
+	for (;; ++*k) {
+		char *name;
+		if (*k == 1)
+			name = strdup(base);
+		else if (asprintf(&name, "%s-%zu", base, *k) < 0)
+			name = NULL;
+		if (!name || !strhash_get(&ns->used, name))
+			return name;
+		free(name);
+	}
 }
 
 /* base (which it takes) if no line has it yet, else base-2, base-3, ...;
- * kept in ns, which owns it. NULL when out of memory. */
+ * kept in ns, which owns it. NULL when out of memory. Suffixes of one base
+ * go on from where the last one stopped: thousands of lines of one name
+ * cost no scan of those before. */
 static const char *name_unique(struct names *ns, char *base)
 {
 	if (base && ns->n == ns->cap) {
@@ -102,15 +115,14 @@ static const char *name_unique(struct names *ns, char *base)
 		free(base);
 		return NULL;
 	}
-	char *name = base;
-	for (unsigned k = 2; name && name_used(ns, name); k++) {
-		if (name != base)
-			free(name);
-		if (asprintf(&name, "%s-%u", base, k) < 0)
-			name = NULL;
+	const size_t *next = strhash_get(&ns->next, base);
+	size_t k = next ? *next : 1;
+	char *name = first_free(ns, base, &k);
+	if (name && (strhash_put(&ns->used, name, 0) || strhash_put(&ns->next, base, k + 1))) {
+		free(name);
+		name = NULL;
 	}
-	if (name != base)
-		free(base);
+	free(base);
 	return name ? (ns->v[ns->n++] = name) : NULL;
 }
 
@@ -231,6 +243,8 @@ static char *report_lava_render(const struct report_view *v, size_t *len, char *
 	for (size_t i = 0; i < ns.n; i++)
 		free(ns.v[i]);
 	free(ns.v);
+	strhash_free(&ns.used);
+	strhash_free(&ns.next);
 	if (fclose(out) != 0 || rc) {
 		free(text);
 		snprintf(why, whylen, "%s", strerror(ENOMEM));

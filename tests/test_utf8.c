@@ -5,6 +5,7 @@
  * sequences) refused at the byte where they begin. */
 #include <check.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/utf8.h"
@@ -104,6 +105,45 @@ START_TEST(invalid_at_counts_nul_as_text)
 }
 END_TEST
 
+/* A fixed buffer cuts text before a character, never inside one: the
+ * host title cut at 400 bytes inside an "é" was not UTF-8 and jansson
+ * refused to write it (issue 23). */
+START_TEST(cut_on_character_boundaries)
+{
+	char buf[6];
+	ck_assert_int_eq(utf8_snprintf(buf, sizeof buf, "%s", "abcd\xc3\xa9"), 6);
+	ck_assert_str_eq(buf, "abcd"); /* not "abcd\xc3" */
+	utf8_snprintf(buf, sizeof buf, "%s", "a\xe2\x82\xac\xe2\x82\xac");
+	ck_assert_str_eq(buf, "a\xe2\x82\xac");
+	utf8_snprintf(buf, sizeof buf, "%s", "ab\xf0\x9f\x98\x80");
+	ck_assert_str_eq(buf, "ab");
+	utf8_snprintf(buf, sizeof buf, "%s", "abc\xc3\xa9");
+	ck_assert_str_eq(buf, "abc\xc3\xa9"); /* it fits: whole */
+	ck_assert_uint_eq(utf8_fit("abcd\xc3\xa9", 5), 4);
+	ck_assert_uint_eq(utf8_fit("abcd\xc3\xa9", 6), 6);
+	ck_assert_uint_eq(utf8_fit("abcd\xc3\xa9", 4), 4);
+	ck_assert_uint_eq(utf8_fit("ab", 10), 2);
+	for (size_t len = 1; len < 12; len++) {
+		char b[12];
+		utf8_snprintf(b, len, "%s", "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+		ck_assert_uint_eq(utf8_invalid_at((const unsigned char *)b, strlen(b)), strlen(b));
+	}
+}
+END_TEST
+
+/* Any bytes (a path from the command line) become valid UTF-8, each byte
+ * that begins no sequence U+FFFD, the rest as it was. */
+START_TEST(valid_dup_replaces_bad_bytes)
+{
+	char *s = utf8_valid_dup("h\xff/r\xc3\xa9s\xc3");
+	ck_assert_str_eq(s, "h\xef\xbf\xbd/r\xc3\xa9s\xef\xbf\xbd");
+	free(s);
+	s = utf8_valid_dup("");
+	ck_assert_str_eq(s, "");
+	free(s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("utf8");
@@ -112,5 +152,7 @@ int main(void)
 	tcase_add_test(tc, decode_stops_at_n);
 	tcase_add_loop_test(tc, invalid_at, 0, sizeof bufs / sizeof bufs[0]);
 	tcase_add_test(tc, invalid_at_counts_nul_as_text);
+	tcase_add_test(tc, cut_on_character_boundaries);
+	tcase_add_test(tc, valid_dup_replaces_bad_bytes);
 	return tu_run(s);
 }

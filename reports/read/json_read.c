@@ -27,7 +27,10 @@
 
 #include <jansson.h>
 
+#include "base/strhash.h"
+#include "base/utf8.h"
 #include "harness/measure/probe.h"
+#include "host/identity.h"
 #include "reports/json_schema.h"
 #include "reports/read/figures.h"
 #include "requirements/model.h"
@@ -384,6 +387,25 @@ static void read_metric_runs(struct jr *rd, const json_t *arr, const char *at,
 	}
 }
 
+/* A count held as a double: from 0 to READ_MAX_COUNT (read.h), or absent. */
+static bool count_ok(struct jr *rd, const struct rv_value *v, const char *at)
+{
+	if (!v->have || (v->v >= 0 && v->v <= READ_MAX_COUNT))
+		return true;
+	return fail(rd, -EINVAL, at, "%.17g is out of range (a count is from 0 to 2^53 = %.0f, "
+		    "what a double holds exactly)", v->v, READ_MAX_COUNT);
+}
+
+/* A number that counts, or null: a count metric's mean. */
+static void count_real_field(struct jr *rd, const json_t *obj, const char *at, const char *key,
+			     struct rv_value *out)
+{
+	char w[AT_LEN];
+	at_key(w, at, key);
+	if (value_field(rd, obj, at, key, out))
+		count_ok(rd, out, w);
+}
+
 /* A whole number a count statistic holds, or null. */
 static void count_field(struct jr *rd, const json_t *obj, const char *at, const char *key,
 			struct rv_value *out)
@@ -394,6 +416,7 @@ static void count_field(struct jr *rd, const json_t *obj, const char *at, const 
 	*out = (struct rv_value){ 0 };
 	if (j && !json_is_null(j) && want_u64(rd, j, w, &v))
 		*out = (struct rv_value){ true, (double)v };
+	count_ok(rd, out, w);
 }
 
 /* A count metric: statistics (integers, the mean a number) and one count
@@ -405,7 +428,7 @@ static void read_count_metric(struct jr *rd, const json_t *obj, const char *at,
 	const json_t *j = container_field(rd, obj, at, "statistics", false, false, w);
 	for (int i = 0; j && i < RV_NCSTATS && !rd->rc; i++) {
 		if (i == RVC_MEAN)
-			value_field(rd, j, w, report_view_count_stats[i], &m->counts[i]);
+			count_real_field(rd, j, w, report_view_count_stats[i], &m->counts[i]);
 		else
 			count_field(rd, j, w, report_view_count_stats[i], &m->counts[i]);
 	}
@@ -464,6 +487,21 @@ static void read_metric(struct jr *rd, const json_t *obj, const char *at, struct
 		read_metric_runs(rd, j, w, m);
 }
 
+/* A limit on a count: its bounds and measure are counts too. */
+static void check_count_limit(struct jr *rd, const char *at, const struct rv_value *max,
+			      const struct rv_value *min, const struct rv_value *measured)
+{
+	const struct {
+		const char *key;
+		const struct rv_value *v;
+	} vals[] = { { "max", max }, { "min", min }, { "measured", measured } };
+	for (size_t i = 0; i < sizeof vals / sizeof vals[0] && !rd->rc; i++) {
+		char w[AT_LEN];
+		at_key(w, at, vals[i].key);
+		count_ok(rd, vals[i].v, w);
+	}
+}
+
 static void read_limit(struct jr *rd, const json_t *obj, const char *at, struct rv_limit *l)
 {
 	char w[AT_LEN];
@@ -490,6 +528,8 @@ static void read_limit(struct jr *rd, const json_t *obj, const char *at, struct 
 	if (min.have)
 		l->min = (struct quantity){ min.v, qu };
 	value_field(rd, obj, at, "measured", &l->measured);
+	if (count)
+		check_count_limit(rd, at, &max, &min, &l->measured);
 	verdict_field(rd, obj, at, "verdict", &l->verdict);
 	str_field(rd, obj, at, "text", true, &l->text);
 }
@@ -646,6 +686,45 @@ static void read_batch(struct jr *rd, const json_t *obj, const char *at, struct 
 	}
 }
 
+/* A requirement's "seconds": how long it took, never below 0. */
+static void seconds_field(struct jr *rd, const json_t *obj, const char *at, double *out)
+{
+	char w[AT_LEN];
+	at_key(w, at, "seconds");
+	if (num_field(rd, obj, at, "seconds", out) && *out < 0)
+		fail(rd, -EINVAL, w, "%.17g is below 0 (a time taken)", *out);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* One per_cpu series per CPU, as a run writes them: a series repeated is
+ * no run's, and names of files made from it would collide by the
+ * thousand. Sorted, n log n. */
+static void check_series_cpus(struct jr *rd, const char *at, const struct rv_req *r)
+{
+	int *cpu = items(rd, r->nseries, sizeof *cpu, at);
+	if (!cpu)
+		return;
+	for (size_t i = 0; i < r->nseries; i++)
+		cpu[i] = r->series[i].cpu;
+	qsort(cpu, r->nseries, sizeof *cpu, cmp_int);
+	for (size_t i = 1; i < r->nseries && !rd->rc; i++) {
+		if (cpu[i] != cpu[i - 1])
+			continue;
+		size_t k = 0, seen = 0; /* the second series of that CPU, to name it */
+		while (k < r->nseries && (r->series[k].cpu != cpu[i] || !seen++))
+			k++;
+		char w[AT_LEN];
+		snprintf(w, sizeof w, "%s.per_cpu[%zu].cpu", at, k);
+		fail(rd, -EINVAL, w, "%d again (a run writes one series per CPU)", cpu[i]);
+	}
+	free(cpu);
+}
+
 static void read_req(struct jr *rd, const json_t *obj, const char *at, void *item)
 {
 	struct rv_req *r = item;
@@ -667,7 +746,7 @@ static void read_req(struct jr *rd, const json_t *obj, const char *at, void *ite
 	verdict_field(rd, obj, at, "verdict", &r->verdict);
 	str_field(rd, obj, at, "reason", true, &r->reason);
 	str_field(rd, obj, at, "note", true, &r->note);
-	num_field(rd, obj, at, "seconds", &r->seconds);
+	seconds_field(rd, obj, at, &r->seconds);
 	if ((j = member(rd, obj, at, "measured", w)) && !json_is_boolean(j))
 		fail(rd, -EINVAL, w, "expected true or false");
 	r->measured = json_is_true(j);
@@ -689,6 +768,8 @@ static void read_req(struct jr *rd, const json_t *obj, const char *at, void *ite
 	read_objects(rd, obj, at, &series, (void **)&r->series, &r->nseries);
 	if (!rd->rc && r->nseries && !r->nmetrics)
 		fail(rd, -EINVAL, at, "per_cpu series without a metric");
+	if (!rd->rc)
+		check_series_cpus(rd, at, r);
 }
 
 /* "2023-11-14T22:13:20Z" or null (0). */
@@ -714,6 +795,25 @@ static void read_time(struct jr *rd, const json_t *obj, const char *at, const ch
 	*out = (int64_t)t;
 }
 
+/* Requirement ids are unique within a requirements file (the loader
+ * refuses a file that repeats one), so within each of results.json's
+ * files: the reports tell requirements apart by them. */
+static void check_ids(struct jr *rd, const char *at, const struct rv_file *f)
+{
+	struct strhash seen = { 0 };
+	for (size_t i = 0; i < f->nreqs && !rd->rc; i++) {
+		const size_t *first = strhash_get(&seen, f->reqs[i].id);
+		char w[AT_LEN];
+		snprintf(w, sizeof w, "%s.requirements[%zu].id", at, i);
+		if (first)
+			fail(rd, -EINVAL, w, "\"%s\" again (first at requirements[%zu]; ids are "
+			     "unique within a requirements file)", f->reqs[i].id, *first);
+		else if (strhash_put(&seen, f->reqs[i].id, i))
+			fail(rd, -ENOMEM, w, "%s", strerror(ENOMEM));
+	}
+	strhash_free(&seen);
+}
+
 static void read_file(struct jr *rd, const json_t *obj, const char *at, void *item)
 {
 	struct rv_file *f = item;
@@ -725,6 +825,24 @@ static void read_file(struct jr *rd, const json_t *obj, const char *at, void *it
 	static const struct list reqs = { "requirements", sizeof *f->reqs, SIZE_MAX, read_req,
 					  true };
 	read_objects(rd, obj, at, &reqs, (void **)&f->reqs, &f->nreqs);
+	if (!rd->rc)
+		check_ids(rd, at, f);
+}
+
+/* host.label as `run --host-label` takes it (host_label_problem): it
+ * names the host in titles, file listings and merge's fleet, and a label
+ * of any other form is no run's. */
+static void check_label(struct jr *rd, const char *at, const struct fingerprint *env)
+{
+	const char *label = fingerprint_get(env, "host.label");
+	const char *why = label ? host_label_problem(label) : NULL;
+	char w[AT_LEN];
+	at_key(w, at, "host.label");
+	if (!why || rd->rc)
+		return;
+	int n = (int)utf8_fit(label, 80);
+	fail(rd, -EINVAL, w, "\"%.*s%s\": %s (a label as rtconform run --host-label takes it)",
+	     n, label, label[n] ? "..." : "", why);
 }
 
 static void read_env(struct jr *rd, const json_t *root, struct report_view *v)
@@ -735,6 +853,11 @@ static void read_env(struct jr *rd, const json_t *root, struct report_view *v)
 	const json_t *val;
 	if (!env)
 		return;
+	if (json_object_size(env) > READ_MAX_ENTRIES) {
+		fail(rd, -EINVAL, w, "has %zu entries, more than the %u rtconform writes",
+		     json_object_size(env), READ_MAX_ENTRIES);
+		return;
+	}
 	json_object_foreach((json_t *)env, key, val) {
 		char wk[AT_LEN];
 		at_key(wk, w, key);
@@ -744,6 +867,7 @@ static void read_env(struct jr *rd, const json_t *root, struct report_view *v)
 		}
 		fingerprint_add(&v->env, key, "%s", json_string_value(val));
 	}
+	check_label(rd, w, &v->env);
 }
 
 static void one_check(struct jr *rd, const json_t *o, const char *at, void *item)
@@ -765,8 +889,8 @@ static void read_readiness(struct jr *rd, const json_t *root, struct report_view
 	const json_t *j = json_object_get(root, "readiness");
 	if (!j || json_is_null(j))
 		return;
-	static const struct list checks = { "readiness", sizeof *v->ready, SIZE_MAX, one_check,
-					    false };
+	static const struct list checks = { "readiness", sizeof *v->ready, READ_MAX_ENTRIES,
+					    one_check, false };
 	read_objects(rd, root, "", &checks, (void **)&v->ready, &v->nready);
 	v->ready_recorded = true;
 }

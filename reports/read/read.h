@@ -58,6 +58,14 @@ FILE *read_open(const char *path, size_t *size, char *err, size_t errlen, int *r
  * (harness/measure/histogram.c); per-CPU series: one per CPU of the host. */
 #define READ_MAX_BUCKETS 8192u
 #define READ_MAX_SERIES 4096u
+/* A run writes some 50 environment keys (host.*, rtconform.*, timebase.*,
+ * two per requirements file) and at most READY_MAX_CHECKS (24) readiness
+ * checks; far more is no run's, and each entry costs every writer. */
+#define READ_MAX_ENTRIES 4096u
+/* A count (a count metric's statistics, a count limit's bounds and measure)
+ * is held as a double, exact up to 2^53; the writers give it back as the
+ * integer it is, so a larger one would come back as another number. */
+#define READ_MAX_COUNT 9007199254740992.0
 
 /* The memory the parse of a results.json may take (jansson's tree of it,
  * counted as the allocator's chunks): READ_MEM_RATIO times the file's size

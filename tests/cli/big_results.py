@@ -10,6 +10,9 @@
                                               to its first 2 buckets, one metric
                                               and limit, no per-CPU series (small
                                               requirement, for matching by id)
+  big_results.py PASS_JSON OUT collide N      as reqs, the ids distinct but alike
+                                              once made names: "a b", "a:b",
+                                              "a/b"... (LAVA and CSV suffixes)
   big_results.py PASS_JSON OUT skipped N      N skipped requirements (nothing
                                               measured: a few hundred bytes each)
   big_results.py PASS_JSON OUT empty BYTES    {"files":[{},{},...]}: tiny
@@ -35,13 +38,34 @@ def cut_buckets(x):
             cut_buckets(v)
 
 
+def complete(m):
+    h = m["histogram"]
+    if h["buckets"]:
+        rest = sum(b[2] for b in h["buckets"][1:])
+        h["buckets"][0][2] = m["count"] - m["overflow"] - rest
+    h.pop("negative", None)
+
+
 def skip(r):
     r.update(verdict="skipped", reason="--only", measured=False, runs=0, limits=[],
              metrics=[], per_cpu=[], seconds=0.0,
              batch={"mean_ns": None, "stddev_ns": None, "per_run_ns": []})
 
 
-def legit(base, out, nreqs=None, size=None, skipped=False):
+# Characters a LAVA or CSV name makes '_': ids of eight of them, one
+# combination each, all give the name "a________".
+SEPS = " :/;,+=@"
+
+
+def collide_id(i):
+    digits = ""
+    for _ in range(8):
+        digits += SEPS[i % len(SEPS)]
+        i //= len(SEPS)
+    return "a" + digits
+
+
+def legit(base, out, nreqs=None, size=None, skipped=False, collide=False):
     d = json.load(open(base))
     f0 = d["files"][0]
     proto = [r for f in d["files"] for r in f["requirements"]]
@@ -55,12 +79,14 @@ def legit(base, out, nreqs=None, size=None, skipped=False):
             r["metrics"] = r["metrics"][:1]
             r["limits"] = [l for l in r["limits"]
                            if l["metric"] == r["metrics"][0]["name"]][:1]
+            if collide:  # the buckets left account for every sample: a CSV file each
+                complete(r["metrics"][0])
     per = len(json.dumps(proto, indent=1)) / len(proto)
     n = nreqs if nreqs is not None else max(1, int(size / per))
     reqs = []
     for i in range(n):
         r = copy.copy(proto[i % len(proto)])
-        r["id"] = "%s-%d" % (r["id"], i)
+        r["id"] = collide_id(i) if collide else "%s-%d" % (r["id"], i)
         reqs.append(r)
     f0["requirements"] = reqs
     d["files"] = [f0]
@@ -96,6 +122,8 @@ def main(argv):
         legit(base, out, size=num)
     elif kind == "reqs":
         legit(base, out, nreqs=num)
+    elif kind == "collide":
+        legit(base, out, nreqs=num, collide=True)
     elif kind == "skipped":
         legit(base, out, nreqs=num, skipped=True)
     else:

@@ -82,6 +82,10 @@ read_by_all() {
   done
   run_reader "merge $n" "$RTC" merge -o "$out/m" "$BASE" "$f"
   case "$st" in 0|1|3) ok "merge reads $n: exit $st";; *) fail "merge with $n exits $st"; head -5 "$TMP/out" | diag;; esac
+  # the fleet results.json is JSON (a value a builder refused once left a hole)
+  if python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$out/m/results.json" 2>/dev/null
+  then ok "merge with $n writes a results.json that is JSON"
+  else fail "merge with $n: its results.json is not JSON"; fi
   harmless_pages "$n" "$out"/r.html "$out"/c/compare.html "$out"/m/fleet.html
 }
 

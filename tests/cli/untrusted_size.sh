@@ -145,4 +145,59 @@ for w in merge compare; do
     fail "$w of $MANY requirements: ${t} s CPU, more than 2 x report's ${t_report} s + 1 s"
   fi
 done
+# ---- names alike: de-duplicated in linear time, repeats refused ------------
+# 4096 series of one CPU (700 KB): CSV named each by a scan of those before
+# (47 s); no run writes two series of a CPU, so it is refused
+python3 - "$PASS" "$TMP/cpus.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = {"cpu": 0, "count": 1, "min_ns": 100.0, "mean_ns": 100.0, "max_ns": 100.0,
+     "p99_ns": 100.0, "overflow": 0,
+     "histogram": {"highest": 1000, "buckets": [[500, 500, 1]]}}
+d["files"][0]["requirements"][0]["per_cpu"] = [s] * 4096
+json.dump(d, open(sys.argv[2], "w"))
+PY
+refused_fast "4096 series of CPU 0" 2 'per_cpu\[1\]\.cpu: 0 again' \
+  "$RTC" report "$TMP/cpus.json" --csv "$TMP/csv-cpus"
+# more environment keys than a run writes (some 50; 4096 allowed)
+python3 - "$PASS" "$TMP/env.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for i in range(4097):
+    d["environment"]["x" * 200 + "%07d" % i] = ""
+json.dump(d, open(sys.argv[2], "w"))
+PY
+refused_fast "4097 environment keys beyond a run's" 2 'environment: has 4146 entries, more than the 4096' \
+  "$RTC" merge "$TMP/env.json" -o "$TMP/m-env"
+[ ! -e "$TMP/csv-cpus" ] && [ ! -e "$TMP/m-env" ] && ok "nothing written for repeats" \
+  || fail "something was written for a refused file"
+# 1000 requirements of distinct ids that all make the name "a________"
+# (LAVA, CSV): suffixes went on by a scan of every name given out for each
+# try, cubic; now the CPU time is about that of writing results.json
+python3 "$GEN" "$PASS" "$TMP/alike.json" collide 1000
+/usr/bin/time -f '%U' -o "$TMP/cpu" "$RTC" report "$TMP/alike.json" --json "$TMP/a.json" \
+  >/dev/null 2>&1
+t_json=$(tail -1 "$TMP/cpu")
+/usr/bin/time -f '%U' -o "$TMP/cpu" timeout 300 "$RTC" report "$TMP/alike.json" \
+  --lava "$TMP/a.lava" --csv "$TMP/csv-alike" >/dev/null 2>&1
+t_names=$(tail -1 "$TMP/cpu")
+expect_grep '^a________-1000 pass$' "$TMP/a.lava"
+[ -e "$TMP/csv-alike/a________.per-op~1000.csv" ] && ok "CSV: the 1000th file of one name is ~1000" \
+  || fail "CSV: no a________.per-op~1000.csv"
+if awk -v a="$t_names" -v b="$t_json" 'BEGIN { exit !(a <= 3 * b + 1) }'; then
+  ok "LAVA and CSV of 1000 names alike: ${t_names} s CPU, within 3 x results.json's ${t_json} s + 1 s"
+else
+  fail "LAVA and CSV of 1000 names alike: ${t_names} s CPU, more than 3 x results.json's ${t_json} s + 1 s"
+fi
+rm -rf "$TMP/csv-alike" "$TMP/alike.json" "$TMP/cpus.json" "$TMP/env.json"
+
+# ---- merge: a path that is not UTF-8, a host name cut mid-character ------
+# both went into the fleet results.json as nothing ("command": ,) with exit 0
+mkdir -p "$TMP/m"$'/h\xff' "$TMP/m/b"
+cp "$PASS" "$TMP/m"$'/h\xff'/results.json
+cp "$SRC/tests/fixtures/hostile/host-name-cut-mid-character.json" "$TMP/m/b/results.json"
+expect_status 0 "$RTC" merge -o "$TMP/m/out" "$TMP/m"$'/h\xff'/results.json "$TMP/m/b/results.json"
+if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit("h\ufffd" not in d["command"])' \
+  "$TMP/m/out/results.json"; then ok "merge: the fleet results.json is JSON, the path's byte as U+FFFD"
+else fail "merge: the fleet results.json is not JSON, or the path is not there"; fi
 finish
