@@ -90,7 +90,7 @@ read_by_all() {
 }
 
 # harmless_pages NAME PAGE...: the pages run no script and link nowhere but
-# into themselves (#...) or below their own directory (./...)
+# into themselves (#...) or to relative paths rtconform made (./...)
 harmless_pages() {
   local n="$1" p; shift
   for p in "$@"; do
