@@ -56,6 +56,11 @@ expect_grep '<failure [^>]*message="violations total 90 &gt; 0 \(3 runs\)"' "$TM
 # medium task's spin added to it in every cycle. (No lower bound there:
 # the hold is the low task's CPU time, and a little of it can pass before
 # the high task's clock starts, so a wait may be shorter than the hold.)
+# "Every cycle" is judged by the typical cycle, the median: a mean is
+# moved by one cycle a foreign task held up (under ci/busy one PROTECT wait
+# took 195 ms and the mean was 3.2 ms while the median was 1.01 ms), and
+# how long a busy machine holds up one cycle is not what is tested. Without
+# a protocol every cycle, the fastest included, takes the spin.
 if python3 - "$TMP/o/results.json" >"$TMP/py" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -64,7 +69,8 @@ for r in d["files"][0]["requirements"]:
     inv = next(m for m in r["metrics"] if m["name"] == "inversion")
     v = next(m for m in r["metrics"] if m["name"] == "violations")
     st = inv["statistics_ns"]
-    print(f"{r['id']}: inversion min {st['min']:.0f} mean {st['mean']:.0f} max {st['max']:.0f} ns, "
+    print(f"{r['id']}: inversion min {st['min']:.0f} p50 {st['p50']:.0f} mean {st['mean']:.0f} "
+          f"max {st['max']:.0f} ns, "
           f"violations {v['runs']}")
     assert inv["kind"] == "duration" and inv["count"] == 90, inv["count"]
     assert v["kind"] == "count" and len(v["runs"]) == 3, v
@@ -73,7 +79,7 @@ for r in d["files"][0]["requirements"]:
         assert st["min"] >= 2 * hold, st
     else:
         assert v["runs"] == [0, 0, 0], v["runs"]
-        assert st["min"] < 2 * hold and st["mean"] < 2 * hold, st
+        assert st["min"] < 2 * hold and st["p50"] < 2 * hold, st
     assert "on CPU " in r["note"] and "high 49, medium 48, low 47" in r["note"], r["note"]
 PY
 then ok "results.json: the inversion is bounded with a protocol, not without"; sed 's/^/    /' "$TMP/py"; else fail "results.json: the inversion is bounded with a protocol, not without:"; sed 's/^/    /' "$TMP/py"; fi
