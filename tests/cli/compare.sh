@@ -200,15 +200,30 @@ for r in reqs(d):
 '
 expect_status 2 "$RTC" compare "$TMP/a1/results.json" "$TMP/probe.json"
 expect_grep 'PI-HOLD: measured by probe priority-inherit in the baseline and by priority-wake' "$TMP/out"
+# (the limit made a cycles limit whole: its measured value the cycles
+# statistic and its bound on the same side of it, or the reader refuses
+# the file for a limit that disagrees with its own figures)
 edit_json "$TMP/b1/results.json" "$TMP/unit.json" '
 for r in reqs(d):
     for l in r["limits"]:
-        if r["id"] == "SEM-RT" and l["statistic"] == "mean": l["unit"] = "cycles"
+        if r["id"] == "SEM-RT" and l["statistic"] == "mean":
+            m = next(m for m in r["metrics"] if m["name"] == l["metric"])
+            l["unit"] = "cycles"
+            l["measured"] = m["statistics_cycles"]["mean"]
+            l["max"] = l["measured"] * (10 if l["verdict"] == "pass" else 0.1)
 '
 expect_status 2 "$RTC" compare "$TMP/a1/results.json" "$TMP/unit.json"
 expect_grep 'the limit on per-op mean is in ns in the baseline and in cycles in the candidate' "$TMP/out"
+# an id twice in one run: in two requirements files (within one file the
+# reader refuses it, as the loader does)
 edit_json "$TMP/b1/results.json" "$TMP/dup.json" '
-d["files"][0]["requirements"][1]["id"] = "SEM-RT"
+import copy
+f2 = copy.deepcopy(d["files"][0])
+f2["name"] = f2["name"] + "-2"
+f2["path"] = f2["path"] + "-2"
+d["files"].append(f2)
+for k in ("tests", "passed", "failures", "errors", "skipped", "seconds"):
+    d["totals"][k] = d["totals"][k] * 2
 '
 expect_status 2 "$RTC" compare "$TMP/a1/results.json" "$TMP/dup.json"
 expect_grep 'requirement id SEM-RT appears 2 times in the candidate' "$TMP/out"
