@@ -199,7 +199,8 @@ rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSO
           reports/text.c reports/view.c reports/xmlw.c)
 
 rtc_module(read reports/read DEPS reports LIBS ${RTC_LIB_JANSSON}
-  SOURCES reports/read/figures.c reports/read/json_read.c reports/read/read.c)
+  SOURCES reports/read/figures.c reports/read/json_read.c reports/read/json_split.c
+    reports/read/read.c)
 
 rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
   SOURCES across/compare.c across/compare_html.c across/compare_text.c across/merge.c

@@ -1059,6 +1059,103 @@ START_TEST(json_reader_memory_budget)
 }
 END_TEST
 
+/* text read and written again as results.json (malloc'd), or NULL when
+ * refused (err says why). */
+static char *reread(struct fx *x, const char *text, char *err, size_t errlen)
+{
+	char p[256];
+	fx_path(x, "in.json", p, sizeof p);
+	FILE *f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+	struct report_view v;
+	if (report_view_from_json(p, &v, err, errlen) != 0)
+		return NULL;
+	size_t len;
+	char why[200];
+	char *out = report_json_render(&v, &len, why, sizeof why);
+	ck_assert_msg(out != NULL, "%s", why);
+	report_view_free(&v);
+	return out;
+}
+
+/* text with the first `from` after `after` replaced by `to` (malloc'd). */
+static char *edit(const char *text, const char *after, const char *from, const char *to)
+{
+	const char *a = strstr(text, after);
+	ck_assert_ptr_nonnull(a);
+	const char *at = strstr(a, from);
+	ck_assert_ptr_nonnull(at);
+	char *out;
+	ck_assert_int_ge(asprintf(&out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from)),
+			 0);
+	return out;
+}
+
+/* A fault at `after`..`from` is placed where jansson places it in the
+ * whole text: "in.json:LINE:COLUMN: not JSON". */
+static void expect_fault_at(struct fx *x, const char *text, const char *after, const char *from,
+			    const char *to)
+{
+	char err[600], want[64];
+	char *bad = edit(text, after, from, to);
+	json_error_t jerr;
+	ck_assert_ptr_null(json_loads(bad, 0, &jerr));
+	snprintf(want, sizeof want, "in.json:%d:%d: not JSON", jerr.line, jerr.column);
+	ck_assert_int_eq(read_json_text(x, bad, err, sizeof err), -EINVAL);
+	ck_assert_msg(strstr(err, want), "'%s' lacks '%s'", err, want);
+	free(bad);
+}
+
+/* The reader takes each requirement's text alone (json_split.h). What it
+ * reads, and where it says a fault is, is what a parse of the whole text
+ * gives, indented or compact; a key spelled with escapes reads the same;
+ * nothing a file holds passes for a requirement it did not write there. */
+START_TEST(json_reader_splits_requirements)
+{
+	struct fx *x = fx_new();
+	char err[600];
+	json_t *root = fixture_json(x);
+	char *ind = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+					     JSON_REAL_PRECISION(17));
+	char *tight = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER |
+					       JSON_REAL_PRECISION(17));
+	char *a = reread(x, ind, err, sizeof err), *b = reread(x, tight, err, sizeof err);
+	ck_assert_msg(a && b, "%s", err);
+	ck_assert_str_eq(a, b);
+	char *esc = edit(ind, "", "\"files\"", "\"\\u0066iles\"");
+	char *c = reread(x, esc, err, sizeof err);
+	ck_assert_msg(c, "%s", err);
+	ck_assert_str_eq(a, c);
+	free(c);
+	free(esc);
+	/* faults inside the second requirement, and in the text after one */
+	expect_fault_at(x, ind, "\"requirements\"", "\"probe\": ", "\"probe\": tru");
+	expect_fault_at(x, tight, "\"requirements\"", "\"probe\":", "\"probe\":tru");
+	expect_fault_at(x, ind, "\"id\": \"TMR\"", "\"probe\": ", "\"probe\": [}");
+	expect_fault_at(x, ind, "\"requirements\"", "\"sha256\"", "\"sha256\" \"x\",");
+	/* two requirements with no comma, or a number glued to one */
+	expect_fault_at(x, tight, "\"requirements\"", "},{\"id\"", "}{\"id\"");
+	expect_fault_at(x, tight, "\"requirements\"", "},{\"id\"", "}.5,{\"id\"");
+	expect_fault_at(x, tight, "\"requirements\"", "},{\"id\"", "},-{\"id\"");
+	/* the splitter's own stand-in, [N], written by the file is none */
+	json_t *reqs = json_object_get(json_array_get(json_object_get(root, "files"), 0),
+				       "requirements");
+	json_array_set_new(reqs, 1, json_pack("[i]", 0));
+	expect_refused(x, json_deep_copy(root), "requirements[1]", "expected an object");
+	json_array_set_new(reqs, 1, json_pack("[i]", 1));
+	expect_refused(x, json_deep_copy(root), "requirements[1]", "expected an object");
+	json_array_set_new(reqs, 0, json_integer(0));
+	expect_refused(x, root, "requirements[0]", "expected an object");
+	free(a);
+	free(b);
+	free(ind);
+	free(tight);
+	fx_free(x);
+}
+END_TEST
+
 START_TEST(json_reader_refuses_counts)
 {
 	struct fx *x = fx_new();
@@ -1437,6 +1534,7 @@ static Suite *json_suite(void)
 	tcase_add_test(tc, json_reader_refuses_numbers);
 	tcase_add_test(tc, json_reader_refuses_long_arrays);
 	tcase_add_test(tc, json_reader_memory_budget);
+	tcase_add_test(tc, json_reader_splits_requirements);
 	tcase_add_test(tc, json_reader_rejudges_limits);
 	tcase_add_test(tc, json_reader_combines_limits);
 	tcase_add_test(tc, json_reader_orders_statistics);

@@ -33,6 +33,7 @@
 #include "host/identity.h"
 #include "reports/json_schema.h"
 #include "reports/read/figures.h"
+#include "reports/read/json_split.h"
 #include "requirements/model.h"
 
 /* The same cap as junit.xml's: nothing rtconform writes comes near it. */
@@ -47,6 +48,8 @@ struct jr {
 	size_t errlen;
 	int rc;     /* 0, or the first error's -errno */
 	int schema; /* 1 or 2 (RESULTS_SCHEMA_1, RESULTS_SCHEMA) */
+	struct jsplit *split; /* the file, its requirements cut out */
+	size_t file_no;       /* files[file_no] is being read */
 };
 
 /* Record the first error: "FILE: AT: message". Returns false. */
@@ -63,6 +66,124 @@ static bool fail(struct jr *rd, int rc, const char *at, const char *fmt, ...)
 	va_end(ap);
 	snprintf(rd->err, rd->errlen, "%s: %s%s%s", rd->file, at, *at ? ": " : "", msg);
 	rd->rc = rc;
+	return false;
+}
+
+/* ---- memory, within a budget ---------------------------------------------
+ *
+ * What reading a file takes, jansson's trees and the view built from them,
+ * is counted (as the chunks malloc gives, which is what the process pays)
+ * against a budget for the file being read (read.h: READ_MEM_RATIO x its
+ * size + READ_MEM_FLOOR). The text reaches jansson one requirement at a
+ * time (json_split.h), so a results.json as a run writes it stays far
+ * below; a file of tiny elements ({} or [1,2,3] by the million, some 70 x
+ * its size as a tree) passes the budget, the allocation fails, jansson
+ * gives up, and the file is refused with the budget named. jansson's
+ * allocator is one for the process: it is set once, and counts only while
+ * a read is on. The reader is not run from two threads at once. */
+
+/* What malloc keeps beside each chunk it hands out (glibc: its size word). */
+#define CHUNK_OVERHEAD sizeof(size_t)
+
+static struct {
+	bool on, over; /* counting; an allocation was refused */
+	size_t used, limit, file_bytes;
+} budget;
+
+static size_t chunk_cost(void *p)
+{
+	return malloc_usable_size(p) + CHUNK_OVERHEAD;
+}
+
+/* Count bytes against the budget: false (and over) past it. */
+static bool budget_take(size_t c)
+{
+	if (!budget.on)
+		return true;
+	if (c > budget.limit - budget.used) {
+		budget.over = true;
+		return false;
+	}
+	budget.used += c;
+	return true;
+}
+
+static void *budget_malloc(size_t n)
+{
+	void *p = malloc(n);
+	if (p && !budget_take(chunk_cost(p))) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static void budget_free(void *p)
+{
+	if (p && budget.on) {
+		size_t c = chunk_cost(p);
+		budget.used -= c < budget.used ? c : budget.used;
+	}
+	free(p);
+}
+
+static void budget_start(size_t file_bytes)
+{
+	static bool set;
+	if (!set) {
+		json_set_alloc_funcs(budget_malloc, budget_free);
+		set = true;
+	}
+	size_t room = (SIZE_MAX - READ_MEM_FLOOR) / READ_MEM_RATIO;
+	budget.file_bytes = file_bytes;
+	budget.limit = (file_bytes < room ? file_bytes : room) * READ_MEM_RATIO + READ_MEM_FLOOR;
+	budget.used = 0;
+	budget.over = false;
+	budget.on = true;
+}
+
+static void budget_message(const char *path, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: reading it needs more than %zu MiB, the limit for a file "
+		 "of this size (%u x its %zu KiB + %zu MiB; a results.json as rtconform "
+		 "writes it takes less than its size)", path, budget.limit >> 20, READ_MEM_RATIO,
+		 budget.file_bytes >> 10, READ_MEM_FLOOR >> 20);
+}
+
+/* A parse failed (os_err: the source's errno, or 0): why, in err. */
+static int parse_failed(const char *path, int os_err, const json_error_t *jerr, char *err,
+			size_t errlen)
+{
+	if (budget.over) {
+		budget_message(path, err, errlen);
+		return -EFBIG;
+	}
+	if (os_err) {
+		snprintf(err, errlen, "%s: %s", path,
+			 os_err == EFBIG    ? "too large for a results.json (limit 256 MiB)"
+			 : os_err == ESTALE ? "changed while it was read"
+					    : strerror(os_err));
+		return -os_err;
+	}
+	if (json_error_code(jerr) == json_error_out_of_memory) {
+		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	snprintf(err, errlen, "%s:%d:%d: not JSON: %s", path, jerr->line, jerr->column,
+		 jerr->text);
+	return -EINVAL;
+}
+
+/* A piece of the view, counted as the trees are: the view of a file is
+ * its own copy of the figures, and stays until the reports are written. */
+static bool view_take(struct jr *rd, void *p)
+{
+	if (!p || budget_take(chunk_cost(p)))
+		return true;
+	if (!rd->rc) {
+		budget_message(rd->file, rd->err, rd->errlen);
+		rd->rc = -EFBIG;
+	}
 	return false;
 }
 
@@ -165,6 +286,8 @@ static bool want_str(struct jr *rd, const json_t *j, const char *at, bool nullab
 		return fail(rd, -EINVAL, at, nullable ? "expected a string or null"
 						      : "expected a string");
 	*out = strdup(json_string_value(j));
+	if (!view_take(rd, *out))
+		return false;
 	return *out ? true : fail(rd, -ENOMEM, at, "%s", strerror(ENOMEM));
 }
 
@@ -275,6 +398,7 @@ static void *items(struct jr *rd, size_t n, size_t size, const char *at)
 	void *p = calloc(n, size);
 	if (!p)
 		fail(rd, -ENOMEM, at, "%s", strerror(ENOMEM));
+	view_take(rd, p); /* freed with the view, which holds it */
 	return p;
 }
 
@@ -579,17 +703,34 @@ static void read_series(struct jr *rd, const json_t *obj, const char *at, struct
 
 /* An array member whose elements are objects, each read by `one` into
  * element i of *out (n of them, `size` bytes each), at most `max` of them.
- * With `release`, each element's part of the tree is freed once read (see
- * report_view_from_json), so the view of a large file is not built beside
- * the whole of its tree. */
+ * With `split` (files[F].requirements), an element may be the splitter's
+ * placeholder: the requirement is parsed from its own bytes then, read,
+ * and its tree freed before the next (json_split.h), so the view of a
+ * large file is not built beside the whole of its tree. */
 typedef void (*read_one)(struct jr *rd, const json_t *obj, const char *at, void *item);
 
 struct list {
 	const char *key;
 	size_t size, max;
 	read_one one;
-	bool release;
+	bool split;
 };
+
+/* Element i's tree, its own parse when it was cut out (a new reference):
+ * NULL, with the error recorded, when that parse fails. */
+static json_t *element(struct jr *rd, const json_t *arr, size_t i, bool split)
+{
+	json_t *obj = json_array_get(arr, i);
+	const struct jsplit_range *r =
+		split && rd->split ? jsplit_range_of(rd->split, obj, rd->file_no, i) : NULL;
+	if (!r)
+		return json_incref(obj);
+	json_error_t jerr;
+	json_t *own = jsplit_load(rd->split, r, JSON_REJECT_DUPLICATES, &jerr);
+	if (!own)
+		rd->rc = parse_failed(rd->file, rd->split->err, &jerr, rd->err, rd->errlen);
+	return own;
+}
 
 static void read_objects(struct jr *rd, const json_t *parent, const char *at,
 			 const struct list *l, void **out, size_t *n)
@@ -606,16 +747,19 @@ static void read_objects(struct jr *rd, const json_t *parent, const char *at,
 		return;
 	for (size_t i = 0; i < len && !rd->rc; i++) {
 		char wi[AT_LEN];
-		const json_t *obj = json_array_get(arr, i);
+		json_t *obj = element(rd, arr, i, l->split);
 		at_index(wi, w, i);
+		if (!obj)
+			return;
 		(*n)++; /* counted before reading, so a half-read item is freed too */
 		if (!json_is_object(obj))
 			fail(rd, -EINVAL, wi, "expected an object");
 		else
 			l->one(rd, obj, wi, (char *)*out + i * l->size);
-		/* The tree is the reader's own (one reference, report_view_from_json),
-		 * and nothing reads this element again. */
-		if (l->release)
+		json_decref(obj);
+		/* The skeleton is the reader's own (report_view_from_json), and
+		 * nothing reads this element again. */
+		if (l->split)
 			json_array_set_new((json_t *)arr, i, json_null());
 	}
 }
@@ -658,6 +802,7 @@ static void read_params(struct jr *rd, const json_t *obj, const char *at, struct
 		struct rv_param *p = &r->params[r->nparams++];
 		if (!(p->name = strdup(key)))
 			fail(rd, -ENOMEM, wk, "%s", strerror(ENOMEM));
+		view_take(rd, p->name);
 		want_str(rd, val, wk, false, &p->value);
 	}
 }
@@ -827,6 +972,7 @@ static void read_file(struct jr *rd, const json_t *obj, const char *at, void *it
 	read_objects(rd, obj, at, &reqs, (void **)&f->reqs, &f->nreqs);
 	if (!rd->rc)
 		check_ids(rd, at, f);
+	rd->file_no++; /* files are read in order (read_root), each once */
 }
 
 /* host.label as `run --host-label` takes it (host_label_problem): it
@@ -1007,92 +1153,6 @@ static void read_root(struct jr *rd, const json_t *root, struct report_view *v)
 		check_derived(rd, root, v);
 }
 
-/* ---- the parse, within a memory budget ------------------------------------
- *
- * jansson's tree of a file takes several times the file's size, and far
- * more for a file of tiny elements; so its allocations are counted (as the
- * chunks malloc gives, which is what the process pays) against a budget
- * for the file being parsed (read.h: READ_MEM_RATIO x its size +
- * READ_MEM_FLOOR). Past it, the allocation fails, jansson gives up, and the
- * file is refused with the budget named. jansson's allocator is one for the
- * process: it is set once, and counts only while a parse is on. The reader
- * is not run from two threads at once. */
-
-/* What malloc keeps beside each chunk it hands out (glibc: its size word). */
-#define CHUNK_OVERHEAD sizeof(size_t)
-
-static struct {
-	bool on, over; /* counting; an allocation was refused */
-	size_t used, limit;
-} budget;
-
-static size_t chunk_cost(void *p)
-{
-	return malloc_usable_size(p) + CHUNK_OVERHEAD;
-}
-
-static void *budget_malloc(size_t n)
-{
-	void *p = malloc(n);
-	if (!p || !budget.on)
-		return p;
-	size_t c = chunk_cost(p);
-	if (c > budget.limit - budget.used) {
-		free(p);
-		budget.over = true;
-		return NULL;
-	}
-	budget.used += c;
-	return p;
-}
-
-static void budget_free(void *p)
-{
-	if (p && budget.on) {
-		size_t c = chunk_cost(p);
-		budget.used -= c < budget.used ? c : budget.used;
-	}
-	free(p);
-}
-
-static void budget_start(size_t file_bytes)
-{
-	static bool set;
-	if (!set) {
-		json_set_alloc_funcs(budget_malloc, budget_free);
-		set = true;
-	}
-	size_t room = (SIZE_MAX - READ_MEM_FLOOR) / READ_MEM_RATIO;
-	budget.limit = (file_bytes < room ? file_bytes : room) * READ_MEM_RATIO + READ_MEM_FLOOR;
-	budget.used = 0;
-	budget.over = false;
-	budget.on = true;
-}
-
-/* The file, as jansson pulls it (json_load_callback): from a stream, so
- * the parse never holds the whole text beside its tree. */
-struct src {
-	FILE *f;
-	size_t total;
-	int err; /* errno of a failed read, or EFBIG */
-};
-
-static size_t src_read(void *buf, size_t len, void *arg)
-{
-	struct src *s = arg;
-	size_t n = fread(buf, 1, len, s->f);
-	if (n == 0 && ferror(s->f)) {
-		s->err = errno ? errno : EIO;
-		return (size_t)-1;
-	}
-	s->total += n;
-	if (s->total > MAX_RESULTS_BYTES) { /* grew while being read */
-		s->err = EFBIG;
-		return (size_t)-1;
-	}
-	return n;
-}
-
 /* A UTF-8 byte order mark at the start is skipped: RFC 8259 (8.1) lets a
  * parser ignore one, and an editor on another system may have added it;
  * the text after it is read as if it were not there. */
@@ -1116,31 +1176,6 @@ static FILE *open_results(const char *path, size_t *size, char *err, size_t errl
 	return f;
 }
 
-/* The parse failed: why, in err. */
-static int parse_failed(const char *path, const struct src *s, const json_error_t *jerr,
-			size_t size, char *err, size_t errlen)
-{
-	if (budget.over) {
-		snprintf(err, errlen, "%s: reading it needs more than %zu MiB, the limit for a file "
-			 "of this size (%u x its %zu KiB + %zu MiB; a results.json as rtconform "
-			 "writes it takes about 4 x its size)", path,
-			 budget.limit >> 20, READ_MEM_RATIO, size >> 10, READ_MEM_FLOOR >> 20);
-		return -EFBIG;
-	}
-	if (s->err) {
-		snprintf(err, errlen, "%s: %s", path, s->err == EFBIG
-			 ? "too large for a results.json (limit 256 MiB)" : strerror(s->err));
-		return -s->err;
-	}
-	if (json_error_code(jerr) == json_error_out_of_memory) {
-		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	snprintf(err, errlen, "%s:%d:%d: not JSON: %s", path, jerr->line, jerr->column,
-		 jerr->text);
-	return -EINVAL;
-}
-
 int report_view_from_json(const char *path, struct report_view *v, char *err, size_t errlen)
 {
 	memset(v, 0, sizeof *v);
@@ -1150,21 +1185,21 @@ int report_view_from_json(const char *path, struct report_view *v, char *err, si
 	if (!f)
 		return rc;
 	skip_bom(f);
-	struct src s = { f, 0, 0 };
-	json_error_t jerr;
 	budget_start(size);
-	json_t *root = json_load_callback(src_read, &s, JSON_REJECT_DUPLICATES, &jerr);
-	fclose(f);
-	if (!root) {
-		rc = parse_failed(path, &s, &jerr, size, err, errlen);
-		budget.on = false;
-		return rc;
-	}
-	struct jr rd = { .file = path, .err = err, .errlen = errlen };
-	read_root(&rd, root, v);
+	struct jsplit split;
+	jsplit_init(&split, f, MAX_RESULTS_BYTES, budget_take);
+	json_error_t jerr;
+	json_t *root = json_load_callback(jsplit_read, &split, JSON_REJECT_DUPLICATES, &jerr);
+	struct jr rd = { .file = path, .err = err, .errlen = errlen, .split = &split };
+	if (!root)
+		rd.rc = parse_failed(path, split.err, &jerr, err, errlen);
+	else
+		read_root(&rd, root, v);
 	json_decref(root);
+	jsplit_free(&split);
+	fclose(f);
 	budget.on = false;
-	/* The tree was many small chunks, freed now: give their pages back,
+	/* The trees were many small chunks, freed now: give their pages back,
 	 * so the reports rendered next do not stack on top of them. */
 	malloc_trim(0);
 	if (rd.rc)

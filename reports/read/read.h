@@ -67,13 +67,17 @@ FILE *read_open(const char *path, size_t *size, char *err, size_t errlen, int *r
  * integer it is, so a larger one would come back as another number. */
 #define READ_MAX_COUNT 9007199254740992.0
 
-/* The memory the parse of a results.json may take (jansson's tree of it,
- * counted as the allocator's chunks): READ_MEM_RATIO times the file's size
- * plus READ_MEM_FLOOR. A results.json rtconform writes takes about 4 times
- * its size; a file of tiny elements ({} or [1,2,3] by the million) takes
- * 25 to 70 times, and is refused as soon as it passes the budget, before it
- * can take the machine's memory. */
-#define READ_MEM_RATIO 6u
+/* The memory reading a results.json may take (jansson's trees of it and
+ * the view built from them, counted as the allocator's chunks):
+ * READ_MEM_RATIO times the file's size plus READ_MEM_FLOOR. The text is
+ * parsed one requirement at a time (json_split.h), so a results.json as
+ * rtconform writes it, indented or compact, takes less than its size (125
+ * MB: a peak RSS of 67 MB for `report --summary`); a file of tiny elements
+ * ({} or [1,2,3] by the million, 25 to 70 times its size as a tree) is
+ * refused as soon as it passes the budget, before it can take the
+ * machine's memory. With the process's own few MiB and one report's text,
+ * a peak RSS within 4 x the file + 24 MiB (cli.untrusted_size). */
+#define READ_MEM_RATIO 3u
 #define READ_MEM_FLOOR ((size_t)16 << 20)
 
 #define REPORT_XML_REFUSED \
