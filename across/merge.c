@@ -273,24 +273,20 @@ static int stream_host(struct merge *mg, const struct merge_host *h, const struc
 		       char *err, size_t errlen)
 {
 	char why[256] = "";
-	size_t len = 0;
-	char *doc = report_json_render(v, &len, why, sizeof why);
-	if (!doc) {
-		utf8_snprintf(err, errlen, "%s: cannot render its results.json again: %s", h->source, why);
-		return -ENOMEM;
-	}
 	FILE *o = mg->json.f;
 	fputs(mg->nhosts ? ",\n{\"summary\": " : "\n{\"summary\": ", o);
 	if (!put_json(o, host_json(h))) {
-		free(doc);
 		utf8_snprintf(err, errlen, "%s: cannot build its summary in the fleet's results.json",
 			      h->source);
 		return -EINVAL;
 	}
 	fputs(",\n\"results\": ", o);
-	fwrite(doc, 1, len, o);
+	if (report_json_put(v, o, why, sizeof why) != 0) {
+		utf8_snprintf(err, errlen, "%s: cannot render its results.json again: %s", h->source,
+			      why);
+		return -ENOMEM;
+	}
 	fputs("}", o);
-	free(doc);
 	int rc = report_junit_host_suite(v, h->name, h->source, mg->nhosts, mg->suites);
 	if (ferror(o) || ferror(mg->suites) || rc) {
 		utf8_snprintf(err, errlen, "writing the fleet report: %s",

@@ -310,7 +310,8 @@ static json_t *readiness(struct jb *b, const struct report_view *v)
 	return arr;
 }
 
-static json_t *document(struct jb *b, const struct report_view *v)
+/* Everything before "files", in the order written. */
+static json_t *document_head(struct jb *b, const struct report_view *v)
 {
 	struct report_totals t;
 	report_view_totals(v, &t);
@@ -336,30 +337,25 @@ static json_t *document(struct jb *b, const struct report_view *v)
 		set(b, env, v->env.e[i].key, json_string(v->env.e[i].value));
 	set(b, o, "environment", env);
 	set(b, o, "readiness", readiness(b, v));
-
-	json_t *files = json_array();
-	for (size_t f = 0; f < v->nfiles; f++) {
-		const struct rv_file *vf = &v->files[f];
-		json_t *fo = json_object();
-		set(b, fo, "name", json_string(vf->name));
-		set(b, fo, "path", json_string(vf->path));
-		set(b, fo, "version", str_or_null(vf->version));
-		set(b, fo, "sha256", json_string(vf->sha256));
-		set(b, fo, "started", utc(vf->started));
-		/* Which host measured it: a file moved into another results.json
-		 * by hand still says where it came from, and the reader refuses
-		 * the mix (json_read.c). */
-		char host[400];
-		fingerprint_host_title(&v->env, host, sizeof host);
-		set(b, fo, "host", json_string(host));
-		json_t *reqs = json_array();
-		for (size_t i = 0; i < vf->nreqs; i++)
-			push(b, reqs, requirement(b, &vf->reqs[i]));
-		set(b, fo, "requirements", reqs);
-		push(b, files, fo);
-	}
-	set(b, o, "files", files);
 	return o;
+}
+
+/* A file's members before "requirements". */
+static json_t *file_head(struct jb *b, const struct report_view *v, const struct rv_file *vf)
+{
+	json_t *fo = json_object();
+	set(b, fo, "name", json_string(vf->name));
+	set(b, fo, "path", json_string(vf->path));
+	set(b, fo, "version", str_or_null(vf->version));
+	set(b, fo, "sha256", json_string(vf->sha256));
+	set(b, fo, "started", utc(vf->started));
+	/* Which host measured it: a file moved into another results.json
+	 * by hand still says where it came from, and the reader refuses
+	 * the mix (json_read.c). */
+	char host[400];
+	fingerprint_host_title(&v->env, host, sizeof host);
+	set(b, fo, "host", json_string(host));
+	return fo;
 }
 
 /* A real as jansson writes one, but with the fewest digits that read back
@@ -429,28 +425,128 @@ static char *shortest_reals(const char *in, size_t *len)
 	return out;
 }
 
-char *report_json_render(const struct report_view *v, size_t *len, char *why, size_t whylen)
+/* ---- writing, one requirement at a time ----------------------------------
+ *
+ * The document is written in pieces, each built as a tree, printed and
+ * freed before the next: a whole tree of a large run takes several times
+ * its text (the reader does the same: reports/read/json_split.h). The
+ * pieces are printed as jansson prints them at their depth (JSON_INDENT(1):
+ * one space a level), so the text is the one a single json_dumps of the
+ * whole document gave, byte for byte. */
+
+#define DUMP_FLAGS                                                                           \
+	(JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY |                            \
+	 JSON_REAL_PRECISION(RESULTS_REAL_DIGITS))
+
+/* val (consumed) onto m as it prints at a line indented by depth: each of
+ * its lines after the first indented by depth more. */
+static void put_value(struct jb *b, FILE *m, json_t *val, int depth)
+{
+	char *text = val && !b->failed ? json_dumps(val, DUMP_FLAGS) : NULL;
+	json_decref(val);
+	size_t n = 0;
+	char *s = text ? shortest_reals(text, &n) : NULL;
+	free(text);
+	if (!s) {
+		b->failed = true;
+		return;
+	}
+	/* No newline inside a string: jansson escapes it. */
+	for (const char *p = s, *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl) {
+			fputs(p, m);
+			break;
+		}
+		fwrite(p, 1, (size_t)(nl - p + 1), m);
+		fwrite("        ", 1, (size_t)depth, m); /* depth <= 4 */
+	}
+	free(s);
+}
+
+/* obj's members (obj consumed) onto m at depth, without its closing
+ * brace, so that more members can follow: printed in full, and the last
+ * line ("\n", depth spaces, "}") cut. */
+static void put_open_object(struct jb *b, FILE *m, json_t *obj, int depth)
+{
+	char *buf = NULL;
+	size_t blen = 0, cut = (size_t)depth + 2;
+	bool members = json_object_size(obj) > 0; /* "{}" has no last line */
+	FILE *tmp = open_memstream(&buf, &blen);
+	if (tmp)
+		put_value(b, tmp, obj, depth);
+	else
+		json_decref(obj);
+	if (!tmp || fclose(tmp) != 0 || !members || blen < cut)
+		b->failed = true;
+	else if (!b->failed)
+		fwrite(buf, 1, blen - cut, m);
+	free(buf);
+}
+
+static void put_requirements(struct jb *b, FILE *m, const struct rv_file *vf)
+{
+	fputs(",\n   \"requirements\": ", m);
+	if (!vf->nreqs) {
+		fputs("[]", m);
+		return;
+	}
+	fputc('[', m);
+	for (size_t i = 0; i < vf->nreqs && !b->failed; i++) {
+		fputs(i ? ",\n    " : "\n    ", m);
+		put_value(b, m, requirement(b, &vf->reqs[i]), 4);
+	}
+	fputs("\n   ]", m);
+}
+
+static void put_document(struct jb *b, FILE *m, const struct report_view *v)
+{
+	put_open_object(b, m, document_head(b, v), 0);
+	fputs(",\n \"files\": ", m);
+	if (!v->nfiles)
+		fputs("[]", m);
+	else
+		fputc('[', m);
+	for (size_t f = 0; f < v->nfiles && !b->failed; f++) {
+		fputs(f ? ",\n  " : "\n  ", m);
+		put_open_object(b, m, file_head(b, v, &v->files[f]), 2);
+		put_requirements(b, m, &v->files[f]);
+		fputs("\n  }", m);
+	}
+	if (v->nfiles)
+		fputs("\n ]", m);
+	/* json_dumps leaves out the final newline a text file should have. */
+	fputs("\n}\n", m);
+}
+
+int report_json_put(const struct report_view *v, FILE *out, char *why, size_t whylen)
 {
 	struct jb b = { .failed = false, .why = "" };
-	json_t *root = document(&b, v);
+	put_document(&b, out, v);
+	if (b.failed || ferror(out)) {
+		snprintf(why, whylen, "%s", b.why[0] ? b.why : strerror(ferror(out) && errno ? errno
+										       : ENOMEM));
+		return -1;
+	}
+	return 0;
+}
+
+char *report_json_render(const struct report_view *v, size_t *len, char *why, size_t whylen)
+{
 	char *out = NULL;
-	if (!b.failed && root)
-		out = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
-					       JSON_REAL_PRECISION(RESULTS_REAL_DIGITS));
-	json_decref(root);
 	size_t n = 0;
-	char *shortest = out ? shortest_reals(out, &n) : NULL;
-	free(out);
-	out = shortest;
-	/* json_dumps leaves out the final newline a text file should have. */
-	char *withnl = out ? realloc(out, n + 2) : NULL;
-	if (!withnl) {
-		free(out);
-		snprintf(why, whylen, "%s", b.why[0] ? b.why : strerror(ENOMEM));
+	FILE *m = open_memstream(&out, &n);
+	if (!m) {
+		snprintf(why, whylen, "%s", strerror(ENOMEM));
 		return NULL;
 	}
-	withnl[n] = '\n';
-	withnl[n + 1] = '\0';
-	*len = n + 1;
-	return withnl;
+	int rc = report_json_put(v, m, why, whylen);
+	if (fclose(m) != 0 || rc != 0) {
+		if (!rc)
+			snprintf(why, whylen, "%s", strerror(ENOMEM));
+		free(out);
+		return NULL;
+	}
+	*len = n;
+	return out;
 }

@@ -353,6 +353,10 @@ char *report_summary_render(const struct report_view *v, size_t *len, char *why,
 			    size_t whylen);
 char *report_html_render(const struct report_view *v, size_t *len, char *why, size_t whylen);
 char *report_json_render(const struct report_view *v, size_t *len, char *why, size_t whylen);
+/* results.json onto out as report_json_render gives it, built and printed
+ * one requirement at a time (a whole tree of a large run takes several
+ * times its text). 0, or -1 with why. */
+int report_json_put(const struct report_view *v, FILE *out, char *why, size_t whylen);
 
 /* One <testsuite> of a fleet junit.xml (rtconform merge, across/merge.c):
  * every requirement of v, the suite named `host`, each testcase's classname

@@ -217,12 +217,11 @@ static char *render(void (*doc)(struct xw *x, const void *arg), const void *arg,
 		doc(&x, arg);
 		if (!x.failed)
 			xw_check(&x, xmlTextWriterFlush(x.w));
+		/* The text is taken from the buffer, not copied: a large report
+		 * is not held twice (xmlMalloc is malloc: the caller frees it). */
 		size_t n = (size_t)xmlBufferLength(buf);
-		if (!x.failed && (out = malloc(n + 1))) {
-			memcpy(out, xmlBufferContent(buf), n);
-			out[n] = '\0';
+		if (!x.failed && (out = (char *)xmlBufferDetach(buf)))
 			*len = n;
-		}
 	}
 	if (!out && why)
 		snprintf(why, whylen, "%s", strerror(ENOMEM));
