@@ -15,10 +15,10 @@
                                               "a/b"... (LAVA and CSV suffixes)
   big_results.py PASS_JSON OUT skipped N      N skipped requirements (nothing
                                               measured: a few hundred bytes each)
-  big_results.py PASS_JSON OUT empty BYTES    {"files":[{},{},...]}: tiny
-                                              elements, a large parse tree
-  big_results.py PASS_JSON OUT triples BYTES  one histogram of compact
-                                              [lo,hi,count] buckets
+  big_results.py PASS_JSON OUT empty BYTES    pass.json with "files":[{},{},...]:
+                                              tiny elements, a large parse tree
+  big_results.py PASS_JSON OUT triples BYTES  pass.json with one histogram of
+                                              compact [lo,hi,count] buckets
 The hostile ones must be refused quickly and within the memory bound.
 """
 import copy
@@ -105,15 +105,22 @@ def legit(base, out, nreqs=None, size=None, skipped=False, collide=False):
         json.dump(d, o, indent=1)
 
 
-def hostile(kind, out, size):
+def hostile(base, kind, out, size):
+    """pass.json with one value made of tiny elements (compact), so that
+    everything before it reads and the reader reaches the large part."""
+    with open(base) as f:
+        d = json.load(f)
+    marker = "@@HOSTILE@@"
+    if kind == "empty":
+        d["files"] = marker
+        elem = "{}"
+    else:
+        d["files"][0]["requirements"][0]["metrics"][0]["histogram"]["buckets"] = marker
+        elem = "[1,2,3]"
+    head, tail = json.dumps(d, separators=(",", ":")).split('"' + marker + '"')
+    n = max(1, (size - len(head) - len(tail)) // (len(elem) + 1))
     with open(out, "w") as o:
-        if kind == "empty":
-            n = size // 3
-            o.write('{"files":[' + ",".join(["{}"] * n) + "]}")
-        else:
-            n = size // 8
-            o.write('{"files":[{"requirements":[{"metrics":[{"histogram":'
-                    '{"buckets":[' + ",".join(["[1,2,3]"] * n) + "]}}]}]}]}")
+        o.write(head + "[" + ",".join([elem] * n) + "]" + tail)
 
 
 def main(argv):
@@ -127,7 +134,7 @@ def main(argv):
     elif kind == "skipped":
         legit(base, out, nreqs=num, skipped=True)
     else:
-        hostile(kind, out, num)
+        hostile(base, kind, out, num)
 
 
 if __name__ == "__main__":
