@@ -427,17 +427,16 @@ static int finish_json(struct merge *mg)
 	if (!put_json(o, t) || !ok)
 		return -EINVAL;
 	fprintf(o, ",\n\"exit_status\": %d}\n", merge_exit_status(mg));
-	return report_stream_commit(&mg->json);
+	return report_stream_seal(&mg->json);
 }
 
-static int finish_junit(struct merge *mg)
+static int finish_junit(struct merge *mg, struct report_stream *st)
 {
-	struct report_stream st;
-	int rc = report_stream_open(&st, mg->junit_path);
+	int rc = report_stream_open(st, mg->junit_path);
 	if (rc)
 		return rc;
 	locale_t old = numfmt_c_enter();
-	fprintf(st.f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rtconform "
+	fprintf(st->f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rtconform "
 		"fleet\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n",
 		mg->totals.tests, mg->totals.failures, mg->totals.errors,
 		mg->totals.seconds > 0 ? mg->totals.seconds : 0.0);
@@ -446,15 +445,28 @@ static int finish_junit(struct merge *mg)
 	size_t n;
 	rewind(mg->suites);
 	while ((n = fread(buf, 1, sizeof buf, mg->suites)) > 0)
-		fwrite(buf, 1, n, st.f);
-	fputs("</testsuites>\n", st.f);
-	if (ferror(mg->suites) || ferror(st.f)) {
-		report_stream_abort(&st);
+		fwrite(buf, 1, n, st->f);
+	fputs("</testsuites>\n", st->f);
+	if (ferror(mg->suites) || ferror(st->f)) {
+		report_stream_abort(st);
 		return -EIO;
 	}
-	return report_stream_commit(&st);
+	return report_stream_seal(st);
 }
 
+static int html_sealed(struct report_stream *st, const char *path, const char *html, size_t len)
+{
+	int rc = report_stream_open(st, path);
+	if (!rc && fwrite(html, 1, len, st->f) != len) {
+		rc = errno ? -errno : -EIO;
+		report_stream_abort(st);
+	}
+	return rc ? rc : report_stream_seal(st);
+}
+
+/* The three reports land together or not at all: each is written and
+ * synced beside its place first, and only then are they renamed into it
+ * (a failure while building results.json left junit.xml in place). */
 int merge_finish(struct merge *mg, char *err, size_t errlen)
 {
 	char why[256] = "";
@@ -464,17 +476,30 @@ int merge_finish(struct merge *mg, char *err, size_t errlen)
 		utf8_snprintf(err, errlen, "cannot write '%s': %s", mg->html_path, why);
 		return -ENOMEM;
 	}
+	struct report_stream junit = { 0 }, page = { 0 };
 	const char *what = mg->junit_path;
-	int rc = finish_junit(mg);
+	int rc = finish_junit(mg, &junit);
 	if (!rc) {
 		what = mg->json_path;
 		rc = finish_json(mg);
 	}
 	if (!rc) {
 		what = mg->html_path;
-		rc = report_atomic_write(mg->html_path, html, len);
+		rc = html_sealed(&page, mg->html_path, html, len);
 	}
 	free(html);
+	struct {
+		struct report_stream *st;
+		const char *path;
+	} order[] = { { &junit, mg->junit_path }, { &mg->json, mg->json_path },
+		      { &page, mg->html_path } };
+	for (size_t i = 0; i < sizeof order / sizeof order[0] && !rc; i++) {
+		what = order[i].path;
+		rc = report_stream_publish(order[i].st);
+	}
+	report_stream_abort(&junit);
+	report_stream_abort(&page);
+	report_stream_abort(&mg->json);
 	if (rc)
 		utf8_snprintf(err, errlen, "cannot write '%s': %s", what, strerror(-rc));
 	return rc;

@@ -187,17 +187,17 @@ int report_stream_open(struct report_stream *st, const char *path)
 
 void report_stream_abort(struct report_stream *st)
 {
-	if (st->f) {
+	if (st->f)
 		fclose(st->f);
+	if ((st->f || st->sealed) && st->tmp)
 		unlink(st->tmp);
-	}
 	free(st->tmp);
 	free(st->path);
 	free(st->dir);
 	memset(st, 0, sizeof *st);
 }
 
-int report_stream_commit(struct report_stream *st)
+int report_stream_seal(struct report_stream *st)
 {
 	if (!st->f)
 		return -EBADF;
@@ -207,11 +207,19 @@ int report_stream_commit(struct report_stream *st)
 	if (fclose(st->f) != 0 && !ret)
 		ret = -errno;
 	st->f = NULL;
-	if (!ret && rename(st->tmp, st->path) < 0)
-		ret = -errno;
-	if (ret) {
-		unlink(st->tmp);
-	} else {
+	st->sealed = true;
+	if (ret)
+		report_stream_abort(st);
+	return ret;
+}
+
+int report_stream_publish(struct report_stream *st)
+{
+	if (!st->sealed)
+		return -EBADF;
+	int ret = rename(st->tmp, st->path) < 0 ? -errno : 0;
+	if (!ret) {
+		st->sealed = false; /* in place: nothing to remove */
 		/* Make the rename itself durable; failing that is not worth
 		 * losing a report that is already in place. */
 		int dfd = open(st->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -222,6 +230,12 @@ int report_stream_commit(struct report_stream *st)
 	}
 	report_stream_abort(st);
 	return ret;
+}
+
+int report_stream_commit(struct report_stream *st)
+{
+	int ret = report_stream_seal(st);
+	return ret ? ret : report_stream_publish(st);
 }
 
 int report_atomic_write(const char *path, const void *data, size_t len)

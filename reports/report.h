@@ -398,10 +398,16 @@ int report_render_write(char *(*render)(const struct report_view *v, size_t *len
 struct report_stream {
 	FILE *f;
 	char *tmp, *path, *dir;
+	bool sealed; /* written and synced, not yet in place */
 };
 int report_stream_open(struct report_stream *st, const char *path);
 int report_stream_commit(struct report_stream *st);
 void report_stream_abort(struct report_stream *st);
+/* commit in two steps, for reports that land together or not at all:
+ * seal each (written, synced, closed; on failure removed), then publish
+ * each (renamed into place). abort removes a sealed one not published. */
+int report_stream_seal(struct report_stream *st);
+int report_stream_publish(struct report_stream *st);
 
 /* Probe that path's directory exists (creating one level for -o) and is
  * writable, before anything is measured. */

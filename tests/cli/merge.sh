@@ -171,4 +171,20 @@ expect_status 2 "$RTC" merge -o "$TMP/none"
 expect_status 2 "$RTC" merge "$TMP/c/results.json" -o ''
 expect_status 0 "$RTC" merge --help
 expect_grep '^usage: rtconform merge' "$TMP/out"
+
+# The fleet's reports land together or not at all: on a filesystem with
+# room for junit.xml and results.json but not fleet.html, none is left in
+# place (junit.xml and results.json were). A 60 KiB tmpfs, as root only.
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/small" && mount -t tmpfs -o size=60k tmpfs "$TMP/small"; then
+  merge_exit() { umount "$TMP/small" 2>/dev/null; lib_exit; }
+  trap merge_exit EXIT
+  expect_status 2 "$RTC" merge "$FIX/results/pass.json" -o "$TMP/small/out"
+  expect_grep "cannot write '.*fleet\.html': No space left on device" "$TMP/out"
+  left=$(find "$TMP/small" -mindepth 1 | wc -l)
+  [ "$left" -eq 0 ] && ok "a fleet report that cannot be written whole leaves nothing" \
+    || { fail "left behind on a full filesystem: $(find "$TMP/small" -mindepth 1 | tr '\n' ' ')"; }
+  umount "$TMP/small"
+else
+  skip "a fleet report that cannot be written whole leaves nothing" "needs root to mount a small tmpfs"
+fi
 finish
