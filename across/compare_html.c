@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "harness/verdict.h"
 #include "reports/html_plot.h"
 #include "reports/page.h"
 #include "reports/svg.h"
@@ -180,11 +181,12 @@ static void svg_overlay(struct xw *x, const struct cmp_figure *f)
 	svg_close(x);
 }
 
-/* Whether a figure changed, or may have (its histograms are worth a look). */
+/* Whether a figure changed, or may have, or its limit decided a verdict
+ * that changed (its histograms are worth a look). */
 static bool changed(const struct cmp_figure *f)
 {
 	return f->outcome == CMP_WORSE || f->outcome == CMP_BETTER ||
-	       f->outcome == CMP_INCONCLUSIVE;
+	       f->outcome == CMP_INCONCLUSIVE || f->decides;
 }
 
 /* Whether figure i is the first changed one of its metric. */
@@ -221,10 +223,14 @@ static void html_histograms(struct xw *x, const struct cmp_result *r)
 		xw_textf(x, "%llu baseline samples, %llu candidate samples; ",
 			 (unsigned long long)f->mb->count, (unsigned long long)f->mc->count);
 		for (size_t j = i; j < r->n; j++)
-			if (r->f[j].mc == f->mc && r->f[j].outcome != CMP_SAME) {
+			if (r->f[j].mc == f->mc && (r->f[j].outcome != CMP_SAME || r->f[j].decides)) {
 				char s[1200];
 				cmp_figure_sentence(&r->f[j], s, sizeof s);
 				html_text_micro(x, s);
+				if (r->f[j].decides)
+					xw_textf(x, " (its limit decided the verdict, %s -> %s)",
+						 verdict_name(r->f[j].vbase),
+						 verdict_name(r->f[j].vcand));
 				xw_text(x, ". ");
 			}
 		xw_full_end(x);
@@ -240,22 +246,25 @@ static void html_document(struct xw *x, const void *arg)
 	char hb[400], hc[400];
 	fingerprint_host_title(&r->base->env, hb, sizeof hb);
 	fingerprint_host_title(&r->cand->env, hc, sizeof hc);
-	char title[96], rule[900];
-	utf8_snprintf(title, sizeof title, "rtconform compare: %zu worse, %zu inconclusive", r->worse,
-		 r->inconclusive);
+	char title[128], rule[1200];
+	utf8_snprintf(title, sizeof title, "rtconform compare: %zu verdict%s worse, %zu figure%s "
+		      "worse, %zu inconclusive", r->verdicts_worse, r->verdicts_worse == 1 ? "" : "s",
+		      r->worse, r->worse == 1 ? "" : "s", r->inconclusive);
 	cmp_rule_text(r, rule, sizeof rule);
 	page_begin(x, title);
 	nl(x);
 	xw_elem(x, "h1", "rtconform compare");
+	bool regression = r->verdicts_worse || r->worse;
 	xw_start(x, "div");
-	xw_attrf(x, "class", "banner %s", r->worse ? "b-fail" : r->inconclusive ? "b-undecided"
-									       : "b-pass");
-	xw_textf(x, "%s \xe2\x80\x94 %zu worse, %zu inconclusive, %zu better, %zu same, "
-		    "%zu not compared; tolerance %g%%, significance %g",
-		 r->worse ? "REGRESSION" : !r->inconclusive ? "NO REGRESSION"
-			 : status ? "INCONCLUSIVE" : "INCONCLUSIVE (allowed)", r->worse,
-		 r->inconclusive, r->better, r->same, r->not_compared, 100.0 * r->opts.tolerance,
-		 r->opts.significance);
+	xw_attrf(x, "class", "banner %s", regression ? "b-fail" : r->inconclusive ? "b-undecided"
+										  : "b-pass");
+	xw_textf(x, "%s \xe2\x80\x94 verdicts: %zu worse, %zu better, %zu unchanged; figures: "
+		    "%zu worse, %zu inconclusive, %zu better, %zu same, %zu not compared; "
+		    "tolerance %g%%, significance %g",
+		 regression ? "REGRESSION" : !r->inconclusive ? "NO REGRESSION"
+			 : status ? "INCONCLUSIVE" : "INCONCLUSIVE (allowed)", r->verdicts_worse,
+		 r->verdicts_better, r->verdicts_same, r->worse, r->inconclusive, r->better, r->same,
+		 r->not_compared, 100.0 * r->opts.tolerance, r->opts.significance);
 	xw_full_end(x);
 	xw_start(x, "p");
 	xw_textf(x, "Baseline %s (%s); candidate %s (%s). %s", r->base_path, hb, r->cand_path,

@@ -5,7 +5,7 @@ board, or another run, could have written it: for the fleet and compare
 tests, whose inputs are then known figures, not measurements.
 
   variant_results.py IN OUT [--label L] [--scale K] [--mean-max US]
-                     [--max-max US] [--error ID REASON]
+                     [--max-max US] [--error ID REASON] [--unjudged ID]
 
   --label L       host.label L (and each file's host title with it)
   --scale K       PP-OTHER's durations K times as long: its scale
@@ -14,6 +14,9 @@ tests, whose inputs are then known figures, not measurements.
   --mean-max US   PP-OTHER's limit on per-op mean: max US microseconds
   --max-max US    PP-OTHER's limit on per-op max: max US microseconds
   --error ID R    requirement ID could not be measured: error, reason R
+  --unjudged ID   requirement ID was measured, but its first limit's
+                  statistic could not be computed (as too few samples
+                  leave a percentile): error, every figure kept
 
 Every limit is then judged again by its bounds (measured above a max or
 below a min fails), each requirement's verdict, reason, the totals and the
@@ -54,6 +57,19 @@ def make_error(r, reason):
         lim.update(verdict="error", measured=None, text=None)
 
 
+def make_unjudged(r):
+    lim = r["limits"][0]
+    m = next(m for m in r["metrics"] if m["name"] == lim["metric"])
+    for stats in ("statistics_ns", "statistics_cycles"):
+        m[stats][lim["statistic"]] = None
+    r["verdict"] = "error"
+    r["reason"] = "%s %s cannot be computed from %d samples" % (lim["statistic"], lim["metric"],
+                                                                m["count"])
+    for other in r["limits"]:
+        other["verdict"] = "error"
+    lim.update(measured=None, text=r["reason"])
+
+
 def judge(r):
     """Each limit by its bounds, then the requirement by its limits."""
     if r["verdict"] in ("error", "skipped"):
@@ -85,6 +101,7 @@ def main():
     ap.add_argument("--mean-max", type=float)
     ap.add_argument("--max-max", type=float)
     ap.add_argument("--error", nargs=2, metavar=("ID", "REASON"))
+    ap.add_argument("--unjudged", metavar="ID")
     a = ap.parse_args()
     d = json.load(open(a.inp))
     env = d["environment"]
@@ -101,6 +118,8 @@ def main():
                     lim["max"] = us * 1e3
         if a.error and r["id"] == a.error[0]:
             make_error(r, a.error[1])
+        if r["id"] == a.unjudged:
+            make_unjudged(r)
         judge(r)
     t = d["totals"]
     t["tests"] = len(reqs)
