@@ -74,11 +74,11 @@ static void html_table(struct xw *x, const struct cmp_result *r)
 }
 
 #define SVG_W 680
-#define SVG_H 220
-#define PLOT_L 50
+#define SVG_H 240
+#define PLOT_L 62
 #define PLOT_R 660
-#define PLOT_T 24
-#define PLOT_B 186
+#define PLOT_T 38
+#define PLOT_B 202
 #define SVG_COLS 170
 
 /* The log10 span (ns) both histograms fall in, at least one decade. A
@@ -128,10 +128,29 @@ static void overlay_columns(const struct rv_metric *m, double l0, double l1,
 
 /* Bar height: the fraction on a log scale from 1e-5 (one sample in
  * 100000 still shows) to 1. */
+#define FRAC_DECADES 5
 static double bar_height(double frac)
 {
-	double h = log10(1.0 + 1e5 * frac) / 5.0;
+	double h = log10(1.0 + 1e5 * frac) / FRAC_DECADES;
 	return fmin(h, 1.0) * (PLOT_B - PLOT_T);
+}
+
+/* The vertical axis: the share of each run's samples a bar holds, a grid
+ * line and label at each decade from 100 % down to 0.001 %, placed by
+ * bar_height itself, so a bar's top reads off the axis. */
+static void overlay_y_axis(struct xw *x)
+{
+	static const char *const labels[FRAC_DECADES + 1] = { "100%", "10%", "1%", "0.1%",
+							      "0.01%", "0.001%" };
+	double frac = 1;
+	for (int k = 0; k <= FRAC_DECADES; k++, frac /= 10) {
+		double py = PLOT_B - bar_height(frac);
+		svg_line(x, PLOT_L, py, PLOT_R, py, "grid");
+		svg_line(x, PLOT_L - 4, py, PLOT_L, py, "axis");
+		svg_text(x, PLOT_L - 6, py + 4, "end", NULL, labels[k]);
+	}
+	svg_line(x, PLOT_L, PLOT_T, PLOT_L, PLOT_B, "axis");
+	svg_text(x, 4, PLOT_T - 10, "start", NULL, "share of samples (log scale)");
 }
 
 static void overlay_bars(struct xw *x, const double col[SVG_COLS], const char *cls)
@@ -151,7 +170,7 @@ static void overlay_legend(struct xw *x)
 	svg_rect(x, PLOT_L, 6, 10, 10, "ov-base", NULL);
 	svg_text(x, PLOT_L + 14, 15, NULL, NULL, "baseline");
 	svg_rect(x, PLOT_L + 90, 6, 10, 10, "ov-cand", NULL);
-	svg_text(x, PLOT_L + 104, 15, NULL, NULL, "candidate (fraction of samples, log scale)");
+	svg_text(x, PLOT_L + 104, 15, NULL, NULL, "candidate");
 }
 
 /* Both histograms of figure f's metric over each other: the baseline grey,
@@ -172,12 +191,14 @@ static void svg_overlay(struct xw *x, const struct cmp_figure *f)
 		svg_close(x);
 		return;
 	}
+	overlay_y_axis(x);
 	overlay_columns(f->mb, ax.l0, ax.l1, col);
 	overlay_bars(x, col, "ov-base");
 	overlay_columns(f->mc, ax.l0, ax.l1, col);
 	overlay_bars(x, col, "ov-cand");
 	svg_line(x, PLOT_L, PLOT_B, PLOT_R, PLOT_B, "axis");
 	svg_log_ticks(x, &ax);
+	svg_text(x, (PLOT_L + PLOT_R) / 2.0, SVG_H - 4, "middle", NULL, "latency (log scale)");
 	svg_close(x);
 }
 

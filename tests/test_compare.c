@@ -689,6 +689,10 @@ START_TEST(reports_render)
 	char *h = cmp_render_html(&r, &len);
 	ck_assert_ptr_nonnull(h);
 	ck_assert_ptr_nonnull(strstr(h, "<svg"));
+	/* the overlay's vertical axis: a label at each decade of the share */
+	ck_assert_ptr_nonnull(strstr(h, "text-anchor=\"end\">100%</text>"));
+	ck_assert_ptr_nonnull(strstr(h, "text-anchor=\"end\">0.001%</text>"));
+	ck_assert_ptr_nonnull(strstr(h, ">share of samples (log scale)</text>"));
 	ck_assert_ptr_nonnull(strstr(h, "class=\"worse\""));
 	ck_assert_ptr_null(strstr(h, "\x1b"));
 	free(h);

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# fleet.html (rtconform merge) as people see it, rendered by headless
-# Chromium and read back from its PDF (pdftotext), from inputs made from
-# tests/fixtures/results/pass.json (tests/cli/variant_results.py), so every
-# figure is known and nothing is measured.
+# fleet.html (rtconform merge) and compare.html (rtconform compare) as
+# people see them, rendered by headless Chromium and read back from the PDF
+# (pdftotext), from inputs made from tests/fixtures/results/pass.json
+# (tests/cli/variant_results.py), so every figure is known and nothing is
+# measured.
 # The fleet (issue 24, item 1): two boards whose PP-OTHER is limited by
 # per-op mean <= 50 us and per-op max <= 300 us; board-b's durations 5.24
 # times board-a's, so its max (845.3 us) fails while its mean (14.36 us)
 # passes. Its cell must show the failing max, not the first limit's mean,
 # and each limit must be readable on a row of its own.
+# compare.html (items 2 and 8): a requirement that passed in the baseline
+# and failed in the candidate, its figures all within the tolerance, heads
+# the page as a regression; its histograms have a labelled vertical axis.
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { fail "python3 is missing (Debian package python3)"; finish; }
 render_tools || finish
@@ -65,6 +69,40 @@ assert b["limit"]["statistic"] == "max" and b["limit"]["verdict"] == "fail", b["
 assert abs(b["limit"]["measured"] - 845.3e3) < 0.1e3, b["limit"]
 assert [(l["statistic"], l["verdict"]) for l in b["limits"]] == [("mean", "pass"), ("max", "fail")], b["limits"]
 assert s["board-a"]["PP-FIFO"]["limit"]["statistic"] == "p50"
+PY
+
+# ---- compare.html: a verdict that got worse, the histograms' axes --------
+# PP-OTHER's max limited to 180 us: 161.3 us passes in the baseline, 1.2
+# times that fails in the candidate; every figure within the tolerance.
+python3 "$VARIANT" "$PASS" "$TMP/base.json" --label board-a --max-max 180
+python3 "$VARIANT" "$PASS" "$TMP/cand.json" --label board-a --max-max 180 --scale 1.2
+expect_status 1 "$RTC" compare --significance 0.1 "$TMP/base.json" "$TMP/cand.json" -o "$TMP/cmp"
+pdf_text "$TMP/cmp/compare.html" compare
+T="$TMP/compare.txt"
+expect_grep '^ *REGRESSION — verdicts: 1 worse, 0 better, 1 unchanged; figures: 0 worse' "$T"
+expect_grep '^ *PP-OTHER +- +verdict +pass +fail +- +- +- +WORSE +the candidate failed' "$T"
+# the histograms of the metric whose limit decided, with both axes
+# labelled: the share of samples at each decade, 100 % down to 0.001 %
+expect_grep '^ *PP-OTHER per-op$' "$T"
+expect_grep 'share of samples \(log scale\)' "$T"
+for label in '100%' '10%' '1%' '0\.1%' '0\.01%' '0\.001%'; do
+  expect_grep "^ *$label\$" "$T"
+done
+expect_grep 'latency \(log scale\)' "$T"
+# ... each label at the height a bar of that share reaches
+python3 - "$TMP/cmp/compare.html" >"$TMP/yaxis" 2>&1 <<'PY' && ok "the y labels stand where bars of those shares end" || { fail "the y labels stand where bars of those shares end:"; diag <"$TMP/yaxis"; }
+import math, sys, xml.etree.ElementTree as ET
+svg = next(e for e in ET.parse(sys.argv[1]).getroot().iter() if e.tag.endswith('svg'))
+tag = lambda e: e.tag.split('}')[-1]
+ys = {t.text: float(t.get('y')) - 4 for t in svg.iter() if tag(t) == 'text' and (t.text or '').endswith('%')}
+bottom = max(float(l.get('y1')) for l in svg.iter() if tag(l) == 'line' and l.get('class') == 'axis' and l.get('y1') == l.get('y2'))
+top = min(float(l.get('y1')) for l in svg.iter() if tag(l) == 'line' and l.get('class') == 'axis' and l.get('x1') == l.get('x2') and float(l.get('y2')) == bottom)
+assert len(ys) == 6, ys
+for label, y in ys.items():
+    frac = float(label[:-1]) / 100
+    want = bottom - min(math.log10(1 + 1e5 * frac) / 5, 1) * (bottom - top)
+    assert abs(y - want) < 0.6, (label, y, want)
+# a bar holding every sample of its side reaches the 100 % line
 PY
 
 if [ -n "${RTC_KEEP_RENDER:-}" ]; then
