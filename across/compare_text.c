@@ -92,16 +92,21 @@ void cmp_rule_text(const struct cmp_result *r, char *buf, size_t len)
 					    : "fails the comparison as worse does");
 }
 
-static const char *status_meaning(const struct cmp_result *r)
+/* What exit status 1 or 0 means here: every reason that applies, the
+ * figures' first. */
+static void status_meaning(const struct cmp_result *r, char *buf, size_t len)
 {
+	const char *verdict = "a requirement's verdict is worse than the baseline's";
+	const char *figure = r->worse ? "a figure is worse than the baseline"
+			     : "a figure is inconclusive: the runs cannot tell whether it is worse";
 	if (!cmp_exit_status(r))
-		return r->inconclusive ? "no figure is worse than the baseline, nor any verdict "
-					 "(inconclusive figures allowed)"
-				       : "no figure is worse than the baseline, nor any verdict";
-	if (r->verdicts_worse)
-		return "a requirement's verdict is worse than the baseline's";
-	return r->worse ? "a figure is worse than the baseline"
-			: "a figure is inconclusive: the runs cannot tell whether it is worse";
+		utf8_snprintf(buf, len, "no figure is worse than the baseline, nor any verdict%s",
+			      r->inconclusive ? " (inconclusive figures allowed)" : "");
+	else if (r->worse || (r->inconclusive && !r->opts.allow_inconclusive))
+		utf8_snprintf(buf, len, "%s%s%s", figure, r->verdicts_worse ? ", and " : "",
+			      r->verdicts_worse ? verdict : "");
+	else
+		utf8_snprintf(buf, len, "%s", verdict);
 }
 
 /* The closing line: the counts of figures and of verdicts, the rule's
@@ -110,6 +115,8 @@ static void totals_line(const struct cmp_result *r, FILE *out)
 {
 	int status = cmp_exit_status(r);
 	size_t figures = r->n - r->verdicts_worse - r->verdicts_better;
+	char meaning[200];
+	status_meaning(r, meaning, sizeof meaning);
 	size_t verdicts = r->verdicts_worse + r->verdicts_better + r->verdicts_same;
 	fprintf(out, "%zu figure%s: %zu worse, %zu inconclusive, %zu better, %zu same, "
 		     "%zu not compared, and %zu verdict%s: %zu worse, %zu better, %zu unchanged "
@@ -118,7 +125,7 @@ static void totals_line(const struct cmp_result *r, FILE *out)
 		r->not_compared, verdicts, verdicts == 1 ? "" : "s", r->verdicts_worse,
 		r->verdicts_better, r->verdicts_same, 100.0 * r->opts.tolerance,
 		r->opts.significance, r->opts.allow_inconclusive ? ", inconclusive allowed" : "",
-		status, status_meaning(r));
+		status, meaning);
 }
 
 char *cmp_render_text(const struct cmp_result *r, size_t *len)

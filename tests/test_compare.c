@@ -817,6 +817,19 @@ START_TEST(pass_to_fail_is_a_regression_whatever_the_figures)
 	free(h);
 	cmp_result_free(&r);
 
+	/* a figure worse too: the closing line gives both reasons */
+	double m3[NRUNS];
+	scaled(m3, steady, 3);
+	report_view_free(&c);
+	view(&c, "A", m3, steady_max, none);
+	fail_mean(&c);
+	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
+	t = cmp_render_text(&r, &len);
+	ck_assert_ptr_nonnull(strstr(t, "exit status 1: a figure is worse than the baseline, and a "
+					"requirement's verdict is worse than the baseline's\n"));
+	free(t);
+	cmp_result_free(&r);
+
 	ck_assert_int_eq(run_cmp(&c, &b, 0.5, &r, err), 0);
 	ck_assert_uint_eq(r.verdicts_better, 1);
 	ck_assert_int_eq(cmp_exit_status(&r), 0);
