@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/strindex.h"
+#include "harness/verdict.h"
 
 const char *cmp_outcome_name(enum cmp_outcome o)
 {
@@ -32,7 +33,16 @@ const char *cmp_outcome_name(enum cmp_outcome o)
 
 int cmp_exit_status(const struct cmp_result *r)
 {
-	return r->worse || (r->inconclusive && !r->opts.allow_inconclusive) ? 1 : 0;
+	return r->verdicts_worse || r->worse || (r->inconclusive && !r->opts.allow_inconclusive)
+		       ? 1 : 0;
+}
+
+enum cmp_outcome cmp_verdict_change(enum verdict base, enum verdict cand)
+{
+	int b = verdict_rank(base), c = verdict_rank(cand);
+	if (b < 0 || c < 0)
+		return CMP_NOT_COMPARED;
+	return c > b ? CMP_WORSE : c < b ? CMP_BETTER : CMP_SAME;
 }
 
 void cmp_result_free(struct cmp_result *r)
@@ -594,7 +604,70 @@ static void req_row(struct cmp *c, const struct rv_file *fc, const struct rv_req
 		failf(c, -ENOMEM, "%s", strerror(ENOMEM));
 }
 
-/* Compare one requirement both runs have. Returns whether both measured it. */
+/* Why the worse side w (of a verdict row: the candidate when the verdict
+ * got worse, the baseline when it got better) has its verdict: what it
+ * could not measure, or the limit that decided (rv_req_deciding_limit). */
+static void verdict_note(struct cmp *c, struct cmp_figure *f, const struct rv_req *w,
+			 const char *side)
+{
+	size_t k = rv_req_deciding_limit(w);
+	const struct rv_limit *l = k < w->nlimits ? &w->limits[k] : NULL;
+	const char *why = w->reason ? w->reason : verdict_name(w->verdict);
+	if (!w->measured)
+		fig_note(c, f, "not measured in the %s: %s", side, why);
+	else if (w->verdict == VERDICT_ERROR || !l)
+		fig_note(c, f, "the %s could not be judged: %s", side, why);
+	else
+		fig_note(c, f, "the %s failed %s %s", side, l->metric,
+			 l->text ? l->text : l->statistic);
+}
+
+/* A row when the requirement's verdict changed (cmp_verdict_change), with
+ * why; the unchanged are counted. Returns whether there is a row. */
+static bool verdict_row(struct cmp *c, const struct rv_file *fc, const struct rv_req *rb,
+			const struct rv_req *rc)
+{
+	enum cmp_outcome o = cmp_verdict_change(rb->verdict, rc->verdict);
+	c->r->verdicts_same += o == CMP_SAME;
+	if (o != CMP_WORSE && o != CMP_BETTER)
+		return false;
+	struct cmp_figure *f = add_figure(c);
+	if (!f)
+		return false;
+	*f = (struct cmp_figure){ .id = rc->id, .file = fc->name, .metric = "-",
+				  .statistic = "verdict", .outcome = o, .verdict_row = true,
+				  .vbase = rb->verdict, .vcand = rc->verdict };
+	if (o == CMP_WORSE)
+		verdict_note(c, f, rc, "candidate");
+	else
+		verdict_note(c, f, rb, "baseline");
+	return true;
+}
+
+/* Mark the figure of the limit that decided a changed verdict (the worse
+ * side's), among the requirement's figures from `first`: compare.html
+ * draws its histograms even when the figure itself is the same. */
+static void mark_deciding(struct cmp *c, size_t first, const struct cmp_figure *v,
+			  const struct rv_req *rb, const struct rv_req *rc)
+{
+	const struct rv_req *w = v->outcome == CMP_WORSE ? rc : rb;
+	size_t k = rv_req_deciding_limit(w);
+	if (k >= w->nlimits)
+		return;
+	const struct rv_limit *l = &w->limits[k];
+	for (size_t i = first; i < c->r->n; i++) {
+		struct cmp_figure *f = &c->r->f[i];
+		if (!strcmp(f->metric, l->metric) && !strcmp(f->statistic, l->statistic) &&
+		    f->unit == rv_limit_unit(l)) {
+			f->decides = true;
+			f->vbase = v->vbase;
+			f->vcand = v->vcand;
+		}
+	}
+}
+
+/* Compare one requirement both runs have: its verdict, then its figures.
+ * Returns whether both measured it. */
 static bool compare_req(struct cmp *c, const struct rv_req *rb, const struct rv_file *fc,
 			const struct rv_req *rc)
 {
@@ -603,16 +676,22 @@ static bool compare_req(struct cmp *c, const struct rv_req *rb, const struct rv_
 		      "candidate: not the same measurement", rc->id, rb->probe, rc->probe);
 		return false;
 	}
+	size_t vrow = c->r->n;
+	bool changed = verdict_row(c, fc, rb, rc);
 	if (!rb->measured) {
-		req_row(c, fc, rc, CMP_NOT_COMPARED, "not measured in the baseline (%s)",
-			verdict_name(rb->verdict));
+		if (!changed)
+			req_row(c, fc, rc, CMP_NOT_COMPARED, "not measured in the baseline (%s)",
+				verdict_name(rb->verdict));
 		return false;
 	}
 	if (!rc->measured) {
+		/* An error after an error: no verdict changed, but the
+		 * candidate measured nothing the baseline did. */
 		bool skipped = rc->verdict == VERDICT_SKIPPED;
-		req_row(c, fc, rc, skipped ? CMP_NOT_COMPARED : CMP_WORSE,
-			"%s in the candidate%s%s", skipped ? "skipped" : "not measured",
-			rc->reason ? ": " : "", rc->reason ? rc->reason : "");
+		if (!changed)
+			req_row(c, fc, rc, skipped ? CMP_NOT_COMPARED : CMP_WORSE,
+				"%s in the candidate%s%s", skipped ? "skipped" : "not measured",
+				rc->reason ? ": " : "", rc->reason ? rc->reason : "");
 		return false;
 	}
 	char diff[600];
@@ -636,6 +715,8 @@ static bool compare_req(struct cmp *c, const struct rv_req *rb, const struct rv_
 		if (diff[0])
 			fig_note(c, &c->r->f[i], "measured differently: %s", diff);
 	}
+	if (changed && !c->rc)
+		mark_deciding(c, first, &c->r->f[vrow], rb, rc);
 	return true;
 }
 
@@ -724,6 +805,11 @@ int cmp_views(const struct report_view *base, const struct report_view *cand,
 		      "(are they runs of the same requirements?)");
 	for (size_t i = 0; i < out->n; i++) {
 		enum cmp_outcome o = out->f[i].outcome;
+		if (out->f[i].verdict_row) {
+			out->verdicts_worse += o == CMP_WORSE;
+			out->verdicts_better += o == CMP_BETTER;
+			continue;
+		}
 		out->worse += o == CMP_WORSE;
 		out->inconclusive += o == CMP_INCONCLUSIVE;
 		out->better += o == CMP_BETTER;

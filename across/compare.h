@@ -31,8 +31,14 @@
  *   - exact, without a test: a count whose baseline is zero in every run
  *     (an event that must never happen: its first occurrence is worse), and
  *     a figure whose every run on both sides has one value (the same).
- * A requirement the candidate could not measure (an error) is worse; one
- * it skipped, or the baseline did not measure, is not compared.
+ * A requirement's verdict is compared too, whatever its figures say
+ * (cmp_verdict_change): one that moved up the order of verdict_rank
+ * (pass -> fail, pass -> error, fail -> error) is a regression, one that
+ * moved down it an improvement; a row of its own says so, and the exit
+ * status follows. A requirement the candidate could not measure when the
+ * baseline's verdict was an error too is worse; one either side skipped,
+ * or the baseline did not measure and the candidate could not either, is
+ * not compared.
  */
 #ifndef RTC_COMPARE_H
 #define RTC_COMPARE_H
@@ -78,7 +84,15 @@ struct cmp_mwu {
 int cmp_mwu_test(const double *x, size_t nx, const double *y, size_t ny,
 		 enum cmp_mwu_method method, struct cmp_mwu *out);
 
-/* One compared figure: statistic of metric of requirement id. */
+/* How a requirement's verdict moved from base to cand: CMP_WORSE up the
+ * order of verdict_rank (pass -> fail, pass -> error, fail -> error: a
+ * regression whatever the figures say), CMP_BETTER down it (fail -> pass,
+ * error -> pass, error -> fail), CMP_SAME when it stayed, and
+ * CMP_NOT_COMPARED when either side skipped it (a skip judges nothing). */
+enum cmp_outcome cmp_verdict_change(enum verdict base, enum verdict cand);
+
+/* One compared figure: statistic of metric of requirement id; or, with
+ * verdict_row, the verdict of requirement id that changed. */
 struct cmp_figure {
 	const char *id, *metric, *statistic;      /* point into the views */
 	const char *file;                         /* the candidate's file name */
@@ -96,12 +110,21 @@ struct cmp_figure {
 	char *note;                               /* why not compared, what differs; may be NULL */
 	const struct rv_metric *mb, *mc;          /* the metrics (histograms), NULL for a row
 						   * without them */
+	bool verdict_row;                         /* the requirement's verdict changed:
+						   * vbase -> vcand, outcome cmp_verdict_change */
+	bool decides;                             /* the figure of the limit that decided a
+						   * verdict change (the worse side's,
+						   * rv_req_deciding_limit) */
+	enum verdict vbase, vcand;                /* the verdicts, of a verdict row or of a
+						   * figure that decides */
 };
 
 struct cmp_result {
 	struct cmp_figure *f;
 	size_t n, cap;
-	size_t worse, inconclusive, better, same, not_compared;
+	size_t worse, inconclusive, better, same, not_compared;   /* figures */
+	size_t verdicts_worse, verdicts_better, verdicts_same;   /* of requirements both
+								  * judged */
 	char **notes;                             /* run-level remarks, in order */
 	size_t nnotes;
 	struct cmp_opts opts;
@@ -118,7 +141,8 @@ int cmp_views(const struct report_view *base, const struct report_view *cand,
 	      const struct cmp_opts *opts, struct cmp_result *out, char *err, size_t errlen);
 void cmp_result_free(struct cmp_result *r);
 
-/* 0 no figure worse (nor inconclusive, unless allowed), 1 otherwise. */
+/* 0 no verdict and no figure worse (nor a figure inconclusive, unless
+ * allowed), 1 otherwise. */
 int cmp_exit_status(const struct cmp_result *r);
 
 /* The reports of a comparison, rendered into a malloc'd buffer (*len

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "harness/verdict.h"
 #include "reports/html_plot.h"
 #include "reports/page.h"
 #include "reports/svg.h"
@@ -73,11 +74,11 @@ static void html_table(struct xw *x, const struct cmp_result *r)
 }
 
 #define SVG_W 680
-#define SVG_H 220
-#define PLOT_L 50
+#define SVG_H 240
+#define PLOT_L 62
 #define PLOT_R 660
-#define PLOT_T 24
-#define PLOT_B 186
+#define PLOT_T 38
+#define PLOT_B 202
 #define SVG_COLS 170
 
 /* The log10 span (ns) both histograms fall in, at least one decade. A
@@ -127,10 +128,29 @@ static void overlay_columns(const struct rv_metric *m, double l0, double l1,
 
 /* Bar height: the fraction on a log scale from 1e-5 (one sample in
  * 100000 still shows) to 1. */
+#define FRAC_DECADES 5
 static double bar_height(double frac)
 {
-	double h = log10(1.0 + 1e5 * frac) / 5.0;
+	double h = log10(1.0 + 1e5 * frac) / FRAC_DECADES;
 	return fmin(h, 1.0) * (PLOT_B - PLOT_T);
+}
+
+/* The vertical axis: the share of each run's samples a bar holds, a grid
+ * line and label at each decade from 100 % down to 0.001 %, placed by
+ * bar_height itself, so a bar's top reads off the axis. */
+static void overlay_y_axis(struct xw *x)
+{
+	static const char *const labels[FRAC_DECADES + 1] = { "100%", "10%", "1%", "0.1%",
+							      "0.01%", "0.001%" };
+	double frac = 1;
+	for (int k = 0; k <= FRAC_DECADES; k++, frac /= 10) {
+		double py = PLOT_B - bar_height(frac);
+		svg_line(x, PLOT_L, py, PLOT_R, py, "grid");
+		svg_line(x, PLOT_L - 4, py, PLOT_L, py, "axis");
+		svg_text(x, PLOT_L - 6, py + 4, "end", NULL, labels[k]);
+	}
+	svg_line(x, PLOT_L, PLOT_T, PLOT_L, PLOT_B, "axis");
+	svg_text(x, 4, PLOT_T - 10, "start", NULL, "share of samples (log scale)");
 }
 
 static void overlay_bars(struct xw *x, const double col[SVG_COLS], const char *cls)
@@ -150,7 +170,7 @@ static void overlay_legend(struct xw *x)
 	svg_rect(x, PLOT_L, 6, 10, 10, "ov-base", NULL);
 	svg_text(x, PLOT_L + 14, 15, NULL, NULL, "baseline");
 	svg_rect(x, PLOT_L + 90, 6, 10, 10, "ov-cand", NULL);
-	svg_text(x, PLOT_L + 104, 15, NULL, NULL, "candidate (fraction of samples, log scale)");
+	svg_text(x, PLOT_L + 104, 15, NULL, NULL, "candidate");
 }
 
 /* Both histograms of figure f's metric over each other: the baseline grey,
@@ -171,20 +191,23 @@ static void svg_overlay(struct xw *x, const struct cmp_figure *f)
 		svg_close(x);
 		return;
 	}
+	overlay_y_axis(x);
 	overlay_columns(f->mb, ax.l0, ax.l1, col);
 	overlay_bars(x, col, "ov-base");
 	overlay_columns(f->mc, ax.l0, ax.l1, col);
 	overlay_bars(x, col, "ov-cand");
 	svg_line(x, PLOT_L, PLOT_B, PLOT_R, PLOT_B, "axis");
 	svg_log_ticks(x, &ax);
+	svg_text(x, (PLOT_L + PLOT_R) / 2.0, SVG_H - 4, "middle", NULL, "latency (log scale)");
 	svg_close(x);
 }
 
-/* Whether a figure changed, or may have (its histograms are worth a look). */
+/* Whether a figure changed, or may have, or its limit decided a verdict
+ * that changed (its histograms are worth a look). */
 static bool changed(const struct cmp_figure *f)
 {
 	return f->outcome == CMP_WORSE || f->outcome == CMP_BETTER ||
-	       f->outcome == CMP_INCONCLUSIVE;
+	       f->outcome == CMP_INCONCLUSIVE || f->decides;
 }
 
 /* Whether figure i is the first changed one of its metric. */
@@ -221,10 +244,14 @@ static void html_histograms(struct xw *x, const struct cmp_result *r)
 		xw_textf(x, "%llu baseline samples, %llu candidate samples; ",
 			 (unsigned long long)f->mb->count, (unsigned long long)f->mc->count);
 		for (size_t j = i; j < r->n; j++)
-			if (r->f[j].mc == f->mc && r->f[j].outcome != CMP_SAME) {
+			if (r->f[j].mc == f->mc && (r->f[j].outcome != CMP_SAME || r->f[j].decides)) {
 				char s[1200];
 				cmp_figure_sentence(&r->f[j], s, sizeof s);
 				html_text_micro(x, s);
+				if (r->f[j].decides)
+					xw_textf(x, " (its limit decided the verdict, %s -> %s)",
+						 verdict_name(r->f[j].vbase),
+						 verdict_name(r->f[j].vcand));
 				xw_text(x, ". ");
 			}
 		xw_full_end(x);
@@ -240,22 +267,25 @@ static void html_document(struct xw *x, const void *arg)
 	char hb[400], hc[400];
 	fingerprint_host_title(&r->base->env, hb, sizeof hb);
 	fingerprint_host_title(&r->cand->env, hc, sizeof hc);
-	char title[96], rule[900];
-	utf8_snprintf(title, sizeof title, "rtconform compare: %zu worse, %zu inconclusive", r->worse,
-		 r->inconclusive);
+	char title[128], rule[1200];
+	utf8_snprintf(title, sizeof title, "rtconform compare: %zu verdict%s worse, %zu figure%s "
+		      "worse, %zu inconclusive", r->verdicts_worse, r->verdicts_worse == 1 ? "" : "s",
+		      r->worse, r->worse == 1 ? "" : "s", r->inconclusive);
 	cmp_rule_text(r, rule, sizeof rule);
 	page_begin(x, title);
 	nl(x);
 	xw_elem(x, "h1", "rtconform compare");
+	bool regression = r->verdicts_worse || r->worse;
 	xw_start(x, "div");
-	xw_attrf(x, "class", "banner %s", r->worse ? "b-fail" : r->inconclusive ? "b-undecided"
-									       : "b-pass");
-	xw_textf(x, "%s \xe2\x80\x94 %zu worse, %zu inconclusive, %zu better, %zu same, "
-		    "%zu not compared; tolerance %g%%, significance %g",
-		 r->worse ? "REGRESSION" : !r->inconclusive ? "NO REGRESSION"
-			 : status ? "INCONCLUSIVE" : "INCONCLUSIVE (allowed)", r->worse,
-		 r->inconclusive, r->better, r->same, r->not_compared, 100.0 * r->opts.tolerance,
-		 r->opts.significance);
+	xw_attrf(x, "class", "banner %s", regression ? "b-fail" : r->inconclusive ? "b-undecided"
+										  : "b-pass");
+	xw_textf(x, "%s \xe2\x80\x94 verdicts: %zu worse, %zu better, %zu unchanged; figures: "
+		    "%zu worse, %zu inconclusive, %zu better, %zu same, %zu not compared; "
+		    "tolerance %g%%, significance %g",
+		 regression ? "REGRESSION" : !r->inconclusive ? "NO REGRESSION"
+			 : status ? "INCONCLUSIVE" : "INCONCLUSIVE (allowed)", r->verdicts_worse,
+		 r->verdicts_better, r->verdicts_same, r->worse, r->inconclusive, r->better, r->same,
+		 r->not_compared, 100.0 * r->opts.tolerance, r->opts.significance);
 	xw_full_end(x);
 	xw_start(x, "p");
 	xw_textf(x, "Baseline %s (%s); candidate %s (%s). %s", r->base_path, hb, r->cand_path,

@@ -14,6 +14,7 @@
 
 #include "base/termsafe.h"
 #include "base/units.h"
+#include "harness/verdict.h"
 #include "reports/link.h"
 #include "reports/xmlw.h"
 
@@ -45,6 +46,14 @@ static void fmt_change(const struct cmp_figure *f, char *buf, size_t len)
 
 void cmp_row_text(const struct cmp_figure *f, struct cmp_row_text *t)
 {
+	if (f->verdict_row) { /* the two verdicts; nothing was measured against a tolerance */
+		utf8_snprintf(t->base, sizeof t->base, "%s", verdict_name(f->vbase));
+		utf8_snprintf(t->cand, sizeof t->cand, "%s", verdict_name(f->vcand));
+		strcpy(t->change, "-");
+		strcpy(t->allowed, "-");
+		strcpy(t->p, "-");
+		return;
+	}
 	bool values = f->metric[0] != '-' && (f->outcome != CMP_NOT_COMPARED || f->allowed > 0);
 	if (!values) {
 		strcpy(t->base, "-");
@@ -74,32 +83,49 @@ void cmp_rule_text(const struct cmp_result *r, char *buf, size_t len)
 		 "tolerance (%g%%) and the Mann-Whitney U test of the two sides' per-run values "
 		 "finds the runs differ that way (two-sided p <= %g); the same when it moved less "
 		 "and the test could have found a change; INCONCLUSIVE when the runs cannot "
-		 "decide (too few, or a move the test does not confirm), which %s; docs/fleet.md.",
+		 "decide (too few, or a move the test does not confirm), which %s. (limited): a "
+		 "limit of the requirement is on that statistic. A requirement's verdict is "
+		 "compared too, whatever its figures say: pass -> fail, pass -> error and fail -> "
+		 "error are worse (a regression), the reverse better; docs/fleet.md.",
 		 100.0 * r->opts.tolerance, r->opts.significance,
 		 r->opts.allow_inconclusive ? "--allow-inconclusive lets pass"
 					    : "fails the comparison as worse does");
 }
 
-static const char *status_meaning(const struct cmp_result *r)
+/* What exit status 1 or 0 means here: every reason that applies, the
+ * figures' first. */
+static void status_meaning(const struct cmp_result *r, char *buf, size_t len)
 {
+	const char *verdict = "a requirement's verdict is worse than the baseline's";
+	const char *figure = r->worse ? "a figure is worse than the baseline"
+			     : "a figure is inconclusive: the runs cannot tell whether it is worse";
 	if (!cmp_exit_status(r))
-		return r->inconclusive ? "no figure is worse than the baseline (inconclusive ones "
-					 "allowed)"
-				       : "no figure is worse than the baseline";
-	return r->worse ? "a figure is worse than the baseline"
-			: "a figure is inconclusive: the runs cannot tell whether it is worse";
+		utf8_snprintf(buf, len, "no figure is worse than the baseline, nor any verdict%s",
+			      r->inconclusive ? " (inconclusive figures allowed)" : "");
+	else if (r->worse || (r->inconclusive && !r->opts.allow_inconclusive))
+		utf8_snprintf(buf, len, "%s%s%s", figure, r->verdicts_worse ? ", and " : "",
+			      r->verdicts_worse ? verdict : "");
+	else
+		utf8_snprintf(buf, len, "%s", verdict);
 }
 
-/* The closing line: the counts, the rule's settings, the exit status. */
+/* The closing line: the counts of figures and of verdicts, the rule's
+ * settings, the exit status. */
 static void totals_line(const struct cmp_result *r, FILE *out)
 {
 	int status = cmp_exit_status(r);
+	size_t figures = r->n - r->verdicts_worse - r->verdicts_better;
+	char meaning[200];
+	status_meaning(r, meaning, sizeof meaning);
+	size_t verdicts = r->verdicts_worse + r->verdicts_better + r->verdicts_same;
 	fprintf(out, "%zu figure%s: %zu worse, %zu inconclusive, %zu better, %zu same, "
-		     "%zu not compared (tolerance %g%%, significance %g%s); exit status %d: %s\n",
-		r->n, r->n == 1 ? "" : "s", r->worse, r->inconclusive, r->better, r->same,
-		r->not_compared, 100.0 * r->opts.tolerance, r->opts.significance,
-		r->opts.allow_inconclusive ? ", inconclusive allowed" : "", status,
-		status_meaning(r));
+		     "%zu not compared, and %zu verdict%s: %zu worse, %zu better, %zu unchanged "
+		     "(tolerance %g%%, significance %g%s); exit status %d: %s\n",
+		figures, figures == 1 ? "" : "s", r->worse, r->inconclusive, r->better, r->same,
+		r->not_compared, verdicts, verdicts == 1 ? "" : "s", r->verdicts_worse,
+		r->verdicts_better, r->verdicts_same, 100.0 * r->opts.tolerance,
+		r->opts.significance, r->opts.allow_inconclusive ? ", inconclusive allowed" : "",
+		status, meaning);
 }
 
 char *cmp_render_text(const struct cmp_result *r, size_t *len)
@@ -115,7 +141,7 @@ char *cmp_render_text(const struct cmp_result *r, size_t *len)
 	fingerprint_host_title(&r->cand->env, hc, sizeof hc);
 	termsafe_println(out, "baseline:  %s (%s)", r->base_path ? r->base_path : "-", hb);
 	termsafe_println(out, "candidate: %s (%s)", r->cand_path ? r->cand_path : "-", hc);
-	char rule[900];
+	char rule[1200];
 	cmp_rule_text(r, rule, sizeof rule);
 	fprintf(out, "%s\n", rule);
 	fprintf(out, "\n%-24s %-14s %-8s %14s %14s %9s %14s %8s  %s\n", "requirement", "metric",
@@ -163,7 +189,10 @@ void cmp_figure_sentence(const struct cmp_figure *f, char *buf, size_t len)
 {
 	struct cmp_row_text t;
 	cmp_row_text(f, &t);
-	if (f->metric[0] == '-')
+	if (f->verdict_row)
+		utf8_snprintf(buf, len, "verdict %s -> %s%s%s: %s", t.base, t.cand, f->note ? ", " : "",
+			      f->note ? f->note : "", cmp_outcome_name(f->outcome));
+	else if (f->metric[0] == '-')
 		utf8_snprintf(buf, len, "%s", f->note ? f->note : cmp_outcome_name(f->outcome));
 	else if (f->outcome == CMP_NOT_COMPARED)
 		utf8_snprintf(buf, len, "%s %s: %s", f->metric, f->statistic, f->note ? f->note : "");
@@ -180,7 +209,9 @@ static void junit_case(struct xw *x, const struct cmp_result *r, const struct cm
 	char sentence[1200];
 	cmp_figure_sentence(f, sentence, sizeof sentence);
 	xw_start(x, "testcase");
-	if (f->metric[0] == '-')
+	if (f->verdict_row)
+		xw_attrf(x, "name", "%s verdict", f->id);
+	else if (f->metric[0] == '-')
 		xw_attr(x, "name", f->id);
 	else
 		xw_attrf(x, "name", "%s %s %s%s", f->id, f->metric, f->statistic,
@@ -210,7 +241,7 @@ static void junit_document(struct xw *x, const void *arg)
 	utf8_snprintf(tol, sizeof tol, "%g", r->opts.tolerance);
 	utf8_snprintf(sig, sizeof sig, "%g", r->opts.significance);
 	size_t allowed = r->opts.allow_inconclusive ? r->inconclusive : 0;
-	size_t failures = r->worse + r->inconclusive - allowed;
+	size_t failures = r->verdicts_worse + r->worse + r->inconclusive - allowed;
 	xw_check(x, xmlTextWriterStartDocument(x->w, NULL, "UTF-8", NULL));
 	xw_start(x, "testsuites");
 	xw_attr(x, "name", "rtconform compare");

@@ -47,19 +47,28 @@ static void req_summary(const struct rv_file *f, const struct rv_req *r, struct 
 	out->id = dup_or_null(r->id, failed);
 	out->title = dup_or_null(r->title, failed);
 	out->verdict = r->verdict;
+	out->decides = rv_req_deciding_limit(r);
 	if (!r->nlimits)
 		return;
-	const struct rv_limit *l = &r->limits[0];
-	out->has_limit = true;
-	out->metric = dup_or_null(l->metric, failed);
-	out->statistic = dup_or_null(l->statistic, failed);
-	out->unit = rv_limit_unit(l);
-	out->has_max = l->has_max;
-	out->has_min = l->has_min;
-	out->max = l->max.value;
-	out->min = l->min.value;
-	out->measured = l->measured;
-	out->limit_verdict = l->verdict;
+	out->limits = calloc(r->nlimits, sizeof *out->limits);
+	if (!out->limits) {
+		*failed = true;
+		return;
+	}
+	out->nlimits = r->nlimits;
+	for (size_t i = 0; i < r->nlimits; i++) {
+		const struct rv_limit *l = &r->limits[i];
+		struct merge_limit *o = &out->limits[i];
+		o->metric = dup_or_null(l->metric, failed);
+		o->statistic = dup_or_null(l->statistic, failed);
+		o->unit = rv_limit_unit(l);
+		o->has_max = l->has_max;
+		o->has_min = l->has_min;
+		o->max = l->max.value;
+		o->min = l->min.value;
+		o->measured = l->measured;
+		o->verdict = l->verdict;
+	}
 }
 
 /* target relative to directory `from`, both canonical; malloc'd. */
@@ -203,21 +212,32 @@ static json_t *num_or_null(bool have, double v)
 	return have ? json_real(v) : json_null();
 }
 
+static json_t *limit_json(const struct merge_limit *l)
+{
+	return json_pack("{ss ss so so so so ss}", "metric", l->metric, "statistic", l->statistic,
+			 "unit", l->unit == QTY_NS ? json_string("ns") : l->unit == QTY_CYCLES
+					 ? json_string("cycles") : json_null(),
+			 "max", num_or_null(l->has_max, l->max), "min", num_or_null(l->has_min, l->min),
+			 "measured", num_or_null(l->measured.have, l->measured.v), "verdict",
+			 verdict_name(l->verdict));
+}
+
+/* A requirement's verdict, the limit that decided it ("limit", null
+ * without limits) and every limit. */
 static json_t *req_json(const struct merge_req *r)
 {
-	json_t *limit = json_null();
-	if (r->has_limit)
-		limit = json_pack("{ss ss so so so so ss}", "metric", r->metric, "statistic",
-				  r->statistic, "unit",
-				  r->unit == QTY_NS ? json_string("ns") : r->unit == QTY_CYCLES
-						    ? json_string("cycles") : json_null(),
-				  "max", num_or_null(r->has_max, r->max), "min",
-				  num_or_null(r->has_min, r->min), "measured",
-				  num_or_null(r->measured.have, r->measured.v), "verdict",
-				  verdict_name(r->limit_verdict));
-	return json_pack("{ss ss so ss so}", "file", r->file, "id", r->id, "title",
+	json_t *limits = json_array();
+	bool ok = limits != NULL;
+	for (size_t i = 0; i < r->nlimits && ok; i++)
+		ok = !json_array_append_new(limits, limit_json(&r->limits[i]));
+	if (!ok) { /* a value refused: the summary would lack it */
+		json_decref(limits);
+		return NULL;
+	}
+	json_t *decided = r->decides < r->nlimits ? limit_json(&r->limits[r->decides]) : json_null();
+	return json_pack("{ss ss so ss so so}", "file", r->file, "id", r->id, "title",
 			 r->title ? json_string(r->title) : json_null(), "verdict",
-			 verdict_name(r->verdict), "limit", limit);
+			 verdict_name(r->verdict), "limit", decided, "limits", limits);
 }
 
 /* hosts[i]'s summary: what fleet.html shows of it, for tools. */
@@ -517,8 +537,11 @@ void merge_free(struct merge *mg)
 			free(r->file);
 			free(r->id);
 			free(r->title);
-			free(r->metric);
-			free(r->statistic);
+			for (size_t i = 0; i < r->nlimits; i++) {
+				free(r->limits[i].metric);
+				free(r->limits[i].statistic);
+			}
+			free(r->limits);
 		}
 		free(h->reqs);
 		fingerprint_free(&h->keys);

@@ -2,8 +2,8 @@
 /* merge.h - `rtconform merge`: the runs of many hosts in one fleet report.
  *
  * The inputs are read one at a time: each host's report view is read from
- * its results.json, what the fleet report shows of it is kept (its verdicts
- * and the figure each requirement's first limit judges), its whole
+ * its results.json, what the fleet report shows of it is kept (its verdicts,
+ * each requirement's limits and which of them decided), its whole
  * results.json and its junit suite are streamed to temporary files beside
  * the outputs, and the view is freed before the next input is read. So a
  * merge holds at most one input's histograms, whatever the number of
@@ -20,19 +20,26 @@
 
 #include "reports/report.h"
 
-/* One requirement of a host, as the fleet report shows it. */
-struct merge_req {
-	char *file, *id, *title;  /* title NULL when absent */
-	enum verdict verdict;
-	/* The limited figure: the first limit's statistic and what was
-	 * measured; has_limit false for a requirement without limits. */
-	bool has_limit;
+/* One limit of a host's requirement: its statistic, bounds, what was
+ * measured and its verdict. */
+struct merge_limit {
 	char *metric, *statistic;
 	enum qty_unit unit;
 	bool has_max, has_min;
 	double max, min;
 	struct rv_value measured;
-	enum verdict limit_verdict;
+	enum verdict verdict;
+};
+
+/* One requirement of a host, as the fleet report shows it. */
+struct merge_req {
+	char *file, *id, *title;  /* title NULL when absent */
+	enum verdict verdict;
+	struct merge_limit *limits; /* every limit, in the file's order */
+	size_t nlimits;
+	/* The limit that decides the verdict (rv_req_deciding_limit), whose
+	 * figure the host's cell shows; SIZE_MAX without limits. */
+	size_t decides;
 };
 
 struct merge_host {

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* merge_html.c - fleet.html of `rtconform merge`: a table of requirements
- * (rows) by hosts (columns), each cell the host's verdict and the figure the
- * requirement's first limit judges; beside them the spread of that figure
- * across the hosts and the host where it is worst; each host's name links
- * to its own report.html. Rendered from the host summaries alone (merge.h).
+ * (rows) by hosts (columns), each cell the host's verdict and the figure of
+ * the limit that decided it (rv_req_deciding_limit: a cell beside a
+ * failure shows the figure that failed, not the first limit's); under a
+ * requirement of several limits a row for each, so every limit can be
+ * read; beside them the spread of a limit's figure across the hosts and
+ * the host where it is worst; each host's name links to its own
+ * report.html. Rendered from the host summaries alone (merge.h).
  */
 #include "across/merge.h"
 #include "base/utf8.h"
@@ -15,6 +18,7 @@
 
 #include "base/strindex.h"
 #include "harness/runinfo.h"
+#include "harness/verdict.h"
 #include "reports/html_plot.h"
 #include "reports/link.h"
 #include "reports/page.h"
@@ -94,26 +98,102 @@ static void fmt_figure(enum qty_unit unit, double v, char *buf, size_t len)
 }
 
 /* "per-op max <= 300 us" */
-static void limit_text(const struct merge_req *r, char *buf, size_t len)
+static void limit_text(const struct merge_limit *l, char *buf, size_t len)
 {
 	char lo[64] = "", hi[64] = "";
-	struct quantity q = { .unit = r->unit };
-	if (r->has_min) {
-		q.value = r->min;
+	struct quantity q = { .unit = l->unit };
+	if (l->has_min) {
+		q.value = l->min;
 		units_fmt_qty(&q, lo, sizeof lo);
 	}
-	if (r->has_max) {
-		q.value = r->max;
+	if (l->has_max) {
+		q.value = l->max;
 		units_fmt_qty(&q, hi, sizeof hi);
 	}
-	if (r->has_min && r->has_max)
-		utf8_snprintf(buf, len, "%s %s in [%s, %s]", r->metric, r->statistic, lo, hi);
+	if (l->has_min && l->has_max)
+		utf8_snprintf(buf, len, "%s %s in [%s, %s]", l->metric, l->statistic, lo, hi);
 	else
-		utf8_snprintf(buf, len, "%s %s %s %s", r->metric, r->statistic, r->has_max ? "<=" : ">=",
-			 r->has_max ? hi : lo);
+		utf8_snprintf(buf, len, "%s %s %s %s", l->metric, l->statistic, l->has_max ? "<=" : ">=",
+			 l->has_max ? hi : lo);
 }
 
-static void cell(struct xw *x, const struct merge_req *r)
+/* One limit across hosts: the same metric, statistic, unit and bounds. */
+static bool same_limit(const struct merge_limit *a, const struct merge_limit *b)
+{
+	return !strcmp(a->metric, b->metric) && !strcmp(a->statistic, b->statistic) &&
+	       a->unit == b->unit && a->has_max == b->has_max && a->has_min == b->has_min &&
+	       (!a->has_max || a->max == b->max) && (!a->has_min || a->min == b->min);
+}
+
+static const struct merge_limit *find_limit(const struct merge_req *r,
+					    const struct merge_limit *want)
+{
+	for (size_t i = 0; r && i < r->nlimits; i++)
+		if (same_limit(&r->limits[i], want))
+			return &r->limits[i];
+	return NULL;
+}
+
+/* How far l lies past its bounds (limit_excess); +infinity without a
+ * figure, as rv_req_deciding_limit ranks it. */
+static double excess_of(const struct merge_limit *l)
+{
+	return l->measured.have ? limit_excess(l->measured.v, l->has_min, l->min, l->has_max, l->max)
+				: INFINITY;
+}
+
+static const struct merge_limit *deciding(const struct merge_req *r)
+{
+	return r && r->decides < r->nlimits ? &r->limits[r->decides] : NULL;
+}
+
+/* The limits of a row: every limit a host has of it, in order of first
+ * appearance (hosts may run different versions of a file). */
+struct row_limits {
+	const struct merge_limit **l;
+	size_t n, cap;
+};
+
+static bool row_limits(const struct merge *mg, const struct merge_req *row, struct row_limits *u)
+{
+	u->n = 0;
+	for (size_t h = 0; h < mg->nhosts; h++) {
+		const struct merge_req *r = find_req(mg, h, row);
+		for (size_t i = 0; r && i < r->nlimits; i++) {
+			size_t k = 0;
+			while (k < u->n && !same_limit(u->l[k], &r->limits[i]))
+				k++;
+			if (k < u->n)
+				continue;
+			if (u->n == u->cap) {
+				size_t cap = u->cap ? 2 * u->cap : 8;
+				const struct merge_limit **n = realloc(u->l, cap * sizeof *n);
+				if (!n)
+					return false;
+				u->l = n;
+				u->cap = cap;
+			}
+			u->l[u->n++] = &r->limits[i];
+		}
+	}
+	return true;
+}
+
+/* A verdict and, when there is one, the figure: "FAIL 845 µs". */
+static void verdict_figure(struct xw *x, enum verdict v, const struct merge_limit *l)
+{
+	xw_text(x, verdict_label(v));
+	if (l && l->measured.have) {
+		char f[80];
+		fmt_figure(l->unit, l->measured.v, f, sizeof f);
+		xw_text(x, " ");
+		html_text_micro(x, f);
+	}
+}
+
+/* A host's cell of a requirement: its verdict and the figure of the limit
+ * that decided it, which is named when the row has several. */
+static void req_cell(struct xw *x, const struct merge_req *r, bool name_limit)
 {
 	xw_start(x, "td");
 	if (!r) {
@@ -123,42 +203,57 @@ static void cell(struct xw *x, const struct merge_req *r)
 		return;
 	}
 	xw_attr(x, "class", verdict_name(r->verdict));
-	xw_text(x, verdict_label(r->verdict));
-	if (r->has_limit && r->measured.have) {
-		char v[80];
-		fmt_figure(r->unit, r->measured.v, v, sizeof v);
-		xw_text(x, " ");
-		html_text_micro(x, v);
+	const struct merge_limit *d = deciding(r);
+	verdict_figure(x, r->verdict, d);
+	if (name_limit && d) {
+		char lim[200];
+		limit_text(d, lim, sizeof lim);
+		xw_start(x, "span");
+		xw_attr(x, "class", "decided");
+		html_text_micro(x, lim);
+		xw_full_end(x);
 	}
 	xw_full_end(x);
 }
 
-/* min .. max of the row's figure over the hosts with its unit, and the
- * host where it is worst (highest against a max, lowest against a min). */
-static void spread(struct xw *x, const struct merge *mg, const struct merge_req *row)
+/* A host's cell of one limit of a requirement ("-": the host has no such
+ * limit). */
+static void limit_cell(struct xw *x, const struct merge_limit *l)
 {
-	double lo = INFINITY, hi = -INFINITY;
+	xw_start(x, "td");
+	xw_attr(x, "class", l ? verdict_name(l->verdict) : "absent");
+	if (l)
+		verdict_figure(x, l->verdict, l);
+	else
+		xw_text(x, "-");
+	xw_full_end(x);
+}
+
+/* min .. max of one limit's figure over the hosts that have the limit, and
+ * the host where it is worst: furthest past its bound (limit_excess), so
+ * the highest against a max, the lowest against a min. */
+static void limit_spread(struct xw *x, const struct merge *mg, const struct merge_req *row,
+			 const struct merge_limit *key)
+{
+	double lo = INFINITY, hi = -INFINITY, worst_e = 0;
 	const struct merge_host *worst = NULL;
-	double worst_v = 0;
 	for (size_t h = 0; h < mg->nhosts; h++) {
-		const struct merge_req *r = find_req(mg, h, row);
-		if (!r || !r->has_limit || !r->measured.have || r->unit != row->unit ||
-		    strcmp(r->metric, row->metric) || strcmp(r->statistic, row->statistic))
+		const struct merge_limit *l = find_limit(find_req(mg, h, row), key);
+		if (!l || !l->measured.have)
 			continue;
-		double v = r->measured.v;
+		double v = l->measured.v, e = excess_of(l);
 		lo = v < lo ? v : lo;
 		hi = v > hi ? v : hi;
-		bool worse = row->has_max ? v > worst_v : v < worst_v;
-		if (!worst || worse) {
+		if (!worst || e > worst_e) {
 			worst = &mg->hosts[h];
-			worst_v = v;
+			worst_e = e;
 		}
 	}
 	xw_start(x, "td");
 	if (worst) {
 		char a[80], b[80];
-		fmt_figure(row->unit, lo, a, sizeof a);
-		fmt_figure(row->unit, hi, b, sizeof b);
+		fmt_figure(key->unit, lo, a, sizeof a);
+		fmt_figure(key->unit, hi, b, sizeof b);
 		html_text_micro(x, a);
 		xw_text(x, " .. ");
 		html_text_micro(x, b);
@@ -169,11 +264,48 @@ static void spread(struct xw *x, const struct merge *mg, const struct merge_req 
 	xw_full_end(x);
 }
 
+/* The host whose verdict of a requirement of several limits is worst: by
+ * verdict_rank, then by how far its deciding limit lies past its bound. */
+static void worst_host(struct xw *x, const struct merge *mg, const struct merge_req *row)
+{
+	const struct merge_host *worst = NULL;
+	const struct merge_limit *wl = NULL;
+	int worst_rank = 0;
+	double worst_e = 0;
+	for (size_t h = 0; h < mg->nhosts; h++) {
+		const struct merge_req *r = find_req(mg, h, row);
+		if (!r || r->verdict == VERDICT_SKIPPED)
+			continue;
+		const struct merge_limit *d = deciding(r);
+		int rank = verdict_rank(r->verdict);
+		double e = d ? excess_of(d) : -INFINITY;
+		if (!worst || rank > worst_rank || (rank == worst_rank && e > worst_e)) {
+			worst = &mg->hosts[h];
+			wl = d;
+			worst_rank = rank;
+			worst_e = e;
+		}
+	}
+	xw_start(x, "td");
+	if (worst) {
+		xw_textf(x, "worst: %s", worst->name);
+		if (wl) {
+			char lim[200];
+			limit_text(wl, lim, sizeof lim);
+			xw_text(x, "; decided by ");
+			html_text_micro(x, lim);
+		}
+	} else {
+		xw_text(x, "-");
+	}
+	xw_full_end(x);
+}
+
 static void header_row(struct xw *x, const struct merge *mg)
 {
 	xw_start(x, "tr");
 	xw_elem(x, "th", "requirement");
-	xw_elem(x, "th", "limited figure");
+	xw_elem(x, "th", "limit");
 	for (size_t h = 0; h < mg->nhosts; h++) {
 		const struct merge_host *fh = &mg->hosts[h];
 		xw_start(x, "th");
@@ -197,31 +329,73 @@ static void header_row(struct xw *x, const struct merge *mg)
 	xw_full_end(x);
 }
 
-static void table(struct xw *x, const struct merge *mg, const struct row *rows, size_t nrows)
+/* A row per limit of a requirement of several: each host's verdict of
+ * that limit and its figure. */
+static void limit_rows(struct xw *x, const struct merge *mg, const struct merge_req *row,
+		       const struct row_limits *u)
 {
-	xw_start(x, "table");
-	header_row(x, mg);
-	for (size_t i = 0; i < nrows; i++) {
-		const struct merge_req *r = rows[i].first;
+	for (size_t k = 0; k < u->n; k++) {
+		char lim[200];
+		limit_text(u->l[k], lim, sizeof lim);
 		xw_start(x, "tr");
-		xw_start(x, "th");
-		xw_textf(x, "%s%s%s", r->id, r->title ? ": " : "", r->title ? r->title : "");
-		xw_full_end(x);
-		char lim[200] = "no limit";
-		if (r->has_limit)
-			limit_text(r, lim, sizeof lim);
+		xw_attr(x, "class", "limit");
+		xw_elem(x, "th", "");
 		xw_start(x, "td");
 		html_text_micro(x, lim);
 		xw_full_end(x);
 		for (size_t h = 0; h < mg->nhosts; h++)
-			cell(x, find_req(mg, h, r));
-		if (r->has_limit)
-			spread(x, mg, r);
-		else
-			xw_elem(x, "td", "-");
+			limit_cell(x, find_limit(find_req(mg, h, row), u->l[k]));
+		limit_spread(x, mg, row, u->l[k]);
 		xw_full_end(x);
 	}
+}
+
+/* A requirement's row: each host's verdict and deciding figure; with one
+ * limit, that limit and its spread; with several, a row for each below. */
+static void req_rows(struct xw *x, const struct merge *mg, const struct merge_req *r,
+		     const struct row_limits *u)
+{
+	xw_start(x, "tr");
+	xw_start(x, "th");
+	xw_textf(x, "%s%s%s", r->id, r->title ? ": " : "", r->title ? r->title : "");
 	xw_full_end(x);
+	char lim[200] = "no limit";
+	if (u->n == 1)
+		limit_text(u->l[0], lim, sizeof lim);
+	else if (u->n > 1)
+		utf8_snprintf(lim, sizeof lim, "%zu limits, each below; a cell names the one that "
+			      "decided it", u->n);
+	xw_start(x, "td");
+	html_text_micro(x, lim);
+	xw_full_end(x);
+	for (size_t h = 0; h < mg->nhosts; h++)
+		req_cell(x, find_req(mg, h, r), u->n > 1);
+	if (u->n == 1)
+		limit_spread(x, mg, r, u->l[0]);
+	else if (u->n > 1)
+		worst_host(x, mg, r);
+	else
+		xw_elem(x, "td", "-");
+	xw_full_end(x);
+	if (u->n > 1)
+		limit_rows(x, mg, r, u);
+}
+
+static void table(struct xw *x, const struct merge *mg, const struct row *rows, size_t nrows)
+{
+	struct row_limits u = { 0 };
+	xw_start(x, "table");
+	xw_attr(x, "class", "fleet");
+	header_row(x, mg);
+	for (size_t i = 0; i < nrows && !x->failed; i++) {
+		if (!row_limits(mg, rows[i].first, &u)) {
+			x->failed = true; /* out of memory */
+			break;
+		}
+		req_rows(x, mg, rows[i].first, &u);
+	}
+	xw_full_end(x);
+	free(u.l);
 }
 
 /* Each host: verdict counts, where it came from, a repeated identity. */
@@ -257,7 +431,10 @@ static void document(struct xw *x, const struct merge *mg, const struct row *row
 	xw_elem(x, "h1", title);
 	xw_start(x, "p");
 	xw_textf(x, "%zu requirement%s measured: %zu passed, %zu failed, %zu error%s, %zu skipped. "
-		    "Each cell: the host's verdict and the figure its first limit judges.",
+		    "Each cell: the host's verdict and the figure of the limit that decided it "
+		    "(of a failure, the failed limit furthest past its bound, relative to the "
+		    "bound; of a pass, the limit nearest its bound). A requirement of several "
+		    "limits has a row for each below it.",
 		 mg->totals.tests, mg->totals.tests == 1 ? "" : "s", mg->totals.passed,
 		 mg->totals.failures, mg->totals.errors, mg->totals.errors == 1 ? "" : "s",
 		 mg->totals.skipped);

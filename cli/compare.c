@@ -29,11 +29,15 @@ static const char compare_usage[] =
 	"inconclusive when the runs cannot decide: too few runs for the test ever to\n"
 	"reach the level (3 and 3 cannot: p >= 0.1), or a move beyond the tolerance\n"
 	"the test does not confirm (docs/fleet.md). Mean and max are the typical\n"
-	"run's (the median over runs). The table goes to standard output.\n"
+	"run's (the median over runs); a figure marked (limited) is one a limit of the\n"
+	"requirement is on. Each requirement's verdict is compared too, whatever its\n"
+	"figures say: pass to fail, pass to error and fail to error are worse (a\n"
+	"regression), the reverse better. The table goes to standard output.\n"
 	"\n"
 	"  -o, --output DIR      also write compare.txt (the table), junit.xml (one\n"
-	"                        testcase per figure) and compare.html (the table and\n"
-	"                        both histograms of each changed metric) into DIR\n"
+	"                        testcase per figure and per changed verdict) and\n"
+	"                        compare.html (the table and both histograms of each\n"
+	"                        changed metric) into DIR\n"
 	"      --tolerance T     relative tolerance, 0.25 or 25% (default 50%, 0 to 1000%)\n"
 	"      --significance A  the test's two-sided level (default 0.05, above 0 and\n"
 	"                        at most 0.5)\n"
@@ -41,11 +45,11 @@ static const char compare_usage[] =
 	"                        exit 0 when figures are inconclusive but none worse\n"
 	"  -h, --help            this text\n"
 	"\n"
-	"exit status: 0 no figure worse or inconclusive, 1 a figure worse or\n"
-	"inconclusive (inconclusive ones not with --allow-inconclusive) or a\n"
-	"requirement the candidate could not measure, 2 usage error, an unreadable or\n"
-	"invalid input (a junit.xml, which is never read back), runs that cannot be\n"
-	"compared, or an output that cannot be written\n";
+	"exit status: 0 no verdict or figure worse and none inconclusive, 1 a verdict\n"
+	"worse, a figure worse or inconclusive (inconclusive ones not with\n"
+	"--allow-inconclusive) or a requirement the candidate could not measure, 2\n"
+	"usage error, an unreadable or invalid input (a junit.xml, which is never read\n"
+	"back), runs that cannot be compared, or an output that cannot be written\n";
 
 /* The files -o DIR gets. */
 static const char *const out_names[] = { "compare.txt", "junit.xml", "compare.html" };

@@ -2,6 +2,7 @@
 /* verdict.c - see verdict.h. */
 #include "harness/verdict.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -83,6 +84,32 @@ enum verdict limit_verdict(enum verdict req_verdict, bool evaluated, bool passed
 bool limit_holds(double v, bool has_min, double min, bool has_max, double max)
 {
 	return !(has_max && v > max) && !(has_min && v < min);
+}
+
+int verdict_rank(enum verdict v)
+{
+	if (v == VERDICT_SKIPPED)
+		return -1;
+	return verdict_exit_status(v == VERDICT_FAIL, v == VERDICT_ERROR);
+}
+
+/* v past one bound, dir 1 for a max and -1 for a min, relative to it. */
+static double past(double v, double bound, int dir)
+{
+	double d = dir * (v - bound);
+	if (bound != 0)
+		return d / fabs(bound);
+	return d > 0 ? INFINITY : d < 0 ? -INFINITY : 0;
+}
+
+double limit_excess(double v, bool has_min, double min, bool has_max, double max)
+{
+	double e = -INFINITY;
+	if (has_max)
+		e = past(v, max, 1);
+	if (has_min)
+		e = fmax(e, past(v, min, -1));
+	return e;
 }
 
 enum verdict verdict_of_limits(bool any_unevaluated, bool any_failed)

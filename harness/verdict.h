@@ -54,6 +54,22 @@ enum verdict limit_verdict(enum verdict req_verdict, bool evaluated, bool passed
  * results.json re-judges the stored figures with it. */
 bool limit_holds(double v, bool has_min, double min, bool has_max, double max);
 
+/* How bad a verdict is, in the order of the exit statuses it gives
+ * (verdict_exit_status: an error outranks a failure): pass 0 < fail 1 <
+ * error 3; skipped, which judges nothing, -1. The one order for which of
+ * a requirement's limits decides its verdict (rv_req_deciding_limit,
+ * reports/report.h) and for when compare calls a verdict worse. */
+int verdict_rank(enum verdict v);
+
+/* How far measured value v lies past a limit's bounds, relative to the
+ * bound it misses: (v - max) / |max| above a max, (min - v) / |min| below
+ * a min. Within the bounds the same figure of the nearer bound, negative
+ * (the margin left), 0 at a bound; a bound of 0 gives +-infinity off it.
+ * Positive exactly when limit_holds fails, so ranking by it puts every
+ * failing limit above every passing one: the failing limit missed by the
+ * most, else the passing one nearest its bound. */
+double limit_excess(double v, bool has_min, double min, bool has_max, double max);
+
 /* The verdict a requirement's limits give it: error when one could not be
  * evaluated (a figure that is missing says nothing of the budget), else
  * fail when one failed, else pass (also with no limits at all). Not for a

@@ -63,6 +63,11 @@ static const char page_css[] =
 	"td.pass{color:var(--pass)}td.fail{color:var(--fail);font-weight:700}"
 	"td.error{color:var(--error);font-weight:700}td.skipped,td.absent{color:var(--skip)}\n"
 	".note{color:#57606a}\n"
+	/* fleet.html: the limit that decided a cell, and a requirement's row
+	 * for each of its limits, under it */
+	"td .decided{display:block;font-size:12px;font-weight:400;color:#57606a}\n"
+	"tr.limit th,tr.limit td{font-size:12px;padding-top:1px;padding-bottom:1px}\n"
+	"tr.limit th{background:#fff}tr.limit td:first-of-type{padding-left:22px;color:#57606a}\n"
 	/* Printed: the verdict table starts on page 1 and may run on (rows
 	 * stay whole); each requirement starts a page; a histogram stays on
 	 * one page with its statistics beside it; small tables stay whole;

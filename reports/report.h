@@ -267,6 +267,16 @@ struct rv_req {
  * counts no iterations). */
 unsigned rv_req_batch_runs(const struct rv_req *r);
 
+/* The limit that decides r's verdict (the one a fleet report shows, and
+ * compare quotes for a verdict that changed): of the limits whose verdict
+ * ranks worst (verdict_rank: error, then fail, then pass), one that has no
+ * measured value (could not be evaluated), else the one furthest past its
+ * bound (limit_excess): for a failed requirement the failing limit missed
+ * by the most relative to its bound, for a passed one the limit nearest its
+ * bound. The first of equals; SIZE_MAX for a requirement without limits.
+ * docs/fleet.md, "Fleet reports". */
+size_t rv_req_deciding_limit(const struct rv_req *r);
+
 struct rv_file {
 	char *name, *path, *version, *sha256; /* version may be NULL */
 	int64_t started;               /* UTC seconds its first requirement started

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "harness/stats.h"
+#include "harness/verdict.h"
 #include "reports/xmlw.h"
 
 const char *const report_view_stats[RV_NSTATS] = { "min", "mean", "stddev", "max", "p50",
@@ -67,6 +68,32 @@ unsigned rv_req_batch_runs(const struct rv_req *r)
 	for (uint32_t k = 0; k < r->runs && r->batch_run_ns; k++)
 		n += r->batch_run_ns[k].have;
 	return n;
+}
+
+/* How far limit l lies past its bounds; +infinity without a measured value,
+ * so that of equal verdicts the limit that could not be evaluated decides. */
+static double rv_limit_excess(const struct rv_limit *l)
+{
+	if (!l->measured.have)
+		return INFINITY;
+	return limit_excess(l->measured.v, l->has_min, l->min.value, l->has_max, l->max.value);
+}
+
+size_t rv_req_deciding_limit(const struct rv_req *r)
+{
+	size_t best = SIZE_MAX;
+	int best_rank = 0;
+	double best_excess = 0;
+	for (size_t i = 0; i < r->nlimits; i++) {
+		int rank = verdict_rank(r->limits[i].verdict);
+		double e = rv_limit_excess(&r->limits[i]);
+		if (best == SIZE_MAX || rank > best_rank || (rank == best_rank && e > best_excess)) {
+			best = i;
+			best_rank = rank;
+			best_excess = e;
+		}
+	}
+	return best;
 }
 
 uint64_t rv_neg_count(const struct rv_neg *n)

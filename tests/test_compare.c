@@ -6,6 +6,7 @@
  * by the tolerance and the test; inconclusive when the runs cannot decide
  * (too few, a move the test does not confirm, no per-run values), and the
  * regression that adds jitter found however scattered the candidate is;
+ * a verdict that got worse is a regression whatever its figures say;
  * one wild run does not decide; a figure whose only limit is a minimum is
  * worse when it falls; a count of violations that appears is worse; what
  * cannot be compared is refused with the reason; and the three reports
@@ -637,7 +638,8 @@ START_TEST(unmeasured_and_differently_measured)
 	q->verdict = VERDICT_ERROR;
 	q->reason = strdup("worker crashed");
 	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), -EINVAL); /* nothing measured in both */
-	ck_assert_uint_eq(r.worse, 1);
+	ck_assert_uint_eq(r.verdicts_worse, 1); /* pass -> error */
+	ck_assert(r.f[0].verdict_row);
 	ck_assert_str_eq(r.f[0].note, "not measured in the candidate: worker crashed");
 	cmp_result_free(&r);
 	report_view_free(&c);
@@ -687,6 +689,10 @@ START_TEST(reports_render)
 	char *h = cmp_render_html(&r, &len);
 	ck_assert_ptr_nonnull(h);
 	ck_assert_ptr_nonnull(strstr(h, "<svg"));
+	/* the overlay's vertical axis: a label at each decade of the share */
+	ck_assert_ptr_nonnull(strstr(h, "text-anchor=\"end\">100%</text>"));
+	ck_assert_ptr_nonnull(strstr(h, "text-anchor=\"end\">0.001%</text>"));
+	ck_assert_ptr_nonnull(strstr(h, ">share of samples (log scale)</text>"));
 	ck_assert_ptr_nonnull(strstr(h, "class=\"worse\""));
 	ck_assert_ptr_null(strstr(h, "\x1b"));
 	free(h);
@@ -712,7 +718,8 @@ START_TEST(reports_render_inconclusive)
 		char *t = cmp_render_text(&r, &len);
 		ck_assert_ptr_nonnull(strstr(t, "  INCONCLUSIVE (limited)"));
 		ck_assert_ptr_nonnull(strstr(t, "0 worse, 2 inconclusive, 0 better, 1 same, 0 not "
-						"compared (tolerance 50%, significance 0.05"));
+						"compared, and 1 verdict: 0 worse, 0 better, 1 "
+						"unchanged (tolerance 50%, significance 0.05"));
 		ck_assert_ptr_nonnull(strstr(t, allow ? "inconclusive allowed); exit status 0"
 						      : "exit status 1: a figure is inconclusive"));
 		free(t);
@@ -724,9 +731,109 @@ START_TEST(reports_render_inconclusive)
 		char *h = cmp_render_html(&r, &len);
 		ck_assert_ptr_nonnull(strstr(h, "class=\"inconclusive\""));
 		ck_assert_ptr_nonnull(strstr(h, allow ? "INCONCLUSIVE (allowed) \xe2\x80\x94"
-						      : "INCONCLUSIVE \xe2\x80\x94 0 worse, 2 inconclusive"));
+						      : "INCONCLUSIVE \xe2\x80\x94 verdicts: 0 worse, 0 "
+							"better, 1 unchanged; figures: 0 worse, 2 "
+							"inconclusive"));
 		free(h);
 	}
+	cmp_result_free(&r);
+	free_views(&b, &c);
+}
+END_TEST
+
+/* A verdict moves up the order pass < fail < error (the exit statuses'):
+ * worse; down it: better; a skip on either side is not compared. */
+START_TEST(verdict_changes)
+{
+	static const struct {
+		enum verdict b, c;
+		enum cmp_outcome o;
+	} t[] = {
+		{ VERDICT_PASS, VERDICT_FAIL, CMP_WORSE },
+		{ VERDICT_PASS, VERDICT_ERROR, CMP_WORSE },
+		{ VERDICT_FAIL, VERDICT_ERROR, CMP_WORSE },
+		{ VERDICT_FAIL, VERDICT_PASS, CMP_BETTER },
+		{ VERDICT_ERROR, VERDICT_PASS, CMP_BETTER },
+		{ VERDICT_ERROR, VERDICT_FAIL, CMP_BETTER },
+		{ VERDICT_PASS, VERDICT_PASS, CMP_SAME },
+		{ VERDICT_FAIL, VERDICT_FAIL, CMP_SAME },
+		{ VERDICT_ERROR, VERDICT_ERROR, CMP_SAME },
+		{ VERDICT_SKIPPED, VERDICT_FAIL, CMP_NOT_COMPARED },
+		{ VERDICT_PASS, VERDICT_SKIPPED, CMP_NOT_COMPARED },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		ck_assert_msg(cmp_verdict_change(t[i].b, t[i].c) == t[i].o, "%s -> %s",
+			      verdict_name(t[i].b), verdict_name(t[i].c));
+}
+END_TEST
+
+/* Make requirement A of v fail its limit on per-op mean. */
+static void fail_mean(struct report_view *v)
+{
+	struct rv_req *q = &v->files[0].reqs[0];
+	q->verdict = VERDICT_FAIL;
+	q->limits[0].verdict = VERDICT_FAIL;
+	q->limits[0].text = strdup("mean 1 us > 900 ns (n=5000)");
+}
+
+/* Issue 24: the same figures, but the candidate failed a limit the
+ * baseline passed. No figure moved, and yet it is a regression: a row of
+ * its own, the closing line, junit.xml, the banner, exit status 1. The
+ * other way it is an improvement, and exit 0. */
+START_TEST(pass_to_fail_is_a_regression_whatever_the_figures)
+{
+	struct report_view b, c;
+	struct cmp_result r;
+	char err[600];
+	view(&b, "A", steady, steady_max, none);
+	view(&c, "A", steady, steady_max, none);
+	fail_mean(&c);
+	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
+	ck_assert_uint_eq(r.verdicts_worse, 1);
+	ck_assert_uint_eq(r.worse, 0);
+	ck_assert_uint_eq(r.same, 3);
+	ck_assert_int_eq(cmp_exit_status(&r), 1);
+	ck_assert(r.f[0].verdict_row && r.f[0].outcome == CMP_WORSE);
+	ck_assert_str_eq(r.f[0].note, "the candidate failed per-op mean 1 us > 900 ns (n=5000)");
+	ck_assert(fig(&r, "per-op", "mean")->decides); /* its histograms are drawn */
+	r.base_path = "base.json";
+	r.cand_path = "cand.json";
+	size_t len;
+	char *t = cmp_render_text(&r, &len);
+	ck_assert_ptr_nonnull(strstr(t, "3 figures: 0 worse, 0 inconclusive, 0 better, 3 same"));
+	ck_assert_ptr_nonnull(strstr(t, "and 1 verdict: 1 worse, 0 better, 0 unchanged (tolerance "
+					"50%, significance 0.05); exit status 1: a requirement's "
+					"verdict is worse than the baseline's"));
+	free(t);
+	char *j = cmp_render_junit(&r, &len);
+	ck_assert_ptr_nonnull(strstr(j, "tests=\"4\" failures=\"1\""));
+	ck_assert_ptr_nonnull(strstr(j, "<testcase name=\"A verdict\""));
+	ck_assert_ptr_nonnull(strstr(j, "<failure type=\"Regression\" message=\"verdict pass -&gt; "
+					"fail, the candidate failed per-op mean"));
+	free(j);
+	char *h = cmp_render_html(&r, &len);
+	ck_assert_ptr_nonnull(strstr(h, "REGRESSION \xe2\x80\x94 verdicts: 1 worse"));
+	ck_assert_ptr_nonnull(strstr(h, "its limit decided the verdict, pass -&gt; fail"));
+	free(h);
+	cmp_result_free(&r);
+
+	/* a figure worse too: the closing line gives both reasons */
+	double m3[NRUNS];
+	scaled(m3, steady, 3);
+	report_view_free(&c);
+	view(&c, "A", m3, steady_max, none);
+	fail_mean(&c);
+	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
+	t = cmp_render_text(&r, &len);
+	ck_assert_ptr_nonnull(strstr(t, "exit status 1: a figure is worse than the baseline, and a "
+					"requirement's verdict is worse than the baseline's\n"));
+	free(t);
+	cmp_result_free(&r);
+
+	ck_assert_int_eq(run_cmp(&c, &b, 0.5, &r, err), 0);
+	ck_assert_uint_eq(r.verdicts_better, 1);
+	ck_assert_int_eq(cmp_exit_status(&r), 0);
+	ck_assert_str_eq(r.f[0].note, "the baseline failed per-op mean 1 us > 900 ns (n=5000)");
 	cmp_result_free(&r);
 	free_views(&b, &c);
 }
@@ -782,6 +889,8 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, reports_render);
 	tcase_add_test(tc, reports_render_inconclusive);
 	tcase_add_test(tc, overlay_not_finite);
+	tcase_add_test(tc, verdict_changes);
+	tcase_add_test(tc, pass_to_fail_is_a_regression_whatever_the_figures);
 	return s;
 }
 

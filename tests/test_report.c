@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_report.c - totals, junit.xml, the text reports and the atomic write,
- * on the synthetic run of report_fixture.h.
+ * on the synthetic run of report_fixture.h; which limit decides a verdict.
  *
  * Nothing here measures: every requirement, result and sample is made by
  * hand, so each expected number is known exactly. JUnit output is checked
@@ -871,11 +871,60 @@ START_TEST(fingerprint_basics)
 }
 END_TEST
 
+/* A limit on per-op STAT with max (or min) bound b, measured v (absent
+ * when NaN), of verdict vd. */
+static struct rv_limit dl_limit(const char *stat, bool is_max, double b, double v, enum verdict vd)
+{
+	struct rv_limit l = { .metric = (char *)"per-op", .statistic = (char *)stat,
+			      .has_max = is_max, .has_min = !is_max, .verdict = vd };
+	(is_max ? &l.max : &l.min)->value = b;
+	l.measured = (struct rv_value){ !isnan(v), isnan(v) ? 0 : v };
+	return l;
+}
+
+/* Which limit decides a requirement's verdict: the failing one missed by
+ * the most (not the first, nor a passing one beside it), an error before
+ * any failure, the nearest to its bound of a pass. */
+START_TEST(deciding_limit)
+{
+	struct rv_req r = { 0 };
+	struct rv_limit l[3];
+	r.limits = l;
+	ck_assert_uint_eq(rv_req_deciding_limit(&r), SIZE_MAX);
+	/* the cell: mean 2.564 us <= 50 us passed, max 845 us > 300 us failed */
+	l[0] = dl_limit("mean", true, 50e3, 2564, VERDICT_PASS);
+	l[1] = dl_limit("max", true, 300e3, 845e3, VERDICT_FAIL);
+	r.nlimits = 2;
+	ck_assert_uint_eq(rv_req_deciding_limit(&r), 1);
+	/* two failures: p99 400 us > 100 us (3 x past) before max (1.8 x) */
+	l[2] = dl_limit("p99", true, 100e3, 400e3, VERDICT_FAIL);
+	r.nlimits = 3;
+	ck_assert_uint_eq(rv_req_deciding_limit(&r), 2);
+	/* a min missed by half is past it by less than the max's 1.8 */
+	l[2] = dl_limit("min", false, 2e3, 1e3, VERDICT_FAIL);
+	ck_assert_uint_eq(rv_req_deciding_limit(&r), 1);
+	/* equal misses: the first */
+	l[2] = dl_limit("p99", true, 300e3, 845e3, VERDICT_FAIL);
+	ck_assert_uint_eq(rv_req_deciding_limit(&r), 1);
+	/* an error: every limit is one, and the unevaluated one decides */
+	l[0] = dl_limit("mean", true, 50e3, 2564, VERDICT_ERROR);
+	l[1] = dl_limit("max", true, 300e3, 845e3, VERDICT_ERROR);
+	l[2] = dl_limit("p99.9", true, 100e3, NAN, VERDICT_ERROR);
+	ck_assert_uint_eq(rv_req_deciding_limit(&r), 2);
+	/* a pass: the limit with the least margin (max 255 us of 300 us) */
+	l[0] = dl_limit("mean", true, 50e3, 2564, VERDICT_PASS);
+	l[1] = dl_limit("max", true, 300e3, 255e3, VERDICT_PASS);
+	l[2] = dl_limit("min", false, 1e3, 2e3, VERDICT_PASS);
+	ck_assert_uint_eq(rv_req_deciding_limit(&r), 1);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
 	TCase *tc = tu_tcase(s, "core", 60);
 	tcase_add_test(tc, totals_and_exit_status);
+	tcase_add_test(tc, deciding_limit);
 	tcase_add_test(tc, junit_validates_against_the_schema);
 	tcase_add_test(tc, junit_totals_match_cases);
 	tcase_add_test(tc, junit_testcases);

@@ -2,11 +2,13 @@
 /* test_verdict.c - verdict_judge() on synthetic results: which limits pass,
  * which fail, the failure text, and when a limit cannot be judged; the
  * runner's classify stage on synthetic ends of a worker (wait statuses,
- * worker states and reasons, load outcomes); and its prepare stage. No
- * worker runs (but one whose binary is missing) and nothing is timed. */
+ * worker states and reasons, load outcomes); and its prepare stage. The
+ * order of verdicts, and how far a value lies past a limit. No worker runs
+ * (but one whose binary is missing) and nothing is timed. */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -310,6 +312,47 @@ START_TEST(verdict_names)
 	ck_assert_str_eq(verdict_name(VERDICT_FAIL), "fail");
 	ck_assert_str_eq(verdict_name(VERDICT_ERROR), "error");
 	ck_assert_str_eq(verdict_name(VERDICT_SKIPPED), "skipped");
+}
+END_TEST
+
+/* The order of verdicts is that of their exit statuses: an error outranks
+ * a failure, which outranks a pass; a skip judges nothing. */
+START_TEST(verdict_order_is_the_exit_status_order)
+{
+	ck_assert_int_lt(verdict_rank(VERDICT_PASS), verdict_rank(VERDICT_FAIL));
+	ck_assert_int_lt(verdict_rank(VERDICT_FAIL), verdict_rank(VERDICT_ERROR));
+	ck_assert_int_lt(verdict_rank(VERDICT_SKIPPED), verdict_rank(VERDICT_PASS));
+	ck_assert_int_eq(verdict_rank(VERDICT_ERROR), EXIT_NOT_MEASURED);
+}
+END_TEST
+
+/* How far a value lies past its limit, relative to the bound: positive
+ * exactly when the limit fails, and larger the further it misses. */
+START_TEST(limit_excess_ranks_the_miss)
+{
+	/* 845 us against max 300 us misses by 1.82 x the bound; 2.5 us within
+	 * max 50 us has a margin of 95 % */
+	ck_assert(fabs(limit_excess(845e3, false, 0, true, 300e3) - 545.0 / 300) < 1e-12);
+	ck_assert(fabs(limit_excess(2.5e3, false, 0, true, 50e3) + 0.95) < 1e-12);
+	ck_assert(limit_excess(300, false, 0, true, 300) == 0);
+	/* a min: below it is past it */
+	ck_assert(fabs(limit_excess(50, true, 100, false, 0) - 0.5) < 1e-12);
+	ck_assert(fabs(limit_excess(150, true, 100, false, 0) + 0.5) < 1e-12);
+	/* both bounds: the one missed, else the nearer one's margin */
+	ck_assert(fabs(limit_excess(250, true, 100, true, 200) - 0.25) < 1e-12);
+	ck_assert(fabs(limit_excess(180, true, 100, true, 200) + 0.1) < 1e-12);
+	/* a bound of 0 (a count that must never happen) */
+	ck_assert(isinf(limit_excess(1, false, 0, true, 0)) && limit_excess(1, false, 0, true, 0) > 0);
+	ck_assert(limit_excess(0, false, 0, true, 0) == 0);
+	/* positive exactly when limit_holds fails */
+	static const double vals[] = { -5, 0, 1, 99.9, 100, 100.1, 199, 200, 200.5, 1e9 };
+	for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
+		for (int b = 1; b < 4; b++) {
+			bool mn = b & 1, mx = b & 2;
+			ck_assert_msg((limit_excess(vals[i], mn, 100, mx, 200) > 0) ==
+				      !limit_holds(vals[i], mn, 100, mx, 200), "v %g bounds %d",
+				      vals[i], b);
+		}
 }
 END_TEST
 
@@ -843,6 +886,8 @@ int main(void)
 	tcase_add_test(tc, count_limits_judged);
 	tcase_add_test(tc, count_limit_mismatch_is_error);
 	tcase_add_test(tc, verdict_names);
+	tcase_add_test(tc, verdict_order_is_the_exit_status_order);
+	tcase_add_test(tc, limit_excess_ranks_the_miss);
 	tcase_add_test(tc, quick_and_overrides_change_counts);
 	TCase *cl = tu_tcase(s, "classify", 10);
 	tcase_add_test(cl, classify_clean_exit_is_judged);

@@ -76,11 +76,19 @@ expect_grep 'exit status 1: a figure is worse' "$TMP/out"
 # (whether SEM-RT, unchanged, differs between two runs is the load's: that
 # an unchanged figure is not worse is checked on a run against itself and
 # in the scaled candidate below)
-# A failure per figure that is worse or (not allowed) inconclusive: how
-# many of each depends on the load the runs met, their sum on nothing else.
-worse=$(grep -Eo '[0-9]+ worse' "$TMP/c-heavy/compare.txt" | cut -d' ' -f1)
-unsure=$(grep -Eo '[0-9]+ inconclusive' "$TMP/c-heavy/compare.txt" | cut -d' ' -f1)
-validate_junit "$TMP/c-heavy/junit.xml" --failures "$((worse + unsure))" --errors 0
+# A failure per figure that is worse or (not allowed) inconclusive, and per
+# verdict that got worse: how many of each depends on the load the runs met,
+# their sum on nothing else. Read from the closing line, which says "N
+# worse" of the figures and of the verdicts.
+heavy_count() { sed -nE "s/$1/\1/p" "$TMP/c-heavy/compare.txt"; }
+worse=$(heavy_count '^[0-9]+ figures?: ([0-9]+) worse, .*')
+unsure=$(heavy_count '^[0-9]+ figures?: [0-9]+ worse, ([0-9]+) inconclusive, .*')
+vworse=$(heavy_count '.*, and [0-9]+ verdicts?: ([0-9]+) worse, .*')
+if [[ "$worse:$unsure:$vworse" =~ ^[0-9]+:[0-9]+:[0-9]+$ ]]; then
+  validate_junit "$TMP/c-heavy/junit.xml" --failures "$((worse + unsure + vworse))" --errors 0
+else
+  fail "compare.txt's closing line gives the counts (figures worse '$worse', inconclusive '$unsure', verdicts worse '$vworse')"
+fi
 expect_grep 'type="Regression" message="inversion mean' "$TMP/c-heavy/junit.xml"
 expect_grep '<svg' "$TMP/c-heavy/compare.html"
 expect_grep 'REGRESSION' "$TMP/c-heavy/compare.html"

@@ -11,12 +11,7 @@
 # Chromium or poppler-utils missing is a failure that names the package.
 . "$(dirname "$0")/lib.sh"
 
-for tool in chromium:chromium pdftotext:poppler-utils pdftoppm:poppler-utils; do
-  if ! command -v "${tool%%:*}" >/dev/null; then
-    fail "${tool%%:*} is not installed (Debian package ${tool#*:}; ci/deps installs it)"
-  fi
-done
-if [ "$FAILS" -ne 0 ]; then finish; fi
+render_tools || finish
 
 cat >"$TMP/req.xml" <<'EOF'
 <?xml version="1.0" encoding="UTF-8"?>
@@ -50,12 +45,6 @@ expect_status 1 "$RTC" run "$TMP/req.xml" -o "$TMP/res"
 HTML="$TMP/res/report.html"
 [ -s "$HTML" ] || { fail "report.html not written"; finish; }
 
-# Chromium with nothing of its own: a fresh profile, no network services.
-chrome() {
-  timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$(mktemp -d "$TMP/profile.XXXXXX")" "$@" >"$TMP/chrome.log" 2>&1
-}
 chrome --no-pdf-header-footer --print-to-pdf="$TMP/report.pdf" "file://$HTML"
 if [ -s "$TMP/report.pdf" ]; then ok "chromium writes a PDF"; else
   fail "chromium wrote no PDF:"; sed 's/^/    /' "$TMP/chrome.log" | tail -20

@@ -225,6 +225,28 @@ worker_measuring() {
   [ -n "$(pgrep -P "$w")" ] || [ "$(threads_of "$w")" -ge 2 ]
 }
 
+# render_tools : each of chromium, pdftotext and pdftoppm that is missing is
+# a failure naming its Debian package; false when one is. The pages are
+# checked as people see them, rendered (tests/cli/html_render.sh,
+# tests/cli/across_render.sh).
+render_tools() {
+  local tool missing=0
+  for tool in chromium:chromium pdftotext:poppler-utils pdftoppm:poppler-utils; do
+    if ! command -v "${tool%%:*}" >/dev/null; then
+      fail "${tool%%:*} is not installed (Debian package ${tool#*:}; ci/deps installs it)"
+      missing=1
+    fi
+  done
+  [ "$missing" = 0 ]
+}
+# chrome ARGS... : headless Chromium with nothing of its own (a fresh
+# profile, no network services); its output to $TMP/chrome.log.
+chrome() {
+  timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$(mktemp -d "$TMP/profile.XXXXXX")" "$@" >"$TMP/chrome.log" 2>&1
+}
+
 # xpath_count EXPR FILE : number of nodes (xmllint --xpath count())
 xpath_count() {
   xmllint --xpath "count($1)" "$2" 2>/dev/null
