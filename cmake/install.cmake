@@ -32,6 +32,18 @@ if(RTC_PACKAGE_MAINTAINER STREQUAL "rtconform maintainers <rtconform@localhost>"
   set(RTC_PACKAGE_MAINTAINER "rtconform maintainers <rtconform@example.org>" CACHE STRING
       "Maintainer field of the Debian package" FORCE)
 endif()
+# Debian asks for "Name <address>", and lintian refuses (bogus-mail-host) an
+# address whose host is not a domain a mail can reach: localhost, a name
+# without a dot. Refused here, at configure time, rather than found in a
+# package already made: a name, then a user part and a host of two or more
+# labels that is not localhost or localdomain.
+set(rtc_label "[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?") # one label of a domain
+if(NOT RTC_PACKAGE_MAINTAINER MATCHES "^[^<>@]*[^<>@ ] <[A-Za-z0-9._%+-]+@(${rtc_label}\\.)+${rtc_label}>$"
+   OR RTC_PACKAGE_MAINTAINER MATCHES "[@.](localhost|localdomain)[.>]")
+  message(FATAL_ERROR "RTC_PACKAGE_MAINTAINER \"${RTC_PACKAGE_MAINTAINER}\" is not "
+    "\"Name <user@mail.domain>\" with a domain mail can reach (lintian: bogus-mail-host): "
+    "configure with -DRTC_PACKAGE_MAINTAINER=\"Your Name <you@your.domain>\"")
+endif()
 # The changelog Debian policy asks of a package, gzip'd without a time stamp
 # (its date honours SOURCE_DATE_EPOCH), installed with the documentation.
 string(TIMESTAMP RTC_PACKAGE_DATE "%a, %d %b %Y %H:%M:%S +0000" UTC)

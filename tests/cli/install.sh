@@ -63,6 +63,31 @@ else
   fail "cpack -G DEB makes a package of this build:"; diag <"$TMP/cpack.log"
 fi
 
+# The Maintainer field (RTC_PACKAGE_MAINTAINER) is "Name <address>" with a
+# mail domain, or the configure fails and says why: lintian's
+# bogus-mail-host refused packages made with localhost or a one-label host.
+# configure_maintainer NAME VALUE: configure a build without tests with it.
+configure_maintainer() {
+  cmake -S "$SRC" -B "$TMP/cfg-$1" -DRTC_TESTS=OFF "-DRTC_PACKAGE_MAINTAINER=$2" >"$TMP/cfg-$1.log" 2>&1
+}
+for m in "Lab <lab@localhost>" "Lab <lab@box>" "Lab <lab@box.localdomain>" "lab@example.org"; do
+  if configure_maintainer bad "$m"; then
+    fail "configuring with RTC_PACKAGE_MAINTAINER='$m' fails"
+  else
+    tr -s ' \n' '  ' <"$TMP/cfg-bad.log" | grep -qF "RTC_PACKAGE_MAINTAINER \"$m\" is not \"Name <user@mail.domain>\"" \
+      && ok "configuring with RTC_PACKAGE_MAINTAINER='$m' fails, saying why" \
+      || { fail "configuring with RTC_PACKAGE_MAINTAINER='$m' fails, saying why:"; tail -8 "$TMP/cfg-bad.log" | diag; }
+  fi
+  rm -rf "$TMP/cfg-bad"
+done
+if configure_maintainer good "Jane Doe <jane.doe@lab.example.com>" &&
+   grep -qF 'set(CPACK_DEBIAN_PACKAGE_MAINTAINER "Jane Doe <jane.doe@lab.example.com>")' "$TMP/cfg-good/CPackConfig.cmake"; then
+  ok "a maintainer 'Jane Doe <jane.doe@lab.example.com>' is the package's"
+else
+  fail "a maintainer 'Jane Doe <jane.doe@lab.example.com>' is the package's:"; tail -8 "$TMP/cfg-good.log" | diag
+fi
+rm -rf "$TMP/cfg-good"
+
 # A moved prefix keeps working: everything is found relative to bin/.
 mv "$TMP/prefix" "$TMP/moved"
 I="$TMP/moved/bin/rtconform"
