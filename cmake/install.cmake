@@ -16,16 +16,33 @@ file(GLOB RTC_DOC_PAGES ${PROJECT_SOURCE_DIR}/docs/*.md)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${RTC_DOC_PAGES}
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
-# ---- the Debian package: cpack -G DEB in a build configured with
-# -DCMAKE_INSTALL_PREFIX=/usr (the package installs to the prefix configured).
-# The default is neutral (example.org is reserved for examples, RFC 2606) and
-# a well-formed address, so lintian accepts it; a real package sets its own.
+# ---- the Debian package: cpack -G DEB. A Debian package installs under
+# /usr (policy; lintian refuses /usr/local), so the package's prefix is /usr
+# whatever the build's: `cmake --install` keeps CMAKE_INSTALL_PREFIX (by
+# default /usr/local, right for a build installed by hand), and cpack
+# installs the same relative directories under RTC_PACKAGE_PREFIX.
+
+# The Maintainer field. The default is neutral (example.org is reserved for
+# examples, RFC 2606) and a well-formed address, so lintian accepts it; a
+# real package sets its own.
 set(RTC_PACKAGE_MAINTAINER "rtconform maintainers <rtconform@example.org>" CACHE STRING
     "Maintainer field of the Debian package")
 if(RTC_PACKAGE_MAINTAINER STREQUAL "rtconform maintainers <rtconform@localhost>")
   # the old default, kept in an existing build's cache: lintian refused it
   set(RTC_PACKAGE_MAINTAINER "rtconform maintainers <rtconform@example.org>" CACHE STRING
       "Maintainer field of the Debian package" FORCE)
+endif()
+# Debian asks for "Name <address>", and lintian refuses (bogus-mail-host) an
+# address whose host is not a domain a mail can reach: localhost, a name
+# without a dot. Refused here, at configure time, rather than found in a
+# package already made: a name, then a user part and a host of two or more
+# labels that is not localhost or localdomain.
+set(rtc_label "[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?") # one label of a domain
+if(NOT RTC_PACKAGE_MAINTAINER MATCHES "^[^<>@]*[^<>@ ] <[A-Za-z0-9._%+-]+@(${rtc_label}\\.)+${rtc_label}>$"
+   OR RTC_PACKAGE_MAINTAINER MATCHES "[@.](localhost|localdomain)[.>]")
+  message(FATAL_ERROR "RTC_PACKAGE_MAINTAINER \"${RTC_PACKAGE_MAINTAINER}\" is not "
+    "\"Name <user@mail.domain>\" with a domain mail can reach (lintian: bogus-mail-host): "
+    "configure with -DRTC_PACKAGE_MAINTAINER=\"Your Name <you@your.domain>\"")
 endif()
 # The changelog Debian policy asks of a package, gzip'd without a time stamp
 # (its date honours SOURCE_DATE_EPOCH), installed with the documentation.
@@ -45,7 +62,8 @@ install(FILES ${PROJECT_SOURCE_DIR}/cmake/deb/copyright DESTINATION ${CMAKE_INST
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME rtconform)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
+set(RTC_PACKAGE_PREFIX /usr)
+set(CPACK_PACKAGING_INSTALL_PREFIX ${RTC_PACKAGE_PREFIX})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "real-time latency conformance tests for Linux")
 set(CPACK_PACKAGE_DESCRIPTION
   "rtconform measures latency and behaviour requirements declared in XML\n"
@@ -67,8 +85,20 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # stress-ng: the <load> of a requirement; libcap2-bin: setcap, to let users
 # without root measure (docs/install.md).
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "stress-ng, libcap2-bin")
-set(RTC_INSTALLED_WORKER ${CMAKE_INSTALL_FULL_LIBEXECDIR}/rtconform/rtconform-worker)
-set(RTC_INSTALLED_DOC ${CMAKE_INSTALL_FULL_DOCDIR})
+# bash-completion loads the completion the package ships
+# (cmake/docs-install.cmake); without it bash never reads that file.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "bash-completion")
+# The postinst names the worker and the documentation where the package
+# puts them. rtc_package_path(VAR PATH): PATH (an install destination) as
+# the package installs it; an absolute destination stays as it is.
+function(rtc_package_path var path)
+  if(NOT IS_ABSOLUTE "${path}")
+    set(path ${RTC_PACKAGE_PREFIX}/${path})
+  endif()
+  set(${var} ${path} PARENT_SCOPE)
+endfunction()
+rtc_package_path(RTC_INSTALLED_WORKER ${RTC_INSTALL_HELPERDIR}/rtconform-worker)
+rtc_package_path(RTC_INSTALLED_DOC ${CMAKE_INSTALL_DOCDIR})
 configure_file(${PROJECT_SOURCE_DIR}/cmake/deb/postinst.in ${PROJECT_BINARY_DIR}/deb/postinst
                @ONLY FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
                GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)

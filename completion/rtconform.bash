@@ -5,8 +5,9 @@
 # completion stays true as the program changes: the subcommands from
 # `rtconform --help`, a command's options from `rtconform CMD --help` (its
 # synopsis and option lines), what an option takes from the word after it
-# there (FILE, DIR, a|b|c), the probes and their parameters from
-# `rtconform list`, and the shipped profiles from `rtconform list --profiles`.
+# there (FILE, DIR, a|b|c), the probes, their parameters and the values
+# each parameter takes from `rtconform list`, and the shipped profiles from
+# `rtconform list --profiles`.
 
 # _rtconform_run ARGS... : the rtconform being completed, its errors hidden.
 _rtconform_run() {
@@ -50,6 +51,18 @@ _rtconform_params() {
   _rtconform_run list | awk -v p="$1" '/^[^ ]/ { on = ($1 == p); next } on && $1 == "param" { print $2 "=" }'
 }
 
+# _rtconform_param_values PROBE NAME : the values PROBE declares for its
+# parameter NAME, one a line: the choices of "param NAME a|b|c (default a)";
+# nothing for a free value ("<count>", "<cpu list>").
+_rtconform_param_values() {
+  _rtconform_run list | awk -v p="$1" -v n="$2" '
+    /^[^ ]/ { on = ($1 == p); next }
+    on && $1 == "param" && $2 == n {
+      v = $0; sub(/^ +param +[^ ]+ +/, "", v); sub(/ \(default .*/, "", v)
+      if (v !~ /^</) { gsub(/\|/, "\n", v); print v }
+    }'
+}
+
 _rtconform_profiles() {
   _rtconform_run list --profiles | awk '$2 ~ /^[0-9]+$/ && $3 ~ /^requirement/ { print $1 }'
 }
@@ -76,8 +89,13 @@ _rtconform_value() {
   case "$meta" in
     DIR) mapfile -t COMPREPLY < <(compgen -d -- "$3") ;;
     FILE | FILE.* | *.json | *.xml) mapfile -t COMPREPLY < <(compgen -f -- "$3") ;;
-    K=V) mapfile -t COMPREPLY < <(compgen -W "$(_rtconform_params "$(_rtconform_probe_named)")" -- "$3")
-      compopt -o nospace 2>/dev/null ;;
+    K=V)
+      if [[ $3 == *=* ]]; then # NAME=VALUE in one word: the value, after NAME=
+        mapfile -t COMPREPLY < <(compgen -P "${3%%=*}=" -W "$(_rtconform_param_values "$(_rtconform_probe_named)" "${3%%=*}")" -- "${3#*=}")
+      else
+        mapfile -t COMPREPLY < <(compgen -W "$(_rtconform_params "$(_rtconform_probe_named)")" -- "$3")
+        compopt -o nospace 2>/dev/null
+      fi ;;
     *"|"*) mapfile -t COMPREPLY < <(compgen -W "$(tr '|' '\n' <<<"$meta" | grep -E '^[a-z]+$')" -- "$3") ;;
     *) COMPREPLY=() ;;
   esac
@@ -91,6 +109,20 @@ _rtconform() {
     return
   fi
   local cmd="${COMP_WORDS[1]}"
+  # The value of a K=V option's NAME=: bash splits the word at '=' (it is in
+  # COMP_WORDBREAKS), so `--param mechanism=` arrives as "--param",
+  # "mechanism", "=" and `--param mechanism=po` with "po" after them; the
+  # reply replaces only what follows the '='.
+  local opt="" name="" val=""
+  if [[ $cur == = ]] && ((COMP_CWORD >= 3)); then
+    opt="${COMP_WORDS[COMP_CWORD - 2]}" name="$prev"
+  elif [[ $prev == = ]] && ((COMP_CWORD >= 4)); then
+    opt="${COMP_WORDS[COMP_CWORD - 3]}" name="${COMP_WORDS[COMP_CWORD - 2]}" val="$cur"
+  fi
+  if [[ $opt == -* && $(_rtconform_metavar "$cmd" "$opt") == K=V ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "$(_rtconform_param_values "$(_rtconform_probe_named)" "$name")" -- "$val")
+    return
+  fi
   if [[ $prev == -* && -n $(_rtconform_metavar "$cmd" "$prev") ]]; then
     _rtconform_value "$cmd" "$prev" "$cur"
     return
@@ -104,7 +136,8 @@ _rtconform() {
       mapfile -t COMPREPLY < <(compgen -W "$(_rtconform_profiles)" -- "$cur"; compgen -f -X '!*.xml' -- "$cur"; compgen -d -- "$cur") ;;
     probe)
       [[ -z $(_rtconform_probe_named) ]] && mapfile -t COMPREPLY < <(compgen -W "$(_rtconform_probes)" -- "$cur") ;;
-    report | merge)
+    # a run's results.json (or the directory holding it)
+    report | merge | compare)
       mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"; compgen -d -- "$cur") ;;
   esac
 }

@@ -5,6 +5,9 @@
 # (ansible_connection=local) under different labels; the package is built
 # from this build tree (cpack) and unpacked into a directory per host
 # (rtconform_install: extract), so the machine is left as it was found.
+# What the controller keeps goes under ./rtconform-ansible of the directory
+# the playbook runs in, never into ci/ansible; a host without a named
+# working directory runs in a temporary one the role removes.
 . "$(dirname "$0")/lib.sh"
 for t in ansible-playbook:ansible-core cpack:cmake dpkg-deb:dpkg python3:python3; do
   command -v "${t%%:*}" >/dev/null || { fail "${t%%:*} is missing (Debian package ${t#*:}; ci/deps installs it)"; finish; }
@@ -19,7 +22,7 @@ DEB="$(ls "$TMP"/pkg/rtconform_*.deb 2>/dev/null | head -1)"
 cat >"$TMP/inventory.ini" <<INI
 [rtconform]
 board-1 ansible_connection=local rtconform_label=lab-rack1-a rtconform_workdir=$TMP/h1
-board-2 ansible_connection=local rtconform_label=lab-rack1-b rtconform_workdir=$TMP/h2
+board-2 ansible_connection=local rtconform_label=lab-rack1-b rtconform_tmpdir=$TMP/hosttmp
 ../escaped ansible_connection=local rtconform_label=lab-escaped-1 rtconform_workdir=$TMP/h3
 ..+escaped ansible_connection=local rtconform_label=lab-escaped-2 rtconform_workdir=$TMP/h4
 
@@ -33,27 +36,42 @@ mkdir -p "$TMP/home"
 export HOME="$TMP/home" ANSIBLE_LOCAL_TEMP="$TMP/ansible-local" ANSIBLE_REMOTE_TEMP="$TMP/ansible-remote"
 printf '[defaults]\n' >"$TMP/ansible.cfg" # none of the user's settings
 export ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_CONFIG="$TMP/ansible.cfg"
+# The controller's outputs by default: run from a directory of its own
+# ($TMP/ctl), with no fetch or fleet directory given.
+CTL="$TMP/ctl"
+FETCHED="$CTL/rtconform-ansible/fetched"
+mkdir -p "$CTL" "$TMP/hosttmp"
+# what ci/ansible holds before the run (no file of a run may join it)
+tree_of() { (cd "$SRC/ci/ansible" && find . | sort); }
+tree_of >"$TMP/ansible-tree.before"
 # a results.json an earlier run left in the fetch directory, of a host this
 # run does not measure: never merged
-mkdir -p "$TMP/fetched"
-"$RTC" run "$FIX/cli/pass.xml" -q --host-label stale-board -o "$TMP/fetched/board-9" >/dev/null 2>&1
-[ -f "$TMP/fetched/board-9/results.json" ] && ok "a stale results.json is planted in the fetch directory" || fail "no stale results.json planted"
-if ansible-playbook -i "$TMP/inventory.ini" "$SRC/ci/ansible/site.yml" \
+mkdir -p "$FETCHED"
+"$RTC" run "$FIX/cli/pass.xml" -q --host-label stale-board -o "$FETCHED/board-9" >/dev/null 2>&1
+[ -f "$FETCHED/board-9/results.json" ] && ok "a stale results.json is planted in the fetch directory" || fail "no stale results.json planted"
+if (cd "$CTL" && ansible-playbook -i "$TMP/inventory.ini" "$SRC/ci/ansible/site.yml" \
     -e rtconform_install=extract -e "rtconform_deb=$DEB" -e "rtconform_profile=$TMP/profile.xml" \
-    -e rtconform_quick=true -e "rtconform_fetch_dir=$TMP/fetched" -e "rtconform_fleet_dir=$TMP/fleet" \
-    -e "rtconform_merge_bin=$RTC" >"$TMP/play.log" 2>&1; then
+    -e rtconform_quick=true -e "rtconform_merge_bin=$RTC") >"$TMP/play.log" 2>&1; then
   ok "ansible-playbook runs site.yml to the end"
 else
   fail "ansible-playbook runs site.yml to the end:"; tail -40 "$TMP/play.log"; finish
 fi
+tree_of | diff "$TMP/ansible-tree.before" - >"$TMP/ansible-tree.diff" \
+  && ok "the run left nothing in ci/ansible" || { fail "the run left files in ci/ansible:"; diag <"$TMP/ansible-tree.diff"; }
+[ -s "$CTL/rtconform-ansible/fleet/fleet.html" ] && ok "the fleet report is in ./rtconform-ansible/fleet of the playbook's directory" \
+  || fail "the fleet report is in ./rtconform-ansible/fleet of the playbook's directory ($CTL)"
 
-# each host ran the unpacked package, not the build tree's rtconform
-for h in 1 2; do
-  bin="$(ls "$TMP"/h$h/prefix/usr/{,local/}bin/rtconform 2>/dev/null | head -1)"
-  [ -x "$bin" ] && ok "the package is unpacked for host $h" || fail "the package was not unpacked for host $h"
-  expect_grep "\"command\": \"$bin run " "$TMP/fetched/board-$h/results.json"
-done
-F="$TMP/fleet"
+# each host ran the unpacked package, not the build tree's rtconform:
+# board-1 in the working directory it names, which is kept; board-2 in a
+# temporary directory under its rtconform_tmpdir, which the role removed
+bin="$TMP/h1/prefix/usr/bin/rtconform"
+[ -x "$bin" ] && ok "the package is unpacked for host 1 and kept in its rtconform_workdir" \
+  || fail "the package is unpacked for host 1 and kept in its rtconform_workdir ($bin)"
+expect_grep "\"command\": \"$bin run " "$FETCHED/board-1/results.json"
+expect_grep "\"command\": \"$TMP/hosttmp/rtconform\.[^/]+/prefix/usr/bin/rtconform run " "$FETCHED/board-2/results.json"
+[ -z "$(ls -A "$TMP/hosttmp")" ] && ok "the role removed host 2's temporary directory" \
+  || { fail "the role removed host 2's temporary directory; left:"; ls -lA "$TMP/hosttmp" | diag; }
+F="$CTL/rtconform-ansible/fleet"
 expect_grep '<th><a href="\./\.\./fetched/board-1/report\.html">lab-rack1-a</a></th>' "$F/fleet.html"
 expect_grep '<th><a href="\./\.\./fetched/board-2/report\.html">lab-rack1-b</a></th>' "$F/fleet.html"
 validate_junit "$F/junit.xml" --tests 8
@@ -73,13 +91,13 @@ expect_no_grep 'stale-board' "$F/junit.xml"
 # Host names become file names by one rule: '../escaped' and '..+escaped'
 # land inside the fetch directory, each in a directory of its own (the
 # cleaned name and a hash of the original), never outside it
-[ ! -e "$TMP/escaped" ] && ok "host ../escaped wrote nothing outside the fetch directory" \
-  || { fail "host ../escaped wrote outside the fetch directory:"; ls -lR "$TMP/escaped" | diag; }
-esc="$(grep -l '"host.label": "lab-escaped-1"' "$TMP"/fetched/*/results.json 2>/dev/null)"
-[[ "$esc" =~ ^$TMP/fetched/_\._escaped-[0-9a-f]{12}/results\.json$ ]] && ok "host ../escaped's results are in fetched/_._escaped-HASH" \
+[ ! -e "$CTL/rtconform-ansible/escaped" ] && ok "host ../escaped wrote nothing outside the fetch directory" \
+  || { fail "host ../escaped wrote outside the fetch directory:"; ls -lR "$CTL/rtconform-ansible/escaped" | diag; }
+esc="$(grep -l '"host.label": "lab-escaped-1"' "$FETCHED"/*/results.json 2>/dev/null)"
+[[ "$esc" =~ ^$FETCHED/_\._escaped-[0-9a-f]{12}/results\.json$ ]] && ok "host ../escaped's results are in fetched/_._escaped-HASH" \
   || fail "host ../escaped's results are in fetched/_._escaped-HASH (found: '$esc')"
-esc2="$(grep -l '"host.label": "lab-escaped-2"' "$TMP"/fetched/*/results.json 2>/dev/null)"
-[[ "$esc2" =~ ^$TMP/fetched/_\._escaped-[0-9a-f]{12}/results\.json$ ]] && [ "$esc" != "$esc2" ] \
+esc2="$(grep -l '"host.label": "lab-escaped-2"' "$FETCHED"/*/results.json 2>/dev/null)"
+[[ "$esc2" =~ ^$FETCHED/_\._escaped-[0-9a-f]{12}/results\.json$ ]] && [ "$esc" != "$esc2" ] \
   && ok "hosts ../escaped and ..+escaped clean up alike but keep a directory each" \
   || fail "hosts ../escaped and ..+escaped keep a directory each (found '$esc' and '$esc2')"
 
@@ -102,11 +120,14 @@ req_file "$TMP/long.xml" long "" "$(requirement LONG "$(probe sem-pingpong)" '<s
   '<run iterations="100000000" runs="1" warmup="0" timeout="300s"/>')"
 # stop_case NAME HOW : run the long profile on one host and, once it
 # measures, HOW is "term" (SIGTERM to rtconform-run.sh) or "parent"
-# (SIGKILL to the module that started it); nothing of the run may be left.
+# (SIGKILL to the module that started it); nothing of the run may be left,
+# neither a process nor the temporary directory it ran in (under
+# $TMP/tmp-NAME: its name is the role's, the script found by a pattern).
 stop_case() {
-  local name="$1" how="$2" play wrapper="$TMP/$1/rtconform-run.sh" w="" r
-  printf '[rtconform]\n%s ansible_connection=local rtconform_workdir=%s\n[all:vars]\nansible_python_interpreter=%s\n' \
-    "$name" "$TMP/$name" "$(command -v python3)" >"$TMP/$name.ini"
+  local name="$1" how="$2" play wrapper="$TMP/tmp-$1/rtconform\.[^/ ]+/rtconform-run\.sh" w="" r
+  mkdir -p "$TMP/tmp-$name"
+  printf '[rtconform]\n%s ansible_connection=local rtconform_tmpdir=%s\n[all:vars]\nansible_python_interpreter=%s\n' \
+    "$name" "$TMP/tmp-$name" "$(command -v python3)" >"$TMP/$name.ini"
   PATH="$(dirname "$RTC"):$PATH" ansible-playbook -i "$TMP/$name.ini" "$SRC/ci/ansible/site.yml" \
     -e rtconform_install=none -e "rtconform_profile=$TMP/long.xml" -e "rtconform_fetch_dir=$TMP/f-$name" \
     -e "rtconform_fleet_dir=$TMP/fl-$name" -e "rtconform_merge_bin=$RTC" >"$TMP/$name.log" 2>&1 &
@@ -121,6 +142,8 @@ stop_case() {
   fi
   wait "$play"
   expect_no_leftovers "$name: the playbook's run" || { fail "$name: the run outlived its task"; marked_procs | xargs -r kill -TERM; }
+  [ -z "$(ls -A "$TMP/tmp-$name")" ] && ok "$name: the role removed the stopped run's temporary directory" \
+    || { fail "$name: the role removed the stopped run's temporary directory; left:"; ls -lA "$TMP/tmp-$name" | diag; }
 }
 stop_case stop-term term
 expect_grep 'rtconform-run: stopped by SIGTERM' "$TMP/stop-term.log"

@@ -73,6 +73,28 @@ expect_offer $probes -- "$RTC" probe ""
 expect_offer sem-pingpong -- "$RTC" probe --iterations 100 sem-p
 expect_no_offer sem-pingpong -- "$RTC" probe sem-pingpong ""
 expect_offer mechanism= peer= placement= -- "$RTC" probe sem-pingpong --param ""
+# A parameter's values, as `rtconform list` declares them for the probe
+# named ("param mechanism posix-sem|...|eventfd (default posix-sem): ...").
+# bash splits `--param mechanism=` at '=' (COMP_WORDBREAKS): the words are
+# "--param" "mechanism" "=" (and "po" when typed on), and the reply replaces
+# only what follows '=': the values alone. Written as one word (a
+# COMP_WORDBREAKS without '='), the reply is the whole NAME=VALUE.
+mech=$("$RTC" list | awk '/^[^ ]/ { on = ($1 == "sem-pingpong") } on && $1 == "param" && $2 == "mechanism" { print $3 }' | tr '|' ' ')
+[ "$(echo "$mech" | wc -w)" -ge 3 ] && ok "rtconform list declares sem-pingpong's mechanisms ($mech)" \
+  || fail "rtconform list declares sem-pingpong's mechanisms (found '$mech')"
+# shellcheck disable=SC2086
+expect_offer $mech -- "$RTC" probe sem-pingpong --param mechanism =
+expect_offer posix-sem posix-named-sem -- "$RTC" probe sem-pingpong --param mechanism = po
+expect_no_offer pipe -- "$RTC" probe sem-pingpong --param mechanism = po
+expect_offer process thread -- "$RTC" probe --runs 2 sem-pingpong --param peer =
+expect_offer mechanism=posix-sem mechanism=pipe -- "$RTC" probe sem-pingpong --param mechanism=
+expect_offer mechanism=posix-sem -- "$RTC" probe sem-pingpong --param mechanism=po
+expect_no_offer mechanism=pipe -- "$RTC" probe sem-pingpong --param mechanism=po
+# only the named probe's values, and none for a free value (a count)
+expect_no_offer posix-sem -- "$RTC" probe thread-create --param mechanism =
+offers "$RTC" probe overhead --param batch =
+[ ! -s "$TMP/offers" ] || [ -z "$(tr -d '\n' <"$TMP/offers")" ] && ok "completing overhead's --param batch= (a <count>) offers nothing" \
+  || fail "completing overhead's --param batch= (a <count>) offers nothing; offered: $(tr '\n' ' ' <"$TMP/offers")"
 
 # Requirement files for run, validate and list; report takes a run's output.
 expect_offer req.xml sub -- "$RTC" run ""
@@ -83,6 +105,10 @@ expect_no_offer req.xml -- "$RTC" report ""
 expect_offer res.json sub -- "$RTC" merge ""
 expect_no_offer req.xml -- "$RTC" merge ""
 expect_offer sub -- "$RTC" merge res.json -o ""
+# compare takes a baseline's and a candidate's results.json
+expect_offer res.json sub -- "$RTC" compare ""
+expect_offer res.json sub -- "$RTC" compare res.json ""
+expect_no_offer req.xml -- "$RTC" compare ""
 expect_offer --lava -- "$RTC" run --la
 expect_offer --lava -- "$RTC" report res.json --la
 

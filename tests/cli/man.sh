@@ -70,6 +70,26 @@ for el in $(grep -oE '<xs:element name="[a-z]+"' "$SRC/requirements/schema/rtcon
   grep -q "<$el" "$TMP/page5" && ok "rtconform-requirements(5) describes <$el>" || fail "rtconform-requirements(5) does not describe <$el>"
 done
 
+# Quoted text renders as the reader must type or expect it. A macro
+# argument that opens a '"' in its middle (.RI \(dq"# rtconform " ...) is
+# split at its spaces and prints the quote itself: the first line of a
+# --lava file came out as ""#rtconform version (commit commit )". Checked on
+# the text joined into one line, neither hyphenated nor justified.
+flat() { LC_ALL=C MANWIDTH=250 man --no-hyphenation --no-justification -l "$1" 2>/dev/null | col -b | tr -s ' \t\n' '   '; }
+flat "$PAGE1" >"$TMP/flat1"
+grep -qF 'after a first line "# rtconform version (commit commit)"; ' "$TMP/flat1" \
+  && ok "rtconform(1) gives the --lava file's first line as \"# rtconform version (commit commit)\"" \
+  || { fail "rtconform(1) gives the --lava file's first line as \"# rtconform version (commit commit)\"; it says:"
+       grep -oE 'after a first line .{0,60}' "$TMP/flat1" | diag; }
+grep -qF 'its reason a line beginning "# ". ' "$TMP/flat1" \
+  && ok "rtconform(1) gives a --lava reason line's start as \"# \"" \
+  || { fail "rtconform(1) gives a --lava reason line's start as \"# \"; it says:"; grep -oE 'a line beginning .{0,20}' "$TMP/flat1" | diag; }
+for page in "$PAGE1" "$PAGE5"; do
+  if LC_ALL=C MANWIDTH=80 man -l "$page" 2>/dev/null | col -b | grep -n '""' >"$TMP/dq"; then
+    fail "${page##*/} renders no doubled quote (\"\"):"; diag <"$TMP/dq"
+  else ok "${page##*/} renders no doubled quote (\"\")"; fi
+done
+
 # The check can fail: a page without the run option --runs and without the
 # probe command is caught (the count of failures is what the check returns).
 sed '/^\.BI \\-\\-runs " N"$/d; s/^\.BI probe " NAME"/.BI nothing " NAME"/' "$PAGE1" >"$TMP/broken.1"
