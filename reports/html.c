@@ -941,3 +941,8 @@ char *report_html_render(const struct report_view *v, size_t *len, char *why, si
 {
 	return xw_render(html_doc, v, false, len, why, whylen);
 }
+
+int report_html_put(const struct report_view *v, FILE *f, char *why, size_t whylen)
+{
+	return xw_put(html_doc, v, false, f, why, whylen);
+}

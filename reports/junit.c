@@ -506,6 +506,11 @@ char *report_junit_render(const struct report_view *v, size_t *len, char *why, s
 	return xw_render_junit(junit_doc, v, len, why, whylen);
 }
 
+int report_junit_put(const struct report_view *v, FILE *f, char *why, size_t whylen)
+{
+	return xw_put_junit(junit_doc, v, f, why, whylen);
+}
+
 /* ---- a host's suite of a fleet junit.xml (rtconform merge) ---- */
 
 static void host_suite(struct xw *x, const struct report_view *v, const char *host,

@@ -253,16 +253,35 @@ int report_atomic_write(const char *path, const void *data, size_t len)
 	return report_stream_commit(&st);
 }
 
-typedef char *(*renderer)(const struct report_view *v, size_t *len, char *why, size_t whylen);
+/* A report written onto its temporary file as it is made (report_write),
+ * never held whole in memory: a large run's report.html is larger than
+ * its results.json. */
+typedef int (*putter)(const struct report_view *v, FILE *f, char *why, size_t whylen);
+
+/* The summary is small (some 1/40 of results.json): made in memory. */
+static int summary_put(const struct report_view *v, FILE *f, char *why, size_t whylen)
+{
+	size_t len = 0;
+	char *text = report_summary_render(v, &len, why, whylen);
+	if (!text)
+		return -1;
+	size_t n = fwrite(text, 1, len, f);
+	free(text);
+	if (n != len) {
+		snprintf(why, whylen, "%s", strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
 
 static const struct {
-	renderer render;
+	putter put;
 	const char *what;
 } kinds[REPORT_NKINDS] = {
-	[REPORT_JUNIT] = { report_junit_render, "the XML" },
-	[REPORT_SUMMARY] = { report_summary_render, "the summary" },
-	[REPORT_HTML] = { report_html_render, "the HTML" },
-	[REPORT_JSON] = { report_json_render, "the JSON" },
+	[REPORT_JUNIT] = { report_junit_put, "the XML" },
+	[REPORT_SUMMARY] = { summary_put, "the summary" },
+	[REPORT_HTML] = { report_html_put, "the HTML" },
+	[REPORT_JSON] = { report_json_put, "the JSON" },
 };
 
 int report_render_write(char *(*render)(const struct report_view *v, size_t *len, char *why,
@@ -292,7 +311,24 @@ int report_write(enum report_kind kind, const struct report_view *v, const char 
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(EINVAL));
 		return -EINVAL;
 	}
-	return report_render_write(kinds[kind].render, kinds[kind].what, v, path, err, errlen);
+	struct report_stream st;
+	int ret = report_stream_open(&st, path);
+	if (ret) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-ret));
+		return ret;
+	}
+	char why[256] = "";
+	errno = 0;
+	if (kinds[kind].put(v, st.f, why, sizeof why) != 0) {
+		report_stream_abort(&st);
+		snprintf(err, errlen, "cannot write '%s': building %s failed: %s", path,
+			 kinds[kind].what, why[0] ? why : strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	ret = report_stream_commit(&st);
+	if (ret)
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-ret));
+	return ret;
 }
 
 int report_write_junit(const struct report_view *v, const char *path, char *err, size_t errlen)

@@ -367,6 +367,9 @@ char *report_json_render(const struct report_view *v, size_t *len, char *why, si
  * one requirement at a time (a whole tree of a large run takes several
  * times its text). 0, or -1 with why. */
 int report_json_put(const struct report_view *v, FILE *out, char *why, size_t whylen);
+/* report.html and junit.xml the same way, written onto f as they are made. */
+int report_html_put(const struct report_view *v, FILE *f, char *why, size_t whylen);
+int report_junit_put(const struct report_view *v, FILE *f, char *why, size_t whylen);
 
 /* One <testsuite> of a fleet junit.xml (rtconform merge, across/merge.c):
  * every requirement of v, the suite named `host`, each testcase's classname

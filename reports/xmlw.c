@@ -202,6 +202,24 @@ void xw_html_begin(struct xw *x, const char *title, const char *css)
 	xw_start(x, "body");
 }
 
+/* doc(x, arg) through writer w (freed here, and with it what it writes
+ * to): false when it failed. */
+static bool write_doc(struct xw *x, xmlTextWriterPtr w, void (*doc)(struct xw *x, const void *arg),
+		      const void *arg, bool indent)
+{
+	x->w = w;
+	if (indent) {
+		xmlTextWriterSetIndent(x->w, 1);
+		xmlTextWriterSetIndentString(x->w, BAD_CAST "  ");
+	}
+	doc(x, arg);
+	if (!x->failed)
+		xw_check(x, xmlTextWriterFlush(x->w));
+	xmlFreeTextWriter(x->w);
+	x->w = NULL;
+	return !x->failed;
+}
+
 static char *render(void (*doc)(struct xw *x, const void *arg), const void *arg, bool indent,
 		     bool junit, size_t *len, char *why, size_t whylen)
 {
@@ -209,28 +227,49 @@ static char *render(void (*doc)(struct xw *x, const void *arg), const void *arg,
 	char *out = NULL;
 	xmlBufferPtr buf = xmlBufferCreate();
 	locale_t old = numfmt_c_enter();
-	if (buf && (x.w = xmlNewTextWriterMemory(buf, 0))) {
-		if (indent) {
-			xmlTextWriterSetIndent(x.w, 1);
-			xmlTextWriterSetIndentString(x.w, BAD_CAST "  ");
-		}
-		doc(&x, arg);
-		if (!x.failed)
-			xw_check(&x, xmlTextWriterFlush(x.w));
-		/* The text is taken from the buffer, not copied: a large report
-		 * is not held twice (xmlMalloc is malloc: the caller frees it). */
+	xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
+	/* The text is taken from the buffer, not copied: a large report is
+	 * not held twice (xmlMalloc is malloc: the caller frees it). */
+	if (w && write_doc(&x, w, doc, arg, indent)) {
 		size_t n = (size_t)xmlBufferLength(buf);
-		if (!x.failed && (out = (char *)xmlBufferDetach(buf)))
+		if ((out = (char *)xmlBufferDetach(buf)))
 			*len = n;
 	}
 	if (!out && why)
 		snprintf(why, whylen, "%s", strerror(ENOMEM));
-	if (x.w)
-		xmlFreeTextWriter(x.w);
 	if (buf)
 		xmlBufferFree(buf);
 	numfmt_c_leave(old);
 	return out;
+}
+
+static int put(void (*doc)(struct xw *x, const void *arg), const void *arg, bool indent,
+	       bool junit, FILE *f, char *why, size_t whylen)
+{
+	struct xw x = { .junit = junit };
+	locale_t old = numfmt_c_enter();
+	/* Closing the output buffer (with the writer) flushes f, never closes it. */
+	xmlOutputBufferPtr out = xmlOutputBufferCreateFile(f, NULL);
+	xmlTextWriterPtr w = out ? xmlNewTextWriter(out) : NULL;
+	if (out && !w)
+		xmlOutputBufferClose(out);
+	bool ok = w && write_doc(&x, w, doc, arg, indent) && !ferror(f);
+	numfmt_c_leave(old);
+	if (!ok)
+		snprintf(why, whylen, "%s", ferror(f) && errno ? strerror(errno) : strerror(ENOMEM));
+	return ok ? 0 : -1;
+}
+
+int xw_put(void (*doc)(struct xw *x, const void *arg), const void *arg, bool indent, FILE *f,
+	   char *why, size_t whylen)
+{
+	return put(doc, arg, indent, false, f, why, whylen);
+}
+
+int xw_put_junit(void (*doc)(struct xw *x, const void *arg), const void *arg, FILE *f,
+		 char *why, size_t whylen)
+{
+	return put(doc, arg, true, true, f, why, whylen);
 }
 
 char *xw_render(void (*doc)(struct xw *x, const void *arg), const void *arg, bool indent,

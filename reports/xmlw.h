@@ -8,6 +8,7 @@
 #define RTC_XMLW_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 
 #include <libxml/xmlwriter.h>
@@ -71,5 +72,12 @@ char *xw_render(void (*doc)(struct xw *x, const void *arg), const void *arg, boo
  * rtconform writes (run, report, merge, compare) is made this way. */
 char *xw_render_junit(void (*doc)(struct xw *x, const void *arg), const void *arg, size_t *len,
 		      char *why, size_t whylen);
+/* The same documents written straight onto f (a report's temporary file,
+ * report_write): a large report is never held in memory whole. 0, or -1
+ * with why. */
+int xw_put(void (*doc)(struct xw *x, const void *arg), const void *arg, bool indent, FILE *f,
+	   char *why, size_t whylen);
+int xw_put_junit(void (*doc)(struct xw *x, const void *arg), const void *arg, FILE *f,
+		 char *why, size_t whylen);
 
 #endif

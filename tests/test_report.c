@@ -597,6 +597,36 @@ START_TEST(atomic_write_removes_a_dead_writers_temp)
 }
 END_TEST
 
+/* Each report written onto its file as it is made (report_write) is, byte
+ * for byte, the one made in memory (the renderers compare, merge and the
+ * fuzzer use). */
+START_TEST(written_as_rendered)
+{
+	struct fx *x = fx_new();
+	static const struct {
+		enum report_kind kind;
+		char *(*render)(const struct report_view *v, size_t *len, char *why,
+				size_t whylen);
+	} k[] = { { REPORT_JUNIT, report_junit_render }, { REPORT_HTML, report_html_render },
+		  { REPORT_JSON, report_json_render }, { REPORT_SUMMARY, report_summary_render } };
+	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+		char path[256], why[256];
+		fx_write(x, k[i].kind, "out", path, sizeof path);
+		struct report_view v;
+		fx_view(x, &v);
+		size_t lm = 0, lf = 0;
+		char *mem = k[i].render(&v, &lm, why, sizeof why);
+		ck_assert_msg(mem != NULL, "%s", why);
+		char *file = tu_slurp(path, &lf);
+		fx_same_bytes(mem, lm, file, lf, "written and rendered");
+		free(mem);
+		free(file);
+		report_view_free(&v);
+	}
+	fx_free(x);
+}
+END_TEST
+
 START_TEST(atomic_write_replaces_and_cleans_up)
 {
 	struct fx *x = fx_new();
@@ -933,6 +963,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, junit_properties_bounded);
 	tcase_add_test(tc, junit_unwritable_path);
 	tcase_add_test(tc, atomic_write_replaces_and_cleans_up);
+	tcase_add_test(tc, written_as_rendered);
 	tcase_add_test(tc, atomic_write_removes_a_dead_writers_temp);
 	tcase_add_test(tc, check_writable);
 	tcase_add_test(tc, text_table);

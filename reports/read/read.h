@@ -75,8 +75,9 @@ FILE *read_open(const char *path, size_t *size, char *err, size_t errlen, int *r
  * MB: a peak RSS of 67 MB for `report --summary`); a file of tiny elements
  * ({} or [1,2,3] by the million, 25 to 70 times its size as a tree) is
  * refused as soon as it passes the budget, before it can take the
- * machine's memory. With the process's own few MiB and one report's text,
- * a peak RSS within 4 x the file + 24 MiB (cli.untrusted_size). */
+ * machine's memory. With the process's own few MiB, and the reports
+ * written onto their files as they are made, a peak RSS within 4 x the
+ * file + 24 MiB (cli.untrusted_size). */
 #define READ_MEM_RATIO 3u
 #define READ_MEM_FLOOR ((size_t)16 << 20)
 
