@@ -681,19 +681,26 @@ static json_t *fixture_json(struct fx *x)
 	return root;
 }
 
+/* text written to dir/in.json, read into v: the reader's return. */
+static int read_text_view(struct fx *x, const char *text, struct report_view *v, char *p,
+			  char *err, size_t errlen)
+{
+	fx_path(x, "in.json", p, 256);
+	FILE *f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+	err[0] = '\0';
+	return report_view_from_json(p, v, err, errlen);
+}
+
 /* text written to dir/in.json and read: the reader's return, err its
  * message, which must name the file. */
 static int read_json_text(struct fx *x, const char *text, char *err, size_t errlen)
 {
 	char p[256];
-	fx_path(x, "in.json", p, sizeof p);
-	FILE *f = fopen(p, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	ck_assert_int_eq(fclose(f), 0);
 	struct report_view v;
-	err[0] = '\0';
-	int rc = report_view_from_json(p, &v, err, errlen);
+	int rc = read_text_view(x, text, &v, p, err, errlen);
 	if (rc == 0)
 		report_view_free(&v);
 	else
@@ -1064,13 +1071,8 @@ END_TEST
 static char *reread(struct fx *x, const char *text, char *err, size_t errlen)
 {
 	char p[256];
-	fx_path(x, "in.json", p, sizeof p);
-	FILE *f = fopen(p, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	ck_assert_int_eq(fclose(f), 0);
 	struct report_view v;
-	if (report_view_from_json(p, &v, err, errlen) != 0)
+	if (read_text_view(x, text, &v, p, err, errlen) != 0)
 		return NULL;
 	size_t len;
 	char why[200];
