@@ -53,6 +53,23 @@ static void how_far(const struct req_result *r, uint32_t runs_done, uint64_t run
 	}
 }
 
+double cli_progress_left(struct cli_progress *p, uint32_t runs_done, uint64_t runs_total,
+			 double elapsed)
+{
+	if (!runs_done)
+		return -1;
+	/* elapsed / runs_done * runs_left, recomputed at every tick, would grow
+	 * while a run is awaited (elapsed grows, runs_done does not): the
+	 * estimate is made only when a run ends, then counted down. */
+	if (runs_done != p->est_runs) {
+		p->est_runs = runs_done;
+		p->est_at = elapsed;
+		p->est_left = elapsed / runs_done * (double)(runs_total - runs_done);
+	}
+	double left = p->est_left - (elapsed - p->est_at);
+	return left > 0 ? left : 0;
+}
+
 void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,
 		       double elapsed, void *arg)
 {
@@ -71,7 +88,7 @@ void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t 
 		fflush(stderr);
 		return;
 	}
-	double left = runs_done ? elapsed / runs_done * (double)(runs_total - runs_done) : -1;
+	double left = cli_progress_left(ps, runs_done, runs_total, elapsed);
 	if (r->duration_ns)
 		left = (double)r->duration_ns / 1e9 - elapsed;
 	if (runs_done && left >= 0)
@@ -102,6 +119,7 @@ void cli_progress_done(struct cli_progress *p, const char *id, const struct req_
 {
 	char safe[256], fig[700];
 	p->last_line = 0;
+	p->est_runs = 0;
 	if (p->quiet)
 		return;
 	termsafe_escape(id, safe, sizeof safe);

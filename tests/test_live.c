@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_live.c - the live view of `rtconform run` on a terminal: the
  * figures the supervisor reads from a worker's result memory while it
- * measures (harness/live.c) and their lines. */
+ * measures (harness/live.c), their lines, and the estimate of the time
+ * left (cli_progress_left), which must not grow while a run is awaited. */
 #include <check.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "harness/live.h"
 #include "harness/runner.h"
 #include "test_util.h"
@@ -164,6 +166,30 @@ START_TEST(format_lines)
 }
 END_TEST
 
+/* Run by count, 10 runs: estimated when a run ends (1 run in 2 s: 18 s
+ * left), then counted down while the next is awaited, never up (the old
+ * elapsed / done x left gave 20 s at 3 s), never below 0; the next run's
+ * end estimates again. */
+START_TEST(estimate_does_not_grow_while_waiting)
+{
+	struct cli_progress p;
+	memset(&p, 0, sizeof p);
+	ck_assert_double_eq(cli_progress_left(&p, 0, 10, 1.0), -1.0);
+	ck_assert_double_eq(cli_progress_left(&p, 1, 10, 2.0), 18.0);
+	double last = 18.0;
+	for (double t = 2.1; t < 30.0; t += 0.1) {
+		double left = cli_progress_left(&p, 1, 10, t);
+		ck_assert_msg(left <= last, "the estimate grew from %.2f to %.2f at %.1f s", last,
+			      left, t);
+		ck_assert(left >= 0.0);
+		last = left;
+	}
+	ck_assert_double_eq(last, 0.0);
+	ck_assert_double_eq(cli_progress_left(&p, 5, 10, 30.0), 30.0);
+	ck_assert_double_eq(cli_progress_left(&p, 5, 10, 31.0), 29.0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("live");
@@ -172,5 +198,6 @@ int main(void)
 	tcase_add_test(tc, snapshot_per_cpu_series);
 	tcase_add_test(tc, snapshot_mid_record);
 	tcase_add_test(tc, format_lines);
+	tcase_add_test(tc, estimate_does_not_grow_while_waiting);
 	return tu_run(s);
 }
