@@ -128,6 +128,14 @@ struct cli_progress {
 	bool tty, colour, quiet;
 	double interval;     /* seconds between two lines on a non-terminal */
 	double last_line;    /* elapsed seconds of the requirement at the last */
+	/* On a terminal: the lines of the live view drawn last (the cursor is
+	 * at the start of the line below them), and when (elapsed seconds). */
+	size_t drawn;
+	double last_draw;
+	/* The estimate of the time left (cli_progress_left): made when the
+	 * est_runs-th run ended, est_at seconds into the requirement. */
+	uint32_t est_runs;
+	double est_at, est_left;
 };
 
 /* Default seconds between two progress lines when stderr is no terminal. */
@@ -142,7 +150,23 @@ int cli_progress_init(struct cli_progress *p, bool quiet);
  * empty (https://no-color.org). */
 bool cli_colour(int fd);
 
-/* A run_options.progress callback; arg is a struct cli_progress. */
+/* Seconds between two draws of the live view on a terminal: a few times a
+ * second reads as live, and costs the machine under test little (each draw
+ * is a few syscalls of the supervisor, none of the worker). */
+#define CLI_LIVE_REFRESH_S 0.25
+
+/* Seconds left of a requirement run by count, runs_done of runs_total
+ * done after elapsed seconds, or -1 before the first run ended. Estimated
+ * at the pace of the runs so far each time a run ends, and counted down
+ * in between (never below 0): it never grows while the next run is
+ * awaited. Keeps its state in p (cli_progress_done resets it). */
+double cli_progress_left(struct cli_progress *p, uint32_t runs_done, uint64_t runs_total,
+			 double elapsed);
+
+/* A run_options.progress callback; arg is a struct cli_progress. On a
+ * terminal it redraws, every CLI_LIVE_REFRESH_S, the requirement's line
+ * and below it the live figures (harness/live.h); otherwise it prints the
+ * CI log's line every `interval`. */
 void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,
 		       double elapsed, void *arg);
 

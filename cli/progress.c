@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "base/termsafe.h"
 #include "base/units.h"
+#include "harness/live.h"
 #include "reports/report.h"
 
 bool cli_colour(int fd)
@@ -53,11 +55,93 @@ static void how_far(const struct req_result *r, uint32_t runs_done, uint64_t run
 	}
 }
 
+double cli_progress_left(struct cli_progress *p, uint32_t runs_done, uint64_t runs_total,
+			 double elapsed)
+{
+	if (!runs_done)
+		return -1;
+	/* elapsed / runs_done * runs_left, recomputed at every tick, would grow
+	 * while a run is awaited (elapsed grows, runs_done does not): the
+	 * estimate is made only when a run ends, then counted down. */
+	if (runs_done != p->est_runs) {
+		p->est_runs = runs_done;
+		p->est_at = elapsed;
+		p->est_left = elapsed / runs_done * (double)(runs_total - runs_done);
+	}
+	double left = p->est_left - (elapsed - p->est_at);
+	return left > 0 ? left : 0;
+}
+
+/* The terminal's size; 80 x 0 (rows unknown) when it does not say. */
+static void term_size(size_t *cols, size_t *rows)
+{
+	struct winsize ws;
+	*cols = 80;
+	*rows = 0;
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col) {
+		*cols = ws.ws_col;
+		*rows = ws.ws_row;
+	}
+}
+
+/* Append line to buf as a line of the live view: cleared first, cut to
+ * fit the terminal (at a UTF-8 character's start), as a wrapped line
+ * would spoil the cursor-up of the next draw. */
+static void put_line(char *buf, size_t len, size_t *off, const char *line, size_t cols)
+{
+	size_t n = strlen(line);
+	if (cols > 1 && n > cols - 1) {
+		n = cols - 1;
+		while (n && ((unsigned char)line[n] & 0xc0) == 0x80)
+			n--;
+	}
+	if (*off < len)
+		*off += (size_t)snprintf(buf + *off, len - *off, "\r\033[K%.*s\n", (int)n, line);
+}
+
+/* Redraw the live view: the status line, then the figures so far of the
+ * running worker (when its result memory is there), over the last draw. */
+static void draw_live(struct cli_progress *ps, const struct req_result *r, const char *status)
+{
+	char buf[(LIVE_MAX_FIGS + 4) * 200], line[160];
+	struct live_fig figs[LIVE_MAX_FIGS];
+	size_t off = 0, lines = 0, cols, rows;
+	term_size(&cols, &rows);
+	/* A block taller than the terminal cannot be redrawn in place. */
+	size_t room = rows ? (rows > 4 ? rows - 4 : 0) : LIVE_MAX_FIGS;
+	if (room > LIVE_MAX_FIGS)
+		room = LIVE_MAX_FIGS;
+	if (ps->drawn)
+		off += (size_t)snprintf(buf, sizeof buf, "\033[%zuA", ps->drawn);
+	put_line(buf, sizeof buf, &off, status, cols);
+	lines++;
+	size_t total = r->res && r->probe && room ? live_snapshot(r->res, r->probe, figs, room) : 0;
+	if (total) {
+		live_header(line, sizeof line);
+		put_line(buf, sizeof buf, &off, line, cols);
+		lines++;
+	}
+	for (size_t i = 0; i < total && i < room; i++, lines++) {
+		live_format(&figs[i], line, sizeof line);
+		put_line(buf, sizeof buf, &off, line, cols);
+	}
+	if (total > room) {
+		snprintf(line, sizeof line, "  (%zu more not shown)", total - room);
+		put_line(buf, sizeof buf, &off, line, cols);
+		lines++;
+	}
+	if (off < sizeof buf)
+		snprintf(buf + off, sizeof buf - off, "\033[J"); /* a shorter block than the last */
+	fputs(buf, stderr);
+	fflush(stderr);
+	ps->drawn = lines;
+}
+
 void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,
 		       double elapsed, void *arg)
 {
 	struct cli_progress *ps = arg;
-	char id[256], far[96];
+	char id[256], far[96], status[512];
 	if (ps->quiet)
 		return;
 	termsafe_escape(r->req->id, id, sizeof id); /* our own \r and ESC only */
@@ -71,16 +155,19 @@ void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t 
 		fflush(stderr);
 		return;
 	}
-	double left = runs_done ? elapsed / runs_done * (double)(runs_total - runs_done) : -1;
+	if (ps->drawn && elapsed < ps->last_draw + CLI_LIVE_REFRESH_S)
+		return;
+	ps->last_draw = elapsed;
+	double left = cli_progress_left(ps, runs_done, runs_total, elapsed);
 	if (r->duration_ns)
 		left = (double)r->duration_ns / 1e9 - elapsed;
 	if (runs_done && left >= 0)
-		fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s, ~%.1f s left", ps->index, ps->total,
-			id, far, left);
+		snprintf(status, sizeof status, "[%zu/%zu] %s: %s, ~%.1f s left", ps->index,
+			 ps->total, id, far, left);
 	else
-		fprintf(stderr, "\r\033[K[%zu/%zu] %s: warming up, %.1f s", ps->index, ps->total,
-			id, elapsed);
-	fflush(stderr);
+		snprintf(status, sizeof status, "[%zu/%zu] %s: warming up, %.1f s", ps->index,
+			 ps->total, id, elapsed);
+	draw_live(ps, r, status);
 }
 
 /* The figure a reader wants first: the first failed limit of a failure,
@@ -100,14 +187,19 @@ static const char *key_figure(const struct req_result *res)
 
 void cli_progress_done(struct cli_progress *p, const char *id, const struct req_result *res)
 {
-	char safe[256], fig[700];
-	p->last_line = 0;
+	char safe[256], fig[700], up[32] = "\r\033[K";
+	size_t drawn = p->drawn;
+	p->last_line = p->last_draw = 0;
+	p->drawn = 0;
+	p->est_runs = 0;
 	if (p->quiet)
 		return;
+	if (drawn) /* the verdict replaces the live view */
+		snprintf(up, sizeof up, "\033[%zuA\r\033[J", drawn);
 	termsafe_escape(id, safe, sizeof safe);
 	termsafe_escape(key_figure(res), fig, sizeof fig);
 	const char *on = p->colour ? report_verdict_sgr(res->verdict) : "";
-	fprintf(stderr, "%s[%zu/%zu] %s: %s%s%s, %s (%.1f s)\n", p->tty ? "\r\033[K" : "",
+	fprintf(stderr, "%s[%zu/%zu] %s: %s%s%s, %s (%.1f s)\n", p->tty ? up : "",
 		p->index, p->total, safe, on, verdict_name(res->verdict), on[0] ? REPORT_SGR_RESET : "",
 		fig, res->seconds);
 	fflush(stderr);

@@ -127,6 +127,13 @@ struct metric_data {
 	 * metric_record() never holds. */
 	double trip_ns;
 	uint64_t trip;
+	/* The latest sample (its sign for a signed metric), for the live view
+	 * of `rtconform run` on a terminal: the supervisor reads it, with the
+	 * histogram's count, min, max and sum, while the worker runs
+	 * (harness/live.c). One relaxed store per sample, next to `trip`,
+	 * which every sample reads anyway: no lock, no syscall, no fence
+	 * (docs/measurement.md states its cost). */
+	int64_t last;
 	struct run_stat runs[RTC_MAX_RUNS];
 	/* A signed metric (and the series of a signed metric 0): bytes from
 	 * this block to the histogram of its samples' magnitudes below zero,
@@ -312,6 +319,7 @@ static inline void metric_record(struct metric_data *m, uint32_t run, uint64_t v
 {
 	if (__builtin_expect(v > m->trip, 0))
 		probe_trace_trip(m, run, v);
+	__atomic_store_n(&m->last, (int64_t)v, __ATOMIC_RELAXED);
 	hist_record(&m->hist, v);
 	m->runs[run].count++;
 	m->runs[run].sum += v;
@@ -325,6 +333,7 @@ static inline void metric_record(struct metric_data *m, uint32_t run, uint64_t v
 static inline void metric_record_neg(struct metric_data *m, uint32_t run, uint64_t mag)
 {
 	struct run_stat *rs = &m->runs[run];
+	__atomic_store_n(&m->last, -(int64_t)mag, __ATOMIC_RELAXED);
 	hist_record(metric_neg(m), mag);
 	if (!rs->neg_count || mag < rs->neg_least)
 		rs->neg_least = mag;

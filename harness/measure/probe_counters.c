@@ -142,6 +142,7 @@ static void count_close(struct probe_ctx *c, unsigned metric, uint64_t extra)
 	uint64_t v = (uint64_t)(rs->sum - c->at_begin.count_sum[metric]);
 	if (v > rs->max)
 		rs->max = v;
+	__atomic_store_n(&m->last, (int64_t)v, __ATOMIC_RELAXED); /* the live view's latest run */
 	hist_record(&m->hist, v);
 }
 

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* live.h - a requirement's figures so far, read by the supervisor from the
+ * result memory while its worker still measures: what `rtconform run`
+ * shows on a terminal (cli/progress.c), never what a report says.
+ *
+ * The worker does nothing for it but one relaxed store of each sample
+ * (metric_data.last, probe.h); the histogram's count, min, max and sum it
+ * keeps anyway. The supervisor reads those without any lock, so a snapshot
+ * may mix a sample's count with the sum before it: a live figure can be off
+ * by the few samples recorded while it is read, and is repaired by the next
+ * snapshot. The report's figures are read after the worker ended.
+ */
+#ifndef RTC_LIVE_H
+#define RTC_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "harness/measure/probe.h"
+
+/* Most lines of live figures (a machine with more CPUs than fit shows the
+ * first ones and says how many more there are). */
+#define LIVE_MAX_FIGS 16
+
+/* One metric's figures so far, or one CPU's series of a per-CPU probe. */
+struct live_fig {
+	const char *name;  /* the metric's name (the probe's declaration) */
+	int cpu;           /* the series' CPU; -1: the metric, all CPUs */
+	bool count;        /* a count metric: one value per run, events, no unit */
+	uint64_t n;        /* samples so far (runs, for a count metric) */
+	double min, cur, mean, max; /* ns, or events for a count metric */
+};
+
+/* The live figures of the worker that fills res, for probe p: each metric
+ * (probe's and harness's) in order, except that a per-CPU probe's metric 0,
+ * which it merges only at its end, is shown as its series, one per CPU.
+ * At most max figures into figs; returns how many there are in all (more
+ * than max when some did not fit). A metric whose scale the probe has not
+ * set yet counts as having no samples. */
+size_t live_snapshot(const struct result_shm *res, const struct probe *p,
+		     struct live_fig *figs, size_t max);
+
+/* The live view's column heads, then one figure as a line of it, without
+ * a newline, at most 78 columns for names up to 22 characters:
+ *   "  metric                   samples        min        cur       mean        max"
+ *   "  wakeup cpu 1                1200     2.1 us     3.0 us    2.95 us    14.2 us"
+ *   "  page-faults               3 runs          0          0        0.0          0"
+ * Before the first sample (or the probe's scale) the figures are "-". */
+void live_header(char *buf, size_t len);
+void live_format(const struct live_fig *f, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: Apache-2.0
+# The live view of `rtconform run` on a terminal (script(1) gives it one):
+# under the requirement's line, the figures so far of each metric (samples,
+# min, cur, mean, max), per CPU for timer-wakeup, redrawn in place and
+# replaced by the verdict line at the end. Without a terminal (a CI log)
+# the progress is the one line it always was, and no escape sequence.
+# Behaviour only: no figure is judged, a busy machine only draws later.
+. "$(dirname "$0")/lib.sh"
+
+command -v script >/dev/null || { fail "script(1) is missing (Debian package bsdutils)"; finish; }
+
+# selftest by time (2 s of samples, several draws), timer-wakeup by count.
+req_file "$TMP/r.xml" live "" \
+  "$(requirement SELF "$(probe selftest)" '<run iterations="1000" duration="2s"/>' \
+       '<limit statistic="max" max="10s"/>')" \
+  "$(requirement TW "$(probe timer-wakeup)" '<run iterations="300" runs="3"/>' \
+       '<limit statistic="max" max="10s"/>')"
+
+# On a terminal. script -e: its status is rtconform's.
+expect_status 0 script -qfec "$(printf '%q ' "$RTC" run -o "$TMP/t" "$TMP/r.xml")" /dev/null
+tr -d '\r' <"$TMP/out" >"$TMP/tty"
+expect_grep 'metric +samples +min +cur +mean +max$' "$TMP/tty"
+# A row with samples: a count, then four durations (min may be 0 ns).
+dur='-?[0-9.]+ (ns|us|ms|s)'
+expect_grep "^(.*\\[K)?  interval +[1-9][0-9]* +$dur +$dur +$dur +$dur\$" "$TMP/tty"
+expect_grep "^(.*\\[K)?  wakeup cpu [0-9]+ +[1-9][0-9]* +$dur +$dur +$dur +$dur\$" "$TMP/tty"
+# The harness's counts, one value per run.
+expect_grep "^(.*\\[K)?  page-faults +[0-9]+ runs( +[0-9.]+){4}\$" "$TMP/tty"
+# Redrawn in place (cursor up over the last draw), and the verdict line
+# takes the view's place (cursor up, clear to the end of the screen).
+expect_grep $'\033\\[[0-9]+A\033\\[K\\[1/2\\] SELF: ' "$TMP/tty"
+expect_grep $'\033\\[[0-9]+A\033\\[J\\[1/2\\] SELF: .*pass' "$TMP/tty"
+expect_grep $'\033\\[[0-9]+A\033\\[J\\[2/2\\] TW: .*pass' "$TMP/tty"
+
+# --quiet on a terminal: nothing of it.
+expect_status 0 script -qfec "$(printf '%q ' "$RTC" run -q -o "$TMP/q" "$TMP/r.xml")" /dev/null
+expect_no_grep 'samples|\[1/2\]' "$TMP/out"
+
+# No terminal: today's lines, exactly, and no live figures.
+RTC_PROGRESS_INTERVAL=300ms "$RTC" run -o "$TMP/n" "$TMP/r.xml" >"$TMP/n.out" 2>"$TMP/n.err"
+rc=$?
+[ "$rc" -eq 0 ] && ok "the run without a terminal exits 0" || { fail "it exited $rc"; diag <"$TMP/n.err"; }
+expect_grep '^\[1/2\] SELF: running, [0-9.]+ s of 2 s$' "$TMP/n.err"
+expect_grep '^\[2/2\] TW: running, [0-3]/3 runs done, [0-9.]+ s$' "$TMP/n.err"
+expect_no_grep $'\033' "$TMP/n.err"
+expect_no_grep 'samples|min|mean' "$TMP/n.err"
+# Every line is a heartbeat or a verdict line, nothing else.
+if grep -vE '^\[[12]/2\] (SELF|TW): (running, .*|pass, .* \([0-9.]+ s\))$' "$TMP/n.err" >"$TMP/other"; then
+  fail "stderr without a terminal has only progress lines; other lines:"; diag <"$TMP/other"
+else
+  ok "stderr without a terminal has only progress lines"
+fi
+finish
