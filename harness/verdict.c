@@ -87,9 +87,11 @@ bool limit_holds(double v, bool has_min, double min, bool has_max, double max)
 
 enum verdict verdict_of_limits(bool any_unevaluated, bool any_failed)
 {
-	if (any_unevaluated)
-		return VERDICT_ERROR;
-	return any_failed ? VERDICT_FAIL : VERDICT_PASS;
+	/* A limit that was judged and missed settles the requirement: no
+	 * figure another limit lacks can make it pass. */
+	if (any_failed)
+		return VERDICT_FAIL;
+	return any_unevaluated ? VERDICT_ERROR : VERDICT_PASS;
 }
 
 /* The metric limit l is about, or NULL with why in lo->text. */

@@ -330,7 +330,9 @@ static double clean_seconds(double s)
 
 /* The failure's message, what CI pages show as the one-line reason: every
  * failed limit with its metric, "per-op mean 61.2 us > 50 us (n=1000);
- * per-op max 412 us > 300 us (n=1000)"; the body has one per line. */
+ * per-op max 412 us > 300 us (n=1000)", then every limit that could not be
+ * judged ("error: p99.999 per-op cannot be computed from 3000 samples");
+ * the body has one per line. */
 static void failure_element(struct xw *x, const struct rv_req *r)
 {
 	char *message = NULL, *body = NULL;
@@ -349,6 +351,16 @@ static void failure_element(struct xw *x, const struct rv_req *r)
 		fprintf(msg, "%s%s %s", any ? "; " : "", l->metric, what);
 		fprintf(mem, "%s %s\n", l->metric, what);
 		any = true;
+	}
+	for (size_t i = 0; any && i < r->nlimits; i++) {
+		/* Then those that could not be judged, each saying why (the
+		 * judge's sentence names statistic and metric). */
+		const struct rv_limit *l = &r->limits[i];
+		if (l->verdict != VERDICT_ERROR)
+			continue;
+		const char *what = l->text ? l->text : l->statistic;
+		fprintf(msg, "; error: %s", what);
+		fprintf(mem, "error: %s\n", what);
 	}
 	if ((msg && fclose(msg) != 0) || (mem && fclose(mem) != 0))
 		x->failed = true;

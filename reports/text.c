@@ -101,6 +101,13 @@ static size_t result_rows(const struct rv_req *r, struct row *rows, size_t max)
 		measured_text(&r->limits[i], rows[i].measured, sizeof rows[i].measured);
 		rows[i].verdict = verdict_label(r->limits[i].verdict);
 		rows[i].v = r->limits[i].verdict;
+		/* A limit that could not be judged beside others that were (a
+		 * failed requirement): why, under its own row. */
+		if (r->verdict != VERDICT_ERROR && r->limits[i].verdict == VERDICT_ERROR) {
+			rows[i].note_kind = "error";
+			rows[i].note = r->limits[i].text ? r->limits[i].text
+							 : "could not be evaluated";
+		}
 	}
 	return nlim;
 }

@@ -1245,8 +1245,8 @@ START_TEST(json_reader_rejudges_limits)
 END_TEST
 
 /* A requirement judged on its limits has the verdict verdict_of_limits
- * gives: fail by one failed limit, error by one that could not be
- * evaluated, else pass. */
+ * gives: fail by one failed limit (whatever the others), else error by one
+ * that could not be evaluated, else pass. */
 START_TEST(json_reader_combines_limits)
 {
 	struct fx *x = fx_new();
@@ -1265,6 +1265,19 @@ START_TEST(json_reader_combines_limits)
 	set_str(limit_at(root, 1, 0), "verdict", "error");
 	expect_refused(x, root, "files[0].requirements[1].verdict",
 		       "limits[0] is \"error\", which makes the requirement \"error\"");
+	/* a failed limit outranks one that could not be computed: the
+	 * requirement fails, and that limit alone says error */
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 0, 0), "measured", json_null());
+	set_str(limit_at(root, 0, 0), "verdict", "error");
+	expect_read(x, root, "SEM-RT failed by limits[1], limits[0] not computed");
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 0, 0), "measured", json_null());
+	set_str(limit_at(root, 0, 0), "verdict", "error");
+	set_str(req_at(root, 0, 0), "verdict", "error");
+	set_totals(root, 2, 0, 3, 1);
+	expect_refused(x, root, "files[0].requirements[0].limits[1].verdict",
+		       "\"fail\", but the requirement is \"error\"");
 	/* one failed limit of four is enough */
 	root = fixture_json(x);
 	json_object_set_new(limit_at(root, 0, 1), "max", json_real(1000));

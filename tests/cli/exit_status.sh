@@ -56,6 +56,29 @@ expect_status 3 "$RTC" run -o "$TMP/mixed" "$TMP/mixed.xml"
 validate_junit "$TMP/mixed/junit.xml" --tests 2 --failures 1 --errors 1 --skipped 0 \
   --property F.verdict=fail --property E.verdict=error
 
+# 1, not 3: a limit that failed fails the requirement though another could
+# not be computed (--iterations leaves p99.999 too few samples); that one
+# says error and why, beside it, in every report (issue 24)
+req_file "$TMP/short.xml" short <<XML
+  <requirement id="MISSED"><probe name="selftest"/><run iterations="1000000" runs="1" warmup="0"/>
+    <limit statistic="max" max="1ns"/><limit statistic="p99.999" max="60s"/></requirement>
+XML
+expect_status 0 "$RTC" validate "$TMP/short.xml"
+expect_status 1 "$RTC" run -q --iterations 100 -o "$TMP/short" --lava "$TMP/short.lava" "$TMP/short.xml"
+expect_grep '^MISSED .* interval p99\.999 <= 60 s +- +ERROR$' "$TMP/out"
+expect_grep '^ +error: p99\.999 interval cannot be computed from 100 samples$' "$TMP/out"
+expect_grep '^MISSED .* interval max <= 1 ns .* FAIL$' "$TMP/short/summary.txt"
+expect_grep '^ +error: p99\.999 interval cannot be computed from 100 samples$' "$TMP/short/summary.txt"
+expect_grep 'exit status 1: ' "$TMP/short/summary.txt"
+validate_junit "$TMP/short/junit.xml" --tests 1 --failures 1 --errors 0 --property MISSED.verdict=fail
+expect_grep 'error: p99\.999 interval cannot be computed from 100 samples' "$TMP/short/junit.xml"
+expect_grep '^# MISSED-interval-p99\.999: error: p99\.999 interval cannot be computed' "$TMP/short.lava"
+expect_grep '^MISSED fail$' "$TMP/short.lava"
+# the reader judges the stored verdicts by the same rule, and renders the same
+expect_status 0 "$RTC" report "$TMP/short/results.json" --summary "$TMP/short-again.txt"
+cmp -s "$TMP/short/summary.txt" "$TMP/short-again.txt" && ok "report renders the run's summary.txt again" \
+  || { fail "report renders another summary.txt:"; diff "$TMP/short/summary.txt" "$TMP/short-again.txt" | diag; }
+
 # no worker or peer left behind
 expect_no_leftovers "after the runs"
 finish
