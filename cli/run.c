@@ -483,6 +483,30 @@ static int write_reports(const struct report_view *view, char *out_path[REPORT_N
 	return prc ? prc : rc;
 }
 
+/* Each limit of a selected requirement whose statistic the counts this
+ * run measures with may give too few samples (the options can lower the
+ * file's: --iterations, --runs, --duration), one line each on stderr
+ * before anything is measured, so a figure that will be missing is no
+ * surprise after the run. */
+static void warn_short_plans(struct req_file **files, size_t nfiles, const char *only,
+			     const struct run_options *ro)
+{
+	char why[400];
+	for (size_t f = 0; f < nfiles; f++)
+		for (size_t i = 0; i < files[f]->nreqs; i++) {
+			const struct requirement *r = &files[f]->reqs[i];
+			uint64_t it, runs, warmup;
+			if (!id_selected(only, r->id))
+				continue;
+			runner_counts(r, ro, &it, &runs, &warmup);
+			for (size_t k = 0; k < r->nlimits; k++)
+				if (validate_samples_short(&r->limits[k], it, runs,
+							   runner_duration(r, ro), why, sizeof why))
+					termsafe_println(stderr, "rtconform run: warning: requirement "
+							 "%s: %s", r->id, why);
+		}
+}
+
 /* Measure the loaded files and write the reports to out_path[]. */
 static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 		     char *out_path[REPORT_NKINDS], const char *self_dir, const char *cmdline)
@@ -523,6 +547,7 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	for (size_t f = 0; f < nfiles; f++)
 		for (size_t i = 0; i < files[f]->nreqs; i++)
 			ps.total += id_selected(a->only, files[f]->reqs[i].id);
+	warn_short_plans(files, nfiles, a->only, ro);
 
 	struct report_view view;
 	if (report_view_begin(&view, files, nfiles) != 0)
