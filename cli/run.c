@@ -49,7 +49,9 @@ static const char run_usage[] =
 	"                        24h; 1s..168h), refused for probes that cannot\n"
 	"                        run by time (see rtconform list)\n"
 	"  -q, --quiet           no progress on stderr (when stderr is no terminal there is\n"
-	"                        a line per requirement and one every 30 s while it runs)\n"
+	"                        a line per requirement and one every 30 s while it runs);\n"
+	"                        the warnings before measuring (readiness, too few samples)\n"
+	"                        still print\n"
 	"      --host-label NAME the lab's name for this machine, in every report\n"
 	"                        (1-64 printable ASCII characters)\n"
 	"  -h, --help            this text\n"
@@ -507,6 +509,20 @@ static void warn_short_plans(struct req_file **files, size_t nfiles, const char 
 		}
 }
 
+/* The readiness checks that warn or fail, one line each on stderr before
+ * anything is measured: figures from a virtual machine or a kernel without
+ * PREEMPT_RT look bad for a reason the terminal must show, not only the
+ * reports. Warnings, not progress: --quiet keeps them. */
+static void say_readiness(const struct readiness *rd)
+{
+	for (size_t i = 0; i < rd->n; i++) {
+		const struct ready_check *c = &rd->c[i];
+		if (c->level == READY_WARN || c->level == READY_FAIL)
+			termsafe_println(stderr, "rtconform run: readiness %s: %s: %s",
+					 ready_level_name(c->level), c->name, c->finding);
+	}
+}
+
 /* Measure the loaded files and write the reports to out_path[]. */
 static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 		     char *out_path[REPORT_NKINDS], const char *self_dir, const char *cmdline)
@@ -547,6 +563,7 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	for (size_t f = 0; f < nfiles; f++)
 		for (size_t i = 0; i < files[f]->nreqs; i++)
 			ps.total += id_selected(a->only, files[f]->reqs[i].id);
+	say_readiness(&rd);
 	warn_short_plans(files, nfiles, a->only, ro);
 
 	struct report_view view;
