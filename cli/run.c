@@ -3,12 +3,14 @@
  * its own worker, and write the four reports. */
 #include "cli/cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -216,6 +218,55 @@ static bool id_selected(const char *only, const char *id)
 	return false;
 }
 
+/* Edits (insert, delete, replace one character, case ignored) that turn a
+ * into b; stops counting at 3, which is more than a near id is allowed. */
+static size_t id_distance(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b), row[257];
+	if (na > 256 || nb > 256)
+		return 3;
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= na; i++) {
+		size_t diag = row[0], best = row[0] = i;
+		for (size_t j = 1; j <= nb; j++) {
+			size_t up = row[j];
+			bool same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+			size_t v = diag + !same;
+			if (up + 1 < v)
+				v = up + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			row[j] = v;
+			diag = up;
+			if (v < best)
+				best = v;
+		}
+		if (best >= 3)
+			return 3;
+	}
+	return row[nb] < 3 ? row[nb] : 3;
+}
+
+/* The id of the files nearest to `id`, the one a typo or the wrong case
+ * meant: the same but for case, else at most 2 edits away (the first of
+ * the nearest, in file order); NULL when none is that near. */
+static const char *near_id(const char *id, struct req_file **files, size_t nfiles)
+{
+	const char *best = NULL;
+	size_t bestd = 3;
+	for (size_t f = 0; f < nfiles; f++)
+		for (size_t i = 0; i < files[f]->nreqs; i++) {
+			const char *cand = files[f]->reqs[i].id;
+			size_t d = strcasecmp(cand, id) == 0 ? 0 : id_distance(id, cand);
+			if (d < bestd) {
+				best = cand;
+				bestd = d;
+			}
+		}
+	return best;
+}
+
 /* Every id of --only must exist somewhere. */
 static int check_only(const char *only, struct req_file **files, size_t nfiles)
 {
@@ -234,7 +285,15 @@ static int check_only(const char *only, struct req_file **files, size_t nfiles)
 			for (size_t i = 0; i < files[f]->nreqs && !found; i++)
 				found = strcmp(files[f]->reqs[i].id, id) == 0;
 		if (!found) {
-			termsafe_println(stderr, "rtconform run: --only: no requirement with id '%s'", id);
+			/* Ids are matched exactly (they are case-sensitive in the
+			 * file); a near one is named, never taken in its place. */
+			const char *near = near_id(id, files, nfiles);
+			if (near)
+				termsafe_println(stderr, "rtconform run: --only: no requirement with id "
+						 "'%s'; did you mean %s?", id, near);
+			else
+				termsafe_println(stderr, "rtconform run: --only: no requirement with "
+						 "id '%s'", id);
 			return EXIT_USAGE;
 		}
 		if (!e)

@@ -35,6 +35,12 @@ expect_status 2 "$RTC" run -o "$TMP/inv" "$TMP/does-not-exist.xml"
 expect_status 2 "$RTC" run --no-such-option
 expect_status 2 "$RTC" run --iterations 0
 expect_status 2 "$RTC" run --only NOPE "$FIX/cli/pass.xml"
+expect_grep "^rtconform run: --only: no requirement with id 'NOPE'\$" "$TMP/out"
+# ids are exact; a near one (case, a typo) is suggested, never taken
+expect_status 2 "$RTC" run --only pp-other "$FIX/cli/pass.xml"
+expect_grep "^rtconform run: --only: no requirement with id 'pp-other'; did you mean PP-OTHER\?\$" "$TMP/out"
+expect_status 2 "$RTC" run --only PP-FIFO,PP-OTHR "$FIX/cli/pass.xml"
+expect_grep "'PP-OTHR'; did you mean PP-OTHER\?\$" "$TMP/out"
 
 # 3: a worker that cannot finish in its timeout; the suite goes on after it
 expect_status 3 "$RTC" run -o "$TMP/to" "$FIX/cli/timeout.xml"
