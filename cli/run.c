@@ -35,6 +35,9 @@ static const char run_usage[] =
 	"  -o, --output DIR      report directory (default ./rtconform-results): junit.xml,\n"
 	"                        summary.txt, report.html, results.json\n"
 	"      --junit FILE      write the JUnit report here instead\n"
+	"      --junit-skipped   list the requirements --only leaves out in junit.xml too,\n"
+	"                        as skipped test cases (by default only the other reports\n"
+	"                        list them)\n"
 	"      --summary FILE    write the text summary here instead\n"
 	"      --html FILE       write the HTML audit report here instead\n"
 	"      --json FILE       write results.json here instead\n"
@@ -75,6 +78,7 @@ struct run_args {
 	bool quiet;
 	struct cli_progress ps;
 	const char *host_label;  /* --host-label NAME, or NULL */
+	bool junit_skipped;      /* --junit-skipped */
 	const char *explicit_path[REPORT_NKINDS];
 	struct run_options ro;
 };
@@ -138,6 +142,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "junit", required_argument, NULL, 'j' },
+		{ "junit-skipped", no_argument, NULL, 'S' },
 		{ "summary", required_argument, NULL, 's' },
 		{ "html", required_argument, NULL, 'H' },
 		{ "json", required_argument, NULL, 'J' },
@@ -160,6 +165,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		switch (c) {
 		case 'o': a->outdir = optarg; break;
 		case 'j': a->explicit_path[REPORT_JUNIT] = optarg; break;
+		case 'S': a->junit_skipped = true; break;
 		case 's': a->explicit_path[REPORT_SUMMARY] = optarg; break;
 		case 'H': a->explicit_path[REPORT_HTML] = optarg; break;
 		case 'J': a->explicit_path[REPORT_JSON] = optarg; break;
@@ -459,6 +465,7 @@ static void measure_all(struct report_view *view, struct req_file **files, size_
 				 * whole file, and says why these have no figures. */
 				req_result_error(res, r, files[f], "not selected (--only %s)", only);
 				res->verdict = VERDICT_SKIPPED;
+				res->not_selected = true;
 			} else {
 				ps->index++;
 				if (*ro->interrupted)
@@ -642,6 +649,7 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	fingerprint_add(&fp, "rtconform.interrupted", "%s", *ro->interrupted ? "yes" : "no");
 	if (report_view_finish(&view, &run) != 0)
 		out_of_memory();
+	view.junit_not_selected = a->junit_skipped;
 
 	int rc = write_reports(&view, out_path, a->csv_dir, a->lava, seen, ro->interrupted);
 	report_view_free(&view);

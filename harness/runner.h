@@ -45,6 +45,7 @@ struct req_result {
 	char trace_file[1200];    /* the saved trace-<ID>.txt's name (in run_options.trace_dir),
 				   * "" without one */
 	char trace_note[600];     /* what became of the trace ("trace: ..."), "" if none asked */
+	bool not_selected;        /* left out by the caller (run --only): skipped, never run */
 };
 
 struct run_options {

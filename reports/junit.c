@@ -322,6 +322,35 @@ static void req_properties(struct xw *x, const struct rv_req *r)
 
 /* ---- test cases -------------------------------------------------------- */
 
+/* Whether junit.xml lists r: a requirement `run --only` left out is a
+ * skipped test case only when asked (--junit-skipped): CI pages count a
+ * skip as something that did not happen and list each, so nine
+ * requirements nobody asked for would read as nine tests that could not
+ * run. The one rule for the test cases, their properties and the counts. */
+static bool listed(const struct report_view *v, const struct rv_req *r)
+{
+	return !r->not_selected || v->junit_not_selected;
+}
+
+/* The counts of the test cases junit.xml lists, of file f (NULL: every
+ * file). */
+static void listed_totals(const struct report_view *v, const struct rv_file *f,
+			  struct report_totals *t)
+{
+	memset(t, 0, sizeof *t);
+	for (size_t k = 0; k < v->nfiles; k++) {
+		const struct rv_file *vf = &v->files[k];
+		for (size_t i = 0; (!f || vf == f) && i < vf->nreqs; i++)
+			if (listed(v, &vf->reqs[i]))
+				report_totals_add(t, vf->reqs[i].verdict, vf->reqs[i].seconds);
+	}
+}
+
+void report_junit_totals(const struct report_view *v, struct report_totals *t)
+{
+	listed_totals(v, NULL, t);
+}
+
 /* Durations for `time`: SUREFIRE_TIME admits no sign, NaN or exponent. */
 static double clean_seconds(double s)
 {
@@ -455,7 +484,7 @@ static void testsuite(struct xw *x, const struct report_view *view, size_t index
 {
 	const struct rv_file *f = &view->files[index];
 	struct report_totals t;
-	report_view_file_totals(f, &t);
+	listed_totals(view, f, &t);
 
 	xw_start(x, "testsuite");
 	xw_attr(x, "name", f->name);
@@ -479,18 +508,20 @@ static void testsuite(struct xw *x, const struct report_view *view, size_t index
 	xw_start(x, "properties");
 	env_properties(x, view, f);
 	for (size_t i = 0; i < f->nreqs; i++)
-		req_properties(x, &f->reqs[i]);
+		if (listed(view, &f->reqs[i]))
+			req_properties(x, &f->reqs[i]);
 	xw_end(x);
 
 	for (size_t i = 0; i < f->nreqs; i++)
-		testcase(x, f, &f->reqs[i], NULL, view->trace_dir);
+		if (listed(view, &f->reqs[i]))
+			testcase(x, f, &f->reqs[i], NULL, view->trace_dir);
 	xw_end(x); /* testsuite */
 }
 
 static void document(struct xw *x, const struct report_view *view)
 {
 	struct report_totals t;
-	report_view_totals(view, &t);
+	listed_totals(view, NULL, &t);
 
 	xw_check(x, xmlTextWriterStartDocument(x->w, NULL, "UTF-8", NULL));
 	xw_start(x, "testsuites");
@@ -524,7 +555,7 @@ static void host_suite(struct xw *x, const struct report_view *v, const char *ho
 		       const char *source, size_t index)
 {
 	struct report_totals t;
-	report_view_totals(v, &t);
+	listed_totals(v, NULL, &t);
 	xw_start(x, "testsuite");
 	xw_attr(x, "name", host);
 	xw_attrf(x, "tests", "%zu", t.tests);
@@ -552,7 +583,9 @@ static void host_suite(struct xw *x, const struct report_view *v, const char *ho
 	xw_end(x);
 	for (size_t f = 0; f < v->nfiles; f++)
 		for (size_t i = 0; i < v->files[f].nreqs; i++)
-			testcase(x, &v->files[f], &v->files[f].reqs[i], host, v->trace_dir);
+			if (listed(v, &v->files[f].reqs[i]))
+				testcase(x, &v->files[f], &v->files[f].reqs[i], host,
+					 v->trace_dir);
 	xw_end(x); /* testsuite */
 }
 

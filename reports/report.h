@@ -250,6 +250,10 @@ struct rv_req {
 	struct rv_param *params;       /* effective values, defaults applied */
 	size_t nparams;
 	enum verdict verdict;
+	/* Left out by `run --only`: skipped, never run. The terminal table
+	 * folds these into one line, junit.xml leaves them out unless asked
+	 * (report_view.junit_not_selected). */
+	bool not_selected;
 	double seconds;
 	bool measured;                 /* there are metrics (the worker reported) */
 	uint32_t runs;                 /* runs completed */
@@ -300,6 +304,10 @@ struct report_view {
 	 * gives the directory it saved them in (report.html's), the reader
 	 * that of the results.json it read. Freed with the view. */
 	char *trace_dir;
+	/* Not part of the archive either: junit.xml lists the requirements
+	 * left out by --only (rv_req.not_selected) as skipped test cases
+	 * (run and report --junit-skipped); false: it leaves them out. */
+	bool junit_not_selected;
 };
 
 /* How many checks of v are at each level; true when one is a warning or a
@@ -354,8 +362,12 @@ char *report_summary_render(const struct report_view *v, size_t *len, char *why,
 char *report_html_render(const struct report_view *v, size_t *len, char *why, size_t whylen);
 char *report_json_render(const struct report_view *v, size_t *len, char *why, size_t whylen);
 
+/* The counts of the test cases junit.xml lists of v: every requirement
+ * but those `run --only` left out, unless v->junit_not_selected. */
+void report_junit_totals(const struct report_view *v, struct report_totals *t);
+
 /* One <testsuite> of a fleet junit.xml (rtconform merge, across/merge.c):
- * every requirement of v, the suite named `host`, each testcase's classname
+ * every requirement of v junit.xml lists (report_junit_totals), the suite named `host`, each testcase's classname
  * "<host>.<file>.<probe>" so CI viewers keep the hosts apart; properties
  * the input (`source`) and the host's identity; `index` its id among the
  * suites. Written to out as a fragment. 0, -ENOMEM or -EIO. */

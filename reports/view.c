@@ -320,6 +320,7 @@ static void fill_req(const struct req_result *r, struct rv_req *vr, bool *failed
 	vr->trace = r->trace_file[0] ? dup_clean(r->trace_file, failed) : NULL;
 	vr->trace_note = r->trace_note[0] ? dup_clean(r->trace_note, failed) : NULL;
 	vr->verdict = r->verdict;
+	vr->not_selected = r->not_selected;
 	/* A negative or NaN duration can only come from a clock step; it
 	 * would make `time` invalid in the JUnit schemas. */
 	vr->seconds = isfinite(r->seconds) && r->seconds > 0 ? r->seconds : 0.0;

@@ -1287,6 +1287,31 @@ START_TEST(json_reader_combines_limits)
 }
 END_TEST
 
+/* "selected": false marks a requirement run --only left out, which is
+ * skipped; anything else, or a value not a boolean, is refused; absent
+ * (older files) reads as selected. */
+START_TEST(json_reader_selected)
+{
+	struct fx *x = fx_new();
+	json_t *root = fixture_json(x);
+	ck_assert_str_eq(json_string_value(json_object_get(req_at(root, 0, 3), "verdict")),
+			 "skipped");
+	json_object_set_new(req_at(root, 0, 3), "selected", json_false());
+	expect_read(x, root, "a skipped requirement not selected");
+	root = fixture_json(x);
+	json_object_set_new(req_at(root, 0, 0), "selected", json_false());
+	expect_refused(x, root, "files[0].requirements[0].selected",
+		       "false, but the verdict is \"fail\"");
+	root = fixture_json(x);
+	json_object_set_new(req_at(root, 0, 3), "selected", json_string("no"));
+	expect_refused(x, root, "files[0].requirements[3].selected", "expected true or false");
+	root = fixture_json(x);
+	json_object_del(req_at(root, 0, 0), "selected");
+	expect_read(x, root, "a file without \"selected\"");
+	fx_free(x);
+}
+END_TEST
+
 /* The statistics of a sample set rise: min <= p50 <= ... <= max and min <=
  * mean <= max (a count's min <= mean <= max <= total, a CPU's series too),
  * equality and a rounding's slack allowed; and a limit's measured value is
@@ -1452,6 +1477,7 @@ static Suite *json_suite(void)
 	tcase_add_test(tc, json_reader_memory_budget);
 	tcase_add_test(tc, json_reader_rejudges_limits);
 	tcase_add_test(tc, json_reader_combines_limits);
+	tcase_add_test(tc, json_reader_selected);
 	tcase_add_test(tc, json_reader_orders_statistics);
 	tcase_add_test(tc, json_reader_refuses_corpus_figures);
 	tcase_add_test(tc, archive_keeps_readiness);

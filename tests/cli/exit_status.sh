@@ -10,13 +10,31 @@ validate_junit "$TMP/pass/junit.xml" --tests 2 --failures 0 --errors 0 --skipped
 expect_grep 'PP-OTHER' "$TMP/pass/summary.txt"
 expect_grep 'PP-FIFO' "$TMP/out"
 
-# --only: the others are in the report as skipped, with the reason
+# --only: the others are in the report as skipped, with the reason; the
+# table folds them into one line, and junit.xml leaves them out unless
+# --junit-skipped (issue 24)
 expect_status 0 "$RTC" run -o "$TMP/only" --only PP-OTHER "$FIX/cli/pass.xml"
-validate_junit "$TMP/only/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 1 \
+expect_grep '^not selected \(--only PP-OTHER\): PP-FIFO \(1 skipped\)$' "$TMP/out"
+expect_no_grep '^PP-FIFO ' "$TMP/out"
+expect_grep '^2 requirements: 1 passed, 0 failed, 0 errors, 1 skipped ' "$TMP/out"
+expect_grep '^not selected \(--only PP-OTHER\): PP-FIFO \(1 skipped\)$' "$TMP/only/summary.txt"
+validate_junit "$TMP/only/junit.xml" --tests 1 --failures 0 --errors 0 --skipped 0 \
+  --property PP-OTHER.verdict=pass
+[ "$(xpath_count '//testcase' "$TMP/only/junit.xml")" = 1 ] && ok "--only: junit.xml has 1 testcase" || fail "--only: expected 1 testcase"
+expect_no_grep 'PP-FIFO' "$TMP/only/junit.xml"
+expect_grep '"selected": false' "$TMP/only/results.json"
+# report renders the same, and lists them in junit.xml when asked
+expect_status 0 "$RTC" report "$TMP/only/results.json" --summary "$TMP/only/again.txt" \
+  --junit "$TMP/only/again.xml"
+cmp -s "$TMP/only/summary.txt" "$TMP/only/again.txt" && ok "--only: report renders summary.txt again" || fail "--only: report renders another summary.txt"
+cmp -s "$TMP/only/junit.xml" "$TMP/only/again.xml" && ok "--only: report renders junit.xml again" || fail "--only: report renders another junit.xml"
+expect_status 0 "$RTC" report "$TMP/only/results.json" --junit "$TMP/only/skipped.xml" --junit-skipped
+validate_junit "$TMP/only/skipped.xml" --tests 2 --failures 0 --errors 0 --skipped 1 \
   --property PP-FIFO.verdict=skipped
-[ "$(xpath_count '//testcase' "$TMP/only/junit.xml")" = 2 ] && ok "--only: junit.xml has 2 testcases" || fail "--only: expected 2 testcases"
-[ "$(xpath_count '//testcase/skipped' "$TMP/only/junit.xml")" = 1 ] && ok "--only: junit.xml has 1 skipped" || fail "--only: expected 1 skipped"
-expect_grep 'not selected \(--only PP-OTHER\)' "$TMP/only/summary.txt"
+expect_status 0 "$RTC" run -q -o "$TMP/only2" --only PP-OTHER --junit-skipped "$FIX/cli/pass.xml"
+validate_junit "$TMP/only2/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 1 \
+  --property PP-FIFO.verdict=skipped
+expect_grep '<skipped>not selected \(--only PP-OTHER\)</skipped>' "$TMP/only2/junit.xml"
 
 # 1: an impossible budget fails, with exactly one <failure>
 expect_status 1 "$RTC" run -o "$TMP/imp" "$FIX/cli/impossible.xml"

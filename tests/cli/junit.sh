@@ -16,7 +16,7 @@ req_file "$TMP/tools.xml" tools 'iterations="20" runs="1" warmup="0" timeout="60
     <limit statistic="max" max="60s"/></requirement>
   <requirement id="SKIP"><probe name="selftest"/><limit statistic="max" max="60s"/></requirement>
 XML
-expect_status 3 "$RTC" run --only PASS,FAIL,ERROR -o "$TMP/r" "$TMP/tools.xml"
+expect_status 3 "$RTC" run --only PASS,FAIL,ERROR --junit-skipped -o "$TMP/r" "$TMP/tools.xml"
 J="$TMP/r/junit.xml"
 validate_junit "$J" --tests 4 --failures 1 --errors 1 --skipped 1 \
   --property PASS.verdict=pass --property FAIL.verdict=fail \
