@@ -66,7 +66,9 @@ unsigned report_batch_ns(const struct req_result *r, double *mean_ns, double *st
 bool report_batch_run_ns(const struct req_result *r, uint32_t run, double *ns);
 /* Runs a result completed (0 without result memory), at most RTC_MAX_RUNS. */
 uint32_t report_runs_done(const struct req_result *r);
-/* "fifo:99", "rr:max" (not yet resolved), "other". */
+/* "fifo:99", "rr:max" (not yet resolved), "other"; for a probe whose
+ * measured tasks run under a policy of their own, that one ("deadline
+ * 1ms/5ms/10ms", "rr:81": probe_decl.policy). */
 void report_policy_text(const struct req_result *r, char *buf, size_t len);
 /* Metrics a result holds (0 without result memory). */
 unsigned report_nmetrics(const struct req_result *r);
@@ -227,7 +229,7 @@ struct rv_series {
 
 struct rv_req {
 	char *id, *title, *source;     /* title, source: NULL when absent */
-	char *probe, *policy;          /* policy "fifo:99", "other" */
+	char *probe, *policy;          /* policy "fifo:99", "other", "deadline 1ms/5ms/10ms" */
 	int cpu;                       /* -1: not pinned */
 	char *reason, *note, *load;    /* NULL when absent */
 	/* Trace on breach: the saved trace's name (trace-<ID>.txt, in the

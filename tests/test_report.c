@@ -16,6 +16,7 @@
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
 
+#include "harness/measure/probes/probes.h"
 #include "test_util.h"
 
 #define JUNIT_XSD RTC_SOURCE_DIR "/tests/schemas/junit.xsd"
@@ -894,6 +895,49 @@ START_TEST(fingerprint_basics)
 }
 END_TEST
 
+/* The POLICY column names the policy the measured tasks run under: a
+ * SCHED_DEADLINE probe's reservation, rr-quantum's tasks one priority
+ * above the worker's, the worker's for every other probe (issue 24: both
+ * said fifo:80). */
+START_TEST(policy_of_the_measured_tasks)
+{
+	struct requirement q = { .id = "R", .policy = POLICY_FIFO, .priority = 80, .cpu = -1 };
+	struct req_result r = { .req = &q, .policy = SCHED_FIFO, .priority = 80 };
+	char buf[64];
+	q.probe = "deadline";
+	r.probe = probe_find("deadline");
+	ck_assert_ptr_nonnull(r.probe);
+	report_policy_text(&r, buf, sizeof buf);
+	ck_assert_str_eq(buf, "deadline 1ms/5ms/10ms");
+	q.params[0] = (struct req_param){ "period", "20ms", 1 };
+	q.nparams = 1;
+	report_policy_text(&r, buf, sizeof buf);
+	ck_assert_str_eq(buf, "deadline 1ms/5ms/20ms");
+	q.nparams = 0;
+	q.probe = "rr-quantum";
+	r.probe = probe_find("rr-quantum");
+	ck_assert_ptr_nonnull(r.probe);
+	report_policy_text(&r, buf, sizeof buf);
+	ck_assert_str_eq(buf, "rr:81");
+	q.params[0] = (struct req_param){ "policy", "fifo", 1 };
+	q.nparams = 1;
+	report_policy_text(&r, buf, sizeof buf);
+	ck_assert_str_eq(buf, "fifo:81");
+	/* not run (an error before the worker): the file's priority, or none */
+	r.policy = SCHED_OTHER;
+	q.priority_max = true;
+	report_policy_text(&r, buf, sizeof buf);
+	ck_assert_str_eq(buf, "fifo");
+	q.nparams = 0;
+	q.priority_max = false;
+	q.probe = "sem-pingpong";
+	r.probe = probe_find("sem-pingpong");
+	r.policy = SCHED_FIFO;
+	report_policy_text(&r, buf, sizeof buf);
+	ck_assert_str_eq(buf, "fifo:80");
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -914,6 +958,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, detail_histogram_and_stats);
 	tcase_add_test(tc, batch_figure);
 	tcase_add_test(tc, fingerprint_basics);
+	tcase_add_test(tc, policy_of_the_measured_tasks);
 	return s;
 }
 
