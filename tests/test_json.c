@@ -60,6 +60,20 @@ static double xp_num(xmlDocPtr doc, const char *expr)
 	return v;
 }
 
+/* The string value of an XPath expression, malloc'd. */
+static char *xp_str(xmlDocPtr doc, const char *expr)
+{
+	xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
+	xmlXPathObjectPtr o = xmlXPathEvalExpression(BAD_CAST expr, ctx);
+	ck_assert_ptr_nonnull(o);
+	xmlChar *s = xmlXPathCastToString(o);
+	char *v = strdup((const char *)s);
+	xmlFree(s);
+	xmlXPathFreeObject(o);
+	xmlXPathFreeContext(ctx);
+	return v;
+}
+
 static int checks;
 
 /* A JSON number or null against a property: both absent, or both there and
@@ -300,13 +314,25 @@ static void compare_files(const char *json_path, const char *junit_path, int *ex
 			 (json_int_t)xp_num(doc, "count(//testcase/skipped)"));
 	*exit_status = (int)json_integer_value(json_object_get(root, "exit_status"));
 
-	/* the environment: every entry is a property of every suite */
+	/* the environment: every entry is a line of every suite's
+	 * <system-out>, and the short set of them also a property */
 	const json_t *env = json_object_get(root, "environment");
 	ck_assert(json_object_size(env) > 3);
 	const char *key;
 	const json_t *val;
-	json_object_foreach((json_t *)env, key, val)
-		same_string(doc, 1, key, val);
+	char *sout = xp_str(doc, "/testsuites/testsuite[1]/system-out");
+	json_object_foreach((json_t *)env, key, val) {
+		char *line = NULL;
+		ck_assert(asprintf(&line, "\n  %s: %s\n", key, json_string_value(val)) > 0);
+		ck_assert_msg(strstr(sout, line), "the suite's <system-out> lacks '%s'", line);
+		free(line);
+		checks++;
+	}
+	free(sout);
+	static const char *const short_set[] = { "host.name", "host.kernel.release",
+						 "rtconform.version" };
+	for (size_t k = 0; k < sizeof short_set / sizeof short_set[0]; k++)
+		same_string(doc, 1, short_set[k], json_object_get(env, short_set[k]));
 
 	const json_t *files = json_object_get(root, "files");
 	ck_assert_int_eq(json_array_size(files), xp_num(doc, "count(/testsuites/testsuite)"));
