@@ -54,9 +54,9 @@ static const char run_usage[] =
 	"                        24h; 1s..168h), refused for probes that cannot\n"
 	"                        run by time (see rtconform list)\n"
 	"  -q, --quiet           no progress on stderr (when stderr is no terminal there is\n"
-	"                        a line per requirement and one every 30 s while it runs);\n"
-	"                        the warnings before measuring (readiness, too few samples)\n"
-	"                        still print\n"
+	"                        a line per requirement and one every 30 s while it runs),\n"
+	"                        nor the warnings before measuring (readiness, too few\n"
+	"                        samples; the reports have them)\n"
 	"      --host-label NAME the lab's name for this machine, in every report\n"
 	"                        (1-64 printable ASCII characters)\n"
 	"  -h, --help            this text\n"
@@ -578,7 +578,7 @@ static void warn_short_plans(struct req_file **files, size_t nfiles, const char 
 /* The readiness checks that warn or fail, one line each on stderr before
  * anything is measured: figures from a virtual machine or a kernel without
  * PREEMPT_RT look bad for a reason the terminal must show, not only the
- * reports. Warnings, not progress: --quiet keeps them. */
+ * reports. --quiet keeps stderr empty (every report still has them). */
 static void say_readiness(const struct readiness *rd)
 {
 	for (size_t i = 0; i < rd->n; i++) {
@@ -629,8 +629,10 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	for (size_t f = 0; f < nfiles; f++)
 		for (size_t i = 0; i < files[f]->nreqs; i++)
 			ps.total += id_selected(a->only, files[f]->reqs[i].id);
-	say_readiness(&rd);
-	warn_short_plans(files, nfiles, a->only, ro);
+	if (!a->quiet) {
+		say_readiness(&rd);
+		warn_short_plans(files, nfiles, a->only, ro);
+	}
 
 	struct report_view view;
 	if (report_view_begin(&view, files, nfiles) != 0)

@@ -49,7 +49,7 @@ expect_grep '^.*bytime.xml:4: warning: requirement TW: p99\.999 needs at least 1
 expect_no_grep 'bytime.xml:3: ' "$TMP/out"
 expect_grep 'bytime.xml: valid \(1 requirement\)$' "$TMP/out"
 # run says the same before measuring when its options make the plan short
-expect_status 1 "$RTC" run -q --iterations 10 -o "$TMP/short" --only TW "$TMP/bytime.xml" --duration 1s
+expect_status 1 "$RTC" run --iterations 10 -o "$TMP/short" --only TW "$TMP/bytime.xml" --duration 1s
 expect_grep '^rtconform run: warning: requirement TW: p99\.999 needs at least 1000000 samples; this plan runs by time \(1 s\) in runs of 10 iterations' "$TMP/out"
 
 # probe: an ad-hoc measurement prints statistics

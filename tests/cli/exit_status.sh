@@ -88,7 +88,7 @@ req_file "$TMP/short.xml" short <<XML
     <limit statistic="max" max="1ns"/><limit statistic="p99.999" max="60s"/></requirement>
 XML
 expect_status 0 "$RTC" validate "$TMP/short.xml"
-expect_status 1 "$RTC" run -q --iterations 100 -o "$TMP/short" --lava "$TMP/short.lava" "$TMP/short.xml"
+expect_status 1 "$RTC" run --iterations 100 -o "$TMP/short" --lava "$TMP/short.lava" "$TMP/short.xml"
 expect_grep '^rtconform run: warning: requirement MISSED: p99\.999 needs at least 1000000 samples, this plan takes 100 \(iterations x runs\)' "$TMP/out"
 expect_grep '^MISSED .* interval p99\.999 <= 60 s +- +ERROR$' "$TMP/out"
 expect_grep '^ +error: p99\.999 interval cannot be computed from 100 samples$' "$TMP/out"

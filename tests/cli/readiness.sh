@@ -31,6 +31,9 @@ sed -n 's/^  \(warn\|fail\) \+\([a-z_]\+\) \+\(.*\)$/rtconform run: readiness \1
 grep '^rtconform run: readiness ' "$TMP/run.out" >"$TMP/got.lines"
 cmp -s "$TMP/want.lines" "$TMP/got.lines" && ok "run prints summary.txt's $(wc -l <"$TMP/want.lines") readiness warnings and failures, one line each" ||
   { fail "run's readiness lines are not summary.txt's warnings and failures:"; diff "$TMP/want.lines" "$TMP/got.lines" | diag; }
+# --quiet keeps stderr empty: the reports have them
+"$RTC" run -q --quick --only PP-OTHER -o "$TMP/rq" "$FIX/cli/pass.xml" >/dev/null 2>"$TMP/rq.err"
+[ ! -s "$TMP/rq.err" ] && ok "run --quiet prints no readiness line" || { fail "run --quiet printed:"; diag <"$TMP/rq.err"; }
 last_ready=$(grep -n '^rtconform run: readiness ' "$TMP/run.out" | tail -1 | cut -d: -f1)
 first_req=$(grep -n '^\[1/1\] PP-OTHER' "$TMP/run.out" | head -1 | cut -d: -f1)
 [ -n "$first_req" ] && [ "${last_ready:-0}" -lt "$first_req" ] && ok "the readiness lines come before the first requirement's" ||
