@@ -285,6 +285,12 @@ static int summarize(struct merge *mg, struct merge_host *h, const struct report
 	mg->totals.errors += h->totals.errors;
 	mg->totals.skipped += h->totals.skipped;
 	mg->totals.seconds += h->totals.seconds;
+	struct report_totals jt;
+	report_junit_totals(v, &jt);
+	mg->junit_totals.tests += jt.tests;
+	mg->junit_totals.failures += jt.failures;
+	mg->junit_totals.errors += jt.errors;
+	mg->junit_totals.seconds += jt.seconds;
 	return failed ? -ENOMEM : 0;
 }
 
@@ -458,8 +464,8 @@ static int finish_junit(struct merge *mg, struct report_stream *st)
 	locale_t old = numfmt_c_enter();
 	fprintf(st->f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rtconform "
 		"fleet\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n",
-		mg->totals.tests, mg->totals.failures, mg->totals.errors,
-		mg->totals.seconds > 0 ? mg->totals.seconds : 0.0);
+		mg->junit_totals.tests, mg->junit_totals.failures, mg->junit_totals.errors,
+		mg->junit_totals.seconds > 0 ? mg->junit_totals.seconds : 0.0);
 	numfmt_c_leave(old);
 	char buf[65536];
 	size_t n;

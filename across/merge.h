@@ -64,6 +64,8 @@ struct merge {
 	struct report_stream json; /* results.json, streamed */
 	FILE *suites;          /* the junit suites until the totals are known */
 	struct report_totals totals;
+	struct report_totals junit_totals; /* of the test cases junit.xml lists
+					    * (report_junit_totals) */
 };
 
 /* The file names in the output directory. */

@@ -90,6 +90,14 @@ struct probe_decl {
 	 * (values[i] is params[i]'s value, defaults applied). Return NULL if fine,
 	 * else a sentence saying why, written into buf. */
 	const char *(*check)(const char *const *values, char *buf, size_t len);
+	/* Optional, for a probe whose measured tasks do not run under the
+	 * worker's policy (the requirement's <sched>): the policy they run
+	 * under, as the reports' POLICY column names it ("deadline
+	 * 1ms/5ms/10ms", "rr:81"), from the parameters (values[i] is
+	 * params[i]'s, defaults applied) and the worker's priority (-1: not
+	 * resolved), into buf; returns buf. NULL: the tasks run under the
+	 * worker's policy. */
+	const char *(*policy)(const char *const *values, int priority, char *buf, size_t len);
 };
 
 /* The probes a requirements file may name, in the order `rtconform list`

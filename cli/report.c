@@ -14,7 +14,8 @@
 
 static const char report_usage[] =
 	"usage: rtconform report RESULTS.json [--html FILE] [--json FILE]\n"
-	"                        [--junit FILE] [--summary FILE] [--csv DIR] [--lava FILE]\n"
+	"                        [--junit FILE [--junit-skipped]] [--summary FILE]\n"
+	"                        [--csv DIR] [--lava FILE]\n"
 	"\n"
 	"Render the reports of a run again from the results.json it wrote, alone: it\n"
 	"holds every statistic, histogram bucket, limit and the environment, and each\n"
@@ -23,6 +24,9 @@ static const char report_usage[] =
 	"its content. At least one of the options. --csv DIR writes the\n"
 	"CSV files (histograms, per-run figures) as rtconform run --csv does; --lava FILE\n"
 	"the results for LAVA's lava-test-case as rtconform run --lava does.\n"
+	"--junit-skipped lists the requirements run --only left out as skipped test\n"
+	"cases in junit.xml, as rtconform run --junit-skipped does (by default they\n"
+	"are left out of junit.xml, and listed in every other report).\n"
 	"\n"
 	"exit status: 0 written, 2 usage error, an unreadable, malformed or foreign\n"
 	"input (a junit.xml), or an output that cannot be written\n";
@@ -35,12 +39,13 @@ static const char *const kind_option[REPORT_NKINDS] = {
 /* An output option's getopt value is OUT_OPT + its report kind. */
 enum { OUT_OPT = 256 };
 
-/* --csv's and --lava's getopt values. */
-enum { CSV_OPT = OUT_OPT + REPORT_NKINDS, LAVA_OPT };
+/* --csv's, --lava's and --junit-skipped's getopt values. */
+enum { CSV_OPT = OUT_OPT + REPORT_NKINDS, LAVA_OPT, JUNIT_SKIPPED_OPT };
 
-/* The outputs besides the four reports. */
+/* The outputs besides the four reports, and how junit.xml lists. */
 struct extra_out {
 	const char *csv, *lava;
+	bool junit_skipped;
 };
 
 /* The outputs asked for into out[] and *csv; REPORT_GO_ON, or an exit
@@ -56,6 +61,7 @@ static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS],
 		{ "summary", required_argument, NULL, OUT_OPT + REPORT_SUMMARY },
 		{ "csv", required_argument, NULL, CSV_OPT },
 		{ "lava", required_argument, NULL, LAVA_OPT },
+		{ "junit-skipped", no_argument, NULL, JUNIT_SKIPPED_OPT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -76,6 +82,8 @@ static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS],
 				return EXIT_USAGE;
 			}
 			*(c == CSV_OPT ? &x->csv : &x->lava) = optarg;
+		} else if (c == JUNIT_SKIPPED_OPT) {
+			x->junit_skipped = true;
 		} else if (c == 'h') {
 			fputs(report_usage, stdout);
 			return 0;
@@ -159,7 +167,7 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	(void)ctx;
 	const char *out[REPORT_NKINDS] = { NULL };
-	struct extra_out x = { NULL, NULL };
+	struct extra_out x = { NULL, NULL, false };
 	int rc = parse_options(argc, argv, out, &x);
 	if (rc != REPORT_GO_ON)
 		return rc;
@@ -171,6 +179,7 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 		termsafe_println(stderr, "rtconform report: %s", err);
 		return EXIT_USAGE;
 	}
+	v.junit_not_selected = x.junit_skipped;
 	/* A directory the checks made is removed again when one refuses. */
 	struct cli_made_dirs made = { .n = 0 };
 	if ((rc = check_outputs(argv[optind], out, &made)) != 0 ||

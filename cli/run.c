@@ -3,12 +3,14 @@
  * its own worker, and write the four reports. */
 #include "cli/cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,6 +35,9 @@ static const char run_usage[] =
 	"  -o, --output DIR      report directory (default ./rtconform-results): junit.xml,\n"
 	"                        summary.txt, report.html, results.json\n"
 	"      --junit FILE      write the JUnit report here instead\n"
+	"      --junit-skipped   list the requirements --only leaves out in junit.xml too,\n"
+	"                        as skipped test cases (by default only the other reports\n"
+	"                        list them)\n"
 	"      --summary FILE    write the text summary here instead\n"
 	"      --html FILE       write the HTML audit report here instead\n"
 	"      --json FILE       write results.json here instead\n"
@@ -50,7 +55,8 @@ static const char run_usage[] =
 	"                        run by time (see rtconform list)\n"
 	"  -q, --quiet           no progress on stderr (on a terminal: live figures of the\n"
 	"                        running requirement; otherwise a line per requirement and\n"
-	"                        one every 30 s while it runs)\n"
+	"                        one every 30 s while it runs), nor the warnings before\n"
+	"                        measuring (readiness, too few samples; the reports have them)\n"
 	"      --host-label NAME the lab's name for this machine, in every report\n"
 	"                        (1-64 printable ASCII characters)\n"
 	"  -h, --help            this text\n"
@@ -72,6 +78,7 @@ struct run_args {
 	bool quiet;
 	struct cli_progress ps;
 	const char *host_label;  /* --host-label NAME, or NULL */
+	bool junit_skipped;      /* --junit-skipped */
 	const char *explicit_path[REPORT_NKINDS];
 	struct run_options ro;
 };
@@ -135,6 +142,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "junit", required_argument, NULL, 'j' },
+		{ "junit-skipped", no_argument, NULL, 'S' },
 		{ "summary", required_argument, NULL, 's' },
 		{ "html", required_argument, NULL, 'H' },
 		{ "json", required_argument, NULL, 'J' },
@@ -157,6 +165,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		switch (c) {
 		case 'o': a->outdir = optarg; break;
 		case 'j': a->explicit_path[REPORT_JUNIT] = optarg; break;
+		case 'S': a->junit_skipped = true; break;
 		case 's': a->explicit_path[REPORT_SUMMARY] = optarg; break;
 		case 'H': a->explicit_path[REPORT_HTML] = optarg; break;
 		case 'J': a->explicit_path[REPORT_JSON] = optarg; break;
@@ -215,6 +224,55 @@ static bool id_selected(const char *only, const char *id)
 	return false;
 }
 
+/* Edits (insert, delete, replace one character, case ignored) that turn a
+ * into b; stops counting at 3, which is more than a near id is allowed. */
+static size_t id_distance(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b), row[257];
+	if (na > 256 || nb > 256)
+		return 3;
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= na; i++) {
+		size_t diag = row[0], best = row[0] = i;
+		for (size_t j = 1; j <= nb; j++) {
+			size_t up = row[j];
+			bool same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+			size_t v = diag + !same;
+			if (up + 1 < v)
+				v = up + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			row[j] = v;
+			diag = up;
+			if (v < best)
+				best = v;
+		}
+		if (best >= 3)
+			return 3;
+	}
+	return row[nb] < 3 ? row[nb] : 3;
+}
+
+/* The id of the files nearest to `id`, the one a typo or the wrong case
+ * meant: the same but for case, else at most 2 edits away (the first of
+ * the nearest, in file order); NULL when none is that near. */
+static const char *near_id(const char *id, struct req_file **files, size_t nfiles)
+{
+	const char *best = NULL;
+	size_t bestd = 3;
+	for (size_t f = 0; f < nfiles; f++)
+		for (size_t i = 0; i < files[f]->nreqs; i++) {
+			const char *cand = files[f]->reqs[i].id;
+			size_t d = strcasecmp(cand, id) == 0 ? 0 : id_distance(id, cand);
+			if (d < bestd) {
+				best = cand;
+				bestd = d;
+			}
+		}
+	return best;
+}
+
 /* Every id of --only must exist somewhere. */
 static int check_only(const char *only, struct req_file **files, size_t nfiles)
 {
@@ -233,7 +291,15 @@ static int check_only(const char *only, struct req_file **files, size_t nfiles)
 			for (size_t i = 0; i < files[f]->nreqs && !found; i++)
 				found = strcmp(files[f]->reqs[i].id, id) == 0;
 		if (!found) {
-			termsafe_println(stderr, "rtconform run: --only: no requirement with id '%s'", id);
+			/* Ids are matched exactly (they are case-sensitive in the
+			 * file); a near one is named, never taken in its place. */
+			const char *near = near_id(id, files, nfiles);
+			if (near)
+				termsafe_println(stderr, "rtconform run: --only: no requirement with id "
+						 "'%s'; did you mean %s?", id, near);
+			else
+				termsafe_println(stderr, "rtconform run: --only: no requirement with "
+						 "id '%s'", id);
 			return EXIT_USAGE;
 		}
 		if (!e)
@@ -399,6 +465,7 @@ static void measure_all(struct report_view *view, struct req_file **files, size_
 				 * whole file, and says why these have no figures. */
 				req_result_error(res, r, files[f], "not selected (--only %s)", only);
 				res->verdict = VERDICT_SKIPPED;
+				res->not_selected = true;
 			} else {
 				ps->index++;
 				if (*ro->interrupted)
@@ -484,6 +551,44 @@ static int write_reports(const struct report_view *view, char *out_path[REPORT_N
 	return prc ? prc : rc;
 }
 
+/* Each limit of a selected requirement whose statistic the counts this
+ * run measures with may give too few samples (the options can lower the
+ * file's: --iterations, --runs, --duration), one line each on stderr
+ * before anything is measured, so a figure that will be missing is no
+ * surprise after the run. */
+static void warn_short_plans(struct req_file **files, size_t nfiles, const char *only,
+			     const struct run_options *ro)
+{
+	char why[400];
+	for (size_t f = 0; f < nfiles; f++)
+		for (size_t i = 0; i < files[f]->nreqs; i++) {
+			const struct requirement *r = &files[f]->reqs[i];
+			uint64_t it, runs, warmup;
+			if (!id_selected(only, r->id))
+				continue;
+			runner_counts(r, ro, &it, &runs, &warmup);
+			for (size_t k = 0; k < r->nlimits; k++)
+				if (validate_samples_short(&r->limits[k], it, runs,
+							   runner_duration(r, ro), why, sizeof why))
+					termsafe_println(stderr, "rtconform run: warning: requirement "
+							 "%s: %s", r->id, why);
+		}
+}
+
+/* The readiness checks that warn or fail, one line each on stderr before
+ * anything is measured: figures from a virtual machine or a kernel without
+ * PREEMPT_RT look bad for a reason the terminal must show, not only the
+ * reports. --quiet keeps stderr empty (every report still has them). */
+static void say_readiness(const struct readiness *rd)
+{
+	for (size_t i = 0; i < rd->n; i++) {
+		const struct ready_check *c = &rd->c[i];
+		if (c->level == READY_WARN || c->level == READY_FAIL)
+			termsafe_println(stderr, "rtconform run: readiness %s: %s: %s",
+					 ready_level_name(c->level), c->name, c->finding);
+	}
+}
+
 /* Measure the loaded files and write the reports to out_path[]. */
 static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 		     char *out_path[REPORT_NKINDS], const char *self_dir, const char *cmdline)
@@ -524,6 +629,10 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	for (size_t f = 0; f < nfiles; f++)
 		for (size_t i = 0; i < files[f]->nreqs; i++)
 			ps.total += id_selected(a->only, files[f]->reqs[i].id);
+	if (!a->quiet) {
+		say_readiness(&rd);
+		warn_short_plans(files, nfiles, a->only, ro);
+	}
 
 	struct report_view view;
 	if (report_view_begin(&view, files, nfiles) != 0)
@@ -542,6 +651,7 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	fingerprint_add(&fp, "rtconform.interrupted", "%s", *ro->interrupted ? "yes" : "no");
 	if (report_view_finish(&view, &run) != 0)
 		out_of_memory();
+	view.junit_not_selected = a->junit_skipped;
 
 	int rc = write_reports(&view, out_path, a->csv_dir, a->lava, seen, ro->interrupted);
 	report_view_free(&view);

@@ -3,6 +3,7 @@
  * nothing. */
 #include "cli/cli.h"
 #include "base/termsafe.h"
+#include "requirements/validate.h"
 
 #include <stdio.h>
 
@@ -12,8 +13,9 @@ int cmd_validate(int argc, char **argv, const struct cli_ctx *ctx)
 		puts("usage: rtconform validate FILE|PROFILE...\n\n"
 		     "Check requirement files (or shipped profiles, by name) against the schema\n"
 		     "and the probe table; measure nothing. Prints one 'file:line: message' per\n"
-		     "problem.\n\n"
-		     "exit status: 0 every file valid, 2 a problem was found");
+		     "problem, and 'file:line: warning: ...' for what is valid but may make a\n"
+		     "verdict an error (a percentile a run by time may take too few samples for).\n\n"
+		     "exit status: 0 every file valid (warnings or not), 2 a problem was found");
 		return 0;
 	}
 	if (argc < 2) {
@@ -30,8 +32,15 @@ int cmd_validate(int argc, char **argv, const struct cli_ctx *ctx)
 	int rc = cli_load_all(ctx, argv + 1, argc - 1, &files, &n);
 	if (rc)
 		return rc;
+	struct diag_list d = { 0 };
 	for (size_t i = 0; i < n; i++)
-		termsafe_println(stdout, "%s: valid (%zu requirements)", files[i]->path, files[i]->nreqs);
+		validate_warnings(files[i], &d);
+	for (size_t i = 0; i < d.n; i++)
+		termsafe_println(stderr, "%s", d.msgs[i]);
+	diag_free(&d);
+	for (size_t i = 0; i < n; i++)
+		termsafe_println(stdout, "%s: valid (%zu requirement%s)", files[i]->path,
+				 files[i]->nreqs, files[i]->nreqs == 1 ? "" : "s");
 	cli_free_files(files, n);
 	return 0;
 }

@@ -45,6 +45,7 @@ struct req_result {
 	char trace_file[1200];    /* the saved trace-<ID>.txt's name (in run_options.trace_dir),
 				   * "" without one */
 	char trace_note[600];     /* what became of the trace ("trace: ..."), "" if none asked */
+	bool not_selected;        /* left out by the caller (run --only): skipped, never run */
 };
 
 struct run_options {
@@ -73,6 +74,10 @@ int runner_become_supervisor(void);
 /* Effective counts for a requirement under the options. */
 void runner_counts(const struct requirement *r, const struct run_options *o,
 		   uint64_t *iterations, uint64_t *runs, uint64_t *warmup);
+
+/* How long a requirement runs by time under the options (--duration wins
+ * over the file's); 0: it runs by count. */
+uint64_t runner_duration(const struct requirement *r, const struct run_options *o);
 
 /* Run one requirement; fills out (which the caller later frees with
  * req_result_free). Never fails as a function: problems become verdicts. */

@@ -114,9 +114,26 @@ double limit_excess(double v, bool has_min, double min, bool has_max, double max
 
 enum verdict verdict_of_limits(bool any_unevaluated, bool any_failed)
 {
-	if (any_unevaluated)
-		return VERDICT_ERROR;
-	return any_failed ? VERDICT_FAIL : VERDICT_PASS;
+	/* A limit that was judged and missed settles the requirement: no
+	 * figure another limit lacks can make it pass. */
+	if (any_failed)
+		return VERDICT_FAIL;
+	return any_unevaluated ? VERDICT_ERROR : VERDICT_PASS;
+}
+
+int limit_weight(enum verdict v)
+{
+	/* verdict_of_limits' order: a failure settles, then an error. */
+	switch (v) {
+	case VERDICT_FAIL:
+		return 2;
+	case VERDICT_ERROR:
+		return 1;
+	case VERDICT_PASS:
+		return 0;
+	default:
+		return -1;
+	}
 }
 
 /* The metric limit l is about, or NULL with why in lo->text. */

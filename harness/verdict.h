@@ -70,16 +70,26 @@ int verdict_rank(enum verdict v);
  * most, else the passing one nearest its bound. */
 double limit_excess(double v, bool has_min, double min, bool has_max, double max);
 
-/* The verdict a requirement's limits give it: error when one could not be
- * evaluated (a figure that is missing says nothing of the budget), else
- * fail when one failed, else pass (also with no limits at all). Not for a
- * requirement that is already an error or skipped: those keep theirs. */
+/* The verdict a requirement's limits give it: fail when one was judged and
+ * failed, whatever the others (a missing figure cannot undo a missed
+ * budget); else error when one could not be evaluated (a figure that is
+ * missing says nothing of its budget, so the requirement cannot pass);
+ * else pass (also with no limits at all). A limit that could not be
+ * evaluated keeps its own verdict, error, beside a failed requirement
+ * (limit_verdict). Not for a requirement that is already an error or
+ * skipped: those keep theirs. */
 enum verdict verdict_of_limits(bool any_unevaluated, bool any_failed);
 
+/* How much a limit's verdict weighs in its requirement's, in
+ * verdict_of_limits' order: fail 2, error 1, pass 0 (skipped -1). The
+ * requirement's verdict is that of its heaviest limit; the limit that
+ * decides it (rv_req_deciding_limit) is one of those. */
+int limit_weight(enum verdict v);
+
 /* Judge the limits of a finished result (each limit's outcome and text, and
- * the failures or errors in its reason) and set its verdict to pass, fail,
- * or error when a limit cannot be evaluated; an error or skipped verdict is
- * left alone. */
+ * the failures, then the limits that could not be evaluated, in its
+ * reason) and set its verdict by verdict_of_limits; an error or skipped
+ * verdict is left alone. */
 struct req_result;
 void verdict_judge(struct req_result *out);
 

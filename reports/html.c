@@ -525,7 +525,11 @@ static void runs_table(struct xw *x, const struct rv_req *r)
 		snprintf(buf, sizeof buf, "%s mean", r->metrics[i].name);
 		th(x, buf);
 	}
-	th(x, "Batch (total / N)");
+	/* A probe without a batch figure (timer-wakeup, the behaviour
+	 * probes) would get a column of "-": none. */
+	bool batch = rv_req_batch_runs(r) > 0;
+	if (batch)
+		th(x, "Batch (total / N)");
 	xw_full_end(x);
 	nl(x);
 	for (uint32_t k = 0; k < r->runs; k++) {
@@ -546,11 +550,10 @@ static void runs_table(struct xw *x, const struct rv_req *r)
 				td_num(x, "-");
 			}
 		}
-		if (r->batch_run_ns)
+		if (batch) {
 			fmt_value(&r->batch_run_ns[k], QTY_NS, buf, sizeof buf);
-		else
-			snprintf(buf, sizeof buf, "-");
-		td_num(x, buf);
+			td_num(x, buf);
+		}
 		xw_full_end(x);
 		nl(x);
 	}

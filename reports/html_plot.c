@@ -77,7 +77,14 @@ struct frame {
 	bool labels;           /* limit labels, minor tick labels, axis title */
 };
 
-static const struct frame frame_metric = { 640, 270, 52, 578, 44, 226, 590, 616, true };
+static const struct frame frame_metric = { 640, 270, 52, 578, 50, 226, 590, 616, true };
+
+/* The limit labels above a large picture: two rows, so neighbouring lines'
+ * labels do not overlap; baselines far enough apart, and the first far
+ * enough below the frame, for the print style's 15 px text (page.c), which
+ * touched the frame and the other row at 14 and 13. */
+#define LABEL_ROW0 19.0
+#define LABEL_ROW_STEP 18.0
 static const struct frame frame_cpu = { 320, 150, 40, 274, 24, 118, 282, 302, false };
 
 /* What a histogram holds: a metric's, or one CPU's of it. */
@@ -353,11 +360,11 @@ static void limit_lines(struct xw *x, const struct line *lines, size_t nlines,
 	char buf[200];
 	for (size_t i = 0; i < nlines; i++) {
 		double ns = fabs(lines[i].ns);
-		double ly = 14 + 13 * (double)(i % 2);
+		double ly = LABEL_ROW0 + LABEL_ROW_STEP * (double)(i % 2);
 		const char *lab = lines[i].passed ? "lab lab-ok" : "lab lab-no";
 		if (ns >= ax->lo && ns <= ax->hi) {
 			double px = xpos(ax, ns);
-			double top = f->labels ? f->y0 - 4 - (i % 2 ? 0 : 13) : f->y0;
+			double top = f->labels ? f->y0 - 4 - (i % 2 ? 0 : LABEL_ROW_STEP) : f->y0;
 			svg_line(x, px, top, px, f->y1, lines[i].passed ? "lim lim-ok" : "lim");
 			if (!f->labels)
 				continue;

@@ -247,6 +247,7 @@ static json_t *requirement(struct jb *b, const struct rv_req *r)
 	set(b, o, "trace", str_or_null(r->trace));
 	set(b, o, "trace_note", str_or_null(r->trace_note));
 	set(b, o, "verdict", json_string(verdict_name(r->verdict)));
+	set(b, o, "selected", json_boolean(!r->not_selected));
 	set(b, o, "reason", str_or_null(r->reason));
 	set(b, o, "note", str_or_null(r->note));
 	set(b, o, "seconds", num(r->seconds));

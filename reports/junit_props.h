@@ -7,17 +7,24 @@
  * requirement id (ID), then what the comment says. docs/reports.md lists the
  * properties and their values.
  *
- * junit.xml is lean: per requirement a bounded set (its identity, verdict,
- * ID.limits, ID.runs, ID.metrics and one ID.M per metric, whose values are
- * "key=value" fields).
+ * junit.xml is lean: per suite a short set (which machine and build, the
+ * verdicts, the readiness that is amiss, the file; the whole environment
+ * is the suite's <system-out>), per requirement a bounded set (its
+ * identity, verdict, ID.limits, ID.runs, ID.metrics and one ID.M per
+ * metric, whose values are "key=value" fields).
  */
 #ifndef RTC_JUNIT_PROPS_H
 #define RTC_JUNIT_PROPS_H
 
-/* The machine's readiness checks (check NAME), after the environment:
- * "LEVEL: finding", then the remedy when there is one. */
+/* The suite's verdicts as the run counted them: "passed=N failed=N
+ * errors=N skipped=N". */
+#define JP_VERDICTS "verdicts"
+/* The machine's readiness, after the environment: the tally ("6 ok, 4
+ * notes, 2 warnings, 0 failures"), then each check NAME that warns or
+ * fails, "LEVEL: finding" (every check, with its remedy, is in the
+ * suite's <system-out>). */
+#define JP_READY_TALLY "readiness"
 #define JP_READY "readiness.%s"
-#define JP_READY_REMEDY "readiness.%s.remedy"
 
 /* A host's suite of a fleet junit.xml (rtconform merge): the rtconform that
  * merged it, beside the host's own rtconform.version. */

@@ -18,7 +18,8 @@
  * duration is in us (four decimals), a cycle count in cycles, a count in
  * count: always the same unit for the same line, so LAVA's charts of a
  * test case over many jobs compare like with like. A limit whose
- * statistic could not be computed has no value. Names keep letters,
+ * statistic could not be computed has no value, and in a requirement
+ * judged on its other limits its reason follows it on a "# " line. Names keep letters,
  * digits, '.', '_' and '-'; anything else (a space, which would split the
  * line) is '_'; an empty part (id, file name, metric, statistic) is "_"
  * and a '-' a part begins with is '_', so no name is empty or begins with
@@ -198,6 +199,15 @@ static int req_lines(FILE *out, struct names *ns, const struct report_view *v,
 		if (!ln)
 			return -ENOMEM;
 		limit_line(out, ln, &r->limits[k]);
+		/* A limit that could not be judged in a requirement judged on
+		 * the others: why, beside it. */
+		const struct rv_limit *l = &r->limits[k];
+		if (r->verdict != VERDICT_ERROR && l->verdict == VERDICT_ERROR && l->text) {
+			fprintf(out, "# %s: error: ", ln);
+			if (!put_on_line(out, l->text))
+				return -ENOMEM;
+			fputc('\n', out);
+		}
 	}
 	if (r->reason && (r->verdict == VERDICT_ERROR || r->verdict == VERDICT_SKIPPED)) {
 		fprintf(out, "# %s: %s: ", name, verdict_name(r->verdict));

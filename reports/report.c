@@ -465,9 +465,32 @@ unsigned report_batch_ns(const struct req_result *r, double *mean_ns, double *st
 	return n;
 }
 
+/* The policy a probe's measured tasks run under when it is not the
+ * worker's (probe_decl.policy), into buf; false when it is the worker's. */
+static bool probe_policy_text(const struct req_result *r, char *buf, size_t len)
+{
+	const struct requirement *q = r->req;
+	const struct probe_decl *d = r->probe ? &r->probe->decl : NULL;
+	if (!d || !d->policy || !q)
+		return false;
+	const char *values[PROBE_MAX_PARAMS] = { 0 };
+	for (size_t i = 0; i < d->nparams && i < PROBE_MAX_PARAMS; i++) {
+		const char *v = req_param(q, d->params[i].name);
+		values[i] = v ? v : d->params[i].def;
+	}
+	int priority = r->policy == SCHED_FIFO || r->policy == SCHED_RR ? r->priority
+		       : q->policy != POLICY_OTHER && !q->priority_max ? q->priority
+		       : -1;
+	return d->policy(values, priority, buf, len) != NULL;
+}
+
 void report_policy_text(const struct req_result *r, char *buf, size_t len)
 {
 	const struct requirement *q = r->req;
+	/* What the reader judges by is the policy the measured tasks ran
+	 * under, not that of the worker that set them up. */
+	if (probe_policy_text(r, buf, len))
+		return;
 	if (r->policy == SCHED_FIFO || r->policy == SCHED_RR) {
 		snprintf(buf, len, "%s:%d", r->policy == SCHED_FIFO ? "fifo" : "rr", r->priority);
 		return;

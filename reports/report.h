@@ -66,7 +66,9 @@ unsigned report_batch_ns(const struct req_result *r, double *mean_ns, double *st
 bool report_batch_run_ns(const struct req_result *r, uint32_t run, double *ns);
 /* Runs a result completed (0 without result memory), at most RTC_MAX_RUNS. */
 uint32_t report_runs_done(const struct req_result *r);
-/* "fifo:99", "rr:max" (not yet resolved), "other". */
+/* "fifo:99", "rr:max" (not yet resolved), "other"; for a probe whose
+ * measured tasks run under a policy of their own, that one ("deadline
+ * 1ms/5ms/10ms", "rr:81": probe_decl.policy). */
 void report_policy_text(const struct req_result *r, char *buf, size_t len);
 /* Metrics a result holds (0 without result memory). */
 unsigned report_nmetrics(const struct req_result *r);
@@ -227,7 +229,7 @@ struct rv_series {
 
 struct rv_req {
 	char *id, *title, *source;     /* title, source: NULL when absent */
-	char *probe, *policy;          /* policy "fifo:99", "other" */
+	char *probe, *policy;          /* policy "fifo:99", "other", "deadline 1ms/5ms/10ms" */
 	int cpu;                       /* -1: not pinned */
 	char *reason, *note, *load;    /* NULL when absent */
 	/* Trace on breach: the saved trace's name (trace-<ID>.txt, in the
@@ -250,6 +252,10 @@ struct rv_req {
 	struct rv_param *params;       /* effective values, defaults applied */
 	size_t nparams;
 	enum verdict verdict;
+	/* Left out by `run --only`: skipped, never run. The terminal table
+	 * folds these into one line, junit.xml leaves them out unless asked
+	 * (report_view.junit_not_selected). */
+	bool not_selected;
 	double seconds;
 	bool measured;                 /* there are metrics (the worker reported) */
 	uint32_t runs;                 /* runs completed */
@@ -269,7 +275,8 @@ unsigned rv_req_batch_runs(const struct rv_req *r);
 
 /* The limit that decides r's verdict (the one a fleet report shows, and
  * compare quotes for a verdict that changed): of the limits whose verdict
- * ranks worst (verdict_rank: error, then fail, then pass), one that has no
+ * weighs most (limit_weight: fail, then error, then pass, as
+ * verdict_of_limits combines them), one that has no
  * measured value (could not be evaluated), else the one furthest past its
  * bound (limit_excess): for a failed requirement the failing limit missed
  * by the most relative to its bound, for a passed one the limit nearest its
@@ -310,6 +317,10 @@ struct report_view {
 	 * gives the directory it saved them in (report.html's), the reader
 	 * that of the results.json it read. Freed with the view. */
 	char *trace_dir;
+	/* Not part of the archive either: junit.xml lists the requirements
+	 * left out by --only (rv_req.not_selected) as skipped test cases
+	 * (run and report --junit-skipped); false: it leaves them out. */
+	bool junit_not_selected;
 };
 
 /* How many checks of v are at each level; true when one is a warning or a
@@ -371,8 +382,12 @@ int report_json_put(const struct report_view *v, FILE *out, char *why, size_t wh
 int report_html_put(const struct report_view *v, FILE *f, char *why, size_t whylen);
 int report_junit_put(const struct report_view *v, FILE *f, char *why, size_t whylen);
 
+/* The counts of the test cases junit.xml lists of v: every requirement
+ * but those `run --only` left out, unless v->junit_not_selected. */
+void report_junit_totals(const struct report_view *v, struct report_totals *t);
+
 /* One <testsuite> of a fleet junit.xml (rtconform merge, across/merge.c):
- * every requirement of v, the suite named `host`, each testcase's classname
+ * every requirement of v junit.xml lists (report_junit_totals), the suite named `host`, each testcase's classname
  * "<host>.<file>.<probe>" so CI viewers keep the hosts apart; properties
  * the input (`source`) and the host's identity; `index` its id among the
  * suites. Written to out as a fragment. 0, -ENOMEM or -EIO. */

@@ -101,6 +101,13 @@ static size_t result_rows(const struct rv_req *r, struct row *rows, size_t max)
 		measured_text(&r->limits[i], rows[i].measured, sizeof rows[i].measured);
 		rows[i].verdict = verdict_label(r->limits[i].verdict);
 		rows[i].v = r->limits[i].verdict;
+		/* A limit that could not be judged beside others that were (a
+		 * failed requirement): why, under its own row. */
+		if (r->verdict != VERDICT_ERROR && r->limits[i].verdict == VERDICT_ERROR) {
+			rows[i].note_kind = "error";
+			rows[i].note = r->limits[i].text ? r->limits[i].text
+							 : "could not be evaluated";
+		}
 	}
 	return nlim;
 }
@@ -135,6 +142,8 @@ static void column_widths(const struct report_view *v, struct row *rows, size_t 
 {
 	for (size_t f = 0; f < v->nfiles; f++)
 		for (size_t i = 0; i < v->files[f].nreqs; i++) {
+			if (v->files[f].reqs[i].not_selected)
+				continue; /* folded into one line (not_selected_line) */
 			size_t n = result_rows(&v->files[f].reqs[i], rows, REQ_MAX_LIMITS);
 			for (size_t k = 0; k < n; k++) {
 				w[0] = max_sz(w[0], strlen(rows[k].id));
@@ -144,6 +153,28 @@ static void column_widths(const struct report_view *v, struct row *rows, size_t 
 				w[4] = max_sz(w[4], strlen(rows[k].measured));
 			}
 		}
+}
+
+/* The requirements of a file that `run --only` left out, in one line after
+ * its rows rather than a SKIP row and a reason each: "not selected (--only
+ * TIMER-FIFO): SEM-RT, SEM-OTHER (2 skipped)". Nothing when there are none. */
+static void not_selected_line(const struct rv_file *vf, FILE *out)
+{
+	size_t n = 0;
+	const char *why = NULL;
+	char buf[256];
+	for (size_t i = 0; i < vf->nreqs; i++)
+		if (vf->reqs[i].not_selected) {
+			if (!n++)
+				why = vf->reqs[i].reason;
+		}
+	if (!n)
+		return;
+	fprintf(out, "%s:", printable(why ? why : "not selected", buf, sizeof buf));
+	for (size_t i = 0, k = 0; i < vf->nreqs; i++)
+		if (vf->reqs[i].not_selected)
+			fprintf(out, "%s %s", k++ ? "," : "", printable(vf->reqs[i].id, buf, sizeof buf));
+	fprintf(out, " (%zu skipped)\n", n);
 }
 
 /* status < 0: the verdicts' own exit status and its meaning. */
@@ -173,6 +204,8 @@ static void write_text(const struct report_view *v, FILE *out, int status, const
 			fprintf(out, "[%s]\n", printable(vf->name, name, sizeof name));
 		}
 		for (size_t i = 0; i < vf->nreqs; i++) {
+			if (vf->reqs[i].not_selected)
+				continue;
 			size_t n = result_rows(&vf->reqs[i], rows, REQ_MAX_LIMITS);
 			for (size_t k = 0; k < n; k++) {
 				print_row(out, w, rows[k].id, rows[k].probe, rows[k].policy,
@@ -186,6 +219,7 @@ static void write_text(const struct report_view *v, FILE *out, int status, const
 				}
 			}
 		}
+		not_selected_line(vf, out);
 	}
 	free(rows);
 

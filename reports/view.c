@@ -85,7 +85,7 @@ size_t rv_req_deciding_limit(const struct rv_req *r)
 	int best_rank = 0;
 	double best_excess = 0;
 	for (size_t i = 0; i < r->nlimits; i++) {
-		int rank = verdict_rank(r->limits[i].verdict);
+		int rank = limit_weight(r->limits[i].verdict);
 		double e = rv_limit_excess(&r->limits[i]);
 		if (best == SIZE_MAX || rank > best_rank || (rank == best_rank && e > best_excess)) {
 			best = i;
@@ -347,6 +347,7 @@ static void fill_req(const struct req_result *r, struct rv_req *vr, bool *failed
 	vr->trace = r->trace_file[0] ? dup_clean(r->trace_file, failed) : NULL;
 	vr->trace_note = r->trace_note[0] ? dup_clean(r->trace_note, failed) : NULL;
 	vr->verdict = r->verdict;
+	vr->not_selected = r->not_selected;
 	/* A negative or NaN duration can only come from a clock step; it
 	 * would make `time` invalid in the JUnit schemas. */
 	vr->seconds = isfinite(r->seconds) && r->seconds > 0 ? r->seconds : 0.0;

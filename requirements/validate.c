@@ -246,6 +246,56 @@ static size_t validate_req(const struct req_file *f, const struct requirement *r
 	return problems;
 }
 
+const char *validate_samples_short(const struct req_limit *l, uint64_t iterations, uint64_t runs,
+				   uint64_t duration_ns, char *buf, size_t len)
+{
+	uint64_t need = statistic_min_samples(&l->stat);
+	const char *st = l->stat_text ? l->stat_text : "the statistic";
+	if (need <= 1)
+		return NULL;
+	if (!duration_ns) {
+		uint64_t planned = iterations * runs;
+		if (planned >= need)
+			return NULL;
+		snprintf(buf, len, "%s needs at least %llu samples, this plan takes %llu "
+			 "(iterations x runs): that limit would be an error verdict", st,
+			 (unsigned long long)need, (unsigned long long)planned);
+		return buf;
+	}
+	if (iterations >= need)
+		return NULL;
+	char d[32];
+	units_fmt_ns((double)duration_ns, d, sizeof d);
+	uint64_t nruns = iterations ? (need + iterations - 1) / iterations : need;
+	char alone[80] = "";
+	if (need <= REQ_MAX_ITERATIONS)
+		snprintf(alone, sizeof alone, " (iterations=\"%llu\" would make one run enough)",
+			 (unsigned long long)need);
+	snprintf(buf, len, "%s needs at least %llu samples; this plan runs by time (%s) in runs "
+		 "of %llu iterations, so %llu runs must fit in %s or that limit is an error "
+		 "verdict%s", st, (unsigned long long)need, d, (unsigned long long)iterations,
+		 (unsigned long long)nruns, d, alone);
+	return buf;
+}
+
+size_t validate_warnings(const struct req_file *f, struct diag_list *d)
+{
+	size_t n = 0;
+	char buf[400];
+	for (size_t i = 0; i < f->nreqs; i++) {
+		const struct requirement *r = &f->reqs[i];
+		for (size_t k = 0; k < r->nlimits; k++) {
+			const struct req_limit *l = &r->limits[k];
+			if (!validate_samples_short(l, r->iterations, r->runs, r->duration_ns, buf,
+						    sizeof buf))
+				continue;
+			diag_add(d, f->path, l->line, "warning: requirement %s: %s", r->id, buf);
+			n++;
+		}
+	}
+	return n;
+}
+
 size_t validate_file(const struct req_file *f, const struct probe_catalog *cat,
 		     struct diag_list *d)
 {

@@ -15,6 +15,23 @@
 size_t validate_file(const struct req_file *f, const struct probe_catalog *cat,
 		     struct diag_list *d);
 
+/* Whether limit l can get the samples its statistic needs (10 / (1 - q)
+ * for pQ, statistic_min_samples) from a requirement measured with these
+ * counts: NULL when it can or cannot be told short, else a sentence
+ * ("p99.999 needs at least 1000000 samples, ...") in buf. By count
+ * (duration_ns 0) the samples are iterations x runs; by time they are
+ * known only when it runs, so it is short when one run of `iterations`
+ * is, saying how many runs must fit. */
+const char *validate_samples_short(const struct req_limit *l, uint64_t iterations, uint64_t runs,
+				   uint64_t duration_ns, char *buf, size_t len);
+
+/* What may make a valid file's verdicts errors though nothing is wrong
+ * with it, as "file:line: warning: requirement ID: ..." lines appended to
+ * d: a limit whose statistic the planned samples may be too few for
+ * (validate_samples_short; a requirement run by count that plans too few
+ * is refused by the loader). Returns how many. */
+size_t validate_warnings(const struct req_file *f, struct diag_list *d);
+
 /* Whether requirements of probe p may run by time (<run duration>,
  * --duration): NULL when they may, else why not, in buf. */
 const char *validate_by_time(const struct probe_decl *p, char *buf, size_t len);

@@ -767,8 +767,9 @@ END_TEST
 
 /* ---- junit.xml is written, never read back ----------------------------- */
 
-/* junit.xml's readiness properties: level and finding, then the remedy
- * when there is one. */
+/* junit.xml's readiness properties: the tally, and level and finding of
+ * each check that warns or fails; every check with its remedy in the
+ * suite's <system-out>. */
 START_TEST(junit_writes_readiness)
 {
 	struct fx *x = fx_new();
@@ -777,9 +778,12 @@ START_TEST(junit_writes_readiness)
 	char *text = tu_slurp(junit, NULL);
 	ck_assert_ptr_nonnull(strstr(text, "<property name=\"readiness.preempt\" value=\"warn: "
 					   "the kernel is not PREEMPT_RT (PREEMPT)\"/>"));
-	ck_assert_ptr_nonnull(strstr(text, "<property name=\"readiness.preempt.remedy\" "
-					   "value=\"boot a PREEMPT_RT kernel\"/>"));
-	ck_assert_ptr_null(strstr(text, "readiness.sched_fifo.remedy"));
+	ck_assert_ptr_nonnull(strstr(text, "<property name=\"readiness\" value=\""));
+	ck_assert_ptr_null(strstr(text, "readiness.preempt.remedy"));
+	ck_assert_ptr_null(strstr(text, "<property name=\"readiness.sched_fifo\""));
+	ck_assert_ptr_nonnull(strstr(text, "\n  warn preempt: the kernel is not PREEMPT_RT (PREEMPT)\n"
+					   "    remedy: boot a PREEMPT_RT kernel\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\n  ok sched_fifo: "));
 	free(text);
 	fx_free(x);
 }

@@ -60,6 +60,20 @@ static double xp_num(xmlDocPtr doc, const char *expr)
 	return v;
 }
 
+/* The string value of an XPath expression, malloc'd. */
+static char *xp_str(xmlDocPtr doc, const char *expr)
+{
+	xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
+	xmlXPathObjectPtr o = xmlXPathEvalExpression(BAD_CAST expr, ctx);
+	ck_assert_ptr_nonnull(o);
+	xmlChar *s = xmlXPathCastToString(o);
+	char *v = strdup((const char *)s);
+	xmlFree(s);
+	xmlXPathFreeObject(o);
+	xmlXPathFreeContext(ctx);
+	return v;
+}
+
 static int checks;
 
 /* A JSON number or null against a property: both absent, or both there and
@@ -300,13 +314,25 @@ static void compare_files(const char *json_path, const char *junit_path, int *ex
 			 (json_int_t)xp_num(doc, "count(//testcase/skipped)"));
 	*exit_status = (int)json_integer_value(json_object_get(root, "exit_status"));
 
-	/* the environment: every entry is a property of every suite */
+	/* the environment: every entry is a line of every suite's
+	 * <system-out>, and the short set of them also a property */
 	const json_t *env = json_object_get(root, "environment");
 	ck_assert(json_object_size(env) > 3);
 	const char *key;
 	const json_t *val;
-	json_object_foreach((json_t *)env, key, val)
-		same_string(doc, 1, key, val);
+	char *sout = xp_str(doc, "/testsuites/testsuite[1]/system-out");
+	json_object_foreach((json_t *)env, key, val) {
+		char *line = NULL;
+		ck_assert(asprintf(&line, "\n  %s: %s\n", key, json_string_value(val)) > 0);
+		ck_assert_msg(strstr(sout, line), "the suite's <system-out> lacks '%s'", line);
+		free(line);
+		checks++;
+	}
+	free(sout);
+	static const char *const short_set[] = { "host.name", "host.kernel.release",
+						 "rtconform.version" };
+	for (size_t k = 0; k < sizeof short_set / sizeof short_set[0]; k++)
+		same_string(doc, 1, short_set[k], json_object_get(env, short_set[k]));
 
 	const json_t *files = json_object_get(root, "files");
 	ck_assert_int_eq(json_array_size(files), xp_num(doc, "count(/testsuites/testsuite)"));
@@ -1344,8 +1370,8 @@ START_TEST(json_reader_rejudges_limits)
 END_TEST
 
 /* A requirement judged on its limits has the verdict verdict_of_limits
- * gives: fail by one failed limit, error by one that could not be
- * evaluated, else pass. */
+ * gives: fail by one failed limit (whatever the others), else error by one
+ * that could not be evaluated, else pass. */
 START_TEST(json_reader_combines_limits)
 {
 	struct fx *x = fx_new();
@@ -1364,11 +1390,49 @@ START_TEST(json_reader_combines_limits)
 	set_str(limit_at(root, 1, 0), "verdict", "error");
 	expect_refused(x, root, "files[0].requirements[1].verdict",
 		       "limits[0] is \"error\", which makes the requirement \"error\"");
+	/* a failed limit outranks one that could not be computed: the
+	 * requirement fails, and that limit alone says error */
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 0, 0), "measured", json_null());
+	set_str(limit_at(root, 0, 0), "verdict", "error");
+	expect_read(x, root, "SEM-RT failed by limits[1], limits[0] not computed");
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 0, 0), "measured", json_null());
+	set_str(limit_at(root, 0, 0), "verdict", "error");
+	set_str(req_at(root, 0, 0), "verdict", "error");
+	set_totals(root, 2, 0, 3, 1);
+	expect_refused(x, root, "files[0].requirements[0].limits[1].verdict",
+		       "\"fail\", but the requirement is \"error\"");
 	/* one failed limit of four is enough */
 	root = fixture_json(x);
 	json_object_set_new(limit_at(root, 0, 1), "max", json_real(1000));
 	set_str(limit_at(root, 0, 1), "verdict", "pass");
 	expect_read(x, root, "SEM-RT failing by its count alone");
+	fx_free(x);
+}
+END_TEST
+
+/* "selected": false marks a requirement run --only left out, which is
+ * skipped; anything else, or a value not a boolean, is refused; absent
+ * (older files) reads as selected. */
+START_TEST(json_reader_selected)
+{
+	struct fx *x = fx_new();
+	json_t *root = fixture_json(x);
+	ck_assert_str_eq(json_string_value(json_object_get(req_at(root, 0, 3), "verdict")),
+			 "skipped");
+	json_object_set_new(req_at(root, 0, 3), "selected", json_false());
+	expect_read(x, root, "a skipped requirement not selected");
+	root = fixture_json(x);
+	json_object_set_new(req_at(root, 0, 0), "selected", json_false());
+	expect_refused(x, root, "files[0].requirements[0].selected",
+		       "false, but the verdict is \"fail\"");
+	root = fixture_json(x);
+	json_object_set_new(req_at(root, 0, 3), "selected", json_string("no"));
+	expect_refused(x, root, "files[0].requirements[3].selected", "expected true or false");
+	root = fixture_json(x);
+	json_object_del(req_at(root, 0, 0), "selected");
+	expect_read(x, root, "a file without \"selected\"");
 	fx_free(x);
 }
 END_TEST
@@ -1539,6 +1603,7 @@ static Suite *json_suite(void)
 	tcase_add_test(tc, json_reader_splits_requirements);
 	tcase_add_test(tc, json_reader_rejudges_limits);
 	tcase_add_test(tc, json_reader_combines_limits);
+	tcase_add_test(tc, json_reader_selected);
 	tcase_add_test(tc, json_reader_orders_statistics);
 	tcase_add_test(tc, json_reader_refuses_corpus_figures);
 	tcase_add_test(tc, archive_keeps_readiness);

@@ -186,6 +186,29 @@ START_TEST(too_few_samples_is_error_not_pass)
 }
 END_TEST
 
+/* A limit that failed settles the requirement though another could not be
+ * computed (issue 24: exit 1, never 3, for a budget clearly missed); the
+ * one that could not keeps its error and says why, in the reason too. */
+START_TEST(failed_limit_beside_uncomputable_is_fail)
+{
+	struct fx *x = fx_new(300, 1.0, 0);
+	bound_max(add(x, "p99.9", NULL), 1e9, QTY_NS); /* needs 10000 samples */
+	bound_max(add(x, "max", NULL), 100, QTY_NS);   /* max 300 ns: fails */
+	verdict_judge(&x->res);
+	ck_assert_int_eq(x->res.verdict, VERDICT_FAIL);
+	ck_assert(!x->res.limits[0].evaluated);
+	ck_assert(x->res.limits[1].evaluated && !x->res.limits[1].passed);
+	ck_assert_int_eq(limit_verdict(x->res.verdict, false, false), VERDICT_ERROR);
+	ck_assert_str_eq(x->res.reason, "max 300 ns > 100 ns (n=300); "
+			 "p99.9 per-op cannot be computed from 300 samples");
+	ck_assert_int_eq(verdict_of_limits(true, true), VERDICT_FAIL);
+	ck_assert_int_eq(verdict_of_limits(true, false), VERDICT_ERROR);
+	ck_assert_int_eq(verdict_of_limits(false, true), VERDICT_FAIL);
+	ck_assert_int_eq(verdict_of_limits(false, false), VERDICT_PASS);
+	fx_free(x);
+}
+END_TEST
+
 START_TEST(percentile_judged)
 {
 	struct fx *x = fx_new(2000, 1.0, 0);
@@ -868,6 +891,30 @@ START_TEST(child_arm_checks_its_parent)
 }
 END_TEST
 
+/* A requirement's verdict is that of its heaviest limit: limit_weight
+ * orders limit verdicts as verdict_of_limits combines them, for every mix
+ * of failed, unevaluated and passed limits. */
+START_TEST(limit_weight_is_verdict_of_limits_order)
+{
+	for (int mask = 0; mask < 8; mask++) {
+		bool fail = mask & 1, error = mask & 2, pass = mask & 4;
+		enum verdict heaviest = VERDICT_PASS;
+		int w = -1;
+		const struct {
+			bool on;
+			enum verdict v;
+		} has[] = { { fail, VERDICT_FAIL }, { error, VERDICT_ERROR }, { pass, VERDICT_PASS } };
+		for (size_t i = 0; i < 3; i++)
+			if (has[i].on && limit_weight(has[i].v) > w) {
+				w = limit_weight(has[i].v);
+				heaviest = has[i].v;
+			}
+		ck_assert_int_eq(verdict_of_limits(error, fail), heaviest);
+	}
+	ck_assert_int_lt(limit_weight(VERDICT_SKIPPED), limit_weight(VERDICT_PASS));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("verdict");
@@ -879,6 +926,7 @@ int main(void)
 	tcase_add_test(tc, cycles_limit_uses_cycles);
 	tcase_add_test(tc, cycles_without_tsc_is_error);
 	tcase_add_test(tc, too_few_samples_is_error_not_pass);
+	tcase_add_test(tc, failed_limit_beside_uncomputable_is_fail);
 	tcase_add_test(tc, percentile_judged);
 	tcase_add_test(tc, runs_mean_stddev_judged);
 	tcase_add_test(tc, unknown_metric_is_error);
@@ -888,6 +936,7 @@ int main(void)
 	tcase_add_test(tc, verdict_names);
 	tcase_add_test(tc, verdict_order_is_the_exit_status_order);
 	tcase_add_test(tc, limit_excess_ranks_the_miss);
+	tcase_add_test(tc, limit_weight_is_verdict_of_limits_order);
 	tcase_add_test(tc, quick_and_overrides_change_counts);
 	TCase *cl = tu_tcase(s, "classify", 10);
 	tcase_add_test(cl, classify_clean_exit_is_judged);

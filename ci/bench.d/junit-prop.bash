@@ -13,3 +13,10 @@ junit_prop() {
   fi
   printf '%s' "$v"
 }
+# junit_env FILE KEY : a key of the environment fingerprint, which junit.xml
+# keeps whole in each suite's <system-out> ("  KEY: value" lines; only a
+# short set of it is properties), or nothing.
+junit_env() {
+  xmllint --xpath "string(//testsuite[1]/system-out)" "$1" 2>/dev/null \
+    | sed -n "s/^  ${2//./\\.}: //p" | head -1
+}

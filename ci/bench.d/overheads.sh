@@ -123,9 +123,10 @@ need() { # need ID: the mean per-op / per-cycle figure, or say why not
   echo "$v"
 }
 
-echo "timebase $(prop timebase.name) at $(prop timebase.freq_hz) Hz," \
-     "read overhead min $(prop timebase.read_overhead_min_ns) ns," \
-     "median $(prop timebase.read_overhead_median_ns) ns"
+env_key() { junit_env "$junit" "$1"; } # env_key KEY -> the fingerprint's value
+echo "timebase $(env_key timebase.name) at $(env_key timebase.freq_hz) Hz," \
+     "read overhead min $(env_key timebase.read_overhead_min_ns) ns," \
+     "median $(env_key timebase.read_overhead_median_ns) ns"
 status=0
 rec="$(need REC per-op)" || status=1
 mono="$(need MONO per-op)" || status=1

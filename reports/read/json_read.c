@@ -870,6 +870,26 @@ static void check_series_cpus(struct jr *rd, const char *at, const struct rv_req
 	free(cpu);
 }
 
+/* "selected": false for a requirement `run --only` left out, which a run
+ * never measures, so it is skipped; absent (files written before it was
+ * kept) reads as true. */
+static void read_selected(struct jr *rd, const json_t *obj, const char *at, struct rv_req *r)
+{
+	char w[AT_LEN];
+	const json_t *j = json_object_get(obj, "selected");
+	at_key(w, at, "selected");
+	if (!j)
+		return;
+	if (!json_is_boolean(j)) {
+		fail(rd, -EINVAL, w, "expected true or false");
+		return;
+	}
+	r->not_selected = json_is_false(j);
+	if (r->not_selected && !rd->rc && r->verdict != VERDICT_SKIPPED)
+		fail(rd, -EINVAL, w, "false, but the verdict is \"%s\": a requirement not "
+		     "selected is never run, so it is \"skipped\"", verdict_name(r->verdict));
+}
+
 static void read_req(struct jr *rd, const json_t *obj, const char *at, void *item)
 {
 	struct rv_req *r = item;
@@ -889,6 +909,7 @@ static void read_req(struct jr *rd, const json_t *obj, const char *at, void *ite
 	opt_str_field(rd, obj, at, "trace", &r->trace);
 	opt_str_field(rd, obj, at, "trace_note", &r->trace_note);
 	verdict_field(rd, obj, at, "verdict", &r->verdict);
+	read_selected(rd, obj, at, r);
 	str_field(rd, obj, at, "reason", true, &r->reason);
 	str_field(rd, obj, at, "note", true, &r->note);
 	seconds_field(rd, obj, at, &r->seconds);

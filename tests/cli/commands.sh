@@ -33,6 +33,24 @@ expect_grep 'invalid-probe.xml:5: requirement BAD: probe sem-pingpong: parameter
 expect_status 2 "$RTC" validate
 expect_status 2 "$RTC" validate "$FIX/cli/pass.xml" "$TMP/missing.xml"
 expect_grep 'missing.xml' "$TMP/out"
+# one requirement is one, not "1 requirements"
+req_file "$TMP/one.xml" one '' '  <requirement id="R"><probe name="selftest"/></requirement>'
+expect_status 0 "$RTC" validate "$TMP/one.xml"
+expect_grep 'one.xml: valid \(1 requirement\)$' "$TMP/out"
+# valid, but a percentile a run by time may take too few samples for: a
+# warning with what it needs and what the plan takes, exit 0 (issue 24)
+req_file "$TMP/bytime.xml" bytime <<XML
+  <requirement id="TW"><probe name="selftest"/><run iterations="1000" duration="10s"/>
+    <limit statistic="max" max="1ns"/>
+    <limit statistic="p99.999" max="50us"/></requirement>
+XML
+expect_status 0 "$RTC" validate "$TMP/bytime.xml"
+expect_grep '^.*bytime.xml:4: warning: requirement TW: p99\.999 needs at least 1000000 samples; this plan runs by time \(10 s\) in runs of 1000 iterations, so 1000 runs must fit in 10 s' "$TMP/out"
+expect_no_grep 'bytime.xml:3: ' "$TMP/out"
+expect_grep 'bytime.xml: valid \(1 requirement\)$' "$TMP/out"
+# run says the same before measuring when its options make the plan short
+expect_status 1 "$RTC" run --iterations 10 -o "$TMP/short" --only TW "$TMP/bytime.xml" --duration 1s
+expect_grep '^rtconform run: warning: requirement TW: p99\.999 needs at least 1000000 samples; this plan runs by time \(1 s\) in runs of 10 iterations' "$TMP/out"
 
 # probe: an ad-hoc measurement prints statistics
 expect_status 0 "$RTC" probe sem-pingpong --iterations 100 --param placement=same-cpu

@@ -10,13 +10,31 @@ validate_junit "$TMP/pass/junit.xml" --tests 2 --failures 0 --errors 0 --skipped
 expect_grep 'PP-OTHER' "$TMP/pass/summary.txt"
 expect_grep 'PP-FIFO' "$TMP/out"
 
-# --only: the others are in the report as skipped, with the reason
+# --only: the others are in the report as skipped, with the reason; the
+# table folds them into one line, and junit.xml leaves them out unless
+# --junit-skipped (issue 24)
 expect_status 0 "$RTC" run -o "$TMP/only" --only PP-OTHER "$FIX/cli/pass.xml"
-validate_junit "$TMP/only/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 1 \
+expect_grep '^not selected \(--only PP-OTHER\): PP-FIFO \(1 skipped\)$' "$TMP/out"
+expect_no_grep '^PP-FIFO ' "$TMP/out"
+expect_grep '^2 requirements: 1 passed, 0 failed, 0 errors, 1 skipped ' "$TMP/out"
+expect_grep '^not selected \(--only PP-OTHER\): PP-FIFO \(1 skipped\)$' "$TMP/only/summary.txt"
+validate_junit "$TMP/only/junit.xml" --tests 1 --failures 0 --errors 0 --skipped 0 \
+  --property PP-OTHER.verdict=pass
+[ "$(xpath_count '//testcase' "$TMP/only/junit.xml")" = 1 ] && ok "--only: junit.xml has 1 testcase" || fail "--only: expected 1 testcase"
+expect_no_grep 'PP-FIFO' "$TMP/only/junit.xml"
+expect_grep '"selected": false' "$TMP/only/results.json"
+# report renders the same, and lists them in junit.xml when asked
+expect_status 0 "$RTC" report "$TMP/only/results.json" --summary "$TMP/only/again.txt" \
+  --junit "$TMP/only/again.xml"
+cmp -s "$TMP/only/summary.txt" "$TMP/only/again.txt" && ok "--only: report renders summary.txt again" || fail "--only: report renders another summary.txt"
+cmp -s "$TMP/only/junit.xml" "$TMP/only/again.xml" && ok "--only: report renders junit.xml again" || fail "--only: report renders another junit.xml"
+expect_status 0 "$RTC" report "$TMP/only/results.json" --junit "$TMP/only/skipped.xml" --junit-skipped
+validate_junit "$TMP/only/skipped.xml" --tests 2 --failures 0 --errors 0 --skipped 1 \
   --property PP-FIFO.verdict=skipped
-[ "$(xpath_count '//testcase' "$TMP/only/junit.xml")" = 2 ] && ok "--only: junit.xml has 2 testcases" || fail "--only: expected 2 testcases"
-[ "$(xpath_count '//testcase/skipped' "$TMP/only/junit.xml")" = 1 ] && ok "--only: junit.xml has 1 skipped" || fail "--only: expected 1 skipped"
-expect_grep 'not selected \(--only PP-OTHER\)' "$TMP/only/summary.txt"
+expect_status 0 "$RTC" run -q -o "$TMP/only2" --only PP-OTHER --junit-skipped "$FIX/cli/pass.xml"
+validate_junit "$TMP/only2/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 1 \
+  --property PP-FIFO.verdict=skipped
+expect_grep '<skipped>not selected \(--only PP-OTHER\)</skipped>' "$TMP/only2/junit.xml"
 
 # 1: an impossible budget fails, with exactly one <failure>
 expect_status 1 "$RTC" run -o "$TMP/imp" "$FIX/cli/impossible.xml"
@@ -35,6 +53,12 @@ expect_status 2 "$RTC" run -o "$TMP/inv" "$TMP/does-not-exist.xml"
 expect_status 2 "$RTC" run --no-such-option
 expect_status 2 "$RTC" run --iterations 0
 expect_status 2 "$RTC" run --only NOPE "$FIX/cli/pass.xml"
+expect_grep "^rtconform run: --only: no requirement with id 'NOPE'\$" "$TMP/out"
+# ids are exact; a near one (case, a typo) is suggested, never taken
+expect_status 2 "$RTC" run --only pp-other "$FIX/cli/pass.xml"
+expect_grep "^rtconform run: --only: no requirement with id 'pp-other'; did you mean PP-OTHER\?\$" "$TMP/out"
+expect_status 2 "$RTC" run --only PP-FIFO,PP-OTHR "$FIX/cli/pass.xml"
+expect_grep "'PP-OTHR'; did you mean PP-OTHER\?\$" "$TMP/out"
 
 # 3: a worker that cannot finish in its timeout; the suite goes on after it
 expect_status 3 "$RTC" run -o "$TMP/to" "$FIX/cli/timeout.xml"
@@ -55,6 +79,30 @@ XML
 expect_status 3 "$RTC" run -o "$TMP/mixed" "$TMP/mixed.xml"
 validate_junit "$TMP/mixed/junit.xml" --tests 2 --failures 1 --errors 1 --skipped 0 \
   --property F.verdict=fail --property E.verdict=error
+
+# 1, not 3: a limit that failed fails the requirement though another could
+# not be computed (--iterations leaves p99.999 too few samples); that one
+# says error and why, beside it, in every report (issue 24)
+req_file "$TMP/short.xml" short <<XML
+  <requirement id="MISSED"><probe name="selftest"/><run iterations="1000000" runs="1" warmup="0"/>
+    <limit statistic="max" max="1ns"/><limit statistic="p99.999" max="60s"/></requirement>
+XML
+expect_status 0 "$RTC" validate "$TMP/short.xml"
+expect_status 1 "$RTC" run --iterations 100 -o "$TMP/short" --lava "$TMP/short.lava" "$TMP/short.xml"
+expect_grep '^rtconform run: warning: requirement MISSED: p99\.999 needs at least 1000000 samples, this plan takes 100 \(iterations x runs\)' "$TMP/out"
+expect_grep '^MISSED .* interval p99\.999 <= 60 s +- +ERROR$' "$TMP/out"
+expect_grep '^ +error: p99\.999 interval cannot be computed from 100 samples$' "$TMP/out"
+expect_grep '^MISSED .* interval max <= 1 ns .* FAIL$' "$TMP/short/summary.txt"
+expect_grep '^ +error: p99\.999 interval cannot be computed from 100 samples$' "$TMP/short/summary.txt"
+expect_grep 'exit status 1: ' "$TMP/short/summary.txt"
+validate_junit "$TMP/short/junit.xml" --tests 1 --failures 1 --errors 0 --property MISSED.verdict=fail
+expect_grep 'error: p99\.999 interval cannot be computed from 100 samples' "$TMP/short/junit.xml"
+expect_grep '^# MISSED-interval-p99\.999: error: p99\.999 interval cannot be computed' "$TMP/short.lava"
+expect_grep '^MISSED fail$' "$TMP/short.lava"
+# the reader judges the stored verdicts by the same rule, and renders the same
+expect_status 0 "$RTC" report "$TMP/short/results.json" --summary "$TMP/short-again.txt"
+cmp -s "$TMP/short/summary.txt" "$TMP/short-again.txt" && ok "report renders the run's summary.txt again" \
+  || { fail "report renders another summary.txt:"; diff "$TMP/short/summary.txt" "$TMP/short-again.txt" | diag; }
 
 # no worker or peer left behind
 expect_no_leftovers "after the runs"

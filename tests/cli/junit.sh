@@ -16,16 +16,27 @@ req_file "$TMP/tools.xml" tools 'iterations="20" runs="1" warmup="0" timeout="60
     <limit statistic="max" max="60s"/></requirement>
   <requirement id="SKIP"><probe name="selftest"/><limit statistic="max" max="60s"/></requirement>
 XML
-expect_status 3 "$RTC" run --only PASS,FAIL,ERROR -o "$TMP/r" "$TMP/tools.xml"
+expect_status 3 "$RTC" run --only PASS,FAIL,ERROR --junit-skipped -o "$TMP/r" "$TMP/tools.xml"
 J="$TMP/r/junit.xml"
 validate_junit "$J" --tests 4 --failures 1 --errors 1 --skipped 1 \
   --property PASS.verdict=pass --property FAIL.verdict=fail \
   --property ERROR.verdict=error --property SKIP.verdict=skipped
 
 # The failure's message names every failed limit with its metric, and only
-# those; the body has one per line.
-expect_grep '<failure type="LatencyBudgetExceeded" message="per-op mean [0-9.]+ [mun]?s &gt; 1 ns \(n=20\); per-op max [0-9.]+ [mun]?s &gt; 1 ns \(n=20\)">per-op mean' "$J"
+# those, once: the element has nothing besides it (issue 24), an error's
+# reason likewise.
+expect_grep '<failure type="LatencyBudgetExceeded" message="per-op mean [0-9.]+ [mun]?s &gt; 1 ns \(n=20\); per-op max [0-9.]+ [mun]?s &gt; 1 ns \(n=20\)"/>' "$J"
 expect_no_grep 'message="[^"]*60 s' "$J"
+expect_grep '<error type="MeasurementError" message="selftest: failure requested[^"]*"/>' "$J"
+# A short set of suite properties, the whole fingerprint in the suite's
+# <system-out> (issue 24: viewers list every property before the first
+# test case)
+validate_junit "$J" --property host.name --property host.kernel.release --property rtconform.version \
+  --property rtconform.commit --property verdicts.passed=1 --property verdicts.failed=1 \
+  --property verdicts.errors=1 --property verdicts.skipped=1 --property readiness --property requirements.sha256
+expect_no_grep 'name="(timebase|host\.cpu|rtconform\.command)' "$J"
+expect_grep '^  timebase\.name: ' "$J"
+expect_grep '^  rtconform\.command: ' "$J"
 # Lean: every limit in one property, the key statistics of a metric in one
 expect_grep 'name="FAIL.limits" value="metric=per-op statistic=mean max_ns=1.000 measured_ns=[0-9.]+ verdict=fail text=mean [0-9.]+ [mun]?s &gt; 1 ns \(n=20\); metric=per-op statistic=max max_ns=60000000000.000 measured_ns=[0-9.]+ verdict=pass text=max [0-9.]+ [mun]?s &lt;= 60 s \(n=20\); metric=per-op statistic=max max_ns=1.000 ' "$J"
 expect_grep 'name="FAIL.per-op" value="kind=duration count=20 min_ns=[0-9.]+ mean_ns=[0-9.]+ p50_ns=[0-9.]+ max_ns=[0-9.]+ overflow=0"' "$J"
@@ -73,6 +84,7 @@ rtconform|/<testsuites /d; /<\/testsuites>/d
 rtconform|s/(<testsuite name="[^"]*") tests="[0-9]+"/\1 tests="-1"/
 rtconform|s/(<testsuite [^>]*) errors="[0-9]+"/\1 errors="one"/
 rtconform|s|<failure |<error type="E" message="m">e</error><failure |
+rtconform|s|(<failure [^>]*)/>|\1>the message again</failure>|
 MUTATIONS
 
 # ---- the checker: wrong expectations and inconsistent files fail, saying why

@@ -41,7 +41,8 @@ check_page() {
     # list's and env's usage texts are described under COMMANDS
     [ -s "$TMP/opts-$c" ] && grep -q . <(section "$text" "$c") || cat "$TMP/commands" >>"$TMP/opts-$c"
     for o in $opts; do
-      grep -qE -- "(^|[ ,[])$o([ ,=]|$)" "$TMP/opts-$c" && ok "rtconform(1) documents '$c $o'" \
+      # (col -b turns runs of blanks into tabs, where justification left them)
+      grep -qE -- "(^|[[:space:],[])$o([[:space:],=]|$)" "$TMP/opts-$c" && ok "rtconform(1) documents '$c $o'" \
         || fail "rtconform(1) does not document '$c $o' (rtconform $c --help names it)"
     done
   done

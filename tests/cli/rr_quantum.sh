@@ -96,7 +96,8 @@ done
 [ "$(prop FIFO.violations.min "$J") $(prop FIFO.violations.max "$J") $(prop FIFO.violations.count "$J")" = "1 1 $RUNS" ] \
   && ok "FIFO: one violation in each of $RUNS runs" || fail "FIFO: not one violation in each of $RUNS runs"
 expect_grep "<failure [^>]*message=\"violations total $RUNS &gt; 0 \\($RUNS runs\\)\"" "$J"
-expect_grep "^FIFO +rr-quantum +fifo:80 +violations total <= 0 +$RUNS +FAIL$" "$TMP/out"
+# POLICY: the tasks', one priority above the worker's fifo:80
+expect_grep "^FIFO +rr-quantum +fifo:81 +violations total <= 0 +$RUNS +FAIL$" "$TMP/out"
 # The notes give the quantum beside the slices, and agree with the counts.
 expect_grep "name=\"RR.note\" value=\"quantum $Q ms \(sched_rr_timeslice_ms $Q\); 2 SCHED_RR tasks \(priority 81\) on CPU [0-9]+; [1-9][0-9]* slices, longest [0-9.]+ ms, $(prop RR.violations.total "$J") over two quanta\." "$J"
 expect_grep "name=\"RR3.note\" value=\"quantum $Q ms .*; 3 SCHED_RR tasks \(priority 81\) on CPU [0-9]+; .*, $(prop RR3.violations.total "$J") over two quanta\." "$J"

@@ -767,6 +767,16 @@ static const char *dl_check(const char *const *values, char *buf, size_t len)
 	return buf;
 }
 
+/* The tasks measured are SCHED_DEADLINE: runtime/deadline/period, as the
+ * file gives them (the worker that sets them up is at the <sched> policy). */
+static const char *dl_policy(const char *const *values, int priority, char *buf, size_t len)
+{
+	(void)priority;
+	snprintf(buf, len, "deadline %s/%s/%s", values[P_RUNTIME], values[P_DEADLINE],
+		 values[P_PERIOD]);
+	return buf;
+}
+
 const struct probe probe_deadline = {
 	.decl.name = "deadline",
 	.decl.verifies = "each task and admission-trial thread under the worker's policy when it "
@@ -778,6 +788,7 @@ const struct probe probe_deadline = {
 	PROBE_PARAMS(params),
 	PROBE_METRICS(metrics),
 	.decl.check = dl_check,
+	.decl.policy = dl_policy,
 	.run = dl_run,
 	.mostly_sleeps = true,
 };

@@ -566,6 +566,17 @@ static const char *rr_check(const char *const *values, char *buf, size_t len)
 	return NULL;
 }
 
+/* The tasks measured run under the policy parameter, one priority above
+ * the worker's (rr_plan). */
+static const char *rr_policy(const char *const *values, int priority, char *buf, size_t len)
+{
+	if (priority >= 0)
+		snprintf(buf, len, "%s:%d", values[P_POLICY], priority + 1);
+	else
+		snprintf(buf, len, "%s", values[P_POLICY]);
+	return buf;
+}
+
 const struct probe probe_rr_quantum = {
 	.decl.name = "rr-quantum",
 	.decl.verifies = "every task: SCHED_RR (or SCHED_FIFO), its priority and its one CPU; then "
@@ -576,5 +587,6 @@ const struct probe probe_rr_quantum = {
 	PROBE_PARAMS(params),
 	PROBE_METRICS(metrics),
 	.decl.check = rr_check,
+	.decl.policy = rr_policy,
 	.run = rr_run,
 };
