@@ -34,11 +34,13 @@
 /* ---- small pieces ------------------------------------------------------ */
 
 
-static void badge(struct xw *x, enum verdict v)
+/* The badge of a verdict; nlimits: the requirement's limits
+ * (verdict_label_of), or 1 for one limit's own verdict. */
+static void badge(struct xw *x, enum verdict v, size_t nlimits)
 {
 	xw_start(x, "span");
 	xw_attrf(x, "class", "v v-%s", verdict_name(v));
-	xw_text(x, verdict_label(v));
+	xw_text(x, verdict_label_of(v, nlimits));
 	xw_full_end(x);
 }
 
@@ -202,7 +204,7 @@ static void summary_req_cells(struct xw *x, const struct rv_req *r, size_t f, si
 	xw_full_end(x);
 	xw_start(x, "td");
 	xw_attrf(x, "rowspan", "%zu", rows);
-	badge(x, r->verdict);
+	badge(x, r->verdict, r->nlimits);
 	xw_full_end(x);
 	xw_start(x, "td");
 	xw_attrf(x, "rowspan", "%zu", rows);
@@ -232,7 +234,7 @@ static void summary_limit_cells(struct xw *x, const struct rv_req *r, size_t row
 		fmt_value(&l->measured, rv_limit_unit(l), buf, sizeof buf);
 		td_num(x, buf);
 		xw_start(x, "td");
-		badge(x, l->verdict);
+		badge(x, l->verdict, 1);
 		xw_full_end(x);
 	} else {
 		td(x, r->nlimits ? "-" : "(no limits)");
@@ -440,7 +442,7 @@ static void limits_table(struct xw *x, const struct rv_req *r)
 		fmt_value(&l->measured, rv_limit_unit(l), buf, sizeof buf);
 		td_num(x, buf);
 		xw_start(x, "td");
-		badge(x, l->verdict);
+		badge(x, l->verdict, 1);
 		xw_full_end(x);
 		xw_start(x, "td");
 		html_text_micro(x, l->text ? l->text : "");
@@ -693,7 +695,7 @@ static void requirement(struct xw *x, const struct report_view *v, size_t f, siz
 	xw_attr(x, "id", anchor((unsigned)f, (unsigned)i, id, sizeof id));
 	nl(x);
 	xw_start(x, "h2");
-	badge(x, r->verdict);
+	badge(x, r->verdict, r->nlimits);
 	xw_textf(x, " %s%s%s", r->id, r->title ? ": " : "", r->title ? r->title : "");
 	xw_full_end(x);
 	nl(x);

@@ -88,7 +88,7 @@ static size_t result_rows(const struct rv_req *r, struct row *rows, size_t max)
 		rows[0] = base;
 		snprintf(rows[0].limit, sizeof rows[0].limit, "%s", nlim ? "-" : "(no limits)");
 		snprintf(rows[0].measured, sizeof rows[0].measured, "-");
-		rows[0].verdict = verdict_label(r->verdict);
+		rows[0].verdict = verdict_label_of(r->verdict, nlim);
 		rows[0].v = r->verdict;
 		return 1;
 	}
@@ -596,7 +596,7 @@ static void write_head(const struct rv_req *r, FILE *out)
 		fprintf(out, ": %s", printable(r->title, buf, sizeof buf));
 	fputc('\n', out);
 	fprintf(out, "probe %s, policy %s, verdict %s\n", printable(r->probe, buf, sizeof buf),
-		r->policy, verdict_label(r->verdict));
+		r->policy, verdict_label_of(r->verdict, r->nlimits));
 	if (r->reason)
 		fprintf(out, "reason: %s\n", printable(r->reason, buf, sizeof buf));
 	if (r->load)
