@@ -348,6 +348,10 @@ int report_view_exit_status(const struct report_view *v);
  */
 enum report_kind { REPORT_JUNIT, REPORT_SUMMARY, REPORT_HTML, REPORT_JSON, REPORT_NKINDS };
 
+/* A report's file name in a report directory (-o DIR of run and probe):
+ * junit.xml, summary.txt, report.html, results.json. */
+const char *report_kind_file_name(enum report_kind kind);
+
 char *report_junit_render(const struct report_view *v, size_t *len, char *why, size_t whylen);
 char *report_summary_render(const struct report_view *v, size_t *len, char *why,
 			    size_t whylen);
