@@ -74,6 +74,10 @@ int runner_become_supervisor(void);
 void runner_counts(const struct requirement *r, const struct run_options *o,
 		   uint64_t *iterations, uint64_t *runs, uint64_t *warmup);
 
+/* How long a requirement runs by time under the options (--duration wins
+ * over the file's); 0: it runs by count. */
+uint64_t runner_duration(const struct requirement *r, const struct run_options *o);
+
 /* Run one requirement; fills out (which the caller later frees with
  * req_result_free). Never fails as a function: problems become verdicts. */
 void runner_run(const struct requirement *r, const struct req_file *f,

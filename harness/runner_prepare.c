@@ -156,9 +156,7 @@ void runner_counts(const struct requirement *r, const struct run_options *o,
 		*runs = RTC_MAX_RUNS;
 }
 
-/* How long a requirement runs by time under the options (--duration wins
- * over the file's); 0: it runs by count. */
-static uint64_t runner_duration(const struct requirement *r, const struct run_options *o)
+uint64_t runner_duration(const struct requirement *r, const struct run_options *o)
 {
 	return o && o->duration_override ? o->duration_override : r->duration_ns;
 }
