@@ -123,7 +123,7 @@ static void cell(struct xw *x, const struct merge_req *r)
 		return;
 	}
 	xw_attr(x, "class", verdict_name(r->verdict));
-	xw_text(x, verdict_label(r->verdict));
+	xw_text(x, verdict_label_of(r->verdict, r->has_limit));
 	if (r->has_limit && r->measured.have) {
 		char v[80];
 		fmt_figure(r->unit, r->measured.v, v, sizeof v);

@@ -103,9 +103,9 @@ static void bound_text(const struct rv_limit *l, char *buf, size_t len)
 	html_micro(buf, len);
 }
 
-static void exit_text(int status, char *buf, size_t len)
+static void exit_text(const struct report_view *v, int status, char *buf, size_t len)
 {
-	snprintf(buf, len, "exit status %d: %s", status, verdict_exit_meaning(status));
+	snprintf(buf, len, "exit status %d: %s", status, report_view_exit_meaning(v, status));
 }
 
 /* Why a statistic is absent: the same reasons the text report gives. */
@@ -165,8 +165,8 @@ static void header(struct xw *x, const struct report_view *v)
 	xw_start(x, "div");
 	xw_attrf(x, "class", "banner b-%s", status == 0 ? "pass" : status == 1 ? "fail" : "error");
 	xw_attr(x, "id", "verdict");
-	xw_textf(x, "%s \xe2\x80\x94 ", status == 0 ? "PASS" : status == 1 ? "FAIL" : "ERROR");
-	exit_text(status, buf, sizeof buf);
+	xw_textf(x, "%s \xe2\x80\x94 ", report_view_status_label(v));
+	exit_text(v, status, buf, sizeof buf);
 	xw_text(x, buf);
 	xw_full_end(x);
 	nl(x);
@@ -904,10 +904,9 @@ static void environment(struct xw *x, const struct report_view *v)
 
 static void document(struct xw *x, const struct report_view *v)
 {
-	int status = report_view_exit_status(v);
 	char title[300];
-	snprintf(title, sizeof title, "rtconform report: %s on %s",
-		 status == 0 ? "PASS" : status == 1 ? "FAIL" : "ERROR", env(v, "host.name"));
+	snprintf(title, sizeof title, "rtconform report: %s on %s", report_view_status_label(v),
+		 env(v, "host.name"));
 	page_begin(x, title);
 	nl(x);
 	size_t count[READY_NLEVELS];

@@ -193,7 +193,7 @@ static void write_text(const struct report_view *v, FILE *out, int status, const
 	report_view_totals(v, &t);
 	if (status < 0 || !meaning) {
 		status = report_view_exit_status(v);
-		meaning = verdict_exit_meaning(status);
+		meaning = report_view_exit_meaning(v, status);
 	}
 	fprintf(out, "%zu requirement%s: %zu passed, %zu failed, %zu error%s, %zu skipped"
 		     " (%.3f s); exit status %d: %s\n",

@@ -22,8 +22,12 @@ expect_no_grep 'PASS' "$TMP/o/summary.txt"
 expect_grep 'verdict measured, no limits' "$TMP/o/junit.xml"
 expect_no_grep 'PASS' "$TMP/o/junit.xml"
 expect_grep '>measured, no limits<' "$TMP/o/report.html"
-expect_no_grep '>PASS<' "$TMP/o/report.html"
-expect_grep 'exit status 0' "$TMP/o/summary.txt"
+expect_grep '<title>rtconform report: measured, no limits on ' "$TMP/o/report.html"
+expect_no_grep 'PASS' "$TMP/o/report.html"
+expect_grep 'exit status 0: every requirement was measured; none had limits to judge$' "$TMP/o/summary.txt"
+# a fleet page of it: the host's cell says so too
+expect_status 0 "$RTC" merge "$TMP/o/results.json" -o "$TMP/m"
+expect_grep '>measured, no limits<' "$TMP/m/fleet.html"
 expect_status 0 "$RTC" report "$TMP/o/results.json" --summary "$TMP/again.txt"
 cmp -s "$TMP/again.txt" "$TMP/o/summary.txt" && ok "rtconform report renders probe's summary.txt again, the same bytes" \
   || { fail "rtconform report renders probe's summary.txt differently:"; diff "$TMP/o/summary.txt" "$TMP/again.txt" | head -20 | diag; }
