@@ -343,6 +343,9 @@ static int measure(const struct requirement *req, struct req_file *file,
 	int rc = res.verdict == VERDICT_ERROR ? EXIT_NOT_MEASURED : EXIT_PASS;
 	if (!o->json)
 		print_detail(req, &res, &tb);
+	else if (res.verdict == VERDICT_ERROR)
+		/* stdout holds the JSON alone; a person still sees why */
+		termsafe_println(stderr, "rtconform probe: error: %s", res.reason);
 	if (reports) {
 		struct report_view view;
 		int wrc = build_view(&view, file, &res, &tb, &env, o->cmdline, *ro.interrupted);

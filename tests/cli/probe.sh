@@ -51,6 +51,16 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["exit_s
 cmp -s "$TMP/json" "$TMP/j/results.json" && ok "probe --json prints the bytes of -o's results.json" \
   || fail "probe --json and -o's results.json differ"
 
+# Not measured (a worker that dies): exit 3, the JSON still printed with
+# the error, and the reason on stderr.
+got=0
+"$RTC" probe selftest --param fault=segv --iterations 10 --json >"$TMP/ej" 2>"$TMP/ej.err" || got=$?
+[ "$got" -eq 3 ] && ok "probe --json of a crashing probe exits 3" || fail "probe --json of a crashing probe exits 3 (it exited $got)"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["exit_status"] == 3; assert d["files"][0]["requirements"][0]["verdict"] == "error"' "$TMP/ej" \
+  && ok "probe --json of a crashing probe prints results.json with verdict error" \
+  || { fail "probe --json of a crashing probe prints no results.json of an error:"; head -c 600 "$TMP/ej" | diag; }
+expect_grep '^rtconform probe: error: ' "$TMP/ej.err"
+
 # --duration: by time, with the grammar and refusals of run --duration.
 expect_status 0 "$RTC" probe sem-pingpong --iterations 50 --duration 1s
 expect_grep '^note: ran by time: ' "$TMP/out"
