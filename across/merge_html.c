@@ -182,7 +182,7 @@ static bool row_limits(const struct merge *mg, const struct merge_req *row, stru
 /* A verdict and, when there is one, the figure: "FAIL 845 µs". */
 static void verdict_figure(struct xw *x, enum verdict v, const struct merge_limit *l)
 {
-	xw_text(x, verdict_label(v));
+	xw_text(x, verdict_label_of(v, l != NULL));
 	if (l && l->measured.have) {
 		char f[80];
 		fmt_figure(l->unit, l->measured.v, f, sizeof f);

@@ -96,7 +96,9 @@ int cmd_list(int argc, char **argv, const struct cli_ctx *ctx)
 		     "metrics every probe has (page faults, involuntary switches). With FILE\n"
 		     "or a shipped profile's name: its requirements (id, probe, policy,\n"
 		     "counts, limits). With --profiles: the shipped profiles (name,\n"
-		     "requirement count, title) and where they are.");
+		     "requirement count, expected run time, title) and where they are; the\n"
+		     "time is an estimate from each requirement's runs, iterations (or\n"
+		     "duration) and its probe's usual pace, not a measurement.");
 		return 0;
 	}
 	if (argc > 2) {

@@ -2,17 +2,24 @@
 /* probe.c - `rtconform probe`: one ad-hoc measurement of a probe, statistics
  * and a histogram to stdout. The requirement is built from the options with
  * the rules a requirements file gets: policy and priority through the
- * loader's parsers, parameters through validate_file(). */
+ * loader's parsers, parameters and --duration through validate_file(). The
+ * reports of -o DIR and the results.json of --json are rendered from a
+ * report view by the writers `run` uses, so they are the same files. */
 #include "cli/cli.h"
 #include "base/termsafe.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "base/units.h"
 #include "harness/measure/probes/probes.h"
 #include "harness/measure/timebase.h"
+#include "harness/runinfo.h"
 #include "reports/report.h"
 #include "requirements/loader.h"
 #include "requirements/validate.h"
@@ -26,10 +33,20 @@ static void print_usage(void)
 {
 	printf("usage: rtconform probe NAME [--param K=V]... [--policy fifo|rr|other]\n"
 	       "                       [--priority N|max] [--cpu N] [--iterations N] [--runs N]\n"
-	       "                       [--warmup N] [--timeout DURATION]\n"
+	       "                       [--warmup N] [--timeout DURATION] [--duration D]\n"
+	       "                       [-o DIR] [--json]\n"
 	       "\n"
 	       "One ad-hoc measurement of a probe (see rtconform list), statistics and a\n"
-	       "histogram to stdout. Defaults: policy other, %u iterations, %u run%s, timeout %llus.\n",
+	       "histogram to stdout. Defaults: policy other, %u iterations, %u run%s, timeout %llus.\n"
+	       "\n"
+	       "  --duration D      run by time instead of --runs (s, min or h; 1s..168h),\n"
+	       "                    refused for probes that cannot run by time\n"
+	       "  -o, --output DIR  also write the reports of rtconform run -o into DIR:\n"
+	       "                    junit.xml, summary.txt, report.html, results.json\n"
+	       "  --json            print results.json on stdout instead of the statistics\n"
+	       "\n"
+	       "No limits are judged: a measured probe says \"measured, no limits\", not PASS,\n"
+	       "and exits 0; 3 when it could not be measured, 2 on a usage error.\n",
 	       PROBE_ITERATIONS, PROBE_RUNS, PROBE_RUNS == 1 ? "" : "s",
 	       REQ_DEFAULT_TIMEOUT_NS / 1000000000ull);
 }
@@ -39,6 +56,9 @@ struct probe_args {
 	char *kv[REQ_MAX_PARAMS]; /* --param K=V, in order */
 	size_t nkv;
 	const char *prio;         /* --priority, NULL when not given */
+	bool runs_given;          /* --runs, which --duration replaces */
+	const char *outdir;       /* -o DIR, or NULL */
+	bool json;                /* --json: results.json on stdout */
 };
 
 /* parse_options() result when the command goes on. */
@@ -73,8 +93,19 @@ static int take_option(int c, struct requirement *req, struct probe_args *a)
 		return cli_parse_count("probe", "--iterations", optarg, 1, REQ_MAX_ITERATIONS,
 				       &req->iterations) ? EXIT_USAGE : 0;
 	case 'r':
+		a->runs_given = true;
 		return cli_parse_count("probe", "--runs", optarg, 1, RTC_MAX_RUNS, &req->runs)
 			       ? EXIT_USAGE : 0;
+	case 'D':
+		/* The grammar of a file's duration and run's --duration; whether
+		 * the probe can run by time is validate_file()'s to say. */
+		if (units_run_duration_parse(optarg, &req->duration_ns, err, sizeof err)) {
+			termsafe_println(stderr, "rtconform probe: --duration: %s", err);
+			return EXIT_USAGE;
+		}
+		return 0;
+	case 'o': a->outdir = optarg; return 0;
+	case 'J': a->json = true; return 0;
 	case 'w':
 		return cli_parse_count("probe", "--warmup", optarg, 0, REQ_MAX_ITERATIONS,
 				       &req->warmup) ? EXIT_USAGE : 0;
@@ -98,12 +129,15 @@ static int parse_options(int argc, char **argv, struct requirement *req, struct 
 		{ "runs", required_argument, NULL, 'r' },
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "duration", required_argument, NULL, 'D' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc;
 	cli_getopt_begin();
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		if (c == 'h') {
 			print_usage();
 			return 0;
@@ -112,6 +146,15 @@ static int parse_options(int argc, char **argv, struct requirement *req, struct 
 			return cli_getopt_error("probe", c, argv);
 		if ((rc = take_option(c, req, a)) != 0)
 			return rc;
+	}
+	if (req->duration_ns && a->runs_given) {
+		termsafe_println(stderr, "rtconform probe: --runs and --duration: give one, not both");
+		return EXIT_USAGE;
+	}
+	if (a->outdir && !a->outdir[0]) {
+		/* -o '' would write into / */
+		termsafe_println(stderr, "rtconform probe: -o/--output: empty value");
+		return EXIT_USAGE;
 	}
 	return PROBE_CONTINUE;
 }
@@ -162,9 +205,126 @@ static int complete_requirement(int argc, char **argv, struct requirement *req,
 	return 0;
 }
 
-/* Run the requirement in a worker and print what it measured. */
-static int measure(const struct requirement *req, const struct req_file *file,
-		   const char *self_dir)
+/* Each report's path in dir, checked writable before anything is measured:
+ * the directory is made (one level) as `run -o` makes it, and removed again
+ * when the command is refused. 0, or EXIT_USAGE after saying why. */
+static int prepare_outputs(const char *dir, char *path[REPORT_NKINDS])
+{
+	char err[600];
+	struct cli_made_dirs made = { .n = 0 };
+	int rc = 0;
+	for (int k = 0; k < REPORT_NKINDS && !rc; k++) {
+		path[k] = cli_join_path(dir, report_kind_file_name((enum report_kind)k));
+		if (!path[k]) {
+			termsafe_println(stderr, "rtconform probe: out of memory");
+			rc = EXIT_USAGE;
+			break;
+		}
+		cli_made_dirs_note_parent(&made, path[k]);
+		if (report_check_writable(path[k], err, sizeof err) != 0) {
+			termsafe_println(stderr, "rtconform probe: %s", err);
+			rc = EXIT_USAGE;
+		}
+	}
+	if (rc)
+		cli_made_dirs_undo(&made);
+	else
+		cli_made_dirs_free(&made);
+	return rc;
+}
+
+/* What the reports say of the machine and the command, as run records it:
+ * the facts and readiness checks are taken before measuring. */
+struct probe_env {
+	struct fingerprint fp;
+	struct readiness rd;
+	time_t started;
+};
+
+static void env_begin(struct probe_env *e, const struct timebase *tb)
+{
+	struct host_facts hf;
+	memset(e, 0, sizeof *e);
+	host_facts_collect(&hf);
+	runinfo_collect_facts(&e->fp, &hf, tb);
+	runinfo_readiness(&hf, tb, true, &e->rd);
+	e->started = time(NULL);
+}
+
+/* The view of the one result: the command line is its requirements file,
+ * so no file is recorded (rtconform.command holds the options). */
+static int build_view(struct report_view *view, struct req_file *file,
+		      const struct req_result *res, const struct timebase *tb,
+		      struct probe_env *e, const char *cmdline, bool interrupted)
+{
+	struct req_file *files[1] = { file };
+	struct report_run run = { .tb = tb, .env = &e->fp, .ready = &e->rd,
+				  .command_line = cmdline, .started = e->started };
+	run.ended = time(NULL);
+	runinfo_add_run(&e->fp, cmdline, run.started, run.ended, files, 0);
+	fingerprint_add(&e->fp, "rtconform.interrupted", "%s", interrupted ? "yes" : "no");
+	if (report_view_begin(view, files, 1) != 0 || report_view_add(view, 0, res) != 0 ||
+	    report_view_finish(view, &run) != 0) {
+		termsafe_println(stderr, "rtconform probe: out of memory building the reports");
+		return EXIT_NOT_MEASURED;
+	}
+	return 0;
+}
+
+/* The four reports into path[] (every one attempted), then --json's
+ * results.json on stdout: the same bytes as the file. 0, or
+ * EXIT_NOT_MEASURED after saying why. */
+static int write_outputs(const struct report_view *view, char *path[REPORT_NKINDS], bool json,
+			 volatile sig_atomic_t *interrupted)
+{
+	char err[600];
+	int rc = 0;
+	for (int k = 0; path[0] && k < REPORT_NKINDS; k++)
+		if (report_write((enum report_kind)k, view, path[k], err, sizeof err) != 0) {
+			termsafe_println(stderr, "rtconform probe: %s", err);
+			rc = EXIT_NOT_MEASURED;
+		}
+	if (!json)
+		return rc;
+	size_t len = 0;
+	err[0] = 0;
+	char *text = report_json_render(view, &len, err, sizeof err);
+	bool rendered = text != NULL;
+	int e = rendered ? cli_write_stdout(text, len, interrupted, *interrupted) : -ENOMEM;
+	free(text);
+	if (e) {
+		termsafe_println(stderr, "rtconform probe: --json: %s",
+			     rendered || !err[0] ? strerror(-e) : err);
+		rc = EXIT_NOT_MEASURED;
+	}
+	return rc;
+}
+
+/* The statistics and histogram of what was measured, on stdout. */
+static void print_detail(const struct requirement *req, const struct req_result *res,
+			 const struct timebase *tb)
+{
+	termsafe_print(stdout, "probe %s, policy %s", req->probe, policy_name(req->policy));
+	if (req->policy != POLICY_OTHER)
+		printf(" priority %d", res->priority);
+	termsafe_println(stdout, ", timebase %s (%.3f MHz)", tb->name, tb->freq_hz / 1e6);
+	if (res->verdict == VERDICT_ERROR)
+		termsafe_println(stdout, "error: %s", res->reason);
+	else
+		report_write_result_detail(res, stdout);
+}
+
+/* What the command line asks of the outputs. */
+struct probe_out {
+	char *path[REPORT_NKINDS]; /* -o DIR's reports; all NULL without -o */
+	bool json;
+	const char *cmdline;
+};
+
+/* Run the requirement in a worker and print what it measured; write the
+ * reports asked for. */
+static int measure(const struct requirement *req, struct req_file *file,
+		   const char *self_dir, struct probe_out *o)
 {
 	char err[300];
 	struct timebase tb;
@@ -172,20 +332,32 @@ static int measure(const struct requirement *req, const struct req_file *file,
 		termsafe_println(stderr, "rtconform probe: timebase: %s", err);
 		return EXIT_NOT_MEASURED;
 	}
+	bool reports = o->path[0] || o->json;
+	struct probe_env env;
+	if (reports)
+		env_begin(&env, &tb);
 	struct run_options ro = { .self_dir = self_dir };
 	ro.interrupted = cli_become_supervisor();
 	struct req_result res;
 	runner_run(req, file, &ro, &res);
-	termsafe_print(stdout, "probe %s, policy %s", req->probe, policy_name(req->policy));
-	if (req->policy != POLICY_OTHER)
-		printf(" priority %d", res.priority);
-	termsafe_println(stdout, ", timebase %s (%.3f MHz)", tb.name, tb.freq_hz / 1e6);
-	int rc = EXIT_PASS;
-	if (res.verdict == VERDICT_ERROR) {
-		termsafe_println(stdout, "error: %s", res.reason);
-		rc = EXIT_NOT_MEASURED;
-	} else {
-		report_write_result_detail(&res, stdout);
+	int rc = res.verdict == VERDICT_ERROR ? EXIT_NOT_MEASURED : EXIT_PASS;
+	if (!o->json)
+		print_detail(req, &res, &tb);
+	else if (res.verdict == VERDICT_ERROR)
+		/* stdout holds the JSON alone; a person still sees why */
+		termsafe_println(stderr, "rtconform probe: error: %s", res.reason);
+	if (reports) {
+		struct report_view view;
+		int wrc = build_view(&view, file, &res, &tb, &env, o->cmdline, *ro.interrupted);
+		if (!wrc)
+			wrc = write_outputs(&view, o->path, o->json, ro.interrupted);
+		if (!wrc && o->path[0] && !o->json)
+			termsafe_println(stdout, "reports: %s, %s, %s, %s", o->path[REPORT_JUNIT],
+				     o->path[REPORT_SUMMARY], o->path[REPORT_HTML],
+				     o->path[REPORT_JSON]);
+		rc = wrc ? wrc : rc;
+		report_view_free(&view);
+		fingerprint_free(&env.fp);
 	}
 	req_result_free(&res);
 	return rc;
@@ -214,5 +386,15 @@ int cmd_probe(int argc, char **argv, const struct cli_ctx *ctx)
 		return rc;
 	if (cli_need_helpers("probe", ctx))
 		return EXIT_NOT_MEASURED;
-	return measure(&req, &file, ctx->self_dir);
+	struct probe_out o = { .json = a.json,
+			       .cmdline = ctx->cmdline ? ctx->cmdline : "rtconform probe" };
+	if (a.outdir && (rc = prepare_outputs(a.outdir, o.path)) != 0) {
+		for (int k = 0; k < REPORT_NKINDS; k++)
+			free(o.path[k]);
+		return rc;
+	}
+	rc = measure(&req, &file, ctx->self_dir, &o);
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		free(o.path[k]);
+	return rc;
 }

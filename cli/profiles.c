@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "base/termsafe.h"
+#include "harness/estimate.h"
 #include "requirements/loader.h"
 
 #define DEFAULT_PROFILE "default"
@@ -131,8 +132,10 @@ int cli_list_profiles(const struct cli_ctx *ctx)
 		struct diag_list d = { 0 };
 		struct req_file *f = cli_load_profile(ctx, names[i], &d);
 		if (f) {
-			termsafe_println(stdout, "%-20s %3zu requirements  %s", names[i], f->nreqs,
-				     f->title ? f->title : "");
+			/* Whole seconds: the estimate is no finer (harness/estimate.h). */
+			double est = estimate_file_s(f, NULL);
+			termsafe_println(stdout, "%-20s %3zu requirements  about %5.0f s (estimate)  %s",
+				     names[i], f->nreqs, est < 1 ? 1.0 : est, f->title ? f->title : "");
 			req_file_free(f);
 		} else {
 			termsafe_println(stdout, "%-20s invalid: %s", names[i], d.n ? d.msgs[0] : "?");

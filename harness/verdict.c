@@ -30,6 +30,11 @@ const char *verdict_label(enum verdict v)
 	return (unsigned)v < NVERDICTS ? verdicts[v].label : "?";
 }
 
+const char *verdict_label_of(enum verdict v, size_t nlimits)
+{
+	return v == VERDICT_PASS && nlimits == 0 ? VERDICT_LABEL_NO_LIMITS : verdict_label(v);
+}
+
 bool verdict_parse(const char *s, enum verdict *out)
 {
 	for (unsigned i = 0; s && i < NVERDICTS; i++)

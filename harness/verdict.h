@@ -19,6 +19,12 @@ enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_ERROR, VERDICT_SKIPPED };
 const char *verdict_name(enum verdict v);
 /* "PASS", "FAIL", "ERROR", "SKIP": as the text and HTML reports show it. */
 const char *verdict_label(enum verdict v);
+/* The label of a requirement's verdict v when it has nlimits limits: a
+ * requirement without limits that was measured has nothing it could fail,
+ * so what people read says "measured, no limits" rather than PASS (its
+ * verdict stays pass: verdict_name, the exit status 0, results.json). */
+#define VERDICT_LABEL_NO_LIMITS "measured, no limits"
+const char *verdict_label_of(enum verdict v, size_t nlimits);
 /* A verdict_name back into a verdict; false when s is none. */
 bool verdict_parse(const char *s, enum verdict *out);
 

@@ -34,11 +34,13 @@
 /* ---- small pieces ------------------------------------------------------ */
 
 
-static void badge(struct xw *x, enum verdict v)
+/* The badge of a verdict; nlimits: the requirement's limits
+ * (verdict_label_of), or 1 for one limit's own verdict. */
+static void badge(struct xw *x, enum verdict v, size_t nlimits)
 {
 	xw_start(x, "span");
 	xw_attrf(x, "class", "v v-%s", verdict_name(v));
-	xw_text(x, verdict_label(v));
+	xw_text(x, verdict_label_of(v, nlimits));
 	xw_full_end(x);
 }
 
@@ -101,9 +103,9 @@ static void bound_text(const struct rv_limit *l, char *buf, size_t len)
 	html_micro(buf, len);
 }
 
-static void exit_text(int status, char *buf, size_t len)
+static void exit_text(const struct report_view *v, int status, char *buf, size_t len)
 {
-	snprintf(buf, len, "exit status %d: %s", status, verdict_exit_meaning(status));
+	snprintf(buf, len, "exit status %d: %s", status, report_view_exit_meaning(v, status));
 }
 
 /* Why a statistic is absent: the same reasons the text report gives. */
@@ -163,8 +165,8 @@ static void header(struct xw *x, const struct report_view *v)
 	xw_start(x, "div");
 	xw_attrf(x, "class", "banner b-%s", status == 0 ? "pass" : status == 1 ? "fail" : "error");
 	xw_attr(x, "id", "verdict");
-	xw_textf(x, "%s \xe2\x80\x94 ", status == 0 ? "PASS" : status == 1 ? "FAIL" : "ERROR");
-	exit_text(status, buf, sizeof buf);
+	xw_textf(x, "%s \xe2\x80\x94 ", report_view_status_label(v));
+	exit_text(v, status, buf, sizeof buf);
 	xw_text(x, buf);
 	xw_full_end(x);
 	nl(x);
@@ -202,7 +204,7 @@ static void summary_req_cells(struct xw *x, const struct rv_req *r, size_t f, si
 	xw_full_end(x);
 	xw_start(x, "td");
 	xw_attrf(x, "rowspan", "%zu", rows);
-	badge(x, r->verdict);
+	badge(x, r->verdict, r->nlimits);
 	xw_full_end(x);
 	xw_start(x, "td");
 	xw_attrf(x, "rowspan", "%zu", rows);
@@ -232,7 +234,7 @@ static void summary_limit_cells(struct xw *x, const struct rv_req *r, size_t row
 		fmt_value(&l->measured, rv_limit_unit(l), buf, sizeof buf);
 		td_num(x, buf);
 		xw_start(x, "td");
-		badge(x, l->verdict);
+		badge(x, l->verdict, 1);
 		xw_full_end(x);
 	} else {
 		td(x, r->nlimits ? "-" : "(no limits)");
@@ -440,7 +442,7 @@ static void limits_table(struct xw *x, const struct rv_req *r)
 		fmt_value(&l->measured, rv_limit_unit(l), buf, sizeof buf);
 		td_num(x, buf);
 		xw_start(x, "td");
-		badge(x, l->verdict);
+		badge(x, l->verdict, 1);
 		xw_full_end(x);
 		xw_start(x, "td");
 		html_text_micro(x, l->text ? l->text : "");
@@ -696,7 +698,7 @@ static void requirement(struct xw *x, const struct report_view *v, size_t f, siz
 	xw_attr(x, "id", anchor((unsigned)f, (unsigned)i, id, sizeof id));
 	nl(x);
 	xw_start(x, "h2");
-	badge(x, r->verdict);
+	badge(x, r->verdict, r->nlimits);
 	xw_textf(x, " %s%s%s", r->id, r->title ? ": " : "", r->title ? r->title : "");
 	xw_full_end(x);
 	nl(x);
@@ -905,10 +907,9 @@ static void environment(struct xw *x, const struct report_view *v)
 
 static void document(struct xw *x, const struct report_view *v)
 {
-	int status = report_view_exit_status(v);
 	char title[300];
-	snprintf(title, sizeof title, "rtconform report: %s on %s",
-		 status == 0 ? "PASS" : status == 1 ? "FAIL" : "ERROR", env(v, "host.name"));
+	snprintf(title, sizeof title, "rtconform report: %s on %s", report_view_status_label(v),
+		 env(v, "host.name"));
 	page_begin(x, title);
 	nl(x);
 	size_t count[READY_NLEVELS];

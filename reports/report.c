@@ -304,6 +304,15 @@ int report_render_write(char *(*render)(const struct report_view *v, size_t *len
 	return ret;
 }
 
+const char *report_kind_file_name(enum report_kind kind)
+{
+	static const char *const names[REPORT_NKINDS] = {
+		[REPORT_JUNIT] = "junit.xml", [REPORT_SUMMARY] = "summary.txt",
+		[REPORT_HTML] = "report.html", [REPORT_JSON] = "results.json",
+	};
+	return (unsigned)kind < REPORT_NKINDS ? names[kind] : "?";
+}
+
 int report_write(enum report_kind kind, const struct report_view *v, const char *path,
 		 char *err, size_t errlen)
 {

@@ -358,6 +358,16 @@ void report_view_free(struct report_view *v);
 void report_view_totals(const struct report_view *v, struct report_totals *t);
 void report_view_file_totals(const struct rv_file *f, struct report_totals *t);
 int report_view_exit_status(const struct report_view *v);
+/* True when v passed with no limit to judge: no requirement that ran had
+ * one (an ad-hoc `rtconform probe`, a file without limits). Its reports
+ * then say so (verdict_label_of's rule for the whole run) instead of PASS. */
+bool report_view_no_limits(const struct report_view *v);
+/* The run's verdict as people read it: "PASS", "FAIL" or "ERROR" of its
+ * exit status, or VERDICT_LABEL_NO_LIMITS when report_view_no_limits. */
+const char *report_view_status_label(const struct report_view *v);
+/* The meaning of exit status `status` of v (verdict_exit_meaning), said of
+ * a run that measured without limits when report_view_no_limits. */
+const char *report_view_exit_meaning(const struct report_view *v, int status);
 
 /* ---- the writers ---------------------------------------------------------
  *
@@ -368,6 +378,10 @@ int report_view_exit_status(const struct report_view *v);
  * 0 or -errno with a message naming path in err.
  */
 enum report_kind { REPORT_JUNIT, REPORT_SUMMARY, REPORT_HTML, REPORT_JSON, REPORT_NKINDS };
+
+/* A report's file name in a report directory (-o DIR of run and probe):
+ * junit.xml, summary.txt, report.html, results.json. */
+const char *report_kind_file_name(enum report_kind kind);
 
 char *report_junit_render(const struct report_view *v, size_t *len, char *why, size_t whylen);
 char *report_summary_render(const struct report_view *v, size_t *len, char *why,

@@ -88,7 +88,7 @@ static size_t result_rows(const struct rv_req *r, struct row *rows, size_t max)
 		rows[0] = base;
 		snprintf(rows[0].limit, sizeof rows[0].limit, "%s", nlim ? "-" : "(no limits)");
 		snprintf(rows[0].measured, sizeof rows[0].measured, "-");
-		rows[0].verdict = verdict_label(r->verdict);
+		rows[0].verdict = verdict_label_of(r->verdict, nlim);
 		rows[0].v = r->verdict;
 		return 1;
 	}
@@ -227,7 +227,7 @@ static void write_text(const struct report_view *v, FILE *out, int status, const
 	report_view_totals(v, &t);
 	if (status < 0 || !meaning) {
 		status = report_view_exit_status(v);
-		meaning = verdict_exit_meaning(status);
+		meaning = report_view_exit_meaning(v, status);
 	}
 	fprintf(out, "%zu requirement%s: %zu passed, %zu failed, %zu error%s, %zu skipped"
 		     " (%.3f s); exit status %d: %s\n",
@@ -630,7 +630,7 @@ static void write_head(const struct rv_req *r, FILE *out)
 		fprintf(out, ": %s", printable(r->title, buf, sizeof buf));
 	fputc('\n', out);
 	fprintf(out, "probe %s, policy %s, verdict %s\n", printable(r->probe, buf, sizeof buf),
-		r->policy, verdict_label(r->verdict));
+		r->policy, verdict_label_of(r->verdict, r->nlimits));
 	if (r->reason)
 		fprintf(out, "reason: %s\n", printable(r->reason, buf, sizeof buf));
 	if (r->load)

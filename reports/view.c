@@ -656,3 +656,33 @@ int report_view_exit_status(const struct report_view *v)
 	report_view_totals(v, &t);
 	return verdict_exit_status(t.failures, t.errors);
 }
+
+bool report_view_no_limits(const struct report_view *v)
+{
+	bool ran = false;
+	for (size_t f = 0; f < v->nfiles; f++)
+		for (size_t i = 0; i < v->files[f].nreqs; i++) {
+			const struct rv_req *r = &v->files[f].reqs[i];
+			if (r->verdict == VERDICT_SKIPPED)
+				continue;
+			if (r->verdict != VERDICT_PASS || r->nlimits)
+				return false;
+			ran = true;
+		}
+	return ran;
+}
+
+const char *report_view_status_label(const struct report_view *v)
+{
+	int status = report_view_exit_status(v);
+	if (status == EXIT_PASS)
+		return report_view_no_limits(v) ? VERDICT_LABEL_NO_LIMITS : "PASS";
+	return status == EXIT_FAILED ? "FAIL" : "ERROR";
+}
+
+const char *report_view_exit_meaning(const struct report_view *v, int status)
+{
+	if (status == EXIT_PASS && report_view_no_limits(v))
+		return "every requirement was measured; none had limits to judge";
+	return verdict_exit_meaning(status);
+}

@@ -109,6 +109,23 @@ START_TEST(all_limits_hold_is_pass)
 }
 END_TEST
 
+/* Measured without limits: the verdict stays pass (exit status 0) but what
+ * people read does not claim a pass; with limits, or another verdict, the
+ * label is the verdict's own. */
+START_TEST(no_limits_is_labelled_measured)
+{
+	struct fx *x = fx_new(1000, 1.0, 0);
+	verdict_judge(&x->res);
+	ck_assert_int_eq(x->res.verdict, VERDICT_PASS);
+	ck_assert_str_eq(verdict_label_of(x->res.verdict, 0), "measured, no limits");
+	ck_assert_str_eq(verdict_name(x->res.verdict), "pass");
+	ck_assert_str_eq(verdict_label_of(VERDICT_PASS, 1), "PASS");
+	ck_assert_str_eq(verdict_label_of(VERDICT_ERROR, 0), "ERROR");
+	ck_assert_str_eq(verdict_label_of(VERDICT_SKIPPED, 0), "SKIP");
+	fx_free(x);
+}
+END_TEST
+
 START_TEST(max_exceeded_is_fail_with_message)
 {
 	struct fx *x = fx_new(1000, 412.3, 0); /* max = 1000 units = 412.3 us */
@@ -920,6 +937,7 @@ int main(void)
 	Suite *s = suite_create("verdict");
 	TCase *tc = tu_tcase(s, "judge", 10);
 	tcase_add_test(tc, all_limits_hold_is_pass);
+	tcase_add_test(tc, no_limits_is_labelled_measured);
 	tcase_add_test(tc, max_exceeded_is_fail_with_message);
 	tcase_add_test(tc, min_bound_below_is_fail);
 	tcase_add_test(tc, just_above_bound_fails);

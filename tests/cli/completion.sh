@@ -49,6 +49,7 @@ for c in $cmds; do
   expect_offer --help $opts -- "$RTC" "$c" -
 done
 expect_offer --junit --json -- "$RTC" run --j
+expect_offer --duration --output --json -- "$RTC" probe sem-pingpong -
 # only declared options: run's text mentions "rtconform list --profiles",
 # which is list's; list declares it in its synopsis
 help_options run | grep -qx -- --profiles && fail "help_options run gives --profiles" || ok "help_options run does not give --profiles"
@@ -61,6 +62,7 @@ mkdir -p "$TMP/w/sub" && touch "$TMP/w/req.xml" "$TMP/w/res.json"
 cd "$TMP/w" || exit 1
 expect_offer req.xml sub -- "$RTC" run --junit ""
 expect_offer sub -- "$RTC" run -o ""
+expect_offer sub -- "$RTC" probe sem-pingpong -o ""
 expect_no_offer req.xml -- "$RTC" run -o ""
 expect_offer fifo rr other -- "$RTC" probe sem-pingpong --policy ""
 expect_offer max -- "$RTC" probe --policy fifo sem-pingpong --priority ""

@@ -11,11 +11,18 @@ expect_status 0 "$RTC" list --profiles
 for f in "$PROFILES"/*.xml; do
   n="$(basename "$f" .xml)"
   expect_grep "^$n +[0-9]+ requirements  " "$TMP/out"
+  # its expected run time, labelled as what it is (harness/estimate.h)
+  expect_grep "^$n +[0-9]+ requirements  about +[1-9][0-9]* s \(estimate\)  " "$TMP/out"
 done
 [ "$(grep -c ' requirements  ' "$TMP/out")" = "$(ls "$PROFILES"/*.xml | wc -l)" ] && ok "list --profiles: one line per shipped profile" \
   || fail "list --profiles: one line per shipped profile expected"
 [ "$(head -1 "$TMP/out" | awk '{print $1}')" = default ] && ok "default is listed first" || fail "default is not listed first"
-expect_grep "^spy-memo +2 requirements  SPY memo" "$TMP/out"
+expect_grep "^spy-memo +2 requirements  about +[0-9]+ s \(estimate\)  SPY memo" "$TMP/out"
+# the longer profile is estimated longer: timer's 4 requirements wake up
+# every period for seconds; spy-memo's 2 take 10 runs of fast round trips
+est() { awk -v n="$1" '$1 == n { print $5 }' "$TMP/out"; }
+[ "$(est timer)" -gt "$(est spy-memo)" ] && ok "list --profiles estimates timer ($(est timer) s) above spy-memo ($(est spy-memo) s)" \
+  || fail "list --profiles estimates timer ($(est timer) s) not above spy-memo ($(est spy-memo) s)"
 expect_grep "the others are in $PROFILES" "$TMP/out"
 
 # validate and list by name: the shipped file's own path is reported

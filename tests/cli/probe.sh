@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: Apache-2.0
+# rtconform probe: no PASS without limits, -o DIR (the reports of run -o),
+# --json (results.json on stdout) and --duration (by time, as run's).
+# Short measurements of sem-pingpong under SCHED_OTHER: no privilege needed.
+. "$(dirname "$0")/lib.sh"
+P=(probe sem-pingpong --iterations 50)
+
+# No limits: measured, exit 0, and never called a pass where people read it.
+expect_status 0 "$RTC" "${P[@]}"
+expect_grep '^probe sem-pingpong, policy other, verdict measured, no limits$' "$TMP/out"
+expect_no_grep 'PASS' "$TMP/out"
+
+# -o DIR: the four reports of run -o, made before measuring, read back by
+# rtconform report.
+expect_status 0 "$RTC" "${P[@]}" -o "$TMP/o"
+expect_grep "^reports: $TMP/o/junit.xml, $TMP/o/summary.txt, $TMP/o/report.html, $TMP/o/results.json$" "$TMP/out"
+for f in junit.xml summary.txt report.html results.json; do
+  [ -s "$TMP/o/$f" ] && ok "probe -o wrote $f" || fail "probe -o wrote no $f"
+done
+expect_grep '^probe +sem-pingpong +other +\(no limits\) +- +measured, no limits$' "$TMP/o/summary.txt"
+expect_no_grep 'PASS' "$TMP/o/summary.txt"
+expect_grep 'verdict measured, no limits' "$TMP/o/junit.xml"
+expect_no_grep 'PASS' "$TMP/o/junit.xml"
+expect_grep '>measured, no limits<' "$TMP/o/report.html"
+expect_grep '<title>rtconform report: measured, no limits on ' "$TMP/o/report.html"
+expect_no_grep 'PASS' "$TMP/o/report.html"
+expect_grep 'exit status 0: every requirement was measured; none had limits to judge$' "$TMP/o/summary.txt"
+# a fleet page of it: the host's cell says so too
+expect_status 0 "$RTC" merge "$TMP/o/results.json" -o "$TMP/m"
+expect_grep '>measured, no limits<' "$TMP/m/fleet.html"
+expect_status 0 "$RTC" report "$TMP/o/results.json" --summary "$TMP/again.txt"
+cmp -s "$TMP/again.txt" "$TMP/o/summary.txt" && ok "rtconform report renders probe's summary.txt again, the same bytes" \
+  || { fail "rtconform report renders probe's summary.txt differently:"; diff "$TMP/o/summary.txt" "$TMP/again.txt" | head -20 | diag; }
+
+# An output that cannot be written: refused before anything is measured.
+expect_status 2 "$RTC" "${P[@]}" -o "$TMP/no/such/dir"
+expect_grep "^rtconform probe: cannot write '$TMP/no/such/dir/junit.xml'" "$TMP/out"
+expect_no_grep 'per-op' "$TMP/out"
+[ ! -e "$TMP/no" ] && ok "a refused probe -o leaves no directory" || fail "a refused probe -o left $TMP/no"
+expect_status 2 "$RTC" "${P[@]}" -o ''
+expect_grep '^rtconform probe: -o/--output: empty value' "$TMP/out"
+
+# --json: results.json on stdout and nothing else; with -o the same bytes
+# as the file.
+got=0
+"$RTC" "${P[@]}" --json -o "$TMP/j" >"$TMP/json" 2>"$TMP/json.err" || got=$?
+[ "$got" -eq 0 ] && ok "probe --json -o exits 0" || { fail "probe --json -o exits 0 (it exited $got)"; diag <"$TMP/json.err"; }
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["exit_status"] == 0; assert d["files"][0]["requirements"][0]["verdict"] == "pass"' "$TMP/json" \
+  && ok "probe --json prints one JSON document, exit_status 0, verdict pass" \
+  || { fail "probe --json prints no results.json of a pass:"; head -c 600 "$TMP/json" | diag; }
+cmp -s "$TMP/json" "$TMP/j/results.json" && ok "probe --json prints the bytes of -o's results.json" \
+  || fail "probe --json and -o's results.json differ"
+
+# Not measured (a worker that dies): exit 3, the JSON still printed with
+# the error, and the reason on stderr.
+got=0
+"$RTC" probe selftest --param fault=segv --iterations 10 --json >"$TMP/ej" 2>"$TMP/ej.err" || got=$?
+[ "$got" -eq 3 ] && ok "probe --json of a crashing probe exits 3" || fail "probe --json of a crashing probe exits 3 (it exited $got)"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["exit_status"] == 3; assert d["files"][0]["requirements"][0]["verdict"] == "error"' "$TMP/ej" \
+  && ok "probe --json of a crashing probe prints results.json with verdict error" \
+  || { fail "probe --json of a crashing probe prints no results.json of an error:"; head -c 600 "$TMP/ej" | diag; }
+expect_grep '^rtconform probe: error: ' "$TMP/ej.err"
+
+# --duration: by time, with the grammar and refusals of run --duration.
+expect_status 0 "$RTC" probe sem-pingpong --iterations 50 --duration 1s
+expect_grep '^note: ran by time: ' "$TMP/out"
+expect_status 2 "$RTC" probe priority-preempt --duration 1s
+expect_grep 'probe priority-preempt cannot run by time' "$TMP/out"
+expect_status 2 "$RTC" probe sem-pingpong --duration 1s --runs 2
+expect_grep '^rtconform probe: --runs and --duration: give one, not both' "$TMP/out"
+expect_status 2 "$RTC" probe sem-pingpong --duration 1x
+expect_grep '^rtconform probe: --duration: ' "$TMP/out"
+expect_status 2 "$RTC" probe sem-pingpong --duration 200h
+expect_grep '^rtconform probe: --duration: ' "$TMP/out"
+finish
