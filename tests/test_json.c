@@ -1167,6 +1167,29 @@ START_TEST(json_reader_splits_requirements)
 	expect_fault_at(x, tight, "\"requirements\"", "},{\"id\"", "}{\"id\"");
 	expect_fault_at(x, tight, "\"requirements\"", "},{\"id\"", "}.5,{\"id\"");
 	expect_fault_at(x, tight, "\"requirements\"", "},{\"id\"", "},-{\"id\"");
+	/* nesting: refused where a whole-file parse refuses it (jansson's
+	 * depth limit counts from the top of the file, not the requirement) */
+	for (int n = JSON_PARSER_MAX_DEPTH - 6; n <= JSON_PARSER_MAX_DEPTH - 3; n++) {
+		char *deep = malloc((size_t)n * 2 + 16);
+		ck_assert_ptr_nonnull(deep);
+		char *q = deep + sprintf(deep, "\"zz\": ");
+		memset(q, '[', (size_t)n);
+		memset(q + n, ']', (size_t)n);
+		strcpy(q + 2 * n, ", \"probe\": ");
+		json_error_t jerr;
+		char *bad = edit(ind, "\"requirements\"", "\"probe\": ", deep);
+		json_t *whole = json_loads(bad, JSON_REJECT_DUPLICATES, &jerr);
+		if (whole) {
+			char *ok = reread(x, bad, err, sizeof err);
+			ck_assert_msg(ok != NULL, "depth %d: %s", n, err);
+			free(ok);
+			json_decref(whole);
+		} else {
+			expect_fault_at(x, ind, "\"requirements\"", "\"probe\": ", deep);
+		}
+		free(bad);
+		free(deep);
+	}
 	/* the splitter's own stand-in, [N], written by the file is none */
 	json_t *reqs = json_object_get(json_array_get(json_object_get(root, "files"), 0),
 				       "requirements");

@@ -135,7 +135,13 @@ static int cut_byte(struct jsplit *s, unsigned char c, long long off)
 		s->in_str = true;
 		s->str_len = 0;
 	} else if (c == '{' || c == '[') {
-		s->cut_depth++;
+		/* jansson refuses a whole file nested deeper than
+		 * JSON_PARSER_MAX_DEPTH; a requirement's object is at depth 5 */
+		if (++s->cut_depth + 4 > JSON_PARSER_MAX_DEPTH && !s->cur.deep_line) {
+			s->cur.deep_line = s->line;
+			s->cur.deep_col = s->col;
+			s->cur.deep_c = (char)c;
+		}
 	} else if ((c == '}' || c == ']') && --s->cut_depth == 0) {
 		s->cur.end = off + 1;
 		push_range(s);
@@ -269,6 +275,14 @@ static size_t range_read(void *buf, size_t len, void *arg)
 json_t *jsplit_load(struct jsplit *s, const struct jsplit_range *r, size_t flags,
 		    json_error_t *err)
 {
+	if (r->deep_line) { /* as a parse of the whole file says it */
+		memset(err, 0, sizeof *err);
+		err->line = r->deep_line;
+		err->column = r->deep_col;
+		snprintf(err->text, sizeof err->text, "maximum parsing depth reached near '%c'",
+			 r->deep_c);
+		return NULL;
+	}
 	struct range_src rs = { s->f, r->end - r->start, 0 };
 	if (fseeko(s->f, r->start, SEEK_SET) != 0) {
 		s->err = errno ? errno : EIO;

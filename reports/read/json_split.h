@@ -30,6 +30,11 @@ struct jsplit_range {
 	long long start, end;
 	int line, col;
 	size_t file, req;
+	/* where it nests deeper than jansson parses a whole file (its own
+	 * parse starts 4 levels down, so its limit would come 4 levels late):
+	 * line 0 when it does not */
+	int deep_line, deep_col;
+	char deep_c;
 };
 
 /* Counts memory the splitter takes (its ranges) against the reader's
