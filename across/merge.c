@@ -308,9 +308,12 @@ static int stream_host(struct merge *mg, const struct merge_host *h, const struc
 	}
 	fputs(",\n\"results\": ", o);
 	if (report_json_put(v, o, why, sizeof why) != 0) {
-		utf8_snprintf(err, errlen, "%s: cannot render its results.json again: %s", h->source,
-			      why);
-		return -ENOMEM;
+		if (ferror(o)) /* the disk, not the host's file */
+			utf8_snprintf(err, errlen, "writing the fleet report: %s", why);
+		else
+			utf8_snprintf(err, errlen, "%s: cannot render its results.json again: %s",
+				      h->source, why);
+		return ferror(o) ? -EIO : -ENOMEM;
 	}
 	fputs("}", o);
 	int rc = report_junit_host_suite(v, h->name, h->source, mg->nhosts, mg->suites);
@@ -480,14 +483,19 @@ static int finish_junit(struct merge *mg, struct report_stream *st)
 	return report_stream_seal(st);
 }
 
-static int html_sealed(struct report_stream *st, const char *path, const char *html, size_t len)
+static int html_sealed(struct merge *mg, struct report_stream *st, char *why, size_t whylen)
 {
-	int rc = report_stream_open(st, path);
-	if (!rc && fwrite(html, 1, len, st->f) != len) {
-		rc = errno ? -errno : -EIO;
-		report_stream_abort(st);
+	int rc = report_stream_open(st, mg->html_path);
+	if (rc) {
+		utf8_snprintf(why, whylen, "%s", strerror(-rc));
+		return rc;
 	}
-	return rc ? rc : report_stream_seal(st);
+	rc = merge_html_put(mg, st->f, why, whylen);
+	if (rc) {
+		report_stream_abort(st);
+		return rc;
+	}
+	return report_stream_seal(st);
 }
 
 /* The three reports land together or not at all: each is written and
@@ -496,12 +504,6 @@ static int html_sealed(struct report_stream *st, const char *path, const char *h
 int merge_finish(struct merge *mg, char *err, size_t errlen)
 {
 	char why[256] = "";
-	size_t len = 0;
-	char *html = merge_html_render(mg, &len, why, sizeof why);
-	if (!html) {
-		utf8_snprintf(err, errlen, "cannot write '%s': %s", mg->html_path, why);
-		return -ENOMEM;
-	}
 	struct report_stream junit = { 0 }, page = { 0 };
 	const char *what = mg->junit_path;
 	int rc = finish_junit(mg, &junit);
@@ -511,9 +513,8 @@ int merge_finish(struct merge *mg, char *err, size_t errlen)
 	}
 	if (!rc) {
 		what = mg->html_path;
-		rc = html_sealed(&page, mg->html_path, html, len);
+		rc = html_sealed(mg, &page, why, sizeof why);
 	}
-	free(html);
 	struct {
 		struct report_stream *st;
 		const char *path;
@@ -527,7 +528,8 @@ int merge_finish(struct merge *mg, char *err, size_t errlen)
 	report_stream_abort(&page);
 	report_stream_abort(&mg->json);
 	if (rc)
-		utf8_snprintf(err, errlen, "cannot write '%s': %s", what, strerror(-rc));
+		utf8_snprintf(err, errlen, "cannot write '%s': %s", what,
+			      why[0] ? why : strerror(-rc));
 	return rc;
 }
 

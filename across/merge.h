@@ -90,7 +90,8 @@ void merge_free(struct merge *mg);
 /* 3 when a host has a requirement in error, else 1 when one failed, else 0. */
 int merge_exit_status(const struct merge *mg);
 
-/* fleet.html of the hosts added (merge_html.c). NULL with why on failure. */
-char *merge_html_render(const struct merge *mg, size_t *len, char *why, size_t whylen);
+/* fleet.html of the hosts added (merge_html.c), written onto f as it is
+ * made. 0, or -errno with why. */
+int merge_html_put(const struct merge *mg, FILE *f, char *why, size_t whylen);
 
 #endif

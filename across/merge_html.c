@@ -461,19 +461,19 @@ static void merge_doc(struct xw *x, const void *arg)
 	document(x, d->mg, d->rows, d->nrows);
 }
 
-char *merge_html_render(const struct merge *mg, size_t *len, char *why, size_t whylen)
+int merge_html_put(const struct merge *mg, FILE *f, char *why, size_t whylen)
 {
 	size_t nrows = 0;
 	struct row *rows = collect_rows(mg, &nrows);
 	if (!rows) {
 		utf8_snprintf(why, whylen, "%s", strerror(ENOMEM));
-		return NULL;
+		return -ENOMEM;
 	}
 	struct merge_doc d = { mg, rows, nrows };
-	char *out = xw_render(merge_doc, &d, false, len, why, whylen);
+	int rc = xw_put(merge_doc, &d, false, f, why, whylen);
 	free(rows);
 	free(fleet_index);
 	fleet_index = NULL;
 	fleet_nindex = 0;
-	return out;
+	return rc ? -EIO : 0;
 }

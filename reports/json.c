@@ -382,15 +382,13 @@ static void real_text(double v, char *buf, size_t len)
 }
 
 /* jansson writes every real with RESULTS_REAL_DIGITS digits (one setting
- * per document; 0.035 comes out 0.035000000000000003): its output again,
- * each real outside the strings rewritten by real_text. Integers (no point,
- * no exponent) stay as they are. A malloc'd copy (*len bytes), or NULL. */
-static char *shortest_reals(const char *in, size_t *len)
+ * per document; 0.035 comes out 0.035000000000000003): its text onto m,
+ * each real outside the strings rewritten by real_text, integers (no
+ * point, no exponent) as they are, and each line after the first indented
+ * by depth more (the text printed at that depth: no newline is inside a
+ * string, jansson escapes it). Written as it is read, never copied. */
+static void reals_onto(FILE *m, const char *in, int depth)
 {
-	char *out = NULL;
-	FILE *m = open_memstream(&out, len);
-	if (!m)
-		return NULL;
 	const char *p = in;
 	while (*p) {
 		size_t k = 1;
@@ -402,10 +400,10 @@ static char *shortest_reals(const char *in, size_t *len)
 			k = strspn(p, "-+.0123456789eE");
 			char tok[64], buf[64];
 			bool ok = false;
-			if (k < sizeof tok && strcspn(p, ".eE") < k) {
+			if (k < sizeof tok) {
 				memcpy(tok, p, k);
 				tok[k] = '\0';
-				double v = numfmt_parse(tok, &ok);
+				double v = strpbrk(tok, ".eE") ? numfmt_parse(tok, &ok) : 0;
 				if (ok) {
 					real_text(v, buf, sizeof buf);
 					fputs(buf, m);
@@ -415,15 +413,15 @@ static char *shortest_reals(const char *in, size_t *len)
 				p += k;
 				continue;
 			}
+		} else if (*p == '\n') {
+			fputc('\n', m);
+			fwrite("        ", 1, (size_t)depth, m); /* depth <= 4 */
+			p++;
+			continue;
 		}
 		fwrite(p, 1, k, m);
 		p += k;
 	}
-	if (fclose(m) != 0) {
-		free(out);
-		return NULL;
-	}
-	return out;
 }
 
 /* ---- writing, one requirement at a time ----------------------------------
@@ -445,44 +443,31 @@ static void put_value(struct jb *b, FILE *m, json_t *val, int depth)
 {
 	char *text = val && !b->failed ? json_dumps(val, DUMP_FLAGS) : NULL;
 	json_decref(val);
-	size_t n = 0;
-	char *s = text ? shortest_reals(text, &n) : NULL;
-	free(text);
-	if (!s) {
+	if (!text) {
 		b->failed = true;
 		return;
 	}
-	/* No newline inside a string: jansson escapes it. */
-	for (const char *p = s, *nl; *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (!nl) {
-			fputs(p, m);
-			break;
-		}
-		fwrite(p, 1, (size_t)(nl - p + 1), m);
-		fwrite("        ", 1, (size_t)depth, m); /* depth <= 4 */
-	}
-	free(s);
+	reals_onto(m, text, depth);
+	free(text);
 }
 
 /* obj's members (obj consumed) onto m at depth, without its closing
- * brace, so that more members can follow: printed in full, and the last
- * line ("\n", depth spaces, "}") cut. */
+ * brace, so that more members can follow: its text without the last line
+ * ("\n}"). */
 static void put_open_object(struct jb *b, FILE *m, json_t *obj, int depth)
 {
-	char *buf = NULL;
-	size_t blen = 0, cut = (size_t)depth + 2;
 	bool members = json_object_size(obj) > 0; /* "{}" has no last line */
-	FILE *tmp = open_memstream(&buf, &blen);
-	if (tmp)
-		put_value(b, tmp, obj, depth);
-	else
-		json_decref(obj);
-	if (!tmp || fclose(tmp) != 0 || !members || blen < cut)
+	char *text = obj && !b->failed ? json_dumps(obj, DUMP_FLAGS) : NULL;
+	json_decref(obj);
+	size_t len = text ? strlen(text) : 0;
+	if (!members || len < 2 || strcmp(text + len - 2, "\n}") != 0) {
+		free(text);
 		b->failed = true;
-	else if (!b->failed)
-		fwrite(buf, 1, blen - cut, m);
-	free(buf);
+		return;
+	}
+	text[len - 2] = '\0';
+	reals_onto(m, text, depth);
+	free(text);
 }
 
 static void put_requirements(struct jb *b, FILE *m, const struct rv_file *vf)

@@ -158,36 +158,35 @@ static void env_properties(struct xw *x, const struct report_view *view,
 /* The suite's <system-out>: the whole environment fingerprint, one "key:
  * value" a line, and every readiness check with its remedy, for whoever
  * reads the CI page beyond the short set of properties. */
+/* Written a field at a time, never gathered into one text first: a value
+ * may be long (the whole fingerprint is here). Each piece is defused on
+ * its own; no marker can span two, since every piece is set off by a
+ * space, a colon or a newline, none of which a marker holds. */
 static void suite_system_out(struct xw *x, const struct report_view *view)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-	if (!m) {
-		x->failed = true;
-		return;
+	xw_start(x, "system-out");
+	xw_text(x, "environment (as in results.json):\n");
+	for (size_t i = 0; i < view->env.n; i++) {
+		const char *line[] = { "  ", view->env.e[i].key, ": ", view->env.e[i].value, "\n" };
+		for (size_t k = 0; k < sizeof line / sizeof line[0]; k++)
+			xw_text(x, line[k]);
 	}
-	fprintf(m, "environment (as in results.json):\n");
-	for (size_t i = 0; i < view->env.n; i++)
-		fprintf(m, "  %s: %s\n", view->env.e[i].key, view->env.e[i].value);
 	if (view->ready_recorded)
-		fprintf(m, "readiness of the machine (rtconform env's checks, at the start of the "
+		xw_text(x, "readiness of the machine (rtconform env's checks, at the start of the "
 			   "run):\n");
 	for (size_t i = 0; i < view->nready; i++) {
 		const struct rv_check *c = &view->ready[i];
-		fprintf(m, "  %s %s: %s\n", ready_level_name(c->level), c->name, c->finding);
-		if (c->remedy && c->level != READY_OK)
-			fprintf(m, "    remedy: %s\n", c->remedy);
+		const char *line[] = { "  ", ready_level_name(c->level), " ", c->name, ": ",
+				       c->finding, "\n" };
+		for (size_t k = 0; k < sizeof line / sizeof line[0]; k++)
+			xw_text(x, line[k]);
+		if (c->remedy && c->level != READY_OK) {
+			xw_text(x, "    remedy: ");
+			xw_text(x, c->remedy);
+			xw_text(x, "\n");
+		}
 	}
-	if (fclose(m) != 0) {
-		x->failed = true;
-		free(text);
-		return;
-	}
-	xw_start(x, "system-out");
-	xw_text(x, text);
 	xw_end(x);
-	free(text);
 }
 
 /* A requirement's properties, lean: its identity, its verdict, one property
@@ -675,11 +674,7 @@ int report_junit_host_suite(const struct report_view *v, const char *host, const
 			    size_t index, FILE *out)
 {
 	struct host_suite_args a = { v, host, source, index };
-	size_t len = 0;
-	char *text = xw_render_junit(host_suite_doc, &a, &len, NULL, 0);
-	if (!text)
-		return -ENOMEM;
-	int rc = fwrite(text, 1, len, out) == len ? 0 : -EIO;
-	free(text);
-	return rc;
+	char why[200];
+	/* Onto out as it is made: a host's suite holds its whole fingerprint. */
+	return xw_put_junit(host_suite_doc, &a, out, why, sizeof why) ? -EIO : 0;
 }

@@ -107,6 +107,15 @@ char *report_href(const char *path)
 
 #define ATTACHMENT_MARK "[[ATTACHMENT|"
 
+bool report_junit_has_mark(const char *text)
+{
+	const size_t ml = strlen(ATTACHMENT_MARK);
+	for (const char *p = strchr(text, '['); p; p = strchr(p + 1, '['))
+		if (strncasecmp(p, ATTACHMENT_MARK, ml) == 0)
+			return true;
+	return false;
+}
+
 char *report_junit_defuse(const char *text)
 {
 	const size_t ml = strlen(ATTACHMENT_MARK);

@@ -66,6 +66,9 @@ char *report_href(const char *path);
  * "[ [ATTACHMENT|", so that no CI consumer takes a line of it for an
  * attachment. malloc'd; NULL out of memory. */
 char *report_junit_defuse(const char *text);
+/* Whether text holds the marker report_junit_defuse defuses (a text
+ * without it is written as it is, not copied). */
+bool report_junit_has_mark(const char *text);
 
 /* The <system-out> element of a junit.xml testcase (of a writer
  * xw_render_junit made; any other fails x): text (may be NULL), defused

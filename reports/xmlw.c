@@ -21,6 +21,31 @@ static bool xml_char_ok(uint32_t c)
 	       (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
 }
 
+/* Whether the character of len bytes (0: an invalid byte) at p, code
+ * point cp, stays as it is. */
+static bool char_stays(size_t len, uint32_t cp, bool xml)
+{
+	return len && (!xml || xml_char_ok(cp));
+}
+
+/* Whether s is written as it is: valid UTF-8 and, with xml, only
+ * characters XML 1.0 allows (most text is, and a long one is then not
+ * copied). */
+static bool clean_already(const char *s, bool xml)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	while (n) {
+		uint32_t cp;
+		size_t len = utf8_decode(p, n, &cp);
+		if (!char_stays(len, cp, xml))
+			return false;
+		p += len;
+		n -= len;
+	}
+	return true;
+}
+
 /* A copy of s with each invalid UTF-8 byte, and with xml also each
  * character XML 1.0 does not allow, replaced by U+FFFD. */
 static char *clean(const char *s, bool xml)
@@ -38,7 +63,7 @@ static char *clean(const char *s, bool xml)
 	while (n) {
 		uint32_t cp;
 		size_t len = utf8_decode(p, n, &cp);
-		if (len && (!xml || xml_char_ok(cp))) {
+		if (char_stays(len, cp, xml)) {
 			memcpy(out + o, p, len);
 			o += len;
 		} else {
@@ -54,28 +79,27 @@ static char *clean(const char *s, bool xml)
 	return out;
 }
 
-/* A copy of s holding only valid UTF-8 and characters XML 1.0 allows, each
- * offending byte or character replaced by U+FFFD so the reader sees that
- * something was there. NULL s gives "". Caller frees; NULL on out of
- * memory. */
-static char *xmlw_clean(const char *s)
+/* s as x writes it: each offending byte or character replaced by U+FFFD
+ * (so the reader sees that something was there) and, in a junit.xml,
+ * defused after the cleaning, which can make no marker (it only
+ * replaces). NULL s gives "". *own is what the caller frees (NULL when s
+ * is written as it is); NULL (and x failed) when out of memory. */
+static const char *prepare(struct xw *x, const char *s, char **own)
 {
-	return clean(s, true);
-}
-
-/* s as x writes it: cleaned (xmlw_clean) and, in a junit.xml, defused
- * after the cleaning, which can make no marker (it only replaces). NULL
- * (and x failed) when out of memory. */
-static char *prepare(struct xw *x, const char *s)
-{
-	char *v = xmlw_clean(s);
-	if (v && x->junit) {
-		char *d = report_junit_defuse(v);
-		free(v);
-		v = d;
-	}
-	if (!v)
+	*own = NULL;
+	if (!s)
+		return "";
+	const char *v = s;
+	if (!clean_already(s, true) && !(v = *own = clean(s, true))) {
 		x->failed = true;
+		return NULL;
+	}
+	if (x->junit && report_junit_has_mark(v)) {
+		char *d = report_junit_defuse(v);
+		free(*own);
+		if (!(v = *own = d))
+			x->failed = true;
+	}
 	return v;
 }
 
@@ -103,15 +127,65 @@ void xw_full_end(struct xw *x)
 		xw_check(x, xmlTextWriterFullEndElement(x->w));
 }
 
+/* v (prepared) written as text or as the value of the attribute being
+ * written, in pieces of at most XW_PIECE bytes cut between characters:
+ * libxml2 escapes what it is given whole in memory (a "<" becomes 4
+ * bytes, a '"' in HTML 6), so a long value escaped at once took several
+ * times its size (a 30 MB host.os of "<" took 226 MB to write). */
+#define XW_PIECE 65536
+
+static void write_pieces(struct xw *x, const char *v)
+{
+	size_t n = strlen(v);
+	if (n <= XW_PIECE) {
+		xw_check(x, xmlTextWriterWriteString(x->w, BAD_CAST v));
+		return;
+	}
+	char piece[XW_PIECE + 1];
+	while (n && !x->failed) {
+		size_t k = n < XW_PIECE ? n : XW_PIECE;
+		while (k < n && k > 0 && ((unsigned char)v[k] & 0xc0) == 0x80)
+			k--; /* v is valid UTF-8: never cut inside a character */
+		memcpy(piece, v, k);
+		piece[k] = '\0';
+		xw_check(x, xmlTextWriterWriteString(x->w, BAD_CAST piece));
+		v += k;
+		n -= k;
+	}
+}
+
 void xw_attr(struct xw *x, const char *name, const char *value)
 {
 	if (x->failed)
 		return;
-	char *v = prepare(x, value);
+	char *own;
+	const char *v = prepare(x, value, &own);
 	if (!v)
 		return;
-	xw_check(x, xmlTextWriterWriteAttribute(x->w, BAD_CAST name, BAD_CAST v));
-	free(v);
+	size_t n = strlen(v);
+	if (n <= XW_PIECE) {
+		xw_check(x, xmlTextWriterWriteAttribute(x->w, BAD_CAST name, BAD_CAST v));
+	} else {
+		/* libxml2 holds an attribute's whole escaped value until it ends
+		 * (pieces do not help there), and no attribute rtconform writes
+		 * needs more than a piece: a longer one (a 30 MB value from a
+		 * hostile results.json) is cut, saying so; text keeps it whole. */
+		char head[XW_PIECE + 1], note[96];
+		size_t k = XW_PIECE;
+		while (k > 0 && ((unsigned char)v[k] & 0xc0) == 0x80)
+			k--;
+		memcpy(head, v, k);
+		head[k] = '\0';
+		snprintf(note, sizeof note, " [cut: %zu bytes in all]", n);
+		xw_check(x, xmlTextWriterStartAttribute(x->w, BAD_CAST name));
+		if (!x->failed)
+			xw_check(x, xmlTextWriterWriteString(x->w, BAD_CAST head));
+		if (!x->failed)
+			xw_check(x, xmlTextWriterWriteString(x->w, BAD_CAST note));
+		if (!x->failed)
+			xw_check(x, xmlTextWriterEndAttribute(x->w));
+	}
+	free(own);
 }
 
 void xw_attrf(struct xw *x, const char *name, const char *fmt, ...)
@@ -128,11 +202,12 @@ void xw_text(struct xw *x, const char *s)
 {
 	if (x->failed || !s || !*s)
 		return;
-	char *v = prepare(x, s);
+	char *own;
+	const char *v = prepare(x, s, &own);
 	if (!v)
 		return;
-	xw_check(x, xmlTextWriterWriteString(x->w, BAD_CAST v));
-	free(v);
+	write_pieces(x, v);
+	free(own);
 }
 
 void xw_textf(struct xw *x, const char *fmt, ...)

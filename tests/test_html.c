@@ -460,6 +460,60 @@ END_TEST
  * plots from another writer: 1e308 overflowed the axis (a loop without
  * end), 5e-324 divided by zero. Each renders, and the axis's ticks stay
  * within their constant bound. */
+static void long_doc(struct xw *x, const void *arg)
+{
+	xw_start(x, "p");
+	xw_attr(x, "title", arg);
+	xw_text(x, arg);
+	xw_full_end(x);
+}
+
+/* A long text is written in pieces (each escaped alone, so that escaping
+ * never holds several times a long value at once): the text is the one
+ * libxml2 writes of the whole value in one call. A long attribute, which
+ * libxml2 holds whole until it ends, is cut, saying so. */
+START_TEST(long_values_written_in_pieces)
+{
+	size_t n = 300000;
+	char *s = malloc(n + 1);
+	ck_assert_ptr_nonnull(s);
+	static const char mix[] = "<\"&>'\t\xc3\xa9 \xe2\x82\xac\xf0\x9f\x98\x80x";
+	for (size_t i = 0; i < n;) {
+		size_t k = sizeof mix - 1;
+		if (i + k > n)
+			break;
+		memcpy(s + i, mix, k);
+		i += k;
+		s[i] = '\0';
+	}
+	/* an attribute is cut after its first 64 KiB, at a character */
+	size_t cut = 65536;
+	while (((unsigned char)s[cut] & 0xc0) == 0x80)
+		cut--;
+	char *title;
+	ck_assert_int_ge(asprintf(&title, "%.*s [cut: %zu bytes in all]", (int)cut, s, strlen(s)), 0);
+	xmlBufferPtr buf = xmlBufferCreate();
+	xmlTextWriterPtr w = xmlNewTextWriterMemory(buf, 0);
+	ck_assert_int_ge(xmlTextWriterStartElement(w, BAD_CAST "p"), 0);
+	ck_assert_int_ge(xmlTextWriterWriteAttribute(w, BAD_CAST "title", BAD_CAST title), 0);
+	ck_assert_int_ge(xmlTextWriterWriteString(w, BAD_CAST s), 0);
+	ck_assert_int_ge(xmlTextWriterFullEndElement(w), 0);
+	ck_assert_int_ge(xmlTextWriterFlush(w), 0);
+	xmlFreeTextWriter(w);
+	size_t len = 0;
+	char why[100];
+	char *got = xw_render(long_doc, s, false, &len, why, sizeof why);
+	ck_assert_msg(got != NULL, "%s", why);
+	ck_assert_uint_gt(strlen(s), 4 * 65536);
+	fx_same_bytes((const char *)xmlBufferContent(buf), (size_t)xmlBufferLength(buf), got, len,
+		      "in pieces and whole");
+	free(got);
+	xmlBufferFree(buf);
+	free(title);
+	free(s);
+}
+END_TEST
+
 START_TEST(html_plots_bounded_on_extreme_scales)
 {
 	static const double scales[] = { 1e308, 5e-324, 1e-300, 1e300, 0, -1 };
@@ -872,6 +926,7 @@ static Suite *html_suite(void)
 	tcase_add_test(tc, junit_defuses_every_text);
 	tcase_add_test(tc, html_plots_bounded_on_extreme_scales);
 	tcase_add_test(tc, svg_ticks_bounded);
+	tcase_add_test(tc, long_values_written_in_pieces);
 	return s;
 }
 

@@ -1170,7 +1170,7 @@ START_TEST(json_reader_splits_requirements)
 	/* nesting: refused where a whole-file parse refuses it (jansson's
 	 * depth limit counts from the top of the file, not the requirement) */
 	for (int n = JSON_PARSER_MAX_DEPTH - 6; n <= JSON_PARSER_MAX_DEPTH - 3; n++) {
-		char *deep = malloc((size_t)n * 2 + 16);
+		char *deep = malloc((size_t)n * 2 + 32);
 		ck_assert_ptr_nonnull(deep);
 		char *q = deep + sprintf(deep, "\"zz\": ");
 		memset(q, '[', (size_t)n);
