@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "harness/live.h"
 #include "harness/runner.h"
+#include "probe_fixture.h"
 #include "test_util.h"
 
 /* A signed duration (metric 0, per-CPU series) and a count metric. */
@@ -28,16 +29,6 @@ static const struct probe per_cpu = {
 		  .signed_metrics = 1u },
 	.per_cpu_series = true,
 };
-
-static void ctx_for(struct probe_ctx *c, const struct probe *p, struct result_shm *r)
-{
-	memset(c, 0, sizeof *c);
-	c->probe = p;
-	c->res = r;
-	c->worker = getpid();
-	for (unsigned i = 0; i < p->decl.nmetrics; i++)
-		c->m[i] = result_metric(r, i);
-}
 
 /* Known samples in, their figures out: samples, min, the latest, mean and
  * max, signed, in ns by the metric's scale; a count metric per run. */

@@ -14,6 +14,7 @@
 #include "harness/measure/probe.h"
 #include "harness/runner.h"
 #include "harness/stats.h"
+#include "probe_fixture.h"
 #include "test_util.h"
 
 START_TEST(cpulist_accepts)
@@ -73,16 +74,6 @@ static const struct probe_metric two_metrics[] = {
 static const struct probe counting_probe = {
 	.decl = { .name = "counting", .help = "test", .metrics = two_metrics, .nmetrics = 2 },
 };
-
-static void ctx_for(struct probe_ctx *c, const struct probe *p, struct result_shm *r)
-{
-	memset(c, 0, sizeof *c);
-	c->probe = p;
-	c->res = r;
-	c->worker = getpid();
-	for (unsigned i = 0; i < p->decl.nmetrics; i++)
-		c->m[i] = result_metric(r, i);
-}
 
 /* probe_add_count adds up in a run; the run's end makes the sum its one
  * sample, zero when nothing was counted. */
