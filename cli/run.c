@@ -64,12 +64,6 @@ static const char run_usage[] =
 	"exit status: 0 all passed, 1 a limit failed, 2 usage error or invalid input\n"
 	"(nothing measured), 3 a requirement could not be measured (3 wins over 1)\n";
 
-/* The four reports of a run: an explicit path, or a name in the -o dir. */
-static const char *const out_names[REPORT_NKINDS] = {
-	[REPORT_JUNIT] = "junit.xml", [REPORT_SUMMARY] = "summary.txt",
-	[REPORT_HTML] = "report.html", [REPORT_JSON] = "results.json",
-};
-
 /* What the options ask for. */
 struct run_args {
 	const char *outdir, *only;
@@ -332,7 +326,7 @@ static int check_duration(const struct run_args *a, struct req_file **files, siz
 /* What an output is called in a message: its option, or its place in -o. */
 static const char *out_label(const struct run_args *a, int k)
 {
-	return a->explicit_path[k] ? out_options[k] : out_names[k];
+	return a->explicit_path[k] ? out_options[k] : report_kind_file_name((enum report_kind)k);
 }
 
 /* No report may overwrite a requirements file or another report. 0, or
@@ -416,8 +410,9 @@ static int prepare_outputs(const struct run_args *a, char *out_path[REPORT_NKIND
 {
 	char err[600];
 	for (int k = 0; k < REPORT_NKINDS; k++) {
+		const char *name = report_kind_file_name((enum report_kind)k);
 		out_path[k] = a->explicit_path[k] ? strdup(a->explicit_path[k])
-						  : cli_join_path(a->outdir, out_names[k]);
+						  : cli_join_path(a->outdir, name);
 		if (!out_path[k]) {
 			termsafe_println(stderr, "rtconform run: out of memory");
 			return EXIT_USAGE;

@@ -143,9 +143,7 @@ static void write_pieces(struct xw *x, const char *v)
 	}
 	char piece[XW_PIECE + 1];
 	while (n && !x->failed) {
-		size_t k = n < XW_PIECE ? n : XW_PIECE;
-		while (k < n && k > 0 && ((unsigned char)v[k] & 0xc0) == 0x80)
-			k--; /* v is valid UTF-8: never cut inside a character */
+		size_t k = utf8_fit(v, XW_PIECE); /* never inside a character */
 		memcpy(piece, v, k);
 		piece[k] = '\0';
 		xw_check(x, xmlTextWriterWriteString(x->w, BAD_CAST piece));
@@ -171,9 +169,7 @@ void xw_attr(struct xw *x, const char *name, const char *value)
 		 * needs more than a piece: a longer one (a 30 MB value from a
 		 * hostile results.json) is cut, saying so; text keeps it whole. */
 		char head[XW_PIECE + 1], note[96];
-		size_t k = XW_PIECE;
-		while (k > 0 && ((unsigned char)v[k] & 0xc0) == 0x80)
-			k--;
+		size_t k = utf8_fit(v, XW_PIECE);
 		memcpy(head, v, k);
 		head[k] = '\0';
 		snprintf(note, sizeof note, " [cut: %zu bytes in all]", n);
