@@ -133,6 +133,8 @@ void runner_supervise(struct runner_job *j, const struct run_options *o,
 			;
 	}
 	reap_group(j->pid);
+	if (out->probe->per_cpu_series)
+		result_merge_series(out->res);
 	if (out->probe->cleanup)
 		out->probe->cleanup(out->res);
 	e->load_rc = load_stop(&j->load, e->load_err, sizeof e->load_err);

@@ -464,6 +464,14 @@ static inline void probe_run_end(struct probe_ctx *c, uint64_t iterations)
 		probe_by_time_check(c);
 }
 
+/* A probe that keeps one series per CPU (probe.per_cpu_series): metric 0
+ * made anew as the sum of the series used (histograms, negative ones too,
+ * and every recorded run's figures). Idempotent: the probe calls it
+ * between runs, while no thread records, so the merged figure holds every
+ * finished run; the supervisor calls it once the worker is gone, so it
+ * also holds the recorded part of a run an interrupt cut short. */
+void result_merge_series(struct result_shm *res);
+
 /* The CPUs a cpulist parameter (PARAM_CPULIST) selects, in increasing
  * order, into cpus[] (at most max). "all": every CPU allowed to the
  * worker, or only the <sched cpu> one when the worker is pinned. A list

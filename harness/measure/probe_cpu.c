@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* probe_cpu.c - the CPUs a probe measures on: a placement's pair and a
  * cpulist parameter's CPUs, among those allowed to the worker; see
- * probe.h (probe_pick_cpus, probe_cpus). */
+ * probe.h (probe_pick_cpus, probe_cpus), and the merged metric of a probe
+ * that keeps one series per CPU (result_merge_series). */
 #include "harness/measure/probe.h"
 
 #include <errno.h>
@@ -77,4 +78,22 @@ int probe_cpus(const struct probe_ctx *c, const char *param, int *cpus, int max)
 		cpus[n++] = cpu;
 	}
 	return n;
+}
+
+void result_merge_series(struct result_shm *res)
+{
+	struct metric_data *m0 = result_metric(res, 0);
+	uint32_t n = res->nseries < res->nseries_alloc ? res->nseries : res->nseries_alloc;
+	hist_reset(&m0->hist);
+	if (metric_neg(m0))
+		hist_reset(metric_neg(m0));
+	memset(m0->runs, 0, sizeof m0->runs);
+	for (uint32_t i = 0; i < n; i++) {
+		struct metric_data *s = result_series(res, i);
+		hist_merge(&m0->hist, &s->hist);
+		if (metric_neg(m0) && metric_neg(s))
+			hist_merge(metric_neg(m0), metric_neg(s));
+		for (uint32_t r = 0; r < RTC_MAX_RUNS; r++)
+			m0->runs[r] = run_stat_merge(m0->runs[r], s->runs[r]);
+	}
 }

@@ -24,4 +24,38 @@ for sig in INT TERM; do
     || fail "SIG$sig: expected both requirements marked interrupted"
   expect_no_leftovers "SIG$sig"
 done
+
+# timer-wakeup keeps its merged figure when interrupted: its threads record
+# per-CPU series, and `wakeup` must hold every finished run and the recorded
+# part of the cut one (it was built only after the threads joined, so a
+# killed worker left it empty beside full per-CPU series).
+req_file "$TMP/tw.xml" tw <<XML
+  <requirement id="TW"><probe name="timer-wakeup"><param name="interval">1ms</param>
+    <param name="dma-latency">off</param></probe>
+    <run iterations="1000" runs="20" warmup="0" timeout="300s"/>
+    <limit statistic="max" max="60s"/></requirement>
+XML
+"$RTC" run -o "$TMP/tw" "$TMP/tw.xml" >"$TMP/out" 2>&1 &
+pid=$!
+wait_for "timer-wakeup's threads to measure" "$START_WAIT" worker_measuring "$pid"
+# at least one run of 1000 periods of 1 ms finished (a run cannot end sooner)
+sleep 2.5
+kill -TERM "$pid"
+wait "$pid"; st=$?
+[ "$st" -eq 3 ] && ok "timer-wakeup interrupted: exit 3" || fail "timer-wakeup interrupted: exit $st, expected 3"
+python3 - "$TMP/tw/results.json" >"$TMP/check" 2>&1 <<'PY' \
+  && ok "timer-wakeup interrupted: wakeup holds every per-CPU sample, finished runs included" \
+  || { fail "timer-wakeup interrupted: wakeup holds every per-CPU sample, finished runs included:"; diag <"$TMP/check"; }
+import json, sys
+r = json.load(open(sys.argv[1]))["files"][0]["requirements"][0]
+wake = r["metrics"][0]
+per_cpu = sum(c["count"] for c in r["per_cpu"])
+runs = [x for x in wake["runs"] if x["samples"]]
+print("wakeup count", wake["count"], "per-CPU", per_cpu, "runs with samples", len(runs))
+assert wake["count"] == per_cpu, "merged count differs from the per-CPU sum"
+assert wake["count"] >= 1000, "fewer samples than one finished run"
+# the runs listed are the finished ones; the cut run's part is in the total
+assert runs and sum(x["samples"] for x in runs) <= wake["count"], "finished runs hold more than the total"
+PY
+expect_no_leftovers "timer-wakeup interrupted"
 finish

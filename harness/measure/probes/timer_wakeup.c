@@ -16,7 +16,10 @@
  *
  * Histograms are not locked, so no two threads ever record into the same
  * one: each thread records only its own series while measuring, and the
- * merged metric `wakeup` is built from the series after the threads joined.
+ * merged metric `wakeup` is made anew from the series between runs, while
+ * every thread waits (result_merge_series), so it holds each finished run;
+ * the supervisor makes it once more after the worker ended, so a run cut
+ * short by an interrupt keeps its recorded part.
  *
  * /dev/cpu_dma_latency is held at 0 from before the warm-up until the threads
  * joined (param dma-latency): deep C-state exits would otherwise dominate an
@@ -360,6 +363,7 @@ static void tw_stages(struct probe_ctx *c, struct tw_shared *sh, int n)
 				early += metric_neg(result_series(c->res, (unsigned)i))->count;
 			probe_add_count(c, M_EARLY, early - early_seen);
 			early_seen = early;
+			result_merge_series(c->res);
 			/* Zero, not the samples taken: the batch figure
 			 * (run time / N) of a periodic probe is only the
 			 * period, so it is left out of the reports. */
@@ -375,22 +379,17 @@ static void tw_stages(struct probe_ctx *c, struct tw_shared *sh, int n)
 	}
 }
 
-/* Only once the threads joined, single-threaded: the merged metric from
- * the series, and the note (missed periods per CPU, interval, dma_note). */
+/* Once the threads joined, single-threaded: the merged metric from the
+ * series (the recorded part of a run cut short too), and the note (missed
+ * periods per CPU, interval, dma_note). */
 static void tw_merge(struct probe_ctx *c, const struct tw_thread *th, const int *cpus, int n,
 		     uint64_t interval, const char *dma_note)
 {
 	struct result_shm *res = c->res;
-	struct metric_data *m0 = c->m[0];
 	uint64_t missed = 0;
-	for (int i = 0; i < n; i++) {
-		struct metric_data *s = result_series(res, (unsigned)i);
-		hist_merge(&m0->hist, &s->hist);
-		hist_merge(metric_neg(m0), metric_neg(s));
-		for (uint32_t r = 0; r < c->runs && r < RTC_MAX_RUNS; r++)
-			m0->runs[r] = run_stat_merge(m0->runs[r], s->runs[r]);
+	result_merge_series(res);
+	for (int i = 0; i < n; i++)
 		missed += th[i].missed;
-	}
 	char interval_text[32];
 	units_fmt_ns((double)interval, interval_text, sizeof interval_text);
 	int used = snprintf(res->note, sizeof res->note, "missed periods: %llu (",
