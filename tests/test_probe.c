@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "harness/measure/probe.h"
+#include "harness/measure/rtenv.h"
 #include "harness/runner.h"
 #include "harness/stats.h"
 #include "probe_fixture.h"
@@ -175,10 +176,29 @@ START_TEST(peer_faults_counted)
 }
 END_TEST
 
+/* A kernel without sched_getattr is read back from /proc/PID/stat: policy
+ * is field 41 and rt_priority field 40, counted after the name, which may
+ * hold spaces and parentheses. Every field holds its own number, so
+ * reading one field off gives another number. */
+START_TEST(stat_line_policy_fields)
+{
+	char line[1024];
+	int n = snprintf(line, sizeof line, "123 (a) b (c)) S");
+	for (int field = 4; field <= 52; field++)
+		n += snprintf(line + n, sizeof line - (size_t)n, " %d", field);
+	struct rtenv_attr a = { 0 };
+	ck_assert_int_eq(rtenv_stat_line_attr(line, &a), 0);
+	ck_assert_uint_eq(a.priority, 40);
+	ck_assert_uint_eq(a.policy, 41);
+	ck_assert_int_eq(rtenv_stat_line_attr("123 (short) S 1 2 3", &a), -EIO);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("probe");
 	TCase *tc = tu_tcase(s, "helpers", 10);
+	tcase_add_test(tc, stat_line_policy_fields);
 	tcase_add_test(tc, cpulist_accepts);
 	tcase_add_test(tc, cpulist_refuses);
 	tcase_add_test(tc, record_counts_run_and_histogram);

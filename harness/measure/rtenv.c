@@ -246,6 +246,22 @@ static void rtenv_cpus_text(const cpu_set_t *set, char *buf, size_t len)
 
 /* The policy and priority from /proc/thread-self/stat (fields 41 and 40),
  * for a kernel without sched_getattr (before 3.14). 0 or -errno. */
+int rtenv_stat_line_attr(const char *line, struct rtenv_attr *a)
+{
+	const char *p = strrchr(line, ')');
+	unsigned long prio, pol;
+	/* The name (field 2) ends at the last ')'; each space after it starts
+	 * the next field: stop at the one before field 40, rt_priority, which
+	 * field 41, policy, follows. */
+	for (int field = 3; p && field <= 40; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p, " %lu %lu", &prio, &pol) != 2)
+		return -EIO;
+	a->policy = (uint32_t)pol;
+	a->priority = (uint32_t)prio;
+	return 0;
+}
+
 static int stat_attr(struct rtenv_attr *a)
 {
 	char line[1024];
@@ -255,16 +271,7 @@ static int stat_attr(struct rtenv_attr *a)
 	size_t n = fread(line, 1, sizeof line - 1, f);
 	fclose(f);
 	line[n] = 0;
-	char *p = strrchr(line, ')');
-	unsigned long prio, pol;
-	/* After the name: fields 3 (state) to 39, then rt_priority, policy. */
-	for (int field = 3; p && field < 40; field++)
-		p = strchr(p + 1, ' ');
-	if (!p || sscanf(p, " %lu %lu", &prio, &pol) != 2)
-		return -EIO;
-	a->policy = (uint32_t)pol;
-	a->priority = (uint32_t)prio;
-	return 0;
+	return rtenv_stat_line_attr(line, a);
 }
 
 static const char *policy_name(unsigned policy)

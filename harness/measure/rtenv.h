@@ -48,6 +48,10 @@ struct rtenv_attr {
 /* The raw system calls, never a library's idea of them: 0 or -1 with errno.
  * tid 0 is the calling thread. */
 long rtenv_getattr(pid_t tid, struct rtenv_attr *a);
+/* The policy (field 41) and rt_priority (field 40) of a /proc/PID/stat
+ * line into a: how a kernel without sched_getattr (before 3.14) is read
+ * back. 0, or -EIO when the line has too few fields. */
+int rtenv_stat_line_attr(const char *line, struct rtenv_attr *a);
 long rtenv_setattr(pid_t tid, const struct rtenv_attr *a);
 
 /* What a task was asked to run under: policy, and the priority (SCHED_FIFO,
