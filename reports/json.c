@@ -470,6 +470,16 @@ static void put_open_object(struct jb *b, FILE *m, json_t *obj, int depth)
 	free(text);
 }
 
+/* A write onto m that failed (a full disk) stops the document, with the
+ * errno of the moment: later calls may clear it. */
+static void check_written(struct jb *b, FILE *m)
+{
+	if (b->failed || !ferror(m))
+		return;
+	b->failed = true;
+	snprintf(b->why, sizeof b->why, "%s", strerror(errno ? errno : EIO));
+}
+
 static void put_requirements(struct jb *b, FILE *m, const struct rv_file *vf)
 {
 	fputs(",\n   \"requirements\": ", m);
@@ -481,6 +491,7 @@ static void put_requirements(struct jb *b, FILE *m, const struct rv_file *vf)
 	for (size_t i = 0; i < vf->nreqs && !b->failed; i++) {
 		fputs(i ? ",\n    " : "\n    ", m);
 		put_value(b, m, requirement(b, &vf->reqs[i]), 4);
+		check_written(b, m);
 	}
 	fputs("\n   ]", m);
 }
@@ -488,6 +499,7 @@ static void put_requirements(struct jb *b, FILE *m, const struct rv_file *vf)
 static void put_document(struct jb *b, FILE *m, const struct report_view *v)
 {
 	put_open_object(b, m, document_head(b, v), 0);
+	check_written(b, m);
 	fputs(",\n \"files\": ", m);
 	if (!v->nfiles)
 		fputs("[]", m);
@@ -515,6 +527,22 @@ int report_json_put(const struct report_view *v, FILE *out, char *why, size_t wh
 		return -1;
 	}
 	return 0;
+}
+
+char *report_json_requirement(const struct rv_req *r, size_t *len, char *why, size_t whylen)
+{
+	struct jb b = { .failed = false, .why = "" };
+	json_t *o = requirement(&b, r);
+	char *text = !b.failed ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
+						 JSON_REAL_PRECISION(RESULTS_REAL_DIGITS))
+			       : NULL;
+	json_decref(o);
+	if (!text) {
+		snprintf(why, whylen, "%s", b.why[0] ? b.why : strerror(ENOMEM));
+		return NULL;
+	}
+	*len = strlen(text);
+	return text;
 }
 
 char *report_json_render(const struct report_view *v, size_t *len, char *why, size_t whylen)
