@@ -3,12 +3,16 @@
  * results.json it wrote (a junit.xml is written for CI and never read back). */
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/termsafe.h"
+#include "reports/journal.h"
+#include "reports/link.h"
 #include "reports/read/read.h"
 #include "reports/report.h"
 
@@ -93,16 +97,78 @@ static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS],
 	}
 	if (optind != argc - 1) {
 		termsafe_println(stderr, "rtconform report: give exactly one results.json "
-			     "(see rtconform report --help)");
+			     "or journal (see rtconform report --help)");
 		return EXIT_USAGE;
 	}
+	return REPORT_GO_ON;
+}
+
+/* The run's directory of journal directory jdir, malloc'd (NULL: out of
+ * memory): where run wrote, or would have written, its reports. */
+static char *run_dir_of(const char *jdir)
+{
+	char *copy = strdup(jdir);
+	char *d = copy ? strdup(dirname(copy)) : NULL;
+	free(copy);
+	return d;
+}
+
+/* Without an output option: a journal's run gets its four reports in its
+ * own directory, where `run` would have written them (a results.json has
+ * nothing to fill in, so the command says what to give). 0 or EXIT_USAGE. */
+static int default_outputs(const char *jdir, const char *out[REPORT_NKINDS],
+			   const struct extra_out *x, char *paths[REPORT_NKINDS])
+{
 	for (int k = 0; k < REPORT_NKINDS; k++)
 		if (out[k])
-			return REPORT_GO_ON;
+			return 0;
 	if (x->csv || x->lava)
-		return REPORT_GO_ON;
-	termsafe_println(stderr, "rtconform report: nothing to write: give --html, --json, --junit, "
-		     "--summary and/or --lava FILE, or --csv DIR");
+		return 0;
+	if (!jdir) {
+		termsafe_println(stderr, "rtconform report: nothing to write: give --html, --json, "
+				 "--junit, --summary and/or --lava FILE, or --csv DIR");
+		return EXIT_USAGE;
+	}
+	char *run_dir = run_dir_of(jdir);
+	for (int k = 0; run_dir && k < REPORT_NKINDS; k++)
+		out[k] = paths[k] = cli_join_path(run_dir, report_kind_file_name((enum report_kind)k));
+	free(run_dir);
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		if (!out[k]) {
+			termsafe_println(stderr, "rtconform report: out of memory");
+			return EXIT_USAGE;
+		}
+	return 0;
+}
+
+/* The input read: a journal (a killed run's, reports/journal.h) or a
+ * results.json. 0 or EXIT_USAGE after saying why; for a journal the
+ * recovery's account in *jrec and its log's path in *input. */
+static int read_input(const char *arg, const char *jdir, struct report_view *v,
+		      struct journal_recovery *jrec, char **input)
+{
+	char err[2000];
+	int rc;
+	*input = jdir ? cli_join_path(jdir, JOURNAL_LOG) : strdup(arg);
+	if (!*input)
+		rc = -ENOMEM, snprintf(err, sizeof err, "%s", strerror(ENOMEM));
+	else if (!jdir)
+		rc = report_view_read(arg, v, err, sizeof err);
+	else if ((rc = report_view_from_journal(jdir, v, jrec, err, sizeof err)) == 0) {
+		/* The run's traces lie in its directory, beside report.html. */
+		char *run_dir = run_dir_of(jdir);
+		char *abs = run_dir ? realpath(run_dir, NULL) : NULL;
+		rc = report_view_find_traces(v, abs);
+		free(run_dir);
+		free(abs);
+		if (rc)
+			snprintf(err, sizeof err, "%s: %s", jdir, strerror(-rc));
+		else
+			termsafe_println(stderr, "rtconform report: %s", jrec->summary);
+	}
+	if (!rc)
+		return 0;
+	termsafe_println(stderr, "rtconform report: %s", err);
 	return EXIT_USAGE;
 }
 
@@ -163,6 +229,14 @@ static int check_extra(const char *input, const char *const out[REPORT_NKINDS],
 	return rc;
 }
 
+static void report_done(char *jdir, char *input, char *paths[REPORT_NKINDS])
+{
+	free(jdir);
+	free(input);
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		free(paths[k]);
+}
+
 int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	(void)ctx;
@@ -173,19 +247,23 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 		return rc;
 	/* The input first: one refused (a junit.xml) leaves nothing behind,
 	 * not even a directory the output checks would create. */
-	char err[700];
+	char err[700], *input = NULL, *paths[REPORT_NKINDS] = { NULL };
+	char *jdir = journal_dir_of(argv[optind]);
+	struct journal_recovery jrec = { .complete = true };
 	struct report_view v;
-	if (report_view_read(argv[optind], &v, err, sizeof err) != 0) {
-		termsafe_println(stderr, "rtconform report: %s", err);
-		return EXIT_USAGE;
+	if ((rc = default_outputs(jdir, out, &x, paths)) != 0 ||
+	    (rc = read_input(argv[optind], jdir, &v, &jrec, &input)) != 0) {
+		report_done(jdir, input, paths);
+		return rc;
 	}
 	v.junit_not_selected = x.junit_skipped;
 	/* A directory the checks made is removed again when one refuses. */
 	struct cli_made_dirs made = { .n = 0 };
-	if ((rc = check_outputs(argv[optind], out, &made)) != 0 ||
-	    (rc = check_extra(argv[optind], out, &x, &made)) != 0) {
+	if ((rc = check_outputs(input, out, &made)) != 0 ||
+	    (rc = check_extra(input, out, &x, &made)) != 0) {
 		cli_made_dirs_undo(&made);
 		report_view_free(&v);
+		report_done(jdir, input, paths);
 		return rc;
 	}
 	cli_made_dirs_free(&made);
@@ -211,5 +289,7 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 	if (!rc && x.lava)
 		termsafe_println(stdout, "lava: %s", x.lava);
 	report_view_free(&v);
-	return rc;
+	report_done(jdir, input, paths);
+	/* Written from a journal of a run cut short: measured in part. */
+	return !rc && !jrec.complete ? EXIT_NOT_MEASURED : rc;
 }

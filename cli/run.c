@@ -2,6 +2,7 @@
 /* run.c - `rtconform run`: measure every requirement of the files, each in
  * its own worker, and write the four reports. */
 #include "cli/cli.h"
+#include "cli/run_journal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -442,12 +443,56 @@ static void out_of_memory(void)
 	abort(); /* the results cannot be reported: never exit as if they were */
 }
 
+/* Requirement r of file f before it is measured: skipped when --only left
+ * it out (listed so a subset's report still shows the whole file, and says
+ * why these have no figures), else an error saying why. False when it is
+ * not selected. */
+static bool unmeasured(struct req_result *res, const struct requirement *r,
+		       const struct req_file *f, const char *only, const char *why)
+{
+	if (id_selected(only, r->id)) {
+		req_result_error(res, r, f, "%s", why);
+		return true;
+	}
+	req_result_error(res, r, f, "not selected (--only %s)", only);
+	res->verdict = VERDICT_SKIPPED;
+	res->not_selected = true;
+	return false;
+}
+
+/* The journal's head: the run as its reports would be had nothing been
+ * measured, which is what `rtconform report` of its directory starts from. */
+static void head_of_journal(struct run_journal *rj, struct req_file **files, size_t nfiles,
+			    const char *only, const struct report_run *run)
+{
+	struct report_view pv;
+	struct req_result *res = calloc(1, sizeof *res);
+	if (!res || report_view_begin(&pv, files, nfiles) != 0)
+		out_of_memory();
+	for (size_t f = 0; f < nfiles; f++)
+		for (size_t i = 0; i < files[f]->nreqs; i++) {
+			memset(res, 0, sizeof *res);
+			unmeasured(res, &files[f]->reqs[i], files[f], only,
+				   "not measured: rtconform ended (killed, or the machine stopped) "
+				   "before this requirement began; read from the run's journal");
+			if (report_view_add(&pv, f, res) != 0)
+				out_of_memory();
+		}
+	if (report_view_finish(&pv, run) != 0)
+		out_of_memory();
+	run_journal_head(rj, &pv, run, files, nfiles);
+	report_view_free(&pv);
+	free(res);
+}
+
 /* Measure the selected requirements of every file, in file order, into the
  * view; the others are listed as skipped. Each result goes into the view as
  * soon as it is there and its result memory is released, so a finished
- * requirement costs only what the reports keep of it. */
+ * requirement costs only what the reports keep of it; each goes into the
+ * journal first, and each of its runs as it ends (ro->checkpoint). */
 static void measure_all(struct report_view *view, struct req_file **files, size_t nfiles,
-			const char *only, const struct run_options *ro, struct cli_progress *ps)
+			const char *only, const struct run_options *ro, struct cli_progress *ps,
+			struct run_journal *rj)
 {
 	struct req_result *res = calloc(1, sizeof *res);
 	if (!res)
@@ -455,18 +500,13 @@ static void measure_all(struct report_view *view, struct req_file **files, size_
 	for (size_t f = 0; f < nfiles; f++) {
 		for (size_t i = 0; i < files[f]->nreqs; i++) {
 			const struct requirement *r = &files[f]->reqs[i];
-			if (!id_selected(only, r->id)) {
-				/* Listed as skipped so a subset's report still shows the
-				 * whole file, and says why these have no figures. */
-				req_result_error(res, r, files[f], "not selected (--only %s)", only);
-				res->verdict = VERDICT_SKIPPED;
-				res->not_selected = true;
-			} else {
+			if (unmeasured(res, r, files[f], only, "interrupted before it ran")) {
 				ps->index++;
-				if (*ro->interrupted)
-					req_result_error(res, r, files[f], "interrupted before it ran");
-				else
+				rj->file = f;
+				rj->index = i;
+				if (!*ro->interrupted)
 					runner_run(r, files[f], ro, res);
+				run_journal_finished(rj, f, i, res);
 				cli_progress_done(ps, r->id, res);
 			}
 			if (report_view_add(view, f, res) != 0)
@@ -519,7 +559,7 @@ static int print_table(const struct report_view *view, int rc, bool all_written,
  * standard output could not be written. */
 static int write_reports(const struct report_view *view, char *out_path[REPORT_NKINDS],
 			 const char *csv_dir, const char *lava, sig_atomic_t seen,
-			 volatile sig_atomic_t *interrupted)
+			 volatile sig_atomic_t *interrupted, bool *written)
 {
 	char err[600];
 	int rc = report_view_exit_status(view);
@@ -542,6 +582,7 @@ static int write_reports(const struct report_view *view, char *out_path[REPORT_N
 		rc = EXIT_NOT_MEASURED;
 		all_written = false;
 	}
+	*written = all_written;
 	int prc = print_table(view, rc, all_written, out_path, csv_dir, lava, interrupted, seen);
 	return prc ? prc : rc;
 }
@@ -586,7 +627,8 @@ static void say_readiness(const struct readiness *rd)
 
 /* Measure the loaded files and write the reports to out_path[]. */
 static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
-		     char *out_path[REPORT_NKINDS], const char *self_dir, const char *cmdline)
+		     char *out_path[REPORT_NKINDS], const char *self_dir, const char *cmdline,
+		     struct run_journal *rj)
 {
 	char err[600];
 	struct timebase tb;
@@ -634,7 +676,10 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 		out_of_memory();
 	struct report_run run = { .tb = &tb, .env = &fp, .ready = &rd, .command_line = cmdline };
 	run.started = time(NULL);
-	measure_all(&view, files, nfiles, a->only, ro, &ps);
+	head_of_journal(rj, files, nfiles, a->only, &run);
+	ro->checkpoint = run_journal_checkpoint;
+	ro->checkpoint_arg = rj;
+	measure_all(&view, files, nfiles, a->only, ro, &ps, rj);
 	/* The directory exists (checked before measuring); the traces saved
 	 * there are regular files, linked and attached (when it cannot be
 	 * resolved to an absolute path, only linked). */
@@ -648,7 +693,10 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 		out_of_memory();
 	view.junit_not_selected = a->junit_skipped;
 
-	int rc = write_reports(&view, out_path, a->csv_dir, a->lava, seen, ro->interrupted);
+	bool written = false;
+	int rc = write_reports(&view, out_path, a->csv_dir, a->lava, seen, ro->interrupted,
+			       &written);
+	run_journal_close(rj, !seen, written);
 	report_view_free(&view);
 	fingerprint_free(&fp);
 	trace_names_free(&trace_names);
@@ -680,9 +728,14 @@ int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 	rc = cli_need_helpers("run", ctx);
 	if (rc == 0)
 		rc = prepare_outputs(&a, out_path, files, nfiles);
+	struct run_journal rj = { .on = false };
+	if (rc == 0)
+		rc = run_journal_open(&rj, out_path[REPORT_JSON]);
 	if (rc == 0)
 		rc = run_files(files, nfiles, &a, out_path, ctx->self_dir,
-			       ctx->cmdline ? ctx->cmdline : "rtconform run");
+			       ctx->cmdline ? ctx->cmdline : "rtconform run", &rj);
+	if (rj.on) /* ended before measuring: nothing to keep */
+		run_journal_close(&rj, false, true);
 	for (int k = 0; k < REPORT_NKINDS; k++)
 		free(out_path[k]);
 	cli_free_files(files, nfiles);

@@ -173,6 +173,7 @@ rtc_module(measure harness/measure DEPS base LIBS Threads::Threads m rt
           harness/measure/histogram.c harness/measure/rtenv.c harness/measure/probe.c
           harness/measure/probe_bytime.c harness/measure/probe_counters.c
           harness/measure/probe_cpu.c harness/measure/probe_guard.c
+          harness/measure/probe_journal.c
           harness/measure/probe_task.c harness/measure/probe_trace.c harness/measure/worker.c
           harness/measure/probes/clone.c harness/measure/probes/coop_sched.c
           harness/measure/probes/deadline.c harness/measure/probes/ipc_fd.c
@@ -194,13 +195,15 @@ rtc_module(harness harness DEPS requirements measure host LIBS ${RTC_LIB_JANSSON
   GENERATED ${RTC_BUILD_ID_C})
 add_dependencies(rtc_harness rtc_build_id)
 
-rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSON}
+rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSON} ${RTC_LIB_ZLIB}
   SOURCES reports/csv.c reports/html.c reports/html_plot.c reports/json.c reports/junit.c
-          reports/lava.c reports/link.c reports/page.c reports/report.c reports/svg.c
+          reports/journal.c reports/lava.c reports/link.c reports/page.c reports/report.c
+          reports/svg.c
           reports/text.c reports/view.c reports/xmlw.c)
 
 rtc_module(read reports/read DEPS reports LIBS ${RTC_LIB_JANSSON}
-  SOURCES reports/read/figures.c reports/read/json_read.c reports/read/json_split.c
+  SOURCES reports/read/figures.c reports/read/journal_read.c reports/read/json_read.c
+    reports/read/json_split.c
     reports/read/read.c)
 
 rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
@@ -209,7 +212,8 @@ rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
 
 rtc_module(cli cli DEPS across read
   SOURCES cli/common.c cli/compare.c cli/env.c cli/layout.c cli/list.c cli/merge.c
-          cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c cli/validate.c)
+          cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
+          cli/run_journal.c cli/validate.c)
 
 # The programs. rtconform is the command line's main.c on the cli module.
 rtc_program(rtconform SOURCES cli/main.c MODULE cli)

@@ -62,6 +62,14 @@ struct run_options {
 	void (*progress)(const struct req_result *r, uint32_t runs_done,
 			 uint64_t runs_total, double elapsed_s, void *arg);
 	void *progress_arg;
+	/* The journal (reports/journal.h); may be NULL. Called from the
+	 * supervisor at the end of every run of a requirement while the worker
+	 * waits for it (probe_checkpoint), with the requirement as its reports
+	 * would show it if rtconform ended there (runner_checkpoint_result;
+	 * its result memory is the worker's: read it, never free it). The
+	 * time it takes is added to the watchdog's timeout. */
+	void (*checkpoint)(const struct req_result *partial, void *arg);
+	void *checkpoint_arg;
 };
 
 /* Make the calling process a child subreaper (PR_SET_CHILD_SUBREAPER), as
@@ -83,6 +91,12 @@ uint64_t runner_duration(const struct requirement *r, const struct run_options *
  * req_result_free). Never fails as a function: problems become verdicts. */
 void runner_run(const struct requirement *r, const struct req_file *f,
 		const struct run_options *o, struct req_result *out);
+
+/* What the journal keeps of a requirement measured as far as out->res
+ * says, `runs` asked for: a copy of out (sharing its result memory) with
+ * the error verdict of a requirement rtconform never finished, saying how
+ * far it got; the figures of its finished runs stand. */
+void runner_checkpoint_result(const struct req_result *out, uint64_t runs, struct req_result *cp);
 
 /* An error verdict without running (interrupted, unsupported, ...). */
 void req_result_error(struct req_result *out, const struct requirement *r,

@@ -74,6 +74,17 @@ static void killed(struct req_result *out, int sig, uint64_t runs, const struct 
 			 strsignal(sig), cause, far, res->reason[0] ? ": " : "", res->reason);
 }
 
+void runner_checkpoint_result(const struct req_result *out, uint64_t runs, struct req_result *cp)
+{
+	char far[96];
+	*cp = *out;
+	how_far(out, runs, far, sizeof far);
+	req_result_error(cp, out->req, out->file,
+			 "incomplete: rtconform ended during this requirement (killed, or the "
+			 "machine stopped) after %s, the last its journal kept; the figures are "
+			 "of those", far);
+}
+
 void runner_classify(struct req_result *out, uint64_t runs, const struct worker_end *e)
 {
 	const struct requirement *r = out->req;

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -59,6 +60,7 @@ static struct result_shm *result_alloc_fd(unsigned nmetrics, unsigned nseries, b
 	r->metric_stride = (uint32_t)stride;
 	r->nseries_alloc = nseries;
 	r->trace.marker_fd = r->trace.on_fd = -1; /* no trace until one is armed */
+	r->ckpt.ask_fd = r->ckpt.go_fd = -1;      /* no journal until one is asked */
 	for (unsigned i = 0; i < nmetrics + nseries; i++) {
 		struct metric_data *m = result_metric(r, i);
 		m->ns_per_unit = 1.0;
@@ -183,11 +185,27 @@ static void fill_ctx(struct probe_ctx *c, const struct probe *p, const struct re
 	}
 }
 
+/* The journal's two eventfds (probe_checkpoint). Without them the worker
+ * measures as it would without a journal: the requirement's end is still
+ * journaled, only its runs are not one by one. */
+static void ckpt_open(struct runner_job *j, struct result_shm *res)
+{
+	j->ckpt_ask = eventfd(0, EFD_CLOEXEC);
+	j->ckpt_go = eventfd(0, EFD_CLOEXEC);
+	if (j->ckpt_ask < 0 || j->ckpt_go < 0) {
+		runner_ckpt_close(j);
+		return;
+	}
+	res->ckpt.ask_fd = j->ckpt_ask;
+	res->ckpt.go_fd = j->ckpt_go;
+}
+
 int runner_prepare(const struct requirement *r, const struct req_file *f,
 		   const struct run_options *o, struct req_result *out, struct runner_job *j)
 {
 	memset(j, 0, sizeof *j);
 	j->res_fd = -1;
+	j->ckpt_ask = j->ckpt_go = -1;
 	j->pid = -1;
 	load_init(&j->load);
 	trace_job_init(&j->trace);
@@ -225,6 +243,8 @@ int runner_prepare(const struct requirement *r, const struct req_file *f,
 	for (unsigned i = 0; i < p->decl.nmetrics && i < PROBE_MAX_METRICS; i++)
 		c->m[i] = result_metric(out->res, i);
 	worker_spec_store(out->res, c);
+	if (o && o->checkpoint)
+		ckpt_open(j, out->res);
 	/* The slim worker binary beside rtconform (see worker.h); library
 	 * callers that give no self_dir measure in the forked process itself. */
 	if (c->self_dir)

@@ -59,6 +59,8 @@ static void __attribute__((noreturn)) exec_worker(struct runner_job *j, pid_t su
 	keep_across_exec(j->res_fd);
 	keep_across_exec(j->trace.marker_fd); /* the trace's files, when armed */
 	keep_across_exec(j->trace.on_fd);
+	keep_across_exec(j->ckpt_ask); /* the journal's checkpoint, when asked */
+	keep_across_exec(j->ckpt_go);
 	char *const args[] = { j->worker_path, fdarg, NULL };
 	execv(j->worker_path, args);
 	struct result_shm *res = j->c.res;
@@ -91,8 +93,18 @@ int runner_spawn(struct runner_job *j, struct req_result *out)
 	return 0;
 }
 
+void runner_ckpt_close(struct runner_job *j)
+{
+	if (j->ckpt_ask >= 0)
+		close(j->ckpt_ask);
+	if (j->ckpt_go >= 0)
+		close(j->ckpt_go);
+	j->ckpt_ask = j->ckpt_go = -1;
+}
+
 void runner_abandon(struct runner_job *j)
 {
+	runner_ckpt_close(j);
 	load_stop(&j->load, NULL, 0);
 	trace_abandon(&j->trace);
 	if (j->res_fd >= 0)

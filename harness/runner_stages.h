@@ -38,6 +38,9 @@ struct runner_job {
 	double t_start;          /* monotonic seconds when the requirement began */
 	double t_spawn;          /* ... just before the fork: the watchdog starts here */
 	pid_t pid;               /* the worker = its process group id */
+	/* The journal's checkpoint eventfds (probe_checkpoint): the worker
+	 * signals ask, the supervisor answers on go; -1 without a journal. */
+	int ckpt_ask, ckpt_go;
 };
 
 /* How the worker ended, as supervise saw it; classify's input. */
@@ -63,6 +66,9 @@ static inline double runner_now_s(void)
  * and the requested policy, priority and start time. */
 void runner_result_init(struct req_result *out, const struct requirement *r,
 			const struct req_file *f);
+
+/* Close the journal's eventfds of j (either may be -1). */
+void runner_ckpt_close(struct runner_job *j);
 
 /* prepare: initialise out and fill j with the effective counts, the probe
  * (known, and able to run here), parameter values, timebase and CPUs; map

@@ -86,6 +86,42 @@ static pid_t reap_worker(const struct runner_job *j, int flags, struct worker_en
 	return p;
 }
 
+/* The worker ended a run and waits (probe_checkpoint): hand the journal the
+ * requirement as it stands, then let the worker go on. Returns the seconds
+ * it took, which the watchdog does not count. */
+static double checkpoint(const struct runner_job *j, const struct run_options *o,
+			 const struct req_result *out)
+{
+	double t0 = runner_now_s();
+	uint64_t n;
+	if (read(j->ckpt_ask, &n, sizeof n) != (ssize_t)sizeof n)
+		return 0; /* nothing asked after all */
+	struct req_result cp;
+	runner_checkpoint_result(out, j->c.runs, &cp);
+	cp.seconds = t0 - j->t_start;
+	o->checkpoint(&cp, o->checkpoint_arg);
+	uint64_t one = 1;
+	if (write(j->ckpt_go, &one, sizeof one) != (ssize_t)sizeof one)
+		kill(j->pid, SIGKILL); /* it would wait for ever; classify says killed */
+	return runner_now_s() - t0;
+}
+
+/* Wait up to ms for the worker's end (its pidfd) or its checkpoint;
+ * true when a checkpoint is asked. */
+static bool wait_worker(int pfd, const struct runner_job *j, int ms)
+{
+	struct pollfd pf[2] = { { .fd = pfd, .events = POLLIN },
+				{ .fd = j->ckpt_ask, .events = POLLIN } };
+	if (pfd < 0 && j->ckpt_ask < 0) {
+		struct timespec ts = { 0, (long)ms * 1000000L };
+		nanosleep(&ts, NULL);
+		return false;
+	}
+	if (pfd < 0)
+		pf[0].fd = -1; /* poll ignores it */
+	return poll(pf, 2, ms) > 0 && (pf[1].revents & POLLIN);
+}
+
 static void watch(const struct runner_job *j, const struct run_options *o,
 		  const struct req_result *out, double deadline, struct worker_end *e)
 {
@@ -108,13 +144,8 @@ static void watch(const struct runner_job *j, const struct run_options *o,
 		int ms = (int)((deadline - now) * 1000.0) + 1;
 		if (ms > 100)
 			ms = 100;
-		if (pfd >= 0) {
-			struct pollfd pf = { .fd = pfd, .events = POLLIN };
-			poll(&pf, 1, ms);
-		} else {
-			struct timespec ts = { 0, (long)ms * 1000000L };
-			nanosleep(&ts, NULL);
-		}
+		if (wait_worker(pfd, j, ms))
+			deadline += checkpoint(j, o, out);
 	}
 	if (pfd >= 0)
 		close(pfd);
@@ -133,6 +164,7 @@ void runner_supervise(struct runner_job *j, const struct run_options *o,
 			;
 	}
 	reap_group(j->pid);
+	runner_ckpt_close(j);
 	if (out->probe->per_cpu_series)
 		result_merge_series(out->res);
 	if (out->probe->cleanup)

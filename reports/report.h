@@ -392,6 +392,10 @@ char *report_json_render(const struct report_view *v, size_t *len, char *why, si
  * one requirement at a time (a whole tree of a large run takes several
  * times its text). 0, or -1 with why. */
 int report_json_put(const struct report_view *v, FILE *out, char *why, size_t whylen);
+/* One requirement's object as results.json's files[].requirements[] holds
+ * it, on one line (compact), malloc'd with its length in *len; NULL with
+ * why. The journal's records (reports/journal.h). */
+char *report_json_requirement(const struct rv_req *r, size_t *len, char *why, size_t whylen);
 /* report.html and junit.xml the same way, written onto f as they are made. */
 int report_html_put(const struct report_view *v, FILE *f, char *why, size_t whylen);
 int report_junit_put(const struct report_view *v, FILE *f, char *why, size_t whylen);

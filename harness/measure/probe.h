@@ -220,6 +220,15 @@ struct result_shm {
 		uint64_t value;           /* the sample, units of that metric */
 		int32_t write_err;        /* errno of a failed marker write, or 0 */
 	} trace;
+	/* The journal's checkpoint (probe_checkpoint): at the end of every
+	 * run the worker signals ask_fd and waits on go_fd, both eventfds the
+	 * supervisor made, so the supervisor reads a result memory nothing
+	 * writes to. ask_fd < 0: no journal, no pause. */
+	struct {
+		int32_t ask_fd, go_fd;
+		uint32_t taken;      /* checkpoints the supervisor answered */
+		int32_t err;         /* errno of a failed signal or wait, or 0 */
+	} ckpt;
 	volatile uint32_t verified;   /* tasks checked at the kernel (probe_verify_self);
 	                               * the report's note says how many */
 	double loop_ticks;            /* empty-loop cost per iteration, ticks */
@@ -442,6 +451,14 @@ static inline void probe_add_count(struct probe_ctx *c, unsigned metric, uint64_
 	c->m[metric]->runs[c->run].sum += n;
 }
 
+/* Between runs, with a journal (res->ckpt.ask_fd >= 0): tell the
+ * supervisor that run c->run ended and wait until it has journaled the
+ * result memory (probe_journal.c). Two syscalls and a wait, after the
+ * run's last timestamp and before the next run's first: never inside a
+ * run. A failed signal or wait is noted in res->ckpt.err and the run goes
+ * on unjournaled. */
+void probe_checkpoint(struct probe_ctx *c) __attribute__((noinline));
+
 /* Ends run c->run: iterations is the number of samples the run took. A
  * recorded run that holds several measured runs (by time) spans their
  * summed time: t_end - t_begin is the time measured, not the rests. */
@@ -462,6 +479,8 @@ static inline void probe_run_end(struct probe_ctx *c, uint64_t iterations)
 	__atomic_store_n(&c->res->runs_done, c->run + 1, __ATOMIC_RELEASE);
 	if (c->duration_ns)
 		probe_by_time_check(c);
+	if (c->res->ckpt.ask_fd >= 0)
+		probe_checkpoint(c);
 }
 
 /* A probe that keeps one series per CPU (probe.per_cpu_series): metric 0

@@ -22,6 +22,31 @@
  * back the exact view results.json was written from. */
 int report_view_from_json(const char *path, struct report_view *v,
 			  char *err, size_t errlen);
+/* The same from f, size bytes (name in messages); with derive, results.json's
+ * totals and exit status are not checked but made anew from the verdicts
+ * (a run read back from its journal, whose head was written before any
+ * verdict). f stays open. */
+int report_view_from_json_file(FILE *f, size_t size, const char *name, bool derive,
+			       struct report_view *v, char *err, size_t errlen);
+/* A run read back from its journal (reports/journal.h): what the journal
+ * said of it. */
+struct journal_recovery {
+	bool complete;        /* every requirement finished (its end record) */
+	char summary[1600];   /* how far the run got, as the environment's
+			       * rtconform.journal says it */
+};
+/* The journal directory path names, malloc'd: path itself when it holds a
+ * journal's log, path/journal when path is a run's directory with one, the
+ * directory of a journal's log named; NULL when path names no journal. */
+char *journal_dir_of(const char *path);
+/* The view of the run whose journal is in directory jdir: its head with
+ * every finished requirement in place and the one cut short as its latest
+ * whole checkpoint left it; rtconform.interrupted "yes" (unless every
+ * requirement finished), rtconform.ended when the journal was last
+ * written, rtconform.journal the summary. 0, or -errno / -EINVAL with err
+ * naming the file and the record. */
+int report_view_from_journal(const char *jdir, struct report_view *v,
+			     struct journal_recovery *out, char *err, size_t errlen);
 /* The same for an input the user names: an XML file (a junit.xml or an
  * HTML page, written and never read back) is refused with REPORT_XML_REFUSED,
  * anything else that is not a JSON object as not a results.json. */

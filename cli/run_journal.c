@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* run_journal.c - `rtconform run`'s journal (reports/journal.h): opened
+ * before anything is measured, a record for each run of each requirement
+ * and for each requirement finished, removed once the reports are written. */
+#include "cli/run_journal.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/termsafe.h"
+#include "harness/runinfo.h"
+
+int run_journal_open(struct run_journal *rj, const char *results_path)
+{
+	char err[1400];
+	memset(rj, 0, sizeof *rj);
+	char *copy = strdup(results_path);
+	if (!copy) {
+		termsafe_println(stderr, "rtconform run: out of memory");
+		return EXIT_USAGE;
+	}
+	int rc = journal_open(&rj->j, dirname(copy), err, sizeof err);
+	free(copy);
+	if (rc) {
+		termsafe_println(stderr, "rtconform run: %s", err);
+		return EXIT_USAGE;
+	}
+	rj->on = true;
+	return 0;
+}
+
+/* The first failure of the journal, once, on stderr: the run goes on. */
+static void say_failed(struct run_journal *rj)
+{
+	if (!rj->j.err || rj->warned)
+		return;
+	rj->warned = true;
+	termsafe_println(stderr, "rtconform run: journal: %s: the run goes on; its reports at "
+			 "the end hold everything, but what it measures from here on is lost "
+			 "if it is killed", rj->j.why);
+}
+
+void run_journal_head(struct run_journal *rj, struct report_view *pending,
+		      const struct report_run *run, struct req_file *const *files, size_t nfiles)
+{
+	if (!rj->on)
+		return;
+	/* The run as `report` renders it if nothing more is journaled: what
+	 * the run's end adds to the environment, with the start for its end,
+	 * and marked cut short. */
+	runinfo_add_run(&pending->env, run->command_line, run->started, run->started,
+			(struct req_file **)files, nfiles);
+	fingerprint_add(&pending->env, "rtconform.interrupted", "yes");
+	journal_head(&rj->j, pending);
+	say_failed(rj);
+}
+
+void run_journal_checkpoint(const struct req_result *partial, void *arg)
+{
+	struct run_journal *rj = arg;
+	journal_requirement(&rj->j, rj->file, rj->index, partial, false);
+	say_failed(rj);
+}
+
+void run_journal_finished(struct run_journal *rj, size_t file, size_t index,
+			  const struct req_result *r)
+{
+	if (!rj->on)
+		return;
+	journal_requirement(&rj->j, file, index, r, true);
+	say_failed(rj);
+}
+
+void run_journal_close(struct run_journal *rj, bool measured_all, bool all_written)
+{
+	if (!rj->on)
+		return;
+	if (measured_all)
+		journal_end(&rj->j);
+	say_failed(rj);
+	/* A report missing: the journal is what is left of the run, whole or
+	 * up to its first failed write. */
+	bool keep = !all_written;
+	if (keep)
+		termsafe_println(stderr, "rtconform run: the journal %s keeps %s: render the reports "
+				 "with `rtconform report` of its directory once they can be written",
+				 rj->j.path, rj->j.err ? "the run up to its first failed write"
+						       : "every figure");
+	journal_close(&rj->j, !keep);
+	rj->on = false;
+}

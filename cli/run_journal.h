@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* run_journal.h - `rtconform run`'s journal (run_journal.c). */
+#ifndef RTC_RUN_JOURNAL_H
+#define RTC_RUN_JOURNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli/cli.h"
+#include "reports/journal.h"
+
+struct run_journal {
+	struct journal j;
+	size_t file, index;  /* the requirement being measured (the checkpoints') */
+	bool on, warned;
+};
+
+/* Make the journal beside results_path. 0, or EXIT_USAGE after saying why
+ * (one is there already: a run that did not finish). */
+int run_journal_open(struct run_journal *rj, const char *results_path);
+/* The head record: `pending` is the run's view with every requirement
+ * unmeasured (the environment gets what the run's end would add). */
+void run_journal_head(struct run_journal *rj, struct report_view *pending,
+		      const struct report_run *run, struct req_file *const *files, size_t nfiles);
+/* run_options.checkpoint: the requirement rj->file, rj->index so far. */
+void run_journal_checkpoint(const struct req_result *partial, void *arg);
+/* A requirement finished (measured, or an error without measuring). */
+void run_journal_finished(struct run_journal *rj, size_t file, size_t index,
+			  const struct req_result *r);
+/* The end: an end record when every requirement was measured; the journal
+ * removed when every report was written, else kept and named on stderr. */
+void run_journal_close(struct run_journal *rj, bool measured_all, bool all_written);
+
+#endif

@@ -1,0 +1,170 @@
+# SPDX-License-Identifier: Apache-2.0
+# The journal (reports/journal.h): a run killed with SIGKILL at any moment
+# loses nothing it finished. At 24 points across a run of four requirements
+# (one of them by time) the supervisor is killed outright; `rtconform report
+# DIR` then renders every report from the journal, exit 3, and every
+# requirement stderr said had finished is in it with that verdict and that
+# sample count, every other one an error saying how far it got. A record cut
+# short at the end is dropped and said, never read; a clean run leaves no
+# journal; a run refuses a directory holding another's journal.
+. "$(dirname "$0")/lib.sh"
+command -v python3 >/dev/null || { fail "python3 is missing (Debian package python3)"; finish; }
+req_file "$TMP/four.xml" four <<XML
+  <requirement id="PING"><probe name="sem-pingpong"/>
+    <run iterations="20000" runs="5" warmup="0" timeout="120s"/>
+    <limit statistic="max" max="60s"/></requirement>
+  <requirement id="WAKE"><probe name="timer-wakeup"><param name="interval">1ms</param>
+    <param name="dma-latency">off</param></probe>
+    <run iterations="250" runs="4" warmup="0" timeout="120s"/>
+    <limit statistic="max" max="60s"/></requirement>
+  <requirement id="TIMED"><probe name="sem-pingpong"/>
+    <run iterations="5000" duration="2s" warmup="0" timeout="120s"/>
+    <limit statistic="max" max="60s"/></requirement>
+  <requirement id="LAST"><probe name="selftest"/>
+    <run iterations="1000" runs="3" warmup="0" timeout="120s"/>
+    <limit statistic="max" max="60s"/></requirement>
+XML
+
+# A clean run: its journal is gone once the reports are written.
+"$RTC" run -q -o "$TMP/clean" "$TMP/four.xml" >/dev/null 2>"$TMP/clean.err"
+[ -e "$TMP/clean/results.json" ] && [ ! -e "$TMP/clean/journal" ] \
+  && ok "a run that writes its reports leaves no journal" \
+  || { fail "a clean run left its journal (or no results.json)"; diag <"$TMP/clean.err"; }
+total_s="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["totals"]["seconds"])' "$TMP/clean/results.json")"
+
+# check DIR STDERR : DIR's reports, rendered from its journal, hold what
+# STDERR said had finished, with its verdict and sample count.
+check_recovered() {
+  python3 - "$1/results.json" "$2" <<'PY'
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+said = {}
+for line in open(sys.argv[2], errors="replace"):
+    m = re.match(r"\[\d+/\d+\] (\S+): (\w+).*\(n=(\d+)\)", line)
+    if m:
+        said[m.group(1)] = (m.group(2).upper(), int(m.group(3)))
+reqs = {r["id"]: r for f in doc["files"] for r in f["requirements"]}
+for rid, (verdict, n) in said.items():
+    r = reqs[rid]
+    assert r["verdict"].upper() == verdict, f"{rid}: {r['verdict']} but stderr said {verdict}"
+    count = r["metrics"][0]["count"]
+    assert count == n, f"{rid}: n={count} but stderr said n={n}"
+for rid, r in reqs.items():
+    if rid in said:
+        continue
+    assert r["verdict"] == "error", f"{rid}: unfinished but {r['verdict']}"
+    assert r["reason"].startswith(("incomplete:", "not measured:")), f"{rid}: {r['reason']}"
+    if r["reason"].startswith("incomplete:"):
+        assert r["metrics"][0]["count"] > 0, f"{rid}: cut short with no samples"
+assert doc["exit_status"] == 3
+assert doc["environment"]["rtconform.interrupted"] == "yes"
+assert "read from the journal" in doc["environment"]["rtconform.journal"]
+print(len(said), "finished,", sum(r["reason"] is not None and r["reason"].startswith("incomplete:") for r in reqs.values()), "cut short")
+PY
+}
+
+# Kill points spread over the clean run's length (and a little past it).
+points=24 recovered=0 bad=0 before=0 after=0 cut=0
+for k in $(seq 0 $((points - 1))); do
+  d="$TMP/k$k"
+  "$RTC" run -o "$d" "$TMP/four.xml" >/dev/null 2>"$d.err" &
+  sup=$!
+  sleep "$(python3 -c "import random; print(round($total_s * 1.1 * ($k + random.random()) / $points, 3))")"
+  kill -KILL "$sup" 2>/dev/null
+  wait "$sup" 2>/dev/null
+  no_marked() { [ -z "$(marked_procs)" ]; }
+  wait_for "the workers of killed run $k to end" "$END_WAIT" no_marked >/dev/null || true
+  if [ ! -e "$d/journal" ]; then
+    # Killed before the journal was made, or after the reports: either way
+    # nothing of it is lost.
+    if [ -e "$d/results.json" ]; then after=$((after + 1)); else before=$((before + 1)); fi
+    continue
+  fi
+  "$RTC" report "$d" >"$d.rep" 2>&1; st=$?
+  if grep -q "no run to read" "$d.rep"; then before=$((before + 1)); continue; fi
+  if [ "$st" -ne 3 ]; then
+    bad=$((bad + 1)); fail "kill $k: report of the journal: exit $st, expected 3"; diag <"$d.rep"; continue
+  fi
+  if check_recovered "$d" "$d.err" >"$d.chk" 2>&1; then
+    recovered=$((recovered + 1)); grep -q " [1-9][0-9]* cut short" "$d.chk" && cut=$((cut + 1))
+  else
+    bad=$((bad + 1)); fail "kill $k: the recovered reports differ from what stderr said:"
+    diag <"$d.chk"; diag <"$d.err"
+  fi
+done
+[ "$bad" -eq 0 ] && [ "$recovered" -ge 12 ] \
+  && ok "$recovered of $points kills rendered from the journal hold every finished requirement ($cut cut mid-requirement; $before before the journal began, $after after the reports)" \
+  || fail "$recovered of $points kills recovered, $bad wrong ($before before, $after after)"
+[ "$cut" -ge 3 ] && ok "$cut kills fell inside a requirement and kept its finished runs" \
+  || fail "only $cut kills fell inside a requirement (expected at least 3)"
+
+# A journal is never overwritten: a run into its directory is refused.
+last="$TMP/k$((points / 2))"
+if [ -e "$last/journal" ]; then
+  sum_before="$(cat "$last/journal/log" | md5sum)"
+  "$RTC" run -q -o "$last" "$TMP/four.xml" >"$TMP/again" 2>&1; st=$?
+  [ "$st" -eq 2 ] && grep -q "the journal of a run that did not finish" "$TMP/again" \
+    && [ "$(cat "$last/journal/log" | md5sum)" = "$sum_before" ] \
+    && ok "a run into a directory with another run's journal is refused, exit 2, the journal untouched" \
+    || { fail "a run over a journal: exit $st"; diag <"$TMP/again"; }
+else
+  skip "a run over a journal" "kill $((points / 2)) left no journal"
+fi
+
+# A torn last record (the append a kill or a full disk cut) is dropped and
+# said; a damaged now file falls back to the other one.
+src=""
+for k in $(seq 0 $((points - 1))); do
+  [ -e "$TMP/k$k/journal/log" ] && [ "$(grep -ac '^rtcj req' "$TMP/k$k/journal/log")" -ge 2 ] && { src="$TMP/k$k"; break; }
+done
+if [ -n "$src" ]; then
+  mkdir -p "$TMP/torn"; cp -r "$src/journal" "$TMP/torn/"
+  size="$(stat -c %s "$TMP/torn/journal/log")"
+  truncate -s $((size - 7)) "$TMP/torn/journal/log"
+  "$RTC" report "$TMP/torn" --json "$TMP/torn.json" >"$TMP/torn.out" 2>&1; st=$?
+  [ "$st" -eq 3 ] && grep -q "a record cut short at its end ([0-9]* bytes) dropped" "$TMP/torn.out" \
+    && ok "a torn last record is dropped and said (exit 3)" || { fail "torn record: exit $st"; diag <"$TMP/torn.out"; }
+  python3 - "$src/journal/log" "$TMP/torn.json" >"$TMP/torn.chk" 2>&1 <<'PY' \
+    && ok "the torn record's requirement is not read from it" || { fail "the torn record was read"; diag <"$TMP/torn.chk"; }
+import json, re, sys
+heads = [l for l in open(sys.argv[1], "rb") if l.startswith(b"rtcj req ")]
+f, i = map(int, heads[-1].split()[3:5])
+r = json.load(open(sys.argv[2]))["files"][f]["requirements"][i]
+assert r["verdict"] == "error", r["verdict"]
+PY
+  # a byte flipped inside the payload: its CRC no longer holds
+  cp -r "$src/journal" "$TMP/flip"; printf 'X' | dd of="$TMP/flip/log" bs=1 seek=200 conv=notrunc 2>/dev/null
+  mkdir -p "$TMP/flipdir"; mv "$TMP/flip" "$TMP/flipdir/journal"
+  "$RTC" report "$TMP/flipdir" --summary "$TMP/flip.txt" >"$TMP/flip.out" 2>&1; st=$?
+  [ "$st" -eq 2 ] && grep -q "its head record is cut short or damaged" "$TMP/flip.out" && [ ! -e "$TMP/flip.txt" ] \
+    && ok "a damaged head is never read: exit 2, nothing written" || { fail "damaged head: exit $st"; diag <"$TMP/flip.out"; }
+else
+  skip "torn and damaged records" "no kill left a journal with two finished requirements"
+fi
+
+# Not a journal: a log without the first line is refused, naming it.
+mkdir -p "$TMP/fake/journal"; echo '{"schema": 1}' >"$TMP/fake/journal/log"
+"$RTC" report "$TMP/fake" >"$TMP/fake.out" 2>&1; st=$?
+[ "$st" -eq 2 ] && grep -q "fake/journal/log: not an rtconform journal" "$TMP/fake.out" \
+  && ok "a journal directory whose log is not one is refused by name" || { fail "fake journal: exit $st"; diag <"$TMP/fake.out"; }
+# A full disk: the journal's first failed write is said once and the run
+# measures on; the reports cannot be written either, so the journal stays,
+# and renders (elsewhere) what it holds. A 64 KiB tmpfs, as root only.
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/small" && mount -t tmpfs -o size=64k tmpfs "$TMP/small"; then
+  journal_exit() { umount "$TMP/small" 2>/dev/null; lib_exit; }
+  trap journal_exit EXIT
+  "$RTC" run -q -o "$TMP/small/d" "$TMP/four.xml" >"$TMP/full.out" 2>&1; st=$?
+  [ "$st" -eq 3 ] && grep -q "journal: .*No space left on device: the run goes on" "$TMP/full.out" \
+    && [ "$(grep -c 'journal: .*No space left' "$TMP/full.out")" -eq 1 ] \
+    && grep -q "the journal .* keeps the run up to its first failed write" "$TMP/full.out" \
+    && ok "a full disk: the journal's failure said once, the run went on, exit 3, the journal kept" \
+    || { fail "a full disk: exit $st"; diag <"$TMP/full.out"; }
+  "$RTC" report "$TMP/small/d" --summary "$TMP/full.txt" --json "$TMP/full.json" >"$TMP/full.rep" 2>&1; st=$?
+  [ "$st" -eq 3 ] && grep -q "read from the journal" "$TMP/full.rep" && [ -s "$TMP/full.json" ] \
+    && ok "the journal of a full disk renders elsewhere (exit 3)" || { fail "full disk's journal: exit $st"; diag <"$TMP/full.rep"; }
+  umount "$TMP/small"
+else
+  skip "a full disk" "needs root to mount a small tmpfs"
+fi
+expect_no_leftovers "journal"
+finish
