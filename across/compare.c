@@ -545,7 +545,8 @@ static struct cmp_figure *new_figure(struct cmp *c, const struct rv_file *fc,
 	struct cmp_figure *f = add_figure(c);
 	if (f)
 		*f = (struct cmp_figure){ .id = rc->id, .file = fc->name, .metric = mc->name,
-					  .statistic = stat, .unit = unit, .mb = mb, .mc = mc };
+					  .statistic = stat, .unit = unit, .mb = mb, .mc = mc,
+					  .req = rc };
 	return f;
 }
 

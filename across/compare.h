@@ -110,6 +110,8 @@ struct cmp_figure {
 	char *note;                               /* why not compared, what differs; may be NULL */
 	const struct rv_metric *mb, *mc;          /* the metrics (histograms), NULL for a row
 						   * without them */
+	const struct rv_req *req;                 /* the candidate's requirement: its limits
+						   * are drawn on the histograms */
 	bool verdict_row;                         /* the requirement's verdict changed:
 						   * vbase -> vcand, outcome cmp_verdict_change */
 	bool decides;                             /* the figure of the limit that decided a

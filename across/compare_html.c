@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* compare_html.c - compare.html of `rtconform compare` (compare.h): the
  * table, then both histograms of each metric with a changed figure drawn
- * over each other. Rendered from the comparison alone. */
+ * over each other, with the candidate's limits on it as report.html draws
+ * them (html_plot.h). Rendered from the comparison alone. */
 #include "across/compare.h"
 #include "base/utf8.h"
 
@@ -73,19 +74,24 @@ static void html_table(struct xw *x, const struct cmp_result *r)
 	nl(x);
 }
 
+/* The plot's top leaves two rows for the limits' labels under the legend
+ * (html_limit_draw puts them 31 and 13 above it). */
 #define SVG_W 680
-#define SVG_H 240
+#define SVG_H 264
 #define PLOT_L 62
 #define PLOT_R 660
-#define PLOT_T 38
-#define PLOT_B 202
+#define PLOT_T 62
+#define PLOT_B 226
 #define SVG_COLS 170
 
-/* The log10 span (ns) both histograms fall in, at least one decade. A
- * bucket whose edges are not above 0 (a scale of 0) takes no part; with no
- * such edge at all the span is 1 ns .. 10 ns. False when a bound is not
- * finite (a scale so large the values overflow): no axis can be drawn. */
-static bool overlay_span(const struct rv_metric *const m[2], double *l0, double *l1)
+/* The log10 span (ns) both histograms fall in, at least one decade,
+ * widened to the limits near it as report.html's axis is
+ * (html_limits_widen). A bucket whose edges are not above 0 (a scale of
+ * 0) takes no part; with no such edge at all the span is 1 ns .. 10 ns.
+ * False when a bound is not finite (a scale so large the values
+ * overflow): no axis can be drawn. */
+static bool overlay_span(const struct rv_metric *const m[2], const struct html_limit_line *lines,
+			 size_t nlines, double *l0, double *l1)
 {
 	double lo = INFINITY, hi = 0;
 	for (int s = 0; s < 2; s++)
@@ -103,6 +109,7 @@ static bool overlay_span(const struct rv_metric *const m[2], double *l0, double 
 	} else if (!(lo < hi)) {
 		lo = hi / 10;
 	}
+	html_limits_widen(lines, nlines, &lo, &hi);
 	*l0 = floor(log10(lo));
 	*l1 = fmax(ceil(log10(hi)), *l0 + 1);
 	return isfinite(*l0) && isfinite(*l1);
@@ -150,7 +157,6 @@ static void overlay_y_axis(struct xw *x)
 		svg_text(x, PLOT_L - 6, py + 4, "end", NULL, labels[k]);
 	}
 	svg_line(x, PLOT_L, PLOT_T, PLOT_L, PLOT_B, "axis");
-	svg_text(x, 4, PLOT_T - 10, "start", NULL, "share of samples (log scale)");
 }
 
 static void overlay_bars(struct xw *x, const double col[SVG_COLS], const char *cls)
@@ -164,28 +170,34 @@ static void overlay_bars(struct xw *x, const double col[SVG_COLS], const char *c
 	}
 }
 
-/* Which colour is which side, above the plot. */
+/* Which colour is which side, above the plot, and what the bars' height
+ * is. */
 static void overlay_legend(struct xw *x)
 {
 	svg_rect(x, PLOT_L, 6, 10, 10, "ov-base", NULL);
 	svg_text(x, PLOT_L + 14, 15, NULL, NULL, "baseline");
 	svg_rect(x, PLOT_L + 90, 6, 10, 10, "ov-cand", NULL);
 	svg_text(x, PLOT_L + 104, 15, NULL, NULL, "candidate");
+	svg_text(x, PLOT_R, 15, "end", NULL, "share of samples (log scale)");
 }
 
 /* Both histograms of figure f's metric over each other: the baseline grey,
- * the candidate red, on one logarithmic value axis. */
+ * the candidate red, on one logarithmic value axis, with the candidate's
+ * limits on the metric as report.html draws them (html_limit_draw): the
+ * requirement as it stands, judged as the candidate's run judged it. */
 static void svg_overlay(struct xw *x, const struct cmp_figure *f)
 {
 	const struct rv_metric *m[2] = { f->mb, f->mc };
 	double col[SVG_COLS];
 	char label[300];
+	struct html_limit_line lines[2 * REQ_MAX_LIMITS];
+	size_t nlines = f->req ? html_limit_lines(f->req, f->mc, lines, 2 * REQ_MAX_LIMITS) : 0;
 	utf8_snprintf(label, sizeof label, "Histograms of %s %s: baseline and candidate", f->id,
 		 f->metric);
 	svg_open(x, SVG_W, SVG_H, NULL, label);
 	overlay_legend(x);
 	struct svg_log_axis ax = { PLOT_L, PLOT_R, PLOT_B, 0, 1, false, false };
-	if (!overlay_span(m, &ax.l0, &ax.l1)) {
+	if (!overlay_span(m, lines, nlines, &ax.l0, &ax.l1)) {
 		svg_text(x, SVG_W / 2.0, SVG_H / 2.0, "middle", "lab",
 			 "not drawn: the values overflow a time axis (ns_per_unit too large)");
 		svg_close(x);
@@ -198,6 +210,8 @@ static void svg_overlay(struct xw *x, const struct cmp_figure *f)
 	overlay_bars(x, col, "ov-cand");
 	svg_line(x, PLOT_L, PLOT_B, PLOT_R, PLOT_B, "axis");
 	svg_log_ticks(x, &ax);
+	struct html_limit_place pl = { &ax, pow(10, ax.l0), pow(10, ax.l1), PLOT_T, true };
+	html_limit_draw(x, lines, nlines, &pl);
 	svg_text(x, (PLOT_L + PLOT_R) / 2.0, SVG_H - 4, "middle", NULL, "latency (log scale)");
 	svg_close(x);
 }

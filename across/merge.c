@@ -278,6 +278,8 @@ static int summarize(struct merge *mg, struct merge_host *h, const struct report
 				    &failed);
 	report_view_totals(v, &h->totals);
 	h->exit_status = report_view_exit_status(v);
+	h->no_limits = report_view_no_limits(v);
+	h->meaning = report_view_exit_meaning(v, h->exit_status);
 	h->link = report_link(mg->outdir, source, &failed);
 	mg->totals.tests += h->totals.tests;
 	mg->totals.passed += h->totals.passed;
@@ -358,6 +360,22 @@ int merge_add(struct merge *mg, const struct report_view *v, const char *source,
 int merge_exit_status(const struct merge *mg)
 {
 	return verdict_exit_status(mg->totals.failures, mg->totals.errors);
+}
+
+const char *merge_status_label(const struct merge *mg)
+{
+	int status = merge_exit_status(mg);
+	if (status != EXIT_PASS)
+		return status == EXIT_FAILED ? "FAIL" : "ERROR";
+	bool no_limits = false;
+	for (size_t h = 0; h < mg->nhosts; h++) {
+		const struct merge_host *fh = &mg->hosts[h];
+		if (fh->no_limits)
+			no_limits = true;
+		else if (fh->totals.tests > fh->totals.skipped)
+			return "PASS"; /* a host judged limits */
+	}
+	return no_limits ? VERDICT_LABEL_NO_LIMITS : "PASS";
 }
 
 static char *path_in(const char *dir, const char *name)

@@ -51,6 +51,11 @@ struct merge_host {
 	struct fingerprint keys; /* host.label, host.name, host.id as recorded */
 	struct report_totals totals;
 	int exit_status;
+	/* The host's run measured without a limit to judge
+	 * (report_view_no_limits), and what its exit status means as its own
+	 * reports say it (report_view_exit_meaning). */
+	bool no_limits;
+	const char *meaning;
 	struct merge_req *reqs;
 	size_t nreqs;
 };
@@ -89,6 +94,11 @@ void merge_free(struct merge *mg);
 
 /* 3 when a host has a requirement in error, else 1 when one failed, else 0. */
 int merge_exit_status(const struct merge *mg);
+/* The fleet's verdict as people read it: "FAIL" or "ERROR" of its exit
+ * status; when it passed, VERDICT_LABEL_NO_LIMITS if no host that measured
+ * anything had a limit to judge (each such host's own reports say so:
+ * report_view_status_label), else "PASS". */
+const char *merge_status_label(const struct merge *mg);
 
 /* fleet.html of the hosts added (merge_html.c), written onto f as it is
  * made. 0, or -errno with why. */

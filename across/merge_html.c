@@ -422,10 +422,9 @@ static void host_list(struct xw *x, const struct merge *mg)
 
 static void document(struct xw *x, const struct merge *mg, const struct row *rows, size_t nrows)
 {
-	int status = merge_exit_status(mg);
-	const char *v = status == 0 ? "PASS" : status == 1 ? "FAIL" : "ERROR";
 	char title[96];
-	utf8_snprintf(title, sizeof title, "rtconform fleet: %s on %zu host%s", v, mg->nhosts,
+	utf8_snprintf(title, sizeof title, "rtconform fleet: %s on %zu host%s",
+		      merge_status_label(mg), mg->nhosts,
 		 mg->nhosts == 1 ? "" : "s");
 	page_begin(x, title);
 	xw_elem(x, "h1", title);

@@ -2,7 +2,10 @@
 /* probe_decl.c - lookups in probe declarations; see probe_decl.h. */
 #include "base/probe_decl.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "base/units.h"
 
 const struct probe_decl *probe_decl_catalog_find(const struct probe_catalog *c, const char *name)
 {
@@ -10,6 +13,22 @@ const struct probe_decl *probe_decl_catalog_find(const struct probe_catalog *c, 
 		if (strcmp(c->probes[i]->name, name) == 0)
 			return c->probes[i];
 	return NULL;
+}
+
+double probe_decl_value_s(const char *v)
+{
+	char err[200];
+	uint64_t ns;
+	return v && units_duration_parse_ns(v, false, &ns, err, sizeof err) == 0 ? (double)ns / 1e9 : 0;
+}
+
+double probe_decl_value_count(const char *v)
+{
+	char *end;
+	if (!v || !*v)
+		return 0;
+	unsigned long long n = strtoull(v, &end, 10);
+	return *end ? 0 : (double)n;
 }
 
 int probe_decl_param_index(const struct probe_decl *p, const char *name)

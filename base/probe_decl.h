@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* probe_decl.h - what a probe declares about itself: its name, parameters
- * (with their kinds, allowed values and defaults) and metrics.
+ * (with their kinds, allowed values and defaults), metrics and pace.
  *
- * Plain constant data with no behaviour beyond an optional check of a
- * combination of values, so that the validator (requirements/) can check a
+ * Plain constant data with no behaviour beyond small functions of the
+ * parameters' values (a check of a combination, the policy, the pace), so that the validator (requirements/) can check a
  * file against the probes without linking them, and the probes
  * (harness/measure/probes/) declare themselves without seeing the
  * requirements model. Also the bounds both sides must agree on.
@@ -64,6 +64,29 @@ bool probe_decl_metric_kind_parse(const char *s, enum metric_kind *out);
 enum { HM_PAGE_FAULTS, HM_MAJOR_FAULTS, HM_INVOLUNTARY_SWITCHES };
 extern const struct probe_metric probe_decl_harness_metrics[PROBE_HARNESS_METRICS];
 
+/* What a probe's work takes, for the estimate of a requirement's run time
+ * before it runs (`rtconform list --profiles`; harness/estimate.c is the
+ * one rule that adds it up with the counts, the worker and the RT
+ * throttling guard). Round figures of a current x86-64 machine: an
+ * estimate tells a minute from an hour, not a second from two. */
+struct probe_pace {
+	/* Seconds of each iteration, the warm-up's too. */
+	double iteration_s;
+	/* Seconds of each run besides its iterations: all of it for a probe
+	 * whose runs take a parameter's time whatever the iterations, and
+	 * what a run sets up (tasks started, admission trials). */
+	double run_s;
+	/* The warm-up is one more run when the requirement's warmup > 0
+	 * (the behaviour probes that play a match or take turns), rather than
+	 * warmup iterations. */
+	bool warmup_run;
+};
+
+/* A duration parameter's value in seconds, a count's as a number, for a
+ * pace function: 0 for a value the validator refuses. */
+double probe_decl_value_s(const char *v);
+double probe_decl_value_count(const char *v);
+
 struct probe_decl {
 	const char *name;
 	const char *help;
@@ -98,6 +121,11 @@ struct probe_decl {
 	 * resolved), into buf; returns buf. NULL: the tasks run under the
 	 * worker's policy. */
 	const char *(*policy)(const char *const *values, int priority, char *buf, size_t len);
+	/* Required: the probe's pace (above) under parameter values values[]
+	 * (params[i]'s, defaults applied), into *out, which is zeroed first.
+	 * The pace belongs with the probe: unit.estimate fails for a probe of
+	 * the table without one, or whose pace of its defaults is 0. */
+	void (*pace)(const char *const *values, struct probe_pace *out);
 };
 
 /* The probes a requirements file may name, in the order `rtconform list`

@@ -98,7 +98,8 @@ int cmd_list(int argc, char **argv, const struct cli_ctx *ctx)
 		     "counts, limits). With --profiles: the shipped profiles (name,\n"
 		     "requirement count, expected run time, title) and where they are; the\n"
 		     "time is an estimate from each requirement's runs, iterations (or\n"
-		     "duration) and its probe's usual pace, not a measurement.");
+		     "duration), its probe's usual pace and the rests the RT throttling\n"
+		     "guard takes on this machine, not a measurement.");
 		return 0;
 	}
 	if (argc > 2) {

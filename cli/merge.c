@@ -129,7 +129,7 @@ static void print_hosts(const struct merge *mg)
 		const struct merge_host *fh = &mg->hosts[h];
 		const struct report_totals *t = &fh->totals;
 		termsafe_println(stdout, "%s: %s (%zu passed, %zu failed, %zu errors, %zu skipped)",
-			     fh->name, verdict_exit_meaning(fh->exit_status), t->passed,
+			     fh->name, fh->meaning, t->passed,
 			     t->failures, t->errors, t->skipped);
 	}
 	termsafe_println(stdout, "%zu host%s, %zu requirement%s: %zu passed, %zu failed, %zu error%s, "

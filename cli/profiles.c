@@ -128,12 +128,15 @@ int cli_list_profiles(const struct cli_ctx *ctx)
 	char **names;
 	size_t n = profile_names(ctx, &names);
 	int rc = 0;
+	/* The RT throttling guard's rests, as this machine's workers take them */
+	struct estimate_guard guard;
+	estimate_guard_of_machine(&guard);
 	for (size_t i = 0; i < n; i++) {
 		struct diag_list d = { 0 };
 		struct req_file *f = cli_load_profile(ctx, names[i], &d);
 		if (f) {
 			/* Whole seconds: the estimate is no finer (harness/estimate.h). */
-			double est = estimate_file_s(f, NULL);
+			double est = estimate_file_s(f, NULL, &guard);
 			termsafe_println(stdout, "%-20s %3zu requirements  about %5.0f s (estimate)  %s",
 				     names[i], f->nreqs, est < 1 ? 1.0 : est, f->title ? f->title : "");
 			req_file_free(f);

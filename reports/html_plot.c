@@ -82,8 +82,9 @@ static const struct frame frame_metric = { 640, 270, 52, 578, 50, 226, 590, 616,
 /* The limit labels above a large picture: two rows, so neighbouring lines'
  * labels do not overlap; baselines far enough apart, and the first far
  * enough below the frame, for the print style's 15 px text (page.c), which
- * touched the frame and the other row at 14 and 13. */
-#define LABEL_ROW0 19.0
+ * touched the frame and the other row at 14 and 13. The rows are measured
+ * up from the plot's top: report.html's (50) puts them at 19 and 37. */
+#define LABEL_ROW0_ABOVE 31.0
 #define LABEL_ROW_STEP 18.0
 static const struct frame frame_cpu = { 320, 150, 40, 274, 24, 118, 282, 302, false };
 
@@ -99,13 +100,6 @@ struct group {
 	double e0, e1; /* ns */
 	uint64_t count;
 	bool beyond;
-};
-
-/* A limit's bound on the time axis; ns < 0 is a min= bound at -ns. */
-struct line {
-	double ns;
-	bool passed;
-	char label[96];
 };
 
 struct axis {
@@ -165,10 +159,7 @@ static void count_label(uint64_t c, char *buf, size_t len)
 
 /* ---- limits, axis, bars ------------------------------------------------ */
 
-/* The limits of this metric as vertical lines, in ns. A cycles limit is
- * converted with the metric's own scales; without a cycles scale it has
- * no place on a time axis and is left out. */
-static size_t metric_lines(const struct rv_req *r, const struct rv_metric *m, struct line *out,
+size_t html_limit_lines(const struct rv_req *r, const struct rv_metric *m, struct html_limit_line *out,
 			   size_t max)
 {
 	size_t n = 0;
@@ -205,7 +196,7 @@ static size_t metric_lines(const struct rv_req *r, const struct rv_metric *m, st
 /* A bucket (values lo..hi units, inclusive) may hold samples beyond a bound
  * that was not met: above a violated max=, below a violated min=, whatever
  * the limit's statistic. A bound that was met marks nothing. */
-static bool bucket_beyond(uint64_t lo, uint64_t hi, double npu, const struct line *lines,
+static bool bucket_beyond(uint64_t lo, uint64_t hi, double npu, const struct html_limit_line *lines,
 			  size_t nlines)
 {
 	for (size_t i = 0; i < nlines; i++) {
@@ -219,11 +210,21 @@ static bool bucket_beyond(uint64_t lo, uint64_t hi, double npu, const struct lin
 	return false;
 }
 
+void html_limits_widen(const struct html_limit_line *lines, size_t nlines, double *lo, double *hi)
+{
+	double dmin = *lo, dmax = *hi;
+	for (size_t i = 0; i < nlines; i++) {
+		double ns = fabs(lines[i].ns);
+		if (ns >= dmin / 10 && ns <= dmax * 10) {
+			*lo = fmin(*lo, ns);
+			*hi = fmax(*hi, ns * 1.02);
+		}
+	}
+}
+
 /* The value axis covers the samples, widened to 1-2-5 steps and to at least
- * one decade; a limit within a decade of the data joins it, one further away
- * is marked at the edge, so a generous budget does not squash the
- * distribution into a few pixels. */
-static struct axis value_axis(const struct hdata *d, const struct line *lines, size_t nlines,
+ * one decade, and by the limits as html_limits_widen says. */
+static struct axis value_axis(const struct hdata *d, const struct html_limit_line *lines, size_t nlines,
 			      const struct frame *f)
 {
 	double dmin, dmax;
@@ -239,13 +240,7 @@ static struct axis value_axis(const struct hdata *d, const struct line *lines, s
 	if (!(dmax > dmin))
 		dmax = dmin * 10;
 	double lo = dmin, hi = dmax;
-	for (size_t i = 0; i < nlines; i++) {
-		double ns = fabs(lines[i].ns);
-		if (ns >= dmin / 10 && ns <= dmax * 10) {
-			lo = fmin(lo, ns);
-			hi = fmax(hi, ns * 1.02);
-		}
-	}
+	html_limits_widen(lines, nlines, &lo, &hi);
 	lo = nice_floor(lo);
 	hi = nice_ceil(hi);
 	if (log10(hi) - log10(lo) < 1) {
@@ -276,7 +271,7 @@ static bool axis_drawable(const struct axis *ax)
  * Returns the bars in g (d->n room); *cmax the largest count of a bar or of
  * the overflow. */
 static size_t group_buckets(const struct hdata *d, const struct axis *ax,
-			    const struct line *lines, size_t nlines, struct group *g,
+			    const struct html_limit_line *lines, size_t nlines, struct group *g,
 			    uint64_t *cmax)
 {
 	size_t ng = 0;
@@ -316,7 +311,7 @@ static void count_axis(struct xw *x, const struct frame *f, uint64_t cmax, doubl
 }
 
 static void bars(struct xw *x, const struct group *g, size_t ng, const struct hdata *d,
-		 const struct axis *ax, const struct line *lines, size_t nlines, double lmax)
+		 const struct axis *ax, const struct html_limit_line *lines, size_t nlines, double lmax)
 {
 	const struct frame *f = ax->f;
 	char buf[200], a[48], b[48];
@@ -351,38 +346,36 @@ static void bars(struct xw *x, const struct group *g, size_t ng, const struct hd
 	}
 }
 
-/* The limits as dashed lines, labelled in their colour; off scale, at the
- * edge with an arrow. A small picture draws the lines alone. */
-static void limit_lines(struct xw *x, const struct line *lines, size_t nlines,
-			const struct axis *ax)
+void html_limit_draw(struct xw *x, const struct html_limit_line *lines, size_t nlines,
+		     const struct html_limit_place *pl)
 {
-	const struct frame *f = ax->f;
+	const struct svg_log_axis *a = pl->axis;
 	char buf[200];
 	for (size_t i = 0; i < nlines; i++) {
 		double ns = fabs(lines[i].ns);
-		double ly = LABEL_ROW0 + LABEL_ROW_STEP * (double)(i % 2);
+		double ly = pl->top - LABEL_ROW0_ABOVE + LABEL_ROW_STEP * (double)(i % 2);
 		const char *lab = lines[i].passed ? "lab lab-ok" : "lab lab-no";
-		if (ns >= ax->lo && ns <= ax->hi) {
-			double px = xpos(ax, ns);
-			double top = f->labels ? f->y0 - 4 - (i % 2 ? 0 : LABEL_ROW_STEP) : f->y0;
-			svg_line(x, px, top, px, f->y1, lines[i].passed ? "lim lim-ok" : "lim");
-			if (!f->labels)
+		if (ns >= pl->lo && ns <= pl->hi) {
+			double px = svg_log_x(a, ns);
+			double top = pl->labels ? pl->top - 4 - (i % 2 ? 0 : LABEL_ROW_STEP) : pl->top;
+			svg_line(x, px, top, px, a->y, lines[i].passed ? "lim lim-ok" : "lim");
+			if (!pl->labels)
 				continue;
-			bool right = px > (f->x0 + f->x1) / 2;
+			bool right = px > (a->x0 + a->x1) / 2;
 			svg_text(x, right ? px - 4 : px + 4, ly, right ? "end" : "start", lab,
 				 lines[i].label);
-		} else if (f->labels) {
-			bool right = ns > ax->hi;
+		} else if (pl->labels) {
+			bool right = ns > pl->hi;
 			snprintf(buf, sizeof buf, "%s%s%s", right ? "" : "\xe2\x86\x90 ",
 				 lines[i].label, right ? " \xe2\x86\x92" : "");
-			svg_text(x, right ? f->x1 : f->x0, ly, right ? "end" : "start", lab, buf);
+			svg_text(x, right ? a->x1 : a->x0, ly, right ? "end" : "start", lab, buf);
 		}
 	}
 }
 
 /* Grid, ticks, bars, axes and limits of one histogram; g has d->n room. */
 static void plot(struct xw *x, const struct hdata *d, const struct axis *ax,
-		 const struct line *lines, size_t nlines, struct group *g, uint64_t cmax)
+		 const struct html_limit_line *lines, size_t nlines, struct group *g, uint64_t cmax)
 {
 	const struct frame *f = ax->f;
 	uint64_t own;
@@ -393,7 +386,8 @@ static void plot(struct xw *x, const struct hdata *d, const struct axis *ax,
 	bars(x, g, ng, d, ax, lines, nlines, lmax);
 	svg_line(x, f->x0, f->y1, f->x1, f->y1, "axis");
 	svg_line(x, f->x0, f->y0 - 4, f->x0, f->y1, "axis");
-	limit_lines(x, lines, nlines, ax);
+	struct html_limit_place pl = { &ax->s, ax->lo, ax->hi, f->y0, f->labels };
+	html_limit_draw(x, lines, nlines, &pl);
 }
 
 static struct hdata metric_data(const struct rv_metric *m)
@@ -409,8 +403,8 @@ void html_histogram(struct xw *x, const struct rv_req *r, const struct rv_metric
 	const struct frame *f = &frame_metric;
 	char buf[200];
 	struct hdata d = metric_data(m);
-	struct line lines[2 * REQ_MAX_LIMITS];
-	size_t nlines = metric_lines(r, m, lines, sizeof lines / sizeof lines[0]);
+	struct html_limit_line lines[2 * REQ_MAX_LIMITS];
+	size_t nlines = html_limit_lines(r, m, lines, sizeof lines / sizeof lines[0]);
 
 	snprintf(buf, sizeof buf, "Histogram of %s %s", r->id, m->name);
 	svg_open(x, f->w, f->h, "hist", buf);
@@ -439,7 +433,7 @@ void html_histogram(struct xw *x, const struct rv_req *r, const struct rv_metric
 
 /* One CPU's small histogram on the shared axes. */
 static void cpu_plot(struct xw *x, const struct rv_req *r, const struct rv_series *s,
-		     const struct hdata *dm, const struct axis *ax, const struct line *lines,
+		     const struct hdata *dm, const struct axis *ax, const struct html_limit_line *lines,
 		     size_t nlines, struct group *g, uint64_t cmax)
 {
 	const struct frame *f = ax->f;
@@ -467,7 +461,7 @@ static void cpu_plot(struct xw *x, const struct rv_req *r, const struct rv_serie
 
 /* Bars of every CPU share one count axis: the largest bar of any. */
 static uint64_t cpu_count_max(const struct rv_req *r, const struct hdata *dm,
-			      const struct axis *ax, const struct line *lines, size_t nlines,
+			      const struct axis *ax, const struct html_limit_line *lines, size_t nlines,
 			      struct group *g)
 {
 	uint64_t cmax = 0, c;
@@ -498,8 +492,8 @@ void html_cpu_plots(struct xw *x, const struct rv_req *r)
 	}
 	const struct rv_metric *m = &r->metrics[0];
 	struct hdata dm = metric_data(m);
-	struct line lines[2 * REQ_MAX_LIMITS];
-	size_t nlines = metric_lines(r, m, lines, sizeof lines / sizeof lines[0]);
+	struct html_limit_line lines[2 * REQ_MAX_LIMITS];
+	size_t nlines = html_limit_lines(r, m, lines, sizeof lines / sizeof lines[0]);
 	/* The merged histogram's value axis, so a bar sits where it does there */
 	struct axis ax = value_axis(&dm, lines, nlines, &frame_cpu);
 	if (!axis_drawable(&ax)) {

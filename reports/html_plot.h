@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* html_plot.h - the pictures of report.html (html_plot.c): a metric's
  * log-log histogram with its limits, and one small histogram per CPU for
- * probes that keep them (timer-wakeup). Internal to reports/.
+ * probes that keep them (timer-wakeup); and the rule for drawing a
+ * requirement's limits on a histogram, which compare.html (across/) draws
+ * with too.
  */
 #ifndef RTC_HTML_PLOT_H
 #define RTC_HTML_PLOT_H
@@ -9,7 +11,48 @@
 #include <stddef.h>
 
 #include "reports/report.h"
+#include "reports/svg.h"
 #include "reports/xmlw.h"
+
+/* ---- limits on a histogram --------------------------------------------
+ *
+ * The one rule for drawing a requirement's limits on a histogram's time
+ * axis, report.html's and compare.html's (across/compare_html.c): each
+ * bound a dashed vertical line, green when its limit was met, red when
+ * not, labelled in its colour above the plot; a bound within a decade of
+ * the data widens the axis to it, one further away is named at the edge
+ * with an arrow, so a generous budget does not squash the samples into a
+ * few pixels. */
+
+/* A limit's bound on the time axis; ns < 0 is a min= bound at -ns. */
+struct html_limit_line {
+	double ns;
+	bool passed;     /* its limit's verdict is pass */
+	char label[96];  /* "p99 ≤ 100 µs" */
+};
+
+/* The bounds of r's limits on metric m, at most max, into out; how many.
+ * A cycles limit is converted with the metric's own scales; without a
+ * cycles scale it has no place on a time axis and is left out. */
+size_t html_limit_lines(const struct rv_req *r, const struct rv_metric *m,
+			struct html_limit_line *out, size_t max);
+
+/* Widen the data's span *lo .. *hi (ns) to every bound within a decade of
+ * it (and 2 % past a bound above, so its line is inside the plot). */
+void html_limits_widen(const struct html_limit_line *lines, size_t nlines, double *lo, double *hi);
+
+/* Where the lines go: the value axis (its ends lo .. hi, ns; its line at
+ * axis->y is the plot's bottom), the plot's top, and whether there is room
+ * for labels (a small picture draws the lines alone). */
+struct html_limit_place {
+	const struct svg_log_axis *axis;
+	double lo, hi;
+	double top;
+	bool labels;
+};
+/* The lines, labelled two rows above place->top (its top - 31 and - 13). */
+void html_limit_draw(struct xw *x, const struct html_limit_line *lines, size_t nlines,
+		     const struct html_limit_place *place);
 
 /* The SVG histogram of duration metric m of requirement r. */
 void html_histogram(struct xw *x, const struct rv_req *r, const struct rv_metric *m);

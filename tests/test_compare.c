@@ -839,6 +839,64 @@ START_TEST(pass_to_fail_is_a_regression_whatever_the_figures)
 }
 END_TEST
 
+/* Bound max of requirement A's limit i: value ns, verdict v. */
+static void set_max(struct report_view *v, size_t i, double ns, enum verdict verdict)
+{
+	struct rv_limit *l = &v->files[0].reqs[0].limits[i];
+	l->max = (struct quantity){ ns, QTY_NS };
+	l->verdict = verdict;
+}
+
+/* compare.html's histograms carry the limits as report.html's do
+ * (html_limit_draw): the candidate's bounds on the metric, a red line for
+ * one it failed, a green one for one it met, labelled; a bound far off the
+ * data is named at the edge with an arrow. The baseline's own bounds (a
+ * file changed between the runs) are not drawn: the requirement as it now
+ * stands is. */
+START_TEST(overlay_draws_the_limits)
+{
+	struct report_view b, c;
+	struct cmp_result r;
+	char err[600];
+	double m3[NRUNS];
+	scaled(m3, steady, 3);
+	view(&b, "A", steady, steady_max, none);
+	view(&c, "A", m3, steady_max, none);
+	set_max(&b, 0, 700, VERDICT_FAIL);
+	set_max(&c, 0, 900, VERDICT_FAIL); /* mean ~3 us: failed */
+	limit(&b.files[0].reqs[0], "per-op", "max", false, true, false);
+	limit(&c.files[0].reqs[0], "per-op", "max", false, true, false);
+	set_max(&b, 2, 2e9, VERDICT_PASS);
+	set_max(&c, 2, 1e9, VERDICT_PASS); /* 1 s: five decades off the data */
+	limit(&c.files[0].reqs[0], "per-op", "p99", false, true, false);
+	set_max(&c, 3, 20000, VERDICT_PASS); /* 20 us: within a decade, widens the axis */
+	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
+	r.base_path = "base.json";
+	r.cand_path = "cand.json";
+	size_t len;
+	char *h = cmp_render_html(&r, &len);
+	ck_assert_ptr_nonnull(h);
+	const char *svg = strstr(h, "<svg");
+	ck_assert_ptr_nonnull(svg);
+	/* the failed bound: a red line, labelled in red */
+	ck_assert_ptr_nonnull(strstr(svg, "class=\"lim\""));
+	ck_assert_ptr_nonnull(strstr(svg, "class=\"lab lab-no\">mean \xe2\x89\xa4 900 ns</text>"));
+	/* the met bound within a decade: a green line, the axis reaching it */
+	ck_assert_ptr_nonnull(strstr(svg, "class=\"lim lim-ok\""));
+	ck_assert_ptr_nonnull(strstr(svg, ">p99 \xe2\x89\xa4 20 \xc2\xb5s</text>"));
+	ck_assert_ptr_nonnull(strstr(svg, ">100 \xc2\xb5s</text>")); /* the decade past 20 us */
+	/* the far one: at the edge, with an arrow, no line */
+	ck_assert_ptr_nonnull(strstr(svg, ">max \xe2\x89\xa4 1 s \xe2\x86\x92</text>"));
+	ck_assert_ptr_null(strstr(svg, ">1 s</text>"));
+	/* the baseline's bounds are not the requirement's now */
+	ck_assert_ptr_null(strstr(h, "\xe2\x89\xa4 700 ns"));
+	ck_assert_ptr_null(strstr(h, "\xe2\x89\xa4 2 s"));
+	free(h);
+	cmp_result_free(&r);
+	free_views(&b, &c);
+}
+END_TEST
+
 /* A scale so large the values overflow a double: compare.html draws no
  * axis (its loop never ended on infinite ends) and says why. */
 START_TEST(overlay_not_finite)
@@ -889,6 +947,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, reports_render);
 	tcase_add_test(tc, reports_render_inconclusive);
 	tcase_add_test(tc, overlay_not_finite);
+	tcase_add_test(tc, overlay_draws_the_limits);
 	tcase_add_test(tc, verdict_changes);
 	tcase_add_test(tc, pass_to_fail_is_a_regression_whatever_the_figures);
 	return s;

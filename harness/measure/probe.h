@@ -310,6 +310,24 @@ struct probe_ctx {
  * so far could pass half the runtime (half leaves room for the unknown phase
  * of the kernel's period). Called by worker_main() before run(). */
 void probe_rt_guard_init(struct probe_ctx *c);
+/* The guard's rule, for the worker and for the estimate of a run's time
+ * (harness/estimate.c), which rests as the worker will:
+ * probe_rt_guarded: whether it guards probe p under policy (SCHED_*): a
+ * real-time policy and a probe that does not mostly sleep.
+ * probe_rt_guard_plan: its budget (busy ns allowed between rests: half
+ * the RT runtime) and rest (twice the throttled part of a period, ns) for
+ * sched_rt_runtime_us and sched_rt_period_us; false when throttling is off
+ * (runtime -1, or not below the period): no guard. probe_rt_guard_plan_machine
+ * reads the two of this machine.
+ * probe_rt_guard_due: whether it rests before a run, busy ns since the
+ * last rest and the longest run so far. */
+bool probe_rt_guarded(const struct probe *p, int policy);
+bool probe_rt_guard_plan(long runtime_us, long period_us, uint64_t *budget_ns, uint64_t *rest_ns);
+bool probe_rt_guard_plan_machine(uint64_t *budget_ns, uint64_t *rest_ns);
+static inline bool probe_rt_guard_due(uint64_t busy, uint64_t longest_run, uint64_t budget)
+{
+	return busy + longest_run > budget;
+}
 /* Sleep out a throttling period when the next run could run into one. */
 void probe_rt_guard_rest(struct probe_ctx *c);
 /* Append to res->note what the guard did or saw (rests, over-long runs). */

@@ -22,18 +22,36 @@ static long read_long(const char *path)
 	return v;
 }
 
+bool probe_rt_guarded(const struct probe *p, int policy)
+{
+	return policy != SCHED_OTHER && p && !p->mostly_sleeps;
+}
+
+bool probe_rt_guard_plan(long runtime_us, long period_us, uint64_t *budget_ns, uint64_t *rest_ns)
+{
+	if (runtime_us < 0 || period_us <= runtime_us) /* -1: throttling off */
+		return false;
+	*budget_ns = (uint64_t)runtime_us * 1000u / 2u;
+	*rest_ns = 2u * (uint64_t)(period_us - runtime_us) * 1000u;
+	return true;
+}
+
+bool probe_rt_guard_plan_machine(uint64_t *budget_ns, uint64_t *rest_ns)
+{
+	return probe_rt_guard_plan(read_long("/proc/sys/kernel/sched_rt_runtime_us"),
+				   read_long("/proc/sys/kernel/sched_rt_period_us"), budget_ns,
+				   rest_ns);
+}
+
 void probe_rt_guard_init(struct probe_ctx *c)
 {
 	memset(&c->rt, 0, sizeof c->rt);
-	if (c->policy == SCHED_OTHER || !c->tb || c->probe->mostly_sleeps)
+	uint64_t budget_ns, rest_ns;
+	if (!c->tb || !probe_rt_guarded(c->probe, c->policy) ||
+	    !probe_rt_guard_plan_machine(&budget_ns, &rest_ns))
 		return;
-	long runtime = read_long("/proc/sys/kernel/sched_rt_runtime_us");
-	long period = read_long("/proc/sys/kernel/sched_rt_period_us");
-	if (runtime < 0 || period <= runtime) /* -1: throttling off */
-		return;
-	c->rt.runtime = (uint64_t)((double)runtime * 1e3 / c->tb->ns_per_tick);
+	c->rt.runtime = (uint64_t)((double)(2u * budget_ns) / c->tb->ns_per_tick);
 	c->rt.budget = c->rt.runtime / 2;
-	uint64_t rest_ns = 2u * (uint64_t)(period - runtime) * 1000u;
 	c->rt.rest.tv_sec = (time_t)(rest_ns / 1000000000u);
 	c->rt.rest.tv_nsec = (long)(rest_ns % 1000000000u);
 	c->rt.since = tb_now();
@@ -41,7 +59,7 @@ void probe_rt_guard_init(struct probe_ctx *c)
 
 void probe_rt_guard_rest(struct probe_ctx *c)
 {
-	if (tb_now() - c->rt.since + c->rt.longest_run <= c->rt.budget)
+	if (!probe_rt_guard_due(tb_now() - c->rt.since, c->rt.longest_run, c->rt.budget))
 		return;
 	struct timespec left = c->rt.rest;
 	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &left, &left) == EINTR)

@@ -148,6 +148,20 @@ done
 expect_status 0 "$RTC" merge "$TMP/c/results.json" -o "$TMP/pass"
 expect_grep "^1 host, [0-9]+ requirements?: " "$TMP/out"
 expect_grep "rtconform fleet: PASS on 1 host<" "$TMP/pass/fleet.html"
+# hosts that measured without limits (rtconform probe): the fleet passed,
+# but nothing was judged, and it says so as each host's own reports do
+# (verdict_label_of), never PASS; one host that judged limits makes it a pass
+"$RTC" probe sem-pingpong --iterations 50 -o "$TMP/n1" >/dev/null 2>&1
+"$RTC" probe sem-pingpong --iterations 50 -o "$TMP/n2" >/dev/null 2>&1
+expect_status 0 "$RTC" merge "$TMP/n1/results.json" "$TMP/n2/results.json" -o "$TMP/nolim"
+expect_grep ": every requirement was measured; none had limits to judge \\(" "$TMP/out"
+expect_no_grep "every requirement passed" "$TMP/out"
+expect_grep "<title>rtconform fleet: measured, no limits on 2 hosts</title>" "$TMP/nolim/fleet.html"
+expect_grep "<h1>rtconform fleet: measured, no limits on 2 hosts</h1>" "$TMP/nolim/fleet.html"
+expect_no_grep "PASS" "$TMP/nolim/fleet.html"
+expect_status 0 "$RTC" merge "$TMP/n1/results.json" "$TMP/c/results.json" -o "$TMP/somelim"
+expect_grep "<h1>rtconform fleet: PASS on 2 hosts</h1>" "$TMP/somelim/fleet.html"
+expect_grep "^board-c: every requirement passed" "$TMP/out"
 "$RTC" run "$FIX/cli/impossible.xml" -q -o "$TMP/d" >/dev/null 2>&1
 expect_status 1 "$RTC" merge "$TMP/c/results.json" "$TMP/d/results.json" -o "$TMP/fails"
 

@@ -777,8 +777,22 @@ static const char *dl_policy(const char *const *values, int priority, char *buf,
 	return buf;
 }
 
+/* One job a period; a job whose work exceeds its runtime is throttled to
+ * the next period for each runtime it used up, and its yield waits for
+ * one more: work 2 ms of runtime 1 ms takes three periods. Each run's
+ * admission trials settle for a few trial periods. */
+static void dl_pace(const char *const *values, struct probe_pace *out)
+{
+	double runtime = probe_decl_value_s(values[P_RUNTIME]);
+	double work = probe_decl_value_s(values[P_WORK]);
+	double periods = work > runtime && runtime > 0 ? (double)(uint64_t)(work / runtime) + 1 : 1;
+	out->iteration_s = periods * probe_decl_value_s(values[P_PERIOD]);
+	out->run_s = 4.0 * DL_TRIAL_SETTLE_NS / 1e9;
+}
+
 const struct probe probe_deadline = {
 	.decl.name = "deadline",
+	.decl.pace = dl_pace,
 	.decl.verifies = "each task and admission-trial thread under the worker's policy when it "
 		"starts, and each task's SCHED_DEADLINE runtime, deadline and period once "
 		"it switched (sched_getattr)",

@@ -221,8 +221,20 @@ cleanup:
 	return rc;
 }
 
+/* batch operations a sample, each of the cost of `what`: a clock read
+ * 20-30 ns, the timestamp and a histogram record a few. */
+static void ov_pace(const char *const *values, struct probe_pace *out)
+{
+	const char *what = values[0];
+	double op = strcmp(what, "empty-loop") == 0 ? 1e-9
+		    : strcmp(what, "tsc") == 0 || strcmp(what, "histogram-record") == 0 ? 3e-9
+		    : strcmp(what, "clock_gettime-monotonic-coarse") == 0 ? 10e-9 : 30e-9;
+	out->iteration_s = probe_decl_value_count(values[1]) * op;
+}
+
 const struct probe probe_overhead = {
 	.decl.name = "overhead",
+	.decl.pace = ov_pace,
 	.decl.verifies = "nothing beyond the worker: it starts no task",
 	.decl.help = "cost of an empty loop, the clocks, the harness's timestamp and histogram "
 		"record; per-op = a timed batch / batch (basic overheads)",

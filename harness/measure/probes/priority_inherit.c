@@ -616,8 +616,18 @@ static const char *pi_check(const char *const *values, char *buf, size_t len)
 	return NULL;
 }
 
+/* A cycle and the controller's rest after it, as long as the cycle: with
+ * a protocol, H waits about one hold (L's); without, M's spin of
+ * PI_SPIN_HOLDS holds as well. */
+static void pi_pace(const char *const *values, struct probe_pace *out)
+{
+	double holds = strcmp(values[P_PROTOCOL], "none") == 0 ? 1 + PI_SPIN_HOLDS : 1;
+	out->iteration_s = 2 * holds * probe_decl_value_s(values[P_HOLD]);
+}
+
 const struct probe probe_priority_inherit = {
 	.decl.name = "priority-inherit",
+	.decl.pace = pi_pace,
 	.decl.verifies = "the high, medium and low tasks (threads, or the low one a process): "
 		"policy, priority and CPU; the mutex protocol is judged by its effect "
 		"(violations)",

@@ -483,8 +483,17 @@ static const char *pp_check(const char *const *values, char *buf, size_t len)
 	return NULL;
 }
 
+/* A match of `duration` a run whatever the iterations, and a warm-up
+ * match. */
+static void pp_pace(const char *const *values, struct probe_pace *out)
+{
+	out->run_s = probe_decl_value_s(values[P_DURATION]);
+	out->warmup_run = true;
+}
+
 const struct probe probe_priority_preempt = {
 	.decl.name = "priority-preempt",
+	.decl.pace = pp_pace,
 	.decl.verifies = "every high and low thread: SCHED_FIFO, its priority and its CPUs",
 	.decl.help = "a lower-priority SCHED_FIFO thread must never run while every CPU has a "
 		"runnable higher-priority one (LTP sched_football's rule); one match of `duration` "

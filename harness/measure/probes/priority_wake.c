@@ -699,8 +699,16 @@ static void pw_cleanup(const struct result_shm *res)
 	}
 }
 
+/* Waiters blocked, released and their order read: some 25 us here. */
+static void pw_pace(const char *const *values, struct probe_pace *out)
+{
+	(void)values;
+	out->iteration_s = 25e-6;
+}
+
 const struct probe probe_priority_wake = {
 	.decl.name = "priority-wake",
+	.decl.pace = pw_pace,
 	.decl.verifies = "the waker and every waiter: SCHED_FIFO, its priority and the one CPU",
 	.decl.help = "waiters of distinct SCHED_FIFO priorities, blocked on one semaphore, futex, "
 		"condition variable or message queue, must be released highest priority first; "

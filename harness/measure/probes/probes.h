@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* probes.h - the probe table. Adding a probe: one file in
- * harness/measure/probes/ exporting `const struct probe probe_<name>`, one
- * line in RTC_PROBES, and its row in docs/probes.md (a test compares that
- * table with `rtconform list`). */
+ * harness/measure/probes/ exporting `const struct probe probe_<name>`
+ * (with its pace, .decl.pace: unit.estimate fails without one), one line
+ * in RTC_PROBES, and its row in docs/probes.md (a test compares that table
+ * with `rtconform list`). */
 #ifndef RTC_PROBES_H
 #define RTC_PROBES_H
 

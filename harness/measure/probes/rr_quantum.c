@@ -577,8 +577,19 @@ static const char *rr_policy(const char *const *values, int priority, char *buf,
 	return buf;
 }
 
+/* A run takes turns for `duration` and ends on a slice boundary, about a
+ * quantum later (Linux's default quantum, 100 ms); with policy=fifo the
+ * captain keeps the CPU to the hard end, two quanta later. A warm-up run. */
+static void rr_pace(const char *const *values, struct probe_pace *out)
+{
+	double quanta = strcmp(values[P_POLICY], "fifo") == 0 ? 2 : 1;
+	out->run_s = probe_decl_value_s(values[P_DURATION]) + quanta * 0.1;
+	out->warmup_run = true;
+}
+
 const struct probe probe_rr_quantum = {
 	.decl.name = "rr-quantum",
+	.decl.pace = rr_pace,
 	.decl.verifies = "every task: SCHED_RR (or SCHED_FIFO), its priority and its one CPU; then "
 		"its quantum (sched_rr_get_interval)",
 	.decl.help = "SCHED_RR tasks of one priority on one CPU take turns: how long each holds "

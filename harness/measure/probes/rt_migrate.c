@@ -481,8 +481,15 @@ static const char *rm_check(const char *const *values, char *buf, size_t len)
 	return NULL;
 }
 
+/* A release: its tasks spin `busy` each, more tasks than CPUs. */
+static void rm_pace(const char *const *values, struct probe_pace *out)
+{
+	out->iteration_s = 2 * probe_decl_value_s(values[P_BUSY]);
+}
+
 const struct probe probe_rt_migrate = {
 	.decl.name = "rt-migrate",
+	.decl.pace = rm_pace,
 	.decl.verifies = "every task: SCHED_FIFO, its priority and the CPUs it may use",
 	.decl.help = "more SCHED_FIFO tasks than CPUs released at once: a lower-priority task "
 		"must not start while a higher one waits (rt-migrate-test's check); "

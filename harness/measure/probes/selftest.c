@@ -139,8 +139,16 @@ static int selftest_run(struct probe_ctx *c)
 	return 0;
 }
 
+/* Two timestamps an iteration (a fault asked for takes what it takes). */
+static void selftest_pace(const char *const *values, struct probe_pace *out)
+{
+	(void)values;
+	out->iteration_s = 1e-6;
+}
+
 const struct probe probe_selftest = {
 	.decl.name = "selftest",
+	.decl.pace = selftest_pace,
 	.decl.verifies = "nothing beyond the worker: it starts no task",
 	.decl.help = "checks the harness: an empty interval, or a worker that crashes, hangs, "
 		"spins, exits or fails on purpose",

@@ -352,8 +352,16 @@ close:
 	return rc;
 }
 
+/* One round trip of the ping-pong: 5-7 us here, either policy. */
+static void sp_pace(const char *const *values, struct probe_pace *out)
+{
+	(void)values;
+	out->iteration_s = 6e-6;
+}
+
 const struct probe probe_sem_pingpong = {
 	.decl.name = "sem-pingpong",
+	.decl.pace = sp_pace,
 	.decl.verifies = "the peer (thread or process): the worker's policy and priority, and its "
 		"CPU when placed",
 	.decl.help = "wake-up ping-pong between two tasks over a semaphore, futex, mutex + condition "

@@ -208,8 +208,16 @@ cleanup:
 	return rc;
 }
 
+/* A create and join (or a detached create and its end). */
+static void tc_pace(const char *const *values, struct probe_pace *out)
+{
+	(void)values;
+	out->iteration_s = 50e-6;
+}
+
 const struct probe probe_thread_create = {
 	.decl.name = "thread-create",
+	.decl.pace = tc_pace,
 	.decl.verifies = "the threads inherit the worker's checked policy, priority and CPUs "
 		"(reset-on-fork is off); a thread is not checked itself, as that would be "
 		"inside the measured creation",

@@ -482,8 +482,15 @@ static const char *ts_check(const char *const *values, char *buf, size_t len)
 	return NULL;
 }
 
+/* One expiry an interval. */
+static void ts_pace(const char *const *values, struct probe_pace *out)
+{
+	out->iteration_s = probe_decl_value_s(values[P_INTERVAL]);
+}
+
 const struct probe probe_timer_semantics = {
 	.decl.name = "timer-semantics",
+	.decl.pace = ts_pace,
 	.decl.verifies = "nothing beyond the worker: its timers signal the worker's own thread",
 	.decl.help = "POSIX timer rules: no early expiry, an expired absolute time fires at "
 		"once, overruns counted right (nanosleep, timer signal, timerfd); "

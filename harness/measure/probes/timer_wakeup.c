@@ -451,8 +451,15 @@ static const char *tw_check(const char *const *values, char *buf, size_t len)
 	return NULL;
 }
 
+/* One wake-up an interval. */
+static void tw_pace(const char *const *values, struct probe_pace *out)
+{
+	out->iteration_s = probe_decl_value_s(values[1]);
+}
+
 const struct probe probe_timer_wakeup = {
 	.decl.name = "timer-wakeup",
+	.decl.pace = tw_pace,
 	.decl.verifies = "each CPU's measuring thread: the worker's policy and priority, and its "
 		"one CPU",
 	.decl.help = "periodic clock_nanosleep wake-up latency, one thread per CPU (cyclictest's "
