@@ -46,7 +46,8 @@ enum procid_state procid_state(pid_t pid, unsigned long long *start)
 		return PROCID_UNKNOWN;
 	if (p[2] == 'Z' || p[2] == 'X')
 		return PROCID_GONE;
-	for (int field = 3; field < 22; field++) {
+	/* after the loop, p is the space before field 22 */
+	for (int field = 3; field <= 22; field++) {
 		p = strchr(p + 1, ' ');
 		if (!p)
 			return PROCID_UNKNOWN;
