@@ -286,6 +286,25 @@ wait_for "the killed run's processes to end" "$END_WAIT" no_marked_procs
 expect_status 0 "$RTC" run -o "$TMP/after" --only QUIET "$TMP/breach.xml"
 expect_state "the run after a killed one"
 expect_no_leftovers "a killed run"
+
+# 5d. Someone else unmounts tracefs while a run measures (lazily: the
+# worker's open files would refuse a plain umount). The note names that
+# cause, not the output directory; the instance, out of reach, is left, and
+# the next traced run sweeps it.
+"$RTC" run -o "$TMP/lost" "$TMP/trip.xml" >"$TMP/out.lost" 2>&1 &
+l=$!
+wait_for "the run to measure" "$START_WAIT" worker_measuring "$l"
+umount -l "$TRACING"
+kill -INT "$l"; wait "$l"; st=$?
+[ "$st" -eq 3 ] && ok "unmounted under a run: exit 3 (interrupted)" || fail "unmounted under a run: exit $st, expected 3"
+expect_grep '"trace_note": "trace: tripped by .*, but the trace could not be saved: tracefs is no longer mounted at /sys/kernel/tracing: someone else unmounted it' \
+  "$TMP/lost/results.json"
+expect_no_grep 'could not be written' "$TMP/lost/results.json"
+[ ! -e "$TMP/lost/trace-OVERLAP.txt" ] && ok "no trace file when the trace was out of reach" || fail "a trace file although tracefs was gone"
+wait_for "the run's processes to end" "$END_WAIT" no_marked_procs
+[ -n "$(rtc_instances "$l")" ] && ok "the instance out of reach is left" || fail "no instance left (the sweep case is not tested)"
+expect_status 0 "$RTC" run -o "$TMP/after2" --only QUIET "$TMP/breach.xml"
+expect_state "the run after tracefs was unmounted under one"
 set_mounted "$orig_mounted"
 snap >"$TMP/state0"
 
