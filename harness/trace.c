@@ -179,9 +179,10 @@ static bool mount_is_ours(void)
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 	if (!f)
 		return false;
-	char line[1024], point[256], type[64], source[64];
+	char *line = NULL, point[256], type[64], source[64];
+	size_t cap = 0;
 	bool ours = false;
-	while (fgets(line, sizeof line, f)) {
+	while (getline(&line, &cap, f) > 0) { /* a whole line, however long */
 		const char *dash = strstr(line, " - ");
 		if (!dash || sscanf(line, "%*s %*s %*s %*s %255s", point) != 1 ||
 		    strcmp(point, TRACEFS_MOUNT) != 0)
@@ -190,6 +191,7 @@ static bool mount_is_ours(void)
 		ours = sscanf(dash, " - %63s %63s", type, source) == 2 &&
 		       strcmp(type, "tracefs") == 0 && strcmp(source, TRACE_MOUNT_SOURCE) == 0;
 	}
+	free(line);
 	fclose(f);
 	return ours;
 }
