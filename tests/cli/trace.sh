@@ -305,6 +305,18 @@ wait_for "the run's processes to end" "$END_WAIT" no_marked_procs
 [ -n "$(rtc_instances "$l")" ] && ok "the instance out of reach is left" || fail "no instance left (the sweep case is not tested)"
 expect_status 0 "$RTC" run -o "$TMP/after2" --only QUIET "$TMP/breach.xml"
 expect_state "the run after tracefs was unmounted under one"
+
+# 5e. The lock is taken: a holder that does not let go (this shell, for the
+# run's whole length) costs the trace after TRACE_LOCK_WAIT_MS (10 s), never
+# the run, and tracefs is not touched without it.
+command -v flock >/dev/null || fail "flock missing: ci/deps installs util-linux"
+exec 9>>/run/rtconform-tracefs.lock
+flock -x 9
+expect_status 0 "$RTC" run -o "$TMP/locked" --only QUIET "$TMP/breach.xml" 9>&-
+exec 9>&-
+expect_grep '"trace_note": "trace: not available: cannot lock /run/rtconform-tracefs.lock: .*\(another rtconform holds it\)' \
+  "$TMP/locked/results.json"
+expect_state "a run that could not have the lock"
 set_mounted "$orig_mounted"
 snap >"$TMP/state0"
 
