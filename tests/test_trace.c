@@ -339,6 +339,68 @@ START_TEST(sweep_removes_only_the_provably_dead)
 }
 END_TEST
 
+/* trace_finish on a stand-in instance (a plain directory, no tracefs):
+ * the trace is copied; an output directory that cannot be written is named
+ * as the cause; an instance that cannot be read is not blamed on the output
+ * directory, and a root that is not tracefs is said to be unmounted. */
+START_TEST(finish_names_the_true_cause)
+{
+	struct fixture x;
+	fixture_open(&x, false);
+	x.res->trace.tripped = 1;
+	result_metric(x.res, 0)->ns_per_unit = 1.0;
+	result_metric(x.res, 0)->trip_ns = 1000;
+	x.res->trace.value = 2000;
+	const struct probe *p = probe_find("sem-pingpong");
+	char root[] = "/tmp/rtc-trace-finish-XXXXXX", out[600], file[TRACE_NAME_MAX], note[1024];
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	snprintf(out, sizeof out, "%s/out", root);
+	ck_assert_int_eq(mkdir(out, 0700), 0);
+
+	struct trace_job t;
+	trace_job_init(&t);
+	snprintf(t.root, sizeof t.root, "%s", root);
+	snprintf(t.inst, sizeof t.inst, "%s/inst", root);
+	ck_assert_int_eq(mkdir(t.inst, 0700), 0);
+	char path[1024];
+	snprintf(path, sizeof path, "%s/trace", t.inst);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("the trace\n", f);
+	fclose(f);
+	trace_finish(&t, x.res, p, "R.1", out, NULL, file, sizeof file, note, sizeof note);
+	ck_assert_str_eq(file, "trace-R.1.txt");
+	ck_assert_msg(strncmp(note, "trace: tripped by per-op 2 us > 1 us in run 1", 45) == 0,
+		      "%s", note);
+	snprintf(path, sizeof path, "%s/trace-R.1.txt", out);
+	char *saved = tu_slurp(path, NULL);
+	ck_assert_str_eq(saved, "the trace\n");
+	free(saved);
+
+	/* the output directory is gone: it is named */
+	trace_job_init(&t);
+	snprintf(t.root, sizeof t.root, "%s", root);
+	snprintf(t.inst, sizeof t.inst, "%s/inst", root);
+	trace_finish(&t, x.res, p, "R.2", "/nonexistent/rtc", NULL, file, sizeof file, note,
+		     sizeof note);
+	ck_assert_str_eq(file, "");
+	ck_assert_msg(strstr(note, "but /nonexistent/rtc/trace-R.2.txt could not be written: "
+				   "No such file or directory"), "%s", note);
+
+	/* the instance is out of reach and the root is no tracefs */
+	trace_job_init(&t);
+	snprintf(t.root, sizeof t.root, "%s", root);
+	snprintf(t.inst, sizeof t.inst, "%s/gone", root);
+	trace_finish(&t, x.res, p, "R.3", out, NULL, file, sizeof file, note, sizeof note);
+	ck_assert_str_eq(file, "");
+	ck_assert_msg(strstr(note, "but the trace could not be saved: tracefs is no longer "
+				   "mounted at /tmp/rtc-trace-finish-"), "%s", note);
+	ck_assert_ptr_null(strstr(note, "could not be written"));
+	tu_rm_tree(root);
+	fixture_close(&x);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("trace");
@@ -352,5 +414,6 @@ int main(void)
 	tcase_add_test(tc, instance_names);
 	tcase_add_test(tc, process_identity);
 	tcase_add_test(tc, sweep_removes_only_the_provably_dead);
+	tcase_add_test(tc, finish_names_the_true_cause);
 	return tu_run(s);
 }
