@@ -4,12 +4,15 @@
  * Everything written goes to the requirement's own instance; the top-level
  * files (tracing_on, current_tracer, set_event, buffer_size_kb) are never
  * opened for writing. tracefs is mounted at /sys/kernel/tracing only when
- * no mount is found, and unmounted again by the same requirement. An
- * instance a killed rtconform left behind (rtconform-<pid>-<n> whose pid is
- * gone) is removed by the next run that arms a trace.
+ * no mount is found, marked as rtconform's (TRACE_MOUNT_SOURCE), and
+ * unmounted by the run that finds, with the lock held, that no instance
+ * an rtconform may still use is left: the instances are the reference
+ * count, and one a killed run left is swept (trace_sweep) by the next run
+ * that arms a trace or ends one, which then unmounts in its place.
  */
 #include "harness/trace.h"
 
+#include "base/procid.h"
 #include "base/quote.h"
 
 #include <dirent.h>
@@ -21,8 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <linux/magic.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #define TRACEFS_MOUNT "/sys/kernel/tracing"
@@ -138,10 +144,63 @@ static const char *privilege_hint(int err)
 	return err == EACCES || err == EPERM ? " (tracing needs root or CAP_SYS_ADMIN)" : "";
 }
 
+/* Take the lock every rtconform holds while it decides to mount or
+ * unmount tracefs and while it makes or removes its instance. A holder
+ * holds it for milliseconds; one that was stopped is waited for
+ * TRACE_LOCK_WAIT_MS and then given up on. The fd, or -errno. */
+static int lock_tracefs(void)
+{
+	int fd = open(TRACE_LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	for (int waited = 0; flock(fd, LOCK_EX | LOCK_NB) != 0; waited += 10) {
+		int e = errno;
+		if ((e != EWOULDBLOCK && e != EINTR) || waited >= TRACE_LOCK_WAIT_MS) {
+			close(fd);
+			return -e;
+		}
+		usleep(10000);
+	}
+	return fd;
+}
+
+static void unlock_tracefs(int fd)
+{
+	if (fd >= 0)
+		close(fd); /* the lock goes with the last descriptor */
+}
+
+/* Whether the mount on top at TRACEFS_MOUNT is one an rtconform made:
+ * tracefs with the source TRACE_MOUNT_SOURCE (/proc/self/mountinfo: the
+ * mount point is field 5, the source follows " - " and the type). A mount
+ * anyone else made, or none, is not ours to unmount. */
+static bool mount_is_ours(void)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return false;
+	char *line = NULL, point[256], type[64], source[64];
+	size_t cap = 0;
+	bool ours = false;
+	while (getline(&line, &cap, f) > 0) { /* a whole line, however long */
+		const char *dash = strstr(line, " - ");
+		if (!dash || sscanf(line, "%*s %*s %*s %*s %255s", point) != 1 ||
+		    strcmp(point, TRACEFS_MOUNT) != 0)
+			continue;
+		/* a later line is mounted later, over the earlier ones */
+		ours = sscanf(dash, " - %63s %63s", type, source) == 2 &&
+		       strcmp(type, "tracefs") == 0 && strcmp(source, TRACE_MOUNT_SOURCE) == 0;
+	}
+	free(line);
+	fclose(f);
+	return ours;
+}
+
 /* Where tracefs is: mounted at /sys/kernel/tracing, or mounted there
- * now. /sys/kernel/debug/tracing is not looked at: reading it can trigger
- * an automount, a change to the machine nobody asked for. 0, or -1 with
- * why in buf. */
+ * now, marked as rtconform's (mount_is_ours). Called with the lock held.
+ * /sys/kernel/debug/tracing is not looked at: reading it can trigger an
+ * automount, a change to the machine nobody asked for. 0, or -1 with why
+ * in buf. */
 static int find_root(struct trace_job *t, char *why, size_t len)
 {
 	char path[128];
@@ -155,17 +214,15 @@ static int find_root(struct trace_job *t, char *why, size_t len)
 			 privilege_hint(errno));
 		return -1;
 	}
-	if (mount("tracefs", TRACEFS_MOUNT, "tracefs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-		  NULL) != 0) {
+	if (mount(TRACE_MOUNT_SOURCE, TRACEFS_MOUNT, "tracefs",
+		  MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) {
 		int e = errno;
 		snprintf(why, len, "tracefs is not mounted and mounting it at " TRACEFS_MOUNT
 			 " failed: %s%s", strerror(e), e == ENODEV ? " (no tracefs in this kernel)"
 								 : privilege_hint(e));
 		return -1;
 	}
-	t->mounted = true;
 	snprintf(t->root, sizeof t->root, "%s", TRACEFS_MOUNT);
-	snprintf(path, sizeof path, "%s/instances", t->root);
 	if (access(path, F_OK) != 0) {
 		snprintf(why, len, "tracefs at " TRACEFS_MOUNT " has no instances directory "
 			 "(kernel without trace instances)");
@@ -174,26 +231,100 @@ static int find_root(struct trace_job *t, char *why, size_t len)
 	return 0;
 }
 
-/* Remove instances of rtconform processes that no longer exist. */
-static void sweep_stale(const char *root)
+/* Read a decimal number of 1 to 20 digits at *p, and the '-' after it
+ * unless last; false when there is none. */
+static bool take_num(const char **p, unsigned long long *v, bool last)
 {
-	char path[400];
-	snprintf(path, sizeof path, "%s/instances", root);
-	DIR *d = opendir(path);
+	const char *s = *p;
+	size_t n = 0;
+	while (s[n] >= '0' && s[n] <= '9')
+		n++;
+	if (n == 0 || n > 20 || (last ? s[n] != 0 : s[n] != '-'))
+		return false;
+	char *end;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	*p = s + n + !last;
+	return errno == 0 && end == s + n;
+}
+
+bool trace_instance_parse(const char *name, struct trace_owner *o)
+{
+	static const char head[] = TRACE_INSTANCE_PREFIX;
+	if (strncmp(name, head, sizeof head - 1) != 0)
+		return false;
+	const char *p = name + sizeof head - 1;
+	unsigned long long pid, serial;
+	if (!take_num(&p, &pid, false) || !take_num(&p, &o->start, false) ||
+	    !take_num(&p, &o->pidns, false) || !take_num(&p, &serial, true) || pid == 0 ||
+	    pid > INT_MAX || serial > UINT_MAX)
+		return false;
+	o->pid = (pid_t)pid;
+	o->serial = (unsigned)serial;
+	return true;
+}
+
+/* Is the instance of o provably unused: made in our PID namespace (ns,
+ * known) by a process that is gone, or whose pid now names a process that
+ * started at another time? */
+static bool owner_dead(const struct trace_owner *o, uint64_t ns)
+{
+	if (ns == 0 || o->pidns != ns)
+		return false;
+	unsigned long long start;
+	switch (procid_state(o->pid, &start)) {
+	case PROCID_GONE:
+		return true;
+	case PROCID_ALIVE:
+		return start != o->start;
+	default:
+		return false;
+	}
+}
+
+unsigned trace_sweep(const char *instances)
+{
+	DIR *d = opendir(instances);
 	if (!d)
-		return;
+		return 0;
+	uint64_t ns = procid_pidns();
+	unsigned kept = 0;
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
-		int pid, n, used = 0;
-		if (sscanf(e->d_name, "rtconform-%d-%d%n", &pid, &n, &used) != 2 ||
-		    e->d_name[used] || pid <= 0)
+		struct trace_owner o;
+		if (strncmp(e->d_name, "rtconform", 9) != 0)
+			continue; /* not an rtconform's: never touched, never counted */
+		if (trace_instance_parse(e->d_name, &o) && owner_dead(&o, ns) &&
+		    unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) == 0)
 			continue;
-		if (kill(pid, 0) == 0 || errno != ESRCH)
-			continue;
-		snprintf(path, sizeof path, "%s/instances/%s", root, e->d_name);
-		rmdir(path);
+		kept++;
 	}
 	closedir(d);
+	return kept;
+}
+
+/* With the lock held (lock_fd, or -1 when it could not be had): remove
+ * the instance, and unmount tracefs when an rtconform mounted it and no
+ * rtconform instance that may still be in use is left. */
+static void release_locked(struct trace_job *t, int lock_fd)
+{
+	if (t->inst[0]) {
+		/* Stop it first: an instance still recording may be busy. */
+		char path[300];
+		snprintf(path, sizeof path, "%s/tracing_on", t->inst);
+		put(path, "0");
+		for (int tries = 0; rmdir(t->inst) != 0 && errno == EBUSY && tries < 50; tries++)
+			usleep(10000);
+		t->inst[0] = 0;
+	}
+	if (t->root[0] && lock_fd >= 0) {
+		char path[128];
+		snprintf(path, sizeof path, "%s/instances", t->root);
+		/* Not detached: a mount someone holds a file open on stays. */
+		if (trace_sweep(path) == 0 && mount_is_ours())
+			umount2(t->root, UMOUNT_NOFOLLOW);
+	}
+	t->root[0] = 0;
 }
 
 /* Enable what the kernel has of trace_events in the instance; how many. */
@@ -228,8 +359,10 @@ static int make_instance(struct trace_job *t, char *why, size_t len)
 {
 	static unsigned serial;
 	char path[300];
-	snprintf(t->inst, sizeof t->inst, "%s/instances/rtconform-%d-%u", t->root, (int)getpid(),
-		 serial++);
+	unsigned long long start = 0;
+	procid_state(getpid(), &start); /* 0 when unknown: never proved dead */
+	snprintf(t->inst, sizeof t->inst, "%s/instances/" TRACE_INSTANCE_PREFIX "%d-%llu-%llu-%u",
+		 t->root, (int)getpid(), start, (unsigned long long)procid_pidns(), serial++);
 	if (mkdir(t->inst, 0700) != 0) {
 		int e = errno;
 		snprintf(why, len, "cannot create the tracefs instance %s: %s%s", t->inst,
@@ -269,18 +402,11 @@ static int make_instance(struct trace_job *t, char *why, size_t len)
 void trace_abandon(struct trace_job *t)
 {
 	trace_close_fds(t);
-	if (t->inst[0]) {
-		/* Stop it first: an instance still recording may be busy. */
-		char path[300];
-		snprintf(path, sizeof path, "%s/tracing_on", t->inst);
-		put(path, "0");
-		for (int tries = 0; rmdir(t->inst) != 0 && errno == EBUSY && tries < 50; tries++)
-			usleep(10000);
-		t->inst[0] = 0;
-	}
-	if (t->mounted)
-		umount2(t->root, MNT_DETACH);
-	t->mounted = false;
+	if (!t->root[0])
+		return; /* tracefs never found: nothing of ours in it */
+	int lock = lock_tracefs();
+	release_locked(t, lock);
+	unlock_tracefs(lock);
 }
 
 bool trace_arm(struct trace_job *t, const struct requirement *r, const struct probe *p,
@@ -295,18 +421,27 @@ bool trace_arm(struct trace_job *t, const struct requirement *r, const struct pr
 			 "max= limit in time units");
 		return false;
 	}
-	int rc = find_root(t, why, sizeof why);
-	if (rc == 0) {
-		sweep_stale(t->root);
+	int rc = -1, lock = lock_tracefs();
+	if (lock < 0) {
+		snprintf(why, sizeof why, "cannot lock " TRACE_LOCK_FILE ": %s%s",
+			 strerror(-lock), -lock == EWOULDBLOCK ? " (another rtconform holds it)"
+							       : privilege_hint(-lock));
+	} else if ((rc = find_root(t, why, sizeof why)) == 0) {
+		char path[128];
+		snprintf(path, sizeof path, "%s/instances", t->root);
+		trace_sweep(path);
 		rc = make_instance(t, why, sizeof why);
 	}
 	if (rc != 0) {
-		trace_abandon(t);
+		trace_close_fds(t);
+		release_locked(t, lock);
+		unlock_tracefs(lock);
 		for (unsigned i = 0; i < res->nmetrics; i++)
 			result_metric(res, i)->trip_ns = 0;
 		snprintf(note, len, "trace: not available: %s", why);
 		return false;
 	}
+	unlock_tracefs(lock);
 	res->trace.marker_fd = t->marker_fd;
 	res->trace.on_fd = t->on_fd;
 	snprintf(res->trace.id, sizeof res->trace.id, "%s", r->id);
@@ -322,15 +457,18 @@ void trace_close_fds(struct trace_job *t)
 	t->marker_fd = t->on_fd = -1;
 }
 
-/* Copy the instance's trace to path via a temporary file. 0 or -errno. */
-static int save(const struct trace_job *t, const char *path)
+/* Copy the instance's trace to path via a temporary file. 0 or -errno;
+ * *reading tells whether reading the instance failed (else writing). */
+static int save(const struct trace_job *t, const char *path, bool *reading)
 {
 	char src[300], tmp[1200];
 	snprintf(src, sizeof src, "%s/trace", t->inst);
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	*reading = true;
 	int in = open(src, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
 		return -errno;
+	*reading = false;
 	int out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (out < 0) {
 		int e = errno;
@@ -343,8 +481,10 @@ static int save(const struct trace_job *t, const char *path)
 	while ((n = read(in, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
 		if (n > 0 && write(out, buf, (size_t)n) != n)
 			e = errno ? errno : EIO;
-	if (n < 0)
+	if (n < 0) {
 		e = errno;
+		*reading = true;
+	}
 	if (close(out) != 0 && !e)
 		e = errno;
 	close(in);
@@ -353,6 +493,23 @@ static int save(const struct trace_job *t, const char *path)
 	if (e)
 		unlink(tmp);
 	return -e;
+}
+
+/* Why the instance's trace could not be read (err): what the kernel says
+ * of the mount and the instance now, not a bare ENOENT. */
+static void lost_cause(const struct trace_job *t, int err, char *buf, size_t len)
+{
+	struct statfs sf;
+	if (statfs(t->root, &sf) != 0 || sf.f_type != TRACEFS_MAGIC)
+		snprintf(buf, len, "tracefs is no longer mounted at %s: someone else unmounted "
+			 "it while the requirement ran, and its instance %s is out of reach",
+			 t->root, t->inst);
+	else if (access(t->inst, F_OK) != 0 && errno == ENOENT)
+		snprintf(buf, len, "its tracefs instance %s was removed by someone else while "
+			 "the requirement ran", t->inst);
+	else
+		snprintf(buf, len, "the trace of its tracefs instance %s could not be read: %s",
+			 t->inst, strerror(err));
 }
 
 /* What tripped, as "per-op 6.2 us > 1 ns in run 3". */
@@ -389,8 +546,14 @@ void trace_finish(struct trace_job *t, const struct result_shm *res, const struc
 	tripped_text(res, p, what, sizeof what);
 	trace_name_claim(names, id, name, sizeof name);
 	snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : ".", name);
-	int rc = save(t, path);
-	if (rc) {
+	bool reading;
+	int rc = save(t, path, &reading);
+	if (rc && reading) {
+		char why[700];
+		lost_cause(t, -rc, why, sizeof why);
+		snprintf(note, nlen, "trace: tripped by %s, but the trace could not be saved: %s",
+			 what, why);
+	} else if (rc) {
 		snprintf(note, nlen, "trace: tripped by %s, but %s could not be written: %s", what,
 			 path, strerror(-rc));
 	} else {

@@ -3,14 +3,18 @@
  *
  * A requirement with <trace/> (or every requirement under `run --trace`)
  * is measured with a kernel trace armed: its own tracefs instance
- * (instances/rtconform-<pid>-<n>), scheduler wake-up and switch, IRQ and
+ * (instances/rtconform-<pid>-<start>-<pidns>-<n>: trace_instance_parse),
+ * scheduler wake-up and switch, IRQ and
  * timer events, a bounded ring buffer. The worker's first sample above a
  * metric's trip writes a marker and stops the instance
  * (probe_trace_trip in harness/measure/probe_trace.c); afterwards the
  * supervisor saves the instance's trace as trace-<ID>.txt beside
  * report.html and
  * removes the instance, whatever became of the worker. Only the instance is
- * ever written to: the top-level tracing state is left as found. When
+ * ever written to: the top-level tracing state is left as found. tracefs
+ * is mounted only when it is not, and unmounted only when no rtconform
+ * may still use it (trace_sweep), whichever run that is; every rtconform
+ * decides under one lock (TRACE_LOCK_FILE). When
  * tracing cannot be had the requirement is measured all the same, and the
  * note says why there is no trace. docs/measurement.md has the details.
  */
@@ -19,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "harness/measure/probe.h"
 #include "requirements/model.h"
@@ -26,12 +31,47 @@
 /* Ring buffer of an instance, KiB per CPU. */
 #define TRACE_BUFFER_KB 1024
 
+/* Held (flock) while a run mounts or unmounts tracefs and makes or
+ * removes its instance: two runs that start or end together decide one
+ * after the other. A holder that does not let go within TRACE_LOCK_WAIT_MS
+ * costs the trace (or, at the end, the unmount), never the run. */
+#define TRACE_LOCK_FILE "/run/rtconform-tracefs.lock"
+#define TRACE_LOCK_WAIT_MS 10000
+/* The source a tracefs rtconform mounted is mounted with: the mark, in
+ * /proc/self/mountinfo, that the mount is rtconform's to take away again
+ * (by whichever run is the last to use it), which survives a killed run. */
+#define TRACE_MOUNT_SOURCE "rtconform"
+#define TRACE_INSTANCE_PREFIX "rtconform-"
+
+/* Who made an instance, from its name
+ * rtconform-<pid>-<start>-<pidns>-<serial>: the process's pid, its start
+ * time (field 22 of /proc/PID/stat), the inode of its PID namespace
+ * (/proc/self/ns/pid) and its count of instances. */
+struct trace_owner {
+	pid_t pid;
+	unsigned long long start, pidns;
+	unsigned serial;
+};
+
+/* Parse an instance name of that form (decimal numbers, nothing else);
+ * false for any other name. */
+bool trace_instance_parse(const char *name, struct trace_owner *o);
+
+/* In the instances directory `instances`, remove every instance an
+ * rtconform left that provably nobody uses: named in trace_owner's form,
+ * of our PID namespace, by a process that is gone (or a zombie) or whose
+ * pid is now another process's (another start time). An instance of
+ * another namespace (a container's), of a form this version does not
+ * know, or whose owner cannot be checked, is never removed. Returns how
+ * many instances whose name starts with "rtconform" remain: those that
+ * may be in use. Others' instances are neither touched nor counted. */
+unsigned trace_sweep(const char *instances);
+
 struct trace_names;
 
 struct trace_job {
 	char root[64];        /* the tracefs mount used, "" when none */
 	char inst[160];       /* the instance's directory, "" when none */
-	bool mounted;         /* tracefs was mounted here for this requirement */
 	int marker_fd, on_fd; /* the instance's trace_marker and tracing_on */
 };
 
@@ -55,14 +95,16 @@ void trace_close_fds(struct trace_job *t);
  * named by trace_name_claim in names (file gets that name, relative to
  * dir, "" when nothing was saved: the reports keep the name, and a report
  * beside the trace links it by that); remove the instance,
- * and unmount tracefs when trace_arm mounted it. note says what became of
- * the trace. Safe on a job that never armed. */
+ * and unmount tracefs when an rtconform mounted it and no other uses it.
+ * note says what became of the trace, and when it could not be saved, the
+ * true cause (tracefs unmounted or the instance removed by someone else).
+ * Safe on a job that never armed. */
 void trace_finish(struct trace_job *t, const struct result_shm *res, const struct probe *p,
 		  const char *id, const char *dir, struct trace_names *names, char *file,
 		  size_t flen, char *note, size_t nlen);
 
-/* Remove the instance (and the mount made for it) without saving
- * anything: for a requirement given up before its worker ran. */
+/* Remove the instance (and unmount tracefs as trace_finish does) without
+ * saving anything: for a requirement given up before its worker ran. */
 void trace_abandon(struct trace_job *t);
 
 /* The file name a requirement's trace gets: trace-<ID>.txt, with every

@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_trace.c - trace on breach without a kernel: the worker's trip (one
  * marker, tracing stopped, every metric disarmed, what tripped recorded),
- * trips in a metric's units, the trip a requirement asks for, and the trace
- * file's name. tests/cli/trace.sh runs it against tracefs. */
+ * trips in a metric's units, the trip a requirement asks for, the trace
+ * file's name, and which instances the stale-instance sweep removes (in a
+ * directory standing in for tracefs's instances). tests/cli/trace.sh runs
+ * it against tracefs. */
 #include <check.h>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "base/procid.h"
 #include "harness/measure/probes/probes.h"
 #include "harness/runner.h"
 #include "harness/trace.h"
@@ -234,6 +239,168 @@ START_TEST(names_distinct_in_a_run)
 }
 END_TEST
 
+START_TEST(instance_names)
+{
+	struct trace_owner o;
+	ck_assert(trace_instance_parse("rtconform-123-4567-4026531836-2", &o));
+	ck_assert_int_eq(o.pid, 123);
+	ck_assert(o.start == 4567 && o.pidns == 4026531836ull);
+	ck_assert_uint_eq(o.serial, 2);
+	static const char *const bad[] = {
+		"rtconform-123-0",                /* the old form: owner unknown */
+		"rtconform-123-4567-4026531836",  /* a field short */
+		"rtconform-123-4567-40265-2-9",   /* a field more */
+		"rtconform-0-4567-4026531836-2",  /* no pid 0 */
+		"rtconform--1-4567-40265-2", "rtconform-+1-4567-40265-2",
+		"rtconform-1-4567-40265-2x", "rtconform-1- 4567-40265-2",
+		"rtconform-99999999999-1-1-1",    /* above any pid */
+		"rtconform-1-123456789012345678901-1-1", "xrtconform-1-1-1-1", "",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		ck_assert_msg(!trace_instance_parse(bad[i], &o), "%s parsed", bad[i]);
+}
+END_TEST
+
+/* A process's state as the kernel says: we run, with /proc's start time;
+ * a zombie and a reaped child are gone. */
+START_TEST(process_identity)
+{
+	ck_assert_uint_ne(procid_pidns(), 0);
+	unsigned long long start = 0, again = 0;
+	ck_assert_int_eq(procid_state(getpid(), &start), PROCID_ALIVE);
+	ck_assert_int_eq(procid_state(getpid(), &again), PROCID_ALIVE);
+	ck_assert(start > 0 && start == again);
+	pid_t z = fork();
+	if (z == 0)
+		_exit(0);
+	ck_assert_int_gt(z, 0);
+	siginfo_t si;
+	ck_assert_int_eq(waitid(P_PID, (id_t)z, &si, WEXITED | WNOWAIT), 0); /* a zombie now */
+	ck_assert_int_eq(procid_state(z, NULL), PROCID_GONE);
+	ck_assert_int_eq(waitpid(z, NULL, 0), z);
+	ck_assert_int_eq(procid_state(z, NULL), PROCID_GONE);
+}
+END_TEST
+
+static void make_dir(const char *root, const char *name)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%s", root, name);
+	ck_assert_msg(mkdir(path, 0700) == 0, "%s: %s", path, strerror(errno));
+}
+
+static bool dir_exists(const char *root, const char *name)
+{
+	char path[1024];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/%s", root, name);
+	return stat(path, &st) == 0;
+}
+
+/* The sweep removes what it proves dead and nothing else: an instance of
+ * a gone pid or of a pid now another process's, of our namespace; never
+ * one of another namespace, of a live owner, of an unknown form. */
+START_TEST(sweep_removes_only_the_provably_dead)
+{
+	char root[] = "/tmp/rtc-trace-sweep-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	unsigned long long ns = procid_pidns(), me = 0, parent = 0;
+	ck_assert_uint_ne(ns, 0);
+	ck_assert_int_eq(procid_state(getpid(), &me), PROCID_ALIVE);
+	ck_assert_int_eq(procid_state(getppid(), &parent), PROCID_ALIVE);
+	pid_t dead = fork();
+	if (dead == 0)
+		_exit(0);
+	ck_assert_int_eq(waitpid(dead, NULL, 0), dead);
+
+	char kept[6][96], gone[2][96];
+	snprintf(kept[0], sizeof kept[0], "rtconform-%d-%llu-%llu-0", (int)getpid(), me, ns);
+	snprintf(kept[1], sizeof kept[1], "rtconform-%d-%llu-%llu-3", (int)getppid(), parent, ns);
+	snprintf(kept[2], sizeof kept[2], "rtconform-%d-%llu-%llu-0", (int)dead, me, ns + 1);
+	snprintf(kept[3], sizeof kept[3], "rtconform-%d-0", (int)dead); /* the old form */
+	snprintf(kept[4], sizeof kept[4], "rtconform-%d-%llu-%llu-0-x", (int)dead, me, ns);
+	snprintf(kept[5], sizeof kept[5], "someone-else-%d", (int)dead);
+	snprintf(gone[0], sizeof gone[0], "rtconform-%d-%llu-%llu-1", (int)dead, me, ns);
+	snprintf(gone[1], sizeof gone[1], "rtconform-%d-%llu-%llu-1", (int)getpid(), me + 1, ns);
+	for (int i = 0; i < 6; i++)
+		make_dir(root, kept[i]);
+	for (int i = 0; i < 2; i++)
+		make_dir(root, gone[i]);
+
+	/* five rtconform instances may be in use; someone-else's is not counted */
+	ck_assert_uint_eq(trace_sweep(root), 5);
+	for (int i = 0; i < 6; i++)
+		ck_assert_msg(dir_exists(root, kept[i]), "%s was removed", kept[i]);
+	for (int i = 0; i < 2; i++)
+		ck_assert_msg(!dir_exists(root, gone[i]), "%s was kept", gone[i]);
+	ck_assert_uint_eq(trace_sweep(root), 5); /* nothing more to remove */
+	tu_rm_tree(root);
+	ck_assert_uint_eq(trace_sweep(root), 0); /* no directory, nothing in use */
+}
+END_TEST
+
+/* trace_finish on a stand-in instance (a plain directory, no tracefs):
+ * the trace is copied; an output directory that cannot be written is named
+ * as the cause; an instance that cannot be read is not blamed on the output
+ * directory, and a root that is not tracefs is said to be unmounted. */
+START_TEST(finish_names_the_true_cause)
+{
+	struct fixture x;
+	fixture_open(&x, false);
+	x.res->trace.tripped = 1;
+	result_metric(x.res, 0)->ns_per_unit = 1.0;
+	result_metric(x.res, 0)->trip_ns = 1000;
+	x.res->trace.value = 2000;
+	const struct probe *p = probe_find("sem-pingpong");
+	char root[] = "/tmp/rtc-trace-finish-XXXXXX", out[600], file[TRACE_NAME_MAX], note[1024];
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	snprintf(out, sizeof out, "%s/out", root);
+	ck_assert_int_eq(mkdir(out, 0700), 0);
+
+	struct trace_job t;
+	trace_job_init(&t);
+	snprintf(t.root, sizeof t.root, "%s", root);
+	snprintf(t.inst, sizeof t.inst, "%s/inst", root);
+	ck_assert_int_eq(mkdir(t.inst, 0700), 0);
+	char path[1024];
+	snprintf(path, sizeof path, "%s/trace", t.inst);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("the trace\n", f);
+	fclose(f);
+	trace_finish(&t, x.res, p, "R.1", out, NULL, file, sizeof file, note, sizeof note);
+	ck_assert_str_eq(file, "trace-R.1.txt");
+	ck_assert_msg(strncmp(note, "trace: tripped by per-op 2 us > 1 us in run 1", 45) == 0,
+		      "%s", note);
+	snprintf(path, sizeof path, "%s/trace-R.1.txt", out);
+	char *saved = tu_slurp(path, NULL);
+	ck_assert_str_eq(saved, "the trace\n");
+	free(saved);
+
+	/* the output directory is gone: it is named */
+	trace_job_init(&t);
+	snprintf(t.root, sizeof t.root, "%s", root);
+	snprintf(t.inst, sizeof t.inst, "%s/inst", root);
+	trace_finish(&t, x.res, p, "R.2", "/nonexistent/rtc", NULL, file, sizeof file, note,
+		     sizeof note);
+	ck_assert_str_eq(file, "");
+	ck_assert_msg(strstr(note, "but /nonexistent/rtc/trace-R.2.txt could not be written: "
+				   "No such file or directory"), "%s", note);
+
+	/* the instance is out of reach and the root is no tracefs */
+	trace_job_init(&t);
+	snprintf(t.root, sizeof t.root, "%s", root);
+	snprintf(t.inst, sizeof t.inst, "%s/gone", root);
+	trace_finish(&t, x.res, p, "R.3", out, NULL, file, sizeof file, note, sizeof note);
+	ck_assert_str_eq(file, "");
+	ck_assert_msg(strstr(note, "but the trace could not be saved: tracefs is no longer "
+				   "mounted at /tmp/rtc-trace-finish-"), "%s", note);
+	ck_assert_ptr_null(strstr(note, "could not be written"));
+	tu_rm_tree(root);
+	fixture_close(&x);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("trace");
@@ -244,5 +411,9 @@ int main(void)
 	tcase_add_test(tc, series_trip_with_metric_0);
 	tcase_add_test(tc, trip_of_a_requirement);
 	tcase_add_test(tc, file_names);
+	tcase_add_test(tc, instance_names);
+	tcase_add_test(tc, process_identity);
+	tcase_add_test(tc, sweep_removes_only_the_provably_dead);
+	tcase_add_test(tc, finish_names_the_true_cause);
 	return tu_run(s);
 }

@@ -10,7 +10,10 @@
 # The machine's tracing state (whether tracefs is mounted, the top-level
 # tracing_on, current_tracer, set_event, buffer size, the instances) is
 # compared before and after every run, including an interrupt, a timeout
-# and a crashed worker.
+# and a crashed worker. Two traced runs that overlap share tracefs: the one
+# that ends first unmounts nothing the other uses, the last one leaves it
+# as found, and a killed run's mount and instance are put right by the
+# next. The stale-instance sweep removes only instances it proves dead.
 . "$(dirname "$0")/lib.sh"
 if [ "$(id -u)" -ne 0 ]; then
   skip_all "this test arms kernel traces and must run as root"
@@ -37,7 +40,7 @@ snap() {
   # another run on this machine (a second test suite): not ours to judge
   local i mine=""
   for i in $(ls "$TFS/instances"); do
-    if [[ "$i" =~ ^rtconform-([0-9]+)-[0-9]+$ ]] && [ -d "/proc/${BASH_REMATCH[1]}" ] &&
+    if [[ "$i" =~ ^rtconform-([0-9]+)-[0-9]+(-[0-9]+-[0-9]+)?$ ]] && [ -d "/proc/${BASH_REMATCH[1]}" ] &&
        ! { tr '\0' '\n' <"/proc/${BASH_REMATCH[1]}/environ"; } 2>/dev/null | grep -qx "RTC_TEST_MARK=$RTC_TEST_MARK"; then
       continue
     fi
@@ -53,7 +56,14 @@ expect_state() {
   fi
 }
 # rtc_instances PID : the tracefs instances of rtconform PID
-rtc_instances() { ls "$TFS/instances" | grep -E "^rtconform-$1-[0-9]+\$"; }
+rtc_instances() { ls "$TFS/instances" | grep -E "^rtconform-$1-[0-9]+-[0-9]+-[0-9]+\$"; }
+# tracing_source : the source of the mount on top at $TRACING ("" if none)
+tracing_source() { awk -v m="$TRACING" '$5 == m { for (i = 7; $i != "-"; i++); s = $(i + 2) } END { print s }' /proc/self/mountinfo; }
+# set_mounted yes|no : tracefs mounted at $TRACING (by this test) or not
+set_mounted() {
+  if [ "$1" = yes ]; then mountpoint -q "$TRACING" || mount -t tracefs nodev "$TRACING"
+  else while mountpoint -q "$TRACING"; do umount "$TRACING" || break; done; fi
+}
 
 cat >"$TMP/breach.xml" <<XML
 <requirements xmlns="urn:rtconform:requirements:1" name="trace">
@@ -194,15 +204,121 @@ expect_status 3 "$RTC" run -o "$TMP/timeout" "$TMP/timeout.xml"
 expect_grep 'timed out' "$TMP/timeout/summary.txt"
 expect_state "a timeout"
 
-# 5. A stale instance of a killed rtconform (its pid gone) is removed by the
-# next traced run; one of a live process is not.
+# 5. The stale-instance sweep of the next traced run removes an instance
+# only when it proves its owner dead: of our PID namespace, and the pid gone
+# or now a process with another start time. It keeps one of a live process
+# with its start time, one of another namespace (a container's: its pid
+# means nothing here) and one of a form it does not know (an older
+# rtconform's). Done with tracefs mounted by this test: an instance that may
+# be in use keeps a mount rtconform made (5c).
+orig_mounted=no; mountpoint -q "$TRACING" && orig_mounted=yes
+set_mounted yes
 true & dead=$!; wait "$dead"
-mkdir "$TFS/instances/rtconform-$dead-0" "$TFS/instances/rtconform-$$-0"
+ns=$(stat -L -c %i /proc/self/ns/pid)
+# field 22 of /proc/PID/stat: the 20th after the name's closing ')'
+start=$(sed 's/.*) //' "/proc/$$/stat" | cut -d' ' -f20)
+gone="rtconform-$dead-$start-$ns-0 rtconform-$$-$((start + 1))-$ns-0"
+kept="rtconform-$$-$start-$ns-0 rtconform-$dead-$start-$((ns + 1))-0 rtconform-$dead-0"
+for i in $gone $kept; do mkdir "$TFS/instances/$i"; done
 expect_status 0 "$RTC" run -o "$TMP/sweep" --only QUIET "$TMP/breach.xml"
-[ ! -d "$TFS/instances/rtconform-$dead-0" ] && ok "a stale instance of a dead process is removed" || fail "stale instance rtconform-$dead-0 left"
-[ -d "$TFS/instances/rtconform-$$-0" ] && ok "a live process's instance is kept" || fail "a live process's instance was removed"
-rmdir "$TFS/instances/rtconform-$$-0" "$TFS/instances/rtconform-$dead-0" 2>/dev/null
+for i in $gone; do
+  [ ! -d "$TFS/instances/$i" ] && ok "the sweep removes $i (owner gone or another process)" || fail "the sweep left $i"
+done
+for i in $kept; do
+  [ -d "$TFS/instances/$i" ] && ok "the sweep keeps $i (owner alive, of another namespace or unknown)" || fail "the sweep removed $i"
+done
+for i in $gone $kept; do rmdir "$TFS/instances/$i" 2>/dev/null; done
+set_mounted "$orig_mounted"
 expect_state "the stale instance sweep"
+
+# 5b. Two traced runs that overlap, tracefs not mounted: A mounts it
+# (marked as rtconform's), B starts while A measures and uses that mount,
+# A ends first and leaves the mount to B; B's trace is saved, and B, the
+# last, unmounts. Both trip at once and measure until interrupted, so the
+# order is the test's, not the scheduler's.
+set_mounted no
+snap >"$TMP/state0"
+cat >"$TMP/trip.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="overlap">
+  <requirement id="OVERLAP"><probe name="sem-pingpong"/>
+    <run iterations="100000000" runs="1" warmup="0" timeout="120s"/>
+    <limit statistic="max" max="60s"/><trace threshold="1ns"/></requirement>
+</requirements>
+XML
+"$RTC" run -o "$TMP/ovA" "$TMP/trip.xml" >"$TMP/out.ovA" 2>&1 &
+a=$!
+wait_for "A's worker to measure" "$START_WAIT" worker_measuring "$a"
+[ "$(tracing_source)" = rtconform ] && ok "A mounted tracefs, marked as rtconform's" \
+  || fail "tracefs at $TRACING is not rtconform's mount: '$(tracing_source)'"
+"$RTC" run -o "$TMP/ovB" "$TMP/trip.xml" >"$TMP/out.ovB" 2>&1 &
+b=$!
+wait_for "B's worker to measure" "$START_WAIT" worker_measuring "$b"
+[ -n "$(rtc_instances "$a")" ] && [ -n "$(rtc_instances "$b")" ] && ok "A and B each have an instance" \
+  || fail "A and B do not both have an instance"
+kill -INT "$a"; wait "$a"; st=$?
+[ "$st" -eq 3 ] && ok "A: exit 3 (interrupted)" || fail "A: exit $st, expected 3"
+[ -z "$(rtc_instances "$a")" ] && ok "A removed its instance" || fail "A left its instance"
+mountpoint -q "$TRACING" && ok "A leaves tracefs mounted while B uses it" || fail "A unmounted tracefs B uses"
+kill -INT "$b"; wait "$b"; st=$?
+[ "$st" -eq 3 ] && ok "B: exit 3 (interrupted)" || fail "B: exit $st, expected 3"
+for r in ovA ovB; do
+  [ -s "$TMP/$r/trace-OVERLAP.txt" ] && ok "$r: trace-OVERLAP.txt is written" || fail "$r: trace-OVERLAP.txt missing or empty"
+  expect_grep 'rtconform breach: requirement OVERLAP ' "$TMP/$r/trace-OVERLAP.txt"
+  expect_grep '"trace_note": "trace: tripped by' "$TMP/$r/results.json"
+  expect_no_grep 'could not be' "$TMP/$r/results.json"
+done
+expect_state "two overlapping runs (tracefs unmounted by the last)"
+expect_no_leftovers "two overlapping runs"
+
+# 5c. A run killed outright leaves its instance and the mount it made; the
+# next traced run sweeps the instance (its owner is gone) and, the last
+# rtconform to use the mount, unmounts it.
+"$RTC" run -o "$TMP/killed" "$TMP/trip.xml" >"$TMP/out.killed" 2>&1 &
+k=$!
+wait_for "the run to be killed to measure" "$START_WAIT" worker_measuring "$k"
+w="$(worker_of "$k")"
+kill -KILL "$k"; wait "$k" 2>/dev/null
+wait_for "its worker to end" "$END_WAIT" test ! -e "/proc/$w"
+wait_for "the killed run's processes to end" "$END_WAIT" no_marked_procs
+[ -n "$(rtc_instances "$k")" ] && [ "$(tracing_source)" = rtconform ] \
+  && ok "a killed run leaves its instance and rtconform's mount" \
+  || fail "a killed run left no instance or no mount (the case is not tested)"
+expect_status 0 "$RTC" run -o "$TMP/after" --only QUIET "$TMP/breach.xml"
+expect_state "the run after a killed one"
+expect_no_leftovers "a killed run"
+
+# 5d. Someone else unmounts tracefs while a run measures (lazily: the
+# worker's open files would refuse a plain umount). The note names that
+# cause, not the output directory; the instance, out of reach, is left, and
+# the next traced run sweeps it.
+"$RTC" run -o "$TMP/lost" "$TMP/trip.xml" >"$TMP/out.lost" 2>&1 &
+l=$!
+wait_for "the run to measure" "$START_WAIT" worker_measuring "$l"
+umount -l "$TRACING"
+kill -INT "$l"; wait "$l"; st=$?
+[ "$st" -eq 3 ] && ok "unmounted under a run: exit 3 (interrupted)" || fail "unmounted under a run: exit $st, expected 3"
+expect_grep '"trace_note": "trace: tripped by .*, but the trace could not be saved: tracefs is no longer mounted at /sys/kernel/tracing: someone else unmounted it' \
+  "$TMP/lost/results.json"
+expect_no_grep 'could not be written' "$TMP/lost/results.json"
+[ ! -e "$TMP/lost/trace-OVERLAP.txt" ] && ok "no trace file when the trace was out of reach" || fail "a trace file although tracefs was gone"
+wait_for "the run's processes to end" "$END_WAIT" no_marked_procs
+[ -n "$(rtc_instances "$l")" ] && ok "the instance out of reach is left" || fail "no instance left (the sweep case is not tested)"
+expect_status 0 "$RTC" run -o "$TMP/after2" --only QUIET "$TMP/breach.xml"
+expect_state "the run after tracefs was unmounted under one"
+
+# 5e. The lock is taken: a holder that does not let go (this shell, for the
+# run's whole length) costs the trace after TRACE_LOCK_WAIT_MS (10 s), never
+# the run, and tracefs is not touched without it.
+command -v flock >/dev/null || fail "flock missing: ci/deps installs util-linux"
+exec 9>>/run/rtconform-tracefs.lock
+flock -x 9
+expect_status 0 "$RTC" run -o "$TMP/locked" --only QUIET "$TMP/breach.xml" 9>&-
+exec 9>&-
+expect_grep '"trace_note": "trace: not available: cannot lock /run/rtconform-tracefs.lock: .*\(another rtconform holds it\)' \
+  "$TMP/locked/results.json"
+expect_state "a run that could not have the lock"
+set_mounted "$orig_mounted"
+snap >"$TMP/state0"
 
 # 6. Without privilege (no root, only CAP_IPC_LOCK): measured as usual, and
 # every report says why there is no trace.

@@ -10,6 +10,8 @@
  */
 #include "harness/measure/probes/ipc.h"
 
+#include "base/procid.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -179,34 +181,9 @@ static bool sysv_tagged(long long key)
 	return key > 0 && ((unsigned long long)key >> SYSV_PID_BITS) == SYSV_TAG;
 }
 
-/* Our PID namespace's identity: the inode of /proc/self/ns/pid; 0 when
- * unknown (no /proc), which no set is ever taken to match. */
-static uint64_t pidns_id(void)
-{
-	struct stat st;
-	return stat("/proc/self/ns/pid", &st) == 0 ? (uint64_t)st.st_ino : 0;
-}
-
 static uint64_t stamp_of(uint64_t ns, pid_t pid)
 {
 	return ns << SYSV_PID_BITS | ((unsigned)pid & SYSV_PID_MASK);
-}
-
-/* No process with that pid runs any more: none exists, or only its zombie
- * (an orphaned worker waits for whoever adopted it to reap it). */
-static bool pid_gone(pid_t pid)
-{
-	if (kill(pid, 0) != 0)
-		return errno == ESRCH;
-	char path[40], buf[256];
-	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	FILE *f = fopen(path, "re");
-	size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-	if (f)
-		fclose(f);
-	buf[n] = 0;
-	const char *st = strrchr(buf, ')'); /* "pid (comm) S ..." */
-	return st && st[1] == ' ' && (st[2] == 'Z' || st[2] == 'X');
 }
 
 /* Is the set `id` an orphan of our PID namespace: a finished set of
@@ -225,13 +202,13 @@ static bool sysv_orphan(int id, bool self_is_gone)
 	arg.array = v;
 	if (semctl(id, 0, GETALL, arg) != 0)
 		return false;
-	uint64_t stamp = 0, ns = pidns_id();
+	uint64_t stamp = 0, ns = procid_pidns();
 	for (int i = SYSV_NSEMS - 1; i >= 2; i--)
 		stamp = stamp << SYSV_STAMP_BITS | v[i];
 	pid_t pid = (pid_t)(stamp & SYSV_PID_MASK);
 	if (ns == 0 || stamp >> SYSV_PID_BITS != ns || pid <= 0)
 		return false;
-	return pid == getpid() ? self_is_gone : pid_gone(pid);
+	return pid == getpid() ? self_is_gone : procid_state(pid, NULL) == PROCID_GONE;
 }
 
 /* Remove the sets and named semaphores of dead rtconform workers. */
@@ -258,7 +235,8 @@ static void ipc_reclaim_orphans(void)
 		int n, end = 0;
 		struct stat st;
 		if (sscanf(e->d_name, "sem.rtconform-%ld-%d%n", &pid, &n, &end) != 2 ||
-		    e->d_name[end] || pid <= 0 || pid == getpid() || !pid_gone((pid_t)pid) ||
+		    e->d_name[end] || pid <= 0 || pid == getpid() ||
+		    procid_state((pid_t)pid, NULL) != PROCID_GONE ||
 		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
 		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
 			continue;
@@ -311,7 +289,7 @@ static int sysv_open(struct ipc_chan *ch, struct probe_ctx *c)
 	ch->u.sysv_id = id;
 	/* The stamp, then mode 0600: from then on it is a set of ours. */
 	unsigned short v[SYSV_NSEMS] = { 0, 0 };
-	uint64_t stamp = stamp_of(pidns_id(), getpid());
+	uint64_t stamp = stamp_of(procid_pidns(), getpid());
 	for (int i = 2; i < SYSV_NSEMS; i++, stamp >>= SYSV_STAMP_BITS)
 		v[i] = (unsigned short)(stamp & ((1u << SYSV_STAMP_BITS) - 1));
 	struct semid_ds ds = { .sem_perm = { .uid = geteuid(), .gid = getegid(), .mode = 0600 } };
