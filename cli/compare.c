@@ -16,7 +16,7 @@
 
 static const char compare_usage[] =
 	"usage: rtconform compare BASELINE.json CANDIDATE.json [-o DIR] [--tolerance T]\n"
-	"                         [--significance A] [--allow-inconclusive]\n"
+	"                         [--significance A] [--allow-inconclusive] [--force]\n"
 	"\n"
 	"Compare the figures of a candidate run with a baseline run's, from the\n"
 	"results.json each wrote: requirements are matched by id, metrics by name. For\n"

@@ -16,7 +16,7 @@
 #include "across/merge.h"
 
 static const char merge_usage[] =
-	"usage: rtconform merge RESULTS.json... [-o DIR]\n"
+	"usage: rtconform merge RESULTS.json... [-o DIR] [--force]\n"
 	"\n"
 	"Merge the results.json of runs on many hosts into one fleet report in DIR:\n"
 	"fleet.html (requirements by hosts: each host's verdict and the figure of the\n"
