@@ -56,14 +56,14 @@ static pid_t kernel_holder(const struct stat *st)
 	pid_t exact = 0, by_ino = 0;
 	int n_ino = 0;
 	while (fgets(line, sizeof line, f)) {
-		char type[16], access[16];
+		char type[16];
 		int pid;
 		unsigned maj, min;
 		unsigned long long ino;
 		/* a waiter's line ("2: -> FLOCK ...") does not hold the lock */
 		if (strstr(line, "->") ||
-		    sscanf(line, "%*d: %15s %*s %15s %d %x:%x:%llu", type, access, &pid, &maj,
-			   &min, &ino) != 6 || strcmp(type, "FLOCK") || pid <= 0 ||
+		    sscanf(line, "%*d: %15s %*s %*s %d %x:%x:%llu", type, &pid, &maj, &min,
+			   &ino) != 5 || strcmp(type, "FLOCK") || pid <= 0 ||
 		    ino != (unsigned long long)st->st_ino)
 			continue;
 		if (maj == major(st->st_dev) && min == minor(st->st_dev))

@@ -3,8 +3,10 @@
 # run, report, merge and compare lock each directory they write into
 # (flock on .rtconform.lock), and a second writer is refused at once,
 # exit 2, naming the directory and the holder's pid, writing nothing and
-# measuring nothing; a killed holder leaves no lock; merge and compare
-# refuse a directory holding another kind of report set unless --force.
+# measuring nothing; a killed holder leaves no lock; a lock file removed
+# between a command's open() and flock() is locked again at its path;
+# merge and compare refuse a directory holding another kind of report set
+# unless --force.
 . "$(dirname "$0")/lib.sh"
 
 LOCK=.rtconform.lock
@@ -171,6 +173,33 @@ else
   kill -9 "$K" 2>/dev/null
   wait "$K" 2>/dev/null
 fi
+# ---- the lock file removed between a command's open() and its flock(),
+# as by its last holder at its end (tests/fake/fake_flock.c): the command
+# locks the file at the path again, so the next writer is still refused
+FAKE="$(cd "$(dirname "$RTC")" && pwd)/tests/libfake_flock.so"
+if [ -f "$FAKE" ]; then
+  ok "the fake flock library is built"
+  LD_PRELOAD="$(preload "$FAKE")" "$RTC" run -q -o "$TMP/R" --duration 120s "$TMP/slow.xml" \
+    >"$TMP/r.out" 2>&1 &
+  R=$!
+  if wait_for "a run whose lock file was removed under it records its pid in a new one" \
+      "$START_WAIT" grep -qx "pid $R" "$TMP/R/$LOCK"; then
+    expect_status 2 "$RTC" run -q -o "$TMP/R" "$TMP/quick.xml"
+    expect_grep "^rtconform run: $TMP/R is in use: pid $R " "$TMP/out"
+  fi
+  # SIGTERM while it measures: the run stops, writes its reports, and its
+  # lock file goes
+  has_worker() { [ -n "$(worker_of "$1")" ]; }
+  wait_for "the run into R measures" "$START_WAIT" has_worker "$R"
+  kill -TERM "$R"
+  st=0; wait "$R" || st=$?
+  [ "$st" = 3 ] && [ -s "$TMP/R/results.json" ] && [ ! -e "$TMP/R/$LOCK" ] \
+    && ok "the interrupted run wrote its reports and removed its lock file" \
+    || { fail "the interrupted run wrote its reports and removed its lock file (exit $st):"; diag <"$TMP/r.out"; ls -A "$TMP/R" | diag; }
+else
+  fail "no $FAKE (built with the tests)"
+fi
+
 # the killed run's worker follows its supervisor (PR_SET_PDEATHSIG)
 wait_for "no process of this test is left" "$END_WAIT" test -z "$(marked_procs)"
 
