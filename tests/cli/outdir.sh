@@ -80,6 +80,23 @@ expect_status 0 "$RTC" run -q -o "$TMP/S" --host-label second "$TMP/quick.xml"
 [ "$(label_of "$TMP/S")" = "second second second" ] && ok "S is the second run's once the lock is free" \
   || fail "S is the second run's once the lock is free ($(label_of "$TMP/S"))"
 
+# ---- a lock file that is not one: rtconform may run as root in a
+# directory others write, so it never writes through a symbolic link or
+# into a file of another name, nor opens a FIFO
+echo precious >"$TMP/precious"
+mkdir "$TMP/H1" "$TMP/H2" "$TMP/H3"
+ln -s "$TMP/precious" "$TMP/H1/$LOCK"
+ln "$TMP/precious" "$TMP/H2/$LOCK"
+mkfifo "$TMP/H3/$LOCK"
+for h in H1:'a symbolic link, not a lock file' H2:'a file of more than one name, not a lock file' \
+         H3:'not a regular file, so not a lock file'; do
+  expect_status 2 "$RTC" run -q -o "$TMP/${h%%:*}" "$TMP/quick.xml"
+  expect_grep "^rtconform run: cannot lock the output directory: $TMP/${h%%:*}/$LOCK: ${h#*:}\$" "$TMP/out"
+  [ -z "$(ls "$TMP/${h%%:*}")" ] && ok "${h%%:*}: nothing written" || fail "${h%%:*}: nothing written ($(ls "$TMP/${h%%:*}"))"
+done
+[ "$(cat "$TMP/precious")" = precious ] && ok "the file the lock files name is left as it was" \
+  || fail "the file the lock files name is left as it was"
+
 # ---- (b) two runs started together into one directory, 5 times: one
 # writes, the other is refused naming it, and the reports are all the
 # winner's
