@@ -219,7 +219,7 @@ void cli_made_dirs_free(struct cli_made_dirs *m);
 
 /* ---- one owner per output directory (outdir.c) ----
  *
- * run, report, merge and compare lock each directory they write into
+ * run, probe -o, report, merge and compare lock each directory they write into
  * before they measure, read or write anything there, and hold the locks
  * until every output is written: a second command writing into one of
  * them is refused at once (exit 2), naming the directory and the pid that

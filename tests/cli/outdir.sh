@@ -66,6 +66,11 @@ if wait_for "flock holds S's lock file" 60 locked_by "$HOLDER" "$TMP/S/$LOCK"; t
       && ok "a refused $name leaves the holder's lock file and its lock" \
       || fail "a refused $name leaves the holder's lock file and its lock"
   done
+  # probe -o writes a run's reports too
+  expect_status 2 "$RTC" probe selftest --iterations 100 -o "$TMP/S"
+  expect_grep "^rtconform probe: $TMP/S is in use: pid $HOLDER holds its lock" "$TMP/out"
+  expect_no_grep 'interval|^reports:' "$TMP/out"
+  same_sums "$TMP/S" "$TMP/S.sums" "a refused probe"
   # a run with an output elsewhere but --csv in S is refused too, and
   # writes nothing, not even its other outputs
   expect_status 2 "$RTC" run -q -o "$TMP/S2" --csv "$TMP/S" "$TMP/quick.xml"
