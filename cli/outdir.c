@@ -124,8 +124,12 @@ static void write_holder(int fd, const char *cmd, const char *cmdline)
 				   HOLDER_MAX / 2, cmdline)
 			: snprintf(buf, sizeof buf, "pid %d\ncommand rtconform %s\n",
 				   (int)getpid(), cmd);
-	if (n > 0 && ftruncate(fd, 0) == 0 && pwrite(fd, buf, (size_t)n, 0) < 0)
-		(void)0; /* the lock holds; the record is only what a refusal says */
+	/* Not written (a full disk): the lock holds all the same; the record
+	 * is only what a refusal can say of its holder. */
+	if (n > 0 && ftruncate(fd, 0) == 0) {
+		ssize_t w = pwrite(fd, buf, (size_t)n, 0);
+		(void)w;
+	}
 }
 
 /* Open the lock file: a regular file of one name, never through a
