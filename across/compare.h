@@ -147,6 +147,12 @@ void cmp_result_free(struct cmp_result *r);
  * allowed), 1 otherwise. */
 int cmp_exit_status(const struct cmp_result *r);
 
+/* The files `compare -o DIR` writes into DIR: what each is named, and how
+ * a directory holding a comparison is recognised (cli/outdir.c). */
+#define CMP_TEXT "compare.txt"
+#define CMP_JUNIT "junit.xml"
+#define CMP_HTML "compare.html"
+
 /* The reports of a comparison, rendered into a malloc'd buffer (*len
  * bytes), or NULL when out of memory: the text table (stdout and
  * compare.txt), junit.xml (one testcase per figure) and compare.html (the

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "base/diag.h"
 #include "harness/runner.h"
@@ -215,6 +216,58 @@ void cli_made_dirs_undo(struct cli_made_dirs *m);
 
 /* The command goes on: forget what was noted, removing nothing. */
 void cli_made_dirs_free(struct cli_made_dirs *m);
+
+/* ---- one owner per output directory (outdir.c) ----
+ *
+ * run, probe -o, report, merge and compare lock each directory they write into
+ * before they measure, read or write anything there, and hold the locks
+ * until every output is written: a second command writing into one of
+ * them is refused at once (exit 2), naming the directory and the pid that
+ * holds it, and writes nothing (docs/reports.md). The lock is flock(2) on
+ * CLI_LOCK_NAME in the directory, which holds the holder's pid and command
+ * for that message; the kernel releases it when its holder dies, so a
+ * file left by a killed holder is no lock. It is removed at the end by its
+ * holder while held (cli_unlock). */
+#define CLI_LOCK_NAME ".rtconform.lock"
+#define CLI_LOCKS_MAX 8
+struct cli_lock {
+	int fd;
+	char *file;         /* dir/CLI_LOCK_NAME */
+	dev_t dev, dir_dev; /* the lock file's and its directory's identity */
+	ino_t ino, dir_ino;
+};
+struct cli_locks {
+	struct cli_lock l[CLI_LOCKS_MAX];
+	size_t n;
+};
+
+/* Lock directory dir (which exists) for subcommand cmd, whose whole
+ * command line (ctx->cmdline; NULL: none) the lock file records; nothing
+ * when ls holds it already. 0, or EXIT_USAGE after saying who holds it or
+ * why it cannot be locked. */
+int cli_lock_dir(struct cli_locks *ls, const char *cmd, const char *dir, const char *cmdline);
+/* The same for the directory of output file path. */
+int cli_lock_parent(struct cli_locks *ls, const char *cmd, const char *path,
+		    const char *cmdline);
+/* Lock the directory of each output file of files[] (NULL: none) and the
+ * output directory dir (NULL: none), as cli_lock_dir. 0, or EXIT_USAGE
+ * with none of them held. */
+int cli_lock_outputs(struct cli_locks *ls, const char *cmd, const char *const *files,
+		     size_t n, const char *dir, const char *cmdline);
+/* Release every lock of ls, removing each lock file while it is held. */
+void cli_unlock(struct cli_locks *ls);
+
+/* The kinds of report set a directory may hold: a run's reports (results.json,
+ * junit.xml, report.html, summary.txt), a fleet report (rtconform merge:
+ * fleet.html, junit.xml, a fleet results.json), a comparison (compare -o:
+ * compare.txt, junit.xml, compare.html). */
+enum cli_set { CLI_SET_RUN, CLI_SET_FLEET, CLI_SET_COMPARISON };
+
+/* Whether cmd, writing a set of kind `mine`, may write into dir (locked):
+ * yes when force, or when dir holds no report set of another kind, nor a
+ * results.json or a lone junit.xml whose kind cannot be told. 0, or
+ * EXIT_USAGE after naming the file found and what it is. */
+int cli_check_set(const char *cmd, const char *dir, enum cli_set mine, bool force);
 
 /* ---- the CSV export (--csv DIR of run and report) ---- */
 

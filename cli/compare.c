@@ -16,7 +16,7 @@
 
 static const char compare_usage[] =
 	"usage: rtconform compare BASELINE.json CANDIDATE.json [-o DIR] [--tolerance T]\n"
-	"                         [--significance A] [--allow-inconclusive]\n"
+	"                         [--significance A] [--allow-inconclusive] [--force]\n"
 	"\n"
 	"Compare the figures of a candidate run with a baseline run's, from the\n"
 	"results.json each wrote: requirements are matched by id, metrics by name. For\n"
@@ -43,6 +43,9 @@ static const char compare_usage[] =
 	"                        at most 0.5)\n"
 	"      --allow-inconclusive\n"
 	"                        exit 0 when figures are inconclusive but none worse\n"
+	"      --force           write into DIR even when it holds another kind of report\n"
+	"                        (a run's, a fleet's), which is otherwise refused, as is\n"
+	"                        a DIR another rtconform writes into\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 no verdict or figure worse and none inconclusive, 1 a verdict\n"
@@ -52,11 +55,12 @@ static const char compare_usage[] =
 	"back), runs that cannot be compared, or an output that cannot be written\n";
 
 /* The files -o DIR gets. */
-static const char *const out_names[] = { "compare.txt", "junit.xml", "compare.html" };
+static const char *const out_names[] = { CMP_TEXT, CMP_JUNIT, CMP_HTML };
 #define NOUT (sizeof out_names / sizeof out_names[0])
 
 struct compare_args {
 	const char *outdir;
+	bool force; /* --force */
 	struct cmp_opts opts;
 	const char *base, *cand;
 };
@@ -102,6 +106,7 @@ static int parse_options(int argc, char **argv, struct compare_args *a)
 		{ "tolerance", required_argument, NULL, 't' },
 		{ "significance", required_argument, NULL, 's' },
 		{ "allow-inconclusive", no_argument, NULL, 'i' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -125,6 +130,7 @@ static int parse_options(int argc, char **argv, struct compare_args *a)
 				return EXIT_USAGE;
 			break;
 		case 'i': a->opts.allow_inconclusive = true; break;
+		case 'f': a->force = true; break;
 		case 'h': fputs(compare_usage, stdout); return 0;
 		default: return cli_getopt_error("compare", c, argv);
 		}
@@ -139,8 +145,11 @@ static int parse_options(int argc, char **argv, struct compare_args *a)
 	return COMPARE_GO_ON;
 }
 
-/* The -o files: writable, none of them an input. 0 or EXIT_USAGE. */
-static int prepare_outputs(const struct compare_args *a, char *path[NOUT])
+/* The -o files: writable, none of them an input, their directory locked
+ * (until the caller releases locks) and holding no other kind of report
+ * unless --force. 0 or EXIT_USAGE. */
+static int prepare_outputs(const struct compare_args *a, char *path[NOUT],
+			   struct cli_locks *locks, const char *cmdline)
 {
 	char err[700];
 	char *in[2] = { cli_canonical_path(a->base), cli_canonical_path(a->cand) };
@@ -165,6 +174,10 @@ static int prepare_outputs(const struct compare_args *a, char *path[NOUT])
 	}
 	free(in[0]);
 	free(in[1]);
+	if (!rc)
+		rc = cli_lock_dir(locks, "compare", a->outdir, cmdline);
+	if (!rc)
+		rc = cli_check_set("compare", a->outdir, CLI_SET_COMPARISON, a->force);
 	return rc;
 }
 
@@ -199,7 +212,6 @@ static int write_outputs(const struct cmp_result *r, char *const path[NOUT])
 
 int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 {
-	(void)ctx;
 	struct compare_args a = { .opts = { .tolerance = CMP_DEFAULT_TOLERANCE,
 					    .significance = CMP_DEFAULT_SIGNIFICANCE } };
 	int rc = parse_options(argc, argv, &a);
@@ -210,6 +222,7 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 	char *path[NOUT] = { NULL };
 	struct report_view base = { 0 }, cand = { 0 };
 	struct cmp_result r = { 0 };
+	struct cli_locks locks = { .n = 0 };
 	if (report_view_read(a.base, &base, err, sizeof err) != 0 ||
 	    report_view_read(a.cand, &cand, err, sizeof err) != 0) {
 		termsafe_println(stderr, "rtconform compare: %s", err);
@@ -218,13 +231,14 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 		termsafe_println(stderr, "rtconform compare: %s and %s cannot be compared: %s", a.base,
 			     a.cand, err);
 		rc = EXIT_USAGE;
-	} else if (!a.outdir || (rc = prepare_outputs(&a, path)) == 0) {
+	} else if (!a.outdir || (rc = prepare_outputs(&a, path, &locks, ctx->cmdline)) == 0) {
 		r.base_path = a.base;
 		r.cand_path = a.cand;
 		rc = write_outputs(&r, path);
 		if (!rc)
 			rc = cmp_exit_status(&r);
 	}
+	cli_unlock(&locks);
 	cmp_result_free(&r);
 	report_view_free(&base);
 	report_view_free(&cand);

@@ -16,7 +16,7 @@
 #include "across/merge.h"
 
 static const char merge_usage[] =
-	"usage: rtconform merge RESULTS.json... [-o DIR]\n"
+	"usage: rtconform merge RESULTS.json... [-o DIR] [--force]\n"
 	"\n"
 	"Merge the results.json of runs on many hosts into one fleet report in DIR:\n"
 	"fleet.html (requirements by hosts: each host's verdict and the figure of the\n"
@@ -27,7 +27,10 @@ static const char merge_usage[] =
 	"id; a host seen twice is kept apart as NAME#2 with a warning. The inputs are\n"
 	"read one at a time.\n"
 	"\n"
-	"  -o, --output DIR      the fleet report's directory (default ./rtconform-fleet)\n"
+	"  -o, --output DIR      the fleet report's directory (default ./rtconform-fleet);\n"
+	"                        refused when another rtconform writes into it, or when\n"
+	"                        it holds another kind of report (a run's, a comparison's)\n"
+	"      --force           write into DIR even when it holds another kind of report\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 every host passed, 1 a limit failed on a host, 3 a requirement\n"
@@ -36,10 +39,11 @@ static const char merge_usage[] =
 
 #define MERGE_GO_ON (-1)
 
-static int parse_options(int argc, char **argv, const char **outdir)
+static int parse_options(int argc, char **argv, const char **outdir, bool *force)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -48,6 +52,8 @@ static int parse_options(int argc, char **argv, const char **outdir)
 	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		if (c == 'o') {
 			*outdir = optarg;
+		} else if (c == 'f') {
+			*force = true;
 		} else if (c == 'h') {
 			fputs(merge_usage, stdout);
 			return 0;
@@ -143,14 +149,21 @@ static void print_hosts(const struct merge *mg)
 int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	const char *outdir = "rtconform-fleet";
-	int rc = parse_options(argc, argv, &outdir);
+	bool force = false;
+	int rc = parse_options(argc, argv, &outdir, &force);
 	if (rc != MERGE_GO_ON)
 		return rc;
 	char **inputs = argv + optind;
 	int n = argc - optind;
 	struct stat st;
 	bool dir_was_there = stat(outdir, &st) == 0;
-	if ((rc = check_outputs(outdir, inputs, n)) != 0) {
+	/* The directory is ours (locked) until the fleet report is written,
+	 * and holds no other kind of report unless --force. */
+	struct cli_locks locks = { .n = 0 };
+	if ((rc = check_outputs(outdir, inputs, n)) != 0 ||
+	    (rc = cli_lock_dir(&locks, "merge", outdir, ctx->cmdline)) != 0 ||
+	    (rc = cli_check_set("merge", outdir, CLI_SET_FLEET, force)) != 0) {
+		cli_unlock(&locks);
 		if (!dir_was_there)
 			rmdir(outdir);
 		return rc;
@@ -172,6 +185,8 @@ int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx)
 		rc = merge_exit_status(&mg);
 	}
 	merge_free(&mg);
+	fflush(stdout);
+	cli_unlock(&locks);
 	/* Only if empty: nothing of anyone else's goes. */
 	if (rc == EXIT_USAGE && !dir_was_there)
 		rmdir(outdir);

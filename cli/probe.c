@@ -207,8 +207,10 @@ static int complete_requirement(int argc, char **argv, struct requirement *req,
 
 /* Each report's path in dir, checked writable before anything is measured:
  * the directory is made (one level) as `run -o` makes it, and removed again
- * when the command is refused. 0, or EXIT_USAGE after saying why. */
-static int prepare_outputs(const char *dir, char *path[REPORT_NKINDS])
+ * when the command is refused; then locked as `run -o` locks it (held in
+ * locks until the caller releases it). 0, or EXIT_USAGE after saying why. */
+static int prepare_outputs(const char *dir, char *path[REPORT_NKINDS], struct cli_locks *locks,
+			   const char *cmdline)
 {
 	char err[600];
 	struct cli_made_dirs made = { .n = 0 };
@@ -226,6 +228,8 @@ static int prepare_outputs(const char *dir, char *path[REPORT_NKINDS])
 			rc = EXIT_USAGE;
 		}
 	}
+	if (!rc)
+		rc = cli_lock_dir(locks, "probe", dir, cmdline);
 	if (rc)
 		cli_made_dirs_undo(&made);
 	else
@@ -388,12 +392,15 @@ int cmd_probe(int argc, char **argv, const struct cli_ctx *ctx)
 		return EXIT_NOT_MEASURED;
 	struct probe_out o = { .json = a.json,
 			       .cmdline = ctx->cmdline ? ctx->cmdline : "rtconform probe" };
-	if (a.outdir && (rc = prepare_outputs(a.outdir, o.path)) != 0) {
+	struct cli_locks locks = { .n = 0 };
+	if (a.outdir && (rc = prepare_outputs(a.outdir, o.path, &locks, ctx->cmdline)) != 0) {
 		for (int k = 0; k < REPORT_NKINDS; k++)
 			free(o.path[k]);
 		return rc;
 	}
 	rc = measure(&req, &file, ctx->self_dir, &o);
+	fflush(stdout);
+	cli_unlock(&locks);
 	for (int k = 0; k < REPORT_NKINDS; k++)
 		free(o.path[k]);
 	return rc;

@@ -239,7 +239,6 @@ static void report_done(char *jdir, char *input, char *paths[REPORT_NKINDS])
 
 int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 {
-	(void)ctx;
 	const char *out[REPORT_NKINDS] = { NULL };
 	struct extra_out x = { NULL, NULL, false };
 	int rc = parse_options(argc, argv, out, &x);
@@ -257,10 +256,17 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 		return rc;
 	}
 	v.junit_not_selected = x.junit_skipped;
-	/* A directory the checks made is removed again when one refuses. */
+	/* A directory the checks made is removed again when one refuses.
+	 * Each output's directory is locked (cli_lock_outputs) until every
+	 * output is written. */
 	struct cli_made_dirs made = { .n = 0 };
+	struct cli_locks locks = { .n = 0 };
+	const char *lock_files[REPORT_NKINDS + 1] = { [REPORT_NKINDS] = x.lava };
+	memcpy(lock_files, out, sizeof *out * REPORT_NKINDS);
 	if ((rc = check_outputs(input, out, &made)) != 0 ||
-	    (rc = check_extra(input, out, &x, &made)) != 0) {
+	    (rc = check_extra(input, out, &x, &made)) != 0 ||
+	    (rc = cli_lock_outputs(&locks, "report", lock_files, REPORT_NKINDS + 1, x.csv,
+				   ctx->cmdline)) != 0) {
 		cli_made_dirs_undo(&made);
 		report_view_free(&v);
 		report_done(jdir, input, paths);
@@ -288,6 +294,8 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 		termsafe_println(stdout, "csv: %s", x.csv);
 	if (!rc && x.lava)
 		termsafe_println(stdout, "lava: %s", x.lava);
+	fflush(stdout);
+	cli_unlock(&locks);
 	report_view_free(&v);
 	report_done(jdir, input, paths);
 	/* Written from a journal of a run cut short: measured in part. */

@@ -401,13 +401,27 @@ static int check_extra_outputs(const struct run_args *a, char *const out_path[RE
 	return rc;
 }
 
-/* Each report's path, checked writable before anything is measured. 0, or
- * EXIT_USAGE after saying why; out_path[] is filled as far as it got. A
- * directory these checks made (the -o directory, an explicit output's
- * such as --junit d/j.xml's d, the --csv directory) is removed again when
- * the run cannot go on (cli_made_dirs). */
+/* Lock the directory of every output (cli_lock_outputs): the reports',
+ * --csv's, --lava's. */
+static int lock_outputs(const struct run_args *a, char *const out_path[REPORT_NKINDS],
+			struct cli_locks *locks, const char *cmdline)
+{
+	const char *f[REPORT_NKINDS + 1];
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		f[k] = out_path[k];
+	f[REPORT_NKINDS] = a->lava;
+	return cli_lock_outputs(locks, "run", f, REPORT_NKINDS + 1, a->csv_dir, cmdline);
+}
+
+/* Each report's path, checked writable before anything is measured, and
+ * each output's directory locked (held in locks until the caller releases
+ * them). 0, or EXIT_USAGE after saying why; out_path[] is filled as far
+ * as it got. A directory these checks made (the -o directory, an explicit
+ * output's such as --junit d/j.xml's d, the --csv directory) is removed
+ * again when the run cannot go on (cli_made_dirs). */
 static int prepare_outputs(const struct run_args *a, char *out_path[REPORT_NKINDS],
-			   struct req_file **files, size_t nfiles)
+			   struct req_file **files, size_t nfiles, struct cli_locks *locks,
+			   const char *cmdline)
 {
 	char err[600];
 	for (int k = 0; k < REPORT_NKINDS; k++) {
@@ -430,6 +444,8 @@ static int prepare_outputs(const struct run_args *a, char *out_path[REPORT_NKIND
 	}
 	if (!rc)
 		rc = check_extra_outputs(a, out_path, files, nfiles, &made);
+	if (!rc)
+		rc = lock_outputs(a, out_path, locks, cmdline);
 	if (rc)
 		cli_made_dirs_undo(&made);
 	else
@@ -724,10 +740,15 @@ int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 	}
 
 	/* Find unwritable outputs before measuring anything. */
+	/* Then lock each output's directory, held until every report is
+	 * written: a second run into it is refused before it measures. */
 	char *out_path[REPORT_NKINDS] = { NULL };
+	struct cli_locks locks = { .n = 0 };
 	rc = cli_need_helpers("run", ctx);
 	if (rc == 0)
-		rc = prepare_outputs(&a, out_path, files, nfiles);
+		rc = prepare_outputs(&a, out_path, files, nfiles, &locks, ctx->cmdline);
+	/* The journal after the lock: a second run into the directory is
+	 * refused by the lock, never by the first run's journal. */
 	struct run_journal rj = { .on = false };
 	if (rc == 0)
 		rc = run_journal_open(&rj, out_path[REPORT_JSON]);
@@ -736,6 +757,7 @@ int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 			       ctx->cmdline ? ctx->cmdline : "rtconform run", &rj);
 	if (rj.on) /* ended before measuring: nothing to keep */
 		run_journal_close(&rj, false, true);
+	cli_unlock(&locks);
 	for (int k = 0; k < REPORT_NKINDS; k++)
 		free(out_path[k]);
 	cli_free_files(files, nfiles);

@@ -213,7 +213,7 @@ rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
 
 rtc_module(cli cli DEPS across read
   SOURCES cli/common.c cli/compare.c cli/env.c cli/layout.c cli/list.c cli/merge.c
-          cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
+          cli/outdir.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
           cli/run_journal.c cli/validate.c)
 
 # The programs. rtconform is the command line's main.c on the cli module.

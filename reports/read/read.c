@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/xmlsafe.h"
+#include "reports/json_schema.h"
 #include "reports/link.h"
 
 /* The first byte that is not white space (after a UTF-8 byte order mark,
@@ -54,6 +55,55 @@ FILE *read_open(const char *path, size_t *size, char *err, size_t errlen, int *r
 	if (fd >= 0)
 		close(fd);
 	return NULL;
+}
+
+/* p past white space (JSON's four characters) up to end. */
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* p past the literal lit, or NULL when the text there is not it. */
+static const char *skip_lit(const char *p, const char *end, const char *lit)
+{
+	size_t n = strlen(lit);
+	return (size_t)(end - p) >= n && memcmp(p, lit, n) == 0 ? p + n : NULL;
+}
+
+enum read_kind read_results_kind(const char *path)
+{
+	char buf[READ_SCHEMA_PEEK], err[300];
+	size_t size;
+	int rc;
+	struct stat st;
+	if (lstat(path, &st) != 0 && errno == ENOENT)
+		return READ_NONE;
+	FILE *f = read_open(path, &size, err, sizeof err, &rc);
+	if (!f)
+		return READ_OTHER;
+	size_t n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	const char *end = buf + n, *p = buf;
+	if (skip_lit(p, end, "\xef\xbb\xbf"))
+		p += 3;
+	p = skip_lit(skip_ws(p, end), end, "{");
+	p = p ? skip_lit(skip_ws(p, end), end, "\"schema\"") : NULL;
+	p = p ? skip_lit(skip_ws(p, end), end, ":") : NULL;
+	p = p ? skip_lit(skip_ws(p, end), end, "\"") : NULL;
+	const char *q = p ? memchr(p, '"', (size_t)(end - p)) : NULL;
+	if (!q)
+		return READ_OTHER;
+	size_t len = (size_t)(q - p);
+	static const struct { const char *schema; enum read_kind kind; } known[] = {
+		{ RESULTS_SCHEMA, READ_RUN }, { RESULTS_SCHEMA_1, READ_RUN },
+		{ RESULTS_FLEET_SCHEMA, READ_FLEET },
+	};
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (strlen(known[i].schema) == len && memcmp(p, known[i].schema, len) == 0)
+			return known[i].kind;
+	return READ_OTHER;
 }
 
 /* 0 when path may be a results.json (a JSON object), else -errno or

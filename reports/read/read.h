@@ -51,6 +51,15 @@ int report_view_from_journal(const char *jdir, struct report_view *v,
  * HTML page, written and never read back) is refused with REPORT_XML_REFUSED,
  * anything else that is not a JSON object as not a results.json. */
 int report_view_read(const char *path, struct report_view *v, char *err, size_t errlen);
+/* Whose results.json path is, by its "schema", without reading it whole
+ * (a fleet's holds every host's run): the first member of the object, as
+ * both writers put it (json.c, across/merge.c), found in the file's first
+ * READ_SCHEMA_PEEK bytes. READ_NONE: there is no such file; READ_OTHER: a
+ * file whose schema is not found there or is none of rtconform's (another
+ * program's, a version this rtconform does not know, or unreadable). */
+enum read_kind { READ_NONE, READ_RUN, READ_FLEET, READ_OTHER };
+#define READ_SCHEMA_PEEK 4096
+enum read_kind read_results_kind(const char *path);
 /* path opened for reading (its size in *size) when it is a regular file;
  * else NULL, *rc -errno, or -EINVAL with "not a regular file (a FIFO)" in
  * err. A FIFO, socket, device or directory is refused by what stat says

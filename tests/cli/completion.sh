@@ -49,6 +49,9 @@ for c in $cmds; do
   expect_offer --help $opts -- "$RTC" "$c" -
 done
 expect_offer --junit --json -- "$RTC" run --j
+# merge's and compare's --force (into a directory of another report set)
+expect_offer --force -- "$RTC" merge res.json --f
+expect_offer --force -- "$RTC" compare res.json res.json --fo
 expect_offer --duration --output --json -- "$RTC" probe sem-pingpong -
 # only declared options: run's text mentions "rtconform list --profiles",
 # which is list's; list declares it in its synopsis
