@@ -68,11 +68,32 @@ static void sync_parent(const char *dir)
 	}
 }
 
+/* A journal a run left before it wrote its head (killed in its first
+ * moments) holds nothing measured: it is removed, not kept as evidence. A
+ * log of more than its first line is left for the reader to judge. */
+static void remove_if_empty(const struct journal *j)
+{
+	char log[sizeof j->path + 8];
+	struct stat s;
+	snprintf(log, sizeof log, "%s/%s", j->path, JOURNAL_LOG);
+	if (lstat(log, &s) != 0 || !S_ISREG(s.st_mode) || (size_t)s.st_size > strlen(JOURNAL_MAGIC))
+		return;
+	int fd = open(j->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	unlinkat(fd, JOURNAL_LOG, 0);
+	unlinkat(fd, now_names[0], 0);
+	unlinkat(fd, now_names[1], 0);
+	close(fd);
+	rmdir(j->path);
+}
+
 int journal_open(struct journal *j, const char *dir, char *err, size_t errlen)
 {
 	memset(j, 0, sizeof *j);
 	j->dir_fd = j->log_fd = j->now_fd[0] = j->now_fd[1] = -1;
 	snprintf(j->path, sizeof j->path, "%s/%s", dir, JOURNAL_DIR);
+	remove_if_empty(j);
 	if (mkdir(j->path, 0755) != 0) {
 		int e = errno;
 		if (e == EEXIST)

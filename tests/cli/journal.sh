@@ -111,6 +111,13 @@ else
   skip "a run over a journal" "kill $((points / 2)) left no journal"
 fi
 
+# A journal killed before its head holds nothing measured: the next run
+# replaces it.
+mkdir -p "$TMP/empty/journal"; printf 'rtconform journal 1\n' >"$TMP/empty/journal/log"
+"$RTC" run -q -o "$TMP/empty" --only LAST "$TMP/four.xml" >"$TMP/empty.out" 2>&1; st=$?
+[ "$st" -eq 0 ] && [ -e "$TMP/empty/results.json" ] && [ ! -e "$TMP/empty/journal" ] \
+  && ok "a journal with no run in it does not keep a run out" || { fail "empty journal: exit $st"; diag <"$TMP/empty.out"; }
+
 # A torn last record (the append a kill or a full disk cut) is dropped and
 # said; a damaged now file falls back to the other one.
 src=""
