@@ -166,6 +166,50 @@ bool hist_merge(struct hist *dst, const struct hist *src)
 	return true;
 }
 
+/* The lowest and highest non-empty bucket of h (h->count > overflow). */
+static void occupied(const struct hist *h, uint32_t *lo, uint32_t *hi)
+{
+	*lo = 0;
+	while (*lo < h->nbuckets && !h->counts[*lo])
+		(*lo)++;
+	*hi = h->nbuckets;
+	while (*hi > *lo && !h->counts[*hi - 1])
+		(*hi)--;
+	(*hi)--;
+}
+
+bool hist_subtract(struct hist *dst, const struct hist *old)
+{
+	if (dst->bits != old->bits || old->count > dst->count)
+		return false;
+	bool max_rose = dst->max > old->max || !old->count;
+	bool min_fell = dst->min < old->min || !old->count;
+	dst->count -= old->count;
+	dst->overflow -= old->overflow;
+	dst->sum -= old->sum;
+	dst->sumsq -= old->sumsq;
+	for (uint32_t i = 0; i < dst->nbuckets; i++)
+		dst->counts[i] -= old->counts[i];
+	if (!dst->count) {
+		dst->min = UINT64_MAX;
+		dst->max = 0;
+		return true;
+	}
+	if (dst->count == dst->overflow) { /* all above the buckets */
+		if (!min_fell)
+			dst->min = dst->highest + 1;
+		return true;
+	}
+	uint32_t lo, hi;
+	occupied(dst, &lo, &hi);
+	uint64_t top = hist_bucket_hi(dst, hi), bottom = hist_bucket_lo(dst, lo);
+	if (!max_rose && !dst->overflow && top < dst->max)
+		dst->max = top;
+	if (!min_fell && bottom > dst->min)
+		dst->min = bottom;
+	return true;
+}
+
 bool hist_next_bucket(const struct hist *h, uint32_t *i, uint64_t *lo,
 		      uint64_t *hi, uint64_t *count)
 {

@@ -93,6 +93,16 @@ uint64_t hist_percentile(const struct hist *h, double q);
  * changes nothing) if they differ. */
 bool hist_merge(struct hist *dst, const struct hist *src);
 
+/* dst minus old, where old is an earlier state of dst (a histogram that has
+ * only grown since): what was recorded between the two, as a histogram of
+ * its own. Counts, overflow, sum and sum of squares are exact. min and max
+ * are exact when they moved in between (the new extreme is one of those
+ * samples); otherwise the bound of their bucket, never inside it: max the
+ * highest non-empty bucket's upper bound (at most 0.79 % above the true
+ * one), capped by dst's max, min likewise. False (nothing changed) when
+ * the bits differ or old has more samples. */
+bool hist_subtract(struct hist *dst, const struct hist *old);
+
 /* Iterate non-empty buckets: start with *i = 0; returns false when done. */
 bool hist_next_bucket(const struct hist *h, uint32_t *i, uint64_t *lo,
 		      uint64_t *hi, uint64_t *count);
