@@ -104,6 +104,36 @@ expect_status 0 "$RTC" report "$TMP/short/results.json" --summary "$TMP/short-ag
 cmp -s "$TMP/short/summary.txt" "$TMP/short-again.txt" && ok "report renders the run's summary.txt again" \
   || { fail "report renders another summary.txt:"; diff "$TMP/short/summary.txt" "$TMP/short-again.txt" | diag; }
 
+# 3, and each limit keeps its own verdict: a max that held beside a
+# percentile --iterations leaves too few samples for is pass in every
+# report (not the requirement's error, not a LAVA fail); the reader
+# accepts the file and renders it again the same (issue 24 review, A)
+req_file "$TMP/held.xml" held <<XML
+  <requirement id="HELD"><probe name="selftest"/><run iterations="50000" runs="2" warmup="0"/>
+    <limit statistic="max" max="10s"/><limit statistic="p99.99" max="1s"/></requirement>
+XML
+expect_status 3 "$RTC" run --iterations 300 -o "$TMP/held" --lava "$TMP/held.lava" "$TMP/held.xml"
+expect_grep '^HELD .* interval max <= 10 s .* PASS$' "$TMP/out"
+expect_grep '^HELD .* interval p99\.99 <= 1 s +- +ERROR$' "$TMP/held/summary.txt"
+expect_grep '^HELD .* interval max <= 10 s .* PASS$' "$TMP/held/summary.txt"
+expect_grep 'limit interval max &lt;= 10 s: PASS' "$TMP/held/junit.xml"
+expect_no_grep 'limit interval max &lt;= 10 s: ERROR' "$TMP/held/junit.xml"
+validate_junit "$TMP/held/junit.xml" --tests 1 --failures 0 --errors 1 --property HELD.verdict=error
+expect_grep '^HELD-interval-max pass ' "$TMP/held.lava"
+expect_grep '^HELD-interval-p99\.99 fail$' "$TMP/held.lava"
+expect_grep '^HELD fail$' "$TMP/held.lava"
+expect_grep 'verdict=pass' "$TMP/held/junit.xml"
+python3 - "$TMP/held/results.json" <<'PY' && ok "results.json: the held limit is pass, the other error" || fail "results.json: per-limit verdicts"
+import json, sys
+r = json.load(open(sys.argv[1]))["files"][0]["requirements"][0]
+assert r["verdict"] == "error", r["verdict"]
+assert [l["verdict"] for l in r["limits"]] == ["pass", "error"], r["limits"]
+PY
+expect_status 0 "$RTC" report "$TMP/held/results.json" --summary "$TMP/held-again.txt" --html "$TMP/held-again.html"
+cmp -s "$TMP/held/summary.txt" "$TMP/held-again.txt" && ok "held: report renders summary.txt again" \
+  || { fail "held: report renders another summary.txt:"; diff "$TMP/held/summary.txt" "$TMP/held-again.txt" | diag; }
+expect_grep 'v-pass' "$TMP/held-again.html"
+
 # no worker or peer left behind
 expect_no_leftovers "after the runs"
 finish
