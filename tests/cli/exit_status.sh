@@ -134,6 +134,20 @@ cmp -s "$TMP/held/summary.txt" "$TMP/held-again.txt" && ok "held: report renders
   || { fail "held: report renders another summary.txt:"; diff "$TMP/held/summary.txt" "$TMP/held-again.txt" | diag; }
 expect_grep 'v-pass' "$TMP/held-again.html"
 
+# a requirement without limits beside one with: the progress line, the
+# table and the counts say "measured, no limits", never pass (review D)
+req_file "$TMP/nolim.xml" nolim 'iterations="500" runs="2" warmup="0"' <<XML
+  <requirement id="N1"><probe name="selftest"/></requirement>
+  <requirement id="L1"><probe name="selftest"/><limit statistic="max" max="10s"/></requirement>
+XML
+expect_status 0 "$RTC" run -o "$TMP/nolim" "$TMP/nolim.xml"
+expect_grep '^\[1/2\] N1: measured, no limits \([0-9.]+ s\)$' "$TMP/out"
+expect_grep '^\[2/2\] L1: pass, max ' "$TMP/out"
+expect_grep '^N1 .*\(no limits\) +- +measured, no limits$' "$TMP/out"
+expect_grep '^2 requirements: 1 passed, 1 measured without limits, 0 failed, 0 errors, 0 skipped \(.*\); exit status 0: every requirement with limits passed; the others were measured without limits to judge$' "$TMP/nolim/summary.txt"
+expect_grep 'name="verdicts" value="passed=1 no-limits=1 failed=0 errors=0 skipped=0"' "$TMP/nolim/junit.xml"
+validate_junit "$TMP/nolim/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 0
+
 # no worker or peer left behind
 expect_no_leftovers "after the runs"
 finish
