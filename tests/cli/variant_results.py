@@ -17,7 +17,8 @@ tests, whose inputs are then known figures, not measurements.
   --error ID R    requirement ID could not be measured: error, reason R
   --unjudged ID   requirement ID was measured, but its first limit's
                   statistic could not be computed (as too few samples
-                  leave a percentile): error, every figure kept
+                  leave a percentile): error, every figure and the other
+                  limits' own verdicts kept
   --skip ID       requirement ID was left out by --only: skipped, not
                   selected, nothing measured
   --drop ID       requirement ID is not in the file at all
@@ -69,9 +70,8 @@ def make_unjudged(r):
     r["verdict"] = "error"
     r["reason"] = "%s %s cannot be computed from %d samples" % (lim["statistic"], lim["metric"],
                                                                 m["count"])
-    for other in r["limits"]:
-        other["verdict"] = "error"
-    lim.update(measured=None, text=r["reason"])
+    # each other limit keeps its own verdict, as a run gives it
+    lim.update(measured=None, text=r["reason"], verdict="error")
 
 
 def make_skipped(r):
