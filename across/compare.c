@@ -33,7 +33,8 @@ const char *cmp_outcome_name(enum cmp_outcome o)
 
 int cmp_exit_status(const struct cmp_result *r)
 {
-	return r->verdicts_worse || r->worse || (r->inconclusive && !r->opts.allow_inconclusive)
+	return r->verdicts_worse || r->worse || (r->inconclusive && !r->opts.allow_inconclusive) ||
+		       (r->missing && !r->opts.allow_missing)
 		       ? 1 : 0;
 }
 
@@ -605,6 +606,25 @@ static void req_row(struct cmp *c, const struct rv_file *fc, const struct rv_req
 		failf(c, -ENOMEM, "%s", strerror(ENOMEM));
 }
 
+/* A row for requirement id the baseline measured that the candidate did
+ * not (skipped it, or has no such requirement): a regression unless
+ * --allow-missing. file: where it is (the candidate's file, else the
+ * baseline's). */
+static void missing_row(struct cmp *c, const char *file, const struct rv_req *rb,
+			const char *how)
+{
+	struct cmp_figure *f = add_figure(c);
+	if (!f)
+		return;
+	*f = (struct cmp_figure){ .id = rb->id, .file = file, .metric = "-", .statistic = "verdict",
+				  .missing_row = true, .vbase = rb->verdict,
+				  .vcand = VERDICT_SKIPPED,
+				  .outcome = c->r->opts.allow_missing ? CMP_NOT_COMPARED
+								      : CMP_WORSE };
+	fig_note(c, f, "measured in the baseline (%s), %s%s", verdict_name(rb->verdict), how,
+		 c->r->opts.allow_missing ? " (--allow-missing)" : "");
+}
+
 /* Why the worse side w (of a verdict row: the candidate when the verdict
  * got worse, the baseline when it got better) has its verdict: what it
  * could not measure, or the limit that decided (rv_req_deciding_limit). */
@@ -685,13 +705,18 @@ static bool compare_req(struct cmp *c, const struct rv_req *rb, const struct rv_
 				verdict_name(rb->verdict));
 		return false;
 	}
+	if (rc->verdict == VERDICT_SKIPPED) {
+		char how[600];
+		utf8_snprintf(how, sizeof how, "skipped in the candidate%s%s",
+			      rc->reason ? ": " : "", rc->reason ? rc->reason : "");
+		missing_row(c, fc->name, rb, how);
+		return false;
+	}
 	if (!rc->measured) {
 		/* An error after an error: no verdict changed, but the
 		 * candidate measured nothing the baseline did. */
-		bool skipped = rc->verdict == VERDICT_SKIPPED;
 		if (!changed)
-			req_row(c, fc, rc, skipped ? CMP_NOT_COMPARED : CMP_WORSE,
-				"%s in the candidate%s%s", skipped ? "skipped" : "not measured",
+			req_row(c, fc, rc, CMP_WORSE, "not measured in the candidate%s%s",
 				rc->reason ? ": " : "", rc->reason ? rc->reason : "");
 		return false;
 	}
@@ -747,16 +772,25 @@ static void run_notes(struct cmp *c, const struct vindex *bx, const struct vinde
 				     name, fb->sha256, v->files[i].sha256);
 		}
 	}
+	/* Only in the baseline: missing when it measured it (a row, not a
+	 * note); only in the candidate: new. */
 	for (int side = 0; side < 2; side++) {
 		const struct report_view *x = side ? v : b;
 		const struct vindex *y = side ? bx : vx;
 		for (size_t i = 0; i < x->nfiles; i++)
 			for (size_t j = 0; j < x->files[i].nreqs; j++) {
 				size_t n;
-				const char *id = x->files[i].reqs[j].id;
-				if (!find_req(y, id, &n))
-					note(c, "%s: only in the %s, not compared", id,
-					     side ? "candidate" : "baseline");
+				const struct rv_req *r = &x->files[i].reqs[j];
+				if (find_req(y, r->id, &n))
+					continue;
+				if (side)
+					note(c, "%s: new in the candidate (the baseline has no such "
+					     "requirement), not compared", r->id);
+				else if (r->measured)
+					missing_row(c, x->files[i].name, r, "not in the candidate");
+				else
+					note(c, "%s: only in the baseline, which did not measure it "
+					     "(%s), not compared", r->id, verdict_name(r->verdict));
 			}
 	}
 }
@@ -806,6 +840,10 @@ int cmp_views(const struct report_view *base, const struct report_view *cand,
 		      "(are they runs of the same requirements?)");
 	for (size_t i = 0; i < out->n; i++) {
 		enum cmp_outcome o = out->f[i].outcome;
+		if (out->f[i].missing_row) {
+			out->missing++;
+			continue;
+		}
 		if (out->f[i].verdict_row) {
 			out->verdicts_worse += o == CMP_WORSE;
 			out->verdicts_better += o == CMP_BETTER;

@@ -36,9 +36,13 @@
  * (pass -> fail, pass -> error, fail -> error) is a regression, one that
  * moved down it an improvement; a row of its own says so, and the exit
  * status follows. A requirement the candidate could not measure when the
- * baseline's verdict was an error too is worse; one either side skipped,
- * or the baseline did not measure and the candidate could not either, is
- * not compared.
+ * baseline's verdict was an error too is worse; one the baseline did not
+ * measure (an error, or skipped) is not compared. A requirement the
+ * baseline measured and the candidate skipped (--only left it out) or does
+ * not have at all is missing: a regression (a gate must not pass a run
+ * that left out what the baseline measured) unless allow_missing says
+ * otherwise, then not compared. One only the candidate has is new, listed
+ * in a note, not compared.
  */
 #ifndef RTC_COMPARE_H
 #define RTC_COMPARE_H
@@ -61,6 +65,7 @@ struct cmp_opts {
 	double tolerance;
 	double significance;
 	bool allow_inconclusive;
+	bool allow_missing;   /* a requirement missing from the candidate is not compared */
 };
 
 enum cmp_outcome { CMP_SAME, CMP_BETTER, CMP_WORSE, CMP_INCONCLUSIVE, CMP_NOT_COMPARED };
@@ -119,6 +124,10 @@ struct cmp_figure {
 						   * rv_req_deciding_limit) */
 	enum verdict vbase, vcand;                /* the verdicts, of a verdict row or of a
 						   * figure that decides */
+	bool missing_row;                         /* a requirement the baseline measured
+						   * that the candidate skipped or lacks:
+						   * outcome CMP_WORSE, CMP_NOT_COMPARED
+						   * with allow_missing */
 };
 
 struct cmp_result {
@@ -127,6 +136,7 @@ struct cmp_result {
 	size_t worse, inconclusive, better, same, not_compared;   /* figures */
 	size_t verdicts_worse, verdicts_better, verdicts_same;   /* of requirements both
 								  * judged */
+	size_t missing;                           /* missing_row rows */
 	char **notes;                             /* run-level remarks, in order */
 	size_t nnotes;
 	struct cmp_opts opts;
@@ -143,8 +153,8 @@ int cmp_views(const struct report_view *base, const struct report_view *cand,
 	      const struct cmp_opts *opts, struct cmp_result *out, char *err, size_t errlen);
 void cmp_result_free(struct cmp_result *r);
 
-/* 0 no verdict and no figure worse (nor a figure inconclusive, unless
- * allowed), 1 otherwise. */
+/* 0 no verdict and no figure worse, no requirement missing from the
+ * candidate, nor a figure inconclusive (each unless allowed), 1 otherwise. */
 int cmp_exit_status(const struct cmp_result *r);
 
 /* The files `compare -o DIR` writes into DIR: what each is named, and how

@@ -289,17 +289,23 @@ static void html_document(struct xw *x, const void *arg)
 	page_begin(x, title);
 	nl(x);
 	xw_elem(x, "h1", "rtconform compare");
-	bool regression = r->verdicts_worse || r->worse;
+	bool regression = r->verdicts_worse || r->worse || (r->missing && !r->opts.allow_missing);
 	xw_start(x, "div");
 	xw_attrf(x, "class", "banner %s", regression ? "b-fail" : r->inconclusive ? "b-undecided"
 										  : "b-pass");
-	xw_textf(x, "%s \xe2\x80\x94 verdicts: %zu worse, %zu better, %zu unchanged; figures: "
+	char missing[120] = "";
+	if (r->missing)
+		utf8_snprintf(missing, sizeof missing, "; %zu requirement%s missing from the "
+			      "candidate%s", r->missing, r->missing == 1 ? "" : "s",
+			      r->opts.allow_missing ? " (allowed)" : "");
+	xw_textf(x, "%s \xe2\x80\x94 verdicts: %zu worse, %zu better, %zu unchanged%s; figures: "
 		    "%zu worse, %zu inconclusive, %zu better, %zu same, %zu not compared; "
 		    "tolerance %g%%, significance %g",
 		 regression ? "REGRESSION" : !r->inconclusive ? "NO REGRESSION"
 			 : status ? "INCONCLUSIVE" : "INCONCLUSIVE (allowed)", r->verdicts_worse,
-		 r->verdicts_better, r->verdicts_same, r->worse, r->inconclusive, r->better, r->same,
-		 r->not_compared, 100.0 * r->opts.tolerance, r->opts.significance);
+		 r->verdicts_better, r->verdicts_same, missing, r->worse, r->inconclusive,
+		 r->better, r->same, r->not_compared, 100.0 * r->opts.tolerance,
+		 r->opts.significance);
 	xw_full_end(x);
 	xw_start(x, "p");
 	xw_textf(x, "Baseline %s (%s); candidate %s (%s). %s", r->base_path, hb, r->cand_path,

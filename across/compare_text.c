@@ -54,6 +54,14 @@ void cmp_row_text(const struct cmp_figure *f, struct cmp_row_text *t)
 		strcpy(t->p, "-");
 		return;
 	}
+	if (f->missing_row) { /* the baseline's verdict; the candidate has none */
+		utf8_snprintf(t->base, sizeof t->base, "%s", verdict_name(f->vbase));
+		strcpy(t->cand, "missing");
+		strcpy(t->change, "-");
+		strcpy(t->allowed, "-");
+		strcpy(t->p, "-");
+		return;
+	}
 	bool values = f->metric[0] != '-' && (f->outcome != CMP_NOT_COMPARED || f->allowed > 0);
 	if (!values) {
 		strcpy(t->base, "-");
@@ -96,17 +104,38 @@ void cmp_rule_text(const struct cmp_result *r, char *buf, size_t len)
  * figures' first. */
 static void status_meaning(const struct cmp_result *r, char *buf, size_t len)
 {
-	const char *verdict = "a requirement's verdict is worse than the baseline's";
-	const char *figure = r->worse ? "a figure is worse than the baseline"
-			     : "a figure is inconclusive: the runs cannot tell whether it is worse";
-	if (!cmp_exit_status(r))
+	const char *why[3];
+	size_t n = 0;
+	if (r->worse)
+		why[n++] = "a figure is worse than the baseline";
+	else if (r->inconclusive && !r->opts.allow_inconclusive)
+		why[n++] = "a figure is inconclusive: the runs cannot tell whether it is worse";
+	if (r->verdicts_worse)
+		why[n++] = "a requirement's verdict is worse than the baseline's";
+	if (r->missing && !r->opts.allow_missing)
+		why[n++] = "a requirement the baseline measured is missing from the candidate";
+	if (!n) {
+		const char *allowed = r->inconclusive && r->missing && r->opts.allow_missing
+					      ? " (inconclusive figures and missing requirements allowed)"
+				      : r->inconclusive ? " (inconclusive figures allowed)"
+				      : r->missing ? " (missing requirements allowed)" : "";
 		utf8_snprintf(buf, len, "no figure is worse than the baseline, nor any verdict%s",
-			      r->inconclusive ? " (inconclusive figures allowed)" : "");
-	else if (r->worse || (r->inconclusive && !r->opts.allow_inconclusive))
-		utf8_snprintf(buf, len, "%s%s%s", figure, r->verdicts_worse ? ", and " : "",
-			      r->verdicts_worse ? verdict : "");
-	else
-		utf8_snprintf(buf, len, "%s", verdict);
+			      allowed);
+		return;
+	}
+	utf8_snprintf(buf, len, "%s%s%s%s%s", why[0], n > 1 ? ", and " : "", n > 1 ? why[1] : "",
+		      n > 2 ? ", and " : "", n > 2 ? why[2] : "");
+}
+
+/* ", and N requirements missing from the candidate" when there are any
+ * ("" else, so a run that left nothing out reads as before). */
+static void missing_text(const struct cmp_result *r, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (r->missing)
+		utf8_snprintf(buf, len, ", and %zu requirement%s missing from the candidate%s",
+			      r->missing, r->missing == 1 ? "" : "s",
+			      r->opts.allow_missing ? " (allowed)" : "");
 }
 
 /* The closing line: the counts of figures and of verdicts, the rule's
@@ -114,16 +143,17 @@ static void status_meaning(const struct cmp_result *r, char *buf, size_t len)
 static void totals_line(const struct cmp_result *r, FILE *out)
 {
 	int status = cmp_exit_status(r);
-	size_t figures = r->n - r->verdicts_worse - r->verdicts_better;
-	char meaning[200];
+	size_t figures = r->n - r->verdicts_worse - r->verdicts_better - r->missing;
+	char meaning[400], missing[120];
 	status_meaning(r, meaning, sizeof meaning);
+	missing_text(r, missing, sizeof missing);
 	size_t verdicts = r->verdicts_worse + r->verdicts_better + r->verdicts_same;
 	fprintf(out, "%zu figure%s: %zu worse, %zu inconclusive, %zu better, %zu same, "
-		     "%zu not compared, and %zu verdict%s: %zu worse, %zu better, %zu unchanged "
+		     "%zu not compared, and %zu verdict%s: %zu worse, %zu better, %zu unchanged%s "
 		     "(tolerance %g%%, significance %g%s); exit status %d: %s\n",
 		figures, figures == 1 ? "" : "s", r->worse, r->inconclusive, r->better, r->same,
 		r->not_compared, verdicts, verdicts == 1 ? "" : "s", r->verdicts_worse,
-		r->verdicts_better, r->verdicts_same, 100.0 * r->opts.tolerance,
+		r->verdicts_better, r->verdicts_same, missing, 100.0 * r->opts.tolerance,
 		r->opts.significance, r->opts.allow_inconclusive ? ", inconclusive allowed" : "",
 		status, meaning);
 }
@@ -192,6 +222,9 @@ void cmp_figure_sentence(const struct cmp_figure *f, char *buf, size_t len)
 	if (f->verdict_row)
 		utf8_snprintf(buf, len, "verdict %s -> %s%s%s: %s", t.base, t.cand, f->note ? ", " : "",
 			      f->note ? f->note : "", cmp_outcome_name(f->outcome));
+	else if (f->missing_row)
+		utf8_snprintf(buf, len, "%s: %s", f->note ? f->note : "missing from the candidate",
+			      cmp_outcome_name(f->outcome));
 	else if (f->metric[0] == '-')
 		utf8_snprintf(buf, len, "%s", f->note ? f->note : cmp_outcome_name(f->outcome));
 	else if (f->outcome == CMP_NOT_COMPARED)
@@ -241,7 +274,8 @@ static void junit_document(struct xw *x, const void *arg)
 	utf8_snprintf(tol, sizeof tol, "%g", r->opts.tolerance);
 	utf8_snprintf(sig, sizeof sig, "%g", r->opts.significance);
 	size_t allowed = r->opts.allow_inconclusive ? r->inconclusive : 0;
-	size_t failures = r->verdicts_worse + r->worse + r->inconclusive - allowed;
+	size_t missing = r->opts.allow_missing ? 0 : r->missing;
+	size_t failures = r->verdicts_worse + r->worse + r->inconclusive - allowed + missing;
 	xw_check(x, xmlTextWriterStartDocument(x->w, NULL, "UTF-8", NULL));
 	xw_start(x, "testsuites");
 	xw_attr(x, "name", "rtconform compare");
@@ -254,7 +288,7 @@ static void junit_document(struct xw *x, const void *arg)
 	xw_attrf(x, "tests", "%zu", r->n);
 	xw_attrf(x, "failures", "%zu", failures);
 	xw_attr(x, "errors", "0");
-	xw_attrf(x, "skipped", "%zu", r->not_compared + allowed);
+	xw_attrf(x, "skipped", "%zu", r->not_compared + allowed + r->missing - missing);
 	xw_attr(x, "time", "0.000");
 	xw_attr(x, "id", "0");
 	xw_attr(x, "package", "compare");

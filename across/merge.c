@@ -283,6 +283,7 @@ static int summarize(struct merge *mg, struct merge_host *h, const struct report
 	h->link = report_link(mg->outdir, source, &failed);
 	mg->totals.tests += h->totals.tests;
 	mg->totals.passed += h->totals.passed;
+	mg->totals.no_limits += h->totals.no_limits;
 	mg->totals.failures += h->totals.failures;
 	mg->totals.errors += h->totals.errors;
 	mg->totals.skipped += h->totals.skipped;

@@ -405,10 +405,10 @@ static void host_list(struct xw *x, const struct merge *mg)
 	xw_start(x, "ul");
 	for (size_t h = 0; h < mg->nhosts; h++) {
 		const struct merge_host *fh = &mg->hosts[h];
-		const struct report_totals *t = &fh->totals;
+		char counts[200];
+		report_totals_text(&fh->totals, counts, sizeof counts);
 		xw_start(x, "li");
-		xw_textf(x, "%s: %zu passed, %zu failed, %zu errors, %zu skipped; from %s",
-			 fh->name, t->passed, t->failures, t->errors, t->skipped, fh->source);
+		xw_textf(x, "%s: %s; from %s", fh->name, counts, fh->source);
 		if (fh->seen > 1) {
 			xw_start(x, "span");
 			xw_attr(x, "class", "note");

@@ -82,6 +82,23 @@ const struct probe_metric *probe_decl_metric(const struct probe_decl *p, size_t 
 	return NULL;
 }
 
+uint64_t probe_decl_metric_samples(const struct probe_decl *p, size_t i, uint64_t iterations,
+				   uint64_t runs, bool *per_cpu, uint64_t *per_it)
+{
+	const struct probe_metric *m = p ? probe_decl_metric(p, i) : NULL;
+	unsigned declared = m && i < p->nmetrics && p->per_iteration ? p->per_iteration[i] : 1;
+	*per_cpu = m && m->kind == METRIC_DURATION && declared == PROBE_PER_CPU;
+	*per_it = 1;
+	if (m && m->kind == METRIC_COUNT)
+		return runs;
+	uint64_t k = declared > 1 && !*per_cpu ? declared : 1;
+	*per_it = k;
+	if (iterations && runs > UINT64_MAX / iterations)
+		return UINT64_MAX;
+	uint64_t n = iterations * runs;
+	return n > UINT64_MAX / k ? UINT64_MAX : n * k;
+}
+
 /* No name: the first metric, which a limit that names none is about. */
 int probe_decl_metric_index(const struct probe_decl *p, const char *name)
 {

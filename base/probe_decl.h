@@ -52,6 +52,11 @@ struct probe_metric {
 	enum metric_kind kind;
 };
 
+/* probe_decl.per_iteration[i] of a metric that takes one sample per
+ * iteration on every CPU the requirement measures on (timer-wakeup's
+ * merged wakeup): how many is known only when it runs. */
+#define PROBE_PER_CPU 0xffffffffu
+
 /* "duration", "count": how reports and `rtconform list` name a kind. */
 const char *probe_decl_metric_kind_name(enum metric_kind k);
 /* A probe_decl_metric_kind_name back; false when s is none. */
@@ -109,6 +114,13 @@ struct probe_decl {
 	 * into two histograms (harness/measure/histogram.h); every statistic
 	 * of it is signed. */
 	uint32_t signed_metrics;
+	/* Optional, one per metric of `metrics`: how many samples duration
+	 * metric i takes an iteration: 0 or 1 one (also for every metric
+	 * when NULL), N more (a round trip timed both ways), PROBE_PER_CPU
+	 * one on each measured CPU. A count has one value a run whatever
+	 * this says. What "enough samples for a percentile" counts
+	 * (probe_decl_metric_samples). */
+	const unsigned *per_iteration;
 	/* Optional: reject a combination of parameter values that cannot work
 	 * (values[i] is params[i]'s value, defaults applied). Return NULL if fine,
 	 * else a sentence saying why, written into buf. */
@@ -148,5 +160,15 @@ int probe_decl_param_index(const struct probe_decl *p, const char *name);
 size_t probe_decl_nmetrics(const struct probe_decl *p);
 const struct probe_metric *probe_decl_metric(const struct probe_decl *p, size_t i);
 int probe_decl_metric_index(const struct probe_decl *p, const char *name);
+
+/* The samples metric i of p (probe_decl_metric's numbering) takes in runs
+ * of `iterations` (per_iteration; a count one a run): the one count the
+ * "enough samples for a percentile" rule uses (validate_samples_short).
+ * For a PROBE_PER_CPU metric that is on each measured CPU, and *per_cpu
+ * is set: the least it takes, on one CPU. p NULL: one an iteration.
+ * *per_it: the samples an iteration (1 for a count). Saturates at
+ * UINT64_MAX. */
+uint64_t probe_decl_metric_samples(const struct probe_decl *p, size_t i, uint64_t iterations,
+				   uint64_t runs, bool *per_cpu, uint64_t *per_it);
 
 #endif

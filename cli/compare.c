@@ -17,6 +17,7 @@
 static const char compare_usage[] =
 	"usage: rtconform compare BASELINE.json CANDIDATE.json [-o DIR] [--tolerance T]\n"
 	"                         [--significance A] [--allow-inconclusive] [--force]\n"
+	"                         [--allow-missing]\n"
 	"\n"
 	"Compare the figures of a candidate run with a baseline run's, from the\n"
 	"results.json each wrote: requirements are matched by id, metrics by name. For\n"
@@ -32,7 +33,10 @@ static const char compare_usage[] =
 	"run's (the median over runs); a figure marked (limited) is one a limit of the\n"
 	"requirement is on. Each requirement's verdict is compared too, whatever its\n"
 	"figures say: pass to fail, pass to error and fail to error are worse (a\n"
-	"regression), the reverse better. The table goes to standard output.\n"
+	"regression), the reverse better. A requirement the baseline measured that the\n"
+	"candidate skipped (--only) or does not have is missing: a regression too,\n"
+	"unless --allow-missing; one only the candidate has is new, noted, not\n"
+	"compared. The table goes to standard output.\n"
 	"\n"
 	"  -o, --output DIR      also write compare.txt (the table), junit.xml (one\n"
 	"                        testcase per figure and per changed verdict) and\n"
@@ -46,11 +50,14 @@ static const char compare_usage[] =
 	"      --force           write into DIR even when it holds another kind of report\n"
 	"                        (a run's, a fleet's), which is otherwise refused, as is\n"
 	"                        a DIR another rtconform writes into\n"
+	"      --allow-missing   a requirement the baseline measured that the candidate\n"
+	"                        skipped or lacks is not compared, not a regression\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 no verdict or figure worse and none inconclusive, 1 a verdict\n"
 	"worse, a figure worse or inconclusive (inconclusive ones not with\n"
-	"--allow-inconclusive) or a requirement the candidate could not measure, 2\n"
+	"--allow-inconclusive), a requirement the candidate could not measure, or one\n"
+	"it skipped or lacks (not with --allow-missing), 2\n"
 	"usage error, an unreadable or invalid input (a junit.xml, which is never read\n"
 	"back), runs that cannot be compared, or an output that cannot be written\n";
 
@@ -107,6 +114,7 @@ static int parse_options(int argc, char **argv, struct compare_args *a)
 		{ "significance", required_argument, NULL, 's' },
 		{ "allow-inconclusive", no_argument, NULL, 'i' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "allow-missing", no_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -131,6 +139,7 @@ static int parse_options(int argc, char **argv, struct compare_args *a)
 			break;
 		case 'i': a->opts.allow_inconclusive = true; break;
 		case 'f': a->force = true; break;
+		case 'm': a->opts.allow_missing = true; break;
 		case 'h': fputs(compare_usage, stdout); return 0;
 		default: return cli_getopt_error("compare", c, argv);
 		}

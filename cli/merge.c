@@ -133,16 +133,15 @@ static void print_hosts(const struct merge *mg)
 {
 	for (size_t h = 0; h < mg->nhosts; h++) {
 		const struct merge_host *fh = &mg->hosts[h];
-		const struct report_totals *t = &fh->totals;
-		termsafe_println(stdout, "%s: %s (%zu passed, %zu failed, %zu errors, %zu skipped)",
-			     fh->name, fh->meaning, t->passed,
-			     t->failures, t->errors, t->skipped);
+		char counts[200];
+		report_totals_text(&fh->totals, counts, sizeof counts);
+		termsafe_println(stdout, "%s: %s (%s)", fh->name, fh->meaning, counts);
 	}
-	termsafe_println(stdout, "%zu host%s, %zu requirement%s: %zu passed, %zu failed, %zu error%s, "
-		     "%zu skipped; exit status %d", mg->nhosts, mg->nhosts == 1 ? "" : "s",
-		     mg->totals.tests, mg->totals.tests == 1 ? "" : "s", mg->totals.passed,
-		     mg->totals.failures, mg->totals.errors, mg->totals.errors == 1 ? "" : "s",
-		     mg->totals.skipped, merge_exit_status(mg));
+	char counts[200];
+	report_totals_text(&mg->totals, counts, sizeof counts);
+	termsafe_println(stdout, "%zu host%s, %zu requirement%s: %s; exit status %d", mg->nhosts,
+			 mg->nhosts == 1 ? "" : "s", mg->totals.tests,
+			 mg->totals.tests == 1 ? "" : "s", counts, merge_exit_status(mg));
 	termsafe_println(stdout, "reports: %s, %s, %s", mg->html_path, mg->junit_path, mg->json_path);
 }
 

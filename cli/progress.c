@@ -181,7 +181,7 @@ static const char *key_figure(const struct req_result *res)
 			if (res->limits[i].evaluated && !res->limits[i].passed)
 				return res->limits[i].text;
 	if (res->verdict == VERDICT_PASS)
-		return n && res->limits[0].text[0] ? res->limits[0].text : "no limits";
+		return n && res->limits[0].text[0] ? res->limits[0].text : "-";
 	return res->reason[0] ? res->reason : "-";
 }
 
@@ -199,8 +199,11 @@ void cli_progress_done(struct cli_progress *p, const char *id, const struct req_
 	termsafe_escape(id, safe, sizeof safe);
 	termsafe_escape(key_figure(res), fig, sizeof fig);
 	const char *on = p->colour ? report_verdict_sgr(res->verdict) : "";
-	fprintf(stderr, "%s[%zu/%zu] %s: %s%s%s, %s (%.1f s)\n", p->tty ? up : "",
-		p->index, p->total, safe, on, verdict_name(res->verdict), on[0] ? REPORT_SGR_RESET : "",
-		fig, res->seconds);
+	/* Measured with no limits: said as the table says it, never "pass". */
+	bool unjudged = res->verdict == VERDICT_PASS && (!res->req || !res->req->nlimits);
+	fprintf(stderr, "%s[%zu/%zu] %s: %s%s%s%s%s (%.1f s)\n", p->tty ? up : "", p->index,
+		p->total, safe, on, unjudged ? VERDICT_LABEL_NO_LIMITS : verdict_name(res->verdict),
+		on[0] ? REPORT_SGR_RESET : "", unjudged ? "" : ", ", unjudged ? "" : fig,
+		res->seconds);
 	fflush(stderr);
 }

@@ -619,11 +619,16 @@ static void warn_short_plans(struct req_file **files, size_t nfiles, const char 
 			if (!id_selected(only, r->id))
 				continue;
 			runner_counts(r, ro, &it, &runs, &warmup);
-			for (size_t k = 0; k < r->nlimits; k++)
-				if (validate_samples_short(&r->limits[k], it, runs,
-							   runner_duration(r, ro), why, sizeof why))
+			const struct probe_decl *p = probe_decl_catalog_find(&probe_catalog,
+									     r->probe);
+			for (size_t k = 0; k < r->nlimits; k++) {
+				bool sure;
+				if (validate_samples_short(&r->limits[k], p, it, runs,
+							   runner_duration(r, ro), why, sizeof why,
+							   &sure))
 					termsafe_println(stderr, "rtconform run: warning: requirement "
 							 "%s: %s", r->id, why);
+			}
 		}
 }
 

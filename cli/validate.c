@@ -3,6 +3,7 @@
  * nothing. */
 #include "cli/cli.h"
 #include "base/termsafe.h"
+#include "harness/measure/probes/probes.h"
 #include "requirements/validate.h"
 
 #include <stdio.h>
@@ -14,7 +15,8 @@ int cmd_validate(int argc, char **argv, const struct cli_ctx *ctx)
 		     "Check requirement files (or shipped profiles, by name) against the schema\n"
 		     "and the probe table; measure nothing. Prints one 'file:line: message' per\n"
 		     "problem, and 'file:line: warning: ...' for what is valid but may make a\n"
-		     "verdict an error (a percentile a run by time may take too few samples for).\n\n"
+		     "verdict an error (a percentile a run by time, or on too few CPUs, may take\n"
+		     "too few samples for).\n\n"
 		     "exit status: 0 every file valid (warnings or not), 2 a problem was found");
 		return 0;
 	}
@@ -34,7 +36,7 @@ int cmd_validate(int argc, char **argv, const struct cli_ctx *ctx)
 		return rc;
 	struct diag_list d = { 0 };
 	for (size_t i = 0; i < n; i++)
-		validate_warnings(files[i], &d);
+		validate_warnings(files[i], &probe_catalog, &d);
 	for (size_t i = 0; i < d.n; i++)
 		termsafe_println(stderr, "%s", d.msgs[i]);
 	diag_free(&d);

@@ -79,7 +79,7 @@ bool limit_in_cycles(const struct req_limit *l)
 
 enum verdict limit_verdict(enum verdict req_verdict, bool evaluated, bool passed)
 {
-	if (req_verdict == VERDICT_ERROR || req_verdict == VERDICT_SKIPPED)
+	if (req_verdict == VERDICT_SKIPPED)
 		return req_verdict;
 	if (!evaluated)
 		return VERDICT_ERROR;

@@ -49,9 +49,15 @@ enum qty_unit limit_unit(const struct req_limit *l);
 /* Whether a limit's bounds (and so its measured value) are in cycles. */
 bool limit_in_cycles(const struct req_limit *l);
 
-/* The verdict of one limit of a requirement: the requirement's own when it
- * is an error or skipped, else error when the limit could not be evaluated,
- * else pass or fail. */
+/* The verdict of one limit of a requirement: skipped when the requirement
+ * was (it was never measured), else error when the limit could not be
+ * evaluated, else pass or fail as its figure gives. Each limit keeps its
+ * own: a limit judged and held is pass even in a requirement that is an
+ * error (another limit's percentile could not be computed, or the load
+ * could not be stopped after the measurement), so no report calls a budget
+ * that held an error or a LAVA fail. A requirement that is an error before
+ * it was judged (the worker failed, timed out ...) has no limit evaluated:
+ * each is an error. */
 enum verdict limit_verdict(enum verdict req_verdict, bool evaluated, bool passed);
 
 /* Whether measured value v holds a limit's bounds: it fails only strictly

@@ -172,10 +172,10 @@ static void header(struct xw *x, const struct report_view *v)
 	nl(x);
 
 	xw_start(x, "p");
-	xw_textf(x, "%zu requirement%s: %zu passed, %zu failed, %zu error%s, %zu skipped; "
-		    "measured on %s (%s, %s) from %s to %s.",
-		 t.tests, t.tests == 1 ? "" : "s", t.passed, t.failures, t.errors,
-		 t.errors == 1 ? "" : "s", t.skipped, env(v, "host.name"),
+	char counts[200];
+	report_totals_text(&t, counts, sizeof counts);
+	xw_textf(x, "%zu requirement%s: %s; measured on %s (%s, %s) from %s to %s.",
+		 t.tests, t.tests == 1 ? "" : "s", counts, env(v, "host.name"),
 		 env(v, "host.kernel.release"), preempt,
 		 env(v, "rtconform.started"), env(v, "rtconform.ended"));
 	xw_full_end(x);

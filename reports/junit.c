@@ -138,12 +138,15 @@ static void env_properties(struct xw *x, const struct report_view *view,
 			x_prop(x, v, "%s", env_alarms[i].key);
 	}
 	/* The suite's verdicts as the run counted them (those --only left
-	 * out among the skipped), as the terminal's last line does. */
+	 * out among the skipped, those measured without limits apart from
+	 * the passed), as the terminal's last line does. */
 	struct report_totals t;
-	char counts[160];
+	char counts[160], unjudged[48] = "";
 	report_view_file_totals(f, &t);
-	snprintf(counts, sizeof counts, "passed=%zu failed=%zu errors=%zu skipped=%zu", t.passed,
-		 t.failures, t.errors, t.skipped);
+	if (t.no_limits)
+		snprintf(unjudged, sizeof unjudged, " no-limits=%zu", t.no_limits);
+	snprintf(counts, sizeof counts, "passed=%zu%s failed=%zu errors=%zu skipped=%zu",
+		 t.passed - t.no_limits, unjudged, t.failures, t.errors, t.skipped);
 	x_prop(x, counts, JP_VERDICTS);
 	ready_properties(x, view);
 
@@ -413,7 +416,8 @@ static void listed_totals(const struct report_view *v, const struct rv_file *f,
 		const struct rv_file *vf = &v->files[k];
 		for (size_t i = 0; (!f || vf == f) && i < vf->nreqs; i++)
 			if (listed(v, &vf->reqs[i]))
-				report_totals_add(t, vf->reqs[i].verdict, vf->reqs[i].seconds);
+				report_totals_add(t, vf->reqs[i].verdict, vf->reqs[i].nlimits,
+						  vf->reqs[i].seconds);
 	}
 }
 

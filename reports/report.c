@@ -15,12 +15,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-void report_totals_add(struct report_totals *t, enum verdict v, double seconds)
+void report_totals_add(struct report_totals *t, enum verdict v, size_t nlimits, double seconds)
 {
 	t->tests++;
 	switch (v) {
 	case VERDICT_PASS:
 		t->passed++;
+		t->no_limits += nlimits == 0;
 		break;
 	case VERDICT_FAIL:
 		t->failures++;
@@ -39,10 +40,23 @@ void report_totals_add(struct report_totals *t, enum verdict v, double seconds)
 		t->seconds += seconds;
 }
 
+void report_totals_text(const struct report_totals *t, char *buf, size_t len)
+{
+	char unjudged[64] = "";
+	if (t->no_limits)
+		snprintf(unjudged, sizeof unjudged, ", %zu %s", t->no_limits,
+			 "measured without limits");
+	snprintf(buf, len, "%zu passed%s, %zu failed, %zu error%s, %zu skipped",
+		 t->passed - t->no_limits, unjudged, t->failures, t->errors,
+		 t->errors == 1 ? "" : "s", t->skipped);
+}
+
 static void add_file(const struct report_file *f, struct report_totals *t)
 {
-	for (size_t i = 0; i < f->nresults; i++)
-		report_totals_add(t, f->results[i].verdict, f->results[i].seconds);
+	for (size_t i = 0; i < f->nresults; i++) {
+		const struct req_result *r = &f->results[i];
+		report_totals_add(t, r->verdict, r->req ? r->req->nlimits : 0, r->seconds);
+	}
 }
 
 void report_totals(const struct report_run *run, const struct report_file *only,

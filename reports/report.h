@@ -39,15 +39,25 @@ struct report_run {
 	const char *command_line;    /* exact command, shell-quoted */
 };
 
-/* Counts over every result. */
+/* Counts over every result. passed counts the verdicts pass (results.json's
+ * totals, junit.xml's, the exit status); no_limits how many of them were
+ * measured with no limits to judge, which what people read does not call
+ * passed (report_totals_text). */
 struct report_totals {
 	size_t tests, passed, failures, errors, skipped;
+	size_t no_limits;
 	double seconds;
 };
 void report_totals(const struct report_run *run, const struct report_file *only,
 		   struct report_totals *t);
-/* Count one result of verdict v that took `seconds` into t. */
-void report_totals_add(struct report_totals *t, enum verdict v, double seconds);
+/* Count one result of verdict v with nlimits limits that took `seconds`
+ * into t. */
+void report_totals_add(struct report_totals *t, enum verdict v, size_t nlimits, double seconds);
+/* The counts as people read them: "2 passed, 1 measured without limits, 0
+ * failed, 1 error, 0 skipped" (passed: those judged on limits; the middle
+ * part only when there is one), the one wording of the summary line, the
+ * HTML header, junit.xml's verdicts property and merge's host lines. */
+void report_totals_text(const struct report_totals *t, char *buf, size_t len);
 
 
 /* Exit status of a run: 3 if any error, else 1 if any failure, else 0. */
@@ -366,7 +376,8 @@ bool report_view_no_limits(const struct report_view *v);
  * exit status, or VERDICT_LABEL_NO_LIMITS when report_view_no_limits. */
 const char *report_view_status_label(const struct report_view *v);
 /* The meaning of exit status `status` of v (verdict_exit_meaning), said of
- * a run that measured without limits when report_view_no_limits. */
+ * a run that measured without limits when report_view_no_limits, and
+ * without calling those passed when only some had none. */
 const char *report_view_exit_meaning(const struct report_view *v, int status);
 
 /* ---- the writers ---------------------------------------------------------

@@ -229,10 +229,10 @@ static void write_text(const struct report_view *v, FILE *out, int status, const
 		status = report_view_exit_status(v);
 		meaning = report_view_exit_meaning(v, status);
 	}
-	fprintf(out, "%zu requirement%s: %zu passed, %zu failed, %zu error%s, %zu skipped"
-		     " (%.3f s); exit status %d: %s\n",
-		t.tests, t.tests == 1 ? "" : "s", t.passed, t.failures, t.errors,
-		t.errors == 1 ? "" : "s", t.skipped, t.seconds, status, meaning);
+	char counts[200];
+	report_totals_text(&t, counts, sizeof counts);
+	fprintf(out, "%zu requirement%s: %s (%.3f s); exit status %d: %s\n", t.tests,
+		t.tests == 1 ? "" : "s", counts, t.seconds, status, meaning);
 }
 
 static void report_write_text_status(const struct report_view *v, FILE *out, int status,

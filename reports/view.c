@@ -634,7 +634,7 @@ void report_view_free(struct report_view *v)
 static void add_file(const struct rv_file *f, struct report_totals *t)
 {
 	for (size_t i = 0; i < f->nreqs; i++)
-		report_totals_add(t, f->reqs[i].verdict, f->reqs[i].seconds);
+		report_totals_add(t, f->reqs[i].verdict, f->reqs[i].nlimits, f->reqs[i].seconds);
 }
 
 void report_view_file_totals(const struct rv_file *f, struct report_totals *t)
@@ -684,5 +684,10 @@ const char *report_view_exit_meaning(const struct report_view *v, int status)
 {
 	if (status == EXIT_PASS && report_view_no_limits(v))
 		return "every requirement was measured; none had limits to judge";
+	struct report_totals t;
+	report_view_totals(v, &t);
+	if (status == EXIT_PASS && t.no_limits)
+		return "every requirement with limits passed; the others were measured without "
+		       "limits to judge";
 	return verdict_exit_meaning(status);
 }

@@ -369,19 +369,11 @@ static void limit_el(struct builder *b, xmlNodePtr n, struct requirement *r,
 			 "min=\"%s\" is greater than max=\"%s\" (no value can pass)",
 			 l->min_text, l->max_text);
 
-	/* A run by time takes as many samples as fit: a statistic they are
-	 * too few for is an error verdict at run time, not a validation error. */
+	/* Whether the samples are enough for a percentile depends on the
+	 * probe's metric (samples an iteration): validate_file's to say
+	 * (validate_samples_short). The runs are known here. */
 	if (!stat_ok || cfg->bad || cfg->duration_ns)
 		return;
-	/* Counts are known from the file, so a statistic the run cannot give
-	 * a meaningful value for is an error now, not a verdict later. */
-	uint64_t samples = cfg->iterations * cfg->runs;
-	uint64_t need = statistic_min_samples(&l->stat);
-	if (need > samples)
-		diag_add(b->diags, b->file, line,
-			 "%s needs at least %llu samples, this requirement takes %llu "
-			 "(iterations x runs)", l->stat_text, (unsigned long long)need,
-			 (unsigned long long)samples);
 	if (l->stat.kind == STAT_RUNS_MEAN_STDDEV && cfg->runs < 2)
 		diag_add(b->diags, b->file, line,
 			 "%s needs at least 2 runs, this requirement has %llu",

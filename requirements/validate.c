@@ -139,6 +139,15 @@ static size_t validate_limit(const struct req_file *f, const struct requirement 
 		problems += check_bound(f, r, p, l, "max", l->max_text, &l->max, d);
 	if (l->has_min)
 		problems += check_bound(f, r, p, l, "min", l->min_text, &l->min, d);
+	/* By count the samples are known from the file and the probe: a
+	 * percentile they are sure to be too few for is refused, not left to
+	 * be an error verdict (docs/requirements.md, Statistics). */
+	bool sure;
+	if (!problems && validate_samples_short(l, p, r->iterations, r->runs, r->duration_ns, buf,
+						sizeof buf, &sure) && sure) {
+		diag_add(d, f->path, l->line, "requirement %s: %s", r->id, buf);
+		problems++;
+	}
 	return problems;
 }
 
@@ -246,31 +255,86 @@ static size_t validate_req(const struct req_file *f, const struct requirement *r
 	return problems;
 }
 
-const char *validate_samples_short(const struct req_limit *l, uint64_t iterations, uint64_t runs,
-				   uint64_t duration_ns, char *buf, size_t len)
+/* "iterations x runs", "iterations x runs x 2 samples of wakeup an
+ * iteration" ...: how the samples of metric m are counted. */
+static void samples_how(const struct probe_metric *m, bool per_cpu, uint64_t per_it, char *buf,
+			size_t len)
+{
+	if (m && m->kind == METRIC_COUNT)
+		snprintf(buf, len, "runs: a count has one value a run");
+	else if (!per_cpu && per_it > 1)
+		snprintf(buf, len, "iterations x runs x %llu samples of %s an iteration",
+			 (unsigned long long)per_it, m->name);
+	else
+		snprintf(buf, len, "iterations x runs");
+}
+
+/* By count: what iterations would suffice with these runs, or that runs
+ * must grow too (the iterations cap, REQ_MAX_ITERATIONS). */
+static void samples_fix(const struct probe_metric *m, bool per_cpu, uint64_t per_it,
+			uint64_t need, uint64_t runs, char *buf, size_t len)
+{
+	if (m && m->kind == METRIC_COUNT) {
+		snprintf(buf, len, "; runs=\"%llu\" would suffice", (unsigned long long)need);
+		return;
+	}
+	uint64_t per_run = runs * per_it;
+	uint64_t it = per_run ? (need + per_run - 1) / per_run : need;
+	if (it <= REQ_MAX_ITERATIONS)
+		snprintf(buf, len, "; iterations=\"%llu\" would suffice%s",
+			 (unsigned long long)it, per_cpu ? " on one CPU" : "");
+	else
+		snprintf(buf, len, "; more runs would, as iterations are at most %llu",
+			 (unsigned long long)REQ_MAX_ITERATIONS);
+}
+
+const char *validate_samples_short(const struct req_limit *l, const struct probe_decl *p,
+				   uint64_t iterations, uint64_t runs, uint64_t duration_ns,
+				   char *buf, size_t len, bool *sure)
 {
 	uint64_t need = statistic_min_samples(&l->stat);
 	const char *st = l->stat_text ? l->stat_text : "the statistic";
+	*sure = false;
 	if (need <= 1)
 		return NULL;
+	int mi = p ? probe_decl_metric_index(p, l->metric) : -1;
+	const struct probe_decl *pd = mi >= 0 ? p : NULL;
+	const struct probe_metric *m = pd ? probe_decl_metric(pd, (size_t)mi) : NULL;
+	bool per_cpu;
+	uint64_t per_it;
+	char how[120], fix[120];
 	if (!duration_ns) {
-		uint64_t planned = iterations * runs;
+		uint64_t planned = probe_decl_metric_samples(pd, (size_t)(mi < 0 ? 0 : mi),
+							     iterations, runs, &per_cpu, &per_it);
 		if (planned >= need)
 			return NULL;
-		snprintf(buf, len, "%s needs at least %llu samples, this plan takes %llu "
-			 "(iterations x runs): that limit would be an error verdict", st,
-			 (unsigned long long)need, (unsigned long long)planned);
+		*sure = !per_cpu;
+		samples_how(m, per_cpu, per_it, how, sizeof how);
+		samples_fix(m, per_cpu, per_it, need, runs, fix, sizeof fix);
+		if (per_cpu)
+			snprintf(buf, len, "%s needs at least %llu samples, this plan takes %llu on "
+				 "each measured CPU (%s): unless it measures on %llu CPUs or more, "
+				 "that limit is an error verdict%s", st, (unsigned long long)need,
+				 (unsigned long long)planned, how,
+				 (unsigned long long)((need + planned - 1) / planned), fix);
+		else
+			snprintf(buf, len, "%s needs at least %llu samples, this plan takes %llu "
+				 "(%s): that limit would be an error verdict%s", st,
+				 (unsigned long long)need, (unsigned long long)planned, how, fix);
 		return buf;
 	}
-	if (iterations >= need)
+	uint64_t one = probe_decl_metric_samples(pd, (size_t)(mi < 0 ? 0 : mi), iterations, 1,
+						 &per_cpu, &per_it);
+	if (one >= need)
 		return NULL;
 	char d[32];
 	units_fmt_ns((double)duration_ns, d, sizeof d);
-	uint64_t nruns = iterations ? (need + iterations - 1) / iterations : need;
+	uint64_t nruns = one ? (need + one - 1) / one : need;
 	char alone[80] = "";
-	if (need <= REQ_MAX_ITERATIONS)
-		snprintf(alone, sizeof alone, " (iterations=\"%llu\" would make one run enough)",
-			 (unsigned long long)need);
+	uint64_t it = (need + per_it - 1) / per_it;
+	if (it <= REQ_MAX_ITERATIONS && !(m && m->kind == METRIC_COUNT))
+		snprintf(alone, sizeof alone, " (iterations=\"%llu\" would make one run enough%s)",
+			 (unsigned long long)it, per_cpu ? " on one CPU" : "");
 	snprintf(buf, len, "%s needs at least %llu samples; this plan runs by time (%s) in runs "
 		 "of %llu iterations, so %llu runs must fit in %s or that limit is an error "
 		 "verdict%s", st, (unsigned long long)need, d, (unsigned long long)iterations,
@@ -278,16 +342,21 @@ const char *validate_samples_short(const struct req_limit *l, uint64_t iteration
 	return buf;
 }
 
-size_t validate_warnings(const struct req_file *f, struct diag_list *d)
+size_t validate_warnings(const struct req_file *f, const struct probe_catalog *cat,
+			 struct diag_list *d)
 {
 	size_t n = 0;
 	char buf[400];
+	bool sure;
 	for (size_t i = 0; i < f->nreqs; i++) {
 		const struct requirement *r = &f->reqs[i];
 		for (size_t k = 0; k < r->nlimits; k++) {
 			const struct req_limit *l = &r->limits[k];
-			if (!validate_samples_short(l, r->iterations, r->runs, r->duration_ns, buf,
-						    sizeof buf))
+			/* What is sure to be short was refused (validate_limit). */
+			if (!validate_samples_short(l, probe_decl_catalog_find(cat, r->probe),
+						    r->iterations,
+						    r->runs, r->duration_ns, buf, sizeof buf, &sure) ||
+			    sure)
 				continue;
 			diag_add(d, f->path, l->line, "warning: requirement %s: %s", r->id, buf);
 			n++;

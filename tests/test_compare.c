@@ -661,6 +661,78 @@ START_TEST(unmeasured_and_differently_measured)
 }
 END_TEST
 
+/* Move other's one file into v (a view of two files), freeing other. */
+static void take_file(struct report_view *v, struct report_view *other)
+{
+	v->files = realloc(v->files, (v->nfiles + 1) * sizeof *v->files);
+	ck_assert_ptr_nonnull(v->files);
+	v->files[v->nfiles++] = other->files[0];
+	free(other->files);
+	other->files = NULL;
+	other->nfiles = 0;
+	report_view_free(other);
+}
+
+/* A requirement the baseline measured that the candidate skipped or does
+ * not have is missing: a regression unless allowed; one only the
+ * candidate has is new, a note (issue 24 review, B). */
+START_TEST(missing_from_the_candidate)
+{
+	struct report_view b, c, x;
+	struct cmp_result r;
+	char err[600];
+	struct cmp_opts o = { .tolerance = 0.5, .significance = CMP_DEFAULT_SIGNIFICANCE };
+	view(&b, "A", steady, steady_max, none);
+	view(&x, "B", steady, steady_max, none);
+	take_file(&b, &x);
+	view(&c, "A", steady, steady_max, none);
+	ck_assert_int_eq(cmp_views(&b, &c, &o, &r, err, sizeof err), 0);
+	ck_assert_uint_eq(r.missing, 1);
+	ck_assert_uint_eq(r.worse, 0);
+	ck_assert_int_eq(cmp_exit_status(&r), 1);
+	const struct cmp_figure *m = &r.f[r.n - 1];
+	ck_assert(m->missing_row && m->outcome == CMP_WORSE);
+	ck_assert_str_eq(m->id, "B");
+	ck_assert_str_eq(m->note, "measured in the baseline (pass), not in the candidate");
+	cmp_result_free(&r);
+	o.allow_missing = true;
+	ck_assert_int_eq(cmp_views(&b, &c, &o, &r, err, sizeof err), 0);
+	ck_assert_uint_eq(r.missing, 1);
+	ck_assert_int_eq(r.f[r.n - 1].outcome, CMP_NOT_COMPARED);
+	ck_assert_int_eq(cmp_exit_status(&r), 0);
+	cmp_result_free(&r);
+	o.allow_missing = false;
+
+	/* skipped in the candidate (--only) */
+	view(&x, "B", steady, steady_max, none);
+	x.files[0].reqs[0].measured = false;
+	x.files[0].reqs[0].verdict = VERDICT_SKIPPED;
+	x.files[0].reqs[0].reason = strdup("not selected (--only A)");
+	take_file(&c, &x);
+	ck_assert_int_eq(cmp_views(&b, &c, &o, &r, err, sizeof err), 0);
+	ck_assert_uint_eq(r.missing, 1);
+	ck_assert_int_eq(cmp_exit_status(&r), 1);
+	ck_assert_str_eq(r.f[r.n - 1].note, "measured in the baseline (pass), skipped in the "
+			 "candidate: not selected (--only A)");
+	cmp_result_free(&r);
+	free_views(&b, &c);
+
+	/* only in the candidate: new, not a regression */
+	view(&b, "A", steady, steady_max, none);
+	view(&c, "A", steady, steady_max, none);
+	view(&x, "B", steady, steady_max, none);
+	take_file(&c, &x);
+	ck_assert_int_eq(cmp_views(&b, &c, &o, &r, err, sizeof err), 0);
+	ck_assert_uint_eq(r.missing, 0);
+	ck_assert_int_eq(cmp_exit_status(&r), 0);
+	ck_assert_uint_eq(r.nnotes, 1);
+	ck_assert_str_eq(r.notes[0], "B: new in the candidate (the baseline has no such "
+			 "requirement), not compared");
+	cmp_result_free(&r);
+	free_views(&b, &c);
+}
+END_TEST
+
 START_TEST(reports_render)
 {
 	struct report_view b, c;
@@ -944,6 +1016,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, violations_that_appear_are_worse);
 	tcase_add_test(tc, what_cannot_be_compared);
 	tcase_add_test(tc, unmeasured_and_differently_measured);
+	tcase_add_test(tc, missing_from_the_candidate);
 	tcase_add_test(tc, reports_render);
 	tcase_add_test(tc, reports_render_inconclusive);
 	tcase_add_test(tc, overlay_not_finite);

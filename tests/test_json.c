@@ -1308,8 +1308,9 @@ static void set_totals(json_t *root, int p, int f, int e, int s)
 
 /* Each limit's verdict is the one limit_holds gives its measured value and
  * bounds (a value at its bound passes, ns, cycles or a count alike), error
- * without a measured value, the requirement's own when that is an error or
- * skipped; and a skipped requirement has no measured value. The fixture:
+ * without a measured value, the requirement's own when that is skipped
+ * (an error requirement's limits may also be "error", as older files
+ * have them); and a skipped requirement has no measured value. The fixture:
  * SEM-RT (fail) mean 748.25 <= 50 us, max 996.5 > 800 ns, wakeup min 100 >=
  * 50 ns, page-faults total 12 > 0; SEM-OK (pass) mean 748.25 <= 50 us, p99
  * 1983 <= 4000 cycles, involuntary-switches max 1 <= 2; TMR error. */
@@ -1367,11 +1368,27 @@ START_TEST(json_reader_rejudges_limits)
 	set_totals(root, 1, 1, 3, 1);
 	expect_read(x, root, "an error requirement");
 
-	/* an error or skipped requirement gives each limit its verdict */
+	/* in a requirement that is an error each limit keeps its own
+	 * verdict (issue 24 review, A): one not computed is an error, one
+	 * that held a pass (an older file's "error" for it is read too) */
 	root = fixture_json(x);
 	set_str(limit_at(root, 2, 0), "verdict", "pass");
 	expect_refused(x, root, "requirements[2].limits[0].verdict",
-		       "\"pass\", but the requirement is \"error\"");
+		       "\"pass\", but measured is null");
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 1, 0), "measured", json_null());
+	set_str(limit_at(root, 1, 0), "verdict", "error");
+	set_str(req_at(root, 0, 1), "verdict", "error");
+	set_totals(root, 1, 1, 3, 1);
+	expect_read(x, root, "an error requirement whose other limits held");
+	root = fixture_json(x);
+	json_object_set_new(limit_at(root, 1, 0), "measured", json_null());
+	set_str(limit_at(root, 1, 0), "verdict", "error");
+	set_str(req_at(root, 0, 1), "verdict", "error");
+	json_object_set_new(limit_at(root, 1, 1), "max", json_real(1982));
+	set_totals(root, 1, 1, 3, 1);
+	expect_refused(x, root, "requirements[1].limits[1].verdict", "above max 1982");
+	/* a skipped requirement gives each limit its verdict */
 	root = fixture_json(x);
 	set_str(req_at(root, 0, 1), "verdict", "skipped");
 	set_totals(root, 1, 1, 2, 2);
@@ -1424,8 +1441,7 @@ START_TEST(json_reader_combines_limits)
 	set_str(limit_at(root, 0, 0), "verdict", "error");
 	set_str(req_at(root, 0, 0), "verdict", "error");
 	set_totals(root, 2, 0, 3, 1);
-	expect_refused(x, root, "files[0].requirements[0].limits[1].verdict",
-		       "\"fail\", but the requirement is \"error\"");
+	expect_read(x, root, "an error requirement keeps its failed limit's own verdict");
 	/* one failed limit of four is enough */
 	root = fixture_json(x);
 	json_object_set_new(limit_at(root, 0, 1), "max", json_real(1000));

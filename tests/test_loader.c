@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "harness/measure/probes/probes.h"
+#include "requirements/validate.h"
 #include "requirements/loader.h"
 #include "requirements/model.h"
 #include "base/sha256.h"
@@ -355,12 +357,83 @@ START_TEST(overflow_iterations)
 }
 END_TEST
 
+/* A percentile the planned samples are sure to be too few for is refused,
+ * by validate_file, which knows the probe's samples an iteration; the
+ * message says what would suffice (issue 24 review, C and E). */
 START_TEST(percentile_samples)
 {
-	assert_refused("invalid/percentile-samples.xml", 7,
-		       "p99.9 needs at least 10000 samples, this requirement takes 1000 (iterations x runs)");
+	const char *path = fixture("invalid/percentile-samples.xml");
+	struct req_file *f = req_load_file(path, NULL, &diags);
+	ck_assert_msg(f, "the loader refused: %s", all_diags());
+	ck_assert_uint_eq(validate_file(f, &probe_catalog, &diags), 1);
+	char prefix[1100];
+	snprintf(prefix, sizeof prefix, "%s:7: ", path);
+	ck_assert_msg(has_diag(prefix, "requirement A: p99.9 needs at least 10000 samples, this "
+			       "plan takes 1000 (iterations x runs): that limit would be an error "
+			       "verdict; iterations=\"5000\" would suffice", (const char *)NULL),
+		      "%s", all_diags());
 	/* p99 needs 1000: exactly enough */
 	ck_assert_msg(diags.n == 1, "%s", all_diags());
+	req_file_free(f);
+}
+END_TEST
+
+/* Load `body` as a requirements file and validate it: the problems. */
+static size_t validate_text(const char *body, struct req_file **out)
+{
+	char doc[2048];
+	snprintf(doc, sizeof doc, "<requirements xmlns=\"urn:rtconform:requirements:1\" "
+		 "name=\"s\">\n%s</requirements>\n", body);
+	*out = req_load_memory(doc, strlen(doc), "s.xml", &diags);
+	ck_assert_msg(*out, "the loader refused: %s", all_diags());
+	return validate_file(*out, &probe_catalog, &diags);
+}
+
+/* sem-pingpong's wakeup takes two samples an iteration (a wake-up each
+ * way), so 5000 x 1 gives the 10000 p99.9 needs; its per-op one. */
+START_TEST(percentile_samples_per_iteration)
+{
+	struct req_file *f;
+	ck_assert_uint_eq(validate_text("<requirement id=\"W\"><probe name=\"sem-pingpong\"/>"
+					 "<run iterations=\"5000\" runs=\"1\"/>"
+					 "<limit metric=\"wakeup\" statistic=\"p99.9\" max=\"1s\"/>"
+					 "</requirement>\n", &f), 0);
+	ck_assert_msg(diags.n == 0, "%s", all_diags());
+	req_file_free(f);
+	ck_assert_uint_eq(validate_text("<requirement id=\"W\"><probe name=\"sem-pingpong\"/>"
+					 "<run iterations=\"4999\" runs=\"1\"/>\n"
+					 "<limit metric=\"wakeup\" statistic=\"p99.9\" max=\"1s\"/>\n"
+					 "<limit metric=\"per-op\" statistic=\"p99.9\" max=\"1s\"/>"
+					 "</requirement>\n", &f), 2);
+	ck_assert_msg(has_diag("s.xml:3: ", "requirement W: p99.9 needs at least 10000 samples, "
+			       "this plan takes 9998 (iterations x runs x 2 samples of wakeup an "
+			       "iteration)", "iterations=\"5000\" would suffice", (const char *)NULL),
+		      "%s", all_diags());
+	ck_assert_msg(has_diag("s.xml:4: ", "this plan takes 4999 (iterations x runs)",
+			       "iterations=\"10000\" would suffice", (const char *)NULL),
+		      "%s", all_diags());
+	req_file_free(f);
+}
+END_TEST
+
+/* timer-wakeup's wakeup takes one sample an iteration on each measured
+ * CPU, a count only the run knows: validate does not refuse what a run on
+ * enough CPUs measures, and warns how many it needs. */
+START_TEST(percentile_samples_per_cpu)
+{
+	struct req_file *f;
+	ck_assert_uint_eq(validate_text("<requirement id=\"T\"><probe name=\"timer-wakeup\"/>"
+					 "<run iterations=\"3000\" runs=\"1\"/>\n"
+					 "<limit metric=\"wakeup\" statistic=\"p99.9\" max=\"1s\"/>"
+					 "</requirement>\n", &f), 0);
+	ck_assert_msg(diags.n == 0, "%s", all_diags());
+	ck_assert_uint_eq(validate_warnings(f, &probe_catalog, &diags), 1);
+	ck_assert_msg(has_diag("s.xml:3: ", "warning: requirement T: p99.9 needs at least 10000 "
+			       "samples, this plan takes 3000 on each measured CPU (iterations x "
+			       "runs): unless it measures on 4 CPUs or more, that limit is an error "
+			       "verdict; iterations=\"10000\" would suffice on one CPU",
+			       (const char *)NULL), "%s", all_diags());
+	req_file_free(f);
 }
 END_TEST
 
@@ -583,6 +656,8 @@ static Suite *loader_suite(void)
 	tcase_add_test(tc, zero_iterations);
 	tcase_add_test(tc, overflow_iterations);
 	tcase_add_test(tc, percentile_samples);
+	tcase_add_test(tc, percentile_samples_per_iteration);
+	tcase_add_test(tc, percentile_samples_per_cpu);
 	tcase_add_test(tc, all_problems_reported);
 	tcase_add_test(tc, memory_diagnostics_use_display_name);
 	tcase_add_test(tc, missing_file);

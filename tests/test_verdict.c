@@ -199,6 +199,13 @@ START_TEST(too_few_samples_is_error_not_pass)
 	ck_assert(!x->res.limits[0].evaluated);
 	ck_assert(x->res.limits[1].evaluated);
 	ck_assert_ptr_nonnull(strstr(x->res.reason, "p99.9 per-op cannot be computed from 300 samples"));
+	/* Each limit keeps its own verdict: the max that held is a pass in
+	 * the requirement that is an error, the one not computed an error. */
+	ck_assert(x->res.limits[1].passed);
+	ck_assert_int_eq(limit_verdict(x->res.verdict, true, true), VERDICT_PASS);
+	ck_assert_int_eq(limit_verdict(x->res.verdict, true, false), VERDICT_FAIL);
+	ck_assert_int_eq(limit_verdict(x->res.verdict, false, false), VERDICT_ERROR);
+	ck_assert_int_eq(limit_verdict(VERDICT_SKIPPED, false, false), VERDICT_SKIPPED);
 	fx_free(x);
 }
 END_TEST

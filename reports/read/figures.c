@@ -83,27 +83,32 @@ static void bounds_text(const struct rv_limit *l, char *buf, size_t len)
 		snprintf(buf, len, "%s %s", l->has_max ? "max" : "min", l->has_max ? hi : lo);
 }
 
-/* Limit i's verdict: the requirement's own when that is an error or
- * skipped (a skipped requirement is never measured), else the one its
- * measured value and bounds give. */
+/* Limit i's verdict: skipped with the requirement (never measured), else
+ * the one its measured value and bounds give (limit_verdict). In a
+ * requirement that is an error, "error" is also accepted for a limit with
+ * a figure: files written before each limit kept its own verdict gave every
+ * limit of such a requirement the requirement's error, and an error can
+ * never make anything pass. */
 static bool check_limit(struct fig *g, const struct rv_req *r, size_t i)
 {
 	const struct rv_limit *l = &r->limits[i];
 	char field[48], mv[40], bv[100];
 	const char *lv = verdict_name(l->verdict), *rv = verdict_name(r->verdict);
 	snprintf(field, sizeof field, "limits[%zu].verdict", i);
-	if (r->verdict == VERDICT_ERROR || r->verdict == VERDICT_SKIPPED) {
+	if (r->verdict == VERDICT_SKIPPED) {
 		if (l->verdict != r->verdict)
 			return refuse(g, field, "\"%s\", but the requirement is \"%s\", and a run "
 				      "gives each limit of a requirement that is \"%s\" that verdict",
 				      lv, rv, rv);
 		snprintf(field, sizeof field, "limits[%zu].measured", i);
-		if (r->verdict == VERDICT_SKIPPED && l->measured.have)
+		if (l->measured.have)
 			return refuse(g, field, "%s, but the requirement was skipped: a skipped "
 				      "requirement is never measured",
 				      num_text(l->measured.v, mv, sizeof mv));
 		return true;
 	}
+	if (r->verdict == VERDICT_ERROR && l->verdict == VERDICT_ERROR)
+		return true;
 	double v = l->measured.v;
 	bool holds = l->measured.have &&
 		     limit_holds(v, l->has_min, l->min.value, l->has_max, l->max.value);
@@ -126,7 +131,9 @@ static bool check_limit(struct fig *g, const struct rv_req *r, size_t i)
 }
 
 /* A requirement judged on its limits (pass or fail) has the verdict they
- * give; an error or skipped one gave its own to each limit (check_limit). */
+ * give; an error may have its own cause besides them (the worker failed,
+ * the load could not be stopped), and a skipped one gave its own to each
+ * limit (check_limit). */
 static bool check_req(struct fig *g, const struct rv_req *r)
 {
 	if (r->verdict == VERDICT_ERROR || r->verdict == VERDICT_SKIPPED)

@@ -72,6 +72,38 @@ expect_status 0 cmp_ "$TMP/error.json" "$TMP/error.json"
 expect_grep '^PP-OTHER +- +- .* not compared$' "$TMP/out"
 expect_grep '2 verdicts: 0 worse, 0 better, 2 unchanged \(.*\); exit status 0' "$TMP/out"
 
+# ---- missing from the candidate: a regression unless --allow-missing ----
+# (issue 24 review, B) a candidate that skipped (--only) or lacks a
+# requirement the baseline measured must not pass the gate silently; one
+# only the candidate has is new, noted, not compared
+python3 "$VARIANT" "$PASS" "$TMP/skip.json" --max-max 180 --skip PP-FIFO
+python3 "$VARIANT" "$PASS" "$TMP/drop.json" --max-max 180 --drop PP-FIFO
+expect_status 1 cmp_ "$TMP/base.json" "$TMP/skip.json" -o "$TMP/c-skip"
+T="$TMP/c-skip/compare.txt"
+expect_grep '^PP-FIFO +- +verdict +pass +missing +- +- +-  WORSE$' "$T"
+expect_grep '^ +measured in the baseline \(pass\), skipped in the candidate: not selected \(--only\)$' "$T"
+expect_grep ', and 1 requirement missing from the candidate \(tolerance 50%, significance 0\.1\); exit status 1: a requirement the baseline measured is missing from the candidate$' "$T"
+validate_junit "$TMP/c-skip/junit.xml" --failures 1 --errors 0 --skipped 0
+expect_grep '<testcase name="PP-FIFO" classname="compare\.cli-pass"' "$TMP/c-skip/junit.xml"
+expect_grep '<failure type="Regression" message="measured in the baseline \(pass\), skipped in the candidate: not selected \(--only\): WORSE"' "$TMP/c-skip/junit.xml"
+expect_grep '<div class="banner b-fail">REGRESSION — verdicts: 0 worse, 0 better, 1 unchanged; 1 requirement missing from the candidate;' "$TMP/c-skip/compare.html"
+expect_status 1 cmp_ "$TMP/base.json" "$TMP/drop.json"
+expect_grep '^PP-FIFO +- +verdict +pass +missing +- +- +-  WORSE$' "$TMP/out"
+expect_grep '^ +measured in the baseline \(pass\), not in the candidate$' "$TMP/out"
+expect_no_grep 'only in the baseline' "$TMP/out"
+# allowed: not compared, exit 0, junit.xml skips it
+expect_status 0 cmp_ --allow-missing "$TMP/base.json" "$TMP/skip.json" -o "$TMP/c-skip-ok"
+expect_grep '^PP-FIFO +- +verdict +pass +missing +- +- +-  not compared$' "$TMP/out"
+expect_grep '1 requirement missing from the candidate \(allowed\) .*exit status 0: no figure is worse than the baseline, nor any verdict \(missing requirements allowed\)$' "$TMP/out"
+validate_junit "$TMP/c-skip-ok/junit.xml" --failures 0 --errors 0 --skipped 1
+expect_status 0 cmp_ --allow-missing "$TMP/base.json" "$TMP/drop.json"
+# the other way: new in the candidate, not a regression; skipped in the
+# baseline, not compared
+expect_status 0 cmp_ "$TMP/drop.json" "$TMP/base.json"
+expect_grep '^note: PP-FIFO: new in the candidate \(the baseline has no such requirement\), not compared$' "$TMP/out"
+expect_status 0 cmp_ "$TMP/skip.json" "$TMP/base.json"
+expect_grep '^PP-FIFO +- +- .* not compared$' "$TMP/out"
+
 # the same run twice: no verdict row at all
 expect_status 0 cmp_ "$TMP/base.json" "$TMP/base.json"
 expect_no_grep '^[^ ]+ +- +verdict ' "$TMP/out"

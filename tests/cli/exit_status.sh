@@ -104,6 +104,50 @@ expect_status 0 "$RTC" report "$TMP/short/results.json" --summary "$TMP/short-ag
 cmp -s "$TMP/short/summary.txt" "$TMP/short-again.txt" && ok "report renders the run's summary.txt again" \
   || { fail "report renders another summary.txt:"; diff "$TMP/short/summary.txt" "$TMP/short-again.txt" | diag; }
 
+# 3, and each limit keeps its own verdict: a max that held beside a
+# percentile --iterations leaves too few samples for is pass in every
+# report (not the requirement's error, not a LAVA fail); the reader
+# accepts the file and renders it again the same (issue 24 review, A)
+req_file "$TMP/held.xml" held <<XML
+  <requirement id="HELD"><probe name="selftest"/><run iterations="50000" runs="2" warmup="0"/>
+    <limit statistic="max" max="10s"/><limit statistic="p99.99" max="1s"/></requirement>
+XML
+expect_status 3 "$RTC" run --iterations 300 -o "$TMP/held" --lava "$TMP/held.lava" "$TMP/held.xml"
+expect_grep '^HELD .* interval max <= 10 s .* PASS$' "$TMP/out"
+expect_grep '^HELD .* interval p99\.99 <= 1 s +- +ERROR$' "$TMP/held/summary.txt"
+expect_grep '^HELD .* interval max <= 10 s .* PASS$' "$TMP/held/summary.txt"
+expect_grep 'limit interval max &lt;= 10 s: PASS' "$TMP/held/junit.xml"
+expect_no_grep 'limit interval max &lt;= 10 s: ERROR' "$TMP/held/junit.xml"
+validate_junit "$TMP/held/junit.xml" --tests 1 --failures 0 --errors 1 --property HELD.verdict=error
+expect_grep '^HELD-interval-max pass ' "$TMP/held.lava"
+expect_grep '^HELD-interval-p99\.99 fail$' "$TMP/held.lava"
+expect_grep '^HELD fail$' "$TMP/held.lava"
+expect_grep 'verdict=pass' "$TMP/held/junit.xml"
+python3 - "$TMP/held/results.json" <<'PY' && ok "results.json: the held limit is pass, the other error" || fail "results.json: per-limit verdicts"
+import json, sys
+r = json.load(open(sys.argv[1]))["files"][0]["requirements"][0]
+assert r["verdict"] == "error", r["verdict"]
+assert [l["verdict"] for l in r["limits"]] == ["pass", "error"], r["limits"]
+PY
+expect_status 0 "$RTC" report "$TMP/held/results.json" --summary "$TMP/held-again.txt" --html "$TMP/held-again.html"
+cmp -s "$TMP/held/summary.txt" "$TMP/held-again.txt" && ok "held: report renders summary.txt again" \
+  || { fail "held: report renders another summary.txt:"; diff "$TMP/held/summary.txt" "$TMP/held-again.txt" | diag; }
+expect_grep 'v-pass' "$TMP/held-again.html"
+
+# a requirement without limits beside one with: the progress line, the
+# table and the counts say "measured, no limits", never pass (review D)
+req_file "$TMP/nolim.xml" nolim 'iterations="500" runs="2" warmup="0"' <<XML
+  <requirement id="N1"><probe name="selftest"/></requirement>
+  <requirement id="L1"><probe name="selftest"/><limit statistic="max" max="10s"/></requirement>
+XML
+expect_status 0 "$RTC" run -o "$TMP/nolim" "$TMP/nolim.xml"
+expect_grep '^\[1/2\] N1: measured, no limits \([0-9.]+ s\)$' "$TMP/out"
+expect_grep '^\[2/2\] L1: pass, max ' "$TMP/out"
+expect_grep '^N1 .*\(no limits\) +- +measured, no limits$' "$TMP/out"
+expect_grep '^2 requirements: 1 passed, 1 measured without limits, 0 failed, 0 errors, 0 skipped \(.*\); exit status 0: every requirement with limits passed; the others were measured without limits to judge$' "$TMP/nolim/summary.txt"
+expect_grep 'name="verdicts" value="passed=1 no-limits=1 failed=0 errors=0 skipped=0"' "$TMP/nolim/junit.xml"
+validate_junit "$TMP/nolim/junit.xml" --tests 2 --failures 0 --errors 0 --skipped 0
+
 # no worker or peer left behind
 expect_no_leftovers "after the runs"
 finish

@@ -25,9 +25,18 @@ expect_grep '>measured, no limits<' "$TMP/o/report.html"
 expect_grep '<title>rtconform report: measured, no limits on ' "$TMP/o/report.html"
 expect_no_grep 'PASS' "$TMP/o/report.html"
 expect_grep 'exit status 0: every requirement was measured; none had limits to judge$' "$TMP/o/summary.txt"
+# and not counted as passed where people read the counts (issue 24 review, D);
+# junit.xml's standard counts keep a passed test case
+expect_grep '^1 requirement: 0 passed, 1 measured without limits, 0 failed, 0 errors, 0 skipped ' "$TMP/o/summary.txt"
+expect_no_grep '1 passed' "$TMP/o/summary.txt"
+expect_grep 'name="verdicts" value="passed=0 no-limits=1 failed=0 errors=0 skipped=0"' "$TMP/o/junit.xml"
+validate_junit "$TMP/o/junit.xml" --tests 1 --failures 0 --errors 0 --skipped 0
+expect_grep '1 requirement: 0 passed, 1 measured without limits, 0 failed' "$TMP/o/report.html"
 # a fleet page of it: the host's cell says so too
 expect_status 0 "$RTC" merge "$TMP/o/results.json" -o "$TMP/m"
 expect_grep '>measured, no limits<' "$TMP/m/fleet.html"
+expect_grep '^1 host, 1 requirement: 0 passed, 1 measured without limits, 0 failed, 0 errors, 0 skipped; exit status 0$' "$TMP/out"
+expect_grep ': 0 passed, 1 measured without limits, 0 failed, 0 errors, 0 skipped; from ' "$TMP/m/fleet.html"
 expect_status 0 "$RTC" report "$TMP/o/results.json" --summary "$TMP/again.txt"
 cmp -s "$TMP/again.txt" "$TMP/o/summary.txt" && ok "rtconform report renders probe's summary.txt again, the same bytes" \
   || { fail "rtconform report renders probe's summary.txt differently:"; diff "$TMP/o/summary.txt" "$TMP/again.txt" | head -20 | diag; }

@@ -6,6 +6,7 @@ tests, whose inputs are then known figures, not measurements.
 
   variant_results.py IN OUT [--label L] [--scale K] [--mean-max US]
                      [--max-max US] [--error ID REASON] [--unjudged ID]
+                     [--skip ID] [--drop ID]
 
   --label L       host.label L (and each file's host title with it)
   --scale K       PP-OTHER's durations K times as long: its scale
@@ -16,7 +17,11 @@ tests, whose inputs are then known figures, not measurements.
   --error ID R    requirement ID could not be measured: error, reason R
   --unjudged ID   requirement ID was measured, but its first limit's
                   statistic could not be computed (as too few samples
-                  leave a percentile): error, every figure kept
+                  leave a percentile): error, every figure and the other
+                  limits' own verdicts kept
+  --skip ID       requirement ID was left out by --only: skipped, not
+                  selected, nothing measured
+  --drop ID       requirement ID is not in the file at all
 
 Every limit is then judged again by its bounds (measured above a max or
 below a min fails), each requirement's verdict, reason, the totals and the
@@ -65,9 +70,16 @@ def make_unjudged(r):
     r["verdict"] = "error"
     r["reason"] = "%s %s cannot be computed from %d samples" % (lim["statistic"], lim["metric"],
                                                                 m["count"])
-    for other in r["limits"]:
-        other["verdict"] = "error"
-    lim.update(measured=None, text=r["reason"])
+    # each other limit keeps its own verdict, as a run gives it
+    lim.update(measured=None, text=r["reason"], verdict="error")
+
+
+def make_skipped(r):
+    r.update(verdict="skipped", selected=False, measured=False, metrics=[], per_cpu=[],
+             reason="not selected (--only)", runs=0, seconds=0.0,
+             batch={"mean_ns": None, "stddev_ns": None, "per_run_ns": []})
+    for lim in r["limits"]:
+        lim.update(verdict="skipped", measured=None, text=None)
 
 
 def judge(r):
@@ -102,6 +114,8 @@ def main():
     ap.add_argument("--max-max", type=float)
     ap.add_argument("--error", nargs=2, metavar=("ID", "REASON"))
     ap.add_argument("--unjudged", metavar="ID")
+    ap.add_argument("--skip", metavar="ID")
+    ap.add_argument("--drop", metavar="ID")
     a = ap.parse_args()
     d = json.load(open(a.inp))
     env = d["environment"]
@@ -109,6 +123,8 @@ def main():
         env["host.label"] = a.label
         for f in d["files"]:
             f["host"] = "%s (host %s, id %s)" % (a.label, env["host.name"], env["host.id"])
+    for f in d["files"]:
+        f["requirements"] = [r for r in f["requirements"] if r["id"] != a.drop]
     reqs = [r for f in d["files"] for r in f["requirements"]]
     for r in reqs:
         if r["id"] == "PP-OTHER":
@@ -120,12 +136,15 @@ def main():
             make_error(r, a.error[1])
         if r["id"] == a.unjudged:
             make_unjudged(r)
+        if r["id"] == a.skip:
+            make_skipped(r)
         judge(r)
     t = d["totals"]
     t["tests"] = len(reqs)
     for key, verdict in (("passed", "pass"), ("failures", "fail"), ("errors", "error"),
                          ("skipped", "skipped")):
         t[key] = sum(r["verdict"] == verdict for r in reqs)
+    t["seconds"] = sum(r["seconds"] for r in reqs)
     d["exit_status"] = 3 if t["errors"] else 1 if t["failures"] else 0
     json.dump(d, open(a.out, "w"), indent=1)
 

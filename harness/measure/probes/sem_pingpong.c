@@ -370,6 +370,8 @@ const struct probe probe_sem_pingpong = {
 	PROBE_PARAMS(params),
 	PROBE_METRICS(metrics),
 	.decl.by_time = true,
+	/* An iteration is a round trip: a wake-up each way. */
+	.decl.per_iteration = (const unsigned[]){ [M_PER_OP] = 1, [M_WAKEUP] = 2 },
 	.decl.check = pp_check,
 	.run = pp_run,
 	.cleanup = ipc_sem_cleanup,

@@ -468,6 +468,8 @@ const struct probe probe_timer_wakeup = {
 	PROBE_METRICS(metrics),
 	.decl.by_time = true,
 	.decl.signed_metrics = 1u << M_WAKEUP,
+	/* One wake-up an iteration on every measured CPU, merged. */
+	.decl.per_iteration = (const unsigned[]){ [M_WAKEUP] = PROBE_PER_CPU, [M_EARLY] = 1 },
 	.decl.check = tw_check,
 	.run = tw_run,
 	.per_cpu_series = true,
