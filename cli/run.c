@@ -527,6 +527,7 @@ static void measure_all(struct report_view *view, struct req_file **files, size_
 			}
 			if (report_view_add(view, f, res) != 0)
 				out_of_memory();
+			run_journal_give_intervals(rj, view, f);
 			req_result_free(res);
 			memset(res, 0, sizeof *res);
 		}
@@ -700,6 +701,8 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	head_of_journal(rj, files, nfiles, a->only, &run);
 	ro->checkpoint = run_journal_checkpoint;
 	ro->checkpoint_arg = rj;
+	ro->interval = run_journal_interval;
+	ro->interval_arg = rj;
 	measure_all(&view, files, nfiles, a->only, ro, &ps, rj);
 	/* The directory exists (checked before measuring); the traces saved
 	 * there are regular files, linked and attached (when it cannot be

@@ -64,6 +64,31 @@ void run_journal_checkpoint(const struct req_result *partial, void *arg)
 	say_failed(rj);
 }
 
+void run_journal_interval(const struct req_result *r, const struct interval_out *iv, void *arg)
+{
+	struct run_journal *rj = arg;
+	if (rv_ivals_add(&rj->ivals, r, iv) != 0) {
+		if (!rj->ivals_failed)
+			termsafe_println(stderr, "rtconform run: out of memory keeping the intervals "
+					 "of %s: its reports have its totals only", r->req->id);
+		rj->ivals_failed = true;
+		return;
+	}
+	if (rj->on) {
+		journal_interval(&rj->j, rj->file, rj->index, &rj->ivals, r);
+		say_failed(rj);
+	}
+}
+
+void run_journal_give_intervals(struct run_journal *rj, struct report_view *view, size_t file)
+{
+	struct rv_file *vf = &view->files[file];
+	if (vf->nreqs && !rj->ivals_failed)
+		rv_ivals_move(&rj->ivals, &vf->reqs[vf->nreqs - 1]);
+	rv_ivals_free(&rj->ivals);
+	rj->ivals_failed = false;
+}
+
 void run_journal_finished(struct run_journal *rj, size_t file, size_t index,
 			  const struct req_result *r)
 {

@@ -13,6 +13,8 @@ struct run_journal {
 	struct journal j;
 	size_t file, index;  /* the requirement being measured (the checkpoints') */
 	bool on, warned;
+	struct rv_ivals ivals; /* its intervals so far */
+	bool ivals_failed;     /* out of memory: a requirement's intervals are lost */
 };
 
 /* Make the journal beside results_path. 0, or EXIT_USAGE after saying why
@@ -24,6 +26,11 @@ void run_journal_head(struct run_journal *rj, struct report_view *pending,
 		      const struct report_run *run, struct req_file *const *files, size_t nfiles);
 /* run_options.checkpoint: the requirement rj->file, rj->index so far. */
 void run_journal_checkpoint(const struct req_result *partial, void *arg);
+/* run_options.interval: an interval of requirement rj->file, rj->index
+ * closed: kept for its view, and journaled. */
+void run_journal_interval(const struct req_result *r, const struct interval_out *iv, void *arg);
+/* The intervals kept of the requirement just added to its file in view. */
+void run_journal_give_intervals(struct run_journal *rj, struct report_view *view, size_t file);
 /* A requirement finished (measured, or an error without measuring). */
 void run_journal_finished(struct run_journal *rj, size_t file, size_t index,
 			  const struct req_result *r);

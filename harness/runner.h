@@ -19,6 +19,7 @@
 #include "harness/verdict.h"
 
 struct trace_names;
+struct interval_out;
 
 
 struct limit_outcome {
@@ -70,7 +71,18 @@ struct run_options {
 	 * time it takes is added to the watchdog's timeout. */
 	void (*checkpoint)(const struct req_result *partial, void *arg);
 	void *checkpoint_arg;
+	/* Intervals (harness/interval.h): their length for every requirement
+	 * (--interval); 0: the default, INTERVAL_DEFAULT_NS for a run by time
+	 * and none for a run by count. interval, may be NULL, is called from
+	 * the supervisor with each interval as it closes (r's result memory is
+	 * the worker's, read only; iv's blocks live until the next call). */
+	uint64_t interval_ns;
+	void (*interval)(const struct req_result *r, const struct interval_out *iv, void *arg);
+	void *interval_arg;
 };
+
+/* How long requirement r's intervals are under o; 0: it keeps none. */
+uint64_t runner_interval(const struct requirement *r, const struct run_options *o);
 
 /* Make the calling process a child subreaper (PR_SET_CHILD_SUBREAPER), as
  * whoever calls runner_run() must be first: peers a worker forked, and

@@ -158,6 +158,13 @@ void runner_counts(const struct requirement *r, const struct run_options *o,
 		*runs = RTC_MAX_RUNS;
 }
 
+uint64_t runner_interval(const struct requirement *r, const struct run_options *o)
+{
+	if (o && o->interval_ns)
+		return o->interval_ns;
+	return runner_duration(r, o) ? INTERVAL_DEFAULT_NS : 0;
+}
+
 uint64_t runner_duration(const struct requirement *r, const struct run_options *o)
 {
 	return o && o->duration_override ? o->duration_override : r->duration_ns;
@@ -243,7 +250,12 @@ int runner_prepare(const struct requirement *r, const struct req_file *f,
 	for (unsigned i = 0; i < p->decl.nmetrics && i < PROBE_MAX_METRICS; i++)
 		c->m[i] = result_metric(out->res, i);
 	worker_spec_store(out->res, c);
-	if (o && o->checkpoint)
+	if (interval_cap_init(&j->ivc, out->res, runner_interval(r, o)) != 0) {
+		req_result_error(out, r, f, "cannot keep intervals: %s", strerror(ENOMEM));
+		return -1;
+	}
+	/* Checkpoints at the ends of runs: for the journal, for the intervals. */
+	if (o && (o->checkpoint || j->ivc.every_ns))
 		ckpt_open(j, out->res);
 	/* The slim worker binary beside rtconform (see worker.h); library
 	 * callers that give no self_dir measure in the forked process itself. */

@@ -105,6 +105,7 @@ void runner_ckpt_close(struct runner_job *j)
 void runner_abandon(struct runner_job *j)
 {
 	runner_ckpt_close(j);
+	interval_cap_free(&j->ivc);
 	load_stop(&j->load, NULL, 0);
 	trace_abandon(&j->trace);
 	if (j->res_fd >= 0)

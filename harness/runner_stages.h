@@ -23,6 +23,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "harness/interval.h"
 #include "harness/load.h"
 #include "harness/measure/probe.h"
 #include "harness/runner.h"
@@ -41,6 +42,7 @@ struct runner_job {
 	/* The journal's checkpoint eventfds (probe_checkpoint): the worker
 	 * signals ask, the supervisor answers on go; -1 without a journal. */
 	int ckpt_ask, ckpt_go;
+	struct interval_cap ivc;  /* the intervals (none when not asked) */
 };
 
 /* How the worker ended, as supervise saw it; classify's input. */

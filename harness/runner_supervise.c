@@ -89,17 +89,22 @@ static pid_t reap_worker(const struct runner_job *j, int flags, struct worker_en
 /* The worker ended a run and waits (probe_checkpoint): hand the journal the
  * requirement as it stands, then let the worker go on. Returns the seconds
  * it took, which the watchdog does not count. */
-static double checkpoint(const struct runner_job *j, const struct run_options *o,
+static double checkpoint(struct runner_job *j, const struct run_options *o,
 			 const struct req_result *out)
 {
 	double t0 = runner_now_s();
 	uint64_t n;
 	if (read(j->ckpt_ask, &n, sizeof n) != (ssize_t)sizeof n)
 		return 0; /* nothing asked after all */
-	struct req_result cp;
-	runner_checkpoint_result(out, j->c.runs, &cp);
-	cp.seconds = t0 - j->t_start;
-	o->checkpoint(&cp, o->checkpoint_arg);
+	struct interval_out iv;
+	if (interval_cap_tick(&j->ivc, out->res, false, &iv) && o->interval)
+		o->interval(out, &iv, o->interval_arg);
+	if (o->checkpoint) {
+		struct req_result cp;
+		runner_checkpoint_result(out, j->c.runs, &cp);
+		cp.seconds = t0 - j->t_start;
+		o->checkpoint(&cp, o->checkpoint_arg);
+	}
 	uint64_t one = 1;
 	if (write(j->ckpt_go, &one, sizeof one) != (ssize_t)sizeof one)
 		kill(j->pid, SIGKILL); /* it would wait for ever; classify says killed */
@@ -122,7 +127,7 @@ static bool wait_worker(int pfd, const struct runner_job *j, int ms)
 	return poll(pf, 2, ms) > 0 && (pf[1].revents & POLLIN);
 }
 
-static void watch(const struct runner_job *j, const struct run_options *o,
+static void watch(struct runner_job *j, const struct run_options *o,
 		  const struct req_result *out, double deadline, struct worker_end *e)
 {
 	int pfd = pidfd_open_(j->pid);
@@ -167,6 +172,11 @@ void runner_supervise(struct runner_job *j, const struct run_options *o,
 	runner_ckpt_close(j);
 	if (out->probe->per_cpu_series)
 		result_merge_series(out->res);
+	/* The last interval: up to the worker's end, however it ended. */
+	struct interval_out iv;
+	if (interval_cap_tick(&j->ivc, out->res, true, &iv) && o && o->interval)
+		o->interval(out, &iv, o->interval_arg);
+	interval_cap_free(&j->ivc);
 	if (out->probe->cleanup)
 		out->probe->cleanup(out->res);
 	e->load_rc = load_stop(&j->load, e->load_err, sizeof e->load_err);

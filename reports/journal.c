@@ -15,6 +15,7 @@
 
 static const char *const kind_names[JK_NKINDS] = {
 	[JK_HEAD] = "head", [JK_REQ] = "req", [JK_NOW] = "now", [JK_END] = "end",
+	[JK_IVAL] = "ival",
 };
 static const char *const now_names[2] = { "now.0", "now.1" };
 
@@ -206,6 +207,21 @@ int journal_requirement(struct journal *j, size_t file, size_t index,
 	if (!text)
 		return failed(j, final ? JOURNAL_LOG : now_names[(j->seq + 1) & 1], ENOMEM);
 	int rc = put_record(j, final ? JK_REQ : JK_NOW, file, index, text, len);
+	free(text);
+	return rc;
+}
+
+int journal_interval(struct journal *j, size_t file, size_t index, const struct rv_ivals *acc,
+		     const struct req_result *r)
+{
+	if (j->err)
+		return -j->err;
+	char why[200];
+	size_t len = 0;
+	char *text = report_json_ivals_last(acc, r, &len, why, sizeof why);
+	if (!text)
+		return failed(j, JOURNAL_LOG, ENOMEM);
+	int rc = put_record(j, JK_IVAL, file, index, text, len);
 	free(text);
 	return rc;
 }

@@ -10,8 +10,12 @@
  *           `head` (results.json of the run as if nothing had been
  *           measured: environment, readiness, files, every requirement
  *           "not measured"), one `req` per requirement as it finished
- *           (its results.json object, verdict and all), and one `end` once
- *           every requirement finished.
+ *           (its results.json object, verdict and all, without its
+ *           intervals), one `ival` per interval as it closes (the
+ *           interval of each duration metric and per-CPU series of the
+ *           requirement being measured: `intervals` of results.json are
+ *           these, in order), and one `end` once every requirement
+ *           finished.
  *   now.0, now.1
  *           the requirement being measured, as it stands after its latest
  *           finished run (a `now` record: its results.json object with the
@@ -52,7 +56,7 @@
 /* The longest header line (with its newline): tag, kind and six numbers. */
 #define JOURNAL_HEADER_MAX 128
 
-enum journal_kind { JK_HEAD, JK_REQ, JK_NOW, JK_END, JK_NKINDS };
+enum journal_kind { JK_HEAD, JK_REQ, JK_NOW, JK_END, JK_IVAL, JK_NKINDS };
 
 /* A record's kind as written ("head", ...), and back (-1: none). */
 const char *journal_kind_name(enum journal_kind k);
@@ -82,6 +86,10 @@ int journal_head(struct journal *j, const struct report_view *pending);
  * the `now` record of the requirement being measured. */
 int journal_requirement(struct journal *j, size_t file, size_t index,
 			const struct req_result *r, bool final);
+/* The interval that just closed (the last of each of acc's lists) of
+ * result r: an `ival` record. */
+int journal_interval(struct journal *j, size_t file, size_t index, const struct rv_ivals *acc,
+		     const struct req_result *r);
 int journal_end(struct journal *j);
 
 /* Close the journal; with remove, delete it (the reports are written). */

@@ -90,6 +90,19 @@ static json_t *utc(int64_t t)
 	return json_string(buf);
 }
 
+/* An interval's start: UTC to the millisecond, "2026-12-02T01:02:03.456Z". */
+static json_t *utc_ms(int64_t ms)
+{
+	char buf[40];
+	struct tm tm;
+	time_t tt = (time_t)(ms / 1000);
+	if (ms <= 0 || !gmtime_r(&tt, &tm) || !strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm))
+		return json_null();
+	size_t n = strlen(buf);
+	snprintf(buf + n, sizeof buf - n, ".%03dZ", (int)(ms % 1000));
+	return json_string(buf);
+}
+
 /* A count as the integer it is; null when absent. */
 static json_t *count_value(struct jb *b, const struct rv_value *v, const char *what)
 {
@@ -151,6 +164,27 @@ static json_t *histogram(struct jb *b, uint64_t highest, const struct rv_bucket 
 	return h;
 }
 
+/* A metric's or a series' intervals (highest: its histograms'). */
+static json_t *intervals(struct jb *b, const struct rv_ival *iv, size_t n, uint64_t highest)
+{
+	json_t *arr = json_array();
+	for (size_t k = 0; k < n; k++) {
+		json_t *o = json_object();
+		set(b, o, "start", utc_ms(iv[k].start_ms));
+		set(b, o, "seconds", num(iv[k].seconds));
+		set(b, o, "count", juint(b, iv[k].count, "an interval's sample count"));
+		set(b, o, "overflow", juint(b, iv[k].overflow, "an overflow count"));
+		json_t *ns = json_object();
+		for (int i = 0; i < RV_NSTATS; i++)
+			set(b, ns, report_view_stats[i], value(&iv[k].ns[i]));
+		set(b, o, "statistics_ns", ns);
+		set(b, o, "histogram", histogram(b, highest, iv[k].buckets, iv[k].nbuckets,
+						 &iv[k].neg));
+		push(b, arr, o);
+	}
+	return arr;
+}
+
 static json_t *metric(struct jb *b, const struct rv_metric *m)
 {
 	if (m->kind == METRIC_COUNT)
@@ -189,6 +223,8 @@ static json_t *metric(struct jb *b, const struct rv_metric *m)
 		push(b, runs, r);
 	}
 	set(b, o, "runs", runs);
+	if (m->nintervals)
+		set(b, o, "intervals", intervals(b, m->intervals, m->nintervals, m->highest));
 	return o;
 }
 
@@ -228,6 +264,8 @@ static void series_histogram(struct jb *b, json_t *so, const struct rv_series *s
 	}
 	set(b, so, "overflow", juint(b, s->overflow, "a per-CPU overflow count"));
 	set(b, so, "histogram", histogram(b, s->highest, s->buckets, s->nbuckets, &s->neg));
+	if (s->nintervals)
+		set(b, so, "intervals", intervals(b, s->intervals, s->nintervals, s->highest));
 }
 
 static json_t *requirement(struct jb *b, const struct rv_req *r)
@@ -527,6 +565,42 @@ int report_json_put(const struct report_view *v, FILE *out, char *why, size_t wh
 		return -1;
 	}
 	return 0;
+}
+
+char *report_json_ivals_last(const struct rv_ivals *acc, const struct req_result *r, size_t *len,
+			     char *why, size_t whylen)
+{
+	struct jb b = { .failed = false, .why = "" };
+	json_t *o = json_object(), *ms = json_object(), *cpus = json_object();
+	for (unsigned k = 0; k < acc->nmetrics + acc->nseries; k++) {
+		if (!acc->n[k])
+			continue;
+		unsigned blk = k < acc->nmetrics ? k : r->res->nmetrics + (k - acc->nmetrics);
+		uint64_t highest = result_metric_c(r->res, blk)->hist.highest;
+		json_t *one = intervals(&b, &acc->list[k][acc->n[k] - 1], 1, highest);
+		json_t *iv = json_incref(json_array_get(one, 0));
+		json_decref(one);
+		char name[32];
+		if (k < acc->nmetrics) {
+			char nbuf[16];
+			set(&b, ms, report_metric_name(r, k, nbuf, sizeof nbuf), iv);
+		} else {
+			snprintf(name, sizeof name, "%d", acc->cpu[k - acc->nmetrics]);
+			set(&b, cpus, name, iv);
+		}
+	}
+	set(&b, o, "metrics", ms);
+	set(&b, o, "per_cpu", cpus);
+	char *text = !b.failed ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
+						 JSON_REAL_PRECISION(RESULTS_REAL_DIGITS))
+			       : NULL;
+	json_decref(o);
+	if (!text) {
+		snprintf(why, whylen, "%s", b.why[0] ? b.why : strerror(ENOMEM));
+		return NULL;
+	}
+	*len = strlen(text);
+	return text;
 }
 
 char *report_json_requirement(const struct rv_req *r, size_t *len, char *why, size_t whylen)

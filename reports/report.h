@@ -173,6 +173,19 @@ enum { RVC_TOTAL, RVC_MIN, RVC_MEAN, RVC_MAX }; /* indices into it */
  * cycles) or a count (one value per run: run_count[k] is run k's count,
  * count the runs counted, counts[] its statistics; every field of a
  * duration's histogram and scales is 0 or absent). */
+/* One interval of a requirement (harness/interval.h) of one duration
+ * metric or per-CPU series: its own samples' count, statistics (by the
+ * metric's rule: absent when too few) and histogram. */
+struct rv_ival {
+	int64_t start_ms;              /* UTC, ms since the epoch */
+	double seconds;                /* how long it lasted */
+	uint64_t count, overflow;
+	struct rv_value ns[RV_NSTATS];
+	struct rv_bucket *buckets;     /* non-empty buckets, ascending */
+	size_t nbuckets;
+	struct rv_neg neg;
+};
+
 struct rv_metric {
 	char *name;
 	enum metric_kind kind;
@@ -194,6 +207,10 @@ struct rv_metric {
 	/* The median whatever the sample count (ns[] has p50 only from 20
 	 * samples), as summary.txt quotes it; absent without samples. */
 	struct rv_value median_ns;
+	/* Its intervals in time order (a run by time, or --interval); none
+	 * for a count, or a requirement that kept none. */
+	struct rv_ival *intervals;
+	size_t nintervals;
 };
 
 struct rv_limit {
@@ -235,6 +252,8 @@ struct rv_series {
 	struct rv_bucket *buckets;
 	size_t nbuckets;
 	struct rv_neg neg;             /* samples below zero (count includes them) */
+	struct rv_ival *intervals;     /* as the metric's, of this CPU alone */
+	size_t nintervals;
 };
 
 struct rv_req {
@@ -356,6 +375,22 @@ void report_view_req_free(struct rv_req *r);
 
 void report_view_free(struct report_view *v);
 
+/* A requirement's intervals as they close (run): one list per duration
+ * metric and per-CPU series of the result memory, moved into its view's
+ * metrics and series once it is added (rv_ivals_move). */
+struct rv_ivals {
+	unsigned nmetrics, nseries;
+	struct rv_ival *list[RTC_MAX_METRICS + PROBE_MAX_SERIES];
+	size_t n[RTC_MAX_METRICS + PROBE_MAX_SERIES];
+	int cpu[PROBE_MAX_SERIES];
+};
+struct interval_out;
+/* Add interval iv of result r (its count metrics keep none). 0 or -ENOMEM. */
+int rv_ivals_add(struct rv_ivals *acc, const struct req_result *r, const struct interval_out *iv);
+/* Move acc's lists into vr (the view of the same result); acc is empty after. */
+void rv_ivals_move(struct rv_ivals *acc, struct rv_req *vr);
+void rv_ivals_free(struct rv_ivals *acc);
+
 /* What the reader (reports/read/read.h) says when its input holds the results of more than
  * one host (host/fingerprint.h: fingerprint_same_host): a view, and every
  * report rendered from it, is of one host, and attributing one host's
@@ -407,6 +442,11 @@ int report_json_put(const struct report_view *v, FILE *out, char *why, size_t wh
  * it, on one line (compact), malloc'd with its length in *len; NULL with
  * why. The journal's records (reports/journal.h). */
 char *report_json_requirement(const struct rv_req *r, size_t *len, char *why, size_t whylen);
+/* The journal's record of an interval: the last interval of each list of
+ * acc (of result r), as {"metrics": {NAME: interval}, "per_cpu": {CPU:
+ * interval}} with each interval as results.json's intervals[] hold it. */
+char *report_json_ivals_last(const struct rv_ivals *acc, const struct req_result *r, size_t *len,
+			     char *why, size_t whylen);
 /* report.html and junit.xml the same way, written onto f as they are made. */
 int report_html_put(const struct report_view *v, FILE *f, char *why, size_t whylen);
 int report_junit_put(const struct report_view *v, FILE *f, char *why, size_t whylen);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/interval.h"
 #include "harness/stats.h"
 #include "harness/verdict.h"
 #include "reports/xmlw.h"
@@ -104,6 +105,8 @@ uint64_t rv_neg_count(const struct rv_neg *n)
 	return c;
 }
 
+static void rv_ival_list_free(struct rv_ival *list, size_t n);
+
 /* ---- filling ----------------------------------------------------------- */
 
 /* A count metric: its statistics and each completed run's count. */
@@ -164,6 +167,26 @@ static void fill_neg(const struct metric_data *m, struct rv_neg *out, bool *fail
 	fill_buckets(neg, &out->buckets, &out->nbuckets, failed);
 }
 
+/* The statistics of m's samples (count of them) in ns, and in cycles into
+ * cycles when not NULL and m has them. The same rule as the properties: a
+ * statistic the samples are too few for is absent, not a number. */
+static void fill_stats(const struct metric_data *m, uint64_t count, struct rv_value *ns,
+		       struct rv_value *cycles)
+{
+	for (int i = 0; i < RV_NSTATS; i++) {
+		struct statistic st;
+		double val;
+		if (statistic_parse(report_view_stats[i], &st) != 0)
+			continue;
+		if (count < statistic_min_samples(&st))
+			continue;
+		if (stat_value(m, &st, false, &val))
+			ns[i] = value(true, val);
+		if (cycles && m->cycles_per_unit != 0 && stat_value(m, &st, true, &val))
+			cycles[i] = value(true, val);
+	}
+}
+
 static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metric *vm,
 			bool *failed)
 {
@@ -184,20 +207,7 @@ static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metri
 	if (vm->count)
 		vm->median_ns = value(true, metric_median(m) * vm->ns_per_unit);
 
-	for (int i = 0; i < RV_NSTATS; i++) {
-		struct statistic st;
-		double val;
-		if (statistic_parse(report_view_stats[i], &st) != 0)
-			continue;
-		/* The same rule as the properties: a statistic the samples are
-		 * too few for is absent, not a number. */
-		if (vm->count < statistic_min_samples(&st))
-			continue;
-		if (stat_value(m, &st, false, &val))
-			vm->ns[i] = value(true, val);
-		if (m->cycles_per_unit != 0 && stat_value(m, &st, true, &val))
-			vm->cycles[i] = value(true, val);
-	}
+	fill_stats(m, vm->count, vm->ns, vm->cycles);
 
 	if (!fill_buckets(h, &vm->buckets, &vm->nbuckets, failed))
 		return;
@@ -591,6 +601,7 @@ void report_view_req_free(struct rv_req *r)
 	free(r->limits);
 	for (size_t i = 0; i < r->nmetrics; i++) {
 		struct rv_metric *m = &r->metrics[i];
+		rv_ival_list_free(m->intervals, m->nintervals);
 		free(m->name);
 		free(m->buckets);
 		free(m->neg.buckets);
@@ -600,11 +611,86 @@ void report_view_req_free(struct rv_req *r)
 	}
 	free(r->metrics);
 	for (size_t i = 0; i < r->nseries; i++) {
+		rv_ival_list_free(r->series[i].intervals, r->series[i].nintervals);
 		free(r->series[i].buckets);
 		free(r->series[i].neg.buckets);
 	}
 	free(r->series);
 	memset(r, 0, sizeof *r);
+}
+
+/* ---- intervals --------------------------------------------------------- */
+
+static void rv_ival_list_free(struct rv_ival *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(list[i].buckets);
+		free(list[i].neg.buckets);
+	}
+	free(list);
+}
+
+/* Block m (an interval's samples of one metric or series) as an rv_ival. */
+static void fill_ival(const struct metric_data *m, const struct interval_out *iv,
+		      struct rv_ival *out, bool *failed)
+{
+	memset(out, 0, sizeof *out);
+	out->start_ms = iv->start_ms;
+	out->seconds = iv->seconds;
+	out->count = metric_samples(m);
+	out->overflow = m->hist.overflow;
+	fill_stats(m, out->count, out->ns, NULL);
+	if (fill_buckets(&m->hist, &out->buckets, &out->nbuckets, failed))
+		fill_neg(m, &out->neg, failed);
+}
+
+int rv_ivals_add(struct rv_ivals *acc, const struct req_result *r, const struct interval_out *iv)
+{
+	bool failed = false;
+	acc->nmetrics = iv->nmetrics < RTC_MAX_METRICS ? iv->nmetrics : RTC_MAX_METRICS;
+	acc->nseries = iv->nseries < PROBE_MAX_SERIES ? iv->nseries : PROBE_MAX_SERIES;
+	for (unsigned b = 0; b < acc->nmetrics + acc->nseries && !failed; b++) {
+		const struct metric_data *m = interval_block(iv, b < acc->nmetrics ? b
+						      : iv->nmetrics + (b - acc->nmetrics));
+		if (m->kind == METRIC_COUNT)
+			continue;
+		struct rv_ival *grown = realloc(acc->list[b], (acc->n[b] + 1) * sizeof *grown);
+		if (!grown)
+			return -ENOMEM;
+		acc->list[b] = grown;
+		fill_ival(m, iv, &grown[acc->n[b]++], &failed);
+		if (b >= acc->nmetrics)
+			acc->cpu[b - acc->nmetrics] = r->res->series_cpu[b - acc->nmetrics];
+	}
+	return failed ? -ENOMEM : 0;
+}
+
+void rv_ivals_move(struct rv_ivals *acc, struct rv_req *vr)
+{
+	for (unsigned b = 0; b < acc->nmetrics && b < vr->nmetrics; b++) {
+		vr->metrics[b].intervals = acc->list[b];
+		vr->metrics[b].nintervals = acc->n[b];
+		acc->list[b] = NULL;
+		acc->n[b] = 0;
+	}
+	for (unsigned s = 0; s < acc->nseries; s++) {
+		unsigned b = acc->nmetrics + s;
+		for (size_t k = 0; k < vr->nseries; k++)
+			if (vr->series[k].cpu == acc->cpu[s] && !vr->series[k].intervals) {
+				vr->series[k].intervals = acc->list[b];
+				vr->series[k].nintervals = acc->n[b];
+				acc->list[b] = NULL;
+				acc->n[b] = 0;
+			}
+	}
+	rv_ivals_free(acc);
+}
+
+void rv_ivals_free(struct rv_ivals *acc)
+{
+	for (size_t b = 0; b < sizeof acc->list / sizeof acc->list[0]; b++)
+		rv_ival_list_free(acc->list[b], acc->n[b]);
+	memset(acc, 0, sizeof *acc);
 }
 
 void report_view_free(struct report_view *v)
