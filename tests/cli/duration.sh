@@ -7,6 +7,9 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v script >/dev/null || { fail "script(1) is missing (Debian package bsdutils)"; finish; }
+# script(1)'s terminal is one that moves its cursor and shows colour
+# whatever the caller's TERM (unset or dumb gets the log's lines).
+export TERM=xterm
 command -v python3 >/dev/null || { fail "python3 is missing"; finish; }
 
 cat >"$TMP/d.xml" <<XML

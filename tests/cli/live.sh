@@ -8,6 +8,9 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v script >/dev/null || { fail "script(1) is missing (Debian package bsdutils)"; finish; }
+# script(1)'s terminal is one that moves its cursor and shows colour
+# whatever the caller's TERM (unset or dumb gets the log's lines).
+export TERM=xterm
 
 # selftest by time (2 s of samples, several draws), timer-wakeup by count.
 req_file "$TMP/r.xml" live "" \
