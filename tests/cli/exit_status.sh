@@ -52,6 +52,16 @@ expect_grep 'invalid-probe.xml:5: .*carrier-pigeon.*expected' "$TMP/out"
 expect_status 2 "$RTC" run -o "$TMP/inv" "$TMP/does-not-exist.xml"
 expect_status 2 "$RTC" run --no-such-option
 expect_status 2 "$RTC" run --iterations 0
+# --only given twice adds to the selection (review 24: the first list was
+# silently dropped): both run, none is skipped; a wrong id in either is
+# still refused.
+expect_status 0 "$RTC" run -q -o "$TMP/only3" --only PP-OTHER --only PP-FIFO "$FIX/cli/pass.xml"
+expect_no_grep '"verdict": "skipped"' "$TMP/only3/results.json"
+expect_grep 'PP-FIFO' "$TMP/only3/junit.xml"
+expect_status 2 "$RTC" run --only PP-OTHER --only NOPE "$FIX/cli/pass.xml"
+expect_grep "^rtconform run: --only: no requirement with id 'NOPE'\$" "$TMP/out"
+expect_status 2 "$RTC" run --only PP-OTHER --only '' "$FIX/cli/pass.xml"
+expect_grep '^rtconform run: --only: empty value' "$TMP/out"
 expect_status 2 "$RTC" run --only NOPE "$FIX/cli/pass.xml"
 expect_grep "^rtconform run: --only: no requirement with id 'NOPE'\$" "$TMP/out"
 # ids are exact; a near one (case, a typo) is suggested, never taken
