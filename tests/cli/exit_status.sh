@@ -52,6 +52,18 @@ expect_grep 'invalid-probe.xml:5: .*carrier-pigeon.*expected' "$TMP/out"
 expect_status 2 "$RTC" run -o "$TMP/inv" "$TMP/does-not-exist.xml"
 expect_status 2 "$RTC" run --no-such-option
 expect_status 2 "$RTC" run --iterations 0
+# Many left out: counted, the first 5 named, not 800 characters of ids.
+reqs=()
+for i in 1 2 3 4 5 6 7 8; do
+  reqs+=("$(requirement "R$i" "$(probe selftest)" '<run iterations="100" runs="1"/>' \
+    '<limit statistic="max" max="10s"/>')")
+done
+req_file "$TMP/eight.xml" eight "" "${reqs[@]}"
+expect_status 0 "$RTC" run -o "$TMP/eight" --only R1 "$TMP/eight.xml"
+expect_grep '^not selected \(--only R1\): 7 requirements: R2, R3, R4, R5, R6, \.\.\. \(see the reports\)$' "$TMP/out"
+expect_grep '^not selected \(--only R1\): 7 requirements: ' "$TMP/eight/summary.txt"
+expect_grep '^  "skipped": 7,$' "$TMP/eight/results.json"
+
 # --only given twice adds to the selection (review 24: the first list was
 # silently dropped): both run, none is skipped; a wrong id in either is
 # still refused.
