@@ -39,10 +39,14 @@ int cli_progress_init(struct cli_progress *p, bool quiet)
 	if (iv && iv[0]) {
 		char err[200];
 		uint64_t ns;
-		if (units_duration_parse_ns(iv, false, &ns, err, sizeof err) != 0) {
+		/* A short one for tests (500ms), or what --duration takes (5min). */
+		if (units_duration_parse_ns(iv, false, &ns, err, sizeof err) != 0 &&
+		    units_run_duration_parse(iv, &ns, err, sizeof err) != 0) {
 			char safe[64];
-			termsafe_println(stderr, "rtconform run: RTC_PROGRESS_INTERVAL=\"%s\": %s",
-				     termsafe_escape(iv, safe, sizeof safe), err);
+			termsafe_println(stderr, "rtconform run: RTC_PROGRESS_INTERVAL=\"%s\": not a "
+					 "duration (expected a number then ns, us, \u00b5s, ms, s, "
+					 "min or h, e.g. 500ms, 10s, 5min)",
+					 termsafe_escape(iv, safe, sizeof safe));
 			return EXIT_USAGE;
 		}
 		p->interval = (double)ns / 1e9;
