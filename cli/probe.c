@@ -41,6 +41,8 @@ static void print_usage(void)
 	       "\n"
 	       "  --duration D      run by time instead of --runs (s, min or h; 1s..168h),\n"
 	       "                    refused for probes that cannot run by time\n"
+	       "  --timeout T       the watchdog's limit (500ms, 10s); by time, on top of the\n"
+	       "                    duration: --duration 1s --timeout 2s stops it after 3 s\n"
 	       "  -o, --output DIR  also write the reports of rtconform run -o into DIR:\n"
 	       "                    junit.xml, summary.txt, report.html, results.json\n"
 	       "  --json            print results.json on stdout instead of the statistics\n"

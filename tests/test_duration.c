@@ -259,6 +259,11 @@ START_TEST(worker_stops_at_deadline)
 	ck_assert_uint_ge(k, 2);
 	probe_by_time_note(&c);
 	ck_assert_msg(strstr(r->note, "ran by time: "), "%s", r->note);
+	/* Review 24: not "recorded as 3 runs of up to 1 each". */
+	char want[128];
+	snprintf(want, sizeof want, "recorded as %u runs (each holding up to 1 measured run).",
+		 r->runs_done);
+	ck_assert_msg(strstr(r->note, want), "'%s' lacks '%s'", r->note, want);
 	munmap(r, bytes);
 }
 END_TEST

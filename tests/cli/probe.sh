@@ -64,6 +64,12 @@ expect_grep '^rtconform probe: error: ' "$TMP/ej.err"
 # --duration: by time, with the grammar and refusals of run --duration.
 expect_status 0 "$RTC" probe sem-pingpong --iterations 50 --duration 1s
 expect_grep '^note: ran by time: ' "$TMP/out"
+# ... the note says what a recorded run holds (review 24: "runs of up to 1
+# each" said nothing), and --help that the timeout adds to the duration
+expect_grep '^note: ran by time: [0-9]+ runs measured, recorded as [0-9]+ runs \(each holding up to [0-9]+ measured runs?\)\.' "$TMP/out"
+expect_status 0 "$RTC" probe --help
+expect_grep 'by time, on top of the' "$TMP/out"
+expect_grep 'duration: --duration 1s --timeout 2s stops it after 3 s' "$TMP/out"
 expect_status 2 "$RTC" probe priority-preempt --duration 1s
 expect_grep 'probe priority-preempt cannot run by time' "$TMP/out"
 expect_status 2 "$RTC" probe sem-pingpong --duration 1s --runs 2
