@@ -187,6 +187,14 @@ void cli_progress_status(struct cli_progress *ps, const struct req_result *r, co
 void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,
 		       double elapsed, void *arg);
 
+/* The live view alone, for `rtconform probe`: on a terminal that moves its
+ * cursor (as run's), quiet otherwise (probe's stderr stays empty in a log:
+ * its figures come on stdout at the end). One requirement. */
+void cli_progress_init_live(struct cli_progress *p);
+/* Erase the live view drawn last (nothing when none) and ready p for the
+ * next requirement, without a verdict line. */
+void cli_progress_clear(struct cli_progress *p);
+
 /* The line that ends requirement `id`'s progress: its verdict, key figure
  * and duration. */
 void cli_progress_done(struct cli_progress *p, const char *id, const struct req_result *res);

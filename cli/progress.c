@@ -232,14 +232,39 @@ static const char *key_figure(const struct req_result *res)
 	return res->reason[0] ? res->reason : "-";
 }
 
-void cli_progress_done(struct cli_progress *p, const char *id, const struct req_result *res)
+/* Ready for the next requirement: nothing drawn, nothing measured. */
+static void progress_reset(struct cli_progress *p)
 {
-	char safe[256], fig[700], up[32] = "\r\033[K";
-	size_t drawn = p->drawn;
 	p->last_line = p->last_draw = 0;
 	p->drawn = 0;
 	p->measuring = false;
 	p->est_done = 0;
+}
+
+void cli_progress_init_live(struct cli_progress *p)
+{
+	memset(p, 0, sizeof *p);
+	p->index = p->total = 1;
+	p->tty = term_capable(STDERR_FILENO);
+	p->quiet = !p->tty;
+	p->colour = p->tty && cli_colour(STDERR_FILENO);
+	p->interval = CLI_PROGRESS_INTERVAL_S;
+}
+
+void cli_progress_clear(struct cli_progress *p)
+{
+	if (!p->quiet && p->drawn) {
+		fprintf(stderr, "\033[%zuA\r\033[J", p->drawn);
+		fflush(stderr);
+	}
+	progress_reset(p);
+}
+
+void cli_progress_done(struct cli_progress *p, const char *id, const struct req_result *res)
+{
+	char safe[256], fig[700], up[32] = "\r\033[K";
+	size_t drawn = p->drawn;
+	progress_reset(p);
 	if (p->quiet)
 		return;
 	if (drawn) /* the verdict replaces the live view */
