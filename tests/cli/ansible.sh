@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 # Started in ci/ansible (or anywhere in the sources), the playbook writes
 # ./rtconform-ansible there: git must ignore it wherever it is (review 24:
-# `git status` showed ?? ci/ansible/rtconform-ansible/), as run's
+# `git status` showed its rtconform-ansible/ in ci/ansible), as run's
 # ./rtconform-results. Only in a git checkout of the sources.
 if command -v git >/dev/null && git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   for d in rtconform-ansible/fleet/fleet.html ci/ansible/rtconform-ansible/fetched/h/results.json \
