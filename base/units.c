@@ -232,6 +232,13 @@ int units_run_duration_parse(const char *text, uint64_t *ns, char *err, size_t e
 		snprintf(err, errlen, "out of range (expected 1s .. 168h, 7 days)");
 		return -ERANGE;
 	}
+	if (rc == -EINVAL && !strncmp(err, "unknown unit", 12)) {
+		/* Something not a number before the unit ("1h30min", "1,5h"): the
+		 * inner parser's unit is one the user never typed. */
+		snprintf(err, errlen, "'%.40s%s' is not one number and one unit (expected a number "
+			 "then s, min or h, e.g. 30s, 90min, 1.5h)", text, len > 40 ? "..." : "");
+		return rc;
+	}
 	if (rc)
 		return rc;
 	*ns = secs_ns * mult;

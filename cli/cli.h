@@ -121,7 +121,8 @@ int cli_write_stdout(const char *buf, size_t len, volatile sig_atomic_t *stop,
 
 /* Progress on stderr while requirements run (cli/progress.c). On a
  * terminal: a live line, and each requirement's verdict (in colour unless
- * NO_COLOR is set to anything non-empty). Otherwise (a CI log): one line
+ * NO_COLOR is set to anything non-empty). Otherwise (a CI log, or a
+ * terminal whose TERM is unset or "dumb"): one line
  * per finished requirement, and a line every `interval` seconds while one
  * runs. quiet: nothing at all. */
 struct cli_progress {
@@ -133,10 +134,14 @@ struct cli_progress {
 	 * at the start of the line below them), and when (elapsed seconds). */
 	size_t drawn;
 	double last_draw;
+	/* The worker measures (not set up, not warming up) since measure_at
+	 * seconds into the requirement: the time left is paced on the time
+	 * measured only. */
+	bool measuring;
+	double measure_at;
 	/* The estimate of the time left (cli_progress_left): made when the
-	 * est_runs-th run ended, est_at seconds into the requirement. */
-	uint32_t est_runs;
-	double est_at, est_left;
+	 * part done was est_done, est_at seconds into the requirement. */
+	double est_done, est_at, est_left;
 };
 
 /* Default seconds between two progress lines when stderr is no terminal. */
@@ -147,8 +152,8 @@ struct cli_progress {
  * for tests). Returns 0, or EXIT_USAGE after saying why the variable is
  * wrong. */
 int cli_progress_init(struct cli_progress *p, bool quiet);
-/* Whether to colour what goes to fd: a terminal, and NO_COLOR unset or
- * empty (https://no-color.org). */
+/* Whether to colour what goes to fd: a terminal whose TERM is set and not
+ * "dumb", and NO_COLOR unset or empty (https://no-color.org). */
 bool cli_colour(int fd);
 
 /* Seconds between two draws of the live view on a terminal: a few times a
@@ -156,13 +161,24 @@ bool cli_colour(int fd);
  * is a few syscalls of the supervisor, none of the worker). */
 #define CLI_LIVE_REFRESH_S 0.25
 
-/* Seconds left of a requirement run by count, runs_done of runs_total
- * done after elapsed seconds, or -1 before the first run ended. Estimated
- * at the pace of the runs so far each time a run ends, and counted down
- * in between (never below 0): it never grows while the next run is
+/* Seconds left of a requirement run by count, `done` of it measured (0
+ * to 1: runs done plus the part of the current run, over the runs) at
+ * elapsed seconds, or -1 while nothing is measured. Paced on the time
+ * measured only (since p->measure_at: warm-up and load start-up do not
+ * count), estimated anew whenever `done` moves and counted down in
+ * between (never below 0): it never grows while the next samples are
  * awaited. Keeps its state in p (cli_progress_done resets it). */
-double cli_progress_left(struct cli_progress *p, uint32_t runs_done, uint64_t runs_total,
-			 double elapsed);
+double cli_progress_left(struct cli_progress *p, double done, double elapsed);
+
+/* The live view's status line of requirement `id` (escaped), its worker
+ * in state `state` (enum worker_state): "starting" while set up, "warming
+ * up" only while it warms up (never once it measures), then how far it is
+ * and the time left, paced on its own progress (samples of the current
+ * run against a run's, cli_progress_left; or the time measured against
+ * the duration, "finishing the last run" once a run by time passed it). */
+void cli_progress_status(struct cli_progress *ps, const struct req_result *r, const char *id,
+			 uint32_t state, uint32_t runs_done, uint64_t runs_total, double elapsed,
+			 char *buf, size_t len);
 
 /* A run_options.progress callback; arg is a struct cli_progress. On a
  * terminal it redraws, every CLI_LIVE_REFRESH_S, the requirement's line
@@ -170,6 +186,14 @@ double cli_progress_left(struct cli_progress *p, uint32_t runs_done, uint64_t ru
  * CI log's line every `interval`. */
 void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,
 		       double elapsed, void *arg);
+
+/* The live view alone, for `rtconform probe`: on a terminal that moves its
+ * cursor (as run's), quiet otherwise (probe's stderr stays empty in a log:
+ * its figures come on stdout at the end). One requirement. */
+void cli_progress_init_live(struct cli_progress *p);
+/* Erase the live view drawn last (nothing when none) and ready p for the
+ * next requirement, without a verdict line. */
+void cli_progress_clear(struct cli_progress *p);
 
 /* The line that ends requirement `id`'s progress: its verdict, key figure
  * and duration. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/quote.h"
 #include "base/units.h"
 #include "harness/measure/probes/probes.h"
 
@@ -53,14 +54,22 @@ static void list_probes(void)
 }
 
 /* One line per requirement (id, probe, policy:priority, counts, parameters),
- * then one per limit. */
+ * then one per limit; the id and probe columns as wide as their longest
+ * entry, so a long id never pushes its line out of step. */
 static void list_file(const struct req_file *f)
 {
+	int wid = 0, wprobe = 0;
+	for (size_t i = 0; i < f->nreqs; i++) {
+		int n = (int)strlen(f->reqs[i].id), m = (int)strlen(f->reqs[i].probe);
+		wid = n > wid ? n : wid;
+		wprobe = m > wprobe ? m : wprobe;
+	}
 	termsafe_println(stdout, "%s: %s%s%s", f->path, f->name ? f->name : "", f->title ? " - " : "",
 	       f->title ? f->title : "");
 	for (size_t i = 0; i < f->nreqs; i++) {
 		const struct requirement *r = &f->reqs[i];
-		termsafe_print(stdout, "%-16s %-14s %s", r->id, r->probe, policy_name(r->policy));
+		termsafe_print(stdout, "%-*s %-*s %s", wid, r->id, wprobe, r->probe,
+			       policy_name(r->policy));
 		if (r->policy != POLICY_OTHER) {
 			if (r->priority_max)
 				printf(":max");
@@ -80,11 +89,40 @@ static void list_file(const struct req_file *f)
 		putchar('\n');
 		for (size_t j = 0; j < r->nlimits; j++) {
 			const struct req_limit *l = &r->limits[j];
-			termsafe_println(stdout, "%16s limit %s %s%s%s%s%s", "", l->metric ? l->metric : "(default)",
+			termsafe_println(stdout, "%*s limit %s %s%s%s%s%s", wid, "",
+			       l->metric ? l->metric : "(default)",
 			       l->stat_text, l->has_min ? " >= " : "", l->has_min ? l->min_text : "",
 			       l->has_max ? " <= " : "", l->has_max ? l->max_text : "");
 		}
 	}
+}
+
+/* More than one argument: say what is wrong with them, exit status 2.
+ * --profiles lists the profiles and takes no file; list shows one file. */
+static int list_args_error(int argc, char **argv)
+{
+	int profiles = 0;
+	const char *file = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--profiles"))
+			profiles++;
+		else if (!file)
+			file = argv[i];
+	}
+	if (profiles > 1)
+		termsafe_println(stderr, "rtconform list: --profiles given %d times: give it once",
+				 profiles);
+	else if (profiles) {
+		char cmd[600] = "rtconform list";
+		quote_shell_append(cmd, sizeof cmd, file);
+		termsafe_println(stderr, "rtconform list: --profiles lists every shipped profile and "
+				 "takes no file or profile; for the requirements of '%s': %s", file,
+				 cmd);
+	}
+	else
+		termsafe_println(stderr, "rtconform list: %d files given: list shows one at a time "
+				 "(usage: rtconform list [FILE | PROFILE | --profiles])", argc - 1);
+	return EXIT_USAGE;
 }
 
 int cmd_list(int argc, char **argv, const struct cli_ctx *ctx)
@@ -102,11 +140,8 @@ int cmd_list(int argc, char **argv, const struct cli_ctx *ctx)
 		     "guard takes on this machine, not a measurement.");
 		return 0;
 	}
-	if (argc > 2) {
-		termsafe_println(stderr, "rtconform list: at most one file (usage: rtconform list "
-			     "[FILE | PROFILE | --profiles])");
-		return EXIT_USAGE;
-	}
+	if (argc > 2)
+		return list_args_error(argc, argv);
 	if (argc == 1) {
 		list_probes();
 		return 0;

@@ -41,6 +41,8 @@ static void print_usage(void)
 	       "\n"
 	       "  --duration D      run by time instead of --runs (s, min or h; 1s..168h),\n"
 	       "                    refused for probes that cannot run by time\n"
+	       "  --timeout T       the watchdog's limit (500ms, 10s); by time, on top of the\n"
+	       "                    duration: --duration 1s --timeout 2s stops it after 3 s\n"
 	       "  -o, --output DIR  also write the reports of rtconform run -o into DIR:\n"
 	       "                    junit.xml, summary.txt, report.html, results.json\n"
 	       "  --json            print results.json on stdout instead of the statistics\n"
@@ -312,7 +314,12 @@ static void print_detail(const struct requirement *req, const struct req_result 
 	if (req->policy != POLICY_OTHER)
 		printf(" priority %d", res->priority);
 	termsafe_println(stdout, ", timebase %s (%.3f MHz)", tb->name, tb->freq_hz / 1e6);
-	if (res->verdict == VERDICT_ERROR)
+	/* Interrupted (Ctrl-C) or timed out after some samples: the figures
+	 * taken until then (the detail says ERROR and why), as -o's reports
+	 * have them, rather than the reason alone. */
+	const struct result_shm *shm = res->res;
+	bool figures = shm && shm->nmetrics && result_metric_c(shm, 0)->hist.count;
+	if (res->verdict == VERDICT_ERROR && !figures)
 		termsafe_println(stdout, "error: %s", res->reason);
 	else
 		report_write_result_detail(res, stdout);
@@ -340,10 +347,14 @@ static int measure(const struct requirement *req, struct req_file *file,
 	struct probe_env env;
 	if (reports)
 		env_begin(&env, &tb);
-	struct run_options ro = { .self_dir = self_dir };
+	struct cli_progress ps;
+	cli_progress_init_live(&ps); /* run's live view, on a terminal only */
+	struct run_options ro = { .self_dir = self_dir, .progress = cli_progress_show,
+				  .progress_arg = &ps };
 	ro.interrupted = cli_become_supervisor();
 	struct req_result res;
 	runner_run(req, file, &ro, &res);
+	cli_progress_clear(&ps); /* the statistics take its place */
 	int rc = res.verdict == VERDICT_ERROR ? EXIT_NOT_MEASURED : EXIT_PASS;
 	if (!o->json)
 		print_detail(req, &res, &tb);

@@ -137,8 +137,10 @@ int cli_list_profiles(const struct cli_ctx *ctx)
 		if (f) {
 			/* Whole seconds: the estimate is no finer (harness/estimate.h). */
 			double est = estimate_file_s(f, NULL, &guard);
-			termsafe_println(stdout, "%-20s %3zu requirements  about %5.0f s (estimate)  %s",
-				     names[i], f->nreqs, est < 1 ? 1.0 : est, f->title ? f->title : "");
+			/* "1 requirement " keeps the columns of "2 requirements". */
+			termsafe_println(stdout, "%-20s %3zu requirement%-1s  about %5.0f s (estimate)  %s",
+				     names[i], f->nreqs, f->nreqs == 1 ? "" : "s",
+				     est < 1 ? 1.0 : est, f->title ? f->title : "");
 			req_file_free(f);
 		} else {
 			termsafe_println(stdout, "%-20s invalid: %s", names[i], d.n ? d.msgs[0] : "?");

@@ -14,26 +14,39 @@
 #include "harness/live.h"
 #include "reports/report.h"
 
+/* A terminal that moves its cursor and shows colour: TERM set, and not
+ * "dumb" (Emacs' shell, some CI consoles: escape sequences show there as
+ * junk). */
+static bool term_capable(int fd)
+{
+	const char *t = getenv("TERM");
+	return isatty(fd) && t && t[0] && strcmp(t, "dumb") != 0;
+}
+
 bool cli_colour(int fd)
 {
 	const char *nc = getenv("NO_COLOR");
-	return isatty(fd) && !(nc && nc[0]);
+	return term_capable(fd) && !(nc && nc[0]);
 }
 
 int cli_progress_init(struct cli_progress *p, bool quiet)
 {
 	const char *iv = getenv("RTC_PROGRESS_INTERVAL");
-	p->tty = isatty(STDERR_FILENO);
+	p->tty = term_capable(STDERR_FILENO); /* the live view, else the CI log's lines */
 	p->quiet = quiet;
 	p->colour = !quiet && cli_colour(STDERR_FILENO);
 	p->interval = CLI_PROGRESS_INTERVAL_S;
 	if (iv && iv[0]) {
 		char err[200];
 		uint64_t ns;
-		if (units_duration_parse_ns(iv, false, &ns, err, sizeof err) != 0) {
+		/* A short one for tests (500ms), or what --duration takes (5min). */
+		if (units_duration_parse_ns(iv, false, &ns, err, sizeof err) != 0 &&
+		    units_run_duration_parse(iv, &ns, err, sizeof err) != 0) {
 			char safe[64];
-			termsafe_println(stderr, "rtconform run: RTC_PROGRESS_INTERVAL=\"%s\": %s",
-				     termsafe_escape(iv, safe, sizeof safe), err);
+			termsafe_println(stderr, "rtconform run: RTC_PROGRESS_INTERVAL=\"%s\": not a "
+					 "duration (expected a number then ns, us, \u00b5s, ms, s, "
+					 "min or h, e.g. 500ms, 10s, 5min)",
+					 termsafe_escape(iv, safe, sizeof safe));
 			return EXIT_USAGE;
 		}
 		p->interval = (double)ns / 1e9;
@@ -55,18 +68,18 @@ static void how_far(const struct req_result *r, uint32_t runs_done, uint64_t run
 	}
 }
 
-double cli_progress_left(struct cli_progress *p, uint32_t runs_done, uint64_t runs_total,
-			 double elapsed)
+double cli_progress_left(struct cli_progress *p, double done, double elapsed)
 {
-	if (!runs_done)
+	if (!p->measuring || !(done > 0))
 		return -1;
-	/* elapsed / runs_done * runs_left, recomputed at every tick, would grow
-	 * while a run is awaited (elapsed grows, runs_done does not): the
-	 * estimate is made only when a run ends, then counted down. */
-	if (runs_done != p->est_runs) {
-		p->est_runs = runs_done;
+	/* measured / done x (1 - done), recomputed at every tick, would grow
+	 * while samples are awaited (a rest between runs, a slow sample): the
+	 * estimate is made only when `done` moves, then counted down. */
+	if (done != p->est_done) {
+		double measured = elapsed - p->measure_at;
+		p->est_done = done;
 		p->est_at = elapsed;
-		p->est_left = elapsed / runs_done * (double)(runs_total - runs_done);
+		p->est_left = measured > 0 ? measured / done * (1.0 - done) : 0;
 	}
 	double left = p->est_left - (elapsed - p->est_at);
 	return left > 0 ? left : 0;
@@ -137,6 +150,42 @@ static void draw_live(struct cli_progress *ps, const struct req_result *r, const
 	ps->drawn = lines;
 }
 
+void cli_progress_status(struct cli_progress *ps, const struct req_result *r, const char *id,
+			 uint32_t state, uint32_t runs_done, uint64_t runs_total, double elapsed,
+			 char *buf, size_t len)
+{
+	char far[96];
+	int at = snprintf(buf, len, "[%zu/%zu] %s: ", ps->index, ps->total, id);
+	if (at < 0 || (size_t)at >= len)
+		return;
+	buf += at;
+	len -= (size_t)at;
+	if (state < WS_MEASURING) {
+		snprintf(buf, len, "%s, %.1f s", state == WS_WARMUP ? "warming up" : "starting",
+			 elapsed);
+		return;
+	}
+	double measured = elapsed - ps->measure_at;
+	if (r->duration_ns) {
+		how_far(r, runs_done, runs_total, measured, far, sizeof far);
+		double left = (double)r->duration_ns / 1e9 - measured;
+		if (state != WS_MEASURING || left < 0)
+			snprintf(buf, len, "%s, finishing the last run", far);
+		else
+			snprintf(buf, len, "%s, ~%.1f s left", far, left);
+		return;
+	}
+	how_far(r, runs_done, runs_total, elapsed, far, sizeof far);
+	double part = runs_done < runs_total && r->res && r->probe
+		? live_run_part(r->res, r->probe, runs_done, r->res->spec.iterations) : 0;
+	double done = runs_total ? ((double)runs_done + part) / (double)runs_total : 0;
+	double left = cli_progress_left(ps, done > 1 ? 1 : done, elapsed);
+	if (left >= 0)
+		snprintf(buf, len, "%s, ~%.1f s left", far, left);
+	else
+		snprintf(buf, len, "%s", far);
+}
+
 void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,
 		       double elapsed, void *arg)
 {
@@ -144,13 +193,19 @@ void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t 
 	char id[256], far[96], status[512];
 	if (ps->quiet)
 		return;
+	/* No result memory yet: the worker is being started. */
+	uint32_t state = r->res ? r->res->state : WS_NEW;
+	if (state >= WS_MEASURING && !ps->measuring) {
+		ps->measuring = true;
+		ps->measure_at = elapsed;
+	}
 	termsafe_escape(r->req->id, id, sizeof id); /* our own \r and ESC only */
-	how_far(r, runs_done, runs_total, elapsed, far, sizeof far);
 	if (!ps->tty) {
 		/* A line now and then, so a CI log shows the run is alive. */
 		if (elapsed < ps->last_line + ps->interval)
 			return;
 		ps->last_line = elapsed;
+		how_far(r, runs_done, runs_total, elapsed, far, sizeof far);
 		fprintf(stderr, "[%zu/%zu] %s: running, %s\n", ps->index, ps->total, id, far);
 		fflush(stderr);
 		return;
@@ -158,15 +213,7 @@ void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t 
 	if (ps->drawn && elapsed < ps->last_draw + CLI_LIVE_REFRESH_S)
 		return;
 	ps->last_draw = elapsed;
-	double left = cli_progress_left(ps, runs_done, runs_total, elapsed);
-	if (r->duration_ns)
-		left = (double)r->duration_ns / 1e9 - elapsed;
-	if (runs_done && left >= 0)
-		snprintf(status, sizeof status, "[%zu/%zu] %s: %s, ~%.1f s left", ps->index,
-			 ps->total, id, far, left);
-	else
-		snprintf(status, sizeof status, "[%zu/%zu] %s: warming up, %.1f s", ps->index,
-			 ps->total, id, elapsed);
+	cli_progress_status(ps, r, id, state, runs_done, runs_total, elapsed, status, sizeof status);
 	draw_live(ps, r, status);
 }
 
@@ -185,13 +232,39 @@ static const char *key_figure(const struct req_result *res)
 	return res->reason[0] ? res->reason : "-";
 }
 
+/* Ready for the next requirement: nothing drawn, nothing measured. */
+static void progress_reset(struct cli_progress *p)
+{
+	p->last_line = p->last_draw = 0;
+	p->drawn = 0;
+	p->measuring = false;
+	p->est_done = 0;
+}
+
+void cli_progress_init_live(struct cli_progress *p)
+{
+	memset(p, 0, sizeof *p);
+	p->index = p->total = 1;
+	p->tty = term_capable(STDERR_FILENO);
+	p->quiet = !p->tty;
+	p->colour = p->tty && cli_colour(STDERR_FILENO);
+	p->interval = CLI_PROGRESS_INTERVAL_S;
+}
+
+void cli_progress_clear(struct cli_progress *p)
+{
+	if (!p->quiet && p->drawn) {
+		fprintf(stderr, "\033[%zuA\r\033[J", p->drawn);
+		fflush(stderr);
+	}
+	progress_reset(p);
+}
+
 void cli_progress_done(struct cli_progress *p, const char *id, const struct req_result *res)
 {
 	char safe[256], fig[700], up[32] = "\r\033[K";
 	size_t drawn = p->drawn;
-	p->last_line = p->last_draw = 0;
-	p->drawn = 0;
-	p->est_runs = 0;
+	progress_reset(p);
 	if (p->quiet)
 		return;
 	if (drawn) /* the verdict replaces the live view */

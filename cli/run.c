@@ -44,7 +44,7 @@ static const char run_usage[] =
 	"      --json FILE       write results.json here instead\n"
 	"      --csv DIR         also write CSV files (histograms, per-run figures) into DIR\n"
 	"      --lava FILE       also write the results for LAVA's lava-test-case into FILE\n"
-	"      --only ID[,ID...] run only these requirements\n"
+	"      --only ID[,ID...] run only these requirements (given again: adds to them)\n"
 	"      --quick           smoke run: iterations / 10, at most 3 runs\n"
 	"      --iterations N    override every requirement's iterations\n"
 	"      --runs N          override every requirement's runs (<= 1000)\n"
@@ -132,6 +132,31 @@ static int check_host_label(const char *name)
 	return -1;
 }
 
+/* --only given again adds its ids to the selection, as a user who writes
+ * `--only A --only B` means A and B (docs/requirements.md). The joined
+ * list lives as long as the command (static: one `run` a process). An
+ * empty list stays empty, for check_empty to refuse. Returns 0, or -1
+ * out of memory. */
+static int add_only(struct run_args *a, const char *ids)
+{
+	static char *joined;
+	if (!a->only || !a->only[0] || !ids[0]) {
+		a->only = a->only && !a->only[0] ? a->only : ids;
+		return 0;
+	}
+	size_t had = strlen(a->only), more = strlen(ids);
+	char *j = malloc(had + more + 2);
+	if (!j)
+		return -1;
+	memcpy(j, a->only, had);
+	j[had] = ',';
+	memcpy(j + had + 1, ids, more + 1);
+	free(joined);
+	joined = j;
+	a->only = joined;
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct run_args *a)
 {
 	static const struct option opts[] = {
@@ -166,7 +191,12 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		case 'J': a->explicit_path[REPORT_JSON] = optarg; break;
 		case 'C': a->csv_dir = optarg; break;
 		case 'A': a->lava = optarg; break;
-		case 'O': a->only = optarg; break;
+		case 'O':
+			if (add_only(a, optarg)) {
+				termsafe_println(stderr, "rtconform run: --only: out of memory");
+				return EXIT_USAGE;
+			}
+			break;
 		case 'k': a->ro.quick = true; break;
 		case 't': a->ro.trace = true; break;
 		case 'i':

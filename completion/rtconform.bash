@@ -72,9 +72,14 @@ _rtconform_probe_named() {
   local i w
   for ((i = 2; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
+    # bash splits a word at '=': "=" and the value after it are no probe
+    if [[ $w == = ]]; then
+      ((i++))
+      continue
+    fi
     if [[ $w == -* ]]; then
       # an option's value is the next word unless written --opt=value
-      [[ $w != *=* && -n $(_rtconform_metavar probe "$w") ]] && ((i++))
+      [[ $w != *=* && ${COMP_WORDS[i + 1]:-} != = && -n $(_rtconform_metavar probe "$w") ]] && ((i++))
       continue
     fi
     echo "$w"
@@ -82,13 +87,20 @@ _rtconform_probe_named() {
   done
 }
 
+# _rtconform_files : the reply is file names: bash quotes them (a name with
+# a blank goes in as one word) and ends a directory with '/' rather than a
+# space, so the next TAB goes on into it.
+_rtconform_files() {
+  compopt -o filenames 2>/dev/null
+}
+
 # _rtconform_value CMD OPTION CUR : complete the value of OPTION.
 _rtconform_value() {
   local meta
   meta="$(_rtconform_metavar "$1" "$2")"
   case "$meta" in
-    DIR) mapfile -t COMPREPLY < <(compgen -d -- "$3") ;;
-    FILE | FILE.* | *.json | *.xml) mapfile -t COMPREPLY < <(compgen -f -- "$3") ;;
+    DIR) _rtconform_files; mapfile -t COMPREPLY < <(compgen -d -- "$3") ;;
+    FILE | FILE.* | *.json | *.xml) _rtconform_files; mapfile -t COMPREPLY < <(compgen -f -- "$3") ;;
     K=V)
       if [[ $3 == *=* ]]; then # NAME=VALUE in one word: the value, after NAME=
         mapfile -t COMPREPLY < <(compgen -P "${3%%=*}=" -W "$(_rtconform_param_values "$(_rtconform_probe_named)" "${3%%=*}")" -- "${3#*=}")
@@ -109,15 +121,30 @@ _rtconform() {
     return
   fi
   local cmd="${COMP_WORDS[1]}"
-  # The value of a K=V option's NAME=: bash splits the word at '=' (it is in
+  # A value after '=': bash splits a word at '=' (it is in
   # COMP_WORDBREAKS), so `--param mechanism=` arrives as "--param",
-  # "mechanism", "=" and `--param mechanism=po` with "po" after them; the
-  # reply replaces only what follows the '='.
-  local opt="" name="" val=""
-  if [[ $cur == = ]] && ((COMP_CWORD >= 3)); then
-    opt="${COMP_WORDS[COMP_CWORD - 2]}" name="$prev"
-  elif [[ $prev == = ]] && ((COMP_CWORD >= 4)); then
-    opt="${COMP_WORDS[COMP_CWORD - 3]}" name="${COMP_WORDS[COMP_CWORD - 2]}" val="$cur"
+  # "mechanism", "=", `--param=mechanism=` as "--param", "=", "mechanism",
+  # "=", `--output=` as "--output", "=", each with what is typed of the
+  # value after them; the reply replaces only what follows the '='.
+  local eq=-1 val="" opt="" name=""
+  if [[ $cur == = ]]; then
+    eq=$COMP_CWORD
+  elif [[ $prev == = ]]; then
+    eq=$((COMP_CWORD - 1)) val="$cur"
+  fi
+  if ((eq >= 3)); then
+    local w1="${COMP_WORDS[eq - 1]}" w2="${COMP_WORDS[eq - 2]}" w3="${COMP_WORDS[eq - 3]:-}"
+    if [[ $w1 == -* ]]; then # --opt=VALUE
+      opt="$w1"
+    elif [[ $w2 == -* ]]; then # --opt NAME=VALUE
+      opt="$w2" name="$w1"
+    elif [[ $w2 == = && $w3 == -* ]]; then # --opt=NAME=VALUE
+      opt="$w3" name="$w1"
+    fi
+  fi
+  if [[ -n $opt && -z $name ]]; then
+    _rtconform_value "$cmd" "$opt" "$val"
+    return
   fi
   if [[ $opt == -* && $(_rtconform_metavar "$cmd" "$opt") == K=V ]]; then
     mapfile -t COMPREPLY < <(compgen -W "$(_rtconform_param_values "$(_rtconform_probe_named)" "$name")" -- "$val")
@@ -133,11 +160,13 @@ _rtconform() {
   fi
   case "$cmd" in
     run | validate | list)
+      _rtconform_files
       mapfile -t COMPREPLY < <(compgen -W "$(_rtconform_profiles)" -- "$cur"; compgen -f -X '!*.xml' -- "$cur"; compgen -d -- "$cur") ;;
     probe)
       [[ -z $(_rtconform_probe_named) ]] && mapfile -t COMPREPLY < <(compgen -W "$(_rtconform_probes)" -- "$cur") ;;
     # a run's results.json (or the directory holding it)
     report | merge | compare)
+      _rtconform_files
       mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"; compgen -d -- "$cur") ;;
   esac
 }

@@ -72,6 +72,45 @@ size_t live_snapshot(const struct result_shm *res, const struct probe *p,
 	return n;
 }
 
+/* Part of run `run` metric m has: its samples in it against run 0's (once
+ * run 0 ended) or `iterations`, at most 1. */
+static double part_of(const struct metric_data *m, uint32_t run, uint64_t iterations)
+{
+	uint64_t n = __atomic_load_n(&m->runs[run].count, __ATOMIC_RELAXED);
+	uint64_t whole = iterations;
+	if (run > 0) {
+		uint64_t first = __atomic_load_n(&m->runs[0].count, __ATOMIC_RELAXED);
+		if (first)
+			whole = first;
+	}
+	if (!whole)
+		return 0;
+	return n >= whole ? 1.0 : (double)n / (double)whole;
+}
+
+double live_run_part(const struct result_shm *res, const struct probe *p, uint32_t run,
+		     uint64_t iterations)
+{
+	if (run >= RTC_MAX_RUNS || !res->nmetrics)
+		return 0;
+	const struct metric_data *m0 = result_metric_c(res, 0);
+	if (__atomic_load_n(&m0->kind, __ATOMIC_RELAXED) == METRIC_COUNT)
+		return 0;
+	uint32_t ns = p->per_cpu_series ? __atomic_load_n(&res->nseries, __ATOMIC_RELAXED) : 0;
+	if (ns > res->nseries_alloc)
+		ns = res->nseries_alloc;
+	if (!ns)
+		return part_of(m0, run, iterations);
+	/* The merged metric 0 is made at a run's end: the series tell. */
+	double least = 1.0;
+	for (uint32_t s = 0; s < ns; s++) {
+		double part = part_of(result_metric_c(res, res->nmetrics + s), run, iterations);
+		if (part < least)
+			least = part;
+	}
+	return least;
+}
+
 /* The columns of the live view, narrow enough for an 80-column terminal:
  * a line that wrapped would spoil the redraw, which counts lines. */
 #define LIVE_ROW "  %-22s%10s%11s%11s%11s%11s"

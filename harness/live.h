@@ -41,6 +41,15 @@ struct live_fig {
 size_t live_snapshot(const struct result_shm *res, const struct probe *p,
 		     struct live_fig *figs, size_t max);
 
+/* How much of recorded run `run` the worker of res has measured, from 0
+ * to 1: the samples of metric 0 in that run (a per-CPU probe: of each
+ * series it uses, the least) against the samples a run takes, which is
+ * run 0's count once run 0 ended (a metric may take more than one sample
+ * an iteration), else `iterations`. 0 for a count metric 0 (it records at
+ * a run's end), or when nothing is known yet. */
+double live_run_part(const struct result_shm *res, const struct probe *p, uint32_t run,
+		     uint64_t iterations);
+
 /* The live view's column heads, then one figure as a line of it, without
  * a newline, at most 78 columns for names up to 22 characters:
  *   "  metric                   samples        min        cur       mean        max"

@@ -155,9 +155,15 @@ static void column_widths(const struct report_view *v, struct row *rows, size_t 
 		}
 }
 
+/* At most this many ids in the line of the requirements --only left out:
+ * a profile of 27 would make a line of 800 characters. */
+#define NOT_SELECTED_SHOWN 5
+
 /* The requirements of a file that `run --only` left out, in one line after
  * its rows rather than a SKIP row and a reason each: "not selected (--only
- * TIMER-FIFO): SEM-RT, SEM-OTHER (2 skipped)". Nothing when there are none. */
+ * TIMER-FIFO): SEM-RT, SEM-OTHER (2 skipped)"; more than
+ * NOT_SELECTED_SHOWN: "not selected (--only X): 27 requirements: A, B, C,
+ * D, E, ... (see the reports)". Nothing when there are none. */
 static void not_selected_line(const struct rv_file *vf, FILE *out)
 {
 	size_t n = 0;
@@ -171,10 +177,15 @@ static void not_selected_line(const struct rv_file *vf, FILE *out)
 	if (!n)
 		return;
 	fprintf(out, "%s:", printable(why ? why : "not selected", buf, sizeof buf));
-	for (size_t i = 0, k = 0; i < vf->nreqs; i++)
+	if (n > NOT_SELECTED_SHOWN)
+		fprintf(out, " %zu requirements:", n);
+	for (size_t i = 0, k = 0; i < vf->nreqs && k < NOT_SELECTED_SHOWN; i++)
 		if (vf->reqs[i].not_selected)
 			fprintf(out, "%s %s", k++ ? "," : "", printable(vf->reqs[i].id, buf, sizeof buf));
-	fprintf(out, " (%zu skipped)\n", n);
+	if (n > NOT_SELECTED_SHOWN)
+		fprintf(out, ", ... (see the reports)\n");
+	else
+		fprintf(out, " (%zu skipped)\n", n);
 }
 
 /* status < 0: the verdicts' own exit status and its meaning. */

@@ -49,7 +49,11 @@ START_TEST(grammar_refuses)
 		{ "-1h", -EINVAL, "sign" },
 		{ "1e3s", -EINVAL, "exponents are not allowed" },
 		{ ".5h", -EINVAL, "start with a digit" },
-		{ "1,5h", -EINVAL, "unit" },
+		{ "1,5h", -EINVAL, "'1,5h' is not one number and one unit (expected a number then "
+			"s, min or h" },
+		/* review 24: not "unknown unit 'h30s' (expected ns, us, ...)" */
+		{ "1h30min", -EINVAL, "'1h30min' is not one number and one unit (expected a number "
+			"then s, min or h, e.g. 30s, 90min, 1.5h)" },
 		{ "0.5s", -ERANGE, "1s .. 168h" },
 		{ "0s", -ERANGE, "1s .. 168h" },
 		{ "169h", -ERANGE, "1s .. 168h" },
@@ -255,6 +259,11 @@ START_TEST(worker_stops_at_deadline)
 	ck_assert_uint_ge(k, 2);
 	probe_by_time_note(&c);
 	ck_assert_msg(strstr(r->note, "ran by time: "), "%s", r->note);
+	/* Review 24: not "recorded as 3 runs of up to 1 each". */
+	char want[128];
+	snprintf(want, sizeof want, "recorded as %u runs (each holding up to 1 measured run).",
+		 r->runs_done);
+	ck_assert_msg(strstr(r->note, want), "'%s' lacks '%s'", r->note, want);
 	munmap(r, bytes);
 }
 END_TEST

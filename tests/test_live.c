@@ -2,7 +2,8 @@
 /* test_live.c - the live view of `rtconform run` on a terminal: the
  * figures the supervisor reads from a worker's result memory while it
  * measures (harness/live.c), their lines, and the estimate of the time
- * left (cli_progress_left), which must not grow while a run is awaited. */
+ * left (cli_progress_left), which must not grow while a run is awaited
+ * and is paced on measured time only, and the status line above them. */
 #include <check.h>
 #include <stdint.h>
 #include <string.h>
@@ -157,27 +158,113 @@ START_TEST(format_lines)
 }
 END_TEST
 
-/* Run by count, 10 runs: estimated when a run ends (1 run in 2 s: 18 s
- * left), then counted down while the next is awaited, never up (the old
- * elapsed / done x left gave 20 s at 3 s), never below 0; the next run's
- * end estimates again. */
+/* 10 runs, measuring since 2 s (warm-up before): after 1 run, 2 s later,
+ * 18 s left; then counted down while the next samples are awaited, never
+ * up, never below 0; the next move of `done` estimates again. Nothing
+ * before the worker measures. */
 START_TEST(estimate_does_not_grow_while_waiting)
 {
 	struct cli_progress p;
 	memset(&p, 0, sizeof p);
-	ck_assert_double_eq(cli_progress_left(&p, 0, 10, 1.0), -1.0);
-	ck_assert_double_eq(cli_progress_left(&p, 1, 10, 2.0), 18.0);
+	ck_assert_double_eq(cli_progress_left(&p, 0.1, 1.0), -1.0);
+	p.measuring = true;
+	p.measure_at = 2.0;
+	ck_assert_double_eq(cli_progress_left(&p, 0.0, 2.5), -1.0);
+	ck_assert_double_eq(cli_progress_left(&p, 0.1, 4.0), 18.0);
 	double last = 18.0;
-	for (double t = 2.1; t < 30.0; t += 0.1) {
-		double left = cli_progress_left(&p, 1, 10, t);
+	for (double t = 4.1; t < 30.0; t += 0.1) {
+		double left = cli_progress_left(&p, 0.1, t);
 		ck_assert_msg(left <= last, "the estimate grew from %.2f to %.2f at %.1f s", last,
 			      left, t);
 		ck_assert(left >= 0.0);
 		last = left;
 	}
 	ck_assert_double_eq(last, 0.0);
-	ck_assert_double_eq(cli_progress_left(&p, 5, 10, 30.0), 30.0);
-	ck_assert_double_eq(cli_progress_left(&p, 5, 10, 31.0), 29.0);
+	ck_assert_double_eq(cli_progress_left(&p, 0.5, 32.0), 30.0);
+	ck_assert_double_eq(cli_progress_left(&p, 0.5, 33.0), 29.0);
+}
+END_TEST
+
+/* Review 24: warmup 2000, 4 runs of 300 timer wake-ups (1 ms): one run
+ * ends 0.3 s after a 2 s warm-up; ~0.9 s are left, not 2.3 / 1 x 3. */
+START_TEST(estimate_paced_on_measured_time)
+{
+	struct cli_progress p;
+	memset(&p, 0, sizeof p);
+	p.measuring = true;
+	p.measure_at = 2.0;
+	ck_assert_double_eq_tol(cli_progress_left(&p, 0.25, 2.3), 0.9, 1e-9);
+}
+END_TEST
+
+/* The part of a run done: samples of the run against the iterations, then
+ * against run 0's count (two samples an iteration here); a per-CPU
+ * probe's least series; a count metric 0 says nothing. */
+START_TEST(run_part_from_samples)
+{
+	size_t bytes;
+	struct result_shm *r = result_alloc_for(&plain.decl, 0, &bytes);
+	ck_assert_ptr_nonnull(r);
+	struct metric_data *m = result_metric(r, 0);
+	ck_assert_double_eq(live_run_part(r, &plain, 0, 100), 0.0);
+	for (int i = 0; i < 25; i++)
+		metric_record_signed(m, 0, 5);
+	ck_assert_double_eq(live_run_part(r, &plain, 0, 100), 0.25);
+	for (int i = 0; i < 175; i++)
+		metric_record_signed(m, 0, 5);
+	ck_assert_double_eq(live_run_part(r, &plain, 0, 100), 1.0); /* at most 1 */
+	for (int i = 0; i < 50; i++)
+		metric_record_signed(m, 1, 5);
+	ck_assert_double_eq(live_run_part(r, &plain, 1, 100), 0.25); /* 50 of 200 */
+	ck_assert_double_eq(live_run_part(r, &plain, RTC_MAX_RUNS, 100), 0.0);
+	munmap(r, bytes);
+
+	r = result_alloc_for(&per_cpu.decl, 2, &bytes);
+	ck_assert_ptr_nonnull(r);
+	r->nseries = 2;
+	for (int i = 0; i < 80; i++)
+		metric_record_signed(result_series(r, 0), 0, 1);
+	for (int i = 0; i < 40; i++)
+		metric_record_signed(result_series(r, 1), 0, 1);
+	ck_assert_double_eq(live_run_part(r, &per_cpu, 0, 100), 0.4);
+	result_metric(r, 0)->kind = METRIC_COUNT;
+	ck_assert_double_eq(live_run_part(r, &per_cpu, 0, 100), 0.0);
+	munmap(r, bytes);
+}
+END_TEST
+
+/* The status line: "starting", "warming up" only in warm-up; measuring by
+ * count, runs="1": how far and a time left from the samples, no "warming
+ * up"; a run by time gives its time left on the time measured, and once
+ * past its duration it is finishing, never warming up. */
+START_TEST(status_says_what_the_worker_does)
+{
+	size_t bytes;
+	struct result_shm *r = result_alloc_for(&plain.decl, 0, &bytes);
+	ck_assert_ptr_nonnull(r);
+	struct requirement q = { .id = "W" };
+	struct req_result rr = { .req = &q, .res = r, .probe = &plain };
+	struct cli_progress p;
+	memset(&p, 0, sizeof p);
+	p.index = p.total = 1;
+	char b[256];
+	r->spec.iterations = 100;
+	cli_progress_status(&p, &rr, "W", WS_SETUP, 0, 1, 0.2, b, sizeof b);
+	ck_assert_str_eq(b, "[1/1] W: starting, 0.2 s");
+	cli_progress_status(&p, &rr, "W", WS_WARMUP, 0, 1, 1.0, b, sizeof b);
+	ck_assert_str_eq(b, "[1/1] W: warming up, 1.0 s");
+	p.measuring = true;
+	p.measure_at = 2.0;
+	for (int i = 0; i < 25; i++)
+		metric_record_signed(result_metric(r, 0), 0, 5);
+	cli_progress_status(&p, &rr, "W", WS_MEASURING, 0, 1, 3.0, b, sizeof b);
+	ck_assert_str_eq(b, "[1/1] W: 0/1 runs done, 3.0 s, ~3.0 s left");
+	rr.duration_ns = 5000000000ull;
+	cli_progress_status(&p, &rr, "W", WS_MEASURING, 3, 1, 4.0, b, sizeof b);
+	ck_assert_str_eq(b, "[1/1] W: 2.0 s of 5 s, ~3.0 s left");
+	cli_progress_status(&p, &rr, "W", WS_MEASURING, 9, 1, 7.5, b, sizeof b);
+	ck_assert_str_eq(b, "[1/1] W: 5.5 s of 5 s, finishing the last run");
+	munmap(r, bytes);
 }
 END_TEST
 
@@ -190,5 +277,8 @@ int main(void)
 	tcase_add_test(tc, snapshot_mid_record);
 	tcase_add_test(tc, format_lines);
 	tcase_add_test(tc, estimate_does_not_grow_while_waiting);
+	tcase_add_test(tc, estimate_paced_on_measured_time);
+	tcase_add_test(tc, run_part_from_samples);
+	tcase_add_test(tc, status_says_what_the_worker_does);
 	return tu_run(s);
 }

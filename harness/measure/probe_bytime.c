@@ -64,7 +64,8 @@ void probe_by_time_note(struct probe_ctx *c)
 	uint64_t measured = c->by_time.reached ? c->runs : c->by_time.raw + 1;
 	if (used + 2 < len)
 		snprintf(n + used, len - used, "%sran by time: %llu runs measured, recorded as "
-			 "%u runs of up to %llu each.", used ? " " : "", (unsigned long long)measured,
-			 c->res->runs_done, 1ull << c->by_time.shift);
+			 "%u runs (each holding up to %llu measured run%s).", used ? " " : "",
+			 (unsigned long long)measured, c->res->runs_done, 1ull << c->by_time.shift,
+			 c->by_time.shift ? "s" : "");
 }
 

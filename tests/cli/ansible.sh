@@ -9,6 +9,18 @@
 # the playbook runs in, never into ci/ansible; a host without a named
 # working directory runs in a temporary one the role removes.
 . "$(dirname "$0")/lib.sh"
+# Started in ci/ansible (or anywhere in the sources), the playbook writes
+# ./rtconform-ansible there: git must ignore it wherever it is (review 24:
+# `git status` showed its rtconform-ansible/ in ci/ansible), as run's
+# ./rtconform-results. Only in a git checkout of the sources.
+if command -v git >/dev/null && git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  for d in rtconform-ansible/fleet/fleet.html ci/ansible/rtconform-ansible/fetched/h/results.json \
+           ci/ansible/rtconform-results/junit.xml; do
+    git -C "$SRC" check-ignore -q --no-index "$d" && ok "git ignores $d" || fail "git does not ignore $d"
+  done
+  git -C "$SRC" check-ignore -q --no-index ci/ansible/site.yml && fail "git ignores ci/ansible/site.yml" \
+    || ok "git does not ignore ci/ansible/site.yml"
+fi
 for t in ansible-playbook:ansible-core cpack:cmake dpkg-deb:dpkg python3:python3; do
   command -v "${t%%:*}" >/dev/null || { fail "${t%%:*} is missing (Debian package ${t#*:}; ci/deps installs it)"; finish; }
 done

@@ -101,6 +101,16 @@ offers "$RTC" probe overhead --param batch =
 [ ! -s "$TMP/offers" ] || [ -z "$(tr -d '\n' <"$TMP/offers")" ] && ok "completing overhead's --param batch= (a <count>) offers nothing" \
   || fail "completing overhead's --param batch= (a <count>) offers nothing; offered: $(tr '\n' ' ' <"$TMP/offers")"
 
+# Written --param=NAME= (review 24: it offered nothing): bash splits it as
+# "--param" "=" "mechanism" "="; and an option's value after '=' (--output=).
+expect_offer $mech -- "$RTC" probe sem-pingpong --param = mechanism =
+expect_offer posix-sem -- "$RTC" probe sem-pingpong --param = mechanism = po
+expect_no_offer pipe -- "$RTC" probe sem-pingpong --param = mechanism = po
+expect_offer process thread -- "$RTC" probe --iterations = 100 sem-pingpong --param = peer =
+expect_offer fifo rr other -- "$RTC" probe sem-pingpong --policy =
+expect_offer fifo -- "$RTC" probe sem-pingpong --policy = fi
+expect_offer sub -- "$RTC" run req.xml --output =
+
 # Requirement files for run, validate and list; report takes a run's output.
 expect_offer req.xml sub -- "$RTC" run ""
 expect_no_offer res.json -- "$RTC" validate ""
@@ -116,6 +126,41 @@ expect_offer res.json sub -- "$RTC" compare res.json ""
 expect_no_offer req.xml -- "$RTC" compare ""
 expect_offer --lava -- "$RTC" run --la
 expect_offer --lava -- "$RTC" report res.json --la
+
+# File names are completed as file names (compopt -o filenames): bash
+# quotes a name with a blank and ends a directory with '/' instead of a
+# space (review 24: `compare out5<TAB>` put a space after the directory).
+# Options and probe names are not. compopt only works inside a completion
+# bash runs, so the stand-in records what was asked of it.
+cat >"$TMP/complete-opt.sh" <<'SH'
+compopt() { echo "compopt $*" >>"$COMPOPT_LOG"; }
+source "$1"; shift
+COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+_rtconform
+printf '%s\n' "${COMPREPLY[@]}"
+SH
+mkdir -p "out5" && touch "my results.json"
+filenames() {
+  : >"$TMP/compopt"
+  COMPOPT_LOG="$TMP/compopt" bash "$TMP/complete-opt.sh" "$COMPLETION" "$@" >"$TMP/offers" 2>&1
+}
+for words in "compare out" "report " "merge res.json -o " "run " "validate " "run --junit "; do
+  # shellcheck disable=SC2086
+  filenames "$RTC" $words ""
+  grep -qx 'compopt -o filenames' "$TMP/compopt" && ok "completing '$words' completes file names" \
+    || fail "completing '$words' does not set -o filenames"
+done
+filenames "$RTC" compare out
+grep -qx out5 "$TMP/offers" && ok "compare out offers out5" || fail "compare out does not offer out5: $(tr '\n' ' ' <"$TMP/offers")"
+filenames "$RTC" compare my
+grep -qxF "my results.json" "$TMP/offers" && ok "a name with a blank is one candidate" \
+  || fail "a name with a blank is not one candidate: $(tr '\n' '|' <"$TMP/offers")"
+for words in "run --j" "probe sem" "probe sem-pingpong --policy f"; do
+  # shellcheck disable=SC2086
+  filenames "$RTC" $words
+  grep -q 'filenames' "$TMP/compopt" && fail "completing '$words' sets -o filenames" \
+    || ok "completing '$words' does not set -o filenames"
+done
 
 # Profile names, from `rtconform list --profiles` ("NAME  N requirements
 # TITLE" a line). Of the program under test when it has profiles by name;

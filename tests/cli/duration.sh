@@ -7,6 +7,9 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v script >/dev/null || { fail "script(1) is missing (Debian package bsdutils)"; finish; }
+# script(1)'s terminal is one that moves its cursor and shows colour
+# whatever the caller's TERM (unset or dumb gets the log's lines).
+export TERM=xterm
 command -v python3 >/dev/null || { fail "python3 is missing"; finish; }
 
 cat >"$TMP/d.xml" <<XML
@@ -59,6 +62,14 @@ expect_status 2 "$RTC" run --duration 1h --runs 3 -o "$TMP/x" "$TMP/c.xml"
 expect_grep 'give one, not both' "$TMP/out"
 expect_status 2 env RTC_PROGRESS_INTERVAL=soon "$RTC" run -o "$TMP/x" "$TMP/c.xml"
 expect_grep 'RTC_PROGRESS_INTERVAL="soon"' "$TMP/out"
+expect_grep 'RTC_PROGRESS_INTERVAL="soon": not a duration \(expected a number then ns, us, .{1,2}s, ms, s, min or h' "$TMP/out"
+# ... the units of --duration too (a minute: no heartbeat in a short run)
+env RTC_PROGRESS_INTERVAL=1min "$RTC" run -o "$TMP/x1" "$TMP/c.xml" >"$TMP/out" 2>&1
+expect_no_grep 'RTC_PROGRESS_INTERVAL|running, ' "$TMP/out"
+# --duration written as two units: the message quotes what was typed
+expect_status 2 "$RTC" run --duration 1h30min -o "$TMP/x2" "$TMP/c.xml"
+expect_grep "--duration \"1h30min\": '1h30min' is not one number and one unit \(expected a number then s, min or h" "$TMP/out"
+expect_no_grep 'h30s|us, ' "$TMP/out"
 cat >"$TMP/rr.xml" <<XML
 <requirements xmlns="urn:rtconform:requirements:1" name="rr">
   <requirement id="SELF"><probe name="selftest"/></requirement>

@@ -52,6 +52,28 @@ expect_grep 'invalid-probe.xml:5: .*carrier-pigeon.*expected' "$TMP/out"
 expect_status 2 "$RTC" run -o "$TMP/inv" "$TMP/does-not-exist.xml"
 expect_status 2 "$RTC" run --no-such-option
 expect_status 2 "$RTC" run --iterations 0
+# Many left out: counted, the first 5 named, not 800 characters of ids.
+reqs=()
+for i in 1 2 3 4 5 6 7 8; do
+  reqs+=("$(requirement "R$i" "$(probe selftest)" '<run iterations="100" runs="1"/>' \
+    '<limit statistic="max" max="10s"/>')")
+done
+req_file "$TMP/eight.xml" eight "" "${reqs[@]}"
+expect_status 0 "$RTC" run -o "$TMP/eight" --only R1 "$TMP/eight.xml"
+expect_grep '^not selected \(--only R1\): 7 requirements: R2, R3, R4, R5, R6, \.\.\. \(see the reports\)$' "$TMP/out"
+expect_grep '^not selected \(--only R1\): 7 requirements: ' "$TMP/eight/summary.txt"
+expect_grep '^  "skipped": 7,$' "$TMP/eight/results.json"
+
+# --only given twice adds to the selection (review 24: the first list was
+# silently dropped): both run, none is skipped; a wrong id in either is
+# still refused.
+expect_status 0 "$RTC" run -q -o "$TMP/only3" --only PP-OTHER --only PP-FIFO "$FIX/cli/pass.xml"
+expect_no_grep '"verdict": "skipped"' "$TMP/only3/results.json"
+expect_grep 'PP-FIFO' "$TMP/only3/junit.xml"
+expect_status 2 "$RTC" run --only PP-OTHER --only NOPE "$FIX/cli/pass.xml"
+expect_grep "^rtconform run: --only: no requirement with id 'NOPE'\$" "$TMP/out"
+expect_status 2 "$RTC" run --only PP-OTHER --only '' "$FIX/cli/pass.xml"
+expect_grep '^rtconform run: --only: empty value' "$TMP/out"
 expect_status 2 "$RTC" run --only NOPE "$FIX/cli/pass.xml"
 expect_grep "^rtconform run: --only: no requirement with id 'NOPE'\$" "$TMP/out"
 # ids are exact; a near one (case, a typo) is suggested, never taken

@@ -8,6 +8,9 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v script >/dev/null || { fail "script(1) is missing (Debian package bsdutils)"; finish; }
+# script(1)'s terminal is one that moves its cursor and shows colour
+# whatever the caller's TERM (unset or dumb gets the log's lines).
+export TERM=xterm
 
 # selftest by time (2 s of samples, several draws), timer-wakeup by count.
 req_file "$TMP/r.xml" live "" \
@@ -31,6 +34,29 @@ expect_grep "^(.*\\[K)?  page-faults +[0-9]+ runs( +[0-9.]+){4}\$" "$TMP/tty"
 expect_grep $'\033\\[[0-9]+A\033\\[K\\[1/2\\] SELF: ' "$TMP/tty"
 expect_grep $'\033\\[[0-9]+A\033\\[J\\[1/2\\] SELF: .*pass' "$TMP/tty"
 expect_grep $'\033\\[[0-9]+A\033\\[J\\[2/2\\] TW: .*pass' "$TMP/tty"
+
+# One run of timer-wakeup (review 24): "warming up" is said only while the
+# worker warms up, never under samples being measured; the measurement
+# itself says how far it is and a time left, from its own samples.
+req_file "$TMP/one.xml" one "" \
+  "$(requirement W "$(probe timer-wakeup cpus=0)" '<run iterations="1200" runs="1" warmup="10"/>' \
+       '<limit metric="wakeup" statistic="max" max="10s"/>')"
+expect_status 0 script -qfec "$(printf '%q ' "$RTC" run -o "$TMP/w" "$TMP/one.xml")" /dev/null
+tr -d '\r' <"$TMP/out" >"$TMP/one.tty"
+if grep -aE -A2 'W: warming up' "$TMP/one.tty" | grep -aqE 'wakeup cpu 0 +[1-9][0-9]+ '; then
+  fail "the live view says 'warming up' above samples being measured"
+  diag <"$TMP/one.tty"
+else
+  ok "the live view says 'warming up' only before samples are measured"
+fi
+expect_grep 'W: 0/1 runs done, [0-9.]+ s, ~[0-9.]+ s left' "$TMP/one.tty"
+
+# TERM=dumb (or no TERM): no cursor movement, no colour: the CI log's lines.
+for term in dumb ""; do
+  expect_status 0 env TERM="$term" script -qfec "$(printf '%q ' "$RTC" run -o "$TMP/d" "$TMP/one.xml")" /dev/null
+  expect_no_grep $'\033' "$TMP/out"
+  expect_grep '^\[1/1\] W: pass, ' "$TMP/out"
+done
 
 # --quiet on a terminal: nothing of it.
 expect_status 0 script -qfec "$(printf '%q ' "$RTC" run -q -o "$TMP/q" "$TMP/r.xml")" /dev/null

@@ -73,6 +73,12 @@ expect_grep '^rtconform probe: error: ' "$TMP/ej.err"
 # --duration: by time, with the grammar and refusals of run --duration.
 expect_status 0 "$RTC" probe sem-pingpong --iterations 50 --duration 1s
 expect_grep '^note: ran by time: ' "$TMP/out"
+# ... the note says what a recorded run holds (review 24: "runs of up to 1
+# each" said nothing), and --help that the timeout adds to the duration
+expect_grep '^note: ran by time: [0-9]+ runs measured, recorded as [0-9]+ runs \(each holding up to [0-9]+ measured runs?\)\.' "$TMP/out"
+expect_status 0 "$RTC" probe --help
+expect_grep 'by time, on top of the' "$TMP/out"
+expect_grep 'duration: --duration 1s --timeout 2s stops it after 3 s' "$TMP/out"
 expect_status 2 "$RTC" probe priority-preempt --duration 1s
 expect_grep 'probe priority-preempt cannot run by time' "$TMP/out"
 expect_status 2 "$RTC" probe sem-pingpong --duration 1s --runs 2
@@ -81,4 +87,31 @@ expect_status 2 "$RTC" probe sem-pingpong --duration 1x
 expect_grep '^rtconform probe: --duration: ' "$TMP/out"
 expect_status 2 "$RTC" probe sem-pingpong --duration 200h
 expect_grep '^rtconform probe: --duration: ' "$TMP/out"
+
+# Interrupted without -o (review 24): the figures measured until then on
+# stdout, as the reports of -o would have them, not the reason alone.
+"$RTC" probe sem-pingpong --duration 60s >"$TMP/int.out" 2>"$TMP/int.err" &
+pid=$!
+wait_for "probe's worker to measure" "$START_WAIT" worker_measuring "$pid"
+sleep 1
+kill -INT "$pid"
+st=0; wait "$pid" || st=$?
+[ "$st" -eq 3 ] && ok "an interrupted probe exits 3" || { fail "an interrupted probe exited $st"; diag <"$TMP/int.err"; }
+expect_grep '^reason: interrupted \(after ' "$TMP/int.out"
+expect_grep '^metric wakeup:' "$TMP/int.out"
+expect_grep '^  n +[1-9][0-9]*$' "$TMP/int.out"
+
+# On a terminal, probe has run's live view, erased before its statistics;
+# off a terminal (above) its stderr stays empty.
+if command -v script >/dev/null; then
+  TERM=xterm script -qfec "$(printf '%q ' "$RTC" probe selftest --duration 1s)" /dev/null >"$TMP/tty" 2>&1
+  tr -d '\r' <"$TMP/tty" >"$TMP/tty.txt"
+  expect_grep 'metric +samples +min +cur +mean +max$' "$TMP/tty.txt"
+  expect_grep '\[1/1\] probe: [0-9.]+ s of 1 s, ~[0-9.]+ s left' "$TMP/tty.txt"
+  expect_grep $'\033\\[[0-9]+A\r?\033\\[Jprobe selftest, policy other' "$TMP/tty"
+else
+  skip "probe's live view" "script(1) is missing (Debian package bsdutils)"
+fi
+"$RTC" probe selftest --iterations 100 >"$TMP/quiet.out" 2>"$TMP/quiet.err"
+[ ! -s "$TMP/quiet.err" ] && ok "probe off a terminal: nothing on stderr" || { fail "probe off a terminal wrote on stderr"; diag <"$TMP/quiet.err"; }
 finish

@@ -60,4 +60,36 @@ expect_no_grep 'SEM-RT' "$TMP/out"
 # list: --profiles is the only option
 expect_status 2 "$RTC" list --profile
 expect_grep "unknown option '--profile'" "$TMP/out"
+# ... it takes no file, and once is enough: each mistake said as what it is
+# (review 24: both said "at most one file")
+expect_status 2 "$RTC" list --profiles --profiles
+expect_grep "^rtconform list: --profiles given 2 times: give it once\$" "$TMP/out"
+expect_status 2 "$RTC" list --profiles spy-memo
+expect_grep "^rtconform list: --profiles lists every shipped profile and takes no file or profile; for the requirements of 'spy-memo': rtconform list spy-memo\$" "$TMP/out"
+expect_status 2 "$RTC" list "my file.xml" --profiles
+expect_grep "rtconform list 'my file.xml'\$" "$TMP/out"
+expect_status 2 "$RTC" list a.xml b.xml
+expect_grep "^rtconform list: 2 files given: list shows one at a time" "$TMP/out"
+
+# list FILE: the columns are as wide as their longest entry, so an id over
+# 16 characters or a probe over 14 keeps every line in step
+req_file "$TMP/wide.xml" wide "" \
+  "$(requirement A-VERY-LONG-REQUIREMENT-ID "$(probe priority-inherit)" '<limit statistic="max" max="1s"/>')" \
+  "$(requirement B "$(probe selftest)" '<limit statistic="max" max="1s"/>')"
+expect_status 0 "$RTC" list "$TMP/wide.xml"
+expect_grep '^A-VERY-LONG-REQUIREMENT-ID priority-inherit other  ' "$TMP/out"
+expect_grep '^B                          selftest         other  ' "$TMP/out"
+expect_grep '^                           limit \(default\) max <= 1s$' "$TMP/out"
+
+# list --profiles: a profile of one requirement is "1 requirement", in the
+# same columns (an installed tree with a profile of one of its own)
+mkdir -p "$TMP/inst/bin" "$TMP/inst/libexec/rtconform" "$TMP/inst/share/rtconform/profiles"
+cp "$RTC" "$TMP/inst/bin/"
+cp "$(dirname "$RTC")/rtconform-worker" "$(dirname "$RTC")/rtconform-nop" "$TMP/inst/libexec/rtconform/"
+req_file "$TMP/inst/share/rtconform/profiles/one.xml" one "" \
+  "$(requirement A "$(probe selftest)" '<limit statistic="max" max="1s"/>')"
+cp "$PROFILES/spy-memo.xml" "$TMP/inst/share/rtconform/profiles/"
+expect_status 0 "$TMP/inst/bin/rtconform" list --profiles
+expect_grep '^one +1 requirement   about ' "$TMP/out"
+expect_grep '^spy-memo +2 requirements  about ' "$TMP/out"
 finish

@@ -24,6 +24,9 @@ rerender_same() {
 }
 
 command -v script >/dev/null || { fail "script(1) is missing (Debian package bsdutils)"; finish; }
+# script(1)'s terminal is one that moves its cursor and shows colour
+# whatever the caller's TERM (unset or dumb gets the log's lines).
+export TERM=xterm
 
 # A tiny run writes all four reports in -o.
 expect_status 0 "$RTC" run --iterations 200 --runs 2 -o "$TMP/r" "$FIX/cli/pass.xml"
