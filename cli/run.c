@@ -54,6 +54,10 @@ static const char run_usage[] =
 	"      --duration D      run every requirement by time instead (s, min or h: 30min,\n"
 	"                        24h; 1s..168h), refused for probes that cannot\n"
 	"                        run by time (see rtconform list)\n"
+	"      --interval D      keep the figures of every D of every requirement beside its\n"
+	"                        totals (s, min or h; 1s..168h): results.json's intervals,\n"
+	"                        report.html's plot over time; a run by time keeps 1min\n"
+	"                        intervals without it\n"
 	"  -q, --quiet           no progress on stderr (on a terminal: live figures of the\n"
 	"                        running requirement; otherwise a line per requirement and\n"
 	"                        one every 30 s while it runs), nor the warnings before\n"
@@ -108,13 +112,13 @@ static int check_empty(const struct run_args *a)
 	return EXIT_USAGE;
 }
 
-/* --duration's value; 0, or -1 after saying why. */
-static int parse_duration(const char *v, uint64_t *ns)
+/* --duration's or --interval's (opt) value; 0, or -1 after saying why. */
+static int parse_duration(const char *opt, const char *v, uint64_t *ns)
 {
 	char err[200], safe[64];
 	if (units_run_duration_parse(v, ns, err, sizeof err) == 0)
 		return 0;
-	termsafe_println(stderr, "rtconform run: --duration \"%s\": %s",
+	termsafe_println(stderr, "rtconform run: %s \"%s\": %s", opt,
 		     termsafe_escape(v, safe, sizeof safe), err);
 	return -1;
 }
@@ -174,6 +178,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		{ "runs", required_argument, NULL, 'r' },
 		{ "trace", no_argument, NULL, 't' },
 		{ "duration", required_argument, NULL, 'D' },
+		{ "interval", required_argument, NULL, 'I' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "host-label", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
@@ -210,7 +215,11 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 				return EXIT_USAGE;
 			break;
 		case 'D':
-			if (parse_duration(optarg, &a->ro.duration_override))
+			if (parse_duration("--duration", optarg, &a->ro.duration_override))
+				return EXIT_USAGE;
+			break;
+		case 'I':
+			if (parse_duration("--interval", optarg, &a->ro.interval_ns))
 				return EXIT_USAGE;
 			break;
 		case 'q': a->quiet = true; break;

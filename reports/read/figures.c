@@ -232,6 +232,125 @@ static bool check_metrics(struct fig *g, const struct rv_req *r)
 	return true;
 }
 
+/* Where bucket [lo, hi] is among bk's (ascending), or n when it is not one. */
+static size_t bucket_at(const struct rv_bucket *bk, size_t n, uint64_t lo, uint64_t hi)
+{
+	size_t a = 0, z = n;
+	while (a < z) {
+		size_t m = a + (z - a) / 2;
+		if (bk[m].lo < lo)
+			a = m + 1;
+		else
+			z = m;
+	}
+	return a < n && bk[a].lo == lo && bk[a].hi == hi ? a : n;
+}
+
+/* The samples of one side (buckets) of a histogram and of its intervals:
+ * each interval bucket one of the whole's, none holding more than it. */
+struct ival_side {
+	const struct rv_bucket *bk;
+	size_t n;
+	uint64_t *sum;   /* per bucket of the whole, over the intervals */
+};
+
+static bool add_side(struct fig *g, const char *set, size_t k, const char *side,
+		     struct ival_side *w, const struct rv_bucket *ib, size_t in, uint64_t *count)
+{
+	for (size_t i = 0; i < in; i++) {
+		size_t at = bucket_at(w->bk, w->n, ib[i].lo, ib[i].hi);
+		char field[120];
+		snprintf(field, sizeof field, "%s.intervals[%zu].histogram%s.buckets[%zu]", set, k,
+			 side, i);
+		if (at == w->n)
+			return refuse(g, field, "[%llu, %llu] is not a bucket of the whole histogram",
+				      (unsigned long long)ib[i].lo, (unsigned long long)ib[i].hi);
+		w->sum[at] += ib[i].count;
+		*count += ib[i].count;
+	}
+	return true;
+}
+
+/* Each interval's count is what its histogram holds; the intervals add up
+ * to the whole, bucket by bucket (to at most it for a requirement that
+ * ended in error: one cut short by a kill keeps the runs after its last
+ * interval in its totals only). */
+static bool ivals_add_up(struct fig *g, const char *set, const struct rv_ival *iv, size_t n,
+			 uint64_t count, uint64_t overflow, struct ival_side *pos,
+			 struct ival_side *neg, bool exact)
+{
+	uint64_t all = 0, ovf = 0;
+	for (size_t k = 0; k < n; k++) {
+		uint64_t c = iv[k].overflow + iv[k].neg.overflow;
+		if (!add_side(g, set, k, "", pos, iv[k].buckets, iv[k].nbuckets, &c) ||
+		    !add_side(g, set, k, ".negative", neg, iv[k].neg.buckets, iv[k].neg.nbuckets, &c))
+			return false;
+		char field[96];
+		snprintf(field, sizeof field, "%s.intervals[%zu].count", set, k);
+		if (c != iv[k].count)
+			return refuse(g, field, "%llu, but its histogram holds %llu",
+				      (unsigned long long)iv[k].count, (unsigned long long)c);
+		all += c;
+		ovf += iv[k].overflow;
+	}
+	struct ival_side *sides[2] = { pos, neg };
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < sides[s]->n; i++)
+			if (sides[s]->sum[i] > sides[s]->bk[i].count ||
+			    (exact && sides[s]->sum[i] != sides[s]->bk[i].count))
+				return refuse(g, set, "its intervals put %llu samples in bucket [%llu, %llu], "
+					      "which holds %llu: the intervals do not add up to the whole",
+					      (unsigned long long)sides[s]->sum[i],
+					      (unsigned long long)sides[s]->bk[i].lo,
+					      (unsigned long long)sides[s]->bk[i].hi,
+					      (unsigned long long)sides[s]->bk[i].count);
+	if (all > count || ovf > overflow || (exact && (all != count || ovf != overflow)))
+		return refuse(g, set, "its intervals hold %llu samples (%llu above the histogram), "
+			      "the whole %llu (%llu): they do not add up", (unsigned long long)all,
+			      (unsigned long long)ovf, (unsigned long long)count,
+			      (unsigned long long)overflow);
+	return true;
+}
+
+static bool check_ivals(struct fig *g, const char *set, const struct rv_ival *iv, size_t n,
+			uint64_t count, uint64_t overflow, const struct rv_bucket *bk, size_t nbk,
+			const struct rv_neg *neg, bool exact)
+{
+	if (!n)
+		return true;
+	struct ival_side pos = { bk, nbk, calloc(nbk + 1, sizeof(uint64_t)) };
+	struct ival_side ng = { neg->buckets, neg->nbuckets,
+				calloc(neg->nbuckets + 1, sizeof(uint64_t)) };
+	bool ok = pos.sum && ng.sum
+			  ? ivals_add_up(g, set, iv, n, count, overflow, &pos, &ng, exact)
+			  : refuse(g, set, "out of memory checking its intervals");
+	free(pos.sum);
+	free(ng.sum);
+	return ok;
+}
+
+/* Every metric's and series' intervals add up to it. */
+static bool check_intervals(struct fig *g, const struct rv_req *r)
+{
+	char set[48];
+	bool exact = r->verdict != VERDICT_ERROR;
+	for (size_t i = 0; i < r->nmetrics; i++) {
+		const struct rv_metric *m = &r->metrics[i];
+		snprintf(set, sizeof set, "metrics[%zu]", i);
+		if (!check_ivals(g, set, m->intervals, m->nintervals, m->count, m->overflow,
+				 m->buckets, m->nbuckets, &m->neg, exact))
+			return false;
+	}
+	for (size_t i = 0; i < r->nseries; i++) {
+		const struct rv_series *s = &r->series[i];
+		snprintf(set, sizeof set, "per_cpu[%zu]", i);
+		if (!check_ivals(g, set, s->intervals, s->nintervals, s->count, s->overflow,
+				 s->buckets, s->nbuckets, &s->neg, exact))
+			return false;
+	}
+	return true;
+}
+
 /* A limit's measured value is the statistic it names of its metric, which
  * the file stores too (when it is one of those every report gives). */
 static bool check_measured(struct fig *g, const struct rv_req *r, size_t i)
@@ -273,7 +392,7 @@ static bool check_one(struct fig *g, const struct rv_req *r)
 	for (size_t i = 0; i < r->nlimits; i++)
 		if (!check_limit(g, r, i))
 			return false;
-	if (!check_req(g, r) || !check_metrics(g, r))
+	if (!check_req(g, r) || !check_metrics(g, r) || !check_intervals(g, r))
 		return false;
 	for (size_t i = 0; i < r->nlimits; i++)
 		if (!check_measured(g, r, i))

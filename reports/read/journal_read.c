@@ -117,6 +117,8 @@ struct log_state {
 	uint64_t last_seq;
 	size_t dropped;       /* bytes of a record cut short at the end */
 	time_t written;       /* the journal's last write (its files' mtime) */
+	json_t *ivals;        /* the ival records: [{seq, file, index, intervals}] */
+	json_t *state;        /* "FILE:INDEX": the seq of the record in place */
 };
 
 /* files[file].requirements[index] of the head, or NULL after saying why. */
@@ -130,6 +132,11 @@ static json_t *slot_of(struct jread *jr, json_t *root, const struct jrec *r)
 		      "run's head does not have", r->seq, journal_kind_name(r->kind), r->index,
 		      r->file);
 	return old;
+}
+
+static void state_key(char *key, size_t len, size_t file, size_t index)
+{
+	snprintf(key, len, "%zu:%zu", file, index);
 }
 
 /* Put record r (req or now) in its requirement's place in root. */
@@ -156,6 +163,27 @@ static int place(struct jread *jr, json_t *root, const struct jrec *r)
 	return jr->rc;
 }
 
+/* An ival record, kept until every requirement is in place. */
+static int keep_ival(struct jread *jr, struct log_state *st, const struct jrec *r)
+{
+	json_error_t e;
+	json_t *iv = json_loadb(r->payload, r->len, JSON_REJECT_DUPLICATES, &e);
+	if (!json_is_object(iv) || !json_is_object(json_object_get(iv, "metrics")) ||
+	    !json_is_object(json_object_get(iv, "per_cpu"))) {
+		json_decref(iv);
+		return jfail(jr, "record %" PRIu64 " (ival): not an interval: %s", r->seq,
+			     iv ? "no metrics or per_cpu object" : e.text);
+	}
+	if (!slot_of(jr, st->root, r)) {
+		json_decref(iv);
+		return jr->rc;
+	}
+	json_array_append_new(st->ivals, json_pack("{sI sI sI so}", "seq", (json_int_t)r->seq,
+						   "file", (json_int_t)r->file, "index",
+						   (json_int_t)r->index, "intervals", iv));
+	return 0;
+}
+
 /* One record of the log after the head: a finished requirement or the end. */
 static int log_record(struct jread *jr, struct log_state *st, const struct jrec *r)
 {
@@ -167,7 +195,12 @@ static int log_record(struct jread *jr, struct log_state *st, const struct jrec 
 		st->end = true;
 		return 0;
 	}
+	if (r->kind == JK_IVAL)
+		return keep_ival(jr, st, r);
 	st->finished++;
+	char key[48];
+	state_key(key, sizeof key, r->file, r->index);
+	json_object_set_new(st->state, key, json_integer((json_int_t)r->seq));
 	return place(jr, st->root, r);
 }
 
@@ -251,12 +284,73 @@ static int read_now(struct jread *jr, const char *jdir, struct log_state *st, ch
 	jr->err[0] = 0;
 	if (!best.payload)
 		return 0;
+	char key[48];
+	state_key(key, sizeof key, best.file, best.index);
+	json_object_set_new(st->state, key, json_integer((json_int_t)best.seq));
 	int rc = place(jr, st->root, &best);
 	json_t *obj = json_loadb(best.payload, best.len, 0, NULL);
 	snprintf(cut, cutlen, "%s", json_string_value(json_object_get(obj, "id")) ?: "");
 	json_decref(obj);
 	free(best.payload);
 	return rc;
+}
+
+/* The element of array arr whose member key equals name (a string), or
+ * whose "cpu" is the number name spells (per_cpu). */
+static json_t *named(json_t *arr, const char *key, const char *name)
+{
+	size_t i;
+	json_t *el;
+	json_array_foreach(arr, i, el) {
+		json_t *v = json_object_get(el, key);
+		char buf[32];
+		if (json_is_integer(v))
+			snprintf(buf, sizeof buf, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		if ((json_is_string(v) && strcmp(json_string_value(v), name) == 0) ||
+		    (json_is_integer(v) && strcmp(buf, name) == 0))
+			return el;
+	}
+	return NULL;
+}
+
+/* Append each interval of group (name -> interval) to its metric or series. */
+static void splice_group(json_t *arr, const char *key, json_t *group)
+{
+	const char *name;
+	json_t *iv;
+	json_object_foreach(group, name, iv) {
+		json_t *el = named(arr, key, name);
+		if (!json_is_object(el))
+			continue; /* not measured in the state kept: the reader counts what is */
+		json_t *list = json_object_get(el, "intervals");
+		if (!json_is_array(list)) {
+			list = json_array();
+			json_object_set_new(el, "intervals", list);
+		}
+		json_array_append(list, iv);
+	}
+}
+
+/* Each ival record in its requirement, when the requirement's record in
+ * place was written after it (its samples are in that record's totals). */
+static void splice_ivals(struct log_state *st)
+{
+	size_t i;
+	json_t *rec;
+	json_array_foreach(st->ivals, i, rec) {
+		size_t file = (size_t)json_integer_value(json_object_get(rec, "file"));
+		size_t index = (size_t)json_integer_value(json_object_get(rec, "index"));
+		char key[48];
+		state_key(key, sizeof key, file, index);
+		json_int_t at = json_integer_value(json_object_get(st->state, key));
+		if (at <= json_integer_value(json_object_get(rec, "seq")))
+			continue;
+		json_t *req = json_array_get(json_object_get(json_array_get(
+			json_object_get(st->root, "files"), file), "requirements"), index);
+		json_t *iv = json_object_get(rec, "intervals");
+		splice_group(json_object_get(req, "metrics"), "name", json_object_get(iv, "metrics"));
+		splice_group(json_object_get(req, "per_cpu"), "cpu", json_object_get(iv, "per_cpu"));
+	}
 }
 
 /* How many requirements the run was to measure (selected ones). */
@@ -327,7 +421,7 @@ int report_view_from_journal(const char *jdir, struct report_view *v,
 	FILE *f = read_open(log, &size, err, errlen, &rc);
 	if (!f)
 		return rc;
-	struct log_state st = { .root = NULL };
+	struct log_state st = { .root = NULL, .ivals = json_array(), .state = json_object() };
 	struct stat s;
 	if (fstat(fileno(f), &s) == 0)
 		st.written = s.st_mtime;
@@ -339,10 +433,13 @@ int report_view_from_journal(const char *jdir, struct report_view *v,
 	if (!jr.rc)
 		read_now(&jr, jdir, &st, cut, sizeof cut);
 	if (!jr.rc) {
+		splice_ivals(&st);
 		mark_recovered(st.root, &st, jdir, cut, out);
 		read_document(&jr, st.root, v);
 	}
 	json_decref(st.root);
+	json_decref(st.ivals);
+	json_decref(st.state);
 	return jr.rc;
 }
 

@@ -587,6 +587,129 @@ static void read_kind(struct jr *rd, const json_t *obj, const char *at, enum met
 		fail(rd, -EINVAL, w, "expected \"duration\" or \"count\"");
 }
 
+/* An array member whose elements are objects, each read by `one` into
+ * element i of *out (n of them, `size` bytes each), at most `max` of them.
+ * With `split` (files[F].requirements), an element may be the splitter's
+ * placeholder: the requirement is parsed from its own bytes then, read,
+ * and its tree freed before the next (json_split.h), so the view of a
+ * large file is not built beside the whole of its tree. */
+typedef void (*read_one)(struct jr *rd, const json_t *obj, const char *at, void *item);
+
+struct list {
+	const char *key;
+	size_t size, max;
+	read_one one;
+	bool split;
+};
+
+/* Element i's tree, its own parse when it was cut out (a new reference):
+ * NULL, with the error recorded, when that parse fails. */
+static json_t *element(struct jr *rd, const json_t *arr, size_t i, bool split)
+{
+	json_t *obj = json_array_get(arr, i);
+	const struct jsplit_range *r =
+		split && rd->split ? jsplit_range_of(rd->split, obj, rd->file_no, i) : NULL;
+	if (!r)
+		return json_incref(obj);
+	json_error_t jerr;
+	json_t *own = jsplit_load(rd->split, r, JSON_REJECT_DUPLICATES, &jerr);
+	if (!own)
+		rd->rc = parse_failed(rd->file, rd->split->err, &jerr, rd->err, rd->errlen);
+	return own;
+}
+
+static void read_objects(struct jr *rd, const json_t *parent, const char *at,
+			 const struct list *l, void **out, size_t *n)
+{
+	char w[AT_LEN];
+	const json_t *arr = container_field(rd, parent, at, l->key, true, false, w);
+	*out = NULL;
+	*n = 0;
+	if (!arr || !at_most(rd, arr, w, l->max))
+		return;
+	size_t len = json_array_size(arr);
+	*out = items(rd, len, l->size, w);
+	if (!*out)
+		return;
+	for (size_t i = 0; i < len && !rd->rc; i++) {
+		char wi[AT_LEN];
+		json_t *obj = element(rd, arr, i, l->split);
+		at_index(wi, w, i);
+		if (!obj)
+			return;
+		(*n)++; /* counted before reading, so a half-read item is freed too */
+		if (!json_is_object(obj))
+			fail(rd, -EINVAL, wi, "expected an object");
+		else
+			l->one(rd, obj, wi, (char *)*out + i * l->size);
+		json_decref(obj);
+		/* The skeleton is the reader's own (report_view_from_json), and
+		 * nothing reads this element again. */
+		if (l->split)
+			json_array_set_new((json_t *)arr, i, json_null());
+	}
+}
+
+/* An interval's start: "2026-12-02T01:02:03.456Z", strictly. */
+static void read_start_ms(struct jr *rd, const json_t *obj, const char *at, int64_t *out)
+{
+	char w[AT_LEN];
+	const json_t *j = member(rd, obj, at, "start", w);
+	const char *s = j && json_is_string(j) ? json_string_value(j) : NULL;
+	struct tm tm = { 0 };
+	const char *end = s ? strptime(s, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
+	time_t t = end ? timegm(&tm) : (time_t)-1;
+	char back[48] = "", ms[8] = "";
+	struct tm again;
+	if (end && strlen(end) == 5 && end[0] == '.' && end[4] == 'Z')
+		memcpy(ms, end + 1, 3);
+	if (t != (time_t)-1 && ms[0] && gmtime_r(&t, &again))
+		strftime(back, sizeof back, "%Y-%m-%dT%H:%M:%S", &again);
+	size_t n = strlen(back);
+	snprintf(back + n, sizeof back - n, ".%sZ", ms);
+	if (!s || !ms[0] || strspn(ms, "0123456789") != 3 || strcmp(back, s) != 0) {
+		if (j)
+			fail(rd, -EINVAL, w, "expected a UTC time like \"2026-05-01T12:00:00.250Z\"");
+		return;
+	}
+	*out = (int64_t)t * 1000 + atoi(ms);
+}
+
+/* The highest value of the metric or series whose interval is read: its
+ * intervals' histograms share it. */
+static uint64_t ival_highest;
+
+static void read_one_ival(struct jr *rd, const json_t *obj, const char *at, void *item)
+{
+	struct rv_ival *iv = item;
+	char w[AT_LEN];
+	const json_t *j;
+	uint64_t highest = 0;
+	read_start_ms(rd, obj, at, &iv->start_ms);
+	num_field(rd, obj, at, "seconds", &iv->seconds);
+	u64_field(rd, obj, at, "count", &iv->count);
+	u64_field(rd, obj, at, "overflow", &iv->overflow);
+	if ((j = container_field(rd, obj, at, "statistics_ns", false, false, w)))
+		read_stats(rd, j, w, iv->ns);
+	if ((j = container_field(rd, obj, at, "histogram", false, false, w)))
+		read_histogram(rd, j, w, &highest, &iv->buckets, &iv->nbuckets, &iv->neg);
+	if (!rd->rc && (iv->seconds < 0 || highest != ival_highest))
+		fail(rd, -EINVAL, at, iv->seconds < 0 ? "seconds below zero"
+			  : "its histogram's highest differs from its metric's");
+}
+
+/* "intervals" of a metric or series (absent: it kept none). */
+static void read_intervals(struct jr *rd, const json_t *obj, const char *at, uint64_t highest,
+			   struct rv_ival **out, size_t *n)
+{
+	static const struct list ivals = { "intervals", sizeof(struct rv_ival), READ_MAX_INTERVALS,
+					   read_one_ival, false };
+	if (rd->rc || !json_object_get(obj, "intervals"))
+		return;
+	ival_highest = highest;
+	read_objects(rd, obj, at, &ivals, (void **)out, n);
+}
+
 static void read_metric(struct jr *rd, const json_t *obj, const char *at, struct rv_metric *m)
 {
 	char w[AT_LEN];
@@ -611,6 +734,7 @@ static void read_metric(struct jr *rd, const json_t *obj, const char *at, struct
 		read_histogram(rd, h, w, &m->highest, &m->buckets, &m->nbuckets, &m->neg);
 	if ((j = container_field(rd, obj, at, "runs", true, false, w)))
 		read_metric_runs(rd, j, w, m);
+	read_intervals(rd, obj, at, m->highest, &m->intervals, &m->nintervals);
 }
 
 /* A limit on a count: its bounds and measure are counts too. */
@@ -701,69 +825,7 @@ static void read_series(struct jr *rd, const json_t *obj, const char *at, struct
 		value_field(rd, obj, at, key, &s->ns[k]);
 	}
 	read_series_histogram(rd, obj, at, s);
-}
-
-/* An array member whose elements are objects, each read by `one` into
- * element i of *out (n of them, `size` bytes each), at most `max` of them.
- * With `split` (files[F].requirements), an element may be the splitter's
- * placeholder: the requirement is parsed from its own bytes then, read,
- * and its tree freed before the next (json_split.h), so the view of a
- * large file is not built beside the whole of its tree. */
-typedef void (*read_one)(struct jr *rd, const json_t *obj, const char *at, void *item);
-
-struct list {
-	const char *key;
-	size_t size, max;
-	read_one one;
-	bool split;
-};
-
-/* Element i's tree, its own parse when it was cut out (a new reference):
- * NULL, with the error recorded, when that parse fails. */
-static json_t *element(struct jr *rd, const json_t *arr, size_t i, bool split)
-{
-	json_t *obj = json_array_get(arr, i);
-	const struct jsplit_range *r =
-		split && rd->split ? jsplit_range_of(rd->split, obj, rd->file_no, i) : NULL;
-	if (!r)
-		return json_incref(obj);
-	json_error_t jerr;
-	json_t *own = jsplit_load(rd->split, r, JSON_REJECT_DUPLICATES, &jerr);
-	if (!own)
-		rd->rc = parse_failed(rd->file, rd->split->err, &jerr, rd->err, rd->errlen);
-	return own;
-}
-
-static void read_objects(struct jr *rd, const json_t *parent, const char *at,
-			 const struct list *l, void **out, size_t *n)
-{
-	char w[AT_LEN];
-	const json_t *arr = container_field(rd, parent, at, l->key, true, false, w);
-	*out = NULL;
-	*n = 0;
-	if (!arr || !at_most(rd, arr, w, l->max))
-		return;
-	size_t len = json_array_size(arr);
-	*out = items(rd, len, l->size, w);
-	if (!*out)
-		return;
-	for (size_t i = 0; i < len && !rd->rc; i++) {
-		char wi[AT_LEN];
-		json_t *obj = element(rd, arr, i, l->split);
-		at_index(wi, w, i);
-		if (!obj)
-			return;
-		(*n)++; /* counted before reading, so a half-read item is freed too */
-		if (!json_is_object(obj))
-			fail(rd, -EINVAL, wi, "expected an object");
-		else
-			l->one(rd, obj, wi, (char *)*out + i * l->size);
-		json_decref(obj);
-		/* The skeleton is the reader's own (report_view_from_json), and
-		 * nothing reads this element again. */
-		if (l->split)
-			json_array_set_new((json_t *)arr, i, json_null());
-	}
+	read_intervals(rd, obj, at, s->highest, &s->intervals, &s->nintervals);
 }
 
 static void one_metric(struct jr *rd, const json_t *o, const char *at, void *item)

@@ -96,6 +96,8 @@ FILE *read_open(const char *path, size_t *size, char *err, size_t errlen, int *r
  * two per requirements file) and at most READY_MAX_CHECKS (24) readiness
  * checks; far more is no run's, and each entry costs every writer. */
 #define READ_MAX_ENTRIES 4096u
+/* Intervals of one metric: a week (--duration's most) of 1 s intervals. */
+#define READ_MAX_INTERVALS (7u * 24u * 3600u)
 /* A count (a count metric's statistics, a count limit's bounds and measure)
  * is held as a double, exact up to 2^53; the writers give it back as the
  * integer it is, so a larger one would come back as another number. */
