@@ -162,6 +162,8 @@ uint64_t runner_interval(const struct requirement *r, const struct run_options *
 {
 	if (o && o->interval_ns)
 		return o->interval_ns;
+	if (r->interval_ns)
+		return r->interval_ns;
 	return runner_duration(r, o) ? INTERVAL_DEFAULT_NS : 0;
 }
 

@@ -63,6 +63,7 @@ struct run_cfg {
 	uint64_t iterations, runs, warmup, timeout_ns;
 	uint64_t duration_ns; /* 0: by count */
 	long duration_line;
+	uint64_t interval_ns; /* 0: the default (intervals of a run by time) */
 	bool bad;
 };
 
@@ -148,6 +149,15 @@ static void run_attrs(struct builder *b, xmlNodePtr n, struct run_cfg *cfg)
 	count_attr(b, n, "iterations", REQ_MAX_ITERATIONS, false, &cfg->iterations, &cfg->bad);
 	count_attr(b, n, "warmup", REQ_MAX_ITERATIONS, true, &cfg->warmup, &cfg->bad);
 	run_length_attrs(b, n, cfg);
+	v = attr(n, "interval");
+	if (v) {
+		uint64_t ns;
+		if (units_run_duration_parse(v, &ns, err, sizeof err) == 0)
+			cfg->interval_ns = ns;
+		else
+			diag_add(b->diags, b->file, loader_line_of(n), "interval=\"%s\": %s", v, err);
+		free(v);
+	}
 	v = attr(n, "timeout");
 	if (v) {
 		uint64_t ns;
@@ -453,6 +463,7 @@ static void requirement_el(struct builder *b, xmlNodePtr n, struct requirement *
 	r->timeout_ns = cfg.timeout_ns;
 	r->duration_ns = cfg.duration_ns;
 	r->duration_line = cfg.duration_line;
+	r->interval_ns = cfg.interval_ns;
 }
 
 struct req_file *loader_build(xmlDocPtr doc, const char *file, struct diag_list *diags)

@@ -77,6 +77,10 @@ struct requirement {
 	 * the line of the element that set it. */
 	uint64_t duration_ns;
 	long duration_line;
+	/* Keep the figures of every interval this long beside the totals
+	 * (<run interval>); 0: the default, 1 min intervals for a run by time
+	 * and none for a run by count (harness: runner_interval). */
+	uint64_t interval_ns;
 	struct req_limit limits[REQ_MAX_LIMITS];
 	size_t nlimits;
 	struct req_load *load; /* requirement's own, else the file's, else NULL (not owned when shared) */

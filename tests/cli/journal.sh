@@ -67,7 +67,7 @@ PY
 points=24 recovered=0 bad=0 before=0 after=0 cut=0
 for k in $(seq 0 $((points - 1))); do
   d="$TMP/k$k"
-  "$RTC" run -o "$d" "$TMP/four.xml" >/dev/null 2>"$d.err" &
+  "$RTC" run --interval 1s -o "$d" "$TMP/four.xml" >/dev/null 2>"$d.err" &
   sup=$!
   sleep "$(python3 -c "import random; print(round($total_s * 1.1 * ($k + random.random()) / $points, 3))")"
   kill -KILL "$sup" 2>/dev/null
