@@ -511,6 +511,44 @@ START_TEST(signed_statistics_known)
 }
 END_TEST
 
+/* An interval is the difference of two states of one histogram: counts
+ * and sums exact; the max exact when it rose in between, else its
+ * bucket's upper bound (capped by the whole's max), the min likewise. */
+START_TEST(subtract_is_the_interval)
+{
+	struct hist *h = new_hist(HIST_DEFAULT_BITS), *old = new_hist(HIST_DEFAULT_BITS);
+	uint64_t first[] = { 5, 1000, 70000 }, second[] = { 300, 1001, 1002 };
+	for (size_t i = 0; i < 3; i++)
+		hist_record(h, first[i]);
+	memcpy(old, h, hist_bytes(HIST_DEFAULT_BITS));
+	for (size_t i = 0; i < 3; i++)
+		hist_record(h, second[i]);
+	ck_assert(hist_subtract(h, old));
+	ck_assert_uint_eq(h->count, 3);
+	ck_assert(h->sum == 300 + 1001 + 1002);
+	/* the max fell inside the interval's span, not its own extreme: the
+	 * upper bound of 1002's bucket (1000..1003), the min 300's bucket */
+	ck_assert_uint_eq(h->max, 1003);
+	ck_assert_uint_ge(h->max, 1002);
+	ck_assert_uint_eq(h->min, 300);
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < h->nbuckets; i++)
+		n += h->counts[i];
+	ck_assert_uint_eq(n, 3);
+
+	/* a new max in the interval is exact */
+	memcpy(old, h, hist_bytes(HIST_DEFAULT_BITS));
+	hist_record(h, 123457);
+	ck_assert(hist_subtract(h, old));
+	ck_assert_uint_eq(h->max, 123457);
+	ck_assert_uint_eq(h->count, 1);
+	/* an earlier state with more samples is refused, nothing changed */
+	ck_assert(!hist_subtract(old, h) || old->count == 2);
+	free(h);
+	free(old);
+}
+END_TEST
+
 static Suite *histogram_suite(void)
 {
 	Suite *s = suite_create("histogram");
@@ -519,6 +557,7 @@ static Suite *histogram_suite(void)
 	tcase_add_loop_test(tc, buckets_hold_their_values, 0, nbits);
 	tcase_add_loop_test(tc, buckets_partition_the_range, 0, nbits);
 	tcase_add_test(tc, small_values_are_exact);
+	tcase_add_test(tc, subtract_is_the_interval);
 	tcase_add_test(tc, bytes_grow_with_bits);
 	tcase_add_test(tc, iteration_sums_to_count);
 

@@ -377,16 +377,20 @@ static void mark_recovered(json_t *root, const struct log_state *st, const char 
 	if (st->dropped)
 		snprintf(drop, sizeof drop, "; a record cut short at its end (%zu bytes) dropped",
 			 st->dropped);
-	out->complete = st->end;
+	/* Every requirement finished: the run is whole whether or not its end
+	 * record made it to the disk. */
+	size_t selected = selected_count(root);
+	out->complete = st->end || (st->finished >= selected && !cut[0]);
 	snprintf(out->summary, sizeof out->summary,
 		 "read from the journal %s, last written %s: %zu of %zu requirements finished%s%s%s",
-		 jdir, when, st->finished, selected_count(root), cutting,
-		 st->end ? " (every one: the run ended before writing its reports)" : "", drop);
+		 jdir, when, st->finished, selected, cutting,
+		 out->complete ? " (every one: the run ended before writing its reports)" : "", drop);
 	json_t *env = json_object_get(root, "environment");
 	json_object_set_new(root, "ended", json_string(when));
 	if (json_is_object(env)) {
 		json_object_set_new(env, "rtconform.ended", json_string(when));
-		json_object_set_new(env, "rtconform.interrupted", json_string(st->end ? "no" : "yes"));
+		json_object_set_new(env, "rtconform.interrupted",
+				    json_string(out->complete ? "no" : "yes"));
 		json_object_set_new(env, "rtconform.journal", json_string(out->summary));
 	}
 }
