@@ -32,8 +32,11 @@
  * from 0; 0 0 for head and end); LENGTH the payload's bytes; CRC the CRC-32
  * (zlib's) of the header line up to CRC's space and of the payload, in 8 hex
  * digits. Every record is written and fdatasync()ed before the run goes on
- * (the worker waits at the end of each run: probe_checkpoint), so what the
- * journal says was finished is on the disk. A record cut short (the end of
+ * (the worker waits at the end of a run: probe_checkpoint), so what the
+ * journal says was finished is on the disk. Not every run's end waits: the
+ * supervisor keeps the journal under 2 % of the measuring time
+ * (runner_supervise.c), so runs shorter than 50 times a checkpoint are
+ * journaled together (docs/failure-modes.md). A record cut short (the end of
  * a torn append, a torn now file) fails its length or CRC and is dropped,
  * never read.
  *

@@ -228,6 +228,10 @@ struct result_shm {
 		int32_t ask_fd, go_fd;
 		uint32_t taken;      /* checkpoints the supervisor answered */
 		int32_t err;         /* errno of a failed signal or wait, or 0 */
+		/* tb_now() before which a run's end asks for none: the
+		 * supervisor keeps the journal's cost to a share of the time
+		 * measured (runner_supervise.c); 0: at every run's end. */
+		volatile uint64_t due;
 	} ckpt;
 	volatile uint32_t verified;   /* tasks checked at the kernel (probe_verify_self);
 	                               * the report's note says how many */
@@ -497,7 +501,7 @@ static inline void probe_run_end(struct probe_ctx *c, uint64_t iterations)
 	__atomic_store_n(&c->res->runs_done, c->run + 1, __ATOMIC_RELEASE);
 	if (c->duration_ns)
 		probe_by_time_check(c);
-	if (c->res->ckpt.ask_fd >= 0)
+	if (c->res->ckpt.ask_fd >= 0 && now >= c->res->ckpt.due)
 		probe_checkpoint(c);
 }
 
