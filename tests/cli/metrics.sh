@@ -7,7 +7,9 @@
 # textfile collector (prometheus-node-exporter) reads it from the directory
 # it watches, and its /metrics, scraped over HTTP, has our series with the
 # run's labels and the count and max results.json has of each metric; --only
-# lists only the selected requirements. node_exporter is stopped at the end.
+# lists only the selected requirements; a requirement's verdict so far shows
+# while it runs, and an interrupted run's last version says it is finished
+# and what became of each requirement. node_exporter is stopped at the end.
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { fail "python3 is missing (Debian package python3)"; finish; }
 for tool in promtool:prometheus prometheus-node-exporter:prometheus-node-exporter; do
@@ -188,6 +190,33 @@ promtool_ok "$TMP/only.prom" "the file of an --only run"
 expect_grep '^rtconform_run_requirements\{host="[^"]+"\} 1$' "$TMP/only.prom"
 expect_grep 'requirement="LAST",verdict="pass"\} 1$' "$TMP/only.prom"
 expect_no_grep 'requirement="PING"' "$TMP/only.prom"
+
+# ---- interrupted: the last version still says how it ended ----
+req_file "$TMP/long.xml" long <<XML
+  <requirement id="LONG"><probe name="sem-pingpong"/>
+    <run iterations="2000" duration="300s" warmup="0" timeout="300s"/>
+    <limit statistic="max" max="60s"/></requirement>
+  <requirement id="NEXT"><probe name="selftest"/>
+    <run iterations="100" runs="1" warmup="0"/></requirement>
+XML
+I="$TMP/int.prom"
+"$RTC" run -q -o "$TMP/int" --metrics "$I" "$TMP/long.xml" >/dev/null 2>"$TMP/int.err" &
+RUN=$!
+# a copy of a version in which LONG has finished a run: its verdict so far
+ran_once() {
+  grep -Eq '^rtconform_requirement_runs\{[^}]*requirement="LONG"\} [1-9]' "$I" && cp "$I" "$TMP/int-mid.prom"
+}
+wait_for "LONG has finished a run, says the metrics" "$START_WAIT" ran_once
+expect_grep '^rtconform_requirement_verdict\{[^}]*requirement="LONG",verdict="pass"\} 1$' "$TMP/int-mid.prom"
+expect_grep '^rtconform_requirement_state\{[^}]*requirement="NEXT",[^}]*state="pending"\} 1$' "$TMP/int-mid.prom"
+kill -INT "$RUN"
+wait "$RUN"; rc=$?
+[ "$rc" = 3 ] && ok "the interrupted run exits 3" || { fail "the interrupted run exits 3 (it exited $rc)"; diag <"$TMP/int.err"; }
+promtool_ok "$I" "the interrupted run's file"
+expect_grep '^rtconform_run_finished\{[^}]*\} 1$' "$I"
+expect_grep '^rtconform_requirement_verdict\{[^}]*requirement="LONG",verdict="error"\} 1$' "$I"
+expect_grep '^rtconform_requirement_state\{[^}]*requirement="NEXT",[^}]*state="done"\} 1$' "$I"
+expect_grep '^rtconform_requirement_verdict\{[^}]*requirement="NEXT",verdict="error"\} 1$' "$I"
 
 stop_exporter
 kill -0 "$NE_PID" 2>/dev/null && fail "node_exporter stopped" || ok "node_exporter stopped"
