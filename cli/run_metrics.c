@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/termsafe.h"
-#include "cli/cli.h"
+#include "base/utf8.h"
 #include "harness/runinfo.h"
 #include "reports/report.h"
 
@@ -76,7 +76,7 @@ void run_metrics_begin(struct run_metrics *rm, const char *path, struct req_file
 		}
 	const char *label = fingerprint_get(env, "host.label");
 	const char *name = fingerprint_get(env, "host.name");
-	snprintf(rm->host, sizeof rm->host, "%s",
+	utf8_snprintf(rm->host, sizeof rm->host, "%s",
 		 label && label[0] ? label : name && name[0] ? name : "unknown");
 	rm->run = (struct om_run){ .host = rm->host, .version = runinfo_version,
 				   .commit = runinfo_commit, .started = (int64_t)started,

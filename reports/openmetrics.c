@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/numfmt.h"
+#include "base/utf8.h"
 #include "harness/stats.h"
 #include "reports/report.h"
 
@@ -121,15 +122,22 @@ struct om_out {
 	bool started;     /* the current family's header is written */
 };
 
+/* A label value: \\, " and a newline escaped, and a byte that is not
+ * well-formed UTF-8 (a host name may be any bytes) U+FFFD, which the
+ * parsers would refuse the whole file for. */
 static void put_escaped(FILE *o, const char *s)
 {
-	for (; s && *s; s++) {
-		if (*s == '\\' || *s == '"')
+	while (s && *s) {
+		size_t n = utf8_decode((const unsigned char *)s, 4, NULL);
+		if (!n)
+			fputs("\xef\xbf\xbd", o);
+		else if (*s == '\\' || *s == '"')
 			fprintf(o, "\\%c", *s);
 		else if (*s == '\n')
 			fputs("\\n", o);
 		else
-			fputc(*s, o);
+			fwrite(s, 1, n, o);
+		s += n ? n : 1;
 	}
 }
 
@@ -166,7 +174,7 @@ static void series(struct om_out *x, const char *name, size_t i)
 	const struct om_req *r = &x->run->reqs[i];
 	if (x->dup[i]) {
 		char suite[300];
-		snprintf(suite, sizeof suite, "%s#%u", r->suite, x->dup[i]);
+		utf8_snprintf(suite, sizeof suite, "%s#%u", r->suite, x->dup[i]);
 		label(x->o, &first, "suite", suite);
 	} else {
 		label(x->o, &first, "suite", r->suite);

@@ -273,6 +273,22 @@ START_TEST(text_has_states_verdicts_and_progress)
 }
 END_TEST
 
+START_TEST(label_values_are_utf8)
+{
+	struct om_req q = { .suite = "s\xc3\xa9", .id = "R\nX", .probe = "p" };
+	struct om_run run = { .host = "b\xff" "7", .version = "1", .commit = "c",
+			      .reqs = &q, .nreqs = 1 };
+	size_t len = 0;
+	char *t = openmetrics_render(&run, &len);
+	ck_assert_ptr_nonnull(t);
+	/* a byte that is not UTF-8 becomes U+FFFD, good UTF-8 stays, \n is escaped */
+	expect_line(t, "rtconform_requirement_state{host=\"b\xef\xbf\xbd" "7\",suite=\"s\xc3\xa9\","
+		       "requirement=\"R\\nX\",probe=\"p\",state=\"running\"} 0");
+	expect_line(t, "rtconform_run_progress_ratio{host=\"b\xef\xbf\xbd" "7\"} 0");
+	free(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("openmetrics");
@@ -283,5 +299,6 @@ int main(void)
 	tcase_add_test(tc, verdict_so_far_and_fraction);
 	tcase_add_test(tc, text_has_the_figures);
 	tcase_add_test(tc, text_has_states_verdicts_and_progress);
+	tcase_add_test(tc, label_values_are_utf8);
 	return tu_run(s);
 }
