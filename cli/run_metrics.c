@@ -78,7 +78,9 @@ void run_metrics_begin(struct run_metrics *rm, const char *path, struct req_file
 	const char *name = fingerprint_get(env, "host.name");
 	utf8_snprintf(rm->host, sizeof rm->host, "%s",
 		 label && label[0] ? label : name && name[0] ? name : "unknown");
-	rm->run = (struct om_run){ .host = rm->host, .version = runinfo_version,
+	utf8_snprintf(rm->hostname, sizeof rm->hostname, "%s", name ? name : "");
+	rm->run = (struct om_run){ .host = rm->host, .hostname = name ? rm->hostname : NULL,
+				   .version = runinfo_version,
 				   .commit = runinfo_commit, .started = (int64_t)started,
 				   .reqs = rm->reqs, .nreqs = k };
 	rm->path = path;

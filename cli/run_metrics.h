@@ -23,7 +23,7 @@ struct run_metrics {
 	const struct requirement **req; /* of each of run.reqs, to find a result's */
 	struct om_req *reqs;
 	struct om_run run;
-	char host[256];
+	char host[256], hostname[256];
 	double last;                    /* monotonic seconds of the last write */
 };
 

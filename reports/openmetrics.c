@@ -215,9 +215,12 @@ static void run_families(struct om_out *x)
 			? run->reqs[i].fraction : 0.0;
 	}
 	x->started = false;
-	family(x, "rtconform_run_info", "gauge", "The run's rtconform, by version and commit (1).");
+	family(x, "rtconform_run_info", "gauge",
+	       "The run's host name and rtconform, by version and commit (1).");
 	bool first = false;
 	series(x, "rtconform_run_info", SIZE_MAX);
+	if (run->hostname)
+		label(x->o, &first, "hostname", run->hostname);
 	label(x->o, &first, "version", run->version);
 	label(x->o, &first, "commit", run->commit);
 	value(x, 1);

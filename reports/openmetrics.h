@@ -69,6 +69,7 @@ struct om_req {
 
 struct om_run {
 	const char *host, *version, *commit;
+	const char *hostname;    /* the host name, beside host (a label): NULL, none */
 	int64_t started;         /* UTC seconds */
 	bool finished;           /* the run is over: the file stays as it is */
 	const struct om_req *reqs;

@@ -192,7 +192,8 @@ static char *render_three(struct om_fx *x, bool finished)
 	q[0].state = OM_DONE;
 	q[1].state = OM_RUNNING;
 	q[2].state = OM_PENDING;
-	struct om_run run = { .host = "board-7", .version = "1.2", .commit = "abc",
+	struct om_run run = { .host = "board-7", .hostname = "raspberrypi", .version = "1.2",
+			      .commit = "abc",
 			      .started = 1700000000, .finished = finished, .reqs = q, .nreqs = 3 };
 	size_t len = 0;
 	char *text = openmetrics_render(&run, &len);
@@ -244,7 +245,8 @@ START_TEST(text_has_states_verdicts_and_progress)
 {
 	struct om_fx *x = fx_make();
 	char *t = render_three(x, false);
-	expect_line(t, "rtconform_run_info{host=\"board-7\",version=\"1.2\",commit=\"abc\"} 1");
+	expect_line(t, "rtconform_run_info{host=\"board-7\",hostname=\"raspberrypi\",version=\"1.2\","
+		       "commit=\"abc\"} 1");
 	expect_line(t, "rtconform_run_requirements{host=\"board-7\"} 3");
 	expect_line(t, "rtconform_run_requirements_done{host=\"board-7\"} 1");
 	expect_line(t, "rtconform_run_progress_ratio{host=\"board-7\"} 0.5"); /* (1 + .5) / 3 */

@@ -175,7 +175,8 @@ for f in doc["files"]:
                              dict(k[1]).get(a) == b for a, b in lab.items()))
             if any(b[1] < a[1] for a, b in zip(les, les[1:])):
                 bad.append("%s %s: buckets not cumulative" % (r["id"], mt["name"]))
-assert get("rtconform_run_info", host=host, version=doc["environment"]["rtconform.version"],
+assert get("rtconform_run_info", host=host, hostname=doc["environment"]["host.name"],
+           version=doc["environment"]["rtconform.version"],
            commit=doc["environment"]["rtconform.commit"]) == 1
 print("\n".join(bad))
 sys.exit(1 if bad else 0)
