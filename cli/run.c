@@ -3,6 +3,7 @@
  * its own worker, and write the four reports. */
 #include "cli/cli.h"
 #include "cli/run_journal.h"
+#include "cli/run_metrics.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -44,6 +45,8 @@ static const char run_usage[] =
 	"      --json FILE       write results.json here instead\n"
 	"      --csv DIR         also write CSV files (histograms, per-run figures) into DIR\n"
 	"      --lava FILE       also write the results for LAVA's lava-test-case into FILE\n"
+	"      --metrics FILE    keep FILE up to date with the run's live figures in\n"
+	"                        Prometheus text, for node_exporter's textfile collector\n"
 	"      --only ID[,ID...] run only these requirements (given again: adds to them)\n"
 	"      --quick           smoke run: iterations / 10, at most 3 runs\n"
 	"      --iterations N    override every requirement's iterations\n"
@@ -74,6 +77,7 @@ struct run_args {
 	const char *outdir, *only;
 	const char *csv_dir;     /* --csv DIR, or NULL */
 	const char *lava;        /* --lava FILE, or NULL */
+	const char *metrics;     /* --metrics FILE, or NULL */
 	bool quiet;
 	struct cli_progress ps;
 	const char *host_label;  /* --host-label NAME, or NULL */
@@ -106,6 +110,8 @@ static int check_empty(const struct run_args *a)
 		what = "--csv";
 	if (a->lava && !a->lava[0])
 		what = "--lava";
+	if (a->metrics && !a->metrics[0])
+		what = "--metrics";
 	if (!what)
 		return RUN_CONTINUE;
 	termsafe_println(stderr, "rtconform run: %s: empty value (see rtconform run --help)", what);
@@ -172,6 +178,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		{ "json", required_argument, NULL, 'J' },
 		{ "csv", required_argument, NULL, 'C' },
 		{ "lava", required_argument, NULL, 'A' },
+		{ "metrics", required_argument, NULL, 'M' },
 		{ "only", required_argument, NULL, 'O' },
 		{ "quick", no_argument, NULL, 'k' },
 		{ "iterations", required_argument, NULL, 'i' },
@@ -196,6 +203,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		case 'J': a->explicit_path[REPORT_JSON] = optarg; break;
 		case 'C': a->csv_dir = optarg; break;
 		case 'A': a->lava = optarg; break;
+		case 'M': a->metrics = optarg; break;
 		case 'O':
 			if (add_only(a, optarg)) {
 				termsafe_println(stderr, "rtconform run: --only: out of memory");
@@ -418,6 +426,26 @@ static struct cli_file *other_files(const struct run_args *a, char *const out_pa
 	return f;
 }
 
+/* --metrics FILE as --lava's (cli_check_output_file), and not --lava's
+ * file. Its directory is not locked: node_exporter's textfile directory
+ * is shared by every program that feeds it. */
+static int check_metrics(const struct run_args *a, const struct cli_file *f, size_t n,
+			 struct cli_made_dirs *made)
+{
+	cli_made_dirs_note_parent(made, a->metrics);
+	int rc = cli_check_output_file("run", "--metrics", a->metrics, f, n);
+	char *m = rc ? NULL : cli_canonical_path(a->metrics);
+	char *l = m && a->lava ? cli_canonical_path(a->lava) : NULL;
+	if (l && strcmp(l, m) == 0) {
+		termsafe_println(stderr, "rtconform run: --lava and --metrics are the same file (%s)",
+				 a->metrics);
+		rc = EXIT_USAGE;
+	}
+	free(m);
+	free(l);
+	return rc;
+}
+
 /* --csv DIR (cli_check_csv_dir) and --lava FILE (cli_check_output_file)
  * beside the reports and the requirements files; the directories they
  * may create are noted in made. */
@@ -436,6 +464,8 @@ static int check_extra_outputs(const struct run_args *a, char *const out_path[RE
 		cli_made_dirs_note_parent(made, a->lava);
 		rc = cli_check_output_file("run", "--lava", a->lava, f, REPORT_NKINDS + nfiles);
 	}
+	if (!rc && a->metrics)
+		rc = check_metrics(a, f, REPORT_NKINDS + nfiles, made);
 	free(f);
 	return rc;
 }
@@ -547,7 +577,7 @@ static void head_of_journal(struct run_journal *rj, struct req_file **files, siz
  * journal first, and each of its runs as it ends (ro->checkpoint). */
 static void measure_all(struct report_view *view, struct req_file **files, size_t nfiles,
 			const char *only, const struct run_options *ro, struct cli_progress *ps,
-			struct run_journal *rj)
+			struct run_journal *rj, struct run_metrics *rm)
 {
 	struct req_result *res = calloc(1, sizeof *res);
 	if (!res)
@@ -562,6 +592,7 @@ static void measure_all(struct report_view *view, struct req_file **files, size_
 				if (!*ro->interrupted)
 					runner_run(r, files[f], ro, res);
 				run_journal_finished(rj, f, i, res);
+				run_metrics_finished(rm, res);
 				cli_progress_done(ps, r->id, res);
 			}
 			if (report_view_add(view, f, res) != 0)
@@ -686,6 +717,18 @@ static void say_readiness(const struct readiness *rd)
 	}
 }
 
+/* run_options.checkpoint: the journal's, then --metrics'. */
+struct run_live {
+	struct run_journal *rj;
+	struct run_metrics *rm;
+};
+static void checkpoint_all(const struct req_result *partial, void *arg)
+{
+	struct run_live *live = arg;
+	run_journal_checkpoint(partial, live->rj);
+	run_metrics_checkpoint(live->rm, partial);
+}
+
 /* Measure the loaded files and write the reports to out_path[]. */
 static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 		     char *out_path[REPORT_NKINDS], const char *self_dir, const char *cmdline,
@@ -738,11 +781,14 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	struct report_run run = { .tb = &tb, .env = &fp, .ready = &rd, .command_line = cmdline };
 	run.started = time(NULL);
 	head_of_journal(rj, files, nfiles, a->only, &run);
-	ro->checkpoint = run_journal_checkpoint;
-	ro->checkpoint_arg = rj;
+	struct run_metrics rm;
+	run_metrics_begin(&rm, a->metrics, files, nfiles, id_selected, a->only, &fp, run.started);
+	struct run_live live = { rj, &rm };
+	ro->checkpoint = checkpoint_all;
+	ro->checkpoint_arg = &live;
 	ro->interval = run_journal_interval;
 	ro->interval_arg = rj;
-	measure_all(&view, files, nfiles, a->only, ro, &ps, rj);
+	measure_all(&view, files, nfiles, a->only, ro, &ps, rj, &rm);
 	/* The directory exists (checked before measuring); the traces saved
 	 * there are regular files, linked and attached (when it cannot be
 	 * resolved to an absolute path, only linked). */
@@ -760,6 +806,7 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	int rc = write_reports(&view, out_path, a->csv_dir, a->lava, seen, ro->interrupted,
 			       &written);
 	run_journal_close(rj, !seen, written);
+	run_metrics_end(&rm);
 	report_view_free(&view);
 	fingerprint_free(&fp);
 	trace_names_free(&trace_names);

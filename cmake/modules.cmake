@@ -198,7 +198,8 @@ add_dependencies(rtc_harness rtc_build_id)
 
 rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSON} ${RTC_LIB_ZLIB}
   SOURCES reports/csv.c reports/html.c reports/html_plot.c reports/json.c reports/junit.c
-          reports/journal.c reports/lava.c reports/link.c reports/page.c reports/report.c
+          reports/journal.c reports/lava.c reports/link.c reports/openmetrics.c reports/page.c
+          reports/report.c
           reports/svg.c
           reports/text.c reports/view.c reports/xmlw.c)
 
@@ -214,7 +215,7 @@ rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
 rtc_module(cli cli DEPS across read
   SOURCES cli/common.c cli/compare.c cli/env.c cli/layout.c cli/list.c cli/merge.c
           cli/outdir.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
-          cli/run_journal.c cli/validate.c)
+          cli/run_journal.c cli/run_metrics.c cli/validate.c)
 
 # The programs. rtconform is the command line's main.c on the cli module.
 rtc_program(rtconform SOURCES cli/main.c MODULE cli)
