@@ -567,6 +567,22 @@ int report_json_put(const struct report_view *v, FILE *out, char *why, size_t wh
 	return 0;
 }
 
+/* o (consumed) on one line, malloc'd with its length in *len; NULL with
+ * why when b failed or out of memory. The journal's records. */
+static char *compact(struct jb *b, json_t *o, size_t *len, char *why, size_t whylen)
+{
+	char *text = !b->failed ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
+						  JSON_REAL_PRECISION(RESULTS_REAL_DIGITS))
+				: NULL;
+	json_decref(o);
+	if (!text) {
+		snprintf(why, whylen, "%s", b->why[0] ? b->why : strerror(ENOMEM));
+		return NULL;
+	}
+	*len = strlen(text);
+	return text;
+}
+
 char *report_json_ivals_last(const struct rv_ivals *acc, const struct req_result *r, size_t *len,
 			     char *why, size_t whylen)
 {
@@ -591,32 +607,14 @@ char *report_json_ivals_last(const struct rv_ivals *acc, const struct req_result
 	}
 	set(&b, o, "metrics", ms);
 	set(&b, o, "per_cpu", cpus);
-	char *text = !b.failed ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
-						 JSON_REAL_PRECISION(RESULTS_REAL_DIGITS))
-			       : NULL;
-	json_decref(o);
-	if (!text) {
-		snprintf(why, whylen, "%s", b.why[0] ? b.why : strerror(ENOMEM));
-		return NULL;
-	}
-	*len = strlen(text);
-	return text;
+	return compact(&b, o, len, why, whylen);
 }
 
 char *report_json_requirement(const struct rv_req *r, size_t *len, char *why, size_t whylen)
 {
 	struct jb b = { .failed = false, .why = "" };
 	json_t *o = requirement(&b, r);
-	char *text = !b.failed ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
-						 JSON_REAL_PRECISION(RESULTS_REAL_DIGITS))
-			       : NULL;
-	json_decref(o);
-	if (!text) {
-		snprintf(why, whylen, "%s", b.why[0] ? b.why : strerror(ENOMEM));
-		return NULL;
-	}
-	*len = strlen(text);
-	return text;
+	return compact(&b, o, len, why, whylen);
 }
 
 char *report_json_render(const struct report_view *v, size_t *len, char *why, size_t whylen)
