@@ -98,7 +98,7 @@ void runner_classify(struct req_result *out, uint64_t runs, const struct worker_
 	} else if (e->timed_out) {
 		/* In the unit that suits each: "1.2 ms", "30 s" (a 1 ms timeout
 		 * is no "0.0 s"). */
-		char after[32], limit[32], dur[32], plus[48] = "";
+		char after[32], limit[32], dur[32], plus[64] = "";
 		units_fmt_ns(out->seconds * 1e9, after, sizeof after);
 		units_fmt_ns((double)r->timeout_ns, limit, sizeof limit);
 		/* By time the watchdog allows the duration on top of the
