@@ -35,6 +35,14 @@ expect_grep '<error[^>]*message="timed out after [0-9.]+ m?s \(timeout 500 ms; 1
 expect_grep '<error[^>]*message="(worker killed by signal (24|9) .*RLIMIT_RTTIME|timed out after)' "$J"
 expect_grep '<error[^>]*message="worker exited with status 0 after 1 of 3 runs without finishing' "$J"
 expect_grep '<error[^>]*message="selftest: failure requested' "$J"
+# a run by time that hangs: the watchdog allows the duration and then the
+# timeout, and says both parts as the user gave them
+req_file "$TMP/hang-timed.xml" hangtimed <<XML
+  <requirement id="HANG-TIMED"><probe name="selftest"><param name="fault">hang</param></probe>
+    <run iterations="100" duration="1s" warmup="0" timeout="500ms"/><limit statistic="max" max="1s"/></requirement>
+XML
+expect_status 3 "$RTC" run -q -o "$TMP/ht" "$TMP/hang-timed.xml"
+expect_grep '<error[^>]*message="timed out after [0-9.]+ s \(timeout 500 ms after the duration 1 s; 1 recorded run of a 1 s run by time done\)' "$TMP/ht/junit.xml"
 # what the crashing worker measured before it crashed is still reported
 [ "$(prop SEGV.interval.count "$J")" = 100 ] && ok "SEGV.interval.count is 100" || fail "SEGV.interval.count is '$(prop SEGV.interval.count "$J")', expected 100"
 
