@@ -542,7 +542,7 @@ struct ticks_arg {
 static void ticks_doc(struct xw *x, const void *arg)
 {
 	struct ticks_arg *a = (struct ticks_arg *)arg;
-	struct svg_log_axis ax = { 0, 600, 100, a->l0, a->l1, true, true };
+	struct svg_log_axis ax = { 0, 600, 100, a->l0, a->l1, true, true, false };
 	xw_start(x, "svg");
 	a->drawn = svg_log_ticks(x, &ax);
 	xw_full_end(x);
