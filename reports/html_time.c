@@ -40,6 +40,9 @@
 #define TY0 46.0
 #define TY1 206.0
 #define COL_PX 3.0
+/* More points than this on a line are too close for a dot each: only
+ * those beyond a limit (and lone ones) get one. */
+#define DOTS_MAX 90
 #define LEGEND_Y (TY1 + 52.0)
 #define LEGEND_ROW 18.0
 /* Colours and dashes of the CPUs' lines (page.c: .tc0 .. .tc7, .td1,
@@ -189,7 +192,7 @@ static void date_of(double ms, char *buf, size_t len)
 }
 
 /* Ticks at whole multiples of a step (UTC: a day's start is one), at most
- * 6 of them whatever the span (a second to a week), and the axis's title
+ * 8 of them whatever the span (a second to a week), and the axis's title
  * with the date(s). */
 static void time_axis(struct xw *x, const struct tplot *p)
 {
@@ -199,7 +202,7 @@ static void time_axis(struct xw *x, const struct tplot *p)
 	size_t nsteps = sizeof steps / sizeof steps[0];
 	double span = (p->t1 - p->t0) / 1000;
 	size_t k = 0;
-	while (k + 1 < nsteps && span / (double)steps[k] > 6)
+	while (k + 1 < nsteps && span / (double)steps[k] > 8)
 		k++;
 	char d0[16], d1[16], buf[64];
 	date_of(p->t0, d0, sizeof d0);
@@ -273,10 +276,11 @@ static void group_name(const struct tgroup *g, char *buf, size_t len)
 		snprintf(buf, len, "intervals %zu to %zu (from %s, %s)", g->i0 + 1, g->i1 + 1, t, d);
 }
 
-/* A red band over each point's intervals when one lies beyond a limit. */
+/* A red band over each point's intervals when one lies beyond a limit,
+ * titled with the limit (and the interval's value, when it is one). */
 static void breach_bands(struct xw *x, const struct tplot *p, const struct tgroup *g, size_t ng)
 {
-	char name[120], buf[400], lim[200];
+	char name[120], buf[400], lim[48], val[48];
 	for (size_t i = 0; i < ng; i++) {
 		if (g[i].breach == SIZE_MAX)
 			continue;
@@ -287,9 +291,17 @@ static void breach_bands(struct xw *x, const struct tplot *p, const struct tgrou
 			b = 0;
 		html_fmt_ns(b, lim, sizeof lim);
 		group_name(&g[i], name, sizeof name);
-		snprintf(buf, sizeof buf, "%s: %s beyond %s %s %s", name,
-			 g[i].i0 == g[i].i1 ? "its" : "one's", l->statistic,
-			 upper ? "\xe2\x89\xa4" : "\xe2\x89\xa5", lim);
+		int k = rv_stat_index(l->statistic);
+		const struct rv_ival *iv = &p->m->intervals[g[i].i0];
+		if (g[i].i0 == g[i].i1 && k >= 0 && iv->ns[k].have) {
+			html_fmt_ns(iv->ns[k].v, val, sizeof val);
+			snprintf(buf, sizeof buf, "%s: %s %s, beyond the limit %s %s %s", name,
+				 l->statistic, val, l->statistic, upper ? "\xe2\x89\xa4" : "\xe2\x89\xa5",
+				 lim);
+		} else {
+			snprintf(buf, sizeof buf, "%s: at least one beyond the limit %s %s %s", name,
+				 l->statistic, upper ? "\xe2\x89\xa4" : "\xe2\x89\xa5", lim);
+		}
 		double x0 = tx(p, g[i].t0), x1 = tx(p, g[i].t1);
 		svg_rect(x, x0, TY0, fmax(x1 - x0, 1.0), TY1 - TY0, "breach", buf);
 	}
@@ -313,8 +325,8 @@ static void trace_band(struct xw *x, const struct tplot *p)
 
 /* The points of one statistic (RV_MAX or RV_P99) of the groups: a line
  * through each run of neighbours that have it, and, with titles, a circle
- * of class cls on each (red when beyond a limit on it), or only on a lone
- * one (untitled: the CPUs' lines). */
+ * of class cls on each (red when beyond a limit on it; of many, only those
+ * beyond a limit), and on a lone one (untitled: the CPUs' lines). */
 static void points(struct xw *x, const struct tplot *p, const struct tgroup *g, size_t ng,
 		   int stat, const char *line_cls, const char *cls, bool titles, double *px,
 		   double *py)
@@ -341,7 +353,7 @@ static void points(struct xw *x, const struct tplot *p, const struct tgroup *g, 
 			continue;
 		bool lone = !(i > 0 && (stat == RV_MAX ? g[i - 1].max : g[i - 1].p99).have) &&
 			    !(i + 1 < ng && (stat == RV_MAX ? g[i + 1].max : g[i + 1].p99).have);
-		if (!titles && !lone)
+		if (!lone && !(titles && (ng <= DOTS_MAX || beyond)))
 			continue;
 		snprintf(c, sizeof c, "%s%s", cls, beyond ? " tp-beyond" : "");
 		group_name(&g[i], name, sizeof name);

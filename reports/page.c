@@ -61,7 +61,7 @@ static const char page_css[] =
 	"svg .tp-cpu{fill:currentColor}\n"
 	"svg .tp-beyond{fill:#cf222e;stroke:#cf222e}\n"
 	"svg .breach{fill:#cf222e;fill-opacity:.16}\n"
-	"svg .traced{fill:#8250df;fill-opacity:.3;stroke:#8250df;stroke-width:1}\n"
+	"svg .traced{fill:#8250df;fill-opacity:.12;stroke:#8250df;stroke-width:2}\n"
 	"svg text.tr-lab{fill:#8250df}\n"
 	"svg .tc0{stroke:#4c78a8;color:#4c78a8}svg .tc1{stroke:#b35900;color:#b35900}"
 	"svg .tc2{stroke:#1a7f37;color:#1a7f37}svg .tc3{stroke:#8250df;color:#8250df}"
