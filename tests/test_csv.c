@@ -542,20 +542,12 @@ END_TEST
 /* Written into a directory: every file, atomically, the rendered bytes; the
  * same again from the results.json of the view; an unwritable directory is
  * refused naming it. */
-/* Interval k of a handmade list: 100 samples from T0 + k s lasting 1 s,
- * its max and p99 (<= 0: too few samples for one) in ns. */
-static void fx_ival(struct rv_ival *iv, int k, double max, double p99)
+/* Interval k of a handmade list: from FX_T0 + k s lasting 1.25 s, mean
+ * 400.5 ns, k samples above the histogram's range. */
+static void csv_ival(struct rv_ival *iv, int k, double max, double p99)
 {
-	memset(iv, 0, sizeof *iv);
-	iv->start_ms = 1764637200000LL + 1000LL * k; /* 2025-12-02T01:00:00Z */
-	iv->seconds = 1.25;
-	iv->count = 100;
+	fx_ival(iv, FX_T0 + 1000LL * k, 1.25, max, p99, 400.5);
 	iv->overflow = (uint64_t)k;
-	iv->ns[RV_MIN] = (struct rv_value){ true, 100 };
-	iv->ns[RV_MEAN] = (struct rv_value){ true, 400.5 };
-	iv->ns[RV_MAX] = (struct rv_value){ true, max };
-	if (p99 > 0)
-		iv->ns[RV_P99] = (struct rv_value){ true, p99 };
 }
 
 /* intervals.csv: a header alone without intervals; then one row per
@@ -577,12 +569,12 @@ START_TEST(intervals_are_the_views)
 	struct rv_metric *m = &v.files[0].reqs[0].metrics[0];
 	m->intervals = calloc(2, sizeof *m->intervals);
 	m->nintervals = 2;
-	fx_ival(&m->intervals[0], 0, 700, 600);
-	fx_ival(&m->intervals[1], 1, 900, 0);
+	csv_ival(&m->intervals[0], 0, 700, 600);
+	csv_ival(&m->intervals[1], 1, 900, 0);
 	struct rv_series *se = &v.files[1].reqs[0].series[1];
 	se->intervals = calloc(1, sizeof *se->intervals);
 	se->nintervals = 1;
-	fx_ival(&se->intervals[0], 2, 800, 0);
+	csv_ival(&se->intervals[0], 2, 800, 0);
 	render(&v, &c);
 	const char *p = file_named(&c, REPORT_CSV_INTERVALS)->data;
 	ck_assert(strncmp(p, header, sizeof header - 1) == 0);

@@ -908,22 +908,6 @@ END_TEST
 
 /* ---- intervals over time ----------------------------------------------- */
 
-/* Interval k of a handmade list: 100 samples from `start` (ms) lasting
- * secs, its max, p99 (<= 0: too few samples for one) and mean in ns. */
-static void fx_ival(struct rv_ival *iv, int64_t start, double secs, double max, double p99,
-		    double mean)
-{
-	memset(iv, 0, sizeof *iv);
-	iv->start_ms = start;
-	iv->seconds = secs;
-	iv->count = 100;
-	iv->ns[RV_MIN] = (struct rv_value){ true, 100 };
-	iv->ns[RV_MAX] = (struct rv_value){ true, max };
-	iv->ns[RV_MEAN] = (struct rv_value){ true, mean };
-	if (p99 > 0)
-		iv->ns[RV_P99] = (struct rv_value){ true, p99 };
-}
-
 /* The text of each node EXPR selects, joined with '|'. */
 static void xp_texts(xmlDocPtr doc, const char *expr, char *buf, size_t len)
 {
@@ -939,7 +923,7 @@ static void xp_texts(xmlDocPtr doc, const char *expr, char *buf, size_t len)
 	xmlXPathFreeObject(o);
 }
 
-#define T0 1764637200000LL /* 2025-12-02T01:00:00Z */
+#define T0 FX_T0
 
 /* SEM-RT's per-op (limits max <= 800 ns, failed, and mean <= 50 us) over 5
  * intervals of 1 min: a point per interval with a max, a p99 only where the
