@@ -110,8 +110,10 @@ static bool setup(struct tplot *p, const struct rv_req *r, const struct rv_metri
 	p->m = m;
 	p->t0 = (double)m->intervals[0].start_ms;
 	p->t1 = p->t0;
-	for (size_t i = 0; i < m->nintervals; i++)
+	for (size_t i = 0; i < m->nintervals; i++) {
+		p->t0 = fmin(p->t0, (double)m->intervals[i].start_ms);
 		p->t1 = fmax(p->t1, ival_end(&m->intervals[i]));
+	}
 	if (!(p->t1 > p->t0))
 		p->t1 = p->t0 + 1000;
 	double lo = INFINITY, hi = 0;
@@ -140,9 +142,8 @@ static size_t group_ivals(const struct tplot *p, const struct rv_metric *m,
 	size_t ng = 0;
 	long last = -1;
 	for (size_t i = 0; i < n; i++) {
-		long col = join ? lround(floor((tx(p, ((double)iv[i].start_ms + ival_end(&iv[i])) / 2) -
-						TX0) / COL_PX))
-				: (long)i;
+		double at = tx(p, ((double)iv[i].start_ms + ival_end(&iv[i])) / 2);
+		long col = join ? lround(floor((fmin(fmax(at, TX0), TX1) - TX0) / COL_PX)) : (long)i;
 		if (!ng || col != last) {
 			g[ng++] = (struct tgroup){ i, i, (double)iv[i].start_ms, ival_end(&iv[i]),
 						   { false, 0 }, { false, 0 }, false, false, SIZE_MAX };
@@ -204,16 +205,22 @@ static void time_axis(struct xw *x, const struct tplot *p)
 	size_t k = 0;
 	while (k + 1 < nsteps && span / (double)steps[k] > 8)
 		k++;
+	/* A span beyond 8 weeks (a results.json may say anything): whole
+	 * weeks, still at most 8 ticks. */
+	double step_s = (double)steps[k];
+	if (span / step_s > 8)
+		step_s = ceil(span / 8 / step_s) * step_s;
 	char d0[16], d1[16], buf[64];
 	date_of(p->t0, d0, sizeof d0);
 	date_of(p->t1 - 1, d1, sizeof d1);
 	bool multi = strcmp(d0, d1) != 0;
-	double step_ms = (double)steps[k] * 1000;
-	for (double t = ceil(p->t0 / step_ms) * step_ms; t <= p->t1; t += step_ms) {
+	double step_ms = step_s * 1000;
+	int n = 0;
+	for (double t = ceil(p->t0 / step_ms) * step_ms; t <= p->t1 && n < 10; t += step_ms, n++) {
 		double px = tx(p, t);
 		svg_line(x, px, TY1, px, TY1 + 5, "axis");
 		svg_line(x, px, TY0, px, TY1, "grid");
-		tick_label(t, steps[k], multi, buf, sizeof buf);
+		tick_label(t, (long)fmin(step_s, 86400), multi, buf, sizeof buf);
 		svg_text(x, px, TY1 + 17, "middle", NULL, buf);
 	}
 	snprintf(buf, sizeof buf, "time (UTC), %s%s%s", d0, multi ? " to " : "", multi ? d1 : "");

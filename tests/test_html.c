@@ -1094,6 +1094,37 @@ START_TEST(html_intervals_per_cpu)
 }
 END_TEST
 
+/* Times a results.json may hold (intervals out of order, a span of
+ * millennia, starts unknown): the plot stays drawn and bounded, at most 10
+ * ticks on its time axis. */
+START_TEST(html_intervals_bounded_on_extreme_times)
+{
+	static const int64_t starts[][3] = { { FX_T0, 1, 253402300799000LL },
+					     { 253402300799000LL, FX_T0, FX_T0 + 1 },
+					     { 0, 0, 0 } };
+	struct fx *x = fx_new();
+	struct report_view v;
+	fx_view(x, &v);
+	struct rv_metric *m = &v.files[0].reqs[0].metrics[0];
+	m->intervals = calloc(3, sizeof *m->intervals);
+	m->nintervals = 3;
+	for (size_t k = 0; k < sizeof starts / sizeof starts[0]; k++) {
+		for (int i = 0; i < 3; i++)
+			fx_ival(&m->intervals[i], starts[k][i], i == 2 ? 1e9 : 60, 700, 600, 500);
+		size_t len;
+		char *html = fx_render(&v, REPORT_HTML, &len);
+		htmlDocPtr doc = parse_html(html, len);
+		ck_assert_double_eq(xp_num(doc, "count(//figure[@class='time'])"), 1);
+		double ticks = xp_num(doc, "count(//figure[@class='time']//line[@class='grid'])");
+		ck_assert_msg(ticks <= 10 + 10, "case %zu: %g grid lines", k, ticks);
+		xmlFreeDoc(doc);
+		free(html);
+	}
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
 static Suite *html_suite(void)
 {
 	Suite *s = suite_create("html");
@@ -1118,6 +1149,7 @@ static Suite *html_suite(void)
 	tcase_add_test(tc, html_intervals_over_time);
 	tcase_add_test(tc, html_intervals_of_a_week);
 	tcase_add_test(tc, html_intervals_per_cpu);
+	tcase_add_test(tc, html_intervals_bounded_on_extreme_times);
 	return s;
 }
 
