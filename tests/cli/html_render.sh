@@ -237,7 +237,7 @@ plots=0
 for ((p = 1; p <= ${ivpages:-0}; p++)); do
   pdftotext -f "$p" -l "$p" "$TMP/iv.pdf" - | tr '\n' ' ' >"$TMP/ivpage$p.txt"
   a=$(grep -o 'time (UTC), 20' "$TMP/ivpage$p.txt" | wc -l)
-  b=$(grep -o ' over time: [0-9]* intervals of about 1 s each' "$TMP/ivpage$p.txt" | wc -l)
+  b=$(grep -o ' over time: [0-9]* intervals of about [0-9.]* s each' "$TMP/ivpage$p.txt" | wc -l)
   [ "$a" = "$b" ] && ok "page $p: every time plot with its caption" || fail "page $p: $a time plots but $b captions"
   plots=$((plots + a))
 done
