@@ -545,7 +545,10 @@ void html_time_plot(struct xw *x, const struct rv_req *r, const struct rv_metric
 	size_t ng = group_ivals(&p, m, m->intervals, n, g);
 	struct lentry e[4] = { { NULL, "tl tl-max", "tp-max", "max" },
 			       { NULL, "tl tl-p99", "tp-p99", "p99" } };
-	size_t ne = band_entries(&p, g, ng, e, 2);
+	bool p99 = false;
+	for (size_t i = 0; i < ng; i++)
+		p99 |= g[i].p99.have;
+	size_t ne = band_entries(&p, g, ng, e, p99 ? 2 : 1); /* no p99 anywhere: no entry */
 	char label[200];
 	snprintf(label, sizeof label, "Max and p99 of %s %s per interval", r->id, m->name);
 	xw_start(x, "figure");

@@ -973,6 +973,8 @@ START_TEST(html_intervals_over_time)
 	snprintf(e, sizeof e, "%s//rect[@class='traced']/title", fig);
 	xp_texts(doc, e, got, sizeof got);
 	ck_assert_str_eq(got, "interval 2 (");
+	snprintf(e, sizeof e, "count(%s//text[.='p99'])", fig); /* in the legend */
+	ck_assert_double_eq(xp_num(doc, e), 1);
 	snprintf(e, sizeof e, "count(%s//line[@class='lim'])", fig);
 	ck_assert_double_eq(xp_num(doc, e), 1);
 	snprintf(e, sizeof e, "count(%s/figcaption[contains(., '5 intervals of about 1 min each') "
@@ -1083,6 +1085,9 @@ START_TEST(html_intervals_per_cpu)
 	/* CPU 3: intervals 1-2 a line, 3 missing, 4 a lone dot */
 	snprintf(e, sizeof e, "count(%s//polyline[@class='tl tc1 td0'])", cpu);
 	ck_assert_double_eq(xp_num(doc, e), 1);
+	/* no interval of B-1 has a p99: the legend names none */
+	ck_assert_double_eq(xp_num(doc, "count((//div[@id='r2-1']//figure[@class='time'])[1]//text[.='p99'])"), 0);
+	ck_assert_double_eq(xp_num(doc, "count((//div[@id='r2-1']//figure[@class='time'])[1]//text[.='max'])"), 1);
 	snprintf(e, sizeof e, "count(%s//circle[@class='tp-cpu tc1'])", cpu);
 	ck_assert_double_eq(xp_num(doc, e), 2); /* the lone point and the legend's */
 	snprintf(e, sizeof e, "count(%s/figcaption[contains(., 'Max per CPU of B-1 per-op')])", cpu);
