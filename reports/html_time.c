@@ -143,10 +143,11 @@ static size_t group_ivals(const struct tplot *p, const struct rv_metric *m,
 	long last = -1;
 	for (size_t i = 0; i < n; i++) {
 		double at = tx(p, ((double)iv[i].start_ms + ival_end(&iv[i])) / 2);
-		long col = join ? lround(floor((fmin(fmax(at, TX0), TX1) - TX0) / COL_PX)) : (long)i;
+		at = fmin(fmax(at, TX0), TX1);
+		long col = join ? lround(floor((at - TX0) / COL_PX)) : (long)i;
 		if (!ng || col != last) {
-			g[ng++] = (struct tgroup){ i, i, (double)iv[i].start_ms, ival_end(&iv[i]),
-						   { false, 0 }, { false, 0 }, false, false, SIZE_MAX };
+			g[ng++] = (struct tgroup){ .i0 = i, .i1 = i, .t0 = (double)iv[i].start_ms,
+						   .t1 = ival_end(&iv[i]), .breach = SIZE_MAX };
 			last = col;
 		}
 		struct tgroup *t = &g[ng - 1];
@@ -280,7 +281,8 @@ static void group_name(const struct tgroup *g, char *buf, size_t len)
 	if (g->i0 == g->i1)
 		snprintf(buf, len, "interval %zu (from %s, %s)", g->i0 + 1, t, d);
 	else
-		snprintf(buf, len, "intervals %zu to %zu (from %s, %s)", g->i0 + 1, g->i1 + 1, t, d);
+		snprintf(buf, len, "intervals %zu to %zu (from %s, %s)", g->i0 + 1, g->i1 + 1, t,
+			 d);
 }
 
 /* A red band over each point's intervals when one lies beyond a limit,
@@ -296,6 +298,7 @@ static void breach_bands(struct xw *x, const struct tplot *p, const struct tgrou
 		bool upper = rv_limit_bound_ns(l, p->m, true, &b);
 		if (!upper && !rv_limit_bound_ns(l, p->m, false, &b))
 			b = 0;
+		const char *rel = upper ? "\xe2\x89\xa4" : "\xe2\x89\xa5";
 		html_fmt_ns(b, lim, sizeof lim);
 		group_name(&g[i], name, sizeof name);
 		int k = rv_stat_index(l->statistic);
@@ -303,11 +306,10 @@ static void breach_bands(struct xw *x, const struct tplot *p, const struct tgrou
 		if (g[i].i0 == g[i].i1 && k >= 0 && iv->ns[k].have) {
 			html_fmt_ns(iv->ns[k].v, val, sizeof val);
 			snprintf(buf, sizeof buf, "%s: %s %s, beyond the limit %s %s %s", name,
-				 l->statistic, val, l->statistic, upper ? "\xe2\x89\xa4" : "\xe2\x89\xa5",
-				 lim);
+				 l->statistic, val, l->statistic, rel, lim);
 		} else {
-			snprintf(buf, sizeof buf, "%s: at least one beyond the limit %s %s %s", name,
-				 l->statistic, upper ? "\xe2\x89\xa4" : "\xe2\x89\xa5", lim);
+			snprintf(buf, sizeof buf, "%s: at least one beyond the limit %s %s %s",
+				 name, l->statistic, rel, lim);
 		}
 		double x0 = tx(p, g[i].t0), x1 = tx(p, g[i].t1);
 		svg_rect(x, x0, TY0, fmax(x1 - x0, 1.0), TY1 - TY0, "breach", buf);
@@ -342,7 +344,8 @@ static void points(struct xw *x, const struct tplot *p, const struct tgroup *g, 
 	char name[120], v[48], buf[300], c[64];
 	size_t run = 0;
 	for (size_t i = 0; i <= ng; i++) {
-		const struct rv_value *val = i < ng ? (stat == RV_MAX ? &g[i].max : &g[i].p99) : NULL;
+		const struct rv_value *val =
+			i < ng ? (stat == RV_MAX ? &g[i].max : &g[i].p99) : NULL;
 		bool have = val && val->have && val->v > 0;
 		if (have) {
 			px[run] = tx(p, (g[i].t0 + g[i].t1) / 2);
