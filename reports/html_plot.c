@@ -117,7 +117,7 @@ static double decade(double v)
 	return p > 0 && isfinite(p) ? p : 0;
 }
 
-static double nice_floor(double v)
+double html_nice_floor(double v)
 {
 	double p = decade(v);
 	if (!p)
@@ -225,11 +225,11 @@ void html_value_span(double dmin, double dmax, const struct html_limit_line *lin
 		dmax = dmin * 10;
 	double lo = dmin, hi = dmax;
 	html_limits_widen(lines, nlines, &lo, &hi);
-	lo = nice_floor(lo);
+	lo = html_nice_floor(lo);
 	hi = nice_ceil(hi);
 	if (log10(hi) - log10(lo) < 1) {
 		double pad = (1 - (log10(hi) - log10(lo))) / 2;
-		lo = nice_floor(pow(10, log10(lo) - pad));
+		lo = html_nice_floor(pow(10, log10(lo) - pad));
 		hi = nice_ceil(pow(10, log10(hi) + pad));
 	}
 	*plo = lo;

@@ -43,6 +43,9 @@ size_t html_limit_lines(const struct rv_req *r, const struct rv_metric *m,
 void html_value_span(double dmin, double dmax, const struct html_limit_line *lines, size_t nlines,
 		     double *lo, double *hi);
 
+/* The 1-2-5 step at or below v (v itself when it has no decade). */
+double html_nice_floor(double v);
+
 /* Widen the data's span *lo .. *hi (ns) to every bound within a decade of
  * it (and 2 % past a bound above, so its line is inside the plot). */
 void html_limits_widen(const struct html_limit_line *lines, size_t nlines, double *lo, double *hi);

@@ -124,7 +124,13 @@ static bool setup(struct tplot *p, const struct rv_req *r, const struct rv_metri
 	if (!(hi > 0) || !isfinite(lo) || !isfinite(hi))
 		return false;
 	p->nlines = html_limit_lines(r, m, p->lines, sizeof p->lines / sizeof p->lines[0]);
-	html_value_span(lo, hi, p->lines, p->nlines, &p->lo, &p->hi);
+	/* a little room below and above, so no point sits on the frame */
+	html_value_span(lo / 1.5, hi * 1.5, p->lines, p->nlines, &p->lo, &p->hi);
+	/* a bound the axis was widened down to would lie on the time axis:
+	 * one step lower */
+	for (size_t i = 0; i < p->nlines; i++)
+		if (fabs(p->lines[i].ns) <= p->lo * 1.05 && fabs(p->lines[i].ns) >= p->lo)
+			p->lo = html_nice_floor(p->lo * 0.99);
 	double l0 = log10(p->lo), l1 = log10(p->hi);
 	if (!isfinite(l0) || !isfinite(l1) || !(l0 < l1))
 		return false;
