@@ -196,7 +196,7 @@ static void svg_overlay(struct xw *x, const struct cmp_figure *f)
 		 f->metric);
 	svg_open(x, SVG_W, SVG_H, NULL, label);
 	overlay_legend(x);
-	struct svg_log_axis ax = { PLOT_L, PLOT_R, PLOT_B, 0, 1, false, false };
+	struct svg_log_axis ax = { PLOT_L, PLOT_R, PLOT_B, 0, 1, false, false, false };
 	if (!overlay_span(m, lines, nlines, &ax.l0, &ax.l1)) {
 		svg_text(x, SVG_W / 2.0, SVG_H / 2.0, "middle", "lab",
 			 "not drawn: the values overflow a time axis (ns_per_unit too large)");

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "base/numfmt.h"
+#include "reports/ival.h"
 
 /* How much of an id and of a metric name goes into a file name: with the
  * dots, a "~N" and ".csv", and report_atomic_write's temporary name around
@@ -140,7 +141,7 @@ struct csv_names {
  * (compared ignoring case, so the files stay apart on a case-insensitive
  * file system too), "ID.METRIC~2.csv", "~3", ...: '~' is in no safe part,
  * so these never meet another requirement's name. Always two dots, so never
- * runs.csv or index.csv. A leading '-' becomes '_' too: then no name is a
+ * runs.csv, intervals.csv or index.csv. A leading '-' becomes '_' too: then no name is a
  * cell report_csv_text_cell would change (it holds no ',' or ';' and
  * starts with a letter, a digit or '_'), so index.csv names each file
  * exactly as it is called, and none looks like an option to a shell
@@ -178,9 +179,9 @@ struct csv_build {
 	struct report_csv *c;
 	struct csv_names names;
 	size_t cap;
-	FILE *runs, *index;            /* runs.csv and index.csv, built alongside */
-	char *runs_data, *index_data;
-	size_t runs_len, index_len;
+	FILE *runs, *index, *ivals;    /* runs.csv, index.csv, intervals.csv, built alongside */
+	char *runs_data, *index_data, *ivals_data;
+	size_t runs_len, index_len, ivals_len;
 	bool failed;
 };
 
@@ -383,6 +384,58 @@ static void add_runs(struct csv_build *b, const struct rv_file *vf, const struct
 	}
 }
 
+/* The statistics of intervals.csv, in its columns' order: indices into
+ * report_view_stats. */
+static const int ival_stats[] = { RV_MIN, RV_MEAN, RV_P50, RV_P90, RV_P99, RV_P99_9, RV_MAX };
+#define IVALS_HEADER \
+	"file,requirement,metric,cpu,interval,start,seconds,samples,overflow,min_ns,mean_ns," \
+	"p50_ns,p90_ns,p99_ns,p99.9_ns,max_ns,beyond_limits\n"
+
+/* The rows of one list of intervals: metric m's, or (cpu >= 0) a CPU's
+ * series of it. beyond_limits counts the requirement's limits on m that
+ * the interval's own statistics lie beyond (rv_ival_beyond). */
+static void add_ival_rows(FILE *f, const struct rv_file *vf, const struct rv_req *r,
+			  const struct rv_metric *m, int cpu, const struct rv_ival *iv, size_t n)
+{
+	char start[40];
+	for (size_t k = 0; k < n; k++) {
+		put_text(f, vf->name);
+		fputc(',', f);
+		put_text(f, r->id);
+		fputc(',', f);
+		put_text(f, m->name);
+		fputc(',', f);
+		if (cpu >= 0)
+			fprintf(f, "%d", cpu);
+		rv_fmt_utc_ms(iv[k].start_ms, start, sizeof start);
+		fprintf(f, ",%zu,%s,", k + 1, start);
+		put_real(f, iv[k].seconds);
+		fprintf(f, ",%llu,%llu", (unsigned long long)iv[k].count,
+			(unsigned long long)iv[k].overflow);
+		for (size_t i = 0; i < sizeof ival_stats / sizeof ival_stats[0]; i++) {
+			fputc(',', f);
+			put_value(f, &iv[k].ns[ival_stats[i]]);
+		}
+		size_t beyond = 0;
+		for (size_t i = 0; i < r->nlimits; i++)
+			beyond += rv_ival_beyond(&r->limits[i], m, &iv[k]);
+		fprintf(f, ",%zu\n", beyond);
+	}
+}
+
+/* Requirement r's lines of intervals.csv: each duration metric's
+ * intervals, then each CPU's. */
+static void add_intervals(struct csv_build *b, const struct rv_file *vf, const struct rv_req *r)
+{
+	for (size_t i = 0; i < r->nmetrics; i++)
+		if (r->metrics[i].kind == METRIC_DURATION)
+			add_ival_rows(b->ivals, vf, r, &r->metrics[i], -1, r->metrics[i].intervals,
+				      r->metrics[i].nintervals);
+	for (size_t s = 0; r->nmetrics && s < r->nseries; s++)
+		add_ival_rows(b->ivals, vf, r, &r->metrics[0], r->series[s].cpu,
+			      r->series[s].intervals, r->series[s].nintervals);
+}
+
 int report_csv_render(const struct report_view *v, struct report_csv *out)
 {
 	memset(out, 0, sizeof *out);
@@ -391,10 +444,12 @@ int report_csv_render(const struct report_view *v, struct report_csv *out)
 	strhash_init(&b.names.next, true);
 	b.runs = open_memstream(&b.runs_data, &b.runs_len);
 	b.index = open_memstream(&b.index_data, &b.index_len);
-	b.failed = !b.runs || !b.index;
+	b.ivals = open_memstream(&b.ivals_data, &b.ivals_len);
+	b.failed = !b.runs || !b.index || !b.ivals;
 	if (!b.failed) {
 		fputs("file,requirement,metric,kind,run,samples,mean_ns,count\n", b.runs);
 		fputs("csv,file,requirement,metric,samples,overflow\n", b.index);
+		fputs(IVALS_HEADER, b.ivals);
 	}
 	for (size_t fi = 0; fi < v->nfiles && !b.failed; fi++) {
 		const struct rv_file *vf = &v->files[fi];
@@ -404,14 +459,19 @@ int report_csv_render(const struct report_view *v, struct report_csv *out)
 				continue;
 			add_histograms(&b, vf, r);
 			add_runs(&b, vf, r);
+			add_intervals(&b, vf, r);
 		}
 	}
 	bool runs_ok = b.runs && close_stream(b.runs);
 	bool index_ok = b.index && close_stream(b.index);
+	bool ivals_ok = b.ivals && close_stream(b.ivals);
 	add_file(&b, strdup(REPORT_CSV_RUNS), runs_ok ? b.runs_data : NULL, b.runs_len);
+	add_file(&b, strdup(REPORT_CSV_INTERVALS), ivals_ok ? b.ivals_data : NULL, b.ivals_len);
 	add_file(&b, strdup(REPORT_CSV_INDEX), index_ok ? b.index_data : NULL, b.index_len);
 	if (!runs_ok)
 		free(b.runs_data);
+	if (!ivals_ok)
+		free(b.ivals_data);
 	if (!index_ok)
 		free(b.index_data);
 	strhash_free(&b.names.taken);

@@ -5,8 +5,9 @@
  * files rather than one: for each duration metric of each measured
  * requirement a histogram (`lo_ns,hi_ns,count`, one row per non-empty
  * bucket), one `runs.csv` with the per-run figures of every requirement,
- * and an `index.csv` naming which requirement and metric each histogram
- * file holds. Names, columns and rules are in docs/reports.md ("CSV").
+ * one `intervals.csv` with the statistics of every interval a requirement
+ * kept (a run by time, --interval), and an `index.csv` naming which
+ * requirement and metric each histogram file holds. Names, columns and rules are in docs/reports.md ("CSV").
  */
 #ifndef RTC_REPORT_CSV_H
 #define RTC_REPORT_CSV_H
@@ -15,8 +16,9 @@
 
 #include "reports/report.h"
 
-/* The names of the two files every export has. */
+/* The names of the three files every export has. */
 #define REPORT_CSV_RUNS "runs.csv"
+#define REPORT_CSV_INTERVALS "intervals.csv"
 #define REPORT_CSV_INDEX "index.csv"
 
 /* One file of the export: its name in the directory and its bytes. */
@@ -27,7 +29,8 @@ struct report_csv_file {
 };
 
 struct report_csv {
-	struct report_csv_file *files; /* histograms in view order, then runs.csv, index.csv */
+	struct report_csv_file *files; /* histograms in view order, then runs.csv,
+					* intervals.csv, index.csv */
 	size_t nfiles;
 	/* Histograms whose view holds no buckets to account for their
 	 * samples (per-CPU series of a results.json written before they

@@ -684,6 +684,8 @@ static void cpu_series(struct xw *x, const struct rv_req *r)
 	nl(x);
 	html_cpu_plots(x, r);
 	nl(x);
+	html_time_cpu_plot(x, r);
+	nl(x);
 	series_table(x, r);
 	xw_full_end(x);
 	nl(x);
@@ -733,6 +735,8 @@ static void requirement(struct xw *x, const struct report_view *v, size_t f, siz
 		xw_full_end(x); /* figure */
 		stats_table(x, m);
 		xw_full_end(x); /* div.metric */
+		nl(x);
+		html_time_plot(x, r, m);
 		nl(x);
 		if (k == 0)
 			cpu_series(x, r);

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "reports/ival.h"
 #include "reports/svg.h"
 
 /* ---- microseconds ------------------------------------------------------ */
@@ -61,7 +62,7 @@ void html_text_micro(struct xw *x, const char *s)
 	free(buf);
 }
 
-static void fmt_ns_micro(double ns, char *buf, size_t len)
+void html_fmt_ns(double ns, char *buf, size_t len)
 {
 	units_fmt_ns(ns, buf, len);
 	html_micro(buf, len);
@@ -116,7 +117,7 @@ static double decade(double v)
 	return p > 0 && isfinite(p) ? p : 0;
 }
 
-static double nice_floor(double v)
+double html_nice_floor(double v)
 {
 	double p = decade(v);
 	if (!p)
@@ -169,17 +170,10 @@ size_t html_limit_lines(const struct rv_req *r, const struct rv_metric *m, struc
 			continue;
 		for (int side = 0; side < 2 && n < max; side++) {
 			bool is_max = side == 0;
-			if (is_max ? !l->has_max : !l->has_min)
+			double ns;
+			if (!rv_limit_bound_ns(l, m, is_max, &ns))
 				continue;
 			const struct quantity *q = is_max ? &l->max : &l->min;
-			double ns = q->value;
-			if (q->unit == QTY_CYCLES) {
-				if (!(m->cycles_per_unit > 0))
-					continue;
-				ns = q->value * m->ns_per_unit / m->cycles_per_unit;
-			}
-			if (!(ns > 0) || !isfinite(ns))
-				continue;
 			char b[48];
 			units_fmt_qty(q, b, sizeof b);
 			html_micro(b, sizeof b);
@@ -222,6 +216,26 @@ void html_limits_widen(const struct html_limit_line *lines, size_t nlines, doubl
 	}
 }
 
+void html_value_span(double dmin, double dmax, const struct html_limit_line *lines, size_t nlines,
+		     double *plo, double *phi)
+{
+	if (!(dmin > 0))
+		dmin = 1;
+	if (!(dmax > dmin))
+		dmax = dmin * 10;
+	double lo = dmin, hi = dmax;
+	html_limits_widen(lines, nlines, &lo, &hi);
+	lo = html_nice_floor(lo);
+	hi = nice_ceil(hi);
+	if (log10(hi) - log10(lo) < 1) {
+		double pad = (1 - (log10(hi) - log10(lo))) / 2;
+		lo = html_nice_floor(pow(10, log10(lo) - pad));
+		hi = nice_ceil(pow(10, log10(hi) + pad));
+	}
+	*plo = lo;
+	*phi = hi;
+}
+
 /* The value axis covers the samples, widened to 1-2-5 steps and to at least
  * one decade, and by the limits as html_limits_widen says. */
 static struct axis value_axis(const struct hdata *d, const struct html_limit_line *lines, size_t nlines,
@@ -235,24 +249,13 @@ static struct axis value_axis(const struct hdata *d, const struct html_limit_lin
 		dmin = (double)d->highest * d->npu;
 		dmax = dmin * 10;
 	}
-	if (!(dmin > 0))
-		dmin = 1;
-	if (!(dmax > dmin))
-		dmax = dmin * 10;
-	double lo = dmin, hi = dmax;
-	html_limits_widen(lines, nlines, &lo, &hi);
-	lo = nice_floor(lo);
-	hi = nice_ceil(hi);
-	if (log10(hi) - log10(lo) < 1) {
-		double pad = (1 - (log10(hi) - log10(lo))) / 2;
-		lo = nice_floor(pow(10, log10(lo) - pad));
-		hi = nice_ceil(pow(10, log10(hi) + pad));
-	}
+	double lo, hi;
+	html_value_span(dmin, dmax, lines, nlines, &lo, &hi);
 	/* 2 and 5 ticked too, and labelled on a large picture spanning at
 	 * most two decades */
 	double l0 = log10(lo), l1 = log10(hi);
 	bool minor_labels = f->labels && lround(l1 - l0) <= 2;
-	struct svg_log_axis s = { f->x0, f->x1, f->y1, l0, l1, true, minor_labels };
+	struct svg_log_axis s = { f->x0, f->x1, f->y1, l0, l1, true, minor_labels, false };
 	return (struct axis){ s, lo, hi, f };
 }
 
@@ -324,8 +327,8 @@ static void bars(struct xw *x, const struct group *g, size_t ng, const struct hd
 			h = 1;
 			py = f->y1 - 1;
 		}
-		fmt_ns_micro(g[i].e0, a, sizeof a);
-		fmt_ns_micro(g[i].e1, b, sizeof b);
+		html_fmt_ns(g[i].e0, a, sizeof a);
+		html_fmt_ns(g[i].e1, b, sizeof b);
 		snprintf(buf, sizeof buf, "%s to %s: %llu sample%s%s", a, b,
 			 (unsigned long long)g[i].count, g[i].count == 1 ? "" : "s",
 			 g[i].beyond ? " (beyond a bound that was not met)" : "");
@@ -336,7 +339,7 @@ static void bars(struct xw *x, const struct group *g, size_t ng, const struct hd
 		 * without an end. */
 		bool beyond = bucket_beyond(d->highest + 1, UINT64_MAX, d->npu, lines, nlines);
 		double py = ypos(f, (double)d->overflow, lmax);
-		fmt_ns_micro((double)d->highest * d->npu, a, sizeof a);
+		html_fmt_ns((double)d->highest * d->npu, a, sizeof a);
 		snprintf(buf, sizeof buf, "above %s (the histogram's range): %llu sample%s%s", a,
 			 (unsigned long long)d->overflow, d->overflow == 1 ? "" : "s",
 			 beyond ? " (beyond a bound that was not met)" : "");
@@ -445,7 +448,7 @@ static void cpu_plot(struct xw *x, const struct rv_req *r, const struct rv_serie
 	snprintf(buf, sizeof buf, "CPU %d", s->cpu);
 	svg_text(x, f->x0, 13, "start", "lab", buf);
 	if (s->ns[RVS_MAX].have) {
-		fmt_ns_micro(s->ns[RVS_MAX].v, mx, sizeof mx);
+		html_fmt_ns(s->ns[RVS_MAX].v, mx, sizeof mx);
 		snprintf(buf, sizeof buf, "%llu samples, max %s", (unsigned long long)s->count, mx);
 	} else {
 		snprintf(buf, sizeof buf, "%llu samples", (unsigned long long)s->count);

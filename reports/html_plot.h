@@ -37,6 +37,15 @@ struct html_limit_line {
 size_t html_limit_lines(const struct rv_req *r, const struct rv_metric *m,
 			struct html_limit_line *out, size_t max);
 
+/* The value axis of data from dmin to dmax (ns): widened as
+ * html_limits_widen says, to 1-2-5 steps and to at least one decade, into
+ * *lo .. *hi. Every log value axis of report.html is spanned so. */
+void html_value_span(double dmin, double dmax, const struct html_limit_line *lines, size_t nlines,
+		     double *lo, double *hi);
+
+/* The 1-2-5 step at or below v (v itself when it has no decade). */
+double html_nice_floor(double v);
+
 /* Widen the data's span *lo .. *hi (ns) to every bound within a decade of
  * it (and 2 % past a bound above, so its line is inside the plot). */
 void html_limits_widen(const struct html_limit_line *lines, size_t nlines, double *lo, double *hi);
@@ -62,6 +71,21 @@ void html_histogram(struct xw *x, const struct rv_req *r, const struct rv_metric
  * or a sentence saying the report's source did not carry them. Nothing
  * without per-CPU series. */
 void html_cpu_plots(struct xw *x, const struct rv_req *r);
+
+/* A requirement's intervals over time (html_time.c): max and p99 of each
+ * interval of duration metric m on a log value axis against UTC, its
+ * limits, the intervals beyond a limit and the one the kernel trace was
+ * taken in marked, in a <figure> with its caption. Nothing unless m has 2
+ * or more intervals. */
+void html_time_plot(struct xw *x, const struct rv_req *r, const struct rv_metric *m);
+
+/* The same of each CPU's max (timer-wakeup's per-CPU series of
+ * r->metrics[0]), one line per CPU with a legend, on the axes of
+ * html_time_plot's. Nothing unless the series have 2 or more intervals. */
+void html_time_cpu_plot(struct xw *x, const struct rv_req *r);
+
+/* A time as report.html writes it: units_fmt_ns with the micro sign. */
+void html_fmt_ns(double ns, char *buf, size_t len);
 
 /* report.html writes microseconds as "µs": every " us" after a digit in buf
  * (formatted by units_fmt_ns, units_fmt_qty or a judge's sentence) becomes " µs", as

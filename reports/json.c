@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "reports/ival.h"
 #include "reports/json_schema.h"
 
 /* jansson returns NULL on out of memory (and for a NaN real, or a string
@@ -90,17 +91,13 @@ static json_t *utc(int64_t t)
 	return json_string(buf);
 }
 
-/* An interval's start: UTC to the millisecond, "2026-12-02T01:02:03.456Z". */
+/* An interval's start: UTC to the millisecond, "2026-12-02T01:02:03.456Z"
+ * (rv_fmt_utc_ms), or null when not known. */
 static json_t *utc_ms(int64_t ms)
 {
 	char buf[40];
-	struct tm tm;
-	time_t tt = (time_t)(ms / 1000);
-	if (ms <= 0 || !gmtime_r(&tt, &tm) || !strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm))
-		return json_null();
-	size_t n = strlen(buf);
-	snprintf(buf + n, sizeof buf - n, ".%03dZ", (int)(ms % 1000));
-	return json_string(buf);
+	rv_fmt_utc_ms(ms, buf, sizeof buf);
+	return buf[0] ? json_string(buf) : json_null();
 }
 
 /* A count as the integer it is; null when absent. */

@@ -4,6 +4,8 @@
 #include "reports/svg.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "base/units.h"
 #include "reports/html_plot.h"
@@ -68,6 +70,47 @@ void svg_rect(struct xw *x, double px, double py, double w, double h, const char
 	}
 }
 
+void svg_circle(struct xw *x, double cx, double cy, double r, const char *cls, const char *title)
+{
+	xw_start(x, "circle");
+	xw_attrf(x, "cx", "%.1f", cx);
+	xw_attrf(x, "cy", "%.1f", cy);
+	xw_attrf(x, "r", "%.1f", r);
+	xw_attr(x, "class", cls);
+	if (title) {
+		xw_elem(x, "title", title);
+		xw_full_end(x);
+	} else {
+		xw_end(x);
+	}
+}
+
+void svg_polyline(struct xw *x, const double *px, const double *py, size_t n, const char *cls)
+{
+	if (n < 2)
+		return;
+	char *pts = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&pts, &len);
+	if (!f) {
+		x->failed = true;
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%.1f,%.1f", i ? " " : "", px[i], py[i]);
+	bool good = !ferror(f);
+	if (fclose(f) != 0 || !good) {
+		free(pts);
+		x->failed = true;
+		return;
+	}
+	xw_start(x, "polyline");
+	xw_attr(x, "points", pts);
+	xw_attr(x, "class", cls);
+	xw_end(x);
+	free(pts);
+}
+
 double svg_log_x(const struct svg_log_axis *a, double ns)
 {
 	return a->x0 + (log10(ns) - a->l0) / (a->l1 - a->l0) * (a->x1 - a->x0);
@@ -95,11 +138,17 @@ bool svg_log_ticks(struct xw *x, const struct svg_log_axis *a)
 			if (v < lo * (1 - 1e-9) || v > hi * (1 + 1e-9))
 				continue;
 			double px = svg_log_x(a, v);
-			svg_line(x, px, a->y, px, a->y + (j ? 3 : 5), "axis");
+			if (a->vertical)
+				svg_line(x, a->y - (j ? 3 : 5), px, a->y, px, "axis");
+			else
+				svg_line(x, px, a->y, px, a->y + (j ? 3 : 5), "axis");
 			if (j == 0 || a->minor_labels) {
 				units_fmt_ns(v, buf, sizeof buf);
 				html_micro(buf, sizeof buf);
-				svg_text(x, px, a->y + 16, "middle", NULL, buf);
+				if (a->vertical)
+					svg_text(x, a->y - 7, px + 4, "end", NULL, buf);
+				else
+					svg_text(x, px, a->y + 16, "middle", NULL, buf);
 			}
 		}
 	}

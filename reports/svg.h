@@ -8,6 +8,7 @@
 #define RTC_SVG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "reports/xmlw.h"
 
@@ -29,13 +30,21 @@ void svg_line(struct xw *x, double x1, double y1, double x2, double y2, const ch
 void svg_rect(struct xw *x, double px, double py, double w, double h, const char *cls,
 	      const char *title);
 
+/* A circle of class cls at (cx, cy), radius r, with title unless NULL. */
+void svg_circle(struct xw *x, double cx, double cy, double r, const char *cls, const char *title);
+
+/* A line through n points (px[i], py[i]) of class cls; nothing for n < 2. */
+void svg_polyline(struct xw *x, const double *px, const double *py, size_t n, const char *cls);
+
 /* A logarithmic value axis of times: from x0 (10^l0 ns) to x1 (10^l1 ns),
- * its ticks hanging from the line at y. */
+ * its ticks hanging from the line at y; vertical: x0 and x1 are heights
+ * (x0 the bottom), y the line's x, ticks and labels to its left. */
 struct svg_log_axis {
 	double x0, x1, y;
 	double l0, l1;     /* log10 of the ends, ns */
 	bool minor;        /* ticks at 2 and 5 times each decade too */
 	bool minor_labels; /* ... labelled as the decades are */
+	bool vertical;
 };
 
 /* Where ns falls on axis a. */

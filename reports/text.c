@@ -12,6 +12,7 @@
 
 #include "harness/stats.h"
 #include "base/units.h"
+#include "reports/ival.h"
 #include "reports/link.h"
 
 /* Copy s into buf with control characters replaced: titles and reasons
@@ -347,6 +348,76 @@ static void summary_trace(FILE *out, const char *id, const struct rv_req *r)
 			trace_remark(r, remark, sizeof remark));
 }
 
+/* "2026-12-02T01:05:11Z", the start of interval iv to the second; the
+ * time of day alone ("01:05:11Z") when short and it is on the UTC date of
+ * `first`. */
+static void ival_time(const struct rv_ival *iv, const struct rv_ival *first, bool short_,
+		      char *buf, size_t len)
+{
+	char a[40], b[40];
+	rv_fmt_utc_ms(iv->start_ms, a, sizeof a);
+	rv_fmt_utc_ms(first->start_ms, b, sizeof b);
+	if (strlen(a) < 20) {
+		snprintf(buf, len, "%s", "an unknown time");
+		return;
+	}
+	a[19] = 'Z';
+	a[20] = '\0';
+	snprintf(buf, len, "%s", short_ && strncmp(a, b, 10) == 0 ? a + 11 : a);
+}
+
+/* The line of a requirement's intervals (of its first duration metric
+ * that has them): how many of about what length from when, the worst max
+ * and when, how many lay beyond each limit on the metric that they can be
+ * judged by (rv_ival_beyond), and the interval the trace was taken in. */
+static void interval_line(FILE *out, const char *id, const struct rv_req *r)
+{
+	const struct rv_metric *m = NULL;
+	for (size_t i = 0; i < r->nmetrics && !m; i++)
+		if (r->metrics[i].kind == METRIC_DURATION && r->metrics[i].nintervals)
+			m = &r->metrics[i];
+	if (!m)
+		return;
+	const struct rv_ival *iv = m->intervals;
+	char len[24], when[40], v[32], lim[200];
+	size_t worst = SIZE_MAX, judged = 0, beyond_any = 0;
+	for (size_t k = 0; k < m->nintervals; k++)
+		if (iv[k].ns[RV_MAX].have && (worst == SIZE_MAX || iv[k].ns[RV_MAX].v >
+								   iv[worst].ns[RV_MAX].v))
+			worst = k;
+	rv_fmt_span(rv_ivals_length(iv, m->nintervals), len, sizeof len);
+	ival_time(&iv[0], &iv[0], false, when, sizeof when);
+	fprintf(out, "  %s %s intervals: %zu of about %s from %s", id, m->name, m->nintervals, len,
+		when);
+	if (worst != SIZE_MAX) {
+		units_fmt_ns(iv[worst].ns[RV_MAX].v, v, sizeof v);
+		ival_time(&iv[worst], &iv[0], true, when, sizeof when);
+		fprintf(out, "; worst max %s at %s (interval %zu)", v, when, worst + 1);
+	}
+	for (size_t i = 0; i < r->nlimits; i++) {
+		const struct rv_limit *l = &r->limits[i];
+		double b;
+		if (strcmp(l->metric, m->name) != 0 || rv_stat_index(l->statistic) < 0 ||
+		    !(rv_limit_bound_ns(l, m, true, &b) || rv_limit_bound_ns(l, m, false, &b)))
+			continue;
+		size_t n = 0;
+		for (size_t k = 0; k < m->nintervals; k++)
+			n += rv_ival_beyond(l, m, &iv[k]);
+		judged++;
+		if (!n)
+			continue;
+		beyond_any++;
+		limit_text(l, lim, sizeof lim);
+		fprintf(out, "; %zu beyond %s", n, lim);
+	}
+	if (judged && !beyond_any)
+		fprintf(out, "; none beyond a limit");
+	size_t t = rv_ival_traced(r, m, NULL);
+	if (t != SIZE_MAX)
+		fprintf(out, "; trace taken in interval %zu", t + 1);
+	fputc('\n', out);
+}
+
 /* The figures behind the verdicts, one line per metric: what an engineer
  * quotes (best case, median, mean, worst case) and the batch figure of docs/background.md,
  * so summary.txt stands on its own. */
@@ -370,6 +441,7 @@ static void write_figures(const struct report_view *v, FILE *out)
 			for (size_t mi = 0; mi < r->nmetrics; mi++)
 				if (r->metrics[mi].count || r->metrics[mi].nruns)
 					figure_line(out, id, r, mi);
+			interval_line(out, id, r);
 		}
 }
 

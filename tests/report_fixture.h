@@ -333,6 +333,26 @@ static inline void fx_view(const struct fx *x, struct report_view *v)
 }
 
 /* Report `kind` of view v rendered in memory; *len its size. */
+/* A handmade interval: 100 samples from start (UTC ms) lasting secs, min
+ * 100 ns, its max, p99 (<= 0: too few samples for one) and mean in ns;
+ * the other statistics absent, no buckets. */
+static inline void fx_ival(struct rv_ival *iv, int64_t start, double secs, double max, double p99,
+			   double mean)
+{
+	memset(iv, 0, sizeof *iv);
+	iv->start_ms = start;
+	iv->seconds = secs;
+	iv->count = 100;
+	iv->ns[RV_MIN] = (struct rv_value){ true, 100 };
+	iv->ns[RV_MAX] = (struct rv_value){ true, max };
+	iv->ns[RV_MEAN] = (struct rv_value){ true, mean };
+	if (p99 > 0)
+		iv->ns[RV_P99] = (struct rv_value){ true, p99 };
+}
+
+/* 2025-12-02T01:00:00Z, where the handmade intervals begin. */
+#define FX_T0 1764637200000LL
+
 static inline char *fx_render(const struct report_view *v, enum report_kind kind, size_t *len)
 {
 	char why[256] = "";

@@ -17,7 +17,7 @@
 
 /* ---- a small RFC 4180 reader ------------------------------------------- */
 
-#define MAX_FIELDS 16
+#define MAX_FIELDS 20
 
 struct row {
 	char *f[MAX_FIELDS];
@@ -78,8 +78,9 @@ static void free_row(struct row *r)
 static void render(const struct report_view *v, struct report_csv *c)
 {
 	ck_assert_int_eq(report_csv_render(v, c), 0);
-	ck_assert_uint_ge(c->nfiles, 2);
-	ck_assert_str_eq(c->files[c->nfiles - 2].name, REPORT_CSV_RUNS);
+	ck_assert_uint_ge(c->nfiles, 3);
+	ck_assert_str_eq(c->files[c->nfiles - 3].name, REPORT_CSV_RUNS);
+	ck_assert_str_eq(c->files[c->nfiles - 2].name, REPORT_CSV_INTERVALS);
 	ck_assert_str_eq(c->files[c->nfiles - 1].name, REPORT_CSV_INDEX);
 	for (size_t i = 0; i < c->nfiles; i++)
 		ck_assert_uint_eq(strlen(c->files[i].data), c->files[i].len);
@@ -171,8 +172,9 @@ START_TEST(histograms_are_the_views_buckets)
 			       "SEM-OK.wakeup.csv", "NOS.per-op.csv", "NOS.wakeup.csv",
 			       "B-1.per-op.csv", "B-1.wakeup.csv" };
 	size_t nwant = sizeof want / sizeof want[0];
-	/* no count metric, TMR or SKP; B-1's two CPUs; runs.csv, index.csv */
-	ck_assert_uint_eq(c.nfiles, nwant + 2 + 2);
+	/* no count metric, TMR or SKP; B-1's two CPUs; runs.csv, intervals.csv,
+	 * index.csv */
+	ck_assert_uint_eq(c.nfiles, nwant + 2 + 3);
 	ck_assert_uint_eq(c.no_histogram, 0);
 	for (size_t i = 0; i < nwant; i++) {
 		ck_assert_str_eq(c.files[i].name, want[i]);
@@ -480,8 +482,8 @@ START_TEST(hostile_ids_index_agrees)
 		listed++;
 		free_row(&r);
 	}
-	ck_assert_uint_eq(listed, c.nfiles - 2);
-	for (size_t i = 0; i + 2 < c.nfiles; i++)
+	ck_assert_uint_eq(listed, c.nfiles - 3); /* all but runs.csv, intervals.csv, index.csv */
+	for (size_t i = 0; i + 3 < c.nfiles; i++)
 		ck_assert_msg(c.files[i].name[0] != '-', "%s", c.files[i].name);
 	p = file_named(&c, REPORT_CSV_RUNS)->data;
 	while (next_row(&p, &r)) {
@@ -514,7 +516,7 @@ START_TEST(no_buckets_no_file)
 	m->nbuckets = 0;
 	render(&v, &c);
 	ck_assert_uint_eq(c.no_histogram, 1);
-	ck_assert_uint_eq(c.nfiles, 7 + 2 + 2);
+	ck_assert_uint_eq(c.nfiles, 7 + 2 + 3);
 	ck_assert_str_eq(c.files[0].name, "SEM-RT.wakeup.csv");
 	ck_assert_ptr_null(strstr(file_named(&c, REPORT_CSV_INDEX)->data, "SEM-RT.per-op"));
 	report_csv_free(&c);
@@ -540,6 +542,67 @@ END_TEST
 /* Written into a directory: every file, atomically, the rendered bytes; the
  * same again from the results.json of the view; an unwritable directory is
  * refused naming it. */
+/* Interval k of a handmade list: from FX_T0 + k s lasting 1.25 s, mean
+ * 400.5 ns, k samples above the histogram's range. */
+static void csv_ival(struct rv_ival *iv, int k, double max, double p99)
+{
+	fx_ival(iv, FX_T0 + 1000LL * k, 1.25, max, p99, 400.5);
+	iv->overflow = (uint64_t)k;
+}
+
+/* intervals.csv: a header alone without intervals; then one row per
+ * interval of each duration metric (cpu empty) and of each CPU's series,
+ * numbered from 1, its start as results.json has it, its statistics (empty
+ * where absent) and how many limits it lies beyond (SEM-RT: max <= 800 ns). */
+START_TEST(intervals_are_the_views)
+{
+	static const char header[] =
+		"file,requirement,metric,cpu,interval,start,seconds,samples,overflow,min_ns,"
+		"mean_ns,p50_ns,p90_ns,p99_ns,p99.9_ns,max_ns,beyond_limits\n";
+	struct fx *x = fx_new();
+	struct report_view v;
+	struct report_csv c;
+	fx_view(x, &v);
+	render(&v, &c);
+	ck_assert_str_eq(file_named(&c, REPORT_CSV_INTERVALS)->data, header);
+	report_csv_free(&c);
+	struct rv_metric *m = &v.files[0].reqs[0].metrics[0];
+	m->intervals = calloc(2, sizeof *m->intervals);
+	m->nintervals = 2;
+	csv_ival(&m->intervals[0], 0, 700, 600);
+	csv_ival(&m->intervals[1], 1, 900, 0);
+	struct rv_series *se = &v.files[1].reqs[0].series[1];
+	se->intervals = calloc(1, sizeof *se->intervals);
+	se->nintervals = 1;
+	csv_ival(&se->intervals[0], 2, 800, 0);
+	render(&v, &c);
+	const char *p = file_named(&c, REPORT_CSV_INTERVALS)->data;
+	ck_assert(strncmp(p, header, sizeof header - 1) == 0);
+	p += sizeof header - 1;
+	static const char *const want[][17] = {
+		{ "spy-memo", "SEM-RT", "per-op", "", "1", "2025-12-02T01:00:00.000Z", "1.25",
+		  "100", "0", "100", "400.5", "", "", "600", "", "700", "0" },
+		{ "spy-memo", "SEM-RT", "per-op", "", "2", "2025-12-02T01:00:01.000Z", "1.25",
+		  "100", "1", "100", "400.5", "", "", "", "", "900", "1" },
+		{ "extra.xml", "B-1", "per-op", "3", "1", "2025-12-02T01:00:02.000Z", "1.25", "100",
+		  "2", "100", "400.5", "", "", "", "", "800", "0" },
+	};
+	struct row r;
+	for (size_t k = 0; k < 3; k++) {
+		ck_assert_msg(next_row(&p, &r), "row %zu missing", k + 1);
+		ck_assert_int_eq(r.n, 17);
+		for (int i = 0; i < 17; i++)
+			ck_assert_msg(strcmp(r.f[i], want[k][i]) == 0, "row %zu field %d: '%s', "
+				      "expected '%s'", k + 1, i, r.f[i], want[k][i]);
+		free_row(&r);
+	}
+	ck_assert(!next_row(&p, &r));
+	report_csv_free(&c);
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
 START_TEST(write_and_rerender)
 {
 	struct fx *x = fx_new();
@@ -595,6 +658,7 @@ static Suite *csv_suite(void)
 	tcase_add_test(tc, hostile_ids_index_agrees);
 	tcase_add_test(tc, no_buckets_no_file);
 	tcase_add_test(tc, write_and_rerender);
+	tcase_add_test(tc, intervals_are_the_views);
 	return s;
 }
 

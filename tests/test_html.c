@@ -542,7 +542,7 @@ struct ticks_arg {
 static void ticks_doc(struct xw *x, const void *arg)
 {
 	struct ticks_arg *a = (struct ticks_arg *)arg;
-	struct svg_log_axis ax = { 0, 600, 100, a->l0, a->l1, true, true };
+	struct svg_log_axis ax = { 0, 600, 100, a->l0, a->l1, true, true, false };
 	xw_start(x, "svg");
 	a->drawn = svg_log_ticks(x, &ax);
 	xw_full_end(x);
@@ -906,6 +906,230 @@ START_TEST(html_readiness_placement)
 }
 END_TEST
 
+/* ---- intervals over time ----------------------------------------------- */
+
+/* The text of each node EXPR selects, joined with '|'. */
+static void xp_texts(xmlDocPtr doc, const char *expr, char *buf, size_t len)
+{
+	xmlXPathObjectPtr o = xp_nodes(doc, expr);
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int i = 0; o->nodesetval && i < o->nodesetval->nodeNr; i++) {
+		xmlChar *t = xmlNodeGetContent(o->nodesetval->nodeTab[i]);
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%.12s", i ? "|" : "",
+				      (const char *)t);
+		xmlFree(t);
+	}
+	xmlXPathFreeObject(o);
+}
+
+#define T0 FX_T0
+
+/* SEM-RT's per-op (limits max <= 800 ns, failed, and mean <= 50 us) over 5
+ * intervals of 1 min: a point per interval with a max, a p99 only where the
+ * interval has one, red bands on exactly the intervals beyond a limit (2
+ * and 4 by their max, 5 by its mean), red max points on 2 and 4 alone, and
+ * the trace, tripped at 800 ns on per-op, in interval 2. A metric of one
+ * interval has no plot. */
+START_TEST(html_intervals_over_time)
+{
+	static const double max[] = { 700, 900, 750, 1000, 500 };
+	static const double p99[] = { 600, 650, 0, 0, 400 };
+	static const double mean[] = { 500, 500, 500, 500, 60000 };
+	struct fx *x = fx_new();
+	struct report_view v;
+	fx_view(x, &v);
+	struct rv_req *r = &v.files[0].reqs[0];
+	struct rv_metric *m = &r->metrics[0];
+	m->intervals = calloc(5, sizeof *m->intervals);
+	m->nintervals = 5;
+	for (int i = 0; i < 5; i++)
+		fx_ival(&m->intervals[i], T0 + 60000LL * i, i == 4 ? 31 : 60.4, max[i], p99[i],
+			mean[i]);
+	r->metrics[1].intervals = calloc(1, sizeof *m->intervals);
+	r->metrics[1].nintervals = 1;
+	fx_ival(&r->metrics[1].intervals[0], T0, 60, 105, 0, 104);
+	r->trace = strdup("trace-SEM-RT.txt");
+	free(r->trace_note);
+	r->trace_note = strdup("trace: tripped by per-op 900 ns > 800 ns in run 2");
+	size_t len;
+	char *html = fx_render(&v, REPORT_HTML, &len);
+	htmlDocPtr doc = parse_html(html, len);
+	char got[600];
+	ck_assert_double_eq(xp_num(doc, "count(//figure[@class='time'])"), 1);
+	const char *fig = "//div[@id='r1-1']//figure[@class='time']";
+	char e[600];
+	snprintf(e, sizeof e, "count(%s//circle[contains(@class,'tp-max')][title])", fig);
+	ck_assert_double_eq(xp_num(doc, e), 5);
+	snprintf(e, sizeof e, "%s//circle[contains(@class,'tp-p99')][title]/title", fig);
+	xp_texts(doc, e, got, sizeof got);
+	ck_assert_str_eq(got, "interval 1 (|interval 2 (|interval 5 (");
+	snprintf(e, sizeof e, "%s//rect[@class='breach']/title", fig);
+	xp_texts(doc, e, got, sizeof got);
+	ck_assert_str_eq(got, "interval 2 (|interval 4 (|interval 5 (");
+	snprintf(e, sizeof e, "%s//circle[contains(@class,'tp-beyond')][title]/title", fig);
+	xp_texts(doc, e, got, sizeof got);
+	ck_assert_str_eq(got, "interval 2 (|interval 4 (");
+	snprintf(e, sizeof e, "%s//rect[@class='traced']/title", fig);
+	xp_texts(doc, e, got, sizeof got);
+	ck_assert_str_eq(got, "interval 2 (");
+	snprintf(e, sizeof e, "count(%s//text[.='p99'])", fig); /* in the legend */
+	ck_assert_double_eq(xp_num(doc, e), 1);
+	snprintf(e, sizeof e, "count(%s//line[@class='lim'])", fig);
+	ck_assert_double_eq(xp_num(doc, e), 1);
+	snprintf(e, sizeof e, "count(%s/figcaption[contains(., '5 intervals of about 1 min each') "
+		 "and contains(., '2 intervals had too few samples for a p99') and "
+		 "contains(., 'the 3 intervals whose own statistics lie beyond') and "
+		 "contains(., 'Purple band: interval 2, where the kernel trace "
+		 "trace-SEM-RT.txt was taken')])", fig);
+	ck_assert_double_eq(xp_num(doc, e), 1);
+	xmlFreeDoc(doc);
+	free(html);
+	/* a trace that tripped on another metric is not placed */
+	free(r->trace_note);
+	r->trace_note = strdup("trace: tripped by wakeup 900 ns > 800 ns in run 2");
+	html = fx_render(&v, REPORT_HTML, &len);
+	doc = parse_html(html, len);
+	ck_assert_double_eq(xp_num(doc, "count(//rect[@class='traced'])"), 0);
+	ck_assert_double_eq(xp_num(doc, "count(//figcaption[contains(., 'the interval it was "
+					"taken in is not marked')])"), 1);
+	xmlFreeDoc(doc);
+	free(html);
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
+/* A week of 1 min intervals stays a small picture: at most one point per
+ * 3 units of the plot's width per line, dots only where they say
+ * something, and the one interval beyond the limit still banded and its
+ * point red; dates label the time axis. */
+START_TEST(html_intervals_of_a_week)
+{
+	const size_t n = 7 * 24 * 60;
+	struct fx *x = fx_new();
+	struct report_view v;
+	fx_view(x, &v);
+	struct rv_req *r = &v.files[0].reqs[0];
+	struct rv_metric *m = &r->metrics[0];
+	m->intervals = calloc(n, sizeof *m->intervals);
+	m->nintervals = n;
+	for (size_t i = 0; i < n; i++)
+		fx_ival(&m->intervals[i], T0 + 60000LL * (int64_t)i, 60, i == 5000 ? 5000 : 600,
+			500, 400);
+	size_t len;
+	char *html = fx_render(&v, REPORT_HTML, &len);
+	htmlDocPtr doc = parse_html(html, len);
+	xmlXPathObjectPtr o = xp_nodes(doc, "//figure[@class='time']//polyline[@class='tl tl-max']");
+	ck_assert_int_eq(o->nodesetval ? o->nodesetval->nodeNr : 0, 1);
+	xmlChar *pts = xmlGetProp(o->nodesetval->nodeTab[0], BAD_CAST "points");
+	size_t npts = 1;
+	for (const xmlChar *c = pts; *c; c++)
+		npts += *c == ' ';
+	ck_assert_msg(npts >= 100 && npts <= 200, "%zu points for a week", npts);
+	xmlFree(pts);
+	xmlXPathFreeObject(o);
+	/* too close for a dot each: only the one beyond the limit has one */
+	ck_assert_double_eq(xp_num(doc, "count(//figure[@class='time']//circle[title])"), 1);
+	char got[600];
+	xp_texts(doc, "//figure[@class='time']//rect[@class='breach']/title", got, sizeof got);
+	ck_assert_str_eq(got, "intervals 49");
+	ck_assert_double_eq(xp_num(doc, "count(//figure[@class='time']//circle[contains(@class,"
+					"'tp-beyond')][title][contains(title, 'to 5')])"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//figure[@class='time']//text[.='12-03'])"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//figure[@class='time']//text[.='time (UTC), "
+					"2025-12-02 to 2025-12-09'])"), 1);
+	ck_assert_uint_lt(len, 2u << 20);
+	xmlFreeDoc(doc);
+	free(html);
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
+/* B-1 keeps per-op per CPU (0 and 3): under its plot one of each CPU's max,
+ * a line per CPU in a class of its own, both named in the legend; a CPU
+ * without a sample in an interval has no point there (its line breaks). */
+START_TEST(html_intervals_per_cpu)
+{
+	struct fx *x = fx_new();
+	struct report_view v;
+	fx_view(x, &v);
+	struct rv_req *r = &v.files[1].reqs[0];
+	ck_assert_uint_eq(r->nseries, 2);
+	struct rv_metric *m = &r->metrics[0];
+	m->intervals = calloc(4, sizeof *m->intervals);
+	m->nintervals = 4;
+	for (int i = 0; i < 4; i++)
+		fx_ival(&m->intervals[i], T0 + 1000LL * i, 1, 800, 0, 500);
+	for (size_t s = 0; s < 2; s++) {
+		struct rv_series *se = &r->series[s];
+		se->intervals = calloc(4, sizeof *se->intervals);
+		se->nintervals = 4;
+		for (int i = 0; i < 4; i++)
+			fx_ival(&se->intervals[i], T0 + 1000LL * i, 1, 700 + 50.0 * (double)s, 0, 500);
+	}
+	r->series[1].intervals[2].ns[RV_MAX].have = false;
+	size_t len;
+	char *html = fx_render(&v, REPORT_HTML, &len);
+	htmlDocPtr doc = parse_html(html, len);
+	ck_assert_double_eq(xp_num(doc, "count(//figure[@class='time'])"), 2);
+	const char *cpu = "//div[@class='per-cpu']//figure[@class='time']";
+	char e[300];
+	snprintf(e, sizeof e, "count(%s//text[.='CPU 0'])", cpu);
+	ck_assert_double_eq(xp_num(doc, e), 1);
+	snprintf(e, sizeof e, "count(%s//text[.='CPU 3'])", cpu);
+	ck_assert_double_eq(xp_num(doc, e), 1);
+	snprintf(e, sizeof e, "count(%s//polyline[@class='tl tc0 td0'])", cpu);
+	ck_assert_double_eq(xp_num(doc, e), 1);
+	/* CPU 3: intervals 1-2 a line, 3 missing, 4 a lone dot */
+	snprintf(e, sizeof e, "count(%s//polyline[@class='tl tc1 td0'])", cpu);
+	ck_assert_double_eq(xp_num(doc, e), 1);
+	/* no interval of B-1 has a p99: the legend names none */
+	ck_assert_double_eq(xp_num(doc, "count((//div[@id='r2-1']//figure[@class='time'])[1]//text[.='p99'])"), 0);
+	ck_assert_double_eq(xp_num(doc, "count((//div[@id='r2-1']//figure[@class='time'])[1]//text[.='max'])"), 1);
+	snprintf(e, sizeof e, "count(%s//circle[@class='tp-cpu tc1'])", cpu);
+	ck_assert_double_eq(xp_num(doc, e), 2); /* the lone point and the legend's */
+	snprintf(e, sizeof e, "count(%s/figcaption[contains(., 'Max per CPU of B-1 per-op')])", cpu);
+	ck_assert_double_eq(xp_num(doc, e), 1);
+	xmlFreeDoc(doc);
+	free(html);
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
+/* Times a results.json may hold (intervals out of order, a span of
+ * millennia, starts unknown): the plot stays drawn and bounded, at most 10
+ * ticks on its time axis. */
+START_TEST(html_intervals_bounded_on_extreme_times)
+{
+	static const int64_t starts[][3] = { { FX_T0, 1, 253402300799000LL },
+					     { 253402300799000LL, FX_T0, FX_T0 + 1 },
+					     { 0, 0, 0 } };
+	struct fx *x = fx_new();
+	struct report_view v;
+	fx_view(x, &v);
+	struct rv_metric *m = &v.files[0].reqs[0].metrics[0];
+	m->intervals = calloc(3, sizeof *m->intervals);
+	m->nintervals = 3;
+	for (size_t k = 0; k < sizeof starts / sizeof starts[0]; k++) {
+		for (int i = 0; i < 3; i++)
+			fx_ival(&m->intervals[i], starts[k][i], i == 2 ? 1e9 : 60, 700, 600, 500);
+		size_t len;
+		char *html = fx_render(&v, REPORT_HTML, &len);
+		htmlDocPtr doc = parse_html(html, len);
+		ck_assert_double_eq(xp_num(doc, "count(//figure[@class='time'])"), 1);
+		double ticks = xp_num(doc, "count(//figure[@class='time']//line[@class='grid'])");
+		ck_assert_msg(ticks <= 10 + 10, "case %zu: %g grid lines", k, ticks);
+		xmlFreeDoc(doc);
+		free(html);
+	}
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
 static Suite *html_suite(void)
 {
 	Suite *s = suite_create("html");
@@ -927,6 +1151,10 @@ static Suite *html_suite(void)
 	tcase_add_test(tc, html_plots_bounded_on_extreme_scales);
 	tcase_add_test(tc, svg_ticks_bounded);
 	tcase_add_test(tc, long_values_written_in_pieces);
+	tcase_add_test(tc, html_intervals_over_time);
+	tcase_add_test(tc, html_intervals_of_a_week);
+	tcase_add_test(tc, html_intervals_per_cpu);
+	tcase_add_test(tc, html_intervals_bounded_on_extreme_times);
 	return s;
 }
 

@@ -792,6 +792,52 @@ START_TEST(text_table)
 }
 END_TEST
 
+/* summary.txt's line of a requirement's intervals: how many of about what
+ * length from when, the worst max and when, how many lay beyond each limit
+ * they can be judged by, in the limits' order (SEM-RT: mean <= 50 us, beyond
+ * in the last; max <= 800 ns), and the interval the trace was taken in; none for a
+ * requirement without intervals, and "none beyond a limit" when none was. */
+START_TEST(summary_intervals_line)
+{
+	static const double max[] = { 700, 900, 750, 1000, 500 };
+	static const double mean[] = { 500, 500, 500, 500, 60000 };
+	struct fx *x = fx_new();
+	struct report_view v;
+	fx_view(x, &v);
+	struct rv_req *r = &v.files[0].reqs[0];
+	struct rv_metric *m = &r->metrics[0];
+	m->intervals = calloc(5, sizeof *m->intervals);
+	ck_assert_ptr_nonnull(m->intervals);
+	m->nintervals = 5;
+	for (int i = 0; i < 5; i++)
+		fx_ival(&m->intervals[i], FX_T0 + 86400000LL / 2 * i, 43200.3, max[i], 0, mean[i]);
+	r->trace = strdup("trace-SEM-RT.txt");
+	free(r->trace_note);
+	r->trace_note = strdup("trace: tripped by per-op 900 ns > 800 ns in run 2");
+	struct rv_req *ok = &v.files[0].reqs[1];
+	ok->metrics[0].intervals = calloc(2, sizeof *m->intervals);
+	ok->metrics[0].nintervals = 2;
+	fx_ival(&ok->metrics[0].intervals[0], FX_T0, 60, 700, 0, 500);
+	fx_ival(&ok->metrics[0].intervals[1], FX_T0 + 60000, 30, 600, 0, 500);
+	size_t len;
+	char *sum = fx_render(&v, REPORT_SUMMARY, &len);
+	ck_assert_msg(strstr(sum, "\n  SEM-RT per-op intervals: 5 of about 12 h from "
+				  "2025-12-02T01:00:00Z; worst max 1 us at 2025-12-03T13:00:00Z "
+				  "(interval 4); 1 beyond per-op mean <= 50 us; 2 beyond per-op max "
+				  "<= 800 ns; trace taken in interval 2\n"), "%s", sum);
+	ck_assert_msg(strstr(sum, "\n  SEM-OK per-op intervals: 2 of about 1 min from "
+				  "2025-12-02T01:00:00Z; worst max 700 ns at 01:00:00Z (interval 1); "
+				  "none beyond a limit\n"), "%s", sum);
+	size_t lines = 0;
+	for (const char *p = sum; (p = strstr(p, " intervals: ")); p++)
+		lines++;
+	ck_assert_uint_eq(lines, 2);
+	free(sum);
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
 START_TEST(text_control_chars_do_not_reach_terminal)
 {
 	struct fx *x = fx_new();
@@ -1042,6 +1088,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, atomic_write_removes_a_dead_writers_temp);
 	tcase_add_test(tc, check_writable);
 	tcase_add_test(tc, text_table);
+	tcase_add_test(tc, summary_intervals_line);
 	tcase_add_test(tc, text_control_chars_do_not_reach_terminal);
 	tcase_add_test(tc, detail_histogram_and_stats);
 	tcase_add_test(tc, batch_figure);

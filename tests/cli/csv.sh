@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # --csv DIR of run and report: a histogram file per duration metric whose
-# counts add up to results.json's, runs.csv, index.csv; `report` makes the
+# counts add up to results.json's, runs.csv, intervals.csv, index.csv; `report` makes the
 # same bytes from results.json and what it can from junit.xml; an unwritable
 # or colliding DIR is refused before anything is measured, one that fails
 # after measuring makes the run's status 3; hostile ids stay in DIR.
@@ -72,7 +72,7 @@ PY
 # A quick run writes the reports and, in --csv DIR (made), the CSV files.
 expect_status 0 "$RTC" run --quick -o "$TMP/r" --csv "$TMP/r/csv" "$FIX/cli/pass.xml"
 expect_grep "^csv: $TMP/r/csv\$" "$TMP/out"
-for f in index.csv runs.csv PP-OTHER.per-op.csv PP-OTHER.wakeup.csv PP-FIFO.per-op.csv; do
+for f in index.csv runs.csv intervals.csv PP-OTHER.per-op.csv PP-OTHER.wakeup.csv PP-FIFO.per-op.csv; do
   [ -s "$TMP/r/csv/$f" ] && ok "run --csv writes $f" || fail "run --csv did not write $f"
 done
 check_csv "$TMP/r/results.json" "$TMP/r/csv"
@@ -97,6 +97,74 @@ expect_status 0 "$RTC" report "$TMP/r/results.json" --csv "$TMP/again"
 expect_grep "^csv: $TMP/again\$" "$TMP/out"
 if diff -r "$TMP/r/csv" "$TMP/again" >"$TMP/diff"; then ok "report --csv from results.json is the same as the run's"; else
   fail "report --csv from results.json differs from the run's:"; head -10 "$TMP/diff"; fi
+
+# Intervals (a run by time with --interval 1s): intervals.csv has a row per
+# interval of every duration metric (cpu empty) and of every CPU's series,
+# numbered from 1, its start as results.json's; their samples add up to the
+# metric's; gnuplot sums them and plots each interval's max against its
+# start, as a user would; report --csv makes the same bytes.
+cat >"$TMP/iv.xml" <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<requirements xmlns="urn:rtconform:requirements:1" name="csv-intervals">
+  <defaults timeout="60s"/>
+  <requirement id="IV-PP">
+    <probe name="sem-pingpong"/>
+    <sched policy="other"/>
+    <run iterations="2000" duration="2s" warmup="0"/>
+    <limit statistic="max" max="60s"/>
+  </requirement>
+  <requirement id="IV-TW">
+    <probe name="timer-wakeup">
+      <param name="interval">1ms</param>
+      <param name="dma-latency">off</param>
+    </probe>
+    <sched policy="other"/>
+    <run iterations="100" duration="2s" warmup="0"/>
+    <limit statistic="max" max="60s"/>
+  </requirement>
+</requirements>
+EOF
+expect_status 0 "$RTC" run --quiet --interval 1s -o "$TMP/iv" --csv "$TMP/iv/csv" "$TMP/iv.xml"
+python3 - "$TMP/iv/results.json" "$TMP/iv/csv/intervals.csv" >"$TMP/check_iv" 2>&1 <<'PY'
+import csv, json, sys
+res = json.load(open(sys.argv[1]))
+rows = list(csv.reader(open(sys.argv[2], newline="")))
+head = ("file,requirement,metric,cpu,interval,start,seconds,samples,overflow,min_ns,mean_ns,"
+        "p50_ns,p90_ns,p99_ns,p99.9_ns,max_ns,beyond_limits").split(",")
+bad = [] if rows[0] == head else ["header %r" % rows[0]]
+want = []
+for f in res["files"]:
+    for q in f["requirements"]:
+        for m in q["metrics"]:
+            for k, iv in enumerate(m.get("intervals", [])):
+                want.append((f["name"], q["id"], m["name"], "", str(k + 1), iv["start"],
+                             iv["count"], iv["statistics_ns"]["max"]))
+            if m.get("intervals") and sum(iv["count"] for iv in m["intervals"]) != m["count"]:
+                bad.append("%s %s: intervals do not add up" % (q["id"], m["name"]))
+        for c in q.get("per_cpu", []):
+            for k, iv in enumerate(c.get("intervals", [])):
+                want.append((f["name"], q["id"], q["metrics"][0]["name"], str(c["cpu"]),
+                             str(k + 1), iv["start"], iv["count"], iv["statistics_ns"]["max"]))
+got = [(r[0], r[1], r[2], r[3], r[4], r[5], int(r[7]), float(r[15]) if r[15] else None)
+       for r in rows[1:]]
+if got != want:
+    bad.append("rows %r\nexpected %r" % (got[:4], want[:4]))
+if not any(w[3] for w in want) or len({w[1] for w in want}) != 2:
+    bad.append("no per-CPU rows, or not both requirements: %r" % want[:3])
+if any(r[16] != "0" for r in rows[1:]):
+    bad.append("an interval beyond a limit of 60 s")
+print("\n".join(bad) if bad else "%d interval rows" % len(got))
+sys.exit(1 if bad else 0)
+PY
+[ $? -eq 0 ] && ok "intervals.csv has every interval of results.json" || { fail "intervals.csv does not hold results.json's intervals:"; sed 's/^/    /' "$TMP/check_iv"; }
+n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["files"][0]["requirements"][0]["metrics"][0]["count"])' "$TMP/iv/results.json")
+sum=$(cd "$TMP/iv/csv" && gnuplot -e "set datafile separator ','; stats 'intervals.csv' using (strcol(2) eq 'IV-PP' && strcol(3) eq 'per-op' ? \$8 : 0) skip 1 nooutput; print sprintf('%d', STATS_sum)" 2>&1)
+[ "$sum" = "$n" ] && [ "$n" -gt 0 ] && ok "gnuplot sums IV-PP's intervals in intervals.csv to its samples" || fail "gnuplot sums IV-PP's intervals to '$sum', results.json has $n samples"
+(cd "$TMP/iv/csv" && gnuplot -e "set datafile separator ','; set xdata time; set timefmt '%Y-%m-%dT%H:%M:%SZ'; set logscale y; set terminal dumb 80 20; plot 'intervals.csv' using 6:(strcol(2) eq 'IV-PP' && strcol(3) eq 'per-op' ? \$16 : NaN) skip 1 with linespoints title 'IV-PP per-op max'") >"$TMP/ivplot" 2>&1
+expect_grep "IV-PP per-op max" "$TMP/ivplot"
+expect_no_grep "warning|error|invalid" "$TMP/ivplot"
+expect_status 0 "$RTC" report "$TMP/iv/results.json" --csv "$TMP/iv-again"
+diff "$TMP/iv/csv/intervals.csv" "$TMP/iv-again/intervals.csv" >/dev/null && ok "report --csv writes the run's intervals.csv again" || fail "report --csv wrote another intervals.csv"
 
 # Not from junit.xml, which is never read back: 2, nothing written.
 expect_status 2 "$RTC" report "$TMP/r/junit.xml" --csv "$TMP/fromjunit"

@@ -9,7 +9,10 @@
 # Checked in the SVG: a passing requirement has no red bar; a red bar lies
 # beyond a bound that was not met, and every bar beyond one is red; the
 # limit labels clear the frame and each other at the print font size; a
-# runs table has a batch column only where there is a batch figure.
+# runs table has a batch column only where there is a batch figure. A run
+# by time with intervals prints a time plot per duration metric (and the
+# CPUs'), caption and legend in the PDF, with a point per interval and a red
+# band on exactly the intervals beyond a limit.
 # Chromium or poppler-utils missing is a failure that names the package.
 . "$(dirname "$0")/lib.sh"
 
@@ -195,7 +198,90 @@ sys.exit(1 if bad else 0)
 EOF
 if [ $? -eq 0 ]; then ok "the limit labels clear the frame and each other in print"; else fail "the limit labels touch the frame or each other in print:"; diag <"$TMP/labels.log"; fi
 
+# Intervals over time (issue 25): a run by time with --interval 1s, a
+# ping-pong whose max nobody meets and a timer wake-up on every CPU that
+# passes. Each duration metric gets a time plot (max and p99 per interval,
+# the per-CPU max lines under timer-wakeup's), with its caption and legend
+# in the printed PDF, each plot on one page with its caption; in the SVG a
+# point per interval results.json has, and a red band on exactly the
+# intervals whose max is above the 1 ns bound (all of them), none where the
+# limits hold.
+cat >"$TMP/iv.xml" <<'EOF'
+<?xml version="1.0" encoding="UTF-8"?>
+<requirements xmlns="urn:rtconform:requirements:1" name="html-intervals">
+  <defaults timeout="60s"/>
+  <requirement id="IV-SEM">
+    <probe name="sem-pingpong"/>
+    <sched policy="other"/>
+    <run iterations="2000" duration="3s" warmup="0"/>
+    <limit metric="per-op" statistic="max" max="1ns"/>
+  </requirement>
+  <requirement id="IV-WAKE">
+    <probe name="timer-wakeup">
+      <param name="cpus">all</param>
+      <param name="interval">1ms</param>
+      <param name="dma-latency">off</param>
+    </probe>
+    <sched policy="other"/>
+    <run iterations="100" duration="3s" warmup="0"/>
+    <limit metric="wakeup" statistic="max" max="60s"/>
+  </requirement>
+</requirements>
+EOF
+expect_status 1 "$RTC" run --quiet --interval 1s "$TMP/iv.xml" -o "$TMP/iv"
+IVHTML="$TMP/iv/report.html"
+chrome --no-pdf-header-footer --print-to-pdf="$TMP/iv.pdf" "file://$IVHTML"
+ivpages=$(pdfinfo "$TMP/iv.pdf" 2>/dev/null | awk '/^Pages:/ { print $2 }')
+[ "${ivpages:-0}" -ge 2 ] && ok "the intervals' report prints ($ivpages pages)" || fail "the intervals' report printed ${ivpages:-no} pages"
+plots=0
+for ((p = 1; p <= ${ivpages:-0}; p++)); do
+  pdftotext -f "$p" -l "$p" "$TMP/iv.pdf" - | tr '\n' ' ' >"$TMP/ivpage$p.txt"
+  a=$(grep -o 'time (UTC), 20' "$TMP/ivpage$p.txt" | wc -l)
+  b=$(grep -o ' over time: [0-9]* intervals of about [0-9.]* s each' "$TMP/ivpage$p.txt" | wc -l)
+  [ "$a" = "$b" ] && ok "page $p: every time plot with its caption" || fail "page $p: $a time plots but $b captions"
+  plots=$((plots + a))
+done
+# IV-SEM per-op and wakeup, IV-WAKE wakeup and its CPUs
+[ "$plots" = 4 ] && ok "the PDF has 4 time plots" || fail "$plots time plots in the PDF, expected 4"
+cat "$TMP"/ivpage*.txt >"$TMP/ivall.txt"
+expect_grep 'Max and p99 of IV-SEM per-op over time' "$TMP/ivall.txt"
+expect_grep 'Max per CPU of IV-WAKE wakeup over time' "$TMP/ivall.txt"
+expect_grep 'latency \(log scale\) .*max .*p99 .*beyond a limit' "$TMP/ivall.txt"
+expect_grep 'Red bands: the [0-9]+ intervals? whose own statistics lie beyond' "$TMP/ivall.txt"
+expect_grep "No interval's own statistics lie beyond a limit's bound" "$TMP/ivall.txt"
+expect_grep 'CPU 0 .*CPU 1' "$TMP/ivall.txt"
+python3 - "$IVHTML" "$TMP/iv/results.json" >"$TMP/ivsvg.log" 2>&1 <<'EOF'
+import json, sys, xml.etree.ElementTree as ET
+doc = ET.parse(sys.argv[1]).getroot()
+res = json.load(open(sys.argv[2]))
+bad = []
+def tag(e):
+    return e.tag.split('}')[-1]
+for k, req in enumerate(res['files'][0]['requirements']):
+    div = doc.find(".//{*}div[@id='r1-%d']" % (k + 1))
+    figs = [f for f in div.iter() if tag(f) == 'figure' and f.get('class') == 'time']
+    m = req['metrics'][0]
+    ivs = m['intervals']
+    svg = [e for e in figs[0].iter() if tag(e) == 'svg'][0]
+    pts = [c for c in svg.iter() if tag(c) == 'circle' and 'tp-max' in c.get('class')
+           and c.find('{*}title') is not None]
+    bands = [r for r in svg.iter() if tag(r) == 'rect' and r.get('class') == 'breach'
+             and r.find('{*}title') is not None]
+    want = sum(1 for iv in ivs if iv['statistics_ns']['max'] > 1) if req['id'] == 'IV-SEM' else 0
+    print(req['id'], len(ivs), 'intervals,', len(pts), 'points,', len(bands), 'bands')
+    if len(ivs) < 2 or len(pts) != len(ivs) or len(bands) != want:
+        bad.append('%s: %d intervals, %d max points, %d bands (expected %d)'
+                   % (req['id'], len(ivs), len(pts), len(bands), want))
+    if req['id'] == 'IV-WAKE' and len(figs) != 2:
+        bad.append('IV-WAKE: %d time plots, expected the metric and its CPUs' % len(figs))
+for b in bad:
+    print(b)
+sys.exit(1 if bad else 0)
+EOF
+if [ $? -eq 0 ]; then ok "a point per interval, red bands exactly on the intervals beyond a limit"; else fail "the time plots' points and bands:"; diag <"$TMP/ivsvg.log"; fi
+
 if [ -n "${RTC_KEEP_RENDER:-}" ]; then
   mkdir -p "$RTC_KEEP_RENDER" && cp "$TMP/report.pdf" "$TMP/screen.png" "$HTML" "$RTC_KEEP_RENDER/"
+  cp "$TMP/iv.pdf" "$RTC_KEEP_RENDER/intervals.pdf"; cp "$IVHTML" "$RTC_KEEP_RENDER/intervals.html"
 fi
 finish

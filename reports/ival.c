@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* ival.c - the rules the reports share for a requirement's intervals; see
+ * ival.h. */
+#include "reports/ival.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/units.h"
+
+void rv_fmt_utc_ms(int64_t ms, char *buf, size_t len)
+{
+	struct tm tm;
+	time_t tt = (time_t)(ms / 1000);
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (ms <= 0 || !gmtime_r(&tt, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm)) {
+		buf[0] = '\0';
+		return;
+	}
+	size_t n = strlen(buf);
+	snprintf(buf + n, len - n, ".%03dZ", (int)(ms % 1000));
+}
+
+void rv_fmt_span(double seconds, char *buf, size_t len)
+{
+	static const struct {
+		const char *unit;
+		double s;
+	} units[] = { { "d", 86400 }, { "h", 3600 }, { "min", 60 }, { "s", 1 } };
+	size_t i = 0;
+	while (i + 1 < sizeof units / sizeof units[0] && seconds < units[i].s)
+		i++;
+	double v = seconds / units[i].s;
+	snprintf(buf, len, v >= 10 ? "%.0f %s" : "%.2g %s", v, units[i].unit);
+}
+
+double rv_ivals_length(const struct rv_ival *iv, size_t n)
+{
+	if (!n)
+		return 0;
+	if (n == 1)
+		return iv[0].seconds;
+	double s = iv[0].seconds;
+	for (size_t i = 1; i + 1 < n; i++)
+		s = fmin(s, iv[i].seconds);
+	return s;
+}
+
+int rv_stat_index(const char *s)
+{
+	for (int i = 0; i < RV_NSTATS; i++)
+		if (strcmp(report_view_stats[i], s) == 0)
+			return i;
+	return -1;
+}
+
+bool rv_limit_bound_ns(const struct rv_limit *l, const struct rv_metric *m, bool upper,
+		       double *ns)
+{
+	if (upper ? !l->has_max : !l->has_min)
+		return false;
+	const struct quantity *q = upper ? &l->max : &l->min;
+	double v = q->value;
+	if (q->unit == QTY_COUNT)
+		return false;
+	if (q->unit == QTY_CYCLES) {
+		if (!(m->cycles_per_unit > 0))
+			return false;
+		v = q->value * m->ns_per_unit / m->cycles_per_unit;
+	}
+	if (!(v > 0) || !isfinite(v))
+		return false;
+	*ns = v;
+	return true;
+}
+
+bool rv_ival_beyond(const struct rv_limit *l, const struct rv_metric *m, const struct rv_ival *iv)
+{
+	if (!l->metric || strcmp(l->metric, m->name) != 0)
+		return false;
+	int k = rv_stat_index(l->statistic);
+	if (k < 0 || !iv->ns[k].have)
+		return false;
+	double v = iv->ns[k].v, b;
+	if (rv_limit_bound_ns(l, m, true, &b) && v > b)
+		return true;
+	return rv_limit_bound_ns(l, m, false, &b) && v < b;
+}
+
+size_t rv_ival_breach(const struct rv_req *r, const struct rv_metric *m, const struct rv_ival *iv)
+{
+	for (size_t i = 0; i < r->nlimits; i++)
+		if (rv_ival_beyond(&r->limits[i], m, iv))
+			return i;
+	return SIZE_MAX;
+}
+
+bool rv_ival_stat_beyond(const struct rv_req *r, const struct rv_metric *m,
+			 const struct rv_ival *iv, int stat)
+{
+	for (size_t i = 0; i < r->nlimits; i++)
+		if (rv_stat_index(r->limits[i].statistic) == stat &&
+		    rv_ival_beyond(&r->limits[i], m, iv))
+			return true;
+	return false;
+}
+
+/* The metric and trip a trace note names: "trace: tripped by METRIC VALUE
+ * UNIT > TRIP UNIT in run N" (harness/trace.c writes it so). */
+static bool trace_trip(const char *note, char *metric, size_t mlen, double *trip_ns)
+{
+	static const char head[] = "trace: tripped by ";
+	char name[64], v[32], vu[16], t[32], tu[16], text[64];
+	unsigned run;
+	if (!note || strncmp(note, head, sizeof head - 1) != 0)
+		return false;
+	if (sscanf(note + sizeof head - 1, "%63s %31s %15s > %31s %15s in run %u", name, v, vu, t,
+		   tu, &run) != 6)
+		return false;
+	struct quantity q;
+	char err[160];
+	snprintf(text, sizeof text, "%s %s", t, tu);
+	if (units_qty_parse(text, false, &q, err, sizeof err) != 0 || q.unit != QTY_NS)
+		return false;
+	snprintf(metric, mlen, "%s", name);
+	*trip_ns = q.value;
+	return true;
+}
+
+size_t rv_ival_traced(const struct rv_req *r, const struct rv_metric *m, double *trip_ns)
+{
+	char metric[64];
+	double trip;
+	if (trip_ns)
+		*trip_ns = 0;
+	if (!r->trace || !trace_trip(r->trace_note, metric, sizeof metric, &trip) ||
+	    strcmp(metric, m->name) != 0)
+		return SIZE_MAX;
+	if (trip_ns)
+		*trip_ns = trip;
+	for (size_t i = 0; i < m->nintervals; i++)
+		if (m->intervals[i].ns[RV_MAX].have && m->intervals[i].ns[RV_MAX].v > trip)
+			return i;
+	return SIZE_MAX;
+}
