@@ -33,6 +33,8 @@ const char *xmlsafe_file_kind(unsigned mode)
 		return "not a regular file (a character device)";
 	case S_IFBLK:
 		return "not a regular file (a block device)";
+	case S_IFLNK:
+		return "not a regular file (a symbolic link)";
 	default:
 		return "not a regular file";
 	}

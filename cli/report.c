@@ -17,7 +17,7 @@
 #include "reports/report.h"
 
 static const char report_usage[] =
-	"usage: rtconform report RESULTS.json [--html FILE] [--json FILE]\n"
+	"usage: rtconform report RESULTS.json|DIR [--html FILE] [--json FILE]\n"
 	"                        [--junit FILE [--junit-skipped]] [--summary FILE]\n"
 	"                        [--csv DIR] [--lava FILE]\n"
 	"\n"
@@ -32,8 +32,13 @@ static const char report_usage[] =
 	"cases in junit.xml, as rtconform run --junit-skipped does (by default they\n"
 	"are left out of junit.xml, and listed in every other report).\n"
 	"\n"
+	"DIR, a run's directory holding the journal/ of a run that was killed or could\n"
+	"not write its reports (or the journal itself): every report rendered from the\n"
+	"journal, into DIR without output options.\n"
+	"\n"
 	"exit status: 0 written, 2 usage error, an unreadable, malformed or foreign\n"
-	"input (a junit.xml), or an output that cannot be written\n";
+	"input (a junit.xml), or an output that cannot be written; from a journal, the\n"
+	"run's own status (0, 1, 3) when every requirement finished, else 3\n";
 
 static const char *const kind_option[REPORT_NKINDS] = {
 	[REPORT_JUNIT] = "--junit", [REPORT_SUMMARY] = "--summary",
@@ -107,10 +112,21 @@ static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS],
  * memory): where run wrote, or would have written, its reports. */
 static char *run_dir_of(const char *jdir)
 {
-	char *copy = strdup(jdir);
+	char *copy = realpath(jdir, NULL);
 	char *d = copy ? strdup(dirname(copy)) : NULL;
 	free(copy);
 	return d;
+}
+
+/* Whether journal directory jdir lies where a run keeps one (RUN/journal):
+ * only then is its parent the run's directory. */
+static bool in_run_dir(const char *jdir)
+{
+	char *real = realpath(jdir, NULL);
+	const char *slash = real ? strrchr(real, '/') : NULL;
+	bool is = slash && strcmp(slash + 1, JOURNAL_DIR) == 0;
+	free(real);
+	return is;
 }
 
 /* Without an output option: a journal's run gets its four reports in its
@@ -124,9 +140,11 @@ static int default_outputs(const char *jdir, const char *out[REPORT_NKINDS],
 			return 0;
 	if (x->csv || x->lava)
 		return 0;
-	if (!jdir) {
+	if (!jdir || !in_run_dir(jdir)) {
 		termsafe_println(stderr, "rtconform report: nothing to write: give --html, --json, "
-				 "--junit, --summary and/or --lava FILE, or --csv DIR");
+				 "--junit, --summary and/or --lava FILE, or --csv DIR%s",
+				 jdir ? " (this journal is not in a run's directory, RUN/" JOURNAL_DIR
+					": its reports have no place of their own)" : "");
 		return EXIT_USAGE;
 	}
 	char *run_dir = run_dir_of(jdir);
@@ -229,6 +247,18 @@ static int check_extra(const char *input, const char *const out[REPORT_NKINDS],
 	return rc;
 }
 
+/* A journal's run directory locked before it is read: a run still
+ * measuring there holds it (and its journal is not a killed run's). */
+static int lock_run(const char *jdir, struct cli_locks *locks, const struct cli_ctx *ctx)
+{
+	if (!jdir || !in_run_dir(jdir))
+		return 0;
+	char *run_dir = run_dir_of(jdir);
+	int rc = run_dir ? cli_lock_dir(locks, "report", run_dir, ctx->cmdline) : EXIT_USAGE;
+	free(run_dir);
+	return rc;
+}
+
 static void report_done(char *jdir, char *input, char *paths[REPORT_NKINDS])
 {
 	free(jdir);
@@ -250,8 +280,11 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 	char *jdir = journal_dir_of(argv[optind]);
 	struct journal_recovery jrec = { .complete = true };
 	struct report_view v;
+	struct cli_locks locks = { .n = 0 };
 	if ((rc = default_outputs(jdir, out, &x, paths)) != 0 ||
+	    (rc = lock_run(jdir, &locks, ctx)) != 0 ||
 	    (rc = read_input(argv[optind], jdir, &v, &jrec, &input)) != 0) {
+		cli_unlock(&locks);
 		report_done(jdir, input, paths);
 		return rc;
 	}
@@ -260,7 +293,6 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 	 * Each output's directory is locked (cli_lock_outputs) until every
 	 * output is written. */
 	struct cli_made_dirs made = { .n = 0 };
-	struct cli_locks locks = { .n = 0 };
 	const char *lock_files[REPORT_NKINDS + 1] = { [REPORT_NKINDS] = x.lava };
 	memcpy(lock_files, out, sizeof *out * REPORT_NKINDS);
 	if ((rc = check_outputs(input, out, &made)) != 0 ||
@@ -268,6 +300,7 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 	    (rc = cli_lock_outputs(&locks, "report", lock_files, REPORT_NKINDS + 1, x.csv,
 				   ctx->cmdline)) != 0) {
 		cli_made_dirs_undo(&made);
+		cli_unlock(&locks);
 		report_view_free(&v);
 		report_done(jdir, input, paths);
 		return rc;
@@ -296,8 +329,11 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 		termsafe_println(stdout, "lava: %s", x.lava);
 	fflush(stdout);
 	cli_unlock(&locks);
+	/* From a journal: the run's own exit status when every requirement
+	 * finished, else 3 (measured in part). */
+	if (!rc && jdir)
+		rc = jrec.complete ? report_view_exit_status(&v) : EXIT_NOT_MEASURED;
 	report_view_free(&v);
 	report_done(jdir, input, paths);
-	/* Written from a journal of a run cut short: measured in part. */
-	return !rc && !jrec.complete ? EXIT_NOT_MEASURED : rc;
+	return rc;
 }

@@ -3,6 +3,7 @@
 #include "harness/interval.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -53,8 +54,8 @@ static void first_start(struct interval_cap *c, const struct result_shm *res)
 	const struct timebase *tb = &res->spec.tb;
 	uint64_t now = tb_now(), t0 = res->runs[0].t_begin;
 	double ago = now > t0 && t0 ? (double)(now - t0) * tb->ns_per_tick / 1e9 : 0;
-	c->start_mono = mono_s() - ago;
-	c->start_ms = wall_ms() - (int64_t)(ago * 1000.0);
+	c->start_mono = c->first_mono = mono_s() - ago;
+	c->start_ms = c->first_ms = wall_ms() - llround(ago * 1000.0);
 }
 
 /* Every block of the interval: the result memory now minus the copy. */
@@ -103,8 +104,10 @@ bool interval_cap_tick(struct interval_cap *c, const struct result_shm *res, boo
 				      .nseries = res->nseries < res->nseries_alloc ? res->nseries
 										 : res->nseries_alloc,
 				      .stride = c->stride, .blocks = c->diff };
+	/* From the first start, not step by step: rounding each step would
+	 * drift by up to a millisecond an interval. */
 	c->start_mono = now;
-	c->start_ms += (int64_t)(took * 1000.0);
+	c->start_ms = c->first_ms + llround((now - c->first_mono) * 1000.0);
 	return true;
 }
 

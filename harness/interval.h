@@ -31,6 +31,8 @@ struct interval_cap {
 	char *diff;              /* every block: the closed interval's samples */
 	double start_mono;       /* monotonic seconds; < 0 before the first run ended */
 	int64_t start_ms;        /* the same moment, UTC, ms since the epoch */
+	double first_mono;       /* the first interval's start: every start is */
+	int64_t first_ms;        /* first_ms plus the monotonic time since, rounded */
 	uint32_t closed;         /* intervals closed */
 };
 

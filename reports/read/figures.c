@@ -265,8 +265,9 @@ static bool add_side(struct fig *g, const char *set, size_t k, const char *side,
 		if (at == w->n)
 			return refuse(g, field, "[%llu, %llu] is not a bucket of the whole histogram",
 				      (unsigned long long)ib[i].lo, (unsigned long long)ib[i].hi);
-		w->sum[at] += ib[i].count;
-		*count += ib[i].count;
+		if (__builtin_add_overflow(w->sum[at], ib[i].count, &w->sum[at]) ||
+		    __builtin_add_overflow(*count, ib[i].count, count))
+			return refuse(g, field, "counts past 2^64 samples: no run holds that many");
 	}
 	return true;
 }
@@ -281,17 +282,27 @@ static bool ivals_add_up(struct fig *g, const char *set, const struct rv_ival *i
 {
 	uint64_t all = 0, ovf = 0;
 	for (size_t k = 0; k < n; k++) {
-		uint64_t c = iv[k].overflow + iv[k].neg.overflow;
+		char field[96];
+		snprintf(field, sizeof field, "%s.intervals[%zu]", set, k);
+		if (k && iv[k].start_ms < iv[k - 1].start_ms)
+			return refuse(g, field, "starts before the interval ahead of it: intervals "
+				      "are in time order");
+		snprintf(field, sizeof field, "%s.intervals[%zu].statistics_ns", set, k);
+		if (!stats_ordered(g, field, iv[k].ns))
+			return false;
+		uint64_t c;
+		if (__builtin_add_overflow(iv[k].overflow, iv[k].neg.overflow, &c))
+			return refuse(g, field, "counts past 2^64 samples: no run holds that many");
 		if (!add_side(g, set, k, "", pos, iv[k].buckets, iv[k].nbuckets, &c) ||
 		    !add_side(g, set, k, ".negative", neg, iv[k].neg.buckets, iv[k].neg.nbuckets, &c))
 			return false;
-		char field[96];
 		snprintf(field, sizeof field, "%s.intervals[%zu].count", set, k);
 		if (c != iv[k].count)
 			return refuse(g, field, "%llu, but its histogram holds %llu",
 				      (unsigned long long)iv[k].count, (unsigned long long)c);
-		all += c;
-		ovf += iv[k].overflow;
+		if (__builtin_add_overflow(all, c, &all) ||
+		    __builtin_add_overflow(ovf, iv[k].overflow, &ovf))
+			return refuse(g, field, "counts past 2^64 samples: no run holds that many");
 	}
 	struct ival_side *sides[2] = { pos, neg };
 	for (int s = 0; s < 2; s++)

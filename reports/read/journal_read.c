@@ -19,6 +19,7 @@
 
 #include "reports/journal.h"
 #include "reports/json_schema.h"
+#include "reports/read/json_split.h"
 
 /* A log as large as the largest results.json the reader takes, and a head
  * and records beside it. */
@@ -80,9 +81,34 @@ static bool parse_header(const char *line, struct jrec *r, uint32_t *crc, size_t
 	return true;
 }
 
+/* next_record's answers besides 1 (read) and 0 (nothing more). */
+enum { REC_TORN = -1, REC_DAMAGED = -2 };
+
+/* Whether another record's header line begins in what is left of f: a
+ * record whose length runs past the end is torn only when it is the last
+ * (a payload never holds a line that begins with the tag). */
+static bool header_follows(FILE *f)
+{
+	static const char mark[] = "\n" JOURNAL_TAG " ";
+	char buf[65536 + sizeof mark];
+	size_t keep = 0, n;
+	while ((n = fread(buf + keep, 1, sizeof buf - keep - 1, f)) > 0) {
+		n += keep;
+		buf[n] = 0;
+		if (memmem(buf, n, mark, sizeof mark - 1))
+			return true;
+		keep = sizeof mark - 2; /* a mark cut by the chunk's end */
+		memmove(buf, buf + n - keep, keep);
+	}
+	return false;
+}
+
 /* The record at f's position, at most `left` bytes: 1 read (r->payload
- * malloc'd), 0 nothing more, -1 a record cut short or damaged (its length,
- * newline or CRC wrong: what a torn write leaves). */
+ * malloc'd), 0 nothing more, REC_TORN a record cut short at the end (what
+ * a torn append or a power cut leaves: its header or payload runs past the
+ * end, or it is the last record and its CRC fails), REC_DAMAGED a record
+ * that is wrong with more after it, or a whole header line that is not
+ * one: the journal was changed after it was written. */
 static int next_record(FILE *f, size_t left, struct jrec *r)
 {
 	char line[JOURNAL_HEADER_MAX + 1];
@@ -92,18 +118,22 @@ static int next_record(FILE *f, size_t left, struct jrec *r)
 	if (c == EOF)
 		return 0;
 	ungetc(c, f);
-	if (!fgets(line, sizeof line, f) || !strchr(line, '\n') ||
-	    !parse_header(line, r, &crc, &crc_at))
-		return -1;
+	if (!fgets(line, sizeof line, f))
+		return REC_TORN;
 	size_t hlen = strlen(line);
+	if (!strchr(line, '\n'))
+		return hlen >= left ? REC_TORN : REC_DAMAGED;
+	if (!parse_header(line, r, &crc, &crc_at))
+		return REC_DAMAGED;
 	if (r->len > left - hlen || left - hlen - r->len < 1)
-		return -1;
+		return header_follows(f) ? REC_DAMAGED : REC_TORN;
+	bool last = left - hlen - r->len == 1;
 	r->payload = malloc(r->len + 1);
 	if (!r->payload || fread(r->payload, 1, r->len, f) != r->len || fgetc(f) != '\n' ||
 	    journal_crc(line, crc_at, r->payload, r->len) != crc) {
 		free(r->payload);
 		r->payload = NULL;
-		return -1;
+		return last ? REC_TORN : REC_DAMAGED;
 	}
 	r->payload[r->len] = 0;
 	return 1;
@@ -115,6 +145,9 @@ struct log_state {
 	size_t finished;      /* req records */
 	bool end;             /* the end record */
 	uint64_t last_seq;
+	uint64_t last_req_seq; /* the head's or the last req record's: a now
+				* record after it is of the requirement then
+				* being measured */
 	size_t dropped;       /* bytes of a record cut short at the end */
 	time_t written;       /* the journal's last write (its files' mtime) */
 	json_t *ivals;        /* the ival records: [{seq, file, index, intervals}] */
@@ -197,9 +230,13 @@ static int log_record(struct jread *jr, struct log_state *st, const struct jrec 
 	}
 	if (r->kind == JK_IVAL)
 		return keep_ival(jr, st, r);
-	st->finished++;
 	char key[48];
 	state_key(key, sizeof key, r->file, r->index);
+	if (json_object_get(st->state, key))
+		return jfail(jr, "record %" PRIu64 " (req) is a second record of requirement %zu "
+			     "of file %zu: a run journals each once", r->seq, r->index, r->file);
+	st->finished++;
+	st->last_req_seq = r->seq;
 	json_object_set_new(st->state, key, json_integer((json_int_t)r->seq));
 	return place(jr, st->root, r);
 }
@@ -215,7 +252,7 @@ static int log_head(struct jread *jr, struct log_state *st, const struct jrec *r
 	if (!json_is_object(st->root) || !json_is_array(json_object_get(st->root, "files")))
 		return jfail(jr, "the head is not a results.json: %s",
 			     st->root ? "no files" : e.text);
-	st->last_seq = r->seq;
+	st->last_seq = st->last_req_seq = r->seq;
 	return 0;
 }
 
@@ -232,7 +269,11 @@ static int read_log(struct jread *jr, FILE *f, size_t size, struct log_state *st
 		long at = ftell(f);
 		struct jrec r;
 		int got = next_record(f, size - (size_t)at, &r);
-		if (got < 0)
+		if (got == REC_DAMAGED)
+			return jfail(jr, "the record at byte %ld is damaged (its header, newline or "
+				     "CRC is wrong) and more follows it: the journal was changed "
+				     "after it was written", at);
+		if (got == REC_TORN)
 			st->dropped = size - (size_t)at;
 		if (got <= 0)
 			break;
@@ -272,7 +313,13 @@ static int read_now(struct jread *jr, const char *jdir, struct log_state *st, ch
 			st->written = s.st_mtime;
 		struct jrec r;
 		if (size <= MAX_JOURNAL_BYTES && next_record(f, size, &r) == 1) {
-			if (r.kind == JK_NOW && r.seq > st->last_seq && r.seq > best.seq) {
+			char key[48];
+			state_key(key, sizeof key, r.file, r.index);
+			/* Of the requirement measured after the last one that
+			 * finished (ival records may come after it), and not
+			 * one that finished itself. */
+			if (r.kind == JK_NOW && r.seq > st->last_req_seq && r.seq > best.seq &&
+			    !json_object_get(st->state, key)) {
 				free(best.payload);
 				best = r;
 			} else {
@@ -380,7 +427,7 @@ static void mark_recovered(json_t *root, const struct log_state *st, const char 
 	/* Every requirement finished: the run is whole whether or not its end
 	 * record made it to the disk. */
 	size_t selected = selected_count(root);
-	out->complete = st->end || (st->finished >= selected && !cut[0]);
+	out->complete = st->finished >= selected && !cut[0];
 	snprintf(out->summary, sizeof out->summary,
 		 "read from the journal %s, last written %s: %zu of %zu requirements finished%s%s%s",
 		 jdir, when, st->finished, selected, cutting,
@@ -429,17 +476,25 @@ int report_view_from_journal(const char *jdir, struct report_view *v,
 	struct stat s;
 	if (fstat(fileno(f), &s) == 0)
 		st.written = s.st_mtime;
-	if (size > MAX_JOURNAL_BYTES)
+	if (size > MAX_JOURNAL_BYTES) {
 		jfail(&jr, "too large for a journal (limit %u MiB)", MAX_JOURNAL_BYTES >> 20);
-	else
+	} else {
+		/* The trees of the log and of a now file, within the reader's
+		 * bound for files of that size (the now files are not larger
+		 * than a requirement's record). */
+		read_budget_start(size * 2);
 		read_log(&jr, f, size, &st);
+		if (!jr.rc)
+			read_now(&jr, jdir, &st, cut, sizeof cut);
+		if (read_budget_stop() && !jr.rc)
+			jfail(&jr, "reading it needs more memory than a journal of %zu KiB may take "
+			      "(its records hold more than a run writes)", size >> 10);
+	}
 	fclose(f);
-	if (!jr.rc)
-		read_now(&jr, jdir, &st, cut, sizeof cut);
 	if (!jr.rc) {
 		splice_ivals(&st);
 		mark_recovered(st.root, &st, jdir, cut, out);
-		read_document(&jr, st.root, v);
+		jr.rc = read_document(&jr, st.root, v);
 	}
 	json_decref(st.root);
 	json_decref(st.ivals);

@@ -144,6 +144,18 @@ static void budget_start(size_t file_bytes)
 	budget.on = true;
 }
 
+void read_budget_start(size_t file_bytes)
+{
+	budget_start(file_bytes);
+}
+
+bool read_budget_stop(void)
+{
+	bool over = budget.over;
+	budget.on = false;
+	return over;
+}
+
 static void budget_message(const char *path, char *err, size_t errlen)
 {
 	snprintf(err, errlen, "%s: reading it needs more than %zu MiB, the limit for a file "

@@ -69,6 +69,13 @@ struct jsplit {
 };
 
 /* Start splitting f (positioned at the text's first byte). */
+/* The reader's memory budget (json_read.c), for another reader of the
+ * module (the journal's): jansson's allocations count against READ_MEM_RATIO
+ * times file_bytes plus READ_MEM_FLOOR from start to stop; stop says
+ * whether an allocation was refused for it. */
+void read_budget_start(size_t file_bytes);
+bool read_budget_stop(void);
+
 void jsplit_init(struct jsplit *s, FILE *f, size_t max_bytes, jsplit_take_fn take);
 void jsplit_free(struct jsplit *s);
 

@@ -147,11 +147,61 @@ PY
   cp -r "$src/journal" "$TMP/flip"; printf 'X' | dd of="$TMP/flip/log" bs=1 seek=200 conv=notrunc 2>/dev/null
   mkdir -p "$TMP/flipdir"; mv "$TMP/flip" "$TMP/flipdir/journal"
   "$RTC" report "$TMP/flipdir" --summary "$TMP/flip.txt" >"$TMP/flip.out" 2>&1; st=$?
-  [ "$st" -eq 2 ] && grep -q "its head record is cut short or damaged" "$TMP/flip.out" && [ ! -e "$TMP/flip.txt" ] \
+  [ "$st" -eq 2 ] && grep -q "the record at byte 20 is damaged" "$TMP/flip.out" && [ ! -e "$TMP/flip.txt" ] \
     && ok "a damaged head is never read: exit 2, nothing written" || { fail "damaged head: exit $st"; diag <"$TMP/flip.out"; }
+  # damage with more after it is not a torn end: refused, never dropped
+  cp -r "$src/journal" "$TMP/mid"; mkdir -p "$TMP/middir"; mv "$TMP/mid" "$TMP/middir/journal"
+  at="$(grep -abo '^rtcj req ' "$TMP/middir/journal/log" | head -1 | cut -d: -f1)"
+  printf 'X' | dd of="$TMP/middir/journal/log" bs=1 seek=$((at + 200)) conv=notrunc 2>/dev/null
+  "$RTC" report "$TMP/middir" --summary "$TMP/mid.txt" >"$TMP/mid.out" 2>&1; st=$?
+  [ "$st" -eq 2 ] && grep -q "is damaged .* and more follows it" "$TMP/mid.out" && [ ! -e "$TMP/mid.txt" ] \
+    && ok "a damaged record with more after it is refused (exit 2), not dropped as torn" \
+    || { fail "damage mid-log: exit $st"; diag <"$TMP/mid.out"; }
+  # a requirement journaled twice is no run's journal
+  mkdir -p "$TMP/dupdir"; cp -r "$src/journal" "$TMP/dupdir/"
+  python3 - "$TMP/dupdir/journal/log" <<'PY'
+import re, sys, zlib
+data = open(sys.argv[1], "rb").read()
+m = re.search(rb"^rtcj req (\d+) (\d+) (\d+) (\d+) [0-9a-f]{8}\n", data, re.M)
+payload = data[m.end():m.end() + int(m.group(4))]
+last = max(int(s) for s in re.findall(rb"^rtcj \w+ (\d+) ", data, re.M))
+head = b"rtcj req %d %s %s %d " % (last + 1, m.group(2), m.group(3), len(payload))
+crc = zlib.crc32(payload, zlib.crc32(head)) & 0xffffffff
+open(sys.argv[1], "ab").write(head + b"%08x\n" % crc + payload + b"\n")
+PY
+  "$RTC" report "$TMP/dupdir" --summary "$TMP/dup.txt" >"$TMP/dup.out" 2>&1; st=$?
+  [ "$st" -eq 2 ] && grep -q "is a second record of requirement" "$TMP/dup.out" \
+    && ok "a requirement journaled twice is refused (exit 2)" || { fail "duplicate record: exit $st"; diag <"$TMP/dup.out"; }
+  # a journal away from its run's directory has no place for its reports
+  mkdir -p "$TMP/inc"; cp -r "$src/journal" "$TMP/inc/boardA"
+  "$RTC" report "$TMP/inc/boardA" >"$TMP/inc.out" 2>&1; st=$?
+  [ "$st" -eq 2 ] && grep -q "not in a run's directory" "$TMP/inc.out" && [ -z "$(ls "$TMP/inc" | grep -v boardA)" ] \
+    && ok "a journal outside RUN/journal needs output options (exit 2, nothing written)" \
+    || { fail "journal elsewhere: exit $st"; diag <"$TMP/inc.out"; }
+  # outputs that are not regular files are refused, left as they were
+  mkfifo "$TMP/fifo"
+  "$RTC" report "$src" --summary "$TMP/fifo" >"$TMP/fifo.out" 2>&1; st=$?
+  [ "$st" -eq 2 ] && [ -p "$TMP/fifo" ] && grep -q "not a regular file (a FIFO)" "$TMP/fifo.out" \
+    && ok "a report over a FIFO is refused, the FIFO left" || { fail "report over a FIFO: exit $st"; diag <"$TMP/fifo.out"; }
 else
   skip "torn and damaged records" "no kill left a journal with two finished requirements"
 fi
+
+# A run still measuring: its journal is no killed run's; report waits for
+# nothing and says who holds the directory.
+"$RTC" run -q -o "$TMP/live" --duration 60s --only TIMED "$TMP/four.xml" >/dev/null 2>&1 &
+live=$!
+has_journal() { [ -s "$TMP/live/journal/log" ]; }
+if wait_for "a run to start its journal" "$START_WAIT" has_journal; then
+  "$RTC" report "$TMP/live" >"$TMP/live.out" 2>&1; st=$?
+  [ "$st" -eq 2 ] && grep -q "is in use: pid $live" "$TMP/live.out" && ! grep -q "read from the journal" "$TMP/live.out" \
+    && ok "report of a running run's directory is refused, naming the run" \
+    || { fail "report of a live journal: exit $st"; diag <"$TMP/live.out"; }
+  "$RTC" report "$TMP/live/journal" --summary "$TMP/live.txt" >"$TMP/live.out" 2>&1; st=$?
+  [ "$st" -eq 2 ] && [ ! -e "$TMP/live.txt" ] && ok "... and of its journal, even with outputs elsewhere" \
+    || { fail "report of a live journal elsewhere: exit $st"; diag <"$TMP/live.out"; }
+fi
+kill -TERM "$live" 2>/dev/null; wait "$live" 2>/dev/null
 
 # Not a journal: a log without the first line is refused, naming it.
 mkdir -p "$TMP/fake/journal"; echo '{"schema": 1}' >"$TMP/fake/journal/log"
