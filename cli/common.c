@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* common.c - helpers the subcommands share; see cli.h. */
 #include "cli/cli.h"
+#include "reports/journal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -371,9 +372,34 @@ int cli_write_csv(const char *cmd, const struct report_view *v, const char *dir,
 
 /* ------------------------------------------------------- other outputs */
 
+/* Whether path names what rtconform keeps for itself in a directory it
+ * writes: the lock file, a run's journal or a file in one. */
+static bool own_file(const char *path)
+{
+	char *copy = strdup(path);
+	if (!copy)
+		return false;
+	char *base = strrchr(copy, '/');
+	const char *name = base ? base + 1 : copy;
+	bool own = strcmp(name, CLI_LOCK_NAME) == 0 || strcmp(name, JOURNAL_DIR) == 0;
+	if (base && !own) {
+		*base = '\0';
+		const char *up = strrchr(copy, '/');
+		own = strcmp(up ? up + 1 : copy, JOURNAL_DIR) == 0;
+	}
+	free(copy);
+	return own;
+}
+
 int cli_check_output_file(const char *cmd, const char *opt, const char *path,
 			  const struct cli_file *files, size_t n)
 {
+	if (own_file(path)) {
+		termsafe_println(stderr, "rtconform %s: %s %s: names what rtconform keeps for itself "
+				 "in a directory it writes (the lock file %s, a run's %s/): "
+				 "choose another name", cmd, opt, path, CLI_LOCK_NAME, JOURNAL_DIR);
+		return EXIT_USAGE;
+	}
 	char *out = cli_canonical_path(path);
 	int rc = 0;
 	for (size_t i = 0; out && i < n && !rc; i++) {

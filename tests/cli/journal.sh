@@ -203,6 +203,13 @@ if wait_for "a run to start its journal" "$START_WAIT" has_journal; then
 fi
 kill -TERM "$live" 2>/dev/null; wait "$live" 2>/dev/null
 
+# An output may not name what a run keeps for itself in its directory.
+mkdir -p "$TMP/own"
+expect_status 2 "$RTC" run -q --metrics "$TMP/own/journal/log" -o "$TMP/own" "$TMP/four.xml"
+expect_grep "names what rtconform keeps for itself" "$TMP/out"
+expect_status 2 "$RTC" run -q --lava "$TMP/own/.rtconform.lock" -o "$TMP/own" "$TMP/four.xml"
+[ -z "$(ls -A "$TMP/own")" ] && ok "nothing is left in the directory" || fail "left in own/: $(ls -A "$TMP/own")"
+
 # Not a journal: a log without the first line is refused, naming it.
 mkdir -p "$TMP/fake/journal"; echo '{"schema": 1}' >"$TMP/fake/journal/log"
 "$RTC" report "$TMP/fake" >"$TMP/fake.out" 2>&1; st=$?
