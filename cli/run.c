@@ -680,6 +680,20 @@ static int write_reports(const struct report_view *view, char *out_path[REPORT_N
  * file's: --iterations, --runs, --duration), one line each on stderr
  * before anything is measured, so a figure that will be missing is no
  * surprise after the run. */
+/* Intervals past a week of minutes per metric (1 s intervals for a day,
+ * say) make a results.json of hundreds of MB, past what report, compare and
+ * merge read (256 MiB); said before measuring, with the remedy. */
+static void warn_many_intervals(const struct requirement *r, const struct run_options *ro)
+{
+	uint64_t every = runner_interval(r, ro), dur = runner_duration(r, ro);
+	if (!every || !dur || dur / every <= 7 * 24 * 60)
+		return;
+	termsafe_println(stderr, "rtconform run: warning: requirement %s keeps %llu intervals of "
+			 "each metric: its results.json may pass 256 MiB, the most report, compare "
+			 "and merge read; a longer --interval keeps it smaller", r->id,
+			 (unsigned long long)(dur / every));
+}
+
 static void warn_short_plans(struct req_file **files, size_t nfiles, const char *only,
 			     const struct run_options *ro)
 {
@@ -691,6 +705,7 @@ static void warn_short_plans(struct req_file **files, size_t nfiles, const char 
 			if (!id_selected(only, r->id))
 				continue;
 			runner_counts(r, ro, &it, &runs, &warmup);
+			warn_many_intervals(r, ro);
 			const struct probe_decl *p = probe_decl_catalog_find(&probe_catalog,
 									     r->probe);
 			for (size_t k = 0; k < r->nlimits; k++) {
