@@ -86,7 +86,7 @@ sed 's/interval="1s"/interval="1d"/' "$TMP/iv.xml" >"$TMP/bad.xml"
 expect_status 2 "$RTC" validate "$TMP/bad.xml"
 expect_grep 'interval="1d": ' "$TMP/out"
 # More intervals than a results.json can hold is said before measuring.
-"$RTC" run -q --interval 1s --duration 168h --only PING -o "$TMP/d" "$TMP/iv.xml" >"$TMP/many" 2>&1 &
+"$RTC" run --interval 1s --duration 168h --only PING -o "$TMP/d" "$TMP/iv.xml" >"$TMP/many" 2>&1 &
 pid=$!
 said() { grep -q "keeps 604800 intervals of each metric" "$TMP/many"; }
 wait_for "the warning of 604800 intervals" "$START_WAIT" said
