@@ -53,14 +53,9 @@ void svg_line(struct xw *x, double x1, double y1, double x2, double y2, const ch
 	xw_end(x);
 }
 
-void svg_rect(struct xw *x, double px, double py, double w, double h, const char *cls,
-	      const char *title)
+/* A shape's class and, when given, its tooltip, then its end. */
+static void shape_end(struct xw *x, const char *cls, const char *title)
 {
-	xw_start(x, "rect");
-	xw_attrf(x, "x", "%.2f", px);
-	xw_attrf(x, "y", "%.2f", py);
-	xw_attrf(x, "width", "%.2f", w);
-	xw_attrf(x, "height", "%.2f", h);
 	xw_attr(x, "class", cls);
 	if (title) {
 		xw_elem(x, "title", title);
@@ -70,19 +65,24 @@ void svg_rect(struct xw *x, double px, double py, double w, double h, const char
 	}
 }
 
+void svg_rect(struct xw *x, double px, double py, double w, double h, const char *cls,
+	      const char *title)
+{
+	xw_start(x, "rect");
+	xw_attrf(x, "x", "%.2f", px);
+	xw_attrf(x, "y", "%.2f", py);
+	xw_attrf(x, "width", "%.2f", w);
+	xw_attrf(x, "height", "%.2f", h);
+	shape_end(x, cls, title);
+}
+
 void svg_circle(struct xw *x, double cx, double cy, double r, const char *cls, const char *title)
 {
 	xw_start(x, "circle");
 	xw_attrf(x, "cx", "%.1f", cx);
 	xw_attrf(x, "cy", "%.1f", cy);
 	xw_attrf(x, "r", "%.1f", r);
-	xw_attr(x, "class", cls);
-	if (title) {
-		xw_elem(x, "title", title);
-		xw_full_end(x);
-	} else {
-		xw_end(x);
-	}
+	shape_end(x, cls, title);
 }
 
 void svg_polyline(struct xw *x, const double *px, const double *py, size_t n, const char *cls)
