@@ -152,6 +152,7 @@ struct log_state {
 	time_t written;       /* the journal's last write (its files' mtime) */
 	json_t *ivals;        /* the ival records: [{seq, file, index, intervals}] */
 	json_t *state;        /* "FILE:INDEX": the seq of the record in place */
+	unsigned bad_now;     /* bit k: now.k is there but holds no whole record */
 };
 
 /* files[file].requirements[index] of the head, or NULL after saying why. */
@@ -312,7 +313,10 @@ static int read_now(struct jread *jr, const char *jdir, struct log_state *st, ch
 		if (fstat(fileno(f), &s) == 0 && s.st_mtime > st->written)
 			st->written = s.st_mtime;
 		struct jrec r;
-		if (size <= MAX_JOURNAL_BYTES && next_record(f, size, &r) == 1) {
+		int got = size <= MAX_JOURNAL_BYTES ? next_record(f, size, &r) : REC_DAMAGED;
+		if (got < 0)
+			st->bad_now |= 1u << k; /* said in the summary: the other one stands */
+		if (got == 1) {
 			char key[48];
 			state_key(key, sizeof key, r.file, r.index);
 			/* Of the requirement measured after the last one that
@@ -415,7 +419,7 @@ static size_t selected_count(json_t *root)
 static void mark_recovered(json_t *root, const struct log_state *st, const char *jdir,
 			   const char *cut, struct journal_recovery *out)
 {
-	char when[32], drop[120] = "", cutting[200] = "";
+	char when[32], drop[120] = "", cutting[200] = "", now[120] = "";
 	struct tm tm;
 	gmtime_r(&st->written, &tm);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -424,14 +428,19 @@ static void mark_recovered(json_t *root, const struct log_state *st, const char 
 	if (st->dropped)
 		snprintf(drop, sizeof drop, "; a record cut short at its end (%zu bytes) dropped",
 			 st->dropped);
+	if (st->bad_now)
+		snprintf(now, sizeof now, "; %s%s%s cut short or damaged, not read",
+			 st->bad_now & 1 ? "now.0" : "", st->bad_now == 3 ? " and " : "",
+			 st->bad_now & 2 ? "now.1" : "");
 	/* Every requirement finished: the run is whole whether or not its end
 	 * record made it to the disk. */
 	size_t selected = selected_count(root);
 	out->complete = st->finished >= selected && !cut[0];
 	snprintf(out->summary, sizeof out->summary,
-		 "read from the journal %s, last written %s: %zu of %zu requirements finished%s%s%s",
+		 "read from the journal %s, last written %s: %zu of %zu requirements finished%s%s%s%s",
 		 jdir, when, st->finished, selected, cutting,
-		 out->complete ? " (every one: the run ended before writing its reports)" : "", drop);
+		 out->complete ? " (every one: the run ended before writing its reports)" : "", drop,
+		 now);
 	json_t *env = json_object_get(root, "environment");
 	json_object_set_new(root, "ended", json_string(when));
 	if (json_is_object(env)) {

@@ -157,6 +157,12 @@ PY
   [ "$st" -eq 2 ] && grep -q "is damaged .* and more follows it" "$TMP/mid.out" && [ ! -e "$TMP/mid.txt" ] \
     && ok "a damaged record with more after it is refused (exit 2), not dropped as torn" \
     || { fail "damage mid-log: exit $st"; diag <"$TMP/mid.out"; }
+  # a now file that holds no whole record is said, and the other one read
+  mkdir -p "$TMP/nowdir"; cp -r "$src/journal" "$TMP/nowdir/"
+  printf 'rtcj now 99 0 0 5000 0000' >"$TMP/nowdir/journal/now.0"
+  "$RTC" report "$TMP/nowdir" --summary "$TMP/now.txt" >"$TMP/now.out" 2>&1; st=$?
+  [ "$st" -ne 2 ] && grep -q "now.0 cut short or damaged, not read" "$TMP/now.out" \
+    && ok "a now file with no whole record is said, not read" || { fail "bad now file: exit $st"; diag <"$TMP/now.out"; }
   # a requirement journaled twice is no run's journal
   mkdir -p "$TMP/dupdir"; cp -r "$src/journal" "$TMP/dupdir/"
   python3 - "$TMP/dupdir/journal/log" <<'PY'
