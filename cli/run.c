@@ -817,6 +817,7 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	if (report_view_finish(&view, &run) != 0)
 		out_of_memory();
 	view.junit_not_selected = a->junit_skipped;
+	view.ival_spill = rj->spill;
 
 	bool written = false;
 	int rc = write_reports(&view, out_path, a->csv_dir, a->lava, seen, ro->interrupted,

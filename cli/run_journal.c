@@ -78,6 +78,10 @@ void run_journal_interval(const struct req_result *r, const struct interval_out 
 		journal_interval(&rj->j, rj->file, rj->index, &rj->ivals, r);
 		say_failed(rj);
 	}
+	/* Kept for results.json, but on disk: a long run's memory stays flat. */
+	if (!rj->spill)
+		rj->spill = tmpfile();
+	rv_ivals_spill_last(&rj->ivals, rj->spill);
 }
 
 void run_journal_give_intervals(struct run_journal *rj, struct report_view *view, size_t file)
@@ -100,6 +104,9 @@ void run_journal_finished(struct run_journal *rj, size_t file, size_t index,
 
 void run_journal_close(struct run_journal *rj, bool measured_all, bool all_written)
 {
+	if (rj->spill)
+		fclose(rj->spill);
+	rj->spill = NULL;
 	if (!rj->on)
 		return;
 	if (measured_all)

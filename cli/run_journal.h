@@ -14,6 +14,7 @@ struct run_journal {
 	size_t file, index;  /* the requirement being measured (the checkpoints') */
 	bool on, warned;
 	struct rv_ivals ivals; /* its intervals so far */
+	FILE *spill;           /* their buckets, out of memory (rv_ivals_spill_last) */
 	bool ivals_failed;     /* out of memory: a requirement's intervals are lost */
 };
 

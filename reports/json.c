@@ -28,6 +28,7 @@
 struct jb {
 	bool failed;
 	char why[200];
+	FILE *spill;  /* the view's ival_spill: spilled intervals' buckets */
 };
 
 static void set(struct jb *b, json_t *obj, const char *key, json_t *value)
@@ -161,6 +162,27 @@ static json_t *histogram(struct jb *b, uint64_t highest, const struct rv_bucket 
 	return h;
 }
 
+/* An interval's histogram, its buckets read back when they were spilled. */
+static json_t *ival_histogram(struct jb *b, uint64_t highest, const struct rv_ival *iv)
+{
+	if (!iv->spilled)
+		return histogram(b, highest, iv->buckets, iv->nbuckets, &iv->neg);
+	struct rv_bucket *pos, *neg;
+	int rc = rv_ival_unspill(iv, b->spill, &pos, &neg);
+	if (rc) {
+		b->failed = true;
+		snprintf(b->why, sizeof b->why, "reading an interval's buckets back: %s",
+			 strerror(-rc));
+		return json_null();
+	}
+	struct rv_neg n = { .overflow = iv->neg.overflow, .buckets = neg,
+			    .nbuckets = iv->neg.nbuckets };
+	json_t *h = histogram(b, highest, pos, iv->nbuckets, &n);
+	free(pos);
+	free(neg);
+	return h;
+}
+
 /* A metric's or a series' intervals (highest: its histograms'). */
 static json_t *intervals(struct jb *b, const struct rv_ival *iv, size_t n, uint64_t highest)
 {
@@ -175,8 +197,7 @@ static json_t *intervals(struct jb *b, const struct rv_ival *iv, size_t n, uint6
 		for (int i = 0; i < RV_NSTATS; i++)
 			set(b, ns, report_view_stats[i], value(&iv[k].ns[i]));
 		set(b, o, "statistics_ns", ns);
-		set(b, o, "histogram", histogram(b, highest, iv[k].buckets, iv[k].nbuckets,
-						 &iv[k].neg));
+		set(b, o, "histogram", ival_histogram(b, highest, &iv[k]));
 		push(b, arr, o);
 	}
 	return arr;
@@ -554,7 +575,7 @@ static void put_document(struct jb *b, FILE *m, const struct report_view *v)
 
 int report_json_put(const struct report_view *v, FILE *out, char *why, size_t whylen)
 {
-	struct jb b = { .failed = false, .why = "" };
+	struct jb b = { .failed = false, .why = "", .spill = v->ival_spill };
 	put_document(&b, out, v);
 	if (b.failed || ferror(out)) {
 		snprintf(why, whylen, "%s", b.why[0] ? b.why : strerror(ferror(out) && errno ? errno

@@ -184,6 +184,12 @@ struct rv_ival {
 	struct rv_bucket *buckets;     /* non-empty buckets, ascending */
 	size_t nbuckets;
 	struct rv_neg neg;
+	/* Moved out of memory (rv_ivals_spill): buckets and neg.buckets are
+	 * NULL, and their nbuckets and neg.nbuckets buckets lie at spill_at in
+	 * the view's ival_spill, so a long run's memory does not grow with
+	 * its intervals' histograms. */
+	bool spilled;
+	int64_t spill_at;
 };
 
 struct rv_metric {
@@ -350,6 +356,10 @@ struct report_view {
 	 * left out by --only (rv_req.not_selected) as skipped test cases
 	 * (run and report --junit-skipped); false: it leaves them out. */
 	bool junit_not_selected;
+	/* Not part of the archive either: where `run` moved its intervals'
+	 * buckets (rv_ival.spilled), read back as results.json is written;
+	 * NULL: every interval keeps its buckets in memory. Not owned. */
+	FILE *ival_spill;
 };
 
 /* How many checks of v are at each level; true when one is a warning or a
@@ -387,6 +397,13 @@ struct rv_ivals {
 struct interval_out;
 /* Add interval iv of result r (its count metrics keep none). 0 or -ENOMEM. */
 int rv_ivals_add(struct rv_ivals *acc, const struct req_result *r, const struct interval_out *iv);
+/* Move the buckets of acc's latest interval of each list to the end of
+ * spill (rv_ival.spilled); an interval that cannot be written keeps them. */
+void rv_ivals_spill_last(struct rv_ivals *acc, FILE *spill);
+/* Read the buckets of a spilled interval back (malloc'd into *pos and *neg,
+ * iv's counts of each). 0 or -errno. */
+int rv_ival_unspill(const struct rv_ival *iv, FILE *spill, struct rv_bucket **pos,
+		    struct rv_bucket **neg);
 /* Move acc's lists into vr (the view of the same result); acc is empty after. */
 void rv_ivals_move(struct rv_ivals *acc, struct rv_req *vr);
 void rv_ivals_free(struct rv_ivals *acc);

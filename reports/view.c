@@ -665,6 +665,48 @@ int rv_ivals_add(struct rv_ivals *acc, const struct req_result *r, const struct 
 	return failed ? -ENOMEM : 0;
 }
 
+void rv_ivals_spill_last(struct rv_ivals *acc, FILE *spill)
+{
+	for (size_t b = 0; spill && b < sizeof acc->list / sizeof acc->list[0]; b++) {
+		if (!acc->n[b])
+			continue;
+		struct rv_ival *iv = &acc->list[b][acc->n[b] - 1];
+		if (iv->spilled || fseeko(spill, 0, SEEK_END) != 0)
+			continue;
+		off_t at = ftello(spill);
+		if (at < 0 || fwrite(iv->buckets, sizeof *iv->buckets, iv->nbuckets, spill) !=
+			      iv->nbuckets ||
+		    fwrite(iv->neg.buckets, sizeof *iv->neg.buckets, iv->neg.nbuckets, spill) !=
+			    iv->neg.nbuckets || fflush(spill) != 0)
+			continue; /* kept in memory: nothing is lost */
+		free(iv->buckets);
+		free(iv->neg.buckets);
+		iv->buckets = iv->neg.buckets = NULL;
+		iv->spilled = true;
+		iv->spill_at = (int64_t)at;
+	}
+}
+
+int rv_ival_unspill(const struct rv_ival *iv, FILE *spill, struct rv_bucket **pos,
+		    struct rv_bucket **neg)
+{
+	*pos = calloc(iv->nbuckets + 1, sizeof **pos);
+	*neg = calloc(iv->neg.nbuckets + 1, sizeof **neg);
+	int rc = 0;
+	if (!*pos || !*neg)
+		rc = -ENOMEM;
+	else if (!spill || fseeko(spill, (off_t)iv->spill_at, SEEK_SET) != 0 ||
+		 fread(*pos, sizeof **pos, iv->nbuckets, spill) != iv->nbuckets ||
+		 fread(*neg, sizeof **neg, iv->neg.nbuckets, spill) != iv->neg.nbuckets)
+		rc = -EIO;
+	if (rc) {
+		free(*pos);
+		free(*neg);
+		*pos = *neg = NULL;
+	}
+	return rc;
+}
+
 void rv_ivals_move(struct rv_ivals *acc, struct rv_req *vr)
 {
 	for (unsigned b = 0; b < acc->nmetrics && b < vr->nmetrics; b++) {
