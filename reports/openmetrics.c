@@ -325,43 +325,50 @@ static void latency_hist(struct om_out *x, size_t i, const struct om_metric *m)
 	count_value(x, m->count);
 }
 
+/* A family's header and its series' name and labels for metric m of
+ * requirement i: the value follows. */
+static void series_of(struct om_out *x, const char *name, const char *type, const char *help,
+		      size_t i, const struct om_metric *m)
+{
+	family(x, name, type, help);
+	metric_series(x, name, i, m);
+}
+
 static void latency_max(struct om_out *x, size_t i, const struct om_metric *m)
 {
-	family(x, "rtconform_latency_max_seconds", "gauge",
-	       "Largest sample of a duration metric so far (below zero when every sample is).");
-	metric_series(x, "rtconform_latency_max_seconds", i, m);
+	series_of(x, "rtconform_latency_max_seconds", "gauge",
+		  "Largest sample of a duration metric so far (below zero when every sample is).",
+		  i, m);
 	value(x, m->max);
 }
 
 static void early_total(struct om_out *x, size_t i, const struct om_metric *m)
 {
-	family(x, "rtconform_latency_early_samples_total", "counter",
-	       "Samples of a signed duration metric below zero (a timer that fired early).");
-	metric_series(x, "rtconform_latency_early_samples_total", i, m);
+	series_of(x, "rtconform_latency_early_samples_total", "counter",
+		  "Samples of a signed duration metric below zero (a timer that fired early).",
+		  i, m);
 	count_value(x, m->early);
 }
 
 static void early_max(struct om_out *x, size_t i, const struct om_metric *m)
 {
-	family(x, "rtconform_latency_early_max_seconds", "gauge",
-	       "Largest magnitude of a signed duration metric's samples below zero.");
-	metric_series(x, "rtconform_latency_early_max_seconds", i, m);
+	series_of(x, "rtconform_latency_early_max_seconds", "gauge",
+		  "Largest magnitude of a signed duration metric's samples below zero.", i, m);
 	value(x, m->early_max_s);
 }
 
 static void events_total(struct om_out *x, size_t i, const struct om_metric *m)
 {
-	family(x, "rtconform_events_total", "counter",
-	       "Events of a count metric (page faults, switches, ...) over the runs so far.");
-	metric_series(x, "rtconform_events_total", i, m);
+	series_of(x, "rtconform_events_total", "counter",
+		  "Events of a count metric (page faults, switches, ...) over the runs so far.",
+		  i, m);
 	count_value(x, m->total);
 }
 
 static void events_run_max(struct om_out *x, size_t i, const struct om_metric *m)
 {
-	family(x, "rtconform_events_run_max", "gauge",
-	       "Most events of a count metric in one run so far.");
-	metric_series(x, "rtconform_events_run_max", i, m);
+	series_of(x, "rtconform_events_run_max", "gauge",
+		  "Most events of a count metric in one run so far.", i, m);
 	value(x, m->max);
 }
 
