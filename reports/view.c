@@ -665,6 +665,12 @@ int rv_ivals_add(struct rv_ivals *acc, const struct req_result *r, const struct 
 	return failed ? -ENOMEM : 0;
 }
 
+/* n buckets onto f (none: nothing, and bk may be NULL). */
+static bool spill_write(FILE *f, const struct rv_bucket *bk, size_t n)
+{
+	return !n || fwrite(bk, sizeof *bk, n, f) == n;
+}
+
 void rv_ivals_spill_last(struct rv_ivals *acc, FILE *spill)
 {
 	for (size_t b = 0; spill && b < sizeof acc->list / sizeof acc->list[0]; b++) {
@@ -674,10 +680,8 @@ void rv_ivals_spill_last(struct rv_ivals *acc, FILE *spill)
 		if (iv->spilled || fseeko(spill, 0, SEEK_END) != 0)
 			continue;
 		off_t at = ftello(spill);
-		if (at < 0 || fwrite(iv->buckets, sizeof *iv->buckets, iv->nbuckets, spill) !=
-			      iv->nbuckets ||
-		    fwrite(iv->neg.buckets, sizeof *iv->neg.buckets, iv->neg.nbuckets, spill) !=
-			    iv->neg.nbuckets || fflush(spill) != 0)
+		if (at < 0 || !spill_write(spill, iv->buckets, iv->nbuckets) ||
+		    !spill_write(spill, iv->neg.buckets, iv->neg.nbuckets) || fflush(spill) != 0)
 			continue; /* kept in memory: nothing is lost */
 		free(iv->buckets);
 		free(iv->neg.buckets);
