@@ -1,19 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* interval.c - see interval.h. */
 #include "harness/interval.h"
+#include "harness/runner_stages.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double mono_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int64_t wall_ms(void)
 {
@@ -54,7 +48,7 @@ static void first_start(struct interval_cap *c, const struct result_shm *res)
 	const struct timebase *tb = &res->spec.tb;
 	uint64_t now = tb_now(), t0 = res->runs[0].t_begin;
 	double ago = now > t0 && t0 ? (double)(now - t0) * tb->ns_per_tick / 1e9 : 0;
-	c->start_mono = c->first_mono = mono_s() - ago;
+	c->start_mono = c->first_mono = runner_now_s() - ago;
 	c->start_ms = c->first_ms = wall_ms() - llround(ago * 1000.0);
 }
 
@@ -95,7 +89,7 @@ bool interval_cap_tick(struct interval_cap *c, const struct result_shm *res, boo
 			return false;
 		first_start(c, res);
 	}
-	double now = mono_s(), took = now - c->start_mono;
+	double now = runner_now_s(), took = now - c->start_mono;
 	if (last ? !grew(c, res) : took * 1e9 < (double)c->every_ns)
 		return false;
 	cut(c, res);

@@ -69,6 +69,15 @@ static void sync_parent(const char *dir)
 	}
 }
 
+/* The journal's files in directory fd, then the directory path itself. */
+static void remove_journal(int fd, const char *path)
+{
+	unlinkat(fd, JOURNAL_LOG, 0);
+	unlinkat(fd, now_names[0], 0);
+	unlinkat(fd, now_names[1], 0);
+	rmdir(path);
+}
+
 /* A journal a run left before it wrote its head (killed in its first
  * moments) holds nothing measured: it is removed, not kept as evidence. A
  * log of more than its first line is left for the reader to judge. */
@@ -82,11 +91,8 @@ static void remove_if_empty(const struct journal *j)
 	int fd = open(j->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	unlinkat(fd, JOURNAL_LOG, 0);
-	unlinkat(fd, now_names[0], 0);
-	unlinkat(fd, now_names[1], 0);
+	remove_journal(fd, j->path);
 	close(fd);
-	rmdir(j->path);
 }
 
 int journal_open(struct journal *j, const char *dir, char *err, size_t errlen)
@@ -239,14 +245,11 @@ void journal_close(struct journal *j, bool remove)
 			close(*fds[i]);
 		*fds[i] = -1;
 	}
-	if (remove && j->dir_fd >= 0) {
-		unlinkat(j->dir_fd, JOURNAL_LOG, 0);
-		unlinkat(j->dir_fd, now_names[0], 0);
-		unlinkat(j->dir_fd, now_names[1], 0);
-	}
+	if (remove && j->dir_fd >= 0)
+		remove_journal(j->dir_fd, j->path);
+	else if (remove && j->path[0])
+		rmdir(j->path); /* made, but never opened */
 	if (j->dir_fd >= 0)
 		close(j->dir_fd);
 	j->dir_fd = -1;
-	if (remove && j->path[0])
-		rmdir(j->path);
 }
