@@ -48,6 +48,18 @@ static bool same_file(const struct stat *a, const struct stat *b)
  * too when it matches one; a filesystem whose stat(2) device is not its
  * superblock's (btrfs, overlayfs) is matched by inode when only one
  * lock is on that inode. */
+/* A line of /proc/locks that holds a flock on inode st: its pid and device
+ * into *pid, *maj, *min. False for any other line (a waiter's "->" too). */
+static bool flock_line(const char *line, const struct stat *st, int *pid, unsigned *maj,
+		       unsigned *min)
+{
+	char type[16];
+	unsigned long long ino;
+	return !strstr(line, "->") &&
+	       sscanf(line, "%*d: %15s %*s %*s %d %x:%x:%llu", type, pid, maj, min, &ino) == 5 &&
+	       strcmp(type, "FLOCK") == 0 && *pid > 0 && ino == (unsigned long long)st->st_ino;
+}
+
 static pid_t kernel_holder(const struct stat *st)
 {
 	FILE *f = fopen("/proc/locks", "re");
@@ -55,17 +67,10 @@ static pid_t kernel_holder(const struct stat *st)
 		return 0;
 	char line[256];
 	pid_t exact = 0, by_ino = 0;
-	int n_ino = 0;
+	int n_ino = 0, pid;
+	unsigned maj, min;
 	while (fgets(line, sizeof line, f)) {
-		char type[16];
-		int pid;
-		unsigned maj, min;
-		unsigned long long ino;
-		/* a waiter's line ("2: -> FLOCK ...") does not hold the lock */
-		if (strstr(line, "->") ||
-		    sscanf(line, "%*d: %15s %*s %*s %d %x:%x:%llu", type, &pid, &maj, &min,
-			   &ino) != 5 || strcmp(type, "FLOCK") || pid <= 0 ||
-		    ino != (unsigned long long)st->st_ino)
+		if (!flock_line(line, st, &pid, &maj, &min))
 			continue;
 		if (maj == major(st->st_dev) && min == minor(st->st_dev))
 			exact = pid;
@@ -74,6 +79,24 @@ static pid_t kernel_holder(const struct stat *st)
 	}
 	fclose(f);
 	return exact ? exact : n_ino == 1 ? by_ino : 0;
+}
+
+/* After flock() said yes: whether the kernel lists this process holding a
+ * flock on inode st (a library that accepts and ignores the call must not
+ * pass for a lock). True without /proc/locks: nothing to ask then. */
+static bool kernel_lists_ours(const struct stat *st)
+{
+	FILE *f = fopen("/proc/locks", "re");
+	if (!f)
+		return true;
+	char line[256];
+	int pid;
+	unsigned maj, min;
+	bool ours = false;
+	while (!ours && fgets(line, sizeof line, f))
+		ours = flock_line(line, st, &pid, &maj, &min) && pid == getpid();
+	fclose(f);
+	return ours;
 }
 
 /* What the holder wrote in the lock file (write_holder): its pid (0 when
@@ -188,7 +211,16 @@ static int take_lock(struct cli_lock *l, const char *cmd, const char *dir, const
 			close(fd); /* its last holder removed it after we opened it */
 			continue;
 		}
+		/* The record first: a command refused meanwhile names us. */
 		write_holder(fd, cmd, cmdline);
+		if (!kernel_lists_ours(&st)) {
+			termsafe_println(stderr, "rtconform %s: cannot lock the output directory: "
+					 "flock() on %s said yes, but /proc/locks lists no lock of "
+					 "this process on it: not trusted", cmd, file);
+			if (ftruncate(fd, 0) != 0) { /* the record stays; flock decides */ }
+			close(fd);
+			return EXIT_USAGE;
+		}
 		l->fd = fd;
 		l->dev = st.st_dev;
 		l->ino = st.st_ino;

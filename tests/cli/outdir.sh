@@ -227,6 +227,14 @@ if [ -f "$FAKE" ]; then
   [ "$st" = 3 ] && [ -s "$TMP/R/results.json" ] && [ ! -e "$TMP/R/$LOCK" ] \
     && ok "the interrupted run wrote its reports and removed its lock file" \
     || { fail "the interrupted run wrote its reports and removed its lock file (exit $st):"; diag <"$TMP/r.out"; ls -A "$TMP/R" | diag; }
+  # a flock() that says yes and does nothing is no lock: checked at the
+  # kernel (/proc/locks), refused before anything is measured
+  FAKE_FLOCK_IGNORE=1 LD_PRELOAD="$(preload "$FAKE")" "$RTC" run -q -o "$TMP/I" "$TMP/quick.xml" \
+    >"$TMP/i.out" 2>&1; st=$?
+  [ "$st" = 2 ] && grep -q "lists no lock of this process on it: not trusted" "$TMP/i.out" \
+    && [ ! -e "$TMP/I/results.json" ] \
+    && ok "a flock() that accepts and ignores is refused (exit 2), nothing measured" \
+    || { fail "an ignored flock(): exit $st"; diag <"$TMP/i.out"; }
 else
   fail "no $FAKE (built with the tests)"
 fi
