@@ -79,14 +79,18 @@ static void remove_journal(int fd, const char *path)
 }
 
 /* A journal a run left before it wrote its head (killed in its first
- * moments) holds nothing measured: it is removed, not kept as evidence. A
- * log of more than its first line is left for the reader to judge. */
+ * moments), or while it removed it (killed after its reports, between the
+ * log's removal and the directory's), holds nothing to read: it is
+ * removed, not kept as evidence. A log of more than its first line is
+ * left for the reader to judge. */
 static void remove_if_empty(const struct journal *j)
 {
 	char log[sizeof j->path + 8];
 	struct stat s;
 	snprintf(log, sizeof log, "%s/%s", j->path, JOURNAL_LOG);
-	if (lstat(log, &s) != 0 || !S_ISREG(s.st_mode) || (size_t)s.st_size > strlen(JOURNAL_MAGIC))
+	int rc = lstat(log, &s);
+	bool gone = rc != 0 && errno == ENOENT;
+	if (!gone && (rc != 0 || !S_ISREG(s.st_mode) || (size_t)s.st_size > strlen(JOURNAL_MAGIC)))
 		return;
 	int fd = open(j->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)

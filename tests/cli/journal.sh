@@ -75,9 +75,9 @@ for k in $(seq 0 $((points - 1))); do
   wait "$sup" 2>/dev/null
   no_marked() { [ -z "$(marked_procs)" ]; }
   wait_for "the workers of killed run $k to end" "$END_WAIT" no_marked >/dev/null || true
-  if [ ! -e "$d/journal" ]; then
-    # Killed before the journal was made, or after the reports: either way
-    # nothing of it is lost.
+  if [ ! -e "$d/journal/log" ]; then
+    # Killed before the journal was made, or after the reports (while the
+    # journal was being removed, its log first): nothing of it is lost.
     if [ -e "$d/results.json" ]; then after=$((after + 1)); else before=$((before + 1)); fi
     continue
   fi
@@ -115,8 +115,12 @@ else
   skip "a run over a journal" "kill $((points / 2)) left no journal"
 fi
 
-# A journal killed before its head holds nothing measured: the next run
-# replaces it.
+# A journal killed before its head holds nothing measured, nor one whose
+# log its run removed before it was killed: the next run replaces it.
+mkdir -p "$TMP/nolog/journal"; : >"$TMP/nolog/journal/now.0"
+"$RTC" run -q -o "$TMP/nolog" --only LAST "$TMP/four.xml" >"$TMP/nolog.out" 2>&1; st=$?
+[ "$st" -eq 0 ] && [ ! -e "$TMP/nolog/journal" ] \
+  && ok "a journal without its log does not keep a run out" || { fail "journal without log: exit $st"; diag <"$TMP/nolog.out"; }
 mkdir -p "$TMP/empty/journal"; printf 'rtconform journal 1\n' >"$TMP/empty/journal/log"
 "$RTC" run -q -o "$TMP/empty" --only LAST "$TMP/four.xml" >"$TMP/empty.out" 2>&1; st=$?
 [ "$st" -eq 0 ] && [ -e "$TMP/empty/results.json" ] && [ ! -e "$TMP/empty/journal" ] \
