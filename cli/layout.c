@@ -87,6 +87,7 @@ void cli_find_layout(struct cli_layout *l)
 	char *slash = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
 	if (slash && slash != exe) {
 		*slash = 0;
+		const char *prog = slash + 1;
 		if (has_worker(exe)) {
 			set_dir(l->helper_dir, exe);
 			set_dir(l->profile_dir, RTC_SOURCE_PROFILES);
@@ -97,9 +98,9 @@ void cli_find_layout(struct cli_layout *l)
 		if (join(p, exe, RTC_LIBEXEC_REL) && has_worker(p) && set_dir(l->helper_dir, p))
 			return;
 		snprintf(l->problem, sizeof l->problem,
-			 "cannot locate rtconform-worker: it is neither beside %s/rtconform nor in "
+			 "cannot locate rtconform-worker: it is neither beside %s/%s nor in "
 			 "%s/%s (reinstall rtconform, or keep the three programs together)",
-			 exe, exe, RTC_LIBEXEC_REL);
+			 exe, prog, exe, RTC_LIBEXEC_REL);
 		return;
 	}
 	int e = errno;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -169,8 +170,11 @@ static int put_record(struct journal *j, enum journal_kind kind, size_t file, si
 		return -j->err;
 	char head[JOURNAL_HEADER_MAX];
 	uint64_t seq = j->seq + 1;
-	int h = snprintf(head, sizeof head, "%s %s %" PRIu64 " %zu %zu %zu ", JOURNAL_TAG,
-			 journal_kind_name(kind), seq, file, index, len);
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	uint64_t ms = (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+	int h = snprintf(head, sizeof head, "%s %s %" PRIu64 " %zu %zu %zu %" PRIu64 " ",
+			 JOURNAL_TAG, journal_kind_name(kind), seq, file, index, len, ms);
 	uint32_t crc = journal_crc(head, (size_t)h, payload, len);
 	h += snprintf(head + h, sizeof head - (size_t)h, "%08" PRIx32 "\n", crc);
 	struct iovec iov[3] = { { head, (size_t)h }, { (void *)payload, len }, { "\n", 1 } };

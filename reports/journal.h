@@ -6,7 +6,7 @@
  *
  * The journal is a directory `journal/` beside results.json:
  *
- *   log     "rtconform journal 1\n", then records appended in order: one
+ *   log     "rtconform journal 2\n", then records appended in order: one
  *           `head` (results.json of the run as if nothing had been
  *           measured: environment, readiness, files, every requirement
  *           "not measured"), one `req` per requirement as it finished
@@ -25,11 +25,14 @@
  *
  * A record is a header line, its payload and a newline:
  *
- *   rtcj KIND SEQ FILE INDEX LENGTH CRC\n PAYLOAD \n
+ *   rtcj KIND SEQ FILE INDEX LENGTH TIME CRC\n PAYLOAD \n
  *
- * KIND head, req, now or end; SEQ counts the records from 1 across the
- * three files; FILE and INDEX the requirement's place (file, requirement,
- * from 0; 0 0 for head and end); LENGTH the payload's bytes; CRC the CRC-32
+ * KIND head, req, now, ival or end; SEQ counts the records from 1 across
+ * the three files; FILE and INDEX the requirement's place (file,
+ * requirement, from 0; 0 0 for head and end); LENGTH the payload's bytes;
+ * TIME when the record was written (CLOCK_REALTIME, ms since the epoch: a
+ * recovered run's end is its last record's, never a file's mtime, which a
+ * copy changes); CRC the CRC-32
  * (zlib's) of the header line up to CRC's space and of the payload, in 8 hex
  * digits. Every record is written and fdatasync()ed before the run goes on
  * (the worker waits at the end of a run: probe_checkpoint), so what the
@@ -54,10 +57,12 @@
 
 #define JOURNAL_DIR "journal"
 #define JOURNAL_LOG "log"
-#define JOURNAL_MAGIC "rtconform journal 1\n"
+#define JOURNAL_MAGIC_STEM "rtconform journal "
+#define JOURNAL_VERSION 2
+#define JOURNAL_MAGIC "rtconform journal 2\n"
 #define JOURNAL_TAG "rtcj"
-/* The longest header line (with its newline): tag, kind and six numbers. */
-#define JOURNAL_HEADER_MAX 128
+/* The longest header line (with its newline): tag, kind and seven numbers. */
+#define JOURNAL_HEADER_MAX 160
 
 enum journal_kind { JK_HEAD, JK_REQ, JK_NOW, JK_END, JK_IVAL, JK_NKINDS };
 

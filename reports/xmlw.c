@@ -273,6 +273,30 @@ void xw_html_begin(struct xw *x, const char *title, const char *css)
 	xw_start(x, "body");
 }
 
+/* libxml2's errors while a report is written (an I/O error on a full
+ * disk, for one) go to the caller's message, not to stderr as libxml2's
+ * default handler would print them beside rtconform's own. */
+static void keep_lib_error(void *ctx, xmlErrorPtr e)
+{
+	struct xw *x = ctx;
+	if (x->lib_error[0] || !e || !e->message)
+		return;
+	snprintf(x->lib_error, sizeof x->lib_error, "%s", e->message);
+	size_t n = strlen(x->lib_error);
+	while (n > 0 && (x->lib_error[n - 1] == '\n' || x->lib_error[n - 1] == ' '))
+		x->lib_error[--n] = 0;
+}
+
+static void quiet_enter(struct xw *x)
+{
+	xmlSetStructuredErrorFunc(x, keep_lib_error);
+}
+
+static void quiet_leave(void)
+{
+	xmlSetStructuredErrorFunc(NULL, NULL);
+}
+
 /* doc(x, arg) through writer w (freed here, and with it what it writes
  * to): false when it failed. */
 static bool write_doc(struct xw *x, xmlTextWriterPtr w, void (*doc)(struct xw *x, const void *arg),
@@ -298,6 +322,7 @@ static char *render(void (*doc)(struct xw *x, const void *arg), const void *arg,
 	char *out = NULL;
 	xmlBufferPtr buf = xmlBufferCreate();
 	locale_t old = numfmt_c_enter();
+	quiet_enter(&x);
 	xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
 	/* The text is taken from the buffer, not copied: a large report is
 	 * not held twice (xmlMalloc is malloc: the caller frees it). */
@@ -306,8 +331,9 @@ static char *render(void (*doc)(struct xw *x, const void *arg), const void *arg,
 		if ((out = (char *)xmlBufferDetach(buf)))
 			*len = n;
 	}
+	quiet_leave();
 	if (!out && why)
-		snprintf(why, whylen, "%s", strerror(ENOMEM));
+		snprintf(why, whylen, "%s", x.lib_error[0] ? x.lib_error : strerror(ENOMEM));
 	if (buf)
 		xmlBufferFree(buf);
 	numfmt_c_leave(old);
@@ -319,15 +345,20 @@ static int put(void (*doc)(struct xw *x, const void *arg), const void *arg, bool
 {
 	struct xw x = { .junit = junit };
 	locale_t old = numfmt_c_enter();
+	quiet_enter(&x);
 	/* Closing the output buffer (with the writer) flushes f, never closes it. */
 	xmlOutputBufferPtr out = xmlOutputBufferCreateFile(f, NULL);
 	xmlTextWriterPtr w = out ? xmlNewTextWriter(out) : NULL;
 	if (out && !w)
 		xmlOutputBufferClose(out);
+	errno = 0;
 	bool ok = w && write_doc(&x, w, doc, arg, indent) && !ferror(f);
+	int e = errno;
+	quiet_leave();
 	numfmt_c_leave(old);
 	if (!ok)
-		snprintf(why, whylen, "%s", ferror(f) && errno ? strerror(errno) : strerror(ENOMEM));
+		snprintf(why, whylen, "%s",
+			 ferror(f) && e ? strerror(e) : x.lib_error[0] ? x.lib_error : strerror(ENOMEM));
 	return ok ? 0 : -1;
 }
 

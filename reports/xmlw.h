@@ -31,6 +31,8 @@ struct xw {
 	xmlTextWriterPtr w;
 	bool failed;
 	bool junit;
+	char lib_error[160]; /* libxml2's first complaint while writing, kept
+			      * for the caller's message, never printed */
 };
 
 void xw_check(struct xw *x, int rc);

@@ -29,6 +29,7 @@ struct jrec {
 	enum journal_kind kind;
 	uint64_t seq;
 	size_t file, index, len;
+	uint64_t ms; /* when it was written (ms since the epoch, UTC) */
 	char *payload;
 };
 
@@ -60,22 +61,22 @@ static int jfail(struct jread *jr, const char *fmt, ...)
 static bool parse_header(const char *line, struct jrec *r, uint32_t *crc, size_t *crc_at)
 {
 	char tag[8], kind[8];
-	uint64_t seq;
+	uint64_t seq, ms;
 	size_t file, index, len;
 	unsigned c;
 	int end = 0;
-	if (sscanf(line, "%7s %7s %" SCNu64 " %zu %zu %zu %8x%n", tag, kind, &seq, &file, &index,
-		   &len, &c, &end) != 7 || strcmp(tag, JOURNAL_TAG) != 0 ||
+	if (sscanf(line, "%7s %7s %" SCNu64 " %zu %zu %zu %" SCNu64 " %8x%n", tag, kind, &seq,
+		   &file, &index, &len, &ms, &c, &end) != 8 || strcmp(tag, JOURNAL_TAG) != 0 ||
 	    journal_kind_of(kind) < 0)
 		return false;
 	char again[JOURNAL_HEADER_MAX];
-	int h = snprintf(again, sizeof again, "%s %s %" PRIu64 " %zu %zu %zu ", JOURNAL_TAG, kind,
-			 seq, file, index, len);
+	int h = snprintf(again, sizeof again, "%s %s %" PRIu64 " %zu %zu %zu %" PRIu64 " ",
+			 JOURNAL_TAG, kind, seq, file, index, len, ms);
 	snprintf(again + h, sizeof again - (size_t)h, "%08x\n", c);
 	if (strcmp(again, line) != 0)
 		return false;
 	*r = (struct jrec){ .kind = (enum journal_kind)journal_kind_of(kind), .seq = seq,
-			    .file = file, .index = index, .len = len };
+			    .file = file, .index = index, .len = len, .ms = ms };
 	*crc = (uint32_t)c;
 	*crc_at = (size_t)h;
 	return true;
@@ -149,7 +150,7 @@ struct log_state {
 				* record after it is of the requirement then
 				* being measured */
 	size_t dropped;       /* bytes of a record cut short at the end */
-	time_t written;       /* the journal's last write (its files' mtime) */
+	uint64_t written_ms;  /* the latest record's time (ms since the epoch) */
 	json_t *ivals;        /* the ival records: [{seq, file, index, intervals}] */
 	json_t *state;        /* "FILE:INDEX": the seq of the record in place */
 	unsigned bad_now;     /* bit k: now.k is there but holds no whole record */
@@ -263,7 +264,14 @@ static int read_log(struct jread *jr, FILE *f, size_t size, struct log_state *st
 {
 	char magic[sizeof JOURNAL_MAGIC];
 	size_t mlen = strlen(JOURNAL_MAGIC);
-	if (fread(magic, 1, mlen, f) != mlen || memcmp(magic, JOURNAL_MAGIC, mlen) != 0)
+	size_t slen = strlen(JOURNAL_MAGIC_STEM);
+	bool got = fread(magic, 1, mlen, f) == mlen;
+	if (got && memcmp(magic, JOURNAL_MAGIC_STEM, slen) == 0 && magic[mlen - 1] == '\n' &&
+	    memcmp(magic, JOURNAL_MAGIC, mlen) != 0)
+		return jfail(jr, "a journal of format %.*s, which this rtconform does not read (it "
+			     "reads format %d): render it with the rtconform that wrote it",
+			     (int)(mlen - slen - 1), magic + slen, JOURNAL_VERSION);
+	if (!got || memcmp(magic, JOURNAL_MAGIC, mlen) != 0)
 		return jfail(jr, "not an rtconform journal (it does not begin \"%.*s\")",
 			     (int)mlen - 1, JOURNAL_MAGIC);
 	for (;;) {
@@ -278,6 +286,8 @@ static int read_log(struct jread *jr, FILE *f, size_t size, struct log_state *st
 			st->dropped = size - (size_t)at;
 		if (got <= 0)
 			break;
+		if (r.ms > st->written_ms)
+			st->written_ms = r.ms;
 		int rc = st->root ? log_record(jr, st, &r) : log_head(jr, st, &r);
 		free(r.payload);
 		if (rc)
@@ -309,13 +319,12 @@ static int read_now(struct jread *jr, const char *jdir, struct log_state *st, ch
 		FILE *f = read_open(path, &size, jr->err, jr->errlen, &rc);
 		if (!f)
 			continue; /* not made yet, or gone: the log holds the rest */
-		struct stat s;
-		if (fstat(fileno(f), &s) == 0 && s.st_mtime > st->written)
-			st->written = s.st_mtime;
 		struct jrec r;
 		int got = size <= MAX_JOURNAL_BYTES ? next_record(f, size, &r) : REC_DAMAGED;
 		if (got < 0)
 			st->bad_now |= 1u << k; /* said in the summary: the other one stands */
+		if (got == 1 && r.ms > st->written_ms)
+			st->written_ms = r.ms;
 		if (got == 1) {
 			char key[48];
 			state_key(key, sizeof key, r.file, r.index);
@@ -421,7 +430,8 @@ static void mark_recovered(json_t *root, const struct log_state *st, const char 
 {
 	char when[32], drop[120] = "", cutting[200] = "", now[120] = "";
 	struct tm tm;
-	gmtime_r(&st->written, &tm);
+	time_t written = (time_t)(st->written_ms / 1000u);
+	gmtime_r(&written, &tm);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	if (cut[0])
 		snprintf(cutting, sizeof cutting, "; %s cut short, with the runs it finished", cut);
@@ -482,9 +492,6 @@ int report_view_from_journal(const char *jdir, struct report_view *v,
 	if (!f)
 		return rc;
 	struct log_state st = { .root = NULL, .ivals = json_array(), .state = json_object() };
-	struct stat s;
-	if (fstat(fileno(f), &s) == 0)
-		st.written = s.st_mtime;
 	if (size > MAX_JOURNAL_BYTES) {
 		jfail(&jr, "too large for a journal (limit %u MiB)", MAX_JOURNAL_BYTES >> 20);
 	} else {
@@ -534,9 +541,11 @@ char *journal_dir_of(const char *path)
 	if (!S_ISREG(s.st_mode))
 		return NULL;
 	FILE *f = fopen(path, "rb");
-	char magic[sizeof JOURNAL_MAGIC] = "";
-	size_t mlen = strlen(JOURNAL_MAGIC);
-	bool is = f && fread(magic, 1, mlen, f) == mlen && memcmp(magic, JOURNAL_MAGIC, mlen) == 0;
+	char magic[sizeof JOURNAL_MAGIC_STEM] = "";
+	size_t mlen = strlen(JOURNAL_MAGIC_STEM);
+	/* Of any format: read_log says which it does not read. */
+	bool is = f && fread(magic, 1, mlen, f) == mlen &&
+		  memcmp(magic, JOURNAL_MAGIC_STEM, mlen) == 0;
 	if (f)
 		fclose(f);
 	if (!is)

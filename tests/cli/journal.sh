@@ -121,7 +121,7 @@ mkdir -p "$TMP/nolog/journal"; : >"$TMP/nolog/journal/now.0"
 "$RTC" run -q -o "$TMP/nolog" --only LAST "$TMP/four.xml" >"$TMP/nolog.out" 2>&1; st=$?
 [ "$st" -eq 0 ] && [ ! -e "$TMP/nolog/journal" ] \
   && ok "a journal without its log does not keep a run out" || { fail "journal without log: exit $st"; diag <"$TMP/nolog.out"; }
-mkdir -p "$TMP/empty/journal"; printf 'rtconform journal 1\n' >"$TMP/empty/journal/log"
+mkdir -p "$TMP/empty/journal"; printf 'rtconform journal 2\n' >"$TMP/empty/journal/log"
 "$RTC" run -q -o "$TMP/empty" --only LAST "$TMP/four.xml" >"$TMP/empty.out" 2>&1; st=$?
 [ "$st" -eq 0 ] && [ -e "$TMP/empty/results.json" ] && [ ! -e "$TMP/empty/journal" ] \
   && ok "a journal with no run in it does not keep a run out" || { fail "empty journal: exit $st"; diag <"$TMP/empty.out"; }
@@ -172,16 +172,34 @@ PY
   python3 - "$TMP/dupdir/journal/log" <<'PY'
 import re, sys, zlib
 data = open(sys.argv[1], "rb").read()
-m = re.search(rb"^rtcj req (\d+) (\d+) (\d+) (\d+) [0-9a-f]{8}\n", data, re.M)
+m = re.search(rb"^rtcj req (\d+) (\d+) (\d+) (\d+) (\d+) [0-9a-f]{8}\n", data, re.M)
 payload = data[m.end():m.end() + int(m.group(4))]
 last = max(int(s) for s in re.findall(rb"^rtcj \w+ (\d+) ", data, re.M))
-head = b"rtcj req %d %s %s %d " % (last + 1, m.group(2), m.group(3), len(payload))
+head = b"rtcj req %d %s %s %d %s " % (last + 1, m.group(2), m.group(3), len(payload), m.group(5))
 crc = zlib.crc32(payload, zlib.crc32(head)) & 0xffffffff
 open(sys.argv[1], "ab").write(head + b"%08x\n" % crc + payload + b"\n")
 PY
   "$RTC" report "$TMP/dupdir" --summary "$TMP/dup.txt" >"$TMP/dup.out" 2>&1; st=$?
   [ "$st" -eq 2 ] && grep -q "is a second record of requirement" "$TMP/dup.out" \
     && ok "a requirement journaled twice is refused (exit 2)" || { fail "duplicate record: exit $st"; diag <"$TMP/dup.out"; }
+  # the end of a recovered run is its last record's time, not its files'
+  # mtime: a copy made years later renders the same end
+  mkdir -p "$TMP/copydir"; cp -r "$src/journal" "$TMP/copydir/"
+  touch -d '2031-01-01 00:00:00' "$TMP/copydir/journal/"*
+  "$RTC" report "$src/journal" --json "$TMP/orig-end.json" >/dev/null 2>&1
+  "$RTC" report "$TMP/copydir" --json "$TMP/copy-end.json" >"$TMP/copy.out" 2>&1; st=$?
+  e1="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["ended"])' "$TMP/orig-end.json" 2>&1)"
+  e2="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["ended"])' "$TMP/copy-end.json" 2>&1)"
+  [ "$st" -eq 3 ] && [ -n "$e1" ] && [ "$e1" = "$e2" ] && [[ "$e2" != 2031* ]] && grep -q "last written $e2" "$TMP/copy.out" \
+    && ok "a recovered run's end comes from its records, not from the files' mtime ($e2)" \
+    || { fail "recovered end: exit $st, original '$e1', copy '$e2'"; diag <"$TMP/copy.out"; }
+  # a journal of another format is named as such, never misread
+  mkdir -p "$TMP/v1dir"; cp -r "$src/journal" "$TMP/v1dir/"
+  sed -i '1s/^rtconform journal 2$/rtconform journal 1/' "$TMP/v1dir/journal/log"
+  "$RTC" report "$TMP/v1dir" --summary "$TMP/v1.txt" >"$TMP/v1.out" 2>&1; st=$?
+  [ "$st" -eq 2 ] && grep -q "a journal of format 1, which this rtconform does not read (it reads format 2)" "$TMP/v1.out" \
+    && [ ! -e "$TMP/v1.txt" ] && ok "a journal of an older format is refused by name (exit 2, nothing written)" \
+    || { fail "format 1 journal: exit $st"; diag <"$TMP/v1.out"; }
   # a journal away from its run's directory has no place for its reports
   mkdir -p "$TMP/inc"; cp -r "$src/journal" "$TMP/inc/boardA"
   "$RTC" report "$TMP/inc/boardA" >"$TMP/inc.out" 2>&1; st=$?
@@ -237,6 +255,9 @@ if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/small" && mount -t tmpfs -o size=64k t
     && grep -q "the journal .* keeps the run up to its first failed write" "$TMP/full.out" \
     && ok "a full disk: the journal's failure said once, the run went on, exit 3, the journal kept" \
     || { fail "a full disk: exit $st"; diag <"$TMP/full.out"; }
+  ! grep -q "I/O error" "$TMP/full.out" \
+    && ok "a full disk: libxml2's own I/O error lines are not printed beside rtconform's message" \
+    || { fail "a full disk: libxml2 printed its errors"; diag <"$TMP/full.out"; }
   "$RTC" report "$TMP/small/d" --summary "$TMP/full.txt" --json "$TMP/full.json" >"$TMP/full.rep" 2>&1; st=$?
   [ "$st" -eq 3 ] && grep -q "read from the journal" "$TMP/full.rep" && [ -s "$TMP/full.json" ] \
     && ok "the journal of a full disk renders elsewhere (exit 3)" || { fail "full disk's journal: exit $st"; diag <"$TMP/full.rep"; }
