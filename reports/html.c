@@ -454,29 +454,122 @@ static void limits_table(struct xw *x, const struct rv_req *r)
 	nl(x);
 }
 
+/* Marks of the interval cells: a side without a bound, a bound the
+ * histogram's resolution sets. */
+#define CI_NO_BOUND "\xe2\x80\x94"  /* — */
+#define CI_BUCKET "\xe2\x80\xa0"    /* † */
+
+/* One side of an interval as the cell shows it: "11.9 µs", "11.9 µs†",
+ * or CI_NO_BOUND. */
+static void ci_side(bool has, double v, bool bucket, char *buf, size_t len)
+{
+	if (!has) {
+		snprintf(buf, len, CI_NO_BOUND);
+		return;
+	}
+	struct rv_value val = { true, v };
+	fmt_value(&val, QTY_NS, buf, len);
+	if (bucket && strlen(buf) + sizeof CI_BUCKET <= len)
+		strcat(buf, CI_BUCKET);
+}
+
+/* "95%", "99.9%" */
+static void level_text(double level, char *buf, size_t len)
+{
+	snprintf(buf, len, "%g%%", level * 100);
+}
+
+/* The interval cell of a statistic: "[11.9 µs, 12.8 µs] 95%", its title
+ * saying what the marks mean and the ranks; empty without one. Sets
+ * *none / *bucket when it shows a side without a bound / a resolution-set
+ * bound, for the table's note. */
+static void ci_cell(struct xw *x, const struct rv_ci *c, const char *name, bool *none,
+		    bool *bucket)
+{
+	char lo[64], hi[64], lv[16], title[400];
+	if (!c) {
+		td_num(x, "");
+		return;
+	}
+	ci_side(c->has_lo, c->lo_ns, c->lo_bucket, lo, sizeof lo);
+	ci_side(c->has_hi, c->hi_ns, c->hi_bucket, hi, sizeof hi);
+	level_text(c->level, lv, sizeof lv);
+	int n = snprintf(title, sizeof title, "%s confidence interval of %s from %llu samples: "
+			 "ranks %llu to %llu, coverage %.4g%%", lv, name,
+			 (unsigned long long)c->n, (unsigned long long)c->lo_rank,
+			 (unsigned long long)c->hi_rank, c->coverage * 100);
+	const char *notes[] = { !c->has_lo ? "; no lower bound: too few samples" : "",
+				!c->has_hi ? "; no upper bound: too few samples" : "",
+				c->lo_bucket ? "; the lower bound is the histogram's resolution "
+					       "(bucket-limited)" : "",
+				c->hi_bucket ? "; the upper bound is the histogram's resolution "
+					       "(bucket-limited)" : "" };
+	for (size_t k = 0; k < sizeof notes / sizeof notes[0] && n >= 0; k++)
+		n += snprintf(title + n, n < (int)sizeof title ? sizeof title - (size_t)n : 0,
+			      "%s", notes[k]);
+	*none |= !c->has_lo || !c->has_hi;
+	*bucket |= c->lo_bucket || c->hi_bucket;
+	xw_start(x, "td");
+	xw_attr(x, "class", "num");
+	xw_attr(x, "title", title);
+	xw_textf(x, "[%s, %s] %s", lo, hi, lv);
+	xw_full_end(x);
+}
+
+/* What the interval column's marks mean, the table's last row (of ncols
+ * columns), when it used them. */
+static void ci_note(struct xw *x, bool none, bool bucket, int ncols)
+{
+	if (!none && !bucket)
+		return;
+	xw_start(x, "tr");
+	xw_start(x, "td");
+	xw_attr(x, "class", "note");
+	xw_attrf(x, "colspan", "%d", ncols);
+	if (none)
+		xw_text(x, CI_NO_BOUND " no bound on that side: too few samples for it at that "
+			"level. ");
+	if (bucket)
+		xw_text(x, CI_BUCKET " bucket-limited: the bound lies in the estimate's own "
+			"histogram bucket, so the histogram's resolution (at most 0.79 %), not the "
+			"sample count, sets it.");
+	xw_full_end(x);
+	xw_full_end(x);
+	nl(x);
+}
+
+/* A row of the statistics table with a figure and empty cells after. */
+static void stats_row(struct xw *x, const char *name, uint64_t v, int empty)
+{
+	char buf[32];
+	xw_start(x, "tr");
+	td(x, name);
+	snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+	td_num(x, buf);
+	for (int k = 0; k < empty; k++)
+		td_num(x, "");
+	xw_full_end(x);
+	nl(x);
+}
+
 static void stats_table(struct xw *x, const struct rv_metric *m)
 {
 	/* Percentiles in rank order between min and max, then the moments. */
 	static const int order[] = { 0, 4, 5, 6, 7, 3, 1, 2, 8 };
-	bool cycles = m->cycles_per_unit > 0;
+	bool cycles = m->cycles_per_unit > 0, ci = m->ci_level != 0, none = false, bucket = false;
 	char buf[64];
 	xw_start(x, "table");
 	xw_attr(x, "class", "stats");
 	xw_start(x, "tr");
 	th(x, "Statistic");
 	th(x, "Time");
+	if (ci)
+		th(x, "Confidence interval");
 	if (cycles)
 		th(x, "Cycles");
 	xw_full_end(x);
 	nl(x);
-	xw_start(x, "tr");
-	td(x, "samples");
-	snprintf(buf, sizeof buf, "%llu", (unsigned long long)m->count);
-	td_num(x, buf);
-	if (cycles)
-		td_num(x, "");
-	xw_full_end(x);
-	nl(x);
+	stats_row(x, "samples", m->count, ci + cycles);
 	for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
 		int i = order[k];
 		xw_start(x, "tr");
@@ -486,6 +579,8 @@ static void stats_table(struct xw *x, const struct rv_metric *m)
 		else
 			absent_text(m, i, buf, sizeof buf);
 		td_num(x, buf);
+		if (ci)
+			ci_cell(x, rv_metric_ci(m, i), report_view_stats[i], &none, &bucket);
 		if (cycles) {
 			if (m->cycles[i].have)
 				snprintf(buf, sizeof buf, "%.1f", m->cycles[i].v);
@@ -496,14 +591,8 @@ static void stats_table(struct xw *x, const struct rv_metric *m)
 		xw_full_end(x);
 		nl(x);
 	}
-	xw_start(x, "tr");
-	td(x, "overflow");
-	snprintf(buf, sizeof buf, "%llu", (unsigned long long)m->overflow);
-	td_num(x, buf);
-	if (cycles)
-		td_num(x, "");
-	xw_full_end(x);
-	nl(x);
+	stats_row(x, "overflow", m->overflow, ci + cycles);
+	ci_note(x, none, bucket, 2 + ci + cycles);
 	xw_full_end(x);
 	nl(x);
 }
@@ -621,6 +710,9 @@ static void counts_table(struct xw *x, const struct rv_req *r)
 static void series_table(struct xw *x, const struct rv_req *r)
 {
 	char buf[64];
+	bool ci = false, none = false, bucket = false;
+	for (size_t i = 0; i < r->nseries; i++)
+		ci |= r->series[i].ci_level != 0;
 	xw_start(x, "table");
 	xw_attr(x, "class", "series");
 	xw_start(x, "tr");
@@ -628,6 +720,8 @@ static void series_table(struct xw *x, const struct rv_req *r)
 	th(x, "samples");
 	for (int k = 0; k < RV_NSERIES_STATS; k++)
 		th(x, report_view_series_stats[k]);
+	if (ci)
+		th(x, "p99 confidence interval");
 	xw_full_end(x);
 	nl(x);
 	for (size_t i = 0; i < r->nseries; i++) {
@@ -641,9 +735,12 @@ static void series_table(struct xw *x, const struct rv_req *r)
 			fmt_value(&s->ns[k], QTY_NS, buf, sizeof buf);
 			td_num(x, buf);
 		}
+		if (ci)
+			ci_cell(x, s->p99_ci.have ? &s->p99_ci : NULL, "p99", &none, &bucket);
 		xw_full_end(x);
 		nl(x);
 	}
+	ci_note(x, none, bucket, 2 + RV_NSERIES_STATS + ci);
 	xw_full_end(x);
 	nl(x);
 }

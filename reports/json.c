@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "base/statistic.h"
 #include "reports/ival.h"
 #include "reports/json_schema.h"
 
@@ -203,6 +204,43 @@ static json_t *intervals(struct jb *b, const struct rv_ival *iv, size_t n, uint6
 	return arr;
 }
 
+/* One percentile's interval: {"lo_ns", "hi_ns" (null: no bound on that
+ * side), "lo_rank", "hi_rank", "coverage", "lo_bucket_limited",
+ * "hi_bucket_limited"}, led by its own "level" when it is not the
+ * confidence object's; null without one. */
+static json_t *ci_object(struct jb *b, const struct rv_ci *c, double level)
+{
+	if (!c->have)
+		return json_null();
+	json_t *o = json_object();
+	if (c->level != level)
+		set(b, o, "level", num(c->level));
+	set(b, o, "lo_ns", c->has_lo ? num(c->lo_ns) : json_null());
+	set(b, o, "hi_ns", c->has_hi ? num(c->hi_ns) : json_null());
+	set(b, o, "lo_rank", juint(b, c->lo_rank, "a rank"));
+	set(b, o, "hi_rank", juint(b, c->hi_rank, "a rank"));
+	set(b, o, "coverage", num(c->coverage));
+	set(b, o, "lo_bucket_limited", json_boolean(c->lo_bucket));
+	set(b, o, "hi_bucket_limited", json_boolean(c->hi_bucket));
+	return o;
+}
+
+/* A metric's "confidence": {"level", and per percentile its interval or
+ * null}; nothing in a view that kept none (read from an older file). */
+static void metric_confidence(struct jb *b, json_t *o, const struct rv_metric *m)
+{
+	if (m->ci_level == 0)
+		return;
+	json_t *c = json_object();
+	set(b, c, "level", num(m->ci_level));
+	for (int i = 0; i < RV_NSTATS; i++) {
+		struct statistic st;
+		if (statistic_parse(report_view_stats[i], &st) == 0 && st.kind == STAT_PCT)
+			set(b, c, report_view_stats[i], ci_object(b, &m->ci[i], m->ci_level));
+	}
+	set(b, o, "confidence", c);
+}
+
 static json_t *metric(struct jb *b, const struct rv_metric *m)
 {
 	if (m->kind == METRIC_COUNT)
@@ -229,6 +267,7 @@ static json_t *metric(struct jb *b, const struct rv_metric *m)
 	}
 
 	set(b, o, "median_ns", value(&m->median_ns));
+	metric_confidence(b, o, m);
 
 	set(b, o, "histogram", histogram(b, m->highest, m->buckets, m->nbuckets, &m->neg));
 
@@ -341,7 +380,14 @@ static json_t *requirement(struct jb *b, const struct rv_req *r)
 			snprintf(key, sizeof key, "%s_ns", report_view_series_stats[k]);
 			set(b, so, key, value(&r->series[i].ns[k]));
 		}
-		series_histogram(b, so, &r->series[i]);
+		const struct rv_series *sr = &r->series[i];
+		if (sr->ci_level != 0) {
+			json_t *c = json_object();
+			set(b, c, "level", num(sr->ci_level));
+			set(b, c, "p99", ci_object(b, &sr->p99_ci, sr->ci_level));
+			set(b, so, "confidence", c);
+		}
+		series_histogram(b, so, sr);
 		push(b, series, so);
 	}
 	set(b, o, "per_cpu", series);

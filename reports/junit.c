@@ -331,7 +331,8 @@ static void limits_property(struct xw *x, const struct rv_req *r)
 	list_close(x, &l, JP_LIMITS, r->id);
 }
 
-/* ID.M: a duration's count, min, mean, p50, p99, max (ns) and overflow; a
+/* ID.M: a duration's count, min, mean, p50, p99 (and the bounds of its
+ * confidence interval), max (ns) and overflow; a
  * count's total, min, mean and max over its runs. A statistic the samples
  * are too few for is left out, never written as a number. */
 static void metric_property(struct xw *x, const char *id, const struct rv_metric *m)
@@ -353,6 +354,12 @@ static void metric_property(struct xw *x, const char *id, const struct rv_metric
 		for (int i = 0; i < RV_NKEY_STATS; i++) {
 			int k = report_view_key_stats[i];
 			field_num(&l, report_view_stats[k], "ns", &m->ns[k]);
+			const struct rv_ci *c = k == RV_P99 ? rv_metric_ci(m, k) : NULL;
+			if (c) { /* its interval, each side that has a bound */
+				struct rv_value lo = { c->has_lo, c->lo_ns }, hi = { c->has_hi, c->hi_ns };
+				field_num(&l, "p99_lo", "ns", &lo);
+				field_num(&l, "p99_hi", "ns", &hi);
+			}
 		}
 		field_u64(&l, JP_K_OVERFLOW, m->overflow);
 	}

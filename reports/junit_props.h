@@ -54,7 +54,9 @@
  * of its entry. */
 #define JP_LIMITS "%s.limits"
 /* Metric M: "kind=duration count=N min_ns=V mean_ns=V p50_ns=V p99_ns=V
- * max_ns=V overflow=N" (a statistic too few samples allow is left out), or
+ * [p99_lo_ns=V] [p99_hi_ns=V] max_ns=V overflow=N" (a statistic too few
+ * samples allow is left out, and so is a side of p99's 95 % confidence
+ * interval that has no bound), or
  * "kind=count count=RUNS total=N min=N mean=V max=N" over the runs counted. */
 #define JP_METRIC "%s.%s"                        /* M */
 

@@ -164,6 +164,27 @@ struct rv_neg {
 /* Samples below zero an rv_neg holds. */
 uint64_t rv_neg_count(const struct rv_neg *n);
 
+/* The confidence interval of a percentile statistic (harness/stats.h,
+ * stat_bounds; base/orderstat.h): two-sided, equal tails, at `level`, from
+ * the order statistics of the n samples, each bound mapped onto the
+ * histogram (so a bound is a bucket's edge, clamped to the exact min and
+ * max). have false: none (not a percentile, the point estimate is absent,
+ * or the view was read from a results.json written before they were kept).
+ * docs/reports.md, "Confidence intervals". */
+#define RV_CI_LEVEL 0.95 /* unless a limit on the statistic asks another */
+struct rv_ci {
+	bool have;
+	double level;              /* 0.5 < level < 1 */
+	uint64_t n;                /* the samples the ranks are of: the count */
+	uint64_t lo_rank, hi_rank; /* 1-based; 0 / n + 1: no bound on that side */
+	bool has_lo, has_hi;       /* false: too few samples for that side */
+	double lo_ns, hi_ns;       /* the bounds (only with has_lo / has_hi) */
+	double coverage;           /* exact probability [X(lo), X(hi)] holds it */
+	/* The bound lies in the point estimate's own bucket: the histogram's
+	 * resolution limits it, not the sample count. */
+	bool lo_bucket, hi_bucket;
+};
+
 /* The statistics every report gives for a count metric, in this order. */
 #define RV_NCSTATS 4
 extern const char *const report_view_count_stats[RV_NCSTATS];
@@ -213,6 +234,11 @@ struct rv_metric {
 	/* The median whatever the sample count (ns[] has p50 only from 20
 	 * samples), as summary.txt quotes it; absent without samples. */
 	struct rv_value median_ns;
+	/* The confidence interval of each percentile of ns[] (ci[RV_P99]; the
+	 * others are never had), and the level they default to (RV_CI_LEVEL;
+	 * 0: none kept, a results.json written before they were). */
+	double ci_level;
+	struct rv_ci ci[RV_NSTATS];
 	/* Its intervals in time order (a run by time, or --interval); none
 	 * for a count, or a requirement that kept none. */
 	struct rv_ival *intervals;
@@ -248,6 +274,10 @@ struct rv_series {
 	int cpu;
 	uint64_t count;
 	struct rv_value ns[RV_NSERIES_STATS];
+	/* The confidence interval of its p99 (ns[RVS_P99]), as a metric's;
+	 * ci_level 0: none kept. */
+	double ci_level;
+	struct rv_ci p99_ci;
 	/* The CPU's histogram, in metrics[0]'s units and scale (the merged
 	 * histogram is the sum of the series): non-empty buckets, ascending,
 	 * and the samples above `highest`. has_hist false: not known (a view
@@ -303,6 +333,10 @@ struct rv_req {
 	struct rv_series *series;      /* per CPU, of metrics[0] */
 	size_t nseries;
 };
+
+/* The confidence interval of statistic stat (an index into
+ * report_view_stats) of metric m; NULL when it has none. */
+const struct rv_ci *rv_metric_ci(const struct rv_metric *m, int stat);
 
 /* The runs with a batch figure: 0 for a probe that has none (timer-wakeup
  * counts no iterations). */

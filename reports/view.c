@@ -187,6 +187,49 @@ static void fill_stats(const struct metric_data *m, uint64_t count, struct rv_va
 	}
 }
 
+/* The confidence interval of percentile st of m's `count` samples at
+ * `level` (stat_bounds), in ns; nothing when st is not a percentile or the
+ * bounds cannot be had. */
+static void fill_ci(const struct metric_data *m, const struct statistic *st, uint64_t count,
+		    double level, struct rv_ci *out)
+{
+	struct stat_bounds b;
+	memset(out, 0, sizeof *out);
+	if (st->kind != STAT_PCT || !stat_bounds(m, st, level, false, &b) || b.n != count)
+		return;
+	if ((b.has_lo && !isfinite(b.lo)) || (b.has_hi && !isfinite(b.hi)) ||
+	    !isfinite(b.coverage))
+		return;
+	*out = (struct rv_ci){
+		.have = true, .level = level, .n = b.n,
+		.lo_rank = b.lo_rank, .hi_rank = b.hi_rank,
+		.has_lo = b.has_lo, .has_hi = b.has_hi,
+		.lo_ns = b.has_lo ? b.lo : 0.0, .hi_ns = b.has_hi ? b.hi : 0.0,
+		.coverage = b.coverage,
+		.lo_bucket = b.has_lo && b.lo_bucket, .hi_bucket = b.has_hi && b.hi_bucket,
+	};
+}
+
+/* Each reported percentile's interval (those ns[] has) at RV_CI_LEVEL.
+ * A limit that states its own confidence will set that statistic's level
+ * here (issue 26, the verdicts' half). */
+static void fill_cis(const struct metric_data *m, struct rv_metric *vm)
+{
+	vm->ci_level = RV_CI_LEVEL;
+	for (int i = 0; i < RV_NSTATS; i++) {
+		struct statistic st;
+		if (vm->ns[i].have && statistic_parse(report_view_stats[i], &st) == 0)
+			fill_ci(m, &st, vm->count, vm->ci_level, &vm->ci[i]);
+	}
+}
+
+const struct rv_ci *rv_metric_ci(const struct rv_metric *m, int stat)
+{
+	if (stat < 0 || stat >= RV_NSTATS || !m->ci[stat].have)
+		return NULL;
+	return &m->ci[stat];
+}
+
 static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metric *vm,
 			bool *failed)
 {
@@ -208,6 +251,7 @@ static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metri
 		vm->median_ns = value(true, metric_median(m) * vm->ns_per_unit);
 
 	fill_stats(m, vm->count, vm->ns, vm->cycles);
+	fill_cis(m, vm);
 
 	if (!fill_buckets(h, &vm->buckets, &vm->nbuckets, failed))
 		return;
@@ -254,6 +298,7 @@ static void fill_series(const struct req_result *r, struct rv_req *vr, bool *fai
 		const struct metric_data *m = result_metric_c(res, res->nmetrics + s);
 		struct rv_series *vs = &vr->series[s];
 		vs->cpu = res->series_cpu[s];
+		vs->ci_level = RV_CI_LEVEL;
 		vs->count = metric_samples(m);
 		vs->overflow = m->hist.overflow;
 		vs->highest = m->hist.highest;
@@ -267,6 +312,8 @@ static void fill_series(const struct req_result *r, struct rv_req *vr, bool *fai
 				continue;
 			if (stat_value(m, &st, false, &val))
 				vs->ns[i] = value(true, val);
+			if (i == RVS_P99 && vs->ns[i].have)
+				fill_ci(m, &st, vs->count, vs->ci_level, &vs->p99_ci);
 		}
 	}
 }

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/orderstat.h"
+#include "base/statistic.h"
 #include "harness/verdict.h"
 
 /* Two statistics of one sample set are compared with a relative slack of
@@ -194,6 +196,99 @@ static bool stats_ordered(struct fig *g, const char *set, const struct rv_value 
 {
 	return rising(g, set, report_view_stats, s, pct_order, N(pct_order), PCT_WHY) &&
 	       rising(g, set, report_view_stats, s, mean_order, N(mean_order), MEAN_WHY);
+}
+
+/* A percentile's stored interval (set: "metrics[0].confidence", name:
+ * "p99") is the one a run gives for its figures: the ranks and coverage
+ * are what base/orderstat.h gives for the count and level (pure, so
+ * computed again here), a side is null exactly when its rank is none, and
+ * the bounds enclose the point estimate within the min and the max. */
+static bool check_ci(struct fig *g, const char *set, const char *name, const struct rv_ci *c,
+		     const struct rv_value *est, const struct rv_value *min,
+		     const struct rv_value *max)
+{
+	char f[160], a[40], b[40];
+	struct statistic st;
+	struct os_bounds ob;
+	snprintf(f, sizeof f, "%s.%s", set, name);
+	if (!est->have)
+		return refuse(g, f, "an interval of a percentile that is null: only a reported "
+			      "percentile has one");
+	if (statistic_parse(name, &st) != 0 || st.kind != STAT_PCT)
+		return refuse(g, f, "an interval of what is not a percentile");
+	os_quantile_bounds(c->n, st.pct / 100.0, c->level, &ob);
+	const struct {
+		const char *key;
+		uint64_t got, want;
+	} ranks[] = { { "lo_rank", c->lo_rank, ob.lo_rank }, { "hi_rank", c->hi_rank, ob.hi_rank } };
+	for (size_t k = 0; k < N(ranks); k++)
+		if (ranks[k].got != ranks[k].want) {
+			snprintf(f, sizeof f, "%s.%s.%s", set, name, ranks[k].key);
+			return refuse(g, f, "%llu, but %llu samples at level %s give %llu: the "
+				      "ranks are the order statistics' (base/orderstat.h)",
+				      (unsigned long long)ranks[k].got, (unsigned long long)c->n,
+				      num_text(c->level, a, sizeof a),
+				      (unsigned long long)ranks[k].want);
+		}
+	snprintf(f, sizeof f, "%s.%s.coverage", set, name);
+	if (!(fabs(c->coverage - ob.coverage) <= 1e-9))
+		return refuse(g, f, "%s, but ranks %llu and %llu of %llu samples cover %s",
+			      num_text(c->coverage, a, sizeof a), (unsigned long long)ob.lo_rank,
+			      (unsigned long long)ob.hi_rank, (unsigned long long)c->n,
+			      num_text(ob.coverage, b, sizeof b));
+	bool lo_none = c->lo_rank == 0, hi_none = c->hi_rank > c->n;
+	snprintf(f, sizeof f, "%s.%s.lo_ns", set, name);
+	num_text(c->lo_ns, a, sizeof a);
+	if (c->has_lo == lo_none)
+		return refuse(g, f, "%s, but lo_rank %llu %s", c->has_lo ? a : "null",
+			      (unsigned long long)c->lo_rank,
+			      c->has_lo ? "is no lower bound" : "is a bound");
+	if (c->has_lo && !not_above(c->lo_ns, est->v))
+		return refuse(g, f, "%s, above the estimate %s %s: a lower bound lies at or "
+			      "below it", a, name, num_text(est->v, b, sizeof b));
+	if (c->has_lo && min->have && !not_above(min->v, c->lo_ns))
+		return refuse(g, f, "%s, below min %s: no bound lies outside the samples", a,
+			      num_text(min->v, b, sizeof b));
+	snprintf(f, sizeof f, "%s.%s.hi_ns", set, name);
+	num_text(c->hi_ns, a, sizeof a);
+	if (c->has_hi == hi_none)
+		return refuse(g, f, "%s, but hi_rank %llu %s", c->has_hi ? a : "null",
+			      (unsigned long long)c->hi_rank,
+			      c->has_hi ? "(n + 1) is no upper bound" : "is a bound");
+	if (c->has_hi && !not_above(est->v, c->hi_ns))
+		return refuse(g, f, "%s, below the estimate %s %s: an upper bound lies at or "
+			      "above it", a, name, num_text(est->v, b, sizeof b));
+	if (c->has_hi && max->have && !not_above(c->hi_ns, max->v))
+		return refuse(g, f, "%s, above max %s: no bound lies outside the samples", a,
+			      num_text(max->v, b, sizeof b));
+	snprintf(f, sizeof f, "%s.%s.%s_bucket_limited", set, name, c->lo_bucket && !c->has_lo
+			 ? "lo" : "hi");
+	if ((c->lo_bucket && !c->has_lo) || (c->hi_bucket && !c->has_hi))
+		return refuse(g, f, "true, but that side has no bound");
+	return true;
+}
+
+/* Every stored interval of r's metrics and per-CPU series. */
+static bool check_cis(struct fig *g, const struct rv_req *r)
+{
+	char set[80];
+	for (size_t i = 0; i < r->nmetrics; i++) {
+		const struct rv_metric *m = &r->metrics[i];
+		snprintf(set, sizeof set, "metrics[%zu].confidence", i);
+		for (int k = 0; k < RV_NSTATS && m->kind != METRIC_COUNT; k++)
+			if (m->ci[k].have &&
+			    !check_ci(g, set, report_view_stats[k], &m->ci[k], &m->ns[k],
+				      &m->ns[RV_MIN], &m->ns[RV_MAX]))
+				return false;
+	}
+	for (size_t i = 0; i < r->nseries; i++) {
+		const struct rv_series *s = &r->series[i];
+		snprintf(set, sizeof set, "per_cpu[%zu].confidence", i);
+		if (s->p99_ci.have && !check_ci(g, set, "p99", &s->p99_ci, &s->ns[RVS_P99],
+						&s->ns[RVS_MIN], &s->ns[RVS_MAX]))
+			return false;
+	}
+	return true;
 }
 
 static bool check_metrics(struct fig *g, const struct rv_req *r)
@@ -403,7 +498,8 @@ static bool check_one(struct fig *g, const struct rv_req *r)
 	for (size_t i = 0; i < r->nlimits; i++)
 		if (!check_limit(g, r, i))
 			return false;
-	if (!check_req(g, r) || !check_metrics(g, r) || !check_intervals(g, r))
+	if (!check_req(g, r) || !check_metrics(g, r) || !check_cis(g, r) ||
+	    !check_intervals(g, r))
 		return false;
 	for (size_t i = 0; i < r->nlimits; i++)
 		if (!check_measured(g, r, i))

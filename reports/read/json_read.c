@@ -722,6 +722,91 @@ static void read_intervals(struct jr *rd, const json_t *obj, const char *at, uin
 	read_objects(rd, obj, at, &ivals, (void **)out, n);
 }
 
+/* A boolean member. */
+static void bool_field(struct jr *rd, const json_t *obj, const char *at, const char *key,
+		       bool *out)
+{
+	char w[AT_LEN];
+	const json_t *j = member(rd, obj, at, key, w);
+	if (j && !json_is_boolean(j))
+		fail(rd, -EINVAL, w, "expected true or false");
+	*out = json_is_true(j);
+}
+
+/* A level of confidence: 0.5 < level < 1 (a two-sided interval below 50 %
+ * says less than the point estimate; 1 is no interval). */
+static void level_field(struct jr *rd, const json_t *obj, const char *at, double *out)
+{
+	char w[AT_LEN];
+	at_key(w, at, "level");
+	if (num_field(rd, obj, at, "level", out) && !(*out > 0.5 && *out < 1))
+		fail(rd, -EINVAL, w, "%.17g is not a level of confidence (above 0.5, below 1)",
+		     *out);
+}
+
+/* One percentile's interval (json.c ci_object), or null: none. Its
+ * figures are held to the metric's by figures.c. */
+static void read_ci(struct jr *rd, const json_t *conf, const char *at, const char *key,
+		    double level, uint64_t n, struct rv_ci *c)
+{
+	char w[AT_LEN];
+	const json_t *o = container_field(rd, conf, at, key, false, true, w);
+	*c = (struct rv_ci){ 0 };
+	if (!o || rd->rc)
+		return;
+	c->level = level;
+	if (json_object_get(o, "level"))
+		level_field(rd, o, w, &c->level);
+	struct rv_value lo, hi;
+	value_field(rd, o, w, "lo_ns", &lo);
+	value_field(rd, o, w, "hi_ns", &hi);
+	u64_field(rd, o, w, "lo_rank", &c->lo_rank);
+	u64_field(rd, o, w, "hi_rank", &c->hi_rank);
+	num_field(rd, o, w, "coverage", &c->coverage);
+	bool_field(rd, o, w, "lo_bucket_limited", &c->lo_bucket);
+	bool_field(rd, o, w, "hi_bucket_limited", &c->hi_bucket);
+	c->have = !rd->rc;
+	c->n = n;
+	c->has_lo = lo.have;
+	c->lo_ns = lo.v;
+	c->has_hi = hi.have;
+	c->hi_ns = hi.v;
+}
+
+/* "confidence" of a metric: its level and each percentile's interval.
+ * Absent in a results.json written before they were kept: none (ci_level
+ * 0), and the reports show none. */
+static void read_confidence(struct jr *rd, const json_t *obj, const char *at,
+			    struct rv_metric *m)
+{
+	char w[AT_LEN];
+	if (rd->rc || !json_object_get(obj, "confidence"))
+		return;
+	const json_t *c = container_field(rd, obj, at, "confidence", false, false, w);
+	if (!c)
+		return;
+	level_field(rd, c, w, &m->ci_level);
+	for (int i = 0; i < RV_NSTATS && !rd->rc; i++) {
+		struct statistic st;
+		if (statistic_parse(report_view_stats[i], &st) == 0 && st.kind == STAT_PCT)
+			read_ci(rd, c, w, report_view_stats[i], m->ci_level, m->count, &m->ci[i]);
+	}
+}
+
+/* "confidence" of a per-CPU series: its p99's interval, as a metric's. */
+static void read_series_confidence(struct jr *rd, const json_t *obj, const char *at,
+				   struct rv_series *s)
+{
+	char w[AT_LEN];
+	if (rd->rc || !json_object_get(obj, "confidence"))
+		return;
+	const json_t *c = container_field(rd, obj, at, "confidence", false, false, w);
+	if (!c)
+		return;
+	level_field(rd, c, w, &s->ci_level);
+	read_ci(rd, c, w, "p99", s->ci_level, s->count, &s->p99_ci);
+}
+
 static void read_metric(struct jr *rd, const json_t *obj, const char *at, struct rv_metric *m)
 {
 	char w[AT_LEN];
@@ -741,6 +826,7 @@ static void read_metric(struct jr *rd, const json_t *obj, const char *at, struct
 	if ((j = container_field(rd, obj, at, "statistics_cycles", false, true, w)))
 		read_stats(rd, j, w, m->cycles);
 	value_field(rd, obj, at, "median_ns", &m->median_ns);
+	read_confidence(rd, obj, at, m);
 	const json_t *h = container_field(rd, obj, at, "histogram", false, false, w);
 	if (h)
 		read_histogram(rd, h, w, &m->highest, &m->buckets, &m->nbuckets, &m->neg);
@@ -836,6 +922,7 @@ static void read_series(struct jr *rd, const json_t *obj, const char *at, struct
 		snprintf(key, sizeof key, "%s_ns", report_view_series_stats[k]);
 		value_field(rd, obj, at, key, &s->ns[k]);
 	}
+	read_series_confidence(rd, obj, at, s);
 	read_series_histogram(rd, obj, at, s);
 	read_intervals(rd, obj, at, s->highest, &s->intervals, &s->nintervals);
 }
