@@ -1485,6 +1485,8 @@ START_TEST(json_reader_orders_statistics)
 	struct fx *x = fx_new();
 	json_t *root = fixture_json(x), *st = stats_at(root, 0, 0, "statistics_ns");
 	json_object_set_new(st, "p50", json_real(num_at(st, "p90")));
+	/* its interval no longer holds it: this checks the order alone */
+	json_object_set_new(stats_at(root, 0, 0, "confidence"), "p50", json_null());
 	expect_read(x, root, "p50 == p90");
 	root = fixture_json(x);
 	st = stats_at(root, 0, 0, "statistics_ns");
@@ -1622,6 +1624,208 @@ START_TEST(archive_through_the_command)
 }
 END_TEST
 
+/* ---- confidence intervals (issue 26) ------------------------------------ */
+
+/* A result of fx_probe whose per-op holds the samples 1..n once each (2 ns
+ * a unit), whose wakeup holds 1000 samples all of value 5000 (1 ns a unit),
+ * and one per-CPU series of per-op with 1..1000. */
+static void ci_result(struct req_result *r, struct requirement *q, uint64_t n)
+{
+	memset(r, 0, sizeof *r);
+	memset(q, 0, sizeof *q);
+	fx_req(q, "CI", NULL);
+	r->req = q;
+	r->probe = &fx_probe;
+	r->verdict = VERDICT_PASS;
+	r->res = result_alloc_for(&fx_probe.decl, 1, &r->res_bytes);
+	ck_assert_ptr_nonnull(r->res);
+	struct metric_data *m0 = result_metric(r->res, 0), *m1 = result_metric(r->res, 1);
+	struct metric_data *sm = result_series(r->res, 0);
+	m0->ns_per_unit = 2.0;
+	m1->ns_per_unit = sm->ns_per_unit = 1.0;
+	for (uint64_t v = 1; v <= n; v++) {
+		hist_record(&m0->hist, v);
+		m0->runs[0].count++;
+		m0->runs[0].sum += v;
+	}
+	for (uint64_t v = 1; v <= 1000; v++) {
+		hist_record(&m1->hist, 5000);
+		m1->runs[0].count++;
+		m1->runs[0].sum += 5000;
+		hist_record(&sm->hist, v);
+		sm->runs[0].count++;
+		sm->runs[0].sum += v;
+	}
+	r->res->series_cpu[0] = 2;
+	r->res->nseries = 1;
+	r->res->runs_done = 1;
+	r->res->state = WS_DONE;
+}
+
+static void expect_ci(const struct rv_ci *c, uint64_t n, uint64_t lo_rank, uint64_t hi_rank,
+		      double lo_ns, double hi_ns, double coverage, bool lo_bucket, bool hi_bucket)
+{
+	ck_assert_msg(c->have, "no interval");
+	ck_assert_double_eq(c->level, 0.95);
+	ck_assert_uint_eq(c->n, n);
+	ck_assert_uint_eq(c->lo_rank, lo_rank);
+	ck_assert_uint_eq(c->hi_rank, hi_rank);
+	ck_assert(c->has_lo && c->has_hi);
+	ck_assert_double_eq(c->lo_ns, lo_ns);
+	ck_assert_double_eq(c->hi_ns, hi_ns);
+	ck_assert_double_eq_tol(c->coverage, coverage, 1e-12);
+	ck_assert(c->lo_bucket == lo_bucket && c->hi_bucket == hi_bucket);
+}
+
+static json_t *ci_json(const struct rv_req *vr, size_t metric, const char *stat)
+{
+	char why[200];
+	size_t len;
+	char *text = report_json_requirement(vr, &len, why, sizeof why);
+	ck_assert_msg(text != NULL, "%s", why);
+	json_t *root = json_loads(text, 0, NULL);
+	free(text);
+	ck_assert_ptr_nonnull(root);
+	json_t *conf = json_object_get(json_array_get(json_object_get(root, "metrics"), metric),
+				       "confidence");
+	ck_assert_ptr_nonnull(conf);
+	ck_assert_double_eq(json_real_value(json_object_get(conf, "level")), 0.95);
+	json_t *c = json_incref(json_object_get(conf, stat));
+	json_decref(root);
+	return c;
+}
+
+/* Known answers, ranks from the exact binomial sums (Bin(n, q) CDF, by
+ * hand / exact fractions): the median of 20 samples at 95 % is [X(6),
+ * X(15)] with coverage 1 - 2 * 21700 / 2^20; of 100, [X(40), X(61)]
+ * (0.9648); p90 of 100, [X(84), X(96)] (0.9557); p99 of 1000, [X(983),
+ * X(997)] (0.97609). Samples 1..n are their own ranks, exact in buckets
+ * below 256 (2 ns a unit); from 512 a bucket is 4 wide, so X(983) = 983
+ * lies in [980, 983] and X(997) in [996, 999]. */
+START_TEST(json_confidence_known_answers)
+{
+	struct req_result r;
+	struct requirement q;
+	struct rv_req vr;
+	ci_result(&r, &q, 20);
+	ck_assert_int_eq(report_view_req_from_result(&r, &vr), 0);
+	expect_ci(&vr.metrics[0].ci[RV_P50], 20, 6, 15, 12.0, 30.0, 1.0 - 43400.0 / 1048576.0,
+		  false, false);
+	ck_assert(!vr.metrics[0].ci[RV_P90].have); /* p90 needs 100 samples: none */
+	ck_assert(!vr.metrics[0].ci[RV_MIN].have);
+	json_t *c = ci_json(&vr, 0, "p50");
+	ck_assert_double_eq(json_real_value(json_object_get(c, "lo_ns")), 12.0);
+	ck_assert_double_eq(json_real_value(json_object_get(c, "hi_ns")), 30.0);
+	ck_assert_int_eq(json_integer_value(json_object_get(c, "lo_rank")), 6);
+	ck_assert_int_eq(json_integer_value(json_object_get(c, "hi_rank")), 15);
+	ck_assert(json_is_false(json_object_get(c, "lo_bucket_limited")));
+	ck_assert_ptr_null(json_object_get(c, "level")); /* the object's own */
+	json_decref(c);
+	c = ci_json(&vr, 0, "p90");
+	ck_assert(json_is_null(c));
+	json_decref(c);
+	report_view_req_free(&vr);
+	req_result_free(&r);
+
+	ci_result(&r, &q, 100);
+	ck_assert_int_eq(report_view_req_from_result(&r, &vr), 0);
+	expect_ci(&vr.metrics[0].ci[RV_P50], 100, 40, 61, 80.0, 122.0, 0.9647997997822951,
+		  false, false);
+	expect_ci(&vr.metrics[0].ci[RV_P90], 100, 84, 96, 168.0, 192.0, 0.955690107191223,
+		  false, false);
+	/* all 1000 samples of wakeup are 5000: every bound is the estimate's
+	 * own bucket, clamped to the exact min and max */
+	expect_ci(&vr.metrics[1].ci[RV_P99], 1000, 983, 997, 5000.0, 5000.0, 0.9760947634979771,
+		  true, true);
+	c = ci_json(&vr, 1, "p99");
+	ck_assert(json_is_true(json_object_get(c, "lo_bucket_limited")));
+	ck_assert(json_is_true(json_object_get(c, "hi_bucket_limited")));
+	json_decref(c);
+	/* the per-CPU series' p99 */
+	ck_assert_uint_eq(vr.nseries, 1);
+	expect_ci(&vr.series[0].p99_ci, 1000, 983, 997, 980.0, 999.0, 0.9760947634979771,
+		  false, false);
+	ck_assert_double_eq(vr.series[0].ci_level, 0.95);
+	report_view_req_free(&vr);
+	req_result_free(&r);
+}
+END_TEST
+
+static json_t *conf_at(json_t *root, size_t r, size_t m, const char *stat)
+{
+	json_t *c = stats_at(root, r, m, "confidence");
+	return stat ? json_object_get(c, stat) : c;
+}
+
+/* A results.json's intervals are held to its figures: the ranks and
+ * coverage are recomputed from the count and level, the bounds enclose the
+ * estimate within min and max, a side is null exactly when its rank is
+ * none; a file without them (written before) still reads. */
+START_TEST(json_reader_checks_confidence)
+{
+	struct fx *x = fx_new();
+	json_t *root = fixture_json(x), *c = conf_at(root, 0, 0, "p99");
+	ck_assert_ptr_nonnull(c);
+	json_int_t lo = json_integer_value(json_object_get(c, "lo_rank"));
+	json_object_set_new(c, "lo_rank", json_integer(lo + 1));
+	expect_refused(x, root, "metrics[0].confidence.p99.lo_rank", "at level 0.95 give");
+	root = fixture_json(x);
+	c = conf_at(root, 0, 0, "p99");
+	json_object_set_new(c, "hi_ns", json_real(num_at(stats_at(root, 0, 0, "statistics_ns"),
+							  "p99") - 1));
+	expect_refused(x, root, "metrics[0].confidence.p99.hi_ns", "below the estimate p99");
+	root = fixture_json(x);
+	c = conf_at(root, 0, 0, "p50");
+	json_object_set_new(c, "lo_ns", json_real(num_at(stats_at(root, 0, 0, "statistics_ns"),
+							  "min") - 1));
+	expect_refused(x, root, "metrics[0].confidence.p50.lo_ns", "below min");
+	root = fixture_json(x);
+	c = conf_at(root, 0, 0, "p90");
+	json_object_set_new(c, "hi_ns", json_real(num_at(stats_at(root, 0, 0, "statistics_ns"),
+							  "max") + 1));
+	expect_refused(x, root, "metrics[0].confidence.p90.hi_ns", "above max");
+	root = fixture_json(x);
+	c = conf_at(root, 0, 0, "p90");
+	json_object_set_new(c, "coverage", json_real(num_at(c, "coverage") + 1e-6));
+	expect_refused(x, root, "metrics[0].confidence.p90.coverage", "cover");
+	root = fixture_json(x);
+	json_object_set_new(conf_at(root, 0, 0, NULL), "level", json_real(0.4));
+	expect_refused(x, root, "metrics[0].confidence.level", "0.4");
+	root = fixture_json(x);
+	json_object_set_new(conf_at(root, 0, 0, NULL), "level", json_integer(1));
+	expect_refused(x, root, "metrics[0].confidence.level", "not a level");
+	root = fixture_json(x);
+	/* another level with the 0.95 ranks: the ranks are refused */
+	json_object_set_new(conf_at(root, 0, 0, "p99"), "level", json_real(0.99));
+	expect_refused(x, root, "metrics[0].confidence.p99.lo_rank", "at level 0.99 give");
+	root = fixture_json(x);
+	json_object_set_new(conf_at(root, 0, 0, "p99"), "lo_ns", json_null());
+	expect_refused(x, root, "metrics[0].confidence.p99.lo_ns", "null, but lo_rank");
+	root = fixture_json(x);
+	json_object_set_new(conf_at(root, 0, 0, "p99"), "lo_bucket_limited", json_string("no"));
+	expect_refused(x, root, "metrics[0].confidence.p99.lo_bucket_limited", "true or false");
+	root = fixture_json(x);
+	json_object_del(conf_at(root, 0, 0, "p99"), "coverage");
+	expect_refused(x, root, "metrics[0].confidence.p99.coverage", "missing");
+	root = fixture_json(x);
+	json_object_set_new(stats_at(root, 0, 0, "statistics_ns"), "p99.9", json_null());
+	json_object_set_new(conf_at(root, 0, 0, NULL), "p99.9",
+			    json_deep_copy(conf_at(root, 0, 0, "p99")));
+	expect_refused(x, root, "metrics[0].confidence.p99.9", "percentile that is null");
+	/* written before they were kept: no "confidence" at all */
+	root = fixture_json(x);
+	json_t *reqs = json_object_get(json_array_get(json_object_get(root, "files"), 0),
+				       "requirements");
+	for (size_t i = 0; i < json_array_size(reqs); i++) {
+		json_t *ms = json_object_get(json_array_get(reqs, i), "metrics");
+		for (size_t k = 0; k < json_array_size(ms); k++)
+			json_object_del(json_array_get(ms, k), "confidence");
+	}
+	expect_read(x, root, "a file without confidence");
+	fx_free(x);
+}
+END_TEST
+
 static Suite *json_suite(void)
 {
 	Suite *s = suite_create("json");
@@ -1644,6 +1848,8 @@ static Suite *json_suite(void)
 	tcase_add_test(tc, json_reader_combines_limits);
 	tcase_add_test(tc, json_reader_selected);
 	tcase_add_test(tc, json_reader_orders_statistics);
+	tcase_add_test(tc, json_confidence_known_answers);
+	tcase_add_test(tc, json_reader_checks_confidence);
 	tcase_add_test(tc, json_reader_refuses_corpus_figures);
 	tcase_add_test(tc, archive_keeps_readiness);
 	tcase_add_test(tc, json_series_histograms);
