@@ -436,6 +436,70 @@ static void add_intervals(struct csv_build *b, const struct rv_file *vf, const s
 			      r->series[s].intervals, r->series[s].nintervals);
 }
 
+/* confidence.csv: one row per reported percentile that has a confidence
+ * interval, of each duration metric and each CPU's p99. */
+#define CONF_HEADER \
+	"file,requirement,metric,cpu,statistic,estimate_ns,level,samples,lo_ns,hi_ns," \
+	"lo_rank,hi_rank,coverage,lo_bucket_limited,hi_bucket_limited\n"
+
+static void conf_row(FILE *f, const struct rv_file *vf, const struct rv_req *r,
+		     const char *metric, int cpu, const char *stat, const struct rv_value *est,
+		     const struct rv_ci *c)
+{
+	put_text(f, vf->name);
+	fputc(',', f);
+	put_text(f, r->id);
+	fputc(',', f);
+	put_text(f, metric);
+	fputc(',', f);
+	if (cpu >= 0)
+		fprintf(f, "%d", cpu);
+	fprintf(f, ",%s,", stat);
+	put_value(f, est);
+	fputc(',', f);
+	put_real(f, c->level);
+	fprintf(f, ",%llu,", (unsigned long long)c->n);
+	if (c->has_lo)
+		put_real(f, c->lo_ns);
+	fputc(',', f);
+	if (c->has_hi)
+		put_real(f, c->hi_ns);
+	fprintf(f, ",%llu,%llu,", (unsigned long long)c->lo_rank, (unsigned long long)c->hi_rank);
+	put_real(f, c->coverage);
+	fprintf(f, ",%d,%d\n", c->lo_bucket, c->hi_bucket);
+}
+
+static void add_confidence(struct csv_build *b, const struct report_view *v)
+{
+	char *data = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&data, &len);
+	if (!f) {
+		b->failed = true;
+		return;
+	}
+	fputs(CONF_HEADER, f);
+	for (size_t fi = 0; fi < v->nfiles; fi++)
+		for (size_t ri = 0; ri < v->files[fi].nreqs; ri++) {
+			const struct rv_file *vf = &v->files[fi];
+			const struct rv_req *r = &vf->reqs[ri];
+			for (size_t i = 0; i < r->nmetrics; i++)
+				for (int k = 0; k < RV_NSTATS; k++)
+					if (rv_metric_ci(&r->metrics[i], k))
+						conf_row(f, vf, r, r->metrics[i].name, -1,
+							 report_view_stats[k], &r->metrics[i].ns[k],
+							 &r->metrics[i].ci[k]);
+			for (size_t s = 0; r->nmetrics && s < r->nseries; s++)
+				if (r->series[s].p99_ci.have)
+					conf_row(f, vf, r, r->metrics[0].name, r->series[s].cpu, "p99",
+						 &r->series[s].ns[RVS_P99], &r->series[s].p99_ci);
+		}
+	bool ok = close_stream(f);
+	if (!ok)
+		free(data);
+	add_file(b, strdup(REPORT_CSV_CONFIDENCE), ok ? data : NULL, len);
+}
+
 int report_csv_render(const struct report_view *v, struct report_csv *out)
 {
 	memset(out, 0, sizeof *out);
@@ -467,6 +531,7 @@ int report_csv_render(const struct report_view *v, struct report_csv *out)
 	bool ivals_ok = b.ivals && close_stream(b.ivals);
 	add_file(&b, strdup(REPORT_CSV_RUNS), runs_ok ? b.runs_data : NULL, b.runs_len);
 	add_file(&b, strdup(REPORT_CSV_INTERVALS), ivals_ok ? b.ivals_data : NULL, b.ivals_len);
+	add_confidence(&b, v);
 	add_file(&b, strdup(REPORT_CSV_INDEX), index_ok ? b.index_data : NULL, b.index_len);
 	if (!runs_ok)
 		free(b.runs_data);

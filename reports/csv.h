@@ -6,7 +6,8 @@
  * requirement a histogram (`lo_ns,hi_ns,count`, one row per non-empty
  * bucket), one `runs.csv` with the per-run figures of every requirement,
  * one `intervals.csv` with the statistics of every interval a requirement
- * kept (a run by time, --interval), and an `index.csv` naming which
+ * kept (a run by time, --interval), one `confidence.csv` with the 95 %
+ * confidence interval of every reported percentile, and an `index.csv` naming which
  * requirement and metric each histogram file holds. Names, columns and rules are in docs/reports.md ("CSV").
  */
 #ifndef RTC_REPORT_CSV_H
@@ -20,6 +21,7 @@
 #define REPORT_CSV_RUNS "runs.csv"
 #define REPORT_CSV_INTERVALS "intervals.csv"
 #define REPORT_CSV_INDEX "index.csv"
+#define REPORT_CSV_CONFIDENCE "confidence.csv"
 
 /* One file of the export: its name in the directory and its bytes. */
 struct report_csv_file {
@@ -30,7 +32,7 @@ struct report_csv_file {
 
 struct report_csv {
 	struct report_csv_file *files; /* histograms in view order, then runs.csv,
-					* intervals.csv, index.csv */
+					* intervals.csv, confidence.csv, index.csv */
 	size_t nfiles;
 	/* Histograms whose view holds no buckets to account for their
 	 * samples (per-CPU series of a results.json written before they

@@ -275,6 +275,24 @@ static void fmt_value_ns(const struct rv_value *val, char *buf, size_t len)
 		snprintf(buf, len, "n/a");
 }
 
+/* " [745 ns, 750.5 ns] 95%": a percentile's confidence interval, "-" for
+ * a side without a bound (too few samples for it); "" without one. The
+ * bucket-limited marks are report.html's, results.json's and
+ * confidence.csv's. */
+static void ci_text(const struct rv_ci *c, char *buf, size_t len)
+{
+	char lo[32] = "-", hi[32] = "-";
+	if (!c) {
+		buf[0] = '\0';
+		return;
+	}
+	if (c->has_lo)
+		units_fmt_ns(c->lo_ns, lo, sizeof lo);
+	if (c->has_hi)
+		units_fmt_ns(c->hi_ns, hi, sizeof hi);
+	snprintf(buf, len, " [%s, %s] %g%%", lo, hi, c->level * 100);
+}
+
 /* A count statistic for people: the number, "n/a" when absent. */
 static void fmt_count(const struct rv_value *val, char *buf, size_t len)
 {
@@ -301,7 +319,7 @@ static void count_line(FILE *out, const char *id, const struct rv_metric *m)
 static void figure_line(FILE *out, const char *id, const struct rv_req *r, size_t mi)
 {
 	const struct rv_metric *m = &r->metrics[mi];
-	char a[32], b[32], c[32], d[32];
+	char a[32], b[32], c[32], d[32], ci[80];
 	if (m->kind == METRIC_COUNT) {
 		count_line(out, id, m);
 		return;
@@ -310,8 +328,10 @@ static void figure_line(FILE *out, const char *id, const struct rv_req *r, size_
 	fmt_value_ns(&m->median_ns, b, sizeof b);
 	fmt_value_ns(&m->ns[RV_MEAN], c, sizeof c);
 	fmt_value_ns(&m->ns[RV_MAX], d, sizeof d);
-	fprintf(out, "  %s %s: n=%llu min %s, p50 %s, mean %s, max %s", id, m->name,
-		(unsigned long long)m->count, a, b, c, d);
+	/* p50's interval when p50 is reported (the median is quoted from 1) */
+	ci_text(rv_metric_ci(m, RV_P50), ci, sizeof ci);
+	fprintf(out, "  %s %s: n=%llu min %s, p50 %s%s, mean %s, max %s", id, m->name,
+		(unsigned long long)m->count, a, b, ci, c, d);
 	if (m->cycles_per_unit != 0 && m->cycles[RV_MIN].have)
 		fprintf(out, "; best %.0f cycles", m->cycles[RV_MIN].v);
 	if (m->overflow)
@@ -526,9 +546,10 @@ static void stat_line(FILE *out, const struct rv_metric *m, int i)
 	if (statistic_parse(name, &st) != 0)
 		return;
 	if (m->ns[i].have) {
-		char buf[48];
+		char buf[48], ci[80];
 		units_fmt_ns(m->ns[i].v, buf, sizeof buf);
-		fprintf(out, "  %-18s %s\n", name, buf);
+		ci_text(rv_metric_ci(m, i), ci, sizeof ci);
+		fprintf(out, "  %-18s %s%s\n", name, buf, ci);
 	} else if (!m->count) {
 		fprintf(out, "  %-18s n/a (no samples)\n", name);
 	} else if (st.kind == STAT_RUNS_MEAN_STDDEV) {
@@ -687,8 +708,10 @@ static void write_series(FILE *out, const struct rv_req *r)
 			units_fmt_ns(sr->ns[RVS_MAX].v, c, sizeof c);
 		if (sr->ns[RVS_P99].have)
 			units_fmt_ns(sr->ns[RVS_P99].v, d, sizeof d);
-		fprintf(out, "  cpu%-3d n %-10llu min %-10s mean %-10s p99 %-10s max %s\n",
-			sr->cpu, (unsigned long long)sr->count, a, b, d, c);
+		char ci[80];
+		ci_text(sr->p99_ci.have ? &sr->p99_ci : NULL, ci, sizeof ci);
+		fprintf(out, "  cpu%-3d n %-10llu min %-10s mean %-10s p99 %-10s max %s%s%s\n",
+			sr->cpu, (unsigned long long)sr->count, a, b, d, c, ci[0] ? "; p99" : "", ci);
 	}
 }
 

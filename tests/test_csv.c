@@ -78,9 +78,10 @@ static void free_row(struct row *r)
 static void render(const struct report_view *v, struct report_csv *c)
 {
 	ck_assert_int_eq(report_csv_render(v, c), 0);
-	ck_assert_uint_ge(c->nfiles, 3);
-	ck_assert_str_eq(c->files[c->nfiles - 3].name, REPORT_CSV_RUNS);
-	ck_assert_str_eq(c->files[c->nfiles - 2].name, REPORT_CSV_INTERVALS);
+	ck_assert_uint_ge(c->nfiles, 4);
+	ck_assert_str_eq(c->files[c->nfiles - 4].name, REPORT_CSV_RUNS);
+	ck_assert_str_eq(c->files[c->nfiles - 3].name, REPORT_CSV_INTERVALS);
+	ck_assert_str_eq(c->files[c->nfiles - 2].name, REPORT_CSV_CONFIDENCE);
 	ck_assert_str_eq(c->files[c->nfiles - 1].name, REPORT_CSV_INDEX);
 	for (size_t i = 0; i < c->nfiles; i++)
 		ck_assert_uint_eq(strlen(c->files[i].data), c->files[i].len);
@@ -173,8 +174,8 @@ START_TEST(histograms_are_the_views_buckets)
 			       "B-1.per-op.csv", "B-1.wakeup.csv" };
 	size_t nwant = sizeof want / sizeof want[0];
 	/* no count metric, TMR or SKP; B-1's two CPUs; runs.csv, intervals.csv,
-	 * index.csv */
-	ck_assert_uint_eq(c.nfiles, nwant + 2 + 3);
+	 * confidence.csv, index.csv */
+	ck_assert_uint_eq(c.nfiles, nwant + 2 + 4);
 	ck_assert_uint_eq(c.no_histogram, 0);
 	for (size_t i = 0; i < nwant; i++) {
 		ck_assert_str_eq(c.files[i].name, want[i]);
@@ -482,8 +483,9 @@ START_TEST(hostile_ids_index_agrees)
 		listed++;
 		free_row(&r);
 	}
-	ck_assert_uint_eq(listed, c.nfiles - 3); /* all but runs.csv, intervals.csv, index.csv */
-	for (size_t i = 0; i + 3 < c.nfiles; i++)
+	/* all but runs.csv, intervals.csv, confidence.csv, index.csv */
+	ck_assert_uint_eq(listed, c.nfiles - 4);
+	for (size_t i = 0; i + 4 < c.nfiles; i++)
 		ck_assert_msg(c.files[i].name[0] != '-', "%s", c.files[i].name);
 	p = file_named(&c, REPORT_CSV_RUNS)->data;
 	while (next_row(&p, &r)) {
@@ -516,7 +518,7 @@ START_TEST(no_buckets_no_file)
 	m->nbuckets = 0;
 	render(&v, &c);
 	ck_assert_uint_eq(c.no_histogram, 1);
-	ck_assert_uint_eq(c.nfiles, 7 + 2 + 3);
+	ck_assert_uint_eq(c.nfiles, 7 + 2 + 4);
 	ck_assert_str_eq(c.files[0].name, "SEM-RT.wakeup.csv");
 	ck_assert_ptr_null(strstr(file_named(&c, REPORT_CSV_INDEX)->data, "SEM-RT.per-op"));
 	report_csv_free(&c);
@@ -603,6 +605,59 @@ START_TEST(intervals_are_the_views)
 }
 END_TEST
 
+/* confidence.csv: a row per reported percentile with an interval (the
+ * fixture's per-op of SEM-RT and SEM-OK have 4000 samples: p50, p90, p99;
+ * B-1's 20: p50; wakeup's 10 none), each the view's figures; a side
+ * without a bound is an empty field. */
+START_TEST(confidence_is_the_views)
+{
+	static const char header[] =
+		"file,requirement,metric,cpu,statistic,estimate_ns,level,samples,lo_ns,hi_ns,"
+		"lo_rank,hi_rank,coverage,lo_bucket_limited,hi_bucket_limited\n";
+	struct fx *x = fx_new();
+	struct report_view v;
+	struct report_csv c;
+	fx_view(x, &v);
+	struct rv_metric *m = (struct rv_metric *)metric_of(req_of(&v, "SEM-RT"), "per-op");
+	ck_assert(m->ci[RV_P99].have);
+	m->ci[RV_P99].has_hi = false; /* as with too few samples for that side */
+	render(&v, &c);
+	const char *p = file_named(&c, REPORT_CSV_CONFIDENCE)->data;
+	ck_assert(strncmp(p, header, sizeof header - 1) == 0);
+	p += sizeof header - 1;
+	struct row r;
+	size_t rows = 0;
+	while (next_row(&p, &r)) {
+		ck_assert_int_eq(r.n, 15);
+		const struct rv_metric *rm = metric_of(req_of(&v, r.f[1]), r.f[2]);
+		int k = strcmp(r.f[4], "p50") == 0 ? RV_P50 : strcmp(r.f[4], "p90") == 0 ? RV_P90
+			: RV_P99;
+		const struct rv_ci *ci = &rm->ci[k];
+		ck_assert_msg(ci->have && !r.f[3][0], "%s %s %s", r.f[1], r.f[2], r.f[4]);
+		assert_real(r.f[5], rm->ns[k].v, "estimate_ns");
+		assert_real(r.f[6], 0.95, "level");
+		ck_assert_uint_eq(strtoull(r.f[7], NULL, 10), rm->count);
+		assert_real(r.f[8], ci->lo_ns, "lo_ns");
+		if (ci->has_hi)
+			assert_real(r.f[9], ci->hi_ns, "hi_ns");
+		else
+			ck_assert_str_eq(r.f[9], "");
+		ck_assert_uint_eq(strtoull(r.f[10], NULL, 10), ci->lo_rank);
+		ck_assert_uint_eq(strtoull(r.f[11], NULL, 10), ci->hi_rank);
+		assert_real(r.f[12], ci->coverage, "coverage");
+		ck_assert_str_eq(r.f[13], ci->lo_bucket ? "1" : "0");
+		ck_assert_str_eq(r.f[14], ci->hi_bucket ? "1" : "0");
+		rows++;
+		free_row(&r);
+	}
+	/* per-op of SEM-RT and SEM-OK: p50, p90, p99; B-1's 20 samples: p50 */
+	ck_assert_uint_eq(rows, 3 + 3 + 1);
+	report_csv_free(&c);
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
 START_TEST(write_and_rerender)
 {
 	struct fx *x = fx_new();
@@ -659,6 +714,7 @@ static Suite *csv_suite(void)
 	tcase_add_test(tc, no_buckets_no_file);
 	tcase_add_test(tc, write_and_rerender);
 	tcase_add_test(tc, intervals_are_the_views);
+	tcase_add_test(tc, confidence_is_the_views);
 	return s;
 }
 
