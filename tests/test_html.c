@@ -1130,6 +1130,79 @@ START_TEST(html_intervals_bounded_on_extreme_times)
 }
 END_TEST
 
+/* The text of the first node expr selects ("" for none), malloc'd. */
+static char *xp_text(xmlDocPtr doc, const char *expr)
+{
+	xmlXPathObjectPtr o = xp_nodes(doc, expr);
+	xmlChar *t = xmlXPathCastToString(o);
+	char *r = strdup((const char *)t);
+	xmlFree(t);
+	xmlXPathFreeObject(o);
+	return r;
+}
+
+/* Each reported percentile shows its confidence interval beside it:
+ * "[lo, hi] 95%" with the ranks in its title; a side without a bound is a
+ * dash and a bucket-limited bound a dagger, each explained in a note row
+ * under the table; a percentile without an interval has an empty cell. */
+START_TEST(html_shows_confidence)
+{
+	struct fx *x = fx_new();
+	struct report_view v;
+	size_t len;
+	fx_view(x, &v);
+	struct rv_metric *m = &v.files[0].reqs[0].metrics[0]; /* SEM-RT per-op, 4000 samples */
+	ck_assert(m->ci[RV_P99].have);
+	char *html = fx_render(&v, REPORT_HTML, &len);
+	htmlDocPtr doc = parse_html(html, len);
+	const char *row = "(//div[@id='r1-1']//table[@class='stats'])[1]/tr[td[1]='p99']/td[3]";
+	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r1-1']//table[@class='stats']"
+				   "/tr/th[.='Confidence interval'])"), 2);
+	char *cell = xp_text(doc, row);
+	ck_assert_msg(cell[0] == '[' && strstr(cell, "] 95%") && !strstr(cell, "\xe2\x80\x94"),
+		      "p99 interval cell '%s'", cell);
+	free(cell);
+	char want[120], expr[200];
+	snprintf(want, sizeof want, "ranks %llu to %llu", (unsigned long long)m->ci[RV_P99].lo_rank,
+		 (unsigned long long)m->ci[RV_P99].hi_rank);
+	snprintf(expr, sizeof expr, "%s/@title", row);
+	cell = xp_text(doc, expr);
+	ck_assert_msg(strstr(cell, "95% confidence interval of p99 from 4000 samples") &&
+		      strstr(cell, want), "title '%s'", cell);
+	free(cell);
+	/* wakeup's 10 samples have no p99, so no interval */
+	ck_assert_double_eq(xp_num(doc, "count((//div[@id='r1-1']//table[@class='stats'])[2]"
+				   "/tr[td[1]='p99']/td[3])"), 1);
+	cell = xp_text(doc, "(//div[@id='r1-1']//table[@class='stats'])[2]/tr[td[1]='p99']/td[3]");
+	ck_assert_str_eq(cell, "");
+	free(cell);
+	ck_assert_ptr_null(strstr(html, "no bound on that side"));
+	xmlFreeDoc(doc);
+	free(html);
+
+	m->ci[RV_P99].has_hi = false; /* as too few samples leave it */
+	m->ci[RV_P99].hi_bucket = false;
+	m->ci[RV_P99].lo_bucket = true;
+	html = fx_render(&v, REPORT_HTML, &len);
+	doc = parse_html(html, len);
+	cell = xp_text(doc, row);
+	ck_assert_msg(strstr(cell, "\xe2\x80\xa0, \xe2\x80\x94] 95%"), "cell '%s'", cell);
+	free(cell);
+	cell = xp_text(doc, expr);
+	ck_assert_msg(strstr(cell, "no upper bound: too few samples") &&
+		      strstr(cell, "lower bound is the histogram's resolution"), "title '%s'", cell);
+	free(cell);
+	cell = xp_text(doc, "(//div[@id='r1-1']//table[@class='stats'])[1]/tr/td[@class='note']");
+	ck_assert_msg(strstr(cell, "no bound on that side: too few samples") &&
+		      strstr(cell, "bucket-limited"), "note '%s'", cell);
+	free(cell);
+	xmlFreeDoc(doc);
+	free(html);
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
 static Suite *html_suite(void)
 {
 	Suite *s = suite_create("html");
@@ -1155,6 +1228,7 @@ static Suite *html_suite(void)
 	tcase_add_test(tc, html_intervals_of_a_week);
 	tcase_add_test(tc, html_intervals_per_cpu);
 	tcase_add_test(tc, html_intervals_bounded_on_extreme_times);
+	tcase_add_test(tc, html_shows_confidence);
 	return s;
 }
 
