@@ -479,12 +479,13 @@ static void level_text(double level, char *buf, size_t len)
 	snprintf(buf, len, "%g%%", level * 100);
 }
 
-/* The interval cell of a statistic: "[11.9 µs, 12.8 µs] 95%", its title
- * saying what the marks mean and the ranks; empty without one. Sets
- * *none / *bucket when it shows a side without a bound / a resolution-set
- * bound, for the table's note. */
-static void ci_cell(struct xw *x, const struct rv_ci *c, const char *name, bool *none,
-		    bool *bucket)
+/* The interval cell of a statistic: "[11.9 µs, 12.8 µs]" (and its level,
+ * "99%", when it is not the column's, `level`), its title saying what the
+ * marks mean and the ranks; empty without one. Sets *none / *bucket when
+ * it shows a side without a bound / a resolution-set bound, for the note
+ * under the table. */
+static void ci_cell(struct xw *x, const struct rv_ci *c, const char *name, double level,
+		    bool *none, bool *bucket)
 {
 	char lo[64], hi[64], lv[16], title[400];
 	if (!c) {
@@ -512,20 +513,29 @@ static void ci_cell(struct xw *x, const struct rv_ci *c, const char *name, bool 
 	xw_start(x, "td");
 	xw_attr(x, "class", "num");
 	xw_attr(x, "title", title);
-	xw_textf(x, "[%s, %s] %s", lo, hi, lv);
+	xw_textf(x, "[%s, %s]%s%s", lo, hi, c->level != level ? " " : "",
+		 c->level != level ? lv : "");
 	xw_full_end(x);
 }
 
-/* What the interval column's marks mean, the table's last row (of ncols
- * columns), when it used them. */
-static void ci_note(struct xw *x, bool none, bool bucket, int ncols)
+/* The interval column's header: "95% confidence interval". */
+static void ci_th(struct xw *x, const char *what, double level)
+{
+	char lv[16], buf[80];
+	level_text(level, lv, sizeof lv);
+	snprintf(buf, sizeof buf, "%s%s confidence interval", what, lv);
+	th(x, buf);
+}
+
+/* What the interval column's marks mean, a note under the table (and
+ * under the histogram beside it: not in the table, whose width the text
+ * would set), when it used them. */
+static void ci_note(struct xw *x, bool none, bool bucket)
 {
 	if (!none && !bucket)
 		return;
-	xw_start(x, "tr");
-	xw_start(x, "td");
+	xw_start(x, "p");
 	xw_attr(x, "class", "note");
-	xw_attrf(x, "colspan", "%d", ncols);
 	if (none)
 		xw_text(x, CI_NO_BOUND " no bound on that side: too few samples for it at that "
 			"level. ");
@@ -533,7 +543,6 @@ static void ci_note(struct xw *x, bool none, bool bucket, int ncols)
 		xw_text(x, CI_BUCKET " bucket-limited: the bound lies in the estimate's own "
 			"histogram bucket, so the histogram's resolution (at most 0.79 %), not the "
 			"sample count, sets it.");
-	xw_full_end(x);
 	xw_full_end(x);
 	nl(x);
 }
@@ -552,11 +561,13 @@ static void stats_row(struct xw *x, const char *name, uint64_t v, int empty)
 	nl(x);
 }
 
-static void stats_table(struct xw *x, const struct rv_metric *m)
+/* *none and *bucket: whether its interval column used those marks
+ * (ci_note). */
+static void stats_table(struct xw *x, const struct rv_metric *m, bool *none, bool *bucket)
 {
 	/* Percentiles in rank order between min and max, then the moments. */
 	static const int order[] = { 0, 4, 5, 6, 7, 3, 1, 2, 8 };
-	bool cycles = m->cycles_per_unit > 0, ci = m->ci_level != 0, none = false, bucket = false;
+	bool cycles = m->cycles_per_unit > 0, ci = m->ci_level != 0;
 	char buf[64];
 	xw_start(x, "table");
 	xw_attr(x, "class", "stats");
@@ -564,7 +575,7 @@ static void stats_table(struct xw *x, const struct rv_metric *m)
 	th(x, "Statistic");
 	th(x, "Time");
 	if (ci)
-		th(x, "Confidence interval");
+		ci_th(x, "", m->ci_level);
 	if (cycles)
 		th(x, "Cycles");
 	xw_full_end(x);
@@ -580,7 +591,8 @@ static void stats_table(struct xw *x, const struct rv_metric *m)
 			absent_text(m, i, buf, sizeof buf);
 		td_num(x, buf);
 		if (ci)
-			ci_cell(x, rv_metric_ci(m, i), report_view_stats[i], &none, &bucket);
+			ci_cell(x, rv_metric_ci(m, i), report_view_stats[i], m->ci_level, none,
+				bucket);
 		if (cycles) {
 			if (m->cycles[i].have)
 				snprintf(buf, sizeof buf, "%.1f", m->cycles[i].v);
@@ -592,7 +604,6 @@ static void stats_table(struct xw *x, const struct rv_metric *m)
 		nl(x);
 	}
 	stats_row(x, "overflow", m->overflow, ci + cycles);
-	ci_note(x, none, bucket, 2 + ci + cycles);
 	xw_full_end(x);
 	nl(x);
 }
@@ -710,9 +721,10 @@ static void counts_table(struct xw *x, const struct rv_req *r)
 static void series_table(struct xw *x, const struct rv_req *r)
 {
 	char buf[64];
-	bool ci = false, none = false, bucket = false;
-	for (size_t i = 0; i < r->nseries; i++)
-		ci |= r->series[i].ci_level != 0;
+	bool none = false, bucket = false;
+	double ci = 0; /* the column's level: the first interval's; 0: none to show */
+	for (size_t i = 0; i < r->nseries && ci == 0; i++)
+		ci = r->series[i].p99_ci.have ? r->series[i].ci_level : 0;
 	xw_start(x, "table");
 	xw_attr(x, "class", "series");
 	xw_start(x, "tr");
@@ -720,8 +732,8 @@ static void series_table(struct xw *x, const struct rv_req *r)
 	th(x, "samples");
 	for (int k = 0; k < RV_NSERIES_STATS; k++)
 		th(x, report_view_series_stats[k]);
-	if (ci)
-		th(x, "p99 confidence interval");
+	if (ci != 0)
+		ci_th(x, "p99 ", ci);
 	xw_full_end(x);
 	nl(x);
 	for (size_t i = 0; i < r->nseries; i++) {
@@ -735,14 +747,14 @@ static void series_table(struct xw *x, const struct rv_req *r)
 			fmt_value(&s->ns[k], QTY_NS, buf, sizeof buf);
 			td_num(x, buf);
 		}
-		if (ci)
-			ci_cell(x, s->p99_ci.have ? &s->p99_ci : NULL, "p99", &none, &bucket);
+		if (ci != 0)
+			ci_cell(x, s->p99_ci.have ? &s->p99_ci : NULL, "p99", ci, &none, &bucket);
 		xw_full_end(x);
 		nl(x);
 	}
-	ci_note(x, none, bucket, 2 + RV_NSERIES_STATS + ci);
 	xw_full_end(x);
 	nl(x);
+	ci_note(x, none, bucket);
 }
 
 /* The samples below zero of a signed metric (a timer that fired early):
@@ -830,9 +842,11 @@ static void requirement(struct xw *x, const struct report_view *v, size_t f, siz
 		neg_caption(x, m);
 		xw_full_end(x);
 		xw_full_end(x); /* figure */
-		stats_table(x, m);
+		bool none = false, bucket = false;
+		stats_table(x, m, &none, &bucket);
 		xw_full_end(x); /* div.metric */
 		nl(x);
+		ci_note(x, none, bucket);
 		html_time_plot(x, r, m);
 		nl(x);
 		if (k == 0)
