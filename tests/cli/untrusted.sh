@@ -117,6 +117,35 @@ done
 [ "$nrefused" -gt 0 ] && ok "the corpus has $nrefused files to refuse" || fail "no refused-*.json in $CORPUS"
 [ "$nread" -gt 0 ] && ok "the corpus has $nread hostile files to read" || fail "no readable hostile file in $CORPUS"
 
+# A percentile's confidence interval changed after the run (each file is
+# confidence-kept.json, pass.json with the intervals a run writes, with one
+# field changed) is refused naming that field and its value.
+for c in "rank:metrics[1].confidence.p99.lo_rank: 1182, but 1200 samples at level 0.95 give 1181" \
+         "hi-below-estimate:metrics[1].confidence.p99.hi_ns: 4148.55987264888" \
+         "level:metrics[1].confidence.level: 1.5 is not a level" \
+         "coverage:metrics[1].confidence.p90.coverage: 0.99, but ranks 1059 and 1101" \
+         "lo-below-min:metrics[1].confidence.p50.lo_ns: 931.38553213586"; do
+  run_reader "report refused-confidence-${c%%:*}.json" "$RTC" report \
+    "$CORPUS/refused-confidence-${c%%:*}.json" --summary "$TMP/conf.txt"
+  [ "$st" -eq 2 ] && ok "report refuses refused-confidence-${c%%:*}.json" \
+    || fail "report on refused-confidence-${c%%:*}.json exits $st, expected 2"
+  if grep -qF -- "${c#*:}" "$TMP/out"; then ok "its message names ${c#*:}"
+  else fail "its message lacks ${c#*:}"; diag <"$TMP/out"; fi
+done
+# and the intervals of one that reads come out of report's results.json as
+# they went in
+run_reader "report confidence-kept.json" "$RTC" report "$CORPUS/confidence-kept.json" \
+  --json "$TMP/conf1.json"
+run_reader "report its results.json" "$RTC" report "$TMP/conf1.json" --json "$TMP/conf2.json"
+if python3 - "$CORPUS/confidence-kept.json" "$TMP/conf2.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+ms = lambda d: [m.get("confidence") for f in d["files"] for r in f["requirements"] for m in r["metrics"]]
+sys.exit(0 if ms(a) == ms(b) and any(ms(a)) else 1)
+PY
+then ok "confidence-kept.json's intervals are written again as they were read"
+else fail "confidence-kept.json's intervals changed through report"; fi
+
 # the base itself reads: a refusal above is about the one field changed
 read_by_all "$BASE" pass.json
 finish
