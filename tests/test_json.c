@@ -1023,6 +1023,10 @@ START_TEST(json_reader_refuses_numbers)
 		     { stats0, "stddev", 1e-40 }, { stats0, "stddev", 0 } };
 	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
 		root = with_real(x, good[i].at, good[i].key, good[i].v);
+		/* another scale maps the intervals' ranks onto other bounds: the
+		 * reader would hold them to it (json_reader_checks_confidence) */
+		if (strcmp(good[i].key, "ns_per_unit") == 0)
+			json_object_del(metric0(root), "confidence");
 		ck_assert_msg(read_json_tree(x, root, err, sizeof err) == 0, "%s %g: %s",
 			      good[i].key, good[i].v, err);
 		json_decref(root);
@@ -1798,6 +1802,18 @@ START_TEST(json_reader_checks_confidence)
 	/* another level with the 0.95 ranks: the ranks are refused */
 	json_object_set_new(conf_at(root, 0, 0, "p99"), "level", json_real(0.99));
 	expect_refused(x, root, "metrics[0].confidence.p99.lo_rank", "at level 0.99 give");
+	/* a bound moved within [min, estimate]: not its rank's bucket edge */
+	root = fixture_json(x);
+	c = conf_at(root, 0, 0, "p99");
+	json_object_set_new(c, "lo_ns", json_real((num_at(c, "lo_ns") +
+						   num_at(stats_at(root, 0, 0, "statistics_ns"),
+							  "p99")) / 2));
+	expect_refused(x, root, "metrics[0].confidence.p99.lo_ns", "bucket edge");
+	root = fixture_json(x);
+	c = conf_at(root, 0, 0, "p50");
+	json_object_set_new(c, "hi_bucket_limited",
+			    json_boolean(!json_is_true(json_object_get(c, "hi_bucket_limited"))));
+	expect_refused(x, root, "metrics[0].confidence.p50.hi_bucket_limited", "estimate's bucket");
 	root = fixture_json(x);
 	json_object_set_new(conf_at(root, 0, 0, "p99"), "lo_ns", json_null());
 	expect_refused(x, root, "metrics[0].confidence.p99.lo_ns", "null, but lo_rank");

@@ -203,10 +203,23 @@ static bool stats_ordered(struct fig *g, const char *set, const struct rv_value 
  * are what base/orderstat.h gives for the count and level (pure, so
  * computed again here), a side is null exactly when its rank is none, and
  * the bounds enclose the point estimate within the min and the max. */
+/* The histogram a metric's or a series' intervals are mapped onto. */
+struct ci_hist {
+	const struct rv_bucket *bk;
+	size_t n;
+	uint64_t count, overflow;
+	const struct rv_neg *neg;
+	double npu;
+	const struct rv_value *min, *max;
+};
+
+static bool check_ci_values(struct fig *g, const char *at, const struct rv_ci *c,
+			    const struct ci_hist *h, double q);
+
 static bool check_ci(struct fig *g, const char *set, const char *name, const struct rv_ci *c,
-		     const struct rv_value *est, const struct rv_value *min,
-		     const struct rv_value *max)
+		     const struct rv_value *est, const struct ci_hist *h)
 {
+	const struct rv_value *min = h->min, *max = h->max;
 	char f[160], a[40], b[40];
 	struct statistic st;
 	struct os_bounds ob;
@@ -265,6 +278,78 @@ static bool check_ci(struct fig *g, const char *set, const char *name, const str
 			 ? "lo" : "hi");
 	if ((c->lo_bucket && !c->has_lo) || (c->hi_bucket && !c->has_hi))
 		return refuse(g, f, "true, but that side has no bound");
+	snprintf(f, sizeof f, "%s.%s", set, name);
+	return check_ci_values(g, f, c, h, st.pct / 100.0);
+}
+
+/* The bucket (index into h->bk) of the k-th smallest sample; h->n when it
+ * is among the overflowed ones. */
+static size_t bucket_of_rank(const struct ci_hist *h, uint64_t k)
+{
+	uint64_t seen = 0;
+	for (size_t i = 0; i < h->n; i++) {
+		seen += h->bk[i].count;
+		if (seen >= k)
+			return i;
+	}
+	return h->n;
+}
+
+/* v clamped to the present ones of [min, max]. */
+static double clamp_to(double v, const struct rv_value *min, const struct rv_value *max)
+{
+	if (min->have && v < min->v)
+		v = min->v;
+	if (max->have && v > max->v)
+		v = max->v;
+	return v;
+}
+
+/* The bounds' values and bucket-limited flags are what the ranks give on
+ * the histogram (stat_bounds: the lower edge of the bucket of lo_rank, the
+ * upper edge of that of hi_rank, clamped to min and max; bucket-limited
+ * when that bucket is the estimate's), where the file tells them exactly:
+ * a histogram whose buckets and overflow hold the count, without samples
+ * below zero (whose own min and max it does not keep), and each rank in a
+ * bucket, not among the overflowed. */
+static bool check_ci_values(struct fig *g, const char *at, const struct rv_ci *c,
+			    const struct ci_hist *h, double q)
+{
+	uint64_t sum = h->overflow;
+	for (size_t i = 0; i < h->n; i++)
+		sum += h->bk[i].count;
+	if (!h->n || h->npu <= 0 || sum != h->count || h->neg->nbuckets || h->neg->overflow)
+		return true;
+	size_t est = bucket_of_rank(h, os_estimate_rank(c->n, q));
+	const struct {
+		const char *side;
+		bool has;
+		uint64_t rank;
+		double v;
+		bool bucket;
+	} sides[] = { { "lo", c->has_lo, c->lo_rank, c->lo_ns, c->lo_bucket },
+		      { "hi", c->has_hi, c->hi_rank, c->hi_ns, c->hi_bucket } };
+	for (size_t k = 0; k < N(sides); k++) {
+		size_t b = sides[k].has ? bucket_of_rank(h, sides[k].rank) : h->n;
+		if (b == h->n)
+			continue;
+		const struct rv_bucket *bk = &h->bk[b];
+		double want = clamp_to((double)(k ? bk->hi : bk->lo) * h->npu, h->min, h->max);
+		char f[200], a[40], w[40];
+		snprintf(f, sizeof f, "%s.%s_ns", at, sides[k].side);
+		if (!about_equal(sides[k].v, want))
+			return refuse(g, f, "%s, but rank %llu lies in bucket [%llu, %llu], which "
+				      "gives %s: a bound is its rank's bucket edge, within min and max",
+				      num_text(sides[k].v, a, sizeof a),
+				      (unsigned long long)sides[k].rank, (unsigned long long)bk->lo,
+				      (unsigned long long)bk->hi, num_text(want, w, sizeof w));
+		snprintf(f, sizeof f, "%s.%s_bucket_limited", at, sides[k].side);
+		if (est != h->n && sides[k].bucket != (b == est))
+			return refuse(g, f, "%s, but rank %llu lies %s the estimate's bucket",
+				      sides[k].bucket ? "true" : "false",
+				      (unsigned long long)sides[k].rank,
+				      b == est ? "in" : "outside");
+	}
 	return true;
 }
 
@@ -274,18 +359,23 @@ static bool check_cis(struct fig *g, const struct rv_req *r)
 	char set[80];
 	for (size_t i = 0; i < r->nmetrics; i++) {
 		const struct rv_metric *m = &r->metrics[i];
+		struct ci_hist h = { m->buckets, m->nbuckets, m->count, m->overflow, &m->neg,
+				     m->ns_per_unit, &m->ns[RV_MIN], &m->ns[RV_MAX] };
 		snprintf(set, sizeof set, "metrics[%zu].confidence", i);
 		for (int k = 0; k < RV_NSTATS && m->kind != METRIC_COUNT; k++)
 			if (m->ci[k].have &&
-			    !check_ci(g, set, report_view_stats[k], &m->ci[k], &m->ns[k],
-				      &m->ns[RV_MIN], &m->ns[RV_MAX]))
+			    !check_ci(g, set, report_view_stats[k], &m->ci[k], &m->ns[k], &h))
 				return false;
 	}
 	for (size_t i = 0; i < r->nseries; i++) {
 		const struct rv_series *s = &r->series[i];
+		/* a series without its histogram (older files) is held to its
+		 * figures alone */
+		struct ci_hist h = { s->buckets, s->has_hist ? s->nbuckets : 0, s->count,
+				     s->overflow, &s->neg, r->nmetrics ? r->metrics[0].ns_per_unit : 0,
+				     &s->ns[RVS_MIN], &s->ns[RVS_MAX] };
 		snprintf(set, sizeof set, "per_cpu[%zu].confidence", i);
-		if (s->p99_ci.have && !check_ci(g, set, "p99", &s->p99_ci, &s->ns[RVS_P99],
-						&s->ns[RVS_MIN], &s->ns[RVS_MAX]))
+		if (s->p99_ci.have && !check_ci(g, set, "p99", &s->p99_ci, &s->ns[RVS_P99], &h))
 			return false;
 	}
 	return true;
