@@ -140,7 +140,8 @@ d = sys.argv[1]
 bad = []
 rows = list(csv.reader(open(os.path.join(d, "index.csv"), newline="")))
 named = [r[0] for r in rows[1:]]
-files = sorted(f for f in os.listdir(d) if f not in ("index.csv", "runs.csv", "intervals.csv"))
+files = sorted(f for f in os.listdir(d)
+               if f not in ("index.csv", "runs.csv", "intervals.csv", "confidence.csv"))
 if sorted(named) != files:
     bad.append("index.csv names %r, the directory has %r" % (sorted(named), files))
 bad += ["%s begins with '-'" % f for f in files if f.startswith("-")]

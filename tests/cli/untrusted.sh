@@ -124,7 +124,8 @@ for c in "rank:metrics[1].confidence.p99.lo_rank: 1182, but 1200 samples at leve
          "hi-below-estimate:metrics[1].confidence.p99.hi_ns: 4148.55987264888" \
          "level:metrics[1].confidence.level: 1.5 is not a level" \
          "coverage:metrics[1].confidence.p90.coverage: 0.99, but ranks 1059 and 1101" \
-         "lo-below-min:metrics[1].confidence.p50.lo_ns: 931.38553213586"; do
+         "lo-below-min:metrics[1].confidence.p50.lo_ns: 931.38553213586" \
+         "lo-moved:metrics[1].confidence.p99.lo_ns: 4018.09271235536, but rank 1181 lies in bucket [9984, 10047]"; do
   run_reader "report refused-confidence-${c%%:*}.json" "$RTC" report \
     "$CORPUS/refused-confidence-${c%%:*}.json" --summary "$TMP/conf.txt"
   [ "$st" -eq 2 ] && ok "report refuses refused-confidence-${c%%:*}.json" \

@@ -46,6 +46,11 @@ def scale_durations(r, k):
         m["statistics_ns"] = {s: (v * k if v is not None else None)
                               for s, v in m["statistics_ns"].items()}
         m["median_ns"] *= k
+        for ci in (m.get("confidence") or {}).values():
+            if isinstance(ci, dict):  # a percentile's interval scales with it
+                for side in ("lo_ns", "hi_ns"):
+                    if ci[side] is not None:
+                        ci[side] *= k
         for run in m["runs"]:
             run["mean_ns"] *= k
             run["max_ns"] *= k
