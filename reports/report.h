@@ -172,6 +172,10 @@ uint64_t rv_neg_count(const struct rv_neg *n);
  * or the view was read from a results.json written before they were kept).
  * docs/reports.md, "Confidence intervals". */
 #define RV_CI_LEVEL 0.95 /* unless a limit on the statistic asks another */
+/* Samples above which a metric's percentiles get no interval: finding the
+ * ranks takes time as the square root of the count (62 ms at 2^40, some
+ * 12 days of a 1 MHz probe), which the reader spends again on each. */
+#define RV_CI_MAX_SAMPLES ((uint64_t)1 << 40)
 struct rv_ci {
 	bool have;
 	double level;              /* 0.5 < level < 1 */

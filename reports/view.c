@@ -195,7 +195,8 @@ static void fill_ci(const struct metric_data *m, const struct statistic *st, uin
 {
 	struct stat_bounds b;
 	memset(out, 0, sizeof *out);
-	if (st->kind != STAT_PCT || !stat_bounds(m, st, level, false, &b) || b.n != count)
+	if (st->kind != STAT_PCT || count > RV_CI_MAX_SAMPLES ||
+	    !stat_bounds(m, st, level, false, &b) || b.n != count)
 		return;
 	if ((b.has_lo && !isfinite(b.lo)) || (b.has_hi && !isfinite(b.hi)) ||
 	    !isfinite(b.coverage))

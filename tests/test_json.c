@@ -1828,6 +1828,18 @@ START_TEST(json_reader_checks_confidence)
 	json_object_set_new(conf_at(root, 0, 0, NULL), "p99.9",
 			    json_deep_copy(conf_at(root, 0, 0, "p99")));
 	expect_refused(x, root, "metrics[0].confidence.p99.9", "percentile that is null");
+	/* more samples than a run gives an interval of */
+	root = fixture_json(x);
+	json_object_set_new(json_array_get(json_object_get(req_at(root, 0, 0), "metrics"), 0),
+			    "count", json_integer(((json_int_t)1 << 40) + 1));
+	expect_refused(x, root, "metrics[0].confidence.p50", "none above 2^40");
+	/* what checking the intervals may cost: 7 intervals of 4000 and 20
+	 * samples are some 390 units of sqrt(samples) */
+	read_ci_work_set(300);
+	expect_refused(x, fixture_json(x), ".confidence.", "the most the reader spends");
+	read_ci_work_set(400);
+	expect_read(x, fixture_json(x), "within the cost");
+	read_ci_work_set(0);
 	/* written before they were kept: no "confidence" at all */
 	root = fixture_json(x);
 	json_t *reqs = json_object_get(json_array_get(json_object_get(root, "files"), 0),

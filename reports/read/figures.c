@@ -23,6 +23,7 @@
 #include "base/orderstat.h"
 #include "base/statistic.h"
 #include "harness/verdict.h"
+#include "reports/read/read.h"
 
 /* Two statistics of one sample set are compared with a relative slack of
  * 1e-9: each is exact or one rounding of a double away from exact (a
@@ -36,7 +37,15 @@ struct fig {
 	char *at, *why;
 	size_t atlen, whylen;
 	size_t fi, ri; /* the file and requirement being checked */
+	double ci_work; /* sqrt(samples) of the intervals checked so far */
 };
+
+static double ci_work_limit = READ_CI_WORK;
+
+void read_ci_work_set(double units)
+{
+	ci_work_limit = units > 0 ? units : READ_CI_WORK;
+}
 
 /* Refuse field (below the current requirement) with a reason. Returns
  * false. */
@@ -229,6 +238,14 @@ static bool check_ci(struct fig *g, const char *set, const char *name, const str
 			      "percentile has one");
 	if (statistic_parse(name, &st) != 0 || st.kind != STAT_PCT)
 		return refuse(g, f, "an interval of what is not a percentile");
+	if (c->n > RV_CI_MAX_SAMPLES)
+		return refuse(g, f, "an interval of %llu samples, but a run gives none above 2^40",
+			      (unsigned long long)c->n);
+	g->ci_work += sqrt((double)c->n);
+	if (g->ci_work > ci_work_limit)
+		return refuse(g, f, "checking the file's intervals up to this one would take "
+			      "more than %.0f units of sqrt(samples), the most the reader spends "
+			      "on a file", ci_work_limit);
 	os_quantile_bounds(c->n, st.pct / 100.0, c->level, &ob);
 	const struct {
 		const char *key;
@@ -600,7 +617,7 @@ static bool check_one(struct fig *g, const struct rv_req *r)
 int read_check_figures(const struct report_view *v, char *at, size_t atlen, char *why,
 		       size_t whylen)
 {
-	struct fig g = { at, why, atlen, whylen, 0, 0 };
+	struct fig g = { at, why, atlen, whylen, 0, 0, 0 };
 	for (g.fi = 0; g.fi < v->nfiles; g.fi++)
 		for (g.ri = 0; g.ri < v->files[g.fi].nreqs; g.ri++)
 			if (!check_one(&g, &v->files[g.fi].reqs[g.ri]))

@@ -117,6 +117,18 @@ FILE *read_open(const char *path, size_t *size, char *err, size_t errlen, int *r
 #define READ_MEM_RATIO 3u
 #define READ_MEM_FLOOR ((size_t)16 << 20)
 
+/* What checking a results.json's confidence intervals may cost: each
+ * interval's ranks and coverage are computed again (os_quantile_bounds), in
+ * time that grows as the square root of its sample count (4 ms for 1e9
+ * samples, 62 ms for 2^40, 5 s for 2^53 on a 2-core VM). An interval of
+ * more than RV_CI_MAX_SAMPLES samples is no run's, and a file whose
+ * intervals add up to more than READ_CI_WORK units of sqrt(samples) (about
+ * 10 s there; a week of 1 kHz wake-ups on 64 CPUs is 1/40 of it) is
+ * refused rather than read for minutes. read_ci_work_set sets another
+ * limit (tests; 0: READ_CI_WORK). */
+#define READ_CI_WORK ((double)(1u << 26))
+void read_ci_work_set(double units);
+
 #define REPORT_XML_REFUSED \
 	"XML, not a results.json: junit.xml and report.html are written for people and CI, " \
 	"never read back; render from the run's results.json"
