@@ -76,7 +76,12 @@ uint64_t os_estimate_rank(uint64_t n, double q)
 {
 	if (n == 0)
 		return 0;
-	long double r = ceill((long double)q * (long double)n);
+	/* q reaches us in binary (0.999 is a hair off): a product within a few
+	 * ulps of an integer is that integer, as hist_percentile's rank. */
+	long double x = (long double)q * (long double)n, near = roundl(x);
+	if (fabsl(x - near) <= 4.0L * 2.220446049250313e-16L * near)
+		x = near;
+	long double r = ceill(x);
 	return r < 1 ? 1 : r > (long double)n ? n : (uint64_t)r;
 }
 
