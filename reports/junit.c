@@ -500,7 +500,16 @@ static void inconclusive_element(struct xw *x, const struct rv_req *r)
 		else
 			fprintf(msg, "%sno number of samples decides it: the estimate sits at the "
 				"limit", any ? "; " : "");
-		fprintf(msg, " (%s %s)", l->metric, l->text ? l->text : l->statistic);
+		char lo[48] = "none", hi[48] = "none", bound[48];
+		struct quantity q = { l->lower.v, rv_limit_unit(l) };
+		if (l->lower.have)
+			units_fmt_qty(&q, lo, sizeof lo);
+		q.value = l->upper.v;
+		if (l->upper.have)
+			units_fmt_qty(&q, hi, sizeof hi);
+		units_fmt_qty(l->has_max ? &l->max : &l->min, bound, sizeof bound);
+		fprintf(msg, " (%s %s %s %s: its %g%% interval [%s, %s])", l->metric, l->statistic,
+			l->has_max ? "max" : "min", bound, l->confidence * 100, lo, hi);
 		any = true;
 	}
 	if (msg && fclose(msg) != 0)

@@ -103,7 +103,7 @@ void report_write_text(const struct report_view *v, FILE *out);
 void report_write_text_colour(const struct report_view *v, FILE *out, int status,
 			      const char *meaning, bool colour);
 /* The SGR sequence that colours verdict v on a terminal (pass green, fail
- * red, error yellow; "" for skipped), and the one that ends it. */
+ * red, error yellow, inconclusive magenta; "" for skipped), and the one that ends it. */
 const char *report_verdict_sgr(enum verdict v);
 #define REPORT_SGR_RESET "\033[0m"
 

@@ -202,10 +202,10 @@ START_TEST(too_few_samples_is_error_not_pass)
 	/* Each limit keeps its own verdict: the max that held is a pass in
 	 * the requirement that is an error, the one not computed an error. */
 	ck_assert(x->res.limits[1].passed);
-	ck_assert_int_eq(limit_verdict(x->res.verdict, true, true), VERDICT_PASS);
-	ck_assert_int_eq(limit_verdict(x->res.verdict, true, false), VERDICT_FAIL);
-	ck_assert_int_eq(limit_verdict(x->res.verdict, false, false), VERDICT_ERROR);
-	ck_assert_int_eq(limit_verdict(VERDICT_SKIPPED, false, false), VERDICT_SKIPPED);
+	ck_assert_int_eq(limit_verdict(x->res.verdict, true, true, false), VERDICT_PASS);
+	ck_assert_int_eq(limit_verdict(x->res.verdict, true, false, false), VERDICT_FAIL);
+	ck_assert_int_eq(limit_verdict(x->res.verdict, false, false, false), VERDICT_ERROR);
+	ck_assert_int_eq(limit_verdict(VERDICT_SKIPPED, false, false, false), VERDICT_SKIPPED);
 	fx_free(x);
 }
 END_TEST
@@ -222,13 +222,13 @@ START_TEST(failed_limit_beside_uncomputable_is_fail)
 	ck_assert_int_eq(x->res.verdict, VERDICT_FAIL);
 	ck_assert(!x->res.limits[0].evaluated);
 	ck_assert(x->res.limits[1].evaluated && !x->res.limits[1].passed);
-	ck_assert_int_eq(limit_verdict(x->res.verdict, false, false), VERDICT_ERROR);
+	ck_assert_int_eq(limit_verdict(x->res.verdict, false, false, false), VERDICT_ERROR);
 	ck_assert_str_eq(x->res.reason, "max 300 ns > 100 ns (n=300); "
 			 "p99.9 per-op cannot be computed from 300 samples");
-	ck_assert_int_eq(verdict_of_limits(true, true), VERDICT_FAIL);
-	ck_assert_int_eq(verdict_of_limits(true, false), VERDICT_ERROR);
-	ck_assert_int_eq(verdict_of_limits(false, true), VERDICT_FAIL);
-	ck_assert_int_eq(verdict_of_limits(false, false), VERDICT_PASS);
+	ck_assert_int_eq(verdict_of_limits(true, true, false), VERDICT_FAIL);
+	ck_assert_int_eq(verdict_of_limits(true, false, false), VERDICT_ERROR);
+	ck_assert_int_eq(verdict_of_limits(false, true, false), VERDICT_FAIL);
+	ck_assert_int_eq(verdict_of_limits(false, false, false), VERDICT_PASS);
 	fx_free(x);
 }
 END_TEST
@@ -362,11 +362,13 @@ START_TEST(verdict_names)
 }
 END_TEST
 
-/* The order of verdicts is that of their exit statuses: an error outranks
- * a failure, which outranks a pass; a skip judges nothing. */
+/* The order of verdicts is that of their exit statuses' precedence: an
+ * error outranks a failure, which outranks an inconclusive limit, which
+ * outranks a pass; a skip judges nothing. */
 START_TEST(verdict_order_is_the_exit_status_order)
 {
-	ck_assert_int_lt(verdict_rank(VERDICT_PASS), verdict_rank(VERDICT_FAIL));
+	ck_assert_int_lt(verdict_rank(VERDICT_PASS), verdict_rank(VERDICT_INCONCLUSIVE));
+	ck_assert_int_lt(verdict_rank(VERDICT_INCONCLUSIVE), verdict_rank(VERDICT_FAIL));
 	ck_assert_int_lt(verdict_rank(VERDICT_FAIL), verdict_rank(VERDICT_ERROR));
 	ck_assert_int_lt(verdict_rank(VERDICT_SKIPPED), verdict_rank(VERDICT_PASS));
 	ck_assert_int_eq(verdict_rank(VERDICT_ERROR), EXIT_NOT_MEASURED);
@@ -920,20 +922,21 @@ END_TEST
  * of failed, unevaluated and passed limits. */
 START_TEST(limit_weight_is_verdict_of_limits_order)
 {
-	for (int mask = 0; mask < 8; mask++) {
-		bool fail = mask & 1, error = mask & 2, pass = mask & 4;
+	for (int mask = 0; mask < 16; mask++) {
+		bool fail = mask & 1, error = mask & 2, pass = mask & 4, undecided = mask & 8;
 		enum verdict heaviest = VERDICT_PASS;
 		int w = -1;
 		const struct {
 			bool on;
 			enum verdict v;
-		} has[] = { { fail, VERDICT_FAIL }, { error, VERDICT_ERROR }, { pass, VERDICT_PASS } };
-		for (size_t i = 0; i < 3; i++)
+		} has[] = { { fail, VERDICT_FAIL }, { error, VERDICT_ERROR }, { pass, VERDICT_PASS },
+			    { undecided, VERDICT_INCONCLUSIVE } };
+		for (size_t i = 0; i < 4; i++)
 			if (has[i].on && limit_weight(has[i].v) > w) {
 				w = limit_weight(has[i].v);
 				heaviest = has[i].v;
 			}
-		ck_assert_int_eq(verdict_of_limits(error, fail), heaviest);
+		ck_assert_int_eq(verdict_of_limits(error, fail, undecided), heaviest);
 	}
 	ck_assert_int_lt(limit_weight(VERDICT_SKIPPED), limit_weight(VERDICT_PASS));
 }
