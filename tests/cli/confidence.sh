@@ -72,6 +72,23 @@ PY
 expect_status 2 "$RTC" report "$TMP/forged.json" --summary "$TMP/forged.txt"
 expect_grep 'limits\[0\]\.verdict.*"inconclusive", but its 95% interval .* makes it "pass"' "$TMP/out"
 
+# compare: the same run where UNDECIDED's limit is 195 us (it passes) as
+# the baseline: pass -> inconclusive is worse (exit 1), the reverse better
+sed 's/max="185us" confidence="95%"/max="195us" confidence="95%"/' "$TMP/c.xml" >"$TMP/c2.xml"
+expect_status 0 "$RTC" run -q -o "$TMP/p" --only HOLDS --only UNDECIDED "$TMP/c2.xml"
+expect_status 1 "$RTC" compare "$TMP/p/results.json" "$J"
+expect_grep '^UNDECIDED +- +verdict +pass +inconclusive( +-)+ +WORSE$' "$TMP/out"
+expect_grep '^ +the candidate could not decide interval p90 .*not enough samples to decide' "$TMP/out"
+expect_status 0 "$RTC" compare "$J" "$TMP/p/results.json"
+expect_grep '^UNDECIDED +- +verdict +inconclusive +pass( +-)+ +better$' "$TMP/out"
+
+# merge: the fleet counts it, and exits 4 with no failure on any host
+expect_status 4 "$RTC" merge "$J" "$TMP/p/results.json" -o "$TMP/fleet"
+expect_grep '^2 hosts, 6 requirements: 3 passed, 0 failed, 1 inconclusive, 0 errors, 2 skipped; exit status 4$' "$TMP/out"
+expect_grep 'class="inconclusive"' "$TMP/fleet/fleet.html"
+expect_grep '"inconclusive": ?1' "$TMP/fleet/results.json"
+validate_junit "$TMP/fleet/junit.xml" --tests 4 --failures 1 --errors 0
+
 # With the failure too: 1 wins over 4
 expect_status 1 "$RTC" run -o "$TMP/f" "$TMP/c.xml"
 expect_grep '^MISSED +selftest +other +interval p90 <= 165 us at 95% +[0-9.]+ us +FAIL$' "$TMP/out"
