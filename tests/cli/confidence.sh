@@ -72,6 +72,16 @@ PY
 expect_status 2 "$RTC" report "$TMP/forged.json" --summary "$TMP/forged.txt"
 expect_grep 'limits\[0\]\.verdict.*"inconclusive", but its 95% interval .* makes it "pass"' "$TMP/out"
 
+# ... and totals that do not count the inconclusive one are refused
+python3 - "$J" "$TMP/forged2.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["totals"]["inconclusive"] = 0
+json.dump(d, open(sys.argv[2], "w"), indent=2)
+PY
+expect_status 2 "$RTC" report "$TMP/forged2.json" --summary "$TMP/forged2.txt"
+expect_grep 'totals\.inconclusive.*expected 1' "$TMP/out"
+
 # compare: the same run where UNDECIDED's limit is 195 us (it passes) as
 # the baseline: pass -> inconclusive is worse (exit 1), the reverse better
 sed 's/max="185us" confidence="95%"/max="195us" confidence="95%"/' "$TMP/c.xml" >"$TMP/c2.xml"
