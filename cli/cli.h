@@ -34,7 +34,8 @@ struct cli_ctx {
 
 /* The subcommands. Each takes the arguments after "rtconform" (argv[0] is
  * the subcommand's name) and returns the exit status: 0 pass, 1 a limit
- * failed, 2 usage error or invalid input, 3 something could not be measured. */
+ * failed, 2 usage error or invalid input, 3 something could not be measured,
+ * 4 the samples could not decide a limit at its stated confidence. */
 int cmd_run(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_validate(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_list(int argc, char **argv, const struct cli_ctx *ctx);

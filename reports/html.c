@@ -100,6 +100,10 @@ static void bound_text(const struct rv_limit *l, char *buf, size_t len)
 		snprintf(buf, len, "\xe2\x89\xa5 %s", b); /* ≥ */
 	else
 		snprintf(buf, len, "(no bound)");
+	/* A limit judged on its confidence interval says at what level. */
+	size_t used = strlen(buf);
+	if (l->confidence > 0 && used < len)
+		snprintf(buf + used, len - used, " at %g%%", l->confidence * 100);
 	html_micro(buf, len);
 }
 
@@ -163,7 +167,8 @@ static void header(struct xw *x, const struct report_view *v)
 	xw_elem(x, "h1", "rtconform real-time conformance report");
 	nl(x);
 	xw_start(x, "div");
-	xw_attrf(x, "class", "banner b-%s", status == 0 ? "pass" : status == 1 ? "fail" : "error");
+	xw_attrf(x, "class", "banner b-%s", status == EXIT_PASS ? "pass" : status == EXIT_FAILED ? "fail"
+		 : status == EXIT_INCONCLUSIVE ? "inconclusive" : "error");
 	xw_attr(x, "id", "verdict");
 	xw_textf(x, "%s \xe2\x80\x94 ", report_view_status_label(v));
 	exit_text(v, status, buf, sizeof buf);
@@ -255,7 +260,8 @@ static void summary_note_row(struct xw *x, const struct rv_req *r)
 	xw_textf(x, "%s %s: ", r->id,
 		 r->verdict == VERDICT_FAIL ? "failed"
 		 : r->verdict == VERDICT_ERROR ? "could not be measured"
-					       : "skipped");
+		 : r->verdict == VERDICT_INCONCLUSIVE ? "is inconclusive"
+						      : "skipped");
 	html_text_micro(x, r->reason);
 	xw_full_end(x);
 	xw_full_end(x);
@@ -408,7 +414,8 @@ static void facts(struct xw *x, const struct rv_req *r)
 	}
 	if (r->reason)
 		fact(x, r->verdict == VERDICT_ERROR ? "Error"
-			: r->verdict == VERDICT_SKIPPED ? "Skipped" : "Failure",
+			: r->verdict == VERDICT_SKIPPED ? "Skipped"
+			: r->verdict == VERDICT_INCONCLUSIVE ? "Inconclusive" : "Failure",
 		     r->reason, false);
 	if (r->note)
 		fact(x, "Probe note", r->note, false);

@@ -34,17 +34,20 @@ static const char *printable(const char *s, char *buf, size_t len)
 /* "per-op mean <= 50 us", "wakeup p99 in [1 us, 50 us]". */
 static void limit_text(const struct rv_limit *l, char *buf, size_t len)
 {
-	char a[48], b[48];
+	char a[48], b[48], at[24] = "";
 	if (l->has_max)
 		units_fmt_qty(&l->max, a, sizeof a);
 	if (l->has_min)
 		units_fmt_qty(&l->min, b, sizeof b);
+	/* A limit judged on its confidence interval says at what level. */
+	if (l->confidence > 0)
+		snprintf(at, sizeof at, " at %g%%", l->confidence * 100);
 	if (l->has_max && l->has_min)
-		snprintf(buf, len, "%s %s in [%s, %s]", l->metric, l->statistic, b, a);
+		snprintf(buf, len, "%s %s in [%s, %s]%s", l->metric, l->statistic, b, a, at);
 	else if (l->has_max)
-		snprintf(buf, len, "%s %s <= %s", l->metric, l->statistic, a);
+		snprintf(buf, len, "%s %s <= %s%s", l->metric, l->statistic, a, at);
 	else if (l->has_min)
-		snprintf(buf, len, "%s %s >= %s", l->metric, l->statistic, b);
+		snprintf(buf, len, "%s %s >= %s%s", l->metric, l->statistic, b, at);
 	else
 		snprintf(buf, len, "%s %s (no bound)", l->metric, l->statistic);
 }
@@ -63,7 +66,7 @@ struct row {
 	char id[64], probe[48], policy[24], limit[200], measured[48];
 	const char *verdict;
 	enum verdict v;        /* of the verdict column, for its colour */
-	const char *note_kind; /* "error", "skipped" or NULL */
+	const char *note_kind; /* "error", "skipped", "inconclusive" or NULL */
 	const char *note;      /* the result's reason, printed under the row */
 };
 
@@ -109,6 +112,13 @@ static size_t result_rows(const struct rv_req *r, struct row *rows, size_t max)
 			rows[i].note = r->limits[i].text ? r->limits[i].text
 							 : "could not be evaluated";
 		}
+		/* One the samples could not decide: its interval and the samples
+		 * that would decide it, under its own row. */
+		if (r->limits[i].verdict == VERDICT_INCONCLUSIVE) {
+			rows[i].note_kind = "inconclusive";
+			rows[i].note = r->limits[i].text ? r->limits[i].text
+							 : "not decided at its confidence";
+		}
 	}
 	return nlim;
 }
@@ -124,6 +134,7 @@ const char *report_verdict_sgr(enum verdict v)
 	case VERDICT_PASS: return "\033[32m";  /* green */
 	case VERDICT_FAIL: return "\033[31m";  /* red */
 	case VERDICT_ERROR: return "\033[33m"; /* yellow */
+	case VERDICT_INCONCLUSIVE: return "\033[35m"; /* magenta */
 	default: return "";
 	}
 }

@@ -303,7 +303,13 @@ static void fill_limits(const struct req_result *r, struct rv_req *vr, bool *fai
 		if (l->has_min)
 			vl->min = l->min;
 		vl->measured = value(o->evaluated, o->measured);
-		vl->verdict = limit_verdict(r->verdict, o->evaluated, o->passed);
+		vl->verdict = limit_verdict(r->verdict, o->evaluated, o->passed, o->undecided);
+		vl->confidence = l->confidence;
+		if (l->confidence > 0 && o->evaluated) {
+			vl->lower = value(o->has_lo, o->lo);
+			vl->upper = value(o->has_hi, o->hi);
+			vl->need = o->need;
+		}
 		vl->text = o->text[0] ? dup_clean(o->text, failed) : NULL;
 	}
 }
@@ -786,7 +792,7 @@ int report_view_exit_status(const struct report_view *v)
 {
 	struct report_totals t;
 	report_view_totals(v, &t);
-	return verdict_exit_status(t.failures, t.errors);
+	return verdict_exit_status(t.failures, t.errors, t.inconclusive);
 }
 
 bool report_view_no_limits(const struct report_view *v)
@@ -809,7 +815,7 @@ const char *report_view_status_label(const struct report_view *v)
 	int status = report_view_exit_status(v);
 	if (status == EXIT_PASS)
 		return report_view_no_limits(v) ? VERDICT_LABEL_NO_LIMITS : "PASS";
-	return status == EXIT_FAILED ? "FAIL" : "ERROR";
+	return status == EXIT_FAILED ? "FAIL" : status == EXIT_INCONCLUSIVE ? "INCONCLUSIVE" : "ERROR";
 }
 
 const char *report_view_exit_meaning(const struct report_view *v, int status)
