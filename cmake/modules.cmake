@@ -189,7 +189,8 @@ rtc_module(measure harness/measure DEPS base LIBS Threads::Threads m rt
   OTHER_SOURCES ${RTC_MEASURE_NOT_HERE})
 
 rtc_module(harness harness DEPS requirements measure host LIBS ${RTC_LIB_JANSSON}
-  SOURCES harness/estimate.c harness/interval.c harness/load.c harness/runinfo.c harness/runner.c
+  SOURCES harness/estimate.c harness/interval.c harness/load.c harness/plan.c harness/runinfo.c
+          harness/runner.c
           harness/runner_classify.c harness/live.c harness/runner_prepare.c
           harness/runner_spawn.c harness/runner_supervise.c
           harness/stats.c harness/trace.c harness/verdict.c
