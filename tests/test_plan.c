@@ -74,6 +74,11 @@ START_TEST(p999_of_ten_thousand)
 	ck_assert_str_eq(b, "p99.9 with 10,000 samples: the estimate is the 11th largest sample, "
 			 "its 95% upper bound the 4th largest; the bound comes within 10% of "
 			 "the estimate's rank at about 388,000 samples");
+	/* As a limit's p99.9 gives it: 99.9 / 100, a hair above 0.999. */
+	volatile double pct = 99.9;
+	char b2[400];
+	plan_describe(10000, pct / 100, 0.95, b2, sizeof b2);
+	ck_assert_str_eq(b2, b);
 	uint64_t need = os_plan_samples(0.999, 0.95, PLAN_FRAC);
 	/* Within 2 % of the normal approximation's 384,160. */
 	ck_assert_msg(fabs((double)need - 384160.0) < 0.02 * 384160.0, "%llu",
