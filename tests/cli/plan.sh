@@ -45,6 +45,35 @@ sed 's/duration="1min"/duration="1s"/; s/iterations="10000" duration/iterations=
 expect_status 0 "$RTC" validate --plan "$TMP/short.xml"
 expect_grep '^  requirement PLAN-TIME \(by time, 1 s\): short of the plan$' "$TMP/out"
 
+# A run by time says once, on its progress line, when a limit's metric has
+# the samples its plan needs: p90's 3,570 come in the first moments of a
+# second of selftest's empty intervals; p99.99999's 3.9 billion never do.
+cat >"$TMP/bytime.xml" <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<requirements xmlns="urn:rtconform:requirements:1" name="plan-by-time" version="1">
+  <requirement id="ENOUGH">
+    <probe name="selftest"/>
+    <run iterations="1000" duration="1s" warmup="0"/>
+    <limit statistic="p90" max="1s"/>
+    <limit statistic="p99.99999" max="1s"/>
+  </requirement>
+</requirements>
+XML
+RTC_PROGRESS_INTERVAL=500ms "$RTC" run -o "$TMP/run" "$TMP/bytime.xml" >"$TMP/run.out" 2>"$TMP/run.err"
+expect_grep '^\[1/1\] ENOUGH: [0-9]{2}:[0-9]{2}:[0-9]{2}: enough samples for p90 at 95% \(3,570\)$' "$TMP/run.err"
+n="$(grep -c 'enough samples for p90' "$TMP/run.err")"
+[ "$n" = 1 ] && ok "the p90 plan is said to be reached once" || fail "the p90 plan is said to be reached once (it is said $n times)"
+expect_no_grep 'enough samples for p99\.99999' "$TMP/run.err"
+# said before the verdict
+if awk '/enough samples for p90/ { e = NR } /ENOUGH: (pass|fail|error)/ { v = NR } END { exit !(e && v && e < v) }' "$TMP/run.err"; then
+  ok "the plan is said to be reached before the verdict"
+else
+  fail "the plan is said to be reached before the verdict:"; diag <"$TMP/run.err"
+fi
+# --quiet says nothing of it
+"$RTC" run --quiet -o "$TMP/runq" "$TMP/bytime.xml" >/dev/null 2>"$TMP/runq.err"
+expect_no_grep 'enough samples' "$TMP/runq.err"
+
 # the help says what it prints; an unknown option is refused
 expect_status 0 "$RTC" validate --help
 expect_grep '^  --plan ' "$TMP/out"
