@@ -2,7 +2,6 @@
 /* orderstat.c - see orderstat.h. */
 #include "base/orderstat.h"
 
-#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 
@@ -77,14 +76,11 @@ uint64_t os_estimate_rank(uint64_t n, double q)
 {
 	if (n == 0)
 		return 0;
-	/* As hist_percentile's pct_rank: a limit's q reaches us as pct / 100
-	 * in binary (99.9 / 100 is 0.99900000000000011), so q n can come out a
-	 * hair above an integer (9990.000000000002 of 10,000) whose ceiling
-	 * would be the next rank. Snap to the integer within a few ulps. */
-	long double x = (long double)q * (long double)n;
-	long double nearest = roundl(x);
-	if (fabsl(x - nearest) <= 4.0L * DBL_EPSILON * nearest)
-		x = nearest;
+	/* q reaches us in binary (0.999 is a hair off): a product within a few
+	 * ulps of an integer is that integer, as hist_percentile's rank. */
+	long double x = (long double)q * (long double)n, near = roundl(x);
+	if (fabsl(x - near) <= 4.0L * 2.220446049250313e-16L * near)
+		x = near;
 	long double r = ceill(x);
 	return r < 1 ? 1 : r > (long double)n ? n : (uint64_t)r;
 }

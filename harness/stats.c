@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/orderstat.h"
 #include "harness/measure/probe.h"
 
 /* The mean of a run's samples, below zero too; count != 0. */
@@ -164,5 +165,59 @@ bool metric_run_max_ns(const struct metric_data *m, uint32_t run, double *out)
 	/* Every sample below zero: the largest is the least magnitude. */
 	double mx = r->neg_count == r->count ? -(double)r->neg_least : (double)r->max;
 	*out = mx * m->ns_per_unit;
+	return true;
+}
+
+/* The scale of a duration metric's units to ns or cycles; 0 when unusable. */
+static double duration_scale(const struct metric_data *m, bool want_cycles)
+{
+	double scale = want_cycles ? m->cycles_per_unit : m->ns_per_unit;
+	return scale > 0.0 && isfinite(scale) ? scale : 0.0;
+}
+
+bool stat_bounds(const struct metric_data *m, const struct statistic *st, double level,
+		 bool want_cycles, struct stat_bounds *out)
+{
+	if (!out)
+		return false;
+	memset(out, 0, sizeof *out);
+	if (!m || !st || st->kind != STAT_PCT || m->kind == METRIC_COUNT)
+		return false;
+	uint64_t n = metric_samples(m);
+	double scale = duration_scale(m, want_cycles);
+	if (n == 0 || scale == 0.0)
+		return false;
+	const struct hist *neg = metric_neg_c(m);
+	double q = st->pct / 100.0;
+	struct os_bounds b;
+	os_quantile_bounds(n, q, level, &b);
+	int64_t lo, hi, est_bucket, bucket;
+	hist_rank_range(&m->hist, neg, os_estimate_rank(n, q), &lo, &hi, &est_bucket);
+	*out = (struct stat_bounds){ .n = n, .lo_rank = b.lo_rank, .hi_rank = b.hi_rank,
+				     .coverage = b.coverage };
+	int64_t unused;
+	if ((out->has_lo = hist_rank_range(&m->hist, neg, b.lo_rank, &lo, &unused, &bucket))) {
+		out->lo = (double)lo * scale;
+		out->lo_bucket = bucket == est_bucket;
+	}
+	if ((out->has_hi = hist_rank_range(&m->hist, neg, b.hi_rank, &unused, &hi, &bucket))) {
+		out->hi = (double)hi * scale;
+		out->hi_bucket = bucket == est_bucket;
+	}
+	return true;
+}
+
+bool stat_count_at_or_below(const struct metric_data *m, double value, bool want_cycles,
+			    uint64_t *out)
+{
+	if (!m || !out || m->kind == METRIC_COUNT || metric_samples(m) == 0)
+		return false;
+	double scale = duration_scale(m, want_cycles);
+	if (scale == 0.0 || isnan(value))
+		return false;
+	/* Whole units at or below value / scale. */
+	long double u = floorl((long double)value / scale);
+	int64_t v = u >= 9.2e18L ? INT64_MAX : u <= -9.2e18L ? INT64_MIN + 1 : (int64_t)u;
+	*out = hist_count_at_or_below(&m->hist, metric_neg_c(m), v);
 	return true;
 }

@@ -29,7 +29,8 @@ bool stat_value(const struct metric_data *m, const struct statistic *st,
  * past the range (lower) or the exact max (upper). Signed metrics count
  * ranks from the most negative sample. In ns, or cycles when want_cycles.
  * False when st is not a percentile, m not a duration with samples, or the
- * scale is unusable. */
+ * scale is unusable. The quantile is q = pct / 100 (a double), the ranks
+ * os_quantile_bounds(n, q, level) gives. */
 struct stat_bounds {
 	uint64_t n;                /* the samples the ranks are of */
 	uint64_t lo_rank, hi_rank; /* 0 / n + 1: no bound on that side */

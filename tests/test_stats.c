@@ -436,6 +436,116 @@ START_TEST(count_values)
 }
 END_TEST
 
+
+/* ---- confidence bounds -------------------------------------------------- */
+
+static struct stat_bounds bounds_of(const struct metric_data *m, const char *name, double level)
+{
+	struct statistic st;
+	struct stat_bounds b;
+	ck_assert_int_eq(statistic_parse(name, &st), 0);
+	ck_assert(stat_bounds(m, &st, level, false, &b));
+	return b;
+}
+
+/* Exact buckets below 128: the bounds are the samples of the ranks. */
+START_TEST(bounds_are_the_samples_of_their_ranks)
+{
+	struct metric_data *m = new_metric(42, 2.0, 0.0);
+	for (uint64_t v = 1; v <= 10; v++)
+		record(m, 0, v * 10);
+	/* The median of 10 at 95 %: X(2) .. X(9), ns_per_unit 2. */
+	struct stat_bounds b = bounds_of(m, "p50", 0.95);
+	ck_assert_uint_eq(b.n, 10);
+	ck_assert_uint_eq(b.lo_rank, 2);
+	ck_assert_uint_eq(b.hi_rank, 9);
+	ck_assert(b.has_lo && b.has_hi);
+	ck_assert_double_eq(b.lo, 40.0);
+	ck_assert_double_eq(b.hi, 180.0);
+	ck_assert(!b.lo_bucket && !b.hi_bucket);
+	ck_assert(fabs(b.coverage - 0.978515625) < 1e-12);
+	/* p99 of 10: no upper bound; the lower X(9) (P(2+ of 10 above p99) = 0.004). */
+	b = bounds_of(m, "p99", 0.95);
+	ck_assert(!b.has_hi && b.hi_rank == 11);
+	ck_assert(b.has_lo && b.lo_rank == 9 && b.lo == 180.0);
+	/* Not a percentile, or not a duration: no bounds. */
+	struct statistic st;
+	struct stat_bounds nb;
+	ck_assert_int_eq(statistic_parse("max", &st), 0);
+	ck_assert(!stat_bounds(m, &st, 0.95, false, &nb));
+	free(m);
+}
+END_TEST
+
+/* Wide buckets: the lower bound is its bucket's lower edge, the upper its
+ * upper edge, and a bound in the estimate's own bucket says so. */
+START_TEST(bounds_take_bucket_edges)
+{
+	struct metric_data *m = new_metric(42, 1.0, 0.0);
+	for (int i = 0; i < 1000; i++)
+		record(m, 0, 100000 + (uint64_t)i % 7); /* one bucket of 512 */
+	struct stat_bounds b = bounds_of(m, "p50", 0.95);
+	int64_t lo, hi, id;
+	ck_assert(hist_rank_range(&m->hist, NULL, 500, &lo, &hi, &id));
+	ck_assert(b.has_lo && b.has_hi && b.lo_bucket && b.hi_bucket);
+	/* clamped to the exact min and max */
+	ck_assert_double_eq(b.lo, 100000.0);
+	ck_assert_double_eq(b.hi, 100006.0);
+	free(m);
+}
+END_TEST
+
+/* A signed metric: ranks from the most negative sample. */
+START_TEST(bounds_of_signed_samples)
+{
+	size_t hb = hist_bytes(42);
+	struct metric_data *m = calloc(1, sizeof *m + 2 * hb);
+	ck_assert_ptr_nonnull(m);
+	hist_init(&m->hist, 42);
+	m->neg_off = (uint32_t)(sizeof *m - sizeof(struct hist) + hb);
+	hist_init(metric_neg(m), 42);
+	m->ns_per_unit = 1.0;
+	for (uint64_t v = 1; v <= 6; v++) /* -60 .. -10 */
+		hist_record(metric_neg(m), v * 10);
+	for (uint64_t v = 1; v <= 4; v++) /* 10 .. 40 */
+		hist_record(&m->hist, v * 10);
+	struct stat_bounds b = bounds_of(m, "p50", 0.95);
+	ck_assert_double_eq(b.lo, -50.0); /* X(2) */
+	ck_assert_double_eq(b.hi, 30.0);  /* X(9) */
+	uint64_t c;
+	ck_assert(stat_count_at_or_below(m, -25.0, false, &c));
+	ck_assert_uint_eq(c, 4); /* -60, -50, -40, -30 */
+	ck_assert(stat_count_at_or_below(m, 25.0, false, &c));
+	ck_assert_uint_eq(c, 8);
+	ck_assert(stat_count_at_or_below(m, 40.0, false, &c));
+	ck_assert_uint_eq(c, 10);
+	ck_assert(stat_count_at_or_below(m, -70.0, false, &c));
+	ck_assert_uint_eq(c, 0);
+	free(m);
+}
+END_TEST
+
+/* A bucket that straddles the value counts as above it. */
+START_TEST(count_at_or_below_is_certain)
+{
+	struct metric_data *m = new_metric(42, 1.0, 0.0);
+	record(m, 0, 1001); /* buckets of 4 here: [1000, 1003] */
+	record(m, 0, 1002);
+	record(m, 0, 1005); /* [1004, 1007] */
+	record(m, 0, 5000);
+	uint64_t c;
+	ck_assert(stat_count_at_or_below(m, 1002.0, false, &c));
+	ck_assert_uint_eq(c, 0); /* its bucket straddles 1002 */
+	ck_assert(stat_count_at_or_below(m, 1003.0, false, &c));
+	ck_assert_uint_eq(c, 2);
+	ck_assert(stat_count_at_or_below(m, 1007.5, false, &c));
+	ck_assert_uint_eq(c, 3);
+	ck_assert(stat_count_at_or_below(m, 5000.0, false, &c));
+	ck_assert_uint_eq(c, 4);
+	free(m);
+}
+END_TEST
+
 static Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -463,6 +573,12 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, runs_mean_stddev_skips_empty_runs);
 	tcase_add_test(tc, overflowed_samples_count);
 	tcase_add_test(tc, bad_statistic_no_value);
+
+	tc = tu_tcase(s, "bounds", 10);
+	tcase_add_test(tc, bounds_are_the_samples_of_their_ranks);
+	tcase_add_test(tc, bounds_take_bucket_edges);
+	tcase_add_test(tc, bounds_of_signed_samples);
+	tcase_add_test(tc, count_at_or_below_is_certain);
 	return s;
 }
 

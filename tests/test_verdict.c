@@ -539,6 +539,21 @@ START_TEST(classify_sigkill_names_rttime_only_for_realtime)
 		      !strstr(w->res.reason, "RLIMIT_RTTIME"), "%s", w->res.reason);
 	fx_free(w);
 
+	/* a run by time outlives its timeout (of each run): the kill is
+	 * placed in the run by time, never "900 s into its 0.5 s timeout" */
+	struct fx *t = fx_new(10, 1.0, 0);
+	t->res.policy = SCHED_FIFO;
+	t->res.duration_ns = 3600000000000ull;
+	e = ended(t, KILLED(SIGKILL), 2, WS_MEASURING);
+	e.cpu_s = 0.25;
+	e.wall_s = 823.8;
+	runner_classify(&t->res, 3, &e);
+	ck_assert_msg(strstr(t->res.reason, "from outside rtconform 823.8 s after it began, with "
+			     "0.25 s of CPU time") &&
+		      strstr(t->res.reason, "after 2 recorded runs of a 3600 s run by time") &&
+		      !strstr(t->res.reason, "timeout"), "%s", t->res.reason);
+	fx_free(t);
+
 	/* SIGXCPU is RLIMIT_RTTIME's soft limit for a real-time worker */
 	struct fx *z = fx_new(10, 1.0, 0);
 	z->res.policy = SCHED_RR;

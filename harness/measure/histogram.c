@@ -313,3 +313,82 @@ int64_t hist_signed_percentile(const struct hist *pos, const struct hist *neg, d
 		return neg_at_rank(neg, rank);
 	return (int64_t)value_at_rank(pos, rank - nn);
 }
+
+/* The bucket of the k-th smallest sample (1..pos->count) of pos: its value
+ * range, clamped to the exact [min, max]; *id the bucket (nbuckets: among
+ * the overflowed samples, [highest + 1, max]). */
+static void pos_range(const struct hist *h, uint64_t k, int64_t *lo, int64_t *hi, int64_t *id)
+{
+	uint64_t seen = 0, l = h->highest + 1, u = h->max;
+	*id = h->nbuckets;
+	for (uint32_t i = 0; i < h->nbuckets; i++) {
+		seen += h->counts[i];
+		if (seen >= k) {
+			l = hist_bucket_lo(h, i);
+			u = hist_bucket_hi(h, i);
+			*id = i;
+			break;
+		}
+	}
+	l = l < h->min ? h->min : l > h->max ? h->max : l;
+	u = u > h->max ? h->max : u < h->min ? h->min : u;
+	*lo = (int64_t)l;
+	*hi = (int64_t)u;
+}
+
+/* The bucket of the k-th largest magnitude of neg, as values: minus its
+ * magnitudes' range; *id below zero (-1 - nbuckets: the overflowed ones). */
+static void neg_range(const struct hist *neg, uint64_t k, int64_t *lo, int64_t *hi, int64_t *id)
+{
+	uint64_t l = neg->highest + 1, u = neg->max, seen = neg->overflow;
+	*id = -1 - (int64_t)neg->nbuckets;
+	if (k > neg->overflow) {
+		for (uint32_t i = neg->nbuckets; i-- > 0;) {
+			seen += neg->counts[i];
+			if (seen >= k) {
+				l = hist_bucket_lo(neg, i);
+				u = hist_bucket_hi(neg, i);
+				*id = -1 - (int64_t)i;
+				break;
+			}
+		}
+	}
+	l = l < neg->min ? neg->min : l > neg->max ? neg->max : l;
+	u = u > neg->max ? neg->max : u < neg->min ? neg->min : u;
+	*lo = -(int64_t)u;
+	*hi = -(int64_t)l;
+}
+
+bool hist_rank_range(const struct hist *pos, const struct hist *neg, uint64_t rank, int64_t *lo,
+		     int64_t *hi, int64_t *bucket)
+{
+	uint64_t nn = neg_count(neg);
+	if (rank == 0 || rank > pos->count + nn)
+		return false;
+	if (rank <= nn)
+		neg_range(neg, rank, lo, hi, bucket);
+	else
+		pos_range(pos, rank - nn, lo, hi, bucket);
+	return true;
+}
+
+uint64_t hist_count_at_or_below(const struct hist *pos, const struct hist *neg, int64_t v)
+{
+	uint64_t nn = neg_count(neg), n = pos->count + nn, seen = 0;
+	if (!n || hist_signed_max(pos, neg) <= v)
+		return n;
+	if (v >= 0) {
+		for (uint32_t i = 0; i < pos->nbuckets; i++)
+			if (pos->counts[i] && hist_bucket_hi(pos, i) <= (uint64_t)v)
+				seen += pos->counts[i];
+		return nn + seen;
+	}
+	/* Below zero: magnitudes of at least -v, whole buckets only. */
+	uint64_t mag = (uint64_t)(-(v + 1)) + 1;
+	if (neg->highest + 1 >= mag)
+		seen += neg->overflow;
+	for (uint32_t i = 0; i < neg->nbuckets; i++)
+		if (neg->counts[i] && hist_bucket_lo(neg, i) >= mag)
+			seen += neg->counts[i];
+	return seen;
+}

@@ -130,4 +130,17 @@ double hist_signed_stddev(const struct hist *pos, const struct hist *neg);
  * clamped to the exact [min, max]. 0 if empty. */
 int64_t hist_signed_percentile(const struct hist *pos, const struct hist *neg, double q);
 
+/* The values the rank-th smallest sample (1..count, from the most negative)
+ * over pos and neg (neg may be NULL) can have: its bucket's edges, clamped
+ * to the exact min and max; among overflowed samples [highest + 1, max]
+ * (or its negative mirror). *bucket names the bucket: two ranks in one
+ * bucket get the same. False when rank is 0 or beyond the count. */
+bool hist_rank_range(const struct hist *pos, const struct hist *neg, uint64_t rank, int64_t *lo,
+		     int64_t *hi, int64_t *bucket);
+
+/* Samples over pos and neg certainly at or below v: every sample when the
+ * max is, else those of whole buckets whose every value is (a bucket that
+ * straddles v counts as above it). */
+uint64_t hist_count_at_or_below(const struct hist *pos, const struct hist *neg, int64_t v);
+
 #endif
