@@ -10,11 +10,17 @@
 F="$FIX/cli/plan.xml"
 expect_status 0 "$RTC" validate "$F"
 cp "$TMP/out" "$TMP/validate"
+# the valid line on stdout, the per-CPU limit's warning beside it
+expect_grep '^.*plan\.xml: valid \(5 requirements\)$' "$TMP/validate"
 expect_grep '^  requirement PLAN-SHORT, p99\.9 of interval: 10,000 samples \(5 runs x 2,000 iterations\)$' "$TMP/validate"
 expect_grep "^    p99\.9 with 10,000 samples: the estimate is the 11th largest sample, its 95% upper bound the 4th largest; the bound comes within 10% of the estimate's rank at about 388,000 samples$" "$TMP/validate"
 expect_grep '^    p90 with 5,000 samples: the estimate is the 501st largest sample, its 95% upper bound the [0-9]+th largest' "$TMP/validate"
 # by time: an estimate from the probe's pace
 expect_grep "^  requirement PLAN-TIME, p99\.9 of interval: about [0-9,]+ samples in 60 s \(runs of 10,000 iterations of about .* each, from the probe's pace\)$" "$TMP/validate"
+# a metric taken on each measured CPU is planned on one; 2,000 samples are
+# too few for any upper bound of p99.9 (0.999^2000 = 0.135 > 0.025)
+expect_grep '^  requirement PLAN-PERCPU, p99\.9 of wakeup: 2,000 samples on each measured CPU \(2 runs x 1,000 iterations\)$' "$TMP/validate"
+expect_grep '^    p99\.9 with 2,000 samples: the estimate is the 3rd largest sample; too few samples for an upper bound at 95%; the bound comes within 10% of the estimate.s rank at about 388,000 samples$' "$TMP/validate"
 # a limit that is no percentile is not planned
 expect_no_grep 'PLAN-NONE' "$TMP/validate"
 
@@ -27,6 +33,7 @@ expect_grep '^    p90 of interval at 95% needs about 3,570 samples: iterations="
 expect_grep '^  requirement PLAN-TIME \(by time, 60 s\): reaches the plan$' "$TMP/plan"
 expect_grep "^    p99\.9 of interval at 95% needs about 388,000 samples: a duration of about .*, from the probe's pace \(the file's 60 s reaches the plan\)$" "$TMP/plan"
 expect_grep '^  requirement PLAN-NONE: no percentile limit to plan$' "$TMP/plan"
+expect_grep '^    p99\.9 of wakeup at 95% needs about 388,000 samples on each measured CPU: iterations="[0-9]+" at 2 runs \(the file.s iterations="1000" is short of the plan\)$' "$TMP/plan"
 # the iterations --plan names reach the plan when the file is given them
 it="$(sed -n 's/^    p99\.9 of interval at 95% needs about [0-9,]* samples: iterations="\([0-9]*\)" at 5 runs.*/\1/p' "$TMP/plan")"
 if [ -n "$it" ]; then
