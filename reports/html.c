@@ -27,6 +27,7 @@
 #include "harness/stats.h"
 #include "base/units.h"
 #include "reports/html_plot.h"
+#include "reports/ival.h"
 #include "reports/link.h"
 #include "reports/page.h"
 #include "reports/xmlw.h"
@@ -461,7 +462,7 @@ static void limits_table(struct xw *x, const struct rv_req *r)
 	nl(x);
 }
 
-static void stats_table(struct xw *x, const struct rv_metric *m)
+static void stats_table(struct xw *x, const struct rv_req *r, const struct rv_metric *m)
 {
 	/* Percentiles in rank order between min and max, then the moments. */
 	static const int order[] = { 0, 4, 5, 6, 7, 3, 1, 2, 8 };
@@ -487,7 +488,15 @@ static void stats_table(struct xw *x, const struct rv_metric *m)
 	for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
 		int i = order[k];
 		xw_start(x, "tr");
-		td(x, report_view_stats[i]);
+		if (i == RV_MAX && m->ns[i].have) {
+			/* a sample statistic, not a bound on the worst case */
+			char obs[120], seen[160];
+			rv_max_observed(r, m, obs, sizeof obs);
+			snprintf(seen, sizeof seen, "max: %s", obs);
+			td(x, seen);
+		} else {
+			td(x, report_view_stats[i]);
+		}
 		if (m->ns[i].have)
 			fmt_value(&m->ns[i], QTY_NS, buf, sizeof buf);
 		else
@@ -740,7 +749,7 @@ static void requirement(struct xw *x, const struct report_view *v, size_t f, siz
 		neg_caption(x, m);
 		xw_full_end(x);
 		xw_full_end(x); /* figure */
-		stats_table(x, m);
+		stats_table(x, r, m);
 		xw_full_end(x); /* div.metric */
 		nl(x);
 		html_time_plot(x, r, m);

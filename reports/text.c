@@ -14,6 +14,7 @@
 #include "base/units.h"
 #include "reports/ival.h"
 #include "reports/link.h"
+#include "reports/trend.h"
 
 /* Copy s into buf with control characters replaced: titles and reasons
  * come from files and errno texts, and an escape sequence in them must not
@@ -321,8 +322,10 @@ static void figure_line(FILE *out, const char *id, const struct rv_req *r, size_
 	fmt_value_ns(&m->median_ns, b, sizeof b);
 	fmt_value_ns(&m->ns[RV_MEAN], c, sizeof c);
 	fmt_value_ns(&m->ns[RV_MAX], d, sizeof d);
-	fprintf(out, "  %s %s: n=%llu min %s, p50 %s, mean %s, max %s", id, m->name,
-		(unsigned long long)m->count, a, b, c, d);
+	char seen[120];
+	rv_max_observed(r, m, seen, sizeof seen);
+	fprintf(out, "  %s %s: n=%llu min %s, p50 %s, mean %s, max %s (%s)", id, m->name,
+		(unsigned long long)m->count, a, b, c, d, m->ns[RV_MAX].have ? seen : "no samples");
 	if (m->cycles_per_unit != 0 && m->cycles[RV_MIN].have)
 		fprintf(out, "; best %.0f cycles", m->cycles[RV_MIN].v);
 	if (m->overflow)
@@ -377,6 +380,22 @@ static void ival_time(const struct rv_ival *iv, const struct rv_ival *first, boo
 	snprintf(buf, len, "%s", short_ && strncmp(a, b, 10) == 0 ? a + 11 : a);
 }
 
+/* The line of the trend of metric m's interval maxima (reports/trend.h),
+ * when two or more intervals have one:
+ * "  ID per-op interval maxima: 3 record-setting intervals of 5, the last in
+ *  interval 4 (at 13:00:00Z); Kendall's tau 0.00, p = 1: still rising (...)". */
+static void trend_line(FILE *out, const char *id, const struct rv_metric *m)
+{
+	struct trend t;
+	size_t last;
+	char when[40], buf[400];
+	if (!rv_ivals_trend(m->intervals, m->nintervals, &t, &last))
+		return;
+	ival_time(&m->intervals[last], &m->intervals[0], true, when, sizeof when);
+	trend_text(&t, when, buf, sizeof buf);
+	fprintf(out, "  %s %s interval maxima: %s\n", id, m->name, buf);
+}
+
 /* The line of a requirement's intervals (of its first duration metric
  * that has them): how many of about what length from when, the worst max
  * and when, how many lay beyond each limit on the metric that they can be
@@ -427,6 +446,7 @@ static void interval_line(FILE *out, const char *id, const struct rv_req *r)
 	if (t != SIZE_MAX)
 		fprintf(out, "; trace taken in interval %zu", t + 1);
 	fputc('\n', out);
+	trend_line(out, id, m);
 }
 
 /* The figures behind the verdicts, one line per metric: what an engineer
