@@ -13,14 +13,9 @@
 
 double plan_limit_level(const struct req_limit *l)
 {
-	/* THE LIMIT'S LEVEL. A limit that names its confidence (the
-	 * confidence="95%" attribute, issue 26, branch i26v) is to be read
-	 * here once the loader keeps it on main, as
-	 *     return l->confidence > 0 ? l->confidence : PLAN_LEVEL_DEFAULT;
-	 * (req_limit.confidence there: 0 when the limit names none). Until
-	 * then every limit is planned at the default. */
-	(void)l;
-	return PLAN_LEVEL_DEFAULT;
+	/* The limit's confidence="..." (0: it names none), else the level
+	 * every report states its intervals at. */
+	return l->confidence > 0 ? l->confidence : PLAN_LEVEL_DEFAULT;
 }
 
 void plan_fmt_count(uint64_t n, char *buf, size_t len)

@@ -11,7 +11,7 @@ F="$FIX/cli/plan.xml"
 expect_status 0 "$RTC" validate "$F"
 cp "$TMP/out" "$TMP/validate"
 # the valid line on stdout, the per-CPU limit's warning beside it
-expect_grep '^.*plan\.xml: valid \(5 requirements\)$' "$TMP/validate"
+expect_grep '^.*plan\.xml: valid \(6 requirements\)$' "$TMP/validate"
 expect_grep '^  requirement PLAN-SHORT, p99\.9 of interval: 10,000 samples \(5 runs x 2,000 iterations\)$' "$TMP/validate"
 expect_grep "^    p99\.9 with 10,000 samples: the estimate is the 11th largest sample, its 95% upper bound the 4th largest; the bound comes within 10% of the estimate's rank at about 388,000 samples$" "$TMP/validate"
 expect_grep '^    p90 with 5,000 samples: the estimate is the 501st largest sample, its 95% upper bound the [0-9]+th largest' "$TMP/validate"
@@ -33,6 +33,11 @@ expect_grep '^    p90 of interval at 95% needs about 3,570 samples: iterations="
 expect_grep '^  requirement PLAN-TIME \(by time, 60 s\): reaches the plan$' "$TMP/plan"
 expect_grep "^    p99\.9 of interval at 95% needs about 388,000 samples: a duration of about .*, from the probe's pace \(the file's 60 s reaches the plan\)$" "$TMP/plan"
 expect_grep '^  requirement PLAN-NONE: no percentile limit to plan$' "$TMP/plan"
+# a limit's own confidence= is what it is planned at (more samples than at 95%)
+expect_grep '^    p90 of interval at 99% needs about [0-9,]+ samples' "$TMP/plan"
+n99="$(sed -n 's/^    p90 of interval at 99% needs about \([0-9,]*\) samples.*/\1/p' "$TMP/plan" | tr -d ,)"
+[ -n "$n99" ] && [ "$n99" -gt 3570 ] && ok "a limit at 99% needs more samples than at 95% ($n99 > 3,570)" \
+  || fail "the 99% plan: '$n99'"
 expect_grep '^    p99\.9 of wakeup at 95% needs about 388,000 samples on each measured CPU: iterations="[0-9]+" at 2 runs \(the file.s iterations="1000" is short of the plan\)$' "$TMP/plan"
 # the iterations --plan names reach the plan when the file is given them
 it="$(sed -n 's/^    p99\.9 of interval at 95% needs about [0-9,]* samples: iterations="\([0-9]*\)" at 5 runs.*/\1/p' "$TMP/plan")"
