@@ -639,7 +639,8 @@ static void verdict_note(struct cmp *c, struct cmp_figure *f, const struct rv_re
 	else if (w->verdict == VERDICT_ERROR || !l)
 		fig_note(c, f, "the %s could not be judged: %s", side, why);
 	else
-		fig_note(c, f, "the %s failed %s %s", side, l->metric,
+		fig_note(c, f, "the %s %s %s %s", side,
+			 w->verdict == VERDICT_INCONCLUSIVE ? "could not decide" : "failed", l->metric,
 			 l->text ? l->text : l->statistic);
 }
 

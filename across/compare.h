@@ -33,7 +33,7 @@
  *     a figure whose every run on both sides has one value (the same).
  * A requirement's verdict is compared too, whatever its figures say
  * (cmp_verdict_change): one that moved up the order of verdict_rank
- * (pass -> fail, pass -> error, fail -> error) is a regression, one that
+ * (pass -> inconclusive -> fail -> error) is a regression, one that
  * moved down it an improvement; a row of its own says so, and the exit
  * status follows. A requirement the candidate could not measure when the
  * baseline's verdict was an error too is worse; one the baseline did not
@@ -90,9 +90,11 @@ int cmp_mwu_test(const double *x, size_t nx, const double *y, size_t ny,
 		 enum cmp_mwu_method method, struct cmp_mwu *out);
 
 /* How a requirement's verdict moved from base to cand: CMP_WORSE up the
- * order of verdict_rank (pass -> fail, pass -> error, fail -> error: a
- * regression whatever the figures say), CMP_BETTER down it (fail -> pass,
- * error -> pass, error -> fail), CMP_SAME when it stayed, and
+ * order of verdict_rank (pass -> fail, pass -> error, fail -> error, and
+ * pass -> inconclusive, inconclusive -> fail: a budget no longer shown to
+ * hold, or shown missed; a regression whatever the figures say),
+ * CMP_BETTER down it (fail -> pass, error -> pass, error -> fail,
+ * inconclusive -> pass, fail -> inconclusive), CMP_SAME when it stayed, and
  * CMP_NOT_COMPARED when either side skipped it (a skip judges nothing). */
 enum cmp_outcome cmp_verdict_change(enum verdict base, enum verdict cand);
 

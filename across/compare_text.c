@@ -94,7 +94,8 @@ void cmp_rule_text(const struct cmp_result *r, char *buf, size_t len)
 		 "decide (too few, or a move the test does not confirm), which %s. (limited): a "
 		 "limit of the requirement is on that statistic. A requirement's verdict is "
 		 "compared too, whatever its figures say: pass -> fail, pass -> error and fail -> "
-		 "error are worse (a regression), the reverse better; docs/fleet.md.",
+		 "error are worse (a regression), and so are pass -> inconclusive and "
+		 "inconclusive -> fail; the reverse better; docs/fleet.md.",
 		 100.0 * r->opts.tolerance, r->opts.significance,
 		 r->opts.allow_inconclusive ? "--allow-inconclusive lets pass"
 					    : "fails the comparison as worse does");

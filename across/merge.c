@@ -201,10 +201,10 @@ static bool put_json(FILE *out, json_t *j)
 
 static json_t *totals_json(const struct report_totals *t)
 {
-	return json_pack("{sI sI sI sI sI sf}", "tests", (json_int_t)t->tests, "passed",
+	return json_pack("{sI sI sI sI sI sI sf}", "tests", (json_int_t)t->tests, "passed",
 			 (json_int_t)t->passed, "failures", (json_int_t)t->failures, "errors",
-			 (json_int_t)t->errors, "skipped", (json_int_t)t->skipped, "seconds",
-			 t->seconds);
+			 (json_int_t)t->errors, "skipped", (json_int_t)t->skipped, "inconclusive",
+			 (json_int_t)t->inconclusive, "seconds", t->seconds);
 }
 
 static json_t *num_or_null(bool have, double v)
@@ -287,6 +287,7 @@ static int summarize(struct merge *mg, struct merge_host *h, const struct report
 	mg->totals.failures += h->totals.failures;
 	mg->totals.errors += h->totals.errors;
 	mg->totals.skipped += h->totals.skipped;
+	mg->totals.inconclusive += h->totals.inconclusive;
 	mg->totals.seconds += h->totals.seconds;
 	struct report_totals jt;
 	report_junit_totals(v, &jt);
@@ -360,14 +361,15 @@ int merge_add(struct merge *mg, const struct report_view *v, const char *source,
 
 int merge_exit_status(const struct merge *mg)
 {
-	return verdict_exit_status(mg->totals.failures, mg->totals.errors);
+	return verdict_exit_status(mg->totals.failures, mg->totals.errors, mg->totals.inconclusive);
 }
 
 const char *merge_status_label(const struct merge *mg)
 {
 	int status = merge_exit_status(mg);
 	if (status != EXIT_PASS)
-		return status == EXIT_FAILED ? "FAIL" : "ERROR";
+		return status == EXIT_FAILED ? "FAIL"
+		       : status == EXIT_INCONCLUSIVE ? "INCONCLUSIVE" : "ERROR";
 	bool no_limits = false;
 	for (size_t h = 0; h < mg->nhosts; h++) {
 		const struct merge_host *fh = &mg->hosts[h];

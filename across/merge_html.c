@@ -429,13 +429,16 @@ static void document(struct xw *x, const struct merge *mg, const struct row *row
 	page_begin(x, title);
 	xw_elem(x, "h1", title);
 	xw_start(x, "p");
-	xw_textf(x, "%zu requirement%s measured: %zu passed, %zu failed, %zu error%s, %zu skipped. "
+	char undecided[48] = "";
+	if (mg->totals.inconclusive)
+		snprintf(undecided, sizeof undecided, ", %zu inconclusive", mg->totals.inconclusive);
+	xw_textf(x, "%zu requirement%s measured: %zu passed, %zu failed%s, %zu error%s, %zu skipped. "
 		    "Each cell: the host's verdict and the figure of the limit that decided it "
 		    "(of a failure, the failed limit furthest past its bound, relative to the "
 		    "bound; of a pass, the limit nearest its bound). A requirement of several "
 		    "limits has a row for each below it.",
 		 mg->totals.tests, mg->totals.tests == 1 ? "" : "s", mg->totals.passed,
-		 mg->totals.failures, mg->totals.errors, mg->totals.errors == 1 ? "" : "s",
+		 mg->totals.failures, undecided, mg->totals.errors, mg->totals.errors == 1 ? "" : "s",
 		 mg->totals.skipped);
 	xw_full_end(x);
 	table(x, mg, rows, nrows);

@@ -34,7 +34,8 @@ struct cli_ctx {
 
 /* The subcommands. Each takes the arguments after "rtconform" (argv[0] is
  * the subcommand's name) and returns the exit status: 0 pass, 1 a limit
- * failed, 2 usage error or invalid input, 3 something could not be measured. */
+ * failed, 2 usage error or invalid input, 3 something could not be measured,
+ * 4 the samples could not decide a limit at its stated confidence. */
 int cmd_run(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_validate(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_list(int argc, char **argv, const struct cli_ctx *ctx);
@@ -142,6 +143,12 @@ struct cli_progress {
 	/* The estimate of the time left (cli_progress_left): made when the
 	 * part done was est_done, est_at seconds into the requirement. */
 	double est_done, est_at, est_left;
+	/* A run by time: the samples each percentile limit's plan needs
+	 * (harness/plan.h; 0: not a percentile), worked out once it measures
+	 * (plan_set), and the limits already said to have enough (bit k). */
+	bool plan_set;
+	uint64_t plan_need[REQ_MAX_LIMITS];
+	uint32_t plan_said;
 };
 
 /* Default seconds between two progress lines when stderr is no terminal. */

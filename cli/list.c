@@ -89,10 +89,13 @@ static void list_file(const struct req_file *f)
 		putchar('\n');
 		for (size_t j = 0; j < r->nlimits; j++) {
 			const struct req_limit *l = &r->limits[j];
-			termsafe_println(stdout, "%*s limit %s %s%s%s%s%s", wid, "",
+			char at[24] = "";
+			if (l->confidence > 0)
+				snprintf(at, sizeof at, " at %g%%", l->confidence * 100);
+			termsafe_println(stdout, "%*s limit %s %s%s%s%s%s%s", wid, "",
 			       l->metric ? l->metric : "(default)",
 			       l->stat_text, l->has_min ? " >= " : "", l->has_min ? l->min_text : "",
-			       l->has_max ? " <= " : "", l->has_max ? l->max_text : "");
+			       l->has_max ? " <= " : "", l->has_max ? l->max_text : "", at);
 		}
 	}
 }

@@ -67,7 +67,8 @@ static void print_usage(FILE *out)
 	      "  rtconform --version\n"
 	      "\n"
 	      "exit status: 0 all passed, 1 a limit failed, 2 usage error or invalid input,\n"
-	      "3 a requirement could not be measured (3 wins over 1)\n", out);
+	      "3 a requirement could not be measured, 4 the samples could not decide a limit\n"
+	      "at its stated confidence (3 wins over 1, 1 over 4)\n", out);
 }
 
 static void print_version(void)

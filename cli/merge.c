@@ -34,7 +34,8 @@ static const char merge_usage[] =
 	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 every host passed, 1 a limit failed on a host, 3 a requirement\n"
-	"could not be measured on a host (3 wins over 1), 2 usage error, an unreadable\n"
+	"could not be measured on a host, 4 a limit was inconclusive on a host (3 wins\n"
+	"over 1, 1 over 4), 2 usage error, an unreadable\n"
 	"or malformed input, or an output that cannot be written (nothing is written)\n";
 
 #define MERGE_GO_ON (-1)

@@ -7,11 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/termsafe.h"
 #include "base/units.h"
 #include "harness/live.h"
+#include "harness/plan.h"
 #include "reports/report.h"
 
 /* A terminal that moves its cursor and shows colour: TERM set, and not
@@ -186,6 +188,42 @@ void cli_progress_status(struct cli_progress *ps, const struct req_result *r, co
 		snprintf(buf, len, "%s", far);
 }
 
+/* A run by time: say once of each percentile limit whose metric has
+ * taken the samples its plan needs (harness/plan.h) that it has enough,
+ * as a line of its own above the live view:
+ * "[1/3] ID: 04:12:09: enough samples for p99.9 at 95% (388,000)". */
+static void say_enough(struct cli_progress *ps, const struct req_result *r, const char *id)
+{
+	const struct requirement *q = r->req;
+	if (!r->duration_ns || !q || !r->res || !r->probe)
+		return;
+	if (!ps->plan_set) {
+		plan_needs(q, ps->plan_need);
+		ps->plan_set = true;
+	}
+	for (size_t k = 0; k < q->nlimits && k < REQ_MAX_LIMITS; k++) {
+		const struct req_limit *l = &q->limits[k];
+		int mi = probe_decl_metric_index(&r->probe->decl, l->metric);
+		if (!ps->plan_need[k] || (ps->plan_said >> k & 1u) || mi < 0 ||
+		    live_metric_samples(r->res, r->probe, (uint32_t)mi) < ps->plan_need[k])
+			continue;
+		ps->plan_said |= 1u << k;
+		char st[32], n[32], hour[16] = "?";
+		time_t now = time(NULL);
+		struct tm tm;
+		if (localtime_r(&now, &tm))
+			strftime(hour, sizeof hour, "%H:%M:%S", &tm);
+		statistic_name(&l->stat, st, sizeof st);
+		plan_fmt_count(plan_round3(ps->plan_need[k]), n, sizeof n);
+		if (ps->tty && ps->drawn) /* the live view is drawn again below it */
+			fprintf(stderr, "\033[%zuA\r\033[J", ps->drawn);
+		ps->drawn = 0;
+		fprintf(stderr, "[%zu/%zu] %s: %s: enough samples for %s at %g%% (%s)\n", ps->index,
+			ps->total, id, hour, st, plan_limit_level(l) * 100, n);
+		fflush(stderr);
+	}
+}
+
 void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,
 		       double elapsed, void *arg)
 {
@@ -200,6 +238,8 @@ void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t 
 		ps->measure_at = elapsed;
 	}
 	termsafe_escape(r->req->id, id, sizeof id); /* our own \r and ESC only */
+	if (state >= WS_MEASURING)
+		say_enough(ps, r, id);
 	if (!ps->tty) {
 		/* A line now and then, so a CI log shows the run is alive. */
 		if (elapsed < ps->last_line + ps->interval)
@@ -239,6 +279,8 @@ static void progress_reset(struct cli_progress *p)
 	p->drawn = 0;
 	p->measuring = false;
 	p->est_done = 0;
+	p->plan_set = false;
+	p->plan_said = 0;
 }
 
 void cli_progress_init_live(struct cli_progress *p)

@@ -38,7 +38,7 @@ static const char report_usage[] =
 	"\n"
 	"exit status: 0 written, 2 usage error, an unreadable, malformed or foreign\n"
 	"input (a junit.xml), or an output that cannot be written; from a journal, the\n"
-	"run's own status (0, 1, 3) when every requirement finished, else 3\n";
+	"run's own status (0, 1, 3, 4) when every requirement finished, else 3\n";
 
 static const char *const kind_option[REPORT_NKINDS] = {
 	[REPORT_JUNIT] = "--junit", [REPORT_SUMMARY] = "--summary",

@@ -71,7 +71,8 @@ static const char run_usage[] =
 	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 all passed, 1 a limit failed, 2 usage error or invalid input\n"
-	"(nothing measured), 3 a requirement could not be measured (3 wins over 1)\n";
+	"(nothing measured), 3 a requirement could not be measured, 4 the samples could\n"
+	"not decide a limit at its stated confidence (3 wins over 1, 1 over 4)\n";
 
 /* What the options ask for. */
 struct run_args {

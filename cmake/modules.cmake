@@ -189,7 +189,8 @@ rtc_module(measure harness/measure DEPS base LIBS Threads::Threads m rt
   OTHER_SOURCES ${RTC_MEASURE_NOT_HERE})
 
 rtc_module(harness harness DEPS requirements measure host LIBS ${RTC_LIB_JANSSON}
-  SOURCES harness/estimate.c harness/interval.c harness/load.c harness/runinfo.c harness/runner.c
+  SOURCES harness/estimate.c harness/interval.c harness/load.c harness/plan.c harness/runinfo.c
+          harness/runner.c
           harness/runner_classify.c harness/live.c harness/runner_prepare.c
           harness/runner_spawn.c harness/runner_supervise.c
           harness/stats.c harness/trace.c harness/verdict.c
@@ -201,7 +202,7 @@ rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSO
           reports/html_time.c reports/ival.c
           reports/journal.c reports/lava.c reports/link.c reports/openmetrics.c reports/page.c
           reports/report.c
-          reports/svg.c
+          reports/svg.c reports/trend.c
           reports/text.c reports/view.c reports/xmlw.c)
 
 rtc_module(read reports/read DEPS reports LIBS ${RTC_LIB_JANSSON}

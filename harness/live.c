@@ -72,6 +72,29 @@ size_t live_snapshot(const struct result_shm *res, const struct probe *p,
 	return n;
 }
 
+/* The samples of metric m so far (0: a count, or no scale yet). */
+static uint64_t samples_of(const struct metric_data *m)
+{
+	struct live_fig f;
+	fig_of(m, &f);
+	return f.count ? 0 : f.n;
+}
+
+uint64_t live_metric_samples(const struct result_shm *res, const struct probe *p, uint32_t i)
+{
+	if (i >= res->nmetrics)
+		return 0;
+	uint32_t ns = p->per_cpu_series ? __atomic_load_n(&res->nseries, __ATOMIC_RELAXED) : 0;
+	if (ns > res->nseries_alloc)
+		ns = res->nseries_alloc;
+	if (i != 0 || !ns)
+		return samples_of(result_metric_c(res, i));
+	uint64_t n = 0;
+	for (uint32_t s = 0; s < ns; s++)
+		n += samples_of(result_metric_c(res, res->nmetrics + s));
+	return n;
+}
+
 /* Part of run `run` metric m has: its samples in it against run 0's (once
  * run 0 ended) or `iterations`, at most 1. */
 static double part_of(const struct metric_data *m, uint32_t run, uint64_t iterations)

@@ -50,6 +50,13 @@ size_t live_snapshot(const struct result_shm *res, const struct probe *p,
 double live_run_part(const struct result_shm *res, const struct probe *p, uint32_t run,
 		     uint64_t iterations);
 
+/* Samples so far of metric i (probe_decl_metric's numbering) of the
+ * worker of res, for probe p: its histogram's count (and its negative
+ * one's); a per-CPU probe's metric 0, merged only at its end, is the sum
+ * of its series. 0 for a count metric, a metric past the result's, or
+ * before the probe set its scale. */
+uint64_t live_metric_samples(const struct result_shm *res, const struct probe *p, uint32_t i);
+
 /* The live view's column heads, then one figure as a line of it, without
  * a newline, at most 78 columns for names up to 22 characters:
  *   "  metric                   samples        min        cur       mean        max"

@@ -25,8 +25,16 @@ struct interval_out;
 struct limit_outcome {
 	bool evaluated;     /* false: the statistic could not be computed */
 	bool passed;
+	/* With confidence (req_limit.confidence > 0): the interval straddles
+	 * a bound (passed is then false), and the interval itself; `need`
+	 * the samples that would decide it as the samples now lie (0: no
+	 * number would). */
+	bool undecided;
+	bool has_lo, has_hi;
+	double lo, hi;      /* as measured */
+	uint64_t need;
 	double measured;    /* ns, or cycles for a cycles limit */
-	char text[200];     /* "max 412.3 us > 300 us (n=100000)" */
+	char text[448];     /* "max 412.3 us > 300 us (n=100000)" */
 };
 
 struct req_result {

@@ -42,7 +42,13 @@ static void kill_cause(const struct req_result *out, int sig, const struct worke
 			 "timeout and the 1 s grace)", e->cpu_s);
 	else if (sig == SIGXCPU)
 		snprintf(buf, len, " (a CPU time limit, RLIMIT_CPU, which rtconform does not set)");
-	else if (sig == SIGKILL)
+	else if (sig == SIGKILL && out->duration_ns) {
+		/* A run by time outlives its timeout, which bounds each run:
+		 * how far it got follows ("of a 24 h run by time"). */
+		snprintf(buf, len, " from outside rtconform %.1f s after it began, with %.2f s of "
+			 "CPU time: not a limit of rtconform's (another process, or the kernel's "
+			 "OOM killer: see dmesg)", e->wall_s, e->cpu_s);
+	} else if (sig == SIGKILL)
 		snprintf(buf, len, " from outside rtconform %.1f s into its %.1f s timeout, with "
 			 "%.2f s of CPU time: not a limit of rtconform's (another process, or the "
 			 "kernel's OOM killer: see dmesg)", e->wall_s, timeout, e->cpu_s);

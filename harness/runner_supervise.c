@@ -86,10 +86,6 @@ static pid_t reap_worker(const struct runner_job *j, int flags, struct worker_en
 	return p;
 }
 
-/* The journal's time is kept under 1 / RUNNER_CKPT_SHARE (2 %) of the
- * measuring time. */
-#define RUNNER_CKPT_SHARE 50.0
-
 /* The worker ended a run and waits (probe_checkpoint): hand the journal the
  * requirement as it stands, then let the worker go on. Returns the seconds
  * it took, which the watchdog does not count. */
@@ -109,16 +105,8 @@ static double checkpoint(struct runner_job *j, const struct run_options *o,
 		cp.seconds = t0 - j->t_start;
 		o->checkpoint(&cp, o->checkpoint_arg);
 	}
-	/* The next checkpoint no sooner than RUNNER_CKPT_SHARE's worth of
-	 * this one's time from now (at most a second): the worker does not
-	 * stop for the runs that end before, so the journal costs at most
-	 * 1 / RUNNER_CKPT_SHARE of the measuring time, and a run that lasts
-	 * longer than that is journaled before the next starts. */
-	double spent = runner_now_s() - t0, wait = spent * RUNNER_CKPT_SHARE;
-	if (wait > 1.0)
-		wait = 1.0;
-	const struct timebase *tb = &out->res->spec.tb;
-	out->res->ckpt.due = tb_now() + (uint64_t)(wait * 1e9 / tb->ns_per_tick);
+	/* The worker sets its next checkpoint from the pause it saw
+	 * (probe_checkpoint): at most 2 % of the measuring time. */
 	uint64_t one = 1;
 	if (write(j->ckpt_go, &one, sizeof one) != (ssize_t)sizeof one)
 		kill(j->pid, SIGKILL); /* it would wait for ever; classify says killed */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/orderstat.h"
 #include "harness/runner.h"
 #include "harness/stats.h"
 
@@ -16,6 +17,7 @@ static const struct {
 	[VERDICT_FAIL] = { "fail", "FAIL" },
 	[VERDICT_ERROR] = { "error", "ERROR" },
 	[VERDICT_SKIPPED] = { "skipped", "SKIP" },
+	[VERDICT_INCONCLUSIVE] = { "inconclusive", "INCONCLUSIVE" },
 };
 
 #define NVERDICTS (sizeof verdicts / sizeof verdicts[0])
@@ -45,11 +47,13 @@ bool verdict_parse(const char *s, enum verdict *out)
 	return false;
 }
 
-int verdict_exit_status(size_t failures, size_t errors)
+int verdict_exit_status(size_t failures, size_t errors, size_t inconclusive)
 {
 	if (errors)
 		return EXIT_NOT_MEASURED;
-	return failures ? EXIT_FAILED : EXIT_PASS;
+	if (failures)
+		return EXIT_FAILED;
+	return inconclusive ? EXIT_INCONCLUSIVE : EXIT_PASS;
 }
 
 const char *verdict_exit_meaning(int status)
@@ -63,6 +67,8 @@ const char *verdict_exit_meaning(int status)
 		return "usage error or invalid input";
 	case EXIT_NOT_MEASURED:
 		return "at least one requirement could not be measured";
+	case EXIT_INCONCLUSIVE:
+		return "the samples could not decide a limit at its stated confidence";
 	}
 	return "?";
 }
@@ -77,12 +83,15 @@ bool limit_in_cycles(const struct req_limit *l)
 	return limit_unit(l) == QTY_CYCLES;
 }
 
-enum verdict limit_verdict(enum verdict req_verdict, bool evaluated, bool passed)
+enum verdict limit_verdict(enum verdict req_verdict, bool evaluated, bool passed,
+			   bool undecided)
 {
 	if (req_verdict == VERDICT_SKIPPED)
 		return req_verdict;
 	if (!evaluated)
 		return VERDICT_ERROR;
+	if (undecided)
+		return VERDICT_INCONCLUSIVE;
 	return passed ? VERDICT_PASS : VERDICT_FAIL;
 }
 
@@ -91,11 +100,31 @@ bool limit_holds(double v, bool has_min, double min, bool has_max, double max)
 	return !(has_max && v > max) && !(has_min && v < min);
 }
 
+enum limit_call limit_call_interval(bool has_lo, double lo, bool has_hi, double hi,
+				    bool has_min, double min, bool has_max, double max)
+{
+	bool missed = (has_max && has_lo && lo > max) || (has_min && has_hi && hi < min);
+	if (missed)
+		return LIMIT_MISSED;
+	bool max_ok = !has_max || (has_hi && hi <= max);
+	bool min_ok = !has_min || (has_lo && lo >= min);
+	return max_ok && min_ok ? LIMIT_HOLDS : LIMIT_UNDECIDED;
+}
+
 int verdict_rank(enum verdict v)
 {
-	if (v == VERDICT_SKIPPED)
+	switch (v) {
+	case VERDICT_PASS:
+		return 0;
+	case VERDICT_INCONCLUSIVE:
+		return 1;
+	case VERDICT_FAIL:
+		return 2;
+	case VERDICT_ERROR:
+		return 3;
+	default:
 		return -1;
-	return verdict_exit_status(v == VERDICT_FAIL, v == VERDICT_ERROR);
+	}
 }
 
 /* v past one bound, dir 1 for a max and -1 for a min, relative to it. */
@@ -117,22 +146,27 @@ double limit_excess(double v, bool has_min, double min, bool has_max, double max
 	return e;
 }
 
-enum verdict verdict_of_limits(bool any_unevaluated, bool any_failed)
+enum verdict verdict_of_limits(bool any_unevaluated, bool any_failed, bool any_undecided)
 {
 	/* A limit that was judged and missed settles the requirement: no
 	 * figure another limit lacks can make it pass. */
 	if (any_failed)
 		return VERDICT_FAIL;
-	return any_unevaluated ? VERDICT_ERROR : VERDICT_PASS;
+	if (any_unevaluated)
+		return VERDICT_ERROR;
+	return any_undecided ? VERDICT_INCONCLUSIVE : VERDICT_PASS;
 }
 
 int limit_weight(enum verdict v)
 {
-	/* verdict_of_limits' order: a failure settles, then an error. */
+	/* verdict_of_limits' order: a failure settles, then an error, then
+	 * an undecided limit. */
 	switch (v) {
 	case VERDICT_FAIL:
-		return 2;
+		return 3;
 	case VERDICT_ERROR:
+		return 2;
+	case VERDICT_INCONCLUSIVE:
 		return 1;
 	case VERDICT_PASS:
 		return 0;
@@ -162,6 +196,84 @@ static const struct metric_data *limit_metric(const struct req_result *out,
 	return m;
 }
 
+/* The samples that would decide limit l, undecided at its confidence, were
+ * the samples to lie as they do now (the fraction f of them at or below
+ * the bound left undecided), on the side the point estimate v lies on:
+ * os_samples_to_pass for a max whose estimate holds it, os_samples_to_fail
+ * for one whose estimate misses it; a min the other way round (its
+ * interval must come to lie wholly above it, or wholly below). 0: no
+ * number would. */
+static uint64_t samples_to_decide(const struct req_limit *l, const struct limit_outcome *lo,
+				  const struct metric_data *m, uint64_t n, double v)
+{
+	bool on_max = l->has_max && !(lo->has_hi && lo->hi <= l->max.value);
+	double bound = on_max ? l->max.value : l->min.value;
+	uint64_t at_or_below;
+	if (n == 0 || !stat_count_at_or_below(m, bound, limit_in_cycles(l), &at_or_below))
+		return 0;
+	double f = (double)at_or_below / (double)n, q = l->stat.pct / 100.0;
+	bool estimate_holds = on_max ? v <= bound : v >= bound;
+	if (on_max == estimate_holds)
+		return os_samples_to_pass(q, l->confidence, f);
+	return os_samples_to_fail(q, l->confidence, f);
+}
+
+/* Limit l judged on the confidence interval of its percentile (its point
+ * estimate in lo->measured; st its name, n its "n=..."): lo's outcome and
+ * text, "p90 180.2 us, 95% interval [170 us, 189.4 us] straddles max 185
+ * us: not enough samples to decide: need about 920 (n=200)". false when
+ * the interval cannot be computed. */
+static bool judge_interval(struct limit_outcome *lo, const struct req_limit *l,
+			   const struct metric_data *m, const char *st, const char *n)
+{
+	struct stat_bounds b;
+	bool cycles = limit_in_cycles(l);
+	double pct = l->confidence * 100;
+	if (!stat_bounds(m, &l->stat, l->confidence, cycles, &b)) {
+		snprintf(lo->text, sizeof lo->text,
+			 "the %g%% confidence interval of %s cannot be computed (%s)", pct, st, n);
+		return false;
+	}
+	lo->has_lo = b.has_lo;
+	lo->has_hi = b.has_hi;
+	lo->lo = b.lo;
+	lo->hi = b.hi;
+	enum limit_call c = limit_call_interval(b.has_lo, b.lo, b.has_hi, b.hi, l->has_min,
+						l->min.value, l->has_max, l->max.value);
+	lo->passed = c == LIMIT_HOLDS;
+	lo->undecided = c == LIMIT_UNDECIDED;
+	char mv[40], lv[40] = "none", hv[40] = "none", bound[40], decide[120];
+	struct quantity q = { lo->measured, limit_unit(l) };
+	units_fmt_qty(&q, mv, sizeof mv);
+	q.value = b.lo;
+	if (b.has_lo)
+		units_fmt_qty(&q, lv, sizeof lv);
+	q.value = b.hi;
+	if (b.has_hi)
+		units_fmt_qty(&q, hv, sizeof hv);
+	/* The bound that was missed or left undecided, else the max. */
+	bool on_max = c == LIMIT_HOLDS ? l->has_max
+		      : c == LIMIT_MISSED ? l->has_max && b.has_lo && b.lo > l->max.value
+		      : l->has_max && !(b.has_hi && b.hi <= l->max.value);
+	units_fmt_qty(on_max ? &l->max : &l->min, bound, sizeof bound);
+	const char *rel = c == LIMIT_HOLDS ? (on_max ? "<=" : ">=")
+			  : c == LIMIT_MISSED ? (on_max ? ">" : "<") : "straddles";
+	if (c == LIMIT_UNDECIDED) {
+		lo->need = samples_to_decide(l, lo, m, b.n, lo->measured);
+		if (lo->need)
+			snprintf(decide, sizeof decide, "not enough samples to decide: need about %llu",
+				 (unsigned long long)lo->need);
+		else
+			snprintf(decide, sizeof decide, "no number of samples decides it: the "
+				 "estimate sits at the limit");
+	} else {
+		snprintf(decide, sizeof decide, "%s", c == LIMIT_HOLDS ? "passes" : "fails");
+	}
+	snprintf(lo->text, sizeof lo->text, "%s %s, %g%% interval [%s, %s] %s %s %s: %s (%s)", st,
+		 mv, pct, lv, hv, rel, on_max ? "max" : "min", bound, decide, n);
+	return true;
+}
+
 /* Judge limit i of out: its outcome and text. false when it cannot be
  * evaluated. */
 static bool judge_limit(struct req_result *out, size_t i)
@@ -183,9 +295,11 @@ static bool judge_limit(struct req_result *out, size_t i)
 			 cycles && m->cycles_per_unit == 0 ? " (cycles need the TSC timebase)" : "");
 		return false;
 	}
-	lo->evaluated = true;
 	lo->measured = v;
 	snprintf(n, sizeof n, count ? "%llu runs" : "n=%llu", (unsigned long long)m->hist.count);
+	if (l->confidence > 0 && l->stat.kind == STAT_PCT && !count)
+		return lo->evaluated = judge_interval(lo, l, m, st, n);
+	lo->evaluated = true;
 	char mv[40], bound[40];
 	struct quantity q = { v, limit_unit(l) };
 	units_fmt_qty(&q, mv, sizeof mv);
@@ -203,13 +317,15 @@ void verdict_judge(struct req_result *out)
 	if (out->verdict == VERDICT_ERROR || out->verdict == VERDICT_SKIPPED)
 		return;
 	const struct requirement *r = out->req;
-	bool failed = false, errored = false;
+	bool failed = false, errored = false, undecided = false;
 	char *fails = out->reason;
 	size_t flen = sizeof out->reason;
 	fails[0] = 0;
 	for (size_t i = 0; i < r->nlimits; i++) {
 		if (!judge_limit(out, i)) {
 			errored = true;
+		} else if (out->limits[i].undecided) {
+			undecided = true;
 		} else if (!out->limits[i].passed) {
 			size_t used = strlen(fails);
 			snprintf(fails + used, flen - used, "%s%s", used ? "; " : "",
@@ -217,11 +333,11 @@ void verdict_judge(struct req_result *out)
 			failed = true;
 		}
 	}
-	out->verdict = verdict_of_limits(errored, failed);
-	if (errored) {
+	out->verdict = verdict_of_limits(errored, failed, undecided);
+	if (errored || (!failed && undecided)) {
 		size_t used = strlen(fails);
 		for (size_t i = 0; i < r->nlimits; i++)
-			if (!out->limits[i].evaluated) {
+			if (!out->limits[i].evaluated || (!failed && out->limits[i].undecided)) {
 				snprintf(fails + used, flen - used, "%s%s", used ? "; " : "",
 					 out->limits[i].text);
 				used = strlen(fails);

@@ -12,12 +12,18 @@
 
 #include "requirements/model.h"
 
-enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_ERROR, VERDICT_SKIPPED };
+/* VERDICT_INCONCLUSIVE: a limit with confidence= whose confidence interval
+ * straddles its bound, so the samples decide neither pass nor fail at the
+ * stated confidence (docs/requirements.md, "Confidence"). Last, so the
+ * numbers of the others stay what they were. */
+enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_ERROR, VERDICT_SKIPPED,
+	       VERDICT_INCONCLUSIVE };
+#define VERDICT_COUNT 5
 
-/* "pass", "fail", "error", "skipped": the machine-readable name (junit.xml
+/* "pass", "fail", "error", "skipped", "inconclusive": the machine-readable name (junit.xml
  * properties, results.json, HTML classes). */
 const char *verdict_name(enum verdict v);
-/* "PASS", "FAIL", "ERROR", "SKIP": as the text and HTML reports show it. */
+/* "PASS", "FAIL", "ERROR", "SKIP", "INCONCLUSIVE": as the text and HTML reports show it. */
 const char *verdict_label(enum verdict v);
 /* The label of a requirement's verdict v when it has nlimits limits: a
  * requirement without limits that was measured has nothing it could fail,
@@ -34,12 +40,17 @@ enum rtc_exit {
 	EXIT_FAILED = 1,       /* at least one failed its limits */
 	EXIT_USAGE = 2,        /* usage error or invalid input: nothing measured */
 	EXIT_NOT_MEASURED = 3, /* at least one could not be measured */
+	EXIT_INCONCLUSIVE = 4, /* the samples could not decide a limit at its
+				* stated confidence (none failed or errored) */
 };
 
-/* Exit status of a run with that many failed and errored requirements. An
- * error outranks a failure: a requirement that could not be measured says
- * nothing about its budget, and CI must not read it as "merely failed". */
-int verdict_exit_status(size_t failures, size_t errors);
+/* Exit status of a run with that many failed, errored and inconclusive
+ * requirements. An error outranks a failure: a requirement that could not
+ * be measured says nothing about its budget, and CI must not read it as
+ * "merely failed"; a failure outranks an inconclusive one, which is a
+ * budget not yet shown either way: error 3 > fail 1 > inconclusive 4 >
+ * pass 0. */
+int verdict_exit_status(size_t failures, size_t errors, size_t inconclusive);
 /* What an exit status means, in the words every report uses. */
 const char *verdict_exit_meaning(int status);
 
@@ -51,14 +62,16 @@ bool limit_in_cycles(const struct req_limit *l);
 
 /* The verdict of one limit of a requirement: skipped when the requirement
  * was (it was never measured), else error when the limit could not be
- * evaluated, else pass or fail as its figure gives. Each limit keeps its
+ * evaluated, else inconclusive when `undecided` (its confidence interval
+ * straddles a bound), else pass or fail as its figure gives. Each limit keeps its
  * own: a limit judged and held is pass even in a requirement that is an
  * error (another limit's percentile could not be computed, or the load
  * could not be stopped after the measurement), so no report calls a budget
  * that held an error or a LAVA fail. A requirement that is an error before
  * it was judged (the worker failed, timed out ...) has no limit evaluated:
  * each is an error. */
-enum verdict limit_verdict(enum verdict req_verdict, bool evaluated, bool passed);
+enum verdict limit_verdict(enum verdict req_verdict, bool evaluated, bool passed,
+			   bool undecided);
 
 /* Whether measured value v holds a limit's bounds: it fails only strictly
  * past one (above max, below min), so a value exactly at its bound passes.
@@ -66,9 +79,21 @@ enum verdict limit_verdict(enum verdict req_verdict, bool evaluated, bool passed
  * results.json re-judges the stored figures with it. */
 bool limit_holds(double v, bool has_min, double min, bool has_max, double max);
 
-/* How bad a verdict is, in the order of the exit statuses it gives
- * (verdict_exit_status: an error outranks a failure): pass 0 < fail 1 <
- * error 3; skipped, which judges nothing, -1. The one order for which of
+/* A limit with confidence= judged on the confidence interval [lo, hi] of
+ * its percentile (has_lo / has_hi false: no bound on that side, too few
+ * samples): a max holds only when hi <= max and is missed only when
+ * lo > max; a min holds only when lo >= min and is missed only when
+ * hi < min; a limit with both is missed when either is, holds when both
+ * hold. Anything else is undecided. The one rule: the runner judges with
+ * it and the reader of a results.json re-judges the stored interval. */
+enum limit_call { LIMIT_HOLDS, LIMIT_MISSED, LIMIT_UNDECIDED };
+enum limit_call limit_call_interval(bool has_lo, double lo, bool has_hi, double hi,
+				    bool has_min, double min, bool has_max, double max);
+
+/* How bad a verdict is, in the order of precedence of the exit statuses
+ * it gives (verdict_exit_status: an error outranks a failure, a failure an
+ * inconclusive limit): pass 0 < inconclusive 1 < fail 2 < error 3;
+ * skipped, which judges nothing, -1. The one order for which of
  * a requirement's limits decides its verdict (rv_req_deciding_limit,
  * reports/report.h) and for when compare calls a verdict worse. */
 int verdict_rank(enum verdict v);
@@ -86,14 +111,16 @@ double limit_excess(double v, bool has_min, double min, bool has_max, double max
  * failed, whatever the others (a missing figure cannot undo a missed
  * budget); else error when one could not be evaluated (a figure that is
  * missing says nothing of its budget, so the requirement cannot pass);
- * else pass (also with no limits at all). A limit that could not be
+ * else inconclusive when one was undecided at its confidence; else pass
+ * (also with no limits at all). A limit that could not be
  * evaluated keeps its own verdict, error, beside a failed requirement
  * (limit_verdict). Not for a requirement that is already an error or
  * skipped: those keep theirs. */
-enum verdict verdict_of_limits(bool any_unevaluated, bool any_failed);
+enum verdict verdict_of_limits(bool any_unevaluated, bool any_failed, bool any_undecided);
 
 /* How much a limit's verdict weighs in its requirement's, in
- * verdict_of_limits' order: fail 2, error 1, pass 0 (skipped -1). The
+ * verdict_of_limits' order: fail 3, error 2, inconclusive 1, pass 0
+ * (skipped -1). The
  * requirement's verdict is that of its heaviest limit; the limit that
  * decides it (rv_req_deciding_limit) is one of those. */
 int limit_weight(enum verdict v);

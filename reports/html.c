@@ -27,6 +27,7 @@
 #include "harness/stats.h"
 #include "base/units.h"
 #include "reports/html_plot.h"
+#include "reports/ival.h"
 #include "reports/link.h"
 #include "reports/page.h"
 #include "reports/xmlw.h"
@@ -100,6 +101,10 @@ static void bound_text(const struct rv_limit *l, char *buf, size_t len)
 		snprintf(buf, len, "\xe2\x89\xa5 %s", b); /* ≥ */
 	else
 		snprintf(buf, len, "(no bound)");
+	/* A limit judged on its confidence interval says at what level. */
+	size_t used = strlen(buf);
+	if (l->confidence > 0 && used < len)
+		snprintf(buf + used, len - used, " at %g%%", l->confidence * 100);
 	html_micro(buf, len);
 }
 
@@ -163,7 +168,8 @@ static void header(struct xw *x, const struct report_view *v)
 	xw_elem(x, "h1", "rtconform real-time conformance report");
 	nl(x);
 	xw_start(x, "div");
-	xw_attrf(x, "class", "banner b-%s", status == 0 ? "pass" : status == 1 ? "fail" : "error");
+	xw_attrf(x, "class", "banner b-%s", status == EXIT_PASS ? "pass" : status == EXIT_FAILED ? "fail"
+		 : status == EXIT_INCONCLUSIVE ? "inconclusive" : "error");
 	xw_attr(x, "id", "verdict");
 	xw_textf(x, "%s \xe2\x80\x94 ", report_view_status_label(v));
 	exit_text(v, status, buf, sizeof buf);
@@ -255,7 +261,8 @@ static void summary_note_row(struct xw *x, const struct rv_req *r)
 	xw_textf(x, "%s %s: ", r->id,
 		 r->verdict == VERDICT_FAIL ? "failed"
 		 : r->verdict == VERDICT_ERROR ? "could not be measured"
-					       : "skipped");
+		 : r->verdict == VERDICT_INCONCLUSIVE ? "is inconclusive"
+						      : "skipped");
 	html_text_micro(x, r->reason);
 	xw_full_end(x);
 	xw_full_end(x);
@@ -408,7 +415,8 @@ static void facts(struct xw *x, const struct rv_req *r)
 	}
 	if (r->reason)
 		fact(x, r->verdict == VERDICT_ERROR ? "Error"
-			: r->verdict == VERDICT_SKIPPED ? "Skipped" : "Failure",
+			: r->verdict == VERDICT_SKIPPED ? "Skipped"
+			: r->verdict == VERDICT_INCONCLUSIVE ? "Inconclusive" : "Failure",
 		     r->reason, false);
 	if (r->note)
 		fact(x, "Probe note", r->note, false);
@@ -563,7 +571,8 @@ static void stats_row(struct xw *x, const char *name, uint64_t v, int empty)
 
 /* *none and *bucket: whether its interval column used those marks
  * (ci_note). */
-static void stats_table(struct xw *x, const struct rv_metric *m, bool *none, bool *bucket)
+static void stats_table(struct xw *x, const struct rv_req *r, const struct rv_metric *m,
+			bool *none, bool *bucket)
 {
 	/* Percentiles in rank order between min and max, then the moments. */
 	static const int order[] = { 0, 4, 5, 6, 7, 3, 1, 2, 8 };
@@ -584,7 +593,15 @@ static void stats_table(struct xw *x, const struct rv_metric *m, bool *none, boo
 	for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
 		int i = order[k];
 		xw_start(x, "tr");
-		td(x, report_view_stats[i]);
+		if (i == RV_MAX && m->ns[i].have) {
+			/* a sample statistic, not a bound on the worst case */
+			char obs[120], seen[160];
+			rv_max_observed(r, m, obs, sizeof obs);
+			snprintf(seen, sizeof seen, "max: %s", obs);
+			td(x, seen);
+		} else {
+			td(x, report_view_stats[i]);
+		}
 		if (m->ns[i].have)
 			fmt_value(&m->ns[i], QTY_NS, buf, sizeof buf);
 		else
@@ -843,7 +860,7 @@ static void requirement(struct xw *x, const struct report_view *v, size_t f, siz
 		xw_full_end(x);
 		xw_full_end(x); /* figure */
 		bool none = false, bucket = false;
-		stats_table(x, m, &none, &bucket);
+		stats_table(x, r, m, &none, &bucket);
 		xw_full_end(x); /* div.metric */
 		nl(x);
 		ci_note(x, none, bucket);

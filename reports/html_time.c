@@ -33,6 +33,7 @@
 #include "base/units.h"
 #include "reports/ival.h"
 #include "reports/svg.h"
+#include "reports/trend.h"
 
 #define TW 640
 #define TX0 66.0
@@ -523,6 +524,24 @@ static void caption(struct xw *x, const struct tplot *p)
 	xw_full_end(x);
 }
 
+/* Below the plot: the trend of its maxima (reports/trend.h), the
+ * question a max over time answers: were they still rising at the end? */
+static void trend_note(struct xw *x, const struct rv_req *r, const struct rv_metric *m)
+{
+	struct trend t;
+	size_t last;
+	char when[40], buf[400];
+	if (!rv_ivals_trend(m->intervals, m->nintervals, &t, &last))
+		return;
+	rv_fmt_utc_ms(m->intervals[last].start_ms, when, sizeof when);
+	trend_text(&t, when[0] ? when : "an unknown time", buf, sizeof buf);
+	xw_start(x, "p");
+	xw_attr(x, "class", t.rising ? "trend rising" : "trend");
+	xw_textf(x, "Interval maxima of %s %s: %s. The max is the largest observed, not a "
+		    "worst case: a longer run can see a larger one.", r->id, m->name, buf);
+	xw_full_end(x);
+}
+
 /* ---- the plots ---------------------------------------------------------- */
 
 /* A figure that has nothing to plot says so. */
@@ -568,6 +587,7 @@ void html_time_plot(struct xw *x, const struct rv_req *r, const struct rv_metric
 	svg_close(x);
 	caption(x, &p);
 	xw_full_end(x); /* figure */
+	trend_note(x, r, m);
 out:
 	free(g);
 	free(px);

@@ -5,10 +5,13 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "base/units.h"
+#include "harness/plan.h"
+#include "reports/trend.h"
 
 void rv_fmt_utc_ms(int64_t ms, char *buf, size_t len)
 {
@@ -48,6 +51,57 @@ double rv_ivals_length(const struct rv_ival *iv, size_t n)
 	for (size_t i = 1; i + 1 < n; i++)
 		s = fmin(s, iv[i].seconds);
 	return s;
+}
+
+double rv_metric_span_s(const struct rv_req *r, const struct rv_metric *m)
+{
+	if (!m->nintervals)
+		return r->seconds;
+	double s = 0;
+	for (size_t k = 0; k < m->nintervals; k++)
+		s += m->intervals[k].seconds;
+	return s;
+}
+
+void rv_max_observed(const struct rv_req *r, const struct rv_metric *m, char *buf, size_t len)
+{
+	char n[32], t[24];
+	plan_fmt_count(m->count, n, sizeof n);
+	rv_fmt_span(rv_metric_span_s(r, m), t, sizeof t);
+	snprintf(buf, len, "largest observed in %s sample%s over %s", n, m->count == 1 ? "" : "s",
+		 t);
+}
+
+bool rv_ivals_trend(const struct rv_ival *iv, size_t n, struct trend *t, size_t *last)
+{
+	size_t m = 0;
+	for (size_t k = 0; k < n; k++)
+		m += iv[k].ns[RV_MAX].have;
+	if (m < 2)
+		return false;
+	double *a = malloc(3 * m * sizeof *a);
+	size_t *at = malloc(m * sizeof *at);
+	bool ok = a && at;
+	if (ok) {
+		double *start = a, *end = a + m, *max = a + 2 * m;
+		size_t j = 0;
+		for (size_t k = 0; k < n; k++) {
+			if (!iv[k].ns[RV_MAX].have)
+				continue;
+			/* seconds from the first interval: ms since the epoch would
+			 * lose the fraction of a short interval in a double's sum */
+			start[j] = (double)(iv[k].start_ms - iv[0].start_ms) / 1000.0;
+			end[j] = start[j] + iv[k].seconds;
+			max[j] = iv[k].ns[RV_MAX].v;
+			at[j++] = k;
+		}
+		ok = trend_of(start, end, max, m, t);
+		if (ok)
+			*last = at[t->last_record];
+	}
+	free(a);
+	free(at);
+	return ok;
 }
 
 int rv_stat_index(const char *s)

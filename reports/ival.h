@@ -31,6 +31,23 @@ void rv_fmt_span(double seconds, char *buf, size_t len);
  * short), or the only one's. 0 without intervals. */
 double rv_ivals_length(const struct rv_ival *iv, size_t n);
 
+/* The seconds a metric's samples were taken over, as the reports say
+ * "largest observed in N samples over T": the sum of its intervals'
+ * lengths when it kept intervals, else the requirement's wall time (its
+ * worker's start and warm-up included: the view keeps no other). */
+double rv_metric_span_s(const struct rv_req *r, const struct rv_metric *m);
+
+/* "largest observed in 40,426,000 samples over 2 s" of metric m of r:
+ * what a max is (a sample statistic, not a bound on the worst case). */
+void rv_max_observed(const struct rv_req *r, const struct rv_metric *m, char *buf, size_t len);
+
+/* The trend of the maxima of intervals iv[0..n) (reports/trend.h), of
+ * those that have a max, into *t; *last the index in iv of the last
+ * record-setting interval. False when fewer than two have a max (no trend
+ * to tell) or memory ran out. */
+struct trend;
+bool rv_ivals_trend(const struct rv_ival *iv, size_t n, struct trend *t, size_t *last);
+
 /* Index of statistic name s in report_view_stats, or -1 (a pNN the
  * intervals do not keep, a count's statistic). */
 int rv_stat_index(const char *s);

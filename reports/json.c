@@ -304,6 +304,15 @@ static json_t *limit(struct jb *b, const struct rv_limit *l)
 		set(b, o, "min", l->has_min ? num(l->min.value) : json_null());
 		set(b, o, "measured", value(&l->measured));
 	}
+	if (l->confidence > 0) {
+		/* Only a limit with confidence= has these: a file without them
+		 * is one judged on point estimates (docs/reports.md). */
+		set(b, o, "confidence", num(l->confidence));
+		set(b, o, "lower", value(&l->lower));
+		set(b, o, "upper", value(&l->upper));
+		set(b, o, "need", l->verdict == VERDICT_INCONCLUSIVE && l->need
+					  ? json_integer((json_int_t)l->need) : json_null());
+	}
 	set(b, o, "verdict", json_string(verdict_name(l->verdict)));
 	set(b, o, "text", str_or_null(l->text));
 	return o;
@@ -432,6 +441,7 @@ static json_t *document_head(struct jb *b, const struct report_view *v)
 	set(b, tot, "failures", json_integer((json_int_t)t.failures));
 	set(b, tot, "errors", json_integer((json_int_t)t.errors));
 	set(b, tot, "skipped", json_integer((json_int_t)t.skipped));
+	set(b, tot, "inconclusive", json_integer((json_int_t)t.inconclusive));
 	set(b, tot, "seconds", num(t.seconds));
 	set(b, o, "totals", tot);
 

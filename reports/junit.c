@@ -143,10 +143,13 @@ static void env_properties(struct xw *x, const struct report_view *view,
 	struct report_totals t;
 	char counts[160], unjudged[48] = "";
 	report_view_file_totals(f, &t);
+	char undecided[48] = "";
 	if (t.no_limits)
 		snprintf(unjudged, sizeof unjudged, " no-limits=%zu", t.no_limits);
-	snprintf(counts, sizeof counts, "passed=%zu%s failed=%zu errors=%zu skipped=%zu",
-		 t.passed - t.no_limits, unjudged, t.failures, t.errors, t.skipped);
+	if (t.inconclusive)
+		snprintf(undecided, sizeof undecided, " inconclusive=%zu", t.inconclusive);
+	snprintf(counts, sizeof counts, "passed=%zu%s failed=%zu%s errors=%zu skipped=%zu",
+		 t.passed - t.no_limits, unjudged, t.failures, undecided, t.errors, t.skipped);
 	x_prop(x, counts, JP_VERDICTS);
 	ready_properties(x, view);
 
@@ -426,6 +429,10 @@ static void listed_totals(const struct report_view *v, const struct rv_file *f,
 				report_totals_add(t, vf->reqs[i].verdict, vf->reqs[i].nlimits,
 						  vf->reqs[i].seconds);
 	}
+	/* An inconclusive requirement is a <failure> (type="inconclusive"),
+	 * so the schemas' failures count it. */
+	t->failures += t->inconclusive;
+	t->inconclusive = 0;
 }
 
 void report_junit_totals(const struct report_view *v, struct report_totals *t)
@@ -473,6 +480,50 @@ static void failure_element(struct xw *x, const struct rv_req *r)
 	xw_start(x, "failure");
 	xw_attr(x, "type", "LatencyBudgetExceeded");
 	xw_attr(x, "message", any ? message : r->reason ? r->reason : "limits exceeded");
+	xw_end(x);
+	free(message);
+}
+
+/* An inconclusive requirement's failure (CI must not take it for a pass;
+ * its type tells it from a missed budget): each undecided limit as
+ * "not enough samples to decide: need about N (per-op p99 ...)", the
+ * judge's sentence in the brackets; "no number of samples decides it: the
+ * estimate sits at the limit (...)" for one that no count would decide. */
+static void inconclusive_element(struct xw *x, const struct rv_req *r)
+{
+	char *message = NULL;
+	size_t mlen = 0;
+	FILE *msg = open_memstream(&message, &mlen);
+	if (!msg)
+		x->failed = true;
+	bool any = false;
+	for (size_t i = 0; msg && i < r->nlimits; i++) {
+		const struct rv_limit *l = &r->limits[i];
+		if (l->verdict != VERDICT_INCONCLUSIVE)
+			continue;
+		if (l->need)
+			fprintf(msg, "%snot enough samples to decide: need about %llu", any ? "; " : "",
+				(unsigned long long)l->need);
+		else
+			fprintf(msg, "%sno number of samples decides it: the estimate sits at the "
+				"limit", any ? "; " : "");
+		char lo[48] = "none", hi[48] = "none", bound[48];
+		struct quantity q = { l->lower.v, rv_limit_unit(l) };
+		if (l->lower.have)
+			units_fmt_qty(&q, lo, sizeof lo);
+		q.value = l->upper.v;
+		if (l->upper.have)
+			units_fmt_qty(&q, hi, sizeof hi);
+		units_fmt_qty(l->has_max ? &l->max : &l->min, bound, sizeof bound);
+		fprintf(msg, " (%s %s %s %s: its %g%% interval [%s, %s])", l->metric, l->statistic,
+			l->has_max ? "max" : "min", bound, l->confidence * 100, lo, hi);
+		any = true;
+	}
+	if (msg && fclose(msg) != 0)
+		x->failed = true;
+	xw_start(x, "failure");
+	xw_attr(x, "type", "inconclusive");
+	xw_attr(x, "message", any ? message : r->reason ? r->reason : "inconclusive");
 	xw_end(x);
 	free(message);
 }
@@ -542,6 +593,9 @@ static void testcase(struct xw *x, const struct rv_file *f, const struct rv_req 
 		break;
 	case VERDICT_FAIL:
 		failure_element(x, r);
+		break;
+	case VERDICT_INCONCLUSIVE:
+		inconclusive_element(x, r);
 		break;
 	case VERDICT_PASS:
 		break;

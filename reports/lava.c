@@ -60,7 +60,9 @@ static void put_name(FILE *out, const char *name)
 		fputc('_', out);
 }
 
-/* The LAVA result of a verdict: error is fail. */
+/* The LAVA result of a verdict: error is fail, and so is inconclusive
+ * (LAVA has no word for "not decided"; the comment line before it says
+ * which it was: docs/reports.md). */
 static const char *lava_result(enum verdict v)
 {
 	switch (v) {
@@ -70,6 +72,7 @@ static const char *lava_result(enum verdict v)
 		return "skip";
 	case VERDICT_FAIL:
 	case VERDICT_ERROR:
+	case VERDICT_INCONCLUSIVE:
 		break;
 	}
 	return "fail";
@@ -202,8 +205,9 @@ static int req_lines(FILE *out, struct names *ns, const struct report_view *v,
 		/* A limit that could not be judged in a requirement judged on
 		 * the others: why, beside it. */
 		const struct rv_limit *l = &r->limits[k];
-		if (r->verdict != VERDICT_ERROR && l->verdict == VERDICT_ERROR && l->text) {
-			fprintf(out, "# %s: error: ", ln);
+		if (r->verdict != VERDICT_ERROR && (l->verdict == VERDICT_ERROR ||
+						    l->verdict == VERDICT_INCONCLUSIVE) && l->text) {
+			fprintf(out, "# %s: %s: ", ln, verdict_name(l->verdict));
 			if (!put_on_line(out, l->text))
 				return -ENOMEM;
 			fputc('\n', out);

@@ -255,7 +255,7 @@ static void requirement_families(struct om_out *x)
 		}
 	x->started = false;
 	for (size_t i = 0; i < run->nreqs; i++)
-		for (int v = VERDICT_PASS; v <= VERDICT_SKIPPED; v++) {
+		for (int v = VERDICT_PASS; v < VERDICT_COUNT; v++) {
 			family(x, "rtconform_requirement_verdict", "gauge",
 			       "1 for the requirement's verdict (so far while it runs), else 0; "
 			       "all 0 until its first run ended.");

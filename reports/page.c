@@ -6,7 +6,8 @@
 /* No '<', '>' or '&' in here: it is written raw inside <style>, and the
  * document must stay well-formed XML. */
 static const char page_css[] =
-	":root{--pass:#1a7f37;--fail:#cf222e;--error:#b35900;--skip:#6e7781;--line:#d0d7de}\n"
+	":root{--pass:#1a7f37;--fail:#cf222e;--error:#b35900;--skip:#6e7781;--line:#d0d7de;"
+	"--inconclusive:#8250df}\n"
 	"body{font:14px/1.45 system-ui,'Segoe UI',Roboto,'DejaVu Sans',Arial,sans-serif;"
 	"color:#1f2328;max-width:1120px;margin:0 auto;padding:16px 24px;background:#fff}\n"
 	"h1{font-size:22px;margin:0 0 6px}\n"
@@ -27,9 +28,11 @@ static const char page_css[] =
 	".v{display:inline-block;min-width:3.6em;text-align:center;font-weight:700;font-size:12px;"
 	"padding:1px 6px;border-radius:3px;color:#fff}\n"
 	".v-pass{background:var(--pass)}.v-fail{background:var(--fail)}"
-	".v-error{background:var(--error)}.v-skipped{background:var(--skip)}\n"
+	".v-error{background:var(--error)}.v-skipped{background:var(--skip)}"
+	".v-inconclusive{background:var(--inconclusive)}\n"
 	".banner{padding:10px 14px;border-radius:6px;color:#fff;font-size:16px;font-weight:600;margin:10px 0}\n"
-	".b-pass{background:var(--pass)}.b-fail{background:var(--fail)}.b-error{background:var(--error)}\n"
+	".b-pass{background:var(--pass)}.b-fail{background:var(--fail)}.b-error{background:var(--error)}"
+	".b-inconclusive{background:var(--inconclusive)}\n"
 	".r-ok{background:var(--pass)}.r-note{background:var(--skip)}"
 	".r-warn{background:var(--error)}.r-fail{background:var(--fail)}\n"
 	".metric{display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start}\n"
@@ -75,7 +78,9 @@ static const char page_css[] =
 	"tr.inconclusive td{background:#fff8c5}\n"
 	".b-undecided{background:#9a6700}\n"
 	/* fleet.html: a host's cell by its verdict, as the verdict badges */
-	"td.pass,td.fail,td.error,td.skipped,td.absent{white-space:nowrap;font-variant-numeric:tabular-nums}\n"
+	"td.pass,td.fail,td.error,td.skipped,td.absent,td.inconclusive{white-space:nowrap;"
+	"font-variant-numeric:tabular-nums}\n"
+	"td.inconclusive{color:var(--inconclusive);font-weight:700}"
 	"td.pass{color:var(--pass)}td.fail{color:var(--fail);font-weight:700}"
 	"td.error{color:var(--error);font-weight:700}td.skipped,td.absent{color:var(--skip)}\n"
 	".note{color:#57606a}\n"

@@ -33,6 +33,9 @@ void report_totals_add(struct report_totals *t, enum verdict v, size_t nlimits, 
 	case VERDICT_SKIPPED:
 		t->skipped++;
 		break;
+	case VERDICT_INCONCLUSIVE:
+		t->inconclusive++;
+		break;
 	}
 	/* A negative or NaN duration would make `time` invalid in the JUnit
 	 * schemas; it can only come from a clock step, so count it as nothing
@@ -43,12 +46,14 @@ void report_totals_add(struct report_totals *t, enum verdict v, size_t nlimits, 
 
 void report_totals_text(const struct report_totals *t, char *buf, size_t len)
 {
-	char unjudged[64] = "";
+	char unjudged[64] = "", undecided[48] = "";
 	if (t->no_limits)
 		snprintf(unjudged, sizeof unjudged, ", %zu %s", t->no_limits,
 			 "measured without limits");
-	snprintf(buf, len, "%zu passed%s, %zu failed, %zu error%s, %zu skipped",
-		 t->passed - t->no_limits, unjudged, t->failures, t->errors,
+	if (t->inconclusive)
+		snprintf(undecided, sizeof undecided, ", %zu inconclusive", t->inconclusive);
+	snprintf(buf, len, "%zu passed%s, %zu failed%s, %zu error%s, %zu skipped",
+		 t->passed - t->no_limits, unjudged, t->failures, undecided, t->errors,
 		 t->errors == 1 ? "" : "s", t->skipped);
 }
 
@@ -76,7 +81,7 @@ int report_exit_status(const struct report_run *run)
 {
 	struct report_totals t;
 	report_totals(run, NULL, &t);
-	return verdict_exit_status(t.failures, t.errors);
+	return verdict_exit_status(t.failures, t.errors, t.inconclusive);
 }
 
 /* Split path into its directory (malloc'd, "." when there is none) and a

@@ -45,6 +45,7 @@ struct report_run {
  * passed (report_totals_text). */
 struct report_totals {
 	size_t tests, passed, failures, errors, skipped;
+	size_t inconclusive;           /* VERDICT_INCONCLUSIVE */
 	size_t no_limits;
 	double seconds;
 };
@@ -54,13 +55,15 @@ void report_totals(const struct report_run *run, const struct report_file *only,
  * into t. */
 void report_totals_add(struct report_totals *t, enum verdict v, size_t nlimits, double seconds);
 /* The counts as people read them: "2 passed, 1 measured without limits, 0
- * failed, 1 error, 0 skipped" (passed: those judged on limits; the middle
- * part only when there is one), the one wording of the summary line, the
+ * failed, 1 inconclusive, 1 error, 0 skipped" (passed: those judged on
+ * limits; "measured without limits" and "inconclusive" only when there is
+ * one), the one wording of the summary line, the
  * HTML header, junit.xml's verdicts property and merge's host lines. */
 void report_totals_text(const struct report_totals *t, char *buf, size_t len);
 
 
-/* Exit status of a run: 3 if any error, else 1 if any failure, else 0. */
+/* Exit status of a run: 3 if any error, else 1 if any failure, else 4 if
+ * any inconclusive, else 0. */
 int report_exit_status(const struct report_run *run);
 
 /* What the view takes from a result (view.c):
@@ -100,7 +103,7 @@ void report_write_text(const struct report_view *v, FILE *out);
 void report_write_text_colour(const struct report_view *v, FILE *out, int status,
 			      const char *meaning, bool colour);
 /* The SGR sequence that colours verdict v on a terminal (pass green, fail
- * red, error yellow; "" for skipped), and the one that ends it. */
+ * red, error yellow, inconclusive magenta; "" for skipped), and the one that ends it. */
 const char *report_verdict_sgr(enum verdict v);
 #define REPORT_SGR_RESET "\033[0m"
 
@@ -257,6 +260,13 @@ struct rv_limit {
 	bool cycles;                   /* the bounds (and measured) are cycles */
 	bool count;                    /* ... are a count: no unit */
 	struct rv_value measured;
+	/* confidence="95%": the level (0.95), 0 for a limit judged on its
+	 * point estimate; then the interval it was judged on (lower, upper:
+	 * absent on a side too few samples bound) and, for an inconclusive
+	 * one, the samples that would decide it (0: none would). */
+	double confidence;
+	struct rv_value lower, upper;
+	uint64_t need;
 	enum verdict verdict;          /* of this limit alone */
 	char *text;                    /* the judge's sentence, may be NULL */
 };
@@ -507,7 +517,9 @@ int report_html_put(const struct report_view *v, FILE *f, char *why, size_t whyl
 int report_junit_put(const struct report_view *v, FILE *f, char *why, size_t whylen);
 
 /* The counts of the test cases junit.xml lists of v: every requirement
- * but those `run --only` left out, unless v->junit_not_selected. */
+ * but those `run --only` left out, unless v->junit_not_selected. An
+ * inconclusive one is a <failure> there, so it counts in failures
+ * (inconclusive stays 0). */
 void report_junit_totals(const struct report_view *v, struct report_totals *t);
 
 /* One <testsuite> of a fleet junit.xml (rtconform merge, across/merge.c):

@@ -14,6 +14,7 @@
 #include "base/units.h"
 #include "reports/ival.h"
 #include "reports/link.h"
+#include "reports/trend.h"
 
 /* Copy s into buf with control characters replaced: titles and reasons
  * come from files and errno texts, and an escape sequence in them must not
@@ -34,17 +35,20 @@ static const char *printable(const char *s, char *buf, size_t len)
 /* "per-op mean <= 50 us", "wakeup p99 in [1 us, 50 us]". */
 static void limit_text(const struct rv_limit *l, char *buf, size_t len)
 {
-	char a[48], b[48];
+	char a[48], b[48], at[24] = "";
 	if (l->has_max)
 		units_fmt_qty(&l->max, a, sizeof a);
 	if (l->has_min)
 		units_fmt_qty(&l->min, b, sizeof b);
+	/* A limit judged on its confidence interval says at what level. */
+	if (l->confidence > 0)
+		snprintf(at, sizeof at, " at %g%%", l->confidence * 100);
 	if (l->has_max && l->has_min)
-		snprintf(buf, len, "%s %s in [%s, %s]", l->metric, l->statistic, b, a);
+		snprintf(buf, len, "%s %s in [%s, %s]%s", l->metric, l->statistic, b, a, at);
 	else if (l->has_max)
-		snprintf(buf, len, "%s %s <= %s", l->metric, l->statistic, a);
+		snprintf(buf, len, "%s %s <= %s%s", l->metric, l->statistic, a, at);
 	else if (l->has_min)
-		snprintf(buf, len, "%s %s >= %s", l->metric, l->statistic, b);
+		snprintf(buf, len, "%s %s >= %s%s", l->metric, l->statistic, b, at);
 	else
 		snprintf(buf, len, "%s %s (no bound)", l->metric, l->statistic);
 }
@@ -63,7 +67,7 @@ struct row {
 	char id[64], probe[48], policy[24], limit[200], measured[48];
 	const char *verdict;
 	enum verdict v;        /* of the verdict column, for its colour */
-	const char *note_kind; /* "error", "skipped" or NULL */
+	const char *note_kind; /* "error", "skipped", "inconclusive" or NULL */
 	const char *note;      /* the result's reason, printed under the row */
 };
 
@@ -109,6 +113,13 @@ static size_t result_rows(const struct rv_req *r, struct row *rows, size_t max)
 			rows[i].note = r->limits[i].text ? r->limits[i].text
 							 : "could not be evaluated";
 		}
+		/* One the samples could not decide: its interval and the samples
+		 * that would decide it, under its own row. */
+		if (r->limits[i].verdict == VERDICT_INCONCLUSIVE) {
+			rows[i].note_kind = "inconclusive";
+			rows[i].note = r->limits[i].text ? r->limits[i].text
+							 : "not decided at its confidence";
+		}
 	}
 	return nlim;
 }
@@ -124,6 +135,7 @@ const char *report_verdict_sgr(enum verdict v)
 	case VERDICT_PASS: return "\033[32m";  /* green */
 	case VERDICT_FAIL: return "\033[31m";  /* red */
 	case VERDICT_ERROR: return "\033[33m"; /* yellow */
+	case VERDICT_INCONCLUSIVE: return "\033[35m"; /* magenta */
 	default: return "";
 	}
 }
@@ -330,8 +342,10 @@ static void figure_line(FILE *out, const char *id, const struct rv_req *r, size_
 	fmt_value_ns(&m->ns[RV_MAX], d, sizeof d);
 	/* p50's interval when p50 is reported (the median is quoted from 1) */
 	ci_text(rv_metric_ci(m, RV_P50), ci, sizeof ci);
-	fprintf(out, "  %s %s: n=%llu min %s, p50 %s%s, mean %s, max %s", id, m->name,
-		(unsigned long long)m->count, a, b, ci, c, d);
+	char seen[120];
+	rv_max_observed(r, m, seen, sizeof seen);
+	fprintf(out, "  %s %s: n=%llu min %s, p50 %s%s, mean %s, max %s (%s)", id, m->name,
+		(unsigned long long)m->count, a, b, ci, c, d, m->ns[RV_MAX].have ? seen : "no samples");
 	if (m->cycles_per_unit != 0 && m->cycles[RV_MIN].have)
 		fprintf(out, "; best %.0f cycles", m->cycles[RV_MIN].v);
 	if (m->overflow)
@@ -386,6 +400,22 @@ static void ival_time(const struct rv_ival *iv, const struct rv_ival *first, boo
 	snprintf(buf, len, "%s", short_ && strncmp(a, b, 10) == 0 ? a + 11 : a);
 }
 
+/* The line of the trend of metric m's interval maxima (reports/trend.h),
+ * when two or more intervals have one:
+ * "  ID per-op interval maxima: 3 record-setting intervals of 5, the last in
+ *  interval 4 (at 13:00:00Z); Kendall's tau 0.00, p = 1: still rising (...)". */
+static void trend_line(FILE *out, const char *id, const struct rv_metric *m)
+{
+	struct trend t;
+	size_t last;
+	char when[40], buf[400];
+	if (!rv_ivals_trend(m->intervals, m->nintervals, &t, &last))
+		return;
+	ival_time(&m->intervals[last], &m->intervals[0], true, when, sizeof when);
+	trend_text(&t, when, buf, sizeof buf);
+	fprintf(out, "  %s %s interval maxima: %s\n", id, m->name, buf);
+}
+
 /* The line of a requirement's intervals (of its first duration metric
  * that has them): how many of about what length from when, the worst max
  * and when, how many lay beyond each limit on the metric that they can be
@@ -436,6 +466,7 @@ static void interval_line(FILE *out, const char *id, const struct rv_req *r)
 	if (t != SIZE_MAX)
 		fprintf(out, "; trace taken in interval %zu", t + 1);
 	fputc('\n', out);
+	trend_line(out, id, m);
 }
 
 /* The figures behind the verdicts, one line per metric: what an engineer

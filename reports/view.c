@@ -211,16 +211,32 @@ static void fill_ci(const struct metric_data *m, const struct statistic *st, uin
 	};
 }
 
-/* Each reported percentile's interval (those ns[] has) at RV_CI_LEVEL.
- * A limit that states its own confidence will set that statistic's level
- * here (issue 26, the verdicts' half). */
-static void fill_cis(const struct metric_data *m, struct rv_metric *vm)
+/* The level of the interval of statistic `stat` of metric `metric`: the
+ * confidence= of the first limit of vr on it that states one (the interval
+ * it was judged on), else `level`. */
+static double ci_level_of(const struct rv_req *vr, const char *metric, const char *stat,
+			  double level)
+{
+	for (size_t i = 0; i < vr->nlimits; i++) {
+		const struct rv_limit *l = &vr->limits[i];
+		if (l->confidence > 0 && l->confidence < 1 && l->metric && l->statistic &&
+		    strcmp(l->metric, metric) == 0 && strcmp(l->statistic, stat) == 0)
+			return l->confidence;
+	}
+	return level;
+}
+
+/* Each reported percentile's interval (those ns[] has): at RV_CI_LEVEL,
+ * or the level a limit on that statistic states. */
+static void fill_cis(const struct metric_data *m, const struct rv_req *vr, struct rv_metric *vm)
 {
 	vm->ci_level = RV_CI_LEVEL;
 	for (int i = 0; i < RV_NSTATS; i++) {
 		struct statistic st;
 		if (vm->ns[i].have && statistic_parse(report_view_stats[i], &st) == 0)
-			fill_ci(m, &st, vm->count, vm->ci_level, &vm->ci[i]);
+			fill_ci(m, &st, vm->count,
+				ci_level_of(vr, vm->name ? vm->name : "", report_view_stats[i],
+					    vm->ci_level), &vm->ci[i]);
 	}
 }
 
@@ -231,8 +247,8 @@ const struct rv_ci *rv_metric_ci(const struct rv_metric *m, int stat)
 	return &m->ci[stat];
 }
 
-static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metric *vm,
-			bool *failed)
+static void fill_metric(const struct req_result *r, const struct rv_req *vr, unsigned mi,
+			struct rv_metric *vm, bool *failed)
 {
 	const struct metric_data *m = result_metric_c(r->res, mi);
 	const struct hist *h = &m->hist;
@@ -252,7 +268,7 @@ static void fill_metric(const struct req_result *r, unsigned mi, struct rv_metri
 		vm->median_ns = value(true, metric_median(m) * vm->ns_per_unit);
 
 	fill_stats(m, vm->count, vm->ns, vm->cycles);
-	fill_cis(m, vm);
+	fill_cis(m, vr, vm);
 
 	if (!fill_buckets(h, &vm->buckets, &vm->nbuckets, failed))
 		return;
@@ -314,7 +330,9 @@ static void fill_series(const struct req_result *r, struct rv_req *vr, bool *fai
 			if (stat_value(m, &st, false, &val))
 				vs->ns[i] = value(true, val);
 			if (i == RVS_P99 && vs->ns[i].have)
-				fill_ci(m, &st, vs->count, vs->ci_level, &vs->p99_ci);
+				fill_ci(m, &st, vs->count,
+					ci_level_of(vr, vr->metrics[0].name ? vr->metrics[0].name : "",
+						    "p99", vs->ci_level), &vs->p99_ci);
 		}
 	}
 }
@@ -351,7 +369,13 @@ static void fill_limits(const struct req_result *r, struct rv_req *vr, bool *fai
 		if (l->has_min)
 			vl->min = l->min;
 		vl->measured = value(o->evaluated, o->measured);
-		vl->verdict = limit_verdict(r->verdict, o->evaluated, o->passed);
+		vl->verdict = limit_verdict(r->verdict, o->evaluated, o->passed, o->undecided);
+		vl->confidence = l->confidence;
+		if (l->confidence > 0 && o->evaluated) {
+			vl->lower = value(o->has_lo, o->lo);
+			vl->upper = value(o->has_hi, o->hi);
+			vl->need = o->need;
+		}
 		vl->text = o->text[0] ? dup_clean(o->text, failed) : NULL;
 	}
 }
@@ -452,7 +476,7 @@ static void fill_req(const struct req_result *r, struct rv_req *vr, bool *failed
 	}
 	vr->nmetrics = nm;
 	for (unsigned i = 0; i < nm; i++)
-		fill_metric(r, i, &vr->metrics[i], failed);
+		fill_metric(r, vr, i, &vr->metrics[i], failed);
 	fill_series(r, vr, failed);
 }
 
@@ -834,7 +858,7 @@ int report_view_exit_status(const struct report_view *v)
 {
 	struct report_totals t;
 	report_view_totals(v, &t);
-	return verdict_exit_status(t.failures, t.errors);
+	return verdict_exit_status(t.failures, t.errors, t.inconclusive);
 }
 
 bool report_view_no_limits(const struct report_view *v)
@@ -857,7 +881,7 @@ const char *report_view_status_label(const struct report_view *v)
 	int status = report_view_exit_status(v);
 	if (status == EXIT_PASS)
 		return report_view_no_limits(v) ? VERDICT_LABEL_NO_LIMITS : "PASS";
-	return status == EXIT_FAILED ? "FAIL" : "ERROR";
+	return status == EXIT_FAILED ? "FAIL" : status == EXIT_INCONCLUSIVE ? "INCONCLUSIVE" : "ERROR";
 }
 
 const char *report_view_exit_meaning(const struct report_view *v, int status)

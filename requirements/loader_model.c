@@ -64,6 +64,7 @@ struct run_cfg {
 	uint64_t duration_ns; /* 0: by count */
 	long duration_line;
 	uint64_t interval_ns; /* 0: the default (intervals of a run by time) */
+	double confidence;    /* <defaults confidence=>: of percentile limits; 0: none */
 	bool bad;
 };
 
@@ -167,6 +168,69 @@ static void run_attrs(struct builder *b, xmlNodePtr n, struct run_cfg *cfg)
 			diag_add(b->diags, b->file, loader_line_of(n), "timeout=\"%s\": %s", v, err);
 		free(v);
 	}
+}
+
+/* confidence="95%": digits, an optional decimal part, then %; strictly
+ * between 50% and 100% (a two-sided interval at 50% or below is narrower
+ * than the point estimate's own doubt, and 100% no finite sample gives).
+ * The level (0.95) in *out; 0 and why in err when it is none. */
+static int confidence_parse(const char *s, double *out, char *err, size_t len)
+{
+	size_t i = 0, digits = 0;
+	while (s[i] >= '0' && s[i] <= '9')
+		i++, digits++;
+	if (s[i] == '.' && digits) {
+		size_t d = ++i;
+		while (s[i] >= '0' && s[i] <= '9')
+			i++;
+		digits = i > d ? digits : 0;
+	}
+	if (!digits || s[i] != '%' || s[i + 1] || i > 12) {
+		snprintf(err, len, "not a percentage (write it as digits and %%, e.g. 95%% or 99.9%%)");
+		return -1;
+	}
+	double v = strtod(s, NULL);
+	if (!(v > 50 && v < 100)) {
+		snprintf(err, len, "must lie strictly between 50%% and 100%% (e.g. 90%%, 95%%, 99%%)");
+		return -1;
+	}
+	*out = v / 100;
+	return 0;
+}
+
+/* <defaults confidence="95%">: the confidence of every percentile limit
+ * that gives none of its own. */
+static void defaults_confidence(struct builder *b, xmlNodePtr n, struct run_cfg *cfg)
+{
+	char err[ERRLEN];
+	char *v = attr(n, "confidence");
+	if (v && confidence_parse(v, &cfg->confidence, err, sizeof err) != 0)
+		diag_add(b->diags, b->file, loader_line_of(n), "<defaults> confidence=\"%s\": %s",
+			 v, err);
+	free(v);
+}
+
+/* A limit's confidence=, else the default for a percentile. */
+static void limit_confidence(struct builder *b, xmlNodePtr n, struct req_limit *l,
+			     bool stat_ok, const struct run_cfg *cfg)
+{
+	char err[ERRLEN];
+	long line = loader_line_of(n);
+	l->confidence_text = attr(n, "confidence");
+	if (!l->confidence_text) {
+		if (stat_ok && l->stat.kind == STAT_PCT)
+			l->confidence = cfg->confidence;
+		return;
+	}
+	if (confidence_parse(l->confidence_text, &l->confidence, err, sizeof err) != 0)
+		diag_add(b->diags, b->file, line, "confidence=\"%s\": %s", l->confidence_text, err);
+	else if (stat_ok && l->stat.kind != STAT_PCT)
+		diag_add(b->diags, b->file, line,
+			 "confidence=\"%s\" on statistic %s: the observed %s is not a quantile, so "
+			 "no confidence bound applies (confidence= is for percentiles, pNN)",
+			 l->confidence_text, l->stat_text, l->stat_text);
+	if (!stat_ok || l->stat.kind != STAT_PCT)
+		l->confidence = 0;
 }
 
 static struct req_load *load_el(xmlNodePtr n)
@@ -349,6 +413,7 @@ static void limit_el(struct builder *b, xmlNodePtr n, struct requirement *r,
 		diag_add(b->diags, b->file, line, "unknown statistic '%s' (expected %s)",
 			 l->stat_text, STAT_LIST_ALL);
 
+	limit_confidence(b, n, l, stat_ok, cfg);
 	if (!l->max_text && !l->min_text)
 		diag_add(b->diags, b->file, line,
 			 "limit on %s needs max= or min= (or both)", l->stat_text);
@@ -496,6 +561,7 @@ struct req_file *loader_build(xmlDocPtr doc, const char *file, struct diag_list 
 			 * use the built-in value, and their sample checks are
 			 * skipped rather than judged on a number nobody wrote. */
 			run_attrs(&b, c, &defaults);
+			defaults_confidence(&b, c, &defaults);
 		} else if (is_el(c, "load")) {
 			if (!f->load)
 				f->load = load_el(c);

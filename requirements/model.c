@@ -75,6 +75,7 @@ static void requirement_free(struct requirement *r)
 		free(l->metric);
 		free(l->stat_text);
 		free(l->max_text);
+		free(l->confidence_text);
 		free(l->min_text);
 	}
 	/* A requirement without its own <load> points at the file's; that

@@ -35,6 +35,12 @@ struct req_limit {
 	bool has_max, has_min;
 	struct quantity max, min; /* inclusive bounds */
 	char *max_text, *min_text;
+	/* confidence="95%": judge a percentile on its confidence interval at
+	 * this level (0.95), not on its point estimate; 0: none (the point
+	 * estimate). Only on a percentile (STAT_PCT). confidence_text as
+	 * written, NULL when absent (also when it came from <defaults>). */
+	double confidence;
+	char *confidence_text;
 	long line;
 };
 

@@ -7,7 +7,8 @@ many CI report tools build on, and checks that its totals are consistent:
 every suite's tests / failures / errors / skipped attributes match its
 testcases, the <testsuites> totals match the suites, no testcase has more
 than one verdict, and an ID.verdict property, where there is one, agrees
-with its testcase, and no requirement has more than 40 properties (the
+with its testcase (a <failure type="inconclusive"> is the verdict
+inconclusive, counted among the failures), and no requirement has more than 40 properties (the
 bound docs/reports.md promises: ID.* of each testcase's ID). Then it checks
 what the caller expects:
 
@@ -112,7 +113,11 @@ def check(path, args):
                                 % (s.name, case.name, len(results),
                                    ", ".join(type(r).__name__ for r in results)))
             verdict = VERDICTS.get(type(results[0]), "?") if results else "pass"
-            key = {"fail": "failures", "error": "errors", "skipped": "skipped"}.get(verdict)
+            # an inconclusive requirement is a <failure type="inconclusive">
+            if verdict == "fail" and results[0].type == "inconclusive":
+                verdict = "inconclusive"
+            key = {"fail": "failures", "inconclusive": "failures", "error": "errors",
+                   "skipped": "skipped"}.get(verdict)
             if key:
                 count[key] += 1
             # rtconform names a testcase "ID: title" and files ID.verdict

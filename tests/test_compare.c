@@ -813,8 +813,9 @@ START_TEST(reports_render_inconclusive)
 }
 END_TEST
 
-/* A verdict moves up the order pass < fail < error (the exit statuses'):
- * worse; down it: better; a skip on either side is not compared. */
+/* A verdict moves up the order pass < inconclusive < fail < error (the
+ * exit statuses' precedence): worse; down it: better; a skip on either
+ * side is not compared. */
 START_TEST(verdict_changes)
 {
 	static const struct {
@@ -832,6 +833,13 @@ START_TEST(verdict_changes)
 		{ VERDICT_ERROR, VERDICT_ERROR, CMP_SAME },
 		{ VERDICT_SKIPPED, VERDICT_FAIL, CMP_NOT_COMPARED },
 		{ VERDICT_PASS, VERDICT_SKIPPED, CMP_NOT_COMPARED },
+		{ VERDICT_PASS, VERDICT_INCONCLUSIVE, CMP_WORSE },
+		{ VERDICT_INCONCLUSIVE, VERDICT_FAIL, CMP_WORSE },
+		{ VERDICT_INCONCLUSIVE, VERDICT_ERROR, CMP_WORSE },
+		{ VERDICT_INCONCLUSIVE, VERDICT_PASS, CMP_BETTER },
+		{ VERDICT_FAIL, VERDICT_INCONCLUSIVE, CMP_BETTER },
+		{ VERDICT_INCONCLUSIVE, VERDICT_INCONCLUSIVE, CMP_SAME },
+		{ VERDICT_INCONCLUSIVE, VERDICT_SKIPPED, CMP_NOT_COMPARED },
 	};
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
 		ck_assert_msg(cmp_verdict_change(t[i].b, t[i].c) == t[i].o, "%s -> %s",

@@ -1099,6 +1099,56 @@ START_TEST(html_intervals_per_cpu)
 }
 END_TEST
 
+/* A max is named for what it is, and under the time plot the trend of
+ * the interval maxima: B-1's 100 200 300 400 ns, a second each, are four
+ * records, tau 1 (S = 6, Var S = 4 x 3 x 13 / 18, z = 2.038, p = 0.042),
+ * still rising; the same intervals all at 100 ns: one record, no tau, no
+ * rising trend. */
+START_TEST(html_max_observed_and_trend)
+{
+	for (int flat = 0; flat < 2; flat++) {
+		struct fx *x = fx_new();
+		struct report_view v;
+		fx_view(x, &v);
+		struct rv_req *r = &v.files[1].reqs[0];
+		struct rv_metric *m = &r->metrics[0];
+		m->intervals = calloc(4, sizeof *m->intervals);
+		m->nintervals = 4;
+		for (int i = 0; i < 4; i++)
+			fx_ival(&m->intervals[i], T0 + 1000LL * i, 1, flat ? 100 : 100.0 * (i + 1), 0,
+				50);
+		size_t len;
+		char *html = fx_render(&v, REPORT_HTML, &len);
+		htmlDocPtr doc = parse_html(html, len);
+		const char *want = flat
+			? "count(//div[@id='r2-1']//p[@class='trend'][contains(., 'Interval maxima "
+			  "of B-1 per-op: 1 record-setting interval of 4, the last in interval 1') "
+			  "and contains(., \"every interval's max equal): no rising trend.\")])"
+			: "count(//div[@id='r2-1']//p[@class='trend rising'][contains(., 'Interval "
+			  "maxima of B-1 per-op: 4 record-setting intervals of 4, the last in "
+			  "interval 4') and contains(., \"Kendall's tau 1.00, p = 0.042: still "
+			  "rising\") and contains(., 'not a worst case')])";
+		ck_assert_msg(xp_num(doc, want) == 1, "%s", want);
+		/* every stats table with a max names it the largest observed
+		 * (one of a metric without samples has none to name) */
+		double tables = xp_num(doc, "count(//table[@class='stats'])");
+		double named = xp_num(doc, "count(//table[@class='stats']//td[starts-with(., "
+					   "'max: largest observed in ')])");
+		ck_assert(named > 0);
+		ck_assert_double_eq(named + xp_num(doc, "count(//table[@class='stats']//td[.='max'])"),
+				    tables);
+		/* B-1's over its intervals' 4 s */
+		ck_assert_double_eq(xp_num(doc, "count(//div[@id='r2-1']//table[@class='stats']//"
+						"td[starts-with(., 'max: largest observed in ') and "
+						"contains(., ' samples over 4 s')])"), 1);
+		xmlFreeDoc(doc);
+		free(html);
+		report_view_free(&v);
+		fx_free(x);
+	}
+}
+END_TEST
+
 /* Times a results.json may hold (intervals out of order, a span of
  * millennia, starts unknown): the plot stays drawn and bounded, at most 10
  * ticks on its time axis. */
@@ -1228,6 +1278,7 @@ static Suite *html_suite(void)
 	tcase_add_test(tc, html_intervals_over_time);
 	tcase_add_test(tc, html_intervals_of_a_week);
 	tcase_add_test(tc, html_intervals_per_cpu);
+	tcase_add_test(tc, html_max_observed_and_trend);
 	tcase_add_test(tc, html_intervals_bounded_on_extreme_times);
 	tcase_add_test(tc, html_shows_confidence);
 	return s;

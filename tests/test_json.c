@@ -1752,6 +1752,27 @@ START_TEST(json_confidence_known_answers)
 	ck_assert_double_eq(vr.series[0].ci_level, 0.95);
 	report_view_req_free(&vr);
 	req_result_free(&r);
+
+	/* a limit on p50 of per-op at confidence="99%": that interval is at
+	 * 99 %, [X(37), X(64)] of 100 (coverage 0.99336), and results.json
+	 * gives its level beside the metric's 0.95 */
+	ci_result(&r, &q, 100);
+	fx_limit(&q, "per-op", "p50", 1e9, 0, QTY_NS);
+	q.limits[0].confidence = 0.99;
+	ck_assert_int_eq(report_view_req_from_result(&r, &vr), 0);
+	const struct rv_ci *c99 = &vr.metrics[0].ci[RV_P50];
+	ck_assert_double_eq(c99->level, 0.99);
+	ck_assert_uint_eq(c99->lo_rank, 37);
+	ck_assert_uint_eq(c99->hi_rank, 64);
+	ck_assert_double_eq(c99->lo_ns, 74.0);
+	ck_assert_double_eq(c99->hi_ns, 128.0);
+	ck_assert_double_eq_tol(c99->coverage, 0.9933628794840739, 1e-12);
+	ck_assert_double_eq(vr.metrics[0].ci[RV_P90].level, 0.95);
+	c = ci_json(&vr, 0, "p50");
+	ck_assert_double_eq(json_real_value(json_object_get(c, "level")), 0.99);
+	json_decref(c);
+	report_view_req_free(&vr);
+	req_result_free(&r);
 }
 END_TEST
 

@@ -3,7 +3,8 @@
  * figures the supervisor reads from a worker's result memory while it
  * measures (harness/live.c), their lines, and the estimate of the time
  * left (cli_progress_left), which must not grow while a run is awaited
- * and is paced on measured time only, and the status line above them. */
+ * and is paced on measured time only, and the status line above them;
+ * the samples so far a run by time's plan counts (live_metric_samples). */
 #include <check.h>
 #include <stdint.h>
 #include <string.h>
@@ -73,6 +74,11 @@ START_TEST(snapshot_known_values)
 	ck_assert_double_eq(f[1].max, 4.0);
 	ck_assert_str_eq(f[2].name, "page-faults");
 	ck_assert_uint_eq(f[2].n, 2);
+	/* The samples a plan counts (live_metric_samples): a duration's,
+	 * signed ones included; none of a count, none past the metrics. */
+	ck_assert_uint_eq(live_metric_samples(r, &plain, 0), 4);
+	ck_assert_uint_eq(live_metric_samples(r, &plain, 1), 0);
+	ck_assert_uint_eq(live_metric_samples(r, &plain, 2 + PROBE_HARNESS_METRICS), 0);
 	/* Room for fewer: those fit, the count says how many there are. */
 	ck_assert_uint_eq(live_snapshot(r, &plain, f, 1), 2 + PROBE_HARNESS_METRICS);
 	munmap(r, bytes);
@@ -109,6 +115,9 @@ START_TEST(snapshot_per_cpu_series)
 	ck_assert_double_eq(f[1].max, 7.0);
 	ck_assert_str_eq(f[2].name, "violations");
 	ck_assert_int_eq(f[2].cpu, -1);
+	/* metric 0, merged only at the end, counts its series' samples */
+	metric_record_signed(result_series(r, 0), 0, 4);
+	ck_assert_uint_eq(live_metric_samples(r, &per_cpu, 0), 3);
 	munmap(r, bytes);
 }
 END_TEST

@@ -357,6 +357,50 @@ START_TEST(overflow_iterations)
 }
 END_TEST
 
+/* confidence= (docs/requirements.md, "Confidence"): a percentage strictly
+ * between 50% and 100%, on a percentile only; each bad one is refused on
+ * its own line with its value and why. */
+START_TEST(bad_confidence)
+{
+	const char *rel = "invalid/bad-confidence.xml";
+	assert_refused(rel, 3, "<defaults> confidence=\"0.95\"", "not a percentage");
+	assert_refused(rel, 7, "confidence=\"95\"", "not a percentage", "95%");
+	assert_refused(rel, 8, "confidence=\"100%\"", "strictly between 50% and 100%");
+	assert_refused(rel, 9, "confidence=\"50%\"", "strictly between 50% and 100%");
+	assert_refused(rel, 10, "confidence=\"ninety%\"", "not a percentage");
+	assert_refused(rel, 11, "confidence=\"95%\" on statistic max",
+		       "the observed max is not a quantile", "no confidence bound applies");
+	assert_refused(rel, 12, "confidence=\"99%\" on statistic mean",
+		       "the observed mean is not a quantile");
+	assert_refused(rel, 13, "confidence=\"-95%\"", "not a percentage");
+	assert_refused(rel, 14, "confidence=\"95.%\"", "not a percentage");
+}
+END_TEST
+
+/* A limit's own confidence= wins; <defaults confidence=> is every other
+ * percentile limit's; a limit on another statistic keeps none. */
+START_TEST(confidence_levels)
+{
+	struct req_file *f = req_load_file(fixture("valid/confidence.xml"), NULL, &diags);
+	ck_assert_msg(f != NULL, "refused:\n%s", all_diags());
+	const struct requirement *r = &f->reqs[0];
+	ck_assert_uint_eq(r->nlimits, 3);
+	ck_assert_double_eq_tol(r->limits[0].confidence, 0.90, 1e-12);
+	ck_assert_ptr_null(r->limits[0].confidence_text);
+	ck_assert_double_eq_tol(r->limits[1].confidence, 0.999, 1e-12);
+	ck_assert_str_eq(r->limits[1].confidence_text, "99.9%");
+	ck_assert_double_eq(r->limits[2].confidence, 0);
+	req_file_free(f);
+	/* A file without confidence= judges on point estimates: 0. */
+	f = req_load_file(fixture("valid/full.xml"), NULL, &diags);
+	ck_assert_ptr_nonnull(f);
+	for (size_t i = 0; i < f->nreqs; i++)
+		for (size_t k = 0; k < f->reqs[i].nlimits; k++)
+			ck_assert_double_eq(f->reqs[i].limits[k].confidence, 0);
+	req_file_free(f);
+}
+END_TEST
+
 /* A percentile the planned samples are sure to be too few for is refused,
  * by validate_file, which knows the probe's samples an iteration; the
  * message says what would suffice (issue 24 review, C and E). */
@@ -655,6 +699,8 @@ static Suite *loader_suite(void)
 	tcase_add_test(tc, bad_priority);
 	tcase_add_test(tc, zero_iterations);
 	tcase_add_test(tc, overflow_iterations);
+	tcase_add_test(tc, bad_confidence);
+	tcase_add_test(tc, confidence_levels);
 	tcase_add_test(tc, percentile_samples);
 	tcase_add_test(tc, percentile_samples_per_iteration);
 	tcase_add_test(tc, percentile_samples_per_cpu);

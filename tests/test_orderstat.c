@@ -111,6 +111,13 @@ START_TEST(known_answers)
 	 * Poisson(10) lie above p99.9, P(3 or fewer) = 0.0103 <= 0.025, P(4
 	 * or fewer) = 0.0293 is not. */
 	ck_assert_uint_eq(os_estimate_rank(10000, 0.999), 9990);
+	/* A limit's p99.9 reaches it as 99.9 / 100 = 0.99900000000000011,
+	 * whose product with 10,000 is a hair above 9990: still X(9990), as
+	 * hist_percentile takes it, not X(9991). */
+	volatile double pct = 99.9;
+	ck_assert_uint_eq(os_estimate_rank(10000, pct / 100), 9990);
+	ck_assert_uint_eq(os_estimate_rank(1000, pct / 100), 999);
+	ck_assert_uint_eq(os_estimate_rank(1001, pct / 100), 1000);
 	os_quantile_bounds(10000, 0.999, 0.95, &bd);
 	ck_assert_uint_eq(bd.hi_rank, 9997);
 	ck_assert(bd.lo_rank >= 9980 && bd.lo_rank <= 9985);

@@ -832,6 +832,22 @@ START_TEST(summary_intervals_line)
 	for (const char *p = sum; (p = strstr(p, " intervals: ")); p++)
 		lines++;
 	ck_assert_uint_eq(lines, 2);
+	/* The trend of the maxima: SEM-RT's 700 900 750 1000 500 set records
+	 * in intervals 1, 2 and 4; 5 of the 10 pairs fall, 5 rise, so S = 0,
+	 * tau 0, p 1; but interval 4 ends at 2 d of 2.5 d, in the last quarter:
+	 * still rising. SEM-OK's 700 600: one record, tau -1, Var S = 1,
+	 * p = erfc(1 / sqrt 2) = 0.32; no rising trend. */
+	ck_assert_msg(strstr(sum, "\n  SEM-RT per-op interval maxima: 3 record-setting intervals "
+				  "of 5, the last in interval 4 (at 2025-12-03T13:00:00Z); Kendall's "
+				  "tau 0.00, p = 1: still rising (the last record is in the last "
+				  "quarter of the run)\n"), "%s", sum);
+	ck_assert_msg(strstr(sum, "\n  SEM-OK per-op interval maxima: 1 record-setting interval "
+				  "of 2, the last in interval 1 (at 01:00:00Z); Kendall's tau -1.00, "
+				  "p = 0.32: no rising trend\n"), "%s", sum);
+	/* A max is said to be the largest observed, in how many samples over
+	 * the intervals' time: SEM-RT's 5 x 43200.3 s, about 2.5 d. */
+	ck_assert_msg(strstr(sum, " (largest observed in ") != NULL, "%s", sum);
+	ck_assert_msg(strstr(sum, " samples over 2.5 d)") != NULL, "%s", sum);
 	free(sum);
 	report_view_free(&v);
 	fx_free(x);

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "base/orderstat.h"
 #include "harness/measure/probe.h"
 #include "harness/measure/probes/probes.h"
 #include "harness/measure/timebase.h"
@@ -202,10 +203,10 @@ START_TEST(too_few_samples_is_error_not_pass)
 	/* Each limit keeps its own verdict: the max that held is a pass in
 	 * the requirement that is an error, the one not computed an error. */
 	ck_assert(x->res.limits[1].passed);
-	ck_assert_int_eq(limit_verdict(x->res.verdict, true, true), VERDICT_PASS);
-	ck_assert_int_eq(limit_verdict(x->res.verdict, true, false), VERDICT_FAIL);
-	ck_assert_int_eq(limit_verdict(x->res.verdict, false, false), VERDICT_ERROR);
-	ck_assert_int_eq(limit_verdict(VERDICT_SKIPPED, false, false), VERDICT_SKIPPED);
+	ck_assert_int_eq(limit_verdict(x->res.verdict, true, true, false), VERDICT_PASS);
+	ck_assert_int_eq(limit_verdict(x->res.verdict, true, false, false), VERDICT_FAIL);
+	ck_assert_int_eq(limit_verdict(x->res.verdict, false, false, false), VERDICT_ERROR);
+	ck_assert_int_eq(limit_verdict(VERDICT_SKIPPED, false, false, false), VERDICT_SKIPPED);
 	fx_free(x);
 }
 END_TEST
@@ -222,13 +223,13 @@ START_TEST(failed_limit_beside_uncomputable_is_fail)
 	ck_assert_int_eq(x->res.verdict, VERDICT_FAIL);
 	ck_assert(!x->res.limits[0].evaluated);
 	ck_assert(x->res.limits[1].evaluated && !x->res.limits[1].passed);
-	ck_assert_int_eq(limit_verdict(x->res.verdict, false, false), VERDICT_ERROR);
+	ck_assert_int_eq(limit_verdict(x->res.verdict, false, false, false), VERDICT_ERROR);
 	ck_assert_str_eq(x->res.reason, "max 300 ns > 100 ns (n=300); "
 			 "p99.9 per-op cannot be computed from 300 samples");
-	ck_assert_int_eq(verdict_of_limits(true, true), VERDICT_FAIL);
-	ck_assert_int_eq(verdict_of_limits(true, false), VERDICT_ERROR);
-	ck_assert_int_eq(verdict_of_limits(false, true), VERDICT_FAIL);
-	ck_assert_int_eq(verdict_of_limits(false, false), VERDICT_PASS);
+	ck_assert_int_eq(verdict_of_limits(true, true, false), VERDICT_FAIL);
+	ck_assert_int_eq(verdict_of_limits(true, false, false), VERDICT_ERROR);
+	ck_assert_int_eq(verdict_of_limits(false, true, false), VERDICT_FAIL);
+	ck_assert_int_eq(verdict_of_limits(false, false, false), VERDICT_PASS);
 	fx_free(x);
 }
 END_TEST
@@ -362,11 +363,13 @@ START_TEST(verdict_names)
 }
 END_TEST
 
-/* The order of verdicts is that of their exit statuses: an error outranks
- * a failure, which outranks a pass; a skip judges nothing. */
+/* The order of verdicts is that of their exit statuses' precedence: an
+ * error outranks a failure, which outranks an inconclusive limit, which
+ * outranks a pass; a skip judges nothing. */
 START_TEST(verdict_order_is_the_exit_status_order)
 {
-	ck_assert_int_lt(verdict_rank(VERDICT_PASS), verdict_rank(VERDICT_FAIL));
+	ck_assert_int_lt(verdict_rank(VERDICT_PASS), verdict_rank(VERDICT_INCONCLUSIVE));
+	ck_assert_int_lt(verdict_rank(VERDICT_INCONCLUSIVE), verdict_rank(VERDICT_FAIL));
 	ck_assert_int_lt(verdict_rank(VERDICT_FAIL), verdict_rank(VERDICT_ERROR));
 	ck_assert_int_lt(verdict_rank(VERDICT_SKIPPED), verdict_rank(VERDICT_PASS));
 	ck_assert_int_eq(verdict_rank(VERDICT_ERROR), EXIT_NOT_MEASURED);
@@ -538,6 +541,21 @@ START_TEST(classify_sigkill_names_rttime_only_for_realtime)
 	ck_assert_msg(strstr(w->res.reason, "from outside rtconform 0.8 s") &&
 		      !strstr(w->res.reason, "RLIMIT_RTTIME"), "%s", w->res.reason);
 	fx_free(w);
+
+	/* a run by time outlives its timeout (of each run): the kill is
+	 * placed in the run by time, never "900 s into its 0.5 s timeout" */
+	struct fx *t = fx_new(10, 1.0, 0);
+	t->res.policy = SCHED_FIFO;
+	t->res.duration_ns = 3600000000000ull;
+	e = ended(t, KILLED(SIGKILL), 2, WS_MEASURING);
+	e.cpu_s = 0.25;
+	e.wall_s = 823.8;
+	runner_classify(&t->res, 3, &e);
+	ck_assert_msg(strstr(t->res.reason, "from outside rtconform 823.8 s after it began, with "
+			     "0.25 s of CPU time") &&
+		      strstr(t->res.reason, "after 2 recorded runs of a 3600 s run by time") &&
+		      !strstr(t->res.reason, "timeout"), "%s", t->res.reason);
+	fx_free(t);
 
 	/* SIGXCPU is RLIMIT_RTTIME's soft limit for a real-time worker */
 	struct fx *z = fx_new(10, 1.0, 0);
@@ -920,22 +938,206 @@ END_TEST
  * of failed, unevaluated and passed limits. */
 START_TEST(limit_weight_is_verdict_of_limits_order)
 {
-	for (int mask = 0; mask < 8; mask++) {
-		bool fail = mask & 1, error = mask & 2, pass = mask & 4;
+	for (int mask = 0; mask < 16; mask++) {
+		bool fail = mask & 1, error = mask & 2, pass = mask & 4, undecided = mask & 8;
 		enum verdict heaviest = VERDICT_PASS;
 		int w = -1;
 		const struct {
 			bool on;
 			enum verdict v;
-		} has[] = { { fail, VERDICT_FAIL }, { error, VERDICT_ERROR }, { pass, VERDICT_PASS } };
-		for (size_t i = 0; i < 3; i++)
+		} has[] = { { fail, VERDICT_FAIL }, { error, VERDICT_ERROR }, { pass, VERDICT_PASS },
+			    { undecided, VERDICT_INCONCLUSIVE } };
+		for (size_t i = 0; i < 4; i++)
 			if (has[i].on && limit_weight(has[i].v) > w) {
 				w = limit_weight(has[i].v);
 				heaviest = has[i].v;
 			}
-		ck_assert_int_eq(verdict_of_limits(error, fail), heaviest);
+		ck_assert_int_eq(verdict_of_limits(error, fail, undecided), heaviest);
 	}
 	ck_assert_int_lt(limit_weight(VERDICT_SKIPPED), limit_weight(VERDICT_PASS));
+}
+END_TEST
+
+/* ---- confidence= (docs/requirements.md, "Confidence") ------------------ */
+
+/* A requirement whose metric holds n samples spread evenly up to top_ns:
+ * sample k (1..n) is k * top_ns / n ns, rounded down; one tick = 1 ns. */
+static struct fx *fx_ramp(uint64_t n, uint64_t top_ns)
+{
+	struct fx *x = fx_new(0, 1.0, 0);
+	struct metric_data *m = result_metric(x->res.res, 0);
+	for (uint64_t k = 1; k <= n; k++) {
+		uint64_t v = k * top_ns / n;
+		hist_record(&m->hist, v);
+		m->runs[0].count++;
+		m->runs[0].sum += v;
+	}
+	x->req.runs = 1;
+	x->req.iterations = n;
+	return x;
+}
+
+/* p90 <= max at 95 %, on n samples up to top_ns: the limit's outcome. */
+static struct fx *judge_p90(uint64_t n, uint64_t top_ns, double max_ns, double confidence)
+{
+	struct fx *x = fx_ramp(n, top_ns);
+	struct req_limit *l = add(x, "p90", NULL);
+	bound_max(l, max_ns, QTY_NS);
+	l->confidence = confidence;
+	verdict_judge(&x->res);
+	return x;
+}
+
+/* The same limit, p90 <= 185 us at 95 %, passes, fails or cannot be
+ * decided by what the samples show: 200 samples up to 200 us put p90 at
+ * 180 us but its interval (about 170..189 us) reaches past 185 us; 2000 of
+ * the same shape narrow it to about 177..183 us: pass; 2000 up to 210 us
+ * put all of it above: fail. Without confidence= the 200 samples pass on
+ * the point estimate, as before. */
+START_TEST(confidence_decides_by_samples)
+{
+	struct fx *x = judge_p90(200, 200000, 185000, 0.95);
+	ck_assert_int_eq(x->res.verdict, VERDICT_INCONCLUSIVE);
+	struct limit_outcome *o = &x->res.limits[0];
+	ck_assert(o->evaluated && o->undecided && !o->passed);
+	ck_assert(o->has_lo && o->has_hi);
+	ck_assert_double_lt(o->lo, 180000);
+	ck_assert_double_gt(o->hi, 185000);
+	ck_assert_double_le(o->lo, o->measured);
+	ck_assert_double_ge(o->hi, o->measured);
+	ck_assert_int_eq(limit_verdict(x->res.verdict, o->evaluated, o->passed, o->undecided),
+			 VERDICT_INCONCLUSIVE);
+	/* 184 of 200 samples (0.92) lie at or below 185 us */
+	uint64_t need = os_samples_to_pass(0.9, 0.95, 184.0 / 200);
+	ck_assert_uint_eq(o->need, need);
+	ck_assert_uint_gt(need, 200);
+	char want[64];
+	snprintf(want, sizeof want, "not enough samples to decide: need about %llu",
+		 (unsigned long long)need);
+	ck_assert_ptr_nonnull(strstr(o->text, want));
+	ck_assert_ptr_nonnull(strstr(o->text, "95% interval ["));
+	ck_assert_ptr_nonnull(strstr(x->res.reason, want)); /* why, in the reason */
+	fx_free(x);
+
+	/* As many samples as it said, of the same shape: decided, pass. */
+	x = judge_p90(need, 200000, 185000, 0.95);
+	ck_assert_int_eq(x->res.verdict, VERDICT_PASS);
+	ck_assert(x->res.limits[0].passed && !x->res.limits[0].undecided);
+	ck_assert_ptr_nonnull(strstr(x->res.limits[0].text, "<= max 185 us: passes"));
+	fx_free(x);
+
+	x = judge_p90(2000, 200000, 185000, 0.95);
+	ck_assert_int_eq(x->res.verdict, VERDICT_PASS);
+	ck_assert_double_le(x->res.limits[0].hi, 185000);
+	fx_free(x);
+
+	x = judge_p90(2000, 210000, 185000, 0.95);
+	ck_assert_int_eq(x->res.verdict, VERDICT_FAIL);
+	ck_assert_double_gt(x->res.limits[0].lo, 185000);
+	ck_assert_ptr_nonnull(strstr(x->res.limits[0].text, "> max 185 us: fails"));
+	fx_free(x);
+
+	/* Without confidence=: today's point estimate, 180 us <= 185 us. */
+	x = judge_p90(200, 200000, 185000, 0);
+	ck_assert_int_eq(x->res.verdict, VERDICT_PASS);
+	ck_assert(!x->res.limits[0].undecided);
+	ck_assert_ptr_null(strstr(x->res.limits[0].text, "interval"));
+	fx_free(x);
+	/* ... and 200 samples up to 210 us (p90 189 us) fail on it, where at
+	 * 95 % they are inconclusive (interval about 179..199 us). */
+	x = judge_p90(200, 210000, 185000, 0);
+	ck_assert_int_eq(x->res.verdict, VERDICT_FAIL);
+	fx_free(x);
+	x = judge_p90(200, 210000, 185000, 0.95);
+	ck_assert_int_eq(x->res.verdict, VERDICT_INCONCLUSIVE);
+	/* the estimate misses: how many samples would show the miss, were
+	 * 175 of 200 at or below 185 us (176 are, but the histogram's bucket
+	 * that holds the 176th, 184.8 us, reaches past 185 us: not certainly
+	 * at or below) */
+	ck_assert_uint_eq(x->res.limits[0].need,
+			  os_samples_to_fail(0.9, 0.95, 175.0 / 200));
+	fx_free(x);
+}
+END_TEST
+
+/* A min bound the other way round, and a higher level widens the
+ * interval: p10 of 2000 samples up to 200 us is 20 us, its 95 % interval
+ * about 17.3..22.9 us (ranks 174 and 227, and the buckets' edges). */
+START_TEST(confidence_min_bound_and_level)
+{
+	const struct {
+		double min_ns, level;
+		enum verdict want;
+	} cases[] = {
+		{ 15000, 0.95, VERDICT_PASS },        /* lo >= min */
+		{ 20000, 0.95, VERDICT_INCONCLUSIVE },
+		{ 25000, 0.95, VERDICT_FAIL },        /* hi < min */
+		{ 17000, 0.95, VERDICT_PASS },
+		{ 17000, 0.999, VERDICT_INCONCLUSIVE }, /* 99.9 %: wider, reaches below */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct fx *x = fx_ramp(2000, 200000);
+		struct req_limit *l = add(x, "p10", NULL);
+		bound_min(l, cases[i].min_ns, QTY_NS);
+		l->confidence = cases[i].level;
+		verdict_judge(&x->res);
+		ck_assert_msg(x->res.verdict == cases[i].want, "case %zu: %s (%s)", i,
+			      verdict_name(x->res.verdict), x->res.limits[0].text);
+		fx_free(x);
+	}
+}
+END_TEST
+
+/* The rule on an interval, and a requirement's verdict of several limits:
+ * a failure outranks an undecided limit, which outranks a pass. */
+START_TEST(confidence_interval_rule)
+{
+	/* max 100 */
+	ck_assert_int_eq(limit_call_interval(true, 90, true, 100, false, 0, true, 100), LIMIT_HOLDS);
+	ck_assert_int_eq(limit_call_interval(true, 90, true, 101, false, 0, true, 100),
+			 LIMIT_UNDECIDED);
+	ck_assert_int_eq(limit_call_interval(true, 101, true, 120, false, 0, true, 100),
+			 LIMIT_MISSED);
+	ck_assert_int_eq(limit_call_interval(true, 100, true, 120, false, 0, true, 100),
+			 LIMIT_UNDECIDED); /* lo at the bound: not past it */
+	/* too few samples for an upper bound: never a pass */
+	ck_assert_int_eq(limit_call_interval(true, 10, false, 0, false, 0, true, 100),
+			 LIMIT_UNDECIDED);
+	ck_assert_int_eq(limit_call_interval(false, 0, false, 0, false, 0, true, 100),
+			 LIMIT_UNDECIDED);
+	/* min 10 */
+	ck_assert_int_eq(limit_call_interval(true, 10, true, 20, true, 10, false, 0), LIMIT_HOLDS);
+	ck_assert_int_eq(limit_call_interval(true, 9, true, 20, true, 10, false, 0),
+			 LIMIT_UNDECIDED);
+	ck_assert_int_eq(limit_call_interval(true, 1, true, 9, true, 10, false, 0), LIMIT_MISSED);
+	/* both: missed when either is */
+	ck_assert_int_eq(limit_call_interval(true, 5, true, 9, true, 10, true, 100), LIMIT_MISSED);
+	ck_assert_int_eq(limit_call_interval(true, 50, true, 60, true, 10, true, 100), LIMIT_HOLDS);
+
+	/* A requirement with a failed, an undecided and a passed limit fails;
+	 * without the failure it is inconclusive. */
+	struct fx *x = fx_ramp(200, 200000);
+	struct req_limit *l = add(x, "p90", NULL);
+	bound_max(l, 185000, QTY_NS);
+	l->confidence = 0.95;
+	bound_max(add(x, "max", NULL), 300000, QTY_NS);
+	verdict_judge(&x->res);
+	ck_assert_int_eq(x->res.verdict, VERDICT_INCONCLUSIVE);
+	bound_max(add(x, "mean", NULL), 50000, QTY_NS);
+	verdict_judge(&x->res);
+	ck_assert_int_eq(x->res.verdict, VERDICT_FAIL);
+	ck_assert_ptr_null(strstr(x->res.reason, "not enough samples")); /* the failure says why */
+	fx_free(x);
+
+	ck_assert_int_eq(verdict_exit_status(0, 0, 0), EXIT_PASS);
+	ck_assert_int_eq(verdict_exit_status(0, 0, 1), EXIT_INCONCLUSIVE);
+	ck_assert_int_eq(verdict_exit_status(1, 0, 1), EXIT_FAILED);
+	ck_assert_int_eq(verdict_exit_status(1, 1, 1), EXIT_NOT_MEASURED);
+	ck_assert_int_eq(EXIT_INCONCLUSIVE, 4);
+	ck_assert_str_eq(verdict_name(VERDICT_INCONCLUSIVE), "inconclusive");
+	ck_assert_str_eq(verdict_label(VERDICT_INCONCLUSIVE), "INCONCLUSIVE");
+	enum verdict v;
+	ck_assert(verdict_parse("inconclusive", &v) && v == VERDICT_INCONCLUSIVE);
 }
 END_TEST
 
@@ -963,6 +1165,9 @@ int main(void)
 	tcase_add_test(tc, limit_excess_ranks_the_miss);
 	tcase_add_test(tc, limit_weight_is_verdict_of_limits_order);
 	tcase_add_test(tc, quick_and_overrides_change_counts);
+	tcase_add_test(tc, confidence_decides_by_samples);
+	tcase_add_test(tc, confidence_min_bound_and_level);
+	tcase_add_test(tc, confidence_interval_rule);
 	TCase *cl = tu_tcase(s, "classify", 10);
 	tcase_add_test(cl, classify_clean_exit_is_judged);
 	tcase_add_test(cl, classify_segv_is_error_with_signal_and_progress);

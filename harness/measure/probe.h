@@ -229,8 +229,8 @@ struct result_shm {
 		uint32_t taken;      /* checkpoints the supervisor answered */
 		int32_t err;         /* errno of a failed signal or wait, or 0 */
 		/* tb_now() before which a run's end asks for none: the
-		 * supervisor keeps the journal's cost to a share of the time
-		 * measured (runner_supervise.c); 0: at every run's end. */
+		 * worker keeps the journal's pauses to a share of the time
+		 * measured (probe_checkpoint); 0: at the first run's end. */
 		volatile uint64_t due;
 	} ckpt;
 	volatile uint32_t verified;   /* tasks checked at the kernel (probe_verify_self);

@@ -94,6 +94,29 @@ static void bounds_text(const struct rv_limit *l, char *buf, size_t len)
 		snprintf(buf, len, "%s %s", l->has_max ? "max" : "min", l->has_max ? hi : lo);
 }
 
+/* Limit i of r, judged at its confidence: the verdict its stored interval
+ * gives (limit_call_interval), whatever its point estimate. */
+static bool check_limit_interval(struct fig *g, const struct rv_req *r, size_t i)
+{
+	const struct rv_limit *l = &r->limits[i];
+	char field[48];
+	snprintf(field, sizeof field, "limits[%zu].verdict", i);
+	enum limit_call c = limit_call_interval(l->lower.have, l->lower.v, l->upper.have,
+						l->upper.v, l->has_min, l->min.value, l->has_max,
+						l->max.value);
+	enum verdict want = limit_verdict(r->verdict, l->measured.have, c == LIMIT_HOLDS,
+					  c == LIMIT_UNDECIDED);
+	if (l->verdict == want)
+		return true;
+	char lo[40] = "none", hi[40] = "none";
+	if (l->lower.have)
+		num_text(l->lower.v, lo, sizeof lo);
+	if (l->upper.have)
+		num_text(l->upper.v, hi, sizeof hi);
+	return refuse(g, field, "\"%s\", but its %g%% interval [%s, %s] makes it \"%s\"",
+		      verdict_name(l->verdict), l->confidence * 100, lo, hi, verdict_name(want));
+}
+
 /* Limit i's verdict: skipped with the requirement (never measured), else
  * the one its measured value and bounds give (limit_verdict). In a
  * requirement that is an error, "error" is also accepted for a limit with
@@ -123,7 +146,9 @@ static bool check_limit(struct fig *g, const struct rv_req *r, size_t i)
 	double v = l->measured.v;
 	bool holds = l->measured.have &&
 		     limit_holds(v, l->has_min, l->min.value, l->has_max, l->max.value);
-	enum verdict want = limit_verdict(r->verdict, l->measured.have, holds);
+	if (l->confidence > 0)
+		return check_limit_interval(g, r, i);
+	enum verdict want = limit_verdict(r->verdict, l->measured.have, holds, false);
 	if (l->verdict == want)
 		return true;
 	if (!l->measured.have)
@@ -149,21 +174,25 @@ static bool check_req(struct fig *g, const struct rv_req *r)
 {
 	if (r->verdict == VERDICT_ERROR || r->verdict == VERDICT_SKIPPED)
 		return true;
-	size_t first_error = SIZE_MAX, first_fail = SIZE_MAX;
+	size_t first_error = SIZE_MAX, first_fail = SIZE_MAX, first_undecided = SIZE_MAX;
 	for (size_t i = r->nlimits; i-- > 0;) {
 		if (r->limits[i].verdict == VERDICT_ERROR)
 			first_error = i;
 		else if (r->limits[i].verdict == VERDICT_FAIL)
 			first_fail = i;
+		else if (r->limits[i].verdict == VERDICT_INCONCLUSIVE)
+			first_undecided = i;
 	}
-	enum verdict want = verdict_of_limits(first_error != SIZE_MAX, first_fail != SIZE_MAX);
+	enum verdict want = verdict_of_limits(first_error != SIZE_MAX, first_fail != SIZE_MAX,
+					      first_undecided != SIZE_MAX);
 	if (want == r->verdict)
 		return true;
 	const char *rv = verdict_name(r->verdict);
 	if (want == VERDICT_PASS)
 		return refuse(g, "verdict", "\"%s\", but none of its %zu limits failed: a "
 			      "requirement fails only by a limit", rv, r->nlimits);
-	size_t i = want == VERDICT_ERROR ? first_error : first_fail;
+	size_t i = want == VERDICT_ERROR ? first_error
+		   : want == VERDICT_INCONCLUSIVE ? first_undecided : first_fail;
 	return refuse(g, "verdict", "\"%s\", but limits[%zu] is \"%s\", which makes the "
 		      "requirement \"%s\"", rv, i, verdict_name(r->limits[i].verdict),
 		      verdict_name(want));

@@ -308,7 +308,8 @@ static bool want_str(struct jr *rd, const json_t *j, const char *at, bool nullab
 static bool want_verdict(struct jr *rd, const json_t *j, const char *at, enum verdict *out)
 {
 	if (!json_is_string(j) || !verdict_parse(json_string_value(j), out))
-		return fail(rd, -EINVAL, at, "expected \"pass\", \"fail\", \"error\" or \"skipped\"");
+		return fail(rd, -EINVAL, at, "expected \"pass\", \"fail\", \"error\", \"skipped\" "
+			    "or \"inconclusive\"");
 	return true;
 }
 
@@ -850,6 +851,27 @@ static void check_count_limit(struct jr *rd, const char *at, const struct rv_val
 	}
 }
 
+/* "confidence" (0.5 < level < 1), "lower", "upper" and "need" of a limit
+ * judged at a confidence; absent all four from one judged on its point
+ * estimate (and from files written before confidence= was known). */
+static void read_limit_confidence(struct jr *rd, const json_t *obj, const char *at,
+				  struct rv_limit *l)
+{
+	char w[AT_LEN];
+	if (!json_object_get(obj, "confidence"))
+		return;
+	if (num_field(rd, obj, at, "confidence", &l->confidence) &&
+	    !(l->confidence > 0.5 && l->confidence < 1)) {
+		at_key(w, at, "confidence");
+		fail(rd, -EINVAL, w, "expected a level strictly between 0.5 and 1");
+	}
+	value_field(rd, obj, at, "lower", &l->lower);
+	value_field(rd, obj, at, "upper", &l->upper);
+	const json_t *j = member(rd, obj, at, "need", w);
+	if (j && !json_is_null(j))
+		want_u64(rd, j, w, &l->need);
+}
+
 static void read_limit(struct jr *rd, const json_t *obj, const char *at, struct rv_limit *l)
 {
 	char w[AT_LEN];
@@ -878,6 +900,7 @@ static void read_limit(struct jr *rd, const json_t *obj, const char *at, struct 
 	value_field(rd, obj, at, "measured", &l->measured);
 	if (count)
 		check_count_limit(rd, at, &max, &min, &l->measured);
+	read_limit_confidence(rd, obj, at, l);
 	verdict_field(rd, obj, at, "verdict", &l->verdict);
 	str_field(rd, obj, at, "text", true, &l->text);
 }
@@ -1248,11 +1271,16 @@ static void check_derived(struct jr *rd, const json_t *root, const struct report
 		const char *key;
 		size_t n;
 	} counts[] = { { "tests", t.tests }, { "passed", t.passed }, { "failures", t.failures },
-		       { "errors", t.errors }, { "skipped", t.skipped } };
+		       { "errors", t.errors }, { "skipped", t.skipped },
+		       { "inconclusive", t.inconclusive } };
 	for (size_t i = 0; tot && i < sizeof counts / sizeof counts[0]; i++) {
 		uint64_t n = 0;
 		char wk[AT_LEN];
 		at_key(wk, w, counts[i].key);
+		/* Files written before the verdict inconclusive lack its count. */
+		if (!strcmp(counts[i].key, "inconclusive") && !json_object_get(tot, "inconclusive") &&
+		    !counts[i].n)
+			continue;
 		if (u64_field(rd, tot, w, counts[i].key, &n) && n != counts[i].n)
 			fail(rd, -EINVAL, wk, "expected %zu, the count of the requirements",
 			     counts[i].n);

@@ -60,6 +60,30 @@ expect_status 0 "$RTC" report "$TMP/a/results.json" --json "$TMP/again.json"
 cmp -s "$TMP/a/results.json" "$TMP/again.json" && ok "results.json with intervals renders again byte for byte" \
   || fail "results.json with intervals differs once read back"
 
+# A max is the largest observed, and the interval maxima's trend is said:
+# summary.txt's record count is the one of results.json's intervals (an
+# interval whose max exceeds every earlier one's), report.html says the same.
+expect_grep '^  PING per-op: n=[0-9]+ .*, max [^(]+ \(largest observed in [0-9,]+ samples over [0-9.]+ s\)' "$TMP/a/summary.txt"
+expect_grep '^  PING per-op interval maxima: [0-9]+ record-setting intervals? of [0-9]+, the last in interval [0-9]+ \(at [0-9:]+Z\); Kendall.s tau (-?[0-9.]+, p = [0-9.e+-]+|undefined \([^)]*\)): (still rising|no rising trend)' "$TMP/a/summary.txt"
+python3 - "$TMP/a/results.json" "$TMP/a/summary.txt" >"$TMP/check" 2>&1 <<'PY' \
+  && ok "summary.txt's record-setting intervals are those of results.json's interval maxima" \
+  || { fail "summary.txt's record-setting intervals:"; diag <"$TMP/check"; }
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+m = [r for f in doc["files"] for r in f["requirements"] if r["id"] == "PING"][0]["metrics"][0]
+maxima = [iv["statistics_ns"]["max"] for iv in m["intervals"]]
+records, best, last = 0, None, 0
+for k, x in enumerate(maxima):
+    if best is None or x > best:
+        best, records, last = x, records + 1, k
+line = [l for l in open(sys.argv[2]) if l.startswith("  PING per-op interval maxima: ")][0]
+got = re.match(r"  PING per-op interval maxima: (\d+) record-setting intervals? of (\d+), the last in interval (\d+)", line)
+assert got and (int(got[1]), int(got[2]), int(got[3])) == (records, len(maxima), last + 1), (line, maxima)
+print(line.strip())
+PY
+expect_grep '<p class="trend( rising)?">Interval maxima of PING per-op: [0-9]+ record-setting' "$TMP/a/report.html"
+expect_grep 'max: largest observed in [0-9,]+ samples over' "$TMP/a/report.html"
+
 # A file whose intervals do not add up is refused, naming where.
 python3 - "$TMP/a/results.json" "$TMP/bad.json" <<'PY'
 import json, sys

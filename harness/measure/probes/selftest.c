@@ -11,6 +11,11 @@
  * crashes, hangs, spins at real-time priority, exits early or fails: each
  * must end as an `error` verdict with the reason, the rest of the suite
  * still runs.
+ *
+ * samples=ramp records known values instead of measuring: iteration i
+ * (from 0) of every run records (i + 1) us, exactly, in ns units, so the
+ * statistics and verdicts of a run are known answers whatever the machine
+ * (tests of the verdicts, such as tests/cli/confidence.sh).
  */
 #include <errno.h>
 #include <signal.h>
@@ -23,6 +28,7 @@
 
 static const char *const faults[] = { "none", "touch", "segv", "abort", "hang", "spin",
 				      "exit", "fail", NULL };
+static const char *const sample_kinds[] = { "measured", "ramp", NULL };
 
 static const struct probe_param params[] = {
 	{ "fault", "none: measure an empty interval; touch: the same, after writing to 16 "
@@ -31,6 +37,9 @@ static const struct probe_param params[] = {
 		   "busy-loop without blocking (bounded to 120 s); exit: leave early without "
 		   "reporting; fail: report an error",
 	  PARAM_ENUM, faults, "none" },
+	{ "samples", "measured: the empty interval's time; ramp: known values instead, iteration "
+		     "i (from 0) of each run records (i + 1) us, for tests of the verdicts",
+	  PARAM_ENUM, sample_kinds, "measured" },
 };
 
 /* Pages fault=touch writes to in every run. */
@@ -101,9 +110,21 @@ static void touch_pages(char *mem, size_t len)
 		((volatile char *)mem)[off] = 1;
 }
 
+/* samples=ramp: the metric's units are ns, not timebase ticks, and it has
+ * no cycles. */
+static bool ramp_begin(struct probe_ctx *c)
+{
+	if (strcmp(probe_value(c, "samples"), "ramp") != 0)
+		return false;
+	c->m[0]->ns_per_unit = 1.0;
+	c->m[0]->cycles_per_unit = 0.0;
+	return true;
+}
+
 static int selftest_run(struct probe_ctx *c)
 {
 	const char *fault = probe_value(c, "fault");
+	bool ramp = ramp_begin(c);
 	char *mem;
 	size_t len;
 	int rc = touch_map(c, fault, &mem, &len);
@@ -130,7 +151,7 @@ static int selftest_run(struct probe_ctx *c)
 		for (i = 0; i < c->iterations; i++) {
 			uint64_t a = tb_now();
 			uint64_t b = tb_now();
-			probe_record(c, 0, b - a);
+			probe_record(c, 0, ramp ? (i + 1) * 1000u : b - a);
 		}
 		probe_run_end(c, i);
 	}
