@@ -627,6 +627,65 @@ static bool check_measured(struct fig *g, const struct rv_req *r, size_t i)
 	return true;
 }
 
+/* A limit judged at a confidence (ns) on a percentile whose interval the
+ * metric keeps: the first such limit on that statistic set that
+ * interval's level, and an interval at the limit's level is the one the
+ * limit was judged on (both stat_bounds), so its lower and upper are that
+ * interval's bounds, which are held to the ranks and buckets above. A
+ * metric that keeps none (files written before, a count past 2^40) leaves
+ * the limit's interval to its own checks. */
+static bool check_limit_ci(struct fig *g, const struct rv_req *r, size_t i)
+{
+	const struct rv_limit *l = &r->limits[i];
+	if (!(l->confidence > 0) || l->count || l->cycles || !l->metric || !l->statistic)
+		return true;
+	for (size_t k = 0; k < r->nmetrics; k++) {
+		const struct rv_metric *m = &r->metrics[k];
+		if (m->kind == METRIC_COUNT || strcmp(m->name, l->metric) != 0)
+			continue;
+		for (int s = 0; s < RV_NSTATS; s++) {
+			const struct rv_ci *c = rv_metric_ci(m, s);
+			if (!c || strcmp(report_view_stats[s], l->statistic) != 0)
+				continue;
+			char f[80], a[40], b[40];
+			bool first = true;
+			for (size_t j = 0; j < i; j++)
+				first &= !(r->limits[j].confidence > 0 && r->limits[j].metric &&
+					   r->limits[j].statistic &&
+					   !strcmp(r->limits[j].metric, l->metric) &&
+					   !strcmp(r->limits[j].statistic, l->statistic));
+			snprintf(f, sizeof f, "limits[%zu].confidence", i);
+			if (c->level != l->confidence)
+				return !first ? true
+				       : refuse(g, f, "%s, but metrics[%zu].confidence.%s is at %s: a "
+						"limit's confidence sets its statistic's interval",
+						num_text(l->confidence, a, sizeof a), k, l->statistic,
+						num_text(c->level, b, sizeof b));
+			const struct {
+				const char *key;
+				const struct rv_value *v;
+				bool has;
+				double want;
+			} sides[] = { { "lower", &l->lower, c->has_lo, c->lo_ns },
+				      { "upper", &l->upper, c->has_hi, c->hi_ns } };
+			for (size_t n = 0; n < N(sides); n++) {
+				if (sides[n].v->have == sides[n].has &&
+				    (!sides[n].has || about_equal(sides[n].v->v, sides[n].want)))
+					continue;
+				snprintf(f, sizeof f, "limits[%zu].%s", i, sides[n].key);
+				return refuse(g, f, "%s, but metrics[%zu].confidence.%s.%s_ns is %s: a "
+					      "limit is judged on its statistic's interval",
+					      sides[n].v->have ? num_text(sides[n].v->v, a, sizeof a)
+							       : "null", k, l->statistic, n ? "hi" : "lo",
+					      sides[n].has ? num_text(sides[n].want, b, sizeof b)
+							   : "null");
+			}
+			return true;
+		}
+	}
+	return true;
+}
+
 /* The verdicts first: they are what a reader acts on, and what a changed
  * figure most often contradicts. */
 static bool check_one(struct fig *g, const struct rv_req *r)
@@ -638,7 +697,7 @@ static bool check_one(struct fig *g, const struct rv_req *r)
 	    !check_intervals(g, r))
 		return false;
 	for (size_t i = 0; i < r->nlimits; i++)
-		if (!check_measured(g, r, i))
+		if (!check_measured(g, r, i) || !check_limit_ci(g, r, i))
 			return false;
 	return true;
 }

@@ -82,6 +82,21 @@ PY
 expect_status 2 "$RTC" report "$TMP/forged2.json" --summary "$TMP/forged2.txt"
 expect_grep 'totals\.inconclusive.*expected 1' "$TMP/out"
 
+# ... and a limit's interval is its metric's p90 interval, which results.json
+# keeps at the limit's level (its ranks and buckets checked): HOLDS's upper
+# bound moved down, its verdict still pass, is refused naming it
+python3 - "$J" "$TMP/forged3.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["files"][0]["requirements"][0]
+m = next(m for m in r["metrics"] if m["name"] == r["limits"][0]["metric"])
+assert m["confidence"]["p90"]["hi_ns"] == r["limits"][0]["upper"], "not the metric's interval"
+r["limits"][0]["upper"] *= 0.99
+json.dump(d, open(sys.argv[2], "w"), indent=2)
+PY
+expect_status 2 "$RTC" report "$TMP/forged3.json" --summary "$TMP/forged3.txt"
+expect_grep 'requirements\[0\]\.limits\[0\]\.upper: .*, but metrics\[0\]\.confidence\.p90\.hi_ns is ' "$TMP/out"
+
 # compare: the same run where UNDECIDED's limit is 195 us (it passes) as
 # the baseline: pass -> inconclusive is worse (exit 1), the reverse better
 sed 's/max="185us" confidence="95%"/max="195us" confidence="95%"/' "$TMP/c.xml" >"$TMP/c2.xml"
