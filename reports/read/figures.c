@@ -236,11 +236,6 @@ static bool stats_ordered(struct fig *g, const char *set, const struct rv_value 
 	       rising(g, set, report_view_stats, s, mean_order, N(mean_order), MEAN_WHY);
 }
 
-/* A percentile's stored interval (set: "metrics[0].confidence", name:
- * "p99") is the one a run gives for its figures: the ranks and coverage
- * are what base/orderstat.h gives for the count and level (pure, so
- * computed again here), a side is null exactly when its rank is none, and
- * the bounds enclose the point estimate within the min and the max. */
 /* The histogram a metric's or a series' intervals are mapped onto. */
 struct ci_hist {
 	const struct rv_bucket *bk;
@@ -254,6 +249,11 @@ struct ci_hist {
 static bool check_ci_values(struct fig *g, const char *at, const struct rv_ci *c,
 			    const struct ci_hist *h, double q);
 
+/* A percentile's stored interval (set: "metrics[0].confidence", name:
+ * "p99") is the one a run gives for its figures: the ranks and coverage
+ * are what base/orderstat.h gives for the count and level (pure, so
+ * computed again here), a side is null exactly when its rank is none, and
+ * the bounds enclose the point estimate within the min and the max. */
 static bool check_ci(struct fig *g, const char *set, const char *name, const struct rv_ci *c,
 		     const struct rv_value *est, const struct ci_hist *h)
 {
