@@ -464,9 +464,13 @@ static void finish(struct explain *e)
 	e->sum_ns = 0;
 	for (size_t i = 0; i < n; i++)
 		e->sum_ns += e->comp[i].ns;
-	uint64_t w = e->end_ns - e->start_ns;
-	uint64_t d = e->sum_ns > w ? e->sum_ns - w : w - e->sum_ns;
-	e->adds_up = d <= EXPLAIN_TOLERANCE_NS;
+	e->adds_up = explain_adds_up(e->sum_ns, e->end_ns - e->start_ns);
+}
+
+bool explain_adds_up(uint64_t sum_ns, uint64_t window_ns)
+{
+	uint64_t d = sum_ns > window_ns ? sum_ns - window_ns : window_ns - sum_ns;
+	return d <= EXPLAIN_TOLERANCE_NS;
 }
 
 int explain_read(FILE *f, const char *name, struct explain *e, char *err, size_t errlen)

@@ -117,6 +117,10 @@ struct explain {
 int explain_read(FILE *f, const char *name, struct explain *e, char *err, size_t errlen);
 void explain_free(struct explain *e);
 
+/* Whether components summing to sum_ns add up to a window of window_ns:
+ * within EXPLAIN_TOLERANCE_NS. */
+bool explain_adds_up(uint64_t sum_ns, uint64_t window_ns);
+
 /* Text for people and machines (explain_out.c). */
 const char *explain_kind_name(enum explain_kind k);   /* "irq", "softirq", ... */
 const char *explain_class_name(enum explain_class c); /* "higher", "violation", ... */

@@ -83,7 +83,7 @@ static int text_field(const char *fields, const char *key, const char *until, ch
 {
 	const char *p = find_key(fields, key);
 	if (!p)
-		return fail(err, elen, "no %s field", key);
+		return fail(err, elen, "no %.*s field", (int)strlen(key) - 1, key);
 	p += strlen(key);
 	const char *e = until && *until ? find_key(p, until) : NULL;
 	size_t n = e ? (size_t)(e - p) : strcspn(p, until ? "" : " ");
@@ -91,7 +91,7 @@ static int text_field(const char *fields, const char *key, const char *until, ch
 		n--;
 	if (n >= len) {
 		char sb[256];
-		return fail(err, elen, "%s '%s' is longer than %zu bytes", key,
+		return fail(err, elen, "%.*s '%s' is longer than %zu bytes", (int)strlen(key) - 1, key,
 			    shown(p, n, sb, sizeof sb), len - 1);
 	}
 	memcpy(buf, p, n);
@@ -103,12 +103,13 @@ static int num_field(const char *fields, const char *key, long lo, long hi, long
 		     char *err, size_t elen)
 {
 	const char *p = find_key(fields, key);
+	int klen = (int)strlen(key) - 1; /* the name without its '=' */
 	if (!p)
-		return fail(err, elen, "no %s field", key);
+		return fail(err, elen, "no %.*s field", klen, key);
 	p += strlen(key);
 	if (!read_long(p, lo, hi, out, NULL)) {
 		char sb[256];
-		return fail(err, elen, "%s '%s' is not a number in %ld..%ld", key,
+		return fail(err, elen, "%.*s '%s' is not a number in %ld..%ld", klen, key,
 			    shown(p, strcspn(p, " "), sb, sizeof sb), lo, hi);
 	}
 	return 0;
@@ -157,7 +158,7 @@ static int parse_task_event(const char *f, struct xev *ev, enum xev_type t, char
 	if (t == XE_MIGRATE && int_field(f, "orig_cpu=", 0, EXPLAIN_CPU_MAX, &ev->cpu3, err, elen))
 		return -1;
 	if (t == XE_MIGRATE && ev->cpu2 < 0)
-		return fail(err, elen, "no dest_cpu= field");
+		return fail(err, elen, "no dest_cpu field");
 	ev->type = t;
 	return 0;
 }
