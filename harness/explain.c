@@ -40,7 +40,8 @@ struct replay {
 	size_t cap;
 	uint64_t serial, last_ns;
 	int probe_cpu;
-	bool runnable;
+	bool runnable; /* enqueued (sched_wakeup) or preempted, not yet on a CPU */
+	bool waking;   /* sched_waking seen, sched_wakeup not yet: being woken */
 };
 
 static struct cpu_state *cpu_of(struct replay *r, int cpu)
@@ -102,8 +103,8 @@ static int attribute(struct replay *r, uint64_t from, uint64_t to)
 		if (cs->pid == e->probe_pid)
 			c = component(r, EXPLAIN_PROBE, cs->pid, "", EXPLAIN_CLASS_NONE);
 		else if (cs->pid == 0)
-			c = component(r, r->runnable ? EXPLAIN_WAKEUP : EXPLAIN_IDLE, 0, "",
-				      EXPLAIN_CLASS_NONE);
+			c = component(r, r->runnable || r->waking ? EXPLAIN_WAKEUP : EXPLAIN_IDLE,
+				      0, "", EXPLAIN_CLASS_NONE);
 		else
 			c = component(r, EXPLAIN_TASK, cs->pid, cs->comm,
 				      r->runnable ? EXPLAIN_VIOLATION : EXPLAIN_WAITING);
@@ -162,11 +163,12 @@ static void on_switch(struct replay *r, struct cpu_state *cs, const struct xev *
 		e->probe_prio = ev->prev_prio;
 		r->probe_cpu = ev->cpu;
 		r->runnable = ev->prev_runnable;
+		r->waking = false;
 	}
 	if (ev->pid2 == e->probe_pid) {
 		e->probe_prio = ev->prio2;
 		r->probe_cpu = ev->cpu;
-		r->runnable = false;
+		r->runnable = r->waking = false;
 		if (e->woken && !e->ran) {
 			e->ran = true;
 			e->run_ns = ev->ns;
@@ -198,12 +200,19 @@ static int on_task_event(struct replay *r, const struct xev *ev)
 		r->probe_cpu = ev->cpu2;
 		return 0;
 	}
-	if (!r->runnable || !e->woken || e->ran) {
+	if (!(r->runnable || r->waking) || !e->woken || e->ran) {
 		e->woken = true;
 		e->ran = false;
 		e->waking_ns = ev->ns;
 	}
-	r->runnable = true;
+	/* sched_waking: the waker begins; sched_wakeup: the probe is on its
+	 * run queue, from when a task below it holding the CPU is a violation */
+	if (ev->type == XE_WAKING && !r->runnable)
+		r->waking = true;
+	else if (ev->type == XE_WAKEUP) {
+		r->runnable = true;
+		r->waking = false;
+	}
 	if (ev->cpu2 >= 0)
 		r->probe_cpu = ev->cpu2;
 	return 0;
@@ -250,7 +259,7 @@ static int replay_event(struct replay *r, const struct xev *ev)
 	learn_current(r, cs, ev);
 	if (ev->pid == r->e->probe_pid) { /* the probe is on this CPU, running */
 		r->probe_cpu = ev->cpu;
-		r->runnable = false;
+		r->runnable = r->waking = false;
 	}
 	switch (ev->type) {
 	case XE_SWITCH:

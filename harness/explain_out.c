@@ -28,7 +28,7 @@ const char *explain_class_name(enum explain_class c)
 {
 	static const char *const names[] = {
 		[EXPLAIN_CLASS_NONE] = "", [EXPLAIN_HIGHER] = "higher",
-		[EXPLAIN_VIOLATION] = "violation", [EXPLAIN_WAITING] = "waiting",
+		[EXPLAIN_VIOLATION] = "violation", [EXPLAIN_WAITING] = "not-runnable",
 		[EXPLAIN_UNCLASSED] = "unknown",
 	};
 	return (unsigned)c < sizeof names / sizeof names[0] ? names[c] : "?";
@@ -64,8 +64,8 @@ static void task_label(const struct explain *e, const struct explain_component *
 			: ", lower than the probe, which was runnable: a violation";
 		break;
 	case EXPLAIN_WAITING:
-		rel = c->prio == e->probe_prio ? ", same as the probe, which was waiting"
-					       : ", lower than the probe, which was waiting";
+		rel = c->prio == e->probe_prio ? ", same as the probe, which was not runnable"
+					       : ", lower than the probe, which was not runnable";
 		break;
 	default:
 		rel = ", priority against the probe's not known";

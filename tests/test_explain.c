@@ -21,6 +21,8 @@
 	" prev_state=" state " ==> next_comm=" next " next_pid=" #npid " next_prio=" #nprio "\n"
 #define WAKING(comm, pid, prio, cpu)                                                          \
 	"sched_waking: comm=" comm " pid=" #pid " prio=" #prio " target_cpu=00" #cpu "\n"
+#define WAKEUP(comm, pid, prio, cpu)                                                          \
+	"sched_wakeup: comm=" comm " pid=" #pid " prio=" #prio " target_cpu=00" #cpu "\n"
 #define MARKER(value)                                                                          \
 	"tracing_mark_write: rtconform breach: requirement R1 metric wakeup value " value      \
 	" ns > 100000 ns run 1\n"
@@ -91,11 +93,14 @@ START_TEST(higher_priority_task_is_the_top_cause)
 }
 END_TEST
 
-/* A nice-0 task runs from 0; the probe (RT 50) is woken at 300 us and
- * switched in at 400: 100 us of the task while the probe was runnable. */
+/* A nice-0 task runs from 0; the probe (RT 50) is being woken from 280 us
+ * (sched_waking), on its run queue at 300 (sched_wakeup) and switched in
+ * at 400: 100 us of the task while the probe was runnable; while it was
+ * being woken the task could not yet be preempted. */
 static const char violation_trace[] =
 	H("probe", 100, 1, "000000") SWITCH("probe", 100, 49, "S", "low", 300, 120)
-	H("low", 300, 1, "000300") WAKING("probe", 100, 49, 1)
+	H("x", 7, 0, "000280") WAKING("probe", 100, 49, 1)
+	H("x", 7, 0, "000300") WAKEUP("probe", 100, 49, 1)
 	H("low", 300, 1, "000400") SWITCH("low", 300, 120, "R+", "probe", 100, 49)
 	H("probe", 100, 1, "000450") MARKER("250000");
 
@@ -113,7 +118,7 @@ START_TEST(lower_task_while_runnable_is_a_violation)
 	ck_assert_int_eq(v->prio, 120);
 	ck_assert_uint_eq(e.sum_ns, 250000);
 	ck_assert(e.adds_up);
-	ck_assert_uint_eq(e.run_ns - e.waking_ns, 100000);
+	ck_assert_uint_eq(e.run_ns - e.waking_ns, 120000);
 	char l[256];
 	explain_label(&e, v, l, sizeof l);
 	ck_assert_str_eq(l, "low (pid 300, nice 0, lower than the probe, which was runnable: a "
@@ -131,6 +136,7 @@ static const char nested_trace[] =
 	H("other", 400, 1, "000390") "softirq_entry: vec=3 [action=NET_RX]\n"
 	H("other", 400, 1, "000400") "softirq_exit: vec=3 [action=NET_RX]\n"
 	H("other", 400, 1, "000450") WAKING("probe", 100, 49, 1)
+	H("other", 400, 1, "000450") WAKEUP("probe", 100, 49, 1)
 	H("other", 400, 1, "000460") SWITCH("other", 400, 120, "R", "probe", 100, 49)
 	H("probe", 100, 1, "000500") MARKER("400000");
 
@@ -226,6 +232,7 @@ START_TEST(migration_follows_the_probe)
 	static const char t[] =
 		H("a", 10, 0, "000000") SWITCH("a", 10, 120, "R", "b", 11, 120)
 		H("b", 11, 0, "000050") WAKING("probe", 100, 49, 0)
+		H("b", 11, 0, "000050") WAKEUP("probe", 100, 49, 0)
 		H("c", 12, 1, "000100") SWITCH("c", 12, 120, "S", "swapper/1", 0, 120)
 		H("b", 11, 0, "000300")
 		"sched_migrate_task: comm=probe pid=100 prio=49 orig_cpu=0 dest_cpu=1\n"

@@ -11,7 +11,7 @@ EX="$FIX/explain"
 
 # A real timer-wakeup breach (an excerpt): its known answers.
 expect_status 0 "$RTC" explain "$EX/timer-wakeup.txt"
-expect_grep '^TW wakeup 25\.72 us: 27% local timer interrupt, 27% the probe on its CPU \(no other event\), 23% rtconform-worke \(pid 31006, nice 0, lower than the probe, which was waiting\)$' "$TMP/out"
+expect_grep '^TW wakeup 25\.72 us: 27% local timer interrupt, 27% the probe on its CPU \(no other event\), 23% rtconform-worke \(pid 31006, nice 0, lower than the probe, which was not runnable\)$' "$TMP/out"
 expect_grep '^probe: rtconform-worke \(pid 30998, RT 80\) on CPU 0; window: the 25\.72 us before the marker$' "$TMP/out"
 expect_grep '^ +7 us +27% +1  local timer interrupt$' "$TMP/out"
 expect_grep 'lower than the probe, which was runnable: a violation\)$' "$TMP/out"
