@@ -296,33 +296,46 @@ static int replay_event(struct replay *r, const struct xev *ev)
 struct reader {
 	FILE *f;
 	const char *name;
-	char *line;
-	size_t cap, lineno;
+	char *line; /* EXPLAIN_LINE_MAX + 1 bytes */
+	size_t lineno;
 	char *err;
 	size_t errlen;
 };
 
-/* The next line into rd->line (no newline): 1, 0 at the end, -1 error. */
+/* The next line into rd->line (no newline): 1, 0 at the end, -1 error. A
+ * line is read up to EXPLAIN_LINE_MAX bytes, no further: a file of one
+ * endless line costs no more memory than a short one. */
 static int next_line(struct reader *rd)
 {
-	ssize_t n = getline(&rd->line, &rd->cap, rd->f);
-	if (n < 0) {
-		if (ferror(rd->f)) {
-			snprintf(rd->err, rd->errlen, "%s: cannot read after line %zu", rd->name,
-				 rd->lineno);
+	if (!rd->line && !(rd->line = malloc(EXPLAIN_LINE_MAX + 1))) {
+		snprintf(rd->err, rd->errlen, "%s: out of memory", rd->name);
+		return -1;
+	}
+	size_t n = 0;
+	bool nul = false;
+	int c;
+	while ((c = getc(rd->f)) != EOF && c != '\n') {
+		if (n == EXPLAIN_LINE_MAX) {
+			snprintf(rd->err, rd->errlen, "%s:%zu: line longer than %d bytes: not a "
+				 "trace line", rd->name, rd->lineno + 1, EXPLAIN_LINE_MAX);
 			return -1;
 		}
-		return 0;
+		nul |= c == 0;
+		rd->line[n++] = (char)c;
 	}
+	if (ferror(rd->f)) {
+		snprintf(rd->err, rd->errlen, "%s: cannot read after line %zu", rd->name, rd->lineno);
+		return -1;
+	}
+	if (c == EOF && n == 0)
+		return 0;
 	rd->lineno++;
-	if (n > 0 && rd->line[n - 1] == '\n')
-		rd->line[--n] = 0;
 	if (n > 0 && rd->line[n - 1] == '\r')
-		rd->line[--n] = 0;
-	if ((size_t)n >= EXPLAIN_LINE_MAX || strlen(rd->line) != (size_t)n) {
-		snprintf(rd->err, rd->errlen, "%s:%zu: %s", rd->name, rd->lineno,
-			 strlen(rd->line) != (size_t)n ? "a NUL byte: not a text trace"
-						     : "line longer than 4096 bytes: not a trace line");
+		n--;
+	rd->line[n] = 0;
+	if (nul) {
+		snprintf(rd->err, rd->errlen, "%s:%zu: a NUL byte: not a text trace", rd->name,
+			 rd->lineno);
 		return -1;
 	}
 	return 1;

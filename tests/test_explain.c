@@ -9,6 +9,7 @@
 #include <check.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/explain.h"
@@ -327,6 +328,31 @@ START_TEST(bad_lines_named)
 }
 END_TEST
 
+/* A line without end, and a NUL byte, are refused by line. */
+START_TEST(long_line_and_nul_named)
+{
+	struct explain e;
+	char err[512];
+	size_t n = EXPLAIN_LINE_MAX + 100;
+	char *big = malloc(n + 20);
+	ck_assert_ptr_nonnull(big);
+	strcpy(big, "# ok\n");
+	memset(big + 5, 'x', n);
+	big[5 + n] = 0;
+	ck_assert_int_eq(explain_text(big, &e, err, sizeof err), -1);
+	ck_assert_str_eq(err, "t.txt:2: line longer than 4096 bytes: not a trace line");
+	explain_free(&e);
+	free(big);
+	static const char nul[] = "# a\n# b\0c\n";
+	FILE *f = fmemopen((void *)nul, sizeof nul - 1, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(explain_read(f, "t.txt", &e, err, sizeof err), -1);
+	fclose(f);
+	ck_assert_str_eq(err, "t.txt:2: a NUL byte: not a text trace");
+	explain_free(&e);
+}
+END_TEST
+
 START_TEST(sum_check_can_fail)
 {
 	ck_assert(explain_adds_up(300000, 300000));
@@ -385,6 +411,7 @@ int main(void)
 	tcase_add_test(tc, migration_follows_the_probe);
 	tcase_add_test(tc, unknown_lines_tolerated);
 	tcase_add_test(tc, bad_lines_named);
+	tcase_add_test(tc, long_line_and_nul_named);
 	tcase_add_test(tc, sum_check_can_fail);
 	tcase_add_test(tc, real_excerpts);
 	return tu_run(s);
