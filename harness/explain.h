@@ -34,9 +34,6 @@
 #define EXPLAIN_ID_MAX 256
 /* The longest line read; a longer one is an error. */
 #define EXPLAIN_LINE_MAX 4096
-/* The most events a trace may hold (a saved trace has a few tens of
- * thousands: TRACE_BUFFER_KB per CPU). */
-#define EXPLAIN_EVENTS_MAX 4000000
 /* The components' sum may differ from the window by this much and still
  * be said to add up (they add up exactly by construction; the check
  * guards that). */
@@ -130,6 +127,10 @@ void explain_prio_text(int prio, char *buf, size_t len);
  * the probe, which was runnable)", "unexplained", ... */
 void explain_label(const struct explain *e, const struct explain_component *c, char *buf,
 		   size_t len);
+/* The three largest parts: "68% ksoftirqd/1 (...), 20% irq 11 virtio0,
+ * 12% unexplained (no event tells)", then " (incomplete: N events lost)"
+ * when events were lost in the window. */
+void explain_parts(const struct explain *e, char *buf, size_t len);
 /* "SEM-RT wakeup 2.1 ms: 68% ksoftirqd/1 (RT 1, lower than the probe, ...),
  * 20% irq 11 virtio0, 12% unexplained" (the three largest parts). */
 void explain_headline(const struct explain *e, char *buf, size_t len);

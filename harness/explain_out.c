@@ -112,19 +112,29 @@ static unsigned share(const struct explain *e, uint64_t ns)
 	return w ? (unsigned)((ns * 100 + w / 2) / w) : 0;
 }
 
-void explain_headline(const struct explain *e, char *buf, size_t len)
+void explain_parts(const struct explain *e, char *buf, size_t len)
 {
-	char v[32];
-	units_fmt_ns((double)e->value_ns, v, sizeof v);
-	int at = snprintf(buf, len, "%s %s %s:", e->id, e->metric, v);
+	int at = 0;
+	buf[0] = 0;
 	for (size_t i = 0; i < e->ncomp && i < 3 && at >= 0 && (size_t)at < len; i++) {
 		char l[200];
 		explain_label(e, &e->comp[i], l, sizeof l);
-		at += snprintf(buf + at, len - (size_t)at, "%s %u%% %s", i ? "," : "",
+		at += snprintf(buf + at, len - (size_t)at, "%s%u%% %s", i ? ", " : "",
 			       share(e, e->comp[i].ns), l);
 	}
-	if (e->ncomp == 0 && at >= 0 && (size_t)at < len)
-		snprintf(buf + at, len - (size_t)at, " an empty window");
+	if (e->ncomp == 0 && len)
+		snprintf(buf, len, "an empty window");
+	if (e->lost_window && at >= 0 && (size_t)at < len)
+		snprintf(buf + at, len - (size_t)at, " (incomplete: %" PRIu64 " events lost)",
+			 e->lost_window);
+}
+
+void explain_headline(const struct explain *e, char *buf, size_t len)
+{
+	char v[32], parts[800];
+	units_fmt_ns((double)e->value_ns, v, sizeof v);
+	explain_parts(e, parts, sizeof parts);
+	utf8_snprintf(buf, len, "%s %s %s: %s", e->id, e->metric, v, parts);
 }
 
 static void print_notes(FILE *out, const struct explain *e)

@@ -82,6 +82,9 @@ if [ ! -f "$TMP/run/trace-TW-EXPLAIN.txt" ]; then
   skip "a real traced run is explained" "no trace was saved: $(grep -o 'trace: [^"]*' "$TMP/run/summary.txt" | head -1)"
   finish
 fi
+# the run's reports carry the largest parts in the trace's note
+expect_grep '"trace_note": "trace: tripped by wakeup .* in run 1; explained: [0-9]+% ' "$TMP/run/results.json"
+expect_grep 'TW-EXPLAIN trace: tripped by wakeup .*; explained: [0-9]+% ' "$TMP/run/summary.txt"
 expect_status 0 "$RTC" explain "$TMP/run/trace-TW-EXPLAIN.txt"
 expect_grep '^TW-EXPLAIN wakeup [0-9.]+ [mun]?s: [0-9]+% ' "$TMP/out"
 expect_grep 'sum: adds up to the window' "$TMP/out"
