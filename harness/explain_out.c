@@ -175,6 +175,9 @@ void explain_print(FILE *out, const struct explain *e)
 			 e->id, e->metric, v, t, e->run, e->marker_line);
 	termsafe_println(out, "probe: %s (pid %ld, %s) on CPU %d; window: the %s before the marker",
 			 e->probe_comm, e->probe_pid, l, e->probe_cpu, v);
+	fprintf(out, "window: %" PRIu64 ".%09" PRIu64 " to %" PRIu64 ".%09" PRIu64
+		" s of trace time\n", e->start_ns / 1000000000u, e->start_ns % 1000000000u,
+		e->end_ns / 1000000000u, e->end_ns % 1000000000u);
 	fprintf(out, "\n%10s  %5s  %5s  %s\n", "TIME", "SHARE", "COUNT", "COMPONENT");
 	for (size_t i = 0; i < e->ncomp; i++) {
 		const struct explain_component *c = &e->comp[i];
