@@ -5,7 +5,8 @@
  *       comm-pid     [cpu] flags  sec.usec: event: fields
  *
  * where comm may hold '-' and spaces (the pid is the digits after the last
- * '-' before the CPU), the flags column may be missing (the irq-info
+ * '-' before the CPU), a "(tgid)" column may come before the CPU (the
+ * record-tgid option), the flags column may be missing (the irq-info
  * option off) and the time may have 1 to 9 decimals. Lines beginning with
  * '#' are comments; "CPU:N [LOST n EVENTS]" says events were lost there.
  * The fields of the events used are read by name; a comm in them ends
@@ -387,6 +388,14 @@ static int parse_task_cpu(const char *line, struct xev *ev, const char **rest, c
 	const char *e = b;
 	while (e > line && e[-1] == ' ')
 		e--;
+	if (e > line && e[-1] == ')') { /* "(tgid)" of the record-tgid option */
+		const char *o = e - 1;
+		while (o > line && o[-1] != '(')
+			o--;
+		if (o > line && strspn(o, "0123456789- ") == (size_t)(e - 1 - o))
+			for (e = o - 1; e > line && e[-1] == ' '; e--)
+				;
+	}
 	const char *dash = e;
 	while (dash > line && isdigit((unsigned char)dash[-1]))
 		dash--;

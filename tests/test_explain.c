@@ -282,6 +282,29 @@ START_TEST(unknown_lines_tolerated)
 }
 END_TEST
 
+/* The columns tracefs's options change: no flags (irq-info off), a tgid
+ * (record-tgid on, "-------" when not known), nine decimals. */
+START_TEST(optional_columns_read)
+{
+	static const char t[] =
+		"  hog-200 (   190) [001] d..2. 1000.000250: "
+		SWITCH("hog", 200, 9, "S", "other", 300, 120)
+		"  other-300 (-------) [001] 1000.000300: " WAKING("probe", 100, 49, 1)
+		"  probe-100 [001] 1000.000400125: " MARKER("200000");
+	struct explain e;
+	char err[512];
+	ck_assert_msg(explain_text(t, &e, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(e.end_ns % 1000000, 400125);
+	const struct explain_component *o = find(&e, EXPLAIN_TASK, 300, EXPLAIN_WAITING);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_uint_eq(o->ns, 150125); /* 250 .. 400.125 us */
+	const struct explain_component *u = find(&e, EXPLAIN_UNKNOWN, 0, EXPLAIN_CLASS_NONE);
+	ck_assert_ptr_nonnull(u);
+	ck_assert_uint_eq(u->ns, 49875); /* 200.125 .. 250 us, before CPU 1's first event */
+	explain_free(&e);
+}
+END_TEST
+
 /* expect_error(TEXT, WANT): explaining TEXT fails with exactly WANT. */
 static void expect_error(const char *text, const char *want)
 {
@@ -410,6 +433,7 @@ int main(void)
 	tcase_add_test(tc, lost_events_are_reported);
 	tcase_add_test(tc, migration_follows_the_probe);
 	tcase_add_test(tc, unknown_lines_tolerated);
+	tcase_add_test(tc, optional_columns_read);
 	tcase_add_test(tc, bad_lines_named);
 	tcase_add_test(tc, long_line_and_nul_named);
 	tcase_add_test(tc, sum_check_can_fail);
