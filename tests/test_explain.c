@@ -3,7 +3,7 @@
  * synthetic traces whose decomposition is known to the nanosecond (a
  * higher-priority task, a lower one while the probe was runnable, an IRQ
  * and a softirq nested in a task, an empty window, a migration, lost
- * events), the errors that name the file, line and value, and two real
+ * events), the errors that name the file, line and value, and three real
  * excerpts (tests/fixtures/explain/). tests/cli/explain.sh runs the
  * command. */
 #include <check.h>
@@ -413,6 +413,27 @@ START_TEST(real_excerpts)
 	ck_assert_uint_eq(t->ns, 7000);
 	ck_assert(e.woken && e.ran);
 	ck_assert_uint_eq(e.run_ns - e.waking_ns, 7000);
+	explain_free(&e);
+	/* a wake-up 16 us late behind a forking bash, then two timer
+	 * interrupts, the bash while the probe was runnable, and another
+	 * run's RT 80 worker above it */
+	explain_fixture("timer-wakeup-preempted.txt", &e);
+	ck_assert_uint_eq(e.value_ns, 71714);
+	ck_assert_int_eq(e.probe_prio, 49);
+	t = find(&e, EXPLAIN_TIMER, 0, EXPLAIN_CLASS_NONE);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_uint_eq(t->ns, 23000);
+	ck_assert_uint_eq(t->count, 2);
+	const struct explain_component *hi = find(&e, EXPLAIN_TASK, 18592, EXPLAIN_HIGHER);
+	const struct explain_component *v = find(&e, EXPLAIN_TASK, 19512, EXPLAIN_VIOLATION);
+	const struct explain_component *w = find(&e, EXPLAIN_TASK, 19512, EXPLAIN_WAITING);
+	ck_assert_ptr_nonnull(hi);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_ptr_nonnull(w);
+	ck_assert_uint_eq(hi->ns, 13000);
+	ck_assert_uint_eq(v->ns, 11000);
+	ck_assert_uint_eq(w->ns, 15714);
+	ck_assert_uint_eq(e.sum_ns, 71714);
 	explain_free(&e);
 	explain_fixture("sem-pingpong.txt", &e);
 	ck_assert_str_eq(e.metric, "per-op");

@@ -19,6 +19,8 @@ expect_grep 'lower than the probe, which was runnable: a violation\)$' "$TMP/out
 expect_grep '^ +25\.72 us +100% +sum: adds up to the window' "$TMP/out"
 expect_grep '^wake-up: the probe was woken 14 us before the marker and switched in 7 us after that$' "$TMP/out"
 expect_no_grep 'INCOMPLETE' "$TMP/out"
+expect_status 0 "$RTC" explain "$EX/timer-wakeup-preempted.txt"
+expect_grep '^TWIO wakeup 71\.71 us: 32% local timer interrupt, 22% bash \(pid 19512, nice 0, lower than the probe, which was not runnable\), 18% rtconform-worke \(pid 18592, RT 80, higher than the probe\)$' "$TMP/out"
 expect_status 0 "$RTC" explain "$EX/sem-pingpong.txt"
 expect_grep '^SEM per-op 4\.522 us: 100% the probe on its CPU \(no other event\)$' "$TMP/out"
 
