@@ -44,6 +44,13 @@ struct replay {
 	bool waking;   /* sched_waking seen, sched_wakeup not yet: being woken */
 };
 
+/* a + b, at most INT64_MAX (a count JSON can hold). */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	const uint64_t max = INT64_MAX;
+	return a >= max || b >= max - a ? max : a + b;
+}
+
 static struct cpu_state *cpu_of(struct replay *r, int cpu)
 {
 	if (cpu < 0 || (size_t)cpu >= r->ncpu)
@@ -220,10 +227,7 @@ static int on_task_event(struct replay *r, const struct xev *ev)
 
 static void on_lost(struct replay *r, struct cpu_state *cs, const struct xev *ev)
 {
-	(void)r;
-	cs->lost_pending += ev->lost_counted ? ev->lost : 1;
-	if (!ev->lost_counted)
-		r->e->lost_unknown = true;
+	cs->lost_pending = add_sat(cs->lost_pending, ev->lost);
 	cs->known = false; /* the switches lost may have changed it */
 	cs->depth = 0;
 	cs->serial = ++r->serial;
@@ -236,7 +240,7 @@ static void settle_lost(struct replay *r, struct cpu_state *cs, int cpu, uint64_
 	if (!cs->lost_pending)
 		return;
 	if (cpu == r->probe_cpu && ns >= r->e->start_ns)
-		r->e->lost_window += cs->lost_pending;
+		r->e->lost_window = add_sat(r->e->lost_window, cs->lost_pending);
 	cs->lost_pending = 0;
 }
 
@@ -364,7 +368,9 @@ static int first_pass(struct reader *rd, struct xev *ev, struct xev *marker, int
 			continue;
 		e->events += ev->type != XE_LOST;
 		if (ev->type == XE_LOST)
-			e->lost += ev->lost;
+			e->lost = add_sat(e->lost, ev->lost);
+		if (ev->type == XE_LOST && !ev->lost_counted)
+			e->lost_unknown = true;
 		int hi = ev->cpu > ev->cpu2 ? ev->cpu : ev->cpu2;
 		*maxcpu = hi > *maxcpu ? hi : *maxcpu;
 		if (ev->type == XE_MARKER && !found) {

@@ -101,9 +101,10 @@ struct explain {
 	struct explain_migration *mig; /* the probe's, inside the window */
 	size_t nmig;
 	/* lost events: in all, and on a CPU of the probe's at or after the
-	 * window's start (then the window cannot be fully explained) */
+	 * window's start (then the window cannot be fully explained); a LOST
+	 * line without a count counts one, and lost_unknown says "at least" */
 	uint64_t lost, lost_window;
-	bool lost_unknown; /* a LOST line without a count */
+	bool lost_unknown;
 	size_t lines, events;
 };
 

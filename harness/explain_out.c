@@ -155,12 +155,12 @@ static void print_notes(FILE *out, const struct explain *e)
 		fprintf(out, "migration: the probe moved from CPU %d to CPU %d, %s before the marker\n",
 			e->mig[i].from, e->mig[i].to, a);
 	}
-	if (e->lost || e->lost_unknown)
-		fprintf(out, "lost events: %" PRIu64 "%s in the trace\n", e->lost,
-			e->lost_unknown ? " or more" : "");
+	const char *least = e->lost_unknown ? "at least " : "";
+	if (e->lost)
+		fprintf(out, "lost events: %s%" PRIu64 " in the trace\n", least, e->lost);
 	if (e->lost_window)
-		fprintf(out, "INCOMPLETE: %" PRIu64 " events were lost on the probe's CPU in the "
-			"window: it cannot be fully explained\n", e->lost_window);
+		fprintf(out, "INCOMPLETE: %s%" PRIu64 " events were lost on the probe's CPU in the "
+			"window: it cannot be fully explained\n", least, e->lost_window);
 }
 
 void explain_print(FILE *out, const struct explain *e)

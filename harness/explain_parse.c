@@ -331,7 +331,7 @@ static int parse_lost(const char *line, struct xev *ev, char *err, size_t elen)
 			    shown(line, strlen(line), sb, sizeof sb));
 	ev->type = XE_LOST;
 	ev->cpu = (int)cpu;
-	ev->lost = (uint64_t)n;
+	ev->lost = ev->lost_counted ? (uint64_t)n : 1; /* at least one */
 	return 0;
 }
 

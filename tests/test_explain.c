@@ -194,6 +194,7 @@ START_TEST(lost_events_are_reported)
 	static const char t[] =
 		H("probe", 100, 1, "000000") SWITCH("probe", 100, 49, "S", "swapper/1", 0, 120)
 		"CPU:0 [LOST 7 EVENTS]\n"
+		"CPU:0 [LOST EVENTS]\n"
 		H("x", 5, 0, "000100") "sched_waking: comm=y pid=6 prio=120 target_cpu=000\n"
 		"CPU:1 [LOST 42 EVENTS]\n"
 		H("<idle>", 0, 1, "000300") WAKING("probe", 100, 49, 1)
@@ -202,7 +203,8 @@ START_TEST(lost_events_are_reported)
 	struct explain e;
 	char err[512];
 	ck_assert_int_eq(explain_text(t, &e, err, sizeof err), 0);
-	ck_assert_uint_eq(e.lost, 49);
+	ck_assert_uint_eq(e.lost, 50); /* the line without a count: one */
+	ck_assert(e.lost_unknown);
 	ck_assert_uint_eq(e.lost_window, 42);
 	/* 200..300 unknown after the loss, 300..350 waking on an idle CPU */
 	const struct explain_component *u = find(&e, EXPLAIN_UNKNOWN, 0, EXPLAIN_CLASS_NONE);
@@ -217,7 +219,9 @@ START_TEST(lost_events_are_reported)
 	FILE *out = open_memstream(&buf, &len);
 	explain_print(out, &e);
 	fclose(out);
-	ck_assert_ptr_nonnull(strstr(buf, "INCOMPLETE: 42 events were lost on the probe's CPU"));
+	ck_assert_ptr_nonnull(strstr(buf, "lost events: at least 50 in the trace\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "INCOMPLETE: at least 42 events were lost on the "
+					  "probe's CPU"));
 	free(buf);
 	char *j = explain_json(&e);
 	ck_assert_ptr_nonnull(strstr(j, "\"complete\": false"));
@@ -331,6 +335,8 @@ START_TEST(bad_lines_named)
 		     "t.txt:1: no prev_pid field");
 	expect_error("CPU:1 [LOST many EVENTS]\n",
 		     "t.txt:1: not a lost-events line: 'CPU:1 [LOST many EVENTS]'");
+	expect_error("CPU:1 [LOST 12 EVENTS] x\n",
+		     "t.txt:1: not a lost-events line: 'CPU:1 [LOST 12 EVENTS] x'");
 	expect_error("CPU:1 [LOST 99999999999999999999 EVENTS]\n",
 		     "t.txt:1: lost-events count '99999999999999999999' is not a number");
 	expect_error(H("a", 1, 0, "000001")
