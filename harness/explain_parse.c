@@ -324,7 +324,7 @@ static int parse_lost(const char *line, struct xev *ev, char *err, size_t elen)
 	if (ev->lost_counted && !read_long(p, 0, 1L << 62, &n, &p))
 		return fail(err, elen, "lost-events count '%s' is not a number",
 			    shown(p, strcspn(p, " "), sb, sizeof sb));
-	if (ev->lost_counted)
+	if (ev->lost_counted && *p == ' ')
 		p++;
 	if (strncmp(p, "EVENTS]", 7) || p[7 + strspn(p + 7, " ")])
 		return fail(err, elen, "not a lost-events line: '%s'",
@@ -342,7 +342,7 @@ static int parse_time(const char **p, uint64_t *ns, char *err, size_t elen)
 	const char *s = *p, *q = s;
 	uint64_t sec = 0, frac = 0;
 	int digits = 0;
-	while (isdigit((unsigned char)*q) && q - s < 12)
+	while (isdigit((unsigned char)*q) && q - s < 10) /* 10^10 s of ns fit in 64 bits */
 		sec = sec * 10 + (uint64_t)(*q++ - '0');
 	if (q == s || *q != '.')
 		goto bad;

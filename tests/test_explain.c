@@ -337,6 +337,9 @@ START_TEST(bad_lines_named)
 		     "t.txt:1: not a lost-events line: 'CPU:1 [LOST many EVENTS]'");
 	expect_error("CPU:1 [LOST 12 EVENTS] x\n",
 		     "t.txt:1: not a lost-events line: 'CPU:1 [LOST 12 EVENTS] x'");
+	expect_error("CPU:1 [LOST 12\n", "t.txt:1: not a lost-events line: 'CPU:1 [LOST 12'");
+	expect_error("  a-1  [000] d..2. 12345678901.5: x: y\n",
+		     "t.txt:1: timestamp '12345678901.5:' is not seconds.fraction followed by ':'");
 	expect_error("CPU:1 [LOST 99999999999999999999 EVENTS]\n",
 		     "t.txt:1: lost-events count '99999999999999999999' is not a number");
 	expect_error(H("a", 1, 0, "000001")
