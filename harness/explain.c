@@ -33,8 +33,21 @@ struct cpu_state {
 	uint64_t lost_pending;
 };
 
+/* A task's time on the probe's CPU in the window, [0] while the probe was
+ * not runnable, [1] while it was; made into components once the probe's
+ * priority is known (finish). */
+struct task_acc {
+	long pid;
+	char comm[EXPLAIN_COMM_MAX];
+	int prio;
+	uint64_t ns[2], serial[3];
+	unsigned count[3]; /* [2]: its stretches, whatever the probe was */
+};
+
 struct replay {
 	struct explain *e;
+	struct task_acc *task;
+	size_t ntask, task_cap;
 	struct cpu_state *cpu;
 	size_t ncpu;
 	size_t cap;
@@ -58,8 +71,8 @@ static struct cpu_state *cpu_of(struct replay *r, int cpu)
 	return &r->cpu[cpu];
 }
 
-/* The component of key (kind, id, name, runnable-ness for a task), added
- * when new; NULL when out of memory. */
+/* The component of key (kind, id, name, class), added when new; NULL when
+ * out of memory. */
 static struct explain_component *component(struct replay *r, enum explain_kind kind, long id,
 					   const char *name, enum explain_class cls)
 {
@@ -85,6 +98,47 @@ static struct explain_component *component(struct replay *r, enum explain_kind k
 	c->prio = EXPLAIN_PRIO_UNKNOWN;
 	snprintf(c->name, sizeof c->name, "%s", name);
 	return c;
+}
+
+/* Count a stretch (serial) once in count. */
+static void count_stretch(unsigned *count, uint64_t *last, uint64_t serial)
+{
+	if (*count == 0 || *last != serial + 1) {
+		(*count)++;
+		*last = serial + 1;
+	}
+}
+
+/* Give ns of the task on cs (in stretch serial) to its accumulator. */
+static int attribute_task(struct replay *r, const struct cpu_state *cs, uint64_t ns,
+			  uint64_t serial)
+{
+	struct task_acc *t = NULL;
+	for (size_t i = 0; i < r->ntask && !t; i++)
+		if (r->task[i].pid == cs->pid && !strcmp(r->task[i].comm, cs->comm))
+			t = &r->task[i];
+	if (!t) {
+		if (r->ntask == r->task_cap) {
+			size_t cap = r->task_cap ? r->task_cap * 2 : 16;
+			struct task_acc *n = realloc(r->task, cap * sizeof *n);
+			if (!n)
+				return -1;
+			r->task = n;
+			r->task_cap = cap;
+		}
+		t = &r->task[r->ntask++];
+		memset(t, 0, sizeof *t);
+		t->pid = cs->pid;
+		t->prio = EXPLAIN_PRIO_UNKNOWN;
+		snprintf(t->comm, sizeof t->comm, "%s", cs->comm);
+	}
+	if (cs->prio != EXPLAIN_PRIO_UNKNOWN)
+		t->prio = cs->prio;
+	int k = r->runnable ? 1 : 0;
+	t->ns[k] += ns;
+	count_stretch(&t->count[k], &t->serial[k], serial);
+	count_stretch(&t->count[2], &t->serial[2], serial);
+	return 0;
 }
 
 /* Give [from, to) of the trace to what the probe's CPU was doing. */
@@ -113,18 +167,12 @@ static int attribute(struct replay *r, uint64_t from, uint64_t to)
 			c = component(r, r->runnable || r->waking ? EXPLAIN_WAKEUP : EXPLAIN_IDLE,
 				      0, "", EXPLAIN_CLASS_NONE);
 		else
-			c = component(r, EXPLAIN_TASK, cs->pid, cs->comm,
-				      r->runnable ? EXPLAIN_VIOLATION : EXPLAIN_WAITING);
-		if (c && c->kind == EXPLAIN_TASK && cs->prio != EXPLAIN_PRIO_UNKNOWN)
-			c->prio = cs->prio;
+			return attribute_task(r, cs, to - from, serial);
 	}
 	if (!c)
 		return -1;
 	c->ns += to - from;
-	if (c->count == 0 || c->serial_ != serial + 1) {
-		c->count++;
-		c->serial_ = serial + 1;
-	}
+	count_stretch(&c->count, &c->serial_, serial);
 	return 0;
 }
 
@@ -438,13 +486,31 @@ static int second_pass(struct reader *rd, struct replay *r, struct xev *ev)
 
 /* ---- the components classified, merged and sorted ---- */
 
-static enum explain_class classify(const struct explain *e, const struct explain_component *c)
+/* The task's components: one above the probe (or of a priority not
+ * known), else its time while the probe was runnable (a violation) and
+ * while it was not. */
+static int task_components(struct replay *r, const struct task_acc *t)
 {
-	if (c->prio == EXPLAIN_PRIO_UNKNOWN || e->probe_prio == EXPLAIN_PRIO_UNKNOWN)
-		return EXPLAIN_UNCLASSED;
-	if (c->prio < e->probe_prio)
-		return EXPLAIN_HIGHER;
-	return c->cls; /* VIOLATION or WAITING, as the probe was runnable or not */
+	const struct explain *e = r->e;
+	enum explain_class cls = EXPLAIN_UNCLASSED;
+	if (t->prio != EXPLAIN_PRIO_UNKNOWN && e->probe_prio != EXPLAIN_PRIO_UNKNOWN)
+		cls = t->prio < e->probe_prio ? EXPLAIN_HIGHER : EXPLAIN_VIOLATION;
+	for (int k = cls == EXPLAIN_VIOLATION ? 1 : 2; k >= 0; k--) {
+		uint64_t ns = k == 2 ? t->ns[0] + t->ns[1] : t->ns[k];
+		if (!ns)
+			continue;
+		struct explain_component *c =
+			component(r, EXPLAIN_TASK, t->pid, t->comm,
+				  k == 2 ? cls : k == 1 ? EXPLAIN_VIOLATION : EXPLAIN_WAITING);
+		if (!c)
+			return -1;
+		c->prio = t->prio;
+		c->ns = ns;
+		c->count = t->count[k];
+		if (k == 2)
+			break;
+	}
+	return 0;
 }
 
 static int by_time(const void *a, const void *b)
@@ -459,40 +525,19 @@ static int by_time(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static void finish(struct explain *e)
+static int finish(struct replay *r)
 {
-	/* a task's priority learnt in one of its stretches holds for all */
-	for (size_t i = 0; i < e->ncomp; i++)
-		for (size_t j = 0; j < e->ncomp; j++)
-			if (e->comp[i].kind == EXPLAIN_TASK && e->comp[j].kind == EXPLAIN_TASK &&
-			    e->comp[i].id == e->comp[j].id && e->comp[i].prio == EXPLAIN_PRIO_UNKNOWN)
-				e->comp[i].prio = e->comp[j].prio;
-	for (size_t i = 0; i < e->ncomp; i++)
-		if (e->comp[i].kind == EXPLAIN_TASK)
-			e->comp[i].cls = classify(e, &e->comp[i]);
-	/* a task above the probe, or unclassed, whether the probe was runnable
-	 * or not: one component */
-	size_t n = 0;
-	for (size_t i = 0; i < e->ncomp; i++) {
-		struct explain_component *c = &e->comp[i];
-		size_t j = 0;
-		while (j < n && !(e->comp[j].kind == c->kind && e->comp[j].id == c->id &&
-				  e->comp[j].cls == c->cls && !strcmp(e->comp[j].name, c->name)))
-			j++;
-		if (j < n) {
-			e->comp[j].ns += c->ns;
-			e->comp[j].count += c->count;
-		} else {
-			e->comp[n++] = *c;
-		}
-	}
-	e->ncomp = n;
-	if (n)
-		qsort(e->comp, n, sizeof *e->comp, by_time);
+	struct explain *e = r->e;
+	for (size_t i = 0; i < r->ntask; i++)
+		if (task_components(r, &r->task[i]))
+			return -1;
+	if (e->ncomp)
+		qsort(e->comp, e->ncomp, sizeof *e->comp, by_time);
 	e->sum_ns = 0;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < e->ncomp; i++)
 		e->sum_ns += e->comp[i].ns;
 	e->adds_up = explain_adds_up(e->sum_ns, e->end_ns - e->start_ns);
+	return 0;
 }
 
 bool explain_adds_up(uint64_t sum_ns, uint64_t window_ns)
@@ -529,9 +574,13 @@ int explain_read(FILE *f, const char *name, struct explain *e, char *err, size_t
 	clearerr(f);
 	if (second_pass(&rd, &r, ev))
 		goto out;
-	finish(e);
+	if (finish(&r)) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		goto out;
+	}
 	rc = 0;
 out:
+	free(r.task);
 	free(rd.line);
 	free(ev);
 	free(marker);

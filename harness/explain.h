@@ -69,7 +69,10 @@ struct explain_component {
 	long id;                     /* irq number, softirq vector, pid */
 	int prio;                    /* a task's kernel priority */
 	uint64_t ns;                 /* its time in the window */
-	unsigned count;              /* how many times it began (or was on) */
+	unsigned count;              /* how many times it began, or was on when
+					the window began: a task's runs on the
+					CPU (an interrupt inside one does not
+					split it), an interrupt's entries */
 	uint64_t serial_;            /* internal: the stretch counted last */
 };
 

@@ -49,13 +49,16 @@ static const struct explain_component *find(const struct explain *e, enum explai
 }
 
 /* The probe (pid 100, RT 50) sleeps at 0; the CPU idles until a FIFO 90
- * task runs from 250 to 450 us and wakes the probe, which writes the
- * marker at 500 us for a 300 us sample: the window is 200..500. */
+ * task runs from 250 to 450 us and wakes the probe at 400, which writes
+ * the marker at 500 us for a 300 us sample: the window is 200..500. The
+ * task's one stretch, before and after the wake-up, is one component
+ * counted once. */
 static const char higher_trace[] =
 	"# tracer: nop\n"
 	H("probe", 100, 1, "000000") SWITCH("probe", 100, 49, "S", "swapper/1", 0, 120)
 	H("<idle>", 0, 1, "000250") SWITCH("swapper/1", 0, 120, "R", "hog", 200, 9)
-	H("hog", 200, 1, "000450") WAKING("probe", 100, 49, 1)
+	H("hog", 200, 1, "000400") WAKING("probe", 100, 49, 1)
+	H("hog", 200, 1, "000400") WAKEUP("probe", 100, 49, 1)
 	H("hog", 200, 1, "000450") SWITCH("hog", 200, 9, "S", "probe", 100, 49)
 	H("probe", 100, 1, "000500") MARKER("300000");
 
@@ -75,6 +78,7 @@ START_TEST(higher_priority_task_is_the_top_cause)
 	ck_assert_str_eq(e.comp[0].name, "hog");
 	ck_assert_int_eq(e.comp[0].cls, EXPLAIN_HIGHER);
 	ck_assert_uint_eq(e.comp[0].ns, 200000);
+	ck_assert_uint_eq(e.comp[0].count, 1);
 	const struct explain_component *idle = find(&e, EXPLAIN_IDLE, 0, EXPLAIN_CLASS_NONE);
 	const struct explain_component *probe = find(&e, EXPLAIN_PROBE, 100, EXPLAIN_CLASS_NONE);
 	ck_assert_ptr_nonnull(idle);
@@ -84,7 +88,7 @@ START_TEST(higher_priority_task_is_the_top_cause)
 	ck_assert_uint_eq(e.sum_ns, 300000);
 	ck_assert(e.adds_up);
 	ck_assert(e.woken && e.ran);
-	ck_assert_uint_eq(e.end_ns - e.waking_ns, 50000);
+	ck_assert_uint_eq(e.end_ns - e.waking_ns, 100000);
 	char h[1024];
 	explain_headline(&e, h, sizeof h);
 	ck_assert_str_eq(h, "R1 wakeup 300 us: 67% hog (pid 200, RT 90, higher than the probe), "
@@ -160,6 +164,7 @@ START_TEST(irq_nested_in_a_task_counts_once)
 	ck_assert_uint_eq(soft->ns, 10000);
 	ck_assert_str_eq(soft->name, "NET_RX");
 	ck_assert_uint_eq(w->ns, 200000 + 10000 + 50000);
+	ck_assert_uint_eq(w->count, 1); /* one stretch, the IRQ inside it */
 	ck_assert_uint_eq(v->ns, 10000);
 	ck_assert_uint_eq(e.sum_ns, 400000);
 	ck_assert(e.adds_up);
