@@ -268,7 +268,7 @@ char *explain_json(const struct explain *e)
 	if (!o)
 		return NULL;
 	extras_json(e, o);
-	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 	json_decref(o);
 	return s;
 }
