@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-# rtconform explain TRACE [--json] (docs/explain.md): on real excerpts of
+# rtconform explain TRACE|DIR [--json] (docs/explain.md): on real excerpts of
 # saved traces (tests/fixtures/explain/) the headline, the table, the sum
-# check and the JSON; exit 2 naming the file and line for a file that is
+# check and the JSON; a directory's traces; exit 2 naming the file and line for a file that is
 # not a trace, has no breach marker, or a bad value; and, as root, one real
 # traced run with a limit it surely breaches: explain reads its trace and
 # the components add up to the window (which cause, on a noisy machine, is
@@ -42,6 +42,28 @@ PY
 then ok "explain --json gives the components, their sum and the wake-up"; else
   fail "explain --json: wrong or no JSON:"; cat "$TMP/ex.json" "$TMP/ex.err" | head -40 | diag; fi
 
+# A run's directory: every trace in it, in name order; one that cannot
+# be explained is named, the others still are (exit 2).
+mkdir -p "$TMP/dir" && cp "$EX/timer-wakeup.txt" "$TMP/dir/trace-B.txt" &&
+  cp "$EX/sem-pingpong.txt" "$TMP/dir/trace-A.txt" && cp "$FIX/cli/pass.xml" "$TMP/dir/other.txt"
+expect_status 0 "$RTC" explain "$TMP/dir"
+expect_grep '^== .*/dir/trace-A\.txt$' "$TMP/out"
+expect_grep '^SEM per-op 4\.522 us: ' "$TMP/out"
+expect_grep '^== .*/dir/trace-B\.txt$' "$TMP/out"
+expect_grep '^TW wakeup 25\.72 us: ' "$TMP/out"
+expect_no_grep 'other\.txt' "$TMP/out"
+if "$RTC" explain --json "$TMP/dir" >"$TMP/dir.json" &&
+   python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); assert [x["requirement"] for x in j] == ["SEM", "TW"], j' "$TMP/dir.json"
+then ok "explain --json DIR gives an array of its traces in name order"; else
+  fail "explain --json DIR:"; head -20 "$TMP/dir.json" | diag; fi
+cp "$FIX/cli/pass.xml" "$TMP/dir/trace-C.txt"
+expect_status 2 "$RTC" explain "$TMP/dir"
+expect_grep '^TW wakeup 25\.72 us: ' "$TMP/out"
+expect_grep "^rtconform explain: .*/dir/trace-C\.txt:1: not a trace line" "$TMP/out"
+mkdir -p "$TMP/empty"
+expect_status 2 "$RTC" explain "$TMP/empty"
+expect_grep 'empty: no trace-<ID>\.txt in it' "$TMP/out"
+
 # Lost events in the window: said, and the window incomplete.
 # (at line 47: inside CPU 0's timer interrupt, 11 us into the window)
 { sed -n '1,46p' "$EX/timer-wakeup.txt"; echo "CPU:0 [LOST 12 EVENTS]"; sed -n '47,$p' "$EX/timer-wakeup.txt"; } >"$TMP/lost.txt"
@@ -63,14 +85,15 @@ expect_status 2 "$RTC" explain "$TMP/esc.txt"
 expect_grep "esc\\.txt:1: pid '\\\\x1b\\]0;evil\\\\x07' is not a number" "$TMP/out"
 expect_status 2 "$RTC" explain "$TMP/missing.txt"
 expect_grep 'missing\.txt: No such file or directory' "$TMP/out"
-expect_status 2 "$RTC" explain "$TMP"
-expect_grep 'not a regular file' "$TMP/out"
+mkfifo "$TMP/fifo"
+expect_status 2 "$RTC" explain "$TMP/fifo"
+expect_grep 'fifo: not a regular file' "$TMP/out"
 expect_status 2 "$RTC" explain
 expect_grep 'give exactly one trace file' "$TMP/out"
 expect_status 2 "$RTC" explain --frob "$EX/timer-wakeup.txt"
 expect_grep "unknown option '--frob'" "$TMP/out"
 expect_status 0 "$RTC" explain --help
-expect_grep '^usage: rtconform explain TRACE \[--json\]' "$TMP/out"
+expect_grep '^usage: rtconform explain TRACE\|DIR \[--json\]' "$TMP/out"
 
 # A real traced run as root: a 1 us max that any wake-up passes.
 if [ "$(id -u)" -ne 0 ]; then
