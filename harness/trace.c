@@ -530,12 +530,18 @@ static void tripped_text(const struct result_shm *res, const struct probe *p, ch
 
 /* Append to note the saved trace's breach in its largest parts
  * ("; explained: 27% local timer interrupt, ...", docs/explain.md), or why
- * it cannot be explained. */
+ * it cannot be explained; cut at a character boundary to fit. */
 static void append_explanation(const char *path, const char *name, char *note, size_t nlen)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
+	/* the file just saved, and only a regular file of that name */
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *f = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	struct explain e;
 	char why[600], parts[600];
 	int rc = explain_read(f, name, &e, why, sizeof why);
