@@ -3,8 +3,9 @@
  *
  * main.c sets the program up and dispatches through its command table; each
  * subcommand lives in its own file (run.c, validate.c, list.c, probe.c,
- * env.c, report.c, merge.c) and uses the helpers of common.c declared here. Output to
- * the user happens in cli/ and reports/, never in the measuring code.
+ * env.c, report.c, merge.c, explain.c) and uses the helpers of common.c
+ * declared here. Output to the user happens in cli/ and reports/, never in
+ * the measuring code.
  */
 #ifndef RTC_CLI_H
 #define RTC_CLI_H
@@ -44,6 +45,7 @@ int cmd_env(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_report(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_explain(int argc, char **argv, const struct cli_ctx *ctx);
 
 /* ---- where the helpers and profiles are (layout.c) ---- */
 

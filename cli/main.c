@@ -38,6 +38,8 @@ static const struct command commands[] = {
 	  "render the reports again from a run's results.json" },
 	{ "compare", cmd_compare, "BASE.json CAND.json [-o DIR]",
 	  "a candidate run's figures against a baseline's: regressions" },
+	{ "explain", cmd_explain, "TRACE|DIR [--json]",
+	  "where a breach's time went, from its saved trace (trace-<ID>.txt)" },
 	{ "merge", cmd_merge, "RESULTS.json... -o DIR",
 	  "one fleet report (fleet.html, junit.xml, results.json) of many hosts' runs" },
 };

@@ -193,6 +193,7 @@ rtc_module(harness harness DEPS requirements measure host LIBS ${RTC_LIB_JANSSON
           harness/runner.c
           harness/runner_classify.c harness/live.c harness/runner_prepare.c
           harness/runner_spawn.c harness/runner_supervise.c
+          harness/explain.c harness/explain_out.c harness/explain_parse.c
           harness/stats.c harness/trace.c harness/verdict.c
   GENERATED ${RTC_BUILD_ID_C})
 add_dependencies(rtc_harness rtc_build_id)
@@ -215,7 +216,7 @@ rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
           across/merge_html.c)
 
 rtc_module(cli cli DEPS across read
-  SOURCES cli/common.c cli/compare.c cli/env.c cli/layout.c cli/list.c cli/merge.c
+  SOURCES cli/common.c cli/compare.c cli/env.c cli/explain.c cli/layout.c cli/list.c cli/merge.c
           cli/outdir.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
           cli/run_journal.c cli/run_metrics.c cli/validate.c)
 

@@ -14,6 +14,8 @@
 
 #include "base/procid.h"
 #include "base/quote.h"
+#include "base/utf8.h"
+#include "harness/explain.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -526,6 +528,35 @@ static void tripped_text(const struct result_shm *res, const struct probe *p, ch
 		 res->trace.run + 1);
 }
 
+/* Append to note the saved trace's breach in its largest parts
+ * ("; explained: 27% local timer interrupt, ...", docs/explain.md), or why
+ * it cannot be explained; cut at a character boundary to fit. */
+static void append_explanation(const char *path, const char *name, char *note, size_t nlen)
+{
+	/* the file just saved, and only a regular file of that name */
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *f = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	struct explain e;
+	char why[600], parts[600];
+	int rc = explain_read(f, name, &e, why, sizeof why);
+	fclose(f);
+	if (rc == 0)
+		explain_parts(&e, parts, sizeof parts);
+	explain_free(&e);
+	char *v = utf8_valid_dup(rc == 0 ? parts : why);
+	size_t at = strlen(note);
+	if (v && at < nlen)
+		utf8_snprintf(note + at, nlen - at, "; %s%s", rc == 0 ? "explained: " : "not explained: ",
+			      v);
+	free(v);
+}
+
 void trace_finish(struct trace_job *t, const struct result_shm *res, const struct probe *p,
 		  const char *id, const char *dir, struct trace_names *names, char *file,
 		  size_t flen, char *note, size_t nlen)
@@ -563,6 +594,8 @@ void trace_finish(struct trace_job *t, const struct result_shm *res, const struc
 		snprintf(note, nlen, "trace: tripped by %s%s%s", what,
 			 res->trace.write_err ? "; the marker could not be written: " : "",
 			 res->trace.write_err ? strerror(res->trace.write_err) : "");
+		if (!res->trace.write_err)
+			append_explanation(path, name, note, nlen);
 	}
 	trace_abandon(t);
 }

@@ -97,7 +97,9 @@ void trace_close_fds(struct trace_job *t);
  * beside the trace links it by that); remove the instance,
  * and unmount tracefs when an rtconform mounted it and no other uses it.
  * note says what became of the trace, and when it could not be saved, the
- * true cause (tracefs unmounted or the instance removed by someone else).
+ * true cause (tracefs unmounted or the instance removed by someone else);
+ * a saved trace's note ends in its breach's largest parts ("; explained:
+ * ...", harness/explain.h) or why it could not be explained.
  * Safe on a job that never armed. */
 void trace_finish(struct trace_job *t, const struct result_shm *res, const struct probe *p,
 		  const char *id, const char *dir, struct trace_names *names, char *file,

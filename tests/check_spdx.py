@@ -9,6 +9,8 @@ rtconform is licensed Apache-2.0 (LICENSE). Each file of the tree carries
   .gitignore, postinst.in, #! scripts # SPDX-...           line 1, or 2 after #!
   Jenkinsfile                         // SPDX-...          line 1
   .md                                 <!-- SPDX-... -->    line 1
+  tests/fixtures/explain/*.txt        # SPDX-...           line 1 (a comment
+                                      to the trace reader, as tracefs's own)
   man pages (man/*.[1-8])             .\\" SPDX-...         line 1
   .xml .xsd                           <!-- SPDX-... -->    at the end of the
                                       <?xml ...?> line, else line 1 (so no line
@@ -51,6 +53,8 @@ def style(top, rel):
         return None
     if name.endswith((".c", ".h", ".S", ".c.in")):
         return "c"
+    if name.endswith(".txt") and rel.startswith("tests/fixtures/explain/"):
+        return "hash"
     if name.endswith(HASH) or name in ("CMakeLists.txt", ".gitignore", "postinst.in"):
         return "hash"
     if name == "Jenkinsfile":

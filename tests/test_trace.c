@@ -372,6 +372,9 @@ START_TEST(finish_names_the_true_cause)
 	ck_assert_str_eq(file, "trace-R.1.txt");
 	ck_assert_msg(strncmp(note, "trace: tripped by per-op 2 us > 1 us in run 1", 45) == 0,
 		      "%s", note);
+	/* what is saved is explained (docs/explain.md), or it is said why not */
+	ck_assert_str_eq(note, "trace: tripped by per-op 2 us > 1 us in run 1; not explained: "
+			       "trace-R.1.txt:1: not a trace line (no [CPU] column): 'the trace'");
 	snprintf(path, sizeof path, "%s/trace-R.1.txt", out);
 	char *saved = tu_slurp(path, NULL);
 	ck_assert_str_eq(saved, "the trace\n");
@@ -396,6 +399,22 @@ START_TEST(finish_names_the_true_cause)
 	ck_assert_msg(strstr(note, "but the trace could not be saved: tracefs is no longer "
 				   "mounted at /tmp/rtc-trace-finish-"), "%s", note);
 	ck_assert_ptr_null(strstr(note, "could not be written"));
+
+	/* a trace with its marker: the note ends in its largest parts */
+	trace_job_init(&t);
+	snprintf(t.root, sizeof t.root, "%s", root);
+	snprintf(t.inst, sizeof t.inst, "%s/inst", root);
+	snprintf(path, sizeof path, "%s/trace", t.inst);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("# tracer: nop\n"
+	      "  w-7  [001] ...1. 10.000100: tracing_mark_write: rtconform breach: requirement "
+	      "R.4 metric per-op value 2000 ns > 1000 ns run 1\n", f);
+	fclose(f);
+	trace_finish(&t, x.res, p, "R.4", out, NULL, file, sizeof file, note, sizeof note);
+	ck_assert_str_eq(file, "trace-R.4.txt");
+	ck_assert_str_eq(note, "trace: tripped by per-op 2 us > 1 us in run 1; explained: 100% "
+			       "unexplained (no event tells)");
 	tu_rm_tree(root);
 	fixture_close(&x);
 }

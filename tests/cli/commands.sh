@@ -6,7 +6,7 @@ expect_status 0 "$RTC" --help
 expect_grep 'validate' "$TMP/out"
 expect_status 0 "$RTC" --version
 expect_grep '^rtconform [0-9]+\.[0-9]+' "$TMP/out"
-for c in run validate list probe env report; do
+for c in run validate list probe env report explain; do
   expect_status 0 "$RTC" "$c" --help
   expect_grep "usage: rtconform $c" "$TMP/out"
 done

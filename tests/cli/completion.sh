@@ -61,7 +61,7 @@ expect_offer --profiles -- "$RTC" list --pro
 
 # Values: a FILE option completes files, a DIR option directories, a choice
 # its words.
-mkdir -p "$TMP/w/sub" && touch "$TMP/w/req.xml" "$TMP/w/res.json"
+mkdir -p "$TMP/w/sub" && touch "$TMP/w/req.xml" "$TMP/w/res.json" "$TMP/w/trace-R.txt"
 cd "$TMP/w" || exit 1
 expect_offer req.xml sub -- "$RTC" run --junit ""
 expect_offer sub -- "$RTC" run -o ""
@@ -124,6 +124,10 @@ expect_offer sub -- "$RTC" merge res.json -o ""
 expect_offer res.json sub -- "$RTC" compare ""
 expect_offer res.json sub -- "$RTC" compare res.json ""
 expect_no_offer req.xml -- "$RTC" compare ""
+# explain takes a saved trace (trace-<ID>.txt)
+expect_offer trace-R.txt sub -- "$RTC" explain ""
+expect_no_offer res.json -- "$RTC" explain ""
+expect_offer --json -- "$RTC" explain trace-R.txt --j
 expect_offer --lava -- "$RTC" run --la
 expect_offer --lava -- "$RTC" report res.json --la
 

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* explain.c - `rtconform explain TRACE [--json]`: a saved trace on breach
+ * (trace-<ID>.txt) read and its breach explained (harness/explain.h,
+ * docs/explain.md). */
+#include "cli/cli.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/termsafe.h"
+#include "harness/explain.h"
+#include "harness/trace.h"
+
+static const char explain_usage[] =
+	"usage: rtconform explain TRACE|DIR [--json]\n"
+	"\n"
+	"Explain a breach from its saved trace (trace-<ID>.txt of a run with <trace/>\n"
+	"or --trace): where the breaching sample's time went on the probe's CPU, in\n"
+	"components (IRQs, softirqs, the timer interrupt, other tasks and how their\n"
+	"priority compares with the probe's, idle, wake-up to run, what no event\n"
+	"explains) that add up to the breach. A headline, then a table. A run's\n"
+	"output directory: every trace-<ID>.txt in it, in name order.\n"
+	"\n"
+	"  --json    the components as JSON on stdout instead (for DIR: an array)\n"
+	"\n"
+	"exit status: 0 explained, 2 usage error, or a file that is not a trace of a\n"
+	"breach (the message names the file and line), or a DIR without traces\n";
+
+static int parse_options(int argc, char **argv, bool *json)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	cli_getopt_begin();
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		if (c == 'j') {
+			*json = true;
+		} else if (c == 'h') {
+			fputs(explain_usage, stdout);
+			return 0;
+		} else {
+			return cli_getopt_error("explain", c, argv);
+		}
+	}
+	if (optind != argc - 1) {
+		termsafe_println(stderr, "rtconform explain: give exactly one trace file "
+				 "(see rtconform explain --help)");
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* The trace at path opened, a regular file (a FIFO or a device is
+ * refused before it is read: O_NONBLOCK, so a FIFO without a writer does
+ * not hang the open). NULL after saying why. */
+static FILE *open_trace(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
+	if (fd < 0) {
+		termsafe_println(stderr, "rtconform explain: %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	FILE *f = NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		termsafe_println(stderr, "rtconform explain: %s: not a regular file", path);
+	else if (!(f = fdopen(fd, "r")))
+		termsafe_println(stderr, "rtconform explain: %s: %s", path, strerror(errno));
+	if (!f)
+		close(fd);
+	return f;
+}
+
+/* Explain the trace at path: its text, or (json) its JSON after `sep`.
+ * 0, or EXIT_USAGE after saying why. */
+static int explain_one(const char *path, bool json, const char *sep)
+{
+	FILE *f = open_trace(path);
+	if (!f)
+		return EXIT_USAGE;
+	struct explain e;
+	char err[1024];
+	int rc = explain_read(f, path, &e, err, sizeof err);
+	fclose(f);
+	if (rc) {
+		termsafe_println(stderr, "rtconform explain: %s", err);
+		explain_free(&e);
+		return EXIT_USAGE;
+	}
+	if (json) {
+		char *s = explain_json(&e);
+		if (s)
+			printf("%s%s", sep, s);
+		else
+			termsafe_println(stderr, "rtconform explain: out of memory");
+		rc = s ? 0 : EXIT_USAGE;
+		free(s);
+	} else {
+		explain_print(stdout, &e);
+	}
+	explain_free(&e);
+	return rc;
+}
+
+static int only_traces(const struct dirent *d)
+{
+	return trace_name_is_ours(d->d_name);
+}
+
+/* Every trace a run saved in dir (trace_name_is_ours), in name order:
+ * each one's text after a line naming it, or a JSON array of them. A
+ * trace that cannot be explained is said and the others still are. */
+static int explain_dir(const char *dir, bool json)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, only_traces, alphasort);
+	if (n < 0) {
+		termsafe_println(stderr, "rtconform explain: %s: %s", dir, strerror(errno));
+		return EXIT_USAGE;
+	}
+	int rc = n ? 0 : EXIT_USAGE;
+	if (!n)
+		termsafe_println(stderr, "rtconform explain: %s: no trace-<ID>.txt in it (the traces "
+				 "a run saves beside its reports)", dir);
+	if (json)
+		fputs("[", stdout);
+	for (int i = 0; i < n; i++) {
+		char *path = cli_join_path(dir, names[i]->d_name);
+		if (!json && i)
+			putchar('\n');
+		if (!json)
+			termsafe_println(stdout, "== %s", path ? path : "?");
+		if (!path || explain_one(path, json, i ? ",\n" : "\n") != 0)
+			rc = EXIT_USAGE;
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	if (json)
+		fputs("\n]\n", stdout);
+	return rc;
+}
+
+int cmd_explain(int argc, char **argv, const struct cli_ctx *ctx)
+{
+	(void)ctx;
+	bool json = false;
+	int rc = parse_options(argc, argv, &json);
+	if (rc >= 0)
+		return rc;
+	const char *path = argv[optind];
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		rc = explain_dir(path, json);
+	else if ((rc = explain_one(path, json, "")) == 0 && json)
+		putchar('\n');
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		termsafe_println(stderr, "rtconform explain: cannot write to standard output: %s",
+				 strerror(errno));
+		return EXIT_USAGE;
+	}
+	return rc;
+}

@@ -1,0 +1,598 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* explain.c - a breach's window decomposed (see explain.h and
+ * docs/explain.md). Two passes over the trace: the first reads every line
+ * (so a bad one is refused before anything is said) and finds the first
+ * breach marker; the second replays the events up to the marker, keeping
+ * for each CPU the task on it and the interrupts it is in, and for the
+ * probe its CPU and whether it is runnable. Each stretch of time between
+ * two events is given, within the window, to what the probe's CPU was
+ * doing: the innermost interrupt if in one, else the task on it. */
+#include "harness/explain.h"
+#include "harness/explain_event.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FRAMES_MAX 16
+
+struct frame {
+	enum explain_kind kind;
+	long id;
+	char name[EXPLAIN_NAME_MAX];
+	uint64_t serial;
+};
+
+struct cpu_state {
+	bool known;  /* the task on it is known */
+	long pid;
+	int prio;
+	char comm[EXPLAIN_COMM_MAX];
+	uint64_t serial; /* of the task's stretch on the CPU */
+	int depth;
+	struct frame stack[FRAMES_MAX];
+	uint64_t lost_pending;
+};
+
+/* A task's time on the probe's CPU in the window, [0] while the probe was
+ * not runnable, [1] while it was; made into components once the probe's
+ * priority is known (finish). */
+struct task_acc {
+	long pid;
+	char comm[EXPLAIN_COMM_MAX];
+	int prio;
+	uint64_t ns[2], serial[3];
+	unsigned count[3]; /* [2]: its stretches, whatever the probe was */
+};
+
+struct replay {
+	struct explain *e;
+	struct task_acc *task;
+	size_t ntask, task_cap;
+	struct cpu_state *cpu;
+	size_t ncpu;
+	size_t cap;
+	uint64_t serial, last_ns;
+	int probe_cpu;
+	bool runnable; /* enqueued (sched_wakeup) or preempted, not yet on a CPU */
+	bool waking;   /* sched_waking seen, sched_wakeup not yet: being woken */
+};
+
+/* a + b, at most INT64_MAX (a count JSON can hold). */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	const uint64_t max = INT64_MAX;
+	return a >= max || b >= max - a ? max : a + b;
+}
+
+static struct cpu_state *cpu_of(struct replay *r, int cpu)
+{
+	if (cpu < 0 || (size_t)cpu >= r->ncpu)
+		return NULL;
+	return &r->cpu[cpu];
+}
+
+/* The component of key (kind, id, name, class), added when new; NULL when
+ * out of memory. */
+static struct explain_component *component(struct replay *r, enum explain_kind kind, long id,
+					   const char *name, enum explain_class cls)
+{
+	struct explain *e = r->e;
+	for (size_t i = 0; i < e->ncomp; i++) {
+		struct explain_component *c = &e->comp[i];
+		if (c->kind == kind && c->id == id && c->cls == cls && !strcmp(c->name, name))
+			return c;
+	}
+	if (e->ncomp == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 16;
+		struct explain_component *n = realloc(e->comp, cap * sizeof *n);
+		if (!n)
+			return NULL;
+		e->comp = n;
+		r->cap = cap;
+	}
+	struct explain_component *c = &e->comp[e->ncomp++];
+	memset(c, 0, sizeof *c);
+	c->kind = kind;
+	c->id = id;
+	c->cls = cls;
+	c->prio = EXPLAIN_PRIO_UNKNOWN;
+	snprintf(c->name, sizeof c->name, "%s", name);
+	return c;
+}
+
+/* Count a stretch (serial) once in count. */
+static void count_stretch(unsigned *count, uint64_t *last, uint64_t serial)
+{
+	if (*count == 0 || *last != serial + 1) {
+		(*count)++;
+		*last = serial + 1;
+	}
+}
+
+/* Give ns of the task on cs (in stretch serial) to its accumulator. */
+static int attribute_task(struct replay *r, const struct cpu_state *cs, uint64_t ns,
+			  uint64_t serial)
+{
+	struct task_acc *t = NULL;
+	for (size_t i = 0; i < r->ntask && !t; i++)
+		if (r->task[i].pid == cs->pid && !strcmp(r->task[i].comm, cs->comm))
+			t = &r->task[i];
+	if (!t) {
+		if (r->ntask == r->task_cap) {
+			size_t cap = r->task_cap ? r->task_cap * 2 : 16;
+			struct task_acc *n = realloc(r->task, cap * sizeof *n);
+			if (!n)
+				return -1;
+			r->task = n;
+			r->task_cap = cap;
+		}
+		t = &r->task[r->ntask++];
+		memset(t, 0, sizeof *t);
+		t->pid = cs->pid;
+		t->prio = EXPLAIN_PRIO_UNKNOWN;
+		snprintf(t->comm, sizeof t->comm, "%s", cs->comm);
+	}
+	if (cs->prio != EXPLAIN_PRIO_UNKNOWN)
+		t->prio = cs->prio;
+	int k = r->runnable ? 1 : 0;
+	t->ns[k] += ns;
+	count_stretch(&t->count[k], &t->serial[k], serial);
+	count_stretch(&t->count[2], &t->serial[2], serial);
+	return 0;
+}
+
+/* Give [from, to) of the trace to what the probe's CPU was doing. */
+static int attribute(struct replay *r, uint64_t from, uint64_t to)
+{
+	struct explain *e = r->e;
+	from = from > e->start_ns ? from : e->start_ns;
+	to = to < e->end_ns ? to : e->end_ns;
+	if (from >= to)
+		return 0;
+	struct cpu_state *cs = cpu_of(r, r->probe_cpu);
+	struct explain_component *c;
+	uint64_t serial = 0;
+	if (cs && cs->depth > 0) {
+		const struct frame *f = &cs->stack[cs->depth - 1];
+		c = component(r, f->kind, f->id, f->name, EXPLAIN_CLASS_NONE);
+		serial = f->serial;
+	} else if (!cs || !cs->known) {
+		c = component(r, EXPLAIN_UNKNOWN, 0, "", EXPLAIN_CLASS_NONE);
+		serial = cs ? cs->serial : 0;
+	} else {
+		serial = cs->serial;
+		if (cs->pid == e->probe_pid)
+			c = component(r, EXPLAIN_PROBE, cs->pid, "", EXPLAIN_CLASS_NONE);
+		else if (cs->pid == 0)
+			c = component(r, r->runnable || r->waking ? EXPLAIN_WAKEUP : EXPLAIN_IDLE,
+				      0, "", EXPLAIN_CLASS_NONE);
+		else
+			return attribute_task(r, cs, to - from, serial);
+	}
+	if (!c)
+		return -1;
+	c->ns += to - from;
+	count_stretch(&c->count, &c->serial_, serial);
+	return 0;
+}
+
+/* The task on the CPU is the event's (its header names the current task,
+ * also in an interrupt). */
+static void learn_current(struct replay *r, struct cpu_state *cs, const struct xev *ev)
+{
+	if (cs->known && cs->pid == ev->pid)
+		return;
+	cs->known = true;
+	cs->pid = ev->pid;
+	cs->prio = ev->pid == r->e->probe_pid ? r->e->probe_prio : EXPLAIN_PRIO_UNKNOWN;
+	snprintf(cs->comm, sizeof cs->comm, "%s", ev->comm);
+	cs->serial = ++r->serial;
+}
+
+static void push(struct replay *r, struct cpu_state *cs, enum explain_kind k, const struct xev *ev)
+{
+	if (cs->depth == FRAMES_MAX)
+		return; /* deeper than any kernel nests: entries without exits */
+	struct frame *f = &cs->stack[cs->depth++];
+	f->kind = k;
+	f->id = k == EXPLAIN_TIMER ? 0 : ev->id;
+	snprintf(f->name, sizeof f->name, "%s", k == EXPLAIN_TIMER ? "" : ev->name);
+	f->serial = ++r->serial;
+}
+
+/* The exit of the innermost frame of kind k (and id): popped with what is
+ * inside it; none (its entry was before the trace): nothing. */
+static void pop(struct cpu_state *cs, enum explain_kind k, const struct xev *ev)
+{
+	for (int i = cs->depth - 1; i >= 0; i--)
+		if (cs->stack[i].kind == k && (k == EXPLAIN_TIMER || cs->stack[i].id == ev->id)) {
+			cs->depth = i;
+			return;
+		}
+}
+
+static void on_switch(struct replay *r, struct cpu_state *cs, const struct xev *ev)
+{
+	struct explain *e = r->e;
+	if (ev->prev_pid == e->probe_pid) {
+		e->probe_prio = ev->prev_prio;
+		r->probe_cpu = ev->cpu;
+		r->runnable = ev->prev_runnable;
+		r->waking = false;
+	}
+	if (ev->pid2 == e->probe_pid) {
+		e->probe_prio = ev->prio2;
+		r->probe_cpu = ev->cpu;
+		r->runnable = r->waking = false;
+		if (e->woken && !e->ran) {
+			e->ran = true;
+			e->run_ns = ev->ns;
+		}
+	}
+	cs->known = true;
+	cs->pid = ev->pid2;
+	cs->prio = ev->prio2;
+	snprintf(cs->comm, sizeof cs->comm, "%s", ev->name);
+	cs->serial = ++r->serial;
+	cs->depth = 0; /* no switch happens inside an interrupt */
+}
+
+/* sched_waking, sched_wakeup, sched_migrate_task of any task. */
+static int on_task_event(struct replay *r, const struct xev *ev)
+{
+	struct explain *e = r->e;
+	if (ev->pid2 != e->probe_pid)
+		return 0;
+	e->probe_prio = ev->prio2;
+	if (ev->type == XE_MIGRATE) {
+		if (ev->ns >= e->start_ns) {
+			struct explain_migration *m = realloc(e->mig, (e->nmig + 1) * sizeof *m);
+			if (!m)
+				return -1;
+			e->mig = m;
+			m[e->nmig++] = (struct explain_migration){ ev->ns, ev->cpu3, ev->cpu2 };
+		}
+		r->probe_cpu = ev->cpu2;
+		return 0;
+	}
+	if (!(r->runnable || r->waking) || !e->woken || e->ran) {
+		e->woken = true;
+		e->ran = false;
+		e->waking_ns = ev->ns;
+	}
+	/* sched_waking: the waker begins; sched_wakeup: the probe is on its
+	 * run queue, from when a task below it holding the CPU is a violation */
+	if (ev->type == XE_WAKING && !r->runnable)
+		r->waking = true;
+	else if (ev->type == XE_WAKEUP) {
+		r->runnable = true;
+		r->waking = false;
+	}
+	if (ev->cpu2 >= 0)
+		r->probe_cpu = ev->cpu2;
+	return 0;
+}
+
+static void on_lost(struct replay *r, struct cpu_state *cs, const struct xev *ev)
+{
+	cs->lost_pending = add_sat(cs->lost_pending, ev->lost);
+	cs->known = false; /* the switches lost may have changed it */
+	cs->depth = 0;
+	cs->serial = ++r->serial;
+}
+
+/* Events lost on cpu before this event (at ev->ns) fall in the window when
+ * the probe is there and the window has begun. */
+static void settle_lost(struct replay *r, struct cpu_state *cs, int cpu, uint64_t ns)
+{
+	if (!cs->lost_pending)
+		return;
+	if (cpu == r->probe_cpu && ns >= r->e->start_ns)
+		r->e->lost_window = add_sat(r->e->lost_window, cs->lost_pending);
+	cs->lost_pending = 0;
+}
+
+/* Replay one event: its stretch first, then its effect. */
+static int replay_event(struct replay *r, const struct xev *ev)
+{
+	uint64_t ns = ev->ns > r->last_ns ? ev->ns : r->last_ns; /* never backwards */
+	struct cpu_state *cs = cpu_of(r, ev->cpu);
+	if (ev->type == XE_LOST) {
+		on_lost(r, cs, ev);
+		return 0;
+	}
+	settle_lost(r, cs, ev->cpu, ns);
+	if (ev->type == XE_SWITCH && cs->known && cs->pid == ev->prev_pid &&
+	    cs->prio == EXPLAIN_PRIO_UNKNOWN)
+		cs->prio = ev->prev_prio; /* for the stretch that ends here */
+	if (attribute(r, r->last_ns, ns))
+		return -1;
+	r->last_ns = ns;
+	learn_current(r, cs, ev);
+	if (ev->pid == r->e->probe_pid) { /* the probe is on this CPU, running */
+		r->probe_cpu = ev->cpu;
+		r->runnable = r->waking = false;
+	}
+	switch (ev->type) {
+	case XE_SWITCH:
+		on_switch(r, cs, ev);
+		break;
+	case XE_WAKING: case XE_WAKEUP: case XE_MIGRATE:
+		return on_task_event(r, ev);
+	case XE_IRQ_IN:
+		push(r, cs, EXPLAIN_IRQ, ev);
+		break;
+	case XE_SOFT_IN:
+		push(r, cs, EXPLAIN_SOFTIRQ, ev);
+		break;
+	case XE_TIMER_IN:
+		push(r, cs, EXPLAIN_TIMER, ev);
+		break;
+	case XE_IRQ_OUT:
+		pop(cs, EXPLAIN_IRQ, ev);
+		break;
+	case XE_SOFT_OUT:
+		pop(cs, EXPLAIN_SOFTIRQ, ev);
+		break;
+	case XE_TIMER_OUT:
+		pop(cs, EXPLAIN_TIMER, ev);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* ---- reading the file ---- */
+
+struct reader {
+	FILE *f;
+	const char *name;
+	char *line; /* EXPLAIN_LINE_MAX + 1 bytes */
+	size_t lineno;
+	char *err;
+	size_t errlen;
+};
+
+/* The next line into rd->line (no newline): 1, 0 at the end, -1 error. A
+ * line is read up to EXPLAIN_LINE_MAX bytes, no further: a file of one
+ * endless line costs no more memory than a short one. */
+static int next_line(struct reader *rd)
+{
+	if (!rd->line && !(rd->line = malloc(EXPLAIN_LINE_MAX + 1))) {
+		snprintf(rd->err, rd->errlen, "%s: out of memory", rd->name);
+		return -1;
+	}
+	size_t n = 0;
+	bool nul = false;
+	int c;
+	while ((c = getc(rd->f)) != EOF && c != '\n') {
+		if (n == EXPLAIN_LINE_MAX) {
+			snprintf(rd->err, rd->errlen, "%s:%zu: line longer than %d bytes: not a "
+				 "trace line", rd->name, rd->lineno + 1, EXPLAIN_LINE_MAX);
+			return -1;
+		}
+		nul |= c == 0;
+		rd->line[n++] = (char)c;
+	}
+	if (ferror(rd->f)) {
+		snprintf(rd->err, rd->errlen, "%s: cannot read after line %zu", rd->name, rd->lineno);
+		return -1;
+	}
+	if (c == EOF && n == 0)
+		return 0;
+	rd->lineno++;
+	if (n > 0 && rd->line[n - 1] == '\r')
+		n--;
+	rd->line[n] = 0;
+	if (nul) {
+		snprintf(rd->err, rd->errlen, "%s:%zu: a NUL byte: not a text trace", rd->name,
+			 rd->lineno);
+		return -1;
+	}
+	return 1;
+}
+
+static int line_error(struct reader *rd, const char *why)
+{
+	char msg[512];
+	snprintf(msg, sizeof msg, "%s", why);
+	snprintf(rd->err, rd->errlen, "%s:%zu: %s", rd->name, rd->lineno, msg);
+	return -1;
+}
+
+/* Pass 1: every line read, the first marker's event in *marker, the
+ * highest CPU any event names in *maxcpu. */
+static int first_pass(struct reader *rd, struct xev *ev, struct xev *marker, int *maxcpu,
+		      struct explain *e)
+{
+	char why[400];
+	int rc;
+	bool found = false;
+	while ((rc = next_line(rd)) > 0) {
+		if (explain_parse_line(rd->line, ev, why, sizeof why))
+			return line_error(rd, why);
+		if (ev->type == XE_SKIP)
+			continue;
+		e->events += ev->type != XE_LOST;
+		if (ev->type == XE_LOST)
+			e->lost = add_sat(e->lost, ev->lost);
+		if (ev->type == XE_LOST && !ev->lost_counted)
+			e->lost_unknown = true;
+		int hi = ev->cpu > ev->cpu2 ? ev->cpu : ev->cpu2;
+		*maxcpu = hi > *maxcpu ? hi : *maxcpu;
+		if (ev->type == XE_MARKER && !found) {
+			*marker = *ev;
+			e->marker_line = rd->lineno;
+			found = true;
+		}
+	}
+	if (rc < 0)
+		return -1;
+	e->lines = rd->lineno;
+	if (!found) {
+		snprintf(rd->err, rd->errlen,
+			 "%s:%zu: no breach marker ('rtconform breach: ...') in its %zu lines: "
+			 "not a trace of a breach", rd->name, rd->lineno, rd->lineno);
+		return -1;
+	}
+	return 0;
+}
+
+static void take_marker(struct explain *e, const struct xev *m)
+{
+	snprintf(e->id, sizeof e->id, "%s", m->id_text);
+	snprintf(e->metric, sizeof e->metric, "%s", m->metric);
+	e->value_ns = m->value_ns;
+	e->trip_ns = m->trip_ns;
+	e->run = m->run;
+	e->probe_pid = m->pid;
+	snprintf(e->probe_comm, sizeof e->probe_comm, "%s", m->comm);
+	e->probe_cpu = m->cpu;
+	e->probe_prio = EXPLAIN_PRIO_UNKNOWN;
+	e->end_ns = m->ns;
+	e->start_ns = m->ns > m->value_ns ? m->ns - m->value_ns : 0;
+}
+
+/* Pass 2: the events up to the marker replayed. */
+static int second_pass(struct reader *rd, struct replay *r, struct xev *ev)
+{
+	char why[400];
+	int rc;
+	rd->lineno = 0;
+	while ((rc = next_line(rd)) > 0 && rd->lineno <= r->e->marker_line) {
+		if (explain_parse_line(rd->line, ev, why, sizeof why))
+			return line_error(rd, why);
+		if (ev->type == XE_SKIP)
+			continue;
+		if (rd->lineno == r->e->marker_line)
+			break;
+		if (replay_event(r, ev)) {
+			snprintf(rd->err, rd->errlen, "%s: out of memory", rd->name);
+			return -1;
+		}
+	}
+	if (rc < 0)
+		return -1;
+	/* the stretch up to the marker, on the CPU the marker's task is on */
+	struct cpu_state *cs = cpu_of(r, r->e->probe_cpu);
+	settle_lost(r, cs, r->e->probe_cpu, r->e->end_ns);
+	if (attribute(r, r->last_ns, r->e->end_ns)) {
+		snprintf(rd->err, rd->errlen, "%s: out of memory", rd->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the components classified, merged and sorted ---- */
+
+/* The task's components: one above the probe (or of a priority not
+ * known), else its time while the probe was runnable (a violation) and
+ * while it was not. */
+static int task_components(struct replay *r, const struct task_acc *t)
+{
+	const struct explain *e = r->e;
+	enum explain_class cls = EXPLAIN_UNCLASSED;
+	if (t->prio != EXPLAIN_PRIO_UNKNOWN && e->probe_prio != EXPLAIN_PRIO_UNKNOWN)
+		cls = t->prio < e->probe_prio ? EXPLAIN_HIGHER : EXPLAIN_VIOLATION;
+	for (int k = cls == EXPLAIN_VIOLATION ? 1 : 2; k >= 0; k--) {
+		uint64_t ns = k == 2 ? t->ns[0] + t->ns[1] : t->ns[k];
+		if (!ns)
+			continue;
+		struct explain_component *c =
+			component(r, EXPLAIN_TASK, t->pid, t->comm,
+				  k == 2 ? cls : k == 1 ? EXPLAIN_VIOLATION : EXPLAIN_WAITING);
+		if (!c)
+			return -1;
+		c->prio = t->prio;
+		c->ns = ns;
+		c->count = t->count[k];
+		if (k == 2)
+			break;
+	}
+	return 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct explain_component *x = a, *y = b;
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? 1 : -1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int finish(struct replay *r)
+{
+	struct explain *e = r->e;
+	for (size_t i = 0; i < r->ntask; i++)
+		if (task_components(r, &r->task[i]))
+			return -1;
+	if (e->ncomp)
+		qsort(e->comp, e->ncomp, sizeof *e->comp, by_time);
+	e->sum_ns = 0;
+	for (size_t i = 0; i < e->ncomp; i++)
+		e->sum_ns += e->comp[i].ns;
+	e->adds_up = explain_adds_up(e->sum_ns, e->end_ns - e->start_ns);
+	return 0;
+}
+
+bool explain_adds_up(uint64_t sum_ns, uint64_t window_ns)
+{
+	uint64_t d = sum_ns > window_ns ? sum_ns - window_ns : window_ns - sum_ns;
+	return d <= EXPLAIN_TOLERANCE_NS;
+}
+
+int explain_read(FILE *f, const char *name, struct explain *e, char *err, size_t errlen)
+{
+	memset(e, 0, sizeof *e);
+	struct reader rd = { .f = f, .name = name, .err = err, .errlen = errlen };
+	struct xev *ev = malloc(sizeof *ev), *marker = malloc(sizeof *marker);
+	struct replay r = { .e = e };
+	int maxcpu = 0, rc = -1;
+	if (!ev || !marker) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		goto out;
+	}
+	if (first_pass(&rd, ev, marker, &maxcpu, e))
+		goto out;
+	take_marker(e, marker);
+	r.ncpu = (size_t)maxcpu + 1;
+	r.cpu = calloc(r.ncpu, sizeof *r.cpu);
+	r.probe_cpu = e->probe_cpu;
+	if (!r.cpu) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		goto out;
+	}
+	if (fseek(f, 0, SEEK_SET) != 0) {
+		snprintf(err, errlen, "%s: cannot read it again (not a regular file?)", name);
+		goto out;
+	}
+	clearerr(f);
+	if (second_pass(&rd, &r, ev))
+		goto out;
+	if (finish(&r)) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(r.task);
+	free(rd.line);
+	free(ev);
+	free(marker);
+	free(r.cpu);
+	return rc;
+}
+
+void explain_free(struct explain *e)
+{
+	free(e->comp);
+	free(e->mig);
+	e->comp = NULL;
+	e->mig = NULL;
+	e->ncomp = e->nmig = 0;
+}
