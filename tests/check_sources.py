@@ -11,6 +11,8 @@ the top of the tree. A file must be listed when it is
   - a .sh file in tests/cli/ (the CLI tests and what they source).
 A listed file that does not exist fails as well (a stale list entry, e.g.
 another architecture's source that was moved). Hidden folders are skipped.
+A CLI test (tests/cli/*.sh but lib.sh) must call `finish` on a line of its
+own: without it the test exits 0 whatever its checks said.
 
 Usage: check_sources.py SOURCES_TXT MODULES_TXT SOURCE_DIR
        check_sources.py --selftest
@@ -53,6 +55,18 @@ def must_list(top, folders):
     return want
 
 
+def unfinished(top, files):
+    """CLI tests that never call finish, the one place their status is set."""
+    out = []
+    for rel in sorted(files):
+        if (os.path.dirname(rel) == os.path.join("tests", "cli") and rel.endswith(".sh")
+                and os.path.basename(rel) != "lib.sh"):
+            lines = open(os.path.join(top, rel), encoding="utf-8").read().splitlines()
+            if not any(l.strip() == "finish" for l in lines):
+                out.append(f"{rel}: never calls finish, so it exits 0 whatever its checks said")
+    return out
+
+
 def check(sources_txt, modules_txt, top):
     listed = set(os.path.normpath(p) for p in read_list(sources_txt))
     folders = read_list(modules_txt, 1)
@@ -65,6 +79,7 @@ def check(sources_txt, modules_txt, top):
     for rel in sorted(listed):
         if not os.path.isfile(os.path.join(top, rel)):
             problems.append(f"{rel}: listed in the build but not in the tree")
+    problems += unfinished(top, want)
     for p in problems:
         print(p)
     print(f"check_sources: {len(want)} files to list, {len(listed)} listed, "
@@ -86,6 +101,8 @@ def selftest():
                  "tests/cli/a.sh", "tests/cli/lib.sh"]
         for f in files + ["low/a.h", "docs/x.c", "tests/cli/data.txt"]:
             open(f"{t}/{f}", "w").close()
+        with open(f"{t}/tests/cli/a.sh", "w") as a:
+            a.write(". lib.sh\nexpect_status 0 true\nfinish\n")
         with open(f"{t}/modules.txt", "w") as m:
             m.write("# name folder deps\nlow low\n")
         with open(f"{t}/sources.txt", "w") as s:
@@ -94,9 +111,16 @@ def selftest():
         for new, what in (("low/sub/c.c", "a module's source in a subfolder"),
                           ("tests/test_b.c", "a Check suite"),
                           ("tests/cli/b.sh", "a CLI test")):
-            open(f"{t}/{new}", "w").close()
+            with open(f"{t}/{new}", "w") as n:
+                n.write("finish\n")
             run(t, False, f"{new}: not listed in the build", f"{what} not listed fails")
             os.remove(f"{t}/{new}")
+        with open(f"{t}/tests/cli/a.sh", "w") as a:
+            a.write(". lib.sh\nexpect_status 0 true\nlib_exit\n")
+        run(t, False, "tests/cli/a.sh: never calls finish",
+            "a CLI test that never calls finish fails")
+        with open(f"{t}/tests/cli/a.sh", "w") as a:
+            a.write(". lib.sh\nexpect_status 0 true\nfinish\n")
         os.remove(f"{t}/low/sub/b.S")
         run(t, False, "low/sub/b.S: listed in the build but not in the tree",
             "a listed file that is gone fails")

@@ -143,4 +143,4 @@ REQ_VERSION= req_file "$TMP/conf-def.xml" conf-def 'confidence="1.5"' \
 expect_status 2 "$RTC" validate "$TMP/conf-def.xml"
 expect_grep "^$TMP/conf-def.xml:2: <defaults> confidence=\"1.5\": not a percentage" "$TMP/out"
 
-lib_exit
+finish
