@@ -10,6 +10,9 @@
 #include "harness/explain.h"
 #include "harness/explain_event.h"
 
+#include "base/utf8.h"
+
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -595,4 +598,38 @@ void explain_free(struct explain *e)
 	e->comp = NULL;
 	e->mig = NULL;
 	e->ncomp = e->nmig = 0;
+}
+
+/* A name made valid UTF-8, cut at a character boundary into n bytes. */
+static void clean_name(char *dst, size_t n, const char *src)
+{
+	char *v = utf8_valid_dup(src);
+	utf8_snprintf(dst, n, "%s", v ? v : "");
+	free(v);
+}
+
+int explain_copy(struct explain *dst, const struct explain *src)
+{
+	*dst = *src;
+	dst->comp = NULL;
+	dst->mig = NULL;
+	dst->ncomp = dst->nmig = 0;
+	if (src->ncomp && !(dst->comp = calloc(src->ncomp, sizeof *dst->comp)))
+		return -ENOMEM;
+	if (src->nmig && !(dst->mig = calloc(src->nmig, sizeof *dst->mig))) {
+		explain_free(dst);
+		return -ENOMEM;
+	}
+	dst->ncomp = src->ncomp;
+	dst->nmig = src->nmig;
+	for (size_t i = 0; i < src->ncomp; i++) {
+		dst->comp[i] = src->comp[i];
+		clean_name(dst->comp[i].name, sizeof dst->comp[i].name, src->comp[i].name);
+	}
+	if (src->nmig)
+		memcpy(dst->mig, src->mig, src->nmig * sizeof *dst->mig);
+	clean_name(dst->id, sizeof dst->id, src->id);
+	clean_name(dst->metric, sizeof dst->metric, src->metric);
+	clean_name(dst->probe_comm, sizeof dst->probe_comm, src->probe_comm);
+	return 0;
 }

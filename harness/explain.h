@@ -117,6 +117,9 @@ struct explain {
  * way. */
 int explain_read(FILE *f, const char *name, struct explain *e, char *err, size_t errlen);
 void explain_free(struct explain *e);
+/* A deep copy of src into dst (names made valid UTF-8, cut at a character
+ * boundary to fit): what a report keeps. 0 or -ENOMEM (dst then empty). */
+int explain_copy(struct explain *dst, const struct explain *src);
 
 /* Whether components summing to sum_ns add up to a window of window_ns:
  * within EXPLAIN_TOLERANCE_NS. */
@@ -143,5 +146,11 @@ void explain_headline(const struct explain *e, char *buf, size_t len);
 void explain_print(FILE *out, const struct explain *e);
 /* The explanation as JSON text (malloc'd, NULL when out of memory). */
 char *explain_json(const struct explain *e);
+/* The same object as a jansson tree (a json_t *, NULL when out of memory;
+ * void * so this header needs no jansson): results.json's `explain` of a
+ * requirement (reports/json.c), read back by reports/read/explain_read.c. */
+void *explain_json_tree(const struct explain *e);
+/* A component's share of e's window: ns / window (0 for an empty one). */
+double explain_share(const struct explain *e, uint64_t ns);
 
 #endif

@@ -207,8 +207,7 @@ static json_t *component_json(const struct explain *e, const struct explain_comp
 	explain_label(e, c, l, sizeof l);
 	json_t *o = json_pack("{s:s, s:o, s:I, s:f, s:I}", "kind", explain_kind_name(c->kind),
 			      "label", jstr(l), "ns", (json_int_t)c->ns,
-			      "share", e->end_ns > e->start_ns
-				       ? (double)c->ns / (double)(e->end_ns - e->start_ns) : 0.0,
+			      "share", explain_share(e, c->ns),
 			      "count", (json_int_t)c->count);
 	if (!o)
 		return NULL;
@@ -246,7 +245,12 @@ static json_t *extras_json(const struct explain *e, json_t *o)
 	return o;
 }
 
-char *explain_json(const struct explain *e)
+double explain_share(const struct explain *e, uint64_t ns)
+{
+	return e->end_ns > e->start_ns ? (double)ns / (double)(e->end_ns - e->start_ns) : 0.0;
+}
+
+void *explain_json_tree(const struct explain *e)
 {
 	char h[1024], p[32];
 	explain_headline(e, h, sizeof h);
@@ -255,19 +259,30 @@ char *explain_json(const struct explain *e)
 	for (size_t i = 0; comps && i < e->ncomp; i++)
 		json_array_append_new(comps, component_json(e, &e->comp[i]));
 	json_t *o = json_pack("{s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:{s:I, s:o, s:i, s:s}, "
-			      "s:{s:I, s:I}, s:o, s:I, s:b, s:I}",
+			      "s:{s:I, s:I, s:I}, s:o, s:I, s:b, s:I}",
 			      "headline", jstr(h), "requirement", jstr(e->id), "metric", jstr(e->metric),
 			      "value_ns", (json_int_t)e->value_ns, "trip_ns", (json_int_t)e->trip_ns,
 			      "run", (json_int_t)e->run, "marker_line", (json_int_t)e->marker_line,
 			      "probe", "pid", (json_int_t)e->probe_pid, "comm", jstr(e->probe_comm),
 			      "cpu", e->probe_cpu, "priority", p,
 			      "window", "start_ns", (json_int_t)e->start_ns, "end_ns",
-			      (json_int_t)e->end_ns, "components", comps, "sum_ns",
+			      (json_int_t)e->end_ns, "ns", (json_int_t)(e->end_ns - e->start_ns),
+			      "components", comps, "sum_ns",
 			      (json_int_t)e->sum_ns, "adds_up", e->adds_up, "tolerance_ns",
 			      (json_int_t)EXPLAIN_TOLERANCE_NS);
 	if (!o)
 		return NULL;
-	extras_json(e, o);
+	json_object_set_new(json_object_get(o, "probe"), "prio",
+			    e->probe_prio == EXPLAIN_PRIO_UNKNOWN ? json_null()
+								  : json_integer(e->probe_prio));
+	return extras_json(e, o);
+}
+
+char *explain_json(const struct explain *e)
+{
+	json_t *o = explain_json_tree(e);
+	if (!o)
+		return NULL;
 	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 	json_decref(o);
 	return s;

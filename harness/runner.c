@@ -8,10 +8,12 @@
 #include "harness/runner_stages.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include "harness/explain.h"
 #include "harness/measure/probes/probes.h"
 
 void runner_result_init(struct req_result *out, const struct requirement *r,
@@ -43,6 +45,10 @@ void req_result_free(struct req_result *r)
 	if (r->res)
 		munmap(r->res, r->res_bytes);
 	r->res = NULL;
+	if (r->explain)
+		explain_free(r->explain);
+	free(r->explain);
+	r->explain = NULL;
 }
 
 /* Each stage either hands on or leaves an error verdict; whatever was
@@ -68,6 +74,6 @@ void runner_run(const struct requirement *r, const struct req_file *f,
 	runner_supervise(&j, o, out, &e);
 	trace_finish(&j.trace, out->res, out->probe, r->id, o ? o->trace_dir : NULL,
 		     o ? o->trace_names : NULL, out->trace_file, sizeof out->trace_file,
-		     out->trace_note, sizeof out->trace_note);
+		     out->trace_note, sizeof out->trace_note, &out->explain);
 	runner_classify(out, j.c.runs, &e);
 }

@@ -54,6 +54,8 @@ struct req_result {
 	char trace_file[1200];    /* the saved trace-<ID>.txt's name (in run_options.trace_dir),
 				   * "" without one */
 	char trace_note[600];     /* what became of the trace ("trace: ..."), "" if none asked */
+	struct explain *explain;  /* the saved trace's breach explained (harness/explain.h),
+				   * NULL: none; freed by req_result_free */
 	bool not_selected;        /* left out by the caller (run --only): skipped, never run */
 };
 

@@ -530,8 +530,11 @@ static void tripped_text(const struct result_shm *res, const struct probe *p, ch
 
 /* Append to note the saved trace's breach in its largest parts
  * ("; explained: 27% local timer interrupt, ...", docs/explain.md), or why
- * it cannot be explained; cut at a character boundary to fit. */
-static void append_explanation(const char *path, const char *name, char *note, size_t nlen)
+ * it cannot be explained; cut at a character boundary to fit. The
+ * explanation itself goes to *out (malloc'd; NULL when there is none or
+ * no memory for it). */
+static void append_explanation(const char *path, const char *name, char *note, size_t nlen,
+			       struct explain **out)
 {
 	/* the file just saved, and only a regular file of that name */
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -546,8 +549,14 @@ static void append_explanation(const char *path, const char *name, char *note, s
 	char why[600], parts[600];
 	int rc = explain_read(f, name, &e, why, sizeof why);
 	fclose(f);
-	if (rc == 0)
+	if (rc == 0) {
 		explain_parts(&e, parts, sizeof parts);
+		*out = malloc(sizeof **out);
+		if (*out && explain_copy(*out, &e) != 0) {
+			free(*out);
+			*out = NULL;
+		}
+	}
 	explain_free(&e);
 	char *v = utf8_valid_dup(rc == 0 ? parts : why);
 	size_t at = strlen(note);
@@ -559,9 +568,10 @@ static void append_explanation(const char *path, const char *name, char *note, s
 
 void trace_finish(struct trace_job *t, const struct result_shm *res, const struct probe *p,
 		  const char *id, const char *dir, struct trace_names *names, char *file,
-		  size_t flen, char *note, size_t nlen)
+		  size_t flen, char *note, size_t nlen, struct explain **ex)
 {
 	file[0] = 0;
+	*ex = NULL;
 	if (!t->inst[0]) {
 		trace_abandon(t);
 		return;
@@ -595,7 +605,7 @@ void trace_finish(struct trace_job *t, const struct result_shm *res, const struc
 			 res->trace.write_err ? "; the marker could not be written: " : "",
 			 res->trace.write_err ? strerror(res->trace.write_err) : "");
 		if (!res->trace.write_err)
-			append_explanation(path, name, note, nlen);
+			append_explanation(path, name, note, nlen, ex);
 	}
 	trace_abandon(t);
 }

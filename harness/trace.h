@@ -99,11 +99,13 @@ void trace_close_fds(struct trace_job *t);
  * note says what became of the trace, and when it could not be saved, the
  * true cause (tracefs unmounted or the instance removed by someone else);
  * a saved trace's note ends in its breach's largest parts ("; explained:
- * ...", harness/explain.h) or why it could not be explained.
- * Safe on a job that never armed. */
+ * ...", harness/explain.h) or why it could not be explained, and *ex
+ * gets the explanation (malloc'd, free with explain_free and free; NULL
+ * when none). Safe on a job that never armed. */
+struct explain;
 void trace_finish(struct trace_job *t, const struct result_shm *res, const struct probe *p,
 		  const char *id, const char *dir, struct trace_names *names, char *file,
-		  size_t flen, char *note, size_t nlen);
+		  size_t flen, char *note, size_t nlen, struct explain **ex);
 
 /* Remove the instance (and unmount tracefs as trace_finish does) without
  * saving anything: for a requirement given up before its worker ran. */

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "base/statistic.h"
+#include "harness/explain.h"
 #include "reports/ival.h"
 #include "reports/json_schema.h"
 
@@ -350,6 +351,8 @@ static json_t *requirement(struct jb *b, const struct rv_req *r)
 	set(b, o, "load", str_or_null(r->load));
 	set(b, o, "trace", str_or_null(r->trace));
 	set(b, o, "trace_note", str_or_null(r->trace_note));
+	if (r->explain) /* absent without one, as in files written before it was kept */
+		set(b, o, "explain", explain_json_tree(r->explain));
 	set(b, o, "verdict", json_string(verdict_name(r->verdict)));
 	set(b, o, "selected", json_boolean(!r->not_selected));
 	set(b, o, "reason", str_or_null(r->reason));

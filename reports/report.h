@@ -318,6 +318,11 @@ struct rv_req {
 	 * may be anything: it is linked and attached only when report_trace_ok
 	 * (reports/link.h) accepts it. */
 	char *trace, *trace_note;
+	/* The saved trace's breach explained (harness/explain.h): where the
+	 * breaching sample's time went; NULL when none was. results.json's
+	 * `explain`, report.html's "why" block, summary.txt's and the
+	 * terminal's line, junit.xml's top cause (docs/explain.md). */
+	struct explain *explain;
 	/* Whether the reports link and attach trace: set by
 	 * report_view_find_traces (reports/link.h) once the directory the
 	 * traces lie in is known; until then (RV_TRACE_UNCHECKED) nothing is

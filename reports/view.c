@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/explain.h"
 #include "harness/interval.h"
 #include "harness/stats.h"
 #include "harness/verdict.h"
@@ -48,6 +49,17 @@ static char *dup_clean(const char *s, bool *failed)
 	if (!c)
 		*failed = true;
 	return c;
+}
+
+/* A copy of a result's explanation for the view (explain_copy). */
+static struct explain *rv_explain_dup(const struct explain *e, bool *failed)
+{
+	struct explain *c = malloc(sizeof *c);
+	if (c && explain_copy(c, e) == 0)
+		return c;
+	free(c);
+	*failed = true;
+	return NULL;
 }
 
 /* A value is there when it could be computed and is a number. */
@@ -428,6 +440,7 @@ static void fill_req(const struct req_result *r, struct rv_req *vr, bool *failed
 	vr->load = r->load_cmd[0] ? dup_clean(r->load_cmd, failed) : NULL;
 	vr->trace = r->trace_file[0] ? dup_clean(r->trace_file, failed) : NULL;
 	vr->trace_note = r->trace_note[0] ? dup_clean(r->trace_note, failed) : NULL;
+	vr->explain = r->explain ? rv_explain_dup(r->explain, failed) : NULL;
 	vr->verdict = r->verdict;
 	vr->not_selected = r->not_selected;
 	/* A negative or NaN duration can only come from a clock step; it
@@ -659,6 +672,10 @@ void report_view_req_free(struct rv_req *r)
 	free(r->load);
 	free(r->trace);
 	free(r->trace_note);
+	if (r->explain)
+		explain_free(r->explain);
+	free(r->explain);
+	r->explain = NULL;
 	for (size_t i = 0; i < r->nparams; i++) {
 		free(r->params[i].name);
 		free(r->params[i].value);

@@ -16,6 +16,7 @@
 
 #include "base/diag.h"
 #include "base/procid.h"
+#include "harness/explain.h"
 #include "harness/measure/probes/probes.h"
 #include "harness/runner.h"
 #include "harness/trace.h"
@@ -353,6 +354,7 @@ START_TEST(finish_names_the_true_cause)
 	x.res->trace.value = 2000;
 	const struct probe *p = probe_find("sem-pingpong");
 	char root[] = "/tmp/rtc-trace-finish-XXXXXX", out[600], file[TRACE_NAME_MAX], note[1024];
+	struct explain *ex = NULL;
 	ck_assert_ptr_nonnull(mkdtemp(root));
 	snprintf(out, sizeof out, "%s/out", root);
 	ck_assert_int_eq(mkdir(out, 0700), 0);
@@ -368,7 +370,8 @@ START_TEST(finish_names_the_true_cause)
 	ck_assert_ptr_nonnull(f);
 	fputs("the trace\n", f);
 	fclose(f);
-	trace_finish(&t, x.res, p, "R.1", out, NULL, file, sizeof file, note, sizeof note);
+	trace_finish(&t, x.res, p, "R.1", out, NULL, file, sizeof file, note, sizeof note, &ex);
+	ck_assert_ptr_null(ex); /* not explained: none kept */
 	ck_assert_str_eq(file, "trace-R.1.txt");
 	ck_assert_msg(strncmp(note, "trace: tripped by per-op 2 us > 1 us in run 1", 45) == 0,
 		      "%s", note);
@@ -385,7 +388,8 @@ START_TEST(finish_names_the_true_cause)
 	snprintf(t.root, sizeof t.root, "%s", root);
 	snprintf(t.inst, sizeof t.inst, "%s/inst", root);
 	trace_finish(&t, x.res, p, "R.2", "/nonexistent/rtc", NULL, file, sizeof file, note,
-		     sizeof note);
+		     sizeof note, &ex);
+	ck_assert_ptr_null(ex);
 	ck_assert_str_eq(file, "");
 	ck_assert_msg(strstr(note, "but /nonexistent/rtc/trace-R.2.txt could not be written: "
 				   "No such file or directory"), "%s", note);
@@ -394,7 +398,8 @@ START_TEST(finish_names_the_true_cause)
 	trace_job_init(&t);
 	snprintf(t.root, sizeof t.root, "%s", root);
 	snprintf(t.inst, sizeof t.inst, "%s/gone", root);
-	trace_finish(&t, x.res, p, "R.3", out, NULL, file, sizeof file, note, sizeof note);
+	trace_finish(&t, x.res, p, "R.3", out, NULL, file, sizeof file, note, sizeof note, &ex);
+	ck_assert_ptr_null(ex);
 	ck_assert_str_eq(file, "");
 	ck_assert_msg(strstr(note, "but the trace could not be saved: tracefs is no longer "
 				   "mounted at /tmp/rtc-trace-finish-"), "%s", note);
@@ -411,10 +416,18 @@ START_TEST(finish_names_the_true_cause)
 	      "  w-7  [001] ...1. 10.000100: tracing_mark_write: rtconform breach: requirement "
 	      "R.4 metric per-op value 2000 ns > 1000 ns run 1\n", f);
 	fclose(f);
-	trace_finish(&t, x.res, p, "R.4", out, NULL, file, sizeof file, note, sizeof note);
+	trace_finish(&t, x.res, p, "R.4", out, NULL, file, sizeof file, note, sizeof note, &ex);
 	ck_assert_str_eq(file, "trace-R.4.txt");
 	ck_assert_str_eq(note, "trace: tripped by per-op 2 us > 1 us in run 1; explained: 100% "
 			       "unexplained (no event tells)");
+	/* and the explanation is kept for the reports (results.json's explain) */
+	ck_assert_ptr_nonnull(ex);
+	ck_assert_str_eq(ex->id, "R.4");
+	ck_assert_uint_eq(ex->end_ns - ex->start_ns, 2000);
+	ck_assert_uint_eq(ex->ncomp, 1);
+	ck_assert_int_eq(ex->comp[0].kind, EXPLAIN_UNKNOWN);
+	explain_free(ex);
+	free(ex);
 	tu_rm_tree(root);
 	fixture_close(&x);
 }

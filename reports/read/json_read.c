@@ -32,6 +32,7 @@
 #include "harness/measure/probe.h"
 #include "host/identity.h"
 #include "reports/json_schema.h"
+#include "reports/read/explain_read.h"
 #include "reports/read/figures.h"
 #include "reports/read/json_split.h"
 #include "requirements/model.h"
@@ -1076,6 +1077,26 @@ static void read_selected(struct jr *rd, const json_t *obj, const char *at, stru
 		     "selected is never run, so it is \"skipped\"", verdict_name(r->verdict));
 }
 
+/* "explain": the saved trace's breach explained (explain_read.h); absent
+ * without one (and in files written before it was kept). */
+static void read_explain(struct jr *rd, const json_t *obj, const char *at, struct rv_req *r)
+{
+	const json_t *j = json_object_get(obj, "explain");
+	char w[AT_LEN], where[AT_LEN + 64], why[600];
+	if (!j)
+		return;
+	at_key(w, at, "explain");
+	r->explain = calloc(1, sizeof *r->explain);
+	if (!view_take(rd, r->explain) || !r->explain) {
+		fail(rd, -ENOMEM, w, "%s", strerror(ENOMEM));
+		return;
+	}
+	if (explain_read_json(j, w, r->explain, where, sizeof where, why, sizeof why) != 0)
+		fail(rd, -EINVAL, where, "%s", why);
+	else if (!view_take(rd, r->explain->comp) || !view_take(rd, r->explain->mig))
+		return;
+}
+
 static void read_req(struct jr *rd, const json_t *obj, const char *at, void *item)
 {
 	struct rv_req *r = item;
@@ -1094,6 +1115,7 @@ static void read_req(struct jr *rd, const json_t *obj, const char *at, void *ite
 	str_field(rd, obj, at, "load", true, &r->load);
 	opt_str_field(rd, obj, at, "trace", &r->trace);
 	opt_str_field(rd, obj, at, "trace_note", &r->trace_note);
+	read_explain(rd, obj, at, r);
 	verdict_field(rd, obj, at, "verdict", &r->verdict);
 	read_selected(rd, obj, at, r);
 	str_field(rd, obj, at, "reason", true, &r->reason);
