@@ -200,7 +200,7 @@ add_dependencies(rtc_harness rtc_build_id)
 
 rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSON} ${RTC_LIB_ZLIB}
   SOURCES reports/csv.c reports/html.c reports/html_plot.c reports/json.c reports/junit.c
-          reports/html_time.c reports/ival.c
+          reports/html_time.c reports/html_why.c reports/ival.c
           reports/journal.c reports/lava.c reports/link.c reports/openmetrics.c reports/page.c
           reports/report.c
           reports/svg.c reports/trend.c

@@ -838,6 +838,7 @@ static void requirement(struct xw *x, const struct report_view *v, size_t f, siz
 		nl(x);
 	}
 	facts(x, r);
+	html_why(x, r);
 	limits_table(x, r);
 	for (size_t k = 0; k < r->nmetrics; k++) {
 		const struct rv_metric *m = &r->metrics[k];

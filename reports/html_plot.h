@@ -95,4 +95,9 @@ void html_micro(char *buf, size_t len);
 /* xw_text of s with html_micro applied (s may be any length). */
 void html_text_micro(struct xw *x, const char *s);
 
+/* The "why" block of a requirement whose traced breach was explained
+ * (html_why.c): its headline, the largest parts as a stacked bar, a table
+ * of every component and the sum check; nothing without an explanation. */
+void html_why(struct xw *x, const struct rv_req *r);
+
 #endif

@@ -30,6 +30,7 @@
 
 #include <libxml/xmlwriter.h>
 
+#include "harness/explain.h"
 #include "harness/runinfo.h"
 #include "reports/junit_props.h"
 #include "reports/link.h"
@@ -446,6 +447,20 @@ static double clean_seconds(double s)
 	return isfinite(s) && s > 0 ? s : 0.0;
 }
 
+/* "; top cause: 68% ksoftirqd/1 (pid 23, RT 1, ...)": the largest part of
+ * the traced breach's explanation (docs/explain.md), one component only so
+ * the one-line reason stays one line. */
+static void top_cause(const struct explain *e, FILE *msg)
+{
+	uint64_t w = e->end_ns - e->start_ns;
+	char l[200];
+	if (!e->ncomp || !w)
+		return;
+	explain_label(e, &e->comp[0], l, sizeof l);
+	fprintf(msg, "; top cause of the traced breach: %u%% %s",
+		(unsigned)((e->comp[0].ns * 100 + w / 2) / w), l);
+}
+
 /* The failure's message, what CI pages show as the one-line reason: every
  * failed limit with its metric, "per-op mean 61.2 us > 50 us (n=1000);
  * per-op max 412 us > 300 us (n=1000)", then every limit that could not be
@@ -475,6 +490,8 @@ static void failure_element(struct xw *x, const struct rv_req *r)
 		if (l->verdict == VERDICT_ERROR)
 			fprintf(msg, "; error: %s", l->text ? l->text : l->statistic);
 	}
+	if (msg && any && r->explain)
+		top_cause(r->explain, msg);
 	if (msg && fclose(msg) != 0)
 		x->failed = true;
 	xw_start(x, "failure");

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/explain.h"
 #include "harness/stats.h"
 #include "base/units.h"
 #include "reports/ival.h"
@@ -201,6 +202,22 @@ static void not_selected_line(const struct rv_file *vf, FILE *out)
 		fprintf(out, " (%zu skipped)\n", n);
 }
 
+/* One line per explained breach (rv_req.explain): "why: SEM-RT wakeup
+ * 2.1 ms: 68% ksoftirqd/1 (...), 20% irq 11 virtio0, 12% unexplained (no
+ * event tells)", the headline of `rtconform explain` (docs/explain.md). */
+static void why_lines(const struct report_view *v, FILE *out)
+{
+	for (size_t f = 0; f < v->nfiles; f++)
+		for (size_t i = 0; i < v->files[f].nreqs; i++) {
+			const struct rv_req *r = &v->files[f].reqs[i];
+			char h[1100], p[1300];
+			if (!r->explain || r->not_selected)
+				continue;
+			explain_headline(r->explain, h, sizeof h);
+			fprintf(out, "why: %s\n", printable(h, p, sizeof p));
+		}
+}
+
 /* status < 0: the verdicts' own exit status and its meaning. */
 static void write_text(const struct report_view *v, FILE *out, int status, const char *meaning,
 		       bool colour)
@@ -246,6 +263,7 @@ static void write_text(const struct report_view *v, FILE *out, int status, const
 		not_selected_line(vf, out);
 	}
 	free(rows);
+	why_lines(v, out);
 
 	struct report_totals t;
 	report_view_totals(v, &t);
