@@ -681,6 +681,40 @@ START_TEST(unfound_trace_is_text)
 }
 END_TEST
 
+/* An explained breach has its "why" block: the headline, a stacked bar of
+ * its parts (one segment each, their tooltips their shares) and a table of
+ * every component; a requirement without an explanation has none. */
+START_TEST(html_why_block)
+{
+	struct fx *x = fx_new();
+	fx_explain(&x->results[0][0]);
+	struct report_view v;
+	fx_view(x, &v);
+	size_t len;
+	char *html = fx_render(&v, REPORT_HTML, &len);
+	htmlDocPtr doc = parse_html(html, len);
+	ck_assert_double_eq(xp_num(doc, "count(//div[@class='why'])"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//div[@class='req'][1]//div[@class='why'])"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//div[@class='why']/p[starts-with(., 'SEM-RT "
+					"wakeup 2.1 ms: 68% ksoftirqd/1 (pid 23, RT 1, lower than the "
+					"probe')])"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//div[@class='why']//svg//rect)"), 3);
+	ck_assert_double_eq(xp_num(doc, "count(//div[@class='why']//svg//rect[@class="
+					"'why-task-violation']/title[starts-with(., '68% ')])"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//div[@class='why']//svg//rect[@class="
+					"'why-irq']/title[starts-with(., '20% irq 11 virtio0')])"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//table[@class='why']/tr)"), 4);
+	ck_assert_double_eq(xp_num(doc, "count(//table[@class='why']/tr[td[3]='12 %' and "
+					"td[5]='unexplained (no event tells)'])"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//div[@class='why']/p[@class='note' and "
+					"contains(., 'add up to the window')])"), 1);
+	xmlFreeDoc(doc);
+	free(html);
+	report_view_free(&v);
+	fx_free(x);
+}
+END_TEST
+
 /* Replace *s (malloc'd, may be NULL) with a copy of t. */
 static void set_str(char **s, const char *t)
 {
@@ -1271,6 +1305,7 @@ static Suite *html_suite(void)
 	tcase_add_test(tc, html_links_only_good_traces);
 	tcase_add_test(tc, junit_attaches_only_good_traces);
 	tcase_add_test(tc, unfound_trace_is_text);
+	tcase_add_test(tc, html_why_block);
 	tcase_add_test(tc, junit_defuses_every_text);
 	tcase_add_test(tc, html_plots_bounded_on_extreme_scales);
 	tcase_add_test(tc, svg_ticks_bounded);

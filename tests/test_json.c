@@ -10,6 +10,7 @@
  * refuses what it cannot read, naming the file and the field.
  */
 #include "report_fixture.h"
+#include "reports/read/explain_read.h"
 
 #include <math.h>
 #include <sys/wait.h>
@@ -839,6 +840,143 @@ START_TEST(json_reader_refuses)
 	json_object_set_new(root, "schema", json_string("urn:rtconform:results:0"));
 	expect_refused(x, root, "schema", "urn:rtconform:results:2");
 
+	fx_free(x);
+}
+END_TEST
+
+/* A traced breach's explanation (results.json's "explain"): written with
+ * every component, read back the same, every report rendered again the
+ * same bytes; summary.txt and the table say it in one line, junit.xml's
+ * failure message ends in its top cause. */
+START_TEST(archive_keeps_explanation)
+{
+	struct fx *x = fx_new();
+	fx_explain(&x->results[0][0]);
+	assert_archive_exact(x);
+	json_t *root = fixture_json(x), *ex = json_object_get(req0(root), "explain");
+	ck_assert_ptr_nonnull(ex);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(ex, "window"), "ns")),
+			 2100000);
+	json_t *c = json_object_get(ex, "components");
+	ck_assert_uint_eq(json_array_size(c), 3);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(c, 0), "kind")), "task");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(c, 0), "class")),
+			 "violation");
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(c, 0), "pid")), 23);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(c, 1), "irq")), 11);
+	ck_assert(json_number_value(json_object_get(json_array_get(c, 0), "share")) == 0.68);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(c, 2), "kind")),
+			 "unexplained");
+	ck_assert(json_is_true(json_object_get(ex, "adds_up")));
+	ck_assert(json_is_true(json_object_get(ex, "complete")));
+	/* the other requirements have none: the key is absent, as in old files */
+	ck_assert_ptr_null(json_object_get(json_array_get(json_object_get(json_array_get(
+		json_object_get(root, "files"), 0), "requirements"), 1), "explain"));
+	json_decref(root);
+
+	struct report_view a, b;
+	fx_view(x, &a);
+	json_round_trip(x, &a, &b);
+	const struct explain *e = b.files[0].reqs[0].explain;
+	ck_assert_ptr_nonnull(e);
+	ck_assert_uint_eq(e->ncomp, 3);
+	ck_assert_uint_eq(e->comp[1].ns, 420000);
+	ck_assert_uint_eq(e->nmig, 1);
+	ck_assert_uint_eq(e->run_ns - e->waking_ns, 1995000);
+	ck_assert_ptr_null(b.files[0].reqs[1].explain);
+	size_t len;
+	char *sum = fx_render(&b, REPORT_SUMMARY, &len);
+	ck_assert_msg(strstr(sum, "\nwhy: SEM-RT wakeup 2.1 ms: 68% ksoftirqd/1 (pid 23, RT 1, "
+				  "lower than the probe, which was runnable: a violation), 20% irq "
+				  "11 virtio0, 12% unexplained (no event tells)\n"), "%.3000s", sum);
+	free(sum);
+	char *junit = fx_render(&b, REPORT_JUNIT, &len);
+	ck_assert_msg(strstr(junit, "page-faults total 12 &gt; 0 (4 runs); top cause of the traced "
+				    "breach: 68% ksoftirqd/1 (pid 23, RT 1, lower than the probe, "
+				    "which was runnable: a violation)\""), "%.3000s",
+		      strstr(junit, "<failure") ? strstr(junit, "<failure") : junit);
+	free(junit);
+	report_view_free(&a);
+	report_view_free(&b);
+	fx_free(x);
+}
+END_TEST
+
+static json_t *explain0(json_t *root)
+{
+	return json_object_get(req0(root), "explain");
+}
+
+static json_t *comp0(json_t *root, size_t i)
+{
+	return json_array_get(json_object_get(explain0(root), "components"), i);
+}
+
+/* A results.json from elsewhere whose explanation does not hold together
+ * is refused, the field and the value named. */
+START_TEST(json_reader_refuses_bad_explanation)
+{
+	struct fx *x = fx_new();
+	fx_explain(&x->results[0][0]);
+	const char *at = "files[0].requirements[0].explain.";
+	char field[200];
+	json_t *root = fixture_json(x);
+	json_object_set_new(comp0(root, 0), "ns", json_integer(1428001));
+	snprintf(field, sizeof field, "%ssum_ns", at);
+	expect_refused(x, root, field, "2100000 is not the components' sum, 2100001");
+	/* the components agree with sum_ns, which is not the window */
+	root = fixture_json(x);
+	json_object_set_new(comp0(root, 0), "ns", json_integer(1438000));
+	json_object_set_new(comp0(root, 0), "share", json_real(1438000.0 / 2100000.0));
+	json_object_set_new(explain0(root), "sum_ns", json_integer(2110000));
+	expect_refused(x, root, field, "2110000 does not add up to the window's 2100000 ns "
+		       "within 1000 ns");
+	root = fixture_json(x);
+	json_object_set_new(comp0(root, 1), "kind", json_string("gremlin"));
+	snprintf(field, sizeof field, "%scomponents[1].kind", at);
+	expect_refused(x, root, field, "'gremlin' is not a kind rtconform writes");
+	root = fixture_json(x);
+	json_object_set_new(comp0(root, 0), "share", json_real(0.5));
+	snprintf(field, sizeof field, "%scomponents[0].share", at);
+	expect_refused(x, root, field, "0.5 is not its ns over the window's (0.68)");
+	root = fixture_json(x);
+	json_object_set_new(comp0(root, 0), "class", json_string("innocent"));
+	snprintf(field, sizeof field, "%scomponents[0].class", at);
+	expect_refused(x, root, field, "'innocent' is not a class");
+	root = fixture_json(x);
+	json_object_set_new(comp0(root, 0), "label", json_string("someone else"));
+	snprintf(field, sizeof field, "%scomponents[0].label", at);
+	expect_refused(x, root, field, "'someone else' is not what its fields say");
+	root = fixture_json(x);
+	json_object_set_new(explain0(root), "lost_in_window", json_integer(2));
+	snprintf(field, sizeof field, "%scomplete", at);
+	expect_refused(x, root, field, "true, but lost_in_window is 2");
+	root = fixture_json(x);
+	json_object_set_new(explain0(root), "adds_up", json_false());
+	snprintf(field, sizeof field, "%sadds_up", at);
+	expect_refused(x, root, field, "false, but sum_ns 2100000 adds up");
+	root = fixture_json(x);
+	json_t *many = json_array();
+	for (int i = 0; i < EXPLAIN_READ_MAX_ITEMS + 1; i++)
+		json_array_append(many, comp0(root, 2));
+	json_object_set_new(explain0(root), "components", many);
+	snprintf(field, sizeof field, "%scomponents", at);
+	expect_refused(x, root, field, "4097 items, more than the 4096");
+	root = fixture_json(x);
+	json_object_set_new(json_object_get(explain0(root), "window"), "ns", json_integer(7));
+	snprintf(field, sizeof field, "%swindow.ns", at);
+	expect_refused(x, root, field, "7 is not end_ns - start_ns, 2100000");
+	root = fixture_json(x);
+	json_object_set_new(explain0(root), "headline", json_string("blame the network"));
+	snprintf(field, sizeof field, "%sheadline", at);
+	expect_refused(x, root, field, "'blame the network' is not what its fields say");
+	/* the file as written reads, and so does one without the key (older) */
+	char err[600];
+	root = fixture_json(x);
+	ck_assert_msg(read_json_tree(x, root, err, sizeof err) == 0, "%s", err);
+	json_object_del(req0(root), "explain");
+	ck_assert_msg(read_json_tree(x, root, err, sizeof err) == 0, "%s", err);
+	json_decref(root);
 	fx_free(x);
 }
 END_TEST
@@ -1901,6 +2039,8 @@ static Suite *json_suite(void)
 	tcase_add_test(tc, json_reader_checks_confidence);
 	tcase_add_test(tc, json_reader_refuses_corpus_figures);
 	tcase_add_test(tc, archive_keeps_readiness);
+	tcase_add_test(tc, archive_keeps_explanation);
+	tcase_add_test(tc, json_reader_refuses_bad_explanation);
 	tcase_add_test(tc, json_series_histograms);
 	tcase_add_test(tc, archive_through_the_command);
 	return s;
