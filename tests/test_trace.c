@@ -157,6 +157,61 @@ START_TEST(series_trip_with_metric_0)
 }
 END_TEST
 
+/* A run by time: the marker (and the note's run) names the measured run,
+ * not the recorded run it is merged into (issue 27 item 5); a run by
+ * count names its run as before. */
+START_TEST(by_time_marker_names_the_measured_run)
+{
+	struct fixture x;
+	fixture_open(&x, true);
+	struct probe_ctx c;
+	memset(&c, 0, sizeof c);
+	c.probe = probe_find("sem-pingpong");
+	c.res = x.res;
+	c.worker = getpid();
+	c.m[0] = result_metric(x.res, 0);
+	c.m[1] = result_metric(x.res, 1);
+	if (!timebase_get()) {
+		struct timebase tb;
+		char err[200];
+		ck_assert_msg(timebase_init(&tb, err, sizeof err) == 0, "timebase: %s", err);
+	}
+	c.tb = timebase_get();
+	ck_assert_ptr_nonnull(c.tb);
+	c.m[0]->ns_per_unit = 1.0;
+	c.m[0]->trip_ns = 1000;
+	c.duration_ns = 3600ull * 1000000000ull; /* never reached here */
+	c.runs = UINT32_MAX;
+	const uint32_t last = 2 * RTC_MAX_RUNS + 2;
+	for (uint32_t k = 0; k <= last; k++) {
+		probe_run_begin(&c, k);
+		if (k == last)
+			probe_record(&c, 0, 5000);
+		probe_run_end(&c, 1);
+	}
+	ck_assert_uint_eq(c.run, last >> 2); /* recorded run 500 (4 measured runs each) */
+	char buf[256];
+	ck_assert_int_gt(drain(x.marker[0], buf, sizeof buf), 0);
+	char want[200];
+	snprintf(want, sizeof want, "rtconform breach: requirement REQ-1 metric per-op value "
+		 "5000 ns > 1000 ns run %u\n", last + 1);
+	ck_assert_str_eq(buf, want);
+	ck_assert_uint_eq(x.res->trace.run, last);
+	fixture_close(&x);
+
+	/* by count: the run given */
+	fixture_open(&x, true);
+	result_metric(x.res, 0)->ns_per_unit = 1.0;
+	result_metric(x.res, 0)->trip_ns = 1000;
+	probe_trace_scale(x.res);
+	metric_record(result_metric(x.res, 0), 6, 5000);
+	ck_assert_int_gt(drain(x.marker[0], buf, sizeof buf), 0);
+	ck_assert_str_eq(buf, "rtconform breach: requirement REQ-1 metric per-op value 5000 ns > "
+			      "1000 ns run 7\n");
+	fixture_close(&x);
+}
+END_TEST
+
 static struct req_file *load(const char *reqbody, struct diag_list *d)
 {
 	char doc[2048];
@@ -441,6 +496,7 @@ int main(void)
 	tcase_add_test(tc, names_distinct_in_a_run);
 	tcase_add_test(tc, unarmed_never_trips);
 	tcase_add_test(tc, series_trip_with_metric_0);
+	tcase_add_test(tc, by_time_marker_names_the_measured_run);
 	tcase_add_test(tc, trip_of_a_requirement);
 	tcase_add_test(tc, file_names);
 	tcase_add_test(tc, instance_names);

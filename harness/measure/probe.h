@@ -216,7 +216,13 @@ struct result_shm {
 		int32_t marker_fd, on_fd; /* trace_marker, tracing_on */
 		char id[136];             /* the requirement, for the marker */
 		volatile uint32_t tripped; /* 0, then 1 once: the first trip wins */
-		uint32_t metric, run;     /* what tripped, in which run */
+		uint32_t metric, run;     /* what tripped, in which run: the measured
+					   * run (a run by time's own number, not
+					   * the recorded run it is merged into) */
+		/* A run by time: the measured run now running + 1, set by
+		 * probe_run_begin; 0: a run by count (the recorded run is the
+		 * measured one). The marker's and the note's run. */
+		volatile uint32_t measured_run;
 		uint64_t value;           /* the sample, units of that metric */
 		int32_t write_err;        /* errno of a failed marker write, or 0 */
 	} trace;
@@ -453,6 +459,8 @@ static inline void probe_run_begin(struct probe_ctx *c, uint32_t run)
 	if (c->res->trace.marker_fd >= 0)
 		probe_trace_scale(c->res);
 	c->run = c->duration_ns ? probe_by_time_slot(c, run) : run;
+	if (c->duration_ns)
+		__atomic_store_n(&c->res->trace.measured_run, run + 1u, __ATOMIC_RELAXED);
 	c->res->state = WS_MEASURING;
 	/* Written once before the counters start too: after a peer's fork the
 	 * worker's own pages are copy-on-write, and a first store to one

@@ -74,7 +74,10 @@ void probe_trace_trip(struct metric_data *m, uint32_t run, uint64_t v)
 	if (idx >= r->nmetrics)
 		idx = 0; /* a per-CPU series: a sample of metric 0 */
 	r->trace.metric = idx;
-	r->trace.run = run;
+	/* The run measured: in a run by time, its own number, not the
+	 * recorded run (`run`) it is merged into (docs/measurement.md). */
+	uint32_t measured = __atomic_load_n(&r->trace.measured_run, __ATOMIC_RELAXED);
+	r->trace.run = measured ? measured - 1u : run;
 	r->trace.value = v;
 	const char *name = "?";
 	if (trace_probe && idx < probe_decl_nmetrics(&trace_probe->decl))
@@ -91,7 +94,7 @@ void probe_trace_trip(struct metric_data *m, uint32_t run, uint64_t v)
 	put_str(buf, sizeof buf, &at, " ns > ");
 	put_u64(buf, sizeof buf, &at, (uint64_t)(trip_ns + 0.5));
 	put_str(buf, sizeof buf, &at, " ns run ");
-	put_u64(buf, sizeof buf, &at, run + 1u);
+	put_u64(buf, sizeof buf, &at, (uint64_t)r->trace.run + 1u);
 	put_str(buf, sizeof buf, &at, "\n");
 	if (write(r->trace.marker_fd, buf, at) < 0)
 		r->trace.write_err = errno;
