@@ -30,7 +30,9 @@ if "$RTC" explain --json "$EX/timer-wakeup.txt" >"$TMP/ex.json" 2>"$TMP/ex.err" 
 import json, sys
 j = json.load(open(sys.argv[1]))
 assert j["requirement"] == "TW" and j["metric"] == "wakeup" and j["value_ns"] == 25716, j
-assert j["probe"] == {"pid": 30998, "comm": "rtconform-worke", "cpu": 0, "priority": "RT 80"}, j["probe"]
+assert j["probe"] == {"pid": 30998, "comm": "rtconform-worke", "cpu": 0, "priority": "RT 80",
+                      "prio": 19}, j["probe"]
+assert j["window"]["ns"] == j["window"]["end_ns"] - j["window"]["start_ns"] == 25716, j["window"]
 c = j["components"]
 assert sum(x["ns"] for x in c) == j["sum_ns"] == 25716 and j["adds_up"], j
 assert c[0]["kind"] == "timer" and c[0]["ns"] == 7000, c[0]
@@ -125,4 +127,37 @@ assert w == j["value_ns"] and j["requirement"] == "TW-EXPLAIN", j
 PY
 then ok "a real trace's components add up to its window"; else
   fail "a real trace's components do not add up:"; head -60 "$TMP/real.json" | diag; fi
+# results.json keeps the explanation (its `explain`, the object explain
+# --json prints of the same trace), summary.txt says it in one line, and
+# `rtconform report` renders all four reports again the same bytes.
+if python3 - "$TMP/run/results.json" "$TMP/real.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["files"][0]["requirements"][0]
+cli = json.load(open(sys.argv[2]))
+e = r["explain"]
+w = e["window"]["end_ns"] - e["window"]["start_ns"]
+assert e["window"]["ns"] == w, e["window"]
+kinds = {"irq", "softirq", "timer", "task", "idle", "wakeup", "probe", "unexplained"}
+assert e["components"] and all(c["kind"] in kinds for c in e["components"]), e
+assert sum(c["ns"] for c in e["components"]) == e["sum_ns"] and e["adds_up"], e
+assert abs(e["sum_ns"] - w) <= e["tolerance_ns"], e
+assert all(abs(c["share"] - c["ns"] / w) < 1e-9 for c in e["components"]), e
+assert e["complete"] == (e["lost_in_window"] == 0), e
+for k in ("headline", "requirement", "metric", "value_ns", "window", "sum_ns", "probe"):
+    assert e[k] == cli[k], (k, e[k], cli[k])
+assert [(c["kind"], c["ns"], c["label"]) for c in e["components"]] == \
+    [(c["kind"], c["ns"], c["label"]) for c in cli["components"]]
+PY
+then ok "results.json keeps the trace's explanation, as explain --json gives it"; else
+  fail "results.json's explain is missing or not explain --json's:"; grep -A30 '"explain"' "$TMP/run/results.json" | head -40 | diag; fi
+expect_grep '^why: TW-EXPLAIN wakeup [0-9.]+ [mun]?s: [0-9]+% ' "$TMP/run/summary.txt"
+mkdir -p "$TMP/again"
+expect_status 0 "$RTC" report "$TMP/run/results.json" --junit "$TMP/again/junit.xml" \
+  --summary "$TMP/again/summary.txt" --html "$TMP/again/report.html" --json "$TMP/again/results.json"
+for f in junit.xml summary.txt report.html results.json; do
+  if cmp -s "$TMP/run/$f" "$TMP/again/$f"; then ok "$f re-rendered from results.json with its explanation is the same"; else
+    fail "$f re-rendered from results.json differs"; diff "$TMP/run/$f" "$TMP/again/$f" | head -6 | diag; fi
+done
+expect_grep '<div class="why"><h3>Why: ' "$TMP/run/report.html"
+expect_grep 'top cause of the traced breach: [0-9]+% ' "$TMP/run/junit.xml"
 finish
