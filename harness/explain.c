@@ -33,6 +33,8 @@ struct cpu_state {
 	uint64_t serial; /* of the task's stretch on the CPU */
 	int depth;
 	struct frame stack[FRAMES_MAX];
+	bool in_idle;    /* in an idle state (power:cpu_idle), idle_state */
+	long idle_state;
 	uint64_t lost_pending;
 };
 
@@ -166,6 +168,9 @@ static int attribute(struct replay *r, uint64_t from, uint64_t to)
 		serial = cs->serial;
 		if (cs->pid == e->probe_pid)
 			c = component(r, EXPLAIN_PROBE, cs->pid, "", EXPLAIN_CLASS_NONE);
+		else if (cs->pid == 0 && cs->in_idle)
+			c = component(r, EXPLAIN_IDLE_EXIT, cs->idle_state, "",
+				      EXPLAIN_CLASS_NONE);
 		else if (cs->pid == 0)
 			c = component(r, r->runnable || r->waking ? EXPLAIN_WAKEUP : EXPLAIN_IDLE,
 				      0, "", EXPLAIN_CLASS_NONE);
@@ -187,6 +192,7 @@ static void learn_current(struct replay *r, struct cpu_state *cs, const struct x
 		return;
 	cs->known = true;
 	cs->pid = ev->pid;
+	cs->in_idle = cs->in_idle && ev->pid == 0;
 	cs->prio = ev->pid == r->e->probe_pid ? r->e->probe_prio : EXPLAIN_PRIO_UNKNOWN;
 	snprintf(cs->comm, sizeof cs->comm, "%s", ev->comm);
 	cs->serial = ++r->serial;
@@ -238,6 +244,7 @@ static void on_switch(struct replay *r, struct cpu_state *cs, const struct xev *
 	snprintf(cs->comm, sizeof cs->comm, "%s", ev->name);
 	cs->serial = ++r->serial;
 	cs->depth = 0; /* no switch happens inside an interrupt */
+	cs->in_idle = false; /* a switch is out of any idle state */
 }
 
 /* sched_waking, sched_wakeup, sched_migrate_task of any task. */
@@ -339,6 +346,12 @@ static int replay_event(struct replay *r, const struct xev *ev)
 		break;
 	case XE_TIMER_OUT:
 		pop(cs, EXPLAIN_TIMER, ev);
+		break;
+	case XE_IDLE:
+		if (cs->in_idle != (ev->id >= 0))
+			cs->serial = ++r->serial; /* a stretch of its own */
+		cs->in_idle = ev->id >= 0;
+		cs->idle_state = ev->id;
 		break;
 	default:
 		break;

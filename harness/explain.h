@@ -50,6 +50,9 @@ enum explain_kind {
 	EXPLAIN_WAKEUP,   /* the probe runnable, the CPU idle or switching */
 	EXPLAIN_PROBE,    /* the probe on its CPU, no other event */
 	EXPLAIN_UNKNOWN,  /* nothing known: no event of the CPU yet */
+	EXPLAIN_IDLE_EXIT, /* the CPU in an idle state (power:cpu_idle), the idle
+			      task current: exit from idle (id: the state) */
+	EXPLAIN_NKINDS
 };
 
 /* A task's priority against the probe's (EXPLAIN_TASK only). Kernel

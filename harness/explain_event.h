@@ -24,6 +24,7 @@ enum xev_type {
 	XE_IRQ_IN, XE_IRQ_OUT,
 	XE_SOFT_IN, XE_SOFT_OUT,
 	XE_TIMER_IN, XE_TIMER_OUT,
+	XE_IDLE,       /* power:cpu_idle: id the state entered, -1 its exit */
 	XE_OTHER,      /* an event line of another event (its header is used) */
 	XE_MARKER,     /* rtconform's breach marker */
 };

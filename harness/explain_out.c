@@ -20,6 +20,7 @@ const char *explain_kind_name(enum explain_kind k)
 		[EXPLAIN_TIMER] = "timer",   [EXPLAIN_TASK] = "task",
 		[EXPLAIN_IDLE] = "idle",     [EXPLAIN_WAKEUP] = "wakeup",
 		[EXPLAIN_PROBE] = "probe",   [EXPLAIN_UNKNOWN] = "unexplained",
+		[EXPLAIN_IDLE_EXIT] = "idle-exit",
 	};
 	return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
@@ -98,6 +99,9 @@ void explain_label(const struct explain *e, const struct explain_component *c, c
 		break;
 	case EXPLAIN_PROBE:
 		snprintf(buf, len, "the probe on its CPU (no other event)");
+		break;
+	case EXPLAIN_IDLE_EXIT:
+		snprintf(buf, len, "exit from idle (the CPU in idle state %ld)", c->id);
 		break;
 	default:
 		snprintf(buf, len, "unexplained (no event tells)");
@@ -214,6 +218,8 @@ static json_t *component_json(const struct explain *e, const struct explain_comp
 	if (c->kind == EXPLAIN_IRQ || c->kind == EXPLAIN_SOFTIRQ) {
 		json_object_set_new(o, c->kind == EXPLAIN_IRQ ? "irq" : "vec", json_integer(c->id));
 		json_object_set_new(o, "name", jstr(c->name));
+	} else if (c->kind == EXPLAIN_IDLE_EXIT) {
+		json_object_set_new(o, "state", json_integer(c->id));
 	} else if (c->kind == EXPLAIN_TASK) {
 		explain_prio_text(c->prio, p, sizeof p);
 		json_object_set_new(o, "comm", jstr(c->name));

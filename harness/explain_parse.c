@@ -277,8 +277,20 @@ static const struct {
 	{ "sched_migrate_task", XE_MIGRATE }, { "irq_handler_entry", XE_IRQ_IN },
 	{ "irq_handler_exit", XE_IRQ_OUT },   { "softirq_entry", XE_SOFT_IN },
 	{ "softirq_exit", XE_SOFT_OUT },      { "local_timer_entry", XE_TIMER_IN },
-	{ "local_timer_exit", XE_TIMER_OUT },
+	{ "local_timer_exit", XE_TIMER_OUT }, { "cpu_idle", XE_IDLE },
 };
+
+/* power:cpu_idle: "state=N cpu_id=C"; state 4294967295 (PWR_EVENT_EXIT,
+ * -1 as a u32) is the exit from the idle state. */
+static int parse_idle(const char *f, struct xev *ev, char *err, size_t elen)
+{
+	long v;
+	if (num_field(f, "state=", 0, 4294967295L, &v, err, elen))
+		return -1;
+	ev->id = v == 4294967295L ? -1 : v;
+	ev->type = XE_IDLE;
+	return 0;
+}
 
 static int parse_event(const char *name, size_t nlen, const char *f, struct xev *ev,
 		       char *err, size_t elen)
@@ -304,6 +316,8 @@ static int parse_event(const char *name, size_t nlen, const char *f, struct xev 
 		return parse_softirq(f, ev, t, err, elen);
 	case XE_TIMER_IN: case XE_TIMER_OUT:
 		return parse_timer(f, ev, t, err, elen);
+	case XE_IDLE:
+		return parse_idle(f, ev, err, elen);
 	default:
 		ev->type = XE_OTHER;
 		return 0;

@@ -43,6 +43,7 @@ static const char *const trace_events[] = {
 	"irq/softirq_entry", "irq/softirq_exit",
 	"irq_vectors/local_timer_entry", "irq_vectors/local_timer_exit",
 	"timer/hrtimer_expire_entry", "timer/hrtimer_expire_exit",
+	"power/cpu_idle", /* exit from idle (docs/explain.md) */
 };
 
 void trace_job_init(struct trace_job *t)

@@ -73,7 +73,7 @@ static const char page_css[] =
 	".why-irq{fill:#cf222e;background:#cf222e}.why-softirq{fill:#fb8f44;background:#fb8f44}"
 	".why-timer{fill:#bf3989;background:#bf3989}.why-idle{fill:#d0d7de;background:#d0d7de}"
 	".why-wakeup{fill:#0e7c86;background:#0e7c86}.why-probe{fill:#4c78a8;background:#4c78a8}"
-	".why-unexplained{fill:#6e7781;background:#6e7781}.why-rest{fill:#eaeef2;background:#eaeef2}"
+	".why-unexplained{fill:#6e7781;background:#6e7781}.why-idle-exit{fill:#54aeff;background:#54aeff}.why-rest{fill:#eaeef2;background:#eaeef2}"
 	".why-task-higher{fill:#8250df;background:#8250df}"
 	".why-task-violation{fill:#9a6700;background:#9a6700}"
 	".why-task-not-runnable{fill:#1a7f37;background:#1a7f37}"

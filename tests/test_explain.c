@@ -172,6 +172,69 @@ START_TEST(irq_nested_in_a_task_counts_once)
 }
 END_TEST
 
+/* power:cpu_idle: the probe sleeps, its CPU enters idle state 2 at 10 us
+ * and leaves it at 350; the local timer at 360 wakes the probe, which runs
+ * at 400. In the window (200..500 us) the 150 us in the idle state are
+ * "exit from idle", apart from the idle task after it, the timer, the
+ * wake-up and the probe. */
+static const char idle_trace[] =
+	H("probe", 100, 1, "000000") SWITCH("probe", 100, 49, "S", "swapper/1", 0, 120)
+	H("swapper/1", 0, 1, "000010") "cpu_idle: state=2 cpu_id=1\n"
+	H("swapper/1", 0, 1, "000350") "cpu_idle: state=4294967295 cpu_id=1\n"
+	H("swapper/1", 0, 1, "000360") "local_timer_entry: vector=236\n"
+	H("swapper/1", 0, 1, "000370") WAKING("probe", 100, 49, 1)
+	H("swapper/1", 0, 1, "000370") WAKEUP("probe", 100, 49, 1)
+	H("swapper/1", 0, 1, "000380") "local_timer_exit: vector=236\n"
+	H("swapper/1", 0, 1, "000400") SWITCH("swapper/1", 0, 120, "R", "probe", 100, 49)
+	H("probe", 100, 1, "000500") MARKER("300000");
+
+START_TEST(exit_from_idle_is_named)
+{
+	struct explain e;
+	char err[512];
+	ck_assert_msg(explain_text(idle_trace, &e, err, sizeof err) == 0, "%s", err);
+	ck_assert_int_eq(e.comp[0].kind, EXPLAIN_IDLE_EXIT);
+	ck_assert_int_eq(e.comp[0].id, 2);
+	ck_assert_uint_eq(e.comp[0].ns, 150000);
+	ck_assert_uint_eq(e.comp[0].count, 1);
+	const struct explain_component *idle = find(&e, EXPLAIN_IDLE, 0, EXPLAIN_CLASS_NONE);
+	const struct explain_component *tmr = find(&e, EXPLAIN_TIMER, 0, EXPLAIN_CLASS_NONE);
+	const struct explain_component *wk = find(&e, EXPLAIN_WAKEUP, 0, EXPLAIN_CLASS_NONE);
+	ck_assert(idle && tmr && wk);
+	ck_assert_uint_eq(idle->ns, 10000);
+	ck_assert_uint_eq(tmr->ns, 20000);
+	ck_assert_uint_eq(wk->ns, 20000);
+	ck_assert_uint_eq(e.sum_ns, 300000);
+	char h[1024];
+	explain_headline(&e, h, sizeof h);
+	ck_assert_str_eq(h, "R1 wakeup 300 us: 50% exit from idle (the CPU in idle state 2), "
+			    "33% the probe on its CPU (no other event), 7% local timer interrupt");
+	char *j = explain_json(&e);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_ptr_nonnull(strstr(j, "\"kind\": \"idle-exit\""));
+	ck_assert_ptr_nonnull(strstr(j, "\"state\": 2"));
+	free(j);
+	explain_free(&e);
+	/* without the event the same time is idle, as before */
+	static const char no_idle[] =
+		H("probe", 100, 1, "000000") SWITCH("probe", 100, 49, "S", "swapper/1", 0, 120)
+		H("swapper/1", 0, 1, "000360") "local_timer_entry: vector=236\n"
+		H("swapper/1", 0, 1, "000500") "local_timer_exit: vector=236\n"
+		H("probe", 100, 1, "000500") MARKER("300000");
+	ck_assert_msg(explain_text(no_idle, &e, err, sizeof err) == 0, "%s", err);
+	ck_assert_ptr_null(find(&e, EXPLAIN_IDLE_EXIT, 2, EXPLAIN_CLASS_NONE));
+	ck_assert_uint_eq(find(&e, EXPLAIN_IDLE, 0, EXPLAIN_CLASS_NONE)->ns, 160000);
+	explain_free(&e);
+	/* a state that is not a number is refused, named */
+	static const char bad[] =
+		H("swapper/1", 0, 1, "000010") "cpu_idle: state=x cpu_id=1\n"
+		H("probe", 100, 1, "000500") MARKER("300000");
+	ck_assert_int_eq(explain_text(bad, &e, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, ":1: state 'x' is not a number"), "%s", err);
+	explain_free(&e);
+}
+END_TEST
+
 /* Nothing but the marker: the whole window is unexplained. */
 START_TEST(window_without_events_is_unexplained)
 {
@@ -473,5 +536,6 @@ int main(void)
 	tcase_add_test(tc, long_line_and_nul_named);
 	tcase_add_test(tc, sum_check_can_fail);
 	tcase_add_test(tc, real_excerpts);
+	tcase_add_test(tc, exit_from_idle_is_named);
 	return tu_run(s);
 }

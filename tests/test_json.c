@@ -898,6 +898,19 @@ START_TEST(archive_keeps_explanation)
 	free(junit);
 	report_view_free(&a);
 	report_view_free(&b);
+	/* exit from idle (power:cpu_idle) keeps its state */
+	x->results[0][0].explain->comp[2] = (struct explain_component){
+		.kind = EXPLAIN_IDLE_EXIT, .id = 3, .prio = EXPLAIN_PRIO_UNKNOWN, .ns = 252000,
+		.count = 1 };
+	assert_archive_exact(x);
+	root = fixture_json(x);
+	c = json_object_get(json_object_get(req0(root), "explain"), "components");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(c, 2), "kind")),
+			 "idle-exit");
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(c, 2), "state")), 3);
+	json_object_set_new(json_array_get(c, 2), "state", json_integer(-5));
+	expect_refused(x, root, "files[0].requirements[0].explain.components[2].state",
+		       "expected an integer from 0 to 4294967294");
 	fx_free(x);
 }
 END_TEST

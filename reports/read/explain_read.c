@@ -25,6 +25,7 @@
 #define CPU_MAX 65535
 #define IRQ_MAX 1048575
 #define VEC_MAX 63
+#define IDLE_STATE_MAX 4294967294LL
 
 struct er {
 	const char *at;
@@ -128,7 +129,7 @@ static bool want_prio(struct er *r, const json_t *o, const char *path, int *out)
 
 static bool kind_of(const char *s, enum explain_kind *k)
 {
-	for (int i = EXPLAIN_IRQ; i <= EXPLAIN_UNKNOWN; i++)
+	for (int i = EXPLAIN_IRQ; i < EXPLAIN_NKINDS; i++)
 		if (strcmp(s, explain_kind_name((enum explain_kind)i)) == 0) {
 			*k = (enum explain_kind)i;
 			return true;
@@ -177,7 +178,7 @@ static void one_comp(struct er *r, const json_t *o, size_t i, const struct expla
 	snprintf(path, sizeof path, "%s.kind", p);
 	if (want_s(r, o, "kind", path, kind, sizeof kind) && !kind_of(kind, &c->kind))
 		bad(r, path, "'%s' is not a kind rtconform writes (irq, softirq, timer, task, idle, "
-		    "wakeup, probe, unexplained)", kind);
+		    "wakeup, probe, unexplained, idle-exit)", kind);
 	if (r->failed)
 		return;
 	if (c->kind == EXPLAIN_IRQ || c->kind == EXPLAIN_SOFTIRQ) {
@@ -189,6 +190,10 @@ static void one_comp(struct er *r, const json_t *o, size_t i, const struct expla
 		want_s(r, o, "name", path, c->name, sizeof c->name);
 	} else if (c->kind == EXPLAIN_TASK) {
 		comp_task(r, o, p, c);
+	} else if (c->kind == EXPLAIN_IDLE_EXIT) {
+		snprintf(path, sizeof path, "%s.state", p);
+		want_i(r, o, "state", path, 0, IDLE_STATE_MAX, &v);
+		c->id = (long)v;
 	}
 	snprintf(path, sizeof path, "%s.ns", p);
 	want_u(r, o, "ns", path, &c->ns);

@@ -137,7 +137,7 @@ cli = json.load(open(sys.argv[2]))
 e = r["explain"]
 w = e["window"]["end_ns"] - e["window"]["start_ns"]
 assert e["window"]["ns"] == w, e["window"]
-kinds = {"irq", "softirq", "timer", "task", "idle", "wakeup", "probe", "unexplained"}
+kinds = {"irq", "softirq", "timer", "task", "idle", "wakeup", "probe", "unexplained", "idle-exit"}
 assert e["components"] and all(c["kind"] in kinds for c in e["components"]), e
 assert sum(c["ns"] for c in e["components"]) == e["sum_ns"] and e["adds_up"], e
 assert abs(e["sum_ns"] - w) <= e["tolerance_ns"], e
