@@ -111,6 +111,11 @@ struct explain {
 	 * line without a count counts one, and lost_unknown says "at least" */
 	uint64_t lost, lost_window;
 	bool lost_unknown;
+	/* The steal time of the probe's CPU (/proc/stat) over the run's traced
+	 * span, from arming the trace to saving it (steal_span_ns): set by a
+	 * run, never by the trace alone (steal_known false) */
+	bool steal_known;
+	uint64_t steal_ns, steal_span_ns;
 	size_t lines, events;
 };
 
@@ -144,6 +149,9 @@ void explain_parts(const struct explain *e, char *buf, size_t len);
 /* "SEM-RT wakeup 2.1 ms: 68% ksoftirqd/1 (RT 1, lower than the probe, ...),
  * 20% irq 11 virtio0, 12% unexplained" (the three largest parts). */
 void explain_headline(const struct explain *e, char *buf, size_t len);
+/* "steal: 12 ms over the run's traced span of 2.5 s (CPU 1, /proc/stat)",
+ * or "" when the steal time is not known. */
+void explain_steal_text(const struct explain *e, char *buf, size_t len);
 /* The whole explanation as text: headline, table, sum check, wake-up,
  * migrations, lost events. Escaped for a terminal. */
 void explain_print(FILE *out, const struct explain *e);

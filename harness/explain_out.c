@@ -167,9 +167,23 @@ static void print_notes(FILE *out, const struct explain *e)
 			"window: it cannot be fully explained\n", least, e->lost_window);
 }
 
+void explain_steal_text(const struct explain *e, char *buf, size_t len)
+{
+	char a[32], b[32];
+	if (!e->steal_known) {
+		if (len)
+			buf[0] = 0;
+		return;
+	}
+	units_fmt_ns((double)e->steal_ns, a, sizeof a);
+	units_fmt_ns((double)e->steal_span_ns, b, sizeof b);
+	snprintf(buf, len, "steal: %s over the run's traced span of %s (CPU %d, /proc/stat)", a, b,
+		 e->probe_cpu);
+}
+
 void explain_print(FILE *out, const struct explain *e)
 {
-	char h[1024], v[32], t[32], s[32], l[200];
+	char h[1024], v[32], t[32], s[160], l[200];
 	explain_headline(e, h, sizeof h);
 	termsafe_println(out, "%s", h);
 	units_fmt_ns((double)e->value_ns, v, sizeof v);
@@ -194,6 +208,9 @@ void explain_print(FILE *out, const struct explain *e)
 		share(e, e->sum_ns), e->adds_up ? "adds up to" : "DOES NOT add up to", v,
 		EXPLAIN_TOLERANCE_NS);
 	print_notes(out, e);
+	explain_steal_text(e, s, sizeof s);
+	if (*s)
+		fprintf(out, "%s\n", s);
 }
 
 /* A JSON string of text from the trace, made valid UTF-8. */
@@ -244,6 +261,9 @@ static json_t *extras_json(const struct explain *e, json_t *o)
 	json_object_set_new(o, "lost_events_unknown", json_boolean(e->lost_unknown));
 	json_object_set_new(o, "lost_in_window", json_integer((json_int_t)e->lost_window));
 	json_object_set_new(o, "complete", json_boolean(e->lost_window == 0));
+	if (e->steal_known)
+		json_object_set_new(o, "steal", json_pack("{s:I, s:I}", "ns", (json_int_t)e->steal_ns,
+							  "span_ns", (json_int_t)e->steal_span_ns));
 	if (e->woken)
 		json_object_set_new(o, "wakeup", json_pack("{s:I, s:o}", "before_marker_ns",
 			(json_int_t)(e->end_ns - e->waking_ns), "to_run_ns",

@@ -404,6 +404,7 @@ static int make_instance(struct trace_job *t, char *why, size_t len)
 
 void trace_abandon(struct trace_job *t)
 {
+	steal_free(&t->steal0);
 	trace_close_fds(t);
 	if (!t->root[0])
 		return; /* tracefs never found: nothing of ours in it */
@@ -448,6 +449,7 @@ bool trace_arm(struct trace_job *t, const struct requirement *r, const struct pr
 	res->trace.marker_fd = t->marker_fd;
 	res->trace.on_fd = t->on_fd;
 	snprintf(res->trace.id, sizeof res->trace.id, "%s", r->id);
+	steal_read("/proc/stat", &t->steal0); /* not there: no steal shown */
 	return true;
 }
 
@@ -534,8 +536,8 @@ static void tripped_text(const struct result_shm *res, const struct probe *p, ch
  * it cannot be explained; cut at a character boundary to fit. The
  * explanation itself goes to *out (malloc'd; NULL when there is none or
  * no memory for it). */
-static void append_explanation(const char *path, const char *name, char *note, size_t nlen,
-			       struct explain **out)
+static void append_explanation(const struct trace_job *t, const char *path, const char *name,
+			       char *note, size_t nlen, struct explain **out)
 {
 	/* the file just saved, and only a regular file of that name */
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -557,6 +559,12 @@ static void append_explanation(const char *path, const char *name, char *note, s
 			free(*out);
 			*out = NULL;
 		}
+		struct steal_snap now = { 0 };
+		if (*out && steal_read("/proc/stat", &now) == 0)
+			(*out)->steal_known = steal_between(&t->steal0, &now, e.probe_cpu,
+							    &(*out)->steal_ns,
+							    &(*out)->steal_span_ns);
+		steal_free(&now);
 	}
 	explain_free(&e);
 	char *v = utf8_valid_dup(rc == 0 ? parts : why);
@@ -606,7 +614,7 @@ void trace_finish(struct trace_job *t, const struct result_shm *res, const struc
 			 res->trace.write_err ? "; the marker could not be written: " : "",
 			 res->trace.write_err ? strerror(res->trace.write_err) : "");
 		if (!res->trace.write_err)
-			append_explanation(path, name, note, nlen, ex);
+			append_explanation(t, path, name, note, nlen, ex);
 	}
 	trace_abandon(t);
 }

@@ -26,6 +26,7 @@
 #include <sys/types.h>
 
 #include "harness/measure/probe.h"
+#include "harness/trace_steal.h"
 #include "requirements/model.h"
 
 /* Ring buffer of an instance, KiB per CPU. */
@@ -73,6 +74,7 @@ struct trace_job {
 	char root[64];        /* the tracefs mount used, "" when none */
 	char inst[160];       /* the instance's directory, "" when none */
 	int marker_fd, on_fd; /* the instance's trace_marker and tracing_on */
+	struct steal_snap steal0; /* /proc/stat's steal when armed */
 };
 
 void trace_job_init(struct trace_job *t);

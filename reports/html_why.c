@@ -123,6 +123,14 @@ static void why_note(struct xw *x, const struct explain *e)
 			 "lost on the probe's CPU in the window.", e->lost_unknown ? "at least " : "",
 			 e->lost_window);
 	html_text_micro(x, buf);
+	char st[200];
+	explain_steal_text(e, st, sizeof st);
+	if (*st) {
+		xw_text(x, " ");
+		html_text_micro(x, st);
+		xw_text(x, " (steal is counted over the whole span, not the window: "
+			   "docs/explain.md).");
+	}
 	xw_text(x, " Time no event covers is \"unexplained\" (irqs-off sections, the "
 		   "hypervisor, SMIs): docs/explain.md says what a trace cannot see.");
 	xw_full_end(x);

@@ -214,7 +214,9 @@ static void why_lines(const struct report_view *v, FILE *out)
 			if (!r->explain || r->not_selected)
 				continue;
 			explain_headline(r->explain, h, sizeof h);
-			fprintf(out, "why: %s\n", printable(h, p, sizeof p));
+			fprintf(out, "why: %s", printable(h, p, sizeof p));
+			explain_steal_text(r->explain, h, sizeof h);
+			fprintf(out, "%s%s\n", *h ? "; " : "", h);
 		}
 }
 

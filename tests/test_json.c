@@ -911,6 +911,24 @@ START_TEST(archive_keeps_explanation)
 	json_object_set_new(json_array_get(c, 2), "state", json_integer(-5));
 	expect_refused(x, root, "files[0].requirements[0].explain.components[2].state",
 		       "expected an integer from 0 to 4294967294");
+	/* the steal time of the probe's CPU over the traced span: kept, said
+	 * beside the headline, and refused when more than the span */
+	x->results[0][0].explain->steal_known = true;
+	x->results[0][0].explain->steal_ns = 12000000;
+	x->results[0][0].explain->steal_span_ns = 2500000000u;
+	assert_archive_exact(x);
+	fx_view(x, &a);
+	sum = fx_render(&a, REPORT_SUMMARY, &len);
+	ck_assert_msg(strstr(sum, "12% exit from idle (the CPU in idle state 3); steal: 12 ms over "
+				  "the run's traced span of 2.5 s (CPU 1, /proc/stat)\n"),
+		      "%.3000s", sum);
+	free(sum);
+	report_view_free(&a);
+	root = fixture_json(x);
+	json_object_set_new(json_object_get(json_object_get(req0(root), "explain"), "steal"), "ns",
+			    json_integer(2500000001));
+	expect_refused(x, root, "files[0].requirements[0].explain.steal.ns",
+		       "2500000001 is more than the span, 2500000000 ns");
 	fx_free(x);
 }
 END_TEST

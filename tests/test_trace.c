@@ -212,6 +212,41 @@ START_TEST(by_time_marker_names_the_measured_run)
 }
 END_TEST
 
+/* /proc/stat's steal time: each CPU's 8th number, in USER_HZ ticks, as
+ * ns; between two readings of the same CPU, never backwards, never of a
+ * CPU a reading lacks. */
+START_TEST(steal_of_a_cpu)
+{
+	char a[] = "/tmp/rtc-steal-a-XXXXXX", b[] = "/tmp/rtc-steal-b-XXXXXX";
+	int fa = mkstemp(a), fb = mkstemp(b);
+	ck_assert(fa >= 0 && fb >= 0);
+	long hz = sysconf(_SC_CLK_TCK);
+	dprintf(fa, "cpu  10 0 0 0 0 0 0 7 0 0\ncpu0 1 2 3 4 5 6 7 100 0 0\n"
+		    "cpu1 1 2 3 4 5 6 7 200 0 0\nintr 1 2 3\n");
+	dprintf(fb, "cpu  10 0 0 0 0 0 0 9 0 0\ncpu0 1 2 3 4 5 6 7 100 0 0\n"
+		    "cpu1 1 2 3 4 5 6 7 %ld 0 0\n", 200 + hz / 2);
+	close(fa);
+	close(fb);
+	struct steal_snap s0, s1;
+	ck_assert_int_eq(steal_read(a, &s0), 0);
+	ck_assert_int_eq(steal_read(b, &s1), 0);
+	ck_assert_uint_eq(s0.n, 2);
+	uint64_t ns = 0, span = 0;
+	ck_assert(steal_between(&s0, &s1, 1, &ns, &span));
+	ck_assert_uint_eq(ns, (uint64_t)(hz / 2) * 1000000000u / (uint64_t)hz);
+	ck_assert(steal_between(&s0, &s1, 0, &ns, &span));
+	ck_assert_uint_eq(ns, 0);
+	ck_assert(!steal_between(&s0, &s1, 2, &ns, &span)); /* no such CPU */
+	ck_assert(!steal_between(&s1, &s0, 1, &ns, &span)); /* backwards */
+	steal_free(&s0);
+	steal_free(&s1);
+	ck_assert_int_eq(steal_read("/nonexistent/stat", &s0), -1);
+	ck_assert(!steal_between(&s0, &s0, 0, &ns, &span));
+	unlink(a);
+	unlink(b);
+}
+END_TEST
+
 static struct req_file *load(const char *reqbody, struct diag_list *d)
 {
 	char doc[2048];
@@ -497,6 +532,7 @@ int main(void)
 	tcase_add_test(tc, unarmed_never_trips);
 	tcase_add_test(tc, series_trip_with_metric_0);
 	tcase_add_test(tc, by_time_marker_names_the_measured_run);
+	tcase_add_test(tc, steal_of_a_cpu);
 	tcase_add_test(tc, trip_of_a_requirement);
 	tcase_add_test(tc, file_names);
 	tcase_add_test(tc, instance_names);

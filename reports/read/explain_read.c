@@ -379,6 +379,25 @@ static void read_wakeup(struct er *r, const json_t *o, struct explain *e)
 	e->run_ns = e->waking_ns + to_run;
 }
 
+/* "steal": absent unless a run took /proc/stat's steal time; ns at most
+ * span_ns (a CPU cannot lose more time than passed). */
+static void read_steal(struct er *r, const json_t *o, struct explain *e)
+{
+	const json_t *s = json_object_get(o, "steal");
+	if (!s)
+		return;
+	if (!json_is_object(s)) {
+		bad(r, "steal", "expected an object");
+		return;
+	}
+	want_u(r, s, "ns", "steal.ns", &e->steal_ns);
+	want_u(r, s, "span_ns", "steal.span_ns", &e->steal_span_ns);
+	if (!r->failed && e->steal_ns > e->steal_span_ns)
+		bad(r, "steal.ns", "%" PRIu64 " is more than the span, %" PRIu64 " ns", e->steal_ns,
+		    e->steal_span_ns);
+	e->steal_known = !r->failed;
+}
+
 static void read_marker(struct er *r, const json_t *o, struct explain *e)
 {
 	uint64_t v = 0;
@@ -410,6 +429,7 @@ int explain_read_json(const json_t *j, const char *at, struct explain *e, char *
 	read_migrations(&r, j, e);
 	read_lost(&r, j, e);
 	read_wakeup(&r, j, e);
+	read_steal(&r, j, e);
 	if (!r.failed) {
 		char h[1024];
 		explain_headline(e, h, sizeof h);

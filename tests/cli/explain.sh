@@ -143,6 +143,9 @@ assert sum(c["ns"] for c in e["components"]) == e["sum_ns"] and e["adds_up"], e
 assert abs(e["sum_ns"] - w) <= e["tolerance_ns"], e
 assert all(abs(c["share"] - c["ns"] / w) < 1e-9 for c in e["components"]), e
 assert e["complete"] == (e["lost_in_window"] == 0), e
+# the run took the probe's CPU's steal time from /proc/stat (any kernel
+# since 2.6.11 has the column): at most the span it was taken over
+assert 0 <= e["steal"]["ns"] <= e["steal"]["span_ns"] and e["steal"]["span_ns"] > 0, e["steal"]
 for k in ("headline", "requirement", "metric", "value_ns", "window", "sum_ns", "probe"):
     assert e[k] == cli[k], (k, e[k], cli[k])
 assert [(c["kind"], c["ns"], c["label"]) for c in e["components"]] == \
@@ -150,7 +153,7 @@ assert [(c["kind"], c["ns"], c["label"]) for c in e["components"]] == \
 PY
 then ok "results.json keeps the trace's explanation, as explain --json gives it"; else
   fail "results.json's explain is missing or not explain --json's:"; grep -A30 '"explain"' "$TMP/run/results.json" | head -40 | diag; fi
-expect_grep '^why: TW-EXPLAIN wakeup [0-9.]+ [mun]?s: [0-9]+% ' "$TMP/run/summary.txt"
+expect_grep '^why: TW-EXPLAIN wakeup [0-9.]+ [mun]?s: [0-9]+% .*; steal: [0-9.]+ [mun]?s over the run.s traced span of [0-9.]+ [mun]?s \(CPU [0-9]+, /proc/stat\)$' "$TMP/run/summary.txt"
 mkdir -p "$TMP/again"
 expect_status 0 "$RTC" report "$TMP/run/results.json" --junit "$TMP/again/junit.xml" \
   --summary "$TMP/again/summary.txt" --html "$TMP/again/report.html" --json "$TMP/again/results.json"
