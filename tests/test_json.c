@@ -1001,6 +1001,33 @@ START_TEST(json_reader_refuses_bad_explanation)
 	json_object_set_new(explain0(root), "headline", json_string("blame the network"));
 	snprintf(field, sizeof field, "%sheadline", at);
 	expect_refused(x, root, field, "'blame the network' is not what its fields say");
+	root = fixture_json(x);
+	json_object_set_new(explain0(root), "tolerance_ns", json_integer(5000000));
+	snprintf(field, sizeof field, "%stolerance_ns", at);
+	expect_refused(x, root, field, "expected an integer from 1000 to 1000");
+	root = fixture_json(x);
+	json_object_set_new(explain0(root), "lost_in_window", json_integer(5));
+	snprintf(field, sizeof field, "%slost_in_window", at);
+	expect_refused(x, root, field, "5 is more than lost_events, 3");
+	root = fixture_json(x);
+	json_object_set_new(json_object_get(explain0(root), "wakeup"), "to_run_ns",
+			    json_integer(3000000));
+	snprintf(field, sizeof field, "%swakeup.to_run_ns", at);
+	expect_refused(x, root, field, "3000000 is after the marker (woken 2000000 ns before it)");
+	root = fixture_json(x);
+	json_object_set_new(json_array_get(json_object_get(explain0(root), "migrations"), 0), "to",
+			    json_integer(-1));
+	snprintf(field, sizeof field, "%smigrations[0].to", at);
+	expect_refused(x, root, field, "expected an integer from 0 to 65535");
+	root = fixture_json(x);
+	json_object_set_new(json_object_get(explain0(root), "probe"), "priority",
+			    json_string("RT 1"));
+	snprintf(field, sizeof field, "%sprobe.priority", at);
+	expect_refused(x, root, field, "'RT 1' is not what its fields say: 'RT 99'");
+	root = fixture_json(x);
+	json_object_set_new(comp0(root, 0), "pid", json_integer(1 << 23));
+	snprintf(field, sizeof field, "%scomponents[0].pid", at);
+	expect_refused(x, root, field, "expected an integer from 0 to 4194304");
 	/* the file as written reads, and so does one without the key (older) */
 	char err[600];
 	root = fixture_json(x);
