@@ -97,6 +97,50 @@ PY
 expect_status 2 "$RTC" report "$TMP/forged3.json" --summary "$TMP/forged3.txt"
 expect_grep 'requirements\[0\]\.limits\[0\]\.upper: .*, but metrics\[0\]\.confidence\.p90\.hi_ns is ' "$TMP/out"
 
+# ... and so is a limit whose metric keeps no interval of its statistic
+# (the interval nulled or removed, or a percentile that is not reported):
+# its bounds are still its histogram's, so UNDECIDED cannot be made to pass
+# by moving its upper bound below the max once the interval is gone
+for how in null del; do
+  python3 - "$J" "$TMP/forged4-$how.json" "$how" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["files"][0]["requirements"][1]
+m = next(m for m in r["metrics"] if m["name"] == r["limits"][0]["metric"])
+if sys.argv[3] == "null":
+    m["confidence"]["p90"] = None
+else:
+    del m["confidence"]
+l = r["limits"][0]
+l["upper"], l["verdict"], l["need"] = 184000.0, "pass", None
+r["verdict"] = "pass"
+d["totals"]["inconclusive"] -= 1
+d["totals"]["passed"] += 1
+d["exit_status"] = 0
+json.dump(d, open(sys.argv[2], "w"), indent=2)
+PY
+  expect_status 2 "$RTC" report "$TMP/forged4-$how.json" --summary "$TMP/forged4.txt"
+  expect_grep "requirements\[1\]\.limits\[0\]\.upper: 184000, but rank [0-9]+ of metrics\[0\]'s 200 samples at level 0\.95 gives .* on its histogram" "$TMP/out"
+done
+req_file "$TMP/c95.xml" confidence 'iterations="200" runs="1" warmup="0"' \
+  "$(requirement P95 "$RAMP" '<limit statistic="p95" max="195us" confidence="95%"/>' \
+     '<limit statistic="p95" max="195us" confidence="99%"/>')"
+expect_status 4 "$RTC" run -q -o "$TMP/p95" "$TMP/c95.xml"
+for i in 0 1; do
+  python3 - "$TMP/p95/results.json" "$TMP/forged5.json" "$i" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["files"][0]["requirements"][0]
+l = r["limits"][int(sys.argv[3])]
+assert l["verdict"] == "inconclusive" and l["upper"] > 195000, l
+l["upper"], l["verdict"], l["need"] = 194000.0, "pass", None
+json.dump(d, open(sys.argv[2], "w"), indent=2)
+PY
+  expect_status 2 "$RTC" report "$TMP/forged5.json" --summary "$TMP/forged5.txt"
+  expect_grep "requirements\[0\]\.limits\[$i\]\.upper: 194000, but rank [0-9]+ of metrics\[0\]'s 200 samples" "$TMP/out"
+done
+expect_status 0 "$RTC" report "$TMP/p95/results.json" --summary "$TMP/p95/again.txt"
+
 # compare: the same run where UNDECIDED's limit is 195 us (it passes) as
 # the baseline: pass -> inconclusive is worse (exit 1), the reverse better
 sed 's/max="185us" confidence="95%"/max="195us" confidence="95%"/' "$TMP/c.xml" >"$TMP/c2.xml"
