@@ -187,4 +187,26 @@ REQ_VERSION= req_file "$TMP/conf-def.xml" conf-def 'confidence="1.5"' \
 expect_status 2 "$RTC" validate "$TMP/conf-def.xml"
 expect_grep "^$TMP/conf-def.xml:2: <defaults> confidence=\"1.5\": not a percentage" "$TMP/out"
 
+# "need about N" is never the samples already taken, or fewer: a lower
+# bound is a bucket's lower edge, so the samples of the bucket straddling
+# the bound count against it (they counted for it, and a min limit of
+# 5519 samples that could not be decided was said to need about 3957)
+req_file "$TMP/need.xml" confidence 'runs="1" warmup="0"' \
+  "$(requirement NEEDMIN "$RAMP" '<run iterations="5519"/>' \
+     '<limit statistic="p90" min="4939.505us" confidence="95%"/>')" \
+  "$(requirement NEEDMAX "$RAMP" '<run iterations="4462"/>' \
+     '<limit statistic="p99" max="4412.918us" confidence="95%"/>')"
+expect_status 4 "$RTC" run -q -o "$TMP/need" "$TMP/need.xml"
+python3 - "$TMP/need/results.json" >"$TMP/need.txt" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["files"][0]["requirements"]:
+    l = r["limits"][0]
+    n = r["metrics"][0]["count"]
+    ok = l["verdict"] == "inconclusive" and (l["need"] is None or l["need"] > n)
+    print(r["id"], "ok" if ok else "bad", l["need"], n, l["text"])
+PY
+expect_grep '^NEEDMIN ok ' "$TMP/need.txt"
+expect_grep '^NEEDMAX ok ' "$TMP/need.txt"
+
 finish
