@@ -301,12 +301,16 @@ static bool judge_limit(struct req_result *out, size_t i)
 	if (!stat_value(m, &l->stat, cycles, &v)) {
 		snprintf(lo->text, sizeof lo->text, "%s %s cannot be computed from %llu %s%s", st,
 			 l->metric ? l->metric : probe_decl_metric(&out->probe->decl, 0)->name,
-			 (unsigned long long)m->hist.count, count ? "runs" : "samples",
+			 (unsigned long long)(count ? m->hist.count : metric_samples(m)),
+			 count ? "runs" : "samples",
 			 cycles && m->cycles_per_unit == 0 ? " (cycles need the TSC timebase)" : "");
 		return false;
 	}
 	lo->measured = v;
-	snprintf(n, sizeof n, count ? "%llu runs" : "n=%llu", (unsigned long long)m->hist.count);
+	/* A duration's samples below zero (early wake-ups) are kept apart
+	 * from hist's count: metric_samples counts both. */
+	snprintf(n, sizeof n, count ? "%llu runs" : "n=%llu",
+		 (unsigned long long)(count ? m->hist.count : metric_samples(m)));
 	if (l->confidence > 0 && l->stat.kind == STAT_PCT && !count)
 		return lo->evaluated = judge_interval(lo, l, m, st, n);
 	lo->evaluated = true;
