@@ -209,4 +209,17 @@ PY
 expect_grep '^NEEDMIN ok ' "$TMP/need.txt"
 expect_grep '^NEEDMAX ok ' "$TMP/need.txt"
 
+# a count metric has no percentiles: an interval added to one is refused
+python3 - "$J" "$TMP/forged6.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ms = d["files"][0]["requirements"][1]["metrics"]
+c = next(i for i, m in enumerate(ms) if m["kind"] == "count")
+ms[c]["confidence"] = ms[0]["confidence"]
+print(c)
+json.dump(d, open(sys.argv[2], "w"), indent=2)
+PY
+expect_status 2 "$RTC" report "$TMP/forged6.json" --summary "$TMP/forged6.txt"
+expect_grep 'requirements\[1\]\.metrics\[[0-9]+\]\.confidence: a count metric has no percentiles' "$TMP/out"
+
 finish
