@@ -216,7 +216,6 @@ d = json.load(open(sys.argv[1]))
 ms = d["files"][0]["requirements"][1]["metrics"]
 c = next(i for i, m in enumerate(ms) if m["kind"] == "count")
 ms[c]["confidence"] = ms[0]["confidence"]
-print(c)
 json.dump(d, open(sys.argv[2], "w"), indent=2)
 PY
 expect_status 2 "$RTC" report "$TMP/forged6.json" --summary "$TMP/forged6.txt"
