@@ -642,7 +642,9 @@ static bool check_limit_ci_hist(struct fig *g, const struct rv_metric *m, size_t
 	uint64_t sum = h.overflow;
 	for (size_t b = 0; b < h.n; b++)
 		sum += h.bk[b].count;
-	if (statistic_parse(l->statistic, &st) != 0 || st.kind != STAT_PCT || !h.n ||
+	/* a limit never judged (too few samples: an error) has no interval */
+	if (!l->measured.have || statistic_parse(l->statistic, &st) != 0 ||
+	    st.kind != STAT_PCT || !h.n ||
 	    h.npu <= 0 || sum != h.count || h.neg->nbuckets || h.neg->overflow ||
 	    m->count == 0 || m->count > RV_CI_MAX_SAMPLES || !(l->confidence > 0.5) ||
 	    !(l->confidence < 1))

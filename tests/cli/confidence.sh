@@ -221,4 +221,13 @@ PY
 expect_status 2 "$RTC" report "$TMP/forged6.json" --summary "$TMP/forged6.txt"
 expect_grep 'requirements\[1\]\.metrics\[[0-9]+\]\.confidence: a count metric has no percentiles' "$TMP/out"
 
+# a limit at a confidence that could not be judged (too few samples by
+# time: an error) has no interval, and its file still reads
+req_file "$TMP/few.xml" confidence 'iterations="100" duration="1s" warmup="0"' \
+  "$(requirement FEW '<probe name="timer-wakeup"><param name="interval">1ms</param></probe>' \
+     '<limit statistic="p99.9" max="1s" confidence="95%"/>' \
+     '<limit statistic="p95" max="1s" confidence="95%"/>')"
+expect_status 3 "$RTC" run -q -o "$TMP/few" "$TMP/few.xml"
+expect_status 0 "$RTC" report "$TMP/few/results.json" --summary "$TMP/few/again.txt"
+
 finish
