@@ -204,8 +204,10 @@ static void say_enough(struct cli_progress *ps, const struct req_result *r, cons
 	for (size_t k = 0; k < q->nlimits && k < REQ_MAX_LIMITS; k++) {
 		const struct req_limit *l = &q->limits[k];
 		int mi = probe_decl_metric_index(&r->probe->decl, l->metric);
+		/* The plan of a metric taken on every CPU is one CPU's
+		 * (harness/plan.h, per_cpu): every CPU must have its samples. */
 		if (!ps->plan_need[k] || (ps->plan_said >> k & 1u) || mi < 0 ||
-		    live_metric_samples(r->res, r->probe, (uint32_t)mi) < ps->plan_need[k])
+		    live_metric_samples_each_cpu(r->res, r->probe, (uint32_t)mi) < ps->plan_need[k])
 			continue;
 		ps->plan_said |= 1u << k;
 		char st[32], n[32], hour[16] = "?";

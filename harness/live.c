@@ -95,6 +95,23 @@ uint64_t live_metric_samples(const struct result_shm *res, const struct probe *p
 	return n;
 }
 
+uint64_t live_metric_samples_each_cpu(const struct result_shm *res, const struct probe *p,
+				      uint32_t i)
+{
+	if (i >= res->nmetrics || i != 0 || !p->per_cpu_series)
+		return live_metric_samples(res, p, i);
+	uint32_t ns = __atomic_load_n(&res->nseries, __ATOMIC_RELAXED);
+	if (ns > res->nseries_alloc)
+		ns = res->nseries_alloc;
+	uint64_t least = 0;
+	for (uint32_t s = 0; s < ns; s++) {
+		uint64_t n = samples_of(result_metric_c(res, res->nmetrics + s));
+		if (s == 0 || n < least)
+			least = n;
+	}
+	return least;
+}
+
 /* Part of run `run` metric m has: its samples in it against run 0's (once
  * run 0 ended) or `iterations`, at most 1. */
 static double part_of(const struct metric_data *m, uint32_t run, uint64_t iterations)

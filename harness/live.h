@@ -56,6 +56,12 @@ double live_run_part(const struct result_shm *res, const struct probe *p, uint32
  * of its series. 0 for a count metric, a metric past the result's, or
  * before the probe set its scale. */
 uint64_t live_metric_samples(const struct result_shm *res, const struct probe *p, uint32_t i);
+/* The samples of metric i on each measured CPU, for a metric a probe takes
+ * on every CPU (probe_decl_metric_samples' per_cpu: metric 0 of a
+ * per_cpu_series probe): the fewest any CPU's series has so far (0 before
+ * any series); live_metric_samples for any other metric. */
+uint64_t live_metric_samples_each_cpu(const struct result_shm *res, const struct probe *p,
+				      uint32_t i);
 
 /* The live view's column heads, then one figure as a line of it, without
  * a newline, at most 78 columns for names up to 22 characters:

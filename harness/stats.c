@@ -221,3 +221,20 @@ bool stat_count_at_or_below(const struct metric_data *m, double value, bool want
 	*out = hist_count_at_or_below(&m->hist, metric_neg_c(m), v);
 	return true;
 }
+
+bool stat_count_maybe_below(const struct metric_data *m, double value, bool strict,
+			    bool want_cycles, uint64_t *out)
+{
+	if (!m || !out || m->kind == METRIC_COUNT || metric_samples(m) == 0)
+		return false;
+	double scale = duration_scale(m, want_cycles);
+	if (scale == 0.0 || isnan(value))
+		return false;
+	/* A lower edge e (units) lies below value when e * scale < value
+	 * (strict) or <= it: e <= ceil(value / scale) - 1, or e <= floor(). */
+	long double x = (long double)value / scale;
+	long double u = strict ? ceill(x) - 1 : floorl(x);
+	int64_t v = u >= 9.2e18L ? INT64_MAX : u <= -9.2e18L ? INT64_MIN + 1 : (int64_t)u;
+	*out = hist_count_maybe_at_or_below(&m->hist, metric_neg_c(m), v);
+	return true;
+}

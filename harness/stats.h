@@ -50,6 +50,13 @@ bool stat_bounds(const struct metric_data *m, const struct statistic *st, double
  * not a duration with samples. */
 bool stat_count_at_or_below(const struct metric_data *m, double value, bool want_cycles,
 			    uint64_t *out);
+/* Samples of a duration metric that may lie below `value` (ns, or cycles
+ * when want_cycles), strictly when `strict`, else at or below it: all but
+ * those of the buckets whose lower edge is certainly not (a bucket that
+ * straddles it counts as below): the count a lower bound (a bucket's lower
+ * edge) must rank above to lie above `value` (strict: at or above it). */
+bool stat_count_maybe_below(const struct metric_data *m, double value, bool strict,
+			    bool want_cycles, uint64_t *out);
 
 /* The count of run `run` of a count metric; false when it is not one or
  * that run recorded none. */

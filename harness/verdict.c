@@ -208,12 +208,22 @@ static uint64_t samples_to_decide(const struct req_limit *l, const struct limit_
 {
 	bool on_max = l->has_max && !(lo->has_hi && lo->hi <= l->max.value);
 	double bound = on_max ? l->max.value : l->min.value;
+	bool estimate_holds = on_max ? v <= bound : v >= bound;
+	/* The upper bound is an upper bucket edge, so it comes at or below
+	 * the bound once its rank is among the samples of buckets wholly at or
+	 * below it; the lower bound, a lower edge, comes above a max (at or
+	 * above a min) only once its rank is past every sample whose bucket
+	 * begins at or below it (below it): a bucket straddling the bound
+	 * counts against the side that must clear it, or the count would be
+	 * too few, fewer even than the samples already taken. */
+	bool upper_side = on_max == estimate_holds;
 	uint64_t at_or_below;
-	if (n == 0 || !stat_count_at_or_below(m, bound, limit_in_cycles(l), &at_or_below))
+	bool cycles = limit_in_cycles(l);
+	if (n == 0 || !(upper_side ? stat_count_at_or_below(m, bound, cycles, &at_or_below)
+				   : stat_count_maybe_below(m, bound, !on_max, cycles, &at_or_below)))
 		return 0;
 	double f = (double)at_or_below / (double)n, q = l->stat.pct / 100.0;
-	bool estimate_holds = on_max ? v <= bound : v >= bound;
-	if (on_max == estimate_holds)
+	if (upper_side)
 		return os_samples_to_pass(q, l->confidence, f);
 	return os_samples_to_fail(q, l->confidence, f);
 }
@@ -291,12 +301,16 @@ static bool judge_limit(struct req_result *out, size_t i)
 	if (!stat_value(m, &l->stat, cycles, &v)) {
 		snprintf(lo->text, sizeof lo->text, "%s %s cannot be computed from %llu %s%s", st,
 			 l->metric ? l->metric : probe_decl_metric(&out->probe->decl, 0)->name,
-			 (unsigned long long)m->hist.count, count ? "runs" : "samples",
+			 (unsigned long long)(count ? m->hist.count : metric_samples(m)),
+			 count ? "runs" : "samples",
 			 cycles && m->cycles_per_unit == 0 ? " (cycles need the TSC timebase)" : "");
 		return false;
 	}
 	lo->measured = v;
-	snprintf(n, sizeof n, count ? "%llu runs" : "n=%llu", (unsigned long long)m->hist.count);
+	/* A duration's samples below zero (early wake-ups) are kept apart
+	 * from hist's count: metric_samples counts both. */
+	snprintf(n, sizeof n, count ? "%llu runs" : "n=%llu",
+		 (unsigned long long)(count ? m->hist.count : metric_samples(m)));
 	if (l->confidence > 0 && l->stat.kind == STAT_PCT && !count)
 		return lo->evaluated = judge_interval(lo, l, m, st, n);
 	lo->evaluated = true;

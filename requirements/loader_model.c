@@ -189,6 +189,23 @@ static int confidence_parse(const char *s, double *out, char *err, size_t len)
 		snprintf(err, len, "not a percentage (write it as digits and %%, e.g. 95%% or 99.9%%)");
 		return -1;
 	}
+	/* Every report gives the level with 6 significant digits (%g): a
+	 * level of more would read as another ("99.99999999%" as 100%). */
+	size_t sig = 0, end = i;
+	if (memchr(s, '.', i))
+		while (end > 0 && (s[end - 1] == '0' || s[end - 1] == '.'))
+			end--; /* trailing zeros of the decimal part say nothing */
+	for (size_t k = 0, lead = 1; k < end; k++) {
+		if (s[k] == '.')
+			continue;
+		lead &= s[k] == '0';
+		sig += !lead;
+	}
+	if (sig > 6) {
+		snprintf(err, len, "too many digits: at most 6 significant digits (e.g. 99.9999%%), "
+			 "as the reports give it");
+		return -1;
+	}
 	double v = strtod(s, NULL);
 	if (!(v > 50 && v < 100)) {
 		snprintf(err, len, "must lie strictly between 50%% and 100%% (e.g. 90%%, 95%%, 99%%)");

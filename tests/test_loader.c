@@ -374,6 +374,8 @@ START_TEST(bad_confidence)
 		       "the observed mean is not a quantile");
 	assert_refused(rel, 13, "confidence=\"-95%\"", "not a percentage");
 	assert_refused(rel, 14, "confidence=\"95.%\"", "not a percentage");
+	/* more digits than a report gives: it would read 100% */
+	assert_refused(rel, 15, "confidence=\"99.99999999%\"", "too many digits");
 }
 END_TEST
 

@@ -1051,11 +1051,12 @@ START_TEST(confidence_decides_by_samples)
 	x = judge_p90(200, 210000, 185000, 0.95);
 	ck_assert_int_eq(x->res.verdict, VERDICT_INCONCLUSIVE);
 	/* the estimate misses: how many samples would show the miss, were
-	 * 175 of 200 at or below 185 us (176 are, but the histogram's bucket
-	 * that holds the 176th, 184.8 us, reaches past 185 us: not certainly
-	 * at or below) */
+	 * 176 of 200 at or below 185 us: the miss shows once the lower bound,
+	 * a bucket's lower edge, is above 185 us, so the bucket that holds the
+	 * 176th, 184.8 us, and reaches past 185 us counts as at or below (its
+	 * lower edge is); counting it as above (175) said too few */
 	ck_assert_uint_eq(x->res.limits[0].need,
-			  os_samples_to_fail(0.9, 0.95, 175.0 / 200));
+			  os_samples_to_fail(0.9, 0.95, 176.0 / 200));
 	fx_free(x);
 }
 END_TEST

@@ -392,3 +392,26 @@ uint64_t hist_count_at_or_below(const struct hist *pos, const struct hist *neg, 
 			seen += neg->counts[i];
 	return seen;
 }
+
+uint64_t hist_count_maybe_at_or_below(const struct hist *pos, const struct hist *neg, int64_t v)
+{
+	uint64_t nn = neg_count(neg), n = pos->count + nn, above = 0;
+	if (!n || hist_signed_min(pos, neg) > v)
+		return 0;
+	if (v >= 0) {
+		for (uint32_t i = 0; i < pos->nbuckets; i++)
+			if (pos->counts[i] && hist_bucket_lo(pos, i) > (uint64_t)v)
+				above += pos->counts[i];
+		if (pos->highest + 1 > (uint64_t)v)
+			above += pos->overflow;
+		return n - above;
+	}
+	/* Below zero: every sample at or above zero is above v, and the
+	 * magnitudes of whole buckets below -v. */
+	uint64_t mag = (uint64_t)(-(v + 1)) + 1;
+	above = pos->count;
+	for (uint32_t i = 0; i < neg->nbuckets; i++)
+		if (neg->counts[i] && hist_bucket_hi(neg, i) < mag)
+			above += neg->counts[i];
+	return n - above;
+}

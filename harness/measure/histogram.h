@@ -142,5 +142,11 @@ bool hist_rank_range(const struct hist *pos, const struct hist *neg, uint64_t ra
  * max is, else those of whole buckets whose every value is (a bucket that
  * straddles v counts as above it). */
 uint64_t hist_count_at_or_below(const struct hist *pos, const struct hist *neg, int64_t v);
+/* Samples over pos and neg that may be at or below v: every sample but
+ * those certainly above it (of whole buckets whose every value is above v,
+ * every one when the min is): a bucket that straddles v counts as at or
+ * below. hist_count_at_or_below <= this; the two agree where no bucket
+ * straddles v. */
+uint64_t hist_count_maybe_at_or_below(const struct hist *pos, const struct hist *neg, int64_t v);
 
 #endif

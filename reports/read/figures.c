@@ -627,6 +627,66 @@ static bool check_measured(struct fig *g, const struct rv_req *r, size_t i)
 	return true;
 }
 
+/* A limit judged at a confidence (ns) on a percentile whose interval metric
+ * m (metrics[k]) does not keep (a percentile not reported, such as p95, or
+ * an interval removed or nulled): its lower and upper are still
+ * stat_bounds' on m's histogram, computed here where the histogram tells
+ * them exactly (check_ci_values' conditions), so neither can be moved to
+ * turn the limit's verdict. */
+static bool check_limit_ci_hist(struct fig *g, const struct rv_metric *m, size_t k,
+				const struct rv_limit *l, size_t i)
+{
+	struct statistic st;
+	struct ci_hist h = { m->buckets, m->nbuckets, m->count, m->overflow, &m->neg,
+			     m->ns_per_unit, &m->ns[RV_MIN], &m->ns[RV_MAX] };
+	uint64_t sum = h.overflow;
+	for (size_t b = 0; b < h.n; b++)
+		sum += h.bk[b].count;
+	/* a limit never judged (too few samples: an error) has no interval */
+	if (!l->measured.have || statistic_parse(l->statistic, &st) != 0 ||
+	    st.kind != STAT_PCT || !h.n ||
+	    h.npu <= 0 || sum != h.count || h.neg->nbuckets || h.neg->overflow ||
+	    m->count == 0 || m->count > RV_CI_MAX_SAMPLES || !(l->confidence > 0.5) ||
+	    !(l->confidence < 1))
+		return true;
+	char f[80], a[40], b[40], w[40];
+	snprintf(f, sizeof f, "limits[%zu]", i);
+	g->ci_work += sqrt((double)m->count);
+	if (g->ci_work > ci_work_limit)
+		return refuse(g, f, "checking the file's intervals up to this one would take "
+			      "more than %.0f units of sqrt(samples), the most the reader spends "
+			      "on a file", ci_work_limit);
+	struct os_bounds ob;
+	os_quantile_bounds(m->count, st.pct / 100.0, l->confidence, &ob);
+	const struct {
+		const char *key;
+		const struct rv_value *v;
+		uint64_t rank;
+		bool has;
+	} sides[] = { { "lower", &l->lower, ob.lo_rank, ob.lo_rank > 0 },
+		      { "upper", &l->upper, ob.hi_rank, ob.hi_rank <= m->count } };
+	for (size_t n = 0; n < N(sides); n++) {
+		size_t bk = sides[n].has ? bucket_of_rank(&h, sides[n].rank) : h.n;
+		if (sides[n].has && bk == h.n)
+			continue; /* among the overflowed: not known exactly */
+		double want = sides[n].has ? clamp_to((double)(n ? h.bk[bk].hi : h.bk[bk].lo) *
+						      h.npu, h.min, h.max)
+					   : 0;
+		if (sides[n].v->have == sides[n].has &&
+		    (!sides[n].has || about_equal(sides[n].v->v, want)))
+			continue;
+		snprintf(f, sizeof f, "limits[%zu].%s", i, sides[n].key);
+		return refuse(g, f, "%s, but rank %llu of metrics[%zu]'s %llu samples at level "
+			      "%s gives %s on its histogram: a limit is judged on its "
+			      "statistic's interval",
+			      sides[n].v->have ? num_text(sides[n].v->v, a, sizeof a) : "null",
+			      (unsigned long long)sides[n].rank, k,
+			      (unsigned long long)m->count, num_text(l->confidence, b, sizeof b),
+			      sides[n].has ? num_text(want, w, sizeof w) : "null");
+	}
+	return true;
+}
+
 /* A limit judged at a confidence (ns) on a percentile whose interval the
  * metric keeps: the first such limit on that statistic set that
  * interval's level, and an interval at the limit's level is the one the
@@ -656,7 +716,7 @@ static bool check_limit_ci(struct fig *g, const struct rv_req *r, size_t i)
 					   !strcmp(r->limits[j].statistic, l->statistic));
 			snprintf(f, sizeof f, "limits[%zu].confidence", i);
 			if (c->level != l->confidence)
-				return !first ? true
+				return !first ? check_limit_ci_hist(g, m, k, l, i)
 				       : refuse(g, f, "%s, but metrics[%zu].confidence.%s is at %s: a "
 						"limit's confidence sets its statistic's interval",
 						num_text(l->confidence, a, sizeof a), k, l->statistic,
@@ -682,6 +742,7 @@ static bool check_limit_ci(struct fig *g, const struct rv_req *r, size_t i)
 			}
 			return true;
 		}
+		return check_limit_ci_hist(g, m, k, l, i);
 	}
 	return true;
 }

@@ -816,6 +816,14 @@ static void read_metric(struct jr *rd, const json_t *obj, const char *at, struct
 	str_field(rd, obj, at, "name", false, &m->name);
 	read_kind(rd, obj, at, &m->kind);
 	if (m->kind == METRIC_COUNT) {
+		/* A count has no percentiles, so no interval: one there was
+		 * put there (json.c writes none). */
+		if (json_object_get(obj, "confidence")) {
+			at_key(w, at, "confidence");
+			fail(rd, -EINVAL, w, "a count metric has no percentiles, so no "
+			     "confidence interval");
+			return;
+		}
 		read_count_metric(rd, obj, at, m);
 		return;
 	}

@@ -97,6 +97,50 @@ PY
 expect_status 2 "$RTC" report "$TMP/forged3.json" --summary "$TMP/forged3.txt"
 expect_grep 'requirements\[0\]\.limits\[0\]\.upper: .*, but metrics\[0\]\.confidence\.p90\.hi_ns is ' "$TMP/out"
 
+# ... and so is a limit whose metric keeps no interval of its statistic
+# (the interval nulled or removed, or a percentile that is not reported):
+# its bounds are still its histogram's, so UNDECIDED cannot be made to pass
+# by moving its upper bound below the max once the interval is gone
+for how in null del; do
+  python3 - "$J" "$TMP/forged4-$how.json" "$how" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["files"][0]["requirements"][1]
+m = next(m for m in r["metrics"] if m["name"] == r["limits"][0]["metric"])
+if sys.argv[3] == "null":
+    m["confidence"]["p90"] = None
+else:
+    del m["confidence"]
+l = r["limits"][0]
+l["upper"], l["verdict"], l["need"] = 184000.0, "pass", None
+r["verdict"] = "pass"
+d["totals"]["inconclusive"] -= 1
+d["totals"]["passed"] += 1
+d["exit_status"] = 0
+json.dump(d, open(sys.argv[2], "w"), indent=2)
+PY
+  expect_status 2 "$RTC" report "$TMP/forged4-$how.json" --summary "$TMP/forged4.txt"
+  expect_grep "requirements\[1\]\.limits\[0\]\.upper: 184000, but rank [0-9]+ of metrics\[0\]'s 200 samples at level 0\.95 gives .* on its histogram" "$TMP/out"
+done
+req_file "$TMP/c95.xml" confidence 'iterations="200" runs="1" warmup="0"' \
+  "$(requirement P95 "$RAMP" '<limit statistic="p95" max="195us" confidence="95%"/>' \
+     '<limit statistic="p95" max="195us" confidence="99%"/>')"
+expect_status 4 "$RTC" run -q -o "$TMP/p95" "$TMP/c95.xml"
+for i in 0 1; do
+  python3 - "$TMP/p95/results.json" "$TMP/forged5.json" "$i" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["files"][0]["requirements"][0]
+l = r["limits"][int(sys.argv[3])]
+assert l["verdict"] == "inconclusive" and l["upper"] > 195000, l
+l["upper"], l["verdict"], l["need"] = 194000.0, "pass", None
+json.dump(d, open(sys.argv[2], "w"), indent=2)
+PY
+  expect_status 2 "$RTC" report "$TMP/forged5.json" --summary "$TMP/forged5.txt"
+  expect_grep "requirements\[0\]\.limits\[$i\]\.upper: 194000, but rank [0-9]+ of metrics\[0\]'s 200 samples" "$TMP/out"
+done
+expect_status 0 "$RTC" report "$TMP/p95/results.json" --summary "$TMP/p95/again.txt"
+
 # compare: the same run where UNDECIDED's limit is 195 us (it passes) as
 # the baseline: pass -> inconclusive is worse (exit 1), the reverse better
 sed 's/max="185us" confidence="95%"/max="195us" confidence="95%"/' "$TMP/c.xml" >"$TMP/c2.xml"
@@ -142,5 +186,48 @@ REQ_VERSION= req_file "$TMP/conf-def.xml" conf-def 'confidence="1.5"' \
   "$(requirement R "$RAMP" '<limit statistic="p90" max="1ms"/>')"
 expect_status 2 "$RTC" validate "$TMP/conf-def.xml"
 expect_grep "^$TMP/conf-def.xml:2: <defaults> confidence=\"1.5\": not a percentage" "$TMP/out"
+
+# "need about N" is never the samples already taken, or fewer: a lower
+# bound is a bucket's lower edge, so the samples of the bucket straddling
+# the bound count against it (they counted for it, and a min limit of
+# 5519 samples that could not be decided was said to need about 3957)
+req_file "$TMP/need.xml" confidence 'runs="1" warmup="0"' \
+  "$(requirement NEEDMIN "$RAMP" '<run iterations="5519"/>' \
+     '<limit statistic="p90" min="4939.505us" confidence="95%"/>')" \
+  "$(requirement NEEDMAX "$RAMP" '<run iterations="4462"/>' \
+     '<limit statistic="p99" max="4412.918us" confidence="95%"/>')"
+expect_status 4 "$RTC" run -q -o "$TMP/need" "$TMP/need.xml"
+python3 - "$TMP/need/results.json" >"$TMP/need.txt" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["files"][0]["requirements"]:
+    l = r["limits"][0]
+    n = r["metrics"][0]["count"]
+    ok = l["verdict"] == "inconclusive" and (l["need"] is None or l["need"] > n)
+    print(r["id"], "ok" if ok else "bad", l["need"], n, l["text"])
+PY
+expect_grep '^NEEDMIN ok ' "$TMP/need.txt"
+expect_grep '^NEEDMAX ok ' "$TMP/need.txt"
+
+# a count metric has no percentiles: an interval added to one is refused
+python3 - "$J" "$TMP/forged6.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ms = d["files"][0]["requirements"][1]["metrics"]
+c = next(i for i, m in enumerate(ms) if m["kind"] == "count")
+ms[c]["confidence"] = ms[0]["confidence"]
+json.dump(d, open(sys.argv[2], "w"), indent=2)
+PY
+expect_status 2 "$RTC" report "$TMP/forged6.json" --summary "$TMP/forged6.txt"
+expect_grep 'requirements\[1\]\.metrics\[[0-9]+\]\.confidence: a count metric has no percentiles' "$TMP/out"
+
+# a limit at a confidence that could not be judged (too few samples by
+# time: an error) has no interval, and its file still reads
+req_file "$TMP/few.xml" confidence 'iterations="100" duration="1s" warmup="0"' \
+  "$(requirement FEW '<probe name="timer-wakeup"><param name="interval">1ms</param></probe>' \
+     '<limit statistic="p99.9" max="1s" confidence="95%"/>' \
+     '<limit statistic="p95" max="1s" confidence="95%"/>')"
+expect_status 3 "$RTC" run -q -o "$TMP/few" "$TMP/few.xml"
+expect_status 0 "$RTC" report "$TMP/few/results.json" --summary "$TMP/few/again.txt"
 
 finish

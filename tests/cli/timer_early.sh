@@ -53,6 +53,8 @@ n = w["histogram"]["negative"]
 print(sum(b[2] for b in n["buckets"]) + n["overflow"])
 ' "$R/results.json")"
 [ "$neg" = "$early" ] && ok "the negative buckets hold the early samples" || fail "negative buckets hold $neg samples, early count is $early"
+# the judge's sentence counts every sample, those below zero too
+expect_grep "\"text\": \"max [^\"]* \\(n=$N\\)\"" "$R/results.json"
 
 # every report shows the negative minimum
 expect_grep "min +-[0-9]" "$R/summary.txt"
