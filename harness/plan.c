@@ -18,6 +18,18 @@ double plan_limit_level(const struct req_limit *l)
 	return l->confidence > 0 ? l->confidence : PLAN_LEVEL_DEFAULT;
 }
 
+/* The samples limit l's plan needs: a max= rests on the upper bound, which
+ * comes within PLAN_FRAC of the estimate's rank counted from the top; a
+ * min= on the lower bound, the same from the bottom (the (1 - q)-quantile's
+ * rule, by symmetry); both, the larger. */
+static uint64_t limit_need(const struct req_limit *l)
+{
+	double q = l->stat.pct / 100, level = plan_limit_level(l);
+	uint64_t up = l->has_max || !l->has_min ? os_plan_samples(q, level, PLAN_FRAC) : 0;
+	uint64_t down = l->has_min ? os_plan_samples(1 - q, level, PLAN_FRAC) : 0;
+	return up > down ? up : down;
+}
+
 void plan_fmt_count(uint64_t n, char *buf, size_t len)
 {
 	char digits[24], out[32];
@@ -136,7 +148,7 @@ bool plan_limit(const struct requirement *r, const struct req_limit *l,
 	runner_counts(r, o, &p->iterations, &p->runs, &warmup);
 	p->q = l->stat.pct / 100;
 	p->level = plan_limit_level(l);
-	p->need = os_plan_samples(p->q, p->level, PLAN_FRAC);
+	p->need = limit_need(l);
 	p->duration_ns = runner_duration(r, o);
 	p->by_time = p->duration_ns != 0;
 	probe_decl_metric_samples(&pr->decl, (size_t)mi, p->iterations, 1, &p->per_cpu, &p->per_it);
@@ -161,8 +173,7 @@ void plan_needs(const struct requirement *r, uint64_t need[REQ_MAX_LIMITS])
 {
 	for (size_t i = 0; i < REQ_MAX_LIMITS; i++) {
 		const struct req_limit *l = i < r->nlimits ? &r->limits[i] : NULL;
-		need[i] = l && l->stat.kind == STAT_PCT
-			? os_plan_samples(l->stat.pct / 100, plan_limit_level(l), PLAN_FRAC) : 0;
+		need[i] = l && l->stat.kind == STAT_PCT ? limit_need(l) : 0;
 	}
 }
 

@@ -43,7 +43,9 @@ struct plan_limit {
 	uint64_t iterations, runs; /* the runner's counts (runs: by count only) */
 	uint64_t per_it;          /* samples an iteration */
 	uint64_t samples;         /* what the setting takes (by time: the estimate) */
-	uint64_t need;            /* os_plan_samples(q, level, PLAN_FRAC) */
+	uint64_t need;            /* os_plan_samples(q, level, PLAN_FRAC) of a max=,
+				   * of 1 - q for a min= (its lower bound), the
+				   * larger of both */
 	uint64_t duration_ns;     /* by time: the setting */
 	double run_s;             /* by time: the estimated seconds a run */
 	uint64_t need_iterations; /* by count: iterations a run the plan needs at these

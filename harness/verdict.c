@@ -274,8 +274,8 @@ static bool judge_interval(struct limit_outcome *lo, const struct req_limit *l,
 			snprintf(decide, sizeof decide, "not enough samples to decide: need about %llu",
 				 (unsigned long long)lo->need);
 		else
-			snprintf(decide, sizeof decide, "no number of samples decides it: the "
-				 "estimate sits at the limit");
+			snprintf(decide, sizeof decide, "not enough samples to decide, and no "
+				 "number would: the estimate sits at the limit");
 	} else {
 		snprintf(decide, sizeof decide, "%s", c == LIMIT_HOLDS ? "passes" : "fails");
 	}

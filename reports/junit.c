@@ -504,8 +504,9 @@ static void failure_element(struct xw *x, const struct rv_req *r)
 /* An inconclusive requirement's failure (CI must not take it for a pass;
  * its type tells it from a missed budget): each undecided limit as
  * "not enough samples to decide: need about N (per-op p99 ...)", the
- * judge's sentence in the brackets; "no number of samples decides it: the
- * estimate sits at the limit (...)" for one that no count would decide. */
+ * judge's sentence in the brackets; "not enough samples to decide, and no
+ * number would: the estimate sits at the limit (...)" for one that no count
+ * would decide. */
 static void inconclusive_element(struct xw *x, const struct rv_req *r)
 {
 	char *message = NULL;
@@ -522,8 +523,8 @@ static void inconclusive_element(struct xw *x, const struct rv_req *r)
 			fprintf(msg, "%snot enough samples to decide: need about %llu", any ? "; " : "",
 				(unsigned long long)l->need);
 		else
-			fprintf(msg, "%sno number of samples decides it: the estimate sits at the "
-				"limit", any ? "; " : "");
+			fprintf(msg, "%snot enough samples to decide, and no number would: the "
+				"estimate sits at the limit", any ? "; " : "");
 		char lo[48] = "none", hi[48] = "none", bound[48];
 		struct quantity q = { l->lower.v, rv_limit_unit(l) };
 		if (l->lower.have)

@@ -1058,6 +1058,16 @@ START_TEST(confidence_decides_by_samples)
 	ck_assert_uint_eq(x->res.limits[0].need,
 			  os_samples_to_fail(0.9, 0.95, 176.0 / 200));
 	fx_free(x);
+	/* A limit inside the estimate's own bucket (p90 180 us, buckets of
+	 * 1024 ns there): no count of samples of this shape decides it, and
+	 * the sentence says so in the words every inconclusive one begins. */
+	x = judge_p90(200, 200000, 180000, 0.95);
+	ck_assert_int_eq(x->res.verdict, VERDICT_INCONCLUSIVE);
+	ck_assert_uint_eq(x->res.limits[0].need, 0);
+	ck_assert_ptr_nonnull(strstr(x->res.limits[0].text, "not enough samples to decide, and "
+						     "no number would: the estimate sits at the "
+						     "limit"));
+	fx_free(x);
 }
 END_TEST
 

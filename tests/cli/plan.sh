@@ -11,7 +11,7 @@ F="$FIX/cli/plan.xml"
 expect_status 0 "$RTC" validate "$F"
 cp "$TMP/out" "$TMP/validate"
 # the valid line on stdout, the per-CPU limit's warning beside it
-expect_grep '^.*plan\.xml: valid \(6 requirements\)$' "$TMP/validate"
+expect_grep '^.*plan\.xml: valid \(7 requirements\)$' "$TMP/validate"
 expect_grep '^  requirement PLAN-SHORT, p99\.9 of interval: 10,000 samples \(5 runs x 2,000 iterations\)$' "$TMP/validate"
 expect_grep "^    p99\.9 with 10,000 samples: the estimate is the 11th largest sample, its 95% upper bound the 4th largest; the bound comes within 10% of the estimate's rank at about 388,000 samples$" "$TMP/validate"
 expect_grep '^    p90 with 5,000 samples: the estimate is the 501st largest sample, its 95% upper bound the [0-9]+th largest' "$TMP/validate"
@@ -33,6 +33,9 @@ expect_grep '^    p90 of interval at 95% needs about 3,570 samples: iterations="
 expect_grep '^  requirement PLAN-TIME \(by time, 60 s\): reaches the plan$' "$TMP/plan"
 expect_grep "^    p99\.9 of interval at 95% needs about 388,000 samples: a duration of about .*, from the probe's pace \(the file's 60 s reaches the plan\)$" "$TMP/plan"
 expect_grep '^  requirement PLAN-NONE: no percentile limit to plan$' "$TMP/plan"
+# a min= rests on the lower bound: p1's plan is p99's from the bottom
+expect_grep '^  requirement PLAN-LOW \(by count, 5 runs x 1000 iterations\): short of the plan$' "$TMP/plan"
+expect_grep '^    p1 of interval at 95% needs about 38,[0-9]00 samples' "$TMP/plan"
 # a limit's own confidence= is what it is planned at (more samples than at 95%)
 expect_grep '^    p90 of interval at 99% needs about [0-9,]+ samples' "$TMP/plan"
 n99="$(sed -n 's/^    p90 of interval at 99% needs about \([0-9,]*\) samples.*/\1/p' "$TMP/plan" | tr -d ,)"
