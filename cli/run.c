@@ -2,6 +2,7 @@
 /* run.c - `rtconform run`: measure every requirement of the files, each in
  * its own worker, and write the four reports. */
 #include "cli/cli.h"
+#include "cli/manifest.h"
 #include "cli/run_journal.h"
 #include "cli/run_metrics.h"
 
@@ -676,6 +677,43 @@ static int write_reports(const struct report_view *view, char *out_path[REPORT_N
 	return prc ? prc : rc;
 }
 
+/* MANIFEST.sha256 in the -o directory, last, listing every file this run
+ * wrote there (cli/manifest.h): the reports, the traces, the CSV export
+ * when --csv is in it; a report written elsewhere (--junit /elsewhere) is
+ * not listed. When a report could not be written, no manifest vouches for
+ * the directory: an earlier run's is removed. 0, or EXIT_NOT_MEASURED
+ * after saying why. */
+static int write_manifest(const struct run_args *a, char *const out_path[REPORT_NKINDS],
+			  const struct report_view *v, bool written)
+{
+	char *dir = realpath(a->outdir, NULL);
+	if (!dir)
+		return 0; /* every report elsewhere: the directory was never made */
+	struct manifest_names mn = { NULL, 0, 0 };
+	int e = 0;
+	for (int k = 0; k < REPORT_NKINDS && !e; k++)
+		e = manifest_names_add(&mn, dir, out_path[k]);
+	if (!e)
+		e = manifest_names_add_run(&mn, dir, v, a->csv_dir);
+	char err[PATH_MAX + 600];
+	int rc = 0;
+	if (e) {
+		termsafe_println(stderr, "rtconform run: %s/%s: %s", dir, MANIFEST_NAME, strerror(-e));
+		rc = EXIT_NOT_MEASURED;
+	} else if (!written) {
+		snprintf(err, sizeof err, "%s/%s", dir, MANIFEST_NAME);
+		if (unlink(err) == 0)
+			termsafe_println(stderr, "rtconform run: removed %s: it vouched for an "
+					 "earlier run's reports", err);
+	} else if (mn.n && manifest_write(dir, mn.name, mn.n, err, sizeof err) != 0) {
+		termsafe_println(stderr, "rtconform run: %s", err);
+		rc = EXIT_NOT_MEASURED;
+	}
+	manifest_names_free(&mn);
+	free(dir);
+	return rc;
+}
+
 /* Each limit of a selected requirement whose statistic the counts this
  * run measures with may give too few samples (the options can lower the
  * file's: --iterations, --runs, --duration), one line each on stderr
@@ -824,6 +862,9 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	int rc = write_reports(&view, out_path, a->csv_dir, a->lava, seen, ro->interrupted,
 			       &written);
 	run_journal_close(rj, !seen, written);
+	int mrc = write_manifest(a, out_path, &view, written);
+	if (mrc && rc != EXIT_USAGE)
+		rc = mrc;
 	run_metrics_end(&rm);
 	report_view_free(&view);
 	fingerprint_free(&fp);
