@@ -388,6 +388,14 @@ static int check_collisions(const struct run_args *a, char *const out_path[REPOR
 	char *canon[REPORT_NKINDS] = { NULL };
 	int rc = 0;
 	for (int k = 0; k < REPORT_NKINDS && !rc; k++) {
+		const char *base = strrchr(out_path[k], '/');
+		if (strcmp(base ? base + 1 : out_path[k], MANIFEST_NAME) == 0) {
+			termsafe_println(stderr, "rtconform run: %s (%s) would be overwritten by the "
+					 "run's manifest: choose another name", out_label(a, k),
+					 out_path[k]);
+			rc = EXIT_USAGE;
+			break;
+		}
 		canon[k] = cli_canonical_path(out_path[k]);
 		for (size_t f = 0; canon[k] && f < nfiles && !rc; f++) {
 			char *in = realpath(files[f]->path, NULL);

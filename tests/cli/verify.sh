@@ -99,4 +99,9 @@ req_file "$TMP/p.xml" pass "" \
 expect_status 0 "$RTC" run -q -o "$TMP/run2" --junit "$TMP/elsewhere.xml" "$TMP/p.xml"
 expect_no_grep 'junit' "$TMP/run2/MANIFEST.sha256"
 expect_status 0 "$RTC" verify "$TMP/run2"
+# no output may take the manifest's name
+expect_status 2 "$RTC" run -q -o "$TMP/run3" --junit "$TMP/run3/MANIFEST.sha256" "$TMP/p.xml"
+expect_grep "overwritten by the run's manifest" "$TMP/out"
+expect_status 2 "$RTC" run -q -o "$TMP/run3" --lava "$TMP/run3/MANIFEST.sha256" "$TMP/p.xml"
+expect_grep 'names what rtconform keeps for itself' "$TMP/out"
 finish
