@@ -5,6 +5,7 @@
 #include "cli/manifest.h"
 #include "cli/run_journal.h"
 #include "cli/run_metrics.h"
+#include "cli/sign.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -69,6 +70,9 @@ static const char run_usage[] =
 	"                        measuring (readiness, too few samples; the reports have them)\n"
 	"      --host-label NAME the lab's name for this machine, in every report\n"
 	"                        (1-64 printable ASCII characters)\n"
+	"      --sign KEY        sign the -o directory's MANIFEST.sha256: KEY a minisign\n"
+	"                        secret key file (MANIFEST.sha256.minisig) or a GnuPG key\n"
+	"                        id (MANIFEST.sha256.sig); rtconform verify checks it\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 all passed, 1 a limit failed, 2 usage error or invalid input\n"
@@ -81,6 +85,8 @@ struct run_args {
 	const char *csv_dir;     /* --csv DIR, or NULL */
 	const char *lava;        /* --lava FILE, or NULL */
 	const char *metrics;     /* --metrics FILE, or NULL */
+	const char *sign;        /* --sign KEY, or NULL */
+	struct sign_key sign_key;
 	bool quiet;
 	struct cli_progress ps;
 	const char *host_label;  /* --host-label NAME, or NULL */
@@ -191,6 +197,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		{ "interval", required_argument, NULL, 'I' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "host-label", required_argument, NULL, 'L' },
+		{ "sign", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -234,6 +241,11 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 				return EXIT_USAGE;
 			break;
 		case 'q': a->quiet = true; break;
+		case 'G':
+			if (sign_prepare("run", optarg, &a->sign_key))
+				return EXIT_USAGE;
+			a->sign = optarg;
+			break;
 		case 'L':
 			if (check_host_label(optarg))
 				return EXIT_USAGE;
@@ -689,8 +701,8 @@ static int write_reports(const struct report_view *view, char *out_path[REPORT_N
  * wrote there (cli/manifest.h): the reports, the traces, the CSV export
  * when --csv is in it; a report written elsewhere (--junit /elsewhere) is
  * not listed. When a report could not be written, no manifest vouches for
- * the directory: an earlier run's is removed. 0, or EXIT_NOT_MEASURED
- * after saying why. */
+ * the directory: an earlier run's is removed. With --sign, the manifest
+ * is signed (cli/sign.h). 0, or EXIT_NOT_MEASURED after saying why. */
 static int write_manifest(const struct run_args *a, char *const out_path[REPORT_NKINDS],
 			  const struct report_view *v, bool written)
 {
@@ -699,6 +711,7 @@ static int write_manifest(const struct run_args *a, char *const out_path[REPORT_
 		return 0; /* every report elsewhere: the directory was never made */
 	struct manifest_names mn = { NULL, 0, 0 };
 	int e = 0;
+	sign_remove(dir); /* an earlier run's signature vouches for nothing now */
 	for (int k = 0; k < REPORT_NKINDS && !e; k++)
 		e = manifest_names_add(&mn, dir, out_path[k]);
 	if (!e)
@@ -715,6 +728,8 @@ static int write_manifest(const struct run_args *a, char *const out_path[REPORT_
 					 "earlier run's reports", err);
 	} else if (mn.n && manifest_write(dir, mn.name, mn.n, err, sizeof err) != 0) {
 		termsafe_println(stderr, "rtconform run: %s", err);
+		rc = EXIT_NOT_MEASURED;
+	} else if (mn.n && a->sign && sign_manifest("run", &a->sign_key, dir) != 0) {
 		rc = EXIT_NOT_MEASURED;
 	}
 	manifest_names_free(&mn);

@@ -7,9 +7,11 @@
  * ("Integrity of the evidence") have the rules. */
 #include "cli/cli.h"
 #include "cli/manifest.h"
+#include "cli/sign.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,17 +25,24 @@
 #include "reports/report.h"
 
 static const char verify_usage[] =
-	"usage: rtconform verify DIR\n"
+	"usage: rtconform verify [--pubkey FILE] DIR\n"
 	"\n"
 	"Check the reports of a run's directory against the MANIFEST.sha256 the run\n"
 	"wrote there: every file it lists is present with the same SHA-256 (each one\n"
 	"missing or changed is named), files it does not list are named (a warning),\n"
 	"and junit.xml, summary.txt, report.html, results.json and the CSV files present\n"
 	"agree with the reports rendered again from DIR/results.json.\n"
+	"A signature beside the manifest (rtconform run --sign) is checked with the tool\n"
+	"that made it: GnuPG's (MANIFEST.sha256.sig) with the keyring, minisign's\n"
+	"(MANIFEST.sha256.minisig) with the public key of --pubkey.\n"
+	"\n"
+	"      --pubkey FILE     minisign's public key: the manifest must be signed by it\n"
+	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 every check holds, 1 a file is missing, changed, or disagrees\n"
-	"with results.json, 2 usage error, no manifest, or a malformed manifest (the\n"
-	"line is named)\n";
+	"with results.json, or the signature does not hold, 2 usage error, no manifest,\n"
+	"a malformed manifest (the line is named), or a signature that cannot be checked\n"
+	"(no --pubkey, the tool missing)\n";
 
 /* The most a manifest may be: a run's lists a few hundred files. */
 #define VERIFY_MANIFEST_MAX (16u << 20)
@@ -327,28 +336,56 @@ static size_t check_rendered(const char *dir, const struct manifest *m)
 	return bad;
 }
 
-int cmd_verify(int argc, char **argv, const struct cli_ctx *ctx)
+/* The directory argument and --pubkey; VERIFY_GO_ON, or an exit status. */
+#define VERIFY_GO_ON (-1)
+static int parse_options(int argc, char **argv, const char **pubkey)
 {
-	(void)ctx;
-	if (cli_wants_help(argc, argv)) {
-		fputs(verify_usage, stdout);
-		return 0;
+	static const struct option opts[] = {
+		{ "pubkey", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	cli_getopt_begin();
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(verify_usage, stdout);
+			return 0;
+		}
+		if (c != 'p')
+			return cli_getopt_error("verify", c, argv);
+		if (!optarg[0]) {
+			termsafe_println(stderr, "rtconform verify: --pubkey: empty value");
+			return EXIT_USAGE;
+		}
+		*pubkey = optarg;
 	}
-	if (argc != 2 || argv[1][0] == '-') {
+	if (optind != argc - 1) {
 		termsafe_println(stderr, "rtconform verify: give one directory, a run's -o "
 				 "directory (see rtconform verify --help)");
 		return EXIT_USAGE;
 	}
-	char *dir = realpath(argv[1], NULL);
+	return VERIFY_GO_ON;
+}
+
+int cmd_verify(int argc, char **argv, const struct cli_ctx *ctx)
+{
+	(void)ctx;
+	const char *pubkey = NULL;
+	int rc = parse_options(argc, argv, &pubkey);
+	if (rc != VERIFY_GO_ON)
+		return rc;
+	const char *arg = argv[optind];
+	char *dir = realpath(arg, NULL);
 	struct stat st;
 	if (!dir || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		termsafe_println(stderr, "rtconform verify: %s: %s", argv[1],
+		termsafe_println(stderr, "rtconform verify: %s: %s", arg,
 				 dir ? "not a directory" : strerror(errno));
 		free(dir);
 		return EXIT_USAGE;
 	}
 	struct manifest m = { NULL, 0 };
-	int rc = read_manifest(dir, &m);
+	rc = read_manifest(dir, &m);
 	if (rc) {
 		manifest_free(&m);
 		free(dir);
@@ -357,15 +394,21 @@ int cmd_verify(int argc, char **argv, const struct cli_ctx *ctx)
 	size_t bad = check_hashes(dir, &m);
 	size_t extra = warn_extra(dir, "", &m, 0);
 	bad += check_rendered(dir, &m);
+	int src = sign_verify(dir, pubkey);
 	if (bad)
 		termsafe_println(stderr, "rtconform verify: %s: FAILED: %zu file%s missing, changed "
-				 "or disagreeing with results.json", argv[1], bad, bad == 1 ? "" : "s");
+				 "or disagreeing with results.json%s", arg, bad, bad == 1 ? "" : "s",
+				 src ? "; the signature does not hold or cannot be checked" : "");
+	else if (src)
+		termsafe_println(stderr, "rtconform verify: %s: FAILED: the signature does not hold "
+				 "or cannot be checked", arg);
 	else
 		termsafe_println(stdout, "rtconform verify: %s: OK: %zu file%s as the manifest "
-				 "lists them, the reports agree with results.json%s", argv[1], m.n,
+				 "lists them, the reports agree with results.json%s", arg, m.n,
 				 m.n == 1 ? "" : "s", extra ? " (files not in the manifest: see "
 				 "above)" : "");
 	manifest_free(&m);
 	free(dir);
-	return bad ? EXIT_FAILED : 0;
+	rc = bad ? EXIT_FAILED : 0;
+	return src > rc ? src : rc;
 }
