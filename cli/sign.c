@@ -42,29 +42,6 @@ static bool on_path(const char *name)
 	return false;
 }
 
-int sign_prepare(const char *cmd, const char *key, struct sign_key *out)
-{
-	struct stat st;
-	out->key = key;
-	out->tool = stat(key, &st) == 0 ? SIGN_MINISIGN : SIGN_GPG;
-	if (!key[0]) {
-		termsafe_println(stderr, "rtconform %s: --sign: empty value", cmd);
-		return EXIT_USAGE;
-	}
-	if (!on_path(tool_name(out->tool))) {
-		termsafe_println(stderr, "rtconform %s: --sign %s: %s is not installed (Debian "
-				 "package %s): nothing measured", cmd, key, tool_name(out->tool),
-				 out->tool == SIGN_MINISIGN ? "minisign" : "gnupg");
-		return EXIT_USAGE;
-	}
-	if (out->tool == SIGN_MINISIGN && (!S_ISREG(st.st_mode) || access(key, R_OK) != 0)) {
-		termsafe_println(stderr, "rtconform %s: --sign %s: not a readable minisign secret "
-				 "key file", cmd, key);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
 /* Run argv (argv[0] found on PATH) with standard input from /dev/null and
  * standard output into fd out_fd (-1: /dev/null), stderr as ours. Its exit
  * status, or -1 when it could not be run or was killed. */
@@ -88,6 +65,62 @@ static int run_tool(char *const argv[], int out_fd)
 		if (errno != EINTR)
 			return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Sign a scratch file with k, so a key that cannot sign (unknown to gpg,
+ * a minisign key that wants a passphrase) is found before measuring. */
+static int trial_sign(const struct sign_key *k)
+{
+	char dir[] = "/tmp/rtconform-sign.XXXXXX";
+	if (!mkdtemp(dir))
+		return -1;
+	char file[64], sig[80];
+	snprintf(file, sizeof file, "%s/trial", dir);
+	snprintf(sig, sizeof sig, "%s/trial.sig", dir);
+	FILE *f = fopen(file, "w");
+	int st = -1;
+	if (f && fputs("rtconform --sign trial\n", f) >= 0 && fclose(f) == 0) {
+		f = NULL;
+		char *mini[] = { "minisign", "-S", "-s", (char *)k->key, "-m", file, "-x", sig, NULL };
+		char *gpg[] = { "gpg", "--batch", "--yes", "--quiet", "--local-user", (char *)k->key,
+				"--detach-sign", "--output", sig, file, NULL };
+		st = run_tool(k->tool == SIGN_MINISIGN ? mini : gpg, -1);
+	}
+	if (f)
+		fclose(f);
+	unlink(sig);
+	unlink(file);
+	rmdir(dir);
+	return st;
+}
+
+int sign_prepare(const char *cmd, const char *key, struct sign_key *out)
+{
+	struct stat st;
+	out->key = key;
+	out->tool = stat(key, &st) == 0 ? SIGN_MINISIGN : SIGN_GPG;
+	if (!key[0]) {
+		termsafe_println(stderr, "rtconform %s: --sign: empty value", cmd);
+		return EXIT_USAGE;
+	}
+	if (!on_path(tool_name(out->tool))) {
+		termsafe_println(stderr, "rtconform %s: --sign %s: %s is not installed (Debian "
+				 "package %s): nothing measured", cmd, key, tool_name(out->tool),
+				 out->tool == SIGN_MINISIGN ? "minisign" : "gnupg");
+		return EXIT_USAGE;
+	}
+	if (out->tool == SIGN_MINISIGN && (!S_ISREG(st.st_mode) || access(key, R_OK) != 0)) {
+		termsafe_println(stderr, "rtconform %s: --sign %s: not a readable minisign secret "
+				 "key file", cmd, key);
+		return EXIT_USAGE;
+	}
+	if (trial_sign(out) != 0) {
+		termsafe_println(stderr, "rtconform %s: --sign %s: %s cannot sign with it (see "
+				 "above; a key must sign without a passphrase prompt): nothing "
+				 "measured", cmd, key, tool_name(out->tool));
+		return EXIT_USAGE;
+	}
+	return 0;
 }
 
 void sign_remove(const char *dir)
