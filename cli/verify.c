@@ -27,11 +27,12 @@
 static const char verify_usage[] =
 	"usage: rtconform verify [--pubkey FILE] DIR\n"
 	"\n"
-	"Check the reports of a run's directory against the MANIFEST.sha256 the run\n"
-	"wrote there: every file it lists is present with the same SHA-256 (each one\n"
-	"missing or changed is named), files it does not list are named (a warning),\n"
-	"and junit.xml, summary.txt, report.html, results.json and the CSV files present\n"
-	"agree with the reports rendered again from DIR/results.json.\n"
+	"Check the reports of a run's directory (or of merge -o, compare -o) against the\n"
+	"MANIFEST.sha256 written there: every file it lists is present with the same\n"
+	"SHA-256 (each one missing or changed is named), files it does not list are\n"
+	"named (a warning), and junit.xml, summary.txt, report.html, results.json and\n"
+	"the CSV files present agree with the reports rendered again from a run's\n"
+	"DIR/results.json.\n"
 	"A signature beside the manifest (rtconform run --sign) is checked with the tool\n"
 	"that made it: GnuPG's (MANIFEST.sha256.sig) with the keyring, minisign's\n"
 	"(MANIFEST.sha256.minisig) with the public key of --pubkey.\n"
@@ -57,8 +58,8 @@ static int read_manifest(const char *dir, struct manifest *m)
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		termsafe_println(stderr, "rtconform verify: %s: %s%s", path, strerror(errno),
-				 errno == ENOENT ? " (no manifest: rtconform run writes one "
-				 "into its -o directory)" : "");
+				 errno == ENOENT ? " (no manifest: run, merge -o and "
+				 "compare -o write one into their directory)" : "");
 		return EXIT_USAGE;
 	}
 	char *text = malloc(VERIFY_MANIFEST_MAX + 1);
@@ -314,6 +315,11 @@ static size_t check_rendered(const char *dir, const struct manifest *m)
 	if (stat(path, &st) != 0) {
 		termsafe_println(stderr, "rtconform verify: warning: %s: none, so the reports "
 				 "cannot be checked against it", path);
+		return 0;
+	}
+	if (read_results_kind(path) == READ_FLEET) {
+		termsafe_println(stderr, "rtconform verify: %s: a fleet's (rtconform merge): its "
+				 "reports are checked by their digests only", path);
 		return 0;
 	}
 	struct report_view v;

@@ -160,6 +160,25 @@ expect_grep 'minisign is not installed \(Debian package minisign\): nothing meas
 [ ! -e "$TMP/nosig/results.json" ] && ok "nothing measured without the signing tool" \
   || fail "nothing measured without the signing tool"
 
+# merge -o and compare -o write the manifest of their set too; verify
+# checks a fleet's by digests (its results.json is no run's) and a
+# comparison's (no results.json) the same way
+expect_status 1 "$RTC" merge "$TMP/run2/results.json" "$TMP/run/results.json" -o "$TMP/fleet"
+for f in fleet.html junit.xml results.json; do expect_grep "^[0-9a-f]{64}  $f\$" "$TMP/fleet/MANIFEST.sha256"; done
+expect_status 0 sh -c "cd '$TMP/fleet' && sha256sum --strict -c MANIFEST.sha256"
+expect_status 0 "$RTC" verify "$TMP/fleet"
+expect_grep "a fleet's \(rtconform merge\): its reports are checked by their digests only" "$TMP/out"
+flip "$TMP/fleet/fleet.html"
+expect_status 1 "$RTC" verify "$TMP/fleet"
+expect_grep 'fleet/fleet.html: changed' "$TMP/out"
+"$RTC" compare "$TMP/run2/results.json" "$TMP/run2/results.json" -o "$TMP/cmp" >/dev/null 2>&1
+for f in compare.txt compare.html junit.xml; do expect_grep "^[0-9a-f]{64}  $f\$" "$TMP/cmp/MANIFEST.sha256"; done
+expect_status 0 sh -c "cd '$TMP/cmp' && sha256sum --strict -c MANIFEST.sha256"
+expect_status 0 "$RTC" verify "$TMP/cmp"
+flip "$TMP/cmp/compare.txt"
+expect_status 1 "$RTC" verify "$TMP/cmp"
+expect_grep 'cmp/compare.txt: changed' "$TMP/out"
+
 # no output may take the manifest's name
 expect_status 2 "$RTC" run -q -o "$TMP/run3" --junit "$TMP/run3/MANIFEST.sha256" "$TMP/p.xml"
 expect_grep "overwritten by the run's manifest" "$TMP/out"
