@@ -711,11 +711,15 @@ static int write_manifest(const struct run_args *a, char *const out_path[REPORT_
 		return 0; /* every report elsewhere: the directory was never made */
 	struct manifest_names mn = { NULL, 0, 0 };
 	int e = 0;
-	sign_remove(dir); /* an earlier run's signature vouches for nothing now */
 	for (int k = 0; k < REPORT_NKINDS && !e; k++)
 		e = manifest_names_add(&mn, dir, out_path[k]);
 	if (!e)
 		e = manifest_names_add_run(&mn, dir, v, a->csv_dir);
+	if (!e && mn.n == 0) { /* wrote nothing there: not its directory */
+		free(dir);
+		return 0;
+	}
+	sign_remove(dir); /* an earlier run's signature vouches for nothing now */
 	char err[PATH_MAX + 600];
 	int rc = 0;
 	if (e) {

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/termsafe.h"
 #include "reports/csv.h"
@@ -240,9 +241,14 @@ static char *attached_dir(const char *path)
 
 typedef char *(*render_fn)(const struct report_view *v, size_t *len, char *why, size_t whylen);
 
-/* One report kind rendered from v and compared with dir's file of it. */
-static bool kind_agrees(const char *dir, struct report_view *v, enum report_kind k)
+/* One report kind rendered from v and compared with dir's file of it,
+ * when the manifest lists that file (one it does not list is not the
+ * run's: named by warn_extra). */
+static bool kind_agrees(const char *dir, const struct manifest *m, struct report_view *v,
+			enum report_kind k)
 {
+	if (!listed(m, report_kind_file_name(k)))
+		return true;
 	static const render_fn render[REPORT_NKINDS] = {
 		[REPORT_JUNIT] = report_junit_render, [REPORT_SUMMARY] = report_summary_render,
 		[REPORT_HTML] = report_html_render, [REPORT_JSON] = report_json_render,
@@ -297,6 +303,10 @@ static size_t csv_agrees(const char *dir, const struct manifest *m,
 	size_t bad = 0, dlen = (size_t)(strrchr(index, '/') ? strrchr(index, '/') - index : 0);
 	char path[PATH_MAX + 2 * MANIFEST_PATH_MAX];
 	for (size_t i = 0; i < c.nfiles; i++) {
+		snprintf(path, sizeof path, "%.*s%s%s", (int)dlen, index, dlen ? "/" : "",
+			 c.files[i].name);
+		if (!listed(m, path))
+			continue; /* not the run's export: the digests said what is */
 		snprintf(path, sizeof path, "%s/%.*s%s%s", dir, (int)dlen, index, dlen ? "/" : "",
 			 c.files[i].name);
 		bad += !agrees(path, c.files[i].data, c.files[i].len, NULL, 0);
@@ -311,12 +321,13 @@ static size_t check_rendered(const char *dir, const struct manifest *m)
 {
 	char path[PATH_MAX + 64], err[2000];
 	snprintf(path, sizeof path, "%s/%s", dir, report_kind_file_name(REPORT_JSON));
-	struct stat st;
-	if (stat(path, &st) != 0) {
-		termsafe_println(stderr, "rtconform verify: warning: %s: none, so the reports "
-				 "cannot be checked against it", path);
+	if (!listed(m, report_kind_file_name(REPORT_JSON))) {
+		termsafe_println(stderr, "rtconform verify: warning: the manifest lists no "
+				 "results.json: the reports are checked by their digests only");
 		return 0;
 	}
+	if (access(path, F_OK) != 0)
+		return 0; /* missing: said by check_hashes */
 	if (read_results_kind(path) == READ_FLEET) {
 		termsafe_println(stderr, "rtconform verify: %s: a fleet's (rtconform merge): its "
 				 "reports are checked by their digests only", path);
@@ -335,7 +346,7 @@ static size_t check_rendered(const char *dir, const struct manifest *m)
 		bad++;
 	}
 	for (int k = 0; k < REPORT_NKINDS; k++)
-		bad += !kind_agrees(dir, &v, (enum report_kind)k);
+		bad += !kind_agrees(dir, m, &v, (enum report_kind)k);
 	if (!bad)
 		bad += csv_agrees(dir, m, &v);
 	report_view_free(&v);

@@ -160,6 +160,24 @@ expect_grep 'minisign is not installed \(Debian package minisign\): nothing meas
 [ ! -e "$TMP/nosig/results.json" ] && ok "nothing measured without the signing tool" \
   || fail "nothing measured without the signing tool"
 
+# results.json written elsewhere: the reports in the directory are checked
+# by their digests; a stale results.json there (not the run's) is not used
+mkdir -p "$TMP/run4"
+cp "$TMP/run/results.json" "$TMP/run4/results.json"
+expect_status 0 "$RTC" run -q -o "$TMP/run4" --json "$TMP/run4.json" "$TMP/p.xml"
+expect_no_grep 'results.json' "$TMP/run4/MANIFEST.sha256"
+expect_status 0 "$RTC" verify "$TMP/run4"
+expect_grep 'run4/results.json: not in the manifest' "$TMP/out"
+expect_grep 'the manifest lists no results.json: the reports are checked by their digests only' "$TMP/out"
+
+# a run that writes nothing into -o DIR leaves that directory's manifest
+mkdir -p "$TMP/other" "$TMP/else"
+echo keep >"$TMP/other/MANIFEST.sha256"
+expect_status 0 "$RTC" run -q -o "$TMP/other" --junit "$TMP/else/j.xml" --summary "$TMP/else/s.txt" \
+  --html "$TMP/else/r.html" --json "$TMP/else/r.json" "$TMP/p.xml"
+[ "$(cat "$TMP/other/MANIFEST.sha256")" = keep ] && ok "a run writing elsewhere leaves -o DIR's manifest" \
+  || fail "a run writing elsewhere leaves -o DIR's manifest"
+
 # merge -o and compare -o write the manifest of their set too; verify
 # checks a fleet's by digests (its results.json is no run's) and a
 # comparison's (no results.json) the same way
