@@ -707,6 +707,9 @@ static int write_manifest(const struct run_args *a, char *const out_path[REPORT_
 			  const struct report_view *v, bool written)
 {
 	char *dir = realpath(a->outdir, NULL);
+	if (!dir && a->sign)
+		termsafe_println(stderr, "rtconform run: --sign: nothing written into %s, no "
+				 "manifest to sign", a->outdir);
 	if (!dir)
 		return 0; /* every report elsewhere: the directory was never made */
 	struct manifest_names mn = { NULL, 0, 0 };
@@ -716,6 +719,9 @@ static int write_manifest(const struct run_args *a, char *const out_path[REPORT_
 	if (!e)
 		e = manifest_names_add_run(&mn, dir, v, a->csv_dir);
 	if (!e && mn.n == 0) { /* wrote nothing there: not its directory */
+		if (a->sign)
+			termsafe_println(stderr, "rtconform run: --sign: nothing written into %s, no "
+					 "manifest to sign", a->outdir);
 		free(dir);
 		return 0;
 	}
