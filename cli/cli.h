@@ -3,7 +3,7 @@
  *
  * main.c sets the program up and dispatches through its command table; each
  * subcommand lives in its own file (run.c, validate.c, list.c, probe.c,
- * env.c, report.c, merge.c, explain.c) and uses the helpers of common.c
+ * env.c, report.c, merge.c, explain.c, verify.c) and uses the helpers of common.c
  * declared here. Output to the user happens in cli/ and reports/, never in
  * the measuring code.
  */
@@ -46,6 +46,7 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_explain(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_verify(int argc, char **argv, const struct cli_ctx *ctx);
 
 /* ---- where the helpers and profiles are (layout.c) ---- */
 

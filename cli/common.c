@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* common.c - helpers the subcommands share; see cli.h. */
 #include "cli/cli.h"
+#include "cli/manifest.h"
 #include "reports/journal.h"
 
 #include <errno.h>
@@ -373,7 +374,7 @@ int cli_write_csv(const char *cmd, const struct report_view *v, const char *dir,
 /* ------------------------------------------------------- other outputs */
 
 /* Whether path names what rtconform keeps for itself in a directory it
- * writes: the lock file, a run's journal or a file in one. */
+ * writes: the lock file, a run's journal or a file in one, the manifest. */
 static bool own_file(const char *path)
 {
 	char *copy = strdup(path);
@@ -381,7 +382,8 @@ static bool own_file(const char *path)
 		return false;
 	char *base = strrchr(copy, '/');
 	const char *name = base ? base + 1 : copy;
-	bool own = strcmp(name, CLI_LOCK_NAME) == 0 || strcmp(name, JOURNAL_DIR) == 0;
+	bool own = strcmp(name, CLI_LOCK_NAME) == 0 || strcmp(name, JOURNAL_DIR) == 0 ||
+		   strcmp(name, MANIFEST_NAME) == 0;
 	if (base && !own) {
 		*base = '\0';
 		const char *up = strrchr(copy, '/');
@@ -396,8 +398,9 @@ int cli_check_output_file(const char *cmd, const char *opt, const char *path,
 {
 	if (own_file(path)) {
 		termsafe_println(stderr, "rtconform %s: %s %s: names what rtconform keeps for itself "
-				 "in a directory it writes (the lock file %s, a run's %s/): "
-				 "choose another name", cmd, opt, path, CLI_LOCK_NAME, JOURNAL_DIR);
+				 "in a directory it writes (the lock file %s, a run's %s/, %s): "
+				 "choose another name", cmd, opt, path, CLI_LOCK_NAME, JOURNAL_DIR,
+				 MANIFEST_NAME);
 		return EXIT_USAGE;
 	}
 	char *out = cli_canonical_path(path);

@@ -2,6 +2,7 @@
 /* compare.c - `rtconform compare`: a candidate run against a baseline run,
  * figure by figure (across/compare.h has the rule, docs/fleet.md why). */
 #include "cli/cli.h"
+#include "cli/manifest.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -244,6 +245,8 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 		r.base_path = a.base;
 		r.cand_path = a.cand;
 		rc = write_outputs(&r, path);
+		if (!rc && a.outdir && manifest_write_set("compare", a.outdir, out_names, NOUT) != 0)
+			rc = EXIT_USAGE;
 		if (!rc)
 			rc = cmp_exit_status(&r);
 	}

@@ -42,6 +42,8 @@ static const struct command commands[] = {
 	  "where a breach's time went, from its saved trace (trace-<ID>.txt)" },
 	{ "merge", cmd_merge, "RESULTS.json... -o DIR",
 	  "one fleet report (fleet.html, junit.xml, results.json) of many hosts' runs" },
+	{ "verify", cmd_verify, "DIR",
+	  "check a run's directory against its MANIFEST.sha256 and its results.json" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -2,6 +2,7 @@
 /* merge.c - `rtconform merge`: the results.json files of many hosts' runs
  * in one fleet report (across/merge.h). */
 #include "cli/cli.h"
+#include "cli/manifest.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -180,6 +181,9 @@ int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx)
 		termsafe_println(stderr, "rtconform merge: %s", err);
 		rc = EXIT_USAGE;
 	}
+	static const char *const written[] = { MERGE_HTML, MERGE_JUNIT, MERGE_JSON };
+	if (!rc && manifest_write_set("merge", outdir, written, 3) != 0)
+		rc = EXIT_USAGE;
 	if (!rc) {
 		print_hosts(&mg);
 		rc = merge_exit_status(&mg);

@@ -2,8 +2,10 @@
 /* run.c - `rtconform run`: measure every requirement of the files, each in
  * its own worker, and write the four reports. */
 #include "cli/cli.h"
+#include "cli/manifest.h"
 #include "cli/run_journal.h"
 #include "cli/run_metrics.h"
+#include "cli/sign.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -68,6 +70,9 @@ static const char run_usage[] =
 	"                        measuring (readiness, too few samples; the reports have them)\n"
 	"      --host-label NAME the lab's name for this machine, in every report\n"
 	"                        (1-64 printable ASCII characters)\n"
+	"      --sign KEY        sign the -o directory's MANIFEST.sha256: KEY a minisign\n"
+	"                        secret key file (MANIFEST.sha256.minisig) or a GnuPG key\n"
+	"                        id (MANIFEST.sha256.sig); rtconform verify checks it\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 all passed, 1 a limit failed, 2 usage error or invalid input\n"
@@ -80,6 +85,8 @@ struct run_args {
 	const char *csv_dir;     /* --csv DIR, or NULL */
 	const char *lava;        /* --lava FILE, or NULL */
 	const char *metrics;     /* --metrics FILE, or NULL */
+	const char *sign;        /* --sign KEY, or NULL */
+	struct sign_key sign_key;
 	bool quiet;
 	struct cli_progress ps;
 	const char *host_label;  /* --host-label NAME, or NULL */
@@ -190,6 +197,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		{ "interval", required_argument, NULL, 'I' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "host-label", required_argument, NULL, 'L' },
+		{ "sign", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -233,6 +241,11 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 				return EXIT_USAGE;
 			break;
 		case 'q': a->quiet = true; break;
+		case 'G':
+			if (sign_prepare("run", optarg, &a->sign_key))
+				return EXIT_USAGE;
+			a->sign = optarg;
+			break;
 		case 'L':
 			if (check_host_label(optarg))
 				return EXIT_USAGE;
@@ -387,6 +400,14 @@ static int check_collisions(const struct run_args *a, char *const out_path[REPOR
 	char *canon[REPORT_NKINDS] = { NULL };
 	int rc = 0;
 	for (int k = 0; k < REPORT_NKINDS && !rc; k++) {
+		const char *base = strrchr(out_path[k], '/');
+		if (strcmp(base ? base + 1 : out_path[k], MANIFEST_NAME) == 0) {
+			termsafe_println(stderr, "rtconform run: %s (%s) would be overwritten by the "
+					 "run's manifest: choose another name", out_label(a, k),
+					 out_path[k]);
+			rc = EXIT_USAGE;
+			break;
+		}
 		canon[k] = cli_canonical_path(out_path[k]);
 		for (size_t f = 0; canon[k] && f < nfiles && !rc; f++) {
 			char *in = realpath(files[f]->path, NULL);
@@ -676,6 +697,56 @@ static int write_reports(const struct report_view *view, char *out_path[REPORT_N
 	return prc ? prc : rc;
 }
 
+/* MANIFEST.sha256 in the -o directory, last, listing every file this run
+ * wrote there (cli/manifest.h): the reports, the traces, the CSV export
+ * when --csv is in it; a report written elsewhere (--junit /elsewhere) is
+ * not listed. When a report could not be written, no manifest vouches for
+ * the directory: an earlier run's is removed. With --sign, the manifest
+ * is signed (cli/sign.h). 0, or EXIT_NOT_MEASURED after saying why. */
+static int write_manifest(const struct run_args *a, char *const out_path[REPORT_NKINDS],
+			  const struct report_view *v, bool written)
+{
+	char *dir = realpath(a->outdir, NULL);
+	if (!dir && a->sign)
+		termsafe_println(stderr, "rtconform run: --sign: nothing written into %s, no "
+				 "manifest to sign", a->outdir);
+	if (!dir)
+		return 0; /* every report elsewhere: the directory was never made */
+	struct manifest_names mn = { NULL, 0, 0 };
+	int e = 0;
+	for (int k = 0; k < REPORT_NKINDS && !e; k++)
+		e = manifest_names_add(&mn, dir, out_path[k]);
+	if (!e)
+		e = manifest_names_add_run(&mn, dir, v, a->csv_dir);
+	if (!e && mn.n == 0) { /* wrote nothing there: not its directory */
+		if (a->sign)
+			termsafe_println(stderr, "rtconform run: --sign: nothing written into %s, no "
+					 "manifest to sign", a->outdir);
+		free(dir);
+		return 0;
+	}
+	sign_remove(dir); /* an earlier run's signature vouches for nothing now */
+	char err[PATH_MAX + 600];
+	int rc = 0;
+	if (e) {
+		termsafe_println(stderr, "rtconform run: %s/%s: %s", dir, MANIFEST_NAME, strerror(-e));
+		rc = EXIT_NOT_MEASURED;
+	} else if (!written) {
+		snprintf(err, sizeof err, "%s/%s", dir, MANIFEST_NAME);
+		if (unlink(err) == 0)
+			termsafe_println(stderr, "rtconform run: removed %s: it vouched for an "
+					 "earlier run's reports", err);
+	} else if (mn.n && manifest_write(dir, mn.name, mn.n, err, sizeof err) != 0) {
+		termsafe_println(stderr, "rtconform run: %s", err);
+		rc = EXIT_NOT_MEASURED;
+	} else if (mn.n && a->sign && sign_manifest("run", &a->sign_key, dir) != 0) {
+		rc = EXIT_NOT_MEASURED;
+	}
+	manifest_names_free(&mn);
+	free(dir);
+	return rc;
+}
+
 /* Each limit of a selected requirement whose statistic the counts this
  * run measures with may give too few samples (the options can lower the
  * file's: --iterations, --runs, --duration), one line each on stderr
@@ -824,6 +895,9 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	int rc = write_reports(&view, out_path, a->csv_dir, a->lava, seen, ro->interrupted,
 			       &written);
 	run_journal_close(rj, !seen, written);
+	int mrc = write_manifest(a, out_path, &view, written);
+	if (mrc && rc != EXIT_USAGE)
+		rc = mrc;
 	run_metrics_end(&rm);
 	report_view_free(&view);
 	fingerprint_free(&fp);

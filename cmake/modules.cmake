@@ -216,9 +216,9 @@ rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
           across/merge_html.c)
 
 rtc_module(cli cli DEPS across read
-  SOURCES cli/common.c cli/compare.c cli/env.c cli/explain.c cli/layout.c cli/list.c cli/merge.c
-          cli/outdir.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
-          cli/run_journal.c cli/run_metrics.c cli/validate.c)
+  SOURCES cli/common.c cli/compare.c cli/env.c cli/explain.c cli/layout.c cli/list.c cli/manifest.c
+          cli/merge.c cli/outdir.c cli/verify.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
+          cli/run_journal.c cli/run_metrics.c cli/sign.c cli/validate.c)
 
 # The programs. rtconform is the command line's main.c on the cli module.
 rtc_program(rtconform SOURCES cli/main.c MODULE cli)

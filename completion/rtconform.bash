@@ -168,6 +168,10 @@ _rtconform() {
     report | merge | compare)
       _rtconform_files
       mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"; compgen -d -- "$cur") ;;
+    # a run's output directory
+    verify)
+      _rtconform_files
+      mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
     # a saved trace on breach (trace-<ID>.txt)
     explain)
       _rtconform_files

@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* manifest.c - MANIFEST.sha256 written and parsed (cli/manifest.h). */
+#include "cli/manifest.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/sha256.h"
+#include "base/termsafe.h"
+#include "cli/cli.h"
+#include "cli/sign.h"
+#include "reports/csv.h"
+#include "reports/report.h"
+
+bool manifest_path_ok(const char *path)
+{
+	size_t len = strlen(path);
+	if (len == 0 || len >= MANIFEST_PATH_MAX || path[0] == '/')
+		return false;
+	for (const char *p = path; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == '\\' || *p == 0x7f)
+			return false;
+	/* each component: not empty, not "." nor ".." */
+	for (const char *c = path; c;) {
+		const char *end = strchr(c, '/');
+		size_t clen = end ? (size_t)(end - c) : strlen(c);
+		if (clen == 0 || (clen == 1 && c[0] == '.') ||
+		    (clen == 2 && c[0] == '.' && c[1] == '.'))
+			return false;
+		c = end ? end + 1 : NULL;
+	}
+	return true;
+}
+
+int manifest_hash_file(const char *path, char hex[65])
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	struct sha256_ctx c;
+	sha256_init(&c);
+	unsigned char buf[65536];
+	for (;;) {
+		ssize_t r = read(fd, buf, sizeof buf);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+			close(fd);
+			return -e;
+		}
+		if (r == 0)
+			break;
+		sha256_update(&c, buf, (size_t)r);
+	}
+	close(fd);
+	unsigned char d[32];
+	sha256_final(&c, d);
+	sha256_hex(d, hex);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The manifest's text of names (sorted in place), malloc'd in *out. */
+static int manifest_text(const char *dir, char **names, size_t n, char **out, size_t *len,
+			 char *err, size_t errlen)
+{
+	qsort(names, n, sizeof *names, cmp_str);
+	size_t cap = 1;
+	for (size_t i = 0; i < n; i++)
+		cap += 64 + 2 + strlen(names[i]) + 1;
+	char *text = malloc(cap), path[PATH_MAX + MANIFEST_PATH_MAX];
+	if (!text) {
+		snprintf(err, errlen, "%s/%s: %s", dir, MANIFEST_NAME, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	size_t at = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && strcmp(names[i], names[i - 1]) == 0)
+			continue;
+		char hex[65];
+		int e = manifest_path_ok(names[i]) ? 0 : -EINVAL;
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		if (!e)
+			e = manifest_hash_file(path, hex);
+		if (e) {
+			snprintf(err, errlen, "cannot list '%s' in %s: %s", path, MANIFEST_NAME,
+				 e == -EINVAL ? "not a path the manifest can hold" : strerror(-e));
+			free(text);
+			return e;
+		}
+		at += (size_t)snprintf(text + at, cap - at, "%s  %s\n", hex, names[i]);
+	}
+	*out = text;
+	*len = at;
+	return 0;
+}
+
+int manifest_write(const char *dir, char **names, size_t n, char *err, size_t errlen)
+{
+	char *text;
+	size_t len;
+	int e = manifest_text(dir, names, n, &text, &len, err, errlen);
+	if (e)
+		return e;
+	char path[PATH_MAX + MANIFEST_PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s", dir, MANIFEST_NAME);
+	e = report_atomic_write(path, text, len);
+	if (e)
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-e));
+	free(text);
+	return e;
+}
+
+static int hexval(int c)
+{
+	return isdigit(c) ? c - '0' : isxdigit(c) ? tolower(c) - 'a' + 10 : -1;
+}
+
+/* One line (without its '\n', NUL-terminated in line) into e. 0 or -EINVAL
+ * with why. */
+static int parse_line(const char *line, struct manifest_entry *e, char *why, size_t whylen)
+{
+	for (int i = 0; i < 64; i++) {
+		if (hexval((unsigned char)line[i]) < 0) {
+			snprintf(why, whylen, "not 64 hex digits, two blanks and a path");
+			return -EINVAL;
+		}
+		e->hex[i] = (char)tolower((unsigned char)line[i]);
+	}
+	e->hex[64] = '\0';
+	if (line[64] != ' ' || (line[65] != ' ' && line[65] != '*')) {
+		snprintf(why, whylen, "not 64 hex digits, two blanks and a path");
+		return -EINVAL;
+	}
+	const char *p = line + 66;
+	if (!manifest_path_ok(p)) {
+		snprintf(why, whylen, "'%.200s' is not a relative path inside the directory", p);
+		return -EINVAL;
+	}
+	e->path = strdup(p);
+	return e->path ? 0 : -ENOMEM;
+}
+
+int manifest_parse(const char *text, size_t len, struct manifest *m, size_t *bad_line,
+		   char *why, size_t whylen)
+{
+	m->e = NULL;
+	m->n = 0;
+	size_t cap = 0, lineno = 0;
+	char line[66 + MANIFEST_PATH_MAX + 1];
+	for (size_t at = 0; at < len;) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t llen = nl ? (size_t)(nl - (text + at)) : len - at;
+		*bad_line = ++lineno;
+		if (llen < 67 || llen >= sizeof line || memchr(text + at, '\0', llen)) {
+			snprintf(why, whylen, llen >= sizeof line ? "longer than a line can be"
+				 : "not 64 hex digits, two blanks and a path");
+			return -EINVAL;
+		}
+		memcpy(line, text + at, llen);
+		line[llen] = '\0';
+		at += llen + 1;
+		if (m->n == cap) {
+			size_t ncap = cap ? 2 * cap : 16;
+			struct manifest_entry *ne = realloc(m->e, ncap * sizeof *ne);
+			if (!ne)
+				return -ENOMEM;
+			m->e = ne;
+			cap = ncap;
+		}
+		struct manifest_entry *e = &m->e[m->n];
+		int r = parse_line(line, e, why, whylen);
+		if (r)
+			return r;
+		m->n++;
+		e->line = lineno;
+		for (size_t i = 0; i + 1 < m->n; i++)
+			if (strcmp(m->e[i].path, e->path) == 0) {
+				snprintf(why, whylen, "'%s' listed again (first on line %zu)", e->path,
+					 m->e[i].line);
+				return -EINVAL;
+			}
+	}
+	*bad_line = 0;
+	return 0;
+}
+
+void manifest_free(struct manifest *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->e[i].path);
+	free(m->e);
+	m->e = NULL;
+	m->n = 0;
+}
+
+void manifest_names_free(struct manifest_names *mn)
+{
+	for (size_t i = 0; i < mn->n; i++)
+		free(mn->name[i]);
+	free(mn->name);
+	mn->name = NULL;
+	mn->n = mn->cap = 0;
+}
+
+int manifest_names_add(struct manifest_names *mn, const char *dir_canon, const char *path)
+{
+	char *canon = cli_canonical_path(path);
+	if (!canon)
+		return -ENOMEM;
+	size_t dlen = strlen(dir_canon);
+	if (strncmp(canon, dir_canon, dlen) != 0 || canon[dlen] != '/') {
+		free(canon); /* outside the directory: not in its manifest */
+		return 0;
+	}
+	if (mn->n == mn->cap) {
+		size_t ncap = mn->cap ? 2 * mn->cap : 16;
+		char **nn = realloc(mn->name, ncap * sizeof *nn);
+		if (!nn) {
+			free(canon);
+			return -ENOMEM;
+		}
+		mn->name = nn;
+		mn->cap = ncap;
+	}
+	char *rel = strdup(canon + dlen + 1);
+	free(canon);
+	if (!rel)
+		return -ENOMEM;
+	mn->name[mn->n++] = rel;
+	return 0;
+}
+
+/* join dir and name, add it */
+static int add_joined(struct manifest_names *mn, const char *dir_canon, const char *dir,
+		      const char *name)
+{
+	char *p = cli_join_path(dir, name);
+	int e = p ? manifest_names_add(mn, dir_canon, p) : -ENOMEM;
+	free(p);
+	return e;
+}
+
+int manifest_names_add_run(struct manifest_names *mn, const char *dir_canon,
+			   const struct report_view *v, const char *csv_dir)
+{
+	int e = 0;
+	for (size_t f = 0; v->trace_dir && f < v->nfiles && !e; f++)
+		for (size_t i = 0; i < v->files[f].nreqs && !e; i++) {
+			const struct rv_req *r = &v->files[f].reqs[i];
+			if (r->trace && r->trace_link == RV_TRACE_LINKED)
+				e = add_joined(mn, dir_canon, v->trace_dir, r->trace);
+		}
+	if (e || !csv_dir)
+		return e;
+	struct report_csv c;
+	e = report_csv_render(v, &c);
+	for (size_t i = 0; !e && i < c.nfiles; i++)
+		e = add_joined(mn, dir_canon, csv_dir, c.files[i].name);
+	report_csv_free(&c);
+	return e;
+}
+
+int manifest_write_set(const char *cmd, const char *dir, const char *const names[], size_t n)
+{
+	char **copy = calloc(n ? n : 1, sizeof *copy), err[PATH_MAX + 600];
+	int e = copy ? 0 : -ENOMEM;
+	for (size_t i = 0; i < n && !e; i++)
+		if (!(copy[i] = strdup(names[i])))
+			e = -ENOMEM;
+	sign_remove(dir);
+	if (e)
+		snprintf(err, sizeof err, "%s/%s: %s", dir, MANIFEST_NAME, strerror(ENOMEM));
+	else
+		e = manifest_write(dir, copy, n, err, sizeof err);
+	for (size_t i = 0; copy && i < n; i++)
+		free(copy[i]);
+	free(copy);
+	if (e)
+		termsafe_println(stderr, "rtconform %s: %s", cmd, err);
+	return e ? -1 : 0;
+}

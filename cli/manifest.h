@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* manifest.h - MANIFEST.sha256, the list of what a command wrote into its
+ * output directory with each file's SHA-256, in the form `sha256sum -c`
+ * reads: one line "<64 lower-case hex digits>  <relative path>" per file,
+ * sorted by path (bytes, strcmp), each ended by '\n'.
+ *
+ * `rtconform run` writes it last, atomically, into its -o directory
+ * (cli/run.c); `rtconform verify DIR` reads it back (cli/verify.c).
+ * docs/reports.md ("MANIFEST.sha256") has the rules. */
+#ifndef RTC_CLI_MANIFEST_H
+#define RTC_CLI_MANIFEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define MANIFEST_NAME "MANIFEST.sha256"
+
+/* A path the manifest may hold: relative, not empty, no "." or ".."
+ * component, no empty component, no byte below 0x20, no '\\' (sha256sum
+ * would escape it) and shorter than MANIFEST_PATH_MAX. */
+#define MANIFEST_PATH_MAX 1024
+bool manifest_path_ok(const char *path);
+
+struct manifest_entry {
+	char hex[65];  /* the digest, 64 lower-case hex digits */
+	char *path;    /* relative to the directory */
+	size_t line;   /* 1-based, in the manifest read */
+};
+struct manifest {
+	struct manifest_entry *e;
+	size_t n;
+};
+
+/* The SHA-256 of file path as 64 hex digits in hex. 0 or -errno. */
+int manifest_hash_file(const char *path, char hex[65]);
+
+/* Write dir/MANIFEST.sha256 listing names[] (paths relative to dir, each
+ * manifest_path_ok; duplicates are listed once), each hashed now, sorted;
+ * atomically (temp file beside it, fsync, rename). 0, or -errno with err
+ * naming the file that could not be hashed or written. */
+int manifest_write(const char *dir, char **names, size_t n, char *err, size_t errlen);
+
+/* Parse a manifest's text (len bytes). 0, or -EINVAL with *bad_line (1-based)
+ * and why saying what is wrong with that line; -ENOMEM. Free with
+ * manifest_free either way. A line is "<64 hex>  <path>" or
+ * "<64 hex> *<path>" (sha256sum's binary mark); upper-case hex is taken
+ * and kept lower-case; a path twice is malformed. */
+int manifest_parse(const char *text, size_t len, struct manifest *m, size_t *bad_line,
+		   char *why, size_t whylen);
+void manifest_free(struct manifest *m);
+
+
+
+/* ---- what `run` wrote into its output directory ---- */
+
+struct report_view;
+struct manifest_names {
+	char **name;
+	size_t n, cap;
+};
+/* Add file `path` (written by the command) to names when it lies inside
+ * directory dir_canon (absolute, symlink-free): as its path relative to
+ * it. A file outside is left out. 0 or -ENOMEM. */
+int manifest_names_add(struct manifest_names *mn, const char *dir_canon, const char *path);
+/* Add every file run wrote beside its reports: the traces view links
+ * (in view->trace_dir) and, with csv_dir, the CSV export's files. */
+int manifest_names_add_run(struct manifest_names *mn, const char *dir_canon,
+			   const struct report_view *v, const char *csv_dir);
+void manifest_names_free(struct manifest_names *mn);
+
+/* merge's and compare's -o DIR: MANIFEST.sha256 of the files names[] (in
+ * dir) that cmd wrote there, an earlier signature removed. 0, or -1 after
+ * saying why on stderr. */
+int manifest_write_set(const char *cmd, const char *dir, const char *const names[], size_t n);
+
+#endif

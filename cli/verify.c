@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* verify.c - `rtconform verify DIR`: the evidence of a run's directory
+ * checked against its MANIFEST.sha256 (cli/manifest.h): every file it lists
+ * is there with the same bytes, the files it does not list are named, and
+ * the reports present agree with results.json, rendered again from it in
+ * memory. docs/reports.md ("MANIFEST.sha256") and docs/qualification.md
+ * ("Integrity of the evidence") have the rules. */
+#include "cli/cli.h"
+#include "cli/manifest.h"
+#include "cli/sign.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/termsafe.h"
+#include "reports/csv.h"
+#include "reports/journal.h"
+#include "reports/link.h"
+#include "reports/read/read.h"
+#include "reports/report.h"
+
+static const char verify_usage[] =
+	"usage: rtconform verify [--pubkey FILE] DIR\n"
+	"\n"
+	"Check the reports of a run's directory (or of merge -o, compare -o) against the\n"
+	"MANIFEST.sha256 written there: every file it lists is present with the same\n"
+	"SHA-256 (each one missing or changed is named), files it does not list are\n"
+	"named (a warning), and junit.xml, summary.txt, report.html, results.json and\n"
+	"the CSV files present agree with the reports rendered again from a run's\n"
+	"DIR/results.json.\n"
+	"A signature beside the manifest (rtconform run --sign) is checked with the tool\n"
+	"that made it: GnuPG's (MANIFEST.sha256.sig) with the keyring, minisign's\n"
+	"(MANIFEST.sha256.minisig) with the public key of --pubkey.\n"
+	"\n"
+	"      --pubkey FILE     minisign's public key: the manifest must be signed by it\n"
+	"  -h, --help            this text\n"
+	"\n"
+	"exit status: 0 every check holds, 1 a file is missing, changed, or disagrees\n"
+	"with results.json, or the signature does not hold, 2 usage error, no manifest,\n"
+	"a malformed manifest (the line is named), or a signature that cannot be checked\n"
+	"(no --pubkey, the tool missing)\n";
+
+/* The most a manifest may be: a run's lists a few hundred files. */
+#define VERIFY_MANIFEST_MAX (16u << 20)
+/* The deepest a directory is searched for files the manifest leaves out. */
+#define VERIFY_DEPTH_MAX 8
+
+/* Read dir/MANIFEST.sha256 into m. 0, or EXIT_USAGE after saying why. */
+static int read_manifest(const char *dir, struct manifest *m)
+{
+	char path[PATH_MAX + 64], why[400];
+	snprintf(path, sizeof path, "%s/%s", dir, MANIFEST_NAME);
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		termsafe_println(stderr, "rtconform verify: %s: %s%s", path, strerror(errno),
+				 errno == ENOENT ? " (no manifest: run, merge -o and "
+				 "compare -o write one into their directory)" : "");
+		return EXIT_USAGE;
+	}
+	char *text = malloc(VERIFY_MANIFEST_MAX + 1);
+	size_t len = text ? fread(text, 1, VERIFY_MANIFEST_MAX + 1, f) : 0;
+	int bad = !text ? ENOMEM : ferror(f) ? EIO : 0;
+	fclose(f);
+	if (bad || len > VERIFY_MANIFEST_MAX) {
+		termsafe_println(stderr, "rtconform verify: %s: %s", path,
+				 bad ? strerror(bad) : "larger than 16 MiB: no manifest of ours");
+		free(text);
+		return EXIT_USAGE;
+	}
+	size_t line = 0;
+	int e = manifest_parse(text, len, m, &line, why, sizeof why);
+	free(text);
+	if (e == -ENOMEM) {
+		termsafe_println(stderr, "rtconform verify: %s: %s", path, strerror(ENOMEM));
+		return EXIT_USAGE;
+	}
+	if (e) {
+		termsafe_println(stderr, "rtconform verify: %s:%zu: malformed: %s", path, line, why);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Every file of m hashed again. The number of files that failed. */
+static size_t check_hashes(const char *dir, const struct manifest *m)
+{
+	size_t bad = 0;
+	char path[PATH_MAX + MANIFEST_PATH_MAX], hex[65];
+	for (size_t i = 0; i < m->n; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, m->e[i].path);
+		int e = manifest_hash_file(path, hex);
+		if (e == -ENOENT) {
+			termsafe_println(stderr, "rtconform verify: %s: missing (the manifest lists it "
+					 "on line %zu)", path, m->e[i].line);
+			bad++;
+		} else if (e) {
+			termsafe_println(stderr, "rtconform verify: %s: cannot be read: %s", path,
+					 strerror(-e));
+			bad++;
+		} else if (strcmp(hex, m->e[i].hex) != 0) {
+			termsafe_println(stderr, "rtconform verify: %s: changed (its SHA-256 is %s, "
+					 "the manifest's line %zu says %s)", path, hex, m->e[i].line,
+					 m->e[i].hex);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+static bool listed(const struct manifest *m, const char *rel)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (strcmp(m->e[i].path, rel) == 0)
+			return true;
+	return false;
+}
+
+/* Names of the directory's own that no manifest lists: the manifest, its
+ * signature, the output lock. */
+static bool ours(const char *rel)
+{
+	return !strcmp(rel, MANIFEST_NAME) || !strcmp(rel, MANIFEST_NAME ".minisig") ||
+	       !strcmp(rel, MANIFEST_NAME ".sig") || !strcmp(rel, CLI_LOCK_NAME);
+}
+
+/* Warn of each file under dir/rel (rel "" at the top) the manifest does
+ * not list. The number named. */
+static size_t warn_extra(const char *dir, const char *rel, const struct manifest *m, int depth)
+{
+	char path[PATH_MAX + MANIFEST_PATH_MAX];
+	snprintf(path, sizeof path, "%s%s%s", dir, rel[0] ? "/" : "", rel);
+	DIR *d = opendir(path);
+	if (!d)
+		return 0;
+	size_t n = 0;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char sub[MANIFEST_PATH_MAX + 256];
+		snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", de->d_name);
+		char full[PATH_MAX + 2 * MANIFEST_PATH_MAX];
+		snprintf(full, sizeof full, "%s/%s", dir, sub);
+		struct stat st;
+		if (lstat(full, &st) != 0 || ours(sub) || listed(m, sub))
+			continue;
+		if (S_ISDIR(st.st_mode) && depth < VERIFY_DEPTH_MAX) {
+			n += warn_extra(dir, sub, m, depth + 1);
+			continue;
+		}
+		termsafe_println(stderr, "rtconform verify: warning: %s: not in the manifest "
+				 "(nothing vouches for it)", full);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* The bytes of file path, malloc'd (NUL-terminated), length in *len; NULL
+ * with errno set. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	struct stat st;
+	char *buf = NULL;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (1LL << 32)) {
+		buf = malloc((size_t)st.st_size + 1);
+		*len = buf ? fread(buf, 1, (size_t)st.st_size + 1, f) : 0;
+		if (buf && *len != (size_t)st.st_size) {
+			free(buf);
+			buf = NULL;
+			errno = EIO;
+		} else if (buf) {
+			buf[*len] = '\0';
+		}
+	} else {
+		errno = EINVAL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Whether file path, when it exists, holds exactly data (len bytes), the
+ * same report rendered again; also with `alt` (NULL: none), the one other
+ * form it may take. Says so when it does not. True when it agrees or is
+ * absent. */
+static bool agrees(const char *path, const char *data, size_t len, const char *alt,
+		   size_t alt_len)
+{
+	size_t flen = 0;
+	char *file = slurp(path, &flen);
+	if (!file && errno == ENOENT)
+		return true;
+	if (!file) {
+		termsafe_println(stderr, "rtconform verify: %s: cannot be read: %s", path,
+				 strerror(errno));
+		return false;
+	}
+	bool same = (flen == len && memcmp(file, data, len) == 0) ||
+		    (alt && flen == alt_len && memcmp(file, alt, alt_len) == 0);
+	if (!same) {
+		size_t at = 0;
+		while (at < flen && at < len && file[at] == data[at])
+			at++;
+		termsafe_println(stderr, "rtconform verify: %s: disagrees with results.json "
+				 "(the report rendered again from it differs from byte %zu on)",
+				 path, at);
+	}
+	free(file);
+	return same;
+}
+
+/* The directory junit.xml at path attaches its first trace from
+ * ("[[ATTACHMENT|/abs/dir/trace-ID.txt]]"), malloc'd; NULL when it
+ * attaches none. junit.xml names traces by absolute path, which results.json
+ * does not hold: a directory moved or copied since the run still agrees. */
+static char *attached_dir(const char *path)
+{
+	static const char mark[] = "[[ATTACHMENT|";
+	size_t len = 0;
+	char *file = slurp(path, &len), *dir = NULL;
+	char *at = file ? strstr(file, mark) : NULL;
+	char *end = at ? strstr(at, "]]") : NULL;
+	if (end) {
+		at += sizeof mark - 1;
+		char *slash = memrchr(at, '/', (size_t)(end - at));
+		if (slash && slash > at)
+			dir = strndup(at, (size_t)(slash - at));
+	}
+	free(file);
+	return dir;
+}
+
+typedef char *(*render_fn)(const struct report_view *v, size_t *len, char *why, size_t whylen);
+
+/* One report kind rendered from v and compared with dir's file of it,
+ * when the manifest lists that file (one it does not list is not the
+ * run's: named by warn_extra). */
+static bool kind_agrees(const char *dir, const struct manifest *m, struct report_view *v,
+			enum report_kind k)
+{
+	if (!listed(m, report_kind_file_name(k)))
+		return true;
+	static const render_fn render[REPORT_NKINDS] = {
+		[REPORT_JUNIT] = report_junit_render, [REPORT_SUMMARY] = report_summary_render,
+		[REPORT_HTML] = report_html_render, [REPORT_JSON] = report_json_render,
+	};
+	char path[PATH_MAX + 64], why[400];
+	snprintf(path, sizeof path, "%s/%s", dir, report_kind_file_name(k));
+	size_t len = 0, alt_len = 0;
+	char *own_dir = v->trace_dir, *att = k == REPORT_JUNIT ? attached_dir(path) : NULL;
+	if (att)
+		v->trace_dir = att;
+	char *data = render[k](v, &len, why, sizeof why), *alt = NULL;
+	if (data && k == REPORT_JUNIT) {
+		/* results.json does not say whether run had --junit-skipped */
+		v->junit_not_selected = !v->junit_not_selected;
+		alt = render[k](v, &alt_len, why, sizeof why);
+		v->junit_not_selected = !v->junit_not_selected;
+	}
+	v->trace_dir = own_dir;
+	free(att);
+	if (!data || (k == REPORT_JUNIT && !alt)) {
+		termsafe_println(stderr, "rtconform verify: %s: cannot be rendered again: %s", path,
+				 why);
+		free(data);
+		return false;
+	}
+	bool ok = agrees(path, data, len, alt, alt_len);
+	free(data);
+	free(alt);
+	return ok;
+}
+
+/* The CSV export, when the manifest lists one (its index.csv), rendered
+ * from v and compared with each file of it. The number that disagree. */
+static size_t csv_agrees(const char *dir, const struct manifest *m,
+			 const struct report_view *v)
+{
+	const char *index = NULL;
+	for (size_t i = 0; i < m->n && !index; i++) {
+		const char *base = strrchr(m->e[i].path, '/');
+		if (!strcmp(base ? base + 1 : m->e[i].path, REPORT_CSV_INDEX))
+			index = m->e[i].path;
+	}
+	if (!index)
+		return 0;
+	struct report_csv c;
+	if (report_csv_render(v, &c) != 0) {
+		termsafe_println(stderr, "rtconform verify: the CSV files cannot be rendered again: %s",
+				 strerror(ENOMEM));
+		report_csv_free(&c);
+		return 1;
+	}
+	size_t bad = 0, dlen = (size_t)(strrchr(index, '/') ? strrchr(index, '/') - index : 0);
+	char path[PATH_MAX + 2 * MANIFEST_PATH_MAX];
+	for (size_t i = 0; i < c.nfiles; i++) {
+		snprintf(path, sizeof path, "%.*s%s%s", (int)dlen, index, dlen ? "/" : "",
+			 c.files[i].name);
+		if (!listed(m, path))
+			continue; /* not the run's export: the digests said what is */
+		snprintf(path, sizeof path, "%s/%.*s%s%s", dir, (int)dlen, index, dlen ? "/" : "",
+			 c.files[i].name);
+		bad += !agrees(path, c.files[i].data, c.files[i].len, NULL, 0);
+	}
+	report_csv_free(&c);
+	return bad;
+}
+
+/* The reports of dir rendered again from its results.json. The number of
+ * files that disagree (or 1 when results.json cannot be read). */
+static size_t check_rendered(const char *dir, const struct manifest *m)
+{
+	char path[PATH_MAX + 64], err[2000];
+	snprintf(path, sizeof path, "%s/%s", dir, report_kind_file_name(REPORT_JSON));
+	if (!listed(m, report_kind_file_name(REPORT_JSON))) {
+		termsafe_println(stderr, "rtconform verify: warning: the manifest lists no "
+				 "results.json: the reports are checked by their digests only");
+		return 0;
+	}
+	if (access(path, F_OK) != 0)
+		return 0; /* missing: said by check_hashes */
+	if (read_results_kind(path) == READ_FLEET) {
+		termsafe_println(stderr, "rtconform verify: %s: a fleet's (rtconform merge): its "
+				 "reports are checked by their digests only", path);
+		return 0;
+	}
+	struct report_view v;
+	if (report_view_read(path, &v, err, sizeof err) != 0) {
+		termsafe_println(stderr, "rtconform verify: %s: cannot be read back, so the "
+				 "reports cannot be checked against it: %s", path, err);
+		return 1;
+	}
+	/* The traces lie beside the reports, as the run saved them. */
+	size_t bad = 0;
+	if (report_view_find_traces(&v, dir) != 0) {
+		termsafe_println(stderr, "rtconform verify: %s: %s", dir, strerror(ENOMEM));
+		bad++;
+	}
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		bad += !kind_agrees(dir, m, &v, (enum report_kind)k);
+	if (!bad)
+		bad += csv_agrees(dir, m, &v);
+	report_view_free(&v);
+	return bad;
+}
+
+/* The directory argument and --pubkey; VERIFY_GO_ON, or an exit status. */
+#define VERIFY_GO_ON (-1)
+static int parse_options(int argc, char **argv, const char **pubkey)
+{
+	static const struct option opts[] = {
+		{ "pubkey", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	cli_getopt_begin();
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(verify_usage, stdout);
+			return 0;
+		}
+		if (c != 'p')
+			return cli_getopt_error("verify", c, argv);
+		if (!optarg[0]) {
+			termsafe_println(stderr, "rtconform verify: --pubkey: empty value");
+			return EXIT_USAGE;
+		}
+		*pubkey = optarg;
+	}
+	if (optind != argc - 1) {
+		termsafe_println(stderr, "rtconform verify: give one directory, a run's -o "
+				 "directory (see rtconform verify --help)");
+		return EXIT_USAGE;
+	}
+	return VERIFY_GO_ON;
+}
+
+int cmd_verify(int argc, char **argv, const struct cli_ctx *ctx)
+{
+	(void)ctx;
+	const char *pubkey = NULL;
+	int rc = parse_options(argc, argv, &pubkey);
+	if (rc != VERIFY_GO_ON)
+		return rc;
+	const char *arg = argv[optind];
+	char *dir = realpath(arg, NULL);
+	struct stat st;
+	if (!dir || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		termsafe_println(stderr, "rtconform verify: %s: %s", arg,
+				 dir ? "not a directory" : strerror(errno));
+		free(dir);
+		return EXIT_USAGE;
+	}
+	struct manifest m = { NULL, 0 };
+	rc = read_manifest(dir, &m);
+	if (rc) {
+		manifest_free(&m);
+		free(dir);
+		return rc;
+	}
+	size_t bad = check_hashes(dir, &m);
+	size_t extra = warn_extra(dir, "", &m, 0);
+	bad += check_rendered(dir, &m);
+	int src = sign_verify(dir, pubkey);
+	if (bad)
+		termsafe_println(stderr, "rtconform verify: %s: FAILED: %zu file%s missing, changed "
+				 "or disagreeing with results.json%s", arg, bad, bad == 1 ? "" : "s",
+				 src ? "; the signature does not hold or cannot be checked" : "");
+	else if (src)
+		termsafe_println(stderr, "rtconform verify: %s: FAILED: the signature does not hold "
+				 "or cannot be checked", arg);
+	else
+		termsafe_println(stdout, "rtconform verify: %s: OK: %zu file%s as the manifest "
+				 "lists them, the reports agree with results.json%s", arg, m.n,
+				 m.n == 1 ? "" : "s", extra ? " (files not in the manifest: see "
+				 "above)" : "");
+	manifest_free(&m);
+	free(dir);
+	rc = bad ? EXIT_FAILED : 0;
+	return src > rc ? src : rc;
+}

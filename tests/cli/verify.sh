@@ -1,0 +1,205 @@
+# SPDX-License-Identifier: Apache-2.0
+# MANIFEST.sha256 and rtconform verify DIR: a run writes the manifest of its
+# -o directory last (sha256sum -c reads it and passes); verify passes the
+# directory as written, and fails naming the file when one byte of any file
+# changed or a file is gone, also when results.json was edited together
+# with its manifest line (the reports rendered again from it disagree);
+# a malformed manifest is refused (2) naming the line; a file the manifest
+# does not list is a warning, not a failure (docs/qualification.md).
+. "$(dirname "$0")/lib.sh"
+
+command -v sha256sum >/dev/null || { fail "sha256sum is missing (Debian package coreutils)"; finish; }
+
+req_file "$TMP/v.xml" verify "" \
+  "$(requirement ST "$(probe selftest)" '<run iterations="2000" runs="1"/>' \
+     '<limit statistic="max" max="1ns"/>')"
+expect_status 1 "$RTC" run -q --trace -o "$TMP/run" --csv "$TMP/run/csv" "$TMP/v.xml"
+M="$TMP/run/MANIFEST.sha256"
+[ -f "$M" ] && ok "the run wrote MANIFEST.sha256" || fail "the run wrote MANIFEST.sha256"
+expect_grep '^[0-9a-f]{64}  results.json$' "$M"
+expect_grep '^[0-9a-f]{64}  junit.xml$' "$M"
+expect_grep '^[0-9a-f]{64}  csv/index.csv$' "$M"
+expect_no_grep 'MANIFEST|\.rtconform\.lock|journal' "$M"
+if LC_ALL=C sort -c -k2 "$M" 2>/dev/null; then ok "the manifest is sorted"; else fail "the manifest is sorted"; fi
+have_trace=false
+if grep -Eq '  trace-ST\.txt$' "$M"; then have_trace=true; ok "the saved trace is listed"; fi
+expect_status 0 sh -c "cd '$TMP/run' && sha256sum --strict -c MANIFEST.sha256"
+expect_status 0 "$RTC" verify "$TMP/run"
+expect_grep 'OK: [0-9]+ files' "$TMP/out"
+
+# fresh DIR: a copy of the run's directory to tamper with
+fresh() { rm -rf "$TMP/t"; cp -a "$TMP/run" "$TMP/t"; }
+# flip FILE: one byte of it changed (its middle byte, xor 1)
+flip() {
+  python3 - "$1" <<'PY'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+b[len(b) // 2] ^= 1
+open(p, "wb").write(b)
+PY
+}
+files="results.json report.html junit.xml summary.txt csv/runs.csv"
+! $have_trace || files="$files trace-ST.txt"
+for f in $files; do
+  fresh
+  flip "$TMP/t/$f"
+  expect_status 1 "$RTC" verify "$TMP/t"
+  expect_grep "t/$f: changed" "$TMP/out"
+  expect_grep 'FAILED' "$TMP/out"
+done
+
+fresh
+rm "$TMP/t/report.html"
+expect_status 1 "$RTC" verify "$TMP/t"
+expect_grep 't/report.html: missing' "$TMP/out"
+
+# results.json edited and its manifest line made to match: the hashes
+# hold, the reports rendered again from it do not
+fresh
+sed -i 's/"host.kernel.release": "/&9.9-edited-/' "$TMP/t/results.json"
+sum=$(sha256sum "$TMP/t/results.json" | cut -d' ' -f1)
+sed -i "s/^[0-9a-f]\{64\}  results.json\$/$sum  results.json/" "$TMP/t/MANIFEST.sha256"
+expect_status 0 sh -c "cd '$TMP/t' && sha256sum --strict -c MANIFEST.sha256"
+expect_status 1 "$RTC" verify "$TMP/t"
+expect_grep 't/(junit.xml|report.html|summary.txt): disagrees with results.json' "$TMP/out"
+expect_no_grep ': changed' "$TMP/out"
+
+# a malformed manifest: refused, naming the line
+fresh
+echo 'not a manifest line' >>"$TMP/t/MANIFEST.sha256"
+n=$(wc -l <"$TMP/t/MANIFEST.sha256")
+expect_status 2 "$RTC" verify "$TMP/t"
+expect_grep "MANIFEST.sha256:$n: malformed" "$TMP/out"
+fresh
+sed -i '1s/  .*/  ..\/escape/' "$TMP/t/MANIFEST.sha256"
+expect_status 2 "$RTC" verify "$TMP/t"
+expect_grep 'MANIFEST.sha256:1: malformed: .*not a relative path' "$TMP/out"
+fresh
+sed -n 2p "$TMP/t/MANIFEST.sha256" >>"$TMP/t/MANIFEST.sha256"
+expect_status 2 "$RTC" verify "$TMP/t"
+expect_grep 'malformed: .* listed again \(first on line 2\)' "$TMP/out"
+fresh
+rm "$TMP/t/MANIFEST.sha256"
+expect_status 2 "$RTC" verify "$TMP/t"
+expect_grep 'no manifest' "$TMP/out"
+expect_status 2 "$RTC" verify "$TMP/nowhere"
+expect_status 2 "$RTC" verify
+
+# a file the manifest does not list: named, a warning only
+fresh
+echo note >"$TMP/t/notes.txt"
+expect_status 0 "$RTC" verify "$TMP/t"
+expect_grep 'warning: .*t/notes.txt: not in the manifest' "$TMP/out"
+
+# a report written outside the directory is not in its manifest
+req_file "$TMP/p.xml" pass "" \
+  "$(requirement ST "$(probe selftest)" '<run iterations="2000" runs="1"/>' \
+     '<limit statistic="max" max="10s"/>')"
+expect_status 0 "$RTC" run -q -o "$TMP/run2" --junit "$TMP/elsewhere.xml" "$TMP/p.xml"
+expect_no_grep 'junit' "$TMP/run2/MANIFEST.sha256"
+expect_status 0 "$RTC" verify "$TMP/run2"
+# --sign: minisign (a secret key file, checked with --pubkey) and GnuPG
+# (a key id, checked with the keyring); a signature that does not hold
+# fails naming it; a missing tool is refused before measuring
+if ! command -v minisign >/dev/null; then
+  fail "minisign is missing (Debian package minisign; ci/deps installs it)"
+else
+  mkdir "$TMP/k"
+  minisign -G -W -p "$TMP/k/pub" -s "$TMP/k/sec" >/dev/null 2>&1
+  expect_status 0 "$RTC" run -q -o "$TMP/ms" --sign "$TMP/k/sec" "$TMP/p.xml"
+  [ -f "$TMP/ms/MANIFEST.sha256.minisig" ] && ok "run --sign wrote MANIFEST.sha256.minisig" \
+    || fail "run --sign wrote MANIFEST.sha256.minisig"
+  expect_status 0 minisign -Vq -p "$TMP/k/pub" -m "$TMP/ms/MANIFEST.sha256"
+  expect_status 0 "$RTC" verify --pubkey "$TMP/k/pub" "$TMP/ms"
+  expect_grep 'good signature \(minisign, public key .*k/pub\)' "$TMP/out"
+  expect_status 2 "$RTC" verify "$TMP/ms"
+  expect_grep 'signed with minisign: give its public key file with --pubkey' "$TMP/out"
+  # the manifest and a file changed together: the hashes hold, the signature not
+  rm -rf "$TMP/t"; cp -a "$TMP/ms" "$TMP/t"
+  echo '<!-- -->' >>"$TMP/t/report.html"
+  sum=$(sha256sum "$TMP/t/report.html" | cut -d' ' -f1)
+  sed -i "s/^[0-9a-f]\{64\}  report.html\$/$sum  report.html/" "$TMP/t/MANIFEST.sha256"
+  expect_status 1 "$RTC" verify --pubkey "$TMP/k/pub" "$TMP/t"
+  expect_grep 'MANIFEST.sha256.minisig: BAD signature' "$TMP/out"
+  # another key's public key
+  minisign -G -W -p "$TMP/k/pub2" -s "$TMP/k/sec2" >/dev/null 2>&1
+  expect_status 1 "$RTC" verify --pubkey "$TMP/k/pub2" "$TMP/ms"
+  expect_grep 'BAD signature' "$TMP/out"
+  # --pubkey on an unsigned directory: a signature was expected
+  expect_status 1 "$RTC" verify --pubkey "$TMP/k/pub" "$TMP/run2"
+  expect_grep 'no signature' "$TMP/out"
+  # a run into a signed directory without --sign leaves no stale signature
+  expect_status 0 "$RTC" run -q -o "$TMP/ms" "$TMP/p.xml"
+  [ ! -e "$TMP/ms/MANIFEST.sha256.minisig" ] && ok "an unsigned run removes an earlier signature" \
+    || fail "an unsigned run removes an earlier signature"
+fi
+if ! command -v gpg >/dev/null; then
+  fail "gpg is missing (Debian package gnupg; ci/deps installs it)"
+else
+  export GNUPGHOME="$TMP/gnupg"
+  mkdir -m 700 "$GNUPGHOME"
+  gpg --batch --quiet --passphrase '' --quick-gen-key 'rtconform test <verify@example.org>' \
+    ed25519 sign never >/dev/null 2>&1
+  expect_status 0 "$RTC" run -q -o "$TMP/gs" --sign verify@example.org "$TMP/p.xml"
+  expect_status 0 "$RTC" verify "$TMP/gs"
+  expect_grep 'MANIFEST.sha256.sig: good signature \(gpg, key [0-9A-F]{40}, rtconform test' "$TMP/out"
+  printf x >>"$TMP/gs/MANIFEST.sha256.sig"
+  expect_status 1 "$RTC" verify "$TMP/gs"
+  expect_grep 'MANIFEST.sha256.sig: BAD signature' "$TMP/out"
+  expect_status 2 "$RTC" run -q -o "$TMP/gs2" --sign nobody-such@example.org "$TMP/p.xml"
+  expect_grep 'gpg cannot sign with it .*nothing measured' "$TMP/out"
+  [ ! -e "$TMP/gs2/results.json" ] && ok "nothing measured with a key that cannot sign" \
+    || fail "nothing measured with a key that cannot sign"
+  gpgconf --kill all 2>/dev/null || true
+  unset GNUPGHOME
+fi
+# a signing tool that is not installed: refused before measuring
+expect_status 2 env PATH=/nonexistent "$RTC" run -q -o "$TMP/nosig" --sign "$TMP/k/sec" "$TMP/p.xml"
+expect_grep 'minisign is not installed \(Debian package minisign\): nothing measured' "$TMP/out"
+[ ! -e "$TMP/nosig/results.json" ] && ok "nothing measured without the signing tool" \
+  || fail "nothing measured without the signing tool"
+
+# results.json written elsewhere: the reports in the directory are checked
+# by their digests; a stale results.json there (not the run's) is not used
+mkdir -p "$TMP/run4"
+cp "$TMP/run/results.json" "$TMP/run4/results.json"
+expect_status 0 "$RTC" run -q -o "$TMP/run4" --json "$TMP/run4.json" "$TMP/p.xml"
+expect_no_grep 'results.json' "$TMP/run4/MANIFEST.sha256"
+expect_status 0 "$RTC" verify "$TMP/run4"
+expect_grep 'run4/results.json: not in the manifest' "$TMP/out"
+expect_grep 'the manifest lists no results.json: the reports are checked by their digests only' "$TMP/out"
+
+# a run that writes nothing into -o DIR leaves that directory's manifest
+mkdir -p "$TMP/other" "$TMP/else"
+echo keep >"$TMP/other/MANIFEST.sha256"
+expect_status 0 "$RTC" run -q -o "$TMP/other" --junit "$TMP/else/j.xml" --summary "$TMP/else/s.txt" \
+  --html "$TMP/else/r.html" --json "$TMP/else/r.json" "$TMP/p.xml"
+[ "$(cat "$TMP/other/MANIFEST.sha256")" = keep ] && ok "a run writing elsewhere leaves -o DIR's manifest" \
+  || fail "a run writing elsewhere leaves -o DIR's manifest"
+
+# merge -o and compare -o write the manifest of their set too; verify
+# checks a fleet's by digests (its results.json is no run's) and a
+# comparison's (no results.json) the same way
+expect_status 1 "$RTC" merge "$TMP/run2/results.json" "$TMP/run/results.json" -o "$TMP/fleet"
+for f in fleet.html junit.xml results.json; do expect_grep "^[0-9a-f]{64}  $f\$" "$TMP/fleet/MANIFEST.sha256"; done
+expect_status 0 sh -c "cd '$TMP/fleet' && sha256sum --strict -c MANIFEST.sha256"
+expect_status 0 "$RTC" verify "$TMP/fleet"
+expect_grep "a fleet's \(rtconform merge\): its reports are checked by their digests only" "$TMP/out"
+flip "$TMP/fleet/fleet.html"
+expect_status 1 "$RTC" verify "$TMP/fleet"
+expect_grep 'fleet/fleet.html: changed' "$TMP/out"
+"$RTC" compare "$TMP/run2/results.json" "$TMP/run2/results.json" -o "$TMP/cmp" >/dev/null 2>&1
+for f in compare.txt compare.html junit.xml; do expect_grep "^[0-9a-f]{64}  $f\$" "$TMP/cmp/MANIFEST.sha256"; done
+expect_status 0 sh -c "cd '$TMP/cmp' && sha256sum --strict -c MANIFEST.sha256"
+expect_status 0 "$RTC" verify "$TMP/cmp"
+flip "$TMP/cmp/compare.txt"
+expect_status 1 "$RTC" verify "$TMP/cmp"
+expect_grep 'cmp/compare.txt: changed' "$TMP/out"
+
+# no output may take the manifest's name
+expect_status 2 "$RTC" run -q -o "$TMP/run3" --junit "$TMP/run3/MANIFEST.sha256" "$TMP/p.xml"
+expect_grep "overwritten by the run's manifest" "$TMP/out"
+expect_status 2 "$RTC" run -q -o "$TMP/run3" --lava "$TMP/run3/MANIFEST.sha256" "$TMP/p.xml"
+expect_grep 'names what rtconform keeps for itself' "$TMP/out"
+finish
