@@ -26,15 +26,6 @@ static void nl(struct xw *x)
 	xw_raw(x, "\n");
 }
 
-static void cell(struct xw *x, const char *cls, const char *text)
-{
-	xw_start(x, "td");
-	if (cls)
-		xw_attr(x, "class", cls);
-	html_text_micro(x, text);
-	xw_full_end(x);
-}
-
 static void html_table(struct xw *x, const struct cmp_result *r)
 {
 	static const char *const heads[] = { "requirement", "metric", "statistic", "baseline",
@@ -57,16 +48,16 @@ static void html_table(struct xw *x, const struct cmp_result *r)
 			xw_attr(x, "class", f->outcome == CMP_WORSE ? "worse" : "better");
 		else if (f->outcome == CMP_INCONCLUSIVE)
 			xw_attr(x, "class", "inconclusive");
-		cell(x, NULL, f->id);
-		cell(x, NULL, f->metric);
-		cell(x, NULL, stat);
-		cell(x, "num", t.base);
-		cell(x, "num", t.cand);
-		cell(x, "num", t.change);
-		cell(x, "num", t.allowed);
-		cell(x, "num", t.p);
-		cell(x, NULL, cmp_outcome_name(f->outcome));
-		cell(x, "note", f->note ? f->note : "");
+		html_cell(x, NULL, f->id);
+		html_cell(x, NULL, f->metric);
+		html_cell(x, NULL, stat);
+		html_cell(x, "num", t.base);
+		html_cell(x, "num", t.cand);
+		html_cell(x, "num", t.change);
+		html_cell(x, "num", t.allowed);
+		html_cell(x, "num", t.p);
+		html_cell(x, NULL, cmp_outcome_name(f->outcome));
+		html_cell(x, "note", f->note ? f->note : "");
 		xw_full_end(x);
 		nl(x);
 	}

@@ -62,6 +62,15 @@ void html_text_micro(struct xw *x, const char *s)
 	free(buf);
 }
 
+void html_cell(struct xw *x, const char *cls, const char *text)
+{
+	xw_start(x, "td");
+	if (cls)
+		xw_attr(x, "class", cls);
+	html_text_micro(x, text);
+	xw_full_end(x);
+}
+
 void html_fmt_ns(double ns, char *buf, size_t len)
 {
 	units_fmt_ns(ns, buf, len);

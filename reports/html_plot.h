@@ -95,6 +95,10 @@ void html_micro(char *buf, size_t len);
 /* xw_text of s with html_micro applied (s may be any length). */
 void html_text_micro(struct xw *x, const char *s);
 
+/* A table cell <td class="cls"> (no class: cls NULL) holding text, its
+ * microseconds as html_text_micro writes them. */
+void html_cell(struct xw *x, const char *cls, const char *text);
+
 /* The "why" block of a requirement whose traced breach was explained
  * (html_why.c): its headline, the largest parts as a stacked bar, a table
  * of every component and the sum check; nothing without an explanation. */

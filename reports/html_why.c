@@ -64,15 +64,6 @@ static void why_bar(struct xw *x, const struct explain *e)
 	svg_close(x);
 }
 
-static void cell(struct xw *x, const char *cls, const char *text)
-{
-	xw_start(x, "td");
-	if (cls)
-		xw_attr(x, "class", cls);
-	html_text_micro(x, text);
-	xw_full_end(x);
-}
-
 static void why_table(struct xw *x, const struct explain *e)
 {
 	char t[64], s[32], n[32], l[200], cls[48];
@@ -96,10 +87,10 @@ static void why_table(struct xw *x, const struct explain *e)
 		snprintf(s, sizeof s, "%u %%", pct(e, c->ns));
 		snprintf(n, sizeof n, "%u", c->count);
 		explain_label(e, c, l, sizeof l);
-		cell(x, "num", t);
-		cell(x, "num", s);
-		cell(x, "num", n);
-		cell(x, NULL, l);
+		html_cell(x, "num", t);
+		html_cell(x, "num", s);
+		html_cell(x, "num", n);
+		html_cell(x, NULL, l);
 		xw_full_end(x);
 	}
 	xw_full_end(x);

@@ -314,6 +314,11 @@ int64_t hist_signed_percentile(const struct hist *pos, const struct hist *neg, d
 	return (int64_t)value_at_rank(pos, rank - nn);
 }
 
+static uint64_t clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
 /* The bucket of the k-th smallest sample (1..pos->count) of pos: its value
  * range, clamped to the exact [min, max]; *id the bucket (nbuckets: among
  * the overflowed samples, [highest + 1, max]). */
@@ -330,10 +335,8 @@ static void pos_range(const struct hist *h, uint64_t k, int64_t *lo, int64_t *hi
 			break;
 		}
 	}
-	l = l < h->min ? h->min : l > h->max ? h->max : l;
-	u = u > h->max ? h->max : u < h->min ? h->min : u;
-	*lo = (int64_t)l;
-	*hi = (int64_t)u;
+	*lo = (int64_t)clamp_u64(l, h->min, h->max);
+	*hi = (int64_t)clamp_u64(u, h->min, h->max);
 }
 
 /* The bucket of the k-th largest magnitude of neg, as values: minus its
@@ -353,10 +356,8 @@ static void neg_range(const struct hist *neg, uint64_t k, int64_t *lo, int64_t *
 			}
 		}
 	}
-	l = l < neg->min ? neg->min : l > neg->max ? neg->max : l;
-	u = u > neg->max ? neg->max : u < neg->min ? neg->min : u;
-	*lo = -(int64_t)u;
-	*hi = -(int64_t)l;
+	*lo = -(int64_t)clamp_u64(u, neg->min, neg->max);
+	*hi = -(int64_t)clamp_u64(l, neg->min, neg->max);
 }
 
 bool hist_rank_range(const struct hist *pos, const struct hist *neg, uint64_t rank, int64_t *lo,

@@ -775,20 +775,27 @@ static void read_ci(struct jr *rd, const json_t *conf, const char *at, const cha
 	c->hi_ns = hi.v;
 }
 
-/* "confidence" of a metric: its level and each percentile's interval.
- * Absent in a results.json written before they were kept: none (ci_level
- * 0), and the reports show none. */
+/* The "confidence" object of obj with its level in *level; NULL (nothing
+ * read) when obj has none: a results.json written before they were kept,
+ * whose reports show none. */
+static const json_t *confidence_of(struct jr *rd, const json_t *obj, const char *at,
+				   double *level, char w[AT_LEN])
+{
+	if (rd->rc || !json_object_get(obj, "confidence"))
+		return NULL;
+	const json_t *c = container_field(rd, obj, at, "confidence", false, false, w);
+	if (c)
+		level_field(rd, c, w, level);
+	return c;
+}
+
+/* "confidence" of a metric: its level and each percentile's interval. */
 static void read_confidence(struct jr *rd, const json_t *obj, const char *at,
 			    struct rv_metric *m)
 {
 	char w[AT_LEN];
-	if (rd->rc || !json_object_get(obj, "confidence"))
-		return;
-	const json_t *c = container_field(rd, obj, at, "confidence", false, false, w);
-	if (!c)
-		return;
-	level_field(rd, c, w, &m->ci_level);
-	for (int i = 0; i < RV_NSTATS && !rd->rc; i++) {
+	const json_t *c = confidence_of(rd, obj, at, &m->ci_level, w);
+	for (int i = 0; c && i < RV_NSTATS && !rd->rc; i++) {
 		struct statistic st;
 		if (statistic_parse(report_view_stats[i], &st) == 0 && st.kind == STAT_PCT)
 			read_ci(rd, c, w, report_view_stats[i], m->ci_level, m->count, &m->ci[i]);
@@ -800,13 +807,9 @@ static void read_series_confidence(struct jr *rd, const json_t *obj, const char 
 				   struct rv_series *s)
 {
 	char w[AT_LEN];
-	if (rd->rc || !json_object_get(obj, "confidence"))
-		return;
-	const json_t *c = container_field(rd, obj, at, "confidence", false, false, w);
-	if (!c)
-		return;
-	level_field(rd, c, w, &s->ci_level);
-	read_ci(rd, c, w, "p99", s->ci_level, s->count, &s->p99_ci);
+	const json_t *c = confidence_of(rd, obj, at, &s->ci_level, w);
+	if (c && !rd->rc)
+		read_ci(rd, c, w, "p99", s->ci_level, s->count, &s->p99_ci);
 }
 
 static void read_metric(struct jr *rd, const json_t *obj, const char *at, struct rv_metric *m)
