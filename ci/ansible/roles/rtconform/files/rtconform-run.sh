@@ -8,10 +8,15 @@
 #   - when the process that started this script (the Ansible module) ends
 #     before CMD does: Ansible killed the task, or its worker went;
 #   - at any other exit.
-# Otherwise the exit status is CMD's.
+# Otherwise the exit status is CMD's. While it runs, rtconform-run.pid
+# beside it holds its pid: the role waits for the file to go before it
+# removes the directory, which the stopped rtconform still writes its
+# reports into.
 set -u
 parent="$PPID"
 pg=""
+pidfile="$(dirname "$0")/rtconform-run.pid"
+echo "$$" >"$pidfile"
 stop_run() {
   [ -n "$pg" ] || return 0
   local i
@@ -33,7 +38,7 @@ on_signal() { # NAME NUMBER
 trap 'on_signal TERM 15' TERM
 trap 'on_signal INT 2' INT
 trap 'on_signal HUP 1' HUP
-trap stop_run EXIT
+trap 'stop_run; rm -f "$pidfile"' EXIT
 set -m
 "$@" &
 pg=$!
