@@ -413,8 +413,9 @@ int cmd_verify(int argc, char **argv, const struct cli_ctx *ctx)
 	bad += check_rendered(dir, &m);
 	int src = sign_verify(dir, pubkey);
 	if (bad)
-		termsafe_println(stderr, "rtconform verify: %s: FAILED: %zu file%s missing, changed "
-				 "or disagreeing with results.json%s", arg, bad, bad == 1 ? "" : "s",
+		termsafe_println(stderr, "rtconform verify: %s: FAILED: %zu problem%s (a file "
+				 "missing, changed or disagreeing with results.json: above)%s", arg,
+				 bad, bad == 1 ? "" : "s",
 				 src ? "; the signature does not hold or cannot be checked" : "");
 	else if (src)
 		termsafe_println(stderr, "rtconform verify: %s: FAILED: the signature does not hold "
