@@ -598,7 +598,7 @@ static void stats_table(struct xw *x, const struct rv_req *r, const struct rv_me
 			char obs[120], seen[160];
 			rv_max_observed(r, m, obs, sizeof obs);
 			snprintf(seen, sizeof seen, "max: %s", obs);
-			td(x, seen);
+			html_cell(x, "observed", seen); /* the one name that may wrap */
 		} else {
 			td(x, report_view_stats[i]);
 		}

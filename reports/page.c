@@ -119,8 +119,13 @@ static const char page_css[] =
 	"table.summary,table.env{break-inside:auto}\n"
 	".req{break-before:page}\n"
 	".metric{flex-wrap:nowrap;gap:4mm;break-inside:avoid}\n"
-	".metric figure{flex:1 1 auto;min-width:0}\n"
-	".metric table.stats{flex:none;margin:0}\n"
+	/* the histogram keeps most of the width: a wide statistics table
+	 * (long row names, intervals, cycles of a large max) wraps its cells
+	 * instead of squeezing the histogram to a sliver */
+	".metric figure{flex:1 1 auto;min-width:58%}\n"
+	".metric table.stats{flex:0 1 auto;min-width:0;margin:0}\n"
+	"table.stats td:first-child{white-space:nowrap}\n"
+	"table.stats td.observed{white-space:normal}\n"
 	"svg.hist{width:100%}\n"
 	"svg.tplot{width:90%}\n"
 	/* the histogram prints at about 60 % of its size: larger text keeps it legible */
