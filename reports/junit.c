@@ -461,6 +461,22 @@ static void top_cause(const struct explain *e, FILE *msg)
 		(unsigned)((e->comp[0].ns * 100 + w / 2) / w), l);
 }
 
+
+/* The <failure> of a requirement whose message was written to msg (a
+ * memstream over *message, set only once it is closed here; any: it holds
+ * something): its text the message, else the requirement's reason, else
+ * fallback. */
+static void failure_end(struct xw *x, FILE *msg, char **message, bool any,
+			const struct rv_req *r, const char *type, const char *fallback)
+{
+	if (msg && fclose(msg) != 0)
+		x->failed = true;
+	xw_start(x, "failure");
+	xw_attr(x, "type", type);
+	xw_attr(x, "message", any && *message ? *message : r->reason ? r->reason : fallback);
+	xw_end(x);
+	free(*message);
+}
 /* The failure's message, what CI pages show as the one-line reason: every
  * failed limit with its metric, "per-op mean 61.2 us > 50 us (n=1000);
  * per-op max 412 us > 300 us (n=1000)", then every limit that could not be
@@ -492,13 +508,7 @@ static void failure_element(struct xw *x, const struct rv_req *r)
 	}
 	if (msg && any && r->explain)
 		top_cause(r->explain, msg);
-	if (msg && fclose(msg) != 0)
-		x->failed = true;
-	xw_start(x, "failure");
-	xw_attr(x, "type", "LatencyBudgetExceeded");
-	xw_attr(x, "message", any ? message : r->reason ? r->reason : "limits exceeded");
-	xw_end(x);
-	free(message);
+	failure_end(x, msg, &message, any, r, "LatencyBudgetExceeded", "limits exceeded");
 }
 
 /* An inconclusive requirement's failure (CI must not take it for a pass;
@@ -537,13 +547,7 @@ static void inconclusive_element(struct xw *x, const struct rv_req *r)
 			l->has_max ? "max" : "min", bound, l->confidence * 100, lo, hi);
 		any = true;
 	}
-	if (msg && fclose(msg) != 0)
-		x->failed = true;
-	xw_start(x, "failure");
-	xw_attr(x, "type", "inconclusive");
-	xw_attr(x, "message", any ? message : r->reason ? r->reason : "inconclusive");
-	xw_end(x);
-	free(message);
+	failure_end(x, msg, &message, any, r, "inconclusive", "inconclusive");
 }
 
 /* What junit.xml keeps of the requirement, for people reading the CI page
