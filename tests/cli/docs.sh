@@ -6,6 +6,8 @@
 # allowed values, and which names each metric. A mismatch fails with a diff.
 # And docs/ci.md's rule for the CLI tests' TAP output: every check in
 # tests/cli/*.sh is named in words, none is a bare `ok` (unnamed_oks).
+# And docs/qualification.md's operational requirements cite only tests
+# that exist.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 DOC="$SRC/docs/probes.md"
@@ -128,4 +130,24 @@ else fail "unnamed_oks finds every bare ok, and no named one (it finds lines $(c
 if unnamed_oks "$SRC"/tests/cli/*.sh >"$TMP/unnamed"; then
   fail "every check of tests/cli/*.sh is named (these call ok without a name):"; sed "s|^$SRC/||" "$TMP/unnamed" | diag
 else ok "every check of tests/cli/*.sh is named"; fi
+# ---- docs/qualification.md: every test its operational requirements cite
+# as proof exists (unit.X is tests/test_X.c, cli.X is tests/cli/X.sh).
+# missing_tests FILE : the cited names in FILE's `| OR-` rows with no test.
+missing_tests() {
+  grep '^| OR-' "$1" | grep -oE '\b(unit|cli)\.[a-z0-9_]+' | sort -u | while read -r t; do
+    case "$t" in
+      unit.*) [ -f "$SRC/tests/test_${t#unit.}.c" ] || echo "$t" ;;
+      cli.*) [ -f "$SRC/tests/cli/${t#cli.}.sh" ] || echo "$t" ;;
+    esac
+  done
+}
+printf '| OR-1 | x | unit.histogram, cli.no_such_test, unit.nope |\n| OR-2 | y | cli.docs |\n' >"$TMP/or.md"
+if [ "$(missing_tests "$TMP/or.md" | tr '\n' ' ')" = "cli.no_such_test unit.nope " ]; then
+  ok "missing_tests finds cited tests that do not exist, and no others"
+else fail "missing_tests finds cited tests that do not exist (it finds: $(missing_tests "$TMP/or.md" | tr '\n' ' '))"; fi
+[ "$(grep -c '^| OR-' "$SRC/docs/qualification.md")" -ge 10 ] && ok "docs/qualification.md lists the operational requirements" \
+  || fail "docs/qualification.md has fewer than 10 operational requirements (| OR- rows)"
+missing_tests "$SRC/docs/qualification.md" >"$TMP/missing"
+if [ -s "$TMP/missing" ]; then fail "docs/qualification.md cites tests that do not exist:"; diag <"$TMP/missing"
+else ok "every test docs/qualification.md cites as proof exists"; fi
 finish
