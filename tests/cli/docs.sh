@@ -131,7 +131,7 @@ if unnamed_oks "$SRC"/tests/cli/*.sh >"$TMP/unnamed"; then
   fail "every check of tests/cli/*.sh is named (these call ok without a name):"; sed "s|^$SRC/||" "$TMP/unnamed" | diag
 else ok "every check of tests/cli/*.sh is named"; fi
 # ---- docs/qualification.md: every test its operational requirements cite
-# as proof exists (unit.X is tests/test_X.c, cli.X is tests/cli/X.sh).
+# as proof exists (unit.NAME is tests/test_NAME.c, cli.NAME is tests/cli/NAME.sh).
 # missing_tests FILE : the cited names in FILE's `| OR-` rows with no test.
 missing_tests() {
   grep '^| OR-' "$1" | grep -oE '\b(unit|cli)\.[a-z0-9_]+' | sort -u | while read -r t; do
