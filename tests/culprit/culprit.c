@@ -24,16 +24,11 @@
  *   culprit dread CPU FILE SECONDS
  *       one thread pinned to CPU at SCHED_OTHER reading FILE 4 KiB at a time
  *       with O_DIRECT (never writing): every read is a request to the disk,
- *       whose completion interrupt lands where its IRQ affinity says;
- *   culprit net CPU NICE SECONDS
- *       one thread pinned to CPU at SCHED_OTHER and NICE sending UDP
- *       datagrams to itself over loopback, so that the kernel's NET_RX
- *       softirq runs on CPU for each batch, for SECONDS seconds.
+ *       whose completion interrupt lands where its IRQ affinity says.
  *
  * What the kernel gave it (sched_getscheduler, sched_getparam,
  * sched_getaffinity as raw system calls, getpriority) is read back before
- * it starts: anything
- * but what was asked exits 2 with the reason. Once set up it prints one
+ * it starts: anything but what was asked exits 2 with the reason. Once set up it prints one
  * line "culprit PID ready" on stdout. It exits 0 at the end of its time,
  * 2 on a usage error or a failed request.
  */
@@ -43,13 +38,11 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -264,35 +257,6 @@ static int direct_read(char **av)
 	return 0;
 }
 
-static int net(char **av)
-{
-	int cpu = (int)arg_num(av[0], "CPU", 0, CPU_SETSIZE - 1);
-	int nice = (int)arg_num(av[1], "NICE", -20, 19);
-	long long end = arg_num(av[2], "SECONDS", 1, 86400) * 1000000000LL;
-	place(cpu, SCHED_OTHER, nice);
-	int s = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
-	if (s < 0)
-		die("socket");
-	struct sockaddr_in a = {.sin_family = AF_INET,
-				.sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-	socklen_t al = sizeof a;
-	if (bind(s, (struct sockaddr *)&a, sizeof a) || getsockname(s, (struct sockaddr *)&a, &al))
-		die("bind");
-	ready();
-	static char buf[1400];
-	end += now_ns();
-	while (now_ns() < end) {
-		for (int i = 0; i < 64; i++)
-			if (sendto(s, buf, sizeof buf, 0, (struct sockaddr *)&a, sizeof a) < 0 &&
-			    errno != EAGAIN && errno != ENOBUFS)
-				die("sendto");
-		while (recv(s, buf, sizeof buf, 0) > 0)
-			;
-	}
-	close(s);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc == 8 && !strcmp(argv[1], "burst"))
@@ -303,12 +267,9 @@ int main(int argc, char **argv)
 		return fork_loop(argv + 2);
 	if (argc == 5 && !strcmp(argv[1], "dread"))
 		return direct_read(argv + 2);
-	if (argc == 5 && !strcmp(argv[1], "net"))
-		return net(argv + 2);
 	fprintf(stderr, "usage: culprit burst CPU fifo|rr|other PRIO|NICE BURST_US PERIOD_US "
 			"SECONDS\n       culprit read CPU fifo|rr|other PRIO|NICE FILE SECONDS\n"
 			"       culprit fork CPU fifo|rr|other PRIO|NICE MIB SECONDS\n"
-			"       culprit dread CPU FILE SECONDS\n"
-			"       culprit net CPU NICE SECONDS\n");
+			"       culprit dread CPU FILE SECONDS\n");
 	return 2;
 }
