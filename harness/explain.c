@@ -36,7 +36,21 @@ struct cpu_state {
 	bool in_idle;    /* in an idle state (power:cpu_idle), idle_state */
 	long idle_state;
 	uint64_t lost_pending;
+	/* the last task a sched_wakeup put on this CPU's run queue, when */
+	long woken_pid;
+	int woken_prio;
+	uint64_t woken_ns;
 };
+
+/* A stretch of the probe's CPU while its task was the idle task, kept
+ * until the CPU's next event says whether the idle task really was on it
+ * (a switch out of idle the trace does not have: docs/explain.md). */
+struct idle_seg {
+	uint64_t from, to, serial;
+	bool runnable, waking;
+};
+
+#define IDLE_SEGS_MAX 64
 
 /* A task's time on the probe's CPU in the window, [0] while the probe was
  * not runnable, [1] while it was; made into components once the probe's
@@ -60,6 +74,9 @@ struct replay {
 	int probe_cpu;
 	bool runnable; /* enqueued (sched_wakeup) or preempted, not yet on a CPU */
 	bool waking;   /* sched_waking seen, sched_wakeup not yet: being woken */
+	struct idle_seg seg[IDLE_SEGS_MAX]; /* of CPU seg_cpu, in time order */
+	size_t nseg;
+	int seg_cpu;
 };
 
 /* a + b, at most INT64_MAX (a count JSON can hold). */
@@ -146,6 +163,44 @@ static int attribute_task(struct replay *r, const struct cpu_state *cs, uint64_t
 	return 0;
 }
 
+/* Give ns of the idle task on cs to its component: an idle state's exit,
+ * wake-up to run (the probe being woken or runnable) or idle. */
+static int attribute_idle(struct replay *r, const struct cpu_state *cs, const struct idle_seg *g)
+{
+	struct explain_component *c;
+	if (cs->in_idle)
+		c = component(r, EXPLAIN_IDLE_EXIT, cs->idle_state, "", EXPLAIN_CLASS_NONE);
+	else
+		c = component(r, g->runnable || g->waking ? EXPLAIN_WAKEUP : EXPLAIN_IDLE, 0, "",
+			      EXPLAIN_CLASS_NONE);
+	if (!c)
+		return -1;
+	c->ns += g->to - g->from;
+	count_stretch(&c->count, &c->serial_, g->serial);
+	return 0;
+}
+
+/* The idle stretches kept, given to the idle task after all. */
+static int flush_idle(struct replay *r)
+{
+	struct cpu_state *cs = cpu_of(r, r->seg_cpu);
+	for (size_t i = 0; i < r->nseg; i++)
+		if (attribute_idle(r, cs, &r->seg[i]))
+			return -1;
+	r->nseg = 0;
+	return 0;
+}
+
+/* An idle stretch of the probe's CPU, kept until that CPU's next event. */
+static int defer_idle(struct replay *r, uint64_t from, uint64_t to, uint64_t serial)
+{
+	if (r->nseg && (r->seg_cpu != r->probe_cpu || r->nseg == IDLE_SEGS_MAX) && flush_idle(r))
+		return -1;
+	r->seg_cpu = r->probe_cpu;
+	r->seg[r->nseg++] = (struct idle_seg){ from, to, serial, r->runnable, r->waking };
+	return 0;
+}
+
 /* Give [from, to) of the trace to what the probe's CPU was doing. */
 static int attribute(struct replay *r, uint64_t from, uint64_t to)
 {
@@ -168,12 +223,8 @@ static int attribute(struct replay *r, uint64_t from, uint64_t to)
 		serial = cs->serial;
 		if (cs->pid == e->probe_pid)
 			c = component(r, EXPLAIN_PROBE, cs->pid, "", EXPLAIN_CLASS_NONE);
-		else if (cs->pid == 0 && cs->in_idle)
-			c = component(r, EXPLAIN_IDLE_EXIT, cs->idle_state, "",
-				      EXPLAIN_CLASS_NONE);
 		else if (cs->pid == 0)
-			c = component(r, r->runnable || r->waking ? EXPLAIN_WAKEUP : EXPLAIN_IDLE,
-				      0, "", EXPLAIN_CLASS_NONE);
+			return defer_idle(r, from, to, serial);
 		else
 			return attribute_task(r, cs, to - from, serial);
 	}
@@ -181,6 +232,63 @@ static int attribute(struct replay *r, uint64_t from, uint64_t to)
 		return -1;
 	c->ns += to - from;
 	count_stretch(&c->count, &c->serial_, serial);
+	return 0;
+}
+
+/* The kept idle stretches of the CPU of ev, an event of that CPU: when ev's
+ * header names a task, not the idle task, the switch to it is not in the
+ * trace (this kernel left it out); it ran from the later of the CPU's last
+ * event and its wake-up onto the CPU, and that time is its, not idle's. */
+static int resolve_idle(struct replay *r, const struct xev *ev)
+{
+	if (!r->nseg || ev->cpu != r->seg_cpu)
+		return 0;
+	struct cpu_state *cs = cpu_of(r, r->seg_cpu);
+	if (ev->pid == 0 || !cs || cs->depth > 0 || cs->pid != 0)
+		return flush_idle(r);
+	struct cpu_state t = *cs;
+	t.pid = ev->pid;
+	snprintf(t.comm, sizeof t.comm, "%s", ev->comm);
+	t.prio = ev->type == XE_SWITCH ? ev->prev_prio
+		 : cs->woken_pid == ev->pid ? cs->woken_prio : EXPLAIN_PRIO_UNKNOWN;
+	uint64_t since = cs->woken_pid == ev->pid ? cs->woken_ns : 0;
+	t.serial = ++r->serial;
+	bool runnable = r->runnable, waking = r->waking, any = false;
+	for (size_t i = 0; i < r->nseg; i++) {
+		struct idle_seg g = r->seg[i];
+		if (g.from < since) { /* before its wake-up: the idle task's */
+			struct idle_seg head = g;
+			head.to = g.to < since ? g.to : since;
+			g.from = head.to;
+			if (attribute_idle(r, cs, &head))
+				return -1;
+		}
+		if (g.from >= g.to)
+			continue;
+		any = true;
+		r->runnable = g.runnable;
+		r->waking = g.waking;
+		int rc = 0;
+		if (ev->pid == r->e->probe_pid) {
+			struct explain_component *c =
+				component(r, EXPLAIN_PROBE, ev->pid, "", EXPLAIN_CLASS_NONE);
+			if (c) {
+				c->ns += g.to - g.from;
+				count_stretch(&c->count, &c->serial_, t.serial);
+			}
+			rc = c ? 0 : -1;
+		} else {
+			rc = attribute_task(r, &t, g.to - g.from, t.serial);
+		}
+		r->runnable = runnable;
+		r->waking = waking;
+		if (rc)
+			return -1;
+	}
+	r->e->switches_inferred += any;
+	r->nseg = 0;
+	t.in_idle = false;
+	*cs = t; /* the task is current: its stretch goes on */
 	return 0;
 }
 
@@ -315,7 +423,7 @@ static int replay_event(struct replay *r, const struct xev *ev)
 	if (ev->type == XE_SWITCH && cs->known && cs->pid == ev->prev_pid &&
 	    cs->prio == EXPLAIN_PRIO_UNKNOWN)
 		cs->prio = ev->prev_prio; /* for the stretch that ends here */
-	if (attribute(r, r->last_ns, ns))
+	if (attribute(r, r->last_ns, ns) || resolve_idle(r, ev))
 		return -1;
 	r->last_ns = ns;
 	learn_current(r, cs, ev);
@@ -327,7 +435,16 @@ static int replay_event(struct replay *r, const struct xev *ev)
 	case XE_SWITCH:
 		on_switch(r, cs, ev);
 		break;
-	case XE_WAKING: case XE_WAKEUP: case XE_MIGRATE:
+	case XE_WAKEUP: {
+		struct cpu_state *to = cpu_of(r, ev->cpu2);
+		if (to) {
+			to->woken_pid = ev->pid2;
+			to->woken_prio = ev->prio2;
+			to->woken_ns = ns;
+		}
+		return on_task_event(r, ev);
+	}
+	case XE_WAKING: case XE_MIGRATE:
 		return on_task_event(r, ev);
 	case XE_IRQ_IN:
 		push(r, cs, EXPLAIN_IRQ, ev);
@@ -493,7 +610,7 @@ static int second_pass(struct reader *rd, struct replay *r, struct xev *ev)
 	/* the stretch up to the marker, on the CPU the marker's task is on */
 	struct cpu_state *cs = cpu_of(r, r->e->probe_cpu);
 	settle_lost(r, cs, r->e->probe_cpu, r->e->end_ns);
-	if (attribute(r, r->last_ns, r->e->end_ns)) {
+	if (attribute(r, r->last_ns, r->e->end_ns) || resolve_idle(r, ev) || flush_idle(r)) {
 		snprintf(rd->err, rd->errlen, "%s: out of memory", rd->name);
 		return -1;
 	}

@@ -111,6 +111,10 @@ struct explain {
 	 * line without a count counts one, and lost_unknown says "at least" */
 	uint64_t lost, lost_window;
 	bool lost_unknown;
+	/* switches out of idle on the probe's CPU in the window that the trace
+	 * does not have, inferred from a task's event where the idle task was
+	 * thought current (docs/explain.md, "Switches the trace leaves out") */
+	unsigned long switches_inferred;
 	/* The steal time of the probe's CPU (/proc/stat) over the run's traced
 	 * span, from arming the trace to saving it (steal_span_ns): set by a
 	 * run, never by the trace alone (steal_known false) */

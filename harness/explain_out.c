@@ -165,6 +165,10 @@ static void print_notes(FILE *out, const struct explain *e)
 	if (e->lost_window)
 		fprintf(out, "INCOMPLETE: %s%" PRIu64 " events were lost on the probe's CPU in the "
 			"window: it cannot be fully explained\n", least, e->lost_window);
+	if (e->switches_inferred)
+		fprintf(out, "inferred: %lu switch%s out of idle on the probe's CPU that the trace "
+			"does not have\n", e->switches_inferred,
+			e->switches_inferred == 1 ? "" : "es");
 }
 
 void explain_steal_text(const struct explain *e, char *buf, size_t len)
@@ -261,6 +265,8 @@ static json_t *extras_json(const struct explain *e, json_t *o)
 	json_object_set_new(o, "lost_events_unknown", json_boolean(e->lost_unknown));
 	json_object_set_new(o, "lost_in_window", json_integer((json_int_t)e->lost_window));
 	json_object_set_new(o, "complete", json_boolean(e->lost_window == 0));
+	json_object_set_new(o, "switches_inferred",
+			    json_integer((json_int_t)e->switches_inferred));
 	if (e->steal_known)
 		json_object_set_new(o, "steal", json_pack("{s:I, s:I}", "ns", (json_int_t)e->steal_ns,
 							  "span_ns", (json_int_t)e->steal_span_ns));

@@ -343,6 +343,12 @@ static void read_lost(struct er *r, const json_t *o, struct explain *e)
 	want_b(r, o, "lost_events_unknown", "lost_events_unknown", &e->lost_unknown);
 	want_u(r, o, "lost_in_window", "lost_in_window", &e->lost_window);
 	want_b(r, o, "complete", "complete", &complete);
+	uint64_t inferred = 0; /* absent in a results.json of an older rtconform */
+	if (json_object_get(o, "switches_inferred") &&
+	    want_u(r, o, "switches_inferred", "switches_inferred", &inferred) &&
+	    inferred > ULONG_MAX)
+		bad(r, "switches_inferred", "%" PRIu64 " is too large", inferred);
+	e->switches_inferred = (unsigned long)inferred;
 	if (r->failed)
 		return;
 	if (e->lost_window > e->lost)
