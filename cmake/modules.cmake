@@ -218,7 +218,8 @@ rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
 rtc_module(cli cli DEPS across read
   SOURCES cli/common.c cli/compare.c cli/env.c cli/explain.c cli/layout.c cli/list.c cli/manifest.c
           cli/merge.c cli/outdir.c cli/verify.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
-          cli/run_journal.c cli/run_metrics.c cli/sign.c cli/validate.c)
+          cli/run_journal.c cli/run_metrics.c cli/selftest.c cli/selftest_cases.c
+          cli/selftest_record.c cli/selftest_run.c cli/sign.c cli/validate.c)
 
 # The programs. rtconform is the command line's main.c on the cli module.
 rtc_program(rtconform SOURCES cli/main.c MODULE cli)
@@ -228,4 +229,16 @@ rtc_program(rtconform-worker SOURCES harness/measure/worker_exec.c MODULE measur
 # The no-op child of the spawn / fork-exec probes (the empty proc.exe of
 # docs/background.md): no module at all.
 rtc_program(rtconform-nop SOURCES harness/measure/nop.c)
-add_dependencies(rtconform rtconform-worker rtconform-nop)
+# The fault libraries of `rtconform selftest` (docs/qualification.md), beside
+# the worker: the tests' fakes (tests/fake/, listed there) built with
+# RTC_SELFTEST_GUARD, which makes them do nothing unless RTC_SELFTEST_FAULTS
+# is set, as selftest alone sets it.
+foreach(lib sched clock)
+  add_library(rtconform-fault-${lib} MODULE tests/fake/fake_${lib}.c)
+  set_target_properties(rtconform-fault-${lib} PROPERTIES PREFIX "" SUFFIX ".so"
+    LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
+  target_compile_definitions(rtconform-fault-${lib} PRIVATE RTC_SELFTEST_GUARD)
+  target_link_libraries(rtconform-fault-${lib} PRIVATE rtc_options ${CMAKE_DL_LIBS})
+endforeach()
+add_dependencies(rtconform rtconform-worker rtconform-nop rtconform-fault-sched
+                 rtconform-fault-clock)
