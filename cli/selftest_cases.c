@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "harness/measure/timebase.h"
+#include "host/fingerprint.h"
 #include "reports/read/read.h"
 
 #define HEAD "<requirements xmlns=\"urn:rtconform:requirements:1\" name=\"selftest\" version=\"1\">\n"
@@ -327,9 +328,9 @@ static const struct st_premise premises[] = {
 	  "    <sched policy=\"fifo\" priority=\"50\"/><run iterations=\"20\" runs=\"2\" "
 	  "warmup=\"2\"/>\n    <limit metric=\"violations\" statistic=\"total\" max=\"0\"/>"
 	  "</requirement>\n" TAIL, "PROTOCOL" },
-	{ "timer-early", SELFTEST_LIB_CLOCK, "RTC_FAKE_EARLY_US=5000",
+	{ "timer-early", SELFTEST_LIB_CLOCK, "RTC_FAKE_EARLY_US=15000",
 	  HEAD "  <requirement id=\"EARLY\"><probe name=\"timer-wakeup\">"
-	  "<param name=\"interval\">20ms</param>\n      <param name=\"dma-latency\">off</param>"
+	  "<param name=\"interval\">40ms</param>\n      <param name=\"dma-latency\">off</param>"
 	  "</probe>\n    <sched policy=\"fifo\" priority=\"90\"/><run iterations=\"20\" runs=\"2\" "
 	  "warmup=\"2\"/>\n    <limit metric=\"early\" statistic=\"total\" max=\"0\"/>"
 	  "</requirement>\n" TAIL, "EARLY" },
@@ -347,7 +348,9 @@ static void judge_premise(struct st_outcome *o, const struct st_premise *p,
 		count_of(st_find_metric(r, "violations"), &total, &runs, &min);
 		st_expect_u64(o, "violations", 20 * 2, total);
 	} else if (!strcmp(p->id, "timer-early")) {
-		/* Every wake-up 5 ms early, of 20 x 2 on each CPU. */
+		/* Every wake-up 15 ms early, of 20 x 2 on each CPU: one woken
+		 * more than 15 ms late on top would not be early, and would be
+		 * a finding of its own. */
 		const struct rv_metric *w = st_find_metric(r, "wakeup");
 		st_expect_u64(o, "exit", 1, (uint64_t)rc);
 		st_expect_str(o, "verdict", "fail", verdict_name(r->verdict));
@@ -388,6 +391,98 @@ static void case_premise(const struct st_env *e, const struct st_case *c, struct
 		st_error(o, "results.json has no requirement %s", p->req);
 	else
 		judge_premise(o, p, r, rc);
+	report_view_free(&v);
+}
+
+/* ---- a known delay in a measured loop (rtconform-worker-faults) ------------- */
+
+/* 20 ms busy-waited on every 10th measured iteration; a sample is a breach
+ * above 10 ms, half the delay: far above what a wake-up at FIFO 90 takes
+ * on a loaded machine, far below what a delayed one takes. */
+#define DELAY_SPEC "delay=20ms,every=10"
+#define DELAY_NS 20000000ull
+#define DELAY_EVERY 10u
+#define BREACH_NS (DELAY_NS / 2)
+
+struct st_delay {
+	const char *id, *xml, *metric;
+	uint64_t iterations, runs;
+};
+static const struct st_delay delays[] = {
+	{ "delay-timer-wakeup",
+	  HEAD "  <requirement id=\"DELAY\"><probe name=\"timer-wakeup\"><param name=\"cpus\">0"
+	  "</param>\n      <param name=\"interval\">30ms</param><param name=\"dma-latency\">off"
+	  "</param></probe>\n    <sched policy=\"fifo\" priority=\"90\"/>"
+	  "<run iterations=\"45\" runs=\"2\" warmup=\"2\"/>\n"
+	  "    <limit metric=\"wakeup\" statistic=\"max\" max=\"10ms\"/></requirement>\n" TAIL,
+	  "wakeup", 45, 2 },
+	{ "delay-sem-pingpong",
+	  HEAD "  <requirement id=\"DELAY\"><probe name=\"sem-pingpong\"><param name=\"peer\">thread"
+	  "</param></probe>\n    <sched policy=\"fifo\" priority=\"90\"/>"
+	  "<run iterations=\"205\" runs=\"2\" warmup=\"10\"/>\n"
+	  "    <limit metric=\"wakeup\" statistic=\"max\" max=\"10ms\"/></requirement>\n" TAIL,
+	  "wakeup", 205, 2 },
+};
+
+/* Samples certainly above ns (whole buckets above it), and those of a
+ * bucket that straddles it (neither above nor below for certain). */
+static void count_above(const struct rv_metric *m, uint64_t ns, uint64_t *above,
+			uint64_t *straddle)
+{
+	double thr = (double)ns / m->ns_per_unit;
+	*above = *straddle = 0;
+	for (size_t i = 0; i < m->nbuckets; i++) {
+		const struct rv_bucket *b = &m->buckets[i];
+		if ((double)b->lo > thr)
+			*above += b->count;
+		else if ((double)b->hi > thr)
+			*straddle += b->count;
+	}
+	*above += m->overflow;
+}
+
+static void judge_delay(struct st_outcome *o, const struct st_delay *d, const struct report_view *v,
+			int rc)
+{
+	const struct rv_req *r = st_find_req(v, "DELAY");
+	const struct rv_metric *m = st_find_metric(r, d->metric);
+	if (!m) {
+		st_error(o, "results.json has no %s metric of DELAY%s%s", d->metric,
+			 r && r->reason ? ": " : "", r && r->reason ? r->reason : "");
+		return;
+	}
+	uint64_t above, straddle;
+	count_above(m, BREACH_NS, &above, &straddle);
+	st_expect_u64(o, "exit", 1, (uint64_t)rc);
+	st_expect_str(o, "verdict", "fail", verdict_name(r->verdict));
+	st_expect_u64(o, "breaches (> 10 ms)", d->runs * (d->iterations / DELAY_EVERY), above);
+	st_expect_u64(o, "samples in a bucket straddling 10 ms", 0, straddle);
+	st_expect_min(o, "max", (double)DELAY_NS / 1e6,
+		      m->ns[RV_MAX].have ? m->ns[RV_MAX].v / 1e6 : 0, " ms");
+	st_expect_has(o, "the run's record", DELAY_SPEC,
+		      fingerprint_get(&v->env, "rtconform.injected_faults"));
+}
+
+static void case_delay(const struct st_env *e, const struct st_case *c, struct st_outcome *o)
+{
+	const struct st_delay *d = NULL;
+	for (size_t i = 0; i < sizeof delays / sizeof delays[0]; i++)
+		if (!strcmp(delays[i].id, c->id))
+			d = &delays[i];
+	char *worker = st_helper(e, "rtconform-worker-faults");
+	if (!d || !worker) {
+		st_error(o, "rtconform-worker-faults is not in the helper directory %s "
+			 "(reinstall rtconform)", e->ctx->self_dir ? e->ctx->self_dir : "(none)");
+		free(worker);
+		return;
+	}
+	free(worker);
+	char *envs[] = { SELFTEST_FAULTS_ENV "=" DELAY_SPEC, NULL };
+	struct report_view v;
+	int rc = st_run_xml(e, c, o, d->xml, envs, &v);
+	if (rc < 0)
+		return;
+	judge_delay(o, d, &v, rc);
 	report_view_free(&v);
 }
 
@@ -432,6 +527,12 @@ const struct st_case st_cases[] = {
 	  "layer that ignores the mutex protocol (" SELFTEST_LIB_SCHED ", protocol)", true,
 	  case_premise },
 	{ "timer-early", "early timer wake-ups counted and failed", "absolute sleeps that end "
-	  "5 ms early (" SELFTEST_LIB_CLOCK ")", true, case_premise },
+	  "15 ms early (" SELFTEST_LIB_CLOCK ")", true, case_premise },
+	{ "delay-timer-wakeup", "timer-wakeup's breach count and max", "20 ms busy-waited on "
+	  "every 10th measured wake-up, CPU 0 (rtconform-worker-faults, " DELAY_SPEC ")", true,
+	  case_delay },
+	{ "delay-sem-pingpong", "sem-pingpong's breach count and max", "20 ms busy-waited on "
+	  "every 10th measured round trip, before its clock read (rtconform-worker-faults, "
+	  DELAY_SPEC ")", true, case_delay },
 };
 const size_t st_ncases = sizeof st_cases / sizeof st_cases[0];

@@ -142,8 +142,12 @@ static void junit_doc(struct xw *x, const void *arg)
 	xw_attrf(x, "errors", "%zu", r->counts[ST_ERROR]);
 	xw_attrf(x, "skipped", "%zu", r->counts[ST_NOT_RUN]);
 	xw_attrf(x, "time", "%.3f", secs);
-	xw_attr(x, "timestamp", d->started);
+	char ts[32]; /* junit's timestamp has no zone: UTC, as the record's */
+	snprintf(ts, sizeof ts, "%.19s", d->started);
+	xw_attr(x, "timestamp", ts);
 	xw_attr(x, "hostname", fp_or(d, "host.name"));
+	xw_attr(x, "id", "0");
+	xw_attr(x, "package", "rtconform.selftest");
 	xw_start(x, "properties");
 	junit_prop(x, "rtconform.version", runinfo_version);
 	junit_prop(x, "rtconform.commit", runinfo_commit);

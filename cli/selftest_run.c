@@ -59,8 +59,8 @@ bool st_expect_u64(struct st_outcome *o, const char *what, uint64_t expected,
 bool st_expect_min(struct st_outcome *o, const char *what, double bound, double observed,
 		   const char *unit)
 {
-	st_append(o->expected, sizeof o->expected, "%s >= %.0f%s", what, bound, unit);
-	st_append(o->observed, sizeof o->observed, "%s %.0f%s", what, observed, unit);
+	st_append(o->expected, sizeof o->expected, "%s >= %.6g%s", what, bound, unit);
+	st_append(o->observed, sizeof o->observed, "%s %.6g%s", what, observed, unit);
 	return judge(o, observed >= bound);
 }
 

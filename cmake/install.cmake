@@ -6,7 +6,7 @@
 
 install(TARGETS rtconform RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The helpers are run by rtconform only, so they live in libexec.
-install(TARGETS rtconform-worker rtconform-nop RUNTIME DESTINATION ${RTC_INSTALL_HELPERDIR})
+install(TARGETS rtconform-worker rtconform-worker-faults rtconform-nop RUNTIME DESTINATION ${RTC_INSTALL_HELPERDIR})
 # selftest's fault libraries (inert unless selftest sets RTC_SELFTEST_FAULTS).
 install(TARGETS rtconform-fault-sched rtconform-fault-clock
         LIBRARY DESTINATION ${RTC_INSTALL_HELPERDIR})
