@@ -63,7 +63,8 @@ extern const size_t st_ncases;
 
 /* A known answer against what was observed: pass when equal, fail
  * otherwise; the expected and observed text appended to o. The one
- * comparison every case's verdict goes through (tests/test_selftest.c). */
+ * comparison every case's verdict goes through (tests/test_selftest.c
+ * shows each can fail). */
 bool st_expect_u64(struct st_outcome *o, const char *what, uint64_t expected,
 		   uint64_t observed);
 /* observed >= bound. */
@@ -106,6 +107,11 @@ struct rv_req;
 struct rv_metric;
 const struct rv_req *st_find_req(const struct report_view *v, const char *id);
 const struct rv_metric *st_find_metric(const struct rv_req *r, const char *name);
+/* The samples of metric m certainly above ns (whole buckets above it, and
+ * the overflow), and those of a bucket that straddles ns (neither above
+ * nor below for certain): a delay case's breach count. */
+void st_count_above(const struct rv_metric *m, uint64_t ns, uint64_t *above,
+		    uint64_t *straddle);
 /* A helper of the helper directory (a fault library), malloc'd path; NULL
  * when it is not there. */
 char *st_helper(const struct st_env *e, const char *name);

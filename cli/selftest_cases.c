@@ -424,10 +424,8 @@ static const struct st_delay delays[] = {
 	  "wakeup", 205, 2 },
 };
 
-/* Samples certainly above ns (whole buckets above it), and those of a
- * bucket that straddles it (neither above nor below for certain). */
-static void count_above(const struct rv_metric *m, uint64_t ns, uint64_t *above,
-			uint64_t *straddle)
+void st_count_above(const struct rv_metric *m, uint64_t ns, uint64_t *above,
+		    uint64_t *straddle)
 {
 	double thr = (double)ns / m->ns_per_unit;
 	*above = *straddle = 0;
@@ -452,7 +450,7 @@ static void judge_delay(struct st_outcome *o, const struct st_delay *d, const st
 		return;
 	}
 	uint64_t above, straddle;
-	count_above(m, BREACH_NS, &above, &straddle);
+	st_count_above(m, BREACH_NS, &above, &straddle);
 	st_expect_u64(o, "exit", 1, (uint64_t)rc);
 	st_expect_str(o, "verdict", "fail", verdict_name(r->verdict));
 	st_expect_u64(o, "breaches (> 10 ms)", d->runs * (d->iterations / DELAY_EVERY), above);
