@@ -371,6 +371,12 @@ static void case_premise(const struct st_env *e, const struct st_case *c, struct
 	for (size_t i = 0; i < sizeof premises / sizeof premises[0]; i++)
 		if (!strcmp(premises[i].id, c->id))
 			p = &premises[i];
+#ifdef RTC_STATIC_BUILD
+	o->verdict = ST_NOT_RUN;
+	snprintf(o->why, sizeof o->why, "a static build (RTC_STATIC): LD_PRELOAD cannot put "
+		 "%s into its programs", p ? p->lib : "a fault library");
+	return;
+#endif
 	char *lib = p ? st_helper(e, p->lib) : NULL;
 	if (!lib) {
 		st_error(o, "%s is not in the helper directory %s (reinstall rtconform)",
