@@ -37,6 +37,9 @@ struct st_outcome {
 	char why[400];        /* not run / error: why */
 	double seconds;
 	char evidence[64];    /* the case's directory, relative to the record */
+	unsigned attempt;     /* a case that may run again (the delay cases):
+			       * its attempt, from 1; its run goes to run/
+			       * (the first), run-2/, ... */
 };
 
 /* What every case is given. */
@@ -97,7 +100,7 @@ int st_write_text(struct st_outcome *o, const char *path, const char *text);
 int st_spawn(struct st_outcome *o, char *const argv[], char *const envs[], const char *log);
 /* `rtconform run` of requirements xml (written to the case's directory as
  * requirements.xml; "@NAME": shipped profile NAME) into the case's
- * directory's run/, with envs[] as st_spawn; its results.json read back
+ * directory's run/ (run-N/ for o->attempt N > 1), with envs[] as st_spawn; its results.json read back
  * into v (free with report_view_free). run's exit status, or -1 with o an
  * error (v then empty). */
 struct report_view;

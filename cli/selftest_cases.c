@@ -419,9 +419,9 @@ static const struct st_delay delays[] = {
 	  HEAD "  <requirement id=\"DELAY\"><probe name=\"timer-wakeup\"><param name=\"cpus\">0"
 	  "</param>\n      <param name=\"interval\">30ms</param><param name=\"dma-latency\">off"
 	  "</param></probe>\n    <sched policy=\"fifo\" priority=\"90\"/>"
-	  "<run iterations=\"45\" runs=\"2\" warmup=\"2\"/>\n"
+	  "<run iterations=\"25\" runs=\"2\" warmup=\"2\"/>\n"
 	  "    <limit metric=\"wakeup\" statistic=\"max\" max=\"10ms\"/></requirement>\n" TAIL,
-	  "wakeup", 45, 2 },
+	  "wakeup", 25, 2 },
 	{ "delay-sem-pingpong",
 	  HEAD "  <requirement id=\"DELAY\"><probe name=\"sem-pingpong\"><param name=\"peer\">thread"
 	  "</param></probe>\n    <sched policy=\"fifo\" priority=\"90\"/>"
@@ -445,27 +445,43 @@ void st_count_above(const struct rv_metric *m, uint64_t ns, uint64_t *above,
 	*above += m->overflow;
 }
 
-static void judge_delay(struct st_outcome *o, const struct st_delay *d, const struct report_view *v,
-			int rc)
+/* What a delay case's run gave: the known answer, or not; or only more
+ * breaches than were injected (all else matched), which samples of the
+ * machine's own above 10 ms explain (the case may run again). */
+enum delay_outcome { DELAY_MATCH, DELAY_EXTRA, DELAY_MISMATCH };
+
+static enum delay_outcome judge_delay(struct st_outcome *o, const struct st_delay *d,
+				      const struct report_view *v, int rc)
 {
 	const struct rv_req *r = st_find_req(v, "DELAY");
 	const struct rv_metric *m = st_find_metric(r, d->metric);
 	if (!m) {
 		st_error(o, "results.json has no %s metric of DELAY%s%s", d->metric,
 			 r && r->reason ? ": " : "", r && r->reason ? r->reason : "");
-		return;
+		return DELAY_MISMATCH;
 	}
-	uint64_t above, straddle;
+	uint64_t above, straddle, injected = d->runs * (d->iterations / DELAY_EVERY);
 	st_count_above(m, BREACH_NS, &above, &straddle);
 	st_expect_u64(o, "exit", 1, (uint64_t)rc);
 	st_expect_str(o, "verdict", "fail", verdict_name(r->verdict));
-	st_expect_u64(o, "breaches (> 10 ms)", d->runs * (d->iterations / DELAY_EVERY), above);
 	st_expect_u64(o, "samples in a bucket straddling 10 ms", 0, straddle);
 	st_expect_min(o, "max", (double)DELAY_NS / 1e6,
 		      m->ns[RV_MAX].have ? m->ns[RV_MAX].v / 1e6 : 0, " ms");
 	st_expect_has(o, "the run's record", DELAY_SPEC,
 		      fingerprint_get(&v->env, "rtconform.injected_faults"));
+	bool others = o->verdict == ST_PASS;
+	st_expect_u64(o, "breaches (> 10 ms)", injected, above);
+	if (o->verdict == ST_PASS)
+		return DELAY_MATCH;
+	return others && above > injected ? DELAY_EXTRA : DELAY_MISMATCH;
 }
+
+/* Attempts of a delay case: a sample of the machine's own above 10 ms (a
+ * stalled virtual CPU, another real-time task) is not the tool's fault, and
+ * cannot be told from an injected one; the run is kept and the case runs
+ * again. Fewer breaches than injected, or anything else wrong, is never
+ * retried. */
+#define DELAY_ATTEMPTS 3
 
 static void case_delay(const struct st_env *e, const struct st_case *c, struct st_outcome *o)
 {
@@ -482,12 +498,26 @@ static void case_delay(const struct st_env *e, const struct st_case *c, struct s
 	}
 	free(worker);
 	char *envs[] = { SELFTEST_FAULTS_ENV "=" DELAY_SPEC, NULL };
-	struct report_view v;
-	int rc = st_run_xml(e, c, o, d->xml, envs, &v);
-	if (rc < 0)
-		return;
-	judge_delay(o, d, &v, rc);
-	report_view_free(&v);
+	char earlier[600] = "";
+	for (o->attempt = 1; o->attempt <= DELAY_ATTEMPTS; o->attempt++) {
+		struct report_view v;
+		o->verdict = ST_PASS;
+		o->expected[0] = o->observed[0] = 0;
+		int rc = st_run_xml(e, c, o, d->xml, envs, &v);
+		if (rc < 0)
+			return;
+		enum delay_outcome got = judge_delay(o, d, &v, rc);
+		report_view_free(&v);
+		if (got != DELAY_EXTRA || o->attempt == DELAY_ATTEMPTS)
+			break;
+		char run[16] = "run/";
+		if (o->attempt > 1)
+			snprintf(run, sizeof run, "run-%u/", o->attempt);
+		st_append(earlier, sizeof earlier, "attempt %u (%s): more breaches than injected, "
+			  "samples of the machine's own above 10 ms; run again", o->attempt, run);
+	}
+	if (earlier[0])
+		st_append(o->observed, sizeof o->observed, "%s", earlier);
 }
 
 /* ---- the table -------------------------------------------------------------- */

@@ -99,7 +99,7 @@ int st_case_dir(const struct st_env *e, const struct st_case *c, struct st_outco
 	if (mkdir(path, 0755) != 0 && errno != EEXIST)
 		goto fail;
 	snprintf(path, len, "%s/%s", e->dir, o->evidence);
-	if (mkdir(path, 0755) == 0)
+	if (mkdir(path, 0755) == 0 || (errno == EEXIST && o->attempt > 1))
 		return 0;
 fail:
 	st_error(o, "cannot make %s: %s", path, strerror(errno));
@@ -196,8 +196,13 @@ int st_run_xml(const struct st_env *e, const struct st_case *c, struct st_outcom
 	if (st_case_dir(e, c, o, dir, sizeof dir) != 0)
 		return -1;
 	snprintf(req, sizeof req, "%s/requirements.xml", dir);
-	snprintf(run, sizeof run, "%s/run", dir);
-	snprintf(log, sizeof log, "%s/output.txt", dir);
+	if (o->attempt > 1) {
+		snprintf(run, sizeof run, "%s/run-%u", dir, o->attempt);
+		snprintf(log, sizeof log, "%s/output-%u.txt", dir, o->attempt);
+	} else {
+		snprintf(run, sizeof run, "%s/run", dir);
+		snprintf(log, sizeof log, "%s/output.txt", dir);
+	}
 	if (xml[0] == '@') /* a shipped profile by name */
 		snprintf(req, sizeof req, "%s", xml + 1);
 	else if (st_write_text(o, req, xml) != 0)
@@ -208,8 +213,8 @@ int st_run_xml(const struct st_env *e, const struct st_case *c, struct st_outcom
 		return -1;
 	snprintf(json, sizeof json, "%s/results.json", run);
 	if (report_view_from_json(json, v, err, sizeof err) != 0) {
-		st_error(o, "run exited %d without a readable results.json (%s); see %s/output.txt",
-			 rc, err, o->evidence);
+		st_error(o, "run exited %d without a readable results.json (%s); see %s",
+			 rc, err, log);
 		return -1;
 	}
 	return rc;
