@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,8 @@ static const char selftest_usage[] =
 	"exit status: 0 every case that ran matched its known answer (cases not run for\n"
 	"want of root are listed and counted, and leave 0), 1 a known answer did not\n"
 	"match, 2 usage error or DIR not usable, 3 a case could not be run or judged\n"
-	"(its error says why; 1 wins over 3)\n";
+	"(its error says why; an interrupted selftest: the cases after the signal; 1 wins\n"
+	"over 3)\n";
 
 /* DIR new (made) or an empty directory. 0, or EXIT_USAGE after saying why. */
 static int make_dir(const char *dir)
@@ -93,6 +95,25 @@ static int parse_args(int argc, char **argv, char *dir, size_t len)
 	return 0;
 }
 
+/* SIGINT, SIGTERM, SIGHUP: the case running ends as its child does (the
+ * child, in our process group, got the signal too and writes its reports);
+ * the cases after it are not run, and the record is still written. */
+static volatile sig_atomic_t st_stop;
+
+static void on_stop(int sig)
+{
+	st_stop = sig;
+}
+
+static void catch_stop(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = SA_RESTART };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -104,6 +125,11 @@ static void run_case(const struct st_env *e, const struct st_case *c, struct st_
 {
 	memset(o, 0, sizeof *o);
 	o->verdict = ST_PASS;
+	if (st_stop) {
+		st_error(o, "not run: selftest was interrupted (signal %d) before this case",
+			 (int)st_stop);
+		return;
+	}
 	if (c->needs_root && !e->root) {
 		o->verdict = ST_NOT_RUN;
 		snprintf(o->why, sizeof o->why, "needs root (real-time scheduling, a DEADLINE task "
@@ -113,6 +139,11 @@ static void run_case(const struct st_env *e, const struct st_case *c, struct st_
 	double t0 = now_s();
 	c->run(e, c, o);
 	o->seconds = now_s() - t0;
+	if (st_stop && o->verdict != ST_PASS) {
+		/* its child was stopped too: not a known answer missed */
+		st_error(o, "interrupted (signal %d) while it ran: its evidence is cut short",
+			 (int)st_stop);
+	}
 	if (o->verdict == ST_PASS && !o->expected[0]) {
 		/* A case that compared nothing cannot pass. */
 		st_error(o, "the case compared no known answer");
@@ -162,6 +193,7 @@ int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx)
 		return EXIT_NOT_MEASURED;
 	}
 	struct st_record rec = { .dir = abs, .out = out, .started = time(NULL) };
+	catch_stop();
 	termsafe_println(stdout, "%-24s %-8s %s", "CASE", "VERDICT", "FUNCTION VALIDATED");
 	for (size_t i = 0; i < st_ncases; i++) {
 		run_case(&e, &st_cases[i], &out[i]);

@@ -106,6 +106,19 @@ int st_spawn(struct st_outcome *o, char *const argv[], char *const envs[], const
 struct report_view;
 int st_run_xml(const struct st_env *e, const struct st_case *c, struct st_outcome *o,
 	       const char *xml, char *const envs[], struct report_view *v);
+/* A case whose known answer a loaded machine can spoil by itself (a
+ * wake-up of its own more than 10 ms late cannot be told from an injected
+ * delay): its judge says which mismatch that is, ST_TRY_MACHINE, and
+ * st_run_attempts runs it again, at most ST_ATTEMPTS times, each run kept
+ * (run/, run-2/, ...) and each earlier attempt named in the observed text.
+ * Any other mismatch fails at once. */
+enum st_try { ST_TRY_MATCH, ST_TRY_MACHINE, ST_TRY_MISMATCH };
+#define ST_ATTEMPTS 3
+typedef enum st_try (*st_judge)(struct st_outcome *o, const void *arg,
+				const struct report_view *v, int rc);
+void st_run_attempts(const struct st_env *e, const struct st_case *c, struct st_outcome *o,
+		     const char *xml, char *const envs[], st_judge judge, const void *arg,
+		     const char *machine);
 struct rv_req;
 struct rv_metric;
 const struct rv_req *st_find_req(const struct report_view *v, const char *id);

@@ -220,6 +220,32 @@ int st_run_xml(const struct st_env *e, const struct st_case *c, struct st_outcom
 	return rc;
 }
 
+void st_run_attempts(const struct st_env *e, const struct st_case *c, struct st_outcome *o,
+		     const char *xml, char *const envs[], st_judge judge, const void *arg,
+		     const char *machine)
+{
+	char earlier[600] = "";
+	for (o->attempt = 1; o->attempt <= ST_ATTEMPTS; o->attempt++) {
+		struct report_view v;
+		o->verdict = ST_PASS;
+		o->expected[0] = o->observed[0] = 0;
+		int rc = st_run_xml(e, c, o, xml, envs, &v);
+		if (rc < 0)
+			return;
+		enum st_try got = judge(o, arg, &v, rc);
+		report_view_free(&v);
+		if (got != ST_TRY_MACHINE || o->attempt == ST_ATTEMPTS)
+			break;
+		char run[16] = "run/";
+		if (o->attempt > 1)
+			snprintf(run, sizeof run, "run-%u/", o->attempt);
+		st_append(earlier, sizeof earlier, "attempt %u (%s): %s; run again", o->attempt, run,
+			  machine);
+	}
+	if (earlier[0])
+		st_append(o->observed, sizeof o->observed, "%s", earlier);
+}
+
 const struct rv_req *st_find_req(const struct report_view *v, const char *id)
 {
 	for (size_t f = 0; f < v->nfiles; f++)

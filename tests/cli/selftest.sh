@@ -65,6 +65,19 @@ expect_grep 'cases/stats-ramp/run/summary.txt' "$TMP/out"
 expect_status 2 "$RTC" selftest -o "$R"
 expect_grep 'is not empty' "$TMP/out"
 
+# Interrupted (SIGINT to selftest alone, as `kill` sends it): the case
+# running ends, the cases after it are errors that say so, the record is
+# written and verifies, exit 3.
+"$RTC" selftest -o "$TMP/int" >"$TMP/int.txt" 2>&1 &
+pid=$!
+wait_for "the first case's directory" 60 test -d "$TMP/int/cases/stats-ramp"
+kill -INT "$pid"
+st=0; wait "$pid" || st=$?
+[ "$st" -eq 3 ] && ok "an interrupted selftest exits 3" || { fail "an interrupted selftest exits 3 (it exited $st)"; diag <"$TMP/int.txt"; }
+expect_grep '^delay-sem-pingpong +error +' "$TMP/int.txt"
+expect_grep 'not run: selftest was interrupted \(signal 2\) before this case' "$TMP/int.txt"
+expect_status 0 "$RTC" verify "$TMP/int"
+
 # ---- a normal run is never faulted ---------------------------------------------
 req_file "$TMP/early.xml" early <<XML
   <requirement id="EARLY"><probe name="timer-wakeup"><param name="interval">20ms</param>
