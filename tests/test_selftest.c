@@ -3,11 +3,17 @@
  * case with (cli/selftest_run.c): a known answer that matches passes, one
  * that does not fails the case, whatever passed before it, and an error
  * stays an error; the breach count of a delay case read from a histogram
- * (st_count_above); and RTC_SELFTEST_FAULTS's delay parsed or refused
+ * (st_count_above); a case the machine can spoil run again, each run
+ * kept, only while its judge blames the machine (st_run_attempts, with a
+ * stand-in for rtconform that copies a results.json); and
+ * RTC_SELFTEST_FAULTS's delay parsed or refused
  * (harness/measure/fault_spec.c). */
 #include <check.h>
 
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/selftest.h"
 #include "harness/measure/fault_spec.h"
@@ -104,6 +110,84 @@ START_TEST(selftest_fault_spec_parsed_or_refused)
 }
 END_TEST
 
+/* The judge of st_run_attempts: ST_TRY_MACHINE for the first `machine`
+ * attempts, then `last`; counts its calls. */
+struct judge_script {
+	unsigned machine, calls;
+	enum st_try last;
+};
+
+static enum st_try scripted_judge(struct st_outcome *o, const void *arg,
+				  const struct report_view *v, int rc)
+{
+	struct judge_script *js = (struct judge_script *)arg;
+	ck_assert_uint_eq(v->nfiles, 1);
+	ck_assert_int_eq(rc, 0);
+	enum st_try t = js->calls++ < js->machine ? ST_TRY_MACHINE : js->last;
+	st_expect_u64(o, "breaches", 8, t == ST_TRY_MATCH ? 8 : 9);
+	return t;
+}
+
+/* dir/rtconform: a stand-in that copies the fixture results.json into its
+ * `run -o DIR`; the record's directory dir/record. */
+static void stand_in(char *dir, struct st_env *e, struct cli_ctx *ctx)
+{
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(e->self, sizeof e->self, "%s/rtconform", dir);
+	FILE *f = fopen(e->self, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "#!/bin/sh\n[ \"$1\" = run ] && mkdir -p \"$3\" && "
+		   "cp %s/tests/fixtures/results/pass.json \"$3/results.json\"\n", RTC_SOURCE_DIR);
+	fclose(f);
+	ck_assert_int_eq(chmod(e->self, 0755), 0);
+	static char record[256];
+	snprintf(record, sizeof record, "%s/record", dir);
+	ck_assert_int_eq(mkdir(record, 0755), 0);
+	e->dir = record;
+	e->ctx = ctx;
+	e->root = true;
+}
+
+START_TEST(selftest_machine_spoiled_runs_again)
+{
+	char dir[] = "/tmp/test_selftest.XXXXXX", path[512];
+	struct cli_ctx ctx = { 0 };
+	struct st_env e;
+	memset(&e, 0, sizeof e);
+	stand_in(dir, &e, &ctx);
+	const struct st_case c = { "retry", "f", "i", false, NULL };
+	/* twice the machine's, then a match: three runs, each kept and named */
+	struct judge_script js = { .machine = 2, .last = ST_TRY_MATCH };
+	struct st_outcome o = { .verdict = ST_PASS };
+	st_run_attempts(&e, &c, &o, "<x/>", NULL, scripted_judge, &js, "the machine's");
+	ck_assert_uint_eq(js.calls, 3);
+	ck_assert_int_eq(o.verdict, ST_PASS);
+	ck_assert_str_eq(o.observed, "breaches 8; attempt 1 (run/): the machine's; run again; "
+				     "attempt 2 (run-2/): the machine's; run again");
+	for (int k = 1; k <= 3; k++) {
+		snprintf(path, sizeof path, k == 1 ? "%s/record/cases/retry/run/results.json"
+			 : "%s/record/cases/retry/run-%d/results.json", dir, k);
+		ck_assert_msg(access(path, F_OK) == 0, "%s missing", path);
+	}
+	/* always the machine's: three attempts, then it fails */
+	struct judge_script always = { .machine = 99, .last = ST_TRY_MATCH };
+	const struct st_case c2 = { "always", "f", "i", false, NULL };
+	struct st_outcome o2 = { .verdict = ST_PASS };
+	st_run_attempts(&e, &c2, &o2, "<x/>", NULL, scripted_judge, &always, "the machine's");
+	ck_assert_uint_eq(always.calls, ST_ATTEMPTS);
+	ck_assert_int_eq(o2.verdict, ST_FAIL);
+	/* any other mismatch: one attempt, failed */
+	struct judge_script once = { .machine = 0, .last = ST_TRY_MISMATCH };
+	const struct st_case c3 = { "once", "f", "i", false, NULL };
+	struct st_outcome o3 = { .verdict = ST_PASS };
+	st_run_attempts(&e, &c3, &o3, "<x/>", NULL, scripted_judge, &once, "the machine's");
+	ck_assert_uint_eq(once.calls, 1);
+	ck_assert_int_eq(o3.verdict, ST_FAIL);
+	ck_assert_str_eq(o3.observed, "breaches 9");
+	tu_rm_tree(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("selftest");
@@ -112,5 +196,6 @@ int main(void)
 	tcase_add_test(tc, selftest_a_wrong_answer_fails_the_case);
 	tcase_add_test(tc, selftest_breaches_counted_from_the_histogram);
 	tcase_add_test(tc, selftest_fault_spec_parsed_or_refused);
+	tcase_add_test(tc, selftest_machine_spoiled_runs_again);
 	return tu_run(s);
 }
