@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/termsafe.h"
+#include "host/facts.h"
 
 static const char selftest_usage[] =
 	"usage: rtconform selftest [-o DIR]\n"
@@ -27,14 +28,15 @@ static const char selftest_usage[] =
 	"that wakes early) and requires the exact expected outcome. The validation record\n"
 	"goes to DIR: validation.json, junit.xml, validation.html, each case's evidence\n"
 	"under cases/ID/, and MANIFEST.sha256 (rtconform verify DIR checks it).\n"
-	"Cases that need root are `not run` (and say so) when run by another user.\n"
+	"Cases that need root, or real-time privileges the worker does not have, are\n"
+	"`not run` (and say why).\n"
 	"\n"
 	"  -o, --output DIR   the record's directory, new or empty\n"
 	"                     (default selftest-YYYYmmdd-HHMMSS here)\n"
 	"  -h, --help         this text\n"
 	"\n"
 	"exit status: 0 every case that ran matched its known answer (cases not run for\n"
-	"want of root are listed and counted, and leave 0), 1 a known answer did not\n"
+	"want of privilege are listed and counted, and leave 0), 1 a known answer did not\n"
 	"match, 2 usage error or DIR not usable, 3 a case could not be run or judged\n"
 	"(its error says why; an interrupted selftest: the cases after the signal; 1 wins\n"
 	"over 3)\n";
@@ -121,6 +123,20 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Whether the normal worker gets real-time scheduling and locked memory,
+ * as `rtconform env` judges it (host.privileges.worker). */
+static void worker_rt(struct st_env *e)
+{
+	struct host_worker_privileges w;
+	char path[PATH_MAX + 32];
+	snprintf(path, sizeof path, "%s/rtconform-worker", e->ctx->self_dir);
+	host_worker_privileges_collect(&w, path);
+	e->rt = e->root || (w.known && w.cap_sys_nice && w.cap_ipc_lock);
+	snprintf(e->rt_why, sizeof e->rt_why, "%s", !w.known ? w.why :
+		 "run selftest as root, or give rtconform-worker CAP_SYS_NICE and CAP_IPC_LOCK "
+		 "(docs/privileges.md)");
+}
+
 static void run_case(const struct st_env *e, const struct st_case *c, struct st_outcome *o)
 {
 	memset(o, 0, sizeof *o);
@@ -130,10 +146,19 @@ static void run_case(const struct st_env *e, const struct st_case *c, struct st_
 			 (int)st_stop);
 		return;
 	}
-	if (c->needs_root && !e->root) {
+	if (c->priv == ST_PRIV_ROOT && !e->root) {
 		o->verdict = ST_NOT_RUN;
-		snprintf(o->why, sizeof o->why, "needs root (real-time scheduling, a DEADLINE task "
-			 "or the fault libraries' real-time probes): run selftest as root");
+		snprintf(o->why, sizeof o->why, "needs root: it preloads a fault library (which a "
+			 "worker with file capabilities ignores), measures at a real-time priority "
+			 "in rtconform-worker-faults (which has no capabilities), or runs a probe "
+			 "that reads its tasks' /proc files (which a worker with file capabilities "
+			 "may not)");
+		return;
+	}
+	if (c->priv == ST_PRIV_RT && !e->rt) {
+		o->verdict = ST_NOT_RUN;
+		snprintf(o->why, sizeof o->why, "needs real-time privileges for the worker: %s",
+			 e->rt_why);
 		return;
 	}
 	double t0 = now_s();
@@ -172,6 +197,7 @@ int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx)
 	if ((rc = cli_need_helpers("selftest", ctx)) != 0)
 		return rc;
 	struct st_env e = { .ctx = ctx, .root = geteuid() == 0 };
+	worker_rt(&e);
 	ssize_t n = readlink("/proc/self/exe", e.self, sizeof e.self - 1);
 	if (n <= 0) {
 		termsafe_println(stderr, "rtconform selftest: cannot read /proc/self/exe: %s",

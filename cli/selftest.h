@@ -47,14 +47,31 @@ struct st_env {
 	const struct cli_ctx *ctx;
 	const char *dir;      /* the record's directory (absolute) */
 	char self[PATH_MAX];  /* this rtconform (/proc/self/exe) */
-	bool root;
+	bool root;            /* euid 0 */
+	bool rt;              /* the worker gets real-time scheduling and locked
+			       * memory: root, or CAP_SYS_NICE and CAP_IPC_LOCK
+			       * on rtconform-worker (docs/privileges.md) */
+	char rt_why[300];     /* when not: why */
 };
+
+/* What a case needs to run. */
+enum st_priv {
+	ST_PRIV_NONE,
+	ST_PRIV_RT,   /* real-time privileges for the worker (st_env.rt) */
+	ST_PRIV_ROOT, /* root: it preloads a fault library (which a worker with
+		       * file capabilities ignores: secure execution), runs
+		       * rtconform-worker-faults, which has no capabilities, or
+		       * a probe that needs root (must-fail's priority-wake
+		       * reads its waiters' /proc/PID/task/TID/syscall, which a
+		       * worker with file capabilities may not) */
+};
+const char *st_priv_name(enum st_priv p);
 
 struct st_case {
 	const char *id;
 	const char *function; /* the function validated, in words */
 	const char *injects;  /* what the case injects */
-	bool needs_root;
+	enum st_priv priv;
 	void (*run)(const struct st_env *e, const struct st_case *c, struct st_outcome *o);
 };
 

@@ -16,7 +16,8 @@
 #include "host/fingerprint.h"
 #include "reports/read/read.h"
 
-#define HEAD "<requirements xmlns=\"urn:rtconform:requirements:1\" name=\"selftest\" version=\"1\">\n"
+#define HEAD \
+	"<requirements xmlns=\"urn:rtconform:requirements:1\" name=\"selftest\" version=\"1\">\n"
 #define TAIL "</requirements>\n"
 
 /* ---- statistics on known samples ---------------------------------------- */
@@ -223,17 +224,24 @@ static void case_must_fail(const struct st_env *e, const struct st_case *c, stru
 	if (rc < 0)
 		return;
 	size_t n = 0, failed = 0;
+	char errors[400] = "";
 	for (size_t f = 0; f < v.nfiles; f++)
 		for (size_t i = 0; i < v.files[f].nreqs; i++, n++) {
-			failed += v.files[f].reqs[i].verdict == VERDICT_FAIL;
-			if (v.files[f].reqs[i].verdict != VERDICT_FAIL)
-				st_append(o->why, sizeof o->why, "%s: %s", v.files[f].reqs[i].id,
-					  verdict_name(v.files[f].reqs[i].verdict));
+			const struct rv_req *r = &v.files[f].reqs[i];
+			failed += r->verdict == VERDICT_FAIL;
+			if (r->verdict == VERDICT_ERROR)
+				st_append(errors, sizeof errors, "%s could not be measured: %s", r->id,
+					  r->reason ? r->reason : "(no reason)");
+			else if (r->verdict != VERDICT_FAIL)
+				st_append(o->why, sizeof o->why, "%s: %s", r->id,
+					  verdict_name(r->verdict));
 		}
 	st_expect_u64(o, "exit", 1, (uint64_t)rc);
 	st_expect_u64(o, "requirements failed", n, failed);
 	if (!n)
 		st_expect_u64(o, "requirements", 1, 0);
+	if (errors[0]) /* not a known answer missed: one that could not be had */
+		st_error(o, "%s", errors);
 	report_view_free(&v);
 }
 
@@ -498,48 +506,48 @@ static void case_delay(const struct st_env *e, const struct st_case *c, struct s
 const struct st_case st_cases[] = {
 	{ "stats-ramp", "statistics and verdicts: count, min, max, mean, p50, p99, histogram "
 	  "bucket bounds, a limit met at its bound and one missed", "known samples: (i + 1) us "
-	  "for i = 0 .. 999 (selftest probe, samples=ramp)", false, case_ramp },
+	  "for i = 0 .. 999 (selftest probe, samples=ramp)", ST_PRIV_NONE, case_ramp },
 	{ "timebase", "the probes' timebase against the kernel's CLOCK_MONOTONIC",
-	  "nothing: 1 s timed by both", false, case_timebase },
+	  "nothing: 1 s timed by both", ST_PRIV_NONE, case_timebase },
 	{ "schema-priority", "requirements validation: a priority out of range",
-	  "an invalid requirements file", false, case_schema },
+	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
 	{ "schema-duplicate-id", "requirements validation: a requirement id twice",
-	  "an invalid requirements file", false, case_schema },
+	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
 	{ "schema-unit", "requirements validation: an unknown unit",
-	  "an invalid requirements file", false, case_schema },
+	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
 	{ "schema-zero-iterations", "requirements validation: a count out of range",
-	  "an invalid requirements file", false, case_schema },
+	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
 	{ "schema-unknown-element", "requirements validation: the schema refuses an element",
-	  "an invalid requirements file", false, case_schema },
+	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
 	{ "schema-malformed", "requirements validation: XML that is not well-formed",
-	  "an invalid requirements file", false, case_schema },
+	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
 	{ "schema-unknown-probe", "requirements validation: a probe that does not exist",
-	  "an invalid requirements file", false, case_schema },
+	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
 	{ "schema-param-value", "requirements validation: a parameter's value not allowed",
-	  "an invalid requirements file", false, case_schema },
+	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
 	{ "must-fail", "the behaviour probes' violation counts", "the must-violate profile "
-	  "posix-rt-must-fail (every requirement breaks its rule)", true, case_must_fail },
+	  "posix-rt-must-fail (every requirement breaks its rule)", ST_PRIV_ROOT, case_must_fail },
 	{ "page-faults", "page faults counted inside the measured loop", "16 pages written in "
-	  "every run after the kernel took them back (selftest probe, fault=touch)", true,
+	  "every run after the kernel took them back (selftest probe, fault=touch)", ST_PRIV_RT,
 	  case_page_faults },
 	{ "deadline-overrun", "SCHED_DEADLINE deadline misses", "a DEADLINE task working 2 ms "
-	  "a period on a 1 ms runtime", true, case_overrun },
+	  "a period on a 1 ms runtime", ST_PRIV_RT, case_overrun },
 	{ "premise-policy", "the policy check at the kernel", "a C library layer that accepts "
 	  "and ignores every policy and priority request (" SELFTEST_LIB_SCHED ", policy)",
-	  true, case_premise },
+	  ST_PRIV_ROOT, case_premise },
 	{ "premise-priority", "the threads' priority check at the kernel", "a C library layer "
-	  "that ignores a new thread's policy and priority (" SELFTEST_LIB_SCHED ", attr)", true,
-	  case_premise },
+	  "that ignores a new thread's policy and priority (" SELFTEST_LIB_SCHED ", attr)",
+	  ST_PRIV_ROOT, case_premise },
 	{ "premise-protocol", "a mutex protocol ignored, judged by its effect", "a C library "
-	  "layer that ignores the mutex protocol (" SELFTEST_LIB_SCHED ", protocol)", true,
-	  case_premise },
+	  "layer that ignores the mutex protocol (" SELFTEST_LIB_SCHED ", protocol)",
+	  ST_PRIV_ROOT, case_premise },
 	{ "timer-early", "early timer wake-ups counted and failed", "absolute sleeps that end "
-	  "15 ms early (" SELFTEST_LIB_CLOCK ")", true, case_premise },
+	  "15 ms early (" SELFTEST_LIB_CLOCK ")", ST_PRIV_ROOT, case_premise },
 	{ "delay-timer-wakeup", "timer-wakeup's breach count and max", "20 ms busy-waited on "
-	  "every 10th measured wake-up, CPU 0 (rtconform-worker-faults, " DELAY_SPEC ")", true,
-	  case_delay },
+	  "every 10th measured wake-up, CPU 0 (rtconform-worker-faults, " DELAY_SPEC ")",
+	  ST_PRIV_ROOT, case_delay },
 	{ "delay-sem-pingpong", "sem-pingpong's breach count and max", "20 ms busy-waited on "
 	  "every 10th measured round trip, before its clock read (rtconform-worker-faults, "
-	  DELAY_SPEC ")", true, case_delay },
+	  DELAY_SPEC ")", ST_PRIV_ROOT, case_delay },
 };
 const size_t st_ncases = sizeof st_cases / sizeof st_cases[0];

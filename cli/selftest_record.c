@@ -48,7 +48,7 @@ static json_t *case_json(const struct st_case *c, const struct st_outcome *o)
 	json_object_set_new(j, "id", json_string(c->id));
 	json_object_set_new(j, "function", json_string(c->function));
 	json_object_set_new(j, "injected", json_string(c->injects));
-	json_object_set_new(j, "needs_root", json_boolean(c->needs_root));
+	json_object_set_new(j, "privilege", json_string(st_priv_name(c->priv)));
 	json_object_set_new(j, "expected", json_string(o->expected));
 	json_object_set_new(j, "observed", json_string(o->observed));
 	json_object_set_new(j, "verdict", json_string(st_verdict_name(o->verdict)));

@@ -24,6 +24,12 @@ const char *st_verdict_name(enum st_verdict v)
 	return (unsigned)v < 4 ? names[v] : "?";
 }
 
+const char *st_priv_name(enum st_priv p)
+{
+	static const char *const names[] = { "none", "real-time", "root" };
+	return (unsigned)p < 3 ? names[p] : "?";
+}
+
 void st_append(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t used = strlen(buf);

@@ -145,7 +145,7 @@ static void stand_in(char *dir, struct st_env *e, struct cli_ctx *ctx)
 	ck_assert_int_eq(mkdir(record, 0755), 0);
 	e->dir = record;
 	e->ctx = ctx;
-	e->root = true;
+	e->root = e->rt = true;
 }
 
 START_TEST(selftest_machine_spoiled_runs_again)
@@ -155,7 +155,7 @@ START_TEST(selftest_machine_spoiled_runs_again)
 	struct st_env e;
 	memset(&e, 0, sizeof e);
 	stand_in(dir, &e, &ctx);
-	const struct st_case c = { "retry", "f", "i", false, NULL };
+	const struct st_case c = { "retry", "f", "i", ST_PRIV_NONE, NULL };
 	/* twice the machine's, then a match: three runs, each kept and named */
 	struct judge_script js = { .machine = 2, .last = ST_TRY_MATCH };
 	struct st_outcome o = { .verdict = ST_PASS };
@@ -171,14 +171,14 @@ START_TEST(selftest_machine_spoiled_runs_again)
 	}
 	/* always the machine's: three attempts, then it fails */
 	struct judge_script always = { .machine = 99, .last = ST_TRY_MATCH };
-	const struct st_case c2 = { "always", "f", "i", false, NULL };
+	const struct st_case c2 = { "always", "f", "i", ST_PRIV_NONE, NULL };
 	struct st_outcome o2 = { .verdict = ST_PASS };
 	st_run_attempts(&e, &c2, &o2, "<x/>", NULL, scripted_judge, &always, "the machine's");
 	ck_assert_uint_eq(always.calls, ST_ATTEMPTS);
 	ck_assert_int_eq(o2.verdict, ST_FAIL);
 	/* any other mismatch: one attempt, failed */
 	struct judge_script once = { .machine = 0, .last = ST_TRY_MISMATCH };
-	const struct st_case c3 = { "once", "f", "i", false, NULL };
+	const struct st_case c3 = { "once", "f", "i", ST_PRIV_NONE, NULL };
 	struct st_outcome o3 = { .verdict = ST_PASS };
 	st_run_attempts(&e, &c3, &o3, "<x/>", NULL, scripted_judge, &once, "the machine's");
 	ck_assert_uint_eq(once.calls, 1);

@@ -2,8 +2,10 @@
 # rtconform selftest: as root every known-answer case runs and matches
 # (exit 0), the record (validation.json, junit.xml, validation.html, the
 # cases' evidence, MANIFEST.sha256) is written and verifies, and one byte
-# changed in it is found; as nobody the cases that need root are `not run`
-# with why, the others match, exit 0. A normal run is never faulted: the
+# changed in it is found; as nobody the cases that need root, or real-time
+# privileges the worker lacks, are `not run` with why, the others match
+# (with the documented capabilities on the worker, the real-time ones
+# too), exit 0. A normal run is never faulted: the
 # fault libraries preloaded without selftest's variable fake nothing (and
 # the run says they were there), a run without the variable never starts
 # the fault worker, and one with a malformed delay is refused. That a
@@ -117,19 +119,46 @@ expect_grep 'rtconform-worker-faults is not in the helper directory' "$TMP/out"
 expect_grep '^premise-policy +error +' "$TMP/out"
 expect_grep '^stats-ramp +pass +' "$TMP/out"
 
-# ---- as nobody: the cases that need root are not run, and say why ------------------
+# ---- as nobody: what it may not do is not run, and says why ---------------------------
 for f in rtconform-worker-faults rtconform-fault-sched.so rtconform-fault-clock.so; do
   cp "$BIN/$f" "$TMP/ubin/$f" && chmod 755 "$TMP/ubin/$f" || fail "cannot copy $f"
 done
+# privileged COUNT : how many cases of the root run's record need privilege
+# COUNT ("real-time", "root", or "any": either).
+privileged() {
+  python3 -c 'import json, sys
+print(sum(c["privilege"] in (["real-time", "root"] if sys.argv[2] == "any" else [sys.argv[2]])
+          for c in json.load(open(sys.argv[1]))["cases"]))' "$R/validation.json" "$1"
+}
 mkdir -p "$TMP/nobody" && chown nobody "$TMP/nobody"
+# No privilege: every case that needs any is not run.
 expect_status 0 bash -c "ulimit -l 8192; exec setpriv --reuid=nobody --regid=nogroup --clear-groups \
   --inh-caps=-all --bounding-set=-all -- '$URTC' selftest -o '$TMP/nobody/st'"
 cp "$TMP/out" "$TMP/table-nobody"
-expect_grep '^must-fail +not-run +' "$TMP/table-nobody"
-expect_grep '^    not run: needs root' "$TMP/table-nobody"
+expect_grep '^page-faults +not-run +' "$TMP/table-nobody"
+expect_grep '^    not run: needs real-time privileges for the worker: run selftest as root, or give rtconform-worker CAP_SYS_NICE and CAP_IPC_LOCK' "$TMP/table-nobody"
+expect_grep '^delay-sem-pingpong +not-run +' "$TMP/table-nobody"
+expect_grep '^    not run: needs root: it preloads a fault library' "$TMP/table-nobody"
 expect_grep '^stats-ramp +pass +' "$TMP/table-nobody"
 expect_grep '^schema-malformed +pass +' "$TMP/table-nobody"
 expect_no_grep '^[a-z-]+ +(fail|error) +' "$TMP/table-nobody"
-nroot="$(python3 -c 'import json,sys; print(sum(c["needs_root"] for c in json.load(open(sys.argv[1]))["cases"]))' "$R/validation.json")"
-validate_junit "$TMP/nobody/st/junit.xml" --tests "$ncases" --failures 0 --errors 0 --skipped "$nroot"
+validate_junit "$TMP/nobody/st/junit.xml" --tests "$ncases" --failures 0 --errors 0 --skipped "$(privileged any)"
+# The documented capabilities on the worker: the real-time cases run and
+# match; those that need root still do not (a worker with file
+# capabilities ignores LD_PRELOAD; the fault worker has none).
+if "$RTC" --version | grep -q 'sanitizer build'; then
+  echo "# nobody with capabilities: not run: a sanitizer build locks no memory"
+else
+  setcap cap_ipc_lock,cap_sys_nice+ep "$TMP/ubin/rtconform-worker" && ok "setcap on the copied worker" \
+    || fail "setcap on the copied worker failed"
+  expect_status 0 bash -c "ulimit -r 0; ulimit -l 64; exec setpriv --reuid=nobody --regid=nogroup \
+    --clear-groups --inh-caps=-all -- '$URTC' selftest -o '$TMP/nobody/caps'"
+  cp "$TMP/out" "$TMP/table-caps"
+  expect_grep '^page-faults +pass +' "$TMP/table-caps"
+  expect_grep '^must-fail +not-run +' "$TMP/table-caps"
+  expect_grep '^deadline-overrun +pass +' "$TMP/table-caps"
+  expect_grep '^premise-policy +not-run +' "$TMP/table-caps"
+  expect_no_grep '^[a-z-]+ +(fail|error) +' "$TMP/table-caps"
+  validate_junit "$TMP/nobody/caps/junit.xml" --tests "$ncases" --failures 0 --errors 0 --skipped "$(privileged root)"
+fi
 finish
