@@ -47,6 +47,7 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_explain(int argc, char **argv, const struct cli_ctx *ctx);
 int cmd_verify(int argc, char **argv, const struct cli_ctx *ctx);
+int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx);
 
 /* ---- where the helpers and profiles are (layout.c) ---- */
 

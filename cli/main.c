@@ -44,6 +44,8 @@ static const struct command commands[] = {
 	  "one fleet report (fleet.html, junit.xml, results.json) of many hosts' runs" },
 	{ "verify", cmd_verify, "DIR",
 	  "check a run's directory against its MANIFEST.sha256 and its results.json" },
+	{ "selftest", cmd_selftest, "[-o DIR]",
+	  "known-answer tests of rtconform's own detection: a validation record" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

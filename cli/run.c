@@ -3,6 +3,7 @@
  * its own worker, and write the four reports. */
 #include "cli/cli.h"
 #include "cli/manifest.h"
+#include "cli/run_faults.h"
 #include "cli/run_journal.h"
 #include "cli/run_metrics.h"
 #include "cli/sign.h"
@@ -91,6 +92,7 @@ struct run_args {
 	struct cli_progress ps;
 	const char *host_label;  /* --host-label NAME, or NULL */
 	bool junit_skipped;      /* --junit-skipped */
+	char faults[1200];       /* what selftest injected (run_faults.h); "": none */
 	const char *explicit_path[REPORT_NKINDS];
 	struct run_options ro;
 };
@@ -837,6 +839,10 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	if (a->host_label)
 		fingerprint_add(&fp, "host.label", "%s", a->host_label);
 	runinfo_collect_facts(&fp, &hf, &tb);
+	if (a->faults[0]) {
+		fingerprint_add(&fp, RUN_FAULTS_KEY, "%s", a->faults);
+		termsafe_println(stderr, "rtconform run: FAULTS INJECTED by selftest: %s", a->faults);
+	}
 	struct readiness rd;
 	runinfo_readiness(&hf, &tb, true, &rd);
 
@@ -912,6 +918,8 @@ int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 	struct run_args a = { .outdir = "rtconform-results" };
 	int rc = parse_options(argc, argv, &a);
 	if (rc != RUN_CONTINUE)
+		return rc;
+	if ((rc = run_faults(&a.ro.worker_name, a.faults, sizeof a.faults)) != 0)
 		return rc;
 
 	struct req_file **files;

@@ -169,8 +169,8 @@ else()
   set(RTC_MEASURE_ARCH ${RTC_MEASURE_OTHER_ARCH})
   set(RTC_MEASURE_NOT_HERE ${RTC_MEASURE_X86_64})
 endif()
-rtc_module(measure harness/measure DEPS base LIBS Threads::Threads m rt
-  SOURCES harness/measure/timebase_common.c ${RTC_MEASURE_ARCH}
+set(RTC_MEASURE_SOURCES harness/measure/timebase_common.c ${RTC_MEASURE_ARCH}
+          harness/measure/fault_spec.c
           harness/measure/histogram.c harness/measure/rtenv.c harness/measure/probe.c
           harness/measure/probe_bytime.c harness/measure/probe_counters.c
           harness/measure/probe_cpu.c harness/measure/probe_guard.c
@@ -185,8 +185,19 @@ rtc_module(measure harness/measure DEPS base LIBS Threads::Threads m rt
           harness/measure/probes/rr_quantum.c harness/measure/probes/rt_migrate.c
           harness/measure/probes/selftest.c harness/measure/probes/sem_pingpong.c
           harness/measure/probes/thread_create.c harness/measure/probes/timer_semantics.c
-          harness/measure/probes/timer_wakeup.c
-  OTHER_SOURCES ${RTC_MEASURE_NOT_HERE})
+          harness/measure/probes/timer_wakeup.c)
+rtc_module(measure harness/measure DEPS base LIBS Threads::Threads m rt
+  SOURCES ${RTC_MEASURE_SOURCES}
+  OTHER_SOURCES ${RTC_MEASURE_NOT_HERE} harness/measure/fault_hooks.c)
+# The same sources with selftest's fault hooks (FAULT_DELAY, probes.h), for
+# rtconform-worker-faults alone: not a module of its own (modules.txt does
+# not list it), the measure module built a second time. The normal worker's
+# object code is not touched by the hooks.
+add_library(rtc_measure_faults STATIC ${RTC_MEASURE_SOURCES} harness/measure/fault_hooks.c)
+target_compile_definitions(rtc_measure_faults PRIVATE RTC_FAULT_HOOKS)
+target_include_directories(rtc_measure_faults PUBLIC ${PROJECT_SOURCE_DIR})
+target_link_libraries(rtc_measure_faults PRIVATE rtc_options)
+target_link_libraries(rtc_measure_faults PUBLIC rtc_base Threads::Threads m rt)
 
 rtc_module(harness harness DEPS requirements measure host LIBS ${RTC_LIB_JANSSON}
   SOURCES harness/estimate.c harness/interval.c harness/load.c harness/plan.c harness/runinfo.c
@@ -218,14 +229,33 @@ rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
 rtc_module(cli cli DEPS across read
   SOURCES cli/common.c cli/compare.c cli/env.c cli/explain.c cli/layout.c cli/list.c cli/manifest.c
           cli/merge.c cli/outdir.c cli/verify.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
-          cli/run_journal.c cli/run_metrics.c cli/sign.c cli/validate.c)
+          cli/run_faults.c cli/run_journal.c cli/run_metrics.c cli/selftest.c cli/selftest_cases.c
+          cli/selftest_record.c cli/selftest_run.c cli/sign.c cli/validate.c)
 
 # The programs. rtconform is the command line's main.c on the cli module.
 rtc_program(rtconform SOURCES cli/main.c MODULE cli)
 # The measuring process, exec'd by the runner (harness/measure/worker.h): the
 # measure module alone, so it never maps libxml2 or jansson.
 rtc_program(rtconform-worker SOURCES harness/measure/worker_exec.c MODULE measure)
+# The worker `rtconform selftest` measures with when it injects a delay
+# (RTC_SELFTEST_FAULTS delay=...,every=...): the same program on the measure
+# sources built with the fault hooks (rtc_measure_faults, above). `run`
+# starts it only when that variable asks for a delay.
+add_executable(rtconform-worker-faults harness/measure/worker_exec.c)
+target_link_libraries(rtconform-worker-faults PRIVATE rtc_options rtc_measure_faults)
 # The no-op child of the spawn / fork-exec probes (the empty proc.exe of
 # docs/background.md): no module at all.
 rtc_program(rtconform-nop SOURCES harness/measure/nop.c)
-add_dependencies(rtconform rtconform-worker rtconform-nop)
+# The fault libraries of `rtconform selftest` (docs/qualification.md), beside
+# the worker: the tests' fakes (tests/fake/, listed there) built with
+# RTC_SELFTEST_GUARD, which makes them do nothing unless RTC_SELFTEST_FAULTS
+# is set, as selftest alone sets it.
+foreach(lib sched clock)
+  add_library(rtconform-fault-${lib} MODULE tests/fake/fake_${lib}.c)
+  set_target_properties(rtconform-fault-${lib} PROPERTIES PREFIX "" SUFFIX ".so"
+    LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
+  target_compile_definitions(rtconform-fault-${lib} PRIVATE RTC_SELFTEST_GUARD)
+  target_link_libraries(rtconform-fault-${lib} PRIVATE rtc_options ${CMAKE_DL_LIBS})
+endforeach()
+add_dependencies(rtconform rtconform-worker rtconform-worker-faults rtconform-nop rtconform-fault-sched
+                 rtconform-fault-clock)

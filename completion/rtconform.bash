@@ -168,7 +168,7 @@ _rtconform() {
     report | merge | compare)
       _rtconform_files
       mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"; compgen -d -- "$cur") ;;
-    # a run's output directory
+    # a run's output directory (selftest: only its -o DIR, offered by option)
     verify)
       _rtconform_files
       mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;

@@ -67,6 +67,8 @@ struct run_options {
 	bool quick;                 /* iterations / 10 (at least 1), runs 3 */
 	uint64_t duration_override; /* run every requirement by time; 0: file's */
 	const char *self_dir;       /* where rtconform and rtconform-nop live */
+	const char *worker_name;    /* the worker program there; NULL: rtconform-worker
+				     * (selftest's delay runs: rtconform-worker-faults) */
 	volatile sig_atomic_t *interrupted; /* set by SIGINT/SIGTERM handler */
 	/* Called from the supervisor while a worker runs (progress display);
 	 * may be NULL. */

@@ -262,6 +262,7 @@ int runner_prepare(const struct requirement *r, const struct req_file *f,
 	/* The slim worker binary beside rtconform (see worker.h); library
 	 * callers that give no self_dir measure in the forked process itself. */
 	if (c->self_dir)
-		snprintf(j->worker_path, sizeof j->worker_path, "%s/rtconform-worker", c->self_dir);
+		snprintf(j->worker_path, sizeof j->worker_path, "%s/%s", c->self_dir,
+			 o && o->worker_name ? o->worker_name : "rtconform-worker");
 	return 0;
 }

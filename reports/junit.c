@@ -120,10 +120,12 @@ static const char *const env_keys[] = { "host.label", "host.name", "host.kernel.
 					"rtconform.version", "rtconform.commit" };
 
 /* Keys kept only when they say something is amiss: a sanitizer build
- * (memory not locked) and a run cut short. */
+ * (memory not locked), a run cut short, and faults `rtconform selftest`
+ * injected (cli/run_faults.h). */
 static const struct {
 	const char *key, *usual;
-} env_alarms[] = { { "rtconform.build", "standard" }, { "rtconform.interrupted", "no" } };
+} env_alarms[] = { { "rtconform.build", "standard" }, { "rtconform.interrupted", "no" },
+		   { "rtconform.injected_faults", "" } };
 
 static void env_properties(struct xw *x, const struct report_view *view,
 			   const struct rv_file *f)

@@ -550,6 +550,11 @@ static void write_build(const struct report_view *v, FILE *out)
 	fprintf(out, "\nmeasured with rtconform %s (commit %s)\n",
 		printable(ver ? ver : "unknown", a, sizeof a),
 		printable(commit ? commit : "not recorded", b, sizeof b));
+	/* A run `rtconform selftest` injected faults into (cli/run_faults.h). */
+	const char *faults = fingerprint_get(&v->env, "rtconform.injected_faults");
+	char f[1400];
+	if (faults)
+		fprintf(out, "FAULTS INJECTED by selftest: %s\n", printable(faults, f, sizeof f));
 }
 
 /* Which machine: the lab's label, host name, hashed id, hardware, OS. */

@@ -16,6 +16,8 @@ fi
 
 # Every expected file is there, with the mode it needs.
 expected="bin/rtconform libexec/rtconform/rtconform-worker libexec/rtconform/rtconform-nop
+  libexec/rtconform/rtconform-worker-faults libexec/rtconform/rtconform-fault-sched.so
+  libexec/rtconform/rtconform-fault-clock.so
   share/rtconform/schema/rtconform-requirements.xsd share/doc/rtconform/README.md
   share/doc/rtconform/install.md share/doc/rtconform/changelog.gz share/doc/rtconform/copyright"
 for f in "$SRC"/requirements/profiles/*.xml; do
@@ -24,11 +26,12 @@ done
 for f in $expected; do
   grep -qx "$f" "$TMP/files" && ok "cmake --install installs $f" || fail "cmake --install did not install $f"
 done
-for f in bin/rtconform libexec/rtconform/rtconform-worker libexec/rtconform/rtconform-nop; do
+for f in bin/rtconform libexec/rtconform/rtconform-worker libexec/rtconform/rtconform-nop \
+    libexec/rtconform/rtconform-worker-faults; do
   [ -x "$TMP/prefix/$f" ] && ok "$f is executable" || fail "$f is not executable"
 done
 # Nothing beside them: no helper in bin, no test program, nothing elsewhere.
-others="$(grep -Ev '^(bin/rtconform|libexec/rtconform/rtconform-(worker|nop)|share/rtconform/(profiles|schema)/[^/]+|share/doc/rtconform/([^/]+\.md|changelog\.gz|copyright)|share/man/man[1-8]/rtconform[^/]*|share/bash-completion/completions/rtconform)$' "$TMP/files")"
+others="$(grep -Ev '^(bin/rtconform|libexec/rtconform/rtconform-(worker|nop|worker-faults|fault-sched\.so|fault-clock\.so)|share/rtconform/(profiles|schema)/[^/]+|share/doc/rtconform/([^/]+\.md|changelog\.gz|copyright)|share/man/man[1-8]/rtconform[^/]*|share/bash-completion/completions/rtconform)$' "$TMP/files")"
 [ -z "$others" ] && ok "nothing else is installed" || fail "unexpected installed files: $others"
 [ "$(grep -c '^share/rtconform/profiles/' "$TMP/files")" = "$(ls "$SRC"/requirements/profiles/*.xml | wc -l)" ] \
   && ok "the installed profiles are those of requirements/profiles" || fail "the installed profiles differ from requirements/profiles"
@@ -104,6 +107,13 @@ st=0
 expect_grep "$TMP/moved/share/rtconform/profiles/spy-memo.xml" "$TMP/o1/results.json"
 expect_grep 'name="SEM-OTHER.verdict" value="(pass|fail)"' "$TMP/o1/junit.xml"
 expect_grep 'name="SPAWN-OTHER.verdict" value="(pass|fail)"' "$TMP/o1/junit.xml"
+
+# selftest from the installed prefix: its helpers (the fault worker and
+# libraries) and profiles are the installed ones; every case that runs
+# matches (as another user, the root cases are not run: exit 0 too).
+expect_status 0 "$I" selftest -o "$TMP/selftest"
+expect_grep "^selftest: [0-9]+ cases: [0-9]+ matched, 0 did not match, [0-9]+ not run, 0 errors" "$TMP/out"
+expect_status 0 "$I" verify "$TMP/selftest"
 
 # Without its worker the installed rtconform says where it looked, and
 # does not take the build tree's (exit 3, nothing measured).

@@ -17,7 +17,10 @@
  *
  * Only clock_nanosleep is wrapped for the early wake-ups: the timer-wakeup probe sleeps with it
  * alone (glibc's nanosleep does not call it through the symbol table).
- * Built as a MODULE library, with the tests only (tests/CMakeLists.txt).
+ * Built as a MODULE library for the tests (tests/CMakeLists.txt), and with
+ * RTC_SELFTEST_GUARD as rtconform-fault-clock.so, shipped in the helper
+ * directory for `rtconform selftest` (cmake/modules.cmake): that one does
+ * nothing unless RTC_SELFTEST_FAULTS is set too, which selftest alone sets.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -51,6 +54,11 @@ __attribute__((constructor)) static void fake_clock_init(void)
 	real_clock_gettime = (clock_gettime_fn)dlsym(RTLD_NEXT, "clock_gettime");
 	early_ns = env_us("RTC_FAKE_EARLY_US");
 	back_ns = env_us("RTC_FAKE_BACK_US");
+#ifdef RTC_SELFTEST_GUARD
+	/* rtconform-fault-clock.so: inert outside `rtconform selftest`. */
+	if (!getenv("RTC_SELFTEST_FAULTS"))
+		early_ns = back_ns = 0;
+#endif
 }
 
 int clock_gettime(clockid_t clock, struct timespec *ts)

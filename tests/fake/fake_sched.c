@@ -23,6 +23,12 @@
  * RTC_FAKE_LOG names a file that gets a line "deviated CALL" whenever an
  * ignored request leaves a task running otherwise than it asked (what the
  * harness must then catch), and "ignored CALL" when it made no difference.
+ *
+ * Built twice: for the tests (tests/CMakeLists.txt), and with
+ * RTC_SELFTEST_GUARD as rtconform-fault-sched.so, shipped in the helper
+ * directory for `rtconform selftest` (cmake/modules.cmake): that one does
+ * nothing unless RTC_SELFTEST_FAULTS is set too, which selftest alone sets,
+ * so a stray LD_PRELOAD of it fakes nothing.
  */
 
 #include <dlfcn.h>
@@ -48,6 +54,11 @@ static unsigned modes(void)
 	static int m = -1;
 	if (m < 0) {
 		const char *s = getenv("RTC_FAKE_SCHED");
+#ifdef RTC_SELFTEST_GUARD
+		/* rtconform-fault-sched.so: inert outside `rtconform selftest`. */
+		if (!getenv("RTC_SELFTEST_FAULTS"))
+			s = NULL;
+#endif
 		unsigned v = 0;
 		if (s && strstr(s, "attr"))
 			v |= F_ATTR;

@@ -39,6 +39,18 @@ extern const size_t probe_count;
 /* The same probes' declarations, for the validator. */
 extern const struct probe_catalog probe_catalog;
 
+/* FAULT_DELAY(i): where `rtconform selftest` injects a known delay into a
+ * measured loop (i: the iteration of the run, from 0), inside the timed
+ * interval. Nothing at all in the normal worker; in rtconform-worker-faults
+ * (built with RTC_FAULT_HOOKS) a busy wait of the spec's delay on every
+ * K-th iteration (harness/measure/fault_spec.h, fault_hooks.c). */
+#ifdef RTC_FAULT_HOOKS
+void probe_fault_delay(uint64_t i);
+#define FAULT_DELAY(i) probe_fault_delay(i)
+#else
+#define FAULT_DELAY(i) ((void)0)
+#endif
+
 /* The probe called `name`, or NULL. */
 const struct probe *probe_find(const char *name);
 

@@ -275,6 +275,7 @@ static int pp_measure(struct probe_ctx *c, struct pp_shared *sh, const struct ip
 				op = "wait";
 				goto op_failed;
 			}
+			FAULT_DELAY(i);
 			uint64_t t1 = tb_now();
 			if (sh->peer_failed)
 				goto peer_failed;

@@ -162,6 +162,7 @@ static void *tw_thread_main(void *arg)
 		for (uint64_t i = 0; i < c->iterations; i++) {
 			if ((rc = sleep_until(next, c->stop)) != 0)
 				break;
+			FAULT_DELAY(i);
 			uint64_t now = mono_ns();
 			/* Signed: an early wake-up stays negative. The two's
 			 * complement difference is exact within +-292 years. */

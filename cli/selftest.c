@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* selftest.c - `rtconform selftest`: run every known-answer case of
+ * selftest_cases.c with this rtconform, print the table and write the
+ * validation record (selftest.h, docs/qualification.md). */
+#include "cli/selftest.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/termsafe.h"
+#include "host/facts.h"
+
+static const char selftest_usage[] =
+	"usage: rtconform selftest [-o DIR]\n"
+	"\n"
+	"Run known-answer tests of rtconform's own detection on this machine, with the\n"
+	"programs installed here: each case injects one known fault (known samples, an\n"
+	"invalid requirements file, a must-violate profile, page faults in the measured\n"
+	"loop, a DEADLINE overrun, scheduling requests a C library layer ignores, a timer\n"
+	"that wakes early) and requires the exact expected outcome. The validation record\n"
+	"goes to DIR: validation.json, junit.xml, validation.html, each case's evidence\n"
+	"under cases/ID/, and MANIFEST.sha256 (rtconform verify DIR checks it).\n"
+	"Cases that need root, or real-time privileges the worker does not have, are\n"
+	"`not run` (and say why).\n"
+	"\n"
+	"  -o, --output DIR   the record's directory, new or empty\n"
+	"                     (default selftest-YYYYmmdd-HHMMSS here)\n"
+	"  -h, --help         this text\n"
+	"\n"
+	"exit status: 0 every case that ran matched its known answer (cases not run for\n"
+	"want of privilege are listed and counted, and leave 0), 1 a known answer did not\n"
+	"match, 2 usage error or DIR not usable, 3 a case could not be run or judged\n"
+	"(its error says why; an interrupted selftest: the cases after the signal; 1 wins\n"
+	"over 3)\n";
+
+/* DIR new (made) or an empty directory. 0, or EXIT_USAGE after saying why. */
+static int make_dir(const char *dir)
+{
+	if (mkdir(dir, 0755) == 0)
+		return 0;
+	int e = errno;
+	DIR *d = e == EEXIST ? opendir(dir) : NULL;
+	if (!d) {
+		termsafe_println(stderr, "rtconform selftest: %s: %s", dir,
+				 strerror(e == EEXIST ? errno : e));
+		return EXIT_USAGE;
+	}
+	struct dirent *de;
+	bool empty = true;
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			empty = false;
+	closedir(d);
+	if (!empty) {
+		termsafe_println(stderr, "rtconform selftest: %s is not empty: the record goes into "
+				 "a new or empty directory", dir);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, char *dir, size_t len)
+{
+	static const struct option opts[] = { { "output", required_argument, NULL, 'o' },
+					      { "help", no_argument, NULL, 'h' },
+					      { NULL, 0, NULL, 0 } };
+	dir[0] = 0;
+	cli_getopt_begin();
+	int ch;
+	while ((ch = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(selftest_usage, stdout);
+			return -1;
+		}
+		if (ch != 'o')
+			return cli_getopt_error("selftest", ch, argv);
+		snprintf(dir, len, "%s", optarg);
+	}
+	if (optind < argc) {
+		termsafe_println(stderr, "rtconform selftest: unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (!dir[0]) {
+		time_t now = time(NULL);
+		struct tm tm;
+		gmtime_r(&now, &tm);
+		strftime(dir, len, "selftest-%Y%m%d-%H%M%S", &tm);
+	}
+	return 0;
+}
+
+/* SIGINT, SIGTERM, SIGHUP: the case running ends as its child does (the
+ * child, in our process group, got the signal too and writes its reports);
+ * the cases after it are not run, and the record is still written. */
+static volatile sig_atomic_t st_stop;
+
+static void on_stop(int sig)
+{
+	st_stop = sig;
+}
+
+static void catch_stop(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = SA_RESTART };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Whether the normal worker gets real-time scheduling and locked memory,
+ * as `rtconform env` judges it (host.privileges.worker). */
+static void worker_rt(struct st_env *e)
+{
+	struct host_worker_privileges w;
+	char path[PATH_MAX + 32];
+	snprintf(path, sizeof path, "%s/rtconform-worker", e->ctx->self_dir);
+	host_worker_privileges_collect(&w, path);
+	e->rt = e->root || (w.known && w.cap_sys_nice && w.cap_ipc_lock);
+	snprintf(e->rt_why, sizeof e->rt_why, "%s", !w.known ? w.why :
+		 "run selftest as root, or give rtconform-worker CAP_SYS_NICE and CAP_IPC_LOCK "
+		 "(docs/privileges.md)");
+}
+
+static void run_case(const struct st_env *e, const struct st_case *c, struct st_outcome *o)
+{
+	memset(o, 0, sizeof *o);
+	o->verdict = ST_PASS;
+	if (st_stop) {
+		st_error(o, "not run: selftest was interrupted (signal %d) before this case",
+			 (int)st_stop);
+		return;
+	}
+	if (c->priv == ST_PRIV_ROOT && !e->root) {
+		o->verdict = ST_NOT_RUN;
+		snprintf(o->why, sizeof o->why, "needs root: it preloads a fault library (which a "
+			 "worker with file capabilities ignores), measures at a real-time priority "
+			 "in rtconform-worker-faults (which has no capabilities), or runs a probe "
+			 "that reads its tasks' /proc files (which a worker with file capabilities "
+			 "may not)");
+		return;
+	}
+	if (c->priv == ST_PRIV_RT && !e->rt) {
+		o->verdict = ST_NOT_RUN;
+		snprintf(o->why, sizeof o->why, "needs real-time privileges for the worker: %s",
+			 e->rt_why);
+		return;
+	}
+	double t0 = now_s();
+	c->run(e, c, o);
+	o->seconds = now_s() - t0;
+	if (st_stop && o->verdict != ST_PASS) {
+		/* its child was stopped too: not a known answer missed */
+		st_error(o, "interrupted (signal %d) while it ran: its evidence is cut short",
+			 (int)st_stop);
+	}
+	if (o->verdict == ST_PASS && !o->expected[0]) {
+		/* A case that compared nothing cannot pass. */
+		st_error(o, "the case compared no known answer");
+	}
+}
+
+static void print_case(const struct st_case *c, const struct st_outcome *o)
+{
+	termsafe_println(stdout, "%-24s %-8s %s", c->id, st_verdict_name(o->verdict), c->function);
+	if (o->expected[0])
+		termsafe_println(stdout, "    expected: %s", o->expected);
+	if (o->observed[0])
+		termsafe_println(stdout, "    observed: %s", o->observed);
+	if (o->why[0])
+		termsafe_println(stdout, "    %s: %s", o->verdict == ST_NOT_RUN ? "not run" : "why",
+				 o->why);
+	fflush(stdout);
+}
+
+int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx)
+{
+	char dir[PATH_MAX];
+	int rc = parse_args(argc, argv, dir, sizeof dir);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if ((rc = cli_need_helpers("selftest", ctx)) != 0)
+		return rc;
+	struct st_env e = { .ctx = ctx, .root = geteuid() == 0 };
+	worker_rt(&e);
+	ssize_t n = readlink("/proc/self/exe", e.self, sizeof e.self - 1);
+	if (n <= 0) {
+		termsafe_println(stderr, "rtconform selftest: cannot read /proc/self/exe: %s",
+				 strerror(errno));
+		return EXIT_NOT_MEASURED;
+	}
+	e.self[n] = 0;
+	if ((rc = make_dir(dir)) != 0)
+		return rc;
+	char *abs = cli_canonical_path(dir);
+	if (!abs) {
+		termsafe_println(stderr, "rtconform selftest: cannot resolve %s", dir);
+		return EXIT_USAGE;
+	}
+	e.dir = abs;
+	struct st_outcome *out = calloc(st_ncases, sizeof *out);
+	if (!out) {
+		free(abs);
+		return EXIT_NOT_MEASURED;
+	}
+	struct st_record rec = { .dir = abs, .out = out, .started = time(NULL) };
+	catch_stop();
+	termsafe_println(stdout, "%-24s %-8s %s", "CASE", "VERDICT", "FUNCTION VALIDATED");
+	for (size_t i = 0; i < st_ncases; i++) {
+		run_case(&e, &st_cases[i], &out[i]);
+		rec.counts[out[i].verdict]++;
+		print_case(&st_cases[i], &out[i]);
+	}
+	rec.ended = time(NULL);
+	rec.status = rec.counts[ST_FAIL] ? EXIT_FAILED : rec.counts[ST_ERROR] ? EXIT_NOT_MEASURED : 0;
+	termsafe_println(stdout, "selftest: %zu cases: %zu matched, %zu did not match, %zu not run, "
+			 "%zu errors; record in %s", st_ncases, rec.counts[ST_PASS],
+			 rec.counts[ST_FAIL], rec.counts[ST_NOT_RUN], rec.counts[ST_ERROR], abs);
+	if (st_write_record(&rec) != 0 && rec.status == 0)
+		rec.status = EXIT_NOT_MEASURED;
+	free(out);
+	free(abs);
+	return rec.status;
+}

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* selftest.h - `rtconform selftest`: known-answer tests of the tool's own
+ * detection, run on the target with the installed programs, and the
+ * validation record they leave (docs/qualification.md, "Selftest: the
+ * validation record").
+ *
+ * selftest.c drives the cases and the terminal's table, selftest_cases.c
+ * holds the table of cases and what each expects, selftest_record.c writes
+ * the record (validation.json, junit.xml, validation.html,
+ * MANIFEST.sha256). */
+#ifndef RTC_CLI_SELFTEST_H
+#define RTC_CLI_SELFTEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "cli/cli.h"
+
+/* The variable only selftest sets in the environment of the runs it
+ * starts: the fault libraries act, and `run` takes the fault worker, only
+ * when it is set; such a run records it (rtconform.injected_faults). */
+#define SELFTEST_FAULTS_ENV "RTC_SELFTEST_FAULTS"
+/* The fault libraries selftest preloads, in the helper directory. */
+#define SELFTEST_LIB_SCHED "rtconform-fault-sched.so"
+#define SELFTEST_LIB_CLOCK "rtconform-fault-clock.so"
+
+enum st_verdict { ST_PASS, ST_FAIL, ST_NOT_RUN, ST_ERROR };
+const char *st_verdict_name(enum st_verdict v);
+
+/* What one case found. */
+struct st_outcome {
+	enum st_verdict verdict;
+	char expected[600];   /* the known answer, in words and figures */
+	char observed[1200];  /* what the run gave, the same way */
+	char why[400];        /* not run / error: why */
+	double seconds;
+	char evidence[64];    /* the case's directory, relative to the record */
+	unsigned attempt;     /* a case that may run again (the delay cases):
+			       * its attempt, from 1; its run goes to run/
+			       * (the first), run-2/, ... */
+};
+
+/* What every case is given. */
+struct st_env {
+	const struct cli_ctx *ctx;
+	const char *dir;      /* the record's directory (absolute) */
+	char self[PATH_MAX];  /* this rtconform (/proc/self/exe) */
+	bool root;            /* euid 0 */
+	bool rt;              /* the worker gets real-time scheduling and locked
+			       * memory: root, or CAP_SYS_NICE and CAP_IPC_LOCK
+			       * on rtconform-worker (docs/privileges.md) */
+	char rt_why[300];     /* when not: why */
+};
+
+/* What a case needs to run. */
+enum st_priv {
+	ST_PRIV_NONE,
+	ST_PRIV_RT,   /* real-time privileges for the worker (st_env.rt) */
+	ST_PRIV_ROOT, /* root: it preloads a fault library (which a worker with
+		       * file capabilities ignores: secure execution), runs
+		       * rtconform-worker-faults, which has no capabilities, or
+		       * a probe that needs root (must-fail's priority-wake
+		       * reads its waiters' /proc/PID/task/TID/syscall, which a
+		       * worker with file capabilities may not) */
+};
+const char *st_priv_name(enum st_priv p);
+
+struct st_case {
+	const char *id;
+	const char *function; /* the function validated, in words */
+	const char *injects;  /* what the case injects */
+	enum st_priv priv;
+	void (*run)(const struct st_env *e, const struct st_case *c, struct st_outcome *o);
+};
+
+/* The table (selftest_cases.c). */
+extern const struct st_case st_cases[];
+extern const size_t st_ncases;
+
+/* ---- what the cases share (selftest_cases.c) ---- */
+
+/* A known answer against what was observed: pass when equal, fail
+ * otherwise; the expected and observed text appended to o. The one
+ * comparison every case's verdict goes through (tests/test_selftest.c
+ * shows each can fail). */
+bool st_expect_u64(struct st_outcome *o, const char *what, uint64_t expected,
+		   uint64_t observed);
+/* observed >= bound. */
+bool st_expect_min(struct st_outcome *o, const char *what, double bound, double observed,
+		   const char *unit);
+/* Two strings equal. */
+bool st_expect_str(struct st_outcome *o, const char *what, const char *expected,
+		   const char *observed);
+/* A text found in another (a message). */
+bool st_expect_has(struct st_outcome *o, const char *what, const char *needle,
+		   const char *hay);
+/* Append printf text to buf (of size len), "; " between entries. */
+void st_append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The case cannot be judged: error, with why. */
+void st_error(struct st_outcome *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- running a case (selftest_run.c) ---- */
+
+/* Make the case's directory DIR/cases/ID (its path in path, o->evidence
+ * set). 0, or -1 with o an error. */
+int st_case_dir(const struct st_env *e, const struct st_case *c, struct st_outcome *o,
+		char *path, size_t len);
+/* Write text to path. 0, or -1 with o an error. */
+int st_write_text(struct st_outcome *o, const char *path, const char *text);
+/* Run argv (argv[0] a path) with our environment less every fault
+ * variable (LD_PRELOAD, RTC_FAKE_*, RTC_SELFTEST_FAULTS), plus envs[]
+ * ("K=V", NULL-terminated; NULL: none); stdout and stderr into log. Its
+ * exit status, or -1 (killed, not started) with o an error. */
+int st_spawn(struct st_outcome *o, char *const argv[], char *const envs[], const char *log);
+/* `rtconform run` of requirements xml (written to the case's directory as
+ * requirements.xml; "@NAME": shipped profile NAME) into the case's
+ * directory's run/ (run-N/ for o->attempt N > 1), with envs[] as st_spawn; its results.json read back
+ * into v (free with report_view_free). run's exit status, or -1 with o an
+ * error (v then empty). */
+struct report_view;
+int st_run_xml(const struct st_env *e, const struct st_case *c, struct st_outcome *o,
+	       const char *xml, char *const envs[], struct report_view *v);
+/* A case whose known answer a loaded machine can spoil by itself (a
+ * wake-up of its own more than 10 ms late cannot be told from an injected
+ * delay): its judge says which mismatch that is, ST_TRY_MACHINE, and
+ * st_run_attempts runs it again, at most ST_ATTEMPTS times, each run kept
+ * (run/, run-2/, ...) and each earlier attempt named in the observed text.
+ * Any other mismatch fails at once. */
+enum st_try { ST_TRY_MATCH, ST_TRY_MACHINE, ST_TRY_MISMATCH };
+#define ST_ATTEMPTS 3
+typedef enum st_try (*st_judge)(struct st_outcome *o, const void *arg,
+				const struct report_view *v, int rc);
+void st_run_attempts(const struct st_env *e, const struct st_case *c, struct st_outcome *o,
+		     const char *xml, char *const envs[], st_judge judge, const void *arg,
+		     const char *machine);
+struct rv_req;
+struct rv_metric;
+const struct rv_req *st_find_req(const struct report_view *v, const char *id);
+const struct rv_metric *st_find_metric(const struct rv_req *r, const char *name);
+/* The samples of metric m certainly above ns (whole buckets above it, and
+ * the overflow), and those of a bucket that straddles ns (neither above
+ * nor below for certain): a delay case's breach count. */
+void st_count_above(const struct rv_metric *m, uint64_t ns, uint64_t *above,
+		    uint64_t *straddle);
+/* A helper of the helper directory (a fault library), malloc'd path; NULL
+ * when it is not there. */
+char *st_helper(const struct st_env *e, const char *name);
+
+/* ---- the record (selftest_record.c) ---- */
+
+struct st_record {
+	const char *dir;
+	time_t started, ended;
+	const struct st_outcome *out; /* st_ncases entries */
+	size_t counts[4];             /* by enum st_verdict */
+	int status;                   /* the exit status */
+};
+/* Write validation.json, junit.xml, validation.html and MANIFEST.sha256
+ * (of every file under dir) into rec->dir. 0, or -1 after saying why. */
+int st_write_record(const struct st_record *rec);
+
+#endif

@@ -1,0 +1,553 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* selftest_cases.c - the known-answer cases of `rtconform selftest`: each
+ * injects one known fault (or gives known samples) and requires the exact
+ * outcome; docs/qualification.md has the table in words. */
+#include "cli/selftest.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/measure/timebase.h"
+#include "host/fingerprint.h"
+#include "reports/read/read.h"
+
+#define HEAD \
+	"<requirements xmlns=\"urn:rtconform:requirements:1\" name=\"selftest\" version=\"1\">\n"
+#define TAIL "</requirements>\n"
+
+/* ---- statistics on known samples ---------------------------------------- */
+
+/* samples=ramp: iteration i of the run records (i + 1) us. */
+#define RAMP_N 1000u
+static const char ramp_xml[] = HEAD
+	"  <requirement id=\"RAMP\"><probe name=\"selftest\"><param name=\"samples\">ramp</param>"
+	"</probe>\n    <run iterations=\"1000\" runs=\"1\" warmup=\"1\"/>\n"
+	"    <limit metric=\"interval\" statistic=\"max\" max=\"1ms\"/></requirement>\n"
+	"  <requirement id=\"RAMP-OVER\"><probe name=\"selftest\"><param name=\"samples\">ramp"
+	"</param></probe>\n    <run iterations=\"1000\" runs=\"1\" warmup=\"1\"/>\n"
+	"    <limit metric=\"interval\" statistic=\"max\" max=\"999us\"/></requirement>\n" TAIL;
+
+/* The histogram's bucket holding value (ns units), or NULL. */
+static const struct rv_bucket *bucket_of(const struct rv_metric *m, uint64_t value)
+{
+	for (size_t i = 0; i < m->nbuckets; i++)
+		if (m->buckets[i].lo <= value && value <= m->buckets[i].hi)
+			return &m->buckets[i];
+	return NULL;
+}
+
+/* Every bucket holds exactly the ramp's values within its bounds. */
+static uint64_t buckets_wrong(const struct rv_metric *m)
+{
+	uint64_t wrong = 0;
+	for (size_t i = 0; i < m->nbuckets; i++) {
+		const struct rv_bucket *b = &m->buckets[i];
+		uint64_t lo_k = (b->lo + 999) / 1000, hi_k = b->hi / 1000;
+		if (hi_k > RAMP_N)
+			hi_k = RAMP_N;
+		uint64_t want = hi_k >= lo_k && lo_k >= 1 ? hi_k - lo_k + 1 : 0;
+		wrong += want != b->count;
+	}
+	return wrong;
+}
+
+/* A percentile of the ramp: the upper bound of the bucket that holds the
+ * sample of rank ceil(p * N), the harness's conservative reading. */
+static void expect_pct(struct st_outcome *o, const struct rv_metric *m, const char *name,
+		       int stat, double p)
+{
+	uint64_t exact = (uint64_t)ceil(p * RAMP_N) * 1000u;
+	const struct rv_bucket *b = bucket_of(m, exact);
+	char what[64];
+	snprintf(what, sizeof what, "%s ns (bucket of %llu)", name, (unsigned long long)exact);
+	st_expect_u64(o, what, b ? b->hi : UINT64_MAX,
+		      m->ns[stat].have ? (uint64_t)m->ns[stat].v : 0);
+}
+
+static void case_ramp(const struct st_env *e, const struct st_case *c, struct st_outcome *o)
+{
+	struct report_view v;
+	int rc = st_run_xml(e, c, o, ramp_xml, NULL, &v);
+	if (rc < 0)
+		return;
+	const struct rv_req *r = st_find_req(&v, "RAMP"), *over = st_find_req(&v, "RAMP-OVER");
+	const struct rv_metric *m = st_find_metric(r, "interval");
+	if (!m || !over) {
+		st_error(o, "results.json has no RAMP interval metric or no RAMP-OVER");
+		report_view_free(&v);
+		return;
+	}
+	st_expect_u64(o, "exit", 1, (uint64_t)rc);
+	st_expect_str(o, "RAMP (max <= 1 ms)", "pass", verdict_name(r->verdict));
+	st_expect_str(o, "RAMP-OVER (max <= 999 us)", "fail", verdict_name(over->verdict));
+	st_expect_u64(o, "count", RAMP_N, m->count);
+	st_expect_u64(o, "min ns", 1000, (uint64_t)m->ns[RV_MIN].v);
+	st_expect_u64(o, "max ns", RAMP_N * 1000, (uint64_t)m->ns[RV_MAX].v);
+	st_expect_u64(o, "mean ns", (RAMP_N + 1) * 500, (uint64_t)llround(m->ns[RV_MEAN].v));
+	expect_pct(o, m, "p50", RV_P50, 0.50);
+	expect_pct(o, m, "p99", RV_P99, 0.99);
+	st_expect_u64(o, "buckets not holding exactly the values in their bounds", 0,
+		      buckets_wrong(m));
+	report_view_free(&v);
+}
+
+/* ---- the timebase against the kernel's clock ------------------------------ */
+
+#define TB_SPAN_NS 1000000000ull
+#define TB_TOLERANCE_PPM 1000.0
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void case_timebase(const struct st_env *e, const struct st_case *c, struct st_outcome *o)
+{
+	(void)e;
+	(void)c;
+	struct timebase tb;
+	char err[300];
+	if (timebase_init(&tb, err, sizeof err) != 0) {
+		st_error(o, "timebase: %s", err);
+		return;
+	}
+	/* Each timebase read between two clock reads: its moment known to
+	 * within their gap. */
+	uint64_t m0 = mono_ns(), t0 = tb_now(), m1 = mono_ns();
+	struct timespec span = { (time_t)(TB_SPAN_NS / 1000000000u), 0 };
+	while (nanosleep(&span, &span) != 0 && errno == EINTR)
+		;
+	uint64_t m2 = mono_ns(), t1 = tb_now(), m3 = mono_ns();
+	double tb_ns = tb_ticks_to_ns((double)(t1 - t0));
+	double mono = ((double)(m2 + m3) - (double)(m0 + m1)) / 2.0;
+	double slack = (double)(m1 - m0) / 2.0 + (double)(m3 - m2) / 2.0;
+	double ppm = fabs(tb_ns - mono) / mono * 1e6;
+	double allowed = TB_TOLERANCE_PPM + slack / mono * 1e6;
+	st_append(o->expected, sizeof o->expected,
+		  "%s agrees with CLOCK_MONOTONIC over %.1f s within %.0f ppm (+ the reads' gap)",
+		  tb.name, TB_SPAN_NS / 1e9, TB_TOLERANCE_PPM);
+	st_append(o->observed, sizeof o->observed,
+		  "timebase %.0f ns, CLOCK_MONOTONIC %.0f ns: %.1f ppm apart (allowed %.1f)",
+		  tb_ns, mono, ppm, allowed);
+	if (ppm > allowed)
+		o->verdict = ST_FAIL;
+}
+
+/* ---- the schema: invalid files refused with their line -------------------- */
+
+struct st_invalid {
+	const char *id;
+	const char *text;
+	int line;          /* the line the message must name */
+	const char *says;  /* and what it must say */
+};
+static const struct st_invalid invalid_files[] = {
+	{ "schema-priority",
+	  HEAD "  <requirement id=\"A\">\n    <probe name=\"selftest\"/>\n"
+	  "    <sched policy=\"fifo\" priority=\"100\"/>\n  </requirement>\n" TAIL,
+	  4, "priority 100 is out of range for fifo" },
+	{ "schema-duplicate-id",
+	  HEAD "  <requirement id=\"A\"><probe name=\"selftest\"/></requirement>\n"
+	  "  <requirement id=\"A\"><probe name=\"selftest\"/></requirement>\n" TAIL,
+	  3, "duplicate requirement id 'A'" },
+	{ "schema-unit",
+	  HEAD "  <requirement id=\"A\"><probe name=\"selftest\"/>\n"
+	  "    <limit metric=\"interval\" statistic=\"max\" max=\"5 parsecs\"/></requirement>\n" TAIL,
+	  3, "unknown unit 'parsecs'" },
+	{ "schema-zero-iterations",
+	  HEAD "  <requirement id=\"A\"><probe name=\"selftest\"/>\n"
+	  "    <run iterations=\"0\"/></requirement>\n" TAIL,
+	  3, "iterations=\"0\": must be at least 1" },
+	{ "schema-unknown-element",
+	  HEAD "  <requirement id=\"A\"><probe name=\"selftest\"/>\n"
+	  "    <colour>red</colour></requirement>\n" TAIL,
+	  3, "Element 'colour': This element is not expected" },
+	{ "schema-malformed",
+	  HEAD "  <requirement id=\"A\"><probe name=\"selftest\"/>\n  </requirement>\n"
+	  "</requirments>\n",
+	  4, "not well-formed XML" },
+	{ "schema-unknown-probe",
+	  HEAD "  <requirement id=\"A\"><probe name=\"no-such-probe\"/></requirement>\n" TAIL,
+	  2, "unknown probe 'no-such-probe'" },
+	{ "schema-param-value",
+	  HEAD "  <requirement id=\"A\"><probe name=\"selftest\"><param name=\"samples\">sideways"
+	  "</param></probe></requirement>\n" TAIL,
+	  2, "parameter samples has no value 'sideways'" },
+};
+
+static void case_schema(const struct st_env *e, const struct st_case *c, struct st_outcome *o)
+{
+	const struct st_invalid *f = NULL;
+	for (size_t i = 0; i < sizeof invalid_files / sizeof invalid_files[0]; i++)
+		if (!strcmp(invalid_files[i].id, c->id))
+			f = &invalid_files[i];
+	char dir[PATH_MAX], file[PATH_MAX + 32], log[PATH_MAX + 32], want[PATH_MAX + 64];
+	if (!f || st_case_dir(e, c, o, dir, sizeof dir) != 0) {
+		if (!f)
+			st_error(o, "no invalid file for case %s", c->id);
+		return;
+	}
+	snprintf(file, sizeof file, "%s/invalid.xml", dir);
+	snprintf(log, sizeof log, "%s/output.txt", dir);
+	if (st_write_text(o, file, f->text) != 0)
+		return;
+	char *argv[] = { (char *)e->self, "validate", file, NULL };
+	int rc = st_spawn(o, argv, NULL, log);
+	if (rc < 0)
+		return;
+	FILE *in = fopen(log, "r");
+	char msg[2048] = "";
+	size_t n = in ? fread(msg, 1, sizeof msg - 1, in) : 0;
+	msg[n] = 0;
+	if (in)
+		fclose(in);
+	st_expect_u64(o, "exit", 2, (uint64_t)rc);
+	snprintf(want, sizeof want, "%s:%d: ", file, f->line);
+	st_expect_has(o, "the message", want, msg);
+	st_expect_has(o, "the message", f->says, msg);
+}
+
+/* ---- verdicts and counts of the probes' own faults ------------------------- */
+
+/* The must-violate profile: every requirement fails. */
+static void case_must_fail(const struct st_env *e, const struct st_case *c, struct st_outcome *o)
+{
+	struct report_view v;
+	int rc = st_run_xml(e, c, o, "@posix-rt-must-fail", NULL, &v);
+	if (rc < 0)
+		return;
+	size_t n = 0, failed = 0;
+	char errors[400] = "";
+	for (size_t f = 0; f < v.nfiles; f++)
+		for (size_t i = 0; i < v.files[f].nreqs; i++, n++) {
+			const struct rv_req *r = &v.files[f].reqs[i];
+			failed += r->verdict == VERDICT_FAIL;
+			if (r->verdict == VERDICT_ERROR)
+				st_append(errors, sizeof errors, "%s could not be measured: %s", r->id,
+					  r->reason ? r->reason : "(no reason)");
+			else if (r->verdict != VERDICT_FAIL)
+				st_append(o->why, sizeof o->why, "%s: %s", r->id,
+					  verdict_name(r->verdict));
+		}
+	st_expect_u64(o, "exit", 1, (uint64_t)rc);
+	st_expect_u64(o, "requirements failed", n, failed);
+	if (!n)
+		st_expect_u64(o, "requirements", 1, 0);
+	if (errors[0]) /* not a known answer missed: one that could not be had */
+		st_error(o, "%s", errors);
+	report_view_free(&v);
+}
+
+/* A count metric's total, runs and the smallest run. */
+static bool count_of(const struct rv_metric *m, uint64_t *total, uint64_t *runs, uint64_t *min)
+{
+	if (!m || !m->counts[0].have)
+		return false;
+	*total = (uint64_t)m->counts[0].v;
+	*min = m->counts[1].have ? (uint64_t)m->counts[1].v : 0;
+	*runs = m->nruns;
+	return true;
+}
+
+/* Page faults in the measured loop: selftest's fault=touch writes 16 pages
+ * it gave back before every run. */
+#define TOUCH_RUNS 3
+#define TOUCH_PAGES 16
+static const char touch_xml[] = HEAD
+	"  <requirement id=\"TOUCH\"><probe name=\"selftest\"><param name=\"fault\">touch</param>"
+	"</probe>\n    <sched policy=\"fifo\" priority=\"10\"/>\n"
+	"    <run iterations=\"50\" runs=\"3\" warmup=\"5\" timeout=\"60s\"/>\n"
+	"    <limit metric=\"page-faults\" statistic=\"total\" max=\"0\"/></requirement>\n" TAIL;
+
+static void case_page_faults(const struct st_env *e, const struct st_case *c,
+			     struct st_outcome *o)
+{
+	struct report_view v;
+	int rc = st_run_xml(e, c, o, touch_xml, NULL, &v);
+	if (rc < 0)
+		return;
+	const struct rv_req *r = st_find_req(&v, "TOUCH");
+	uint64_t total, runs, min;
+	if (!r || !count_of(st_find_metric(r, "page-faults"), &total, &runs, &min)) {
+		st_error(o, "results.json has no page-faults count of TOUCH");
+	} else {
+		st_expect_u64(o, "exit", 1, (uint64_t)rc);
+		st_expect_str(o, "verdict", "fail", verdict_name(r->verdict));
+		st_expect_u64(o, "runs", TOUCH_RUNS, runs);
+		st_expect_min(o, "page faults of the least run", TOUCH_PAGES, (double)min, "");
+	}
+	report_view_free(&v);
+}
+
+/* A DEADLINE task whose work (2 ms) is over its runtime (1 ms): throttled,
+ * every job ends after its deadline. */
+#define DL_ITER 50u
+#define DL_RUNS 3u
+#define DL_TASKS 2u
+static const char overrun_xml[] = HEAD
+	"  <requirement id=\"OVERRUN\"><probe name=\"deadline\"><param name=\"runtime\">1ms</param>\n"
+	"      <param name=\"deadline\">10ms</param><param name=\"work\">2ms</param></probe>\n"
+	"    <sched policy=\"fifo\" priority=\"80\"/>\n"
+	"    <run iterations=\"50\" runs=\"3\" warmup=\"5\" timeout=\"60s\"/>\n"
+	"    <limit metric=\"misses\" statistic=\"total\" max=\"0\"/></requirement>\n" TAIL;
+
+static void case_overrun(const struct st_env *e, const struct st_case *c, struct st_outcome *o)
+{
+	struct report_view v;
+	int rc = st_run_xml(e, c, o, overrun_xml, NULL, &v);
+	if (rc < 0)
+		return;
+	const struct rv_req *r = st_find_req(&v, "OVERRUN");
+	uint64_t total, runs, min;
+	if (!r || !count_of(st_find_metric(r, "misses"), &total, &runs, &min)) {
+		st_error(o, "results.json has no misses count of OVERRUN%s%s",
+			 r && r->reason ? ": " : "", r && r->reason ? r->reason : "");
+	} else {
+		st_expect_u64(o, "exit", 1, (uint64_t)rc);
+		st_expect_str(o, "verdict", "fail", verdict_name(r->verdict));
+		st_expect_u64(o, "misses", DL_TASKS * DL_ITER * DL_RUNS, total);
+	}
+	report_view_free(&v);
+}
+
+/* ---- premises: requests the C library accepts and ignores ------------------- */
+
+struct st_premise {
+	const char *id, *lib, *var, *xml, *req;
+};
+static const struct st_premise premises[] = {
+	{ "premise-policy", SELFTEST_LIB_SCHED, "RTC_FAKE_SCHED=policy",
+	  HEAD "  <requirement id=\"POLICY\"><probe name=\"selftest\"/>\n"
+	  "    <sched policy=\"fifo\" priority=\"50\"/><run iterations=\"20\" runs=\"1\" "
+	  "warmup=\"2\"/></requirement>\n" TAIL, "POLICY" },
+	{ "premise-priority", SELFTEST_LIB_SCHED, "RTC_FAKE_SCHED=attr",
+	  HEAD "  <requirement id=\"PRIORITY\"><probe name=\"priority-preempt\"/>\n"
+	  "    <sched policy=\"fifo\" priority=\"50\"/><run iterations=\"20\" runs=\"1\" "
+	  "warmup=\"2\"/></requirement>\n" TAIL, "PRIORITY" },
+	{ "premise-protocol", SELFTEST_LIB_SCHED, "RTC_FAKE_SCHED=protocol",
+	  HEAD "  <requirement id=\"PROTOCOL\"><probe name=\"priority-inherit\"/>\n"
+	  "    <sched policy=\"fifo\" priority=\"50\"/><run iterations=\"20\" runs=\"2\" "
+	  "warmup=\"2\"/>\n    <limit metric=\"violations\" statistic=\"total\" max=\"0\"/>"
+	  "</requirement>\n" TAIL, "PROTOCOL" },
+	{ "timer-early", SELFTEST_LIB_CLOCK, "RTC_FAKE_EARLY_US=15000",
+	  HEAD "  <requirement id=\"EARLY\"><probe name=\"timer-wakeup\">"
+	  "<param name=\"interval\">40ms</param>\n      <param name=\"dma-latency\">off</param>"
+	  "</probe>\n    <sched policy=\"fifo\" priority=\"90\"/><run iterations=\"20\" runs=\"2\" "
+	  "warmup=\"2\"/>\n    <limit metric=\"early\" statistic=\"total\" max=\"0\"/>"
+	  "</requirement>\n" TAIL, "EARLY" },
+};
+
+/* What each premise case must find in its run. */
+static enum st_try judge_premise(struct st_outcome *o, const void *arg,
+				 const struct report_view *v, int rc)
+{
+	const struct st_premise *p = arg;
+	const struct rv_req *r = st_find_req(v, p->req);
+	uint64_t total = 0, runs = 0, min = 0;
+	if (!r) {
+		st_error(o, "results.json has no requirement %s", p->req);
+		return ST_TRY_MISMATCH;
+	}
+	if (!strcmp(p->id, "premise-protocol")) {
+		/* Without inheritance the medium task runs in every cycle. */
+		st_expect_u64(o, "exit", 1, (uint64_t)rc);
+		st_expect_str(o, "verdict", "fail", verdict_name(r->verdict));
+		count_of(st_find_metric(r, "violations"), &total, &runs, &min);
+		st_expect_u64(o, "violations", 20 * 2, total);
+	} else if (!strcmp(p->id, "timer-early")) {
+		/* Every wake-up 15 ms early, of 20 x 2 on each CPU; one woken
+		 * more than 15 ms late on top is not early: the machine's. */
+		const struct rv_metric *w = st_find_metric(r, "wakeup");
+		uint64_t n = w ? w->count : 0;
+		st_expect_u64(o, "exit", 1, (uint64_t)rc);
+		st_expect_str(o, "verdict", "fail", verdict_name(r->verdict));
+		st_expect_u64(o, "wake-ups", 20u * 2u * (uint64_t)sysconf(_SC_NPROCESSORS_ONLN), n);
+		bool others = o->verdict == ST_PASS;
+		count_of(st_find_metric(r, "early"), &total, &runs, &min);
+		st_expect_u64(o, "early wake-ups", n, total);
+		if (o->verdict != ST_PASS && others && total > 0 && total < n)
+			return ST_TRY_MACHINE;
+	} else {
+		st_expect_u64(o, "exit", 3, (uint64_t)rc);
+		st_expect_str(o, "verdict", "error", verdict_name(r->verdict));
+		st_expect_has(o, "the reason", "did not take", r->reason);
+	}
+	return o->verdict == ST_PASS ? ST_TRY_MATCH : ST_TRY_MISMATCH;
+}
+
+static void case_premise(const struct st_env *e, const struct st_case *c, struct st_outcome *o)
+{
+	const struct st_premise *p = NULL;
+	for (size_t i = 0; i < sizeof premises / sizeof premises[0]; i++)
+		if (!strcmp(premises[i].id, c->id))
+			p = &premises[i];
+#ifdef RTC_STATIC_BUILD
+	o->verdict = ST_NOT_RUN;
+	snprintf(o->why, sizeof o->why, "a static build (RTC_STATIC): LD_PRELOAD cannot put "
+		 "%s into its programs", p ? p->lib : "a fault library");
+	return;
+#endif
+	char *lib = p ? st_helper(e, p->lib) : NULL;
+	if (!lib) {
+		st_error(o, "%s is not in the helper directory %s (reinstall rtconform)",
+			 p ? p->lib : "?", e->ctx->self_dir ? e->ctx->self_dir : "(none)");
+		return;
+	}
+	char preload[PATH_MAX + 32], faults[200];
+	snprintf(preload, sizeof preload, "LD_PRELOAD=%s", lib);
+	snprintf(faults, sizeof faults, SELFTEST_FAULTS_ENV "=%s %s", p->lib, p->var);
+	free(lib);
+	char *envs[] = { preload, (char *)p->var, faults, NULL };
+	st_run_attempts(e, c, o, p->xml, envs, judge_premise, p,
+			"wake-ups more than 15 ms late were not early: the machine's own latency");
+}
+
+/* ---- a known delay in a measured loop (rtconform-worker-faults) ------------- */
+
+/* 20 ms busy-waited on every 10th measured iteration; a sample is a breach
+ * above 10 ms, half the delay: far above what a wake-up at FIFO 90 takes
+ * on a loaded machine, far below what a delayed one takes. */
+#define DELAY_SPEC "delay=20ms,every=10"
+#define DELAY_NS 20000000ull
+#define DELAY_EVERY 10u
+#define BREACH_NS (DELAY_NS / 2)
+
+struct st_delay {
+	const char *id, *xml, *metric;
+	uint64_t iterations, runs;
+};
+static const struct st_delay delays[] = {
+	{ "delay-timer-wakeup",
+	  HEAD "  <requirement id=\"DELAY\"><probe name=\"timer-wakeup\"><param name=\"cpus\">0"
+	  "</param>\n      <param name=\"interval\">30ms</param><param name=\"dma-latency\">off"
+	  "</param></probe>\n    <sched policy=\"fifo\" priority=\"90\"/>"
+	  "<run iterations=\"25\" runs=\"2\" warmup=\"2\"/>\n"
+	  "    <limit metric=\"wakeup\" statistic=\"max\" max=\"10ms\"/></requirement>\n" TAIL,
+	  "wakeup", 25, 2 },
+	{ "delay-sem-pingpong",
+	  HEAD "  <requirement id=\"DELAY\"><probe name=\"sem-pingpong\"><param name=\"peer\">thread"
+	  "</param></probe>\n    <sched policy=\"fifo\" priority=\"90\"/>"
+	  "<run iterations=\"205\" runs=\"2\" warmup=\"10\"/>\n"
+	  "    <limit metric=\"wakeup\" statistic=\"max\" max=\"10ms\"/></requirement>\n" TAIL,
+	  "wakeup", 205, 2 },
+};
+
+void st_count_above(const struct rv_metric *m, uint64_t ns, uint64_t *above,
+		    uint64_t *straddle)
+{
+	double thr = (double)ns / m->ns_per_unit;
+	*above = *straddle = 0;
+	for (size_t i = 0; i < m->nbuckets; i++) {
+		const struct rv_bucket *b = &m->buckets[i];
+		if ((double)b->lo > thr)
+			*above += b->count;
+		else if ((double)b->hi > thr)
+			*straddle += b->count;
+	}
+	*above += m->overflow;
+}
+
+static enum st_try judge_delay(struct st_outcome *o, const void *arg,
+			       const struct report_view *v, int rc)
+{
+	const struct st_delay *d = arg;
+	const struct rv_req *r = st_find_req(v, "DELAY");
+	const struct rv_metric *m = st_find_metric(r, d->metric);
+	if (!m) {
+		st_error(o, "results.json has no %s metric of DELAY%s%s", d->metric,
+			 r && r->reason ? ": " : "", r && r->reason ? r->reason : "");
+		return ST_TRY_MISMATCH;
+	}
+	uint64_t above, straddle, injected = d->runs * (d->iterations / DELAY_EVERY);
+	st_count_above(m, BREACH_NS, &above, &straddle);
+	st_expect_u64(o, "exit", 1, (uint64_t)rc);
+	st_expect_str(o, "verdict", "fail", verdict_name(r->verdict));
+	st_expect_u64(o, "samples in a bucket straddling 10 ms", 0, straddle);
+	st_expect_min(o, "max", (double)DELAY_NS / 1e6,
+		      m->ns[RV_MAX].have ? m->ns[RV_MAX].v / 1e6 : 0, " ms");
+	st_expect_has(o, "the run's record", DELAY_SPEC,
+		      fingerprint_get(&v->env, "rtconform.injected_faults"));
+	bool others = o->verdict == ST_PASS;
+	st_expect_u64(o, "breaches (> 10 ms)", injected, above);
+	if (o->verdict == ST_PASS)
+		return ST_TRY_MATCH;
+	/* more breaches than injected, all else as expected: the machine's */
+	return others && above > injected ? ST_TRY_MACHINE : ST_TRY_MISMATCH;
+}
+
+static void case_delay(const struct st_env *e, const struct st_case *c, struct st_outcome *o)
+{
+	const struct st_delay *d = NULL;
+	for (size_t i = 0; i < sizeof delays / sizeof delays[0]; i++)
+		if (!strcmp(delays[i].id, c->id))
+			d = &delays[i];
+	char *worker = st_helper(e, "rtconform-worker-faults");
+	if (!d || !worker) {
+		st_error(o, "rtconform-worker-faults is not in the helper directory %s "
+			 "(reinstall rtconform)", e->ctx->self_dir ? e->ctx->self_dir : "(none)");
+		free(worker);
+		return;
+	}
+	free(worker);
+	char *envs[] = { SELFTEST_FAULTS_ENV "=" DELAY_SPEC, NULL };
+	st_run_attempts(e, c, o, d->xml, envs, judge_delay, d,
+			"more breaches than injected, samples of the machine's own above 10 ms");
+}
+
+/* ---- the table -------------------------------------------------------------- */
+
+const struct st_case st_cases[] = {
+	{ "stats-ramp", "statistics and verdicts: count, min, max, mean, p50, p99, histogram "
+	  "bucket bounds, a limit met at its bound and one missed", "known samples: (i + 1) us "
+	  "for i = 0 .. 999 (selftest probe, samples=ramp)", ST_PRIV_NONE, case_ramp },
+	{ "timebase", "the probes' timebase against the kernel's CLOCK_MONOTONIC",
+	  "nothing: 1 s timed by both", ST_PRIV_NONE, case_timebase },
+	{ "schema-priority", "requirements validation: a priority out of range",
+	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
+	{ "schema-duplicate-id", "requirements validation: a requirement id twice",
+	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
+	{ "schema-unit", "requirements validation: an unknown unit",
+	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
+	{ "schema-zero-iterations", "requirements validation: a count out of range",
+	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
+	{ "schema-unknown-element", "requirements validation: the schema refuses an element",
+	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
+	{ "schema-malformed", "requirements validation: XML that is not well-formed",
+	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
+	{ "schema-unknown-probe", "requirements validation: a probe that does not exist",
+	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
+	{ "schema-param-value", "requirements validation: a parameter's value not allowed",
+	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
+	{ "must-fail", "the behaviour probes' violation counts", "the must-violate profile "
+	  "posix-rt-must-fail (every requirement breaks its rule)", ST_PRIV_ROOT, case_must_fail },
+	{ "page-faults", "page faults counted inside the measured loop", "16 pages written in "
+	  "every run after the kernel took them back (selftest probe, fault=touch)", ST_PRIV_RT,
+	  case_page_faults },
+	{ "deadline-overrun", "SCHED_DEADLINE deadline misses", "a DEADLINE task working 2 ms "
+	  "a period on a 1 ms runtime", ST_PRIV_RT, case_overrun },
+	{ "premise-policy", "the policy check at the kernel", "a C library layer that accepts "
+	  "and ignores every policy and priority request (" SELFTEST_LIB_SCHED ", policy)",
+	  ST_PRIV_ROOT, case_premise },
+	{ "premise-priority", "the threads' priority check at the kernel", "a C library layer "
+	  "that ignores a new thread's policy and priority (" SELFTEST_LIB_SCHED ", attr)",
+	  ST_PRIV_ROOT, case_premise },
+	{ "premise-protocol", "a mutex protocol ignored, judged by its effect", "a C library "
+	  "layer that ignores the mutex protocol (" SELFTEST_LIB_SCHED ", protocol)",
+	  ST_PRIV_ROOT, case_premise },
+	{ "timer-early", "early timer wake-ups counted and failed", "absolute sleeps that end "
+	  "15 ms early (" SELFTEST_LIB_CLOCK ")", ST_PRIV_ROOT, case_premise },
+	{ "delay-timer-wakeup", "timer-wakeup's breach count and max", "20 ms busy-waited on "
+	  "every 10th measured wake-up, CPU 0 (rtconform-worker-faults, " DELAY_SPEC ")",
+	  ST_PRIV_ROOT, case_delay },
+	{ "delay-sem-pingpong", "sem-pingpong's breach count and max", "20 ms busy-waited on "
+	  "every 10th measured round trip, before its clock read (rtconform-worker-faults, "
+	  DELAY_SPEC ")", ST_PRIV_ROOT, case_delay },
+};
+const size_t st_ncases = sizeof st_cases / sizeof st_cases[0];

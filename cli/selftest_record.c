@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* selftest_record.c - the validation record of `rtconform selftest`:
+ * validation.json (the whole record), junit.xml (one testcase per case),
+ * validation.html (the project's page look) and MANIFEST.sha256 over every
+ * file of the record, the cases' evidence too (see selftest.h). */
+#include "cli/selftest.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/termsafe.h"
+#include "cli/manifest.h"
+#include "harness/measure/timebase.h"
+#include "harness/runinfo.h"
+#include "host/fingerprint.h"
+#include "reports/page.h"
+#include "reports/xmlw.h"
+
+/* What every document is rendered from. */
+struct st_doc {
+	const struct st_record *rec;
+	struct fingerprint fp;
+	char started[32], ended[32];
+};
+
+static void utc(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static const char *fp_or(const struct st_doc *d, const char *key)
+{
+	const char *v = fingerprint_get(&d->fp, key);
+	return v ? v : "unknown";
+}
+
+/* ---- validation.json ---- */
+
+static json_t *case_json(const struct st_case *c, const struct st_outcome *o)
+{
+	json_t *j = json_object();
+	json_object_set_new(j, "id", json_string(c->id));
+	json_object_set_new(j, "function", json_string(c->function));
+	json_object_set_new(j, "injected", json_string(c->injects));
+	json_object_set_new(j, "privilege", json_string(st_priv_name(c->priv)));
+	json_object_set_new(j, "expected", json_string(o->expected));
+	json_object_set_new(j, "observed", json_string(o->observed));
+	json_object_set_new(j, "verdict", json_string(st_verdict_name(o->verdict)));
+	json_object_set_new(j, "why", o->why[0] ? json_string(o->why) : json_null());
+	json_object_set_new(j, "seconds", json_real(o->seconds));
+	json_object_set_new(j, "evidence", o->evidence[0] ? json_string(o->evidence) : json_null());
+	return j;
+}
+
+static int write_json(const struct st_doc *d, const char *path)
+{
+	const struct st_record *r = d->rec;
+	json_t *root = json_object(), *host = json_object(), *cases = json_array();
+	json_object_set_new(root, "schema", json_string("urn:rtconform:validation:1"));
+	json_object_set_new(root, "tool", json_pack("{s:s, s:s}", "version", runinfo_version,
+						    "commit", runinfo_commit));
+	json_object_set_new(root, "started", json_string(d->started));
+	json_object_set_new(root, "ended", json_string(d->ended));
+	for (size_t i = 0; i < d->fp.n; i++)
+		json_object_set_new(host, d->fp.e[i].key, json_string(d->fp.e[i].value));
+	json_object_set_new(root, "host", host);
+	for (size_t i = 0; i < st_ncases; i++)
+		json_array_append_new(cases, case_json(&st_cases[i], &r->out[i]));
+	json_object_set_new(root, "cases", cases);
+	json_object_set_new(root, "totals",
+			    json_pack("{s:I, s:I, s:I, s:I, s:I}", "cases", (json_int_t)st_ncases,
+				      "pass", (json_int_t)r->counts[ST_PASS], "fail",
+				      (json_int_t)r->counts[ST_FAIL], "not-run",
+				      (json_int_t)r->counts[ST_NOT_RUN], "error",
+				      (json_int_t)r->counts[ST_ERROR]));
+	json_object_set_new(root, "exit_status", json_integer(r->status));
+	int rc = json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	return rc;
+}
+
+/* ---- junit.xml ---- */
+
+static void junit_prop(struct xw *x, const char *name, const char *value)
+{
+	xw_start(x, "property");
+	xw_attr(x, "name", name);
+	xw_attr(x, "value", value);
+	xw_end(x);
+}
+
+static void junit_case(struct xw *x, const struct st_case *c, const struct st_outcome *o)
+{
+	xw_start(x, "testcase");
+	xw_attr(x, "name", c->id);
+	xw_attr(x, "classname", "rtconform.selftest");
+	xw_attrf(x, "time", "%.3f", o->seconds);
+	if (o->verdict == ST_NOT_RUN) {
+		xw_elem(x, "skipped", o->why);
+	} else if (o->verdict == ST_ERROR) {
+		xw_start(x, "error");
+		xw_attr(x, "message", o->why);
+		xw_attr(x, "type", "error");
+		xw_end(x);
+	} else if (o->verdict == ST_FAIL) {
+		xw_start(x, "failure");
+		xw_attrf(x, "message", "expected %s; observed %s", o->expected, o->observed);
+		xw_attr(x, "type", "mismatch");
+		xw_end(x);
+	}
+	xw_start(x, "system-out");
+	xw_textf(x, "function: %s\ninjected: %s\nexpected: %s\nobserved: %s\nevidence: %s\n",
+		 c->function, c->injects, o->expected, o->observed,
+		 o->evidence[0] ? o->evidence : "(none)");
+	xw_full_end(x);
+	xw_end(x);
+}
+
+static void junit_doc(struct xw *x, const void *arg)
+{
+	const struct st_doc *d = arg;
+	const struct st_record *r = d->rec;
+	double secs = 0;
+	for (size_t i = 0; i < st_ncases; i++)
+		secs += r->out[i].seconds;
+	xw_start(x, "testsuites");
+	xw_attr(x, "name", "rtconform selftest");
+	xw_attrf(x, "tests", "%zu", st_ncases);
+	xw_attrf(x, "failures", "%zu", r->counts[ST_FAIL]);
+	xw_attrf(x, "errors", "%zu", r->counts[ST_ERROR]);
+	xw_attrf(x, "time", "%.3f", secs);
+	xw_start(x, "testsuite");
+	xw_attr(x, "name", "rtconform selftest");
+	xw_attrf(x, "tests", "%zu", st_ncases);
+	xw_attrf(x, "failures", "%zu", r->counts[ST_FAIL]);
+	xw_attrf(x, "errors", "%zu", r->counts[ST_ERROR]);
+	xw_attrf(x, "skipped", "%zu", r->counts[ST_NOT_RUN]);
+	xw_attrf(x, "time", "%.3f", secs);
+	char ts[32]; /* junit's timestamp has no zone: UTC, as the record's */
+	snprintf(ts, sizeof ts, "%.19s", d->started);
+	xw_attr(x, "timestamp", ts);
+	xw_attr(x, "hostname", fp_or(d, "host.name"));
+	xw_attr(x, "id", "0");
+	xw_attr(x, "package", "rtconform.selftest");
+	xw_start(x, "properties");
+	junit_prop(x, "rtconform.version", runinfo_version);
+	junit_prop(x, "rtconform.commit", runinfo_commit);
+	junit_prop(x, "host.name", fp_or(d, "host.name"));
+	junit_prop(x, "host.kernel.release", fp_or(d, "host.kernel.release"));
+	xw_end(x);
+	for (size_t i = 0; i < st_ncases; i++)
+		junit_case(x, &st_cases[i], &r->out[i]);
+	xw_end(x);
+	xw_end(x);
+}
+
+/* ---- validation.html ---- */
+
+static void html_row(struct xw *x, const char *const cells[], size_t n, bool head)
+{
+	xw_start(x, "tr");
+	for (size_t i = 0; i < n; i++)
+		xw_elem(x, head ? "th" : "td", cells[i]);
+	xw_full_end(x);
+}
+
+static void html_cases(struct xw *x, const struct st_record *r)
+{
+	static const char *const head[] = { "case", "function validated", "injected",
+					    "expected", "observed", "verdict" };
+	xw_start(x, "table");
+	html_row(x, head, 6, true);
+	for (size_t i = 0; i < st_ncases; i++) {
+		const struct st_case *c = &st_cases[i];
+		const struct st_outcome *o = &r->out[i];
+		char observed[sizeof o->observed + sizeof o->why + 8];
+		snprintf(observed, sizeof observed, "%s%s%s", o->observed,
+			 o->observed[0] && o->why[0] ? "; " : "", o->why);
+		const char *const cells[] = { c->id, c->function, c->injects, o->expected,
+					      observed };
+		xw_start(x, "tr");
+		for (size_t k = 0; k < 5; k++)
+			xw_elem(x, "td", cells[k]);
+		xw_start(x, "td");
+		xw_start(x, "span");
+		static const char *const cls[] = { "v v-pass", "v v-fail", "v v-skipped",
+						   "v v-error" };
+		xw_attr(x, "class", cls[o->verdict]);
+		xw_text(x, st_verdict_name(o->verdict));
+		xw_full_end(x);
+		xw_full_end(x);
+		xw_full_end(x);
+	}
+	xw_full_end(x);
+}
+
+static void html_doc(struct xw *x, const void *arg)
+{
+	const struct st_doc *d = arg;
+	const struct st_record *r = d->rec;
+	page_begin(x, "rtconform selftest: validation record");
+	xw_elem(x, "h1", "rtconform selftest: validation record");
+	xw_start(x, "div");
+	xw_attr(x, "class", r->status == 0 ? "banner b-pass" : r->counts[ST_FAIL] ?
+			    "banner b-fail" : "banner b-error");
+	xw_textf(x, "%zu cases: %zu matched, %zu did not match, %zu not run, %zu errors "
+		 "(exit status %d)", st_ncases, r->counts[ST_PASS], r->counts[ST_FAIL],
+		 r->counts[ST_NOT_RUN], r->counts[ST_ERROR], r->status);
+	xw_full_end(x);
+	xw_start(x, "table");
+	xw_attr(x, "class", "facts");
+	const char *const facts[][2] = { { "tool", runinfo_version }, { "commit", runinfo_commit },
+					 { "started", d->started }, { "ended", d->ended } };
+	for (size_t i = 0; i < 4; i++)
+		html_row(x, facts[i], 2, false);
+	xw_full_end(x);
+	xw_elem(x, "h2", "Cases");
+	html_cases(x, r);
+	xw_elem(x, "h2", "Host fingerprint");
+	xw_start(x, "table");
+	xw_attr(x, "class", "env");
+	for (size_t i = 0; i < d->fp.n; i++) {
+		const char *const cells[] = { d->fp.e[i].key, d->fp.e[i].value };
+		html_row(x, cells, 2, false);
+	}
+	xw_full_end(x);
+	xw_full_end(x); /* body */
+	xw_full_end(x); /* html */
+}
+
+/* ---- files ---- */
+
+static int put(const char *dir, const char *name, const char *buf, size_t len)
+{
+	char path[PATH_MAX + 64];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
+		termsafe_println(stderr, "rtconform selftest: cannot write %s: %s", path,
+				 strerror(errno));
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	return 0;
+}
+
+static int render(const char *dir, const char *name, const struct st_doc *d, bool junit)
+{
+	char why[300];
+	size_t len;
+	char *buf = junit ? xw_render_junit(junit_doc, d, &len, why, sizeof why)
+			  : xw_render(html_doc, d, true, &len, why, sizeof why);
+	if (!buf) {
+		termsafe_println(stderr, "rtconform selftest: %s: %s", name, why);
+		return -1;
+	}
+	int rc = put(dir, name, buf, len);
+	free(buf);
+	return rc;
+}
+
+/* nftw has no argument for its callback: the walk's state. */
+static struct manifest_names *walk_names;
+static size_t walk_root;
+
+static int walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type != FTW_F || strlen(path) <= walk_root)
+		return 0;
+	const char *rel = path + walk_root + 1;
+	if (!strcmp(rel, MANIFEST_NAME) || strstr(rel, CLI_LOCK_NAME) || !manifest_path_ok(rel))
+		return 0;
+	char *copy = strdup(rel);
+	if (!copy)
+		return -1;
+	if (walk_names->n == walk_names->cap) {
+		size_t cap = walk_names->cap ? walk_names->cap * 2 : 64;
+		char **p = realloc(walk_names->name, cap * sizeof *p);
+		if (!p) {
+			free(copy);
+			return -1;
+		}
+		walk_names->name = p;
+		walk_names->cap = cap;
+	}
+	walk_names->name[walk_names->n++] = copy;
+	return 0;
+}
+
+static int write_manifest(const char *dir)
+{
+	struct manifest_names mn = { 0 };
+	walk_names = &mn;
+	walk_root = strlen(dir);
+	char err[600] = "";
+	int rc = nftw(dir, walk_one, 16, FTW_PHYS);
+	if (rc == 0)
+		rc = manifest_write(dir, mn.name, mn.n, err, sizeof err);
+	if (rc != 0)
+		termsafe_println(stderr, "rtconform selftest: %s: %s", MANIFEST_NAME,
+				 err[0] ? err : "cannot list the record's files");
+	manifest_names_free(&mn);
+	return rc ? -1 : 0;
+}
+
+int st_write_record(const struct st_record *rec)
+{
+	struct st_doc d = { .rec = rec };
+	utc(rec->started, d.started, sizeof d.started);
+	utc(rec->ended, d.ended, sizeof d.ended);
+	struct timebase tb;
+	char err[300], path[PATH_MAX + 64];
+	const struct timebase *tbp = timebase_init(&tb, err, sizeof err) == 0 ? &tb : NULL;
+	struct host_facts hf;
+	host_facts_collect(&hf);
+	runinfo_collect_facts(&d.fp, &hf, tbp);
+	snprintf(path, sizeof path, "%s/validation.json", rec->dir);
+	int rc = write_json(&d, path);
+	if (rc != 0)
+		termsafe_println(stderr, "rtconform selftest: cannot write %s", path);
+	if (rc == 0)
+		rc = render(rec->dir, "junit.xml", &d, true);
+	if (rc == 0)
+		rc = render(rec->dir, "validation.html", &d, false);
+	if (rc == 0)
+		rc = write_manifest(rec->dir);
+	fingerprint_free(&d.fp);
+	return rc;
+}

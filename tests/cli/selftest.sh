@@ -1,0 +1,164 @@
+# SPDX-License-Identifier: Apache-2.0
+# rtconform selftest: as root every known-answer case runs and matches
+# (exit 0), the record (validation.json, junit.xml, validation.html, the
+# cases' evidence, MANIFEST.sha256) is written and verifies, and one byte
+# changed in it is found; as nobody the cases that need root, or real-time
+# privileges the worker lacks, are `not run` with why, the others match
+# (with the documented capabilities on the worker, the real-time ones
+# too), exit 0. A normal run is never faulted: the
+# fault libraries preloaded without selftest's variable fake nothing (and
+# the run says they were there), a run without the variable never starts
+# the fault worker, and one with a malformed delay is refused. That a
+# known answer which does not match fails its case is shown by
+# tests/test_selftest.c (the comparisons) and here by a helper directory
+# without the fault worker (exit 3, the case an error that says why).
+. "$(dirname "$0")/lib.sh"
+command -v setpriv >/dev/null || { fail "setpriv missing: ci/deps installs util-linux"; finish; }
+if [ "$(id -u)" -ne 0 ]; then
+  skip_all "selftest's real-time cases need root, and the test drops privilege with setpriv"
+fi
+BIN="$(dirname "$RTC")"
+
+# ---- as root: every case matches ---------------------------------------------
+expect_status 0 "$RTC" selftest -o "$TMP/st"
+cp "$TMP/out" "$TMP/table"
+R="$TMP/st"
+ncases="$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["cases"]))' "$R/validation.json")"
+[ "${ncases:-0}" -ge 19 ] && ok "validation.json lists the $ncases cases" || fail "validation.json lists ${ncases:-no} cases, expected 19 or more"
+if python3 - "$R/validation.json" >"$TMP/py" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "urn:rtconform:validation:1", d["schema"]
+assert d["tool"]["version"] and d["tool"]["commit"], d["tool"]
+assert d["host"]["host.kernel.release"], "no host fingerprint"
+assert d["started"].endswith("Z") and d["ended"] >= d["started"], (d["started"], d["ended"])
+ids = [c["id"] for c in d["cases"]]
+for want in ("stats-ramp", "timebase", "schema-priority", "must-fail", "page-faults",
+             "deadline-overrun", "premise-policy", "premise-priority", "premise-protocol",
+             "timer-early", "delay-timer-wakeup", "delay-sem-pingpong"):
+    assert want in ids, want
+for c in d["cases"]:
+    assert c["verdict"] == "pass", (c["id"], c["verdict"], c["expected"], c["observed"], c["why"])
+    assert c["expected"] and c["observed"] and c["why"] is None, c
+    assert c["evidence"] == "cases/" + c["id"] or c["id"] == "timebase", c
+    assert c["function"] and c["injected"], c
+assert d["totals"] == {"cases": len(ids), "pass": len(ids), "fail": 0, "not-run": 0, "error": 0}
+assert d["exit_status"] == 0
+PY
+then ok "validation.json: every case matched, with its expected and observed outcome"
+else fail "validation.json:"; diag <"$TMP/py"; fi
+expect_grep '^delay-sem-pingpong +pass +' "$TMP/table"
+expect_grep '^    expected: exit 1; verdict fail; samples in a bucket straddling 10 ms 0; max >= 20 ms; the run.s record says "delay=20ms,every=10"; breaches \(> 10 ms\) 4$' "$TMP/table"
+expect_grep "^selftest: $ncases cases: $ncases matched, 0 did not match, 0 not run, 0 errors; record in " "$TMP/table"
+validate_junit "$R/junit.xml" --tests "$ncases" --failures 0 --errors 0 --skipped 0
+expect_grep 'name="rtconform.commit"' "$R/junit.xml"
+expect_grep '<span class="v v-pass">pass</span>' "$R/validation.html"
+expect_grep '<h2>Host fingerprint</h2>' "$R/validation.html"
+# the evidence of each run is kept, and a faulted run's reports say so
+expect_grep 'FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=delay=20ms,every=10' "$R/cases/delay-timer-wakeup/run/summary.txt"
+expect_grep 'name="rtconform.injected_faults" value="RTC_SELFTEST_FAULTS=delay=20ms,every=10' "$R/cases/delay-sem-pingpong/run/junit.xml"
+expect_grep '"rtconform.injected_faults": "RTC_SELFTEST_FAULTS=rtconform-fault-sched.so RTC_FAKE_SCHED=policy' "$R/cases/premise-policy/run/results.json"
+# the record verifies, and one byte changed in a case's evidence is found
+expect_status 0 "$RTC" verify "$R"
+printf 'X' | dd of="$R/cases/stats-ramp/run/summary.txt" bs=1 seek=3 conv=notrunc status=none
+expect_status 1 "$RTC" verify "$R"
+expect_grep 'cases/stats-ramp/run/summary.txt' "$TMP/out"
+# a record is never written over another
+expect_status 2 "$RTC" selftest -o "$R"
+expect_grep 'is not empty' "$TMP/out"
+
+# Interrupted (SIGINT to selftest alone, as `kill` sends it): the case
+# running ends, the cases after it are errors that say so, the record is
+# written and verifies, exit 3.
+"$RTC" selftest -o "$TMP/int" >"$TMP/int.txt" 2>&1 &
+pid=$!
+wait_for "the first case's directory" 60 test -d "$TMP/int/cases/stats-ramp"
+kill -INT "$pid"
+st=0; wait "$pid" || st=$?
+[ "$st" -eq 3 ] && ok "an interrupted selftest exits 3" || { fail "an interrupted selftest exits 3 (it exited $st)"; diag <"$TMP/int.txt"; }
+expect_grep '^delay-sem-pingpong +error +' "$TMP/int.txt"
+expect_grep 'not run: selftest was interrupted \(signal 2\) before this case' "$TMP/int.txt"
+expect_status 0 "$RTC" verify "$TMP/int"
+
+# ---- a normal run is never faulted ---------------------------------------------
+req_file "$TMP/early.xml" early <<XML
+  <requirement id="EARLY"><probe name="timer-wakeup"><param name="interval">20ms</param>
+      <param name="dma-latency">off</param><param name="cpus">0</param></probe>
+    <sched policy="fifo" priority="90"/><run iterations="10" runs="1" warmup="1"/>
+    <limit metric="early" statistic="total" max="0"/></requirement>
+XML
+# The fault clock preloaded without RTC_SELFTEST_FAULTS: inert (no early
+# wake-up), and the run records that it was there.
+LD_PRELOAD="$BIN/rtconform-fault-clock.so" RTC_FAKE_EARLY_US=15000 \
+  expect_status 0 "$RTC" run -o "$TMP/inert" "$TMP/early.xml"
+expect_grep 'FAULTS INJECTED by selftest: LD_PRELOAD=.*rtconform-fault-clock.so \(inert: RTC_SELFTEST_FAULTS is unset' "$TMP/inert/summary.txt"
+# The same library with the variable: every wake-up early (what selftest does).
+LD_PRELOAD="$BIN/rtconform-fault-clock.so" RTC_FAKE_EARLY_US=15000 RTC_SELFTEST_FAULTS=test \
+  expect_status 1 "$RTC" run -o "$TMP/faulted" "$TMP/early.xml"
+expect_grep '^EARLY +timer-wakeup +fifo:90 +early total <= 0 +10 +FAIL$' "$TMP/out"
+# A run without the variable leaves nothing of selftest's in its reports.
+expect_status 0 "$RTC" run -o "$TMP/normal" "$TMP/early.xml"
+expect_no_grep 'injected_faults|FAULTS INJECTED' "$TMP/normal/results.json"
+expect_no_grep 'FAULTS INJECTED' "$TMP/normal/summary.txt"
+# A malformed delay is refused before anything runs.
+RTC_SELFTEST_FAULTS='delay=20parsecs,every=10' expect_status 2 "$RTC" run -o "$TMP/bad" "$TMP/early.xml"
+expect_grep 'RTC_SELFTEST_FAULTS: delay=20parsecs: unknown unit' "$TMP/out"
+[ ! -e "$TMP/bad/results.json" ] && ok "the refused run wrote no results.json" || fail "the refused run wrote a results.json"
+
+# A helper directory without the fault worker (the three programs alone):
+# a run without the variable measures with the normal worker; with a delay
+# asked for it cannot start the fault worker and says so; selftest's delay
+# cases are errors naming what is missing (exit 3), never passes.
+unpriv_copy
+expect_status 0 "$URTC" run -o "$TMP/copy-normal" "$TMP/early.xml"
+RTC_SELFTEST_FAULTS='delay=20ms,every=10' expect_status 3 "$URTC" run -o "$TMP/copy-delay" "$TMP/early.xml"
+expect_grep 'rtconform-worker-faults' "$TMP/copy-delay/junit.xml"
+expect_status 3 "$URTC" selftest -o "$TMP/st-copy"
+expect_grep '^delay-timer-wakeup +error +' "$TMP/out"
+expect_grep 'rtconform-worker-faults is not in the helper directory' "$TMP/out"
+expect_grep '^premise-policy +error +' "$TMP/out"
+expect_grep '^stats-ramp +pass +' "$TMP/out"
+
+# ---- as nobody: what it may not do is not run, and says why ---------------------------
+for f in rtconform-worker-faults rtconform-fault-sched.so rtconform-fault-clock.so; do
+  cp "$BIN/$f" "$TMP/ubin/$f" && chmod 755 "$TMP/ubin/$f" || fail "cannot copy $f"
+done
+# privileged COUNT : how many cases of the root run's record need privilege
+# COUNT ("real-time", "root", or "any": either).
+privileged() {
+  python3 -c 'import json, sys
+print(sum(c["privilege"] in (["real-time", "root"] if sys.argv[2] == "any" else [sys.argv[2]])
+          for c in json.load(open(sys.argv[1]))["cases"]))' "$R/validation.json" "$1"
+}
+mkdir -p "$TMP/nobody" && chown nobody "$TMP/nobody"
+# No privilege: every case that needs any is not run.
+expect_status 0 bash -c "ulimit -l 8192; exec setpriv --reuid=nobody --regid=nogroup --clear-groups \
+  --inh-caps=-all --bounding-set=-all -- '$URTC' selftest -o '$TMP/nobody/st'"
+cp "$TMP/out" "$TMP/table-nobody"
+expect_grep '^page-faults +not-run +' "$TMP/table-nobody"
+expect_grep '^    not run: needs real-time privileges for the worker: run selftest as root, or give rtconform-worker CAP_SYS_NICE and CAP_IPC_LOCK' "$TMP/table-nobody"
+expect_grep '^delay-sem-pingpong +not-run +' "$TMP/table-nobody"
+expect_grep '^    not run: needs root: it preloads a fault library' "$TMP/table-nobody"
+expect_grep '^stats-ramp +pass +' "$TMP/table-nobody"
+expect_grep '^schema-malformed +pass +' "$TMP/table-nobody"
+expect_no_grep '^[a-z-]+ +(fail|error) +' "$TMP/table-nobody"
+validate_junit "$TMP/nobody/st/junit.xml" --tests "$ncases" --failures 0 --errors 0 --skipped "$(privileged any)"
+# The documented capabilities on the worker: the real-time cases run and
+# match; those that need root still do not (a worker with file
+# capabilities ignores LD_PRELOAD; the fault worker has none).
+if "$RTC" --version | grep -q 'sanitizer build'; then
+  echo "# nobody with capabilities: not run: a sanitizer build locks no memory"
+else
+  setcap cap_ipc_lock,cap_sys_nice+ep "$TMP/ubin/rtconform-worker" && ok "setcap on the copied worker" \
+    || fail "setcap on the copied worker failed"
+  expect_status 0 bash -c "ulimit -r 0; ulimit -l 64; exec setpriv --reuid=nobody --regid=nogroup \
+    --clear-groups --inh-caps=-all -- '$URTC' selftest -o '$TMP/nobody/caps'"
+  cp "$TMP/out" "$TMP/table-caps"
+  expect_grep '^page-faults +pass +' "$TMP/table-caps"
+  expect_grep '^must-fail +not-run +' "$TMP/table-caps"
+  expect_grep '^deadline-overrun +pass +' "$TMP/table-caps"
+  expect_grep '^premise-policy +not-run +' "$TMP/table-caps"
+  expect_no_grep '^[a-z-]+ +(fail|error) +' "$TMP/table-caps"
+  validate_junit "$TMP/nobody/caps/junit.xml" --tests "$ncases" --failures 0 --errors 0 --skipped "$(privileged root)"
+fi
+finish
