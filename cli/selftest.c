@@ -206,17 +206,23 @@ int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx)
 		return EXIT_NOT_MEASURED;
 	}
 	e.self[n] = 0;
-	if ((rc = make_dir(dir)) != 0)
+	struct cli_locks locks = { .n = 0 };
+	/* Locked like every output directory: a second selftest (or a run)
+	 * into it at the same time is refused, not mixed in. */
+	if ((rc = make_dir(dir)) != 0 ||
+	    (rc = cli_lock_dir(&locks, "selftest", dir, ctx->cmdline)) != 0)
 		return rc;
 	char *abs = cli_canonical_path(dir);
 	if (!abs) {
 		termsafe_println(stderr, "rtconform selftest: cannot resolve %s", dir);
+		cli_unlock(&locks);
 		return EXIT_USAGE;
 	}
 	e.dir = abs;
 	struct st_outcome *out = calloc(st_ncases, sizeof *out);
 	if (!out) {
 		free(abs);
+		cli_unlock(&locks);
 		return EXIT_NOT_MEASURED;
 	}
 	struct st_record rec = { .dir = abs, .out = out, .started = time(NULL) };
@@ -236,5 +242,6 @@ int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx)
 		rec.status = EXIT_NOT_MEASURED;
 	free(out);
 	free(abs);
+	cli_unlock(&locks);
 	return rec.status;
 }

@@ -73,6 +73,11 @@ expect_grep 'is not empty' "$TMP/out"
 "$RTC" selftest -o "$TMP/int" >"$TMP/int.txt" 2>&1 &
 pid=$!
 wait_for "the first case's directory" 60 test -d "$TMP/int/cases/stats-ramp"
+# while it runs, a second selftest into its directory is refused
+expect_status 2 "$RTC" selftest -o "$TMP/int"
+expect_grep 'is not empty|is in use' "$TMP/out"
+[ -f "$TMP/int/.rtconform.lock" ] && ok "a running selftest holds its directory's lock" \
+  || fail "a running selftest holds no .rtconform.lock in its directory"
 kill -INT "$pid"
 st=0; wait "$pid" || st=$?
 [ "$st" -eq 3 ] && ok "an interrupted selftest exits 3" || { fail "an interrupted selftest exits 3 (it exited $st)"; diag <"$TMP/int.txt"; }
