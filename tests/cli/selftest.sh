@@ -60,6 +60,7 @@ expect_grep 'name="rtconform.injected_faults" value="RTC_SELFTEST_FAULTS=delay=2
 expect_grep '"rtconform.injected_faults": "RTC_SELFTEST_FAULTS=rtconform-fault-sched.so RTC_FAKE_SCHED=policy' "$R/cases/premise-policy/run/results.json"
 # the record verifies, and one byte changed in a case's evidence is found
 expect_status 0 "$RTC" verify "$R"
+expect_grep 'OK: [0-9]+ files as the manifest lists them, the reports checked by their digests only' "$TMP/out"
 printf 'X' | dd of="$R/cases/stats-ramp/run/summary.txt" bs=1 seek=3 conv=notrunc status=none
 expect_status 1 "$RTC" verify "$R"
 expect_grep 'cases/stats-ramp/run/summary.txt' "$TMP/out"
