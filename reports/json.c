@@ -22,6 +22,7 @@
 #include "harness/explain.h"
 #include "reports/ival.h"
 #include "reports/json_schema.h"
+#include "reports/traceability.h"
 
 /* jansson returns NULL on out of memory (and for a NaN real, or a string
  * that is not UTF-8, which the view never holds); the first failure sticks
@@ -341,6 +342,14 @@ static json_t *requirement(struct jb *b, const struct rv_req *r)
 	set(b, o, "id", json_string(r->id));
 	set(b, o, "title", str_or_null(r->title));
 	set(b, o, "source", str_or_null(r->source));
+	json_t *clauses = json_array();
+	for (size_t i = 0; i < r->nclauses; i++) {
+		json_t *c = json_object();
+		set(b, c, "ref", json_string(r->clauses[i].ref));
+		set(b, c, "title", str_or_null(r->clauses[i].title));
+		push(b, clauses, c);
+	}
+	set(b, o, "clauses", clauses);
 	set(b, o, "probe", json_string(r->probe));
 	json_t *params = json_object();
 	for (size_t i = 0; i < r->nparams; i++)
@@ -453,6 +462,15 @@ static json_t *document_head(struct jb *b, const struct report_view *v)
 		set(b, env, v->env.e[i].key, json_string(v->env.e[i].value));
 	set(b, o, "environment", env);
 	set(b, o, "readiness", readiness(b, v));
+	json_t *out = json_object();
+	static const char *const kinds[REPORT_NKINDS] = {
+		[REPORT_JUNIT] = "junit", [REPORT_SUMMARY] = "summary",
+		[REPORT_HTML] = "html", [REPORT_JSON] = "json",
+	};
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		set(b, out, kinds[k], str_or_null(v->outputs.report[k]));
+	set(b, out, "csv", str_or_null(v->outputs.csv));
+	set(b, o, "outputs", out);
 	return o;
 }
 
@@ -628,6 +646,12 @@ static void put_document(struct jb *b, FILE *m, const struct report_view *v)
 	}
 	if (v->nfiles)
 		fputs("\n ]", m);
+	/* Last: it is built from every requirement (traceability.h). */
+	fputs(",\n \"traceability\": ", m);
+	json_t *tm = b->failed ? NULL : report_traceability_json(v);
+	if (!tm && !b->failed)
+		b->failed = true;
+	put_value(b, m, tm, 1);
 	/* json_dumps leaves out the final newline a text file should have. */
 	fputs("\n}\n", m);
 }
