@@ -646,12 +646,12 @@ static void put_document(struct jb *b, FILE *m, const struct report_view *v)
 	}
 	if (v->nfiles)
 		fputs("\n ]", m);
-	/* Last: it is built from every requirement (traceability.h). */
-	fputs(",\n \"traceability\": ", m);
-	json_t *tm = b->failed ? NULL : report_traceability_json(v);
-	if (!tm && !b->failed)
-		b->failed = true;
-	put_value(b, m, tm, 1);
+	/* Last: it is built from every requirement (traceability.h); only
+	 * when one cites a clause, as report.html's section. */
+	if (report_view_traced(v)) {
+		fputs(",\n \"traceability\": ", m);
+		put_value(b, m, b->failed ? NULL : report_traceability_json(v), 1);
+	}
 	/* json_dumps leaves out the final newline a text file should have. */
 	fputs("\n}\n", m);
 }

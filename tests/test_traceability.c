@@ -210,10 +210,14 @@ START_TEST(reports_show_the_matrix)
 	fx_view(y, &v);
 	size_t len;
 	char *h = fx_render(&v, REPORT_HTML, &len), *s = fx_render(&v, REPORT_SUMMARY, &len);
+	char *j = fx_render(&v, REPORT_JSON, &len);
 	ck_assert_ptr_null(strstr(h, "Traceability"));
 	ck_assert_ptr_null(strstr(s, "traceability"));
+	ck_assert_ptr_null(strstr(j, "\"traceability\""));
+	ck_assert_ptr_nonnull(strstr(j, "\"clauses\": []"));
 	free(h);
 	free(s);
+	free(j);
 	report_view_free(&v);
 	fx_free(y);
 	fx_free(x);
@@ -327,6 +331,15 @@ static void output_scheme(json_t *root)
 			    json_string("javascript:alert(1)"));
 }
 
+/* The clauses taken away, the matrix kept: a matrix is checked whenever
+ * it is there. */
+static void unclaused(json_t *root)
+{
+	for (size_t f = 0; f < 2; f++)
+		for (size_t i = 0; req_of(root, f, i); i++)
+			json_object_set_new(req_of(root, f, i), "clauses", json_array());
+}
+
 /* Written before clauses were kept: no "clauses", "outputs" or matrix. */
 static void older_file(json_t *root)
 {
@@ -359,6 +372,7 @@ START_TEST(reader_refuses_what_disagrees)
 		  "expected a string or null" },
 		{ clauses_object, "files[0].requirements[1].clauses", "expected an array" },
 		{ no_matrix, "traceability", "missing" },
+		{ unclaused, "traceability.clauses[0]", "not in the matrix" },
 		{ output_escapes, "outputs.junit", "\"../junit.xml\": expected null or a file name" },
 		{ output_scheme, "outputs.csv", "expected null or a path" },
 	};

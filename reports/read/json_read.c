@@ -54,8 +54,6 @@ struct jr {
 	size_t file_no;       /* files[file_no] is being read */
 	bool derive;          /* totals and exit status are made, not checked
 			       * (a run read back from its journal) */
-	bool saw_clauses;     /* a requirement had "clauses": the file is of a
-			       * writer that adds "traceability" */
 };
 
 /* Record the first error: "FILE: AT: message". Returns false. */
@@ -1153,7 +1151,6 @@ static void read_clauses(struct jr *rd, const json_t *obj, const char *at, struc
 {
 	if (!json_object_get(obj, "clauses"))
 		return;
-	rd->saw_clauses = true;
 	static const struct list clauses = { "clauses", sizeof *r->clauses, REQ_MAX_CLAUSES,
 					     one_clause, false };
 	read_objects(rd, obj, at, &clauses, (void **)&r->clauses, &r->nclauses);
@@ -1247,15 +1244,15 @@ static bool differs_at(const json_t *exp, const json_t *act, const char *at, cha
 
 /* "traceability" must be the matrix report_traceability builds from the
  * requirements read (a forged row, verdict or evidence is refused, named
- * by its path); absent only in a file whose requirements have no
- * "clauses" (written before they were kept). */
+ * by its path); absent only when no requirement cites a clause, as the
+ * writer leaves it out then (and files written before it was kept). */
 static void check_traceability(struct jr *rd, const json_t *root, const struct report_view *v)
 {
 	const json_t *j = json_object_get(root, "traceability");
 	if (!j) {
-		if (rd->saw_clauses)
+		if (report_view_traced(v))
 			fail(rd, -EINVAL, "traceability", "missing: a results.json whose "
-			     "requirements have \"clauses\" holds the matrix built from them");
+			     "requirements cite clauses holds the matrix built from them");
 		return;
 	}
 	json_t *exp = report_traceability_json(v);
