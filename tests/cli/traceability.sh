@@ -111,6 +111,12 @@ hostile ref-long ".files[0].requirements[0].clauses[1].ref = \"$(printf 'x%.0s' 
 hostile no-matrix 'del(.traceability)' 'traceability: missing'
 hostile outputs-escape '.outputs.html = "../../report.html"' 'outputs.html: "../../report.html": expected null'
 
+# merge keeps each host's results.json whole, the matrix with it
+# (exit 3: B is an error)
+expect_status 3 "$RTC" merge -o "$TMP/fleet" "$J" "$FIX/results/pass.json"
+got="$(jq -c '[.hosts[].results | has("traceability"), (.traceability.clauses | length), ([.files[].requirements[].clauses | length] | add)]' "$TMP/fleet/results.json")"
+[ "$got" = '[true,2,3,false,0,0]' ] && ok "merge carries clauses and the matrix" || fail "merge's hosts hold $got, expected [true,2,3,false,0,0]"
+
 # the fixtures: traced.json (the hostile refused-trace-*.json are made from
 # it) reads and shows its matrix; pass.json, written before clauses were
 # kept, reads with none and shows no section
