@@ -434,6 +434,26 @@ static json_t *readiness(struct jb *b, const struct report_view *v)
 	return arr;
 }
 
+/* "outputs": what the run wrote (report.h, struct rv_outputs); left out
+ * when none is known (a view of an older results.json, `probe`). */
+static void set_outputs(struct jb *b, json_t *o, const struct rv_outputs *out)
+{
+	static const char *const kinds[REPORT_NKINDS] = {
+		[REPORT_JUNIT] = "junit", [REPORT_SUMMARY] = "summary",
+		[REPORT_HTML] = "html", [REPORT_JSON] = "json",
+	};
+	bool any = out->csv != NULL;
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		any |= out->report[k] != NULL;
+	if (!any)
+		return;
+	json_t *j = json_object();
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		set(b, j, kinds[k], str_or_null(out->report[k]));
+	set(b, j, "csv", str_or_null(out->csv));
+	set(b, o, "outputs", j);
+}
+
 /* Everything before "files", in the order written. */
 static json_t *document_head(struct jb *b, const struct report_view *v)
 {
@@ -462,15 +482,7 @@ static json_t *document_head(struct jb *b, const struct report_view *v)
 		set(b, env, v->env.e[i].key, json_string(v->env.e[i].value));
 	set(b, o, "environment", env);
 	set(b, o, "readiness", readiness(b, v));
-	json_t *out = json_object();
-	static const char *const kinds[REPORT_NKINDS] = {
-		[REPORT_JUNIT] = "junit", [REPORT_SUMMARY] = "summary",
-		[REPORT_HTML] = "html", [REPORT_JSON] = "json",
-	};
-	for (int k = 0; k < REPORT_NKINDS; k++)
-		set(b, out, kinds[k], str_or_null(v->outputs.report[k]));
-	set(b, out, "csv", str_or_null(v->outputs.csv));
-	set(b, o, "outputs", out);
+	set_outputs(b, o, &v->outputs);
 	return o;
 }
 
