@@ -334,8 +334,9 @@ struct report_view;
  * each report of path[k] (REPORT_NKINDS of them) and the CSV export's
  * directory csv_dir (NULL: none) by its path relative to the directory of
  * path[REPORT_HTML], when it lies there (a report: in it; the export: in
- * it or below); one elsewhere stays NULL. The evidence of the
- * traceability matrix (reports/traceability.h). 0 or -ENOMEM. */
+ * it or below); one elsewhere, or not written (NULL), stays NULL, and
+ * all do without report.html. The evidence of the traceability matrix
+ * (reports/traceability.h). 0 or -ENOMEM. */
 int cli_view_outputs(struct report_view *v, char *const *path, const char *csv_dir);
 
 int cli_write_csv(const char *cmd, const struct report_view *v, const char *dir,

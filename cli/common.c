@@ -438,6 +438,8 @@ static const char *below(const char *path, const char *dir)
 
 int cli_view_outputs(struct report_view *v, char *const *path, const char *csv_dir)
 {
+	if (!path[REPORT_HTML]) /* no report.html: nothing to link from */
+		return 0;
 	char *html = cli_canonical_path(path[REPORT_HTML]);
 	char *slash = html ? strrchr(html, '/') : NULL;
 	int e = html ? 0 : -ENOMEM;
@@ -445,7 +447,7 @@ int cli_view_outputs(struct report_view *v, char *const *path, const char *csv_d
 		*slash = '\0';
 	const char *dir = slash && slash != html ? html : "/";
 	for (int k = 0; k < REPORT_NKINDS && !e; k++) {
-		char *c = cli_canonical_path(path[k]);
+		char *c = path[k] ? cli_canonical_path(path[k]) : NULL;
 		const char *rel = c ? below(c, dir) : NULL;
 		if (rel && report_evidence_path_ok(rel, false) &&
 		    !(v->outputs.report[k] = strdup(rel)))
