@@ -89,20 +89,21 @@ int report_traceability(const struct report_view *v, struct rv_matrix *m)
 		m->rows = calloc(n, sizeof *m->rows);
 		e = m->rows ? 0 : -ENOMEM;
 	}
-	for (size_t k = 0; !e && k < n; k++) {
-		struct rv_trace_row *row = m->nrows ? &m->rows[m->nrows - 1] : NULL;
-		if (!row || strcmp(row->ref, keys[k].ref) != 0) {
-			row = &m->rows[m->nrows++];
-			row->ref = keys[k].ref;
-			/* a ref's citations are adjacent: it has at most n - k */
-			if (!(row->cites = calloc(n - k, sizeof *row->cites))) {
-				e = -ENOMEM;
-				break;
-			}
+	/* A ref's citations are adjacent: keys[k..end) */
+	for (size_t k = 0, end; !e && k < n; k = end) {
+		for (end = k + 1; end < n && strcmp(keys[end].ref, keys[k].ref) == 0; end++)
+			;
+		struct rv_trace_row *row = &m->rows[m->nrows++];
+		row->ref = keys[k].ref;
+		if (!(row->cites = calloc(end - k, sizeof *row->cites))) {
+			e = -ENOMEM;
+			break;
 		}
-		if (!row->title)
-			row->title = keys[k].title;
-		row->cites[row->ncites++] = keys[k].at;
+		for (size_t i = k; i < end; i++) {
+			if (!row->title)
+				row->title = keys[i].title;
+			row->cites[row->ncites++] = keys[i].at;
+		}
 	}
 	free(keys);
 	if (e)
@@ -171,6 +172,8 @@ void report_clauses_text(const struct rv_req *r, char *buf, size_t len)
 
 /* ---- results.json's form ------------------------------------------------ */
 
+static json_t *cite_json(const struct report_view *v, struct rv_cite c, bool *failed);
+
 /* Like json.c's: the first failure sticks, the value is dropped. */
 static void jset(bool *failed, json_t *o, const char *key, json_t *val)
 {
@@ -186,6 +189,17 @@ static void jpush(bool *failed, json_t *a, json_t *val)
 		*failed = true;
 	if (!a)
 		json_decref(val);
+}
+
+json_t *report_traceability_cite_json(const struct report_view *v, struct rv_cite c)
+{
+	bool failed = false;
+	json_t *o = cite_json(v, c, &failed);
+	if (failed) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 static json_t *cite_json(const struct report_view *v, struct rv_cite c, bool *failed)

@@ -83,6 +83,11 @@ bool report_evidence_path_ok(const char *p, bool dir);
  * [{file, id, probe, verdict, evidence}]}. NULL out of memory. */
 json_t *report_traceability_json(const struct report_view *v);
 
+/* One entry of it: {file, id, probe, verdict, evidence} of requirement c
+ * of v, as the matrix holds it (the reader compares a stored matrix entry
+ * by entry, never holding a second whole tree). NULL out of memory. */
+json_t *report_traceability_cite_json(const struct report_view *v, struct rv_cite c);
+
 /* The clause refs of r joined by "; " into buf (junit.xml's ID.clauses). */
 void report_clauses_text(const struct rv_req *r, char *buf, size_t len);
 

@@ -1242,40 +1242,114 @@ static bool differs_at(const json_t *exp, const json_t *act, const char *at, cha
 	return true;
 }
 
+/* The matrix built from the requirements differs from the stored one at w:
+ * it has want there (NULL: nothing, the stored one has an element too
+ * many). */
+static void matrix_differs(struct jr *rd, const char *w, const json_t *want)
+{
+	if (!want) {
+		fail(rd, -EINVAL, w, "not in the matrix built from the requirements (an entry "
+		     "too many)");
+		return;
+	}
+	char *t = json_dumps(want, JSON_COMPACT | JSON_ENCODE_ANY);
+	int n = t ? (int)utf8_fit(t, 120) : 0;
+	if (!t)
+		fail(rd, -ENOMEM, w, "%s", strerror(ENOMEM));
+	else
+		fail(rd, -EINVAL, w, "disagrees with the matrix built from the requirements, "
+		     "which has %.*s%s there", n, t, t[n] ? "..." : "");
+	free(t);
+}
+
+/* One entry of a stored matrix (NULL: it has none there) against the one
+ * report_traceability_cite_json gives (a tree of one entry at a time: the
+ * stored matrix may be large). */
+static void check_cite(struct jr *rd, const struct report_view *v, struct rv_cite c,
+		       const json_t *act, const char *at)
+{
+	json_t *exp = report_traceability_cite_json(v, c);
+	char w[AT_LEN];
+	const json_t *want = NULL;
+	if (!exp) {
+		fail(rd, -ENOMEM, at, "%s", strerror(ENOMEM));
+		return;
+	}
+	if (differs_at(exp, act, at, w, &want))
+		matrix_differs(rd, w, want);
+	json_decref(exp);
+}
+
+/* A stored list of entries (a row's "requirements", "untraced") against
+ * the cites of the matrix. */
+static void check_cites(struct jr *rd, const struct report_view *v, const struct rv_cite *c,
+			size_t n, const json_t *obj, const char *at, const char *key)
+{
+	char w[AT_LEN], wi[AT_LEN];
+	const json_t *arr = container_field(rd, obj, at, key, true, false, w);
+	for (size_t i = 0; arr && i < n && !rd->rc; i++) {
+		at_index(wi, w, i);
+		check_cite(rd, v, c[i], json_array_get(arr, i), wi);
+	}
+	if (arr && !rd->rc && json_array_size(arr) > n) {
+		at_index(wi, w, n);
+		matrix_differs(rd, wi, NULL);
+	}
+}
+
+/* A row of the matrix against the stored one (NULL: none there): its ref,
+ * title and entries. */
+static void check_row(struct jr *rd, const struct report_view *v, const struct rv_trace_row *row,
+		      const json_t *act, const char *at)
+{
+	char w[AT_LEN];
+	json_t *exp = json_pack("{s:s, s:s?}", "ref", row->ref, "title", row->title);
+	const json_t *want = NULL;
+	if (!exp) {
+		fail(rd, -ENOMEM, at, "%s", strerror(ENOMEM));
+		return;
+	}
+	if (differs_at(exp, act, at, w, &want))
+		matrix_differs(rd, w, want);
+	json_decref(exp);
+	if (!rd->rc)
+		check_cites(rd, v, row->cites, row->ncites, act, at, "requirements");
+}
+
 /* "traceability" must be the matrix report_traceability builds from the
  * requirements read (a forged row, verdict or evidence is refused, named
  * by its path); absent only when no requirement cites a clause, as the
  * writer leaves it out then (and files written before it was kept). */
 static void check_traceability(struct jr *rd, const json_t *root, const struct report_view *v)
 {
-	const json_t *j = json_object_get(root, "traceability");
-	if (!j) {
+	char w[AT_LEN], wi[AT_LEN];
+	if (!json_object_get(root, "traceability")) {
 		if (report_view_traced(v))
 			fail(rd, -EINVAL, "traceability", "missing: a results.json whose "
 			     "requirements cite clauses holds the matrix built from them");
 		return;
 	}
-	json_t *exp = report_traceability_json(v);
-	char w[AT_LEN];
-	const json_t *want = NULL;
-	if (!exp) {
-		fail(rd, -ENOMEM, "traceability", "%s", strerror(ENOMEM));
+	const json_t *j = container_field(rd, root, "", "traceability", false, false, w);
+	const json_t *rows = j ? container_field(rd, j, w, "clauses", true, false, wi) : NULL;
+	struct rv_matrix m;
+	if (!rows)
+		return;
+	if (report_traceability(v, &m) != 0) {
+		fail(rd, -ENOMEM, w, "%s", strerror(ENOMEM));
 		return;
 	}
-	if (differs_at(exp, j, "traceability", w, &want)) {
-		char *t = want ? json_dumps(want, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
-		int n = t ? (int)utf8_fit(t, 120) : 0;
-		if (want && !t)
-			fail(rd, -ENOMEM, w, "%s", strerror(ENOMEM));
-		else if (want)
-			fail(rd, -EINVAL, w, "disagrees with the matrix built from the "
-			     "requirements, which has %.*s%s there", n, t, t[n] ? "..." : "");
-		else
-			fail(rd, -EINVAL, w, "not in the matrix built from the requirements "
-			     "(an entry too many)");
-		free(t);
+	for (size_t i = 0; i < m.nrows && !rd->rc; i++) {
+		char wr[AT_LEN];
+		at_index(wr, wi, i);
+		check_row(rd, v, &m.rows[i], json_array_get(rows, i), wr);
 	}
-	json_decref(exp);
+	if (!rd->rc && json_array_size(rows) > m.nrows) {
+		at_index(w, wi, m.nrows);
+		matrix_differs(rd, w, NULL);
+	}
+	if (!rd->rc)
+		check_cites(rd, v, m.untraced, m.nuntraced, j, "traceability", "untraced");
+	rv_matrix_free(&m);
 }
 
 static void read_req(struct jr *rd, const json_t *obj, const char *at, void *item)
