@@ -331,6 +331,15 @@ int cli_check_output_file(const char *cmd, const char *opt, const char *path,
  * file, for the message) keeps no histogram for them are named by count on
  * stderr; that is not a failure. */
 struct report_view;
+/* Record in v->outputs (report.h, struct rv_outputs) what `run` writes:
+ * each report of path[k] (REPORT_NKINDS of them) and the CSV export's
+ * directory csv_dir (NULL: none) by its path relative to the directory of
+ * path[REPORT_HTML], when it lies there (a report: in it; the export: in
+ * it or below); one elsewhere, or not written (NULL), stays NULL, and
+ * all do without report.html. The evidence of the traceability matrix
+ * (reports/traceability.h). 0 or -ENOMEM. */
+int cli_view_outputs(struct report_view *v, char *const *path, const char *csv_dir);
+
 int cli_write_csv(const char *cmd, const struct report_view *v, const char *dir,
 		  const char *source);
 

@@ -24,6 +24,7 @@
 #include "requirements/validate.h"
 #include "reports/csv.h"
 #include "reports/report.h"
+#include "reports/traceability.h"
 
 /* ---------------------------------------------------------------- files */
 
@@ -421,4 +422,45 @@ int cli_check_output_file(const char *cmd, const char *opt, const char *path,
 		rc = EXIT_USAGE;
 	}
 	return rc;
+}
+
+/* path (canonical) relative to directory dir (canonical): "" for dir
+ * itself, the rest below it, NULL when outside. Points into path. */
+static const char *below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (strncmp(path, dir, n) != 0)
+		return NULL;
+	if (n == 1) /* "/" */
+		return path + 1;
+	return path[n] == '\0' ? path + n : path[n] == '/' ? path + n + 1 : NULL;
+}
+
+int cli_view_outputs(struct report_view *v, char *const *path, const char *csv_dir)
+{
+	if (!path[REPORT_HTML]) /* no report.html: nothing to link from */
+		return 0;
+	char *html = cli_canonical_path(path[REPORT_HTML]);
+	char *slash = html ? strrchr(html, '/') : NULL;
+	int e = html ? 0 : -ENOMEM;
+	if (slash)
+		*slash = '\0';
+	const char *dir = slash && slash != html ? html : "/";
+	for (int k = 0; k < REPORT_NKINDS && !e; k++) {
+		char *c = path[k] ? cli_canonical_path(path[k]) : NULL;
+		const char *rel = c ? below(c, dir) : NULL;
+		if (rel && report_evidence_path_ok(rel, false) &&
+		    !(v->outputs.report[k] = strdup(rel)))
+			e = -ENOMEM;
+		free(c);
+	}
+	char *c = csv_dir && !e ? cli_canonical_path(csv_dir) : NULL;
+	const char *rel = c ? below(c, dir) : NULL;
+	if (rel && !*rel)
+		rel = ".";
+	if (rel && report_evidence_path_ok(rel, true) && !(v->outputs.csv = strdup(rel)))
+		e = -ENOMEM;
+	free(c);
+	free(html);
+	return e;
 }

@@ -364,6 +364,10 @@ static int measure(const struct requirement *req, struct req_file *file,
 	if (reports) {
 		struct report_view view;
 		int wrc = build_view(&view, file, &res, &tb, &env, o->cmdline, *ro.interrupted);
+		if (!wrc && o->path[0] && cli_view_outputs(&view, o->path, NULL) != 0) {
+			termsafe_println(stderr, "rtconform probe: out of memory building the reports");
+			wrc = EXIT_NOT_MEASURED;
+		}
 		if (!wrc)
 			wrc = write_outputs(&view, o->path, o->json, ro.interrupted);
 		if (!wrc && o->path[0] && !o->json)

@@ -306,6 +306,13 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 		return rc;
 	}
 	cli_made_dirs_free(&made);
+	/* A killed run's reports, made now from its journal: what they are
+	 * written as is the evidence the run never recorded. (A results.json
+	 * says its own, which a report rendered again keeps.) */
+	if (jdir && cli_view_outputs(&v, (char *const *)out, x.csv) != 0) {
+		termsafe_println(stderr, "rtconform report: %s", strerror(ENOMEM));
+		rc = EXIT_USAGE;
+	}
 	for (int k = 0; k < REPORT_NKINDS; k++)
 		if (out[k] && report_write((enum report_kind)k, &v, out[k], err, sizeof err) != 0) {
 			termsafe_println(stderr, "rtconform report: %s", err);

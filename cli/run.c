@@ -895,6 +895,8 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	if (report_view_finish(&view, &run) != 0)
 		out_of_memory();
 	view.junit_not_selected = a->junit_skipped;
+	if (cli_view_outputs(&view, out_path, a->csv_dir) != 0)
+		out_of_memory();
 	view.ival_spill = rj->spill;
 
 	bool written = false;

@@ -214,7 +214,7 @@ rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSO
           reports/html_time.c reports/html_why.c reports/ival.c
           reports/journal.c reports/lava.c reports/link.c reports/openmetrics.c reports/page.c
           reports/report.c
-          reports/svg.c reports/trend.c
+          reports/svg.c reports/traceability.c reports/trend.c
           reports/text.c reports/view.c reports/xmlw.c)
 
 rtc_module(read reports/read DEPS reports LIBS ${RTC_LIB_JANSSON}

@@ -30,6 +30,7 @@
 #include "reports/ival.h"
 #include "reports/link.h"
 #include "reports/page.h"
+#include "reports/traceability.h"
 #include "reports/xmlw.h"
 
 /* ---- small pieces ------------------------------------------------------ */
@@ -377,6 +378,27 @@ static void trace_fact(struct xw *x, const struct rv_req *r)
 	nl(x);
 }
 
+/* The clauses of a specification the requirement checks, as the file
+ * cites them: "ref (title)", one a line. */
+static void clauses_fact(struct xw *x, const struct rv_req *r)
+{
+	if (!r->nclauses)
+		return;
+	xw_start(x, "tr");
+	th(x, "Clauses");
+	xw_start(x, "td");
+	for (size_t k = 0; k < r->nclauses; k++) {
+		if (k)
+			xw_raw(x, "<br/>");
+		xw_textf(x, "%s%s%s%s", r->clauses[k].ref, r->clauses[k].title ? " (" : "",
+			 r->clauses[k].title ? r->clauses[k].title : "",
+			 r->clauses[k].title ? ")" : "");
+	}
+	xw_full_end(x);
+	xw_full_end(x);
+	nl(x);
+}
+
 static void facts(struct xw *x, const struct rv_req *r)
 {
 	char buf[800], a[48], b[48];
@@ -385,6 +407,7 @@ static void facts(struct xw *x, const struct rv_req *r)
 	nl(x);
 	if (r->source)
 		fact(x, "Source", r->source, false);
+	clauses_fact(x, r);
 	{
 		size_t o = (size_t)snprintf(buf, sizeof buf, "%s", r->probe);
 		for (size_t i = 0; i < r->nparams && o < sizeof buf; i++)
@@ -876,6 +899,121 @@ static void requirement(struct xw *x, const struct report_view *v, size_t f, siz
 	nl(x);
 }
 
+/* ---- traceability ------------------------------------------------------ */
+
+/* A requirement's name linked to its section. */
+static void req_link(struct xw *x, const struct report_view *v, struct rv_cite c)
+{
+	char id[32];
+	xw_start(x, "a");
+	xw_attrf(x, "href", "#%s", anchor((unsigned)c.file, (unsigned)c.req, id, sizeof id));
+	if (v->nfiles > 1)
+		xw_textf(x, "%s: %s", v->files[c.file].name, v->files[c.file].reqs[c.req].id);
+	else
+		xw_text(x, v->files[c.file].reqs[c.req].id);
+	xw_full_end(x);
+}
+
+/* The evidence of a requirement (report_evidence), each a link relative to
+ * this page; the trace only when it lies here (rv_req.trace_link). */
+static void evidence_cell(struct xw *x, const struct report_view *v, const struct rv_req *r)
+{
+	char ev[RV_EVIDENCE_MAX][RV_EVIDENCE_PATH_MAX];
+	int trace;
+	size_t n = report_evidence(v, r, ev, &trace);
+	xw_start(x, "td");
+	for (size_t k = 0; k < n; k++) {
+		if (k)
+			xw_text(x, ", ");
+		if ((int)k == trace && r->trace_link != RV_TRACE_LINKED)
+			xw_textf(x, "%s (not linked)", ev[k]);
+		else
+			file_link(x, ev[k], ev[k]);
+	}
+	if (!n)
+		xw_text(x, "-");
+	xw_full_end(x);
+}
+
+static void trace_row(struct xw *x, const struct report_view *v, const struct rv_trace_row *row)
+{
+	for (size_t k = 0; k < row->ncites; k++) {
+		const struct rv_req *r = &v->files[row->cites[k].file].reqs[row->cites[k].req];
+		xw_start(x, "tr");
+		if (k == 0) {
+			xw_start(x, "td");
+			xw_attrf(x, "rowspan", "%zu", row->ncites);
+			xw_attr(x, "class", "nowrap");
+			xw_text(x, row->ref);
+			xw_full_end(x);
+			xw_start(x, "td");
+			xw_attrf(x, "rowspan", "%zu", row->ncites);
+			xw_text(x, row->title ? row->title : "-");
+			xw_full_end(x);
+		}
+		xw_start(x, "td");
+		req_link(x, v, row->cites[k]);
+		xw_full_end(x);
+		xw_start(x, "td");
+		xw_attr(x, "class", "nowrap");
+		xw_text(x, r->probe);
+		xw_full_end(x);
+		xw_start(x, "td");
+		badge(x, r->verdict, r->nlimits);
+		xw_full_end(x);
+		evidence_cell(x, v, r);
+		xw_full_end(x); /* tr */
+		nl(x);
+	}
+}
+
+/* The traceability matrix (reports/traceability.h), when a requirement
+ * cites a clause: clause, title, requirement, probe, verdict, evidence;
+ * then the requirements that cite none. */
+static void traceability(struct xw *x, const struct report_view *v)
+{
+	struct rv_matrix m;
+	if (!report_view_traced(v))
+		return;
+	if (report_traceability(v, &m) != 0) {
+		x->failed = true; /* out of memory: never a quiet gap */
+		return;
+	}
+	xw_elem(x, "h2", "Traceability");
+	nl(x);
+	xw_start(x, "table");
+	xw_attr(x, "class", "summary trace");
+	xw_start(x, "thead");
+	xw_start(x, "tr");
+	static const char *const head[] = { "Clause", "Title", "Requirement", "Probe",
+					    "Verdict", "Evidence" };
+	for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+		th(x, head[i]);
+	xw_full_end(x);
+	xw_full_end(x); /* thead */
+	nl(x);
+	xw_start(x, "tbody");
+	for (size_t i = 0; i < m.nrows; i++)
+		trace_row(x, v, &m.rows[i]);
+	xw_full_end(x); /* tbody */
+	xw_full_end(x); /* table */
+	nl(x);
+	if (m.nuntraced) {
+		xw_start(x, "p");
+		xw_attr(x, "class", "note");
+		xw_textf(x, "Cite no clause (%zu): ", m.nuntraced);
+		for (size_t k = 0; k < m.nuntraced; k++) {
+			if (k)
+				xw_text(x, ", ");
+			req_link(x, v, m.untraced[k]);
+		}
+		xw_text(x, ".");
+		xw_full_end(x);
+		nl(x);
+	}
+	rv_matrix_free(&m);
+}
+
 /* ---- readiness ---------------------------------------------------------- */
 
 /* The rows of the readiness checks of level `min` and above. */
@@ -1051,6 +1189,7 @@ static void document(struct xw *x, const struct report_view *v)
 	if (alarm)
 		readiness_alarm(x, v);
 	summary(x, v);
+	traceability(x, v);
 	for (size_t f = 0; f < v->nfiles; f++)
 		for (size_t i = 0; i < v->files[f].nreqs; i++)
 			requirement(x, v, f, i);

@@ -22,6 +22,7 @@
 #include "harness/explain.h"
 #include "reports/ival.h"
 #include "reports/json_schema.h"
+#include "reports/traceability.h"
 
 /* jansson returns NULL on out of memory (and for a NaN real, or a string
  * that is not UTF-8, which the view never holds); the first failure sticks
@@ -341,6 +342,14 @@ static json_t *requirement(struct jb *b, const struct rv_req *r)
 	set(b, o, "id", json_string(r->id));
 	set(b, o, "title", str_or_null(r->title));
 	set(b, o, "source", str_or_null(r->source));
+	json_t *clauses = json_array();
+	for (size_t i = 0; i < r->nclauses; i++) {
+		json_t *c = json_object();
+		set(b, c, "ref", json_string(r->clauses[i].ref));
+		set(b, c, "title", str_or_null(r->clauses[i].title));
+		push(b, clauses, c);
+	}
+	set(b, o, "clauses", clauses);
 	set(b, o, "probe", json_string(r->probe));
 	json_t *params = json_object();
 	for (size_t i = 0; i < r->nparams; i++)
@@ -425,6 +434,26 @@ static json_t *readiness(struct jb *b, const struct report_view *v)
 	return arr;
 }
 
+/* "outputs": what the run wrote (report.h, struct rv_outputs); left out
+ * when none is known (a view of an older results.json, `probe`). */
+static void set_outputs(struct jb *b, json_t *o, const struct rv_outputs *out)
+{
+	static const char *const kinds[REPORT_NKINDS] = {
+		[REPORT_JUNIT] = "junit", [REPORT_SUMMARY] = "summary",
+		[REPORT_HTML] = "html", [REPORT_JSON] = "json",
+	};
+	bool any = out->csv != NULL;
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		any |= out->report[k] != NULL;
+	if (!any)
+		return;
+	json_t *j = json_object();
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		set(b, j, kinds[k], str_or_null(out->report[k]));
+	set(b, j, "csv", str_or_null(out->csv));
+	set(b, o, "outputs", j);
+}
+
 /* Everything before "files", in the order written. */
 static json_t *document_head(struct jb *b, const struct report_view *v)
 {
@@ -453,6 +482,7 @@ static json_t *document_head(struct jb *b, const struct report_view *v)
 		set(b, env, v->env.e[i].key, json_string(v->env.e[i].value));
 	set(b, o, "environment", env);
 	set(b, o, "readiness", readiness(b, v));
+	set_outputs(b, o, &v->outputs);
 	return o;
 }
 
@@ -628,6 +658,12 @@ static void put_document(struct jb *b, FILE *m, const struct report_view *v)
 	}
 	if (v->nfiles)
 		fputs("\n ]", m);
+	/* Last: it is built from every requirement (traceability.h); only
+	 * when one cites a clause, as report.html's section. */
+	if (report_view_traced(v)) {
+		fputs(",\n \"traceability\": ", m);
+		put_value(b, m, b->failed ? NULL : report_traceability_json(v), 1);
+	}
 	/* json_dumps leaves out the final newline a text file should have. */
 	fputs("\n}\n", m);
 }

@@ -33,6 +33,7 @@
 #include "harness/explain.h"
 #include "harness/runinfo.h"
 #include "reports/junit_props.h"
+#include "reports/traceability.h"
 #include "reports/link.h"
 #include "reports/xmlw.h"
 
@@ -384,6 +385,11 @@ static void req_properties(struct xw *x, const struct rv_req *r)
 		x_prop_u64(x, (uint64_t)r->cpu, JP_CPU, id);
 	if (r->source)
 		x_prop(x, r->source, JP_SOURCE, id);
+	if (r->nclauses) {
+		char refs[REQ_MAX_CLAUSES * (4 * REQ_CLAUSE_REF_MAX + 2)];
+		report_clauses_text(r, refs, sizeof refs);
+		x_prop(x, refs, JP_CLAUSES, id);
+	}
 	if (r->reason)
 		x_prop(x, r->reason, JP_REASON, id);
 	if (r->note)

@@ -43,6 +43,9 @@
 #define JP_POLICY "%s.policy"
 #define JP_CPU "%s.cpu"
 #define JP_SOURCE "%s.source"
+/* The clauses it cites (<clause ref=...>), in file order, "; " between
+ * them; only when it cites one. */
+#define JP_CLAUSES "%s.clauses"
 #define JP_REASON "%s.reason"
 #define JP_NOTE "%s.note"
 #define JP_LOAD "%s.load.command"

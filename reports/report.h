@@ -306,8 +306,16 @@ struct rv_series {
 	size_t nintervals;
 };
 
+/* A clause of a specification a requirement checks (requirements/model.h,
+ * struct req_clause): ref, and title or NULL. */
+struct rv_clause {
+	char *ref, *title;
+};
+
 struct rv_req {
 	char *id, *title, *source;     /* title, source: NULL when absent */
+	struct rv_clause *clauses;     /* in the order the file gives them */
+	size_t nclauses;
 	char *probe, *policy;          /* policy "fifo:99", "other", "deadline 1ms/5ms/10ms" */
 	int cpu;                       /* -1: not pinned */
 	char *reason, *note, *load;    /* NULL when absent */
@@ -389,9 +397,23 @@ struct rv_check {
 	char *remedy;                  /* NULL: nothing to do */
 };
 
+/* The files `run` wrote that a requirement's evidence names
+ * (reports/traceability.h): each report's path relative to the directory
+ * of report.html (the traces' directory), and the CSV export's directory
+ * relative to it; NULL for one not written, or written outside that
+ * directory (a relative link to it could not be made). Archived in
+ * results.json's "outputs"; all NULL in a view of a results.json written
+ * before it was kept. Each is report_evidence_path_ok. */
+enum report_kind { REPORT_JUNIT, REPORT_SUMMARY, REPORT_HTML, REPORT_JSON, REPORT_NKINDS };
+struct rv_outputs {
+	char *report[REPORT_NKINDS];
+	char *csv;
+};
+
 struct report_view {
 	struct rv_file *files;
 	size_t nfiles;
+	struct rv_outputs outputs;
 	struct fingerprint env;        /* environment, in junit.xml's order */
 	/* The readiness checks taken at the start of the run, in their order;
 	 * ready_recorded false: the report predates them ("not recorded"). */
@@ -493,7 +515,7 @@ const char *report_view_exit_meaning(const struct report_view *v, int status);
  * it atomically; the named forms are report_write for one kind. They return
  * 0 or -errno with a message naming path in err.
  */
-enum report_kind { REPORT_JUNIT, REPORT_SUMMARY, REPORT_HTML, REPORT_JSON, REPORT_NKINDS };
+/* enum report_kind: with the view (struct rv_outputs) above. */
 
 /* A report's file name in a report directory (-o DIR of run and probe):
  * junit.xml, summary.txt, report.html, results.json. */

@@ -15,6 +15,7 @@
 #include "base/units.h"
 #include "reports/ival.h"
 #include "reports/link.h"
+#include "reports/traceability.h"
 #include "reports/trend.h"
 
 /* Copy s into buf with control characters replaced: titles and reasons
@@ -541,6 +542,45 @@ static void write_readiness(const struct report_view *v, FILE *out)
 	}
 }
 
+/* The traceability matrix (reports/traceability.h), when a requirement
+ * cites a clause: each clause and the verdicts of the requirements citing
+ * it, then those citing none. 0, or -ENOMEM. */
+static int write_traceability(const struct report_view *v, FILE *out)
+{
+	struct rv_matrix m;
+	char a[600], b[600];
+	if (!report_view_traced(v))
+		return 0;
+	if (report_traceability(v, &m) != 0)
+		return -ENOMEM;
+	fprintf(out, "\ntraceability (clause -> requirements citing it: verdict; evidence in "
+		     "results.json's \"traceability\"):\n");
+	for (size_t i = 0; i < m.nrows; i++) {
+		const struct rv_trace_row *row = &m.rows[i];
+		fprintf(out, "  %s%s%s%s\n", printable(row->ref, a, sizeof a), row->title ? " (" : "",
+			row->title ? printable(row->title, b, sizeof b) : "", row->title ? ")" : "");
+		for (size_t k = 0; k < row->ncites; k++) {
+			const struct rv_file *vf = &v->files[row->cites[k].file];
+			const struct rv_req *r = &vf->reqs[row->cites[k].req];
+			fprintf(out, "    -> %s%s%s: %s\n",
+				v->nfiles > 1 ? printable(vf->name, b, sizeof b) : "",
+				v->nfiles > 1 ? ": " : "", printable(r->id, a, sizeof a),
+				verdict_label_of(r->verdict, r->nlimits));
+		}
+	}
+	for (size_t k = 0; k < m.nuntraced; k++) {
+		const struct rv_file *vf = &v->files[m.untraced[k].file];
+		fprintf(out, "%s%s%s%s", k ? ", " : "  citing no clause: ",
+			v->nfiles > 1 ? printable(vf->name, b, sizeof b) : "",
+			v->nfiles > 1 ? ": " : "",
+			printable(vf->reqs[m.untraced[k].req].id, a, sizeof a));
+	}
+	if (m.nuntraced)
+		fputc('\n', out);
+	rv_matrix_free(&m);
+	return 0;
+}
+
 /* The build the run was measured with. */
 static void write_build(const struct report_view *v, FILE *out)
 {
@@ -579,10 +619,11 @@ char *report_summary_render(const struct report_view *v, size_t *len, char *why,
 	write_host(v, mem);
 	write_readiness(v, mem);
 	write_figures(v, mem);
+	int e = write_traceability(v, mem);
 	write_build(v, mem);
 	numfmt_c_leave(old_loc);
-	if (fclose(mem) != 0) {
-		snprintf(why, whylen, "%s", strerror(errno ? errno : ENOMEM));
+	if (fclose(mem) != 0 || e) {
+		snprintf(why, whylen, "%s", strerror(e ? -e : errno ? errno : ENOMEM));
 		free(data);
 		return NULL;
 	}

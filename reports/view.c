@@ -422,6 +422,24 @@ static void fill_params(const struct req_result *r, struct rv_req *vr, bool *fai
 	}
 }
 
+/* The clauses the requirement cites, in its file's order. */
+static void fill_clauses(const struct requirement *q, struct rv_req *vr, bool *failed)
+{
+	if (!q || !q->nclauses)
+		return;
+	vr->clauses = calloc(q->nclauses, sizeof *vr->clauses);
+	if (!vr->clauses) {
+		*failed = true;
+		return;
+	}
+	vr->nclauses = q->nclauses;
+	for (size_t i = 0; i < q->nclauses; i++) {
+		vr->clauses[i].ref = dup_clean(q->clauses[i].ref, failed);
+		vr->clauses[i].title = q->clauses[i].title
+					       ? dup_clean(q->clauses[i].title, failed) : NULL;
+	}
+}
+
 static void fill_req(const struct req_result *r, struct rv_req *vr, bool *failed)
 {
 	const struct requirement *q = r->req;
@@ -429,6 +447,7 @@ static void fill_req(const struct req_result *r, struct rv_req *vr, bool *failed
 	vr->id = dup_clean(q && q->id ? q->id : "?", failed);
 	vr->title = q && q->title && *q->title ? dup_clean(q->title, failed) : NULL;
 	vr->source = q && q->source && *q->source ? dup_clean(q->source, failed) : NULL;
+	fill_clauses(q, vr, failed);
 	vr->probe = dup_clean(q && q->probe ? q->probe : (r->probe ? r->probe->decl.name : "?"),
 			      failed);
 	report_policy_text(r, buf, sizeof buf);
@@ -665,6 +684,11 @@ void report_view_req_free(struct rv_req *r)
 	free(r->id);
 	free(r->title);
 	free(r->source);
+	for (size_t i = 0; i < r->nclauses; i++) {
+		free(r->clauses[i].ref);
+		free(r->clauses[i].title);
+	}
+	free(r->clauses);
 	free(r->probe);
 	free(r->policy);
 	free(r->reason);
@@ -841,6 +865,9 @@ void report_view_free(struct report_view *v)
 		free(vf->sha256);
 	}
 	free(v->files);
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		free(v->outputs.report[k]);
+	free(v->outputs.csv);
 	free(v->trace_dir);
 	fingerprint_free(&v->env);
 	for (size_t i = 0; i < v->nready; i++) {

@@ -296,6 +296,37 @@ static void probe_el(struct builder *b, xmlNodePtr n, struct requirement *r)
 	}
 }
 
+/* <clause ref="..." title="..."/>: the schema bounds both and requires
+ * ref; a ref the requirement already cites is refused, naming both lines. */
+static void clause_el(struct builder *b, xmlNodePtr n, struct requirement *r)
+{
+	long line = loader_line_of(n);
+	if (r->nclauses == REQ_MAX_CLAUSES) { /* the schema caps it; be sure */
+		diag_add(b->diags, b->file, line, "more than %d clauses", REQ_MAX_CLAUSES);
+		return;
+	}
+	struct req_clause *c = &r->clauses[r->nclauses];
+	char *ref = attr(n, "ref");
+	c->ref = ref ? tidy_copy(ref, true) : xstrdup("");
+	free(ref);
+	c->title = attr(n, "title");
+	if (c->title && !*c->title) {
+		free(c->title);
+		c->title = NULL;
+	}
+	c->line = line;
+	if (!*c->ref)
+		diag_add(b->diags, b->file, line, "<clause> ref is empty");
+	for (size_t i = 0; i < r->nclauses; i++)
+		if (strcmp(r->clauses[i].ref, c->ref) == 0) {
+			diag_add(b->diags, b->file, line,
+				 "duplicate clause '%s' (first at line %ld)", c->ref,
+				 r->clauses[i].line);
+			break;
+		}
+	r->nclauses++;
+}
+
 /* Strict decimal integer, optional leading '-'; false when not one or when
  * it does not fit in an int (callers then say "out of range"). */
 static bool parse_int(const char *s, int *out, bool *toolarge)
@@ -518,6 +549,8 @@ static void requirement_el(struct builder *b, xmlNodePtr n, struct requirement *
 		} else if (is_el(c, "source")) {
 			free(r->source);
 			r->source = text(c, true);
+		} else if (is_el(c, "clause")) {
+			clause_el(b, c, r);
 		} else if (is_el(c, "probe")) {
 			probe_el(b, c, r);
 		} else if (is_el(c, "sched")) {

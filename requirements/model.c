@@ -65,6 +65,10 @@ static void requirement_free(struct requirement *r)
 	free(r->id);
 	free(r->title);
 	free(r->source);
+	for (size_t i = 0; i < r->nclauses; i++) {
+		free(r->clauses[i].ref);
+		free(r->clauses[i].title);
+	}
 	free(r->probe);
 	for (size_t i = 0; i < r->nparams; i++) {
 		free(r->params[i].name);

@@ -19,6 +19,9 @@
 #define REQ_MAX_PARAMS 16
 #define REQ_MAX_LIMITS 32
 #define REQ_MAX_ITERATIONS 100000000ull /* 1e8 samples per run */
+#define REQ_MAX_CLAUSES 16
+#define REQ_CLAUSE_REF_MAX 128   /* characters of a clause's ref= */
+#define REQ_CLAUSE_TITLE_MAX 256 /* ... of its title= */
 
 enum sched_policy { POLICY_OTHER, POLICY_FIFO, POLICY_RR };
 
@@ -63,10 +66,22 @@ struct req_trace {
 	long line;
 };
 
+/* <clause ref="POSIX.1-2017 XSH 2.8.4" title="Process Scheduling"/>: a
+ * clause of a specification the requirement checks (docs/requirements.md,
+ * "Clauses"); the reports trace each clause to the verdict and evidence of
+ * the requirements that cite it. ref is unique within a requirement. */
+struct req_clause {
+	char *ref;
+	char *title; /* NULL when absent */
+	long line;
+};
+
 struct requirement {
 	char *id;
 	char *title;   /* may be NULL */
 	char *source;  /* may be NULL */
+	struct req_clause clauses[REQ_MAX_CLAUSES];
+	size_t nclauses;
 	char *probe;
 	long probe_line;
 	struct req_param params[REQ_MAX_PARAMS];

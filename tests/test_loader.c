@@ -637,6 +637,80 @@ START_TEST(utf8_bom_ok)
 }
 END_TEST
 
+/* <clause ref title>: loaded in order, the title optional, whitespace in
+ * ref collapsed; a ref twice in one requirement refused on the second's
+ * line naming the first's (another requirement may cite it again). */
+START_TEST(clauses_loaded)
+{
+	static const char doc[] =
+		"<requirements xmlns='urn:rtconform:requirements:1' name='c'>\n"
+		"  <requirement id='A'><title>t</title>\n"
+		"    <clause ref='POSIX.1-2017  XSH 2.8.4' title='Process Scheduling'/>\n"
+		"    <clause ref='POSIX.1-2017 XSH clock_nanosleep'/>\n"
+		"    <probe name='p'/></requirement>\n"
+		"  <requirement id='B'><clause ref='POSIX.1-2017 XSH 2.8.4'/><probe name='p'/>"
+		"</requirement>\n"
+		"  <requirement id='C'><probe name='p'/></requirement>\n"
+		"</requirements>\n";
+	struct req_file *f = req_load_memory(doc, sizeof doc - 1, "c.xml", &diags);
+	ck_assert_msg(f != NULL, "%s", all_diags());
+	ck_assert_uint_eq(f->reqs[0].nclauses, 2);
+	ck_assert_str_eq(f->reqs[0].clauses[0].ref, "POSIX.1-2017 XSH 2.8.4");
+	ck_assert_str_eq(f->reqs[0].clauses[0].title, "Process Scheduling");
+	ck_assert_int_eq(f->reqs[0].clauses[0].line, 3);
+	ck_assert_str_eq(f->reqs[0].clauses[1].ref, "POSIX.1-2017 XSH clock_nanosleep");
+	ck_assert_ptr_null(f->reqs[0].clauses[1].title);
+	ck_assert_uint_eq(f->reqs[1].nclauses, 1);
+	ck_assert_uint_eq(f->reqs[2].nclauses, 0);
+	req_file_free(f);
+}
+END_TEST
+
+static void clause_refused(const char *clauses, int line, const char *words)
+{
+	char doc[8192];
+	snprintf(doc, sizeof doc,
+		 "<requirements xmlns='urn:rtconform:requirements:1' name='c'>\n"
+		 "  <requirement id='A'>\n%s"
+		 "    <probe name='p'/></requirement>\n"
+		 "</requirements>\n", clauses);
+	diag_free(&diags);
+	memset(&diags, 0, sizeof diags);
+	ck_assert_msg(req_load_memory(doc, strlen(doc), "c.xml", &diags) == NULL,
+		      "accepted: %s", clauses);
+	char prefix[32];
+	snprintf(prefix, sizeof prefix, "c.xml:%d: ", line);
+	ck_assert_msg(has_diag(prefix, words, (const char *)NULL), "no '%s%s' for %s; got:\n%s",
+		      prefix, words, clauses, all_diags());
+}
+
+START_TEST(clauses_refused)
+{
+	clause_refused("    <clause ref='X 1'/>\n    <clause ref='Y'/>\n    <clause ref='X  1'/>\n",
+		       5, "duplicate clause 'X 1' (first at line 3)");
+	clause_refused("    <clause title='no ref'/>\n", 3, "ref");
+	clause_refused("    <clause ref='  '/>\n", 3, "ref");
+	char many[4096] = "", big[400];
+	for (int i = 0; i < 17; i++)
+		snprintf(many + strlen(many), sizeof many - strlen(many),
+			 "    <clause ref='R%d'/>\n", i);
+	clause_refused(many, 19, "clause");
+	memset(big, 'x', 129);
+	snprintf(big + 129, sizeof big - 129, "'/>\n");
+	char one[512];
+	snprintf(one, sizeof one, "    <clause ref='%s", big);
+	clause_refused(one, 3, "ref");
+	/* after the probe: the schema's order */
+	diag_free(&diags);
+	memset(&diags, 0, sizeof diags);
+	static const char late[] =
+		"<requirements xmlns='urn:rtconform:requirements:1' name='c'>\n"
+		"  <requirement id='A'><probe name='p'/><clause ref='X'/></requirement>\n"
+		"</requirements>\n";
+	ck_assert_ptr_null(req_load_memory(late, sizeof late - 1, "c.xml", &diags));
+}
+END_TEST
+
 START_TEST(utf16_refused)
 {
 	static const char doc[] = "\xff\xfe<\0r\0/\0>\0";
@@ -684,6 +758,8 @@ static Suite *loader_suite(void)
 	TCase *tc = tu_tcase(s, "valid", 10);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, full_file);
+	tcase_add_test(tc, clauses_loaded);
+	tcase_add_test(tc, clauses_refused);
 	tcase_add_test(tc, builtin_defaults);
 	tcase_add_test(tc, shipped_profiles);
 	tcase_add_test(tc, builtin_profile_in_memory);

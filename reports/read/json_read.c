@@ -35,6 +35,7 @@
 #include "reports/read/explain_read.h"
 #include "reports/read/figures.h"
 #include "reports/read/json_split.h"
+#include "reports/traceability.h"
 #include "requirements/model.h"
 
 /* The same cap as junit.xml's: nothing rtconform writes comes near it. */
@@ -1108,6 +1109,249 @@ static void read_explain(struct jr *rd, const json_t *obj, const char *at, struc
 		return;
 }
 
+/* ---- clauses, outputs and the traceability matrix ----------------------- */
+
+/* A clause's ref or title: a non-empty string of at most max characters
+ * and no control character (title: or null), as the loader gives them. */
+static bool clause_text(struct jr *rd, const json_t *obj, const char *at, const char *key,
+			bool nullable, size_t max, char **out)
+{
+	char w[AT_LEN];
+	const json_t *j = member(rd, obj, at, key, w);
+	*out = NULL;
+	if (!j || !want_str(rd, j, w, nullable, out) || !*out)
+		return j != NULL && !rd->rc;
+	size_t chars = 0;
+	bool ctrl = false;
+	for (const unsigned char *p = (const unsigned char *)*out; *p; p++) {
+		chars += (*p & 0xc0) != 0x80; /* jansson took it as UTF-8 */
+		ctrl |= *p < 0x20 || *p == 0x7f;
+	}
+	if (!chars)
+		return fail(rd, -EINVAL, w, "expected a non-empty string%s",
+			    nullable ? " or null" : "");
+	if (chars > max)
+		return fail(rd, -EINVAL, w, "has %zu characters, more than the %zu a clause's %s "
+			    "may have", chars, max, key);
+	if (ctrl)
+		return fail(rd, -EINVAL, w, "holds a control character");
+	return true;
+}
+
+static void one_clause(struct jr *rd, const json_t *o, const char *at, void *item)
+{
+	struct rv_clause *c = item;
+	if (clause_text(rd, o, at, "ref", false, REQ_CLAUSE_REF_MAX, &c->ref))
+		clause_text(rd, o, at, "title", true, REQ_CLAUSE_TITLE_MAX, &c->title);
+}
+
+/* "clauses": the clauses a requirement cites (absent in files written
+ * before they were kept: none), each ref once, as the loader allows. */
+static void read_clauses(struct jr *rd, const json_t *obj, const char *at, struct rv_req *r)
+{
+	if (!json_object_get(obj, "clauses"))
+		return;
+	static const struct list clauses = { "clauses", sizeof *r->clauses, REQ_MAX_CLAUSES,
+					     one_clause, false };
+	read_objects(rd, obj, at, &clauses, (void **)&r->clauses, &r->nclauses);
+	for (size_t i = 0; i < r->nclauses && !rd->rc; i++)
+		for (size_t k = 0; k < i && !rd->rc; k++)
+			if (strcmp(r->clauses[i].ref, r->clauses[k].ref) == 0) {
+				char w[AT_LEN];
+				at_fit(w, snprintf(w, AT_LEN, "%s.clauses[%zu].ref", at, i));
+				fail(rd, -EINVAL, w, "\"%s\" again (first at clauses[%zu]; a "
+				     "requirement cites a clause once)", r->clauses[i].ref, k);
+			}
+}
+
+/* "outputs": the files the run wrote (report.h, struct rv_outputs); absent
+ * in files written before it was kept (then none is known). Each a path
+ * report_evidence_path_ok takes, or null: report.html links them. */
+static void read_outputs(struct jr *rd, const json_t *root, struct report_view *v)
+{
+	static const char *const keys[REPORT_NKINDS + 1] = {
+		[REPORT_JUNIT] = "junit", [REPORT_SUMMARY] = "summary",
+		[REPORT_HTML] = "html", [REPORT_JSON] = "json", [REPORT_NKINDS] = "csv",
+	};
+	char w[AT_LEN];
+	if (!json_object_get(root, "outputs"))
+		return;
+	const json_t *o = container_field(rd, root, "", "outputs", false, false, w);
+	for (int k = 0; o && k <= REPORT_NKINDS && !rd->rc; k++) {
+		char wk[AT_LEN], *s = NULL;
+		if (!str_field(rd, o, w, keys[k], true, &s) || !s)
+			continue;
+		at_key(wk, w, keys[k]);
+		bool dir = k == REPORT_NKINDS;
+		if (!report_evidence_path_ok(s, dir)) {
+			int n = (int)utf8_fit(s, 80);
+			fail(rd, -EINVAL, wk, "\"%.*s%s\": expected null or a %s relative to "
+			     "report.html's directory (no \"..\", no scheme, no control character)",
+			     n, s, s[n] ? "..." : "", dir ? "path" : "file name");
+			free(s);
+			continue;
+		}
+		if (dir)
+			v->outputs.csv = s;
+		else
+			v->outputs.report[k] = s;
+	}
+}
+
+/* Where actual first differs from expected, into w, and what was expected
+ * there in *want (NULL: nothing, actual has an element too many); false
+ * when it does not. Members expected has not are ignored, as the reader
+ * ignores unknown fields everywhere. */
+static bool differs_at(const json_t *exp, const json_t *act, const char *at, char *w,
+		       const json_t **want)
+{
+	char k[AT_LEN];
+	if (json_is_object(exp) && json_is_object(act)) {
+		const char *key;
+		json_t *ev;
+		json_object_foreach((json_t *)exp, key, ev) {
+			const json_t *av = json_object_get(act, key);
+			at_key(k, at, key);
+			if (!av) {
+				memcpy(w, k, AT_LEN);
+				*want = ev;
+				return true;
+			}
+			if (differs_at(ev, av, k, w, want))
+				return true;
+		}
+		return false;
+	}
+	if (json_is_array(exp) && json_is_array(act)) {
+		size_t n = json_array_size(exp), m = json_array_size(act);
+		for (size_t i = 0; i < n && i < m; i++) {
+			at_index(k, at, i);
+			if (differs_at(json_array_get(exp, i), json_array_get(act, i), k, w, want))
+				return true;
+		}
+		if (n == m)
+			return false;
+		at_index(w, at, n < m ? n : m);
+		*want = n > m ? json_array_get(exp, m) : NULL;
+		return true;
+	}
+	if (json_equal(exp, act))
+		return false;
+	memcpy(w, at, AT_LEN);
+	*want = exp;
+	return true;
+}
+
+/* The matrix built from the requirements differs from the stored one at w:
+ * it has want there (NULL: nothing, the stored one has an element too
+ * many). */
+static void matrix_differs(struct jr *rd, const char *w, const json_t *want)
+{
+	if (!want) {
+		fail(rd, -EINVAL, w, "not in the matrix built from the requirements (an entry "
+		     "too many)");
+		return;
+	}
+	char *t = json_dumps(want, JSON_COMPACT | JSON_ENCODE_ANY);
+	int n = t ? (int)utf8_fit(t, 120) : 0;
+	if (!t)
+		fail(rd, -ENOMEM, w, "%s", strerror(ENOMEM));
+	else
+		fail(rd, -EINVAL, w, "disagrees with the matrix built from the requirements, "
+		     "which has %.*s%s there", n, t, t[n] ? "..." : "");
+	free(t);
+}
+
+/* One entry of a stored matrix (NULL: it has none there) against the one
+ * report_traceability_cite_json gives (a tree of one entry at a time: the
+ * stored matrix may be large). */
+static void check_cite(struct jr *rd, const struct report_view *v, struct rv_cite c,
+		       const json_t *act, const char *at)
+{
+	json_t *exp = report_traceability_cite_json(v, c);
+	char w[AT_LEN];
+	const json_t *want = NULL;
+	if (!exp) {
+		fail(rd, -ENOMEM, at, "%s", strerror(ENOMEM));
+		return;
+	}
+	if (differs_at(exp, act, at, w, &want))
+		matrix_differs(rd, w, want);
+	json_decref(exp);
+}
+
+/* A stored list of entries (a row's "requirements", "untraced") against
+ * the cites of the matrix. */
+static void check_cites(struct jr *rd, const struct report_view *v, const struct rv_cite *c,
+			size_t n, const json_t *obj, const char *at, const char *key)
+{
+	char w[AT_LEN], wi[AT_LEN];
+	const json_t *arr = container_field(rd, obj, at, key, true, false, w);
+	for (size_t i = 0; arr && i < n && !rd->rc; i++) {
+		at_index(wi, w, i);
+		check_cite(rd, v, c[i], json_array_get(arr, i), wi);
+	}
+	if (arr && !rd->rc && json_array_size(arr) > n) {
+		at_index(wi, w, n);
+		matrix_differs(rd, wi, NULL);
+	}
+}
+
+/* A row of the matrix against the stored one (NULL: none there): its ref,
+ * title and entries. */
+static void check_row(struct jr *rd, const struct report_view *v, const struct rv_trace_row *row,
+		      const json_t *act, const char *at)
+{
+	char w[AT_LEN];
+	json_t *exp = json_pack("{s:s, s:s?}", "ref", row->ref, "title", row->title);
+	const json_t *want = NULL;
+	if (!exp) {
+		fail(rd, -ENOMEM, at, "%s", strerror(ENOMEM));
+		return;
+	}
+	if (differs_at(exp, act, at, w, &want))
+		matrix_differs(rd, w, want);
+	json_decref(exp);
+	if (!rd->rc)
+		check_cites(rd, v, row->cites, row->ncites, act, at, "requirements");
+}
+
+/* "traceability" must be the matrix report_traceability builds from the
+ * requirements read (a forged row, verdict or evidence is refused, named
+ * by its path); absent only when no requirement cites a clause, as the
+ * writer leaves it out then (and files written before it was kept). */
+static void check_traceability(struct jr *rd, const json_t *root, const struct report_view *v)
+{
+	char w[AT_LEN], wi[AT_LEN];
+	if (!json_object_get(root, "traceability")) {
+		if (report_view_traced(v))
+			fail(rd, -EINVAL, "traceability", "missing: a results.json whose "
+			     "requirements cite clauses holds the matrix built from them");
+		return;
+	}
+	const json_t *j = container_field(rd, root, "", "traceability", false, false, w);
+	const json_t *rows = j ? container_field(rd, j, w, "clauses", true, false, wi) : NULL;
+	struct rv_matrix m;
+	if (!rows)
+		return;
+	if (report_traceability(v, &m) != 0) {
+		fail(rd, -ENOMEM, w, "%s", strerror(ENOMEM));
+		return;
+	}
+	for (size_t i = 0; i < m.nrows && !rd->rc; i++) {
+		char wr[AT_LEN];
+		at_index(wr, wi, i);
+		check_row(rd, v, &m.rows[i], json_array_get(rows, i), wr);
+	}
+	if (!rd->rc && json_array_size(rows) > m.nrows) {
+		at_index(w, wi, m.nrows);
+		matrix_differs(rd, w, NULL);
+	}
+	if (!rd->rc)
+		check_cites(rd, v, m.untraced, m.nuntraced, j, "traceability", "untraced");
+	rv_matrix_free(&m);
+}
+
 static void read_req(struct jr *rd, const json_t *obj, const char *at, void *item)
 {
 	struct rv_req *r = item;
@@ -1117,6 +1361,7 @@ static void read_req(struct jr *rd, const json_t *obj, const char *at, void *ite
 	str_field(rd, obj, at, "id", false, &r->id);
 	str_field(rd, obj, at, "title", true, &r->title);
 	str_field(rd, obj, at, "source", true, &r->source);
+	read_clauses(rd, obj, at, r);
 	str_field(rd, obj, at, "probe", false, &r->probe);
 	read_params(rd, obj, at, r);
 	str_field(rd, obj, at, "policy", false, &r->policy);
@@ -1385,6 +1630,7 @@ static void read_root(struct jr *rd, const json_t *root, struct report_view *v)
 		return;
 	read_env(rd, root, v);
 	read_readiness(rd, root, v);
+	read_outputs(rd, root, v);
 	static const struct list files = { "files", sizeof *v->files, SIZE_MAX, read_file,
 					   false };
 	read_objects(rd, root, "", &files, (void **)&v->files, &v->nfiles);
@@ -1396,6 +1642,8 @@ static void read_root(struct jr *rd, const json_t *root, struct report_view *v)
 		check_figures(rd, v);
 	if (!rd->rc && !rd->derive)
 		check_derived(rd, root, v);
+	if (!rd->rc && !rd->derive)
+		check_traceability(rd, root, v);
 }
 
 /* A UTF-8 byte order mark at the start is skipped: RFC 8259 (8.1) lets a

@@ -69,6 +69,21 @@ for id in $ids; do
     [ "$(prop "$id.violations.total" "$TMP/prt/junit.xml")" = 0 ] && ok "$id.violations.total is 0" || fail "$id.violations.total is not 0" ;;
   esac
 done
+# Traceability (docs/qualification.md): a row for each POSIX.1-2017 clause
+# the profile cites, in byte order, each citing requirement with its own
+# verdict; the Linux-only requirements cite none (the profile's header).
+want_refs="$(grep -o '<clause ref="[^"]*"' "$profile" | sed 's/.*ref="//; s/"$//' | LC_ALL=C sort -u)"
+got_refs="$(jq -r '.traceability.clauses[].ref' "$TMP/prt/results.json")"
+[ -n "$want_refs" ] && [ "$got_refs" = "$want_refs" ] && ok "a matrix row for each of the $(echo "$want_refs" | wc -l) clauses cited" \
+  || { fail "matrix rows differ from the clauses cited:"; diff <(echo "$want_refs") <(echo "$got_refs") | diag; }
+got="$(jq -r '[.traceability.untraced[].id] | join(" ")' "$TMP/prt/results.json")"
+[ "$got" = "WAKE-FUTEX MIGRATE DEADLINE TIMERFD" ] && ok "the Linux-only requirements cite no clause" || fail "untraced: '$got'"
+bad=0
+while read -r id v; do
+  [ "$(prop "$id.verdict" "$TMP/prt/junit.xml")" = "$v" ] || { bad=$((bad + 1)); echo "# $id: $v in the matrix"; }
+done < <(jq -r '.traceability.clauses[].requirements[] | .id + " " + .verdict' "$TMP/prt/results.json")
+[ "$bad" -eq 0 ] && ok "each requirement in the matrix has its own verdict" || fail "$bad matrix verdicts differ from junit.xml's"
+expect_grep '<h2>Traceability</h2>' "$TMP/prt/report.html"
 # Each check can fail: posix-rt-must-fail.xml breaks every rule on purpose,
 # and every requirement must FAIL with its count above 0.
 broken="$SRC/requirements/profiles/posix-rt-must-fail.xml"
