@@ -151,9 +151,7 @@ static void run_case(const struct st_env *e, const struct st_case *c, struct st_
 		o->verdict = ST_NOT_RUN;
 		snprintf(o->why, sizeof o->why, "needs root: it preloads a fault library (which a "
 			 "worker with file capabilities ignores), measures at a real-time priority "
-			 "in rtconform-worker-faults (which has no capabilities), or runs a probe "
-			 "that reads its tasks' /proc files (which a worker with file capabilities "
-			 "may not)");
+			 "in rtconform-worker-faults (which has no capabilities)");
 		return;
 	}
 	if (c->priv == ST_PRIV_RT && !e->rt) {

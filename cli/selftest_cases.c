@@ -526,7 +526,7 @@ const struct st_case st_cases[] = {
 	{ "schema-param-value", "requirements validation: a parameter's value not allowed",
 	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
 	{ "must-fail", "the behaviour probes' violation counts", "the must-violate profile "
-	  "posix-rt-must-fail (every requirement breaks its rule)", ST_PRIV_ROOT, case_must_fail },
+	  "posix-rt-must-fail (every requirement breaks its rule)", ST_PRIV_RT, case_must_fail },
 	{ "page-faults", "page faults counted inside the measured loop", "16 pages written in "
 	  "every run after the kernel took them back (selftest probe, fault=touch)", ST_PRIV_RT,
 	  case_page_faults },

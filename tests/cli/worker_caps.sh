@@ -48,6 +48,19 @@ if [ "$SAN" = 0 ]; then
   # a short set: docs/reports.md)
   expect_grep "^  host\.privileges\.worker: CAP_SYS_NICE yes, CAP_IPC_LOCK yes \(file capabilities on $W\)$" \
     "$TMP/res/junit.xml"
+  # priority-wake opens its waiters' /proc/self/task/TID/syscall, which the
+  # kernel gives to root in a worker with file capabilities (not dumpable):
+  # it must still be measured, not end in "Permission denied"
+  req_file "$TMP/wake.xml" wake 'iterations="20" runs="2" warmup="2" timeout="30s"' <<XML
+  <requirement id="WAKE"><probe name="priority-wake"/><sched policy="fifo" priority="50"/>
+    <limit metric="violations" statistic="total" max="0"/></requirement>
+XML
+  chmod 644 "$TMP/wake.xml"
+  rm -rf "$TMP/res/wake" 
+  expect_status 0 as_nobody "$BIN/rtconform" run -o "$TMP/res/wake" "$TMP/wake.xml"
+  expect_no_grep 'Permission denied' "$TMP/res/wake/summary.txt"
+  validate_junit "$TMP/res/wake/junit.xml" --tests 1 --failures 0 --errors 0 --skipped 0 \
+    --property WAKE.verdict=pass
 fi
 
 # 2. Capabilities on rtconform only (the mistake the remedy must correct):

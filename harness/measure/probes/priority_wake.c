@@ -55,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -494,7 +495,7 @@ static int pw_objects(struct pw_shared *sh)
 }
 
 /* Open each waiter's /proc stat and syscall files. 0 or -errno. */
-static int pw_proc_files(struct pw_shared *sh)
+static int pw_proc_open(struct pw_shared *sh)
 {
 	for (int i = 0; i < sh->n; i++) {
 		struct pw_waiter *w = &sh->w[i];
@@ -511,6 +512,25 @@ static int pw_proc_files(struct pw_shared *sh)
 					  "none)", path, strerror(errno));
 	}
 	return 0;
+}
+
+/* pw_proc_open, as the worker's own user. A worker with file capabilities
+ * (docs/privileges.md) is not dumpable, so the kernel gives its
+ * /proc/self/task files to root, and the syscall file (mode 0400) cannot be
+ * opened by the worker's own user. It is made
+ * dumpable just while the files are opened, and put back: reading an open
+ * file of its own threads needs no more (the kernel's ptrace check lets a
+ * thread group read itself), and a dumpable process with capabilities its
+ * tracer lacks is still refused to that tracer. */
+static int pw_proc_files(struct pw_shared *sh)
+{
+	int dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+	if (dumpable == 0)
+		prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+	int rc = pw_proc_open(sh);
+	if (dumpable == 0)
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	return rc;
 }
 
 /* The priorities below the worker's: waiters P-n .. P-1, the waker P-n-1.
