@@ -78,14 +78,33 @@ bool st_expect_str(struct st_outcome *o, const char *what, const char *expected,
 	return judge(o, observed && !strcmp(expected, observed));
 }
 
+/* The line of hay that holds at (its first line when at is NULL), at most
+ * 240 bytes of it, quoted into out: what the record shows as observed. */
+static void quote_line(char *out, size_t len, const char *hay, const char *at)
+{
+	const char *b = at ? at : hay, *e = b;
+	while (b > hay && b[-1] != '\n')
+		b--;
+	while (*e && *e != '\n')
+		e++;
+	int n = e - b > 240 ? 240 : (int)(e - b);
+	snprintf(out, len, "\"%.*s%s\"", n, b, e - b > 240 ? "..." : "");
+}
+
 bool st_expect_has(struct st_outcome *o, const char *what, const char *needle,
 		   const char *hay)
 {
 	st_append(o->expected, sizeof o->expected, "%s says \"%s\"", what, needle);
-	bool found = hay && strstr(hay, needle);
-	st_append(o->observed, sizeof o->observed, "%s %s", what,
-		  found ? "says it" : "does not say it");
-	return judge(o, found);
+	const char *at = hay ? strstr(hay, needle) : NULL;
+	char line[260];
+	if (!hay)
+		st_append(o->observed, sizeof o->observed, "%s (none)", what);
+	else {
+		quote_line(line, sizeof line, hay, at);
+		st_append(o->observed, sizeof o->observed, "%s %s %s", what,
+			  at ? "says it:" : "does not say it:", line);
+	}
+	return judge(o, at != NULL);
 }
 
 void st_error(struct st_outcome *o, const char *fmt, ...)

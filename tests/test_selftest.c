@@ -30,7 +30,12 @@ START_TEST(selftest_matching_answers_pass)
 	ck_assert_int_eq(o.verdict, ST_PASS);
 	ck_assert_str_eq(o.expected, "breaches 8; max >= 20 ms; verdict fail; the reason says "
 				     "\"did not take\"");
-	ck_assert_str_eq(o.observed, "breaches 8; max 20.5 ms; verdict fail; the reason says it");
+	ck_assert_str_eq(o.observed, "breaches 8; max 20.5 ms; verdict fail; the reason says it: "
+				     "\"it did not take; nothing\"");
+	/* the line that holds it is what is shown, not the whole text */
+	struct st_outcome l = { .verdict = ST_PASS };
+	ck_assert(st_expect_has(&l, "the message", "f.xml:3:", "first\nf.xml:3: bad unit\nlast"));
+	ck_assert_str_eq(l.observed, "the message says it: \"f.xml:3: bad unit\"");
 }
 END_TEST
 
@@ -57,7 +62,11 @@ START_TEST(selftest_a_wrong_answer_fails_the_case)
 	struct st_outcome h = { .verdict = ST_PASS };
 	ck_assert(!st_expect_has(&h, "the reason", "did not take", NULL));
 	ck_assert_int_eq(h.verdict, ST_FAIL);
-	ck_assert_str_eq(h.observed, "the reason does not say it");
+	ck_assert_str_eq(h.observed, "the reason (none)");
+	struct st_outcome w = { .verdict = ST_PASS };
+	ck_assert(!st_expect_has(&w, "the reason", "did not take", "took\nsecond line"));
+	ck_assert_int_eq(w.verdict, ST_FAIL);
+	ck_assert_str_eq(w.observed, "the reason does not say it: \"took\"");
 	/* an error stays an error */
 	struct st_outcome e = { .verdict = ST_PASS };
 	st_error(&e, "no results.json");
