@@ -83,6 +83,12 @@ static int parse_args(int argc, char **argv, char *dir, size_t len)
 		}
 		if (ch != 'o')
 			return cli_getopt_error("selftest", ch, argv);
+		/* Never the default in its place, nor a shorter path than given. */
+		if (!optarg[0] || strlen(optarg) >= len) {
+			termsafe_println(stderr, "rtconform selftest: -o/--output: %s",
+					 optarg[0] ? "path too long" : "empty value");
+			return EXIT_USAGE;
+		}
 		snprintf(dir, len, "%s", optarg);
 	}
 	if (optind < argc) {
@@ -108,6 +114,13 @@ static void on_stop(int sig)
 	st_stop = sig;
 }
 
+/* A reader of the table that went away (`selftest | head`): the write
+ * fails with EPIPE, and the cases and the record go on. */
+static void on_pipe(int sig)
+{
+	(void)sig;
+}
+
 static void catch_stop(void)
 {
 	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = SA_RESTART };
@@ -115,6 +128,10 @@ static void catch_stop(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* A handler, not SIG_IGN: exec resets it, so the children keep the
+	 * default. */
+	sa.sa_handler = on_pipe;
+	sigaction(SIGPIPE, &sa, NULL);
 }
 
 static double now_s(void)

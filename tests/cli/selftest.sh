@@ -67,6 +67,17 @@ expect_grep 'cases/stats-ramp/run/summary.txt' "$TMP/out"
 # a record is never written over another
 expect_status 2 "$RTC" selftest -o "$R"
 expect_grep 'is not empty' "$TMP/out"
+# -o '' is not the default directory, and a path too long is not cut short
+here="$PWD"; cd "$TMP"; expect_status 2 "$RTC" selftest -o ''; cd "$here"
+expect_grep '-o/--output: empty value' "$TMP/out"
+ls -d "$TMP"/selftest-* >/dev/null 2>&1 && fail "selftest -o '' made a default directory" || ok "selftest -o '' made no directory"
+expect_status 2 "$RTC" selftest -o "$TMP/$(printf 'd%.0s' $(seq 5000))"
+expect_grep '-o/--output: path too long' "$TMP/out"
+# a reader of the table that goes away (| head) does not kill it: the record
+# is written whole and verifies
+"$RTC" selftest -o "$TMP/pipe" | head -1 >/dev/null
+expect_status 0 "$RTC" verify "$TMP/pipe"
+[ -f "$TMP/pipe/validation.json" ] && [ ! -e "$TMP/pipe/.rtconform.lock" ] && ok "selftest | head: the record is written, the lock released" || fail "selftest | head: no whole record in $TMP/pipe"
 
 # Interrupted (SIGINT to selftest alone, as `kill` sends it): the case
 # running ends, the cases after it are errors that say so, the record is
