@@ -57,6 +57,7 @@ expect_grep '<h2>Host fingerprint</h2>' "$R/validation.html"
 # the evidence of each run is kept, and a faulted run's reports say so
 expect_grep 'FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=delay=20ms,every=10' "$R/cases/delay-timer-wakeup/run/summary.txt"
 expect_grep 'name="rtconform.injected_faults" value="RTC_SELFTEST_FAULTS=delay=20ms,every=10' "$R/cases/delay-sem-pingpong/run/junit.xml"
+expect_grep '<p id="faults" class="banner b-error">FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=delay=20ms,every=10' "$R/cases/delay-timer-wakeup/run/report.html"
 expect_grep '"rtconform.injected_faults": "RTC_SELFTEST_FAULTS=rtconform-fault-sched.so RTC_FAKE_SCHED=policy' "$R/cases/premise-policy/run/results.json"
 # the record verifies, and one byte changed in a case's evidence is found
 expect_status 0 "$RTC" verify "$R"
@@ -109,6 +110,7 @@ XML
 LD_PRELOAD="$BIN/rtconform-fault-clock.so" RTC_FAKE_EARLY_US=15000 \
   expect_status 0 "$RTC" run -o "$TMP/inert" "$TMP/early.xml"
 expect_grep 'FAULTS INJECTED by selftest: LD_PRELOAD=.*rtconform-fault-clock.so \(inert: RTC_SELFTEST_FAULTS is unset' "$TMP/inert/summary.txt"
+expect_grep '<p id="faults" class="banner b-error">FAULTS INJECTED by selftest: LD_PRELOAD=' "$TMP/inert/report.html"
 # The same library with the variable: every wake-up early (what selftest does).
 LD_PRELOAD="$BIN/rtconform-fault-clock.so" RTC_FAKE_EARLY_US=15000 RTC_SELFTEST_FAULTS=test \
   expect_status 1 "$RTC" run -o "$TMP/faulted" "$TMP/early.xml"
@@ -117,6 +119,7 @@ expect_grep '^EARLY +timer-wakeup +fifo:90 +early total <= 0 +10 +FAIL$' "$TMP/o
 expect_status 0 "$RTC" run -o "$TMP/normal" "$TMP/early.xml"
 expect_no_grep 'injected_faults|FAULTS INJECTED' "$TMP/normal/results.json"
 expect_no_grep 'FAULTS INJECTED' "$TMP/normal/summary.txt"
+expect_no_grep 'FAULTS INJECTED' "$TMP/normal/report.html"
 # A malformed delay is refused before anything runs.
 RTC_SELFTEST_FAULTS='delay=20parsecs,every=10' expect_status 2 "$RTC" run -o "$TMP/bad" "$TMP/early.xml"
 expect_grep 'RTC_SELFTEST_FAULTS: delay=20parsecs: unknown unit' "$TMP/out"
