@@ -115,6 +115,13 @@ expect_grep '<p id="faults" class="banner b-error">FAULTS INJECTED by selftest: 
 LD_PRELOAD="$BIN/rtconform-fault-clock.so" RTC_FAKE_EARLY_US=15000 RTC_SELFTEST_FAULTS=test \
   expect_status 1 "$RTC" run -o "$TMP/faulted" "$TMP/early.xml"
 expect_grep '^EARLY +timer-wakeup +fifo:90 +early total <= 0 +10 +FAIL$' "$TMP/out"
+# probe (the normal worker, the same libraries): its reports say so too
+LD_PRELOAD="$BIN/rtconform-fault-clock.so" RTC_FAKE_EARLY_US=15000 RTC_SELFTEST_FAULTS=test \
+  expect_status 0 "$RTC" probe timer-wakeup --param interval=20ms --param dma-latency=off \
+  --cpu 0 --iterations 5 -o "$TMP/probe-faulted"
+expect_grep 'rtconform probe: FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=test' "$TMP/out"
+expect_grep '"rtconform.injected_faults": "RTC_SELFTEST_FAULTS=test \(rtconform selftest\); LD_PRELOAD=' "$TMP/probe-faulted/results.json"
+expect_grep 'FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=test' "$TMP/probe-faulted/summary.txt"
 # A run without the variable leaves nothing of selftest's in its reports.
 expect_status 0 "$RTC" run -o "$TMP/normal" "$TMP/early.xml"
 expect_no_grep 'injected_faults|FAULTS INJECTED' "$TMP/normal/results.json"
