@@ -54,6 +54,19 @@ static int make_dir(const char *dir)
 				 strerror(e == EEXIST ? errno : e));
 		return EXIT_USAGE;
 	}
+	/* One that another user may write is refused: the record's files and
+	 * the cases' directories are made by name, and a name planted there
+	 * (a link to a file of root's) would be followed. */
+	struct stat st;
+	if (fstat(dirfd(d), &st) != 0 || st.st_uid != geteuid() ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		termsafe_println(stderr, "rtconform selftest: %s: %s: the record goes into a "
+				 "directory only you can write (a new one is made so)", dir,
+				 st.st_uid != geteuid() ? "owned by another user" :
+				 "others may write it");
+		closedir(d);
+		return EXIT_USAGE;
+	}
 	struct dirent *de;
 	bool empty = true;
 	while ((de = readdir(d)))

@@ -68,6 +68,14 @@ expect_grep 'cases/stats-ramp/run/summary.txt' "$TMP/out"
 # a record is never written over another
 expect_status 2 "$RTC" selftest -o "$R"
 expect_grep 'is not empty' "$TMP/out"
+# an empty directory another user may write is refused: a link planted in
+# it would be written through by root
+mkdir "$TMP/theirs" && chown nobody "$TMP/theirs"
+expect_status 2 "$RTC" selftest -o "$TMP/theirs"
+expect_grep 'theirs: owned by another user: the record goes into a directory only you can write' "$TMP/out"
+mkdir -m 777 "$TMP/shared"; chmod 777 "$TMP/shared"
+expect_status 2 "$RTC" selftest -o "$TMP/shared"
+expect_grep 'shared: others may write it' "$TMP/out"
 # -o '' is not the default directory, and a path too long is not cut short
 here="$PWD"; cd "$TMP"; expect_status 2 "$RTC" selftest -o ''; cd "$here"
 expect_grep '-o/--output: empty value' "$TMP/out"
