@@ -30,9 +30,12 @@ int run_faults(const char *cmd, const char **worker, char *text, size_t len)
 		}
 		*worker = "rtconform-worker-faults";
 	}
+	/* With the variable set, whatever is preloaded is named: a fault
+	 * library copied or linked under another name works as well. */
 	if (spec)
 		snprintf(text, len, "%s=%s (rtconform selftest)%s%s", FAULT_SPEC_ENV, spec,
-			 lib ? "; LD_PRELOAD=" : "", lib ? preload : "");
+			 preload && *preload ? "; LD_PRELOAD=" : "",
+			 preload && *preload ? preload : "");
 	else if (lib)
 		snprintf(text, len, "LD_PRELOAD=%s (inert: %s is unset, so it fakes nothing)",
 			 preload, FAULT_SPEC_ENV);

@@ -130,6 +130,11 @@ LD_PRELOAD="$BIN/rtconform-fault-clock.so" RTC_FAKE_EARLY_US=15000 RTC_SELFTEST_
 expect_grep 'rtconform probe: FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=test' "$TMP/out"
 expect_grep '"rtconform.injected_faults": "RTC_SELFTEST_FAULTS=test \(rtconform selftest\); LD_PRELOAD=' "$TMP/probe-faulted/results.json"
 expect_grep 'FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=test' "$TMP/probe-faulted/summary.txt"
+# a fault library under another name, with the variable: named all the same
+ln -s "$BIN/rtconform-fault-clock.so" "$TMP/renamed.so"
+LD_PRELOAD="$TMP/renamed.so" RTC_FAKE_EARLY_US=15000 RTC_SELFTEST_FAULTS=test \
+  expect_status 1 "$RTC" run -o "$TMP/renamed" "$TMP/early.xml"
+expect_grep 'FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=test \(rtconform selftest\); LD_PRELOAD=.*/renamed.so' "$TMP/renamed/summary.txt"
 # A run without the variable leaves nothing of selftest's in its reports.
 expect_status 0 "$RTC" run -o "$TMP/normal" "$TMP/early.xml"
 expect_no_grep 'injected_faults|FAULTS INJECTED' "$TMP/normal/results.json"
