@@ -762,6 +762,16 @@ static void run_notes(struct cmp *c, const struct vindex *bx, const struct vinde
 	const char *vc = fingerprint_get(&v->env, "rtconform.version");
 	if (vb && vc && strcmp(vb, vc))
 		note(c, "rtconform %s measured the baseline, %s the candidate", vb, vc);
+	/* A run selftest faulted (cli/run_faults.h) says so in every report:
+	 * a comparison with it too, or a delayed baseline would hide a
+	 * candidate's regression without a word. */
+	for (int side = 0; side < 2; side++) {
+		const char *f = fingerprint_get(side ? &v->env : &b->env,
+						"rtconform.injected_faults");
+		if (f)
+			note(c, "FAULTS INJECTED by selftest into the %s: %s: its figures are not "
+			     "the machine's own", side ? "candidate" : "baseline", f);
+	}
 	for (size_t i = 0; i < v->nfiles; i++) {
 		const char *name = v->files[i].name;
 		for (size_t k = strindex_lower(bx->files, b->nfiles, name, "", 0);

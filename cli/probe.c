@@ -6,6 +6,7 @@
  * reports of -o DIR and the results.json of --json are rendered from a
  * report view by the writers `run` uses, so they are the same files. */
 #include "cli/cli.h"
+#include "cli/run_faults.h"
 #include "base/termsafe.h"
 
 #include <errno.h>
@@ -328,6 +329,7 @@ static void print_detail(const struct requirement *req, const struct req_result 
 /* What the command line asks of the outputs. */
 struct probe_out {
 	char *path[REPORT_NKINDS]; /* -o DIR's reports; all NULL without -o */
+	char faults[1200];         /* what selftest injected (run_faults.h); "": none */
 	bool json;
 	const char *cmdline;
 };
@@ -343,10 +345,16 @@ static int measure(const struct requirement *req, struct req_file *file,
 		termsafe_println(stderr, "rtconform probe: timebase: %s", err);
 		return EXIT_NOT_MEASURED;
 	}
+	if (o->faults[0])
+		termsafe_println(stderr, "rtconform probe: FAULTS INJECTED by selftest: %s",
+				 o->faults);
 	bool reports = o->path[0] || o->json;
 	struct probe_env env;
-	if (reports)
+	if (reports) {
 		env_begin(&env, &tb);
+		if (o->faults[0])
+			fingerprint_add(&env.fp, RUN_FAULTS_KEY, "%s", o->faults);
+	}
 	struct cli_progress ps;
 	cli_progress_init_live(&ps); /* run's live view, on a terminal only */
 	struct run_options ro = { .self_dir = self_dir, .progress = cli_progress_show,
@@ -407,6 +415,12 @@ int cmd_probe(int argc, char **argv, const struct cli_ctx *ctx)
 		return EXIT_NOT_MEASURED;
 	struct probe_out o = { .json = a.json,
 			       .cmdline = ctx->cmdline ? ctx->cmdline : "rtconform probe" };
+	/* The fault libraries work in probe's worker as in run's (the fault
+	 * worker it never takes): its reports say so as run's do. A malformed
+	 * delay is refused before anything is made. */
+	const char *fault_worker;
+	if ((rc = run_faults("probe", &fault_worker, o.faults, sizeof o.faults)) != 0)
+		return rc;
 	struct cli_locks locks = { .n = 0 };
 	if (a.outdir && (rc = prepare_outputs(a.outdir, o.path, &locks, ctx->cmdline)) != 0) {
 		for (int k = 0; k < REPORT_NKINDS; k++)

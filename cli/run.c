@@ -921,7 +921,7 @@ int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 	int rc = parse_options(argc, argv, &a);
 	if (rc != RUN_CONTINUE)
 		return rc;
-	if ((rc = run_faults(&a.ro.worker_name, a.faults, sizeof a.faults)) != 0)
+	if ((rc = run_faults("run", &a.ro.worker_name, a.faults, sizeof a.faults)) != 0)
 		return rc;
 
 	struct req_file **files;

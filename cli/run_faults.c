@@ -14,7 +14,7 @@
  * rtconform-fault-clock.so, cmake/modules.cmake). */
 #define FAULT_LIB_PREFIX "rtconform-fault-"
 
-int run_faults(const char **worker, char *text, size_t len)
+int run_faults(const char *cmd, const char **worker, char *text, size_t len)
 {
 	const char *spec = getenv(FAULT_SPEC_ENV);
 	const char *preload = getenv("LD_PRELOAD");
@@ -25,14 +25,17 @@ int run_faults(const char **worker, char *text, size_t len)
 		struct fault_spec f;
 		char err[300];
 		if (fault_spec_parse(spec, &f, err, sizeof err) != 0) {
-			termsafe_println(stderr, "rtconform run: %s: %s", FAULT_SPEC_ENV, err);
+			termsafe_println(stderr, "rtconform %s: %s: %s", cmd, FAULT_SPEC_ENV, err);
 			return EXIT_USAGE;
 		}
 		*worker = "rtconform-worker-faults";
 	}
+	/* With the variable set, whatever is preloaded is named: a fault
+	 * library copied or linked under another name works as well. */
 	if (spec)
 		snprintf(text, len, "%s=%s (rtconform selftest)%s%s", FAULT_SPEC_ENV, spec,
-			 lib ? "; LD_PRELOAD=" : "", lib ? preload : "");
+			 preload && *preload ? "; LD_PRELOAD=" : "",
+			 preload && *preload ? preload : "");
 	else if (lib)
 		snprintf(text, len, "LD_PRELOAD=%s (inert: %s is unset, so it fakes nothing)",
 			 preload, FAULT_SPEC_ENV);

@@ -14,9 +14,10 @@
 #define RUN_FAULTS_KEY "rtconform.injected_faults"
 
 /* *worker: "rtconform-worker-faults" when RTC_SELFTEST_FAULTS asks for a
- * delay, else NULL (the normal worker). text: what the run records, ""
- * when nothing. 0, or EXIT_USAGE after naming the variable and what is
- * wrong with its delay. */
-int run_faults(const char **worker, char *text, size_t len);
+ * delay, else NULL (the normal worker; `probe` always takes it). text:
+ * what the run records, "" when nothing. 0, or EXIT_USAGE after naming
+ * the command (cmd: "run", "probe"), the variable and what is wrong with
+ * its delay. */
+int run_faults(const char *cmd, const char **worker, char *text, size_t len);
 
 #endif

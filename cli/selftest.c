@@ -54,6 +54,19 @@ static int make_dir(const char *dir)
 				 strerror(e == EEXIST ? errno : e));
 		return EXIT_USAGE;
 	}
+	/* One that another user may write is refused: the record's files and
+	 * the cases' directories are made by name, and a name planted there
+	 * (a link to a file of root's) would be followed. */
+	struct stat st;
+	if (fstat(dirfd(d), &st) != 0 || st.st_uid != geteuid() ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		termsafe_println(stderr, "rtconform selftest: %s: %s: the record goes into a "
+				 "directory only you can write (a new one is made so)", dir,
+				 st.st_uid != geteuid() ? "owned by another user" :
+				 "others may write it");
+		closedir(d);
+		return EXIT_USAGE;
+	}
 	struct dirent *de;
 	bool empty = true;
 	while ((de = readdir(d)))
@@ -83,6 +96,12 @@ static int parse_args(int argc, char **argv, char *dir, size_t len)
 		}
 		if (ch != 'o')
 			return cli_getopt_error("selftest", ch, argv);
+		/* Never the default in its place, nor a shorter path than given. */
+		if (!optarg[0] || strlen(optarg) >= len) {
+			termsafe_println(stderr, "rtconform selftest: -o/--output: %s",
+					 optarg[0] ? "path too long" : "empty value");
+			return EXIT_USAGE;
+		}
 		snprintf(dir, len, "%s", optarg);
 	}
 	if (optind < argc) {
@@ -108,6 +127,13 @@ static void on_stop(int sig)
 	st_stop = sig;
 }
 
+/* A reader of the table that went away (`selftest | head`): the write
+ * fails with EPIPE, and the cases and the record go on. */
+static void on_pipe(int sig)
+{
+	(void)sig;
+}
+
 static void catch_stop(void)
 {
 	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = SA_RESTART };
@@ -115,6 +141,10 @@ static void catch_stop(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* A handler, not SIG_IGN: exec resets it, so the children keep the
+	 * default. */
+	sa.sa_handler = on_pipe;
+	sigaction(SIGPIPE, &sa, NULL);
 }
 
 static double now_s(void)

@@ -145,6 +145,9 @@ const struct rv_metric *st_find_metric(const struct rv_req *r, const char *name)
  * nor below for certain): a delay case's breach count. */
 void st_count_above(const struct rv_metric *m, uint64_t ns, uint64_t *above,
 		    uint64_t *straddle);
+/* The samples metric m's histogram holds: its buckets' counts and the
+ * overflow (stats-ramp: every sample, none past the range). */
+uint64_t st_histogram_total(const struct rv_metric *m);
 /* A helper of the helper directory (a fault library), malloc'd path; NULL
  * when it is not there. */
 char *st_helper(const struct st_env *e, const char *name);

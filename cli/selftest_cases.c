@@ -56,6 +56,14 @@ static uint64_t buckets_wrong(const struct rv_metric *m)
 	return wrong;
 }
 
+uint64_t st_histogram_total(const struct rv_metric *m)
+{
+	uint64_t n = m->overflow;
+	for (size_t i = 0; i < m->nbuckets; i++)
+		n += m->buckets[i].count;
+	return n;
+}
+
 /* A percentile of the ramp: the upper bound of the bucket that holds the
  * sample of rank ceil(p * N), the harness's conservative reading. */
 static void expect_pct(struct st_outcome *o, const struct rv_metric *m, const char *name,
@@ -93,6 +101,10 @@ static void case_ramp(const struct st_env *e, const struct st_case *c, struct st
 	expect_pct(o, m, "p99", RV_P99, 0.99);
 	st_expect_u64(o, "buckets not holding exactly the values in their bounds", 0,
 		      buckets_wrong(m));
+	/* buckets_wrong sees only the buckets there: one missing, or samples
+	 * counted past the range, is seen by the histogram's total */
+	st_expect_u64(o, "overflow", 0, m->overflow);
+	st_expect_u64(o, "samples in the histogram", RAMP_N, st_histogram_total(m));
 	report_view_free(&v);
 }
 

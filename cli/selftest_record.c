@@ -18,6 +18,7 @@
 #include "harness/runinfo.h"
 #include "host/fingerprint.h"
 #include "reports/page.h"
+#include "reports/report.h"
 #include "reports/xmlw.h"
 
 /* What every document is rendered from. */
@@ -80,8 +81,13 @@ static int write_json(const struct st_doc *d, const char *path)
 				      (json_int_t)r->counts[ST_NOT_RUN], "error",
 				      (json_int_t)r->counts[ST_ERROR]));
 	json_object_set_new(root, "exit_status", json_integer(r->status));
-	int rc = json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	/* a temporary file renamed over it, as every report: a name planted
+	 * in DIR (a link to a file of root's) is replaced, never written
+	 * through */
+	char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
+	int rc = text && report_atomic_write(path, text, strlen(text)) == 0 ? 0 : -1;
+	free(text);
 	return rc;
 }
 
@@ -240,12 +246,10 @@ static int put(const char *dir, const char *name, const char *buf, size_t len)
 {
 	char path[PATH_MAX + 64];
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
+	int e = report_atomic_write(path, buf, len); /* never through a planted link */
+	if (e) {
 		termsafe_println(stderr, "rtconform selftest: cannot write %s: %s", path,
-				 strerror(errno));
-		if (f)
-			fclose(f);
+				 strerror(-e));
 		return -1;
 	}
 	return 0;

@@ -99,6 +99,11 @@ static size_t check_hashes(const char *dir, const struct manifest *m)
 			termsafe_println(stderr, "rtconform verify: %s: missing (the manifest lists it "
 					 "on line %zu)", path, m->e[i].line);
 			bad++;
+		} else if (e == -ELOOP) {
+			/* opened with O_NOFOLLOW (manifest_hash_file) */
+			termsafe_println(stderr, "rtconform verify: %s: a symbolic link, not the file "
+					 "the manifest lists on line %zu", path, m->e[i].line);
+			bad++;
 		} else if (e) {
 			termsafe_println(stderr, "rtconform verify: %s: cannot be read: %s", path,
 					 strerror(-e));

@@ -177,6 +177,18 @@ static void header(struct xw *x, const struct report_view *v)
 	xw_text(x, buf);
 	xw_full_end(x);
 	nl(x);
+	/* A run `rtconform selftest` faulted (cli/run_faults.h) says so under
+	 * its verdict, as summary.txt does: not only in the environment table
+	 * at the bottom of the page. */
+	const char *faults = fingerprint_get(&v->env, "rtconform.injected_faults");
+	if (faults) {
+		xw_start(x, "p");
+		xw_attr(x, "id", "faults");
+		xw_attr(x, "class", "banner b-error");
+		xw_textf(x, "FAULTS INJECTED by selftest: %s", faults);
+		xw_full_end(x);
+		nl(x);
+	}
 
 	xw_start(x, "p");
 	char counts[200];

@@ -738,7 +738,8 @@ static void host_suite(struct xw *x, const struct report_view *v, const char *ho
 	x_prop(x, runinfo_version, "%s", JP_MERGE_VERSION);
 	x_prop(x, runinfo_commit, "%s", JP_MERGE_COMMIT);
 	static const char *const keys[] = { "host.label", "host.name", "host.id", "host.os",
-					    "host.kernel.release", "rtconform.version" };
+					    "host.kernel.release", "rtconform.version",
+					    "rtconform.injected_faults" };
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
 		const char *val = fingerprint_get(&v->env, keys[k]);
 		if (val)

@@ -309,7 +309,13 @@ static void clause_el(struct builder *b, xmlNodePtr n, struct requirement *r)
 	char *ref = attr(n, "ref");
 	c->ref = ref ? tidy_copy(ref, true) : xstrdup("");
 	free(ref);
-	c->title = attr(n, "title");
+	/* The title is an xs:token too: the schema judged it collapsed (its
+	 * length, its blanks), so it is kept collapsed; a "&#10;" in it, or
+	 * 300 blanks between two words, would otherwise make a results.json
+	 * its reader refuses (json_read.c, clause_text). */
+	xmlChar *t = xmlGetNoNsProp(n, (const xmlChar *)"title");
+	c->title = t ? tidy_copy((const char *)t, true) : NULL;
+	xmlFree(t);
 	if (c->title && !*c->title) {
 		free(c->title);
 		c->title = NULL;
@@ -317,6 +323,10 @@ static void clause_el(struct builder *b, xmlNodePtr n, struct requirement *r)
 	c->line = line;
 	if (!*c->ref)
 		diag_add(b->diags, b->file, line, "<clause> ref is empty");
+	/* XML lets U+007F through; no report may carry a control character */
+	if (strchr(c->ref, 0x7f) || (c->title && strchr(c->title, 0x7f)))
+		diag_add(b->diags, b->file, line, "<clause> %s holds a control character (U+007F)",
+			 strchr(c->ref, 0x7f) ? "ref" : "title");
 	for (size_t i = 0; i < r->nclauses; i++)
 		if (strcmp(r->clauses[i].ref, c->ref) == 0) {
 			diag_add(b->diags, b->file, line,

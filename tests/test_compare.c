@@ -733,6 +733,27 @@ START_TEST(missing_from_the_candidate)
 }
 END_TEST
 
+/* A side selftest faulted (rtconform.injected_faults) is named in a note,
+ * which compare.txt, compare.html and junit.xml all carry. */
+START_TEST(injected_faults_noted)
+{
+	struct report_view b, c;
+	struct cmp_result r;
+	char err[600];
+	view(&b, "A", steady, steady_max, none);
+	view(&c, "A", steady, steady_max, none);
+	fingerprint_add(&b.env, "rtconform.injected_faults",
+			"RTC_SELFTEST_FAULTS=delay=20ms,every=10 (rtconform selftest)");
+	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
+	ck_assert_uint_eq(r.nnotes, 1);
+	ck_assert_str_eq(r.notes[0], "FAULTS INJECTED by selftest into the baseline: "
+			 "RTC_SELFTEST_FAULTS=delay=20ms,every=10 (rtconform selftest): its "
+			 "figures are not the machine's own");
+	cmp_result_free(&r);
+	free_views(&b, &c);
+}
+END_TEST
+
 START_TEST(reports_render)
 {
 	struct report_view b, c;
@@ -1025,6 +1046,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, what_cannot_be_compared);
 	tcase_add_test(tc, unmeasured_and_differently_measured);
 	tcase_add_test(tc, missing_from_the_candidate);
+	tcase_add_test(tc, injected_faults_noted);
 	tcase_add_test(tc, reports_render);
 	tcase_add_test(tc, reports_render_inconclusive);
 	tcase_add_test(tc, overlay_not_finite);

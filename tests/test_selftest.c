@@ -95,6 +95,11 @@ START_TEST(selftest_breaches_counted_from_the_histogram)
 	st_count_above(&m, 10000000, &above, &straddle);
 	ck_assert_uint_eq(above, 1);
 	ck_assert_uint_eq(straddle, 3);
+	/* stats-ramp's total: every bucket and the overflow; a bucket left
+	 * out is a sample fewer */
+	ck_assert_uint_eq(st_histogram_total(&m), 5 + 1 + 2 + 3 + 1);
+	m.nbuckets = 3;
+	ck_assert_uint_eq(st_histogram_total(&m), 5 + 1 + 2 + 1);
 }
 END_TEST
 

@@ -57,6 +57,7 @@ expect_grep '<h2>Host fingerprint</h2>' "$R/validation.html"
 # the evidence of each run is kept, and a faulted run's reports say so
 expect_grep 'FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=delay=20ms,every=10' "$R/cases/delay-timer-wakeup/run/summary.txt"
 expect_grep 'name="rtconform.injected_faults" value="RTC_SELFTEST_FAULTS=delay=20ms,every=10' "$R/cases/delay-sem-pingpong/run/junit.xml"
+expect_grep '<p id="faults" class="banner b-error">FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=delay=20ms,every=10' "$R/cases/delay-timer-wakeup/run/report.html"
 expect_grep '"rtconform.injected_faults": "RTC_SELFTEST_FAULTS=rtconform-fault-sched.so RTC_FAKE_SCHED=policy' "$R/cases/premise-policy/run/results.json"
 # the record verifies, and one byte changed in a case's evidence is found
 expect_status 0 "$RTC" verify "$R"
@@ -67,6 +68,25 @@ expect_grep 'cases/stats-ramp/run/summary.txt' "$TMP/out"
 # a record is never written over another
 expect_status 2 "$RTC" selftest -o "$R"
 expect_grep 'is not empty' "$TMP/out"
+# an empty directory another user may write is refused: a link planted in
+# it would be written through by root
+mkdir "$TMP/theirs" && chown nobody "$TMP/theirs"
+expect_status 2 "$RTC" selftest -o "$TMP/theirs"
+expect_grep 'theirs: owned by another user: the record goes into a directory only you can write' "$TMP/out"
+mkdir -m 777 "$TMP/shared"; chmod 777 "$TMP/shared"
+expect_status 2 "$RTC" selftest -o "$TMP/shared"
+expect_grep 'shared: others may write it' "$TMP/out"
+# -o '' is not the default directory, and a path too long is not cut short
+here="$PWD"; cd "$TMP"; expect_status 2 "$RTC" selftest -o ''; cd "$here"
+expect_grep '-o/--output: empty value' "$TMP/out"
+ls -d "$TMP"/selftest-* >/dev/null 2>&1 && fail "selftest -o '' made a default directory" || ok "selftest -o '' made no directory"
+expect_status 2 "$RTC" selftest -o "$TMP/$(printf 'd%.0s' $(seq 5000))"
+expect_grep '-o/--output: path too long' "$TMP/out"
+# a reader of the table that goes away (| head) does not kill it: the record
+# is written whole and verifies
+"$RTC" selftest -o "$TMP/pipe" | head -1 >/dev/null
+expect_status 0 "$RTC" verify "$TMP/pipe"
+[ -f "$TMP/pipe/validation.json" ] && [ ! -e "$TMP/pipe/.rtconform.lock" ] && ok "selftest | head: the record is written, the lock released" || fail "selftest | head: no whole record in $TMP/pipe"
 
 # Interrupted (SIGINT to selftest alone, as `kill` sends it): the case
 # running ends, the cases after it are errors that say so, the record is
@@ -98,14 +118,28 @@ XML
 LD_PRELOAD="$BIN/rtconform-fault-clock.so" RTC_FAKE_EARLY_US=15000 \
   expect_status 0 "$RTC" run -o "$TMP/inert" "$TMP/early.xml"
 expect_grep 'FAULTS INJECTED by selftest: LD_PRELOAD=.*rtconform-fault-clock.so \(inert: RTC_SELFTEST_FAULTS is unset' "$TMP/inert/summary.txt"
+expect_grep '<p id="faults" class="banner b-error">FAULTS INJECTED by selftest: LD_PRELOAD=' "$TMP/inert/report.html"
 # The same library with the variable: every wake-up early (what selftest does).
 LD_PRELOAD="$BIN/rtconform-fault-clock.so" RTC_FAKE_EARLY_US=15000 RTC_SELFTEST_FAULTS=test \
   expect_status 1 "$RTC" run -o "$TMP/faulted" "$TMP/early.xml"
 expect_grep '^EARLY +timer-wakeup +fifo:90 +early total <= 0 +10 +FAIL$' "$TMP/out"
+# probe (the normal worker, the same libraries): its reports say so too
+LD_PRELOAD="$BIN/rtconform-fault-clock.so" RTC_FAKE_EARLY_US=15000 RTC_SELFTEST_FAULTS=test \
+  expect_status 0 "$RTC" probe timer-wakeup --param interval=20ms --param dma-latency=off \
+  --cpu 0 --iterations 5 -o "$TMP/probe-faulted"
+expect_grep 'rtconform probe: FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=test' "$TMP/out"
+expect_grep '"rtconform.injected_faults": "RTC_SELFTEST_FAULTS=test \(rtconform selftest\); LD_PRELOAD=' "$TMP/probe-faulted/results.json"
+expect_grep 'FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=test' "$TMP/probe-faulted/summary.txt"
+# a fault library under another name, with the variable: named all the same
+ln -s "$BIN/rtconform-fault-clock.so" "$TMP/renamed.so"
+LD_PRELOAD="$TMP/renamed.so" RTC_FAKE_EARLY_US=15000 RTC_SELFTEST_FAULTS=test \
+  expect_status 1 "$RTC" run -o "$TMP/renamed" "$TMP/early.xml"
+expect_grep 'FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=test \(rtconform selftest\); LD_PRELOAD=.*/renamed.so' "$TMP/renamed/summary.txt"
 # A run without the variable leaves nothing of selftest's in its reports.
 expect_status 0 "$RTC" run -o "$TMP/normal" "$TMP/early.xml"
 expect_no_grep 'injected_faults|FAULTS INJECTED' "$TMP/normal/results.json"
 expect_no_grep 'FAULTS INJECTED' "$TMP/normal/summary.txt"
+expect_no_grep 'FAULTS INJECTED' "$TMP/normal/report.html"
 # A malformed delay is refused before anything runs.
 RTC_SELFTEST_FAULTS='delay=20parsecs,every=10' expect_status 2 "$RTC" run -o "$TMP/bad" "$TMP/early.xml"
 expect_grep 'RTC_SELFTEST_FAULTS: delay=20parsecs: unknown unit' "$TMP/out"

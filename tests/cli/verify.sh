@@ -54,6 +54,13 @@ rm "$TMP/t/report.html"
 expect_status 1 "$RTC" verify "$TMP/t"
 expect_grep 't/report.html: missing' "$TMP/out"
 
+# a listed file replaced by a symbolic link to the same bytes: not the file
+fresh
+mv "$TMP/t/summary.txt" "$TMP/summary-elsewhere.txt"
+ln -s "$TMP/summary-elsewhere.txt" "$TMP/t/summary.txt"
+expect_status 1 "$RTC" verify "$TMP/t"
+expect_grep 't/summary.txt: a symbolic link, not the file the manifest lists on line [0-9]+' "$TMP/out"
+
 # results.json edited and its manifest line made to match: the hashes
 # hold, the reports rendered again from it do not
 fresh
