@@ -669,17 +669,29 @@ START_TEST(archive_integers_to_2_63)
 	fx_view(x, &a);
 	struct rv_metric *m = &a.files[0].reqs[0].metrics[0];
 	const uint64_t top = (uint64_t)INT64_MAX;
-	m->buckets[m->nbuckets - 1] = (struct rv_bucket){ top - 1, top, top };
+	/* the histogram still holds the count (the reader checks it): the
+	 * count, the last bucket and the overflow at the top of the range */
+	uint64_t others = 0;
+	for (size_t i = 0; i + 1 < m->nbuckets; i++)
+		others += m->buckets[i].count;
+	m->buckets[m->nbuckets - 1] = (struct rv_bucket){ top - 1, top, top - others - 2 };
 	m->highest = top;
-	m->overflow = top;
-	a.files[1].reqs[0].series[0].count = top;
+	m->overflow = 2;
+	m->count = top;
+	for (int k = 0; k < RV_NSTATS; k++)
+		m->ci[k].have = false; /* no interval reaches past 2^40 samples */
+	struct rv_series *s0 = &a.files[1].reqs[0].series[0];
+	s0->p99_ci.have = false;
+	if (s0->has_hist)
+		s0->overflow += top - s0->count;
+	s0->count = top;
 	json_round_trip(x, &a, &b);
 	const struct rv_metric *mb = &b.files[0].reqs[0].metrics[0];
 	ck_assert_uint_eq(mb->nbuckets, m->nbuckets);
 	ck_assert(mb->buckets[mb->nbuckets - 1].lo == top - 1);
 	ck_assert(mb->buckets[mb->nbuckets - 1].hi == top);
-	ck_assert(mb->buckets[mb->nbuckets - 1].count == top);
-	ck_assert(mb->highest == top && mb->overflow == top);
+	ck_assert(mb->buckets[mb->nbuckets - 1].count == top - others - 2);
+	ck_assert(mb->highest == top && mb->overflow == 2 && mb->count == top);
 	ck_assert(b.files[1].reqs[0].series[0].count == top);
 	report_view_free(&b);
 

@@ -399,6 +399,57 @@ static bool check_ci_values(struct fig *g, const char *at, const struct rv_ci *c
 	return true;
 }
 
+/* A histogram holds every sample: its buckets, the positive overflow and
+ * the samples below zero add up to the count. Otherwise a bucket was
+ * dropped or added after the run (an outlier's bucket taken out, say),
+ * and the percentiles, the plots and the CSV export would no longer show
+ * the samples the statistics were taken over. */
+static bool check_hist(struct fig *g, const char *set, const struct ci_hist *h)
+{
+	uint64_t sum = h->overflow;
+	bool wrapped = false;
+	for (size_t i = 0; i < h->n && !wrapped; i++)
+		wrapped = __builtin_add_overflow(sum, h->bk[i].count, &sum);
+	if (wrapped || __builtin_add_overflow(sum, rv_neg_count(h->neg), &sum) ||
+	    sum != h->count) {
+		char f[120];
+		snprintf(f, sizeof f, "%s.histogram", set);
+		return refuse(g, f, "its buckets, overflow and samples below zero hold %s%llu "
+			      "samples, but count is %llu: the histogram does not hold the samples",
+			      wrapped ? "over " : "", (unsigned long long)sum,
+			      (unsigned long long)h->count);
+	}
+	return true;
+}
+
+/* Every duration metric's, and every per-CPU series', histogram. */
+static bool check_hists(struct fig *g, const struct rv_req *r)
+{
+	char set[80];
+	for (size_t i = 0; i < r->nmetrics; i++) {
+		const struct rv_metric *m = &r->metrics[i];
+		if (m->kind == METRIC_COUNT)
+			continue;
+		struct ci_hist h = { m->buckets, m->nbuckets, m->count, m->overflow, &m->neg,
+				     m->ns_per_unit, &m->ns[RV_MIN], &m->ns[RV_MAX] };
+		snprintf(set, sizeof set, "metrics[%zu]", i);
+		if (!check_hist(g, set, &h))
+			return false;
+	}
+	for (size_t i = 0; i < r->nseries; i++) {
+		const struct rv_series *s = &r->series[i];
+		if (!s->has_hist)
+			continue;
+		struct ci_hist h = { s->buckets, s->nbuckets, s->count, s->overflow, &s->neg,
+				     r->nmetrics ? r->metrics[0].ns_per_unit : 0,
+				     &s->ns[RVS_MIN], &s->ns[RVS_MAX] };
+		snprintf(set, sizeof set, "per_cpu[%zu]", i);
+		if (!check_hist(g, set, &h))
+			return false;
+	}
+	return true;
+}
+
 /* Every stored interval of r's metrics and per-CPU series. */
 static bool check_cis(struct fig *g, const struct rv_req *r)
 {
@@ -755,7 +806,7 @@ static bool check_one(struct fig *g, const struct rv_req *r)
 		if (!check_limit(g, r, i))
 			return false;
 	if (!check_req(g, r) || !check_metrics(g, r) || !check_cis(g, r) ||
-	    !check_intervals(g, r))
+	    !check_intervals(g, r) || !check_hists(g, r))
 		return false;
 	for (size_t i = 0; i < r->nlimits; i++)
 		if (!check_measured(g, r, i) || !check_limit_ci(g, r, i))
