@@ -18,20 +18,24 @@
 #           large file on the root device from another CPU, the device's IRQ (found by
 #           its name in /proc/interrupts) given to the CPU, its affinity put
 #           back on exit; injected = that IRQ or the BLOCK softirq;
+#   net     culprit net udp 64: a SCHED_OTHER sender on the CPU sending
+#           64-byte UDP datagrams over 127.0.0.1 to a receiver on another
+#           CPU: the NET_RX softirq that receives them runs on the sender's
+#           CPU; injected = the NET_RX softirq;
 #   none    nothing injected: which kind of cause is on top, and how often
 #           a task is blamed.
 # Never fails on a target; prints figures. Fails only when a tool is
 # missing or nothing could be measured. Needs root (tracefs, SCHED_FIFO).
 # Env: RTC, BENCH_TMP, RTC_TOP (set by ci/bench); EXPLAIN_BENCH_N (breaches
 #   wanted per class, default 20), EXPLAIN_BENCH_CLASSES (default "higher
-#   lower irq none"), EXPLAIN_BENCH_CPU (default the last CPU),
+#   lower irq net none"), EXPLAIN_BENCH_CPU (default the last CPU),
 #   EXPLAIN_BENCH_FILE (the file the irq class reads; default the largest
 #   shared library of at least 64 MiB under /usr/lib).
 set -euo pipefail
 : "${RTC:?set by ci/bench}" "${BENCH_TMP:?set by ci/bench}"
 top="${RTC_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}"
 want="${EXPLAIN_BENCH_N:-20}"
-classes="${EXPLAIN_BENCH_CLASSES:-higher lower irq none}"
+classes="${EXPLAIN_BENCH_CLASSES:-higher lower irq net none}"
 cpu="${EXPLAIN_BENCH_CPU:-$(($(nproc) - 1))}"
 dir="$BENCH_TMP/explain"
 mkdir -p "$dir"
@@ -146,6 +150,9 @@ for class in $classes; do
       n1="$(irq_count "$irq" "$cpu")" t1="$(date +%s%N)"
       echo "$(( (n1 - n0) * 1000000000 / (t1 - t0) ))" >"$dir/irq.rate"
       echo "$file" >"$dir/irq.file" ;;
+    net)
+      start_culprit net "$cpu" $((cpu - 1)) udp 64 3600
+      measure net 40us 500 ;;
     none)
       measure none 30us 500 ;;
     *) echo "explain bench: unknown class '$class'"; exit 1 ;;

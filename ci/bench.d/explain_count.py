@@ -40,6 +40,8 @@ def injected(cls, comp, d):
         irq = read_first(os.path.join(d, "irq.irq"))
         return (comp["kind"] == "irq" and irq and comp.get("irq") == int(irq[0])) or \
             (comp["kind"] == "softirq" and comp.get("name") == "BLOCK")
+    if cls == "net":
+        return comp["kind"] == "softirq" and comp.get("name") == "NET_RX"
     return False
 
 
