@@ -7,12 +7,16 @@
  *       one thread pinned to CPU, at POLICY fifo, rr or other (PRIO is then
  *       the nice value), busy-running BURST_US microseconds every PERIOD_US
  *       (BURST_US = PERIOD_US: never sleeps) for SECONDS seconds;
- *   culprit read CPU POLICY PRIO FILE SECONDS
+ *   culprit read CPU POLICY PRIO FILE SECONDS [PAUSE_US]
  *       one thread pinned to CPU at POLICY and PRIO (as for burst) reading
- *       FILE whole, 8 MiB a read(2), over and over, for SECONDS seconds: on
+ *       FILE whole, 8 MiB a read(2), over and over, for SECONDS seconds,
+ *       sleeping PAUSE_US microseconds (default 0) after each read: on
  *       a kernel without full preemption (PREEMPT_NONE, voluntary) a long
  *       read of a file the kernel makes up as it goes (/proc/kallsyms) runs
- *       on in the kernel after a higher-priority task woke on its CPU;
+ *       on in the kernel after a higher-priority task woke on its CPU. A
+ *       real-time reader that never pauses takes the whole CPU, and the
+ *       kernel's real-time throttling (sched_rt_runtime_us) then stops every
+ *       real-time task on it, a probe too, for the rest of each period;
  *   culprit fork CPU POLICY PRIO MIB SECONDS
  *       one task pinned to CPU at POLICY and PRIO (as for burst) with MIB
  *       MiB of memory touched, forking a child that exits at once and
@@ -187,6 +191,7 @@ static int read_loop(char **av)
 	int prio = policy == SCHED_OTHER ? (int)arg_num(av[2], "nice", -20, 19)
 					 : (int)arg_num(av[2], "priority", 1, 99);
 	long long end = arg_num(av[4], "SECONDS", 1, 86400) * 1000000000LL;
+	long long pause = av[5] ? arg_num(av[5], "PAUSE_US", 0, 1000000) * 1000LL : 0;
 	enum { CHUNK = 8 << 20 };
 	char *buf = malloc(CHUNK);
 	if (!buf)
@@ -203,6 +208,10 @@ static int read_loop(char **av)
 			die(av[3]);
 		if (n == 0 && lseek(fd, 0, SEEK_SET) < 0)
 			die("lseek");
+		struct timespec ts = {.tv_sec = pause / 1000000000LL,
+				      .tv_nsec = pause % 1000000000LL};
+		if (pause)
+			nanosleep(&ts, NULL);
 	}
 	close(fd);
 	free(buf);
@@ -336,7 +345,7 @@ int main(int argc, char **argv)
 {
 	if (argc == 8 && !strcmp(argv[1], "burst"))
 		return burst(argv + 2);
-	if (argc == 7 && !strcmp(argv[1], "read"))
+	if ((argc == 7 || argc == 8) && !strcmp(argv[1], "read"))
 		return read_loop(argv + 2);
 	if (argc == 7 && !strcmp(argv[1], "fork"))
 		return fork_loop(argv + 2);
