@@ -12,7 +12,9 @@
 #           busy every 1.1 ms; injected = the culprit's task, class higher;
 #   lower   culprit read: SCHED_FIFO 70 on the CPU reading /proc/kallsyms
 #           8 MiB a read(2) (kernel code that runs on after the probe woke on
-#           a kernel without full preemption); injected = the culprit's task
+#           a kernel without full preemption), 50 us asleep after each read
+#           (a reader that never sleeps gets the CPU's real-time tasks
+#           throttled); injected = the culprit's task
 #           (violation or not-runnable: the class is counted too);
 #   irq     culprit dread x 4: O_DIRECT 4 KiB reads (never a write) of a
 #           large file on the root device from another CPU, the device's IRQ (found by
@@ -118,9 +120,9 @@ for class in $classes; do
       echo "${pids[-1]}" >"$dir/higher.pid"
       measure higher 100us 500 ;;
     lower)
-      start_culprit read "$cpu" fifo 70 /proc/kallsyms 3600
+      start_culprit read "$cpu" fifo 70 /proc/kallsyms 3600 50
       echo "${pids[-1]}" >"$dir/lower.pid"
-      measure lower 150us 2000 ;;
+      measure lower 100us 2000 ;;
     irq)
       # the root device's request IRQ: /dev/vda is virtio device N
       # (/sys/block/vda/device), whose queue's IRQ is virtioN-req.0; any
