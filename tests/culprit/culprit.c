@@ -12,8 +12,10 @@
  *       FILE whole, 8 MiB a read(2), over and over, for SECONDS seconds,
  *       sleeping PAUSE_US microseconds (default 0) after each read: on
  *       a kernel without full preemption (PREEMPT_NONE, voluntary) a long
- *       read of a file the kernel makes up as it goes (/proc/kallsyms) runs
- *       on in the kernel after a higher-priority task woke on its CPU. A
+ *       read runs on in the kernel after a higher-priority task woke on its
+ *       CPU: copying 8 MiB of a file in the page cache out does (0.5 to 2
+ *       ms here); a file the kernel makes up as it goes (/proc/kallsyms)
+ *       gives a page a read(2), 70 to 120 us. A
  *       real-time reader that never pauses takes the whole CPU, and the
  *       kernel's real-time throttling (sched_rt_runtime_us) then stops every
  *       real-time task on it, a probe too, for the rest of each period;
