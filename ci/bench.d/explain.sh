@@ -10,28 +10,35 @@
 # cause and the median time of the injected component.
 #   higher  tests/culprit/culprit.c burst: SCHED_FIFO 90 on the CPU, 200 us
 #           busy every 1.1 ms; injected = the culprit's task, class higher;
-#   lower   culprit read: SCHED_FIFO 70 on the CPU reading /proc/kallsyms
-#           8 MiB a read(2) (kernel code that runs on after the probe woke on
-#           a kernel without full preemption); injected = the culprit's task
+#   lower   culprit read: SCHED_FIFO 70 on the CPU reading a large file
+#           (the irq class's), read once before so that it is in the page
+#           cache, 8 MiB a read(2): the copy is kernel code that runs on
+#           after the probe woke on a kernel without full preemption; 3 ms
+#           asleep after each read (a reader that never sleeps gets the
+#           CPU's real-time tasks throttled); injected = the culprit's task
 #           (violation or not-runnable: the class is counted too);
 #   irq     culprit dread x 4: O_DIRECT 4 KiB reads (never a write) of a
 #           large file on the root device from another CPU, the device's IRQ (found by
 #           its name in /proc/interrupts) given to the CPU, its affinity put
 #           back on exit; injected = that IRQ or the BLOCK softirq;
+#   net     culprit net udp 64: a SCHED_OTHER sender on the CPU sending
+#           64-byte UDP datagrams over 127.0.0.1 to a receiver on another
+#           CPU: the NET_RX softirq that receives them runs on the sender's
+#           CPU; injected = the NET_RX softirq;
 #   none    nothing injected: which kind of cause is on top, and how often
 #           a task is blamed.
 # Never fails on a target; prints figures. Fails only when a tool is
 # missing or nothing could be measured. Needs root (tracefs, SCHED_FIFO).
 # Env: RTC, BENCH_TMP, RTC_TOP (set by ci/bench); EXPLAIN_BENCH_N (breaches
 #   wanted per class, default 20), EXPLAIN_BENCH_CLASSES (default "higher
-#   lower irq none"), EXPLAIN_BENCH_CPU (default the last CPU),
-#   EXPLAIN_BENCH_FILE (the file the irq class reads; default the largest
+#   lower irq net none"), EXPLAIN_BENCH_CPU (default the last CPU),
+#   EXPLAIN_BENCH_FILE (the file the lower and irq classes read; default the largest
 #   shared library of at least 64 MiB under /usr/lib).
 set -euo pipefail
 : "${RTC:?set by ci/bench}" "${BENCH_TMP:?set by ci/bench}"
 top="${RTC_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}"
 want="${EXPLAIN_BENCH_N:-20}"
-classes="${EXPLAIN_BENCH_CLASSES:-higher lower irq none}"
+classes="${EXPLAIN_BENCH_CLASSES:-higher lower irq net none}"
 cpu="${EXPLAIN_BENCH_CPU:-$(($(nproc) - 1))}"
 dir="$BENCH_TMP/explain"
 mkdir -p "$dir"
@@ -107,6 +114,8 @@ measure() {
 irq_count() { awk -v i="$1:" -v c="$2" '$1 == i { print $(c + 2); exit }' /proc/interrupts; }
 irq_by_name() { awk -v n="$1" '$NF == n { sub(":", "", $1); print $1; exit }' /proc/interrupts; }
 
+# the file the lower and irq classes read
+file="${EXPLAIN_BENCH_FILE:-$(find /usr/lib -xdev -type f -name '*.so*' -size +64M -printf '%s %p\n' 2>/dev/null | sort -n | tail -1 | cut -d' ' -f2-)}"
 for class in $classes; do
   case "$class" in
     higher)
@@ -114,9 +123,12 @@ for class in $classes; do
       echo "${pids[-1]}" >"$dir/higher.pid"
       measure higher 100us 500 ;;
     lower)
-      start_culprit read "$cpu" fifo 70 /proc/kallsyms 3600
+      if [ -z "$file" ]; then echo "  lower: no file of 64 MiB to read: skipped"; continue; fi
+      cat "$file" >/dev/null
+      start_culprit read "$cpu" fifo 70 "$file" 3600 3000
       echo "${pids[-1]}" >"$dir/lower.pid"
-      measure lower 150us 2000 ;;
+      echo "$file" >"$dir/lower.file"
+      measure lower 150us 500 ;;
     irq)
       # the root device's request IRQ: /dev/vda is virtio device N
       # (/sys/block/vda/device), whose queue's IRQ is virtioN-req.0; any
@@ -126,7 +138,6 @@ for class in $classes; do
       name="${EXPLAIN_BENCH_IRQ_NAME:-$vdev-req.0}"
       irq="$(irq_by_name "$name")"
       if [ -z "$irq" ]; then echo "  irq: no IRQ named '$name' in /proc/interrupts: skipped"; continue; fi
-      file="${EXPLAIN_BENCH_FILE:-$(find /usr/lib -xdev -type f -name '*.so*' -size +64M -printf '%s %p\n' 2>/dev/null | sort -n | tail -1 | cut -d' ' -f2-)}"
       if [ -z "$file" ]; then echo "  irq: no file of 64 MiB to read: skipped"; continue; fi
       # the IRQ to the CPU, and back on exit; where the affinity cannot be
       # set (a container, a VM that forbids it) the IRQ must already land there
@@ -146,6 +157,9 @@ for class in $classes; do
       n1="$(irq_count "$irq" "$cpu")" t1="$(date +%s%N)"
       echo "$(( (n1 - n0) * 1000000000 / (t1 - t0) ))" >"$dir/irq.rate"
       echo "$file" >"$dir/irq.file" ;;
+    net)
+      start_culprit net "$cpu" $((cpu - 1)) udp 64 3600
+      measure net 40us 500 ;;
     none)
       measure none 30us 500 ;;
     *) echo "explain bench: unknown class '$class'"; exit 1 ;;

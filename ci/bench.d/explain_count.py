@@ -40,6 +40,8 @@ def injected(cls, comp, d):
         irq = read_first(os.path.join(d, "irq.irq"))
         return (comp["kind"] == "irq" and irq and comp.get("irq") == int(irq[0])) or \
             (comp["kind"] == "softirq" and comp.get("name") == "BLOCK")
+    if cls == "net":
+        return comp["kind"] == "softirq" and comp.get("name") == "NET_RX"
     return False
 
 
@@ -94,8 +96,9 @@ def report(d, cls):
         inj_ns = [sum(x["ns"] for x in e["components"] if injected(cls, x, d)) for e in ex]
         inj_ns = [v for v in inj_ns if v]
         print("  top cause = injected                          %s" % pct(len(hit), n))
-        # the probe's own time at the window's end (the marker is written a
-        # few microseconds after the sample: docs/explain.md) left out
+        # the probe's own time at the window's end left out (its way back
+        # to user space before the sample, and the few microseconds from
+        # the sample to the marker: docs/explain.md, item 3)
         besides = [next((c for c in e["components"] if c["kind"] != "probe"), None)
                    for e in ex]
         print("  top cause besides the probe's own = injected  %s" %

@@ -7,12 +7,18 @@
  *       one thread pinned to CPU, at POLICY fifo, rr or other (PRIO is then
  *       the nice value), busy-running BURST_US microseconds every PERIOD_US
  *       (BURST_US = PERIOD_US: never sleeps) for SECONDS seconds;
- *   culprit read CPU POLICY PRIO FILE SECONDS
+ *   culprit read CPU POLICY PRIO FILE SECONDS [PAUSE_US]
  *       one thread pinned to CPU at POLICY and PRIO (as for burst) reading
- *       FILE whole, 8 MiB a read(2), over and over, for SECONDS seconds: on
+ *       FILE whole, 8 MiB a read(2), over and over, for SECONDS seconds,
+ *       sleeping PAUSE_US microseconds (default 0) after each read: on
  *       a kernel without full preemption (PREEMPT_NONE, voluntary) a long
- *       read of a file the kernel makes up as it goes (/proc/kallsyms) runs
- *       on in the kernel after a higher-priority task woke on its CPU;
+ *       read runs on in the kernel after a higher-priority task woke on its
+ *       CPU: copying 8 MiB of a file in the page cache out does (0.5 to 2
+ *       ms here); a file the kernel makes up as it goes (/proc/kallsyms)
+ *       gives a page a read(2), 70 to 120 us. A
+ *       real-time reader that never pauses takes the whole CPU, and the
+ *       kernel's real-time throttling (sched_rt_runtime_us) then stops every
+ *       real-time task on it, a probe too, for the rest of each period;
  *   culprit fork CPU POLICY PRIO MIB SECONDS
  *       one task pinned to CPU at POLICY and PRIO (as for burst) with MIB
  *       MiB of memory touched, forking a child that exits at once and
@@ -24,7 +30,13 @@
  *   culprit dread CPU FILE SECONDS
  *       one thread pinned to CPU at SCHED_OTHER reading FILE 4 KiB at a time
  *       with O_DIRECT (never writing): every read is a request to the disk,
- *       whose completion interrupt lands where its IRQ affinity says.
+ *       whose completion interrupt lands where its IRQ affinity says;
+ *   culprit net CPU RXCPU udp|tcp SIZE SECONDS
+ *       a sender pinned to CPU at SCHED_OTHER sending SIZE bytes a send(2)
+ *       over 127.0.0.1 as fast as it can, to a receiver (a child process)
+ *       pinned to RXCPU at SCHED_OTHER that reads and drops them: a packet
+ *       sent over the loopback device is received by the NET_RX softirq on
+ *       the sender's CPU, which runs when the send re-enables bottom halves.
  *
  * What the kernel gave it (sched_getscheduler, sched_getparam,
  * sched_getaffinity as raw system calls, getpriority) is read back before
@@ -42,7 +54,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -176,6 +193,7 @@ static int read_loop(char **av)
 	int prio = policy == SCHED_OTHER ? (int)arg_num(av[2], "nice", -20, 19)
 					 : (int)arg_num(av[2], "priority", 1, 99);
 	long long end = arg_num(av[4], "SECONDS", 1, 86400) * 1000000000LL;
+	long long pause = av[5] ? arg_num(av[5], "PAUSE_US", 0, 1000000) * 1000LL : 0;
 	enum { CHUNK = 8 << 20 };
 	char *buf = malloc(CHUNK);
 	if (!buf)
@@ -192,6 +210,10 @@ static int read_loop(char **av)
 			die(av[3]);
 		if (n == 0 && lseek(fd, 0, SEEK_SET) < 0)
 			die("lseek");
+		struct timespec ts = {.tv_sec = pause / 1000000000LL,
+				      .tv_nsec = pause % 1000000000LL};
+		if (pause)
+			nanosleep(&ts, NULL);
 	}
 	close(fd);
 	free(buf);
@@ -257,19 +279,86 @@ static int direct_read(char **av)
 	return 0;
 }
 
+/* the receiver: a child pinned to rxcpu, reading until its parent goes */
+static pid_t net_receiver(int rxcpu, int fd, int tcp, size_t size)
+{
+	pid_t c = fork();
+	if (c < 0)
+		die("fork");
+	if (c)
+		return c;
+	/* gone with its parent, however the parent ends */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
+		_exit(0);
+	place(rxcpu, SCHED_OTHER, 0);
+	char *buf = malloc(size);
+	if (!buf)
+		die("malloc");
+	int conn = tcp ? accept(fd, NULL, NULL) : fd;
+	if (conn < 0)
+		die("accept");
+	for (;;) {
+		ssize_t n = recv(conn, buf, size, 0);
+		if (n < 0 && errno != EINTR)
+			die("recv");
+		if (n == 0 && tcp)
+			_exit(0);
+	}
+}
+
+static int net_loop(char **av)
+{
+	int cpu = (int)arg_num(av[0], "CPU", 0, CPU_SETSIZE - 1);
+	int rxcpu = (int)arg_num(av[1], "RXCPU", 0, CPU_SETSIZE - 1);
+	int tcp = !strcmp(av[2], "tcp");
+	if (!tcp && strcmp(av[2], "udp")) {
+		fprintf(stderr, "culprit: protocol '%s' is not udp or tcp\n", av[2]);
+		return 2;
+	}
+	size_t size = (size_t)arg_num(av[3], "SIZE", 1, tcp ? 1 << 20 : 65507);
+	long long end = arg_num(av[4], "SECONDS", 1, 86400) * 1000000000LL;
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t alen = sizeof a;
+	int rx = socket(AF_INET, tcp ? SOCK_STREAM : SOCK_DGRAM, 0);
+	if (rx < 0 || bind(rx, (struct sockaddr *)&a, sizeof a) ||
+	    getsockname(rx, (struct sockaddr *)&a, &alen) || (tcp && listen(rx, 1)))
+		die("receiver socket");
+	pid_t child = net_receiver(rxcpu, rx, tcp, size);
+	int tx = socket(AF_INET, tcp ? SOCK_STREAM : SOCK_DGRAM, 0);
+	if (tx < 0 || connect(tx, (struct sockaddr *)&a, sizeof a))
+		die("sender socket");
+	char *buf = calloc(1, size);
+	if (!buf)
+		die("calloc");
+	place(cpu, SCHED_OTHER, 0);
+	ready();
+	end += now_ns();
+	while (now_ns() < end)
+		if (send(tx, buf, size, 0) < 0 && errno != ECONNREFUSED && errno != ENOBUFS)
+			die("send");
+	close(tx);
+	kill(child, SIGTERM);
+	waitpid(child, NULL, 0);
+	free(buf);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 8 && !strcmp(argv[1], "burst"))
 		return burst(argv + 2);
-	if (argc == 7 && !strcmp(argv[1], "read"))
+	if ((argc == 7 || argc == 8) && !strcmp(argv[1], "read"))
 		return read_loop(argv + 2);
 	if (argc == 7 && !strcmp(argv[1], "fork"))
 		return fork_loop(argv + 2);
 	if (argc == 5 && !strcmp(argv[1], "dread"))
 		return direct_read(argv + 2);
+	if (argc == 7 && !strcmp(argv[1], "net"))
+		return net_loop(argv + 2);
 	fprintf(stderr, "usage: culprit burst CPU fifo|rr|other PRIO|NICE BURST_US PERIOD_US "
 			"SECONDS\n       culprit read CPU fifo|rr|other PRIO|NICE FILE SECONDS\n"
 			"       culprit fork CPU fifo|rr|other PRIO|NICE MIB SECONDS\n"
-			"       culprit dread CPU FILE SECONDS\n");
+			"       culprit dread CPU FILE SECONDS\n"
+			"       culprit net CPU RXCPU udp|tcp SIZE SECONDS\n");
 	return 2;
 }
