@@ -34,7 +34,11 @@ static const char verify_usage[] =
 	"SHA-256 (each one missing or changed is named), files it does not list are\n"
 	"named (a warning), and junit.xml, summary.txt, report.html, results.json and\n"
 	"the CSV files present agree with the reports rendered again from a run's\n"
-	"DIR/results.json.\n"
+	"DIR/results.json. A selftest record (the manifest lists validation.json) has\n"
+	"validation.json read back and junit.xml, validation.html and validation.json\n"
+	"rendered again from it and compared, its totals checked against its cases.\n"
+	"Every directory below DIR with its own MANIFEST.sha256 (a record's\n"
+	"cases/ID/run/) is verified as a run's directory too.\n"
 	"A signature beside the manifest (rtconform run --sign) is checked with the tool\n"
 	"that made it: GnuPG's (MANIFEST.sha256.sig) with the keyring, minisign's\n"
 	"(MANIFEST.sha256.minisig) with the public key of --pubkey.\n"
@@ -43,9 +47,9 @@ static const char verify_usage[] =
 	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 every check holds, 1 a file is missing, changed, or disagrees\n"
-	"with results.json, or the signature does not hold, 2 usage error, no manifest,\n"
-	"a malformed manifest (the line is named), or a signature that cannot be checked\n"
-	"(no --pubkey, the tool missing)\n";
+	"with results.json or validation.json, or the signature does not hold, 2 usage\n"
+	"error, no manifest, a malformed manifest (the line is named), or a signature\n"
+	"that cannot be checked (no --pubkey, the tool missing)\n";
 
 /* The most a manifest may be: a run's lists a few hundred files. */
 #define VERIFY_MANIFEST_MAX (16u << 20)
