@@ -420,6 +420,13 @@ static size_t check_record(const char *dir, const struct manifest *m, bool *reco
 	char path[PATH_MAX + 64], err[1000];
 	snprintf(path, sizeof path, "%s/%s", dir, st_file_names[ST_FILE_JSON]);
 	size_t len = 0;
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > ST_RECORD_MAX) {
+		/* never read whole: refused by its size alone */
+		termsafe_println(stderr, "rtconform verify: %s: %lld bytes, more than a selftest "
+				 "record's %u", path, (long long)st.st_size, ST_RECORD_MAX);
+		return bad + 1;
+	}
 	char *text = slurp(path, &len);
 	if (!text)
 		return bad + (errno != ENOENT); /* missing: said by check_hashes */
@@ -452,9 +459,10 @@ struct nested {
 	bool over;
 };
 
-/* The directory path (with a MANIFEST.sha256 of its own) verified as a run
- * directory: its digests, and its reports rendered again from its
- * results.json. The number of problems. */
+/* The directory path (with a MANIFEST.sha256 of its own) verified as the
+ * top one is: its digests, and its reports rendered again from its
+ * results.json (or, a selftest record's, from its validation.json). The
+ * number of problems (a malformed manifest is one). */
 static size_t verify_one_nested(const char *path)
 {
 	struct manifest m = { NULL, 0 };
@@ -464,8 +472,10 @@ static size_t verify_one_nested(const char *path)
 	}
 	size_t bad = check_hashes(path, &m);
 	warn_extra(path, "", &m, 0);
-	bool rendered;
-	bad += check_rendered(path, &m, &rendered);
+	bool rendered, record;
+	bad += check_record(path, &m, &record);
+	if (!record)
+		bad += check_rendered(path, &m, &rendered);
 	manifest_free(&m);
 	return bad;
 }
