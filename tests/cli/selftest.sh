@@ -2,7 +2,9 @@
 # rtconform selftest: as root every known-answer case runs and matches
 # (exit 0), the record (validation.json, junit.xml, validation.html, the
 # cases' evidence, MANIFEST.sha256) is written and verifies, and one byte
-# changed in it is found; as nobody the cases that need root, or real-time
+# changed in it is found, and so is a verdict, an observed text or a nested
+# run's figure forged with its manifest lines replaced, and a hostile
+# validation.json is refused with its field named; as nobody the cases that need root, or real-time
 # privileges the worker lacks, are `not run` with why, the others match
 # (with the documented capabilities on the worker, the real-time ones
 # too), exit 0. A normal run is never faulted: the
