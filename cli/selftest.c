@@ -258,11 +258,10 @@ int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx)
 	termsafe_println(stdout, "%-24s %-8s %s", "CASE", "VERDICT", "FUNCTION VALIDATED");
 	for (size_t i = 0; i < st_ncases; i++) {
 		run_case(&e, &st_cases[i], &out[i]);
-		rec.counts[out[i].verdict]++;
 		print_case(&st_cases[i], &out[i]);
 	}
 	rec.ended = time(NULL);
-	rec.status = rec.counts[ST_FAIL] ? EXIT_FAILED : rec.counts[ST_ERROR] ? EXIT_NOT_MEASURED : 0;
+	st_tally(&rec);
 	termsafe_println(stdout, "selftest: %zu cases: %zu matched, %zu did not match, %zu not run, "
 			 "%zu errors; record in %s", st_ncases, rec.counts[ST_PASS],
 			 rec.counts[ST_FAIL], rec.counts[ST_NOT_RUN], rec.counts[ST_ERROR], abs);

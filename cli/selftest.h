@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "host/fingerprint.h"
 
 /* The variable only selftest sets in the environment of the runs it
  * starts: the fault libraries act, and `run` takes the fault worker, only
@@ -161,8 +162,58 @@ struct st_record {
 	size_t counts[4];             /* by enum st_verdict */
 	int status;                   /* the exit status */
 };
+/* rec->counts and rec->status from rec->out: the one rule of the exit
+ * status (a case that did not match: 1; else an error: 3; else 0), for
+ * selftest and for verify, which recomputes them from a record read back. */
+void st_tally(struct st_record *rec);
 /* Write validation.json, junit.xml, validation.html and MANIFEST.sha256
  * (of every file under dir) into rec->dir. 0, or -1 after saying why. */
 int st_write_record(const struct st_record *rec);
+
+/* What the record's three documents are rendered from: the record, the
+ * host's fingerprint, the tool and the times as the record gives them
+ * (selftest: this host, this rtconform; verify: as validation.json says). */
+struct st_doc {
+	const struct st_record *rec;
+	struct fingerprint fp;
+	const char *version, *commit;
+	char started[32], ended[32];
+};
+enum st_file { ST_FILE_JSON, ST_FILE_JUNIT, ST_FILE_HTML, ST_NFILES };
+extern const char *const st_file_names[ST_NFILES];
+/* Document f of d rendered into a malloc'd buffer (its length in *len),
+ * the same bytes selftest writes; NULL with why. */
+char *st_render(const struct st_doc *d, enum st_file f, size_t *len, char *why, size_t whylen);
+
+/* ---- the record read back (selftest_read.c) ---- */
+
+/* The schema of validation.json. */
+#define ST_SCHEMA "urn:rtconform:validation:1"
+/* The most validation.json may be: a record's is a few tens of KiB. */
+#define ST_RECORD_MAX (4u << 20)
+/* What st_read_record read: the document d (d->rec pointing at rec,
+ * rec->out at out, st_ncases entries, rec->counts and rec->status
+ * recomputed by st_tally) and what the file says of its totals and exit
+ * status (compared by the caller). */
+struct st_read {
+	struct st_doc d;
+	struct st_record rec;
+	struct st_outcome *out;
+	long long totals[5]; /* cases, pass, fail, not-run, error */
+	long long exit_status;
+	char version[128], commit[128];
+};
+/* Read validation.json (text, len bytes; name: how messages name it) as
+ * untrusted input: every field's type and size checked, the cases those
+ * of this rtconform's selftest in its order. 0, or -1 with err naming the
+ * field ("validation.json: cases[3].verdict: ..."). Free with
+ * st_read_free either way. */
+int st_read_record(const char *name, const char *text, size_t len, struct st_read *r,
+		   char *err, size_t errlen);
+void st_read_free(struct st_read *r);
+/* The totals and exit status validation.json states against those its
+ * cases give (st_tally): 0, or the number that differ, each said in err
+ * (the first). */
+size_t st_read_totals_differ(const struct st_read *r, char *err, size_t errlen);
 
 #endif

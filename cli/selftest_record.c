@@ -21,12 +21,18 @@
 #include "reports/report.h"
 #include "reports/xmlw.h"
 
-/* What every document is rendered from. */
-struct st_doc {
-	const struct st_record *rec;
-	struct fingerprint fp;
-	char started[32], ended[32];
+const char *const st_file_names[ST_NFILES] = {
+	[ST_FILE_JSON] = "validation.json", [ST_FILE_JUNIT] = "junit.xml",
+	[ST_FILE_HTML] = "validation.html",
 };
+
+void st_tally(struct st_record *rec)
+{
+	memset(rec->counts, 0, sizeof rec->counts);
+	for (size_t i = 0; i < st_ncases; i++)
+		rec->counts[rec->out[i].verdict]++;
+	rec->status = rec->counts[ST_FAIL] ? EXIT_FAILED : rec->counts[ST_ERROR] ? EXIT_NOT_MEASURED : 0;
+}
 
 static void utc(time_t t, char *buf, size_t len)
 {
@@ -59,13 +65,13 @@ static json_t *case_json(const struct st_case *c, const struct st_outcome *o)
 	return j;
 }
 
-static int write_json(const struct st_doc *d, const char *path)
+static char *render_json(const struct st_doc *d, size_t *len)
 {
 	const struct st_record *r = d->rec;
 	json_t *root = json_object(), *host = json_object(), *cases = json_array();
-	json_object_set_new(root, "schema", json_string("urn:rtconform:validation:1"));
-	json_object_set_new(root, "tool", json_pack("{s:s, s:s}", "version", runinfo_version,
-						    "commit", runinfo_commit));
+	json_object_set_new(root, "schema", json_string(ST_SCHEMA));
+	json_object_set_new(root, "tool", json_pack("{s:s, s:s}", "version", d->version,
+						    "commit", d->commit));
 	json_object_set_new(root, "started", json_string(d->started));
 	json_object_set_new(root, "ended", json_string(d->ended));
 	for (size_t i = 0; i < d->fp.n; i++)
@@ -81,14 +87,10 @@ static int write_json(const struct st_doc *d, const char *path)
 				      (json_int_t)r->counts[ST_NOT_RUN], "error",
 				      (json_int_t)r->counts[ST_ERROR]));
 	json_object_set_new(root, "exit_status", json_integer(r->status));
-	/* a temporary file renamed over it, as every report: a name planted
-	 * in DIR (a link to a file of root's) is replaced, never written
-	 * through */
 	char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
-	int rc = text && report_atomic_write(path, text, strlen(text)) == 0 ? 0 : -1;
-	free(text);
-	return rc;
+	*len = text ? strlen(text) : 0;
+	return text;
 }
 
 /* ---- junit.xml ---- */
@@ -155,8 +157,8 @@ static void junit_doc(struct xw *x, const void *arg)
 	xw_attr(x, "id", "0");
 	xw_attr(x, "package", "rtconform.selftest");
 	xw_start(x, "properties");
-	junit_prop(x, "rtconform.version", runinfo_version);
-	junit_prop(x, "rtconform.commit", runinfo_commit);
+	junit_prop(x, "rtconform.version", d->version);
+	junit_prop(x, "rtconform.commit", d->commit);
 	junit_prop(x, "host.name", fp_or(d, "host.name"));
 	junit_prop(x, "host.kernel.release", fp_or(d, "host.kernel.release"));
 	xw_end(x);
@@ -221,7 +223,7 @@ static void html_doc(struct xw *x, const void *arg)
 	xw_full_end(x);
 	xw_start(x, "table");
 	xw_attr(x, "class", "facts");
-	const char *const facts[][2] = { { "tool", runinfo_version }, { "commit", runinfo_commit },
+	const char *const facts[][2] = { { "tool", d->version }, { "commit", d->commit },
 					 { "started", d->started }, { "ended", d->ended } };
 	for (size_t i = 0; i < 4; i++)
 		html_row(x, facts[i], 2, false);
@@ -242,32 +244,40 @@ static void html_doc(struct xw *x, const void *arg)
 
 /* ---- files ---- */
 
-static int put(const char *dir, const char *name, const char *buf, size_t len)
+char *st_render(const struct st_doc *d, enum st_file f, size_t *len, char *why, size_t whylen)
 {
-	char path[PATH_MAX + 64];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	int e = report_atomic_write(path, buf, len); /* never through a planted link */
-	if (e) {
-		termsafe_println(stderr, "rtconform selftest: cannot write %s: %s", path,
-				 strerror(-e));
-		return -1;
+	char *buf = NULL;
+	if (f == ST_FILE_JSON) {
+		buf = render_json(d, len);
+		if (!buf)
+			snprintf(why, whylen, "%s", strerror(ENOMEM));
+	} else if (f == ST_FILE_JUNIT) {
+		buf = xw_render_junit(junit_doc, d, len, why, whylen);
+	} else {
+		buf = xw_render(html_doc, d, true, len, why, whylen);
 	}
-	return 0;
+	return buf;
 }
 
-static int render(const char *dir, const char *name, const struct st_doc *d, bool junit)
+/* Render file f and write it into dir: a temporary file renamed over it,
+ * as every report (a name planted in the directory, a link to a file of
+ * root's, is replaced, never written through). */
+static int render(const char *dir, const struct st_doc *d, enum st_file f)
 {
-	char why[300];
+	char why[300], path[PATH_MAX + 64];
 	size_t len;
-	char *buf = junit ? xw_render_junit(junit_doc, d, &len, why, sizeof why)
-			  : xw_render(html_doc, d, true, &len, why, sizeof why);
+	char *buf = st_render(d, f, &len, why, sizeof why);
 	if (!buf) {
-		termsafe_println(stderr, "rtconform selftest: %s: %s", name, why);
+		termsafe_println(stderr, "rtconform selftest: %s: %s", st_file_names[f], why);
 		return -1;
 	}
-	int rc = put(dir, name, buf, len);
+	snprintf(path, sizeof path, "%s/%s", dir, st_file_names[f]);
+	int e = report_atomic_write(path, buf, len);
+	if (e)
+		termsafe_println(stderr, "rtconform selftest: cannot write %s: %s", path,
+				 strerror(-e));
 	free(buf);
-	return rc;
+	return e ? -1 : 0;
 }
 
 /* nftw has no argument for its callback: the walk's state. */
@@ -318,23 +328,18 @@ static int write_manifest(const char *dir)
 
 int st_write_record(const struct st_record *rec)
 {
-	struct st_doc d = { .rec = rec };
+	struct st_doc d = { .rec = rec, .version = runinfo_version, .commit = runinfo_commit };
 	utc(rec->started, d.started, sizeof d.started);
 	utc(rec->ended, d.ended, sizeof d.ended);
 	struct timebase tb;
-	char err[300], path[PATH_MAX + 64];
+	char err[300];
 	const struct timebase *tbp = timebase_init(&tb, err, sizeof err) == 0 ? &tb : NULL;
 	struct host_facts hf;
 	host_facts_collect(&hf);
 	runinfo_collect_facts(&d.fp, &hf, tbp);
-	snprintf(path, sizeof path, "%s/validation.json", rec->dir);
-	int rc = write_json(&d, path);
-	if (rc != 0)
-		termsafe_println(stderr, "rtconform selftest: cannot write %s", path);
-	if (rc == 0)
-		rc = render(rec->dir, "junit.xml", &d, true);
-	if (rc == 0)
-		rc = render(rec->dir, "validation.html", &d, false);
+	int rc = 0;
+	for (int f = 0; f < ST_NFILES && rc == 0; f++)
+		rc = render(rec->dir, &d, (enum st_file)f);
 	if (rc == 0)
 		rc = write_manifest(rec->dir);
 	fingerprint_free(&d.fp);

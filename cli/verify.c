@@ -7,6 +7,7 @@
  * ("Integrity of the evidence") have the rules. */
 #include "cli/cli.h"
 #include "cli/manifest.h"
+#include "cli/selftest.h"
 #include "cli/sign.h"
 
 #include <dirent.h>
@@ -33,7 +34,11 @@ static const char verify_usage[] =
 	"SHA-256 (each one missing or changed is named), files it does not list are\n"
 	"named (a warning), and junit.xml, summary.txt, report.html, results.json and\n"
 	"the CSV files present agree with the reports rendered again from a run's\n"
-	"DIR/results.json.\n"
+	"DIR/results.json. A selftest record (the manifest lists validation.json) has\n"
+	"validation.json read back and junit.xml, validation.html and validation.json\n"
+	"rendered again from it and compared, its totals checked against its cases.\n"
+	"Every directory below DIR with its own MANIFEST.sha256 (a record's\n"
+	"cases/ID/run/) is verified as a run's directory too.\n"
 	"A signature beside the manifest (rtconform run --sign) is checked with the tool\n"
 	"that made it: GnuPG's (MANIFEST.sha256.sig) with the keyring, minisign's\n"
 	"(MANIFEST.sha256.minisig) with the public key of --pubkey.\n"
@@ -42,9 +47,9 @@ static const char verify_usage[] =
 	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 every check holds, 1 a file is missing, changed, or disagrees\n"
-	"with results.json, or the signature does not hold, 2 usage error, no manifest,\n"
-	"a malformed manifest (the line is named), or a signature that cannot be checked\n"
-	"(no --pubkey, the tool missing)\n";
+	"with results.json or validation.json, or the signature does not hold, 2 usage\n"
+	"error, no manifest, a malformed manifest (the line is named), or a signature\n"
+	"that cannot be checked (no --pubkey, the tool missing)\n";
 
 /* The most a manifest may be: a run's lists a few hundred files. */
 #define VERIFY_MANIFEST_MAX (16u << 20)
@@ -194,11 +199,11 @@ static char *slurp(const char *path, size_t *len)
 }
 
 /* Whether file path, when it exists, holds exactly data (len bytes), the
- * same report rendered again; also with `alt` (NULL: none), the one other
- * form it may take. Says so when it does not. True when it agrees or is
- * absent. */
+ * same report rendered again from file `source`; also with `alt` (NULL:
+ * none), the one other form it may take. Says so when it does not. True
+ * when it agrees or is absent. */
 static bool agrees(const char *path, const char *data, size_t len, const char *alt,
-		   size_t alt_len)
+		   size_t alt_len, const char *source)
 {
 	size_t flen = 0;
 	char *file = slurp(path, &flen);
@@ -215,9 +220,9 @@ static bool agrees(const char *path, const char *data, size_t len, const char *a
 		size_t at = 0;
 		while (at < flen && at < len && file[at] == data[at])
 			at++;
-		termsafe_println(stderr, "rtconform verify: %s: disagrees with results.json "
-				 "(the report rendered again from it differs from byte %zu on)",
-				 path, at);
+		termsafe_println(stderr, "rtconform verify: %s: disagrees with %s (the report "
+				 "rendered again from it differs from byte %zu on)", path, source,
+				 at);
 	}
 	free(file);
 	return same;
@@ -279,7 +284,7 @@ static bool kind_agrees(const char *dir, const struct manifest *m, struct report
 		free(data);
 		return false;
 	}
-	bool ok = agrees(path, data, len, alt, alt_len);
+	bool ok = agrees(path, data, len, alt, alt_len, "results.json");
 	free(data);
 	free(alt);
 	return ok;
@@ -314,7 +319,7 @@ static size_t csv_agrees(const char *dir, const struct manifest *m,
 			continue; /* not the run's export: the digests said what is */
 		snprintf(path, sizeof path, "%s/%.*s%s%s", dir, (int)dlen, index, dlen ? "/" : "",
 			 c.files[i].name);
-		bad += !agrees(path, c.files[i].data, c.files[i].len, NULL, 0);
+		bad += !agrees(path, c.files[i].data, c.files[i].len, NULL, 0, "results.json");
 	}
 	report_csv_free(&c);
 	return bad;
@@ -330,8 +335,8 @@ static size_t check_rendered(const char *dir, const struct manifest *m, bool *re
 	char path[PATH_MAX + 64], err[2000];
 	snprintf(path, sizeof path, "%s/%s", dir, report_kind_file_name(REPORT_JSON));
 	if (!listed(m, report_kind_file_name(REPORT_JSON))) {
-		termsafe_println(stderr, "rtconform verify: warning: the manifest lists no "
-				 "results.json: the reports are checked by their digests only");
+		termsafe_println(stderr, "rtconform verify: warning: %s: the manifest lists no "
+				 "results.json: the reports are checked by their digests only", dir);
 		return 0;
 	}
 	if (access(path, F_OK) != 0)
@@ -360,6 +365,169 @@ static size_t check_rendered(const char *dir, const struct manifest *m, bool *re
 		bad += csv_agrees(dir, m, &v);
 	report_view_free(&v);
 	return bad;
+}
+
+/* ---- a selftest record (docs/qualification.md "Selftest: the validation
+ * record") ---- */
+
+/* Each document of the record rendered again from what st_read_record
+ * read, and compared with the file. The number that disagree. */
+static size_t record_docs_agree(const char *dir, const struct st_read *r)
+{
+	size_t bad = 0;
+	char path[PATH_MAX + 64], why[400];
+	for (int f = 0; f < ST_NFILES; f++) {
+		size_t len = 0;
+		char *data = st_render(&r->d, (enum st_file)f, &len, why, sizeof why);
+		snprintf(path, sizeof path, "%s/%s", dir, st_file_names[f]);
+		if (!data) {
+			termsafe_println(stderr, "rtconform verify: %s: cannot be rendered again from "
+					 "validation.json: %s", path, why);
+			bad++;
+			continue;
+		}
+		/* validation.json written again from itself differs where it
+		 * says what this rtconform would not write: totals that are
+		 * not its cases', a field it does not know, another layout */
+		bad += !agrees(path, data, len, NULL, 0,
+			       f == ST_FILE_JSON ? "validation.json read back and written again"
+						 : "validation.json");
+		free(data);
+	}
+	return bad;
+}
+
+/* When the manifest lists validation.json, dir is a selftest record: the
+ * file read back as untrusted input, its totals and exit status checked
+ * against its cases, and validation.json, junit.xml and validation.html
+ * rendered again from it and compared. Each of the three must be listed
+ * (selftest writes them all): a record whose manifest leaves one out has
+ * lost it. The number of problems; *record says whether dir is one. */
+static size_t check_record(const char *dir, const struct manifest *m, bool *record)
+{
+	*record = listed(m, st_file_names[ST_FILE_JSON]);
+	if (!*record)
+		return 0;
+	size_t bad = 0;
+	for (int f = 0; f < ST_NFILES; f++) {
+		if (!listed(m, st_file_names[f])) {
+			termsafe_println(stderr, "rtconform verify: %s: a selftest record's manifest "
+					 "that does not list %s (selftest writes it)", dir,
+					 st_file_names[f]);
+			bad++;
+		}
+	}
+	char path[PATH_MAX + 64], err[1000];
+	snprintf(path, sizeof path, "%s/%s", dir, st_file_names[ST_FILE_JSON]);
+	size_t len = 0;
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > ST_RECORD_MAX) {
+		/* never read whole: refused by its size alone */
+		termsafe_println(stderr, "rtconform verify: %s: %lld bytes, more than a selftest "
+				 "record's %u", path, (long long)st.st_size, ST_RECORD_MAX);
+		return bad + 1;
+	}
+	char *text = slurp(path, &len);
+	if (!text)
+		return bad + (errno != ENOENT); /* missing: said by check_hashes */
+	struct st_read r;
+	if (st_read_record(path, text, len, &r, err, sizeof err) != 0) {
+		termsafe_println(stderr, "rtconform verify: %s (so the record's reports cannot be "
+				 "checked against it)", err);
+		bad++;
+	} else {
+		size_t n = st_read_totals_differ(&r, err, sizeof err);
+		if (n)
+			termsafe_println(stderr, "rtconform verify: %s: %s%s", path, err,
+					 n > 1 ? " (and more totals)" : "");
+		bad += (n > 0) + record_docs_agree(dir, &r);
+	}
+	st_read_free(&r);
+	free(text);
+	return bad;
+}
+
+/* ---- nested directories: a record's runs ---- */
+
+/* The most nested manifested directories verified, and directories
+ * searched for them. */
+#define VERIFY_NESTED_MAX 1024
+#define VERIFY_WALK_MAX 16384
+
+struct nested {
+	size_t runs, dirs, bad;
+	bool over;
+};
+
+/* The directory path (with a MANIFEST.sha256 of its own) verified as the
+ * top one is: its digests, and its reports rendered again from its
+ * results.json (or, a selftest record's, from its validation.json). The
+ * number of problems (a malformed manifest is one). */
+static size_t verify_one_nested(const char *path)
+{
+	struct manifest m = { NULL, 0 };
+	if (read_manifest(path, &m) != 0) {
+		manifest_free(&m);
+		return 1;
+	}
+	size_t bad = check_hashes(path, &m);
+	warn_extra(path, "", &m, 0);
+	bool rendered, record;
+	bad += check_record(path, &m, &record);
+	if (!record)
+		bad += check_rendered(path, &m, &rendered);
+	manifest_free(&m);
+	return bad;
+}
+
+/* Every directory under path (not followed through a link), to depth
+ * VERIFY_DEPTH_MAX, that holds a MANIFEST.sha256 verified. */
+static void walk_nested(const char *path, int depth, struct nested *n)
+{
+	DIR *d = opendir(path);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char sub[PATH_MAX + 256], man[PATH_MAX + 300];
+		snprintf(sub, sizeof sub, "%s/%s", path, de->d_name);
+		struct stat st;
+		if (lstat(sub, &st) != 0 || !S_ISDIR(st.st_mode))
+			continue;
+		if (++n->dirs > VERIFY_WALK_MAX || depth >= VERIFY_DEPTH_MAX) {
+			n->over = true;
+			continue;
+		}
+		snprintf(man, sizeof man, "%s/%s", sub, MANIFEST_NAME);
+		if (lstat(man, &st) == 0 && S_ISREG(st.st_mode)) {
+			if (n->runs >= VERIFY_NESTED_MAX) {
+				n->over = true;
+				continue;
+			}
+			n->runs++;
+			n->bad += verify_one_nested(sub);
+		}
+		walk_nested(sub, depth + 1, n);
+	}
+	closedir(d);
+}
+
+/* The nested manifested directories of dir verified. The number of
+ * problems (a search cut short at its bounds is one: what lies beyond is
+ * not vouched for); the number verified in *runs. */
+static size_t check_nested(const char *dir, size_t *runs)
+{
+	struct nested n = { 0 };
+	walk_nested(dir, 1, &n);
+	*runs = n.runs;
+	if (n.over)
+		termsafe_println(stderr, "rtconform verify: %s: more nested directories than "
+				 "verify searches (%d deep, %d directories, %d with a manifest): "
+				 "those beyond are not verified", dir, VERIFY_DEPTH_MAX,
+				 VERIFY_WALK_MAX, VERIFY_NESTED_MAX);
+	return n.bad + n.over;
 }
 
 /* The directory argument and --pubkey; VERIFY_GO_ON, or an exit status. */
@@ -394,6 +562,35 @@ static int parse_options(int argc, char **argv, const char **pubkey)
 	return VERIFY_GO_ON;
 }
 
+/* The last line: FAILED with the problems' count, or OK with what was
+ * checked (how: 0 digests only, 1 rendered from results.json, 2 a record
+ * rendered from validation.json). */
+static void say_verdict(const char *arg, const struct manifest *m, size_t bad, int src,
+			size_t extra, int how, size_t runs)
+{
+	char nested[96] = "";
+	if (runs || how == 2)
+		snprintf(nested, sizeof nested, "; %zu nested run%s verified", runs,
+			 runs == 1 ? "" : "s");
+	if (bad)
+		termsafe_println(stderr, "rtconform verify: %s: FAILED: %zu problem%s (a file "
+				 "missing, changed or disagreeing with %s: above)%s", arg, bad,
+				 bad == 1 ? "" : "s", how == 2 ? "validation.json or a run's results.json" :
+				 "results.json",
+				 src ? "; the signature does not hold or cannot be checked" : "");
+	else if (src)
+		termsafe_println(stderr, "rtconform verify: %s: FAILED: the signature does not hold "
+				 "or cannot be checked", arg);
+	else
+		termsafe_println(stdout, "rtconform verify: %s: OK: %zu file%s as the manifest "
+				 "lists them, %s%s%s", arg, m->n, m->n == 1 ? "" : "s",
+				 how == 2 ? "a selftest record: junit.xml, validation.html and "
+				 "validation.json agree with validation.json read back, its totals "
+				 "with its cases" : how == 1 ? "the reports agree with results.json" :
+				 "the reports checked by their digests only", nested,
+				 extra ? " (files not in the manifest: see above)" : "");
+}
+
 int cmd_verify(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	(void)ctx;
@@ -419,23 +616,14 @@ int cmd_verify(int argc, char **argv, const struct cli_ctx *ctx)
 	}
 	size_t bad = check_hashes(dir, &m);
 	size_t extra = warn_extra(dir, "", &m, 0);
-	bool rendered;
-	bad += check_rendered(dir, &m, &rendered);
+	bool rendered = false, record;
+	bad += check_record(dir, &m, &record);
+	if (!record)
+		bad += check_rendered(dir, &m, &rendered);
+	size_t runs = 0;
+	bad += check_nested(dir, &runs);
 	int src = sign_verify(dir, pubkey);
-	if (bad)
-		termsafe_println(stderr, "rtconform verify: %s: FAILED: %zu problem%s (a file "
-				 "missing, changed or disagreeing with results.json: above)%s", arg,
-				 bad, bad == 1 ? "" : "s",
-				 src ? "; the signature does not hold or cannot be checked" : "");
-	else if (src)
-		termsafe_println(stderr, "rtconform verify: %s: FAILED: the signature does not hold "
-				 "or cannot be checked", arg);
-	else
-		termsafe_println(stdout, "rtconform verify: %s: OK: %zu file%s as the manifest "
-				 "lists them, %s%s", arg, m.n, m.n == 1 ? "" : "s",
-				 rendered ? "the reports agree with results.json" :
-				 "the reports checked by their digests only",
-				 extra ? " (files not in the manifest: see above)" : "");
+	say_verdict(arg, &m, bad, src, extra, record ? 2 : rendered, runs);
 	manifest_free(&m);
 	free(dir);
 	rc = bad ? EXIT_FAILED : 0;

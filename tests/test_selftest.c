@@ -11,6 +11,7 @@
 #include <check.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -202,6 +203,126 @@ START_TEST(selftest_machine_spoiled_runs_again)
 }
 END_TEST
 
+/* A record rendered to validation.json, read back, rendered again: the
+ * same bytes for all three documents (what verify compares); each kind of
+ * forgery or hostile field is named. */
+static char *record_json(enum st_verdict last, const char *observed)
+{
+	struct st_outcome *out = calloc(st_ncases, sizeof *out);
+	ck_assert_ptr_nonnull(out);
+	for (size_t i = 0; i < st_ncases; i++) {
+		snprintf(out[i].expected, sizeof out[i].expected, "exit %zu", i);
+		snprintf(out[i].observed, sizeof out[i].observed, "%s", observed);
+		out[i].seconds = 0.125 * (double)i + 1.0 / 3;
+	}
+	out[st_ncases - 1].verdict = last;
+	snprintf(out[st_ncases - 1].why, sizeof out[0].why, "%s", last ? "because" : "");
+	struct st_record rec = { .out = out };
+	st_tally(&rec);
+	struct st_doc d = { .rec = &rec, .version = "9.9", .commit = "abc" };
+	snprintf(d.started, sizeof d.started, "2026-01-01T00:00:00Z");
+	snprintf(d.ended, sizeof d.ended, "2026-01-01T00:01:00Z");
+	fingerprint_add(&d.fp, "host.name", "box <&> \"q\"");
+	fingerprint_add(&d.fp, "host.kernel.release", "6.1");
+	char why[300];
+	size_t len;
+	char *json = st_render(&d, ST_FILE_JSON, &len, why, sizeof why);
+	ck_assert_ptr_nonnull(json);
+	fingerprint_free(&d.fp);
+	free(out);
+	return json;
+}
+
+/* text with the first `from` replaced by `to`, malloc'd. */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	ck_assert_ptr_nonnull(at);
+	size_t n = strlen(text) + strlen(to) + 1;
+	char *out = malloc(n);
+	snprintf(out, n, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	return out;
+}
+
+static void read_fails(const char *text, const char *want)
+{
+	struct st_read r;
+	char err[1000];
+	ck_assert_int_eq(st_read_record("v.json", text, strlen(text), &r, err, sizeof err), -1);
+	st_read_free(&r);
+	ck_assert_msg(strstr(err, want), "\"%s\" lacks \"%s\"", err, want);
+}
+
+START_TEST(selftest_record_read_back_renders_the_same)
+{
+	char *json = record_json(ST_ERROR, "observed \u00e9");
+	struct st_read r;
+	char err[1000], why[300];
+	ck_assert_int_eq(st_read_record("v.json", json, strlen(json), &r, err, sizeof err), 0);
+	ck_assert_uint_eq(r.rec.counts[ST_ERROR], 1);
+	ck_assert_int_eq(r.rec.status, EXIT_NOT_MEASURED);
+	ck_assert_uint_eq(st_read_totals_differ(&r, err, sizeof err), 0);
+	size_t len;
+	char *again = st_render(&r.d, ST_FILE_JSON, &len, why, sizeof why);
+	ck_assert_ptr_nonnull(again);
+	ck_assert_str_eq(again, json); /* byte for byte */
+	free(again);
+	for (int f = ST_FILE_JUNIT; f < ST_NFILES; f++) {
+		char *doc = st_render(&r.d, (enum st_file)f, &len, why, sizeof why);
+		ck_assert_ptr_nonnull(doc);
+		free(doc);
+	}
+	st_read_free(&r);
+	/* a verdict forged: the totals say otherwise, named */
+	char *forged = replaced(json, "\"verdict\": \"error\"", "\"verdict\": \"pass\"");
+	ck_assert_int_eq(st_read_record("v.json", forged, strlen(forged), &r, err, sizeof err), 0);
+	ck_assert_uint_ge(st_read_totals_differ(&r, err, sizeof err), 1);
+	ck_assert_msg(strstr(err, "totals.pass says"), "%s", err);
+	st_read_free(&r);
+	free(forged);
+	free(json);
+}
+END_TEST
+
+START_TEST(selftest_record_hostile_fields_named)
+{
+	char *json = record_json(ST_PASS, "fine");
+	static const struct { const char *from, *to, *want; } bad[] = {
+		{ "\"verdict\": \"pass\"", "\"verdict\": \"great\"", "v.json: cases[0].verdict: \"great\" is no verdict" },
+		{ "\"verdict\": \"pass\"", "\"verdict\": 1", "cases[0].verdict: not a string" },
+		{ "\"privilege\": \"", "\"privilege\": \"x", "cases[0].privilege: " },
+		{ "\"seconds\": ", "\"seconds\": \"s\", \"x\": ", "cases[0].seconds: not a number" },
+		{ "\"seconds\": ", "\"seconds\": -1, \"x\": ", "cases[0].seconds: -1: not between" },
+		{ "\"why\": null", "\"why\": []", "cases[0].why: not a string or null" },
+		{ "\"exit_status\": 0", "\"exit_status\": 0.5", "exit_status: not an integer" },
+		{ "\"schema\": \"urn:rtconform:validation:1\"", "\"schema\": \"x\"", "schema: \"x\", not" },
+		{ "\"host.name\": \"", "\"host.name\": null, \"h\": \"", "host.host.name: not a string" },
+		{ "\"cases\": [", "\"cases\": [{}, ", "cases: " },
+		{ "\"commit\": \"abc\"", "\"commit\": \"abc\", \"commit\": \"d\"", "not JSON" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *t = replaced(json, bad[i].from, bad[i].to);
+		read_fails(t, bad[i].want);
+		free(t);
+	}
+	/* a string longer than its field: refused, not cut */
+	char big[1300];
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	char to[1400];
+	snprintf(to, sizeof to, "\"observed\": \"%s", big);
+	char *t = replaced(json, "\"observed\": \"", to);
+	read_fails(t, "cases[0].observed: 1303 bytes, more than the 1199");
+	free(t);
+	char *id = replaced(json, st_cases[0].id, "not-a-case");
+	read_fails(id, "cases[0].id: \"not-a-case");
+	free(id);
+	read_fails("[[[", "v.json: not JSON");
+	read_fails("[]", "v.json: not a JSON object");
+	free(json);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("selftest");
@@ -211,5 +332,7 @@ int main(void)
 	tcase_add_test(tc, selftest_breaches_counted_from_the_histogram);
 	tcase_add_test(tc, selftest_fault_spec_parsed_or_refused);
 	tcase_add_test(tc, selftest_machine_spoiled_runs_again);
+	tcase_add_test(tc, selftest_record_read_back_renders_the_same);
+	tcase_add_test(tc, selftest_record_hostile_fields_named);
 	return tu_run(s);
 }

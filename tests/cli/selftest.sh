@@ -2,7 +2,9 @@
 # rtconform selftest: as root every known-answer case runs and matches
 # (exit 0), the record (validation.json, junit.xml, validation.html, the
 # cases' evidence, MANIFEST.sha256) is written and verifies, and one byte
-# changed in it is found; as nobody the cases that need root, or real-time
+# changed in it is found, and so is a verdict, an observed text or a nested
+# run's figure forged with its manifest lines replaced, and a hostile
+# validation.json is refused with its field named; as nobody the cases that need root, or real-time
 # privileges the worker lacks, are `not run` with why, the others match
 # (with the documented capabilities on the worker, the real-time ones
 # too), exit 0. A normal run is never faulted: the
@@ -59,9 +61,89 @@ expect_grep 'FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=delay=20ms,every=1
 expect_grep 'name="rtconform.injected_faults" value="RTC_SELFTEST_FAULTS=delay=20ms,every=10' "$R/cases/delay-sem-pingpong/run/junit.xml"
 expect_grep '<p id="faults" class="banner b-error">FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=delay=20ms,every=10' "$R/cases/delay-timer-wakeup/run/report.html"
 expect_grep '"rtconform.injected_faults": "RTC_SELFTEST_FAULTS=rtconform-fault-sched.so RTC_FAKE_SCHED=policy' "$R/cases/premise-policy/run/results.json"
-# the record verifies, and one byte changed in a case's evidence is found
+# the record verifies: its reports agree with validation.json read back, and
+# each case's run directory is verified as a run's
 expect_status 0 "$RTC" verify "$R"
-expect_grep 'OK: [0-9]+ files as the manifest lists them, the reports checked by their digests only' "$TMP/out"
+expect_grep 'OK: [0-9]+ files as the manifest lists them, a selftest record: junit.xml, validation.html and validation.json agree with validation.json read back, its totals with its cases; [1-9][0-9]* nested runs verified' "$TMP/out"
+# A forger edits a file and replaces its line in the manifest (rel: the
+# file's path in manifest dir): digests alone would pass.
+reseal() {
+  local dir="$1" rel="$2" hex
+  hex="$(sha256sum "$dir/$rel" | cut -d' ' -f1)"
+  awk -v f="$rel" -v h="$hex" '{ if (substr($0, 67) == f) print h "  " f; else print }' \
+    "$dir/MANIFEST.sha256" >"$dir/MANIFEST.new" && mv "$dir/MANIFEST.new" "$dir/MANIFEST.sha256"
+}
+# (a) a case's verdict changed in validation.json: its totals, junit.xml and
+# validation.html no longer agree with it
+cp -a "$R" "$TMP/forged-verdict"; F="$TMP/forged-verdict"
+python3 - "$F/validation.json" <<'PY'
+import sys
+p = sys.argv[1]; t = open(p).read()
+open(p, "w").write(t.replace('"verdict": "pass"', '"verdict": "fail"', 1))
+PY
+reseal "$F" validation.json
+expect_status 1 "$RTC" verify "$F"
+expect_grep 'forged-verdict/validation.json: totals.pass says [0-9]+, its cases give [0-9]+' "$TMP/out"
+expect_grep 'forged-verdict/validation.json: disagrees with validation.json read back and written again' "$TMP/out"
+expect_grep 'forged-verdict/junit.xml: disagrees with validation.json \(the report rendered again' "$TMP/out"
+expect_grep 'forged-verdict/validation.html: disagrees with validation.json' "$TMP/out"
+# ... and an observed text changed, the totals left alone
+cp -a "$R" "$TMP/forged-observed"; F="$TMP/forged-observed"
+sed -i '0,/"observed": "/s//"observed": "forged /' "$F/validation.json"
+reseal "$F" validation.json
+expect_status 1 "$RTC" verify "$F"
+expect_grep 'forged-observed/junit.xml: disagrees with validation.json' "$TMP/out"
+expect_grep 'forged-observed/validation.html: disagrees with validation.json' "$TMP/out"
+# (b) a nested run's figure changed, its line replaced in the run's manifest
+# and in the record's (and the run's manifest's line too)
+cp -a "$R" "$TMP/forged-run"; F="$TMP/forged-run"
+sed -i '0,/"mean": 500500.0/s//"mean": 400500.0/' "$F/cases/stats-ramp/run/results.json"
+cmp -s "$R/cases/stats-ramp/run/results.json" "$F/cases/stats-ramp/run/results.json" \
+  && fail "stats-ramp's results.json holds no mean of 500500 ns to forge"
+reseal "$F/cases/stats-ramp/run" results.json
+reseal "$F" cases/stats-ramp/run/results.json
+reseal "$F" cases/stats-ramp/run/MANIFEST.sha256
+expect_status 1 "$RTC" verify "$F"
+expect_grep 'forged-run/cases/stats-ramp/run/(summary.txt|report.html|junit.xml|results.json): (disagrees with results.json|cannot be read back)' "$TMP/out"
+expect_no_grep 'changed \(its SHA-256' "$TMP/out"
+# ... and one whose nested manifest was left alone: named by its own digest
+cp -a "$R" "$TMP/forged-run2"; F="$TMP/forged-run2"
+sed -i '0,/"mean": 500500.0/s//"mean": 400500.0/' "$F/cases/stats-ramp/run/results.json"
+reseal "$F" cases/stats-ramp/run/results.json
+expect_status 1 "$RTC" verify "$F"
+expect_grep 'forged-run2/cases/stats-ramp/run/results.json: changed \(its SHA-256 is [0-9a-f]+, the manifest.s line [0-9]+ says' "$TMP/out"
+# (c) a hostile validation.json, its manifest line replaced: refused with the
+# field named, never a crash
+hostile() {
+  local name="$1" edit="$2" want="$3"
+  cp -a "$R" "$TMP/h-$name"
+  python3 - "$TMP/h-$name/validation.json" "$edit" <<'PY'
+import json, sys
+p, edit = sys.argv[1:]
+if edit.startswith("raw:"):
+    open(p, "w").write(edit[4:]); sys.exit()
+d = json.load(open(p))
+exec(edit)
+open(p, "w").write(json.dumps(d, indent=2))
+PY
+  reseal "$TMP/h-$name" validation.json
+  expect_status 1 "$RTC" verify "$TMP/h-$name"
+  expect_grep "h-$name/validation.json: $want" "$TMP/out"
+}
+hostile type 'd["cases"][3]["seconds"] = "slow"' 'cases\[3\].seconds: not a number'
+hostile verdict 'd["cases"][3]["verdict"] = "mostly-pass"' 'cases\[3\].verdict: "mostly-pass" is no verdict this rtconform knows'
+hostile privilege 'd["cases"][0]["privilege"] = "god"' 'cases\[0\].privilege: "god" is no privilege'
+hostile huge 'd["cases"][2]["observed"] = "x" * 100000' 'cases\[2\].observed: 100000 bytes, more than the 1199'
+hostile host 'd["host"]["host.name"] = 7' 'host.host.name: not a string'
+hostile id 'd["cases"][1]["id"] = "made-up"' 'cases\[1\].id: "made-up" is not this rtconform.s case 2'
+hostile cases 'd["cases"] = d["cases"][:-1]' 'cases: [0-9]+ cases, this rtconform.s selftest has'
+hostile total 'd["totals"] = {"cases": "all"}' 'totals.cases: not an integer'
+hostile schema 'd["schema"] = "urn:rtconform:results:1"' 'schema: "urn:rtconform:results:1", not urn:rtconform:validation:1'
+hostile truncated 'raw:{"schema": "urn:rtc' 'not JSON: line 1'
+hostile deep "raw:$(printf '[%.0s' $(seq 5000))" 'not JSON: line 1: maximum parsing depth'
+# (d) the copies made above did not touch the record: it still verifies
+expect_status 0 "$RTC" verify "$R"
+# one byte changed in a case's evidence is found
 printf 'X' | dd of="$R/cases/stats-ramp/run/summary.txt" bs=1 seek=3 conv=notrunc status=none
 expect_status 1 "$RTC" verify "$R"
 expect_grep 'cases/stats-ramp/run/summary.txt' "$TMP/out"

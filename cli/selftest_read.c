@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* selftest_read.c - a selftest record's validation.json read back, as
+ * untrusted input (it may come from another machine), into the structure
+ * selftest renders the record from: `rtconform verify` renders the three
+ * documents again from it and compares them with the files (selftest.h,
+ * docs/qualification.md "Selftest: the validation record").
+ *
+ * Strict: every field's type is checked, names of verdicts and privileges
+ * are those of this rtconform, strings are bounded by the fields that hold
+ * them, and the cases are those of this rtconform's selftest, in its order
+ * (a record of another version names its version in the message). A field
+ * this reader does not know is not refused here: the document rendered
+ * again lacks it, so validation.json disagrees with itself. */
+#include "cli/selftest.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A fingerprint key, and the keys a host may have. */
+#define ST_KEY_MAX 128
+#define ST_HOST_KEYS_MAX 512
+/* The most seconds a case may say it took: a day. */
+#define ST_SECONDS_MAX 86400.0
+
+/* Where a reader is: the file's name and the field's path. */
+struct where {
+	const char *name;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(const struct where *w, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(const struct where *w, const char *field, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	snprintf(w->err, w->errlen, "%s: %s%s%s", w->name, field, field[0] ? ": " : "", msg);
+	return -1;
+}
+
+/* String field key of object o (path names it) copied into buf (size
+ * len: longer is refused); null allowed when nullable (buf then ""). */
+static int get_str(const struct where *w, json_t *o, const char *key, const char *path,
+		   char *buf, size_t len, bool nullable)
+{
+	char field[160];
+	snprintf(field, sizeof field, "%s%s%s", path, path[0] ? "." : "", key);
+	json_t *v = json_object_get(o, key);
+	if (!v)
+		return fail(w, field, "missing");
+	if (nullable && json_is_null(v)) {
+		buf[0] = '\0';
+		return 0;
+	}
+	if (!json_is_string(v))
+		return fail(w, field, "not a string%s", nullable ? " or null" : "");
+	size_t n = json_string_length(v);
+	if (n >= len)
+		return fail(w, field, "%zu bytes, more than the %zu a record's may hold", n,
+			    len - 1);
+	if (strlen(json_string_value(v)) != n)
+		return fail(w, field, "holds a NUL character");
+	memcpy(buf, json_string_value(v), n + 1);
+	return 0;
+}
+
+static int get_object(const struct where *w, json_t *o, const char *key, json_t **out)
+{
+	*out = json_object_get(o, key);
+	if (!*out)
+		return fail(w, key, "missing");
+	return json_is_object(*out) ? 0 : fail(w, key, "not an object");
+}
+
+static int get_int(const struct where *w, json_t *o, const char *key, const char *path,
+		   long long *out)
+{
+	char field[80];
+	snprintf(field, sizeof field, "%s%s%s", path, path[0] ? "." : "", key);
+	json_t *v = json_object_get(o, key);
+	if (!v)
+		return fail(w, field, "missing");
+	if (!json_is_integer(v))
+		return fail(w, field, "not an integer");
+	*out = json_integer_value(v);
+	return 0;
+}
+
+/* A name of names[0..n) (path names the field); its index in *out. */
+static int get_name(const struct where *w, json_t *o, const char *key, const char *path,
+		    const char *(*name)(int), int n, int *out)
+{
+	char buf[32], field[80];
+	if (get_str(w, o, key, path, buf, sizeof buf, false))
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(buf, name(i))) {
+			*out = i;
+			return 0;
+		}
+	}
+	snprintf(field, sizeof field, "%s.%s", path, key);
+	return fail(w, field, "\"%s\" is no %s this rtconform knows", buf, key);
+}
+
+static const char *rd_verdict(int v)
+{
+	return st_verdict_name((enum st_verdict)v);
+}
+
+static const char *rd_priv(int p)
+{
+	return st_priv_name((enum st_priv)p);
+}
+
+/* cases[i]: the case of this rtconform's table at i. */
+static int read_case(const struct where *w, json_t *j, size_t i, struct st_outcome *o)
+{
+	char path[32], id[64], text[600];
+	snprintf(path, sizeof path, "cases[%zu]", i);
+	if (!json_is_object(j))
+		return fail(w, path, "not an object");
+	if (get_str(w, j, "id", path, id, sizeof id, false))
+		return -1;
+	if (strcmp(id, st_cases[i].id) != 0) {
+		char field[48];
+		snprintf(field, sizeof field, "%s.id", path);
+		return fail(w, field, "\"%s\" is not this rtconform's case %zu (\"%s\"): a record "
+			    "is verified by the rtconform version that wrote it", id, i + 1,
+			    st_cases[i].id);
+	}
+	int verdict = 0, priv = 0;
+	/* function, injected: this rtconform's table renders them again; read
+	 * here for their type and size */
+	if (get_str(w, j, "function", path, text, sizeof text, false) ||
+	    get_str(w, j, "injected", path, text, sizeof text, false) ||
+	    get_name(w, j, "privilege", path, rd_priv, 3, &priv) ||
+	    get_str(w, j, "expected", path, o->expected, sizeof o->expected, false) ||
+	    get_str(w, j, "observed", path, o->observed, sizeof o->observed, false) ||
+	    get_name(w, j, "verdict", path, rd_verdict, 4, &verdict) ||
+	    get_str(w, j, "why", path, o->why, sizeof o->why, true) ||
+	    get_str(w, j, "evidence", path, o->evidence, sizeof o->evidence, true))
+		return -1;
+	o->verdict = (enum st_verdict)verdict;
+	json_t *s = json_object_get(j, "seconds");
+	char field[48];
+	snprintf(field, sizeof field, "%s.seconds", path);
+	if (!s)
+		return fail(w, field, "missing");
+	if (!json_is_number(s))
+		return fail(w, field, "not a number");
+	o->seconds = json_number_value(s);
+	if (!isfinite(o->seconds) || o->seconds < 0 || o->seconds > ST_SECONDS_MAX)
+		return fail(w, field, "%g: not between 0 and %g", o->seconds, ST_SECONDS_MAX);
+	return 0;
+}
+
+static int read_host(const struct where *w, json_t *root, struct fingerprint *fp)
+{
+	json_t *host, *v;
+	if (get_object(w, root, "host", &host))
+		return -1;
+	if (json_object_size(host) > ST_HOST_KEYS_MAX)
+		return fail(w, "host", "%zu keys, more than %d", json_object_size(host),
+			    ST_HOST_KEYS_MAX);
+	const char *key;
+	json_object_foreach(host, key, v) {
+		char field[ST_KEY_MAX + 8];
+		if (strlen(key) >= ST_KEY_MAX)
+			return fail(w, "host", "a key of %zu bytes, more than %d", strlen(key),
+				    ST_KEY_MAX - 1);
+		snprintf(field, sizeof field, "host.%s", key);
+		if (!json_is_string(v))
+			return fail(w, field, "not a string");
+		size_t n = json_string_length(v);
+		if (n >= FP_HOST_VALUE_MAX)
+			return fail(w, field, "%zu bytes, more than the %d a record's may hold", n,
+				    FP_HOST_VALUE_MAX - 1);
+		if (strlen(json_string_value(v)) != n)
+			return fail(w, field, "holds a NUL character");
+		fingerprint_add(fp, key, "%s", json_string_value(v));
+	}
+	return 0;
+}
+
+static int read_top(const struct where *w, json_t *root, struct st_read *r)
+{
+	char schema[64];
+	json_t *tool, *totals;
+	if (!json_is_object(root))
+		return fail(w, "", "not a JSON object");
+	if (get_str(w, root, "schema", "", schema, sizeof schema, false))
+		return -1;
+	if (strcmp(schema, ST_SCHEMA) != 0)
+		return fail(w, "schema", "\"%s\", not %s", schema, ST_SCHEMA);
+	if (get_object(w, root, "tool", &tool) ||
+	    get_str(w, tool, "version", "tool", r->version, sizeof r->version, false) ||
+	    get_str(w, tool, "commit", "tool", r->commit, sizeof r->commit, false) ||
+	    get_str(w, root, "started", "", r->d.started, sizeof r->d.started, false) ||
+	    get_str(w, root, "ended", "", r->d.ended, sizeof r->d.ended, false) ||
+	    read_host(w, root, &r->d.fp) || get_object(w, root, "totals", &totals) ||
+	    get_int(w, totals, "cases", "totals", &r->totals[0]) ||
+	    get_int(w, totals, "pass", "totals", &r->totals[1]) ||
+	    get_int(w, totals, "fail", "totals", &r->totals[2]) ||
+	    get_int(w, totals, "not-run", "totals", &r->totals[3]) ||
+	    get_int(w, totals, "error", "totals", &r->totals[4]) ||
+	    get_int(w, root, "exit_status", "", &r->exit_status))
+		return -1;
+	return 0;
+}
+
+int st_read_record(const char *name, const char *text, size_t len, struct st_read *r,
+		   char *err, size_t errlen)
+{
+	memset(r, 0, sizeof *r);
+	r->d.rec = &r->rec;
+	r->d.version = r->version;
+	r->d.commit = r->commit;
+	struct where w = { name, err, errlen };
+	if (len > ST_RECORD_MAX)
+		return fail(&w, "", "%zu bytes, more than a record's %u", len, ST_RECORD_MAX);
+	json_error_t je;
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	if (!root)
+		return fail(&w, "", "not JSON: line %d: %s", je.line, je.text);
+	int rc = read_top(&w, root, r);
+	json_t *cases = json_object_get(root, "cases");
+	if (rc == 0 && !json_is_array(cases))
+		rc = fail(&w, "cases", cases ? "not an array" : "missing");
+	if (rc == 0 && json_array_size(cases) != st_ncases)
+		rc = fail(&w, "cases", "%zu cases, this rtconform's selftest has %zu (the record "
+			  "says it is of rtconform %s)", json_array_size(cases), st_ncases,
+			  r->version);
+	r->out = rc == 0 ? calloc(st_ncases, sizeof *r->out) : NULL;
+	if (rc == 0 && !r->out)
+		rc = fail(&w, "", "%s", strerror(ENOMEM));
+	for (size_t i = 0; rc == 0 && i < st_ncases; i++)
+		rc = read_case(&w, json_array_get(cases, i), i, r->out + i);
+	json_decref(root);
+	if (rc == 0) {
+		r->rec.out = r->out;
+		st_tally(&r->rec);
+	}
+	return rc;
+}
+
+void st_read_free(struct st_read *r)
+{
+	fingerprint_free(&r->d.fp);
+	free(r->out);
+	r->out = NULL;
+}
+
+size_t st_read_totals_differ(const struct st_read *r, char *err, size_t errlen)
+{
+	static const char *const names[] = { "totals.cases", "totals.pass", "totals.fail",
+					     "totals.not-run", "totals.error" };
+	const struct st_record *rec = &r->rec;
+	long long want[5] = { (long long)st_ncases, (long long)rec->counts[ST_PASS],
+			      (long long)rec->counts[ST_FAIL], (long long)rec->counts[ST_NOT_RUN],
+			      (long long)rec->counts[ST_ERROR] };
+	size_t n = 0;
+	err[0] = '\0';
+	for (int i = 0; i < 5; i++) {
+		if (r->totals[i] != want[i] && !n++)
+			snprintf(err, errlen, "%s says %lld, its cases give %lld", names[i],
+				 r->totals[i], want[i]);
+	}
+	if (r->exit_status != rec->status && !n++)
+		snprintf(err, errlen, "exit_status says %lld, its cases give %d (a case that did "
+			 "not match: 1, else an error: 3, else 0)", r->exit_status, rec->status);
+	return n;
+}
