@@ -298,35 +298,50 @@ static void case_page_faults(const struct st_env *e, const struct st_case *c,
 	report_view_free(&v);
 }
 
-/* A DEADLINE task whose work (2 ms) is over its runtime (1 ms): throttled,
- * every job ends after its deadline. */
-#define DL_ITER 50u
+/* A DEADLINE task whose work (4 ms) is four times its runtime (1 ms):
+ * throttled at its runtime each period, every job ends after its 10 ms
+ * deadline (about 4 periods after its release). Four times, not just
+ * over: the kernel enforces the runtime with a timer, and a timer a
+ * loaded virtual machine fires a few ms late lets a job of twice its
+ * runtime finish in one period (2 of 300 jobs once, here, under two
+ * parallel test suites). */
+#define DL_ITER 25u
 #define DL_RUNS 3u
 #define DL_TASKS 2u
 static const char overrun_xml[] = HEAD
 	"  <requirement id=\"OVERRUN\"><probe name=\"deadline\"><param name=\"runtime\">1ms</param>\n"
-	"      <param name=\"deadline\">10ms</param><param name=\"work\">2ms</param></probe>\n"
+	"      <param name=\"deadline\">10ms</param><param name=\"work\">4ms</param></probe>\n"
 	"    <sched policy=\"fifo\" priority=\"80\"/>\n"
-	"    <run iterations=\"50\" runs=\"3\" warmup=\"5\" timeout=\"60s\"/>\n"
+	"    <run iterations=\"25\" runs=\"3\" warmup=\"2\" timeout=\"60s\"/>\n"
 	"    <limit metric=\"misses\" statistic=\"total\" max=\"0\"/></requirement>\n" TAIL;
 
-static void case_overrun(const struct st_env *e, const struct st_case *c, struct st_outcome *o)
+static enum st_try judge_overrun(struct st_outcome *o, const void *arg,
+				 const struct report_view *v, int rc)
 {
-	struct report_view v;
-	int rc = st_run_xml(e, c, o, overrun_xml, NULL, &v);
-	if (rc < 0)
-		return;
-	const struct rv_req *r = st_find_req(&v, "OVERRUN");
+	(void)arg;
+	const struct rv_req *r = st_find_req(v, "OVERRUN");
 	uint64_t total, runs, min;
 	if (!r || !count_of(st_find_metric(r, "misses"), &total, &runs, &min)) {
 		st_error(o, "results.json has no misses count of OVERRUN%s%s",
 			 r && r->reason ? ": " : "", r && r->reason ? r->reason : "");
-	} else {
-		st_expect_u64(o, "exit", 1, (uint64_t)rc);
-		st_expect_str(o, "verdict", "fail", verdict_name(r->verdict));
-		st_expect_u64(o, "misses", DL_TASKS * DL_ITER * DL_RUNS, total);
+		return ST_TRY_MISMATCH;
 	}
-	report_view_free(&v);
+	st_expect_u64(o, "exit", 1, (uint64_t)rc);
+	st_expect_str(o, "verdict", "fail", verdict_name(r->verdict));
+	bool others = o->verdict == ST_PASS;
+	st_expect_u64(o, "misses", DL_TASKS * DL_ITER * DL_RUNS, total);
+	if (o->verdict == ST_PASS)
+		return ST_TRY_MATCH;
+	/* some misses, fewer than jobs, all else as expected: a late
+	 * enforcement timer of the machine's; none at all is never that */
+	return others && total > 0 && total < DL_TASKS * DL_ITER * DL_RUNS ? ST_TRY_MACHINE
+									  : ST_TRY_MISMATCH;
+}
+
+static void case_overrun(const struct st_env *e, const struct st_case *c, struct st_outcome *o)
+{
+	st_run_attempts(e, c, o, overrun_xml, NULL, judge_overrun, NULL,
+			"fewer misses than jobs, a runtime enforced late by the machine");
 }
 
 /* ---- premises: requests the C library accepts and ignores ------------------- */
@@ -542,8 +557,8 @@ const struct st_case st_cases[] = {
 	{ "page-faults", "page faults counted inside the measured loop", "16 pages written in "
 	  "every run after the kernel took them back (selftest probe, fault=touch)", ST_PRIV_RT,
 	  case_page_faults },
-	{ "deadline-overrun", "SCHED_DEADLINE deadline misses", "a DEADLINE task working 2 ms "
-	  "a period on a 1 ms runtime", ST_PRIV_RT, case_overrun },
+	{ "deadline-overrun", "SCHED_DEADLINE deadline misses", "2 DEADLINE tasks working 4 ms "
+	  "a job on a 1 ms runtime (10 ms deadline and period)", ST_PRIV_RT, case_overrun },
 	{ "premise-policy", "the policy check at the kernel", "a C library layer that accepts "
 	  "and ignores every policy and priority request (" SELFTEST_LIB_SCHED ", policy)",
 	  ST_PRIV_ROOT, case_premise },
