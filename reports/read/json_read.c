@@ -1265,10 +1265,10 @@ static void matrix_differs(struct jr *rd, const char *w, const json_t *want)
 /* One entry of a stored matrix (NULL: it has none there) against the one
  * report_traceability_cite_json gives (a tree of one entry at a time: the
  * stored matrix may be large). */
-static void check_cite(struct jr *rd, const struct report_view *v, struct rv_cite c,
-		       const json_t *act, const char *at)
+/* exp, the part of the matrix built from the requirements (NULL: out of
+ * memory), against the stored act at `at`; exp is released. */
+static void check_built(struct jr *rd, json_t *exp, const json_t *act, const char *at)
 {
-	json_t *exp = report_traceability_cite_json(v, c);
 	char w[AT_LEN];
 	const json_t *want = NULL;
 	if (!exp) {
@@ -1278,6 +1278,12 @@ static void check_cite(struct jr *rd, const struct report_view *v, struct rv_cit
 	if (differs_at(exp, act, at, w, &want))
 		matrix_differs(rd, w, want);
 	json_decref(exp);
+}
+
+static void check_cite(struct jr *rd, const struct report_view *v, struct rv_cite c,
+		       const json_t *act, const char *at)
+{
+	check_built(rd, report_traceability_cite_json(v, c), act, at);
 }
 
 /* A stored list of entries (a row's "requirements", "untraced") against
@@ -1302,16 +1308,7 @@ static void check_cites(struct jr *rd, const struct report_view *v, const struct
 static void check_row(struct jr *rd, const struct report_view *v, const struct rv_trace_row *row,
 		      const json_t *act, const char *at)
 {
-	char w[AT_LEN];
-	json_t *exp = json_pack("{s:s, s:s?}", "ref", row->ref, "title", row->title);
-	const json_t *want = NULL;
-	if (!exp) {
-		fail(rd, -ENOMEM, at, "%s", strerror(ENOMEM));
-		return;
-	}
-	if (differs_at(exp, act, at, w, &want))
-		matrix_differs(rd, w, want);
-	json_decref(exp);
+	check_built(rd, json_pack("{s:s, s:s?}", "ref", row->ref, "title", row->title), act, at);
 	if (!rd->rc)
 		check_cites(rd, v, row->cites, row->ncites, act, at, "requirements");
 }
