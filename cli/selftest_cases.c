@@ -11,6 +11,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef RTC_SANITIZED
+#include <link.h> /* dl_iterate_phdr: the sanitizer runtimes */
+#endif
 
 #include "harness/measure/timebase.h"
 #include "host/fingerprint.h"
@@ -409,6 +412,23 @@ static enum st_try judge_premise(struct st_outcome *o, const void *arg,
 	return o->verdict == ST_PASS ? ST_TRY_MATCH : ST_TRY_MISMATCH;
 }
 
+#ifdef RTC_SANITIZED
+/* A sanitizer build's runtimes must come first among the libraries a
+ * program loads, so they are preloaded before the fault library: their
+ * paths (as this process loaded them) appended to buf, each with a space. */
+static int add_runtime(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	char *buf = arg;
+	const char *n = info->dlpi_name;
+	size_t used = strlen(buf);
+	if (n && (strstr(n, "/libasan.so") || strstr(n, "/libubsan.so")) &&
+	    used + strlen(n) + 2 < 2 * PATH_MAX)
+		snprintf(buf + used, 2 * PATH_MAX - used, "%s ", n);
+	return 0;
+}
+#endif
+
 static void case_premise(const struct st_env *e, const struct st_case *c, struct st_outcome *o)
 {
 	const struct st_premise *p = NULL;
@@ -427,8 +447,11 @@ static void case_premise(const struct st_env *e, const struct st_case *c, struct
 			 p ? p->lib : "?", e->ctx->self_dir ? e->ctx->self_dir : "(none)");
 		return;
 	}
-	char preload[PATH_MAX + 32], faults[200];
-	snprintf(preload, sizeof preload, "LD_PRELOAD=%s", lib);
+	char preload[3 * PATH_MAX + 32], faults[200], runtimes[2 * PATH_MAX] = "";
+#ifdef RTC_SANITIZED
+	dl_iterate_phdr(add_runtime, runtimes);
+#endif
+	snprintf(preload, sizeof preload, "LD_PRELOAD=%s%s", runtimes, lib);
 	snprintf(faults, sizeof faults, SELFTEST_FAULTS_ENV "=%s %s", p->lib, p->var);
 	free(lib);
 	char *envs[] = { preload, (char *)p->var, faults, NULL };
