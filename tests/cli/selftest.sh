@@ -197,16 +197,16 @@ req_file "$TMP/early.xml" early <<XML
 XML
 # The fault clock preloaded without RTC_SELFTEST_FAULTS: inert (no early
 # wake-up), and the run records that it was there.
-LD_PRELOAD="$BIN/rtconform-fault-clock.so" RTC_FAKE_EARLY_US=15000 \
+LD_PRELOAD="$(preload "$BIN/rtconform-fault-clock.so")" RTC_FAKE_EARLY_US=15000 \
   expect_status 0 "$RTC" run -o "$TMP/inert" "$TMP/early.xml"
 expect_grep 'FAULTS INJECTED by selftest: LD_PRELOAD=.*rtconform-fault-clock.so \(inert: RTC_SELFTEST_FAULTS is unset' "$TMP/inert/summary.txt"
 expect_grep '<p id="faults" class="banner b-error">FAULTS INJECTED by selftest: LD_PRELOAD=' "$TMP/inert/report.html"
 # The same library with the variable: every wake-up early (what selftest does).
-LD_PRELOAD="$BIN/rtconform-fault-clock.so" RTC_FAKE_EARLY_US=15000 RTC_SELFTEST_FAULTS=test \
+LD_PRELOAD="$(preload "$BIN/rtconform-fault-clock.so")" RTC_FAKE_EARLY_US=15000 RTC_SELFTEST_FAULTS=test \
   expect_status 1 "$RTC" run -o "$TMP/faulted" "$TMP/early.xml"
 expect_grep '^EARLY +timer-wakeup +fifo:90 +early total <= 0 +10 +FAIL$' "$TMP/out"
 # probe (the normal worker, the same libraries): its reports say so too
-LD_PRELOAD="$BIN/rtconform-fault-clock.so" RTC_FAKE_EARLY_US=15000 RTC_SELFTEST_FAULTS=test \
+LD_PRELOAD="$(preload "$BIN/rtconform-fault-clock.so")" RTC_FAKE_EARLY_US=15000 RTC_SELFTEST_FAULTS=test \
   expect_status 0 "$RTC" probe timer-wakeup --param interval=20ms --param dma-latency=off \
   --cpu 0 --iterations 5 -o "$TMP/probe-faulted"
 expect_grep 'rtconform probe: FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=test' "$TMP/out"
@@ -214,7 +214,7 @@ expect_grep '"rtconform.injected_faults": "RTC_SELFTEST_FAULTS=test \(rtconform 
 expect_grep 'FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=test' "$TMP/probe-faulted/summary.txt"
 # a fault library under another name, with the variable: named all the same
 ln -s "$BIN/rtconform-fault-clock.so" "$TMP/renamed.so"
-LD_PRELOAD="$TMP/renamed.so" RTC_FAKE_EARLY_US=15000 RTC_SELFTEST_FAULTS=test \
+LD_PRELOAD="$(preload "$TMP/renamed.so")" RTC_FAKE_EARLY_US=15000 RTC_SELFTEST_FAULTS=test \
   expect_status 1 "$RTC" run -o "$TMP/renamed" "$TMP/early.xml"
 expect_grep 'FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=test \(rtconform selftest\); LD_PRELOAD=.*/renamed.so' "$TMP/renamed/summary.txt"
 # A run without the variable leaves nothing of selftest's in its reports.
