@@ -48,8 +48,10 @@ static void print_usage(void)
 	       "                    junit.xml, summary.txt, report.html, results.json\n"
 	       "  --json            print results.json on stdout instead of the statistics\n"
 	       "\n"
-	       "No limits are judged: a measured probe says \"measured, no limits\", not PASS,\n"
-	       "and exits 0; 3 when it could not be measured, 2 on a usage error.\n",
+	       "No limits of yours are judged: a measured probe says \"measured, no limits\", not PASS,\n"
+	       "and exits 0; 3 when it could not be measured, 2 on a usage error. A probe\n"
+	       "with a violation count (sem-pingpong's unanswered-waits) has rtconform's own\n"
+	       "limit on it, total <= 0: it says PASS, or FAIL and exits 1.\n",
 	       PROBE_ITERATIONS, PROBE_RUNS, PROBE_RUNS == 1 ? "" : "s",
 	       REQ_DEFAULT_TIMEOUT_NS / 1000000000ull);
 }
@@ -199,7 +201,8 @@ static int complete_requirement(int argc, char **argv, struct requirement *req,
 	/* The same checks as a requirements file gets: names, values, the
 	 * probe's own combination rules, parameters given twice. */
 	struct diag_list d = { 0 };
-	if (validate_file(file, &probe_catalog, &d)) {
+	if (validate_file(file, &probe_catalog, &d) ||
+	    validate_implicit_limits(file, &probe_catalog, &d)) {
 		for (size_t i = 0; i < d.n; i++)
 			termsafe_println(stderr, "rtconform probe: %s", d.msgs[i]);
 		diag_free(&d);
@@ -363,7 +366,10 @@ static int measure(const struct requirement *req, struct req_file *file,
 	struct req_result res;
 	runner_run(req, file, &ro, &res);
 	cli_progress_clear(&ps); /* the statistics take its place */
-	int rc = res.verdict == VERDICT_ERROR ? EXIT_NOT_MEASURED : EXIT_PASS;
+	/* No limits of the user's; a probe with a violation metric carries
+	 * rtconform's own (validate_implicit_limits), which can fail. */
+	int rc = verdict_exit_status(res.verdict == VERDICT_FAIL, res.verdict == VERDICT_ERROR,
+				     res.verdict == VERDICT_INCONCLUSIVE);
 	if (!o->json)
 		print_detail(req, &res, &tb);
 	else if (res.verdict == VERDICT_ERROR)

@@ -250,7 +250,7 @@ rtc_program(rtconform-nop SOURCES harness/measure/nop.c)
 # the worker: the tests' fakes (tests/fake/, listed there) built with
 # RTC_SELFTEST_GUARD, which makes them do nothing unless RTC_SELFTEST_FAULTS
 # is set, as selftest alone sets it.
-foreach(lib sched clock)
+foreach(lib sched clock ipc)
   add_library(rtconform-fault-${lib} MODULE tests/fake/fake_${lib}.c)
   set_target_properties(rtconform-fault-${lib} PROPERTIES PREFIX "" SUFFIX ".so"
     LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
@@ -258,4 +258,4 @@ foreach(lib sched clock)
   target_link_libraries(rtconform-fault-${lib} PRIVATE rtc_options ${CMAKE_DL_LIBS})
 endforeach()
 add_dependencies(rtconform rtconform-worker rtconform-worker-faults rtconform-nop rtconform-fault-sched
-                 rtconform-fault-clock)
+                 rtconform-fault-clock rtconform-fault-ipc)

@@ -242,7 +242,7 @@ expect_grep '^premise-policy +error +' "$TMP/out"
 expect_grep '^stats-ramp +pass +' "$TMP/out"
 
 # ---- as nobody: what it may not do is not run, and says why ---------------------------
-for f in rtconform-worker-faults rtconform-fault-sched.so rtconform-fault-clock.so; do
+for f in rtconform-worker-faults rtconform-fault-sched.so rtconform-fault-clock.so rtconform-fault-ipc.so; do
   cp "$BIN/$f" "$TMP/ubin/$f" && chmod 755 "$TMP/ubin/$f" || fail "cannot copy $f"
 done
 # privileged COUNT : how many cases of the root run's record need privilege
