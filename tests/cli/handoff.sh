@@ -7,6 +7,7 @@
 # whose faked returns are the spurious wake-ups futex(2) and POSIX allow,
 # must absorb every one (0 counted, exit 0); without the layer every run
 # counts 0 and passes. Runs under SCHED_FIFO as root, else SCHED_OTHER.
+# priority-wake's hand-offs the same way (as root).
 . "$(dirname "$0")/lib.sh"
 FAKE="$(cd "$(dirname "$RTC")" && pwd)/tests/libfake_ipc.so"
 SHIPPED="$(cd "$(dirname "$RTC")" && pwd)/rtconform-fault-ipc.so"
@@ -131,6 +132,34 @@ assert imp["verdict"] == "fail" and len(imp["limits"]) == 1, imp["limits"]
 PY
 then ok "a user's limit on unanswered-waits replaces rtconform's; without one, rtconform's fails (exit $st)"
 else fail "own or implicit limit judged otherwise (exit $st):"; diag <"$TMP/py"; fi
+
+# priority-wake's hand-offs (its gates, returns, go and done, the object):
+# each mechanism counts waits the layer cut short and fails, its return
+# order still a release's (no violation); without the layer 0 and a pass.
+# It needs SCHED_FIFO.
+if [ "$(id -u)" -eq 0 ]; then
+  for mech in posix-sem futex mutex-cond mqueue; do
+    for every in 8 0; do
+      rm -f "$LOG"; : >"$LOG"; st=0
+      env LD_PRELOAD="$PRELOAD" RTC_FAKE_IPC_EVERY=$every RTC_FAKE_IPC_LOG="$LOG" "$RTC" probe \
+        priority-wake --policy fifo --priority 90 --iterations 20 --runs 2 --warmup 2 \
+        --timeout 60s --param mechanism="$mech" >"$TMP/out" 2>&1 || st=$?
+      n="$(count "$TMP/out")" early="$(wc -l <"$LOG")"
+      v="$(awk '/^metric violations \(count\):/ { m = 1 } m && $1 == "total" { print $2; exit }' "$TMP/out")"
+      if [ "$every" = 8 ]; then
+        [ "$st" -eq 1 ] && [ "${n:-0}" -gt 0 ] && [ "$n" -le "$early" ] && [ "$v" = 0 ] \
+          && ok "priority-wake $mech: $n of $early waits cut short counted, no violation, exit 1" \
+          || { fail "priority-wake $mech under the layer: exit $st, unanswered ${n:-none} of $early, violations ${v:-none}"; diag <"$TMP/out"; }
+        expect_grep "^reason: unanswered-waits total $n > 0 \(2 runs\): a conformance violation of the system under test; the first: (warm-up round [0-9]+|run [12], round [0-9]+ of 20|while the threads started): " "$TMP/out"
+      else
+        [ "$st" -eq 0 ] && [ "$n" = 0 ] && [ "$v" = 0 ] && ok "priority-wake $mech: the layer inert: 0 unanswered, exit 0" \
+          || { fail "priority-wake $mech, inert layer: exit $st, unanswered ${n:-none}"; diag <"$TMP/out"; }
+      fi
+    done
+  done
+else
+  skip "priority-wake's hand-offs" "not root (SCHED_FIFO)"
+fi
 
 # The shipped library is inert unless selftest's variable is set, and a run
 # with it set records the fault.
