@@ -14,6 +14,9 @@
  *   syscall(SYS_futex, FUTEX_WAIT[_PRIVATE])  (returns 0: a wake-up)
  *   pthread_cond_wait, pthread_cond_timedwait, pthread_cond_clockwait
  *   mq_receive, mq_timedreceive                (returns 1, the buffer 'w')
+ *   pthread_join                               (returns 0, the thread not joined)
+ *   waitpid of one pid                         (returns it, status "exited 0",
+ *                                              the child not reaped)
  *
  * Each function keeps its own count, per process (a forked peer starts
  * from its parent's). The futex and condition variable returns are the
@@ -53,11 +56,12 @@
 extern char *program_invocation_short_name;
 
 enum { C_SEM_WAIT, C_SEM_TIMEDWAIT, C_SEM_CLOCKWAIT, C_SEMOP, C_SEMTIMEDOP, C_READ, C_FUTEX,
-       C_COND_WAIT, C_COND_TIMEDWAIT, C_COND_CLOCKWAIT, C_MQ_RECEIVE, C_MQ_TIMEDRECEIVE, C_N };
+       C_COND_WAIT, C_COND_TIMEDWAIT, C_COND_CLOCKWAIT, C_MQ_RECEIVE, C_MQ_TIMEDRECEIVE,
+       C_JOIN, C_WAITPID, C_N };
 static const char *const call_names[C_N] = {
 	"sem_wait", "sem_timedwait", "sem_clockwait", "semop", "semtimedop", "read",
 	"FUTEX_WAIT", "pthread_cond_wait", "pthread_cond_timedwait", "pthread_cond_clockwait",
-	"mq_receive", "mq_timedreceive",
+	"mq_receive", "mq_timedreceive", "pthread_join", "waitpid",
 };
 
 static uint64_t every;            /* 0: inert */
@@ -301,4 +305,30 @@ ssize_t mq_timedreceive(mqd_t q, char *buf, size_t len, unsigned int *prio,
 	if (!fn)
 		fn = next("mq_timedreceive");
 	return early(C_MQ_TIMEDRECEIVE) ? fake_message(buf, len) : fn(q, buf, len, prio, t);
+}
+
+/* ------------------------------------------------------- threads, children */
+
+int pthread_join(pthread_t t, void **ret)
+{
+	static int (*fn)(pthread_t, void **);
+	if (!fn)
+		fn = next("pthread_join");
+	if (!early(C_JOIN))
+		return fn(t, ret);
+	if (ret)
+		*ret = NULL;
+	return 0;
+}
+
+pid_t waitpid(pid_t pid, int *status, int options)
+{
+	static pid_t (*fn)(pid_t, int *, int);
+	if (!fn)
+		fn = next("waitpid");
+	if (pid <= 0 || !early(C_WAITPID))
+		return fn(pid, status, options);
+	if (status)
+		*status = 0; /* exited with status 0 */
+	return pid;
 }

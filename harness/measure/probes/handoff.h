@@ -23,7 +23,11 @@
 #include <semaphore.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 struct ho_count {
 	uint64_t posted; /* posts made (or tokens handed out), counted first */
@@ -85,6 +89,19 @@ static inline int ho_wait(struct ho_sem *s, const struct timespec *deadline, uin
 			return 0;
 		__atomic_add_fetch(unanswered, 1, __ATOMIC_RELAXED);
 	}
+}
+
+/* Whether the kernel still holds child pid, running or a zombie not
+ * reaped, after a waitpid() that returned it (which reaps it): asked of
+ * the kernel itself (the waitid system call, WNOHANG | WNOWAIT: nothing is
+ * reaped, and no C library layer answers), so a wait that returned without
+ * its child's end shows. Gone (ECHILD): the wait was answered. */
+static inline bool ho_child_left(pid_t pid)
+{
+	siginfo_t si;
+	si.si_pid = 0;
+	return syscall(SYS_waitid, P_PID, (long)pid, &si, WEXITED | WNOHANG | WNOWAIT | __WALL,
+		       NULL) == 0;
 }
 
 #endif
