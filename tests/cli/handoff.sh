@@ -7,7 +7,8 @@
 # whose faked returns are the spurious wake-ups futex(2) and POSIX allow,
 # must absorb every one (0 counted, exit 0); without the layer every run
 # counts 0 and passes. Runs under SCHED_FIFO as root, else SCHED_OTHER.
-# priority-wake's hand-offs the same way (as root).
+# priority-wake's hand-offs (as root) and the creation probes' waits the
+# same way.
 . "$(dirname "$0")/lib.sh"
 FAKE="$(cd "$(dirname "$RTC")" && pwd)/tests/libfake_ipc.so"
 SHIPPED="$(cd "$(dirname "$RTC")" && pwd)/rtconform-fault-ipc.so"
@@ -160,6 +161,38 @@ if [ "$(id -u)" -eq 0 ]; then
 else
   skip "priority-wake's hand-offs" "not root (SCHED_FIFO)"
 fi
+
+# The creation probes' waits for their thread or child (pthread_join, the
+# detached thread's sem_wait, waitpid): each one cut short is counted and
+# fails; without the layer 0 and a pass.
+while read -r probe param call what; do
+  for every in 8 0; do
+    rm -f "$LOG"; : >"$LOG"; st=0
+    env LD_PRELOAD="$PRELOAD" RTC_FAKE_IPC_EVERY=$every RTC_FAKE_IPC_LOG="$LOG" "$RTC" probe \
+      "$probe" "${POLICY[@]}" --iterations 60 --runs 2 --warmup 10 --timeout 60s \
+      --param "$param" >"$TMP/out" 2>&1 || st=$?
+    n="$(count "$TMP/out")" early="$(grep -c "^early $call " "$LOG")"
+    if [ "$every" = 8 ]; then
+      [ "$st" -eq 1 ] && [ "${n:-0}" -gt 0 ] && [ "$n" -le "$early" ] \
+        && ok "$probe $param: $n of $early ${call}s cut short counted, exit 1" \
+        || { fail "$probe $param under the layer: exit $st, unanswered ${n:-none} of $early"; diag <"$TMP/out"; }
+      expect_grep "^reason: unanswered-waits total $n > 0 \(2 runs\): a conformance violation of the system under test; the first: (warm-up|run [12],) (create|clone) [0-9]+ of (10|60): $what$" "$TMP/out"
+      expect_grep "^note: $n unanswered [a-z]+( calls)?: their samples were not recorded\." "$TMP/out"
+    else
+      [ "$st" -eq 0 ] && [ "$n" = 0 ] && ok "$probe $param: the layer inert: 0 unanswered, exit 0" \
+        || { fail "$probe $param, inert layer: exit $st, unanswered ${n:-none}"; diag <"$TMP/out"; }
+    fi
+  done
+done <<'EOF_LIST'
+thread-create detached=no pthread_join the creator's pthread_join returned before the thread ran
+thread-create detached=yes sem_wait the creator's sem_wait returned before the thread posted
+process-create method=fork waitpid the parent's waitpid returned while the kernel still had the child
+process-create method=vfork waitpid the parent's waitpid returned while the kernel still had the child
+process-create method=spawn waitpid the parent's waitpid returned while the kernel still had the child
+process-create method=fork-exec waitpid the parent's waitpid returned while the kernel still had the child
+clone flags=process waitpid the parent's waitpid returned while the kernel still had the child
+clone flags=thread waitpid the parent's waitpid returned while the kernel still had the child
+EOF_LIST
 
 # The shipped library is inert unless selftest's variable is set, and a run
 # with it set records the fault.
