@@ -158,8 +158,31 @@ if [ "$(id -u)" -eq 0 ]; then
       fi
     done
   done
+  # priority-inherit's semaphore hand-offs, its inversion judged as without
+  # the layer: no violation with inheritance, one a cycle without.
+  for proto in inherit none; do
+    for peer in thread process; do
+      for every in 8 0; do
+        st=0
+        env LD_PRELOAD="$PRELOAD" RTC_FAKE_IPC_EVERY=$every "$RTC" probe priority-inherit \
+          --policy fifo --priority 90 --iterations 20 --runs 2 --warmup 2 --timeout 100s \
+          --param protocol=$proto --param peer=$peer >"$TMP/out" 2>&1 || st=$?
+        n="$(count "$TMP/out")" want=0 what="priority-inherit $proto/$peer, every=$every"
+        v="$(awk '/^metric violations \(count\):/ { m = 1 } m && $1 == "total" { print $2; exit }' "$TMP/out")"
+        [ "$proto" = none ] && want=40
+        if [ "$every" = 8 ]; then
+          [ "$st" -eq 1 ] && [ "${n:-0}" -gt 0 ] && [ "$v" = "$want" ] \
+            && ok "$what: $n unanswered counted, exit 1, violations $v as without the layer" \
+            || { fail "$what: exit $st, unanswered ${n:-none}, violations ${v:-none} (want $want)"; diag <"$TMP/out"; }
+        else
+          [ "$st" -eq 0 ] && [ "$n" = 0 ] && [ "$v" = "$want" ] && ok "$what: 0 unanswered, exit 0" \
+            || { fail "$what: exit $st, unanswered ${n:-none}, violations ${v:-none}"; diag <"$TMP/out"; }
+        fi
+      done
+    done
+  done
 else
-  skip "priority-wake's hand-offs" "not root (SCHED_FIFO)"
+  skip "priority-wake's and priority-inherit's hand-offs" "not root (SCHED_FIFO)"
 fi
 
 # The creation probes' waits for their thread or child (pthread_join, the

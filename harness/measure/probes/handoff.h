@@ -10,9 +10,9 @@
  * unanswered, counted in *unanswered and waited again (the post it missed
  * is still to come, or already pending, and the next wait consumes it).
  * A correct return always finds its post counted, since the count comes
- * first. Between threads of one process; atomics only, no lock, no
- * allocation, no call but the wait itself, so it may sit in a measured
- * loop. sem-pingpong numbers its posts in its own way (sem_pingpong.c),
+ * first. Between threads, or processes sharing the memory; atomics
+ * only, no lock, no allocation, no call but the wait itself, so it may sit
+ * in a measured loop. sem-pingpong numbers its posts in its own way (sem_pingpong.c),
  * over every mechanism; this is the form for probes whose hand-offs are
  * counting semaphores with any number of posters and waiters.
  */
@@ -58,10 +58,12 @@ struct ho_sem {
 	struct ho_count n;
 };
 
-static inline int ho_sem_init(struct ho_sem *s)
+/* pshared: the semaphore and its count lie in memory shared with a peer
+ * process (the atomics work across processes on a shared mapping). */
+static inline int ho_sem_init(struct ho_sem *s, int pshared)
 {
 	s->n = (struct ho_count){ 0, 0 };
-	return sem_init(&s->sem, 0, 0) == 0 ? 0 : errno;
+	return sem_init(&s->sem, pshared, 0) == 0 ? 0 : errno;
 }
 
 /* Post s. 0 or a positive errno. */

@@ -619,11 +619,11 @@ static int pw_alloc(struct probe_ctx *c, struct pw_shared **shp)
 	sh->waker.sh = sh;
 	for (int i = 0; i < PW_MAX_WAITERS; i++) {
 		sh->w[i] = (struct pw_waiter){ .sh = sh, .idx = i, .fd_stat = -1, .fd_syscall = -1 };
-		ho_sem_init(&sh->w[i].gate);
+		ho_sem_init(&sh->w[i].gate, 0);
 	}
-	ho_sem_init(&sh->back);
-	ho_sem_init(&sh->go);
-	ho_sem_init(&sh->done);
+	ho_sem_init(&sh->back, 0);
+	ho_sem_init(&sh->go, 0);
+	ho_sem_init(&sh->done, 0);
 	sh->run_now = PW_START_UP;
 	pthread_mutex_init(&sh->mutex, NULL);
 	*shp = sh;
