@@ -396,6 +396,35 @@ static int measure(const struct requirement *req, struct req_file *file,
 	return rc;
 }
 
+/* cmd_probe once the requirement is complete. */
+static int probe_measure(struct requirement *req, struct req_file *file, struct probe_args *a,
+			 const struct cli_ctx *ctx)
+{
+	int rc;
+	if (cli_need_helpers("probe", ctx))
+		return EXIT_NOT_MEASURED;
+	struct probe_out o = { .json = a->json,
+			       .cmdline = ctx->cmdline ? ctx->cmdline : "rtconform probe" };
+	/* The fault libraries work in probe's worker as in run's (the fault
+	 * worker it never takes): its reports say so as run's do. A malformed
+	 * delay is refused before anything is made. */
+	const char *fault_worker;
+	if ((rc = run_faults("probe", &fault_worker, o.faults, sizeof o.faults)) != 0)
+		return rc;
+	struct cli_locks locks = { .n = 0 };
+	if (a->outdir && (rc = prepare_outputs(a->outdir, o.path, &locks, ctx->cmdline)) != 0) {
+		for (int k = 0; k < REPORT_NKINDS; k++)
+			free(o.path[k]);
+		return rc;
+	}
+	rc = measure(req, file, ctx->self_dir, &o);
+	fflush(stdout);
+	cli_unlock(&locks);
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		free(o.path[k]);
+	return rc;
+}
+
 int cmd_probe(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	struct requirement req = {
@@ -415,28 +444,9 @@ int cmd_probe(int argc, char **argv, const struct cli_ctx *ctx)
 	struct req_file file = { .path = "<command line>", .name = "probe", .reqs = &req,
 				 .nreqs = 1 };
 	rc = complete_requirement(argc, argv, &req, &a, &file);
-	if (rc)
-		return rc;
-	if (cli_need_helpers("probe", ctx))
-		return EXIT_NOT_MEASURED;
-	struct probe_out o = { .json = a.json,
-			       .cmdline = ctx->cmdline ? ctx->cmdline : "rtconform probe" };
-	/* The fault libraries work in probe's worker as in run's (the fault
-	 * worker it never takes): its reports say so as run's do. A malformed
-	 * delay is refused before anything is made. */
-	const char *fault_worker;
-	if ((rc = run_faults("probe", &fault_worker, o.faults, sizeof o.faults)) != 0)
-		return rc;
-	struct cli_locks locks = { .n = 0 };
-	if (a.outdir && (rc = prepare_outputs(a.outdir, o.path, &locks, ctx->cmdline)) != 0) {
-		for (int k = 0; k < REPORT_NKINDS; k++)
-			free(o.path[k]);
-		return rc;
-	}
-	rc = measure(&req, &file, ctx->self_dir, &o);
-	fflush(stdout);
-	cli_unlock(&locks);
-	for (int k = 0; k < REPORT_NKINDS; k++)
-		free(o.path[k]);
+	if (rc == 0)
+		rc = probe_measure(&req, &file, &a, ctx);
+	validate_implicit_limits_free(&file); /* rtconform's own: the rest is argv's */
 	return rc;
 }
+

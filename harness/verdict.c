@@ -298,9 +298,12 @@ static void violation_words(const struct req_result *out, const struct req_limit
 		return;
 	char text[sizeof lo->text];
 	const char *first = out->res->violation;
-	snprintf(text, sizeof text, "%s %s: a conformance violation of the system under test%s%.*s",
-		 probe_decl_metric(&out->probe->decl, (size_t)mi)->name, lo->text, first[0] ? "; the first: " : "",
-		 (int)sizeof out->res->violation, first);
+	/* Cut to what fits when long: the count and the bound come first. */
+	if (snprintf(text, sizeof text, "%s %s: a conformance violation of the system under "
+		     "test%s%.*s", probe_decl_metric(&out->probe->decl, (size_t)mi)->name,
+		     lo->text, first[0] ? "; the first: " : "", (int)sizeof out->res->violation,
+		     first) < 0)
+		return;
 	memcpy(lo->text, text, sizeof text);
 }
 

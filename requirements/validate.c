@@ -406,6 +406,20 @@ static bool implicit_limit(struct req_limit *l, const char *name, long line)
 	return false;
 }
 
+void validate_implicit_limits_free(struct req_file *f)
+{
+	for (size_t i = 0; i < f->nreqs; i++) {
+		struct requirement *r = &f->reqs[i];
+		while (r->nlimits && r->limits[r->nlimits - 1].implicit) {
+			struct req_limit *l = &r->limits[--r->nlimits];
+			free(l->metric);
+			free(l->stat_text);
+			free(l->max_text);
+			*l = (struct req_limit){ 0 };
+		}
+	}
+}
+
 size_t validate_implicit_limits(struct req_file *f, const struct probe_catalog *cat,
 				struct diag_list *d)
 {

@@ -47,6 +47,10 @@ size_t validate_warnings(const struct req_file *f, const struct probe_catalog *c
  * one (REQ_MAX_LIMITS), each with a diagnostic in d. */
 size_t validate_implicit_limits(struct req_file *f, const struct probe_catalog *cat,
 				struct diag_list *d);
+/* Remove and free the limits validate_implicit_limits added, for a caller
+ * that does not free f with req_file_free (rtconform probe's requirement
+ * lives on its stack). */
+void validate_implicit_limits_free(struct req_file *f);
 
 /* Whether requirements of probe p may run by time (<run duration>,
  * --duration): NULL when they may, else why not, in buf. */
