@@ -798,6 +798,15 @@ static bool check_limit_ci(struct fig *g, const struct rv_req *r, size_t i)
 	return true;
 }
 
+/* The figures the requirement states twice (figures_runs.c). */
+static bool check_parts(struct fig *g, const struct rv_req *r)
+{
+	char field[200], why[600];
+	if (read_check_parts(r, field, sizeof field, why, sizeof why))
+		return true;
+	return refuse(g, field, "%s", why);
+}
+
 /* The verdicts first: they are what a reader acts on, and what a changed
  * figure most often contradicts. */
 static bool check_one(struct fig *g, const struct rv_req *r)
@@ -806,7 +815,7 @@ static bool check_one(struct fig *g, const struct rv_req *r)
 		if (!check_limit(g, r, i))
 			return false;
 	if (!check_req(g, r) || !check_metrics(g, r) || !check_cis(g, r) ||
-	    !check_intervals(g, r) || !check_hists(g, r))
+	    !check_intervals(g, r) || !check_hists(g, r) || !check_parts(g, r))
 		return false;
 	for (size_t i = 0; i < r->nlimits; i++)
 		if (!check_measured(g, r, i) || !check_limit_ci(g, r, i))

@@ -6,6 +6,7 @@
 #ifndef RTC_READ_FIGURES_H
 #define RTC_READ_FIGURES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "reports/report.h"
@@ -15,5 +16,17 @@
  * requirements[3].limits[0].verdict") and why in why (its value first). */
 int read_check_figures(const struct report_view *v, char *at, size_t atlen, char *why,
 		       size_t whylen);
+
+/* The figures r states twice agree (figures_runs.c): each duration
+ * metric's runs (samples adding up to its count, no run max above its max
+ * nor run mean or max below its min, the count-weighted run means giving
+ * its mean, the largest run max its max, runs-mean-stddev the spread of
+ * the run means), a count metric's runs adding up to its total, the per-CPU
+ * series of metrics[0] likewise, batch.mean_ns the mean of per_run_ns, and
+ * no duration below zero in a metric without samples below zero. A
+ * requirement that is an error may hold part of a run in its totals only:
+ * its runs add up to at most them. false with the field (below the
+ * requirement: "metrics[0].runs[2].max_ns") in at and why in why. */
+bool read_check_parts(const struct rv_req *r, char *at, size_t atlen, char *why, size_t whylen);
 
 #endif
