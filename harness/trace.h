@@ -6,10 +6,13 @@
  * (instances/rtconform-<pid>-<start>-<pidns>-<n>: trace_instance_parse),
  * scheduler wake-up and switch, IRQ and
  * timer events, a bounded ring buffer. The worker's first sample above a
- * metric's trip writes a marker and stops the instance
- * (probe_trace_trip in harness/measure/probe_trace.c); afterwards the
- * supervisor saves the instance's trace as trace-<ID>.txt beside
- * report.html and
+ * metric's trip, and each later one larger than every sample before (at
+ * most PROBE_TRACE_MAX_SAVES), writes a marker and stops the instance
+ * (probe_trace_trip in harness/measure/probe_trace.c); the supervisor
+ * keeps a copy of each such trace and starts the instance again
+ * (trace_keep_poll, trace_keep.c), so what it saves at the end as
+ * trace-<ID>.txt beside report.html is the trace of the worst breach the
+ * budget reached, and
  * removes the instance, whatever became of the worker. Only the instance is
  * ever written to: the top-level tracing state is left as found. tracefs
  * is mounted only when it is not, and unmounted only when no rtconform

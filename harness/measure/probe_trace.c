@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* probe_trace.c - trace on breach, the worker's side (harness/trace.c has
- * the rest): each metric's trip in its units, and the one write of the
- * marker when a sample passes it; see probe.h (probe_trace_trip). */
+/* probe_trace.c - trace on breach, the worker's side (harness/trace.c and
+ * trace_keep.c have the rest): each metric's trip in its units, and the
+ * marker written and the instance stopped at each new worst sample above
+ * it, within the budget; see probe.h (probe_trace_trip). */
 #include "harness/measure/probe.h"
 
 #include <errno.h>
