@@ -207,6 +207,14 @@ bool rv_trace_sample(const char *note, char *buf, size_t len)
 		if (e && (size_t)(e - run) < n)
 			n = (size_t)(e - run);
 	}
+	/* a note of a run before the worst breach was kept has no rank: nothing */
+	unsigned k;
+	int used = 0;
+	if (sscanf(run, "in run %u%n", &k, &used) != 1 || used <= 0)
+		return false;
+	const char *tail = run + used;
+	if (strncmp(tail, " (sample ", 9) != 0 && strncmp(tail, ": ", 2) != 0)
+		return false;
 	snprintf(buf, len, "%s %.*s", metric, (int)n, run);
 	return true;
 }

@@ -91,7 +91,8 @@ size_t rv_ival_traced(const struct rv_req *r, const struct rv_metric *m, double 
  * against the max (harness/trace.c writes the note): "wakeup in run 1 (sample
  * 512 of the run on CPU 1): the max itself; the largest of 3 breaches the trace
  * stopped at (2 superseded, at most 8)" into buf; false when the note is
- * not a tripped trace's. For the terminal's and report.html's "why". */
+ * not a tripped trace's, or one written before traces kept the worst
+ * breach (no rank: "... in run 2; explained: ..."). For the terminal's and report.html's "why". */
 bool rv_trace_sample(const char *note, char *buf, size_t len);
 
 #endif

@@ -6,10 +6,28 @@
 #ifndef RTC_READ_FIGURES_H
 #define RTC_READ_FIGURES_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "reports/report.h"
+
+/* Two statistics of one sample set are compared with a relative slack of
+ * 1e-9: each is exact or one rounding of a double away from exact (a
+ * percentile, min or max is a sample times the scale; a mean is a sum over
+ * a count, times the scale), so one that ought to equal or bound another
+ * can miss it by a few units in the last place (1e-16 relative), never by
+ * 1e-9; a file edited to disagree misses it by far more. */
+#define FIG_SLACK 1e-9
+/* a <= b, and a == b, within that slack */
+static inline bool fig_not_above(double a, double b)
+{
+	return a <= b + FIG_SLACK * fmax(fabs(a), fabs(b));
+}
+static inline bool fig_about_equal(double a, double b)
+{
+	return fabs(a - b) <= FIG_SLACK * fmax(fabs(a), fabs(b));
+}
 
 /* 0 when every verdict of v agrees with its figures; else -EINVAL with the
  * JSON path of the first field that does not in at ("files[0].

@@ -33,8 +33,6 @@
 #include "base/numfmt.h"
 #include "base/units.h"
 
-#define FIG_SLACK 1e-9
-
 struct rc {
 	char *at, *why;
 	size_t atlen, whylen;
@@ -68,7 +66,7 @@ static struct dur_text dur(double ns)
 
 static bool not_above(double a, double b)
 {
-	return a <= b + FIG_SLACK * fmax(fabs(a), fabs(b));
+	return fig_not_above(a, b);
 }
 
 /* One part of a whole: a run of a metric, a CPU's series of metrics[0]. */
@@ -90,10 +88,11 @@ struct whole {
 	bool exact;            /* the parts hold every sample (else at most all) */
 };
 
-static const char *part_key(const struct whole *w, int which)
+/* A part's figure in results.json: which 0, 1, 2 for its min, mean, max. */
+static const char *part_key(int which)
 {
 	static const char *const keys[] = { "min_ns", "mean_ns", "max_ns" };
-	return w->set ? keys[which] : "";
+	return keys[which];
 }
 
 /* Part k's own figures: none below zero in a metric without such samples,
@@ -104,7 +103,7 @@ static bool part_ok(struct rc *c, const struct whole *w, const struct part *p, s
 	const struct rv_value *v[3] = { p->min, p->mean, p->max };
 	char f[160];
 	for (int i = 0; i < 3; i++) {
-		snprintf(f, sizeof f, "%s[%zu].%s", w->set, k, part_key(w, i));
+		snprintf(f, sizeof f, "%s[%zu].%s", w->set, k, part_key(i));
 		if (!v[i] || !v[i]->have) {
 			if (i == 1 && v[i] && p->count)
 				return refuse(c, f, "null, but the %s holds %llu samples: a %s with "
@@ -159,14 +158,14 @@ static bool extreme_ok(struct rc *c, const struct whole *w, const struct part *p
 	}
 	if (!w->exact || best == n || !wv || !wv->have)
 		return true;
-	if (fabs(got - wv->v) <= FIG_SLACK * fmax(fabs(got), fabs(wv->v)))
+	if (fig_about_equal(got, wv->v))
 		return true;
 	char f[160];
 	snprintf(f, sizeof f, "%s.%s", w->stats, which ? "max" : "min");
 	return refuse(c, f, "%s, but the %s of its %s' %s (%s[%zu].%s) is %s: the %s hold "
 		      "every sample, so one of them holds the %s", dur(wv->v).s,
-		      which ? "largest" : "least", w->whats, part_key(w, which), w->set, best,
-		      part_key(w, which), dur(got).s, w->whats, which ? "max" : "min");
+		      which ? "largest" : "least", w->whats, part_key(which), w->set, best,
+		      part_key(which), dur(got).s, w->whats, which ? "max" : "min");
 }
 
 /* The parts' samples add up to the whole's count (to at most it when not

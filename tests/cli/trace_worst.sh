@@ -44,7 +44,15 @@ PY
 }
 
 # ---- 5 growing breaches, 250 ms apart: the last, the max, is explained ----
-worst 1250 250 5ms grow
+# A stall of the machine's own (another suite's real-time load) larger than
+# them that comes while a save is pending is counted, not traced, and the
+# note says so: that run is the machine's, and is made again (3 tries).
+for try in 1 2 3; do
+  rm -rf "$TMP/grow"
+  worst 1250 250 5ms grow
+  grep -q 'while the trace before it was being saved' "$TMP/grow/results.json" || break
+  echo "# try $try: the max came while a save was pending: $(grep -o '"trace_note": "[^;]*;[^;]*' "$TMP/grow/results.json")"
+done
 if [ ! -s "$TMP/grow/trace-WORST.txt" ]; then
   fail "no trace was saved: $(grep -o '"trace_note": "[^"]*' "$TMP/grow/results.json")"
   finish
@@ -70,20 +78,30 @@ expect_grep '^why: WORST .*; the sample explained: wakeup in run 1 .*: the max i
 [ "$(mounted)" = "$was" ] && ok "tracefs left as found (mounted: $was)" || fail "tracefs was mounted: $was, now $(mounted)"
 
 # ---- 30 growing breaches 100 ms apart: past the budget of 8 stops ---------
-# (once 8 are stopped at, the rest are counted, not traced: the max is
-# named, not explained; some may also come while a save is pending)
+# At most 8 stops; whatever was stopped at last is what the note ranks,
+# consistently with the figures: the max itself only when it is the max,
+# else its rank and the max not traced (the budget spent, or a save
+# pending). tests/test_trace.c checks the budget exactly.
 worst 3000 100 1ms ramp
 if [ -s "$TMP/ramp/trace-WORST.txt" ]; then
   facts "$TMP/ramp" >"$TMP/ramp.facts"
   read -r value max marks <"$TMP/ramp.facts"
   note="$(sed -n 2p "$TMP/ramp.facts")"
-  [ "$value" -lt "$max" ] && ok "past the budget the max ($max ns) is not the sample explained ($value ns)" \
-    || fail "past the budget, the sample explained $value ns is the max $max ns"
+  echo "# note: $note"
+  stops="$(sed -nE 's/.*the largest of ([0-9]+) breaches the trace stopped at.*/\1/p' <<<"$note")"
+  [ "${stops:-1}" -le 8 ] && ok "the trace stopped at ${stops:-1} of the 30 breaches, at most 8" \
+    || fail "the trace stopped at $stops breaches, more than the budget of 8"
   case "$note" in
+    *": the max itself"*) [ "$value" -eq "$max" ] && ok "the max itself is the max ($max ns)" \
+                            || fail "'the max itself' is $value ns, the max $max ns" ;;
     *": the "*" largest breach; the max "*" came "*", not traced"*)
-      ok "the note ranks it and names the max not traced"; echo "# note: $note" ;;
+      [ "$value" -lt "$max" ] && ok "ranked below the max: $value ns, the max $max ns, not traced" \
+        || fail "ranked below the max, but $value ns is the max $max ns" ;;
     *) fail "the note: $note" ;;
   esac
+  [ "${stops:-1}" -lt 8 ] || grep -q 'after the trace budget (8 stops) was spent' <<<"$note" \
+    || [ "$value" -eq "$max" ] && ok "past the budget a larger sample is said to have come after it" \
+    || fail "8 stops, a larger sample, but the note does not say the budget was spent: $note"
 else
   fail "no trace was saved: $(grep -o '"trace_note": "[^"]*' "$TMP/ramp/results.json")"
 fi
