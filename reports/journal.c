@@ -192,33 +192,44 @@ static int header_of(char *head, enum journal_kind kind, uint64_t seq, uint64_t 
 	return h + snprintf(head + h, JOURNAL_HEADER_MAX - (size_t)h, "%08" PRIx32 "\n", crc);
 }
 
+/* The lost record's payload naming the first n finished requirements that
+ * wait, into text (size bytes): its length, 0 when it does not fit. */
+static size_t note_payload(const struct journal *j, size_t n, char *text, size_t size)
+{
+	json_t *fin = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(fin, json_pack("[II]", (json_int_t)j->pend.finished[i].file,
+						     (json_int_t)j->pend.finished[i].index));
+	json_t *o = json_pack("{sI sI ss so sI}", "from", (json_int_t)(j->written + 1), "to",
+			      (json_int_t)j->made, "error", strerror(j->err ? j->err : EIO),
+			      "finished", fin, "more", (json_int_t)(j->pend.nfinished - n));
+	size_t len = o ? json_dumpb(o, text, size, JSON_COMPACT) : 0;
+	json_decref(o);
+	return len <= size ? len : 0;
+}
+
 /* The lost file written over in place (no new room needed): the log
- * records made and not on the disk, or newlines when there are none. */
+ * records made and not on the disk, or newlines when there are none. The
+ * list of finished requirements is shortened until the record fits (the
+ * rest counted in "more"). */
 static void note_write(struct journal *j)
 {
-	char buf[JOURNAL_NOTE_BYTES], head[JOURNAL_HEADER_MAX];
+	char buf[JOURNAL_NOTE_BYTES], head[JOURNAL_HEADER_MAX], text[JOURNAL_NOTE_BYTES];
 	bool lost = j->made > j->written;
 	if (j->note_fd < 0 || (!lost && !j->note_dirty))
 		return;
 	memset(buf, '\n', sizeof buf);
-	if (lost) {
-		json_t *fin = json_array();
-		size_t n = j->pend.nlisted;
-		for (size_t i = 0; i < n; i++)
-			json_array_append_new(fin, json_pack("[II]",
-							     (json_int_t)j->pend.finished[i].file,
-							     (json_int_t)j->pend.finished[i].index));
-		json_t *o = json_pack("{sI sI ss so sI}", "from", (json_int_t)(j->written + 1),
-				      "to", (json_int_t)j->made, "error", strerror(j->err ? j->err : EIO), "finished", fin,
-				      "more", (json_int_t)(j->pend.nfinished - n));
-		char text[JOURNAL_NOTE_BYTES];
-		size_t len = o ? json_dumpb(o, text, sizeof text, JSON_COMPACT) : 0;
-		json_decref(o);
-		int h = header_of(head, JK_LOST, j->seq, j->made, 0, 0, text, len);
-		if (len == 0 || (size_t)h + len + 1 > sizeof buf)
-			return; /* cannot be: the note's list is bounded to fit */
-		memcpy(buf, head, (size_t)h);
-		memcpy(buf + h, text, len);
+	for (size_t n = j->pend.nlisted; lost;) {
+		size_t len = note_payload(j, n, text, sizeof text - JOURNAL_HEADER_MAX - 1);
+		if (len) {
+			int h = header_of(head, JK_LOST, j->seq, j->made, 0, 0, text, len);
+			memcpy(buf, head, (size_t)h);
+			memcpy(buf + h, text, len);
+			break;
+		}
+		if (n == 0)
+			return; /* out of memory: the now records still count what waits */
+		n = n * 3 / 4;
 	}
 	if (pwrite(j->note_fd, buf, sizeof buf, 0) == (ssize_t)sizeof buf &&
 	    fdatasync(j->note_fd) == 0)
@@ -334,6 +345,8 @@ static int put_record(struct journal *j, enum journal_kind kind, size_t file, si
 	bool now = kind == JK_NOW;
 	uint64_t seq = ++j->seq;
 	int h = header_of(head, kind, seq, now ? j->made : j->made + 1, file, index, payload, len);
+	if (now && j->pend.len)
+		flush(j); /* room again, perhaps: what waits goes first */
 	if (now)
 		return put_now(j, head, (size_t)h, payload, len);
 	return put_log(j, kind, file, index, head, (size_t)h, payload, len);

@@ -57,8 +57,8 @@
  * A log record that cannot be written (ENOSPC, EIO, ...) is not lost: the
  * log is cut back to its last whole record, the record waits in memory (up
  * to JOURNAL_PENDING_MAX bytes; past that the records are counted, not
- * kept) and is written before the next log record and at the run's end
- * (journal_flush), in order, so the log never holds a gap.
+ * kept) and is written before the next record (a now record too) and at
+ * the run's end (journal_flush), in order, so the log never holds a gap.
  *
  * A run that ends and writes its reports removes its journal; one that
  * cannot write them keeps it and says so.

@@ -708,9 +708,13 @@ int report_view_from_journal_bytes(const struct journal_files *jf, const char *j
 			read_now(&jr, jf, &st, cut, sizeof cut);
 		if (!jr.rc)
 			check_end(&jr, &st);
-		if (read_budget_stop() && !jr.rc)
+		/* Past the bound, whatever failed failed for want of memory:
+		 * that is what is said. */
+		if (read_budget_stop()) {
+			jr.rc = 0;
 			jfail(&jr, "reading it needs more memory than a journal of %zu KiB may take "
 			      "(its records hold more than a run writes)", jf->log_len >> 10);
+		}
 	}
 	if (!jr.rc) {
 		ids[0] = 0;
