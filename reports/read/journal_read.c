@@ -2,9 +2,15 @@
 /* journal_read.c - a run read back from its journal (reports/journal.h):
  * the head's results.json with each finished requirement's record in its
  * place and the requirement cut short as its latest whole `now` record left
- * it, read as a results.json is (json_read.c) with its totals made anew. A
- * record cut short at the end (a torn append) is dropped and counted; any
- * other defect is an error naming the record. */
+ * it, read as a results.json is (json_read.c) with its totals made anew.
+ * Each file is read whole and every record parsed inside its bytes. A
+ * record cut short at the end (a torn append) is dropped and counted; the
+ * log's records must carry LOG numbers 1, 2, 3, ... up to what the now and
+ * lost files count, so records missing anywhere are named and refused, as
+ * is a damaged record with records after it; records the lost file says
+ * the run could not write are named and their requirements said to be
+ * measured with their records lost. Any other defect is an error naming
+ * the record. */
 #include "reports/read/read.h"
 
 #include <errno.h>
@@ -127,14 +133,11 @@ static int parse_record(const char *p, size_t n, struct jrec *r, size_t *used, c
 		return REC_SHORT;
 	}
 	bool last = rest - r->len == 1;
-	char line[JOURNAL_HEADER_MAX + 1];
-	memcpy(line, p, hlen);
-	line[hlen] = 0;
 	if (p[hlen + r->len] != '\n') {
 		*why = "no newline ends it";
 		return last ? REC_TORN : REC_DAMAGED;
 	}
-	if (journal_crc(line, crc_at, p + hlen, r->len) != crc) {
+	if (journal_crc(p, crc_at, p + hlen, r->len) != crc) {
 		*why = "its CRC does not hold";
 		return last ? REC_TORN : REC_DAMAGED;
 	}
