@@ -127,7 +127,7 @@ void run_journal_settle(struct run_journal *rj, bool measured_all, struct finger
 	if (!journal_missing(&rj->j, what, sizeof what))
 		return;
 	termsafe_println(stderr, "rtconform run: journal: %s never reached the journal: %s; the "
-			 "reports hold them", what, rj->j.why);
+			 "reports written now hold them", what, rj->j.why);
 	fingerprint_add(env, "rtconform.journal", "%s never reached the journal (%s); the "
 			"reports hold them", what, strerror(rj->j.err ? rj->j.err : EIO));
 }

@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "cli/run_journal.h"
 #include "reports/journal.h"
 #include "reports/read/read.h"
 #include "test_util.h"
@@ -301,6 +302,45 @@ START_TEST(writer_keeps_what_a_full_file_cannot_take)
 }
 END_TEST
 
+/* A run whose journal never takes what waits: at its end, stderr and the
+ * run's environment (results.json's rtconform.journal) say what never
+ * reached it; with room, nothing is said. */
+START_TEST(run_says_what_never_reached_the_journal)
+{
+	char dir[] = "/tmp/rtc-journal-XXXXXX", results[300], err[1400];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	signal(SIGXFSZ, SIG_IGN);
+	struct report_view v;
+	ck_assert_int_eq(report_view_read(PASS_JSON, &v, err, sizeof err), 0);
+	snprintf(results, sizeof results, "%s/results.json", dir);
+	struct run_journal rj;
+	ck_assert_int_eq(run_journal_open(&rj, results), 0);
+	ck_assert_int_eq(journal_head(&rj.j, &v), 0);
+	struct rlimit was, small = { .rlim_cur = 64, .rlim_max = RLIM_INFINITY };
+	getrlimit(RLIMIT_FSIZE, &was);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &small), 0);
+	struct fingerprint env = { 0 };
+	run_journal_settle(&rj, true, &env);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &was), 0);
+	const char *said = fingerprint_get(&env, "rtconform.journal");
+	ck_assert_ptr_nonnull(said);
+	ck_assert_str_eq(said, "record 2 of 2 (0 finished requirements among them) never reached "
+			       "the journal (File too large); the reports hold them");
+	run_journal_close(&rj, true);
+	fingerprint_free(&env);
+	/* with room: nothing said */
+	ck_assert_int_eq(run_journal_open(&rj, results), 0);
+	ck_assert_int_eq(journal_head(&rj.j, &v), 0);
+	struct fingerprint env2 = { 0 };
+	run_journal_settle(&rj, true, &env2);
+	ck_assert_ptr_null(fingerprint_get(&env2, "rtconform.journal"));
+	run_journal_close(&rj, true);
+	fingerprint_free(&env2);
+	report_view_free(&v);
+	tu_rm_tree(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("journal");
@@ -312,5 +352,6 @@ int main(void)
 	tcase_add_test(tc, records_missing_at_the_end);
 	tc = tu_tcase(s, "writer", 10);
 	tcase_add_test(tc, writer_keeps_what_a_full_file_cannot_take);
+	tcase_add_test(tc, run_says_what_never_reached_the_journal);
 	return tu_run(s);
 }
