@@ -251,23 +251,43 @@ static void forget_written(struct journal *j)
 		j->err = 0;
 }
 
+/* iov appended to the log and on the disk: 0, or the errno with the log cut
+ * back to its last whole record (a failed write may have put part of it). */
+static int append(struct journal *j, struct iovec *iov, int n)
+{
+	size_t total = 0;
+	for (int i = 0; i < n; i++)
+		total += iov[i].iov_len;
+	int e = write_all(j->log_fd, iov, n, -1);
+	if (!e && fdatasync(j->log_fd) != 0)
+		e = errno ? errno : EIO;
+	if (!e) {
+		j->log_end += (off_t)total;
+		return 0;
+	}
+	if (ftruncate(j->log_fd, j->log_end) != 0) {
+		/* The log's end stays torn, which the reader drops; a record
+		 * appended after it would make that damage: none is. Every
+		 * record not yet written is lost. */
+		j->gave_up = j->written + 1;
+		j->pend.len = 0;
+		j->pend.nlost = j->pend.nfinished;
+	}
+	return e;
+}
+
 /* The waiting log records appended, on the disk before it returns; on a
- * failure the log is cut back to its last whole record, and they wait on. */
+ * failure they wait on. */
 static int flush(struct journal *j)
 {
 	if (j->pend.len) {
 		struct iovec iov = { j->pend.buf, j->pend.len };
-		int e = write_all(j->log_fd, &iov, 1, -1);
-		if (!e && fdatasync(j->log_fd) != 0)
-			e = errno ? errno : EIO;
+		int e = append(j, &iov, 1);
 		if (e) {
-			if (ftruncate(j->log_fd, j->log_end) != 0 && !j->err)
-				e = errno; /* the log's end may be torn: the reader drops it */
 			failed(j, JOURNAL_LOG, e);
 			note_write(j);
 			return -j->err;
 		}
-		j->log_end += (off_t)j->pend.len;
 		j->written = j->pend.kept;
 		j->pend.len = 0;
 	}
@@ -276,20 +296,20 @@ static int flush(struct journal *j)
 	return j->gave_up ? -j->err : 0;
 }
 
-/* A log record made: kept to be written, or counted as lost when it cannot
- * be kept (past the bound, out of memory), after which no later record is
- * written either (the log would have a gap). */
-static int put_log(struct journal *j, enum journal_kind kind, size_t file, size_t index,
-		   const char *head, size_t h, const char *payload, size_t len)
+/* Log record `log` kept to wait with the others, or, when it cannot be
+ * (past the bound, out of memory), counted as lost: after it no record is
+ * kept either, since the log would have a gap. */
+static void keep(struct journal *j, uint64_t log, enum journal_kind kind, size_t file,
+		 size_t index, const struct iovec *rec)
 {
 	struct journal_pending *p = &j->pend;
-	uint64_t log = ++j->made;
-	size_t need = p->len + h + len + 1;
+	size_t need = p->len + rec[0].iov_len + rec[1].iov_len + 1;
 	if (!j->gave_up && need > p->cap && need <= JOURNAL_PENDING_MAX) {
-		char *grown = realloc(p->buf, need * 2 > JOURNAL_PENDING_MAX ? need : need * 2);
+		size_t cap = need * 2 > JOURNAL_PENDING_MAX ? need : need * 2;
+		char *grown = realloc(p->buf, cap);
 		if (grown) {
 			p->buf = grown;
-			p->cap = need * 2 > JOURNAL_PENDING_MAX ? need : need * 2;
+			p->cap = cap;
 		}
 	}
 	if (!j->gave_up && need > p->cap) {
@@ -304,12 +324,35 @@ static int put_log(struct journal *j, enum journal_kind kind, size_t file, size_
 				.log = log, .file = (uint32_t)file, .index = (uint32_t)index };
 	}
 	if (j->gave_up)
-		return flush(j);
-	memcpy(p->buf + p->len, head, h);
-	memcpy(p->buf + p->len + h, payload, len);
+		return;
+	memcpy(p->buf + p->len, rec[0].iov_base, rec[0].iov_len);
+	memcpy(p->buf + p->len + rec[0].iov_len, rec[1].iov_base, rec[1].iov_len);
 	p->buf[need - 1] = '\n';
 	p->len = need;
 	p->kept = log;
+}
+
+/* A log record made: appended at once when nothing waits (a record of any
+ * size), else, or when that fails, kept to be written after those that
+ * wait (keep), which are written first. */
+static int put_log(struct journal *j, enum journal_kind kind, size_t file, size_t index,
+		   const char *head, size_t h, const char *payload, size_t len)
+{
+	uint64_t log = ++j->made;
+	struct iovec rec[3] = { { (void *)head, h }, { (void *)payload, len }, { "\n", 1 } };
+	if (!j->gave_up && !j->pend.len) {
+		struct iovec iov[3] = { rec[0], rec[1], rec[2] };
+		int e = append(j, iov, 3);
+		if (!e) {
+			j->written = log;
+			return 0;
+		}
+		failed(j, JOURNAL_LOG, e);
+		keep(j, log, kind, file, index, rec);
+		note_write(j);
+		return -j->err;
+	}
+	keep(j, log, kind, file, index, rec);
 	return flush(j);
 }
 
