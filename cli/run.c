@@ -892,6 +892,7 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	run.ended = time(NULL);
 	runinfo_add_run(&fp, cmdline, run.started, run.ended, files, nfiles);
 	fingerprint_add(&fp, "rtconform.interrupted", "%s", *ro->interrupted ? "yes" : "no");
+	run_journal_settle(rj, !seen, &fp);
 	if (report_view_finish(&view, &run) != 0)
 		out_of_memory();
 	view.junit_not_selected = a->junit_skipped;
@@ -902,7 +903,7 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	bool written = false;
 	int rc = write_reports(&view, out_path, a->csv_dir, a->lava, seen, ro->interrupted,
 			       &written);
-	run_journal_close(rj, !seen, written);
+	run_journal_close(rj, written);
 	int mrc = write_manifest(a, out_path, &view, written);
 	if (mrc && rc != EXIT_USAGE)
 		rc = mrc;
@@ -952,7 +953,7 @@ int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 		rc = run_files(files, nfiles, &a, out_path, ctx->self_dir,
 			       ctx->cmdline ? ctx->cmdline : "rtconform run", &rj);
 	if (rj.on) /* ended before measuring: nothing to keep */
-		run_journal_close(&rj, false, true);
+		run_journal_close(&rj, true);
 	cli_unlock(&locks);
 	for (int k = 0; k < REPORT_NKINDS; k++)
 		free(out_path[k]);
