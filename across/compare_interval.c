@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* compare_interval.c - the interval compare decides a figure from
+ * (compare.h, cmp_ratio_interval): Welch's t-interval for the ratio of the
+ * two sides' per-run values, and Student's t quantile it needs. */
+#include "across/compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The continued fraction of the regularized incomplete beta function
+ * I_x(a, b), evaluated by the modified Lentz method; converges quickly for
+ * x < (a + 1) / (a + b + 2). */
+static double beta_fraction(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
+	d = 1.0 / (fabs(d) < tiny ? tiny : d);
+	double h = d;
+	for (int m = 1; m <= 400; m++) {
+		double m2 = 2.0 * m;
+		/* the even step, then the odd one */
+		double e = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
+		double o = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
+		for (int k = 0; k < 2; k++) {
+			double t = k ? o : e;
+			d = 1.0 + t * d;
+			d = 1.0 / (fabs(d) < tiny ? tiny : d);
+			c = 1.0 + t / c;
+			c = fabs(c) < tiny ? tiny : c;
+			h *= c * d;
+			if (k && fabs(c * d - 1.0) < 1e-15)
+				return h;
+		}
+	}
+	return h;
+}
+
+/* I_x(a, b), a, b > 0. */
+static double beta_reg(double a, double b, double x)
+{
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1.0) / (a + b + 2.0))
+		return front * beta_fraction(a, b, x) / a;
+	return 1.0 - front * beta_fraction(b, a, 1.0 - x) / b;
+}
+
+double cmp_t_cdf(double t, double df)
+{
+	double tail = 0.5 * beta_reg(df / 2.0, 0.5, df / (df + t * t));
+	return t > 0 ? 1.0 - tail : tail;
+}
+
+double cmp_t_quantile(double p, double df)
+{
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return NAN;
+	if (p < 0.5)
+		return -cmp_t_quantile(1.0 - p, df);
+	if (p == 0.5)
+		return 0;
+	double lo = 0, hi = 1;
+	while (cmp_t_cdf(hi, df) < p && hi < 1e300)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
+		double mid = (lo + hi) / 2;
+		if (cmp_t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Whether the two sides hold the same values, in any order. */
+static bool same_values(const double *vb, size_t nb, const double *vc, size_t nc)
+{
+	if (nb != nc || nb > RTC_MAX_RUNS)
+		return false;
+	double b[RTC_MAX_RUNS], c[RTC_MAX_RUNS];
+	memcpy(b, vb, nb * sizeof *b);
+	memcpy(c, vc, nc * sizeof *c);
+	qsort(b, nb, sizeof *b, cmp_dbl);
+	qsort(c, nc, sizeof *c, cmp_dbl);
+	return !memcmp(b, c, nb * sizeof *b);
+}
+
+/* The mean and sample variance (n - 1; 0 for one value) of v, or of its
+ * logarithms. */
+static void moments(const double *v, size_t n, bool use_log, double *mean, double *var)
+{
+	double s = 0, ss = 0;
+	for (size_t i = 0; i < n; i++)
+		s += use_log ? log(v[i]) : v[i];
+	*mean = s / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double d = (use_log ? log(v[i]) : v[i]) - *mean;
+		ss += d * d;
+	}
+	*var = n > 1 ? ss / (double)(n - 1) : 0.0;
+}
+
+static bool all_positive(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return false;
+	return true;
+}
+
+int cmp_ratio_interval(const double *vb, size_t nb, const double *vc, size_t nc, double level,
+		       struct cmp_interval *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!nb || !nc || nb > RTC_MAX_RUNS || nc > RTC_MAX_RUNS || !(level > 0 && level < 1))
+		return -EINVAL;
+	out->level = level;
+	out->runs_base = nb;
+	out->runs_cand = nc;
+	if (same_values(vb, nb, vc, nc)) {
+		*out = (struct cmp_interval){ .have = true, .exact = true, .level = level, .lo = 1,
+					      .hi = 1, .log = true, .runs_base = nb,
+					      .runs_cand = nc };
+		return 0;
+	}
+	out->log = all_positive(vb, nb) && all_positive(vc, nc);
+	double mb, vab, mc, vac;
+	moments(vb, nb, out->log, &mb, &vab);
+	moments(vc, nc, out->log, &mc, &vac);
+	if (!out->log && mb == 0)
+		return 0; /* no ratio to a zero mean: have stays false */
+	double se2, df;
+	if (nb >= 2 && nc >= 2) { /* Welch: each side its own spread */
+		double a = vab / (double)nb, b = vac / (double)nc;
+		se2 = a + b;
+		df = se2 > 0 ? se2 * se2 / (a * a / (double)(nb - 1) + b * b / (double)(nc - 1)) : 0;
+	} else if (nb >= 2 || nc >= 2) { /* one run on a side: the other side's spread for both */
+		double var = nb >= 2 ? vab : vac;
+		se2 = var * (1.0 / (double)nb + 1.0 / (double)nc);
+		df = (double)(nb >= 2 ? nb : nc) - 1.0;
+	} else {
+		return 0; /* one run a side, and they differ: no spread to judge by */
+	}
+	double d = mc - mb, half = 0;
+	if (se2 > 0) {
+		out->df = df;
+		half = cmp_t_quantile(0.5 + level / 2.0, df) * sqrt(se2);
+	}
+	out->have = true;
+	if (out->log) {
+		out->lo = exp(d - half);
+		out->hi = exp(d + half);
+	} else {
+		out->lo = 1.0 + (d - half) / fabs(mb);
+		out->hi = 1.0 + (d + half) / fabs(mb);
+	}
+	return 0;
+}
+
+void cmp_tolerance_band(const struct cmp_interval *iv, double tolerance, double *lo, double *hi)
+{
+	*hi = 1.0 + tolerance;
+	*lo = iv->log ? 1.0 / (1.0 + tolerance) : 1.0 - tolerance;
+}
+
+enum cmp_outcome cmp_interval_outcome(const struct cmp_interval *iv, double tolerance,
+				      bool lower_is_worse)
+{
+	if (!iv->have)
+		return CMP_INCONCLUSIVE;
+	double blo, bhi;
+	cmp_tolerance_band(iv, tolerance, &blo, &bhi);
+	if (iv->lo >= blo && iv->hi <= bhi)
+		return CMP_SAME;
+	if (iv->lo > bhi)
+		return lower_is_worse ? CMP_BETTER : CMP_WORSE;
+	if (iv->hi < blo)
+		return lower_is_worse ? CMP_WORSE : CMP_BETTER;
+	return CMP_INCONCLUSIVE;
+}
+
+bool cmp_interval_may_be_worse(const struct cmp_interval *iv, double tolerance,
+			       bool lower_is_worse)
+{
+	if (!iv->have)
+		return true;
+	double blo, bhi;
+	cmp_tolerance_band(iv, tolerance, &blo, &bhi);
+	return lower_is_worse ? iv->lo < blo : iv->hi > bhi;
+}
