@@ -288,7 +288,7 @@ static void decide(struct cmp *c, struct cmp_figure *f, const double *vb, size_t
 		   const double *vc, size_t nc)
 {
 	double tol = c->r->opts.tolerance, level = 1.0 - c->r->opts.significance;
-	int rc = cmp_ratio_interval(vb, nb, vc, nc, level, &f->iv);
+	int rc = cmp_ratio_interval(vb, nb, vc, nc, level, is_tail(f->statistic), &f->iv);
 	if (rc) {
 		failf(c, rc, "%s", strerror(-rc));
 		return;

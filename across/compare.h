@@ -86,7 +86,12 @@ const char *cmp_figure_outcome(const struct cmp_figure *f);
  *   - else Welch's t-interval for the difference of the mean logarithms
  *     (each side its own variance, Welch-Satterthwaite's degrees of
  *     freedom), mapped back by exp: an interval of the ratio of the sides'
- *     geometric means. With one run on a side, the other side's variance
+ *     geometric means. With trim (a tail figure, whose per-run values are
+ *     run maxima: one run that met a burst is common) it is Yuen's
+ *     version: 20 % of each side's values (rounded down: none of 3 or 4
+ *     runs) trimmed from each end of the mean, the variance winsorized,
+ *     the kept values' count h in place of n. With one run on a side, the
+ *     other side's variance
  *     is taken for both (its runs show the noise between runs), with its
  *     n - 1 degrees of freedom; with one run on each, no interval (have
  *     false). No spread on either side gives a point;
@@ -98,15 +103,16 @@ struct cmp_interval {
 	bool have;            /* an interval could be built */
 	bool exact;           /* the same values on both sides: [1, 1] */
 	bool log;             /* on the logarithms (else on the values) */
+	bool trimmed;         /* Yuen's trimming removed values */
 	double level;         /* two-sided coverage, 1 - significance */
 	double lo, hi;        /* of the ratio candidate / baseline */
 	double df;            /* the t distribution's; 0 for a point */
 	size_t runs_base, runs_cand;
 };
 /* The interval at level (0 < level < 1) of vc's values over vb's (1 to
- * RTC_MAX_RUNS each). Returns 0 or -EINVAL. */
+ * RTC_MAX_RUNS each), trimmed or not. Returns 0 or -EINVAL. */
 int cmp_ratio_interval(const double *vb, size_t nb, const double *vc, size_t nc, double level,
-		       struct cmp_interval *out);
+		       bool trim, struct cmp_interval *out);
 /* The band of ratios the tolerance calls the same: [1 / (1 + t), 1 + t]
  * on the logarithms (symmetric: swapping the files swaps worse and better),
  * [1 - t, 1 + t] on the values. */

@@ -96,19 +96,41 @@ static bool same_values(const double *vb, size_t nb, const double *vc, size_t nc
 	return !memcmp(b, c, nb * sizeof *b);
 }
 
-/* The mean and sample variance (n - 1; 0 for one value) of v, or of its
- * logarithms. */
-static void moments(const double *v, size_t n, bool use_log, double *mean, double *var)
+/* The share of each side's values trimmed from each end with trim (Yuen's
+ * trimmed t): 20 %, rounded down, so 3 or 4 runs are not trimmed, 5 to 9
+ * lose their lowest and highest, 10 to 14 their two of each. */
+#define TRIM 0.2
+
+/* Of v (or of its logarithms): the trimmed mean, and the variance of the
+ * trimmed mean's estimate per observation as Yuen gives it, (n - 1) s_w^2 /
+ * (h - 1) with s_w^2 the winsorized sample variance (0 for one value); h,
+ * the values kept. */
+struct side {
+	double mean, var;
+	size_t n, h;
+};
+
+static void side_of(const double *v, size_t n, bool use_log, bool trim, struct side *out)
 {
-	double s = 0, ss = 0;
+	double x[RTC_MAX_RUNS];
 	for (size_t i = 0; i < n; i++)
-		s += use_log ? log(v[i]) : v[i];
-	*mean = s / (double)n;
+		x[i] = use_log ? log(v[i]) : v[i];
+	qsort(x, n, sizeof *x, cmp_dbl);
+	size_t g = trim ? (size_t)floor(TRIM * (double)n) : 0, h = n - 2 * g;
+	double s = 0, w = 0, ww = 0;
+	for (size_t i = g; i < n - g; i++)
+		s += x[i];
 	for (size_t i = 0; i < n; i++) {
-		double d = (use_log ? log(v[i]) : v[i]) - *mean;
-		ss += d * d;
+		double y = x[i < g ? g : i >= n - g ? n - g - 1 : i];
+		w += y;
 	}
-	*var = n > 1 ? ss / (double)(n - 1) : 0.0;
+	w /= (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double y = x[i < g ? g : i >= n - g ? n - g - 1 : i] - w;
+		ww += y * y;
+	}
+	*out = (struct side){ .mean = s / (double)h, .n = n, .h = h,
+			      .var = h > 1 ? ww / (double)(h - 1) : 0.0 };
 }
 
 static bool all_positive(const double *v, size_t n)
@@ -120,7 +142,7 @@ static bool all_positive(const double *v, size_t n)
 }
 
 int cmp_ratio_interval(const double *vb, size_t nb, const double *vc, size_t nc, double level,
-		       struct cmp_interval *out)
+		       bool trim, struct cmp_interval *out)
 {
 	memset(out, 0, sizeof *out);
 	if (!nb || !nc || nb > RTC_MAX_RUNS || nc > RTC_MAX_RUNS || !(level > 0 && level < 1))
@@ -135,20 +157,23 @@ int cmp_ratio_interval(const double *vb, size_t nb, const double *vc, size_t nc,
 		return 0;
 	}
 	out->log = all_positive(vb, nb) && all_positive(vc, nc);
-	double mb, vab, mc, vac;
-	moments(vb, nb, out->log, &mb, &vab);
-	moments(vc, nc, out->log, &mc, &vac);
+	struct side b, c;
+	side_of(vb, nb, out->log, trim, &b);
+	side_of(vc, nc, out->log, trim, &c);
+	out->trimmed = b.h < nb || c.h < nc;
+	double mb = b.mean, mc = c.mean;
 	if (!out->log && mb == 0)
 		return 0; /* no ratio to a zero mean: have stays false */
 	double se2, df;
-	if (nb >= 2 && nc >= 2) { /* Welch: each side its own spread */
-		double a = vab / (double)nb, b = vac / (double)nc;
-		se2 = a + b;
-		df = se2 > 0 ? se2 * se2 / (a * a / (double)(nb - 1) + b * b / (double)(nc - 1)) : 0;
+	if (nb >= 2 && nc >= 2) { /* Welch (Yuen): each side its own spread */
+		double db = b.var / (double)b.h, dc = c.var / (double)c.h;
+		se2 = db + dc;
+		df = se2 > 0 ? se2 * se2 / (db * db / (double)(b.h - 1) + dc * dc / (double)(c.h - 1))
+			     : 0;
 	} else if (nb >= 2 || nc >= 2) { /* one run on a side: the other side's spread for both */
-		double var = nb >= 2 ? vab : vac;
-		se2 = var * (1.0 / (double)nb + 1.0 / (double)nc);
-		df = (double)(nb >= 2 ? nb : nc) - 1.0;
+		const struct side *o = nb >= 2 ? &b : &c;
+		se2 = o->var * (1.0 / (double)o->h + 1.0);
+		df = (double)o->h - 1.0;
 	} else {
 		return 0; /* one run a side, and they differ: no spread to judge by */
 	}

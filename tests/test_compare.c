@@ -307,7 +307,7 @@ START_TEST(ratio_interval_known_values)
 	for (int i = 0; i < 3; i++)
 		vc[i] = 2 * vb[i];
 	struct cmp_interval iv;
-	ck_assert_int_eq(cmp_ratio_interval(vb, 3, vc, 3, 0.95, &iv), 0);
+	ck_assert_int_eq(cmp_ratio_interval(vb, 3, vc, 3, 0.95, false, &iv), 0);
 	ck_assert(iv.have && iv.log && !iv.exact);
 	ck_assert_double_eq_tol(iv.df, 4, 1e-9);
 	ck_assert_double_eq_tol(iv.lo, 2 * exp(-0.2266958), 1e-5);
@@ -317,42 +317,63 @@ START_TEST(ratio_interval_known_values)
 	ck_assert_int_eq(cmp_interval_outcome(&iv, 1.6, false), CMP_SAME);   /* 2.509 < 2.6 */
 	ck_assert_int_eq(cmp_interval_outcome(&iv, 0.5, true), CMP_BETTER);
 	/* the other way round: the reciprocal interval, better */
-	ck_assert_int_eq(cmp_ratio_interval(vc, 3, vb, 3, 0.95, &iv), 0);
+	ck_assert_int_eq(cmp_ratio_interval(vc, 3, vb, 3, 0.95, false, &iv), 0);
 	ck_assert_double_eq_tol(iv.hi, 0.5 * exp(0.2266958), 1e-5);
 	ck_assert_int_eq(cmp_interval_outcome(&iv, 0.5, false), CMP_BETTER);
 	/* the same values in another order: exactly 1 */
 	double rb[3] = { vb[2], vb[0], vb[1] };
-	ck_assert_int_eq(cmp_ratio_interval(vb, 3, rb, 3, 0.95, &iv), 0);
+	ck_assert_int_eq(cmp_ratio_interval(vb, 3, rb, 3, 0.95, false, &iv), 0);
 	ck_assert(iv.exact && iv.lo == 1 && iv.hi == 1);
 	ck_assert_int_eq(cmp_interval_outcome(&iv, 0, false), CMP_SAME);
 	/* one run a side: equal, exact; else no interval */
-	ck_assert_int_eq(cmp_ratio_interval(vb, 1, vb, 1, 0.95, &iv), 0);
+	ck_assert_int_eq(cmp_ratio_interval(vb, 1, vb, 1, 0.95, false, &iv), 0);
 	ck_assert(iv.exact);
-	ck_assert_int_eq(cmp_ratio_interval(vb, 1, vc, 1, 0.95, &iv), 0);
+	ck_assert_int_eq(cmp_ratio_interval(vb, 1, vc, 1, 0.95, false, &iv), 0);
 	ck_assert(!iv.have);
 	ck_assert_int_eq(cmp_interval_outcome(&iv, 0.5, false), CMP_INCONCLUSIVE);
 	/* one run against three: the three's variance for both, df 2:
 	 * se = 0.1 sqrt(1 + 1/3), half-width 4.302653 x 0.115470 = 0.496827 */
-	ck_assert_int_eq(cmp_ratio_interval(vb, 3, vc, 1, 0.95, &iv), 0);
+	ck_assert_int_eq(cmp_ratio_interval(vb, 3, vc, 1, 0.95, false, &iv), 0);
 	ck_assert_double_eq_tol(iv.df, 2, 1e-12);
 	ck_assert_double_eq_tol(iv.lo, 2 * exp(-0.496827), 1e-5);
 	/* no spread on either side: a point */
 	static const double flat_b[2] = { 100, 100 }, flat_c[3] = { 130, 130, 130 };
-	ck_assert_int_eq(cmp_ratio_interval(flat_b, 2, flat_c, 3, 0.95, &iv), 0);
+	ck_assert_int_eq(cmp_ratio_interval(flat_b, 2, flat_c, 3, 0.95, false, &iv), 0);
 	ck_assert(iv.have && !iv.exact && iv.lo == iv.hi && fabs(iv.lo - 1.3) < 1e-12);
 	/* a value of 0 has no logarithm: the difference of the means over the
 	 * baseline's, 1 + (4 - 2 +- t se) / 2, se^2 = 2/2 + 32/2 = 17, Welch's
 	 * df 17^2 / (1^2 + 16^2) */
 	static const double z_b[2] = { 1, 3 }, z_c[2] = { 0, 8 };
-	ck_assert_int_eq(cmp_ratio_interval(z_b, 2, z_c, 2, 0.95, &iv), 0);
+	ck_assert_int_eq(cmp_ratio_interval(z_b, 2, z_c, 2, 0.95, false, &iv), 0);
 	ck_assert(iv.have && !iv.log);
 	ck_assert_double_eq_tol(iv.df, 289.0 / 257.0, 1e-12);
 	ck_assert_double_eq_tol(iv.lo, 1 + (2 - cmp_t_quantile(0.975, iv.df) * sqrt(17)) / 2, 1e-9);
 	double blo, bhi;
 	cmp_tolerance_band(&iv, 0.5, &blo, &bhi);
 	ck_assert(blo == 0.5 && bhi == 1.5);
-	ck_assert_int_eq(cmp_ratio_interval(vb, 0, vc, 3, 0.95, &iv), -EINVAL);
-	ck_assert_int_eq(cmp_ratio_interval(vb, 3, vc, 3, 1, &iv), -EINVAL);
+	/* trimmed (Yuen): five runs a side, logs -0.2 .. +0.2 about ln 1000,
+	 * the candidate twice that and its last run 40 times more (a burst):
+	 * one run trimmed from each end, the variance winsorized, (n - 1)
+	 * s_w^2 / (h - 1) = 4 x 0.01 / 2 a side over h = 3: se^2 = 0.04 / 3,
+	 * df 4, the interval x2 e^-+(2.776445 x 0.115470), the burst gone */
+	double tb[5], tc[5];
+	for (int i = 0; i < 5; i++) {
+		tb[i] = 1000 * exp(0.1 * (i - 2));
+		tc[i] = 2 * tb[i] * (i == 4 ? 40 : 1);
+	}
+	ck_assert_int_eq(cmp_ratio_interval(tb, 5, tc, 5, 0.95, true, &iv), 0);
+	ck_assert(iv.trimmed && iv.log);
+	ck_assert_double_eq_tol(iv.df, 4, 1e-9);
+	ck_assert_double_eq_tol(iv.lo, 2 * exp(-0.3205962), 1e-5);
+	ck_assert_double_eq_tol(iv.hi, 2 * exp(0.3205962), 1e-5);
+	/* untrimmed, the burst widens it past any tolerance */
+	ck_assert_int_eq(cmp_ratio_interval(tb, 5, tc, 5, 0.95, false, &iv), 0);
+	ck_assert(!iv.trimmed && iv.hi / iv.lo > 20);
+	/* three runs are never trimmed */
+	ck_assert_int_eq(cmp_ratio_interval(vb, 3, vc, 3, 0.95, true, &iv), 0);
+	ck_assert(!iv.trimmed && fabs(iv.lo - 2 * exp(-0.2266958)) < 1e-5);
+	ck_assert_int_eq(cmp_ratio_interval(vb, 0, vc, 3, 0.95, false, &iv), -EINVAL);
+	ck_assert_int_eq(cmp_ratio_interval(vb, 3, vc, 3, 1, false, &iv), -EINVAL);
 }
 END_TEST
 
@@ -606,9 +627,21 @@ START_TEST(one_wild_run_does_not_decide)
 	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
 	const struct cmp_figure *m = fig(&r, "per-op", "max");
 	ck_assert(fabs(m->cand - 5050) < 1e-9);
-	/* ... and the interval, which that run widens, does not call it worse:
-	 * one value 40 times the others moves the mean logarithm by ln 40 / 5
-	 * and its standard error by as much */
+	/* ... nor does the interval of a tail figure, which trims each side's
+	 * highest and lowest of 5 runs (Yuen) */
+	ck_assert_int_eq(m->outcome, CMP_SAME);
+	ck_assert(m->iv.trimmed);
+	/* a figure of the bulk is not trimmed: a mean that one run of 5 had
+	 * 40 times as large widens the interval past the tolerance: not the
+	 * same, and not worse either (ln 40 / 5 moves the mean logarithm as
+	 * much as its standard error) */
+	cmp_result_free(&r);
+	static const double wild_mean[NRUNS] = { 1000, 40000, 990, 1005, 995 };
+	report_view_free(&c);
+	view(&c, "A", wild_mean, steady_max, none);
+	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
+	m = fig(&r, "per-op", "mean");
+	ck_assert(!m->iv.trimmed);
 	ck_assert_int_eq(m->outcome, CMP_INCONCLUSIVE);
 	ck_assert(m->iv.lo < 1 && m->iv.hi > 1.5);
 	cmp_result_free(&r);
