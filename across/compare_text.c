@@ -89,7 +89,8 @@ void cmp_rule_text(const struct cmp_result *r, char *buf, size_t len)
 	utf8_snprintf(buf, len,
 		 "Mean and max are the typical run's (the median over runs of each run's mean and "
 		 "largest sample). Each figure is decided from the %g%% interval of the ratio "
-		 "candidate / baseline of its per-run values (Welch's t on their logarithms): the "
+		 "candidate / baseline of its per-run values (Welch's t on their logarithms, "
+		 "trimmed for tail figures): the "
 		 "same when it lies inside the tolerance (x%.3g..x%.3g, %g%%), worse when it lies "
 		 "wholly above it, better when wholly below it, INCONCLUSIVE when it straddles an "
 		 "end of it, which %s. (limited): a limit of the requirement is on that statistic. "
@@ -332,7 +333,8 @@ static void junit_document(struct xw *x, const void *arg)
 	prop(x, "compare.candidate.host", hc);
 	prop(x, "compare.tolerance", tol);
 	prop(x, "compare.test", "interval of the candidate/baseline ratio of the per-run values: "
-	     "Welch's t on their logarithms, at 1 - significance");
+	     "Welch's t on their logarithms (Yuen's trimmed t for tail figures), at 1 - "
+	     "significance");
 	prop(x, "compare.significance", sig);
 	prop(x, "compare.inconclusive", r->opts.allow_inconclusive ? "allowed" : "fails");
 	prop(x, "compare.changed", r->opts.allow_changed ? "allowed" : "fails");
