@@ -747,6 +747,14 @@ static bool compare_req(struct cmp *c, const struct rv_req *rb, const struct rv_
 		missing_row(c, fc->name, rb, how);
 		return false;
 	}
+	if (all[0] && rc->verdict == VERDICT_ERROR)
+		/* A changed requirement's verdicts are not compared, but one the
+		 * candidate could not measure or judge is lost all the same:
+		 * --allow-changed must not let it through. */
+		req_row(c, fc, rc, CMP_WORSE, "%s in the candidate%s%s (the requirement changed, "
+			"but must still be measured and judged)",
+			rc->measured ? "could not be judged" : "not measured", rc->reason ? ": " : "",
+			rc->reason ? rc->reason : "");
 	if (!rc->measured) {
 		/* An error after an error: no verdict changed, but the
 		 * candidate measured nothing the baseline did. */

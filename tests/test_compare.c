@@ -1138,6 +1138,19 @@ START_TEST(changed_requirement_is_never_better)
 							  "fifo:80, cpu -1 -> 2, runs 10 -> 3");
 	ck_assert_int_eq(cmp_exit_status(&r), 1);
 	cmp_result_free(&r);
+	/* changed, and the candidate could not measure it: still a
+	 * regression, --allow-changed or not */
+	q->measured = false;
+	q->verdict = VERDICT_ERROR;
+	q->reason = strdup("worker crashed");
+	struct cmp_opts o = { .tolerance = 0.5, .significance = 0.05, .allow_changed = true };
+	ck_assert_int_eq(cmp_views(&b, &c, &o, &r, err, sizeof err), -EINVAL); /* none in both */
+	ck_assert(r.f[0].changed_row);
+	ck_assert_int_eq(r.f[1].outcome, CMP_WORSE);
+	ck_assert_str_eq(r.f[1].note, "not measured in the candidate: worker crashed (the "
+				      "requirement changed, but must still be measured and judged)");
+	ck_assert_int_eq(cmp_exit_status(&r), 1);
+	cmp_result_free(&r);
 	free_views(&b, &c);
 }
 END_TEST
