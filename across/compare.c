@@ -435,9 +435,26 @@ static void bound_text(const struct rv_limit *l, bool min, char *buf, size_t len
 	units_fmt_qty(&q, buf, len);
 }
 
-static const struct rv_limit *same_limit(const struct rv_req *r, const struct rv_limit *l)
+static bool same_key(const struct rv_limit *a, const struct rv_limit *b)
 {
-	return find_limit(r, l->metric, l->statistic, rv_limit_unit(l));
+	return !strcmp(a->metric, b->metric) && !strcmp(a->statistic, b->statistic) &&
+	       rv_limit_unit(a) == rv_limit_unit(b);
+}
+
+/* Limit i of q's counterpart in r: of r's limits on the same metric,
+ * statistic and unit, the one in the same place among them (a requirement
+ * may hold two limits on one statistic, with and without confidence=);
+ * NULL when r has fewer. */
+static const struct rv_limit *same_limit(const struct rv_req *r, const struct rv_req *q,
+					 size_t i)
+{
+	size_t k = 0;
+	for (size_t j = 0; j < i; j++)
+		k += same_key(&q->limits[j], &q->limits[i]);
+	for (size_t j = 0; j < r->nlimits; j++)
+		if (same_key(&r->limits[j], &q->limits[i]) && k-- == 0)
+			return &r->limits[j];
+	return NULL;
 }
 
 /* How limit lb (the baseline's) became lc (the candidate's; NULL: gone). */
@@ -531,9 +548,9 @@ static void req_changes(const struct rv_req *b, const struct rv_req *c, char *me
 	struct diffs dm = { meas, len, 0 }, da = { all, len, 0 };
 	meas[0] = all[0] = '\0';
 	for (size_t i = 0; i < b->nlimits; i++)
-		limit_diff(&da, &b->limits[i], same_limit(c, &b->limits[i]), false);
+		limit_diff(&da, &b->limits[i], same_limit(c, b, i), false);
 	for (size_t i = 0; i < c->nlimits; i++)
-		if (!same_limit(b, &c->limits[i]))
+		if (!same_limit(b, c, i))
 			limit_diff(&da, &c->limits[i], NULL, true);
 	measurement_diff(&dm, b, c);
 	if (meas[0])

@@ -1138,6 +1138,28 @@ START_TEST(changed_requirement_is_never_better)
 							  "fifo:80, cpu -1 -> 2, runs 10 -> 3");
 	ck_assert_int_eq(cmp_exit_status(&r), 1);
 	cmp_result_free(&r);
+	/* two limits on one statistic (with and without confidence=) pair
+	 * in their order: only the one that moved is named */
+	plan_and_bound(&c, 20000, 3000, VERDICT_FAIL);
+	free(q->policy);
+	q->policy = strdup("fifo:99");
+	q->cpu = -1;
+	for (int side = 0; side < 2; side++) {
+		struct rv_req *x = &(side ? &c : &b)->files[0].reqs[0];
+		for (; x->nlimits > 2; x->nlimits--) { /* the p99 limit added above */
+			free(x->limits[x->nlimits - 1].metric);
+			free(x->limits[x->nlimits - 1].statistic);
+		}
+		limit(x, "per-op", "p99", false, true, false);
+		limit(x, "per-op", "p99", false, true, false);
+		x->limits[2].max = (struct quantity){ side ? 120000 : 100000, QTY_NS };
+		x->limits[2].confidence = 0.95;
+		x->limits[3].max = (struct quantity){ 100000, QTY_NS };
+	}
+	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
+	ck_assert_str_eq(r.f[0].note, "the requirement changed: limit per-op p99 100 us -> 120 us; "
+				      "its verdicts are not compared");
+	cmp_result_free(&r);
 	/* changed, and the candidate could not measure it: still a
 	 * regression, --allow-changed or not */
 	q->measured = false;
