@@ -309,9 +309,13 @@ static void decide(struct cmp *c, struct cmp_figure *f, const double *vb, size_t
 	char iv[64];
 	cmp_tolerance_band(&f->iv, tol, &blo, &bhi);
 	ratio_text(&f->iv, iv, sizeof iv);
+	char one[96] = "";
+	if (!f->may_be_worse)
+		utf8_snprintf(one, sizeof one, "; not worse: the one-sided %g%% bound, x%.3g, is "
+			      "within it", 100.0 * level, f->lower_is_worse ? f->iv.lo1 : f->iv.hi1);
 	fig_note(c, f, "the %g%% interval of the ratio, %s, straddles the tolerance (x%.3g..x%.3g, "
 		 "%zu and %zu runs): more runs narrow it%s", 100.0 * level, iv, blo, bhi, nb, nc,
-		 f->may_be_worse ? "" : "; not worse: it stays within the tolerance's worse end");
+		 one);
 }
 
 /* Judge one figure by the rule of compare.h. */

@@ -22,8 +22,9 @@
  *     it for a figure whose only limit is a minimum); better: wholly beyond
  *     it the other way; inconclusive: across an end of the band, and only
  *     then (or one run a side that differ: no interval). One that may be
- *     worse (its interval reaches above the band) gates like worse unless
- *     allowed; one between the same and better does not;
+ *     worse (its one-sided bound at the level lies beyond the band's worse
+ *     end: cmp_interval_may_be_worse) gates like worse unless allowed; one
+ *     whose bound rules that out does not;
  *   - exact, without an interval: a count whose baseline is zero in every
  *     run (an event that must never happen: its first occurrence is worse),
  *     and a side without per-run values (an older results.json), the same
@@ -106,6 +107,7 @@ struct cmp_interval {
 	bool trimmed;         /* Yuen's trimming removed values */
 	double level;         /* two-sided coverage, 1 - significance */
 	double lo, hi;        /* of the ratio candidate / baseline */
+	double lo1, hi1;      /* the one-sided bounds at level (each alone covers it) */
 	double df;            /* the t distribution's; 0 for a point */
 	size_t runs_base, runs_cand;
 };
@@ -123,10 +125,12 @@ void cmp_tolerance_band(const struct cmp_interval *iv, double tolerance, double 
  * inconclusive. */
 enum cmp_outcome cmp_interval_outcome(const struct cmp_interval *iv, double tolerance,
 				      bool lower_is_worse);
-/* Whether an interval leaves room for worse: it reaches past the band's
- * end in the bad direction (or there is none). An inconclusive figure
- * whose interval does not (between the same and better) cannot be a
- * regression, and does not fail the comparison. */
+/* Whether a figure may be worse than the tolerance allows: its one-sided
+ * bound at the level in the bad direction (hi1; lo1 with lower_is_worse)
+ * lies past the band's end, or there is no interval. The gate's question
+ * is one-sided (is a regression beyond the tolerance ruled out?), so it
+ * is asked of the one-sided bound; an inconclusive figure that is ruled
+ * out so does not fail the comparison. */
 bool cmp_interval_may_be_worse(const struct cmp_interval *iv, double tolerance,
 			       bool lower_is_worse);
 /* Student's t distribution with df > 0 degrees of freedom (not only

@@ -152,8 +152,8 @@ int cmp_ratio_interval(const double *vb, size_t nb, const double *vc, size_t nc,
 	out->runs_cand = nc;
 	if (same_values(vb, nb, vc, nc)) {
 		*out = (struct cmp_interval){ .have = true, .exact = true, .level = level, .lo = 1,
-					      .hi = 1, .log = true, .runs_base = nb,
-					      .runs_cand = nc };
+					      .hi = 1, .lo1 = 1, .hi1 = 1, .log = true,
+					      .runs_base = nb, .runs_cand = nc };
 		return 0;
 	}
 	out->log = all_positive(vb, nb) && all_positive(vc, nc);
@@ -177,19 +177,17 @@ int cmp_ratio_interval(const double *vb, size_t nb, const double *vc, size_t nc,
 	} else {
 		return 0; /* one run a side, and they differ: no spread to judge by */
 	}
-	double d = mc - mb, half = 0;
+	double d = mc - mb, half = 0, half1 = 0;
 	if (se2 > 0) {
 		out->df = df;
 		half = cmp_t_quantile(0.5 + level / 2.0, df) * sqrt(se2);
+		half1 = cmp_t_quantile(level, df) * sqrt(se2);
 	}
 	out->have = true;
-	if (out->log) {
-		out->lo = exp(d - half);
-		out->hi = exp(d + half);
-	} else {
-		out->lo = 1.0 + (d - half) / fabs(mb);
-		out->hi = 1.0 + (d + half) / fabs(mb);
-	}
+	const double ends[4] = { d - half, d + half, d - half1, d + half1 };
+	double *to[4] = { &out->lo, &out->hi, &out->lo1, &out->hi1 };
+	for (int k = 0; k < 4; k++)
+		*to[k] = out->log ? exp(ends[k]) : 1.0 + ends[k] / fabs(mb);
 	return 0;
 }
 
@@ -222,5 +220,5 @@ bool cmp_interval_may_be_worse(const struct cmp_interval *iv, double tolerance,
 		return true;
 	double blo, bhi;
 	cmp_tolerance_band(iv, tolerance, &blo, &bhi);
-	return lower_is_worse ? iv->lo < blo : iv->hi > bhi;
+	return lower_is_worse ? iv->lo1 < blo : iv->hi1 > bhi;
 }

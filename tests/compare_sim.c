@@ -16,6 +16,10 @@
  * each way, on the ratio's logarithm), 2 and 1/2 (twice it). The tolerance
  * is the default 50 %, the interval the default 95 %.
  *
+ * "Not worse" counts the inconclusive figures whose one-sided bound rules
+ * out a regression beyond the tolerance (cmp_interval_may_be_worse),
+ * which pass the comparison.
+ *
  * Exit status 1 when a rate the rule promises is broken (the normal
  * model): a shift inside the tolerance called worse or better, or one
  * twice beyond it called the same, more often than 2.5 % plus the

@@ -312,7 +312,15 @@ START_TEST(ratio_interval_known_values)
 	ck_assert_double_eq_tol(iv.df, 4, 1e-9);
 	ck_assert_double_eq_tol(iv.lo, 2 * exp(-0.2266958), 1e-5);
 	ck_assert_double_eq_tol(iv.hi, 2 * exp(0.2266958), 1e-5);
+	/* the one-sided bounds: t(0.95, 4) se = 2.131847 x 0.0816497 */
+	ck_assert_double_eq_tol(iv.lo1, 2 * exp(-0.1740646), 1e-5);
+	ck_assert_double_eq_tol(iv.hi1, 2 * exp(0.1740646), 1e-5);
 	ck_assert_int_eq(cmp_interval_outcome(&iv, 0.5, false), CMP_WORSE);  /* 1.594 > 1.5 */
+	/* at 1.5 the interval (x1.594..x2.509) straddles x2.5; its one-sided
+	 * upper bound x2.381 does not reach it: not worse. At 1.3 it may be */
+	ck_assert_int_eq(cmp_interval_outcome(&iv, 1.5, false), CMP_INCONCLUSIVE);
+	ck_assert(!cmp_interval_may_be_worse(&iv, 1.5, false));
+	ck_assert(cmp_interval_may_be_worse(&iv, 1.3, false));
 	ck_assert_int_eq(cmp_interval_outcome(&iv, 0.6, false), CMP_INCONCLUSIVE);
 	ck_assert_int_eq(cmp_interval_outcome(&iv, 1.6, false), CMP_SAME);   /* 2.509 < 2.6 */
 	ck_assert_int_eq(cmp_interval_outcome(&iv, 0.5, true), CMP_BETTER);

@@ -83,6 +83,15 @@ expect_grep '^PP-OTHER +wakeup +max .* -96\.0% .* better$' "$TMP/out"
 expect_grep '^9 figures: 0 worse, 0 inconclusive, 4 better, 5 same, .*exit status 0: no figure is worse' "$TMP/out"
 validate_junit "$TMP/c-fast/junit.xml" --tests 9 --failures 0 --errors 0
 expect_grep 'NO REGRESSION' "$TMP/c-fast/compare.html"
+# pass.json itself 25 times as fast (its three runs' maxima scatter 37
+# times): the means better; the maxima inconclusive, but their one-sided
+# bound rules out worse: not worse, exit 0
+python3 "$VARIANT" "$PASS" "$TMP/fast-raw.json" --scale 0.04
+expect_status 0 "$RTC" compare "$PASS" "$TMP/fast-raw.json"
+expect_grep '^PP-OTHER +per-op +mean .* -96\.0% .* better \(limited\)$' "$TMP/out"
+expect_grep '^PP-OTHER +per-op +max .* -96\.0% .* inconclusive \(not worse\) \(limited\)$' "$TMP/out"
+expect_grep 'not worse: the one-sided 95% bound, x[0-9.]+, is within it$' "$TMP/out"
+expect_grep ' 2 inconclusive \(2 not worse\), 2 better, 5 same, .*exit status 0: no figure is worse' "$TMP/out"
 # ... and the other way round, 25 times slower: worse, exit 1
 expect_status 1 "$RTC" compare "$TMP/fast.json" "$TMP/base3.json" -o "$TMP/c-slow"
 expect_grep '^PP-OTHER +per-op +mean .* WORSE \(limited\)$' "$TMP/out"
