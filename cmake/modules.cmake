@@ -224,8 +224,8 @@ rtc_module(read reports/read DEPS reports LIBS ${RTC_LIB_JANSSON}
     reports/read/read.c)
 
 rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
-  SOURCES across/compare.c across/compare_html.c across/compare_text.c across/merge.c
-          across/merge_html.c)
+  SOURCES across/compare.c across/compare_html.c across/compare_interval.c across/compare_text.c
+          across/merge.c across/merge_html.c)
 
 rtc_module(cli cli DEPS across read
   SOURCES cli/common.c cli/compare.c cli/env.c cli/explain.c cli/layout.c cli/list.c cli/manifest.c

@@ -343,6 +343,13 @@ struct rv_req {
 	} trace_link;
 	struct rv_param *params;       /* effective values, defaults applied */
 	size_t nparams;
+	/* The sample plan it was measured by (requirements/model.h, defaults
+	 * applied): results.json's "plan"; have false in a view of a file
+	 * written before it was kept. duration_ns 0: runs by count. */
+	struct rv_plan {
+		bool have;
+		uint64_t iterations, runs, warmup, duration_ns;
+	} plan;
 	enum verdict verdict;
 	/* Left out by `run --only`: skipped, never run. The terminal table
 	 * folds these into one line, junit.xml leaves them out unless asked
