@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/termsafe.h"
+#include "cli/manifest.h"
 #include "host/facts.h"
 
 static const char selftest_usage[] =
@@ -262,11 +263,21 @@ int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx)
 	}
 	rec.ended = time(NULL);
 	st_tally(&rec);
-	termsafe_println(stdout, "selftest: %zu cases: %zu matched, %zu did not match, %zu not run, "
-			 "%zu errors; record in %s", st_ncases, rec.counts[ST_PASS],
-			 rec.counts[ST_FAIL], rec.counts[ST_NOT_RUN], rec.counts[ST_ERROR], abs);
-	if (st_write_record(&rec) != 0 && rec.status == 0)
+	/* A record that could not be written (a full disk) is said, and makes
+	 * the selftest an error whatever the cases found (3 wins over 1, as a
+	 * run's report that cannot be written): no record, no validation. */
+	bool written = st_write_record(&rec) == 0;
+	if (!written)
 		rec.status = EXIT_NOT_MEASURED;
+	termsafe_println(stdout, "selftest: %zu cases: %zu matched, %zu did not match, %zu not run, "
+			 "%zu errors; %s%s%s", st_ncases, rec.counts[ST_PASS],
+			 rec.counts[ST_FAIL], rec.counts[ST_NOT_RUN], rec.counts[ST_ERROR],
+			 written ? "record in " : "NO RECORD: it could not be written into ", abs,
+			 written ? "" : " (see the errors above)");
+	if (!written)
+		termsafe_println(stderr, "rtconform selftest: the validation record in %s is "
+				 "incomplete: no %s vouches for it; exit status 3", abs,
+				 MANIFEST_NAME);
 	free(out);
 	free(abs);
 	cli_unlock(&locks);

@@ -338,8 +338,9 @@ int st_write_record(const struct st_record *rec)
 	host_facts_collect(&hf);
 	runinfo_collect_facts(&d.fp, &hf, tbp);
 	int rc = 0;
-	for (int f = 0; f < ST_NFILES && rc == 0; f++)
-		rc = render(rec->dir, &d, (enum st_file)f);
+	for (int f = 0; f < ST_NFILES; f++) /* each tried: one failed costs no other */
+		if (render(rec->dir, &d, (enum st_file)f) != 0)
+			rc = -1;
 	if (rc == 0)
 		rc = write_manifest(rec->dir);
 	fingerprint_free(&d.fp);

