@@ -116,6 +116,15 @@ volatile sig_atomic_t *cli_become_supervisor(void);
  * reported by cli_write_stdout). */
 void cli_guard_std_fds(void);
 
+/* The one check of standard output, for every command (main.c, after the
+ * command returns): stdout is flushed and closed, and a write that failed
+ * (full, closed, an I/O error) is said on stderr. Returns rc, or
+ * EXIT_NOT_MEASURED when standard output could not be written (3 wins
+ * over 1 and 4; a command refused for bad input keeps EXIT_USAGE). A
+ * command that printed nothing there passes with stdout closed. cmd: the
+ * command's name for the message, NULL for rtconform's own (--help). */
+int cli_close_stdout(const char *cmd, int rc);
+
 /* Write buf to standard output, whole, with write(2). Returns 0, or -errno:
  * EPIPE (the reader is gone), EBADF (stdout was closed), ENOSPC, EIO, ...,
  * or -EINTR when *stop (a count of interrupting signals) is no longer `seen`,

@@ -151,8 +151,10 @@ void cli_guard_std_fds(void)
 		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
 			continue;
 		/* Held by /dev/null, so no report file is opened as fd 1 and
-		 * written to by the table; a closed stdout is still reported. */
-		int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+		 * written to by the table; a closed stdout is still reported:
+		 * it is held read-only, so every write to it fails with EBADF
+		 * as it would closed, and cli_close_stdout says so. */
+		int n = open("/dev/null", fd == STDERR_FILENO ? O_WRONLY : O_RDONLY);
 		if (n >= 0 && n != fd) {
 			dup2(n, fd);
 			close(n);
@@ -197,6 +199,19 @@ int cli_write_stdout(const char *buf, size_t len, volatile sig_atomic_t *stop,
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return rc;
+}
+
+int cli_close_stdout(const char *cmd, int rc)
+{
+	bool failed = ferror(stdout);
+	errno = 0;
+	int closed = fclose(stdout), e = errno;
+	if (!failed && closed == 0)
+		return rc;
+	termsafe_println(stderr, "rtconform%s%s: standard output: %s: what this command printed "
+			 "there is lost or cut short", cmd ? " " : "", cmd ? cmd : "",
+			 closed != 0 && e ? strerror(e) : "a write failed");
+	return rc == EXIT_USAGE ? rc : EXIT_NOT_MEASURED;
 }
 
 /* ---------------------------------------------------------------- paths */

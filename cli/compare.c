@@ -60,7 +60,8 @@ static const char compare_usage[] =
 	"--allow-inconclusive), a requirement the candidate could not measure, or one\n"
 	"it skipped or lacks (not with --allow-missing), 2\n"
 	"usage error, an unreadable or invalid input (a junit.xml, which is never read\n"
-	"back), runs that cannot be compared, or an output that cannot be written\n";
+	"back), runs that cannot be compared, or an output that cannot be written, 3 the\n"
+	"table could not be written to standard output\n";
 
 /* The files -o DIR gets. */
 static const char *const out_names[] = { CMP_TEXT, CMP_JUNIT, CMP_HTML };
@@ -212,9 +213,11 @@ static int write_outputs(const struct cmp_result *r, char *const path[NOUT])
 	}
 	size_t len = 0;
 	char *table = cmp_render_text(r, &len);
-	if (!table || cli_write_stdout(table, len, NULL, 0) != 0) {
-		termsafe_println(stderr, "rtconform compare: cannot write the table to standard output");
-		rc = EXIT_USAGE;
+	int e = table ? cli_write_stdout(table, len, NULL, 0) : -ENOMEM;
+	if (e) { /* as every command's standard output (cli_close_stdout): 3 */
+		termsafe_println(stderr, "rtconform compare: cannot write the table to standard "
+				 "output: %s", strerror(-e));
+		rc = rc == EXIT_USAGE ? rc : EXIT_NOT_MEASURED;
 	}
 	free(table);
 	return rc;

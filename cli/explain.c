@@ -164,10 +164,5 @@ int cmd_explain(int argc, char **argv, const struct cli_ctx *ctx)
 		rc = explain_dir(path, json);
 	else if ((rc = explain_one(path, json, "")) == 0 && json)
 		putchar('\n');
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		termsafe_println(stderr, "rtconform explain: cannot write to standard output: %s",
-				 strerror(errno));
-		return EXIT_USAGE;
-	}
-	return rc;
+	return rc; /* standard output is checked for every command (cli_close_stdout) */
 }

@@ -32,4 +32,33 @@ else
   skip "selftest on a full disk" "needs root and unshare -m to mount a small tmpfs"
 fi
 
+# ---- standard output full or closed: every command that prints says so
+# on stderr and exits 3 (one check for all, cli_close_stdout); with
+# /dev/null the same command exits 0 (or its own status).
+RES="$FIX/results/pass.json"
+printing=(
+  "env" "list" "list --profiles" "validate $FIX/cli/pass.xml"
+  "explain $FIX/explain/sem-pingpong.txt" "explain --json $FIX/explain/sem-pingpong.txt"
+  "--version" "--help" "run --help" "report $RES --summary $TMP/so-summary.txt"
+  "compare $RES $RES"
+)
+for c in "${printing[@]}"; do
+  # shellcheck disable=SC2086  # the words of c are the arguments
+  "$RTC" $c >/dev/null 2>"$TMP/so.err"; want=$?
+  [ "$want" -le 1 ] || { fail "rtconform $c runs (exit $want):"; diag <"$TMP/so.err"; continue; }
+  for to in full closed; do
+    got=0
+    if [ "$to" = full ]; then "$RTC" $c >/dev/full 2>"$TMP/so.err" || got=$?
+    else "$RTC" $c >&- 2>"$TMP/so.err" || got=$?; fi
+    if [ "$got" -eq 3 ] && grep -Eq "standard output.*(No space left on device|Bad file descriptor|a write failed)" "$TMP/so.err"; then
+      ok "$(cmd_name $c) with standard output $to exits 3 and says so"
+    else
+      fail "$(cmd_name $c) with standard output $to exits 3 and says so (exit $got; stderr:)"
+      diag <"$TMP/so.err"
+    fi
+  done
+done
+# Refused for bad input, it keeps 2 (nothing of it was to be printed).
+expect_status 2 bash -c "exec '$RTC' validate '$FIX/cli/invalid-probe.xml' >/dev/full"
+
 finish
