@@ -61,4 +61,30 @@ done
 # Refused for bad input, it keeps 2 (nothing of it was to be printed).
 expect_status 2 bash -c "exec '$RTC' validate '$FIX/cli/invalid-probe.xml' >/dev/full"
 
+# ---- explain --json DIR is JSON whichever traces fail: each one in its
+# place, a failed one {"file", "error"} (the first failing printed "[,").
+mkdir -p "$TMP/traces" "$TMP/notraces"
+printf 'not a trace\n' >"$TMP/traces/trace-A.txt"
+cp "$FIX/explain/sem-pingpong.txt" "$TMP/traces/trace-B.txt"
+: >"$TMP/traces/trace-C.txt"
+expect_status 2 "$RTC" explain --json "$TMP/traces"
+"$RTC" explain --json "$TMP/traces" >"$TMP/traces.json" 2>/dev/null
+if python3 -m json.tool "$TMP/traces.json" >/dev/null 2>"$TMP/json.err" &&
+   python3 - "$TMP/traces.json" "$TMP/traces" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+d = sys.argv[2]
+assert [e.get("file") for e in a] == [d + "/trace-A.txt", None, d + "/trace-C.txt"], a
+assert "not a trace line" in a[0]["error"] and a[2]["error"], a
+assert a[1]["requirement"] == "SEM" and "error" not in a[1], a[1]
+PY
+then ok "explain --json DIR whose first trace fails is a JSON array of 3, the failed ones {file, error}"
+else fail "explain --json DIR whose first trace fails is a JSON array of 3, the failed ones {file, error}:"
+  diag <"$TMP/json.err"; { head -c 600 "$TMP/traces.json"; echo; } | diag
+fi
+"$RTC" explain --json "$TMP/notraces" >"$TMP/none.json" 2>/dev/null
+if python3 -c 'import json,sys; assert json.load(open(sys.argv[1])) == []' "$TMP/none.json"; then
+  ok "explain --json DIR without traces prints []"
+else fail "explain --json DIR without traces prints []:"; diag <"$TMP/none.json"; fi
+
 finish
