@@ -231,7 +231,14 @@ int cli_need_helpers(const char *cmd, const struct cli_ctx *ctx);
  * can be resolved. */
 char *cli_canonical_path(const char *path);
 
-/* "dir/name", malloc'd; NULL when out of memory. */
+/* Canonical path relative to canonical directory dir: "" for dir itself,
+ * the rest below it ("/" too: "/a" is "a" below it), NULL when outside.
+ * Points into path. The one rule of what lies in a directory, for the
+ * manifest, the report's links and the CSV export's checks. */
+const char *cli_path_below(const char *path, const char *dir);
+
+/* "dir/name", malloc'd ("/name" of "/", "out/name" of "out/"); NULL when
+ * out of memory. */
 char *cli_join_path(const char *dir, const char *name);
 
 /* ---- directories the output checks make ----

@@ -218,10 +218,10 @@ int cli_close_stdout(const char *cmd, int rc)
 
 char *cli_join_path(const char *dir, const char *name)
 {
-	size_t len = strlen(dir) + strlen(name) + 2;
+	size_t n = strlen(dir), len = n + strlen(name) + 2;
 	char *s = malloc(len);
-	if (s)
-		snprintf(s, len, "%s/%s", dir, name);
+	if (s) /* "/" or "out/": no second slash ("//junit.xml") */
+		snprintf(s, len, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
 	return s;
 }
 
@@ -332,14 +332,11 @@ char *cli_canonical_path(const char *path)
  * canonical too). */
 static bool in_csv_dir(const char *dir, const char *p, bool *is_dir)
 {
-	size_t n = strlen(dir), len = strlen(p);
-	*is_dir = strcmp(dir, p) == 0;
-	if (*is_dir)
-		return true;
-	if (strcmp(dir, "/") == 0)
-		n = 0;
-	return len > n + 1 && strncmp(p, dir, n) == 0 && p[n] == '/' &&
-	       !strchr(p + n + 1, '/') && len >= 4 && strcasecmp(p + len - 4, ".csv") == 0;
+	const char *rel = cli_path_below(p, dir);
+	size_t len = rel ? strlen(rel) : 0;
+	*is_dir = rel && !*rel;
+	return *is_dir || (rel && !strchr(rel, '/') && len >= 4 &&
+			   strcasecmp(rel + len - 4, ".csv") == 0);
 }
 
 int cli_check_csv_dir(const char *cmd, const char *dir, const struct cli_file *files, size_t n)
@@ -439,9 +436,7 @@ int cli_check_output_file(const char *cmd, const char *opt, const char *path,
 	return rc;
 }
 
-/* path (canonical) relative to directory dir (canonical): "" for dir
- * itself, the rest below it, NULL when outside. Points into path. */
-static const char *below(const char *path, const char *dir)
+const char *cli_path_below(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);
 	if (strncmp(path, dir, n) != 0)
@@ -463,14 +458,14 @@ int cli_view_outputs(struct report_view *v, char *const *path, const char *csv_d
 	const char *dir = slash && slash != html ? html : "/";
 	for (int k = 0; k < REPORT_NKINDS && !e; k++) {
 		char *c = path[k] ? cli_canonical_path(path[k]) : NULL;
-		const char *rel = c ? below(c, dir) : NULL;
+		const char *rel = c ? cli_path_below(c, dir) : NULL;
 		if (rel && report_evidence_path_ok(rel, false) &&
 		    !(v->outputs.report[k] = strdup(rel)))
 			e = -ENOMEM;
 		free(c);
 	}
 	char *c = csv_dir && !e ? cli_canonical_path(csv_dir) : NULL;
-	const char *rel = c ? below(c, dir) : NULL;
+	const char *rel = c ? cli_path_below(c, dir) : NULL;
 	if (rel && !*rel)
 		rel = ".";
 	if (rel && report_evidence_path_ok(rel, true) && !(v->outputs.csv = strdup(rel)))

@@ -87,4 +87,61 @@ if python3 -c 'import json,sys; assert json.load(open(sys.argv[1])) == []' "$TMP
   ok "explain --json DIR without traces prints []"
 else fail "explain --json DIR without traces prints []:"; diag <"$TMP/none.json"; fi
 
+# ---- run -o /: the directory is the root of a chroot on a tmpfs, in a
+# mount namespace of its own (the real / is never written; the system's
+# directories are bound in read-only). Its manifest lists the four reports
+# and --sign signs it (before: no manifest, nothing signed, exit 0); the
+# files, copied out, verify. compare -o / and merge -o / the same.
+# in_root SCRIPT : run sh -c SCRIPT chrooted there; $TMP/ro is bound in
+# read-write at its own path, the build and source trees and $TMP/k
+# read-only.
+in_root() {
+  unshare -m bash -c '
+    set -e
+    R="$1"; shift
+    mount -t tmpfs tmpfs "$R"
+    for d in usr bin sbin lib lib64 lib32 libx32 etc; do
+      [ -e "/$d" ] || continue
+      if [ -L "/$d" ]; then ln -s "$(readlink "/$d")" "$R/$d"; continue; fi
+      mkdir -p "$R/$d"; mount --bind "/$d" "$R/$d"; mount -o remount,bind,ro "$R/$d"
+    done
+    for d in proc sys dev; do mkdir -p "$R/$d"; mount --rbind "/$d" "$R/$d"; done
+    for d in "$B" "$S" "$K"; do
+      mkdir -p "$R$d"; mount --bind "$d" "$R$d"; mount -o remount,bind,ro "$R$d"
+    done
+    mkdir -p "$R$O"; mount --bind "$O" "$R$O"
+    exec chroot "$R" /bin/sh -c "$1"' in_root "$TMP/root" "$1"
+}
+if is_root && command -v unshare >/dev/null && command -v chroot >/dev/null &&
+   command -v minisign >/dev/null && unshare -m true 2>/dev/null; then
+  mkdir -p "$TMP/root" "$TMP/k" "$TMP/ro"
+  minisign -G -W -p "$TMP/k/pub" -s "$TMP/k/sec" >/dev/null 2>&1
+  req_file "$TMP/k/p.xml" pass "" \
+    "$(requirement ST "$(probe selftest)" '<run iterations="2000" runs="1"/>' \
+       '<limit statistic="max" max="10s"/>')"
+  RA="$(realpath "$RTC")" FA="$(realpath "$FIX")"
+  export B="${RA%/*}" S="$(realpath "$SRC")" K="$TMP/k" O="$TMP/ro"
+  in_root "'$RA' run -q -o / --sign '$TMP/k/sec' '$TMP/k/p.xml' >'$TMP/ro/run.out' 2>&1
+    echo \$? >'$TMP/ro/run.rc'
+    mkdir '$TMP/ro/copy'
+    cp /junit.xml /summary.txt /report.html /results.json /MANIFEST.sha256* '$TMP/ro/copy/' 2>/dev/null
+    true"
+  in_root "'$RA' compare -o / '$FA/results/pass.json' '$FA/results/pass.json' >/dev/null 2>&1
+    cat /MANIFEST.sha256 >'$TMP/ro/cmp.manifest' 2>/dev/null; true"
+  if [ "$(cat "$TMP/ro/run.rc" 2>/dev/null)" = 0 ]; then ok "run -o / --sign exits 0"
+  else fail "run -o / --sign exits 0 (it exited $(cat "$TMP/ro/run.rc" 2>/dev/null)):"
+    diag <"$TMP/ro/run.out"; fi
+  expect_grep '^reports: /junit.xml, /summary.txt, /report.html, /results.json$' "$TMP/ro/run.out"
+  for f in junit.xml summary.txt report.html results.json; do
+    expect_grep "^[0-9a-f]{64}  $f\$" "$TMP/ro/copy/MANIFEST.sha256"
+  done
+  expect_status 0 minisign -Vq -p "$TMP/k/pub" -m "$TMP/ro/copy/MANIFEST.sha256"
+  expect_status 0 "$RTC" verify --pubkey "$TMP/k/pub" "$TMP/ro/copy"
+  # compare exits 1 or 0 by its figures; its manifest lists its three files
+  expect_grep '^[0-9a-f]{64}  compare.txt$' "$TMP/ro/cmp.manifest"
+else
+  skip "run -o / writes and signs its manifest" \
+    "needs root, unshare -m, chroot and minisign for a chroot on a tmpfs"
+fi
+
 finish
