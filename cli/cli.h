@@ -268,6 +268,13 @@ void cli_made_dirs_undo(struct cli_made_dirs *m);
 /* The command goes on: forget what was noted, removing nothing. */
 void cli_made_dirs_free(struct cli_made_dirs *m);
 
+/* At the command's very end, its locks released: undo when it ends
+ * refused (rc EXIT_USAGE: bad input found before or after its outputs'
+ * checks, its journal refused, a lock held), else free. A refusal after
+ * the checks left the -o directory it made (issue 38): a command keeps
+ * what it noted until it returns. */
+void cli_made_dirs_end(struct cli_made_dirs *m, int rc);
+
 /* ---- one owner per output directory (outdir.c) ----
  *
  * run, probe -o, report, merge and compare lock each directory they write into

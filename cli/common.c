@@ -253,6 +253,14 @@ void cli_made_dirs_undo(struct cli_made_dirs *m)
 	cli_made_dirs_free(m);
 }
 
+void cli_made_dirs_end(struct cli_made_dirs *m, int rc)
+{
+	if (rc == EXIT_USAGE)
+		cli_made_dirs_undo(m);
+	else
+		cli_made_dirs_free(m);
+}
+
 void cli_made_dirs_free(struct cli_made_dirs *m)
 {
 	for (size_t i = 0; i < m->n; i++)

@@ -236,17 +236,24 @@ int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx)
 	}
 	e.self[n] = 0;
 	struct cli_locks locks = { .n = 0 };
+	struct cli_made_dirs made = { .n = 0 };
 	/* Locked like every output directory: a second selftest (or a run)
-	 * into it at the same time is refused, not mixed in. */
+	 * into it at the same time is refused, not mixed in; refused, it
+	 * removes the directory it made. */
+	cli_made_dirs_note(&made, dir);
 	if ((rc = make_dir(dir)) != 0 ||
-	    (rc = cli_lock_dir(&locks, "selftest", dir, ctx->cmdline)) != 0)
+	    (rc = cli_lock_dir(&locks, "selftest", dir, ctx->cmdline)) != 0) {
+		cli_made_dirs_end(&made, rc);
 		return rc;
+	}
 	char *abs = cli_canonical_path(dir);
 	if (!abs) {
 		termsafe_println(stderr, "rtconform selftest: cannot resolve %s", dir);
 		cli_unlock(&locks);
+		cli_made_dirs_end(&made, EXIT_USAGE);
 		return EXIT_USAGE;
 	}
+	cli_made_dirs_free(&made); /* it goes on: the record is written there */
 	e.dir = abs;
 	struct st_outcome *out = calloc(st_ncases, sizeof *out);
 	if (!out) {

@@ -144,4 +144,60 @@ else
     "needs root, unshare -m, chroot and minisign for a chroot on a tmpfs"
 fi
 
+# ---- a command refused (exit 2) removes the -o directory it made, never
+# one that was there. The refusal after the checks made it: the journal
+# (a tmpfs of 3 or 4 inodes: room for the directory and the lock file, not
+# the journal), or the lock (a flock() that says yes and does nothing,
+# tests/fake/fake_flock.c, refused at the kernel) for every command with
+# an output directory.
+req_file "$TMP/quick.xml" quick '' \
+  "$(requirement R "$(probe selftest)" '<run iterations="1000" runs="2" warmup="0"/>')"
+if is_root && command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
+  mkdir -p "$TMP/plant"
+  for n in 3 4; do
+    unshare -m sh -c "mount -t tmpfs -o nr_inodes=$n none '$TMP/plant' || exit 99
+      '$RTC' run -q -o '$TMP/plant/d' '$TMP/quick.xml' >'$TMP/j.out' 2>&1; echo \$? >'$TMP/j.rc'
+      ls -A '$TMP/plant' >'$TMP/j.ls'"
+    if [ "$(cat "$TMP/j.rc")" = 2 ] && grep -q journal "$TMP/j.out" && ! [ -s "$TMP/j.ls" ]; then
+      ok "a run refused for its journal ($n inodes) removes the -o directory it made"
+    else
+      fail "a run refused for its journal ($n inodes) removes the -o directory it made (exit $(cat "$TMP/j.rc"), left: $(cat "$TMP/j.ls")):"
+      diag <"$TMP/j.out"
+    fi
+  done
+else
+  skip "a run refused for its journal removes the -o directory it made" "needs root and unshare -m"
+fi
+FAKE="$(cd "$(dirname "$RTC")" && pwd)/tests/libfake_flock.so"
+if [ -f "$FAKE" ]; then
+  nolock() { FAKE_FLOCK_IGNORE=1 LD_PRELOAD="$(preload "$FAKE")" "$RTC" "$@"; }
+  refused_removes() { # WHAT DIR CMD... : CMD exits 2 for the lock and DIR is gone
+    local what="$1" dir="$2" st=0; shift 2
+    nolock "$@" >"$TMP/nl.out" 2>&1 || st=$?
+    if [ "$st" = 2 ] && grep -q "not trusted" "$TMP/nl.out" && ! [ -e "$dir" ]; then
+      ok "$what refused for its lock (exit 2) removes the directory it made"
+    else
+      fail "$what refused for its lock (exit 2) removes the directory it made (exit $st; ${dir##*/} $([ -e "$dir" ] && echo left || echo gone)):"
+      diag <"$TMP/nl.out"
+    fi
+  }
+  refused_removes "run -o" "$TMP/n-run" run -q -o "$TMP/n-run" "$TMP/quick.xml"
+  refused_removes "run --csv" "$TMP/n-csv" run -q -o "$TMP/n-csvrun" --csv "$TMP/n-csv" "$TMP/quick.xml"
+  [ -e "$TMP/n-csvrun" ] && fail "run --csv refused for its lock removes its -o directory too" \
+    || ok "run --csv refused for its lock removes its -o directory too"
+  refused_removes "probe -o" "$TMP/n-probe" probe selftest -o "$TMP/n-probe" --iterations 1000
+  refused_removes "compare -o" "$TMP/n-cmp" compare -o "$TMP/n-cmp" "$RES" "$RES"
+  refused_removes "merge -o" "$TMP/n-merge" merge -o "$TMP/n-merge" "$RES"
+  refused_removes "selftest -o" "$TMP/n-st" selftest -o "$TMP/n-st"
+  refused_removes "report --csv" "$TMP/n-rcsv" report "$RES" --summary "$TMP/n-s.txt" --csv "$TMP/n-rcsv"
+  # one that was there stays, empty as it was
+  mkdir "$TMP/was"
+  nolock run -q -o "$TMP/was" "$TMP/quick.xml" >"$TMP/nl.out" 2>&1
+  [ -d "$TMP/was" ] && [ -z "$(ls -A "$TMP/was")" ] \
+    && ok "a refused run leaves an -o directory that was there, empty" \
+    || { fail "a refused run leaves an -o directory that was there, empty"; ls -A "$TMP/was" | diag; }
+else
+  fail "no $FAKE (built with the tests)"
+fi
+
 finish
