@@ -200,4 +200,83 @@ else
   fail "no $FAKE (built with the tests)"
 fi
 
+# ---- a link planted in a shared -o (a directory others may write) on the
+# way to an output is never followed: refused before measuring, naming it;
+# planted while the run measures, the write is refused (exit 3); nothing
+# is written through it. One the user made where no one else writes is
+# followed. With a real --csv directory in it, the manifest lists the
+# export.
+mkdir -m 0777 "$TMP/shared" "$TMP/shared2"
+mkdir "$TMP/elsewhere" "$TMP/elsewhere2" "$TMP/own" "$TMP/real"
+chmod 0777 "$TMP/shared" "$TMP/shared2" # whatever the umask
+ln -s "$TMP/elsewhere" "$TMP/shared/csv"
+expect_status 2 "$RTC" run -q -o "$TMP/shared" --csv "$TMP/shared/csv" "$TMP/quick.xml"
+expect_grep "'$TMP/shared/csv' is a symbolic link in $TMP/shared, which others may write: not followed" "$TMP/out"
+[ -z "$(ls -A "$TMP/elsewhere")" ] && [ ! -e "$TMP/shared/results.json" ] \
+  && ok "nothing measured, nothing written through the planted --csv link" \
+  || { fail "nothing measured, nothing written through the planted --csv link"; ls -A "$TMP/elsewhere" "$TMP/shared" | diag; }
+ln -s "$TMP/elsewhere" "$TMP/shared/sub"
+expect_status 2 "$RTC" run -q -o "$TMP/shared" --junit "$TMP/shared/sub/j.xml" "$TMP/quick.xml"
+expect_grep "'$TMP/shared/sub' is a symbolic link in $TMP/shared, which others may write" "$TMP/out"
+rm "$TMP/shared/csv" "$TMP/shared/sub"
+mkdir "$TMP/shared/csv"
+expect_status 0 "$RTC" run -q -o "$TMP/shared" --csv "$TMP/shared/csv" "$TMP/quick.xml"
+expect_grep '^[0-9a-f]{64}  csv/runs.csv$' "$TMP/shared/MANIFEST.sha256"
+ln -s "$TMP/real" "$TMP/own/csv"
+chmod 0755 "$TMP/own"
+expect_status 0 "$RTC" run -q -o "$TMP/own" --csv "$TMP/own/csv" "$TMP/quick.xml"
+[ -f "$TMP/real/runs.csv" ] && ok "a link in a directory only we write is followed" \
+  || fail "a link in a directory only we write is followed"
+if is_root; then
+  mkdir -m 1777 "$TMP/sticky"
+  chmod 1777 "$TMP/sticky"
+  ln -s "$TMP/elsewhere" "$TMP/sticky/csv"
+  chown -h nobody "$TMP/sticky/csv"
+  expect_status 2 "$RTC" run -q -o "$TMP/sticky" --csv "$TMP/sticky/csv" "$TMP/quick.xml"
+  expect_grep "'$TMP/sticky/csv' is a symbolic link in $TMP/sticky, which others may write" "$TMP/out"
+else
+  skip "a link of another user's in a sticky directory is refused" "needs root to chown the link"
+fi
+# planted while it measures (a run of about 3 s: timer wake-ups every 2 ms)
+req_file "$TMP/slow.xml" slow '' \
+  "$(requirement W "$(probe timer-wakeup interval=2ms cpus=0)" '<sched policy="other"/>' \
+     '<run iterations="750" runs="2" warmup="0"/>')"
+mkdir "$TMP/shared2/csv"
+"$RTC" run -q -o "$TMP/shared2" --csv "$TMP/shared2/csv" "$TMP/slow.xml" >"$TMP/late.out" 2>&1 &
+late=$!
+wait_for "the run into shared2 holds its lock" 20 test -e "$TMP/shared2/.rtconform.lock"
+mv "$TMP/shared2/csv" "$TMP/shared2/csv.real"
+ln -s "$TMP/elsewhere2" "$TMP/shared2/csv"
+st=0; wait "$late" || st=$?
+if [ "$st" = 3 ] && [ -z "$(ls -A "$TMP/elsewhere2")" ] && grep -q "shared2/csv/.*symbolic links" "$TMP/late.out"; then
+  ok "a --csv link planted while the run measures is not written through (exit 3)"
+else
+  fail "a --csv link planted while the run measures is not written through (exit $st; elsewhere2: $(ls -A "$TMP/elsewhere2" | head -3)):"
+  diag <"$TMP/late.out"
+fi
+
+# A trace saved into a shared -o goes through a temporary file of its own
+# (O_EXCL, O_NOFOLLOW): one planted as a link to a file of root's is
+# removed, never written through.
+if is_root && grep -qw tracefs /proc/filesystems; then
+  cat >"$TMP/traced.xml" <<XML
+<requirements xmlns="urn:rtconform:requirements:1" name="trace">
+  <defaults iterations="2000" runs="1" warmup="10" timeout="60s"/>
+  <requirement id="BREACH"><probe name="sem-pingpong"/><sched policy="fifo" priority="max"/>
+    <limit metric="per-op" statistic="max" max="60s"/>
+    <trace threshold="1ns"/></requirement>
+</requirements>
+XML
+  mkdir -m 0777 "$TMP/shtrace"
+  chmod 0777 "$TMP/shtrace"
+  echo "root's file" >"$TMP/victim"
+  ln -s "$TMP/victim" "$TMP/shtrace/trace-BREACH.txt.tmp"
+  expect_status 0 "$RTC" run -q -o "$TMP/shtrace" "$TMP/traced.xml"
+  [ "$(cat "$TMP/victim")" = "root's file" ] && [ -s "$TMP/shtrace/trace-BREACH.txt" ] \
+    && ok "a trace's planted temporary link is not written through, the trace is saved" \
+    || { fail "a trace's planted temporary link is not written through, the trace is saved"; head -c 300 "$TMP/victim" | diag; }
+else
+  skip "a trace's planted temporary link is not written through" "needs root and tracefs"
+fi
+
 finish
