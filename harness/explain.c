@@ -73,6 +73,7 @@ struct replay {
 	 * (task_key, comp_key): a window of 100k tasks was a scan of every
 	 * one for each stretch, quadratic (issue 38) */
 	struct strhash task_at, comp_at;
+	size_t mig_cap; /* of e->mig */
 	struct cpu_state *cpu;
 	size_t ncpu;
 	size_t cap;
@@ -392,11 +393,15 @@ static int on_task_event(struct replay *r, const struct xev *ev)
 	e->probe_prio = ev->prio2;
 	if (ev->type == XE_MIGRATE) {
 		if (ev->ns >= e->start_ns) {
-			struct explain_migration *m = realloc(e->mig, (e->nmig + 1) * sizeof *m);
-			if (!m)
-				return -1;
-			e->mig = m;
-			m[e->nmig++] = (struct explain_migration){ ev->ns, ev->cpu3, ev->cpu2 };
+			if (e->nmig == r->mig_cap) { /* doubled: linear in the migrations */
+				size_t cap = r->mig_cap ? 2 * r->mig_cap : 16;
+				struct explain_migration *m = realloc(e->mig, cap * sizeof *m);
+				if (!m)
+					return -1;
+				e->mig = m;
+				r->mig_cap = cap;
+			}
+			e->mig[e->nmig++] = (struct explain_migration){ ev->ns, ev->cpu3, ev->cpu2 };
 		}
 		r->probe_cpu = ev->cpu2;
 		return 0;
