@@ -208,6 +208,12 @@ int cli_close_stdout(const char *cmd, int rc)
 	int closed = fclose(stdout), e = errno;
 	if (!failed && closed == 0)
 		return rc;
+	/* A write that failed earlier (a command's own fflush) left only the
+	 * stream's error flag: its errno is known when stdout was closed. */
+	if (!(closed != 0 && e) && stdout_was_closed) {
+		e = EBADF;
+		closed = -1;
+	}
 	termsafe_println(stderr, "rtconform%s%s: standard output: %s: what this command printed "
 			 "there is lost or cut short", cmd ? " " : "", cmd ? cmd : "",
 			 closed != 0 && e ? strerror(e) : "a write failed");

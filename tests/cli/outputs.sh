@@ -36,11 +36,13 @@ fi
 # on stderr and exits 3 (one check for all, cli_close_stdout); with
 # /dev/null the same command exits 0 (or its own status).
 RES="$FIX/results/pass.json"
+"$RTC" run -q --quick -o "$TMP/sorun" "$FIX/cli/pass.xml" >/dev/null 2>&1
 printing=(
   "env" "list" "list --profiles" "validate $FIX/cli/pass.xml"
   "explain $FIX/explain/sem-pingpong.txt" "explain --json $FIX/explain/sem-pingpong.txt"
   "--version" "--help" "run --help" "report $RES --summary $TMP/so-summary.txt"
-  "compare $RES $RES"
+  "compare $RES $RES" "probe selftest --iterations 1000" "merge -o $TMP/somerge $RES"
+  "verify $TMP/sorun"
 )
 for c in "${printing[@]}"; do
   # shellcheck disable=SC2086  # the words of c are the arguments
