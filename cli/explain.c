@@ -8,12 +8,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/safeopen.h"
 #include "base/termsafe.h"
 #include "harness/explain.h"
 #include "harness/trace.h"
@@ -60,24 +62,20 @@ static int parse_options(int argc, char **argv, bool *json)
 	return -1;
 }
 
-/* The trace at path opened, a regular file (a FIFO or a device is
- * refused before it is read: O_NONBLOCK, so a FIFO without a writer does
- * not hang the open). NULL after saying why. */
+/* The trace at path opened by safeopen_regular: a regular file, not
+ * through a link (a planted trace-X.txt -> /etc/shadow is not quoted), a
+ * FIFO or a device refused before it is read. NULL after saying why. */
 static FILE *open_trace(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	struct stat st;
-	if (fd < 0) {
-		termsafe_println(stderr, "rtconform explain: %s: %s", path, strerror(errno));
-		return NULL;
-	}
-	FILE *f = NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-		termsafe_println(stderr, "rtconform explain: %s: not a regular file", path);
-	else if (!(f = fdopen(fd, "r")))
-		termsafe_println(stderr, "rtconform explain: %s: %s", path, strerror(errno));
-	if (!f)
+	char err[PATH_MAX + 200];
+	int fd = safeopen_regular(path, NULL, err, sizeof err);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (fd >= 0 && !f) {
+		snprintf(err, sizeof err, "%s: %s", path, strerror(errno));
 		close(fd);
+	}
+	if (!f)
+		termsafe_println(stderr, "rtconform explain: %s", err);
 	return f;
 }
 
