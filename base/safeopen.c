@@ -33,6 +33,12 @@ const char *safeopen_kind(mode_t mode)
 	}
 }
 
+const char *safeopen_why(const char *err, const char *path)
+{
+	size_t n = strlen(path);
+	return !strncmp(err, path, n) && err[n] == ':' && err[n + 1] == ' ' ? err + n + 2 : err;
+}
+
 /* The errno that refuses a file of mode mode. */
 static int refusal(mode_t mode)
 {

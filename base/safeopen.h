@@ -33,6 +33,10 @@ const char *safeopen_kind(mode_t mode);
  * open's or fstat's errno (strerror). */
 int safeopen_regular(const char *path, off_t *size, char *err, size_t errlen);
 
+/* The reason an err of safeopen_regular or safeopen_read for path gives:
+ * what follows its "PATH: " (err itself when it does not start so). */
+const char *safeopen_why(const char *err, const char *path);
+
 /* All of path read, opened by safeopen_regular, at most max bytes: refused
  * by its size before reading, and stopped should it grow past max while
  * read. 0 with a malloc'd *buf (NUL-terminated, *len bytes), or -errno with

@@ -389,11 +389,9 @@ static unsigned char *read_all(const char *path, const char *file, size_t *lenp,
 	char *buf, err[PATH_MAX + 300];
 	int rc = safeopen_read(path, MAX_FILE_BYTES, "requirements file", &buf, lenp, err,
 			       sizeof err);
-	/* err is "PATH: why" */
-	size_t plen = strlen(path);
-	const char *why = strlen(err) > plen + 2 ? err + plen + 2 : err;
 	if (rc == 0)
 		return (unsigned char *)buf;
+	const char *why = safeopen_why(err, path);
 	if (rc == -EFBIG && *lenp)
 		diag_add(diags, file, 0, "too large (%zu bytes, limit 16 MiB)", *lenp);
 	else if (rc == -EFBIG)

@@ -56,6 +56,9 @@ static void refused(const char *path, int rc, const char *kind)
 	ck_assert_msg(fd == rc, "%s: %d, not %d", path, fd, rc);
 	ck_assert_msg(strncmp(err, path, strlen(path)) == 0 && strstr(err, kind),
 		      "%s: '%s' lacks the path or '%s'", path, err, kind);
+	/* the reason alone, without the path */
+	ck_assert_msg(!strncmp(safeopen_why(err, path), "not a regular file (", 20),
+		      "'%s' of '%s'", safeopen_why(err, path), err);
 	char *buf = (char *)"untouched";
 	size_t len = 7;
 	ck_assert_int_eq(safeopen_read(path, 100, "a test file", &buf, &len, err, sizeof err), rc);
