@@ -28,7 +28,7 @@
 #include "reports/report.h"
 
 static const char verify_usage[] =
-	"usage: rtconform verify [--pubkey FILE] DIR\n"
+	"usage: rtconform verify [--pubkey FILE] [--gpg-key KEY] DIR\n"
 	"\n"
 	"Check the reports of a run's directory (or of merge -o, compare -o) against the\n"
 	"MANIFEST.sha256 written there: every file it lists is present with the same\n"
@@ -40,17 +40,24 @@ static const char verify_usage[] =
 	"rendered again from it and compared, its totals checked against its cases.\n"
 	"Every directory below DIR with its own MANIFEST.sha256 (a record's\n"
 	"cases/ID/run/) is verified as a run's directory too.\n"
-	"A signature beside the manifest (rtconform run --sign) is checked with the tool\n"
-	"that made it: GnuPG's (MANIFEST.sha256.sig) with the keyring, minisign's\n"
-	"(MANIFEST.sha256.minisig) with the public key of --pubkey.\n"
+	"A signature beside the manifest (rtconform run --sign) counts only when made by\n"
+	"a key named here: minisign's (MANIFEST.sha256.minisig) by the public key of\n"
+	"--pubkey, GnuPG's (MANIFEST.sha256.sig) by the key of --gpg-key; a key gpg's\n"
+	"keyring merely holds never counts.\n"
 	"\n"
 	"      --pubkey FILE     minisign's public key: the manifest must be signed by it\n"
+	"      --gpg-key KEY     GnuPG: the manifest must be signed by this key, named by its\n"
+	"                        full fingerprint (then that key is enough), or by a name\n"
+	"                        of the keyring's (then gpg must hold the signing key\n"
+	"                        valid full or ultimate)\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 every check holds, 1 a file is missing, changed, or disagrees\n"
-	"with results.json or validation.json, or the signature does not hold, 2 usage\n"
-	"error, no manifest, a malformed manifest (the line is named), or a signature\n"
-	"that cannot be checked (no --pubkey, the tool missing)\n";
+	"with results.json or validation.json, or a signature does not hold (another\n"
+	"key's, a key of too little validity), 2 usage error, no manifest, a malformed\n"
+	"manifest (the line is named), or a signature that cannot be checked: one that\n"
+	"--pubkey or --gpg-key requires missing, a key file missing or malformed, a key\n"
+	"the keyring lacks, the tool missing, a signature present and no key given\n";
 
 /* The most a manifest may be: a run's lists a few hundred files. */
 #define VERIFY_MANIFEST_MAX (16u << 20)
@@ -522,12 +529,14 @@ static size_t check_nested(const char *dir, size_t *runs)
 	return n.bad + n.over;
 }
 
-/* The directory argument and --pubkey; VERIFY_GO_ON, or an exit status. */
+/* The directory argument, --pubkey and --gpg-key; VERIFY_GO_ON, or an exit
+ * status. */
 #define VERIFY_GO_ON (-1)
-static int parse_options(int argc, char **argv, const char **pubkey)
+static int parse_options(int argc, char **argv, struct sign_check *sc)
 {
 	static const struct option opts[] = {
 		{ "pubkey", required_argument, NULL, 'p' },
+		{ "gpg-key", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -538,13 +547,14 @@ static int parse_options(int argc, char **argv, const char **pubkey)
 			fputs(verify_usage, stdout);
 			return 0;
 		}
-		if (c != 'p')
+		if (c != 'p' && c != 'g')
 			return cli_getopt_error("verify", c, argv);
 		if (!optarg[0]) {
-			termsafe_println(stderr, "rtconform verify: --pubkey: empty value");
+			termsafe_println(stderr, "rtconform verify: %s: empty value",
+					 c == 'p' ? "--pubkey" : "--gpg-key");
 			return EXIT_USAGE;
 		}
-		*pubkey = optarg;
+		*(c == 'p' ? &sc->pubkey : &sc->gpg_key) = optarg;
 	}
 	if (optind != argc - 1) {
 		termsafe_println(stderr, "rtconform verify: give one directory, a run's -o "
@@ -586,8 +596,8 @@ static void say_verdict(const char *arg, const struct manifest *m, size_t bad, i
 int cmd_verify(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	(void)ctx;
-	const char *pubkey = NULL;
-	int rc = parse_options(argc, argv, &pubkey);
+	struct sign_check sc = { NULL, NULL };
+	int rc = parse_options(argc, argv, &sc);
 	if (rc != VERIFY_GO_ON)
 		return rc;
 	const char *arg = argv[optind];
@@ -616,7 +626,8 @@ int cmd_verify(int argc, char **argv, const struct cli_ctx *ctx)
 		bad += check_rendered(dir, &m, &rendered);
 	size_t runs = 0;
 	bad += check_nested(dir, &runs);
-	int src = sign_verify(dir, pubkey);
+	/* the bytes checked above are the bytes the signature is checked of */
+	int src = sign_verify(dir, text, tlen, &sc);
 	say_verdict(arg, &m, bad, src, extra, record ? 2 : rendered, runs);
 	free(text);
 	manifest_free(&m);

@@ -230,7 +230,8 @@ rtc_module(cli cli DEPS across read
   SOURCES cli/common.c cli/compare.c cli/env.c cli/explain.c cli/layout.c cli/list.c cli/manifest.c
           cli/merge.c cli/outdir.c cli/verify.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
           cli/run_faults.c cli/run_journal.c cli/run_metrics.c cli/selftest.c cli/selftest_cases.c
-          cli/selftest_read.c cli/selftest_record.c cli/selftest_run.c cli/sign.c cli/validate.c)
+          cli/selftest_read.c cli/selftest_record.c cli/selftest_run.c cli/sign.c cli/sign_check.c
+          cli/validate.c)
 
 # The programs. rtconform is the command line's main.c on the cli module.
 rtc_program(rtconform SOURCES cli/main.c MODULE cli)

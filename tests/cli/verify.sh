@@ -127,66 +127,7 @@ req_file "$TMP/p.xml" pass "" \
 expect_status 0 "$RTC" run -q -o "$TMP/run2" --junit "$TMP/elsewhere.xml" "$TMP/p.xml"
 expect_no_grep 'junit' "$TMP/run2/MANIFEST.sha256"
 expect_status 0 "$RTC" verify "$TMP/run2"
-# --sign: minisign (a secret key file, checked with --pubkey) and GnuPG
-# (a key id, checked with the keyring); a signature that does not hold
-# fails naming it; a missing tool is refused before measuring
-if ! command -v minisign >/dev/null; then
-  fail "minisign is missing (Debian package minisign; ci/deps installs it)"
-else
-  mkdir "$TMP/k"
-  minisign -G -W -p "$TMP/k/pub" -s "$TMP/k/sec" >/dev/null 2>&1
-  expect_status 0 "$RTC" run -q -o "$TMP/ms" --sign "$TMP/k/sec" "$TMP/p.xml"
-  [ -f "$TMP/ms/MANIFEST.sha256.minisig" ] && ok "run --sign wrote MANIFEST.sha256.minisig" \
-    || fail "run --sign wrote MANIFEST.sha256.minisig"
-  expect_status 0 minisign -Vq -p "$TMP/k/pub" -m "$TMP/ms/MANIFEST.sha256"
-  expect_status 0 "$RTC" verify --pubkey "$TMP/k/pub" "$TMP/ms"
-  expect_grep 'good signature \(minisign, public key .*k/pub\)' "$TMP/out"
-  expect_status 2 "$RTC" verify "$TMP/ms"
-  expect_grep 'signed with minisign: give its public key file with --pubkey' "$TMP/out"
-  # the manifest and a file changed together: the hashes hold, the signature not
-  rm -rf "$TMP/t"; cp -a "$TMP/ms" "$TMP/t"
-  echo '<!-- -->' >>"$TMP/t/report.html"
-  sum=$(sha256sum "$TMP/t/report.html" | cut -d' ' -f1)
-  sed -i "s/^[0-9a-f]\{64\}  report.html\$/$sum  report.html/" "$TMP/t/MANIFEST.sha256"
-  expect_status 1 "$RTC" verify --pubkey "$TMP/k/pub" "$TMP/t"
-  expect_grep 'MANIFEST.sha256.minisig: BAD signature' "$TMP/out"
-  # another key's public key
-  minisign -G -W -p "$TMP/k/pub2" -s "$TMP/k/sec2" >/dev/null 2>&1
-  expect_status 1 "$RTC" verify --pubkey "$TMP/k/pub2" "$TMP/ms"
-  expect_grep 'BAD signature' "$TMP/out"
-  # --pubkey on an unsigned directory: a signature was expected
-  expect_status 1 "$RTC" verify --pubkey "$TMP/k/pub" "$TMP/run2"
-  expect_grep 'no signature' "$TMP/out"
-  # a run into a signed directory without --sign leaves no stale signature
-  expect_status 0 "$RTC" run -q -o "$TMP/ms" "$TMP/p.xml"
-  [ ! -e "$TMP/ms/MANIFEST.sha256.minisig" ] && ok "an unsigned run removes an earlier signature" \
-    || fail "an unsigned run removes an earlier signature"
-fi
-if ! command -v gpg >/dev/null; then
-  fail "gpg is missing (Debian package gnupg; ci/deps installs it)"
-else
-  export GNUPGHOME="$TMP/gnupg"
-  mkdir -m 700 "$GNUPGHOME"
-  gpg --batch --quiet --passphrase '' --quick-gen-key 'rtconform test <verify@example.org>' \
-    ed25519 sign never >/dev/null 2>&1
-  expect_status 0 "$RTC" run -q -o "$TMP/gs" --sign verify@example.org "$TMP/p.xml"
-  expect_status 0 "$RTC" verify "$TMP/gs"
-  expect_grep 'MANIFEST.sha256.sig: good signature \(gpg, key [0-9A-F]{40}, rtconform test' "$TMP/out"
-  printf x >>"$TMP/gs/MANIFEST.sha256.sig"
-  expect_status 1 "$RTC" verify "$TMP/gs"
-  expect_grep 'MANIFEST.sha256.sig: BAD signature' "$TMP/out"
-  expect_status 2 "$RTC" run -q -o "$TMP/gs2" --sign nobody-such@example.org "$TMP/p.xml"
-  expect_grep 'gpg cannot sign with it .*nothing measured' "$TMP/out"
-  [ ! -e "$TMP/gs2/results.json" ] && ok "nothing measured with a key that cannot sign" \
-    || fail "nothing measured with a key that cannot sign"
-  gpgconf --kill all 2>/dev/null || true
-  unset GNUPGHOME
-fi
-# a signing tool that is not installed: refused before measuring
-expect_status 2 env PATH=/nonexistent "$RTC" run -q -o "$TMP/nosig" --sign "$TMP/k/sec" "$TMP/p.xml"
-expect_grep 'minisign is not installed \(Debian package minisign\): nothing measured' "$TMP/out"
-[ ! -e "$TMP/nosig/results.json" ] && ok "nothing measured without the signing tool" \
-  || fail "nothing measured without the signing tool"
+# --sign and the signatures verify accepts: tests/cli/sign.sh
 
 # results.json written elsewhere: the reports in the directory are checked
 # by their digests; a stale results.json there (not the run's) is not used
