@@ -158,7 +158,7 @@ rtc_module(requirements requirements DEPS base LIBS ${RTC_LIB_LIBXML2}
 # measure: the worker's code. The timebase backend is chosen by file: the
 # TSC on x86_64 (with the coop-sched probe's hand-written context switch),
 # the clock elsewhere.
-set(RTC_MEASURE_X86_64 harness/measure/timebase_tsc.c
+set(RTC_MEASURE_X86_64 harness/measure/timebase_tsc.c harness/measure/timebase_tsc_rates.c
                        harness/measure/probes/coop_switch_x86_64.S)
 set(RTC_MEASURE_OTHER_ARCH harness/measure/timebase_clock.c)
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
@@ -169,7 +169,8 @@ else()
   set(RTC_MEASURE_ARCH ${RTC_MEASURE_OTHER_ARCH})
   set(RTC_MEASURE_NOT_HERE ${RTC_MEASURE_X86_64})
 endif()
-set(RTC_MEASURE_SOURCES harness/measure/timebase_common.c ${RTC_MEASURE_ARCH}
+set(RTC_MEASURE_SOURCES harness/measure/timebase_common.c harness/measure/timebase_check.c
+          ${RTC_MEASURE_ARCH}
           harness/measure/fault_spec.c
           harness/measure/histogram.c harness/measure/rtenv.c harness/measure/probe.c
           harness/measure/probe_bytime.c harness/measure/probe_counters.c
@@ -223,8 +224,8 @@ rtc_module(read reports/read DEPS reports LIBS ${RTC_LIB_JANSSON}
     reports/read/read.c)
 
 rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
-  SOURCES across/compare.c across/compare_html.c across/compare_text.c across/merge.c
-          across/merge_html.c)
+  SOURCES across/compare.c across/compare_html.c across/compare_interval.c across/compare_text.c
+          across/merge.c across/merge_html.c)
 
 rtc_module(cli cli DEPS across read
   SOURCES cli/common.c cli/compare.c cli/env.c cli/explain.c cli/layout.c cli/list.c cli/manifest.c

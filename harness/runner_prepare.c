@@ -238,6 +238,13 @@ int runner_prepare(const struct requirement *r, const struct req_file *f,
 		req_result_error(out, r, f, "internal error: no timebase");
 		return -1;
 	}
+	/* A timebase the kernel contradicts (timebase_check.c) would time every
+	 * figure wrong by its factor: nothing is measured with it. */
+	if (!c->tb->check.done || c->tb->check.failed) {
+		req_result_error(out, r, f, "%s", c->tb->check.done ? c->tb->check.error
+				 : "internal error: the timebase was never checked against the kernel");
+		return -1;
+	}
 
 	out->res = result_alloc_fd((unsigned)probe_decl_nmetrics(&p->decl),
 				   p->per_cpu_series ? (unsigned)c->ncpus : 0,

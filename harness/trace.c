@@ -475,7 +475,14 @@ static int save(const struct trace_job *t, const char *path, bool *reading)
 	if (in < 0)
 		return -errno;
 	*reading = false;
-	int out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* A new file of our own, never through a name planted in the output
+	 * directory (a link there to a file of root's would be written
+	 * through): O_EXCL, and one left by a killed run is removed first
+	 * (unlink removes a link, never its target). */
+	const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	int out = open(tmp, flags, 0644);
+	if (out < 0 && errno == EEXIST && unlink(tmp) == 0)
+		out = open(tmp, flags, 0644);
 	if (out < 0) {
 		int e = errno;
 		close(in);

@@ -47,6 +47,18 @@ char *journal_dir_of(const char *path);
  * naming the file and the record. */
 int report_view_from_journal(const char *jdir, struct report_view *v,
 			     struct journal_recovery *out, char *err, size_t errlen);
+/* The journal's files as bytes (NULL: the file is not there), log_name
+ * naming the log in messages. */
+struct journal_files {
+	const char *log_name;
+	const char *log, *now[2], *note;
+	size_t log_len, now_len[2], note_len;
+};
+/* The same from the files' bytes (the fuzzer's way in): every byte read
+ * lies inside them, and the work is linear in their length. */
+int report_view_from_journal_bytes(const struct journal_files *jf, const char *jdir,
+				   struct report_view *v, struct journal_recovery *out, char *err,
+				   size_t errlen);
 /* The same for an input the user names: an XML file (a junit.xml or an
  * HTML page, written and never read back) is refused with REPORT_XML_REFUSED,
  * anything else that is not a JSON object as not a results.json. */
