@@ -115,6 +115,14 @@ struct cmp_interval {
  * RTC_MAX_RUNS each), trimmed or not. Returns 0 or -EINVAL. */
 int cmp_ratio_interval(const double *vb, size_t nb, const double *vc, size_t nc, double level,
 		       bool trim, struct cmp_interval *out);
+/* Widen iv to cover the ratio of the figure itself, cand / base (on the
+ * values: 1 + difference / |base|), when it lies outside: a figure's
+ * per-run values stand in for it (each run's mean for p50, each run's
+ * largest sample for p99), and a figure that moved where its stand-ins
+ * did not (or not as far) must not be called the same, nor worse or
+ * better on the stand-ins' word alone. Returns whether it widened (then
+ * not exact); nothing when there is no interval or no ratio. */
+bool cmp_interval_cover(struct cmp_interval *iv, double base, double cand);
 /* The band of ratios the tolerance calls the same: [1 / (1 + t), 1 + t]
  * on the logarithms (symmetric: swapping the files swaps worse and better),
  * [1 - t, 1 + t] on the values. */

@@ -191,6 +191,27 @@ int cmp_ratio_interval(const double *vb, size_t nb, const double *vc, size_t nc,
 	return 0;
 }
 
+bool cmp_interval_cover(struct cmp_interval *iv, double base, double cand)
+{
+	if (!iv->have || !isfinite(base) || !isfinite(cand))
+		return false;
+	double x;
+	if (iv->log && base > 0 && cand > 0)
+		x = cand / base;
+	else if (!iv->log && base != 0)
+		x = 1.0 + (cand - base) / fabs(base);
+	else
+		return false;
+	if (x >= iv->lo && x <= iv->hi)
+		return false;
+	iv->exact = false;
+	iv->lo = fmin(iv->lo, x);
+	iv->hi = fmax(iv->hi, x);
+	iv->lo1 = fmin(iv->lo1, x);
+	iv->hi1 = fmax(iv->hi1, x);
+	return true;
+}
+
 void cmp_tolerance_band(const struct cmp_interval *iv, double tolerance, double *lo, double *hi)
 {
 	*hi = 1.0 + tolerance;
