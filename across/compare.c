@@ -545,6 +545,40 @@ static bool param_same(const char *a, const char *b)
 	return false;
 }
 
+/* The next word of a load's command from *p (words are split on white
+ * space: a load's arguments hold no quotes, load_spec_problem), into
+ * [*w, *w + *n); false at the end. */
+static bool next_word(const char **p, const char **w, size_t *n)
+{
+	*p += strspn(*p, " \t");
+	*w = *p;
+	*n = strcspn(*p, " \t");
+	*p += *n;
+	return *n > 0;
+}
+
+/* Whether two loads as they were run (a resolved path, then arguments)
+ * are the same load: the same tool (the path's last part: where a host
+ * keeps stress-ng is the host's) and the same arguments, word by word. */
+static bool load_same(const char *a, const char *b)
+{
+	const char *wa, *wb;
+	size_t na, nb;
+	for (bool first = true;; first = false) {
+		bool ha = next_word(&a, &wa, &na), hb = next_word(&b, &wb, &nb);
+		if (!ha || !hb)
+			return ha == hb;
+		if (first) {
+			for (const char *s; (s = memchr(wa, '/', na)); na -= (size_t)(s + 1 - wa), wa = s + 1)
+				;
+			for (const char *s; (s = memchr(wb, '/', nb)); nb -= (size_t)(s + 1 - wb), wb = s + 1)
+				;
+		}
+		if (na != nb || memcmp(wa, wb, na))
+			return false;
+	}
+}
+
 /* What the measurement itself changed by: parameters, policy and
  * priority, CPU, load, sample plan. */
 static void measurement_diff(struct diffs *d, const struct rv_req *b, const struct rv_req *c)
@@ -560,9 +594,15 @@ static void measurement_diff(struct diffs *d, const struct rv_req *b, const stru
 			diff_add(d, "%s (none) -> %s", c->params[i].name, c->params[i].value);
 	if (strcmp(b->policy, c->policy))
 		diff_add(d, "policy %s -> %s", b->policy, c->policy);
-	if (b->cpu != c->cpu)
-		diff_add(d, "cpu %d -> %d", b->cpu, c->cpu);
-	if ((b->load == NULL) != (c->load == NULL) || (b->load && strcmp(b->load, c->load)))
+	if (b->cpu != c->cpu) {
+		char x[24] = "not pinned", y[24] = "not pinned";
+		if (b->cpu >= 0)
+			utf8_snprintf(x, sizeof x, "%d", b->cpu);
+		if (c->cpu >= 0)
+			utf8_snprintf(y, sizeof y, "%d", c->cpu);
+		diff_add(d, "cpu %s -> %s", x, y);
+	}
+	if ((b->load == NULL) != (c->load == NULL) || (b->load && !load_same(b->load, c->load)))
 		diff_add(d, "background load %s -> %s", b->load ? b->load : "none",
 			 c->load ? c->load : "none");
 	plan_diff(d, &b->plan, &c->plan);
@@ -859,6 +899,31 @@ static bool compare_req(struct cmp *c, const struct rv_req *rb, const struct rv_
 	return true;
 }
 
+/* A side without a plan where the other has one (an older results.json,
+ * or one stripped of it) hides a change of its sample plan: say so, once
+ * a side. */
+static void plan_notes(struct cmp *c, const struct report_view *b, const struct report_view *v)
+{
+	size_t lack[2] = { 0, 0 }, have[2] = { 0, 0 };
+	for (int side = 0; side < 2; side++) {
+		const struct report_view *x = side ? v : b;
+		for (size_t i = 0; i < x->nfiles; i++)
+			for (size_t j = 0; j < x->files[i].nreqs; j++) {
+				const struct rv_req *r = &x->files[i].reqs[j];
+				lack[side] += r->measured && !r->plan.have;
+				have[side] += r->measured && r->plan.have;
+			}
+	}
+	for (int side = 0; side < 2; side++) {
+		size_t n = lack[side];
+		if (n && have[!side])
+			note(c, "the %s records no sample plan for %zu requirement%s (a results.json "
+			     "written before it was kept): a change of iterations, runs, warm-up or "
+			     "duration cannot be seen there", side ? "candidate" : "baseline", n,
+			     n == 1 ? "" : "s");
+	}
+}
+
 /* Run-level remarks: what differs between the runs that the reader of the
  * table should know (other hosts, other requirements files, other builds),
  * and the requirements only one side has. */
@@ -896,6 +961,7 @@ static void run_notes(struct cmp *c, const struct vindex *bx, const struct vinde
 				     name, fb->sha256, v->files[i].sha256);
 		}
 	}
+	plan_notes(c, b, v);
 	/* Only in the baseline: missing when it measured it (a row, not a
 	 * note); only in the candidate: new. */
 	for (int side = 0; side < 2; side++) {

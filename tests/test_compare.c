@@ -1085,6 +1085,40 @@ START_TEST(changed_requirement_is_never_better)
 	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
 	ck_assert_uint_eq(r.changed, 0); /* nothing differs */
 	cmp_result_free(&r);
+	/* the same load and parameters written otherwise are no change: the
+	 * tool at another path, other spacing, 1ms for 1000us, CPUs 0-1 for
+	 * 0,1; another argument or value is */
+	static const char *const same[2][3] = { { "/usr/bin/stress-ng --cpu 2", "1ms", "0-1" },
+						{ "/opt/bin/stress-ng  --cpu\t2 ", "1000us", "0,1" } };
+	for (int side = 0; side < 2; side++) {
+		struct rv_req *x = &(side ? &c : &b)->files[0].reqs[0];
+		x->load = strdup(same[side][0]);
+		x->params = calloc(2, sizeof *x->params);
+		x->params[0] = (struct rv_param){ strdup("period"), strdup(same[side][1]) };
+		x->params[1] = (struct rv_param){ strdup("cpus"), strdup(same[side][2]) };
+		x->nparams = 2;
+	}
+	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
+	ck_assert_uint_eq(r.changed, 0);
+	cmp_result_free(&r);
+	struct rv_req *y = &c.files[0].reqs[0];
+	free(y->load);
+	y->load = strdup("/usr/bin/stress-ng --cpu 3");
+	free(y->params[0].value);
+	y->params[0].value = strdup("1001us");
+	free(y->params[1].value);
+	y->params[1].value = strdup("0,2");
+	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
+	ck_assert_str_eq(r.f[0].note, "the requirement changed: period 1ms -> 1001us, cpus 0-1 -> 0,2, "
+				      "background load /usr/bin/stress-ng --cpu 2 -> /usr/bin/stress-ng "
+				      "--cpu 3; its verdicts are not compared");
+	cmp_result_free(&r);
+	free(y->load);
+	y->load = strdup(same[0][0]);
+	free(y->params[0].value);
+	y->params[0].value = strdup("1ms");
+	free(y->params[1].value);
+	y->params[1].value = strdup("0-1");
 	plan_and_bound(&c, 2000, 50000, VERDICT_PASS);
 	for (int allow = 0; allow < 2; allow++) {
 		struct cmp_opts o = { .tolerance = 0.5, .significance = 0.05, .allow_changed = allow };
@@ -1140,10 +1174,10 @@ START_TEST(changed_requirement_is_never_better)
 	q->limits[2].max = (struct quantity){ 100000, QTY_NS };
 	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
 	ck_assert_str_eq(r.f[0].note, "the requirement changed: limit per-op p99 added (max 100 us), "
-				      "policy fifo:99 -> fifo:80, cpu -1 -> 2, runs 10 -> 3; its "
+				      "policy fifo:99 -> fifo:80, cpu not pinned -> 2, runs 10 -> 3; its "
 				      "verdicts are not compared");
 	ck_assert_str_eq(fig(&r, "per-op", "mean")->note, "measured differently: policy fifo:99 -> "
-							  "fifo:80, cpu -1 -> 2, runs 10 -> 3");
+							  "fifo:80, cpu not pinned -> 2, runs 10 -> 3");
 	ck_assert_int_eq(cmp_exit_status(&r), 1);
 	cmp_result_free(&r);
 	/* two limits on one statistic (with and without confidence=) pair

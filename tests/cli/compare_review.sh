@@ -7,7 +7,10 @@
 #     (exit 1), not compared with --allow-missing (exit 0); one only the
 #     candidate has is named in a note;
 #   - a parameter written another way with the same meaning (1ms and
-#     1000us, CPUs 0-1 and 0,1) is no change; another value is CHANGED;
+#     1000us, CPUs 0-1 and 0,1), a load at another path or spaced
+#     otherwise, is no change; another value or argument is CHANGED;
+#   - a candidate without a sample plan where the baseline has one says
+#     that a change of plan cannot be seen;
 #   - a figure that moved where its per-run stand-ins did not (p50 +15 %
 #     on the same run means) is not called the same: its interval is
 #     widened to its own ratio, INCONCLUSIVE at a 5 % tolerance, exit 1.
@@ -58,6 +61,23 @@ expect_status 0 "$RTC" compare "$TMP/p-ms.json" "$TMP/p-us.json"
 expect_no_grep '  CHANGED$' "$TMP/out"
 expect_status 1 "$RTC" compare "$TMP/p-ms.json" "$TMP/p-other.json"
 expect_grep '^ +the requirement changed: period 1ms -> 1001us, cpus 0-1 -> 0,2; its verdicts are not compared$' "$TMP/out"
+
+# the load as each host ran it: the tool's path is the host's, the spacing
+# nobody's; another argument is a change. Not pinned reads so.
+edit "$PASS" "$TMP/l1.json" 'R("PP-OTHER")["load"] = "/usr/bin/stress-ng --cpu 2"'
+edit "$PASS" "$TMP/l2.json" 'R("PP-OTHER")["load"] = "/usr/local/bin/stress-ng  --cpu 2"'
+edit "$PASS" "$TMP/l3.json" 'R("PP-OTHER")["load"] = "/usr/bin/stress-ng --cpu 3"' \
+  'R("PP-OTHER")["cpu"] = 1'
+expect_status 0 "$RTC" compare "$TMP/l1.json" "$TMP/l2.json"
+expect_no_grep '  CHANGED$' "$TMP/out"
+expect_status 1 "$RTC" compare "$TMP/l1.json" "$TMP/l3.json"
+expect_grep '^ +the requirement changed: cpu not pinned -> 1, background load /usr/bin/stress-ng --cpu 2 -> /usr/bin/stress-ng --cpu 3; its' "$TMP/out"
+# a candidate without a plan (older, or stripped of it) cannot show a cut
+# of its iterations: a note says so
+edit "$PASS" "$TMP/plan.json" \
+  'for r in (r for f in d["files"] for r in f["requirements"]): r["plan"] = {"iterations": 200, "runs": 3, "warmup": 100, "duration_ns": 0}'
+expect_status 0 "$RTC" compare "$TMP/plan.json" "$PASS"
+expect_grep '^note: the candidate records no sample plan for 2 requirements \(a results.json written before it was kept\): a change of iterations, runs, warm-up or duration cannot be seen there$' "$TMP/out"
 
 # ---- a figure that moved where its per-run values did not --------------------
 edit "$PASS" "$TMP/p50.json" 'm = M("PP-FIFO", "per-op")' 'm["statistics_ns"]["p50"] *= 1.15' \
