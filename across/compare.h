@@ -16,6 +16,8 @@
  *   - the interval: of the ratio candidate / baseline of those per-run
  *     values, at 1 - the significance level (cmp_ratio_interval, below:
  *     Welch's t on their logarithms);
+ *     widened to the figure's own ratio when that lies outside it
+ *     (cmp_interval_cover: the per-run values only stand in for it);
  *   - the tolerance band: ratios from 1 / (1 + tolerance) to 1 + tolerance
  *     (cmp_tolerance_band);
  *   - same: the interval lies inside the band; worse: wholly above it (below
@@ -40,7 +42,10 @@
  * not have at all is missing: a regression (a gate must not pass a run
  * that left out what the baseline measured) unless allow_missing says
  * otherwise, then not compared. One only the candidate has is new, listed
- * in a note, not compared. A requirement whose limits (a bound, its
+ * in a note, not compared. A metric is matched the same way: one the
+ * baseline measured that the candidate's requirement lacks is a WORSE row
+ * (not compared with allow_missing), one only the candidate has a note.
+ * A requirement whose limits (a bound, its
  * confidence, a limit added or removed), probe parameters, policy and
  * priority, CPU, load or sample plan (iterations, runs, warmup, duration)
  * differ is changed: a row of its own names each difference, its verdicts
