@@ -377,6 +377,23 @@ START_TEST(ratio_interval_known_values)
 	/* untrimmed, the burst widens it past any tolerance */
 	ck_assert_int_eq(cmp_ratio_interval(tb, 5, tc, 5, 0.95, false, &iv), 0);
 	ck_assert(!iv.trimmed && iv.hi / iv.lo > 20);
+	/* one run against ten with a burst (nine at 1000, one at 100000):
+	 * trimmed and winsorized, the ten show no spread at all, but the lone
+	 * run is one value, untrimmed, and may be a burst as well: its
+	 * variance is the ten's plain one, (ln 100)^2 / 10 = 2.1207592, with
+	 * the trimmed side's df h - 1 = 5: x1.6 e^-+(2.570582 x 1.4562827).
+	 * (It was borrowed winsorized: 0, a point at x1.6, WORSE.) */
+	double bu[10], one = 1600;
+	for (int i = 0; i < 10; i++)
+		bu[i] = i == 9 ? 100000 : 1000;
+	ck_assert_int_eq(cmp_ratio_interval(bu, 10, &one, 1, 0.95, true, &iv), 0);
+	ck_assert(iv.have && iv.trimmed);
+	ck_assert_double_eq_tol(iv.df, 5, 1e-12);
+	ck_assert_double_eq_tol(iv.lo, 1.6 * exp(-3.7434938), 1e-5);
+	ck_assert_double_eq_tol(iv.hi, 1.6 * exp(3.7434938), 1e-3);
+	ck_assert_int_eq(cmp_interval_outcome(&iv, 0.5, false), CMP_INCONCLUSIVE);
+	ck_assert_int_eq(cmp_ratio_interval(&one, 1, bu, 10, 0.95, true, &iv), 0);
+	ck_assert_int_eq(cmp_interval_outcome(&iv, 0.5, false), CMP_INCONCLUSIVE);
 	/* three runs are never trimmed */
 	ck_assert_int_eq(cmp_ratio_interval(vb, 3, vc, 3, 0.95, true, &iv), 0);
 	ck_assert(!iv.trimmed && fabs(iv.lo - 2 * exp(-0.2266958)) < 1e-5);
