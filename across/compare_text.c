@@ -101,7 +101,9 @@ void cmp_rule_text(const struct cmp_result *r, char *buf, size_t len)
 		 "verdicts not compared, which %s; docs/fleet.md.",
 		 100.0 * (1.0 - r->opts.significance), 1.0 / (1.0 + t), 1.0 + t, 100.0 * t,
 		 r->opts.allow_inconclusive ? "--allow-inconclusive lets pass"
-					    : "fails the comparison as worse does",
+					    : "fails the comparison as worse does unless its "
+					      "one-sided bound at the same level rules worse out "
+					      "(inconclusive (not worse): it passes)",
 		 r->opts.allow_changed ? "--allow-changed lets pass"
 				       : "fails the comparison unless --allow-changed");
 }
