@@ -219,9 +219,12 @@ int manifest_names_add(struct manifest_names *mn, const char *dir_canon, const c
 	char *canon = cli_canonical_path(path);
 	if (!canon)
 		return -ENOMEM;
-	size_t dlen = strlen(dir_canon);
-	if (strncmp(canon, dir_canon, dlen) != 0 || canon[dlen] != '/') {
-		free(canon); /* outside the directory: not in its manifest */
+	/* "/" is a directory as any other: its files are "/NAME" (with a
+	 * check for "DIR/" they were all outside, and `run -o /` wrote no
+	 * manifest and signed nothing, exit 0) */
+	const char *below = cli_path_below(canon, dir_canon);
+	if (!below || !*below) {
+		free(canon); /* outside the directory (or it): not in its manifest */
 		return 0;
 	}
 	if (mn->n == mn->cap) {
@@ -234,7 +237,7 @@ int manifest_names_add(struct manifest_names *mn, const char *dir_canon, const c
 		mn->name = nn;
 		mn->cap = ncap;
 	}
-	char *rel = strdup(canon + dlen + 1);
+	char *rel = strdup(below);
 	free(canon);
 	if (!rel)
 		return -ENOMEM;
