@@ -394,6 +394,23 @@ START_TEST(ratio_interval_known_values)
 	ck_assert_int_eq(cmp_interval_outcome(&iv, 0.5, false), CMP_INCONCLUSIVE);
 	ck_assert_int_eq(cmp_ratio_interval(&one, 1, bu, 10, 0.95, true, &iv), 0);
 	ck_assert_int_eq(cmp_interval_outcome(&iv, 0.5, false), CMP_INCONCLUSIVE);
+	/* the interval covers the figure's own ratio: the same run values
+	 * (exactly x1) under a figure 15 % up widen to x1..x1.15, no longer
+	 * exact, inconclusive at 5 % and maybe worse; a ratio inside changes
+	 * nothing; on the values (a zero somewhere) the ratio is 1 + d/|base| */
+	ck_assert_int_eq(cmp_ratio_interval(vb, 3, vb, 3, 0.95, false, &iv), 0);
+	ck_assert(!cmp_interval_cover(&iv, 1000, 1000));
+	ck_assert(cmp_interval_cover(&iv, 1000, 1150));
+	ck_assert(!iv.exact && iv.lo == 1 && fabs(iv.hi - 1.15) < 1e-12 && fabs(iv.hi1 - 1.15) < 1e-12);
+	ck_assert_int_eq(cmp_interval_outcome(&iv, 0.05, false), CMP_INCONCLUSIVE);
+	ck_assert(cmp_interval_may_be_worse(&iv, 0.05, false));
+	ck_assert_int_eq(cmp_interval_outcome(&iv, 0.5, false), CMP_SAME);
+	ck_assert_int_eq(cmp_ratio_interval(z_b, 2, z_c, 2, 0.95, false, &iv), 0);
+	double zlo = iv.lo;
+	ck_assert(cmp_interval_cover(&iv, 2, -100)); /* 1 + (-102) / 2 = -50 */
+	ck_assert(iv.lo == -50 && iv.lo1 == -50 && zlo > -50);
+	ck_assert_int_eq(cmp_ratio_interval(vb, 1, vc, 1, 0.95, false, &iv), 0);
+	ck_assert(!cmp_interval_cover(&iv, 1000, 5000) && !iv.have); /* no interval to widen */
 	/* three runs are never trimmed */
 	ck_assert_int_eq(cmp_ratio_interval(vb, 3, vc, 3, 0.95, true, &iv), 0);
 	ck_assert(!iv.trimmed && fabs(iv.lo - 2 * exp(-0.2266958)) < 1e-5);
