@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cpulist.h"
 #include "base/strindex.h"
+#include "base/units.h"
 #include "harness/verdict.h"
 
 const char *cmp_outcome_name(enum cmp_outcome o)
@@ -25,16 +27,27 @@ const char *cmp_outcome_name(enum cmp_outcome o)
 		return "WORSE";
 	case CMP_INCONCLUSIVE:
 		return "INCONCLUSIVE";
+	case CMP_CHANGED:
+		return "CHANGED";
 	case CMP_NOT_COMPARED:
 		break;
 	}
 	return "not compared";
 }
 
+const char *cmp_figure_outcome(const struct cmp_figure *f)
+{
+	if (f->outcome == CMP_INCONCLUSIVE && !f->may_be_worse)
+		return "inconclusive (not worse)";
+	return cmp_outcome_name(f->outcome);
+}
+
 int cmp_exit_status(const struct cmp_result *r)
 {
-	return r->verdicts_worse || r->worse || (r->inconclusive && !r->opts.allow_inconclusive) ||
-		       (r->missing && !r->opts.allow_missing)
+	return r->verdicts_worse || r->worse ||
+		       (r->inconclusive_worse && !r->opts.allow_inconclusive) ||
+		       (r->missing && !r->opts.allow_missing) ||
+		       (r->changed && !r->opts.allow_changed)
 		       ? 1 : 0;
 }
 
@@ -190,119 +203,7 @@ static double median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
-/* ---- the test: Mann-Whitney U ------------------------------------------ */
-
-/* One value of the pooled runs, and which side it is of. */
-struct pooled {
-	double v;
-	bool y;
-};
-
-static int cmp_pooled(const void *a, const void *b)
-{
-	const struct pooled *x = a, *y = b;
-	return x->v < y->v ? -1 : x->v > y->v;
-}
-
-/* The pooled values ranked: twice each value's midrank (an integer, so
- * sums of ranks compare exactly) into rank2, in sorted order, and the
- * ties' term sum(t^3 - t) over groups of t equal values. */
-static void midranks2(struct pooled *p, size_t n, long *rank2, double *ties)
-{
-	qsort(p, n, sizeof *p, cmp_pooled);
-	*ties = 0;
-	for (size_t i = 0, j; i < n; i = j) {
-		for (j = i + 1; j < n && p[j].v == p[i].v; j++)
-			;
-		for (size_t k = i; k < j; k++)
-			rank2[k] = (long)(i + 1 + j); /* ranks i+1..j, twice their mean */
-		double t = (double)(j - i);
-		*ties += t * t * t - t;
-	}
-}
-
-/* The exact two-sided p: the share of the C(n, k) ways of choosing k of
- * the n ranked values whose doubled rank sum lies at least as far from its
- * mean, k(n+1), as obs does. f[j][s] counts the ways of choosing j of the
- * values seen so far with doubled rank sum s (the counting recursion, over
- * midranks so ties are exact). -ENOMEM or 0. */
-static int mwu_exact_p(const long *rank2, size_t n, size_t k, long obs, double *p)
-{
-	size_t smax = 2 * k * n + 1;
-	double *f = calloc((k + 1) * smax, sizeof *f);
-	if (!f)
-		return -ENOMEM;
-	f[0] = 1;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1 < k ? i + 1 : k; j >= 1; j--)
-			for (size_t s = (size_t)rank2[i]; s < smax; s++)
-				f[j * smax + s] += f[(j - 1) * smax + s - (size_t)rank2[i]];
-	long mean = (long)(k * (n + 1)), dev = labs(obs - mean);
-	double tail = 0, all = 0;
-	for (size_t s = 0; s < smax; s++) {
-		all += f[k * smax + s];
-		if (labs((long)s - mean) >= dev)
-			tail += f[k * smax + s];
-	}
-	free(f);
-	*p = all > 0 ? fmin(1.0, tail / all) : 1.0;
-	return 0;
-}
-
-/* The normal approximation of the two-sided p of U (mean nx ny / 2), with
- * the tie correction of its variance and a continuity correction of 1/2. */
-static double mwu_normal_p(double u, size_t nx, size_t ny, double ties)
-{
-	double n = (double)(nx + ny), m = (double)nx * (double)ny;
-	double var = m / 12.0 * ((n + 1) - ties / (n * (n - 1)));
-	if (!(var > 0))
-		return 1.0;
-	double z = fmax(fabs(u - m / 2.0) - 0.5, 0.0) / sqrt(var);
-	return fmin(1.0, erfc(z / sqrt(2.0)));
-}
-
-int cmp_mwu_test(const double *x, size_t nx, const double *y, size_t ny,
-		 enum cmp_mwu_method method, struct cmp_mwu *out)
-{
-	size_t n = nx + ny;
-	memset(out, 0, sizeof *out);
-	if (!nx || !ny || (method == CMP_MWU_EXACT && n > CMP_MWU_EXACT_MAX))
-		return -EINVAL;
-	struct pooled *p = malloc(n * sizeof *p);
-	long *rank2 = malloc(n * sizeof *rank2);
-	int rc = p && rank2 ? 0 : -ENOMEM;
-	if (!rc) {
-		for (size_t i = 0; i < n; i++)
-			p[i] = (struct pooled){ i < nx ? x[i] : y[i - nx], i >= nx };
-		double ties;
-		midranks2(p, n, rank2, &ties);
-		/* the smaller side's doubled rank sum: its distribution is the
-		 * smaller table, and its distance from the mean is the other's */
-		bool small_y = ny <= nx;
-		size_t k = small_y ? ny : nx;
-		long w2 = 0, w2y = 0;
-		for (size_t i = 0; i < n; i++) {
-			w2 += p[i].y == small_y ? rank2[i] : 0;
-			w2y += p[i].y ? rank2[i] : 0;
-		}
-		long mean_y = (long)(ny * (n + 1));
-		out->direction = w2y > mean_y ? 1 : w2y < mean_y ? -1 : 0;
-		out->u = (double)w2y / 2.0 - (double)ny * (double)(ny + 1) / 2.0;
-		double ways = 1; /* C(n, k), tie-free: the fewest equally likely outcomes */
-		for (size_t i = 1; i <= k; i++)
-			ways = ways * (double)(n - k + i) / (double)i;
-		out->p_best = fmin(1.0, 2.0 / ways);
-		out->exact = method == CMP_MWU_EXACT || (method == CMP_MWU_AUTO &&
-							 n <= CMP_MWU_EXACT_MAX);
-		if (out->exact)
-			rc = mwu_exact_p(rank2, n, k, w2, &out->p);
-		else
-			out->p = mwu_normal_p(out->u, nx, ny, ties);
-	}
-	free(p);
-	free(rank2);
-	return rc;
-}
+/* ---- the values of each side ------------------------------------------ */
 
 static const struct rv_limit *find_limit(const struct rv_req *r, const char *metric,
 					 const char *stat, enum qty_unit unit)
@@ -376,36 +277,50 @@ static bool all_are(const double *v, size_t n, double x)
 	return true;
 }
 
-/* Decide figure f, which the tolerance alone judged `moved`, by the test
- * on its per-run values vb (baseline) and vc (candidate). */
-static void decide(struct cmp *c, struct cmp_figure *f, enum cmp_outcome moved,
-		   const double *vb, size_t nb, const double *vc, size_t nc)
+/* "x0.93..x1.12" of an interval's ends. */
+static void ratio_text(const struct cmp_interval *iv, char *buf, size_t len)
 {
-	struct cmp_mwu t;
-	double alpha = c->r->opts.significance;
-	int rc = cmp_mwu_test(vb, nb, vc, nc, CMP_MWU_AUTO, &t);
+	utf8_snprintf(buf, len, "x%.3g..x%.3g", iv->lo, iv->hi);
+}
+
+/* Decide figure f by the interval of its ratio, from its per-run values
+ * vb (baseline) and vc (candidate). */
+static void decide(struct cmp *c, struct cmp_figure *f, const double *vb, size_t nb,
+		   const double *vc, size_t nc)
+{
+	double tol = c->r->opts.tolerance, level = 1.0 - c->r->opts.significance;
+	int rc = cmp_ratio_interval(vb, nb, vc, nc, level, is_tail(f->statistic), &f->iv);
 	if (rc) {
 		failf(c, rc, "%s", strerror(-rc));
 		return;
 	}
-	f->tested = true;
-	f->p = t.p;
-	int bad = f->lower_is_worse ? -1 : 1;
-	if (t.p_best > alpha) {
-		f->outcome = CMP_INCONCLUSIVE;
-		fig_note(c, f, "too few runs (%zu and %zu) for the test to reach p <= %g: "
-			 "p >= %.3g even when no run of one side is within the other's",
-			 nb, nc, alpha, t.p_best);
-	} else if (moved == CMP_SAME) {
-		f->outcome = CMP_SAME;
-	} else if (t.p <= alpha && t.direction == (moved == CMP_WORSE ? bad : -bad)) {
-		f->outcome = moved;
-	} else {
-		f->outcome = CMP_INCONCLUSIVE;
-		fig_note(c, f, "moved beyond the tolerance, but the runs %s (p = %.3g, level %g)",
-			 t.p <= alpha ? "differ the other way" : "do not tell it from noise",
-			 t.p, alpha);
+	f->tested = f->iv.have;
+	bool widened = cmp_interval_cover(&f->iv, f->base, f->cand);
+	f->outcome = cmp_interval_outcome(&f->iv, tol, f->lower_is_worse);
+	if (widened)
+		fig_note(c, f, "the figure's own ratio lies outside the interval of its per-run %s; "
+			 "the interval is widened to it", is_tail(f->statistic) ? "maxima" : "means");
+	if (f->outcome != CMP_INCONCLUSIVE)
+		return;
+	f->may_be_worse = cmp_interval_may_be_worse(&f->iv, tol, f->lower_is_worse);
+	if (!f->iv.have) {
+		fig_note(c, f, nb == 1 && nc == 1
+			 ? "one run a side, and they differ: one run shows nothing of the noise "
+			   "between runs; measure 2 or more a side (3 or more to decide)"
+			 : "the baseline's mean is 0: no ratio to it");
+		return;
 	}
+	double blo, bhi;
+	char iv[64];
+	cmp_tolerance_band(&f->iv, tol, &blo, &bhi);
+	ratio_text(&f->iv, iv, sizeof iv);
+	char one[96] = "";
+	if (!f->may_be_worse)
+		utf8_snprintf(one, sizeof one, "; not worse: the one-sided %g%% bound, x%.3g, is "
+			      "within it", 100.0 * level, f->lower_is_worse ? f->iv.lo1 : f->iv.hi1);
+	fig_note(c, f, "the %g%% interval of the ratio, %s, straddles the tolerance (x%.3g..x%.3g, "
+		 "%zu and %zu runs): more runs narrow it%s", 100.0 * level, iv, blo, bhi, nb, nc,
+		 one);
 }
 
 /* Judge one figure by the rule of compare.h. */
@@ -431,19 +346,18 @@ static void judge(struct cmp *c, struct cmp_figure *f, const struct rv_req *rb,
 	f->runs_base = nb;
 	f->runs_cand = nc;
 	f->allowed = c->r->opts.tolerance * fabs(f->base);
-	double worse_by = f->lower_is_worse ? f->base - f->cand : f->cand - f->base;
-	enum cmp_outcome moved = worse_by > f->allowed ? CMP_WORSE
-				 : -worse_by > f->allowed ? CMP_BETTER : CMP_SAME;
 	bool zero_count = f->mc->kind == METRIC_COUNT && (nb ? all_are(vb, nb, 0) : f->base == 0);
-	bool one_value = nb && nc && all_are(vb, nb, vb[0]) && all_are(vc, nc, vb[0]);
-	if (zero_count || one_value) {
-		f->outcome = moved; /* no noise to tell a change from */
+	if (zero_count) {
+		/* an event that must never happen: its first occurrence is worse */
+		bool none = nc ? all_are(vc, nc, 0) : f->cand == 0;
+		f->outcome = none ? CMP_SAME : f->lower_is_worse ? CMP_BETTER : CMP_WORSE;
 	} else if (!nb || !nc) {
 		f->outcome = f->base == f->cand ? CMP_SAME : CMP_INCONCLUSIVE;
+		f->may_be_worse = true;
 		fig_note(c, f, "no per-run %s in the %s: a change cannot be tested",
 			 is_tail(f->statistic) ? "maxima" : "figures", !nb ? "baseline" : "candidate");
 	} else {
-		decide(c, f, moved, vb, nb, vc, nc);
+		decide(c, f, vb, nb, vc, nc);
 	}
 }
 
@@ -499,34 +413,220 @@ static const struct rv_req *find_req(const struct vindex *x, const char *id, siz
 	return &x->v->files[at >> 32].reqs[at & UINT32_MAX];
 }
 
-/* What differs in how the two measured it ("" when nothing): a heavier
- * parameter is a legitimate candidate (that is what compare finds), but the
- * reader must see it. */
-static void setup_diff(const struct rv_req *b, const struct rv_req *c, char *buf, size_t len)
+/* The text being built of what differs between the two sides. */
+struct diffs {
+	char *buf;
+	size_t len, o;
+};
+
+static void diff_add(struct diffs *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void diff_add(struct diffs *d, const char *fmt, ...)
 {
-	size_t o = 0;
-	buf[0] = '\0';
-#define ADD(...) \
-	do { \
-		int k_ = utf8_snprintf(buf + o, o < len ? len - o : 0, __VA_ARGS__); \
-		o += k_ > 0 ? (size_t)k_ : 0; \
-	} while (0)
-	for (size_t i = 0; i < b->nparams; i++)
-		for (size_t j = 0; j < c->nparams; j++)
-			if (!strcmp(b->params[i].name, c->params[j].name) &&
-			    strcmp(b->params[i].value, c->params[j].value))
-				ADD("%s%s %s -> %s", o ? ", " : "", b->params[i].name,
-				    b->params[i].value, c->params[j].value);
+	if (d->o && d->o < d->len) {
+		int k = utf8_snprintf(d->buf + d->o, d->len - d->o, ", ");
+		d->o += k > 0 ? (size_t)k : 0;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	int k = utf8_vsnprintf(d->buf + d->o, d->o < d->len ? d->len - d->o : 0, fmt, ap);
+	va_end(ap);
+	d->o += k > 0 ? (size_t)k : 0;
+}
+
+/* A limit's bound as people read it: "3 us", "1200 cycles", "0". */
+static void bound_text(const struct rv_limit *l, bool min, char *buf, size_t len)
+{
+	if (!(min ? l->has_min : l->has_max)) {
+		utf8_snprintf(buf, len, "none");
+		return;
+	}
+	struct quantity q = min ? l->min : l->max;
+	units_fmt_qty(&q, buf, len);
+}
+
+static bool same_key(const struct rv_limit *a, const struct rv_limit *b)
+{
+	return !strcmp(a->metric, b->metric) && !strcmp(a->statistic, b->statistic) &&
+	       rv_limit_unit(a) == rv_limit_unit(b);
+}
+
+/* Limit i of q's counterpart in r: of r's limits on the same metric,
+ * statistic and unit, the one in the same place among them (a requirement
+ * may hold two limits on one statistic, with and without confidence=);
+ * NULL when r has fewer. */
+static const struct rv_limit *same_limit(const struct rv_req *r, const struct rv_req *q,
+					 size_t i)
+{
+	size_t k = 0;
+	for (size_t j = 0; j < i; j++)
+		k += same_key(&q->limits[j], &q->limits[i]);
+	for (size_t j = 0; j < r->nlimits; j++)
+		if (same_key(&r->limits[j], &q->limits[i]) && k-- == 0)
+			return &r->limits[j];
+	return NULL;
+}
+
+/* How limit lb (the baseline's) became lc (the candidate's; NULL: gone). */
+static void limit_diff(struct diffs *d, const struct rv_limit *lb, const struct rv_limit *lc,
+		       bool added)
+{
+	char x[48], y[48];
+	if (!lc) {
+		bound_text(lb, !lb->has_max, x, sizeof x);
+		diff_add(d, "limit %s %s %s (%s %s)", lb->metric, lb->statistic,
+			 added ? "added" : "removed", lb->has_max ? "max" : "min", x);
+		return;
+	}
+	for (int min = 0; min < 2; min++) {
+		bool hb = min ? lb->has_min : lb->has_max, hc = min ? lc->has_min : lc->has_max;
+		double vb = min ? lb->min.value : lb->max.value, vc = min ? lc->min.value
+									  : lc->max.value;
+		if (hb == hc && (!hb || vb == vc))
+			continue;
+		bound_text(lb, min, x, sizeof x);
+		bound_text(lc, min, y, sizeof y);
+		diff_add(d, "limit %s %s%s %s -> %s", lb->metric, lb->statistic, min ? " min" : "", x,
+			 y);
+	}
+	if (lb->confidence != lc->confidence) {
+		utf8_snprintf(x, sizeof x, lb->confidence > 0 ? "%g%%" : "none",
+			      100.0 * lb->confidence);
+		utf8_snprintf(y, sizeof y, lc->confidence > 0 ? "%g%%" : "none",
+			      100.0 * lc->confidence);
+		diff_add(d, "limit %s %s confidence %s -> %s", lb->metric, lb->statistic, x, y);
+	}
+}
+
+static void plan_diff(struct diffs *d, const struct rv_plan *b, const struct rv_plan *c)
+{
+	if (!b->have || !c->have)
+		return; /* a file written before the plan was kept says nothing of it */
+	const uint64_t vb[] = { b->iterations, b->runs, b->warmup };
+	const uint64_t vc[] = { c->iterations, c->runs, c->warmup };
+	static const char *const name[] = { "iterations", "runs", "warmup" };
+	for (size_t i = 0; i < 3; i++)
+		if (vb[i] != vc[i] && (i != 1 || (!b->duration_ns && !c->duration_ns)))
+			diff_add(d, "%s %llu -> %llu", name[i], (unsigned long long)vb[i],
+				 (unsigned long long)vc[i]);
+	if (b->duration_ns != c->duration_ns) {
+		char x[48], y[48];
+		units_fmt_ns((double)b->duration_ns, x, sizeof x);
+		units_fmt_ns((double)c->duration_ns, y, sizeof y);
+		diff_add(d, "duration %s -> %s", b->duration_ns ? x : "none (runs by count)",
+			 c->duration_ns ? y : "none (runs by count)");
+	}
+}
+
+static const char *param_of(const struct rv_req *r, const char *name)
+{
+	for (size_t i = 0; i < r->nparams; i++)
+		if (!strcmp(r->params[i].name, name))
+			return r->params[i].value;
+	return NULL;
+}
+
+/* Whether two values of a parameter mean the same: the same text, the
+ * same duration however written ("1ms", "1000us") or the same CPUs ("0-1",
+ * "0,1"). A parameter's kind (base/probe_decl.h) is one of these or a
+ * word or a whole number, whose text is its meaning; a word reads as
+ * neither a duration nor a CPU list, and a number as a CPU list is itself. */
+static bool param_same(const char *a, const char *b)
+{
+	if (!strcmp(a, b))
+		return true;
+	char err[160];
+	uint64_t na, nb;
+	if (units_duration_parse_ns(a, true, &na, err, sizeof err) == 0 &&
+	    units_duration_parse_ns(b, true, &nb, err, sizeof err) == 0)
+		return na == nb;
+	cpu_set_t sa, sb;
+	if (cpulist_parse(a, &sa) == 0 && cpulist_parse(b, &sb) == 0)
+		return CPU_EQUAL(&sa, &sb);
+	return false;
+}
+
+/* The next word of a load's command from *p (words are split on white
+ * space: a load's arguments hold no quotes, load_spec_problem), into
+ * [*w, *w + *n); false at the end. */
+static bool next_word(const char **p, const char **w, size_t *n)
+{
+	*p += strspn(*p, " \t");
+	*w = *p;
+	*n = strcspn(*p, " \t");
+	*p += *n;
+	return *n > 0;
+}
+
+/* Whether two loads as they were run (a resolved path, then arguments)
+ * are the same load: the same tool (the path's last part: where a host
+ * keeps stress-ng is the host's) and the same arguments, word by word. */
+static bool load_same(const char *a, const char *b)
+{
+	const char *wa, *wb;
+	size_t na, nb;
+	for (bool first = true;; first = false) {
+		bool ha = next_word(&a, &wa, &na), hb = next_word(&b, &wb, &nb);
+		if (!ha || !hb)
+			return ha == hb;
+		if (first) {
+			for (const char *s; (s = memchr(wa, '/', na)); na -= (size_t)(s + 1 - wa), wa = s + 1)
+				;
+			for (const char *s; (s = memchr(wb, '/', nb)); nb -= (size_t)(s + 1 - wb), wb = s + 1)
+				;
+		}
+		if (na != nb || memcmp(wa, wb, na))
+			return false;
+	}
+}
+
+/* What the measurement itself changed by: parameters, policy and
+ * priority, CPU, load, sample plan. */
+static void measurement_diff(struct diffs *d, const struct rv_req *b, const struct rv_req *c)
+{
+	for (size_t i = 0; i < b->nparams; i++) {
+		const char *v = param_of(c, b->params[i].name);
+		if (!v || !param_same(b->params[i].value, v))
+			diff_add(d, "%s %s -> %s", b->params[i].name, b->params[i].value,
+				 v ? v : "(none)");
+	}
+	for (size_t i = 0; i < c->nparams; i++)
+		if (!param_of(b, c->params[i].name))
+			diff_add(d, "%s (none) -> %s", c->params[i].name, c->params[i].value);
 	if (strcmp(b->policy, c->policy))
-		ADD("%spolicy %s -> %s", o ? ", " : "", b->policy, c->policy);
-	if (b->cpu != c->cpu)
-		ADD("%scpu %d -> %d", o ? ", " : "", b->cpu, c->cpu);
-	if ((b->load == NULL) != (c->load == NULL) || (b->load && strcmp(b->load, c->load)))
-		ADD("%sbackground load %s -> %s", o ? ", " : "", b->load ? b->load : "none",
-		    c->load ? c->load : "none");
-#undef ADD
-	if (o >= len && len > 4)
-		memcpy(buf + len - 4, "...", 4);
+		diff_add(d, "policy %s -> %s", b->policy, c->policy);
+	if (b->cpu != c->cpu) {
+		char x[24] = "not pinned", y[24] = "not pinned";
+		if (b->cpu >= 0)
+			utf8_snprintf(x, sizeof x, "%d", b->cpu);
+		if (c->cpu >= 0)
+			utf8_snprintf(y, sizeof y, "%d", c->cpu);
+		diff_add(d, "cpu %s -> %s", x, y);
+	}
+	if ((b->load == NULL) != (c->load == NULL) || (b->load && !load_same(b->load, c->load)))
+		diff_add(d, "background load %s -> %s", b->load ? b->load : "none",
+			 c->load ? c->load : "none");
+	plan_diff(d, &b->plan, &c->plan);
+}
+
+/* What changed between the two sides' requirement ("" when nothing):
+ * into meas what the measurement changed by, into all that and the
+ * limits. */
+static void req_changes(const struct rv_req *b, const struct rv_req *c, char *meas, char *all,
+			size_t len)
+{
+	struct diffs dm = { meas, len, 0 }, da = { all, len, 0 };
+	meas[0] = all[0] = '\0';
+	for (size_t i = 0; i < b->nlimits; i++)
+		limit_diff(&da, &b->limits[i], same_limit(c, b, i), false);
+	for (size_t i = 0; i < c->nlimits; i++)
+		if (!same_limit(b, c, i))
+			limit_diff(&da, &c->limits[i], NULL, true);
+	measurement_diff(&dm, b, c);
+	if (meas[0])
+		diff_add(&da, "%s", meas);
+	for (struct diffs *d = &dm; d; d = d == &dm ? &da : NULL)
+		if (d->o >= len && len > 4)
+			memcpy(d->buf + len - 4, "...", 4);
 }
 
 static struct cmp_figure *find_figure(struct cmp_result *r, size_t from, const char *stat,
@@ -666,6 +766,24 @@ static bool verdict_row(struct cmp *c, const struct rv_file *fc, const struct rv
 	return true;
 }
 
+/* A row for a requirement that changed between the two sides (its
+ * limits, or how it is measured: what), whose verdicts are therefore not
+ * compared: CMP_CHANGED, a regression unless --allow-changed. Returns
+ * true (a row). */
+static bool changed_row(struct cmp *c, const struct rv_file *fc, const struct rv_req *rb,
+			const struct rv_req *rc, const char *what)
+{
+	struct cmp_figure *f = add_figure(c);
+	if (!f)
+		return false;
+	*f = (struct cmp_figure){ .id = rc->id, .file = fc->name, .metric = "-",
+				  .statistic = "verdict", .outcome = CMP_CHANGED,
+				  .changed_row = true, .vbase = rb->verdict, .vcand = rc->verdict };
+	fig_note(c, f, "the requirement changed: %s; its verdicts are not compared%s", what,
+		 c->r->opts.allow_changed ? " (--allow-changed)" : "");
+	return true;
+}
+
 /* Mark the figure of the limit that decided a changed verdict (the worse
  * side's), among the requirement's figures from `first`: compare.html
  * draws its histograms even when the figure itself is the same. */
@@ -688,6 +806,28 @@ static void mark_deciding(struct cmp *c, size_t first, const struct cmp_figure *
 	}
 }
 
+static const struct rv_metric *find_metric(const struct rv_req *r, const char *name)
+{
+	for (size_t j = 0; j < r->nmetrics; j++)
+		if (!strcmp(r->metrics[j].name, name))
+			return &r->metrics[j];
+	return NULL;
+}
+
+/* A row for metric mb the baseline measured and the candidate's
+ * requirement does not have: as a requirement missing from the candidate
+ * (missing_row), what the baseline measured must not vanish without a
+ * regression, unless --allow-missing. */
+static void metric_missing_row(struct cmp *c, const struct rv_file *fc, const struct rv_req *rc,
+			       const struct rv_metric *mb)
+{
+	bool allow = c->r->opts.allow_missing;
+	req_row(c, fc, rc, allow ? CMP_NOT_COMPARED : CMP_WORSE, "metric %s: measured in the "
+		"baseline, not in the candidate%s", mb->name, allow ? " (--allow-missing)" : "");
+	if (!c->rc)
+		c->r->f[c->r->n - 1].metric = mb->name;
+}
+
 /* Compare one requirement both runs have: its verdict, then its figures.
  * Returns whether both measured it. */
 static bool compare_req(struct cmp *c, const struct rv_req *rb, const struct rv_file *fc,
@@ -698,8 +838,10 @@ static bool compare_req(struct cmp *c, const struct rv_req *rb, const struct rv_
 		      "candidate: not the same measurement", rc->id, rb->probe, rc->probe);
 		return false;
 	}
+	char meas[600], all[600];
+	req_changes(rb, rc, meas, all, sizeof meas);
 	size_t vrow = c->r->n;
-	bool changed = verdict_row(c, fc, rb, rc);
+	bool changed = all[0] ? changed_row(c, fc, rb, rc, all) : verdict_row(c, fc, rb, rc);
 	if (!rb->measured) {
 		if (!changed)
 			req_row(c, fc, rc, CMP_NOT_COMPARED, "not measured in the baseline (%s)",
@@ -713,6 +855,14 @@ static bool compare_req(struct cmp *c, const struct rv_req *rb, const struct rv_
 		missing_row(c, fc->name, rb, how);
 		return false;
 	}
+	if (all[0] && rc->verdict == VERDICT_ERROR)
+		/* A changed requirement's verdicts are not compared, but one the
+		 * candidate could not measure or judge is lost all the same:
+		 * --allow-changed must not let it through. */
+		req_row(c, fc, rc, CMP_WORSE, "%s in the candidate%s%s (the requirement changed, "
+			"but must still be measured and judged)",
+			rc->measured ? "could not be judged" : "not measured", rc->reason ? ": " : "",
+			rc->reason ? rc->reason : "");
 	if (!rc->measured) {
 		/* An error after an error: no verdict changed, but the
 		 * candidate measured nothing the baseline did. */
@@ -721,14 +871,9 @@ static bool compare_req(struct cmp *c, const struct rv_req *rb, const struct rv_
 				rc->reason ? ": " : "", rc->reason ? rc->reason : "");
 		return false;
 	}
-	char diff[600];
-	setup_diff(rb, rc, diff, sizeof diff);
 	size_t first = c->r->n;
 	for (size_t i = 0; i < rb->nmetrics && !c->rc; i++) {
-		const struct rv_metric *mb = &rb->metrics[i], *mc = NULL;
-		for (size_t j = 0; j < rc->nmetrics && !mc; j++)
-			if (!strcmp(rc->metrics[j].name, mb->name))
-				mc = &rc->metrics[j];
+		const struct rv_metric *mb = &rb->metrics[i], *mc = find_metric(rc, mb->name);
 		if (mc && mc->kind != mb->kind)
 			failf(c, -EINVAL, "%s: metric %s is a %s in the baseline and a %s in the "
 			      "candidate", rc->id, mb->name,
@@ -739,12 +884,44 @@ static bool compare_req(struct cmp *c, const struct rv_req *rb, const struct rv_
 	}
 	for (size_t i = first; i < c->r->n && !c->rc; i++) {
 		judge(c, &c->r->f[i], rb, rc);
-		if (diff[0])
-			fig_note(c, &c->r->f[i], "measured differently: %s", diff);
+		if (meas[0])
+			fig_note(c, &c->r->f[i], "measured differently: %s", meas);
 	}
-	if (changed && !c->rc)
+	for (size_t i = 0; i < rb->nmetrics && !c->rc; i++)
+		if (!find_metric(rc, rb->metrics[i].name))
+			metric_missing_row(c, fc, rc, &rb->metrics[i]);
+	for (size_t j = 0; j < rc->nmetrics; j++)
+		if (!find_metric(rb, rc->metrics[j].name))
+			note(c, "%s: metric %s is new in the candidate (the baseline has none), not "
+			     "compared", rc->id, rc->metrics[j].name);
+	if (changed && !all[0] && !c->rc)
 		mark_deciding(c, first, &c->r->f[vrow], rb, rc);
 	return true;
+}
+
+/* A side without a plan where the other has one (an older results.json,
+ * or one stripped of it) hides a change of its sample plan: say so, once
+ * a side. */
+static void plan_notes(struct cmp *c, const struct report_view *b, const struct report_view *v)
+{
+	size_t lack[2] = { 0, 0 }, have[2] = { 0, 0 };
+	for (int side = 0; side < 2; side++) {
+		const struct report_view *x = side ? v : b;
+		for (size_t i = 0; i < x->nfiles; i++)
+			for (size_t j = 0; j < x->files[i].nreqs; j++) {
+				const struct rv_req *r = &x->files[i].reqs[j];
+				lack[side] += r->measured && !r->plan.have;
+				have[side] += r->measured && r->plan.have;
+			}
+	}
+	for (int side = 0; side < 2; side++) {
+		size_t n = lack[side];
+		if (n && have[!side])
+			note(c, "the %s records no sample plan for %zu requirement%s (a results.json "
+			     "written before it was kept): a change of iterations, runs, warm-up or "
+			     "duration cannot be seen there", side ? "candidate" : "baseline", n,
+			     n == 1 ? "" : "s");
+	}
 }
 
 /* Run-level remarks: what differs between the runs that the reader of the
@@ -779,10 +956,12 @@ static void run_notes(struct cmp *c, const struct vindex *bx, const struct vinde
 			const struct rv_file *fb = &b->files[bx->files[k].i >> 32];
 			if (strcmp(v->files[i].sha256, fb->sha256))
 				note(c, "requirements file %s differs (sha256 %.12s... in the baseline, "
-				     "%.12s... in the candidate); rows measured differently say how",
+				     "%.12s... in the candidate); a CHANGED row says what changed in a "
+				     "requirement",
 				     name, fb->sha256, v->files[i].sha256);
 		}
 	}
+	plan_notes(c, b, v);
 	/* Only in the baseline: missing when it measured it (a row, not a
 	 * note); only in the candidate: new. */
 	for (int side = 0; side < 2; side++) {
@@ -855,6 +1034,10 @@ int cmp_views(const struct report_view *base, const struct report_view *cand,
 			out->missing++;
 			continue;
 		}
+		if (out->f[i].changed_row) {
+			out->changed++;
+			continue;
+		}
 		if (out->f[i].verdict_row) {
 			out->verdicts_worse += o == CMP_WORSE;
 			out->verdicts_better += o == CMP_BETTER;
@@ -862,6 +1045,7 @@ int cmp_views(const struct report_view *base, const struct report_view *cand,
 		}
 		out->worse += o == CMP_WORSE;
 		out->inconclusive += o == CMP_INCONCLUSIVE;
+		out->inconclusive_worse += o == CMP_INCONCLUSIVE && out->f[i].may_be_worse;
 		out->better += o == CMP_BETTER;
 		out->same += o == CMP_SAME;
 		out->not_compared += o == CMP_NOT_COMPARED;

@@ -13,24 +13,24 @@
  *   - the per-run values of a figure: each run's mean for mean, min, p50,
  *     p90 and runs-mean-stddev; each run's largest sample for max, stddev
  *     and p99 and above; each run's count for a count;
- *   - the test: Mann-Whitney U (Wilcoxon rank sum) on the two sides'
- *     per-run values, two-sided, at the significance level; its p is exact
- *     (the permutation distribution of the midrank sum, ties included) for
- *     up to CMP_MWU_EXACT_MAX runs in all, else the normal approximation
- *     with the tie correction;
- *   - worse: the figure moved in its bad direction (up; down for a figure
- *     whose only limit is a minimum) by more than tolerance x |baseline|
- *     AND the test finds the runs differ that way; better when both hold
- *     the other way; the same when it moved by no more than the tolerance
- *     and the test could have found a change (enough runs on both sides);
- *   - inconclusive: the runs cannot decide: too few runs for the test to
- *     reach the significance level even when the two sides do not overlap,
- *     a move beyond the tolerance the test does not find significant (or
- *     finds the other way), or a side without per-run values whose figure
- *     differs from the other's. It gates like worse unless allowed;
- *   - exact, without a test: a count whose baseline is zero in every run
- *     (an event that must never happen: its first occurrence is worse), and
- *     a figure whose every run on both sides has one value (the same).
+ *   - the interval: of the ratio candidate / baseline of those per-run
+ *     values, at 1 - the significance level (cmp_ratio_interval, below:
+ *     Welch's t on their logarithms);
+ *     widened to the figure's own ratio when that lies outside it
+ *     (cmp_interval_cover: the per-run values only stand in for it);
+ *   - the tolerance band: ratios from 1 / (1 + tolerance) to 1 + tolerance
+ *     (cmp_tolerance_band);
+ *   - same: the interval lies inside the band; worse: wholly above it (below
+ *     it for a figure whose only limit is a minimum); better: wholly beyond
+ *     it the other way; inconclusive: across an end of the band, and only
+ *     then (or one run a side that differ: no interval). One that may be
+ *     worse (its one-sided bound at the level lies beyond the band's worse
+ *     end: cmp_interval_may_be_worse) gates like worse unless allowed; one
+ *     whose bound rules that out does not;
+ *   - exact, without an interval: a count whose baseline is zero in every
+ *     run (an event that must never happen: its first occurrence is worse),
+ *     and a side without per-run values (an older results.json), the same
+ *     only when its figure is exactly the other's.
  * A requirement's verdict is compared too, whatever its figures say
  * (cmp_verdict_change): one that moved up the order of verdict_rank
  * (pass -> inconclusive -> fail -> error) is a regression, one that
@@ -42,7 +42,15 @@
  * not have at all is missing: a regression (a gate must not pass a run
  * that left out what the baseline measured) unless allow_missing says
  * otherwise, then not compared. One only the candidate has is new, listed
- * in a note, not compared.
+ * in a note, not compared. A metric is matched the same way: one the
+ * baseline measured that the candidate's requirement lacks is a WORSE row
+ * (not compared with allow_missing), one only the candidate has a note.
+ * A requirement whose limits (a bound, its
+ * confidence, a limit added or removed), probe parameters, policy and
+ * priority, CPU, load or sample plan (iterations, runs, warmup, duration)
+ * differ is changed: a row of its own names each difference, its verdicts
+ * are not compared (never better nor worse), and it is a regression unless
+ * allow_changed; its figures are compared as usual.
  */
 #ifndef RTC_COMPARE_H
 #define RTC_COMPARE_H
@@ -54,10 +62,8 @@
 
 /* --tolerance's default: 0.5, half the baseline value (docs/fleet.md says why). */
 #define CMP_DEFAULT_TOLERANCE 0.5
-/* --significance's default: the test's two-sided level (docs/fleet.md). */
+/* --significance's default: 1 - the interval's coverage (docs/fleet.md). */
 #define CMP_DEFAULT_SIGNIFICANCE 0.05
-/* Up to this many runs of both sides together the test's p is exact. */
-#define CMP_MWU_EXACT_MAX 60
 
 /* How compare judges: the relative tolerance, the test's significance
  * level, and whether an inconclusive figure is let through (exit 0). */
@@ -66,28 +72,84 @@ struct cmp_opts {
 	double significance;
 	bool allow_inconclusive;
 	bool allow_missing;   /* a requirement missing from the candidate is not compared */
+	bool allow_changed;   /* a changed requirement is let through (exit 0) */
 };
 
-enum cmp_outcome { CMP_SAME, CMP_BETTER, CMP_WORSE, CMP_INCONCLUSIVE, CMP_NOT_COMPARED };
-/* "same", "better", "WORSE", "INCONCLUSIVE", "not compared" */
+struct cmp_figure;
+enum cmp_outcome { CMP_SAME, CMP_BETTER, CMP_WORSE, CMP_INCONCLUSIVE, CMP_NOT_COMPARED,
+		   CMP_CHANGED };
+/* "same", "better", "WORSE", "INCONCLUSIVE", "not compared", "CHANGED" */
 const char *cmp_outcome_name(enum cmp_outcome o);
+/* A figure's outcome as the reports show it: cmp_outcome_name, and
+ * "inconclusive (not worse)" for an inconclusive figure that cannot be
+ * worse (may_be_worse false). */
+const char *cmp_figure_outcome(const struct cmp_figure *f);
 
-/* Mann-Whitney U of y against x. */
-enum cmp_mwu_method { CMP_MWU_AUTO, CMP_MWU_EXACT, CMP_MWU_NORMAL };
-struct cmp_mwu {
-	double u;          /* U of y: pairs (x, y) with y > x, plus half the ties */
-	double p;          /* two-sided p of the ranks' difference */
-	double p_best;     /* the smallest two-sided p these run counts allow */
-	int direction;     /* 1 y ranks above x, -1 below, 0 neither */
-	bool exact;        /* p from the exact permutation distribution */
+/* The interval of a figure's ratio, candidate / baseline, from the two
+ * sides' per-run values (cmp_ratio_interval):
+ *   - the same values on both sides (a run compared with itself, or a copy
+ *     of it): exactly 1, nothing to estimate;
+ *   - else Welch's t-interval for the difference of the mean logarithms
+ *     (each side its own variance, Welch-Satterthwaite's degrees of
+ *     freedom), mapped back by exp: an interval of the ratio of the sides'
+ *     geometric means. With trim (a tail figure, whose per-run values are
+ *     run maxima: one run that met a burst is common) it is Yuen's
+ *     version: 20 % of each side's values (rounded down: none of 3 or 4
+ *     runs) trimmed from each end of the mean, the variance winsorized,
+ *     the kept values' count h in place of n. With one run on a side, the
+ *     other side's variance
+ *     is taken for both (its runs show the noise between runs), with its
+ *     n - 1 degrees of freedom; with one run on each, no interval (have
+ *     false). No spread on either side gives a point;
+ *   - a value not above zero (a count of 0, a signed mean) has no
+ *     logarithm: then the t-interval is of the difference of the means,
+ *     as a ratio to the baseline mean (1 + difference / |baseline|), and
+ *     have is false when that mean is 0. */
+struct cmp_interval {
+	bool have;            /* an interval could be built */
+	bool exact;           /* the same values on both sides: [1, 1] */
+	bool log;             /* on the logarithms (else on the values) */
+	bool trimmed;         /* Yuen's trimming removed values */
+	double level;         /* two-sided coverage, 1 - significance */
+	double lo, hi;        /* of the ratio candidate / baseline */
+	double lo1, hi1;      /* the one-sided bounds at level (each alone covers it) */
+	double df;            /* the t distribution's; 0 for a point */
+	size_t runs_base, runs_cand;
 };
-/* The test on x[0..nx) and y[0..ny) (both > 0) by method (AUTO: exact up
- * to CMP_MWU_EXACT_MAX values in all, else the normal approximation with
- * the tie correction; EXACT: up to CMP_MWU_EXACT_MAX values; NORMAL: any).
- * Returns 0, -EINVAL for an empty side or too many values for EXACT, or
- * -ENOMEM. */
-int cmp_mwu_test(const double *x, size_t nx, const double *y, size_t ny,
-		 enum cmp_mwu_method method, struct cmp_mwu *out);
+/* The interval at level (0 < level < 1) of vc's values over vb's (1 to
+ * RTC_MAX_RUNS each), trimmed or not. Returns 0 or -EINVAL. */
+int cmp_ratio_interval(const double *vb, size_t nb, const double *vc, size_t nc, double level,
+		       bool trim, struct cmp_interval *out);
+/* Widen iv to cover the ratio of the figure itself, cand / base (on the
+ * values: 1 + difference / |base|), when it lies outside: a figure's
+ * per-run values stand in for it (each run's mean for p50, each run's
+ * largest sample for p99), and a figure that moved where its stand-ins
+ * did not (or not as far) must not be called the same, nor worse or
+ * better on the stand-ins' word alone. Returns whether it widened (then
+ * not exact); nothing when there is no interval or no ratio. */
+bool cmp_interval_cover(struct cmp_interval *iv, double base, double cand);
+/* The band of ratios the tolerance calls the same: [1 / (1 + t), 1 + t]
+ * on the logarithms (symmetric: swapping the files swaps worse and better),
+ * [1 - t, 1 + t] on the values. */
+void cmp_tolerance_band(const struct cmp_interval *iv, double tolerance, double *lo, double *hi);
+/* The rule: the interval inside the band, the same; wholly beyond it in
+ * the bad direction (up; down with lower_is_worse), worse; wholly beyond
+ * it the other way, better; across one of its ends (or no interval),
+ * inconclusive. */
+enum cmp_outcome cmp_interval_outcome(const struct cmp_interval *iv, double tolerance,
+				      bool lower_is_worse);
+/* Whether a figure may be worse than the tolerance allows: its one-sided
+ * bound at the level in the bad direction (hi1; lo1 with lower_is_worse)
+ * lies past the band's end, or there is no interval. The gate's question
+ * is one-sided (is a regression beyond the tolerance ruled out?), so it
+ * is asked of the one-sided bound; an inconclusive figure that is ruled
+ * out so does not fail the comparison. */
+bool cmp_interval_may_be_worse(const struct cmp_interval *iv, double tolerance,
+			       bool lower_is_worse);
+/* Student's t distribution with df > 0 degrees of freedom (not only
+ * whole): P(T <= t), and the t with P(T <= t) = p (0 < p < 1). */
+double cmp_t_cdf(double t, double df);
+double cmp_t_quantile(double p, double df);
 
 /* How a requirement's verdict moved from base to cand: CMP_WORSE up the
  * order of verdict_rank (pass -> fail, pass -> error, fail -> error, and
@@ -109,8 +171,12 @@ struct cmp_figure {
 	bool typical;                             /* base and cand are the typical run's */
 	double base, cand;                        /* the two values (when compared) */
 	size_t runs_base, runs_cand;              /* per-run values of each side */
-	bool tested;                              /* judged by the test: p holds */
-	double p;                                 /* the test's two-sided p */
+	bool tested;                              /* judged by an interval: iv holds */
+	struct cmp_interval iv;                   /* of cand / base */
+	bool may_be_worse;                        /* of an inconclusive figure: its
+						   * interval (or its lack) leaves room for
+						   * worse; it then fails the comparison
+						   * unless allowed */
 	double allowed;                           /* the tolerance: the change allowed
 						   * either way */
 	enum cmp_outcome outcome;
@@ -130,15 +196,20 @@ struct cmp_figure {
 						   * that the candidate skipped or lacks:
 						   * outcome CMP_WORSE, CMP_NOT_COMPARED
 						   * with allow_missing */
+	bool changed_row;                         /* a requirement whose limits or
+						   * measurement differ: vbase, vcand,
+						   * outcome CMP_CHANGED, note says what */
 };
 
 struct cmp_result {
 	struct cmp_figure *f;
 	size_t n, cap;
 	size_t worse, inconclusive, better, same, not_compared;   /* figures */
+	size_t inconclusive_worse;                /* inconclusive figures that may be worse */
 	size_t verdicts_worse, verdicts_better, verdicts_same;   /* of requirements both
 								  * judged */
 	size_t missing;                           /* missing_row rows */
+	size_t changed;                           /* changed_row rows */
 	char **notes;                             /* run-level remarks, in order */
 	size_t nnotes;
 	struct cmp_opts opts;
@@ -156,7 +227,8 @@ int cmp_views(const struct report_view *base, const struct report_view *cand,
 void cmp_result_free(struct cmp_result *r);
 
 /* 0 no verdict and no figure worse, no requirement missing from the
- * candidate, nor a figure inconclusive (each unless allowed), 1 otherwise. */
+ * candidate or changed, nor a figure inconclusive (each but a worse one
+ * unless allowed), 1 otherwise. */
 int cmp_exit_status(const struct cmp_result *r);
 
 /* The files `compare -o DIR` writes into DIR: what each is named, and how
@@ -177,12 +249,13 @@ char *cmp_render_html(const struct cmp_result *r, size_t *len);
  * cells of a figure's row as text ("-" where there is no value), and the
  * rule in a sentence. */
 struct cmp_row_text {
-	char base[64], cand[64], change[64], allowed[64], p[32];
+	char base[64], cand[64], change[64], allowed[64], interval[64];
 };
 void cmp_row_text(const struct cmp_figure *f, struct cmp_row_text *t);
 void cmp_rule_text(const struct cmp_result *r, char *buf, size_t len);
 /* The sentence of a figure (compare_text.c): "per-op max 1.2 us -> 1.9 us
- * (+58.3%), allowed +600 ns, p 0.0079: WORSE", or why it was not compared. */
+ * (+58.3%), allowed +600 ns, interval x1.31..x1.82: WORSE", or why it was not
+ * compared. */
 void cmp_figure_sentence(const struct cmp_figure *f, char *buf, size_t len);
 
 #endif

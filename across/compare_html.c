@@ -29,7 +29,7 @@ static void nl(struct xw *x)
 static void html_table(struct xw *x, const struct cmp_result *r)
 {
 	static const char *const heads[] = { "requirement", "metric", "statistic", "baseline",
-					     "candidate", "change", "allowed", "p", "outcome", "note" };
+					     "candidate", "change", "allowed", "interval", "outcome", "note" };
 	xw_start(x, "table");
 	xw_start(x, "tr");
 	for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
@@ -46,7 +46,7 @@ static void html_table(struct xw *x, const struct cmp_result *r)
 		xw_start(x, "tr");
 		if (f->outcome == CMP_WORSE || f->outcome == CMP_BETTER)
 			xw_attr(x, "class", f->outcome == CMP_WORSE ? "worse" : "better");
-		else if (f->outcome == CMP_INCONCLUSIVE)
+		else if (f->outcome == CMP_INCONCLUSIVE || f->outcome == CMP_CHANGED)
 			xw_attr(x, "class", "inconclusive");
 		html_cell(x, NULL, f->id);
 		html_cell(x, NULL, f->metric);
@@ -55,8 +55,8 @@ static void html_table(struct xw *x, const struct cmp_result *r)
 		html_cell(x, "num", t.cand);
 		html_cell(x, "num", t.change);
 		html_cell(x, "num", t.allowed);
-		html_cell(x, "num", t.p);
-		html_cell(x, NULL, cmp_outcome_name(f->outcome));
+		html_cell(x, "num", t.interval);
+		html_cell(x, NULL, cmp_figure_outcome(f));
 		html_cell(x, "note", f->note ? f->note : "");
 		xw_full_end(x);
 		nl(x);
@@ -281,22 +281,30 @@ static void html_document(struct xw *x, const void *arg)
 	nl(x);
 	xw_elem(x, "h1", "rtconform compare");
 	bool regression = r->verdicts_worse || r->worse || (r->missing && !r->opts.allow_missing);
+	bool changed_fails = r->changed && !r->opts.allow_changed;
 	xw_start(x, "div");
-	xw_attrf(x, "class", "banner %s", regression ? "b-fail" : r->inconclusive ? "b-undecided"
-										  : "b-pass");
-	char missing[120] = "";
+	xw_attrf(x, "class", "banner %s", regression ? "b-fail"
+					   : r->inconclusive_worse || r->changed ? "b-undecided"
+					   : "b-pass");
+	char missing[240] = "";
+	size_t o = 0;
 	if (r->missing)
-		utf8_snprintf(missing, sizeof missing, "; %zu requirement%s missing from the "
-			      "candidate%s", r->missing, r->missing == 1 ? "" : "s",
-			      r->opts.allow_missing ? " (allowed)" : "");
+		o = (size_t)utf8_snprintf(missing, sizeof missing, "; %zu requirement%s missing from "
+					  "the candidate%s", r->missing, r->missing == 1 ? "" : "s",
+					  r->opts.allow_missing ? " (allowed)" : "");
+	if (r->changed && o < sizeof missing)
+		utf8_snprintf(missing + o, sizeof missing - o, "; %zu requirement%s changed, "
+			      "verdicts not compared%s", r->changed, r->changed == 1 ? "" : "s",
+			      r->opts.allow_changed ? " (allowed)" : "");
 	xw_textf(x, "%s \xe2\x80\x94 verdicts: %zu worse, %zu better, %zu unchanged%s; figures: "
 		    "%zu worse, %zu inconclusive, %zu better, %zu same, %zu not compared; "
-		    "tolerance %g%%, significance %g",
-		 regression ? "REGRESSION" : !r->inconclusive ? "NO REGRESSION"
+		    "tolerance %g%%, interval %g%%",
+		 regression ? "REGRESSION" : changed_fails ? "CHANGED"
+			 : !r->inconclusive_worse ? "NO REGRESSION"
 			 : status ? "INCONCLUSIVE" : "INCONCLUSIVE (allowed)", r->verdicts_worse,
 		 r->verdicts_better, r->verdicts_same, missing, r->worse, r->inconclusive,
 		 r->better, r->same, r->not_compared, 100.0 * r->opts.tolerance,
-		 r->opts.significance);
+		 100.0 * (1.0 - r->opts.significance));
 	xw_full_end(x);
 	xw_start(x, "p");
 	xw_textf(x, "Baseline %s (%s); candidate %s (%s). %s", r->base_path, hb, r->cand_path,

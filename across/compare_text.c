@@ -46,12 +46,12 @@ static void fmt_change(const struct cmp_figure *f, char *buf, size_t len)
 
 void cmp_row_text(const struct cmp_figure *f, struct cmp_row_text *t)
 {
-	if (f->verdict_row) { /* the two verdicts; nothing was measured against a tolerance */
+	if (f->verdict_row || f->changed_row) { /* the two verdicts; no tolerance here */
 		utf8_snprintf(t->base, sizeof t->base, "%s", verdict_name(f->vbase));
 		utf8_snprintf(t->cand, sizeof t->cand, "%s", verdict_name(f->vcand));
 		strcpy(t->change, "-");
 		strcpy(t->allowed, "-");
-		strcpy(t->p, "-");
+		strcpy(t->interval, "-");
 		return;
 	}
 	if (f->missing_row) { /* the baseline's verdict; the candidate has none */
@@ -59,22 +59,22 @@ void cmp_row_text(const struct cmp_figure *f, struct cmp_row_text *t)
 		strcpy(t->cand, "missing");
 		strcpy(t->change, "-");
 		strcpy(t->allowed, "-");
-		strcpy(t->p, "-");
+		strcpy(t->interval, "-");
 		return;
 	}
-	bool values = f->metric[0] != '-' && (f->outcome != CMP_NOT_COMPARED || f->allowed > 0);
+	bool values = f->mc && (f->outcome != CMP_NOT_COMPARED || f->allowed > 0);
 	if (!values) {
 		strcpy(t->base, "-");
 		strcpy(t->cand, "-");
 		strcpy(t->change, "-");
 		strcpy(t->allowed, "-");
-		strcpy(t->p, "-");
+		strcpy(t->interval, "-");
 		return;
 	}
 	if (f->tested)
-		utf8_snprintf(t->p, sizeof t->p, "%.2g", f->p);
+		utf8_snprintf(t->interval, sizeof t->interval, "x%.3g..x%.3g", f->iv.lo, f->iv.hi);
 	else
-		strcpy(t->p, "-");
+		strcpy(t->interval, "-");
 	fmt_value(f->base, f->unit, t->base, sizeof t->base);
 	fmt_value(f->cand, f->unit, t->cand, sizeof t->cand);
 	fmt_change(f, t->change, sizeof t->change);
@@ -85,47 +85,66 @@ void cmp_row_text(const struct cmp_figure *f, struct cmp_row_text *t)
 
 void cmp_rule_text(const struct cmp_result *r, char *buf, size_t len)
 {
+	double t = r->opts.tolerance;
 	utf8_snprintf(buf, len,
 		 "Mean and max are the typical run's (the median over runs of each run's mean and "
-		 "largest sample). A figure is worse when it moved the wrong way by more than the "
-		 "tolerance (%g%%) and the Mann-Whitney U test of the two sides' per-run values "
-		 "finds the runs differ that way (two-sided p <= %g); the same when it moved less "
-		 "and the test could have found a change; INCONCLUSIVE when the runs cannot "
-		 "decide (too few, or a move the test does not confirm), which %s. (limited): a "
-		 "limit of the requirement is on that statistic. A requirement's verdict is "
-		 "compared too, whatever its figures say: pass -> fail, pass -> error and fail -> "
-		 "error are worse (a regression), and so are pass -> inconclusive and "
-		 "inconclusive -> fail; the reverse better; docs/fleet.md.",
-		 100.0 * r->opts.tolerance, r->opts.significance,
+		 "largest sample). Each figure is decided from the %g%% interval of the ratio "
+		 "candidate / baseline of its per-run values (Welch's t on their logarithms, "
+		 "trimmed for tail figures): the "
+		 "same when it lies inside the tolerance (x%.3g..x%.3g, %g%%), worse when it lies "
+		 "wholly above it, better when wholly below it, INCONCLUSIVE when it straddles an "
+		 "end of it, which %s. (limited): a limit of the requirement is on that statistic. "
+		 "A requirement's verdict is compared too, whatever its figures say: pass -> fail, "
+		 "pass -> error and fail -> error are worse (a regression), and so are pass -> "
+		 "inconclusive and inconclusive -> fail; the reverse better. A requirement whose "
+		 "limits, parameters, policy, CPU, load or sample plan differ is CHANGED, its "
+		 "verdicts not compared, which %s; docs/fleet.md.",
+		 100.0 * (1.0 - r->opts.significance), 1.0 / (1.0 + t), 1.0 + t, 100.0 * t,
 		 r->opts.allow_inconclusive ? "--allow-inconclusive lets pass"
-					    : "fails the comparison as worse does");
+					    : "fails the comparison as worse does unless its "
+					      "one-sided bound at the same level rules worse out "
+					      "(inconclusive (not worse): it passes)",
+		 r->opts.allow_changed ? "--allow-changed lets pass"
+				       : "fails the comparison unless --allow-changed");
 }
 
 /* What exit status 1 or 0 means here: every reason that applies, the
  * figures' first. */
 static void status_meaning(const struct cmp_result *r, char *buf, size_t len)
 {
-	const char *why[3];
+	const char *why[4];
 	size_t n = 0;
 	if (r->worse)
 		why[n++] = "a figure is worse than the baseline";
-	else if (r->inconclusive && !r->opts.allow_inconclusive)
+	else if (r->inconclusive_worse && !r->opts.allow_inconclusive)
 		why[n++] = "a figure is inconclusive: the runs cannot tell whether it is worse";
 	if (r->verdicts_worse)
 		why[n++] = "a requirement's verdict is worse than the baseline's";
 	if (r->missing && !r->opts.allow_missing)
 		why[n++] = "a requirement the baseline measured is missing from the candidate";
+	if (r->changed && !r->opts.allow_changed)
+		why[n++] = "a requirement changed between the runs (its limits or how it is "
+			   "measured; --allow-changed lets it pass)";
 	if (!n) {
-		const char *allowed = r->inconclusive && r->missing && r->opts.allow_missing
-					      ? " (inconclusive figures and missing requirements allowed)"
-				      : r->inconclusive ? " (inconclusive figures allowed)"
-				      : r->missing ? " (missing requirements allowed)" : "";
-		utf8_snprintf(buf, len, "no figure is worse than the baseline, nor any verdict%s",
-			      allowed);
+		const char *what[3];
+		size_t k = 0;
+		if (r->inconclusive_worse)
+			what[k++] = "inconclusive figures";
+		if (r->missing)
+			what[k++] = "missing requirements";
+		if (r->changed)
+			what[k++] = "changed requirements";
+		utf8_snprintf(buf, len, "no figure is worse than the baseline, nor any verdict%s%s%s%s"
+			      "%s%s%s", k ? " (" : "", k ? what[0] : "", k > 1 ? " and " : "",
+			      k > 1 ? what[1] : "", k > 2 ? " and " : "", k > 2 ? what[2] : "",
+			      k ? " allowed)" : "");
 		return;
 	}
-	utf8_snprintf(buf, len, "%s%s%s%s%s", why[0], n > 1 ? ", and " : "", n > 1 ? why[1] : "",
-		      n > 2 ? ", and " : "", n > 2 ? why[2] : "");
+	size_t o = 0;
+	for (size_t i = 0; i < n && o < len; i++) {
+		int k = utf8_snprintf(buf + o, len - o, "%s%s", i ? ", and " : "", why[i]);
+		o += k > 0 ? (size_t)k : 0;
+	}
 }
 
 /* ", and N requirements missing from the candidate" when there are any
@@ -133,10 +152,14 @@ static void status_meaning(const struct cmp_result *r, char *buf, size_t len)
 static void missing_text(const struct cmp_result *r, char *buf, size_t len)
 {
 	buf[0] = 0;
+	size_t o = 0;
 	if (r->missing)
-		utf8_snprintf(buf, len, ", and %zu requirement%s missing from the candidate%s",
-			      r->missing, r->missing == 1 ? "" : "s",
-			      r->opts.allow_missing ? " (allowed)" : "");
+		o = (size_t)utf8_snprintf(buf, len, ", and %zu requirement%s missing from the "
+					  "candidate%s", r->missing, r->missing == 1 ? "" : "s",
+					  r->opts.allow_missing ? " (allowed)" : "");
+	if (r->changed && o < len)
+		utf8_snprintf(buf + o, len - o, ", and %zu requirement%s changed%s", r->changed,
+			      r->changed == 1 ? "" : "s", r->opts.allow_changed ? " (allowed)" : "");
 }
 
 /* The closing line: the counts of figures and of verdicts, the rule's
@@ -144,18 +167,24 @@ static void missing_text(const struct cmp_result *r, char *buf, size_t len)
 static void totals_line(const struct cmp_result *r, FILE *out)
 {
 	int status = cmp_exit_status(r);
-	size_t figures = r->n - r->verdicts_worse - r->verdicts_better - r->missing;
-	char meaning[400], missing[120];
+	size_t figures = r->n - r->verdicts_worse - r->verdicts_better - r->missing - r->changed;
+	char meaning[600], missing[240];
 	status_meaning(r, meaning, sizeof meaning);
 	missing_text(r, missing, sizeof missing);
 	size_t verdicts = r->verdicts_worse + r->verdicts_better + r->verdicts_same;
-	fprintf(out, "%zu figure%s: %zu worse, %zu inconclusive, %zu better, %zu same, "
+	char notworse[64] = "";
+	if (r->inconclusive > r->inconclusive_worse)
+		utf8_snprintf(notworse, sizeof notworse, " (%zu not worse)",
+			      r->inconclusive - r->inconclusive_worse);
+	fprintf(out, "%zu figure%s: %zu worse, %zu inconclusive%s, %zu better, %zu same, "
 		     "%zu not compared, and %zu verdict%s: %zu worse, %zu better, %zu unchanged%s "
-		     "(tolerance %g%%, significance %g%s); exit status %d: %s\n",
-		figures, figures == 1 ? "" : "s", r->worse, r->inconclusive, r->better, r->same,
+		     "(tolerance %g%%, interval %g%%%s); exit status %d: %s\n",
+		figures, figures == 1 ? "" : "s", r->worse, r->inconclusive, notworse, r->better,
+		r->same,
 		r->not_compared, verdicts, verdicts == 1 ? "" : "s", r->verdicts_worse,
 		r->verdicts_better, r->verdicts_same, missing, 100.0 * r->opts.tolerance,
-		r->opts.significance, r->opts.allow_inconclusive ? ", inconclusive allowed" : "",
+		100.0 * (1.0 - r->opts.significance),
+		r->opts.allow_inconclusive ? ", inconclusive allowed" : "",
 		status, meaning);
 }
 
@@ -175,8 +204,8 @@ char *cmp_render_text(const struct cmp_result *r, size_t *len)
 	char rule[1200];
 	cmp_rule_text(r, rule, sizeof rule);
 	fprintf(out, "%s\n", rule);
-	fprintf(out, "\n%-24s %-14s %-8s %14s %14s %9s %14s %8s  %s\n", "requirement", "metric",
-		"stat", "baseline", "candidate", "change", "allowed", "p", "outcome");
+	fprintf(out, "\n%-24s %-14s %-8s %14s %14s %9s %14s %16s  %s\n", "requirement", "metric",
+		"stat", "baseline", "candidate", "change", "allowed", "interval", "outcome");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cmp_figure *f = &r->f[i];
 		struct cmp_row_text t;
@@ -184,9 +213,9 @@ char *cmp_render_text(const struct cmp_result *r, size_t *len)
 		cmp_row_text(f, &t);
 		termsafe_escape(f->id, id, sizeof id);
 		termsafe_escape(f->metric, metric, sizeof metric);
-		fprintf(out, "%-24s %-14s %-8s %14s %14s %9s %14s %8s  %s%s\n", id, metric,
-			f->statistic, t.base, t.cand, t.change, t.allowed, t.p,
-			cmp_outcome_name(f->outcome), f->limited ? " (limited)" : "");
+		fprintf(out, "%-24s %-14s %-8s %14s %14s %9s %14s %16s  %s%s\n", id, metric,
+			f->statistic, t.base, t.cand, t.change, t.allowed, t.interval,
+			cmp_figure_outcome(f), f->limited ? " (limited)" : "");
 		if (f->note)
 			termsafe_println(out, "%-24s   %s", "", f->note);
 	}
@@ -220,7 +249,7 @@ void cmp_figure_sentence(const struct cmp_figure *f, char *buf, size_t len)
 {
 	struct cmp_row_text t;
 	cmp_row_text(f, &t);
-	if (f->verdict_row)
+	if (f->verdict_row || f->changed_row)
 		utf8_snprintf(buf, len, "verdict %s -> %s%s%s: %s", t.base, t.cand, f->note ? ", " : "",
 			      f->note ? f->note : "", cmp_outcome_name(f->outcome));
 	else if (f->missing_row)
@@ -228,12 +257,15 @@ void cmp_figure_sentence(const struct cmp_figure *f, char *buf, size_t len)
 			      cmp_outcome_name(f->outcome));
 	else if (f->metric[0] == '-')
 		utf8_snprintf(buf, len, "%s", f->note ? f->note : cmp_outcome_name(f->outcome));
+	else if (!f->mc) /* a metric only the baseline has */
+		utf8_snprintf(buf, len, "%s: %s", f->note ? f->note : f->metric,
+			      cmp_outcome_name(f->outcome));
 	else if (f->outcome == CMP_NOT_COMPARED)
 		utf8_snprintf(buf, len, "%s %s: %s", f->metric, f->statistic, f->note ? f->note : "");
 	else
-		utf8_snprintf(buf, len, "%s %s %s -> %s (%s), allowed %s, p %s: %s", f->metric,
-			 f->statistic, t.base, t.cand, t.change, t.allowed, t.p,
-			 cmp_outcome_name(f->outcome));
+		utf8_snprintf(buf, len, "%s %s %s -> %s (%s), allowed %s, interval %s: %s", f->metric,
+			 f->statistic, t.base, t.cand, t.change, t.allowed, t.interval,
+			 cmp_figure_outcome(f));
 }
 
 /* A figure's testcase: a failure when it is worse, or inconclusive and
@@ -243,22 +275,27 @@ static void junit_case(struct xw *x, const struct cmp_result *r, const struct cm
 	char sentence[1200];
 	cmp_figure_sentence(f, sentence, sizeof sentence);
 	xw_start(x, "testcase");
-	if (f->verdict_row)
+	if (f->verdict_row || f->changed_row)
 		xw_attrf(x, "name", "%s verdict", f->id);
 	else if (f->metric[0] == '-')
 		xw_attr(x, "name", f->id);
+	else if (!f->mc)
+		xw_attrf(x, "name", "%s %s", f->id, f->metric);
 	else
 		xw_attrf(x, "name", "%s %s %s%s", f->id, f->metric, f->statistic,
 			 f->unit == QTY_CYCLES ? " (cycles)" : "");
 	xw_attrf(x, "classname", "compare.%s", f->file && f->file[0] ? f->file : "rtconform");
 	xw_attr(x, "time", "0.000");
-	bool inconclusive = f->outcome == CMP_INCONCLUSIVE;
-	if (f->outcome == CMP_WORSE || (inconclusive && !r->opts.allow_inconclusive)) {
+	/* an inconclusive figure that cannot be worse passes, as a same one does */
+	bool inconclusive = f->outcome == CMP_INCONCLUSIVE && f->may_be_worse;
+	bool changed = f->outcome == CMP_CHANGED;
+	if (f->outcome == CMP_WORSE || (inconclusive && !r->opts.allow_inconclusive) ||
+	    (changed && !r->opts.allow_changed)) {
 		xw_start(x, "failure");
-		xw_attr(x, "type", inconclusive ? "Inconclusive" : "Regression");
+		xw_attr(x, "type", inconclusive ? "Inconclusive" : changed ? "Changed" : "Regression");
 		xw_attr(x, "message", sentence);
 		xw_end(x);
-	} else if (f->outcome == CMP_NOT_COMPARED || inconclusive) {
+	} else if (f->outcome == CMP_NOT_COMPARED || inconclusive || changed) {
 		xw_elem(x, "skipped", sentence);
 	}
 	report_junit_system_out(x, f->note && f->outcome != CMP_NOT_COMPARED ? f->note : sentence,
@@ -274,9 +311,11 @@ static void junit_document(struct xw *x, const void *arg)
 	fingerprint_host_title(&r->cand->env, hc, sizeof hc);
 	utf8_snprintf(tol, sizeof tol, "%g", r->opts.tolerance);
 	utf8_snprintf(sig, sizeof sig, "%g", r->opts.significance);
-	size_t allowed = r->opts.allow_inconclusive ? r->inconclusive : 0;
+	size_t allowed = r->opts.allow_inconclusive ? r->inconclusive_worse : 0;
 	size_t missing = r->opts.allow_missing ? 0 : r->missing;
-	size_t failures = r->verdicts_worse + r->worse + r->inconclusive - allowed + missing;
+	size_t changed = r->opts.allow_changed ? 0 : r->changed;
+	size_t failures = r->verdicts_worse + r->worse + r->inconclusive_worse - allowed + missing +
+			  changed;
 	xw_check(x, xmlTextWriterStartDocument(x->w, NULL, "UTF-8", NULL));
 	xw_start(x, "testsuites");
 	xw_attr(x, "name", "rtconform compare");
@@ -289,7 +328,8 @@ static void junit_document(struct xw *x, const void *arg)
 	xw_attrf(x, "tests", "%zu", r->n);
 	xw_attrf(x, "failures", "%zu", failures);
 	xw_attr(x, "errors", "0");
-	xw_attrf(x, "skipped", "%zu", r->not_compared + allowed + r->missing - missing);
+	xw_attrf(x, "skipped", "%zu", r->not_compared + allowed + r->missing - missing +
+		 r->changed - changed);
 	xw_attr(x, "time", "0.000");
 	xw_attr(x, "id", "0");
 	xw_attr(x, "package", "compare");
@@ -299,9 +339,12 @@ static void junit_document(struct xw *x, const void *arg)
 	prop(x, "compare.candidate", r->cand_path);
 	prop(x, "compare.candidate.host", hc);
 	prop(x, "compare.tolerance", tol);
-	prop(x, "compare.test", "Mann-Whitney U, two-sided");
+	prop(x, "compare.test", "interval of the candidate/baseline ratio of the per-run values: "
+	     "Welch's t on their logarithms (Yuen's trimmed t for tail figures), at 1 - "
+	     "significance");
 	prop(x, "compare.significance", sig);
 	prop(x, "compare.inconclusive", r->opts.allow_inconclusive ? "allowed" : "fails");
+	prop(x, "compare.changed", r->opts.allow_changed ? "allowed" : "fails");
 	prop(x, "rtconform.version", fingerprint_get(&r->cand->env, "rtconform.version"));
 	for (size_t i = 0; i < r->nnotes; i++) {
 		char name[48];

@@ -18,34 +18,36 @@
 static const char compare_usage[] =
 	"usage: rtconform compare BASELINE.json CANDIDATE.json [-o DIR] [--tolerance T]\n"
 	"                         [--significance A] [--allow-inconclusive] [--force]\n"
-	"                         [--allow-missing]\n"
+	"                         [--allow-missing] [--allow-changed]\n"
 	"\n"
 	"Compare the figures of a candidate run with a baseline run's, from the\n"
 	"results.json each wrote: requirements are matched by id, metrics by name. For\n"
 	"each duration metric its mean and max are compared, and every statistic a\n"
-	"limit is on. A figure is worse when it moved the wrong way by more than the\n"
-	"tolerance (a fraction of the baseline value) and the Mann-Whitney U test of\n"
-	"the two sides' per-run values finds the runs differ that way (two-sided p at\n"
-	"most the significance level), however scattered the candidate's runs are. It\n"
-	"is the same when it moved less and the test could have found a change;\n"
-	"inconclusive when the runs cannot decide: too few runs for the test ever to\n"
-	"reach the level (3 and 3 cannot: p >= 0.1), or a move beyond the tolerance\n"
-	"the test does not confirm (docs/fleet.md). Mean and max are the typical\n"
-	"run's (the median over runs); a figure marked (limited) is one a limit of the\n"
-	"requirement is on. Each requirement's verdict is compared too, whatever its\n"
-	"figures say: pass to fail, pass to error and fail to error are worse (a\n"
-	"regression), the reverse better. A requirement the baseline measured that the\n"
-	"candidate skipped (--only) or does not have is missing: a regression too,\n"
-	"unless --allow-missing; one only the candidate has is new, noted, not\n"
-	"compared. The table goes to standard output.\n"
+	"limit is on. Each figure is decided from the interval of the ratio candidate /\n"
+	"baseline of its per-run values (Welch's t on their logarithms, at 1 - A; the\n"
+	"maxima trimmed as Yuen's t is, so one run's burst does not decide): the\n"
+	"same when the interval lies inside the tolerance (from 1/(1+T) to 1+T), worse\n"
+	"when it lies wholly above it, better when wholly below it, and inconclusive\n"
+	"when it straddles an end of it (docs/fleet.md). A run compared with itself is\n"
+	"the same at any number of runs. Mean and max are the typical run's (the median\n"
+	"over runs); a figure marked (limited) is one a limit of the requirement is on.\n"
+	"Each requirement's verdict is compared too, whatever its figures say: pass to\n"
+	"fail, pass to error and fail to error are worse (a regression), the reverse\n"
+	"better. A requirement whose limits, probe parameters, policy, priority, CPU,\n"
+	"load or sample plan differ is changed: its row names each difference, its\n"
+	"verdicts are not compared, and it fails the comparison unless --allow-changed.\n"
+	"A requirement the baseline measured that the candidate skipped (--only) or\n"
+	"does not have is missing: a regression too, unless --allow-missing; one only\n"
+	"the candidate has is new, noted, not compared. The table goes to standard\n"
+	"output.\n"
 	"\n"
 	"  -o, --output DIR      also write compare.txt (the table), junit.xml (one\n"
 	"                        testcase per figure and per changed verdict) and\n"
 	"                        compare.html (the table and both histograms of each\n"
 	"                        changed metric) into DIR\n"
 	"      --tolerance T     relative tolerance, 0.25 or 25% (default 50%, 0 to 1000%)\n"
-	"      --significance A  the test's two-sided level (default 0.05, above 0 and\n"
-	"                        at most 0.5)\n"
+	"      --significance A  the interval covers 1 - A (default 0.05: 95%; above 0\n"
+	"                        and at most 0.5)\n"
 	"      --allow-inconclusive\n"
 	"                        exit 0 when figures are inconclusive but none worse\n"
 	"      --force           write into DIR even when it holds another kind of report\n"
@@ -53,14 +55,17 @@ static const char compare_usage[] =
 	"                        a DIR another rtconform writes into\n"
 	"      --allow-missing   a requirement the baseline measured that the candidate\n"
 	"                        skipped or lacks is not compared, not a regression\n"
+	"      --allow-changed   a changed requirement is still shown as changed, with\n"
+	"                        each difference, but does not fail the comparison\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 no verdict or figure worse and none inconclusive, 1 a verdict\n"
 	"worse, a figure worse or inconclusive (inconclusive ones not with\n"
-	"--allow-inconclusive), a requirement the candidate could not measure, or one\n"
-	"it skipped or lacks (not with --allow-missing), 2\n"
-	"usage error, an unreadable or invalid input (a junit.xml, which is never read\n"
-	"back), runs that cannot be compared, or an output that cannot be written\n";
+	"--allow-inconclusive), a requirement the candidate could not measure, one\n"
+	"it skipped or lacks (not with --allow-missing), or one that changed (not with\n"
+	"--allow-changed), 2 usage error, an unreadable or invalid input (a junit.xml,\n"
+	"which is never read back), runs that cannot be compared, or an output that\n"
+	"cannot be written, 3 the table could not be written to standard output\n";
 
 /* The files -o DIR gets. */
 static const char *const out_names[] = { CMP_TEXT, CMP_JUNIT, CMP_HTML };
@@ -116,6 +121,7 @@ static int parse_options(int argc, char **argv, struct compare_args *a)
 		{ "allow-inconclusive", no_argument, NULL, 'i' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "allow-missing", no_argument, NULL, 'm' },
+		{ "allow-changed", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -141,6 +147,7 @@ static int parse_options(int argc, char **argv, struct compare_args *a)
 		case 'i': a->opts.allow_inconclusive = true; break;
 		case 'f': a->force = true; break;
 		case 'm': a->opts.allow_missing = true; break;
+		case 'c': a->opts.allow_changed = true; break;
 		case 'h': fputs(compare_usage, stdout); return 0;
 		default: return cli_getopt_error("compare", c, argv);
 		}
@@ -157,9 +164,11 @@ static int parse_options(int argc, char **argv, struct compare_args *a)
 
 /* The -o files: writable, none of them an input, their directory locked
  * (until the caller releases locks) and holding no other kind of report
- * unless --force. 0 or EXIT_USAGE. */
+ * unless --force. The directory the checks make is noted in made, for the
+ * caller to remove when the command ends refused (cli_made_dirs_end). 0
+ * or EXIT_USAGE. */
 static int prepare_outputs(const struct compare_args *a, char *path[NOUT],
-			   struct cli_locks *locks, const char *cmdline)
+			   struct cli_locks *locks, const char *cmdline, struct cli_made_dirs *made)
 {
 	char err[700];
 	char *in[2] = { cli_canonical_path(a->base), cli_canonical_path(a->cand) };
@@ -167,6 +176,8 @@ static int prepare_outputs(const struct compare_args *a, char *path[NOUT],
 	for (size_t k = 0; k < NOUT && !rc; k++) {
 		path[k] = cli_join_path(a->outdir, out_names[k]);
 		char *canon = path[k] ? cli_canonical_path(path[k]) : NULL;
+		if (path[k])
+			cli_made_dirs_note_parent(made, path[k]);
 		if (!path[k]) {
 			termsafe_println(stderr, "rtconform compare: %s", strerror(ENOMEM));
 			rc = EXIT_USAGE;
@@ -212,9 +223,11 @@ static int write_outputs(const struct cmp_result *r, char *const path[NOUT])
 	}
 	size_t len = 0;
 	char *table = cmp_render_text(r, &len);
-	if (!table || cli_write_stdout(table, len, NULL, 0) != 0) {
-		termsafe_println(stderr, "rtconform compare: cannot write the table to standard output");
-		rc = EXIT_USAGE;
+	int e = table ? cli_write_stdout(table, len, NULL, 0) : -ENOMEM;
+	if (e) { /* as every command's standard output (cli_close_stdout): 3 */
+		termsafe_println(stderr, "rtconform compare: cannot write the table to standard "
+				 "output: %s", strerror(-e));
+		rc = rc == EXIT_USAGE ? rc : EXIT_NOT_MEASURED;
 	}
 	free(table);
 	return rc;
@@ -233,6 +246,7 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 	struct report_view base = { 0 }, cand = { 0 };
 	struct cmp_result r = { 0 };
 	struct cli_locks locks = { .n = 0 };
+	struct cli_made_dirs made = { .n = 0 };
 	if (report_view_read(a.base, &base, err, sizeof err) != 0 ||
 	    report_view_read(a.cand, &cand, err, sizeof err) != 0) {
 		termsafe_println(stderr, "rtconform compare: %s", err);
@@ -241,7 +255,8 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 		termsafe_println(stderr, "rtconform compare: %s and %s cannot be compared: %s", a.base,
 			     a.cand, err);
 		rc = EXIT_USAGE;
-	} else if (!a.outdir || (rc = prepare_outputs(&a, path, &locks, ctx->cmdline)) == 0) {
+	} else if (!a.outdir || (rc = prepare_outputs(&a, path, &locks, ctx->cmdline,
+						      &made)) == 0) {
 		r.base_path = a.base;
 		r.cand_path = a.cand;
 		rc = write_outputs(&r, path);
@@ -251,6 +266,7 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 			rc = cmp_exit_status(&r);
 	}
 	cli_unlock(&locks);
+	cli_made_dirs_end(&made, rc);
 	cmp_result_free(&r);
 	report_view_free(&base);
 	report_view_free(&cand);

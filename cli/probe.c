@@ -212,14 +212,14 @@ static int complete_requirement(int argc, char **argv, struct requirement *req,
 }
 
 /* Each report's path in dir, checked writable before anything is measured:
- * the directory is made (one level) as `run -o` makes it, and removed again
- * when the command is refused; then locked as `run -o` locks it (held in
- * locks until the caller releases it). 0, or EXIT_USAGE after saying why. */
+ * the directory is made (one level) as `run -o` makes it, noted in made for
+ * the caller to remove again when the command ends refused
+ * (cli_made_dirs_end); then locked as `run -o` locks it (held in locks
+ * until the caller releases it). 0, or EXIT_USAGE after saying why. */
 static int prepare_outputs(const char *dir, char *path[REPORT_NKINDS], struct cli_locks *locks,
-			   const char *cmdline)
+			   const char *cmdline, struct cli_made_dirs *made)
 {
 	char err[600];
-	struct cli_made_dirs made = { .n = 0 };
 	int rc = 0;
 	for (int k = 0; k < REPORT_NKINDS && !rc; k++) {
 		path[k] = cli_join_path(dir, report_kind_file_name((enum report_kind)k));
@@ -228,7 +228,7 @@ static int prepare_outputs(const char *dir, char *path[REPORT_NKINDS], struct cl
 			rc = EXIT_USAGE;
 			break;
 		}
-		cli_made_dirs_note_parent(&made, path[k]);
+		cli_made_dirs_note_parent(made, path[k]);
 		if (report_check_writable(path[k], err, sizeof err) != 0) {
 			termsafe_println(stderr, "rtconform probe: %s", err);
 			rc = EXIT_USAGE;
@@ -236,10 +236,6 @@ static int prepare_outputs(const char *dir, char *path[REPORT_NKINDS], struct cl
 	}
 	if (!rc)
 		rc = cli_lock_dir(locks, "probe", dir, cmdline);
-	if (rc)
-		cli_made_dirs_undo(&made);
-	else
-		cli_made_dirs_free(&made);
 	return rc;
 }
 
@@ -412,7 +408,11 @@ static int probe_measure(struct requirement *req, struct req_file *file, struct 
 	if ((rc = run_faults("probe", &fault_worker, o.faults, sizeof o.faults)) != 0)
 		return rc;
 	struct cli_locks locks = { .n = 0 };
-	if (a->outdir && (rc = prepare_outputs(a->outdir, o.path, &locks, ctx->cmdline)) != 0) {
+	struct cli_made_dirs made = { .n = 0 };
+	if (a->outdir && (rc = prepare_outputs(a->outdir, o.path, &locks, ctx->cmdline,
+					       &made)) != 0) {
+		cli_unlock(&locks);
+		cli_made_dirs_end(&made, rc);
 		for (int k = 0; k < REPORT_NKINDS; k++)
 			free(o.path[k]);
 		return rc;
@@ -420,6 +420,7 @@ static int probe_measure(struct requirement *req, struct req_file *file, struct 
 	rc = measure(req, file, ctx->self_dir, &o);
 	fflush(stdout);
 	cli_unlock(&locks);
+	cli_made_dirs_end(&made, rc);
 	for (int k = 0; k < REPORT_NKINDS; k++)
 		free(o.path[k]);
 	return rc;

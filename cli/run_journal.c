@@ -31,15 +31,28 @@ int run_journal_open(struct run_journal *rj, const char *results_path)
 	return 0;
 }
 
-/* The first failure of the journal, once, on stderr: the run goes on. */
+/* The journal's state, said on stderr when it changes: log records that
+ * wait for room (the run goes on), and when they are written after all; a
+ * now record that failed, once. */
 static void say_failed(struct run_journal *rj)
 {
-	if (!rj->j.err || rj->warned)
-		return;
-	rj->warned = true;
-	termsafe_println(stderr, "rtconform run: journal: %s: the run goes on; its reports at "
-			 "the end hold everything, but what it measures from here on is lost "
-			 "if it is killed", rj->j.why);
+	char what[200];
+	bool waiting = journal_missing(&rj->j, what, sizeof what);
+	if (waiting && !rj->told_wait)
+		termsafe_println(stderr, "rtconform run: journal: %s: the run goes on; what the "
+				 "journal cannot take waits in memory and is written once there "
+				 "is room (its lost file names it meanwhile)", rj->j.why);
+	else if (!waiting && rj->told_wait)
+		termsafe_println(stderr, "rtconform run: journal: %s/%s: written after all: the "
+				 "records that waited are in it, and it is whole", rj->j.path,
+				 JOURNAL_LOG);
+	rj->told_wait = waiting;
+	if (rj->j.now_err && !rj->told_now) {
+		termsafe_println(stderr, "rtconform run: journal: %s: the record of the requirement "
+				 "being measured cannot be written (%s): the one before it stands, "
+				 "and each run's is tried", rj->j.path, strerror(rj->j.now_err));
+		rj->told_now = true;
+	}
 }
 
 void run_journal_head(struct run_journal *rj, struct report_view *pending,
@@ -102,24 +115,40 @@ void run_journal_finished(struct run_journal *rj, size_t file, size_t index,
 	say_failed(rj);
 }
 
-void run_journal_close(struct run_journal *rj, bool measured_all, bool all_written)
+void run_journal_settle(struct run_journal *rj, bool measured_all, struct fingerprint *env)
 {
+	char what[200];
+	if (!rj->on)
+		return;
+	if (measured_all)
+		journal_end(&rj->j);
+	journal_flush(&rj->j);
+	say_failed(rj);
+	if (!journal_missing(&rj->j, what, sizeof what))
+		return;
+	termsafe_println(stderr, "rtconform run: journal: %s never reached the journal: %s; the "
+			 "reports written now hold them", what, rj->j.why);
+	fingerprint_add(env, "rtconform.journal", "%s never reached the journal (%s); the "
+			"reports hold them", what, strerror(rj->j.err ? rj->j.err : EIO));
+}
+
+void run_journal_close(struct run_journal *rj, bool all_written)
+{
+	char what[200];
 	if (rj->spill)
 		fclose(rj->spill);
 	rj->spill = NULL;
 	if (!rj->on)
 		return;
-	if (measured_all)
-		journal_end(&rj->j);
-	say_failed(rj);
 	/* A report missing: the journal is what is left of the run, whole or
-	 * up to its first failed write. */
+	 * with its lost file naming what never reached it. */
 	bool keep = !all_written;
+	bool missing = journal_missing(&rj->j, what, sizeof what);
 	if (keep)
-		termsafe_println(stderr, "rtconform run: the journal %s keeps %s: render the reports "
-				 "with `rtconform report` of its directory once they can be written",
-				 rj->j.path, rj->j.err ? "the run up to its first failed write"
-						       : "every figure");
+		termsafe_println(stderr, "rtconform run: the journal %s keeps %s%s%s: render the "
+				 "reports with `rtconform report` of its directory once they can be "
+				 "written", rj->j.path, missing ? "the run but " : "every figure",
+				 missing ? what : "", missing ? ", which never reached it" : "");
 	journal_close(&rj->j, !keep);
 	rj->on = false;
 }

@@ -12,7 +12,9 @@
 struct run_journal {
 	struct journal j;
 	size_t file, index;  /* the requirement being measured (the checkpoints') */
-	bool on, warned;
+	bool on;
+	bool told_wait;        /* stderr said log records wait for room */
+	bool told_now;         /* stderr said a now record failed */
 	struct rv_ivals ivals; /* its intervals so far */
 	FILE *spill;           /* their buckets, out of memory (rv_ivals_spill_last) */
 	bool ivals_failed;     /* out of memory: a requirement's intervals are lost */
@@ -35,8 +37,12 @@ void run_journal_give_intervals(struct run_journal *rj, struct report_view *view
 /* A requirement finished (measured, or an error without measuring). */
 void run_journal_finished(struct run_journal *rj, size_t file, size_t index,
 			  const struct req_result *r);
-/* The end: an end record when every requirement was measured; the journal
- * removed when every report was written, else kept and named on stderr. */
-void run_journal_close(struct run_journal *rj, bool measured_all, bool all_written);
+/* Before the reports: an end record when every requirement was measured,
+ * and the records that wait written; those that still cannot be are said
+ * on stderr and in env (rtconform.journal), the run's environment. */
+void run_journal_settle(struct run_journal *rj, bool measured_all, struct fingerprint *env);
+/* The end: the journal removed when every report was written, else kept
+ * and named on stderr. */
+void run_journal_close(struct run_journal *rj, bool all_written);
 
 #endif

@@ -116,11 +116,11 @@ static void case_ramp(const struct st_env *e, const struct st_case *c, struct st
 #define TB_SPAN_NS 1000000000ull
 #define TB_TOLERANCE_PPM 1000.0
 
+/* CLOCK_MONOTONIC as the kernel reads it (the system call itself), never
+ * through the C library, which a preload can replace. */
 static uint64_t mono_ns(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return tb_kernel_ns(CLOCK_MONOTONIC);
 }
 
 static void case_timebase(const struct st_env *e, const struct st_case *c, struct st_outcome *o)
@@ -146,13 +146,17 @@ static void case_timebase(const struct st_env *e, const struct st_case *c, struc
 	double ppm = fabs(tb_ns - mono) / mono * 1e6;
 	double allowed = TB_TOLERANCE_PPM + slack / mono * 1e6;
 	st_append(o->expected, sizeof o->expected,
-		  "%s agrees with CLOCK_MONOTONIC over %.1f s within %.0f ppm (+ the reads' gap)",
-		  tb.name, TB_SPAN_NS / 1e9, TB_TOLERANCE_PPM);
+		  "%s agrees with the kernel's CLOCK_MONOTONIC (clock_gettime system call) over "
+		  "%.1f s within %.0f ppm (+ the reads' gap)", tb.name, TB_SPAN_NS / 1e9,
+		  TB_TOLERANCE_PPM);
 	st_append(o->observed, sizeof o->observed,
-		  "timebase %.0f ns, CLOCK_MONOTONIC %.0f ns: %.1f ppm apart (allowed %.1f)",
-		  tb_ns, mono, ppm, allowed);
-	if (ppm > allowed)
+		  "timebase %.0f ns, the kernel's CLOCK_MONOTONIC %.0f ns: %.1f ppm apart (allowed "
+		  "%.1f)", tb_ns, mono, ppm, allowed);
+	if (!mono || ppm > allowed)
 		o->verdict = ST_FAIL;
+	/* and the check every run makes before measuring found nothing */
+	st_expect_str(o, "the timebase's check against the kernel", "passed",
+		      tb.check.failed ? tb.check.error : "passed");
 }
 
 /* ---- the schema: invalid files refused with their line -------------------- */
@@ -456,34 +460,107 @@ static int add_runtime(struct dl_phdr_info *info, size_t size, void *arg)
 }
 #endif
 
+/* The environment that preloads fault library lib (of the helper
+ * directory) with its variable var: LD_PRELOAD into preload (a sanitizer
+ * build's runtimes first), RTC_SELFTEST_FAULTS into faults. 0, or -1 with
+ * o not run (a static build) or an error (no such helper). */
+static int preload_env(const struct st_env *e, struct st_outcome *o, const char *lib,
+		       const char *var, char preload[3 * PATH_MAX + 32], char faults[200])
+{
+#ifdef RTC_STATIC_BUILD
+	(void)e;
+	(void)var;
+	(void)preload;
+	(void)faults;
+	o->verdict = ST_NOT_RUN;
+	snprintf(o->why, sizeof o->why, "a static build (RTC_STATIC): LD_PRELOAD cannot put "
+		 "%s into its programs", lib);
+	return -1;
+#else
+	char *path = st_helper(e, lib);
+	if (!path) {
+		st_error(o, "%s is not in the helper directory %s (reinstall rtconform)", lib,
+			 e->ctx->self_dir ? e->ctx->self_dir : "(none)");
+		return -1;
+	}
+	char runtimes[2 * PATH_MAX] = "";
+#ifdef RTC_SANITIZED
+	dl_iterate_phdr(add_runtime, runtimes);
+#endif
+	snprintf(preload, 3 * PATH_MAX + 32, "LD_PRELOAD=%s%s", runtimes, path);
+	snprintf(faults, 200, SELFTEST_FAULTS_ENV "=%s %s", lib, var);
+	free(path);
+	return 0;
+#endif
+}
+
 static void case_premise(const struct st_env *e, const struct st_case *c, struct st_outcome *o)
 {
 	const struct st_premise *p = NULL;
 	for (size_t i = 0; i < sizeof premises / sizeof premises[0]; i++)
 		if (!strcmp(premises[i].id, c->id))
 			p = &premises[i];
-#ifdef RTC_STATIC_BUILD
-	o->verdict = ST_NOT_RUN;
-	snprintf(o->why, sizeof o->why, "a static build (RTC_STATIC): LD_PRELOAD cannot put "
-		 "%s into its programs", p ? p->lib : "a fault library");
-	return;
-#endif
-	char *lib = p ? st_helper(e, p->lib) : NULL;
-	if (!lib) {
-		st_error(o, "%s is not in the helper directory %s (reinstall rtconform)",
-			 p ? p->lib : "?", e->ctx->self_dir ? e->ctx->self_dir : "(none)");
+	char preload[3 * PATH_MAX + 32], faults[200];
+	if (!p) {
+		st_error(o, "no premise for case %s", c->id);
 		return;
 	}
-	char preload[3 * PATH_MAX + 32], faults[200], runtimes[2 * PATH_MAX] = "";
-#ifdef RTC_SANITIZED
-	dl_iterate_phdr(add_runtime, runtimes);
-#endif
-	snprintf(preload, sizeof preload, "LD_PRELOAD=%s%s", runtimes, lib);
-	snprintf(faults, sizeof faults, SELFTEST_FAULTS_ENV "=%s %s", p->lib, p->var);
-	free(lib);
+	if (preload_env(e, o, p->lib, p->var, preload, faults) != 0)
+		return;
 	char *envs[] = { preload, (char *)p->var, faults, NULL };
 	st_run_attempts(e, c, o, p->xml, envs, judge_premise, p,
 			"wake-ups more than 15 ms late were not early: the machine's own latency");
+}
+
+/* ---- a C library clock at another rate than the kernel's -------------------- */
+
+/* The fault clock library runs every clock the C library gives at half or
+ * twice the kernel's rate, as a preloaded libfaketime does: the timebase's
+ * check must make every requirement an error naming both rates, before
+ * anything is measured; RAMP would pass and RAMP-OVER fail if measured. */
+struct st_clock_rate {
+	const char *id, *var, *says;
+};
+static const struct st_clock_rate clock_rates[] = {
+	{ "clock-half", "RTC_FAKE_CLOCK_RATE=0.5", "runs at 0.500 of the kernel's" },
+	{ "clock-double", "RTC_FAKE_CLOCK_RATE=2", "runs at 2.000 of the kernel's" },
+};
+
+static void case_clock_rate(const struct st_env *e, const struct st_case *c,
+			    struct st_outcome *o)
+{
+	const struct st_clock_rate *k = NULL;
+	for (size_t i = 0; i < sizeof clock_rates / sizeof clock_rates[0]; i++)
+		if (!strcmp(clock_rates[i].id, c->id))
+			k = &clock_rates[i];
+	char preload[3 * PATH_MAX + 32], faults[200];
+	if (!k) {
+		st_error(o, "no clock rate for case %s", c->id);
+		return;
+	}
+	if (preload_env(e, o, SELFTEST_LIB_CLOCK, k->var, preload, faults) != 0)
+		return;
+	char *envs[] = { preload, (char *)k->var, faults, NULL };
+	struct report_view v;
+	int rc = st_run_xml(e, c, o, ramp_xml, envs, &v);
+	if (rc < 0)
+		return;
+	st_expect_u64(o, "exit", 3, (uint64_t)rc);
+	static const char *const ids[] = { "RAMP", "RAMP-OVER" };
+	for (size_t i = 0; i < 2; i++) {
+		const struct rv_req *r = st_find_req(&v, ids[i]);
+		char what[64];
+		snprintf(what, sizeof what, "%s verdict", ids[i]);
+		st_expect_str(o, what, "error", r ? verdict_name(r->verdict) : NULL);
+		snprintf(what, sizeof what, "%s's reason", ids[i]);
+		st_expect_has(o, what, k->says, r ? r->reason : NULL);
+	}
+	const struct rv_req *r = st_find_req(&v, ids[0]);
+	st_expect_has(o, "and names", "the C library's clock", r ? r->reason : NULL);
+	st_expect_has(o, "and the kernel's", "(clock_gettime system call)", r ? r->reason : NULL);
+	st_expect_has(o, "the run's record", k->var,
+		      fingerprint_get(&v.env, "rtconform.injected_faults"));
+	report_view_free(&v);
 }
 
 /* ---- a known delay in a measured loop (rtconform-worker-faults) ------------- */
@@ -584,8 +661,14 @@ const struct st_case st_cases[] = {
 	{ "stats-ramp", "statistics and verdicts: count, min, max, mean, p50, p99, histogram "
 	  "bucket bounds, a limit met at its bound and one missed", "known samples: (i + 1) us "
 	  "for i = 0 .. 999 (selftest probe, samples=ramp)", ST_PRIV_NONE, case_ramp },
-	{ "timebase", "the probes' timebase against the kernel's CLOCK_MONOTONIC",
+	{ "timebase", "the probes' timebase against the kernel's CLOCK_MONOTONIC (the system call)",
 	  "nothing: 1 s timed by both", ST_PRIV_NONE, case_timebase },
+	{ "clock-half", "the timebase checked against the kernel: a C library clock at half its "
+	  "rate", "every C library clock at 0.5 of the kernel's (" SELFTEST_LIB_CLOCK ", "
+	  "RTC_FAKE_CLOCK_RATE=0.5)", ST_PRIV_NONE, case_clock_rate },
+	{ "clock-double", "the timebase checked against the kernel: a C library clock at twice "
+	  "its rate", "every C library clock at 2 times the kernel's (" SELFTEST_LIB_CLOCK ", "
+	  "RTC_FAKE_CLOCK_RATE=2)", ST_PRIV_NONE, case_clock_rate },
 	{ "schema-priority", "requirements validation: a priority out of range",
 	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
 	{ "schema-duplicate-id", "requirements validation: a requirement id twice",
@@ -629,5 +712,9 @@ const struct st_case st_cases[] = {
 	{ "delay-sem-pingpong", "sem-pingpong's breach count and max", "20 ms busy-waited on "
 	  "every 10th measured round trip, before its clock read (rtconform-worker-faults, "
 	  DELAY_SPEC ")", ST_PRIV_ROOT, case_delay },
+	{ "trace-worst", "a traced run explains its worst breach, not its first", "busy waits "
+	  "growing 5 ms each, 5 to 25 ms, every 250th wake-up, CPU 0, traced "
+	  "(rtconform-worker-faults, delay=5ms,every=250,grow=5ms)", ST_PRIV_ROOT,
+	  st_case_trace_worst },
 };
 const size_t st_ncases = sizeof st_cases / sizeof st_cases[0];

@@ -37,10 +37,54 @@ void runinfo_readiness(const struct host_facts *hf, const struct timebase *tb,
 		       bool try_privileges, struct readiness *out)
 {
 	struct ready_timebase rtb = { 0 };
-	if (tb)
+	char check[sizeof tb->check.error + 32];
+	if (tb) {
+		timebase_check_summary(&tb->check, check, sizeof check);
 		rtb = (struct ready_timebase){ .name = tb->name, .invariant_tsc = tb->is_tsc,
-					       .note = tb->reason };
+					       .note = tb->reason,
+					       .check = tb->check.done ? check : NULL,
+					       .check_failed = tb->check.failed,
+					       .check_error = tb->check.error };
+	}
 	readiness_check(hf, tb ? &rtb : NULL, try_privileges, out);
+}
+
+/* The timebase's check against the kernel: its outcome, how the kernel's
+ * clock was read, the tolerance, and a key per comparison (what, against
+ * what, both figures, or why it could not be made). */
+static void add_check(struct fingerprint *fp, const struct tb_check *chk)
+{
+	char line[sizeof chk->error + 32];
+	timebase_check_summary(chk, line, sizeof line);
+	fingerprint_add(fp, "timebase.check", "%s", line);
+	if (!chk->done)
+		return;
+	fingerprint_add(fp, "timebase.check.kernel_clock", "%s", chk->kernel);
+	fingerprint_add(fp, "timebase.check.tolerance",
+			"%g%% against the kernel's clock and the rates it or the hypervisor "
+			"publish, %g%% against CPUID's nominal ones; plus the reads' own %.4f%% "
+			"over %.1f ms", TB_CHECK_TOLERANCE * 100, TB_CHECK_TOLERANCE_NOMINAL * 100,
+			chk->slack * 100, chk->span_ns / 1e6);
+	for (unsigned i = 0; i < chk->nrows && i < TB_CHECK_MAX_ROWS; i++) {
+		const struct tb_check_row *r = &chk->row[i];
+		char key[64], m[48], e[48];
+		snprintf(key, sizeof key, "timebase.check.%s", r->key);
+		if (r->state == TB_ROW_UNAVAILABLE) {
+			fingerprint_add(fp, key, "not available: %s", r->note);
+			continue;
+		}
+		if (r->is_rate) {
+			snprintf(m, sizeof m, "%.0f Hz", r->measured);
+			snprintf(e, sizeof e, "%.0f Hz", r->expected);
+		} else {
+			snprintf(m, sizeof m, "%.6f s per s", r->measured);
+			snprintf(e, sizeof e, "%.6f s per s", r->expected);
+		}
+		fingerprint_add(fp, key, "%s: %s: %s by the kernel's clock; %s: %s (ratio %.6f, "
+				"tolerance %g%%)%s%s", r->state == TB_ROW_AGREES ? "agrees" : "DISAGREES",
+				r->subject, m, r->source, e, r->ratio, r->tolerance * 100,
+				r->note[0] ? "; " : "", r->note);
+	}
 }
 
 void runinfo_collect_facts(struct fingerprint *fp, const struct host_facts *hf,
@@ -76,6 +120,7 @@ void runinfo_collect_facts(struct fingerprint *fp, const struct host_facts *hf,
 				tb->read_median_ns);
 		if (tb->reason[0])
 			fingerprint_add(fp, "timebase.note", "%s", tb->reason);
+		add_check(fp, &tb->check);
 	}
 
 	numfmt_c_leave(old);

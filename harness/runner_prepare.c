@@ -60,6 +60,8 @@ static struct result_shm *result_alloc_fd(unsigned nmetrics, unsigned nseries, b
 	r->metric_stride = (uint32_t)stride;
 	r->nseries_alloc = nseries;
 	r->trace.marker_fd = r->trace.on_fd = -1; /* no trace until one is armed */
+	r->trace.kick_fd = -1;
+	r->trace.owner = UINT32_MAX;              /* no metric owns it yet */
 	r->ckpt.ask_fd = r->ckpt.go_fd = -1;      /* no journal until one is asked */
 	for (unsigned i = 0; i < nmetrics + nseries; i++) {
 		struct metric_data *m = result_metric(r, i);
@@ -236,6 +238,13 @@ int runner_prepare(const struct requirement *r, const struct req_file *f,
 	out->duration_ns = c->duration_ns;
 	if (!c->tb) {
 		req_result_error(out, r, f, "internal error: no timebase");
+		return -1;
+	}
+	/* A timebase the kernel contradicts (timebase_check.c) would time every
+	 * figure wrong by its factor: nothing is measured with it. */
+	if (!c->tb->check.done || c->tb->check.failed) {
+		req_result_error(out, r, f, "%s", c->tb->check.done ? c->tb->check.error
+				 : "internal error: the timebase was never checked against the kernel");
 		return -1;
 	}
 

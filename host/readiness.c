@@ -355,13 +355,22 @@ static void check_timebase(const struct ready_timebase *tb, struct readiness *r)
 {
 	if (!tb)
 		return;
-	if (tb->invariant_tsc)
-		add(r, "timebase", READY_OK, NULL, "samples are timed with the invariant TSC");
+	const char *chk = tb->check ? tb->check : "";
+	const char *sep = tb->check ? "; " : "";
+	if (tb->check_failed)
+		add(r, "timebase", READY_FAIL,
+		    "run without what replaces the clock below rtconform (an LD_PRELOAD library "
+		    "such as libfaketime, a sandbox): until the timebase agrees with the kernel "
+		    "every requirement is an error",
+		    "%s", tb->check_error && tb->check_error[0] ? tb->check_error : chk);
+	else if (tb->invariant_tsc)
+		add(r, "timebase", READY_OK, NULL, "samples are timed with the invariant TSC%s%s",
+		    sep, chk);
 	else
 		add(r, "timebase", READY_NOTE,
 		    "state the timebase in the qualification; its read overhead is in every report",
-		    "samples are timed with %s (%s)", tb->name ? tb->name : "unknown",
-		    tb->note && tb->note[0] ? tb->note : "no invariant TSC");
+		    "samples are timed with %s (%s)%s%s", tb->name ? tb->name : "unknown",
+		    tb->note && tb->note[0] ? tb->note : "no invariant TSC", sep, chk);
 }
 
 static void check_thp(const struct host_facts *f, struct readiness *r)

@@ -44,6 +44,9 @@ struct ready_timebase {
 	const char *name;   /* "tsc", "clock_gettime(CLOCK_MONOTONIC_RAW)"; NULL: "unknown" */
 	bool invariant_tsc; /* samples are TSC cycles */
 	const char *note;   /* why the TSC is not used; NULL or "" when there is none */
+	const char *check;  /* its check against the kernel, in a line; NULL: not checked */
+	bool check_failed;  /* it disagrees with the kernel: every requirement is an error */
+	const char *check_error; /* then why, naming both rates */
 };
 
 /* Judge the facts from host_facts_collect(), and the timebase when tb is

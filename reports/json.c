@@ -358,6 +358,14 @@ static json_t *requirement(struct jb *b, const struct rv_req *r)
 	set(b, o, "policy", json_string(r->policy));
 	set(b, o, "cpu", r->cpu >= 0 ? json_integer(r->cpu) : json_null());
 	set(b, o, "load", str_or_null(r->load));
+	if (r->plan.have) { /* absent as in files written before it was kept */
+		json_t *plan = json_object();
+		set(b, plan, "iterations", juint(b, r->plan.iterations, "iterations"));
+		set(b, plan, "runs", juint(b, r->plan.runs, "runs"));
+		set(b, plan, "warmup", juint(b, r->plan.warmup, "warmup"));
+		set(b, plan, "duration_ns", juint(b, r->plan.duration_ns, "a run duration"));
+		set(b, o, "plan", plan);
+	}
 	set(b, o, "trace", str_or_null(r->trace));
 	set(b, o, "trace_note", str_or_null(r->trace_note));
 	if (r->explain) /* absent without one, as in files written before it was kept */

@@ -343,6 +343,13 @@ struct rv_req {
 	} trace_link;
 	struct rv_param *params;       /* effective values, defaults applied */
 	size_t nparams;
+	/* The sample plan it was measured by (requirements/model.h, defaults
+	 * applied): results.json's "plan"; have false in a view of a file
+	 * written before it was kept. duration_ns 0: runs by count. */
+	struct rv_plan {
+		bool have;
+		uint64_t iterations, runs, warmup, duration_ns;
+	} plan;
 	enum verdict verdict;
 	/* Left out by `run --only`: skipped, never run. The terminal table
 	 * folds these into one line, junit.xml leaves them out unless asked
@@ -589,6 +596,7 @@ int report_render_write(char *(*render)(const struct report_view *v, size_t *len
 struct report_stream {
 	FILE *f;
 	char *tmp, *path, *dir;
+	int dirfd; /* dir, opened (no planted link followed): written relative to it */
 	bool sealed; /* written and synced, not yet in place */
 };
 int report_stream_open(struct report_stream *st, const char *path);

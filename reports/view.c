@@ -453,6 +453,9 @@ static void fill_req(const struct req_result *r, struct rv_req *vr, bool *failed
 	report_policy_text(r, buf, sizeof buf);
 	vr->policy = dup_clean(buf, failed);
 	vr->cpu = q ? q->cpu : -1;
+	if (q)
+		vr->plan = (struct rv_plan){ true, q->iterations, q->runs, q->warmup,
+					     q->duration_ns };
 	vr->reason = r->reason[0] ? dup_clean(r->reason, failed) : NULL;
 	/* The load as it was run (resolved path and arguments), which is what
 	 * junit.xml records as ID.load.command. */

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_timebase.c - the timebase: backend choice, TSC calibration against
- * CLOCK_MONOTONIC_RAW, the read-overhead fields, the forced clock fallback.
+ * CLOCK_MONOTONIC_RAW, the read-overhead fields, the forced clock fallback,
+ * and its check against the kernel (timebase_check.c): the rate comparison
+ * on known answers, each way it must fail, and a failed check making a
+ * requirement an error before it is prepared.
  *
  * Behaviour, not speed: the calibration must agree with the clock over a
  * 200 ms sleep within 1 % (it promises 0.1 %), and the overhead fields must
@@ -17,6 +20,8 @@
 
 #include "harness/measure/timebase.h"
 #include "harness/measure/timebase_impl.h"
+#include "harness/runner.h"
+#include "harness/runner_stages.h"
 #include "test_util.h"
 
 /* What the CPU says, read independently of the code under test's reader so
@@ -225,6 +230,212 @@ START_TEST(flags_match_whole_words)
 }
 END_TEST
 
+/* ---- the check against the kernel ------------------------------------------ */
+
+/* A check of one clock row and one rate row, as timebase_check_run fills
+ * them, over 100 ms with no slack. */
+static void two_rows(struct tb_check *chk, double clock_ratio, double hz, double published_hz)
+{
+	memset(chk, 0, sizeof *chk);
+	chk->done = true;
+	chk->span_ns = 100e6;
+	chk->nrows = 2;
+	struct tb_check_row *c = &chk->row[0], *r = &chk->row[1];
+	snprintf(c->key, sizeof c->key, "libc_monotonic_raw");
+	snprintf(c->subject, sizeof c->subject, "the C library's clock (CLOCK_MONOTONIC_RAW)");
+	snprintf(c->source, sizeof c->source, "the kernel's (clock_gettime system call)");
+	c->state = TB_ROW_AGREES;
+	c->measured = clock_ratio;
+	c->expected = 1.0;
+	c->tolerance = TB_CHECK_TOLERANCE;
+	snprintf(r->key, sizeof r->key, "perf");
+	snprintf(r->subject, sizeof r->subject, "the TSC");
+	snprintf(r->source, sizeof r->source, "the rate the kernel publishes for it (perf)");
+	r->state = TB_ROW_AGREES;
+	r->is_rate = true;
+	r->measured = hz;
+	r->expected = published_hz;
+	r->tolerance = TB_CHECK_TOLERANCE;
+}
+
+/* A clock at half (and at twice) the kernel's rate fails, naming both;
+ * one within the tolerance passes, one just past it fails. */
+START_TEST(check_clock_rate_known_answers)
+{
+	struct tb_check chk;
+	two_rows(&chk, 0.5, 2445.4e6, 2445.4e6);
+	timebase_check_judge(&chk);
+	ck_assert(chk.failed);
+	ck_assert_int_eq(chk.row[0].state, TB_ROW_DISAGREES);
+	ck_assert_int_eq(chk.row[1].state, TB_ROW_AGREES);
+	ck_assert_double_eq_tol(chk.row[0].ratio, 0.5, 1e-12);
+	ck_assert_msg(strstr(chk.error, "the C library's clock (CLOCK_MONOTONIC_RAW) runs at 0.500 "
+				      "of the kernel's (clock_gettime system call)"), "%s", chk.error);
+	ck_assert_msg(strstr(chk.error, "0.500000 s per s against 1.000000 s per s over 100.0 ms"),
+		      "%s", chk.error);
+	ck_assert_msg(strstr(chk.error, "tolerance 1%"), "%s", chk.error);
+	ck_assert_ptr_null(strstr(chk.error, "more comparison"));
+
+	two_rows(&chk, 2.0, 2445.4e6, 2445.4e6);
+	timebase_check_judge(&chk);
+	ck_assert(chk.failed);
+	ck_assert_msg(strstr(chk.error, "runs at 2.000 of the kernel's"), "%s", chk.error);
+
+	two_rows(&chk, 1.009, 2445.4e6, 2445.4e6 * 0.991);
+	timebase_check_judge(&chk);
+	ck_assert_msg(!chk.failed, "%s", chk.error);
+	ck_assert_str_eq(chk.error, "");
+	two_rows(&chk, 1.011, 2445.4e6, 2445.4e6);
+	timebase_check_judge(&chk);
+	ck_assert(chk.failed);
+	ck_assert_msg(strstr(chk.error, "runs at 1.011 of"), "%s", chk.error);
+	/* the reads' own uncertainty widens every row's tolerance */
+	chk.slack = 0.002;
+	timebase_check_judge(&chk);
+	ck_assert_msg(!chk.failed, "%s", chk.error);
+}
+END_TEST
+
+/* A counter at another rate than the one published for it fails, naming
+ * both rates in MHz; a second disagreement is counted, not hidden. */
+START_TEST(check_counter_rate_known_answers)
+{
+	struct tb_check chk;
+	two_rows(&chk, 1.0, 2445.4e6, 4890.8e6);
+	timebase_check_judge(&chk);
+	ck_assert(chk.failed);
+	ck_assert_int_eq(chk.row[0].state, TB_ROW_AGREES);
+	ck_assert_int_eq(chk.row[1].state, TB_ROW_DISAGREES);
+	ck_assert_msg(strstr(chk.error, "the TSC runs at 2445.400 MHz by the kernel's clock "
+				      "(clock_gettime system call), 0.500 of the rate the kernel "
+				      "publishes for it (perf), 4890.800 MHz"), "%s", chk.error);
+	two_rows(&chk, 0.5, 2445.4e6, 4890.8e6);
+	timebase_check_judge(&chk);
+	ck_assert(chk.failed);
+	ck_assert_msg(strstr(chk.error, "the C library's clock"), "the first row is named: %s",
+		      chk.error);
+	ck_assert_msg(strstr(chk.error, "(and 1 more comparison disagrees: timebase.check.*)"),
+		      "%s", chk.error);
+	/* CPUID's nominal figures have the wider tolerance */
+	two_rows(&chk, 1.0, 2445.4e6, 2445.4e6 * 1.04);
+	chk.row[1].tolerance = TB_CHECK_TOLERANCE_NOMINAL;
+	timebase_check_judge(&chk);
+	ck_assert_msg(!chk.failed, "%s", chk.error);
+	chk.row[1].expected = 2445.4e6 * 1.06;
+	timebase_check_judge(&chk);
+	ck_assert(chk.failed);
+}
+END_TEST
+
+/* What could not be compared is never judged; a check whose kernel clock
+ * was never read fails: nothing is trusted unchecked. */
+START_TEST(check_unavailable_and_unchecked)
+{
+	struct tb_check chk;
+	two_rows(&chk, 1.0, 2445.4e6, 1.0);
+	chk.row[1].state = TB_ROW_UNAVAILABLE;
+	timebase_check_judge(&chk);
+	ck_assert_msg(!chk.failed, "%s", chk.error);
+	ck_assert_int_eq(chk.row[1].state, TB_ROW_UNAVAILABLE);
+	char line[600];
+	timebase_check_summary(&chk, line, sizeof line);
+	ck_assert_msg(strstr(line, "agrees with the kernel's clock: 1 comparisons within tolerance "
+				   "over 100.0 ms; 1 sources not available"), "%s", line);
+	/* a NaN (a clock read that failed) is no agreement */
+	two_rows(&chk, NAN, 2445.4e6, 2445.4e6);
+	timebase_check_judge(&chk);
+	ck_assert(chk.failed);
+	two_rows(&chk, 1.0, 2445.4e6, 2445.4e6);
+	chk.span_ns = 0;
+	timebase_check_judge(&chk);
+	ck_assert(chk.failed);
+	ck_assert_msg(strstr(chk.error, "cannot be read with the clock_gettime system call"), "%s",
+		      chk.error);
+	timebase_check_summary(&chk, line, sizeof line);
+	ck_assert(strncmp(line, "FAILED: timebase check: ", 24) == 0);
+	memset(&chk, 0, sizeof chk);
+	timebase_check_summary(&chk, line, sizeof line);
+	ck_assert_str_eq(line, "not checked");
+}
+END_TEST
+
+/* The kernel's clock, read with the system call, is the C library's
+ * clock here (nothing preloaded), and timebase_init's check agrees with
+ * it on every row it could make, the C library's clocks among them. */
+START_TEST(check_agrees_without_a_preload)
+{
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC_RAW, &a);
+	uint64_t k = tb_kernel_ns(CLOCK_MONOTONIC_RAW);
+	clock_gettime(CLOCK_MONOTONIC_RAW, &b);
+	uint64_t na = (uint64_t)a.tv_sec * 1000000000u + (uint64_t)a.tv_nsec;
+	uint64_t nb = (uint64_t)b.tv_sec * 1000000000u + (uint64_t)b.tv_nsec;
+	ck_assert_msg(na <= k && k <= nb, "kernel %llu outside [%llu, %llu]", (unsigned long long)k,
+		      (unsigned long long)na, (unsigned long long)nb);
+	if (_i == 1)
+		setenv("RTC_TIMEBASE", "clock", 1);
+	else
+		unsetenv("RTC_TIMEBASE");
+	struct timebase tb;
+	init_or_fail(&tb);
+	ck_assert(tb.check.done);
+	ck_assert_msg(!tb.check.failed, "%s", tb.check.error);
+	ck_assert_msg(tb.check.span_ns >= 50e6, "a window of %.0f ns", tb.check.span_ns);
+	ck_assert(tb.check.slack >= 0 && tb.check.slack <= TB_CHECK_TOLERANCE);
+	bool raw = false, mono = false;
+	for (unsigned i = 0; i < tb.check.nrows; i++) {
+		const struct tb_check_row *r = &tb.check.row[i];
+		ck_assert_msg(r->state != TB_ROW_DISAGREES, "%s", r->key);
+		ck_assert_msg(r->state == TB_ROW_AGREES || r->note[0], "%s unavailable without why",
+			      r->key);
+		raw |= !strcmp(r->key, "libc_monotonic_raw") && r->state == TB_ROW_AGREES;
+		mono |= !strcmp(r->key, "libc_monotonic") && r->state == TB_ROW_AGREES;
+		if (!strcmp(r->key, "tsc_calibrated"))
+			ck_assert(tb.is_tsc && fabs(r->ratio - 1) < TB_CHECK_TOLERANCE);
+	}
+	ck_assert(raw && mono);
+	ck_assert(timebase_get()->check.done && !timebase_get()->check.failed);
+}
+END_TEST
+
+/* A timebase whose check failed (or never ran) makes the requirement an
+ * error with the check's words, before anything is prepared. */
+START_TEST(failed_check_is_an_error_before_measuring)
+{
+	struct timebase tb;
+	init_or_fail(&tb);
+	struct requirement r = { .id = "R", .probe = "sem-pingpong", .iterations = 10, .runs = 1,
+				 .cpu = -1 };
+	struct req_file f = { .path = "t.xml" };
+	struct req_result out;
+	struct runner_job j;
+	ck_assert_int_eq(runner_prepare(&r, &f, NULL, &out, &j), 0);
+	runner_abandon(&j);
+	req_result_free(&out);
+
+	static struct timebase bad;
+	bad = tb;
+	bad.check.failed = true;
+	snprintf(bad.check.error, sizeof bad.check.error, "timebase check: the C library's clock "
+		 "runs at 0.500 of the kernel's");
+	timebase_adopt(&bad);
+	ck_assert_int_eq(runner_prepare(&r, &f, NULL, &out, &j), -1);
+	ck_assert_int_eq(out.verdict, VERDICT_ERROR);
+	ck_assert_str_eq(out.reason, bad.check.error);
+	ck_assert_ptr_null(out.res);
+	runner_abandon(&j);
+	req_result_free(&out);
+
+	bad.check = (struct tb_check){ 0 };
+	timebase_adopt(&bad);
+	ck_assert_int_eq(runner_prepare(&r, &f, NULL, &out, &j), -1);
+	ck_assert_int_eq(out.verdict, VERDICT_ERROR);
+	ck_assert_ptr_nonnull(strstr(out.reason, "never checked against the kernel"));
+	runner_abandon(&j);
+	req_result_free(&out);
+}
+END_TEST
+
 static Suite *timebase_suite(void)
 {
 	Suite *s = suite_create("timebase");
@@ -237,6 +448,11 @@ static Suite *timebase_suite(void)
 	tcase_add_test(tc, get_outlives_callers_struct);
 	tcase_add_test(tc, flags_match_whole_words);
 	tcase_add_test(tc, tsc_disagreement_caught);
+	tcase_add_test(tc, check_clock_rate_known_answers);
+	tcase_add_test(tc, check_counter_rate_known_answers);
+	tcase_add_test(tc, check_unavailable_and_unchecked);
+	tcase_add_loop_test(tc, check_agrees_without_a_preload, 0, 2);
+	tcase_add_test(tc, failed_check_is_an_error_before_measuring);
 	return s;
 }
 

@@ -3,7 +3,8 @@
  *
  * Two backends, chosen by file in CMake: timebase_tsc.c (x86-64: the
  * invariant TSC when /proc/cpuinfo shows constant_tsc and nonstop_tsc,
- * calibrated against CLOCK_MONOTONIC_RAW, else the clock below) and
+ * calibrated against the kernel's CLOCK_MONOTONIC_RAW, else the clock
+ * below) and
  * timebase_clock.c (everywhere else: clock_gettime(CLOCK_MONOTONIC_RAW),
  * ticks are nanoseconds); what both share is timebase_common.c. tb_now() is
  * inline and branch-predictable so the harness's own read costs what a bare
@@ -22,6 +23,42 @@
 #include <stdint.h>
 #include <time.h>
 
+/* The timebase checked against what the C library cannot replace
+ * (timebase_check.c; docs/measurement.md, "The timebase against the
+ * kernel"): over one window timed by the kernel's clock, read with the
+ * clock_gettime system call itself (tb_kernel_ns), the C library's clocks
+ * and the timebase must keep its pace, and the hardware counter (the TSC,
+ * the aarch64 generic timer) the rate the kernel or the hardware publishes
+ * for it. Every comparison is a row; no pointers, as the struct travels to
+ * the worker in shared memory. */
+#define TB_CHECK_TOLERANCE 0.01          /* against the kernel's own figures */
+#define TB_CHECK_TOLERANCE_NOMINAL 0.05  /* against CPUID's nominal figures */
+#define TB_CHECK_MAX_ROWS 8
+enum tb_row_state { TB_ROW_UNAVAILABLE, TB_ROW_AGREES, TB_ROW_DISAGREES };
+struct tb_check_row {
+	char key[24];        /* its name in the reports: timebase.check.KEY */
+	char subject[64];    /* what is checked: "the C library's clock (...)", "the TSC" */
+	char source[112];    /* what it is checked against */
+	int32_t state;       /* enum tb_row_state */
+	bool is_rate;        /* rates in Hz (a counter); else clocks, in s per s */
+	double measured;     /* the subject by the kernel's clock: Hz, or s per s */
+	double expected;     /* what the source says it must be: Hz, or 1 */
+	double ratio;        /* measured / expected */
+	double tolerance;    /* relative */
+	char note[200];      /* unavailable: why; else what was read */
+};
+struct tb_check {
+	bool done;           /* the check ran (timebase_init); false: never checked */
+	bool failed;         /* a row disagrees, or the kernel's clock could not be read */
+	double span_ns;      /* the window, by the kernel's clock */
+	double slack;        /* the reads' own uncertainty over it, relative (added to
+			      * each row's tolerance) */
+	char kernel[96];     /* how the kernel's clock was read */
+	uint32_t nrows;
+	struct tb_check_row row[TB_CHECK_MAX_ROWS];
+	char error[480];     /* failed: why, naming both rates; else "" */
+};
+
 struct timebase {
 	const char *name;        /* "tsc" or "clock_gettime(CLOCK_MONOTONIC_RAW)" */
 	bool is_tsc;             /* ticks are TSC cycles */
@@ -32,14 +69,19 @@ struct timebase {
 	double read_median_ns;
 	double calib_rounds;     /* calibration estimates taken (TSC only) */
 	char reason[160];        /* why the TSC is not used, when it is not */
+	struct tb_check check;   /* against the kernel, before anything is measured */
 };
 
 /* Set by timebase_init; read by tb_now(). */
 extern bool tb_use_tsc;
 
-/* Choose and calibrate the timebase, measure its read overhead. Call once in
- * the supervisor before forking workers (they inherit it). Returns 0, or
- * -errno with a message in err. Takes about 50-300 ms with a TSC. */
+/* Choose and calibrate the timebase (the TSC against the kernel's clock,
+ * tb_kernel_ns), measure its read overhead and check it against the kernel
+ * (tb->check). Call once in the supervisor before forking workers (they
+ * inherit it). Returns 0, or -errno with a message in err; a timebase that
+ * fails its check is still returned (0), with tb->check.failed, so that the
+ * caller can report every requirement as an error that says why. Takes
+ * about 100-400 ms with a TSC. */
 int timebase_init(struct timebase *tb, char *err, size_t errlen);
 
 /* The timebase chosen by the last timebase_init (NULL before): a copy kept
@@ -50,6 +92,14 @@ const struct timebase *timebase_get(void);
 /* Use a timebase calibrated elsewhere (by the supervisor, in the exec'd
  * worker): the same backend and frequency, no recalibration. */
 void timebase_adopt(const struct timebase *tb);
+
+/* CLOCK_MONOTONIC_RAW (or `clock`) as the kernel itself reads it: the
+ * clock_gettime system call made with the syscall instruction (x86-64
+ * `syscall`, aarch64 `svc 0`), so that no C library function, vDSO or
+ * preloaded wrapper stands between (elsewhere: syscall(2)). 0 when the
+ * kernel refuses (a sandbox). Costs a system call: never in a measured
+ * loop. */
+uint64_t tb_kernel_ns(clockid_t clock);
 
 static inline uint64_t tb_clock_ns(void)
 {
@@ -77,6 +127,10 @@ static inline uint64_t tb_now(void)
 	return tb_clock_ns();
 }
 #endif
+
+/* One line of what chk found ("agrees with the kernel's clock: ...",
+ * "FAILED: <its error>", "not checked"), for the reports and readiness. */
+void timebase_check_summary(const struct tb_check *chk, char *buf, size_t len);
 
 /* Convert ticks to nanoseconds with the current timebase. */
 double tb_ticks_to_ns(double ticks);

@@ -45,6 +45,11 @@ void timebase_use_clock(struct timebase *tb)
 	tb->ns_per_tick = 1.0;
 	tb->calib_rounds = 0;
 	timebase_measure_reads(tb);
+}
+
+void timebase_finish(struct timebase *tb)
+{
+	timebase_check_run(tb);
 	timebase_set_current(tb);
 }
 

@@ -9,7 +9,11 @@
  * 1280 ms) until two successive estimates agree within 0.1 %; if they never
  * do, the clock is used and the reason says why. So it is when the CPUs'
  * TSCs disagree by more than TB_TSC_MAX_SKEW_NS (each CPU's TSC offset
- * from the one clock, compared before anything is measured).
+ * from the one clock, compared before anything is measured). The clock is
+ * the kernel's, read with the system call itself (tb_kernel_ns), never the
+ * C library's, which a preload or a sandbox can replace; the C library's
+ * clocks are then checked against it (timebase_check.c), with the TSC's
+ * rates published by the kernel and the CPU (timebase_tsc_rates.c).
  */
 #include "harness/measure/timebase.h"
 #include "harness/measure/timebase_impl.h"
@@ -48,8 +52,8 @@ static bool cpuinfo_has_invariant_tsc(char *why, size_t len)
 	return c && n;
 }
 
-/* A TSC value and a clock value taken at (nearly) the same instant: the
- * clock read is bracketed by two TSC reads, and the tightest of a few
+/* A TSC value and a kernel clock value taken at (nearly) the same instant:
+ * the clock read is bracketed by two TSC reads, and the tightest of a few
  * brackets wins, so a preemption or interrupt between the reads (which
  * would skew one estimate by microseconds) is thrown away. */
 static void paired_read(uint64_t *tsc, uint64_t *ns)
@@ -57,7 +61,7 @@ static void paired_read(uint64_t *tsc, uint64_t *ns)
 	uint64_t best = UINT64_MAX;
 	for (int i = 0; i < 8; i++) {
 		uint64_t a = tb_rdtsc();
-		uint64_t c = tb_clock_ns();
+		uint64_t c = tb_kernel_ns(CLOCK_MONOTONIC_RAW);
 		uint64_t b = tb_rdtsc();
 		if (b - a < best) {
 			best = b - a;
@@ -76,12 +80,12 @@ static double estimate_hz(unsigned ms)
 	while (nanosleep(&req, &req) != 0 && errno == EINTR)
 		;
 	paired_read(&t1, &c1);
-	if (c1 <= c0 || t1 <= t0)
+	if (!c0 || c1 <= c0 || t1 <= t0) /* c0 0: the kernel refused the call */
 		return 0.0;
 	return (double)(t1 - t0) * 1e9 / (double)(c1 - c0);
 }
 
-/* Each CPU's TSC offset from CLOCK_MONOTONIC_RAW (one clock for all CPUs)
+/* Each CPU's TSC offset from the kernel's CLOCK_MONOTONIC_RAW (one clock for all CPUs)
  * at hz, in ns, on every CPU this process may use (at most max), taken
  * on each in turn; the caller's affinity is put back. A TSC that a
  * hypervisor or firmware set apart per CPU makes every figure taken across
@@ -109,6 +113,39 @@ static int tsc_cpu_offsets(double hz, double *off, int *cpus, int max)
 	return n;
 }
 
+static uint64_t read_tsc(void)
+{
+	return tb_rdtsc();
+}
+
+void timebase_counter(struct tb_counter *c)
+{
+	memset(c, 0, sizeof *c);
+	c->name = "the TSC";
+	c->read = read_tsc;
+	c->steady = cpuinfo_has_invariant_tsc(c->why, sizeof c->why);
+}
+
+/* The TSC's frequency, or 0 with why in tb->reason. */
+static double calibrate(struct timebase *tb)
+{
+	double prev = 0.0, hz = estimate_hz(10);
+	int rounds = 1;
+	for (unsigned ms = 20; ms <= 1280; ms *= 2) {
+		prev = hz;
+		hz = estimate_hz(ms);
+		rounds++;
+		if (hz > 0 && prev > 0 && fabs(hz - prev) / hz < 0.001) {
+			tb->calib_rounds = rounds;
+			return hz; /* the later spans the longer interval: the more exact */
+		}
+	}
+	snprintf(tb->reason, sizeof tb->reason,
+		 "TSC calibration did not settle within 0.1%% in %d rounds "
+		 "(last two: %.0f and %.0f Hz)", rounds, prev, hz);
+	return 0.0;
+}
+
 int timebase_init(struct timebase *tb, char *err, size_t errlen)
 {
 	(void)err;
@@ -117,32 +154,13 @@ int timebase_init(struct timebase *tb, char *err, size_t errlen)
 	const char *force = getenv("RTC_TIMEBASE");
 	if (force && strcmp(force, "clock") == 0) {
 		snprintf(tb->reason, sizeof tb->reason, "RTC_TIMEBASE=clock in the environment");
-		timebase_use_clock(tb);
-		return 0;
+		goto clock;
 	}
-	if (!cpuinfo_has_invariant_tsc(tb->reason, sizeof tb->reason)) {
-		timebase_use_clock(tb);
-		return 0;
-	}
-	double prev = 0.0, hz = estimate_hz(10);
-	int rounds = 1;
-	bool agreed = false;
-	for (unsigned ms = 20; ms <= 1280; ms *= 2) {
-		prev = hz;
-		hz = estimate_hz(ms);
-		rounds++;
-		if (hz > 0 && prev > 0 && fabs(hz - prev) / hz < 0.001) {
-			agreed = true;
-			break;
-		}
-	}
-	if (!agreed) {
-		snprintf(tb->reason, sizeof tb->reason,
-			 "TSC calibration did not settle within 0.1%% in %d rounds "
-			 "(last two: %.0f and %.0f Hz)", rounds, prev, hz);
-		timebase_use_clock(tb);
-		return 0;
-	}
+	if (!cpuinfo_has_invariant_tsc(tb->reason, sizeof tb->reason))
+		goto clock;
+	double hz = calibrate(tb);
+	if (hz <= 0)
+		goto clock;
 	static double off[1024];
 	static int cpus[1024];
 	int cpu, n = tsc_cpu_offsets(hz, off, cpus, 1024);
@@ -151,17 +169,18 @@ int timebase_init(struct timebase *tb, char *err, size_t errlen)
 		snprintf(tb->reason, sizeof tb->reason,
 			 "the TSCs of this process's CPUs disagree by %.0f ns (CPU %d the furthest "
 			 "off): figures taken across CPUs would be off by that much", skew, cpu);
-		timebase_use_clock(tb);
-		return 0;
+		goto clock;
 	}
 	tb_use_tsc = true;
 	tb->name = "tsc";
 	tb->is_tsc = true;
-	/* The later estimate spans the longer interval: the more exact one. */
 	tb->freq_hz = hz;
 	tb->ns_per_tick = 1e9 / hz;
-	tb->calib_rounds = rounds;
 	timebase_measure_reads(tb);
-	timebase_set_current(tb);
+	timebase_finish(tb);
+	return 0;
+clock:
+	timebase_use_clock(tb);
+	timebase_finish(tb);
 	return 0;
 }

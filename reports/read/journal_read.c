@@ -2,9 +2,15 @@
 /* journal_read.c - a run read back from its journal (reports/journal.h):
  * the head's results.json with each finished requirement's record in its
  * place and the requirement cut short as its latest whole `now` record left
- * it, read as a results.json is (json_read.c) with its totals made anew. A
- * record cut short at the end (a torn append) is dropped and counted; any
- * other defect is an error naming the record. */
+ * it, read as a results.json is (json_read.c) with its totals made anew.
+ * Each file is read whole and every record parsed inside its bytes. A
+ * record cut short at the end (a torn append) is dropped and counted; the
+ * log's records must carry LOG numbers 1, 2, 3, ... up to what the now and
+ * lost files count, so records missing anywhere are named and refused, as
+ * is a damaged record with records after it; records the lost file says
+ * the run could not write are named and their requirements said to be
+ * measured with their records lost. Any other defect is an error naming
+ * the record. */
 #include "reports/read/read.h"
 
 #include <errno.h>
@@ -27,10 +33,10 @@
 
 struct jrec {
 	enum journal_kind kind;
-	uint64_t seq;
+	uint64_t seq, log;
 	size_t file, index, len;
 	uint64_t ms; /* when it was written (ms since the epoch, UTC) */
-	char *payload;
+	const char *payload; /* in the file's bytes */
 };
 
 /* The state of one read: the file, where in it, what became of it. */
@@ -61,83 +67,112 @@ static int jfail(struct jread *jr, const char *fmt, ...)
 static bool parse_header(const char *line, struct jrec *r, uint32_t *crc, size_t *crc_at)
 {
 	char tag[8], kind[8];
-	uint64_t seq, ms;
+	uint64_t seq, log, ms;
 	size_t file, index, len;
 	unsigned c;
-	int end = 0;
-	if (sscanf(line, "%7s %7s %" SCNu64 " %zu %zu %zu %" SCNu64 " %8x%n", tag, kind, &seq,
-		   &file, &index, &len, &ms, &c, &end) != 8 || strcmp(tag, JOURNAL_TAG) != 0 ||
-	    journal_kind_of(kind) < 0)
+	if (sscanf(line, "%7s %7s %" SCNu64 " %" SCNu64 " %zu %zu %zu %" SCNu64 " %8x", tag, kind,
+		   &seq, &log, &file, &index, &len, &ms, &c) != 9 ||
+	    strcmp(tag, JOURNAL_TAG) != 0 || journal_kind_of(kind) < 0)
 		return false;
-	char again[JOURNAL_HEADER_MAX];
-	int h = snprintf(again, sizeof again, "%s %s %" PRIu64 " %zu %zu %zu %" PRIu64 " ",
-			 JOURNAL_TAG, kind, seq, file, index, len, ms);
+	char again[JOURNAL_HEADER_MAX + 1];
+	int h = snprintf(again, sizeof again,
+			 "%s %s %" PRIu64 " %" PRIu64 " %zu %zu %zu %" PRIu64 " ", JOURNAL_TAG, kind,
+			 seq, log, file, index, len, ms);
+	if (h < 0 || (size_t)h >= sizeof again)
+		return false;
 	snprintf(again + h, sizeof again - (size_t)h, "%08x\n", c);
 	if (strcmp(again, line) != 0)
 		return false;
 	*r = (struct jrec){ .kind = (enum journal_kind)journal_kind_of(kind), .seq = seq,
-			    .file = file, .index = index, .len = len, .ms = ms };
+			    .log = log, .file = file, .index = index, .len = len, .ms = ms };
 	*crc = (uint32_t)c;
 	*crc_at = (size_t)h;
 	return true;
 }
 
-/* next_record's answers besides 1 (read) and 0 (nothing more). */
-enum { REC_TORN = -1, REC_DAMAGED = -2 };
+/* parse_record's answers besides 1 (read) and 0 (nothing more). */
+enum { REC_TORN = -1, REC_DAMAGED = -2, REC_SHORT = -3 };
 
-/* Whether another record's header line begins in what is left of f: a
- * record whose length runs past the end is torn only when it is the last
- * (a payload never holds a line that begins with the tag). */
-static bool header_follows(FILE *f)
+/* The header line at p (n bytes there) parsed into r: its length with the
+ * newline, or 0 when p holds no whole header line (why says what). */
+static size_t header_at(const char *p, size_t n, struct jrec *r, uint32_t *crc, size_t *crc_at,
+			const char **why)
 {
-	static const char mark[] = "\n" JOURNAL_TAG " ";
-	char buf[65536 + sizeof mark];
-	size_t keep = 0, n;
-	while ((n = fread(buf + keep, 1, sizeof buf - keep - 1, f)) > 0) {
-		n += keep;
-		buf[n] = 0;
-		if (memmem(buf, n, mark, sizeof mark - 1))
-			return true;
-		keep = sizeof mark - 2; /* a mark cut by the chunk's end */
-		memmove(buf, buf + n - keep, keep);
-	}
-	return false;
+	size_t scan = n < JOURNAL_HEADER_MAX ? n : JOURNAL_HEADER_MAX;
+	const char *nl = memchr(p, '\n', scan);
+	char line[JOURNAL_HEADER_MAX + 1];
+	*why = "its header line is not one";
+	if (!nl)
+		return 0;
+	size_t hlen = (size_t)(nl - p) + 1;
+	memcpy(line, p, hlen);
+	line[hlen] = 0;
+	if (memchr(p, 0, hlen) || !parse_header(line, r, crc, crc_at))
+		return 0;
+	return hlen;
 }
 
-/* The record at f's position, at most `left` bytes: 1 read (r->payload
- * malloc'd), 0 nothing more, REC_TORN a record cut short at the end (what
- * a torn append or a power cut leaves: its header or payload runs past the
- * end, or it is the last record and its CRC fails), REC_DAMAGED a record
- * that is wrong with more after it, or a whole header line that is not
- * one: the journal was changed after it was written. */
-static int next_record(FILE *f, size_t left, struct jrec *r)
+/* The record at p, n bytes to the end: 1 read (r->payload points into p,
+ * *used its bytes), 0 nothing more, REC_TORN a record cut short at the end
+ * (its header has no newline before the end, or it is the last record and
+ * its newline or CRC fails), REC_SHORT one whose length runs past the end
+ * (torn when no other record follows: the caller looks), REC_DAMAGED
+ * anything else. why says what failed. Every byte read lies inside p[0, n). */
+static int parse_record(const char *p, size_t n, struct jrec *r, size_t *used, const char **why)
 {
-	char line[JOURNAL_HEADER_MAX + 1];
 	uint32_t crc;
 	size_t crc_at;
-	int c = fgetc(f);
-	if (c == EOF)
+	if (n == 0)
 		return 0;
-	ungetc(c, f);
-	if (!fgets(line, sizeof line, f))
-		return REC_TORN;
-	size_t hlen = strlen(line);
-	if (!strchr(line, '\n'))
-		return hlen >= left ? REC_TORN : REC_DAMAGED;
-	if (!parse_header(line, r, &crc, &crc_at))
-		return REC_DAMAGED;
-	if (r->len > left - hlen || left - hlen - r->len < 1)
-		return header_follows(f) ? REC_DAMAGED : REC_TORN;
-	bool last = left - hlen - r->len == 1;
-	r->payload = malloc(r->len + 1);
-	if (!r->payload || fread(r->payload, 1, r->len, f) != r->len || fgetc(f) != '\n' ||
-	    journal_crc(line, crc_at, r->payload, r->len) != crc) {
-		free(r->payload);
-		r->payload = NULL;
+	size_t hlen = header_at(p, n, r, &crc, &crc_at, why);
+	if (!hlen)
+		return n < JOURNAL_HEADER_MAX && !memchr(p, '\n', n) ? REC_TORN : REC_DAMAGED;
+	size_t rest = n - hlen;
+	if (r->len >= rest) {
+		*why = "its length runs past the end";
+		return REC_SHORT;
+	}
+	bool last = rest - r->len == 1;
+	if (p[hlen + r->len] != '\n') {
+		*why = "no newline ends it";
 		return last ? REC_TORN : REC_DAMAGED;
 	}
-	r->payload[r->len] = 0;
+	if (journal_crc(p, crc_at, p + hlen, r->len) != crc) {
+		*why = "its CRC does not hold";
+		return last ? REC_TORN : REC_DAMAGED;
+	}
+	r->payload = p + hlen;
+	*used = hlen + r->len + 1;
 	return 1;
+}
+
+/* The records whose header lines begin a line in p[0, n) (a payload never
+ * holds one: JSON has no line that begins with the tag): how many, and the
+ * lowest and highest LOG number among them. One pass. */
+static size_t survey(const char *p, size_t n, uint64_t *lo, uint64_t *hi)
+{
+	static const char mark[] = "\n" JOURNAL_TAG " ";
+	size_t count = 0, at = 0;
+	*lo = UINT64_MAX;
+	*hi = 0;
+	while (at < n) {
+		const char *m = memmem(p + at, n - at, mark, sizeof mark - 1);
+		if (!m)
+			break;
+		size_t h = (size_t)(m - p) + 1;
+		struct jrec r;
+		uint32_t crc;
+		size_t crc_at, hlen;
+		const char *why;
+		if ((hlen = header_at(p + h, n - h, &r, &crc, &crc_at, &why)) != 0) {
+			count++;
+			*lo = r.log < *lo ? r.log : *lo;
+			*hi = r.log > *hi ? r.log : *hi;
+			h += hlen - 1;
+		}
+		at = h;
+	}
+	return count;
 }
 
 /* What the log said: the head's document, the requirements finished. */
@@ -149,11 +184,19 @@ struct log_state {
 	uint64_t last_req_seq; /* the head's or the last req record's: a now
 				* record after it is of the requirement then
 				* being measured */
+	uint64_t last_log;    /* the LOG number of the log's last whole record */
 	size_t dropped;       /* bytes of a record cut short at the end */
 	uint64_t written_ms;  /* the latest record's time (ms since the epoch) */
 	json_t *ivals;        /* the ival records: [{seq, file, index, intervals}] */
 	json_t *state;        /* "FILE:INDEX": the seq of the record in place */
 	unsigned bad_now;     /* bit k: now.k is there but holds no whole record */
+	uint64_t now_log;     /* the highest LOG of a whole now record (log
+			       * records the run had made when it wrote it) */
+	int now_log_file;     /* which now file holds it */
+	bool bad_note;        /* the lost file holds no whole lost record */
+	json_t *note;         /* the lost record's payload, checked; NULL: none */
+	uint64_t lost_from, lost_to; /* the log records it says never reached
+				      * the log (0 0: none missing) */
 };
 
 /* files[file].requirements[index] of the head, or NULL after saying why. */
@@ -222,7 +265,8 @@ static int keep_ival(struct jread *jr, struct log_state *st, const struct jrec *
 /* One record of the log after the head: a finished requirement or the end. */
 static int log_record(struct jread *jr, struct log_state *st, const struct jrec *r)
 {
-	if (r->seq <= st->last_seq || st->end || r->kind == JK_HEAD || r->kind == JK_NOW)
+	if (r->seq <= st->last_seq || st->end || r->kind == JK_HEAD || r->kind == JK_NOW ||
+	    r->kind == JK_LOST)
 		return jfail(jr, "record %" PRIu64 " (%s) out of place (after record %" PRIu64 ")",
 			     r->seq, journal_kind_name(r->kind), st->last_seq);
 	st->last_seq = r->seq;
@@ -258,41 +302,90 @@ static int log_head(struct jread *jr, struct log_state *st, const struct jrec *r
 	return 0;
 }
 
-/* Read the log: magic, head, then records until the end of the file or a
- * record cut short (counted in st->dropped). */
-static int read_log(struct jread *jr, FILE *f, size_t size, struct log_state *st)
+/* A record damaged at byte at (want: the number it would have): named,
+ * with the records that follow it. */
+static int damaged(struct jread *jr, const char *buf, size_t size, size_t at, uint64_t want,
+		   const char *why)
 {
-	char magic[sizeof JOURNAL_MAGIC];
+	uint64_t lo, hi;
+	char after[160];
+	if (survey(buf + at, size - at, &lo, &hi)) {
+		journal_range_text(after, sizeof after, lo, hi, 0);
+		strcat(after, lo == hi ? " follows it" : " follow it");
+	} else {
+		snprintf(after, sizeof after, "%zu bytes that hold no record follow it", size - at);
+	}
+	return jfail(jr, "record %" PRIu64 " (at byte %zu) is corrupt (%s) and %s: the journal "
+		     "was changed after it was written, and its run is not rendered", want, at, why,
+		     after);
+}
+
+/* A whole record r at byte at whose LOG number is not the next one: the
+ * records between are missing (named, of the highest number the log has),
+ * or it is repeated or moved. */
+static int out_of_line(struct jread *jr, const char *buf, size_t size, size_t at,
+		       const struct jrec *r, uint64_t want)
+{
+	if (r->log < want)
+		return jfail(jr, "record %" PRIu64 " (%s, at byte %zu) is out of place: it follows "
+			     "record %" PRIu64 " (a record repeated or moved), and the run is not "
+			     "rendered", r->log, journal_kind_name(r->kind), at, want - 1);
+	uint64_t lo, hi;
+	char miss[120];
+	survey(buf + at, size - at, &lo, &hi);
+	journal_range_text(miss, sizeof miss, want, r->log - 1, hi > r->log ? hi : r->log);
+	return jfail(jr, "%s missing: record %" PRIu64 " (at byte %zu) follows record %" PRIu64
+		     ": records were cut out of the journal after it was written, and its run is "
+		     "not rendered", miss, r->log, at, want - 1);
+}
+
+/* Read the log: magic, head, then records until the end of the file or a
+ * record cut short (counted in st->dropped). Each record must carry the
+ * next LOG number: a gap, or damage with more after it, refuses the log. */
+static int read_log(struct jread *jr, const char *buf, size_t size, struct log_state *st)
+{
 	size_t mlen = strlen(JOURNAL_MAGIC);
 	size_t slen = strlen(JOURNAL_MAGIC_STEM);
-	bool got = fread(magic, 1, mlen, f) == mlen;
-	if (got && memcmp(magic, JOURNAL_MAGIC_STEM, slen) == 0 && magic[mlen - 1] == '\n' &&
-	    memcmp(magic, JOURNAL_MAGIC, mlen) != 0)
+	bool got = size >= mlen;
+	if (got && memcmp(buf, JOURNAL_MAGIC_STEM, slen) == 0 && buf[mlen - 1] == '\n' &&
+	    memcmp(buf, JOURNAL_MAGIC, mlen) != 0)
 		return jfail(jr, "a journal of format %.*s, which this rtconform does not read (it "
 			     "reads format %d): render it with the rtconform that wrote it",
-			     (int)(mlen - slen - 1), magic + slen, JOURNAL_VERSION);
-	if (!got || memcmp(magic, JOURNAL_MAGIC, mlen) != 0)
+			     (int)(mlen - slen - 1), buf + slen, JOURNAL_VERSION);
+	if (!got || memcmp(buf, JOURNAL_MAGIC, mlen) != 0)
 		return jfail(jr, "not an rtconform journal (it does not begin \"%.*s\")",
 			     (int)mlen - 1, JOURNAL_MAGIC);
-	for (;;) {
-		long at = ftell(f);
+	for (size_t at = mlen;;) {
 		struct jrec r;
-		int got = next_record(f, size - (size_t)at, &r);
-		if (got == REC_DAMAGED)
-			return jfail(jr, "the record at byte %ld is damaged (its header, newline or "
-				     "CRC is wrong) and more follows it: the journal was changed "
-				     "after it was written", at);
-		if (got == REC_TORN)
-			st->dropped = size - (size_t)at;
-		if (got <= 0)
+		size_t used = 0;
+		const char *why = "";
+		int rec = parse_record(buf + at, size - at, &r, &used, &why);
+		uint64_t lo, hi;
+		if (rec == REC_SHORT)
+			rec = survey(buf + at, size - at, &lo, &hi) ? REC_DAMAGED : REC_TORN;
+		if (rec == REC_DAMAGED)
+			return damaged(jr, buf, size, at, st->last_log + 1, why);
+		if (rec == REC_TORN)
+			st->dropped = size - at;
+		if (rec <= 0)
 			break;
+		if (r.log != st->last_log + 1)
+			return out_of_line(jr, buf, size, at, &r, st->last_log + 1);
+		st->last_log = r.log;
 		if (r.ms > st->written_ms)
 			st->written_ms = r.ms;
 		int rc = st->root ? log_record(jr, st, &r) : log_head(jr, st, &r);
-		free(r.payload);
 		if (rc)
 			return rc;
+		at += used;
 	}
+	if (!st->root && st->note)
+		return jfail(jr, "no run to read: records %" JSON_INTEGER_FORMAT "-%" JSON_INTEGER_FORMAT
+			     " never reached the journal (the run could not write them: %s), its head "
+			     "among them: what it measured is in its own reports, if they were written",
+			     json_integer_value(json_object_get(st->note, "from")),
+			     json_integer_value(json_object_get(st->note, "to")),
+			     json_string_value(json_object_get(st->note, "error")));
 	if (!st->root && st->dropped)
 		return jfail(jr, "no run to read: its head record is cut short or damaged (%zu "
 			     "bytes after the first line)", st->dropped);
@@ -302,46 +395,48 @@ static int read_log(struct jread *jr, FILE *f, size_t size, struct log_state *st
 	return 0;
 }
 
+/* One now file's bytes: its record when it holds one whole now record and
+ * nothing else (1), else said in bad_now (a torn now file: the other one is
+ * whole). The highest LOG number of a whole one is kept. */
+static int now_record(struct log_state *st, int k, const char *buf, size_t n, struct jrec *r)
+{
+	size_t used = 0;
+	const char *why;
+	if (!buf)
+		return 0; /* not made yet, or gone: the log holds the rest */
+	if (parse_record(buf, n, r, &used, &why) != 1 || used != n || r->kind != JK_NOW) {
+		st->bad_now |= 1u << k; /* said in the summary: the other one stands */
+		return 0;
+	}
+	if (r->ms > st->written_ms)
+		st->written_ms = r->ms;
+	if (r->log > st->now_log) {
+		st->now_log = r->log;
+		st->now_log_file = k;
+	}
+	return 1;
+}
+
 /* The latest whole `now` record newer than the log's last record (the
  * requirement being measured when rtconform ended), put in its place; its
- * id in cut ("" without one). A now file cut short is skipped: the other
- * one is whole. */
-static int read_now(struct jread *jr, const char *jdir, struct log_state *st, char *cut,
-		    size_t cutlen)
+ * id in cut ("" without one). */
+static int read_now(struct jread *jr, const struct journal_files *jf, struct log_state *st,
+		    char *cut, size_t cutlen)
 {
 	struct jrec best = { .payload = NULL };
 	cut[0] = 0;
 	for (int k = 0; k < 2; k++) {
-		char path[1400];
-		size_t size;
-		int rc;
-		snprintf(path, sizeof path, "%s/now.%d", jdir, k);
-		FILE *f = read_open(path, &size, jr->err, jr->errlen, &rc);
-		if (!f)
-			continue; /* not made yet, or gone: the log holds the rest */
 		struct jrec r;
-		int got = size <= MAX_JOURNAL_BYTES ? next_record(f, size, &r) : REC_DAMAGED;
-		if (got < 0)
-			st->bad_now |= 1u << k; /* said in the summary: the other one stands */
-		if (got == 1 && r.ms > st->written_ms)
-			st->written_ms = r.ms;
-		if (got == 1) {
-			char key[48];
-			state_key(key, sizeof key, r.file, r.index);
-			/* Of the requirement measured after the last one that
-			 * finished (ival records may come after it), and not
-			 * one that finished itself. */
-			if (r.kind == JK_NOW && r.seq > st->last_req_seq && r.seq > best.seq &&
-			    !json_object_get(st->state, key)) {
-				free(best.payload);
-				best = r;
-			} else {
-				free(r.payload);
-			}
-		}
-		fclose(f);
+		if (!now_record(st, k, jf->now[k], jf->now_len[k], &r))
+			continue;
+		char key[48];
+		state_key(key, sizeof key, r.file, r.index);
+		/* Of the requirement measured after the last one that finished
+		 * (ival records may come after it), and not one that finished
+		 * itself. */
+		if (r.seq > st->last_req_seq && r.seq > best.seq && !json_object_get(st->state, key))
+			best = r;
 	}
-	jr->err[0] = 0;
 	if (!best.payload)
 		return 0;
 	char key[48];
@@ -351,8 +446,112 @@ static int read_now(struct jread *jr, const char *jdir, struct log_state *st, ch
 	json_t *obj = json_loadb(best.payload, best.len, 0, NULL);
 	snprintf(cut, cutlen, "%s", json_string_value(json_object_get(obj, "id")) ?: "");
 	json_decref(obj);
-	free(best.payload);
 	return rc;
+}
+
+/* Whether a lost record's payload is as journal.c writes it. */
+static bool note_ok(json_t *o)
+{
+	json_t *from = json_object_get(o, "from"), *to = json_object_get(o, "to");
+	json_t *fin = json_object_get(o, "finished"), *more = json_object_get(o, "more");
+	if (!json_is_integer(from) || !json_is_integer(to) || !json_is_array(fin) ||
+	    !json_is_integer(more) || json_integer_value(more) < 0 ||
+	    !json_is_string(json_object_get(o, "error")) || json_integer_value(from) < 1 ||
+	    json_integer_value(to) < json_integer_value(from))
+		return false;
+	size_t i;
+	json_t *pair;
+	json_array_foreach(fin, i, pair)
+		if (json_array_size(pair) != 2 || json_integer_value(json_array_get(pair, 0)) < 0 ||
+		    json_integer_value(json_array_get(pair, 1)) < 0 ||
+		    !json_is_integer(json_array_get(pair, 0)) ||
+		    !json_is_integer(json_array_get(pair, 1)))
+			return false;
+	return true;
+}
+
+/* The lost file: nothing (newlines only, or none), a lost record (its
+ * payload in st->note), or neither (said in the summary, not read). */
+static void read_note(const struct journal_files *jf, struct log_state *st)
+{
+	const char *buf = jf->note;
+	size_t n = jf->note_len, used = 0, i;
+	struct jrec r;
+	const char *why;
+	for (i = 0; buf && i < n && buf[i] == '\n'; i++)
+		;
+	if (!buf || i == n)
+		return;
+	if (parse_record(buf, n, &r, &used, &why) == 1 && r.kind == JK_LOST) {
+		for (i = used; i < n && buf[i] == '\n'; i++)
+			;
+		json_t *o = i == n ? json_loadb(r.payload, r.len, JSON_REJECT_DUPLICATES, NULL) : NULL;
+		if (o && note_ok(o)) {
+			st->note = o;
+			return;
+		}
+		json_decref(o);
+	}
+	st->bad_note = true;
+}
+
+/* The log's end against what the now and lost files say the run had made:
+ * records missing there are either the lost file's (the run could not
+ * write them: st->lost_from..lost_to) or cut out (refused, named). */
+static int check_end(struct jread *jr, struct log_state *st)
+{
+	uint64_t last = st->last_log, seen = st->now_log;
+	uint64_t from = (uint64_t)json_integer_value(json_object_get(st->note, "from"));
+	uint64_t to = (uint64_t)json_integer_value(json_object_get(st->note, "to"));
+	char by[32];
+	snprintf(by, sizeof by, "now.%d", st->now_log_file);
+	if (st->note && to > seen) {
+		seen = to;
+		snprintf(by, sizeof by, "%s", JOURNAL_NOTE);
+	}
+	if (seen <= last)
+		return 0;
+	if (st->note && from <= last + 1 && to >= seen) {
+		st->lost_from = last + 1;
+		st->lost_to = to;
+		return 0;
+	}
+	char miss[120];
+	journal_range_text(miss, sizeof miss, last + 1, seen, seen);
+	return jfail(jr, "%s missing at the end of the log: %s, written after them, counts %" PRIu64
+		     " records: records were cut out of the journal after it was written, and its "
+		     "run is not rendered", miss, by, seen);
+}
+
+/* Each finished requirement the lost record names, said to be measured
+ * with its record lost (not "not measured"); their ids into ids. */
+static void mark_lost(struct log_state *st, char *cut, char *ids, size_t idslen)
+{
+	const char *err = json_string_value(json_object_get(st->note, "error"));
+	size_t i, shown = 0;
+	json_t *pair;
+	ids[0] = 0;
+	json_array_foreach(json_object_get(st->note, "finished"), i, pair) {
+		size_t f = (size_t)json_integer_value(json_array_get(pair, 0));
+		size_t k = (size_t)json_integer_value(json_array_get(pair, 1));
+		json_t *req = json_array_get(json_object_get(json_array_get(
+			json_object_get(st->root, "files"), f), "requirements"), k);
+		const char *id = json_string_value(json_object_get(req, "id"));
+		if (!json_is_object(req) || !id)
+			continue;
+		bool was_cut = cut[0] && strcmp(cut, id) == 0;
+		char reason[400];
+		snprintf(reason, sizeof reason, "finished, but its record never reached the "
+			 "journal (%s)%s", err, was_cut ? ": the figures are of the runs its last "
+			 "checkpoint kept" : ": its figures are lost here (the run's own reports, "
+			 "if they were written, hold them)");
+		json_object_set_new(req, "reason", json_string(reason));
+		if (was_cut)
+			cut[0] = 0;
+		size_t used = strlen(ids);
+		if (shown++ < 8 && used + strlen(id) + 3 < idslen)
+			snprintf(ids + used, idslen - used, "%s%s", used ? ", " : "", id);
+	}
 }
 
 /* The element of array arr whose member key equals name (a string), or
@@ -426,9 +625,9 @@ static size_t selected_count(json_t *root)
 
 /* The run's end and the journal's account of it, in the document. */
 static void mark_recovered(json_t *root, const struct log_state *st, const char *jdir,
-			   const char *cut, struct journal_recovery *out)
+			   const char *cut, const char *lost_ids, struct journal_recovery *out)
 {
-	char when[32], drop[120] = "", cutting[200] = "", now[120] = "";
+	char when[32], drop[120] = "", cutting[200] = "", now[160] = "", lost[700] = "";
 	struct tm tm;
 	time_t written = (time_t)(st->written_ms / 1000u);
 	gmtime_r(&written, &tm);
@@ -438,19 +637,31 @@ static void mark_recovered(json_t *root, const struct log_state *st, const char 
 	if (st->dropped)
 		snprintf(drop, sizeof drop, "; a record cut short at its end (%zu bytes) dropped",
 			 st->dropped);
-	if (st->bad_now)
-		snprintf(now, sizeof now, "; %s%s%s cut short or damaged, not read",
+	if (st->bad_now || st->bad_note)
+		snprintf(now, sizeof now, "; %s%s%s%s%s cut short or damaged, not read",
 			 st->bad_now & 1 ? "now.0" : "", st->bad_now == 3 ? " and " : "",
-			 st->bad_now & 2 ? "now.1" : "");
+			 st->bad_now & 2 ? "now.1" : "",
+			 st->bad_now && st->bad_note ? " and " : "", st->bad_note ? JOURNAL_NOTE : "");
+	if (st->lost_to) {
+		char range[120];
+		json_int_t nfin = (json_int_t)json_array_size(json_object_get(st->note, "finished")) +
+				  json_integer_value(json_object_get(st->note, "more"));
+		journal_range_text(range, sizeof range, st->lost_from, st->lost_to, st->lost_to);
+		snprintf(lost, sizeof lost, "; %s never reached the journal (the run could not write "
+			 "them: %s), with %" JSON_INTEGER_FORMAT " finished requirement%s%s%s%s",
+			 range, json_string_value(json_object_get(st->note, "error")), nfin,
+			 nfin == 1 ? "" : "s", lost_ids[0] ? " (" : "", lost_ids,
+			 lost_ids[0] ? ")" : "");
+	}
 	/* Every requirement finished: the run is whole whether or not its end
 	 * record made it to the disk. */
 	size_t selected = selected_count(root);
-	out->complete = st->finished >= selected && !cut[0];
+	out->complete = st->finished >= selected && !cut[0] && !st->lost_to;
 	snprintf(out->summary, sizeof out->summary,
-		 "read from the journal %s, last written %s: %zu of %zu requirements finished%s%s%s%s",
+		 "read from the journal %s, last written %s: %zu of %zu requirements finished%s%s%s%s%s",
 		 jdir, when, st->finished, selected, cutting,
-		 out->complete ? " (every one: the run ended before writing its reports)" : "", drop,
-		 now);
+		 out->complete ? " (every one: the run ended before writing its reports)" : "", lost,
+		 drop, now);
 	json_t *env = json_object_get(root, "environment");
 	json_object_set_new(root, "ended", json_string(when));
 	if (json_is_object(env)) {
@@ -478,44 +689,110 @@ static int read_document(struct jread *jr, json_t *root, struct report_view *v)
 	return rc;
 }
 
-int report_view_from_journal(const char *jdir, struct report_view *v,
-			     struct journal_recovery *out, char *err, size_t errlen)
+int report_view_from_journal_bytes(const struct journal_files *jf, const char *jdir,
+				   struct report_view *v, struct journal_recovery *out, char *err,
+				   size_t errlen)
 {
-	char log[1400], cut[200];
-	size_t size;
-	int rc;
+	char cut[200], ids[300];
 	memset(v, 0, sizeof *v);
 	memset(out, 0, sizeof *out);
-	snprintf(log, sizeof log, "%s/%s", jdir, JOURNAL_LOG);
-	struct jread jr = { .name = log, .err = err, .errlen = errlen };
-	FILE *f = read_open(log, &size, err, errlen, &rc);
-	if (!f)
-		return rc;
+	struct jread jr = { .name = jf->log_name, .err = err, .errlen = errlen };
 	struct log_state st = { .root = NULL, .ivals = json_array(), .state = json_object() };
-	if (size > MAX_JOURNAL_BYTES) {
+	if (jf->log_len > MAX_JOURNAL_BYTES) {
 		jfail(&jr, "too large for a journal (limit %u MiB)", MAX_JOURNAL_BYTES >> 20);
 	} else {
 		/* The trees of the log and of a now file, within the reader's
 		 * bound for files of that size (the now files are not larger
 		 * than a requirement's record). */
-		read_budget_start(size * 2);
-		read_log(&jr, f, size, &st);
+		read_budget_start(jf->log_len * 2);
+		read_note(jf, &st);
+		read_log(&jr, jf->log, jf->log_len, &st);
 		if (!jr.rc)
-			read_now(&jr, jdir, &st, cut, sizeof cut);
-		if (read_budget_stop() && !jr.rc)
+			read_now(&jr, jf, &st, cut, sizeof cut);
+		if (!jr.rc)
+			check_end(&jr, &st);
+		/* Past the bound, whatever failed failed for want of memory:
+		 * that is what is said. */
+		if (read_budget_stop()) {
+			jr.rc = 0;
 			jfail(&jr, "reading it needs more memory than a journal of %zu KiB may take "
-			      "(its records hold more than a run writes)", size >> 10);
+			      "(its records hold more than a run writes)", jf->log_len >> 10);
+		}
 	}
-	fclose(f);
 	if (!jr.rc) {
+		ids[0] = 0;
+		if (st.lost_to)
+			mark_lost(&st, cut, ids, sizeof ids);
 		splice_ivals(&st);
-		mark_recovered(st.root, &st, jdir, cut, out);
+		mark_recovered(st.root, &st, jdir, cut, ids, out);
 		jr.rc = read_document(&jr, st.root, v);
 	}
 	json_decref(st.root);
 	json_decref(st.ivals);
 	json_decref(st.state);
+	json_decref(st.note);
 	return jr.rc;
+}
+
+/* File name of directory jdir read whole into *buf (NULL when it is not
+ * there), at most max bytes: 0, or -errno / -EINVAL with err. */
+static int slurp(const char *jdir, const char *name, size_t max, char **buf, size_t *len,
+		 char *path, size_t pathlen, char *err, size_t errlen)
+{
+	size_t size;
+	int rc;
+	*buf = NULL;
+	*len = 0;
+	snprintf(path, pathlen, "%s/%s", jdir, name);
+	FILE *f = read_open(path, &size, err, errlen, &rc);
+	if (!f)
+		return rc;
+	if (size > max) {
+		fclose(f);
+		snprintf(err, errlen, "%s: too large for a journal's file (limit %zu MiB)", path,
+			 max >> 20);
+		return -EINVAL;
+	}
+	*buf = malloc(size ? size : 1);
+	if (!*buf || fread(*buf, 1, size, f) != size) {
+		rc = *buf ? -EIO : -ENOMEM;
+		free(*buf);
+		*buf = NULL;
+		fclose(f);
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	fclose(f);
+	*len = size;
+	return 0;
+}
+
+int report_view_from_journal(const char *jdir, struct report_view *v,
+			     struct journal_recovery *out, char *err, size_t errlen)
+{
+	char log[1400], other[1400], why[1600];
+	char *bufs[4] = { NULL };
+	static const char *const names[4] = { JOURNAL_LOG, "now.0", "now.1", JOURNAL_NOTE };
+	struct journal_files jf = { .log_name = log };
+	memset(v, 0, sizeof *v);
+	memset(out, 0, sizeof *out);
+	int rc = slurp(jdir, JOURNAL_LOG, MAX_JOURNAL_BYTES, &bufs[0], &jf.log_len, log,
+		       sizeof log, err, errlen);
+	/* The others may be missing (not made yet, or gone) or torn: the log
+	 * holds the rest, and the summary says what was not read. */
+	for (int k = 1; k < 4 && rc == 0; k++)
+		slurp(jdir, names[k], MAX_JOURNAL_BYTES, &bufs[k], k < 3 ? &jf.now_len[k - 1]
+		      : &jf.note_len, other, sizeof other, why, sizeof why);
+	if (rc == 0) {
+		jf.log = bufs[0];
+		jf.now[0] = bufs[1];
+		jf.now[1] = bufs[2];
+		jf.note = bufs[3];
+		rc = report_view_from_journal_bytes(&jf, jdir, v, out, err, errlen);
+	}
+	for (int k = 0; k < 4; k++)
+		free(bufs[k]);
+	return rc;
 }
 
 char *journal_dir_of(const char *path)
@@ -536,11 +813,12 @@ char *journal_dir_of(const char *path)
 		return NULL;
 	}
 	/* A journal's log, named: recognised by its first line. Only a
-	 * regular file is opened (a FIFO would block): anything else is left
-	 * to the results.json reader, which refuses it by name. */
-	if (!S_ISREG(s.st_mode))
-		return NULL;
-	FILE *f = fopen(path, "rb");
+	 * regular file is opened (read_open: a FIFO would block, a link is
+	 * not followed): anything else is left to the results.json reader,
+	 * which refuses it by name. */
+	size_t size;
+	int rc;
+	FILE *f = S_ISREG(s.st_mode) ? read_open(path, &size, buf, sizeof buf, &rc) : NULL;
 	char magic[sizeof JOURNAL_MAGIC_STEM] = "";
 	size_t mlen = strlen(JOURNAL_MAGIC_STEM);
 	/* Of any format: read_log says which it does not read. */

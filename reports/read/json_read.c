@@ -1349,6 +1349,25 @@ static void check_traceability(struct jr *rd, const json_t *root, const struct r
 	rv_matrix_free(&m);
 }
 
+/* "plan": the sample plan (added later: absent in older files, read as
+ * not kept). */
+static void read_plan(struct jr *rd, const json_t *obj, const char *at, struct rv_req *r)
+{
+	char w[AT_LEN];
+	const json_t *p = json_object_get(obj, "plan");
+	if (!p)
+		return;
+	at_key(w, at, "plan");
+	if (!json_is_object(p)) {
+		fail(rd, -EINVAL, w, "expected an object");
+		return;
+	}
+	struct rv_plan *q = &r->plan;
+	q->have = u64_field(rd, p, w, "iterations", &q->iterations) &&
+		  u64_field(rd, p, w, "runs", &q->runs) && u64_field(rd, p, w, "warmup", &q->warmup) &&
+		  u64_field(rd, p, w, "duration_ns", &q->duration_ns);
+}
+
 static void read_req(struct jr *rd, const json_t *obj, const char *at, void *item)
 {
 	struct rv_req *r = item;
@@ -1366,6 +1385,7 @@ static void read_req(struct jr *rd, const json_t *obj, const char *at, void *ite
 	if ((j = member(rd, obj, at, "cpu", w)) && !json_is_null(j))
 		want_int(rd, j, w, INT_MAX, &r->cpu);
 	str_field(rd, obj, at, "load", true, &r->load);
+	read_plan(rd, obj, at, r);
 	opt_str_field(rd, obj, at, "trace", &r->trace);
 	opt_str_field(rd, obj, at, "trace_note", &r->trace_note);
 	read_explain(rd, obj, at, r);

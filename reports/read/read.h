@@ -47,6 +47,18 @@ char *journal_dir_of(const char *path);
  * naming the file and the record. */
 int report_view_from_journal(const char *jdir, struct report_view *v,
 			     struct journal_recovery *out, char *err, size_t errlen);
+/* The journal's files as bytes (NULL: the file is not there), log_name
+ * naming the log in messages. */
+struct journal_files {
+	const char *log_name;
+	const char *log, *now[2], *note;
+	size_t log_len, now_len[2], note_len;
+};
+/* The same from the files' bytes (the fuzzer's way in): every byte read
+ * lies inside them, and the work is linear in their length. */
+int report_view_from_journal_bytes(const struct journal_files *jf, const char *jdir,
+				   struct report_view *v, struct journal_recovery *out, char *err,
+				   size_t errlen);
 /* The same for an input the user names: an XML file (a junit.xml or an
  * HTML page, written and never read back) is refused with REPORT_XML_REFUSED,
  * anything else that is not a JSON object as not a results.json. */
@@ -60,12 +72,10 @@ int report_view_read(const char *path, struct report_view *v, char *err, size_t 
 enum read_kind { READ_NONE, READ_RUN, READ_FLEET, READ_OTHER };
 #define READ_SCHEMA_PEEK 4096
 enum read_kind read_results_kind(const char *path);
-/* path opened for reading (its size in *size) when it is a regular file;
- * else NULL, *rc -errno, or -EINVAL with "not a regular file (a FIFO)" in
- * err. A FIFO, socket, device or directory is refused by what stat says
- * before it is opened (opening a FIFO without a writer blocks, a device may
- * never end), and the file is opened without blocking in case it was
- * replaced since. */
+/* path opened for reading (its size in *size) by safeopen_regular
+ * (base/safeopen.h): only a regular file, never through a symbolic link in
+ * its last component, a FIFO never blocking. Else NULL, *rc -errno and err
+ * "PATH: not a regular file (a FIFO)" or the like. */
 FILE *read_open(const char *path, size_t *size, char *err, size_t errlen, int *rc);
 /* The numbers a results.json may hold (json_read.c refuses any other, naming
  * the field and the value), so that no scale, axis, ratio or sum of the

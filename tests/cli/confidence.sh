@@ -142,14 +142,19 @@ done
 expect_status 0 "$RTC" report "$TMP/p95/results.json" --summary "$TMP/p95/again.txt"
 
 # compare: the same run where UNDECIDED's limit is 195 us (it passes) as
-# the baseline: pass -> inconclusive is worse (exit 1), the reverse better
+# the baseline: its limit changed, so pass -> inconclusive is CHANGED, not
+# compared as a verdict (exit 1, 0 with --allow-changed), either way; the
+# unchanged limit beside it on the same statistic is paired with its own
+# (pass -> inconclusive of one requirement is worse: unit.compare)
 sed 's/max="185us" confidence="95%"/max="195us" confidence="95%"/' "$TMP/c.xml" >"$TMP/c2.xml"
 expect_status 0 "$RTC" run -q -o "$TMP/p" --only HOLDS --only UNDECIDED "$TMP/c2.xml"
 expect_status 1 "$RTC" compare "$TMP/p/results.json" "$J"
-expect_grep '^UNDECIDED +- +verdict +pass +inconclusive( +-)+ +WORSE$' "$TMP/out"
-expect_grep '^ +the candidate could not decide interval p90 .*not enough samples to decide' "$TMP/out"
-expect_status 0 "$RTC" compare "$J" "$TMP/p/results.json"
-expect_grep '^UNDECIDED +- +verdict +inconclusive +pass( +-)+ +better$' "$TMP/out"
+expect_grep '^UNDECIDED +- +verdict +pass +inconclusive( +-)+ +CHANGED$' "$TMP/out"
+expect_grep '^ +the requirement changed: limit interval p90 195 us -> 185 us; its verdicts are not compared$' "$TMP/out"
+expect_status 0 "$RTC" compare --allow-changed "$TMP/p/results.json" "$J"
+expect_status 1 "$RTC" compare "$J" "$TMP/p/results.json"
+expect_grep '^UNDECIDED +- +verdict +inconclusive +pass( +-)+ +CHANGED$' "$TMP/out"
+expect_grep '^ +the requirement changed: limit interval p90 185 us -> 195 us; its verdicts are not compared$' "$TMP/out"
 
 # merge: the fleet counts it, and exits 4 with no failure on any host
 expect_status 4 "$RTC" merge "$J" "$TMP/p/results.json" -o "$TMP/fleet"

@@ -136,6 +136,17 @@ if [ -n "$src" ]; then
   mkdir -p "$TMP/torn"; cp -r "$src/journal" "$TMP/torn/"
   size="$(stat -c %s "$TMP/torn/journal/log")"
   truncate -s $((size - 7)) "$TMP/torn/journal/log"
+  # as a kill inside that append leaves it: no now record written after it
+  python3 - "$TMP/torn/journal" <<'PY'
+import os, re, sys
+d = sys.argv[1]
+logs = re.findall(rb"^rtcj \w+ \d+ (\d+) ", open(d + "/log", "rb").read(), re.M)
+for k in ("now.0", "now.1"):
+    p = d + "/" + k
+    m = os.path.exists(p) and re.match(rb"rtcj now \d+ (\d+) ", open(p, "rb").read())
+    if m and int(m.group(1)) >= int(logs[-1]):
+        os.remove(p)
+PY
   "$RTC" report "$TMP/torn" --json "$TMP/torn.json" >"$TMP/torn.out" 2>&1; st=$?
   [ "$st" -eq 3 ] && grep -q "a record cut short at its end ([0-9]* bytes) dropped" "$TMP/torn.out" \
     && ok "a torn last record is dropped and said (exit 3)" || { fail "torn record: exit $st"; diag <"$TMP/torn.out"; }
@@ -143,7 +154,7 @@ if [ -n "$src" ]; then
     && ok "the torn record's requirement is not read from it" || { fail "the torn record was read"; diag <"$TMP/torn.chk"; }
 import json, re, sys
 heads = [l for l in open(sys.argv[1], "rb") if l.startswith(b"rtcj req ")]
-f, i = map(int, heads[-1].split()[3:5])
+f, i = map(int, heads[-1].split()[4:6])
 r = json.load(open(sys.argv[2]))["files"][f]["requirements"][i]
 assert r["verdict"] == "error", r["verdict"]
 PY
@@ -151,14 +162,14 @@ PY
   cp -r "$src/journal" "$TMP/flip"; printf 'X' | dd of="$TMP/flip/log" bs=1 seek=200 conv=notrunc 2>/dev/null
   mkdir -p "$TMP/flipdir"; mv "$TMP/flip" "$TMP/flipdir/journal"
   "$RTC" report "$TMP/flipdir" --summary "$TMP/flip.txt" >"$TMP/flip.out" 2>&1; st=$?
-  [ "$st" -eq 2 ] && grep -q "the record at byte 20 is damaged" "$TMP/flip.out" && [ ! -e "$TMP/flip.txt" ] \
+  [ "$st" -eq 2 ] && grep -q "record 1 (at byte 20) is corrupt (its CRC does not hold) and records 2-[0-9]* follow it" "$TMP/flip.out" && [ ! -e "$TMP/flip.txt" ] \
     && ok "a damaged head is never read: exit 2, nothing written" || { fail "damaged head: exit $st"; diag <"$TMP/flip.out"; }
   # damage with more after it is not a torn end: refused, never dropped
   cp -r "$src/journal" "$TMP/mid"; mkdir -p "$TMP/middir"; mv "$TMP/mid" "$TMP/middir/journal"
   at="$(grep -abo '^rtcj req ' "$TMP/middir/journal/log" | head -1 | cut -d: -f1)"
   printf 'X' | dd of="$TMP/middir/journal/log" bs=1 seek=$((at + 200)) conv=notrunc 2>/dev/null
   "$RTC" report "$TMP/middir" --summary "$TMP/mid.txt" >"$TMP/mid.out" 2>&1; st=$?
-  [ "$st" -eq 2 ] && grep -q "is damaged .* and more follows it" "$TMP/mid.out" && [ ! -e "$TMP/mid.txt" ] \
+  [ "$st" -eq 2 ] && grep -q "record [0-9]* (at byte $at) is corrupt (its CRC does not hold) and records* [0-9-]* follows* it" "$TMP/mid.out" && [ ! -e "$TMP/mid.txt" ] \
     && ok "a damaged record with more after it is refused (exit 2), not dropped as torn" \
     || { fail "damage mid-log: exit $st"; diag <"$TMP/mid.out"; }
   # a now file that holds no whole record is said, and the other one read
@@ -172,10 +183,12 @@ PY
   python3 - "$TMP/dupdir/journal/log" <<'PY'
 import re, sys, zlib
 data = open(sys.argv[1], "rb").read()
-m = re.search(rb"^rtcj req (\d+) (\d+) (\d+) (\d+) (\d+) [0-9a-f]{8}\n", data, re.M)
-payload = data[m.end():m.end() + int(m.group(4))]
+m = re.search(rb"^rtcj req (\d+) (\d+) (\d+) (\d+) (\d+) (\d+) [0-9a-f]{8}\n", data, re.M)
+payload = data[m.end():m.end() + int(m.group(5))]
 last = max(int(s) for s in re.findall(rb"^rtcj \w+ (\d+) ", data, re.M))
-head = b"rtcj req %d %s %s %d %s " % (last + 1, m.group(2), m.group(3), len(payload), m.group(5))
+log = max(int(s) for s in re.findall(rb"^rtcj \w+ \d+ (\d+) ", data, re.M))
+head = b"rtcj req %d %d %s %s %d %s " % (last + 1, log + 1, m.group(3), m.group(4), len(payload),
+                                     m.group(6))
 crc = zlib.crc32(payload, zlib.crc32(head)) & 0xffffffff
 open(sys.argv[1], "ab").write(head + b"%08x\n" % crc + payload + b"\n")
 PY
@@ -195,9 +208,9 @@ PY
     || { fail "recovered end: exit $st, original '$e1', copy '$e2'"; diag <"$TMP/copy.out"; }
   # a journal of another format is named as such, never misread
   mkdir -p "$TMP/v1dir"; cp -r "$src/journal" "$TMP/v1dir/"
-  sed -i '1s/^rtconform journal 2$/rtconform journal 1/' "$TMP/v1dir/journal/log"
+  sed -i '1s/^rtconform journal 3$/rtconform journal 2/' "$TMP/v1dir/journal/log"
   "$RTC" report "$TMP/v1dir" --summary "$TMP/v1.txt" >"$TMP/v1.out" 2>&1; st=$?
-  [ "$st" -eq 2 ] && grep -q "a journal of format 1, which this rtconform does not read (it reads format 2)" "$TMP/v1.out" \
+  [ "$st" -eq 2 ] && grep -q "a journal of format 2, which this rtconform does not read (it reads format 3)" "$TMP/v1.out" \
     && [ ! -e "$TMP/v1.txt" ] && ok "a journal of an older format is refused by name (exit 2, nothing written)" \
     || { fail "format 1 journal: exit $st"; diag <"$TMP/v1.out"; }
   # a journal away from its run's directory has no place for its reports
@@ -243,24 +256,156 @@ mkdir -p "$TMP/fake/journal"; echo '{"schema": 1}' >"$TMP/fake/journal/log"
 "$RTC" report "$TMP/fake" >"$TMP/fake.out" 2>&1; st=$?
 [ "$st" -eq 2 ] && grep -q "fake/journal/log: not an rtconform journal" "$TMP/fake.out" \
   && ok "a journal directory whose log is not one is refused by name" || { fail "fake journal: exit $st"; diag <"$TMP/fake.out"; }
-# A full disk: the journal's first failed write is said once and the run
-# measures on; the reports cannot be written either, so the journal stays,
-# and renders (elsewhere) what it holds. A 64 KiB tmpfs, as root only.
-if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/small" && mount -t tmpfs -o size=64k tmpfs "$TMP/small"; then
+# records LOG : the log's records, one line each: start end kind LOG.
+records() {
+  python3 -c 'import re, sys
+data = open(sys.argv[1], "rb").read()
+at = data.index(b"\n") + 1
+while at < len(data):
+    m = re.match(rb"rtcj (\w+) \d+ (\d+) \d+ \d+ (\d+) \d+ [0-9a-f]{8}\n", data[at:])
+    end = at + m.end() + int(m.group(3)) + 1
+    print(at, end, m.group(1).decode(), m.group(2).decode())
+    at = end' "$1"
+}
+
+# A whole journal, kept: once the run has begun, its summary.txt is made a
+# directory, so its reports cannot all be written. Three short requirements
+# and one of 2 s by time, in which the directory is made.
+req_file "$TMP/quick.xml" quick <<XML
+  <requirement id="A"><probe name="selftest"/><run iterations="1000" runs="3" warmup="0" timeout="60s"/>
+    <limit statistic="max" max="60s"/></requirement>
+  <requirement id="B"><probe name="selftest"/><run iterations="1000" runs="3" warmup="0" timeout="60s"/>
+    <limit statistic="max" max="60s"/></requirement>
+  <requirement id="C"><probe name="selftest"/><run iterations="1000" runs="3" warmup="0" timeout="60s"/>
+    <limit statistic="max" max="60s"/></requirement>
+  <requirement id="D"><probe name="sem-pingpong"/><run iterations="5000" duration="2s" warmup="0" timeout="120s"/>
+    <limit statistic="max" max="60s"/></requirement>
+XML
+# kept_run DIR XML : run XML into DIR in the background (its stderr in
+# $TMP/NAME.err, NAME DIR's last component), summary.txt made a directory once its journal is there; its pid
+# in $kept_pid.
+kept_run() {
+  local dir="$1" xml="$2"
+  "$RTC" run -q -o "$dir" "$xml" >/dev/null 2>"$TMP/$(basename "$dir").err" &
+  kept_pid=$!
+  wait_for "the run into $(basename "$dir") to begin its journal" "$START_WAIT" test -s "$dir/journal/log" \
+    && mkdir -p "$dir/summary.txt/x"
+}
+kept_run "$TMP/whole" "$TMP/quick.xml"
+wait "$kept_pid"; st=$?
+[ "$st" -eq 3 ] && grep -q "keeps every figure" "$TMP/whole.err" && grep -q "^rtcj end" "$TMP/whole/journal/log" \
+  && ok "a run whose reports fail keeps its whole journal" || { fail "kept journal: exit $st"; diag <"$TMP/whole.err"; }
+records "$TMP/whole/journal/log" >"$TMP/whole.recs" 2>&1
+nrec="$(wc -l <"$TMP/whole.recs")"
+# journal_of NAME : a copy of the whole journal in $TMP/NAME/journal
+journal_of() { rm -rf "${TMP:?}/$1"; mkdir -p "$TMP/$1"; cp -r "$TMP/whole/journal" "$TMP/$1/"; }
+if [ "$nrec" -ge 6 ]; then
+  # B's record (the third) cut out: a gap, named, never a plausible run
+  read -r bs be _ <<<"$(sed -n 3p "$TMP/whole.recs")"
+  journal_of gap
+  { head -c "$bs" "$TMP/whole/journal/log"; tail -c +$((be + 1)) "$TMP/whole/journal/log"; } >"$TMP/gap/journal/log"
+  "$RTC" report "$TMP/gap" --summary "$TMP/gap.txt" >"$TMP/gap.out" 2>&1; st=$?
+  [ "$st" -eq 2 ] && grep -q "gap/journal/log: record 3 of $nrec missing: record 4 (at byte $bs) follows record 2" "$TMP/gap.out" \
+    && [ ! -e "$TMP/gap.txt" ] && ! grep -q "read from the journal" "$TMP/gap.out" \
+    && ok "the second requirement's record cut out: named, refused (exit 2), nothing written" \
+    || { fail "a record cut out: exit $st"; diag <"$TMP/gap.out"; }
+  # one bit flipped in the middle of B's record, whole records after it
+  journal_of bit
+  python3 -c 'import sys; p, at = sys.argv[1], int(sys.argv[2]); d = bytearray(open(p, "rb").read()); d[at] ^= 4; open(p, "wb").write(d)' \
+    "$TMP/bit/journal/log" $(( (bs + be) / 2 ))
+  "$RTC" report "$TMP/bit" --summary "$TMP/bit.txt" >"$TMP/bit.out" 2>&1; st=$?
+  [ "$st" -eq 2 ] && grep -q "record 3 (at byte $bs) is corrupt (its CRC does not hold) and records 4-$nrec follow it" "$TMP/bit.out" \
+    && [ ! -e "$TMP/bit.txt" ] && ok "a bit flipped in a middle record: corrupt, named with what follows (exit 2)" \
+    || { fail "a flipped bit: exit $st"; diag <"$TMP/bit.out"; }
+  # the log's last records cut whole, D's now record counting them
+  read -r cs _ <<<"$(sed -n 4p "$TMP/whole.recs")"
+  journal_of tail
+  head -c "$cs" "$TMP/whole/journal/log" >"$TMP/tail/journal/log"
+  "$RTC" report "$TMP/tail" --summary "$TMP/tail.txt" >"$TMP/tail.out" 2>&1; st=$?
+  [ "$st" -eq 2 ] && grep -q "record 4 of 4 missing at the end of the log: now.[01], written after them" "$TMP/tail.out" \
+    && [ ! -e "$TMP/tail.txt" ] && ok "records cut from the log's end, a now record counting them: named, refused (exit 2)" \
+    || { fail "records cut from the end: exit $st"; diag <"$TMP/tail.out"; }
+  # a tear in the last requirement's record, at each of its first 80 bytes
+  # (header and first payload bytes) and in its middle: the killed run's
+  # report, D cut short
+  read -r ls le _ <<<"$(sed -n "$((nrec - 1))p" "$TMP/whole.recs")"
+  bad=""
+  for cut in $(seq $((ls + 1)) $((ls + 80))) $(( (ls + le) / 2 )); do
+    journal_of torn2
+    head -c "$cut" "$TMP/whole/journal/log" >"$TMP/torn2/journal/log"
+    "$RTC" report "$TMP/torn2" --summary "$TMP/torn2.txt" >"$TMP/torn2.out" 2>&1; st=$?
+    { [ "$st" -eq 3 ] && grep -q "a record cut short at its end ($((cut - ls)) bytes) dropped" "$TMP/torn2.out" \
+      && grep -q "^D .* ERROR" "$TMP/torn2.txt"; } || { bad="$cut: exit $st"; break; }
+  done
+  [ -z "$bad" ] && ok "a tear at any of the last record's first 80 bytes or its middle: dropped, the killed run's report (exit 3)" \
+    || { fail "a torn last record, cut at byte $bad"; diag <"$TMP/torn2.out"; }
+else
+  fail "a whole journal: $nrec records found in its log, where 6 or more were written"; diag <"$TMP/whole.recs"
+fi
+
+# A full disk (a small tmpfs with 80 KiB free, as root only): a run of 31
+# requirements (30 short, the last 3 s by time) outgrows it. When room comes
+# during the run, the records that waited are written and the journal is
+# whole; when it never comes, the run says what never reached the journal,
+# and `report` of it names them, never "not measured".
+{ echo '<requirements xmlns="urn:rtconform:requirements:1" name="many" version="1">'
+  for i in $(seq 1 30); do
+    echo "  <requirement id=\"R$i\"><probe name=\"selftest\"/><run iterations=\"1000\" runs=\"3\" warmup=\"0\" timeout=\"60s\"/><limit statistic=\"max\" max=\"60s\"/></requirement>"
+  done
+  echo '  <requirement id="LONG"><probe name="sem-pingpong"/><run iterations="5000" duration="3s" warmup="0" timeout="120s"/><limit statistic="max" max="60s"/></requirement>'
+  echo '</requirements>'; } >"$TMP/many.xml"
+# fill FREE_KIB : the tmpfs filled to FREE_KIB free
+fill() {
+  rm -f "$TMP/small/filler"
+  local avail; avail="$(df -k --output=avail "$TMP/small" | tail -1)"
+  head -c $(( (avail - $1) * 1024 )) /dev/zero >"$TMP/small/filler"
+}
+# verdicts JSON : each requirement's id, verdict and reason, one line each
+verdicts() {
+  python3 -c 'import json, sys
+for f in json.load(open(sys.argv[1]))["files"]:
+    for r in f["requirements"]:
+        print(r["id"], r["verdict"], r.get("reason") or "")' "$1"
+}
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/small" && mount -t tmpfs -o size=4m tmpfs "$TMP/small"; then
   journal_exit() { umount "$TMP/small" 2>/dev/null; lib_exit; }
   trap journal_exit EXIT
-  "$RTC" run -q -o "$TMP/small/d" "$TMP/four.xml" >"$TMP/full.out" 2>&1; st=$?
-  [ "$st" -eq 3 ] && grep -q "journal: .*No space left on device: the run goes on" "$TMP/full.out" \
-    && [ "$(grep -c 'journal: .*No space left' "$TMP/full.out")" -eq 1 ] \
-    && grep -q "the journal .* keeps the run up to its first failed write" "$TMP/full.out" \
-    && ok "a full disk: the journal's failure said once, the run went on, exit 3, the journal kept" \
-    || { fail "a full disk: exit $st"; diag <"$TMP/full.out"; }
-  ! grep -q "I/O error" "$TMP/full.out" \
+  # room again during the run
+  fill 80
+  kept_run "$TMP/small/later" "$TMP/many.xml"
+  wait_for "the journal's first failed write" 60 grep -q "journal: .*No space left on device: the run goes on" "$TMP/later.err"
+  rm -f "$TMP/small/filler"
+  wait "$kept_pid"; st=$?
+  [ "$st" -eq 3 ] && grep -q "journal: .*/journal/log: written after all: the records that waited are in it, and it is whole" "$TMP/later.err" \
+    && grep -q "keeps every figure" "$TMP/later.err" \
+    && ok "a full disk, then room: the records that waited are written, the journal whole" \
+    || { fail "room again: exit $st"; diag <"$TMP/later.err"; }
+  [ "$(grep -c 'No space left' "$TMP/later.err")" -eq 1 ] && ok "... the failure said once" \
+    || { fail "the failure said more than once"; diag <"$TMP/later.err"; }
+  "$RTC" report "$TMP/small/later" --json "$TMP/later.json" >"$TMP/later.rep" 2>&1; st=$?
+  [ "$st" -eq 0 ] && grep -q "31 of 31 requirements finished" "$TMP/later.rep" && ! grep -q "never reached" "$TMP/later.rep" \
+    && [ "$(verdicts "$TMP/later.json" | grep -c ' pass $')" -eq 31 ] \
+    && ok "report of it renders every requirement as measured (exit 0)" \
+    || { fail "room again, report: exit $st"; diag <"$TMP/later.rep"; verdicts "$TMP/later.json" 2>&1 | diag; }
+  # no room ever
+  fill 80
+  "$RTC" run -q -o "$TMP/small/never" "$TMP/many.xml" >/dev/null 2>"$TMP/never.err"; st=$?
+  [ "$st" -eq 3 ] && grep -q "journal: records [0-9]*-[0-9]* of [0-9]* ([0-9]* finished requirements among them) never reached the journal: .*No space left on device; the reports written now hold them" "$TMP/never.err" \
+    && grep -q "the journal .* keeps the run but records .*, which never reached it" "$TMP/never.err" \
+    && ok "a full disk, no room ever: the run says what never reached the journal" \
+    || { fail "no room: exit $st"; diag <"$TMP/never.err"; }
+  ! grep -q "I/O error" "$TMP/never.err" \
     && ok "a full disk: libxml2's own I/O error lines are not printed beside rtconform's message" \
-    || { fail "a full disk: libxml2 printed its errors"; diag <"$TMP/full.out"; }
-  "$RTC" report "$TMP/small/d" --summary "$TMP/full.txt" --json "$TMP/full.json" >"$TMP/full.rep" 2>&1; st=$?
-  [ "$st" -eq 3 ] && grep -q "read from the journal" "$TMP/full.rep" && [ -s "$TMP/full.json" ] \
-    && ok "the journal of a full disk renders elsewhere (exit 3)" || { fail "full disk's journal: exit $st"; diag <"$TMP/full.rep"; }
+    || { fail "a full disk: libxml2 printed its errors"; diag <"$TMP/never.err"; }
+  rm -f "$TMP/small/filler"
+  "$RTC" report "$TMP/small/never" --json "$TMP/never.json" >"$TMP/never.rep" 2>&1; st=$?
+  verdicts "$TMP/never.json" >"$TMP/never.v" 2>&1
+  [ "$st" -eq 3 ] && grep -q "never reached the journal (the run could not write them: No space left on device), with [1-9][0-9]* finished requirements" "$TMP/never.rep" \
+    && grep -q "finished, but its record never reached the journal" "$TMP/never.v" \
+    && ! grep -q "not measured" "$TMP/never.v" \
+    && [ "$(grep -c ' pass $' "$TMP/never.v")" -ge 1 ] \
+    && ok "report of it names what never reached the journal (exit 3), no requirement 'not measured'" \
+    || { fail "no room, report: exit $st"; diag <"$TMP/never.rep"; diag <"$TMP/never.v"; }
   umount "$TMP/small"
 else
   skip "a full disk" "needs root to mount a small tmpfs"

@@ -37,7 +37,8 @@ assert d["started"].endswith("Z") and d["ended"] >= d["started"], (d["started"],
 ids = [c["id"] for c in d["cases"]]
 for want in ("stats-ramp", "timebase", "schema-priority", "must-fail", "page-faults",
              "deadline-overrun", "premise-policy", "premise-priority", "premise-protocol",
-             "timer-early", "handoff-early", "delay-timer-wakeup", "delay-sem-pingpong"):
+             "timer-early", "handoff-early", "delay-timer-wakeup", "delay-sem-pingpong",
+             "clock-half", "clock-double"):
     assert want in ids, want
 for c in d["cases"]:
     assert c["verdict"] == "pass", (c["id"], c["verdict"], c["expected"], c["observed"], c["why"])
@@ -61,6 +62,7 @@ expect_grep 'FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=delay=20ms,every=1
 expect_grep 'name="rtconform.injected_faults" value="RTC_SELFTEST_FAULTS=delay=20ms,every=10' "$R/cases/delay-sem-pingpong/run/junit.xml"
 expect_grep '<p id="faults" class="banner b-error">FAULTS INJECTED by selftest: RTC_SELFTEST_FAULTS=delay=20ms,every=10' "$R/cases/delay-timer-wakeup/run/report.html"
 expect_grep '"rtconform.injected_faults": "RTC_SELFTEST_FAULTS=rtconform-fault-sched.so RTC_FAKE_SCHED=policy' "$R/cases/premise-policy/run/results.json"
+expect_grep '"timebase.check": "FAILED: timebase check: the C library.s clock \(CLOCK_MONOTONIC_RAW\) runs at 0.500 of the kernel.s' "$R/cases/clock-half/run/results.json"
 # the record verifies: its reports agree with validation.json read back, and
 # each case's run directory is verified as a run's
 expect_status 0 "$RTC" verify "$R"
@@ -263,6 +265,10 @@ expect_grep '^delay-sem-pingpong +not-run +' "$TMP/table-nobody"
 expect_grep '^    not run: needs root: it preloads a fault library' "$TMP/table-nobody"
 expect_grep '^stats-ramp +pass +' "$TMP/table-nobody"
 expect_grep '^schema-malformed +pass +' "$TMP/table-nobody"
+# the clock cases preload into rtconform itself, whose check catches them
+# before any worker starts: no privilege needed
+expect_grep '^clock-half +pass +' "$TMP/table-nobody"
+expect_grep '^clock-double +pass +' "$TMP/table-nobody"
 expect_no_grep '^[a-z-]+ +(fail|error) +' "$TMP/table-nobody"
 validate_junit "$TMP/nobody/st/junit.xml" --tests "$ncases" --failures 0 --errors 0 --skipped "$(privileged any)"
 # The documented capabilities on the worker: the real-time cases run and

@@ -56,7 +56,8 @@ def scale_durations(r, k):
             run["max_ns"] *= k
     b = r["batch"]
     b["mean_ns"] *= k
-    b["stddev_ns"] *= k
+    if b["stddev_ns"] is not None:  # null for a single run
+        b["stddev_ns"] *= k
     b["per_run_ns"] = [v * k for v in b["per_run_ns"]]
 
 

@@ -15,6 +15,14 @@
  * moment would: the next reading through clock_gettime is that much
  * further behind (what the timer-semantics probe must count, not hide).
  *
+ * With RTC_FAKE_CLOCK_RATE set to a factor (0.5, 2: above 0, at most 1000,
+ * not 1), every clock a sample or a timer is taken with (CLOCK_REALTIME,
+ * _MONOTONIC, _MONOTONIC_RAW, their _COARSE kin, _BOOTTIME) runs at that
+ * rate through clock_gettime, from its first reading on, as a preloaded
+ * libfaketime (FAKETIME="+0 x0.5") makes it run: what the timebase's check
+ * against the kernel must catch (selftest's clock-half and clock-double).
+ * The kernel's own clock, read with the system call, is left alone.
+ *
  * Only clock_nanosleep is wrapped for the early wake-ups: the timer-wakeup probe sleeps with it
  * alone (glibc's nanosleep does not call it through the symbol table).
  * Built as a MODULE library for the tests (tests/CMakeLists.txt), and with
@@ -24,6 +32,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
@@ -35,6 +44,8 @@ typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
 static clock_nanosleep_fn real_clock_nanosleep;
 static clock_gettime_fn real_clock_gettime;
 static int64_t early_ns, back_ns;
+static double rate = 1.0; /* RTC_FAKE_CLOCK_RATE */
+static int64_t base[8];   /* each clock's first reading, ns (0: none yet) */
 static int64_t behind;   /* how far CLOCK_REALTIME is stepped back, ns */
 static int step_pending; /* step back at the next reading */
 
@@ -48,17 +59,44 @@ static int64_t env_us(const char *name)
 	return s && end != s && *end == '\0' && us > 0 && us < 1000000000LL ? (int64_t)us * 1000 : 0;
 }
 
+/* A factor from the environment: above 0, at most 1000; else 1. */
+static double env_rate(const char *name)
+{
+	const char *s = getenv(name);
+	char *end = NULL;
+	double r = s ? strtod(s, &end) : 1.0;
+	return s && end != s && *end == '\0' && r > 0 && r <= 1000 ? r : 1.0;
+}
+
 __attribute__((constructor)) static void fake_clock_init(void)
 {
 	real_clock_nanosleep = (clock_nanosleep_fn)dlsym(RTLD_NEXT, "clock_nanosleep");
 	real_clock_gettime = (clock_gettime_fn)dlsym(RTLD_NEXT, "clock_gettime");
 	early_ns = env_us("RTC_FAKE_EARLY_US");
 	back_ns = env_us("RTC_FAKE_BACK_US");
+	rate = env_rate("RTC_FAKE_CLOCK_RATE");
 #ifdef RTC_SELFTEST_GUARD
 	/* rtconform-fault-clock.so: inert outside `rtconform selftest`. */
-	if (!getenv("RTC_SELFTEST_FAULTS"))
+	if (!getenv("RTC_SELFTEST_FAULTS")) {
 		early_ns = back_ns = 0;
+		rate = 1.0;
+	}
 #endif
+}
+
+/* ts of clock at `rate` from the clock's first reading on. */
+static void scale(clockid_t clock, struct timespec *ts)
+{
+	if (rate == 1.0 || clock < 0 || clock >= 8 || clock == CLOCK_PROCESS_CPUTIME_ID ||
+	    clock == CLOCK_THREAD_CPUTIME_ID)
+		return;
+	int64_t t = (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec, zero = 0;
+	__atomic_compare_exchange_n(&base[clock], &zero, t, false, __ATOMIC_ACQ_REL,
+				    __ATOMIC_ACQUIRE);
+	int64_t b = __atomic_load_n(&base[clock], __ATOMIC_ACQUIRE);
+	t = b + (int64_t)((double)(t - b) * rate);
+	ts->tv_sec = (time_t)(t / 1000000000);
+	ts->tv_nsec = (long)(t % 1000000000);
 }
 
 int clock_gettime(clockid_t clock, struct timespec *ts)
@@ -66,6 +104,8 @@ int clock_gettime(clockid_t clock, struct timespec *ts)
 	if (!real_clock_gettime)
 		return ENOSYS;
 	int rc = real_clock_gettime(clock, ts);
+	if (!rc)
+		scale(clock, ts);
 	if (rc || clock != CLOCK_REALTIME || !back_ns)
 		return rc;
 	if (__atomic_exchange_n(&step_pending, 0, __ATOMIC_ACQ_REL))

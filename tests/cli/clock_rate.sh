@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: Apache-2.0
+# The timebase is checked against the kernel, not the C library: under the
+# real libfaketime (Debian's libfaketime, preloaded) running every C
+# library clock at half and at twice the kernel's rate, on the TSC path and
+# on the clock path (RTC_TIMEBASE=clock), `run` and `probe` give `error`
+# for every requirement (exit 3), the reason naming the C library's rate
+# against the kernel's (clock_gettime system call), and nothing is judged
+# pass or fail; the TSC is still calibrated at its true rate. Without the
+# preload the same requirements are measured and judged, and `env` says the
+# check agrees. Behaviour only: no figure is held to a latency.
+# Skipped (exit 77) only when libfaketime is not installed (ci/deps' test
+# set installs it).
+. "$(dirname "$0")/lib.sh"
+
+FT=""
+for f in /usr/lib/*/faketime/libfaketimeMT.so.1 /usr/lib/faketime/libfaketimeMT.so.1; do
+  [ -r "$f" ] && { FT="$f"; break; }
+done
+[ -n "$FT" ] || skip_all "libfaketime is not installed (apt-get install libfaketime; ci/deps test has it)"
+PRE="$(preload "$FT")"
+
+# RAMP would pass (max 1 ms <= 1 ms) and RAMP-OVER fail (> 999 us): under
+# the preload neither may be judged.
+req_file "$TMP/ramp.xml" clock-rate <<'XML'
+  <requirement id="RAMP"><probe name="selftest"><param name="samples">ramp</param></probe>
+    <run iterations="1000" runs="1" warmup="1"/>
+    <limit metric="interval" statistic="max" max="1ms"/></requirement>
+  <requirement id="RAMP-OVER"><probe name="selftest"><param name="samples">ramp</param></probe>
+    <run iterations="1000" runs="1" warmup="1"/>
+    <limit metric="interval" statistic="max" max="999us"/></requirement>
+XML
+
+# env_value KEY FILE : the value `rtconform env` printed for KEY
+env_value() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ +/, ""); print; exit }' "$2"; }
+
+# verdicts JSON : "ID=VERDICT ..." of every requirement in results.json
+verdicts() {
+  python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join("%s=%s" % (r["id"], r["verdict"]) for f in d["files"] for r in f["requirements"]))' "$1"
+}
+# reasons JSON : each requirement's reason, a line each
+reasons() {
+  python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for f in d["files"]:
+    for r in f["requirements"]:
+        print(r.get("reason") or "(none)")' "$1"
+}
+
+# ---- without the preload: measured and judged, the check agrees ---------------
+expect_status 0 "$RTC" env
+cp "$TMP/out" "$TMP/env-plain"
+TB_NAME="$(env_value timebase.name "$TMP/env-plain")"
+HZ_PLAIN="$(env_value timebase.freq_hz "$TMP/env-plain")"
+expect_grep '^timebase\.check +agrees with the kernel.s clock' "$TMP/env-plain"
+expect_grep '^timebase\.check\.libc_monotonic_raw +agrees: ' "$TMP/env-plain"
+expect_grep '^timebase\.check\.kernel_clock +clock_gettime system call' "$TMP/env-plain"
+expect_grep '^  (ok|note) +timebase +.*agrees with the kernel.s clock' "$TMP/env-plain"
+
+for mode in tsc clock; do
+  if [ "$mode" = clock ]; then MODE=(env RTC_TIMEBASE=clock); else MODE=(env -u RTC_TIMEBASE); fi
+  expect_status 1 "${MODE[@]}" "$RTC" run -q -o "$TMP/plain-$mode" "$TMP/ramp.xml"
+  v="$(verdicts "$TMP/plain-$mode/results.json")"
+  [ "$v" = "RAMP=pass RAMP-OVER=fail" ] && ok "$mode path, no preload: RAMP passes, RAMP-OVER fails" \
+    || fail "$mode path, no preload: verdicts $v, expected RAMP=pass RAMP-OVER=fail"
+  expect_status 0 "${MODE[@]}" "$RTC" probe sem-pingpong --iterations 500
+  expect_grep '^metric per-op' "$TMP/out"
+done
+
+# ---- under libfaketime at half and twice the rate: every requirement an error ------
+for mode in tsc clock; do
+  if [ "$mode" = clock ]; then MODE=(env RTC_TIMEBASE=clock); else MODE=(env -u RTC_TIMEBASE); fi
+  for rate in 0.5 2; do
+    want="$(printf '%.3f' "$rate")"
+    FAKE=(env FAKETIME="+0 x$rate" LD_PRELOAD="$PRE")
+    out="$TMP/fake-$mode-$rate"
+    expect_status 3 "${MODE[@]}" "${FAKE[@]}" "$RTC" run -q -o "$out" "$TMP/ramp.xml"
+    v="$(verdicts "$out/results.json")"
+    [ "$v" = "RAMP=error RAMP-OVER=error" ] && ok "$mode path, x$rate: every requirement is an error" \
+      || fail "$mode path, x$rate: verdicts $v, expected RAMP=error RAMP-OVER=error"
+    reasons "$out/results.json" >"$TMP/reasons"
+    n="$(grep -c "the C library's clock (CLOCK_MONOTONIC_RAW) runs at $want of the kernel's (clock_gettime system call)" "$TMP/reasons")"
+    [ "$n" = 2 ] && ok "$mode path, x$rate: both reasons name the C library's rate ($want) against the kernel's" \
+      || { fail "$mode path, x$rate: $n of 2 reasons say the C library's clock runs at $want of the kernel's:"; diag <"$TMP/reasons"; }
+    expect_grep "\"timebase.check\": \"FAILED: timebase check: the C library's clock" "$out/results.json"
+    expect_grep "\"timebase.check.libc_monotonic_raw\": \"DISAGREES: " "$out/results.json"
+    expect_grep 'timebase check: the C library' "$out/summary.txt"
+    expect_grep "name=\"readiness.timebase\" value=\"fail: timebase check: the C library's clock" "$out/junit.xml"
+    expect_no_grep '"verdict": "(pass|fail)"' "$out/results.json"
+    expect_status 3 "${MODE[@]}" "${FAKE[@]}" "$RTC" probe sem-pingpong --iterations 500
+    expect_grep "^error: timebase check: the C library's clock \(CLOCK_MONOTONIC_RAW\) runs at $want of the kernel's" "$TMP/out"
+    expect_no_grep '^metric per-op' "$TMP/out"
+    expect_status 0 "${MODE[@]}" "${FAKE[@]}" "$RTC" env
+    cp "$TMP/out" "$TMP/env-fake"
+    expect_grep "^  fail +timebase +timebase check: the C library's clock .* runs at $want of the kernel's" "$TMP/env-fake"
+    # The TSC is calibrated against the kernel: its true rate, whatever the
+    # C library's clock says (before, libfaketime x0.5 doubled it).
+    if [ "$mode" = tsc ] && [ "$TB_NAME" = tsc ]; then
+      hz="$(env_value timebase.freq_hz "$TMP/env-fake")"
+      awk -v a="$hz" -v b="$HZ_PLAIN" 'BEGIN { d = a / b - 1; exit !(d < 0.001 && d > -0.001) }' \
+        && ok "x$rate: the TSC calibrated at $hz Hz, its rate without the preload ($HZ_PLAIN Hz) within 0.1%" \
+        || fail "x$rate: the TSC calibrated at $hz Hz under the preload, $HZ_PLAIN Hz without it"
+    elif [ "$mode" = tsc ]; then
+      skip "x$rate: the TSC's calibration under the preload" "the timebase here is $TB_NAME, not the TSC"
+    fi
+  done
+done
+finish
