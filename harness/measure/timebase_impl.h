@@ -50,6 +50,9 @@ void timebase_perf_rate(struct tb_check_row *r, const char *counter);
  * library's clocks, the TSC at its calibrated rate and the counter against
  * each published rate, judged by timebase_check_judge. */
 void timebase_check_run(struct timebase *tb);
+/* The same over a window of at least min_span_ns (timebase_check_run's is
+ * 50 ms; timebase_recheck's TB_RECHECK_SPAN_NS). */
+void timebase_check_window(struct timebase *tb, double min_span_ns);
 /* Judge chk's rows that are not unavailable (measured, expected, tolerance
  * and chk->slack set): each row's ratio and state; chk->failed and
  * chk->error from the first that disagrees, naming both rates. Also fails

@@ -7,7 +7,9 @@
 # against the kernel's (clock_gettime system call), and nothing is judged
 # pass or fail; the TSC is still calibrated at its true rate. Without the
 # preload the same requirements are measured and judged, and `env` says the
-# check agrees. Behaviour only: no figure is held to a latency.
+# check agrees. The same preload made to fake the worker's clocks alone
+# (libfaketime's FAKETIME_ONLY_CMDS=rtconform-worker) is caught by the
+# worker's own check. Behaviour only: no figure is held to a latency.
 # Skipped (exit 77) only when libfaketime is not installed (ci/deps' test
 # set installs it).
 . "$(dirname "$0")/lib.sh"
@@ -104,6 +106,34 @@ for mode in tsc clock; do
     elif [ "$mode" = tsc ]; then
       skip "x$rate: the TSC's calibration under the preload" "the timebase here is $TB_NAME, not the TSC"
     fi
+  done
+done
+# ---- libfaketime in the measuring process alone (FAKETIME_ONLY_CMDS) ---------------
+# rtconform's own check agrees (its clocks are true); the exec'd worker's C
+# library runs at 0.5 and 2, and its probes time wake-ups with it (and the
+# clock path every figure): the worker's own check must make each
+# requirement an error, naming both rates and the worker.
+for mode in tsc clock; do
+  if [ "$mode" = clock ]; then MODE=(env RTC_TIMEBASE=clock); else MODE=(env -u RTC_TIMEBASE); fi
+  for rate in 0.5 2; do
+    want="$(printf '%.3f' "$rate")"
+    FAKE=(env FAKETIME_ONLY_CMDS=rtconform-worker FAKETIME="+0 x$rate" LD_PRELOAD="$PRE")
+    out="$TMP/worker-$mode-$rate"
+    expect_status 0 "${MODE[@]}" "${FAKE[@]}" "$RTC" env
+    expect_grep '^timebase\.check +agrees with the kernel.s clock' "$TMP/out"
+    expect_status 3 "${MODE[@]}" "${FAKE[@]}" "$RTC" run -q -o "$out" "$TMP/ramp.xml"
+    v="$(verdicts "$out/results.json")"
+    [ "$v" = "RAMP=error RAMP-OVER=error" ] \
+      && ok "$mode path, worker alone x$rate: every requirement is an error" \
+      || fail "$mode path, worker alone x$rate: verdicts $v, expected RAMP=error RAMP-OVER=error"
+    reasons "$out/results.json" >"$TMP/reasons"
+    n="$(grep -c "the C library's clock (CLOCK_MONOTONIC_RAW) runs at $want of the kernel's (clock_gettime system call).*found in the measuring process (rtconform-worker) alone" "$TMP/reasons")"
+    [ "$n" = 2 ] && ok "$mode path, worker alone x$rate: both reasons name the rate ($want) and the worker" \
+      || { fail "$mode path, worker alone x$rate: $n of 2 reasons name the worker's rate $want:"; diag <"$TMP/reasons"; }
+    expect_no_grep '"verdict": "(pass|fail)"' "$out/results.json"
+    expect_status 3 "${MODE[@]}" "${FAKE[@]}" "$RTC" probe sem-pingpong --iterations 500
+    expect_grep "^error: timebase check: the C library's clock \(CLOCK_MONOTONIC_RAW\) runs at $want of the kernel's.*\(rtconform-worker\) alone" "$TMP/out"
+    expect_no_grep '^metric per-op' "$TMP/out"
   done
 done
 finish
