@@ -90,6 +90,11 @@ for mode in tsc clock; do
     expect_grep 'timebase check: the C library' "$out/summary.txt"
     expect_grep "name=\"readiness.timebase\" value=\"fail: timebase check: the C library's clock" "$out/junit.xml"
     expect_no_grep '"verdict": "(pass|fail)"' "$out/results.json"
+    # read back: the failed check and its errors agree (a file whose check
+    # failed but whose verdicts say pass is refused: unit.json's corpus)
+    expect_status 0 "$RTC" report "$out/results.json" --summary "$out/again.txt"
+    expect_status 0 cmp "$out/summary.txt" "$out/again.txt"
+    expect_status 0 "$RTC" verify "$out"
     expect_status 3 "${MODE[@]}" "${FAKE[@]}" "$RTC" probe sem-pingpong --iterations 500
     expect_grep "^error: timebase check: the C library's clock \(CLOCK_MONOTONIC_RAW\) runs at $want of the kernel's" "$TMP/out"
     expect_no_grep '^metric per-op' "$TMP/out"
