@@ -436,6 +436,40 @@ START_TEST(failed_check_is_an_error_before_measuring)
 }
 END_TEST
 
+/* The worker's own check (timebase_recheck) of the timebase it adopted:
+ * true for the one calibrated here; for a TSC timebase adopted at twice
+ * its true rate (a supervisor's calibration the worker's TSC contradicts)
+ * false, naming both rates. */
+START_TEST(recheck_holds_the_adopted_timebase)
+{
+	unsetenv("RTC_TIMEBASE");
+	struct timebase tb;
+	init_or_fail(&tb);
+	char err[480] = "";
+	ck_assert_msg(timebase_recheck(err, sizeof err), "%s", err);
+	if (!tb.is_tsc) {
+		/* The clock's ticks are the C library's ns, its rows the same
+		 * two as the supervisor's: nothing to adopt wrong here. */
+		ck_assert(!tb.check.failed);
+		return;
+	}
+	static struct timebase wrong;
+	wrong = tb;
+	wrong.freq_hz = tb.freq_hz * 2;
+	wrong.ns_per_tick = 1e9 / wrong.freq_hz;
+	timebase_adopt(&wrong);
+	err[0] = 0;
+	ck_assert(!timebase_recheck(err, sizeof err));
+	ck_assert_msg(strstr(err, "timebase check: the TSC runs at ") &&
+		      strstr(err, "0.500 of its calibrated rate"), "%s", err);
+	ck_assert_msg(!strstr(err, "timebase.check.*"), "%s", err);
+	/* The adopted timebase's own check (the supervisor's) is left alone. */
+	ck_assert(!timebase_get()->check.failed);
+	timebase_adopt(&tb);
+	ck_assert_msg(timebase_recheck(err, sizeof err), "%s", err);
+}
+END_TEST
+
 static Suite *timebase_suite(void)
 {
 	Suite *s = suite_create("timebase");
@@ -453,6 +487,7 @@ static Suite *timebase_suite(void)
 	tcase_add_test(tc, check_unavailable_and_unchecked);
 	tcase_add_loop_test(tc, check_agrees_without_a_preload, 0, 2);
 	tcase_add_test(tc, failed_check_is_an_error_before_measuring);
+	tcase_add_test(tc, recheck_holds_the_adopted_timebase);
 	return s;
 }
 
