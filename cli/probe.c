@@ -421,6 +421,11 @@ int cmd_probe(int argc, char **argv, const struct cli_ctx *ctx)
 	const char *fault_worker;
 	if ((rc = run_faults("probe", &fault_worker, o.faults, sizeof o.faults)) != 0)
 		return rc;
+	char tberr[200];
+	if (timebase_forced(tberr, sizeof tberr) < 0) { /* before any output is made */
+		termsafe_println(stderr, "rtconform probe: timebase: %s", tberr);
+		return EXIT_USAGE;
+	}
 	struct cli_locks locks = { .n = 0 };
 	if (a.outdir && (rc = prepare_outputs(a.outdir, o.path, &locks, ctx->cmdline)) != 0) {
 		for (int k = 0; k < REPORT_NKINDS; k++)

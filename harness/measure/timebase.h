@@ -78,11 +78,17 @@ extern bool tb_use_tsc;
 /* Choose and calibrate the timebase (the TSC against the kernel's clock,
  * tb_kernel_ns), measure its read overhead and check it against the kernel
  * (tb->check). Call once in the supervisor before forking workers (they
- * inherit it). Returns 0, or -errno with a message in err; a timebase that
+ * inherit it). Returns 0, or -errno with a message in err (-EINVAL:
+ * RTC_TIMEBASE set to anything but "clock"); a timebase that
  * fails its check is still returned (0), with tb->check.failed, so that the
  * caller can report every requirement as an error that says why. Takes
  * about 100-400 ms with a TSC. */
 int timebase_init(struct timebase *tb, char *err, size_t errlen);
+
+/* RTC_TIMEBASE as timebase_init reads it: 0 unset (or empty), 1 "clock",
+ * -EINVAL anything else (with why in err), which commands refuse before
+ * they create any output. */
+int timebase_forced(char *err, size_t len);
 
 /* The timebase chosen by the last timebase_init (NULL before): a copy kept
  * by this module, valid for the life of the process whatever happens to the

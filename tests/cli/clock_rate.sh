@@ -10,9 +10,26 @@
 # check agrees. The same preload made to fake the worker's clocks alone
 # (libfaketime's FAKETIME_ONLY_CMDS=rtconform-worker) is caught by the
 # worker's own check. Behaviour only: no figure is held to a latency.
-# Skipped (exit 77) only when libfaketime is not installed (ci/deps' test
-# set installs it).
+# RTC_TIMEBASE set to anything but "clock" is refused (exit 2). The
+# preload cases are skipped (exit 77) only when libfaketime is not
+# installed (ci/deps' test set installs it).
 . "$(dirname "$0")/lib.sh"
+
+# RTC_TIMEBASE other than "clock" is refused (exit 2, nothing measured or
+# written): a typo timed with the TSC and said so only in timebase.name.
+req_file "$TMP/typo.xml" typo <<'XML'
+  <requirement id="RAMP"><probe name="selftest"><param name="samples">ramp</param></probe>
+    <run iterations="1000" runs="1" warmup="1"/></requirement>
+XML
+for v in Clock tsc; do
+  expect_status 2 env RTC_TIMEBASE="$v" "$RTC" run -q -o "$TMP/typo-$v" "$TMP/typo.xml"
+  expect_grep "^rtconform run: timebase: RTC_TIMEBASE=$v in the environment: expected \"clock\"" "$TMP/out"
+  [ ! -e "$TMP/typo-$v" ] && ok "RTC_TIMEBASE=$v: nothing written" || fail "RTC_TIMEBASE=$v: $TMP/typo-$v written"
+  expect_status 2 env RTC_TIMEBASE="$v" "$RTC" probe sem-pingpong --iterations 100
+  expect_no_grep '^metric per-op' "$TMP/out"
+  expect_status 2 env RTC_TIMEBASE="$v" "$RTC" env
+  expect_grep "^rtconform env: timebase: RTC_TIMEBASE=$v " "$TMP/out"
+done
 
 FT=""
 for f in /usr/lib/*/faketime/libfaketimeMT.so.1 /usr/lib/faketime/libfaketimeMT.so.1; do
