@@ -29,6 +29,9 @@ for v in Clock tsc; do
   expect_no_grep '^metric per-op' "$TMP/out"
   expect_status 2 env RTC_TIMEBASE="$v" "$RTC" env
   expect_grep "^rtconform env: timebase: RTC_TIMEBASE=$v " "$TMP/out"
+  expect_status 2 env RTC_TIMEBASE="$v" "$RTC" selftest -o "$TMP/typo-st-$v"
+  expect_grep "^rtconform selftest: timebase: RTC_TIMEBASE=$v " "$TMP/out"
+  [ ! -e "$TMP/typo-st-$v" ] && ok "selftest, RTC_TIMEBASE=$v: nothing written" || fail "selftest, RTC_TIMEBASE=$v: $TMP/typo-st-$v written"
 done
 
 FT=""
