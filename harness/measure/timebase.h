@@ -137,11 +137,12 @@ static inline uint64_t tb_now(void)
 /* The check again, in this process, of the timebase it adopted (the
  * exec'd worker: its C library, its preloads, its environment are its own,
  * and a layer may lie to it alone, e.g. libfaketime's FAKETIME_ONLY_CMDS):
- * the same rows against the kernel's clock over a window of at least
- * TB_RECHECK_SPAN_NS, the TSC held to the supervisor's calibrated rate.
- * True when every row agrees; else false with the disagreement, naming
+ * the same rows against the kernel's clock over a window of
+ * TB_RECHECK_SPAN_NS to TB_RECHECK_SPAN_MAX_NS, the TSC held to the
+ * supervisor's calibrated rate. True when every row agrees; else false with the disagreement, naming
  * both rates, in err. Before anything is measured, never in a loop. */
-#define TB_RECHECK_SPAN_NS 10000000.0 /* 10 ms */
+#define TB_RECHECK_SPAN_NS 10000000.0      /* 10 ms */
+#define TB_RECHECK_SPAN_MAX_NS 160000000.0 /* 160 ms: a worker's timeout runs meanwhile */
 bool timebase_recheck(char *err, size_t len);
 
 /* One line of what chk found ("agrees with the kernel's clock: ...",

@@ -233,10 +233,10 @@ static void fill_rows(struct timebase *tb, const struct tb_counter *cnt, const s
 
 void timebase_check_run(struct timebase *tb)
 {
-	timebase_check_window(tb, CHECK_SPAN_NS);
+	timebase_check_window(tb, CHECK_SPAN_NS, CHECK_SPAN_MAX_NS);
 }
 
-void timebase_check_window(struct timebase *tb, double min_span_ns)
+void timebase_check_window(struct timebase *tb, double min_span_ns, double max_span_ns)
 {
 	struct tb_check *chk = &tb->check;
 	memset(chk, 0, sizeof *chk);
@@ -265,7 +265,7 @@ void timebase_check_window(struct timebase *tb, double min_span_ns)
 			break;
 		chk->span_ns = b.k_raw - a.k_raw;
 		chk->slack = (a.gap + b.gap) / 2.0 / chk->span_ns;
-		if (chk->slack <= TB_CHECK_TOLERANCE / 20.0 || want >= CHECK_SPAN_MAX_NS)
+		if (chk->slack <= TB_CHECK_TOLERANCE / 20.0 || want * 2.0 > max_span_ns)
 			break;
 		want *= 2.0;
 	}
@@ -287,7 +287,7 @@ bool timebase_recheck(char *err, size_t len)
 	/* A copy: the supervisor's check stays what the reports show. */
 	static struct timebase tb;
 	tb = *cur;
-	timebase_check_window(&tb, TB_RECHECK_SPAN_NS);
+	timebase_check_window(&tb, TB_RECHECK_SPAN_NS, TB_RECHECK_SPAN_MAX_NS);
 	if (!tb.check.failed)
 		return true;
 	/* Its rows are this process's, in no report: point at none. */
