@@ -33,7 +33,7 @@
  * the worker in shared memory. */
 #define TB_CHECK_TOLERANCE 0.01          /* against the kernel's own figures */
 #define TB_CHECK_TOLERANCE_NOMINAL 0.05  /* against CPUID's nominal figures */
-#define TB_CHECK_MAX_ROWS 8
+#define TB_CHECK_MAX_ROWS 10
 enum tb_row_state { TB_ROW_UNAVAILABLE, TB_ROW_AGREES, TB_ROW_DISAGREES };
 struct tb_check_row {
 	char key[24];        /* its name in the reports: timebase.check.KEY */

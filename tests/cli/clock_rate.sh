@@ -133,6 +133,23 @@ for mode in tsc clock; do
     fi
   done
 done
+# ---- only CLOCK_REALTIME (and BOOTTIME) faked: DONT_FAKE_MONOTONIC=1 ---------------
+# timer-semantics arms its sleeps on the clock it is given: at x0.5 on
+# realtime it halved its past-deadline figure and passed. Each clock is
+# held to the kernel's same clock, so the run is an error naming it.
+for rate in 0.5 2; do
+  want="$(printf '%.3f' "$rate")"
+  FAKE=(env DONT_FAKE_MONOTONIC=1 FAKETIME="+0 x$rate" LD_PRELOAD="$PRE")
+  expect_status 3 "${FAKE[@]}" "$RTC" run -q -o "$TMP/rt-$rate" "$TMP/ramp.xml"
+  reasons "$TMP/rt-$rate/results.json" >"$TMP/reasons"
+  n="$(grep -c "the C library's clock (CLOCK_REALTIME) runs at $want of the kernel's (clock_gettime system call)" "$TMP/reasons")"
+  [ "$n" = 2 ] && ok "realtime alone x$rate: both reasons name CLOCK_REALTIME at $want" \
+    || { fail "realtime alone x$rate: $n of 2 reasons name CLOCK_REALTIME at $want:"; diag <"$TMP/reasons"; }
+  expect_status 3 "${FAKE[@]}" "$RTC" probe timer-semantics --param clock=realtime --iterations 20
+  expect_grep "^error: timebase check: the C library's clock \(CLOCK_REALTIME\) runs at $want " "$TMP/out"
+  expect_no_grep '^metric past-deadline' "$TMP/out"
+done
+
 # ---- libfaketime in the measuring process alone (FAKETIME_ONLY_CMDS) ---------------
 # rtconform's own check agrees (its clocks are true); the exec'd worker's C
 # library runs at 0.5 and 2, and its probes time wake-ups with it (and the
