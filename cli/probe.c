@@ -407,6 +407,11 @@ static int probe_measure(struct requirement *req, struct req_file *file, struct 
 	const char *fault_worker;
 	if ((rc = run_faults("probe", &fault_worker, o.faults, sizeof o.faults)) != 0)
 		return rc;
+	char tberr[200];
+	if (timebase_forced(tberr, sizeof tberr) < 0) { /* before any output is made */
+		termsafe_println(stderr, "rtconform probe: timebase: %s", tberr);
+		return EXIT_USAGE;
+	}
 	struct cli_locks locks = { .n = 0 };
 	struct cli_made_dirs made = { .n = 0 };
 	if (a->outdir && (rc = prepare_outputs(a->outdir, o.path, &locks, ctx->cmdline,

@@ -17,6 +17,7 @@
 
 #include "base/termsafe.h"
 #include "cli/manifest.h"
+#include "harness/measure/timebase.h"
 #include "host/facts.h"
 
 static const char selftest_usage[] =
@@ -227,6 +228,11 @@ int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx)
 		return rc < 0 ? 0 : rc;
 	if ((rc = cli_need_helpers("selftest", ctx)) != 0)
 		return rc;
+	char tberr[200]; /* its runs inherit it: refused before any case */
+	if (timebase_forced(tberr, sizeof tberr) < 0) {
+		termsafe_println(stderr, "rtconform selftest: timebase: %s", tberr);
+		return EXIT_USAGE;
+	}
 	struct st_env e = { .ctx = ctx, .root = geteuid() == 0 };
 	worker_rt(&e);
 	ssize_t n = readlink("/proc/self/exe", e.self, sizeof e.self - 1);

@@ -519,11 +519,14 @@ static void case_premise(const struct st_env *e, const struct st_case *c, struct
  * check must make every requirement an error naming both rates, before
  * anything is measured; RAMP would pass and RAMP-OVER fail if measured. */
 struct st_clock_rate {
-	const char *id, *var, *says;
+	const char *id, *var, *says, *only; /* only: the one program it lies to, or NULL */
 };
 static const struct st_clock_rate clock_rates[] = {
-	{ "clock-half", "RTC_FAKE_CLOCK_RATE=0.5", "runs at 0.500 of the kernel's" },
-	{ "clock-double", "RTC_FAKE_CLOCK_RATE=2", "runs at 2.000 of the kernel's" },
+	{ "clock-half", "RTC_FAKE_CLOCK_RATE=0.5", "runs at 0.500 of the kernel's", NULL },
+	{ "clock-double", "RTC_FAKE_CLOCK_RATE=2", "runs at 2.000 of the kernel's", NULL },
+	/* rtconform's own check agrees; the worker's must not. */
+	{ "clock-worker", "RTC_FAKE_CLOCK_RATE=0.5", "runs at 0.500 of the kernel's",
+	  "RTC_FAKE_CLOCK_ONLY=rtconform-worker" },
 };
 
 static void case_clock_rate(const struct st_env *e, const struct st_case *c,
@@ -540,7 +543,10 @@ static void case_clock_rate(const struct st_env *e, const struct st_case *c,
 	}
 	if (preload_env(e, o, SELFTEST_LIB_CLOCK, k->var, preload, faults) != 0)
 		return;
-	char *envs[] = { preload, (char *)k->var, faults, NULL };
+	size_t used = strlen(faults);
+	if (k->only)
+		snprintf(faults + used, sizeof faults - used, " %s", k->only);
+	char *envs[] = { preload, (char *)k->var, faults, (char *)k->only, NULL };
 	struct report_view v;
 	int rc = st_run_xml(e, c, o, ramp_xml, envs, &v);
 	if (rc < 0)
@@ -558,6 +564,9 @@ static void case_clock_rate(const struct st_env *e, const struct st_case *c,
 	const struct rv_req *r = st_find_req(&v, ids[0]);
 	st_expect_has(o, "and names", "the C library's clock", r ? r->reason : NULL);
 	st_expect_has(o, "and the kernel's", "(clock_gettime system call)", r ? r->reason : NULL);
+	if (k->only)
+		st_expect_has(o, "in the worker", "found in the measuring process (rtconform-worker) "
+			      "alone", r ? r->reason : NULL);
 	st_expect_has(o, "the run's record", k->var,
 		      fingerprint_get(&v.env, "rtconform.injected_faults"));
 	report_view_free(&v);
@@ -669,6 +678,10 @@ const struct st_case st_cases[] = {
 	{ "clock-double", "the timebase checked against the kernel: a C library clock at twice "
 	  "its rate", "every C library clock at 2 times the kernel's (" SELFTEST_LIB_CLOCK ", "
 	  "RTC_FAKE_CLOCK_RATE=2)", ST_PRIV_NONE, case_clock_rate },
+	{ "clock-worker", "the timebase checked against the kernel in the measuring process: a "
+	  "C library clock at half its rate in rtconform-worker alone", "the worker's C library "
+	  "clocks at 0.5 of the kernel's (" SELFTEST_LIB_CLOCK ", RTC_FAKE_CLOCK_RATE=0.5, "
+	  "RTC_FAKE_CLOCK_ONLY=rtconform-worker)", ST_PRIV_ROOT, case_clock_rate },
 	{ "schema-priority", "requirements validation: a priority out of range",
 	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
 	{ "schema-duplicate-id", "requirements validation: a requirement id twice",

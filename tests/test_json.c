@@ -1835,6 +1835,13 @@ START_TEST(json_reader_refuses_corpus_figures)
 		{ "refused-p50-above-p90.json", "metrics[0].statistics_ns.p50", "above p90" },
 		{ "refused-mean-above-max.json", "metrics[0].statistics_ns.mean",
 		  "5e+10, above max 161319.98" },
+		/* A run whose timebase the kernel contradicted judges nothing. */
+		{ "refused-timebase-check-failed-pass.json", "requirements[0].verdict",
+		  "\"pass\", but environment.timebase.check is \"FAILED: timebase check: " },
+		{ "refused-timebase-row-disagrees-pass.json", "requirements[0].verdict",
+		  "\"pass\", but environment.timebase.check.libc_monotonic_raw is \"DISAGREES" },
+		{ "refused-timebase-readiness-fail-pass.json", "requirements[0].verdict",
+		  "\"pass\", but readiness[10].level is \"fail\"" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char path[512], err[600] = "";

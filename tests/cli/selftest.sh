@@ -38,7 +38,7 @@ ids = [c["id"] for c in d["cases"]]
 for want in ("stats-ramp", "timebase", "schema-priority", "must-fail", "page-faults",
              "deadline-overrun", "premise-policy", "premise-priority", "premise-protocol",
              "timer-early", "handoff-early", "delay-timer-wakeup", "delay-sem-pingpong",
-             "clock-half", "clock-double"):
+             "clock-half", "clock-double", "clock-worker"):
     assert want in ids, want
 for c in d["cases"]:
     assert c["verdict"] == "pass", (c["id"], c["verdict"], c["expected"], c["observed"], c["why"])
@@ -269,6 +269,9 @@ expect_grep '^schema-malformed +pass +' "$TMP/table-nobody"
 # before any worker starts: no privilege needed
 expect_grep '^clock-half +pass +' "$TMP/table-nobody"
 expect_grep '^clock-double +pass +' "$TMP/table-nobody"
+# a clock that lies to the worker alone is preloaded into the worker,
+# which a worker with file capabilities ignores: root only
+expect_grep '^clock-worker +not-run +' "$TMP/table-nobody"
 expect_no_grep '^[a-z-]+ +(fail|error) +' "$TMP/table-nobody"
 validate_junit "$TMP/nobody/st/junit.xml" --tests "$ncases" --failures 0 --errors 0 --skipped "$(privileged any)"
 # The documented capabilities on the worker: the real-time cases run and
