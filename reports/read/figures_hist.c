@@ -142,6 +142,46 @@ static bool extremes_ok(struct hc *c, const struct hs *h)
 		      "a mean lies between its samples' buckets' edges weighted by their counts");
 }
 
+/* The sum of squared distances of the samples from the stated mean lies
+ * between what the buckets allow: each sample at the nearest and at the
+ * farthest edge of its bucket (the overflowed ones in (highest, max]). The
+ * true mean makes that sum least, and the stated one is it within a
+ * rounding, so stddev^2 (n - 1) is at most the upper sum and at least the
+ * lower one; the runner takes it from a sum of squares (harness/measure/
+ * histogram.c), which cancels by up to some 1e-19 of n max^2, allowed with
+ * room (1e-12). */
+static bool spread_ok(struct hc *c, const struct hs *h, const struct rv_value *sd)
+{
+	if (!sd->have || !h->mean->have || h->count < 2)
+		return true;
+	long double a = h->mean->v, lo = 0, hi = 0;
+	for (size_t i = 0; i <= h->n; i++) {
+		bool ovf = i == h->n;
+		if (ovf && !h->overflow)
+			break;
+		long double l = ovf ? (long double)(h->highest + 1) * h->npu
+				    : (long double)h->bk[i].lo * h->npu;
+		long double u = ovf ? h->max->v : (long double)h->bk[i].hi * h->npu;
+		long double k = ovf ? h->overflow : h->bk[i].count;
+		long double near = a < l ? l - a : a > u ? a - u : 0;
+		long double far = fmaxl(fabsl(u - a), fabsl(a - l));
+		lo += k * near * near;
+		hi += k * far * far;
+	}
+	long double got = (long double)sd->v * sd->v * (h->count - 1);
+	long double top = fmaxl(fabsl(h->max->v), fabsl(h->min->v));
+	long double tol = 1e-12L * h->count * top * top + FIG_SLACK * hi;
+	if (got >= lo - tol && got <= hi + tol)
+		return true;
+	char f[160], x[40], y[40], z[40], w[40];
+	snprintf(f, sizeof f, "%s.stddev%s", h->set, h->suffix);
+	return refuse(c, f, "%s, but the histogram puts it in [%s, %s] about the mean %s: a "
+		      "spread is what its samples' buckets allow", num(sd->v, x, sizeof x),
+		      num((double)sqrtl(lo / (h->count - 1)), y, sizeof y),
+		      num((double)sqrtl(hi / (h->count - 1)), z, sizeof z),
+		      num(h->mean->v, w, sizeof w));
+}
+
 /* statistics_cycles is statistics_ns in cycles; median_ns is p50. */
 static bool scales_ok(struct hc *c, const struct rv_metric *m, size_t i)
 {
@@ -185,7 +225,8 @@ static bool metric_ok(struct hc *c, const struct rv_metric *m, size_t i)
 	struct hs med = h;
 	med.set = mset;
 	med.suffix = "_ns";
-	return pct_ok(c, &med, "median", &m->median_ns) && extremes_ok(c, &h);
+	return pct_ok(c, &med, "median", &m->median_ns) && extremes_ok(c, &h) &&
+	       spread_ok(c, &h, &m->ns[RV_STDDEV]);
 }
 
 static bool series_ok(struct hc *c, const struct rv_req *r, size_t i)
