@@ -376,7 +376,32 @@ static const struct st_premise premises[] = {
 	  "</probe>\n    <sched policy=\"fifo\" priority=\"90\"/><run iterations=\"20\" runs=\"2\" "
 	  "warmup=\"2\"/>\n    <limit metric=\"early\" statistic=\"total\" max=\"0\"/>"
 	  "</requirement>\n" TAIL, "EARLY" },
+	/* No limit written: rtconform's own, unanswered-waits total <= 0. */
+	{ "handoff-early", SELFTEST_LIB_IPC, "RTC_FAKE_IPC_EVERY=8",
+	  HEAD "  <requirement id=\"HANDOFF\"><probe name=\"sem-pingpong\"/>\n"
+	  "    <sched policy=\"fifo\" priority=\"90\"/><run iterations=\"200\" runs=\"2\" "
+	  "warmup=\"10\"/></requirement>\n" TAIL, "HANDOFF" },
 };
+
+/* handoff-early's known answer: each process's every 8th sem_wait returns
+ * at once and is waited again, so of the worker's 1 + 10 + 400 waits (the
+ * peer's ready post, the warm-up, the runs) and the peer's 410, each with
+ * its retries, 58 return early: floor((411 + 58) / 8), floor((410 + 58) /
+ * 8). The worker's 8th wait, in warm-up round trip 7 (after the ready
+ * one), is the first. */
+#define HANDOFF_UNANSWERED 116u
+#define HANDOFF_FIRST "the first: warm-up round trip 7 of 10: the worker's sem_wait (posix-sem) " \
+		      "returned without the peer's post"
+
+static void judge_handoff(struct st_outcome *o, const struct rv_req *r, int rc)
+{
+	uint64_t total = 0, runs = 0, min = 0;
+	st_expect_u64(o, "exit", 1, (uint64_t)rc);
+	st_expect_str(o, "verdict", "fail", verdict_name(r->verdict));
+	count_of(st_find_metric(r, "unanswered-waits"), &total, &runs, &min);
+	st_expect_u64(o, "unanswered waits", HANDOFF_UNANSWERED, total);
+	st_expect_has(o, "the reason", HANDOFF_FIRST, r->reason);
+}
 
 /* What each premise case must find in its run. */
 static enum st_try judge_premise(struct st_outcome *o, const void *arg,
@@ -395,6 +420,8 @@ static enum st_try judge_premise(struct st_outcome *o, const void *arg,
 		st_expect_str(o, "verdict", "fail", verdict_name(r->verdict));
 		count_of(st_find_metric(r, "violations"), &total, &runs, &min);
 		st_expect_u64(o, "violations", 20 * 2, total);
+	} else if (!strcmp(p->id, "handoff-early")) {
+		judge_handoff(o, r, rc);
 	} else if (!strcmp(p->id, "timer-early")) {
 		/* Every wake-up 15 ms early, of 20 x 2 on each CPU; one woken
 		 * more than 15 ms late on top is not early: the machine's. */
@@ -676,6 +703,9 @@ const struct st_case st_cases[] = {
 	  ST_PRIV_ROOT, case_premise },
 	{ "timer-early", "early timer wake-ups counted and failed", "absolute sleeps that end "
 	  "15 ms early (" SELFTEST_LIB_CLOCK ")", ST_PRIV_ROOT, case_premise },
+	{ "handoff-early", "every hand-off checked: a wait without its post counted and failed",
+	  "a C library layer whose every 8th sem_wait returns at once (" SELFTEST_LIB_IPC
+	  ", sem-pingpong, 200 x 2)", ST_PRIV_ROOT, case_premise },
 	{ "delay-timer-wakeup", "timer-wakeup's breach count and max", "20 ms busy-waited on "
 	  "every 10th measured wake-up, CPU 0 (rtconform-worker-faults, " DELAY_SPEC ")",
 	  ST_PRIV_ROOT, case_delay },

@@ -14,6 +14,7 @@
 
 #include "base/procid.h"
 #include "base/quote.h"
+#include "base/safeopen.h"
 #include "base/utf8.h"
 #include "harness/explain.h"
 
@@ -560,9 +561,9 @@ static void append_explanation(const struct trace_job *t, const char *path, cons
 			       char *note, size_t nlen, struct explain **out)
 {
 	/* the file just saved, and only a regular file of that name */
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	FILE *f = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "r") : NULL;
+	char err[PATH_MAX + 200];
+	int fd = safeopen_regular(path, NULL, err, sizeof err);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
 		if (fd >= 0)
 			close(fd);
