@@ -23,8 +23,8 @@ PASS="$FIX/results/pass.json"
 # (c from -1 to 1, summing to 0, so the runs' mean is the metric's; SPREAD
 # lowered for the means where a run mean would fall below the min), its
 # largest sample the metric's max times 1 - SPREAD (1 - c_k) / 2 (the last
-# run's is the max, a single run's too); the batch and runs-mean-stddev follow; the plan is
-# ITERATIONS (default: the samples of a run) x N.
+# run's is the max, a single run's too); the batch and runs-mean-stddev
+# follow; the plan is ITERATIONS (default: the samples of a run) x N.
 runs() {
   python3 - "$@" <<'PY'
 import json, math, sys
