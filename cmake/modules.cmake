@@ -219,7 +219,7 @@ rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSO
           reports/text.c reports/view.c reports/xmlw.c)
 
 rtc_module(read reports/read DEPS reports LIBS ${RTC_LIB_JANSSON}
-  SOURCES reports/read/figures.c reports/read/figures_runs.c reports/read/journal_read.c reports/read/json_read.c
+  SOURCES reports/read/figures.c reports/read/figures_hist.c reports/read/figures_runs.c reports/read/journal_read.c reports/read/json_read.c
     reports/read/json_split.c reports/read/explain_read.c
     reports/read/read.c)
 
