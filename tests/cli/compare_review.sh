@@ -11,9 +11,9 @@
 #     otherwise, is no change; another value or argument is CHANGED;
 #   - a candidate without a sample plan where the baseline has one says
 #     that a change of plan cannot be seen;
-#   - a figure that moved where its per-run stand-ins did not (p50 +15 %
-#     on the same run means) is not called the same: its interval is
-#     widened to its own ratio, INCONCLUSIVE at a 5 % tolerance, exit 1.
+#   - the table states the gate's rule for an inconclusive figure (the
+#     widening of an interval to a figure that moved where its per-run
+#     stand-ins did not is unit.compare's, see below).
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { fail "python3 is missing (Debian package python3)"; finish; }
 
@@ -79,16 +79,13 @@ edit "$PASS" "$TMP/plan.json" \
 expect_status 0 "$RTC" compare "$TMP/plan.json" "$PASS"
 expect_grep '^note: the candidate records no sample plan for 2 requirements \(a results.json written before it was kept\): a change of iterations, runs, warm-up or duration cannot be seen there$' "$TMP/out"
 
-# ---- a figure that moved where its per-run values did not --------------------
-edit "$PASS" "$TMP/p50.json" 'm = M("PP-FIFO", "per-op")' 'm["statistics_ns"]["p50"] *= 1.15' \
-  'l = R("PP-FIFO")["limits"][0]' 'l["measured"] = m["statistics_ns"]["p50"]'
-expect_status 1 "$RTC" compare --tolerance 5% "$PASS" "$TMP/p50.json"
-expect_grep '^PP-FIFO +per-op +p50 .* \+15\.0% .* x1\.\.x1\.15  INCONCLUSIVE \(limited\)$' "$TMP/out"
-# the rule as the table states it: an inconclusive figure fails unless
-# its one-sided bound rules worse out (the gate since "not worse" passed)
+# ---- the rule as the table states it ---------------------------------------
+# an inconclusive figure fails unless its one-sided bound rules worse out
+# (the gate since "not worse" passed). The widening of an interval to a
+# figure that moved where its per-run values did not (p50 +15 % over
+# unchanged run means) is held by unit.compare's known answers
+# (cmp_interval_cover): a results.json holding such a p50 must move its
+# histogram too, which the reader now holds the p50 to.
+expect_status 0 "$RTC" compare "$PASS" "$PASS"
 expect_grep 'INCONCLUSIVE when it straddles an end of it, which fails the comparison as worse does unless its one-sided bound at the same level rules worse out \(inconclusive \(not worse\): it passes\)\.' "$TMP/out"
-expect_grep "^ +the figure's own ratio lies outside the interval of its per-run means; the interval is widened to it" "$TMP/out"
-# ... and a run against itself is still exactly the same
-expect_status 0 "$RTC" compare --tolerance 0 "$TMP/p50.json" "$TMP/p50.json"
-expect_grep '^PP-FIFO +per-op +p50 .* x1\.\.x1  same \(limited\)$' "$TMP/out"
 finish
