@@ -172,7 +172,7 @@ static bool others_may_write(const struct stat *st)
 }
 
 /* Component name of directory fd (named dir in messages) opened: one more
- * step of open_dir. create: make it when missing (mkdirat). */
+ * step of report_open_dir. create: make it when missing (mkdirat). */
 static int open_step(int fd, const char *dir, const char *name, bool last, bool create,
 		     char *why, size_t whylen)
 {
@@ -207,10 +207,7 @@ static int open_step(int fd, const char *dir, const char *name, bool last, bool 
 	return nfd < 0 ? -errno : nfd;
 }
 
-/* Directory dir opened as above (create: its last component made when
- * missing, one level). The fd, or -errno; -ELOOP with why naming the link
- * refused (why "" otherwise). */
-static int open_dir(const char *dir, bool create, char *why, size_t whylen)
+int report_open_dir(const char *dir, bool create, char *why, size_t whylen)
 {
 	why[0] = 0;
 	const char *start = dir[0] == '/' ? "/" : ".";
@@ -288,9 +285,10 @@ int report_stream_open(struct report_stream *st, const char *path)
 		return -ENOMEM;
 	/* Same directory as the target, so rename() cannot cross a
 	 * filesystem; hidden so a directory listing mid-write stays clean;
-	 * opened once (open_dir) and written relative to it. */
+	 * opened once (report_open_dir) and written relative to it. */
 	char why[PATH_MAX + 300], name[NAME_MAX + 1];
-	int dfd = *base ? open_dir(st->dir, false, why, sizeof why) : -EISDIR, fd = -1, ret = 0;
+	int dfd = *base ? report_open_dir(st->dir, false, why, sizeof why) : -EISDIR;
+	int fd = -1, ret = 0;
 	if (dfd < 0) {
 		free(st->dir);
 		memset(st, 0, sizeof *st);
@@ -509,8 +507,8 @@ int report_check_writable(const char *path, char *err, size_t errlen)
 	/* One level only (create: the last component): -o results/ is
 	 * convenient, but creating a whole chain would hide a typo in the
 	 * parent path. No link planted in a directory others write is
-	 * followed on the way (open_dir). */
-	if ((dfd = open_dir(dir, true, why, sizeof why)) < 0) {
+	 * followed on the way (report_open_dir). */
+	if ((dfd = report_open_dir(dir, true, why, sizeof why)) < 0) {
 		ret = dfd;
 		if (why[0])
 			snprintf(err, errlen, "cannot write '%s': %s", path, why);
