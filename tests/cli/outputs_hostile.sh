@@ -81,4 +81,14 @@ else fail "run -o NON-UTF-8 exits 0 (exit $got):"; diag <"$TMP/nu.err"; fi
 expect_no_grep 'journal' "$TMP/nu.err"
 expect_status 0 "$RTC" verify "$nu"
 
+# ---- compare -o with standard output full: exit 3 for the table, and the
+# reports written into -o are vouched for by their manifest as run's are
+# (before: no MANIFEST.sha256, verify refused the directory).
+got=0
+"$RTC" compare "$FIX/results/pass.json" "$FIX/results/pass.json" -o "$TMP/cmp" >/dev/full \
+  2>"$TMP/cmp.err" || got=$?
+if [ "$got" -eq 3 ]; then ok "compare -o with standard output full exits 3"
+else fail "compare -o with standard output full exits 3 (exit $got):"; diag <"$TMP/cmp.err"; fi
+expect_status 0 "$RTC" verify "$TMP/cmp"
+
 finish
