@@ -91,4 +91,21 @@ if [ "$got" -eq 3 ]; then ok "compare -o with standard output full exits 3"
 else fail "compare -o with standard output full exits 3 (exit $got):"; diag <"$TMP/cmp.err"; fi
 expect_status 0 "$RTC" verify "$TMP/cmp"
 
+# ---- a full disk named as one: results.json's writer read errno after
+# other calls had changed it, so merge and probe said "Input/output error"
+# for a full disk; a tmpfs of 8 and 20 KiB in a mount namespace of its own.
+if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
+  mkdir -p "$TMP/small"
+  for size in 8k 20k; do
+    unshare -m bash -c "mount -t tmpfs -o size=$size tmpfs '$TMP/small' || exit 99
+      '$RTC' merge -o '$TMP/small/m' '$FIX/results/pass.json' >/dev/null 2>'$TMP/full-$size.err'
+      '$RTC' probe sem-pingpong --iterations 500 -o '$TMP/small/p' >/dev/null 2>>'$TMP/full-$size.err'
+      true"
+    expect_grep 'No space left on device' "$TMP/full-$size.err"
+    expect_no_grep 'Input/output error' "$TMP/full-$size.err"
+  done
+else
+  skip "a full disk named as one" "needs unshare -m to mount a small tmpfs"
+fi
+
 finish
