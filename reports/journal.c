@@ -119,6 +119,8 @@ static int open_made(struct journal *j)
 	return -EPERM;
 }
 
+static int write_all(int fd, struct iovec *iov, int n, off_t at);
+
 int journal_open(struct journal *j, const char *dir, char *err, size_t errlen)
 {
 	memset(j, 0, sizeof *j);
@@ -157,11 +159,14 @@ int journal_open(struct journal *j, const char *dir, char *err, size_t errlen)
 		size_t n = strlen(JOURNAL_MAGIC);
 		char blank[JOURNAL_NOTE_BYTES];
 		memset(blank, '\n', sizeof blank);
-		if (write(j->log_fd, JOURNAL_MAGIC, n) != (ssize_t)n || fsync(j->log_fd) != 0)
-			failed(j, JOURNAL_LOG, errno);
-		else if (pwrite(j->note_fd, blank, sizeof blank, 0) != (ssize_t)sizeof blank ||
-			 fsync(j->note_fd) != 0)
-			failed(j, JOURNAL_NOTE, errno ? errno : ENOSPC);
+		/* every byte, or the reason the rest was refused (a short write
+		 * sets no errno: an earlier call's ENOENT was named for EFBIG) */
+		struct iovec m = { (void *)JOURNAL_MAGIC, n }, b = { blank, sizeof blank };
+		int e = write_all(j->log_fd, &m, 1, -1);
+		if (e || fsync(j->log_fd) != 0)
+			failed(j, JOURNAL_LOG, e ? e : errno);
+		else if ((e = write_all(j->note_fd, &b, 1, 0)) != 0 || fsync(j->note_fd) != 0)
+			failed(j, JOURNAL_NOTE, e ? e : errno);
 		else if (fsync(j->dir_fd) != 0)
 			failed(j, ".", errno);
 		j->log_end = (off_t)n;

@@ -108,4 +108,17 @@ else
   skip "a full disk named as one" "needs unshare -m to mount a small tmpfs"
 fi
 
+# ---- the journal's files cut short at their making (RLIMIT_FSIZE 1 KiB,
+# its 4 KiB lost file the first to meet it): refused before measuring with
+# the true reason; a short write sets no errno, and an earlier call's
+# "No such file or directory" was named.
+got=0
+( ulimit -f 1; trap '' XFSZ; exec "$RTC" run -q --quick -o "$TMP/efbig" "$FIX/cli/pass.xml" ) \
+  >/dev/null 2>"$TMP/efbig.err" || got=$?
+if [ "$got" -eq 2 ]; then ok "run with files limited to 1 KiB is refused before measuring, exit 2"
+else fail "run with files limited to 1 KiB is refused before measuring, exit 2 (exit $got):"
+  diag <"$TMP/efbig.err"; fi
+expect_grep 'journal/lost: File too large' "$TMP/efbig.err"
+expect_no_grep 'No such file or directory' "$TMP/efbig.err"
+
 finish
