@@ -519,6 +519,19 @@ int report_check_writable(const char *path, char *err, size_t errlen)
 			snprintf(err, errlen, "cannot write '%s': %s: %s", path, dir, strerror(-ret));
 		goto cleanup;
 	}
+	/* Every later step names an output by its absolute path (the links
+	 * between reports, the manifest, verify): a directory that has none
+	 * within PATH_MAX (a relative -o deep below) is refused now, not after
+	 * measuring. */
+	char *real = realpath(dir, NULL);
+	if (!real && errno == ENAMETOOLONG) {
+		ret = -ENAMETOOLONG;
+		snprintf(err, errlen, "cannot write '%s': the absolute path of '%s' is longer than "
+			 "PATH_MAX (%d bytes), and rtconform names its outputs by it", path, dir,
+			 PATH_MAX);
+		goto cleanup;
+	}
+	free(real);
 	/* A report is renamed into place: over a device, a FIFO or a symlink
 	 * (/dev/null, /dev/stdout) it would replace it with a regular file. */
 	if (*base && fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {

@@ -121,4 +121,28 @@ else fail "run with files limited to 1 KiB is refused before measuring, exit 2 (
 expect_grep 'journal/lost: File too large' "$TMP/efbig.err"
 expect_no_grep 'No such file or directory' "$TMP/efbig.err"
 
+# ---- a relative -o whose absolute path is longer than PATH_MAX (a working
+# directory 22 levels of 200 bytes deep): refused before measuring, exit 2,
+# saying so; before, run aborted after measuring ("out of memory building
+# the reports", SIGABRT) and probe exited 3 the same way.
+comp="$(printf 'a%.0s' $(seq 200))"
+deep="$(
+  cd "$TMP" || exit 1
+  for _ in $(seq 22); do mkdir "$comp" && cd "$comp" || exit 1; done
+  for c in "run -q --quick -o out $FIX/cli/pass.xml" "probe sem-pingpong --iterations 300 -o pr" \
+           "compare $FIX/results/pass.json $FIX/results/pass.json -o cmp"; do
+    got=0
+    # shellcheck disable=SC2086  # the words of c are the arguments
+    "$RTC" $c >/dev/null 2>err.txt || got=$?
+    echo "${c%% *} $got $(grep -c 'is longer than PATH_MAX' err.txt) $(grep -c 'out of memory' err.txt) $(ls -A | grep -cv '^err.txt$')"
+  done
+)"
+while read -r cmd got said oom left; do
+  if [ "$got" = 2 ] && [ "$said" = 1 ] && [ "$oom" = 0 ] && [ "$left" = 0 ]; then
+    ok "$cmd -o below a working directory past PATH_MAX is refused (exit 2, said, nothing left)"
+  else
+    fail "$cmd -o below a working directory past PATH_MAX is refused (exit $got, said $said, out of memory $oom, entries left $left)"
+  fi
+done <<<"$deep"
+
 finish
