@@ -207,6 +207,16 @@ static int open_step(int fd, const char *dir, const char *name, bool last, bool 
 	return nfd < 0 ? -errno : nfd;
 }
 
+/* The next component of a path being split (strtok_r's way), "." ones
+ * passed over: the last one is the last real one ("out/." makes out). */
+static char *next_part(char *s, char **save)
+{
+	char *c = strtok_r(s, "/", save);
+	while (c && !strcmp(c, "."))
+		c = strtok_r(NULL, "/", save);
+	return c;
+}
+
 int report_open_dir(const char *dir, bool create, char *why, size_t whylen)
 {
 	why[0] = 0;
@@ -220,10 +230,8 @@ int report_open_dir(const char *dir, bool create, char *why, size_t whylen)
 	char *copy = strdup(dir), *save = NULL, *walked = strdup(dir[0] == '/' ? "/" : "");
 	char *next = NULL;
 	int rc = copy && walked ? 0 : -ENOMEM;
-	for (char *c = copy ? strtok_r(copy, "/", &save) : NULL; c && !rc; c = next) {
-		next = strtok_r(NULL, "/", &save);
-		if (!strcmp(c, "."))
-			continue;
+	for (char *c = copy ? next_part(copy, &save) : NULL; c && !rc; c = next) {
+		next = next_part(NULL, &save);
 		int nfd = open_step(fd, walked[0] ? walked : ".", c, !next, create && !next, why,
 				    whylen);
 		close(fd);

@@ -145,4 +145,13 @@ while read -r cmd got said oom left; do
   fi
 done <<<"$deep"
 
+# ---- -o spelled with "." components at its end ("out/.", "m/./"): made as
+# "out" is (the directory was opened one component at a time and "out"
+# was not taken for the last one, so it was not made: "cannot create
+# directory 'm/.': No such file or directory", exit 2).
+expect_status 0 "$RTC" merge -o "$TMP/dots-m/./" "$FIX/results/pass.json"
+expect_status 0 "$RTC" verify "$TMP/dots-m"
+expect_status 0 "$RTC" run -q --quick -o "$TMP/dots-r/." "$FIX/cli/pass.xml"
+expect_status 0 "$RTC" verify "$TMP/dots-r"
+
 finish
