@@ -89,7 +89,8 @@ static int make_dir(const char *dir, char **abs)
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
 		if (fd >= 0) {
-			termsafe_println(stderr, "rtconform selftest: %s: %s", dir, strerror(errno));
+			termsafe_println(stderr, "rtconform selftest: %s: %s", dir,
+					 strerror(errno));
 			close(fd);
 		}
 		return EXIT_USAGE;
