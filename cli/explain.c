@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/safeopen.h"
 #include "base/termsafe.h"
 #include "harness/explain.h"
 #include "harness/trace.h"
@@ -61,24 +62,18 @@ static int parse_options(int argc, char **argv, bool *json)
 	return -1;
 }
 
-/* The trace at path opened, a regular file (a FIFO or a device is
- * refused before it is read: O_NONBLOCK, so a FIFO without a writer does
- * not hang the open). NULL with why saying why. */
+/* The trace at path opened by safeopen_regular: a regular file, not
+ * through a link (a planted trace-X.txt -> /etc/shadow is not quoted), a
+ * FIFO or a device refused before it is read. NULL with why saying why
+ * ("PATH: not a regular file (a symbolic link)"). */
 static FILE *open_trace(const char *path, char *why, size_t whylen)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	struct stat st;
-	if (fd < 0) {
+	int fd = safeopen_regular(path, NULL, why, whylen);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (fd >= 0 && !f) {
 		snprintf(why, whylen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	FILE *f = NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-		snprintf(why, whylen, "%s: not a regular file", path);
-	else if (!(f = fdopen(fd, "r")))
-		snprintf(why, whylen, "%s: %s", path, strerror(errno));
-	if (!f)
 		close(fd);
+	}
 	return f;
 }
 

@@ -79,6 +79,8 @@ struct st_case {
 /* The table (selftest_cases.c). */
 extern const struct st_case st_cases[];
 extern const size_t st_ncases;
+/* The case trace-worst (selftest_trace.c). */
+void st_case_trace_worst(const struct st_env *e, const struct st_case *c, struct st_outcome *o);
 
 /* ---- what the cases share (selftest_cases.c) ---- */
 

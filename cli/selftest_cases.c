@@ -682,5 +682,9 @@ const struct st_case st_cases[] = {
 	{ "delay-sem-pingpong", "sem-pingpong's breach count and max", "20 ms busy-waited on "
 	  "every 10th measured round trip, before its clock read (rtconform-worker-faults, "
 	  DELAY_SPEC ")", ST_PRIV_ROOT, case_delay },
+	{ "trace-worst", "a traced run explains its worst breach, not its first", "busy waits "
+	  "growing 5 ms each, 5 to 25 ms, every 250th wake-up, CPU 0, traced "
+	  "(rtconform-worker-faults, delay=5ms,every=250,grow=5ms)", ST_PRIV_ROOT,
+	  st_case_trace_worst },
 };
 const size_t st_ncases = sizeof st_cases / sizeof st_cases[0];

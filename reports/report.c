@@ -2,7 +2,7 @@
 /* report.c - what every writer shares: totals, the exit status, and writing
  * a rendered report atomically, so a killed run never leaves half a report. */
 #include "reports/report.h"
-#include "base/xmlsafe.h"
+#include "base/safeopen.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -545,7 +545,7 @@ int report_check_writable(const char *path, char *err, size_t errlen)
 	if (*base && fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
 		ret = -EINVAL;
 		snprintf(err, errlen, "cannot write '%s': %s, which a report written there "
-			 "would replace", path, xmlsafe_file_kind(st.st_mode));
+			 "would replace", path, safeopen_kind(st.st_mode));
 		goto cleanup;
 	}
 	/* access(2) answers for the real uid and knows nothing of read-only
