@@ -51,8 +51,10 @@ int cli_load_all(const struct cli_ctx *ctx, char **args, int n, struct req_file 
 			files[i] = cli_load_profile(ctx, args[i], &d);
 		else
 			files[i] = req_load_file(args[i], NULL, &d);
-		if (files[i])
-			validate_file(files[i], &probe_catalog, &d);
+		/* rtconform's own limits (a violation count must stay 0) only
+		 * on a file that is valid as written. */
+		if (files[i] && validate_file(files[i], &probe_catalog, &d) == 0)
+			validate_implicit_limits(files[i], &probe_catalog, &d);
 	}
 	if (d.n) {
 		print_diags(&d);

@@ -923,6 +923,11 @@ int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 		return rc;
 	if ((rc = run_faults("run", &a.ro.worker_name, a.faults, sizeof a.faults)) != 0)
 		return rc;
+	char tberr[200];
+	if (timebase_forced(tberr, sizeof tberr) < 0) { /* before any output is made */
+		termsafe_println(stderr, "rtconform run: timebase: %s", tberr);
+		return EXIT_USAGE;
+	}
 
 	struct req_file **files;
 	size_t nfiles;

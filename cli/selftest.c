@@ -19,6 +19,7 @@
 
 #include "base/termsafe.h"
 #include "cli/manifest.h"
+#include "harness/measure/timebase.h"
 #include "host/facts.h"
 #include "reports/report.h"
 
@@ -29,11 +30,11 @@ static const char selftest_usage[] =
 	"programs installed here: each case injects one known fault (known samples, an\n"
 	"invalid requirements file, a must-violate profile, page faults in the measured\n"
 	"loop, a DEADLINE overrun, scheduling requests a C library layer ignores, a timer\n"
-	"that wakes early, a delay every 10th operation of a measured loop, a growing\n"
-	"delay under a kernel trace) and requires the exact expected outcome. The\n"
-	"validation record goes to DIR: validation.json, junit.xml, validation.html,\n"
-	"each case's evidence under cases/ID/, and MANIFEST.sha256 (rtconform verify\n"
-	"DIR checks it).\n"
+	"that wakes early, waits that return without their post, a delay every 10th\n"
+	"operation of a measured loop, a growing delay under a kernel trace) and\n"
+	"requires the exact expected outcome. The validation record goes to DIR:\n"
+	"validation.json, junit.xml, validation.html, each case's evidence under\n"
+	"cases/ID/, and MANIFEST.sha256 (rtconform verify DIR checks it).\n"
 	"Cases that need root, or real-time privileges the worker does not have, are\n"
 	"`not run` (and say why).\n"
 	"\n"
@@ -275,6 +276,11 @@ int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx)
 		return rc < 0 ? 0 : rc;
 	if ((rc = cli_need_helpers("selftest", ctx)) != 0)
 		return rc;
+	char tberr[200]; /* its runs inherit it: refused before any case */
+	if (timebase_forced(tberr, sizeof tberr) < 0) {
+		termsafe_println(stderr, "rtconform selftest: timebase: %s", tberr);
+		return EXIT_USAGE;
+	}
 	struct st_env e = { .ctx = ctx, .root = geteuid() == 0 };
 	worker_rt(&e);
 	ssize_t n = readlink("/proc/self/exe", e.self, sizeof e.self - 1);

@@ -26,6 +26,7 @@
 /* The fault libraries selftest preloads, in the helper directory. */
 #define SELFTEST_LIB_SCHED "rtconform-fault-sched.so"
 #define SELFTEST_LIB_CLOCK "rtconform-fault-clock.so"
+#define SELFTEST_LIB_IPC "rtconform-fault-ipc.so"
 
 enum st_verdict { ST_PASS, ST_FAIL, ST_NOT_RUN, ST_ERROR };
 const char *st_verdict_name(enum st_verdict v);

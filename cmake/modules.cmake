@@ -219,7 +219,7 @@ rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSO
           reports/text.c reports/view.c reports/xmlw.c)
 
 rtc_module(read reports/read DEPS reports LIBS ${RTC_LIB_JANSSON}
-  SOURCES reports/read/figures.c reports/read/figures_runs.c reports/read/journal_read.c reports/read/json_read.c
+  SOURCES reports/read/figures.c reports/read/figures_hist.c reports/read/figures_runs.c reports/read/journal_read.c reports/read/json_read.c
     reports/read/json_split.c reports/read/explain_read.c
     reports/read/read.c)
 
@@ -252,7 +252,7 @@ rtc_program(rtconform-nop SOURCES harness/measure/nop.c)
 # the worker: the tests' fakes (tests/fake/, listed there) built with
 # RTC_SELFTEST_GUARD, which makes them do nothing unless RTC_SELFTEST_FAULTS
 # is set, as selftest alone sets it.
-foreach(lib sched clock)
+foreach(lib sched clock ipc)
   add_library(rtconform-fault-${lib} MODULE tests/fake/fake_${lib}.c)
   set_target_properties(rtconform-fault-${lib} PROPERTIES PREFIX "" SUFFIX ".so"
     LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
@@ -260,4 +260,4 @@ foreach(lib sched clock)
   target_link_libraries(rtconform-fault-${lib} PRIVATE rtc_options ${CMAKE_DL_LIBS})
 endforeach()
 add_dependencies(rtconform rtconform-worker rtconform-worker-faults rtconform-nop rtconform-fault-sched
-                 rtconform-fault-clock)
+                 rtconform-fault-clock rtconform-fault-ipc)

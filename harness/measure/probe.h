@@ -177,6 +177,11 @@ struct result_shm {
 	int err;                      /* positive errno of a failure, or 0 */
 	char reason[512];             /* why it failed, filled by probe_fail() */
 	char note[512];               /* informative remark from the probe */
+	/* The first event a violation metric counted (probe_decl.
+	 * violation_metrics), in the probe's words, written once between runs
+	 * or after the last: "" for none. The failed limit's text quotes it
+	 * (harness/verdict.c). */
+	char violation[256];
 	uint32_t nmetrics;
 	uint32_t metric_stride;       /* bytes from one metric_data to the next */
 	uint32_t nseries_alloc;       /* per-CPU series mapped after the metrics */

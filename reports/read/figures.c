@@ -795,7 +795,8 @@ static bool check_limit_ci(struct fig *g, const struct rv_req *r, size_t i)
 static bool check_parts(struct fig *g, const struct rv_req *r)
 {
 	char field[200], why[600];
-	if (read_check_parts(r, field, sizeof field, why, sizeof why))
+	if (read_check_parts(r, field, sizeof field, why, sizeof why) &&
+	    read_check_stats(r, field, sizeof field, why, sizeof why))
 		return true;
 	return refuse(g, field, "%s", why);
 }

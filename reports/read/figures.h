@@ -47,4 +47,12 @@ int read_check_figures(const struct report_view *v, char *at, size_t atlen, char
  * requirement: "metrics[0].runs[2].max_ns") in at and why in why. */
 bool read_check_parts(const struct rv_req *r, char *at, size_t atlen, char *why, size_t whylen);
 
+/* The statistics r states twice agree (figures_hist.c): each duration
+ * metric's and per-CPU series' percentiles, min, max and mean (a
+ * metric's stddev too) with its histogram (where it holds every sample and none below zero),
+ * statistics_cycles with statistics_ns, median_ns with p50, a count
+ * metric's min, max and mean with its runs (but in an error), and
+ * batch.stddev_ns with per_run_ns. As read_check_parts. */
+bool read_check_stats(const struct rv_req *r, char *at, size_t atlen, char *why, size_t whylen);
+
 #endif

@@ -188,8 +188,12 @@ for r in reqs(d):
     for m in r["metrics"]:
         if m["kind"] != "duration": continue
         m["statistics_ns"] = {k: (v * 3 if v is not None else None) for k, v in m["statistics_ns"].items()}
-        # the histogram stays: its intervals would no longer be the ones
-        # its buckets give (the reader refuses that), so the candidate has none
+        # the samples are 3 times as long: the histogram's units scale so,
+        # which keeps statistics_cycles and the buckets the statistics'
+        m["ns_per_unit"] *= 3
+        if m.get("median_ns") is not None: m["median_ns"] *= 3
+        # its intervals would no longer be the ones its buckets give (the
+        # reader refuses that), so the candidate has none
         m.pop("confidence", None)
         for x in m["runs"]:
             x["mean_ns"] *= 3; x["max_ns"] *= 3
