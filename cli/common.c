@@ -338,7 +338,9 @@ char *cli_canonical_path(const char *path)
 {
 	char *clean = drop_dot_components(path);
 	char *out = clean ? canonical(clean) : NULL;
+	int e = clean ? errno : ENOMEM;
 	free(clean);
+	errno = out ? errno : e; /* why not, for the caller */
 	return out;
 }
 
@@ -466,9 +468,13 @@ int cli_view_outputs(struct report_view *v, char *const *path, const char *csv_d
 {
 	if (!path[REPORT_HTML]) /* no report.html: nothing to link from */
 		return 0;
+	/* one that cannot be resolved now (its directory removed meanwhile)
+	 * links nothing; only memory is a failure of the run's */
 	char *html = cli_canonical_path(path[REPORT_HTML]);
-	char *slash = html ? strrchr(html, '/') : NULL;
-	int e = html ? 0 : -ENOMEM;
+	if (!html)
+		return errno == ENOMEM ? -ENOMEM : 0;
+	char *slash = strrchr(html, '/');
+	int e = 0;
 	if (slash)
 		*slash = '\0';
 	const char *dir = slash && slash != html ? html : "/";

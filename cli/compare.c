@@ -260,7 +260,10 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 		r.base_path = a.base;
 		r.cand_path = a.cand;
 		rc = write_outputs(&r, path);
-		if (!rc && a.outdir && manifest_write_set("compare", a.outdir, out_names, NOUT) != 0)
+		/* the reports written whole are vouched for, standard output
+		 * failing (3) or not, as run's are */
+		if (rc != EXIT_USAGE && a.outdir &&
+		    manifest_write_set("compare", a.outdir, out_names, NOUT) != 0)
 			rc = EXIT_USAGE;
 		if (!rc)
 			rc = cmp_exit_status(&r);

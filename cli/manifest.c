@@ -108,18 +108,29 @@ static int manifest_text(const char *dir, char **names, size_t n, char **out, si
 	return 0;
 }
 
-int manifest_write(const char *dir, char **names, size_t n, char *err, size_t errlen)
+int manifest_write_kept(const char *dir, char **names, size_t n, char **text, size_t *len,
+			char *err, size_t errlen)
 {
-	char *text;
-	size_t len;
-	int e = manifest_text(dir, names, n, &text, &len, err, errlen);
+	*text = NULL;
+	int e = manifest_text(dir, names, n, text, len, err, errlen);
 	if (e)
 		return e;
 	char path[PATH_MAX + MANIFEST_PATH_MAX];
 	snprintf(path, sizeof path, "%s/%s", dir, MANIFEST_NAME);
-	e = report_atomic_write(path, text, len);
-	if (e)
+	e = report_atomic_write(path, *text, *len);
+	if (e) {
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-e));
+		free(*text);
+		*text = NULL;
+	}
+	return e;
+}
+
+int manifest_write(const char *dir, char **names, size_t n, char *err, size_t errlen)
+{
+	char *text;
+	size_t len;
+	int e = manifest_write_kept(dir, names, n, &text, &len, err, errlen);
 	free(text);
 	return e;
 }

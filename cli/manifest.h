@@ -44,6 +44,11 @@ int manifest_hash_file(const char *path, char hex[65], char *err, size_t errlen)
  * atomically (temp file beside it, fsync, rename). 0, or -errno with err
  * naming the file that could not be hashed or written. */
 int manifest_write(const char *dir, char **names, size_t n, char *err, size_t errlen);
+/* manifest_write, the text written kept in *text (malloc'd, *len bytes; NULL
+ * on failure): what --sign signs is what was written, not what the file
+ * holds by the time the tool reads it. */
+int manifest_write_kept(const char *dir, char **names, size_t n, char **text, size_t *len,
+			char *err, size_t errlen);
 
 /* Parse a manifest's text (len bytes), in time linear in len. 0, or
  * -EINVAL with *bad_line (1-based) and why saying what is wrong with that

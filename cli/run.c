@@ -724,7 +724,8 @@ static int write_manifest(const struct run_args *a, char *const out_path[REPORT_
 		return 0;
 	}
 	sign_remove(dir); /* an earlier run's signature vouches for nothing now */
-	char err[PATH_MAX + 600];
+	char err[PATH_MAX + 600], *text = NULL;
+	size_t len = 0;
 	int rc = 0;
 	if (e) {
 		termsafe_println(stderr, "rtconform run: %s/%s: %s", dir, MANIFEST_NAME, strerror(-e));
@@ -734,12 +735,14 @@ static int write_manifest(const struct run_args *a, char *const out_path[REPORT_
 		if (unlink(err) == 0)
 			termsafe_println(stderr, "rtconform run: removed %s: it vouched for an "
 					 "earlier run's reports", err);
-	} else if (mn.n && manifest_write(dir, mn.name, mn.n, err, sizeof err) != 0) {
+	} else if (mn.n && manifest_write_kept(dir, mn.name, mn.n, &text, &len, err,
+					       sizeof err) != 0) {
 		termsafe_println(stderr, "rtconform run: %s", err);
 		rc = EXIT_NOT_MEASURED;
-	} else if (mn.n && a->sign && sign_manifest("run", &a->sign_key, dir) != 0) {
+	} else if (mn.n && a->sign && sign_manifest("run", &a->sign_key, dir, text, len) != 0) {
 		rc = EXIT_NOT_MEASURED;
 	}
+	free(text);
 	manifest_names_free(&mn);
 	free(dir);
 	return rc;

@@ -11,6 +11,7 @@
 
 #include "base/termsafe.h"
 #include "harness/runinfo.h"
+#include "reports/xmlw.h"
 
 int run_journal_open(struct run_journal *rj, const char *results_path)
 {
@@ -63,8 +64,20 @@ void run_journal_head(struct run_journal *rj, struct report_view *pending,
 	/* The run as `report` renders it if nothing more is journaled: what
 	 * the run's end adds to the environment, with the start for its end,
 	 * and marked cut short. */
-	runinfo_add_run(&pending->env, run->command_line, run->started, run->started,
+	struct fingerprint add = { 0 };
+	runinfo_add_run(&add, run->command_line, run->started, run->started,
 			(struct req_file **)files, nfiles);
+	/* made valid UTF-8 as the view's own strings are (fill_env): a byte
+	 * that is not (an -o or a file named so) made the head record fail
+	 * to encode, and with it every record after (issue 38) */
+	for (size_t i = 0; i < add.n; i++) {
+		char *k = xmlw_clean_utf8(add.e[i].key), *v = xmlw_clean_utf8(add.e[i].value);
+		if (k && v)
+			fingerprint_add(&pending->env, k, "%s", v);
+		free(k);
+		free(v);
+	}
+	fingerprint_free(&add);
 	fingerprint_add(&pending->env, "rtconform.interrupted", "yes");
 	journal_head(&rj->j, pending);
 	say_failed(rj);

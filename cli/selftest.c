@@ -6,7 +6,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 #include "cli/manifest.h"
 #include "harness/measure/timebase.h"
 #include "host/facts.h"
+#include "reports/report.h"
 
 static const char selftest_usage[] =
 	"usage: rtconform selftest [-o DIR]\n"
@@ -45,16 +48,53 @@ static const char selftest_usage[] =
 	"(its error says why; an interrupted selftest: the cases after the signal; 1 wins\n"
 	"over 3)\n";
 
-/* DIR new (made) or an empty directory. 0, or EXIT_USAGE after saying why. */
-static int make_dir(const char *dir)
+/* Directory dir opened as every output's is (report_open_dir: no link
+ * planted on the way followed), made (0755) when missing: its fd, or -1
+ * after saying why. */
+static int open_made_dir(const char *dir)
 {
-	if (mkdir(dir, 0755) == 0)
-		return 0;
-	int e = errno;
-	DIR *d = e == EEXIST ? opendir(dir) : NULL;
-	if (!d) {
+	char why[PATH_MAX + 300] = "", *copy = strdup(dir);
+	size_t n = copy ? strlen(copy) : 0;
+	while (n > 1 && copy[n - 1] == '/')
+		copy[--n] = 0; /* "rec/": its last component is rec */
+	char *slash = copy ? strrchr(copy, '/') : NULL;
+	const char *base = slash ? slash + 1 : copy;
+	int pfd = -ENOMEM, fd = -ENOMEM;
+	if (copy && slash) {
+		*slash = 0;
+		pfd = report_open_dir(slash == copy ? "/" : copy, false, why, sizeof why);
+	} else if (copy) {
+		pfd = report_open_dir(".", false, why, sizeof why);
+	}
+	if (pfd >= 0 && mkdirat(pfd, base, 0755) != 0 && errno != EEXIST)
+		fd = -errno;
+	else if (pfd >= 0)
+		fd = report_open_dir(dir, false, why, sizeof why);
+	else
+		fd = pfd;
+	if (pfd >= 0)
+		close(pfd);
+	free(copy);
+	if (fd < 0)
 		termsafe_println(stderr, "rtconform selftest: %s: %s", dir,
-				 strerror(e == EEXIST ? errno : e));
+				 fd == -ELOOP && why[0] ? why : strerror(-fd));
+	return fd < 0 ? -1 : fd;
+}
+
+/* DIR new (made) or an empty directory only we may write, reached without
+ * following a link planted on the way: 0 with *abs the directory checked
+ * (malloc'd, as /proc names the fd opened), or EXIT_USAGE after saying
+ * why. */
+static int make_dir(const char *dir, char **abs)
+{
+	int fd = open_made_dir(dir);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0) {
+			termsafe_println(stderr, "rtconform selftest: %s: %s", dir,
+					 strerror(errno));
+			close(fd);
+		}
 		return EXIT_USAGE;
 	}
 	/* One that another user may write is refused: the record's files and
@@ -75,10 +115,18 @@ static int make_dir(const char *dir)
 	while ((de = readdir(d)))
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
 			empty = false;
+	char proc[64];
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", dirfd(d));
+	*abs = empty ? realpath(proc, NULL) : NULL;
 	closedir(d);
 	if (!empty) {
 		termsafe_println(stderr, "rtconform selftest: %s is not empty: the record goes into "
 				 "a new or empty directory", dir);
+		return EXIT_USAGE;
+	}
+	if (!*abs) {
+		termsafe_println(stderr, "rtconform selftest: cannot resolve %s: %s", dir,
+				 strerror(errno));
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -248,17 +296,12 @@ int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx)
 	 * into it at the same time is refused, not mixed in; refused, it
 	 * removes the directory it made. */
 	cli_made_dirs_note(&made, dir);
-	if ((rc = make_dir(dir)) != 0 ||
-	    (rc = cli_lock_dir(&locks, "selftest", dir, ctx->cmdline)) != 0) {
+	char *abs = NULL;
+	if ((rc = make_dir(dir, &abs)) != 0 ||
+	    (rc = cli_lock_dir(&locks, "selftest", abs, ctx->cmdline)) != 0) {
+		free(abs);
 		cli_made_dirs_end(&made, rc);
 		return rc;
-	}
-	char *abs = cli_canonical_path(dir);
-	if (!abs) {
-		termsafe_println(stderr, "rtconform selftest: cannot resolve %s", dir);
-		cli_unlock(&locks);
-		cli_made_dirs_end(&made, EXIT_USAGE);
-		return EXIT_USAGE;
 	}
 	cli_made_dirs_free(&made); /* it goes on: the record is written there */
 	e.dir = abs;

@@ -16,6 +16,7 @@
 
 #include "base/termsafe.h"
 #include "harness/verdict.h"
+#include "reports/report.h"
 
 static const char *tool_name(enum sign_tool t)
 {
@@ -133,25 +134,85 @@ void sign_remove(const char *dir)
 	unlink(p);
 }
 
-int sign_manifest(const char *cmd, const struct sign_key *k, const char *dir)
+/* path made (O_EXCL, never through a link) holding len bytes of data. 0 or
+ * -errno. */
+static int put_file(const char *path, const char *data, size_t len)
 {
-	char man[PATH_MAX + 64], sig[PATH_MAX + 64], tmp[PATH_MAX + 96];
-	snprintf(man, sizeof man, "%s/%s", dir, MANIFEST_NAME);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	int e = 0;
+	for (size_t at = 0; at < len && !e;) {
+		ssize_t w = write(fd, data + at, len - at);
+		if (w < 0 && errno != EINTR)
+			e = -errno;
+		at += w > 0 ? (size_t)w : 0;
+	}
+	if (close(fd) != 0 && !e)
+		e = -errno;
+	return e;
+}
+
+/* The whole of regular file path (a signature: small) into *data, *len. 0
+ * or -errno. */
+static int take_file(const char *path, char **data, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return -errno;
+	int e = fstat(fd, &st) != 0 ? -errno : !S_ISREG(st.st_mode) || st.st_size > (1 << 20)
+			? -EINVAL : 0;
+	*data = e ? NULL : malloc((size_t)st.st_size + 1);
+	*len = 0;
+	if (!e && !*data)
+		e = -ENOMEM;
+	while (!e && *len < (size_t)st.st_size) {
+		ssize_t r = read(fd, *data + *len, (size_t)st.st_size - *len);
+		if (r <= 0 && !(r < 0 && errno == EINTR))
+			e = r < 0 ? -errno : -EIO;
+		*len += r > 0 ? (size_t)r : 0;
+	}
+	close(fd);
+	return e;
+}
+
+/* The tool signs a copy of the manifest's text in a directory of its own
+ * (mkdtemp: ours alone), never dir itself: in a -o others may write, a
+ * link planted at the tool's output name had it write through the link
+ * (as root, truncating whatever it named), and a manifest replaced between
+ * its writing and its signing would have been signed (issue 38). */
+int sign_manifest(const char *cmd, const struct sign_key *k, const char *dir, const char *text,
+		  size_t len)
+{
+	char tdir[] = "/tmp/rtconform-sign.XXXXXX", man[64], tmp[64], sig[PATH_MAX + 64];
 	snprintf(sig, sizeof sig, "%s/%s", dir,
 		 k->tool == SIGN_MINISIGN ? SIGN_MINISIG : SIGN_GPG_SIG);
-	snprintf(tmp, sizeof tmp, "%s/.%s.rtc%ld", dir,
-		 k->tool == SIGN_MINISIGN ? SIGN_MINISIG : SIGN_GPG_SIG, (long)getpid());
-	unlink(tmp);
+	bool made = mkdtemp(tdir) != NULL;
+	int e = made ? 0 : -errno, st = -1;
+	snprintf(man, sizeof man, "%s/%s", tdir, MANIFEST_NAME);
+	snprintf(tmp, sizeof tmp, "%s/signature", tdir);
+	if (!e)
+		e = put_file(man, text, len);
 	char *mini[] = { "minisign", "-S", "-s", (char *)k->key, "-m", man, "-x", tmp, NULL };
 	char *gpg[] = { "gpg", "--batch", "--yes", "--quiet", "--local-user", (char *)k->key,
 			"--detach-sign", "--output", tmp, man, NULL };
-	int st = sign_run_tool(k->tool == SIGN_MINISIGN ? mini : gpg, -1);
-	if (st != 0 || rename(tmp, sig) != 0) {
-		termsafe_println(stderr, "rtconform %s: cannot sign %s with %s (key %s): %s", cmd,
-				 man, tool_name(k->tool), k->key,
-				 st == 0 ? strerror(errno) : "the tool failed (see above)");
+	if (!e)
+		st = sign_run_tool(k->tool == SIGN_MINISIGN ? mini : gpg, -1);
+	char *data = NULL;
+	size_t n = 0;
+	if (!e && st == 0 && (e = take_file(tmp, &data, &n)) == 0)
+		e = report_atomic_write(sig, data, n);
+	free(data);
+	if (made) {
 		unlink(tmp);
-		return -1;
+		unlink(man);
+		rmdir(tdir);
 	}
-	return 0;
+	if (!e && st == 0)
+		return 0;
+	termsafe_println(stderr, "rtconform %s: cannot sign %s/%s with %s (key %s): %s", cmd, dir,
+			 MANIFEST_NAME, tool_name(k->tool), k->key,
+			 e ? strerror(-e) : "the tool failed (see above)");
+	return -1;
 }

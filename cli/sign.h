@@ -24,10 +24,13 @@ struct sign_key {
  * the tool must be on PATH. 0, or 2 (exit status) after saying why. */
 int sign_prepare(const char *cmd, const char *key, struct sign_key *out);
 
-/* Sign dir/MANIFEST.sha256 with k into its signature file beside it
- * (written under a temporary name, then renamed). 0, or -1 after saying
- * why on stderr (the tool's own words above). */
-int sign_manifest(const char *cmd, const struct sign_key *k, const char *dir);
+/* Sign the text of dir/MANIFEST.sha256 as written (len bytes) with k into
+ * its signature file beside it: the tool signs a copy in a directory of
+ * its own, and the signature is written as every output is
+ * (report_atomic_write). 0, or -1 after saying why on stderr (the tool's
+ * own words above). */
+int sign_manifest(const char *cmd, const struct sign_key *k, const char *dir, const char *text,
+		  size_t len);
 
 /* Remove both signature files of dir (a new manifest is being written). */
 void sign_remove(const char *dir);

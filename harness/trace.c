@@ -468,17 +468,10 @@ void trace_close_fds(struct trace_job *t)
 	t->marker_fd = t->on_fd = -1;
 }
 
-/* Copy the instance's trace to path via a temporary file. 0 or -errno;
- * *reading tells whether reading the instance failed (else writing). */
-static int save(const struct trace_job *t, const char *path, bool *reading)
+int trace_save_copy(int in, const char *path, bool *reading)
 {
-	char src[300], tmp[PATH_MAX + TRACE_NAME_MAX + 8];
-	snprintf(src, sizeof src, "%s/trace", t->inst);
+	char tmp[PATH_MAX + TRACE_NAME_MAX + 8];
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	*reading = true;
-	int in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -errno;
 	*reading = false;
 	/* A new file of our own, never through a name planted in the output
 	 * directory (a link there to a file of root's would be written
@@ -488,11 +481,8 @@ static int save(const struct trace_job *t, const char *path, bool *reading)
 	int out = open(tmp, flags, 0644);
 	if (out < 0 && errno == EEXIST && unlink(tmp) == 0)
 		out = open(tmp, flags, 0644);
-	if (out < 0) {
-		int e = errno;
-		close(in);
-		return -e;
-	}
+	if (out < 0)
+		return -errno;
 	char buf[65536];
 	ssize_t n;
 	int e = 0;
@@ -505,12 +495,26 @@ static int save(const struct trace_job *t, const char *path, bool *reading)
 	}
 	if (close(out) != 0 && !e)
 		e = errno;
-	close(in);
 	if (!e && rename(tmp, path) != 0)
 		e = errno;
 	if (e)
 		unlink(tmp);
 	return -e;
+}
+
+/* Copy the instance's trace to path (trace_save_copy). 0 or -errno;
+ * *reading tells whether reading the instance failed (else writing). */
+static int save(const struct trace_job *t, const char *path, bool *reading)
+{
+	char src[300];
+	snprintf(src, sizeof src, "%s/trace", t->inst);
+	*reading = true;
+	int in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	int e = trace_save_copy(in, path, reading);
+	close(in);
+	return e;
 }
 
 /* Why the instance's trace could not be read (err): what the kernel says

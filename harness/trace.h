@@ -132,6 +132,12 @@ void trace_keep_poll(struct trace_job *t, struct result_shm *res);
 /* trace_finish's source: when the trace kept is that of the last breach
  * stopped at, copy it to path (*taken; 0 or -errno); else *taken false and
  * the instance holds the last breach. */
+/* Copy fd in (from where it stands) to path, in the output directory, via a
+ * temporary file of our own beside it (O_EXCL and O_NOFOLLOW: a name
+ * planted there is removed, never written through), renamed into place:
+ * how every trace file is saved. 0 or -errno; *reading: reading in failed
+ * (else writing). */
+int trace_save_copy(int in, const char *path, bool *reading);
 int trace_keep_take(struct trace_job *t, const struct result_shm *res, const char *path,
 		    bool *taken);
 void trace_keep_free(struct trace_job *t);

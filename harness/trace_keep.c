@@ -109,19 +109,11 @@ int trace_keep_take(struct trace_job *t, const struct result_shm *res, const cha
 	if (!t->keep || t->kept != res->trace.saves)
 		return 0;
 	*taken = true;
-	char tmp[PATH_MAX + 8];
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	int out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0)
-		return -errno;
-	int rc = lseek(fileno(t->keep), 0, SEEK_SET) == 0 ? copy_fd(fileno(t->keep), out) : -errno;
-	if (close(out) != 0 && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path) != 0)
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
+	/* saved as every trace is: a temporary link planted in a shared -o
+	 * was written through (O_TRUNC, no O_NOFOLLOW), as root */
+	bool reading;
+	return lseek(fileno(t->keep), 0, SEEK_SET) == 0
+		       ? trace_save_copy(fileno(t->keep), path, &reading) : -errno;
 }
 
 void trace_keep_free(struct trace_job *t)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,25 +68,15 @@ void journal_range_text(char *buf, size_t len, uint64_t from, uint64_t to, uint6
 		snprintf(buf + n, len - (size_t)n, " of %" PRIu64, of);
 }
 
-/* The directory that holds path's last component, fsync()ed so that the
- * entry made in it is on the disk too. */
-static void sync_parent(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-}
-
-/* The journal's files in directory fd, then the directory path itself. */
-static void remove_journal(int fd, const char *path)
+/* The journal's files in directory fd, then the directory itself (in
+ * j->parent_fd: no path is walked again). */
+static void remove_journal(const struct journal *j, int fd)
 {
 	unlinkat(fd, JOURNAL_LOG, 0);
 	unlinkat(fd, now_names[0], 0);
 	unlinkat(fd, now_names[1], 0);
 	unlinkat(fd, JOURNAL_NOTE, 0);
-	rmdir(path);
+	unlinkat(j->parent_fd, JOURNAL_DIR, AT_REMOVEDIR);
 }
 
 /* A journal a run left before it wrote its head (killed in its first
@@ -95,28 +86,60 @@ static void remove_journal(int fd, const char *path)
  * left for the reader to judge. */
 static void remove_if_empty(const struct journal *j)
 {
-	char log[sizeof j->path + 8];
 	struct stat s;
-	snprintf(log, sizeof log, "%s/%s", j->path, JOURNAL_LOG);
-	int rc = lstat(log, &s);
-	bool gone = rc != 0 && errno == ENOENT;
-	if (!gone && (rc != 0 || !S_ISREG(s.st_mode) || (size_t)s.st_size > strlen(JOURNAL_MAGIC)))
-		return;
-	int fd = open(j->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(j->parent_fd, JOURNAL_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	remove_journal(fd, j->path);
+	int rc = fstatat(fd, JOURNAL_LOG, &s, AT_SYMLINK_NOFOLLOW);
+	bool gone = rc != 0 && errno == ENOENT;
+	if (gone || (rc == 0 && S_ISREG(s.st_mode) && (size_t)s.st_size <= strlen(JOURNAL_MAGIC)))
+		remove_journal(j, fd);
 	close(fd);
 }
+
+/* The journal directory just made in j->parent_fd, opened: never through
+ * a link, and refused unless it is still ours and only ours to write (in
+ * a directory others write, one could have removed it and put a link or
+ * a directory of theirs in its place between the two calls). */
+static int open_made(struct journal *j)
+{
+	struct stat st;
+	j->dir_fd = openat(j->parent_fd, JOURNAL_DIR,
+			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (j->dir_fd < 0)
+		return failed(j, ".", errno);
+	if (fstat(j->dir_fd, &st) == 0 && st.st_uid == geteuid() &&
+	    !(st.st_mode & (S_IWGRP | S_IWOTH)))
+		return 0;
+	close(j->dir_fd); /* not ours: nothing in it is removed */
+	j->dir_fd = -1;
+	j->err = EPERM;
+	snprintf(j->why, sizeof j->why, "%s: replaced by another user's directory between its "
+		 "making and its opening: not used", j->path);
+	return -EPERM;
+}
+
+static int write_all(int fd, struct iovec *iov, int n, off_t at);
 
 int journal_open(struct journal *j, const char *dir, char *err, size_t errlen)
 {
 	memset(j, 0, sizeof *j);
-	j->dir_fd = j->log_fd = j->now_fd[0] = j->now_fd[1] = j->note_fd = -1;
+	j->parent_fd = j->dir_fd = j->log_fd = j->now_fd[0] = j->now_fd[1] = j->note_fd = -1;
 	j->now_whole = -1;
 	snprintf(j->path, sizeof j->path, "%s/%s", dir, JOURNAL_DIR);
+	/* results.json's directory, opened as every output's is: no link
+	 * planted on the way is followed, and the journal is made and opened
+	 * relative to it (issue 38). */
+	char why[PATH_MAX + 300];
+	int pfd = report_open_dir(dir, false, why, sizeof why);
+	if (pfd < 0) {
+		snprintf(err, errlen, "%s: cannot make the journal: %s", j->path,
+			 why[0] ? why : strerror(-pfd));
+		return pfd;
+	}
+	j->parent_fd = pfd;
 	remove_if_empty(j);
-	if (mkdir(j->path, 0755) != 0) {
+	if (mkdirat(pfd, JOURNAL_DIR, 0755) != 0) {
 		int e = errno;
 		if (e == EEXIST)
 			snprintf(err, errlen, "%s: the journal of a run that did not finish: render "
@@ -124,24 +147,26 @@ int journal_open(struct journal *j, const char *dir, char *err, size_t errlen)
 				 j->path, dir, j->path);
 		else
 			snprintf(err, errlen, "%s: cannot make the journal: %s", j->path, strerror(e));
+		journal_close(j, false);
 		return -e;
 	}
-	sync_parent(dir);
-	j->dir_fd = open(j->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (j->dir_fd < 0)
-		failed(j, ".", errno);
-	else if ((j->log_fd = open_file(j, JOURNAL_LOG, O_WRONLY | O_APPEND)) >= 0 &&
-		 (j->now_fd[0] = open_file(j, now_names[0], O_RDWR)) >= 0 &&
-		 (j->now_fd[1] = open_file(j, now_names[1], O_RDWR)) >= 0 &&
-		 (j->note_fd = open_file(j, JOURNAL_NOTE, O_RDWR)) >= 0) {
+	fsync(pfd); /* the entry made, on the disk too */
+	if (open_made(j) == 0 &&
+	    (j->log_fd = open_file(j, JOURNAL_LOG, O_WRONLY | O_APPEND)) >= 0 &&
+	    (j->now_fd[0] = open_file(j, now_names[0], O_RDWR)) >= 0 &&
+	    (j->now_fd[1] = open_file(j, now_names[1], O_RDWR)) >= 0 &&
+	    (j->note_fd = open_file(j, JOURNAL_NOTE, O_RDWR)) >= 0) {
 		size_t n = strlen(JOURNAL_MAGIC);
 		char blank[JOURNAL_NOTE_BYTES];
 		memset(blank, '\n', sizeof blank);
-		if (write(j->log_fd, JOURNAL_MAGIC, n) != (ssize_t)n || fsync(j->log_fd) != 0)
-			failed(j, JOURNAL_LOG, errno);
-		else if (pwrite(j->note_fd, blank, sizeof blank, 0) != (ssize_t)sizeof blank ||
-			 fsync(j->note_fd) != 0)
-			failed(j, JOURNAL_NOTE, errno ? errno : ENOSPC);
+		/* every byte, or the reason the rest was refused (a short write
+		 * sets no errno: an earlier call's ENOENT was named for EFBIG) */
+		struct iovec m = { (void *)JOURNAL_MAGIC, n }, b = { blank, sizeof blank };
+		int e = write_all(j->log_fd, &m, 1, -1);
+		if (e || fsync(j->log_fd) != 0)
+			failed(j, JOURNAL_LOG, e ? e : errno);
+		else if ((e = write_all(j->note_fd, &b, 1, 0)) != 0 || fsync(j->note_fd) != 0)
+			failed(j, JOURNAL_NOTE, e ? e : errno);
 		else if (fsync(j->dir_fd) != 0)
 			failed(j, ".", errno);
 		j->log_end = (off_t)n;
@@ -150,7 +175,7 @@ int journal_open(struct journal *j, const char *dir, char *err, size_t errlen)
 		return 0;
 	snprintf(err, errlen, "%s", j->why);
 	int e = j->err;
-	journal_close(j, true);
+	journal_close(j, j->dir_fd >= 0); /* one replaced stays as it is */
 	return -e;
 }
 
@@ -481,12 +506,12 @@ void journal_close(struct journal *j, bool remove)
 		*fds[i] = -1;
 	}
 	if (remove && j->dir_fd >= 0)
-		remove_journal(j->dir_fd, j->path);
-	else if (remove && j->path[0])
-		rmdir(j->path); /* made, but never opened */
+		remove_journal(j, j->dir_fd);
 	if (j->dir_fd >= 0)
 		close(j->dir_fd);
-	j->dir_fd = -1;
+	if (j->parent_fd >= 0)
+		close(j->parent_fd);
+	j->dir_fd = j->parent_fd = -1;
 	free(j->pend.buf);
 	j->pend.buf = NULL;
 	j->pend.len = j->pend.cap = 0;

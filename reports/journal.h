@@ -116,6 +116,7 @@ struct journal_pending {
 };
 
 struct journal {
+	int parent_fd;        /* results.json's directory (report_open_dir) */
 	int dir_fd, log_fd, now_fd[2], note_fd;
 	uint64_t seq;         /* the last record's */
 	uint64_t made;        /* log records made: written, waiting or lost */

@@ -623,14 +623,18 @@ static void put_open_object(struct jb *b, FILE *m, json_t *obj, int depth)
 	free(text);
 }
 
-/* A write onto m that failed (a full disk) stops the document, with the
- * errno of the moment: later calls may clear it. */
+/* A write onto m that failed (a full disk) stops the document, with its
+ * reason: the errno of the moment is often another call's by now (a full
+ * disk read "Input/output error"), so what the buffer still holds is
+ * flushed once more, which fails again for the same reason. */
 static void check_written(struct jb *b, FILE *m)
 {
 	if (b->failed || !ferror(m))
 		return;
 	b->failed = true;
-	snprintf(b->why, sizeof b->why, "%s", strerror(errno ? errno : EIO));
+	errno = 0;
+	int e = fflush(m) != 0 ? errno : 0;
+	snprintf(b->why, sizeof b->why, "%s", strerror(e ? e : EIO));
 }
 
 static void put_requirements(struct jb *b, FILE *m, const struct rv_file *vf)

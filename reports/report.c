@@ -172,7 +172,7 @@ static bool others_may_write(const struct stat *st)
 }
 
 /* Component name of directory fd (named dir in messages) opened: one more
- * step of open_dir. create: make it when missing (mkdirat). */
+ * step of report_open_dir. create: make it when missing (mkdirat). */
 static int open_step(int fd, const char *dir, const char *name, bool last, bool create,
 		     char *why, size_t whylen)
 {
@@ -207,10 +207,17 @@ static int open_step(int fd, const char *dir, const char *name, bool last, bool 
 	return nfd < 0 ? -errno : nfd;
 }
 
-/* Directory dir opened as above (create: its last component made when
- * missing, one level). The fd, or -errno; -ELOOP with why naming the link
- * refused (why "" otherwise). */
-static int open_dir(const char *dir, bool create, char *why, size_t whylen)
+/* The next component of a path being split (strtok_r's way), "." ones
+ * passed over: the last one is the last real one ("out/." makes out). */
+static char *next_part(char *s, char **save)
+{
+	char *c = strtok_r(s, "/", save);
+	while (c && !strcmp(c, "."))
+		c = strtok_r(NULL, "/", save);
+	return c;
+}
+
+int report_open_dir(const char *dir, bool create, char *why, size_t whylen)
 {
 	why[0] = 0;
 	const char *start = dir[0] == '/' ? "/" : ".";
@@ -223,10 +230,8 @@ static int open_dir(const char *dir, bool create, char *why, size_t whylen)
 	char *copy = strdup(dir), *save = NULL, *walked = strdup(dir[0] == '/' ? "/" : "");
 	char *next = NULL;
 	int rc = copy && walked ? 0 : -ENOMEM;
-	for (char *c = copy ? strtok_r(copy, "/", &save) : NULL; c && !rc; c = next) {
-		next = strtok_r(NULL, "/", &save);
-		if (!strcmp(c, "."))
-			continue;
+	for (char *c = copy ? next_part(copy, &save) : NULL; c && !rc; c = next) {
+		next = next_part(NULL, &save);
 		int nfd = open_step(fd, walked[0] ? walked : ".", c, !next, create && !next, why,
 				    whylen);
 		close(fd);
@@ -288,9 +293,10 @@ int report_stream_open(struct report_stream *st, const char *path)
 		return -ENOMEM;
 	/* Same directory as the target, so rename() cannot cross a
 	 * filesystem; hidden so a directory listing mid-write stays clean;
-	 * opened once (open_dir) and written relative to it. */
+	 * opened once (report_open_dir) and written relative to it. */
 	char why[PATH_MAX + 300], name[NAME_MAX + 1];
-	int dfd = *base ? open_dir(st->dir, false, why, sizeof why) : -EISDIR, fd = -1, ret = 0;
+	int dfd = *base ? report_open_dir(st->dir, false, why, sizeof why) : -EISDIR;
+	int fd = -1, ret = 0;
 	if (dfd < 0) {
 		free(st->dir);
 		memset(st, 0, sizeof *st);
@@ -509,8 +515,8 @@ int report_check_writable(const char *path, char *err, size_t errlen)
 	/* One level only (create: the last component): -o results/ is
 	 * convenient, but creating a whole chain would hide a typo in the
 	 * parent path. No link planted in a directory others write is
-	 * followed on the way (open_dir). */
-	if ((dfd = open_dir(dir, true, why, sizeof why)) < 0) {
+	 * followed on the way (report_open_dir). */
+	if ((dfd = report_open_dir(dir, true, why, sizeof why)) < 0) {
 		ret = dfd;
 		if (why[0])
 			snprintf(err, errlen, "cannot write '%s': %s", path, why);
@@ -521,6 +527,19 @@ int report_check_writable(const char *path, char *err, size_t errlen)
 			snprintf(err, errlen, "cannot write '%s': %s: %s", path, dir, strerror(-ret));
 		goto cleanup;
 	}
+	/* Every later step names an output by its absolute path (the links
+	 * between reports, the manifest, verify): a directory that has none
+	 * within PATH_MAX (a relative -o deep below) is refused now, not after
+	 * measuring. */
+	char *real = realpath(dir, NULL);
+	if (!real && errno == ENAMETOOLONG) {
+		ret = -ENAMETOOLONG;
+		snprintf(err, errlen, "cannot write '%s': the absolute path of '%s' is longer than "
+			 "PATH_MAX (%d bytes), and rtconform names its outputs by it", path, dir,
+			 PATH_MAX);
+		goto cleanup;
+	}
+	free(real);
 	/* A report is renamed into place: over a device, a FIFO or a symlink
 	 * (/dev/null, /dev/stdout) it would replace it with a regular file. */
 	if (*base && fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {

@@ -608,6 +608,14 @@ void report_stream_abort(struct report_stream *st);
 int report_stream_seal(struct report_stream *st);
 int report_stream_publish(struct report_stream *st);
 
+/* Directory dir opened as every output's is, one component at a time, a
+ * symbolic link followed only where no other user can have planted it (its
+ * directory written by us and root alone, or sticky and the link ours);
+ * create: its last component made when missing (one level). The fd, to
+ * write relative to, or -errno; -ELOOP with why naming the link refused
+ * (why "" otherwise). */
+int report_open_dir(const char *dir, bool create, char *why, size_t whylen);
+
 /* Probe that path's directory exists (creating one level for -o) and is
  * writable, before anything is measured. */
 int report_check_writable(const char *path, char *err, size_t errlen);

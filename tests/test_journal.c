@@ -8,6 +8,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <sys/resource.h>
 
@@ -341,6 +344,38 @@ START_TEST(run_says_what_never_reached_the_journal)
 }
 END_TEST
 
+/* The journal's directory is opened as every output's (report_open_dir):
+ * results.json's directory reached through a link planted in a directory
+ * others may write is refused naming the link, and nothing is made where
+ * the link points (issue 38: the journal was made through it). */
+START_TEST(journal_not_made_through_a_planted_link)
+{
+	char dir[] = "/tmp/rtc-journal-XXXXXX", shared[320], target[320], via[330], err[1400];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(shared, sizeof shared, "%s/shared", dir);
+	snprintf(target, sizeof target, "%s/elsewhere", dir);
+	snprintf(via, sizeof via, "%s/out", shared);
+	ck_assert_int_eq(mkdir(shared, 0777), 0);
+	ck_assert_int_eq(chmod(shared, 0777), 0); /* others write it, not sticky */
+	ck_assert_int_eq(mkdir(target, 0755), 0);
+	ck_assert_int_eq(symlink(target, via), 0);
+	struct journal j;
+	ck_assert_int_eq(journal_open(&j, via, err, sizeof err), -ELOOP);
+	ck_assert_msg(strstr(err, "is a symbolic link in") && strstr(err, "not followed"), "%s",
+		      err);
+	char made[340];
+	snprintf(made, sizeof made, "%s/%s", target, JOURNAL_DIR);
+	struct stat st;
+	ck_assert_int_eq(lstat(made, &st), -1);
+	/* the same directory reached without the link: made */
+	ck_assert_msg(journal_open(&j, target, err, sizeof err) == 0, "%s", err);
+	ck_assert_int_eq(lstat(made, &st), 0);
+	journal_close(&j, true);
+	ck_assert_int_eq(lstat(made, &st), -1);
+	tu_rm_tree(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("journal");
@@ -353,5 +388,6 @@ int main(void)
 	tc = tu_tcase(s, "writer", 10);
 	tcase_add_test(tc, writer_keeps_what_a_full_file_cannot_take);
 	tcase_add_test(tc, run_says_what_never_reached_the_journal);
+	tcase_add_test(tc, journal_not_made_through_a_planted_link);
 	return tu_run(s);
 }

@@ -559,6 +559,53 @@ START_TEST(finish_keeps_the_worst)
 }
 END_TEST
 
+/* The worst breach kept is saved as every trace is (trace_save_copy): a
+ * link planted at its temporary name in a shared output directory is
+ * removed, never written through (it was: O_TRUNC without O_NOFOLLOW). */
+START_TEST(kept_trace_not_written_through_a_planted_link)
+{
+	struct fixture x;
+	fixture_open(&x, true);
+	struct metric_data *per_op = result_metric(x.res, 0);
+	per_op->ns_per_unit = 1.0;
+	per_op->trip_ns = 1000;
+	probe_trace_scale(x.res);
+	const struct probe *p = probe_find("sem-pingpong");
+	char root[] = "/tmp/rtc-trace-link-XXXXXX", out[600], file[TRACE_NAME_MAX], note[1024];
+	char path[1100], victim[700];
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	snprintf(out, sizeof out, "%s/out", root);
+	ck_assert_int_eq(mkdir(out, 0777), 0);
+	ck_assert_int_eq(chmod(out, 0777), 0);
+	snprintf(victim, sizeof victim, "%s/victim", root);
+	put_file(root, "victim", "root's file\n");
+	snprintf(path, sizeof path, "%s/trace-W.txt.tmp", out);
+	ck_assert_int_eq(symlink(victim, path), 0);
+	struct trace_job t;
+	trace_job_init(&t);
+	snprintf(t.root, sizeof t.root, "%s", root);
+	snprintf(t.inst, sizeof t.inst, "%s/inst", root);
+	ck_assert_int_eq(mkdir(t.inst, 0700), 0);
+	put_file(t.inst, "tracing_on", "0");
+	metric_record(per_op, 0, 1500);
+	put_file(t.inst, "trace", "breach 1500\n");
+	trace_keep_poll(&t, x.res);
+	ck_assert_uint_eq(t.kept, 1);
+	put_file(t.inst, "trace", "after the worst\n");
+	trace_finish(&t, x.res, p, "W", out, NULL, file, sizeof file, note, sizeof note,
+		     &(struct explain *){ NULL });
+	char *text = tu_slurp(victim, NULL);
+	ck_assert_str_eq(text, "root's file\n");
+	free(text);
+	snprintf(path, sizeof path, "%s/trace-W.txt", out);
+	text = tu_slurp(path, NULL);
+	ck_assert_str_eq(text, "breach 1500\n");
+	free(text);
+	tu_rm_tree(root);
+	fixture_close(&x);
+}
+END_TEST
+
 /* How the sample explained ranks against the max, when the max came while
  * no trace could be taken. */
 START_TEST(rank_names_a_max_not_traced)
@@ -694,5 +741,6 @@ int main(void)
 	tcase_add_test(tc, process_identity);
 	tcase_add_test(tc, sweep_removes_only_the_provably_dead);
 	tcase_add_test(tc, finish_names_the_true_cause);
+	tcase_add_test(tc, kept_trace_not_written_through_a_planted_link);
 	return tu_run(s);
 }
