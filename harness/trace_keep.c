@@ -111,7 +111,13 @@ int trace_keep_take(struct trace_job *t, const struct result_shm *res, const cha
 	*taken = true;
 	char tmp[PATH_MAX + 8];
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	int out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* a new file of our own, as trace.c's save(): a name planted in a
+	 * shared -o (a link to a file of root's) is removed, never written
+	 * through */
+	const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	int out = open(tmp, flags, 0644);
+	if (out < 0 && errno == EEXIST && unlink(tmp) == 0)
+		out = open(tmp, flags, 0644);
 	if (out < 0)
 		return -errno;
 	int rc = lseek(fileno(t->keep), 0, SEEK_SET) == 0 ? copy_fd(fileno(t->keep), out) : -errno;
