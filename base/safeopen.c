@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <stdbool.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 const char *safeopen_kind(mode_t mode)
@@ -52,47 +55,144 @@ static int refuse(const char *path, mode_t mode, char *err, size_t errlen)
 	return -refusal(mode);
 }
 
-int safeopen_regular(const char *path, off_t *size, char *err, size_t errlen)
+/* Whether a file system of type t is one of the kernel's own (procfs,
+ * sysfs, tracefs, debugfs ...): its "regular" files are no files: a read of
+ * /proc/kmsg or tracing/trace_pipe blocks for ever, and they say size 0. */
+static const char *pseudo_fs(unsigned long t)
 {
-	struct stat st;
-	/* What is there is named before it is opened: a device is never
-	 * opened at all (an open may act: a tape rewinds), a socket cannot
-	 * be. The fstat below catches a file swapped in since. */
-	if (lstat(path, &st) != 0) {
-		int e = errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
-		return -e;
-	}
+	static const struct { unsigned long magic; const char *name; } fs[] = {
+		{ PROC_SUPER_MAGIC, "procfs" }, { SYSFS_MAGIC, "sysfs" },
+		{ TRACEFS_MAGIC, "tracefs" }, { DEBUGFS_MAGIC, "debugfs" },
+		{ SECURITYFS_MAGIC, "securityfs" }, { CGROUP_SUPER_MAGIC, "cgroupfs" },
+		{ CGROUP2_SUPER_MAGIC, "cgroup2fs" }, { BPF_FS_MAGIC, "bpffs" },
+		{ PSTOREFS_MAGIC, "pstorefs" }, { EFIVARFS_MAGIC, "efivarfs" },
+	};
+	for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++)
+		if (fs[i].magic == t)
+			return fs[i].name;
+	return NULL;
+}
+
+static int failed(const char *path, int e, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: %s", path, strerror(e));
+	return -e;
+}
+
+/* The file pinned by pfd (an O_PATH descriptor of name in directory at,
+ * never followed) opened for reading when it is a regular file of a real
+ * file system. What is checked is the inode pfd holds, and what is opened
+ * is that inode (through /proc/self/fd): a file swapped in between is
+ * never opened, so a device's open (a tape rewinds) never runs. Without
+ * /proc, name is opened again and must be the same inode. */
+static int open_pinned(int at, const char *name, int pfd, const char *path, off_t *size,
+		       char *err, size_t errlen)
+{
+	struct stat st, st2;
+	struct statfs sf;
+	if (fstat(pfd, &st) != 0)
+		return failed(path, errno, err, errlen);
 	if (!S_ISREG(st.st_mode))
 		return refuse(path, st.st_mode, err, errlen);
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		if ((e == ELOOP || e == ENXIO) && lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-			return refuse(path, st.st_mode, err, errlen);
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
-		return -e;
+	const char *fs = fstatfs(pfd, &sf) == 0 ? pseudo_fs((unsigned long)sf.f_type) : NULL;
+	if (fs) {
+		snprintf(err, errlen, "%s: not a regular file (a file of the kernel's %s: a read "
+			 "may block or never end)", path, fs);
+		return -ENODEV;
 	}
-	if (fstat(fd, &st) != 0) {
+	char proc[48];
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", pfd);
+	const int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+	int fd = open(proc, flags);
+	bool again = fd < 0 && errno == ENOENT;
+	if (again)
+		fd = openat(at, name, flags | O_NOFOLLOW);
+	if (fd < 0)
+		return failed(path, errno, err, errlen);
+	if (fstat(fd, &st2) != 0) {
 		int e = errno;
 		close(fd);
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
-		return -e;
+		return failed(path, e, err, errlen);
 	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return refuse(path, st.st_mode, err, errlen);
+	if (st2.st_dev != st.st_dev || st2.st_ino != st.st_ino) {
+		close(fd); /* only without /proc: another file put there since */
+		snprintf(err, errlen, "%s: replaced while it was opened", path);
+		return -EAGAIN;
 	}
 	int fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
 		int e = errno;
 		close(fd);
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
-		return -e;
+		return failed(path, e, err, errlen);
 	}
 	if (size)
-		*size = st.st_size;
+		*size = st2.st_size;
 	return fd;
+}
+
+int safeopen_regular(const char *path, off_t *size, char *err, size_t errlen)
+{
+	/* O_PATH opens nothing: a device's driver is not called, a FIFO not
+	 * waited for, a symbolic link is pinned itself (O_NOFOLLOW) */
+	int pfd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (pfd < 0)
+		return failed(path, errno, err, errlen);
+	int fd = open_pinned(AT_FDCWD, path, pfd, path, size, err, errlen);
+	close(pfd);
+	return fd;
+}
+
+/* The directory fd of name below at (not followed: O_PATH | O_NOFOLLOW |
+ * O_DIRECTORY), or -errno saying what name is instead. */
+static int walk_dir(int at, const char *name, const char *path, char *err, size_t errlen)
+{
+	if (!strcmp(name, "..")) {
+		snprintf(err, errlen, "%s: leads out of its directory (..)", path);
+		return -EXDEV;
+	}
+	int fd = openat(at, name, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+	int e = errno;
+	struct stat st;
+	if ((e == ENOTDIR || e == ELOOP) && fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		snprintf(err, errlen, "%s: its directory %s is %s", path, name,
+			 S_ISLNK(st.st_mode) ? "a symbolic link" : safeopen_kind(st.st_mode));
+		return S_ISLNK(st.st_mode) ? -ELOOP : -ENOTDIR;
+	}
+	return failed(path, e, err, errlen);
+}
+
+int safeopen_below(const char *dir, const char *rel, off_t *size, char *err, size_t errlen)
+{
+	char path[4096 + 256], comp[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, rel);
+	if (strlen(rel) >= sizeof comp)
+		return failed(path, ENAMETOOLONG, err, errlen);
+	int at = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (at < 0)
+		return failed(dir, errno, err, errlen);
+	const char *c = rel;
+	for (const char *slash; at >= 0 && (slash = strchr(c, '/')) != NULL; c = slash + 1) {
+		snprintf(comp, sizeof comp, "%.*s", (int)(slash - c), c);
+		if (!comp[0] || !strcmp(comp, "."))
+			continue;
+		int next = walk_dir(at, comp, path, err, errlen);
+		close(at);
+		at = next;
+	}
+	if (at < 0)
+		return at;
+	int fd = !strcmp(c, "..") ? -1 : openat(at, c, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		int e = !strcmp(c, "..") ? EXDEV : errno;
+		close(at);
+		return failed(path, e, err, errlen);
+	}
+	int r = open_pinned(at, c, fd, path, size, err, errlen);
+	close(fd);
+	close(at);
+	return r;
 }
 
 /* Read all of fd (size bytes when opened) into a buffer of at most max

@@ -8,11 +8,16 @@
  * name before a byte is read.
  *
  * The rule (docs/failure-modes.md, "Files rtconform reads"): the path's last
- * component must be a regular file, not a symbolic link to one; links in
- * the directories above it are followed (the user named that path). The
- * file is opened with O_NOFOLLOW, O_NONBLOCK (a FIFO without a writer does
- * not hang the open), O_NOCTTY and O_CLOEXEC, checked with fstat (a file
- * swapped after an lstat is still caught), and then O_NONBLOCK is cleared.
+ * component must be a regular file, not a symbolic link to one, and not a
+ * file of the kernel's own file systems (procfs, sysfs, tracefs, debugfs
+ * ...: /proc/kmsg and trace_pipe block a read for ever); links in the
+ * directories above it are followed (the user named that path), except by
+ * safeopen_below. The path is pinned first with O_PATH | O_NOFOLLOW (which
+ * opens nothing: no driver's open runs, no FIFO is waited for), the pinned
+ * inode checked with fstat and fstatfs, and that same inode opened through
+ * /proc/self/fd (O_NONBLOCK, O_NOCTTY, O_CLOEXEC; O_NONBLOCK then cleared):
+ * a file swapped in between look and open is never opened. Without /proc
+ * the name is opened again and must be the inode checked.
  */
 #ifndef RTC_SAFEOPEN_H
 #define RTC_SAFEOPEN_H
@@ -32,6 +37,13 @@ const char *safeopen_kind(mode_t mode);
  * -ENODEV a FIFO, socket or device (each named as safeopen_kind does), else
  * open's or fstat's errno (strerror). */
 int safeopen_regular(const char *path, off_t *size, char *err, size_t errlen);
+
+/* safeopen_regular of DIR/REL where no directory of REL below dir is a
+ * symbolic link either (nor ".."): each is opened O_NOFOLLOW in turn, so
+ * what is read lies inside dir. For the files a manifest lists: a link
+ * inside a run's directory is no file the run wrote. -ELOOP (a link on the
+ * way, named) or -ENOTDIR or -EXDEV besides safeopen_regular's. */
+int safeopen_below(const char *dir, const char *rel, off_t *size, char *err, size_t errlen);
 
 /* The reason an err of safeopen_regular or safeopen_read for path gives:
  * what follows its "PATH: " (err itself when it does not start so). */

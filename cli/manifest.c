@@ -39,9 +39,12 @@ bool manifest_path_ok(const char *path)
 	return true;
 }
 
-int manifest_hash_file(const char *path, char hex[65], char *err, size_t errlen)
+int manifest_hash_file(const char *dir, const char *rel, char hex[65], char *err,
+		       size_t errlen)
 {
-	int fd = safeopen_regular(path, NULL, err, errlen);
+	char path[PATH_MAX + MANIFEST_PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s", dir, rel);
+	int fd = safeopen_below(dir, rel, NULL, err, errlen);
 	if (fd < 0)
 		return fd;
 	struct sha256_ctx c;
@@ -94,7 +97,7 @@ static int manifest_text(const char *dir, char **names, size_t n, char **out, si
 		int e = manifest_path_ok(names[i]) ? 0 : -EINVAL;
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
 		if (!e)
-			e = manifest_hash_file(path, hex, why, sizeof why);
+			e = manifest_hash_file(dir, names[i], hex, why, sizeof why);
 		if (e) {
 			snprintf(err, errlen, "cannot list '%s' in %s: %s", path, MANIFEST_NAME,
 				 e == -EINVAL ? "not a path the manifest can hold" : why);

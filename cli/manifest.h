@@ -34,10 +34,12 @@ struct manifest {
 	struct strindex_entry *sorted; /* the entries by path, for manifest_find */
 };
 
-/* The SHA-256 of file path as 64 hex digits in hex, the file opened by
- * safeopen_regular (base/safeopen.h: a regular file, no link followed, a
- * FIFO never blocking). 0, or -errno with err saying "PATH: why". */
-int manifest_hash_file(const char *path, char hex[65], char *err, size_t errlen);
+/* The SHA-256 of file dir/rel as 64 hex digits in hex, the file opened by
+ * safeopen_below (base/safeopen.h: a regular file, no link followed, not
+ * even a directory of rel's, a FIFO never blocking). 0, or -errno with err
+ * saying "PATH: why". */
+int manifest_hash_file(const char *dir, const char *rel, char hex[65], char *err,
+		       size_t errlen);
 
 /* Write dir/MANIFEST.sha256 listing names[] (paths relative to dir, each
  * manifest_path_ok; duplicates are listed once), each hashed now, sorted;

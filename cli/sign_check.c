@@ -260,14 +260,18 @@ static int gpg_lines(char *const args[], bool colons, void (*line)(const char *,
 		return -1;
 	int st = sign_run_tool(argv, fileno(out));
 	rewind(out);
-	char l[2048];
-	while (fgets(l, sizeof l, out)) {
+	/* whole lines however long: a fixed buffer cut a user id of 2,020
+	 * characters in two, and its tail read as a status line of its own */
+	char *l = NULL;
+	size_t cap = 0;
+	while (getline(&l, &cap, out) >= 0) {
 		l[strcspn(l, "\n")] = '\0';
 		if (colons)
 			line(l, arg);
 		else if (!strncmp(l, "[GNUPG:] ", 9))
 			line(l + 9, arg);
 	}
+	free(l);
 	fclose(out);
 	return st;
 }

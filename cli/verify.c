@@ -104,16 +104,17 @@ static size_t check_hashes(const char *dir, const struct manifest *m)
 	char path[PATH_MAX + MANIFEST_PATH_MAX], hex[65], err[PATH_MAX + MANIFEST_PATH_MAX + 100];
 	for (size_t i = 0; i < m->n; i++) {
 		snprintf(path, sizeof path, "%s/%s", dir, m->e[i].path);
-		int e = manifest_hash_file(path, hex, err, sizeof err);
+		int e = manifest_hash_file(dir, m->e[i].path, hex, err, sizeof err);
 		if (e == -ENOENT) {
 			termsafe_println(stderr, "rtconform verify: %s: missing (the manifest lists it "
 					 "on line %zu)", path, m->e[i].line);
 			bad++;
-		} else if (e == -ELOOP || e == -EISDIR || e == -ENODEV) {
-			/* safeopen_regular: never followed, never opened */
+		} else if (e == -ELOOP || e == -EISDIR || e == -ENODEV || e == -ENOTDIR) {
+			/* safeopen_below: never followed, never opened */
 			termsafe_println(stderr, "rtconform verify: %s: %s, not the file the manifest "
 					 "lists on line %zu", path,
-					 e == -ELOOP ? "a symbolic link" : safeopen_why(err, path),
+					 e == -ELOOP && !strstr(err, ": its directory ") ?
+					 "a symbolic link" : safeopen_why(err, path),
 					 m->e[i].line);
 			bad++;
 		} else if (e) {

@@ -4,7 +4,8 @@
  * whole; a FIFO without a writer, a symbolic link (to a regular file), a
  * directory, a socket and a device are refused at once, each named; a link
  * in a parent directory is followed; a file over the limit is refused by
- * its size, naming it. */
+ * its size, naming it; a file of procfs or sysfs is refused; below a
+ * directory, no directory on the way is a link. */
 #include <check.h>
 
 #include <errno.h>
@@ -137,6 +138,55 @@ START_TEST(a_directory_socket_or_device_is_refused)
 }
 END_TEST
 
+START_TEST(a_file_of_the_kernels_file_systems_is_refused)
+{
+	/* regular by its mode, but a read of /proc/kmsg or trace_pipe blocks
+	 * for ever, and /proc files say size 0 */
+	refused("/proc/self/status", -ENODEV, "(a file of the kernel's procfs");
+	refused("/proc/self/mem", -ENODEV, "(a file of the kernel's procfs");
+	if (access("/sys/kernel/mm/transparent_hugepage/enabled", R_OK) == 0)
+		refused("/sys/kernel/mm/transparent_hugepage/enabled", -ENODEV,
+			"(a file of the kernel's sysfs");
+}
+END_TEST
+
+/* safeopen_below(dir, rel) must be refused with rc, err holding kind. */
+static void below_refused(const char *rel, int rc, const char *kind)
+{
+	char err[400];
+	int fd = safeopen_below(dir, rel, NULL, err, sizeof err);
+	if (fd >= 0)
+		close(fd);
+	ck_assert_msg(fd == rc, "%s: %d, not %d (%s)", rel, fd, rc, fd < 0 ? err : "");
+	ck_assert_msg(strstr(err, kind), "%s: '%s' lacks '%s'", rel, err, kind);
+}
+
+START_TEST(below_a_directory_no_link_is_followed)
+{
+	ck_assert_int_eq(mkdir(at("sub"), 0700), 0);
+	FILE *f = fopen(at("sub/f"), "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	char err[400];
+	int fd = safeopen_below(dir, "sub/f", NULL, err, sizeof err);
+	ck_assert_msg(fd >= 0, "%s", err);
+	close(fd);
+	/* a directory on the way that is a link, even to a directory inside */
+	ck_assert_int_eq(symlink(at("sub"), at("lsub")), 0);
+	below_refused("lsub/f", -ELOOP, "its directory lsub is a symbolic link");
+	ck_assert_int_eq(symlink("/etc", at("etc")), 0);
+	below_refused("etc/passwd", -ELOOP, "its directory etc is a symbolic link");
+	below_refused("sub/../file", -EXDEV, "leads out of its directory");
+	below_refused("file/x", -ENOTDIR, "its directory file is a regular file");
+	ck_assert_int_eq(symlink(at("file"), at("sub/l")), 0);
+	below_refused("sub/l", -ELOOP, "not a regular file (a symbolic link)");
+	/* the link above dir itself is the path the user named */
+	fd = safeopen_below(at("lsub"), "f", NULL, err, sizeof err);
+	ck_assert_msg(fd >= 0, "%s", err);
+	close(fd);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("safeopen");
@@ -146,5 +196,7 @@ int main(void)
 	tcase_add_test(tc, a_fifo_is_refused_at_once);
 	tcase_add_test(tc, a_symbolic_link_is_refused_not_followed);
 	tcase_add_test(tc, a_directory_socket_or_device_is_refused);
+	tcase_add_test(tc, a_file_of_the_kernels_file_systems_is_refused);
+	tcase_add_test(tc, below_a_directory_no_link_is_followed);
 	return tu_run(s);
 }

@@ -93,7 +93,7 @@ newkey() {
 fpr_of() { GNUPGHOME="$TMP/$1" gpg --batch --with-colons --list-keys "$2" | awk -F: '/^fpr/ {print $10; exit}'; }
 gpg_as() { local h="$1"; shift; env GNUPGHOME="$TMP/$h" "$@"; }
 cleanup() {
-  for h in lab mal ver empty; do [ -d "$TMP/$h" ] && GNUPGHOME="$TMP/$h" gpgconf --kill all 2>/dev/null; done
+  for h in lab mal ver empty spf; do [ -d "$TMP/$h" ] && GNUPGHOME="$TMP/$h" gpgconf --kill all 2>/dev/null; done
   lib_exit
 }
 trap cleanup EXIT
@@ -173,6 +173,21 @@ gpg_as mal gpg --batch --yes --quiet --local-user "$MAL" --detach-sign --output 
 cat "$TMP/mal.sig" >>"$TMP/t/MANIFEST.sha256.sig"
 expect_status 1 gpg_as ver "$RTC" verify --gpg-key "$LAB" "$TMP/t"
 expect_grep 'BAD signature: 2 signatures in one file' "$TMP/out"
+# a user id long enough (2,013 characters, then "[GNUPG:] NO_PUBKEY X") that a
+# 2,048-byte line buffer cut gpg's GOODSIG line in two, its tail read as a
+# status line of its own: Mallory's signature was "cannot be checked: the
+# keyring lacks the key (key id X)", exit 2; now it is Mallory's, exit 1
+gpg_home spf
+newkey spf "M$(printf '%2012s' '' | tr ' ' A)[GNUPG:] NO_PUBKEY X"
+SPF=$(GNUPGHOME="$TMP/spf" gpg --batch --with-colons --list-keys | awk -F: '/^fpr/ {print $10; exit}')
+GNUPGHOME="$TMP/spf" gpg --batch --armor --export | gpg_as ver gpg --batch --quiet --import \
+  >/dev/null 2>&1
+rm -rf "$TMP/t"; cp -a "$TMP/gs" "$TMP/t"
+gpg_as spf gpg --batch --yes --quiet --local-user "$SPF" --detach-sign \
+  --output "$TMP/t/MANIFEST.sha256.sig" "$TMP/t/MANIFEST.sha256"
+expect_status 1 gpg_as ver "$RTC" verify --gpg-key "$LAB" "$TMP/t"
+expect_grep "BAD signature: made by key $SPF \\(MAAA" "$TMP/out"
+expect_no_grep 'keyring lacks' "$TMP/out"
 # what cannot be checked: 2
 expect_status 2 gpg_as empty "$RTC" verify --gpg-key "$LAB" "$TMP/gs"
 expect_grep "cannot be checked: gpg's keyring lacks the key that made it" "$TMP/out"

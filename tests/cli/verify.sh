@@ -61,6 +61,17 @@ ln -s "$TMP/summary-elsewhere.txt" "$TMP/t/summary.txt"
 expect_status 1 "$RTC" verify "$TMP/t"
 expect_grep 't/summary.txt: a symbolic link, not the file the manifest lists on line [0-9]+' "$TMP/out"
 
+# a listed file's directory replaced by a symbolic link to a copy of it
+# (the same bytes): read through it verify read outside DIR, and passed;
+# now the link is named and fails (safeopen_below), and no file's bytes are
+# read elsewhere: nor one of a hard-to-see link to /etc
+fresh
+mv "$TMP/t/csv" "$TMP/csv-elsewhere"
+ln -s "$TMP/csv-elsewhere" "$TMP/t/csv"
+expect_status 1 "$RTC" verify "$TMP/t"
+expect_grep 't/csv/index.csv: its directory csv is a symbolic link, not the file the manifest lists on line [0-9]+' "$TMP/out"
+rm -rf "$TMP/csv-elsewhere"
+
 # a listed file or the manifest that is a FIFO, or a listed file that is a
 # directory: named at once, never waited for (issue 38: verify blocked for
 # good); the manifest a symbolic link: refused, not followed
