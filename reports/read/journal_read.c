@@ -197,6 +197,11 @@ struct log_state {
 	json_t *note;         /* the lost record's payload, checked; NULL: none */
 	uint64_t lost_from, lost_to; /* the log records it says never reached
 				      * the log (0 0: none missing) */
+	size_t lost_reqs;         /* of those the lost file names, how many
+				   * have no record in the log */
+	size_t at_file, at_index; /* the requirement the run measures next (the
+				   * head's next selected one, in file order) */
+	bool at_end;              /* none is left */
 };
 
 /* files[file].requirements[index] of the head, or NULL after saying why. */
@@ -262,6 +267,56 @@ static int keep_ival(struct jread *jr, struct log_state *st, const struct jrec *
 	return 0;
 }
 
+/* The requirement files[file].requirements[index] of the head, NULL past
+ * them. */
+static json_t *req_at(json_t *root, size_t file, size_t index)
+{
+	return json_array_get(json_object_get(json_array_get(json_object_get(root, "files"),
+							     file), "requirements"), index);
+}
+
+/* st->at_* moved to the first selected requirement at or after file:index
+ * (the run measures the selected ones in file order, one after another),
+ * or st->at_end. Each requirement is passed once over the whole log. */
+static void seek_selected(struct log_state *st, size_t file, size_t index)
+{
+	size_t nfiles = json_array_size(json_object_get(st->root, "files"));
+	for (; file < nfiles; file++, index = 0)
+		for (json_t *r; (r = req_at(st->root, file, index)) != NULL; index++)
+			if (json_is_true(json_object_get(r, "selected"))) {
+				st->at_file = file;
+				st->at_index = index;
+				return;
+			}
+	st->at_end = true;
+}
+
+/* Whether record r is of the requirement the run was measuring then: a
+ * req, ival or now record of any other one (a record of the one before it
+ * cut out, records of another run spliced in) is said, naming the one the
+ * run measures there. */
+static int in_turn(struct jread *jr, const struct log_state *st, const struct jrec *r)
+{
+	if (!st->at_end && r->file == st->at_file && r->index == st->at_index)
+		return 0;
+	char what[80];
+	if (r->kind == JK_NOW) /* its LOG is a count, not its place */
+		snprintf(what, sizeof what, "the now record (record %" PRIu64 " of the run)", r->seq);
+	else
+		snprintf(what, sizeof what, "record %" PRIu64 " (%s)", r->log,
+			 journal_kind_name(r->kind));
+	if (st->at_end)
+		return jfail(jr, "%s, of requirement %zu of file %zu, follows the records of every "
+			     "requirement the run selected: the journal was changed after it was "
+			     "written, and its run is not rendered", what, r->index, r->file);
+	const char *id = json_string_value(json_object_get(req_at(st->root, st->at_file,
+								  st->at_index), "id"));
+	return jfail(jr, "%s is of requirement %zu of file %zu, but the run measures %s "
+		     "(requirement %zu of file %zu) there: a record is missing or moved (the "
+		     "journal was changed after it was written), and its run is not rendered",
+		     what, r->index, r->file, id ? id : "(no id)", st->at_index, st->at_file);
+}
+
 /* One record of the log after the head: a finished requirement or the end. */
 static int log_record(struct jread *jr, struct log_state *st, const struct jrec *r)
 {
@@ -272,18 +327,28 @@ static int log_record(struct jread *jr, struct log_state *st, const struct jrec 
 	st->last_seq = r->seq;
 	if (r->kind == JK_END) {
 		st->end = true;
+		if (!st->at_end)
+			return jfail(jr, "record %" PRIu64 " (end) says every requirement finished, "
+				     "but %s (requirement %zu of file %zu) has no record: the journal "
+				     "was changed after it was written, and its run is not rendered",
+				     r->log, json_string_value(json_object_get(req_at(st->root,
+				     st->at_file, st->at_index), "id")) ?: "(no id)", st->at_index,
+				     st->at_file);
 		return 0;
 	}
-	if (r->kind == JK_IVAL)
-		return keep_ival(jr, st, r);
 	char key[48];
 	state_key(key, sizeof key, r->file, r->index);
-	if (json_object_get(st->state, key))
+	if (r->kind == JK_REQ && json_object_get(st->state, key))
 		return jfail(jr, "record %" PRIu64 " (req) is a second record of requirement %zu "
 			     "of file %zu: a run journals each once", r->seq, r->index, r->file);
+	if (in_turn(jr, st, r))
+		return jr->rc;
+	if (r->kind == JK_IVAL)
+		return keep_ival(jr, st, r);
 	st->finished++;
 	st->last_req_seq = r->seq;
 	json_object_set_new(st->state, key, json_integer((json_int_t)r->seq));
+	seek_selected(st, r->file, r->index + 1);
 	return place(jr, st->root, r);
 }
 
@@ -299,6 +364,7 @@ static int log_head(struct jread *jr, struct log_state *st, const struct jrec *r
 		return jfail(jr, "the head is not a results.json: %s",
 			     st->root ? "no files" : e.text);
 	st->last_seq = st->last_req_seq = r->seq;
+	seek_selected(st, 0, 0);
 	return 0;
 }
 
@@ -439,6 +505,12 @@ static int read_now(struct jread *jr, const struct journal_files *jf, struct log
 	}
 	if (!best.payload)
 		return 0;
+	/* Of the requirement measured after the log's last when the log held
+	 * every record the run had made as it wrote this one; one that counts
+	 * more is check_end's (records cut from the end, or the lost file's,
+	 * which may be of requirements after it). */
+	if (best.log <= st->last_log && in_turn(jr, st, &best))
+		return jr->rc;
 	char key[48];
 	state_key(key, sizeof key, best.file, best.index);
 	json_object_set_new(st->state, key, json_integer((json_int_t)best.seq));
@@ -537,9 +609,13 @@ static void mark_lost(struct log_state *st, char *cut, char *ids, size_t idslen)
 		json_t *req = json_array_get(json_object_get(json_array_get(
 			json_object_get(st->root, "files"), f), "requirements"), k);
 		const char *id = json_string_value(json_object_get(req, "id"));
-		if (!json_is_object(req) || !id)
+		char key[48];
+		state_key(key, sizeof key, f, k);
+		bool was_cut = id && cut[0] && strcmp(cut, id) == 0;
+		/* One whose record is in the log was written after all (the lost
+		 * file, rewritten after that, may not say so yet). */
+		if (!json_is_object(req) || !id || (json_object_get(st->state, key) && !was_cut))
 			continue;
-		bool was_cut = cut[0] && strcmp(cut, id) == 0;
 		char reason[400];
 		snprintf(reason, sizeof reason, "finished, but its record never reached the "
 			 "journal (%s)%s", err, was_cut ? ": the figures are of the runs its last "
@@ -548,6 +624,7 @@ static void mark_lost(struct log_state *st, char *cut, char *ids, size_t idslen)
 		json_object_set_new(req, "reason", json_string(reason));
 		if (was_cut)
 			cut[0] = 0;
+		st->lost_reqs++;
 		size_t used = strlen(ids);
 		if (shown++ < 8 && used + strlen(id) + 3 < idslen)
 			snprintf(ids + used, idslen - used, "%s%s", used ? ", " : "", id);
@@ -644,7 +721,7 @@ static void mark_recovered(json_t *root, const struct log_state *st, const char 
 			 st->bad_now && st->bad_note ? " and " : "", st->bad_note ? JOURNAL_NOTE : "");
 	if (st->lost_to) {
 		char range[120];
-		json_int_t nfin = (json_int_t)json_array_size(json_object_get(st->note, "finished")) +
+		json_int_t nfin = (json_int_t)st->lost_reqs +
 				  json_integer_value(json_object_get(st->note, "more"));
 		journal_range_text(range, sizeof range, st->lost_from, st->lost_to, st->lost_to);
 		snprintf(lost, sizeof lost, "; %s never reached the journal (the run could not write "
