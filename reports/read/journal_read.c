@@ -7,7 +7,9 @@
  * record cut short at the end (a torn append) is dropped and counted; the
  * log's records must carry LOG numbers 1, 2, 3, ... up to what the now and
  * lost files count, so records missing anywhere are named and refused, as
- * is a damaged record with records after it; records the lost file says
+ * is a damaged record with records after it, and each must be of the
+ * requirement the run measures there (the head's selected ones in file
+ * order), so that renumbered records are refused too; records the lost file says
  * the run could not write are named and their requirements said to be
  * measured with their records lost. Any other defect is an error naming
  * the record. */
