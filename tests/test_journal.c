@@ -10,6 +10,8 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -337,6 +339,71 @@ START_TEST(records_out_of_turn_are_refused)
 }
 END_TEST
 
+/* The fixture's journal files copied into dir/journal, each of names[]
+ * (NULL-ended) replaced by a symbolic link to the fixture's own file or,
+ * with fifo, by a FIFO. */
+static void journal_copy(const char *dir, const char *const *names, bool fifo)
+{
+	static const char *const files[] = { "log", "now.0", "now.1", "lost", NULL };
+	char path[400], from[400];
+	snprintf(path, sizeof path, "%s/journal", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	for (const char *const *f = files; *f; f++) {
+		bool odd = false;
+		for (const char *const *n = names; *n; n++)
+			odd |= strcmp(*n, *f) == 0;
+		snprintf(path, sizeof path, "%s/journal/%s", dir, *f);
+		snprintf(from, sizeof from, "%s/%s", FIXTURE, *f);
+		if (odd && fifo) {
+			ck_assert_int_eq(mkfifo(path, 0644), 0);
+		} else if (odd) {
+			ck_assert_int_eq(symlink(from, path), 0);
+		} else {
+			size_t n;
+			char *text = tu_slurp(from, &n);
+			FILE *o = fopen(path, "wb");
+			ck_assert_ptr_nonnull(o);
+			ck_assert_uint_eq(fwrite(text, 1, n, o), n);
+			fclose(o);
+			free(text);
+		}
+	}
+}
+
+/* A journal's files are regular files the run made: a link in the place of
+ * the log is refused (never followed: it could be another run's), one in the
+ * place of a now or lost file, or a FIFO, is not read and said so. */
+START_TEST(links_and_fifos_are_not_read)
+{
+	static const char *const log[] = { "log", NULL }, *const now1[] = { "now.1", NULL },
+				 *const odd[] = { "now.0", "lost", NULL };
+	char err[2048], jdir[400];
+	struct report_view v;
+	struct journal_recovery out;
+	for (int c = 0; c < 3; c++) {
+		char dir[] = "/tmp/rtc-journal-XXXXXX";
+		ck_assert_ptr_nonnull(mkdtemp(dir));
+		journal_copy(dir, c == 0 ? log : c == 1 ? now1 : odd, c == 2);
+		snprintf(jdir, sizeof jdir, "%s/journal", dir);
+		int rc = report_view_from_journal(jdir, &v, &out, err, sizeof err);
+		if (c == 0) {
+			ck_assert_msg(rc == -ELOOP && strstr(err, "/journal/log: not a regular file (a "
+								  "symbolic link), which a run's "
+								  "journal never holds"), "%s", err);
+		} else {
+			ck_assert_msg(rc == 0, "%s", err);
+			ck_assert_msg(strstr(out.summary, c == 1 ? "; now.1 (not a regular file (a "
+							       "symbolic link)) not read"
+								 : "; now.0 (not a regular file (a FIFO)), "
+								   "lost (not a regular file (a FIFO)) not "
+								   "read"), "%s", out.summary);
+			report_view_free(&v);
+		}
+		tu_rm_tree(dir);
+	}
+}
+END_TEST
+
 /* The writer on a file that cannot grow (RLIMIT_FSIZE, as a full disk): the
  * record waits, the log is cut back to its last whole record, the lost file
  * names it; once the file may grow, it is written and the journal is whole. */
@@ -446,6 +513,7 @@ int main(void)
 	tcase_add_test(tc, missing_records_are_named);
 	tcase_add_test(tc, records_missing_at_the_end);
 	tcase_add_test(tc, records_out_of_turn_are_refused);
+	tcase_add_test(tc, links_and_fifos_are_not_read);
 	tc = tu_tcase(s, "writer", 10);
 	tcase_add_test(tc, writer_keeps_what_a_full_file_cannot_take);
 	tcase_add_test(tc, run_says_what_never_reached_the_journal);

@@ -25,6 +25,7 @@
 
 #include <jansson.h>
 
+#include "base/xmlsafe.h"
 #include "reports/journal.h"
 #include "reports/json_schema.h"
 #include "reports/read/json_split.h"
@@ -197,6 +198,7 @@ struct log_state {
 	int now_log_file;     /* which now file holds it */
 	bool bad_note;        /* the lost file holds no whole lost record */
 	json_t *note;         /* the lost record's payload, checked; NULL: none */
+	const char *unread;   /* journal_files.unread */
 	uint64_t lost_from, lost_to; /* the log records it says never reached
 				      * the log (0 0: none missing) */
 	size_t lost_reqs;         /* of those the lost file names, how many
@@ -706,7 +708,8 @@ static size_t selected_count(json_t *root)
 static void mark_recovered(json_t *root, const struct log_state *st, const char *jdir,
 			   const char *cut, const char *lost_ids, struct journal_recovery *out)
 {
-	char when[32], drop[120] = "", cutting[200] = "", now[160] = "", lost[700] = "";
+	char when[32], drop[120] = "", cutting[200] = "", now[160] = "", lost[700] = "",
+	     unread[240] = "";
 	struct tm tm;
 	time_t written = (time_t)(st->written_ms / 1000u);
 	gmtime_r(&written, &tm);
@@ -721,6 +724,8 @@ static void mark_recovered(json_t *root, const struct log_state *st, const char 
 			 st->bad_now & 1 ? "now.0" : "", st->bad_now == 3 ? " and " : "",
 			 st->bad_now & 2 ? "now.1" : "",
 			 st->bad_now && st->bad_note ? " and " : "", st->bad_note ? JOURNAL_NOTE : "");
+	if (st->unread)
+		snprintf(unread, sizeof unread, "; %s not read", st->unread);
 	if (st->lost_to) {
 		char range[120];
 		json_int_t nfin = (json_int_t)st->lost_reqs +
@@ -737,10 +742,10 @@ static void mark_recovered(json_t *root, const struct log_state *st, const char 
 	size_t selected = selected_count(root);
 	out->complete = st->finished >= selected && !cut[0] && !st->lost_to;
 	snprintf(out->summary, sizeof out->summary,
-		 "read from the journal %s, last written %s: %zu of %zu requirements finished%s%s%s%s%s",
+		 "read from the journal %s, last written %s: %zu of %zu requirements finished%s%s%s%s%s%s",
 		 jdir, when, st->finished, selected, cutting,
 		 out->complete ? " (every one: the run ended before writing its reports)" : "", lost,
-		 drop, now);
+		 drop, now, unread);
 	json_t *env = json_object_get(root, "environment");
 	json_object_set_new(root, "ended", json_string(when));
 	if (json_is_object(env)) {
@@ -776,7 +781,8 @@ int report_view_from_journal_bytes(const struct journal_files *jf, const char *j
 	memset(v, 0, sizeof *v);
 	memset(out, 0, sizeof *out);
 	struct jread jr = { .name = jf->log_name, .err = err, .errlen = errlen };
-	struct log_state st = { .root = NULL, .ivals = json_array(), .state = json_object() };
+	struct log_state st = { .root = NULL, .ivals = json_array(), .state = json_object(),
+				.unread = jf->unread };
 	if (jf->log_len > MAX_JOURNAL_BYTES) {
 		jfail(&jr, "too large for a journal (limit %u MiB)", MAX_JOURNAL_BYTES >> 20);
 	} else {
@@ -820,9 +826,17 @@ static int slurp(const char *jdir, const char *name, size_t max, char **buf, siz
 {
 	size_t size;
 	int rc;
+	struct stat ls;
 	*buf = NULL;
 	*len = 0;
 	snprintf(path, pathlen, "%s/%s", jdir, name);
+	/* A run makes each of them a regular file: a link in their place
+	 * (to another run's file, to a device) is not followed. */
+	if (lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode)) {
+		snprintf(err, errlen, "%s: %s, which a run's journal never holds: not read", path,
+			 xmlsafe_file_kind(ls.st_mode));
+		return -ELOOP;
+	}
 	FILE *f = read_open(path, &size, err, errlen, &rc);
 	if (!f)
 		return rc;
@@ -849,7 +863,7 @@ static int slurp(const char *jdir, const char *name, size_t max, char **buf, siz
 int report_view_from_journal(const char *jdir, struct report_view *v,
 			     struct journal_recovery *out, char *err, size_t errlen)
 {
-	char log[1400], other[1400], why[1600];
+	char log[1400], other[1400], why[1600], unread[200] = "";
 	char *bufs[4] = { NULL };
 	static const char *const names[4] = { JOURNAL_LOG, "now.0", "now.1", JOURNAL_NOTE };
 	struct journal_files jf = { .log_name = log };
@@ -858,10 +872,20 @@ int report_view_from_journal(const char *jdir, struct report_view *v,
 	int rc = slurp(jdir, JOURNAL_LOG, MAX_JOURNAL_BYTES, &bufs[0], &jf.log_len, log,
 		       sizeof log, err, errlen);
 	/* The others may be missing (not made yet, or gone) or torn: the log
-	 * holds the rest, and the summary says what was not read. */
-	for (int k = 1; k < 4 && rc == 0; k++)
-		slurp(jdir, names[k], MAX_JOURNAL_BYTES, &bufs[k], k < 3 ? &jf.now_len[k - 1]
-		      : &jf.note_len, other, sizeof other, why, sizeof why);
+	 * holds the rest, and the summary says what was not read, and why
+	 * when one is there but cannot be (a link, a FIFO, too large). */
+	for (int k = 1; k < 4 && rc == 0; k++) {
+		struct stat ls;
+		int e = slurp(jdir, names[k], MAX_JOURNAL_BYTES, &bufs[k], k < 3 ?
+			      &jf.now_len[k - 1] : &jf.note_len, other, sizeof other, why,
+			      sizeof why);
+		size_t used = strlen(unread);
+		if (e && lstat(other, &ls) == 0)
+			snprintf(unread + used, sizeof unread - used, "%s%s (%s)", used ? ", " : "",
+				 names[k], S_ISREG(ls.st_mode) ? strerror(e == -EINVAL ? EFBIG : -e)
+							       : xmlsafe_file_kind(ls.st_mode));
+	}
+	jf.unread = unread[0] ? unread : NULL;
 	if (rc == 0) {
 		jf.log = bufs[0];
 		jf.now[0] = bufs[1];
