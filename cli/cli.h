@@ -115,6 +115,9 @@ volatile sig_atomic_t *cli_become_supervisor(void);
  * /dev/null, so no file rtconform opens becomes fd 1 (and a closed stdout is
  * reported by cli_write_stdout). */
 void cli_guard_std_fds(void);
+/* A write past the file size limit fails with EFBIG (no SIGXFSZ): every
+ * command, before it writes anything. */
+void cli_catch_file_size_limit(void);
 
 /* Write buf to standard output, whole, with write(2). Returns 0, or -errno:
  * EPIPE (the reader is gone), EBADF (stdout was closed), ENOSPC, EIO, ...,

@@ -343,6 +343,21 @@ else
   fail "a whole journal: $nrec records found in its log, where 6 or more were written"; diag <"$TMP/whole.recs"
 fi
 
+# A file size limit (ulimit -f, a CI job's or a unit's LimitFSIZE=): a write
+# past it fails with EFBIG, which the journal handles as a full disk (the
+# record waits, the run goes on and says what never reached the journal);
+# SIGXFSZ used to end the run there, its head record torn, nothing said.
+req_file "$TMP/fsize.xml" fsize <<XML
+  <requirement id="F1"><probe name="selftest"/><run iterations="1000" runs="2" warmup="0" timeout="60s"/><limit statistic="max" max="60s"/></requirement>
+  <requirement id="F2"><probe name="selftest"/><run iterations="1000" runs="2" warmup="0" timeout="60s"/><limit statistic="max" max="60s"/></requirement>
+XML
+(ulimit -f 8; exec "$RTC" run -q -o "$TMP/fsize" "$TMP/fsize.xml") >/dev/null 2>"$TMP/fsize.err"; st=$?
+[ "$st" -eq 3 ] && grep -q "journal: .*/journal/log: File too large: the run goes on" "$TMP/fsize.err" \
+  && grep -q "never reached the journal: .*File too large; the reports written now hold them" "$TMP/fsize.err" \
+  && ok "a file size limit: writes past it fail with EFBIG and are said (exit 3), no SIGXFSZ" \
+  || { fail "ulimit -f 8: exit $st (153: killed by SIGXFSZ)"; diag <"$TMP/fsize.err"; }
+rm -rf "$TMP/fsize"
+
 # A full disk (a small tmpfs with 80 KiB free, as root only): a run of 31
 # requirements (30 short, the last 3 s by time) outgrows it. When room comes
 # during the run, the records that waited are written and the journal is
