@@ -33,6 +33,10 @@
 /* A log as large as the largest results.json the reader takes, and a head
  * and records beside it. */
 #define MAX_JOURNAL_BYTES (512u * 1024u * 1024u)
+/* A journal's bytes are budgeted as this many times as many bytes of an
+ * indented results.json (read_budget_start): 24 times their size, more than
+ * compact JSON's tree can take (see report_view_from_journal_bytes). */
+#define JSON_TREE_RATIO 8u
 
 struct jrec {
 	enum journal_kind kind;
@@ -786,10 +790,16 @@ int report_view_from_journal_bytes(const struct journal_files *jf, const char *j
 	if (jf->log_len > MAX_JOURNAL_BYTES) {
 		jfail(&jr, "too large for a journal (limit %u MiB)", MAX_JOURNAL_BYTES >> 20);
 	} else {
-		/* The trees of the log and of a now file, within the reader's
-		 * bound for files of that size (the now files are not larger
-		 * than a requirement's record). */
-		read_budget_start(jf->log_len * 2);
+		/* The trees of the log, the now files and the lost file, within
+		 * the reader's bound (READ_MEM_RATIO x the bytes given + a
+		 * floor) for JSON_TREE_RATIO times their bytes: a record is
+		 * compact JSON, whose tree takes up to about 20 times its
+		 * text (a list of one-digit numbers: 2 bytes each, a 32-byte
+		 * value and an 8-byte slot), and a run's records take 6 to 9
+		 * times theirs (more than the 3x of an indented results.json,
+		 * which refused a run of 8000 requirements). */
+		size_t bytes = jf->log_len + jf->now_len[0] + jf->now_len[1] + jf->note_len;
+		read_budget_start(bytes * JSON_TREE_RATIO);
 		read_note(jf, &st);
 		read_log(&jr, jf->log, jf->log_len, &st);
 		if (!jr.rc)
