@@ -346,7 +346,7 @@ fi
 # A long run's journal within the reader's memory bound: 320 requirements of
 # a timer probe (5.7 MiB of records as the run writes them, whose JSON trees
 # take about 9 times their text) read, not refused as "more than a run writes".
-python3 "$(dirname "$0")/journal_many.py" "$SRC/tests/fixtures/journal-timer" 320 "$TMP/many320"
+python3 "$(dirname "$0")/journal_many.py" "$SRC/tests/fixtures/journal/timer" 320 "$TMP/many320"
 "$RTC" report "$TMP/many320" --json "$TMP/many320.json" >"$TMP/many320.rep" 2>&1; st=$?
 [ "$st" -eq 3 ] && grep -q "320 of 320 requirements finished" "$TMP/many320.rep" \
   && ok "a journal of 320 timer requirements is read within the memory bound" \
