@@ -630,7 +630,13 @@ static void check_written(struct jb *b, FILE *m)
 	if (b->failed || !ferror(m))
 		return;
 	b->failed = true;
-	snprintf(b->why, sizeof b->why, "%s", strerror(errno ? errno : EIO));
+	/* errno may have been cleared since the write failed (a number's
+	 * conversion): a flush tries the buffered bytes again and says why
+	 * they cannot be written (a full disk is not an I/O error). */
+	int e = errno;
+	if (!e && fflush(m) != 0)
+		e = errno;
+	snprintf(b->why, sizeof b->why, "%s", strerror(e ? e : EIO));
 }
 
 static void put_requirements(struct jb *b, FILE *m, const struct rv_file *vf)

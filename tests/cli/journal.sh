@@ -431,6 +431,22 @@ if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/small" && mount -t tmpfs -o size=4m tm
     && [ "$(grep -c ' pass $' "$TMP/never.v")" -ge 1 ] \
     && ok "report of it names what never reached the journal (exit 3), no requirement 'not measured'" \
     || { fail "no room, report: exit $st"; diag <"$TMP/never.rep"; diag <"$TMP/never.v"; }
+  # the disk full at the reports, the journal whole: each report that
+  # cannot be written says the disk is full (results.json said "Input/output
+  # error": errno was cleared between the failed write and its check)
+  grep -v LONG "$TMP/many.xml" >"$TMP/short.xml"
+  json_said="" eio=0
+  for free in 150 200 260 330; do
+    fill "$free"
+    "$RTC" run -q -o "$TMP/small/full$free" "$TMP/short.xml" >/dev/null 2>"$TMP/full$free.err"
+    grep -q "Input/output error" "$TMP/full$free.err" && { eio=$((eio + 1)); diag <"$TMP/full$free.err"; }
+    grep -q "results.json': building the JSON failed: No space left on device" "$TMP/full$free.err" && json_said="$json_said $free"
+    rm -rf "$TMP/small/full$free"
+  done
+  rm -f "$TMP/small/filler"
+  [ "$eio" -eq 0 ] && [ -n "$json_said" ] \
+    && ok "the disk full at the reports: results.json's failure says No space left on device (at$json_said KiB free), never an I/O error" \
+    || fail "the disk full at the reports: $eio runs said Input/output error; results.json's ENOSPC said at:$json_said"
   umount "$TMP/small"
 else
   skip "a full disk" "needs root to mount a small tmpfs"
