@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cpulist.h"
 #include "base/strindex.h"
 #include "base/units.h"
 #include "harness/verdict.h"
@@ -294,7 +295,11 @@ static void decide(struct cmp *c, struct cmp_figure *f, const double *vb, size_t
 		return;
 	}
 	f->tested = f->iv.have;
+	bool widened = cmp_interval_cover(&f->iv, f->base, f->cand);
 	f->outcome = cmp_interval_outcome(&f->iv, tol, f->lower_is_worse);
+	if (widened)
+		fig_note(c, f, "the figure's own ratio lies outside the interval of its per-run %s; "
+			 "the interval is widened to it", is_tail(f->statistic) ? "maxima" : "means");
 	if (f->outcome != CMP_INCONCLUSIVE)
 		return;
 	f->may_be_worse = cmp_interval_may_be_worse(&f->iv, tol, f->lower_is_worse);
@@ -520,13 +525,67 @@ static const char *param_of(const struct rv_req *r, const char *name)
 	return NULL;
 }
 
+/* Whether two values of a parameter mean the same: the same text, the
+ * same duration however written ("1ms", "1000us") or the same CPUs ("0-1",
+ * "0,1"). A parameter's kind (base/probe_decl.h) is one of these or a
+ * word or a whole number, whose text is its meaning; a word reads as
+ * neither a duration nor a CPU list, and a number as a CPU list is itself. */
+static bool param_same(const char *a, const char *b)
+{
+	if (!strcmp(a, b))
+		return true;
+	char err[160];
+	uint64_t na, nb;
+	if (units_duration_parse_ns(a, true, &na, err, sizeof err) == 0 &&
+	    units_duration_parse_ns(b, true, &nb, err, sizeof err) == 0)
+		return na == nb;
+	cpu_set_t sa, sb;
+	if (cpulist_parse(a, &sa) == 0 && cpulist_parse(b, &sb) == 0)
+		return CPU_EQUAL(&sa, &sb);
+	return false;
+}
+
+/* The next word of a load's command from *p (words are split on white
+ * space: a load's arguments hold no quotes, load_spec_problem), into
+ * [*w, *w + *n); false at the end. */
+static bool next_word(const char **p, const char **w, size_t *n)
+{
+	*p += strspn(*p, " \t");
+	*w = *p;
+	*n = strcspn(*p, " \t");
+	*p += *n;
+	return *n > 0;
+}
+
+/* Whether two loads as they were run (a resolved path, then arguments)
+ * are the same load: the same tool (the path's last part: where a host
+ * keeps stress-ng is the host's) and the same arguments, word by word. */
+static bool load_same(const char *a, const char *b)
+{
+	const char *wa, *wb;
+	size_t na, nb;
+	for (bool first = true;; first = false) {
+		bool ha = next_word(&a, &wa, &na), hb = next_word(&b, &wb, &nb);
+		if (!ha || !hb)
+			return ha == hb;
+		if (first) {
+			for (const char *s; (s = memchr(wa, '/', na)); na -= (size_t)(s + 1 - wa), wa = s + 1)
+				;
+			for (const char *s; (s = memchr(wb, '/', nb)); nb -= (size_t)(s + 1 - wb), wb = s + 1)
+				;
+		}
+		if (na != nb || memcmp(wa, wb, na))
+			return false;
+	}
+}
+
 /* What the measurement itself changed by: parameters, policy and
  * priority, CPU, load, sample plan. */
 static void measurement_diff(struct diffs *d, const struct rv_req *b, const struct rv_req *c)
 {
 	for (size_t i = 0; i < b->nparams; i++) {
 		const char *v = param_of(c, b->params[i].name);
-		if (!v || strcmp(b->params[i].value, v))
+		if (!v || !param_same(b->params[i].value, v))
 			diff_add(d, "%s %s -> %s", b->params[i].name, b->params[i].value,
 				 v ? v : "(none)");
 	}
@@ -535,9 +594,15 @@ static void measurement_diff(struct diffs *d, const struct rv_req *b, const stru
 			diff_add(d, "%s (none) -> %s", c->params[i].name, c->params[i].value);
 	if (strcmp(b->policy, c->policy))
 		diff_add(d, "policy %s -> %s", b->policy, c->policy);
-	if (b->cpu != c->cpu)
-		diff_add(d, "cpu %d -> %d", b->cpu, c->cpu);
-	if ((b->load == NULL) != (c->load == NULL) || (b->load && strcmp(b->load, c->load)))
+	if (b->cpu != c->cpu) {
+		char x[24] = "not pinned", y[24] = "not pinned";
+		if (b->cpu >= 0)
+			utf8_snprintf(x, sizeof x, "%d", b->cpu);
+		if (c->cpu >= 0)
+			utf8_snprintf(y, sizeof y, "%d", c->cpu);
+		diff_add(d, "cpu %s -> %s", x, y);
+	}
+	if ((b->load == NULL) != (c->load == NULL) || (b->load && !load_same(b->load, c->load)))
 		diff_add(d, "background load %s -> %s", b->load ? b->load : "none",
 			 c->load ? c->load : "none");
 	plan_diff(d, &b->plan, &c->plan);
@@ -741,6 +806,28 @@ static void mark_deciding(struct cmp *c, size_t first, const struct cmp_figure *
 	}
 }
 
+static const struct rv_metric *find_metric(const struct rv_req *r, const char *name)
+{
+	for (size_t j = 0; j < r->nmetrics; j++)
+		if (!strcmp(r->metrics[j].name, name))
+			return &r->metrics[j];
+	return NULL;
+}
+
+/* A row for metric mb the baseline measured and the candidate's
+ * requirement does not have: as a requirement missing from the candidate
+ * (missing_row), what the baseline measured must not vanish without a
+ * regression, unless --allow-missing. */
+static void metric_missing_row(struct cmp *c, const struct rv_file *fc, const struct rv_req *rc,
+			       const struct rv_metric *mb)
+{
+	bool allow = c->r->opts.allow_missing;
+	req_row(c, fc, rc, allow ? CMP_NOT_COMPARED : CMP_WORSE, "metric %s: measured in the "
+		"baseline, not in the candidate%s", mb->name, allow ? " (--allow-missing)" : "");
+	if (!c->rc)
+		c->r->f[c->r->n - 1].metric = mb->name;
+}
+
 /* Compare one requirement both runs have: its verdict, then its figures.
  * Returns whether both measured it. */
 static bool compare_req(struct cmp *c, const struct rv_req *rb, const struct rv_file *fc,
@@ -786,10 +873,7 @@ static bool compare_req(struct cmp *c, const struct rv_req *rb, const struct rv_
 	}
 	size_t first = c->r->n;
 	for (size_t i = 0; i < rb->nmetrics && !c->rc; i++) {
-		const struct rv_metric *mb = &rb->metrics[i], *mc = NULL;
-		for (size_t j = 0; j < rc->nmetrics && !mc; j++)
-			if (!strcmp(rc->metrics[j].name, mb->name))
-				mc = &rc->metrics[j];
+		const struct rv_metric *mb = &rb->metrics[i], *mc = find_metric(rc, mb->name);
 		if (mc && mc->kind != mb->kind)
 			failf(c, -EINVAL, "%s: metric %s is a %s in the baseline and a %s in the "
 			      "candidate", rc->id, mb->name,
@@ -803,9 +887,41 @@ static bool compare_req(struct cmp *c, const struct rv_req *rb, const struct rv_
 		if (meas[0])
 			fig_note(c, &c->r->f[i], "measured differently: %s", meas);
 	}
+	for (size_t i = 0; i < rb->nmetrics && !c->rc; i++)
+		if (!find_metric(rc, rb->metrics[i].name))
+			metric_missing_row(c, fc, rc, &rb->metrics[i]);
+	for (size_t j = 0; j < rc->nmetrics; j++)
+		if (!find_metric(rb, rc->metrics[j].name))
+			note(c, "%s: metric %s is new in the candidate (the baseline has none), not "
+			     "compared", rc->id, rc->metrics[j].name);
 	if (changed && !all[0] && !c->rc)
 		mark_deciding(c, first, &c->r->f[vrow], rb, rc);
 	return true;
+}
+
+/* A side without a plan where the other has one (an older results.json,
+ * or one stripped of it) hides a change of its sample plan: say so, once
+ * a side. */
+static void plan_notes(struct cmp *c, const struct report_view *b, const struct report_view *v)
+{
+	size_t lack[2] = { 0, 0 }, have[2] = { 0, 0 };
+	for (int side = 0; side < 2; side++) {
+		const struct report_view *x = side ? v : b;
+		for (size_t i = 0; i < x->nfiles; i++)
+			for (size_t j = 0; j < x->files[i].nreqs; j++) {
+				const struct rv_req *r = &x->files[i].reqs[j];
+				lack[side] += r->measured && !r->plan.have;
+				have[side] += r->measured && r->plan.have;
+			}
+	}
+	for (int side = 0; side < 2; side++) {
+		size_t n = lack[side];
+		if (n && have[!side])
+			note(c, "the %s records no sample plan for %zu requirement%s (a results.json "
+			     "written before it was kept): a change of iterations, runs, warm-up or "
+			     "duration cannot be seen there", side ? "candidate" : "baseline", n,
+			     n == 1 ? "" : "s");
+	}
 }
 
 /* Run-level remarks: what differs between the runs that the reader of the
@@ -845,6 +961,7 @@ static void run_notes(struct cmp *c, const struct vindex *bx, const struct vinde
 				     name, fb->sha256, v->files[i].sha256);
 		}
 	}
+	plan_notes(c, b, v);
 	/* Only in the baseline: missing when it measured it (a row, not a
 	 * note); only in the candidate: new. */
 	for (int side = 0; side < 2; side++) {

@@ -16,6 +16,8 @@
  *   - the interval: of the ratio candidate / baseline of those per-run
  *     values, at 1 - the significance level (cmp_ratio_interval, below:
  *     Welch's t on their logarithms);
+ *     widened to the figure's own ratio when that lies outside it
+ *     (cmp_interval_cover: the per-run values only stand in for it);
  *   - the tolerance band: ratios from 1 / (1 + tolerance) to 1 + tolerance
  *     (cmp_tolerance_band);
  *   - same: the interval lies inside the band; worse: wholly above it (below
@@ -40,7 +42,10 @@
  * not have at all is missing: a regression (a gate must not pass a run
  * that left out what the baseline measured) unless allow_missing says
  * otherwise, then not compared. One only the candidate has is new, listed
- * in a note, not compared. A requirement whose limits (a bound, its
+ * in a note, not compared. A metric is matched the same way: one the
+ * baseline measured that the candidate's requirement lacks is a WORSE row
+ * (not compared with allow_missing), one only the candidate has a note.
+ * A requirement whose limits (a bound, its
  * confidence, a limit added or removed), probe parameters, policy and
  * priority, CPU, load or sample plan (iterations, runs, warmup, duration)
  * differ is changed: a row of its own names each difference, its verdicts
@@ -115,6 +120,14 @@ struct cmp_interval {
  * RTC_MAX_RUNS each), trimmed or not. Returns 0 or -EINVAL. */
 int cmp_ratio_interval(const double *vb, size_t nb, const double *vc, size_t nc, double level,
 		       bool trim, struct cmp_interval *out);
+/* Widen iv to cover the ratio of the figure itself, cand / base (on the
+ * values: 1 + difference / |base|), when it lies outside: a figure's
+ * per-run values stand in for it (each run's mean for p50, each run's
+ * largest sample for p99), and a figure that moved where its stand-ins
+ * did not (or not as far) must not be called the same, nor worse or
+ * better on the stand-ins' word alone. Returns whether it widened (then
+ * not exact); nothing when there is no interval or no ratio. */
+bool cmp_interval_cover(struct cmp_interval *iv, double base, double cand);
 /* The band of ratios the tolerance calls the same: [1 / (1 + t), 1 + t]
  * on the logarithms (symmetric: swapping the files swaps worse and better),
  * [1 - t, 1 + t] on the values. */

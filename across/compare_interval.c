@@ -107,6 +107,7 @@ static bool same_values(const double *vb, size_t nb, const double *vc, size_t nc
  * the values kept. */
 struct side {
 	double mean, var;
+	double raw; /* the plain sample variance of all n (0 for one value) */
 	size_t n, h;
 };
 
@@ -117,9 +118,14 @@ static void side_of(const double *v, size_t n, bool use_log, bool trim, struct s
 		x[i] = use_log ? log(v[i]) : v[i];
 	qsort(x, n, sizeof *x, cmp_dbl);
 	size_t g = trim ? (size_t)floor(TRIM * (double)n) : 0, h = n - 2 * g;
-	double s = 0, w = 0, ww = 0;
+	double s = 0, w = 0, ww = 0, all = 0, rr = 0;
 	for (size_t i = g; i < n - g; i++)
 		s += x[i];
+	for (size_t i = 0; i < n; i++)
+		all += x[i];
+	all /= (double)n;
+	for (size_t i = 0; i < n; i++)
+		rr += (x[i] - all) * (x[i] - all);
 	for (size_t i = 0; i < n; i++) {
 		double y = x[i < g ? g : i >= n - g ? n - g - 1 : i];
 		w += y;
@@ -130,7 +136,8 @@ static void side_of(const double *v, size_t n, bool use_log, bool trim, struct s
 		ww += y * y;
 	}
 	*out = (struct side){ .mean = s / (double)h, .n = n, .h = h,
-			      .var = h > 1 ? ww / (double)(h - 1) : 0.0 };
+			      .var = h > 1 ? ww / (double)(h - 1) : 0.0,
+			      .raw = n > 1 ? rr / (double)(n - 1) : 0.0 };
 }
 
 static bool all_positive(const double *v, size_t n)
@@ -171,8 +178,11 @@ int cmp_ratio_interval(const double *vb, size_t nb, const double *vc, size_t nc,
 		df = se2 > 0 ? se2 * se2 / (db * db / (double)(b.h - 1) + dc * dc / (double)(c.h - 1))
 			     : 0;
 	} else if (nb >= 2 || nc >= 2) { /* one run on a side: the other side's spread for both */
+		/* The lone run is one value, untrimmed: its variance is the
+		 * other side's plain variance over all its runs (bursts and all),
+		 * not the winsorized one that stands for a trimmed mean. */
 		const struct side *o = nb >= 2 ? &b : &c;
-		se2 = o->var * (1.0 / (double)o->h + 1.0);
+		se2 = o->var / (double)o->h + o->raw;
 		df = (double)o->h - 1.0;
 	} else {
 		return 0; /* one run a side, and they differ: no spread to judge by */
@@ -189,6 +199,27 @@ int cmp_ratio_interval(const double *vb, size_t nb, const double *vc, size_t nc,
 	for (int k = 0; k < 4; k++)
 		*to[k] = out->log ? exp(ends[k]) : 1.0 + ends[k] / fabs(mb);
 	return 0;
+}
+
+bool cmp_interval_cover(struct cmp_interval *iv, double base, double cand)
+{
+	if (!iv->have || !isfinite(base) || !isfinite(cand))
+		return false;
+	double x;
+	if (iv->log && base > 0 && cand > 0)
+		x = cand / base;
+	else if (!iv->log && base != 0)
+		x = 1.0 + (cand - base) / fabs(base);
+	else
+		return false;
+	if (x >= iv->lo && x <= iv->hi)
+		return false;
+	iv->exact = false;
+	iv->lo = fmin(iv->lo, x);
+	iv->hi = fmax(iv->hi, x);
+	iv->lo1 = fmin(iv->lo1, x);
+	iv->hi1 = fmax(iv->hi1, x);
+	return true;
 }
 
 void cmp_tolerance_band(const struct cmp_interval *iv, double tolerance, double *lo, double *hi)

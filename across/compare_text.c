@@ -62,7 +62,7 @@ void cmp_row_text(const struct cmp_figure *f, struct cmp_row_text *t)
 		strcpy(t->interval, "-");
 		return;
 	}
-	bool values = f->metric[0] != '-' && (f->outcome != CMP_NOT_COMPARED || f->allowed > 0);
+	bool values = f->mc && (f->outcome != CMP_NOT_COMPARED || f->allowed > 0);
 	if (!values) {
 		strcpy(t->base, "-");
 		strcpy(t->cand, "-");
@@ -101,7 +101,9 @@ void cmp_rule_text(const struct cmp_result *r, char *buf, size_t len)
 		 "verdicts not compared, which %s; docs/fleet.md.",
 		 100.0 * (1.0 - r->opts.significance), 1.0 / (1.0 + t), 1.0 + t, 100.0 * t,
 		 r->opts.allow_inconclusive ? "--allow-inconclusive lets pass"
-					    : "fails the comparison as worse does",
+					    : "fails the comparison as worse does unless its "
+					      "one-sided bound at the same level rules worse out "
+					      "(inconclusive (not worse): it passes)",
 		 r->opts.allow_changed ? "--allow-changed lets pass"
 				       : "fails the comparison unless --allow-changed");
 }
@@ -255,6 +257,9 @@ void cmp_figure_sentence(const struct cmp_figure *f, char *buf, size_t len)
 			      cmp_outcome_name(f->outcome));
 	else if (f->metric[0] == '-')
 		utf8_snprintf(buf, len, "%s", f->note ? f->note : cmp_outcome_name(f->outcome));
+	else if (!f->mc) /* a metric only the baseline has */
+		utf8_snprintf(buf, len, "%s: %s", f->note ? f->note : f->metric,
+			      cmp_outcome_name(f->outcome));
 	else if (f->outcome == CMP_NOT_COMPARED)
 		utf8_snprintf(buf, len, "%s %s: %s", f->metric, f->statistic, f->note ? f->note : "");
 	else
@@ -274,6 +279,8 @@ static void junit_case(struct xw *x, const struct cmp_result *r, const struct cm
 		xw_attrf(x, "name", "%s verdict", f->id);
 	else if (f->metric[0] == '-')
 		xw_attr(x, "name", f->id);
+	else if (!f->mc)
+		xw_attrf(x, "name", "%s %s", f->id, f->metric);
 	else
 		xw_attrf(x, "name", "%s %s %s%s", f->id, f->metric, f->statistic,
 			 f->unit == QTY_CYCLES ? " (cycles)" : "");

@@ -114,6 +114,15 @@ struct probe_decl {
 	 * into two histograms (harness/measure/histogram.h); every statistic
 	 * of it is signed. */
 	uint32_t signed_metrics;
+	/* Bit i set: metric i is a count of events the system under test
+	 * must never produce, whatever the user's budget (a wait that returned
+	 * without the post that answers it: sem-pingpong's unanswered-waits).
+	 * Every requirement of the probe gets the limit "total <= 0" on it
+	 * unless it sets one of its own (validate_implicit_limits), so a count
+	 * above 0 fails the requirement as a conformance violation, and the
+	 * verdict's reason quotes the probe's words on the first one
+	 * (result_shm.violation). */
+	uint32_t violation_metrics;
 	/* Optional, one per metric of `metrics`: how many samples duration
 	 * metric i takes an iteration: 0 or 1 one (also for every metric
 	 * when NULL), N more (a round trip timed both ways), PROBE_PER_CPU

@@ -3,7 +3,7 @@
  *
  * Both XML readers of rtconform (the requirements loader and the junit.xml
  * reader behind `rtconform report`) go through here, so they share one set
- * of rules: a size-capped read that also stops endless inputs, a parser
+ * of rules (the file itself is read with base/safeopen.h): a parser
  * context per parse, XML_PARSE_NONET (plus NO_XXE where libxml2 has it),
  * never NOENT, DTDLOAD, HUGE or XINCLUDE, and a stop at <!DOCTYPE before a
  * single entity or DTD declaration is read.
@@ -22,20 +22,6 @@ typedef const xmlError *rtc_xml_error;
 #else
 typedef xmlErrorPtr rtc_xml_error;
 #endif
-
-/* Read all of path, at most max bytes: only a regular file (a FIFO with no
- * writer would block for ever, a device may never end), refused by its size
- * before reading. Returns 0 with a malloc'd *buf (NUL-terminated, *len
- * bytes), or -errno: -EISDIR, -ENODEV (not a regular file: a FIFO, socket or
- * device), -EFBIG (then *len is the file's size when known, else 0; also a
- * file that grew past max while read), -ENOMEM, or open/read's errno. */
-int xmlsafe_read_file(const char *path, size_t max, unsigned char **buf, size_t *len);
-
-/* What an input that is not a regular file is, for the message refusing it
- * ("not a regular file (a FIFO)"): st_mode of its stat. Such an input is
- * refused before it is opened for reading, so a FIFO never blocks and a
- * device never streams. */
-const char *xmlsafe_file_kind(unsigned mode);
 
 struct xmlsafe_opts {
 	const char *encoding;  /* forced encoding, or NULL to detect */

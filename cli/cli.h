@@ -119,6 +119,15 @@ void cli_guard_std_fds(void);
  * command, before it writes anything. */
 void cli_catch_file_size_limit(void);
 
+/* The one check of standard output, for every command (main.c, after the
+ * command returns): stdout is flushed and closed, and a write that failed
+ * (full, closed, an I/O error) is said on stderr. Returns rc, or
+ * EXIT_NOT_MEASURED when standard output could not be written (3 wins
+ * over 1 and 4; a command refused for bad input keeps EXIT_USAGE). A
+ * command that printed nothing there passes with stdout closed. cmd: the
+ * command's name for the message, NULL for rtconform's own (--help). */
+int cli_close_stdout(const char *cmd, int rc);
+
 /* Write buf to standard output, whole, with write(2). Returns 0, or -errno:
  * EPIPE (the reader is gone), EBADF (stdout was closed), ENOSPC, EIO, ...,
  * or -EINTR when *stop (a count of interrupting signals) is no longer `seen`,
@@ -225,7 +234,14 @@ int cli_need_helpers(const char *cmd, const struct cli_ctx *ctx);
  * can be resolved. */
 char *cli_canonical_path(const char *path);
 
-/* "dir/name", malloc'd; NULL when out of memory. */
+/* Canonical path relative to canonical directory dir: "" for dir itself,
+ * the rest below it ("/" too: "/a" is "a" below it), NULL when outside.
+ * Points into path. The one rule of what lies in a directory, for the
+ * manifest, the report's links and the CSV export's checks. */
+const char *cli_path_below(const char *path, const char *dir);
+
+/* "dir/name", malloc'd ("/name" of "/", "out/name" of "out/"); NULL when
+ * out of memory. */
 char *cli_join_path(const char *dir, const char *name);
 
 /* ---- directories the output checks make ----
@@ -254,6 +270,13 @@ void cli_made_dirs_undo(struct cli_made_dirs *m);
 
 /* The command goes on: forget what was noted, removing nothing. */
 void cli_made_dirs_free(struct cli_made_dirs *m);
+
+/* At the command's very end, its locks released: undo when it ends
+ * refused (rc EXIT_USAGE: bad input found before or after its outputs'
+ * checks, its journal refused, a lock held), else free. A refusal after
+ * the checks left the -o directory it made (issue 38): a command keeps
+ * what it noted until it returns. */
+void cli_made_dirs_end(struct cli_made_dirs *m, int rc);
 
 /* ---- one owner per output directory (outdir.c) ----
  *

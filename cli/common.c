@@ -51,8 +51,10 @@ int cli_load_all(const struct cli_ctx *ctx, char **args, int n, struct req_file 
 			files[i] = cli_load_profile(ctx, args[i], &d);
 		else
 			files[i] = req_load_file(args[i], NULL, &d);
-		if (files[i])
-			validate_file(files[i], &probe_catalog, &d);
+		/* rtconform's own limits (a violation count must stay 0) only
+		 * on a file that is valid as written. */
+		if (files[i] && validate_file(files[i], &probe_catalog, &d) == 0)
+			validate_implicit_limits(files[i], &probe_catalog, &d);
 	}
 	if (d.n) {
 		print_diags(&d);
@@ -168,8 +170,10 @@ void cli_guard_std_fds(void)
 		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
 			continue;
 		/* Held by /dev/null, so no report file is opened as fd 1 and
-		 * written to by the table; a closed stdout is still reported. */
-		int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+		 * written to by the table; a closed stdout is still reported:
+		 * it is held read-only, so every write to it fails with EBADF
+		 * as it would closed, and cli_close_stdout says so. */
+		int n = open("/dev/null", fd == STDERR_FILENO ? O_WRONLY : O_RDONLY);
 		if (n >= 0 && n != fd) {
 			dup2(n, fd);
 			close(n);
@@ -216,14 +220,33 @@ int cli_write_stdout(const char *buf, size_t len, volatile sig_atomic_t *stop,
 	return rc;
 }
 
+int cli_close_stdout(const char *cmd, int rc)
+{
+	bool failed = ferror(stdout);
+	errno = 0;
+	int closed = fclose(stdout), e = errno;
+	if (!failed && closed == 0)
+		return rc;
+	/* A write that failed earlier (a command's own fflush) left only the
+	 * stream's error flag: its errno is known when stdout was closed. */
+	if (!(closed != 0 && e) && stdout_was_closed) {
+		e = EBADF;
+		closed = -1;
+	}
+	termsafe_println(stderr, "rtconform%s%s: standard output: %s: what this command printed "
+			 "there is lost or cut short", cmd ? " " : "", cmd ? cmd : "",
+			 closed != 0 && e ? strerror(e) : "a write failed");
+	return rc == EXIT_USAGE ? rc : EXIT_NOT_MEASURED;
+}
+
 /* ---------------------------------------------------------------- paths */
 
 char *cli_join_path(const char *dir, const char *name)
 {
-	size_t len = strlen(dir) + strlen(name) + 2;
+	size_t n = strlen(dir), len = n + strlen(name) + 2;
 	char *s = malloc(len);
-	if (s)
-		snprintf(s, len, "%s/%s", dir, name);
+	if (s) /* "/" or "out/": no second slash ("//junit.xml") */
+		snprintf(s, len, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
 	return s;
 }
 
@@ -253,6 +276,14 @@ void cli_made_dirs_undo(struct cli_made_dirs *m)
 	for (size_t i = m->n; i-- > 0;)
 		rmdir(m->dir[i]); /* fails, as it should, when not empty */
 	cli_made_dirs_free(m);
+}
+
+void cli_made_dirs_end(struct cli_made_dirs *m, int rc)
+{
+	if (rc == EXIT_USAGE)
+		cli_made_dirs_undo(m);
+	else
+		cli_made_dirs_free(m);
 }
 
 void cli_made_dirs_free(struct cli_made_dirs *m)
@@ -334,14 +365,11 @@ char *cli_canonical_path(const char *path)
  * canonical too). */
 static bool in_csv_dir(const char *dir, const char *p, bool *is_dir)
 {
-	size_t n = strlen(dir), len = strlen(p);
-	*is_dir = strcmp(dir, p) == 0;
-	if (*is_dir)
-		return true;
-	if (strcmp(dir, "/") == 0)
-		n = 0;
-	return len > n + 1 && strncmp(p, dir, n) == 0 && p[n] == '/' &&
-	       !strchr(p + n + 1, '/') && len >= 4 && strcasecmp(p + len - 4, ".csv") == 0;
+	const char *rel = cli_path_below(p, dir);
+	size_t len = rel ? strlen(rel) : 0;
+	*is_dir = rel && !*rel;
+	return *is_dir || (rel && !strchr(rel, '/') && len >= 4 &&
+			   strcasecmp(rel + len - 4, ".csv") == 0);
 }
 
 int cli_check_csv_dir(const char *cmd, const char *dir, const struct cli_file *files, size_t n)
@@ -441,9 +469,7 @@ int cli_check_output_file(const char *cmd, const char *opt, const char *path,
 	return rc;
 }
 
-/* path (canonical) relative to directory dir (canonical): "" for dir
- * itself, the rest below it, NULL when outside. Points into path. */
-static const char *below(const char *path, const char *dir)
+const char *cli_path_below(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);
 	if (strncmp(path, dir, n) != 0)
@@ -465,14 +491,14 @@ int cli_view_outputs(struct report_view *v, char *const *path, const char *csv_d
 	const char *dir = slash && slash != html ? html : "/";
 	for (int k = 0; k < REPORT_NKINDS && !e; k++) {
 		char *c = path[k] ? cli_canonical_path(path[k]) : NULL;
-		const char *rel = c ? below(c, dir) : NULL;
+		const char *rel = c ? cli_path_below(c, dir) : NULL;
 		if (rel && report_evidence_path_ok(rel, false) &&
 		    !(v->outputs.report[k] = strdup(rel)))
 			e = -ENOMEM;
 		free(c);
 	}
 	char *c = csv_dir && !e ? cli_canonical_path(csv_dir) : NULL;
-	const char *rel = c ? below(c, dir) : NULL;
+	const char *rel = c ? cli_path_below(c, dir) : NULL;
 	if (rel && !*rel)
 		rel = ".";
 	if (rel && report_evidence_path_ok(rel, true) && !(v->outputs.csv = strdup(rel)))

@@ -65,7 +65,7 @@ static const char compare_usage[] =
 	"it skipped or lacks (not with --allow-missing), or one that changed (not with\n"
 	"--allow-changed), 2 usage error, an unreadable or invalid input (a junit.xml,\n"
 	"which is never read back), runs that cannot be compared, or an output that\n"
-	"cannot be written\n";
+	"cannot be written, 3 the table could not be written to standard output\n";
 
 /* The files -o DIR gets. */
 static const char *const out_names[] = { CMP_TEXT, CMP_JUNIT, CMP_HTML };
@@ -164,9 +164,11 @@ static int parse_options(int argc, char **argv, struct compare_args *a)
 
 /* The -o files: writable, none of them an input, their directory locked
  * (until the caller releases locks) and holding no other kind of report
- * unless --force. 0 or EXIT_USAGE. */
+ * unless --force. The directory the checks make is noted in made, for the
+ * caller to remove when the command ends refused (cli_made_dirs_end). 0
+ * or EXIT_USAGE. */
 static int prepare_outputs(const struct compare_args *a, char *path[NOUT],
-			   struct cli_locks *locks, const char *cmdline)
+			   struct cli_locks *locks, const char *cmdline, struct cli_made_dirs *made)
 {
 	char err[700];
 	char *in[2] = { cli_canonical_path(a->base), cli_canonical_path(a->cand) };
@@ -174,6 +176,8 @@ static int prepare_outputs(const struct compare_args *a, char *path[NOUT],
 	for (size_t k = 0; k < NOUT && !rc; k++) {
 		path[k] = cli_join_path(a->outdir, out_names[k]);
 		char *canon = path[k] ? cli_canonical_path(path[k]) : NULL;
+		if (path[k])
+			cli_made_dirs_note_parent(made, path[k]);
 		if (!path[k]) {
 			termsafe_println(stderr, "rtconform compare: %s", strerror(ENOMEM));
 			rc = EXIT_USAGE;
@@ -219,9 +223,11 @@ static int write_outputs(const struct cmp_result *r, char *const path[NOUT])
 	}
 	size_t len = 0;
 	char *table = cmp_render_text(r, &len);
-	if (!table || cli_write_stdout(table, len, NULL, 0) != 0) {
-		termsafe_println(stderr, "rtconform compare: cannot write the table to standard output");
-		rc = EXIT_USAGE;
+	int e = table ? cli_write_stdout(table, len, NULL, 0) : -ENOMEM;
+	if (e) { /* as every command's standard output (cli_close_stdout): 3 */
+		termsafe_println(stderr, "rtconform compare: cannot write the table to standard "
+				 "output: %s", strerror(-e));
+		rc = rc == EXIT_USAGE ? rc : EXIT_NOT_MEASURED;
 	}
 	free(table);
 	return rc;
@@ -240,6 +246,7 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 	struct report_view base = { 0 }, cand = { 0 };
 	struct cmp_result r = { 0 };
 	struct cli_locks locks = { .n = 0 };
+	struct cli_made_dirs made = { .n = 0 };
 	if (report_view_read(a.base, &base, err, sizeof err) != 0 ||
 	    report_view_read(a.cand, &cand, err, sizeof err) != 0) {
 		termsafe_println(stderr, "rtconform compare: %s", err);
@@ -248,7 +255,8 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 		termsafe_println(stderr, "rtconform compare: %s and %s cannot be compared: %s", a.base,
 			     a.cand, err);
 		rc = EXIT_USAGE;
-	} else if (!a.outdir || (rc = prepare_outputs(&a, path, &locks, ctx->cmdline)) == 0) {
+	} else if (!a.outdir || (rc = prepare_outputs(&a, path, &locks, ctx->cmdline,
+						      &made)) == 0) {
 		r.base_path = a.base;
 		r.cand_path = a.cand;
 		rc = write_outputs(&r, path);
@@ -258,6 +266,7 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 			rc = cmp_exit_status(&r);
 	}
 	cli_unlock(&locks);
+	cli_made_dirs_end(&made, rc);
 	cmp_result_free(&r);
 	report_view_free(&base);
 	report_view_free(&cand);

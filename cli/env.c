@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "base/termsafe.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,7 +23,8 @@ int cmd_env(int argc, char **argv, const struct cli_ctx *ctx)
 		     "  note  fine for measuring; a qualification should state it\n"
 		     "  warn  requirements run, but latencies suffer or mislead\n"
 		     "  fail  some requirements cannot be measured (they will be errors)\n\n"
-		     "exit status: 0 (the checks inform; they never fail the command)");
+		     "exit status: 0 (the checks inform; they never fail the command); 2 usage\n"
+		     "error, or RTC_TIMEBASE set to anything but clock");
 		return 0;
 	}
 	if (argc > 1) {
@@ -31,7 +33,12 @@ int cmd_env(int argc, char **argv, const struct cli_ctx *ctx)
 	}
 	struct timebase tb;
 	char err[300];
-	const struct timebase *tbp = timebase_init(&tb, err, sizeof err) == 0 ? &tb : NULL;
+	int tbrc = timebase_init(&tb, err, sizeof err);
+	if (tbrc == -EINVAL) { /* RTC_TIMEBASE is not a timebase */
+		termsafe_println(stderr, "rtconform env: timebase: %s", err);
+		return EXIT_USAGE;
+	}
+	const struct timebase *tbp = tbrc == 0 ? &tb : NULL;
 	struct host_facts hf;
 	host_facts_collect(&hf);
 	struct fingerprint fp = { 0 };

@@ -8,12 +8,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/safeopen.h"
 #include "base/termsafe.h"
 #include "harness/explain.h"
 #include "harness/trace.h"
@@ -60,41 +62,53 @@ static int parse_options(int argc, char **argv, bool *json)
 	return -1;
 }
 
-/* The trace at path opened, a regular file (a FIFO or a device is
- * refused before it is read: O_NONBLOCK, so a FIFO without a writer does
- * not hang the open). NULL after saying why. */
-static FILE *open_trace(const char *path)
+/* The trace at path opened by safeopen_regular: a regular file, not
+ * through a link (a planted trace-X.txt -> /etc/shadow is not quoted), a
+ * FIFO or a device refused before it is read. NULL with why saying why
+ * ("PATH: not a regular file (a symbolic link)"). */
+static FILE *open_trace(const char *path, char *why, size_t whylen)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	struct stat st;
-	if (fd < 0) {
-		termsafe_println(stderr, "rtconform explain: %s: %s", path, strerror(errno));
-		return NULL;
-	}
-	FILE *f = NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-		termsafe_println(stderr, "rtconform explain: %s: not a regular file", path);
-	else if (!(f = fdopen(fd, "r")))
-		termsafe_println(stderr, "rtconform explain: %s: %s", path, strerror(errno));
-	if (!f)
+	int fd = safeopen_regular(path, NULL, why, whylen);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (fd >= 0 && !f) {
+		snprintf(why, whylen, "%s: %s", path, strerror(errno));
 		close(fd);
+	}
 	return f;
 }
 
-/* Explain the trace at path: its text, or (json) its JSON after `sep`.
- * 0, or EXIT_USAGE after saying why. */
-static int explain_one(const char *path, bool json, const char *sep)
+/* A trace of a directory that could not be explained, as its element of
+ * the --json array: {"file": path, "error": why}. */
+static void print_error_json(const char *path, const char *why, const char *sep)
 {
-	FILE *f = open_trace(path);
-	if (!f)
-		return EXIT_USAGE;
-	struct explain e;
+	json_t *o = json_pack("{s:s, s:s}", "file", path, "error", why);
+	char *s = o ? json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+	if (s)
+		printf("%s%s", sep, s);
+	else
+		termsafe_println(stderr, "rtconform explain: out of memory");
+	free(s);
+	json_decref(o);
+}
+
+/* Explain the trace at path: its text, or (json) its JSON after `sep`.
+ * A trace that cannot be explained is said on stderr, and with in_array
+ * (one of a directory's, --json) is its {"file", "error"} element, so the
+ * array stays JSON. 0, or EXIT_USAGE. */
+static int explain_one(const char *path, bool json, const char *sep, bool in_array)
+{
 	char err[1024];
-	int rc = explain_read(f, path, &e, err, sizeof err);
-	fclose(f);
+	struct explain e;
+	FILE *f = open_trace(path, err, sizeof err);
+	int rc = f ? explain_read(f, path, &e, err, sizeof err) : -1;
+	if (f)
+		fclose(f);
 	if (rc) {
 		termsafe_println(stderr, "rtconform explain: %s", err);
-		explain_free(&e);
+		if (f)
+			explain_free(&e);
+		if (json && in_array)
+			print_error_json(path, err, sep);
 		return EXIT_USAGE;
 	}
 	if (json) {
@@ -103,6 +117,8 @@ static int explain_one(const char *path, bool json, const char *sep)
 			printf("%s%s", sep, s);
 		else
 			termsafe_println(stderr, "rtconform explain: out of memory");
+		if (!s && in_array)
+			print_error_json(path, strerror(ENOMEM), sep);
 		rc = s ? 0 : EXIT_USAGE;
 		free(s);
 	} else {
@@ -119,7 +135,8 @@ static int only_traces(const struct dirent *d)
 
 /* Every trace a run saved in dir (trace_name_is_ours), in name order:
  * each one's text after a line naming it, or a JSON array of them. A
- * trace that cannot be explained is said and the others still are. */
+ * trace that cannot be explained is said and the others still are; in the
+ * array it is {"file", "error"} in its place. */
 static int explain_dir(const char *dir, bool json)
 {
 	struct dirent **names;
@@ -140,7 +157,13 @@ static int explain_dir(const char *dir, bool json)
 			putchar('\n');
 		if (!json)
 			termsafe_println(stdout, "== %s", path ? path : "?");
-		if (!path || explain_one(path, json, i ? ",\n" : "\n") != 0)
+		const char *sep = i ? ",\n" : "\n"; /* every trace has its element */
+		if (!path) {
+			termsafe_println(stderr, "rtconform explain: out of memory");
+			if (json)
+				print_error_json(names[i]->d_name, strerror(ENOMEM), sep);
+		}
+		if (!path || explain_one(path, json, sep, true) != 0)
 			rc = EXIT_USAGE;
 		free(path);
 		free(names[i]);
@@ -162,12 +185,7 @@ int cmd_explain(int argc, char **argv, const struct cli_ctx *ctx)
 	struct stat st;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		rc = explain_dir(path, json);
-	else if ((rc = explain_one(path, json, "")) == 0 && json)
+	else if ((rc = explain_one(path, json, "", false)) == 0 && json)
 		putchar('\n');
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		termsafe_println(stderr, "rtconform explain: cannot write to standard output: %s",
-				 strerror(errno));
-		return EXIT_USAGE;
-	}
-	return rc;
+	return rc; /* standard output is checked for every command (cli_close_stdout) */
 }

@@ -73,8 +73,9 @@ static void print_usage(FILE *out)
 	      "  rtconform --version\n"
 	      "\n"
 	      "exit status: 0 all passed, 1 a limit failed, 2 usage error or invalid input,\n"
-	      "3 a requirement could not be measured, 4 the samples could not decide a limit\n"
-	      "at its stated confidence (3 wins over 1, 1 over 4)\n", out);
+	      "3 a requirement could not be measured, or a report or standard output could\n"
+	      "not be written, 4 the samples could not decide a limit at its stated\n"
+	      "confidence (3 wins over 1, 1 over 4)\n", out);
 }
 
 static void print_version(void)
@@ -133,11 +134,11 @@ int main(int argc, char **argv)
 	const char *name = argv[1];
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		print_usage(stdout);
-		return 0;
+		return cli_close_stdout(NULL, 0);
 	}
 	if (!strcmp(name, "--version") || !strcmp(name, "-V")) {
 		print_version();
-		return 0;
+		return cli_close_stdout(NULL, 0);
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++) {
 		if (strcmp(name, commands[i].name) != 0)
@@ -148,7 +149,8 @@ int main(int argc, char **argv)
 				       .profile_dir = layout.profile_dir, .cmdline = cmdline };
 		int rc = commands[i].run(argc - 1, argv + 1, &ctx);
 		free(cmdline);
-		return rc;
+		/* Standard output checked here, once for every command. */
+		return cli_close_stdout(commands[i].name, rc);
 	}
 	return unknown_command(name);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/safeopen.h"
 #include "base/sha256.h"
 #include "base/termsafe.h"
 #include "cli/cli.h"
@@ -38,11 +39,11 @@ bool manifest_path_ok(const char *path)
 	return true;
 }
 
-int manifest_hash_file(const char *path, char hex[65])
+int manifest_hash_file(const char *path, char hex[65], char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = safeopen_regular(path, NULL, err, errlen);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	struct sha256_ctx c;
 	sha256_init(&c);
 	unsigned char buf[65536];
@@ -53,6 +54,7 @@ int manifest_hash_file(const char *path, char hex[65])
 		if (r < 0) {
 			int e = errno;
 			close(fd);
+			snprintf(err, errlen, "%s: %s", path, strerror(e));
 			return -e;
 		}
 		if (r == 0)
@@ -88,14 +90,14 @@ static int manifest_text(const char *dir, char **names, size_t n, char **out, si
 	for (size_t i = 0; i < n; i++) {
 		if (i > 0 && strcmp(names[i], names[i - 1]) == 0)
 			continue;
-		char hex[65];
+		char hex[65], why[PATH_MAX + MANIFEST_PATH_MAX + 100];
 		int e = manifest_path_ok(names[i]) ? 0 : -EINVAL;
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
 		if (!e)
-			e = manifest_hash_file(path, hex);
+			e = manifest_hash_file(path, hex, why, sizeof why);
 		if (e) {
 			snprintf(err, errlen, "cannot list '%s' in %s: %s", path, MANIFEST_NAME,
-				 e == -EINVAL ? "not a path the manifest can hold" : strerror(-e));
+				 e == -EINVAL ? "not a path the manifest can hold" : why);
 			free(text);
 			return e;
 		}
@@ -152,11 +154,36 @@ static int parse_line(const char *line, struct manifest_entry *e, char *why, siz
 	return e->path ? 0 : -ENOMEM;
 }
 
+/* m's entries sorted by path into m->sorted (n log n: a check of each
+ * line against those before it made an 80,000-line manifest take 20 s);
+ * the first line (in *bad_line) that lists a path again is malformed. */
+static int index_paths(struct manifest *m, size_t *bad_line, char *why, size_t whylen)
+{
+	m->sorted = calloc(m->n ? m->n : 1, sizeof *m->sorted);
+	if (!m->sorted)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->n; i++)
+		m->sorted[i] = (struct strindex_entry){ .a = m->e[i].path, .b = "", .i = i };
+	strindex_sort(m->sorted, m->n);
+	/* entries of one path lie together, in the order of their lines */
+	size_t again = m->n, first = 0;
+	for (size_t k = 1; k < m->n; k++)
+		if (strcmp(m->sorted[k].a, m->sorted[k - 1].a) == 0 && m->sorted[k].i < again) {
+			again = (size_t)m->sorted[k].i;
+			first = (size_t)m->sorted[k - 1].i;
+		}
+	if (again == m->n)
+		return 0;
+	*bad_line = m->e[again].line;
+	snprintf(why, whylen, "'%s' listed again (first on line %zu)", m->e[again].path,
+		 m->e[first].line);
+	return -EINVAL;
+}
+
 int manifest_parse(const char *text, size_t len, struct manifest *m, size_t *bad_line,
 		   char *why, size_t whylen)
 {
-	m->e = NULL;
-	m->n = 0;
+	memset(m, 0, sizeof *m);
 	size_t cap = 0, lineno = 0;
 	char line[66 + MANIFEST_PATH_MAX + 1];
 	for (size_t at = 0; at < len;) {
@@ -185,15 +212,17 @@ int manifest_parse(const char *text, size_t len, struct manifest *m, size_t *bad
 			return r;
 		m->n++;
 		e->line = lineno;
-		for (size_t i = 0; i + 1 < m->n; i++)
-			if (strcmp(m->e[i].path, e->path) == 0) {
-				snprintf(why, whylen, "'%s' listed again (first on line %zu)", e->path,
-					 m->e[i].line);
-				return -EINVAL;
-			}
 	}
 	*bad_line = 0;
-	return 0;
+	return index_paths(m, bad_line, why, whylen);
+}
+
+const struct manifest_entry *manifest_find(const struct manifest *m, const char *path)
+{
+	if (!m->sorted)
+		return NULL; /* not parsed, or refused before it was indexed */
+	size_t k = strindex_lower(m->sorted, m->n, path, "", 0);
+	return k < m->n && strindex_is(&m->sorted[k], path, "") ? &m->e[m->sorted[k].i] : NULL;
 }
 
 void manifest_free(struct manifest *m)
@@ -201,8 +230,8 @@ void manifest_free(struct manifest *m)
 	for (size_t i = 0; i < m->n; i++)
 		free(m->e[i].path);
 	free(m->e);
-	m->e = NULL;
-	m->n = 0;
+	free(m->sorted);
+	memset(m, 0, sizeof *m);
 }
 
 void manifest_names_free(struct manifest_names *mn)
@@ -219,9 +248,12 @@ int manifest_names_add(struct manifest_names *mn, const char *dir_canon, const c
 	char *canon = cli_canonical_path(path);
 	if (!canon)
 		return -ENOMEM;
-	size_t dlen = strlen(dir_canon);
-	if (strncmp(canon, dir_canon, dlen) != 0 || canon[dlen] != '/') {
-		free(canon); /* outside the directory: not in its manifest */
+	/* "/" is a directory as any other: its files are "/NAME" (with a
+	 * check for "DIR/" they were all outside, and `run -o /` wrote no
+	 * manifest and signed nothing, exit 0) */
+	const char *below = cli_path_below(canon, dir_canon);
+	if (!below || !*below) {
+		free(canon); /* outside the directory (or it): not in its manifest */
 		return 0;
 	}
 	if (mn->n == mn->cap) {
@@ -234,7 +266,7 @@ int manifest_names_add(struct manifest_names *mn, const char *dir_canon, const c
 		mn->name = nn;
 		mn->cap = ncap;
 	}
-	char *rel = strdup(canon + dlen + 1);
+	char *rel = strdup(below);
 	free(canon);
 	if (!rel)
 		return -ENOMEM;

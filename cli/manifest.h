@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/strindex.h"
+
 #define MANIFEST_NAME "MANIFEST.sha256"
 
 /* A path the manifest may hold: relative, not empty, no "." or ".."
@@ -29,10 +31,13 @@ struct manifest_entry {
 struct manifest {
 	struct manifest_entry *e;
 	size_t n;
+	struct strindex_entry *sorted; /* the entries by path, for manifest_find */
 };
 
-/* The SHA-256 of file path as 64 hex digits in hex. 0 or -errno. */
-int manifest_hash_file(const char *path, char hex[65]);
+/* The SHA-256 of file path as 64 hex digits in hex, the file opened by
+ * safeopen_regular (base/safeopen.h: a regular file, no link followed, a
+ * FIFO never blocking). 0, or -errno with err saying "PATH: why". */
+int manifest_hash_file(const char *path, char hex[65], char *err, size_t errlen);
 
 /* Write dir/MANIFEST.sha256 listing names[] (paths relative to dir, each
  * manifest_path_ok; duplicates are listed once), each hashed now, sorted;
@@ -40,13 +45,15 @@ int manifest_hash_file(const char *path, char hex[65]);
  * naming the file that could not be hashed or written. */
 int manifest_write(const char *dir, char **names, size_t n, char *err, size_t errlen);
 
-/* Parse a manifest's text (len bytes). 0, or -EINVAL with *bad_line (1-based)
- * and why saying what is wrong with that line; -ENOMEM. Free with
- * manifest_free either way. A line is "<64 hex>  <path>" or
- * "<64 hex> *<path>" (sha256sum's binary mark); upper-case hex is taken
- * and kept lower-case; a path twice is malformed. */
+/* Parse a manifest's text (len bytes), in time linear in len. 0, or
+ * -EINVAL with *bad_line (1-based) and why saying what is wrong with that
+ * line; -ENOMEM. Free with manifest_free either way. A line is "<64 hex>
+ * <path>" or "<64 hex> *<path>" (sha256sum's binary mark); upper-case hex
+ * is taken and kept lower-case; a path twice is malformed. */
 int manifest_parse(const char *text, size_t len, struct manifest *m, size_t *bad_line,
 		   char *why, size_t whylen);
+/* The entry of m listing path, NULL when none does (a binary search). */
+const struct manifest_entry *manifest_find(const struct manifest *m, const char *path);
 void manifest_free(struct manifest *m);
 
 

@@ -158,11 +158,15 @@ static void write_holder(int fd, const char *cmd, const char *cmdline)
 
 /* Open the lock file: a regular file of one name, never through a
  * symbolic link (rtconform may run as root in a directory others write).
- * The fd, or -1 after saying why. */
-static int open_lock(const char *cmd, const char *file, struct stat *st)
+ * *created: this open made it (O_EXCL said so). The fd, -1 after saying
+ * why, or -2 (nothing said) when it was removed between the two opens. */
+static int open_lock(const char *cmd, const char *file, struct stat *st, bool *created)
 {
-	int fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK,
-		      0644);
+	const int flags = O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK;
+	int fd = open(file, flags | O_CREAT | O_EXCL, 0644);
+	*created = fd >= 0;
+	if (fd < 0 && errno == EEXIST && (fd = open(file, flags)) < 0 && errno == ENOENT)
+		return -2;
 	const char *why = NULL;
 	if (fd < 0)
 		why = errno == ELOOP ? "a symbolic link, not a lock file" : strerror(errno);
@@ -181,13 +185,29 @@ static int open_lock(const char *cmd, const char *file, struct stat *st)
 	return -1;
 }
 
+/* A lock refused for a reason of our own (flock() failing, or not to be
+ * trusted), not for a holder: the lock file goes again when this open
+ * made it, is still the file at its path and the kernel lists no holder
+ * of it, so a refused command leaves the directory as it found it (one
+ * it made can then be removed: cli_made_dirs). A holder's file stays. */
+static void drop_made_lock(int fd, const char *file, const struct stat *st, bool created)
+{
+	struct stat now;
+	if (created && stat(file, &now) == 0 && same_file(&now, st) && !kernel_holder(st))
+		unlink(file);
+	close(fd);
+}
+
 /* Lock `file` into l. 0, or EXIT_USAGE after saying why. */
 static int take_lock(struct cli_lock *l, const char *cmd, const char *dir, const char *file,
 		     const char *cmdline)
 {
 	for (int tries = 0; tries < LOCK_TRIES; tries++) {
 		struct stat st, now;
-		int fd = open_lock(cmd, file, &st);
+		bool created;
+		int fd = open_lock(cmd, file, &st, &created);
+		if (fd == -2)
+			continue; /* removed between the two opens: again */
 		if (fd < 0)
 			return EXIT_USAGE;
 		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -199,12 +219,14 @@ static int take_lock(struct cli_lock *l, const char *cmd, const char *dir, const
 				close(fd);
 				continue;
 			}
-			if (e == EWOULDBLOCK)
+			if (e == EWOULDBLOCK) {
 				say_held(cmd, dir, file, fd, kpid);
-			else
+				close(fd);
+			} else {
 				termsafe_println(stderr, "rtconform %s: cannot lock the output "
 						 "directory: %s: %s", cmd, file, strerror(e));
-			close(fd);
+				drop_made_lock(fd, file, &st, created);
+			}
 			return EXIT_USAGE;
 		}
 		if (stat(file, &now) != 0 || !same_file(&now, &st)) {
@@ -218,7 +240,7 @@ static int take_lock(struct cli_lock *l, const char *cmd, const char *dir, const
 					 "flock() on %s said yes, but /proc/locks lists no lock of "
 					 "this process on it: not trusted", cmd, file);
 			if (ftruncate(fd, 0) != 0) { /* the record stays; flock decides */ }
-			close(fd);
+			drop_made_lock(fd, file, &st, created);
 			return EXIT_USAGE;
 		}
 		l->fd = fd;

@@ -48,8 +48,10 @@ static void print_usage(void)
 	       "                    junit.xml, summary.txt, report.html, results.json\n"
 	       "  --json            print results.json on stdout instead of the statistics\n"
 	       "\n"
-	       "No limits are judged: a measured probe says \"measured, no limits\", not PASS,\n"
-	       "and exits 0; 3 when it could not be measured, 2 on a usage error.\n",
+	       "No limits of yours are judged: a measured probe says \"measured, no limits\", not PASS,\n"
+	       "and exits 0; 3 when it could not be measured, 2 on a usage error. A probe\n"
+	       "with a violation count (sem-pingpong's unanswered-waits) has rtconform's own\n"
+	       "limit on it, total <= 0: it says PASS, or FAIL and exits 1.\n",
 	       PROBE_ITERATIONS, PROBE_RUNS, PROBE_RUNS == 1 ? "" : "s",
 	       REQ_DEFAULT_TIMEOUT_NS / 1000000000ull);
 }
@@ -199,7 +201,8 @@ static int complete_requirement(int argc, char **argv, struct requirement *req,
 	/* The same checks as a requirements file gets: names, values, the
 	 * probe's own combination rules, parameters given twice. */
 	struct diag_list d = { 0 };
-	if (validate_file(file, &probe_catalog, &d)) {
+	if (validate_file(file, &probe_catalog, &d) ||
+	    validate_implicit_limits(file, &probe_catalog, &d)) {
 		for (size_t i = 0; i < d.n; i++)
 			termsafe_println(stderr, "rtconform probe: %s", d.msgs[i]);
 		diag_free(&d);
@@ -209,14 +212,14 @@ static int complete_requirement(int argc, char **argv, struct requirement *req,
 }
 
 /* Each report's path in dir, checked writable before anything is measured:
- * the directory is made (one level) as `run -o` makes it, and removed again
- * when the command is refused; then locked as `run -o` locks it (held in
- * locks until the caller releases it). 0, or EXIT_USAGE after saying why. */
+ * the directory is made (one level) as `run -o` makes it, noted in made for
+ * the caller to remove again when the command ends refused
+ * (cli_made_dirs_end); then locked as `run -o` locks it (held in locks
+ * until the caller releases it). 0, or EXIT_USAGE after saying why. */
 static int prepare_outputs(const char *dir, char *path[REPORT_NKINDS], struct cli_locks *locks,
-			   const char *cmdline)
+			   const char *cmdline, struct cli_made_dirs *made)
 {
 	char err[600];
-	struct cli_made_dirs made = { .n = 0 };
 	int rc = 0;
 	for (int k = 0; k < REPORT_NKINDS && !rc; k++) {
 		path[k] = cli_join_path(dir, report_kind_file_name((enum report_kind)k));
@@ -225,7 +228,7 @@ static int prepare_outputs(const char *dir, char *path[REPORT_NKINDS], struct cl
 			rc = EXIT_USAGE;
 			break;
 		}
-		cli_made_dirs_note_parent(&made, path[k]);
+		cli_made_dirs_note_parent(made, path[k]);
 		if (report_check_writable(path[k], err, sizeof err) != 0) {
 			termsafe_println(stderr, "rtconform probe: %s", err);
 			rc = EXIT_USAGE;
@@ -233,10 +236,6 @@ static int prepare_outputs(const char *dir, char *path[REPORT_NKINDS], struct cl
 	}
 	if (!rc)
 		rc = cli_lock_dir(locks, "probe", dir, cmdline);
-	if (rc)
-		cli_made_dirs_undo(&made);
-	else
-		cli_made_dirs_free(&made);
 	return rc;
 }
 
@@ -363,7 +362,10 @@ static int measure(const struct requirement *req, struct req_file *file,
 	struct req_result res;
 	runner_run(req, file, &ro, &res);
 	cli_progress_clear(&ps); /* the statistics take its place */
-	int rc = res.verdict == VERDICT_ERROR ? EXIT_NOT_MEASURED : EXIT_PASS;
+	/* No limits of the user's; a probe with a violation metric carries
+	 * rtconform's own (validate_implicit_limits), which can fail. */
+	int rc = verdict_exit_status(res.verdict == VERDICT_FAIL, res.verdict == VERDICT_ERROR,
+				     res.verdict == VERDICT_INCONCLUSIVE);
 	if (!o->json)
 		print_detail(req, &res, &tb);
 	else if (res.verdict == VERDICT_ERROR)
@@ -390,6 +392,45 @@ static int measure(const struct requirement *req, struct req_file *file,
 	return rc;
 }
 
+/* cmd_probe once the requirement is complete. */
+static int probe_measure(struct requirement *req, struct req_file *file, struct probe_args *a,
+			 const struct cli_ctx *ctx)
+{
+	int rc;
+	if (cli_need_helpers("probe", ctx))
+		return EXIT_NOT_MEASURED;
+	struct probe_out o = { .json = a->json,
+			       .cmdline = ctx->cmdline ? ctx->cmdline : "rtconform probe" };
+	/* The fault libraries work in probe's worker as in run's (the fault
+	 * worker it never takes): its reports say so as run's do. A malformed
+	 * delay is refused before anything is made. */
+	const char *fault_worker;
+	if ((rc = run_faults("probe", &fault_worker, o.faults, sizeof o.faults)) != 0)
+		return rc;
+	char tberr[200];
+	if (timebase_forced(tberr, sizeof tberr) < 0) { /* before any output is made */
+		termsafe_println(stderr, "rtconform probe: timebase: %s", tberr);
+		return EXIT_USAGE;
+	}
+	struct cli_locks locks = { .n = 0 };
+	struct cli_made_dirs made = { .n = 0 };
+	if (a->outdir && (rc = prepare_outputs(a->outdir, o.path, &locks, ctx->cmdline,
+					       &made)) != 0) {
+		cli_unlock(&locks);
+		cli_made_dirs_end(&made, rc);
+		for (int k = 0; k < REPORT_NKINDS; k++)
+			free(o.path[k]);
+		return rc;
+	}
+	rc = measure(req, file, ctx->self_dir, &o);
+	fflush(stdout);
+	cli_unlock(&locks);
+	cli_made_dirs_end(&made, rc);
+	for (int k = 0; k < REPORT_NKINDS; k++)
+		free(o.path[k]);
+	return rc;
+}
+
 int cmd_probe(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	struct requirement req = {
@@ -409,28 +450,9 @@ int cmd_probe(int argc, char **argv, const struct cli_ctx *ctx)
 	struct req_file file = { .path = "<command line>", .name = "probe", .reqs = &req,
 				 .nreqs = 1 };
 	rc = complete_requirement(argc, argv, &req, &a, &file);
-	if (rc)
-		return rc;
-	if (cli_need_helpers("probe", ctx))
-		return EXIT_NOT_MEASURED;
-	struct probe_out o = { .json = a.json,
-			       .cmdline = ctx->cmdline ? ctx->cmdline : "rtconform probe" };
-	/* The fault libraries work in probe's worker as in run's (the fault
-	 * worker it never takes): its reports say so as run's do. A malformed
-	 * delay is refused before anything is made. */
-	const char *fault_worker;
-	if ((rc = run_faults("probe", &fault_worker, o.faults, sizeof o.faults)) != 0)
-		return rc;
-	struct cli_locks locks = { .n = 0 };
-	if (a.outdir && (rc = prepare_outputs(a.outdir, o.path, &locks, ctx->cmdline)) != 0) {
-		for (int k = 0; k < REPORT_NKINDS; k++)
-			free(o.path[k]);
-		return rc;
-	}
-	rc = measure(&req, &file, ctx->self_dir, &o);
-	fflush(stdout);
-	cli_unlock(&locks);
-	for (int k = 0; k < REPORT_NKINDS; k++)
-		free(o.path[k]);
+	if (rc == 0)
+		rc = probe_measure(&req, &file, &a, ctx);
+	validate_implicit_limits_free(&file); /* rtconform's own: the rest is argv's */
 	return rc;
 }
+

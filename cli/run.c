@@ -56,8 +56,8 @@ static const char run_usage[] =
 	"      --iterations N    override every requirement's iterations\n"
 	"      --runs N          override every requirement's runs (<= 1000)\n"
 	"      --trace           arm a kernel trace for every requirement, as <trace/> does:\n"
-	"                        the first sample above a limit's max saves trace-<ID>.txt\n"
-	"                        beside report.html\n"
+	"                        the worst sample above a limit's max (within 8 stops)\n"
+	"                        saves trace-<ID>.txt beside report.html\n"
 	"      --duration D      run every requirement by time instead (s, min or h: 30min,\n"
 	"                        24h; 1s..168h), refused for probes that cannot\n"
 	"                        run by time (see rtconform list)\n"
@@ -510,12 +510,13 @@ static int lock_outputs(const struct run_args *a, char *const out_path[REPORT_NK
 /* Each report's path, checked writable before anything is measured, and
  * each output's directory locked (held in locks until the caller releases
  * them). 0, or EXIT_USAGE after saying why; out_path[] is filled as far
- * as it got. A directory these checks made (the -o directory, an explicit
- * output's such as --junit d/j.xml's d, the --csv directory) is removed
- * again when the run cannot go on (cli_made_dirs). */
+ * as it got. A directory these checks make (the -o directory, an explicit
+ * output's such as --junit d/j.xml's d, the --csv directory) is noted in
+ * made, for the caller to remove again when the run ends refused
+ * (cli_made_dirs_end). */
 static int prepare_outputs(const struct run_args *a, char *out_path[REPORT_NKINDS],
 			   struct req_file **files, size_t nfiles, struct cli_locks *locks,
-			   const char *cmdline)
+			   const char *cmdline, struct cli_made_dirs *made)
 {
 	char err[600];
 	for (int k = 0; k < REPORT_NKINDS; k++) {
@@ -528,22 +529,17 @@ static int prepare_outputs(const struct run_args *a, char *out_path[REPORT_NKIND
 		}
 	}
 	int rc = check_collisions(a, out_path, files, nfiles);
-	struct cli_made_dirs made = { .n = 0 };
 	for (int k = 0; k < REPORT_NKINDS && !rc; k++) {
-		cli_made_dirs_note_parent(&made, out_path[k]);
+		cli_made_dirs_note_parent(made, out_path[k]);
 		if (report_check_writable(out_path[k], err, sizeof err) != 0) {
 			termsafe_println(stderr, "rtconform run: %s", err);
 			rc = EXIT_USAGE;
 		}
 	}
 	if (!rc)
-		rc = check_extra_outputs(a, out_path, files, nfiles, &made);
+		rc = check_extra_outputs(a, out_path, files, nfiles, made);
 	if (!rc)
 		rc = lock_outputs(a, out_path, locks, cmdline);
-	if (rc)
-		cli_made_dirs_undo(&made);
-	else
-		cli_made_dirs_free(&made);
 	return rc;
 }
 
@@ -924,6 +920,11 @@ int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 		return rc;
 	if ((rc = run_faults("run", &a.ro.worker_name, a.faults, sizeof a.faults)) != 0)
 		return rc;
+	char tberr[200];
+	if (timebase_forced(tberr, sizeof tberr) < 0) { /* before any output is made */
+		termsafe_println(stderr, "rtconform run: timebase: %s", tberr);
+		return EXIT_USAGE;
+	}
 
 	struct req_file **files;
 	size_t nfiles;
@@ -941,9 +942,10 @@ int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 	 * written: a second run into it is refused before it measures. */
 	char *out_path[REPORT_NKINDS] = { NULL };
 	struct cli_locks locks = { .n = 0 };
+	struct cli_made_dirs made = { .n = 0 };
 	rc = cli_need_helpers("run", ctx);
 	if (rc == 0)
-		rc = prepare_outputs(&a, out_path, files, nfiles, &locks, ctx->cmdline);
+		rc = prepare_outputs(&a, out_path, files, nfiles, &locks, ctx->cmdline, &made);
 	/* The journal after the lock: a second run into the directory is
 	 * refused by the lock, never by the first run's journal. */
 	struct run_journal rj = { .on = false };
@@ -955,6 +957,7 @@ int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 	if (rj.on) /* ended before measuring: nothing to keep */
 		run_journal_close(&rj, true);
 	cli_unlock(&locks);
+	cli_made_dirs_end(&made, rc); /* refused: what the checks made goes */
 	for (int k = 0; k < REPORT_NKINDS; k++)
 		free(out_path[k]);
 	cli_free_files(files, nfiles);

@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "base/termsafe.h"
+#include "cli/manifest.h"
+#include "harness/measure/timebase.h"
 #include "host/facts.h"
 
 static const char selftest_usage[] =
@@ -25,10 +27,11 @@ static const char selftest_usage[] =
 	"programs installed here: each case injects one known fault (known samples, an\n"
 	"invalid requirements file, a must-violate profile, page faults in the measured\n"
 	"loop, a DEADLINE overrun, scheduling requests a C library layer ignores, a timer\n"
-	"that wakes early, a delay every 10th operation of a measured loop) and requires\n"
-	"the exact expected outcome. The validation record goes to DIR: validation.json,\n"
-	"junit.xml, validation.html, each case's evidence under cases/ID/, and\n"
-	"MANIFEST.sha256 (rtconform verify DIR checks it).\n"
+	"that wakes early, waits that return without their post, a delay every 10th\n"
+	"operation of a measured loop, a growing delay under a kernel trace) and\n"
+	"requires the exact expected outcome. The validation record goes to DIR:\n"
+	"validation.json, junit.xml, validation.html, each case's evidence under\n"
+	"cases/ID/, and MANIFEST.sha256 (rtconform verify DIR checks it).\n"
 	"Cases that need root, or real-time privileges the worker does not have, are\n"
 	"`not run` (and say why).\n"
 	"\n"
@@ -225,6 +228,11 @@ int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx)
 		return rc < 0 ? 0 : rc;
 	if ((rc = cli_need_helpers("selftest", ctx)) != 0)
 		return rc;
+	char tberr[200]; /* its runs inherit it: refused before any case */
+	if (timebase_forced(tberr, sizeof tberr) < 0) {
+		termsafe_println(stderr, "rtconform selftest: timebase: %s", tberr);
+		return EXIT_USAGE;
+	}
 	struct st_env e = { .ctx = ctx, .root = geteuid() == 0 };
 	worker_rt(&e);
 	ssize_t n = readlink("/proc/self/exe", e.self, sizeof e.self - 1);
@@ -235,17 +243,24 @@ int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx)
 	}
 	e.self[n] = 0;
 	struct cli_locks locks = { .n = 0 };
+	struct cli_made_dirs made = { .n = 0 };
 	/* Locked like every output directory: a second selftest (or a run)
-	 * into it at the same time is refused, not mixed in. */
+	 * into it at the same time is refused, not mixed in; refused, it
+	 * removes the directory it made. */
+	cli_made_dirs_note(&made, dir);
 	if ((rc = make_dir(dir)) != 0 ||
-	    (rc = cli_lock_dir(&locks, "selftest", dir, ctx->cmdline)) != 0)
+	    (rc = cli_lock_dir(&locks, "selftest", dir, ctx->cmdline)) != 0) {
+		cli_made_dirs_end(&made, rc);
 		return rc;
+	}
 	char *abs = cli_canonical_path(dir);
 	if (!abs) {
 		termsafe_println(stderr, "rtconform selftest: cannot resolve %s", dir);
 		cli_unlock(&locks);
+		cli_made_dirs_end(&made, EXIT_USAGE);
 		return EXIT_USAGE;
 	}
+	cli_made_dirs_free(&made); /* it goes on: the record is written there */
 	e.dir = abs;
 	struct st_outcome *out = calloc(st_ncases, sizeof *out);
 	if (!out) {
@@ -262,11 +277,21 @@ int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx)
 	}
 	rec.ended = time(NULL);
 	st_tally(&rec);
-	termsafe_println(stdout, "selftest: %zu cases: %zu matched, %zu did not match, %zu not run, "
-			 "%zu errors; record in %s", st_ncases, rec.counts[ST_PASS],
-			 rec.counts[ST_FAIL], rec.counts[ST_NOT_RUN], rec.counts[ST_ERROR], abs);
-	if (st_write_record(&rec) != 0 && rec.status == 0)
+	/* A record that could not be written (a full disk) is said, and makes
+	 * the selftest an error whatever the cases found (3 wins over 1, as a
+	 * run's report that cannot be written): no record, no validation. */
+	bool written = st_write_record(&rec) == 0;
+	if (!written)
 		rec.status = EXIT_NOT_MEASURED;
+	termsafe_println(stdout, "selftest: %zu cases: %zu matched, %zu did not match, %zu not run, "
+			 "%zu errors; %s%s%s", st_ncases, rec.counts[ST_PASS],
+			 rec.counts[ST_FAIL], rec.counts[ST_NOT_RUN], rec.counts[ST_ERROR],
+			 written ? "record in " : "NO RECORD: it could not be written into ", abs,
+			 written ? "" : " (see the errors above)");
+	if (!written)
+		termsafe_println(stderr, "rtconform selftest: the validation record in %s is "
+				 "incomplete: no %s vouches for it; exit status 3", abs,
+				 MANIFEST_NAME);
 	free(out);
 	free(abs);
 	cli_unlock(&locks);

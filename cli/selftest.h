@@ -26,6 +26,7 @@
 /* The fault libraries selftest preloads, in the helper directory. */
 #define SELFTEST_LIB_SCHED "rtconform-fault-sched.so"
 #define SELFTEST_LIB_CLOCK "rtconform-fault-clock.so"
+#define SELFTEST_LIB_IPC "rtconform-fault-ipc.so"
 
 enum st_verdict { ST_PASS, ST_FAIL, ST_NOT_RUN, ST_ERROR };
 const char *st_verdict_name(enum st_verdict v);
@@ -79,6 +80,8 @@ struct st_case {
 /* The table (selftest_cases.c). */
 extern const struct st_case st_cases[];
 extern const size_t st_ncases;
+/* The case trace-worst (selftest_trace.c). */
+void st_case_trace_worst(const struct st_env *e, const struct st_case *c, struct st_outcome *o);
 
 /* ---- what the cases share (selftest_cases.c) ---- */
 
@@ -167,7 +170,10 @@ struct st_record {
  * selftest and for verify, which recomputes them from a record read back. */
 void st_tally(struct st_record *rec);
 /* Write validation.json, junit.xml, validation.html and MANIFEST.sha256
- * (of every file under dir) into rec->dir. 0, or -1 after saying why. */
+ * (of every file under dir) into rec->dir. Every file is tried, and the
+ * manifest only when the others are written: no manifest vouches for an
+ * incomplete record. 0, or -1 after saying why (each file that could not
+ * be written, by name). */
 int st_write_record(const struct st_record *rec);
 
 /* What the record's three documents are rendered from: the record, the

@@ -376,7 +376,32 @@ static const struct st_premise premises[] = {
 	  "</probe>\n    <sched policy=\"fifo\" priority=\"90\"/><run iterations=\"20\" runs=\"2\" "
 	  "warmup=\"2\"/>\n    <limit metric=\"early\" statistic=\"total\" max=\"0\"/>"
 	  "</requirement>\n" TAIL, "EARLY" },
+	/* No limit written: rtconform's own, unanswered-waits total <= 0. */
+	{ "handoff-early", SELFTEST_LIB_IPC, "RTC_FAKE_IPC_EVERY=8",
+	  HEAD "  <requirement id=\"HANDOFF\"><probe name=\"sem-pingpong\"/>\n"
+	  "    <sched policy=\"fifo\" priority=\"90\"/><run iterations=\"200\" runs=\"2\" "
+	  "warmup=\"10\"/></requirement>\n" TAIL, "HANDOFF" },
 };
+
+/* handoff-early's known answer: each process's every 8th sem_wait returns
+ * at once and is waited again, so of the worker's 1 + 10 + 400 waits (the
+ * peer's ready post, the warm-up, the runs) and the peer's 410, each with
+ * its retries, 58 return early: floor((411 + 58) / 8), floor((410 + 58) /
+ * 8). The worker's 8th wait, in warm-up round trip 7 (after the ready
+ * one), is the first. */
+#define HANDOFF_UNANSWERED 116u
+#define HANDOFF_FIRST "the first: warm-up round trip 7 of 10: the worker's sem_wait (posix-sem) " \
+		      "returned without the peer's post"
+
+static void judge_handoff(struct st_outcome *o, const struct rv_req *r, int rc)
+{
+	uint64_t total = 0, runs = 0, min = 0;
+	st_expect_u64(o, "exit", 1, (uint64_t)rc);
+	st_expect_str(o, "verdict", "fail", verdict_name(r->verdict));
+	count_of(st_find_metric(r, "unanswered-waits"), &total, &runs, &min);
+	st_expect_u64(o, "unanswered waits", HANDOFF_UNANSWERED, total);
+	st_expect_has(o, "the reason", HANDOFF_FIRST, r->reason);
+}
 
 /* What each premise case must find in its run. */
 static enum st_try judge_premise(struct st_outcome *o, const void *arg,
@@ -395,6 +420,8 @@ static enum st_try judge_premise(struct st_outcome *o, const void *arg,
 		st_expect_str(o, "verdict", "fail", verdict_name(r->verdict));
 		count_of(st_find_metric(r, "violations"), &total, &runs, &min);
 		st_expect_u64(o, "violations", 20 * 2, total);
+	} else if (!strcmp(p->id, "handoff-early")) {
+		judge_handoff(o, r, rc);
 	} else if (!strcmp(p->id, "timer-early")) {
 		/* Every wake-up 15 ms early, of 20 x 2 on each CPU; one woken
 		 * more than 15 ms late on top is not early: the machine's. */
@@ -492,11 +519,14 @@ static void case_premise(const struct st_env *e, const struct st_case *c, struct
  * check must make every requirement an error naming both rates, before
  * anything is measured; RAMP would pass and RAMP-OVER fail if measured. */
 struct st_clock_rate {
-	const char *id, *var, *says;
+	const char *id, *var, *says, *only; /* only: the one program it lies to, or NULL */
 };
 static const struct st_clock_rate clock_rates[] = {
-	{ "clock-half", "RTC_FAKE_CLOCK_RATE=0.5", "runs at 0.500 of the kernel's" },
-	{ "clock-double", "RTC_FAKE_CLOCK_RATE=2", "runs at 2.000 of the kernel's" },
+	{ "clock-half", "RTC_FAKE_CLOCK_RATE=0.5", "runs at 0.500 of the kernel's", NULL },
+	{ "clock-double", "RTC_FAKE_CLOCK_RATE=2", "runs at 2.000 of the kernel's", NULL },
+	/* rtconform's own check agrees; the worker's must not. */
+	{ "clock-worker", "RTC_FAKE_CLOCK_RATE=0.5", "runs at 0.500 of the kernel's",
+	  "RTC_FAKE_CLOCK_ONLY=rtconform-worker" },
 };
 
 static void case_clock_rate(const struct st_env *e, const struct st_case *c,
@@ -513,7 +543,10 @@ static void case_clock_rate(const struct st_env *e, const struct st_case *c,
 	}
 	if (preload_env(e, o, SELFTEST_LIB_CLOCK, k->var, preload, faults) != 0)
 		return;
-	char *envs[] = { preload, (char *)k->var, faults, NULL };
+	size_t used = strlen(faults);
+	if (k->only)
+		snprintf(faults + used, sizeof faults - used, " %s", k->only);
+	char *envs[] = { preload, (char *)k->var, faults, (char *)k->only, NULL };
 	struct report_view v;
 	int rc = st_run_xml(e, c, o, ramp_xml, envs, &v);
 	if (rc < 0)
@@ -531,6 +564,9 @@ static void case_clock_rate(const struct st_env *e, const struct st_case *c,
 	const struct rv_req *r = st_find_req(&v, ids[0]);
 	st_expect_has(o, "and names", "the C library's clock", r ? r->reason : NULL);
 	st_expect_has(o, "and the kernel's", "(clock_gettime system call)", r ? r->reason : NULL);
+	if (k->only)
+		st_expect_has(o, "in the worker", "found in the measuring process (rtconform-worker) "
+			      "alone", r ? r->reason : NULL);
 	st_expect_has(o, "the run's record", k->var,
 		      fingerprint_get(&v.env, "rtconform.injected_faults"));
 	report_view_free(&v);
@@ -642,6 +678,10 @@ const struct st_case st_cases[] = {
 	{ "clock-double", "the timebase checked against the kernel: a C library clock at twice "
 	  "its rate", "every C library clock at 2 times the kernel's (" SELFTEST_LIB_CLOCK ", "
 	  "RTC_FAKE_CLOCK_RATE=2)", ST_PRIV_NONE, case_clock_rate },
+	{ "clock-worker", "the timebase checked against the kernel in the measuring process: a "
+	  "C library clock at half its rate in rtconform-worker alone", "the worker's C library "
+	  "clocks at 0.5 of the kernel's (" SELFTEST_LIB_CLOCK ", RTC_FAKE_CLOCK_RATE=0.5, "
+	  "RTC_FAKE_CLOCK_ONLY=rtconform-worker)", ST_PRIV_ROOT, case_clock_rate },
 	{ "schema-priority", "requirements validation: a priority out of range",
 	  "an invalid requirements file", ST_PRIV_NONE, case_schema },
 	{ "schema-duplicate-id", "requirements validation: a requirement id twice",
@@ -676,11 +716,18 @@ const struct st_case st_cases[] = {
 	  ST_PRIV_ROOT, case_premise },
 	{ "timer-early", "early timer wake-ups counted and failed", "absolute sleeps that end "
 	  "15 ms early (" SELFTEST_LIB_CLOCK ")", ST_PRIV_ROOT, case_premise },
+	{ "handoff-early", "every hand-off checked: a wait without its post counted and failed",
+	  "a C library layer whose every 8th sem_wait returns at once (" SELFTEST_LIB_IPC
+	  ", sem-pingpong, 200 x 2)", ST_PRIV_ROOT, case_premise },
 	{ "delay-timer-wakeup", "timer-wakeup's breach count and max", "20 ms busy-waited on "
 	  "every 10th measured wake-up, CPU 0 (rtconform-worker-faults, " DELAY_SPEC ")",
 	  ST_PRIV_ROOT, case_delay },
 	{ "delay-sem-pingpong", "sem-pingpong's breach count and max", "20 ms busy-waited on "
 	  "every 10th measured round trip, before its clock read (rtconform-worker-faults, "
 	  DELAY_SPEC ")", ST_PRIV_ROOT, case_delay },
+	{ "trace-worst", "a traced run explains its worst breach, not its first", "busy waits "
+	  "growing 5 ms each, 5 to 25 ms, every 250th wake-up, CPU 0, traced "
+	  "(rtconform-worker-faults, delay=5ms,every=250,grow=5ms)", ST_PRIV_ROOT,
+	  st_case_trace_worst },
 };
 const size_t st_ncases = sizeof st_cases / sizeof st_cases[0];

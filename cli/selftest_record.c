@@ -282,16 +282,14 @@ static int render(const char *dir, const struct st_doc *d, enum st_file f)
 
 /* nftw has no argument for its callback: the walk's state. */
 static struct manifest_names *walk_names;
-static size_t walk_root;
+static const char *walk_root;
 
 static int walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	(void)st;
 	(void)ftw;
-	if (type != FTW_F || strlen(path) <= walk_root)
-		return 0;
-	const char *rel = path + walk_root + 1;
-	if (!strcmp(rel, MANIFEST_NAME) || strstr(rel, CLI_LOCK_NAME) || !manifest_path_ok(rel))
+	const char *rel = type == FTW_F ? cli_path_below(path, walk_root) : NULL;
+	if (!rel || !*rel || !strcmp(rel, MANIFEST_NAME) || strstr(rel, CLI_LOCK_NAME) || !manifest_path_ok(rel))
 		return 0;
 	char *copy = strdup(rel);
 	if (!copy)
@@ -314,7 +312,7 @@ static int write_manifest(const char *dir)
 {
 	struct manifest_names mn = { 0 };
 	walk_names = &mn;
-	walk_root = strlen(dir);
+	walk_root = dir;
 	char err[600] = "";
 	int rc = nftw(dir, walk_one, 16, FTW_PHYS);
 	if (rc == 0)
@@ -338,8 +336,9 @@ int st_write_record(const struct st_record *rec)
 	host_facts_collect(&hf);
 	runinfo_collect_facts(&d.fp, &hf, tbp);
 	int rc = 0;
-	for (int f = 0; f < ST_NFILES && rc == 0; f++)
-		rc = render(rec->dir, &d, (enum st_file)f);
+	for (int f = 0; f < ST_NFILES; f++) /* each tried: one failed costs no other */
+		if (render(rec->dir, &d, (enum st_file)f) != 0)
+			rc = -1;
 	if (rc == 0)
 		rc = write_manifest(rec->dir);
 	fingerprint_free(&d.fp);

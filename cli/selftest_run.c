@@ -133,14 +133,19 @@ fail:
 
 int st_write_text(struct st_outcome *o, const char *path, const char *text)
 {
+	/* fclose() once, whatever it says: a close that fails (a full disk
+	 * found at the flush) has freed the stream all the same, and a
+	 * second fclose() of it was a double free (issue 38). */
 	FILE *f = fopen(path, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-		st_error(o, "cannot write %s: %s", path, strerror(errno));
-		if (f)
-			fclose(f);
-		return -1;
-	}
-	return 0;
+	int e = f ? 0 : errno;
+	if (f && fputs(text, f) < 0)
+		e = errno;
+	if (f && fclose(f) != 0 && !e)
+		e = errno;
+	if (!e)
+		return 0;
+	st_error(o, "cannot write %s: %s", path, strerror(e));
+	return -1;
 }
 
 /* The variables a case's child must not inherit from selftest's caller:

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* sign.c - MANIFEST.sha256 signed with minisign or GnuPG (cli/sign.h). */
+/* sign.c - MANIFEST.sha256 signed with minisign or GnuPG (cli/sign.h); the
+ * signatures are checked in sign_check.c. */
 #include "cli/manifest.h"
 #include "cli/sign.h"
 
@@ -22,7 +23,7 @@ static const char *tool_name(enum sign_tool t)
 }
 
 /* Whether program name is an executable file in a directory of PATH. */
-static bool on_path(const char *name)
+bool sign_on_path(const char *name)
 {
 	const char *path = getenv("PATH");
 	if (!path || !*path)
@@ -45,7 +46,7 @@ static bool on_path(const char *name)
 /* Run argv (argv[0] found on PATH) with standard input from /dev/null and
  * standard output into fd out_fd (-1: /dev/null), stderr as ours. Its exit
  * status, or -1 when it could not be run or was killed. */
-static int run_tool(char *const argv[], int out_fd)
+int sign_run_tool(char *const argv[], int out_fd)
 {
 	fflush(NULL);
 	pid_t pid = fork();
@@ -84,7 +85,7 @@ static int trial_sign(const struct sign_key *k)
 		char *mini[] = { "minisign", "-S", "-s", (char *)k->key, "-m", file, "-x", sig, NULL };
 		char *gpg[] = { "gpg", "--batch", "--yes", "--quiet", "--local-user", (char *)k->key,
 				"--detach-sign", "--output", sig, file, NULL };
-		st = run_tool(k->tool == SIGN_MINISIGN ? mini : gpg, -1);
+		st = sign_run_tool(k->tool == SIGN_MINISIGN ? mini : gpg, -1);
 	}
 	if (f)
 		fclose(f);
@@ -103,7 +104,7 @@ int sign_prepare(const char *cmd, const char *key, struct sign_key *out)
 		termsafe_println(stderr, "rtconform %s: --sign: empty value", cmd);
 		return EXIT_USAGE;
 	}
-	if (!on_path(tool_name(out->tool))) {
+	if (!sign_on_path(tool_name(out->tool))) {
 		termsafe_println(stderr, "rtconform %s: --sign %s: %s is not installed (Debian "
 				 "package %s): nothing measured", cmd, key, tool_name(out->tool),
 				 out->tool == SIGN_MINISIGN ? "minisign" : "gnupg");
@@ -144,7 +145,7 @@ int sign_manifest(const char *cmd, const struct sign_key *k, const char *dir)
 	char *mini[] = { "minisign", "-S", "-s", (char *)k->key, "-m", man, "-x", tmp, NULL };
 	char *gpg[] = { "gpg", "--batch", "--yes", "--quiet", "--local-user", (char *)k->key,
 			"--detach-sign", "--output", tmp, man, NULL };
-	int st = run_tool(k->tool == SIGN_MINISIGN ? mini : gpg, -1);
+	int st = sign_run_tool(k->tool == SIGN_MINISIGN ? mini : gpg, -1);
 	if (st != 0 || rename(tmp, sig) != 0) {
 		termsafe_println(stderr, "rtconform %s: cannot sign %s with %s (key %s): %s", cmd,
 				 man, tool_name(k->tool), k->key,
@@ -153,102 +154,4 @@ int sign_manifest(const char *cmd, const struct sign_key *k, const char *dir)
 		return -1;
 	}
 	return 0;
-}
-
-/* minisign's signature sig of man checked with public key file pubkey. */
-static int verify_minisign(const char *man, const char *sig, const char *pubkey)
-{
-	if (!pubkey) {
-		termsafe_println(stderr, "rtconform verify: %s: signed with minisign: give its "
-				 "public key file with --pubkey FILE to check it", sig);
-		return EXIT_USAGE;
-	}
-	if (!on_path("minisign")) {
-		termsafe_println(stderr, "rtconform verify: %s: minisign is not installed (Debian "
-				 "package minisign)", sig);
-		return EXIT_USAGE;
-	}
-	char *argv[] = { "minisign", "-V", "-q", "-p", (char *)pubkey, "-m", (char *)man, "-x",
-			 (char *)sig, NULL };
-	if (run_tool(argv, -1) != 0) {
-		termsafe_println(stderr, "rtconform verify: %s: BAD signature: minisign says the "
-				 "manifest was not signed by the key of %s", sig, pubkey);
-		return EXIT_FAILED;
-	}
-	termsafe_println(stdout, "rtconform verify: %s: good signature (minisign, public key "
-			 "%s)", sig, pubkey);
-	return 0;
-}
-
-/* The signer gpg's status lines (--status-fd) name: "[GNUPG:] VALIDSIG
- * <fingerprint> ..." and "[GNUPG:] GOODSIG <keyid> <user id>". */
-static bool gpg_signer(FILE *f, char *fpr, size_t fprlen, char *uid, size_t uidlen)
-{
-	char line[2048];
-	bool good = false, valid = false;
-	while (fgets(line, sizeof line, f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (!strncmp(line, "[GNUPG:] GOODSIG ", 17)) {
-			const char *u = strchr(line + 17, ' ');
-			snprintf(uid, uidlen, "%s", u ? u + 1 : "");
-			good = true;
-		} else if (!strncmp(line, "[GNUPG:] VALIDSIG ", 18)) {
-			snprintf(fpr, fprlen, "%.*s", (int)strcspn(line + 18, " "), line + 18);
-			valid = true;
-		}
-	}
-	return good && valid;
-}
-
-/* GnuPG's detached signature sig of man, with the keyring. */
-static int verify_gpg(const char *man, const char *sig)
-{
-	if (!on_path("gpg")) {
-		termsafe_println(stderr, "rtconform verify: %s: gpg is not installed (Debian "
-				 "package gnupg)", sig);
-		return EXIT_USAGE;
-	}
-	FILE *status = tmpfile();
-	if (!status) {
-		termsafe_println(stderr, "rtconform verify: %s: %s", sig, strerror(errno));
-		return EXIT_FAILED;
-	}
-	char *argv[] = { "gpg", "--batch", "--quiet", "--status-fd", "1", "--verify", (char *)sig,
-			 (char *)man, NULL };
-	int st = run_tool(argv, fileno(status));
-	rewind(status);
-	char fpr[256] = "", uid[1024] = "";
-	bool good = st == 0 && gpg_signer(status, fpr, sizeof fpr, uid, sizeof uid);
-	fclose(status);
-	if (!good) {
-		termsafe_println(stderr, "rtconform verify: %s: BAD signature: gpg does not find "
-				 "it a good signature of the manifest by a key of the keyring (see "
-				 "above)", sig);
-		return EXIT_FAILED;
-	}
-	termsafe_println(stdout, "rtconform verify: %s: good signature (gpg, key %s, %s)", sig,
-			 fpr, uid);
-	return 0;
-}
-
-int sign_verify(const char *dir, const char *pubkey)
-{
-	char man[PATH_MAX + 64], mini[PATH_MAX + 64], gsig[PATH_MAX + 64];
-	snprintf(man, sizeof man, "%s/%s", dir, MANIFEST_NAME);
-	snprintf(mini, sizeof mini, "%s/%s", dir, SIGN_MINISIG);
-	snprintf(gsig, sizeof gsig, "%s/%s", dir, SIGN_GPG_SIG);
-	bool has_mini = access(mini, F_OK) == 0, has_gpg = access(gsig, F_OK) == 0;
-	int rc = 0;
-	if (has_mini)
-		rc = verify_minisign(man, mini, pubkey);
-	if (has_gpg) {
-		int g = verify_gpg(man, gsig);
-		rc = g > rc ? g : rc;
-	}
-	if (!has_mini && !has_gpg && pubkey) {
-		termsafe_println(stderr, "rtconform verify: %s: no signature (%s): --pubkey was "
-				 "given, so one was expected", man, SIGN_MINISIG);
-		rc = EXIT_FAILED;
-	}
-	return rc;
 }

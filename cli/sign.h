@@ -32,12 +32,39 @@ int sign_manifest(const char *cmd, const struct sign_key *k, const char *dir);
 /* Remove both signature files of dir (a new manifest is being written). */
 void sign_remove(const char *dir);
 
-/* Check the signature of dir/MANIFEST.sha256, when it has one: minisign's
- * with public key file pubkey (NULL: a minisign signature cannot be
- * checked, an error), GnuPG's with the keyring. Says on stdout which tool
- * and key signed it and that the signature holds, or on stderr why not.
- * 0 holds (or unsigned and no pubkey given), 1 does not, 2 a usage error
- * (a minisign signature without pubkey, a tool missing). */
-int sign_verify(const char *dir, const char *pubkey);
+/* ---- verify (cli/sign_check.c): which signatures count ----
+ *
+ * Only a signature made by a key the user names counts
+ * (docs/qualification.md, "Which signatures verify accepts"):
+ * - pubkey (verify --pubkey FILE), a minisign public key file: a
+ *   MANIFEST.sha256.minisig made by that key is required;
+ * - gpg_key (verify --gpg-key KEY): a MANIFEST.sha256.sig made by that key
+ *   is required; KEY a full fingerprint (40 or 64 hex digits, blanks
+ *   between groups allowed) pins the key itself; any other KEY is a name
+ *   gpg's keyring resolves (a user id, an e-mail address), and then the
+ *   signing key must also be one gpg holds valid "full" or "ultimate".
+ * A key the keyring merely holds never counts. */
+struct sign_check {
+	const char *pubkey;  /* NULL: none given */
+	const char *gpg_key; /* NULL: none given */
+};
+
+/* Check the signatures of the manifest whose bytes verify read (man, len:
+ * the tools are given a private copy of these same bytes, never the
+ * directory's file, which may have changed since or be a FIFO). Says on
+ * stdout which tool and key signed it, or on stderr why not. 0: every
+ * signature c requires holds, or none is required and the directory is
+ * unsigned; 1: one does not hold (BAD: another key's, a key of too little
+ * validity, the bytes changed); 2: one cannot be checked: a required
+ * signature missing, a key file missing or malformed, a key the keyring
+ * lacks, the tool not installed, a signature present and no key named to
+ * check it with, a signature file that is not a regular file. */
+int sign_verify(const char *dir, const char *man, size_t len, const struct sign_check *c);
+
+/* Shared by sign.c and sign_check.c: whether program name is on PATH; run
+ * argv with stdin from /dev/null, stdout into out_fd (-1: /dev/null), its
+ * exit status or -1. */
+bool sign_on_path(const char *name);
+int sign_run_tool(char *const argv[], int out_fd);
 
 #endif

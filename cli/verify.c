@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/safeopen.h"
 #include "base/termsafe.h"
 #include "reports/csv.h"
 #include "reports/journal.h"
@@ -27,7 +28,7 @@
 #include "reports/report.h"
 
 static const char verify_usage[] =
-	"usage: rtconform verify [--pubkey FILE] DIR\n"
+	"usage: rtconform verify [--pubkey FILE] [--gpg-key KEY] DIR\n"
 	"\n"
 	"Check the reports of a run's directory (or of merge -o, compare -o) against the\n"
 	"MANIFEST.sha256 written there: every file it lists is present with the same\n"
@@ -39,56 +40,60 @@ static const char verify_usage[] =
 	"rendered again from it and compared, its totals checked against its cases.\n"
 	"Every directory below DIR with its own MANIFEST.sha256 (a record's\n"
 	"cases/ID/run/) is verified as a run's directory too.\n"
-	"A signature beside the manifest (rtconform run --sign) is checked with the tool\n"
-	"that made it: GnuPG's (MANIFEST.sha256.sig) with the keyring, minisign's\n"
-	"(MANIFEST.sha256.minisig) with the public key of --pubkey.\n"
+	"A signature beside the manifest (rtconform run --sign) counts only when made by\n"
+	"a key named here: minisign's (MANIFEST.sha256.minisig) by the public key of\n"
+	"--pubkey, GnuPG's (MANIFEST.sha256.sig) by the key of --gpg-key; a key gpg's\n"
+	"keyring merely holds never counts.\n"
 	"\n"
 	"      --pubkey FILE     minisign's public key: the manifest must be signed by it\n"
+	"      --gpg-key KEY     GnuPG: the manifest must be signed by this key, named by its\n"
+	"                        full fingerprint (then that key is enough), or by a name\n"
+	"                        of the keyring's (then gpg must hold the signing key\n"
+	"                        valid full or ultimate)\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"exit status: 0 every check holds, 1 a file is missing, changed, or disagrees\n"
-	"with results.json or validation.json, or the signature does not hold, 2 usage\n"
-	"error, no manifest, a malformed manifest (the line is named), or a signature\n"
-	"that cannot be checked (no --pubkey, the tool missing)\n";
+	"with results.json or validation.json, or a signature does not hold (another\n"
+	"key's, a key of too little validity), 2 usage error, no manifest, a malformed\n"
+	"manifest (the line is named), or a signature that cannot be checked: one that\n"
+	"--pubkey or --gpg-key requires missing, a key file missing or malformed, a key\n"
+	"the keyring lacks, the tool missing, a signature present and no key given\n";
 
 /* The most a manifest may be: a run's lists a few hundred files. */
 #define VERIFY_MANIFEST_MAX (16u << 20)
+/* The most a junit.xml is read to find the directory it attaches from. */
+#define VERIFY_REPORT_MAX (1u << 30)
 /* The deepest a directory is searched for files the manifest leaves out. */
 #define VERIFY_DEPTH_MAX 8
 
-/* Read dir/MANIFEST.sha256 into m. 0, or EXIT_USAGE after saying why. */
-static int read_manifest(const char *dir, struct manifest *m)
+/* Read dir/MANIFEST.sha256 into m (safeopen_read: a regular file, not
+ * through a link, a FIFO never waited for), its bytes kept in *text for the
+ * signature check (NULL: not wanted). 0, or EXIT_USAGE after saying why. */
+static int read_manifest(const char *dir, struct manifest *m, char **text, size_t *tlen)
 {
-	char path[PATH_MAX + 64], why[400];
+	char path[PATH_MAX + 64], why[400], err[PATH_MAX + 400];
 	snprintf(path, sizeof path, "%s/%s", dir, MANIFEST_NAME);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		termsafe_println(stderr, "rtconform verify: %s: %s%s", path, strerror(errno),
-				 errno == ENOENT ? " (no manifest: run, merge -o and "
-				 "compare -o write one into their directory)" : "");
-		return EXIT_USAGE;
-	}
-	char *text = malloc(VERIFY_MANIFEST_MAX + 1);
-	size_t len = text ? fread(text, 1, VERIFY_MANIFEST_MAX + 1, f) : 0;
-	int bad = !text ? ENOMEM : ferror(f) ? EIO : 0;
-	fclose(f);
-	if (bad || len > VERIFY_MANIFEST_MAX) {
-		termsafe_println(stderr, "rtconform verify: %s: %s", path,
-				 bad ? strerror(bad) : "larger than 16 MiB: no manifest of ours");
-		free(text);
+	char *buf;
+	size_t len;
+	int e = safeopen_read(path, VERIFY_MANIFEST_MAX, "manifest", &buf, &len, err, sizeof err);
+	if (e) {
+		termsafe_println(stderr, "rtconform verify: %s%s", err,
+				 e == -ENOENT ? " (no manifest: run, merge -o and compare -o write "
+				 "one into their directory)" : "");
 		return EXIT_USAGE;
 	}
 	size_t line = 0;
-	int e = manifest_parse(text, len, m, &line, why, sizeof why);
-	free(text);
-	if (e == -ENOMEM) {
+	e = manifest_parse(buf, len, m, &line, why, sizeof why);
+	if (e == -ENOMEM)
 		termsafe_println(stderr, "rtconform verify: %s: %s", path, strerror(ENOMEM));
-		return EXIT_USAGE;
-	}
-	if (e) {
+	else if (e)
 		termsafe_println(stderr, "rtconform verify: %s:%zu: malformed: %s", path, line, why);
-		return EXIT_USAGE;
+	if (e || !text) {
+		free(buf);
+		return e ? EXIT_USAGE : 0;
 	}
+	*text = buf;
+	*tlen = len;
 	return 0;
 }
 
@@ -96,22 +101,24 @@ static int read_manifest(const char *dir, struct manifest *m)
 static size_t check_hashes(const char *dir, const struct manifest *m)
 {
 	size_t bad = 0;
-	char path[PATH_MAX + MANIFEST_PATH_MAX], hex[65];
+	char path[PATH_MAX + MANIFEST_PATH_MAX], hex[65], err[PATH_MAX + MANIFEST_PATH_MAX + 100];
 	for (size_t i = 0; i < m->n; i++) {
 		snprintf(path, sizeof path, "%s/%s", dir, m->e[i].path);
-		int e = manifest_hash_file(path, hex);
+		int e = manifest_hash_file(path, hex, err, sizeof err);
 		if (e == -ENOENT) {
 			termsafe_println(stderr, "rtconform verify: %s: missing (the manifest lists it "
 					 "on line %zu)", path, m->e[i].line);
 			bad++;
-		} else if (e == -ELOOP) {
-			/* opened with O_NOFOLLOW (manifest_hash_file) */
-			termsafe_println(stderr, "rtconform verify: %s: a symbolic link, not the file "
-					 "the manifest lists on line %zu", path, m->e[i].line);
+		} else if (e == -ELOOP || e == -EISDIR || e == -ENODEV) {
+			/* safeopen_regular: never followed, never opened */
+			termsafe_println(stderr, "rtconform verify: %s: %s, not the file the manifest "
+					 "lists on line %zu", path,
+					 e == -ELOOP ? "a symbolic link" : safeopen_why(err, path),
+					 m->e[i].line);
 			bad++;
 		} else if (e) {
 			termsafe_println(stderr, "rtconform verify: %s: cannot be read: %s", path,
-					 strerror(-e));
+					 safeopen_why(err, path));
 			bad++;
 		} else if (strcmp(hex, m->e[i].hex) != 0) {
 			termsafe_println(stderr, "rtconform verify: %s: changed (its SHA-256 is %s, "
@@ -125,10 +132,7 @@ static size_t check_hashes(const char *dir, const struct manifest *m)
 
 static bool listed(const struct manifest *m, const char *rel)
 {
-	for (size_t i = 0; i < m->n; i++)
-		if (strcmp(m->e[i].path, rel) == 0)
-			return true;
-	return false;
+	return manifest_find(m, rel) != NULL;
 }
 
 /* Names of the directory's own that no manifest lists: the manifest, its
@@ -172,30 +176,14 @@ static size_t warn_extra(const char *dir, const char *rel, const struct manifest
 	return n;
 }
 
-/* The bytes of file path, malloc'd (NUL-terminated), length in *len; NULL
- * with errno set. */
-static char *slurp(const char *path, size_t *len)
+/* The bytes of file path (safeopen_read: a regular file, not through a
+ * link), at most max, malloc'd (NUL-terminated), length in *len; NULL with
+ * -errno in *e and err saying "PATH: why". */
+static char *slurp(const char *path, size_t max, size_t *len, int *e, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	struct stat st;
-	char *buf = NULL;
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (1LL << 32)) {
-		buf = malloc((size_t)st.st_size + 1);
-		*len = buf ? fread(buf, 1, (size_t)st.st_size + 1, f) : 0;
-		if (buf && *len != (size_t)st.st_size) {
-			free(buf);
-			buf = NULL;
-			errno = EIO;
-		} else if (buf) {
-			buf[*len] = '\0';
-		}
-	} else {
-		errno = EINVAL;
-	}
-	fclose(f);
-	return buf;
+	char *buf;
+	*e = safeopen_read(path, max, "file verify compares", &buf, len, err, errlen);
+	return *e ? NULL : buf;
 }
 
 /* Whether file path, when it exists, holds exactly data (len bytes), the
@@ -206,12 +194,21 @@ static bool agrees(const char *path, const char *data, size_t len, const char *a
 		   size_t alt_len, const char *source)
 {
 	size_t flen = 0;
-	char *file = slurp(path, &flen);
-	if (!file && errno == ENOENT)
-		return true;
+	int e;
+	char err[PATH_MAX + 400];
+	/* a file longer than either form disagrees whatever it holds */
+	char *file = slurp(path, (alt && alt_len > len ? alt_len : len) + 1, &flen, &e, err,
+			   sizeof err);
+	if (!file && (e == -ENOENT || e == -ELOOP || e == -EISDIR || e == -ENODEV))
+		return true; /* missing or not a regular file: said by check_hashes */
+	if (!file && e == -EFBIG) {
+		termsafe_println(stderr, "rtconform verify: %s: disagrees with %s (it is longer "
+				 "than the report rendered again from it)", path, source);
+		return false;
+	}
 	if (!file) {
 		termsafe_println(stderr, "rtconform verify: %s: cannot be read: %s", path,
-				 strerror(errno));
+				 safeopen_why(err, path));
 		return false;
 	}
 	bool same = (flen == len && memcmp(file, data, len) == 0) ||
@@ -236,7 +233,9 @@ static char *attached_dir(const char *path)
 {
 	static const char mark[] = "[[ATTACHMENT|";
 	size_t len = 0;
-	char *file = slurp(path, &len), *dir = NULL;
+	int e;
+	char err[PATH_MAX + 400];
+	char *file = slurp(path, VERIFY_REPORT_MAX, &len, &e, err, sizeof err), *dir = NULL;
 	char *at = file ? strstr(file, mark) : NULL;
 	char *end = at ? strstr(at, "]]") : NULL;
 	if (end) {
@@ -417,19 +416,19 @@ static size_t check_record(const char *dir, const struct manifest *m, bool *reco
 			bad++;
 		}
 	}
-	char path[PATH_MAX + 64], err[1000];
+	char path[PATH_MAX + 64], err[PATH_MAX + 1000];
 	snprintf(path, sizeof path, "%s/%s", dir, st_file_names[ST_FILE_JSON]);
 	size_t len = 0;
-	struct stat st;
-	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > ST_RECORD_MAX) {
+	int e;
+	char *text = slurp(path, ST_RECORD_MAX, &len, &e, err, sizeof err);
+	if (!text && e == -EFBIG) {
 		/* never read whole: refused by its size alone */
-		termsafe_println(stderr, "rtconform verify: %s: %lld bytes, more than a selftest "
-				 "record's %u", path, (long long)st.st_size, ST_RECORD_MAX);
+		termsafe_println(stderr, "rtconform verify: %s: %zu bytes, more than a selftest "
+				 "record's %u", path, len, ST_RECORD_MAX);
 		return bad + 1;
 	}
-	char *text = slurp(path, &len);
-	if (!text)
-		return bad + (errno != ENOENT); /* missing: said by check_hashes */
+	if (!text) /* missing, not a regular file, unreadable: said by check_hashes */
+		return bad + (e != -ENOENT);
 	struct st_read r;
 	if (st_read_record(path, text, len, &r, err, sizeof err) != 0) {
 		termsafe_println(stderr, "rtconform verify: %s (so the record's reports cannot be "
@@ -465,8 +464,8 @@ struct nested {
  * number of problems (a malformed manifest is one). */
 static size_t verify_one_nested(const char *path)
 {
-	struct manifest m = { NULL, 0 };
-	if (read_manifest(path, &m) != 0) {
+	struct manifest m = { NULL, 0, NULL };
+	if (read_manifest(path, &m, NULL, NULL) != 0) {
 		manifest_free(&m);
 		return 1;
 	}
@@ -530,12 +529,14 @@ static size_t check_nested(const char *dir, size_t *runs)
 	return n.bad + n.over;
 }
 
-/* The directory argument and --pubkey; VERIFY_GO_ON, or an exit status. */
+/* The directory argument, --pubkey and --gpg-key; VERIFY_GO_ON, or an exit
+ * status. */
 #define VERIFY_GO_ON (-1)
-static int parse_options(int argc, char **argv, const char **pubkey)
+static int parse_options(int argc, char **argv, struct sign_check *sc)
 {
 	static const struct option opts[] = {
 		{ "pubkey", required_argument, NULL, 'p' },
+		{ "gpg-key", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -546,13 +547,14 @@ static int parse_options(int argc, char **argv, const char **pubkey)
 			fputs(verify_usage, stdout);
 			return 0;
 		}
-		if (c != 'p')
+		if (c != 'p' && c != 'g')
 			return cli_getopt_error("verify", c, argv);
 		if (!optarg[0]) {
-			termsafe_println(stderr, "rtconform verify: --pubkey: empty value");
+			termsafe_println(stderr, "rtconform verify: %s: empty value",
+					 c == 'p' ? "--pubkey" : "--gpg-key");
 			return EXIT_USAGE;
 		}
-		*pubkey = optarg;
+		*(c == 'p' ? &sc->pubkey : &sc->gpg_key) = optarg;
 	}
 	if (optind != argc - 1) {
 		termsafe_println(stderr, "rtconform verify: give one directory, a run's -o "
@@ -594,8 +596,8 @@ static void say_verdict(const char *arg, const struct manifest *m, size_t bad, i
 int cmd_verify(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	(void)ctx;
-	const char *pubkey = NULL;
-	int rc = parse_options(argc, argv, &pubkey);
+	struct sign_check sc = { NULL, NULL };
+	int rc = parse_options(argc, argv, &sc);
 	if (rc != VERIFY_GO_ON)
 		return rc;
 	const char *arg = argv[optind];
@@ -607,8 +609,10 @@ int cmd_verify(int argc, char **argv, const struct cli_ctx *ctx)
 		free(dir);
 		return EXIT_USAGE;
 	}
-	struct manifest m = { NULL, 0 };
-	rc = read_manifest(dir, &m);
+	struct manifest m = { NULL, 0, NULL };
+	char *text = NULL;
+	size_t tlen = 0;
+	rc = read_manifest(dir, &m, &text, &tlen);
 	if (rc) {
 		manifest_free(&m);
 		free(dir);
@@ -622,8 +626,10 @@ int cmd_verify(int argc, char **argv, const struct cli_ctx *ctx)
 		bad += check_rendered(dir, &m, &rendered);
 	size_t runs = 0;
 	bad += check_nested(dir, &runs);
-	int src = sign_verify(dir, pubkey);
+	/* the bytes checked above are the bytes the signature is checked of */
+	int src = sign_verify(dir, text, tlen, &sc);
 	say_verdict(arg, &m, bad, src, extra, record ? 2 : rendered, runs);
+	free(text);
 	manifest_free(&m);
 	free(dir);
 	rc = bad ? EXIT_FAILED : 0;

@@ -8,7 +8,7 @@ install(TARGETS rtconform RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The helpers are run by rtconform only, so they live in libexec.
 install(TARGETS rtconform-worker rtconform-worker-faults rtconform-nop RUNTIME DESTINATION ${RTC_INSTALL_HELPERDIR})
 # selftest's fault libraries (inert unless selftest sets RTC_SELFTEST_FAULTS).
-install(TARGETS rtconform-fault-sched rtconform-fault-clock
+install(TARGETS rtconform-fault-sched rtconform-fault-clock rtconform-fault-ipc
         LIBRARY DESTINATION ${RTC_INSTALL_HELPERDIR})
 file(GLOB RTC_SHIPPED_PROFILES ${PROJECT_SOURCE_DIR}/requirements/profiles/*.xml)
 install(FILES ${RTC_SHIPPED_PROFILES} DESTINATION ${RTC_INSTALL_PROFILEDIR})

@@ -143,8 +143,8 @@ add_custom_target(rtc_build_id
 # libxml2 (see harness/measure/worker.h).
 rtc_module(base base LIBS Threads::Threads m
   SOURCES base/cpulist.c base/diag.c base/numfmt.c base/probe_decl.c base/procid.c
-          base/orderstat.c base/quote.c base/rtperm.c base/sha256.c base/statistic.c base/strhash.c
-          base/strindex.c base/termsafe.c
+          base/orderstat.c base/quote.c base/rtperm.c base/safeopen.c base/sha256.c base/statistic.c
+          base/strhash.c base/strindex.c base/termsafe.c
           base/units.c base/utf8.c base/xmlsafe.c)
 target_include_directories(rtc_base PRIVATE ${LIBXML2_INCLUDE_DIRS})
 
@@ -206,7 +206,7 @@ rtc_module(harness harness DEPS requirements measure host LIBS ${RTC_LIB_JANSSON
           harness/runner_classify.c harness/live.c harness/runner_prepare.c
           harness/runner_spawn.c harness/runner_supervise.c
           harness/explain.c harness/explain_out.c harness/explain_parse.c
-          harness/stats.c harness/trace.c harness/trace_steal.c harness/verdict.c
+          harness/stats.c harness/trace.c harness/trace_keep.c harness/trace_steal.c harness/verdict.c
   GENERATED ${RTC_BUILD_ID_C})
 add_dependencies(rtc_harness rtc_build_id)
 
@@ -219,7 +219,7 @@ rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSO
           reports/text.c reports/view.c reports/xmlw.c)
 
 rtc_module(read reports/read DEPS reports LIBS ${RTC_LIB_JANSSON}
-  SOURCES reports/read/figures.c reports/read/journal_read.c reports/read/json_read.c
+  SOURCES reports/read/figures.c reports/read/figures_hist.c reports/read/figures_runs.c reports/read/journal_read.c reports/read/json_read.c
     reports/read/json_split.c reports/read/explain_read.c
     reports/read/read.c)
 
@@ -230,8 +230,9 @@ rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
 rtc_module(cli cli DEPS across read
   SOURCES cli/common.c cli/compare.c cli/env.c cli/explain.c cli/layout.c cli/list.c cli/manifest.c
           cli/merge.c cli/outdir.c cli/verify.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
-          cli/run_faults.c cli/run_journal.c cli/run_metrics.c cli/selftest.c cli/selftest_cases.c
-          cli/selftest_read.c cli/selftest_record.c cli/selftest_run.c cli/sign.c cli/validate.c)
+          cli/run_faults.c cli/run_journal.c cli/run_metrics.c cli/selftest.c cli/selftest_cases.c cli/selftest_trace.c
+          cli/selftest_read.c cli/selftest_record.c cli/selftest_run.c cli/sign.c cli/sign_check.c
+          cli/validate.c)
 
 # The programs. rtconform is the command line's main.c on the cli module.
 rtc_program(rtconform SOURCES cli/main.c MODULE cli)
@@ -251,7 +252,7 @@ rtc_program(rtconform-nop SOURCES harness/measure/nop.c)
 # the worker: the tests' fakes (tests/fake/, listed there) built with
 # RTC_SELFTEST_GUARD, which makes them do nothing unless RTC_SELFTEST_FAULTS
 # is set, as selftest alone sets it.
-foreach(lib sched clock)
+foreach(lib sched clock ipc)
   add_library(rtconform-fault-${lib} MODULE tests/fake/fake_${lib}.c)
   set_target_properties(rtconform-fault-${lib} PROPERTIES PREFIX "" SUFFIX ".so"
     LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
@@ -259,4 +260,4 @@ foreach(lib sched clock)
   target_link_libraries(rtconform-fault-${lib} PRIVATE rtc_options ${CMAKE_DL_LIBS})
 endforeach()
 add_dependencies(rtconform rtconform-worker rtconform-worker-faults rtconform-nop rtconform-fault-sched
-                 rtconform-fault-clock)
+                 rtconform-fault-clock rtconform-fault-ipc)

@@ -97,6 +97,11 @@ _rtconform_files() {
 # _rtconform_value CMD OPTION CUR : complete the value of OPTION.
 _rtconform_value() {
   local meta
+  if [[ $2 == --gpg-key ]]; then # verify: the fingerprints of the keyring's keys
+    mapfile -t COMPREPLY < <(compgen -W "$(gpg --batch --with-colons --list-keys 2>/dev/null |
+      awk -F: '$1 == "pub" { p = 1; next } p && $1 == "fpr" { print $10 } { p = 0 }')" -- "$3")
+    return
+  fi
   meta="$(_rtconform_metavar "$1" "$2")"
   case "$meta" in
     DIR) _rtconform_files; mapfile -t COMPREPLY < <(compgen -d -- "$3") ;;

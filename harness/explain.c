@@ -10,9 +10,11 @@
 #include "harness/explain.h"
 #include "harness/explain_event.h"
 
+#include "base/strhash.h"
 #include "base/utf8.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +69,11 @@ struct replay {
 	struct explain *e;
 	struct task_acc *task;
 	size_t ntask, task_cap;
+	/* where each task and component is in task[] and e->comp, by key
+	 * (task_key, comp_key): a window of 100k tasks was a scan of every
+	 * one for each stretch, quadratic (issue 38) */
+	struct strhash task_at, comp_at;
+	size_t mig_cap; /* of e->mig */
 	struct cpu_state *cpu;
 	size_t ncpu;
 	size_t cap;
@@ -93,17 +100,35 @@ static struct cpu_state *cpu_of(struct replay *r, int cpu)
 	return &r->cpu[cpu];
 }
 
+/* The keys of the maps: the numbers first, each ended by a blank (none
+ * holds one), then the name cut as the component or task keeps it, so
+ * two keys are one only when every field is. */
+#define KEY_MAX (EXPLAIN_COMM_MAX + 64)
+static void comp_key(char *key, enum explain_kind kind, long id, const char *name,
+		     enum explain_class cls)
+{
+	snprintf(key, KEY_MAX, "%d %d %ld %.*s", (int)kind, (int)cls, id, EXPLAIN_COMM_MAX - 1,
+		 name);
+}
+
+static void task_key(char *key, long pid, const char *comm)
+{
+	snprintf(key, KEY_MAX, "%ld %.*s", pid, EXPLAIN_COMM_MAX - 1, comm);
+}
+
 /* The component of key (kind, id, name, class), added when new; NULL when
  * out of memory. */
 static struct explain_component *component(struct replay *r, enum explain_kind kind, long id,
 					   const char *name, enum explain_class cls)
 {
 	struct explain *e = r->e;
-	for (size_t i = 0; i < e->ncomp; i++) {
-		struct explain_component *c = &e->comp[i];
-		if (c->kind == kind && c->id == id && c->cls == cls && !strcmp(c->name, name))
-			return c;
-	}
+	char key[KEY_MAX];
+	comp_key(key, kind, id, name, cls);
+	const size_t *at = strhash_get(&r->comp_at, key);
+	if (at)
+		return &e->comp[*at];
+	if (strhash_put(&r->comp_at, key, e->ncomp))
+		return NULL;
 	if (e->ncomp == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 16;
 		struct explain_component *n = realloc(e->comp, cap * sizeof *n);
@@ -136,10 +161,14 @@ static int attribute_task(struct replay *r, const struct cpu_state *cs, uint64_t
 			  uint64_t serial)
 {
 	struct task_acc *t = NULL;
-	for (size_t i = 0; i < r->ntask && !t; i++)
-		if (r->task[i].pid == cs->pid && !strcmp(r->task[i].comm, cs->comm))
-			t = &r->task[i];
+	char key[KEY_MAX];
+	task_key(key, cs->pid, cs->comm);
+	const size_t *at = strhash_get(&r->task_at, key);
+	if (at)
+		t = &r->task[*at];
 	if (!t) {
+		if (strhash_put(&r->task_at, key, r->ntask))
+			return -1;
 		if (r->ntask == r->task_cap) {
 			size_t cap = r->task_cap ? r->task_cap * 2 : 16;
 			struct task_acc *n = realloc(r->task, cap * sizeof *n);
@@ -364,11 +393,15 @@ static int on_task_event(struct replay *r, const struct xev *ev)
 	e->probe_prio = ev->prio2;
 	if (ev->type == XE_MIGRATE) {
 		if (ev->ns >= e->start_ns) {
-			struct explain_migration *m = realloc(e->mig, (e->nmig + 1) * sizeof *m);
-			if (!m)
-				return -1;
-			e->mig = m;
-			m[e->nmig++] = (struct explain_migration){ ev->ns, ev->cpu3, ev->cpu2 };
+			if (e->nmig == r->mig_cap) { /* doubled: linear in the migrations */
+				size_t cap = r->mig_cap ? 2 * r->mig_cap : 16;
+				struct explain_migration *m = realloc(e->mig, cap * sizeof *m);
+				if (!m)
+					return -1;
+				e->mig = m;
+				r->mig_cap = cap;
+			}
+			e->mig[e->nmig++] = (struct explain_migration){ ev->ns, ev->cpu3, ev->cpu2 };
 		}
 		r->probe_cpu = ev->cpu2;
 		return 0;
@@ -713,6 +746,8 @@ int explain_read(FILE *f, const char *name, struct explain *e, char *err, size_t
 	}
 	rc = 0;
 out:
+	strhash_free(&r.task_at);
+	strhash_free(&r.comp_at);
 	free(r.task);
 	free(rd.line);
 	free(ev);

@@ -60,6 +60,8 @@ static struct result_shm *result_alloc_fd(unsigned nmetrics, unsigned nseries, b
 	r->metric_stride = (uint32_t)stride;
 	r->nseries_alloc = nseries;
 	r->trace.marker_fd = r->trace.on_fd = -1; /* no trace until one is armed */
+	r->trace.kick_fd = -1;
+	r->trace.owner = UINT32_MAX;              /* no metric owns it yet */
 	r->ckpt.ask_fd = r->ckpt.go_fd = -1;      /* no journal until one is asked */
 	for (unsigned i = 0; i < nmetrics + nseries; i++) {
 		struct metric_data *m = result_metric(r, i);

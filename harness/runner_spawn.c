@@ -59,6 +59,7 @@ static void __attribute__((noreturn)) exec_worker(struct runner_job *j, pid_t su
 	keep_across_exec(j->res_fd);
 	keep_across_exec(j->trace.marker_fd); /* the trace's files, when armed */
 	keep_across_exec(j->trace.on_fd);
+	keep_across_exec(j->trace.kick_fd);
 	keep_across_exec(j->ckpt_ask); /* the journal's checkpoint, when asked */
 	keep_across_exec(j->ckpt_go);
 	char *const args[] = { j->worker_path, fdarg, NULL };

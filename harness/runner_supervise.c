@@ -117,16 +117,17 @@ static double checkpoint(struct runner_job *j, const struct run_options *o,
  * true when a checkpoint is asked. */
 static bool wait_worker(int pfd, const struct runner_job *j, int ms)
 {
-	struct pollfd pf[2] = { { .fd = pfd, .events = POLLIN },
-				{ .fd = j->ckpt_ask, .events = POLLIN } };
-	if (pfd < 0 && j->ckpt_ask < 0) {
+	struct pollfd pf[3] = { { .fd = pfd, .events = POLLIN },
+				{ .fd = j->ckpt_ask, .events = POLLIN },
+				{ .fd = j->trace.kick_fd, .events = POLLIN } };
+	if (pfd < 0 && j->ckpt_ask < 0 && j->trace.kick_fd < 0) {
 		struct timespec ts = { 0, (long)ms * 1000000L };
 		nanosleep(&ts, NULL);
 		return false;
 	}
 	if (pfd < 0)
 		pf[0].fd = -1; /* poll ignores it */
-	return poll(pf, 2, ms) > 0 && (pf[1].revents & POLLIN);
+	return poll(pf, 3, ms) > 0 && (pf[1].revents & POLLIN);
 }
 
 static void watch(struct runner_job *j, const struct run_options *o,
@@ -145,6 +146,7 @@ static void watch(struct runner_job *j, const struct run_options *o,
 			e->timed_out = true;
 			break;
 		}
+		trace_keep_poll(&j->trace, out->res); /* a new worst breach to keep */
 		if (o && o->progress)
 			o->progress(out, out->res->runs_done, j->c.runs, now - j->t_start,
 				    o->progress_arg);

@@ -14,6 +14,7 @@
 
 #include "base/procid.h"
 #include "base/quote.h"
+#include "base/safeopen.h"
 #include "base/utf8.h"
 #include "harness/explain.h"
 
@@ -27,6 +28,7 @@
 #include <string.h>
 #include <strings.h>
 #include <linux/magic.h>
+#include <sys/eventfd.h>
 #include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -49,7 +51,7 @@ static const char *const trace_events[] = {
 void trace_job_init(struct trace_job *t)
 {
 	memset(t, 0, sizeof *t);
-	t->marker_fd = t->on_fd = -1;
+	t->marker_fd = t->on_fd = t->kick_fd = -1;
 }
 
 void trace_file_name(const char *id, unsigned k, char *buf, size_t len)
@@ -405,6 +407,7 @@ static int make_instance(struct trace_job *t, char *why, size_t len)
 void trace_abandon(struct trace_job *t)
 {
 	steal_free(&t->steal0);
+	trace_keep_free(t);
 	trace_close_fds(t);
 	if (!t->root[0])
 		return; /* tracefs never found: nothing of ours in it */
@@ -448,6 +451,9 @@ bool trace_arm(struct trace_job *t, const struct requirement *r, const struct pr
 	unlock_tracefs(lock);
 	res->trace.marker_fd = t->marker_fd;
 	res->trace.on_fd = t->on_fd;
+	/* without one, a breach waits for the supervisor's 100 ms tick */
+	t->kick_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	res->trace.kick_fd = t->kick_fd;
 	snprintf(res->trace.id, sizeof res->trace.id, "%s", r->id);
 	steal_read("/proc/stat", &t->steal0); /* not there: no steal shown */
 	return true;
@@ -466,7 +472,7 @@ void trace_close_fds(struct trace_job *t)
  * *reading tells whether reading the instance failed (else writing). */
 static int save(const struct trace_job *t, const char *path, bool *reading)
 {
-	char src[300], tmp[1200];
+	char src[300], tmp[PATH_MAX + TRACE_NAME_MAX + 8];
 	snprintf(src, sizeof src, "%s/trace", t->inst);
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
 	*reading = true;
@@ -474,7 +480,14 @@ static int save(const struct trace_job *t, const char *path, bool *reading)
 	if (in < 0)
 		return -errno;
 	*reading = false;
-	int out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* A new file of our own, never through a name planted in the output
+	 * directory (a link there to a file of root's would be written
+	 * through): O_EXCL, and one left by a killed run is removed first
+	 * (unlink removes a link, never its target). */
+	const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	int out = open(tmp, flags, 0644);
+	if (out < 0 && errno == EEXIST && unlink(tmp) == 0)
+		out = open(tmp, flags, 0644);
 	if (out < 0) {
 		int e = errno;
 		close(in);
@@ -517,6 +530,14 @@ static void lost_cause(const struct trace_job *t, int err, char *buf, size_t len
 			 t->inst, strerror(err));
 }
 
+/* Whether the instance is still ours to read: tracefs mounted at its root
+ * and the instance there. */
+static bool instance_reachable(const struct trace_job *t)
+{
+	struct statfs sf;
+	return statfs(t->root, &sf) == 0 && sf.f_type == TRACEFS_MAGIC && access(t->inst, F_OK) == 0;
+}
+
 /* What tripped, as "per-op 6.2 us > 1 ns in run 3". */
 static void tripped_text(const struct result_shm *res, const struct probe *p, char *buf,
 			 size_t len)
@@ -540,9 +561,9 @@ static void append_explanation(const struct trace_job *t, const char *path, cons
 			       char *note, size_t nlen, struct explain **out)
 {
 	/* the file just saved, and only a regular file of that name */
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	FILE *f = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "r") : NULL;
+	char err[PATH_MAX + 200];
+	int fd = safeopen_regular(path, NULL, err, sizeof err);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
 		if (fd >= 0)
 			close(fd);
@@ -596,8 +617,10 @@ void trace_finish(struct trace_job *t, const struct result_shm *res, const struc
 	tripped_text(res, p, what, sizeof what);
 	trace_name_claim(names, id, name, sizeof name);
 	snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : ".", name);
-	bool reading;
-	int rc = save(t, path, &reading);
+	bool reading = false, taken;
+	int rc = trace_keep_take(t, res, path, &taken);
+	if (!taken)
+		rc = save(t, path, &reading);
 	if (rc && reading) {
 		char why[700];
 		lost_cause(t, -rc, why, sizeof why);
@@ -609,8 +632,17 @@ void trace_finish(struct trace_job *t, const struct result_shm *res, const struc
 	} else {
 		/* The name alone: where the run's reports are is the run's to
 		 * say (a results.json read elsewhere names no path here). */
+		char rank[400], lost[800] = "";
+		trace_rank_text(res, t, rank, sizeof rank);
+		if (taken && !instance_reachable(t)) {
+			/* the breach kept was saved before the instance went */
+			char why[700];
+			lost_cause(t, ENOENT, why, sizeof why);
+			snprintf(lost, sizeof lost, "; then the trace was lost: %s, so no breach "
+				 "after it could be traced", why);
+		}
 		snprintf(file, flen, "%s", name);
-		snprintf(note, nlen, "trace: tripped by %s%s%s", what,
+		snprintf(note, nlen, "trace: tripped by %s%s%s%s%s", what, rank, lost,
 			 res->trace.write_err ? "; the marker could not be written: " : "",
 			 res->trace.write_err ? strerror(res->trace.write_err) : "");
 		if (!res->trace.write_err)

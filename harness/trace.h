@@ -6,10 +6,13 @@
  * (instances/rtconform-<pid>-<start>-<pidns>-<n>: trace_instance_parse),
  * scheduler wake-up and switch, IRQ and
  * timer events, a bounded ring buffer. The worker's first sample above a
- * metric's trip writes a marker and stops the instance
- * (probe_trace_trip in harness/measure/probe_trace.c); afterwards the
- * supervisor saves the instance's trace as trace-<ID>.txt beside
- * report.html and
+ * metric's trip, and each later one larger than every sample before (at
+ * most PROBE_TRACE_MAX_SAVES), writes a marker and stops the instance
+ * (probe_trace_trip in harness/measure/probe_trace.c); the supervisor
+ * keeps a copy of each such trace and starts the instance again
+ * (trace_keep_poll, trace_keep.c), so what it saves at the end as
+ * trace-<ID>.txt beside report.html is the trace of the worst breach the
+ * budget reached, and
  * removes the instance, whatever became of the worker. Only the instance is
  * ever written to: the top-level tracing state is left as found. tracefs
  * is mounted only when it is not, and unmounted only when no rtconform
@@ -23,6 +26,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "harness/measure/probe.h"
@@ -75,6 +80,14 @@ struct trace_job {
 	char inst[160];       /* the instance's directory, "" when none */
 	int marker_fd, on_fd; /* the instance's trace_marker and tracing_on */
 	struct steal_snap steal0; /* /proc/stat's steal when armed */
+	/* The worst breach's trace so far (trace_keep_poll): a file of ours
+	 * holding the instance's trace as stopped at breach `kept` (of
+	 * res->trace.saves); NULL before one is kept. keep_err: why a save or
+	 * a re-arm failed (no more are tried), or 0. */
+	FILE *keep;
+	uint32_t kept;
+	int keep_err;
+	int kick_fd; /* the eventfd the worker wakes the supervisor with, or -1 */
 };
 
 void trace_job_init(struct trace_job *t);
@@ -108,6 +121,27 @@ struct explain;
 void trace_finish(struct trace_job *t, const struct result_shm *res, const struct probe *p,
 		  const char *id, const char *dir, struct trace_names *names, char *file,
 		  size_t flen, char *note, size_t nlen, struct explain **ex);
+
+/* While the worker runs (each supervisor tick): when the worker has stopped
+ * the instance at a new worst breach (res->trace.saving 2), copy its trace
+ * into t->keep, empty the buffer and start it again (unless the budget,
+ * PROBE_TRACE_MAX_SAVES, is spent), and let the worker stop it at a larger
+ * breach (saving 0). A failure stops the saving (keep_err); the instance
+ * then keeps what it holds for trace_finish. trace_keep.c. */
+void trace_keep_poll(struct trace_job *t, struct result_shm *res);
+/* trace_finish's source: when the trace kept is that of the last breach
+ * stopped at, copy it to path (*taken; 0 or -errno); else *taken false and
+ * the instance holds the last breach. */
+int trace_keep_take(struct trace_job *t, const struct result_shm *res, const char *path,
+		    bool *taken);
+void trace_keep_free(struct trace_job *t);
+/* Which sample the saved trace explains and how it ranks against the max,
+ * for the note: " (sample 1234 of the run): the max itself", or " (sample
+ * 88 of the run on CPU 3): the 3rd largest breach; the max 8.19 ms and 1 other samples above
+ * it came after the trace budget (8 stops) was spent, not traced", and how
+ * many breaches it superseded. */
+void trace_rank_text(const struct result_shm *res, const struct trace_job *t, char *buf,
+		     size_t len);
 
 /* Remove the instance (and unmount tracefs as trace_finish does) without
  * saving anything: for a requirement given up before its worker ran. */

@@ -284,6 +284,29 @@ static bool judge_interval(struct limit_outcome *lo, const struct req_limit *l,
 	return true;
 }
 
+/* A failed limit on a violation metric (probe_decl.violation_metrics):
+ * the system under test broke a rule it must keep (POSIX's, the kernel's),
+ * so the limit's text says so and quotes the probe's words on the first
+ * event (result_shm.violation), e.g. which wait of which run returned
+ * without its post. */
+static void violation_words(const struct req_result *out, const struct req_limit *l,
+			    struct limit_outcome *lo)
+{
+	int mi = probe_decl_metric_index(&out->probe->decl, l->metric);
+	if (mi < 0 || (size_t)mi >= out->probe->decl.nmetrics || mi >= 32 ||
+	    !(out->probe->decl.violation_metrics & (1u << mi)))
+		return;
+	char text[sizeof lo->text];
+	const char *first = out->res->violation;
+	/* Cut to what fits when long: the count and the bound come first. */
+	if (snprintf(text, sizeof text, "%s %s: a conformance violation of the system under "
+		     "test%s%.*s", probe_decl_metric(&out->probe->decl, (size_t)mi)->name,
+		     lo->text, first[0] ? "; the first: " : "", (int)sizeof out->res->violation,
+		     first) < 0)
+		return;
+	memcpy(lo->text, text, sizeof text);
+}
+
 /* Judge limit i of out: its outcome and text. false when it cannot be
  * evaluated. */
 static bool judge_limit(struct req_result *out, size_t i)
@@ -323,6 +346,8 @@ static bool judge_limit(struct req_result *out, size_t i)
 	units_fmt_qty(on_max ? &l->max : &l->min, bound, sizeof bound);
 	const char *rel = lo->passed ? (on_max ? "<=" : ">=") : (on_max ? ">" : "<");
 	snprintf(lo->text, sizeof lo->text, "%s %s %s %s (%s)", st, mv, rel, bound, n);
+	if (!lo->passed)
+		violation_words(out, l, lo);
 	return true;
 }
 

@@ -333,7 +333,7 @@ static void trace_band(struct xw *x, const struct tplot *p)
 	rv_fmt_utc_ms(iv->start_ms, t, sizeof t);
 	html_fmt_ns(p->trip, trip, sizeof trip);
 	snprintf(buf, sizeof buf, "interval %zu (from %s): the kernel trace %s was taken here, "
-		 "at the first sample above %s", p->traced + 1, t, p->r->trace, trip);
+		 "at the worst breach of %s it kept", p->traced + 1, t, p->r->trace, trip);
 	double x0 = tx(p, (double)iv->start_ms), x1 = tx(p, ival_end(iv));
 	svg_rect(x, x0, TY0, fmax(x1 - x0, 2.0), TY1 - TY0, "traced", buf);
 	svg_text(x, (x0 + x1) / 2, TY0 - 4, "middle", "lab tr-lab", "trace");
@@ -483,8 +483,8 @@ static void caption_marks(struct xw *x, const struct tplot *p, size_t breached)
 	if (p->traced != SIZE_MAX) {
 		html_fmt_ns(p->trip, trip, sizeof trip);
 		xw_textf(x, " Purple band: interval %zu, where the kernel trace %s was taken (the "
-			    "first interval whose max is above its trip, %s).", p->traced + 1,
-			 p->r->trace, trip);
+			    "first interval whose max is above its trip, %s, and reaches the "
+			    "sample the trace kept).", p->traced + 1, p->r->trace, trip);
 	} else if (p->r->trace) {
 		xw_textf(x, " A kernel trace was taken (%s, under Kernel trace above); the "
 			    "interval it was taken in is not marked: its note names another "

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "harness/explain.h"
+#include "reports/ival.h"
 #include "reports/svg.h"
 
 /* The parts the bar shows on their own; the rest are one grey segment. */
@@ -140,6 +141,12 @@ void html_why(struct xw *x, const struct rv_req *r)
 	explain_headline(e, h, sizeof h);
 	html_text_micro(x, h);
 	xw_full_end(x);
+	if (rv_trace_sample(r->trace_note, h, sizeof h)) {
+		xw_start(x, "p");
+		xw_text(x, "The sample explained: ");
+		html_text_micro(x, h);
+		xw_full_end(x);
+	}
 	why_bar(x, e);
 	why_table(x, e);
 	why_note(x, e);

@@ -163,9 +163,10 @@ bool rv_ival_stat_beyond(const struct rv_req *r, const struct rv_metric *m,
 	return false;
 }
 
-/* The metric and trip a trace note names: "trace: tripped by METRIC VALUE
- * UNIT > TRIP UNIT in run N" (harness/trace.c writes it so). */
-static bool trace_trip(const char *note, char *metric, size_t mlen, double *trip_ns)
+/* The metric, sample and trip a trace note names: "trace: tripped by
+ * METRIC VALUE UNIT > TRIP UNIT in run N" (harness/trace.c writes it so). */
+static bool trace_trip(const char *note, char *metric, size_t mlen, double *value_ns,
+		       double *trip_ns)
 {
 	static const char head[] = "trace: tripped by ";
 	char name[64], v[32], vu[16], t[32], tu[16], text[64];
@@ -175,29 +176,69 @@ static bool trace_trip(const char *note, char *metric, size_t mlen, double *trip
 	if (sscanf(note + sizeof head - 1, "%63s %31s %15s > %31s %15s in run %u", name, v, vu, t,
 		   tu, &run) != 6)
 		return false;
-	struct quantity q;
+	struct quantity q, qv;
 	char err[160];
 	snprintf(text, sizeof text, "%s %s", t, tu);
 	if (units_qty_parse(text, false, &q, err, sizeof err) != 0 || q.unit != QTY_NS)
 		return false;
+	snprintf(text, sizeof text, "%s %s", v, vu);
+	if (units_qty_parse(text, false, &qv, err, sizeof err) != 0 || qv.unit != QTY_NS)
+		qv.value = q.value;
 	snprintf(metric, mlen, "%s", name);
 	*trip_ns = q.value;
+	*value_ns = qv.value;
 	return true;
 }
+
+bool rv_trace_sample(const char *note, char *buf, size_t len)
+{
+	char metric[64];
+	double v, trip;
+	const char *run = note ? strstr(note, " in run ") : NULL;
+	if (!trace_trip(note, metric, sizeof metric, &v, &trip) || !run)
+		return false;
+	run += 1;
+	/* up to the explanation or the marker's failure, which follow "; " */
+	size_t n = strlen(run);
+	static const char *const ends[] = { "; explained: ", "; not explained: ",
+					    "; the marker could not be written: " };
+	for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+		const char *e = strstr(run, ends[i]);
+		if (e && (size_t)(e - run) < n)
+			n = (size_t)(e - run);
+	}
+	/* a note of a run before the worst breach was kept has no rank: nothing */
+	unsigned k;
+	int used = 0;
+	if (sscanf(run, "in run %u%n", &k, &used) != 1 || used <= 0)
+		return false;
+	const char *tail = run + used;
+	if (strncmp(tail, " (sample ", 9) != 0 && strncmp(tail, ": ", 2) != 0)
+		return false;
+	snprintf(buf, len, "%s %.*s", metric, (int)n, run);
+	return true;
+}
+
+/* The note gives the sample to 4 significant digits (units_fmt_ns). */
+#define NOTE_ROUNDING 1e-3
 
 size_t rv_ival_traced(const struct rv_req *r, const struct rv_metric *m, double *trip_ns)
 {
 	char metric[64];
-	double trip;
+	double trip, value;
 	if (trip_ns)
 		*trip_ns = 0;
-	if (!r->trace || !trace_trip(r->trace_note, metric, sizeof metric, &trip) ||
+	if (!r->trace || !trace_trip(r->trace_note, metric, sizeof metric, &value, &trip) ||
 	    strcmp(metric, m->name) != 0)
 		return SIZE_MAX;
 	if (trip_ns)
 		*trip_ns = trip;
+	/* the trace is of the largest breach its budget reached: the first
+	 * interval holding a sample that large (none before held a larger) */
+	double at_least = value * (1 - NOTE_ROUNDING);
 	for (size_t i = 0; i < m->nintervals; i++)
-		if (m->intervals[i].ns[RV_MAX].have && m->intervals[i].ns[RV_MAX].v > trip)
+		if (m->intervals[i].ns[RV_MAX].have && m->intervals[i].ns[RV_MAX].v > trip &&
+		    m->intervals[i].ns[RV_MAX].v >= at_least)
 			return i;
 	return SIZE_MAX;
 }

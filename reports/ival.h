@@ -79,10 +79,20 @@ bool rv_ival_stat_beyond(const struct rv_req *r, const struct rv_metric *m,
 /* The interval of metric m that r's kernel trace was taken in, or
  * SIZE_MAX when r saved no trace (r->trace NULL), the trace tripped on
  * another metric, or it cannot be told. The time a trace tripped is not
- * kept; its note says the metric and the trip ("trace: tripped by per-op
- * 87.09 us > 50 us in run 1"), and the first sample above the trip trips
- * it, so it was taken in the first interval whose max is above the trip.
+ * kept; its note says the metric, the sample and the trip ("trace: tripped
+ * by per-op 87.09 us > 50 us in run 1"), and the trace is of the largest
+ * breach its budget reached (harness/trace.h), so it was taken in the
+ * first interval whose max is above the trip and as large as the sample
+ * (within the note's rounding).
  * *trip_ns (may be NULL) gets the trip when the note gives it (else 0). */
 size_t rv_ival_traced(const struct rv_req *r, const struct rv_metric *m, double *trip_ns);
+
+/* Which sample a trace note says its trace explains, and how it ranks
+ * against the max (harness/trace.c writes the note): "wakeup in run 1 (sample
+ * 512 of the run on CPU 1): the max itself; the largest of 3 breaches the trace
+ * stopped at (2 superseded, at most 8)" into buf; false when the note is
+ * not a tripped trace's, or one written before traces kept the worst
+ * breach (no rank: "... in run 2; explained: ..."). For the terminal's and report.html's "why". */
+bool rv_trace_sample(const char *note, char *buf, size_t len);
 
 #endif

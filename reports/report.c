@@ -2,18 +2,20 @@
 /* report.c - what every writer shares: totals, the exit status, and writing
  * a rendered report atomically, so a killed run never leaves half a report. */
 #include "reports/report.h"
-#include "base/xmlsafe.h"
+#include "base/safeopen.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 void report_totals_add(struct report_totals *t, enum verdict v, size_t nlimits, double seconds)
@@ -99,26 +101,6 @@ static char *dir_of(const char *path, const char **base)
 	return strndup(path, (size_t)(slash - path));
 }
 
-/* The process umask without changing it: umask(2) can only be read by
- * setting it, which would race with other threads creating files. */
-static mode_t current_umask(void)
-{
-	mode_t mask = 022;
-	FILE *f = fopen("/proc/self/status", "re");
-	if (!f)
-		return mask;
-	char line[256];
-	while (fgets(line, sizeof line, f)) {
-		unsigned m;
-		if (sscanf(line, "Umask: %o", &m) == 1) {
-			mask = (mode_t)m;
-			break;
-		}
-	}
-	fclose(f);
-	return mask;
-}
-
 /* A temporary report is named ".<name>.rtc<pid>.<random>" in the target's
  * directory: hidden, and saying which process made it. */
 #define TMP_TAG ".rtc"
@@ -149,10 +131,13 @@ static long temp_pid(const char *n, const char *base)
 /* Remove the temporary files of `base` in dir that a writer killed before
  * its rename left: names of our own form only, regular files of our user
  * only, and only when their writer's pid no longer runs. */
-static void remove_stale_temps(const char *dir, const char *base)
+static void remove_stale_temps(int dfd, const char *base)
 {
-	DIR *d = opendir(dir);
+	int rfd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = rfd >= 0 ? fdopendir(rfd) : NULL;
 	struct dirent *e;
+	if (!d && rfd >= 0)
+		close(rfd);
 	while (d && (e = readdir(d))) {
 		long pid = temp_pid(e->d_name, base);
 		struct stat st;
@@ -166,43 +151,177 @@ static void remove_stale_temps(const char *dir, const char *base)
 		closedir(d);
 }
 
+/* ---- a report's directory, opened without following a planted link ----
+ *
+ * rtconform often runs as root in directories others write (a lab's shared
+ * -o). A symbolic link planted there on the way to an output (-o shared
+ * --csv shared/csv, csv made a link to /etc) had the output written
+ * through it, outside the directory and its manifest (issue 38). So a
+ * report's directory is opened one component at a time from / or ".",
+ * and a component that is a symbolic link is followed only when no other
+ * user can have put it there: its directory may be written by no one but
+ * us (and root), or it is sticky and the link is ours. The writes then go
+ * relative to the directory opened (openat, renameat), so a link planted
+ * after the check is never followed either. */
+
+/* Whether a user other than us (or root) may add or replace entries of
+ * the directory st is. */
+static bool others_may_write(const struct stat *st)
+{
+	return (st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_uid != geteuid() && st->st_uid != 0);
+}
+
+/* Component name of directory fd (named dir in messages) opened: one more
+ * step of open_dir. create: make it when missing (mkdirat). */
+static int open_step(int fd, const char *dir, const char *name, bool last, bool create,
+		     char *why, size_t whylen)
+{
+	const int flags = O_DIRECTORY | O_CLOEXEC | (last ? O_RDONLY : O_PATH);
+	struct stat lst, pst;
+	if (fstatat(fd, name, &lst, AT_SYMLINK_NOFOLLOW) != 0) {
+		if (errno != ENOENT || !create)
+			return -errno;
+		if (mkdirat(fd, name, 0777) != 0 && errno != EEXIST) {
+			int e = errno;
+			snprintf(why, whylen, "cannot create directory '%s%s%s': %s",
+				 strcmp(dir, ".") ? dir : "", strcmp(dir, ".") && strcmp(dir, "/") ?
+				 "/" : "", name, strerror(e));
+			return -e;
+		}
+		if (fstatat(fd, name, &lst, AT_SYMLINK_NOFOLLOW) != 0)
+			return -errno;
+	}
+	bool link = S_ISLNK(lst.st_mode);
+	if (link && fstat(fd, &pst) == 0 && others_may_write(&pst) &&
+	    !((pst.st_mode & S_ISVTX) && lst.st_uid == geteuid() &&
+	      (pst.st_uid == geteuid() || pst.st_uid == 0))) {
+		snprintf(why, whylen, "'%s%s%s' is a symbolic link in %s, which others may write: "
+			 "not followed (a link planted there would have the output written "
+			 "somewhere else)", strcmp(dir, ".") ? dir : "", strcmp(dir, ".") &&
+			 strcmp(dir, "/") ? "/" : "", name, dir);
+		return -ELOOP;
+	}
+	int nfd = openat(fd, name, flags | (link ? 0 : O_NOFOLLOW));
+	if (nfd < 0 && errno == EACCES && last) /* searchable, not readable */
+		nfd = openat(fd, name, O_PATH | O_DIRECTORY | O_CLOEXEC | (link ? 0 : O_NOFOLLOW));
+	return nfd < 0 ? -errno : nfd;
+}
+
+/* Directory dir opened as above (create: its last component made when
+ * missing, one level). The fd, or -errno; -ELOOP with why naming the link
+ * refused (why "" otherwise). */
+static int open_dir(const char *dir, bool create, char *why, size_t whylen)
+{
+	why[0] = 0;
+	const char *start = dir[0] == '/' ? "/" : ".";
+	int fd = open(start, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 && errno == EACCES)
+		fd = open(start, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* walked: the part opened so far, as spelled, for the messages */
+	char *copy = strdup(dir), *save = NULL, *walked = strdup(dir[0] == '/' ? "/" : "");
+	char *next = NULL;
+	int rc = copy && walked ? 0 : -ENOMEM;
+	for (char *c = copy ? strtok_r(copy, "/", &save) : NULL; c && !rc; c = next) {
+		next = strtok_r(NULL, "/", &save);
+		if (!strcmp(c, "."))
+			continue;
+		int nfd = open_step(fd, walked[0] ? walked : ".", c, !next, create && !next, why,
+				    whylen);
+		close(fd);
+		fd = nfd;
+		rc = nfd < 0 ? nfd : 0;
+		char *w = NULL;
+		if (!rc && asprintf(&w, "%s%s%s", walked, walked[0] && strcmp(walked, "/") ? "/" : "",
+				    c) < 0)
+			rc = -ENOMEM;
+		free(walked);
+		walked = w;
+	}
+	if (rc && fd >= 0)
+		close(fd);
+	free(copy);
+	free(walked);
+	return rc ? rc : fd;
+}
+
+/* A hidden temporary name of ours for report base (temp_pid's form) made
+ * in directory dfd, O_EXCL: its fd (0666 less the umask), the name in
+ * name; or -errno. */
+static int make_temp(int dfd, const char *base, char *name, size_t len)
+{
+	static const char digits[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static unsigned long counter;
+	for (int tries = 0; tries < 100; tries++) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		unsigned long v = (unsigned long)ts.tv_nsec ^ ((unsigned long)ts.tv_sec << 20) ^
+				  (++counter * 2654435761UL) ^ (unsigned long)getpid();
+		char rnd[7];
+		for (int k = 0; k < 6; k++, v /= 62)
+			rnd[k] = digits[v % 62];
+		rnd[6] = 0;
+		if ((size_t)snprintf(name, len, ".%s" TMP_TAG "%ld.%s", base, (long)getpid(), rnd) >= len)
+			return -ENAMETOOLONG;
+		int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd >= 0 ? fd : -errno;
+	}
+	return -EEXIST;
+}
+
+/* The last component of st's temporary file and of its report. */
+static const char *last_part(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
 int report_stream_open(struct report_stream *st, const char *path)
 {
 	const char *base;
 	memset(st, 0, sizeof *st);
+	st->dirfd = -1;
 	st->dir = dir_of(path, &base);
 	if (!st->dir)
 		return -ENOMEM;
-	if (!*base) {
-		free(st->dir);
-		st->dir = NULL;
-		return -EISDIR;
-	}
-	remove_stale_temps(st->dir, base);
 	/* Same directory as the target, so rename() cannot cross a
-	 * filesystem; hidden so a directory listing mid-write stays clean. */
-	int fd = -1, ret = 0;
-	if (asprintf(&st->tmp, "%s/.%s" TMP_TAG "%ld.XXXXXX", st->dir, base, (long)getpid()) < 0)
-		st->tmp = NULL;
-	if (!st->tmp || !(st->path = strdup(path)))
+	 * filesystem; hidden so a directory listing mid-write stays clean;
+	 * opened once (open_dir) and written relative to it. */
+	char why[PATH_MAX + 300], name[NAME_MAX + 1];
+	int dfd = *base ? open_dir(st->dir, false, why, sizeof why) : -EISDIR, fd = -1, ret = 0;
+	if (dfd < 0) {
+		free(st->dir);
+		memset(st, 0, sizeof *st);
+		st->dirfd = -1;
+		return dfd;
+	}
+	remove_stale_temps(dfd, base);
+	fd = make_temp(dfd, base, name, sizeof name);
+	if (fd < 0)
+		ret = fd;
+	else if (asprintf(&st->tmp, "%s/%s", st->dir, name) < 0)
+		st->tmp = NULL; /* undefined after a failed asprintf */
+	if (!ret && (!st->tmp || !(st->path = strdup(path))))
 		ret = -ENOMEM;
-	else if ((fd = mkstemp(st->tmp)) < 0)
-		ret = -errno;
-	/* mkstemp makes 0600; a report is for sharing, so give it what a
-	 * plain creat(0666) would have. */
-	else if (fchmod(fd, 0666 & ~current_umask()) < 0 || !(st->f = fdopen(fd, "w")))
+	else if (!ret && !(st->f = fdopen(fd, "w")))
 		ret = -errno;
 	if (ret) {
 		if (fd >= 0) {
 			close(fd);
-			unlink(st->tmp);
+			unlinkat(dfd, name, 0);
 		}
+		close(dfd);
 		free(st->tmp);
 		free(st->path);
 		free(st->dir);
 		memset(st, 0, sizeof *st);
+		st->dirfd = -1;
+		return ret;
 	}
-	return ret;
+	st->dirfd = dfd;
+	return 0;
 }
 
 void report_stream_abort(struct report_stream *st)
@@ -210,11 +329,14 @@ void report_stream_abort(struct report_stream *st)
 	if (st->f)
 		fclose(st->f);
 	if ((st->f || st->sealed) && st->tmp)
-		unlink(st->tmp);
+		unlinkat(st->dirfd, last_part(st->tmp), 0);
+	if (st->dir && st->dirfd >= 0)
+		close(st->dirfd);
 	free(st->tmp);
 	free(st->path);
 	free(st->dir);
 	memset(st, 0, sizeof *st);
+	st->dirfd = -1;
 }
 
 int report_stream_seal(struct report_stream *st)
@@ -237,16 +359,13 @@ int report_stream_publish(struct report_stream *st)
 {
 	if (!st->sealed)
 		return -EBADF;
-	int ret = rename(st->tmp, st->path) < 0 ? -errno : 0;
+	int ret = renameat(st->dirfd, last_part(st->tmp), st->dirfd, last_part(st->path)) < 0
+			  ? -errno : 0;
 	if (!ret) {
 		st->sealed = false; /* in place: nothing to remove */
 		/* Make the rename itself durable; failing that is not worth
 		 * losing a report that is already in place. */
-		int dfd = open(st->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd >= 0) {
-			(void)fsync(dfd);
-			close(dfd);
-		}
+		(void)fsync(st->dirfd);
 	}
 	report_stream_abort(st);
 	return ret;
@@ -374,9 +493,9 @@ int report_check_writable(const char *path, char *err, size_t errlen)
 {
 	const char *base;
 	char *dir = dir_of(path, &base);
-	char *probe = NULL;
 	struct stat st;
-	int ret = 0;
+	int ret = 0, dfd = -1;
+	char why[PATH_MAX + 300];
 
 	if (!dir) {
 		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
@@ -387,52 +506,45 @@ int report_check_writable(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(EISDIR));
 		goto cleanup;
 	}
+	/* One level only (create: the last component): -o results/ is
+	 * convenient, but creating a whole chain would hide a typo in the
+	 * parent path. No link planted in a directory others write is
+	 * followed on the way (open_dir). */
+	if ((dfd = open_dir(dir, true, why, sizeof why)) < 0) {
+		ret = dfd;
+		if (why[0])
+			snprintf(err, errlen, "cannot write '%s': %s", path, why);
+		else if (ret == -ENOENT)
+			snprintf(err, errlen, "cannot write '%s': cannot create directory '%s': %s",
+				 path, dir, strerror(-ret));
+		else
+			snprintf(err, errlen, "cannot write '%s': %s: %s", path, dir, strerror(-ret));
+		goto cleanup;
+	}
 	/* A report is renamed into place: over a device, a FIFO or a symlink
 	 * (/dev/null, /dev/stdout) it would replace it with a regular file. */
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (*base && fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
 		ret = -EINVAL;
 		snprintf(err, errlen, "cannot write '%s': %s, which a report written there "
-			 "would replace", path, xmlsafe_file_kind(st.st_mode));
-		goto cleanup;
-	}
-	/* One level only: -o results/ is convenient, but creating a whole
-	 * chain would hide a typo in the parent path. */
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot write '%s': cannot create directory '%s': %s",
-			 path, dir, strerror(errno));
-		goto cleanup;
-	}
-	if (stat(dir, &st) < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot write '%s': %s: %s", path, dir, strerror(errno));
-		goto cleanup;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		ret = -ENOTDIR;
-		snprintf(err, errlen, "cannot write '%s': %s: %s", path, dir, strerror(ENOTDIR));
+			 "would replace", path, safeopen_kind(st.st_mode));
 		goto cleanup;
 	}
 	/* access(2) answers for the real uid and knows nothing of read-only
 	 * mounts or full quotas; creating a file is the only honest test. */
-	if (asprintf(&probe, "%s/.rtconform-probe.XXXXXX", dir) < 0) {
-		probe = NULL;
-		ret = -ENOMEM;
-		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
-		goto cleanup;
-	}
-	int fd = mkstemp(probe);
+	char probe[NAME_MAX + 1];
+	int fd = make_temp(dfd, "rtconform-probe", probe, sizeof probe);
 	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot write '%s': directory '%s': %s",
-			 path, dir, strerror(errno));
+		ret = fd;
+		snprintf(err, errlen, "cannot write '%s': directory '%s': %s", path, dir,
+			 strerror(-fd));
 		goto cleanup;
 	}
 	close(fd);
-	unlink(probe);
+	unlinkat(dfd, probe, 0);
 
 cleanup:
-	free(probe);
+	if (dfd >= 0)
+		close(dfd);
 	free(dir);
 	return ret;
 }

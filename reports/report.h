@@ -596,6 +596,7 @@ int report_render_write(char *(*render)(const struct report_view *v, size_t *len
 struct report_stream {
 	FILE *f;
 	char *tmp, *path, *dir;
+	int dirfd; /* dir, opened (no planted link followed): written relative to it */
 	bool sealed; /* written and synced, not yet in place */
 };
 int report_stream_open(struct report_stream *st, const char *path);

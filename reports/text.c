@@ -217,7 +217,10 @@ static void why_lines(const struct report_view *v, FILE *out)
 			explain_headline(r->explain, h, sizeof h);
 			fprintf(out, "why: %s", printable(h, p, sizeof p));
 			explain_steal_text(r->explain, h, sizeof h);
-			fprintf(out, "%s%s\n", *h ? "; " : "", h);
+			fprintf(out, "%s%s", *h ? "; " : "", h);
+			if (rv_trace_sample(r->trace_note, h, sizeof h))
+				fprintf(out, "; the sample explained: %s", printable(h, p, sizeof p));
+			fprintf(out, "\n");
 		}
 }
 

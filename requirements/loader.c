@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@
 #include <libxml/xmlschemas.h>
 #include <libxml/xmlversion.h>
 
+#include "base/safeopen.h"
 #include "base/sha256.h"
 #include "base/utf8.h"
 #include "base/xmlsafe.h"
@@ -379,14 +381,17 @@ static struct req_file *load_buffer(const unsigned char *buf, size_t len, const 
 	return f;
 }
 
-/* The file's bytes, or NULL with a diagnostic saying why. */
+/* The file's bytes (safeopen_read: a regular file, not through a link),
+ * or NULL with a diagnostic saying why. */
 static unsigned char *read_all(const char *path, const char *file, size_t *lenp,
 			       struct diag_list *diags)
 {
-	unsigned char *buf;
-	int rc = xmlsafe_read_file(path, MAX_FILE_BYTES, &buf, lenp);
+	char *buf, err[PATH_MAX + 300];
+	int rc = safeopen_read(path, MAX_FILE_BYTES, "requirements file", &buf, lenp, err,
+			       sizeof err);
 	if (rc == 0)
-		return buf;
+		return (unsigned char *)buf;
+	const char *why = safeopen_why(err, path);
 	if (rc == -EFBIG && *lenp)
 		diag_add(diags, file, 0, "too large (%zu bytes, limit 16 MiB)", *lenp);
 	else if (rc == -EFBIG)
@@ -394,9 +399,8 @@ static unsigned char *read_all(const char *path, const char *file, size_t *lenp,
 			 MAX_FILE_BYTES);
 	else if (rc == -EISDIR)
 		diag_add(diags, file, 0, "is a directory, not a requirements file");
-	else if (rc == -ENODEV)
-		diag_add(diags, file, 0, "is not a regular file (a FIFO, socket or device); "
-			 "give the path of a requirements file");
+	else if (rc == -ENODEV || rc == -ELOOP)
+		diag_add(diags, file, 0, "is %s; give the path of a requirements file", why);
 	else if (rc == -ENOMEM)
 		diag_add(diags, file, 0, "out of memory reading the file");
 	else

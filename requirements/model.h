@@ -45,6 +45,10 @@ struct req_limit {
 	double confidence;
 	char *confidence_text;
 	long line;
+	/* Added by rtconform, not written in the file: the "total <= 0" of a
+	 * probe's violation metric (validate_implicit_limits); line is the
+	 * requirement's. */
+	bool implicit;
 };
 
 /* A background load (issue: timer wake-up under load). */

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/cpulist.h"
@@ -376,5 +377,75 @@ size_t validate_file(const struct req_file *f, const struct probe_catalog *cat,
 	}
 	for (size_t i = 0; i < f->nreqs; i++)
 		problems += validate_req(f, &f->reqs[i], cat, d);
+	return problems;
+}
+
+/* Whether r sets a limit of its own on metric `name` (index idx of p; a
+ * limit naming no metric is on the probe's first). */
+static bool has_limit_on(const struct requirement *r, const char *name, size_t idx)
+{
+	for (size_t i = 0; i < r->nlimits; i++)
+		if (r->limits[i].metric ? strcmp(r->limits[i].metric, name) == 0 : idx == 0)
+			return true;
+	return false;
+}
+
+/* The limit "total <= 0" on metric name, into l. false: out of memory. */
+static bool implicit_limit(struct req_limit *l, const char *name, long line)
+{
+	*l = (struct req_limit){ .metric = strdup(name), .stat_text = strdup("total"),
+				 .max_text = strdup("0"), .has_max = true,
+				 .max = { 0, QTY_COUNT }, .line = line, .implicit = true };
+	l->stat.kind = STAT_TOTAL;
+	if (l->metric && l->stat_text && l->max_text)
+		return true;
+	free(l->metric);
+	free(l->stat_text);
+	free(l->max_text);
+	*l = (struct req_limit){ 0 };
+	return false;
+}
+
+void validate_implicit_limits_free(struct req_file *f)
+{
+	for (size_t i = 0; i < f->nreqs; i++) {
+		struct requirement *r = &f->reqs[i];
+		while (r->nlimits && r->limits[r->nlimits - 1].implicit) {
+			struct req_limit *l = &r->limits[--r->nlimits];
+			free(l->metric);
+			free(l->stat_text);
+			free(l->max_text);
+			*l = (struct req_limit){ 0 };
+		}
+	}
+}
+
+size_t validate_implicit_limits(struct req_file *f, const struct probe_catalog *cat,
+				struct diag_list *d)
+{
+	size_t problems = 0;
+	for (size_t i = 0; i < f->nreqs; i++) {
+		struct requirement *r = &f->reqs[i];
+		const struct probe_decl *p = probe_decl_catalog_find(cat, r->probe);
+		for (size_t m = 0; p && m < p->nmetrics && m < 32; m++) {
+			const char *name = p->metrics[m].name;
+			if (!(p->violation_metrics & (1u << m)) || has_limit_on(r, name, m))
+				continue;
+			if (r->nlimits == REQ_MAX_LIMITS) {
+				diag_add(d, f->path, r->line, "requirement %s: %d limits leave no room "
+					 "for rtconform's own limit on %s (total <= 0): write it "
+					 "yourself or remove a limit", r->id, REQ_MAX_LIMITS, name);
+				problems++;
+				break;
+			}
+			if (implicit_limit(&r->limits[r->nlimits], name, r->line)) {
+				r->nlimits++;
+				continue;
+			}
+			diag_add(d, f->path, r->line, "requirement %s: out of memory", r->id);
+			problems++;
+			break;
+		}
+	}
 	return problems;
 }

@@ -39,6 +39,19 @@ const char *validate_samples_short(const struct req_limit *l, const struct probe
 size_t validate_warnings(const struct req_file *f, const struct probe_catalog *cat,
 			 struct diag_list *d);
 
+/* Give every requirement of f whose probe declares violation metrics
+ * (probe_decl.violation_metrics) the limit "total <= 0" on each of them it
+ * sets no limit on itself (req_limit.implicit), so such a count fails the
+ * requirement whatever else its limits say. For a file validate_file
+ * accepted. Returns 0, or the number of requirements with no room left for
+ * one (REQ_MAX_LIMITS), each with a diagnostic in d. */
+size_t validate_implicit_limits(struct req_file *f, const struct probe_catalog *cat,
+				struct diag_list *d);
+/* Remove and free the limits validate_implicit_limits added, for a caller
+ * that does not free f with req_file_free (rtconform probe's requirement
+ * lives on its stack). */
+void validate_implicit_limits_free(struct req_file *f);
+
 /* Whether requirements of probe p may run by time (<run duration>,
  * --duration): NULL when they may, else why not, in buf. */
 const char *validate_by_time(const struct probe_decl *p, char *buf, size_t len);

@@ -42,7 +42,7 @@ TAG = "SPDX-License-Identifier: Apache-2.0"
 EXEMPT = {"LICENSE", "cmake/deb/copyright", "cmake/deb/changelog.in",
           "tests/fixtures/invalid/empty.xml", "tests/fixtures/invalid/binary.xml"}
 EXEMPT_DIRS = ("tests/fixtures/junit/", "tests/fixtures/journal/")
-HASH = (".sh", ".bash", ".py", ".cmake", ".yml", ".yaml")
+HASH = (".sh", ".bash", ".py", ".cmake", ".yml", ".yaml", ".tsv")
 LINE = {"c": f"/* {TAG} */", "hash": f"# {TAG}", "slash": f"// {TAG}",
         "md": f"<!-- {TAG} -->", "roff": f'.\\" {TAG}', "xml": f"<!-- {TAG} -->"}
 

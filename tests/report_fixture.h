@@ -148,6 +148,8 @@ static void fx_samples(struct req_result *r, unsigned runs, uint64_t per_run, ui
 			hist_record(&m0->hist, v);
 			m0->runs[i].count++;
 			m0->runs[i].sum += v;
+			if (v > m0->runs[i].max)
+				m0->runs[i].max = v;
 		}
 		res->runs[i].t_begin = 1000000u * i;
 		res->runs[i].t_end = res->runs[i].t_begin + per_run * (20 + i);
@@ -157,17 +159,25 @@ static void fx_samples(struct req_result *r, unsigned runs, uint64_t per_run, ui
 		hist_record(&m1->hist, v);
 		m1->runs[0].count++;
 		m1->runs[0].sum += v;
+		m1->runs[0].max = v;
 	}
-	/* per-CPU series of metric 0 on CPUs 0, 3, 6...: 5 samples each */
+	/* per-CPU series of metric 0 on CPUs 0, 3, 6...: its sample k of each
+	 * run on series k % nseries, so metric 0 is their sum, as a probe with
+	 * series has it */
 	for (unsigned sidx = 0; sidx < nseries; sidx++) {
 		struct metric_data *sm = result_series(res, sidx);
 		sm->ns_per_unit = 0.5;
+		sm->cycles_per_unit = 1.0;
 		res->series_cpu[sidx] = (int)(3 * sidx);
-		for (uint64_t v = 0; v < 5; v++) {
-			hist_record(&sm->hist, 200 + 10 * sidx + v);
-			sm->runs[0].count++;
-			sm->runs[0].sum += 200 + 10 * sidx + v;
-		}
+		for (unsigned i = 0; i < runs; i++)
+			for (uint64_t k = sidx; k < per_run; k += nseries) {
+				uint64_t v = base + (k % 100) * step + i;
+				hist_record(&sm->hist, v);
+				sm->runs[i].count++;
+				sm->runs[i].sum += v;
+				if (v > sm->runs[i].max)
+					sm->runs[i].max = v;
+			}
 	}
 	res->nseries = nseries;
 	res->runs_done = runs;

@@ -377,6 +377,40 @@ START_TEST(ratio_interval_known_values)
 	/* untrimmed, the burst widens it past any tolerance */
 	ck_assert_int_eq(cmp_ratio_interval(tb, 5, tc, 5, 0.95, false, &iv), 0);
 	ck_assert(!iv.trimmed && iv.hi / iv.lo > 20);
+	/* one run against ten with a burst (nine at 1000, one at 100000):
+	 * trimmed and winsorized, the ten show no spread at all, but the lone
+	 * run is one value, untrimmed, and may be a burst as well: its
+	 * variance is the ten's plain one, (ln 100)^2 / 10 = 2.1207592, with
+	 * the trimmed side's df h - 1 = 5: x1.6 e^-+(2.570582 x 1.4562827).
+	 * (It was borrowed winsorized: 0, a point at x1.6, WORSE.) */
+	double bu[10], one = 1600;
+	for (int i = 0; i < 10; i++)
+		bu[i] = i == 9 ? 100000 : 1000;
+	ck_assert_int_eq(cmp_ratio_interval(bu, 10, &one, 1, 0.95, true, &iv), 0);
+	ck_assert(iv.have && iv.trimmed);
+	ck_assert_double_eq_tol(iv.df, 5, 1e-12);
+	ck_assert_double_eq_tol(iv.lo, 1.6 * exp(-3.7434938), 1e-5);
+	ck_assert_double_eq_tol(iv.hi, 1.6 * exp(3.7434938), 1e-3);
+	ck_assert_int_eq(cmp_interval_outcome(&iv, 0.5, false), CMP_INCONCLUSIVE);
+	ck_assert_int_eq(cmp_ratio_interval(&one, 1, bu, 10, 0.95, true, &iv), 0);
+	ck_assert_int_eq(cmp_interval_outcome(&iv, 0.5, false), CMP_INCONCLUSIVE);
+	/* the interval covers the figure's own ratio: the same run values
+	 * (exactly x1) under a figure 15 % up widen to x1..x1.15, no longer
+	 * exact, inconclusive at 5 % and maybe worse; a ratio inside changes
+	 * nothing; on the values (a zero somewhere) the ratio is 1 + d/|base| */
+	ck_assert_int_eq(cmp_ratio_interval(vb, 3, vb, 3, 0.95, false, &iv), 0);
+	ck_assert(!cmp_interval_cover(&iv, 1000, 1000));
+	ck_assert(cmp_interval_cover(&iv, 1000, 1150));
+	ck_assert(!iv.exact && iv.lo == 1 && fabs(iv.hi - 1.15) < 1e-12 && fabs(iv.hi1 - 1.15) < 1e-12);
+	ck_assert_int_eq(cmp_interval_outcome(&iv, 0.05, false), CMP_INCONCLUSIVE);
+	ck_assert(cmp_interval_may_be_worse(&iv, 0.05, false));
+	ck_assert_int_eq(cmp_interval_outcome(&iv, 0.5, false), CMP_SAME);
+	ck_assert_int_eq(cmp_ratio_interval(z_b, 2, z_c, 2, 0.95, false, &iv), 0);
+	double zlo = iv.lo;
+	ck_assert(cmp_interval_cover(&iv, 2, -100)); /* 1 + (-102) / 2 = -50 */
+	ck_assert(iv.lo == -50 && iv.lo1 == -50 && zlo > -50);
+	ck_assert_int_eq(cmp_ratio_interval(vb, 1, vc, 1, 0.95, false, &iv), 0);
+	ck_assert(!cmp_interval_cover(&iv, 1000, 5000) && !iv.have); /* no interval to widen */
 	/* three runs are never trimmed */
 	ck_assert_int_eq(cmp_ratio_interval(vb, 3, vc, 3, 0.95, true, &iv), 0);
 	ck_assert(!iv.trimmed && fabs(iv.lo - 2 * exp(-0.2266958)) < 1e-5);
@@ -1085,6 +1119,40 @@ START_TEST(changed_requirement_is_never_better)
 	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
 	ck_assert_uint_eq(r.changed, 0); /* nothing differs */
 	cmp_result_free(&r);
+	/* the same load and parameters written otherwise are no change: the
+	 * tool at another path, other spacing, 1ms for 1000us, CPUs 0-1 for
+	 * 0,1; another argument or value is */
+	static const char *const same[2][3] = { { "/usr/bin/stress-ng --cpu 2", "1ms", "0-1" },
+						{ "/opt/bin/stress-ng  --cpu\t2 ", "1000us", "0,1" } };
+	for (int side = 0; side < 2; side++) {
+		struct rv_req *x = &(side ? &c : &b)->files[0].reqs[0];
+		x->load = strdup(same[side][0]);
+		x->params = calloc(2, sizeof *x->params);
+		x->params[0] = (struct rv_param){ strdup("period"), strdup(same[side][1]) };
+		x->params[1] = (struct rv_param){ strdup("cpus"), strdup(same[side][2]) };
+		x->nparams = 2;
+	}
+	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
+	ck_assert_uint_eq(r.changed, 0);
+	cmp_result_free(&r);
+	struct rv_req *y = &c.files[0].reqs[0];
+	free(y->load);
+	y->load = strdup("/usr/bin/stress-ng --cpu 3");
+	free(y->params[0].value);
+	y->params[0].value = strdup("1001us");
+	free(y->params[1].value);
+	y->params[1].value = strdup("0,2");
+	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
+	ck_assert_str_eq(r.f[0].note, "the requirement changed: period 1ms -> 1001us, cpus 0-1 -> 0,2, "
+				      "background load /usr/bin/stress-ng --cpu 2 -> /usr/bin/stress-ng "
+				      "--cpu 3; its verdicts are not compared");
+	cmp_result_free(&r);
+	free(y->load);
+	y->load = strdup(same[0][0]);
+	free(y->params[0].value);
+	y->params[0].value = strdup("1ms");
+	free(y->params[1].value);
+	y->params[1].value = strdup("0-1");
 	plan_and_bound(&c, 2000, 50000, VERDICT_PASS);
 	for (int allow = 0; allow < 2; allow++) {
 		struct cmp_opts o = { .tolerance = 0.5, .significance = 0.05, .allow_changed = allow };
@@ -1140,10 +1208,10 @@ START_TEST(changed_requirement_is_never_better)
 	q->limits[2].max = (struct quantity){ 100000, QTY_NS };
 	ck_assert_int_eq(run_cmp(&b, &c, 0.5, &r, err), 0);
 	ck_assert_str_eq(r.f[0].note, "the requirement changed: limit per-op p99 added (max 100 us), "
-				      "policy fifo:99 -> fifo:80, cpu -1 -> 2, runs 10 -> 3; its "
+				      "policy fifo:99 -> fifo:80, cpu not pinned -> 2, runs 10 -> 3; its "
 				      "verdicts are not compared");
 	ck_assert_str_eq(fig(&r, "per-op", "mean")->note, "measured differently: policy fifo:99 -> "
-							  "fifo:80, cpu -1 -> 2, runs 10 -> 3");
+							  "fifo:80, cpu not pinned -> 2, runs 10 -> 3");
 	ck_assert_int_eq(cmp_exit_status(&r), 1);
 	cmp_result_free(&r);
 	/* two limits on one statistic (with and without confidence=) pair

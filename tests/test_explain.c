@@ -581,6 +581,72 @@ START_TEST(real_excerpts)
 }
 END_TEST
 
+
+/* A trace whose window holds n distinct tasks on the probe's CPU, each
+ * 1 us (as tests/cli/many_tasks_trace.py writes), malloc'd. */
+static char *many_tasks(size_t n)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(m);
+	fprintf(m, "# tracer: nop\n probe-100 [001] d..2. 1.000010: " SWITCH("probe", 100, 49,
+		"S", "t0", 2000, 120));
+	unsigned long us = 11;
+	for (size_t i = 1; i < n; i++, us++)
+		fprintf(m, " t%zu-%zu [001] d..2. %lu.%06lu: sched_switch: prev_comm=t%zu "
+			"prev_pid=%zu prev_prio=120 prev_state=S ==> next_comm=t%zu next_pid=%zu "
+			"next_prio=120\n", i - 1, 2000 + i - 1, 1 + us / 1000000, us % 1000000,
+			i - 1, 2000 + i - 1, i, 2000 + i);
+	fprintf(m, " t%zu-%zu [001] d..2. %lu.%06lu: sched_switch: prev_comm=t%zu prev_pid=%zu "
+		"prev_prio=120 prev_state=S ==> next_comm=probe next_pid=100 next_prio=49\n",
+		n - 1, 2000 + n - 1, 1 + us / 1000000, us % 1000000, n - 1, 2000 + n - 1);
+	us++;
+	fprintf(m, " probe-100 [001] ...1. %lu.%06lu: tracing_mark_write: rtconform breach: "
+		"requirement R1 metric wakeup value %lu ns > 1000 ns run 1\n", 1 + us / 1000000,
+		us % 1000000, (us - 10) * 1000);
+	ck_assert_int_eq(fclose(m), 0);
+	return text;
+}
+
+/* The least CPU time of three reads of a trace of n tasks, each of which
+ * must find every task. */
+static double explain_cpu_s(size_t n)
+{
+	char *text = many_tasks(n), err[512];
+	double best = 1e9;
+	for (int k = 0; k < 3; k++) {
+		struct explain e;
+		struct timespec a, b;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+		ck_assert_msg(explain_text(text, &e, err, sizeof err) == 0, "%s", err);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+		size_t tasks = 0;
+		for (size_t i = 0; i < e.ncomp; i++)
+			tasks += e.comp[i].kind == EXPLAIN_TASK;
+		ck_assert_uint_eq(tasks, n);
+		ck_assert(e.adds_up);
+		explain_free(&e);
+		double s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+		best = s < best ? s : best;
+	}
+	free(text);
+	return best;
+}
+
+/* Linear in the tasks of the window: 8 times the tasks may cost 8 times
+ * the time, and a generous margin, never the 64 times a scan of the tasks
+ * for each stretch cost (80k tasks took 6 s; issue 38). */
+START_TEST(many_tasks_read_in_linear_time)
+{
+	double small = explain_cpu_s(10000), big = explain_cpu_s(80000);
+	if (small < 1e-4)
+		small = 1e-4;
+	ck_assert_msg(big / small < 24, "10k tasks %.3f s, 80k tasks %.3f s: %.1f times, "
+		      "not linear", small, big, big / small);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("explain");
@@ -599,5 +665,7 @@ int main(void)
 	tcase_add_test(tc, sum_check_can_fail);
 	tcase_add_test(tc, real_excerpts);
 	tcase_add_test(tc, exit_from_idle_is_named);
+	TCase *scale = tu_tcase(s, "scale", 120);
+	tcase_add_test(scale, many_tasks_read_in_linear_time);
 	return tu_run(s);
 }

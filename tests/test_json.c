@@ -416,7 +416,7 @@ START_TEST(json_statistics_equal_junit)
 				    0);
 	json_t *cpu3 = json_array_get(json_object_get(b1, "per_cpu"), 1);
 	ck_assert_int_eq(json_integer_value(json_object_get(cpu3, "cpu")), 3);
-	ck_assert_double_eq(json_number_value(json_object_get(cpu3, "max_ns")), 107.0);
+	ck_assert_double_eq(json_number_value(json_object_get(cpu3, "max_ns")), 7.5);
 	ck_assert(json_is_null(json_object_get(cpu3, "p99_ns"))); /* 5 samples */
 	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(root, "environment"),
 							   "host.name")),
@@ -662,6 +662,17 @@ START_TEST(archive_keeps_counts)
 }
 END_TEST
 
+/* m's runs as one run of all its count samples, at its mean and max (the
+ * reader holds the runs to the totals); no spread of run means then. */
+static void one_run_of_all(struct rv_metric *m)
+{
+	m->nruns = 1;
+	m->run_count[0] = m->count;
+	m->run_mean_ns[0] = m->ns[RV_MEAN];
+	m->run_max_ns[0] = m->ns[RV_MAX];
+	m->ns[RV_RUNS_MEAN_STDDEV].have = false;
+}
+
 START_TEST(archive_integers_to_2_63)
 {
 	struct fx *x = fx_new();
@@ -678,13 +689,36 @@ START_TEST(archive_integers_to_2_63)
 	m->highest = top;
 	m->overflow = 2;
 	m->count = top;
-	for (int k = 0; k < RV_NSTATS; k++)
+	for (int k = 0; k < RV_NSTATS; k++) {
 		m->ci[k].have = false; /* no interval reaches past 2^40 samples */
-	struct rv_series *s0 = &a.files[1].reqs[0].series[0];
-	s0->p99_ci.have = false;
+	}
+	one_run_of_all(m);
+	/* nor do the fixture's statistics lie where these buckets put them
+	 * (figures_hist.c): the counts are under test, not them */
+	for (int k = 0; k < RV_NSTATS; k++)
+		m->ns[k].have = m->cycles[k].have = false;
+	m->median_ns.have = false;
+	/* B-1's series 0 too, and its metric 0 the sum of its series: both at
+	 * B-1's mean, so the means still add up */
+	struct rv_req *b1 = &a.files[1].reqs[0];
+	struct rv_metric *bm = &b1->metrics[0];
+	struct rv_series *s0 = &b1->series[0], *s1 = &b1->series[1];
+	s0->p99_ci.have = s1->p99_ci.have = false;
 	if (s0->has_hist)
-		s0->overflow += top - s0->count;
-	s0->count = top;
+		s0->overflow += top - s1->count - s0->count;
+	s0->count = top - s1->count;
+	s0->ns[RVS_MEAN] = s1->ns[RVS_MEAN] = bm->ns[RV_MEAN];
+	bm->overflow += top - bm->count;
+	bm->count = top;
+	for (int k = 0; k < RV_NSTATS; k++)
+		bm->ci[k].have = false;
+	one_run_of_all(bm);
+	/* as m's: its statistics and its series' no longer lie where the
+	 * buckets put them (figures_hist.c) */
+	for (int k = 0; k < RV_NSTATS; k++)
+		bm->ns[k].have = bm->cycles[k].have = false;
+	bm->median_ns.have = false;
+	s0->has_hist = s1->has_hist = false;
 	json_round_trip(x, &a, &b);
 	const struct rv_metric *mb = &b.files[0].reqs[0].metrics[0];
 	ck_assert_uint_eq(mb->nbuckets, m->nbuckets);
@@ -692,7 +726,8 @@ START_TEST(archive_integers_to_2_63)
 	ck_assert(mb->buckets[mb->nbuckets - 1].hi == top);
 	ck_assert(mb->buckets[mb->nbuckets - 1].count == top - others - 2);
 	ck_assert(mb->highest == top && mb->overflow == 2 && mb->count == top);
-	ck_assert(b.files[1].reqs[0].series[0].count == top);
+	ck_assert(b.files[1].reqs[0].series[0].count == top - s1->count);
+	ck_assert(b.files[1].reqs[0].metrics[0].count == top);
 	report_view_free(&b);
 
 	/* one more does not fit a JSON integer of jansson's: refused, not
@@ -1183,6 +1218,30 @@ static json_t *limit0(json_t *root)
 	return json_array_get(json_object_get(req0(root), "limits"), 0);
 }
 
+/* The metric's statistics no longer held to its histogram nor to its
+ * cycles (figures_hist.c), so that a test of another rule can move one of
+ * them alone: no cycles, and every sample above the (empty) buckets. */
+static void unhook_stats(json_t *metric)
+{
+	json_object_set_new(metric, "cycles_per_unit", json_integer(0));
+	json_object_set_new(json_object_get(metric, "histogram"), "buckets", json_array());
+	json_object_set(metric, "overflow", json_object_get(metric, "count"));
+	json_object_set_new(metric, "median_ns", json_null());
+}
+
+/* unhook_stats for every duration metric of root's first file */
+static void unhook_all(json_t *root)
+{
+	json_t *reqs = json_object_get(json_array_get(json_object_get(root, "files"), 0),
+				       "requirements");
+	for (size_t r = 0; r < json_array_size(reqs); r++) {
+		json_t *ms = json_object_get(json_array_get(reqs, r), "metrics");
+		for (size_t m = 0; m < json_array_size(ms); m++)
+			if (json_object_get(json_array_get(ms, m), "histogram"))
+				unhook_stats(json_array_get(ms, m));
+	}
+}
+
 /* Numbers a run cannot write, which made the plots hang or divide by zero,
  * are refused naming the field and the value (reports/read/read.h has the
  * ranges); the ends of the ranges read. */
@@ -1227,7 +1286,7 @@ START_TEST(json_reader_refuses_numbers)
 		const char *key;
 		double v;
 	} good[] = { { metric0, "ns_per_unit", 1e-15 }, { metric0, "ns_per_unit", 1e6 },
-		     { metric0, "cycles_per_unit", 0 }, { stats0, "min", -1e40 },
+		     { metric0, "cycles_per_unit", 0 }, { stats0, "min", 1e-40 },
 		     { stats0, "stddev", 1e-40 }, { stats0, "stddev", 0 } };
 	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
 		root = with_real(x, good[i].at, good[i].key, good[i].v);
@@ -1235,6 +1294,7 @@ START_TEST(json_reader_refuses_numbers)
 		 * reader would hold them to it (json_reader_checks_confidence) */
 		if (strcmp(good[i].key, "ns_per_unit") == 0)
 			json_object_del(metric0(root), "confidence");
+		unhook_stats(metric0(root)); /* the number alone is under test */
 		ck_assert_msg(read_json_tree(x, root, err, sizeof err) == 0, "%s %g: %s",
 			      good[i].key, good[i].v, err);
 		json_decref(root);
@@ -1695,55 +1755,105 @@ END_TEST
 START_TEST(json_reader_orders_statistics)
 {
 	struct fx *x = fx_new();
-	json_t *root = fixture_json(x), *st = stats_at(root, 0, 0, "statistics_ns");
+	json_t *root = fixture_json(x);
+	unhook_all(root);
+	json_t *st = stats_at(root, 0, 0, "statistics_ns");
 	json_object_set_new(st, "p50", json_real(num_at(st, "p90")));
 	/* its interval no longer holds it: this checks the order alone */
 	json_object_set_new(stats_at(root, 0, 0, "confidence"), "p50", json_null());
 	expect_read(x, root, "p50 == p90");
-	root = fixture_json(x);
+	root = fixture_json(x); unhook_all(root);
 	st = stats_at(root, 0, 0, "statistics_ns");
 	json_object_set_new(st, "p50", json_real(num_at(st, "p90") * (1 + 1e-6)));
 	expect_refused(x, root, "requirements[0].metrics[0].statistics_ns.p50", "above p90");
-	root = fixture_json(x);
+	root = fixture_json(x); unhook_all(root);
 	st = stats_at(root, 0, 1, "statistics_ns");
 	json_object_set_new(st, "mean", json_real(num_at(st, "max") * (1 + 1e-12)));
+	/* its one run with samples holds them all: the same mean (figures_runs.c) */
+	json_object_set_new(json_array_get(stats_at(root, 0, 1, "runs"), 0), "mean_ns",
+			    json_real(num_at(st, "mean")));
 	expect_read(x, root, "a mean a rounding above the max");
-	root = fixture_json(x);
+	root = fixture_json(x); unhook_all(root);
 	st = stats_at(root, 0, 1, "statistics_ns");
 	json_object_set_new(st, "mean", json_real(num_at(st, "max") * (1 + 1e-6)));
 	expect_refused(x, root, "requirements[0].metrics[1].statistics_ns.mean", "above max");
-	root = fixture_json(x);
+	root = fixture_json(x); unhook_all(root);
 	st = stats_at(root, 1, 1, "statistics_ns");
 	json_object_set_new(st, "min", json_real(num_at(st, "mean") + 1));
 	expect_refused(x, root, "requirements[1].metrics[1].statistics_ns.min", "above mean");
-	root = fixture_json(x);
+	root = fixture_json(x); unhook_all(root);
 	st = stats_at(root, 0, 0, "statistics_cycles");
 	json_object_set_new(st, "p99", json_real(num_at(st, "max") + 1));
 	expect_refused(x, root, "metrics[0].statistics_cycles.p99", "above max");
-	root = fixture_json(x);
+	root = fixture_json(x); unhook_all(root);
 	json_object_set_new(stats_at(root, 0, 2, "statistics"), "min", json_integer(7));
 	expect_refused(x, root, "requirements[0].metrics[2].statistics.min", "7, above mean 3");
-	root = fixture_json(x);
+	root = fixture_json(x); unhook_all(root);
 	json_t *s0 = json_array_get(json_object_get(req_at(root, 1, 0), "per_cpu"), 0);
 	json_object_set_new(s0, "min_ns", json_real(num_at(s0, "max_ns") + 1));
 	expect_refused(x, root, "files[1].requirements[0].per_cpu[0].min_ns", "above");
 
 	/* measured against the stored statistic: ns, cycles, a count */
-	root = fixture_json(x);
+	root = fixture_json(x); unhook_all(root);
 	json_object_set_new(limit_at(root, 0, 0), "measured", json_real(748.25 * (1 + 1e-12)));
 	expect_read(x, root, "measured a rounding off");
-	root = fixture_json(x);
+	root = fixture_json(x); unhook_all(root);
 	json_object_set_new(limit_at(root, 0, 0), "measured", json_real(748.25 * 1.5));
 	expect_refused(x, root, "requirements[0].limits[0].measured",
 		       "1122.375, but metrics[0].statistics_ns.mean is 748.25");
-	root = fixture_json(x);
+	root = fixture_json(x); unhook_all(root);
 	json_object_set_new(limit_at(root, 1, 1), "measured", json_real(1990));
 	expect_refused(x, root, "requirements[1].limits[1].measured",
 		       "metrics[0].statistics_cycles.p99 is 1983");
-	root = fixture_json(x);
+	root = fixture_json(x); unhook_all(root);
 	json_object_set_new(limit_at(root, 1, 2), "measured", json_integer(2));
 	expect_refused(x, root, "requirements[1].limits[2].measured",
 		       "metrics[4].statistics.max is 1");
+	fx_free(x);
+}
+END_TEST
+
+/* Run k of metric m of requirement r (file 0). */
+static json_t *run_at(json_t *root, size_t r, size_t m, size_t k)
+{
+	return json_array_get(stats_at(root, r, m, "runs"), k);
+}
+
+/* The figures a file states twice agree (figures_runs.c): a run's samples,
+ * mean and max against its metric's count, mean, min and max; a run figure
+ * a rounding off still reads. The fixture's per-op: 4 runs of 1000 samples,
+ * run k's mean 747.5 + k / 2 ns and max 995 + k / 2 ns. */
+START_TEST(json_reader_holds_runs_to_totals)
+{
+	struct fx *x = fx_new();
+	json_t *root = fixture_json(x);
+	json_object_set_new(run_at(root, 0, 0, 3), "max_ns", json_real(2000));
+	expect_refused(x, root, "requirements[0].metrics[0].runs[3].max_ns",
+		       "2000 (2 us) is above the metric's max 996.5");
+	root = fixture_json(x);
+	json_object_set_new(run_at(root, 0, 0, 1), "samples", json_integer(999));
+	expect_refused(x, root, "requirements[0].metrics[0].runs",
+		       "its runs hold 3999 samples (metrics[0].runs[k].samples), but "
+		       "metrics[0].count is 4000");
+	root = fixture_json(x);
+	json_object_set_new(run_at(root, 0, 0, 0), "mean_ns", json_real(-747.5));
+	expect_refused(x, root, "requirements[0].metrics[0].runs[0].mean_ns",
+		       "-747.5 (-747.5 ns) is below zero");
+	root = fixture_json(x);
+	json_object_set_new(run_at(root, 0, 0, 0), "mean_ns", json_real(747.5 * 1.01));
+	expect_refused(x, root, "requirements[0].metrics[0].statistics_ns.mean",
+		       "but its runs' mean_ns weighted by their samples give");
+	/* the issue's candidate: its own max far above its runs' */
+	root = fixture_json(x);
+	json_object_set_new(stats_at(root, 0, 0, "statistics_ns"), "max", json_real(152e6));
+	expect_refused(x, root, "requirements[0].metrics[0].statistics_ns.max",
+		       "152000000 (152 ms), but the largest of its runs' max_ns "
+		       "(metrics[0].runs[3].max_ns) is 996.5");
+	/* within rounding: a run max an ulp-ish above the max, a mean 1e-13 off */
+	root = fixture_json(x);
+	json_object_set_new(run_at(root, 0, 0, 3), "max_ns", json_real(996.5 * (1 + 1e-12)));
+	json_object_set_new(run_at(root, 0, 0, 0), "mean_ns", json_real(747.5 * (1 + 1e-13)));
+	expect_read(x, root, "run figures a rounding off");
 	fx_free(x);
 }
 END_TEST
@@ -1764,6 +1874,13 @@ START_TEST(json_reader_refuses_corpus_figures)
 		{ "refused-p50-above-p90.json", "metrics[0].statistics_ns.p50", "above p90" },
 		{ "refused-mean-above-max.json", "metrics[0].statistics_ns.mean",
 		  "5e+10, above max 161319.98" },
+		/* A run whose timebase the kernel contradicted judges nothing. */
+		{ "refused-timebase-check-failed-pass.json", "requirements[0].verdict",
+		  "\"pass\", but environment.timebase.check is \"FAILED: timebase check: " },
+		{ "refused-timebase-row-disagrees-pass.json", "requirements[0].verdict",
+		  "\"pass\", but environment.timebase.check.libc_monotonic_raw is \"DISAGREES" },
+		{ "refused-timebase-readiness-fail-pass.json", "requirements[0].verdict",
+		  "\"pass\", but readiness[10].level is \"fail\"" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char path[512], err[600] = "";
@@ -2108,6 +2225,7 @@ static Suite *json_suite(void)
 	tcase_add_test(tc, json_confidence_known_answers);
 	tcase_add_test(tc, json_reader_checks_confidence);
 	tcase_add_test(tc, json_reader_refuses_corpus_figures);
+	tcase_add_test(tc, json_reader_holds_runs_to_totals);
 	tcase_add_test(tc, archive_keeps_readiness);
 	tcase_add_test(tc, archive_keeps_explanation);
 	tcase_add_test(tc, json_reader_refuses_bad_explanation);

@@ -435,6 +435,55 @@ static size_t validate_text(const char *body, struct req_file **out)
 	return validate_file(*out, &probe_catalog, &diags);
 }
 
+/* A probe's violation metric (sem-pingpong's unanswered-waits) gets
+ * rtconform's own limit "total <= 0" in every requirement that sets none on
+ * it; a limit of the file's own on it stands instead; a probe without one
+ * gets nothing; a requirement with no room left is refused, naming it. */
+START_TEST(implicit_violation_limits)
+{
+	struct req_file *f;
+	ck_assert_uint_eq(validate_text("<requirement id=\"A\"><probe name=\"sem-pingpong\"/>"
+					 "<limit statistic=\"mean\" max=\"50us\"/></requirement>\n"
+					 "<requirement id=\"B\"><probe name=\"sem-pingpong\"/>"
+					 "<limit metric=\"unanswered-waits\" statistic=\"max\" max=\"3\"/>"
+					 "</requirement>\n"
+					 "<requirement id=\"C\"><probe name=\"selftest\"/></requirement>\n"
+					 "<requirement id=\"D\"><probe name=\"sem-pingpong\"/>"
+					 "</requirement>\n", &f), 0);
+	ck_assert_uint_eq(validate_implicit_limits(f, &probe_catalog, &diags), 0);
+	ck_assert_msg(diags.n == 0, "%s", all_diags());
+	const struct requirement *a = &f->reqs[0], *b = &f->reqs[1], *c = &f->reqs[2];
+	ck_assert_uint_eq(a->nlimits, 2);
+	const struct req_limit *l = &a->limits[1];
+	ck_assert_str_eq(l->metric, "unanswered-waits");
+	ck_assert_int_eq(l->stat.kind, STAT_TOTAL);
+	ck_assert_str_eq(l->stat_text, "total");
+	ck_assert(l->has_max && !l->has_min && l->implicit);
+	ck_assert_double_eq(l->max.value, 0);
+	ck_assert_int_eq(l->max.unit, QTY_COUNT);
+	ck_assert_int_eq(l->line, a->line);
+	ck_assert(!a->limits[0].implicit);
+	ck_assert_uint_eq(b->nlimits, 1); /* its own */
+	ck_assert(!b->limits[0].implicit);
+	ck_assert_uint_eq(c->nlimits, 0);
+	ck_assert_uint_eq(f->reqs[3].nlimits, 1);
+	ck_assert(f->reqs[3].limits[0].implicit);
+	req_file_free(f); /* frees the added limit's strings too (ASan) */
+
+	char body[1900] = "<requirement id=\"FULL\"><probe name=\"sem-pingpong\"/>";
+	for (int i = 0; i < REQ_MAX_LIMITS; i++)
+		strcat(body, "<limit statistic=\"max\" max=\"1s\"/>");
+	strcat(body, "</requirement>\n");
+	ck_assert_uint_eq(validate_text(body, &f), 0);
+	ck_assert_uint_eq(validate_implicit_limits(f, &probe_catalog, &diags), 1);
+	ck_assert_msg(has_diag("s.xml:2: ", "requirement FULL: 32 limits leave no room for "
+			       "rtconform's own limit on unanswered-waits (total <= 0)",
+			       (const char *)NULL), "%s", all_diags());
+	ck_assert_uint_eq(f->reqs[0].nlimits, REQ_MAX_LIMITS);
+	req_file_free(f);
+}
+END_TEST
+
 /* sem-pingpong's wakeup takes two samples an iteration (a wake-up each
  * way), so 5000 x 1 gives the 10000 p99.9 needs; its per-op one. */
 START_TEST(percentile_samples_per_iteration)
@@ -788,6 +837,7 @@ static Suite *loader_suite(void)
 	tcase_add_test(tc, confidence_levels);
 	tcase_add_test(tc, percentile_samples);
 	tcase_add_test(tc, percentile_samples_per_iteration);
+	tcase_add_test(tc, implicit_violation_limits);
 	tcase_add_test(tc, percentile_samples_per_cpu);
 	tcase_add_test(tc, all_problems_reported);
 	tcase_add_test(tc, memory_diagnostics_use_display_name);

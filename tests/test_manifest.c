@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_manifest.c - MANIFEST.sha256 (cli/manifest.c): written sorted, once
  * per path, with the digests of known answers, in sha256sum's form; read
- * back; every malformed line refused with its number; paths that leave the
- * directory refused both ways. */
+ * back; every malformed line refused with its number (a path listed again
+ * too, found by the sorted index that manifest_find searches); paths that
+ * leave the directory refused both ways. */
 #include <check.h>
 
 #include <stdio.h>
@@ -103,11 +104,43 @@ START_TEST(manifest_malformed_lines_refused)
 }
 END_TEST
 
+START_TEST(manifest_find_and_repeats)
+{
+	/* unsorted: every path found, one not listed not */
+	const char *t = ABC "  c\n" ABC "  a\n" EMPTY "  b/x\n";
+	struct manifest m;
+	size_t line = 0;
+	char why[400];
+	ck_assert_int_eq(manifest_parse(t, strlen(t), &m, &line, why, sizeof why), 0);
+	const struct manifest_entry *e = manifest_find(&m, "b/x");
+	ck_assert_ptr_nonnull(e);
+	ck_assert_uint_eq(e->line, 3);
+	ck_assert_str_eq(e->hex, EMPTY);
+	ck_assert_uint_eq(manifest_find(&m, "c")->line, 1);
+	ck_assert_uint_eq(manifest_find(&m, "a")->line, 2);
+	ck_assert_ptr_null(manifest_find(&m, "b"));
+	ck_assert_ptr_null(manifest_find(&m, "d"));
+	manifest_free(&m);
+	/* the first line that repeats a path is named, with the first */
+	refused(ABC "  a\n" ABC "  b\n" ABC "  a\n" ABC "  a\n", 3, "'a' listed again (first on line 1)");
+	refused(ABC "  b\n" ABC "  a\n" ABC "  a\n" ABC "  b\n", 3, "'a' listed again (first on line 2)");
+	/* a malformed line before any repeat is named first */
+	refused(ABC "  a\n" "x\n" ABC "  a\n", 2, "64 hex");
+	/* nothing listed: nothing found */
+	ck_assert_int_eq(manifest_parse("", 0, &m, &line, why, sizeof why), 0);
+	ck_assert_ptr_null(manifest_find(&m, "a"));
+	manifest_free(&m);
+	struct manifest z = { 0 };
+	ck_assert_ptr_null(manifest_find(&z, "a"));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("manifest");
 	TCase *tc = tu_tcase(s, "core", 60);
 	tcase_add_test(tc, manifest_written_sorted_and_read_back);
 	tcase_add_test(tc, manifest_malformed_lines_refused);
+	tcase_add_test(tc, manifest_find_and_repeats);
 	return tu_run(s);
 }

@@ -111,12 +111,19 @@ START_TEST(selftest_fault_spec_parsed_or_refused)
 	ck_assert_int_eq(fault_spec_parse("delay=20ms,every=10", &f, err, sizeof err), 0);
 	ck_assert_uint_eq(f.delay_ns, 20000000);
 	ck_assert_uint_eq(f.every, 10);
+	ck_assert_uint_eq(f.grow_ns, 0);
+	ck_assert_int_eq(fault_spec_parse("delay=1ms,every=100,grow=2ms", &f, err, sizeof err), 0);
+	ck_assert_uint_eq(f.delay_ns, 1000000);
+	ck_assert_uint_eq(f.every, 100);
+	ck_assert_uint_eq(f.grow_ns, 2000000);
 	ck_assert(fault_spec_is_delay("delay=x"));
 	ck_assert(!fault_spec_is_delay("rtconform-fault-sched.so RTC_FAKE_SCHED=policy"));
 	ck_assert(!fault_spec_is_delay(NULL));
 	static const char *const bad[] = { "delay=20ms", "delay=20ms,every=0", "delay=0ms,every=1",
 					   "delay=2s,every=1", "delay=20parsecs,every=1",
-					   "delay=20ms,each=3", "delay=20ms,every=3x", "" };
+					   "delay=20ms,each=3", "delay=20ms,every=3x",
+					   "delay=1ms,every=3,grow=0ms", "delay=1ms,every=3,grow=2s",
+					   "delay=1ms,every=3,shrink=1ms", "" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		err[0] = 0;
 		ck_assert_msg(fault_spec_parse(bad[i], &f, err, sizeof err) < 0, "%s taken", bad[i]);

@@ -93,16 +93,69 @@ START_TEST(first_breach_trips_once)
 	ck_assert_uint_eq(x.res->trace.metric, 0);
 	ck_assert_uint_eq(x.res->trace.run, 2);
 	ck_assert_uint_eq(x.res->trace.value, 2001);
-	ck_assert_uint_eq(per_op->trip, UINT64_MAX);
+	ck_assert_uint_eq(x.res->trace.index, 1); /* per-op's first sample of run 3 */
+	ck_assert_uint_eq(x.res->trace.saves, 1);
+	ck_assert_uint_eq(x.res->trace.saving, 2); /* stopped: the supervisor's to save */
+	/* per-op owns the trace: only a larger per-op sample comes back */
+	ck_assert_uint_eq(per_op->trip, 2001);
 	ck_assert_uint_eq(wakeup->trip, UINT64_MAX);
 	ck_assert_uint_eq(per_op->hist.count, 2); /* the breaching sample is recorded too */
 
-	/* Disarmed for good: later breaches, or a new run's rescale, do nothing. */
+	/* The other metric is disarmed for good, a new run's rescale too. */
 	probe_trace_scale(x.res);
 	ck_assert_uint_eq(wakeup->trip, UINT64_MAX);
+	ck_assert_uint_eq(per_op->trip, 2001);
 	metric_record(wakeup, 2, 900000);
 	ck_assert_int_lt(drain(x.marker[0], buf, sizeof buf), 0);
 	ck_assert_uint_eq(x.res->trace.metric, 0);
+	/* a larger per-op sample while the save is pending: counted, not traced */
+	metric_record(per_op, 2, 3000);
+	ck_assert_int_lt(drain(x.marker[0], buf, sizeof buf), 0);
+	ck_assert_uint_eq(x.res->trace.later, 1);
+	ck_assert_uint_eq(x.res->trace.later_max, 3000);
+	fixture_close(&x);
+}
+END_TEST
+
+/* Re-armed (the supervisor saved the trace: saving 0), the trace stops at
+ * a sample larger than every one before, and only there; after
+ * PROBE_TRACE_MAX_SAVES stops a rising ramp is counted, not traced. */
+START_TEST(worst_breach_rearms)
+{
+	struct fixture x;
+	fixture_open(&x, true);
+	struct metric_data *per_op = result_metric(x.res, 0);
+	per_op->ns_per_unit = 1.0;
+	per_op->trip_ns = 1000;
+	probe_trace_scale(x.res);
+	char buf[512];
+	metric_record(per_op, 0, 1500);
+	ck_assert_int_gt(drain(x.marker[0], buf, sizeof buf), 0);
+	metric_record(per_op, 0, 3000); /* pending: counted */
+	x.res->trace.saving = 0;        /* saved and re-armed */
+	metric_record(per_op, 0, 2500); /* above the traced, below the one counted */
+	ck_assert_int_lt(drain(x.marker[0], buf, sizeof buf), 0);
+	ck_assert_uint_eq(x.res->trace.later, 2);
+	metric_record(per_op, 1, 1200); /* below the traced: nothing */
+	ck_assert_uint_eq(x.res->trace.later, 2);
+	metric_record(per_op, 1, 4000);
+	ck_assert_int_gt(drain(x.marker[0], buf, sizeof buf), 0);
+	ck_assert_str_eq(buf, "rtconform breach: requirement REQ-1 metric per-op value 4000 ns "
+			      "> 1000 ns run 2\n");
+	ck_assert_uint_eq(x.res->trace.value, 4000);
+	ck_assert_uint_eq(x.res->trace.run, 1);
+	ck_assert_uint_eq(x.res->trace.index, 2);
+	ck_assert_uint_eq(x.res->trace.saves, 2);
+	ck_assert_uint_eq(x.res->trace.later, 0); /* none above it yet */
+	/* a rising ramp, each sample saved at once: PROBE_TRACE_MAX_SAVES stops */
+	for (uint64_t v = 5000; v < 5020; v++) {
+		x.res->trace.saving = 0;
+		metric_record(per_op, 1, v);
+	}
+	ck_assert_uint_eq(x.res->trace.saves, PROBE_TRACE_MAX_SAVES);
+	ck_assert_uint_eq(x.res->trace.value, 5000 + PROBE_TRACE_MAX_SAVES - 3);
+	ck_assert_uint_eq(x.res->trace.later, 20 - (PROBE_TRACE_MAX_SAVES - 2));
+	ck_assert_uint_eq(x.res->trace.later_max, 5019);
 	fixture_close(&x);
 }
 END_TEST
@@ -147,7 +200,12 @@ START_TEST(series_trip_with_metric_0)
 	ck_assert_str_eq(buf, "rtconform breach: requirement TW metric wakeup value 150000 ns > "
 			      "100000 ns run 1\n");
 	ck_assert_uint_eq(res->trace.metric, 0);
-	ck_assert_uint_eq(result_series(res, 0)->trip, UINT64_MAX);
+	ck_assert_int_eq(res->trace.cpu, res->series_cpu[1]);
+	ck_assert_uint_eq(res->trace.index, 1);
+	/* metric 0 owns the trace: its every series, and it, trip above the sample */
+	ck_assert_uint_eq(result_series(res, 0)->trip, 150000);
+	ck_assert_uint_eq(result_metric(res, 0)->trip, 150000);
+	ck_assert_uint_eq(result_metric(res, 1)->trip, UINT64_MAX);
 	probe_trace_attach(NULL, NULL);
 	for (int i = 0; i < 2; i++) {
 		close(fds[i][0]);
@@ -430,6 +488,99 @@ START_TEST(sweep_removes_only_the_provably_dead)
 }
 END_TEST
 
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The supervisor's side of keeping the worst breach, on a stand-in
+ * instance: each stop at a new worst breach is saved and the instance
+ * emptied and started again; trace_finish saves the last breach kept,
+ * not what the re-armed buffer holds after it, and names its rank. */
+START_TEST(finish_keeps_the_worst)
+{
+	struct fixture x;
+	fixture_open(&x, true);
+	struct metric_data *per_op = result_metric(x.res, 0);
+	per_op->ns_per_unit = 1.0;
+	per_op->trip_ns = 1000;
+	probe_trace_scale(x.res);
+	const struct probe *p = probe_find("sem-pingpong");
+	char root[] = "/tmp/rtc-trace-keep-XXXXXX", out[600], file[TRACE_NAME_MAX], note[1024];
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	snprintf(out, sizeof out, "%s/out", root);
+	ck_assert_int_eq(mkdir(out, 0700), 0);
+	struct trace_job t;
+	trace_job_init(&t);
+	snprintf(t.root, sizeof t.root, "%s", root);
+	snprintf(t.inst, sizeof t.inst, "%s/inst", root);
+	ck_assert_int_eq(mkdir(t.inst, 0700), 0);
+	put_file(t.inst, "tracing_on", "0");
+
+	trace_keep_poll(&t, x.res); /* nothing stopped: nothing kept */
+	ck_assert_ptr_null(t.keep);
+	metric_record(per_op, 0, 1500);
+	put_file(t.inst, "trace", "breach 1500\n");
+	trace_keep_poll(&t, x.res);
+	ck_assert_uint_eq(t.kept, 1);
+	ck_assert_uint_eq(x.res->trace.saving, 0); /* re-armed */
+	char path[1100];
+	snprintf(path, sizeof path, "%s/trace", t.inst);
+	char *text = tu_slurp(path, NULL);
+	ck_assert_str_eq(text, ""); /* the buffer emptied */
+	free(text);
+	snprintf(path, sizeof path, "%s/tracing_on", t.inst);
+	text = tu_slurp(path, NULL);
+	ck_assert_str_eq(text, "1");
+	free(text);
+	metric_record(per_op, 0, 1200); /* below: not stopped at */
+	metric_record(per_op, 1, 8190);
+	put_file(t.inst, "trace", "breach 8190\n");
+	trace_keep_poll(&t, x.res);
+	ck_assert_uint_eq(t.kept, 2);
+	put_file(t.inst, "trace", "after the worst\n"); /* the re-armed buffer */
+	metric_record(per_op, 1, 3000);
+	trace_finish(&t, x.res, p, "W", out, NULL, file, sizeof file, note, sizeof note,
+		     &(struct explain *){ NULL });
+	snprintf(path, sizeof path, "%s/trace-W.txt", out);
+	text = tu_slurp(path, NULL);
+	ck_assert_str_eq(text, "breach 8190\n");
+	free(text);
+	ck_assert_msg(strstr(note, "trace: tripped by per-op 8.19 us > 1 us in run 2 (sample 1 "
+			      "of the run): the max itself; the largest of 2 breaches the trace stopped at "
+			      "(1 superseded, at most 8)"), "%s", note);
+	tu_rm_tree(root);
+	fixture_close(&x);
+}
+END_TEST
+
+/* How the sample explained ranks against the max, when the max came while
+ * no trace could be taken. */
+START_TEST(rank_names_a_max_not_traced)
+{
+	struct fixture x;
+	fixture_open(&x, true);
+	struct metric_data *per_op = result_metric(x.res, 0);
+	per_op->ns_per_unit = 1000.0; /* a unit a microsecond */
+	per_op->trip_ns = 100000;
+	probe_trace_scale(x.res);
+	metric_record(per_op, 0, 323); /* stopped at, not yet saved */
+	metric_record(per_op, 0, 900);
+	metric_record(per_op, 0, 8190);
+	char buf[400];
+	trace_rank_text(x.res, NULL, buf, sizeof buf);
+	ck_assert_str_eq(buf, " (sample 1 of the run): the 3rd largest breach; the max 8.19 ms and 1 "
+			      "other samples above it came while the trace before it was being "
+			      "saved, not traced");
+	fixture_close(&x);
+}
+END_TEST
+
 /* trace_finish on a stand-in instance (a plain directory, no tracefs):
  * the trace is copied; an output directory that cannot be written is named
  * as the cause; an instance that cannot be read is not blamed on the output
@@ -466,8 +617,9 @@ START_TEST(finish_names_the_true_cause)
 	ck_assert_msg(strncmp(note, "trace: tripped by per-op 2 us > 1 us in run 1", 45) == 0,
 		      "%s", note);
 	/* what is saved is explained (docs/explain.md), or it is said why not */
-	ck_assert_str_eq(note, "trace: tripped by per-op 2 us > 1 us in run 1; not explained: "
-			       "trace-R.1.txt:1: not a trace line (no [CPU] column): 'the trace'");
+	ck_assert_str_eq(note, "trace: tripped by per-op 2 us > 1 us in run 1: the max itself; not "
+			       "explained: trace-R.1.txt:1: not a trace line (no [CPU] column): "
+			       "'the trace'");
 	snprintf(path, sizeof path, "%s/trace-R.1.txt", out);
 	char *saved = tu_slurp(path, NULL);
 	ck_assert_str_eq(saved, "the trace\n");
@@ -508,7 +660,7 @@ START_TEST(finish_names_the_true_cause)
 	fclose(f);
 	trace_finish(&t, x.res, p, "R.4", out, NULL, file, sizeof file, note, sizeof note, &ex);
 	ck_assert_str_eq(file, "trace-R.4.txt");
-	ck_assert_str_eq(note, "trace: tripped by per-op 2 us > 1 us in run 1; explained: 100% "
+	ck_assert_str_eq(note, "trace: tripped by per-op 2 us > 1 us in run 1: the max itself; explained: 100% "
 			       "unexplained (no event tells)");
 	/* and the explanation is kept for the reports (results.json's explain) */
 	ck_assert_ptr_nonnull(ex);
@@ -528,6 +680,9 @@ int main(void)
 	Suite *s = suite_create("trace");
 	TCase *tc = tu_tcase(s, "trace", 10);
 	tcase_add_test(tc, first_breach_trips_once);
+	tcase_add_test(tc, worst_breach_rearms);
+	tcase_add_test(tc, finish_keeps_the_worst);
+	tcase_add_test(tc, rank_names_a_max_not_traced);
 	tcase_add_test(tc, names_distinct_in_a_run);
 	tcase_add_test(tc, unarmed_never_trips);
 	tcase_add_test(tc, series_trip_with_metric_0);

@@ -330,6 +330,53 @@ START_TEST(count_limits_judged)
 }
 END_TEST
 
+/* sem-pingpong's unanswered-waits is a violation metric: its limit (the
+ * one rtconform adds, total <= 0) fails as a conformance violation, and the
+ * text quotes the probe's words on the first; a count limit on a metric
+ * that is none (page-faults) keeps its plain text. */
+START_TEST(violation_metric_named)
+{
+	struct fx *x = fx_new(100, 1.0, 0);
+	int mi = probe_decl_metric_index(&x->res.probe->decl, "unanswered-waits");
+	ck_assert_int_ge(mi, 0);
+	ck_assert(x->res.probe->decl.violation_metrics & (1u << mi));
+	struct metric_data *m = result_metric(x->res.res, (unsigned)mi);
+	static const uint64_t per_run[] = { 3, 0 };
+	for (uint32_t r = 0; r < 2; r++) {
+		m->runs[r].sum = per_run[r];
+		m->runs[r].count = 1;
+		hist_record(&m->hist, per_run[r]);
+	}
+	snprintf(x->res.res->violation, sizeof x->res.res->violation,
+		 "run 1, round trip 8 of 50: the peer's sem_wait (posix-sem) returned "
+		 "without the worker's post");
+	bound_max(add(x, "total", "unanswered-waits"), 0, QTY_COUNT);
+	faults(x, (const uint64_t[]){ 1, 0 }, 2);
+	bound_max(add(x, "total", "page-faults"), 0, QTY_COUNT);
+	verdict_judge(&x->res);
+	ck_assert_int_eq(x->res.verdict, VERDICT_FAIL);
+	ck_assert_str_eq(x->res.limits[0].text,
+			 "unanswered-waits total 3 > 0 (2 runs): a conformance violation of the "
+			 "system under test; the first: run 1, round trip 8 of 50: the peer's "
+			 "sem_wait (posix-sem) returned without the worker's post");
+	ck_assert_str_eq(x->res.limits[1].text, "total 1 > 0 (2 runs)");
+	fx_free(x);
+
+	/* none counted: the limit holds, plainly */
+	x = fx_new(100, 1.0, 0);
+	m = result_metric(x->res.res, (unsigned)mi);
+	for (uint32_t r = 0; r < 2; r++) {
+		m->runs[r].count = 1;
+		hist_record(&m->hist, 0);
+	}
+	bound_max(add(x, "total", "unanswered-waits"), 0, QTY_COUNT);
+	verdict_judge(&x->res);
+	ck_assert_int_eq(x->res.verdict, VERDICT_PASS);
+	ck_assert_str_eq(x->res.limits[0].text, "total 0 <= 0 (2 runs)");
+	fx_free(x);
+}
+END_TEST
+
 /* What the validator refuses in a file cannot slip through as a pass when
  * a library caller builds the limit itself: an error, saying why. */
 START_TEST(count_limit_mismatch_is_error)
@@ -1157,6 +1204,7 @@ int main(void)
 	Suite *s = suite_create("verdict");
 	TCase *tc = tu_tcase(s, "judge", 10);
 	tcase_add_test(tc, all_limits_hold_is_pass);
+	tcase_add_test(tc, violation_metric_named);
 	tcase_add_test(tc, no_limits_is_labelled_measured);
 	tcase_add_test(tc, max_exceeded_is_fail_with_message);
 	tcase_add_test(tc, min_bound_below_is_fail);

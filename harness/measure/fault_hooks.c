@@ -7,7 +7,8 @@
  * rtconform's: only `rtconform selftest` sets RTC_SELFTEST_FAULTS, and
  * `run` starts this worker only then). Unset or malformed: no delay (run
  * refused a malformed one before starting any worker). In the measured
- * loop: a compare, and on every K-th iteration a busy wait on
+ * loop: a compare, and on every K-th iteration a busy wait (each one a
+ * step longer with grow=) on
  * CLOCK_MONOTONIC_RAW (no call that could block, allocate or lock). */
 #include "harness/measure/probes/probes.h"
 
@@ -16,7 +17,7 @@
 #include "harness/measure/fault_spec.h"
 #include "harness/measure/timebase.h"
 
-static uint64_t fault_delay_ns, fault_every;
+static uint64_t fault_delay_ns, fault_every, fault_grow_ns, fault_n;
 
 __attribute__((constructor)) static void fault_hooks_init(void)
 {
@@ -25,6 +26,7 @@ __attribute__((constructor)) static void fault_hooks_init(void)
 	if (fault_spec_parse(getenv(FAULT_SPEC_ENV), &f, err, sizeof err) == 0) {
 		fault_delay_ns = f.delay_ns;
 		fault_every = f.every;
+		fault_grow_ns = f.grow_ns;
 	}
 }
 
@@ -32,7 +34,9 @@ void probe_fault_delay(uint64_t i)
 {
 	if (!fault_every || (i + 1) % fault_every != 0)
 		return;
-	uint64_t end = tb_clock_ns() + fault_delay_ns;
+	/* growing: the n-th delay is n steps longer, at most 1 s */
+	uint64_t d = fault_delay_ns + fault_n++ * fault_grow_ns;
+	uint64_t end = tb_clock_ns() + (d < FAULT_DELAY_MAX_NS ? d : FAULT_DELAY_MAX_NS);
 	while (tb_clock_ns() < end)
 		;
 }

@@ -177,6 +177,11 @@ struct result_shm {
 	int err;                      /* positive errno of a failure, or 0 */
 	char reason[512];             /* why it failed, filled by probe_fail() */
 	char note[512];               /* informative remark from the probe */
+	/* The first event a violation metric counted (probe_decl.
+	 * violation_metrics), in the probe's words, written once between runs
+	 * or after the last: "" for none. The failed limit's text quotes it
+	 * (harness/verdict.c). */
+	char violation[256];
 	uint32_t nmetrics;
 	uint32_t metric_stride;       /* bytes from one metric_data to the next */
 	uint32_t nseries_alloc;       /* per-CPU series mapped after the metrics */
@@ -214,6 +219,8 @@ struct result_shm {
 	 * tripped it. marker_fd < 0: no trace armed. */
 	struct {
 		int32_t marker_fd, on_fd; /* trace_marker, tracing_on */
+		int32_t kick_fd;          /* an eventfd the supervisor waits on: a
+					   * breach to save (-1: none, its tick) */
 		char id[136];             /* the requirement, for the marker */
 		volatile uint32_t tripped; /* 0, then 1 once: the first trip wins */
 		uint32_t metric, run;     /* what tripped, in which run: the measured
@@ -225,6 +232,25 @@ struct result_shm {
 		volatile uint32_t measured_run;
 		uint64_t value;           /* the sample, units of that metric */
 		int32_t write_err;        /* errno of a failed marker write, or 0 */
+		/* Keeping the worst breach (docs/explain.md): the metric whose
+		 * breaches are traced (UINT32_MAX until one trips: the first
+		 * owns the trace); saving 0 while a breach may stop the
+		 * instance, 1 while a worker thread stops it, 2 once stopped at
+		 * its marker, until the supervisor has saved it and re-armed
+		 * (trace_keep_poll, harness/trace.h); saves the breaches stopped
+		 * at so far (at most PROBE_TRACE_MAX_SAVES; each one larger than
+		 * the one before); index the sample's number in its run
+		 * (1-based), counted on its CPU when it is a per-CPU series'
+		 * (cpu that CPU, else -1). later:
+		 * samples above the traced one that came when no trace could
+		 * be taken (a save pending or the budget spent), later_max the
+		 * largest of them (units); both start again at each new
+		 * breach stopped at. */
+		volatile uint32_t owner, saving;
+		uint32_t saves;
+		int32_t cpu;
+		uint64_t index;
+		volatile uint64_t later, later_max;
 	} trace;
 	/* The journal's checkpoint (probe_checkpoint): at the end of every
 	 * run the worker signals ask_fd and waits on go_fd, both eventfds the
@@ -343,10 +369,19 @@ void probe_rt_guard_rest(struct probe_ctx *c);
 /* Append to res->note what the guard did or saw (rests, over-long runs). */
 void probe_rt_guard_note(struct probe_ctx *c);
 
-/* The first sample above an armed trip: write the trace marker, stop the
- * trace instance, disarm every metric and note what tripped in the result
- * memory (probe_trace.c). Out of line: it runs once, never on the fast path.
- * No allocation, no stdio, no locks. */
+/* The most breaches one requirement's trace stops at (each larger than the
+ * last): a rising ramp would otherwise stop it at every sample. */
+#define PROBE_TRACE_MAX_SAVES 8u
+
+/* A sample above an armed trip (probe_trace.c). The first owns the trace
+ * for its metric (every other metric is disarmed). A sample larger than
+ * every one before, while no save is pending and the budget lasts, writes
+ * the trace marker, stops the instance and notes itself in the result
+ * memory for the supervisor to save and re-arm; its metric's trip becomes
+ * the sample, so only a larger one comes here again. Any other sample here
+ * (above the one traced) is counted in trace.later. Out of line, never on
+ * the fast path: a few atomics and, at a new worst, two write(2)s. No
+ * allocation, no stdio, no locks. */
 void probe_trace_trip(struct metric_data *m, uint32_t run, uint64_t v)
 	__attribute__((noinline, cold));
 

@@ -33,7 +33,7 @@
  * the worker in shared memory. */
 #define TB_CHECK_TOLERANCE 0.01          /* against the kernel's own figures */
 #define TB_CHECK_TOLERANCE_NOMINAL 0.05  /* against CPUID's nominal figures */
-#define TB_CHECK_MAX_ROWS 8
+#define TB_CHECK_MAX_ROWS 10
 enum tb_row_state { TB_ROW_UNAVAILABLE, TB_ROW_AGREES, TB_ROW_DISAGREES };
 struct tb_check_row {
 	char key[24];        /* its name in the reports: timebase.check.KEY */
@@ -78,11 +78,17 @@ extern bool tb_use_tsc;
 /* Choose and calibrate the timebase (the TSC against the kernel's clock,
  * tb_kernel_ns), measure its read overhead and check it against the kernel
  * (tb->check). Call once in the supervisor before forking workers (they
- * inherit it). Returns 0, or -errno with a message in err; a timebase that
+ * inherit it). Returns 0, or -errno with a message in err (-EINVAL:
+ * RTC_TIMEBASE set to anything but "clock"); a timebase that
  * fails its check is still returned (0), with tb->check.failed, so that the
  * caller can report every requirement as an error that says why. Takes
  * about 100-400 ms with a TSC. */
 int timebase_init(struct timebase *tb, char *err, size_t errlen);
+
+/* RTC_TIMEBASE as timebase_init reads it: 0 unset (or empty), 1 "clock",
+ * -EINVAL anything else (with why in err), which commands refuse before
+ * they create any output. */
+int timebase_forced(char *err, size_t len);
 
 /* The timebase chosen by the last timebase_init (NULL before): a copy kept
  * by this module, valid for the life of the process whatever happens to the
@@ -127,6 +133,17 @@ static inline uint64_t tb_now(void)
 	return tb_clock_ns();
 }
 #endif
+
+/* The check again, in this process, of the timebase it adopted (the
+ * exec'd worker: its C library, its preloads, its environment are its own,
+ * and a layer may lie to it alone, e.g. libfaketime's FAKETIME_ONLY_CMDS):
+ * the same rows against the kernel's clock over a window of
+ * TB_RECHECK_SPAN_NS to TB_RECHECK_SPAN_MAX_NS, the TSC held to the
+ * supervisor's calibrated rate. True when every row agrees; else false with the disagreement, naming
+ * both rates, in err. Before anything is measured, never in a loop. */
+#define TB_RECHECK_SPAN_NS 10000000.0      /* 10 ms */
+#define TB_RECHECK_SPAN_MAX_NS 160000000.0 /* 160 ms: a worker's timeout runs meanwhile */
+bool timebase_recheck(char *err, size_t len);
 
 /* One line of what chk found ("agrees with the kernel's clock: ...",
  * "FAILED: <its error>", "not checked"), for the reports and readiness. */

@@ -70,9 +70,10 @@ unsigned timebase_published_rates(struct tb_check_row *rows, unsigned max)
 
 int timebase_init(struct timebase *tb, char *err, size_t errlen)
 {
-	(void)err;
-	(void)errlen;
 	memset(tb, 0, sizeof *tb);
+	int force = timebase_forced(err, errlen);
+	if (force < 0)
+		return force;
 	snprintf(tb->reason, sizeof tb->reason, "no TSC backend on this architecture");
 	timebase_use_clock(tb);
 	timebase_finish(tb);

@@ -4,6 +4,8 @@
 #include "harness/measure/timebase.h"
 #include "harness/measure/timebase_impl.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +53,21 @@ void timebase_finish(struct timebase *tb)
 {
 	timebase_check_run(tb);
 	timebase_set_current(tb);
+}
+
+int timebase_forced(char *err, size_t len)
+{
+	const char *v = getenv("RTC_TIMEBASE");
+	if (!v || !*v)
+		return 0;
+	if (strcmp(v, "clock") == 0)
+		return 1;
+	/* A typo ("Clock", "tsc") would time with what the user did not ask
+	 * for, and say so only in timebase.name. */
+	snprintf(err, len, "RTC_TIMEBASE=%.40s%s in the environment: expected \"clock\" (the "
+		 "clock_gettime timebase) or unset (the TSC where it is invariant)", v,
+		 strlen(v) > 40 ? "..." : "");
+	return -EINVAL;
 }
 
 bool timebase_flag_listed(const char *flags, const char *flag)

@@ -50,6 +50,12 @@ void timebase_perf_rate(struct tb_check_row *r, const char *counter);
  * library's clocks, the TSC at its calibrated rate and the counter against
  * each published rate, judged by timebase_check_judge. */
 void timebase_check_run(struct timebase *tb);
+/* The same over a window of at least min_span_ns, doubled while the
+ * slack is over a twentieth of the tolerance and the next would not pass
+ * max_span_ns (then the slack, added to each tolerance, stays as it is):
+ * timebase_check_run's 50 ms to 1.6 s; timebase_recheck's
+ * TB_RECHECK_SPAN_NS to TB_RECHECK_SPAN_MAX_NS. */
+void timebase_check_window(struct timebase *tb, double min_span_ns, double max_span_ns);
 /* Judge chk's rows that are not unavailable (measured, expected, tolerance
  * and chk->slack set): each row's ratio and state; chk->failed and
  * chk->error from the first that disagrees, naming both rates. Also fails

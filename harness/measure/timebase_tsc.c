@@ -148,11 +148,11 @@ static double calibrate(struct timebase *tb)
 
 int timebase_init(struct timebase *tb, char *err, size_t errlen)
 {
-	(void)err;
-	(void)errlen;
 	memset(tb, 0, sizeof *tb);
-	const char *force = getenv("RTC_TIMEBASE");
-	if (force && strcmp(force, "clock") == 0) {
+	int force = timebase_forced(err, errlen);
+	if (force < 0)
+		return force;
+	if (force) {
 		snprintf(tb->reason, sizeof tb->reason, "RTC_TIMEBASE=clock in the environment");
 		goto clock;
 	}

@@ -154,6 +154,18 @@ void worker_main(struct probe_ctx *c)
 		goto fail;
 	if ((rc = rtenv_pin(c->cpu, err, sizeof err)) != 0)
 		goto fail;
+	/* The supervisor checked the timebase in its own process; this one
+	 * was exec'd with a C library, preloads and environment of its own,
+	 * which may lie to it alone: the same check here, on the CPU it
+	 * measures on and before its real-time policy. */
+	if (!timebase_recheck(err, sizeof err)) {
+		/* Cut short, the reason still starts with both rates. */
+		snprintf(res->reason, sizeof res->reason, "%.440s; found in the measuring "
+			 "process (rtconform-worker) alone", err);
+		res->err = EPROTO;
+		res->state = WS_FAILED;
+		_exit(1);
+	}
 	if ((rc = rtenv_set_policy(c->policy, c->priority, err, sizeof err)) != 0)
 		goto fail;
 	if ((rc = worker_verify(c)) != 0) {

@@ -25,13 +25,6 @@
 #include "harness/verdict.h"
 #include "reports/read/read.h"
 
-/* Two statistics of one sample set are compared with a relative slack of
- * 1e-9: each is exact or one rounding of a double away from exact (a
- * percentile, min or max is a sample times the scale; a mean is a sum over
- * a count, times the scale), so one that ought to equal or bound another
- * can miss it by a few units in the last place (1e-16 relative), never by
- * 1e-9; a file edited to disagree misses it by far more. */
-#define FIG_SLACK 1e-9
 
 struct fig {
 	char *at, *why;
@@ -74,12 +67,12 @@ static const char *num_text(double v, char *buf, size_t len)
 
 static bool not_above(double a, double b)
 {
-	return a <= b + FIG_SLACK * fmax(fabs(a), fabs(b));
+	return fig_not_above(a, b);
 }
 
 static bool about_equal(double a, double b)
 {
-	return fabs(a - b) <= FIG_SLACK * fmax(fabs(a), fabs(b));
+	return fig_about_equal(a, b);
 }
 
 /* A limit's bounds as words: "max 10", "min 5 and max 10". */
@@ -798,6 +791,16 @@ static bool check_limit_ci(struct fig *g, const struct rv_req *r, size_t i)
 	return true;
 }
 
+/* The figures the requirement states twice (figures_runs.c). */
+static bool check_parts(struct fig *g, const struct rv_req *r)
+{
+	char field[200], why[600];
+	if (read_check_parts(r, field, sizeof field, why, sizeof why) &&
+	    read_check_stats(r, field, sizeof field, why, sizeof why))
+		return true;
+	return refuse(g, field, "%s", why);
+}
+
 /* The verdicts first: they are what a reader acts on, and what a changed
  * figure most often contradicts. */
 static bool check_one(struct fig *g, const struct rv_req *r)
@@ -806,7 +809,7 @@ static bool check_one(struct fig *g, const struct rv_req *r)
 		if (!check_limit(g, r, i))
 			return false;
 	if (!check_req(g, r) || !check_metrics(g, r) || !check_cis(g, r) ||
-	    !check_intervals(g, r) || !check_hists(g, r))
+	    !check_intervals(g, r) || !check_hists(g, r) || !check_parts(g, r))
 		return false;
 	for (size_t i = 0; i < r->nlimits; i++)
 		if (!check_measured(g, r, i) || !check_limit_ci(g, r, i))

@@ -926,11 +926,12 @@ char *journal_dir_of(const char *path)
 		return NULL;
 	}
 	/* A journal's log, named: recognised by its first line. Only a
-	 * regular file is opened (a FIFO would block): anything else is left
-	 * to the results.json reader, which refuses it by name. */
-	if (!S_ISREG(s.st_mode))
-		return NULL;
-	FILE *f = fopen(path, "rb");
+	 * regular file is opened (read_open: a FIFO would block, a link is
+	 * not followed): anything else is left to the results.json reader,
+	 * which refuses it by name. */
+	size_t size;
+	int rc;
+	FILE *f = S_ISREG(s.st_mode) ? read_open(path, &size, buf, sizeof buf, &rc) : NULL;
 	char magic[sizeof JOURNAL_MAGIC_STEM] = "";
 	size_t mlen = strlen(JOURNAL_MAGIC_STEM);
 	/* Of any format: read_log says which it does not read. */

@@ -1613,6 +1613,62 @@ static void check_hosts(struct jr *rd, const json_t *root, const struct report_v
 	}
 }
 
+/* Where the file says the timebase's check against the kernel failed
+ * (harness/runinfo.c, host/readiness.c): the field in at and what it says
+ * in *said; false when it passed or the file predates the check. */
+static bool timebase_refuted(const struct report_view *v, char *at, size_t len,
+			     const char **said)
+{
+	const char *s = fingerprint_get(&v->env, "timebase.check");
+	if (s && (!strncmp(s, "FAILED", 6) || !strcmp(s, "not checked"))) {
+		snprintf(at, len, "environment.timebase.check");
+		*said = s;
+		return true;
+	}
+	for (size_t i = 0; i < v->env.n; i++)
+		if (!strncmp(v->env.e[i].key, "timebase.check.", 15) &&
+		    !strncmp(v->env.e[i].value, "DISAGREES", 9)) {
+			snprintf(at, len, "environment.%s", v->env.e[i].key);
+			*said = v->env.e[i].value;
+			return true;
+		}
+	for (size_t i = 0; i < v->nready; i++)
+		if (v->ready[i].name && !strcmp(v->ready[i].name, "timebase") &&
+		    v->ready[i].level == READY_FAIL) {
+			snprintf(at, len, "readiness[%zu].level", i);
+			*said = "fail";
+			return true;
+		}
+	return false;
+}
+
+/* A run whose timebase the kernel contradicted (or that was never checked)
+ * measures nothing: every requirement it ran is an error
+ * (harness/runner_prepare.c). A file that says so and still holds a
+ * judged verdict was not written by a run: its figures were timed with a
+ * clock known to be wrong, or its verdicts are another run's. */
+static void check_timebase(struct jr *rd, const struct report_view *v)
+{
+	char key[AT_LEN];
+	const char *said = NULL;
+	if (!timebase_refuted(v, key, sizeof key, &said))
+		return;
+	for (size_t f = 0; f < v->nfiles; f++)
+		for (size_t i = 0; i < v->files[f].nreqs; i++) {
+			const struct rv_req *r = &v->files[f].reqs[i];
+			if (r->verdict == VERDICT_ERROR || r->verdict == VERDICT_SKIPPED)
+				continue;
+			char w[AT_LEN];
+			snprintf(w, sizeof w, "files[%zu].requirements[%zu].verdict", f, i);
+			int n = (int)utf8_fit(said, 60);
+			fail(rd, -EINVAL, w, "\"%s\", but %s is \"%.*s%s\": a run whose timebase the "
+			     "kernel contradicts measures nothing (every requirement an error), so "
+			     "these verdicts are not that run's", verdict_name(r->verdict), key, n, said,
+			     said[n] ? "..." : "");
+			return;
+		}
+}
+
 /* The verdicts must be the ones the harness's rules give for the stored
  * figures, and the statistics ordered as a sample set's (figures.c):
  * before the totals, which count the verdicts. */
@@ -1655,6 +1711,8 @@ static void read_root(struct jr *rd, const json_t *root, struct report_view *v)
 	 * and the mix is what the reader must be told. */
 	if (!rd->rc)
 		check_hosts(rd, root, v);
+	if (!rd->rc)
+		check_timebase(rd, v);
 	if (!rd->rc)
 		check_figures(rd, v);
 	if (!rd->rc && !rd->derive)

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/xmlsafe.h"
+#include "base/safeopen.h"
 #include "reports/json_schema.h"
 #include "reports/link.h"
 
@@ -31,29 +31,19 @@ static int first_byte(FILE *f)
 
 FILE *read_open(const char *path, size_t *size, char *err, size_t errlen, int *rc)
 {
-	struct stat st;
-	int fd = -1;
-	FILE *f = NULL;
-	*rc = 0;
-	if (stat(path, &st) != 0)
-		*rc = -errno;
-	else if (!S_ISREG(st.st_mode))
-		*rc = -EINVAL;
-	else if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0 ||
-		 fstat(fd, &st) != 0)
-		*rc = -errno;
-	else if (!S_ISREG(st.st_mode)) /* replaced since the stat */
-		*rc = -EINVAL;
-	else if (!(f = fdopen(fd, "rb")))
-		*rc = -errno;
+	off_t sz = 0;
+	int fd = safeopen_regular(path, &sz, err, errlen);
+	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+	*rc = fd < 0 ? fd : 0;
 	if (f) {
-		*size = (size_t)st.st_size;
+		*size = (size_t)sz;
 		return f;
 	}
-	snprintf(err, errlen, "%s: %s", path,
-		 *rc == -EINVAL ? xmlsafe_file_kind(st.st_mode) : strerror(-*rc));
-	if (fd >= 0)
+	if (fd >= 0) {
+		*rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		close(fd);
+	}
 	return NULL;
 }
 

@@ -74,12 +74,10 @@ int report_view_read(const char *path, struct report_view *v, char *err, size_t 
 enum read_kind { READ_NONE, READ_RUN, READ_FLEET, READ_OTHER };
 #define READ_SCHEMA_PEEK 4096
 enum read_kind read_results_kind(const char *path);
-/* path opened for reading (its size in *size) when it is a regular file;
- * else NULL, *rc -errno, or -EINVAL with "not a regular file (a FIFO)" in
- * err. A FIFO, socket, device or directory is refused by what stat says
- * before it is opened (opening a FIFO without a writer blocks, a device may
- * never end), and the file is opened without blocking in case it was
- * replaced since. */
+/* path opened for reading (its size in *size) by safeopen_regular
+ * (base/safeopen.h): only a regular file, never through a symbolic link in
+ * its last component, a FIFO never blocking. Else NULL, *rc -errno and err
+ * "PATH: not a regular file (a FIFO)" or the like. */
 FILE *read_open(const char *path, size_t *size, char *err, size_t errlen, int *rc);
 /* The numbers a results.json may hold (json_read.c refuses any other, naming
  * the field and the value), so that no scale, axis, ratio or sum of the

@@ -7,10 +7,32 @@
 # against the kernel's (clock_gettime system call), and nothing is judged
 # pass or fail; the TSC is still calibrated at its true rate. Without the
 # preload the same requirements are measured and judged, and `env` says the
-# check agrees. Behaviour only: no figure is held to a latency.
-# Skipped (exit 77) only when libfaketime is not installed (ci/deps' test
-# set installs it).
+# check agrees. The same preload made to fake the worker's clocks alone
+# (libfaketime's FAKETIME_ONLY_CMDS=rtconform-worker) is caught by the
+# worker's own check. Behaviour only: no figure is held to a latency.
+# RTC_TIMEBASE set to anything but "clock" is refused (exit 2). The
+# preload cases are skipped (exit 77) only when libfaketime is not
+# installed (ci/deps' test set installs it).
 . "$(dirname "$0")/lib.sh"
+
+# RTC_TIMEBASE other than "clock" is refused (exit 2, nothing measured or
+# written): a typo timed with the TSC and said so only in timebase.name.
+req_file "$TMP/typo.xml" typo <<'XML'
+  <requirement id="RAMP"><probe name="selftest"><param name="samples">ramp</param></probe>
+    <run iterations="1000" runs="1" warmup="1"/></requirement>
+XML
+for v in Clock tsc; do
+  expect_status 2 env RTC_TIMEBASE="$v" "$RTC" run -q -o "$TMP/typo-$v" "$TMP/typo.xml"
+  expect_grep "^rtconform run: timebase: RTC_TIMEBASE=$v in the environment: expected \"clock\"" "$TMP/out"
+  [ ! -e "$TMP/typo-$v" ] && ok "RTC_TIMEBASE=$v: nothing written" || fail "RTC_TIMEBASE=$v: $TMP/typo-$v written"
+  expect_status 2 env RTC_TIMEBASE="$v" "$RTC" probe sem-pingpong --iterations 100
+  expect_no_grep '^metric per-op' "$TMP/out"
+  expect_status 2 env RTC_TIMEBASE="$v" "$RTC" env
+  expect_grep "^rtconform env: timebase: RTC_TIMEBASE=$v " "$TMP/out"
+  expect_status 2 env RTC_TIMEBASE="$v" "$RTC" selftest -o "$TMP/typo-st-$v"
+  expect_grep "^rtconform selftest: timebase: RTC_TIMEBASE=$v " "$TMP/out"
+  [ ! -e "$TMP/typo-st-$v" ] && ok "selftest, RTC_TIMEBASE=$v: nothing written" || fail "selftest, RTC_TIMEBASE=$v: $TMP/typo-st-$v written"
+done
 
 FT=""
 for f in /usr/lib/*/faketime/libfaketimeMT.so.1 /usr/lib/faketime/libfaketimeMT.so.1; do
@@ -88,6 +110,11 @@ for mode in tsc clock; do
     expect_grep 'timebase check: the C library' "$out/summary.txt"
     expect_grep "name=\"readiness.timebase\" value=\"fail: timebase check: the C library's clock" "$out/junit.xml"
     expect_no_grep '"verdict": "(pass|fail)"' "$out/results.json"
+    # read back: the failed check and its errors agree (a file whose check
+    # failed but whose verdicts say pass is refused: unit.json's corpus)
+    expect_status 0 "$RTC" report "$out/results.json" --summary "$out/again.txt"
+    expect_status 0 cmp "$out/summary.txt" "$out/again.txt"
+    expect_status 0 "$RTC" verify "$out"
     expect_status 3 "${MODE[@]}" "${FAKE[@]}" "$RTC" probe sem-pingpong --iterations 500
     expect_grep "^error: timebase check: the C library's clock \(CLOCK_MONOTONIC_RAW\) runs at $want of the kernel's" "$TMP/out"
     expect_no_grep '^metric per-op' "$TMP/out"
@@ -104,6 +131,51 @@ for mode in tsc clock; do
     elif [ "$mode" = tsc ]; then
       skip "x$rate: the TSC's calibration under the preload" "the timebase here is $TB_NAME, not the TSC"
     fi
+  done
+done
+# ---- only CLOCK_REALTIME (and BOOTTIME) faked: DONT_FAKE_MONOTONIC=1 ---------------
+# timer-semantics arms its sleeps on the clock it is given: at x0.5 on
+# realtime it halved its past-deadline figure and passed. Each clock is
+# held to the kernel's same clock, so the run is an error naming it.
+for rate in 0.5 2; do
+  want="$(printf '%.3f' "$rate")"
+  FAKE=(env DONT_FAKE_MONOTONIC=1 FAKETIME="+0 x$rate" LD_PRELOAD="$PRE")
+  expect_status 3 "${FAKE[@]}" "$RTC" run -q -o "$TMP/rt-$rate" "$TMP/ramp.xml"
+  reasons "$TMP/rt-$rate/results.json" >"$TMP/reasons"
+  n="$(grep -c "the C library's clock (CLOCK_REALTIME) runs at $want of the kernel's (clock_gettime system call)" "$TMP/reasons")"
+  [ "$n" = 2 ] && ok "realtime alone x$rate: both reasons name CLOCK_REALTIME at $want" \
+    || { fail "realtime alone x$rate: $n of 2 reasons name CLOCK_REALTIME at $want:"; diag <"$TMP/reasons"; }
+  expect_status 3 "${FAKE[@]}" "$RTC" probe timer-semantics --param clock=realtime --iterations 20
+  expect_grep "^error: timebase check: the C library's clock \(CLOCK_REALTIME\) runs at $want " "$TMP/out"
+  expect_no_grep '^metric past-deadline' "$TMP/out"
+done
+
+# ---- libfaketime in the measuring process alone (FAKETIME_ONLY_CMDS) ---------------
+# rtconform's own check agrees (its clocks are true); the exec'd worker's C
+# library runs at 0.5 and 2, and its probes time wake-ups with it (and the
+# clock path every figure): the worker's own check must make each
+# requirement an error, naming both rates and the worker.
+for mode in tsc clock; do
+  if [ "$mode" = clock ]; then MODE=(env RTC_TIMEBASE=clock); else MODE=(env -u RTC_TIMEBASE); fi
+  for rate in 0.5 2; do
+    want="$(printf '%.3f' "$rate")"
+    FAKE=(env FAKETIME_ONLY_CMDS=rtconform-worker FAKETIME="+0 x$rate" LD_PRELOAD="$PRE")
+    out="$TMP/worker-$mode-$rate"
+    expect_status 0 "${MODE[@]}" "${FAKE[@]}" "$RTC" env
+    expect_grep '^timebase\.check +agrees with the kernel.s clock' "$TMP/out"
+    expect_status 3 "${MODE[@]}" "${FAKE[@]}" "$RTC" run -q -o "$out" "$TMP/ramp.xml"
+    v="$(verdicts "$out/results.json")"
+    [ "$v" = "RAMP=error RAMP-OVER=error" ] \
+      && ok "$mode path, worker alone x$rate: every requirement is an error" \
+      || fail "$mode path, worker alone x$rate: verdicts $v, expected RAMP=error RAMP-OVER=error"
+    reasons "$out/results.json" >"$TMP/reasons"
+    n="$(grep -c "the C library's clock (CLOCK_MONOTONIC_RAW) runs at $want of the kernel's (clock_gettime system call).*found in the measuring process (rtconform-worker) alone" "$TMP/reasons")"
+    [ "$n" = 2 ] && ok "$mode path, worker alone x$rate: both reasons name the rate ($want) and the worker" \
+      || { fail "$mode path, worker alone x$rate: $n of 2 reasons name the worker's rate $want:"; diag <"$TMP/reasons"; }
+    expect_no_grep '"verdict": "(pass|fail)"' "$out/results.json"
+    expect_status 3 "${MODE[@]}" "${FAKE[@]}" "$RTC" probe sem-pingpong --iterations 500
+    expect_grep "^error: timebase check: the C library's clock \(CLOCK_MONOTONIC_RAW\) runs at $want of the kernel's.*\(rtconform-worker\) alone" "$TMP/out"
+    expect_no_grep '^metric per-op' "$TMP/out"
   done
 done
 finish

@@ -20,10 +20,11 @@ PASS="$FIX/results/pass.json"
 
 # runs IN OUT N SPREAD [ITERATIONS]: IN with N runs of equal samples per
 # duration metric; run k's mean is the metric's mean times 1 + SPREAD c_k
-# (c from -1 to 1, summing to 0, so the runs' mean is the metric's), its
+# (c from -1 to 1, summing to 0, so the runs' mean is the metric's; SPREAD
+# lowered for the means where a run mean would fall below the min), its
 # largest sample the metric's max times 1 - SPREAD (1 - c_k) / 2 (the last
-# run's is the max); the batch and runs-mean-stddev follow; the plan is
-# ITERATIONS (default: the samples of a run) x N.
+# run's is the max, a single run's too); the batch and runs-mean-stddev
+# follow; the plan is ITERATIONS (default: the samples of a run) x N.
 runs() {
   python3 - "$@" <<'PY'
 import json, math, sys
@@ -48,8 +49,14 @@ for f in d["files"]:
             assert m["count"] % n == 0, (m["name"], m["count"], n)
             per = m["count"] // n
             mean, top = m["statistics_ns"]["mean"], m["statistics_ns"]["max"]
-            m["runs"] = [{"samples": per, "mean_ns": mean * (1 + spread * ck),
-                          "max_ns": top * (1 - spread * (1 - ck) / 2)} for ck in c]
+            # no run mean below the metric's min (the reader refuses it):
+            # the means' spread is at most what the min allows
+            low = m["statistics_ns"]["min"]
+            ms = min(spread, 0.95 * (mean - low) / mean)
+            # the last run holds the max (one run: it)
+            m["runs"] = [{"samples": per, "mean_ns": mean * (1 + ms * ck),
+                          "max_ns": top * (1 - spread * (1 - ck) / 2) if n > 1 else top}
+                         for ck in c]
             s = sd([x["mean_ns"] for x in m["runs"]])
             m["statistics_ns"]["runs-mean-stddev"] = s
             if m.get("statistics_cycles"):

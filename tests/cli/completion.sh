@@ -191,6 +191,17 @@ expect_offer default spy-memo posix-rt-must-fail req.xml -- "$TMP/fake-rtconform
 expect_offer spy-memo -- "$TMP/fake-rtconform" validate sp
 expect_no_offer "(default" -- "$TMP/fake-rtconform" run ""
 
+# verify --gpg-key: the fingerprints of the keyring's primary keys
+if command -v gpg >/dev/null; then
+  export GNUPGHOME="$TMP/gnupg"; mkdir -m 700 "$GNUPGHOME"
+  gpg --batch --quiet --passphrase '' --quick-gen-key 'Lab <lab@example.org>' ed25519 sign never >/dev/null 2>&1
+  fpr=$(gpg --batch --with-colons --list-keys | awk -F: '/^fpr/ { print $10; exit }')
+  expect_offer "$fpr" -- "$RTC" verify --gpg-key ""
+  gpgconf --kill all 2>/dev/null; unset GNUPGHOME
+else
+  skip "verify --gpg-key offers the keyring's fingerprints" "gpg is not installed"
+fi
+
 # The check can fail: a completion that offers nothing is caught.
 printf '_rtconform() { COMPREPLY=(); }\n' >"$TMP/empty.bash"
 bash "$TMP/complete.sh" "$TMP/empty.bash" "$RTC" "" >"$TMP/offers"

@@ -111,7 +111,7 @@ if [ ! -f "$TMP/run/trace-TW-EXPLAIN.txt" ]; then
   finish
 fi
 # the run's reports carry the largest parts in the trace's note
-expect_grep '"trace_note": "trace: tripped by wakeup .* in run 1; explained: [0-9]+% ' "$TMP/run/results.json"
+expect_grep '"trace_note": "trace: tripped by wakeup .* in run 1 \(sample [0-9]+ of the run on CPU [0-9]+\): .*; explained: [0-9]+% ' "$TMP/run/results.json"
 expect_grep 'TW-EXPLAIN trace: tripped by wakeup .*; explained: [0-9]+% ' "$TMP/run/summary.txt"
 expect_status 0 "$RTC" explain "$TMP/run/trace-TW-EXPLAIN.txt"
 expect_grep '^TW-EXPLAIN wakeup [0-9.]+ [mun]?s: [0-9]+% ' "$TMP/out"
@@ -153,7 +153,7 @@ assert [(c["kind"], c["ns"], c["label"]) for c in e["components"]] == \
 PY
 then ok "results.json keeps the trace's explanation, as explain --json gives it"; else
   fail "results.json's explain is missing or not explain --json's:"; grep -A30 '"explain"' "$TMP/run/results.json" | head -40 | diag; fi
-expect_grep '^why: TW-EXPLAIN wakeup [0-9.]+ [mun]?s: [0-9]+% .*; steal: [0-9.]+ [mun]?s over the run.s traced span of [0-9.]+ [mun]?s \(CPU [0-9]+, /proc/stat\)$' "$TMP/run/summary.txt"
+expect_grep '^why: TW-EXPLAIN wakeup [0-9.]+ [mun]?s: [0-9]+% .*; steal: [0-9.]+ [mun]?s over the run.s traced span of [0-9.]+ [mun]?s \(CPU [0-9]+, /proc/stat\); the sample explained: wakeup in run 1 \(sample [0-9]+ of the run on CPU [0-9]+\): ' "$TMP/run/summary.txt"
 mkdir -p "$TMP/again"
 expect_status 0 "$RTC" report "$TMP/run/results.json" --junit "$TMP/again/junit.xml" \
   --summary "$TMP/again/summary.txt" --html "$TMP/again/report.html" --json "$TMP/again/results.json"

@@ -17,7 +17,7 @@ fi
 # Every expected file is there, with the mode it needs.
 expected="bin/rtconform libexec/rtconform/rtconform-worker libexec/rtconform/rtconform-nop
   libexec/rtconform/rtconform-worker-faults libexec/rtconform/rtconform-fault-sched.so
-  libexec/rtconform/rtconform-fault-clock.so
+  libexec/rtconform/rtconform-fault-clock.so libexec/rtconform/rtconform-fault-ipc.so
   share/rtconform/schema/rtconform-requirements.xsd share/doc/rtconform/README.md
   share/doc/rtconform/install.md share/doc/rtconform/changelog.gz share/doc/rtconform/copyright"
 for f in "$SRC"/requirements/profiles/*.xml; do
@@ -31,7 +31,7 @@ for f in bin/rtconform libexec/rtconform/rtconform-worker libexec/rtconform/rtco
   [ -x "$TMP/prefix/$f" ] && ok "$f is executable" || fail "$f is not executable"
 done
 # Nothing beside them: no helper in bin, no test program, nothing elsewhere.
-others="$(grep -Ev '^(bin/rtconform|libexec/rtconform/rtconform-(worker|nop|worker-faults|fault-sched\.so|fault-clock\.so)|share/rtconform/(profiles|schema)/[^/]+|share/doc/rtconform/([^/]+\.md|changelog\.gz|copyright)|share/man/man[1-8]/rtconform[^/]*|share/bash-completion/completions/rtconform)$' "$TMP/files")"
+others="$(grep -Ev '^(bin/rtconform|libexec/rtconform/rtconform-(worker|nop|worker-faults|fault-sched\.so|fault-clock\.so|fault-ipc\.so)|share/rtconform/(profiles|schema)/[^/]+|share/doc/rtconform/([^/]+\.md|changelog\.gz|copyright)|share/man/man[1-8]/rtconform[^/]*|share/bash-completion/completions/rtconform)$' "$TMP/files")"
 [ -z "$others" ] && ok "nothing else is installed" || fail "unexpected installed files: $others"
 [ "$(grep -c '^share/rtconform/profiles/' "$TMP/files")" = "$(ls "$SRC"/requirements/profiles/*.xml | wc -l)" ] \
   && ok "the installed profiles are those of requirements/profiles" || fail "the installed profiles differ from requirements/profiles"

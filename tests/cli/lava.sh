@@ -26,7 +26,11 @@ expect_grep '^TOO-SLOW fail$' "$L"
 expect_grep '^TOO-SLOW-per-op-max fail$' "$L"
 expect_grep '^# TOO-SLOW: error: timed out' "$L"
 expect_no_grep '^TOO-SLOW.* pass' "$L"
-[ "$(grep -vc '^#' "$L")" = 7 ] && ok "7 result lines (4 limits + 3 requirements)" || fail "expected 7 result lines (4 limits + 3 requirements):"$'\n'"$(cat "$L")"
+# each sem-pingpong requirement also has rtconform's own limit on its
+# unanswered-waits (total <= 0): a count, no unit
+expect_grep '^EASY-unanswered-waits-total pass 0\.000 count$' "$L"
+expect_grep '^TOO-SLOW-unanswered-waits-total fail$' "$L"
+[ "$(grep -vc '^#' "$L")" = 10 ] && ok "10 result lines (4 limits + 3 of rtconform's own + 3 requirements)" || fail "expected 10 result lines (4 limits + 3 of rtconform's own + 3 requirements):"$'\n'"$(cat "$L")"
 
 # report --lava gives the same bytes from results.json
 expect_status 0 "$RTC" report "$TMP/r/results.json" --lava "$TMP/again.lava"
@@ -89,13 +93,13 @@ chmod +x "$TMP/bin/lava-test-case"
   || { fail "ci/lava/run.sh did not go on after the failures:"; cat "$TMP/run.log"; }
 C="$TMP/calls"
 [ -f "$C" ] || { fail "lava-test-case was never called:"; cat "$TMP/run.log"; finish; }
-[ "$(wc -l <"$C")" = 7 ] && ok "7 lava-test-case calls" || fail "expected 7 lava-test-case calls:"$'\n'"$(cat "$C")"
+[ "$(wc -l <"$C")" = 10 ] && ok "10 lava-test-case calls" || fail "expected 10 lava-test-case calls:"$'\n'"$(cat "$C")"
 expect_grep '^EASY-per-op-max --result pass --measurement [0-9.]+ --units us$' "$C"
 expect_grep '^EASY --result pass$' "$C"
 expect_grep '^IMPOSSIBLE --result fail$' "$C"
 expect_grep '^TOO-SLOW --result fail$' "$C"
 expect_grep '^TOO-SLOW-per-op-max --result fail$' "$C"
-[ "$(grep -c -- '--result fail' "$C")" = 4 ] && ok "4 failing calls" || fail "expected 4 failing calls:"$'\n'"$(cat "$C")"
+[ "$(grep -c -- '--result fail' "$C")" = 5 ] && ok "5 failing calls" || fail "expected 5 failing calls:"$'\n'"$(cat "$C")"
 expect_no_grep '^TOO-SLOW.*--result pass' "$C"
 expect_grep 'rtconform-lava: TOO-SLOW: error: timed out' "$TMP/run.log"
 # the build line goes to the log, never to lava-test-case

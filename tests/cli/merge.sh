@@ -151,8 +151,8 @@ expect_grep "rtconform fleet: PASS on 1 host<" "$TMP/pass/fleet.html"
 # hosts that measured without limits (rtconform probe): the fleet passed,
 # but nothing was judged, and it says so as each host's own reports do
 # (verdict_label_of), never PASS; one host that judged limits makes it a pass
-"$RTC" probe sem-pingpong --iterations 50 -o "$TMP/n1" >/dev/null 2>&1
-"$RTC" probe sem-pingpong --iterations 50 -o "$TMP/n2" >/dev/null 2>&1
+"$RTC" probe selftest --iterations 50 -o "$TMP/n1" >/dev/null 2>&1
+"$RTC" probe selftest --iterations 50 -o "$TMP/n2" >/dev/null 2>&1
 expect_status 0 "$RTC" merge "$TMP/n1/results.json" "$TMP/n2/results.json" -o "$TMP/nolim"
 expect_grep ": every requirement was measured; none had limits to judge \\(" "$TMP/out"
 expect_no_grep "every requirement passed" "$TMP/out"

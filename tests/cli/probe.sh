@@ -1,14 +1,22 @@
 # SPDX-License-Identifier: Apache-2.0
 # rtconform probe: no PASS without limits, -o DIR (the reports of run -o),
 # --json (results.json on stdout) and --duration (by time, as run's).
-# Short measurements of sem-pingpong under SCHED_OTHER: no privilege needed.
+# Short measurements of the selftest probe and sem-pingpong under
+# SCHED_OTHER: no privilege needed.
 . "$(dirname "$0")/lib.sh"
-P=(probe sem-pingpong --iterations 50)
+P=(probe selftest --iterations 50)
 
 # No limits: measured, exit 0, and never called a pass where people read it.
 expect_status 0 "$RTC" "${P[@]}"
-expect_grep '^probe sem-pingpong, policy other, verdict measured, no limits$' "$TMP/out"
+expect_grep '^probe selftest, policy other, verdict measured, no limits$' "$TMP/out"
 expect_no_grep 'PASS' "$TMP/out"
+# ... but a probe with a violation count has rtconform's own limit on it
+# (sem-pingpong's unanswered-waits total <= 0): judged, so PASS.
+expect_status 0 "$RTC" probe sem-pingpong --iterations 50
+expect_grep '^probe sem-pingpong, policy other, verdict PASS$' "$TMP/out"
+expect_grep '^metric unanswered-waits \(count\):$' "$TMP/out"
+expect_status 0 "$RTC" probe sem-pingpong --iterations 50 -o "$TMP/sp"
+expect_grep '^probe +sem-pingpong +other +unanswered-waits total <= 0 +0 +PASS$' "$TMP/sp/summary.txt"
 
 # -o DIR: the four reports of run -o, made before measuring, read back by
 # rtconform report.
@@ -17,7 +25,7 @@ expect_grep "^reports: $TMP/o/junit.xml, $TMP/o/summary.txt, $TMP/o/report.html,
 for f in junit.xml summary.txt report.html results.json; do
   [ -s "$TMP/o/$f" ] && ok "probe -o wrote $f" || fail "probe -o wrote no $f"
 done
-expect_grep '^probe +sem-pingpong +other +\(no limits\) +- +measured, no limits$' "$TMP/o/summary.txt"
+expect_grep '^probe +selftest +other +\(no limits\) +- +measured, no limits$' "$TMP/o/summary.txt"
 expect_no_grep 'PASS' "$TMP/o/summary.txt"
 expect_grep 'verdict measured, no limits' "$TMP/o/junit.xml"
 expect_no_grep 'PASS' "$TMP/o/junit.xml"

@@ -45,7 +45,8 @@ else ok "report.html: no HTML parser error"; fi
 if xmllint --noout --nonet "$TMP/r/report.html" 2>"$TMP/xml.err"; then ok "report.html is well-formed XML"; else
   fail "report.html is not well-formed XML"; head -5 "$TMP/xml.err"; fi
 # One <svg> per duration metric of each requirement, as junit.xml lists
-# them; the counts (the harness's three for every requirement) in a table.
+# them; the counts (the harness's three for every requirement, and
+# sem-pingpong's unanswered-waits) in a table.
 metrics=$(xmllint --xpath '//property[substring(@name, string-length(@name) - 7) = ".metrics"]/@value' \
   "$TMP/r/junit.xml" 2>/dev/null | grep -o 'value="[^"]*"' | sed 's/value="//; s/"$//' | tr ',' '\n' | grep -c .)
 durations=$(grep -c 'name="[^"]*" value="kind=duration ' "$TMP/r/junit.xml")
@@ -53,7 +54,7 @@ counts=$(grep -c 'name="[^"]*" value="kind=count ' "$TMP/r/junit.xml")
 svgs=$(grep -o '<svg ' "$TMP/r/report.html" | wc -l)
 [ "$durations" -ge 2 ] && [ "$svgs" -eq "$durations" ] && [ $((durations + counts)) -eq "$metrics" ] && ok "report.html has an svg per duration metric of junit.xml" \
   || fail "report.html has $svgs <svg>; junit.xml lists $metrics metrics, $durations durations, $counts counts"
-[ "$counts" -eq 6 ] && ok "junit.xml: 3 count metrics for each of 2 requirements" || fail "junit.xml: $counts count metrics, expected 3 for each of 2 requirements"
+[ "$counts" -eq 8 ] && ok "junit.xml: 4 count metrics for each of 2 requirements" || fail "junit.xml: $counts count metrics, expected 4 for each of 2 requirements"
 for id in PP-OTHER PP-FIFO; do
   for m in page-faults major-faults involuntary-switches; do
     expect_grep "name=\"$id\.$m\" value=\"kind=count count=[0-9]+ total=[0-9]+ " "$TMP/r/junit.xml"

@@ -26,7 +26,7 @@ expect_status 0 "$RTC" selftest -o "$TMP/st"
 cp "$TMP/out" "$TMP/table"
 R="$TMP/st"
 ncases="$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["cases"]))' "$R/validation.json")"
-[ "${ncases:-0}" -ge 19 ] && ok "validation.json lists the $ncases cases" || fail "validation.json lists ${ncases:-no} cases, expected 19 or more"
+[ "${ncases:-0}" -ge 20 ] && ok "validation.json lists the $ncases cases" || fail "validation.json lists ${ncases:-no} cases, expected 20 or more"
 if python3 - "$R/validation.json" >"$TMP/py" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -37,8 +37,8 @@ assert d["started"].endswith("Z") and d["ended"] >= d["started"], (d["started"],
 ids = [c["id"] for c in d["cases"]]
 for want in ("stats-ramp", "timebase", "schema-priority", "must-fail", "page-faults",
              "deadline-overrun", "premise-policy", "premise-priority", "premise-protocol",
-             "timer-early", "delay-timer-wakeup", "delay-sem-pingpong", "clock-half",
-             "clock-double"):
+             "timer-early", "handoff-early", "delay-timer-wakeup", "delay-sem-pingpong",
+             "clock-half", "clock-double", "clock-worker"):
     assert want in ids, want
 for c in d["cases"]:
     assert c["verdict"] == "pass", (c["id"], c["verdict"], c["expected"], c["observed"], c["why"])
@@ -244,7 +244,7 @@ expect_grep '^premise-policy +error +' "$TMP/out"
 expect_grep '^stats-ramp +pass +' "$TMP/out"
 
 # ---- as nobody: what it may not do is not run, and says why ---------------------------
-for f in rtconform-worker-faults rtconform-fault-sched.so rtconform-fault-clock.so; do
+for f in rtconform-worker-faults rtconform-fault-sched.so rtconform-fault-clock.so rtconform-fault-ipc.so; do
   cp "$BIN/$f" "$TMP/ubin/$f" && chmod 755 "$TMP/ubin/$f" || fail "cannot copy $f"
 done
 # privileged COUNT : how many cases of the root run's record need privilege
@@ -269,6 +269,9 @@ expect_grep '^schema-malformed +pass +' "$TMP/table-nobody"
 # before any worker starts: no privilege needed
 expect_grep '^clock-half +pass +' "$TMP/table-nobody"
 expect_grep '^clock-double +pass +' "$TMP/table-nobody"
+# a clock that lies to the worker alone is preloaded into the worker,
+# which a worker with file capabilities ignores: root only
+expect_grep '^clock-worker +not-run +' "$TMP/table-nobody"
 expect_no_grep '^[a-z-]+ +(fail|error) +' "$TMP/table-nobody"
 validate_junit "$TMP/nobody/st/junit.xml" --tests "$ncases" --failures 0 --errors 0 --skipped "$(privileged any)"
 # The documented capabilities on the worker: the real-time cases run and

@@ -114,6 +114,21 @@ for f in "$CORPUS"/*.json; do
     *) nread=$((nread + 1)); read_by_all "$f" "$n" ;;
   esac
 done
+# the corpus's derived files (derived.tsv: a base with a few fields edited),
+# each also refused naming the field it names
+mkdir -p "$TMP/derived"
+if python3 "$SRC/tests/cli/derive_hostile.py" "$CORPUS/derived.tsv" "$FIX" "$TMP/derived" >"$TMP/derived.list"
+then ok "derived.tsv makes $(wc -l <"$TMP/derived.list") files"
+else fail "derive_hostile.py failed on derived.tsv"; fi
+while IFS=$'\t' read -r n want; do
+  case "$n" in
+    refused-*) nrefused=$((nrefused + 1)); refused_by_all "$TMP/derived/$n" "$n"
+      run_reader "report $n" "$RTC" report "$TMP/derived/$n" --summary "$TMP/derived.txt"
+      if grep -qF -- "$want" "$TMP/out"; then ok "$n: its message names $want"
+      else fail "$n: its message lacks $want"; diag <"$TMP/out"; fi ;;
+    *) nread=$((nread + 1)); read_by_all "$TMP/derived/$n" "$n" ;;
+  esac
+done <"$TMP/derived.list"
 [ "$nrefused" -gt 0 ] && ok "the corpus has $nrefused files to refuse" || fail "no refused-*.json in $CORPUS"
 [ "$nread" -gt 0 ] && ok "the corpus has $nread hostile files to read" || fail "no readable hostile file in $CORPUS"
 

@@ -21,7 +21,10 @@
  * rate through clock_gettime, from its first reading on, as a preloaded
  * libfaketime (FAKETIME="+0 x0.5") makes it run: what the timebase's check
  * against the kernel must catch (selftest's clock-half and clock-double).
- * The kernel's own clock, read with the system call, is left alone.
+ * The kernel's own clock, read with the system call, is left alone. With
+ * RTC_FAKE_CLOCK_ONLY set to a program's name (rtconform-worker), the rate
+ * holds in that program alone, as libfaketime's FAKETIME_ONLY_CMDS does:
+ * what the worker's own check must catch (selftest's clock-worker).
  *
  * Only clock_nanosleep is wrapped for the early wake-ups: the timer-wakeup probe sleeps with it
  * alone (glibc's nanosleep does not call it through the symbol table).
@@ -30,11 +33,15 @@
  * directory for `rtconform selftest` (cmake/modules.cmake): that one does
  * nothing unless RTC_SELFTEST_FAULTS is set too, which selftest alone sets.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* program_invocation_short_name */
+#endif
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 typedef int (*clock_nanosleep_fn)(clockid_t, int, const struct timespec *, struct timespec *);
@@ -75,6 +82,9 @@ __attribute__((constructor)) static void fake_clock_init(void)
 	early_ns = env_us("RTC_FAKE_EARLY_US");
 	back_ns = env_us("RTC_FAKE_BACK_US");
 	rate = env_rate("RTC_FAKE_CLOCK_RATE");
+	const char *only = getenv("RTC_FAKE_CLOCK_ONLY");
+	if (only && *only && strcmp(only, program_invocation_short_name) != 0)
+		rate = 1.0;
 #ifdef RTC_SELFTEST_GUARD
 	/* rtconform-fault-clock.so: inert outside `rtconform selftest`. */
 	if (!getenv("RTC_SELFTEST_FAULTS")) {

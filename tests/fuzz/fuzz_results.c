@@ -6,13 +6,15 @@
  * without it the input is compared with itself) and its three reports.
  * Any crash, hang, sanitizer report or leak fails the run.
  *
- * The reader takes a path, as the commands give it: the input is handed over
- * as a memfd's /proc/self/fd path, a regular file like the ones users name. */
+ * The reader takes a path, as the commands give it: the input is written to
+ * a regular file in a private directory, as users name them (a
+ * /proc/self/fd path would not do: it is a symbolic link, which every reader
+ * refuses, base/safeopen.h). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "across/compare.h"
@@ -24,11 +26,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct report_view base;
 static bool have_base;
+static char dir[] = "/tmp/fuzz_results.XXXXXX", input[64];
+
+static void drop_input(void)
+{
+	unlink(input);
+	rmdir(dir);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
+	if (!mkdtemp(dir))
+		abort();
+	snprintf(input, sizeof input, "%s/results.json", dir);
+	atexit(drop_input);
 	const char *path = getenv("RTC_FUZZ_BASE");
 	char err[512];
 	if (path && report_view_read(path, &base, err, sizeof err) == 0)
@@ -66,19 +79,18 @@ static void compare_with(const struct report_view *b, const struct report_view *
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	int fd = memfd_create("fuzz-results", MFD_CLOEXEC);
+	int fd = open(input, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		abort();
 	if (size && write(fd, data, size) != (ssize_t)size)
 		abort();
-	char path[64], err[1024];
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	close(fd);
+	char err[1024];
 	struct report_view v;
-	if (report_view_read(path, &v, err, sizeof err) == 0) {
+	if (report_view_read(input, &v, err, sizeof err) == 0) {
 		render_all(&v);
 		compare_with(have_base ? &base : &v, &v);
 		report_view_free(&v);
 	}
-	close(fd);
 	return 0;
 }

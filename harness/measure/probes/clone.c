@@ -22,6 +22,13 @@
  * glibc's clone() wrapper is used with one stack mapped and touched before
  * measuring; a child is always reaped before the next clone() reuses it.
  * Children inherit the worker's policy and priority (see docs/probes.md).
+ *
+ * Every hand-off is checked (issue 37): after its clock read the parent
+ * asks the kernel whether the child it reaped is gone (ho_child_left,
+ * handoff.h); a waitpid() that returned while the kernel still had it is
+ * counted in `unanswered-waits` (a violation metric) and done again until
+ * the child is gone, before the next clone() reuses the stack, and its
+ * sample is not recorded.
  */
 #include <errno.h>
 #include <sched.h>
@@ -32,6 +39,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "harness/measure/probes/handoff.h"
 #include "harness/measure/probes/probes.h"
 
 static const char *const flag_sets[] = { "process", "thread", NULL };
@@ -42,7 +50,7 @@ static const struct probe_param params[] = {
 	  PARAM_ENUM, flag_sets, "process" },
 };
 
-enum { M_PER_OP, M_CALL, M_CHILD_START };
+enum { M_PER_OP, M_CALL, M_CHILD_START, M_UNANSWERED };
 
 static const struct probe_metric metrics[] = {
 	{ "per-op", "clone() of a child that exits at once, until waitpid() has reaped it",
@@ -50,6 +58,8 @@ static const struct probe_metric metrics[] = {
 	{ "call", "from just before clone() until it returns in the parent", METRIC_DURATION },
 	{ "child-start", "from just before clone() until the child's first statement",
 	  METRIC_DURATION },
+	{ "unanswered-waits", "waitpid() calls that returned while the kernel still had the "
+	  "child (not ended or not reaped); must be 0", METRIC_COUNT },
 };
 
 #define STACK_BYTES (64 * 1024)
@@ -68,12 +78,30 @@ static int child_main(void *arg)
 	return 0;
 }
 
-/* One clone and reap. Returns 0 or -errno after probe_fail; fills t[0..2]
- * with t2 (call returned), t3 (child started), t4 (reaped). */
-static inline int once(struct probe_ctx *c, struct cl_shared *sh, void *stack_top,
-		       int flags, uint64_t *t1, uint64_t t[3])
+/* Reap pid. 0 or -errno after probe_fail. */
+static int reap(struct probe_ctx *c, pid_t pid)
 {
 	int status;
+	pid_t w;
+	while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+		;
+	if (w < 0) {
+		int e = errno;
+		return probe_fail(c, e, "waitpid: %s (%s)", probe_errname(e), strerror(e));
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return probe_fail(c, ECHILD, "the cloned child ended abnormally (status %#x)",
+				  (unsigned)status);
+	return 0;
+}
+
+/* One clone and reap. Returns 0 or -errno after probe_fail; fills t[0..2]
+ * with t2 (call returned), t3 (child started), t4 (reaped). *ok: the reap
+ * was answered by the child's end (else counted in *unanswered and reaped
+ * again until it was: no sample of it is to be recorded). */
+static inline int once(struct probe_ctx *c, struct cl_shared *sh, void *stack_top,
+		       int flags, uint64_t *t1, uint64_t t[3], bool *ok, uint64_t *unanswered)
+{
 	sh->t_child = 0;
 	*t1 = tb_now();
 	pid_t pid = clone(child_main, stack_top, flags, sh);
@@ -82,22 +110,39 @@ static inline int once(struct probe_ctx *c, struct cl_shared *sh, void *stack_to
 		int e = errno;
 		return probe_fail(c, e, "clone: %s (%s)", probe_errname(e), strerror(e));
 	}
-	pid_t w;
-	while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
-		;
+	int rc = reap(c, pid);
 	t[2] = tb_now();
-	if (w < 0) {
-		int e = errno;
-		return probe_fail(c, e, "waitpid: %s (%s)", probe_errname(e), strerror(e));
+	*ok = true;
+	while (rc == 0 && __builtin_expect(ho_child_left(pid), 0)) {
+		*ok = false;
+		++*unanswered;
+		rc = reap(c, pid);
 	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return probe_fail(c, ECHILD, "the cloned child ended abnormally (status %#x)",
-				  (unsigned)status);
+	if (rc)
+		return rc;
 	t[1] = sh->t_child;
 	if (t[1] == 0)
 		return probe_fail(c, ECHILD, "the cloned child exited without taking its "
 				  "timestamp");
 	return 0;
+}
+
+/* The first unanswered waitpid in words (res->violation), and the note. */
+static void cl_words(struct probe_ctx *c, uint32_t run, uint64_t op, uint64_t unanswered)
+{
+	char where[80];
+	size_t used = strlen(c->res->note);
+	if (run == UINT32_MAX)
+		snprintf(where, sizeof where, "warm-up clone %llu of %llu",
+			 (unsigned long long)op, (unsigned long long)c->warmup);
+	else
+		snprintf(where, sizeof where, "run %u, clone %llu of %llu", run + 1,
+			 (unsigned long long)op, (unsigned long long)c->iterations);
+	snprintf(c->res->violation, sizeof c->res->violation, "%s: the parent's waitpid "
+		 "returned while the kernel still had the child", where);
+	snprintf(c->res->note + used, sizeof c->res->note - used, "%s%llu unanswered waitpid "
+		 "calls: their samples were not recorded.", used ? ". " : "",
+		 (unsigned long long)unanswered);
 }
 
 static int cl_run(struct probe_ctx *c)
@@ -108,6 +153,9 @@ static int cl_run(struct probe_ctx *c)
 			   : SIGCHLD;
 	int rc = 0;
 	uint64_t t1 = 0, t[3] = { 0 }, negative = 0; /* once() sets them before use */
+	uint64_t unanswered = 0, added = 0, first_op = 0;
+	uint32_t first_run = 0;
+	bool ok = true;
 
 	struct cl_shared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE,
 				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -125,13 +173,20 @@ static int cl_run(struct probe_ctx *c)
 
 	c->res->state = WS_WARMUP;
 	for (uint64_t i = 0; i < c->warmup && rc == 0; i++)
-		rc = once(c, sh, stack_top, flags, &t1, t);
+		if ((rc = once(c, sh, stack_top, flags, &t1, t, &ok, &unanswered)) == 0 && !ok &&
+		    !first_op)
+			first_run = UINT32_MAX, first_op = i + 1;
 	for (uint32_t r = 0; r < c->runs && rc == 0 && !*c->stop; r++) {
 		probe_run_begin(c, r);
 		uint64_t i;
 		for (i = 0; i < c->iterations; i++) {
-			if ((rc = once(c, sh, stack_top, flags, &t1, t)) != 0)
+			if ((rc = once(c, sh, stack_top, flags, &t1, t, &ok, &unanswered)) != 0)
 				break;
+			if (__builtin_expect(!ok, 0)) {
+				if (!first_op)
+					first_run = r, first_op = i + 1;
+				continue;
+			}
 			probe_record(c, M_PER_OP, t[2] - t1);
 			probe_record(c, M_CALL, t[0] - t1);
 			/* The child may read the clock on another CPU; with
@@ -146,12 +201,17 @@ static int cl_run(struct probe_ctx *c)
 		}
 		if (rc)
 			break;
+		/* the warm-up's into the first run's */
+		probe_add_count(c, M_UNANSWERED, unanswered - added);
+		added = unanswered;
 		probe_run_end(c, i);
 	}
 	if (negative)
 		snprintf(c->res->note, sizeof c->res->note,
 			 "%llu child-start samples were negative (clock skew between CPUs) "
 			 "and were recorded as 0", (unsigned long long)negative);
+	if (rc == 0 && first_op)
+		cl_words(c, first_run, first_op, unanswered);
 	probe_reap_children();
 	munmap(stack, STACK_BYTES);
 cleanup_sh:
@@ -178,5 +238,6 @@ const struct probe probe_clone = {
 	PROBE_PARAMS(params),
 	PROBE_METRICS(metrics),
 	.decl.by_time = true,
+	.decl.violation_metrics = 1u << M_UNANSWERED,
 	.run = cl_run,
 };

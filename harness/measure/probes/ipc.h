@@ -59,6 +59,9 @@ struct ipc_chan {
 
 struct ipc_mech {
 	const char *name;
+	/* The call wait() blocks in ("sem_wait"), for the words on a wait that
+	 * returned without its post (sem_pingpong.c). */
+	const char *wait_call;
 	/* Create both directions, neither posted, shareable with a process
 	 * peer when ch->pshared. Runs in the worker before the peer exists.
 	 * Returns 0, or -errno after probe_fail(); whatever was made is
@@ -67,7 +70,11 @@ struct ipc_mech {
 	/* Signal direction dir. 0 or -errno. */
 	int (*post)(struct ipc_chan *ch, int dir);
 	/* Block until direction dir is signalled, and consume the signal;
-	 * retries EINTR. 0 or -errno. */
+	 * retries EINTR. 0 or -errno. It trusts the primitive's word that the
+	 * signal came (a semaphore's, a descriptor's) or, where the primitive
+	 * may wake spuriously (FUTEX_WAIT, pthread_cond_wait), loops on the
+	 * word or predicate that the post sets; the ping-pong checks each
+	 * return against the post's sequence number either way. */
 	int (*wait)(struct ipc_chan *ch, int dir);
 	/* Release everything open() made (also after a partial open). Runs in
 	 * the worker after the peer is gone. */

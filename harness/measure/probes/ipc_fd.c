@@ -78,7 +78,8 @@ static void pipe_close(struct ipc_chan *ch, struct probe_ctx *c)
 }
 
 const struct ipc_mech ipc_pipe = {
-	.name = "pipe", .open = pipe_open, .post = pipe_post, .wait = pipe_wait,
+	.name = "pipe", .wait_call = "read",
+	.open = pipe_open, .post = pipe_post, .wait = pipe_wait,
 	.close = pipe_close,
 };
 
@@ -118,6 +119,7 @@ static void efd_close(struct ipc_chan *ch, struct probe_ctx *c)
 }
 
 const struct ipc_mech ipc_eventfd = {
-	.name = "eventfd", .open = efd_open, .post = efd_post, .wait = efd_wait,
+	.name = "eventfd", .wait_call = "read",
+	.open = efd_open, .post = efd_post, .wait = efd_wait,
 	.close = efd_close,
 };

@@ -62,7 +62,8 @@ static void fx_close(struct ipc_chan *ch, struct probe_ctx *c)
 }
 
 const struct ipc_mech ipc_futex = {
-	.name = "futex", .open = fx_open, .post = fx_post, .wait = fx_wait, .close = fx_close,
+	.name = "futex", .wait_call = "FUTEX_WAIT",
+	.open = fx_open, .post = fx_post, .wait = fx_wait, .close = fx_close,
 };
 
 /* ----------------------------------------------------------- mutex-cond */
@@ -154,5 +155,6 @@ static void mc_close(struct ipc_chan *ch, struct probe_ctx *c)
 }
 
 const struct ipc_mech ipc_mutex_cond = {
-	.name = "mutex-cond", .open = mc_open, .post = mc_post, .wait = mc_wait, .close = mc_close,
+	.name = "mutex-cond", .wait_call = "pthread_cond_wait",
+	.open = mc_open, .post = mc_post, .wait = mc_wait, .close = mc_close,
 };

@@ -62,7 +62,8 @@ static void psem_close(struct ipc_chan *ch, struct probe_ctx *c)
 }
 
 const struct ipc_mech ipc_posix_sem = {
-	.name = "posix-sem", .open = psem_open, .post = psem_post, .wait = psem_wait,
+	.name = "posix-sem", .wait_call = "sem_wait",
+	.open = psem_open, .post = psem_post, .wait = psem_wait,
 	.close = psem_close,
 };
 
@@ -130,7 +131,8 @@ static void nsem_close(struct ipc_chan *ch, struct probe_ctx *c)
 }
 
 const struct ipc_mech ipc_named_sem = {
-	.name = "posix-named-sem", .open = nsem_open, .post = nsem_post, .wait = nsem_wait,
+	.name = "posix-named-sem", .wait_call = "sem_wait",
+	.open = nsem_open, .post = nsem_post, .wait = nsem_wait,
 	.close = nsem_close,
 };
 
@@ -326,7 +328,8 @@ static void sysv_close(struct ipc_chan *ch, struct probe_ctx *c)
 }
 
 const struct ipc_mech ipc_sysv_sem = {
-	.name = "sysv-sem", .open = sysv_open, .post = sysv_post, .wait = sysv_wait,
+	.name = "sysv-sem", .wait_call = "semop",
+	.open = sysv_open, .post = sysv_post, .wait = sysv_wait,
 	.close = sysv_close,
 };
 

@@ -35,6 +35,13 @@
  * tasks never keep the CPU busy more than half the time (the kernel's RT
  * throttling allows 95 %). C waits for each step with a deadline; a cycle
  * that does not complete is an error naming the step.
+ *
+ * Every hand-off through a semaphore is checked (handoff.h, issue 37):
+ * each go, held and done counts its posts before posting, and a wait that
+ * returns with none to claim is counted in `unanswered-waits` (a violation
+ * metric) and waited again, so each step still waits for what it waits
+ * for. The mutex is judged by its effect (violations, inversion), not by a
+ * count: a lock that returned without the mutex is not this check's.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -49,6 +56,7 @@
 #include <unistd.h>
 
 #include "base/units.h"
+#include "harness/measure/probes/handoff.h"
 #include "harness/measure/probes/probes.h"
 #include "harness/measure/rtenv.h"
 
@@ -82,7 +90,7 @@ static const struct probe_param params[] = {
 		     PARAM_DURATION, NULL, "1ms" },
 };
 
-enum { M_INVERSION, M_VIOLATIONS };
+enum { M_INVERSION, M_VIOLATIONS, M_UNANSWERED };
 
 static const struct probe_metric metrics[] = {
 	[M_INVERSION] = { "inversion", "the high task's wait for the mutex: from its release, "
@@ -90,6 +98,8 @@ static const struct probe_metric metrics[] = {
 			  METRIC_DURATION },
 	[M_VIOLATIONS] = { "violations", "cycles in which the medium task ran while the high "
 			   "task waited for the mutex", METRIC_COUNT },
+	[M_UNANSWERED] = { "unanswered-waits", "semaphore waits of the four tasks that returned "
+			   "without the post that answers them (must be 0)", METRIC_COUNT },
 };
 
 enum { R_LOW, R_MED, R_HIGH, R_COUNT };
@@ -99,9 +109,18 @@ static const char *const role_names[R_COUNT] = { "low", "medium", "high" };
  * before any task exists (a process peer inherits it). */
 struct pi_shared {
 	pthread_mutex_t mutex;     /* the mutex under test */
-	sem_t go[R_COUNT];         /* C -> a task: run one cycle (or quit) */
-	sem_t held;                /* L -> C: it holds the mutex */
-	sem_t done;                /* each task -> C: ready, then once a cycle */
+	struct ho_sem go[R_COUNT]; /* C -> a task: run one cycle (or quit) */
+	struct ho_sem held;        /* L -> C: it holds the mutex */
+	struct ho_sem done;        /* each task -> C: ready, then once a cycle */
+	uint64_t unanswered;       /* waits of any task that claimed no post */
+	/* The first: its task (R_COUNT: C), what it waited for, when: the
+	 * run (PI_WARM_UP: the warm-up or the start) and cycle C was in. */
+	int first_set, first_task;
+	const char *first_what;
+	volatile uint32_t run_now;
+	volatile uint64_t cycle_now;
+	uint32_t first_run;
+	uint64_t first_cycle;
 	volatile uint32_t quit;    /* read by a task after its go */
 	volatile uint32_t h_wants; /* set by C when it releases H, cleared by H
 	                            * once its lock returned */
@@ -144,12 +163,31 @@ static inline uint64_t thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
 }
 
-static int sem_take(sem_t *s)
+#define PI_WARM_UP UINT32_MAX /* run_now before the first run */
+
+/* n unanswered waits of task (R_COUNT: C) for `what` into the count, the
+ * first one noted. */
+static void pi_unanswered(struct pi_shared *sh, uint64_t n, int task, const char *what)
 {
-	while (sem_wait(s) != 0)
-		if (errno != EINTR)
-			return -errno;
-	return 0;
+	__atomic_add_fetch(&sh->unanswered, n, __ATOMIC_RELAXED);
+	if (__atomic_exchange_n(&sh->first_set, 1, __ATOMIC_ACQ_REL))
+		return;
+	sh->first_task = task;
+	sh->first_what = what; /* a literal: the same address in a forked peer */
+	sh->first_run = sh->run_now;
+	sh->first_cycle = sh->cycle_now;
+}
+
+/* Wait for a post of s (ho_wait), until `deadline` when not NULL. 0 or
+ * -errno. */
+static int sem_take(struct pi_shared *sh, struct ho_sem *s, const struct timespec *deadline,
+		    int task, const char *what)
+{
+	uint64_t mine = 0;
+	int rc = ho_wait(s, deadline, &mine);
+	if (mine)
+		pi_unanswered(sh, mine, task, what);
+	return -rc;
 }
 
 /* A task that cannot go on: say why (the first reason wins), and post
@@ -160,8 +198,8 @@ static void task_failed(struct pi_task *t, int err, const char *what)
 		   probe_errname(err), strerror(err < 0 ? -err : err));
 	t->sh->failed = 1;
 	if (t->role == R_LOW)
-		sem_post(&t->sh->held);
-	sem_post(&t->sh->done);
+		ho_post(&t->sh->held);
+	ho_post(&t->sh->done);
 }
 
 /* L's cycle: lock, tell C, work `hold` of CPU time, unlock. CPU time, not
@@ -176,14 +214,14 @@ static int low_cycle(struct pi_task *t)
 		return rc;
 	}
 	uint64_t start = thread_cpu_ns();
-	sem_post(&sh->held);
+	ho_post(&sh->held);
 	while (thread_cpu_ns() - start < sh->hold_ns)
 		;
 	if ((rc = pthread_mutex_unlock(&sh->mutex)) != 0) {
 		task_failed(t, rc, "pthread_mutex_unlock");
 		return rc;
 	}
-	sem_post(&sh->done);
+	ho_post(&sh->done);
 	return 0;
 }
 
@@ -198,7 +236,7 @@ static int med_cycle(struct pi_task *t)
 			break;
 		sh->m_saw = 1;
 	} while (tb_now() < end);
-	sem_post(&sh->done);
+	ho_post(&sh->done);
 	return 0;
 }
 
@@ -219,7 +257,7 @@ static int high_cycle(struct pi_task *t)
 		task_failed(t, rc, "pthread_mutex_unlock");
 		return rc;
 	}
-	sem_post(&sh->done);
+	ho_post(&sh->done);
 	return 0;
 }
 
@@ -231,9 +269,9 @@ static int task_loop(struct pi_task *t)
 								 high_cycle };
 	struct pi_shared *sh = t->sh;
 	int rc;
-	sem_post(&sh->done); /* ready */
+	ho_post(&sh->done); /* ready */
 	for (;;) {
-		if ((rc = sem_take(&sh->go[t->role])) != 0) {
+		if ((rc = sem_take(sh, &sh->go[t->role], NULL, t->role, "its go")) != 0) {
 			task_failed(t, rc, "sem_wait");
 			return rc;
 		}
@@ -285,7 +323,7 @@ static int start_process(struct pi_task *t, pid_t *pid)
 		if (probe_peer_setup(t->c, "the low task (a process)", t->plan->cpu,
 				     t->plan->prio[R_LOW]) != 0) {
 			t->sh->failed = 1;
-			sem_post(&t->sh->done);
+			ho_post(&t->sh->done);
 			_exit(1);
 		}
 		_exit(task_loop(t) == 0 ? 0 : 1);
@@ -304,15 +342,13 @@ static void rest_ns(uint64_t ns)
 /* C waits for s until `deadline` (CLOCK_MONOTONIC ns; `since` is when the
  * step or cycle began). 0, -ETIMEDOUT after probe_fail saying what never
  * happened, or -EIO when a task failed (it said why). */
-static int await(struct probe_ctx *c, struct pi_shared *sh, sem_t *s, uint64_t since,
+static int await(struct probe_ctx *c, struct pi_shared *sh, struct ho_sem *s, uint64_t since,
 		 uint64_t deadline, const char *what)
 {
 	struct timespec ts = { .tv_sec = (time_t)(deadline / NS_PER_S),
 			       .tv_nsec = (long)(deadline % NS_PER_S) };
-	while (sem_clockwait(s, CLOCK_MONOTONIC, &ts) != 0) {
-		int e = errno;
-		if (e == EINTR)
-			continue;
+	int e = -sem_take(sh, s, &ts, R_COUNT, what);
+	if (e) {
 		if (e == ETIMEDOUT)
 			return probe_fail(c, e, "waited %.1f s for %s: the tasks are stuck (a "
 					  "deadlock on the mutex, or starved on CPU %d)",
@@ -333,14 +369,14 @@ static int pi_cycle(struct probe_ctx *c, struct pi_shared *sh, const struct pi_p
 	uint64_t deadline = start + plan->cycle_ns + PI_STEP_GRACE_NS;
 	int rc;
 
-	sem_post(&sh->go[R_LOW]);
+	ho_post(&sh->go[R_LOW]);
 	if ((rc = await(c, sh, &sh->held, start, deadline, "the low task to lock the mutex")) != 0)
 		return rc;
 	sh->m_saw = 0;
-	sem_post(&sh->go[R_MED]);
+	ho_post(&sh->go[R_MED]);
 	sh->h_wants = 1;
 	uint64_t t0 = tb_now();
-	sem_post(&sh->go[R_HIGH]);
+	ho_post(&sh->go[R_HIGH]);
 	for (int i = 0; i < R_COUNT; i++)
 		if ((rc = await(c, sh, &sh->done, start, deadline,
 				"the three tasks to finish a cycle")) != 0)
@@ -358,18 +394,27 @@ static int pi_measure(struct probe_ctx *c, struct pi_shared *sh, const struct pi
 	bool violated;
 	int rc;
 
+	uint64_t added = 0;
 	c->res->state = WS_WARMUP;
-	for (uint64_t i = 0; i < c->warmup && !*c->stop; i++)
+	for (uint64_t i = 0; i < c->warmup && !*c->stop; i++) {
+		sh->cycle_now = i + 1;
 		if ((rc = pi_cycle(c, sh, plan, &wait, &violated)) != 0)
 			return rc;
+	}
 	for (uint32_t r = 0; r < c->runs && !*c->stop; r++) {
+		sh->run_now = r;
 		probe_run_begin(c, r);
 		for (uint64_t i = 0; i < c->iterations && !*c->stop; i++) {
+			sh->cycle_now = i + 1;
 			if ((rc = pi_cycle(c, sh, plan, &wait, &violated)) != 0)
 				return rc;
 			probe_record(c, M_INVERSION, wait);
 			probe_add_count(c, M_VIOLATIONS, violated);
 		}
+		/* the start's and the warm-up's into the first run's */
+		uint64_t u = __atomic_load_n(&sh->unanswered, __ATOMIC_ACQUIRE);
+		probe_add_count(c, M_UNANSWERED, u - added);
+		added = u;
 		/* Zero, not the cycles run: a run's time / cycles would be
 		 * mostly the rests between cycles, so no batch figure. */
 		probe_run_end(c, 0);
@@ -480,9 +525,10 @@ static int pi_open(struct probe_ctx *c, const struct pi_plan *p, struct pi_share
 	sh->spin_ticks = (uint64_t)((double)(PI_SPIN_HOLDS * p->hold_ns) / c->tb->ns_per_tick);
 	int pshared = p->process ? 1 : 0;
 	for (int i = 0; i < R_COUNT; i++)
-		sem_init(&sh->go[i], pshared, 0);
-	sem_init(&sh->held, pshared, 0);
-	sem_init(&sh->done, pshared, 0);
+		ho_sem_init(&sh->go[i], pshared);
+	ho_sem_init(&sh->held, pshared);
+	ho_sem_init(&sh->done, pshared);
+	sh->run_now = PI_WARM_UP;
 
 	const char *what = NULL;
 	int rc = init_mutex(&sh->mutex, p, &what);
@@ -500,9 +546,9 @@ static void pi_close(struct pi_shared *sh)
 {
 	pthread_mutex_destroy(&sh->mutex);
 	for (int i = 0; i < R_COUNT; i++)
-		sem_destroy(&sh->go[i]);
-	sem_destroy(&sh->held);
-	sem_destroy(&sh->done);
+		sem_destroy(&sh->go[i].sem);
+	sem_destroy(&sh->held.sem);
+	sem_destroy(&sh->done.sem);
 	munmap(sh, sizeof *sh);
 }
 
@@ -552,7 +598,7 @@ static int pi_end(struct probe_ctx *c, struct pi_shared *sh, struct pi_crew *cre
 	}
 	sh->quit = 1;
 	for (int r = 0; r < R_COUNT; r++)
-		sem_post(&sh->go[r]);
+		ho_post(&sh->go[r]);
 	for (int r = 0; r < R_COUNT; r++)
 		if (crew->started[r] && !(r == R_LOW && crew->pid > 0))
 			pthread_join(crew->t[r].tid, NULL);
@@ -570,9 +616,23 @@ static int pi_end(struct probe_ctx *c, struct pi_shared *sh, struct pi_crew *cre
 }
 
 /* The result's note: who ran where, at which priority. */
-static void describe(struct probe_ctx *c, const struct pi_plan *p)
+static void describe(struct probe_ctx *c, const struct pi_shared *sh, const struct pi_plan *p)
 {
 	char spin[32];
+	if (sh->first_set) {
+		char where[80];
+		if (sh->first_run == PI_WARM_UP)
+			snprintf(where, sizeof where, "before the first run (warm-up cycle %llu)",
+				 (unsigned long long)sh->first_cycle);
+		else
+			snprintf(where, sizeof where, "run %u, cycle %llu of %llu", sh->first_run + 1,
+				 (unsigned long long)sh->first_cycle,
+				 (unsigned long long)c->iterations);
+		snprintf(c->res->violation, sizeof c->res->violation, "%s: the %s%s's sem_wait "
+			 "for %s returned without its post", where,
+			 sh->first_task == R_COUNT ? "controller" : role_names[sh->first_task],
+			 sh->first_task == R_COUNT ? "" : " task", sh->first_what);
+	}
 	units_fmt_ns((double)(PI_SPIN_HOLDS * p->hold_ns), spin, sizeof spin);
 	snprintf(c->res->note, sizeof c->res->note,
 		 "on CPU %d: controller %d, high %d, medium %d, low %d (%s); medium spins up to "
@@ -596,7 +656,7 @@ static int pi_run(struct probe_ctx *c)
 		return rc;
 	memset(&crew, 0, sizeof crew);
 	if ((rc = pi_start(c, sh, &plan, &crew)) == 0 && (rc = pi_measure(c, sh, &plan)) == 0)
-		describe(c, &plan);
+		describe(c, sh, &plan);
 	return pi_end(c, sh, &crew, rc);
 }
 
@@ -636,6 +696,7 @@ const struct probe probe_priority_inherit = {
 		"the medium task must not run while the high one waits",
 	PROBE_PARAMS(params),
 	PROBE_METRICS(metrics),
+	.decl.violation_metrics = 1u << M_UNANSWERED,
 	.decl.check = pi_check,
 	.run = pi_run,
 	/* C sleeps after every cycle as long as the cycle took, so the tasks

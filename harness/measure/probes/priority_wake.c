@@ -43,6 +43,14 @@
  * on an object of its own (same mechanism) and the waker releases them one
  * by one in arrival order, lowest priority first, as a release that ignores
  * priority would. Each round then has exactly waiters - 1 violations.
+ *
+ * Every hand-off is checked (handoff.h, issue 37): the gates, the object,
+ * the returns the waker counts and the main thread's go and done each
+ * count their posts (the object its releases: one a waiter, a broadcast
+ * as many as it frees) before posting, and a wait that returns with none
+ * left to claim is counted in `unanswered-waits` (a violation metric) and
+ * waited again; a waiter takes a slot of the return order only from an
+ * answered wait.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -61,6 +69,7 @@
 #include <unistd.h>
 
 #include "harness/measure/rtenv.h"
+#include "harness/measure/probes/handoff.h"
 #include "harness/measure/probes/probes.h"
 
 #define PW_MAX_WAITERS 32
@@ -98,13 +107,21 @@ static const struct probe_param params[] = {
 		        "(2 to 32), just below the worker's priority", PARAM_COUNT, NULL, "5" },
 };
 
-enum { M_VIOLATIONS };
+enum { M_VIOLATIONS, M_UNANSWERED };
 
 static const struct probe_metric metrics[] = {
 	[M_VIOLATIONS] = { "violations", "waiters that returned from the wait before a "
 			   "higher-priority waiter released in the same round (per run)",
 			   METRIC_COUNT },
+	[M_UNANSWERED] = { "unanswered-waits", "waits of any of the probe's threads that "
+			   "returned without a post or release to answer them (must be 0)",
+			   METRIC_COUNT },
 };
+
+/* Which wait of the probe was unanswered first, for the words. */
+enum pw_wait { PWW_GATE, PWW_OBJECT, PWW_BACK, PWW_GO, PWW_DONE };
+#define PW_START_UP UINT32_MAX      /* run_now: threads starting */
+#define PW_WARM_UP (UINT32_MAX - 1) /* run_now: the warm-up */
 
 /* One object waiters block on: only the mechanism's fields are used. */
 struct pw_obj {
@@ -113,6 +130,7 @@ struct pw_obj {
 	uint32_t gen;         /* mutex-cond: bumped by a broadcast, under the mutex */
 	pthread_cond_t cond;
 	mqd_t rx, tx;         /* mqueue: receive end (blocking), send end (non-blocking) */
+	struct ho_count given; /* releases handed out: one a waiter, a broadcast n */
 };
 
 struct pw_shared;
@@ -123,7 +141,7 @@ struct pw_waiter {
 	int prio;
 	volatile pid_t tid;  /* written by the thread before it says it is ready */
 	int fd_stat, fd_syscall;
-	sem_t gate;          /* posted by the waker: arrive now */
+	struct ho_sem gate;  /* posted by the waker: arrive now */
 	pthread_t thread;
 	int err;             /* positive errno of a failure in the thread */
 	const char *what;
@@ -138,8 +156,18 @@ struct pw_shared {
 	struct pw_obj obj[PW_MAX_WAITERS];
 	struct pw_waiter w[PW_MAX_WAITERS];
 	struct pw_waiter waker;           /* its own failure and thread */
-	sem_t back;                       /* a thread is ready, or a waiter has returned */
-	sem_t go, done;                   /* main thread -> waker: rounds to do; and back */
+	struct ho_sem back;               /* a thread is ready, or a waiter has returned */
+	struct ho_sem go, done;           /* main thread -> waker: rounds to do; and back */
+	uint64_t unanswered, added;       /* unanswered waits; of them in the runs' counts */
+	volatile uint32_t run_now;        /* the run measured, PW_WARM_UP, PW_START_UP */
+	volatile uint64_t round_now;      /* the round the waker plays, from 1 */
+	struct {
+		int set;                  /* claimed once, atomically */
+		enum pw_wait what;
+		int idx;                  /* the waiter; -1: the waker or the main thread */
+		uint32_t run;
+		uint64_t round;
+	} first;
 	volatile int quit;
 	uint64_t rounds;                  /* rounds the next go asks for */
 	bool counting;                    /* add the violations (not in warm-up) */
@@ -157,24 +185,33 @@ static enum mech mech_of(const char *name)
 	return MECH_SEM; /* the catalogue admits no other value */
 }
 
-static int sem_wait_intr(sem_t *s)
+/* n unanswered waits of wait `what` (waiter idx, -1: none) into the
+ * count, the first one noted. */
+static void pw_unanswered(struct pw_shared *sh, uint64_t n, enum pw_wait what, int idx)
 {
-	while (sem_wait(s) != 0)
-		if (errno != EINTR)
-			return errno;
-	return 0;
+	__atomic_add_fetch(&sh->unanswered, n, __ATOMIC_RELAXED);
+	if (__atomic_exchange_n(&sh->first.set, 1, __ATOMIC_ACQ_REL))
+		return;
+	sh->first.what = what;
+	sh->first.idx = idx;
+	sh->first.run = sh->run_now;
+	sh->first.round = sh->round_now;
 }
 
-/* Wait on s at most `secs` seconds. 0, or ETIMEDOUT / an errno. */
-static int sem_wait_for(sem_t *s, int secs)
+/* Wait for a post of s (ho_wait), at most `secs` seconds when secs > 0.
+ * 0, or ETIMEDOUT / a positive errno. */
+static int pw_wait(struct pw_shared *sh, struct ho_sem *s, int secs, enum pw_wait what, int idx)
 {
 	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	t.tv_sec += secs;
-	while (sem_clockwait(s, CLOCK_MONOTONIC, &t) != 0)
-		if (errno != EINTR)
-			return errno;
-	return 0;
+	uint64_t mine = 0;
+	if (secs > 0) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		t.tv_sec += secs;
+	}
+	int rc = ho_wait(s, secs > 0 ? &t : NULL, &mine);
+	if (mine)
+		pw_unanswered(sh, mine, what, idx);
+	return rc;
 }
 
 /* Record a thread's failure (the first one gives the probe's reason). */
@@ -193,7 +230,10 @@ static int pw_block(struct pw_shared *sh, struct pw_obj *o)
 {
 	switch (sh->mech) {
 	case MECH_SEM:
-		return sem_wait_intr(&o->sem);
+		while (sem_wait(&o->sem) != 0)
+			if (errno != EINTR)
+				return errno;
+		return 0;
 	case MECH_FUTEX: {
 		uint32_t seen = __atomic_load_n(&o->word, __ATOMIC_ACQUIRE);
 		while (__atomic_load_n(&o->word, __ATOMIC_ACQUIRE) == seen)
@@ -221,10 +261,12 @@ static int pw_block(struct pw_shared *sh, struct pw_obj *o)
 	return EINVAL;
 }
 
-/* Release o once: one waiter (mutex-cond: every waiter of o). 0 or a
- * positive errno; ENOENT when a futex wake found nobody to wake. */
-static int pw_release(struct pw_shared *sh, struct pw_obj *o)
+/* Release o once: one waiter (mutex-cond: every waiter of o, `waiters`
+ * of them). 0 or a positive errno; ENOENT when a futex wake found nobody
+ * to wake. */
+static int pw_release(struct pw_shared *sh, struct pw_obj *o, int waiters)
 {
+	ho_give(&o->given, sh->mech == MECH_COND ? (uint64_t)waiters : 1);
 	switch (sh->mech) {
 	case MECH_SEM:
 		return sem_post(&o->sem) == 0 ? 0 : errno;
@@ -315,24 +357,29 @@ static void *pw_waiter_main(void *arg)
 	struct pw_shared *sh = w->sh;
 	w->tid = gettid();
 	pw_prefault();
-	sem_post(&sh->back); /* ready: tid known */
+	ho_post(&sh->back); /* ready: tid known */
 	for (;;) {
-		int rc = sem_wait_intr(&w->gate);
+		int rc = pw_wait(sh, &w->gate, 0, PWW_GATE, w->idx);
 		if (rc || sh->quit) {
 			if (rc)
 				pw_thread_failed(sh, w, "waiter: sem_wait on its gate", rc);
 			return NULL;
 		}
-		rc = pw_block(sh, pw_obj_of(sh, w->idx));
+		struct pw_obj *o = pw_obj_of(sh, w->idx);
+		uint64_t early = 0;
+		while ((rc = pw_block(sh, o)) == 0 && !ho_claim(&o->given))
+			early++; /* returned with no release to answer it */
+		if (early)
+			pw_unanswered(sh, early, PWW_OBJECT, w->idx);
 		if (rc) {
 			pw_thread_failed(sh, w, "waiter: wait on the object", rc);
-			sem_post(&sh->back);
+			ho_post(&sh->back);
 			return NULL;
 		}
 		uint32_t slot = __atomic_fetch_add(&sh->returned, 1, __ATOMIC_ACQ_REL);
 		if (slot < PW_MAX_WAITERS)
 			sh->order[slot] = w->idx;
-		sem_post(&sh->back);
+		ho_post(&sh->back);
 	}
 }
 
@@ -342,7 +389,7 @@ static int pw_arrive(struct pw_shared *sh, int i)
 {
 	struct pw_waiter *w = &sh->w[i];
 	const struct timespec look = { 0, PW_LOOK_NS };
-	sem_post(&w->gate);
+	ho_post(&w->gate);
 	for (int k = 0; !pw_asleep_on(sh, w, pw_obj_of(sh, i)); k++) {
 		if (k == PW_LOOKS || sh->failed || *sh->c->stop) {
 			if (!__atomic_exchange_n(&sh->failed, 1, __ATOMIC_ACQ_REL))
@@ -385,13 +432,13 @@ static int pw_round(struct pw_shared *sh)
 	for (int k = 0; k < sh->n; k++) {
 		if (sh->mech == MECH_COND && !sh->by_arrival && k > 0)
 			break; /* one broadcast released them all */
-		if ((rc = pw_release(sh, pw_obj_of(sh, k))) != 0) {
+		if ((rc = pw_release(sh, pw_obj_of(sh, k), sh->by_arrival ? 1 : sh->n)) != 0) {
 			pw_thread_failed(sh, &sh->waker, "waker: release", rc);
 			return rc;
 		}
 	}
 	for (int k = 0; k < sh->n; k++) {
-		if ((rc = sem_wait_for(&sh->back, PW_RETURN_S)) != 0) {
+		if ((rc = pw_wait(sh, &sh->back, PW_RETURN_S, PWW_BACK, -1)) != 0) {
 			if (!__atomic_exchange_n(&sh->failed, 1, __ATOMIC_ACQ_REL))
 				probe_fail(sh->c, rc, "%d of %d waiters returned within %d s of "
 					   "their release", k, sh->n, PW_RETURN_S);
@@ -406,17 +453,18 @@ static void *pw_waker_main(void *arg)
 	struct pw_shared *sh = ((struct pw_waiter *)arg)->sh;
 	struct probe_ctx *c = sh->c;
 	pw_prefault();
-	sem_post(&sh->back);
+	ho_post(&sh->back);
 	for (;;) {
-		if (sem_wait_intr(&sh->go) != 0 || sh->quit)
+		if (pw_wait(sh, &sh->go, 0, PWW_GO, -1) != 0 || sh->quit)
 			return NULL;
 		for (uint64_t r = 0; r < sh->rounds && !*c->stop; r++) {
+			sh->round_now = r + 1;
 			if (pw_round(sh) != 0)
 				break;
 			if (sh->counting)
 				probe_add_count(c, M_VIOLATIONS, pw_violations(sh->order, sh->n));
 		}
-		sem_post(&sh->done);
+		ho_post(&sh->done);
 	}
 }
 
@@ -571,11 +619,12 @@ static int pw_alloc(struct probe_ctx *c, struct pw_shared **shp)
 	sh->waker.sh = sh;
 	for (int i = 0; i < PW_MAX_WAITERS; i++) {
 		sh->w[i] = (struct pw_waiter){ .sh = sh, .idx = i, .fd_stat = -1, .fd_syscall = -1 };
-		sem_init(&sh->w[i].gate, 0, 0);
+		ho_sem_init(&sh->w[i].gate, 0);
 	}
-	sem_init(&sh->back, 0, 0);
-	sem_init(&sh->go, 0, 0);
-	sem_init(&sh->done, 0, 0);
+	ho_sem_init(&sh->back, 0);
+	ho_sem_init(&sh->go, 0);
+	ho_sem_init(&sh->done, 0);
+	sh->run_now = PW_START_UP;
 	pthread_mutex_init(&sh->mutex, NULL);
 	*shp = sh;
 	return 0;
@@ -595,7 +644,7 @@ static int pw_threads(struct pw_shared *sh, bool *waker, int *started)
 		(*started)++;
 	}
 	for (int i = 0; i <= sh->n; i++)
-		if ((rc = sem_wait_for(&sh->back, PW_START_S)) != 0)
+		if ((rc = pw_wait(sh, &sh->back, PW_START_S, PWW_BACK, -1)) != 0)
 			return probe_fail(sh->c, rc, "%d of %d threads started within %d s", i,
 					  sh->n + 1, PW_START_S);
 	return 0;
@@ -606,18 +655,30 @@ static void pw_rounds(struct pw_shared *sh, uint64_t rounds, bool counting)
 {
 	sh->rounds = rounds;
 	sh->counting = counting;
-	sem_post(&sh->go);
-	sem_wait_intr(&sh->done);
+	ho_post(&sh->go);
+	pw_wait(sh, &sh->done, 0, PWW_DONE, -1);
+}
+
+/* The unanswered waits since the last run's end into run c->run's count
+ * (the first run's holds the start's and the warm-up's). */
+static void pw_count(struct probe_ctx *c, struct pw_shared *sh)
+{
+	uint64_t u = __atomic_load_n(&sh->unanswered, __ATOMIC_ACQUIRE);
+	probe_add_count(c, M_UNANSWERED, u - sh->added);
+	sh->added = u;
 }
 
 static int pw_measure(struct probe_ctx *c, struct pw_shared *sh)
 {
 	c->res->state = WS_WARMUP;
+	sh->run_now = PW_WARM_UP;
 	if (c->warmup)
 		pw_rounds(sh, c->warmup, false);
 	for (uint32_t r = 0; r < c->runs && !*c->stop && !sh->failed; r++) {
+		sh->run_now = r;
 		probe_run_begin(c, r);
 		pw_rounds(sh, c->iterations, true);
+		pw_count(c, sh);
 		/* No batch figure: run time / rounds is not a figure of
 		 * anything a limit names. */
 		probe_run_end(c, 0);
@@ -633,13 +694,13 @@ static void pw_end(struct pw_shared *sh, bool waker, int started)
 	bool joinable = !sh->failed;
 	sh->quit = 1;
 	if (waker) {
-		sem_post(&sh->go);
+		ho_post(&sh->go);
 		pthread_join(sh->waker.thread, NULL);
 	}
 	if (!joinable)
 		return;
 	for (int i = 0; i < started; i++) {
-		sem_post(&sh->w[i].gate);
+		ho_post(&sh->w[i].gate);
 		pthread_join(sh->w[i].thread, NULL);
 	}
 	for (int i = 0; i < PW_MAX_WAITERS; i++) {
@@ -655,9 +716,43 @@ static void pw_end(struct pw_shared *sh, bool waker, int started)
 	munmap(sh, sizeof *sh);
 }
 
+/* The first unanswered wait in words, into res->violation. */
+static void pw_first_words(struct probe_ctx *c, const struct pw_shared *sh)
+{
+	static const char *const what[] = {
+		[PWW_GATE] = "sem_wait on its gate returned without the waker's let-in post",
+		[PWW_OBJECT] = "wait on the object returned without a release",
+		[PWW_BACK] = "sem_wait returned without a thread's ready or return post",
+		[PWW_GO] = "sem_wait returned without the main thread's post of rounds",
+		[PWW_DONE] = "sem_wait returned without the waker's post that the rounds ended",
+	};
+	char who[40], where[80];
+	bool main_thread = sh->first.what == PWW_DONE ||
+			   (sh->first.what == PWW_BACK && sh->first.run == PW_START_UP);
+	if (sh->first.idx >= 0)
+		snprintf(who, sizeof who, "waiter %d (SCHED_FIFO %d)", sh->first.idx,
+			 sh->w[sh->first.idx].prio);
+	else
+		snprintf(who, sizeof who, "%s", main_thread ? "the main thread" : "the waker");
+	if (sh->first.run == PW_START_UP)
+		snprintf(where, sizeof where, "while the threads started");
+	else if (sh->first.run == PW_WARM_UP)
+		snprintf(where, sizeof where, "warm-up round %llu",
+			 (unsigned long long)sh->first.round);
+	else
+		snprintf(where, sizeof where, "run %u, round %llu of %llu", sh->first.run + 1,
+			 (unsigned long long)sh->first.round, (unsigned long long)c->iterations);
+	snprintf(c->res->violation, sizeof c->res->violation, "%s: %s's %s%s%s%s", where, who,
+		 what[sh->first.what], sh->first.what == PWW_OBJECT ? " (" : "",
+		 sh->first.what == PWW_OBJECT ? mechanisms[sh->mech] : "",
+		 sh->first.what == PWW_OBJECT ? ")" : "");
+}
+
 /* The result's note: who ran where, and how arrival was confirmed. */
 static void pw_note(struct probe_ctx *c, const struct pw_shared *sh)
 {
+	if (sh->first.set)
+		pw_first_words(c, sh);
 	snprintf(c->res->note, sizeof c->res->note,
 		 "%d waiters at SCHED_FIFO %d..%d (arrival order), waker %d, all on CPU %d; "
 		 "%s; arrivals that needed a second look before the waiter was seen asleep: %llu",
@@ -736,6 +831,7 @@ const struct probe probe_priority_wake = {
 		"iterations = rounds per run",
 	PROBE_PARAMS(params),
 	PROBE_METRICS(metrics),
+	.decl.violation_metrics = 1u << M_UNANSWERED,
 	.decl.check = pw_check,
 	.run = pw_run,
 	.cleanup = pw_cleanup,

@@ -16,6 +16,13 @@
  * Children are made with default attributes, so they inherit the worker's
  * policy and priority (see docs/probes.md). The executed child gets an empty
  * environment: the figure must not depend on the caller's.
+ *
+ * Every hand-off is checked (issue 37): after its clock read the parent
+ * asks the kernel whether the child it reaped is gone (ho_child_left,
+ * handoff.h). A waitpid() that returned before its child ended (or without
+ * reaping it) is counted in `unanswered-waits` (a violation metric), done
+ * again until the kernel has no such child, and its sample is not
+ * recorded.
  */
 #include <errno.h>
 #include <limits.h>
@@ -26,6 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "harness/measure/probes/handoff.h"
 #include "harness/measure/probes/probes.h"
 
 static const char *const methods[] = { "fork", "vfork", "spawn", "fork-exec", NULL };
@@ -36,9 +44,14 @@ static const struct probe_param params[] = {
 	  PARAM_ENUM, methods, "fork" },
 };
 
+enum { M_PER_OP, M_UNANSWERED };
+
 static const struct probe_metric metrics[] = {
-	{ "per-op", "create a process that ends at once, until waitpid() has reaped it",
-	  METRIC_DURATION },
+	[M_PER_OP] = { "per-op", "create a process that ends at once, until waitpid() has "
+		       "reaped it", METRIC_DURATION },
+	[M_UNANSWERED] = { "unanswered-waits", "waitpid() calls that returned while the kernel "
+			   "still had the child (not ended or not reaped); must be 0",
+			   METRIC_COUNT },
 };
 
 enum method { M_FORK, M_VFORK, M_SPAWN, M_FORK_EXEC };
@@ -128,15 +141,49 @@ static int reap(struct probe_ctx *c, struct pc_state *s, pid_t pid)
 	return probe_fail(c, ECHILD, "the child exited with status %d", WEXITSTATUS(status));
 }
 
-/* One create-delete, unmeasured (warm-up) or measured by the caller. */
-static inline int once(struct probe_ctx *c, struct pc_state *s)
+/* One create-delete, unmeasured (warm-up) or measured by the caller; the
+ * child in *pid. */
+static inline int once(struct probe_ctx *c, struct pc_state *s, pid_t *pid)
 {
 	const char *what = "";
 	pid_t p = create(s, &what);
 	if (p < 0)
 		return probe_fail(c, (int)-p, "%s: %s (%s)", what, probe_errname((int)-p),
 				  strerror((int)-p));
+	*pid = p;
 	return reap(c, s, p);
+}
+
+/* After once() and the clock read: whether child pid is gone; if the
+ * kernel still has it, its wait is done again until it is, each unanswered
+ * one counted in *unanswered. 0, or -errno after probe_fail. */
+static int answered(struct probe_ctx *c, struct pc_state *s, pid_t pid, bool *ok,
+		    uint64_t *unanswered)
+{
+	int rc = 0;
+	*ok = true;
+	while (rc == 0 && __builtin_expect(ho_child_left(pid), 0)) {
+		*ok = false;
+		++*unanswered;
+		rc = reap(c, s, pid);
+	}
+	return rc;
+}
+
+/* The first unanswered waitpid in words (res->violation), and the note. */
+static void pc_words(struct probe_ctx *c, uint32_t run, uint64_t op, uint64_t unanswered)
+{
+	char where[80];
+	if (run == UINT32_MAX)
+		snprintf(where, sizeof where, "warm-up create %llu of %llu",
+			 (unsigned long long)op, (unsigned long long)c->warmup);
+	else
+		snprintf(where, sizeof where, "run %u, create %llu of %llu", run + 1,
+			 (unsigned long long)op, (unsigned long long)c->iterations);
+	snprintf(c->res->violation, sizeof c->res->violation, "%s: the parent's waitpid "
+		 "returned while the kernel still had the child", where);
+	snprintf(c->res->note, sizeof c->res->note, "%llu unanswered waitpid calls: their "
+		 "samples were not recorded.", (unsigned long long)unanswered);
 }
 
 static int pc_run(struct probe_ctx *c)
@@ -170,23 +217,39 @@ static int pc_run(struct probe_ctx *c)
 	s.sh->exec_errno = 0;
 
 	int rc = 0;
+	pid_t pid = 0;
+	bool ok = true;
+	uint64_t unanswered = 0, added = 0, first_op = 0;
+	uint32_t first_run = 0;
 	c->res->state = WS_WARMUP;
 	for (uint64_t i = 0; i < c->warmup && rc == 0; i++)
-		rc = once(c, &s);
+		if ((rc = once(c, &s, &pid)) == 0 &&
+		    (rc = answered(c, &s, pid, &ok, &unanswered)) == 0 && !ok && !first_op)
+			first_run = UINT32_MAX, first_op = i + 1;
 	for (uint32_t r = 0; r < c->runs && rc == 0 && !*c->stop; r++) {
 		probe_run_begin(c, r);
 		uint64_t i;
 		for (i = 0; i < c->iterations; i++) {
 			uint64_t t0 = tb_now();
-			if ((rc = once(c, &s)) != 0)
+			if ((rc = once(c, &s, &pid)) != 0)
 				break;
 			uint64_t t1 = tb_now();
-			probe_record(c, 0, t1 - t0);
+			if ((rc = answered(c, &s, pid, &ok, &unanswered)) != 0)
+				break;
+			if (__builtin_expect(ok, 1))
+				probe_record(c, M_PER_OP, t1 - t0);
+			else if (!first_op)
+				first_run = r, first_op = i + 1;
 		}
 		if (rc)
 			break;
+		/* the warm-up's into the first run's */
+		probe_add_count(c, M_UNANSWERED, unanswered - added);
+		added = unanswered;
 		probe_run_end(c, i);
 	}
+	if (rc == 0 && first_op)
+		pc_words(c, first_run, first_op, unanswered);
 	probe_reap_children();
 	munmap(s.sh, sizeof *s.sh);
 	return rc;
@@ -213,5 +276,6 @@ const struct probe probe_process_create = {
 	PROBE_PARAMS(params),
 	PROBE_METRICS(metrics),
 	.decl.by_time = true,
+	.decl.violation_metrics = 1u << M_UNANSWERED,
 	.run = pc_run,
 };

@@ -18,6 +18,22 @@
  *           histogram: the ping-pong itself orders the two writers (each
  *           records only between its wait returning and its next post,
  *           while the other is blocked), so no lock is needed.
+ *   unanswered-waits  waits that returned without the post that answers
+ *           them (a violation metric: must be 0, docs/probes.md).
+ *
+ * Every hand-off is checked (issue 37): A numbers its posts to B 1, 2, ...
+ * and stores the number in shared memory just before posting (before its
+ * clock read); B stores the number it answers just before its post back
+ * (its ready post answers 0). A wait was answered when, once it returned,
+ * the number is the one its post carries: B's when A's number moved past
+ * the last one B answered, A's when B's number is the one A just posted.
+ * A wait that returned otherwise is counted, waited again (the post it
+ * missed is still to come, or already pending, and the next wait consumes
+ * it, so the two sides stay in step) and its round trip is not recorded:
+ * its figures would be the broken primitive's, not a hand-off. A checks
+ * after its clock read, outside the timed interval; B's check, a load and
+ * a compare on the line it reads anyway, is inside A's interval, as B's
+ * whole turn is (ci/bench ipc: within the noise).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -65,13 +81,16 @@ static const struct probe_param params[] = {
 			  PARAM_ENUM, placements, "same-cpu" },
 };
 
-enum { M_PER_OP, M_WAKEUP };
+enum { M_PER_OP, M_WAKEUP, M_UNANSWERED };
 
 static const struct probe_metric metrics[] = {
 	[M_PER_OP] = { "per-op", "one post plus the wake-up it causes: a cycle / 2 (SPY memo)",
 	  METRIC_DURATION },
 	[M_WAKEUP] = { "wakeup", "one-way: from just before a post until the waiter returns "
 			"(what ptsematest and svsematest report)", METRIC_DURATION },
+	[M_UNANSWERED] = { "unanswered-waits", "waits of either side that returned without the "
+			   "other side's post (checked by sequence number; must be 0)",
+			   METRIC_COUNT },
 };
 
 /* The probe's shared memory (anonymous, MAP_SHARED, made before the peer). */
@@ -81,13 +100,28 @@ struct pp_shared {
 	 * written by one side before a post and read by the other after the
 	 * matching wait, which orders the accesses. */
 	_Alignas(64) volatile uint64_t t_post[2]; /* poster's clock just before posting */
+	/* The hand-off numbers: seq[IPC_TO_B] A's latest post, seq[IPC_TO_A]
+	 * the one of A's that B answered last (its ready post: 0). */
+	volatile uint64_t seq[2];
 	volatile uint32_t run;         /* run B records into */
 	volatile uint32_t measuring;   /* B records only while set (not in warm-up) */
 	volatile uint32_t stop;        /* B leaves at its next wake-up */
 	volatile uint32_t peer_failed; /* B could not go on (reason in res) */
+	/* Waits that returned unanswered, per direction: the waiter's count
+	 * (one writer each), written before its next post. */
+	volatile uint64_t unanswered[2];
 	/* Wake-ups whose waiter read the clock before the poster did (clocks
 	 * of two CPUs out of step), per direction: each has one writer. */
 	uint64_t behind[2];
+};
+
+/* What A keeps of the hand-offs: how many unanswered waits it has added
+ * to the runs' counts, the round trips not recorded, the first one. */
+struct pp_check {
+	uint64_t added, seen_b, skipped;
+	uint64_t first_trip;      /* 1-based, in its run; 0: the ready post */
+	uint32_t first_run;       /* UINT32_MAX: the warm-up */
+	int first_dir;            /* -1: none yet */
 };
 
 struct pp_peer {
@@ -130,8 +164,10 @@ static int peer_loop(const struct pp_peer *p)
 	struct pp_shared *sh = p->sh;
 	struct ipc_chan *ch = &sh->ch;
 	const char *op = "post";
+	uint64_t answered = 0; /* A's number B answered last */
 	int rc;
 
+	sh->seq[IPC_TO_A] = 0;
 	if ((rc = p->ops->post(ch, IPC_TO_A)) != 0) /* ready */
 		goto failed;
 	for (;;) {
@@ -139,6 +175,13 @@ static int peer_loop(const struct pp_peer *p)
 		if ((rc = p->ops->wait(ch, IPC_TO_B)) != 0)
 			goto failed;
 		uint64_t now = tb_now();
+		uint64_t n = sh->seq[IPC_TO_B];
+		if (__builtin_expect(n == answered, 0)) {
+			/* No post of A's since the last one answered. */
+			sh->unanswered[IPC_TO_B]++;
+			continue;
+		}
+		answered = n;
 		if (sh->stop)
 			return 0;
 		if (sh->measuring) {
@@ -148,6 +191,7 @@ static int peer_loop(const struct pp_peer *p)
 		}
 		op = "post";
 		sh->t_post[IPC_TO_A] = tb_now();
+		sh->seq[IPC_TO_A] = n;
 		if ((rc = p->ops->post(ch, IPC_TO_A)) != 0)
 			goto failed;
 	}
@@ -202,16 +246,51 @@ static int start_process(const struct pp_peer *p, pid_t *pid)
 	return 0;
 }
 
-/* The result's note: what a reader of the figures should know. */
-static void describe(struct probe_ctx *c, const struct pp_shared *sh,
-		     int cpu_a, int cpu_b)
+/* The first unanswered wait in words, into res->violation (the failed
+ * limit quotes it). */
+static void pp_first_words(struct probe_ctx *c, const struct ipc_mech *ops,
+			   const struct pp_check *k)
+{
+	char where[120];
+	bool peer = k->first_dir == IPC_TO_B;
+	if (k->first_run == UINT32_MAX && k->first_trip == 0)
+		snprintf(where, sizeof where, "the worker's first wait, for the peer's ready post");
+	else if (k->first_run == UINT32_MAX)
+		snprintf(where, sizeof where, "warm-up round trip %llu of %llu",
+			 (unsigned long long)k->first_trip, (unsigned long long)c->warmup);
+	else
+		snprintf(where, sizeof where, "run %u, round trip %llu of %llu", k->first_run + 1,
+			 (unsigned long long)k->first_trip, (unsigned long long)c->iterations);
+	snprintf(c->res->violation, sizeof c->res->violation,
+		 "%s: the %s's %s (%s) returned without the %s's post", where,
+		 peer ? "peer" : "worker", ops->wait_call, ops->name, peer ? "worker" : "peer");
+}
+
+/* The result's note: what a reader of the figures should know. After the
+ * peer is gone, so that its count is whole. */
+static void describe(struct probe_ctx *c, const struct pp_shared *sh, const struct ipc_mech *ops,
+		     const struct pp_check *k, int cpu_a, int cpu_b)
 {
 	uint64_t behind = sh->behind[0] + sh->behind[1];
+	uint64_t after = sh->unanswered[IPC_TO_A] + sh->unanswered[IPC_TO_B] - k->added;
+	size_t used = 0, len = sizeof c->res->note;
+	char *note = c->res->note;
 	if (behind)
-		snprintf(c->res->note, sizeof c->res->note,
-			 "%llu wakeups recorded as 0: the waiter's clock read before the "
-			 "poster's (CPUs %d and %d out of step).",
-			 (unsigned long long)behind, cpu_a, cpu_b);
+		used += (size_t)snprintf(note, len, "%llu wakeups recorded as 0: the waiter's clock "
+					 "read before the poster's (CPUs %d and %d out of step). ",
+					 (unsigned long long)behind, cpu_a, cpu_b);
+	if (k->skipped && used < len)
+		used += (size_t)snprintf(note + used, len - used, "%llu round trips not recorded: "
+					 "a wait in each returned without its post. ",
+					 (unsigned long long)k->skipped);
+	if (after && used < len)
+		used += (size_t)snprintf(note + used, len - used, "%llu more unanswered waits after "
+					 "the last run, for the peer's stop (in no run's count). ",
+					 (unsigned long long)after);
+	if (used && used < len)
+		note[used - 1] = 0; /* the last sentence's space */
+	if (k->first_dir >= 0)
+		pp_first_words(c, ops, k);
 }
 
 /* The probe's shared page, zeroed, and the scales of both metrics. 0 or
@@ -227,36 +306,101 @@ static int pp_map(struct probe_ctx *c, bool thread, struct pp_shared **shp)
 	}
 	memset(sh, 0, sizeof *sh);
 	sh->ch.pshared = !thread;
+	sh->seq[IPC_TO_A] = UINT64_MAX; /* until B's ready post answers 0 */
 	probe_set_scale(c, M_PER_OP, 0.5);
 	probe_set_scale(c, M_WAKEUP, 1.0);
 	*shp = sh;
 	return 0;
 }
 
+/* A round trip (or A's wait for B's ready post, n 0) whose waits were not
+ * all answered: B counted one of its own since A last looked, or B's
+ * number is not yet n. A waits again until B's answer to n came, counting
+ * each return without it, and notes the first. Out of the loop's way:
+ * runs only when a primitive broke its word. 0, -errno of a failed wait,
+ * or 1: B failed (it said why). */
+static __attribute__((noinline, cold)) int
+pp_resync(struct pp_shared *sh, const struct ipc_mech *ops, uint64_t n, struct pp_check *k,
+	  uint32_t run, uint64_t trip)
+{
+	int dir = -1;
+	if (sh->unanswered[IPC_TO_B] != k->seen_b) {
+		k->seen_b = sh->unanswered[IPC_TO_B];
+		dir = IPC_TO_B; /* B waits first in a round trip */
+	}
+	while (sh->seq[IPC_TO_A] != n) {
+		sh->unanswered[IPC_TO_A]++;
+		if (dir < 0)
+			dir = IPC_TO_A;
+		int rc = ops->wait(&sh->ch, IPC_TO_A);
+		if (rc)
+			return rc;
+		if (sh->peer_failed)
+			return 1;
+	}
+	if (dir >= 0 && k->first_dir < 0) {
+		k->first_dir = dir;
+		k->first_run = run;
+		k->first_trip = trip;
+	}
+	return 0;
+}
+
+/* Whether A must resync after its wait for B's answer to n. */
+static inline bool pp_unanswered(const struct pp_shared *sh, uint64_t n, const struct pp_check *k)
+{
+	return __builtin_expect(sh->seq[IPC_TO_A] != n || sh->unanswered[IPC_TO_B] != k->seen_b, 0);
+}
+
+/* The unanswered waits since the last run's end into run c->run's count
+ * (the first run's holds the ready wait's and the warm-up's). */
+static void pp_count(struct probe_ctx *c, struct pp_shared *sh, struct pp_check *k)
+{
+	uint64_t total = sh->unanswered[IPC_TO_A] + sh->unanswered[IPC_TO_B];
+	probe_add_count(c, M_UNANSWERED, total - k->added);
+	k->added = total;
+}
+
+/* The ready wait and the warm-up: hand-offs 1 .. warmup, checked, untimed. */
+static int pp_warm(struct probe_ctx *c, struct pp_shared *sh, const struct ipc_mech *ops,
+		   struct pp_check *k, const char **op)
+{
+	struct ipc_chan *ch = &sh->ch;
+	int rc;
+	*op = "wait";
+	if ((rc = ops->wait(ch, IPC_TO_A)) != 0 || sh->peer_failed)
+		return rc ? rc : 1;
+	if (pp_unanswered(sh, 0, k) && (rc = pp_resync(sh, ops, 0, k, UINT32_MAX, 0)) != 0)
+		return rc;
+	c->res->state = WS_WARMUP;
+	for (uint64_t i = 0; i < c->warmup; i++) {
+		sh->seq[IPC_TO_B] = i + 1;
+		sh->t_post[IPC_TO_B] = tb_now();
+		*op = "post";
+		if ((rc = ops->post(ch, IPC_TO_B)) != 0)
+			return rc;
+		*op = "wait";
+		if ((rc = ops->wait(ch, IPC_TO_A)) != 0 || sh->peer_failed)
+			return rc ? rc : 1;
+		if (pp_unanswered(sh, i + 1, k) &&
+		    (rc = pp_resync(sh, ops, i + 1, k, UINT32_MAX, i + 1)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
 /* A's side, with the peer started: its ready post, the warm-up, then every
  * run. Returns 0, or -errno after probe_fail (or after the peer said why). */
-static int pp_measure(struct probe_ctx *c, struct pp_shared *sh, const struct ipc_mech *ops)
+static int pp_measure(struct probe_ctx *c, struct pp_shared *sh, const struct ipc_mech *ops,
+		      struct pp_check *k)
 {
 	struct ipc_chan *ch = &sh->ch;
 	const char *op = "wait";
+	uint64_t n = c->warmup; /* A's latest hand-off number */
 	int rc;
 
-	if ((rc = ops->wait(ch, IPC_TO_A)) != 0)
-		goto op_failed;
-	if (sh->peer_failed)
-		goto peer_failed;
-	c->res->state = WS_WARMUP;
-	for (uint64_t i = 0; i < c->warmup; i++) {
-		sh->t_post[IPC_TO_B] = tb_now();
-		op = "post";
-		if ((rc = ops->post(ch, IPC_TO_B)) != 0)
-			goto op_failed;
-		op = "wait";
-		if ((rc = ops->wait(ch, IPC_TO_A)) != 0)
-			goto op_failed;
-		if (sh->peer_failed)
-			goto peer_failed;
-	}
+	if ((rc = pp_warm(c, sh, ops, k, &op)) != 0)
+		goto failed;
 	for (uint32_t r = 0; r < c->runs && !*c->stop; r++) {
 		/* The peer learns the run before the run's counters start, so
 		 * what it does on seeing it (a first touch) is not counted. */
@@ -265,36 +409,40 @@ static int pp_measure(struct probe_ctx *c, struct pp_shared *sh, const struct ip
 		probe_run_begin(c, r);
 		uint64_t i;
 		for (i = 0; i < c->iterations; i++) {
+			sh->seq[IPC_TO_B] = ++n;
 			uint64_t t0 = tb_now();
 			sh->t_post[IPC_TO_B] = t0;
 			if ((rc = ops->post(ch, IPC_TO_B)) != 0) {
 				op = "post";
-				goto op_failed;
+				goto failed;
 			}
-			if ((rc = ops->wait(ch, IPC_TO_A)) != 0) {
-				op = "wait";
-				goto op_failed;
-			}
+			rc = ops->wait(ch, IPC_TO_A);
 			FAULT_DELAY(i);
 			uint64_t t1 = tb_now();
-			if (sh->peer_failed)
-				goto peer_failed;
+			op = "wait";
+			if (rc != 0 || sh->peer_failed)
+				goto failed;
+			if (pp_unanswered(sh, n, k)) {
+				if ((rc = pp_resync(sh, ops, n, k, r, i + 1)) != 0)
+					goto failed;
+				k->skipped++;
+				continue;
+			}
 			probe_record(c, M_PER_OP, t1 - t0);
 			probe_record(c, M_WAKEUP,
 				     since(t1, sh->t_post[IPC_TO_A], &sh->behind[IPC_TO_A]));
 		}
 		sh->measuring = 0;
-		probe_run_end(c, i);
+		pp_count(c, sh, k);
+		probe_run_end(c, i); /* the run's time spans every round trip */
 	}
 	return 0;
 
-op_failed:
+failed:
+	if (rc == 1 || (rc == 0 && sh->peer_failed)) /* B said why in res->reason */
+		return -(c->res->err ? c->res->err : EIO);
 	return probe_fail(c, rc, "%s %s: %s (%s)", ops->name, op, probe_errname(rc), strerror(-rc));
-peer_failed:
-	/* B said why in res->reason. */
-	return -(c->res->err ? c->res->err : EIO);
 }
-
 /* Tell B to leave and wait until it has (tid: a thread peer; else the
  * process pid). A process peer that did not end cleanly fails a
  * measurement that had succeeded: returns rc, or that failure. */
@@ -302,6 +450,7 @@ static int pp_stop_peer(struct probe_ctx *c, struct pp_shared *sh, const struct 
 			const pthread_t *tid, pid_t pid, int rc)
 {
 	sh->stop = 1;
+	sh->seq[IPC_TO_B]++; /* a post B must see as new */
 	ops->post(&sh->ch, IPC_TO_B);
 	if (tid) {
 		pthread_join(*tid, NULL);
@@ -344,9 +493,10 @@ static int pp_run(struct probe_ctx *c)
 	struct pp_peer peer = { .c = c, .sh = sh, .ops = ops, .cpu = cpu_b };
 	if ((rc = thread ? start_thread(&peer, &tid) : start_process(&peer, &pid)) != 0)
 		goto close;
-	if ((rc = pp_measure(c, sh, ops)) == 0)
-		describe(c, sh, cpu_a, cpu_b);
-	rc = pp_stop_peer(c, sh, ops, thread ? &tid : NULL, pid, rc);
+	struct pp_check k = { .first_dir = -1 };
+	rc = pp_measure(c, sh, ops, &k);
+	if ((rc = pp_stop_peer(c, sh, ops, thread ? &tid : NULL, pid, rc)) == 0)
+		describe(c, sh, ops, &k, cpu_a, cpu_b);
 close:
 	ops->close(&sh->ch, c);
 	munmap(sh, sizeof *sh);
@@ -372,7 +522,9 @@ const struct probe probe_sem_pingpong = {
 	PROBE_METRICS(metrics),
 	.decl.by_time = true,
 	/* An iteration is a round trip: a wake-up each way. */
-	.decl.per_iteration = (const unsigned[]){ [M_PER_OP] = 1, [M_WAKEUP] = 2 },
+	.decl.per_iteration = (const unsigned[]){ [M_PER_OP] = 1, [M_WAKEUP] = 2,
+						  [M_UNANSWERED] = 1 },
+	.decl.violation_metrics = 1u << M_UNANSWERED,
 	.decl.check = pp_check,
 	.run = pp_run,
 	.cleanup = ipc_sem_cleanup,

@@ -18,6 +18,14 @@
  * touched by mlockall(MCL_FUTURE); every measured pthread_create() then
  * reuses one instead of mapping (and faulting in) a new one. The fixed size
  * (STACK_BYTES) keeps the figures independent of `ulimit -s`.
+ *
+ * Every hand-off is checked (issue 37): a joined thread bumps a counter as
+ * its only work, and the creator checks after its clock read that the
+ * thread it joined ran; a detached thread counts its post before posting
+ * (handoff.h), and the creator claims it after its clock read. A join or
+ * wait that returned without its thread's end or post is counted in
+ * `unanswered-waits` (a violation metric), done again until answered, and
+ * its sample is not recorded.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -27,6 +35,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "harness/measure/probes/handoff.h"
 #include "harness/measure/probes/probes.h"
 
 static const char *const yes_no[] = { "no", "yes", NULL };
@@ -36,24 +45,40 @@ static const struct probe_param params[] = {
 		      "signals completion through a semaphore", PARAM_ENUM, yes_no, "no" },
 };
 
+enum { M_PER_OP, M_UNANSWERED };
+
 static const struct probe_metric metrics[] = {
-	{ "per-op", "pthread_create of a thread that returns at once, until it was joined "
-		    "(detached: until it posted the semaphore)", METRIC_DURATION },
+	[M_PER_OP] = { "per-op", "pthread_create of a thread that returns at once, until it "
+		       "was joined (detached: until it posted the semaphore)", METRIC_DURATION },
+	[M_UNANSWERED] = { "unanswered-waits", "joins (or waits) that returned before the "
+			   "thread ran (or posted); must be 0", METRIC_COUNT },
+};
+
+/* What a created thread hands back: joined, it bumps `ran`; detached, it
+ * counts its post in `posts` before posting `done`. */
+struct tc_hand {
+	sem_t done;
+	struct ho_count posts;
+	volatile uint64_t ran;
 };
 
 #define STACK_BYTES (128 * 1024)
 #define PREFILL 8
 
 
+/* One writer at a time (the creator waits for each thread): a plain store. */
 static void *returns_at_once(void *arg)
 {
-	(void)arg;
+	struct tc_hand *h = arg;
+	h->ran = h->ran + 1;
 	return NULL;
 }
 
 static void *posts_and_returns(void *arg)
 {
-	sem_post(arg);
+	struct tc_hand *h = arg;
+	ho_give(&h->posts, 1);
+	sem_post(&h->done);
 	return NULL;
 }
 
@@ -126,41 +151,105 @@ static int prefill_stacks(struct probe_ctx *c, const pthread_attr_t *joinable, s
 	return rc;
 }
 
-/* One create-delete; returns 0 or a positive errno, *what names the call. */
-static inline int once(const pthread_attr_t *attr, bool detached, sem_t *done,
-		       const char **what)
+/* One create-delete; returns 0 or a positive errno, *what names the call;
+ * *t the thread. */
+static inline int once(const pthread_attr_t *attr, bool detached, struct tc_hand *h,
+		       pthread_t *t, const char **what)
 {
-	pthread_t t;
 	int e;
 	if (!detached) {
-		if ((e = pthread_create(&t, attr, returns_at_once, NULL)) != 0) {
+		if ((e = pthread_create(t, attr, returns_at_once, h)) != 0) {
 			*what = "pthread_create";
 			return e;
 		}
-		if ((e = pthread_join(t, NULL)) != 0) {
+		if ((e = pthread_join(*t, NULL)) != 0) {
 			*what = "pthread_join";
 			return e;
 		}
 		return 0;
 	}
-	if ((e = pthread_create(&t, attr, posts_and_returns, done)) != 0) {
+	if ((e = pthread_create(t, attr, posts_and_returns, h)) != 0) {
 		*what = "pthread_create";
 		return e;
 	}
-	if ((e = wait_sem(done)) != 0)
+	if ((e = wait_sem(&h->done)) != 0)
 		*what = "sem_wait";
 	return e;
+}
+
+/* After once() and the clock read: whether its join (or wait) was answered
+ * by thread t's end (or post), the n-th of the probe; if not, it is done
+ * again until it is, each unanswered return added to *unanswered. 0, or a
+ * positive errno of the join or wait. */
+static int answered(bool detached, struct tc_hand *h, pthread_t t, uint64_t n, bool *ok,
+		    uint64_t *unanswered)
+{
+	*ok = true;
+	if (detached) {
+		if (__builtin_expect(ho_claim(&h->posts), 1))
+			return 0;
+		*ok = false;
+		++*unanswered;
+		for (;;) {
+			int e = wait_sem(&h->done);
+			if (e)
+				return e;
+			if (ho_claim(&h->posts))
+				return 0;
+			++*unanswered;
+		}
+	}
+	while (__builtin_expect(h->ran != n, 0)) {
+		*ok = false;
+		++*unanswered;
+		int e = pthread_join(t, NULL); /* the join that did not take place */
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
+/* The first unanswered join or wait: the run (UINT32_MAX: the warm-up)
+ * and the create-delete in it, from 1. */
+struct tc_first {
+	bool set;
+	uint32_t run;
+	uint64_t op;
+};
+
+/* The first one in words (res->violation), and the samples left out. */
+static void tc_words(struct probe_ctx *c, bool detached, const struct tc_first *f,
+		     uint64_t unanswered)
+{
+	char where[80];
+	if (f->run == UINT32_MAX)
+		snprintf(where, sizeof where, "warm-up create %llu of %llu",
+			 (unsigned long long)f->op, (unsigned long long)c->warmup);
+	else
+		snprintf(where, sizeof where, "run %u, create %llu of %llu", f->run + 1,
+			 (unsigned long long)f->op, (unsigned long long)c->iterations);
+	snprintf(c->res->violation, sizeof c->res->violation, "%s: the creator's %s returned "
+		 "before the thread %s", where, detached ? "sem_wait" : "pthread_join",
+		 detached ? "posted" : "ran");
+	snprintf(c->res->note, sizeof c->res->note, "%llu unanswered %s: their samples were "
+		 "not recorded.", (unsigned long long)unanswered,
+		 detached ? "waits" : "joins");
 }
 
 static int tc_run(struct probe_ctx *c)
 {
 	bool detached = strcmp(probe_value(c, "detached"), "yes") == 0;
 	pthread_attr_t attr, joinable;
-	sem_t done, go;
+	struct tc_hand h = { .ran = 0 };
+	sem_t go;
+	pthread_t t;
 	const char *what = "";
+	uint64_t n = 0, unanswered = 0, added = 0;
+	struct tc_first first = { false, 0, 0 };
+	bool ok;
 	int rc = 0, e;
 
-	if (sem_init(&done, 0, 0) != 0 || sem_init(&go, 0, 0) != 0)
+	if (sem_init(&h.done, 0, 0) != 0 || sem_init(&go, 0, 0) != 0)
 		return probe_fail(c, errno, "sem_init: %s", strerror(errno));
 	if ((e = pthread_attr_init(&attr)) != 0 || (e = pthread_attr_init(&joinable)) != 0)
 		return probe_fail(c, e, "pthread_attr_init: %s", strerror(e));
@@ -176,24 +265,41 @@ static int tc_run(struct probe_ctx *c)
 		goto cleanup;
 
 	c->res->state = WS_WARMUP;
-	for (uint64_t i = 0; i < c->warmup; i++)
-		if ((e = once(&attr, detached, &done, &what)) != 0)
+	for (uint64_t i = 0; i < c->warmup; i++) {
+		if ((e = once(&attr, detached, &h, &t, &what)) != 0)
 			goto op_failed;
+		what = detached ? "sem_wait" : "pthread_join";
+		if ((e = answered(detached, &h, t, ++n, &ok, &unanswered)) != 0)
+			goto op_failed;
+		if (!ok && !first.set)
+			first = (struct tc_first){ true, UINT32_MAX, i + 1 };
+	}
 	for (uint32_t r = 0; r < c->runs && !*c->stop; r++) {
 		probe_run_begin(c, r);
 		uint64_t i;
 		for (i = 0; i < c->iterations; i++) {
 			uint64_t t0 = tb_now();
-			e = once(&attr, detached, &done, &what);
+			e = once(&attr, detached, &h, &t, &what);
 			uint64_t t1 = tb_now();
 			if (e)
 				goto op_failed;
-			probe_record(c, 0, t1 - t0);
+			what = detached ? "sem_wait" : "pthread_join";
+			if ((e = answered(detached, &h, t, ++n, &ok, &unanswered)) != 0)
+				goto op_failed;
+			if (__builtin_expect(ok, 1))
+				probe_record(c, M_PER_OP, t1 - t0);
+			else if (!first.set)
+				first = (struct tc_first){ true, r, i + 1 };
 		}
+		/* the warm-up's into the first run's */
+		probe_add_count(c, M_UNANSWERED, unanswered - added);
+		added = unanswered;
 		probe_run_end(c, i);
 	}
 	if (detached)
 		rc = wait_detached_gone(c);
+	if (first.set)
+		tc_words(c, detached, &first, unanswered);
 	goto cleanup;
 
 op_failed:
@@ -203,7 +309,7 @@ op_failed:
 cleanup:
 	pthread_attr_destroy(&attr);
 	pthread_attr_destroy(&joinable);
-	sem_destroy(&done);
+	sem_destroy(&h.done);
 	sem_destroy(&go);
 	return rc;
 }
@@ -226,5 +332,6 @@ const struct probe probe_thread_create = {
 	PROBE_PARAMS(params),
 	PROBE_METRICS(metrics),
 	.decl.by_time = true,
+	.decl.violation_metrics = 1u << M_UNANSWERED,
 	.run = tc_run,
 };
