@@ -388,8 +388,7 @@ START_TEST(links_and_fifos_are_not_read)
 		int rc = report_view_from_journal(jdir, &v, &out, err, sizeof err);
 		if (c == 0) {
 			ck_assert_msg(rc == -ELOOP && strstr(err, "/journal/log: not a regular file (a "
-								  "symbolic link), which a run's "
-								  "journal never holds"), "%s", err);
+								  "symbolic link)"), "%s", err);
 		} else {
 			ck_assert_msg(rc == 0, "%s", err);
 			ck_assert_msg(strstr(out.summary, c == 1 ? "; now.1 (not a regular file (a "

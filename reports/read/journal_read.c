@@ -25,7 +25,7 @@
 
 #include <jansson.h>
 
-#include "base/xmlsafe.h"
+#include "base/safeopen.h"
 #include "reports/journal.h"
 #include "reports/json_schema.h"
 #include "reports/read/json_split.h"
@@ -836,17 +836,11 @@ static int slurp(const char *jdir, const char *name, size_t max, char **buf, siz
 {
 	size_t size;
 	int rc;
-	struct stat ls;
 	*buf = NULL;
 	*len = 0;
 	snprintf(path, pathlen, "%s/%s", jdir, name);
-	/* A run makes each of them a regular file: a link in their place
-	 * (to another run's file, to a device) is not followed. */
-	if (lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode)) {
-		snprintf(err, errlen, "%s: %s, which a run's journal never holds: not read", path,
-			 xmlsafe_file_kind(ls.st_mode));
-		return -ELOOP;
-	}
+	/* Never a link (to another run's file, to a device) or a FIFO:
+	 * read_open opens regular files only, and says what else it found. */
 	FILE *f = read_open(path, &size, err, errlen, &rc);
 	if (!f)
 		return rc;
@@ -885,15 +879,13 @@ int report_view_from_journal(const char *jdir, struct report_view *v,
 	 * holds the rest, and the summary says what was not read, and why
 	 * when one is there but cannot be (a link, a FIFO, too large). */
 	for (int k = 1; k < 4 && rc == 0; k++) {
-		struct stat ls;
 		int e = slurp(jdir, names[k], MAX_JOURNAL_BYTES, &bufs[k], k < 3 ?
 			      &jf.now_len[k - 1] : &jf.note_len, other, sizeof other, why,
 			      sizeof why);
 		size_t used = strlen(unread);
-		if (e && lstat(other, &ls) == 0)
+		if (e && e != -ENOENT)
 			snprintf(unread + used, sizeof unread - used, "%s%s (%s)", used ? ", " : "",
-				 names[k], S_ISREG(ls.st_mode) ? strerror(e == -EINVAL ? EFBIG : -e)
-							       : xmlsafe_file_kind(ls.st_mode));
+				 names[k], safeopen_why(why, other));
 	}
 	jf.unread = unread[0] ? unread : NULL;
 	if (rc == 0) {
