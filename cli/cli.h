@@ -115,6 +115,9 @@ volatile sig_atomic_t *cli_become_supervisor(void);
  * /dev/null, so no file rtconform opens becomes fd 1 (and a closed stdout is
  * reported by cli_write_stdout). */
 void cli_guard_std_fds(void);
+/* A write past the file size limit fails with EFBIG (no SIGXFSZ): every
+ * command, before it writes anything. */
+void cli_catch_file_size_limit(void);
 
 /* The one check of standard output, for every command (main.c, after the
  * command returns): stdout is flushed and closed, and a write that failed

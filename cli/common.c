@@ -145,6 +145,23 @@ volatile sig_atomic_t *cli_become_supervisor(void)
 	return &interrupted;
 }
 
+static void on_sigxfsz(int sig)
+{
+	(void)sig; /* the write past the limit fails with EFBIG and says so */
+}
+
+void cli_catch_file_size_limit(void)
+{
+	/* RLIMIT_FSIZE (ulimit -f, a CI job's or a unit's LimitFSIZE=): a
+	 * write past it would end rtconform with SIGXFSZ, its journal's
+	 * record torn and nothing said; caught, the write fails with EFBIG,
+	 * which every writer handles as it does a full disk. A handler, not
+	 * SIG_IGN: exec resets it, so workers and loads keep the default. */
+	struct sigaction sa = { .sa_handler = on_sigxfsz, .sa_flags = SA_RESTART };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGXFSZ, &sa, NULL);
+}
+
 static bool stdout_was_closed;
 
 void cli_guard_std_fds(void)

@@ -115,6 +115,7 @@ static char *quote_cmdline(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	cli_guard_std_fds();
+	cli_catch_file_size_limit();
 	static struct cli_layout layout;
 	cli_find_layout(&layout);
 	if (layout.helper_dir[0]) {

@@ -632,6 +632,9 @@ static void check_written(struct jb *b, FILE *m)
 	if (b->failed || !ferror(m))
 		return;
 	b->failed = true;
+	/* errno may have been cleared since the write failed (a number's
+	 * conversion): a flush tries the buffered bytes again and says why
+	 * they cannot be written (a full disk is not an I/O error). */
 	errno = 0;
 	int e = fflush(m) != 0 ? errno : 0;
 	snprintf(b->why, sizeof b->why, "%s", strerror(e ? e : EIO));

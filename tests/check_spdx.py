@@ -18,7 +18,7 @@ rtconform is licensed Apache-2.0 (LICENSE). Each file of the tree carries
 Exempt: LICENSE; cmake/deb/copyright (DEP-5) and cmake/deb/changelog.in
 (Debian formats without comments); tests/fixtures/invalid/empty.xml and
 binary.xml (their bytes are the test); tests/fixtures/junit/* (written by
-rtconform 0.1, kept byte for byte); tests/fixtures/journal/* (a run's
+rtconform 0.1, kept byte for byte); tests/fixtures/journal/** (a run's
 journal as it wrote it, its CRCs over every byte); *.json (no comments). A file of any
 other kind fails: give it a rule here or exempt it. The script in the
 commit "Licence: an SPDX-License-Identifier ..." adds the lines.

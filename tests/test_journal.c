@@ -13,6 +13,8 @@
 #include <unistd.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -249,6 +251,161 @@ START_TEST(records_missing_at_the_end)
 }
 END_TEST
 
+/* The fixture's records picked (order: indices into b's records, ending at
+ * a negative one) and written again as a forger would: LOG and SEQ made
+ * consecutive, each CRC made right. */
+static void forge(struct built *out, const struct built *b, const int *order)
+{
+	memset(out, 0, sizeof *out);
+	out->len = strlen(JOURNAL_MAGIC);
+	out->buf = strdup(JOURNAL_MAGIC);
+	ck_assert_ptr_nonnull(out->buf);
+	for (uint64_t n = 1; *order >= 0; order++, n++) {
+		const char *p = b->buf + b->at[*order];
+		char kind[8];
+		unsigned long long seq, log, ms;
+		size_t file, index, len;
+		unsigned crc;
+		int hlen = 0;
+		ck_assert_int_eq(sscanf(p, "rtcj %7s %llu %llu %zu %zu %zu %llu %8x%n", kind, &seq, &log,
+					&file, &index, &len, &ms, &crc, &hlen), 8);
+		add_record(out, kind, n, n, file, index, p + hlen + 1, len);
+	}
+}
+
+/* Records cut, moved or spliced with every number and CRC made right: each
+ * record must be of the requirement the run measures there (the head's
+ * selected ones in file order), so a run that lost a requirement's record
+ * is never rendered as one that did not reach it. */
+START_TEST(records_out_of_turn_are_refused)
+{
+	struct built b, f, now = { .buf = NULL };
+	struct got g;
+	build(&b);
+	static const int cut_a[] = { 0, 2, 3, 4, 5, -1 }, swapped[] = { 0, 1, 3, 2, 4, 5, -1 },
+			 end_early[] = { 0, 1, 2, 3, 5, -1 }, to_b[] = { 0, 1, 2, -1 },
+			 to_c[] = { 0, 1, 2, 3, -1 };
+	forge(&f, &b, cut_a);
+	read_bytes(&g, f.buf, f.len, NULL, 0, NULL, 0);
+	ck_assert_msg(g.rc == -EINVAL && strstr(g.err, "record 2 (req) is of requirement 1 of file "
+						       "0, but the run measures"), "%s", g.err);
+	free(f.buf);
+	forge(&f, &b, swapped);
+	read_bytes(&g, f.buf, f.len, NULL, 0, NULL, 0);
+	ck_assert_msg(g.rc == -EINVAL && strstr(g.err, "record 3 (req) is of requirement 2 of file "
+						       "0, but the run measures"), "%s", g.err);
+	free(f.buf);
+	forge(&f, &b, end_early);
+	read_bytes(&g, f.buf, f.len, NULL, 0, NULL, 0);
+	ck_assert_msg(g.rc == -EINVAL && strstr(g.err, "record 5 (end) says every requirement "
+						       "finished, but"), "%s", g.err);
+	free(f.buf);
+	/* the requirement being measured: a now record of D while C has none */
+	size_t nowlen;
+	char *d = tu_slurp(FIXTURE "/now.1", &nowlen);
+	const char *pl = strchr(d, '\n') + 1;
+	add_record(&now, "now", 4, 3, 0, 3, pl, nowlen - (size_t)(pl - d) - 1);
+	forge(&f, &b, to_b);
+	read_bytes(&g, f.buf, f.len, now.buf, now.len, NULL, 0);
+	ck_assert_msg(g.rc == -EINVAL && strstr(g.err, "the now record (record 4 of the run) is of "
+						       "requirement 3 of file 0, but the run "
+						       "measures"), "%s", g.err);
+	free(f.buf);
+	free(now.buf);
+	/* as the run left it: D cut short after C */
+	now.buf = NULL;
+	now.len = 0;
+	add_record(&now, "now", 5, 4, 0, 3, pl, nowlen - (size_t)(pl - d) - 1);
+	forge(&f, &b, to_c);
+	read_bytes(&g, f.buf, f.len, now.buf, now.len, NULL, 0);
+	ck_assert_msg(g.rc == 0, "%s", g.err);
+	ck_assert_int_eq(verdict_of(&g, 2), VERDICT_PASS);
+	ck_assert_int_eq(verdict_of(&g, 3), VERDICT_ERROR);
+	report_view_free(&g.v);
+	/* a lost file naming C, whose record is in the log (written after
+	 * all): C stays as measured, and is not counted among the lost */
+	struct built note = { .buf = NULL };
+	const char *lost = "{\"from\":4,\"to\":5,\"error\":\"No space left on device\","
+			   "\"finished\":[[0,2]],\"more\":0}";
+	add_record(&note, "lost", 6, 5, 0, 0, lost, strlen(lost));
+	read_bytes(&g, f.buf, f.len, now.buf, now.len, note.buf, note.len);
+	ck_assert_msg(g.rc == 0, "%s", g.err);
+	ck_assert_int_eq(verdict_of(&g, 2), VERDICT_PASS);
+	ck_assert_ptr_null(g.v.files[0].reqs[2].reason);
+	ck_assert_msg(strstr(g.out.summary, "with 0 finished requirements"), "%s", g.out.summary);
+	report_view_free(&g.v);
+	free(note.buf);
+	free(f.buf);
+	free(now.buf);
+	free(d);
+	free(b.buf);
+}
+END_TEST
+
+/* The fixture's journal files copied into dir/journal, each of names[]
+ * (NULL-ended) replaced by a symbolic link to the fixture's own file or,
+ * with fifo, by a FIFO. */
+static void journal_copy(const char *dir, const char *const *names, bool fifo)
+{
+	static const char *const files[] = { "log", "now.0", "now.1", "lost", NULL };
+	char path[400], from[400];
+	snprintf(path, sizeof path, "%s/journal", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	for (const char *const *f = files; *f; f++) {
+		bool odd = false;
+		for (const char *const *n = names; *n; n++)
+			odd |= strcmp(*n, *f) == 0;
+		snprintf(path, sizeof path, "%s/journal/%s", dir, *f);
+		snprintf(from, sizeof from, "%s/%s", FIXTURE, *f);
+		if (odd && fifo) {
+			ck_assert_int_eq(mkfifo(path, 0644), 0);
+		} else if (odd) {
+			ck_assert_int_eq(symlink(from, path), 0);
+		} else {
+			size_t n;
+			char *text = tu_slurp(from, &n);
+			FILE *o = fopen(path, "wb");
+			ck_assert_ptr_nonnull(o);
+			ck_assert_uint_eq(fwrite(text, 1, n, o), n);
+			fclose(o);
+			free(text);
+		}
+	}
+}
+
+/* A journal's files are regular files the run made: a link in the place of
+ * the log is refused (never followed: it could be another run's), one in the
+ * place of a now or lost file, or a FIFO, is not read and said so. */
+START_TEST(links_and_fifos_are_not_read)
+{
+	static const char *const log[] = { "log", NULL }, *const now1[] = { "now.1", NULL },
+				 *const odd[] = { "now.0", "lost", NULL };
+	char err[2048], jdir[400];
+	struct report_view v;
+	struct journal_recovery out;
+	for (int c = 0; c < 3; c++) {
+		char dir[] = "/tmp/rtc-journal-XXXXXX";
+		ck_assert_ptr_nonnull(mkdtemp(dir));
+		journal_copy(dir, c == 0 ? log : c == 1 ? now1 : odd, c == 2);
+		snprintf(jdir, sizeof jdir, "%s/journal", dir);
+		int rc = report_view_from_journal(jdir, &v, &out, err, sizeof err);
+		if (c == 0) {
+			ck_assert_msg(rc == -ELOOP && strstr(err, "/journal/log: not a regular file (a "
+								  "symbolic link)"), "%s", err);
+		} else {
+			ck_assert_msg(rc == 0, "%s", err);
+			ck_assert_msg(strstr(out.summary, c == 1 ? "; now.1 (not a regular file (a "
+							       "symbolic link)) not read"
+								 : "; now.0 (not a regular file (a FIFO)), "
+								   "lost (not a regular file (a FIFO)) not "
+								   "read"), "%s", out.summary);
+			report_view_free(&v);
+		}
+		tu_rm_tree(dir);
+	}
+}
+END_TEST
+
 /* The writer on a file that cannot grow (RLIMIT_FSIZE, as a full disk): the
  * record waits, the log is cut back to its last whole record, the lost file
  * names it; once the file may grow, it is written and the journal is whole. */
@@ -261,7 +418,11 @@ START_TEST(writer_keeps_what_a_full_file_cannot_take)
 	ck_assert_int_eq(report_view_read(PASS_JSON, &v, err, sizeof err), 0);
 	struct journal j;
 	ck_assert_msg(journal_open(&j, dir, err, sizeof err) == 0, "%s", err);
+	/* a head of no requirement: the end record follows it alone */
+	size_t nreqs = v.files[0].nreqs;
+	v.files[0].nreqs = 0;
 	ck_assert_int_eq(journal_head(&j, &v), 0);
+	v.files[0].nreqs = nreqs;
 	snprintf(log, sizeof log, "%s/journal/log", dir);
 	struct stat st;
 	ck_assert_int_eq(stat(log, &st), 0);
@@ -385,6 +546,8 @@ int main(void)
 	tcase_add_test(tc, flipped_bit_in_a_middle_record);
 	tcase_add_test(tc, missing_records_are_named);
 	tcase_add_test(tc, records_missing_at_the_end);
+	tcase_add_test(tc, records_out_of_turn_are_refused);
+	tcase_add_test(tc, links_and_fifos_are_not_read);
 	tc = tu_tcase(s, "writer", 10);
 	tcase_add_test(tc, writer_keeps_what_a_full_file_cannot_take);
 	tcase_add_test(tc, run_says_what_never_reached_the_journal);

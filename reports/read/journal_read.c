@@ -7,7 +7,9 @@
  * record cut short at the end (a torn append) is dropped and counted; the
  * log's records must carry LOG numbers 1, 2, 3, ... up to what the now and
  * lost files count, so records missing anywhere are named and refused, as
- * is a damaged record with records after it; records the lost file says
+ * is a damaged record with records after it, and each must be of the
+ * requirement the run measures there (the head's selected ones in file
+ * order), so that renumbered records are refused too; records the lost file says
  * the run could not write are named and their requirements said to be
  * measured with their records lost. Any other defect is an error naming
  * the record. */
@@ -23,6 +25,7 @@
 
 #include <jansson.h>
 
+#include "base/safeopen.h"
 #include "reports/journal.h"
 #include "reports/json_schema.h"
 #include "reports/read/json_split.h"
@@ -30,6 +33,10 @@
 /* A log as large as the largest results.json the reader takes, and a head
  * and records beside it. */
 #define MAX_JOURNAL_BYTES (512u * 1024u * 1024u)
+/* A journal's bytes are budgeted as this many times as many bytes of an
+ * indented results.json (read_budget_start): 24 times their size, more than
+ * compact JSON's tree can take (see report_view_from_journal_bytes). */
+#define JSON_TREE_RATIO 8u
 
 struct jrec {
 	enum journal_kind kind;
@@ -195,8 +202,14 @@ struct log_state {
 	int now_log_file;     /* which now file holds it */
 	bool bad_note;        /* the lost file holds no whole lost record */
 	json_t *note;         /* the lost record's payload, checked; NULL: none */
+	const char *unread;   /* journal_files.unread */
 	uint64_t lost_from, lost_to; /* the log records it says never reached
 				      * the log (0 0: none missing) */
+	size_t lost_reqs;         /* of those the lost file names, how many
+				   * have no record in the log */
+	size_t at_file, at_index; /* the requirement the run measures next (the
+				   * head's next selected one, in file order) */
+	bool at_end;              /* none is left */
 };
 
 /* files[file].requirements[index] of the head, or NULL after saying why. */
@@ -262,6 +275,56 @@ static int keep_ival(struct jread *jr, struct log_state *st, const struct jrec *
 	return 0;
 }
 
+/* The requirement files[file].requirements[index] of the head, NULL past
+ * them. */
+static json_t *req_at(json_t *root, size_t file, size_t index)
+{
+	return json_array_get(json_object_get(json_array_get(json_object_get(root, "files"),
+							     file), "requirements"), index);
+}
+
+/* st->at_* moved to the first selected requirement at or after file:index
+ * (the run measures the selected ones in file order, one after another),
+ * or st->at_end. Each requirement is passed once over the whole log. */
+static void seek_selected(struct log_state *st, size_t file, size_t index)
+{
+	size_t nfiles = json_array_size(json_object_get(st->root, "files"));
+	for (; file < nfiles; file++, index = 0)
+		for (json_t *r; (r = req_at(st->root, file, index)) != NULL; index++)
+			if (json_is_true(json_object_get(r, "selected"))) {
+				st->at_file = file;
+				st->at_index = index;
+				return;
+			}
+	st->at_end = true;
+}
+
+/* Whether record r is of the requirement the run was measuring then: a
+ * req, ival or now record of any other one (a record of the one before it
+ * cut out, records of another run spliced in) is said, naming the one the
+ * run measures there. */
+static int in_turn(struct jread *jr, const struct log_state *st, const struct jrec *r)
+{
+	if (!st->at_end && r->file == st->at_file && r->index == st->at_index)
+		return 0;
+	char what[80];
+	if (r->kind == JK_NOW) /* its LOG is a count, not its place */
+		snprintf(what, sizeof what, "the now record (record %" PRIu64 " of the run)", r->seq);
+	else
+		snprintf(what, sizeof what, "record %" PRIu64 " (%s)", r->log,
+			 journal_kind_name(r->kind));
+	if (st->at_end)
+		return jfail(jr, "%s, of requirement %zu of file %zu, follows the records of every "
+			     "requirement the run selected: the journal was changed after it was "
+			     "written, and its run is not rendered", what, r->index, r->file);
+	const char *id = json_string_value(json_object_get(req_at(st->root, st->at_file,
+								  st->at_index), "id"));
+	return jfail(jr, "%s is of requirement %zu of file %zu, but the run measures %s "
+		     "(requirement %zu of file %zu) there: a record is missing or moved (the "
+		     "journal was changed after it was written), and its run is not rendered",
+		     what, r->index, r->file, id ? id : "(no id)", st->at_index, st->at_file);
+}
+
 /* One record of the log after the head: a finished requirement or the end. */
 static int log_record(struct jread *jr, struct log_state *st, const struct jrec *r)
 {
@@ -272,18 +335,28 @@ static int log_record(struct jread *jr, struct log_state *st, const struct jrec 
 	st->last_seq = r->seq;
 	if (r->kind == JK_END) {
 		st->end = true;
+		if (!st->at_end)
+			return jfail(jr, "record %" PRIu64 " (end) says every requirement finished, "
+				     "but %s (requirement %zu of file %zu) has no record: the journal "
+				     "was changed after it was written, and its run is not rendered",
+				     r->log, json_string_value(json_object_get(req_at(st->root,
+				     st->at_file, st->at_index), "id")) ?: "(no id)", st->at_index,
+				     st->at_file);
 		return 0;
 	}
-	if (r->kind == JK_IVAL)
-		return keep_ival(jr, st, r);
 	char key[48];
 	state_key(key, sizeof key, r->file, r->index);
-	if (json_object_get(st->state, key))
+	if (r->kind == JK_REQ && json_object_get(st->state, key))
 		return jfail(jr, "record %" PRIu64 " (req) is a second record of requirement %zu "
 			     "of file %zu: a run journals each once", r->seq, r->index, r->file);
+	if (in_turn(jr, st, r))
+		return jr->rc;
+	if (r->kind == JK_IVAL)
+		return keep_ival(jr, st, r);
 	st->finished++;
 	st->last_req_seq = r->seq;
 	json_object_set_new(st->state, key, json_integer((json_int_t)r->seq));
+	seek_selected(st, r->file, r->index + 1);
 	return place(jr, st->root, r);
 }
 
@@ -299,6 +372,7 @@ static int log_head(struct jread *jr, struct log_state *st, const struct jrec *r
 		return jfail(jr, "the head is not a results.json: %s",
 			     st->root ? "no files" : e.text);
 	st->last_seq = st->last_req_seq = r->seq;
+	seek_selected(st, 0, 0);
 	return 0;
 }
 
@@ -439,6 +513,12 @@ static int read_now(struct jread *jr, const struct journal_files *jf, struct log
 	}
 	if (!best.payload)
 		return 0;
+	/* Of the requirement measured after the log's last when the log held
+	 * every record the run had made as it wrote this one; one that counts
+	 * more is check_end's (records cut from the end, or the lost file's,
+	 * which may be of requirements after it). */
+	if (best.log <= st->last_log && in_turn(jr, st, &best))
+		return jr->rc;
 	char key[48];
 	state_key(key, sizeof key, best.file, best.index);
 	json_object_set_new(st->state, key, json_integer((json_int_t)best.seq));
@@ -537,9 +617,13 @@ static void mark_lost(struct log_state *st, char *cut, char *ids, size_t idslen)
 		json_t *req = json_array_get(json_object_get(json_array_get(
 			json_object_get(st->root, "files"), f), "requirements"), k);
 		const char *id = json_string_value(json_object_get(req, "id"));
-		if (!json_is_object(req) || !id)
+		char key[48];
+		state_key(key, sizeof key, f, k);
+		bool was_cut = id && cut[0] && strcmp(cut, id) == 0;
+		/* One whose record is in the log was written after all (the lost
+		 * file, rewritten after that, may not say so yet). */
+		if (!json_is_object(req) || !id || (json_object_get(st->state, key) && !was_cut))
 			continue;
-		bool was_cut = cut[0] && strcmp(cut, id) == 0;
 		char reason[400];
 		snprintf(reason, sizeof reason, "finished, but its record never reached the "
 			 "journal (%s)%s", err, was_cut ? ": the figures are of the runs its last "
@@ -548,6 +632,7 @@ static void mark_lost(struct log_state *st, char *cut, char *ids, size_t idslen)
 		json_object_set_new(req, "reason", json_string(reason));
 		if (was_cut)
 			cut[0] = 0;
+		st->lost_reqs++;
 		size_t used = strlen(ids);
 		if (shown++ < 8 && used + strlen(id) + 3 < idslen)
 			snprintf(ids + used, idslen - used, "%s%s", used ? ", " : "", id);
@@ -627,7 +712,8 @@ static size_t selected_count(json_t *root)
 static void mark_recovered(json_t *root, const struct log_state *st, const char *jdir,
 			   const char *cut, const char *lost_ids, struct journal_recovery *out)
 {
-	char when[32], drop[120] = "", cutting[200] = "", now[160] = "", lost[700] = "";
+	char when[32], drop[120] = "", cutting[200] = "", now[160] = "", lost[700] = "",
+	     unread[240] = "";
 	struct tm tm;
 	time_t written = (time_t)(st->written_ms / 1000u);
 	gmtime_r(&written, &tm);
@@ -642,9 +728,11 @@ static void mark_recovered(json_t *root, const struct log_state *st, const char 
 			 st->bad_now & 1 ? "now.0" : "", st->bad_now == 3 ? " and " : "",
 			 st->bad_now & 2 ? "now.1" : "",
 			 st->bad_now && st->bad_note ? " and " : "", st->bad_note ? JOURNAL_NOTE : "");
+	if (st->unread)
+		snprintf(unread, sizeof unread, "; %s not read", st->unread);
 	if (st->lost_to) {
 		char range[120];
-		json_int_t nfin = (json_int_t)json_array_size(json_object_get(st->note, "finished")) +
+		json_int_t nfin = (json_int_t)st->lost_reqs +
 				  json_integer_value(json_object_get(st->note, "more"));
 		journal_range_text(range, sizeof range, st->lost_from, st->lost_to, st->lost_to);
 		snprintf(lost, sizeof lost, "; %s never reached the journal (the run could not write "
@@ -658,10 +746,10 @@ static void mark_recovered(json_t *root, const struct log_state *st, const char 
 	size_t selected = selected_count(root);
 	out->complete = st->finished >= selected && !cut[0] && !st->lost_to;
 	snprintf(out->summary, sizeof out->summary,
-		 "read from the journal %s, last written %s: %zu of %zu requirements finished%s%s%s%s%s",
+		 "read from the journal %s, last written %s: %zu of %zu requirements finished%s%s%s%s%s%s",
 		 jdir, when, st->finished, selected, cutting,
 		 out->complete ? " (every one: the run ended before writing its reports)" : "", lost,
-		 drop, now);
+		 drop, now, unread);
 	json_t *env = json_object_get(root, "environment");
 	json_object_set_new(root, "ended", json_string(when));
 	if (json_is_object(env)) {
@@ -697,14 +785,21 @@ int report_view_from_journal_bytes(const struct journal_files *jf, const char *j
 	memset(v, 0, sizeof *v);
 	memset(out, 0, sizeof *out);
 	struct jread jr = { .name = jf->log_name, .err = err, .errlen = errlen };
-	struct log_state st = { .root = NULL, .ivals = json_array(), .state = json_object() };
+	struct log_state st = { .root = NULL, .ivals = json_array(), .state = json_object(),
+				.unread = jf->unread };
 	if (jf->log_len > MAX_JOURNAL_BYTES) {
 		jfail(&jr, "too large for a journal (limit %u MiB)", MAX_JOURNAL_BYTES >> 20);
 	} else {
-		/* The trees of the log and of a now file, within the reader's
-		 * bound for files of that size (the now files are not larger
-		 * than a requirement's record). */
-		read_budget_start(jf->log_len * 2);
+		/* The trees of the log, the now files and the lost file, within
+		 * the reader's bound (READ_MEM_RATIO x the bytes given + a
+		 * floor) for JSON_TREE_RATIO times their bytes: a record is
+		 * compact JSON, whose tree takes up to about 20 times its
+		 * text (a list of one-digit numbers: 2 bytes each, a 32-byte
+		 * value and an 8-byte slot), and a run's records take 6 to 9
+		 * times theirs (more than the 3x of an indented results.json,
+		 * which refused a run of 8000 requirements). */
+		size_t bytes = jf->log_len + jf->now_len[0] + jf->now_len[1] + jf->note_len;
+		read_budget_start(bytes * JSON_TREE_RATIO);
 		read_note(jf, &st);
 		read_log(&jr, jf->log, jf->log_len, &st);
 		if (!jr.rc)
@@ -744,6 +839,8 @@ static int slurp(const char *jdir, const char *name, size_t max, char **buf, siz
 	*buf = NULL;
 	*len = 0;
 	snprintf(path, pathlen, "%s/%s", jdir, name);
+	/* Never a link (to another run's file, to a device) or a FIFO:
+	 * read_open opens regular files only, and says what else it found. */
 	FILE *f = read_open(path, &size, err, errlen, &rc);
 	if (!f)
 		return rc;
@@ -770,7 +867,7 @@ static int slurp(const char *jdir, const char *name, size_t max, char **buf, siz
 int report_view_from_journal(const char *jdir, struct report_view *v,
 			     struct journal_recovery *out, char *err, size_t errlen)
 {
-	char log[1400], other[1400], why[1600];
+	char log[1400], other[1400], why[1600], unread[200] = "";
 	char *bufs[4] = { NULL };
 	static const char *const names[4] = { JOURNAL_LOG, "now.0", "now.1", JOURNAL_NOTE };
 	struct journal_files jf = { .log_name = log };
@@ -779,10 +876,18 @@ int report_view_from_journal(const char *jdir, struct report_view *v,
 	int rc = slurp(jdir, JOURNAL_LOG, MAX_JOURNAL_BYTES, &bufs[0], &jf.log_len, log,
 		       sizeof log, err, errlen);
 	/* The others may be missing (not made yet, or gone) or torn: the log
-	 * holds the rest, and the summary says what was not read. */
-	for (int k = 1; k < 4 && rc == 0; k++)
-		slurp(jdir, names[k], MAX_JOURNAL_BYTES, &bufs[k], k < 3 ? &jf.now_len[k - 1]
-		      : &jf.note_len, other, sizeof other, why, sizeof why);
+	 * holds the rest, and the summary says what was not read, and why
+	 * when one is there but cannot be (a link, a FIFO, too large). */
+	for (int k = 1; k < 4 && rc == 0; k++) {
+		int e = slurp(jdir, names[k], MAX_JOURNAL_BYTES, &bufs[k], k < 3 ?
+			      &jf.now_len[k - 1] : &jf.note_len, other, sizeof other, why,
+			      sizeof why);
+		size_t used = strlen(unread);
+		if (e && e != -ENOENT)
+			snprintf(unread + used, sizeof unread - used, "%s%s (%s)", used ? ", " : "",
+				 names[k], safeopen_why(why, other));
+	}
+	jf.unread = unread[0] ? unread : NULL;
 	if (rc == 0) {
 		jf.log = bufs[0];
 		jf.now[0] = bufs[1];

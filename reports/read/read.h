@@ -53,6 +53,8 @@ struct journal_files {
 	const char *log_name;
 	const char *log, *now[2], *note;
 	size_t log_len, now_len[2], note_len;
+	const char *unread; /* now or lost files there but not read, and why
+			     * ("now.1 (not a regular file (a FIFO))"); NULL: none */
 };
 /* The same from the files' bytes (the fuzzer's way in): every byte read
  * lies inside them, and the work is linear in their length. */

@@ -343,6 +343,31 @@ else
   fail "a whole journal: $nrec records found in its log, where 6 or more were written"; diag <"$TMP/whole.recs"
 fi
 
+# A long run's journal within the reader's memory bound: 320 requirements of
+# a timer probe (5.7 MiB of records as the run writes them, whose JSON trees
+# take about 9 times their text) read, not refused as "more than a run writes".
+python3 "$(dirname "$0")/journal_many.py" "$SRC/tests/fixtures/journal/timer" 320 "$TMP/many320"
+"$RTC" report "$TMP/many320" --json "$TMP/many320.json" >"$TMP/many320.rep" 2>&1; st=$?
+[ "$st" -eq 3 ] && grep -q "320 of 320 requirements finished" "$TMP/many320.rep" \
+  && ok "a journal of 320 timer requirements is read within the memory bound" \
+  || { fail "a journal of 320 timer requirements: exit $st"; diag <"$TMP/many320.rep"; }
+rm -rf "$TMP/many320" "$TMP/many320.json"
+
+# A file size limit (ulimit -f, a CI job's or a unit's LimitFSIZE=): a write
+# past it fails with EFBIG, which the journal handles as a full disk (the
+# record waits, the run goes on and says what never reached the journal);
+# SIGXFSZ used to end the run there, its head record torn, nothing said.
+req_file "$TMP/fsize.xml" fsize <<XML
+  <requirement id="F1"><probe name="selftest"/><run iterations="1000" runs="2" warmup="0" timeout="60s"/><limit statistic="max" max="60s"/></requirement>
+  <requirement id="F2"><probe name="selftest"/><run iterations="1000" runs="2" warmup="0" timeout="60s"/><limit statistic="max" max="60s"/></requirement>
+XML
+(ulimit -f 8; exec "$RTC" run -q -o "$TMP/fsize" "$TMP/fsize.xml") >/dev/null 2>"$TMP/fsize.err"; st=$?
+[ "$st" -eq 3 ] && grep -q "journal: .*/journal/log: File too large: the run goes on" "$TMP/fsize.err" \
+  && grep -q "never reached the journal: .*File too large; the reports written now hold them" "$TMP/fsize.err" \
+  && ok "a file size limit: writes past it fail with EFBIG and are said (exit 3), no SIGXFSZ" \
+  || { fail "ulimit -f 8: exit $st (153: killed by SIGXFSZ)"; diag <"$TMP/fsize.err"; }
+rm -rf "$TMP/fsize"
+
 # A full disk (a small tmpfs with 80 KiB free, as root only): a run of 31
 # requirements (30 short, the last 3 s by time) outgrows it. When room comes
 # during the run, the records that waited are written and the journal is
@@ -406,6 +431,22 @@ if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/small" && mount -t tmpfs -o size=4m tm
     && [ "$(grep -c ' pass $' "$TMP/never.v")" -ge 1 ] \
     && ok "report of it names what never reached the journal (exit 3), no requirement 'not measured'" \
     || { fail "no room, report: exit $st"; diag <"$TMP/never.rep"; diag <"$TMP/never.v"; }
+  # the disk full at the reports, the journal whole: each report that
+  # cannot be written says the disk is full (results.json said "Input/output
+  # error": errno was cleared between the failed write and its check)
+  grep -v LONG "$TMP/many.xml" >"$TMP/short.xml"
+  json_said="" eio=0
+  for free in 150 200 260 330; do
+    fill "$free"
+    "$RTC" run -q -o "$TMP/small/full$free" "$TMP/short.xml" >/dev/null 2>"$TMP/full$free.err"
+    grep -q "Input/output error" "$TMP/full$free.err" && { eio=$((eio + 1)); diag <"$TMP/full$free.err"; }
+    grep -q "results.json': building the JSON failed: No space left on device" "$TMP/full$free.err" && json_said="$json_said $free"
+    rm -rf "$TMP/small/full$free"
+  done
+  rm -f "$TMP/small/filler"
+  [ "$eio" -eq 0 ] && [ -n "$json_said" ] \
+    && ok "the disk full at the reports: results.json's failure says No space left on device (at$json_said KiB free), never an I/O error" \
+    || fail "the disk full at the reports: $eio runs said Input/output error; results.json's ENOSPC said at:$json_said"
   umount "$TMP/small"
 else
   skip "a full disk" "needs root to mount a small tmpfs"
