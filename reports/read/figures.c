@@ -54,6 +54,16 @@ static bool refuse(struct fig *g, const char *field, const char *fmt, ...)
 	return false;
 }
 
+bool fig_refuse(struct fig_refusal *c, const char *field, const char *fmt, ...)
+{
+	snprintf(c->at, c->atlen, "%s", field);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->why, c->whylen, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
 /* v with the fewest digits that read back as v: "5e+10", "2739.567...". */
 static const char *num_text(double v, char *buf, size_t len)
 {

@@ -29,6 +29,17 @@ static inline bool fig_about_equal(double a, double b)
 	return fabs(a - b) <= FIG_SLACK * fmax(fabs(a), fabs(b));
 }
 
+/* Where a check of one requirement's figures (figures_runs.c,
+ * figures_hist.c) puts its refusal: the field below the requirement in at,
+ * why in why. */
+struct fig_refusal {
+	char *at, *why;
+	size_t atlen, whylen;
+};
+/* Refuse field with a reason (printf's format). Returns false. */
+bool fig_refuse(struct fig_refusal *c, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* 0 when every verdict of v agrees with its figures; else -EINVAL with the
  * JSON path of the first field that does not in at ("files[0].
  * requirements[3].limits[0].verdict") and why in why (its value first). */

@@ -20,30 +20,12 @@
 #include "reports/read/figures.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/numfmt.h"
 #include "base/orderstat.h"
 #include "base/statistic.h"
-
-struct hc {
-	char *at, *why;
-	size_t atlen, whylen;
-};
-
-static bool refuse(struct hc *c, const char *field, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static bool refuse(struct hc *c, const char *field, const char *fmt, ...)
-{
-	snprintf(c->at, c->atlen, "%s", field);
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(c->why, c->whylen, fmt, ap);
-	va_end(ap);
-	return false;
-}
 
 static const char *num(double v, char *buf, size_t len)
 {
@@ -88,7 +70,7 @@ static double pct_want(const struct hs *h, double q, uint64_t *rank)
 	return h->max->v;
 }
 
-static bool pct_ok(struct hc *c, const struct hs *h, const char *name,
+static bool pct_ok(struct fig_refusal *c, const struct hs *h, const char *name,
 		   const struct rv_value *v)
 {
 	struct statistic st;
@@ -100,25 +82,25 @@ static bool pct_ok(struct hc *c, const struct hs *h, const char *name,
 		return true;
 	char f[160], a[40], b[40];
 	snprintf(f, sizeof f, "%s.%s%s", h->set, name, h->suffix);
-	return refuse(c, f, "%s, but rank %llu of the %llu samples lies where the histogram gives "
+	return fig_refuse(c, f, "%s, but rank %llu of the %llu samples lies where the histogram gives "
 		      "%s: a percentile is the upper edge of its rank's bucket, within min and max",
 		      num(v->v, a, sizeof a), (unsigned long long)rank,
 		      (unsigned long long)h->count, num(want, b, sizeof b));
 }
 
-static bool within(struct hc *c, const struct hs *h, const char *name, double v, double lo,
+static bool within(struct fig_refusal *c, const struct hs *h, const char *name, double v, double lo,
 		   double hi, const char *why)
 {
 	if (fig_not_above(lo, v) && fig_not_above(v, hi))
 		return true;
 	char f[160], a[40], b[40], d[40];
 	snprintf(f, sizeof f, "%s.%s%s", h->set, name, h->suffix);
-	return refuse(c, f, "%s, but the histogram puts it in [%s, %s]: %s", num(v, a, sizeof a),
+	return fig_refuse(c, f, "%s, but the histogram puts it in [%s, %s]: %s", num(v, a, sizeof a),
 		      num(lo, b, sizeof b), num(hi, d, sizeof d), why);
 }
 
 /* min, max and mean against the buckets. */
-static bool extremes_ok(struct hc *c, const struct hs *h)
+static bool extremes_ok(struct fig_refusal *c, const struct hs *h)
 {
 	const struct rv_bucket *first = &h->bk[0], *last = &h->bk[h->n - 1];
 	if (!within(c, h, "min", h->min->v, (double)first->lo * h->npu,
@@ -150,7 +132,7 @@ static bool extremes_ok(struct hc *c, const struct hs *h)
  * lower one; the runner takes it from a sum of squares (harness/measure/
  * histogram.c), which cancels by up to some 1e-19 of n max^2, allowed with
  * room (1e-12). */
-static bool spread_ok(struct hc *c, const struct hs *h, const struct rv_value *sd)
+static bool spread_ok(struct fig_refusal *c, const struct hs *h, const struct rv_value *sd)
 {
 	if (!sd->have || !h->mean->have || h->count < 2)
 		return true;
@@ -175,7 +157,7 @@ static bool spread_ok(struct hc *c, const struct hs *h, const struct rv_value *s
 		return true;
 	char f[160], x[40], y[40], z[40], w[40];
 	snprintf(f, sizeof f, "%s.stddev%s", h->set, h->suffix);
-	return refuse(c, f, "%s, but the histogram puts it in [%s, %s] about the mean %s: a "
+	return fig_refuse(c, f, "%s, but the histogram puts it in [%s, %s] about the mean %s: a "
 		      "spread is what its samples' buckets allow", num(sd->v, x, sizeof x),
 		      num((double)sqrtl(lo / (h->count - 1)), y, sizeof y),
 		      num((double)sqrtl(hi / (h->count - 1)), z, sizeof z),
@@ -183,7 +165,7 @@ static bool spread_ok(struct hc *c, const struct hs *h, const struct rv_value *s
 }
 
 /* statistics_cycles is statistics_ns in cycles; median_ns is p50. */
-static bool scales_ok(struct hc *c, const struct rv_metric *m, size_t i)
+static bool scales_ok(struct fig_refusal *c, const struct rv_metric *m, size_t i)
 {
 	char f[160], a[40], b[40];
 	for (int k = 0; k < RV_NSTATS && m->cycles_per_unit > 0 && m->ns_per_unit > 0; k++) {
@@ -193,7 +175,7 @@ static bool scales_ok(struct hc *c, const struct rv_metric *m, size_t i)
 		if (fig_about_equal(m->cycles[k].v, want))
 			continue;
 		snprintf(f, sizeof f, "metrics[%zu].statistics_cycles.%s", i, report_view_stats[k]);
-		return refuse(c, f, "%s, but statistics_ns.%s gives %s cycles (cycles_per_unit over "
+		return fig_refuse(c, f, "%s, but statistics_ns.%s gives %s cycles (cycles_per_unit over "
 			      "ns_per_unit): the two are the same statistic in two scales",
 			      num(m->cycles[k].v, a, sizeof a), report_view_stats[k],
 			      num(want, b, sizeof b));
@@ -201,13 +183,13 @@ static bool scales_ok(struct hc *c, const struct rv_metric *m, size_t i)
 	const struct rv_value *p50 = &m->ns[RV_P50];
 	if (m->median_ns.have && p50->have && !fig_about_equal(m->median_ns.v, p50->v)) {
 		snprintf(f, sizeof f, "metrics[%zu].median_ns", i);
-		return refuse(c, f, "%s, but statistics_ns.p50 is %s: the median is p50",
+		return fig_refuse(c, f, "%s, but statistics_ns.p50 is %s: the median is p50",
 			      num(m->median_ns.v, a, sizeof a), num(p50->v, b, sizeof b));
 	}
 	return true;
 }
 
-static bool metric_ok(struct hc *c, const struct rv_metric *m, size_t i)
+static bool metric_ok(struct fig_refusal *c, const struct rv_metric *m, size_t i)
 {
 	if (!scales_ok(c, m, i))
 		return false;
@@ -229,7 +211,7 @@ static bool metric_ok(struct hc *c, const struct rv_metric *m, size_t i)
 	       spread_ok(c, &h, &m->ns[RV_STDDEV]);
 }
 
-static bool series_ok(struct hc *c, const struct rv_req *r, size_t i)
+static bool series_ok(struct fig_refusal *c, const struct rv_req *r, size_t i)
 {
 	const struct rv_series *s = &r->series[i];
 	if (!s->has_hist || !r->nmetrics)
@@ -246,7 +228,7 @@ static bool series_ok(struct hc *c, const struct rv_req *r, size_t i)
 
 /* A count metric's min, max and mean are its runs' (each run one value),
  * where the runs hold every value (a requirement that is not an error). */
-static bool count_ok(struct hc *c, const struct rv_metric *m, size_t i, bool exact)
+static bool count_ok(struct fig_refusal *c, const struct rv_metric *m, size_t i, bool exact)
 {
 	if (!exact || !m->nruns)
 		return true;
@@ -270,7 +252,7 @@ static bool count_ok(struct hc *c, const struct rv_metric *m, size_t i, bool exa
 			continue;
 		char f[96], a[40], b[40];
 		snprintf(f, sizeof f, "metrics[%zu].statistics.%s", i, report_view_count_stats[w[j].k]);
-		return refuse(c, f, "%s, but %s (metrics[%zu].runs) is %s", num(v->v, a, sizeof a),
+		return fig_refuse(c, f, "%s, but %s (metrics[%zu].runs) is %s", num(v->v, a, sizeof a),
 			      w[j].what, i, num(w[j].want, b, sizeof b));
 	}
 	return true;
@@ -278,7 +260,7 @@ static bool count_ok(struct hc *c, const struct rv_metric *m, size_t i, bool exa
 
 /* batch.stddev_ns is the sample standard deviation of the present
  * batch.per_run_ns (0 for one run), as reports/report.c takes it. */
-static bool batch_spread_ok(struct hc *c, const struct rv_req *r)
+static bool batch_spread_ok(struct fig_refusal *c, const struct rv_req *r)
 {
 	if (!r->batch_run_ns || !r->batch_stddev_ns.have)
 		return true;
@@ -302,14 +284,14 @@ static bool batch_spread_ok(struct hc *c, const struct rv_req *r)
 	if (fabs(want - r->batch_stddev_ns.v) <= FIG_SLACK * (double)big)
 		return true;
 	char a[40], b[40];
-	return refuse(c, "batch.stddev_ns", "%s, but the spread of batch.per_run_ns is %s: the "
+	return fig_refuse(c, "batch.stddev_ns", "%s, but the spread of batch.per_run_ns is %s: the "
 		      "batch spread is theirs", num(r->batch_stddev_ns.v, a, sizeof a),
 		      num(want, b, sizeof b));
 }
 
 bool read_check_stats(const struct rv_req *r, char *at, size_t atlen, char *why, size_t whylen)
 {
-	struct hc c = { at, why, atlen, whylen };
+	struct fig_refusal c = { at, why, atlen, whylen };
 	bool exact = r->verdict != VERDICT_ERROR;
 	for (size_t i = 0; i < r->nmetrics; i++) {
 		const struct rv_metric *m = &r->metrics[i];

@@ -25,30 +25,12 @@
 #include "reports/read/figures.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/numfmt.h"
 #include "base/units.h"
-
-struct rc {
-	char *at, *why;
-	size_t atlen, whylen;
-};
-
-static bool refuse(struct rc *c, const char *field, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static bool refuse(struct rc *c, const char *field, const char *fmt, ...)
-{
-	snprintf(c->at, c->atlen, "%s", field);
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(c->why, c->whylen, fmt, ap);
-	va_end(ap);
-	return false;
-}
 
 /* A duration as the file has it and as people read it: "152000000 (152 ms)". */
 struct dur_text {
@@ -98,7 +80,7 @@ static const char *part_key(int which)
 /* Part k's own figures: none below zero in a metric without such samples,
  * none where it holds no sample, a mean where it holds some, each within
  * the whole's min and max and the part's own min and max. */
-static bool part_ok(struct rc *c, const struct whole *w, const struct part *p, size_t k)
+static bool part_ok(struct fig_refusal *c, const struct whole *w, const struct part *p, size_t k)
 {
 	const struct rv_value *v[3] = { p->min, p->mean, p->max };
 	char f[160];
@@ -106,40 +88,40 @@ static bool part_ok(struct rc *c, const struct whole *w, const struct part *p, s
 		snprintf(f, sizeof f, "%s[%zu].%s", w->set, k, part_key(i));
 		if (!v[i] || !v[i]->have) {
 			if (i == 1 && v[i] && p->count)
-				return refuse(c, f, "null, but the %s holds %llu samples: a %s with "
+				return fig_refuse(c, f, "null, but the %s holds %llu samples: a %s with "
 					      "samples has a mean", w->what,
 					      (unsigned long long)p->count, w->what);
 			continue;
 		}
 		double x = v[i]->v;
 		if (!p->count)
-			return refuse(c, f, "%s, but the %s holds no sample (%s[%zu].%s is 0)",
+			return fig_refuse(c, f, "%s, but the %s holds no sample (%s[%zu].%s is 0)",
 				      dur(x).s, w->what, w->set, k, w->count_key);
 		if (x < 0 && !w->negatives)
-			return refuse(c, f, "%s is below zero, but %s holds no sample below zero: "
+			return fig_refuse(c, f, "%s is below zero, but %s holds no sample below zero: "
 				      "a duration is never negative", dur(x).s, w->name);
 		if (w->max && w->max->have && !not_above(x, w->max->v))
-			return refuse(c, f, "%s is above the metric's max %s (%s.max): no %s "
+			return fig_refuse(c, f, "%s is above the metric's max %s (%s.max): no %s "
 				      "holds more than the largest sample of all", dur(x).s,
 				      dur(w->max->v).s, w->stats, w->what);
 		if (w->min && w->min->have && !not_above(w->min->v, x))
-			return refuse(c, f, "%s is below the metric's min %s (%s.min): no %s "
+			return fig_refuse(c, f, "%s is below the metric's min %s (%s.min): no %s "
 				      "holds less than the least sample of all", dur(x).s,
 				      dur(w->min->v).s, w->stats, w->what);
 	}
 	snprintf(f, sizeof f, "%s[%zu].mean_ns", w->set, k);
 	if (p->mean && p->mean->have && p->max && p->max->have && !not_above(p->mean->v, p->max->v))
-		return refuse(c, f, "%s is above the %s's own max %s: a mean lies between its "
+		return fig_refuse(c, f, "%s is above the %s's own max %s: a mean lies between its "
 			      "samples' min and max", dur(p->mean->v).s, w->what, dur(p->max->v).s);
 	if (p->mean && p->mean->have && p->min && p->min->have && !not_above(p->min->v, p->mean->v))
-		return refuse(c, f, "%s is below the %s's own min %s: a mean lies between its "
+		return fig_refuse(c, f, "%s is below the %s's own min %s: a mean lies between its "
 			      "samples' min and max", dur(p->mean->v).s, w->what, dur(p->min->v).s);
 	return true;
 }
 
 /* The whole's min or max (which: 0 or 2) is the extreme of its parts'
  * when the parts hold every sample and each with samples states it. */
-static bool extreme_ok(struct rc *c, const struct whole *w, const struct part *p, size_t n,
+static bool extreme_ok(struct fig_refusal *c, const struct whole *w, const struct part *p, size_t n,
 		       int which)
 {
 	const struct rv_value *wv = which ? w->max : w->min;
@@ -162,7 +144,7 @@ static bool extreme_ok(struct rc *c, const struct whole *w, const struct part *p
 		return true;
 	char f[160];
 	snprintf(f, sizeof f, "%s.%s", w->stats, which ? "max" : "min");
-	return refuse(c, f, "%s, but the %s of its %s' %s (%s[%zu].%s) is %s: the %s hold "
+	return fig_refuse(c, f, "%s, but the %s of its %s' %s (%s[%zu].%s) is %s: the %s hold "
 		      "every sample, so one of them holds the %s", dur(wv->v).s,
 		      which ? "largest" : "least", w->whats, part_key(which), w->set, best,
 		      part_key(which), dur(got).s, w->whats, which ? "max" : "min");
@@ -170,7 +152,7 @@ static bool extreme_ok(struct rc *c, const struct whole *w, const struct part *p
 
 /* The parts' samples add up to the whole's count (to at most it when not
  * exact), and their means weighted by their samples give its mean. */
-static bool totals_ok(struct rc *c, const struct whole *w, const struct part *p, size_t n)
+static bool totals_ok(struct fig_refusal *c, const struct whole *w, const struct part *p, size_t n)
 {
 	uint64_t sum = 0;
 	bool wrapped = false;
@@ -190,7 +172,7 @@ static bool totals_ok(struct rc *c, const struct whole *w, const struct part *p,
 	char f[160];
 	snprintf(f, sizeof f, "%s", w->set);
 	if (wrapped || (w->exact ? sum != w->count : sum > w->count))
-		return refuse(c, f, "its %s hold %s%llu samples (%s[k].%s), but %s.count is %llu: "
+		return fig_refuse(c, f, "its %s hold %s%llu samples (%s[k].%s), but %s.count is %llu: "
 			      "the %s add up to %s", w->whats, wrapped ? "over " : "",
 			      (unsigned long long)sum, w->set, w->count_key, w->name,
 			      (unsigned long long)w->count, w->whats,
@@ -203,12 +185,12 @@ static bool totals_ok(struct rc *c, const struct whole *w, const struct part *p,
 	if (fabsl(wsum - total) <= tol)
 		return true;
 	snprintf(f, sizeof f, "%s.mean", w->stats);
-	return refuse(c, f, "%s, but its %s' mean_ns weighted by their samples give %s: the %s "
+	return fig_refuse(c, f, "%s, but its %s' mean_ns weighted by their samples give %s: the %s "
 		      "hold every sample, so their means make its mean", dur(w->mean->v).s,
 		      w->whats, dur((double)(wsum / (long double)w->count)).s, w->whats);
 }
 
-static bool parts_ok(struct rc *c, const struct whole *w, const struct part *p, size_t n)
+static bool parts_ok(struct fig_refusal *c, const struct whole *w, const struct part *p, size_t n)
 {
 	for (size_t k = 0; k < n; k++)
 		if (!part_ok(c, w, &p[k], k))
@@ -218,7 +200,7 @@ static bool parts_ok(struct rc *c, const struct whole *w, const struct part *p, 
 
 /* No duration statistic below zero where the metric holds no sample below
  * zero, and no spread below zero at all. */
-static bool signs_ok(struct rc *c, const char *stats, const struct rv_value *s,
+static bool signs_ok(struct fig_refusal *c, const char *stats, const struct rv_value *s,
 		     bool negatives)
 {
 	for (int k = 0; k < RV_NSTATS; k++) {
@@ -227,7 +209,7 @@ static bool signs_ok(struct rc *c, const char *stats, const struct rv_value *s,
 			continue;
 		char f[160];
 		snprintf(f, sizeof f, "%s.%s", stats, report_view_stats[k]);
-		return refuse(c, f, "%s is below zero, %s", dur(s[k].v).s,
+		return fig_refuse(c, f, "%s is below zero, %s", dur(s[k].v).s,
 			      spread ? "and a spread never is"
 				     : "but the metric holds no sample below zero");
 	}
@@ -236,7 +218,7 @@ static bool signs_ok(struct rc *c, const char *stats, const struct rv_value *s,
 
 /* The sample standard deviation of the run means, as runs-mean-stddev is
  * taken (harness/stats.c: over the runs with samples, two passes). */
-static bool runs_spread_ok(struct rc *c, const struct rv_metric *m, const char *stats)
+static bool runs_spread_ok(struct fig_refusal *c, const struct rv_metric *m, const char *stats)
 {
 	const struct rv_value *sd = &m->ns[RV_RUNS_MEAN_STDDEV];
 	long double total = 0, ss = 0, big = 0;
@@ -253,7 +235,7 @@ static bool runs_spread_ok(struct rc *c, const struct rv_metric *m, const char *
 	snprintf(f, sizeof f, "%s.runs-mean-stddev", stats);
 	if (n < 2) {
 		if (sd->have)
-			return refuse(c, f, "%s, but %zu run%s samples: the spread of the run means "
+			return fig_refuse(c, f, "%s, but %zu run%s samples: the spread of the run means "
 				      "needs two", dur(sd->v).s, n, n == 1 ? " holds" : "s hold");
 		return true;
 	}
@@ -268,12 +250,12 @@ static bool runs_spread_ok(struct rc *c, const struct rv_metric *m, const char *
 	double want = (double)sqrtl(ss / (n - 1));
 	if (fabs(want - sd->v) <= FIG_SLACK * (fmax(want, fabs(sd->v)) + (double)big))
 		return true;
-	return refuse(c, f, "%s, but its runs' mean_ns give %s: it is the spread of the run means",
+	return fig_refuse(c, f, "%s, but its runs' mean_ns give %s: it is the spread of the run means",
 		      dur(sd->v).s, dur(want).s);
 }
 
 /* A duration metric's runs against its totals. */
-static bool metric_runs_ok(struct rc *c, const struct rv_metric *m, size_t i, bool exact)
+static bool metric_runs_ok(struct fig_refusal *c, const struct rv_metric *m, size_t i, bool exact)
 {
 	char name[40], stats[64], set[64];
 	snprintf(name, sizeof name, "metrics[%zu]", i);
@@ -291,7 +273,7 @@ static bool metric_runs_ok(struct rc *c, const struct rv_metric *m, size_t i, bo
 	size_t n = m->nruns;
 	struct part *p = calloc(n, sizeof *p);
 	if (!p)
-		return refuse(c, set, "out of memory checking its runs");
+		return fig_refuse(c, set, "out of memory checking its runs");
 	for (size_t k = 0; k < n; k++)
 		p[k] = (struct part){ m->run_count[k], NULL, &m->run_mean_ns[k],
 				      m->run_max_ns ? &m->run_max_ns[k] : NULL };
@@ -303,7 +285,7 @@ static bool metric_runs_ok(struct rc *c, const struct rv_metric *m, size_t i, bo
 }
 
 /* A count metric: its runs' counts add up to its total. */
-static bool count_runs_ok(struct rc *c, const struct rv_metric *m, size_t i, bool exact)
+static bool count_runs_ok(struct fig_refusal *c, const struct rv_metric *m, size_t i, bool exact)
 {
 	const struct rv_value *t = &m->counts[RVC_TOTAL];
 	if (!m->nruns || !t->have)
@@ -317,13 +299,13 @@ static bool count_runs_ok(struct rc *c, const struct rv_metric *m, size_t i, boo
 		return true;
 	char f[64];
 	snprintf(f, sizeof f, "metrics[%zu].runs", i);
-	return refuse(c, f, "its runs count %s%llu, but metrics[%zu].statistics.total is %.17g: "
+	return fig_refuse(c, f, "its runs count %s%llu, but metrics[%zu].statistics.total is %.17g: "
 		      "the runs' counts add up to %s", wrapped ? "over " : "",
 		      (unsigned long long)sum, i, t->v, exact ? "the total" : "at most the total");
 }
 
 /* The per-CPU series of metrics[0] (merged, it is their sum). */
-static bool series_ok(struct rc *c, const struct rv_req *r, bool exact)
+static bool series_ok(struct fig_refusal *c, const struct rv_req *r, bool exact)
 {
 	if (!r->nseries || !r->nmetrics || r->metrics[0].kind == METRIC_COUNT)
 		return true;
@@ -331,7 +313,7 @@ static bool series_ok(struct rc *c, const struct rv_req *r, bool exact)
 	size_t n = r->nseries;
 	struct part *p = calloc(n, sizeof *p);
 	if (!p)
-		return refuse(c, "per_cpu", "out of memory checking the series");
+		return fig_refuse(c, "per_cpu", "out of memory checking the series");
 	bool neg = rv_neg_count(&m->neg) > 0;
 	for (size_t k = 0; k < n; k++) {
 		const struct rv_series *s = &r->series[k];
@@ -347,7 +329,7 @@ static bool series_ok(struct rc *c, const struct rv_req *r, bool exact)
 }
 
 /* batch.mean_ns is the mean of the present batch.per_run_ns. */
-static bool batch_ok(struct rc *c, const struct rv_req *r)
+static bool batch_ok(struct fig_refusal *c, const struct rv_req *r)
 {
 	if (!r->batch_run_ns || !r->batch_mean_ns.have)
 		return true;
@@ -360,18 +342,18 @@ static bool batch_ok(struct rc *c, const struct rv_req *r)
 			n++;
 		}
 	if (!n)
-		return refuse(c, "batch.mean_ns", "%s, but batch.per_run_ns holds no figure: the "
+		return fig_refuse(c, "batch.mean_ns", "%s, but batch.per_run_ns holds no figure: the "
 			      "batch mean is theirs", dur(r->batch_mean_ns.v).s);
 	double want = (double)(sum / n);
 	if (fabs(want - r->batch_mean_ns.v) <= FIG_SLACK * (double)big)
 		return true;
-	return refuse(c, "batch.mean_ns", "%s, but the mean of batch.per_run_ns is %s: the batch "
+	return fig_refuse(c, "batch.mean_ns", "%s, but the mean of batch.per_run_ns is %s: the batch "
 		      "mean is theirs", dur(r->batch_mean_ns.v).s, dur(want).s);
 }
 
 bool read_check_parts(const struct rv_req *r, char *at, size_t atlen, char *why, size_t whylen)
 {
-	struct rc c = { at, why, atlen, whylen };
+	struct fig_refusal c = { at, why, atlen, whylen };
 	/* a requirement cut short (an error) keeps the part of a run it cut in
 	 * its totals only: its runs hold at most the totals */
 	bool exact = r->verdict != VERDICT_ERROR;
