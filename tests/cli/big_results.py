@@ -10,7 +10,7 @@
                                               to its first 2 buckets, one metric
                                               and limit, no per-CPU series (small
                                               requirement, for matching by id)
-  big_results.py PASS_JSON OUT collide N      as reqs, the ids distinct but alike
+  big_results.py PASS_JSON OUT collide N      as reqs (but whole histograms), the ids distinct but alike
                                               once made names: "a b", "a:b",
                                               "a/b"... (LAVA and CSV suffixes)
   big_results.py PASS_JSON OUT skipped N      N skipped requirements (nothing
@@ -73,13 +73,16 @@ def legit(base, out, nreqs=None, size=None, skipped=False, collide=False):
         for r in proto:
             skip(r)
     if nreqs is not None:
-        cut_buckets(proto)
+        # names alike keep whole histograms: the reader holds each
+        # statistic to its buckets, which two buckets could not give
+        if not collide:
+            cut_buckets(proto)
         for r in proto:
             r["per_cpu"] = []
             r["metrics"] = r["metrics"][:1]
             r["limits"] = [l for l in r["limits"]
                            if l["metric"] == r["metrics"][0]["name"]][:1]
-            if collide:  # the buckets left account for every sample: a CSV file each
+            if collide:  # the buckets account for every sample: a CSV file each
                 complete(r["metrics"][0])
     per = len(json.dumps(proto, indent=1)) / len(proto)
     n = nreqs if nreqs is not None else max(1, int(size / per))
