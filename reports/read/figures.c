@@ -64,6 +64,19 @@ bool fig_refuse(struct fig_refusal *c, const char *field, const char *fmt, ...)
 	return false;
 }
 
+unsigned fig_batch_sum(const struct rv_req *r, long double *sum, long double *big)
+{
+	unsigned n = 0;
+	*sum = *big = 0;
+	for (uint32_t k = 0; k < r->runs; k++)
+		if (r->batch_run_ns[k].have) {
+			*sum += r->batch_run_ns[k].v;
+			*big = fmaxl(*big, fabsl(r->batch_run_ns[k].v));
+			n++;
+		}
+	return n;
+}
+
 /* v with the fewest digits that read back as v: "5e+10", "2739.567...". */
 static const char *num_text(double v, char *buf, size_t len)
 {

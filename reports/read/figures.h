@@ -40,6 +40,10 @@ struct fig_refusal {
 bool fig_refuse(struct fig_refusal *c, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The present figures of r's batch.per_run_ns: how many, their sum and
+ * largest magnitude (the slack of a mean or spread checked against them). */
+unsigned fig_batch_sum(const struct rv_req *r, long double *sum, long double *big);
+
 /* 0 when every verdict of v agrees with its figures; else -EINVAL with the
  * JSON path of the first field that does not in at ("files[0].
  * requirements[3].limits[0].verdict") and why in why (its value first). */

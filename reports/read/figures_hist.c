@@ -264,14 +264,8 @@ static bool batch_spread_ok(struct fig_refusal *c, const struct rv_req *r)
 {
 	if (!r->batch_run_ns || !r->batch_stddev_ns.have)
 		return true;
-	long double sum = 0, ss = 0, big = 0;
-	unsigned n = 0;
-	for (uint32_t k = 0; k < r->runs; k++)
-		if (r->batch_run_ns[k].have) {
-			sum += r->batch_run_ns[k].v;
-			big = fmaxl(big, fabsl(r->batch_run_ns[k].v));
-			n++;
-		}
+	long double sum, ss = 0, big;
+	unsigned n = fig_batch_sum(r, &sum, &big);
 	if (!n)
 		return true; /* batch_ok (figures_runs.c) judges a mean without runs */
 	long double mean = sum / n;

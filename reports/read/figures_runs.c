@@ -333,14 +333,8 @@ static bool batch_ok(struct fig_refusal *c, const struct rv_req *r)
 {
 	if (!r->batch_run_ns || !r->batch_mean_ns.have)
 		return true;
-	long double sum = 0, big = 0;
-	unsigned n = 0;
-	for (uint32_t k = 0; k < r->runs; k++)
-		if (r->batch_run_ns[k].have) {
-			sum += r->batch_run_ns[k].v;
-			big = fmaxl(big, fabsl(r->batch_run_ns[k].v));
-			n++;
-		}
+	long double sum, big;
+	unsigned n = fig_batch_sum(r, &sum, &big);
 	if (!n)
 		return fig_refuse(c, "batch.mean_ns", "%s, but batch.per_run_ns holds no figure: the "
 			      "batch mean is theirs", dur(r->batch_mean_ns.v).s);

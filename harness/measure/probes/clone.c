@@ -130,16 +130,9 @@ static inline int once(struct probe_ctx *c, struct cl_shared *sh, void *stack_to
 /* The first unanswered waitpid in words (res->violation), and the note. */
 static void cl_words(struct probe_ctx *c, uint32_t run, uint64_t op, uint64_t unanswered)
 {
-	char where[80];
 	size_t used = strlen(c->res->note);
-	if (run == UINT32_MAX)
-		snprintf(where, sizeof where, "warm-up clone %llu of %llu",
-			 (unsigned long long)op, (unsigned long long)c->warmup);
-	else
-		snprintf(where, sizeof where, "run %u, clone %llu of %llu", run + 1,
-			 (unsigned long long)op, (unsigned long long)c->iterations);
-	snprintf(c->res->violation, sizeof c->res->violation, "%s: the parent's waitpid "
-		 "returned while the kernel still had the child", where);
+	ho_waitpid_words(c->res->violation, sizeof c->res->violation, "clone", run, op,
+			 c->warmup, c->iterations);
 	snprintf(c->res->note + used, sizeof c->res->note - used, "%s%llu unanswered waitpid "
 		 "calls: their samples were not recorded.", used ? ". " : "",
 		 (unsigned long long)unanswered);

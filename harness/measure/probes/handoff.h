@@ -23,6 +23,7 @@
 #include <semaphore.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -104,6 +105,23 @@ static inline bool ho_child_left(pid_t pid)
 	si.si_pid = 0;
 	return syscall(SYS_waitid, P_PID, (long)pid, &si, WEXITED | WNOHANG | WNOWAIT | __WALL,
 		       NULL) == 0;
+}
+
+/* The words of a creation probe's first unanswered waitpid, into out:
+ * "warm-up clone 3 of 10: ..." or "run 2, create 5 of 200: ..." (what:
+ * "clone", "create"; run UINT32_MAX: the warm-up). */
+static inline void ho_waitpid_words(char *out, size_t len, const char *what, uint32_t run,
+				    uint64_t op, uint64_t warmup, uint64_t iterations)
+{
+	char where[80];
+	if (run == UINT32_MAX)
+		snprintf(where, sizeof where, "warm-up %s %llu of %llu", what,
+			 (unsigned long long)op, (unsigned long long)warmup);
+	else
+		snprintf(where, sizeof where, "run %u, %s %llu of %llu", run + 1, what,
+			 (unsigned long long)op, (unsigned long long)iterations);
+	snprintf(out, len, "%s: the parent's waitpid returned while the kernel still had the "
+		 "child", where);
 }
 
 #endif

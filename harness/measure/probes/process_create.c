@@ -173,15 +173,8 @@ static int answered(struct probe_ctx *c, struct pc_state *s, pid_t pid, bool *ok
 /* The first unanswered waitpid in words (res->violation), and the note. */
 static void pc_words(struct probe_ctx *c, uint32_t run, uint64_t op, uint64_t unanswered)
 {
-	char where[80];
-	if (run == UINT32_MAX)
-		snprintf(where, sizeof where, "warm-up create %llu of %llu",
-			 (unsigned long long)op, (unsigned long long)c->warmup);
-	else
-		snprintf(where, sizeof where, "run %u, create %llu of %llu", run + 1,
-			 (unsigned long long)op, (unsigned long long)c->iterations);
-	snprintf(c->res->violation, sizeof c->res->violation, "%s: the parent's waitpid "
-		 "returned while the kernel still had the child", where);
+	ho_waitpid_words(c->res->violation, sizeof c->res->violation, "create", run, op,
+			 c->warmup, c->iterations);
 	snprintf(c->res->note, sizeof c->res->note, "%llu unanswered waitpid calls: their "
 		 "samples were not recorded.", (unsigned long long)unanswered);
 }
