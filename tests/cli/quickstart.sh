@@ -4,9 +4,12 @@
 # builds without tests, prints a line per step (the steps' output goes to
 # build/quickstart.log) and exits with rtconform's status. The sets are held
 # honest: every package a test or CI script says ci/deps installs is in the
-# set of the command that runs it, and README names the sets and what
-# ci/quickstart installs. ci/quickstart itself runs here on stand-ins for
-# ci/deps, cmake and rtconform: nothing is installed, built or measured.
+# set of the command that runs it, and docs/install.md names the sets and
+# what ci/quickstart installs. ci/quickstart itself runs here on stand-ins
+# for ci/deps, cmake, rtconform and systemd-detect-virt: nothing is
+# installed, built or measured. It says what ci/deps installed ("installed
+# nothing" too), and calls a FAIL on a virtual machine the verdict to
+# expect there, with why and what to do.
 . "$(dirname "$0")/lib.sh"
 DEPS="$SRC/ci/deps"
 
@@ -90,8 +93,20 @@ export QS_CALLS="$TMP/calls" QS_STUBS="$TMP/stubs"
 cat >"$T/ci/deps" <<'SH'
 #!/bin/bash
 echo "deps $*" >>"$QS_CALLS"
+if [ "${QS_DEPS_PRESENT:-0}" = 1 ]; then echo "ci/deps: all packages present"; exit 0; fi
+echo "ci/deps: installing package-1 package-2"
 for i in $(seq 40); do echo "Get:$i http://deb.debian.org/debian bookworm/main package-$i"; done
 SH
+# what this machine is: systemd-detect-virt --vm says QS_VIRT (none: bare
+# metal), and /sys and /proc are read under $TMP/root (empty: no
+# hypervisor there either), so that no case depends on the machine the
+# test runs on
+cat >"$TMP/stubs/systemd-detect-virt" <<'SH'
+#!/bin/bash
+echo "${QS_VIRT:-none}"
+[ "${QS_VIRT:-none}" != none ]
+SH
+mkdir -p "$TMP/root"
 cat >"$TMP/stubs/cmake" <<'SH'
 #!/bin/bash
 echo "cmake $*" >>"$QS_CALLS"
@@ -109,13 +124,14 @@ echo "rtconform $*" >>"$QS_CALLS"
 echo "[1/1] STANDIN: pass" >&2
 exit "${QS_STATUS:-0}"
 SH
-chmod +x "$T/ci/deps" "$TMP/stubs/cmake" "$TMP/stubs/rtconform"
+chmod +x "$T/ci/deps" "$TMP/stubs/cmake" "$TMP/stubs/rtconform" "$TMP/stubs/systemd-detect-virt"
 # quickstart STATUS : run the copy, rtconform's stand-in exiting STATUS;
 # its output in $TMP/qs.out, its exit status in $QS_RC
 quickstart() {
   rm -rf "$T/build" "$QS_CALLS"
   QS_RC=0
-  (cd "$TMP" && PATH="$TMP/stubs:$PATH" QS_STATUS="$1" bash "$T/ci/quickstart") >"$TMP/qs.out" 2>&1 || QS_RC=$?
+  (cd "$TMP" && PATH="$TMP/stubs:$PATH" QS_STATUS="$1" RTC_QUICKSTART_ROOT="$TMP/root" bash "$T/ci/quickstart") \
+    >"$TMP/qs.out" 2>&1 || QS_RC=$?
 }
 for st in 0 1 3; do
   quickstart "$st"
@@ -133,6 +149,50 @@ expect_grep "^quickstart: reports are in $T/rtconform-results .*; exit status 3\
 n="$(grep -c '^quickstart: ' "$TMP/qs.out")"
 [ "$n" -le 7 ] && ok "ci/quickstart prints a line per step ($n lines)" \
   || { fail "ci/quickstart prints a line per step (it printed $n):"; diag <"$TMP/qs.out"; }
+# What ci/deps installed, in one line: the packages, or "installed nothing"
+# when ci/deps found them all (the words quickstart reads are ci/deps' own).
+expect_grep '^quickstart: packages: installed package-1 package-2$' "$TMP/qs.out"
+expect_grep '^echo "ci/deps: installing \$\{missing\[\*\]\}"$' "$SRC/ci/deps"
+expect_grep '^  echo "ci/deps: all packages present"$' "$SRC/ci/deps"
+QS_DEPS_PRESENT=1 quickstart 0
+expect_grep '^quickstart: packages: installed nothing ' "$TMP/qs.out"
+expect_no_grep 'installed package-' "$TMP/qs.out"
+# A FAIL on a virtual machine is the verdict to expect there: quickstart
+# says so, why, and to run on the target, whichever way the machine tells
+# it is virtual (systemd-detect-virt, Xen's /sys/hypervisor/type, the CPU's
+# hypervisor flag); not on bare metal, not for a pass or an error.
+# vm_note WHAT : the note is there, naming WHAT as the hypervisor
+vm_note() {
+  if grep -qxF "quickstart: FAIL is the verdict to expect here: this is a virtual machine ($1)." "$TMP/qs.out" \
+     && grep -qF 'run rtconform on the target board itself' "$TMP/qs.out" \
+     && grep -qF 'says nothing of the hardware under it' "$TMP/qs.out"; then
+    ok "a FAIL on a virtual machine ($1) is called the verdict to expect there, with why and what to do"
+  else fail "a FAIL on a virtual machine ($1) is called the verdict to expect there, with why and what to do:"; diag <"$TMP/qs.out"; fi
+}
+# no_vm_note WHAT : the note is not there
+no_vm_note() {
+  if grep -q 'verdict to expect' "$TMP/qs.out"; then fail "no virtual-machine note $1:"; diag <"$TMP/qs.out"
+  else ok "no virtual-machine note $1"; fi
+}
+QS_VIRT=kvm quickstart 1
+[ "$QS_RC" = 1 ] && ok "ci/quickstart on a VM still exits 1 for a FAIL" || fail "ci/quickstart on a VM still exits 1 for a FAIL (it exited $QS_RC)"
+vm_note kvm
+quickstart 1
+no_vm_note "for a FAIL on bare metal"
+QS_VIRT=kvm quickstart 0
+no_vm_note "for a pass on a VM"
+QS_VIRT=kvm quickstart 3
+no_vm_note "for an error on a VM"
+mkdir -p "$TMP/root/sys/hypervisor" && echo xen >"$TMP/root/sys/hypervisor/type"
+quickstart 1
+vm_note xen
+rm -r "$TMP/root/sys"; mkdir -p "$TMP/root/proc"
+printf 'processor\t: 0\nflags\t\t: fpu vme sse2 hypervisor lahf_lm\n' >"$TMP/root/proc/cpuinfo"
+quickstart 1
+vm_note "a hypervisor (the CPU's hypervisor flag)"
+printf 'processor\t: 0\nflags\t\t: fpu vme sse2 lahf_lm\n' >"$TMP/root/proc/cpuinfo"
+quickstart 1
+no_vm_note "for a FAIL where cpuinfo has no hypervisor flag"
 # A step that fails: its status, the end of the log on the terminal, no run.
 QS_BUILD_FAIL=1 quickstart 0
 [ "$QS_RC" = 4 ] && ok "ci/quickstart exits with a failed build's status" \
