@@ -74,14 +74,16 @@ expect_grep '^"\$top/ci/deps" all$' "$SRC/ci/bench"
 # build directory's cache would otherwise leave ci/test without tests
 expect_grep '^  cmake -B build .*-DRTC_TESTS=ON' "$SRC/ci/test"
 
-# README says what each command installs: the three sets, and the run
-# set package by package.
+# docs/install.md says what each command installs: the three sets, and
+# the run set package by package (README points there).
+INSTALL_DOC="$SRC/docs/install.md"
 for s in run test all; do
-  expect_grep "\`ci/deps $s\`" "$SRC/README.md"
+  expect_grep "\`ci/deps $s\`" "$INSTALL_DOC"
 done
 while read -r p; do
-  grep -qF "\`$p\`" "$SRC/README.md" && ok "README names the run set's $p" || fail "README names the run set's $p"
+  grep -qF "\`$p\`" "$INSTALL_DOC" && ok "docs/install.md names the run set's $p" || fail "docs/install.md names the run set's $p"
 done <"$TMP/run"
+expect_grep '\(docs/install\.md\)' "$SRC/README.md"
 
 # ci/quickstart on stand-ins: a copy of the script in a tree of its own,
 # its ci/deps, cmake and rtconform recording how they are called and
