@@ -8,8 +8,21 @@ include(GNUInstallDirs)
 find_program(RTC_GZIP gzip REQUIRED)
 set(RTC_MAN_PAGES rtconform.1 rtconform-requirements.5)
 set(RTC_MAN_GZ)
+# rtconform(1)'s OPTIONS entries are made from the option tables
+# (cli/options.c): `rtconform --man-page` copies man/rtconform.1 with each
+# `.\" rtconform-options CMD` line replaced by CMD's entries, into
+# ${PROJECT_BINARY_DIR}/man/rtconform.1, the page installed and tested.
+set(RTC_MAN_PAGE1 ${PROJECT_BINARY_DIR}/man/rtconform.1)
+add_custom_command(OUTPUT ${RTC_MAN_PAGE1}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/man
+  COMMAND ${CMAKE_CROSSCOMPILING_EMULATOR} $<TARGET_FILE:rtconform> --man-page
+          ${PROJECT_SOURCE_DIR}/man/rtconform.1 > ${RTC_MAN_PAGE1}
+  DEPENDS rtconform ${PROJECT_SOURCE_DIR}/man/rtconform.1 VERBATIM)
 foreach(page ${RTC_MAN_PAGES})
   set(in ${PROJECT_SOURCE_DIR}/man/${page})
+  if(page STREQUAL "rtconform.1")
+    set(in ${RTC_MAN_PAGE1})
+  endif()
   set(out ${PROJECT_BINARY_DIR}/man/${page}.gz)
   # -n: no name or time stamp in the archive, so a rebuild is the same bytes.
   add_custom_command(OUTPUT ${out}

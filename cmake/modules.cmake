@@ -229,7 +229,7 @@ rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
 
 rtc_module(cli cli DEPS across read
   SOURCES cli/common.c cli/compare.c cli/env.c cli/explain.c cli/layout.c cli/list.c cli/manifest.c
-          cli/merge.c cli/outdir.c cli/verify.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
+          cli/merge.c cli/options.c cli/outdir.c cli/verify.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
           cli/run_faults.c cli/run_journal.c cli/run_metrics.c cli/selftest.c cli/selftest_cases.c cli/selftest_trace.c
           cli/selftest_read.c cli/selftest_record.c cli/selftest_run.c cli/sign.c cli/sign_check.c
           cli/validate.c)
