@@ -185,10 +185,10 @@ static const struct cli_opt *const run_rows[] = {
 	    "error verdict, not a meaningless pass."),
 	ROW("iterations", 0, "N", 'i',
 	    "override every requirement's iterations",
-	    "Override every requirement's iterations."),
+	    NULL),
 	ROW("runs", 0, "N", 'r',
-	    "override every requirement's runs (<= 1000)",
-	    "Override every requirement's runs (at most 1000)."),
+	    "override every requirement's runs (at most 1000)",
+	    NULL),
 	ROW("duration", 0, "D", 'D',
 	    "run every requirement by time instead (s, min or h: 30min, 24h; "
 	    "1s..168h), refused for probes that cannot run by time (see rtconform "
@@ -341,8 +341,7 @@ static const struct cli_opt *const probe_rows[] = {
 	    "Names and values are checked as a requirements file's are."),
 	ROW("policy", 0, "fifo|rr|other", 'P',
 	    "the scheduling policy (default other)",
-	    "The scheduling policy (default\n"
-	    ".BR other )."),
+	    NULL),
 	ROW("priority", 0, "N|max", 'R',
 	    "the real-time priority (default max); needs --policy fifo or rr",
 	    "The real-time priority (default for\n"
@@ -356,17 +355,16 @@ static const struct cli_opt *const probe_rows[] = {
 	    ".BR rr ."),
 	ROW("cpu", 0, "N", 'c',
 	    "pin the worker to CPU N",
-	    "Pin the worker to CPU\n"
-	    ".IR N ."),
+	    NULL),
 	ROW("iterations", 0, "N", 'i',
 	    "timed samples per run (default 1000)",
-	    "Timed samples per run (default 1000)."),
+	    NULL),
 	ROW("runs", 0, "N", 'r',
 	    "runs (default 1)",
-	    "Runs (default 1)."),
+	    NULL),
 	ROW("warmup", 0, "N", 'w',
 	    "untimed iterations before the first run",
-	    "Untimed iterations before the first run."),
+	    NULL),
 	ROW("timeout", 0, "DURATION", 't',
 	    "the watchdog's limit (500ms, 10s); by time, on top of the duration: "
 	    "--duration 1s --timeout 2s stops it after 3 s",
