@@ -820,3 +820,12 @@ int cli_man_page(const char *page)
 	fclose(in);
 	return rc;
 }
+
+#ifdef RTC_MAN_TOOL
+/* The page's maker alone, for a build whose rtconform cannot run where it
+ * is built (a cross build: cmake/docs-install.cmake). */
+int main(int argc, char **argv)
+{
+	return argc == 3 && !strcmp(argv[1], "--man-page") ? cli_man_page(argv[2]) : 2;
+}
+#endif
