@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/safeopen.h"
 #include "base/termsafe.h"
 
 /* A row of a command's own (file-scope compound literal: static storage). */
@@ -794,30 +795,33 @@ static void man_entry(const struct cli_opt *r, FILE *out)
 
 int cli_man_page(const char *page)
 {
-	FILE *in = page ? fopen(page, "r") : NULL;
-	if (!in) {
-		termsafe_println(stderr, "rtconform --man-page: %s: cannot be read", page ? page : "");
+	char *text, err[600];
+	size_t len;
+	if (!page || safeopen_read(page, 1 << 20, "a man page", &text, &len, err, sizeof err)) {
+		termsafe_println(stderr, "rtconform --man-page: %s", page ? err : "no page given");
 		return 2;
 	}
-	char line[1024];
 	int rc = 0;
-	while (!rc && fgets(line, sizeof line, in)) {
+	for (char *line = text; !rc && *line;) {
+		size_t n = strcspn(line, "\n");
+		char *next = line + n + (line[n] == '\n');
+		line[n] = '\0';
 		if (strncmp(line, MAN_MARK, strlen(MAN_MARK)) != 0) {
-			fputs(line, stdout);
-			continue;
+			puts(line);
+		} else {
+			const char *cmd = line + strlen(MAN_MARK);
+			const struct cli_cmd_opts *t = find_cmd(cmd);
+			if (!t) {
+				termsafe_println(stderr, "rtconform --man-page: %s: no command '%s'", page,
+						 cmd);
+				rc = 2;
+			}
+			for (const struct cli_opt *const *r = t ? t->rows : NULL; r && *r; r++)
+				man_entry(*r, stdout);
 		}
-		line[strcspn(line, "\n")] = '\0';
-		const struct cli_cmd_opts *t = find_cmd(line + strlen(MAN_MARK));
-		if (!t) {
-			termsafe_println(stderr, "rtconform --man-page: %s: no command '%s'", page,
-					 line + strlen(MAN_MARK));
-			rc = 2;
-			break;
-		}
-		for (const struct cli_opt *const *r = t->rows; *r; r++)
-			man_entry(*r, stdout);
+		line = next;
 	}
-	fclose(in);
+	free(text);
 	return rc;
 }
 

@@ -18,7 +18,8 @@ if(CMAKE_CROSSCOMPILING AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
   # alone (cli/options.c with RTC_MAN_TOOL), built for this machine.
   find_program(RTC_HOST_CC NAMES cc gcc REQUIRED)
   set(RTC_MAN_TOOL_SOURCES ${PROJECT_SOURCE_DIR}/cli/options.c
-      ${PROJECT_SOURCE_DIR}/base/termsafe.c ${PROJECT_SOURCE_DIR}/base/utf8.c)
+      ${PROJECT_SOURCE_DIR}/base/safeopen.c ${PROJECT_SOURCE_DIR}/base/termsafe.c
+      ${PROJECT_SOURCE_DIR}/base/utf8.c)
   set(RTC_MAN_MAKER ${PROJECT_BINARY_DIR}/rtconform-man-page)
   add_custom_command(OUTPUT ${RTC_MAN_MAKER}
     COMMAND ${RTC_HOST_CC} -std=gnu11 -DRTC_MAN_TOOL -I${PROJECT_SOURCE_DIR}
