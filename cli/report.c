@@ -43,8 +43,9 @@ static const char *const kind_option[REPORT_NKINDS] = {
 /* An output option's getopt value is OUT_OPT + its report kind (the
  * shared rows of cli/options.h). */
 enum { OUT_OPT = CLI_OUT_JUNIT };
-_Static_assert(CLI_OUT_SUMMARY == OUT_OPT + REPORT_SUMMARY && CLI_OUT_HTML == OUT_OPT + REPORT_HTML &&
-	       CLI_OUT_JSON == OUT_OPT + REPORT_JSON, "cli_out_val follows enum report_kind");
+_Static_assert(CLI_OUT_SUMMARY == OUT_OPT + REPORT_SUMMARY &&
+	       CLI_OUT_HTML == OUT_OPT + REPORT_HTML && CLI_OUT_JSON == OUT_OPT + REPORT_JSON,
+	       "cli_out_val follows enum report_kind");
 
 /* --csv's, --lava's and --junit-skipped's getopt values. */
 enum { CSV_OPT = CLI_OUT_CSV, LAVA_OPT = CLI_OUT_LAVA, JUNIT_SKIPPED_OPT = CLI_OUT_JUNIT_SKIPPED };
