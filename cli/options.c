@@ -637,9 +637,9 @@ int cli_getopt(const struct cli_cmd_opts *t, int argc, char **argv)
 					shorts[s++] = ':';
 			}
 		}
-		opts[n++] = (struct option){ "help", no_argument, NULL, CLI_OPT_HELP };
+		opts[n++] = (struct option){ help_row.name, no_argument, NULL, help_row.val };
 		opts[n] = (struct option){ 0 };
-		shorts[s++] = 'h';
+		shorts[s++] = help_row.letter;
 		shorts[s] = '\0';
 		built = t;
 	}
