@@ -4,7 +4,8 @@
  * main.c sets the program up and dispatches through its command table; each
  * subcommand lives in its own file (run.c, validate.c, list.c, probe.c,
  * env.c, report.c, merge.c, explain.c, verify.c) and uses the helpers of common.c
- * declared here. Output to the user happens in cli/ and reports/, never in
+ * declared here; its options are a table of cli/options.c (options.h).
+ * Output to the user happens in cli/ and reports/, never in
  * the measuring code.
  */
 #ifndef RTC_CLI_H

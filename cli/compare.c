@@ -2,6 +2,7 @@
 /* compare.c - `rtconform compare`: a candidate run against a baseline run,
  * figure by figure (across/compare.h has the rule, docs/fleet.md why). */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/manifest.h"
 
 #include <errno.h>
@@ -15,10 +16,8 @@
 #include "reports/read/read.h"
 #include "across/compare.h"
 
-static const char compare_usage[] =
-	"usage: rtconform compare BASELINE.json CANDIDATE.json [-o DIR] [--tolerance T]\n"
-	"                         [--significance A] [--allow-inconclusive] [--force]\n"
-	"                         [--allow-missing] [--allow-changed]\n"
+static const char compare_head[] =
+	"usage: rtconform compare BASELINE.json CANDIDATE.json [OPTIONS]\n"
 	"\n"
 	"Compare the figures of a candidate run with a baseline run's, from the\n"
 	"results.json each wrote: requirements are matched by id, metrics by name. For\n"
@@ -39,26 +38,9 @@ static const char compare_usage[] =
 	"A requirement the baseline measured that the candidate skipped (--only) or\n"
 	"does not have is missing: a regression too, unless --allow-missing; one only\n"
 	"the candidate has is new, noted, not compared. The table goes to standard\n"
-	"output.\n"
-	"\n"
-	"  -o, --output DIR      also write compare.txt (the table), junit.xml (one\n"
-	"                        testcase per figure and per changed verdict) and\n"
-	"                        compare.html (the table and both histograms of each\n"
-	"                        changed metric) into DIR\n"
-	"      --tolerance T     relative tolerance, 0.25 or 25% (default 50%, 0 to 1000%)\n"
-	"      --significance A  the interval covers 1 - A (default 0.05: 95%; above 0\n"
-	"                        and at most 0.5)\n"
-	"      --allow-inconclusive\n"
-	"                        exit 0 when figures are inconclusive but none worse\n"
-	"      --force           write into DIR even when it holds another kind of report\n"
-	"                        (a run's, a fleet's), which is otherwise refused, as is\n"
-	"                        a DIR another rtconform writes into\n"
-	"      --allow-missing   a requirement the baseline measured that the candidate\n"
-	"                        skipped or lacks is not compared, not a regression\n"
-	"      --allow-changed   a changed requirement is still shown as changed, with\n"
-	"                        each difference, but does not fail the comparison\n"
-	"  -h, --help            this text\n"
-	"\n"
+	"output.\n";
+
+static const char compare_tail[] =
 	"exit status: 0 no verdict or figure worse and none inconclusive, 1 a verdict\n"
 	"worse, a figure worse or inconclusive (inconclusive ones not with\n"
 	"--allow-inconclusive), a requirement the candidate could not measure, one\n"
@@ -114,20 +96,9 @@ static int parse_significance(const char *v, double *out)
 #define COMPARE_GO_ON (-1)
 static int parse_options(int argc, char **argv, struct compare_args *a)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "tolerance", required_argument, NULL, 't' },
-		{ "significance", required_argument, NULL, 's' },
-		{ "allow-inconclusive", no_argument, NULL, 'i' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "allow-missing", no_argument, NULL, 'm' },
-		{ "allow-changed", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c;
 	cli_getopt_begin();
-	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&cli_opts_compare, argc, argv)) != -1) {
 		switch (c) {
 		case 'o':
 			if (!optarg[0]) {
@@ -148,7 +119,7 @@ static int parse_options(int argc, char **argv, struct compare_args *a)
 		case 'f': a->force = true; break;
 		case 'm': a->opts.allow_missing = true; break;
 		case 'c': a->opts.allow_changed = true; break;
-		case 'h': fputs(compare_usage, stdout); return 0;
+		case 'h': cli_usage(stdout, &cli_opts_compare, compare_head, compare_tail); return 0;
 		default: return cli_getopt_error("compare", c, argv);
 		}
 	}

@@ -2,6 +2,7 @@
 /* env.c - `rtconform env`: this machine's fingerprint and its real-time
  * readiness checks. */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "base/termsafe.h"
 
 #include <errno.h>
@@ -16,15 +17,16 @@ int cmd_env(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	(void)ctx;
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		puts("usage: rtconform env\n\n"
-		     "Print this machine's fingerprint (what every report records), then\n"
-		     "real-time readiness checks, each with its level and a remedy:\n"
-		     "  ok    nothing to do\n"
-		     "  note  fine for measuring; a qualification should state it\n"
-		     "  warn  requirements run, but latencies suffer or mislead\n"
-		     "  fail  some requirements cannot be measured (they will be errors)\n\n"
-		     "exit status: 0 (the checks inform; they never fail the command); 2 usage\n"
-		     "error, or RTC_TIMEBASE set to anything but clock");
+		cli_usage(stdout, &cli_opts_env,
+			  "usage: rtconform env\n\n"
+			  "Print this machine's fingerprint (what every report records), then\n"
+			  "real-time readiness checks, each with its level and a remedy:\n"
+			  "  ok    nothing to do\n"
+			  "  note  fine for measuring; a qualification should state it\n"
+			  "  warn  requirements run, but latencies suffer or mislead\n"
+			  "  fail  some requirements cannot be measured (they will be errors)\n",
+			  "exit status: 0 (the checks inform; they never fail the command); 2 usage\n"
+			  "error, or RTC_TIMEBASE set to anything but clock\n");
 		return 0;
 	}
 	if (argc > 1) {

@@ -3,6 +3,7 @@
  * (trace-<ID>.txt) read and its breach explained (harness/explain.h,
  * docs/explain.md). */
 #include "cli/cli.h"
+#include "cli/options.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -20,7 +21,7 @@
 #include "harness/explain.h"
 #include "harness/trace.h"
 
-static const char explain_usage[] =
+static const char explain_head[] =
 	"usage: rtconform explain TRACE|DIR [--json]\n"
 	"\n"
 	"Explain a breach from its saved trace (trace-<ID>.txt of a run with <trace/>\n"
@@ -28,27 +29,21 @@ static const char explain_usage[] =
 	"components (IRQs, softirqs, the timer interrupt, other tasks and how their\n"
 	"priority compares with the probe's, idle, wake-up to run, what no event\n"
 	"explains) that add up to the breach. A headline, then a table. A run's\n"
-	"output directory: every trace-<ID>.txt in it, in name order.\n"
-	"\n"
-	"  --json    the components as JSON on stdout instead (for DIR: an array)\n"
-	"\n"
+	"output directory: every trace-<ID>.txt in it, in name order.\n";
+
+static const char explain_tail[] =
 	"exit status: 0 explained, 2 usage error, or a file that is not a trace of a\n"
 	"breach (the message names the file and line), or a DIR without traces\n";
 
 static int parse_options(int argc, char **argv, bool *json)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c;
 	cli_getopt_begin();
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&cli_opts_explain, argc, argv)) != -1) {
 		if (c == 'j') {
 			*json = true;
 		} else if (c == 'h') {
-			fputs(explain_usage, stdout);
+			cli_usage(stdout, &cli_opts_explain, explain_head, explain_tail);
 			return 0;
 		} else {
 			return cli_getopt_error("explain", c, argv);

@@ -2,6 +2,7 @@
 /* list.c - `rtconform list`: the probes with their parameters and metrics,
  * or the requirements of one file. */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "base/termsafe.h"
 
 #include <stdio.h>
@@ -128,19 +129,20 @@ static int list_args_error(int argc, char **argv)
 	return EXIT_USAGE;
 }
 
+static const char list_head[] =
+	"usage: rtconform list [FILE | PROFILE | --profiles]\n\n"
+	"Without FILE: every probe with its parameters (allowed values, defaults)\n"
+	"and metrics (each a duration or a count), then the harness's count\n"
+	"metrics every probe has (page faults, involuntary switches). With FILE\n"
+	"or a shipped profile's name: its requirements (id, probe, policy,\n"
+	"counts, limits). With --profiles: the time is an estimate from each\n"
+	"requirement's runs, iterations (or duration), its probe's usual pace and\n"
+	"the rests the RT throttling guard takes on this machine, not a measurement.\n";
+
 int cmd_list(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	if (cli_wants_help(argc, argv)) {
-		puts("usage: rtconform list [FILE | PROFILE | --profiles]\n\n"
-		     "Without FILE: every probe with its parameters (allowed values, defaults)\n"
-		     "and metrics (each a duration or a count), then the harness's count\n"
-		     "metrics every probe has (page faults, involuntary switches). With FILE\n"
-		     "or a shipped profile's name: its requirements (id, probe, policy,\n"
-		     "counts, limits). With --profiles: the shipped profiles (name,\n"
-		     "requirement count, expected run time, title) and where they are; the\n"
-		     "time is an estimate from each requirement's runs, iterations (or\n"
-		     "duration), its probe's usual pace and the rests the RT throttling\n"
-		     "guard takes on this machine, not a measurement.");
+		cli_usage(stdout, &cli_opts_list, list_head, NULL);
 		return 0;
 	}
 	if (argc > 2)

@@ -14,6 +14,7 @@
 
 #include "base/quote.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "base/termsafe.h"
 #include "harness/runinfo.h"
 #include "host/facts.h"
@@ -140,6 +141,12 @@ int main(int argc, char **argv)
 		print_version();
 		return cli_close_stdout(NULL, 0);
 	}
+	/* What the build and the completion ask of the option tables
+	 * (cli/options.h): not for people, so not in the usage text. */
+	if (!strcmp(name, "--list-options"))
+		return cli_close_stdout(NULL, cli_list_options(argc > 2 ? argv[2] : NULL));
+	if (!strcmp(name, "--man-page"))
+		return cli_close_stdout(NULL, cli_man_page(argc > 2 ? argv[2] : NULL));
 	for (size_t i = 0; i < NCOMMANDS; i++) {
 		if (strcmp(name, commands[i].name) != 0)
 			continue;

@@ -2,6 +2,7 @@
 /* merge.c - `rtconform merge`: the results.json files of many hosts' runs
  * in one fleet report (across/merge.h). */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/manifest.h"
 
 #include <errno.h>
@@ -16,7 +17,7 @@
 #include "reports/read/read.h"
 #include "across/merge.h"
 
-static const char merge_usage[] =
+static const char merge_head[] =
 	"usage: rtconform merge RESULTS.json... [-o DIR] [--force]\n"
 	"\n"
 	"Merge the results.json of runs on many hosts into one fleet report in DIR:\n"
@@ -26,14 +27,9 @@ static const char merge_usage[] =
 	"testsuite per host) and results.json (every host's results.json whole, with a\n"
 	"summary of each). A host is named by its host.label, else its host name and\n"
 	"id; a host seen twice is kept apart as NAME#2 with a warning. The inputs are\n"
-	"read one at a time.\n"
-	"\n"
-	"  -o, --output DIR      the fleet report's directory (default ./rtconform-fleet);\n"
-	"                        refused when another rtconform writes into it, or when\n"
-	"                        it holds another kind of report (a run's, a comparison's)\n"
-	"      --force           write into DIR even when it holds another kind of report\n"
-	"  -h, --help            this text\n"
-	"\n"
+	"read one at a time.\n";
+
+static const char merge_tail[] =
 	"exit status: 0 every host passed, 1 a limit failed on a host, 3 a requirement\n"
 	"could not be measured on a host, 4 a limit was inconclusive on a host (3 wins\n"
 	"over 1, 1 over 4), 2 usage error, an unreadable\n"
@@ -43,21 +39,15 @@ static const char merge_usage[] =
 
 static int parse_options(int argc, char **argv, const char **outdir, bool *force)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c;
 	cli_getopt_begin();
-	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&cli_opts_merge, argc, argv)) != -1) {
 		if (c == 'o') {
 			*outdir = optarg;
 		} else if (c == 'f') {
 			*force = true;
 		} else if (c == 'h') {
-			fputs(merge_usage, stdout);
+			cli_usage(stdout, &cli_opts_merge, merge_head, merge_tail);
 			return 0;
 		} else {
 			return cli_getopt_error("merge", c, argv);

@@ -6,6 +6,7 @@
  * reports of -o DIR and the results.json of --json are rendered from a
  * report view by the writers `run` uses, so they are the same files. */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/run_faults.h"
 #include "base/termsafe.h"
 
@@ -32,28 +33,19 @@
 
 static void print_usage(void)
 {
-	printf("usage: rtconform probe NAME [--param K=V]... [--policy fifo|rr|other]\n"
-	       "                       [--priority N|max] [--cpu N] [--iterations N] [--runs N]\n"
-	       "                       [--warmup N] [--timeout DURATION] [--duration D]\n"
-	       "                       [-o DIR] [--json]\n"
-	       "\n"
-	       "One ad-hoc measurement of a probe (see rtconform list), statistics and a\n"
-	       "histogram to stdout. Defaults: policy other, %u iterations, %u run%s, timeout %llus.\n"
-	       "\n"
-	       "  --duration D      run by time instead of --runs (s, min or h; 1s..168h),\n"
-	       "                    refused for probes that cannot run by time\n"
-	       "  --timeout T       the watchdog's limit (500ms, 10s); by time, on top of the\n"
-	       "                    duration: --duration 1s --timeout 2s stops it after 3 s\n"
-	       "  -o, --output DIR  also write the reports of rtconform run -o into DIR:\n"
-	       "                    junit.xml, summary.txt, report.html, results.json\n"
-	       "  --json            print results.json on stdout instead of the statistics\n"
-	       "\n"
-	       "No limits of yours are judged: a measured probe says \"measured, no limits\", not PASS,\n"
-	       "and exits 0; 3 when it could not be measured, 2 on a usage error. A probe\n"
-	       "with a violation count (sem-pingpong's unanswered-waits) has rtconform's own\n"
-	       "limit on it, total <= 0: it says PASS, or FAIL and exits 1.\n",
-	       PROBE_ITERATIONS, PROBE_RUNS, PROBE_RUNS == 1 ? "" : "s",
-	       REQ_DEFAULT_TIMEOUT_NS / 1000000000ull);
+	char head[400];
+	snprintf(head, sizeof head,
+		 "usage: rtconform probe NAME [OPTIONS]\n"
+		 "\n"
+		 "One ad-hoc measurement of a probe (see rtconform list), statistics and a\n"
+		 "histogram to stdout. Defaults: policy other, %u iterations, %u run%s, timeout %llus.\n",
+		 PROBE_ITERATIONS, PROBE_RUNS, PROBE_RUNS == 1 ? "" : "s",
+		 REQ_DEFAULT_TIMEOUT_NS / 1000000000ull);
+	cli_usage(stdout, &cli_opts_probe, head,
+		  "No limits of yours are judged: a measured probe says \"measured, no limits\", not PASS,\n"
+		  "and exits 0; 3 when it could not be measured, 2 on a usage error. A probe\n"
+		  "with a violation count (sem-pingpong's unanswered-waits) has rtconform's own\n"
+		  "limit on it, total <= 0: it says PASS, or FAIL and exits 1.\n");
 }
 
 /* Options kept as text until the probe name is known. */
@@ -125,24 +117,9 @@ static int take_option(int c, struct requirement *req, struct probe_args *a)
 
 static int parse_options(int argc, char **argv, struct requirement *req, struct probe_args *a)
 {
-	static const struct option opts[] = {
-		{ "param", required_argument, NULL, 'p' },
-		{ "policy", required_argument, NULL, 'P' },
-		{ "priority", required_argument, NULL, 'R' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "iterations", required_argument, NULL, 'i' },
-		{ "runs", required_argument, NULL, 'r' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "duration", required_argument, NULL, 'D' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c, rc;
 	cli_getopt_begin();
-	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&cli_opts_probe, argc, argv)) != -1) {
 		if (c == 'h') {
 			print_usage();
 			return 0;

@@ -2,6 +2,7 @@
 /* report.c - `rtconform report`: render the reports of a run again from the
  * results.json it wrote (a junit.xml is written for CI and never read back). */
 #include "cli/cli.h"
+#include "cli/options.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -16,26 +17,20 @@
 #include "reports/read/read.h"
 #include "reports/report.h"
 
-static const char report_usage[] =
-	"usage: rtconform report RESULTS.json|DIR [--html FILE] [--json FILE]\n"
-	"                        [--junit FILE [--junit-skipped]] [--summary FILE]\n"
-	"                        [--csv DIR] [--lava FILE]\n"
+static const char report_head[] =
+	"usage: rtconform report RESULTS.json|DIR [OPTIONS]\n"
 	"\n"
 	"Render the reports of a run again from the results.json it wrote, alone: it\n"
 	"holds every statistic, histogram bucket, limit and the environment, and each\n"
 	"report is the same, byte for byte, as the one rtconform run wrote. junit.xml is\n"
 	"written for CI and never read back: it is refused. The input is recognised by\n"
-	"its content. At least one of the options. --csv DIR writes the\n"
-	"CSV files (histograms, per-run figures) as rtconform run --csv does; --lava FILE\n"
-	"the results for LAVA's lava-test-case as rtconform run --lava does.\n"
-	"--junit-skipped lists the requirements run --only left out as skipped test\n"
-	"cases in junit.xml, as rtconform run --junit-skipped does (by default they\n"
-	"are left out of junit.xml, and listed in every other report).\n"
+	"its content. At least one of the options; each does as rtconform run's does.\n"
 	"\n"
 	"DIR, a run's directory holding the journal/ of a run that was killed or could\n"
 	"not write its reports (or the journal itself): every report rendered from the\n"
-	"journal, into DIR without output options.\n"
-	"\n"
+	"journal, into DIR without output options.\n";
+
+static const char report_tail[] =
 	"exit status: 0 written, 2 usage error, an unreadable, malformed or foreign\n"
 	"input (a junit.xml), or an output that cannot be written; from a journal, the\n"
 	"run's own status (0, 1, 3, 4) when every requirement finished, else 3\n";
@@ -45,11 +40,15 @@ static const char *const kind_option[REPORT_NKINDS] = {
 	[REPORT_HTML] = "--html", [REPORT_JSON] = "--json",
 };
 
-/* An output option's getopt value is OUT_OPT + its report kind. */
-enum { OUT_OPT = 256 };
+/* An output option's getopt value is OUT_OPT + its report kind (the
+ * shared rows of cli/options.h). */
+enum { OUT_OPT = CLI_OUT_JUNIT };
+_Static_assert(CLI_OUT_SUMMARY == OUT_OPT + REPORT_SUMMARY &&
+	       CLI_OUT_HTML == OUT_OPT + REPORT_HTML && CLI_OUT_JSON == OUT_OPT + REPORT_JSON,
+	       "cli_out_val follows enum report_kind");
 
 /* --csv's, --lava's and --junit-skipped's getopt values. */
-enum { CSV_OPT = OUT_OPT + REPORT_NKINDS, LAVA_OPT, JUNIT_SKIPPED_OPT };
+enum { CSV_OPT = CLI_OUT_CSV, LAVA_OPT = CLI_OUT_LAVA, JUNIT_SKIPPED_OPT = CLI_OUT_JUNIT_SKIPPED };
 
 /* The outputs besides the four reports, and how junit.xml lists. */
 struct extra_out {
@@ -63,20 +62,9 @@ struct extra_out {
 static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS],
 			 struct extra_out *x)
 {
-	static const struct option opts[] = {
-		{ "html", required_argument, NULL, OUT_OPT + REPORT_HTML },
-		{ "json", required_argument, NULL, OUT_OPT + REPORT_JSON },
-		{ "junit", required_argument, NULL, OUT_OPT + REPORT_JUNIT },
-		{ "summary", required_argument, NULL, OUT_OPT + REPORT_SUMMARY },
-		{ "csv", required_argument, NULL, CSV_OPT },
-		{ "lava", required_argument, NULL, LAVA_OPT },
-		{ "junit-skipped", no_argument, NULL, JUNIT_SKIPPED_OPT },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c;
 	cli_getopt_begin();
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&cli_opts_report, argc, argv)) != -1) {
 		if (c >= OUT_OPT && c < OUT_OPT + REPORT_NKINDS) {
 			if (!optarg[0]) {
 				termsafe_println(stderr, "rtconform report: %s: empty value",
@@ -94,7 +82,7 @@ static int parse_options(int argc, char **argv, const char *out[REPORT_NKINDS],
 		} else if (c == JUNIT_SKIPPED_OPT) {
 			x->junit_skipped = true;
 		} else if (c == 'h') {
-			fputs(report_usage, stdout);
+			cli_usage(stdout, &cli_opts_report, report_head, report_tail);
 			return 0;
 		} else {
 			return cli_getopt_error("report", c, argv);

@@ -3,6 +3,7 @@
  * its own worker, and write the four reports. */
 #include "cli/cli.h"
 #include "cli/manifest.h"
+#include "cli/options.h"
 #include "cli/run_faults.h"
 #include "cli/run_journal.h"
 #include "cli/run_metrics.h"
@@ -30,52 +31,14 @@
 #include "reports/report.h"
 #include "requirements/validate.h"
 
-static const char run_usage[] =
+static const char run_head[] =
 	"usage: rtconform run [OPTIONS] [FILE.xml | PROFILE ...]\n"
 	"\n"
 	"Measure every requirement of the files (no FILE: the built-in default profile),\n"
 	"each in its own worker under mlockall and the requested policy, and write reports.\n"
-	"PROFILE: a shipped profile's name (rtconform list --profiles).\n"
-	"\n"
-	"  -o, --output DIR      report directory (default ./rtconform-results): junit.xml,\n"
-	"                        summary.txt, report.html, results.json\n"
-	"      --junit FILE      write the JUnit report here instead\n"
-	"      --junit-skipped   list the requirements --only leaves out in junit.xml too,\n"
-	"                        as skipped test cases (by default only the other reports\n"
-	"                        list them)\n"
-	"      --summary FILE    write the text summary here instead\n"
-	"      --html FILE       write the HTML audit report here instead\n"
-	"      --json FILE       write results.json here instead\n"
-	"      --csv DIR         also write CSV files (histograms, per-run figures) into DIR\n"
-	"      --lava FILE       also write the results for LAVA's lava-test-case into FILE\n"
-	"      --metrics FILE    keep FILE up to date with the run's live figures in\n"
-	"                        Prometheus text, for node_exporter's textfile collector\n"
-	"      --only ID[,ID...] run only these requirements (given again: adds to them)\n"
-	"      --quick           smoke run: iterations / 10 (raised again, up to the\n"
-	"                        file's, for a limit's percentile), at most 3 runs\n"
-	"      --iterations N    override every requirement's iterations\n"
-	"      --runs N          override every requirement's runs (<= 1000)\n"
-	"      --trace           arm a kernel trace for every requirement, as <trace/> does:\n"
-	"                        the worst sample above a limit's max (within 8 stops)\n"
-	"                        saves trace-<ID>.txt beside report.html\n"
-	"      --duration D      run every requirement by time instead (s, min or h: 30min,\n"
-	"                        24h; 1s..168h), refused for probes that cannot\n"
-	"                        run by time (see rtconform list)\n"
-	"      --interval D      keep the figures of every D of every requirement beside its\n"
-	"                        totals (s, min or h; 1s..168h): results.json's intervals,\n"
-	"                        report.html's plot over time; a run by time keeps 1min\n"
-	"                        intervals without it\n"
-	"  -q, --quiet           no progress on stderr (on a terminal: live figures of the\n"
-	"                        running requirement; otherwise a line per requirement and\n"
-	"                        one every 30 s while it runs), nor the warnings before\n"
-	"                        measuring (readiness, too few samples; the reports have them)\n"
-	"      --host-label NAME the lab's name for this machine, in every report\n"
-	"                        (1-64 printable ASCII characters)\n"
-	"      --sign KEY        sign the -o directory's MANIFEST.sha256: KEY a minisign\n"
-	"                        secret key file (MANIFEST.sha256.minisig) or a GnuPG key\n"
-	"                        id (MANIFEST.sha256.sig); rtconform verify checks it\n"
-	"  -h, --help            this text\n"
-	"\n"
+	"PROFILE: a shipped profile's name (rtconform list --profiles).\n";
+
+static const char run_tail[] =
 	"exit status: 0 all passed, 1 a limit failed, 2 usage error or invalid input\n"
 	"(nothing measured), 3 a requirement could not be measured, 4 the samples could\n"
 	"not decide a limit at its stated confidence (3 wins over 1, 1 over 4)\n";
@@ -180,42 +143,19 @@ static int add_only(struct run_args *a, const char *ids)
 
 static int parse_options(int argc, char **argv, struct run_args *a)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "junit", required_argument, NULL, 'j' },
-		{ "junit-skipped", no_argument, NULL, 'S' },
-		{ "summary", required_argument, NULL, 's' },
-		{ "html", required_argument, NULL, 'H' },
-		{ "json", required_argument, NULL, 'J' },
-		{ "csv", required_argument, NULL, 'C' },
-		{ "lava", required_argument, NULL, 'A' },
-		{ "metrics", required_argument, NULL, 'M' },
-		{ "only", required_argument, NULL, 'O' },
-		{ "quick", no_argument, NULL, 'k' },
-		{ "iterations", required_argument, NULL, 'i' },
-		{ "runs", required_argument, NULL, 'r' },
-		{ "trace", no_argument, NULL, 't' },
-		{ "duration", required_argument, NULL, 'D' },
-		{ "interval", required_argument, NULL, 'I' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "host-label", required_argument, NULL, 'L' },
-		{ "sign", required_argument, NULL, 'G' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c;
 	cli_getopt_begin();
-	while ((c = getopt_long(argc, argv, ":o:qh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&cli_opts_run, argc, argv)) != -1) {
 		switch (c) {
-		case 'o': a->outdir = optarg; break;
-		case 'j': a->explicit_path[REPORT_JUNIT] = optarg; break;
-		case 'S': a->junit_skipped = true; break;
-		case 's': a->explicit_path[REPORT_SUMMARY] = optarg; break;
-		case 'H': a->explicit_path[REPORT_HTML] = optarg; break;
-		case 'J': a->explicit_path[REPORT_JSON] = optarg; break;
-		case 'C': a->csv_dir = optarg; break;
-		case 'A': a->lava = optarg; break;
-		case 'M': a->metrics = optarg; break;
+		case CLI_OUT_OUTPUT: a->outdir = optarg; break;
+		case CLI_OUT_JUNIT: a->explicit_path[REPORT_JUNIT] = optarg; break;
+		case CLI_OUT_JUNIT_SKIPPED: a->junit_skipped = true; break;
+		case CLI_OUT_SUMMARY: a->explicit_path[REPORT_SUMMARY] = optarg; break;
+		case CLI_OUT_HTML: a->explicit_path[REPORT_HTML] = optarg; break;
+		case CLI_OUT_JSON: a->explicit_path[REPORT_JSON] = optarg; break;
+		case CLI_OUT_CSV: a->csv_dir = optarg; break;
+		case CLI_OUT_LAVA: a->lava = optarg; break;
+		case CLI_OUT_METRICS: a->metrics = optarg; break;
 		case 'O':
 			if (add_only(a, optarg)) {
 				termsafe_println(stderr, "rtconform run: --only: out of memory");
@@ -253,7 +193,7 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 				return EXIT_USAGE;
 			a->host_label = optarg;
 			break;
-		case 'h': fputs(run_usage, stdout); return 0;
+		case 'h': cli_usage(stdout, &cli_opts_run, run_head, run_tail); return 0;
 		default: return cli_getopt_error("run", c, argv);
 		}
 	}

@@ -3,6 +3,7 @@
  * selftest_cases.c with this rtconform, print the table and write the
  * validation record (selftest.h, docs/qualification.md). */
 #include "cli/selftest.h"
+#include "cli/options.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -23,7 +24,7 @@
 #include "host/facts.h"
 #include "reports/report.h"
 
-static const char selftest_usage[] =
+static const char selftest_head[] =
 	"usage: rtconform selftest [-o DIR]\n"
 	"\n"
 	"Run known-answer tests of rtconform's own detection on this machine, with the\n"
@@ -36,12 +37,9 @@ static const char selftest_usage[] =
 	"validation.json, junit.xml, validation.html, each case's evidence under\n"
 	"cases/ID/, and MANIFEST.sha256 (rtconform verify DIR checks it).\n"
 	"Cases that need root, or real-time privileges the worker does not have, are\n"
-	"`not run` (and say why).\n"
-	"\n"
-	"  -o, --output DIR   the record's directory, new or empty\n"
-	"                     (default selftest-YYYYmmdd-HHMMSS here)\n"
-	"  -h, --help         this text\n"
-	"\n"
+	"`not run` (and say why).\n";
+
+static const char selftest_tail[] =
 	"exit status: 0 every case that ran matched its known answer (cases not run for\n"
 	"want of privilege are listed and counted, and leave 0), 1 a known answer did not\n"
 	"match, 2 usage error or DIR not usable, 3 a case could not be run or judged\n"
@@ -134,15 +132,12 @@ static int make_dir(const char *dir, char **abs)
 
 static int parse_args(int argc, char **argv, char *dir, size_t len)
 {
-	static const struct option opts[] = { { "output", required_argument, NULL, 'o' },
-					      { "help", no_argument, NULL, 'h' },
-					      { NULL, 0, NULL, 0 } };
 	dir[0] = 0;
 	cli_getopt_begin();
 	int ch;
-	while ((ch = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+	while ((ch = cli_getopt(&cli_opts_selftest, argc, argv)) != -1) {
 		if (ch == 'h') {
-			fputs(selftest_usage, stdout);
+			cli_usage(stdout, &cli_opts_selftest, selftest_head, selftest_tail);
 			return -1;
 		}
 		if (ch != 'o')

@@ -3,12 +3,14 @@
  * nothing; say what the samples each percentile limit will take can
  * establish, and (--plan) how many it needs (harness/plan.h). */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "base/termsafe.h"
 #include "base/units.h"
 #include "harness/measure/probes/probes.h"
 #include "harness/plan.h"
 #include "requirements/validate.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -86,44 +88,42 @@ static void print_plan(const struct requirement *r)
 	}
 }
 
+static const char validate_head[] =
+	"usage: rtconform validate [--plan] FILE|PROFILE...\n\n"
+	"Check requirement files (or shipped profiles, by name) against the schema\n"
+	"and the probe table; measure nothing. Prints one 'file:line: message' per\n"
+	"problem, and 'file:line: warning: ...' for what is valid but may make a\n"
+	"verdict an error (a percentile a run by time, or on too few CPUs, may take\n"
+	"too few samples for).\n\n"
+	"Of a valid file it then says, for each percentile limit, how many samples\n"
+	"the requirement will take (iterations x runs x samples an iteration; a run\n"
+	"by time: an estimate from the probe's pace) and what they can establish:\n"
+	"which largest sample the estimate is, which its 95% upper bound is (or\n"
+	"that there are too few samples for one), and at about how many samples\n"
+	"the bound comes within 10% of the estimate's rank.\n";
+
+static const char validate_tail[] =
+	"docs/measurement.md, 'Confidence bounds, planning and what the maximum\n"
+	"means', has the rule.\n\n"
+	"exit status: 0 every file valid (warnings, or a setting short of the plan,\n"
+	"or not), 2 a problem was found\n";
+
 int cmd_validate(int argc, char **argv, const struct cli_ctx *ctx)
 {
-	if (cli_wants_help(argc, argv)) {
-		puts("usage: rtconform validate [--plan] FILE|PROFILE...\n\n"
-		     "Check requirement files (or shipped profiles, by name) against the schema\n"
-		     "and the probe table; measure nothing. Prints one 'file:line: message' per\n"
-		     "problem, and 'file:line: warning: ...' for what is valid but may make a\n"
-		     "verdict an error (a percentile a run by time, or on too few CPUs, may take\n"
-		     "too few samples for).\n\n"
-		     "Of a valid file it then says, for each percentile limit, how many samples\n"
-		     "the requirement will take (iterations x runs x samples an iteration; a run\n"
-		     "by time: an estimate from the probe's pace) and what they can establish:\n"
-		     "which largest sample the estimate is, which its 95% upper bound is (or\n"
-		     "that there are too few samples for one), and at about how many samples\n"
-		     "the bound comes within 10% of the estimate's rank.\n\n"
-		     "  --plan  instead, per requirement, the iterations (runs by count) or the\n"
-		     "          duration (runs by time, from the probe's pace) its percentile\n"
-		     "          limits need by that 10% rule, and whether the file's setting\n"
-		     "          reaches it or is short of the plan\n\n"
-		     "docs/measurement.md, 'Confidence bounds, planning and what the maximum\n"
-		     "means', has the rule.\n\n"
-		     "exit status: 0 every file valid (warnings, or a setting short of the plan,\n"
-		     "or not), 2 a problem was found");
-		return 0;
-	}
 	bool plan = false;
-	int nfiles = 0;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--plan")) {
+	int c;
+	cli_getopt_begin();
+	while ((c = cli_getopt(&cli_opts_validate, argc, argv)) != -1) {
+		if (c == 'p') {
 			plan = true;
-			continue;
+		} else if (c == CLI_OPT_HELP) {
+			cli_usage(stdout, &cli_opts_validate, validate_head, validate_tail);
+			return 0;
+		} else {
+			return cli_getopt_error("validate", c, argv);
 		}
-		if (argv[i][0] == '-' && argv[i][1]) {
-			termsafe_println(stderr, "rtconform validate: unknown option '%s'", argv[i]);
-			return EXIT_USAGE;
-		}
-		argv[1 + nfiles++] = argv[i];
 	}
+	int nfiles = argc - optind;
 	if (nfiles < 1) {
 		termsafe_println(stderr, "rtconform validate: no file given (usage: rtconform validate "
 				 "[--plan] FILE...)");
@@ -131,7 +131,7 @@ int cmd_validate(int argc, char **argv, const struct cli_ctx *ctx)
 	}
 	struct req_file **files;
 	size_t n;
-	int rc = cli_load_all(ctx, argv + 1, nfiles, &files, &n);
+	int rc = cli_load_all(ctx, argv + optind, nfiles, &files, &n);
 	if (rc)
 		return rc;
 	struct diag_list d = { 0 };

@@ -6,6 +6,7 @@
  * memory. docs/reports.md ("MANIFEST.sha256") and docs/qualification.md
  * ("Integrity of the evidence") have the rules. */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/manifest.h"
 #include "cli/selftest.h"
 #include "cli/sign.h"
@@ -27,7 +28,7 @@
 #include "reports/read/read.h"
 #include "reports/report.h"
 
-static const char verify_usage[] =
+static const char verify_head[] =
 	"usage: rtconform verify [--pubkey FILE] [--gpg-key KEY] DIR\n"
 	"\n"
 	"Check the reports of a run's directory (or of merge -o, compare -o) against the\n"
@@ -43,15 +44,9 @@ static const char verify_usage[] =
 	"A signature beside the manifest (rtconform run --sign) counts only when made by\n"
 	"a key named here: minisign's (MANIFEST.sha256.minisig) by the public key of\n"
 	"--pubkey, GnuPG's (MANIFEST.sha256.sig) by the key of --gpg-key; a key gpg's\n"
-	"keyring merely holds never counts.\n"
-	"\n"
-	"      --pubkey FILE     minisign's public key: the manifest must be signed by it\n"
-	"      --gpg-key KEY     GnuPG: the manifest must be signed by this key, named by its\n"
-	"                        full fingerprint (then that key is enough), or by a name\n"
-	"                        of the keyring's (then gpg must hold the signing key\n"
-	"                        valid full or ultimate)\n"
-	"  -h, --help            this text\n"
-	"\n"
+	"keyring merely holds never counts.\n";
+
+static const char verify_tail[] =
 	"exit status: 0 every check holds, 1 a file is missing, changed, or disagrees\n"
 	"with results.json or validation.json, or a signature does not hold (another\n"
 	"key's, a key of too little validity), 2 usage error, no manifest, a malformed\n"
@@ -535,17 +530,11 @@ static size_t check_nested(const char *dir, size_t *runs)
 #define VERIFY_GO_ON (-1)
 static int parse_options(int argc, char **argv, struct sign_check *sc)
 {
-	static const struct option opts[] = {
-		{ "pubkey", required_argument, NULL, 'p' },
-		{ "gpg-key", required_argument, NULL, 'g' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c;
 	cli_getopt_begin();
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&cli_opts_verify, argc, argv)) != -1) {
 		if (c == 'h') {
-			fputs(verify_usage, stdout);
+			cli_usage(stdout, &cli_opts_verify, verify_head, verify_tail);
 			return 0;
 		}
 		if (c != 'p' && c != 'g')

@@ -21,42 +21,9 @@
 # run's results.json is read back), compare and merge work across runs, and
 # the command line ties the stages together.
 #
-#   module        folder             may use              why
-#   base          base/              (nothing)            units, diagnostics, sha256, number
-#                                                         formatting, shell quoting, safe XML
-#                                                         reading, probe declarations: basics
-#                                                         every stage shares
-#   host          host/              base                 reads the machine (/proc, /sys, tools)
-#                                                         into typed facts, the fingerprint and
-#                                                         readiness; knows nothing of a run
-#   requirements  requirements/      base                 model, loader, schema, validation
-#                                                         (against a probe catalogue it is given),
-#                                                         shipped profiles
-#   measure       harness/measure/   base                 what runs in the worker: timebase,
-#                                                         histogram, probe interface, real-time
-#                                                         set-up, probes; never sees the
-#                                                         requirements model (the worker is a
-#                                                         small exec'd binary of its own)
-#   harness       harness/           requirements,        runs a requirement in a worker:
-#                                    measure, host        prepare, spawn, supervise, classify,
-#                                                         verdicts, background load, run info
-#   reports       reports/           harness              renders one run's report view:
-#                                                         junit.xml, report.html, results.json,
-#                                                         summary.txt, CSV, LAVA; measures,
-#                                                         inspects and reads nothing
-#   read          reports/read/      reports              reads a results.json back into a view
-#                                                         (the only reader; junit.xml is never
-#                                                         read back); a module of its own so the
-#                                                         writers cannot read
-#   across        across/            reports              the commands across runs: compare
-#                                                         (compare.c, its reports) and merge
-#                                                         (merge.c, fleet.html); given views,
-#                                                         they never read a file themselves
-#   cli           cli/               across, read         the command line: the only module that
-#                                                         may use every other one
-#
-# docs/architecture.md's module table lists the same modules, folders and
-# edges; the test `layers` checks that too.
+# Each module says why it is a module of its own (WHY): the module table of
+# docs/architecture.md is made from these calls (rtc_module_table(), at the
+# end), so adding a module is one rtc_module() call here.
 
 set(RTC_MODULES_FILE ${PROJECT_BINARY_DIR}/modules.txt)
 file(WRITE ${RTC_MODULES_FILE} "# module folder dependencies... (written by cmake/modules.cmake)\n")
@@ -75,16 +42,17 @@ function(rtc_listed)
   endforeach()
 endfunction()
 
-# rtc_module(NAME FOLDER SOURCES file... [GENERATED file...]
+# rtc_module(NAME FOLDER WHY text SOURCES file... [GENERATED file...]
 #            [OTHER_SOURCES file...] [DEPS module...] [LIBS target...])
 # SOURCES are relative to the top of the tree (this file is included from
 # there). GENERATED are made by the
 # build; OTHER_SOURCES are the module's sources built only on other machines
 # (another architecture's), listed but not compiled here.
 function(rtc_module name folder)
-  cmake_parse_arguments(M "" "" "DEPS;SOURCES;GENERATED;OTHER_SOURCES;LIBS" ${ARGN})
-  if(NOT M_SOURCES)
-    message(FATAL_ERROR "rtc_module(${name}): no SOURCES")
+  # PARSE_ARGV: a WHY with a ';' in it stays one argument
+  cmake_parse_arguments(PARSE_ARGV 2 M "" "WHY" "DEPS;SOURCES;GENERATED;OTHER_SOURCES;LIBS")
+  if(NOT M_SOURCES OR NOT M_WHY)
+    message(FATAL_ERROR "rtc_module(${name}): no SOURCES or no WHY")
   endif()
   add_library(rtc_${name} STATIC ${M_SOURCES} ${M_GENERATED})
   rtc_listed(${M_SOURCES} ${M_OTHER_SOURCES})
@@ -98,6 +66,42 @@ function(rtc_module name folder)
   endif()
   string(REPLACE ";" " " deps "${M_DEPS}")
   file(APPEND ${RTC_MODULES_FILE} "${name} ${folder} ${deps}\n")
+  # a WHY continued over lines (a \ ending one, the next indented) reads as one
+  string(REGEX REPLACE "  +" " " why "${M_WHY}")
+  string(REPLACE ";" ", " uses "${M_DEPS}")
+  if(NOT uses)
+    set(uses nothing)
+  endif()
+  set_property(GLOBAL APPEND_STRING PROPERTY RTC_MODULE_ROWS
+    "| ${name} | `${folder}/` | ${uses} | ${why} |\n")
+endfunction()
+
+# rtc_module_table(): the module table of docs/architecture.md, from the
+# rtc_module() calls: written to ${PROJECT_BINARY_DIR}/modules.md, and into
+# the page (the rows after its header "| module | folder | may use | why |",
+# up to the blank line) when they differ, so the page follows this file.
+# The test `layers` checks the page's table against modules.txt as well.
+function(rtc_module_table)
+  get_property(rows GLOBAL PROPERTY RTC_MODULE_ROWS)
+  set(head "| module | folder | may use | why |\n|---|---|---|---|\n")
+  file(WRITE ${PROJECT_BINARY_DIR}/modules.md "${head}${rows}")
+  set(page ${PROJECT_SOURCE_DIR}/docs/architecture.md)
+  file(READ ${page} text)
+  string(FIND "${text}" "${head}" at)
+  if(at LESS 0)
+    message(FATAL_ERROR "${page}: no module table (a line \"| module | folder | may use | why |\")")
+  endif()
+  string(LENGTH "${head}" hlen)
+  math(EXPR start "${at} + ${hlen}")
+  string(SUBSTRING "${text}" ${start} -1 rest)
+  string(FIND "${rest}" "\n\n" end)
+  math(EXPR end "${end} + 1")
+  string(SUBSTRING "${rest}" ${end} -1 after)
+  string(SUBSTRING "${text}" 0 ${start} before)
+  if(NOT "${before}${rows}${after}" STREQUAL "${text}")
+    message(STATUS "docs/architecture.md: module table made again from cmake/modules.cmake")
+    file(WRITE ${page} "${before}${rows}${after}")
+  endif()
 endfunction()
 
 # rtc_program(NAME SOURCES file... [MODULE module]): an executable of ours,
@@ -142,6 +146,10 @@ add_custom_target(rtc_build_id
 # read XML link it, so that rtconform-worker (measure + base) never maps
 # libxml2 (see harness/measure/worker.h).
 rtc_module(base base LIBS Threads::Threads m
+  WHY "units, diagnostics, SHA-256, number formatting, shell quoting, safe XML reading, UTF-8, \
+      terminal escaping, statistic names, CPU lists, probe declarations, what the kernel \
+      checks before real-time scheduling: things every stage needs and that need nothing \
+      themselves"
   SOURCES base/cpulist.c base/diag.c base/numfmt.c base/probe_decl.c base/procid.c
           base/orderstat.c base/quote.c base/rtperm.c base/safeopen.c base/sha256.c base/statistic.c
           base/strhash.c base/strindex.c base/termsafe.c
@@ -149,9 +157,14 @@ rtc_module(base base LIBS Threads::Threads m
 target_include_directories(rtc_base PRIVATE ${LIBXML2_INCLUDE_DIRS})
 
 rtc_module(host host DEPS base
+  WHY "reads /proc, /sys and tools once into typed facts (`facts.c`); the fingerprint text is \
+      rendered from them and readiness judges them, never the text; knows nothing of a run"
   SOURCES host/facts.c host/fingerprint.c host/identity.c host/readiness.c)
 
 rtc_module(requirements requirements DEPS base LIBS ${RTC_LIB_LIBXML2}
+  WHY "the model, the loader, the schema, validation and the shipped profiles; validation \
+      checks a file against a catalogue of probe declarations it is given, so it needs no \
+      probe code"
   SOURCES requirements/loader.c requirements/loader_model.c requirements/model.c requirements/validate.c
   GENERATED ${RTC_EMBEDDED})
 
@@ -188,6 +201,8 @@ set(RTC_MEASURE_SOURCES harness/measure/timebase_common.c harness/measure/timeba
           harness/measure/probes/thread_create.c harness/measure/probes/timer_semantics.c
           harness/measure/probes/timer_wakeup.c)
 rtc_module(measure harness/measure DEPS base LIBS Threads::Threads m rt
+  WHY "everything `rtconform-worker` links; it never sees the requirements model, so the \
+      measuring process stays small (no libxml2, no jansson)"
   SOURCES ${RTC_MEASURE_SOURCES}
   OTHER_SOURCES ${RTC_MEASURE_NOT_HERE} harness/measure/fault_hooks.c)
 # The same sources with selftest's fault hooks (FAULT_DELAY, probes.h), for
@@ -201,6 +216,10 @@ target_link_libraries(rtc_measure_faults PRIVATE rtc_options)
 target_link_libraries(rtc_measure_faults PUBLIC rtc_base Threads::Threads m rt)
 
 rtc_module(harness harness DEPS requirements measure host LIBS ${RTC_LIB_JANSSON}
+  WHY "runs a requirement in four stages, one file each: prepare (counts, probe, result memory,\
+       the worker's order), spawn (fork and exec of the worker), supervise (the watchdog, \
+      interrupts, progress, the background load), classify (how it ended becomes a verdict, \
+      then the limits are judged)"
   SOURCES harness/estimate.c harness/interval.c harness/load.c harness/plan.c harness/runinfo.c
           harness/runner.c
           harness/runner_classify.c harness/live.c harness/runner_prepare.c
@@ -211,6 +230,8 @@ rtc_module(harness harness DEPS requirements measure host LIBS ${RTC_LIB_JANSSON
 add_dependencies(rtc_harness rtc_build_id)
 
 rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSON} ${RTC_LIB_ZLIB}
+  WHY "renders one run's report view (the view and its writers, and the one style sheet of \
+      every HTML page, `page.c`); it measures, inspects and reads nothing"
   SOURCES reports/csv.c reports/html.c reports/html_plot.c reports/json.c reports/junit.c
           reports/html_time.c reports/html_why.c reports/ival.c
           reports/journal.c reports/lava.c reports/link.c reports/openmetrics.c reports/page.c
@@ -219,17 +240,30 @@ rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSO
           reports/text.c reports/view.c reports/xmlw.c)
 
 rtc_module(read reports/read DEPS reports LIBS ${RTC_LIB_JANSSON}
+  WHY "reads a results.json back into a report view for `report`, `compare` and `merge`; a \
+      module of its own, so the layers test keeps every writer from reading; refuses \
+      junit.xml, which is never read back"
   SOURCES reports/read/figures.c reports/read/figures_hist.c reports/read/figures_runs.c reports/read/journal_read.c reports/read/json_read.c
     reports/read/json_split.c reports/read/explain_read.c
     reports/read/read.c)
 
 rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
+  WHY "the commands across runs, files named by them: compare (`compare.c` the rule, \
+      `compare_interval.c` the interval of a figure's ratio and Student's t, `compare_text.c` \
+      the table and junit.xml, `compare_html.c`) and merge (`merge.c`, `merge_html.c`: \
+      fleet.html); they are given views and read no file themselves"
   SOURCES across/compare.c across/compare_html.c across/compare_interval.c across/compare_text.c
           across/merge.c across/merge_html.c)
 
 rtc_module(cli cli DEPS across read
+  WHY "the subcommands (explain.c prints what `harness/explain.c` makes of a saved trace); \
+      main.c only sets up and dispatches; options.c holds every command's option table \
+      (docs/cli-options.md); layout.c finds the helpers and profiles, profiles.c names the \
+      shipped profiles, outdir.c locks the output directories; manifest.c writes and reads \
+      MANIFEST.sha256, sign.c has minisign or GnuPG sign it (`run --sign`), sign_check.c \
+      judges its signatures, verify.c checks a directory against it (`rtconform verify`)"
   SOURCES cli/common.c cli/compare.c cli/env.c cli/explain.c cli/layout.c cli/list.c cli/manifest.c
-          cli/merge.c cli/outdir.c cli/verify.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
+          cli/merge.c cli/options.c cli/outdir.c cli/verify.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
           cli/run_faults.c cli/run_journal.c cli/run_metrics.c cli/selftest.c cli/selftest_cases.c cli/selftest_trace.c
           cli/selftest_read.c cli/selftest_record.c cli/selftest_run.c cli/sign.c cli/sign_check.c
           cli/validate.c)
@@ -261,3 +295,5 @@ foreach(lib sched clock ipc)
 endforeach()
 add_dependencies(rtconform rtconform-worker rtconform-worker-faults rtconform-nop rtconform-fault-sched
                  rtconform-fault-clock rtconform-fault-ipc)
+
+rtc_module_table()

@@ -3,11 +3,11 @@
 #
 # Everything offered is asked of the rtconform being completed, so the
 # completion stays true as the program changes: the subcommands from
-# `rtconform --help`, a command's options from `rtconform CMD --help` (its
-# synopsis and option lines), what an option takes from the word after it
-# there (FILE, DIR, a|b|c), the probes, their parameters and the values
-# each parameter takes from `rtconform list`, and the shipped profiles from
-# `rtconform list --profiles`.
+# `rtconform --help`, a command's options and what each takes (FILE, DIR,
+# a|b|c) from its option table (`rtconform --list-options CMD`), the
+# probes, their parameters and the values each parameter takes from
+# `rtconform list`, the requirement ids of --only from `rtconform list
+# FILE`, and the shipped profiles from `rtconform list --profiles`.
 
 # _rtconform_run ARGS... : the rtconform being completed, its errors hidden.
 _rtconform_run() {
@@ -20,26 +20,50 @@ _rtconform_commands() {
   _rtconform_run --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }'
 }
 
-# _rtconform_optlines CMD : the lines of CMD's usage text that declare
-# options: the synopsis (from "usage:" to the first blank line) and the
-# option lines (blanks, then '-'); never the prose, which may name another
-# command's options ("rtconform list --profiles").
-_rtconform_optlines() {
-  _rtconform_run "$1" --help | awk '/^usage:/ { u = 1 } /^$/ { u = 0 } u || /^ +-/'
+# _rtconform_optrows CMD : CMD's option table as the program lists it
+# (cli/options.c): "--NAME<TAB>-L<TAB>ARG" a line, empty fields for none.
+_rtconform_optrows() {
+  _rtconform_run --list-options "$1"
 }
 
-# _rtconform_options CMD : every option CMD's usage text declares.
+# _rtconform_options CMD : every option of CMD, long and short.
 _rtconform_options() {
-  { _rtconform_optlines "$1" | grep -oE -- '(^|[][ ,])--?[A-Za-z][A-Za-z-]*' | sed 's/^[][ ,]//'
-    echo --help; } | sort -u
+  _rtconform_optrows "$1" | awk -F'\t' '{ print $1 } $2 != "" { print $2 }' | sort -u
 }
 
-# _rtconform_metavar CMD OPTION : the word the usage text writes after OPTION
-# ("FILE", "DIR", "fifo|rr|other", "K=V"), or nothing for a flag.
+# _rtconform_metavar CMD OPTION : the name of OPTION's value ("FILE", "DIR",
+# "fifo|rr|other", "K=V", "ID[,ID...]"), or nothing for a flag.
 _rtconform_metavar() {
-  # "  -o, --output DIR": a short option's is its long option's
-  _rtconform_optlines "$1" | grep -oE -- "(^|[][ ,])$2(, --[A-Za-z-]+)?[ =][^] ]+" | head -1 | sed -E "s/^.*$2(, --[A-Za-z-]+)?[ =]//"
+  _rtconform_optrows "$1" | awk -F'\t' -v o="$2" '$1 == o || ($2 != "" && $2 == o) { print $3; exit }'
+}
 
+# _rtconform_files_named : the files and profiles already on the command
+# line (not an option, nor an option's value).
+_rtconform_files_named() {
+  local i w
+  for ((i = 2; i < COMP_CWORD; i++)); do
+    w="${COMP_WORDS[i]}"
+    if [[ $w == = ]]; then
+      ((i++))
+      continue
+    fi
+    if [[ $w == -* ]]; then
+      [[ $w != *=* && ${COMP_WORDS[i + 1]:-} != = && -n $(_rtconform_metavar "${COMP_WORDS[1]}" "$w") ]] && ((i++))
+      continue
+    fi
+    echo "$w"
+  done
+}
+
+# _rtconform_req_ids : the requirement ids of the files named (none: the
+# built-in default profile), from `rtconform list FILE`.
+_rtconform_req_ids() {
+  local f files
+  mapfile -t files < <(_rtconform_files_named)
+  ((${#files[@]})) || files=(default)
+  for f in "${files[@]}"; do
+    _rtconform_run list "$f" | awk 'NR > 1 && /^[^ ]/ { print $1 }'
+  done
 }
 
 _rtconform_probes() {
@@ -113,6 +137,10 @@ _rtconform_value() {
         mapfile -t COMPREPLY < <(compgen -W "$(_rtconform_params "$(_rtconform_probe_named)")" -- "$3")
         compopt -o nospace 2>/dev/null
       fi ;;
+    ID*) # --only A,B: the ids after the last comma
+      local pre=""
+      [[ $3 == *,* ]] && pre="${3%,*},"
+      mapfile -t COMPREPLY < <(compgen -P "$pre" -W "$(_rtconform_req_ids)" -- "${3##*,}") ;;
     *"|"*) mapfile -t COMPREPLY < <(compgen -W "$(tr '|' '\n' <<<"$meta" | grep -E '^[a-z]+$')" -- "$3") ;;
     *) COMPREPLY=() ;;
   esac

@@ -42,12 +42,8 @@ expect_offer $cmds --help --version -- "$RTC" ""
 expect_offer validate -- "$RTC" va
 expect_no_offer run -- "$RTC" va
 
-# Options: every option each command's --help names.
-for c in $cmds; do
-  opts=$(help_options "$c")
-  # shellcheck disable=SC2086
-  expect_offer --help $opts -- "$RTC" "$c" -
-done
+# Options: each command's, from its option table (every row of every
+# table is offered: tests/cli/options.sh).
 expect_offer --junit --json -- "$RTC" run --j
 # merge's and compare's --force (into a directory of another report set)
 expect_offer --force -- "$RTC" merge res.json --f
@@ -69,6 +65,16 @@ expect_offer sub -- "$RTC" probe sem-pingpong -o ""
 expect_no_offer req.xml -- "$RTC" run -o ""
 expect_offer fifo rr other -- "$RTC" probe sem-pingpong --policy ""
 expect_offer max -- "$RTC" probe --policy fifo sem-pingpong --priority ""
+
+# --only: the requirement ids of the files named (none: the default
+# profile's), after a comma the next id of the list.
+req_file "$TMP/w/ids.xml" ids '' '  <requirement id="ALPHA"><probe name="selftest"/></requirement>' \
+  '  <requirement id="BETA"><probe name="selftest"/></requirement>'
+expect_offer ALPHA BETA -- "$RTC" run ids.xml --only ""
+expect_offer BETA -- "$RTC" run --quick ids.xml --only B
+expect_no_offer SEM-RT -- "$RTC" run ids.xml --only ""
+expect_offer ALPHA,BETA -- "$RTC" run ids.xml --only ALPHA,
+expect_offer SEM-RT -- "$RTC" run --only ""
 
 # Probe names, and the parameters of the probe named.
 probes=$("$RTC" list | awk '/^[a-z][a-z0-9-]*$/ { print $1 }')

@@ -119,7 +119,7 @@ expect_no_grep 'enough samples' "$TMP/runq.err"
 
 # the help says what it prints; an unknown option is refused
 expect_status 0 "$RTC" validate --help
-expect_grep '^  --plan ' "$TMP/out"
+expect_grep '^ +--plan ' "$TMP/out"
 expect_status 2 "$RTC" validate --plans "$F"
 expect_status 2 "$RTC" validate --plan
 finish
