@@ -52,7 +52,12 @@
 #                                                         (compare.c, its reports) and merge
 #                                                         (merge.c, fleet.html); given views,
 #                                                         they never read a file themselves
-#   cli           cli/               across, read         the command line: the only module that
+#   evidence      evidence/          read                 MANIFEST.sha256, its signatures, and
+#                                                         verify's checks of a directory against
+#                                                         them
+#   selftest      selftest/          evidence             selftest's cases, its validation record
+#                                                         written, read back and verified
+#   cli           cli/               across, selftest     the command line: the only module that
 #                                                         may use every other one
 #
 # docs/architecture.md's module table lists the same modules, folders and
@@ -143,7 +148,7 @@ add_custom_target(rtc_build_id
 # libxml2 (see harness/measure/worker.h).
 rtc_module(base base LIBS Threads::Threads m
   SOURCES base/cpulist.c base/diag.c base/numfmt.c base/probe_decl.c base/procid.c
-          base/orderstat.c base/quote.c base/rtperm.c base/safeopen.c base/sha256.c base/statistic.c
+          base/orderstat.c base/path.c base/quote.c base/rtperm.c base/safeopen.c base/sha256.c base/statistic.c
           base/strhash.c base/strindex.c base/termsafe.c
           base/units.c base/utf8.c base/xmlsafe.c)
 target_include_directories(rtc_base PRIVATE ${LIBXML2_INCLUDE_DIRS})
@@ -227,11 +232,18 @@ rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
   SOURCES across/compare.c across/compare_html.c across/compare_interval.c across/compare_text.c
           across/merge.c across/merge_html.c)
 
-rtc_module(cli cli DEPS across read
-  SOURCES cli/common.c cli/compare.c cli/env.c cli/explain.c cli/layout.c cli/list.c cli/manifest.c
+rtc_module(evidence evidence DEPS read
+  SOURCES evidence/manifest.c evidence/sign.c evidence/sign_check.c evidence/verify.c)
+
+rtc_module(selftest selftest DEPS evidence
+  SOURCES selftest/selftest.c selftest/selftest_cases.c selftest/selftest_read.c
+          selftest/selftest_record.c selftest/selftest_run.c selftest/selftest_trace.c
+          selftest/selftest_verify.c)
+
+rtc_module(cli cli DEPS across selftest
+  SOURCES cli/common.c cli/compare.c cli/env.c cli/explain.c cli/layout.c cli/list.c
           cli/merge.c cli/outdir.c cli/verify.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
-          cli/run_faults.c cli/run_journal.c cli/run_metrics.c cli/selftest.c cli/selftest_cases.c cli/selftest_trace.c
-          cli/selftest_read.c cli/selftest_record.c cli/selftest_run.c cli/sign.c cli/sign_check.c
+          cli/run_faults.c cli/run_journal.c cli/run_metrics.c cli/selftest.c
           cli/validate.c)
 
 # The programs. rtconform is the command line's main.c on the cli module.

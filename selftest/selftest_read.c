@@ -11,7 +11,7 @@
  * (a record of another version names its version in the message). A field
  * this reader does not know is not refused here: the document rendered
  * again lacks it, so validation.json disagrees with itself. */
-#include "cli/selftest.h"
+#include "selftest/selftest.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -3,7 +3,7 @@
  * validation.json (the whole record), junit.xml (one testcase per case),
  * validation.html (the project's page look) and MANIFEST.sha256 over every
  * file of the record, the cases' evidence too (see selftest.h). */
-#include "cli/selftest.h"
+#include "selftest/selftest.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/path.h"
 #include "base/termsafe.h"
-#include "cli/manifest.h"
+#include "evidence/manifest.h"
 #include "harness/measure/timebase.h"
 #include "harness/runinfo.h"
 #include "host/fingerprint.h"
@@ -288,8 +289,8 @@ static int walk_one(const char *path, const struct stat *st, int type, struct FT
 {
 	(void)st;
 	(void)ftw;
-	const char *rel = type == FTW_F ? cli_path_below(path, walk_root) : NULL;
-	if (!rel || !*rel || !strcmp(rel, MANIFEST_NAME) || strstr(rel, CLI_LOCK_NAME) || !manifest_path_ok(rel))
+	const char *rel = type == FTW_F ? path_below(path, walk_root) : NULL;
+	if (!rel || !*rel || !strcmp(rel, MANIFEST_NAME) || strstr(rel, MANIFEST_LOCK_NAME) || !manifest_path_ok(rel))
 		return 0;
 	char *copy = strdup(rel);
 	if (!copy)

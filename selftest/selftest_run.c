@@ -3,7 +3,7 @@
  * comparison of a known answer with what was observed (the one place a
  * case's verdict is decided), a case's directory, and running this same
  * rtconform as a child with the case's environment (see selftest.h). */
-#include "cli/selftest.h"
+#include "selftest/selftest.h"
 #include "reports/read/read.h"
 
 #include <errno.h>
@@ -296,6 +296,6 @@ const struct rv_metric *st_find_metric(const struct rv_req *r, const char *name)
 char *st_helper(const struct st_env *e, const char *name)
 {
 	char path[PATH_MAX + 64];
-	snprintf(path, sizeof path, "%s/%s", e->ctx->self_dir ? e->ctx->self_dir : ".", name);
+	snprintf(path, sizeof path, "%s/%s", e->self_dir ? e->self_dir : ".", name);
 	return access(path, R_OK) == 0 ? strdup(path) : NULL;
 }
