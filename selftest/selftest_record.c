@@ -196,8 +196,8 @@ static void html_doc(struct xw *x, const void *arg)
 {
 	const struct st_doc *d = arg;
 	const struct st_record *r = d->rec;
-	page_begin(x, "rtconform selftest: validation record");
-	xw_elem(x, "h1", "rtconform selftest: validation record");
+	page_begin(x, "rtconform selftest: validation record",
+		   "rtconform selftest: validation record");
 	xw_start(x, "div");
 	xw_attr(x, "class", r->status == 0 ? "banner b-pass" : r->counts[ST_FAIL] ?
 			    "banner b-fail" : "banner b-error");
@@ -222,8 +222,7 @@ static void html_doc(struct xw *x, const void *arg)
 		html_row(x, cells, 2, false);
 	}
 	xw_full_end(x);
-	xw_full_end(x); /* body */
-	xw_full_end(x); /* html */
+	page_end(x, d->version, d->commit, " selftest.");
 }
 
 /* ---- files ---- */
