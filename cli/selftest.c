@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* selftest.c - `rtconform selftest`: its options, and the record's
- * directory made and locked; selftest/selftest.c runs the cases and writes
+ * directory made and locked; selftest/selftest_run.c runs the cases and writes
  * the record (selftest/selftest.h, docs/qualification.md). */
 #include "cli/cli.h"
 #include "selftest/selftest.h"

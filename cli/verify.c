@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* verify.c - `rtconform verify DIR`: its options; the checks are
- * evidence/verify.c's, a selftest record's selftest/selftest_verify.c's.
+ * evidence/verify.c's, a selftest record's selftest/selftest_read.c's.
  * docs/reports.md ("MANIFEST.sha256") and docs/qualification.md
  * ("Integrity of the evidence") have the rules. */
 #include "cli/cli.h"

@@ -236,9 +236,8 @@ rtc_module(evidence evidence DEPS read
   SOURCES evidence/manifest.c evidence/sign.c evidence/sign_check.c evidence/verify.c)
 
 rtc_module(selftest selftest DEPS evidence
-  SOURCES selftest/selftest.c selftest/selftest_cases.c selftest/selftest_read.c
-          selftest/selftest_record.c selftest/selftest_run.c selftest/selftest_trace.c
-          selftest/selftest_verify.c)
+  SOURCES selftest/selftest_cases.c selftest/selftest_read.c
+          selftest/selftest_record.c selftest/selftest_run.c selftest/selftest_trace.c)
 
 rtc_module(cli cli DEPS across selftest
   SOURCES cli/common.c cli/compare.c cli/env.c cli/explain.c cli/layout.c cli/list.c

@@ -4,10 +4,11 @@
  * validation record they leave (docs/qualification.md, "Selftest: the
  * validation record").
  *
- * selftest.c drives the cases and the terminal's table, selftest_cases.c
- * holds the table of cases and what each expects, selftest_record.c writes
- * the record (validation.json, junit.xml, validation.html,
- * MANIFEST.sha256). */
+ * cli/selftest.c is the command; selftest_run.c runs the cases and prints
+ * the terminal's table, selftest_cases.c holds the table of cases and what
+ * each expects, selftest_record.c writes the record (validation.json,
+ * junit.xml, validation.html, MANIFEST.sha256), selftest_read.c reads it
+ * back and verifies it. */
 #ifndef RTC_SELFTEST_SELFTEST_H
 #define RTC_SELFTEST_SELFTEST_H
 
@@ -230,7 +231,7 @@ void st_read_free(struct st_read *r);
  * (the first). */
 size_t st_read_totals_differ(const struct st_read *r, char *err, size_t errlen);
 
-/* ---- the record verified (selftest_verify.c) ---- */
+/* ---- the record verified (selftest_read.c) ---- */
 
 /* `rtconform verify`'s check of a record (a verify_record_fn of
  * evidence/verify.h). When the manifest lists validation.json, dir is a
