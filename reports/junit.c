@@ -828,3 +828,36 @@ int report_junit_host_suite(const struct report_view *v, const char *host, const
 	/* Onto out as it is made: a host's suite holds its whole fingerprint. */
 	return xw_put_junit(host_suite_doc, &a, out, why, sizeof why) ? -EIO : 0;
 }
+
+/* ---- a fleet junit.xml (rtconform merge): the hosts' suites in one ---- */
+
+struct fleet_args {
+	const struct report_totals *t;
+	FILE *suites;
+};
+
+static void fleet_doc(struct xw *x, const void *arg)
+{
+	const struct fleet_args *a = arg;
+	const struct junit_counts c = counts_of(a->t);
+	junit_begin(x, "rtconform fleet", &c);
+	char buf[65536];
+	size_t n;
+	rewind(a->suites);
+	/* the host suites as report_junit_host_suite wrote them, defused */
+	xw_raw(x, "\n");
+	while (!x->failed && (n = fread(buf, 1, sizeof buf - 1, a->suites)) > 0) {
+		buf[n] = '\0';
+		xw_raw(x, buf);
+	}
+	if (ferror(a->suites))
+		x->failed = true;
+	junit_end(x);
+}
+
+int report_junit_fleet_put(const struct report_totals *t, FILE *suites, FILE *out)
+{
+	struct fleet_args a = { t, suites };
+	char why[200];
+	return xw_put_junit(fleet_doc, &a, out, why, sizeof why) ? -EIO : 0;
+}
