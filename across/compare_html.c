@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "harness/runinfo.h"
 #include "harness/verdict.h"
 #include "reports/html_plot.h"
 #include "reports/page.h"
@@ -277,9 +278,7 @@ static void html_document(struct xw *x, const void *arg)
 		      "worse, %zu inconclusive", r->verdicts_worse, r->verdicts_worse == 1 ? "" : "s",
 		      r->worse, r->worse == 1 ? "" : "s", r->inconclusive);
 	cmp_rule_text(r, rule, sizeof rule);
-	page_begin(x, title);
-	nl(x);
-	xw_elem(x, "h1", "rtconform compare");
+	page_begin(x, title, "rtconform compare");
 	bool regression = r->verdicts_worse || r->worse || (r->missing && !r->opts.allow_missing);
 	bool changed_fails = r->changed && !r->opts.allow_changed;
 	xw_start(x, "div");
@@ -318,9 +317,7 @@ static void html_document(struct xw *x, const void *arg)
 	}
 	html_table(x, r);
 	html_histograms(x, r);
-	xw_full_end(x); /* body */
-	xw_full_end(x); /* html */
-	nl(x);
+	page_end(x, runinfo_version, runinfo_commit, " compare.");
 }
 
 char *cmp_render_html(const struct cmp_result *r, size_t *len)

@@ -15,6 +15,7 @@
 #include "base/termsafe.h"
 #include "base/units.h"
 #include "harness/verdict.h"
+#include "reports/junit.h"
 #include "reports/link.h"
 #include "reports/xmlw.h"
 
@@ -236,14 +237,6 @@ char *cmp_render_text(const struct cmp_result *r, size_t *len)
 
 /* ---- junit.xml ----------------------------------------------------------- */
 
-static void prop(struct xw *x, const char *name, const char *value)
-{
-	xw_start(x, "property");
-	xw_attr(x, "name", name);
-	xw_attr(x, "value", value ? value : "");
-	xw_end(x);
-}
-
 /* The sentence of a figure: "mean 1.27 us -> 1.60 us (+26.0%), allowed +317 ns". */
 void cmp_figure_sentence(const struct cmp_figure *f, char *buf, size_t len)
 {
@@ -274,33 +267,41 @@ static void junit_case(struct xw *x, const struct cmp_result *r, const struct cm
 {
 	char sentence[1200];
 	cmp_figure_sentence(f, sentence, sizeof sentence);
-	xw_start(x, "testcase");
+	char *name = NULL, *classname = NULL;
+	int n;
 	if (f->verdict_row || f->changed_row)
-		xw_attrf(x, "name", "%s verdict", f->id);
+		n = asprintf(&name, "%s verdict", f->id);
 	else if (f->metric[0] == '-')
-		xw_attr(x, "name", f->id);
+		n = asprintf(&name, "%s", f->id);
 	else if (!f->mc)
-		xw_attrf(x, "name", "%s %s", f->id, f->metric);
+		n = asprintf(&name, "%s %s", f->id, f->metric);
 	else
-		xw_attrf(x, "name", "%s %s %s%s", f->id, f->metric, f->statistic,
-			 f->unit == QTY_CYCLES ? " (cycles)" : "");
-	xw_attrf(x, "classname", "compare.%s", f->file && f->file[0] ? f->file : "rtconform");
-	xw_attr(x, "time", "0.000");
+		n = asprintf(&name, "%s %s %s%s", f->id, f->metric, f->statistic,
+			     f->unit == QTY_CYCLES ? " (cycles)" : "");
+	if (n < 0)
+		name = NULL;
+	if (!name || asprintf(&classname, "compare.%s",
+			      f->file && f->file[0] ? f->file : "rtconform") < 0) {
+		free(name);
+		x->failed = true;
+		return;
+	}
+	junit_case_begin(x, name, classname, 0);
+	free(name);
+	free(classname);
 	/* an inconclusive figure that cannot be worse passes, as a same one does */
 	bool inconclusive = f->outcome == CMP_INCONCLUSIVE && f->may_be_worse;
 	bool changed = f->outcome == CMP_CHANGED;
 	if (f->outcome == CMP_WORSE || (inconclusive && !r->opts.allow_inconclusive) ||
 	    (changed && !r->opts.allow_changed)) {
-		xw_start(x, "failure");
-		xw_attr(x, "type", inconclusive ? "Inconclusive" : changed ? "Changed" : "Regression");
-		xw_attr(x, "message", sentence);
-		xw_end(x);
+		junit_failure(x, inconclusive ? "Inconclusive" : changed ? "Changed" : "Regression",
+			      sentence);
 	} else if (f->outcome == CMP_NOT_COMPARED || inconclusive || changed) {
-		xw_elem(x, "skipped", sentence);
+		junit_skipped(x, sentence);
 	}
 	report_junit_system_out(x, f->note && f->outcome != CMP_NOT_COMPARED ? f->note : sentence,
 				NULL, NULL);
-	xw_end(x);
+	junit_case_end(x);
 }
 
 static void junit_document(struct xw *x, const void *arg)
@@ -316,50 +317,34 @@ static void junit_document(struct xw *x, const void *arg)
 	size_t changed = r->opts.allow_changed ? 0 : r->changed;
 	size_t failures = r->verdicts_worse + r->worse + r->inconclusive_worse - allowed + missing +
 			  changed;
-	xw_check(x, xmlTextWriterStartDocument(x->w, NULL, "UTF-8", NULL));
-	xw_start(x, "testsuites");
-	xw_attr(x, "name", "rtconform compare");
-	xw_attrf(x, "tests", "%zu", r->n);
-	xw_attrf(x, "failures", "%zu", failures);
-	xw_attr(x, "errors", "0");
-	xw_attr(x, "time", "0.000");
-	xw_start(x, "testsuite");
-	xw_attr(x, "name", "compare");
-	xw_attrf(x, "tests", "%zu", r->n);
-	xw_attrf(x, "failures", "%zu", failures);
-	xw_attr(x, "errors", "0");
-	xw_attrf(x, "skipped", "%zu", r->not_compared + allowed + r->missing - missing +
-		 r->changed - changed);
-	xw_attr(x, "time", "0.000");
-	xw_attr(x, "id", "0");
-	xw_attr(x, "package", "compare");
-	xw_start(x, "properties");
-	prop(x, "compare.baseline", r->base_path);
-	prop(x, "compare.baseline.host", hb);
-	prop(x, "compare.candidate", r->cand_path);
-	prop(x, "compare.candidate.host", hc);
-	prop(x, "compare.tolerance", tol);
-	prop(x, "compare.test", "interval of the candidate/baseline ratio of the per-run values: "
-	     "Welch's t on their logarithms (Yuen's trimmed t for tail figures), at 1 - "
-	     "significance");
-	prop(x, "compare.significance", sig);
-	prop(x, "compare.inconclusive", r->opts.allow_inconclusive ? "allowed" : "fails");
-	prop(x, "compare.changed", r->opts.allow_changed ? "allowed" : "fails");
-	prop(x, "rtconform.version", fingerprint_get(&r->cand->env, "rtconform.version"));
+	const struct junit_counts c = { r->n, failures, 0,
+					r->not_compared + allowed + r->missing - missing + r->changed -
+						changed, 0 };
+	junit_begin(x, "rtconform compare", &c);
+	const struct junit_suite suite = { "compare", c, NULL, NULL, 0, "compare" };
+	junit_suite_begin(x, &suite);
+	junit_prop(x, "compare.baseline", r->base_path);
+	junit_prop(x, "compare.baseline.host", hb);
+	junit_prop(x, "compare.candidate", r->cand_path);
+	junit_prop(x, "compare.candidate.host", hc);
+	junit_prop(x, "compare.tolerance", tol);
+	junit_prop(x, "compare.test", "interval of the candidate/baseline ratio of the per-run "
+		   "values: Welch's t on their logarithms (Yuen's trimmed t for tail figures), "
+		   "at 1 - significance");
+	junit_prop(x, "compare.significance", sig);
+	junit_prop(x, "compare.inconclusive", r->opts.allow_inconclusive ? "allowed" : "fails");
+	junit_prop(x, "compare.changed", r->opts.allow_changed ? "allowed" : "fails");
+	junit_prop(x, "rtconform.version", fingerprint_get(&r->cand->env, "rtconform.version"));
 	for (size_t i = 0; i < r->nnotes; i++) {
 		char name[48];
 		utf8_snprintf(name, sizeof name, "compare.note.%zu", i + 1);
-		prop(x, name, r->notes[i]);
+		junit_prop(x, name, r->notes[i]);
 	}
-	xw_end(x);
+	junit_props_end(x);
 	for (size_t i = 0; i < r->n; i++)
 		junit_case(x, r, &r->f[i]);
-	xw_end(x); /* testsuite */
-	xw_end(x); /* testsuites */
-	if (!x->failed)
-		xw_check(x, xmlTextWriterEndDocument(x->w));
-	if (!x->failed)
-		xw_check(x, xmlTextWriterFlush(x->w));
+	junit_suite_end(x);
+	junit_end(x);
 }
 
 /* A junit.xml: no text of the inputs (ids, notes) becomes an attachment

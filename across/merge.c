@@ -485,21 +485,9 @@ static int finish_junit(struct merge *mg, struct report_stream *st)
 	int rc = report_stream_open(st, mg->junit_path);
 	if (rc)
 		return rc;
-	locale_t old = numfmt_c_enter();
-	fprintf(st->f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rtconform "
-		"fleet\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n",
-		mg->junit_totals.tests, mg->junit_totals.failures, mg->junit_totals.errors,
-		mg->junit_totals.seconds > 0 ? mg->junit_totals.seconds : 0.0);
-	numfmt_c_leave(old);
-	char buf[65536];
-	size_t n;
-	rewind(mg->suites);
-	while ((n = fread(buf, 1, sizeof buf, mg->suites)) > 0)
-		fwrite(buf, 1, n, st->f);
-	fputs("</testsuites>\n", st->f);
-	if (ferror(mg->suites) || ferror(st->f)) {
+	if ((rc = report_junit_fleet_put(&mg->junit_totals, mg->suites, st->f)) != 0) {
 		report_stream_abort(st);
-		return -EIO;
+		return rc;
 	}
 	return report_stream_seal(st);
 }

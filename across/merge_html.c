@@ -426,8 +426,7 @@ static void document(struct xw *x, const struct merge *mg, const struct row *row
 	utf8_snprintf(title, sizeof title, "rtconform fleet: %s on %zu host%s",
 		      merge_status_label(mg), mg->nhosts,
 		 mg->nhosts == 1 ? "" : "s");
-	page_begin(x, title);
-	xw_elem(x, "h1", title);
+	page_begin(x, title, title);
 	xw_start(x, "p");
 	char undecided[48] = "";
 	if (mg->totals.inconclusive)
@@ -443,12 +442,8 @@ static void document(struct xw *x, const struct merge *mg, const struct row *row
 	xw_full_end(x);
 	table(x, mg, rows, nrows);
 	host_list(x, mg);
-	xw_start(x, "footer");
-	xw_textf(x, "rtconform %s (commit %s) merge. results.json beside this file holds "
-		    "every host's results.json whole.", runinfo_version, runinfo_commit);
-	xw_full_end(x);
-	xw_full_end(x); /* body */
-	xw_full_end(x); /* html */
+	page_end(x, runinfo_version, runinfo_commit, " merge. results.json beside this file "
+		 "holds every host's results.json whole.");
 }
 
 struct merge_doc {

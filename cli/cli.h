@@ -19,6 +19,8 @@
 #include <sys/types.h>
 
 #include "base/diag.h"
+#include "base/path.h"
+#include "evidence/manifest.h"
 #include "harness/runner.h"
 #include "harness/verdict.h" /* enum rtc_exit */
 #include "requirements/model.h"
@@ -227,24 +229,6 @@ void cli_progress_done(struct cli_progress *p, const char *id, const struct req_
  * after saying why on stderr, for subcommand cmd. */
 int cli_need_helpers(const char *cmd, const struct cli_ctx *ctx);
 
-/* ---- paths ---- */
-
-/* The absolute, symlink-free form of path, malloc'd, also for a file (and
- * its directory) that does not exist yet: the longest existing prefix is
- * resolved and the rest appended. NULL when out of memory or nothing of it
- * can be resolved. */
-char *cli_canonical_path(const char *path);
-
-/* Canonical path relative to canonical directory dir: "" for dir itself,
- * the rest below it ("/" too: "/a" is "a" below it), NULL when outside.
- * Points into path. The one rule of what lies in a directory, for the
- * manifest, the report's links and the CSV export's checks. */
-const char *cli_path_below(const char *path, const char *dir);
-
-/* "dir/name", malloc'd ("/name" of "/", "out/name" of "out/"); NULL when
- * out of memory. */
-char *cli_join_path(const char *dir, const char *name);
-
 /* ---- directories the output checks make ----
  *
  * Checking an output before anything is measured or read creates its
@@ -290,7 +274,7 @@ void cli_made_dirs_end(struct cli_made_dirs *m, int rc);
  * for that message; the kernel releases it when its holder dies, so a
  * file left by a killed holder is no lock. It is removed at the end by its
  * holder while held (cli_unlock). */
-#define CLI_LOCK_NAME ".rtconform.lock"
+#define CLI_LOCK_NAME MANIFEST_LOCK_NAME
 #define CLI_LOCKS_MAX 8
 struct cli_lock {
 	int fd;

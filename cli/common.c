@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* common.c - helpers the subcommands share; see cli.h. */
 #include "cli/cli.h"
-#include "cli/manifest.h"
+#include "evidence/manifest.h"
 #include "reports/journal.h"
 
 #include <errno.h>
@@ -241,15 +241,6 @@ int cli_close_stdout(const char *cmd, int rc)
 
 /* ---------------------------------------------------------------- paths */
 
-char *cli_join_path(const char *dir, const char *name)
-{
-	size_t n = strlen(dir), len = n + strlen(name) + 2;
-	char *s = malloc(len);
-	if (s) /* "/" or "out/": no second slash ("//junit.xml") */
-		snprintf(s, len, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
-	return s;
-}
-
 void cli_made_dirs_note(struct cli_made_dirs *m, const char *dir)
 {
 	struct stat st;
@@ -302,72 +293,13 @@ int cli_need_helpers(const char *cmd, const struct cli_ctx *ctx)
 	return EXIT_NOT_MEASURED;
 }
 
-/* path without empty and "." components ("a//./b/" -> "a/b"; "/" stays),
- * malloc'd. What does not exist yet cannot be resolved, so this is how two
- * spellings of one new file become one. */
-static char *drop_dot_components(const char *path)
-{
-	char *out = malloc(strlen(path) + 2), *o = out;
-	if (!out)
-		return NULL;
-	if (path[0] == '/')
-		*o++ = '/';
-	for (const char *p = path; *p;) {
-		const char *e = strchr(p, '/');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		if (n && !(n == 1 && p[0] == '.')) {
-			if (o > out && o[-1] != '/')
-				*o++ = '/';
-			memcpy(o, p, n);
-			o += n;
-		}
-		p += n + (e ? 1 : 0);
-	}
-	if (o == out)
-		*o++ = '.';
-	*o = 0;
-	return out;
-}
-
-static char *canonical(const char *path)
-{
-	char *real = realpath(path, NULL);
-	if (real || errno != ENOENT)
-		return real;
-	/* Not there yet: resolve its directory, then append the last part. */
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
-	char *dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
-	if (dir && !dir[0]) { /* "/name" */
-		free(dir);
-		dir = strdup("/");
-	}
-	char *rdir = dir ? canonical(dir) : NULL;
-	free(dir);
-	char *out = NULL;
-	if (rdir && asprintf(&out, "%s%s%s", rdir, strcmp(rdir, "/") ? "/" : "", base) < 0)
-		out = NULL;
-	free(rdir);
-	return out;
-}
-
-char *cli_canonical_path(const char *path)
-{
-	char *clean = drop_dot_components(path);
-	char *out = clean ? canonical(clean) : NULL;
-	int e = clean ? errno : ENOMEM;
-	free(clean);
-	errno = out ? errno : e; /* why not, for the caller */
-	return out;
-}
-
 /* ------------------------------------------------------------ CSV export */
 
 /* Whether canonical path p is dir itself or a *.csv directly in it (dir
  * canonical too). */
 static bool in_csv_dir(const char *dir, const char *p, bool *is_dir)
 {
-	const char *rel = cli_path_below(p, dir);
+	const char *rel = path_below(p, dir);
 	size_t len = rel ? strlen(rel) : 0;
 	*is_dir = rel && !*rel;
 	return *is_dir || (rel && !strchr(rel, '/') && len >= 4 &&
@@ -376,10 +308,10 @@ static bool in_csv_dir(const char *dir, const char *p, bool *is_dir)
 
 int cli_check_csv_dir(const char *cmd, const char *dir, const struct cli_file *files, size_t n)
 {
-	char *cdir = cli_canonical_path(dir);
+	char *cdir = path_canonical(dir);
 	int rc = 0;
 	for (size_t i = 0; cdir && i < n && !rc; i++) {
-		char *c = files[i].path ? cli_canonical_path(files[i].path) : NULL;
+		char *c = files[i].path ? path_canonical(files[i].path) : NULL;
 		bool is_dir;
 		if (c && in_csv_dir(cdir, c, &is_dir)) {
 			if (is_dir)
@@ -451,10 +383,10 @@ int cli_check_output_file(const char *cmd, const char *opt, const char *path,
 				 MANIFEST_NAME);
 		return EXIT_USAGE;
 	}
-	char *out = cli_canonical_path(path);
+	char *out = path_canonical(path);
 	int rc = 0;
 	for (size_t i = 0; out && i < n && !rc; i++) {
-		char *c = files[i].path ? cli_canonical_path(files[i].path) : NULL;
+		char *c = files[i].path ? path_canonical(files[i].path) : NULL;
 		if (c && strcmp(c, out) == 0) {
 			termsafe_println(stderr, "rtconform %s: %s %s is %s (%s)", cmd, opt, path,
 				     files[i].label, files[i].path);
@@ -471,23 +403,13 @@ int cli_check_output_file(const char *cmd, const char *opt, const char *path,
 	return rc;
 }
 
-const char *cli_path_below(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-	if (strncmp(path, dir, n) != 0)
-		return NULL;
-	if (n == 1) /* "/" */
-		return path + 1;
-	return path[n] == '\0' ? path + n : path[n] == '/' ? path + n + 1 : NULL;
-}
-
 int cli_view_outputs(struct report_view *v, char *const *path, const char *csv_dir)
 {
 	if (!path[REPORT_HTML]) /* no report.html: nothing to link from */
 		return 0;
 	/* one that cannot be resolved now (its directory removed meanwhile)
 	 * links nothing; only memory is a failure of the run's */
-	char *html = cli_canonical_path(path[REPORT_HTML]);
+	char *html = path_canonical(path[REPORT_HTML]);
 	if (!html)
 		return errno == ENOMEM ? -ENOMEM : 0;
 	char *slash = strrchr(html, '/');
@@ -496,15 +418,15 @@ int cli_view_outputs(struct report_view *v, char *const *path, const char *csv_d
 		*slash = '\0';
 	const char *dir = slash && slash != html ? html : "/";
 	for (int k = 0; k < REPORT_NKINDS && !e; k++) {
-		char *c = path[k] ? cli_canonical_path(path[k]) : NULL;
-		const char *rel = c ? cli_path_below(c, dir) : NULL;
+		char *c = path[k] ? path_canonical(path[k]) : NULL;
+		const char *rel = c ? path_below(c, dir) : NULL;
 		if (rel && report_evidence_path_ok(rel, false) &&
 		    !(v->outputs.report[k] = strdup(rel)))
 			e = -ENOMEM;
 		free(c);
 	}
-	char *c = csv_dir && !e ? cli_canonical_path(csv_dir) : NULL;
-	const char *rel = c ? cli_path_below(c, dir) : NULL;
+	char *c = csv_dir && !e ? path_canonical(csv_dir) : NULL;
+	const char *rel = c ? path_below(c, dir) : NULL;
 	if (rel && !*rel)
 		rel = ".";
 	if (rel && report_evidence_path_ok(rel, true) && !(v->outputs.csv = strdup(rel)))

@@ -3,7 +3,7 @@
  * figure by figure (across/compare.h has the rule, docs/fleet.md why). */
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "cli/manifest.h"
+#include "evidence/manifest.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -142,11 +142,11 @@ static int prepare_outputs(const struct compare_args *a, char *path[NOUT],
 			   struct cli_locks *locks, const char *cmdline, struct cli_made_dirs *made)
 {
 	char err[700];
-	char *in[2] = { cli_canonical_path(a->base), cli_canonical_path(a->cand) };
+	char *in[2] = { path_canonical(a->base), path_canonical(a->cand) };
 	int rc = 0;
 	for (size_t k = 0; k < NOUT && !rc; k++) {
-		path[k] = cli_join_path(a->outdir, out_names[k]);
-		char *canon = path[k] ? cli_canonical_path(path[k]) : NULL;
+		path[k] = path_join(a->outdir, out_names[k]);
+		char *canon = path[k] ? path_canonical(path[k]) : NULL;
 		if (path[k])
 			cli_made_dirs_note_parent(made, path[k]);
 		if (!path[k]) {

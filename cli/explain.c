@@ -147,7 +147,7 @@ static int explain_dir(const char *dir, bool json)
 	if (json)
 		fputs("[", stdout);
 	for (int i = 0; i < n; i++) {
-		char *path = cli_join_path(dir, names[i]->d_name);
+		char *path = path_join(dir, names[i]->d_name);
 		if (!json && i)
 			putchar('\n');
 		if (!json)

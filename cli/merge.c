@@ -3,7 +3,7 @@
  * in one fleet report (across/merge.h). */
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "cli/manifest.h"
+#include "evidence/manifest.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -72,8 +72,8 @@ static int check_outputs(const char *outdir, char **inputs, int n)
 	char err[700];
 	int rc = 0;
 	for (size_t k = 0; k < sizeof names / sizeof names[0] && !rc; k++) {
-		char *path = cli_join_path(outdir, names[k]);
-		char *out = path ? cli_canonical_path(path) : NULL;
+		char *path = path_join(outdir, names[k]);
+		char *out = path ? path_canonical(path) : NULL;
 		if (!out) {
 			termsafe_println(stderr, "rtconform merge: %s: cannot resolve the output %s",
 				     outdir, names[k]);

@@ -265,7 +265,7 @@ int cli_lock_dir(struct cli_locks *ls, const char *cmd, const char *dir, const c
 		if (ls->l[i].dir_dev == ds.st_dev && ls->l[i].dir_ino == ds.st_ino)
 			return 0; /* ours already: a second flock would refuse us */
 	struct cli_lock *l = &ls->l[ls->n];
-	if (ls->n == CLI_LOCKS_MAX || !(l->file = cli_join_path(dir, CLI_LOCK_NAME))) {
+	if (ls->n == CLI_LOCKS_MAX || !(l->file = path_join(dir, CLI_LOCK_NAME))) {
 		termsafe_println(stderr, "rtconform %s: cannot lock the output directory %s: %s",
 				 cmd, dir, strerror(ls->n == CLI_LOCKS_MAX ? EMFILE : ENOMEM));
 		return EXIT_USAGE;
@@ -355,7 +355,7 @@ static void set_files(struct set_file f[NSET_FILES])
 /* Whether dir/name exists (as anything). */
 static bool exists_in(const char *dir, const char *name)
 {
-	char *p = cli_join_path(dir, name);
+	char *p = path_join(dir, name);
 	struct stat st;
 	bool there = p && lstat(p, &st) == 0;
 	free(p);
@@ -383,7 +383,7 @@ int cli_check_set(const char *cmd, const char *dir, enum cli_set mine, bool forc
 	if (force)
 		return 0;
 	const char *json = report_kind_file_name(REPORT_JSON);
-	char *path = cli_join_path(dir, json);
+	char *path = path_join(dir, json);
 	enum read_kind rk = path ? read_results_kind(path) : READ_OTHER;
 	free(path);
 	bool told = rk == READ_RUN || rk == READ_FLEET;

@@ -199,7 +199,7 @@ static int prepare_outputs(const char *dir, char *path[REPORT_NKINDS], struct cl
 	char err[600];
 	int rc = 0;
 	for (int k = 0; k < REPORT_NKINDS && !rc; k++) {
-		path[k] = cli_join_path(dir, report_kind_file_name((enum report_kind)k));
+		path[k] = path_join(dir, report_kind_file_name((enum report_kind)k));
 		if (!path[k]) {
 			termsafe_println(stderr, "rtconform probe: out of memory");
 			rc = EXIT_USAGE;

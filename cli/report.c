@@ -137,7 +137,7 @@ static int default_outputs(const char *jdir, const char *out[REPORT_NKINDS],
 	}
 	char *run_dir = run_dir_of(jdir);
 	for (int k = 0; run_dir && k < REPORT_NKINDS; k++)
-		out[k] = paths[k] = cli_join_path(run_dir, report_kind_file_name((enum report_kind)k));
+		out[k] = paths[k] = path_join(run_dir, report_kind_file_name((enum report_kind)k));
 	free(run_dir);
 	for (int k = 0; k < REPORT_NKINDS; k++)
 		if (!out[k]) {
@@ -155,7 +155,7 @@ static int read_input(const char *arg, const char *jdir, struct report_view *v,
 {
 	char err[2000];
 	int rc;
-	*input = jdir ? cli_join_path(jdir, JOURNAL_LOG) : strdup(arg);
+	*input = jdir ? path_join(jdir, JOURNAL_LOG) : strdup(arg);
 	if (!*input)
 		rc = -ENOMEM, snprintf(err, sizeof err, "%s", strerror(ENOMEM));
 	else if (!jdir)
@@ -190,7 +190,7 @@ static int check_outputs(const char *input, const char *const out[REPORT_NKINDS]
 	for (int k = 0; k < REPORT_NKINDS && !rc; k++) {
 		if (!out[k])
 			continue;
-		canon[k] = cli_canonical_path(out[k]);
+		canon[k] = path_canonical(out[k]);
 		if (canon[k] && in && strcmp(canon[k], in) == 0) {
 			termsafe_println(stderr, "rtconform report: %s %s would overwrite the input",
 				     kind_option[k], out[k]);

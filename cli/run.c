@@ -2,12 +2,12 @@
 /* run.c - `rtconform run`: measure every requirement of the files, each in
  * its own worker, and write the four reports. */
 #include "cli/cli.h"
-#include "cli/manifest.h"
 #include "cli/options.h"
+#include "evidence/manifest.h"
 #include "cli/run_faults.h"
 #include "cli/run_journal.h"
 #include "cli/run_metrics.h"
-#include "cli/sign.h"
+#include "evidence/sign.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -350,7 +350,7 @@ static int check_collisions(const struct run_args *a, char *const out_path[REPOR
 			rc = EXIT_USAGE;
 			break;
 		}
-		canon[k] = cli_canonical_path(out_path[k]);
+		canon[k] = path_canonical(out_path[k]);
 		for (size_t f = 0; canon[k] && f < nfiles && !rc; f++) {
 			char *in = realpath(files[f]->path, NULL);
 			if (in && strcmp(in, canon[k]) == 0) {
@@ -399,8 +399,8 @@ static int check_metrics(const struct run_args *a, const struct cli_file *f, siz
 {
 	cli_made_dirs_note_parent(made, a->metrics);
 	int rc = cli_check_output_file("run", "--metrics", a->metrics, f, n);
-	char *m = rc ? NULL : cli_canonical_path(a->metrics);
-	char *l = m && a->lava ? cli_canonical_path(a->lava) : NULL;
+	char *m = rc ? NULL : path_canonical(a->metrics);
+	char *l = m && a->lava ? path_canonical(a->lava) : NULL;
 	if (l && strcmp(l, m) == 0) {
 		termsafe_println(stderr, "rtconform run: --lava and --metrics are the same file (%s)",
 				 a->metrics);
@@ -462,7 +462,7 @@ static int prepare_outputs(const struct run_args *a, char *out_path[REPORT_NKIND
 	for (int k = 0; k < REPORT_NKINDS; k++) {
 		const char *name = report_kind_file_name((enum report_kind)k);
 		out_path[k] = a->explicit_path[k] ? strdup(a->explicit_path[k])
-						  : cli_join_path(a->outdir, name);
+						  : path_join(a->outdir, name);
 		if (!out_path[k]) {
 			termsafe_println(stderr, "rtconform run: out of memory");
 			return EXIT_USAGE;
@@ -636,11 +636,11 @@ static int write_reports(const struct report_view *view, char *out_path[REPORT_N
 }
 
 /* MANIFEST.sha256 in the -o directory, last, listing every file this run
- * wrote there (cli/manifest.h): the reports, the traces, the CSV export
+ * wrote there (evidence/manifest.h): the reports, the traces, the CSV export
  * when --csv is in it; a report written elsewhere (--junit /elsewhere) is
  * not listed. When a report could not be written, no manifest vouches for
  * the directory: an earlier run's is removed. With --sign, the manifest
- * is signed (cli/sign.h). 0, or EXIT_NOT_MEASURED after saying why. */
+ * is signed (evidence/sign.h). 0, or EXIT_NOT_MEASURED after saying why. */
 static int write_manifest(const struct run_args *a, char *const out_path[REPORT_NKINDS],
 			  const struct report_view *v, bool written)
 {

@@ -151,7 +151,7 @@ rtc_module(base base LIBS Threads::Threads m
       checks before real-time scheduling: things every stage needs and that need nothing \
       themselves"
   SOURCES base/cpulist.c base/diag.c base/numfmt.c base/probe_decl.c base/procid.c
-          base/orderstat.c base/quote.c base/rtperm.c base/safeopen.c base/sha256.c base/statistic.c
+          base/orderstat.c base/path.c base/quote.c base/rtperm.c base/safeopen.c base/sha256.c base/statistic.c
           base/strhash.c base/strindex.c base/termsafe.c
           base/units.c base/utf8.c base/xmlsafe.c)
 target_include_directories(rtc_base PRIVATE ${LIBXML2_INCLUDE_DIRS})
@@ -230,8 +230,9 @@ rtc_module(harness harness DEPS requirements measure host LIBS ${RTC_LIB_JANSSON
 add_dependencies(rtc_harness rtc_build_id)
 
 rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSON} ${RTC_LIB_ZLIB}
-  WHY "renders one run's report view (the view and its writers, and the one style sheet of \
-      every HTML page, `page.c`); it measures, inspects and reads nothing"
+  WHY "renders one run's report view (the view and its writers; the one frame and style \
+      sheet of every HTML page, `page.c`; the one JUnit writer of every junit.xml, `junit.h`); \
+      it measures, inspects and reads nothing"
   SOURCES reports/csv.c reports/html.c reports/html_plot.c reports/json.c reports/junit.c
           reports/html_time.c reports/html_why.c reports/ival.c
           reports/journal.c reports/lava.c reports/link.c reports/openmetrics.c reports/page.c
@@ -255,17 +256,29 @@ rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
   SOURCES across/compare.c across/compare_html.c across/compare_interval.c across/compare_text.c
           across/merge.c across/merge_html.c)
 
-rtc_module(cli cli DEPS across read
-  WHY "the subcommands (explain.c prints what `harness/explain.c` makes of a saved trace); \
-      main.c only sets up and dispatches; options.c holds every command's option table \
+rtc_module(evidence evidence DEPS read
+  WHY "what vouches for an output directory: manifest.c writes and reads MANIFEST.sha256, \
+      sign.c has minisign or GnuPG sign it (`run --sign`), sign_check.c judges its signatures, \
+      verify.c checks a directory against it (`rtconform verify`; a selftest record by the \
+      check selftest gives it)"
+  SOURCES evidence/manifest.c evidence/sign.c evidence/sign_check.c evidence/verify.c)
+
+rtc_module(selftest selftest DEPS evidence
+  WHY "`rtconform selftest`'s known-answer cases (`selftest_cases.c`, `selftest_trace.c`, run \
+      one by one and all in turn by `selftest_run.c`), its validation record written \
+      (`selftest_record.c`), read back and verified (`selftest_read.c`)"
+  SOURCES selftest/selftest_cases.c selftest/selftest_read.c
+          selftest/selftest_record.c selftest/selftest_run.c selftest/selftest_trace.c)
+
+rtc_module(cli cli DEPS across selftest
+  WHY "the subcommands (explain.c prints what `harness/explain.c` makes of a saved trace; \
+      verify.c and selftest.c parse their options and call evidence/ and selftest/); main.c \
+      only sets up and dispatches; options.c holds every command's option table \
       (docs/cli-options.md); layout.c finds the helpers and profiles, profiles.c names the \
-      shipped profiles, outdir.c locks the output directories; manifest.c writes and reads \
-      MANIFEST.sha256, sign.c has minisign or GnuPG sign it (`run --sign`), sign_check.c \
-      judges its signatures, verify.c checks a directory against it (`rtconform verify`)"
-  SOURCES cli/common.c cli/compare.c cli/env.c cli/explain.c cli/layout.c cli/list.c cli/manifest.c
+      shipped profiles, outdir.c locks the output directories"
+  SOURCES cli/common.c cli/compare.c cli/env.c cli/explain.c cli/layout.c cli/list.c
           cli/merge.c cli/options.c cli/outdir.c cli/verify.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
-          cli/run_faults.c cli/run_journal.c cli/run_metrics.c cli/selftest.c cli/selftest_cases.c cli/selftest_trace.c
-          cli/selftest_read.c cli/selftest_record.c cli/selftest_run.c cli/sign.c cli/sign_check.c
+          cli/run_faults.c cli/run_journal.c cli/run_metrics.c cli/selftest.c
           cli/validate.c)
 
 # The programs. rtconform is the command line's main.c on the cli module.

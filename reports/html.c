@@ -166,8 +166,6 @@ static void header(struct xw *x, const struct report_view *v)
 	snprintf(preempt, sizeof preempt, "%s", env(v, "host.preempt"));
 	preempt[strcspn(preempt, " ")] = '\0';
 
-	xw_elem(x, "h1", "rtconform real-time conformance report");
-	nl(x);
 	xw_start(x, "div");
 	xw_attrf(x, "class", "banner b-%s", status == EXIT_PASS ? "pass" : status == EXIT_FAILED ? "fail"
 		 : status == EXIT_INCONCLUSIVE ? "inconclusive" : "error");
@@ -1193,8 +1191,7 @@ static void document(struct xw *x, const struct report_view *v)
 	char title[300];
 	snprintf(title, sizeof title, "rtconform report: %s on %s", report_view_status_label(v),
 		 env(v, "host.name"));
-	page_begin(x, title);
-	nl(x);
+	page_begin(x, title, "rtconform real-time conformance report");
 	size_t count[READY_NLEVELS];
 	bool alarm = report_view_ready_counts(v, count);
 	header(x, v);
@@ -1207,17 +1204,9 @@ static void document(struct xw *x, const struct report_view *v)
 			requirement(x, v, f, i);
 	readiness(x, v);
 	environment(x, v);
-	xw_start(x, "footer");
-	xw_textf(x, "rtconform %s (commit %s). This report is rendered from the run's data "
-		    "alone; rtconform report results.json --html FILE renders the same report "
-		    "from results.json.", env(v, "rtconform.version"),
-		 fingerprint_get(&v->env, "rtconform.commit") ?: "not recorded");
-	xw_full_end(x);
-	nl(x);
-	xw_full_end(x); /* body */
-	nl(x);
-	xw_full_end(x); /* html */
-	nl(x);
+	page_end(x, env(v, "rtconform.version"), fingerprint_get(&v->env, "rtconform.commit"),
+		 ". This report is rendered from the run's data alone; rtconform report "
+		 "results.json --html FILE renders the same report from results.json.");
 }
 
 static void html_doc(struct xw *x, const void *v)

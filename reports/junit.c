@@ -32,10 +32,115 @@
 
 #include "harness/explain.h"
 #include "harness/runinfo.h"
+#include "reports/junit.h"
 #include "reports/junit_props.h"
 #include "reports/traceability.h"
 #include "reports/link.h"
 #include "reports/xmlw.h"
+
+/* ---- the elements every junit.xml is made of (junit.h) ---------------- */
+
+double junit_seconds(double s)
+{
+	return isfinite(s) && s > 0 ? s : 0.0;
+}
+
+static void counts(struct xw *x, const struct junit_counts *c, bool skipped)
+{
+	xw_attrf(x, "tests", "%zu", c->tests);
+	xw_attrf(x, "failures", "%zu", c->failures);
+	xw_attrf(x, "errors", "%zu", c->errors);
+	if (skipped)
+		xw_attrf(x, "skipped", "%zu", c->skipped);
+	xw_attrf(x, "time", "%.3f", junit_seconds(c->seconds));
+}
+
+void junit_begin(struct xw *x, const char *name, const struct junit_counts *c)
+{
+	xw_check(x, xmlTextWriterStartDocument(x->w, NULL, "UTF-8", NULL));
+	xw_start(x, "testsuites");
+	xw_attr(x, "name", name);
+	counts(x, c, false);
+}
+
+void junit_end(struct xw *x)
+{
+	xw_end(x); /* testsuites */
+	if (!x->failed)
+		xw_check(x, xmlTextWriterEndDocument(x->w));
+	if (!x->failed)
+		xw_check(x, xmlTextWriterFlush(x->w));
+}
+
+void junit_suite_begin(struct xw *x, const struct junit_suite *s)
+{
+	xw_start(x, "testsuite");
+	xw_attr(x, "name", s->name);
+	counts(x, &s->c, true);
+	if (s->timestamp && s->timestamp[0])
+		xw_attr(x, "timestamp", s->timestamp);
+	if (s->hostname)
+		xw_attr(x, "hostname", s->hostname);
+	xw_attrf(x, "id", "%zu", s->id);
+	xw_attr(x, "package", s->package);
+	xw_start(x, "properties");
+}
+
+void junit_prop(struct xw *x, const char *name, const char *value)
+{
+	xw_start(x, "property");
+	xw_attr(x, "name", name);
+	xw_attr(x, "value", value ? value : "");
+	xw_end(x);
+}
+
+void junit_props_end(struct xw *x)
+{
+	xw_end(x); /* properties */
+}
+
+void junit_suite_end(struct xw *x)
+{
+	xw_end(x); /* testsuite */
+}
+
+void junit_case_begin(struct xw *x, const char *name, const char *classname, double seconds)
+{
+	xw_start(x, "testcase");
+	xw_attr(x, "name", name);
+	xw_attr(x, "classname", classname);
+	xw_attrf(x, "time", "%.3f", junit_seconds(seconds));
+}
+
+void junit_skipped(struct xw *x, const char *reason)
+{
+	xw_start(x, "skipped");
+	xw_text(x, reason ? reason : "");
+	xw_end(x);
+}
+
+static void verdict_element(struct xw *x, const char *elem, const char *type, const char *message)
+{
+	xw_start(x, elem);
+	xw_attr(x, "type", type);
+	xw_attr(x, "message", message);
+	xw_end(x);
+}
+
+void junit_error(struct xw *x, const char *type, const char *message)
+{
+	verdict_element(x, "error", type, message);
+}
+
+void junit_failure(struct xw *x, const char *type, const char *message)
+{
+	verdict_element(x, "failure", type, message);
+}
+
+void junit_case_end(struct xw *x)
+{
+	xw_end(x); /* testcase */
+}
 
 /* <property name="..." value="..."/>, the name built from a format of
  * junit_props.h and its arguments. */
@@ -48,10 +153,7 @@ static void x_vprop(struct xw *x, const char *value, const char *namefmt, va_lis
 		x->failed = true;
 		return;
 	}
-	xw_start(x, "property");
-	xw_attr(x, "name", name);
-	xw_attr(x, "value", value);
-	xw_end(x);
+	junit_prop(x, name, value);
 	free(name);
 }
 
@@ -449,12 +551,6 @@ void report_junit_totals(const struct report_view *v, struct report_totals *t)
 	listed_totals(v, NULL, t);
 }
 
-/* Durations for `time`: SUREFIRE_TIME admits no sign, NaN or exponent. */
-static double clean_seconds(double s)
-{
-	return isfinite(s) && s > 0 ? s : 0.0;
-}
-
 /* "; top cause: 68% ksoftirqd/1 (pid 23, RT 1, ...)": the largest part of
  * the traced breach's explanation (docs/explain.md), one component only so
  * the one-line reason stays one line. */
@@ -479,10 +575,7 @@ static void failure_end(struct xw *x, FILE *msg, char **message, bool any,
 {
 	if (msg && fclose(msg) != 0)
 		x->failed = true;
-	xw_start(x, "failure");
-	xw_attr(x, "type", type);
-	xw_attr(x, "message", any && *message ? *message : r->reason ? r->reason : fallback);
-	xw_end(x);
+	junit_failure(x, type, any && *message ? *message : r->reason ? r->reason : fallback);
 	free(*message);
 }
 /* The failure's message, what CI pages show as the one-line reason: every
@@ -602,24 +695,14 @@ static void testcase(struct xw *x, const struct rv_file *f, const struct rv_req 
 		goto cleanup;
 	}
 
-	xw_start(x, "testcase");
-	xw_attr(x, "name", name);
-	xw_attr(x, "classname", classname);
-	xw_attrf(x, "time", "%.3f", clean_seconds(r->seconds));
-
-	const char *reason = r->reason ? r->reason : "";
+	junit_case_begin(x, name, classname, r->seconds);
 	switch (r->verdict) {
 	case VERDICT_SKIPPED:
-		xw_start(x, "skipped");
-		xw_text(x, reason);
-		xw_end(x);
+		junit_skipped(x, r->reason);
 		break;
 	case VERDICT_ERROR:
 		/* The reason once, in the attribute, as a failure's. */
-		xw_start(x, "error");
-		xw_attr(x, "type", "MeasurementError");
-		xw_attr(x, "message", r->reason ? r->reason : "could not be measured");
-		xw_end(x);
+		junit_error(x, "MeasurementError", r->reason ? r->reason : "could not be measured");
 		break;
 	case VERDICT_FAIL:
 		failure_element(x, r);
@@ -631,11 +714,17 @@ static void testcase(struct xw *x, const struct rv_file *f, const struct rv_req 
 		break;
 	}
 	system_out(x, r, trace_dir);
-	xw_end(x); /* testcase */
+	junit_case_end(x);
 
 cleanup:
 	free(name);
 	free(classname);
+}
+
+/* The counts of junit_counts from a view's totals. */
+static struct junit_counts counts_of(const struct report_totals *t)
+{
+	return (struct junit_counts){ t->tests, t->failures, t->errors, t->skipped, t->seconds };
 }
 
 static void testsuite(struct xw *x, const struct report_view *view, size_t index)
@@ -643,59 +732,34 @@ static void testsuite(struct xw *x, const struct report_view *view, size_t index
 	const struct rv_file *f = &view->files[index];
 	struct report_totals t;
 	listed_totals(view, f, &t);
-
-	xw_start(x, "testsuite");
-	xw_attr(x, "name", f->name);
-	xw_attrf(x, "tests", "%zu", t.tests);
-	xw_attrf(x, "failures", "%zu", t.failures);
-	xw_attrf(x, "errors", "%zu", t.errors);
-	xw_attrf(x, "skipped", "%zu", t.skipped);
-	xw_attrf(x, "time", "%.3f", clean_seconds(t.seconds));
-	if (f->started) {
-		char ts[32];
+	char ts[32] = "";
+	if (f->started)
 		fmt_utc((time_t)f->started, ts, sizeof ts);
-		if (ts[0])
-			xw_attr(x, "timestamp", ts);
-	}
-	const char *host = fingerprint_get(&view->env, "host.name");
-	if (host)
-		xw_attr(x, "hostname", host);
-	xw_attrf(x, "id", "%zu", index);
-	xw_attr(x, "package", f->name);
-
-	xw_start(x, "properties");
+	const struct junit_suite s = { f->name, counts_of(&t), ts,
+				       fingerprint_get(&view->env, "host.name"), index, f->name };
+	junit_suite_begin(x, &s);
 	env_properties(x, view, f);
 	for (size_t i = 0; i < f->nreqs; i++)
 		if (listed(view, &f->reqs[i]))
 			req_properties(x, &f->reqs[i]);
-	xw_end(x);
+	junit_props_end(x);
 
 	for (size_t i = 0; i < f->nreqs; i++)
 		if (listed(view, &f->reqs[i]))
 			testcase(x, f, &f->reqs[i], NULL, view->trace_dir);
 	suite_system_out(x, view);
-	xw_end(x); /* testsuite */
+	junit_suite_end(x);
 }
 
 static void document(struct xw *x, const struct report_view *view)
 {
 	struct report_totals t;
 	listed_totals(view, NULL, &t);
-
-	xw_check(x, xmlTextWriterStartDocument(x->w, NULL, "UTF-8", NULL));
-	xw_start(x, "testsuites");
-	xw_attr(x, "name", "rtconform");
-	xw_attrf(x, "tests", "%zu", t.tests);
-	xw_attrf(x, "failures", "%zu", t.failures);
-	xw_attrf(x, "errors", "%zu", t.errors);
-	xw_attrf(x, "time", "%.3f", clean_seconds(t.seconds));
+	const struct junit_counts c = counts_of(&t);
+	junit_begin(x, "rtconform", &c);
 	for (size_t i = 0; i < view->nfiles; i++)
 		testsuite(x, view, i);
-	xw_end(x);
-	if (!x->failed)
-		xw_check(x, xmlTextWriterEndDocument(x->w));
-	if (!x->failed)
-		xw_check(x, xmlTextWriterFlush(x->w));
+	junit_end(x);
 }
 
 static void junit_doc(struct xw *x, const void *v)
@@ -720,20 +784,10 @@ static void host_suite(struct xw *x, const struct report_view *v, const char *ho
 {
 	struct report_totals t;
 	listed_totals(v, NULL, &t);
-	xw_start(x, "testsuite");
-	xw_attr(x, "name", host);
-	xw_attrf(x, "tests", "%zu", t.tests);
-	xw_attrf(x, "failures", "%zu", t.failures);
-	xw_attrf(x, "errors", "%zu", t.errors);
-	xw_attrf(x, "skipped", "%zu", t.skipped);
-	xw_attrf(x, "time", "%.3f", clean_seconds(t.seconds));
-	const char *name = fingerprint_get(&v->env, "host.name");
-	if (name)
-		xw_attr(x, "hostname", name);
-	xw_attrf(x, "id", "%zu", index);
-	xw_attr(x, "package", host);
+	const struct junit_suite s = { host, counts_of(&t), NULL,
+				       fingerprint_get(&v->env, "host.name"), index, host };
 	/* Never empty (Jenkins): the source is always there. */
-	xw_start(x, "properties");
+	junit_suite_begin(x, &s);
 	x_prop(x, source, "%s", "rtconform.source");
 	x_prop(x, runinfo_version, "%s", JP_MERGE_VERSION);
 	x_prop(x, runinfo_commit, "%s", JP_MERGE_COMMIT);
@@ -745,13 +799,13 @@ static void host_suite(struct xw *x, const struct report_view *v, const char *ho
 		if (val)
 			x_prop(x, val, "%s", keys[k]);
 	}
-	xw_end(x);
+	junit_props_end(x);
 	for (size_t f = 0; f < v->nfiles; f++)
 		for (size_t i = 0; i < v->files[f].nreqs; i++)
 			if (listed(v, &v->files[f].reqs[i]))
 				testcase(x, &v->files[f], &v->files[f].reqs[i], host,
 					 v->trace_dir);
-	xw_end(x); /* testsuite */
+	junit_suite_end(x);
 }
 
 struct host_suite_args {
@@ -773,4 +827,37 @@ int report_junit_host_suite(const struct report_view *v, const char *host, const
 	char why[200];
 	/* Onto out as it is made: a host's suite holds its whole fingerprint. */
 	return xw_put_junit(host_suite_doc, &a, out, why, sizeof why) ? -EIO : 0;
+}
+
+/* ---- a fleet junit.xml (rtconform merge): the hosts' suites in one ---- */
+
+struct fleet_args {
+	const struct report_totals *t;
+	FILE *suites;
+};
+
+static void fleet_doc(struct xw *x, const void *arg)
+{
+	const struct fleet_args *a = arg;
+	const struct junit_counts c = counts_of(a->t);
+	junit_begin(x, "rtconform fleet", &c);
+	char buf[65536];
+	size_t n;
+	rewind(a->suites);
+	/* the host suites as report_junit_host_suite wrote them, defused */
+	xw_raw(x, "\n");
+	while (!x->failed && (n = fread(buf, 1, sizeof buf - 1, a->suites)) > 0) {
+		buf[n] = '\0';
+		xw_raw(x, buf);
+	}
+	if (ferror(a->suites))
+		x->failed = true;
+	junit_end(x);
+}
+
+int report_junit_fleet_put(const struct report_totals *t, FILE *suites, FILE *out)
+{
+	struct fleet_args a = { t, suites };
+	char why[200];
+	return xw_put_junit(fleet_doc, &a, out, why, sizeof why) ? -EIO : 0;
 }

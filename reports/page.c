@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* page.c - the one look of every HTML page rtconform writes (report.html,
- * compare.html, fleet.html): one style sheet, one page head. See page.h. */
+ * compare.html, fleet.html, validation.html): one style sheet, one page
+ * frame. See page.h. */
 #include "reports/page.h"
 
 /* No '<', '>' or '&' in here: it is written raw inside <style>, and the
@@ -135,7 +136,44 @@ static const char page_css[] =
 	"a{color:inherit}\n"
 	"}\n";
 
-void page_begin(struct xw *x, const char *title)
+/* The doctype, <html lang="en">, a head with UTF-8, a viewport for phones,
+ * the title and the style sheet (constant markup, written as it is). */
+void page_begin(struct xw *x, const char *title, const char *heading)
 {
-	xw_html_begin(x, title, page_css);
+	xw_raw(x, "<!DOCTYPE html>\n");
+	xw_start(x, "html");
+	xw_attr(x, "lang", "en");
+	xw_raw(x, "\n");
+	xw_start(x, "head");
+	xw_start(x, "meta");
+	xw_attr(x, "charset", "utf-8");
+	xw_end(x);
+	xw_start(x, "meta");
+	xw_attr(x, "name", "viewport");
+	xw_attr(x, "content", "width=device-width, initial-scale=1");
+	xw_end(x);
+	xw_elem(x, "title", title);
+	xw_start(x, "style");
+	xw_raw(x, "\n");
+	xw_raw(x, page_css);
+	xw_full_end(x);
+	xw_full_end(x); /* head */
+	xw_raw(x, "\n");
+	xw_start(x, "body");
+	xw_raw(x, "\n");
+	xw_elem(x, "h1", heading);
+	xw_raw(x, "\n");
+}
+
+void page_end(struct xw *x, const char *version, const char *commit, const char *more)
+{
+	xw_start(x, "footer");
+	xw_textf(x, "rtconform %s (commit %s)%s", version ? version : "not recorded",
+		 commit ? commit : "not recorded", more ? more : "");
+	xw_full_end(x);
+	xw_raw(x, "\n");
+	xw_full_end(x); /* body */
+	xw_raw(x, "\n");
+	xw_full_end(x); /* html */
+	xw_raw(x, "\n");
 }

@@ -563,6 +563,10 @@ void report_junit_totals(const struct report_view *v, struct report_totals *t);
  * suites. Written to out as a fragment. 0, -ENOMEM or -EIO. */
 int report_junit_host_suite(const struct report_view *v, const char *host, const char *source,
 			    size_t index, FILE *out);
+/* The fleet junit.xml onto out: <testsuites name="rtconform fleet"> with
+ * the totals t (report_junit_totals summed over the hosts) around the
+ * suites report_junit_host_suite wrote into the file suites. 0 or -EIO. */
+int report_junit_fleet_put(const struct report_totals *t, FILE *suites, FILE *out);
 
 /* LAVA's test results (reports/lava.c), in the Linaro test-definitions
  * form a test's steps hand to lava-test-case: for each requirement a line

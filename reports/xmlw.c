@@ -249,30 +249,6 @@ char *xmlw_clean_utf8(const char *s)
 	return clean(s, false);
 }
 
-void xw_html_begin(struct xw *x, const char *title, const char *css)
-{
-	xw_raw(x, "<!DOCTYPE html>\n");
-	xw_start(x, "html");
-	xw_attr(x, "lang", "en");
-	xw_raw(x, "\n");
-	xw_start(x, "head");
-	xw_start(x, "meta");
-	xw_attr(x, "charset", "utf-8");
-	xw_end(x);
-	xw_start(x, "meta");
-	xw_attr(x, "name", "viewport");
-	xw_attr(x, "content", "width=device-width, initial-scale=1");
-	xw_end(x);
-	xw_elem(x, "title", title);
-	xw_start(x, "style");
-	xw_raw(x, "\n");
-	xw_raw(x, css);
-	xw_full_end(x);
-	xw_full_end(x); /* head */
-	xw_raw(x, "\n");
-	xw_start(x, "body");
-}
-
 /* libxml2's errors while a report is written (an I/O error on a full
  * disk, for one) go to the caller's message, not to stderr as libxml2's
  * default handler would print them beside rtconform's own. */

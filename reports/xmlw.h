@@ -58,11 +58,6 @@ void xw_raw(struct xw *x, const char *s);
 /* <name attrs...>text</name> in one call; text may be NULL (empty). */
 void xw_elem(struct xw *x, const char *name, const char *text);
 
-/* The start of an HTML page up to and including <body>: the doctype,
- * <html lang="en">, a head with UTF-8, a viewport for phones, the title and
- * the style sheet `css` (constant markup, written as it is). */
-void xw_html_begin(struct xw *x, const char *title, const char *css);
-
 /* Write one document with doc(x, arg) into memory and return a malloc'd,
  * NUL-terminated copy (*len bytes); NULL after saying why in `why` (out
  * of memory). Numbers are written in the C locale whatever the user's

@@ -14,8 +14,8 @@ build trees inside the source tree are never looked at; nor are test
 fixtures (their text is data).
 
 What is a repository path: a token that starts with a top-level folder of
-the repository and a slash (base/ host/ requirements/ harness/ reports/ across/ cli/
-tests/ ci/ cmake/ docs/ man/ completion/), is not preceded by a letter, digit
+the repository and a slash (base/ host/ requirements/ harness/ reports/ across/ evidence/
+selftest/ cli/ tests/ ci/ cmake/ docs/ man/ completion/), is not preceded by a letter, digit
 or one of _ . / - $ ~ (so not part of a longer path, a URL or $SRC/...), and
 runs on over letters, digits and _ . - / * ?; trailing . , : ; are dropped.
 A token must exist as a file or folder; failing that, a token with a glob
@@ -40,8 +40,8 @@ import tempfile
 
 import checklib
 
-TOP = ("base", "host", "requirements", "harness", "reports", "across", "cli", "tests", "ci",
-       "cmake", "docs", "man", "completion")
+TOP = ("base", "host", "requirements", "harness", "reports", "across", "evidence", "selftest",
+       "cli", "tests", "ci", "cmake", "docs", "man", "completion")
 TOKEN = re.compile(r"(?<![\w./$~-])(?:%s)/[\w.*?/-]*" % "|".join(TOP))
 PLACEHOLDER = re.compile(r"(?<![A-Za-z])[A-Z][A-Z_]+(?![a-z])")
 BARE = re.compile(r"(?<![\w./$~*?-])[A-Za-z_][\w-]*\.[ch](?![\w/*?.-])")

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_manifest.c - MANIFEST.sha256 (cli/manifest.c): written sorted, once
+/* test_manifest.c - MANIFEST.sha256 (evidence/manifest.c): written sorted, once
  * per path, with the digests of known answers, in sha256sum's form; read
  * back; every malformed line refused with its number (a path listed again
  * too, found by the sorted index that manifest_find searches); paths that
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/manifest.h"
+#include "evidence/manifest.h"
 #include "test_util.h"
 
 /* SHA-256 of "abc" and of the empty string (FIPS 180-4 examples). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_selftest.c - the comparisons `rtconform selftest` decides every
- * case with (cli/selftest_run.c): a known answer that matches passes, one
+ * case with (selftest/selftest_run.c): a known answer that matches passes, one
  * that does not fails the case, whatever passed before it, and an error
  * stays an error; the breach count of a delay case read from a histogram
  * (st_count_above); a case the machine can spoil run again, each run
@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/selftest.h"
+#include "selftest/selftest.h"
 #include "harness/measure/fault_spec.h"
 #include "reports/report.h"
 #include "test_util.h"
@@ -152,7 +152,7 @@ static enum st_try scripted_judge(struct st_outcome *o, const void *arg,
 
 /* dir/rtconform: a stand-in that copies the fixture results.json into its
  * `run -o DIR`; the record's directory dir/record. */
-static void stand_in(char *dir, struct st_env *e, struct cli_ctx *ctx)
+static void stand_in(char *dir, struct st_env *e)
 {
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(e->self, sizeof e->self, "%s/rtconform", dir);
@@ -166,17 +166,16 @@ static void stand_in(char *dir, struct st_env *e, struct cli_ctx *ctx)
 	snprintf(record, sizeof record, "%s/record", dir);
 	ck_assert_int_eq(mkdir(record, 0755), 0);
 	e->dir = record;
-	e->ctx = ctx;
+	e->self_dir = NULL; /* no helper directory */
 	e->root = e->rt = true;
 }
 
 START_TEST(selftest_machine_spoiled_runs_again)
 {
 	char dir[] = "/tmp/test_selftest.XXXXXX", path[512];
-	struct cli_ctx ctx = { 0 };
 	struct st_env e;
 	memset(&e, 0, sizeof e);
-	stand_in(dir, &e, &ctx);
+	stand_in(dir, &e);
 	const struct st_case c = { "retry", "f", "i", ST_PRIV_NONE, NULL };
 	/* twice the machine's, then a match: three runs, each kept and named */
 	struct judge_script js = { .machine = 2, .last = ST_TRY_MATCH };

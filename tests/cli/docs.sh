@@ -150,14 +150,14 @@ else fail "missing_tests finds cited tests that do not exist (it finds: $(missin
 missing_tests "$SRC/docs/qualification.md" >"$TMP/missing"
 if [ -s "$TMP/missing" ]; then fail "docs/qualification.md cites tests that do not exist:"; diag <"$TMP/missing"
 else ok "every test docs/qualification.md cites as proof exists"; fi
-# ---- the selftest cases (cli/selftest_cases.c's st_cases table) and
+# ---- the selftest cases (selftest/selftest_cases.c's st_cases table) and
 # docs/qualification.md: its case table lists each exactly, and every case
 # an operational requirement cites is one (`schema-*`: the schema cases).
 awk '/^const struct st_case st_cases\[\]/ { on = 1; next } on && /^};/ { on = 0 }
   on && match($0, /^\t\{ "[a-z0-9-]+"/) { s = substr($0, RSTART + 4, RLENGTH - 5); print s }' \
-  "$SRC/cli/selftest_cases.c" | sort >"$TMP/cases.code"
-[ "$(wc -l <"$TMP/cases.code")" -ge 10 ] && ok "the selftest case table is read from cli/selftest_cases.c" \
-  || fail "fewer than 10 selftest cases read from cli/selftest_cases.c (its table changed shape?)"
+  "$SRC/selftest/selftest_cases.c" | sort >"$TMP/cases.code"
+[ "$(wc -l <"$TMP/cases.code")" -ge 10 ] && ok "the selftest case table is read from selftest/selftest_cases.c" \
+  || fail "fewer than 10 selftest cases read from selftest/selftest_cases.c (its table changed shape?)"
 QDOC="$SRC/docs/qualification.md"
 awk '/^## Selftest/ { on = 1; next } /^## / { on = 0 } on' "$QDOC" \
   | grep -oE '^\| `[a-z0-9*-]+`' | sed 's/^| `//; s/`$//' | sort >"$TMP/cases.doc"
@@ -172,7 +172,7 @@ while read -r c; do
     *'*') grep -q "^${c%\*}" "$TMP/cases.code" ;;
     *) grep -qxF "$c" "$TMP/cases.code" ;;
   esac && ok "operational requirements cite selftest case $c, which exists" \
-    || fail "docs/qualification.md cites selftest case $c, which cli/selftest_cases.c does not have"
+    || fail "docs/qualification.md cites selftest case $c, which selftest/selftest_cases.c does not have"
 done <"$TMP/cases.cited"
 [ -s "$TMP/cases.cited" ] && ok "the operational requirements cite selftest cases" || fail "no selftest case cited by an OR row"
 finish

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "base/safeopen.h"
-#include "cli/manifest.h"
+#include "evidence/manifest.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -3,8 +3,8 @@
  * lab already trusts, never with code of ours: minisign (a secret key
  * file: MANIFEST.sha256.minisig) or GnuPG (a key of the keyring:
  * MANIFEST.sha256.sig, detached). docs/qualification.md has the rules. */
-#ifndef RTC_CLI_SIGN_H
-#define RTC_CLI_SIGN_H
+#ifndef RTC_EVIDENCE_SIGN_H
+#define RTC_EVIDENCE_SIGN_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -35,7 +35,7 @@ int sign_manifest(const char *cmd, const struct sign_key *k, const char *dir, co
 /* Remove both signature files of dir (a new manifest is being written). */
 void sign_remove(const char *dir);
 
-/* ---- verify (cli/sign_check.c): which signatures count ----
+/* ---- verify (sign_check.c): which signatures count ----
  *
  * Only a signature made by a key the user names counts
  * (docs/qualification.md, "Which signatures verify accepts"):

@@ -3,7 +3,7 @@
  * validation.json (the whole record), junit.xml (one testcase per case),
  * validation.html (the project's page look) and MANIFEST.sha256 over every
  * file of the record, the cases' evidence too (see selftest.h). */
-#include "cli/selftest.h"
+#include "selftest/selftest.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -12,11 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/path.h"
 #include "base/termsafe.h"
-#include "cli/manifest.h"
+#include "evidence/manifest.h"
 #include "harness/measure/timebase.h"
 #include "harness/runinfo.h"
 #include "host/fingerprint.h"
+#include "reports/junit.h"
+#include "reports/link.h"
 #include "reports/page.h"
 #include "reports/report.h"
 #include "reports/xmlw.h"
@@ -95,39 +98,32 @@ static char *render_json(const struct st_doc *d, size_t *len)
 
 /* ---- junit.xml ---- */
 
-static void junit_prop(struct xw *x, const char *name, const char *value)
-{
-	xw_start(x, "property");
-	xw_attr(x, "name", name);
-	xw_attr(x, "value", value);
-	xw_end(x);
-}
-
 static void junit_case(struct xw *x, const struct st_case *c, const struct st_outcome *o)
 {
-	xw_start(x, "testcase");
-	xw_attr(x, "name", c->id);
-	xw_attr(x, "classname", "rtconform.selftest");
-	xw_attrf(x, "time", "%.3f", o->seconds);
+	junit_case_begin(x, c->id, "rtconform.selftest", o->seconds);
 	if (o->verdict == ST_NOT_RUN) {
-		xw_elem(x, "skipped", o->why);
+		junit_skipped(x, o->why);
 	} else if (o->verdict == ST_ERROR) {
-		xw_start(x, "error");
-		xw_attr(x, "message", o->why);
-		xw_attr(x, "type", "error");
-		xw_end(x);
+		junit_error(x, "error", o->why);
 	} else if (o->verdict == ST_FAIL) {
-		xw_start(x, "failure");
-		xw_attrf(x, "message", "expected %s; observed %s", o->expected, o->observed);
-		xw_attr(x, "type", "mismatch");
-		xw_end(x);
+		char *msg;
+		if (asprintf(&msg, "expected %s; observed %s", o->expected, o->observed) < 0) {
+			x->failed = true;
+			return;
+		}
+		junit_failure(x, "mismatch", msg);
+		free(msg);
 	}
-	xw_start(x, "system-out");
-	xw_textf(x, "function: %s\ninjected: %s\nexpected: %s\nobserved: %s\nevidence: %s\n",
-		 c->function, c->injects, o->expected, o->observed,
-		 o->evidence[0] ? o->evidence : "(none)");
-	xw_full_end(x);
-	xw_end(x);
+	char *out;
+	if (asprintf(&out, "function: %s\ninjected: %s\nexpected: %s\nobserved: %s\nevidence: %s\n",
+		     c->function, c->injects, o->expected, o->observed,
+		     o->evidence[0] ? o->evidence : "(none)") < 0) {
+		x->failed = true;
+		return;
+	}
+	report_junit_system_out(x, out, NULL, NULL);
+	free(out);
+	junit_case_end(x);
 }
 
 static void junit_doc(struct xw *x, const void *arg)
@@ -137,35 +133,23 @@ static void junit_doc(struct xw *x, const void *arg)
 	double secs = 0;
 	for (size_t i = 0; i < st_ncases; i++)
 		secs += r->out[i].seconds;
-	xw_start(x, "testsuites");
-	xw_attr(x, "name", "rtconform selftest");
-	xw_attrf(x, "tests", "%zu", st_ncases);
-	xw_attrf(x, "failures", "%zu", r->counts[ST_FAIL]);
-	xw_attrf(x, "errors", "%zu", r->counts[ST_ERROR]);
-	xw_attrf(x, "time", "%.3f", secs);
-	xw_start(x, "testsuite");
-	xw_attr(x, "name", "rtconform selftest");
-	xw_attrf(x, "tests", "%zu", st_ncases);
-	xw_attrf(x, "failures", "%zu", r->counts[ST_FAIL]);
-	xw_attrf(x, "errors", "%zu", r->counts[ST_ERROR]);
-	xw_attrf(x, "skipped", "%zu", r->counts[ST_NOT_RUN]);
-	xw_attrf(x, "time", "%.3f", secs);
+	const struct junit_counts c = { st_ncases, r->counts[ST_FAIL], r->counts[ST_ERROR],
+					r->counts[ST_NOT_RUN], secs };
+	junit_begin(x, "rtconform selftest", &c);
 	char ts[32]; /* junit's timestamp has no zone: UTC, as the record's */
 	snprintf(ts, sizeof ts, "%.19s", d->started);
-	xw_attr(x, "timestamp", ts);
-	xw_attr(x, "hostname", fp_or(d, "host.name"));
-	xw_attr(x, "id", "0");
-	xw_attr(x, "package", "rtconform.selftest");
-	xw_start(x, "properties");
+	const struct junit_suite suite = { "rtconform selftest", c, ts, fp_or(d, "host.name"), 0,
+					   "rtconform.selftest" };
+	junit_suite_begin(x, &suite);
 	junit_prop(x, "rtconform.version", d->version);
 	junit_prop(x, "rtconform.commit", d->commit);
 	junit_prop(x, "host.name", fp_or(d, "host.name"));
 	junit_prop(x, "host.kernel.release", fp_or(d, "host.kernel.release"));
-	xw_end(x);
+	junit_props_end(x);
 	for (size_t i = 0; i < st_ncases; i++)
 		junit_case(x, &st_cases[i], &r->out[i]);
-	xw_end(x);
-	xw_end(x);
+	junit_suite_end(x);
+	junit_end(x);
 }
 
 /* ---- validation.html ---- */
@@ -212,8 +196,8 @@ static void html_doc(struct xw *x, const void *arg)
 {
 	const struct st_doc *d = arg;
 	const struct st_record *r = d->rec;
-	page_begin(x, "rtconform selftest: validation record");
-	xw_elem(x, "h1", "rtconform selftest: validation record");
+	page_begin(x, "rtconform selftest: validation record",
+		   "rtconform selftest: validation record");
 	xw_start(x, "div");
 	xw_attr(x, "class", r->status == 0 ? "banner b-pass" : r->counts[ST_FAIL] ?
 			    "banner b-fail" : "banner b-error");
@@ -238,8 +222,7 @@ static void html_doc(struct xw *x, const void *arg)
 		html_row(x, cells, 2, false);
 	}
 	xw_full_end(x);
-	xw_full_end(x); /* body */
-	xw_full_end(x); /* html */
+	page_end(x, d->version, d->commit, " selftest.");
 }
 
 /* ---- files ---- */
@@ -288,8 +271,8 @@ static int walk_one(const char *path, const struct stat *st, int type, struct FT
 {
 	(void)st;
 	(void)ftw;
-	const char *rel = type == FTW_F ? cli_path_below(path, walk_root) : NULL;
-	if (!rel || !*rel || !strcmp(rel, MANIFEST_NAME) || strstr(rel, CLI_LOCK_NAME) || !manifest_path_ok(rel))
+	const char *rel = type == FTW_F ? path_below(path, walk_root) : NULL;
+	if (!rel || !*rel || !strcmp(rel, MANIFEST_NAME) || strstr(rel, MANIFEST_LOCK_NAME) || !manifest_path_ok(rel))
 		return 0;
 	char *copy = strdup(rel);
 	if (!copy)

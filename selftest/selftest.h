@@ -4,19 +4,21 @@
  * validation record they leave (docs/qualification.md, "Selftest: the
  * validation record").
  *
- * selftest.c drives the cases and the terminal's table, selftest_cases.c
- * holds the table of cases and what each expects, selftest_record.c writes
- * the record (validation.json, junit.xml, validation.html,
- * MANIFEST.sha256). */
-#ifndef RTC_CLI_SELFTEST_H
-#define RTC_CLI_SELFTEST_H
+ * cli/selftest.c is the command; selftest_run.c runs the cases and prints
+ * the terminal's table, selftest_cases.c holds the table of cases and what
+ * each expects, selftest_record.c writes the record (validation.json,
+ * junit.xml, validation.html, MANIFEST.sha256), selftest_read.c reads it
+ * back and verifies it. */
+#ifndef RTC_SELFTEST_SELFTEST_H
+#define RTC_SELFTEST_SELFTEST_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
-#include "cli/cli.h"
+#include "harness/verdict.h" /* enum rtc_exit */
 #include "host/fingerprint.h"
 
 /* The variable only selftest sets in the environment of the runs it
@@ -46,7 +48,7 @@ struct st_outcome {
 
 /* What every case is given. */
 struct st_env {
-	const struct cli_ctx *ctx;
+	const char *self_dir; /* rtconform-worker and the fault libraries; NULL: unknown */
 	const char *dir;      /* the record's directory (absolute) */
 	char self[PATH_MAX];  /* this rtconform (/proc/self/exe) */
 	bool root;            /* euid 0 */
@@ -55,6 +57,13 @@ struct st_env {
 			       * on rtconform-worker (docs/privileges.md) */
 	char rt_why[300];     /* when not: why */
 };
+
+/* Run every case with e (e->rt and e->rt_why worked out first), print the
+ * table on stdout and write the record into e->dir (st_write_record).
+ * SIGINT, SIGTERM and SIGHUP end the case running and skip the rest; the
+ * record is still written. The exit status (st_tally; 3 when the record
+ * could not be written). */
+int st_selftest(struct st_env *e);
 
 /* What a case needs to run. */
 enum st_priv {
@@ -221,5 +230,17 @@ void st_read_free(struct st_read *r);
  * cases give (st_tally): 0, or the number that differ, each said in err
  * (the first). */
 size_t st_read_totals_differ(const struct st_read *r, char *err, size_t errlen);
+
+/* ---- the record verified (selftest_read.c) ---- */
+
+/* `rtconform verify`'s check of a record (a verify_record_fn of
+ * evidence/verify.h). When the manifest lists validation.json, dir is a
+ * selftest record: the file read back as untrusted input, its totals and exit status checked
+ * against its cases, and validation.json, junit.xml and validation.html
+ * rendered again from it and compared. Each of the three must be listed
+ * (selftest writes them all): a record whose manifest leaves one out has
+ * lost it. The number of problems; *record says whether dir is one. */
+struct manifest;
+size_t st_verify_record(const char *dir, const struct manifest *m, bool *record);
 
 #endif

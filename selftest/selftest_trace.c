@@ -5,7 +5,7 @@
  * of 5, 10, 15, 20 and 25 ms, 250 ms apart, on one CPU: the trace must be
  * the one of the largest sample, which is the metric's max, and the note
  * must say so and that earlier breaches were superseded. */
-#include "cli/selftest.h"
+#include "selftest/selftest.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -69,7 +69,7 @@ void st_case_trace_worst(const struct st_env *e, const struct st_case *c, struct
 	char *worker = st_helper(e, "rtconform-worker-faults");
 	if (!worker) {
 		st_error(o, "rtconform-worker-faults is not in the helper directory %s "
-			 "(reinstall rtconform)", e->ctx->self_dir ? e->ctx->self_dir : "(none)");
+			 "(reinstall rtconform)", e->self_dir ? e->self_dir : "(none)");
 		return;
 	}
 	free(worker);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* sign.c - MANIFEST.sha256 signed with minisign or GnuPG (cli/sign.h); the
+/* sign.c - MANIFEST.sha256 signed with minisign or GnuPG (sign.h); the
  * signatures are checked in sign_check.c. */
-#include "cli/manifest.h"
-#include "cli/sign.h"
+#include "evidence/manifest.h"
+#include "evidence/sign.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,7 +2,7 @@
 /* selftest_cases.c - the known-answer cases of `rtconform selftest`: each
  * injects one known fault (or gives known samples) and requires the exact
  * outcome; docs/qualification.md has the table in words. */
-#include "cli/selftest.h"
+#include "selftest/selftest.h"
 
 #include <errno.h>
 #include <math.h>
@@ -480,7 +480,7 @@ static int preload_env(const struct st_env *e, struct st_outcome *o, const char 
 	char *path = st_helper(e, lib);
 	if (!path) {
 		st_error(o, "%s is not in the helper directory %s (reinstall rtconform)", lib,
-			 e->ctx->self_dir ? e->ctx->self_dir : "(none)");
+			 e->self_dir ? e->self_dir : "(none)");
 		return -1;
 	}
 	char runtimes[2 * PATH_MAX] = "";
@@ -654,7 +654,7 @@ static void case_delay(const struct st_env *e, const struct st_case *c, struct s
 	char *worker = st_helper(e, "rtconform-worker-faults");
 	if (!d || !worker) {
 		st_error(o, "rtconform-worker-faults is not in the helper directory %s "
-			 "(reinstall rtconform)", e->ctx->self_dir ? e->ctx->self_dir : "(none)");
+			 "(reinstall rtconform)", e->self_dir ? e->self_dir : "(none)");
 		free(worker);
 		return;
 	}

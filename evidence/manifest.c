@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* manifest.c - MANIFEST.sha256 written and parsed (cli/manifest.h). */
-#include "cli/manifest.h"
+/* manifest.c - MANIFEST.sha256 written and parsed (manifest.h). */
+#include "evidence/manifest.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -14,8 +14,8 @@
 #include "base/safeopen.h"
 #include "base/sha256.h"
 #include "base/termsafe.h"
-#include "cli/cli.h"
-#include "cli/sign.h"
+#include "base/path.h"
+#include "evidence/sign.h"
 #include "reports/csv.h"
 #include "reports/report.h"
 
@@ -259,13 +259,13 @@ void manifest_names_free(struct manifest_names *mn)
 
 int manifest_names_add(struct manifest_names *mn, const char *dir_canon, const char *path)
 {
-	char *canon = cli_canonical_path(path);
+	char *canon = path_canonical(path);
 	if (!canon)
 		return -ENOMEM;
 	/* "/" is a directory as any other: its files are "/NAME" (with a
 	 * check for "DIR/" they were all outside, and `run -o /` wrote no
 	 * manifest and signed nothing, exit 0) */
-	const char *below = cli_path_below(canon, dir_canon);
+	const char *below = path_below(canon, dir_canon);
 	if (!below || !*below) {
 		free(canon); /* outside the directory (or it): not in its manifest */
 		return 0;
@@ -292,7 +292,7 @@ int manifest_names_add(struct manifest_names *mn, const char *dir_canon, const c
 static int add_joined(struct manifest_names *mn, const char *dir_canon, const char *dir,
 		      const char *name)
 {
-	char *p = cli_join_path(dir, name);
+	char *p = path_join(dir, name);
 	int e = p ? manifest_names_add(mn, dir_canon, p) : -ENOMEM;
 	free(p);
 	return e;

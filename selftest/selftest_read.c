@@ -10,16 +10,24 @@
  * them, and the cases are those of this rtconform's selftest, in its order
  * (a record of another version names its version in the message). A field
  * this reader does not know is not refused here: the document rendered
- * again lacks it, so validation.json disagrees with itself. */
-#include "cli/selftest.h"
+ * again lacks it, so validation.json disagrees with itself.
+ *
+ * st_verify_record is the check `rtconform verify` is given for a record
+ * (evidence/verify.c). */
+#include "selftest/selftest.h"
 
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/termsafe.h"
+#include "evidence/manifest.h"
+#include "evidence/verify.h"
 
 /* A fingerprint key, and the keys a host may have. */
 #define ST_KEY_MAX 128
@@ -279,4 +287,77 @@ size_t st_read_totals_differ(const struct st_read *r, char *err, size_t errlen)
 		snprintf(err, errlen, "exit_status says %lld, its cases give %d (a case that did "
 			 "not match: 1, else an error: 3, else 0)", r->exit_status, rec->status);
 	return n;
+}
+
+/* ---- the record verified (`rtconform verify`) ---- */
+
+/* Each document of the record rendered again from what st_read_record
+ * read, and compared with the file. The number that disagree. */
+static size_t record_docs_agree(const char *dir, const struct st_read *r)
+{
+	size_t bad = 0;
+	char path[PATH_MAX + 64], why[400];
+	for (int f = 0; f < ST_NFILES; f++) {
+		size_t len = 0;
+		char *data = st_render(&r->d, (enum st_file)f, &len, why, sizeof why);
+		snprintf(path, sizeof path, "%s/%s", dir, st_file_names[f]);
+		if (!data) {
+			termsafe_println(stderr, "rtconform verify: %s: cannot be rendered again from "
+					 "validation.json: %s", path, why);
+			bad++;
+			continue;
+		}
+		/* validation.json written again from itself differs where it
+		 * says what this rtconform would not write: totals that are
+		 * not its cases', a field it does not know, another layout */
+		bad += !verify_agrees(path, data, len, NULL, 0,
+			       f == ST_FILE_JSON ? "validation.json read back and written again"
+						 : "validation.json");
+		free(data);
+	}
+	return bad;
+}
+
+size_t st_verify_record(const char *dir, const struct manifest *m, bool *record)
+{
+	*record = verify_listed(m, st_file_names[ST_FILE_JSON]);
+	if (!*record)
+		return 0;
+	size_t bad = 0;
+	for (int f = 0; f < ST_NFILES; f++) {
+		if (!verify_listed(m, st_file_names[f])) {
+			termsafe_println(stderr, "rtconform verify: %s: a selftest record's manifest "
+					 "that does not list %s (selftest writes it)", dir,
+					 st_file_names[f]);
+			bad++;
+		}
+	}
+	char path[PATH_MAX + 64], err[PATH_MAX + 1000];
+	snprintf(path, sizeof path, "%s/%s", dir, st_file_names[ST_FILE_JSON]);
+	size_t len = 0;
+	int e;
+	char *text = verify_slurp(path, ST_RECORD_MAX, &len, &e, err, sizeof err);
+	if (!text && e == -EFBIG) {
+		/* never read whole: refused by its size alone */
+		termsafe_println(stderr, "rtconform verify: %s: %zu bytes, more than a selftest "
+				 "record's %u", path, len, ST_RECORD_MAX);
+		return bad + 1;
+	}
+	if (!text) /* missing, not a regular file, unreadable: said by check_hashes */
+		return bad + (e != -ENOENT);
+	struct st_read r;
+	if (st_read_record(path, text, len, &r, err, sizeof err) != 0) {
+		termsafe_println(stderr, "rtconform verify: %s (so the record's reports cannot be "
+				 "checked against it)", err);
+		bad++;
+	} else {
+		size_t n = st_read_totals_differ(&r, err, sizeof err);
+		if (n)
+			termsafe_println(stderr, "rtconform verify: %s: %s%s", path, err,
+					 n > 1 ? " (and more totals)" : "");
+		bad += (n > 0) + record_docs_agree(dir, &r);
+	}
+	st_read_free(&r);
+	free(text);
+	return bad;
 }

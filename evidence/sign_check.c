@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* sign_check.c - `rtconform verify`'s check of the manifest's signatures
- * (cli/sign.h): only a signature by a key the user names counts, checked by
+ * (sign.h): only a signature by a key the user names counts, checked by
  * minisign or gpg on a private copy of the bytes verify read. */
-#include "cli/manifest.h"
-#include "cli/sign.h"
+#include "evidence/manifest.h"
+#include "evidence/sign.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -5,10 +5,10 @@
  * sorted by path (bytes, strcmp), each ended by '\n'.
  *
  * `rtconform run` writes it last, atomically, into its -o directory
- * (cli/run.c); `rtconform verify DIR` reads it back (cli/verify.c).
+ * (cli/run.c); `rtconform verify DIR` reads it back (verify.c).
  * docs/reports.md ("MANIFEST.sha256") has the rules. */
-#ifndef RTC_CLI_MANIFEST_H
-#define RTC_CLI_MANIFEST_H
+#ifndef RTC_EVIDENCE_MANIFEST_H
+#define RTC_EVIDENCE_MANIFEST_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,6 +16,9 @@
 #include "base/strindex.h"
 
 #define MANIFEST_NAME "MANIFEST.sha256"
+/* The lock file of an output directory (cli/outdir.c, CLI_LOCK_NAME): a
+ * record's manifest never lists it, verify never names it as left out. */
+#define MANIFEST_LOCK_NAME ".rtconform.lock"
 
 /* A path the manifest may hold: relative, not empty, no "." or ".."
  * component, no empty component, no byte below 0x20, no '\\' (sha256sum
