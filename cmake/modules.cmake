@@ -143,7 +143,7 @@ add_custom_target(rtc_build_id
 # libxml2 (see harness/measure/worker.h).
 rtc_module(base base LIBS Threads::Threads m
   SOURCES base/cpulist.c base/diag.c base/numfmt.c base/probe_decl.c base/procid.c
-          base/orderstat.c base/quote.c base/rtperm.c base/safeopen.c base/sha256.c base/statistic.c
+          base/orderstat.c base/policy.c base/quote.c base/rtperm.c base/safeopen.c base/sha256.c base/statistic.c
           base/strhash.c base/strindex.c base/termsafe.c
           base/units.c base/utf8.c base/xmlsafe.c)
 target_include_directories(rtc_base PRIVATE ${LIBXML2_INCLUDE_DIRS})

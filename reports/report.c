@@ -660,7 +660,7 @@ void report_policy_text(const struct req_result *r, char *buf, size_t len)
 	if (probe_policy_text(r, buf, len))
 		return;
 	if (r->policy == SCHED_FIFO || r->policy == SCHED_RR) {
-		snprintf(buf, len, "%s:%d", r->policy == SCHED_FIFO ? "fifo" : "rr", r->priority);
+		snprintf(buf, len, "%s:%d", policy_name(r->policy), r->priority);
 		return;
 	}
 	/* A result made before the worker resolved its priority (an error)
