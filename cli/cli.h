@@ -111,6 +111,14 @@ int cli_parse_count(const char *cmd, const char *opt, const char *v, uint64_t mi
  * the caller still writes its reports. */
 volatile sig_atomic_t *cli_become_supervisor(void);
 
+/* The one set-up of the signals that stop a command: SIGINT, SIGTERM and
+ * SIGHUP only count (the count returned; the latest one's number from
+ * cli_stop_signal, 0 before any), SIGPIPE makes the write fail with EPIPE.
+ * restart: SA_RESTART (a blocked call goes on); without it a blocked write
+ * returns EINTR, so a signal ends it. */
+volatile sig_atomic_t *cli_catch_stop(bool restart);
+int cli_stop_signal(void);
+
 /* Before anything else: a standard descriptor that is closed is held by
  * /dev/null, so no file rtconform opens becomes fd 1 (and a closed stdout is
  * reported by cli_write_stdout). */

@@ -113,19 +113,43 @@ int cli_parse_count(const char *cmd, const char *opt, const char *v, uint64_t mi
 
 /* ---------------------------------------------------- workers, progress */
 
-static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t stops, stop_signal;
 
-static void on_interrupt(int sig)
+static void on_stop(int sig)
 {
-	(void)sig;
 	/* A count, not a flag: the runner acts on any, and a write of the
 	 * table stops only for one that comes while it writes. */
-	interrupted = interrupted + 1;
+	stops = stops + 1;
+	stop_signal = sig;
 }
 
-static void on_sigpipe(int sig)
+/* SIGPIPE, SIGXFSZ: the write that caused it fails (EPIPE, EFBIG) and says
+ * so. A handler, not SIG_IGN: exec resets it, so workers, loads and
+ * selftest's children keep the default. */
+static void on_failed_write(int sig)
 {
-	(void)sig; /* the write that caused it fails with EPIPE and says so */
+	(void)sig;
+}
+
+static void catch_signal(int sig, void (*handler)(int), bool restart)
+{
+	struct sigaction sa = { .sa_handler = handler, .sa_flags = restart ? SA_RESTART : 0 };
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}
+
+volatile sig_atomic_t *cli_catch_stop(bool restart)
+{
+	catch_signal(SIGINT, on_stop, restart);
+	catch_signal(SIGTERM, on_stop, restart);
+	catch_signal(SIGHUP, on_stop, restart);
+	catch_signal(SIGPIPE, on_failed_write, restart);
+	return &stops;
+}
+
+int cli_stop_signal(void)
+{
+	return (int)stop_signal;
 }
 
 volatile sig_atomic_t *cli_become_supervisor(void)
@@ -133,21 +157,7 @@ volatile sig_atomic_t *cli_become_supervisor(void)
 	runner_become_supervisor();
 	/* No SA_RESTART: a write blocked on a reader that stopped reading
 	 * returns EINTR, so a signal ends it. */
-	struct sigaction sa = { .sa_handler = on_interrupt };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	/* A handler, not SIG_IGN: exec resets it, so workers and loads keep
-	 * the default. */
-	sa.sa_handler = on_sigpipe;
-	sigaction(SIGPIPE, &sa, NULL);
-	return &interrupted;
-}
-
-static void on_sigxfsz(int sig)
-{
-	(void)sig; /* the write past the limit fails with EFBIG and says so */
+	return cli_catch_stop(false);
 }
 
 void cli_catch_file_size_limit(void)
@@ -155,11 +165,8 @@ void cli_catch_file_size_limit(void)
 	/* RLIMIT_FSIZE (ulimit -f, a CI job's or a unit's LimitFSIZE=): a
 	 * write past it would end rtconform with SIGXFSZ, its journal's
 	 * record torn and nothing said; caught, the write fails with EFBIG,
-	 * which every writer handles as it does a full disk. A handler, not
-	 * SIG_IGN: exec resets it, so workers and loads keep the default. */
-	struct sigaction sa = { .sa_handler = on_sigxfsz, .sa_flags = SA_RESTART };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGXFSZ, &sa, NULL);
+	 * which every writer handles as it does a full disk. */
+	catch_signal(SIGXFSZ, on_failed_write, true);
 }
 
 static bool stdout_was_closed;

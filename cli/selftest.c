@@ -168,35 +168,11 @@ static int parse_args(int argc, char **argv, char *dir, size_t len)
 	return 0;
 }
 
-/* SIGINT, SIGTERM, SIGHUP: the case running ends as its child does (the
- * child, in our process group, got the signal too and writes its reports);
- * the cases after it are not run, and the record is still written. */
-static volatile sig_atomic_t st_stop;
-
-static void on_stop(int sig)
-{
-	st_stop = sig;
-}
-
-/* A reader of the table that went away (`selftest | head`): the write
- * fails with EPIPE, and the cases and the record go on. */
-static void on_pipe(int sig)
-{
-	(void)sig;
-}
-
-static void catch_stop(void)
-{
-	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = SA_RESTART };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	/* A handler, not SIG_IGN: exec resets it, so the children keep the
-	 * default. */
-	sa.sa_handler = on_pipe;
-	sigaction(SIGPIPE, &sa, NULL);
-}
+/* SIGINT, SIGTERM, SIGHUP (cli_catch_stop): the case running ends as its
+ * child does (the child, in our process group, got the signal too and
+ * writes its reports); the cases after it are not run, and the record is
+ * still written. A reader of the table that went away (`selftest | head`):
+ * the write fails with EPIPE, and the cases and the record go on. */
 
 static double now_s(void)
 {
@@ -223,9 +199,9 @@ static void run_case(const struct st_env *e, const struct st_case *c, struct st_
 {
 	memset(o, 0, sizeof *o);
 	o->verdict = ST_PASS;
-	if (st_stop) {
+	if (cli_stop_signal()) {
 		st_error(o, "not run: selftest was interrupted (signal %d) before this case",
-			 (int)st_stop);
+			 cli_stop_signal());
 		return;
 	}
 	if (c->priv == ST_PRIV_ROOT && !e->root) {
@@ -244,10 +220,10 @@ static void run_case(const struct st_env *e, const struct st_case *c, struct st_
 	double t0 = now_s();
 	c->run(e, c, o);
 	o->seconds = now_s() - t0;
-	if (st_stop && o->verdict != ST_PASS) {
+	if (cli_stop_signal() && o->verdict != ST_PASS) {
 		/* its child was stopped too: not a known answer missed */
 		st_error(o, "interrupted (signal %d) while it ran: its evidence is cut short",
-			 (int)st_stop);
+			 cli_stop_signal());
 	}
 	if (o->verdict == ST_PASS && !o->expected[0]) {
 		/* A case that compared nothing cannot pass. */
@@ -312,7 +288,7 @@ int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx)
 		return EXIT_NOT_MEASURED;
 	}
 	struct st_record rec = { .dir = abs, .out = out, .started = time(NULL) };
-	catch_stop();
+	cli_catch_stop(true);
 	termsafe_println(stdout, "%-24s %-8s %s", "CASE", "VERDICT", "FUNCTION VALIDATED");
 	for (size_t i = 0; i < st_ncases; i++) {
 		run_case(&e, &st_cases[i], &out[i]);
