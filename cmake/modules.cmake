@@ -142,7 +142,7 @@ add_custom_target(rtc_build_id
 # read XML link it, so that rtconform-worker (measure + base) never maps
 # libxml2 (see harness/measure/worker.h).
 rtc_module(base base LIBS Threads::Threads m
-  SOURCES base/cpulist.c base/diag.c base/numfmt.c base/probe_decl.c base/procid.c
+  SOURCES base/cpulist.c base/crc32.c base/diag.c base/numfmt.c base/probe_decl.c base/procid.c
           base/orderstat.c base/policy.c base/quote.c base/rtperm.c base/safeopen.c base/sha256.c base/statistic.c
           base/strhash.c base/strindex.c base/termsafe.c
           base/units.c base/utf8.c base/xmlsafe.c)
@@ -210,7 +210,7 @@ rtc_module(harness harness DEPS requirements measure host LIBS ${RTC_LIB_JANSSON
   GENERATED ${RTC_BUILD_ID_C})
 add_dependencies(rtc_harness rtc_build_id)
 
-rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSON} ${RTC_LIB_ZLIB}
+rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSON}
   SOURCES reports/csv.c reports/html.c reports/html_plot.c reports/json.c reports/junit.c
           reports/html_time.c reports/html_why.c reports/ival.c
           reports/journal.c reports/lava.c reports/link.c reports/openmetrics.c reports/page.c
