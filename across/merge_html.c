@@ -86,17 +86,6 @@ static struct row *collect_rows(const struct merge *mg, size_t *n)
 	return rows;
 }
 
-static void fmt_figure(enum qty_unit unit, double v, char *buf, size_t len)
-{
-	char n[40];
-	if (unit == QTY_NS) {
-		units_fmt_ns(v, buf, len);
-		return;
-	}
-	numfmt_fmt3(v, n, sizeof n);
-	utf8_snprintf(buf, len, "%s%s", n, unit == QTY_CYCLES ? " cycles" : "");
-}
-
 /* "per-op max <= 300 us" */
 static void limit_text(const struct merge_limit *l, char *buf, size_t len)
 {
@@ -185,7 +174,7 @@ static void verdict_figure(struct xw *x, enum verdict v, const struct merge_limi
 	xw_text(x, verdict_label_of(v, l != NULL));
 	if (l && l->measured.have) {
 		char f[80];
-		fmt_figure(l->unit, l->measured.v, f, sizeof f);
+		units_fmt_qty(&(struct quantity){ l->measured.v, l->unit }, f, sizeof f);
 		xw_text(x, " ");
 		html_text_micro(x, f);
 	}
@@ -252,8 +241,8 @@ static void limit_spread(struct xw *x, const struct merge *mg, const struct merg
 	xw_start(x, "td");
 	if (worst) {
 		char a[80], b[80];
-		fmt_figure(key->unit, lo, a, sizeof a);
-		fmt_figure(key->unit, hi, b, sizeof b);
+		units_fmt_qty(&(struct quantity){ lo, key->unit }, a, sizeof a);
+		units_fmt_qty(&(struct quantity){ hi, key->unit }, b, sizeof b);
 		html_text_micro(x, a);
 		xw_text(x, " .. ");
 		html_text_micro(x, b);

@@ -370,8 +370,10 @@ static void figure_line(FILE *out, const char *id, const struct rv_req *r, size_
 	rv_max_observed(r, m, seen, sizeof seen);
 	fprintf(out, "  %s %s: n=%llu min %s, p50 %s%s, mean %s, max %s (%s)", id, m->name,
 		(unsigned long long)m->count, a, b, ci, c, d, m->ns[RV_MAX].have ? seen : "no samples");
-	if (m->cycles_per_unit != 0 && m->cycles[RV_MIN].have)
-		fprintf(out, "; best %.0f cycles", m->cycles[RV_MIN].v);
+	if (m->cycles_per_unit != 0 && m->cycles[RV_MIN].have) {
+		units_fmt_qty(&(struct quantity){ m->cycles[RV_MIN].v, QTY_CYCLES }, a, sizeof a);
+		fprintf(out, "; best %s", a);
+	}
 	if (m->overflow)
 		fprintf(out, "; %llu beyond the histogram's range",
 			(unsigned long long)m->overflow);
