@@ -300,18 +300,7 @@ static void header_row(struct xw *x, const struct merge *mg)
 		xw_start(x, "th");
 		/* The path is ours (merge.c, from the file system), but its
 		 * directory names are anyone's: encoded, "./" first. */
-		char *href = fh->link ? report_href(fh->link) : NULL;
-		if (fh->link && !href)
-			x->failed = true; /* out of memory */
-		if (href) {
-			xw_start(x, "a");
-			xw_attr(x, "href", href);
-			xw_text(x, fh->name);
-			xw_full_end(x);
-			free(href);
-		} else {
-			xw_text(x, fh->name);
-		}
+		report_file_link(x, fh->link, fh->name);
 		xw_full_end(x);
 	}
 	xw_elem(x, "th", "spread across hosts");
