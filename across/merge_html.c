@@ -89,21 +89,9 @@ static struct row *collect_rows(const struct merge *mg, size_t *n)
 /* "per-op max <= 300 us" */
 static void limit_text(const struct merge_limit *l, char *buf, size_t len)
 {
-	char lo[64] = "", hi[64] = "";
-	struct quantity q = { .unit = l->unit };
-	if (l->has_min) {
-		q.value = l->min;
-		units_fmt_qty(&q, lo, sizeof lo);
-	}
-	if (l->has_max) {
-		q.value = l->max;
-		units_fmt_qty(&q, hi, sizeof hi);
-	}
-	if (l->has_min && l->has_max)
-		utf8_snprintf(buf, len, "%s %s in [%s, %s]", l->metric, l->statistic, lo, hi);
-	else
-		utf8_snprintf(buf, len, "%s %s %s %s", l->metric, l->statistic, l->has_max ? "<=" : ">=",
-			 l->has_max ? hi : lo);
+	struct quantity lo = { l->min, l->unit }, hi = { l->max, l->unit };
+	report_limit_text(l->metric, l->statistic, l->has_min ? &lo : NULL, l->has_max ? &hi : NULL,
+			  0, buf, len);
 }
 
 /* One limit across hosts: the same metric, statistic, unit and bounds. */

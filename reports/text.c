@@ -34,25 +34,10 @@ static const char *printable(const char *s, char *buf, size_t len)
 	return buf;
 }
 
-/* "per-op mean <= 50 us", "wakeup p99 in [1 us, 50 us]". */
 static void limit_text(const struct rv_limit *l, char *buf, size_t len)
 {
-	char a[48], b[48], at[24] = "";
-	if (l->has_max)
-		units_fmt_qty(&l->max, a, sizeof a);
-	if (l->has_min)
-		units_fmt_qty(&l->min, b, sizeof b);
-	/* A limit judged on its confidence interval says at what level. */
-	if (l->confidence > 0)
-		snprintf(at, sizeof at, " at %g%%", l->confidence * 100);
-	if (l->has_max && l->has_min)
-		snprintf(buf, len, "%s %s in [%s, %s]%s", l->metric, l->statistic, b, a, at);
-	else if (l->has_max)
-		snprintf(buf, len, "%s %s <= %s%s", l->metric, l->statistic, a, at);
-	else if (l->has_min)
-		snprintf(buf, len, "%s %s >= %s%s", l->metric, l->statistic, b, at);
-	else
-		snprintf(buf, len, "%s %s (no bound)", l->metric, l->statistic);
+	report_limit_text(l->metric, l->statistic, l->has_min ? &l->min : NULL,
+			  l->has_max ? &l->max : NULL, l->confidence, buf, len);
 }
 
 static void measured_text(const struct rv_limit *l, char *buf, size_t len)
