@@ -3,37 +3,30 @@
 #include "base/policy.h"
 
 #include <sched.h>
-#include <stddef.h>
 
 #ifndef SCHED_DEADLINE
 #define SCHED_DEADLINE 6
 #endif
 
-static const struct {
-	int policy;
-	const char *name, *kernel;
-} policies[] = {
-	{ SCHED_OTHER, "other", "SCHED_OTHER" },  { SCHED_FIFO, "fifo", "SCHED_FIFO" },
-	{ SCHED_RR, "rr", "SCHED_RR" },           { SCHED_BATCH, "batch", "SCHED_BATCH" },
-	{ SCHED_IDLE, "idle", "SCHED_IDLE" },     { SCHED_DEADLINE, "deadline", "SCHED_DEADLINE" },
+/* By the kernel's number: the word, the kernel's name. */
+static const char *const names[][2] = {
+	[SCHED_OTHER] = { "other", "SCHED_OTHER" }, [SCHED_FIFO] = { "fifo", "SCHED_FIFO" },
+	[SCHED_RR] = { "rr", "SCHED_RR" },          [SCHED_BATCH] = { "batch", "SCHED_BATCH" },
+	[SCHED_IDLE] = { "idle", "SCHED_IDLE" },    [SCHED_DEADLINE] = { "deadline", "SCHED_DEADLINE" },
 };
 
-static size_t find(int policy)
+static const char *name_of(int policy, int which, const char *none)
 {
-	size_t i = 0;
-	while (i < sizeof policies / sizeof policies[0] && policies[i].policy != policy)
-		i++;
-	return i;
+	const int n = (int)(sizeof names / sizeof names[0]);
+	return policy >= 0 && policy < n && names[policy][which] ? names[policy][which] : none;
 }
 
 const char *policy_name(int policy)
 {
-	size_t i = find(policy);
-	return i < sizeof policies / sizeof policies[0] ? policies[i].name : "?";
+	return name_of(policy, 0, "?");
 }
 
 const char *policy_kernel_name(int policy)
 {
-	size_t i = find(policy);
-	return i < sizeof policies / sizeof policies[0] ? policies[i].kernel : "an unknown policy";
+	return name_of(policy, 1, "an unknown policy");
 }
