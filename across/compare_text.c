@@ -19,19 +19,6 @@
 #include "reports/link.h"
 #include "reports/xmlw.h"
 
-/* A figure's value as people read it: "1.27 us", "1200 cycles", "3". */
-static void fmt_value(double v, enum qty_unit unit, char *buf, size_t len)
-{
-	if (unit == QTY_NS)
-		units_fmt_ns(v, buf, len);
-	else if (unit == QTY_CYCLES)
-		utf8_snprintf(buf, len, "%.0f cycles", v);
-	else if (v == floor(v) && fabs(v) < 1e15)
-		utf8_snprintf(buf, len, "%.0f", v);
-	else
-		utf8_snprintf(buf, len, "%.3f", v);
-}
-
 /* "+26.0%", or the difference itself from a zero baseline. */
 static void fmt_change(const struct cmp_figure *f, char *buf, size_t len)
 {
@@ -41,7 +28,7 @@ static void fmt_change(const struct cmp_figure *f, char *buf, size_t len)
 		return;
 	}
 	char v[48];
-	fmt_value(fabs(d), f->unit, v, sizeof v);
+	units_fmt_qty(&(struct quantity){ fabs(d), f->unit }, v, sizeof v);
 	utf8_snprintf(buf, len, "%s%s", d < 0 ? "-" : "+", v);
 }
 
@@ -76,11 +63,11 @@ void cmp_row_text(const struct cmp_figure *f, struct cmp_row_text *t)
 		utf8_snprintf(t->interval, sizeof t->interval, "x%.3g..x%.3g", f->iv.lo, f->iv.hi);
 	else
 		strcpy(t->interval, "-");
-	fmt_value(f->base, f->unit, t->base, sizeof t->base);
-	fmt_value(f->cand, f->unit, t->cand, sizeof t->cand);
+	units_fmt_qty(&(struct quantity){ f->base, f->unit }, t->base, sizeof t->base);
+	units_fmt_qty(&(struct quantity){ f->cand, f->unit }, t->cand, sizeof t->cand);
 	fmt_change(f, t->change, sizeof t->change);
 	char a[60];
-	fmt_value(f->allowed, f->unit, a, sizeof a);
+	units_fmt_qty(&(struct quantity){ f->allowed, f->unit }, a, sizeof a);
 	utf8_snprintf(t->allowed, sizeof t->allowed, "%s%s", f->lower_is_worse ? "-" : "+", a);
 }
 

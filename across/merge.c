@@ -14,6 +14,7 @@
 
 #include "harness/runinfo.h"
 #include "reports/json_schema.h"
+#include "reports/link.h"
 
 /* The name a host goes by: host.label, else host.name with host.id,
  * else host.name, else "unknown host". */
@@ -69,52 +70,6 @@ static void req_summary(const struct rv_file *f, const struct rv_req *r, struct 
 		o->measured = l->measured;
 		o->verdict = l->verdict;
 	}
-}
-
-/* target relative to directory `from`, both canonical; malloc'd. */
-static char *relative_path(const char *from, const char *target)
-{
-	size_t i = 0, common = 0;
-	while (from[i] && from[i] == target[i])
-		i++;
-	/* Below from: no "../" (from ends at i: nothing of it is read past) */
-	if (!from[i] && target[i] == '/')
-		return strdup(target + i + 1);
-	for (size_t k = 0; k < i; k++)
-		if (from[k] == '/')
-			common = k + 1;
-	/* One "../" for each component of from past the common part. */
-	size_t ups = from[common] ? 1 : 0;
-	for (const char *p = from + common; *p; p++)
-		ups += *p == '/';
-	char *out = malloc(ups * 3 + strlen(target + common) + 1);
-	if (!out)
-		return NULL;
-	char *o = out;
-	for (size_t k = 0; k < ups; k++, o += 3)
-		memcpy(o, "../", 3);
-	strcpy(o, target + common);
-	return out;
-}
-
-/* The report.html beside source, relative to the output directory, or
- * NULL when there is none. */
-static char *report_link(const char *outdir, const char *source, bool *failed)
-{
-	char *real = realpath(source, NULL);
-	char *slash = real ? strrchr(real, '/') : NULL;
-	char *link = NULL;
-	if (slash) {
-		*slash = 0;
-		char *html = NULL;
-		if (asprintf(&html, "%s/report.html", real[0] ? real : "") < 0)
-			*failed = true;
-		else if (access(html, R_OK) == 0 && !(link = relative_path(outdir, html)))
-			*failed = true;
-		free(html);
-	}
-	free(real);
-	return link;
 }
 
 /* The keys that tell hosts apart (fingerprint_same_host), kept per host. */
@@ -280,7 +235,8 @@ static int summarize(struct merge *mg, struct merge_host *h, const struct report
 	h->exit_status = report_view_exit_status(v);
 	h->no_limits = report_view_no_limits(v);
 	h->meaning = report_view_exit_meaning(v, h->exit_status);
-	h->link = report_link(mg->outdir, source, &failed);
+	h->link = report_beside_link(mg->outdir, source, report_kind_file_name(REPORT_HTML),
+				     &failed);
 	mg->totals.tests += h->totals.tests;
 	mg->totals.passed += h->totals.passed;
 	mg->totals.no_limits += h->totals.no_limits;

@@ -86,35 +86,12 @@ static struct row *collect_rows(const struct merge *mg, size_t *n)
 	return rows;
 }
 
-static void fmt_figure(enum qty_unit unit, double v, char *buf, size_t len)
-{
-	char n[40];
-	if (unit == QTY_NS) {
-		units_fmt_ns(v, buf, len);
-		return;
-	}
-	numfmt_fmt3(v, n, sizeof n);
-	utf8_snprintf(buf, len, "%s%s", n, unit == QTY_CYCLES ? " cycles" : "");
-}
-
 /* "per-op max <= 300 us" */
 static void limit_text(const struct merge_limit *l, char *buf, size_t len)
 {
-	char lo[64] = "", hi[64] = "";
-	struct quantity q = { .unit = l->unit };
-	if (l->has_min) {
-		q.value = l->min;
-		units_fmt_qty(&q, lo, sizeof lo);
-	}
-	if (l->has_max) {
-		q.value = l->max;
-		units_fmt_qty(&q, hi, sizeof hi);
-	}
-	if (l->has_min && l->has_max)
-		utf8_snprintf(buf, len, "%s %s in [%s, %s]", l->metric, l->statistic, lo, hi);
-	else
-		utf8_snprintf(buf, len, "%s %s %s %s", l->metric, l->statistic, l->has_max ? "<=" : ">=",
-			 l->has_max ? hi : lo);
+	struct quantity lo = { l->min, l->unit }, hi = { l->max, l->unit };
+	report_limit_text(l->metric, l->statistic, l->has_min ? &lo : NULL, l->has_max ? &hi : NULL,
+			  0, buf, len);
 }
 
 /* One limit across hosts: the same metric, statistic, unit and bounds. */
@@ -185,7 +162,7 @@ static void verdict_figure(struct xw *x, enum verdict v, const struct merge_limi
 	xw_text(x, verdict_label_of(v, l != NULL));
 	if (l && l->measured.have) {
 		char f[80];
-		fmt_figure(l->unit, l->measured.v, f, sizeof f);
+		units_fmt_qty(&(struct quantity){ l->measured.v, l->unit }, f, sizeof f);
 		xw_text(x, " ");
 		html_text_micro(x, f);
 	}
@@ -252,8 +229,8 @@ static void limit_spread(struct xw *x, const struct merge *mg, const struct merg
 	xw_start(x, "td");
 	if (worst) {
 		char a[80], b[80];
-		fmt_figure(key->unit, lo, a, sizeof a);
-		fmt_figure(key->unit, hi, b, sizeof b);
+		units_fmt_qty(&(struct quantity){ lo, key->unit }, a, sizeof a);
+		units_fmt_qty(&(struct quantity){ hi, key->unit }, b, sizeof b);
 		html_text_micro(x, a);
 		xw_text(x, " .. ");
 		html_text_micro(x, b);
@@ -311,18 +288,7 @@ static void header_row(struct xw *x, const struct merge *mg)
 		xw_start(x, "th");
 		/* The path is ours (merge.c, from the file system), but its
 		 * directory names are anyone's: encoded, "./" first. */
-		char *href = fh->link ? report_href(fh->link) : NULL;
-		if (fh->link && !href)
-			x->failed = true; /* out of memory */
-		if (href) {
-			xw_start(x, "a");
-			xw_attr(x, "href", href);
-			xw_text(x, fh->name);
-			xw_full_end(x);
-			free(href);
-		} else {
-			xw_text(x, fh->name);
-		}
+		report_file_link(x, fh->link, fh->name);
 		xw_full_end(x);
 	}
 	xw_elem(x, "th", "spread across hosts");

@@ -114,6 +114,7 @@ int cli_parse_count(const char *cmd, const char *opt, const char *v, uint64_t mi
  * the caller still writes its reports. */
 volatile sig_atomic_t *cli_become_supervisor(void);
 
+
 /* Before anything else: a standard descriptor that is closed is held by
  * /dev/null, so no file rtconform opens becomes fd 1 (and a closed stdout is
  * reported by cli_write_stdout). */

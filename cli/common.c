@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* common.c - helpers the subcommands share; see cli.h. */
 #include "cli/cli.h"
+#include "base/stopsig.h"
 #include "evidence/manifest.h"
 #include "reports/journal.h"
 
@@ -113,41 +114,12 @@ int cli_parse_count(const char *cmd, const char *opt, const char *v, uint64_t mi
 
 /* ---------------------------------------------------- workers, progress */
 
-static volatile sig_atomic_t interrupted;
-
-static void on_interrupt(int sig)
-{
-	(void)sig;
-	/* A count, not a flag: the runner acts on any, and a write of the
-	 * table stops only for one that comes while it writes. */
-	interrupted = interrupted + 1;
-}
-
-static void on_sigpipe(int sig)
-{
-	(void)sig; /* the write that caused it fails with EPIPE and says so */
-}
-
 volatile sig_atomic_t *cli_become_supervisor(void)
 {
 	runner_become_supervisor();
 	/* No SA_RESTART: a write blocked on a reader that stopped reading
 	 * returns EINTR, so a signal ends it. */
-	struct sigaction sa = { .sa_handler = on_interrupt };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	/* A handler, not SIG_IGN: exec resets it, so workers and loads keep
-	 * the default. */
-	sa.sa_handler = on_sigpipe;
-	sigaction(SIGPIPE, &sa, NULL);
-	return &interrupted;
-}
-
-static void on_sigxfsz(int sig)
-{
-	(void)sig; /* the write past the limit fails with EFBIG and says so */
+	return stop_catch(false);
 }
 
 void cli_catch_file_size_limit(void)
@@ -155,11 +127,8 @@ void cli_catch_file_size_limit(void)
 	/* RLIMIT_FSIZE (ulimit -f, a CI job's or a unit's LimitFSIZE=): a
 	 * write past it would end rtconform with SIGXFSZ, its journal's
 	 * record torn and nothing said; caught, the write fails with EFBIG,
-	 * which every writer handles as it does a full disk. A handler, not
-	 * SIG_IGN: exec resets it, so workers and loads keep the default. */
-	struct sigaction sa = { .sa_handler = on_sigxfsz, .sa_flags = SA_RESTART };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGXFSZ, &sa, NULL);
+	 * which every writer handles as it does a full disk. */
+	stop_catch_file_size();
 }
 
 static bool stdout_was_closed;

@@ -83,7 +83,7 @@ if(RTC_DEB_ARCH) # a cross build: the target's, not this machine's
   set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE ${RTC_DEB_ARCH})
 endif()
 # Runtime dependencies only, read from the binaries by dpkg-shlibdeps
-# (libxml2, libjansson4, zlib1g, libc6); a static build has none but libc's.
+# (libxml2, libjansson4, libc6); a static build has none but libc's.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # stress-ng: the <load> of a requirement; libcap2-bin: setcap, to let users
 # without root measure (docs/install.md).

@@ -146,12 +146,13 @@ add_custom_target(rtc_build_id
 # read XML link it, so that rtconform-worker (measure + base) never maps
 # libxml2 (see harness/measure/worker.h).
 rtc_module(base base LIBS Threads::Threads m
-  WHY "units, diagnostics, SHA-256, number formatting, shell quoting, safe XML reading, UTF-8, \
-      terminal escaping, statistic names, CPU lists, probe declarations, what the kernel \
-      checks before real-time scheduling: things every stage needs and that need nothing \
-      themselves"
-  SOURCES base/cpulist.c base/diag.c base/numfmt.c base/probe_decl.c base/procid.c
-          base/orderstat.c base/path.c base/quote.c base/rtperm.c base/safeopen.c base/sha256.c base/statistic.c
+  WHY "units, diagnostics, SHA-256 and CRC-32, number formatting, shell quoting, safe XML \
+      reading, UTF-8, terminal escaping, statistic names, CPU lists, policy names, paths, \
+      probe declarations, what the kernel checks before real-time scheduling, the signals \
+      that stop a command: things every stage needs and that need nothing themselves"
+  SOURCES base/cpulist.c base/crc32.c base/diag.c base/numfmt.c base/probe_decl.c base/procid.c
+          base/orderstat.c base/path.c base/policy.c base/quote.c base/rtperm.c base/safeopen.c
+          base/sha256.c base/statistic.c base/stopsig.c
           base/strhash.c base/strindex.c base/termsafe.c
           base/units.c base/utf8.c base/xmlsafe.c)
 target_include_directories(rtc_base PRIVATE ${LIBXML2_INCLUDE_DIRS})
@@ -229,7 +230,7 @@ rtc_module(harness harness DEPS requirements measure host LIBS ${RTC_LIB_JANSSON
   GENERATED ${RTC_BUILD_ID_C})
 add_dependencies(rtc_harness rtc_build_id)
 
-rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSON} ${RTC_LIB_ZLIB}
+rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSON}
   WHY "renders one run's report view (the view and its writers; the one frame and style \
       sheet of every HTML page, `page.c`; the one JUnit writer of every junit.xml, `junit.h`); \
       it measures, inspects and reads nothing"

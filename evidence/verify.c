@@ -193,19 +193,11 @@ bool verify_agrees(const char *path, const char *data, size_t len, const char *a
  * does not hold: a directory moved or copied since the run still agrees. */
 static char *attached_dir(const char *path)
 {
-	static const char mark[] = "[[ATTACHMENT|";
 	size_t len = 0;
 	int e;
 	char err[PATH_MAX + 400];
-	char *file = verify_slurp(path, VERIFY_REPORT_MAX, &len, &e, err, sizeof err), *dir = NULL;
-	char *at = file ? strstr(file, mark) : NULL;
-	char *end = at ? strstr(at, "]]") : NULL;
-	if (end) {
-		at += sizeof mark - 1;
-		char *slash = memrchr(at, '/', (size_t)(end - at));
-		if (slash && slash > at)
-			dir = strndup(at, (size_t)(slash - at));
-	}
+	char *file = verify_slurp(path, VERIFY_REPORT_MAX, &len, &e, err, sizeof err);
+	char *dir = file ? report_junit_attached_dir(file) : NULL;
 	free(file);
 	return dir;
 }

@@ -345,21 +345,6 @@ static void fact(struct xw *x, const char *name, const char *value, bool code)
 	nl(x);
 }
 
-/* A link to the file at relative path `path` (report_href), showing text. */
-static void file_link(struct xw *x, const char *path, const char *text)
-{
-	char *href = report_href(path);
-	if (!href) {
-		x->failed = true; /* out of memory: never a quiet gap */
-		return;
-	}
-	xw_start(x, "a");
-	xw_attr(x, "href", href);
-	xw_text(x, text);
-	xw_full_end(x);
-	free(href);
-}
-
 /* The kernel trace: what became of it and, when one was saved, a link to
  * it by name (it lies beside report.html). A trace that is not a name a run
  * gives its traces (a results.json from elsewhere may say anything), or
@@ -378,7 +363,7 @@ static void trace_fact(struct xw *x, const struct rv_req *r)
 		xw_text(x, " ");
 		const char *why = report_trace_why_not(r);
 		if (r->trace_link == RV_TRACE_LINKED)
-			file_link(x, r->trace, r->trace);
+			report_file_link(x, r->trace, r->trace);
 		else
 			xw_textf(x, "trace file %s%s%s%s", r->trace, why ? " (not linked: " : "",
 				 why ? why : "", why ? ")" : "");
@@ -938,7 +923,7 @@ static void evidence_cell(struct xw *x, const struct report_view *v, const struc
 		if ((int)k == trace && r->trace_link != RV_TRACE_LINKED)
 			xw_textf(x, "%s (not linked)", ev[k]);
 		else
-			file_link(x, ev[k], ev[k]);
+			report_file_link(x, ev[k], ev[k]);
 	}
 	if (!n)
 		xw_text(x, "-");

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* journal.c - the run's journal, written: see journal.h for the format. */
 #include "reports/journal.h"
+#include "base/crc32.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +14,6 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <jansson.h>
 
@@ -38,10 +38,7 @@ int journal_kind_of(const char *name)
 
 uint32_t journal_crc(const char *header, size_t hlen, const char *payload, size_t len)
 {
-	uLong c = crc32(0L, Z_NULL, 0);
-	c = crc32_z(c, (const Bytef *)header, hlen);
-	c = crc32_z(c, (const Bytef *)payload, len);
-	return (uint32_t)c;
+	return crc32_update(crc32_update(0, header, hlen), payload, len);
 }
 
 /* A failure, kept: what failed and on which file (the latest one). */

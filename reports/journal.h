@@ -43,7 +43,7 @@
  * TIME when the record was made (CLOCK_REALTIME, ms since the epoch: a
  * recovered run's end is its last record's, never a file's mtime, which a
  * copy changes); CRC the CRC-32
- * (zlib's) of the header line up to CRC's space and of the payload, in 8 hex
+ * (base/crc32.h: zlib's) of the header line up to CRC's space and of the payload, in 8 hex
  * digits. Every record is written and fdatasync()ed before the run goes on
  * (the worker waits at the end of a run: probe_checkpoint), so what the
  * journal says was finished is on the disk. Not every run's end waits: the

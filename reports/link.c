@@ -105,6 +105,67 @@ char *report_href(const char *path)
 	return out;
 }
 
+void report_file_link(struct xw *x, const char *path, const char *text)
+{
+	char *href = path ? report_href(path) : NULL;
+	if (path && !href) {
+		x->failed = true;
+		return;
+	}
+	if (href) {
+		xw_start(x, "a");
+		xw_attr(x, "href", href);
+	}
+	xw_text(x, text);
+	if (href)
+		xw_full_end(x);
+	free(href);
+}
+
+/* target relative to directory `from`, both canonical; malloc'd. */
+static char *relative_path(const char *from, const char *target)
+{
+	size_t i = 0, common = 0;
+	while (from[i] && from[i] == target[i])
+		i++;
+	/* Below from: no "../" (from ends at i: nothing of it is read past) */
+	if (!from[i] && target[i] == '/')
+		return strdup(target + i + 1);
+	for (size_t k = 0; k < i; k++)
+		if (from[k] == '/')
+			common = k + 1;
+	/* One "../" for each component of from past the common part. */
+	size_t ups = from[common] ? 1 : 0;
+	for (const char *p = from + common; *p; p++)
+		ups += *p == '/';
+	char *out = malloc(ups * 3 + strlen(target + common) + 1);
+	if (!out)
+		return NULL;
+	char *o = out;
+	for (size_t k = 0; k < ups; k++, o += 3)
+		memcpy(o, "../", 3);
+	strcpy(o, target + common);
+	return out;
+}
+
+char *report_beside_link(const char *dir, const char *source, const char *name, bool *failed)
+{
+	char *real = realpath(source, NULL);
+	char *slash = real ? strrchr(real, '/') : NULL;
+	char *link = NULL;
+	if (slash) {
+		*slash = 0;
+		char *file = NULL;
+		if (asprintf(&file, "%s/%s", real[0] ? real : "", name) < 0)
+			*failed = true;
+		else if (access(file, R_OK) == 0 && !(link = relative_path(dir, file)))
+			*failed = true;
+		free(file);
+	}
+	free(real);
+	return link;
+}
+
 #define ATTACHMENT_MARK "[[ATTACHMENT|"
 
 bool report_junit_has_mark(const char *text)
@@ -193,4 +254,15 @@ void report_junit_system_out(struct xw *x, const char *text, const char *dir,
 	}
 	free(line);
 	free(path);
+}
+
+char *report_junit_attached_dir(const char *junit)
+{
+	const char *at = strstr(junit, ATTACHMENT_MARK);
+	const char *end = at ? strstr(at, "]]") : NULL;
+	if (!end)
+		return NULL;
+	at += strlen(ATTACHMENT_MARK);
+	const char *slash = memrchr(at, '/', (size_t)(end - at));
+	return slash && slash > at ? strndup(at, (size_t)(slash - at)) : NULL;
 }

@@ -62,6 +62,17 @@ const char *report_trace_why_not(const struct rv_req *r);
  * by it. */
 char *report_href(const char *path);
 
+/* The file `name` beside the file source, as a path relative to the
+ * directory dir (canonical), when it can be read: what a page of dir links
+ * (fleet.html a host's report.html). malloc'd; NULL when there is none,
+ * and *failed set out of memory. */
+char *report_beside_link(const char *dir, const char *source, const char *name, bool *failed);
+
+/* The one link of a page to a file: <a> with report_href(path), showing
+ * text; only the text when path is NULL (nothing to link). Out of memory
+ * fails x, never a quiet gap. */
+void report_file_link(struct xw *x, const char *path, const char *text);
+
 /* A copy of text in which each "[[ATTACHMENT|" (in any case) becomes
  * "[ [ATTACHMENT|", so that no CI consumer takes a line of it for an
  * attachment. malloc'd; NULL out of memory. */
@@ -81,5 +92,10 @@ bool report_junit_has_mark(const char *text);
  * write. */
 void report_junit_system_out(struct xw *x, const char *text, const char *dir,
 			     const char *trace);
+
+/* The directory of the first trace the text of a junit.xml attaches (the
+ * line report_junit_system_out writes: "[[ATTACHMENT|/abs/dir/trace-ID.txt]]"),
+ * malloc'd; NULL when it attaches none (or out of memory). */
+char *report_junit_attached_dir(const char *junit);
 
 #endif

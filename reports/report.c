@@ -3,6 +3,7 @@
  * a rendered report atomically, so a killed run never leaves half a report. */
 #include "reports/report.h"
 #include "base/safeopen.h"
+#include "base/utf8.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -652,6 +653,25 @@ static bool probe_policy_text(const struct req_result *r, char *buf, size_t len)
 	return d->policy(values, priority, buf, len) != NULL;
 }
 
+void report_limit_text(const char *metric, const char *statistic, const struct quantity *min,
+		       const struct quantity *max, double confidence, char *buf, size_t len)
+{
+	char a[48] = "", b[48] = "", at[24] = "";
+	if (max)
+		units_fmt_qty(max, a, sizeof a);
+	if (min)
+		units_fmt_qty(min, b, sizeof b);
+	if (confidence > 0)
+		snprintf(at, sizeof at, " at %g%%", confidence * 100);
+	if (max && min)
+		utf8_snprintf(buf, len, "%s %s in [%s, %s]%s", metric, statistic, b, a, at);
+	else if (max || min)
+		utf8_snprintf(buf, len, "%s %s %s %s%s", metric, statistic, max ? "<=" : ">=",
+			      max ? a : b, at);
+	else
+		utf8_snprintf(buf, len, "%s %s (no bound)", metric, statistic);
+}
+
 void report_policy_text(const struct req_result *r, char *buf, size_t len)
 {
 	const struct requirement *q = r->req;
@@ -660,7 +680,7 @@ void report_policy_text(const struct req_result *r, char *buf, size_t len)
 	if (probe_policy_text(r, buf, len))
 		return;
 	if (r->policy == SCHED_FIFO || r->policy == SCHED_RR) {
-		snprintf(buf, len, "%s:%d", r->policy == SCHED_FIFO ? "fifo" : "rr", r->priority);
+		snprintf(buf, len, "%s:%d", policy_name(r->policy), r->priority);
 		return;
 	}
 	/* A result made before the worker resolved its priority (an error)

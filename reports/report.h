@@ -83,6 +83,12 @@ uint32_t report_runs_done(const struct req_result *r);
  * measured tasks run under a policy of their own, that one ("deadline
  * 1ms/5ms/10ms", "rr:81": probe_decl.policy). */
 void report_policy_text(const struct req_result *r, char *buf, size_t len);
+/* A limit as every report words it: "per-op mean <= 50 us", "wakeup p99
+ * in [1 us, 50 us] at 95%" (confidence > 0: judged on its interval at that
+ * level), "per-op max (no bound)"; min and max NULL where the limit has no
+ * such bound. */
+void report_limit_text(const char *metric, const char *statistic, const struct quantity *min,
+		       const struct quantity *max, double confidence, char *buf, size_t len);
 /* Metrics a result holds (0 without result memory). */
 unsigned report_nmetrics(const struct req_result *r);
 /* Name of metric i of a result: the probe's ("per-op") or the harness's

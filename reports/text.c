@@ -34,25 +34,10 @@ static const char *printable(const char *s, char *buf, size_t len)
 	return buf;
 }
 
-/* "per-op mean <= 50 us", "wakeup p99 in [1 us, 50 us]". */
 static void limit_text(const struct rv_limit *l, char *buf, size_t len)
 {
-	char a[48], b[48], at[24] = "";
-	if (l->has_max)
-		units_fmt_qty(&l->max, a, sizeof a);
-	if (l->has_min)
-		units_fmt_qty(&l->min, b, sizeof b);
-	/* A limit judged on its confidence interval says at what level. */
-	if (l->confidence > 0)
-		snprintf(at, sizeof at, " at %g%%", l->confidence * 100);
-	if (l->has_max && l->has_min)
-		snprintf(buf, len, "%s %s in [%s, %s]%s", l->metric, l->statistic, b, a, at);
-	else if (l->has_max)
-		snprintf(buf, len, "%s %s <= %s%s", l->metric, l->statistic, a, at);
-	else if (l->has_min)
-		snprintf(buf, len, "%s %s >= %s%s", l->metric, l->statistic, b, at);
-	else
-		snprintf(buf, len, "%s %s (no bound)", l->metric, l->statistic);
+	report_limit_text(l->metric, l->statistic, l->has_min ? &l->min : NULL,
+			  l->has_max ? &l->max : NULL, l->confidence, buf, len);
 }
 
 static void measured_text(const struct rv_limit *l, char *buf, size_t len)
@@ -370,8 +355,10 @@ static void figure_line(FILE *out, const char *id, const struct rv_req *r, size_
 	rv_max_observed(r, m, seen, sizeof seen);
 	fprintf(out, "  %s %s: n=%llu min %s, p50 %s%s, mean %s, max %s (%s)", id, m->name,
 		(unsigned long long)m->count, a, b, ci, c, d, m->ns[RV_MAX].have ? seen : "no samples");
-	if (m->cycles_per_unit != 0 && m->cycles[RV_MIN].have)
-		fprintf(out, "; best %.0f cycles", m->cycles[RV_MIN].v);
+	if (m->cycles_per_unit != 0 && m->cycles[RV_MIN].have) {
+		units_fmt_qty(&(struct quantity){ m->cycles[RV_MIN].v, QTY_CYCLES }, a, sizeof a);
+		fprintf(out, "; best %s", a);
+	}
 	if (m->overflow)
 		fprintf(out, "; %llu beyond the histogram's range",
 			(unsigned long long)m->overflow);

@@ -7,19 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *policy_name(enum sched_policy p)
-{
-	switch (p) {
-	case POLICY_OTHER:
-		return "other";
-	case POLICY_FIFO:
-		return "fifo";
-	case POLICY_RR:
-		return "rr";
-	}
-	return "?";
-}
-
 int req_sched_policy(enum sched_policy p)
 {
 	switch (p) {

@@ -12,6 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sched.h>
+
+#include "base/policy.h"
 #include "base/probe_decl.h"
 #include "base/statistic.h"
 #include "base/units.h"
@@ -23,7 +26,9 @@
 #define REQ_CLAUSE_REF_MAX 128   /* characters of a clause's ref= */
 #define REQ_CLAUSE_TITLE_MAX 256 /* ... of its title= */
 
-enum sched_policy { POLICY_OTHER, POLICY_FIFO, POLICY_RR };
+/* The policies a requirement may ask for, by the kernel's numbers (their
+ * names: policy_name, base/policy.h). */
+enum sched_policy { POLICY_OTHER = SCHED_OTHER, POLICY_FIFO = SCHED_FIFO, POLICY_RR = SCHED_RR };
 
 struct req_param {
 	char *name;
@@ -147,8 +152,6 @@ int req_sched_policy(enum sched_policy p);
 
 /* The priority to use: "max" -> sched_get_priority_max(policy); other: 0. */
 int req_priority(const struct requirement *r);
-
-const char *policy_name(enum sched_policy p);
 
 /* The value of parameter `name`, or NULL. */
 const char *req_param(const struct requirement *r, const char *name);

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/stopsig.h"
 #include "base/termsafe.h"
 #include "evidence/manifest.h"
 #include "host/facts.h"
@@ -311,35 +312,11 @@ char *st_helper(const struct st_env *e, const char *name)
 
 /* ---- every case (st_selftest) ---- */
 
-/* SIGINT, SIGTERM, SIGHUP: the case running ends as its child does (the
- * child, in our process group, got the signal too and writes its reports);
- * the cases after it are not run, and the record is still written. */
-static volatile sig_atomic_t st_stop;
-
-static void on_stop(int sig)
-{
-	st_stop = sig;
-}
-
-/* A reader of the table that went away (`selftest | head`): the write
- * fails with EPIPE, and the cases and the record go on. */
-static void on_pipe(int sig)
-{
-	(void)sig;
-}
-
-static void catch_stop(void)
-{
-	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = SA_RESTART };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	/* A handler, not SIG_IGN: exec resets it, so the children keep the
-	 * default. */
-	sa.sa_handler = on_pipe;
-	sigaction(SIGPIPE, &sa, NULL);
-}
+/* SIGINT, SIGTERM, SIGHUP (stop_catch): the case running ends as its child
+ * does (the child, in our process group, got the signal too and writes its
+ * reports); the cases after it are not run, and the record is still written.
+ * A reader of the table that went away (`selftest | head`): the write fails
+ * with EPIPE, and the cases and the record go on. */
 
 static double now_s(void)
 {
@@ -366,9 +343,9 @@ static void run_case(const struct st_env *e, const struct st_case *c, struct st_
 {
 	memset(o, 0, sizeof *o);
 	o->verdict = ST_PASS;
-	if (st_stop) {
+	if (stop_signal()) {
 		st_error(o, "not run: selftest was interrupted (signal %d) before this case",
-			 (int)st_stop);
+			 stop_signal());
 		return;
 	}
 	if (c->priv == ST_PRIV_ROOT && !e->root) {
@@ -387,10 +364,10 @@ static void run_case(const struct st_env *e, const struct st_case *c, struct st_
 	double t0 = now_s();
 	c->run(e, c, o);
 	o->seconds = now_s() - t0;
-	if (st_stop && o->verdict != ST_PASS) {
+	if (stop_signal() && o->verdict != ST_PASS) {
 		/* its child was stopped too: not a known answer missed */
 		st_error(o, "interrupted (signal %d) while it ran: its evidence is cut short",
-			 (int)st_stop);
+			 stop_signal());
 	}
 	if (o->verdict == ST_PASS && !o->expected[0]) {
 		/* A case that compared nothing cannot pass. */
@@ -418,7 +395,7 @@ int st_selftest(struct st_env *e)
 	if (!out)
 		return EXIT_NOT_MEASURED;
 	struct st_record rec = { .dir = e->dir, .out = out, .started = time(NULL) };
-	catch_stop();
+	stop_catch(true);
 	termsafe_println(stdout, "%-24s %-8s %s", "CASE", "VERDICT", "FUNCTION VALIDATED");
 	for (size_t i = 0; i < st_ncases; i++) {
 		run_case(e, &st_cases[i], &out[i]);

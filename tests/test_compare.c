@@ -988,6 +988,40 @@ END_TEST
 /* A verdict moves up the order pass < inconclusive < fail < error (the
  * exit statuses' precedence): worse; down it: better; a skip on either
  * side is not compared. */
+/* A figure's cells print its values as every report prints a figure
+ * (units_fmt_qty: summary.txt, report.html, fleet.html): a count's mean
+ * "2.5", not "2.500", a cycles figure to 4 significant digits. */
+START_TEST(row_text_prints_figures_as_every_report)
+{
+	static const struct rv_metric m;
+	static const struct {
+		enum qty_unit unit;
+		double base, cand, allowed;
+		const char *b, *c, *change, *a;
+	} rows[] = {
+		{ QTY_COUNT, 2.5, 3, 0.25, "2.5", "3", "+20.0%", "+0.25" },
+		{ QTY_COUNT, 0, 2.5, 1, "0", "2.5", "+2.5", "+1" },
+		{ QTY_CYCLES, 123.4, 1234.4, 12.34, "123.4 cycles", "1234 cycles", "+900.3%",
+		  "+12.34 cycles" },
+		{ QTY_NS, 1270, 1900, 600, "1.27 us", "1.9 us", "+49.6%", "+600 ns" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct cmp_figure f = { .unit = rows[i].unit, .base = rows[i].base,
+					.cand = rows[i].cand, .allowed = rows[i].allowed,
+					.outcome = CMP_SAME, .mc = &m };
+		struct cmp_row_text t;
+		cmp_row_text(&f, &t);
+		ck_assert_str_eq(t.base, rows[i].b);
+		ck_assert_str_eq(t.cand, rows[i].c);
+		ck_assert_str_eq(t.change, rows[i].change);
+		ck_assert_str_eq(t.allowed, rows[i].a);
+		char want[64];
+		units_fmt_qty(&(struct quantity){ rows[i].base, rows[i].unit }, want, sizeof want);
+		ck_assert_str_eq(t.base, want);
+	}
+}
+END_TEST
+
 START_TEST(verdict_changes)
 {
 	static const struct {
@@ -1365,6 +1399,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, reports_render_inconclusive);
 	tcase_add_test(tc, overlay_not_finite);
 	tcase_add_test(tc, overlay_draws_the_limits);
+	tcase_add_test(tc, row_text_prints_figures_as_every_report);
 	tcase_add_test(tc, verdict_changes);
 	tcase_add_test(tc, pass_to_fail_is_a_regression_whatever_the_figures);
 	tcase_add_test(tc, changed_requirement_is_never_better);

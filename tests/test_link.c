@@ -190,6 +190,12 @@ START_TEST(system_out_attaches_only_ours)
 	ck_assert_int_eq(markers(o), 1);
 	ck_assert_msg(strstr(o, "\n[[ATTACHMENT|/srv/runs/r1/trace-R.txt]]\n</system-out>"), "%s", o);
 	ck_assert_ptr_nonnull(strstr(o, "[ [ATTACHMENT|/etc/passwd]]"));
+	/* what verify reads back: the writer's line, never the defused ones */
+	char *dir = report_junit_attached_dir(o);
+	ck_assert_str_eq(dir, "/srv/runs/r1");
+	free(dir);
+	ck_assert_ptr_null(report_junit_attached_dir("R: [ [ATTACHMENT|/etc/shadow]]\n"));
+	ck_assert_ptr_null(report_junit_attached_dir("[[ATTACHMENT|trace-R.txt]]\n"));
 	free(o);
 	/* a directory with a slash at its end, text without a newline at its
 	 * end; a directory not in ASCII */

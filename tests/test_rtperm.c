@@ -5,8 +5,10 @@
  * octal escapes of mount points are decoded. */
 #include <check.h>
 
+#include <sched.h>
 #include <string.h>
 
+#include "base/policy.h"
 #include "base/rtperm.h"
 #include "test_util.h"
 
@@ -87,6 +89,22 @@ START_TEST(no_cpu_hierarchy)
 }
 END_TEST
 
+/* The one table of the policies' names, by the kernel's numbers: the word
+ * files and reports write, the kernel's name the worker's messages give. */
+START_TEST(policy_names)
+{
+	ck_assert_str_eq(policy_name(SCHED_OTHER), "other");
+	ck_assert_str_eq(policy_name(SCHED_FIFO), "fifo");
+	ck_assert_str_eq(policy_name(SCHED_RR), "rr");
+	ck_assert_str_eq(policy_kernel_name(SCHED_FIFO), "SCHED_FIFO");
+	ck_assert_str_eq(policy_kernel_name(SCHED_BATCH), "SCHED_BATCH");
+	ck_assert_str_eq(policy_kernel_name(6), "SCHED_DEADLINE");
+	ck_assert_str_eq(policy_name(4), "?"); /* no policy of that number */
+	ck_assert_str_eq(policy_name(-1), "?");
+	ck_assert_str_eq(policy_kernel_name(99), "an unknown policy");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("rtperm");
@@ -96,5 +114,6 @@ int main(void)
 	tcase_add_test(tc, second_mount_reaches);
 	tcase_add_test(tc, octal_escapes);
 	tcase_add_test(tc, no_cpu_hierarchy);
+	tcase_add_test(tc, policy_names);
 	return tu_run(s);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* rtenv.c - see rtenv.h. */
 #include "harness/measure/rtenv.h"
+#include "base/policy.h"
 #include "base/rtperm.h"
 
 #include <errno.h>
@@ -137,9 +138,7 @@ static void explain_refusal(const char *pname, int priority, char *err, size_t l
 
 int rtenv_set_policy(int policy, int priority, char *err, size_t len)
 {
-	const char *pname = policy == SCHED_FIFO ? "SCHED_FIFO"
-			  : policy == SCHED_RR   ? "SCHED_RR"
-						 : "SCHED_OTHER";
+	const char *pname = policy_kernel_name(policy);
 	struct sched_param sp = { .sched_priority = priority };
 	if (sched_setscheduler(0, policy, &sp) != 0) {
 		int e = errno;
@@ -274,19 +273,6 @@ static int stat_attr(struct rtenv_attr *a)
 	return rtenv_stat_line_attr(line, a);
 }
 
-static const char *policy_name(unsigned policy)
-{
-	switch (policy) {
-	case SCHED_OTHER: return "SCHED_OTHER";
-	case SCHED_FIFO: return "SCHED_FIFO";
-	case SCHED_RR: return "SCHED_RR";
-	case SCHED_BATCH: return "SCHED_BATCH";
-	case SCHED_IDLE: return "SCHED_IDLE";
-	case 6: return "SCHED_DEADLINE";
-	}
-	return "an unknown policy";
-}
-
 /* "SCHED_FIFO priority 50", "SCHED_DEADLINE runtime 1000 ns ...". */
 static void sched_text(unsigned policy, unsigned priority, uint64_t rt, uint64_t dl,
 		       uint64_t per, char *buf, size_t len)
@@ -296,9 +282,9 @@ static void sched_text(unsigned policy, unsigned priority, uint64_t rt, uint64_t
 			 "%llu ns", (unsigned long long)rt, (unsigned long long)dl,
 			 (unsigned long long)per);
 	else if (policy == SCHED_FIFO || policy == SCHED_RR)
-		snprintf(buf, len, "%s priority %u", policy_name(policy), priority);
+		snprintf(buf, len, "%s priority %u", policy_kernel_name((int)policy), priority);
 	else
-		snprintf(buf, len, "%s", policy_name(policy));
+		snprintf(buf, len, "%s", policy_kernel_name((int)policy));
 }
 
 static bool attr_matches(const struct rtenv_want *w, const struct rtenv_attr *a)

@@ -50,6 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/policy.h"
 #include "base/units.h"
 #include "harness/measure/probes/probes.h"
 
@@ -284,7 +285,7 @@ static int rr_create(const struct probe_ctx *c, struct rr_task *t, int cpu)
 {
 	cpu_set_t one;
 	struct sched_param sp = { .sched_priority = t->priority };
-	const char *name = t->policy == SCHED_RR ? "SCHED_RR" : "SCHED_FIFO";
+	const char *name = policy_kernel_name(t->policy);
 	int rc;
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
@@ -479,7 +480,7 @@ static void rr_note(struct probe_ctx *c, const struct rr_plan *p, const struct r
 	int w = snprintf(c->res->note, sizeof c->res->note,
 			 "quantum %s (sched_rr_timeslice_ms %ld); %u %s tasks (priority %d) on "
 			 "CPU %d; %llu slices, longest %s, %llu over two quanta.", q,
-			 p->timeslice_ms, p->n, p->policy == SCHED_RR ? "SCHED_RR" : "SCHED_FIFO",
+			 p->timeslice_ms, p->n, policy_kernel_name(p->policy),
 			 p->priority, p->cpu, (unsigned long long)t->slices, longest,
 			 (unsigned long long)t->violations);
 	if (t->dropped && w > 0 && (size_t)w < sizeof c->res->note)
