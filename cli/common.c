@@ -2,7 +2,7 @@
 /* common.c - helpers the subcommands share; see cli.h. */
 #include "cli/cli.h"
 #include "cli/manifest.h"
-#include "reports/journal.h"
+#include "cli/sign.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -239,59 +239,20 @@ int cli_close_stdout(const char *cmd, int rc)
 	return rc == EXIT_USAGE ? rc : EXIT_NOT_MEASURED;
 }
 
-/* ---------------------------------------------------------------- paths */
+/* -------------------------------------------------------------- outputs */
 
-char *cli_join_path(const char *dir, const char *name)
+static int sign_with(const char *cmd, const void *key, const char *dir, const char *text,
+		     size_t len)
 {
-	size_t n = strlen(dir), len = n + strlen(name) + 2;
-	char *s = malloc(len);
-	if (s) /* "/" or "out/": no second slash ("//junit.xml") */
-		snprintf(s, len, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
-	return s;
+	return sign_manifest(cmd, key, dir, text, len);
 }
 
-void cli_made_dirs_note(struct cli_made_dirs *m, const char *dir)
-{
-	struct stat st;
-	if (m->n >= CLI_MADE_DIRS_MAX || lstat(dir, &st) == 0 || errno != ENOENT)
-		return;
-	char *copy = strdup(dir);
-	if (copy) /* out of memory: the directory is left, nothing worse */
-		m->dir[m->n++] = copy;
-}
-
-void cli_made_dirs_note_parent(struct cli_made_dirs *m, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash || slash == path)
-		return; /* "." or "/": there already */
-	char *dir = strndup(path, (size_t)(slash - path));
-	if (dir)
-		cli_made_dirs_note(m, dir);
-	free(dir);
-}
-
-void cli_made_dirs_undo(struct cli_made_dirs *m)
-{
-	for (size_t i = m->n; i-- > 0;)
-		rmdir(m->dir[i]); /* fails, as it should, when not empty */
-	cli_made_dirs_free(m);
-}
-
-void cli_made_dirs_end(struct cli_made_dirs *m, int rc)
-{
-	if (rc == EXIT_USAGE)
-		cli_made_dirs_undo(m);
-	else
-		cli_made_dirs_free(m);
-}
-
-void cli_made_dirs_free(struct cli_made_dirs *m)
-{
-	for (size_t i = 0; i < m->n; i++)
-		free(m->dir[i]);
-	m->n = 0;
-}
+const struct out_evidence cli_evidence = {
+	.manifest = MANIFEST_NAME,
+	.write = manifest_write_kept,
+	.sign = sign_with,
+	.unsign = sign_remove,
+};
 
 int cli_need_helpers(const char *cmd, const struct cli_ctx *ctx)
 {
@@ -302,192 +263,13 @@ int cli_need_helpers(const char *cmd, const struct cli_ctx *ctx)
 	return EXIT_NOT_MEASURED;
 }
 
-/* path without empty and "." components ("a//./b/" -> "a/b"; "/" stays),
- * malloc'd. What does not exist yet cannot be resolved, so this is how two
- * spellings of one new file become one. */
-static char *drop_dot_components(const char *path)
-{
-	char *out = malloc(strlen(path) + 2), *o = out;
-	if (!out)
-		return NULL;
-	if (path[0] == '/')
-		*o++ = '/';
-	for (const char *p = path; *p;) {
-		const char *e = strchr(p, '/');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		if (n && !(n == 1 && p[0] == '.')) {
-			if (o > out && o[-1] != '/')
-				*o++ = '/';
-			memcpy(o, p, n);
-			o += n;
-		}
-		p += n + (e ? 1 : 0);
-	}
-	if (o == out)
-		*o++ = '.';
-	*o = 0;
-	return out;
-}
-
-static char *canonical(const char *path)
-{
-	char *real = realpath(path, NULL);
-	if (real || errno != ENOENT)
-		return real;
-	/* Not there yet: resolve its directory, then append the last part. */
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
-	char *dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
-	if (dir && !dir[0]) { /* "/name" */
-		free(dir);
-		dir = strdup("/");
-	}
-	char *rdir = dir ? canonical(dir) : NULL;
-	free(dir);
-	char *out = NULL;
-	if (rdir && asprintf(&out, "%s%s%s", rdir, strcmp(rdir, "/") ? "/" : "", base) < 0)
-		out = NULL;
-	free(rdir);
-	return out;
-}
-
-char *cli_canonical_path(const char *path)
-{
-	char *clean = drop_dot_components(path);
-	char *out = clean ? canonical(clean) : NULL;
-	int e = clean ? errno : ENOMEM;
-	free(clean);
-	errno = out ? errno : e; /* why not, for the caller */
-	return out;
-}
-
-/* ------------------------------------------------------------ CSV export */
-
-/* Whether canonical path p is dir itself or a *.csv directly in it (dir
- * canonical too). */
-static bool in_csv_dir(const char *dir, const char *p, bool *is_dir)
-{
-	const char *rel = cli_path_below(p, dir);
-	size_t len = rel ? strlen(rel) : 0;
-	*is_dir = rel && !*rel;
-	return *is_dir || (rel && !strchr(rel, '/') && len >= 4 &&
-			   strcasecmp(rel + len - 4, ".csv") == 0);
-}
-
-int cli_check_csv_dir(const char *cmd, const char *dir, const struct cli_file *files, size_t n)
-{
-	char *cdir = cli_canonical_path(dir);
-	int rc = 0;
-	for (size_t i = 0; cdir && i < n && !rc; i++) {
-		char *c = files[i].path ? cli_canonical_path(files[i].path) : NULL;
-		bool is_dir;
-		if (c && in_csv_dir(cdir, c, &is_dir)) {
-			if (is_dir)
-				termsafe_println(stderr, "rtconform %s: %s (%s) is the --csv directory",
-					     cmd, files[i].label, files[i].path);
-			else
-				termsafe_println(stderr, "rtconform %s: %s (%s) is a .csv file in the "
-					     "--csv directory %s, whose files the export may "
-					     "overwrite", cmd, files[i].label, files[i].path, dir);
-			rc = EXIT_USAGE;
-		}
-		free(c);
-	}
-	free(cdir);
-	char err[700];
-	if (!rc && report_csv_check_dir(dir, err, sizeof err) != 0) {
-		termsafe_println(stderr, "rtconform %s: --csv: %s", cmd, err);
-		rc = EXIT_USAGE;
-	}
-	return rc;
-}
-
-int cli_write_csv(const char *cmd, const struct report_view *v, const char *dir,
-		  const char *source)
-{
-	char err[700];
-	size_t missing = 0;
-	if (report_csv_write(v, dir, &missing, err, sizeof err) != 0) {
-		termsafe_println(stderr, "rtconform %s: %s", cmd, err);
-		return -1;
-	}
-	if (missing)
-		termsafe_println(stderr, "rtconform %s: %s keeps no histogram of %zu metric%s with "
-			     "samples: no CSV file for %s in %s (results.json has every histogram)",
-			     cmd, source, missing, missing == 1 ? "" : "s",
-			     missing == 1 ? "it" : "them", dir);
-	return 0;
-}
-
-/* ------------------------------------------------------- other outputs */
-
-/* Whether path names what rtconform keeps for itself in a directory it
- * writes: the lock file, a run's journal or a file in one, the manifest. */
-static bool own_file(const char *path)
-{
-	char *copy = strdup(path);
-	if (!copy)
-		return false;
-	char *base = strrchr(copy, '/');
-	const char *name = base ? base + 1 : copy;
-	bool own = strcmp(name, CLI_LOCK_NAME) == 0 || strcmp(name, JOURNAL_DIR) == 0 ||
-		   strcmp(name, MANIFEST_NAME) == 0;
-	if (base && !own) {
-		*base = '\0';
-		const char *up = strrchr(copy, '/');
-		own = strcmp(up ? up + 1 : copy, JOURNAL_DIR) == 0;
-	}
-	free(copy);
-	return own;
-}
-
-int cli_check_output_file(const char *cmd, const char *opt, const char *path,
-			  const struct cli_file *files, size_t n)
-{
-	if (own_file(path)) {
-		termsafe_println(stderr, "rtconform %s: %s %s: names what rtconform keeps for itself "
-				 "in a directory it writes (the lock file %s, a run's %s/, %s): "
-				 "choose another name", cmd, opt, path, CLI_LOCK_NAME, JOURNAL_DIR,
-				 MANIFEST_NAME);
-		return EXIT_USAGE;
-	}
-	char *out = cli_canonical_path(path);
-	int rc = 0;
-	for (size_t i = 0; out && i < n && !rc; i++) {
-		char *c = files[i].path ? cli_canonical_path(files[i].path) : NULL;
-		if (c && strcmp(c, out) == 0) {
-			termsafe_println(stderr, "rtconform %s: %s %s is %s (%s)", cmd, opt, path,
-				     files[i].label, files[i].path);
-			rc = EXIT_USAGE;
-		}
-		free(c);
-	}
-	free(out);
-	char err[700];
-	if (!rc && report_check_writable(path, err, sizeof err) != 0) {
-		termsafe_println(stderr, "rtconform %s: %s: %s", cmd, opt, err);
-		rc = EXIT_USAGE;
-	}
-	return rc;
-}
-
-const char *cli_path_below(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-	if (strncmp(path, dir, n) != 0)
-		return NULL;
-	if (n == 1) /* "/" */
-		return path + 1;
-	return path[n] == '\0' ? path + n : path[n] == '/' ? path + n + 1 : NULL;
-}
-
 int cli_view_outputs(struct report_view *v, char *const *path, const char *csv_dir)
 {
 	if (!path[REPORT_HTML]) /* no report.html: nothing to link from */
 		return 0;
 	/* one that cannot be resolved now (its directory removed meanwhile)
 	 * links nothing; only memory is a failure of the run's */
-	char *html = cli_canonical_path(path[REPORT_HTML]);
+	char *html = out_canonical_path(path[REPORT_HTML]);
 	if (!html)
 		return errno == ENOMEM ? -ENOMEM : 0;
 	char *slash = strrchr(html, '/');
@@ -496,15 +278,15 @@ int cli_view_outputs(struct report_view *v, char *const *path, const char *csv_d
 		*slash = '\0';
 	const char *dir = slash && slash != html ? html : "/";
 	for (int k = 0; k < REPORT_NKINDS && !e; k++) {
-		char *c = path[k] ? cli_canonical_path(path[k]) : NULL;
-		const char *rel = c ? cli_path_below(c, dir) : NULL;
+		char *c = path[k] ? out_canonical_path(path[k]) : NULL;
+		const char *rel = c ? out_path_below(c, dir) : NULL;
 		if (rel && report_evidence_path_ok(rel, false) &&
 		    !(v->outputs.report[k] = strdup(rel)))
 			e = -ENOMEM;
 		free(c);
 	}
-	char *c = csv_dir && !e ? cli_canonical_path(csv_dir) : NULL;
-	const char *rel = c ? cli_path_below(c, dir) : NULL;
+	char *c = csv_dir && !e ? out_canonical_path(csv_dir) : NULL;
+	const char *rel = c ? out_path_below(c, dir) : NULL;
 	if (rel && !*rel)
 		rel = ".";
 	if (rel && report_evidence_path_ok(rel, true) && !(v->outputs.csv = strdup(rel)))

@@ -52,7 +52,12 @@
 #                                                         (compare.c, its reports) and merge
 #                                                         (merge.c, fleet.html); given views,
 #                                                         they never read a file themselves
-#   cli           cli/               across, read         the command line: the only module that
+#   output        output/            across, read         every command's outputs: the output
+#                                                         options from one table of kinds, the
+#                                                         checks, locks, made directories,
+#                                                         atomic writes, the manifest's turn
+#   cli           cli/               across, read,        the command line: the only module that
+#                                    output
 #                                                         may use every other one
 #
 # docs/architecture.md's module table lists the same modules, folders and
@@ -227,9 +232,13 @@ rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
   SOURCES across/compare.c across/compare_html.c across/compare_interval.c across/compare_text.c
           across/merge.c across/merge_html.c)
 
-rtc_module(cli cli DEPS across read
+# output: every command's output path (output/output.h).
+rtc_module(output output DEPS across read
+  SOURCES output/lock.c output/output.c output/path.c)
+
+rtc_module(cli cli DEPS across read output
   SOURCES cli/common.c cli/compare.c cli/env.c cli/explain.c cli/layout.c cli/list.c cli/manifest.c
-          cli/merge.c cli/outdir.c cli/verify.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
+          cli/merge.c cli/verify.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
           cli/run_faults.c cli/run_journal.c cli/run_metrics.c cli/selftest.c cli/selftest_cases.c cli/selftest_trace.c
           cli/selftest_read.c cli/selftest_record.c cli/selftest_run.c cli/sign.c cli/sign_check.c
           cli/validate.c)

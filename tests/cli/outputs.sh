@@ -22,7 +22,7 @@ if is_root && command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
     fail "selftest on a full disk exits 3 (it exited $(cat "$TMP/st.rc" 2>/dev/null)):"
     tail -20 "$TMP/st.err" | diag
   fi
-  expect_grep "cannot write $TMP/small/rec/validation.json: No space left on device" "$TMP/st.err"
+  expect_grep "cannot write '$TMP/small/rec/validation.json': No space left on device" "$TMP/st.err"
   expect_grep 'validation record in .* is incomplete: no MANIFEST.sha256 vouches for it' "$TMP/st.err"
   expect_no_grep 'double free|AddressSanitizer|Aborted' "$TMP/st.err"
   expect_grep 'NO RECORD: it could not be written into' "$TMP/st.out"
