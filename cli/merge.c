@@ -94,7 +94,7 @@ static int add_inputs(struct merge *mg, char **inputs, int n)
 	return 0;
 }
 
-static void print_hosts(const struct merge *mg)
+static void print_hosts(const struct merge *mg, const struct out_set *out)
 {
 	for (size_t h = 0; h < mg->nhosts; h++) {
 		const struct merge_host *fh = &mg->hosts[h];
@@ -107,7 +107,7 @@ static void print_hosts(const struct merge *mg)
 	termsafe_println(stdout, "%zu host%s, %zu requirement%s: %s; exit status %d", mg->nhosts,
 			 mg->nhosts == 1 ? "" : "s", mg->totals.tests,
 			 mg->totals.tests == 1 ? "" : "s", counts, merge_exit_status(mg));
-	termsafe_println(stdout, "reports: %s, %s, %s", mg->html_path, mg->junit_path, mg->json_path);
+	out_say(out, stdout);
 }
 
 int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx)
@@ -149,7 +149,7 @@ int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx)
 	if (!rc && out_seal(&out, NULL, 0, true) != 0)
 		rc = EXIT_USAGE;
 	if (!rc) {
-		print_hosts(&mg);
+		print_hosts(&mg, &out);
 		rc = merge_exit_status(&mg);
 	}
 	merge_free(&mg);

@@ -344,8 +344,7 @@ static int measure(const struct requirement *req, struct req_file *file,
 		if (!wrc)
 			wrc = write_outputs(&view, o->out, o->json, ro.interrupted);
 		if (!wrc && path[0] && !o->json)
-			termsafe_println(stdout, "reports: %s, %s, %s, %s", path[REPORT_JUNIT],
-				     path[REPORT_SUMMARY], path[REPORT_HTML], path[REPORT_JSON]);
+			out_say(o->out, stdout);
 		rc = wrc ? wrc : rc;
 		report_view_free(&view);
 		fingerprint_free(&env.fp);

@@ -191,16 +191,7 @@ static int write_outputs(const struct out_set *out, const struct report_view *v,
 {
 	if (out_write_view(out, v, source) != 0)
 		return EXIT_USAGE;
-	int n = 0;
-	for (int k = 0; k < REPORT_NKINDS; k++)
-		if (out->path[k])
-			termsafe_print(stdout, "%s%s", n++ ? ", " : "reports: ", out->path[k]);
-	if (n)
-		putchar('\n');
-	if (out->path[OUT_CSV])
-		termsafe_println(stdout, "csv: %s", out->path[OUT_CSV]);
-	if (out->path[OUT_LAVA])
-		termsafe_println(stdout, "lava: %s", out->path[OUT_LAVA]);
+	out_say(out, stdout);
 	fflush(stdout);
 	return 0;
 }

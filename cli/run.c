@@ -472,9 +472,9 @@ static void measure_all(struct report_view *view, struct req_file **files, size_
  * output that fails (closed, full) cannot cost a report, and a signal ends a
  * write that blocks. 0, or EXIT_NOT_MEASURED after saying why on stderr. */
 static int print_table(const struct report_view *view, int rc, bool all_written,
-		       char *const *out_path, volatile sig_atomic_t *interrupted, sig_atomic_t seen)
+		       const struct out_set *out, volatile sig_atomic_t *interrupted,
+		       sig_atomic_t seen)
 {
-	const char *csv_dir = out_path[OUT_CSV], *lava = out_path[OUT_LAVA];
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
@@ -484,12 +484,7 @@ static int print_table(const struct report_view *view, int rc, bool all_written,
 				 all_written ? NULL : "a report could not be written (see above)",
 				 cli_colour(STDOUT_FILENO));
 	if (all_written)
-		termsafe_println(m, "reports: %s, %s, %s, %s", out_path[REPORT_JUNIT],
-			     out_path[REPORT_SUMMARY], out_path[REPORT_HTML], out_path[REPORT_JSON]);
-	if (all_written && csv_dir)
-		termsafe_println(m, "csv: %s", csv_dir);
-	if (all_written && lava)
-		termsafe_println(m, "lava: %s", lava);
+		out_say(out, m);
 	if (fclose(m) != 0)
 		out_of_memory();
 	int e = cli_write_stdout(text, len, interrupted, seen);
@@ -514,7 +509,7 @@ static int write_reports(const struct report_view *view, const struct out_set *o
 	*written = out_write_view(out, view, "the run") == 0;
 	if (!*written)
 		rc = EXIT_NOT_MEASURED;
-	int prc = print_table(view, rc, *written, out->path, interrupted, seen);
+	int prc = print_table(view, rc, *written, out, interrupted, seen);
 	return prc ? prc : rc;
 }
 

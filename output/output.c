@@ -317,6 +317,20 @@ int out_write_view(const struct out_set *s, const struct report_view *v, const c
 	return rc;
 }
 
+void out_say(const struct out_set *s, FILE *f)
+{
+	int n = 0;
+	for (int k = 0; k < OUT_NKINDS; k++)
+		if (s->path[k] && !rows[k].dir && (k < REPORT_NKINDS || k > OUT_DIR))
+			termsafe_print(f, "%s%s", n++ ? ", " : "reports: ", s->path[k]);
+	if (n)
+		fputc('\n', f);
+	if (s->path[OUT_CSV])
+		termsafe_println(f, "csv: %s", s->path[OUT_CSV]);
+	if (s->path[OUT_LAVA])
+		termsafe_println(f, "lava: %s", s->path[OUT_LAVA]);
+}
+
 /* ------------------------------------------------------------- manifest */
 
 char *out_dir_canonical(const struct out_set *s)

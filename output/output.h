@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "reports/report.h"
@@ -200,6 +201,11 @@ int out_write(const struct out_set *s, enum out_kind k, const void *data, size_t
  * are set, every one attempted. 0, or -1 after saying what could not be
  * written. `source` names v's file for the CSV export's note. */
 int out_write_view(const struct out_set *s, const struct report_view *v, const char *source);
+
+/* What was written, for standard output (f): "reports: " and each file of
+ * s but the extras, in the order of the kinds, then "csv: DIR" and
+ * "lava: FILE" when written. */
+void out_say(const struct out_set *s, FILE *f);
 
 /* The canonical -o directory, malloc'd; NULL when there is none (never
  * made: every output elsewhere). */
