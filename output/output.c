@@ -145,7 +145,7 @@ static int collide(const struct out_set *s, const enum out_kind *kinds, size_t i
 	const char *p = s->path[k];
 	if (rows[k].dir) {
 		int rc = 0;
-		for (size_t j = 0; j < nin && !rc; j++)
+		for (size_t j = 0; out[i] && j < nin && !rc; j++)
 			rc = csv_clash(s, out[i], in[j], inputs[j].label, inputs[j].path);
 		for (size_t j = 0; out[i] && kinds[j] != OUT_NKINDS && !rc; j++)
 			if (j != i && !rows[kinds[j]].dir)
