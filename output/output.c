@@ -153,8 +153,9 @@ static int collide(const struct out_set *s, const enum out_kind *kinds, size_t i
 					       s->path[kinds[j]]);
 		return rc;
 	}
+	/* a file of -o DIR has a name of the table's, never one of these */
 	const char *man = s->ev ? s->ev->manifest : "";
-	if (own_file(p, man)) {
+	if (s->given[k] && own_file(p, man)) {
 		termsafe_println(stderr, "rtconform %s: %s %s: names what rtconform keeps for itself "
 				 "in a directory it writes (the lock file %s, a run's %s/, and %s, "
 				 "overwritten by the run's manifest): choose another name", s->cmd,
