@@ -232,7 +232,7 @@ void cmp_result_free(struct cmp_result *r);
 int cmp_exit_status(const struct cmp_result *r);
 
 /* The files `compare -o DIR` writes into DIR: what each is named, and how
- * a directory holding a comparison is recognised (cli/outdir.c). */
+ * a directory holding a comparison is recognised (output/lock.c). */
 #define CMP_TEXT "compare.txt"
 #define CMP_JUNIT "junit.xml"
 #define CMP_HTML "compare.html"

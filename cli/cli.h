@@ -23,6 +23,7 @@
 #include "evidence/manifest.h"
 #include "harness/runner.h"
 #include "harness/verdict.h" /* enum rtc_exit */
+#include "output/output.h"
 #include "requirements/model.h"
 
 /* What main() knows that a subcommand may need. */
@@ -230,118 +231,7 @@ void cli_progress_done(struct cli_progress *p, const char *id, const struct req_
  * after saying why on stderr, for subcommand cmd. */
 int cli_need_helpers(const char *cmd, const struct cli_ctx *ctx);
 
-/* ---- directories the output checks make ----
- *
- * Checking an output before anything is measured or read creates its
- * missing directory (one level: report_check_writable, the --csv check). A
- * command refused after that removes again what its checks made: only a
- * directory that was not there before them, and only while empty (rmdir),
- * so nothing of anyone else's goes, and never a directory that existed. */
-#define CLI_MADE_DIRS_MAX 8
-struct cli_made_dirs {
-	char *dir[CLI_MADE_DIRS_MAX];
-	size_t n;
-};
 
-/* Just before the check that may create it: note `dir` if it does not
- * exist (yet). */
-void cli_made_dirs_note(struct cli_made_dirs *m, const char *dir);
-
-/* The same for the directory of the output file `path`. */
-void cli_made_dirs_note_parent(struct cli_made_dirs *m, const char *path);
-
-/* The command is refused: remove what was noted, newest first (a
- * directory made inside another goes before it); then forget it. */
-void cli_made_dirs_undo(struct cli_made_dirs *m);
-
-/* The command goes on: forget what was noted, removing nothing. */
-void cli_made_dirs_free(struct cli_made_dirs *m);
-
-/* At the command's very end, its locks released: undo when it ends
- * refused (rc EXIT_USAGE: bad input found before or after its outputs'
- * checks, its journal refused, a lock held), else free. A refusal after
- * the checks left the -o directory it made (issue 38): a command keeps
- * what it noted until it returns. */
-void cli_made_dirs_end(struct cli_made_dirs *m, int rc);
-
-/* ---- one owner per output directory (outdir.c) ----
- *
- * run, probe -o, report, merge and compare lock each directory they write into
- * before they measure, read or write anything there, and hold the locks
- * until every output is written: a second command writing into one of
- * them is refused at once (exit 2), naming the directory and the pid that
- * holds it, and writes nothing (docs/reports.md). The lock is flock(2) on
- * CLI_LOCK_NAME in the directory, which holds the holder's pid and command
- * for that message; the kernel releases it when its holder dies, so a
- * file left by a killed holder is no lock. It is removed at the end by its
- * holder while held (cli_unlock). */
-#define CLI_LOCK_NAME MANIFEST_LOCK_NAME
-#define CLI_LOCKS_MAX 8
-struct cli_lock {
-	int fd;
-	char *file;         /* dir/CLI_LOCK_NAME */
-	dev_t dev, dir_dev; /* the lock file's and its directory's identity */
-	ino_t ino, dir_ino;
-};
-struct cli_locks {
-	struct cli_lock l[CLI_LOCKS_MAX];
-	size_t n;
-};
-
-/* Lock directory dir (which exists) for subcommand cmd, whose whole
- * command line (ctx->cmdline; NULL: none) the lock file records; nothing
- * when ls holds it already. 0, or EXIT_USAGE after saying who holds it or
- * why it cannot be locked. */
-int cli_lock_dir(struct cli_locks *ls, const char *cmd, const char *dir, const char *cmdline);
-/* The same for the directory of output file path. */
-int cli_lock_parent(struct cli_locks *ls, const char *cmd, const char *path,
-		    const char *cmdline);
-/* Lock the directory of each output file of files[] (NULL: none) and the
- * output directory dir (NULL: none), as cli_lock_dir. 0, or EXIT_USAGE
- * with none of them held. */
-int cli_lock_outputs(struct cli_locks *ls, const char *cmd, const char *const *files,
-		     size_t n, const char *dir, const char *cmdline);
-/* Release every lock of ls, removing each lock file while it is held. */
-void cli_unlock(struct cli_locks *ls);
-
-/* The kinds of report set a directory may hold: a run's reports (results.json,
- * junit.xml, report.html, summary.txt), a fleet report (rtconform merge:
- * fleet.html, junit.xml, a fleet results.json), a comparison (compare -o:
- * compare.txt, junit.xml, compare.html). */
-enum cli_set { CLI_SET_RUN, CLI_SET_FLEET, CLI_SET_COMPARISON };
-
-/* Whether cmd, writing a set of kind `mine`, may write into dir (locked):
- * yes when force, or when dir holds no report set of another kind, nor a
- * results.json or a lone junit.xml whose kind cannot be told. 0, or
- * EXIT_USAGE after naming the file found and what it is. */
-int cli_check_set(const char *cmd, const char *dir, enum cli_set mine, bool force);
-
-/* ---- the CSV export (--csv DIR of run and report) ---- */
-
-/* A file a command reads or writes, and what a message calls it. */
-struct cli_file {
-	const char *path, *label;
-};
-
-/* Check `cmd`'s --csv DIR before anything is measured or read: none of
- * files[] (the command's inputs and its other outputs) is DIR itself or a
- * *.csv file in it, which the export could overwrite, and DIR passes the
- * rule of every report's directory (report_csv_check_dir: created if
- * missing, one level; a file can be made in it). 0, or EXIT_USAGE after
- * saying why. */
-int cli_check_csv_dir(const char *cmd, const char *dir, const struct cli_file *files, size_t n);
-
-/* Check `cmd`'s output `opt` FILE (the LAVA results of --lava) before
- * anything is measured or read: it is none of files[] (the command's inputs
- * and other outputs) and can be written (report_check_writable). 0, or
- * EXIT_USAGE after saying why. */
-int cli_check_output_file(const char *cmd, const char *opt, const char *path,
-			  const struct cli_file *files, size_t n);
-
-/* Write view v's CSV export into dir (reports/csv.h). 0, or -1 after saying
- * why on stderr. Duration metrics left out because `source` (the view's
- * file, for the message) keeps no histogram for them are named by count on
- * stderr; that is not a failure. */
 struct report_view;
 /* Record in v->outputs (report.h, struct rv_outputs) what `run` writes:
  * each report of path[k] (REPORT_NKINDS of them) and the CSV export's
@@ -352,7 +242,5 @@ struct report_view;
  * (reports/traceability.h). 0 or -ENOMEM. */
 int cli_view_outputs(struct report_view *v, char *const *path, const char *csv_dir);
 
-int cli_write_csv(const char *cmd, const struct report_view *v, const char *dir,
-		  const char *source);
 
 #endif

@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "base/stopsig.h"
 #include "evidence/manifest.h"
+#include "evidence/sign.h"
 #include "reports/journal.h"
 
 #include <errno.h>
@@ -208,51 +209,6 @@ int cli_close_stdout(const char *cmd, int rc)
 	return rc == EXIT_USAGE ? rc : EXIT_NOT_MEASURED;
 }
 
-/* ---------------------------------------------------------------- paths */
-
-void cli_made_dirs_note(struct cli_made_dirs *m, const char *dir)
-{
-	struct stat st;
-	if (m->n >= CLI_MADE_DIRS_MAX || lstat(dir, &st) == 0 || errno != ENOENT)
-		return;
-	char *copy = strdup(dir);
-	if (copy) /* out of memory: the directory is left, nothing worse */
-		m->dir[m->n++] = copy;
-}
-
-void cli_made_dirs_note_parent(struct cli_made_dirs *m, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash || slash == path)
-		return; /* "." or "/": there already */
-	char *dir = strndup(path, (size_t)(slash - path));
-	if (dir)
-		cli_made_dirs_note(m, dir);
-	free(dir);
-}
-
-void cli_made_dirs_undo(struct cli_made_dirs *m)
-{
-	for (size_t i = m->n; i-- > 0;)
-		rmdir(m->dir[i]); /* fails, as it should, when not empty */
-	cli_made_dirs_free(m);
-}
-
-void cli_made_dirs_end(struct cli_made_dirs *m, int rc)
-{
-	if (rc == EXIT_USAGE)
-		cli_made_dirs_undo(m);
-	else
-		cli_made_dirs_free(m);
-}
-
-void cli_made_dirs_free(struct cli_made_dirs *m)
-{
-	for (size_t i = 0; i < m->n; i++)
-		free(m->dir[i]);
-	m->n = 0;
-}
-
 int cli_need_helpers(const char *cmd, const struct cli_ctx *ctx)
 {
 	if (ctx->self_dir)
@@ -260,116 +216,6 @@ int cli_need_helpers(const char *cmd, const struct cli_ctx *ctx)
 	termsafe_println(stderr, "rtconform %s: %s", cmd,
 		     ctx->helper_problem ? ctx->helper_problem : "cannot locate rtconform-worker");
 	return EXIT_NOT_MEASURED;
-}
-
-/* ------------------------------------------------------------ CSV export */
-
-/* Whether canonical path p is dir itself or a *.csv directly in it (dir
- * canonical too). */
-static bool in_csv_dir(const char *dir, const char *p, bool *is_dir)
-{
-	const char *rel = path_below(p, dir);
-	size_t len = rel ? strlen(rel) : 0;
-	*is_dir = rel && !*rel;
-	return *is_dir || (rel && !strchr(rel, '/') && len >= 4 &&
-			   strcasecmp(rel + len - 4, ".csv") == 0);
-}
-
-int cli_check_csv_dir(const char *cmd, const char *dir, const struct cli_file *files, size_t n)
-{
-	char *cdir = path_canonical(dir);
-	int rc = 0;
-	for (size_t i = 0; cdir && i < n && !rc; i++) {
-		char *c = files[i].path ? path_canonical(files[i].path) : NULL;
-		bool is_dir;
-		if (c && in_csv_dir(cdir, c, &is_dir)) {
-			if (is_dir)
-				termsafe_println(stderr, "rtconform %s: %s (%s) is the --csv directory",
-					     cmd, files[i].label, files[i].path);
-			else
-				termsafe_println(stderr, "rtconform %s: %s (%s) is a .csv file in the "
-					     "--csv directory %s, whose files the export may "
-					     "overwrite", cmd, files[i].label, files[i].path, dir);
-			rc = EXIT_USAGE;
-		}
-		free(c);
-	}
-	free(cdir);
-	char err[700];
-	if (!rc && report_csv_check_dir(dir, err, sizeof err) != 0) {
-		termsafe_println(stderr, "rtconform %s: --csv: %s", cmd, err);
-		rc = EXIT_USAGE;
-	}
-	return rc;
-}
-
-int cli_write_csv(const char *cmd, const struct report_view *v, const char *dir,
-		  const char *source)
-{
-	char err[700];
-	size_t missing = 0;
-	if (report_csv_write(v, dir, &missing, err, sizeof err) != 0) {
-		termsafe_println(stderr, "rtconform %s: %s", cmd, err);
-		return -1;
-	}
-	if (missing)
-		termsafe_println(stderr, "rtconform %s: %s keeps no histogram of %zu metric%s with "
-			     "samples: no CSV file for %s in %s (results.json has every histogram)",
-			     cmd, source, missing, missing == 1 ? "" : "s",
-			     missing == 1 ? "it" : "them", dir);
-	return 0;
-}
-
-/* ------------------------------------------------------- other outputs */
-
-/* Whether path names what rtconform keeps for itself in a directory it
- * writes: the lock file, a run's journal or a file in one, the manifest. */
-static bool own_file(const char *path)
-{
-	char *copy = strdup(path);
-	if (!copy)
-		return false;
-	char *base = strrchr(copy, '/');
-	const char *name = base ? base + 1 : copy;
-	bool own = strcmp(name, CLI_LOCK_NAME) == 0 || strcmp(name, JOURNAL_DIR) == 0 ||
-		   strcmp(name, MANIFEST_NAME) == 0;
-	if (base && !own) {
-		*base = '\0';
-		const char *up = strrchr(copy, '/');
-		own = strcmp(up ? up + 1 : copy, JOURNAL_DIR) == 0;
-	}
-	free(copy);
-	return own;
-}
-
-int cli_check_output_file(const char *cmd, const char *opt, const char *path,
-			  const struct cli_file *files, size_t n)
-{
-	if (own_file(path)) {
-		termsafe_println(stderr, "rtconform %s: %s %s: names what rtconform keeps for itself "
-				 "in a directory it writes (the lock file %s, a run's %s/, %s): "
-				 "choose another name", cmd, opt, path, CLI_LOCK_NAME, JOURNAL_DIR,
-				 MANIFEST_NAME);
-		return EXIT_USAGE;
-	}
-	char *out = path_canonical(path);
-	int rc = 0;
-	for (size_t i = 0; out && i < n && !rc; i++) {
-		char *c = files[i].path ? path_canonical(files[i].path) : NULL;
-		if (c && strcmp(c, out) == 0) {
-			termsafe_println(stderr, "rtconform %s: %s %s is %s (%s)", cmd, opt, path,
-				     files[i].label, files[i].path);
-			rc = EXIT_USAGE;
-		}
-		free(c);
-	}
-	free(out);
-	char err[700];
-	if (!rc && report_check_writable(path, err, sizeof err) != 0) {
-		termsafe_println(stderr, "rtconform %s: %s: %s", cmd, opt, err);
-		rc = EXIT_USAGE;
-	}
-	return rc;
 }
 
 int cli_view_outputs(struct report_view *v, char *const *path, const char *csv_dir)

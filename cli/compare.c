@@ -3,7 +3,6 @@
  * figure by figure (across/compare.h has the rule, docs/fleet.md why). */
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "evidence/manifest.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -50,12 +49,11 @@ static const char compare_tail[] =
 	"cannot be written, 3 the table could not be written to standard output\n";
 
 /* The files -o DIR gets. */
-static const char *const out_names[] = { CMP_TEXT, CMP_JUNIT, CMP_HTML };
-#define NOUT (sizeof out_names / sizeof out_names[0])
+static const enum out_kind out_kinds[] = { OUT_CMP_TEXT, OUT_CMP_JUNIT, OUT_CMP_HTML };
+#define NOUT (sizeof out_kinds / sizeof out_kinds[0])
 
 struct compare_args {
-	const char *outdir;
-	bool force; /* --force */
+	struct out_set out; /* -o DIR; --force */
 	struct cmp_opts opts;
 	const char *base, *cand;
 };
@@ -101,11 +99,8 @@ static int parse_options(int argc, char **argv, struct compare_args *a)
 	while ((c = cli_getopt(&cli_opts_compare, argc, argv)) != -1) {
 		switch (c) {
 		case 'o':
-			if (!optarg[0]) {
-				termsafe_println(stderr, "rtconform compare: -o/--output: empty value");
+			if (out_option(&a->out, OUT_DIR, optarg))
 				return EXIT_USAGE;
-			}
-			a->outdir = optarg;
 			break;
 		case 't':
 			if (parse_tolerance(optarg, &a->opts.tolerance))
@@ -116,7 +111,7 @@ static int parse_options(int argc, char **argv, struct compare_args *a)
 				return EXIT_USAGE;
 			break;
 		case 'i': a->opts.allow_inconclusive = true; break;
-		case 'f': a->force = true; break;
+		case 'f': a->out.force = true; break;
 		case 'm': a->opts.allow_missing = true; break;
 		case 'c': a->opts.allow_changed = true; break;
 		case 'h': cli_usage(stdout, &cli_opts_compare, compare_head, compare_tail); return 0;
@@ -133,63 +128,19 @@ static int parse_options(int argc, char **argv, struct compare_args *a)
 	return COMPARE_GO_ON;
 }
 
-/* The -o files: writable, none of them an input, their directory locked
- * (until the caller releases locks) and holding no other kind of report
- * unless --force. The directory the checks make is noted in made, for the
- * caller to remove when the command ends refused (cli_made_dirs_end). 0
- * or EXIT_USAGE. */
-static int prepare_outputs(const struct compare_args *a, char *path[NOUT],
-			   struct cli_locks *locks, const char *cmdline, struct cli_made_dirs *made)
-{
-	char err[700];
-	char *in[2] = { path_canonical(a->base), path_canonical(a->cand) };
-	int rc = 0;
-	for (size_t k = 0; k < NOUT && !rc; k++) {
-		path[k] = path_join(a->outdir, out_names[k]);
-		char *canon = path[k] ? path_canonical(path[k]) : NULL;
-		if (path[k])
-			cli_made_dirs_note_parent(made, path[k]);
-		if (!path[k]) {
-			termsafe_println(stderr, "rtconform compare: %s", strerror(ENOMEM));
-			rc = EXIT_USAGE;
-		} else if (report_check_writable(path[k], err, sizeof err) != 0) {
-			termsafe_println(stderr, "rtconform compare: %s", err);
-			rc = EXIT_USAGE;
-		}
-		for (int i = 0; i < 2 && !rc; i++)
-			if (canon && in[i] && !strcmp(canon, in[i])) {
-				termsafe_println(stderr, "rtconform compare: -o %s: %s would overwrite the "
-					     "input %s", a->outdir, out_names[k], i ? a->cand : a->base);
-				rc = EXIT_USAGE;
-			}
-		free(canon);
-	}
-	free(in[0]);
-	free(in[1]);
-	if (!rc)
-		rc = cli_lock_dir(locks, "compare", a->outdir, cmdline);
-	if (!rc)
-		rc = cli_check_set("compare", a->outdir, CLI_SET_COMPARISON, a->force);
-	return rc;
-}
-
-/* Write the reports into path[] (when -o was given) and the table to
- * stdout. 0, or EXIT_USAGE after saying what could not be written. */
-static int write_outputs(const struct cmp_result *r, char *const path[NOUT])
+/* Write the reports into -o DIR (when given) and the table to stdout. 0,
+ * or EXIT_USAGE after saying what could not be written. */
+static int write_outputs(const struct cmp_result *r, const struct out_set *out)
 {
 	char *(*const render[NOUT])(const struct cmp_result *, size_t *) = {
 		cmp_render_text, cmp_render_junit, cmp_render_html,
 	};
 	int rc = 0;
-	for (size_t k = 0; k < NOUT && path[0]; k++) {
+	for (size_t k = 0; k < NOUT && out->path[out_kinds[0]]; k++) {
 		size_t len = 0;
 		char *data = render[k](r, &len);
-		int e = data ? report_atomic_write(path[k], data, len) : -ENOMEM;
-		if (e) {
-			termsafe_println(stderr, "rtconform compare: cannot write '%s': %s", path[k],
-				     strerror(-e));
+		if (out_write(out, out_kinds[k], data, len) != 0)
 			rc = EXIT_USAGE;
-		}
 		free(data);
 	}
 	size_t len = 0;
@@ -207,17 +158,17 @@ static int write_outputs(const struct cmp_result *r, char *const path[NOUT])
 int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	struct compare_args a = { .opts = { .tolerance = CMP_DEFAULT_TOLERANCE,
-					    .significance = CMP_DEFAULT_SIGNIFICANCE } };
+					    .significance = CMP_DEFAULT_SIGNIFICANCE },
+				  .out = { .cmd = "compare", .cmdline = ctx->cmdline,
+					   .ev = &out_evidence_std } };
 	int rc = parse_options(argc, argv, &a);
 	if (rc != COMPARE_GO_ON)
 		return rc;
 	/* The inputs first: a comparison refused creates no -o directory. */
 	char err[900];
-	char *path[NOUT] = { NULL };
 	struct report_view base = { 0 }, cand = { 0 };
 	struct cmp_result r = { 0 };
-	struct cli_locks locks = { .n = 0 };
-	struct cli_made_dirs made = { .n = 0 };
+	const struct out_file in[2] = { { a.base, "the input" }, { a.cand, "the input" } };
 	if (report_view_read(a.base, &base, err, sizeof err) != 0 ||
 	    report_view_read(a.cand, &cand, err, sizeof err) != 0) {
 		termsafe_println(stderr, "rtconform compare: %s", err);
@@ -226,25 +177,23 @@ int cmd_compare(int argc, char **argv, const struct cli_ctx *ctx)
 		termsafe_println(stderr, "rtconform compare: %s and %s cannot be compared: %s", a.base,
 			     a.cand, err);
 		rc = EXIT_USAGE;
-	} else if (!a.outdir || (rc = prepare_outputs(&a, path, &locks, ctx->cmdline,
-						      &made)) == 0) {
+	} else if (!a.out.given[OUT_DIR] ||
+		   (rc = out_prepare(&a.out, out_kinds, NOUT, in, 2, OUT_SET_COMPARISON)) == 0) {
+		/* -o's files: none of them an input, their directory locked and
+		 * holding no other kind of report unless --force */
 		r.base_path = a.base;
 		r.cand_path = a.cand;
-		rc = write_outputs(&r, path);
+		rc = write_outputs(&r, &a.out);
 		/* the reports written whole are vouched for, standard output
 		 * failing (3) or not, as run's are */
-		if (rc != EXIT_USAGE && a.outdir &&
-		    manifest_write_set("compare", a.outdir, out_names, NOUT) != 0)
+		if (rc != EXIT_USAGE && out_seal(&a.out, NULL, 0, true) != 0)
 			rc = EXIT_USAGE;
 		if (!rc)
 			rc = cmp_exit_status(&r);
 	}
-	cli_unlock(&locks);
-	cli_made_dirs_end(&made, rc);
+	out_end(&a.out, rc);
 	cmp_result_free(&r);
 	report_view_free(&base);
 	report_view_free(&cand);
-	for (size_t k = 0; k < NOUT; k++)
-		free(path[k]);
 	return rc;
 }

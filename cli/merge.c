@@ -3,7 +3,6 @@
  * in one fleet report (across/merge.h). */
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "evidence/manifest.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -37,15 +36,16 @@ static const char merge_tail[] =
 
 #define MERGE_GO_ON (-1)
 
-static int parse_options(int argc, char **argv, const char **outdir, bool *force)
+static int parse_options(int argc, char **argv, struct out_set *out)
 {
 	int c;
 	cli_getopt_begin();
 	while ((c = cli_getopt(&cli_opts_merge, argc, argv)) != -1) {
 		if (c == 'o') {
-			*outdir = optarg;
+			if (out_option(out, OUT_DIR, optarg))
+				return EXIT_USAGE;
 		} else if (c == 'f') {
-			*force = true;
+			out->force = true;
 		} else if (c == 'h') {
 			cli_usage(stdout, &cli_opts_merge, merge_head, merge_tail);
 			return 0;
@@ -53,49 +53,12 @@ static int parse_options(int argc, char **argv, const char **outdir, bool *force
 			return cli_getopt_error("merge", c, argv);
 		}
 	}
-	if (!(*outdir)[0]) {
-		termsafe_println(stderr, "rtconform merge: -o/--output: empty value");
-		return EXIT_USAGE;
-	}
 	if (optind >= argc) {
 		termsafe_println(stderr, "rtconform merge: give the results.json of each host (see "
 			     "rtconform merge --help)");
 		return EXIT_USAGE;
 	}
 	return MERGE_GO_ON;
-}
-
-/* No output may overwrite an input, and the directory must take files. */
-static int check_outputs(const char *outdir, char **inputs, int n)
-{
-	static const char *const names[] = { MERGE_HTML, MERGE_JUNIT, MERGE_JSON };
-	char err[700];
-	int rc = 0;
-	for (size_t k = 0; k < sizeof names / sizeof names[0] && !rc; k++) {
-		char *path = path_join(outdir, names[k]);
-		char *out = path ? path_canonical(path) : NULL;
-		if (!out) {
-			termsafe_println(stderr, "rtconform merge: %s: cannot resolve the output %s",
-				     outdir, names[k]);
-			rc = EXIT_USAGE;
-		}
-		for (int i = 0; out && i < n && !rc; i++) {
-			char *in = realpath(inputs[i], NULL);
-			if (in && strcmp(in, out) == 0) {
-				termsafe_println(stderr, "rtconform merge: the fleet's %s would overwrite "
-					     "the input %s (choose another -o)", path, inputs[i]);
-				rc = EXIT_USAGE;
-			}
-			free(in);
-		}
-		if (!rc && report_check_writable(path, err, sizeof err) != 0) {
-			termsafe_println(stderr, "rtconform merge: %s", err);
-			rc = EXIT_USAGE;
-		}
-		free(out);
-		free(path);
-	}
-	return rc;
 }
 
 /* Read each input in turn into the fleet. 0, or EXIT_USAGE after saying
@@ -121,7 +84,7 @@ static int add_inputs(struct merge *mg, char **inputs, int n)
 	return 0;
 }
 
-static void print_hosts(const struct merge *mg)
+static void print_hosts(const struct merge *mg, const struct out_set *out)
 {
 	for (size_t h = 0; h < mg->nhosts; h++) {
 		const struct merge_host *fh = &mg->hosts[h];
@@ -134,34 +97,36 @@ static void print_hosts(const struct merge *mg)
 	termsafe_println(stdout, "%zu host%s, %zu requirement%s: %s; exit status %d", mg->nhosts,
 			 mg->nhosts == 1 ? "" : "s", mg->totals.tests,
 			 mg->totals.tests == 1 ? "" : "s", counts, merge_exit_status(mg));
-	termsafe_println(stdout, "reports: %s, %s, %s", mg->html_path, mg->junit_path, mg->json_path);
+	out_say(out, stdout);
 }
 
 int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx)
 {
-	const char *outdir = "rtconform-fleet";
-	bool force = false;
-	int rc = parse_options(argc, argv, &outdir, &force);
+	static const enum out_kind kinds[] = { OUT_FLEET_HTML, OUT_FLEET_JUNIT, OUT_FLEET_JSON };
+	struct out_set out = { .cmd = "merge", .cmdline = ctx->cmdline, .ev = &out_evidence_std,
+			       .given[OUT_DIR] = "rtconform-fleet" };
+	int rc = parse_options(argc, argv, &out);
 	if (rc != MERGE_GO_ON)
 		return rc;
 	char **inputs = argv + optind;
 	int n = argc - optind;
-	struct stat st;
-	bool dir_was_there = stat(outdir, &st) == 0;
-	/* The directory is ours (locked) until the fleet report is written,
-	 * and holds no other kind of report unless --force. */
-	struct cli_locks locks = { .n = 0 };
-	if ((rc = check_outputs(outdir, inputs, n)) != 0 ||
-	    (rc = cli_lock_dir(&locks, "merge", outdir, ctx->cmdline)) != 0 ||
-	    (rc = cli_check_set("merge", outdir, CLI_SET_FLEET, force)) != 0) {
-		cli_unlock(&locks);
-		if (!dir_was_there)
-			rmdir(outdir);
+	/* No output may overwrite an input; the directory is ours (locked)
+	 * until the fleet report is written, and holds no other kind of
+	 * report unless --force. */
+	struct out_file *in = calloc((size_t)n, sizeof *in);
+	for (int i = 0; in && i < n; i++)
+		in[i] = (struct out_file){ inputs[i], "the input" };
+	if (!in)
+		termsafe_println(stderr, "rtconform merge: %s", strerror(ENOMEM));
+	rc = in ? out_prepare(&out, kinds, 3, in, (size_t)n, OUT_SET_FLEET) : EXIT_USAGE;
+	free(in);
+	if (rc) {
+		out_end(&out, rc);
 		return rc;
 	}
 	char err[900];
 	struct merge mg;
-	if (merge_begin(&mg, outdir, ctx->cmdline, err, sizeof err) != 0) {
+	if (merge_begin(&mg, out.given[OUT_DIR], ctx->cmdline, err, sizeof err) != 0) {
 		termsafe_println(stderr, "rtconform merge: %s", err);
 		rc = EXIT_USAGE;
 	}
@@ -171,18 +136,14 @@ int cmd_merge(int argc, char **argv, const struct cli_ctx *ctx)
 		termsafe_println(stderr, "rtconform merge: %s", err);
 		rc = EXIT_USAGE;
 	}
-	static const char *const written[] = { MERGE_HTML, MERGE_JUNIT, MERGE_JSON };
-	if (!rc && manifest_write_set("merge", outdir, written, 3) != 0)
+	if (!rc && out_seal(&out, NULL, 0, true) != 0)
 		rc = EXIT_USAGE;
 	if (!rc) {
-		print_hosts(&mg);
+		print_hosts(&mg, &out);
 		rc = merge_exit_status(&mg);
 	}
 	merge_free(&mg);
 	fflush(stdout);
-	cli_unlock(&locks);
-	/* Only if empty: nothing of anyone else's goes. */
-	if (rc == EXIT_USAGE && !dir_was_there)
-		rmdir(outdir);
+	out_end(&out, rc); /* refused: the directory it made goes, only if empty */
 	return rc;
 }

@@ -54,7 +54,7 @@ struct probe_args {
 	size_t nkv;
 	const char *prio;         /* --priority, NULL when not given */
 	bool runs_given;          /* --runs, which --duration replaces */
-	const char *outdir;       /* -o DIR, or NULL */
+	struct out_set out;       /* -o DIR */
 	bool json;                /* --json: results.json on stdout */
 };
 
@@ -101,7 +101,7 @@ static int take_option(int c, struct requirement *req, struct probe_args *a)
 			return EXIT_USAGE;
 		}
 		return 0;
-	case 'o': a->outdir = optarg; return 0;
+	case 'o': return out_option(&a->out, OUT_DIR, optarg);
 	case 'J': a->json = true; return 0;
 	case 'w':
 		return cli_parse_count("probe", "--warmup", optarg, 0, REQ_MAX_ITERATIONS,
@@ -131,11 +131,6 @@ static int parse_options(int argc, char **argv, struct requirement *req, struct 
 	}
 	if (req->duration_ns && a->runs_given) {
 		termsafe_println(stderr, "rtconform probe: --runs and --duration: give one, not both");
-		return EXIT_USAGE;
-	}
-	if (a->outdir && !a->outdir[0]) {
-		/* -o '' would write into / */
-		termsafe_println(stderr, "rtconform probe: -o/--output: empty value");
 		return EXIT_USAGE;
 	}
 	return PROBE_CONTINUE;
@@ -188,34 +183,6 @@ static int complete_requirement(int argc, char **argv, struct requirement *req,
 	return 0;
 }
 
-/* Each report's path in dir, checked writable before anything is measured:
- * the directory is made (one level) as `run -o` makes it, noted in made for
- * the caller to remove again when the command ends refused
- * (cli_made_dirs_end); then locked as `run -o` locks it (held in locks
- * until the caller releases it). 0, or EXIT_USAGE after saying why. */
-static int prepare_outputs(const char *dir, char *path[REPORT_NKINDS], struct cli_locks *locks,
-			   const char *cmdline, struct cli_made_dirs *made)
-{
-	char err[600];
-	int rc = 0;
-	for (int k = 0; k < REPORT_NKINDS && !rc; k++) {
-		path[k] = path_join(dir, report_kind_file_name((enum report_kind)k));
-		if (!path[k]) {
-			termsafe_println(stderr, "rtconform probe: out of memory");
-			rc = EXIT_USAGE;
-			break;
-		}
-		cli_made_dirs_note_parent(made, path[k]);
-		if (report_check_writable(path[k], err, sizeof err) != 0) {
-			termsafe_println(stderr, "rtconform probe: %s", err);
-			rc = EXIT_USAGE;
-		}
-	}
-	if (!rc)
-		rc = cli_lock_dir(locks, "probe", dir, cmdline);
-	return rc;
-}
-
 /* What the reports say of the machine and the command, as run records it:
  * the facts and readiness checks are taken before measuring. */
 struct probe_env {
@@ -257,16 +224,11 @@ static int build_view(struct report_view *view, struct req_file *file,
 /* The four reports into path[] (every one attempted), then --json's
  * results.json on stdout: the same bytes as the file. 0, or
  * EXIT_NOT_MEASURED after saying why. */
-static int write_outputs(const struct report_view *view, char *path[REPORT_NKINDS], bool json,
+static int write_outputs(const struct report_view *view, const struct out_set *out, bool json,
 			 volatile sig_atomic_t *interrupted)
 {
 	char err[600];
-	int rc = 0;
-	for (int k = 0; path[0] && k < REPORT_NKINDS; k++)
-		if (report_write((enum report_kind)k, view, path[k], err, sizeof err) != 0) {
-			termsafe_println(stderr, "rtconform probe: %s", err);
-			rc = EXIT_NOT_MEASURED;
-		}
+	int rc = out_write_view(out, view, NULL) ? EXIT_NOT_MEASURED : 0;
 	if (!json)
 		return rc;
 	size_t len = 0;
@@ -304,7 +266,7 @@ static void print_detail(const struct requirement *req, const struct req_result 
 
 /* What the command line asks of the outputs. */
 struct probe_out {
-	char *path[REPORT_NKINDS]; /* -o DIR's reports; all NULL without -o */
+	const struct out_set *out; /* -o DIR's reports; none without -o */
 	char faults[1200];         /* what selftest injected (run_faults.h); "": none */
 	bool json;
 	const char *cmdline;
@@ -324,7 +286,8 @@ static int measure(const struct requirement *req, struct req_file *file,
 	if (o->faults[0])
 		termsafe_println(stderr, "rtconform probe: FAULTS INJECTED by selftest: %s",
 				 o->faults);
-	bool reports = o->path[0] || o->json;
+	char *const *path = o->out->path;
+	bool reports = path[0] || o->json;
 	struct probe_env env;
 	if (reports) {
 		env_begin(&env, &tb);
@@ -351,16 +314,14 @@ static int measure(const struct requirement *req, struct req_file *file,
 	if (reports) {
 		struct report_view view;
 		int wrc = build_view(&view, file, &res, &tb, &env, o->cmdline, *ro.interrupted);
-		if (!wrc && o->path[0] && cli_view_outputs(&view, o->path, NULL) != 0) {
+		if (!wrc && path[0] && cli_view_outputs(&view, path, NULL) != 0) {
 			termsafe_println(stderr, "rtconform probe: out of memory building the reports");
 			wrc = EXIT_NOT_MEASURED;
 		}
 		if (!wrc)
-			wrc = write_outputs(&view, o->path, o->json, ro.interrupted);
-		if (!wrc && o->path[0] && !o->json)
-			termsafe_println(stdout, "reports: %s, %s, %s, %s", o->path[REPORT_JUNIT],
-				     o->path[REPORT_SUMMARY], o->path[REPORT_HTML],
-				     o->path[REPORT_JSON]);
+			wrc = write_outputs(&view, o->out, o->json, ro.interrupted);
+		if (!wrc && path[0] && !o->json)
+			out_say(o->out, stdout);
 		rc = wrc ? wrc : rc;
 		report_view_free(&view);
 		fingerprint_free(&env.fp);
@@ -376,7 +337,7 @@ static int probe_measure(struct requirement *req, struct req_file *file, struct 
 	int rc;
 	if (cli_need_helpers("probe", ctx))
 		return EXIT_NOT_MEASURED;
-	struct probe_out o = { .json = a->json,
+	struct probe_out o = { .json = a->json, .out = &a->out,
 			       .cmdline = ctx->cmdline ? ctx->cmdline : "rtconform probe" };
 	/* The fault libraries work in probe's worker as in run's (the fault
 	 * worker it never takes): its reports say so as run's do. A malformed
@@ -389,22 +350,16 @@ static int probe_measure(struct requirement *req, struct req_file *file, struct 
 		termsafe_println(stderr, "rtconform probe: timebase: %s", tberr);
 		return EXIT_USAGE;
 	}
-	struct cli_locks locks = { .n = 0 };
-	struct cli_made_dirs made = { .n = 0 };
-	if (a->outdir && (rc = prepare_outputs(a->outdir, o.path, &locks, ctx->cmdline,
-					       &made)) != 0) {
-		cli_unlock(&locks);
-		cli_made_dirs_end(&made, rc);
-		for (int k = 0; k < REPORT_NKINDS; k++)
-			free(o.path[k]);
-		return rc;
-	}
-	rc = measure(req, file, ctx->self_dir, &o);
+	/* -o DIR's reports checked before anything is measured, the
+	 * directory made (one level) and locked as `run -o` does */
+	static const enum out_kind kinds[] = { OUT_JUNIT, OUT_SUMMARY, OUT_HTML, OUT_JSON };
+	a->out.cmdline = ctx->cmdline;
+	if (a->out.given[OUT_DIR])
+		rc = out_prepare(&a->out, kinds, REPORT_NKINDS, NULL, 0, OUT_SET_ANY);
+	if (!rc)
+		rc = measure(req, file, ctx->self_dir, &o);
 	fflush(stdout);
-	cli_unlock(&locks);
-	cli_made_dirs_end(&made, rc);
-	for (int k = 0; k < REPORT_NKINDS; k++)
-		free(o.path[k]);
+	out_end(&a->out, rc);
 	return rc;
 }
 
@@ -420,7 +375,7 @@ int cmd_probe(int argc, char **argv, const struct cli_ctx *ctx)
 		.warmup = REQ_DEFAULT_WARMUP,
 		.timeout_ns = REQ_DEFAULT_TIMEOUT_NS,
 	};
-	struct probe_args a = { .nkv = 0 };
+	struct probe_args a = { .nkv = 0, .out = { .cmd = "probe", .ev = &out_evidence_std } };
 	int rc = parse_options(argc, argv, &req, &a);
 	if (rc != PROBE_CONTINUE)
 		return rc;

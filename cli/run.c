@@ -45,10 +45,8 @@ static const char run_tail[] =
 
 /* What the options ask for. */
 struct run_args {
-	const char *outdir, *only;
-	const char *csv_dir;     /* --csv DIR, or NULL */
-	const char *lava;        /* --lava FILE, or NULL */
-	const char *metrics;     /* --metrics FILE, or NULL */
+	const char *only;
+	struct out_set out;      /* -o, the reports' options, --csv, --lava, --metrics */
 	const char *sign;        /* --sign KEY, or NULL */
 	struct sign_key sign_key;
 	bool quiet;
@@ -56,39 +54,18 @@ struct run_args {
 	const char *host_label;  /* --host-label NAME, or NULL */
 	bool junit_skipped;      /* --junit-skipped */
 	char faults[1200];       /* what selftest injected (run_faults.h); "": none */
-	const char *explicit_path[REPORT_NKINDS];
 	struct run_options ro;
 };
 
 /* parse_options() result when the command goes on. */
 #define RUN_CONTINUE (-1)
 
-static const char *const out_options[REPORT_NKINDS] = {
-	[REPORT_JUNIT] = "--junit", [REPORT_SUMMARY] = "--summary",
-	[REPORT_HTML] = "--html", [REPORT_JSON] = "--json",
-};
-
-/* An empty value is never what was meant: -o '' would write into /, and
- * --only '' would select nothing and pass. */
+/* An empty --only would select nothing and pass. */
 static int check_empty(const struct run_args *a)
 {
-	const char *what = NULL;
-	if (a->outdir && !a->outdir[0])
-		what = "-o/--output";
-	for (int k = 0; k < REPORT_NKINDS; k++)
-		if (a->explicit_path[k] && !a->explicit_path[k][0])
-			what = out_options[k];
-	if (a->only && !a->only[0])
-		what = "--only";
-	if (a->csv_dir && !a->csv_dir[0])
-		what = "--csv";
-	if (a->lava && !a->lava[0])
-		what = "--lava";
-	if (a->metrics && !a->metrics[0])
-		what = "--metrics";
-	if (!what)
+	if (!a->only || a->only[0])
 		return RUN_CONTINUE;
-	termsafe_println(stderr, "rtconform run: %s: empty value (see rtconform run --help)", what);
+	termsafe_println(stderr, "rtconform run: --only: empty value (see rtconform run --help)");
 	return EXIT_USAGE;
 }
 
@@ -147,15 +124,15 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 	cli_getopt_begin();
 	while ((c = cli_getopt(&cli_opts_run, argc, argv)) != -1) {
 		switch (c) {
-		case CLI_OUT_OUTPUT: a->outdir = optarg; break;
-		case CLI_OUT_JUNIT: a->explicit_path[REPORT_JUNIT] = optarg; break;
+		case CLI_OUT_OUTPUT: if (out_option(&a->out, OUT_DIR, optarg)) return EXIT_USAGE; break;
+		case CLI_OUT_JUNIT: if (out_option(&a->out, OUT_JUNIT, optarg)) return EXIT_USAGE; break;
 		case CLI_OUT_JUNIT_SKIPPED: a->junit_skipped = true; break;
-		case CLI_OUT_SUMMARY: a->explicit_path[REPORT_SUMMARY] = optarg; break;
-		case CLI_OUT_HTML: a->explicit_path[REPORT_HTML] = optarg; break;
-		case CLI_OUT_JSON: a->explicit_path[REPORT_JSON] = optarg; break;
-		case CLI_OUT_CSV: a->csv_dir = optarg; break;
-		case CLI_OUT_LAVA: a->lava = optarg; break;
-		case CLI_OUT_METRICS: a->metrics = optarg; break;
+		case CLI_OUT_SUMMARY: if (out_option(&a->out, OUT_SUMMARY, optarg)) return EXIT_USAGE; break;
+		case CLI_OUT_HTML: if (out_option(&a->out, OUT_HTML, optarg)) return EXIT_USAGE; break;
+		case CLI_OUT_JSON: if (out_option(&a->out, OUT_JSON, optarg)) return EXIT_USAGE; break;
+		case CLI_OUT_CSV: if (out_option(&a->out, OUT_CSV, optarg)) return EXIT_USAGE; break;
+		case CLI_OUT_LAVA: if (out_option(&a->out, OUT_LAVA, optarg)) return EXIT_USAGE; break;
+		case CLI_OUT_METRICS: if (out_option(&a->out, OUT_METRICS, optarg)) return EXIT_USAGE; break;
 		case 'O':
 			if (add_only(a, optarg)) {
 				termsafe_println(stderr, "rtconform run: --only: out of memory");
@@ -328,158 +305,22 @@ static int check_duration(const struct run_args *a, struct req_file **files, siz
 	return rc;
 }
 
-/* What an output is called in a message: its option, or its place in -o. */
-static const char *out_label(const struct run_args *a, int k)
+/* Each output's path, checked before anything is measured and its
+ * directory locked (output/output.h), held in a->out until the run ends. */
+static int prepare_outputs(struct run_args *a, struct req_file **files, size_t nfiles)
 {
-	return a->explicit_path[k] ? out_options[k] : report_kind_file_name((enum report_kind)k);
-}
-
-/* No report may overwrite a requirements file or another report. 0, or
- * EXIT_USAGE after saying which collide. */
-static int check_collisions(const struct run_args *a, char *const out_path[REPORT_NKINDS],
-			    struct req_file **files, size_t nfiles)
-{
-	char *canon[REPORT_NKINDS] = { NULL };
-	int rc = 0;
-	for (int k = 0; k < REPORT_NKINDS && !rc; k++) {
-		const char *base = strrchr(out_path[k], '/');
-		if (strcmp(base ? base + 1 : out_path[k], MANIFEST_NAME) == 0) {
-			termsafe_println(stderr, "rtconform run: %s (%s) would be overwritten by the "
-					 "run's manifest: choose another name", out_label(a, k),
-					 out_path[k]);
-			rc = EXIT_USAGE;
-			break;
-		}
-		canon[k] = path_canonical(out_path[k]);
-		for (size_t f = 0; canon[k] && f < nfiles && !rc; f++) {
-			char *in = realpath(files[f]->path, NULL);
-			if (in && strcmp(in, canon[k]) == 0) {
-				termsafe_println(stderr, "rtconform run: %s (%s) would overwrite the "
-					     "requirements file %s", out_label(a, k), out_path[k],
-					     files[f]->path);
-				rc = EXIT_USAGE;
-			}
-			free(in);
-		}
-		for (int j = 0; j < k && canon[k] && !rc; j++)
-			if (canon[j] && strcmp(canon[j], canon[k]) == 0) {
-				termsafe_println(stderr, "rtconform run: %s and %s are the same file (%s)",
-					     out_label(a, j), out_label(a, k), out_path[k]);
-				rc = EXIT_USAGE;
-			}
-	}
-	for (int k = 0; k < REPORT_NKINDS; k++)
-		free(canon[k]);
-	return rc;
-}
-
-/* The files an extra output (--csv DIR, --lava FILE) must stay clear of:
- * the reports and the requirements files; NULL after saying so when out
- * of memory. Free it. */
-static struct cli_file *other_files(const struct run_args *a, char *const out_path[REPORT_NKINDS],
-				    struct req_file **files, size_t nfiles)
-{
-	struct cli_file *f = calloc(REPORT_NKINDS + nfiles, sizeof *f);
-	if (!f) {
+	static const enum out_kind kinds[] = { OUT_JUNIT, OUT_SUMMARY, OUT_HTML, OUT_JSON,
+					       OUT_CSV, OUT_LAVA, OUT_METRICS };
+	struct out_file *in = calloc(nfiles ? nfiles : 1, sizeof *in);
+	if (!in) {
 		termsafe_println(stderr, "rtconform run: out of memory");
-		return NULL;
-	}
-	for (int k = 0; k < REPORT_NKINDS; k++)
-		f[k] = (struct cli_file){ out_path[k], out_label(a, k) };
-	for (size_t i = 0; i < nfiles; i++)
-		f[REPORT_NKINDS + i] = (struct cli_file){ files[i]->path, "the requirements file" };
-	return f;
-}
-
-/* --metrics FILE as --lava's (cli_check_output_file), and not --lava's
- * file. Its directory is not locked: node_exporter's textfile directory
- * is shared by every program that feeds it. */
-static int check_metrics(const struct run_args *a, const struct cli_file *f, size_t n,
-			 struct cli_made_dirs *made)
-{
-	cli_made_dirs_note_parent(made, a->metrics);
-	int rc = cli_check_output_file("run", "--metrics", a->metrics, f, n);
-	char *m = rc ? NULL : path_canonical(a->metrics);
-	char *l = m && a->lava ? path_canonical(a->lava) : NULL;
-	if (l && strcmp(l, m) == 0) {
-		termsafe_println(stderr, "rtconform run: --lava and --metrics are the same file (%s)",
-				 a->metrics);
-		rc = EXIT_USAGE;
-	}
-	free(m);
-	free(l);
-	return rc;
-}
-
-/* --csv DIR (cli_check_csv_dir) and --lava FILE (cli_check_output_file)
- * beside the reports and the requirements files; the directories they
- * may create are noted in made. */
-static int check_extra_outputs(const struct run_args *a, char *const out_path[REPORT_NKINDS],
-			       struct req_file **files, size_t nfiles, struct cli_made_dirs *made)
-{
-	struct cli_file *f = other_files(a, out_path, files, nfiles);
-	if (!f)
 		return EXIT_USAGE;
-	int rc = 0;
-	if (a->csv_dir) {
-		cli_made_dirs_note(made, a->csv_dir);
-		rc = cli_check_csv_dir("run", a->csv_dir, f, REPORT_NKINDS + nfiles);
 	}
-	if (!rc && a->lava) {
-		cli_made_dirs_note_parent(made, a->lava);
-		rc = cli_check_output_file("run", "--lava", a->lava, f, REPORT_NKINDS + nfiles);
-	}
-	if (!rc && a->metrics)
-		rc = check_metrics(a, f, REPORT_NKINDS + nfiles, made);
-	free(f);
-	return rc;
-}
-
-/* Lock the directory of every output (cli_lock_outputs): the reports',
- * --csv's, --lava's. */
-static int lock_outputs(const struct run_args *a, char *const out_path[REPORT_NKINDS],
-			struct cli_locks *locks, const char *cmdline)
-{
-	const char *f[REPORT_NKINDS + 1];
-	for (int k = 0; k < REPORT_NKINDS; k++)
-		f[k] = out_path[k];
-	f[REPORT_NKINDS] = a->lava;
-	return cli_lock_outputs(locks, "run", f, REPORT_NKINDS + 1, a->csv_dir, cmdline);
-}
-
-/* Each report's path, checked writable before anything is measured, and
- * each output's directory locked (held in locks until the caller releases
- * them). 0, or EXIT_USAGE after saying why; out_path[] is filled as far
- * as it got. A directory these checks make (the -o directory, an explicit
- * output's such as --junit d/j.xml's d, the --csv directory) is noted in
- * made, for the caller to remove again when the run ends refused
- * (cli_made_dirs_end). */
-static int prepare_outputs(const struct run_args *a, char *out_path[REPORT_NKINDS],
-			   struct req_file **files, size_t nfiles, struct cli_locks *locks,
-			   const char *cmdline, struct cli_made_dirs *made)
-{
-	char err[600];
-	for (int k = 0; k < REPORT_NKINDS; k++) {
-		const char *name = report_kind_file_name((enum report_kind)k);
-		out_path[k] = a->explicit_path[k] ? strdup(a->explicit_path[k])
-						  : path_join(a->outdir, name);
-		if (!out_path[k]) {
-			termsafe_println(stderr, "rtconform run: out of memory");
-			return EXIT_USAGE;
-		}
-	}
-	int rc = check_collisions(a, out_path, files, nfiles);
-	for (int k = 0; k < REPORT_NKINDS && !rc; k++) {
-		cli_made_dirs_note_parent(made, out_path[k]);
-		if (report_check_writable(out_path[k], err, sizeof err) != 0) {
-			termsafe_println(stderr, "rtconform run: %s", err);
-			rc = EXIT_USAGE;
-		}
-	}
-	if (!rc)
-		rc = check_extra_outputs(a, out_path, files, nfiles, made);
-	if (!rc)
-		rc = lock_outputs(a, out_path, locks, cmdline);
+	for (size_t i = 0; i < nfiles; i++)
+		in[i] = (struct out_file){ files[i]->path, "the requirements file" };
+	int rc = out_prepare(&a->out, kinds, sizeof kinds / sizeof kinds[0], in, nfiles,
+			     OUT_SET_ANY);
+	free(in);
 	return rc;
 }
 
@@ -571,8 +412,8 @@ static void measure_all(struct report_view *view, struct req_file **files, size_
  * output that fails (closed, full) cannot cost a report, and a signal ends a
  * write that blocks. 0, or EXIT_NOT_MEASURED after saying why on stderr. */
 static int print_table(const struct report_view *view, int rc, bool all_written,
-		       char *out_path[REPORT_NKINDS], const char *csv_dir, const char *lava,
-		       volatile sig_atomic_t *interrupted, sig_atomic_t seen)
+		       const struct out_set *out, volatile sig_atomic_t *interrupted,
+		       sig_atomic_t seen)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -583,12 +424,7 @@ static int print_table(const struct report_view *view, int rc, bool all_written,
 				 all_written ? NULL : "a report could not be written (see above)",
 				 cli_colour(STDOUT_FILENO));
 	if (all_written)
-		termsafe_println(m, "reports: %s, %s, %s, %s", out_path[REPORT_JUNIT],
-			     out_path[REPORT_SUMMARY], out_path[REPORT_HTML], out_path[REPORT_JSON]);
-	if (all_written && csv_dir)
-		termsafe_println(m, "csv: %s", csv_dir);
-	if (all_written && lava)
-		termsafe_println(m, "lava: %s", lava);
+		out_say(out, m);
 	if (fclose(m) != 0)
 		out_of_memory();
 	int e = cli_write_stdout(text, len, interrupted, seen);
@@ -605,84 +441,36 @@ static int print_table(const struct report_view *view, int rc, bool all_written,
  * from the view, then the table on stdout. Returns the run's exit status:
  * EXIT_NOT_MEASURED also when a report, the export, the LAVA results or
  * standard output could not be written. */
-static int write_reports(const struct report_view *view, char *out_path[REPORT_NKINDS],
-			 const char *csv_dir, const char *lava, sig_atomic_t seen,
-			 volatile sig_atomic_t *interrupted, bool *written)
+static int write_reports(const struct report_view *view, const struct out_set *out,
+			 sig_atomic_t seen, volatile sig_atomic_t *interrupted, bool *written)
 {
-	char err[600];
 	int rc = report_view_exit_status(view);
-	/* Every report is attempted: a full disk for one must not cost the
-	 * others. A report that could not be written makes the run an error. */
-	bool all_written = true;
-	for (int k = 0; k < REPORT_NKINDS; k++) {
-		if (report_write((enum report_kind)k, view, out_path[k], err, sizeof err) != 0) {
-			termsafe_println(stderr, "rtconform run: %s", err);
-			rc = EXIT_NOT_MEASURED;
-			all_written = false;
-		}
-	}
-	if (csv_dir && cli_write_csv("run", view, csv_dir, "the run") != 0) {
+	/* A report that could not be written makes the run an error. */
+	*written = out_write_view(out, view, "the run") == 0;
+	if (!*written)
 		rc = EXIT_NOT_MEASURED;
-		all_written = false;
-	}
-	if (lava && report_write_lava(view, lava, err, sizeof err) != 0) {
-		termsafe_println(stderr, "rtconform run: --lava: %s", err);
-		rc = EXIT_NOT_MEASURED;
-		all_written = false;
-	}
-	*written = all_written;
-	int prc = print_table(view, rc, all_written, out_path, csv_dir, lava, interrupted, seen);
+	int prc = print_table(view, rc, *written, out, interrupted, seen);
 	return prc ? prc : rc;
 }
 
 /* MANIFEST.sha256 in the -o directory, last, listing every file this run
- * wrote there (evidence/manifest.h): the reports, the traces, the CSV export
- * when --csv is in it; a report written elsewhere (--junit /elsewhere) is
- * not listed. When a report could not be written, no manifest vouches for
- * the directory: an earlier run's is removed. With --sign, the manifest
- * is signed (evidence/sign.h). 0, or EXIT_NOT_MEASURED after saying why. */
-static int write_manifest(const struct run_args *a, char *const out_path[REPORT_NKINDS],
-			  const struct report_view *v, bool written)
+ * wrote there (out_seal): the reports, the traces, the CSV export when
+ * --csv is in it; a report written elsewhere (--junit /elsewhere) is not
+ * listed. When a report could not be written, no manifest vouches for the
+ * directory: an earlier run's is removed. With --sign, the manifest is
+ * signed. 0, or EXIT_NOT_MEASURED after saying why. */
+static int write_manifest(const struct run_args *a, const struct report_view *v, bool written)
 {
-	char *dir = realpath(a->outdir, NULL);
-	if (!dir && a->sign)
-		termsafe_println(stderr, "rtconform run: --sign: nothing written into %s, no "
-				 "manifest to sign", a->outdir);
-	if (!dir)
-		return 0; /* every report elsewhere: the directory was never made */
+	char *dir = out_dir_canonical(&a->out);
 	struct manifest_names mn = { NULL, 0, 0 };
-	int e = 0;
-	for (int k = 0; k < REPORT_NKINDS && !e; k++)
-		e = manifest_names_add(&mn, dir, out_path[k]);
-	if (!e)
-		e = manifest_names_add_run(&mn, dir, v, a->csv_dir);
-	if (!e && mn.n == 0) { /* wrote nothing there: not its directory */
-		if (a->sign)
-			termsafe_println(stderr, "rtconform run: --sign: nothing written into %s, no "
-					 "manifest to sign", a->outdir);
-		free(dir);
-		return 0;
-	}
-	sign_remove(dir); /* an earlier run's signature vouches for nothing now */
-	char err[PATH_MAX + 600], *text = NULL;
-	size_t len = 0;
+	int e = dir ? manifest_names_add_run(&mn, dir, v, a->out.path[OUT_CSV]) : 0;
 	int rc = 0;
 	if (e) {
 		termsafe_println(stderr, "rtconform run: %s/%s: %s", dir, MANIFEST_NAME, strerror(-e));
 		rc = EXIT_NOT_MEASURED;
-	} else if (!written) {
-		snprintf(err, sizeof err, "%s/%s", dir, MANIFEST_NAME);
-		if (unlink(err) == 0)
-			termsafe_println(stderr, "rtconform run: removed %s: it vouched for an "
-					 "earlier run's reports", err);
-	} else if (mn.n && manifest_write_kept(dir, mn.name, mn.n, &text, &len, err,
-					       sizeof err) != 0) {
-		termsafe_println(stderr, "rtconform run: %s", err);
-		rc = EXIT_NOT_MEASURED;
-	} else if (mn.n && a->sign && sign_manifest("run", &a->sign_key, dir, text, len) != 0) {
+	} else if (out_seal(&a->out, mn.name, mn.n, written) != 0) {
 		rc = EXIT_NOT_MEASURED;
 	}
-	free(text);
 	manifest_names_free(&mn);
 	free(dir);
 	return rc;
@@ -758,11 +546,11 @@ static void checkpoint_all(const struct req_result *partial, void *arg)
 	run_metrics_checkpoint(live->rm, partial);
 }
 
-/* Measure the loaded files and write the reports to out_path[]. */
+/* Measure the loaded files and write the reports to a->out's paths. */
 static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
-		     char *out_path[REPORT_NKINDS], const char *self_dir, const char *cmdline,
-		     struct run_journal *rj)
+		     const char *self_dir, const char *cmdline, struct run_journal *rj)
 {
+	char *const *out_path = a->out.path;
 	char err[600];
 	struct timebase tb;
 	if (timebase_init(&tb, err, sizeof err) != 0) {
@@ -815,7 +603,8 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	run.started = time(NULL);
 	head_of_journal(rj, files, nfiles, a->only, &run);
 	struct run_metrics rm;
-	run_metrics_begin(&rm, a->metrics, files, nfiles, id_selected, a->only, &fp, run.started);
+	run_metrics_begin(&rm, out_path[OUT_METRICS], files, nfiles, id_selected, a->only, &fp,
+			  run.started);
 	struct run_live live = { rj, &rm };
 	ro->checkpoint = checkpoint_all;
 	ro->checkpoint_arg = &live;
@@ -835,15 +624,14 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	if (report_view_finish(&view, &run) != 0)
 		out_of_memory();
 	view.junit_not_selected = a->junit_skipped;
-	if (cli_view_outputs(&view, out_path, a->csv_dir) != 0)
+	if (cli_view_outputs(&view, out_path, out_path[OUT_CSV]) != 0)
 		out_of_memory();
 	view.ival_spill = rj->spill;
 
 	bool written = false;
-	int rc = write_reports(&view, out_path, a->csv_dir, a->lava, seen, ro->interrupted,
-			       &written);
+	int rc = write_reports(&view, &a->out, seen, ro->interrupted, &written);
 	run_journal_close(rj, written);
-	int mrc = write_manifest(a, out_path, &view, written);
+	int mrc = write_manifest(a, &view, written);
 	if (mrc && rc != EXIT_USAGE)
 		rc = mrc;
 	run_metrics_end(&rm);
@@ -857,7 +645,9 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 
 int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 {
-	struct run_args a = { .outdir = "rtconform-results" };
+	struct run_args a = { .out = { .cmd = "run", .cmdline = ctx->cmdline,
+				       .ev = &out_evidence_std,
+				       .given[OUT_DIR] = "rtconform-results" } };
 	int rc = parse_options(argc, argv, &a);
 	if (rc != RUN_CONTINUE)
 		return rc;
@@ -880,29 +670,24 @@ int cmd_run(int argc, char **argv, const struct cli_ctx *ctx)
 		return rc;
 	}
 
-	/* Find unwritable outputs before measuring anything. */
-	/* Then lock each output's directory, held until every report is
-	 * written: a second run into it is refused before it measures. */
-	char *out_path[REPORT_NKINDS] = { NULL };
-	struct cli_locks locks = { .n = 0 };
-	struct cli_made_dirs made = { .n = 0 };
+	/* Find unwritable outputs before measuring anything; then lock each
+	 * output's directory, held until every report is written: a second
+	 * run into it is refused before it measures. */
+	a.out.sign = a.sign ? &a.sign_key : NULL;
 	rc = cli_need_helpers("run", ctx);
 	if (rc == 0)
-		rc = prepare_outputs(&a, out_path, files, nfiles, &locks, ctx->cmdline, &made);
+		rc = prepare_outputs(&a, files, nfiles);
 	/* The journal after the lock: a second run into the directory is
 	 * refused by the lock, never by the first run's journal. */
 	struct run_journal rj = { .on = false };
 	if (rc == 0)
-		rc = run_journal_open(&rj, out_path[REPORT_JSON]);
+		rc = run_journal_open(&rj, a.out.path[OUT_JSON]);
 	if (rc == 0)
-		rc = run_files(files, nfiles, &a, out_path, ctx->self_dir,
+		rc = run_files(files, nfiles, &a, ctx->self_dir,
 			       ctx->cmdline ? ctx->cmdline : "rtconform run", &rj);
 	if (rj.on) /* ended before measuring: nothing to keep */
 		run_journal_close(&rj, true);
-	cli_unlock(&locks);
-	cli_made_dirs_end(&made, rc); /* refused: what the checks made goes */
-	for (int k = 0; k < REPORT_NKINDS; k++)
-		free(out_path[k]);
+	out_end(&a.out, rc);
 	cli_free_files(files, nfiles);
 	return rc;
 }

@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "selftest/selftest.h"
 #include "cli/options.h"
+#include "output/output.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -182,23 +183,23 @@ int cmd_selftest(int argc, char **argv, const struct cli_ctx *ctx)
 		return EXIT_NOT_MEASURED;
 	}
 	e.self[n] = 0;
-	struct cli_locks locks = { .n = 0 };
-	struct cli_made_dirs made = { .n = 0 };
+	struct out_locks locks = { .n = 0 };
+	struct out_made_dirs made = { .n = 0 };
 	/* Locked like every output directory: a second selftest (or a run)
 	 * into it at the same time is refused, not mixed in; refused, it
 	 * removes the directory it made. */
-	cli_made_dirs_note(&made, dir);
+	out_made_dirs_note(&made, dir);
 	char *abs = NULL;
 	if ((rc = make_dir(dir, &abs)) != 0 ||
-	    (rc = cli_lock_dir(&locks, "selftest", abs, ctx->cmdline)) != 0) {
+	    (rc = out_lock_dir(&locks, "selftest", abs, ctx->cmdline)) != 0) {
 		free(abs);
-		cli_made_dirs_end(&made, rc);
+		out_made_dirs_end(&made, rc);
 		return rc;
 	}
-	cli_made_dirs_free(&made); /* it goes on: the record is written there */
+	out_made_dirs_free(&made); /* it goes on: the record is written there */
 	e.dir = abs;
 	rc = st_selftest(&e);
 	free(abs);
-	cli_unlock(&locks);
+	out_unlock(&locks);
 	return rc;
 }

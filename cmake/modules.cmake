@@ -264,21 +264,30 @@ rtc_module(evidence evidence DEPS read
       check selftest gives it)"
   SOURCES evidence/manifest.c evidence/sign.c evidence/sign_check.c evidence/verify.c)
 
-rtc_module(selftest selftest DEPS evidence
+rtc_module(output output DEPS across evidence
+  WHY "every command's outputs (run, probe, report, compare, merge, selftest), from one table \
+      of output kinds (`output/output.c`): the output options parsed by one function, each output \
+      checked before anything is measured or read (no name of rtconform's own, no input or \
+      other output overwritten, no planted link followed, writable), its missing directory \
+      made and removed again on refusal (`output/path.c`), each directory locked (`output/lock.c`), each \
+      file written atomically, the manifest written and signed last"
+  SOURCES output/lock.c output/output.c output/path.c)
+
+rtc_module(selftest selftest DEPS output
   WHY "`rtconform selftest`'s known-answer cases (`selftest_cases.c`, `selftest_trace.c`, run \
       one by one and all in turn by `selftest_run.c`), its validation record written \
       (`selftest_record.c`), read back and verified (`selftest_read.c`)"
   SOURCES selftest/selftest_cases.c selftest/selftest_read.c
           selftest/selftest_record.c selftest/selftest_run.c selftest/selftest_trace.c)
 
-rtc_module(cli cli DEPS across selftest
+rtc_module(cli cli DEPS selftest
   WHY "the subcommands (explain.c prints what `harness/explain.c` makes of a saved trace; \
       verify.c and selftest.c parse their options and call evidence/ and selftest/); main.c \
       only sets up and dispatches; options.c holds every command's option table \
       (docs/cli-options.md); layout.c finds the helpers and profiles, profiles.c names the \
-      shipped profiles, outdir.c locks the output directories"
+      shipped profiles"
   SOURCES cli/common.c cli/compare.c cli/env.c cli/explain.c cli/layout.c cli/list.c
-          cli/merge.c cli/options.c cli/outdir.c cli/verify.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
+          cli/merge.c cli/options.c cli/verify.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
           cli/run_faults.c cli/run_journal.c cli/run_metrics.c cli/selftest.c
           cli/validate.c)
 

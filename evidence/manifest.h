@@ -16,7 +16,7 @@
 #include "base/strindex.h"
 
 #define MANIFEST_NAME "MANIFEST.sha256"
-/* The lock file of an output directory (cli/outdir.c, CLI_LOCK_NAME): a
+/* The lock file of an output directory (output/lock.c, OUT_LOCK_NAME): a
  * record's manifest never lists it, verify never names it as left out. */
 #define MANIFEST_LOCK_NAME ".rtconform.lock"
 

@@ -15,6 +15,7 @@
 #include "base/path.h"
 #include "base/termsafe.h"
 #include "evidence/manifest.h"
+#include "output/output.h"
 #include "harness/measure/timebase.h"
 #include "harness/runinfo.h"
 #include "host/fingerprint.h"
@@ -25,8 +26,13 @@
 #include "reports/xmlw.h"
 
 const char *const st_file_names[ST_NFILES] = {
-	[ST_FILE_JSON] = "validation.json", [ST_FILE_JUNIT] = "junit.xml",
-	[ST_FILE_HTML] = "validation.html",
+	[ST_FILE_JSON] = OUT_NAME_ST_JSON, [ST_FILE_JUNIT] = OUT_NAME_ST_JUNIT,
+	[ST_FILE_HTML] = OUT_NAME_ST_HTML,
+};
+/* Each file's kind of output (output/output.h). */
+static const enum out_kind st_kinds[ST_NFILES] = {
+	[ST_FILE_JSON] = OUT_ST_JSON, [ST_FILE_JUNIT] = OUT_ST_JUNIT,
+	[ST_FILE_HTML] = OUT_ST_HTML,
 };
 
 void st_tally(struct st_record *rec)
@@ -242,25 +248,21 @@ char *st_render(const struct st_doc *d, enum st_file f, size_t *len, char *why, 
 	return buf;
 }
 
-/* Render file f and write it into dir: a temporary file renamed over it,
- * as every report (a name planted in the directory, a link to a file of
+/* Render file f and write it as output f of out, as every output is
+ * (out_write: a name planted in the directory, a link to a file of
  * root's, is replaced, never written through). */
-static int render(const char *dir, const struct st_doc *d, enum st_file f)
+static int render(const struct out_set *out, const struct st_doc *d, enum st_file f)
 {
-	char why[300], path[PATH_MAX + 64];
+	char why[300];
 	size_t len;
 	char *buf = st_render(d, f, &len, why, sizeof why);
 	if (!buf) {
 		termsafe_println(stderr, "rtconform selftest: %s: %s", st_file_names[f], why);
 		return -1;
 	}
-	snprintf(path, sizeof path, "%s/%s", dir, st_file_names[f]);
-	int e = report_atomic_write(path, buf, len);
-	if (e)
-		termsafe_println(stderr, "rtconform selftest: cannot write %s: %s", path,
-				 strerror(-e));
+	int e = out_write(out, st_kinds[f], buf, len);
 	free(buf);
-	return e ? -1 : 0;
+	return e;
 }
 
 /* nftw has no argument for its callback: the walk's state. */
@@ -291,18 +293,18 @@ static int walk_one(const char *path, const struct stat *st, int type, struct FT
 	return 0;
 }
 
-static int write_manifest(const char *dir)
+/* MANIFEST.sha256 of every file of the record (out_seal). */
+static int write_manifest(const struct out_set *out)
 {
 	struct manifest_names mn = { 0 };
 	walk_names = &mn;
-	walk_root = dir;
-	char err[600] = "";
-	int rc = nftw(dir, walk_one, 16, FTW_PHYS);
-	if (rc == 0)
-		rc = manifest_write(dir, mn.name, mn.n, err, sizeof err);
+	walk_root = out->given[OUT_DIR];
+	int rc = nftw(walk_root, walk_one, 16, FTW_PHYS);
 	if (rc != 0)
-		termsafe_println(stderr, "rtconform selftest: %s: %s", MANIFEST_NAME,
-				 err[0] ? err : "cannot list the record's files");
+		termsafe_println(stderr, "rtconform selftest: %s: cannot list the record's files",
+				 MANIFEST_NAME);
+	else
+		rc = out_seal(out, mn.name, mn.n, true);
 	manifest_names_free(&mn);
 	return rc ? -1 : 0;
 }
@@ -318,12 +320,17 @@ int st_write_record(const struct st_record *rec)
 	struct host_facts hf;
 	host_facts_collect(&hf);
 	runinfo_collect_facts(&d.fp, &hf, tbp);
-	int rc = 0;
-	for (int f = 0; f < ST_NFILES; f++) /* each tried: one failed costs no other */
-		if (render(rec->dir, &d, (enum st_file)f) != 0)
+	/* the directory is checked, made and locked by cmd_selftest */
+	struct out_set out = { .cmd = "selftest", .ev = &out_evidence_std,
+			       .given[OUT_DIR] = rec->dir };
+	bool named = out_paths(&out, st_kinds, ST_NFILES) == 0;
+	int rc = named ? 0 : -1;
+	for (int f = 0; named && f < ST_NFILES; f++) /* each tried: one failed costs no other */
+		if (render(&out, &d, (enum st_file)f) != 0)
 			rc = -1;
 	if (rc == 0)
-		rc = write_manifest(rec->dir);
+		rc = write_manifest(&out);
+	out_end(&out, 0);
 	fingerprint_free(&d.fp);
 	return rc;
 }

@@ -74,12 +74,12 @@ expect_grep '^TWICE-per-op-mean-2 (pass|fail|skip)' "$TMP/twice.lava"
 
 # checked before anything is measured: no overwriting, no empty value
 expect_status 2 "$RTC" run "$FLEET" -q -o "$TMP/c" --lava "$TMP/c/results.json"
-expect_grep 'rtconform run: --lava .*/c/results.json is results.json' "$TMP/out"
+expect_grep 'rtconform run: results.json and --lava are the same file \(.*/c/results.json\)' "$TMP/out"
 [ ! -e "$TMP/c" ] && ok "a refused run leaves no -o directory" || fail "a refused run left $TMP/c"
 expect_status 2 "$RTC" run "$FLEET" -q -o "$TMP/c" --lava ''
 expect_status 2 "$RTC" run "$FLEET" -q -o "$TMP/c" --lava "$TMP/no/such/dir/x.lava"
 expect_status 2 "$RTC" report "$TMP/r/results.json" --lava "$TMP/r/results.json"
-expect_grep 'is the input' "$TMP/out"
+expect_grep '[-]-lava \(.*\) would overwrite the input' "$TMP/out"
 
 # ci/lava/run.sh with a stand-in lava-test-case that records each call
 mkdir -p "$TMP/bin"

@@ -22,7 +22,7 @@ if is_root && command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
     fail "selftest on a full disk exits 3 (it exited $(cat "$TMP/st.rc" 2>/dev/null)):"
     tail -20 "$TMP/st.err" | diag
   fi
-  expect_grep "cannot write $TMP/small/rec/validation.json: No space left on device" "$TMP/st.err"
+  expect_grep "cannot write '$TMP/small/rec/validation.json': No space left on device" "$TMP/st.err"
   expect_grep 'validation record in .* is incomplete: no MANIFEST.sha256 vouches for it' "$TMP/st.err"
   expect_no_grep 'double free|AddressSanitizer|Aborted' "$TMP/st.err"
   expect_grep 'NO RECORD: it could not be written into' "$TMP/st.out"
@@ -246,7 +246,10 @@ req_file "$TMP/slow.xml" slow '' \
 mkdir "$TMP/shared2/csv"
 "$RTC" run -q -o "$TMP/shared2" --csv "$TMP/shared2/csv" "$TMP/slow.xml" >"$TMP/late.out" 2>&1 &
 late=$!
-wait_for "the run into shared2 holds its lock" 20 test -e "$TMP/shared2/.rtconform.lock"
+# both its locks: -o's and, since the one output path locks every output's
+# directory, the --csv directory's (taken just after)
+wait_for "the run into shared2 holds its lock" 20 test -e "$TMP/shared2/.rtconform.lock" -a \
+  -e "$TMP/shared2/csv/.rtconform.lock"
 mv "$TMP/shared2/csv" "$TMP/shared2/csv.real"
 ln -s "$TMP/elsewhere2" "$TMP/shared2/csv"
 st=0; wait "$late" || st=$?

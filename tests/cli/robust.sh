@@ -205,10 +205,11 @@ expect_status 2 "$RTC" run -o "$TMP/coll" --html /proc/nope/report.html "$TMP/in
 [ ! -e "$TMP/coll" ] && ok "an unwritable output leaves no new -o directory" || fail "an unwritable output left the new -o directory behind"
 # A directory made for an explicit output (--junit new/j.xml, and one
 # inside it for --summary) goes again when a later check refuses the run
-# (--lava is the requirements file); a directory that existed stays.
+# (--lava's directory cannot be made: the collisions are checked before
+# any directory is made); a directory that existed stays.
 expect_status 2 "$RTC" run -o "$TMP/coll" --junit "$TMP/new/j.xml" --summary "$TMP/new/sub/s.txt" \
-  --lava "$TMP/in.xml" "$TMP/in.xml"
-expect_grep '.-lava .*in.xml is the requirements file' "$TMP/out"
+  --lava "$TMP/no/such/x.lava" "$TMP/in.xml"
+expect_grep "^rtconform run: --lava: cannot write '$TMP/no/such/x.lava'" "$TMP/out"
 [ ! -e "$TMP/new" ] && [ ! -e "$TMP/coll" ] && ok "a refused run leaves no directory made for --junit new/j.xml" \
   || { fail "a refused run left a directory made for an explicit output:"; ls -R "$TMP/new" "$TMP/coll" 2>&1 | diag; }
 mkdir "$TMP/was"

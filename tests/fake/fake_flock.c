@@ -3,7 +3,7 @@
  * flock() of a file named .rtconform.lock finds it removed just before,
  * as when the lock's last holder removed it (at its end, while it held it)
  * between this command's open() and its flock(). That moment cannot be hit
- * on purpose otherwise; cli/outdir.c must then lock the file at the path
+ * on purpose otherwise; output/lock.c must then lock the file at the path
  * again, not keep a lock on one no longer there. Every other flock(), and
  * every later one, is passed on unchanged. With FAKE_FLOCK_IGNORE set,
  * flock() instead accepts every call and does nothing, as a library that

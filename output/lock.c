@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* outdir.c - one owner per output directory: the lock a command that
+/* lock.c - one owner per output directory: the lock a command that
  * writes reports holds on each directory it writes into, and the kind of
- * report set a directory already holds (cli.h; docs/reports.md).
+ * report set a directory already holds (output.h; docs/reports.md).
  *
- * The lock is flock(2) on CLI_LOCK_NAME in the directory: the kernel
+ * The lock is flock(2) on OUT_LOCK_NAME in the directory: the kernel
  * releases it when its holder dies however it dies, so only the flock
  * decides who holds a directory, never the pid written in the file (a
  * file left by a killed holder is no lock). The holder removes the file
  * at the end while it still holds it; one who opened it just before
  * then gets the lock on a file no longer there, so after locking, the
  * file at the path must still be the one locked, or it starts again. */
-#include "cli/cli.h"
+#include "output/output.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +25,7 @@
 #include "across/compare.h"
 #include "across/merge.h"
 #include "base/termsafe.h"
+#include "harness/verdict.h"
 #include "reports/journal.h"
 #include "reports/read/read.h"
 #include "reports/report.h"
@@ -189,7 +190,7 @@ static int open_lock(const char *cmd, const char *file, struct stat *st, bool *c
  * trusted), not for a holder: the lock file goes again when this open
  * made it, is still the file at its path and the kernel lists no holder
  * of it, so a refused command leaves the directory as it found it (one
- * it made can then be removed: cli_made_dirs). A holder's file stays. */
+ * it made can then be removed: out_made_dirs). A holder's file stays. */
 static void drop_made_lock(int fd, const char *file, const struct stat *st, bool created)
 {
 	struct stat now;
@@ -199,7 +200,7 @@ static void drop_made_lock(int fd, const char *file, const struct stat *st, bool
 }
 
 /* Lock `file` into l. 0, or EXIT_USAGE after saying why. */
-static int take_lock(struct cli_lock *l, const char *cmd, const char *dir, const char *file,
+static int take_lock(struct out_lock *l, const char *cmd, const char *dir, const char *file,
 		     const char *cmdline)
 {
 	for (int tries = 0; tries < LOCK_TRIES; tries++) {
@@ -253,7 +254,7 @@ static int take_lock(struct cli_lock *l, const char *cmd, const char *dir, const
 	return EXIT_USAGE;
 }
 
-int cli_lock_dir(struct cli_locks *ls, const char *cmd, const char *dir, const char *cmdline)
+int out_lock_dir(struct out_locks *ls, const char *cmd, const char *dir, const char *cmdline)
 {
 	struct stat ds;
 	if (stat(dir, &ds) != 0) {
@@ -264,10 +265,10 @@ int cli_lock_dir(struct cli_locks *ls, const char *cmd, const char *dir, const c
 	for (size_t i = 0; i < ls->n; i++)
 		if (ls->l[i].dir_dev == ds.st_dev && ls->l[i].dir_ino == ds.st_ino)
 			return 0; /* ours already: a second flock would refuse us */
-	struct cli_lock *l = &ls->l[ls->n];
-	if (ls->n == CLI_LOCKS_MAX || !(l->file = path_join(dir, CLI_LOCK_NAME))) {
+	struct out_lock *l = &ls->l[ls->n];
+	if (ls->n == OUT_LOCKS_MAX || !(l->file = path_join(dir, OUT_LOCK_NAME))) {
 		termsafe_println(stderr, "rtconform %s: cannot lock the output directory %s: %s",
-				 cmd, dir, strerror(ls->n == CLI_LOCKS_MAX ? EMFILE : ENOMEM));
+				 cmd, dir, strerror(ls->n == OUT_LOCKS_MAX ? EMFILE : ENOMEM));
 		return EXIT_USAGE;
 	}
 	int rc = take_lock(l, cmd, dir, l->file, cmdline);
@@ -281,40 +282,26 @@ int cli_lock_dir(struct cli_locks *ls, const char *cmd, const char *dir, const c
 	return 0;
 }
 
-int cli_lock_parent(struct cli_locks *ls, const char *cmd, const char *path,
+int out_lock_parent(struct out_locks *ls, const char *cmd, const char *path,
 		    const char *cmdline)
 {
 	const char *slash = strrchr(path, '/');
 	if (!slash)
-		return cli_lock_dir(ls, cmd, ".", cmdline);
+		return out_lock_dir(ls, cmd, ".", cmdline);
 	char *dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
 	if (!dir) {
 		termsafe_println(stderr, "rtconform %s: %s", cmd, strerror(ENOMEM));
 		return EXIT_USAGE;
 	}
-	int rc = cli_lock_dir(ls, cmd, dir, cmdline);
+	int rc = out_lock_dir(ls, cmd, dir, cmdline);
 	free(dir);
 	return rc;
 }
 
-int cli_lock_outputs(struct cli_locks *ls, const char *cmd, const char *const *files,
-		     size_t n, const char *dir, const char *cmdline)
-{
-	int rc = 0;
-	for (size_t i = 0; i < n && !rc; i++)
-		if (files[i])
-			rc = cli_lock_parent(ls, cmd, files[i], cmdline);
-	if (!rc && dir)
-		rc = cli_lock_dir(ls, cmd, dir, cmdline);
-	if (rc)
-		cli_unlock(ls);
-	return rc;
-}
-
-void cli_unlock(struct cli_locks *ls)
+void out_unlock(struct out_locks *ls)
 {
 	for (size_t i = ls->n; i-- > 0;) {
-		struct cli_lock *l = &ls->l[i];
+		struct out_lock *l = &ls->l[i];
 		struct stat st;
 		/* Removed while held, and only when it is still the file we
 		 * hold (not one someone made after removing ours). */
@@ -329,27 +316,27 @@ void cli_unlock(struct cli_locks *ls)
 /* ---------------------------------------------------------- report sets */
 
 static const char *const set_what[] = {
-	[CLI_SET_RUN] = "a run's reports (rtconform run)",
-	[CLI_SET_FLEET] = "a fleet report (rtconform merge)",
-	[CLI_SET_COMPARISON] = "a comparison (rtconform compare -o)",
+	[OUT_SET_RUN] = "a run's reports (rtconform run)",
+	[OUT_SET_FLEET] = "a fleet report (rtconform merge)",
+	[OUT_SET_COMPARISON] = "a comparison (rtconform compare -o)",
 };
 
 /* A file that tells which set a directory holds (junit.xml, which every
  * set has, tells none; results.json tells by its schema). */
 struct set_file {
 	const char *name;
-	enum cli_set kind;
+	enum out_set_kind kind;
 };
 #define NSET_FILES 6
 static void set_files(struct set_file f[NSET_FILES])
 {
 	/* A killed run's journal: its reports are still to be rendered. */
-	f[5] = (struct set_file){ JOURNAL_DIR, CLI_SET_RUN };
-	f[0] = (struct set_file){ report_kind_file_name(REPORT_HTML), CLI_SET_RUN };
-	f[1] = (struct set_file){ report_kind_file_name(REPORT_SUMMARY), CLI_SET_RUN };
-	f[2] = (struct set_file){ MERGE_HTML, CLI_SET_FLEET };
-	f[3] = (struct set_file){ CMP_TEXT, CLI_SET_COMPARISON };
-	f[4] = (struct set_file){ CMP_HTML, CLI_SET_COMPARISON };
+	f[5] = (struct set_file){ JOURNAL_DIR, OUT_SET_RUN };
+	f[0] = (struct set_file){ report_kind_file_name(REPORT_HTML), OUT_SET_RUN };
+	f[1] = (struct set_file){ report_kind_file_name(REPORT_SUMMARY), OUT_SET_RUN };
+	f[2] = (struct set_file){ MERGE_HTML, OUT_SET_FLEET };
+	f[3] = (struct set_file){ CMP_TEXT, OUT_SET_COMPARISON };
+	f[4] = (struct set_file){ CMP_HTML, OUT_SET_COMPARISON };
 }
 
 /* Whether dir/name exists (as anything). */
@@ -365,11 +352,11 @@ static bool exists_in(const char *dir, const char *name)
 /* The refusal of cmd writing `mine` into dir, which holds `name`: of set
  * `kind`, or of none rtconform can tell (kind < 0, why says more). */
 static int refuse_set(const char *cmd, const char *dir, const char *name, int kind,
-		      const char *why, enum cli_set mine)
+		      const char *why, enum out_set_kind mine)
 {
 	static const char *const mine_what[] = {
-		[CLI_SET_RUN] = "this run's reports", [CLI_SET_FLEET] = "this fleet report",
-		[CLI_SET_COMPARISON] = "this comparison's reports",
+		[OUT_SET_RUN] = "this run's reports", [OUT_SET_FLEET] = "this fleet report",
+		[OUT_SET_COMPARISON] = "this comparison's reports",
 	};
 	termsafe_println(stderr, "rtconform %s: %s holds %s, %s%s; %s would replace or mix with "
 			 "it there (choose another -o, or give --force to write there anyway)",
@@ -378,7 +365,7 @@ static int refuse_set(const char *cmd, const char *dir, const char *name, int ki
 	return EXIT_USAGE;
 }
 
-int cli_check_set(const char *cmd, const char *dir, enum cli_set mine, bool force)
+int out_check_set(const char *cmd, const char *dir, enum out_set_kind mine, bool force)
 {
 	if (force)
 		return 0;
@@ -390,8 +377,8 @@ int cli_check_set(const char *cmd, const char *dir, enum cli_set mine, bool forc
 	if (rk == READ_OTHER)
 		return refuse_set(cmd, dir, json, -1, "a file rtconform cannot tell as a run's "
 				  "or a fleet's (no schema of rtconform's at its start)", mine);
-	if (told && (rk == READ_RUN ? CLI_SET_RUN : CLI_SET_FLEET) != mine)
-		return refuse_set(cmd, dir, json, rk == READ_RUN ? CLI_SET_RUN : CLI_SET_FLEET,
+	if (told && (rk == READ_RUN ? OUT_SET_RUN : OUT_SET_FLEET) != mine)
+		return refuse_set(cmd, dir, json, rk == READ_RUN ? OUT_SET_RUN : OUT_SET_FLEET,
 				  NULL, mine);
 	struct set_file f[NSET_FILES];
 	set_files(f);
