@@ -206,7 +206,8 @@ rtc_module(harness harness DEPS requirements measure host LIBS ${RTC_LIB_JANSSON
           harness/runner_classify.c harness/live.c harness/runner_prepare.c
           harness/runner_spawn.c harness/runner_supervise.c
           harness/explain.c harness/explain_out.c harness/explain_parse.c
-          harness/stats.c harness/trace.c harness/trace_keep.c harness/trace_steal.c harness/verdict.c
+          harness/stats.c harness/summary.c harness/trace.c harness/trace_keep.c
+          harness/trace_steal.c harness/verdict.c
   GENERATED ${RTC_BUILD_ID_C})
 add_dependencies(rtc_harness rtc_build_id)
 

@@ -91,15 +91,15 @@ void openmetrics_summarise(const struct req_result *r, bool running, struct om_r
 			free(cp);
 		}
 	}
-	out->runs = report_runs_done(r);
+	out->runs = summary_runs_done(r);
 	out->fraction = running ? fraction_done(r, out->runs) : 1.0;
-	out->nmetrics = report_nmetrics(r);
+	out->nmetrics = summary_nmetrics(r);
 	for (unsigned i = 0; i < out->nmetrics; i++) {
 		const struct metric_data *m = result_metric_c(r->res, i);
 		struct om_metric *om = &out->metrics[i];
 		memset(om, 0, sizeof *om);
 		char buf[16];
-		snprintf(om->name, sizeof om->name, "%s", report_metric_name(r, i, buf, sizeof buf));
+		snprintf(om->name, sizeof om->name, "%s", summary_metric_name(r, i, buf, sizeof buf));
 		om->kind = m->kind == METRIC_COUNT ? METRIC_COUNT : METRIC_DURATION;
 		if (om->kind == METRIC_DURATION) {
 			summarise_duration(m, om);
