@@ -15,12 +15,16 @@
 #include <time.h>
 
 #include "requirements/model.h"
-#include "harness/measure/probe.h"
 #include "harness/summary.h"
 #include "harness/verdict.h"
 
 struct trace_names;
 struct interval_out;
+/* The result memory's layout (harness/measure/probe.h) is the harness's:
+ * those above it read a result's numbers in its summary. */
+struct result_shm;
+struct probe;
+struct probe_decl;
 
 
 struct limit_outcome {

@@ -59,6 +59,11 @@ static double finite_or_0(double v)
 
 /* ---- what a result holds ----------------------------------------------- */
 
+const struct probe_decl *summary_decl(const struct req_result *r)
+{
+	return r->probe ? &r->probe->decl : NULL;
+}
+
 unsigned summary_nmetrics(const struct req_result *r)
 {
 	if (!r->res)
@@ -292,6 +297,12 @@ static void fill_metric(const struct req_result *r, uint32_t runs, unsigned mi,
 	vm->name = strdup(summary_metric_name(r, mi, nbuf, sizeof nbuf));
 	if (!vm->name)
 		*failed = true;
+	vm->live_count = h->count;
+	vm->live_max = h->max;
+	vm->live_sum = (double)h->sum;
+	vm->live_total = (uint64_t)h->sum;
+	vm->live_signed = metric_neg_c(m) != NULL;
+	vm->live_neg_max = vm->live_signed ? metric_neg_c(m)->max : 0;
 	if (m->kind == METRIC_COUNT) {
 		vm->kind = METRIC_COUNT;
 		fill_count(runs, m, vm, failed);
@@ -483,6 +494,8 @@ int summary_fill(const struct req_result *r, struct summary *s)
 	snprintf(s->note, sizeof s->note, "%.*s", (int)sizeof r->res->note, r->res->note);
 	s->verified = r->res->verified;
 	s->runs = summary_runs_done(r);
+	s->spec_runs = r->res->spec.runs;
+	s->spec_duration_ns = r->res->spec.duration_ns;
 	fill_batch(r, s, &failed);
 	s->metrics = calloc(nm, sizeof *s->metrics);
 	if (!s->metrics)

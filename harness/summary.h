@@ -138,6 +138,14 @@ struct rv_metric {
 	 * for a count, or a requirement that kept none. */
 	struct rv_ival *intervals;
 	size_t nintervals;
+	/* Not archived (results.json does not hold them, so 0 in a view read
+	 * back): of the samples at or above zero their number, their sum and
+	 * the largest, and the largest magnitude below zero, in units, as the
+	 * live metrics give them (reports/openmetrics.c); a count's events in
+	 * live_total; live_signed: the metric keeps samples below zero. */
+	uint64_t live_count, live_max, live_neg_max, live_total;
+	double live_sum;
+	bool live_signed;
 };
 
 /* One CPU's histogram of the first metric, for probes that keep one per CPU
@@ -204,6 +212,7 @@ struct summary {
 	bool filled;                   /* summary_fill has run */
 	bool measured;                 /* the worker reported metrics */
 	uint32_t runs;                 /* runs completed */
+	uint64_t spec_runs, spec_duration_ns; /* asked of the worker (0: by time, by count) */
 	unsigned batch_runs;           /* the runs with a batch figure */
 	struct rv_value batch_mean_ns, batch_stddev_ns;
 	struct rv_value *batch_run_ns; /* runs entries */
@@ -243,6 +252,9 @@ unsigned summary_batch_ns(const struct req_result *r, double *mean_ns, double *s
 bool summary_batch_run_ns(const struct req_result *r, uint32_t run, double *ns);
 /* Runs a result completed (0 without result memory), at most RTC_MAX_RUNS. */
 uint32_t summary_runs_done(const struct req_result *r);
+/* The declaration of r's probe (its name, parameters, metrics); NULL when
+ * the probe is unknown. */
+const struct probe_decl *summary_decl(const struct req_result *r);
 /* Metrics a result holds (0 without result memory). */
 unsigned summary_nmetrics(const struct req_result *r);
 /* Name of metric i of a result: the probe's ("per-op") or the harness's

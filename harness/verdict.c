@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/measure/probe.h"
 #include "harness/runner.h"
 
 static const struct {

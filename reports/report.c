@@ -573,7 +573,7 @@ cleanup:
 static bool probe_policy_text(const struct req_result *r, char *buf, size_t len)
 {
 	const struct requirement *q = r->req;
-	const struct probe_decl *d = r->probe ? &r->probe->decl : NULL;
+	const struct probe_decl *d = summary_decl(r);
 	if (!d || !d->policy || !q)
 		return false;
 	const char *values[PROBE_MAX_PARAMS] = { 0 };

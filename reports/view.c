@@ -142,8 +142,8 @@ static void fill_limits(const struct req_result *r, struct rv_req *vr, bool *fai
 static void fill_params(const struct req_result *r, struct rv_req *vr, bool *failed)
 {
 	const struct requirement *q = r->req;
-	const struct probe *p = r->probe;
-	size_t n = p ? p->decl.nparams : (q ? q->nparams : 0);
+	const struct probe_decl *p = summary_decl(r);
+	size_t n = p ? p->nparams : (q ? q->nparams : 0);
 	if (!n)
 		return;
 	vr->params = calloc(n, sizeof *vr->params);
@@ -155,10 +155,10 @@ static void fill_params(const struct req_result *r, struct rv_req *vr, bool *fai
 		const char *name, *value;
 		if (p) {
 			/* What was measured: defaults applied, in the probe's order. */
-			name = p->decl.params[i].name;
+			name = p->params[i].name;
 			value = q ? req_param(q, name) : NULL;
 			if (!value)
-				value = p->decl.params[i].def;
+				value = p->params[i].def;
 		} else {
 			name = q->params[i].name;
 			value = q->params[i].value;
@@ -223,7 +223,7 @@ static void fill_req(const struct req_result *r, struct rv_req *vr, bool *failed
 	vr->title = q && q->title && *q->title ? dup_clean(q->title, failed) : NULL;
 	vr->source = q && q->source && *q->source ? dup_clean(q->source, failed) : NULL;
 	fill_clauses(q, vr, failed);
-	vr->probe = dup_clean(q && q->probe ? q->probe : (r->probe ? r->probe->decl.name : "?"),
+	vr->probe = dup_clean(q && q->probe ? q->probe : (summary_decl(r) ? summary_decl(r)->name : "?"),
 			      failed);
 	report_policy_text(r, buf, sizeof buf);
 	vr->policy = dup_clean(buf, failed);
