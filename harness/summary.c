@@ -44,8 +44,7 @@ const struct rv_ci *rv_metric_ci(const struct rv_metric *m, int stat)
 	return &m->ci[stat];
 }
 
-/* A value is there when it could be computed and is a number. */
-static struct rv_value value(bool have, double v)
+struct rv_value rv_value_of(bool have, double v)
 {
 	struct rv_value r = { .have = have && isfinite(v) };
 	r.v = r.have ? v : 0.0;
@@ -140,7 +139,7 @@ static void fill_count(uint32_t runs, const struct metric_data *m, struct rv_met
 		double val;
 		if (statistic_parse(report_view_count_stats[i], &st) == 0 &&
 		    stat_value(m, &st, false, &val))
-			vm->counts[i] = value(true, val);
+			vm->counts[i] = rv_value_of(true, val);
 	}
 	if (!runs)
 		return;
@@ -201,9 +200,9 @@ static void fill_stats(const struct metric_data *m, uint64_t count, struct rv_va
 		if (count < statistic_min_samples(&st))
 			continue;
 		if (stat_value(m, &st, false, &val))
-			ns[i] = value(true, val);
+			ns[i] = rv_value_of(true, val);
 		if (cycles && m->cycles_per_unit != 0 && stat_value(m, &st, true, &val))
-			cycles[i] = value(true, val);
+			cycles[i] = rv_value_of(true, val);
 	}
 }
 
@@ -281,10 +280,10 @@ static void fill_runs(uint32_t runs, const struct metric_data *m, struct rv_metr
 	vm->nruns = runs;
 	for (uint32_t k = 0; k < runs; k++) {
 		vm->run_count[k] = m->runs[k].count;
-		vm->run_mean_ns[k] = value(m->runs[k].count != 0, metric_run_mean_ns(m, k));
+		vm->run_mean_ns[k] = rv_value_of(m->runs[k].count != 0, metric_run_mean_ns(m, k));
 		double mx = 0;
 		bool have = metric_run_max_ns(m, k, &mx);
-		vm->run_max_ns[k] = value(have, mx);
+		vm->run_max_ns[k] = rv_value_of(have, mx);
 	}
 }
 
@@ -314,7 +313,7 @@ static void fill_metric(const struct req_result *r, uint32_t runs, unsigned mi,
 	vm->ns_per_unit = finite_or_0(m->ns_per_unit);
 	vm->cycles_per_unit = finite_or_0(m->cycles_per_unit);
 	if (vm->count)
-		vm->median_ns = value(true, metric_median(m) * vm->ns_per_unit);
+		vm->median_ns = rv_value_of(true, metric_median(m) * vm->ns_per_unit);
 	fill_stats(m, vm->count, vm->ns, vm->cycles);
 	fill_cis(m, r, vm);
 	if (!fill_buckets(h, &vm->buckets, &vm->nbuckets, failed))
@@ -356,7 +355,7 @@ static void fill_series(const struct req_result *r, struct summary *s, bool *fai
 			    vs->count < statistic_min_samples(&st))
 				continue;
 			if (stat_value(m, &st, false, &val))
-				vs->ns[i] = value(true, val);
+				vs->ns[i] = rv_value_of(true, val);
 			if (i == RVS_P99 && vs->ns[i].have)
 				fill_ci(m, &st, vs->count,
 					ci_level_of(r, first, "p99", vs->ci_level), &vs->p99_ci);
@@ -368,8 +367,8 @@ static void fill_batch(const struct req_result *r, struct summary *s, bool *fail
 {
 	double mean, sd;
 	if ((s->batch_runs = summary_batch_ns(r, &mean, &sd))) {
-		s->batch_mean_ns = value(true, mean);
-		s->batch_stddev_ns = value(true, sd);
+		s->batch_mean_ns = rv_value_of(true, mean);
+		s->batch_stddev_ns = rv_value_of(true, sd);
 	}
 	if (!s->runs)
 		return;
@@ -381,7 +380,7 @@ static void fill_batch(const struct req_result *r, struct summary *s, bool *fail
 	for (uint32_t k = 0; k < s->runs; k++) {
 		double x;
 		bool have = summary_batch_run_ns(r, k, &x);
-		s->batch_run_ns[k] = value(have, x);
+		s->batch_run_ns[k] = rv_value_of(have, x);
 	}
 }
 

@@ -37,6 +37,8 @@ struct rv_value {
 	bool have; /* false: could not be computed (too few samples, ...) */
 	double v;
 };
+/* v when `have` and a number, else absent. */
+struct rv_value rv_value_of(bool have, double v);
 
 struct rv_bucket {
 	uint64_t lo, hi, count; /* inclusive bounds, in the metric's units */

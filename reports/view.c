@@ -52,14 +52,6 @@ static struct explain *rv_explain_dup(const struct explain *e, bool *failed)
 	return NULL;
 }
 
-/* A value is there when it could be computed and is a number. */
-static struct rv_value value(bool have, double v)
-{
-	struct rv_value r = { .have = have && isfinite(v) };
-	r.v = r.have ? v : 0.0;
-	return r;
-}
-
 unsigned rv_req_batch_runs(const struct rv_req *r)
 {
 	unsigned n = 0;
@@ -127,12 +119,12 @@ static void fill_limits(const struct req_result *r, struct rv_req *vr, bool *fai
 			vl->max = l->max;
 		if (l->has_min)
 			vl->min = l->min;
-		vl->measured = value(o->evaluated, o->measured);
+		vl->measured = rv_value_of(o->evaluated, o->measured);
 		vl->verdict = limit_verdict(r->verdict, o->evaluated, o->passed, o->undecided);
 		vl->confidence = l->confidence;
 		if (l->confidence > 0 && o->evaluated) {
-			vl->lower = value(o->has_lo, o->lo);
-			vl->upper = value(o->has_hi, o->hi);
+			vl->lower = rv_value_of(o->has_lo, o->lo);
+			vl->upper = rv_value_of(o->has_hi, o->hi);
 			vl->need = o->need;
 		}
 		vl->text = o->text[0] ? dup_clean(o->text, failed) : NULL;
