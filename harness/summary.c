@@ -388,15 +388,15 @@ static void fill_batch(const struct req_result *r, struct summary *s, bool *fail
 
 /* The samples that would decide limit l, undecided at its confidence, were
  * the samples to lie as they do now (the fraction f of them at or below
- * the bound left undecided), on the side the point estimate lies on:
+ * the bound left undecided: the max when on_max, limit_judge's), on the
+ * side the point estimate lies on:
  * os_samples_to_pass for a max whose estimate holds it, os_samples_to_fail
  * for one whose estimate misses it; a min the other way round (its
  * interval must come to lie wholly above it, or wholly below). 0: no
  * number would. */
 static uint64_t samples_to_decide(const struct req_limit *l, const struct limit_figure *f,
-				  const struct metric_data *m)
+				  const struct metric_data *m, bool on_max)
 {
-	bool on_max = l->has_max && !(f->has_hi && f->hi <= l->max.value);
 	double bound = on_max ? l->max.value : l->min.value;
 	bool estimate_holds = on_max ? f->value <= bound : f->value >= bound;
 	/* The upper bound is an upper bucket edge, so it comes at or below
@@ -433,9 +433,11 @@ static void fill_figure_interval(const struct req_limit *l, const struct metric_
 	f->has_hi = b.has_hi;
 	f->lo = b.lo;
 	f->hi = b.hi;
-	if (limit_call_interval(b.has_lo, b.lo, b.has_hi, b.hi, l->has_min, l->min.value,
-				l->has_max, l->max.value) == LIMIT_UNDECIDED)
-		f->need = samples_to_decide(l, f, m);
+	struct limit_bounds lb = limit_bounds_of(l);
+	struct limit_judged j;
+	limit_judge(&lb, f, &j);
+	if (j.undecided)
+		f->need = samples_to_decide(l, f, m, j.on_max);
 }
 
 /* The figure of limit l of r. */
