@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "base/orderstat.h"
 #include "base/statistic.h"
 #include "harness/verdict.h"
@@ -77,14 +78,10 @@ unsigned fig_batch_sum(const struct rv_req *r, long double *sum, long double *bi
 	return n;
 }
 
-/* v with the fewest digits that read back as v: "5e+10", "2739.567...". */
+/* v as the reports print numbers that read back (numfmt_fmt_shortest). */
 static const char *num_text(double v, char *buf, size_t len)
 {
-	for (int p = 6; p <= 17; p++) {
-		snprintf(buf, len, "%.*g", p, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
+	numfmt_fmt_shortest(v, buf, len);
 	return buf;
 }
 
