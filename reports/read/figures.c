@@ -107,6 +107,18 @@ static void bounds_text(const struct rv_limit *l, char *buf, size_t len)
 		snprintf(buf, len, "%s %s", l->has_max ? "max" : "min", l->has_max ? hi : lo);
 }
 
+/* A refusal of a stored verdict the judge does not give (refuse's why so
+ * far) ends naming the requirement, the stored verdict and the judge's.
+ * Returns false. */
+static bool judged_otherwise(struct fig *g, const struct rv_req *r, enum verdict stored,
+			     enum verdict want)
+{
+	size_t used = strlen(g->why);
+	snprintf(g->why + used, g->whylen - used, " (requirement %.64s: stored \"%s\", the "
+		 "judge's \"%s\")", r->id ? r->id : "?", verdict_name(stored), verdict_name(want));
+	return false;
+}
+
 /* The figure limit l was judged on, as the run's summary held it
  * (harness/summary.h): its measured value, and for a limit at a confidence
  * the interval; a limit without a value had none. */
@@ -159,21 +171,23 @@ static bool check_limit(struct fig *g, const struct rv_req *r, size_t i)
 			num_text(l->lower.v, lo, sizeof lo);
 		if (l->upper.have)
 			num_text(l->upper.v, hi, sizeof hi);
-		return refuse(g, field, "\"%s\", but its %g%% interval [%s, %s] makes it \"%s\"",
-			      lv, l->confidence * 100, lo, hi, verdict_name(want));
-	}
-	if (!j.evaluated)
-		return refuse(g, field, "\"%s\", but measured is null: a limit whose statistic "
-			      "could not be computed is \"error\"", lv);
-	num_text(f.value, mv, sizeof mv);
-	if (want == VERDICT_FAIL) {
+		refuse(g, field, "\"%s\", but its %g%% interval [%s, %s] makes it \"%s\"", lv,
+		       l->confidence * 100, lo, hi, verdict_name(want));
+	} else if (!j.evaluated) {
+		refuse(g, field, "\"%s\", but measured is null: a limit whose statistic could not "
+		       "be computed is \"error\"", lv);
+	} else if (want == VERDICT_FAIL) {
+		num_text(f.value, mv, sizeof mv);
 		num_text(j.on_max ? l->max.value : l->min.value, bv, sizeof bv);
-		return refuse(g, field, "\"%s\", but measured %s is %s %s %s", lv, mv,
-			      j.on_max ? "above" : "below", j.on_max ? "max" : "min", bv);
+		refuse(g, field, "\"%s\", but measured %s is %s %s %s", lv, mv,
+		       j.on_max ? "above" : "below", j.on_max ? "max" : "min", bv);
+	} else {
+		num_text(f.value, mv, sizeof mv);
+		bounds_text(l, bv, sizeof bv);
+		refuse(g, field, "\"%s\", but measured %s is within %s: the limit passes", lv, mv,
+		       bv);
 	}
-	bounds_text(l, bv, sizeof bv);
-	return refuse(g, field, "\"%s\", but measured %s is within %s: the limit passes", lv,
-		      mv, bv);
+	return judged_otherwise(g, r, l->verdict, want);
 }
 
 /* A requirement judged on its limits (pass or fail) has the verdict they
@@ -198,14 +212,16 @@ static bool check_req(struct fig *g, const struct rv_req *r)
 	if (want == r->verdict)
 		return true;
 	const char *rv = verdict_name(r->verdict);
-	if (want == VERDICT_PASS)
-		return refuse(g, "verdict", "\"%s\", but none of its %zu limits failed: a "
-			      "requirement fails only by a limit", rv, r->nlimits);
 	size_t i = want == VERDICT_ERROR ? first_error
 		   : want == VERDICT_INCONCLUSIVE ? first_undecided : first_fail;
-	return refuse(g, "verdict", "\"%s\", but limits[%zu] is \"%s\", which makes the "
-		      "requirement \"%s\"", rv, i, verdict_name(r->limits[i].verdict),
-		      verdict_name(want));
+	if (want == VERDICT_PASS)
+		refuse(g, "verdict", "\"%s\", but none of its %zu limits failed: a requirement "
+		       "fails only by a limit", rv, r->nlimits);
+	else
+		refuse(g, "verdict", "\"%s\", but limits[%zu] is \"%s\", which makes the "
+		       "requirement \"%s\"", rv, i, verdict_name(r->limits[i].verdict),
+		       verdict_name(want));
+	return judged_otherwise(g, r, r->verdict, want);
 }
 
 /* The present ones of vals[order[0]], vals[order[1]], ... must not fall;
