@@ -226,14 +226,16 @@ rtc_module(harness harness DEPS requirements measure host LIBS ${RTC_LIB_JANSSON
           harness/runner_classify.c harness/live.c harness/runner_prepare.c
           harness/runner_spawn.c harness/runner_supervise.c
           harness/explain.c harness/explain_out.c harness/explain_parse.c
-          harness/stats.c harness/trace.c harness/trace_keep.c harness/trace_steal.c harness/verdict.c
+          harness/stats.c harness/summary.c harness/trace.c harness/trace_keep.c
+          harness/trace_steal.c harness/verdict.c
   GENERATED ${RTC_BUILD_ID_C})
 add_dependencies(rtc_harness rtc_build_id)
 
 rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSON}
   WHY "renders one run's report view (the view and its writers; the one frame and style \
       sheet of every HTML page, `page.c`; the one JUnit writer of every junit.xml, `junit.h`); \
-      it measures, inspects and reads nothing"
+      it measures, inspects and reads nothing, and takes a result's numbers from its summary \
+      (`harness/summary.h`), never from the result memory"
   SOURCES reports/csv.c reports/html.c reports/html_plot.c reports/json.c reports/junit.c
           reports/html_time.c reports/html_why.c reports/ival.c
           reports/journal.c reports/lava.c reports/link.c reports/openmetrics.c reports/page.c

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+/* layers: private to measure harness (the result memory's layout: above the
+ * harness, a result's numbers are read in harness/summary.h) */
 /* interval.h - a requirement's samples cut into intervals of time.
  *
  * The worker records into one histogram per metric (and per CPU series) for

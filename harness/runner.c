@@ -49,6 +49,7 @@ void req_result_free(struct req_result *r)
 		explain_free(r->explain);
 	free(r->explain);
 	r->explain = NULL;
+	summary_free(&r->sum);
 }
 
 /* Each stage either hands on or leaves an error verdict; whatever was

@@ -15,11 +15,16 @@
 #include <time.h>
 
 #include "requirements/model.h"
-#include "harness/measure/probe.h"
+#include "harness/summary.h"
 #include "harness/verdict.h"
 
 struct trace_names;
 struct interval_out;
+/* The result memory's layout (harness/measure/probe.h) is the harness's:
+ * those above it read a result's numbers in its summary. */
+struct result_shm;
+struct probe;
+struct probe_decl;
 
 
 struct limit_outcome {
@@ -34,6 +39,9 @@ struct limit_outcome {
 	double lo, hi;      /* as measured */
 	uint64_t need;
 	double measured;    /* ns, or cycles for a cycles limit */
+	bool on_max;        /* limit_judged's: the deciding bound, the relation, */
+	enum limit_relation rel; /* why it has no figure */
+	enum figure_lack lack;
 	char text[448];     /* "max 412.3 us > 300 us (n=100000)" */
 };
 
@@ -50,6 +58,10 @@ struct req_result {
 	uint64_t duration_ns;     /* ran by time for this long; 0: by count */
 	time_t started;           /* UTC */
 	struct limit_outcome limits[REQ_MAX_LIMITS];
+	/* Its numbers as the judge took them (verdict_judge), freed by
+	 * req_result_free; filled false: never judged (summary_of fills a
+	 * copy from the result memory). */
+	struct summary sum;
 	char load_cmd[600];       /* background load's exact command, "" without one */
 	char trace_file[1200];    /* the saved trace-<ID>.txt's name (in run_options.trace_dir),
 				   * "" without one */

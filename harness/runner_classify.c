@@ -85,6 +85,7 @@ void runner_checkpoint_result(const struct req_result *out, uint64_t runs, struc
 	char far[96];
 	*cp = *out;
 	cp->explain = NULL; /* the run's own, freed with it */
+	memset(&cp->sum, 0, sizeof cp->sum); /* likewise */
 	how_far(out, runs, far, sizeof far);
 	req_result_error(cp, out->req, out->file,
 			 "incomplete: rtconform ended during this requirement (killed, or the "

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+/* layers: private to measure harness (the result memory's layout: above the
+ * harness, a result's numbers are read in harness/summary.h) */
 /* stats.h - the value of a statistic (see base/statistic.h) computed from
  * a metric's measured results. */
 #ifndef RTC_STATS_H

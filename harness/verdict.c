@@ -6,9 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/orderstat.h"
+#include "harness/measure/probe.h"
 #include "harness/runner.h"
-#include "harness/stats.h"
 
 static const struct {
 	const char *name, *label;
@@ -175,119 +174,112 @@ int limit_weight(enum verdict v)
 	}
 }
 
-/* The metric limit l is about, or NULL with why in lo->text. */
-static const struct metric_data *limit_metric(const struct req_result *out,
-					      const struct req_limit *l, struct limit_outcome *lo)
+void limit_judge(const struct limit_bounds *b, const struct limit_figure *f,
+		 struct limit_judged *out)
 {
-	int mi = out->probe ? probe_decl_metric_index(&out->probe->decl, l->metric) : -1;
-	if (mi < 0 || !out->res || (unsigned)mi >= out->res->nmetrics) {
+	memset(out, 0, sizeof *out);
+	out->lack = f->lack;
+	out->evaluated = f->lack == FIGURE_HAVE;
+	if (!out->evaluated)
+		return;
+	double v = f->value;
+	if (!f->interval) {
+		out->passed = limit_holds(v, b->has_min, b->min, b->has_max, b->max);
+		/* The bound that was missed, else the one that held (max first). */
+		out->on_max = b->has_max && (v > b->max || out->passed);
+		out->rel = out->passed ? (out->on_max ? LIMIT_REL_LE : LIMIT_REL_GE)
+				       : (out->on_max ? LIMIT_REL_GT : LIMIT_REL_LT);
+		return;
+	}
+	enum limit_call c = limit_call_interval(f->has_lo, f->lo, f->has_hi, f->hi, b->has_min,
+						b->min, b->has_max, b->max);
+	out->passed = c == LIMIT_HOLDS;
+	out->undecided = c == LIMIT_UNDECIDED;
+	/* The bound that was missed or left undecided, else the max. */
+	out->on_max = c == LIMIT_HOLDS ? b->has_max
+		      : c == LIMIT_MISSED ? b->has_max && f->has_lo && f->lo > b->max
+		      : b->has_max && !(f->has_hi && f->hi <= b->max);
+	out->rel = c == LIMIT_HOLDS ? (out->on_max ? LIMIT_REL_LE : LIMIT_REL_GE)
+		   : c == LIMIT_MISSED ? (out->on_max ? LIMIT_REL_GT : LIMIT_REL_LT)
+		   : LIMIT_REL_STRADDLES;
+}
+
+const char *limit_rel_text(enum limit_relation rel)
+{
+	static const char *const text[] = { [LIMIT_REL_LE] = "<=", [LIMIT_REL_GT] = ">",
+					    [LIMIT_REL_GE] = ">=", [LIMIT_REL_LT] = "<",
+					    [LIMIT_REL_STRADDLES] = "straddles" };
+	return (unsigned)rel < sizeof text / sizeof text[0] && text[rel] ? text[rel] : "?";
+}
+
+/* The judge's sentence of limit l of out (lo judged on figure f):
+ * "max 412.3 us > 300 us (n=100000)", "p90 180.2 us, 95% interval [170 us,
+ * 189.4 us] straddles max 185 us: not enough samples to decide: need about
+ * 920 (n=200)", or why it has no figure. */
+static void limit_words(const struct req_result *out, const struct req_limit *l,
+			const struct limit_figure *f, struct limit_outcome *lo)
+{
+	char st[32], n[48], mv[40], bound[40];
+	statistic_name(&l->stat, st, sizeof st);
+	bool count = f->kind == METRIC_COUNT;
+	const char *mname = f->metric >= 0 ? probe_decl_metric(&out->probe->decl,
+							       (size_t)f->metric)->name : NULL;
+	switch (f->lack) {
+	case FIGURE_NO_METRIC:
 		snprintf(lo->text, sizeof lo->text, "no metric '%s'", l->metric ? l->metric : "?");
-		return NULL;
-	}
-	const struct probe_metric *pm = probe_decl_metric(&out->probe->decl, (size_t)mi);
-	const struct metric_data *m = result_metric_c(out->res, (unsigned)mi);
-	/* The validator keeps these apart; a library caller might not. */
-	if ((m->kind == METRIC_COUNT) != (limit_unit(l) == QTY_COUNT)) {
+		return;
+	case FIGURE_WRONG_KIND:
 		snprintf(lo->text, sizeof lo->text, "metric %s is a %s: the limit's bounds %s",
-			 pm->name, probe_decl_metric_kind_name(m->kind),
-			 m->kind == METRIC_COUNT ? "must have no unit" : "need a unit");
-		return NULL;
+			 mname, probe_decl_metric_kind_name(f->kind),
+			 count ? "must have no unit" : "need a unit");
+		return;
+	case FIGURE_NO_VALUE:
+		snprintf(lo->text, sizeof lo->text, "%s %s cannot be computed from %llu %s%s", st,
+			 l->metric ? l->metric : probe_decl_metric(&out->probe->decl, 0)->name,
+			 (unsigned long long)f->n, count ? "runs" : "samples",
+			 f->no_cycles ? " (cycles need the TSC timebase)" : "");
+		return;
+	default:
+		break;
 	}
-	return m;
-}
-
-/* The samples that would decide limit l, undecided at its confidence, were
- * the samples to lie as they do now (the fraction f of them at or below
- * the bound left undecided), on the side the point estimate v lies on:
- * os_samples_to_pass for a max whose estimate holds it, os_samples_to_fail
- * for one whose estimate misses it; a min the other way round (its
- * interval must come to lie wholly above it, or wholly below). 0: no
- * number would. */
-static uint64_t samples_to_decide(const struct req_limit *l, const struct limit_outcome *lo,
-				  const struct metric_data *m, uint64_t n, double v)
-{
-	bool on_max = l->has_max && !(lo->has_hi && lo->hi <= l->max.value);
-	double bound = on_max ? l->max.value : l->min.value;
-	bool estimate_holds = on_max ? v <= bound : v >= bound;
-	/* The upper bound is an upper bucket edge, so it comes at or below
-	 * the bound once its rank is among the samples of buckets wholly at or
-	 * below it; the lower bound, a lower edge, comes above a max (at or
-	 * above a min) only once its rank is past every sample whose bucket
-	 * begins at or below it (below it): a bucket straddling the bound
-	 * counts against the side that must clear it, or the count would be
-	 * too few, fewer even than the samples already taken. */
-	bool upper_side = on_max == estimate_holds;
-	uint64_t at_or_below;
-	bool cycles = limit_in_cycles(l);
-	if (n == 0 || !(upper_side ? stat_count_at_or_below(m, bound, cycles, &at_or_below)
-				   : stat_count_maybe_below(m, bound, !on_max, cycles, &at_or_below)))
-		return 0;
-	double f = (double)at_or_below / (double)n, q = l->stat.pct / 100.0;
-	if (upper_side)
-		return os_samples_to_pass(q, l->confidence, f);
-	return os_samples_to_fail(q, l->confidence, f);
-}
-
-/* Limit l judged on the confidence interval of its percentile (its point
- * estimate in lo->measured; st its name, n its "n=..."): lo's outcome and
- * text, "p90 180.2 us, 95% interval [170 us, 189.4 us] straddles max 185
- * us: not enough samples to decide: need about 920 (n=200)". false when
- * the interval cannot be computed. */
-static bool judge_interval(struct limit_outcome *lo, const struct req_limit *l,
-			   const struct metric_data *m, const char *st, const char *n)
-{
-	struct stat_bounds b;
-	bool cycles = limit_in_cycles(l);
+	snprintf(n, sizeof n, count ? "%llu runs" : "n=%llu", (unsigned long long)f->n);
 	double pct = l->confidence * 100;
-	if (!stat_bounds(m, &l->stat, l->confidence, cycles, &b)) {
+	if (f->lack == FIGURE_NO_INTERVAL) {
 		snprintf(lo->text, sizeof lo->text,
 			 "the %g%% confidence interval of %s cannot be computed (%s)", pct, st, n);
-		return false;
+		return;
 	}
-	lo->has_lo = b.has_lo;
-	lo->has_hi = b.has_hi;
-	lo->lo = b.lo;
-	lo->hi = b.hi;
-	enum limit_call c = limit_call_interval(b.has_lo, b.lo, b.has_hi, b.hi, l->has_min,
-						l->min.value, l->has_max, l->max.value);
-	lo->passed = c == LIMIT_HOLDS;
-	lo->undecided = c == LIMIT_UNDECIDED;
-	char mv[40], lv[40] = "none", hv[40] = "none", bound[40], decide[120];
-	struct quantity q = { lo->measured, limit_unit(l) };
+	struct quantity q = { f->value, limit_unit(l) };
 	units_fmt_qty(&q, mv, sizeof mv);
-	q.value = b.lo;
-	if (b.has_lo)
-		units_fmt_qty(&q, lv, sizeof lv);
-	q.value = b.hi;
-	if (b.has_hi)
-		units_fmt_qty(&q, hv, sizeof hv);
-	/* The bound that was missed or left undecided, else the max. */
-	bool on_max = c == LIMIT_HOLDS ? l->has_max
-		      : c == LIMIT_MISSED ? l->has_max && b.has_lo && b.lo > l->max.value
-		      : l->has_max && !(b.has_hi && b.hi <= l->max.value);
-	units_fmt_qty(on_max ? &l->max : &l->min, bound, sizeof bound);
-	const char *rel = c == LIMIT_HOLDS ? (on_max ? "<=" : ">=")
-			  : c == LIMIT_MISSED ? (on_max ? ">" : "<") : "straddles";
-	if (c == LIMIT_UNDECIDED) {
-		lo->need = samples_to_decide(l, lo, m, b.n, lo->measured);
-		if (lo->need)
-			snprintf(decide, sizeof decide, "not enough samples to decide: need about %llu",
-				 (unsigned long long)lo->need);
-		else
-			snprintf(decide, sizeof decide, "not enough samples to decide, and no "
-				 "number would: the estimate sits at the limit");
-	} else {
-		snprintf(decide, sizeof decide, "%s", c == LIMIT_HOLDS ? "passes" : "fails");
+	units_fmt_qty(lo->on_max ? &l->max : &l->min, bound, sizeof bound);
+	const char *rel = limit_rel_text(lo->rel);
+	if (!f->interval) {
+		snprintf(lo->text, sizeof lo->text, "%s %s %s %s (%s)", st, mv, rel, bound, n);
+		return;
 	}
+	char lv[40] = "none", hv[40] = "none", decide[120];
+	q.value = f->lo;
+	if (f->has_lo)
+		units_fmt_qty(&q, lv, sizeof lv);
+	q.value = f->hi;
+	if (f->has_hi)
+		units_fmt_qty(&q, hv, sizeof hv);
+	if (lo->undecided && lo->need)
+		snprintf(decide, sizeof decide, "not enough samples to decide: need about %llu",
+			 (unsigned long long)lo->need);
+	else if (lo->undecided)
+		snprintf(decide, sizeof decide, "not enough samples to decide, and no "
+			 "number would: the estimate sits at the limit");
+	else
+		snprintf(decide, sizeof decide, "%s", lo->passed ? "passes" : "fails");
 	snprintf(lo->text, sizeof lo->text, "%s %s, %g%% interval [%s, %s] %s %s %s: %s (%s)", st,
-		 mv, pct, lv, hv, rel, on_max ? "max" : "min", bound, decide, n);
-	return true;
+		 mv, pct, lv, hv, rel, lo->on_max ? "max" : "min", bound, decide, n);
 }
 
 /* A failed limit on a violation metric (probe_decl.violation_metrics):
  * the system under test broke a rule it must keep (POSIX's, the kernel's),
  * so the limit's text says so and quotes the probe's words on the first
- * event (result_shm.violation), e.g. which wait of which run returned
+ * event (summary.violation), e.g. which wait of which run returned
  * without its post. */
 static void violation_words(const struct req_result *out, const struct req_limit *l,
 			    struct limit_outcome *lo)
@@ -297,70 +289,65 @@ static void violation_words(const struct req_result *out, const struct req_limit
 	    !(out->probe->decl.violation_metrics & (1u << mi)))
 		return;
 	char text[sizeof lo->text];
-	const char *first = out->res->violation;
+	const char *first = out->sum.violation;
 	/* Cut to what fits when long: the count and the bound come first. */
 	if (snprintf(text, sizeof text, "%s %s: a conformance violation of the system under "
-		     "test%s%.*s", probe_decl_metric(&out->probe->decl, (size_t)mi)->name,
-		     lo->text, first[0] ? "; the first: " : "", (int)sizeof out->res->violation,
-		     first) < 0)
+		     "test%s%s", probe_decl_metric(&out->probe->decl, (size_t)mi)->name,
+		     lo->text, first[0] ? "; the first: " : "", first) < 0)
 		return;
 	memcpy(lo->text, text, sizeof text);
 }
 
-/* Judge limit i of out: its outcome and text. false when it cannot be
- * evaluated. */
+struct limit_bounds limit_bounds_of(const struct req_limit *l)
+{
+	return (struct limit_bounds){ l->has_min, l->has_max, l->min.value, l->max.value };
+}
+
+/* Judge limit i of out on its figure: its outcome and text. false when it
+ * cannot be evaluated. */
 static bool judge_limit(struct req_result *out, size_t i)
 {
 	const struct req_limit *l = &out->req->limits[i];
+	const struct limit_figure *f = &out->sum.limits[i];
 	struct limit_outcome *lo = &out->limits[i];
-	const struct metric_data *m = limit_metric(out, l, lo);
-	if (!m)
-		return false;
-	char st[32], n[48];
-	statistic_name(&l->stat, st, sizeof st);
-	bool cycles = limit_in_cycles(l);
-	bool count = m->kind == METRIC_COUNT;
-	double v;
-	if (!stat_value(m, &l->stat, cycles, &v)) {
-		snprintf(lo->text, sizeof lo->text, "%s %s cannot be computed from %llu %s%s", st,
-			 l->metric ? l->metric : probe_decl_metric(&out->probe->decl, 0)->name,
-			 (unsigned long long)(count ? m->hist.count : metric_samples(m)),
-			 count ? "runs" : "samples",
-			 cycles && m->cycles_per_unit == 0 ? " (cycles need the TSC timebase)" : "");
-		return false;
+	struct limit_bounds b = limit_bounds_of(l);
+	struct limit_judged j;
+	limit_judge(&b, f, &j);
+	lo->evaluated = j.evaluated;
+	lo->passed = j.passed;
+	lo->undecided = j.undecided;
+	lo->on_max = j.on_max;
+	lo->rel = j.rel;
+	lo->lack = f->lack;
+	if (f->lack == FIGURE_HAVE || f->lack == FIGURE_NO_INTERVAL)
+		lo->measured = f->value;
+	if (f->interval && f->lack == FIGURE_HAVE) {
+		lo->has_lo = f->has_lo;
+		lo->has_hi = f->has_hi;
+		lo->lo = f->lo;
+		lo->hi = f->hi;
+		lo->need = j.undecided ? f->need : 0;
 	}
-	lo->measured = v;
-	/* A duration's samples below zero (early wake-ups) are kept apart
-	 * from hist's count: metric_samples counts both. */
-	snprintf(n, sizeof n, count ? "%llu runs" : "n=%llu",
-		 (unsigned long long)(count ? m->hist.count : metric_samples(m)));
-	if (l->confidence > 0 && l->stat.kind == STAT_PCT && !count)
-		return lo->evaluated = judge_interval(lo, l, m, st, n);
-	lo->evaluated = true;
-	char mv[40], bound[40];
-	struct quantity q = { v, limit_unit(l) };
-	units_fmt_qty(&q, mv, sizeof mv);
-	lo->passed = limit_holds(v, l->has_min, l->min.value, l->has_max, l->max.value);
-	/* The bound that was missed, else the one that held (max first). */
-	bool on_max = l->has_max && (v > l->max.value || lo->passed);
-	units_fmt_qty(on_max ? &l->max : &l->min, bound, sizeof bound);
-	const char *rel = lo->passed ? (on_max ? "<=" : ">=") : (on_max ? ">" : "<");
-	snprintf(lo->text, sizeof lo->text, "%s %s %s %s (%s)", st, mv, rel, bound, n);
-	if (!lo->passed)
+	limit_words(out, l, f, lo);
+	if (j.evaluated && !j.passed && !f->interval)
 		violation_words(out, l, lo);
-	return true;
+	return j.evaluated;
 }
 
 void verdict_judge(struct req_result *out)
 {
 	if (out->verdict == VERDICT_ERROR || out->verdict == VERDICT_SKIPPED)
 		return;
+	/* The numbers as they are now, once: the reports copy what was
+	 * judged (summary_of). */
+	summary_free(&out->sum);
+	summary_fill(out, &out->sum);
 	const struct requirement *r = out->req;
 	bool failed = false, errored = false, undecided = false;
 	char *fails = out->reason;
 	size_t flen = sizeof out->reason;
 	fails[0] = 0;
-	for (size_t i = 0; i < r->nlimits; i++) {
+	for (size_t i = 0; i < r->nlimits && i < REQ_MAX_LIMITS; i++) {
 		if (!judge_limit(out, i)) {
 			errored = true;
 		} else if (out->limits[i].undecided) {
@@ -375,7 +362,7 @@ void verdict_judge(struct req_result *out)
 	out->verdict = verdict_of_limits(errored, failed, undecided);
 	if (errored || (!failed && undecided)) {
 		size_t used = strlen(fails);
-		for (size_t i = 0; i < r->nlimits; i++)
+		for (size_t i = 0; i < r->nlimits && i < REQ_MAX_LIMITS; i++)
 			if (!out->limits[i].evaluated || (!failed && out->limits[i].undecided)) {
 				snprintf(fails + used, flen - used, "%s%s", used ? "; " : "",
 					 out->limits[i].text);

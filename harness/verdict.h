@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "harness/summary.h"
 #include "requirements/model.h"
 
 /* VERDICT_INCONCLUSIVE: a limit with confidence= whose confidence interval
@@ -125,10 +126,46 @@ enum verdict verdict_of_limits(bool any_unevaluated, bool any_failed, bool any_u
  * decides it (rv_req_deciding_limit) is one of those. */
 int limit_weight(enum verdict v);
 
-/* Judge the limits of a finished result (each limit's outcome and text, and
- * the failures, then the limits that could not be evaluated, in its
- * reason) and set its verdict by verdict_of_limits; an error or skipped
- * verdict is left alone. */
+/* A limit's bounds, as the judge compares a figure with them (in the
+ * figure's unit); from a requirement's limit by limit_bounds_of. */
+struct limit_bounds {
+	bool has_min, has_max;
+	double min, max;
+};
+struct limit_bounds limit_bounds_of(const struct req_limit *l);
+
+/* How a figure stands to the bound that decided it: <=, >, >=, <, or an
+ * interval that straddles it. */
+enum limit_relation { LIMIT_REL_LE, LIMIT_REL_GT, LIMIT_REL_GE, LIMIT_REL_LT,
+		      LIMIT_REL_STRADDLES };
+/* "<=", ">", ">=", "<", "straddles". */
+const char *limit_rel_text(enum limit_relation rel);
+
+/* A limit judged: numbers only (reports/ says it in words). */
+struct limit_judged {
+	bool evaluated;          /* it had a figure (lack FIGURE_HAVE) */
+	enum figure_lack lack;   /* else why not */
+	bool passed, undecided;  /* undecided: its interval straddles a bound */
+	bool on_max;             /* the deciding bound is the max (else the min): the one
+				  * missed or left undecided, else the one held (max first) */
+	enum limit_relation rel;
+};
+/* THE judge of one limit: figure f (harness/summary.h) against bounds b.
+ * A figure on its point estimate holds the bounds by limit_holds; one
+ * judged at a confidence (f->interval) by limit_call_interval on its
+ * interval. The run judges the worker's figures with it (verdict_judge),
+ * and the reader of a results.json the stored ones (reports/read/). Its
+ * verdict within a requirement: limit_verdict(req, evaluated, passed,
+ * undecided). */
+void limit_judge(const struct limit_bounds *b, const struct limit_figure *f,
+		 struct limit_judged *out);
+
+/* Judge the limits of a finished result on its summary (out->sum, filled
+ * here from its result memory as it is now, and kept: the numbers the
+ * reports copy), each
+ * limit by limit_judge (its outcome and text, and the failures, then the
+ * limits that could not be evaluated, in its reason) and set its verdict by
+ * verdict_of_limits; an error or skipped verdict is left alone. */
 struct req_result;
 void verdict_judge(struct req_result *out);
 

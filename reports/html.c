@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/stats.h"
 #include "base/units.h"
 #include "reports/html_plot.h"
 #include "reports/ival.h"

@@ -719,15 +719,14 @@ char *report_json_ivals_last(const struct rv_ivals *acc, const struct req_result
 	for (unsigned k = 0; k < acc->nmetrics + acc->nseries; k++) {
 		if (!acc->n[k])
 			continue;
-		unsigned blk = k < acc->nmetrics ? k : r->res->nmetrics + (k - acc->nmetrics);
-		uint64_t highest = result_metric_c(r->res, blk)->hist.highest;
+		uint64_t highest = acc->highest[k];
 		json_t *one = intervals(&b, &acc->list[k][acc->n[k] - 1], 1, highest);
 		json_t *iv = json_incref(json_array_get(one, 0));
 		json_decref(one);
 		char name[32];
 		if (k < acc->nmetrics) {
 			char nbuf[16];
-			set(&b, ms, report_metric_name(r, k, nbuf, sizeof nbuf), iv);
+			set(&b, ms, summary_metric_name(r, k, nbuf, sizeof nbuf), iv);
 		} else {
 			snprintf(name, sizeof name, "%d", acc->cpu[k - acc->nmetrics]);
 			set(&b, cpus, name, iv);

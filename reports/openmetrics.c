@@ -10,7 +10,6 @@
 
 #include "base/numfmt.h"
 #include "base/utf8.h"
-#include "harness/stats.h"
 #include "reports/report.h"
 
 const double openmetrics_bounds_ns[OM_NBOUNDS] = {
@@ -20,58 +19,54 @@ const double openmetrics_bounds_ns[OM_NBOUNDS] = {
 
 /* ---- summaries ----------------------------------------------------------- */
 
-/* le[k]: the samples of h certainly at or below bound k, h's units being
- * ns_per_unit ns: those of the buckets that lie wholly at or below it (a
- * bucket across a bound counts only above it), and all of them once the
- * max is (the overflowed samples too). */
-static void le_counts(const struct hist *h, double ns_per_unit, uint64_t le[OM_NBOUNDS])
+/* le[k]: the samples of m at or above zero certainly at or below bound k,
+ * m's units being ns_per_unit ns: those of the buckets that lie wholly at
+ * or below it (a bucket across a bound counts only above it), and all of
+ * them once the max is (the overflowed samples too). */
+static void le_counts(const struct rv_metric *m, double ns_per_unit, uint64_t le[OM_NBOUNDS])
 {
 	double bound[OM_NBOUNDS];
 	for (unsigned k = 0; k < OM_NBOUNDS; k++)
 		bound[k] = openmetrics_bounds_ns[k] / ns_per_unit;
-	uint64_t below = 0, lo, hi, n;
+	uint64_t below = 0;
 	unsigned k = 0;
-	for (uint32_t i = 0; hist_next_bucket(h, &i, &lo, &hi, &n); below += n)
-		for (; k < OM_NBOUNDS && (double)hi > bound[k]; k++)
+	for (size_t i = 0; i < m->nbuckets; below += m->buckets[i++].count)
+		for (; k < OM_NBOUNDS && (double)m->buckets[i].hi > bound[k]; k++)
 			le[k] = below;
 	for (; k < OM_NBOUNDS; k++)
 		le[k] = below;
 	for (k = 0; k < OM_NBOUNDS; k++)
-		if (h->count && (double)h->max <= bound[k])
-			le[k] = h->count;
+		if (m->live_count && (double)m->live_max <= bound[k])
+			le[k] = m->live_count;
 }
 
-static void summarise_duration(const struct metric_data *m, struct om_metric *om)
+static void summarise_duration(const struct rv_metric *m, struct om_metric *om)
 {
-	const struct hist *h = &m->hist, *neg = metric_neg_c(m);
 	double npu = m->ns_per_unit;
 	om->scaled = npu > 0.0 && isfinite(npu);
 	if (!om->scaled)
 		return;
-	om->count = h->count;
-	om->sum_s = (double)h->sum * npu / 1e9;
-	le_counts(h, npu, om->le);
-	struct statistic st = { .kind = STAT_MAX };
-	double v;
-	om->have_max = stat_value(m, &st, false, &v);
-	om->max = om->have_max ? v / 1e9 : 0.0;
-	om->is_signed = neg != NULL;
-	if (neg) {
-		om->early = neg->count;
-		om->early_max_s = neg->count ? (double)neg->max * npu / 1e9 : 0.0;
+	om->count = m->live_count;
+	om->sum_s = m->live_sum * npu / 1e9;
+	le_counts(m, npu, om->le);
+	om->have_max = m->ns[RV_MAX].have;
+	om->max = om->have_max ? m->ns[RV_MAX].v / 1e9 : 0.0;
+	om->is_signed = m->live_signed;
+	if (om->is_signed) {
+		om->early = rv_neg_count(&m->neg);
+		om->early_max_s = om->early ? (double)m->live_neg_max * npu / 1e9 : 0.0;
 	}
 }
 
 /* Of the work r's worker was asked for, the part done: runs done of runs
  * asked, or by time the time spent of the duration. */
-static double fraction_done(const struct req_result *r, uint32_t runs)
+static double fraction_done(const struct req_result *r, const struct summary *s)
 {
-	const struct result_shm *res = r->res;
 	double f = 0.0;
-	if (res && res->spec.duration_ns)
-		f = r->seconds / ((double)res->spec.duration_ns / 1e9);
-	else if (res && res->spec.runs)
-		f = (double)runs / (double)res->spec.runs;
+	if (s->spec_duration_ns)
+		f = r->seconds / ((double)s->spec_duration_ns / 1e9);
+	else if (s->spec_runs)
+		f = (double)s->runs / (double)s->spec_runs;
 	return f > 1.0 ? 1.0 : f < 0.0 ? 0.0 : f;
 }
 
@@ -79,38 +74,44 @@ void openmetrics_summarise(const struct req_result *r, bool running, struct om_r
 {
 	out->verdict = r->verdict;
 	out->judged = true;
+	struct summary sum = { 0 };
 	if (running) {
 		/* The verdict so far: its limits judged as the final one will be,
-		 * on a copy (the checkpoint's says "incomplete"). */
+		 * on a copy (the checkpoint's says "incomplete"), and its
+		 * numbers those the judge took. */
 		struct req_result *cp = malloc(sizeof *cp);
 		if (cp) {
 			*cp = *r;
+			memset(&cp->sum, 0, sizeof cp->sum);
 			cp->verdict = VERDICT_PASS;
 			verdict_judge(cp);
 			out->verdict = cp->verdict;
+			sum = cp->sum;
 			free(cp);
 		}
+	} else {
+		summary_of(r, &sum);
 	}
-	out->runs = report_runs_done(r);
-	out->fraction = running ? fraction_done(r, out->runs) : 1.0;
-	out->nmetrics = report_nmetrics(r);
+	out->runs = sum.runs;
+	out->fraction = running ? fraction_done(r, &sum) : 1.0;
+	out->nmetrics = (unsigned)sum.nmetrics;
 	for (unsigned i = 0; i < out->nmetrics; i++) {
-		const struct metric_data *m = result_metric_c(r->res, i);
+		const struct rv_metric *m = &sum.metrics[i];
 		struct om_metric *om = &out->metrics[i];
 		memset(om, 0, sizeof *om);
-		char buf[16];
-		snprintf(om->name, sizeof om->name, "%s", report_metric_name(r, i, buf, sizeof buf));
+		snprintf(om->name, sizeof om->name, "%s", m->name ? m->name : "?");
 		om->kind = m->kind == METRIC_COUNT ? METRIC_COUNT : METRIC_DURATION;
 		if (om->kind == METRIC_DURATION) {
 			summarise_duration(m, om);
 			continue;
 		}
 		om->scaled = true;
-		om->count = m->hist.count;
-		om->total = (uint64_t)m->hist.sum;
-		om->have_max = m->hist.count != 0;
-		om->max = (double)m->hist.max;
+		om->count = m->live_count;
+		om->total = m->live_total;
+		om->have_max = m->live_count != 0;
+		om->max = (double)m->live_max;
 	}
+	summary_free(&sum);
 }
 
 /* ---- the text ------------------------------------------------------------ */

@@ -569,77 +569,12 @@ cleanup:
 	return ret;
 }
 
-unsigned report_nmetrics(const struct req_result *r)
-{
-	if (!r->res)
-		return 0;
-	/* The count lives in memory a crashed worker may have scribbled on;
-	 * never walk past what a probe can have. */
-	return r->res->nmetrics > RTC_MAX_METRICS ? RTC_MAX_METRICS : r->res->nmetrics;
-}
-
-const char *report_metric_name(const struct req_result *r, unsigned i,
-			       char *buf, size_t len)
-{
-	const struct probe_metric *m = r->probe ? probe_decl_metric(&r->probe->decl, i) : NULL;
-	if (m && m->name)
-		return m->name;
-	snprintf(buf, len, "m%u", i);
-	return buf;
-}
-
-bool report_batch_run_ns(const struct req_result *r, uint32_t run, double *ns)
-{
-	if (report_nmetrics(r) == 0 || run >= RTC_MAX_RUNS)
-		return false;
-	const struct result_shm *res = r->res;
-	const struct run_info *ri = &res->runs[run];
-	if (!ri->iterations || ri->t_end < ri->t_begin)
-		return false;
-	double per = (double)(ri->t_end - ri->t_begin) / (double)ri->iterations;
-	*ns = (per - res->loop_ticks) * result_metric_c(res, 0)->ns_per_unit;
-	return true;
-}
-
-uint32_t report_runs_done(const struct req_result *r)
-{
-	if (report_nmetrics(r) == 0)
-		return 0;
-	uint32_t n = __atomic_load_n(&r->res->runs_done, __ATOMIC_ACQUIRE);
-	return n > RTC_MAX_RUNS ? RTC_MAX_RUNS : n;
-}
-
-unsigned report_batch_ns(const struct req_result *r, double *mean_ns, double *stddev_ns)
-{
-	*mean_ns = *stddev_ns = 0;
-	uint32_t nruns = report_runs_done(r);
-
-	/* Welford's update: the per-run figures are close together, and the
-	 * textbook sum-of-squares form would cancel them away. */
-	unsigned n = 0;
-	double mean = 0, m2 = 0;
-	for (uint32_t i = 0; i < nruns; i++) {
-		double x;
-		if (!report_batch_run_ns(r, i, &x))
-			continue;
-		n++;
-		double d = x - mean;
-		mean += d / n;
-		m2 += d * (x - mean);
-	}
-	if (!n)
-		return 0;
-	*mean_ns = mean;
-	*stddev_ns = n > 1 ? sqrt(m2 / (n - 1)) : 0;
-	return n;
-}
-
 /* The policy a probe's measured tasks run under when it is not the
  * worker's (probe_decl.policy), into buf; false when it is the worker's. */
 static bool probe_policy_text(const struct req_result *r, char *buf, size_t len)
 {
 	const struct requirement *q = r->req;
-	const struct probe_decl *d = r->probe ? &r->probe->decl : NULL;
+	const struct probe_decl *d = summary_decl(r);
 	if (!d || !d->policy || !q)
 		return false;
 	const char *values[PROBE_MAX_PARAMS] = { 0 };

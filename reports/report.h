@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "harness/runner.h"
+#include "harness/summary.h"
 #include "harness/measure/timebase.h"
 #include "host/fingerprint.h"
 #include "host/readiness.h"
@@ -66,19 +67,6 @@ void report_totals_text(const struct report_totals *t, char *buf, size_t len);
  * any inconclusive, else 0. */
 int report_exit_status(const struct report_run *run);
 
-/* What the view takes from a result (view.c):
- *
- * The batch figure of the original programs (docs/background.md) of a result (total time / N, loop overhead
- * subtracted), beside the per-sample statistics: for each run,
- * (t_end - t_begin) / iterations ticks minus res->loop_ticks, scaled by
- * metric 0's ns_per_unit. Gives the mean and the sample stddev (0 with one
- * run) over the runs that took samples. Returns how many runs that was; 0
- * (and 0s) when there is nothing to compute from. */
-unsigned report_batch_ns(const struct req_result *r, double *mean_ns, double *stddev_ns);
-/* The batch figure of run `run` alone; false when that run took no samples. */
-bool report_batch_run_ns(const struct req_result *r, uint32_t run, double *ns);
-/* Runs a result completed (0 without result memory), at most RTC_MAX_RUNS. */
-uint32_t report_runs_done(const struct req_result *r);
 /* "fifo:99", "rr:max" (not yet resolved), "other"; for a probe whose
  * measured tasks run under a policy of their own, that one ("deadline
  * 1ms/5ms/10ms", "rr:81": probe_decl.policy). */
@@ -89,14 +77,6 @@ void report_policy_text(const struct req_result *r, char *buf, size_t len);
  * such bound. */
 void report_limit_text(const char *metric, const char *statistic, const struct quantity *min,
 		       const struct quantity *max, double confidence, char *buf, size_t len);
-/* Metrics a result holds (0 without result memory). */
-unsigned report_nmetrics(const struct req_result *r);
-/* Name of metric i of a result: the probe's ("per-op") or the harness's
- * ("page-faults"), or "m<i>" when the probe or that metric is unknown.
- * Returns a pointer to the declaration's string or to buf. */
-const char *report_metric_name(const struct req_result *r, unsigned i,
-			       char *buf, size_t len);
-
 /* The verdict table (id, probe, policy, each limit vs measured, verdict) of a
  * view, as `rtconform run` prints it on stdout and summary.txt begins. */
 struct report_view;
@@ -141,122 +121,6 @@ void report_write_req_brief(const struct rv_req *r, FILE *out);
  * characters.
  */
 
-/* The statistics every report gives for each metric, in this order. */
-#define RV_NSTATS 9
-extern const char *const report_view_stats[RV_NSTATS];
-enum { RV_MIN, RV_MEAN, RV_STDDEV, RV_MAX, RV_P50, RV_P90, RV_P99, RV_P99_9,
-       RV_RUNS_MEAN_STDDEV }; /* indices into it */
-/* The key statistics of a duration, those junit.xml keeps (with the count
- * and the overflow), in this order: indices into report_view_stats. */
-#define RV_NKEY_STATS 5
-extern const int report_view_key_stats[RV_NKEY_STATS];
-
-struct rv_value {
-	bool have; /* false: could not be computed (too few samples, ...) */
-	double v;
-};
-
-struct rv_bucket {
-	uint64_t lo, hi, count; /* inclusive bounds, in the metric's units */
-};
-
-/* The samples below zero of a signed metric (a timer that fired early):
- * their magnitudes' non-empty buckets, ascending by magnitude, and the
- * magnitudes above the histogram's `highest`. All 0 for a metric that is
- * not signed, that had none, or that was read from a report written before
- * they were kept (when the harness still folded them into 0). */
-struct rv_neg {
-	uint64_t overflow;
-	struct rv_bucket *buckets;
-	size_t nbuckets;
-};
-/* Samples below zero an rv_neg holds. */
-uint64_t rv_neg_count(const struct rv_neg *n);
-
-/* The confidence interval of a percentile statistic (harness/stats.h,
- * stat_bounds; base/orderstat.h): two-sided, equal tails, at `level`, from
- * the order statistics of the n samples, each bound mapped onto the
- * histogram (so a bound is a bucket's edge, clamped to the exact min and
- * max). have false: none (not a percentile, the point estimate is absent,
- * or the view was read from a results.json written before they were kept).
- * docs/reports.md, "Confidence intervals". */
-#define RV_CI_LEVEL 0.95 /* unless a limit on the statistic asks another */
-/* Samples above which a metric's percentiles get no interval: finding the
- * ranks takes time as the square root of the count (62 ms at 2^40, some
- * 12 days of a 1 MHz probe), which the reader spends again on each. */
-#define RV_CI_MAX_SAMPLES ((uint64_t)1 << 40)
-struct rv_ci {
-	bool have;
-	double level;              /* 0.5 < level < 1 */
-	uint64_t n;                /* the samples the ranks are of: the count */
-	uint64_t lo_rank, hi_rank; /* 1-based; 0 / n + 1: no bound on that side */
-	bool has_lo, has_hi;       /* false: too few samples for that side */
-	double lo_ns, hi_ns;       /* the bounds (only with has_lo / has_hi) */
-	double coverage;           /* exact probability [X(lo), X(hi)] holds it */
-	/* The bound lies in the point estimate's own bucket: the histogram's
-	 * resolution limits it, not the sample count. */
-	bool lo_bucket, hi_bucket;
-};
-
-/* The statistics every report gives for a count metric, in this order. */
-#define RV_NCSTATS 4
-extern const char *const report_view_count_stats[RV_NCSTATS];
-enum { RVC_TOTAL, RVC_MIN, RVC_MEAN, RVC_MAX }; /* indices into it */
-
-/* A metric: a duration (samples in a histogram, statistics in ns and
- * cycles) or a count (one value per run: run_count[k] is run k's count,
- * count the runs counted, counts[] its statistics; every field of a
- * duration's histogram and scales is 0 or absent). */
-/* One interval of a requirement (harness/interval.h) of one duration
- * metric or per-CPU series: its own samples' count, statistics (by the
- * metric's rule: absent when too few) and histogram. */
-struct rv_ival {
-	int64_t start_ms;              /* UTC, ms since the epoch */
-	double seconds;                /* how long it lasted */
-	uint64_t count, overflow;
-	struct rv_value ns[RV_NSTATS];
-	struct rv_bucket *buckets;     /* non-empty buckets, ascending */
-	size_t nbuckets;
-	struct rv_neg neg;
-	/* Moved out of memory (rv_ivals_spill): buckets and neg.buckets are
-	 * NULL, and their nbuckets and neg.nbuckets buckets lie at spill_at in
-	 * the view's ival_spill, so a long run's memory does not grow with
-	 * its intervals' histograms. */
-	bool spilled;
-	int64_t spill_at;
-};
-
-struct rv_metric {
-	char *name;
-	enum metric_kind kind;
-	struct rv_value counts[RV_NCSTATS]; /* a count's total, min, mean, max */
-	uint64_t count, overflow;
-	uint64_t highest;              /* largest value a bucket holds, units */
-	double ns_per_unit, cycles_per_unit; /* finite; cycles_per_unit 0: no cycles */
-	struct rv_value ns[RV_NSTATS], cycles[RV_NSTATS];
-	struct rv_bucket *buckets;     /* non-empty buckets, ascending */
-	size_t nbuckets;
-	struct rv_neg neg;             /* samples below zero (count includes them) */
-	size_t nruns;                  /* runs completed */
-	uint64_t *run_count;           /* samples of each run; a count's count of it */
-	struct rv_value *run_mean_ns;  /* mean of each run (absent without samples);
-					* NULL for a count */
-	struct rv_value *run_max_ns;   /* largest sample of each run (absent without
-					* samples, and in results.json written before
-					* it was kept); NULL for a count */
-	/* The median whatever the sample count (ns[] has p50 only from 20
-	 * samples), as summary.txt quotes it; absent without samples. */
-	struct rv_value median_ns;
-	/* The confidence interval of each percentile of ns[] (ci[RV_P99]; the
-	 * others are never had), and the level they default to (RV_CI_LEVEL;
-	 * 0: none kept, a results.json written before they were). */
-	double ci_level;
-	struct rv_ci ci[RV_NSTATS];
-	/* Its intervals in time order (a run by time, or --interval); none
-	 * for a count, or a requirement that kept none. */
-	struct rv_ival *intervals;
-	size_t nintervals;
-};
 
 struct rv_limit {
 	char *metric;                  /* resolved: the probe's first when the file named none */
@@ -284,33 +148,6 @@ struct rv_param {
 	char *name, *value;
 };
 
-/* One CPU's histogram of the first metric, for probes that keep one per CPU
- * (timer-wakeup): min, mean, max, p99 in ns. */
-#define RV_NSERIES_STATS 4
-extern const char *const report_view_series_stats[RV_NSERIES_STATS];
-enum { RVS_MIN, RVS_MEAN, RVS_MAX, RVS_P99 }; /* indices into it */
-
-struct rv_series {
-	int cpu;
-	uint64_t count;
-	struct rv_value ns[RV_NSERIES_STATS];
-	/* The confidence interval of its p99 (ns[RVS_P99]), as a metric's;
-	 * ci_level 0: none kept. */
-	double ci_level;
-	struct rv_ci p99_ci;
-	/* The CPU's histogram, in metrics[0]'s units and scale (the merged
-	 * histogram is the sum of the series): non-empty buckets, ascending,
-	 * and the samples above `highest`. has_hist false: not known (a view
-	 * read from a results.json written before the series carried their
-	 * buckets). */
-	bool has_hist;
-	uint64_t overflow, highest;
-	struct rv_bucket *buckets;
-	size_t nbuckets;
-	struct rv_neg neg;             /* samples below zero (count includes them) */
-	struct rv_ival *intervals;     /* as the metric's, of this CPU alone */
-	size_t nintervals;
-};
 
 /* A clause of a specification a requirement checks (requirements/model.h,
  * struct req_clause): ref, and title or NULL. */
@@ -374,9 +211,6 @@ struct rv_req {
 	size_t nseries;
 };
 
-/* The confidence interval of statistic stat (an index into
- * report_view_stats) of metric m; NULL when it has none. */
-const struct rv_ci *rv_metric_ci(const struct rv_metric *m, int stat);
 
 /* The runs with a batch figure: 0 for a probe that has none (timer-wakeup
  * counts no iterations). */
@@ -473,18 +307,6 @@ void report_view_req_free(struct rv_req *r);
 
 void report_view_free(struct report_view *v);
 
-/* A requirement's intervals as they close (run): one list per duration
- * metric and per-CPU series of the result memory, moved into its view's
- * metrics and series once it is added (rv_ivals_move). */
-struct rv_ivals {
-	unsigned nmetrics, nseries;
-	struct rv_ival *list[RTC_MAX_METRICS + PROBE_MAX_SERIES];
-	size_t n[RTC_MAX_METRICS + PROBE_MAX_SERIES];
-	int cpu[PROBE_MAX_SERIES];
-};
-struct interval_out;
-/* Add interval iv of result r (its count metrics keep none). 0 or -ENOMEM. */
-int rv_ivals_add(struct rv_ivals *acc, const struct req_result *r, const struct interval_out *iv);
 /* Move the buckets of acc's latest interval of each list to the end of
  * spill (rv_ival.spilled); an interval that cannot be written keeps them. */
 void rv_ivals_spill_last(struct rv_ivals *acc, FILE *spill);
@@ -494,7 +316,6 @@ int rv_ival_unspill(const struct rv_ival *iv, FILE *spill, struct rv_bucket **po
 		    struct rv_bucket **neg);
 /* Move acc's lists into vr (the view of the same result); acc is empty after. */
 void rv_ivals_move(struct rv_ivals *acc, struct rv_req *vr);
-void rv_ivals_free(struct rv_ivals *acc);
 
 /* What the reader (reports/read/read.h) says when its input holds the results of more than
  * one host (host/fingerprint.h: fingerprint_same_host): a view, and every

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "harness/explain.h"
-#include "harness/stats.h"
 #include "base/units.h"
 #include "reports/ival.h"
 #include "reports/link.h"

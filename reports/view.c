@@ -19,19 +19,9 @@
 #include <string.h>
 
 #include "harness/explain.h"
-#include "harness/interval.h"
-#include "harness/stats.h"
+#include "harness/summary.h"
 #include "harness/verdict.h"
 #include "reports/xmlw.h"
-
-const char *const report_view_stats[RV_NSTATS] = { "min", "mean", "stddev", "max", "p50",
-						   "p90", "p99", "p99.9", "runs-mean-stddev" };
-
-const int report_view_key_stats[RV_NKEY_STATS] = { RV_MIN, RV_MEAN, RV_P50, RV_P99, RV_MAX };
-
-const char *const report_view_series_stats[RV_NSERIES_STATS] = { "min", "mean", "max", "p99" };
-
-const char *const report_view_count_stats[RV_NCSTATS] = { "total", "min", "mean", "max" };
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -60,19 +50,6 @@ static struct explain *rv_explain_dup(const struct explain *e, bool *failed)
 	free(c);
 	*failed = true;
 	return NULL;
-}
-
-/* A value is there when it could be computed and is a number. */
-static struct rv_value value(bool have, double v)
-{
-	struct rv_value r = { .have = have && isfinite(v) };
-	r.v = r.have ? v : 0.0;
-	return r;
-}
-
-static double finite_or_0(double v)
-{
-	return isfinite(v) ? v : 0.0;
 }
 
 unsigned rv_req_batch_runs(const struct rv_req *r)
@@ -109,245 +86,7 @@ size_t rv_req_deciding_limit(const struct rv_req *r)
 	return best;
 }
 
-uint64_t rv_neg_count(const struct rv_neg *n)
-{
-	uint64_t c = n->overflow;
-	for (size_t i = 0; i < n->nbuckets; i++)
-		c += n->buckets[i].count;
-	return c;
-}
-
-static void rv_ival_list_free(struct rv_ival *list, size_t n);
-
 /* ---- filling ----------------------------------------------------------- */
-
-/* A count metric: its statistics and each completed run's count. */
-static void fill_count(const struct req_result *r, const struct metric_data *m,
-		       struct rv_metric *vm, bool *failed)
-{
-	vm->count = m->hist.count;
-	for (int i = 0; i < RV_NCSTATS; i++) {
-		struct statistic st;
-		double val;
-		if (statistic_parse(report_view_count_stats[i], &st) == 0 &&
-		    stat_value(m, &st, false, &val))
-			vm->counts[i] = value(true, val);
-	}
-	uint32_t runs = report_runs_done(r);
-	if (!runs)
-		return;
-	vm->run_count = calloc(runs, sizeof *vm->run_count);
-	if (!vm->run_count) {
-		*failed = true;
-		return;
-	}
-	vm->nruns = runs;
-	for (uint32_t k = 0; k < runs; k++)
-		if (!metric_run_count(m, k, &vm->run_count[k]))
-			vm->run_count[k] = 0;
-}
-
-/* A histogram's non-empty buckets, ascending, into *out (*n of them).
- * False (and *failed) on out of memory. */
-static bool fill_buckets(const struct hist *h, struct rv_bucket **out, size_t *n, bool *failed)
-{
-	uint32_t i = 0;
-	uint64_t lo, hi, c;
-	size_t want = 0;
-	while (hist_next_bucket(h, &i, &lo, &hi, &c))
-		want++;
-	if (!want)
-		return true;
-	*out = calloc(want, sizeof **out);
-	if (!*out) {
-		*failed = true;
-		return false;
-	}
-	i = 0;
-	while (*n < want && hist_next_bucket(h, &i, &lo, &hi, &c))
-		(*out)[(*n)++] = (struct rv_bucket){ lo, hi, c };
-	return true;
-}
-
-/* A signed metric's samples below zero (nothing for another). */
-static void fill_neg(const struct metric_data *m, struct rv_neg *out, bool *failed)
-{
-	const struct hist *neg = metric_neg_c(m);
-	if (!neg || !neg->count)
-		return;
-	out->overflow = neg->overflow;
-	fill_buckets(neg, &out->buckets, &out->nbuckets, failed);
-}
-
-/* The statistics of m's samples (count of them) in ns, and in cycles into
- * cycles when not NULL and m has them. The same rule as the properties: a
- * statistic the samples are too few for is absent, not a number. */
-static void fill_stats(const struct metric_data *m, uint64_t count, struct rv_value *ns,
-		       struct rv_value *cycles)
-{
-	for (int i = 0; i < RV_NSTATS; i++) {
-		struct statistic st;
-		double val;
-		if (statistic_parse(report_view_stats[i], &st) != 0)
-			continue;
-		if (count < statistic_min_samples(&st))
-			continue;
-		if (stat_value(m, &st, false, &val))
-			ns[i] = value(true, val);
-		if (cycles && m->cycles_per_unit != 0 && stat_value(m, &st, true, &val))
-			cycles[i] = value(true, val);
-	}
-}
-
-/* The confidence interval of percentile st of m's `count` samples at
- * `level` (stat_bounds), in ns; nothing when st is not a percentile or the
- * bounds cannot be had. */
-static void fill_ci(const struct metric_data *m, const struct statistic *st, uint64_t count,
-		    double level, struct rv_ci *out)
-{
-	struct stat_bounds b;
-	memset(out, 0, sizeof *out);
-	if (st->kind != STAT_PCT || count > RV_CI_MAX_SAMPLES ||
-	    !stat_bounds(m, st, level, false, &b) || b.n != count)
-		return;
-	if ((b.has_lo && !isfinite(b.lo)) || (b.has_hi && !isfinite(b.hi)) ||
-	    !isfinite(b.coverage))
-		return;
-	*out = (struct rv_ci){
-		.have = true, .level = level, .n = b.n,
-		.lo_rank = b.lo_rank, .hi_rank = b.hi_rank,
-		.has_lo = b.has_lo, .has_hi = b.has_hi,
-		.lo_ns = b.has_lo ? b.lo : 0.0, .hi_ns = b.has_hi ? b.hi : 0.0,
-		.coverage = b.coverage,
-		.lo_bucket = b.has_lo && b.lo_bucket, .hi_bucket = b.has_hi && b.hi_bucket,
-	};
-}
-
-/* The level of the interval of statistic `stat` of metric `metric`: the
- * confidence= of the first limit of vr on it that states one (the interval
- * it was judged on), else `level`. */
-static double ci_level_of(const struct rv_req *vr, const char *metric, const char *stat,
-			  double level)
-{
-	for (size_t i = 0; i < vr->nlimits; i++) {
-		const struct rv_limit *l = &vr->limits[i];
-		if (l->confidence > 0 && l->confidence < 1 && l->metric && l->statistic &&
-		    strcmp(l->metric, metric) == 0 && strcmp(l->statistic, stat) == 0)
-			return l->confidence;
-	}
-	return level;
-}
-
-/* Each reported percentile's interval (those ns[] has): at RV_CI_LEVEL,
- * or the level a limit on that statistic states. */
-static void fill_cis(const struct metric_data *m, const struct rv_req *vr, struct rv_metric *vm)
-{
-	vm->ci_level = RV_CI_LEVEL;
-	for (int i = 0; i < RV_NSTATS; i++) {
-		struct statistic st;
-		if (vm->ns[i].have && statistic_parse(report_view_stats[i], &st) == 0)
-			fill_ci(m, &st, vm->count,
-				ci_level_of(vr, vm->name ? vm->name : "", report_view_stats[i],
-					    vm->ci_level), &vm->ci[i]);
-	}
-}
-
-const struct rv_ci *rv_metric_ci(const struct rv_metric *m, int stat)
-{
-	if (stat < 0 || stat >= RV_NSTATS || !m->ci[stat].have)
-		return NULL;
-	return &m->ci[stat];
-}
-
-static void fill_metric(const struct req_result *r, const struct rv_req *vr, unsigned mi,
-			struct rv_metric *vm, bool *failed)
-{
-	const struct metric_data *m = result_metric_c(r->res, mi);
-	const struct hist *h = &m->hist;
-	char nbuf[16];
-	vm->name = dup_clean(report_metric_name(r, mi, nbuf, sizeof nbuf), failed);
-	if (m->kind == METRIC_COUNT) {
-		vm->kind = METRIC_COUNT;
-		fill_count(r, m, vm, failed);
-		return;
-	}
-	vm->count = metric_samples(m);
-	vm->overflow = h->overflow;
-	vm->highest = h->highest;
-	vm->ns_per_unit = finite_or_0(m->ns_per_unit);
-	vm->cycles_per_unit = finite_or_0(m->cycles_per_unit);
-	if (vm->count)
-		vm->median_ns = value(true, metric_median(m) * vm->ns_per_unit);
-
-	fill_stats(m, vm->count, vm->ns, vm->cycles);
-	fill_cis(m, vr, vm);
-
-	if (!fill_buckets(h, &vm->buckets, &vm->nbuckets, failed))
-		return;
-	fill_neg(m, &vm->neg, failed);
-
-	uint32_t runs = report_runs_done(r);
-	if (runs) {
-		vm->run_count = calloc(runs, sizeof *vm->run_count);
-		vm->run_mean_ns = calloc(runs, sizeof *vm->run_mean_ns);
-		vm->run_max_ns = calloc(runs, sizeof *vm->run_max_ns);
-		if (!vm->run_count || !vm->run_mean_ns || !vm->run_max_ns) {
-			*failed = true;
-			return;
-		}
-		vm->nruns = runs;
-		for (uint32_t k = 0; k < runs; k++) {
-			vm->run_count[k] = m->runs[k].count;
-			vm->run_mean_ns[k] = value(m->runs[k].count != 0,
-							 metric_run_mean_ns(m, k));
-			double mx = 0;
-			bool have = metric_run_max_ns(m, k, &mx);
-			vm->run_max_ns[k] = value(have, mx);
-		}
-	}
-}
-
-/* The per-CPU series, by junit.xml's rule: a statistic the samples are too
- * few for is absent. */
-static void fill_series(const struct req_result *r, struct rv_req *vr, bool *failed)
-{
-	const struct result_shm *res = r->res;
-	uint32_t n = res->nseries < res->nseries_alloc ? res->nseries : res->nseries_alloc;
-	if (n > PROBE_MAX_SERIES)
-		n = PROBE_MAX_SERIES;
-	if (!n)
-		return;
-	vr->series = calloc(n, sizeof *vr->series);
-	if (!vr->series) {
-		*failed = true;
-		return;
-	}
-	vr->nseries = n;
-	for (uint32_t s = 0; s < n; s++) {
-		const struct metric_data *m = result_metric_c(res, res->nmetrics + s);
-		struct rv_series *vs = &vr->series[s];
-		vs->cpu = res->series_cpu[s];
-		vs->ci_level = RV_CI_LEVEL;
-		vs->count = metric_samples(m);
-		vs->overflow = m->hist.overflow;
-		vs->highest = m->hist.highest;
-		vs->has_hist = fill_buckets(&m->hist, &vs->buckets, &vs->nbuckets, failed);
-		fill_neg(m, &vs->neg, failed);
-		for (int i = 0; i < RV_NSERIES_STATS; i++) {
-			struct statistic st;
-			double val;
-			if (statistic_parse(report_view_series_stats[i], &st) != 0 ||
-			    vs->count < statistic_min_samples(&st))
-				continue;
-			if (stat_value(m, &st, false, &val))
-				vs->ns[i] = value(true, val);
-			if (i == RVS_P99 && vs->ns[i].have)
-				fill_ci(m, &st, vs->count,
-					ci_level_of(vr, vr->metrics[0].name ? vr->metrics[0].name : "",
-						    "p99", vs->ci_level), &vs->p99_ci);
-		}
-	}
-}
 
 static void fill_limits(const struct req_result *r, struct rv_req *vr, bool *failed)
 {
@@ -369,7 +108,7 @@ static void fill_limits(const struct req_result *r, struct rv_req *vr, bool *fai
 		struct rv_limit *vl = &vr->limits[i];
 		char mbuf[16], st[32];
 		vl->metric = dup_clean(l->metric ? l->metric
-					: report_metric_name(r, 0, mbuf, sizeof mbuf), failed);
+					: summary_metric_name(r, 0, mbuf, sizeof mbuf), failed);
 		statistic_name(&l->stat, st, sizeof st);
 		vl->statistic = dup_clean(st, failed);
 		vl->has_max = l->has_max;
@@ -380,12 +119,12 @@ static void fill_limits(const struct req_result *r, struct rv_req *vr, bool *fai
 			vl->max = l->max;
 		if (l->has_min)
 			vl->min = l->min;
-		vl->measured = value(o->evaluated, o->measured);
+		vl->measured = rv_value_of(o->evaluated, o->measured);
 		vl->verdict = limit_verdict(r->verdict, o->evaluated, o->passed, o->undecided);
 		vl->confidence = l->confidence;
 		if (l->confidence > 0 && o->evaluated) {
-			vl->lower = value(o->has_lo, o->lo);
-			vl->upper = value(o->has_hi, o->hi);
+			vl->lower = rv_value_of(o->has_lo, o->lo);
+			vl->upper = rv_value_of(o->has_hi, o->hi);
 			vl->need = o->need;
 		}
 		vl->text = o->text[0] ? dup_clean(o->text, failed) : NULL;
@@ -395,8 +134,8 @@ static void fill_limits(const struct req_result *r, struct rv_req *vr, bool *fai
 static void fill_params(const struct req_result *r, struct rv_req *vr, bool *failed)
 {
 	const struct requirement *q = r->req;
-	const struct probe *p = r->probe;
-	size_t n = p ? p->decl.nparams : (q ? q->nparams : 0);
+	const struct probe_decl *p = summary_decl(r);
+	size_t n = p ? p->nparams : (q ? q->nparams : 0);
 	if (!n)
 		return;
 	vr->params = calloc(n, sizeof *vr->params);
@@ -408,10 +147,10 @@ static void fill_params(const struct req_result *r, struct rv_req *vr, bool *fai
 		const char *name, *value;
 		if (p) {
 			/* What was measured: defaults applied, in the probe's order. */
-			name = p->decl.params[i].name;
+			name = p->params[i].name;
 			value = q ? req_param(q, name) : NULL;
 			if (!value)
-				value = p->decl.params[i].def;
+				value = p->params[i].def;
 		} else {
 			name = q->params[i].name;
 			value = q->params[i].value;
@@ -440,6 +179,34 @@ static void fill_clauses(const struct requirement *q, struct rv_req *vr, bool *f
 	}
 }
 
+/* The summary's numbers (harness/summary.h) moved into vr, and the
+ * probe's note with what the premise check confirmed. */
+static void fill_numbers(struct summary *sum, struct rv_req *vr, bool *failed)
+{
+	if (!sum->measured) {
+		summary_free(sum);
+		return;
+	}
+	vr->measured = true;
+	char note[sizeof sum->note + 120];
+	int used = snprintf(note, sizeof note, "%s", sum->note);
+	/* How many tasks the premise check confirmed (probe_verify_self). */
+	uint32_t v = sum->verified;
+	if (v && used >= 0 && (size_t)used < sizeof note)
+		snprintf(note + used, sizeof note - (size_t)used, "%schecked at the kernel before "
+			 "measuring: %u task%s' policy, priority and CPUs.", used ? " " : "", v,
+			 v == 1 ? "" : "s");
+	vr->note = note[0] ? dup_clean(note, failed) : NULL;
+	vr->runs = sum->runs;
+	vr->batch_mean_ns = sum->batch_mean_ns;
+	vr->batch_stddev_ns = sum->batch_stddev_ns;
+	vr->batch_run_ns = sum->batch_run_ns;
+	vr->metrics = sum->metrics;
+	vr->nmetrics = sum->nmetrics;
+	vr->series = sum->series;
+	vr->nseries = sum->nseries;
+}
+
 static void fill_req(const struct req_result *r, struct rv_req *vr, bool *failed)
 {
 	const struct requirement *q = r->req;
@@ -448,7 +215,7 @@ static void fill_req(const struct req_result *r, struct rv_req *vr, bool *failed
 	vr->title = q && q->title && *q->title ? dup_clean(q->title, failed) : NULL;
 	vr->source = q && q->source && *q->source ? dup_clean(q->source, failed) : NULL;
 	fill_clauses(q, vr, failed);
-	vr->probe = dup_clean(q && q->probe ? q->probe : (r->probe ? r->probe->decl.name : "?"),
+	vr->probe = dup_clean(q && q->probe ? q->probe : (summary_decl(r) ? summary_decl(r)->name : "?"),
 			      failed);
 	report_policy_text(r, buf, sizeof buf);
 	vr->policy = dup_clean(buf, failed);
@@ -471,48 +238,10 @@ static void fill_req(const struct req_result *r, struct rv_req *vr, bool *failed
 	fill_params(r, vr, failed);
 	fill_limits(r, vr, failed);
 
-	unsigned nm = report_nmetrics(r);
-	if (!nm)
-		return;
-	vr->measured = true;
-	/* Bounded copy: a worker that died mid-write may have left the note
-	 * without its terminator. */
-	char note[sizeof r->res->note + 120];
-	int used = snprintf(note, sizeof note, "%.*s", (int)sizeof r->res->note, r->res->note);
-	/* How many tasks the premise check confirmed (probe_verify_self). */
-	uint32_t v = r->res->verified;
-	if (v && used >= 0 && (size_t)used < sizeof note)
-		snprintf(note + used, sizeof note - (size_t)used, "%schecked at the kernel before "
-			 "measuring: %u task%s' policy, priority and CPUs.", used ? " " : "", v,
-			 v == 1 ? "" : "s");
-	vr->note = note[0] ? dup_clean(note, failed) : NULL;
-	vr->runs = report_runs_done(r);
-	double mean, sd;
-	if (report_batch_ns(r, &mean, &sd)) {
-		vr->batch_mean_ns = value(true, mean);
-		vr->batch_stddev_ns = value(true, sd);
-	}
-	if (vr->runs) {
-		vr->batch_run_ns = calloc(vr->runs, sizeof *vr->batch_run_ns);
-		if (!vr->batch_run_ns) {
-			*failed = true;
-			return;
-		}
-		for (uint32_t k = 0; k < vr->runs; k++) {
-			double x;
-			bool have = report_batch_run_ns(r, k, &x);
-			vr->batch_run_ns[k] = value(have, x);
-		}
-	}
-	vr->metrics = calloc(nm, sizeof *vr->metrics);
-	if (!vr->metrics) {
+	struct summary sum;
+	if (summary_of(r, &sum) != 0)
 		*failed = true;
-		return;
-	}
-	vr->nmetrics = nm;
-	for (unsigned i = 0; i < nm; i++)
-		fill_metric(r, vr, i, &vr->metrics[i], failed);
-	fill_series(r, vr, failed);
+	fill_numbers(&sum, vr, failed);
 }
 
 /* The environment as junit.xml lists it: the fingerprint, then what a
@@ -715,71 +444,12 @@ void report_view_req_free(struct rv_req *r)
 		free(r->limits[i].text);
 	}
 	free(r->limits);
-	for (size_t i = 0; i < r->nmetrics; i++) {
-		struct rv_metric *m = &r->metrics[i];
-		rv_ival_list_free(m->intervals, m->nintervals);
-		free(m->name);
-		free(m->buckets);
-		free(m->neg.buckets);
-		free(m->run_count);
-		free(m->run_mean_ns);
-		free(m->run_max_ns);
-	}
-	free(r->metrics);
-	for (size_t i = 0; i < r->nseries; i++) {
-		rv_ival_list_free(r->series[i].intervals, r->series[i].nintervals);
-		free(r->series[i].buckets);
-		free(r->series[i].neg.buckets);
-	}
-	free(r->series);
+	summary_metrics_free(r->metrics, r->nmetrics);
+	summary_series_free(r->series, r->nseries);
 	memset(r, 0, sizeof *r);
 }
 
 /* ---- intervals --------------------------------------------------------- */
-
-static void rv_ival_list_free(struct rv_ival *list, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(list[i].buckets);
-		free(list[i].neg.buckets);
-	}
-	free(list);
-}
-
-/* Block m (an interval's samples of one metric or series) as an rv_ival. */
-static void fill_ival(const struct metric_data *m, const struct interval_out *iv,
-		      struct rv_ival *out, bool *failed)
-{
-	memset(out, 0, sizeof *out);
-	out->start_ms = iv->start_ms;
-	out->seconds = iv->seconds;
-	out->count = metric_samples(m);
-	out->overflow = m->hist.overflow;
-	fill_stats(m, out->count, out->ns, NULL);
-	if (fill_buckets(&m->hist, &out->buckets, &out->nbuckets, failed))
-		fill_neg(m, &out->neg, failed);
-}
-
-int rv_ivals_add(struct rv_ivals *acc, const struct req_result *r, const struct interval_out *iv)
-{
-	bool failed = false;
-	acc->nmetrics = iv->nmetrics < RTC_MAX_METRICS ? iv->nmetrics : RTC_MAX_METRICS;
-	acc->nseries = iv->nseries < PROBE_MAX_SERIES ? iv->nseries : PROBE_MAX_SERIES;
-	for (unsigned b = 0; b < acc->nmetrics + acc->nseries && !failed; b++) {
-		const struct metric_data *m = interval_block(iv, b < acc->nmetrics ? b
-						      : iv->nmetrics + (b - acc->nmetrics));
-		if (m->kind == METRIC_COUNT)
-			continue;
-		struct rv_ival *grown = realloc(acc->list[b], (acc->n[b] + 1) * sizeof *grown);
-		if (!grown)
-			return -ENOMEM;
-		acc->list[b] = grown;
-		fill_ival(m, iv, &grown[acc->n[b]++], &failed);
-		if (b >= acc->nmetrics)
-			acc->cpu[b - acc->nmetrics] = r->res->series_cpu[b - acc->nmetrics];
-	}
-	return failed ? -ENOMEM : 0;
-}
 
 /* n buckets onto f (none: nothing, and bk may be NULL). */
 static bool spill_write(FILE *f, const struct rv_bucket *bk, size_t n)
@@ -846,13 +516,6 @@ void rv_ivals_move(struct rv_ivals *acc, struct rv_req *vr)
 			}
 	}
 	rv_ivals_free(acc);
-}
-
-void rv_ivals_free(struct rv_ivals *acc)
-{
-	for (size_t b = 0; b < sizeof acc->list / sizeof acc->list[0]; b++)
-		rv_ival_list_free(acc->list[b], acc->n[b]);
-	memset(acc, 0, sizeof *acc);
 }
 
 void report_view_free(struct report_view *v)

@@ -11,6 +11,12 @@ written relative to the repository root ("base/units.h"); a quoted include
 that does not name a file of the repository is refused as well, so no
 relative path ("../x.h") can slip past the check.
 
+A header may narrow who includes it further with a line
+"layers: private to MODULE MODULE ..." (in a comment): a file of any other
+module that includes it is refused, even where the edges allow it. The
+result memory's headers are private to measure and harness this way, so
+the reports read a result's numbers in its summary (harness/summary.h).
+
 The module table of docs/architecture.md (the rows of the table under
 "## The modules and their edges": module | `folder/` | may use | why) must
 list exactly the build's modules, each with the same folder and the same
@@ -25,6 +31,15 @@ import re
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+PRIVATE = re.compile(r'layers: private to ((?:[a-z_]+ ?)+)')
+
+
+def private_to(top, inc, cache={}):
+    """The modules a header is private to (its "layers: private to" line), or None."""
+    if inc not in cache:
+        m = PRIVATE.search(open(os.path.join(top, inc), encoding="utf-8").read())
+        cache[inc] = set(m.group(1).split()) if m else None
+    return cache[inc]
 
 
 def read_modules(path):
@@ -129,6 +144,10 @@ def main():
                                         f"(#include \"{inc}\"); allowed: "
                                         f"{', '.join(sorted(allowed[name]))} "
                                         "(edges: cmake/modules.cmake)")
+                    elif private_to(top, inc) is not None and name not in private_to(top, inc):
+                        problems.append(f"{rel}:{line}: module {name} may not include "
+                                        f"\"{inc}\": it is private to "
+                                        f"{', '.join(sorted(private_to(top, inc)))}")
     doc = check_doc(mods, top)
     for p in problems + doc:
         print(p)

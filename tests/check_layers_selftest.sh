@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Shows that tests/check_layers.py fails on a forbidden include, on a
-# relative include, on a module table in docs/architecture.md that differs
+# relative include, on an include of a header private to other modules
+# ("layers: private to ..."), on a module table in docs/architecture.md that differs
 # from the build's, and passes a tree that keeps to its edges.
 set -euo pipefail
 checker="$(cd "$(dirname "$0")" && pwd)/check_layers.py"
@@ -25,6 +26,16 @@ if python3 "$checker" "$t/modules.txt" "$t" > "$t/out"; then
 fi
 grep -q 'is not a path from the repository root' "$t/out" || { cat "$t/out"; echo "FAIL: message"; exit 1; }
 rm "$t/low/c.c"
+printf '/* layers: private to low */\n' > "$t/low/p.h"
+printf '#include "low/p.h"\n' > "$t/low/d.c"
+python3 "$checker" "$t/modules.txt" "$t" > "$t/out" || { cat "$t/out"; echo "FAIL: a private header in its own module was refused"; exit 1; }
+printf '#include "low/p.h"\n' > "$t/high/e.c"
+if python3 "$checker" "$t/modules.txt" "$t" > "$t/out"; then
+  cat "$t/out"; echo "FAIL: high including a header private to low was not refused"; exit 1
+fi
+grep -q 'high/e.c:1: module high may not include "low/p.h": it is private to low' "$t/out" \
+  || { cat "$t/out"; echo "FAIL: message"; exit 1; }
+rm "$t/high/e.c" "$t/low/d.c" "$t/low/p.h"
 python3 "$checker" "$t/modules.txt" "$t" > "$t/out" || { cat "$t/out"; echo "FAIL: the clean tree again was refused"; exit 1; }
 doc nothing
 if python3 "$checker" "$t/modules.txt" "$t" > "$t/out"; then
@@ -38,4 +49,4 @@ if python3 "$checker" "$t/modules.txt" "$t" > "$t/out"; then
   cat "$t/out"; echo "FAIL: a module missing from the table was not refused"; exit 1
 fi
 grep -q 'module mid of the build is not in the module table' "$t/out" || { cat "$t/out"; echo "FAIL: message"; exit 1; }
-echo "check_layers selftest: 5 passed, 0 failed"
+echo "check_layers selftest: 6 passed, 0 failed"

@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "harness/explain.h"
+#include "harness/measure/probe.h"
 #include "harness/runinfo.h"
 #include "harness/runner.h"
 #include "harness/stats.h"

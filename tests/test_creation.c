@@ -208,7 +208,7 @@ START_TEST(runner_stats_ordered)
 	}
 	/* The batch figure needs every run bracketed by run_begin/run_end. */
 	double bmean, bsd;
-	ck_assert_uint_eq(report_batch_ns(&r, &bmean, &bsd), RUNS);
+	ck_assert_uint_eq(summary_batch_ns(&r, &bmean, &bsd), RUNS);
 	ck_assert_msg(bmean > 0, "%s: batch mean %g", pc->probe, bmean);
 	for (unsigned k = 0; k < RUNS; k++) {
 		ck_assert_uint_eq(r.res->runs[k].iterations, ITERATIONS);

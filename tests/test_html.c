@@ -146,7 +146,7 @@ END_TEST
 static unsigned durations(const struct req_result *r)
 {
 	unsigned n = 0;
-	for (unsigned i = 0; i < report_nmetrics(r); i++)
+	for (unsigned i = 0; i < summary_nmetrics(r); i++)
 		n += result_metric_c(r->res, i)->kind == METRIC_DURATION;
 	return n;
 }
@@ -178,7 +178,7 @@ START_TEST(html_one_svg_per_metric)
 			 * and per statistic */
 			snprintf(e, sizeof e, "count(//div[@id='r%d-%d']//table[@class='counts']/tr[1]/th)",
 				 f + 1, i + 1);
-			unsigned counts = report_nmetrics(r) - durations(r);
+			unsigned counts = summary_nmetrics(r) - durations(r);
 			ck_assert_msg(xp_num(doc, e) == (counts ? counts + 1 : 0), "%s: %g headers",
 				      r->req->id, xp_num(doc, e));
 		}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/measure/probe.h"
 #include "harness/runner.h"
 #include "reports/openmetrics.h"
 #include "test_util.h"

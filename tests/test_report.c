@@ -937,10 +937,10 @@ START_TEST(batch_figure)
 {
 	struct fx *x = fx_new();
 	double mean, sd;
-	ck_assert_uint_eq(report_batch_ns(&x->results[0][0], &mean, &sd), 4);
+	ck_assert_uint_eq(summary_batch_ns(&x->results[0][0], &mean, &sd), 4);
 	ck_assert_double_eq_tol(mean, 9.75, 1e-9);
 	ck_assert_double_eq_tol(sd, sqrt(1.25 / 3.0), 1e-9);
-	ck_assert_uint_eq(report_batch_ns(&x->results[0][2], &mean, &sd), 0);
+	ck_assert_uint_eq(summary_batch_ns(&x->results[0][2], &mean, &sd), 0);
 	ck_assert_double_eq(mean, 0);
 	fx_free(x);
 }

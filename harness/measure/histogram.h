@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+/* layers: private to measure harness (the result memory's layout: above the
+ * harness, a result's numbers are read in harness/summary.h) */
 /* histogram.h - fixed-memory log-linear histogram of unsigned integer samples.
  *
  * Bucket scheme (HdrHistogram's idea): values below 2^HIST_SUB_BITS are kept

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+/* layers: private to measure harness (the result memory's layout: above the
+ * harness, a result's numbers are read in harness/summary.h) */
 /* probe.h - what a probe is, and the helpers it records with.
  *
  * A probe is one `const struct probe` in harness/measure/probes/<name>.c,

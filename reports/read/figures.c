@@ -4,9 +4,9 @@
  * The reports show the stored verdicts, and users gate releases on them:
  * a results.json whose "verdict": "pass" sits beside a measured value
  * above its max would otherwise be shown as a PASS (the project's first
- * rule is never a false PASS). So the reader judges the stored figures
- * again with the harness's own rules (harness/verdict.h: limit_holds,
- * limit_verdict, verdict_of_limits) and refuses a file that disagrees,
+ * rule is never a false PASS). So the reader hands the stored figures to
+ * the harness's own judge (harness/verdict.h: limit_judge, limit_verdict,
+ * verdict_of_limits) and refuses a file whose verdicts differ from its,
  * rather than pick one side: either the figures or the verdicts were
  * changed after the run, and no report can tell which is true.
  */
@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/numfmt.h"
 #include "base/orderstat.h"
 #include "base/statistic.h"
 #include "harness/verdict.h"
@@ -77,14 +78,10 @@ unsigned fig_batch_sum(const struct rv_req *r, long double *sum, long double *bi
 	return n;
 }
 
-/* v with the fewest digits that read back as v: "5e+10", "2739.567...". */
+/* v as the reports print numbers that read back (numfmt_fmt_shortest). */
 static const char *num_text(double v, char *buf, size_t len)
 {
-	for (int p = 6; p <= 17; p++) {
-		snprintf(buf, len, "%.*g", p, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
+	numfmt_fmt_shortest(v, buf, len);
 	return buf;
 }
 
@@ -110,35 +107,37 @@ static void bounds_text(const struct rv_limit *l, char *buf, size_t len)
 		snprintf(buf, len, "%s %s", l->has_max ? "max" : "min", l->has_max ? hi : lo);
 }
 
-/* Limit i of r, judged at its confidence: the verdict its stored interval
- * gives (limit_call_interval), whatever its point estimate. */
-static bool check_limit_interval(struct fig *g, const struct rv_req *r, size_t i)
+/* A refusal of a stored verdict the judge does not give (refuse's why so
+ * far) ends naming the requirement, the stored verdict and the judge's.
+ * Returns false. */
+static bool judged_otherwise(struct fig *g, const struct rv_req *r, enum verdict stored,
+			     enum verdict want)
 {
-	const struct rv_limit *l = &r->limits[i];
-	char field[48];
-	snprintf(field, sizeof field, "limits[%zu].verdict", i);
-	enum limit_call c = limit_call_interval(l->lower.have, l->lower.v, l->upper.have,
-						l->upper.v, l->has_min, l->min.value, l->has_max,
-						l->max.value);
-	enum verdict want = limit_verdict(r->verdict, l->measured.have, c == LIMIT_HOLDS,
-					  c == LIMIT_UNDECIDED);
-	if (l->verdict == want)
-		return true;
-	char lo[40] = "none", hi[40] = "none";
-	if (l->lower.have)
-		num_text(l->lower.v, lo, sizeof lo);
-	if (l->upper.have)
-		num_text(l->upper.v, hi, sizeof hi);
-	return refuse(g, field, "\"%s\", but its %g%% interval [%s, %s] makes it \"%s\"",
-		      verdict_name(l->verdict), l->confidence * 100, lo, hi, verdict_name(want));
+	size_t used = strlen(g->why);
+	snprintf(g->why + used, g->whylen - used, " (requirement %.64s: stored \"%s\", the "
+		 "judge's \"%s\")", r->id ? r->id : "?", verdict_name(stored), verdict_name(want));
+	return false;
+}
+
+/* The figure limit l was judged on, as the run's summary held it
+ * (harness/summary.h): its measured value, and for a limit at a confidence
+ * the interval; a limit without a value had none. */
+static struct limit_figure stored_figure(const struct rv_limit *l)
+{
+	return (struct limit_figure){
+		.lack = l->measured.have ? FIGURE_HAVE : FIGURE_NO_VALUE, .metric = -1,
+		.value = l->measured.v, .interval = l->confidence > 0,
+		.has_lo = l->lower.have, .lo = l->lower.v, .has_hi = l->upper.have,
+		.hi = l->upper.v, .need = l->need,
+	};
 }
 
 /* Limit i's verdict: skipped with the requirement (never measured), else
- * the one its measured value and bounds give (limit_verdict). In a
- * requirement that is an error, "error" is also accepted for a limit with
- * a figure: files written before each limit kept its own verdict gave every
- * limit of such a requirement the requirement's error, and an error can
- * never make anything pass. */
+ * the one the judge (limit_judge, limit_verdict) gives its stored figure.
+ * In a requirement that is an error, "error" is also accepted for a limit
+ * with a figure: files written before each limit kept its own verdict gave
+ * every limit of such a requirement the requirement's error, and an error
+ * can never make anything pass. */
 static bool check_limit(struct fig *g, const struct rv_req *r, size_t i)
 {
 	const struct rv_limit *l = &r->limits[i];
@@ -159,27 +158,36 @@ static bool check_limit(struct fig *g, const struct rv_req *r, size_t i)
 	}
 	if (r->verdict == VERDICT_ERROR && l->verdict == VERDICT_ERROR)
 		return true;
-	double v = l->measured.v;
-	bool holds = l->measured.have &&
-		     limit_holds(v, l->has_min, l->min.value, l->has_max, l->max.value);
-	if (l->confidence > 0)
-		return check_limit_interval(g, r, i);
-	enum verdict want = limit_verdict(r->verdict, l->measured.have, holds, false);
+	struct limit_figure f = stored_figure(l);
+	struct limit_bounds b = { l->has_min, l->has_max, l->min.value, l->max.value };
+	struct limit_judged j;
+	limit_judge(&b, &f, &j);
+	enum verdict want = limit_verdict(r->verdict, j.evaluated, j.passed, j.undecided);
 	if (l->verdict == want)
 		return true;
-	if (!l->measured.have)
-		return refuse(g, field, "\"%s\", but measured is null: a limit whose statistic "
-			      "could not be computed is \"error\"", lv);
-	num_text(v, mv, sizeof mv);
-	if (want == VERDICT_FAIL) {
-		bool over = l->has_max && v > l->max.value;
-		num_text(over ? l->max.value : l->min.value, bv, sizeof bv);
-		return refuse(g, field, "\"%s\", but measured %s is %s %s %s", lv, mv,
-			      over ? "above" : "below", over ? "max" : "min", bv);
+	if (f.interval && j.evaluated) {
+		char lo[40] = "none", hi[40] = "none";
+		if (l->lower.have)
+			num_text(l->lower.v, lo, sizeof lo);
+		if (l->upper.have)
+			num_text(l->upper.v, hi, sizeof hi);
+		refuse(g, field, "\"%s\", but its %g%% interval [%s, %s] makes it \"%s\"", lv,
+		       l->confidence * 100, lo, hi, verdict_name(want));
+	} else if (!j.evaluated) {
+		refuse(g, field, "\"%s\", but measured is null: a limit whose statistic could not "
+		       "be computed is \"error\"", lv);
+	} else if (want == VERDICT_FAIL) {
+		num_text(f.value, mv, sizeof mv);
+		num_text(j.on_max ? l->max.value : l->min.value, bv, sizeof bv);
+		refuse(g, field, "\"%s\", but measured %s is %s %s %s", lv, mv,
+		       j.on_max ? "above" : "below", j.on_max ? "max" : "min", bv);
+	} else {
+		num_text(f.value, mv, sizeof mv);
+		bounds_text(l, bv, sizeof bv);
+		refuse(g, field, "\"%s\", but measured %s is within %s: the limit passes", lv, mv,
+		       bv);
 	}
-	bounds_text(l, bv, sizeof bv);
-	return refuse(g, field, "\"%s\", but measured %s is within %s: the limit passes", lv,
-		      mv, bv);
+	return judged_otherwise(g, r, l->verdict, want);
 }
 
 /* A requirement judged on its limits (pass or fail) has the verdict they
@@ -204,14 +212,16 @@ static bool check_req(struct fig *g, const struct rv_req *r)
 	if (want == r->verdict)
 		return true;
 	const char *rv = verdict_name(r->verdict);
-	if (want == VERDICT_PASS)
-		return refuse(g, "verdict", "\"%s\", but none of its %zu limits failed: a "
-			      "requirement fails only by a limit", rv, r->nlimits);
 	size_t i = want == VERDICT_ERROR ? first_error
 		   : want == VERDICT_INCONCLUSIVE ? first_undecided : first_fail;
-	return refuse(g, "verdict", "\"%s\", but limits[%zu] is \"%s\", which makes the "
-		      "requirement \"%s\"", rv, i, verdict_name(r->limits[i].verdict),
-		      verdict_name(want));
+	if (want == VERDICT_PASS)
+		refuse(g, "verdict", "\"%s\", but none of its %zu limits failed: a requirement "
+		       "fails only by a limit", rv, r->nlimits);
+	else
+		refuse(g, "verdict", "\"%s\", but limits[%zu] is \"%s\", which makes the "
+		       "requirement \"%s\"", rv, i, verdict_name(r->limits[i].verdict),
+		       verdict_name(want));
+	return judged_otherwise(g, r, r->verdict, want);
 }
 
 /* The present ones of vals[order[0]], vals[order[1]], ... must not fall;

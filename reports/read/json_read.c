@@ -29,7 +29,7 @@
 
 #include "base/strhash.h"
 #include "base/utf8.h"
-#include "harness/measure/probe.h"
+#include "base/probe_decl.h"
 #include "host/identity.h"
 #include "reports/json_schema.h"
 #include "reports/read/explain_read.h"
