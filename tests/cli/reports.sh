@@ -153,7 +153,6 @@ expect_grep 'cannot write' "$TMP/out"
 [ ! -e "$TMP/o3/junit.xml" ] && ok "a run with an unwritable --html measures nothing" || fail "a run with an unwritable --html measured anyway"
 
 # `report` usage and input errors: 2, with the reason.
-expect_status 2 "$RTC" report
 expect_status 2 "$RTC" report "$TMP/r/junit.xml"
 expect_grep 'give --html, --json, --junit, --summary and/or --lava FILE' "$TMP/out"
 expect_status 2 "$RTC" report "$TMP/missing.xml" --html "$TMP/x.html"
@@ -167,8 +166,6 @@ printf '<!DOCTYPE x SYSTEM "file:///etc/passwd"><testsuites/>\n' >"$TMP/dtd.xml"
 expect_status 2 "$RTC" report "$TMP/dtd.xml" --html "$TMP/x.html"
 expect_grep 'dtd.xml: XML, not a results.json' "$TMP/out"
 [ ! -e "$TMP/x.html" ] && ok "report writes no file from bad input" || fail "report wrote a file from bad input"
-expect_status 0 "$RTC" report --help
-expect_grep 'usage: rtconform report' "$TMP/out"
 
 # env: the fingerprint, then readiness checks with levels and remedies.
 expect_status 0 "$RTC" env
