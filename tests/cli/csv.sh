@@ -92,11 +92,10 @@ rows = list(csv.reader(open(sys.argv[2] + "/PP-OTHER.per-op.csv")))[1:]
 sys.exit(0 if sum(int(r[2]) for r in rows) == m["count"] else 1)
 PY
 
-# report --csv from results.json: the same bytes, file for file.
+# report --csv from results.json says where it wrote (that it writes the
+# same bytes, file for file: cli.reports)
 expect_status 0 "$RTC" report "$TMP/r/results.json" --csv "$TMP/again"
 expect_grep "^csv: $TMP/again\$" "$TMP/out"
-if diff -r "$TMP/r/csv" "$TMP/again" >"$TMP/diff"; then ok "report --csv from results.json is the same as the run's"; else
-  fail "report --csv from results.json differs from the run's:"; head -10 "$TMP/diff"; fi
 
 # Intervals (a run by time with --interval 1s): intervals.csv has a row per
 # interval of every duration metric (cpu empty) and of every CPU's series,

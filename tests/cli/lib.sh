@@ -426,6 +426,17 @@ preload() {
   echo "$(ldd "$RTC" | awk '/libasan|libubsan/ { printf "%s ", $3 }')$*"
 }
 
+# hostile_corpus : the hostile results.json corpus, every row of
+# tests/fixtures/hostile/cases.tsv written out (tests/cli/derive_hostile.py),
+# in $H ($TMP/hostile), and its cases in $H.list: NAME<TAB>EXIT<TAB>MESSAGE
+# per line. A table that cannot be written out fails the test at once.
+hostile_corpus() {
+  H="$TMP/hostile"
+  mkdir -p "$H"
+  python3 "$SRC/tests/cli/derive_hostile.py" "$FIX/hostile/cases.tsv" "$FIX" "$H" >"$H.list" \
+    || { fail "derive_hostile.py cannot write tests/fixtures/hostile/cases.tsv out"; finish; }
+}
+
 # finish : the plan and a count; exit 0 when every check passed.
 finish() {
   echo "1..$((CHECKS + FAILS))"

@@ -19,7 +19,7 @@
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { fail "python3 is missing (Debian package python3)"; finish; }
 [ -n "$JUNIT_PY" ] || { fail "no python3 with junitparser (ci/deps installs python3-junitparser)"; finish; }
-H="$FIX/hostile"
+hostile_corpus
 
 # bad_hrefs HTML : the hrefs of HTML that are neither "#anchor" nor "./"
 # and a path of unreserved bytes, '/' and %XX (nothing when all are good)

@@ -117,9 +117,6 @@ fi
 "$RTC" run --quiet -o "$TMP/runq" "$TMP/bytime.xml" >/dev/null 2>"$TMP/runq.err"
 expect_no_grep 'enough samples' "$TMP/runq.err"
 
-# the help says what it prints; an unknown option is refused
-expect_status 0 "$RTC" validate --help
-expect_grep '^ +--plan ' "$TMP/out"
+# an unknown option is refused (the help: tests/cli/cases.tsv)
 expect_status 2 "$RTC" validate --plans "$F"
-expect_status 2 "$RTC" validate --plan
 finish

@@ -87,14 +87,6 @@ expect_grep '^note: ran by time: [0-9]+ runs measured, recorded as [0-9]+ runs \
 expect_status 0 "$RTC" probe --help
 tr -s ' \n' '  ' <"$TMP/out" >"$TMP/help.flat" # the words, wherever the lines break
 expect_grep 'by time, on top of the duration: --duration 1s --timeout 2s stops it after 3 s' "$TMP/help.flat"
-expect_status 2 "$RTC" probe priority-preempt --duration 1s
-expect_grep 'probe priority-preempt cannot run by time' "$TMP/out"
-expect_status 2 "$RTC" probe sem-pingpong --duration 1s --runs 2
-expect_grep '^rtconform probe: --runs and --duration: give one, not both' "$TMP/out"
-expect_status 2 "$RTC" probe sem-pingpong --duration 1x
-expect_grep '^rtconform probe: --duration: ' "$TMP/out"
-expect_status 2 "$RTC" probe sem-pingpong --duration 200h
-expect_grep '^rtconform probe: --duration: ' "$TMP/out"
 
 # Interrupted without -o (review 24): the figures measured until then on
 # stdout, as the reports of -o would have them, not the reason alone.

@@ -29,8 +29,6 @@ expect_grep "the others are in $PROFILES" "$TMP/out"
 expect_status 0 "$RTC" validate creation spy-memo
 expect_grep "^$PROFILES/creation.xml: valid" "$TMP/out"
 expect_grep "^$PROFILES/spy-memo.xml: valid \(2 requirements\)" "$TMP/out"
-expect_status 0 "$RTC" validate default
-expect_grep '^<built-in default profile>: valid' "$TMP/out"
 expect_status 0 "$RTC" list spy-memo
 expect_grep '^SEM-RT +sem-pingpong' "$TMP/out"
 
@@ -44,7 +42,6 @@ expect_grep 'SEM-OTHER' "$TMP/o1/summary.txt"
 expect_status 2 "$RTC" run -o "$TMP/o2" spy-mem0
 expect_grep "^spy-mem0: no such file, and no shipped profile of that name \(shipped profiles, in $PROFILES: default, creation, .*spy-memo, timer\)" "$TMP/out"
 [ ! -e "$TMP/o2" ] && ok "an unknown profile name writes no report" || fail "an unknown profile name wrote reports"
-expect_status 2 "$RTC" validate spy-mem0
 
 # A path is always a path: ".xml" or a '/' is never looked up by name ...
 expect_status 2 "$RTC" validate spy-memo.xml
@@ -56,20 +53,6 @@ cp "$FIX/cli/pass.xml" "$TMP/spy-memo"
 expect_status 0 "$RTC" validate spy-memo
 expect_grep '^spy-memo: valid' "$TMP/out"
 expect_no_grep 'SEM-RT' "$TMP/out"
-
-# list: --profiles is the only option
-expect_status 2 "$RTC" list --profile
-expect_grep "unknown option '--profile'" "$TMP/out"
-# ... it takes no file, and once is enough: each mistake said as what it is
-# (review 24: both said "at most one file")
-expect_status 2 "$RTC" list --profiles --profiles
-expect_grep "^rtconform list: --profiles given 2 times: give it once\$" "$TMP/out"
-expect_status 2 "$RTC" list --profiles spy-memo
-expect_grep "^rtconform list: --profiles lists every shipped profile and takes no file or profile; for the requirements of 'spy-memo': rtconform list spy-memo\$" "$TMP/out"
-expect_status 2 "$RTC" list "my file.xml" --profiles
-expect_grep "rtconform list 'my file.xml'\$" "$TMP/out"
-expect_status 2 "$RTC" list a.xml b.xml
-expect_grep "^rtconform list: 2 files given: list shows one at a time" "$TMP/out"
 
 # list FILE: the columns are as wide as their longest entry, so an id over
 # 16 characters or a probe over 14 keeps every line in step

@@ -79,10 +79,8 @@ else
   [ -z "$alarm_at" ] && ok "report.html: no readiness warnings, as every check is ok or a note" || fail "report.html: readiness warnings although every check is ok or a note"
 fi
 
-# Rendered again from results.json: the same readiness in summary.txt
-expect_status 0 "$RTC" report "$R/results.json" --summary "$TMP/again.txt"
-sed -n '/^readiness of the machine/,/^$/p' "$TMP/again.txt" >"$TMP/again.ready"
-cmp -s "$TMP/sum.ready" "$TMP/again.ready" && ok "readiness from results.json is the same" || fail "readiness from results.json differs: $(diff "$TMP/sum.ready" "$TMP/again.ready" | head -5)"
+# (rendered again from results.json, summary.txt and its readiness are the
+# same bytes: cli.reports, on runs of pass.xml)
 
 # A results.json from before the checks were recorded: rendered, "not recorded"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["readiness"]; json.dump(d, open(sys.argv[2], "w"))' \

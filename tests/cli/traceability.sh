@@ -90,7 +90,8 @@ expect_status 2 "$RTC" run -q -o "$TMP/never" "$TMP/twice.xml"
 [ ! -e "$TMP/never" ] && ok "nothing written for a refused file" || fail "$TMP/never was made"
 
 # hostile results.json: refused naming the field, nothing written
-# (tests/fixtures/hostile/refused-trace-*.json are these, for cli.untrusted)
+# (the refused-trace-* rows of tests/fixtures/hostile/cases.tsv are these,
+# for cli.untrusted)
 hostile() {
   local name="$1" filter="$2" field="$3"
   jq "$filter" "$J" >"$TMP/$name.json"

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-# The hostile results.json corpus (tests/fixtures/hostile/, its README says
-# the rule) through every reader: report with every writer, compare with the
+# The hostile results.json corpus (tests/fixtures/hostile/cases.tsv, its
+# README says the rule) through every reader: report with every writer, compare with the
 # file as baseline, as candidate and against itself, and merge. A file named
 # refused-*.json is refused by each with status 2 and a message naming it,
 # and nothing is written; every other file is read. No reader crashes, hangs
@@ -10,7 +10,6 @@
 # docs/failure-modes.md.
 . "$(dirname "$0")/lib.sh"
 
-CORPUS="$FIX/hostile"
 BASE="$FIX/results/pass.json"
 # generous: an ASan build on a busy machine reads pass.json in well under 5 s
 LIMIT=120
@@ -45,11 +44,15 @@ report_all() {
     --junit "$out/j.xml" --summary "$out/s.txt" --csv "$out/csv" --lava "$out/l.txt"
 }
 
+# refused_by_all FILE NAME MESSAGE: every reader refuses FILE, naming it;
+# report's refusal holds MESSAGE
 refused_by_all() {
-  local f="$1" n="$2" out="$TMP/o-$2"
+  local f="$1" n="$2" want="$3" out="$TMP/o-$2"
   report_all "$f" "$n" "$out"
   [ "$st" -eq 2 ] && ok "report refuses $n" || { fail "report on $n exits $st, expected 2"; head -5 "$TMP/out" | diag; }
   expect_grep "$n" "$TMP/out"
+  if grep -qF -- "$want" "$TMP/out"; then ok "$n: its message names $want"
+  else fail "$n: its message lacks $want"; diag <"$TMP/out"; fi
   nothing_in "$out" "report $n"
   run_reader "compare $n as candidate" "$RTC" compare "$BASE" "$f" -o "$out/c"
   [ "$st" -eq 2 ] && ok "compare refuses $n as candidate" || fail "compare base $n exits $st, expected 2"
@@ -104,56 +107,28 @@ harmless_pages() {
   done
 }
 
-# the corpus must hold both kinds, or this test proves nothing
+# the corpus (tests/fixtures/hostile/cases.tsv written out): each row read or
+# refused as its exit status says, a refusal holding the row's message; it
+# must hold both kinds, or this test proves nothing
+hostile_corpus
+ok "cases.tsv makes $(wc -l <"$H.list") files"
 nrefused=0 nread=0
-for f in "$CORPUS"/*.json; do
-  [ -e "$f" ] || continue
-  n="$(basename "$f")"
-  case "$n" in
-    refused-*) nrefused=$((nrefused + 1)); refused_by_all "$f" "$n" ;;
-    *) nread=$((nread + 1)); read_by_all "$f" "$n" ;;
+while IFS=$'\t' read -r n want_st want; do
+  case "$want_st" in
+    2) nrefused=$((nrefused + 1)); refused_by_all "$H/$n" "$n" "$want" ;;
+    *) nread=$((nread + 1)); read_by_all "$H/$n" "$n" ;;
   esac
-done
-# the corpus's derived files (derived.tsv: a base with a few fields edited),
-# each also refused naming the field it names
-mkdir -p "$TMP/derived"
-if python3 "$SRC/tests/cli/derive_hostile.py" "$CORPUS/derived.tsv" "$FIX" "$TMP/derived" >"$TMP/derived.list"
-then ok "derived.tsv makes $(wc -l <"$TMP/derived.list") files"
-else fail "derive_hostile.py failed on derived.tsv"; fi
-while IFS=$'\t' read -r n want; do
-  case "$n" in
-    refused-*) nrefused=$((nrefused + 1)); refused_by_all "$TMP/derived/$n" "$n"
-      run_reader "report $n" "$RTC" report "$TMP/derived/$n" --summary "$TMP/derived.txt"
-      if grep -qF -- "$want" "$TMP/out"; then ok "$n: its message names $want"
-      else fail "$n: its message lacks $want"; diag <"$TMP/out"; fi ;;
-    *) nread=$((nread + 1)); read_by_all "$TMP/derived/$n" "$n" ;;
-  esac
-done <"$TMP/derived.list"
-[ "$nrefused" -gt 0 ] && ok "the corpus has $nrefused files to refuse" || fail "no refused-*.json in $CORPUS"
-[ "$nread" -gt 0 ] && ok "the corpus has $nread hostile files to read" || fail "no readable hostile file in $CORPUS"
+done <"$H.list"
+[ "$nrefused" -gt 0 ] && ok "the corpus has $nrefused files to refuse" || fail "no refused-*.json in cases.tsv"
+[ "$nread" -gt 0 ] && ok "the corpus has $nread hostile files to read" || fail "no readable hostile file in cases.tsv"
 
-# A percentile's confidence interval changed after the run (each file is
-# confidence-kept.json, pass.json with the intervals a run writes, with one
-# field changed) is refused naming that field and its value.
-for c in "rank:metrics[1].confidence.p99.lo_rank: 1182, but 1200 samples at level 0.95 give 1181" \
-         "hi-below-estimate:metrics[1].confidence.p99.hi_ns: 4148.55987264888" \
-         "level:metrics[1].confidence.level: 1.5 is not a level" \
-         "coverage:metrics[1].confidence.p90.coverage: 0.99, but ranks 1059 and 1101" \
-         "lo-below-min:metrics[1].confidence.p50.lo_ns: 931.38553213586" \
-         "lo-moved:metrics[1].confidence.p99.lo_ns: 4018.09271235536, but rank 1181 lies in bucket [9984, 10047]"; do
-  run_reader "report refused-confidence-${c%%:*}.json" "$RTC" report \
-    "$CORPUS/refused-confidence-${c%%:*}.json" --summary "$TMP/conf.txt"
-  [ "$st" -eq 2 ] && ok "report refuses refused-confidence-${c%%:*}.json" \
-    || fail "report on refused-confidence-${c%%:*}.json exits $st, expected 2"
-  if grep -qF -- "${c#*:}" "$TMP/out"; then ok "its message names ${c#*:}"
-  else fail "its message lacks ${c#*:}"; diag <"$TMP/out"; fi
-done
-# and the intervals of one that reads come out of report's results.json as
-# they went in
-run_reader "report confidence-kept.json" "$RTC" report "$CORPUS/confidence-kept.json" \
+# the percentiles' confidence intervals of confidence-kept.json (pass.json
+# with the intervals a run writes; the refused-confidence-* rows are made
+# from it) come out of report's results.json as they went in
+run_reader "report confidence-kept.json" "$RTC" report "$H/confidence-kept.json" \
   --json "$TMP/conf1.json"
 run_reader "report its results.json" "$RTC" report "$TMP/conf1.json" --json "$TMP/conf2.json"
-if python3 - "$CORPUS/confidence-kept.json" "$TMP/conf2.json" <<'PY'
+if python3 - "$H/confidence-kept.json" "$TMP/conf2.json" <<'PY'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
 ms = lambda d: [m.get("confidence") for f in d["files"] for r in f["requirements"] for m in r["metrics"]]

@@ -10,7 +10,7 @@
 command -v /usr/bin/time >/dev/null || { fail "/usr/bin/time missing: ci/deps installs the time package"; finish; }
 command -v python3 >/dev/null || { fail "python3 missing"; finish; }
 PASS="$FIX/results/pass.json"
-H="$FIX/hostile"
+hostile_corpus
 GEN="$SRC/tests/cli/big_results.py"
 # AddressSanitizer keeps freed memory in quarantine and pads every chunk:
 # resident memory says nothing about the reader's budget there, so the
@@ -254,7 +254,7 @@ rm -rf "$TMP/csv-alike" "$TMP/alike.json" "$TMP/cpus.json" "$TMP/env.json"
 # both went into the fleet results.json as nothing ("command": ,) with exit 0
 mkdir -p "$TMP/m"$'/h\xff' "$TMP/m/b"
 cp "$PASS" "$TMP/m"$'/h\xff'/results.json
-cp "$SRC/tests/fixtures/hostile/host-name-cut-mid-character.json" "$TMP/m/b/results.json"
+cp "$H/host-name-cut-mid-character.json" "$TMP/m/b/results.json"
 expect_status 0 "$RTC" merge -o "$TMP/m/out" "$TMP/m"$'/h\xff'/results.json "$TMP/m/b/results.json"
 if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit("h\ufffd" not in d["command"])' \
   "$TMP/m/out/results.json"; then ok "merge: the fleet results.json is JSON, the path's byte as U+FFFD"
