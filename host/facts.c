@@ -764,8 +764,8 @@ static int irqbalance_pid(const char *root)
 static void collect_irqs(struct host_irqs *q, const char *root)
 {
 	char path[4200];
-	FILE *f = fopen(rooted(path, sizeof path, root, "/proc/interrupts"), "re");
 	q->irqbalance_pid = irqbalance_pid(root);
+	FILE *f = fopen(rooted(path, sizeof path, root, "/proc/interrupts"), "re");
 	if (!f) {
 		set_why(q->why, "/proc/interrupts: %s", strerror(errno));
 		return;

@@ -460,7 +460,7 @@ static void check_cpuidle(const struct host_facts *f, const struct measuring *m,
 			continue;
 		cpu_set_t open;
 		CPU_ZERO(&open);
-		for (int cpu = 0; cpu < c->ncpu; cpu++)
+		for (int cpu = 0; cpu < c->ncpu && cpu < CPU_SETSIZE; cpu++)
 			if (CPU_ISSET(cpu, &m->set) && (c->enabled[cpu] >> k & 1u))
 				CPU_SET(cpu, &open);
 		if (!CPU_COUNT(&open))

@@ -1015,6 +1015,16 @@ START_TEST(rt_facts_from_a_made_up_tree)
 	ck_assert_str_eq(rt->rcu_nocbs.list, "1");
 	ck_assert_int_eq(rt->boost.state, HOST_BOOST_ON);
 	ck_assert_str_eq(rt->boost.file, "/sys/devices/system/cpu/cpufreq/boost");
+	char buf[FP_HOST_VALUE_MAX];
+	ck_assert_str_eq(render(&f, "host.smi_count", buf, sizeof buf),
+			 "7 (MSR 0x34 on cpu0, since boot)");
+	ck_assert_str_eq(render(&f, "host.cpuidle", buf, sizeof buf),
+			 "intel_idle, governor menu: POLL 0 us, C1 2 us, C6 133 us (disabled on 1)");
+	ck_assert_str_eq(render(&f, "host.irq_affinity", buf, sizeof buf),
+			 "0 IO-APIC 2-edge timer: 0 (smp_affinity); 16 IO-APIC 16-fasteoi i801_smbus: 1");
+	ck_assert_str_eq(render(&f, "host.irqbalance", buf, sizeof buf), "running (pid 812)");
+	ck_assert_str_eq(render(&f, "host.cpu.boost", buf, sizeof buf),
+			 "on (/sys/devices/system/cpu/cpufreq/boost)");
 
 	/* intel_pstate's no_turbo comes first, and 1 is off */
 	put_file(root, "/sys/devices/system/cpu/intel_pstate/no_turbo", "1\n");
@@ -1038,6 +1048,15 @@ START_TEST(rt_facts_from_a_made_up_tree)
 	ck_assert_int_eq(rt->rcu_nocbs.state, HOST_CPUS_EMPTY); /* after "--": init's */
 	ck_assert_int_eq(rt->boost.state, HOST_BOOST_OFF);
 	ck_assert_str_eq(rt->boost.file, "/sys/devices/system/cpu/intel_pstate/no_turbo");
+	ck_assert_str_eq(render(&f, "host.smi_count", buf, sizeof buf),
+			 "not readable: /dev/cpu/0/msr: No such file or directory (modprobe msr)");
+	ck_assert_str_eq(render(&f, "host.cpuidle", buf, sizeof buf),
+			 "none (/sys/devices/system/cpu/cpuidle/current_driver: No such file or "
+			 "directory)");
+	ck_assert_str_eq(render(&f, "host.irq_affinity", buf, sizeof buf),
+			 "unknown (/proc/interrupts: No such file or directory)");
+	ck_assert_str_eq(render(&f, "host.irqbalance", buf, sizeof buf), "not running");
+	ck_assert_str_eq(render(&f, "host.rcu_nocbs", buf, sizeof buf), "none");
 
 	/* AMD: no such MSR, said so; no boost control at all */
 	put_file(root, "/proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\n");
@@ -1051,7 +1070,9 @@ START_TEST(rt_facts_from_a_made_up_tree)
 	ck_assert_str_eq(rt->smi.why, "AuthenticAMD: AMD CPUs have no SMI count MSR");
 	ck_assert_int_eq(rt->boost.state, HOST_BOOST_NO_CONTROL);
 	ck_assert_int_eq(rt->rcu_nocbs.state, HOST_CPUS_UNKNOWN);
-	char buf[FP_HOST_VALUE_MAX];
+	ck_assert_str_eq(render(&f, "host.cpu.boost", buf, sizeof buf),
+			 "unknown (no intel_pstate/no_turbo or cpufreq/boost in "
+			 "/sys/devices/system/cpu)");
 	ck_assert_str_eq(render(&f, "host.smi_count", buf, sizeof buf),
 			 "no SMI count: AuthenticAMD: AMD CPUs have no SMI count MSR");
 	tu_rm_tree(root);
