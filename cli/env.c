@@ -22,9 +22,7 @@ int cmd_env(int argc, char **argv, const struct cli_ctx *ctx)
 		     "  ok    nothing to do\n"
 		     "  note  fine for measuring; a qualification should state it\n"
 		     "  warn  requirements run, but latencies suffer or mislead\n"
-		     "  fail  some requirements cannot be measured (they will be errors)\n"
-		     "cpuidle, irq_affinity, rcu_nocbs and measure_cpus judge the CPUs\n"
-		     "rtconform may run on here; a run judges those its requirements measure on.\n\n"
+		     "  fail  some requirements cannot be measured (they will be errors)\n\n"
 		     "exit status: 0 (the checks inform; they never fail the command); 2 usage\n"
 		     "error, or RTC_TIMEBASE set to anything but clock");
 		return 0;
