@@ -7,6 +7,7 @@
  * for.
  */
 #include "host/facts.h"
+#include "base/cpulist.h"
 #include "base/rtperm.h"
 #include "base/numfmt.h"
 
@@ -309,22 +310,8 @@ static void collect_allowed(struct host_cpus *a)
 		set_why(a->why, "sched_getaffinity: %s", strerror(errno));
 		return;
 	}
-	size_t o = 0;
-	a->list[0] = '\0';
-	for (int c = 0; c < CPU_SETSIZE; c++) {
-		if (!CPU_ISSET(c, &set))
-			continue;
-		int e = c;
-		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, &set))
-			e++;
-		size_t room = sizeof a->list - o;
-		int n = e > c ? snprintf(a->list + o, room, "%s%d-%d", o ? "," : "", c, e)
-			      : snprintf(a->list + o, room, "%s%d", o ? "," : "", c);
-		if (n < 0 || (size_t)n >= room)
-			break;
-		o += (size_t)n;
-		c = e;
-	}
+	cpulist_format(&set, a->list, sizeof a->list);
+	size_t o = strlen(a->list);
 	a->state = o ? HOST_CPUS_LIST : HOST_CPUS_EMPTY;
 }
 
