@@ -3,6 +3,7 @@
 #include "base/cpulist.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 int cpulist_parse(const char *s, cpu_set_t *set)
@@ -29,5 +30,27 @@ int cpulist_parse(const char *s, cpu_set_t *set)
 		if (*end != ',')
 			return -EINVAL;
 		s = end + 1;
+	}
+}
+
+void cpulist_format(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t o = 0;
+	if (len)
+		buf[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE && len; c++) {
+		if (!CPU_ISSET(c, set))
+			continue;
+		int e = c;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		int n = e > c ? snprintf(buf + o, len - o, "%s%d-%d", o ? "," : "", c, e)
+			      : snprintf(buf + o, len - o, "%s%d", o ? "," : "", c);
+		if (n < 0 || (size_t)n >= len - o) {
+			buf[o] = '\0';
+			break;
+		}
+		o += (size_t)n;
+		c = e;
 	}
 }

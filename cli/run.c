@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/cpulist.h"
 #include "base/termsafe.h"
 #include "harness/measure/timebase.h"
 #include "harness/runinfo.h"
@@ -570,8 +571,18 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 		fingerprint_add(&fp, RUN_FAULTS_KEY, "%s", a->faults);
 		termsafe_println(stderr, "rtconform run: FAULTS INJECTED by selftest: %s", a->faults);
 	}
+	/* The checks that depend on where a run measures judge the CPUs the
+	 * selected requirements measure on, together. */
+	cpu_set_t allowed, measuring;
+	CPU_ZERO(&measuring);
+	if (hf.allowed.state != HOST_CPUS_LIST || cpulist_parse(hf.allowed.list, &allowed) != 0)
+		CPU_ZERO(&allowed);
+	for (size_t f = 0; f < nfiles; f++)
+		for (size_t i = 0; i < files[f]->nreqs; i++)
+			if (id_selected(a->only, files[f]->reqs[i].id))
+				runinfo_measuring_cpus(&files[f]->reqs[i], &allowed, &measuring);
 	struct readiness rd;
-	runinfo_readiness(&hf, &tb, true, &rd);
+	runinfo_readiness_on(&hf, &tb, true, &measuring, &rd);
 
 	struct cli_progress ps = a->ps;
 	struct run_options *ro = &a->ro;

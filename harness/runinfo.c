@@ -12,6 +12,7 @@
 #include <libxml/globals.h>
 #include <libxml/xmlversion.h>
 
+#include "base/cpulist.h"
 #include "base/numfmt.h"
 #include "base/sha256.h"
 
@@ -36,6 +37,12 @@ void runinfo_collect(struct fingerprint *fp, const struct timebase *tb)
 void runinfo_readiness(const struct host_facts *hf, const struct timebase *tb,
 		       bool try_privileges, struct readiness *out)
 {
+	runinfo_readiness_on(hf, tb, try_privileges, NULL, out);
+}
+
+void runinfo_readiness_on(const struct host_facts *hf, const struct timebase *tb,
+			  bool try_privileges, const cpu_set_t *measuring, struct readiness *out)
+{
 	struct ready_timebase rtb = { 0 };
 	char check[sizeof tb->check.error + 32];
 	if (tb) {
@@ -46,7 +53,23 @@ void runinfo_readiness(const struct host_facts *hf, const struct timebase *tb,
 					       .check_failed = tb->check.failed,
 					       .check_error = tb->check.error };
 	}
-	readiness_check(hf, tb ? &rtb : NULL, try_privileges, out);
+	readiness_check_on(hf, tb ? &rtb : NULL, try_privileges, measuring, out);
+}
+
+void runinfo_measuring_cpus(const struct requirement *r, const cpu_set_t *allowed,
+			    cpu_set_t *set)
+{
+	cpu_set_t own;
+	for (size_t i = 0; i < r->nparams; i++)
+		if (strcmp(r->params[i].name, "cpus") == 0 && strcmp(r->params[i].value, "all") != 0 &&
+		    cpulist_parse(r->params[i].value, &own) == 0) {
+			CPU_OR(set, set, &own);
+			return;
+		}
+	if (r->cpu >= 0 && r->cpu < CPU_SETSIZE)
+		CPU_SET(r->cpu, set);
+	else
+		CPU_OR(set, set, allowed);
 }
 
 /* The timebase's check against the kernel: its outcome, how the kernel's

@@ -36,6 +36,17 @@ void runinfo_collect_facts(struct fingerprint *fp, const struct host_facts *hf,
 /* readiness_check of hf, with the timebase tb (NULL: no timebase check). */
 void runinfo_readiness(const struct host_facts *hf, const struct timebase *tb,
 		       bool try_privileges, struct readiness *out);
+/* The same, judging the CPUs a run measures on (readiness_check_on):
+ * `measuring` from runinfo_measuring_cpus, NULL for this process's. */
+void runinfo_readiness_on(const struct host_facts *hf, const struct timebase *tb,
+			  bool try_privileges, const cpu_set_t *measuring, struct readiness *out);
+
+/* Add the CPUs requirement r measures on to set: its probe's `cpus` list
+ * where it names one, else the CPU its <sched cpu> pins it to, else
+ * `allowed` (the CPUs rtconform may run on, where "all" and an unpinned
+ * requirement measure). */
+void runinfo_measuring_cpus(const struct requirement *r, const cpu_set_t *allowed,
+			    cpu_set_t *set);
 
 /* What a run adds once it is over: rtconform.command (the exact command,
  * shell-quoted), rtconform.cwd, rtconform.started and rtconform.ended (UTC,

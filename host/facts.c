@@ -7,9 +7,11 @@
  * for.
  */
 #include "host/facts.h"
+#include "base/cpulist.h"
 #include "base/rtperm.h"
 #include "base/numfmt.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -308,22 +310,8 @@ static void collect_allowed(struct host_cpus *a)
 		set_why(a->why, "sched_getaffinity: %s", strerror(errno));
 		return;
 	}
-	size_t o = 0;
-	a->list[0] = '\0';
-	for (int c = 0; c < CPU_SETSIZE; c++) {
-		if (!CPU_ISSET(c, &set))
-			continue;
-		int e = c;
-		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, &set))
-			e++;
-		size_t room = sizeof a->list - o;
-		int n = e > c ? snprintf(a->list + o, room, "%s%d-%d", o ? "," : "", c, e)
-			      : snprintf(a->list + o, room, "%s%d", o ? "," : "", c);
-		if (n < 0 || (size_t)n >= room)
-			break;
-		o += (size_t)n;
-		c = e;
-	}
+	cpulist_format(&set, a->list, sizeof a->list);
+	size_t o = strlen(a->list);
 	a->state = o ? HOST_CPUS_LIST : HOST_CPUS_EMPTY;
 }
 
@@ -587,6 +575,241 @@ void host_worker_privileges_collect(struct host_worker_privileges *w, const char
 	w->mlock_errno = (int)ml;
 }
 
+/* ---- the checks real-time engineers run (host_rt_collect) ------------ */
+
+/* root + path into buf, for the facts a test reads from a made-up tree. */
+static const char *rooted(char *buf, size_t len, const char *root, const char *path)
+{
+	snprintf(buf, len, "%s%s", root, path);
+	return buf;
+}
+
+/* The value of the first "key : value" line of /proc/cpuinfo under root. */
+static bool cpuinfo_field(const char *root, const char *key, char *out, size_t len)
+{
+	char path[4200], line[512];
+	FILE *f = fopen(rooted(path, sizeof path, root, "/proc/cpuinfo"), "re");
+	if (!f)
+		return false;
+	bool found = false;
+	size_t klen = strlen(key);
+	while (!found && fgets(line, sizeof line, f)) {
+		if (strncmp(line, key, klen) != 0 || !strchr(line, ':'))
+			continue;
+		const char *v = strchr(line, ':') + 1;
+		v += strspn(v, " \t");
+		snprintf(out, len, "%.*s", (int)strcspn(v, "\n"), v);
+		found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+/* MSR_SMI_COUNT (0x34) of cpu0, as cyclictest --smi reads it: Intel only. */
+static void collect_smi(struct host_smi *s, const char *root)
+{
+	char vendor[64] = "", path[4200];
+	if (!cpuinfo_field(root, "vendor_id", vendor, sizeof vendor) ||
+	    strcmp(vendor, "GenuineIntel") != 0) {
+		s->state = HOST_SMI_NO_MSR;
+		if (!vendor[0])
+			set_why(s->why, "no vendor_id in /proc/cpuinfo: not an x86 CPU, no SMI count");
+		else if (!strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine"))
+			set_why(s->why, "%s: AMD CPUs have no SMI count MSR", vendor);
+		else
+			set_why(s->why, "%s: only Intel CPUs have the SMI count MSR", vendor);
+		return;
+	}
+	s->state = HOST_SMI_UNREADABLE;
+	int fd = open(rooted(path, sizeof path, root, "/dev/cpu/0/msr"), O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		set_why(s->why, "/dev/cpu/0/msr: %s%s", strerror(e),
+			e == ENOENT ? " (modprobe msr)"
+			: e == EACCES || e == EPERM ? " (needs root, CAP_SYS_RAWIO)" : "");
+		return;
+	}
+	unsigned long long v;
+	ssize_t r = pread(fd, &v, sizeof v, 0x34);
+	int e = errno;
+	close(fd);
+	if (r != (ssize_t)sizeof v) {
+		set_why(s->why, "/dev/cpu/0/msr: MSR 0x34: %s", r < 0 ? strerror(e) : "short read");
+		return;
+	}
+	s->state = HOST_SMI_COUNTED;
+	s->count = v & 0xffffffffu; /* bits 31:0 hold the count */
+}
+
+/* The idle states of one CPU: name, exit latency, disable. */
+static void collect_idle_cpu(struct host_cpuidle *c, const char *root, int cpu)
+{
+	for (size_t k = 0; k < HOST_MAX_IDLE_STATES; k++) {
+		char path[4300], name[16], lat[32], dis[8];
+		long long us = 0;
+		snprintf(path, sizeof path, "%s/sys/devices/system/cpu/cpu%d/cpuidle/state%zu/name",
+			 root, cpu, k);
+		if (read_line(path, name, sizeof name))
+			break;
+		char *leaf = strrchr(path, '/') + 1;
+		snprintf(leaf, 8, "latency");
+		if (read_line(path, lat, sizeof lat) || !parse_ll(lat, &us))
+			us = 0;
+		struct host_idle_state *st = &c->state[k];
+		if (k >= c->nstates) {
+			c->nstates = k + 1;
+			snprintf(st->name, sizeof st->name, "%s", name);
+			st->latency_us = (long)us;
+		} else if (us > st->latency_us) {
+			st->latency_us = (long)us;
+		}
+		snprintf(leaf, 8, "disable");
+		/* unreadable: it may be entered */
+		if (read_line(path, dis, sizeof dis) || dis[0] != '1')
+			c->enabled[cpu] |= (unsigned short)(1u << k);
+	}
+}
+
+static void collect_cpuidle(struct host_cpuidle *c, const char *root)
+{
+	char path[4200];
+	const char *drv = "/sys/devices/system/cpu/cpuidle/current_driver";
+	int ret = read_line(rooted(path, sizeof path, root, drv), c->driver, sizeof c->driver);
+	if (ret) {
+		set_why(c->why, "%s: %s", drv, strerror(-ret));
+		return;
+	}
+	c->known = true;
+	if (read_line(rooted(path, sizeof path, root,
+			     "/sys/devices/system/cpu/cpuidle/current_governor"),
+		      c->governor, sizeof c->governor) &&
+	    read_line(rooted(path, sizeof path, root,
+			     "/sys/devices/system/cpu/cpuidle/current_governor_ro"),
+		      c->governor, sizeof c->governor))
+		snprintf(c->governor, sizeof c->governor, "unknown");
+	for (int cpu = 0; cpu < HOST_MAX_CPUS; cpu++) {
+		snprintf(path, sizeof path, "%s/sys/devices/system/cpu/cpu%d", root, cpu);
+		if (access(path, F_OK) != 0)
+			break;
+		c->ncpu = cpu + 1;
+		collect_idle_cpu(c, root, cpu);
+	}
+}
+
+/* One line of /proc/interrupts: "  16:  0  3  IO-APIC 16-fasteoi i801_smbus".
+ * Only numbered IRQs have /proc/irq/N; LOC, NMI and the like are per CPU. */
+static void collect_irq_line(struct host_irqs *q, const char *root, const char *line)
+{
+	const char *p = line + strspn(line, " ");
+	char *end;
+	long irq = strtol(p, &end, 10);
+	if (end == p || *end != ':' || irq < 0)
+		return;
+	q->total++;
+	if (q->n >= HOST_MAX_IRQS)
+		return;
+	struct host_irq *e = &q->irq[q->n++];
+	e->irq = (int)irq;
+	for (p = end + 1;; p += strspn(p, "0123456789")) {
+		p += strspn(p, " \t");
+		if (*p < '0' || *p > '9')
+			break;
+	}
+	size_t o = 0; /* the rest, blanks squeezed */
+	for (; *p && *p != '\n' && o + 1 < sizeof e->name; p++)
+		if (!(*p == ' ' || *p == '\t') || (o && e->name[o - 1] != ' '))
+			e->name[o++] = *p == '\t' ? ' ' : *p;
+	e->name[o] = '\0';
+	char path[4200];
+	snprintf(path, sizeof path, "%s/proc/irq/%ld/effective_affinity_list", root, irq);
+	e->effective = read_line(path, e->cpus, sizeof e->cpus) == 0 && e->cpus[0];
+	snprintf(path, sizeof path, "%s/proc/irq/%ld/smp_affinity_list", root, irq);
+	if (!e->effective && read_line(path, e->cpus, sizeof e->cpus))
+		e->cpus[0] = '\0';
+}
+
+/* A process named irqbalance: its pid, or 0. */
+static int irqbalance_pid(const char *root)
+{
+	char path[4200], comm[32];
+	DIR *d = opendir(rooted(path, sizeof path, root, "/proc"));
+	if (!d)
+		return 0;
+	int pid = 0;
+	for (struct dirent *de; !pid && (de = readdir(d));) {
+		long long n;
+		if (!parse_ll(de->d_name, &n) || n <= 0)
+			continue;
+		snprintf(path, sizeof path, "%s/proc/%s/comm", root, de->d_name);
+		if (read_line(path, comm, sizeof comm) == 0 && strcmp(comm, "irqbalance") == 0)
+			pid = (int)n;
+	}
+	closedir(d);
+	return pid;
+}
+
+static void collect_irqs(struct host_irqs *q, const char *root)
+{
+	char path[4200];
+	q->irqbalance_pid = irqbalance_pid(root);
+	FILE *f = fopen(rooted(path, sizeof path, root, "/proc/interrupts"), "re");
+	if (!f) {
+		set_why(q->why, "/proc/interrupts: %s", strerror(errno));
+		return;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	while (getline(&line, &cap, f) > 0)
+		collect_irq_line(q, root, line);
+	free(line);
+	fclose(f);
+	q->known = true;
+}
+
+/* The first boost control present: intel_pstate's no_turbo (0 is on),
+ * then cpufreq's boost (acpi-cpufreq, amd-pstate; 1 is on). */
+static void collect_boost(struct host_boost *b, const char *root)
+{
+	static const struct {
+		const char *file;
+		char on;
+	} ctl[] = {
+		{ "/sys/devices/system/cpu/intel_pstate/no_turbo", '0' },
+		{ "/sys/devices/system/cpu/cpufreq/boost", '1' },
+		{ "/sys/devices/system/cpu/cpufreq/policy0/boost", '1' },
+	};
+	char path[4200], v[8];
+	for (size_t i = 0; i < sizeof ctl / sizeof ctl[0]; i++) {
+		if (read_line(rooted(path, sizeof path, root, ctl[i].file), v, sizeof v) ||
+		    (v[0] != '0' && v[0] != '1'))
+			continue;
+		b->state = v[0] == ctl[i].on ? HOST_BOOST_ON : HOST_BOOST_OFF;
+		snprintf(b->file, sizeof b->file, "%s", ctl[i].file);
+		return;
+	}
+	b->state = HOST_BOOST_NO_CONTROL;
+}
+
+void host_rt_collect(struct host_facts *f, const char *root)
+{
+	struct host_rt *rt = &f->rt;
+	memset(rt, 0, sizeof *rt);
+	collect_smi(&rt->smi, root);
+	collect_cpuidle(&rt->cpuidle, root);
+	collect_irqs(&rt->irqs, root);
+	collect_boost(&rt->boost, root);
+	char v[sizeof rt->rcu_nocbs.list];
+	if (!f->cmdline.known) {
+		rt->rcu_nocbs.state = HOST_CPUS_UNKNOWN;
+		set_why(rt->rcu_nocbs.why, "the kernel command line is unknown");
+	} else if (host_cmdline_param(f, "rcu_nocbs", v, sizeof v) && v[0]) {
+		rt->rcu_nocbs.state = HOST_CPUS_LIST;
+		snprintf(rt->rcu_nocbs.list, sizeof rt->rcu_nocbs.list, "%s", v);
+	} else {
+		rt->rcu_nocbs.state = HOST_CPUS_EMPTY;
+	}
+}
+
 void host_facts_collect(struct host_facts *f)
 {
 	/* strerror() text goes into the reasons: keep it the C locale's, the
@@ -619,6 +842,7 @@ void host_facts_collect(struct host_facts *f)
 		host_worker_privileges_collect(&f->privileges.worker, worker_path);
 	collect_thp(&f->thp);
 	host_identity_collect(&f->identity, "");
+	host_rt_collect(f, "");
 
 	numfmt_c_leave(old);
 }

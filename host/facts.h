@@ -191,6 +191,78 @@ struct host_privileges {
 	struct host_worker_privileges worker;
 };
 
+/* ---- the checks real-time engineers run before they trust a figure ----
+ * (host_rt_collect): SMIs, idle states, where IRQs go, irqbalance, RCU
+ * callbacks, frequency boost. */
+
+/* System management interrupts: the SMI count MSR (0x34, MSR_SMI_COUNT),
+ * which only Intel CPUs have, as cyclictest --smi reads it. */
+enum host_smi_state {
+	HOST_SMI_UNREADABLE, /* an Intel CPU, but the MSR could not be read: why */
+	HOST_SMI_COUNTED,    /* count: SMIs on cpu0 since boot */
+	HOST_SMI_NO_MSR,     /* not an Intel CPU (AMD has no such MSR): why says whose */
+};
+
+struct host_smi {
+	enum host_smi_state state;
+	char why[HOST_WHY_LEN];
+	unsigned long long count;
+};
+
+/* cpuidle: the driver and governor, the states (by index: the same on
+ * every CPU) and which of them each CPU may enter. */
+#define HOST_MAX_IDLE_STATES 16
+struct host_cpuidle {
+	bool known; /* the cpuidle driver could be read; else why */
+	char why[HOST_WHY_LEN];
+	char driver[32], governor[32]; /* "intel_idle", "menu"; "none" without a driver */
+	size_t nstates;
+	struct host_idle_state {
+		char name[16];   /* "C6" */
+		long latency_us; /* its exit latency, the most any CPU gives it */
+	} state[HOST_MAX_IDLE_STATES];
+	int ncpu; /* cpu0 .. cpu(ncpu-1) were looked at */
+	/* bit k: cpuN has statek and it is not disabled */
+	unsigned short enabled[HOST_MAX_CPUS];
+};
+
+/* The IRQs /proc/interrupts names, with the CPUs each is routed to. */
+#define HOST_MAX_IRQS 512
+struct host_irqs {
+	bool known; /* /proc/interrupts could be read; else why */
+	char why[HOST_WHY_LEN];
+	size_t n, total; /* kept, and numbered IRQs in all (more than HOST_MAX_IRQS: cut) */
+	struct host_irq {
+		int irq;
+		char name[64];      /* what /proc/interrupts says after the counts */
+		char cpus[128];     /* effective_affinity_list, else smp_affinity_list */
+		bool effective;     /* cpus is the effective affinity */
+	} irq[HOST_MAX_IRQS];
+	int irqbalance_pid; /* a process named irqbalance (/proc/N/comm), 0: none */
+};
+
+/* Frequency boost (turbo): on, off, or no control this code knows. */
+enum host_boost_state {
+	HOST_BOOST_NO_CONTROL,
+	HOST_BOOST_ON,
+	HOST_BOOST_OFF,
+};
+
+struct host_boost {
+	enum host_boost_state state;
+	char file[96]; /* the control read, under /sys/devices/system/cpu; "" for none */
+};
+
+struct host_rt {
+	struct host_smi smi;
+	struct host_cpuidle cpuidle;
+	struct host_irqs irqs;
+	/* rcu_nocbs= of the command line (LIST: the CPUs, "all" kept as
+	 * written; EMPTY: absent or bare). nohz_full CPUs are offloaded too. */
+	struct host_cpus rcu_nocbs;
+	struct host_boost boost;
+};
+
 /* Transparent huge pages: the bracketed mode of .../transparent_hugepage/enabled. */
 enum host_thp_mode {
 	HOST_THP_UNRECOGNISED, /* read, but no mode this code knows is selected */
@@ -222,6 +294,7 @@ struct host_facts {
 	struct host_privileges privileges;
 	struct host_thp thp;
 	struct host_identity identity; /* hardware and OS names, hashed machine id */
+	struct host_rt rt;             /* host_rt_collect */
 };
 
 /* Read this machine into f. Never fails: what cannot be read is marked so. */
@@ -235,6 +308,11 @@ void host_facts_set_worker(const char *path);
 
 /* Predict the privileges of `path` exec'd by this process into w. */
 void host_worker_privileges_collect(struct host_worker_privileges *w, const char *path);
+
+/* The checks' facts of f->rt, read under root ("" for this machine, a
+ * made-up tree in tests: root "/tmp/x" reads /tmp/x/proc/interrupts);
+ * rcu_nocbs comes from f->cmdline, which must be collected. */
+void host_rt_collect(struct host_facts *f, const char *root);
 
 /* The value of key=... on the kernel command line in f ("" for a bare
  * key), up to the "--" that ends the kernel's part. False when absent or

@@ -9,6 +9,7 @@
 #include "host/fingerprint.h"
 #include "base/utf8.h"
 #include "base/numfmt.h"
+#include "base/cpulist.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -393,6 +394,82 @@ static bool v_thp(const struct host_facts *f, char *b, size_t n)
 	return text_or_unknown(b, n, f->thp.known, f->thp.line, f->thp.why);
 }
 
+/* ---- what the real-time checks look at (host_rt_collect) ------------- */
+
+static bool v_smi(const struct host_facts *f, char *b, size_t n)
+{
+	const struct host_smi *s = &f->rt.smi;
+	if (s->state == HOST_SMI_COUNTED)
+		return put(b, n, "%llu (MSR 0x34 on cpu0, since boot)", s->count);
+	if (s->state == HOST_SMI_UNREADABLE)
+		return put(b, n, "not readable: %s", s->why);
+	return put(b, n, "no SMI count: %s", s->why);
+}
+
+/* "intel_idle, governor menu: POLL 0 us, C1 2 us, C6 133 us (disabled on 2-3)" */
+static bool v_cpuidle(const struct host_facts *f, char *b, size_t n)
+{
+	const struct host_cpuidle *c = &f->rt.cpuidle;
+	if (!c->known)
+		return put(b, n, "none (%s)", c->why);
+	size_t o = 0;
+	put(b, n, "%s, governor %s%s", c->driver, c->governor, c->nstates ? ":" : ", no states");
+	for (size_t k = 0; k < c->nstates && (o = strlen(b)) + 1 < n; k++) {
+		cpu_set_t off;
+		char list[64];
+		CPU_ZERO(&off);
+		for (int cpu = 0; cpu < c->ncpu && cpu < CPU_SETSIZE; cpu++)
+			if (!(c->enabled[cpu] >> k & 1u))
+				CPU_SET(cpu, &off);
+		cpulist_format(&off, list, sizeof list);
+		put(b + o, n - o, "%s %s %ld us%s%s%s", k ? "," : "", c->state[k].name,
+		    c->state[k].latency_us, list[0] ? " (disabled on " : "", list,
+		    list[0] ? ")" : "");
+	}
+	return true;
+}
+
+/* "16 IO-APIC 16-fasteoi i801_smbus: 0-3; 24 ...: 1", at most 2047
+ * characters, as host.cpu.governor. */
+static bool v_irq_affinity(const struct host_facts *f, char *b, size_t n)
+{
+	const struct host_irqs *q = &f->rt.irqs;
+	if (!q->known)
+		return put(b, n, "unknown (%s)", q->why);
+	char out[2048] = "";
+	size_t o = 0;
+	for (size_t i = 0; i < q->n; i++) {
+		int k = utf8_snprintf(out + o, sizeof out - o, "%s%d %s: %s%s", o ? "; " : "",
+				      q->irq[i].irq, q->irq[i].name,
+				      q->irq[i].cpus[0] ? q->irq[i].cpus : "unknown",
+				      q->irq[i].effective ? "" : " (smp_affinity)");
+		if (k < 0 || (size_t)k >= sizeof out - o)
+			break;
+		o += (size_t)k;
+	}
+	return put(b, n, "%s", q->n ? out : "no numbered IRQ");
+}
+
+static bool v_irqbalance(const struct host_facts *f, char *b, size_t n)
+{
+	int pid = f->rt.irqs.irqbalance_pid;
+	return pid ? put(b, n, "running (pid %d)", pid) : put(b, n, "not running");
+}
+
+static bool v_rcu_nocbs(const struct host_facts *f, char *b, size_t n)
+{
+	return cpus(&f->rt.rcu_nocbs, "none", b, n);
+}
+
+static bool v_boost(const struct host_facts *f, char *b, size_t n)
+{
+	const struct host_boost *o = &f->rt.boost;
+	if (o->state == HOST_BOOST_NO_CONTROL)
+		return put(b, n, "unknown (no intel_pstate/no_turbo or cpufreq/boost in "
+			   "/sys/devices/system/cpu)");
+	return put(b, n, "%s (%s)", o->state == HOST_BOOST_ON ? "on" : "off", o->file);
+}
+
 /* ---- the host's identity (identity.h) --------------------------------- */
 
 static bool id_text(const struct host_id_text *t, char *b, size_t n)
@@ -485,6 +562,12 @@ static const struct {
 	{ "host.privileges", v_privileges },
 	{ "host.privileges.worker", v_worker_privileges },
 	{ "host.thp", v_thp },
+	{ "host.smi_count", v_smi },
+	{ "host.cpuidle", v_cpuidle },
+	{ "host.irq_affinity", v_irq_affinity },
+	{ "host.irqbalance", v_irqbalance },
+	{ "host.rcu_nocbs", v_rcu_nocbs },
+	{ "host.cpu.boost", v_boost },
 };
 
 bool fingerprint_host_value(const struct host_facts *f, const char *key, char *buf, size_t len)

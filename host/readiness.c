@@ -6,6 +6,7 @@
 #include "base/utf8.h"
 #include "host/fingerprint.h"
 #include "base/rtperm.h"
+#include "base/cpulist.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -386,10 +387,277 @@ static void check_thp(const struct host_facts *f, struct readiness *r)
 		add(r, "thp", READY_OK, NULL, "transparent huge pages: %s", thp);
 }
 
+/* ---- the checks that depend on where a run measures ------------------- */
+
+/* The measuring CPUs, as a set and as the words a finding uses. */
+struct measuring {
+	cpu_set_t set;
+	char list[160];  /* "1-3" */
+	const char *whose;
+};
+
+/* A CPU list of the facts as a set; rcu_nocbs=all is every CPU. False
+ * when the list is unknown or not a list. */
+static bool cpus_of(const struct host_cpus *c, cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	if (c->state != HOST_CPUS_LIST)
+		return c->state == HOST_CPUS_EMPTY || c->state == HOST_CPUS_UNSUPPORTED;
+	if (strcmp(c->list, "all") == 0) {
+		for (int i = 0; i < CPU_SETSIZE; i++)
+			CPU_SET(i, set);
+		return true;
+	}
+	return cpulist_parse(c->list, set) == 0;
+}
+
+/* The measuring CPUs not in `in`, as a list into buf; false when none. */
+static bool outside(const struct measuring *m, const cpu_set_t *in, char *buf, size_t len)
+{
+	cpu_set_t out;
+	CPU_XOR(&out, &m->set, in);
+	CPU_AND(&out, &out, &m->set);
+	cpulist_format(&out, buf, len);
+	return CPU_COUNT(&out) > 0;
+}
+
+static void check_smi(const struct host_facts *f, struct readiness *r)
+{
+	const struct host_smi *s = &f->rt.smi;
+	char smi[FP_HOST_VALUE_MAX];
+	text(f, "host.smi_count", smi);
+	if (s->state == HOST_SMI_COUNTED && s->count == 0)
+		add(r, "smi", READY_OK, NULL, "no SMI since boot (%s)", smi);
+	else if (s->state == HOST_SMI_COUNTED)
+		add(r, "smi", READY_NOTE,
+		    "read the count before and after a run (rdmsr -p 0 0x34, or cyclictest --smi): "
+		    "one that grows while measuring explains late wake-ups no kernel setting can "
+		    "prevent; the firmware's power management, USB legacy and ECC reporting "
+		    "settings are where SMIs come from",
+		    "SMIs since boot: %s; each stops every CPU for as long as the firmware takes", smi);
+	else if (s->state == HOST_SMI_UNREADABLE)
+		add(r, "smi", READY_NOTE,
+		    "modprobe msr and run rtconform env as root (CAP_SYS_RAWIO) to read MSR 0x34",
+		    "the SMI count is %s", smi);
+	else
+		add(r, "smi", READY_NOTE,
+		    "look for SMIs with hwlatdetect (rt-tests): gaps no interrupt explains; state "
+		    "in the qualification that they were not counted",
+		    "SMIs cannot be counted: %s", s->why);
+}
+
+/* Idle states deeper than READY_IDLE_LATENCY_US open to a measuring CPU:
+ * "C6 (133 us) on 1-3". */
+static void check_cpuidle(const struct host_facts *f, const struct measuring *m,
+			  struct readiness *r)
+{
+	const struct host_cpuidle *c = &f->rt.cpuidle;
+	char idle[FP_HOST_VALUE_MAX], deep[300] = "", on[64];
+	text(f, "host.cpuidle", idle);
+	size_t o = 0;
+	for (size_t k = 0; k < c->nstates; k++) {
+		if (c->state[k].latency_us <= READY_IDLE_LATENCY_US)
+			continue;
+		cpu_set_t open;
+		CPU_ZERO(&open);
+		for (int cpu = 0; cpu < c->ncpu && cpu < CPU_SETSIZE; cpu++)
+			if (CPU_ISSET(cpu, &m->set) && (c->enabled[cpu] >> k & 1u))
+				CPU_SET(cpu, &open);
+		if (!CPU_COUNT(&open))
+			continue;
+		cpulist_format(&open, on, sizeof on);
+		int n = utf8_snprintf(deep + o, sizeof deep - o, "%s%s (%ld us) on %s", o ? ", " : "",
+				      c->state[k].name, c->state[k].latency_us, on);
+		if (n > 0 && (size_t)n < sizeof deep - o)
+			o += (size_t)n;
+	}
+	if (o) {
+		char remedy[sizeof r->c[0].remedy];
+		utf8_snprintf(remedy, sizeof remedy,
+			      "cpupower idle-set -D %d (disables every state whose exit latency is "
+			      "above %d us), or write 1 to /sys/devices/system/cpu/cpuN/cpuidle/"
+			      "stateK/disable for those CPUs and states; to keep it across boots, "
+			      "boot with intel_idle.max_cstate=1 processor.max_cstate=1",
+			      READY_IDLE_LATENCY_US, READY_IDLE_LATENCY_US);
+		add(r, "cpuidle", READY_WARN, remedy,
+		    "the measuring CPUs %s (%s) may enter idle states above %d us exit latency: "
+		    "%s; a wake-up from one is that late", m->list, m->whose,
+		    READY_IDLE_LATENCY_US, deep);
+	} else {
+		add(r, "cpuidle", READY_OK, NULL,
+		    "no idle state above %d us exit latency is open to the measuring CPUs %s (%s)",
+		    READY_IDLE_LATENCY_US, m->list, idle);
+	}
+}
+
+/* The IRQs routed to a measuring CPU, "16 i801_smbus on 0-3, 24 eth0 on 1",
+ * into buf (", ..." where cut); how many. */
+static size_t irqs_on(const struct host_irqs *q, const struct measuring *m, char *buf,
+		      size_t len)
+{
+	size_t hits = 0, o = 0;
+	bool cut = false;
+	buf[0] = '\0';
+	for (size_t i = 0; i < q->n; i++) {
+		cpu_set_t s;
+		if (cpulist_parse(q->irq[i].cpus, &s) != 0)
+			continue;
+		CPU_AND(&s, &s, &m->set);
+		if (!CPU_COUNT(&s) || (hits++, cut))
+			continue;
+		/* the device: the last word of what /proc/interrupts says */
+		const char *dev = strrchr(q->irq[i].name, ' ');
+		char one[256];
+		int n = utf8_snprintf(one, sizeof one, "%s%d %s on %s", o ? ", " : "", q->irq[i].irq,
+				      dev ? dev + 1 : q->irq[i].name, q->irq[i].cpus);
+		if (n < 0 || o + (size_t)n + 6 > len) {
+			cut = true;
+			continue;
+		}
+		memcpy(buf + o, one, (size_t)n + 1);
+		o += (size_t)n;
+	}
+	if (cut)
+		utf8_snprintf(buf + o, len - o, ", ...");
+	return hits;
+}
+
+static void check_irq_affinity(const struct host_facts *f, const struct measuring *m,
+			       struct readiness *r)
+{
+	const struct host_irqs *q = &f->rt.irqs;
+	char hit[240], online_list[160] = "", remedy[sizeof r->c[0].remedy];
+	if (!q->known) {
+		add(r, "irq_affinity", READY_NOTE,
+		    "check /proc/irq/*/smp_affinity_list against the measuring CPUs by hand",
+		    "where IRQs go is unknown (%s)", q->why);
+		return;
+	}
+	size_t hits = irqs_on(q, m, hit, sizeof hit);
+	if (!hits && !q->irqbalance_pid) {
+		add(r, "irq_affinity", READY_OK, NULL,
+		    "none of the %zu IRQs is routed to the measuring CPUs %s (%s); irqbalance is "
+		    "not running", q->total, m->list, m->whose);
+		return;
+	}
+	cpu_set_t online, others;
+	if (cpus_of(&f->online, &online)) {
+		CPU_XOR(&others, &online, &m->set);
+		CPU_AND(&others, &others, &online);
+		cpulist_format(&others, online_list, sizeof online_list);
+	}
+	utf8_snprintf(remedy, sizeof remedy,
+		      "%s%s%s%s%s", hits ? "route them to the other CPUs: echo " : "",
+		      hits ? (online_list[0] ? online_list : "<other CPUs>") : "",
+		      hits ? " > /proc/irq/N/smp_affinity_list for each (or boot with irqaffinity= "
+			     "naming those CPUs); pin the requirements (<sched cpu=\"N\"/>) to "
+			     "CPUs no IRQ reaches" : "",
+		      hits && q->irqbalance_pid ? "; " : "",
+		      q->irqbalance_pid ? "stop irqbalance (systemctl disable --now irqbalance) "
+					  "or ban the measuring CPUs from it "
+					  "(IRQBALANCE_BANNED_CPULIST= in /etc/default/irqbalance): "
+					  "it moves IRQs onto them at any time" : "");
+	char bal[48] = "";
+	if (q->irqbalance_pid)
+		utf8_snprintf(bal, sizeof bal, "; irqbalance is running (pid %d)",
+			      q->irqbalance_pid);
+	if (hits)
+		add(r, "irq_affinity", READY_WARN, remedy,
+		    "%zu IRQ%s may interrupt the measuring CPUs %s (%s): %s%s", hits,
+		    hits == 1 ? "" : "s", m->list, m->whose, hit, bal);
+	else
+		add(r, "irq_affinity", READY_WARN, remedy,
+		    "no IRQ is routed to the measuring CPUs %s (%s) now%s", m->list, m->whose, bal);
+}
+
+/* RCU callbacks run on every CPU not offloaded: rcu_nocbs= or nohz_full. */
+static void check_rcu_nocbs(const struct host_facts *f, const struct measuring *m,
+			    struct readiness *r)
+{
+	char nocbs[FP_HOST_VALUE_MAX], nohz[FP_HOST_VALUE_MAX], left[160];
+	cpu_set_t off, nz;
+	bool known = cpus_of(&f->rt.rcu_nocbs, &off) && cpus_of(&f->nohz_full, &nz);
+	text(f, "host.rcu_nocbs", nocbs);
+	text(f, "host.cpu.nohz_full", nohz);
+	if (known)
+		CPU_OR(&off, &off, &nz);
+	if (known && !outside(m, &off, left, sizeof left))
+		add(r, "rcu_nocbs", READY_OK, NULL,
+		    "RCU callbacks are offloaded from the measuring CPUs %s (rcu_nocbs: %s; "
+		    "nohz_full: %s)", m->list, nocbs, nohz);
+	else
+		add(r, "rcu_nocbs", READY_NOTE,
+		    "boot with rcu_nocbs= naming the measuring CPUs (nohz_full= implies it) and "
+		    "rcu_nocb_poll, so RCU callbacks run in kthreads kept off them",
+		    "RCU callbacks run on the measuring CPUs %s (%s; rcu_nocbs: %s; nohz_full: %s)",
+		    known ? left : m->list, m->whose, nocbs, nohz);
+}
+
+static void check_boost(const struct host_facts *f, struct readiness *r)
+{
+	const struct host_boost *b = &f->rt.boost;
+	char boost[FP_HOST_VALUE_MAX], remedy[sizeof r->c[0].remedy];
+	text(f, "host.cpu.boost", boost);
+	if (b->state == HOST_BOOST_ON) {
+		bool pstate = strstr(b->file, "no_turbo") != NULL;
+		utf8_snprintf(remedy, sizeof remedy,
+			      "echo %d > %s (or turn turbo off in the firmware), so the clock does "
+			      "not change with temperature and load while measuring",
+			      pstate ? 1 : 0, b->file);
+		add(r, "boost", READY_WARN, remedy, "frequency boost is on (%s)", boost);
+	} else if (b->state == HOST_BOOST_OFF) {
+		add(r, "boost", READY_OK, NULL, "frequency boost is off (%s)", boost);
+	} else {
+		add(r, "boost", READY_NOTE,
+		    "check the firmware's turbo setting and state it in the qualification",
+		    "no frequency boost control: %s", boost);
+	}
+}
+
+/* Measuring on a CPU that is not isolated while others are: a note. */
+static void check_measure_cpus(const struct host_facts *f, const struct measuring *m,
+			       struct readiness *r)
+{
+	cpu_set_t iso, nz;
+	char left[160], iso_t[FP_HOST_VALUE_MAX], nohz[FP_HOST_VALUE_MAX];
+	if (!cpus_of(&f->isolated, &iso) || !cpus_of(&f->nohz_full, &nz))
+		return;
+	CPU_OR(&iso, &iso, &nz);
+	if (!CPU_COUNT(&iso))
+		return; /* nothing is isolated: the isolation line says so */
+	text(f, "host.cpu.isolated", iso_t);
+	text(f, "host.cpu.nohz_full", nohz);
+	if (outside(m, &iso, left, sizeof left))
+		add(r, "measure_cpus", READY_NOTE,
+		    "pin the requirements to the isolated CPUs (<sched cpu=\"N\"/>, or a probe's "
+		    "cpus), or state in the qualification why they measure elsewhere",
+		    "measures on CPUs %s (%s), not isolated, while others are (isolcpus: %s; "
+		    "nohz_full: %s)", left, m->whose, iso_t, nohz);
+	else
+		add(r, "measure_cpus", READY_OK, NULL,
+		    "measures on isolated CPUs %s (%s; isolcpus: %s; nohz_full: %s)", m->list,
+		    m->whose, iso_t, nohz);
+}
+
 void readiness_check(const struct host_facts *f, const struct ready_timebase *tb,
 		     bool try_privileges, struct readiness *r)
 {
+	readiness_check_on(f, tb, try_privileges, NULL, r);
+}
+
+void readiness_check_on(const struct host_facts *f, const struct ready_timebase *tb,
+			bool try_privileges, const cpu_set_t *measuring, struct readiness *r)
+{
 	memset(r, 0, sizeof *r);
+	struct measuring m = { .whose = measuring ? "the run's requirements"
+						  : "this process's affinity" };
+	if (measuring)
+		m.set = *measuring;
+	else if (!cpus_of(&f->allowed, &m.set))
+		CPU_ZERO(&m.set);
+	cpulist_format(&m.set, m.list, sizeof m.list);
+	if (!m.list[0])
+		utf8_snprintf(m.list, sizeof m.list, "unknown");
 	check_sched_fifo(f, try_privileges, r);
 	check_mlockall(f, try_privileges, r);
 	check_preempt(f, r);
@@ -402,4 +670,10 @@ void readiness_check(const struct host_facts *f, const struct ready_timebase *tb
 	check_clocksource(f, r);
 	check_timebase(tb, r);
 	check_thp(f, r);
+	check_smi(f, r);
+	check_cpuidle(f, &m, r);
+	check_irq_affinity(f, &m, r);
+	check_rcu_nocbs(f, &m, r);
+	check_boost(f, r);
+	check_measure_cpus(f, &m, r);
 }

@@ -12,6 +12,7 @@
 #define RTC_READINESS_H
 
 #include <stdbool.h>
+#include <sched.h>
 #include <stddef.h>
 
 #include "host/facts.h"
@@ -57,6 +58,17 @@ struct ready_timebase {
  * and the rtprio and memlock limits in the facts. */
 void readiness_check(const struct host_facts *f, const struct ready_timebase *tb,
 		     bool try_privileges, struct readiness *out);
+
+/* The same, with the checks that depend on where a run measures (cpuidle,
+ * irq_affinity, rcu_nocbs, measure_cpus) judging `measuring`, the union of
+ * the CPUs the run's requirements measure on; NULL: the CPUs this process
+ * may run on (facts' allowed), where an unpinned requirement measures. */
+void readiness_check_on(const struct host_facts *f, const struct ready_timebase *tb,
+			bool try_privileges, const cpu_set_t *measuring, struct readiness *out);
+
+/* An idle state whose exit latency is above this many microseconds, open
+ * to a measuring CPU, warns (cpuidle). */
+#define READY_IDLE_LATENCY_US 10
 
 const char *ready_level_name(enum ready_level l);
 /* The level named name ("ok", "note", "warn", "fail"); false for another. */

@@ -16,9 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/cpulist.h"
 #include "base/rtperm.h"
 #include "harness/measure/timebase.h"
 #include "harness/runinfo.h"
@@ -259,6 +261,23 @@ static void ideal(struct host_facts *f)
 	id->os_pretty = (struct host_id_text){ .known = true,
 					       .text = "Debian GNU/Linux 12 (bookworm)" };
 	id->machine_id = (struct host_id_text){ .known = true, .text = "00112233aabbccdd" };
+	/* the real-time checks' facts: no SMI; C6 open on cpu0 alone, which
+	 * does not measure; one IRQ, on cpu0; callbacks offloaded; no boost */
+	struct host_rt *rt = &f->rt;
+	rt->smi = (struct host_smi){ .state = HOST_SMI_COUNTED, .count = 0 };
+	rt->cpuidle = (struct host_cpuidle){ .known = true, .driver = "intel_idle",
+					     .governor = "menu", .nstates = 3, .ncpu = 4 };
+	rt->cpuidle.state[0] = (struct host_idle_state){ "POLL", 0 };
+	rt->cpuidle.state[1] = (struct host_idle_state){ "C1", 2 };
+	rt->cpuidle.state[2] = (struct host_idle_state){ "C6", 133 };
+	rt->cpuidle.enabled[0] = 7;
+	for (int c = 1; c < 4; c++)
+		rt->cpuidle.enabled[c] = 3;
+	rt->irqs = (struct host_irqs){ .known = true, .n = 1, .total = 1 };
+	rt->irqs.irq[0] = (struct host_irq){ 16, "IO-APIC 16-fasteoi i801_smbus", "0", true };
+	set_cpus(&rt->rcu_nocbs, HOST_CPUS_LIST, "1-3");
+	rt->boost = (struct host_boost){ HOST_BOOST_OFF,
+					 "/sys/devices/system/cpu/intel_pstate/no_turbo" };
 }
 
 static const struct ready_check *find(const struct readiness *r, const char *name)
@@ -365,6 +384,13 @@ START_TEST(fingerprint_of_made_up_facts)
 		{ "host.limits.rtprio", "soft 99, hard 99" },
 		{ "host.privileges", "euid 1000; CAP_SYS_NICE no, CAP_IPC_LOCK no" },
 		{ "host.thp", "always [madvise] never" },
+		{ "host.smi_count", "0 (MSR 0x34 on cpu0, since boot)" },
+		{ "host.cpuidle", "intel_idle, governor menu: POLL 0 us, C1 2 us, C6 133 us "
+				  "(disabled on 1-3)" },
+		{ "host.irq_affinity", "16 IO-APIC 16-fasteoi i801_smbus: 0" },
+		{ "host.irqbalance", "not running" },
+		{ "host.rcu_nocbs", "1-3" },
+		{ "host.cpu.boost", "off (/sys/devices/system/cpu/intel_pstate/no_turbo)" },
 	};
 	struct host_facts f;
 	struct fingerprint fp = { 0 };
@@ -564,7 +590,8 @@ START_TEST(readiness_of_an_ideal_machine)
 	readiness_check(&f, &tsc_tb, false, &r);
 	static const char *const names[] = { "sched_fifo", "mlockall", "preempt", "cpufreq",
 					     "virtualization", "smt", "isolation", "clocksource",
-					     "timebase", "thp" };
+					     "timebase", "thp", "smi", "cpuidle", "irq_affinity",
+					     "rcu_nocbs", "boost", "measure_cpus" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		const struct ready_check *c = find(&r, names[i]);
 		ck_assert_msg(c != NULL, "no check %s", names[i]);
@@ -576,7 +603,7 @@ START_TEST(readiness_of_an_ideal_machine)
 	ck_assert_ptr_nonnull(strstr(find(&r, "rt_throttling")->remedy, "qualification"));
 	/* no container, no line about one */
 	ck_assert_ptr_null(find(&r, "container"));
-	ck_assert_uint_eq(r.n, 11);
+	ck_assert_uint_eq(r.n, 17);
 	/* findings quote the fingerprint's words */
 	ck_assert_str_eq(find(&r, "sched_fifo")->finding,
 			 "real-time policies are allowed (euid 1000; CAP_SYS_NICE no, "
@@ -584,7 +611,7 @@ START_TEST(readiness_of_an_ideal_machine)
 	/* without a timebase there is no timebase check */
 	readiness_check(&f, NULL, false, &r);
 	ck_assert_ptr_null(find(&r, "timebase"));
-	ck_assert_uint_eq(r.n, 10);
+	ck_assert_uint_eq(r.n, 16);
 }
 END_TEST
 
@@ -656,6 +683,34 @@ CHANGE(clocksource_unknown, f->clocksource.known = false)
 CHANGE(thp_always, f->thp.mode = HOST_THP_ALWAYS;
        snprintf(f->thp.line, sizeof f->thp.line, "[always] madvise never"))
 CHANGE(thp_unknown, f->thp.known = false)
+CHANGE(smi_3, f->rt.smi.count = 3)
+CHANGE(smi_unreadable, f->rt.smi.state = HOST_SMI_UNREADABLE;
+       snprintf(f->rt.smi.why, HOST_WHY_LEN, "/dev/cpu/0/msr: Permission denied"))
+CHANGE(smi_amd, f->rt.smi.state = HOST_SMI_NO_MSR;
+       snprintf(f->rt.smi.why, HOST_WHY_LEN, "AuthenticAMD: AMD CPUs have no SMI count MSR"))
+CHANGE(c6_on_cpu2, f->rt.cpuidle.enabled[2] = 7)
+CHANGE(c6_on_all, set_cpus(&f->allowed, HOST_CPUS_LIST, "0-3"))
+CHANGE(c1_slow_on_cpu1, f->rt.cpuidle.state[1].latency_us = 11)
+CHANGE(no_cpuidle, f->rt.cpuidle = (struct host_cpuidle){ .why = "current_driver: ENOENT" })
+CHANGE(irq_on_cpu2, snprintf(f->rt.irqs.irq[0].cpus, 128, "2"))
+CHANGE(irq_on_all, snprintf(f->rt.irqs.irq[0].cpus, 128, "0-3"))
+CHANGE(irqbalance, f->rt.irqs.irqbalance_pid = 812)
+CHANGE(irqs_unknown, f->rt.irqs.known = false;
+       snprintf(f->rt.irqs.why, HOST_WHY_LEN, "/proc/interrupts: Permission denied"))
+CHANGE(no_rcu_nocbs, set_cpus(&f->rt.rcu_nocbs, HOST_CPUS_EMPTY, "");
+       set_cpus(&f->nohz_full, HOST_CPUS_EMPTY, ""))
+CHANGE(rcu_nocbs_by_nohz_full, set_cpus(&f->rt.rcu_nocbs, HOST_CPUS_EMPTY, ""))
+CHANGE(rcu_nocbs_2_3, set_cpus(&f->rt.rcu_nocbs, HOST_CPUS_LIST, "2-3");
+       set_cpus(&f->nohz_full, HOST_CPUS_EMPTY, ""))
+CHANGE(rcu_nocbs_all, set_cpus(&f->rt.rcu_nocbs, HOST_CPUS_LIST, "all");
+       set_cpus(&f->nohz_full, HOST_CPUS_EMPTY, ""))
+CHANGE(turbo_on, f->rt.boost.state = HOST_BOOST_ON)
+CHANGE(boost_on, f->rt.boost = (struct host_boost){ HOST_BOOST_ON,
+						    "/sys/devices/system/cpu/cpufreq/boost" })
+CHANGE(no_boost_control, f->rt.boost = (struct host_boost){ HOST_BOOST_NO_CONTROL, "" })
+CHANGE(measure_on_cpu0, set_cpus(&f->allowed, HOST_CPUS_LIST, "0-3"))
+CHANGE(measure_nohz_only, set_cpus(&f->isolated, HOST_CPUS_EMPTY, "");
+       set_cpus(&f->allowed, HOST_CPUS_LIST, "2-3"))
 CHANGE(tb_clock_gettime, *tb = (struct ready_timebase){ .name = "clock_gettime(CLOCK_MONOTONIC_RAW)" })
 CHANGE(tb_clock_gettime_note, *tb = (struct ready_timebase){ .name = "clock_gettime(x)",
 							    .note = "no constant_tsc" })
@@ -724,6 +779,45 @@ START_TEST(readiness_finds_each_problem)
 		{ tb_clock_gettime, "timebase", READY_NOTE,
 		  "timed with clock_gettime(CLOCK_MONOTONIC_RAW) (no invariant TSC)", "timebase" },
 		{ tb_clock_gettime_note, "timebase", READY_NOTE, "(no constant_tsc)", "timebase" },
+		{ smi_3, "smi", READY_NOTE, "SMIs since boot: 3 (MSR 0x34 on cpu0", "rdmsr -p 0 0x34" },
+		{ smi_unreadable, "smi", READY_NOTE,
+		  "the SMI count is not readable: /dev/cpu/0/msr: Permission denied", "modprobe msr" },
+		{ smi_amd, "smi", READY_NOTE, "cannot be counted: AuthenticAMD: AMD CPUs have no SMI "
+					      "count MSR", "hwlatdetect" },
+		{ c6_on_cpu2, "cpuidle", READY_WARN, "the measuring CPUs 1-3 (this process's "
+		  "affinity) may enter idle states above 10 us exit latency: C6 (133 us) on 2",
+		  "cpupower idle-set -D 10" },
+		{ c6_on_all, "cpuidle", READY_WARN, "C6 (133 us) on 0;", "stateK/disable" },
+		{ c1_slow_on_cpu1, "cpuidle", READY_WARN, "C1 (11 us) on 1-3;", "max_cstate=1" },
+		{ no_cpuidle, "cpuidle", READY_OK, "(none (current_driver: ENOENT))", "" },
+		{ irq_on_cpu2, "irq_affinity", READY_WARN, "1 IRQ may interrupt the measuring CPUs "
+		  "1-3 (this process's affinity): 16 i801_smbus on 2",
+		  "echo 0 > /proc/irq/N/smp_affinity_list" },
+		{ irq_on_all, "irq_affinity", READY_WARN, "16 i801_smbus on 0-3", "irqaffinity=" },
+		{ irqbalance, "irq_affinity", READY_WARN,
+		  "no IRQ is routed to the measuring CPUs 1-3 (this process's affinity) now; "
+		  "irqbalance is running (pid 812)", "IRQBALANCE_BANNED_CPULIST" },
+		{ irqs_unknown, "irq_affinity", READY_NOTE, "unknown (/proc/interrupts: Permission",
+		  "smp_affinity_list" },
+		{ no_rcu_nocbs, "rcu_nocbs", READY_NOTE,
+		  "RCU callbacks run on the measuring CPUs 1-3 (this process's affinity; rcu_nocbs: "
+		  "none; nohz_full: none)", "rcu_nocbs=" },
+		{ rcu_nocbs_by_nohz_full, "rcu_nocbs", READY_OK, "rcu_nocbs: none; nohz_full: 1-3",
+		  "" },
+		{ rcu_nocbs_2_3, "rcu_nocbs", READY_NOTE, "on the measuring CPUs 1 (", "rcu_nocb_poll" },
+		{ rcu_nocbs_all, "rcu_nocbs", READY_OK, "offloaded from the measuring CPUs 1-3", "" },
+		{ turbo_on, "boost", READY_WARN, "frequency boost is on (on (/sys/devices/system/cpu/"
+		  "intel_pstate/no_turbo))", "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo" },
+		{ boost_on, "boost", READY_WARN, "is on (on (",
+		  "echo 0 > /sys/devices/system/cpu/cpufreq/boost" },
+		{ no_boost_control, "boost", READY_NOTE, "no frequency boost control: unknown (",
+		  "firmware" },
+		{ measure_on_cpu0, "measure_cpus", READY_NOTE,
+		  "measures on CPUs 0 (this process's affinity), not isolated, while others are "
+		  "(isolcpus: 1-3; nohz_full: 1-3)", "<sched cpu=" },
+		{ measure_nohz_only, "measure_cpus", READY_OK,
+		  "isolated CPUs 2-3 (this process's affinity; isolcpus: none; nohz_full: 1-3)", "" },
+		{ no_isolation, "measure_cpus", -1, "", "" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct host_facts f;
@@ -747,6 +841,241 @@ START_TEST(readiness_finds_each_problem)
 		if (c->level != READY_OK)
 			ck_assert_msg(c->remedy[0], "case %zu: %s without a remedy", i, c->name);
 	}
+}
+END_TEST
+
+/* A run's checks judge the CPUs its requirements measure on, not those
+ * rtconform may use: C6 and IRQ 16 on cpu0 matter only to a run there. */
+START_TEST(readiness_judges_the_measuring_cpus)
+{
+	struct host_facts f;
+	struct readiness r;
+	cpu_set_t on;
+	ideal(&f);
+	CPU_ZERO(&on);
+	CPU_SET(0, &on);
+	readiness_check_on(&f, &tsc_tb, false, &on, &r);
+	ck_assert_int_eq(find(&r, "cpuidle")->level, READY_WARN);
+	ck_assert_ptr_nonnull(strstr(find(&r, "cpuidle")->finding,
+				     "CPUs 0 (the run's requirements) may enter"));
+	ck_assert_int_eq(find(&r, "irq_affinity")->level, READY_WARN);
+	/* the other CPUs are where the IRQs should go */
+	ck_assert_ptr_nonnull(strstr(find(&r, "irq_affinity")->remedy, "echo 1-3 > /proc/irq/N"));
+	ck_assert_int_eq(find(&r, "rcu_nocbs")->level, READY_NOTE);
+	ck_assert_int_eq(find(&r, "measure_cpus")->level, READY_NOTE);
+	ck_assert_ptr_nonnull(strstr(find(&r, "measure_cpus")->finding,
+				     "measures on CPUs 0 (the run's requirements), not isolated"));
+	CPU_ZERO(&on);
+	CPU_SET(2, &on);
+	readiness_check_on(&f, &tsc_tb, false, &on, &r);
+	static const char *const fine[] = { "cpuidle", "irq_affinity", "rcu_nocbs", "measure_cpus" };
+	for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++)
+		ck_assert_msg(find(&r, fine[i])->level == READY_OK, "%s: %s", fine[i],
+			      find(&r, fine[i])->finding);
+	ck_assert_ptr_nonnull(strstr(find(&r, "measure_cpus")->finding, "isolated CPUs 2 ("));
+	/* without a set: this process's affinity, as readiness_check */
+	struct readiness plain;
+	readiness_check_on(&f, &tsc_tb, false, NULL, &r);
+	readiness_check(&f, &tsc_tb, false, &plain);
+	ck_assert_mem_eq(&r, &plain, sizeof r);
+}
+END_TEST
+
+/* Where a requirement measures: its probe's cpus list, else its pinned
+ * CPU, else (cpus "all" or unpinned) the CPUs rtconform may use. */
+START_TEST(measuring_cpus_of_requirements)
+{
+	cpu_set_t allowed, set;
+	cpulist_parse("1-3", &allowed);
+	struct requirement listed = { .cpu = 1, .nparams = 1 }, pinned = { .cpu = 0 },
+			   all = { .cpu = -1, .nparams = 1 }, unpinned = { .cpu = -1 };
+	listed.params[0] = (struct req_param){ (char *)"cpus", (char *)"2-3", 1 };
+	all.params[0] = (struct req_param){ (char *)"cpus", (char *)"all", 1 };
+	char list[64];
+	CPU_ZERO(&set);
+	runinfo_measuring_cpus(&listed, &allowed, &set);
+	cpulist_format(&set, list, sizeof list);
+	ck_assert_str_eq(list, "2-3");
+	runinfo_measuring_cpus(&pinned, &allowed, &set);
+	cpulist_format(&set, list, sizeof list);
+	ck_assert_str_eq(list, "0,2-3");
+	CPU_ZERO(&set);
+	runinfo_measuring_cpus(&all, &allowed, &set);
+	cpulist_format(&set, list, sizeof list);
+	ck_assert_str_eq(list, "1-3");
+	CPU_ZERO(&set);
+	runinfo_measuring_cpus(&unpinned, &allowed, &set);
+	cpulist_format(&set, list, sizeof list);
+	ck_assert_str_eq(list, "1-3");
+	CPU_ZERO(&set);
+	cpulist_format(&set, list, sizeof list);
+	ck_assert_str_eq(list, "");
+	/* cut at a whole entry */
+	cpulist_parse("0,2,4,6", &set);
+	cpulist_format(&set, list, 6);
+	ck_assert_str_eq(list, "0,2,4");
+}
+END_TEST
+
+/* ---- the real-time checks' facts, from a made-up /proc, /sys and /dev */
+
+static void put_file(const char *root, const char *path, const char *text)
+{
+	char full[4200];
+	snprintf(full, sizeof full, "%s%s", root, path);
+	for (char *p = full + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(full, 0755);
+		*p = '/';
+	}
+	FILE *f = fopen(full, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* An Intel machine with 2 CPUs: SMI count 7 (bits above 31 are not the
+ * count), C6 disabled on cpu1, IRQ 16 on 0-1 routed to 1, irqbalance
+ * running, cpufreq boost on. */
+static void intel_tree(const char *root)
+{
+	put_file(root, "/proc/cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\n");
+	unsigned char msr[0x34 + 8] = { 0 };
+	unsigned long long v = 7ull | 1ull << 40;
+	memcpy(msr + 0x34, &v, sizeof v);
+	char path[4200];
+	put_file(root, "/dev/cpu/0/msr", "");
+	snprintf(path, sizeof path, "%s/dev/cpu/0/msr", root);
+	FILE *f = fopen(path, "w");
+	fwrite(msr, 1, sizeof msr, f);
+	fclose(f);
+	const char *cpu = "/sys/devices/system/cpu";
+	snprintf(path, sizeof path, "%s/cpuidle/current_driver", cpu);
+	put_file(root, path, "intel_idle\n");
+	snprintf(path, sizeof path, "%s/cpuidle/current_governor_ro", cpu);
+	put_file(root, path, "menu\n");
+	static const char *const names[] = { "POLL", "C1", "C6" }, *const lat[] = { "0", "2", "133" };
+	for (int c = 0; c < 2; c++)
+		for (int k = 0; k < 3; k++) {
+			char file[4200];
+			snprintf(file, sizeof file, "%s/cpu%d/cpuidle/state%d/name", cpu, c, k);
+			put_file(root, file, names[k]);
+			snprintf(file, sizeof file, "%s/cpu%d/cpuidle/state%d/latency", cpu, c, k);
+			put_file(root, file, lat[k]);
+			snprintf(file, sizeof file, "%s/cpu%d/cpuidle/state%d/disable", cpu, c, k);
+			put_file(root, file, c == 1 && k == 2 ? "1\n" : "0\n");
+		}
+	put_file(root, "/proc/interrupts",
+		 "           CPU0       CPU1\n"
+		 "   0:         41          0   IO-APIC   2-edge      timer\n"
+		 "  16:          0       1234   IO-APIC  16-fasteoi   i801_smbus\n"
+		 " LOC:     100000      99999   Local timer interrupts\n");
+	put_file(root, "/proc/irq/0/smp_affinity_list", "0\n");
+	put_file(root, "/proc/irq/16/smp_affinity_list", "0-1\n");
+	put_file(root, "/proc/irq/16/effective_affinity_list", "1\n");
+	put_file(root, "/proc/812/comm", "irqbalance\n");
+	put_file(root, "/proc/1/comm", "init\n");
+	snprintf(path, sizeof path, "%s/cpufreq/boost", cpu);
+	put_file(root, path, "1\n");
+}
+
+START_TEST(rt_facts_from_a_made_up_tree)
+{
+	char root[] = "/tmp/rtc-rt-facts-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	intel_tree(root);
+	struct host_facts f;
+	memset(&f, 0, sizeof f);
+	f.cmdline.known = true;
+	snprintf(f.cmdline.text, sizeof f.cmdline.text, "quiet rcu_nocbs=1 nohz_full=1");
+	host_rt_collect(&f, root);
+	const struct host_rt *rt = &f.rt;
+	ck_assert_int_eq(rt->smi.state, HOST_SMI_COUNTED);
+	ck_assert_uint_eq(rt->smi.count, 7);
+	ck_assert(rt->cpuidle.known);
+	ck_assert_str_eq(rt->cpuidle.driver, "intel_idle");
+	ck_assert_str_eq(rt->cpuidle.governor, "menu");
+	ck_assert_int_eq(rt->cpuidle.ncpu, 2);
+	ck_assert_uint_eq(rt->cpuidle.nstates, 3);
+	ck_assert_str_eq(rt->cpuidle.state[2].name, "C6");
+	ck_assert_int_eq(rt->cpuidle.state[2].latency_us, 133);
+	ck_assert_uint_eq(rt->cpuidle.enabled[0], 7);
+	ck_assert_uint_eq(rt->cpuidle.enabled[1], 3);
+	ck_assert(rt->irqs.known);
+	ck_assert_uint_eq(rt->irqs.n, 2); /* LOC is per CPU: no /proc/irq entry */
+	ck_assert_uint_eq(rt->irqs.total, 2);
+	ck_assert_int_eq(rt->irqs.irq[1].irq, 16);
+	ck_assert_str_eq(rt->irqs.irq[1].name, "IO-APIC 16-fasteoi i801_smbus");
+	ck_assert_str_eq(rt->irqs.irq[1].cpus, "1");
+	ck_assert(rt->irqs.irq[1].effective);
+	ck_assert_str_eq(rt->irqs.irq[0].cpus, "0");
+	ck_assert(!rt->irqs.irq[0].effective);
+	ck_assert_int_eq(rt->irqs.irqbalance_pid, 812);
+	ck_assert_int_eq(rt->rcu_nocbs.state, HOST_CPUS_LIST);
+	ck_assert_str_eq(rt->rcu_nocbs.list, "1");
+	ck_assert_int_eq(rt->boost.state, HOST_BOOST_ON);
+	ck_assert_str_eq(rt->boost.file, "/sys/devices/system/cpu/cpufreq/boost");
+	char buf[FP_HOST_VALUE_MAX];
+	ck_assert_str_eq(render(&f, "host.smi_count", buf, sizeof buf),
+			 "7 (MSR 0x34 on cpu0, since boot)");
+	ck_assert_str_eq(render(&f, "host.cpuidle", buf, sizeof buf),
+			 "intel_idle, governor menu: POLL 0 us, C1 2 us, C6 133 us (disabled on 1)");
+	ck_assert_str_eq(render(&f, "host.irq_affinity", buf, sizeof buf),
+			 "0 IO-APIC 2-edge timer: 0 (smp_affinity); 16 IO-APIC 16-fasteoi i801_smbus: 1");
+	ck_assert_str_eq(render(&f, "host.irqbalance", buf, sizeof buf), "running (pid 812)");
+	ck_assert_str_eq(render(&f, "host.cpu.boost", buf, sizeof buf),
+			 "on (/sys/devices/system/cpu/cpufreq/boost)");
+
+	/* intel_pstate's no_turbo comes first, and 1 is off */
+	put_file(root, "/sys/devices/system/cpu/intel_pstate/no_turbo", "1\n");
+	/* no msr module, no cpuidle driver, no /proc/interrupts, no irqbalance */
+	char path[4200];
+	snprintf(path, sizeof path, "%s/dev/cpu/0/msr", root);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/sys/devices/system/cpu/cpuidle/current_driver", root);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/proc/interrupts", root);
+	unlink(path);
+	put_file(root, "/proc/812/comm", "sshd\n");
+	snprintf(f.cmdline.text, sizeof f.cmdline.text, "quiet -- rcu_nocbs=1");
+	host_rt_collect(&f, root);
+	ck_assert_int_eq(rt->smi.state, HOST_SMI_UNREADABLE);
+	ck_assert_str_eq(rt->smi.why, "/dev/cpu/0/msr: No such file or directory (modprobe msr)");
+	ck_assert(!rt->cpuidle.known);
+	ck_assert_ptr_nonnull(strstr(rt->cpuidle.why, "current_driver: No such file"));
+	ck_assert(!rt->irqs.known);
+	ck_assert_int_eq(rt->irqs.irqbalance_pid, 0);
+	ck_assert_int_eq(rt->rcu_nocbs.state, HOST_CPUS_EMPTY); /* after "--": init's */
+	ck_assert_int_eq(rt->boost.state, HOST_BOOST_OFF);
+	ck_assert_str_eq(rt->boost.file, "/sys/devices/system/cpu/intel_pstate/no_turbo");
+	ck_assert_str_eq(render(&f, "host.smi_count", buf, sizeof buf),
+			 "not readable: /dev/cpu/0/msr: No such file or directory (modprobe msr)");
+	ck_assert_str_eq(render(&f, "host.cpuidle", buf, sizeof buf),
+			 "none (/sys/devices/system/cpu/cpuidle/current_driver: No such file or "
+			 "directory)");
+	ck_assert_str_eq(render(&f, "host.irq_affinity", buf, sizeof buf),
+			 "unknown (/proc/interrupts: No such file or directory)");
+	ck_assert_str_eq(render(&f, "host.irqbalance", buf, sizeof buf), "not running");
+	ck_assert_str_eq(render(&f, "host.rcu_nocbs", buf, sizeof buf), "none");
+
+	/* AMD: no such MSR, said so; no boost control at all */
+	put_file(root, "/proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\n");
+	snprintf(path, sizeof path, "%s/sys/devices/system/cpu/intel_pstate/no_turbo", root);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/sys/devices/system/cpu/cpufreq/boost", root);
+	unlink(path);
+	f.cmdline.known = false;
+	host_rt_collect(&f, root);
+	ck_assert_int_eq(rt->smi.state, HOST_SMI_NO_MSR);
+	ck_assert_str_eq(rt->smi.why, "AuthenticAMD: AMD CPUs have no SMI count MSR");
+	ck_assert_int_eq(rt->boost.state, HOST_BOOST_NO_CONTROL);
+	ck_assert_int_eq(rt->rcu_nocbs.state, HOST_CPUS_UNKNOWN);
+	ck_assert_str_eq(render(&f, "host.cpu.boost", buf, sizeof buf),
+			 "unknown (no intel_pstate/no_turbo or cpufreq/boost in "
+			 "/sys/devices/system/cpu)");
+	ck_assert_str_eq(render(&f, "host.smi_count", buf, sizeof buf),
+			 "no SMI count: AuthenticAMD: AMD CPUs have no SMI count MSR");
+	tu_rm_tree(root);
 }
 END_TEST
 
@@ -959,6 +1288,9 @@ static Suite *fingerprint_suite(void)
 	tcase_add_test(tc, readiness_of_an_ideal_machine);
 	tcase_add_test(tc, readiness_finds_each_problem);
 	tcase_add_test(tc, readiness_ignores_the_text);
+	tcase_add_test(tc, readiness_judges_the_measuring_cpus);
+	tcase_add_test(tc, measuring_cpus_of_requirements);
+	tcase_add_test(tc, rt_facts_from_a_made_up_tree);
 	tcase_add_test(tc, readiness_live_privileges);
 	tcase_add_test(tc, readiness_mlockall_by_the_worker);
 	tcase_add_test(tc, fingerprint_of_worker_privileges);
