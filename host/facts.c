@@ -278,13 +278,17 @@ static void collect_rt_throttling(struct host_rt_throttling *t)
 	t->known = true;
 }
 
-/* A sysfs CPU list ("0-3,6"); an empty file is a real answer. With
- * missing_is_unsupported, a file that does not exist means the kernel
- * lacks the feature. */
-static void collect_cpulist(struct host_cpus *c, const char *path, bool missing_is_unsupported)
+void host_cpus_of_read(struct host_cpus *c, const char *path, int ret, const char *text,
+		       bool missing_is_unsupported)
 {
-	int ret = read_line(path, c->list, sizeof c->list);
-	if (ret == 0 && c->list[0] && strcmp(c->list, "(null)") != 0) {
+	const char *t = ret == 0 ? text + strspn(text, " \t") : "";
+	size_t n = strlen(t);
+	while (n && (t[n - 1] == ' ' || t[n - 1] == '\t'))
+		n--;
+	/* "(null)": NO_HZ_FULL built, nohz_full= not given; padded to the
+	 * CPU count's width, so it reads "          (null)" on 16 CPUs. */
+	if (n && !(n == 6 && strncmp(t, "(null)", 6) == 0)) {
+		snprintf(c->list, sizeof c->list, "%.*s", (int)n, t);
 		c->state = HOST_CPUS_LIST;
 		return;
 	}
@@ -297,6 +301,16 @@ static void collect_cpulist(struct host_cpus *c, const char *path, bool missing_
 		c->state = HOST_CPUS_UNKNOWN;
 		set_why(c->why, "%s: %s", path, strerror(-ret));
 	}
+}
+
+/* A sysfs CPU list ("0-3,6"); an empty file is a real answer. With
+ * missing_is_unsupported, a file that does not exist means the kernel
+ * lacks the feature. */
+static void collect_cpulist(struct host_cpus *c, const char *path, bool missing_is_unsupported)
+{
+	char text[sizeof c->list];
+	int ret = read_line(path, text, sizeof text);
+	host_cpus_of_read(c, path, ret, text, missing_is_unsupported);
 }
 
 /* The CPUs this process may run on (its affinity), as a list. */
@@ -397,18 +411,30 @@ enum host_thp_mode host_thp_mode_of(const char *line)
 	return HOST_THP_UNRECOGNISED;
 }
 
+void host_thp_of_read(struct host_thp *t, const char *path, int ret, const char *line,
+		      bool mm_present)
+{
+	t->known = ret == 0 || (ret == -ENOENT && mm_present);
+	t->mode = HOST_THP_UNRECOGNISED;
+	t->line[0] = '\0';
+	if (ret == 0) {
+		snprintf(t->line, sizeof t->line, "%s", line);
+		t->mode = host_thp_mode_of(t->line);
+	} else if (t->known) {
+		t->mode = HOST_THP_NOT_BUILT;
+	} else {
+		set_why(t->why, "%s: %s", path, strerror(-ret));
+	}
+}
+
+/* A kernel without TRANSPARENT_HUGEPAGE (Debian's PREEMPT_RT builds) has
+ * /sys/kernel/mm but no transparent_hugepage in it. */
 static void collect_thp(struct host_thp *t)
 {
 	const char *path = "/sys/kernel/mm/transparent_hugepage/enabled";
-	int ret = read_line(path, t->line, sizeof t->line);
-	t->known = ret == 0;
-	if (ret) {
-		t->line[0] = '\0';
-		t->mode = HOST_THP_UNRECOGNISED;
-		set_why(t->why, "%s: %s", path, strerror(-ret));
-		return;
-	}
-	t->mode = host_thp_mode_of(t->line);
+	char line[sizeof t->line];
+	int ret = read_line(path, line, sizeof line);
+	host_thp_of_read(t, path, ret, line, access("/sys/kernel/mm", F_OK) == 0);
 }
 
 /* Run argv (an absolute path) with stdout to a pipe, and give back its

@@ -197,13 +197,14 @@ enum host_thp_mode {
 	HOST_THP_ALWAYS,
 	HOST_THP_MADVISE,
 	HOST_THP_NEVER,
+	HOST_THP_NOT_BUILT,    /* the kernel has no THP (no transparent_hugepage in /sys/kernel/mm) */
 };
 
 struct host_thp {
 	bool known;
 	char why[HOST_WHY_LEN];
 	enum host_thp_mode mode;
-	char line[128]; /* as the kernel wrote it: "always [madvise] never" */
+	char line[128]; /* as the kernel wrote it: "always [madvise] never"; "" when NOT_BUILT */
 };
 
 struct host_facts {
@@ -254,5 +255,19 @@ enum host_preempt_model host_preempt_model_of(const char *word);
 
 /* The bracketed mode of a THP setting line ("always [madvise] never"). */
 enum host_thp_mode host_thp_mode_of(const char *line);
+
+/* c from reading the CPU list at path: ret is 0 or -errno, text the line
+ * read. Blanks around the list are dropped; "(null)" (nohz_full on a
+ * NO_HZ_FULL kernel booted without it, padded to the CPU count's width) is
+ * an empty list. A missing file is UNSUPPORTED with missing_is_unsupported,
+ * else UNKNOWN. */
+void host_cpus_of_read(struct host_cpus *c, const char *path, int ret, const char *text,
+		       bool missing_is_unsupported);
+
+/* t from reading the THP setting at path (ret 0 or -errno, line as read):
+ * a missing file where /sys/kernel/mm exists (mm_present) is a kernel
+ * built without THP, known; otherwise unknown with the reason. */
+void host_thp_of_read(struct host_thp *t, const char *path, int ret, const char *line,
+		      bool mm_present);
 
 #endif

@@ -390,6 +390,8 @@ static bool v_worker_privileges(const struct host_facts *f, char *b, size_t n)
 
 static bool v_thp(const struct host_facts *f, char *b, size_t n)
 {
+	if (f->thp.known && f->thp.mode == HOST_THP_NOT_BUILT)
+		return put(b, n, "not in this kernel (built without TRANSPARENT_HUGEPAGE)");
 	return text_or_unknown(b, n, f->thp.known, f->thp.line, f->thp.why);
 }
 

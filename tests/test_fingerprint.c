@@ -554,6 +554,53 @@ START_TEST(cmdline_params_and_words)
 }
 END_TEST
 
+/* What the kernel writes, as host_facts_collect() reads it: the lists of a
+ * PREEMPT_RT guest with 16 CPUs booted without nohz_full (issue 40), and
+ * the THP setting of a kernel built without it. */
+START_TEST(kernel_text_read_into_facts)
+{
+	struct host_facts f;
+	struct readiness r;
+	char buf[FP_HOST_VALUE_MAX];
+	const char *nohz = "/sys/devices/system/cpu/nohz_full";
+	ideal(&f);
+	host_cpus_of_read(&f.isolated, "isolated", 0, "", false);
+	host_cpus_of_read(&f.nohz_full, nohz, 0, "          (null)", true);
+	ck_assert_int_eq(f.nohz_full.state, HOST_CPUS_EMPTY);
+	ck_assert_str_eq(render(&f, "host.cpu.nohz_full", buf, sizeof buf), "none");
+	readiness_check(&f, &tsc_tb, false, &r);
+	ck_assert_int_eq(find(&r, "isolation")->level, READY_NOTE);
+	host_cpus_of_read(&f.nohz_full, nohz, 0, "(null)", true);
+	ck_assert_int_eq(f.nohz_full.state, HOST_CPUS_EMPTY);
+	host_cpus_of_read(&f.nohz_full, nohz, 0, " 2-3 ", true);
+	ck_assert_int_eq(f.nohz_full.state, HOST_CPUS_LIST);
+	ck_assert_str_eq(f.nohz_full.list, "2-3");
+	host_cpus_of_read(&f.nohz_full, nohz, -ENOENT, "", true);
+	ck_assert_int_eq(f.nohz_full.state, HOST_CPUS_UNSUPPORTED);
+	host_cpus_of_read(&f.isolated, "isolated", -EACCES, "", false);
+	ck_assert_int_eq(f.isolated.state, HOST_CPUS_UNKNOWN);
+	ck_assert_str_eq(f.isolated.why, "isolated: Permission denied");
+
+	const char *thp = "/sys/kernel/mm/transparent_hugepage/enabled";
+	host_thp_of_read(&f.thp, thp, -ENOENT, "", true);
+	ck_assert(f.thp.known);
+	ck_assert_int_eq(f.thp.mode, HOST_THP_NOT_BUILT);
+	ck_assert_str_eq(render(&f, "host.thp", buf, sizeof buf),
+			 "not in this kernel (built without TRANSPARENT_HUGEPAGE)");
+	readiness_check(&f, &tsc_tb, false, &r);
+	ck_assert_int_eq(find(&r, "thp")->level, READY_OK);
+	ck_assert_ptr_null(strstr(find(&r, "thp")->finding, "unknown"));
+	/* no /sys/kernel/mm at all (sysfs not mounted): unknown, and why */
+	host_thp_of_read(&f.thp, thp, -ENOENT, "", false);
+	ck_assert(!f.thp.known);
+	ck_assert_str_eq(f.thp.why, "/sys/kernel/mm/transparent_hugepage/enabled: "
+				    "No such file or directory");
+	host_thp_of_read(&f.thp, thp, 0, "always madvise [never]", true);
+	ck_assert_int_eq(f.thp.mode, HOST_THP_NEVER);
+	ck_assert_str_eq(f.thp.line, "always madvise [never]");
+}
+END_TEST
+
 /* ---- readiness ------------------------------------------------------- */
 
 START_TEST(readiness_of_an_ideal_machine)
@@ -956,6 +1003,7 @@ static Suite *fingerprint_suite(void)
 	tcase_add_test(tc, fingerprint_names_the_virtual_machine);
 	tcase_add_test(tc, governors_of_many_cpus);
 	tcase_add_test(tc, cmdline_params_and_words);
+	tcase_add_test(tc, kernel_text_read_into_facts);
 	tcase_add_test(tc, readiness_of_an_ideal_machine);
 	tcase_add_test(tc, readiness_finds_each_problem);
 	tcase_add_test(tc, readiness_ignores_the_text);
