@@ -3,7 +3,7 @@
 behaviour only (timings inside TCG guests mean nothing).
 
 Usage: python3 ci/lab-summary.py DIR GUEST_SPECS ACCEL_REASON
-  GUEST_SPECS  ci/lab's guest lines, one a line ("name|arch|cpus|nodes|...")
+  GUEST_SPECS  one line per guest: "name|arch|cpus|nodes|steps it was to run"
 Prints the table, then one line per failure ("FAIL: GUEST STEP: why") and
 per note (a defect seen that the lab does not judge). Exit status 1 when
 anything failed, else 0.
@@ -79,7 +79,7 @@ def last_step_started(g):
 
 def judge(name, spec, g, fails, notes):
     """One guest's table row; its failures and notes appended."""
-    _, arch, cpus, nodes = spec[:4]
+    _, arch, cpus, nodes, wanted = spec[0], spec[1], spec[2], spec[3], spec[4].split()
     facts, (steps, done) = facts_of(g), steps_of(g)
     boot = (read(os.path.join(g, "boot.txt")) or "? ? ?").split()
     row = {"guest": name, "kernel": facts.get("release", "?"),
@@ -100,10 +100,16 @@ def judge(name, spec, g, fails, notes):
     for step, (rc, _) in steps.items():
         if rc == 137:
             fails.append(f"{name} {step}: killed past the step's time")
-    row["ran"] = f"{len(steps)}"
+    row["ran"] = f"{len(steps)}/{len(wanted)}"
+    for step in wanted:
+        if step not in steps and facts:
+            fails.append(f"{name} {step}: did not run")
     if "env" in steps and steps["env"][0] != 0:
         fails.append(f"{name} env: exit {steps['env'][0]}")
     for p in PROFILES:
+        if p not in wanted:
+            row[p] = "-"
+            continue
         v = verdicts_of(os.path.join(g, p, "results.json"))
         rc = steps.get(p, (None,))[0]
         row[p] = counts(v) + (f" x{rc}" if rc is not None else "")
@@ -120,27 +126,38 @@ def judge(name, spec, g, fails, notes):
         elif v and any(x == "error" for x in v.values()):
             notes.append(f"{name} {p}: error: "
                          + ", ".join(k for k, x in sorted(v.items()) if x == "error"))
+    row["selftest"] = row["share-run"] = "-"
+    if "selftest" in wanted:
+        judge_selftest(name, g, steps, row, fails)
+    if "share-run" in wanted:
+        rc = steps.get("share-run", (None,))[0]
+        row["share-run"] = f"x{rc}"
+        if rc not in (0, 1):
+            notes.append(f"{name} share-run: exit {rc}: {last_line(g, 'share-run')}")
+    for step, (rc, _) in steps.items():
+        if step not in PROFILES + ("env", "selftest", "share-run") and rc not in (0, 1):
+            notes.append(f"{name} {step}: exit {rc}: {last_line(g, step)}")
+    return row
+
+
+def last_line(g, step):
+    lines = (read(os.path.join(g, step + ".txt")) or "").strip().splitlines()
+    return lines[-1] if lines else ""
+
+
+def judge_selftest(name, g, steps, row, fails):
     st = read(os.path.join(g, "selftest.txt")) or ""
-    m = re.search(r"^selftest: (\d+) matched, (\d+) did not match, (\d+) not run, (\d+) errors",
-                  st, re.M)
+    m = re.search(r"^selftest: (?:\d+ cases: )?(\d+) matched, (\d+) did not match, (\d+) not run, "
+                  r"(\d+) errors?", st, re.M)
     rc = steps.get("selftest", (None,))[0]
     if m:
         row["selftest"] = f"{m[1]}/{int(m[1]) + int(m[2]) + int(m[3]) + int(m[4])}"
         if m[2] != "0" or m[4] != "0" or rc != 0:
-            fails.append(f"{name} selftest: {m[0]} (exit {rc})")
+            bad = re.findall(r"^([a-z0-9-]+) +(?:fail|error) ", st, re.M)
+            fails.append(f"{name} selftest: {m[0]} (exit {rc}): {', '.join(bad)}")
     else:
         row["selftest"] = f"none x{rc}"
         fails.append(f"{name} selftest: no summary line (exit {rc})")
-    rc = steps.get("share-run", (None,))[0]
-    row["share-run"] = f"x{rc}"
-    if rc not in (0, 1):
-        why = (read(os.path.join(g, "share-run.txt")) or "").strip().splitlines()
-        notes.append(f"{name} share-run: exit {rc}: {why[-1] if why else ''}")
-    for step, (rc, _) in steps.items():
-        if step not in PROFILES + ("env", "selftest", "share-run") and rc not in (0, 1):
-            why = (read(os.path.join(g, step + ".txt")) or "").strip().splitlines()
-            notes.append(f"{name} {step}: exit {rc}: {why[-1] if why else ''}")
-    return row
 
 
 def main():
