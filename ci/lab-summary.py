@@ -50,6 +50,16 @@ def steps_of(g):
     return steps, done
 
 
+def cpus_in(cpulist):
+    """How many CPUs a kernel CPU list ("0-1,4-15") names."""
+    n = 0
+    for part in cpulist.split(","):
+        lo, _, hi = part.partition("-")
+        if lo.isdigit():
+            n += int(hi if hi.isdigit() else lo) - int(lo) + 1
+    return n
+
+
 def verdicts_of(path):
     """{id: verdict} of a results.json, or None when there is none."""
     text = read(path)
@@ -83,7 +93,7 @@ def judge(name, spec, g, fails, notes):
     facts, (steps, done) = facts_of(g), steps_of(g)
     boot = (read(os.path.join(g, "boot.txt")) or "? ? ?").split()
     row = {"guest": name, "kernel": facts.get("release", "?"),
-           "cpus": f"{facts.get('nproc', '?')}/{cpus}", "nodes": f"{facts.get('nodes', '?')}/{nodes}",
+           "cpus": f"{cpus_in(facts.get('online', ''))}/{cpus}", "nodes": f"{facts.get('nodes', '?')}/{nodes}",
            "accel": boot[2].upper() if len(boot) > 2 else "?", "seconds": boot[1] if len(boot) > 1 else "?"}
     if not facts:
         fails.append(f"{name} boot: no facts came back (QEMU exit {boot[0]}; console.log)")
@@ -93,8 +103,9 @@ def judge(name, spec, g, fails, notes):
         if facts.get("realtime") != "1" or "PREEMPT_RT" not in facts.get("version", ""):
             fails.append(f"{name} kernel: not PREEMPT_RT ({facts.get('version')}; "
                          f"/sys/kernel/realtime {facts.get('realtime')})")
-        if facts.get("nproc") != cpus:
-            fails.append(f"{name} cpus: {facts.get('nproc')} online, booted with {cpus}")
+        online = cpus_in(facts.get("online", ""))
+        if str(online) != cpus:
+            fails.append(f"{name} cpus: {online} online ({facts.get('online')}), booted with {cpus}")
         if facts.get("nodes") != nodes:
             fails.append(f"{name} numa: {facts.get('nodes')} nodes, booted with {nodes}")
     for step, (rc, _) in steps.items():

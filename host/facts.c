@@ -341,6 +341,25 @@ static void collect_allowed(struct host_cpus *a)
 	a->state = o ? HOST_CPUS_LIST : HOST_CPUS_EMPTY;
 }
 
+/* The NUMA nodes online and each one's CPUs. */
+static void collect_numa(struct host_numa *n)
+{
+	collect_cpulist(&n->online, "/sys/devices/system/node/online", true);
+	n->n = 0;
+	for (int node = 0; node < HOST_MAX_NODES && n->online.state == HOST_CPUS_LIST; node++) {
+		char path[96];
+		struct host_numa_node *d = &n->node[n->n];
+		snprintf(path, sizeof path, "/sys/devices/system/node/node%d/cpulist", node);
+		int ret = read_line(path, d->cpus, sizeof d->cpus);
+		if (ret == -ENOENT)
+			continue;
+		if (ret)
+			d->cpus[0] = '\0';
+		d->node = node;
+		n->n++;
+	}
+}
+
 /* SMT: the kernel's control and whether siblings are active. */
 static void collect_smt(struct host_smt *s)
 {
@@ -633,6 +652,7 @@ void host_facts_collect(struct host_facts *f)
 	collect_smt(&f->smt);
 	collect_cpulist(&f->isolated, "/sys/devices/system/cpu/isolated", false);
 	collect_cpulist(&f->nohz_full, "/sys/devices/system/cpu/nohz_full", true);
+	collect_numa(&f->numa);
 	collect_governors(&f->governors);
 	read_fact_line(&f->clocksource,
 		       "/sys/devices/system/clocksource/clocksource0/current_clocksource");

@@ -102,6 +102,18 @@ enum host_smt_state {
 	HOST_SMT_ACTIVE,  /* sibling threads are running */
 };
 
+/* NUMA: the nodes online (/sys/devices/system/node/online; UNSUPPORTED: a
+ * kernel without NUMA) and the CPUs of each, in node order. */
+#define HOST_MAX_NODES 64
+struct host_numa {
+	struct host_cpus online;
+	size_t n;
+	struct host_numa_node {
+		int node;
+		char cpus[256]; /* its cpulist as the kernel wrote it; "" for none */
+	} node[HOST_MAX_NODES];
+};
+
 struct host_smt {
 	enum host_smt_state state;
 	char why[HOST_WHY_LEN];
@@ -214,6 +226,7 @@ struct host_facts {
 	struct host_line cpu_model;   /* from /proc/cpuinfo */
 	struct host_count cpu_count;  /* CPUs configured */
 	struct host_cpus online, allowed, isolated, nohz_full;
+	struct host_numa numa;
 	struct host_smt smt;
 	struct host_governors governors;
 	struct host_line clocksource; /* the current one, "tsc" */

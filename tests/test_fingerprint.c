@@ -56,6 +56,7 @@ START_TEST(every_field_present)
 		"host.cpu.model", "host.cpu.count", "host.cpu.online", "host.cpu.smt",
 		"host.cpu.isolated", "host.cpu.nohz_full",
 		"host.clocksource",
+		"host.numa", /* issue 40: the nodes and their CPUs */
 		"host.cpu.governor",
 		"host.rt_throttling",
 		"host.virtual_machine",
@@ -230,6 +231,10 @@ static void ideal(struct host_facts *f)
 	set_cpus(&f->allowed, HOST_CPUS_LIST, "1-3");
 	set_cpus(&f->isolated, HOST_CPUS_LIST, "1-3");
 	set_cpus(&f->nohz_full, HOST_CPUS_LIST, "1-3");
+	set_cpus(&f->numa.online, HOST_CPUS_LIST, "0-1");
+	f->numa.n = 2;
+	f->numa.node[0] = (struct host_numa_node){ 0, "0-1" };
+	f->numa.node[1] = (struct host_numa_node){ 1, "2-3" };
 	f->smt = (struct host_smt){ .state = HOST_SMT_INACTIVE, .control_known = true,
 				    .control = "off" };
 	for (int c = 0; c < 4; c++)
@@ -354,6 +359,7 @@ START_TEST(fingerprint_of_made_up_facts)
 		{ "host.cpu.smt", "inactive (control off)" },
 		{ "host.cpu.isolated", "1-3" },
 		{ "host.cpu.nohz_full", "1-3" },
+		{ "host.numa", "2 nodes (0-1): node0 CPUs 0-1; node1 CPUs 2-3" },
 		{ "host.cpu.governor",
 		  "cpu0:performance cpu1:performance cpu2:performance cpu3:performance" },
 		{ "host.clocksource", "tsc" },
@@ -431,6 +437,7 @@ START_TEST(fingerprint_says_what_is_unknown)
 	f.online = (struct host_cpus){ .state = HOST_CPUS_UNKNOWN, .why = "online: EIO" };
 	set_cpus(&f.isolated, HOST_CPUS_EMPTY, "");
 	set_cpus(&f.nohz_full, HOST_CPUS_UNSUPPORTED, "");
+	set_cpus(&f.numa.online, HOST_CPUS_UNSUPPORTED, "");
 	f.smt = (struct host_smt){ .state = HOST_SMT_ACTIVE, .control_known = false };
 	f.governors.n = 0;
 	f.rt_throttling = (struct host_rt_throttling){ .known = true, .runtime_us = -1,
@@ -447,6 +454,7 @@ START_TEST(fingerprint_says_what_is_unknown)
 		{ "host.cpu.online", "unknown (online: EIO)" },
 		{ "host.cpu.isolated", "none" },
 		{ "host.cpu.nohz_full", "none (kernel built without NO_HZ_FULL)" },
+		{ "host.numa", "none (kernel built without NUMA)" },
 		{ "host.cpu.smt", "active (control unknown)" },
 		{ "host.cpu.governor", "none (no cpufreq: /sys/devices/system/cpu/cpu*/cpufreq "
 				       "missing; fixed frequency or frequency set by a hypervisor)" },
