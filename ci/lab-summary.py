@@ -165,7 +165,7 @@ def judge_selftest(name, g, steps, row, fails):
         row["selftest"] = f"{m[1]}/{int(m[1]) + int(m[2]) + int(m[3]) + int(m[4])}"
         if m[2] != "0" or m[4] != "0" or rc != 0:
             bad = re.findall(r"^([a-z0-9-]+) +(?:fail|error) ", st, re.M)
-            fails.append(f"{name} selftest: {m[0]} (exit {rc}): {', '.join(bad)}")
+            fails.append(f"{name} selftest: {m[0][len('selftest: '):]} (exit {rc}): {', '.join(bad)}")
     else:
         row["selftest"] = f"none x{rc}"
         fails.append(f"{name} selftest: no summary line (exit {rc})")
