@@ -96,8 +96,12 @@ def judge(name, spec, g, fails, notes):
            "cpus": f"{cpus_in(facts.get('online', ''))}/{cpus}", "nodes": f"{facts.get('nodes', '?')}/{nodes}",
            "accel": boot[2].upper() if len(boot) > 2 else "?", "seconds": boot[1] if len(boot) > 1 else "?"}
     if not facts:
-        fails.append(f"{name} boot: no facts came back (QEMU exit {boot[0]}; console.log)")
-    elif not done:
+        fails.append(f"{name} boot: no facts came back (QEMU exit {boot[0]} after {row['seconds']} s;"
+                     " console.log)")
+        row.update({c: "-" for c in ("ran", "default", "posix-rt", "must-fail", "selftest",
+                                      "share-run")})
+        return row
+    if not done:
         fails.append(f"{name} {last_step_started(g)}: the guest did not finish (QEMU exit {boot[0]})")
     if facts:
         if facts.get("realtime") != "1" or "PREEMPT_RT" not in facts.get("version", ""):
