@@ -50,6 +50,12 @@ def steps_of(g):
     return steps, done
 
 
+def accel_of(word):
+    """boot.txt's "kvm" or "tcg:single" as the table shows it: KVM, TCG/single."""
+    accel, _, threads = word.partition(":")
+    return accel.upper() + (f"/{threads}" if threads else "")
+
+
 def cpus_in(cpulist):
     """How many CPUs a kernel CPU list ("0-1,4-15") names."""
     n = 0
@@ -94,7 +100,7 @@ def judge(name, spec, g, fails, notes):
     boot = (read(os.path.join(g, "boot.txt")) or "? ? ?").split()
     row = {"guest": name, "kernel": facts.get("release", "?"),
            "cpus": f"{cpus_in(facts.get('online', ''))}/{cpus}", "nodes": f"{facts.get('nodes', '?')}/{nodes}",
-           "accel": boot[2].upper() if len(boot) > 2 else "?", "seconds": boot[1] if len(boot) > 1 else "?"}
+           "accel": accel_of(boot[2]) if len(boot) > 2 else "?", "seconds": boot[1] if len(boot) > 1 else "?"}
     if not facts:
         fails.append(f"{name} boot: no facts came back (QEMU exit {boot[0]} after {row['seconds']} s;"
                      " console.log)")
@@ -187,8 +193,9 @@ def main():
     print("  ".join(c.ljust(width[c]) for c in cols).rstrip())
     for r in rows:
         print("  ".join(r.get(c, "").ljust(width[c]) for c in cols).rstrip())
-    print("(cpus, nodes: online/booted with; NpNfNe: requirements passed, failed, erred;"
-          " xN: exit status; selftest: matched/cases)")
+    print("(cpus, nodes: online/booted with; accel: KVM, or TCG and its host threads;"
+          " NpNfNe: requirements passed, failed, erred; xN: exit status;"
+          " selftest: matched/cases)")
     print(f"x86-64 accelerator: {accel_reason or 'none needed'}")
     for n in notes:
         print(f"note: {n}")
