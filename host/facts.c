@@ -280,13 +280,17 @@ static void collect_rt_throttling(struct host_rt_throttling *t)
 	t->known = true;
 }
 
-/* A sysfs CPU list ("0-3,6"); an empty file is a real answer. With
- * missing_is_unsupported, a file that does not exist means the kernel
- * lacks the feature. */
-static void collect_cpulist(struct host_cpus *c, const char *path, bool missing_is_unsupported)
+void host_cpus_of_read(struct host_cpus *c, const char *path, int ret, const char *text,
+		       bool missing_is_unsupported)
 {
-	int ret = read_line(path, c->list, sizeof c->list);
-	if (ret == 0 && c->list[0] && strcmp(c->list, "(null)") != 0) {
+	const char *t = ret == 0 ? text + strspn(text, " \t") : "";
+	size_t n = strlen(t);
+	while (n && (t[n - 1] == ' ' || t[n - 1] == '\t'))
+		n--;
+	/* "(null)": NO_HZ_FULL built, nohz_full= not given; padded to the
+	 * CPU count's width, so it reads "          (null)" on 16 CPUs. */
+	if (n && !(n == 6 && strncmp(t, "(null)", 6) == 0)) {
+		snprintf(c->list, sizeof c->list, "%.*s", (int)n, t);
 		c->state = HOST_CPUS_LIST;
 		return;
 	}
@@ -301,6 +305,16 @@ static void collect_cpulist(struct host_cpus *c, const char *path, bool missing_
 	}
 }
 
+/* A sysfs CPU list ("0-3,6"); an empty file is a real answer. With
+ * missing_is_unsupported, a file that does not exist means the kernel
+ * lacks the feature. */
+static void collect_cpulist(struct host_cpus *c, const char *path, bool missing_is_unsupported)
+{
+	char text[sizeof c->list];
+	int ret = read_line(path, text, sizeof text);
+	host_cpus_of_read(c, path, ret, text, missing_is_unsupported);
+}
+
 /* The CPUs this process may run on (its affinity), as a list. */
 static void collect_allowed(struct host_cpus *a)
 {
@@ -313,6 +327,25 @@ static void collect_allowed(struct host_cpus *a)
 	cpulist_format(&set, a->list, sizeof a->list);
 	size_t o = strlen(a->list);
 	a->state = o ? HOST_CPUS_LIST : HOST_CPUS_EMPTY;
+}
+
+/* The NUMA nodes online and each one's CPUs. */
+static void collect_numa(struct host_numa *n)
+{
+	collect_cpulist(&n->online, "/sys/devices/system/node/online", true);
+	n->n = 0;
+	for (int node = 0; node < HOST_MAX_NODES && n->online.state == HOST_CPUS_LIST; node++) {
+		char path[96];
+		struct host_numa_node *d = &n->node[n->n];
+		snprintf(path, sizeof path, "/sys/devices/system/node/node%d/cpulist", node);
+		int ret = read_line(path, d->cpus, sizeof d->cpus);
+		if (ret == -ENOENT)
+			continue;
+		if (ret)
+			d->cpus[0] = '\0';
+		d->node = node;
+		n->n++;
+	}
 }
 
 /* SMT: the kernel's control and whether siblings are active. */
@@ -385,18 +418,30 @@ enum host_thp_mode host_thp_mode_of(const char *line)
 	return HOST_THP_UNRECOGNISED;
 }
 
+void host_thp_of_read(struct host_thp *t, const char *path, int ret, const char *line,
+		      bool mm_present)
+{
+	t->known = ret == 0 || (ret == -ENOENT && mm_present);
+	t->mode = HOST_THP_UNRECOGNISED;
+	t->line[0] = '\0';
+	if (ret == 0) {
+		snprintf(t->line, sizeof t->line, "%s", line);
+		t->mode = host_thp_mode_of(t->line);
+	} else if (t->known) {
+		t->mode = HOST_THP_NOT_BUILT;
+	} else {
+		set_why(t->why, "%s: %s", path, strerror(-ret));
+	}
+}
+
+/* A kernel without TRANSPARENT_HUGEPAGE (Debian's PREEMPT_RT builds) has
+ * /sys/kernel/mm but no transparent_hugepage in it. */
 static void collect_thp(struct host_thp *t)
 {
 	const char *path = "/sys/kernel/mm/transparent_hugepage/enabled";
-	int ret = read_line(path, t->line, sizeof t->line);
-	t->known = ret == 0;
-	if (ret) {
-		t->line[0] = '\0';
-		t->mode = HOST_THP_UNRECOGNISED;
-		set_why(t->why, "%s: %s", path, strerror(-ret));
-		return;
-	}
-	t->mode = host_thp_mode_of(t->line);
+	char line[sizeof t->line];
+	int ret = read_line(path, line, sizeof line);
+	host_thp_of_read(t, path, ret, line, access("/sys/kernel/mm", F_OK) == 0);
 }
 
 /* Run argv (an absolute path) with stdout to a pipe, and give back its
@@ -830,6 +875,7 @@ void host_facts_collect(struct host_facts *f)
 	collect_smt(&f->smt);
 	collect_cpulist(&f->isolated, "/sys/devices/system/cpu/isolated", false);
 	collect_cpulist(&f->nohz_full, "/sys/devices/system/cpu/nohz_full", true);
+	collect_numa(&f->numa);
 	collect_governors(&f->governors);
 	read_fact_line(&f->clocksource,
 		       "/sys/devices/system/clocksource/clocksource0/current_clocksource");

@@ -102,6 +102,18 @@ enum host_smt_state {
 	HOST_SMT_ACTIVE,  /* sibling threads are running */
 };
 
+/* NUMA: the nodes online (/sys/devices/system/node/online; UNSUPPORTED: a
+ * kernel without NUMA) and the CPUs of each, in node order. */
+#define HOST_MAX_NODES 64
+struct host_numa {
+	struct host_cpus online;
+	size_t n;
+	struct host_numa_node {
+		int node;
+		char cpus[256]; /* its cpulist as the kernel wrote it; "" for none */
+	} node[HOST_MAX_NODES];
+};
+
 struct host_smt {
 	enum host_smt_state state;
 	char why[HOST_WHY_LEN];
@@ -269,13 +281,14 @@ enum host_thp_mode {
 	HOST_THP_ALWAYS,
 	HOST_THP_MADVISE,
 	HOST_THP_NEVER,
+	HOST_THP_NOT_BUILT,    /* the kernel has no THP (no transparent_hugepage in /sys/kernel/mm) */
 };
 
 struct host_thp {
 	bool known;
 	char why[HOST_WHY_LEN];
 	enum host_thp_mode mode;
-	char line[128]; /* as the kernel wrote it: "always [madvise] never" */
+	char line[128]; /* as the kernel wrote it: "always [madvise] never"; "" when NOT_BUILT */
 };
 
 struct host_facts {
@@ -285,6 +298,7 @@ struct host_facts {
 	struct host_line cpu_model;   /* from /proc/cpuinfo */
 	struct host_count cpu_count;  /* CPUs configured */
 	struct host_cpus online, allowed, isolated, nohz_full;
+	struct host_numa numa;
 	struct host_smt smt;
 	struct host_governors governors;
 	struct host_line clocksource; /* the current one, "tsc" */
@@ -332,5 +346,19 @@ enum host_preempt_model host_preempt_model_of(const char *word);
 
 /* The bracketed mode of a THP setting line ("always [madvise] never"). */
 enum host_thp_mode host_thp_mode_of(const char *line);
+
+/* c from reading the CPU list at path: ret is 0 or -errno, text the line
+ * read. Blanks around the list are dropped; "(null)" (nohz_full on a
+ * NO_HZ_FULL kernel booted without it, padded to the CPU count's width) is
+ * an empty list. A missing file is UNSUPPORTED with missing_is_unsupported,
+ * else UNKNOWN. */
+void host_cpus_of_read(struct host_cpus *c, const char *path, int ret, const char *text,
+		       bool missing_is_unsupported);
+
+/* t from reading the THP setting at path (ret 0 or -errno, line as read):
+ * a missing file where /sys/kernel/mm exists (mm_present) is a kernel
+ * built without THP, known; otherwise unknown with the reason. */
+void host_thp_of_read(struct host_thp *t, const char *path, int ret, const char *line,
+		      bool mm_present);
 
 #endif

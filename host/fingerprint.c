@@ -237,6 +237,20 @@ static bool v_nohz_full(const struct host_facts *f, char *b, size_t n)
 	return cpus(&f->nohz_full, "none (kernel built without NO_HZ_FULL)", b, n);
 }
 
+/* "2 nodes (0-1): node0 CPUs 0-7; node1 CPUs 8-15" */
+static bool v_numa(const struct host_facts *f, char *b, size_t n)
+{
+	const struct host_numa *m = &f->numa;
+	if (m->online.state != HOST_CPUS_LIST)
+		return cpus(&m->online, "none (kernel built without NUMA)", b, n);
+	size_t o = 0;
+	put(b, n, "%zu node%s (%s)", m->n, m->n == 1 ? "" : "s", m->online.list);
+	for (size_t i = 0; i < m->n && (o = strlen(b)) + 1 < n; i++)
+		put(b + o, n - o, "%s node%d CPUs %s", i ? ";" : ":", m->node[i].node,
+		    m->node[i].cpus[0] ? m->node[i].cpus : "none");
+	return true;
+}
+
 static bool v_smt(const struct host_facts *f, char *b, size_t n)
 {
 	const struct host_smt *s = &f->smt;
@@ -391,6 +405,8 @@ static bool v_worker_privileges(const struct host_facts *f, char *b, size_t n)
 
 static bool v_thp(const struct host_facts *f, char *b, size_t n)
 {
+	if (f->thp.known && f->thp.mode == HOST_THP_NOT_BUILT)
+		return put(b, n, "not in this kernel (built without TRANSPARENT_HUGEPAGE)");
 	return text_or_unknown(b, n, f->thp.known, f->thp.line, f->thp.why);
 }
 
@@ -552,6 +568,7 @@ static const struct {
 	{ "host.cpu.smt", v_smt },
 	{ "host.cpu.isolated", v_isolated },
 	{ "host.cpu.nohz_full", v_nohz_full },
+	{ "host.numa", v_numa },
 	{ "host.cpu.governor", v_governor },
 	{ "host.clocksource", v_clocksource },
 	{ "host.rt_throttling", v_rt_throttling },

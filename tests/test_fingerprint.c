@@ -58,6 +58,7 @@ START_TEST(every_field_present)
 		"host.cpu.model", "host.cpu.count", "host.cpu.online", "host.cpu.smt",
 		"host.cpu.isolated", "host.cpu.nohz_full",
 		"host.clocksource",
+		"host.numa", /* issue 40: the nodes and their CPUs */
 		"host.cpu.governor",
 		"host.rt_throttling",
 		"host.virtual_machine",
@@ -232,6 +233,10 @@ static void ideal(struct host_facts *f)
 	set_cpus(&f->allowed, HOST_CPUS_LIST, "1-3");
 	set_cpus(&f->isolated, HOST_CPUS_LIST, "1-3");
 	set_cpus(&f->nohz_full, HOST_CPUS_LIST, "1-3");
+	set_cpus(&f->numa.online, HOST_CPUS_LIST, "0-1");
+	f->numa.n = 2;
+	f->numa.node[0] = (struct host_numa_node){ 0, "0-1" };
+	f->numa.node[1] = (struct host_numa_node){ 1, "2-3" };
 	f->smt = (struct host_smt){ .state = HOST_SMT_INACTIVE, .control_known = true,
 				    .control = "off" };
 	for (int c = 0; c < 4; c++)
@@ -373,6 +378,7 @@ START_TEST(fingerprint_of_made_up_facts)
 		{ "host.cpu.smt", "inactive (control off)" },
 		{ "host.cpu.isolated", "1-3" },
 		{ "host.cpu.nohz_full", "1-3" },
+		{ "host.numa", "2 nodes (0-1): node0 CPUs 0-1; node1 CPUs 2-3" },
 		{ "host.cpu.governor",
 		  "cpu0:performance cpu1:performance cpu2:performance cpu3:performance" },
 		{ "host.clocksource", "tsc" },
@@ -457,6 +463,7 @@ START_TEST(fingerprint_says_what_is_unknown)
 	f.online = (struct host_cpus){ .state = HOST_CPUS_UNKNOWN, .why = "online: EIO" };
 	set_cpus(&f.isolated, HOST_CPUS_EMPTY, "");
 	set_cpus(&f.nohz_full, HOST_CPUS_UNSUPPORTED, "");
+	set_cpus(&f.numa.online, HOST_CPUS_UNSUPPORTED, "");
 	f.smt = (struct host_smt){ .state = HOST_SMT_ACTIVE, .control_known = false };
 	f.governors.n = 0;
 	f.rt_throttling = (struct host_rt_throttling){ .known = true, .runtime_us = -1,
@@ -473,6 +480,7 @@ START_TEST(fingerprint_says_what_is_unknown)
 		{ "host.cpu.online", "unknown (online: EIO)" },
 		{ "host.cpu.isolated", "none" },
 		{ "host.cpu.nohz_full", "none (kernel built without NO_HZ_FULL)" },
+		{ "host.numa", "none (kernel built without NUMA)" },
 		{ "host.cpu.smt", "active (control unknown)" },
 		{ "host.cpu.governor", "none (no cpufreq: /sys/devices/system/cpu/cpu*/cpufreq "
 				       "missing; fixed frequency or frequency set by a hypervisor)" },
@@ -577,6 +585,53 @@ START_TEST(cmdline_params_and_words)
 	ck_assert_int_eq(host_thp_mode_of("always [madvise] never"), HOST_THP_MADVISE);
 	ck_assert_int_eq(host_thp_mode_of("always madvise [never]"), HOST_THP_NEVER);
 	ck_assert_int_eq(host_thp_mode_of("always madvise never"), HOST_THP_UNRECOGNISED);
+}
+END_TEST
+
+/* What the kernel writes, as host_facts_collect() reads it: the lists of a
+ * PREEMPT_RT guest with 16 CPUs booted without nohz_full (issue 40), and
+ * the THP setting of a kernel built without it. */
+START_TEST(kernel_text_read_into_facts)
+{
+	struct host_facts f;
+	struct readiness r;
+	char buf[FP_HOST_VALUE_MAX];
+	const char *nohz = "/sys/devices/system/cpu/nohz_full";
+	ideal(&f);
+	host_cpus_of_read(&f.isolated, "isolated", 0, "", false);
+	host_cpus_of_read(&f.nohz_full, nohz, 0, "          (null)", true);
+	ck_assert_int_eq(f.nohz_full.state, HOST_CPUS_EMPTY);
+	ck_assert_str_eq(render(&f, "host.cpu.nohz_full", buf, sizeof buf), "none");
+	readiness_check(&f, &tsc_tb, false, &r);
+	ck_assert_int_eq(find(&r, "isolation")->level, READY_NOTE);
+	host_cpus_of_read(&f.nohz_full, nohz, 0, "(null)", true);
+	ck_assert_int_eq(f.nohz_full.state, HOST_CPUS_EMPTY);
+	host_cpus_of_read(&f.nohz_full, nohz, 0, " 2-3 ", true);
+	ck_assert_int_eq(f.nohz_full.state, HOST_CPUS_LIST);
+	ck_assert_str_eq(f.nohz_full.list, "2-3");
+	host_cpus_of_read(&f.nohz_full, nohz, -ENOENT, "", true);
+	ck_assert_int_eq(f.nohz_full.state, HOST_CPUS_UNSUPPORTED);
+	host_cpus_of_read(&f.isolated, "isolated", -EACCES, "", false);
+	ck_assert_int_eq(f.isolated.state, HOST_CPUS_UNKNOWN);
+	ck_assert_str_eq(f.isolated.why, "isolated: Permission denied");
+
+	const char *thp = "/sys/kernel/mm/transparent_hugepage/enabled";
+	host_thp_of_read(&f.thp, thp, -ENOENT, "", true);
+	ck_assert(f.thp.known);
+	ck_assert_int_eq(f.thp.mode, HOST_THP_NOT_BUILT);
+	ck_assert_str_eq(render(&f, "host.thp", buf, sizeof buf),
+			 "not in this kernel (built without TRANSPARENT_HUGEPAGE)");
+	readiness_check(&f, &tsc_tb, false, &r);
+	ck_assert_int_eq(find(&r, "thp")->level, READY_OK);
+	ck_assert_ptr_null(strstr(find(&r, "thp")->finding, "unknown"));
+	/* no /sys/kernel/mm at all (sysfs not mounted): unknown, and why */
+	host_thp_of_read(&f.thp, thp, -ENOENT, "", false);
+	ck_assert(!f.thp.known);
+	ck_assert_str_eq(f.thp.why, "/sys/kernel/mm/transparent_hugepage/enabled: "
+				    "No such file or directory");
+	host_thp_of_read(&f.thp, thp, 0, "always madvise [never]", true);
+	ck_assert_int_eq(f.thp.mode, HOST_THP_NEVER);
+	ck_assert_str_eq(f.thp.line, "always madvise [never]");
 }
 END_TEST
 
@@ -1285,6 +1340,7 @@ static Suite *fingerprint_suite(void)
 	tcase_add_test(tc, fingerprint_names_the_virtual_machine);
 	tcase_add_test(tc, governors_of_many_cpus);
 	tcase_add_test(tc, cmdline_params_and_words);
+	tcase_add_test(tc, kernel_text_read_into_facts);
 	tcase_add_test(tc, readiness_of_an_ideal_machine);
 	tcase_add_test(tc, readiness_finds_each_problem);
 	tcase_add_test(tc, readiness_ignores_the_text);

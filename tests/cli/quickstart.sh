@@ -66,6 +66,20 @@ while read -r file set_of p; do
     || fail "$file says ci/deps installs '$p', but the $set_of set lacks it"
 done <"$TMP/named"
 
+# lab: a set of its own, for ci/lab: the run set, the cross build and
+# what boots the guests (ci/lab's checks name them), and ci/test's lab
+# stage asks for it.
+"$DEPS" --list lab >"$TMP/lab" 2>"$TMP/lab.err" && [ -s "$TMP/lab" ] \
+  && ok "ci/deps --list lab prints $(wc -l <"$TMP/lab") packages" \
+  || { fail "ci/deps --list lab prints the set:"; diag <"$TMP/lab.err"; }
+subset run lab
+for p in qemu-system-x86 qemu-system-arm busybox-static cpio gcc-aarch64-linux-gnu python3; do
+  grep -qxF "$p" "$TMP/lab" && ok "the lab set has $p" || fail "the lab set has $p"
+done
+grep -qxF qemu-system-x86 "$TMP/all" && fail "the all set lacks QEMU (the lab's own)" \
+  || ok "the all set lacks QEMU (the lab's own)"
+expect_grep '^  "\$top/ci/deps" lab ' "$SRC/ci/test"
+
 # Who asks for which set.
 expect_grep '"\$top/ci/deps" run$' "$SRC/ci/quickstart"
 expect_grep '^stage deps "" "\$top/ci/deps" test$' "$SRC/ci/test"
