@@ -164,20 +164,38 @@ static void overlay_bars(struct xw *x, const double col[SVG_COLS], const char *c
 
 /* Which colour is which side, above the plot, and what the bars' height
  * is. */
-static void overlay_legend(struct xw *x)
+static void overlay_legend(struct xw *x, const char *cand)
 {
 	svg_rect(x, PLOT_L, 6, 10, 10, "ov-base", NULL);
 	svg_text(x, PLOT_L + 14, 15, NULL, NULL, "baseline");
-	svg_rect(x, PLOT_L + 90, 6, 10, 10, "ov-cand", NULL);
+	svg_rect(x, PLOT_L + 90, 6, 10, 10, cand, NULL);
 	svg_text(x, PLOT_L + 104, 15, NULL, NULL, "candidate");
 	svg_text(x, PLOT_R, 15, "end", NULL, "share of samples (log scale)");
 }
 
+/* The candidate's colour in figure i's overlay, by its metric's figures
+ * (they follow each other, compare.c): red when one is worse or decided a
+ * worse verdict, green when every one that moved is better, else neutral. */
+static const char *cand_class(const struct cmp_result *r, size_t i)
+{
+	bool better = false;
+	for (size_t j = i; j < r->n && r->f[j].mc == r->f[i].mc; j++) {
+		const struct cmp_figure *f = &r->f[j];
+		if (f->outcome == CMP_WORSE || (f->decides && cmp_verdict_change(f->vbase, f->vcand)
+							      == CMP_WORSE))
+			return "ov-worse";
+		if (f->outcome == CMP_INCONCLUSIVE || f->decides)
+			return "ov-cand";
+		better |= f->outcome == CMP_BETTER;
+	}
+	return better ? "ov-better" : "ov-cand";
+}
+
 /* Both histograms of figure f's metric over each other: the baseline grey,
- * the candidate red, on one logarithmic value axis, with the candidate's
+ * the candidate in cand's colour, on one logarithmic value axis, with the candidate's
  * limits on the metric as report.html draws them (html_limit_draw): the
  * requirement as it stands, judged as the candidate's run judged it. */
-static void svg_overlay(struct xw *x, const struct cmp_figure *f)
+static void svg_overlay(struct xw *x, const struct cmp_figure *f, const char *cand)
 {
 	const struct rv_metric *m[2] = { f->mb, f->mc };
 	double col[SVG_COLS];
@@ -187,7 +205,7 @@ static void svg_overlay(struct xw *x, const struct cmp_figure *f)
 	utf8_snprintf(label, sizeof label, "Histograms of %s %s: baseline and candidate", f->id,
 		 f->metric);
 	svg_open(x, SVG_W, SVG_H, NULL, label);
-	overlay_legend(x);
+	overlay_legend(x, cand);
 	struct svg_log_axis ax = { PLOT_L, PLOT_R, PLOT_B, 0, 1, false, false, false };
 	if (!overlay_span(m, lines, nlines, &ax.l0, &ax.l1)) {
 		svg_text(x, SVG_W / 2.0, SVG_H / 2.0, "middle", "lab",
@@ -199,7 +217,7 @@ static void svg_overlay(struct xw *x, const struct cmp_figure *f)
 	overlay_columns(f->mb, ax.l0, ax.l1, col);
 	overlay_bars(x, col, "ov-base");
 	overlay_columns(f->mc, ax.l0, ax.l1, col);
-	overlay_bars(x, col, "ov-cand");
+	overlay_bars(x, col, cand);
 	svg_line(x, PLOT_L, PLOT_B, PLOT_R, PLOT_B, "axis");
 	svg_log_ticks(x, &ax);
 	struct html_limit_place pl = { &ax, pow(10, ax.l0), pow(10, ax.l1), PLOT_T, true };
@@ -245,7 +263,7 @@ static void html_histograms(struct xw *x, const struct cmp_result *r)
 		xw_textf(x, "%s %s", f->id, f->metric);
 		xw_full_end(x);
 		xw_start(x, "figure");
-		svg_overlay(x, f);
+		svg_overlay(x, f, cand_class(r, i));
 		xw_start(x, "figcaption");
 		xw_textf(x, "%llu baseline samples, %llu candidate samples; ",
 			 (unsigned long long)f->mb->count, (unsigned long long)f->mc->count);
@@ -295,12 +313,14 @@ static void html_document(struct xw *x, const void *arg)
 		utf8_snprintf(missing + o, sizeof missing - o, "; %zu requirement%s changed, "
 			      "verdicts not compared%s", r->changed, r->changed == 1 ? "" : "s",
 			      r->opts.allow_changed ? " (allowed)" : "");
+	bool better = r->better || r->verdicts_better; /* nothing worse or undecided besides */
 	xw_textf(x, "%s \xe2\x80\x94 verdicts: %zu worse, %zu better, %zu unchanged%s; figures: "
 		    "%zu worse, %zu inconclusive, %zu better, %zu same, %zu not compared; "
 		    "tolerance %g%%, interval %g%%",
 		 regression ? "REGRESSION" : changed_fails ? "CHANGED"
-			 : !r->inconclusive_worse ? "NO REGRESSION"
-			 : status ? "INCONCLUSIVE" : "INCONCLUSIVE (allowed)", r->verdicts_worse,
+			 : r->inconclusive_worse ? (status ? "INCONCLUSIVE" : "INCONCLUSIVE (allowed)")
+			 : better && !r->changed ? "NO REGRESSION, BETTER" : "NO REGRESSION",
+		 r->verdicts_worse,
 		 r->verdicts_better, r->verdicts_same, missing, r->worse, r->inconclusive,
 		 r->better, r->same, r->not_compared, 100.0 * r->opts.tolerance,
 		 100.0 * (1.0 - r->opts.significance));

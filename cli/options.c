@@ -38,7 +38,7 @@ const struct cli_opt cli_out_junit_skipped = {
 	".I junit.xml\n"
 	"leaves them out (a CI page would count each as a test that could not\n"
 	"run), and the terminal table folds them into one line\n"
-	".RI ( \"not selected (\\-\\-only ID): A, B (2 skipped)\" );\n"
+	".RI ( \"2 requirements not selected (\\-\\-only ID): A, B\" );\n"
 	".I results.json\n"
 	"and the other reports list each as skipped.",
 };

@@ -144,6 +144,13 @@ const char *explain_class_name(enum explain_class c); /* "higher", "violation", 
 void explain_prio_text(int prio, char *buf, size_t len);
 /* A component in words: "irq 11 virtio0", "ksoftirqd/1 (RT 1, lower than
  * the probe, which was runnable)", "unexplained", ... */
+/* The name to show of task pid whose comm the trace has. The kernel cuts a
+ * comm at EXPLAIN_COMM_CUT bytes, so one of exactly that length is made
+ * whole where it can be: rtconform's own worker by its name, another task
+ * from /proc/PID/cmdline while it lives (argv[0]'s base name, when that
+ * begins with the comm); else it is said to be cut. */
+#define EXPLAIN_COMM_CUT 15
+void explain_task_name(const char *comm, long pid, char *buf, size_t len);
 void explain_label(const struct explain *e, const struct explain_component *c, char *buf,
 		   size_t len);
 /* The three largest parts: "68% ksoftirqd/1 (...), 20% irq 11 virtio0,

@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,10 +50,36 @@ void explain_prio_text(int prio, char *buf, size_t len)
 		snprintf(buf, len, "prio %d", prio);
 }
 
+void explain_task_name(const char *comm, long pid, char *buf, size_t len)
+{
+	static const char *const own[] = { "rtconform-worker" }; /* runner_prepare.c's */
+	snprintf(buf, len, "%s", comm);
+	if (strlen(comm) != EXPLAIN_COMM_CUT)
+		return;
+	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+		if (!strncmp(own[i], comm, EXPLAIN_COMM_CUT)) {
+			snprintf(buf, len, "%s", own[i]);
+			return;
+		}
+	char path[40], arg[256];
+	snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
+	FILE *f = pid > 0 ? fopen(path, "r") : NULL;
+	size_t n = f ? fread(arg, 1, sizeof arg - 1, f) : 0;
+	if (f)
+		fclose(f);
+	arg[n] = '\0'; /* argv[0] ends at its NUL */
+	const char *base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
+	if (strlen(base) > EXPLAIN_COMM_CUT && !strncmp(base, comm, EXPLAIN_COMM_CUT))
+		snprintf(buf, len, "%s", base);
+	else
+		snprintf(buf, len, "%s (cut at 15 characters by the kernel)", comm);
+}
+
 static void task_label(const struct explain *e, const struct explain_component *c, char *buf,
 		       size_t len)
 {
-	char p[32];
+	char p[32], name[320];
+	explain_task_name(c->name, c->id, name, sizeof name);
 	explain_prio_text(c->prio, p, sizeof p);
 	const char *rel = "";
 	switch (c->cls) {
@@ -72,7 +99,7 @@ static void task_label(const struct explain *e, const struct explain_component *
 		rel = ", priority against the probe's not known";
 		break;
 	}
-	snprintf(buf, len, "%s (pid %ld, %s%s)", c->name, c->id, p, rel);
+	snprintf(buf, len, "%s (pid %ld, %s%s)", name, c->id, p, rel);
 }
 
 void explain_label(const struct explain *e, const struct explain_component *c, char *buf,
@@ -187,8 +214,9 @@ void explain_steal_text(const struct explain *e, char *buf, size_t len)
 
 void explain_print(FILE *out, const struct explain *e)
 {
-	char h[1024], v[32], t[32], s[160], l[200];
+	char h[1024], v[32], t[32], s[160], l[200], name[320];
 	explain_headline(e, h, sizeof h);
+	explain_task_name(e->probe_comm, e->probe_pid, name, sizeof name);
 	termsafe_println(out, "%s", h);
 	units_fmt_ns((double)e->value_ns, v, sizeof v);
 	units_fmt_ns((double)e->trip_ns, t, sizeof t);
@@ -196,7 +224,7 @@ void explain_print(FILE *out, const struct explain *e)
 	termsafe_println(out, "breach: requirement %s, metric %s, %s > %s, run %lu (marker on line %zu)",
 			 e->id, e->metric, v, t, e->run, e->marker_line);
 	termsafe_println(out, "probe: %s (pid %ld, %s) on CPU %d; window: the %s before the marker",
-			 e->probe_comm, e->probe_pid, l, e->probe_cpu, v);
+			 name, e->probe_pid, l, e->probe_cpu, v);
 	fprintf(out, "window: %" PRIu64 ".%09" PRIu64 " to %" PRIu64 ".%09" PRIu64
 		" s of trace time\n", e->start_ns / 1000000000u, e->start_ns % 1000000000u,
 		e->end_ns / 1000000000u, e->end_ns % 1000000000u);

@@ -354,7 +354,7 @@ static void runs_line(FILE *f, const struct rv_file *vf, const struct rv_req *r,
 
 /* Requirement r's lines of runs.csv: the batch figure of each run (named
  * after the first metric, whose scale it has; none when no run has one),
- * then each metric's runs. */
+ * then each metric's runs: a duration's samples, mean and max. */
 static void add_runs(struct csv_build *b, const struct rv_file *vf, const struct rv_req *r)
 {
 	FILE *f = b->runs;
@@ -363,7 +363,7 @@ static void add_runs(struct csv_build *b, const struct rv_file *vf, const struct
 		runs_line(f, vf, r, r->metrics[0].name, "batch", k);
 		fputc(',', f);
 		put_nth(f, r->batch_run_ns, k);
-		fputs(",\n", f);
+		fputs(",,\n", f);
 	}
 	for (size_t i = 0; i < r->nmetrics; i++) {
 		const struct rv_metric *m = &r->metrics[i];
@@ -373,11 +373,13 @@ static void add_runs(struct csv_build *b, const struct rv_file *vf, const struct
 			if (count) {
 				fputs(",,", f);
 				put_count(f, m->run_count[k]);
+				fputc(',', f);
 			} else {
 				put_count(f, m->run_count[k]);
 				fputc(',', f);
 				put_nth(f, m->run_mean_ns, k);
-				fputc(',', f);
+				fputs(",,", f);
+				put_nth(f, m->run_max_ns, k);
 			}
 			fputc('\n', f);
 		}
@@ -511,7 +513,7 @@ int report_csv_render(const struct report_view *v, struct report_csv *out)
 	b.ivals = open_memstream(&b.ivals_data, &b.ivals_len);
 	b.failed = !b.runs || !b.index || !b.ivals;
 	if (!b.failed) {
-		fputs("file,requirement,metric,kind,run,samples,mean_ns,count\n", b.runs);
+		fputs("file,requirement,metric,kind,run,samples,mean_ns,count,max_ns\n", b.runs);
 		fputs("csv,file,requirement,metric,samples,overflow\n", b.index);
 		fputs(IVALS_HEADER, b.ivals);
 	}

@@ -660,6 +660,8 @@ static void runs_table(struct xw *x, const struct rv_req *r)
 		th(x, buf);
 		snprintf(buf, sizeof buf, "%s mean", r->metrics[i].name);
 		th(x, buf);
+		snprintf(buf, sizeof buf, "%s max", r->metrics[i].name);
+		th(x, buf);
 	}
 	/* A probe without a batch figure (timer-wakeup, the behaviour
 	 * probes) would get a column of "-": none. */
@@ -681,9 +683,11 @@ static void runs_table(struct xw *x, const struct rv_req *r)
 				td_num(x, buf);
 				fmt_value(&m->run_mean_ns[k], QTY_NS, buf, sizeof buf);
 				td_num(x, buf);
+				fmt_value(&m->run_max_ns[k], QTY_NS, buf, sizeof buf);
+				td_num(x, buf);
 			} else {
-				td_num(x, "-");
-				td_num(x, "-");
+				for (int c = 0; c < 3; c++)
+					td_num(x, "-");
 			}
 		}
 		if (batch) {

@@ -47,7 +47,8 @@ static const char page_css[] =
 	"svg .bar{fill:#4c78a8}\n"
 	"svg .beyond{fill:#cf222e}\n"
 	/* compare.html: both sides' histograms over each other */
-	"svg .ov-base{fill:#6e7781;fill-opacity:.55}svg .ov-cand{fill:#cf222e;fill-opacity:.45}\n"
+	"svg .ov-base{fill:#6e7781;fill-opacity:.55}svg .ov-cand{fill:#0969da;fill-opacity:.45}\n"
+	"svg .ov-worse{fill:#cf222e;fill-opacity:.45}svg .ov-better{fill:#1a7f37;fill-opacity:.45}\n"
 	"svg .axis{stroke:#57606a;stroke-width:1}\n"
 	"svg .grid{stroke:#eaeef2;stroke-width:1}\n"
 	"svg .lim{stroke:#cf222e;stroke-width:1.6;stroke-dasharray:5 3}\n"

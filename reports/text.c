@@ -159,10 +159,10 @@ static void column_widths(const struct report_view *v, struct row *rows, size_t 
 #define NOT_SELECTED_SHOWN 5
 
 /* The requirements of a file that `run --only` left out, in one line after
- * its rows rather than a SKIP row and a reason each: "not selected (--only
- * TIMER-FIFO): SEM-RT, SEM-OTHER (2 skipped)"; more than
- * NOT_SELECTED_SHOWN: "not selected (--only X): 27 requirements: A, B, C,
- * D, E, ... (see the reports)". Nothing when there are none. */
+ * its rows rather than a SKIP row and a reason each, their count first:
+ * "2 requirements not selected (--only TIMER-FIFO): SEM-RT, SEM-OTHER"; more
+ * than NOT_SELECTED_SHOWN: "27 requirements not selected (--only X): A, B,
+ * C, D, E, ... (see the reports)". Nothing when there are none. */
 static void not_selected_line(const struct rv_file *vf, FILE *out)
 {
 	size_t n = 0;
@@ -175,16 +175,12 @@ static void not_selected_line(const struct rv_file *vf, FILE *out)
 		}
 	if (!n)
 		return;
-	fprintf(out, "%s:", printable(why ? why : "not selected", buf, sizeof buf));
-	if (n > NOT_SELECTED_SHOWN)
-		fprintf(out, " %zu requirements:", n);
+	fprintf(out, "%zu requirement%s %s:", n, n == 1 ? "" : "s",
+		printable(why ? why : "not selected", buf, sizeof buf));
 	for (size_t i = 0, k = 0; i < vf->nreqs && k < NOT_SELECTED_SHOWN; i++)
 		if (vf->reqs[i].not_selected)
 			fprintf(out, "%s %s", k++ ? "," : "", printable(vf->reqs[i].id, buf, sizeof buf));
-	if (n > NOT_SELECTED_SHOWN)
-		fprintf(out, ", ... (see the reports)\n");
-	else
-		fprintf(out, " (%zu skipped)\n", n);
+	fprintf(out, "%s\n", n > NOT_SELECTED_SHOWN ? ", ... (see the reports)" : "");
 }
 
 /* One line per explained breach (rv_req.explain): "why: SEM-RT wakeup

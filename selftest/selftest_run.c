@@ -110,9 +110,12 @@ bool st_expect_has(struct st_outcome *o, const char *what, const char *needle,
 	if (!hay)
 		st_append(o->observed, sizeof o->observed, "%s (none)", what);
 	else {
+		/* a line already quoted (two checks of one message) is not
+		 * quoted again: each message shows once */
 		quote_line(line, sizeof line, hay, at);
+		bool again = strstr(o->observed, line) != NULL;
 		st_append(o->observed, sizeof o->observed, "%s %s %s", what,
-			  at ? "says it:" : "does not say it:", line);
+			  at ? "says it:" : "does not say it:", again ? "(the line quoted above)" : line);
 	}
 	return judge(o, at != NULL);
 }

@@ -1372,11 +1372,51 @@ START_TEST(overlay_not_finite)
 }
 END_TEST
 
+/* Issue 41: a candidate that improved every figure it moved gets a green
+ * banner that says so, its rows marked better, and its histograms drawn
+ * in the colour of better (not the fail red a regression's are). */
+START_TEST(all_better_is_green)
+{
+	struct report_view b, c;
+	struct cmp_result r;
+	char err[600];
+	double m[NRUNS], x[NRUNS];
+	scaled(m, steady, 0.3);
+	scaled(x, steady_max, 0.3);
+	view(&b, "A", steady, steady_max, none);
+	view(&c, "A", m, x, none);
+	ck_assert_int_eq(run_cmp(&b, &c, 0.1, &r, err), 0);
+	ck_assert_uint_eq(r.better, 2);
+	ck_assert_uint_eq(r.worse + r.inconclusive, 0);
+	r.base_path = "base.json";
+	r.cand_path = "cand.json";
+	size_t len;
+	char *h = cmp_render_html(&r, &len);
+	ck_assert_ptr_nonnull(strstr(h, "<div class=\"banner b-pass\">NO REGRESSION, BETTER \xe2\x80\x94"));
+	ck_assert_ptr_null(strstr(h, "class=\"ov-worse\""));
+	ck_assert_ptr_nonnull(strstr(h, "class=\"ov-better\""));
+	free(h);
+	cmp_result_free(&r);
+	/* the other way round: worse, red */
+	ck_assert_int_eq(run_cmp(&c, &b, 0.1, &r, err), 0);
+	r.base_path = "cand.json";
+	r.cand_path = "base.json";
+	h = cmp_render_html(&r, &len);
+	ck_assert_ptr_nonnull(strstr(h, "<div class=\"banner b-fail\">REGRESSION \xe2\x80\x94"));
+	ck_assert_ptr_nonnull(strstr(h, "class=\"ov-worse\""));
+	ck_assert_ptr_null(strstr(h, "class=\"ov-better\""));
+	free(h);
+	cmp_result_free(&r);
+	free_views(&b, &c);
+}
+END_TEST
+
 static Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
 	TCase *tc = tu_tcase(s, "core", 10);
 	tcase_add_test(tc, same_runs_are_the_same);
+	tcase_add_test(tc, all_better_is_green);
 	tcase_add_test(tc, three_times_slower_is_worse);
 	tcase_add_test(tc, tolerance_decides_for_steady_runs);
 	tcase_add_test(tc, noisy_runs_are_inconclusive_not_same);

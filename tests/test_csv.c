@@ -236,8 +236,8 @@ START_TEST(histograms_are_the_views_buckets)
 }
 END_TEST
 
-/* runs.csv: the batch figure, each duration metric's samples and mean, each
- * count metric's count, a line per run, as the view has them; no batch line
+/* runs.csv: the batch figure, each duration metric's samples, mean and max,
+ * each count metric's count, a line per run, as the view has them; no batch line
  * for a requirement without a batch figure (timer-wakeup counts no
  * iterations), an empty field for a run without one; reals in the fewest
  * digits that read back. */
@@ -260,15 +260,16 @@ START_TEST(runs_are_the_views_runs)
 	struct row r;
 	ck_assert(next_row(&p, &r));
 	const char *head[] = { "file", "requirement", "metric", "kind", "run", "samples",
-			       "mean_ns", "count" };
-	ck_assert_int_eq(r.n, 8);
-	for (int i = 0; i < 8; i++)
+			       "mean_ns", "count", "max_ns" };
+	ck_assert_int_eq(r.n, 9);
+	for (int i = 0; i < 9; i++)
 		ck_assert_str_eq(r.f[i], head[i]);
 	free_row(&r);
 	size_t lines = 0, want_lines = 0, sem_rt = 0, b1_batch = 0, ok_batch = 0, ok_empty = 0;
 	bool shortest = false;
+	size_t maxima = 0; /* duration lines with a max */
 	while (next_row(&p, &r)) {
-		ck_assert_int_eq(r.n, 8);
+		ck_assert_int_eq(r.n, 9);
 		const struct rv_req *q = req_of(&v, r.f[1]);
 		ck_assert(q->measured);
 		size_t k = strtoul(r.f[4], NULL, 10);
@@ -281,6 +282,7 @@ START_TEST(runs_are_the_views_runs)
 				assert_real(r.f[6], q->batch_run_ns[k - 1].v, "batch");
 			else
 				ck_assert_str_eq(r.f[6], "");
+			ck_assert_str_eq(r.f[8], "");
 			b1_batch += q == b1;
 			ok_batch += q == ok;
 			ok_empty += q == ok && !r.f[6][0];
@@ -296,6 +298,11 @@ START_TEST(runs_are_the_views_runs)
 			else
 				ck_assert_str_eq(r.f[6], "");
 			ck_assert_str_eq(count ? r.f[5] : r.f[7], "");
+			if (!count && m->run_max_ns[k - 1].have)
+				assert_real(r.f[8], m->run_max_ns[k - 1].v, "run max");
+			else
+				ck_assert_str_eq(r.f[8], "");
+			maxima += !count && r.f[8][0];
 		}
 		if (strcmp(r.f[1], "SEM-RT") == 0 && strcmp(r.f[2], "page-faults") == 0)
 			ck_assert_uint_eq(strtoull(r.f[7], NULL, 10), 2 * (k - 1));
@@ -320,6 +327,7 @@ START_TEST(runs_are_the_views_runs)
 	ck_assert_uint_eq(ok_batch, ok->runs);
 	ck_assert_uint_eq(ok_empty, 1);
 	ck_assert(shortest);
+	ck_assert_uint_ge(maxima, 4); /* SEM-RT's per-op in each run at least */
 	report_csv_free(&c);
 	report_view_free(&v);
 	fx_free(x);

@@ -15,6 +15,10 @@
 #include "harness/explain.h"
 #include "test_util.h"
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 /* A header line of tracefs's form: task, pid, CPU, time in us. */
 #define H(comm, pid, cpu, us) "  " comm "-" #pid "  [00" #cpu "] d..2. 1000." us ": "
 #define SWITCH(prev, ppid, pprio, state, next, npid, nprio)                                  \
@@ -61,6 +65,49 @@ static const char higher_trace[] =
 	H("hog", 200, 1, "000400") WAKEUP("probe", 100, 49, 1)
 	H("hog", 200, 1, "000450") SWITCH("hog", 200, 9, "S", "probe", 100, 49)
 	H("probe", 100, 1, "000500") MARKER("300000");
+
+/* A comm the kernel cut at 15 characters is shown whole where it can be
+ * (issue 41): rtconform's worker by its name, a live task from its
+ * cmdline, and otherwise said to be cut; a shorter one as it is. */
+START_TEST(cut_comm_is_made_whole)
+{
+	char n[320];
+	explain_task_name("rtconform-worke", 999999999, n, sizeof n);
+	ck_assert_str_eq(n, "rtconform-worker");
+	explain_task_name("kworker/1:2", 1, n, sizeof n);
+	ck_assert_str_eq(n, "kworker/1:2");
+	explain_task_name("a-task-of-fifte", 999999999, n, sizeof n);
+	ck_assert_str_eq(n, "a-task-of-fifte (cut at 15 characters by the kernel)");
+	/* a live task: sleep under a long name, its comm cut by the kernel */
+	char dir[] = "/tmp/rtc-explain-XXXXXX", link[64], comm[64] = "";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(link, sizeof link, "%s/sleep-under-a-long-name", dir);
+	ck_assert_int_eq(symlink("/bin/sleep", link), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		execl(link, link, "30", (char *)NULL);
+		_exit(127);
+	}
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
+	for (int i = 0; i < 500 && strcmp(comm, "sleep-under-a-l\n"); i++) {
+		FILE *f = fopen(path, "r");
+		if (f && !fgets(comm, sizeof comm, f))
+			comm[0] = '\0';
+		if (f)
+			fclose(f);
+		usleep(10000);
+	}
+	ck_assert_str_eq(comm, "sleep-under-a-l\n");
+	explain_task_name("sleep-under-a-l", pid, n, sizeof n);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	unlink(link);
+	rmdir(dir);
+	ck_assert_str_eq(n, "sleep-under-a-long-name");
+}
+END_TEST
 
 START_TEST(higher_priority_task_is_the_top_cause)
 {
@@ -652,6 +699,7 @@ int main(void)
 	Suite *s = suite_create("explain");
 	TCase *tc = tu_tcase(s, "explain", 10);
 	tcase_add_test(tc, higher_priority_task_is_the_top_cause);
+	tcase_add_test(tc, cut_comm_is_made_whole);
 	tcase_add_test(tc, lower_task_while_runnable_is_a_violation);
 	tcase_add_test(tc, switch_left_out_of_the_trace_is_inferred);
 	tcase_add_test(tc, irq_nested_in_a_task_counts_once);

@@ -202,6 +202,14 @@ START_TEST(html_one_svg_per_metric)
 	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r1-1']//table[@class='series'])"), 0);
 	/* the per-run table has a row per run plus its header */
 	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r1-1']//table[@class='runs']//tr)"), 5);
+	/* each run's max beside its mean (issue 41): per-op's largest sample
+	 * is 1990 + run units of 0.5 ns, so runs 1 and 4 differ */
+	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r1-1']//table[@class='runs']"
+				    "/tr[1]/th[4][.='per-op max'])"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r1-1']//table[@class='runs']"
+				    "/tr[5]/td[4][.='996.5 ns'])"), 1);
+	ck_assert_double_eq(xp_num(doc, "count(//div[@id='r1-1']//table[@class='runs']"
+				    "/tr[2]/td[4][.='995 ns'])"), 1);
 	xmlFreeDoc(doc);
 	free(html);
 	fx_free(x);

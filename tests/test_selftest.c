@@ -37,6 +37,13 @@ START_TEST(selftest_matching_answers_pass)
 	struct st_outcome l = { .verdict = ST_PASS };
 	ck_assert(st_expect_has(&l, "the message", "f.xml:3:", "first\nf.xml:3: bad unit\nlast"));
 	ck_assert_str_eq(l.observed, "the message says it: \"f.xml:3: bad unit\"");
+	/* a second check of the same line does not quote it again (issue 41) */
+	ck_assert(st_expect_has(&l, "the message", "bad unit", "first\nf.xml:3: bad unit\nlast"));
+	ck_assert_str_eq(l.observed, "the message says it: \"f.xml:3: bad unit\"; the message says "
+				     "it: (the line quoted above)");
+	/* another line is quoted */
+	ck_assert(st_expect_has(&l, "the message", "last", "first\nf.xml:3: bad unit\nlast"));
+	ck_assert_ptr_nonnull(strstr(l.observed, "above); the message says it: \"last\""));
 }
 END_TEST
 

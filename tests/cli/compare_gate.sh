@@ -90,6 +90,9 @@ expect_grep '^PP-OTHER +wakeup +max .* -96\.0% .* better$' "$TMP/out"
 expect_grep '^9 figures: 0 worse, 0 inconclusive, 4 better, 5 same, .*exit status 0: no figure is worse' "$TMP/out"
 validate_junit "$TMP/c-fast/junit.xml" --tests 9 --failures 0 --errors 0
 expect_grep 'NO REGRESSION' "$TMP/c-fast/compare.html"
+expect_grep '<div class="banner b-pass">NO REGRESSION, BETTER' "$TMP/c-fast/compare.html"
+expect_grep 'class="ov-better"' "$TMP/c-fast/compare.html"
+expect_no_grep 'class="ov-worse"' "$TMP/c-fast/compare.html"
 # pass.json itself 25 times as fast (its three runs' maxima scatter 37
 # times): the means better; the maxima inconclusive, but their one-sided
 # bound rules out worse: not worse, exit 0

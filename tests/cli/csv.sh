@@ -51,7 +51,7 @@ for f in res["files"]:
 if by_key:
     bad.append("index.csv lists files of no metric: %r" % list(by_key))
 runs = list(csv.reader(open(os.path.join(d, "runs.csv"), newline="")))
-if runs[0] != "file,requirement,metric,kind,run,samples,mean_ns,count".split(","):
+if runs[0] != "file,requirement,metric,kind,run,samples,mean_ns,count,max_ns".split(","):
     bad.append("runs.csv header %r" % runs[0])
 if len(runs) - 1 != want_runs:
     bad.append("runs.csv: %d lines, expected %d" % (len(runs) - 1, want_runs))

@@ -25,6 +25,24 @@ for sig in INT TERM; do
   expect_no_leftovers "SIG$sig"
 done
 
+# SIGKILL to the supervisor: nothing can clean up, so the worker and its
+# peer die with it (PR_SET_PDEATHSIG, harness/runner_spawn.c) at once, not
+# after lingering with parent 1 (issue 41).
+"$RTC" run -o "$TMP/KILL" "$TMP/long.xml" >"$TMP/out" 2>&1 &
+pid=$!
+wait_for "SIGKILL: LONG's worker to measure" "$START_WAIT" worker_measuring "$pid"
+w="$(worker_of "$pid")"
+group="$(pgrep -g "$w" | tr '\n' ' ')"
+[ -n "$w" ] && [ -n "$group" ] && ok "SIGKILL: the worker's group is $group" || fail "SIGKILL: no worker"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+# alive: in the group and not a zombie (init reaps those when it will: the
+# "parent 1" the issue saw for 2 s)
+alive() { for p in $(pgrep -g "$w"); do ps -o pid=,ppid=,stat=,comm= -p "$p"; done | awk '$3 !~ /^Z/'; }
+gone() { [ -z "$(alive)" ]; }
+wait_for "SIGKILL: the worker and its peer to die with the supervisor" 1 gone || alive | diag
+expect_no_leftovers "SIGKILL"
+
 # timer-wakeup keeps its merged figure when interrupted: its threads record
 # per-CPU series, and `wakeup` must hold every finished run and the recorded
 # part of the cut one (it was built only after the threads joined, so a

@@ -63,6 +63,9 @@ expect_grep '<td class="error">ERROR</td>' "$F/fleet.html"
 expect_grep '<td class="absent">-</td>' "$F/fleet.html"
 expect_grep '<td>per-op max &lt;= 1 ns</td>' "$F/fleet.html"
 expect_grep 'worst: [^<]+</td>' "$F/fleet.html"
+# requirements counted once however many hosts measured them (issue 41)
+"$RTC" merge "$TMP/a/results.json" "$TMP/b/results.json" -o "$TMP/two" >/dev/null 2>&1
+expect_grep '>3 requirements on 2 hosts, 6 results: 2 passed, 2 failed, 2 errors, 0 skipped\. ' "$TMP/two/fleet.html"
 xmllint --html --noout "$F/fleet.html" 2>"$TMP/lint" && ok "fleet.html parses" || { fail "fleet.html does not parse:"; cat "$TMP/lint"; }
 
 # results.json: every host, each input whole, the summaries, the totals
