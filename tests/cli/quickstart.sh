@@ -168,8 +168,8 @@ n="$(grep -c '^quickstart: ' "$TMP/qs.out")"
 # What ci/deps installed, in one line: the packages, or "installed nothing"
 # when ci/deps found them all (the words quickstart reads are ci/deps' own).
 expect_grep '^quickstart: packages: installed package-1 package-2$' "$TMP/qs.out"
-expect_grep '^echo "ci/deps: installing \$\{missing\[\*\]\}"$' "$SRC/ci/deps"
-expect_grep '^  echo "ci/deps: all packages present"$' "$SRC/ci/deps"
+expect_grep '^ *echo "ci/deps: installing \$\{missing\[\*\]\}"$' "$SRC/ci/deps"
+expect_grep '^ *echo "ci/deps: all packages present"$' "$SRC/ci/deps"
 QS_DEPS_PRESENT=1 quickstart 0
 expect_grep '^quickstart: packages: installed nothing ' "$TMP/qs.out"
 expect_no_grep 'installed package-' "$TMP/qs.out"
