@@ -394,21 +394,15 @@ static void document(struct xw *x, const struct merge *mg, const struct row *row
 		 mg->nhosts == 1 ? "" : "s");
 	page_begin(x, title, title);
 	xw_start(x, "p");
-	char undecided[48] = "";
-	if (mg->totals.inconclusive)
-		snprintf(undecided, sizeof undecided, ", %zu inconclusive", mg->totals.inconclusive);
 	/* requirements are the table's rows, one per (file, id); each host's
 	 * verdict of one is a result */
-	xw_textf(x, "%zu requirement%s on %zu host%s, %zu result%s: %zu passed, %zu failed%s, "
-		    "%zu error%s, %zu skipped. "
+	char counts[400];
+	merge_counts_text(mg, counts, sizeof counts);
+	xw_textf(x, "%s. "
 		    "Each cell: the host's verdict and the figure of the limit that decided it "
 		    "(of a failure, the failed limit furthest past its bound, relative to the "
 		    "bound; of a pass, the limit nearest its bound). A requirement of several "
-		    "limits has a row for each below it.",
-		 nrows, nrows == 1 ? "" : "s", mg->nhosts, mg->nhosts == 1 ? "" : "s",
-		 mg->totals.tests, mg->totals.tests == 1 ? "" : "s", mg->totals.passed,
-		 mg->totals.failures, undecided, mg->totals.errors, mg->totals.errors == 1 ? "" : "s",
-		 mg->totals.skipped);
+		    "limits has a row for each below it.", counts);
 	xw_full_end(x);
 	table(x, mg, rows, nrows);
 	host_list(x, mg);
