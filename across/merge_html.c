@@ -207,7 +207,7 @@ static void limit_cell(struct xw *x, const struct merge_limit *l)
 }
 
 /* min .. max of one limit's figure over the hosts that have the limit, and
- * the host where it is worst: furthest past its bound (limit_excess), so
+ * the host where it is worst (one figure alone when every host has it): furthest past its bound (limit_excess), so
  * the highest against a max, the lowest against a min. */
 static void limit_spread(struct xw *x, const struct merge *mg, const struct merge_req *row,
 			 const struct merge_limit *key)
@@ -232,9 +232,14 @@ static void limit_spread(struct xw *x, const struct merge *mg, const struct merg
 		units_fmt_qty(&(struct quantity){ lo, key->unit }, a, sizeof a);
 		units_fmt_qty(&(struct quantity){ hi, key->unit }, b, sizeof b);
 		html_text_micro(x, a);
-		xw_text(x, " .. ");
-		html_text_micro(x, b);
-		xw_textf(x, "; worst: %s", worst->name);
+		/* one figure on every host: none is worse than another */
+		if (lo == hi) {
+			xw_text(x, " on every host that has it");
+		} else {
+			xw_text(x, " .. ");
+			html_text_micro(x, b);
+			xw_textf(x, "; worst: %s", worst->name);
+		}
 	} else {
 		xw_text(x, "-");
 	}

@@ -70,6 +70,9 @@ expect_status 3 "$RTC" merge "$TMP/a/results.json" "$TMP/b/results.json" -o "$TM
 expect_grep '^3 requirements on 2 hosts, 6 results: 2 passed, 2 failed, 2 errors, 0 skipped; exit status 3$' "$TMP/out"
 expect_grep '>3 requirements on 2 hosts, 6 results: 2 passed, 2 failed, 2 errors, 0 skipped\. ' "$TMP/two/fleet.html"
 expect_grep '"requirements": ?3' "$TMP/two/results.json"
+# a figure every host has alike (a count at 0) names no host as worst
+expect_no_grep '<td>([^<]+) \.\. \1; worst: ' "$TMP/two/fleet.html"
+expect_grep '<td>0 on every host that has it</td>' "$TMP/two/fleet.html"
 xmllint --html --noout "$F/fleet.html" 2>"$TMP/lint" && ok "fleet.html parses" || { fail "fleet.html does not parse:"; cat "$TMP/lint"; }
 
 # results.json: every host, each input whole, the summaries, the totals
