@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "base/strindex.h"
 #include "harness/runinfo.h"
 #include "reports/json_schema.h"
 #include "reports/link.h"
@@ -426,7 +427,9 @@ static int finish_json(struct merge *mg)
 	bool ok = put_json(o, duplicates_json(mg));
 	fputs(",\n\"totals\": ", o);
 	json_t *t = totals_json(&mg->totals);
-	if (t && json_object_set_new(t, "hosts", json_integer((json_int_t)mg->nhosts))) {
+	if (t && (json_object_set_new(t, "hosts", json_integer((json_int_t)mg->nhosts)) ||
+		  json_object_set_new(t, "requirements",
+				      json_integer((json_int_t)mg->nrequirements)))) {
 		json_decref(t);
 		t = NULL;
 	}
@@ -466,9 +469,44 @@ static int html_sealed(struct merge *mg, struct report_stream *st, char *why, si
 /* The three reports land together or not at all: each is written and
  * synced beside its place first, and only then are they renamed into it
  * (a failure while building results.json left junit.xml in place). */
+/* mg->nrequirements: the hosts' requirements, each (file, id) once however
+ * many hosts measured it (fleet.html's rows). 0 or -ENOMEM. */
+static int count_requirements(struct merge *mg)
+{
+	size_t total = 0, k = 0;
+	for (size_t h = 0; h < mg->nhosts; h++)
+		total += mg->hosts[h].nreqs;
+	struct strindex_entry *e = malloc((total ? total : 1) * sizeof *e);
+	if (!e)
+		return -ENOMEM;
+	for (size_t h = 0; h < mg->nhosts; h++)
+		for (size_t i = 0; i < mg->hosts[h].nreqs; i++)
+			e[k++] = (struct strindex_entry){ mg->hosts[h].reqs[i].file,
+							  mg->hosts[h].reqs[i].id, 0 };
+	strindex_sort(e, total);
+	mg->nrequirements = 0;
+	for (k = 0; k < total; k++)
+		mg->nrequirements += !k || !strindex_is(&e[k - 1], e[k].a, e[k].b);
+	free(e);
+	return 0;
+}
+
+void merge_counts_text(const struct merge *mg, char *buf, size_t len)
+{
+	char counts[200];
+	report_totals_text(&mg->totals, counts, sizeof counts);
+	snprintf(buf, len, "%zu requirement%s on %zu host%s, %zu result%s: %s", mg->nrequirements,
+		 mg->nrequirements == 1 ? "" : "s", mg->nhosts, mg->nhosts == 1 ? "" : "s",
+		 mg->totals.tests, mg->totals.tests == 1 ? "" : "s", counts);
+}
+
 int merge_finish(struct merge *mg, char *err, size_t errlen)
 {
 	char why[256] = "";
+	if (count_requirements(mg) != 0) {
+		utf8_snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
 	struct report_stream junit = { 0 }, page = { 0 };
 	const char *what = mg->junit_path;
 	int rc = finish_junit(mg, &junit);

@@ -68,7 +68,10 @@ struct merge {
 	size_t nhosts, cap;
 	struct report_stream json; /* results.json, streamed */
 	FILE *suites;          /* the junit suites until the totals are known */
-	struct report_totals totals;
+	struct report_totals totals; /* of the results: each host's verdict of each
+				      * of its requirements */
+	size_t nrequirements;  /* each (file, id) once, however many hosts have it
+				* (merge_finish) */
 	struct report_totals junit_totals; /* of the test cases junit.xml lists
 					    * (report_junit_totals) */
 };
@@ -92,6 +95,10 @@ int merge_finish(struct merge *mg, char *err, size_t errlen);
 /* Free mg; reports not finished are removed. */
 void merge_free(struct merge *mg);
 
+/* The fleet's counts as every fleet report says them, once merge_finish
+ * counted the requirements: "3 requirements on 2 hosts, 6 results: 2
+ * passed, 2 failed, 2 errors, 0 skipped" (fleet.html, merge's last line). */
+void merge_counts_text(const struct merge *mg, char *buf, size_t len);
 /* 3 when a host has a requirement in error, else 1 when one failed, else 0. */
 int merge_exit_status(const struct merge *mg);
 /* The fleet's verdict as people read it: "FAIL" or "ERROR" of its exit

@@ -207,7 +207,7 @@ static void limit_cell(struct xw *x, const struct merge_limit *l)
 }
 
 /* min .. max of one limit's figure over the hosts that have the limit, and
- * the host where it is worst: furthest past its bound (limit_excess), so
+ * the host where it is worst (one figure alone when every host has it): furthest past its bound (limit_excess), so
  * the highest against a max, the lowest against a min. */
 static void limit_spread(struct xw *x, const struct merge *mg, const struct merge_req *row,
 			 const struct merge_limit *key)
@@ -232,9 +232,14 @@ static void limit_spread(struct xw *x, const struct merge *mg, const struct merg
 		units_fmt_qty(&(struct quantity){ lo, key->unit }, a, sizeof a);
 		units_fmt_qty(&(struct quantity){ hi, key->unit }, b, sizeof b);
 		html_text_micro(x, a);
-		xw_text(x, " .. ");
-		html_text_micro(x, b);
-		xw_textf(x, "; worst: %s", worst->name);
+		/* one figure on every host: none is worse than another */
+		if (lo == hi) {
+			xw_text(x, " on every host that has it");
+		} else {
+			xw_text(x, " .. ");
+			html_text_micro(x, b);
+			xw_textf(x, "; worst: %s", worst->name);
+		}
 	} else {
 		xw_text(x, "-");
 	}
@@ -394,21 +399,15 @@ static void document(struct xw *x, const struct merge *mg, const struct row *row
 		 mg->nhosts == 1 ? "" : "s");
 	page_begin(x, title, title);
 	xw_start(x, "p");
-	char undecided[48] = "";
-	if (mg->totals.inconclusive)
-		snprintf(undecided, sizeof undecided, ", %zu inconclusive", mg->totals.inconclusive);
 	/* requirements are the table's rows, one per (file, id); each host's
 	 * verdict of one is a result */
-	xw_textf(x, "%zu requirement%s on %zu host%s, %zu result%s: %zu passed, %zu failed%s, "
-		    "%zu error%s, %zu skipped. "
+	char counts[400];
+	merge_counts_text(mg, counts, sizeof counts);
+	xw_textf(x, "%s. "
 		    "Each cell: the host's verdict and the figure of the limit that decided it "
 		    "(of a failure, the failed limit furthest past its bound, relative to the "
 		    "bound; of a pass, the limit nearest its bound). A requirement of several "
-		    "limits has a row for each below it.",
-		 nrows, nrows == 1 ? "" : "s", mg->nhosts, mg->nhosts == 1 ? "" : "s",
-		 mg->totals.tests, mg->totals.tests == 1 ? "" : "s", mg->totals.passed,
-		 mg->totals.failures, undecided, mg->totals.errors, mg->totals.errors == 1 ? "" : "s",
-		 mg->totals.skipped);
+		    "limits has a row for each below it.", counts);
 	xw_full_end(x);
 	table(x, mg, rows, nrows);
 	host_list(x, mg);

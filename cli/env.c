@@ -24,7 +24,11 @@ int cmd_env(int argc, char **argv, const struct cli_ctx *ctx)
 			  "  ok    nothing to do\n"
 			  "  note  fine for measuring; a qualification should state it\n"
 			  "  warn  requirements run, but latencies suffer or mislead\n"
-			  "  fail  some requirements cannot be measured (they will be errors)\n",
+			  "  fail  some requirements cannot be measured (they will be errors)\n"
+			  "Among them the checks real-time engineers run before they trust a\n"
+			  "figure: smi (SMIs counted), cpuidle (deep idle states), irq_affinity,\n"
+			  "rcu_nocbs, boost (turbo) and measure_cpus (isolated CPUs): docs/reports.md,\n"
+			  "\"rtconform env: readiness checks\", says what each judges and its remedy.\n",
 			  "exit status: 0 (the checks inform; they never fail the command); 2 usage\n"
 			  "error, or RTC_TIMEBASE set to anything but clock\n");
 		return 0;

@@ -92,11 +92,9 @@ static void print_hosts(const struct merge *mg, const struct out_set *out)
 		report_totals_text(&fh->totals, counts, sizeof counts);
 		termsafe_println(stdout, "%s: %s (%s)", fh->name, fh->meaning, counts);
 	}
-	char counts[200];
-	report_totals_text(&mg->totals, counts, sizeof counts);
-	termsafe_println(stdout, "%zu host%s, %zu requirement%s: %s; exit status %d", mg->nhosts,
-			 mg->nhosts == 1 ? "" : "s", mg->totals.tests,
-			 mg->totals.tests == 1 ? "" : "s", counts, merge_exit_status(mg));
+	char counts[400];
+	merge_counts_text(mg, counts, sizeof counts);
+	termsafe_println(stdout, "%s; exit status %d", counts, merge_exit_status(mg));
 	out_say(out, stdout);
 }
 

@@ -221,14 +221,17 @@ static int build_view(struct report_view *view, struct req_file *file,
 	return 0;
 }
 
-/* The four reports into path[] (every one attempted), then --json's
- * results.json on stdout: the same bytes as the file. 0, or
+/* The four reports into path[] (every one attempted) and -o DIR's
+ * manifest, then --json's results.json on stdout: the same bytes as the file. 0, or
  * EXIT_NOT_MEASURED after saying why. */
 static int write_outputs(const struct report_view *view, const struct out_set *out, bool json,
 			 volatile sig_atomic_t *interrupted)
 {
 	char err[600];
 	int rc = out_write_view(out, view, NULL) ? EXIT_NOT_MEASURED : 0;
+	/* -o DIR's MANIFEST.sha256, last, as run's (verify checks it) */
+	if (out_seal_view(out, view, rc == 0) != 0)
+		rc = EXIT_NOT_MEASURED;
 	if (!json)
 		return rc;
 	size_t len = 0;

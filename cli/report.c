@@ -172,12 +172,16 @@ static void report_done(struct out_set *out, int rc, char *jdir, char *input, ch
 	free(run_dir);
 }
 
-/* The outputs written from v, then their names on stdout. 0, or
+/* The outputs written from v and the manifest of a run's directory, then
+ * their names on stdout. 0, or
  * EXIT_USAGE after saying what could not be written. */
 static int write_outputs(const struct out_set *out, const struct report_view *v,
 			 const char *source)
 {
-	if (out_write_view(out, v, source) != 0)
+	/* DIR's MANIFEST.sha256 last, as run's: a killed run's reports
+	 * rendered from its journal into its directory are vouched for */
+	bool written = out_write_view(out, v, source) == 0;
+	if (out_seal_view(out, v, written) != 0 || !written)
 		return EXIT_USAGE;
 	out_say(out, stdout);
 	fflush(stdout);

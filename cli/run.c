@@ -3,7 +3,6 @@
  * its own worker, and write the four reports. */
 #include "cli/cli.h"
 #include "cli/options.h"
-#include "evidence/manifest.h"
 #include "cli/run_faults.h"
 #include "cli/run_journal.h"
 #include "cli/run_metrics.h"
@@ -462,19 +461,7 @@ static int write_reports(const struct report_view *view, const struct out_set *o
  * signed. 0, or EXIT_NOT_MEASURED after saying why. */
 static int write_manifest(const struct run_args *a, const struct report_view *v, bool written)
 {
-	char *dir = out_dir_canonical(&a->out);
-	struct manifest_names mn = { NULL, 0, 0 };
-	int e = dir ? manifest_names_add_run(&mn, dir, v, a->out.path[OUT_CSV]) : 0;
-	int rc = 0;
-	if (e) {
-		termsafe_println(stderr, "rtconform run: %s/%s: %s", dir, MANIFEST_NAME, strerror(-e));
-		rc = EXIT_NOT_MEASURED;
-	} else if (out_seal(&a->out, mn.name, mn.n, written) != 0) {
-		rc = EXIT_NOT_MEASURED;
-	}
-	manifest_names_free(&mn);
-	free(dir);
-	return rc;
+	return out_seal_view(&a->out, v, written) != 0 ? EXIT_NOT_MEASURED : 0;
 }
 
 /* Each limit of a selected requirement whose statistic the counts this

@@ -423,6 +423,24 @@ int out_seal(const struct out_set *s, char **extra, size_t n_extra, bool written
 	return rc;
 }
 
+int out_seal_view(const struct out_set *s, const struct report_view *v, bool written)
+{
+	char *dir = out_dir_canonical(s);
+	struct manifest_names mn = { NULL, 0, 0 };
+	int e = dir ? manifest_names_add_run(&mn, dir, v, s->path[OUT_CSV]) : 0;
+	int rc = 0;
+	if (e) {
+		termsafe_println(stderr, "rtconform %s: %s/%s: %s", s->cmd, dir, s->ev->manifest,
+				 strerror(-e));
+		rc = -1;
+	} else {
+		rc = out_seal(s, mn.name, mn.n, written);
+	}
+	manifest_names_free(&mn);
+	free(dir);
+	return rc;
+}
+
 void out_end(struct out_set *s, int rc)
 {
 	out_unlock(&s->locks);

@@ -210,6 +210,12 @@ char *out_dir_canonical(const struct out_set *s);
  * after saying why. */
 int out_seal(const struct out_set *s, char **extra, size_t n_extra, bool written);
 
+/* out_seal for a run's reports written from view v (run, probe, report):
+ * extra[] every file the run wrote beside them there, the traces v links
+ * and the CSV export when --csv lies in -o DIR (manifest_names_add_run).
+ * 0, or -1 after saying why. */
+int out_seal_view(const struct out_set *s, const struct report_view *v, bool written);
+
 /* At the command's end with status rc: the locks released, what the
  * checks made removed when rc is 2, s's memory freed. */
 void out_end(struct out_set *s, int rc);

@@ -158,7 +158,7 @@ expect_grep '^ +the requirement changed: limit interval p90 185 us -> 195 us; it
 
 # merge: the fleet counts it, and exits 4 with no failure on any host
 expect_status 4 "$RTC" merge "$J" "$TMP/p/results.json" -o "$TMP/fleet"
-expect_grep '^2 hosts, 6 requirements: 3 passed, 0 failed, 1 inconclusive, 0 errors, 2 skipped; exit status 4$' "$TMP/out"
+expect_grep '^3 requirements on 2 hosts, 6 results: 3 passed, 0 failed, 1 inconclusive, 0 errors, 2 skipped; exit status 4$' "$TMP/out"
 expect_grep 'class="inconclusive"' "$TMP/fleet/fleet.html"
 expect_grep '"inconclusive": ?1' "$TMP/fleet/results.json"
 validate_junit "$TMP/fleet/junit.xml" --tests 4 --failures 1 --errors 0

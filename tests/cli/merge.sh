@@ -31,7 +31,9 @@ print("%s (id %s)" % (e["host.name"], e["host.id"]) if "host.id" in e else e["ho
 expect_status 3 "$RTC" merge "$TMP/a/results.json" "$TMP/b/results.json" "$TMP/c/results.json" -o "$TMP/fleet"
 expect_grep "^board-b: at least one requirement could not be measured" "$TMP/out"
 expect_grep "^board-c: every requirement passed" "$TMP/out"
-expect_grep "^3 hosts, 8 requirements: 3 passed, 2 failed, 2 errors, 1 skipped|^3 hosts, 8 requirements: 4 passed, 2 failed, 2 errors, 0 skipped" "$TMP/out"
+# each (file, id) one requirement however many hosts measured it, each
+# host's verdict of one a result, on the terminal as in fleet.html (issue 41)
+expect_grep "^5 requirements on 3 hosts, 8 results: (3 passed, 2 failed, 2 errors, 1 skipped|4 passed, 2 failed, 2 errors, 0 skipped); exit status 3$" "$TMP/out"
 expect_grep "^reports: .*/fleet/fleet.html, .*/fleet/junit.xml, .*/fleet/results.json$" "$TMP/out"
 F="$TMP/fleet"
 
@@ -64,8 +66,13 @@ expect_grep '<td class="absent">-</td>' "$F/fleet.html"
 expect_grep '<td>per-op max &lt;= 1 ns</td>' "$F/fleet.html"
 expect_grep 'worst: [^<]+</td>' "$F/fleet.html"
 # requirements counted once however many hosts measured them (issue 41)
-"$RTC" merge "$TMP/a/results.json" "$TMP/b/results.json" -o "$TMP/two" >/dev/null 2>&1
+expect_status 3 "$RTC" merge "$TMP/a/results.json" "$TMP/b/results.json" -o "$TMP/two"
+expect_grep '^3 requirements on 2 hosts, 6 results: 2 passed, 2 failed, 2 errors, 0 skipped; exit status 3$' "$TMP/out"
 expect_grep '>3 requirements on 2 hosts, 6 results: 2 passed, 2 failed, 2 errors, 0 skipped\. ' "$TMP/two/fleet.html"
+expect_grep '"requirements": ?3' "$TMP/two/results.json"
+# a figure every host has alike (a count at 0) names no host as worst
+expect_no_grep '<td>([^<]+) \.\. \1; worst: ' "$TMP/two/fleet.html"
+expect_grep '<td>0 on every host that has it</td>' "$TMP/two/fleet.html"
 xmllint --html --noout "$F/fleet.html" 2>"$TMP/lint" && ok "fleet.html parses" || { fail "fleet.html does not parse:"; cat "$TMP/lint"; }
 
 # results.json: every host, each input whole, the summaries, the totals
@@ -87,6 +94,7 @@ assert r["IMPOSSIBLE"]["limit"]["measured"] > 1
 assert r["TOO-SLOW"]["verdict"] == "error"
 assert d["duplicates"] == [], d["duplicates"]
 assert d["totals"]["hosts"] == 3 and d["totals"]["tests"] == 8, d["totals"]
+assert d["totals"]["requirements"] == 5, d["totals"]
 assert d["exit_status"] == 3
 PY
 
@@ -149,7 +157,7 @@ done
 
 # exit status: 0 when every host passed, 1 when a limit failed somewhere
 expect_status 0 "$RTC" merge "$TMP/c/results.json" -o "$TMP/pass"
-expect_grep "^1 host, [0-9]+ requirements?: " "$TMP/out"
+expect_grep "^2 requirements on 1 host, 2 results: " "$TMP/out"
 expect_grep "rtconform fleet: PASS on 1 host<" "$TMP/pass/fleet.html"
 # hosts that measured without limits (rtconform probe): the fleet passed,
 # but nothing was judged, and it says so as each host's own reports do

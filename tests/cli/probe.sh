@@ -43,7 +43,7 @@ expect_grep '1 requirement: 0 passed, 1 measured without limits, 0 failed' "$TMP
 # a fleet page of it: the host's cell says so too
 expect_status 0 "$RTC" merge "$TMP/o/results.json" -o "$TMP/m"
 expect_grep '>measured, no limits<' "$TMP/m/fleet.html"
-expect_grep '^1 host, 1 requirement: 0 passed, 1 measured without limits, 0 failed, 0 errors, 0 skipped; exit status 0$' "$TMP/out"
+expect_grep '^1 requirement on 1 host, 1 result: 0 passed, 1 measured without limits, 0 failed, 0 errors, 0 skipped; exit status 0$' "$TMP/out"
 expect_grep ': 0 passed, 1 measured without limits, 0 failed, 0 errors, 0 skipped; from ' "$TMP/m/fleet.html"
 expect_status 0 "$RTC" report "$TMP/o/results.json" --summary "$TMP/again.txt"
 cmp -s "$TMP/again.txt" "$TMP/o/summary.txt" && ok "rtconform report renders probe's summary.txt again, the same bytes" \

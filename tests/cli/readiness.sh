@@ -9,6 +9,11 @@ expect_status 0 "$RTC" env
 # "  warn  preempt  ..." lines: level and check name, in order
 sed -n 's/^  \(ok\|note\|warn\|fail\) \+\([a-z_]\+\) .*/\1 \2/p' "$TMP/out" >"$TMP/env.checks"
 [ -s "$TMP/env.checks" ] && ok "rtconform env prints readiness checks" || fail "rtconform env printed no readiness checks"
+# --help names the real-time engineers' checks among its lines (issue 41)
+expect_status 0 "$RTC" env --help
+for c in smi cpuidle irq_affinity rcu_nocbs boost measure_cpus; do
+  expect_grep "(^| )$c[ ,:]" "$TMP/out"
+done
 commit="$("$RTC" --version | sed -n 's/^rtconform [0-9.]* (commit \([^;)]*\).*/\1/p')"
 [ -n "$commit" ] && ok "--version names a commit" || fail "--version names no commit"
 

@@ -231,6 +231,27 @@ expect_grep 'big80k: OK: 80000 files as the manifest lists them' "$TMP/big.out"
 linear 10000 80000 "$a" "$b" "a directory of as many files (hashed, looked up)"
 rm -rf "$TMP/big10k" "$TMP/big80k"
 
+# probe -o DIR and a killed run's reports made again from its journal
+# (report DIR) are vouched for as run's are: the manifest written last,
+# and verify passes the directory (issue 41)
+expect_status 0 "$RTC" probe selftest --iterations 1000 -o "$TMP/probe"
+expect_grep '^[0-9a-f]{64}  results.json$' "$TMP/probe/MANIFEST.sha256"
+expect_status 0 "$RTC" verify "$TMP/probe"
+req_file "$TMP/kill.xml" kill "" \
+  "$(requirement FIRST "$(probe selftest)" '<run iterations="1000" runs="1"/>')" \
+  "$(requirement LONG "$(probe sem-pingpong)" '<run iterations="1000" duration="60s"/>')"
+"$RTC" run --interval 1s -o "$TMP/killed" "$TMP/kill.xml" >/dev/null 2>"$TMP/killed.err" &
+sup=$!
+first_done() { grep -q '^\[1/2\] FIRST' "$TMP/killed.err" && [ -e "$TMP/killed/journal/log" ]; }
+wait_for "the killed run's first requirement to finish" "$END_WAIT" first_done
+kill -KILL "$sup" 2>/dev/null
+wait "$sup" 2>/dev/null
+wait_for "the killed run's worker to end" "$END_WAIT" no_marked_procs
+expect_status 3 "$RTC" report "$TMP/killed"
+expect_grep '^[0-9a-f]{64}  report\.html$' "$TMP/killed/MANIFEST.sha256"
+expect_status 0 "$RTC" verify "$TMP/killed"
+expect_grep 'OK: [0-9]+ files' "$TMP/out"
+
 # no output may take the manifest's name
 expect_status 2 "$RTC" run -q -o "$TMP/run3" --junit "$TMP/run3/MANIFEST.sha256" "$TMP/p.xml"
 expect_grep "overwritten by the run's manifest" "$TMP/out"
