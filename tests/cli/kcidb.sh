@@ -86,6 +86,18 @@ assert imp["misc"]["deciding"]["limit"] == "per-op max <= 1 ns", imp["misc"]
 assert "number" not in next(t for t in tests if t["id"].endswith(":TOO-SLOW"))
 PY
 
+# a path keeps only what the schema allows: a hostile id and file name
+python3 - "$FIX/results/statuses.json" "$TMP/hostile.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["files"][0]["name"] = "my file.v2"
+d["files"][0]["requirements"][0]["id"] = "A B/c\u00e9;d\n"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_status 0 "$RTC" report "$TMP/hostile.json" --kcidb "$TMP/hostile.kcidb.json"
+kcidb_valid "$TMP/hostile.kcidb.json"
+expect_grep '"path": "rtconform\.my_file_v2\.A_B_c__d_"' "$TMP/hostile.kcidb.json"
+
 # the same results.json gives the same bytes: ids are stable
 expect_status 0 "$RTC" report "$FIX/results/statuses.json" --kcidb "$TMP/again.json"
 cmp -s "$S" "$TMP/again.json" && ok "report --kcidb twice gives the same bytes" || fail "report --kcidb twice differs"
