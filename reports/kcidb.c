@@ -291,7 +291,9 @@ static json_t *rfc3339(int64_t t)
 	return json_string(buf);
 }
 
-/* A string of f's text: "<origin>:<run>:" or "rtconform.<file>." then the id. */
+/* With an origin, the test's id "<origin>:<run>:[<file>.]<ID>" (any text
+ * after the origin is an id); without, its path "rtconform.<file>.<ID>",
+ * each segment put_segment's. Malloc'd; NULL when out of memory. */
 static char *test_name(const struct report_view *v, const struct rv_file *f,
 		       const struct rv_req *r, const char *origin)
 {
