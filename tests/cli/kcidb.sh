@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # KCIDB: run --kcidb and report --kcidb write a submission that KernelCI's
 # published schema (tests/schemas/kcidb, v5.3) accepts, checked with
-# python3-jsonschema as kcidb-io checks it (draft 7, formats on); a broken
+# python3-jsonschema as kcidb-io checks it (draft 7, formats on: date-time;
+# uri needs a checker Debian's python3-jsonschema lacks, so the run's
+# file:// URLs are checked by hand below); a broken
 # one is refused, so the check can fail; every verdict maps to the status
 # docs/reports.md says; ids are unique and stable; --kcidb-origin names the
 # origin and a bad one is refused before anything is written.
