@@ -242,5 +242,9 @@ struct report_view;
  * (reports/traceability.h). 0 or -ENOMEM. */
 int cli_view_outputs(struct report_view *v, char *const *path, const char *csv_dir);
 
+/* --kcidb-origin's value v for command cmd into *origin: 0, or EXIT_USAGE
+ * after saying it is not an origin KCIDB takes (report_kcidb_origin_ok). */
+int cli_kcidb_origin(const char *cmd, const char *v, const char **origin);
+
 
 #endif

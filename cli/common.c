@@ -218,6 +218,18 @@ int cli_need_helpers(const char *cmd, const struct cli_ctx *ctx)
 	return EXIT_NOT_MEASURED;
 }
 
+int cli_kcidb_origin(const char *cmd, const char *v, const char **origin)
+{
+	if (!report_kcidb_origin_ok(v)) {
+		termsafe_println(stderr, "rtconform %s: --kcidb-origin: '%s' is not a KCIDB origin "
+				 "(a-z, 0-9 and '_', not empty: the name KernelCI gave the lab)",
+				 cmd, v);
+		return EXIT_USAGE;
+	}
+	*origin = v;
+	return 0;
+}
+
 int cli_view_outputs(struct report_view *v, char *const *path, const char *csv_dir)
 {
 	if (!path[REPORT_HTML]) /* no report.html: nothing to link from */

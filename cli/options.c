@@ -106,6 +106,38 @@ const struct cli_opt cli_out_lava = {
 	"and so on.",
 };
 
+const struct cli_opt cli_out_kcidb = {
+	"kcidb", 0, "FILE", CLI_OUT_KCIDB,
+	"also write the results as a KCIDB submission (KernelCI, schema v5.3) into FILE",
+	"Also write the results as a KCIDB submission for KernelCI (I/O schema\n"
+	"v5.3) into\n"
+	".IR FILE ,\n"
+	"for\n"
+	".BR kcidb\\-submit :\n"
+	"the running kernel as its checkout and build, and a test per requirement\n"
+	"with path\n"
+	".RI rtconform. file . ID ,\n"
+	"status\n"
+	".BR PASS ,\n"
+	".BR FAIL ,\n"
+	".BR ERROR ,\n"
+	".B SKIP\n"
+	"or\n"
+	".B DONE\n"
+	"(measured, nothing decided) and the deciding figure.\n"
+	"Its path is checked before anything is measured, as\n"
+	".BR \\-\\-lava 's.\n"
+	"The mapping is in\n"
+	".IR docs/reports.md .",
+};
+
+const struct cli_opt cli_out_kcidb_origin = {
+	"kcidb-origin", 0, "NAME", CLI_OUT_KCIDB_ORIGIN,
+	"the KCIDB origin --kcidb's ids begin with: the one KernelCI gave the lab "
+	"(a-z, 0-9, _; default rtconform)",
+	NULL,
+};
+
 const struct cli_opt cli_out_metrics = {
 	"metrics", 0, "FILE", CLI_OUT_METRICS,
 	"keep FILE up to date with the run's live figures in Prometheus text, for "
@@ -162,6 +194,8 @@ static const struct cli_opt *const run_rows[] = {
 	&cli_out_json,
 	&cli_out_csv,
 	&cli_out_lava,
+	&cli_out_kcidb,
+	&cli_out_kcidb_origin,
 	&cli_out_metrics,
 	ROW("only", 0, "ID[,ID...]", 'O',
 	    "run only these requirements (given again: adds to them)",
@@ -435,6 +469,8 @@ static const struct cli_opt *const report_rows[] = {
 	&cli_out_summary,
 	&cli_out_csv,
 	&cli_out_lava,
+	&cli_out_kcidb,
+	&cli_out_kcidb_origin,
 	NULL,
 };
 

@@ -37,13 +37,16 @@ enum cli_out_val {
 	CLI_OUT_CSV,
 	CLI_OUT_LAVA,
 	CLI_OUT_METRICS,
+	CLI_OUT_KCIDB,
+	CLI_OUT_KCIDB_ORIGIN,
 };
 
 /* The shared rows of the output options. -o/--output's words are each
  * command's own (a run's directory, a fleet's, a comparison's): its row
  * starts with CLI_OUT_OUTPUT_ROW. */
 extern const struct cli_opt cli_out_junit, cli_out_junit_skipped, cli_out_summary,
-	cli_out_html, cli_out_json, cli_out_csv, cli_out_lava, cli_out_metrics;
+	cli_out_html, cli_out_json, cli_out_csv, cli_out_lava, cli_out_kcidb, cli_out_kcidb_origin,
+	cli_out_metrics;
 #define CLI_OUT_OUTPUT_ROW "output", 'o', "DIR", CLI_OUT_OUTPUT
 
 /* A command's table: its rows, NULL-terminated (-h/--help is every

@@ -42,13 +42,31 @@ _Static_assert(CLI_OUT_SUMMARY == OUT_OPT + REPORT_SUMMARY &&
 	       CLI_OUT_HTML == OUT_OPT + REPORT_HTML && CLI_OUT_JSON == OUT_OPT + REPORT_JSON,
 	       "cli_out_val follows enum report_kind");
 
-/* --csv's, --lava's and --junit-skipped's getopt values. */
-enum { CSV_OPT = CLI_OUT_CSV, LAVA_OPT = CLI_OUT_LAVA, JUNIT_SKIPPED_OPT = CLI_OUT_JUNIT_SKIPPED };
+/* The extras' getopt values and the output kinds they name. */
+static const struct { int opt; enum out_kind kind; } extras[] = {
+	{ CLI_OUT_CSV, OUT_CSV }, { CLI_OUT_LAVA, OUT_LAVA }, { CLI_OUT_KCIDB, OUT_KCIDB },
+};
 
-/* The outputs asked for into out, how junit.xml lists into
- * *junit_skipped; REPORT_GO_ON, or an exit status. */
+/* What the options say besides the outputs: how junit.xml lists, the
+ * KCIDB origin. */
+struct report_opts {
+	bool junit_skipped;
+	const char *kcidb_origin;
+};
+
+/* The extra output option c names, OUT_NKINDS when none. */
+static enum out_kind extra_kind(int c)
+{
+	for (size_t i = 0; i < sizeof extras / sizeof extras[0]; i++)
+		if (extras[i].opt == c)
+			return extras[i].kind;
+	return OUT_NKINDS;
+}
+
+/* The outputs asked for into out, the rest into *o; REPORT_GO_ON, or an
+ * exit status. */
 #define REPORT_GO_ON (-1)
-static int parse_options(int argc, char **argv, struct out_set *out, bool *junit_skipped)
+static int parse_options(int argc, char **argv, struct out_set *out, struct report_opts *o)
 {
 	int c;
 	cli_getopt_begin();
@@ -56,11 +74,14 @@ static int parse_options(int argc, char **argv, struct out_set *out, bool *junit
 		if (c >= OUT_OPT && c < OUT_OPT + REPORT_NKINDS) {
 			if (out_option(out, (enum out_kind)(c - OUT_OPT), optarg))
 				return EXIT_USAGE;
-		} else if (c == CSV_OPT || c == LAVA_OPT) {
-			if (out_option(out, c == CSV_OPT ? OUT_CSV : OUT_LAVA, optarg))
+		} else if (extra_kind(c) != OUT_NKINDS) {
+			if (out_option(out, extra_kind(c), optarg))
 				return EXIT_USAGE;
-		} else if (c == JUNIT_SKIPPED_OPT) {
-			*junit_skipped = true;
+		} else if (c == CLI_OUT_JUNIT_SKIPPED) {
+			o->junit_skipped = true;
+		} else if (c == CLI_OUT_KCIDB_ORIGIN) {
+			if (cli_kcidb_origin("report", optarg, &o->kcidb_origin))
+				return EXIT_USAGE;
 		} else if (c == 'h') {
 			cli_usage(stdout, &cli_opts_report, report_head, report_tail);
 			return 0;
@@ -191,10 +212,10 @@ static int write_outputs(const struct out_set *out, const struct report_view *v,
 int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 {
 	static const enum out_kind kinds[] = { OUT_JUNIT, OUT_SUMMARY, OUT_HTML, OUT_JSON,
-					       OUT_CSV, OUT_LAVA };
+					       OUT_CSV, OUT_LAVA, OUT_KCIDB };
 	struct out_set out = { .cmd = "report", .cmdline = ctx->cmdline, .ev = &out_evidence_std };
-	bool junit_skipped = false;
-	int rc = parse_options(argc, argv, &out, &junit_skipped);
+	struct report_opts o = { 0 };
+	int rc = parse_options(argc, argv, &out, &o);
 	if (rc != REPORT_GO_ON)
 		return rc;
 	/* The input first: one refused (a junit.xml) leaves nothing behind,
@@ -208,7 +229,8 @@ int cmd_report(int argc, char **argv, const struct cli_ctx *ctx)
 		report_done(&out, rc, jdir, input, run_dir);
 		return rc;
 	}
-	v.junit_not_selected = junit_skipped;
+	v.junit_not_selected = o.junit_skipped;
+	v.kcidb_origin = o.kcidb_origin;
 	/* No output may overwrite the input or another output; each output's
 	 * directory is locked until every output is written; a directory the
 	 * checks made is removed again when one refuses. */

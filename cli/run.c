@@ -53,6 +53,7 @@ struct run_args {
 	struct cli_progress ps;
 	const char *host_label;  /* --host-label NAME, or NULL */
 	bool junit_skipped;      /* --junit-skipped */
+	const char *kcidb_origin; /* --kcidb-origin NAME, or NULL */
 	char faults[1200];       /* what selftest injected (run_faults.h); "": none */
 	struct run_options ro;
 };
@@ -132,6 +133,10 @@ static int parse_options(int argc, char **argv, struct run_args *a)
 		case CLI_OUT_JSON: if (out_option(&a->out, OUT_JSON, optarg)) return EXIT_USAGE; break;
 		case CLI_OUT_CSV: if (out_option(&a->out, OUT_CSV, optarg)) return EXIT_USAGE; break;
 		case CLI_OUT_LAVA: if (out_option(&a->out, OUT_LAVA, optarg)) return EXIT_USAGE; break;
+		case CLI_OUT_KCIDB: if (out_option(&a->out, OUT_KCIDB, optarg)) return EXIT_USAGE; break;
+		case CLI_OUT_KCIDB_ORIGIN:
+			if (cli_kcidb_origin("run", optarg, &a->kcidb_origin)) return EXIT_USAGE;
+			break;
 		case CLI_OUT_METRICS: if (out_option(&a->out, OUT_METRICS, optarg)) return EXIT_USAGE; break;
 		case 'O':
 			if (add_only(a, optarg)) {
@@ -310,7 +315,7 @@ static int check_duration(const struct run_args *a, struct req_file **files, siz
 static int prepare_outputs(struct run_args *a, struct req_file **files, size_t nfiles)
 {
 	static const enum out_kind kinds[] = { OUT_JUNIT, OUT_SUMMARY, OUT_HTML, OUT_JSON,
-					       OUT_CSV, OUT_LAVA, OUT_METRICS };
+					       OUT_CSV, OUT_LAVA, OUT_KCIDB, OUT_METRICS };
 	struct out_file *in = calloc(nfiles ? nfiles : 1, sizeof *in);
 	if (!in) {
 		termsafe_println(stderr, "rtconform run: out of memory");
@@ -437,8 +442,8 @@ static int print_table(const struct report_view *view, int rc, bool all_written,
 	return EXIT_NOT_MEASURED;
 }
 
-/* The four reports, the CSV export of --csv and the LAVA results of --lava
- * from the view, then the table on stdout. Returns the run's exit status:
+/* The four reports, the CSV export of --csv, the LAVA results of --lava
+ * and the KCIDB submission of --kcidb from the view, then the table on stdout. Returns the run's exit status:
  * EXIT_NOT_MEASURED also when a report, the export, the LAVA results or
  * standard output could not be written. */
 static int write_reports(const struct report_view *view, const struct out_set *out,
@@ -622,6 +627,7 @@ static int run_files(struct req_file **files, size_t nfiles, struct run_args *a,
 	if (report_view_finish(&view, &run) != 0)
 		out_of_memory();
 	view.junit_not_selected = a->junit_skipped;
+	view.kcidb_origin = a->kcidb_origin;
 	if (cli_view_outputs(&view, out_path, out_path[OUT_CSV]) != 0)
 		out_of_memory();
 	view.ival_spill = rj->spill;

@@ -238,7 +238,7 @@ rtc_module(reports reports DEPS harness LIBS ${RTC_LIB_LIBXML2} ${RTC_LIB_JANSSO
       (`harness/summary.h`), never from the result memory"
   SOURCES reports/csv.c reports/html.c reports/html_plot.c reports/json.c reports/junit.c
           reports/html_time.c reports/html_why.c reports/ival.c
-          reports/journal.c reports/lava.c reports/link.c reports/openmetrics.c reports/page.c
+          reports/journal.c reports/kcidb.c reports/lava.c reports/link.c reports/openmetrics.c reports/page.c
           reports/report.c
           reports/svg.c reports/traceability.c reports/trend.c
           reports/text.c reports/view.c reports/xmlw.c)

@@ -36,6 +36,7 @@ static const struct out_row {
 	[OUT_JSON] = { "--json", NULL, false, false },
 	[OUT_CSV] = { "--csv", NULL, true, false },
 	[OUT_LAVA] = { "--lava", NULL, false, false, true },
+	[OUT_KCIDB] = { "--kcidb", NULL, false, false, true },
 	/* node_exporter's textfile directory is every feeding program's */
 	[OUT_METRICS] = { "--metrics", NULL, false, true, true },
 	[OUT_DIR] = { "-o/--output", NULL, true, false },
@@ -317,6 +318,10 @@ int out_write_view(const struct out_set *s, const struct report_view *v, const c
 		termsafe_println(stderr, "rtconform %s: --lava: %s", s->cmd, err);
 		rc = -1;
 	}
+	if (s->path[OUT_KCIDB] && report_write_kcidb(v, s->path[OUT_KCIDB], err, sizeof err) != 0) {
+		termsafe_println(stderr, "rtconform %s: --kcidb: %s", s->cmd, err);
+		rc = -1;
+	}
 	return rc;
 }
 
@@ -332,6 +337,8 @@ void out_say(const struct out_set *s, FILE *f)
 		termsafe_println(f, "csv: %s", s->path[OUT_CSV]);
 	if (s->path[OUT_LAVA])
 		termsafe_println(f, "lava: %s", s->path[OUT_LAVA]);
+	if (s->path[OUT_KCIDB])
+		termsafe_println(f, "kcidb: %s", s->path[OUT_KCIDB]);
 }
 
 /* ------------------------------------------------------------- manifest */

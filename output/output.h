@@ -28,7 +28,7 @@
 enum out_kind {
 	OUT_JUNIT = REPORT_JUNIT, OUT_SUMMARY = REPORT_SUMMARY, OUT_HTML = REPORT_HTML,
 	OUT_JSON = REPORT_JSON,                    /* a run's reports: run, probe, report */
-	OUT_CSV = REPORT_NKINDS, OUT_LAVA, OUT_METRICS, /* run's and report's extras */
+	OUT_CSV = REPORT_NKINDS, OUT_LAVA, OUT_KCIDB, OUT_METRICS, /* run's and report's extras */
 	OUT_DIR,                                   /* -o DIR itself */
 	OUT_CMP_TEXT, OUT_CMP_JUNIT, OUT_CMP_HTML, /* compare -o DIR */
 	OUT_FLEET_HTML, OUT_FLEET_JUNIT, OUT_FLEET_JSON, /* merge -o DIR */
@@ -188,14 +188,14 @@ int out_prepare(struct out_set *s, const enum out_kind *kinds, size_t n,
  * through). 0, or -1 after saying "cannot write 'PATH': why". */
 int out_write(const struct out_set *s, enum out_kind k, const void *data, size_t len);
 
-/* View v's reports, CSV export and LAVA results, those of s->path[] that
+/* View v's reports, CSV export, LAVA results and KCIDB submission, those of s->path[] that
  * are set, every one attempted. 0, or -1 after saying what could not be
  * written. `source` names v's file for the CSV export's note. */
 int out_write_view(const struct out_set *s, const struct report_view *v, const char *source);
 
 /* What was written, for standard output (f): "reports: " and each file of
  * s but the extras, in the order of the kinds, then "csv: DIR" and
- * "lava: FILE" when written. */
+ * "lava: FILE", "kcidb: FILE" when written. */
 void out_say(const struct out_set *s, FILE *f);
 
 /* The canonical -o directory, malloc'd; NULL when there is none (never

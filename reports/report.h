@@ -278,6 +278,10 @@ struct report_view {
 	 * left out by --only (rv_req.not_selected) as skipped test cases
 	 * (run and report --junit-skipped); false: it leaves them out. */
 	bool junit_not_selected;
+	/* Not part of the archive either: the KCIDB origin the submission's
+	 * ids begin with (run and report --kcidb-origin); NULL:
+	 * REPORT_KCIDB_ORIGIN. Not owned. */
+	const char *kcidb_origin;
 	/* Not part of the archive either: where `run` moved its intervals'
 	 * buckets (rv_ival.spilled), read back as results.json is written;
 	 * NULL: every interval keeps its buckets in memory. Not owned. */
@@ -401,6 +405,17 @@ int report_junit_fleet_put(const struct report_totals *t, FILE *suites, FILE *ou
  * then "<ID> <pass|fail|skip>"; an error is fail, and its reason a line
  * beginning "# ". docs/fleet.md has the rules. */
 int report_write_lava(const struct report_view *v, const char *path, char *err, size_t errlen);
+
+/* A KCIDB submission (reports/kcidb.c; KernelCI's I/O schema v5.3, in
+ * tests/schemas/kcidb/): the running kernel as its checkout and build, a
+ * test object per requirement (id "<origin>:<run>:<ID>", path
+ * "rtconform.<file>.<ID>", status from the verdict, the deciding figure).
+ * docs/reports.md, "KCIDB", has the mapping. */
+int report_write_kcidb(const struct report_view *v, const char *path, char *err, size_t errlen);
+/* The origin a submission names unless --kcidb-origin gives another, and
+ * whether s is one KCIDB takes (letters a-z, digits, '_'; not empty). */
+#define REPORT_KCIDB_ORIGIN "rtconform"
+bool report_kcidb_origin_ok(const char *s);
 
 int report_write(enum report_kind kind, const struct report_view *v, const char *path,
 		 char *err, size_t errlen);

@@ -15,7 +15,8 @@ rtconform is licensed Apache-2.0 (LICENSE). Each file of the tree carries
   .xml .xsd                           <!-- SPDX-... -->    at the end of the
                                       <?xml ...?> line, else line 1 (so no line
                                       number a test or diagnostic cites moves)
-Exempt: LICENSE; cmake/deb/copyright (DEP-5) and cmake/deb/changelog.in
+Exempt: LICENSE; tests/schemas/kcidb/LICENSE (the vendored KCIDB schema's
+own, GPL-2.0-or-later: tests/schemas/kcidb/README.md); cmake/deb/copyright (DEP-5) and cmake/deb/changelog.in
 (Debian formats without comments); tests/fixtures/invalid/empty.xml and
 binary.xml (their bytes are the test); tests/fixtures/junit/* (written by
 rtconform 0.1, kept byte for byte); tests/fixtures/journal/** (a run's
@@ -39,7 +40,7 @@ import tempfile
 import checklib
 
 TAG = "SPDX-License-Identifier: Apache-2.0"
-EXEMPT = {"LICENSE", "cmake/deb/copyright", "cmake/deb/changelog.in",
+EXEMPT = {"LICENSE", "tests/schemas/kcidb/LICENSE", "cmake/deb/copyright", "cmake/deb/changelog.in",
           "tests/fixtures/invalid/empty.xml", "tests/fixtures/invalid/binary.xml"}
 EXEMPT_DIRS = ("tests/fixtures/junit/", "tests/fixtures/journal/")
 HASH = (".sh", ".bash", ".py", ".cmake", ".yml", ".yaml", ".tsv")
