@@ -54,6 +54,9 @@ for k in nanosleep timer-signal timerfd; do
     re="^$c clock \\(resolution [0-9.]+ [nmu]?s\\), $k, interval 1 ms, judged on the armed clock: $((ITER * RUNS)) wake-ups, 0 early, 0 overrun errors; ([0-9]+) periods missed, $busy busy stretches of 2 overruns each\\. checked at the kernel before measuring: 1 task. policy, priority and CPUs\\.\$"
     if [[ "$note" =~ $re ]] && [ "${BASH_REMATCH[1]}" -ge $((busy * 2)) ]; then ok "$id.note says what was measured and missed"
     else fail "$id.note says what was measured and missed (it is '$note')"; fi
+    # the count metric missed is the note's periods missed
+    [ "$(prop "$id.missed.total" "$J")" = "${BASH_REMATCH[1]:-none}" ] && ok "$id.missed.total is the note's periods missed" \
+      || fail "$id.missed.total is '$(prop "$id.missed.total" "$J")', the note says '${BASH_REMATCH[1]:-}'"
     echo "    $id: ${BASH_REMATCH[1]:-?} periods missed ($((busy * 2)) on purpose), past-deadline max $(prop "$id.past-deadline.max_ns" "$J") ns"
   done
 done

@@ -89,7 +89,7 @@ static const struct probe_param params[] = {
 		     "500us" },
 };
 
-enum { M_RESPONSE, M_MISSES, M_ADMISSION };
+enum { M_RESPONSE, M_MISSES, M_ADMISSION, M_CUT };
 
 static const struct probe_metric metrics[] = {
 	[M_RESPONSE] = { "response", "from a job's release (its period's start) to its "
@@ -98,6 +98,8 @@ static const struct probe_metric metrics[] = {
 	[M_ADMISSION] = { "admission-errors", "trial reservations the kernel admitted past the "
 					      "bandwidth limit or refused though they fit",
 			  METRIC_COUNT },
+	[M_CUT] = { "cut", "jobs stopped at their time bound (a few periods) before their work "
+			   "was done", METRIC_COUNT },
 };
 
 struct dl_shared;
@@ -143,6 +145,7 @@ struct dl_shared {
 	struct dl_capacity cap;
 	double own;                     /* the tasks' reservations, CPUs */
 	uint64_t next_release;          /* tb_clock_ns: the tasks' last deadline past */
+	uint64_t cut_seen;              /* the tasks' cut jobs, as of the last release */
 	/* For the note. */
 	uint64_t judged, unjudged, trial_sets;
 	double others_max;
@@ -288,8 +291,15 @@ static int dl_release_tasks(struct probe_ctx *c, struct dl_shared *sh, uint64_t 
 					  "done their %llu jobs in time", l, sh->ntasks,
 					  (unsigned long long)jobs);
 	sh->next_release = tb_clock_ns() + sh->period + sh->deadline;
+	/* Every task is done with the release: their cut jobs are whole. */
+	uint64_t cut = 0;
+	for (unsigned i = 0; i < sh->ntasks; i++)
+		cut += sh->t[i].cut;
+	uint64_t cut_now = cut - sh->cut_seen;
+	sh->cut_seen = cut;
 	if (!record)
 		return 0;
+	probe_add_count(c, M_CUT, cut_now);
 	uint64_t misses = 0;
 	for (unsigned i = 0; i < sh->ntasks; i++) {
 		const struct dl_job *slot = &sh->job[(size_t)i * sh->max_jobs];

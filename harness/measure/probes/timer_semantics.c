@@ -78,7 +78,7 @@ static const struct probe_param params[] = {
 		      PARAM_ENUM, judges, "armed" },
 };
 
-enum { M_EARLY, M_PAST, M_OVERRUN, M_RESOLUTION };
+enum { M_EARLY, M_PAST, M_OVERRUN, M_RESOLUTION, M_MISSED };
 
 static const struct probe_metric metrics[] = {
 	[M_EARLY] = { "early", "wake-ups before the expiry waited for (read on the judge's "
@@ -90,6 +90,8 @@ static const struct probe_metric metrics[] = {
 					  "suspended the thread)", METRIC_COUNT },
 	[M_RESOLUTION] = { "resolution", "clock_getres of the clock, one sample a run",
 			   METRIC_DURATION },
+	[M_MISSED] = { "missed", "periods that passed while the thread was away (the busy "
+				 "stretches' and any the machine made it miss)", METRIC_COUNT },
 };
 
 struct ts_state {
@@ -412,7 +414,10 @@ static int ts_run(struct probe_ctx *c)
 	for (uint32_t r = 0; r < c->runs && !rc && !*c->stop; r++) {
 		probe_run_begin(c, r);
 		probe_record(c, M_RESOLUTION, st.res_ns);
+		uint64_t missed = st.missed;
 		rc = ts_series(&st, c->iterations, true);
+		/* The run's missed periods, counted in the series as today. */
+		probe_add_count(c, M_MISSED, st.missed - missed);
 		/* 0: a run's time / wake-ups is only the period. */
 		probe_run_end(c, 0);
 	}

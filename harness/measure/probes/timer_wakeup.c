@@ -12,7 +12,8 @@
  * harness/measure/histogram.h), never folded into 0, and counted in the
  * count metric `early`. A wake-up later than one or more following periods skips
  * them (the thread would otherwise fire a burst of back-to-back "wake-ups"
- * that never slept) and counts them as missed, as cyclictest skips them.
+ * that never slept) and counts them in the count metric `missed`, as
+ * cyclictest skips them.
  *
  * Histograms are not locked, so no two threads ever record into the same
  * one: each thread records only its own series while measuring, and the
@@ -58,7 +59,7 @@ static const struct probe_param params[] = {
 	  PARAM_ENUM, onoff, "on" },
 };
 
-enum { M_WAKEUP, M_EARLY };
+enum { M_WAKEUP, M_EARLY, M_MISSED };
 
 static const struct probe_metric metrics[] = {
 	[M_WAKEUP] = { "wakeup", "actual - intended wake-up time of a periodic clock_nanosleep "
@@ -66,6 +67,8 @@ static const struct probe_metric metrics[] = {
 		       "wake-up is below zero; per-CPU series beside it", METRIC_DURATION },
 	[M_EARLY] = { "early", "wake-ups before the intended time (a POSIX violation), every "
 		      "selected CPU", METRIC_COUNT },
+	[M_MISSED] = { "missed", "periods skipped because a wake-up came after the next one was "
+		       "due, every selected CPU", METRIC_COUNT },
 };
 
 struct tw_shared {
@@ -349,21 +352,28 @@ static int tw_start(struct probe_ctx *c, struct tw_shared *sh, struct tw_thread 
  * run 1, ... Between two stages every thread meets this one at `done`;
  * here the previous run is closed and the next opened (or quit decided),
  * then `go` releases them. */
-static void tw_stages(struct probe_ctx *c, struct tw_shared *sh, int n)
+static void tw_stages(struct probe_ctx *c, struct tw_shared *sh, const struct tw_thread *th,
+		      int n)
 {
-	uint64_t early_seen = 0;
+	uint64_t early_seen = 0, missed_seen = 0;
 	for (uint32_t r = 0;; r++) {
 		pthread_barrier_wait(&sh->done);
 		if (r > 0) {
 			/* The run's early wake-ups: what the series' histograms
 			 * of samples below zero (warm-up is never recorded)
 			 * gained since the last run, read while every thread
-			 * waits at the barrier. */
-			uint64_t early = 0;
-			for (int i = 0; i < n; i++)
+			 * waits at the barrier; its missed periods the same way
+			 * from the threads' counts (the warm-up's are not
+			 * counted). */
+			uint64_t early = 0, missed = 0;
+			for (int i = 0; i < n; i++) {
 				early += metric_neg(result_series(c->res, (unsigned)i))->count;
+				missed += th[i].missed;
+			}
 			probe_add_count(c, M_EARLY, early - early_seen);
+			probe_add_count(c, M_MISSED, missed - missed_seen);
 			early_seen = early;
+			missed_seen = missed;
 			result_merge_series(c->res);
 			/* Zero, not the samples taken: the batch figure
 			 * (run time / N) of a periodic probe is only the
@@ -425,7 +435,7 @@ static int tw_run(struct probe_ctx *c)
 	int dma_fd = tw_dma_latency(c, dma_note, sizeof dma_note);
 
 	if ((rc = tw_start(c, sh, th, cpus, n, &created)) == 0)
-		tw_stages(c, sh, created);
+		tw_stages(c, sh, th, created);
 
 	for (int i = 0; i < created; i++)
 		pthread_join(th[i].tid, NULL);
@@ -470,7 +480,8 @@ const struct probe probe_timer_wakeup = {
 	.decl.by_time = true,
 	.decl.signed_metrics = 1u << M_WAKEUP,
 	/* One wake-up an iteration on every measured CPU, merged. */
-	.decl.per_iteration = (const unsigned[]){ [M_WAKEUP] = PROBE_PER_CPU, [M_EARLY] = 1 },
+	.decl.per_iteration = (const unsigned[]){ [M_WAKEUP] = PROBE_PER_CPU, [M_EARLY] = 1,
+						   [M_MISSED] = 1 },
 	.decl.check = tw_check,
 	.run = tw_run,
 	.per_cpu_series = true,
