@@ -826,7 +826,8 @@ const struct probe probe_sem_pingpong = {
 	.decl.name = "sem-pingpong",
 	.decl.pace = sp_pace,
 	.decl.verifies = "the peer (thread or process): the worker's policy and priority, and its "
-		"CPU when placed",
+		"CPU when placed; pairs=per-cpu: each pair's worker thread and peer, both on the "
+		"pair's CPU",
 	.decl.help = "wake-up ping-pong between two tasks over a semaphore, futex, mutex + condition "
 		"variable, pipe or eventfd; per-op = cycle / 2 (SPY memo), wakeup = one-way post "
 		"to return (ptsematest, svsematest)",
