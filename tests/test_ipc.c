@@ -280,7 +280,7 @@ START_TEST(check_accepts_every_combination)
 	for (int m = 0; m < NMECH; m++)
 		for (int e = 0; e < NPEER; e++)
 			for (int l = 0; l < NPLACE; l++) {
-				const char *v[3] = { mechs[m], peers[e], placements[l] };
+				const char *v[5] = { mechs[m], peers[e], placements[l], "one", "all" };
 				const char *why = p->decl.check(v, buf, sizeof buf);
 				ck_assert_msg(why == NULL, "%s/%s/%s refused: %s", v[0], v[1], v[2],
 					      why);
@@ -292,10 +292,83 @@ START_TEST(check_refuses_unknown_mechanism)
 {
 	const struct probe *p = probe_find("sem-pingpong");
 	char buf[300];
-	const char *v[3] = { "carrier-pigeon", "process", "same-cpu" };
+	const char *v[5] = { "carrier-pigeon", "process", "same-cpu", "one", "all" };
 	const char *why = p->decl.check(v, buf, sizeof buf);
 	ck_assert_ptr_nonnull(why);
 	ck_assert_msg(strstr(why, "carrier-pigeon") != NULL, "message: %s", why);
+}
+END_TEST
+
+/* pairs=per-cpu (ptsematest -S) refuses what it cannot do: a CPU list
+ * without it, another placement, a mechanism with one cleanup record. */
+START_TEST(check_pairs)
+{
+	const struct probe *p = probe_find("sem-pingpong");
+	char buf[300];
+	static const char *const cases[][6] = {
+		{ "posix-sem", "process", "same-cpu", "per-cpu", "0-1", NULL },
+		{ "eventfd", "thread", "same-cpu", "per-cpu", "all", NULL },
+		{ "posix-sem", "process", "same-cpu", "one", "0", "cpus=0 needs pairs=per-cpu" },
+		{ "futex", "thread", "cross-cpu", "per-cpu", "all", "placement cross-cpu does not apply" },
+		{ "sysv-sem", "process", "same-cpu", "per-cpu", "all", "cannot use mechanism sysv-sem" },
+		{ "posix-named-sem", "thread", "same-cpu", "per-cpu", "all",
+		  "cannot use mechanism posix-named-sem" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *why = p->decl.check(cases[i], buf, sizeof buf);
+		if (!cases[i][5])
+			ck_assert_msg(!why, "case %zu refused: %s", i, why);
+		else
+			ck_assert_msg(why && strstr(why, cases[i][5]), "case %zu: %s", i,
+				      why ? why : "accepted");
+	}
+}
+END_TEST
+
+/* One pair per CPU this machine lets rtconform use, all at once: a per-op
+ * series per CPU, on that CPU, whose counts add up to the merged per-op;
+ * wakeup has both directions of every pair; the note says each pair's
+ * tasks were read back on their CPU. */
+START_TEST(pairs_per_cpu)
+{
+	const char *peer = peers[_i];
+	ck_assert_int_eq(runner_become_supervisor(), 0);
+	int allowed[64];
+	int ncpu = rtenv_allowed_list(allowed, 64);
+	struct requirement q;
+	struct req_file f = { .path = "<test>", .name = "test" };
+	struct run_options o = { .self_dir = RTC_BINARY_DIR };
+	struct req_result r;
+	make_req(&q, "posix-sem", peer, "same-cpu", POLICY_OTHER);
+	q.params[3].name = (char *)"pairs";
+	q.params[3].value = (char *)"per-cpu";
+	q.nparams = 4;
+	runner_run(&q, &f, &o, &r);
+	ck_assert_msg(r.verdict == VERDICT_PASS, "%s: verdict %s: %s", peer,
+		      verdict_name(r.verdict), r.reason);
+	ck_assert_int_eq((int)r.res->nseries, ncpu);
+	const struct metric_data *op = result_metric_c(r.res, 0);
+	const struct metric_data *wk = result_metric_c(r.res, 1);
+	uint64_t sum = 0, run_sum[RUNS] = { 0 };
+	for (int s = 0; s < ncpu; s++) {
+		const struct metric_data *m = result_metric_c(r.res, r.res->nmetrics + (unsigned)s);
+		ck_assert_int_eq(r.res->series_cpu[s], allowed[s]);
+		ck_assert_uint_eq(m->hist.count, ITERATIONS * RUNS);
+		ck_assert(m->ns_per_unit == op->ns_per_unit);
+		sum += m->hist.count;
+		for (unsigned k = 0; k < RUNS; k++)
+			run_sum[k] += m->runs[k].count;
+	}
+	ck_assert_uint_eq(op->hist.count, sum);
+	for (unsigned k = 0; k < RUNS; k++) {
+		ck_assert_uint_eq(op->runs[k].count, run_sum[k]);
+		ck_assert_uint_eq(wk->runs[k].count, 2 * run_sum[k]);
+	}
+	ck_assert_uint_eq(wk->hist.count, 2 * sum);
+	ck_assert_msg(strstr(r.res->note, "each on its CPU (worker and peer read back with "
+				"sched_getcpu"), "note: %s", r.res->note);
+	req_result_free(&r);
+	assert_no_children(peer);
 }
 END_TEST
 
@@ -404,6 +477,10 @@ static Suite *ipc_suite(void)
 	tc = tu_tcase(s, "check", 10);
 	tcase_add_test(tc, check_accepts_every_combination);
 	tcase_add_test(tc, check_refuses_unknown_mechanism);
+	tcase_add_test(tc, check_pairs);
+	tc = tu_tcase(s, "pairs", 60);
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_loop_test(tc, pairs_per_cpu, 0, NPEER);
 	tc = tu_tcase(s, "cleanup", 10);
 	tcase_add_test(tc, cleanup_removes_leftovers);
 	tcase_add_test(tc, cleanup_leaves_foreign_sets);

@@ -84,6 +84,8 @@ void result_merge_series(struct result_shm *res)
 {
 	struct metric_data *m0 = result_metric(res, 0);
 	uint32_t n = res->nseries < res->nseries_alloc ? res->nseries : res->nseries_alloc;
+	if (n == 0)
+		return; /* no series used (sem-pingpong's one pair): metric 0 as recorded */
 	hist_reset(&m0->hist);
 	if (metric_neg(m0))
 		hist_reset(metric_neg(m0));
