@@ -109,6 +109,22 @@ static bool own_file(const char *path, const char *manifest)
 	return own;
 }
 
+/* Whether output k, given as p, names what rtconform keeps for itself,
+ * after saying so. A file of -o DIR has a name of the table's, never one
+ * of these; a directory named so (-o DIR/journal, --csv DIR/.rtconform.lock)
+ * would pass for one of them, or wedge DIR's next run. */
+static bool own_name(const struct out_set *s, enum out_kind k, const char *p)
+{
+	const char *man = s->ev ? s->ev->manifest : "";
+	if (!s->given[k] || !own_file(p, man))
+		return false;
+	termsafe_println(stderr, "rtconform %s: %s %s: names what rtconform keeps for itself in a "
+			 "directory it writes (the lock file %s, a run's %s/, and %s, overwritten "
+			 "by the run's manifest): choose another name", s->cmd, rows[k].option, p,
+			 OUT_LOCK_NAME, JOURNAL_DIR, man);
+	return true;
+}
+
 /* Whether canonical path p is dir itself or a *.csv directly in it (dir
  * canonical too). */
 static bool in_csv_dir(const char *dir, const char *p, bool *is_dir)
@@ -146,6 +162,8 @@ static int collide(const struct out_set *s, const enum out_kind *kinds, size_t i
 {
 	enum out_kind k = kinds[i];
 	const char *p = s->path[k];
+	if (own_name(s, k, p))
+		return EXIT_USAGE;
 	if (rows[k].dir) {
 		int rc = 0;
 		for (size_t j = 0; out[i] && j < nin && !rc; j++)
@@ -155,15 +173,6 @@ static int collide(const struct out_set *s, const enum out_kind *kinds, size_t i
 				rc = csv_clash(s, out[i], out[j], label(s, kinds[j]),
 					       s->path[kinds[j]]);
 		return rc;
-	}
-	/* a file of -o DIR has a name of the table's, never one of these */
-	const char *man = s->ev ? s->ev->manifest : "";
-	if (s->given[k] && own_file(p, man)) {
-		termsafe_println(stderr, "rtconform %s: %s %s: names what rtconform keeps for itself "
-				 "in a directory it writes (the lock file %s, a run's %s/, and %s, "
-				 "overwritten by the run's manifest): choose another name", s->cmd,
-				 label(s, k), p, OUT_LOCK_NAME, JOURNAL_DIR, man);
-		return EXIT_USAGE;
 	}
 	for (size_t j = 0; out[i] && j < nin; j++)
 		if (in[j] && strcmp(in[j], out[i]) == 0) {
@@ -259,7 +268,10 @@ int out_prepare(struct out_set *s, const enum out_kind *kinds, size_t n,
 		c[m + j] = inputs[j].path ? realpath(inputs[j].path, NULL) : NULL;
 	if (mine)
 		mine[m] = OUT_NKINDS;
-	rc = mine && c ? check_all(s, mine, m, c, inputs, nin) : out_of_memory(s);
+	if (own_name(s, OUT_DIR, s->given[OUT_DIR] ? s->given[OUT_DIR] : ""))
+		rc = EXIT_USAGE;
+	else
+		rc = mine && c ? check_all(s, mine, m, c, inputs, nin) : out_of_memory(s);
 	if (!rc && set != OUT_SET_ANY)
 		rc = out_check_set(s->cmd, s->given[OUT_DIR], set, s->force);
 	for (size_t i = 0; c && i < m + nin; i++)

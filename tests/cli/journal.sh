@@ -250,6 +250,19 @@ expect_status 2 "$RTC" run -q --metrics "$TMP/own/journal/log" -o "$TMP/own" "$T
 expect_grep "names what rtconform keeps for itself" "$TMP/out"
 expect_status 2 "$RTC" run -q --lava "$TMP/own/.rtconform.lock" -o "$TMP/own" "$TMP/four.xml"
 [ -z "$(ls -A "$TMP/own")" ] && ok "nothing is left in the directory" || fail "left in own/: $(ls -A "$TMP/own")"
+# Nor a directory an output goes into: -o own/journal would pass for a
+# killed run's journal, -o or --csv own/.rtconform.lock (a directory) would
+# refuse every later lock of own/, own/MANIFEST.sha256 its manifest; every
+# command's -o is refused so, and nothing is made.
+for o in journal .rtconform.lock MANIFEST.sha256; do
+  expect_status 2 "$RTC" run -q -o "$TMP/own/$o" "$TMP/four.xml"
+  expect_grep "\-o/--output $TMP/own/$o: names what rtconform keeps for itself" "$TMP/out"
+  expect_status 2 "$RTC" run -q -o "$TMP/own/r" --csv "$TMP/own/$o" "$TMP/four.xml"
+  expect_grep "\-\-csv $TMP/own/$o: names what rtconform keeps for itself" "$TMP/out"
+done
+expect_status 2 "$RTC" probe selftest -o "$TMP/own/journal"
+expect_grep "names what rtconform keeps for itself" "$TMP/out"
+[ -z "$(ls -A "$TMP/own")" ] && ok "nothing is made in the directory" || fail "left in own/: $(ls -A "$TMP/own")"
 
 # Not a journal: a log without the first line is refused, naming it.
 mkdir -p "$TMP/fake/journal"; echo '{"schema": 1}' >"$TMP/fake/journal/log"
