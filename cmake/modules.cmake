@@ -154,7 +154,7 @@ rtc_module(base base LIBS Threads::Threads m
           base/orderstat.c base/path.c base/policy.c base/quote.c base/rtperm.c base/safeopen.c
           base/sha256.c base/statistic.c base/stopsig.c
           base/strhash.c base/strindex.c base/termsafe.c
-          base/units.c base/utf8.c base/xmlsafe.c)
+          base/units.c base/utc.c base/utf8.c base/xmlsafe.c)
 target_include_directories(rtc_base PRIVATE ${LIBXML2_INCLUDE_DIRS})
 
 rtc_module(host host DEPS base

@@ -28,6 +28,7 @@
 #include <jansson.h>
 
 #include "base/strhash.h"
+#include "base/utc.h"
 #include "base/utf8.h"
 #include "base/probe_decl.h"
 #include "host/identity.h"
@@ -675,11 +676,10 @@ static void read_start_ms(struct jr *rd, const json_t *obj, const char *at, int6
 	const char *end = s ? strptime(s, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
 	time_t t = end ? timegm(&tm) : (time_t)-1;
 	char back[48] = "", ms[8] = "";
-	struct tm again;
 	if (end && strlen(end) == 5 && end[0] == '.' && end[4] == 'Z')
 		memcpy(ms, end + 1, 3);
-	if (t != (time_t)-1 && ms[0] && gmtime_r(&t, &again))
-		strftime(back, sizeof back, "%Y-%m-%dT%H:%M:%S", &again);
+	if (t != (time_t)-1 && ms[0])
+		utc_fmt(t, false, back, sizeof back);
 	size_t n = strlen(back);
 	snprintf(back + n, sizeof back - n, ".%sZ", ms);
 	if (!s || !ms[0] || strspn(ms, "0123456789") != 3 || strcmp(back, s) != 0) {
@@ -1432,10 +1432,8 @@ static void read_time(struct jr *rd, const json_t *obj, const char *at, const ch
 	const char *s = json_is_string(j) ? json_string_value(j) : NULL;
 	const char *end = s ? strptime(s, RESULTS_TIME_FORMAT, &tm) : NULL;
 	time_t t = end && !*end ? timegm(&tm) : (time_t)-1;
-	struct tm again;
 	/* Strict: the text must be the one this time prints as. */
-	if (t == (time_t)-1 || !gmtime_r(&t, &again) ||
-	    !strftime(back, sizeof back, RESULTS_TIME_FORMAT, &again) || strcmp(back, s) != 0) {
+	if (t == (time_t)-1 || !utc_fmt(t, true, back, sizeof back) || strcmp(back, s) != 0) {
 		fail(rd, -EINVAL, w, "expected a UTC time like \"2024-05-01T12:00:00Z\" or null");
 		return;
 	}
