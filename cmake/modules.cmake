@@ -249,7 +249,7 @@ rtc_module(read reports/read DEPS reports LIBS ${RTC_LIB_JANSSON}
       module of its own, so the layers test keeps every writer from reading; refuses \
       junit.xml, which is never read back"
   SOURCES reports/read/figures.c reports/read/figures_hist.c reports/read/figures_runs.c reports/read/journal_read.c reports/read/json_read.c
-    reports/read/json_split.c reports/read/explain_read.c
+    reports/read/json_field.c reports/read/json_split.c reports/read/explain_read.c
     reports/read/read.c)
 
 rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
