@@ -3,7 +3,7 @@
  *
  * A command's option table is a list of rows; each row is one option: its
  * long name, short letter, the name of its value, what getopt_long()
- * returns for it, and its words. From the table come the struct option[]
+ * returns for it, and its words (man/options.txt). From the table come the struct option[]
  * and short-options string the command passes to getopt_long()
  * (cli_getopt), the option lines of its --help (cli_usage), the entries of
  * the man page's OPTIONS section (`rtconform --man-page`, run by the build
@@ -15,13 +15,14 @@
 
 #include <stdio.h>
 
+/* A row; its words (--help's, the man page's) are its block in
+ * man/options.txt, which the build embeds: "== CMD --NAME" (CMD "*" for the
+ * shared rows, cli_out_*). */
 struct cli_opt {
 	const char *name; /* the long option, without "--" */
 	char letter;      /* the short option, 0 when none */
 	const char *arg;  /* its value's name (DIR, FILE, N, a|b|c), NULL for a flag */
 	int val;          /* what getopt_long() returns for it */
-	const char *help; /* --help's words (plain text, wrapped when printed) */
-	const char *man;  /* the man page's description (troff), NULL: help's words */
 };
 
 /* What getopt_long() returns for the output options, the rows every
@@ -78,9 +79,14 @@ void cli_usage(FILE *out, const struct cli_cmd_opts *t, const char *head, const 
  * (empty fields for none), for the completion. 0, or 2 for no such command. */
 int cli_list_options(const char *cmd);
 
+/* Every row of every table has words in man/options.txt and every block
+ * there is of a row: 0, or the number of faults after naming each on err. */
+int cli_words_check(FILE *err);
+
 /* `rtconform --man-page PAGE`: the man page source PAGE on stdout, each
  * line `.\" rtconform-options CMD` replaced by CMD's OPTIONS entries. 0, or
- * 2 after saying why (a file that cannot be read, an unknown command). */
+ * 2 after saying why (a file that cannot be read, an unknown command, a
+ * fault cli_words_check finds). */
 int cli_man_page(const char *page);
 
 #endif

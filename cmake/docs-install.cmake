@@ -9,7 +9,7 @@ find_program(RTC_GZIP gzip REQUIRED)
 set(RTC_MAN_PAGES rtconform.1 rtconform-requirements.5)
 set(RTC_MAN_GZ)
 # rtconform(1)'s OPTIONS entries are made from the option tables
-# (cli/options.c): `rtconform --man-page` copies man/rtconform.1 with each
+# (cli/options.c, their words man/options.txt): `rtconform --man-page` copies man/rtconform.1 with each
 # `.\" rtconform-options CMD` line replaced by CMD's entries, into
 # ${PROJECT_BINARY_DIR}/man/rtconform.1, the page installed and tested.
 set(RTC_MAN_PAGE1 ${PROJECT_BINARY_DIR}/man/rtconform.1)
@@ -19,7 +19,7 @@ if(CMAKE_CROSSCOMPILING AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
   find_program(RTC_HOST_CC NAMES cc gcc REQUIRED)
   set(RTC_MAN_TOOL_SOURCES ${PROJECT_SOURCE_DIR}/cli/options.c
       ${PROJECT_SOURCE_DIR}/base/safeopen.c ${PROJECT_SOURCE_DIR}/base/termsafe.c
-      ${PROJECT_SOURCE_DIR}/base/utf8.c)
+      ${PROJECT_SOURCE_DIR}/base/utf8.c ${PROJECT_BINARY_DIR}/embed_rtc_options_text.c)
   set(RTC_MAN_MAKER ${PROJECT_BINARY_DIR}/rtconform-man-page)
   add_custom_command(OUTPUT ${RTC_MAN_MAKER}
     COMMAND ${RTC_HOST_CC} -std=gnu11 -DRTC_MAN_TOOL -I${PROJECT_SOURCE_DIR}
@@ -33,7 +33,8 @@ endif()
 add_custom_command(OUTPUT ${RTC_MAN_PAGE1}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/man
   COMMAND ${RTC_MAN_MAKE} --man-page ${PROJECT_SOURCE_DIR}/man/rtconform.1 > ${RTC_MAN_PAGE1}
-  DEPENDS ${RTC_MAN_MAKER} ${PROJECT_SOURCE_DIR}/man/rtconform.1 VERBATIM)
+  DEPENDS ${RTC_MAN_MAKER} ${PROJECT_SOURCE_DIR}/man/rtconform.1
+          ${PROJECT_SOURCE_DIR}/man/options.txt VERBATIM)
 foreach(page ${RTC_MAN_PAGES})
   set(in ${PROJECT_SOURCE_DIR}/man/${page})
   if(page STREQUAL "rtconform.1")

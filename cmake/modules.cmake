@@ -116,7 +116,8 @@ function(rtc_program name)
   endif()
 endfunction()
 
-# Embedded texts: the requirements schema and the built-in default profile.
+# Embedded texts: the requirements schema and the built-in default profile (and,
+# for the cli module, the options' words).
 function(rtc_embed name input)
   set(out ${PROJECT_BINARY_DIR}/embed_${name}.c)
   add_custom_command(OUTPUT ${out}
@@ -154,7 +155,7 @@ rtc_module(base base LIBS Threads::Threads m
           base/orderstat.c base/path.c base/policy.c base/quote.c base/rtperm.c base/safeopen.c
           base/sha256.c base/statistic.c base/stopsig.c
           base/strhash.c base/strindex.c base/termsafe.c
-          base/units.c base/utf8.c base/xmlsafe.c)
+          base/units.c base/utc.c base/utf8.c base/xmlsafe.c)
 target_include_directories(rtc_base PRIVATE ${LIBXML2_INCLUDE_DIRS})
 
 rtc_module(host host DEPS base
@@ -248,7 +249,7 @@ rtc_module(read reports/read DEPS reports LIBS ${RTC_LIB_JANSSON}
       module of its own, so the layers test keeps every writer from reading; refuses \
       junit.xml, which is never read back"
   SOURCES reports/read/figures.c reports/read/figures_hist.c reports/read/figures_runs.c reports/read/journal_read.c reports/read/json_read.c
-    reports/read/json_split.c reports/read/explain_read.c
+    reports/read/json_field.c reports/read/json_split.c reports/read/explain_read.c
     reports/read/read.c)
 
 rtc_module(across across DEPS reports LIBS ${RTC_LIB_JANSSON}
@@ -282,6 +283,9 @@ rtc_module(selftest selftest DEPS output
   SOURCES selftest/selftest_cases.c selftest/selftest_read.c
           selftest/selftest_record.c selftest/selftest_run.c selftest/selftest_trace.c)
 
+# The words of every option (--help's, rtconform(1)'s), embedded for cli/options.c;
+# after the requirements module, whose GENERATED takes every embedded text before.
+rtc_embed(rtc_options_text ${PROJECT_SOURCE_DIR}/man/options.txt)
 rtc_module(cli cli DEPS selftest
   WHY "the subcommands (explain.c prints what `harness/explain.c` makes of a saved trace; \
       verify.c and selftest.c parse their options and call evidence/ and selftest/); main.c \
@@ -291,7 +295,8 @@ rtc_module(cli cli DEPS selftest
   SOURCES cli/common.c cli/compare.c cli/env.c cli/explain.c cli/layout.c cli/list.c
           cli/merge.c cli/options.c cli/verify.c cli/probe.c cli/profiles.c cli/progress.c cli/report.c cli/run.c
           cli/run_faults.c cli/run_journal.c cli/run_metrics.c cli/selftest.c
-          cli/validate.c)
+          cli/validate.c
+  GENERATED ${PROJECT_BINARY_DIR}/embed_rtc_options_text.c)
 
 # The programs. rtconform is the command line's main.c on the cli module.
 rtc_program(rtconform SOURCES cli/main.c MODULE cli)

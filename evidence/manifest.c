@@ -13,9 +13,7 @@
 
 #include "base/safeopen.h"
 #include "base/sha256.h"
-#include "base/termsafe.h"
 #include "base/path.h"
-#include "evidence/sign.h"
 #include "reports/csv.h"
 #include "reports/report.h"
 
@@ -316,24 +314,4 @@ int manifest_names_add_run(struct manifest_names *mn, const char *dir_canon,
 		e = add_joined(mn, dir_canon, csv_dir, c.files[i].name);
 	report_csv_free(&c);
 	return e;
-}
-
-int manifest_write_set(const char *cmd, const char *dir, const char *const names[], size_t n)
-{
-	char **copy = calloc(n ? n : 1, sizeof *copy), err[PATH_MAX + 600];
-	int e = copy ? 0 : -ENOMEM;
-	for (size_t i = 0; i < n && !e; i++)
-		if (!(copy[i] = strdup(names[i])))
-			e = -ENOMEM;
-	sign_remove(dir);
-	if (e)
-		snprintf(err, sizeof err, "%s/%s: %s", dir, MANIFEST_NAME, strerror(ENOMEM));
-	else
-		e = manifest_write(dir, copy, n, err, sizeof err);
-	for (size_t i = 0; copy && i < n; i++)
-		free(copy[i]);
-	free(copy);
-	if (e)
-		termsafe_println(stderr, "rtconform %s: %s", cmd, err);
-	return e ? -1 : 0;
 }

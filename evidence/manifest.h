@@ -85,9 +85,4 @@ int manifest_names_add_run(struct manifest_names *mn, const char *dir_canon,
 			   const struct report_view *v, const char *csv_dir);
 void manifest_names_free(struct manifest_names *mn);
 
-/* merge's and compare's -o DIR: MANIFEST.sha256 of the files names[] (in
- * dir) that cmd wrote there, an earlier signature removed. 0, or -1 after
- * saying why on stderr. */
-int manifest_write_set(const char *cmd, const char *dir, const char *const names[], size_t n);
-
 #endif

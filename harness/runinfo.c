@@ -15,6 +15,7 @@
 #include "base/cpulist.h"
 #include "base/numfmt.h"
 #include "base/sha256.h"
+#include "base/utc.h"
 
 static void add_compiler(struct fingerprint *fp)
 {
@@ -151,9 +152,8 @@ void runinfo_collect_facts(struct fingerprint *fp, const struct host_facts *hf,
 
 static void add_utc(struct fingerprint *fp, const char *key, time_t t)
 {
-	struct tm tm;
 	char buf[32];
-	if (t && gmtime_r(&t, &tm) && strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm))
+	if (t && utc_fmt(t, true, buf, sizeof buf))
 		fingerprint_add(fp, key, "%s", buf);
 	else
 		fingerprint_add(fp, key, "unknown");

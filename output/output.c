@@ -29,6 +29,7 @@ static const struct out_row {
 	bool dir;           /* a directory, not a file */
 	bool shared;        /* its directory is shared, never locked */
 	bool unlisted;      /* not in the manifest (--metrics changes after it) */
+	bool fresh;         /* a new or empty directory only we may write */
 } rows[OUT_NKINDS] = {
 	[OUT_JUNIT] = { "--junit", NULL, false, false },
 	[OUT_SUMMARY] = { "--summary", NULL, false, false },
@@ -49,6 +50,8 @@ static const struct out_row {
 	[OUT_ST_JSON] = { NULL, OUT_NAME_ST_JSON, false, false },
 	[OUT_ST_JUNIT] = { NULL, OUT_NAME_ST_JUNIT, false, false },
 	[OUT_ST_HTML] = { NULL, OUT_NAME_ST_HTML, false, false },
+	/* the record's files and its cases' directories are made by name */
+	[OUT_ST_DIR] = { "-o/--output", NULL, true, false, false, true },
 };
 
 const char *out_kind_option(enum out_kind k)
@@ -198,7 +201,8 @@ static int writable(struct out_set *s, enum out_kind k)
 	int e;
 	if (rows[k].dir) {
 		out_made_dirs_note(&s->made, p);
-		e = report_csv_check_dir(p, err, sizeof err);
+		e = rows[k].fresh ? out_fresh_dir(p, err, sizeof err)
+				  : report_csv_check_dir(p, err, sizeof err);
 	} else {
 		out_made_dirs_note_parent(&s->made, p);
 		e = report_check_writable(p, err, sizeof err);

@@ -24,7 +24,8 @@
  *
  * One row each (output.c): the option that names it (NULL: none, it lies
  * in -o DIR only), its file name in -o DIR (NULL: given by its option
- * only), whether it is a directory, whether its directory is locked. */
+ * only), whether it is a directory, whether its directory is locked,
+ * whether it must be a new or empty directory only we may write. */
 enum out_kind {
 	OUT_JUNIT = REPORT_JUNIT, OUT_SUMMARY = REPORT_SUMMARY, OUT_HTML = REPORT_HTML,
 	OUT_JSON = REPORT_JSON,                    /* a run's reports: run, probe, report */
@@ -33,6 +34,7 @@ enum out_kind {
 	OUT_CMP_TEXT, OUT_CMP_JUNIT, OUT_CMP_HTML, /* compare -o DIR */
 	OUT_FLEET_HTML, OUT_FLEET_JUNIT, OUT_FLEET_JSON, /* merge -o DIR */
 	OUT_ST_JSON, OUT_ST_JUNIT, OUT_ST_HTML,    /* selftest's record */
+	OUT_ST_DIR,                                /* selftest -o DIR: new or empty */
 	OUT_NKINDS
 };
 
@@ -113,6 +115,12 @@ struct out_made_dirs {
 void out_made_dirs_note(struct out_made_dirs *m, const char *dir);
 /* The same for the directory of the output file `path`. */
 void out_made_dirs_note_parent(struct out_made_dirs *m, const char *path);
+/* Directory dir (made, one level, when missing, reached as every output's
+ * is: report_open_dir) new or empty, and ours alone to write: a name
+ * planted there by another user (a link to a file of root's) would be
+ * followed when the files in it are made by name. 0, or -errno with err
+ * saying why. */
+int out_fresh_dir(const char *dir, char *err, size_t errlen);
 /* The command goes on: forget what was noted, removing nothing. */
 void out_made_dirs_free(struct out_made_dirs *m);
 /* At the command's very end, its locks released: remove what was noted,

@@ -10,20 +10,17 @@
 #include <time.h>
 
 #include "base/units.h"
+#include "base/utc.h"
 #include "harness/plan.h"
 #include "reports/trend.h"
 
 void rv_fmt_utc_ms(int64_t ms, char *buf, size_t len)
 {
-	struct tm tm;
-	time_t tt = (time_t)(ms / 1000);
 	if (!len)
 		return;
 	buf[0] = '\0';
-	if (ms <= 0 || !gmtime_r(&tt, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm)) {
-		buf[0] = '\0';
+	if (ms <= 0 || !utc_fmt(ms / 1000, false, buf, len))
 		return;
-	}
 	size_t n = strlen(buf);
 	snprintf(buf + n, len - n, ".%03dZ", (int)(ms % 1000));
 }

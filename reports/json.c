@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "base/statistic.h"
+#include "base/utc.h"
 #include "harness/explain.h"
 #include "reports/ival.h"
 #include "reports/json_schema.h"
@@ -88,9 +89,7 @@ static json_t *juint(struct jb *b, uint64_t v, const char *what)
 static json_t *utc(int64_t t)
 {
 	char buf[32];
-	struct tm tm;
-	time_t tt = (time_t)t;
-	if (!t || !gmtime_r(&tt, &tm) || !strftime(buf, sizeof buf, RESULTS_TIME_FORMAT, &tm))
+	if (!t || !utc_fmt(t, true, buf, sizeof buf))
 		return json_null();
 	return json_string(buf);
 }

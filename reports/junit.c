@@ -30,6 +30,7 @@
 
 #include <libxml/xmlwriter.h>
 
+#include "base/utc.h"
 #include "harness/explain.h"
 #include "harness/runinfo.h"
 #include "reports/junit.h"
@@ -177,13 +178,6 @@ static void x_prop_u64(struct xw *x, uint64_t v, const char *namefmt, ...)
 	va_start(ap, namefmt);
 	x_vprop(x, buf, namefmt, ap);
 	va_end(ap);
-}
-
-static void fmt_utc(time_t t, char *buf, size_t len)
-{
-	struct tm tm;
-	if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm))
-		buf[0] = '\0';
 }
 
 /* ---- properties -------------------------------------------------------- */
@@ -734,7 +728,7 @@ static void testsuite(struct xw *x, const struct report_view *view, size_t index
 	listed_totals(view, f, &t);
 	char ts[32] = "";
 	if (f->started)
-		fmt_utc((time_t)f->started, ts, sizeof ts);
+		utc_fmt(f->started, false, ts, sizeof ts);
 	const struct junit_suite s = { f->name, counts_of(&t), ts,
 				       fingerprint_get(&view->env, "host.name"), index, f->name };
 	junit_suite_begin(x, &s);

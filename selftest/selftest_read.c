@@ -28,6 +28,7 @@
 #include "base/termsafe.h"
 #include "evidence/manifest.h"
 #include "evidence/verify.h"
+#include "reports/read/json_field.h"
 
 /* A fingerprint key, and the keys a host may have. */
 #define ST_KEY_MAX 128
@@ -35,79 +36,38 @@
 /* The most seconds a case may say it took: a day. */
 #define ST_SECONDS_MAX 86400.0
 
-/* Where a reader is: the file's name and the field's path. */
-struct where {
-	const char *name;
-	char *err;
-	size_t errlen;
-};
+/* Where a reader is: the file's name and its first fault (json_field.h). */
+#define where jfield
 
-static int fail(const struct where *w, const char *field, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(const struct where *w, const char *field, const char *fmt, ...)
-{
-	char msg[400];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	snprintf(w->err, w->errlen, "%s: %s%s%s", w->name, field, field[0] ? ": " : "", msg);
-	return -1;
-}
+/* A fault at field: -1. */
+#define fail(w, ...) (jf_fail((w), -EINVAL, __VA_ARGS__), -1)
 
 /* String field key of object o (path names it) copied into buf (size
  * len: longer is refused); null allowed when nullable (buf then ""). */
-static int get_str(const struct where *w, json_t *o, const char *key, const char *path,
-		   char *buf, size_t len, bool nullable)
+static int get_str(struct where *w, json_t *o, const char *key, const char *path, char *buf,
+		   size_t len, bool nullable)
 {
-	char field[160];
-	snprintf(field, sizeof field, "%s%s%s", path, path[0] ? "." : "", key);
-	json_t *v = json_object_get(o, key);
-	if (!v)
-		return fail(w, field, "missing");
-	if (nullable && json_is_null(v)) {
-		buf[0] = '\0';
-		return 0;
-	}
-	if (!json_is_string(v))
-		return fail(w, field, "not a string%s", nullable ? " or null" : "");
-	size_t n = json_string_length(v);
-	if (n >= len)
-		return fail(w, field, "%zu bytes, more than the %zu a record's may hold", n,
-			    len - 1);
-	if (strlen(json_string_value(v)) != n)
-		return fail(w, field, "holds a NUL character");
-	memcpy(buf, json_string_value(v), n + 1);
-	return 0;
+	return jf_text_field(w, o, path, key, nullable, buf, len) ? 0 : -1;
 }
 
-static int get_object(const struct where *w, json_t *o, const char *key, json_t **out)
+static int get_object(struct where *w, json_t *o, const char *key, json_t **out)
 {
-	*out = json_object_get(o, key);
-	if (!*out)
-		return fail(w, key, "missing");
-	return json_is_object(*out) ? 0 : fail(w, key, "not an object");
+	*out = (json_t *)jf_object_field(w, o, "", key);
+	return *out ? 0 : -1;
 }
 
-static int get_int(const struct where *w, json_t *o, const char *key, const char *path,
+/* A count of the record's (a total, the exit status): 0 to INT_MAX. */
+static int get_int(struct where *w, json_t *o, const char *key, const char *path,
 		   long long *out)
 {
-	char field[80];
-	snprintf(field, sizeof field, "%s%s%s", path, path[0] ? "." : "", key);
-	json_t *v = json_object_get(o, key);
-	if (!v)
-		return fail(w, field, "missing");
-	if (!json_is_integer(v))
-		return fail(w, field, "not an integer");
-	*out = json_integer_value(v);
-	return 0;
+	return jf_int_field(w, o, path, key, 0, INT_MAX, out) ? 0 : -1;
 }
 
 /* A name of names[0..n) (path names the field); its index in *out. */
-static int get_name(const struct where *w, json_t *o, const char *key, const char *path,
+static int get_name(struct where *w, json_t *o, const char *key, const char *path,
 		    const char *(*name)(int), int n, int *out)
 {
-	char buf[32], field[80];
+	char buf[32], field[JF_AT_LEN];
 	if (get_str(w, o, key, path, buf, sizeof buf, false))
 		return -1;
 	for (int i = 0; i < n; i++) {
@@ -116,7 +76,7 @@ static int get_name(const struct where *w, json_t *o, const char *key, const cha
 			return 0;
 		}
 	}
-	snprintf(field, sizeof field, "%s.%s", path, key);
+	jf_at_key(field, path, key);
 	return fail(w, field, "\"%s\" is no %s this rtconform knows", buf, key);
 }
 
@@ -131,7 +91,7 @@ static const char *rd_priv(int p)
 }
 
 /* cases[i]: the case of this rtconform's table at i. */
-static int read_case(const struct where *w, json_t *j, size_t i, struct st_outcome *o)
+static int read_case(struct where *w, json_t *j, size_t i, struct st_outcome *o)
 {
 	char path[32], id[64], text[600];
 	snprintf(path, sizeof path, "cases[%zu]", i);
@@ -172,8 +132,9 @@ static int read_case(const struct where *w, json_t *j, size_t i, struct st_outco
 	return 0;
 }
 
-static int read_host(const struct where *w, json_t *root, struct fingerprint *fp)
+static int read_host(struct where *w, json_t *root, struct fingerprint *fp)
 {
+	static char value[FP_HOST_VALUE_MAX];
 	json_t *host, *v;
 	if (get_object(w, root, "host", &host))
 		return -1;
@@ -187,20 +148,14 @@ static int read_host(const struct where *w, json_t *root, struct fingerprint *fp
 			return fail(w, "host", "a key of %zu bytes, more than %d", strlen(key),
 				    ST_KEY_MAX - 1);
 		snprintf(field, sizeof field, "host.%s", key);
-		if (!json_is_string(v))
-			return fail(w, field, "not a string");
-		size_t n = json_string_length(v);
-		if (n >= FP_HOST_VALUE_MAX)
-			return fail(w, field, "%zu bytes, more than the %d a record's may hold", n,
-				    FP_HOST_VALUE_MAX - 1);
-		if (strlen(json_string_value(v)) != n)
-			return fail(w, field, "holds a NUL character");
-		fingerprint_add(fp, key, "%s", json_string_value(v));
+		if (!jf_text(w, v, field, false, value, sizeof value))
+			return -1;
+		fingerprint_add(fp, key, "%s", value);
 	}
 	return 0;
 }
 
-static int read_top(const struct where *w, json_t *root, struct st_read *r)
+static int read_top(struct where *w, json_t *root, struct st_read *r)
 {
 	char schema[64];
 	json_t *tool, *totals;
@@ -233,7 +188,7 @@ int st_read_record(const char *name, const char *text, size_t len, struct st_rea
 	r->d.rec = &r->rec;
 	r->d.version = r->version;
 	r->d.commit = r->commit;
-	struct where w = { name, err, errlen };
+	struct where w = { .file = name, .err = err, .errlen = errlen };
 	if (len > ST_RECORD_MAX)
 		return fail(&w, "", "%zu bytes, more than a record's %u", len, ST_RECORD_MAX);
 	json_error_t je;

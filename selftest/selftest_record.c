@@ -14,6 +14,7 @@
 
 #include "base/path.h"
 #include "base/termsafe.h"
+#include "base/utc.h"
 #include "evidence/manifest.h"
 #include "output/output.h"
 #include "harness/measure/timebase.h"
@@ -41,13 +42,6 @@ void st_tally(struct st_record *rec)
 	for (size_t i = 0; i < st_ncases; i++)
 		rec->counts[rec->out[i].verdict]++;
 	rec->status = rec->counts[ST_FAIL] ? EXIT_FAILED : rec->counts[ST_ERROR] ? EXIT_NOT_MEASURED : 0;
-}
-
-static void utc(time_t t, char *buf, size_t len)
-{
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 static const char *fp_or(const struct st_doc *d, const char *key)
@@ -312,8 +306,8 @@ static int write_manifest(const struct out_set *out)
 int st_write_record(const struct st_record *rec)
 {
 	struct st_doc d = { .rec = rec, .version = runinfo_version, .commit = runinfo_commit };
-	utc(rec->started, d.started, sizeof d.started);
-	utc(rec->ended, d.ended, sizeof d.ended);
+	utc_fmt(rec->started, true, d.started, sizeof d.started);
+	utc_fmt(rec->ended, true, d.ended, sizeof d.ended);
 	struct timebase tb;
 	char err[300];
 	const struct timebase *tbp = timebase_init(&tb, err, sizeof err) == 0 ? &tb : NULL;

@@ -12,6 +12,7 @@ rtconform is licensed Apache-2.0 (LICENSE). Each file of the tree carries
   tests/fixtures/explain/*.txt        # SPDX-...           line 1 (a comment
                                       to the trace reader, as tracefs's own)
   man pages (man/*.[1-8])             .\\" SPDX-...         line 1
+  man/options.txt (the options' words) # SPDX-...          line 1
   .xml .xsd                           <!-- SPDX-... -->    at the end of the
                                       <?xml ...?> line, else line 1 (so no line
                                       number a test or diagnostic cites moves)
@@ -55,7 +56,8 @@ def style(top, rel):
         return None
     if name.endswith((".c", ".h", ".S", ".c.in")):
         return "c"
-    if name.endswith(".txt") and rel.startswith("tests/fixtures/explain/"):
+    if (name.endswith(".txt") and rel.startswith("tests/fixtures/explain/")) or \
+            rel == "man/options.txt":
         return "hash"
     if name.endswith(HASH) or name in ("CMakeLists.txt", ".gitignore", "postinst.in"):
         return "hash"

@@ -302,14 +302,14 @@ START_TEST(selftest_record_hostile_fields_named)
 	char *json = record_json(ST_PASS, "fine");
 	static const struct { const char *from, *to, *want; } bad[] = {
 		{ "\"verdict\": \"pass\"", "\"verdict\": \"great\"", "v.json: cases[0].verdict: \"great\" is no verdict" },
-		{ "\"verdict\": \"pass\"", "\"verdict\": 1", "cases[0].verdict: not a string" },
+		{ "\"verdict\": \"pass\"", "\"verdict\": 1", "cases[0].verdict: expected a string" },
 		{ "\"privilege\": \"", "\"privilege\": \"x", "cases[0].privilege: " },
 		{ "\"seconds\": ", "\"seconds\": \"s\", \"x\": ", "cases[0].seconds: not a number" },
 		{ "\"seconds\": ", "\"seconds\": -1, \"x\": ", "cases[0].seconds: -1: not between" },
-		{ "\"why\": null", "\"why\": []", "cases[0].why: not a string or null" },
-		{ "\"exit_status\": 0", "\"exit_status\": 0.5", "exit_status: not an integer" },
+		{ "\"why\": null", "\"why\": []", "cases[0].why: expected a string or null" },
+		{ "\"exit_status\": 0", "\"exit_status\": 0.5", "exit_status: expected an integer" },
 		{ "\"schema\": \"urn:rtconform:validation:1\"", "\"schema\": \"x\"", "schema: \"x\", not" },
-		{ "\"host.name\": \"", "\"host.name\": null, \"h\": \"", "host.host.name: not a string" },
+		{ "\"host.name\": \"", "\"host.name\": null, \"h\": \"", "host.host.name: expected a string" },
 		{ "\"cases\": [", "\"cases\": [{}, ", "cases: " },
 		{ "\"commit\": \"abc\"", "\"commit\": \"abc\", \"commit\": \"d\"", "not JSON" },
 	};

@@ -8,6 +8,7 @@
  * from it are the same bytes. */
 #include "reports/read/explain_read.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -28,46 +29,50 @@
 #define IDLE_STATE_MAX 4294967294LL
 
 struct er {
-	const char *at;
-	char *where, *why;
-	size_t wlen, ylen;
-	bool failed;
+	struct jfield *f; /* the results.json's reader */
+	const char *at;   /* the explain's path */
 };
 
+#define failed(r) ((r)->f->rc != 0)
+
+/* The fault at key (a path below the explain's) with what is wrong. */
 static bool bad(struct er *r, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static bool bad(struct er *r, const char *key, const char *fmt, ...)
 {
-	if (r->failed)
-		return false;
-	r->failed = true;
-	snprintf(r->where, r->wlen, "%s%s%s", r->at, *key && *key != '[' ? "." : "", key);
+	char at[JF_AT_LEN], msg[600];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(r->why, r->ylen, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	return false;
+	jf_at_key(at, r->at, key);
+	return jf_fail(r->f, -EINVAL, at, "%s", msg);
+}
+
+/* Member key of o, at path (below the explain's; its full path in at). */
+static const json_t *get_at(struct er *r, const json_t *o, const char *key, const char *path,
+			    char *at)
+{
+	jf_at_key(at, r->at, path);
+	const json_t *j = json_object_get(o, key);
+	if (!j)
+		jf_fail(r->f, -EINVAL, at, "missing");
+	return j;
 }
 
 static const json_t *get(struct er *r, const json_t *o, const char *key, const char *path)
 {
-	const json_t *j = json_is_object(o) ? json_object_get(o, key) : NULL;
-	if (!j)
-		bad(r, path, "missing");
-	return j;
+	char at[JF_AT_LEN];
+	return get_at(r, o, key, path, at);
 }
 
 /* An integer from lo to hi at path (of object o's key). */
 static bool want_i(struct er *r, const json_t *o, const char *key, const char *path,
 		   long long lo, long long hi, long long *out)
 {
-	const json_t *j = get(r, o, key, path);
-	if (!j)
-		return false;
-	if (!json_is_integer(j) || json_integer_value(j) < lo || json_integer_value(j) > hi)
-		return bad(r, path, "expected an integer from %lld to %lld", lo, hi);
-	*out = json_integer_value(j);
-	return true;
+	char at[JF_AT_LEN];
+	const json_t *j = get_at(r, o, key, path, at);
+	return j && jf_int(r->f, j, at, lo, hi, out);
 }
 
 static bool want_u(struct er *r, const json_t *o, const char *key, const char *path,
@@ -82,25 +87,20 @@ static bool want_u(struct er *r, const json_t *o, const char *key, const char *p
 static bool want_b(struct er *r, const json_t *o, const char *key, const char *path,
 		   bool *out)
 {
-	const json_t *j = get(r, o, key, path);
-	if (j && !json_is_boolean(j))
-		return bad(r, path, "expected true or false");
-	*out = j && json_is_true(j);
-	return j != NULL;
+	char at[JF_AT_LEN];
+	const json_t *j = get_at(r, o, key, path, at);
+	*out = false;
+	return j && jf_bool(r->f, j, at, out);
 }
 
 /* A string of at most len - 1 bytes into buf. */
 static bool want_s(struct er *r, const json_t *o, const char *key, const char *path, char *buf,
 		   size_t len)
 {
-	const json_t *j = get(r, o, key, path);
-	if (!j)
-		return false;
-	if (!json_is_string(j) || json_string_length(j) >= len ||
-	    strlen(json_string_value(j)) != json_string_length(j))
-		return bad(r, path, "expected a string of at most %zu bytes", len - 1);
-	snprintf(buf, len, "%s", json_string_value(j));
-	return true;
+	char at[JF_AT_LEN];
+	const json_t *j = get_at(r, o, key, path, at);
+	buf[0] = '\0';
+	return j && jf_text(r->f, j, at, false, buf, len);
 }
 
 /* A text the fields make (a label, the headline): the file's must be it. */
@@ -179,7 +179,7 @@ static void one_comp(struct er *r, const json_t *o, size_t i, const struct expla
 	if (want_s(r, o, "kind", path, kind, sizeof kind) && !kind_of(kind, &c->kind))
 		bad(r, path, "'%s' is not a kind rtconform writes (irq, softirq, timer, task, idle, "
 		    "wakeup, probe, unexplained, idle-exit)", kind);
-	if (r->failed)
+	if (failed(r))
 		return;
 	if (c->kind == EXPLAIN_IRQ || c->kind == EXPLAIN_SOFTIRQ) {
 		bool irq = c->kind == EXPLAIN_IRQ;
@@ -208,7 +208,7 @@ static void one_comp(struct er *r, const json_t *o, size_t i, const struct expla
 		bad(r, path, "%.17g is not its ns over the window's (%.6g)",
 		    json_is_number(s) ? json_number_value(s) : NAN, want);
 	char label[200];
-	if (!r->failed) {
+	if (!failed(r)) {
 		explain_label(e, c, label, sizeof label);
 		snprintf(path, sizeof path, "%s.label", p);
 		want_text(r, o, "label", path, label);
@@ -224,8 +224,8 @@ static const json_t *bounded(struct er *r, const json_t *o, const char *key, siz
 	else if (a && json_array_size(a) > EXPLAIN_READ_MAX_ITEMS)
 		bad(r, key, "%zu items, more than the %d an explanation holds",
 		    json_array_size(a), EXPLAIN_READ_MAX_ITEMS);
-	*n = a && !r->failed ? json_array_size(a) : 0;
-	return r->failed ? NULL : a;
+	*n = a && !failed(r) ? json_array_size(a) : 0;
+	return failed(r) ? NULL : a;
 }
 
 static void read_components(struct er *r, const json_t *o, struct explain *e)
@@ -240,13 +240,13 @@ static void read_components(struct er *r, const json_t *o, struct explain *e)
 	}
 	e->ncomp = n;
 	uint64_t sum = 0;
-	for (size_t i = 0; i < n && !r->failed; i++) {
+	for (size_t i = 0; i < n && !failed(r); i++) {
 		one_comp(r, json_array_get(a, i), i, e, &e->comp[i]);
 		if (e->comp[i].ns > UINT64_MAX - sum)
 			bad(r, "components", "the components' ns overflow");
 		sum += e->comp[i].ns;
 	}
-	if (!r->failed && sum != e->sum_ns)
+	if (!failed(r) && sum != e->sum_ns)
 		bad(r, "sum_ns", "%" PRIu64 " is not the components' sum, %" PRIu64, e->sum_ns, sum);
 }
 
@@ -279,10 +279,10 @@ static void read_window(struct er *r, const json_t *o, struct explain *e)
 	}
 	want_u(r, w, "start_ns", "window.start_ns", &e->start_ns);
 	want_u(r, w, "end_ns", "window.end_ns", &e->end_ns);
-	if (!r->failed && e->end_ns < e->start_ns)
+	if (!failed(r) && e->end_ns < e->start_ns)
 		bad(r, "window.end_ns", "%" PRIu64 " is before the start, %" PRIu64, e->end_ns,
 		    e->start_ns);
-	if (want_u(r, w, "ns", "window.ns", &ns) && !r->failed && ns != e->end_ns - e->start_ns)
+	if (want_u(r, w, "ns", "window.ns", &ns) && !failed(r) && ns != e->end_ns - e->start_ns)
 		bad(r, "window.ns", "%" PRIu64 " is not end_ns - start_ns, %" PRIu64, ns,
 		    e->end_ns - e->start_ns);
 }
@@ -297,7 +297,7 @@ static void read_sum(struct er *r, const json_t *o, struct explain *e)
 	want_b(r, o, "adds_up", "adds_up", &e->adds_up);
 	want_i(r, o, "tolerance_ns", "tolerance_ns", EXPLAIN_TOLERANCE_NS, EXPLAIN_TOLERANCE_NS,
 	       &tol);
-	if (r->failed)
+	if (failed(r))
 		return;
 	if (!explain_adds_up(e->sum_ns, w))
 		bad(r, "sum_ns", "%" PRIu64 " does not add up to the window's %" PRIu64 " ns within "
@@ -318,7 +318,7 @@ static void read_migrations(struct er *r, const json_t *o, struct explain *e)
 		return;
 	}
 	e->nmig = n;
-	for (size_t i = 0; i < n && !r->failed; i++) {
+	for (size_t i = 0; i < n && !failed(r); i++) {
 		const json_t *m = json_array_get(a, i);
 		char p[96];
 		long long v = 0;
@@ -349,7 +349,7 @@ static void read_lost(struct er *r, const json_t *o, struct explain *e)
 	    inferred > ULONG_MAX)
 		bad(r, "switches_inferred", "%" PRIu64 " is too large", inferred);
 	e->switches_inferred = (unsigned long)inferred;
-	if (r->failed)
+	if (failed(r))
 		return;
 	if (e->lost_window > e->lost)
 		bad(r, "lost_in_window", "%" PRIu64 " is more than lost_events, %" PRIu64,
@@ -398,10 +398,10 @@ static void read_steal(struct er *r, const json_t *o, struct explain *e)
 	}
 	want_u(r, s, "ns", "steal.ns", &e->steal_ns);
 	want_u(r, s, "span_ns", "steal.span_ns", &e->steal_span_ns);
-	if (!r->failed && e->steal_ns > e->steal_span_ns)
+	if (!failed(r) && e->steal_ns > e->steal_span_ns)
 		bad(r, "steal.ns", "%" PRIu64 " is more than the span, %" PRIu64 " ns", e->steal_ns,
 		    e->steal_span_ns);
-	e->steal_known = !r->failed;
+	e->steal_known = !failed(r);
 }
 
 static void read_marker(struct er *r, const json_t *o, struct explain *e)
@@ -418,10 +418,9 @@ static void read_marker(struct er *r, const json_t *o, struct explain *e)
 	e->marker_line = (size_t)v;
 }
 
-int explain_read_json(const json_t *j, const char *at, struct explain *e, char *where,
-		      size_t wlen, char *why, size_t ylen)
+int explain_read_json(struct jfield *f, const json_t *j, const char *at, struct explain *e)
 {
-	struct er r = { .at = at, .where = where, .why = why, .wlen = wlen, .ylen = ylen };
+	struct er r = { .f = f, .at = at };
 	memset(e, 0, sizeof *e);
 	if (!json_is_object(j)) {
 		bad(&r, "", "expected an object");
@@ -436,10 +435,10 @@ int explain_read_json(const json_t *j, const char *at, struct explain *e, char *
 	read_lost(&r, j, e);
 	read_wakeup(&r, j, e);
 	read_steal(&r, j, e);
-	if (!r.failed) {
+	if (!failed(&r)) {
 		char h[1024];
 		explain_headline(e, h, sizeof h);
 		want_text(&r, j, "headline", "headline", h);
 	}
-	return r.failed ? -1 : 0;
+	return failed(&r) ? -1 : 0;
 }

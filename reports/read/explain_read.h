@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "harness/explain.h"
+#include "reports/read/json_field.h"
 
 /* The most components and migrations an `explain` may list: far more than
  * a window of one sample ever holds. */
@@ -21,9 +22,8 @@
 #define EXPLAIN_READ_SHARE_TOLERANCE 1e-5
 
 /* Read j, the value of results.json's "explain" at path `at`, into e
- * (explain_free it either way). 0, or -1 with the path of the field at
- * fault in where and what is wrong with it, quoting the value, in why. */
-int explain_read_json(const json_t *j, const char *at, struct explain *e, char *where,
-		      size_t wlen, char *why, size_t ylen);
+ * (explain_free it either way). 0, or -1 with f's fault naming the field
+ * and what is wrong with it, quoting the value (json_field.h). */
+int explain_read_json(struct jfield *f, const json_t *j, const char *at, struct explain *e);
 
 #endif

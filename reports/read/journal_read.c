@@ -26,6 +26,7 @@
 #include <jansson.h>
 
 #include "base/safeopen.h"
+#include "base/utc.h"
 #include "reports/journal.h"
 #include "reports/json_schema.h"
 #include "reports/read/json_split.h"
@@ -714,10 +715,7 @@ static void mark_recovered(json_t *root, const struct log_state *st, const char 
 {
 	char when[32], drop[120] = "", cutting[200] = "", now[160] = "", lost[700] = "",
 	     unread[240] = "";
-	struct tm tm;
-	time_t written = (time_t)(st->written_ms / 1000u);
-	gmtime_r(&written, &tm);
-	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	utc_fmt((int64_t)(st->written_ms / 1000u), true, when, sizeof when);
 	if (cut[0])
 		snprintf(cutting, sizeof cutting, "; %s cut short, with the runs it finished", cut);
 	if (st->dropped)

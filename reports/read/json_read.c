@@ -28,12 +28,14 @@
 #include <jansson.h>
 
 #include "base/strhash.h"
+#include "base/utc.h"
 #include "base/utf8.h"
 #include "base/probe_decl.h"
 #include "host/identity.h"
 #include "reports/json_schema.h"
 #include "reports/read/explain_read.h"
 #include "reports/read/figures.h"
+#include "reports/read/json_field.h"
 #include "reports/read/json_split.h"
 #include "reports/traceability.h"
 #include "requirements/model.h"
@@ -41,14 +43,11 @@
 /* The same cap as junit.xml's: nothing rtconform writes comes near it. */
 #define MAX_RESULTS_BYTES (256u * 1024u * 1024u)
 
-/* JSON paths: "files[0].requirements[12].metrics[1].histogram.buckets[40]" */
-#define AT_LEN 256
+/* JSON paths (json_field.h) */
+#define AT_LEN JF_AT_LEN
 
 struct jr {
-	const char *file;
-	char *err;
-	size_t errlen;
-	int rc;     /* 0, or the first error's -errno */
+	struct jfield f; /* the file, its first fault */
 	int schema; /* 1 or 2 (RESULTS_SCHEMA_1, RESULTS_SCHEMA) */
 	struct jsplit *split; /* the file, its requirements cut out */
 	size_t file_no;       /* files[file_no] is being read */
@@ -57,21 +56,7 @@ struct jr {
 };
 
 /* Record the first error: "FILE: AT: message". Returns false. */
-static bool fail(struct jr *rd, int rc, const char *at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static bool fail(struct jr *rd, int rc, const char *at, const char *fmt, ...)
-{
-	if (rd->rc)
-		return false;
-	char msg[600];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	snprintf(rd->err, rd->errlen, "%s: %s%s%s", rd->file, at, *at ? ": " : "", msg);
-	rd->rc = rc;
-	return false;
-}
+#define fail(rd, ...) jf_fail(&(rd)->f, __VA_ARGS__)
 
 /* ---- memory, within a budget ---------------------------------------------
  *
@@ -196,47 +181,34 @@ static bool view_take(struct jr *rd, void *p)
 {
 	if (!p || budget_take(chunk_cost(p)))
 		return true;
-	if (!rd->rc) {
-		budget_message(rd->file, rd->err, rd->errlen);
-		rd->rc = -EFBIG;
+	if (!rd->f.rc) {
+		budget_message(rd->f.file, rd->f.err, rd->f.errlen);
+		rd->f.rc = -EFBIG;
 	}
 	return false;
 }
 
-/* A path too long for its buffer ends in "..." rather than mid-name. */
-static void at_fit(char *buf, int n)
-{
-	if (n < 0 || n >= AT_LEN)
-		memcpy(buf + AT_LEN - 4, "...", 4);
-}
-
-static void at_key(char *buf, const char *at, const char *key)
-{
-	at_fit(buf, snprintf(buf, AT_LEN, "%s%s%s", at, *at ? "." : "", key));
-}
-
-static void at_index(char *buf, const char *at, size_t i)
-{
-	at_fit(buf, snprintf(buf, AT_LEN, "%s[%zu]", at, i));
-}
+#define at_key jf_at_key
+#define at_index jf_at_index
 
 /* ---- one value of a known type ------------------------------------------ */
 
 static bool want_u64(struct jr *rd, const json_t *j, const char *at, uint64_t *out)
 {
-	if (!json_is_integer(j) || json_integer_value(j) < 0)
-		return fail(rd, -EINVAL, at, "expected an integer from 0 to %lld",
-			    (long long)RESULTS_MAX_INT);
-	*out = (uint64_t)json_integer_value(j);
-	return true;
+	long long v = 0;
+	bool ok = jf_int(&rd->f, j, at, 0, (long long)RESULTS_MAX_INT, &v);
+	if (ok)
+		*out = (uint64_t)v;
+	return ok;
 }
 
 static bool want_int(struct jr *rd, const json_t *j, const char *at, long long max, int *out)
 {
-	if (!json_is_integer(j) || json_integer_value(j) < 0 || json_integer_value(j) > max)
-		return fail(rd, -EINVAL, at, "expected an integer from 0 to %lld", max);
-	*out = (int)json_integer_value(j);
-	return true;
+	long long v = 0;
+	bool ok = jf_int(&rd->f, j, at, 0, max, &v);
+	if (ok)
+		*out = (int)v;
+	return ok;
 }
 
 /* The one rule for every real of a results.json (read.h): 0, or a
@@ -322,11 +294,7 @@ static bool want_verdict(struct jr *rd, const json_t *j, const char *at, enum ve
 static const json_t *member(struct jr *rd, const json_t *obj, const char *at, const char *key,
 			    char *where)
 {
-	at_key(where, at, key);
-	const json_t *j = json_object_get(obj, key);
-	if (!j)
-		fail(rd, -EINVAL, where, "missing");
-	return j;
+	return jf_member(&rd->f, obj, at, key, where);
 }
 
 static bool u64_field(struct jr *rd, const json_t *obj, const char *at, const char *key,
@@ -442,7 +410,7 @@ static void read_buckets(struct jr *rd, const json_t *arr, const char *at,
 	if (n && !*out)
 		return;
 	struct rv_bucket *bk = *out;
-	for (size_t i = 0; i < n && !rd->rc; i++) {
+	for (size_t i = 0; i < n && !rd->f.rc; i++) {
 		char w[AT_LEN];
 		const json_t *b = json_array_get(arr, i);
 		at_index(w, at, i);
@@ -483,7 +451,7 @@ static void read_histogram(struct jr *rd, const json_t *h, const char *at, uint6
 	u64_field(rd, h, at, "highest", highest);
 	if ((j = container_field(rd, h, at, "buckets", true, false, w)))
 		read_buckets(rd, j, w, out, n);
-	if (rd->rc || !json_object_get(h, "negative"))
+	if (rd->f.rc || !json_object_get(h, "negative"))
 		return;
 	const json_t *o = container_field(rd, h, at, "negative", false, false, wn);
 	if (!o)
@@ -496,7 +464,7 @@ static void read_histogram(struct jr *rd, const json_t *h, const char *at, uint6
 /* statistics_ns / statistics_cycles: every statistic, a number or null. */
 static void read_stats(struct jr *rd, const json_t *obj, const char *at, struct rv_value *out)
 {
-	for (int i = 0; i < RV_NSTATS && !rd->rc; i++)
+	for (int i = 0; i < RV_NSTATS && !rd->f.rc; i++)
 		value_field(rd, obj, at, report_view_stats[i], &out[i]);
 }
 
@@ -512,7 +480,7 @@ static void read_metric_runs(struct jr *rd, const json_t *arr, const char *at,
 	if (n && (!m->run_count || !m->run_mean_ns || !m->run_max_ns))
 		return;
 	m->nruns = n;
-	for (size_t i = 0; i < n && !rd->rc; i++) {
+	for (size_t i = 0; i < n && !rd->f.rc; i++) {
 		char w[AT_LEN];
 		const json_t *obj = json_array_get(arr, i);
 		at_index(w, at, i);
@@ -567,7 +535,7 @@ static void read_count_metric(struct jr *rd, const json_t *obj, const char *at,
 {
 	char w[AT_LEN];
 	const json_t *j = container_field(rd, obj, at, "statistics", false, false, w);
-	for (int i = 0; j && i < RV_NCSTATS && !rd->rc; i++) {
+	for (int i = 0; j && i < RV_NCSTATS && !rd->f.rc; i++) {
 		if (i == RVC_MEAN)
 			count_real_field(rd, j, w, report_view_count_stats[i], &m->counts[i]);
 		else
@@ -582,7 +550,7 @@ static void read_count_metric(struct jr *rd, const json_t *obj, const char *at,
 		return;
 	m->nruns = n;
 	m->count = n;
-	for (size_t i = 0; i < n && !rd->rc; i++) {
+	for (size_t i = 0; i < n && !rd->f.rc; i++) {
 		char wi[AT_LEN];
 		at_index(wi, w, i);
 		want_u64(rd, json_array_get(runs, i), wi, &m->run_count[i]);
@@ -629,7 +597,7 @@ static json_t *element(struct jr *rd, const json_t *arr, size_t i, bool split)
 	json_error_t jerr;
 	json_t *own = jsplit_load(rd->split, r, JSON_REJECT_DUPLICATES, &jerr);
 	if (!own)
-		rd->rc = parse_failed(rd->file, rd->split->err, &jerr, rd->err, rd->errlen);
+		rd->f.rc = parse_failed(rd->f.file, rd->split->err, &jerr, rd->f.err, rd->f.errlen);
 	return own;
 }
 
@@ -646,7 +614,7 @@ static void read_objects(struct jr *rd, const json_t *parent, const char *at,
 	*out = items(rd, len, l->size, w);
 	if (!*out)
 		return;
-	for (size_t i = 0; i < len && !rd->rc; i++) {
+	for (size_t i = 0; i < len && !rd->f.rc; i++) {
 		char wi[AT_LEN];
 		json_t *obj = element(rd, arr, i, l->split);
 		at_index(wi, w, i);
@@ -675,11 +643,10 @@ static void read_start_ms(struct jr *rd, const json_t *obj, const char *at, int6
 	const char *end = s ? strptime(s, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
 	time_t t = end ? timegm(&tm) : (time_t)-1;
 	char back[48] = "", ms[8] = "";
-	struct tm again;
 	if (end && strlen(end) == 5 && end[0] == '.' && end[4] == 'Z')
 		memcpy(ms, end + 1, 3);
-	if (t != (time_t)-1 && ms[0] && gmtime_r(&t, &again))
-		strftime(back, sizeof back, "%Y-%m-%dT%H:%M:%S", &again);
+	if (t != (time_t)-1 && ms[0])
+		utc_fmt(t, false, back, sizeof back);
 	size_t n = strlen(back);
 	snprintf(back + n, sizeof back - n, ".%sZ", ms);
 	if (!s || !ms[0] || strspn(ms, "0123456789") != 3 || strcmp(back, s) != 0) {
@@ -708,7 +675,7 @@ static void read_one_ival(struct jr *rd, const json_t *obj, const char *at, void
 		read_stats(rd, j, w, iv->ns);
 	if ((j = container_field(rd, obj, at, "histogram", false, false, w)))
 		read_histogram(rd, j, w, &highest, &iv->buckets, &iv->nbuckets, &iv->neg);
-	if (!rd->rc && (iv->seconds < 0 || highest != ival_highest))
+	if (!rd->f.rc && (iv->seconds < 0 || highest != ival_highest))
 		fail(rd, -EINVAL, at, iv->seconds < 0 ? "seconds below zero"
 			  : "its histogram's highest differs from its metric's");
 }
@@ -719,7 +686,7 @@ static void read_intervals(struct jr *rd, const json_t *obj, const char *at, uin
 {
 	static const struct list ivals = { "intervals", sizeof(struct rv_ival), READ_MAX_INTERVALS,
 					   read_one_ival, false };
-	if (rd->rc || !json_object_get(obj, "intervals"))
+	if (rd->f.rc || !json_object_get(obj, "intervals"))
 		return;
 	ival_highest = highest;
 	read_objects(rd, obj, at, &ivals, (void **)out, n);
@@ -729,11 +696,7 @@ static void read_intervals(struct jr *rd, const json_t *obj, const char *at, uin
 static void bool_field(struct jr *rd, const json_t *obj, const char *at, const char *key,
 		       bool *out)
 {
-	char w[AT_LEN];
-	const json_t *j = member(rd, obj, at, key, w);
-	if (j && !json_is_boolean(j))
-		fail(rd, -EINVAL, w, "expected true or false");
-	*out = json_is_true(j);
+	jf_bool_field(&rd->f, obj, at, key, out);
 }
 
 /* A level of confidence: 0.5 < level < 1 (a two-sided interval below 50 %
@@ -755,7 +718,7 @@ static void read_ci(struct jr *rd, const json_t *conf, const char *at, const cha
 	char w[AT_LEN];
 	const json_t *o = container_field(rd, conf, at, key, false, true, w);
 	*c = (struct rv_ci){ 0 };
-	if (!o || rd->rc)
+	if (!o || rd->f.rc)
 		return;
 	c->level = level;
 	if (json_object_get(o, "level"))
@@ -768,7 +731,7 @@ static void read_ci(struct jr *rd, const json_t *conf, const char *at, const cha
 	num_field(rd, o, w, "coverage", &c->coverage);
 	bool_field(rd, o, w, "lo_bucket_limited", &c->lo_bucket);
 	bool_field(rd, o, w, "hi_bucket_limited", &c->hi_bucket);
-	c->have = !rd->rc;
+	c->have = !rd->f.rc;
 	c->n = n;
 	c->has_lo = lo.have;
 	c->lo_ns = lo.v;
@@ -782,7 +745,7 @@ static void read_ci(struct jr *rd, const json_t *conf, const char *at, const cha
 static const json_t *confidence_of(struct jr *rd, const json_t *obj, const char *at,
 				   double *level, char w[AT_LEN])
 {
-	if (rd->rc || !json_object_get(obj, "confidence"))
+	if (rd->f.rc || !json_object_get(obj, "confidence"))
 		return NULL;
 	const json_t *c = container_field(rd, obj, at, "confidence", false, false, w);
 	if (c)
@@ -796,7 +759,7 @@ static void read_confidence(struct jr *rd, const json_t *obj, const char *at,
 {
 	char w[AT_LEN];
 	const json_t *c = confidence_of(rd, obj, at, &m->ci_level, w);
-	for (int i = 0; c && i < RV_NSTATS && !rd->rc; i++) {
+	for (int i = 0; c && i < RV_NSTATS && !rd->f.rc; i++) {
 		struct statistic st;
 		if (statistic_parse(report_view_stats[i], &st) == 0 && st.kind == STAT_PCT)
 			read_ci(rd, c, w, report_view_stats[i], m->ci_level, m->count, &m->ci[i]);
@@ -809,7 +772,7 @@ static void read_series_confidence(struct jr *rd, const json_t *obj, const char 
 {
 	char w[AT_LEN];
 	const json_t *c = confidence_of(rd, obj, at, &s->ci_level, w);
-	if (c && !rd->rc)
+	if (c && !rd->f.rc)
 		read_ci(rd, c, w, "p99", s->ci_level, s->count, &s->p99_ci);
 }
 
@@ -857,7 +820,7 @@ static void check_count_limit(struct jr *rd, const char *at, const struct rv_val
 		const char *key;
 		const struct rv_value *v;
 	} vals[] = { { "max", max }, { "min", min }, { "measured", measured } };
-	for (size_t i = 0; i < sizeof vals / sizeof vals[0] && !rd->rc; i++) {
+	for (size_t i = 0; i < sizeof vals / sizeof vals[0] && !rd->f.rc; i++) {
 		char w[AT_LEN];
 		at_key(w, at, vals[i].key);
 		count_ok(rd, vals[i].v, w);
@@ -953,7 +916,7 @@ static void read_series(struct jr *rd, const json_t *obj, const char *at, struct
 	if (j)
 		want_int(rd, j, w, INT_MAX, &s->cpu);
 	u64_field(rd, obj, at, "count", &s->count);
-	for (int k = 0; k < RV_NSERIES_STATS && !rd->rc; k++) {
+	for (int k = 0; k < RV_NSERIES_STATS && !rd->f.rc; k++) {
 		char key[32];
 		snprintf(key, sizeof key, "%s_ns", report_view_series_stats[k]);
 		value_field(rd, obj, at, key, &s->ns[k]);
@@ -994,7 +957,7 @@ static void read_params(struct jr *rd, const json_t *obj, const char *at, struct
 	const char *key;
 	const json_t *val;
 	json_object_foreach((json_t *)params, key, val) {
-		if (!r->params || rd->rc)
+		if (!r->params || rd->f.rc)
 			return;
 		char wk[AT_LEN];
 		at_key(wk, w, key);
@@ -1015,7 +978,7 @@ static void read_batch(struct jr *rd, const json_t *obj, const char *at, struct 
 	value_field(rd, batch, w, "mean_ns", &r->batch_mean_ns);
 	value_field(rd, batch, w, "stddev_ns", &r->batch_stddev_ns);
 	const json_t *per = container_field(rd, batch, w, "per_run_ns", true, false, pw);
-	if (!per || rd->rc)
+	if (!per || rd->f.rc)
 		return;
 	if (json_array_size(per) != r->runs) {
 		fail(rd, -EINVAL, pw, "has %zu entries, not one per run (runs %u)",
@@ -1023,7 +986,7 @@ static void read_batch(struct jr *rd, const json_t *obj, const char *at, struct 
 		return;
 	}
 	r->batch_run_ns = items(rd, r->runs, sizeof *r->batch_run_ns, pw);
-	for (uint32_t i = 0; i < r->runs && r->batch_run_ns && !rd->rc; i++) {
+	for (uint32_t i = 0; i < r->runs && r->batch_run_ns && !rd->f.rc; i++) {
 		char wi[AT_LEN];
 		at_index(wi, pw, i);
 		want_value(rd, json_array_get(per, i), wi, &r->batch_run_ns[i]);
@@ -1056,7 +1019,7 @@ static void check_series_cpus(struct jr *rd, const char *at, const struct rv_req
 	for (size_t i = 0; i < r->nseries; i++)
 		cpu[i] = r->series[i].cpu;
 	qsort(cpu, r->nseries, sizeof *cpu, cmp_int);
-	for (size_t i = 1; i < r->nseries && !rd->rc; i++) {
+	for (size_t i = 1; i < r->nseries && !rd->f.rc; i++) {
 		if (cpu[i] != cpu[i - 1])
 			continue;
 		size_t k = 0, seen = 0; /* the second series of that CPU, to name it */
@@ -1084,7 +1047,7 @@ static void read_selected(struct jr *rd, const json_t *obj, const char *at, stru
 		return;
 	}
 	r->not_selected = json_is_false(j);
-	if (r->not_selected && !rd->rc && r->verdict != VERDICT_SKIPPED)
+	if (r->not_selected && !rd->f.rc && r->verdict != VERDICT_SKIPPED)
 		fail(rd, -EINVAL, w, "false, but the verdict is \"%s\": a requirement not "
 		     "selected is never run, so it is \"skipped\"", verdict_name(r->verdict));
 }
@@ -1094,7 +1057,7 @@ static void read_selected(struct jr *rd, const json_t *obj, const char *at, stru
 static void read_explain(struct jr *rd, const json_t *obj, const char *at, struct rv_req *r)
 {
 	const json_t *j = json_object_get(obj, "explain");
-	char w[AT_LEN], where[AT_LEN + 64], why[600];
+	char w[AT_LEN];
 	if (!j)
 		return;
 	at_key(w, at, "explain");
@@ -1103,9 +1066,9 @@ static void read_explain(struct jr *rd, const json_t *obj, const char *at, struc
 		fail(rd, -ENOMEM, w, "%s", strerror(ENOMEM));
 		return;
 	}
-	if (explain_read_json(j, w, r->explain, where, sizeof where, why, sizeof why) != 0)
-		fail(rd, -EINVAL, where, "%s", why);
-	else if (!view_take(rd, r->explain->comp) || !view_take(rd, r->explain->mig))
+	if (explain_read_json(&rd->f, j, w, r->explain) != 0)
+		return;
+	if (!view_take(rd, r->explain->comp) || !view_take(rd, r->explain->mig))
 		return;
 }
 
@@ -1120,7 +1083,7 @@ static bool clause_text(struct jr *rd, const json_t *obj, const char *at, const 
 	const json_t *j = member(rd, obj, at, key, w);
 	*out = NULL;
 	if (!j || !want_str(rd, j, w, nullable, out) || !*out)
-		return j != NULL && !rd->rc;
+		return j != NULL && !rd->f.rc;
 	size_t chars = 0;
 	bool ctrl = false;
 	for (const unsigned char *p = (const unsigned char *)*out; *p; p++) {
@@ -1154,12 +1117,14 @@ static void read_clauses(struct jr *rd, const json_t *obj, const char *at, struc
 	static const struct list clauses = { "clauses", sizeof *r->clauses, REQ_MAX_CLAUSES,
 					     one_clause, false };
 	read_objects(rd, obj, at, &clauses, (void **)&r->clauses, &r->nclauses);
-	for (size_t i = 0; i < r->nclauses && !rd->rc; i++)
-		for (size_t k = 0; k < i && !rd->rc; k++)
+	for (size_t i = 0; i < r->nclauses && !rd->f.rc; i++)
+		for (size_t k = 0; k < i && !rd->f.rc; k++)
 			if (strcmp(r->clauses[i].ref, r->clauses[k].ref) == 0) {
-				char w[AT_LEN];
-				at_fit(w, snprintf(w, AT_LEN, "%s.clauses[%zu].ref", at, i));
-				fail(rd, -EINVAL, w, "\"%s\" again (first at clauses[%zu]; a "
+				char w[AT_LEN], c[AT_LEN];
+				at_key(c, at, "clauses");
+				at_index(w, c, i);
+				at_key(c, w, "ref");
+				fail(rd, -EINVAL, c, "\"%s\" again (first at clauses[%zu]; a "
 				     "requirement cites a clause once)", r->clauses[i].ref, k);
 			}
 }
@@ -1177,7 +1142,7 @@ static void read_outputs(struct jr *rd, const json_t *root, struct report_view *
 	if (!json_object_get(root, "outputs"))
 		return;
 	const json_t *o = container_field(rd, root, "", "outputs", false, false, w);
-	for (int k = 0; o && k <= REPORT_NKINDS && !rd->rc; k++) {
+	for (int k = 0; o && k <= REPORT_NKINDS && !rd->f.rc; k++) {
 		char wk[AT_LEN], *s = NULL;
 		if (!str_field(rd, o, w, keys[k], true, &s) || !s)
 			continue;
@@ -1293,11 +1258,11 @@ static void check_cites(struct jr *rd, const struct report_view *v, const struct
 {
 	char w[AT_LEN], wi[AT_LEN];
 	const json_t *arr = container_field(rd, obj, at, key, true, false, w);
-	for (size_t i = 0; arr && i < n && !rd->rc; i++) {
+	for (size_t i = 0; arr && i < n && !rd->f.rc; i++) {
 		at_index(wi, w, i);
 		check_cite(rd, v, c[i], json_array_get(arr, i), wi);
 	}
-	if (arr && !rd->rc && json_array_size(arr) > n) {
+	if (arr && !rd->f.rc && json_array_size(arr) > n) {
 		at_index(wi, w, n);
 		matrix_differs(rd, wi, NULL);
 	}
@@ -1309,7 +1274,7 @@ static void check_row(struct jr *rd, const struct report_view *v, const struct r
 		      const json_t *act, const char *at)
 {
 	check_built(rd, json_pack("{s:s, s:s?}", "ref", row->ref, "title", row->title), act, at);
-	if (!rd->rc)
+	if (!rd->f.rc)
 		check_cites(rd, v, row->cites, row->ncites, act, at, "requirements");
 }
 
@@ -1335,16 +1300,16 @@ static void check_traceability(struct jr *rd, const json_t *root, const struct r
 		fail(rd, -ENOMEM, w, "%s", strerror(ENOMEM));
 		return;
 	}
-	for (size_t i = 0; i < m.nrows && !rd->rc; i++) {
+	for (size_t i = 0; i < m.nrows && !rd->f.rc; i++) {
 		char wr[AT_LEN];
 		at_index(wr, wi, i);
 		check_row(rd, v, &m.rows[i], json_array_get(rows, i), wr);
 	}
-	if (!rd->rc && json_array_size(rows) > m.nrows) {
+	if (!rd->f.rc && json_array_size(rows) > m.nrows) {
 		at_index(w, wi, m.nrows);
 		matrix_differs(rd, w, NULL);
 	}
-	if (!rd->rc)
+	if (!rd->f.rc)
 		check_cites(rd, v, m.untraced, m.nuntraced, j, "traceability", "untraced");
 	rv_matrix_free(&m);
 }
@@ -1413,9 +1378,9 @@ static void read_req(struct jr *rd, const json_t *obj, const char *at, void *ite
 	read_batch(rd, obj, at, r);
 	read_objects(rd, obj, at, &metrics, (void **)&r->metrics, &r->nmetrics);
 	read_objects(rd, obj, at, &series, (void **)&r->series, &r->nseries);
-	if (!rd->rc && r->nseries && !r->nmetrics)
+	if (!rd->f.rc && r->nseries && !r->nmetrics)
 		fail(rd, -EINVAL, at, "per_cpu series without a metric");
-	if (!rd->rc)
+	if (!rd->f.rc)
 		check_series_cpus(rd, at, r);
 }
 
@@ -1432,10 +1397,8 @@ static void read_time(struct jr *rd, const json_t *obj, const char *at, const ch
 	const char *s = json_is_string(j) ? json_string_value(j) : NULL;
 	const char *end = s ? strptime(s, RESULTS_TIME_FORMAT, &tm) : NULL;
 	time_t t = end && !*end ? timegm(&tm) : (time_t)-1;
-	struct tm again;
 	/* Strict: the text must be the one this time prints as. */
-	if (t == (time_t)-1 || !gmtime_r(&t, &again) ||
-	    !strftime(back, sizeof back, RESULTS_TIME_FORMAT, &again) || strcmp(back, s) != 0) {
+	if (t == (time_t)-1 || !utc_fmt(t, true, back, sizeof back) || strcmp(back, s) != 0) {
 		fail(rd, -EINVAL, w, "expected a UTC time like \"2024-05-01T12:00:00Z\" or null");
 		return;
 	}
@@ -1448,7 +1411,7 @@ static void read_time(struct jr *rd, const json_t *obj, const char *at, const ch
 static void check_ids(struct jr *rd, const char *at, const struct rv_file *f)
 {
 	struct strhash seen = { 0 };
-	for (size_t i = 0; i < f->nreqs && !rd->rc; i++) {
+	for (size_t i = 0; i < f->nreqs && !rd->f.rc; i++) {
 		const size_t *first = strhash_get(&seen, f->reqs[i].id);
 		char w[AT_LEN];
 		snprintf(w, sizeof w, "%s.requirements[%zu].id", at, i);
@@ -1472,7 +1435,7 @@ static void read_file(struct jr *rd, const json_t *obj, const char *at, void *it
 	static const struct list reqs = { "requirements", sizeof *f->reqs, SIZE_MAX, read_req,
 					  true };
 	read_objects(rd, obj, at, &reqs, (void **)&f->reqs, &f->nreqs);
-	if (!rd->rc)
+	if (!rd->f.rc)
 		check_ids(rd, at, f);
 	rd->file_no++; /* files are read in order (read_root), each once */
 }
@@ -1486,7 +1449,7 @@ static void check_label(struct jr *rd, const char *at, const struct fingerprint 
 	const char *why = label ? host_label_problem(label) : NULL;
 	char w[AT_LEN];
 	at_key(w, at, "host.label");
-	if (!why || rd->rc)
+	if (!why || rd->f.rc)
 		return;
 	int n = (int)utf8_fit(label, 80);
 	fail(rd, -EINVAL, w, "\"%.*s%s\": %s (a label as rtconform run --host-label takes it)",
@@ -1608,7 +1571,7 @@ static void check_hosts(struct jr *rd, const json_t *root, const struct report_v
 			fail(rd, -EINVAL, w, "%s, but the environment is of %s: the file holds the "
 			     "results of more than one host; %s", json_string_value(h), env_host,
 			     REPORT_ONE_HOST_HINT);
-		if (rd->rc)
+		if (rd->f.rc)
 			return;
 	}
 }
@@ -1699,7 +1662,7 @@ static void read_root(struct jr *rd, const json_t *root, struct report_view *v)
 		     "schemas)", RESULTS_SCHEMA, RESULTS_SCHEMA_1);
 		return;
 	}
-	if (rd->rc)
+	if (rd->f.rc)
 		return;
 	read_env(rd, root, v);
 	read_readiness(rd, root, v);
@@ -1709,15 +1672,15 @@ static void read_root(struct jr *rd, const json_t *root, struct report_view *v)
 	read_objects(rd, root, "", &files, (void **)&v->files, &v->nfiles);
 	/* Hosts first: files joined from several runs also break the totals,
 	 * and the mix is what the reader must be told. */
-	if (!rd->rc)
+	if (!rd->f.rc)
 		check_hosts(rd, root, v);
-	if (!rd->rc)
+	if (!rd->f.rc)
 		check_timebase(rd, v);
-	if (!rd->rc)
+	if (!rd->f.rc)
 		check_figures(rd, v);
-	if (!rd->rc && !rd->derive)
+	if (!rd->f.rc && !rd->derive)
 		check_derived(rd, root, v);
-	if (!rd->rc && !rd->derive)
+	if (!rd->f.rc && !rd->derive)
 		check_traceability(rd, root, v);
 }
 
@@ -1767,10 +1730,10 @@ int report_view_from_json_file(FILE *f, size_t size, const char *path, bool deri
 	jsplit_init(&split, f, MAX_RESULTS_BYTES, budget_take);
 	json_error_t jerr;
 	json_t *root = json_load_callback(jsplit_read, &split, JSON_REJECT_DUPLICATES, &jerr);
-	struct jr rd = { .file = path, .err = err, .errlen = errlen, .split = &split,
+	struct jr rd = { .f = { .file = path, .err = err, .errlen = errlen }, .split = &split,
 			 .derive = derive };
 	if (!root)
-		rd.rc = parse_failed(path, split.err, &jerr, err, errlen);
+		rd.f.rc = parse_failed(path, split.err, &jerr, err, errlen);
 	else
 		read_root(&rd, root, v);
 	json_decref(root);
@@ -1779,7 +1742,7 @@ int report_view_from_json_file(FILE *f, size_t size, const char *path, bool deri
 	/* The trees were many small chunks, freed now: give their pages back,
 	 * so the reports rendered next do not stack on top of them. */
 	malloc_trim(0);
-	if (rd.rc)
+	if (rd.f.rc)
 		report_view_free(v);
-	return rd.rc;
+	return rd.f.rc;
 }

@@ -88,10 +88,49 @@ check_cmd() {
   return $((FAILS - before))
 }
 
+# check_words PROG WORDS CMDS... : man/options.txt (WORDS), whose blocks
+# are the rows' words, against PROG's tables: a block for every row (its
+# command's, or a shared "*" one), a row for every block; returns the
+# number of failures. The build's own check (cli_words_check, run by
+# --man-page) refuses the same faults in the embedded copy.
+check_words() {
+  local prog="$1" words="$2" before=$FAILS c name rest; shift 2
+  grep '^== ' "$words" | sed 's/^== //' >"$TMP/blocks"
+  for c in "$@"; do
+    "$prog" --list-options "$c" | cut -f1 | while read -r name; do
+      [ "$name" = --help ] && continue
+      grep -qxF -- "$c $name" "$TMP/blocks" || grep -qxF -- "* $name" "$TMP/blocks" || echo "$c $name"
+    done
+  done >"$TMP/wordless"
+  [ -s "$TMP/wordless" ] && fail "man/options.txt has no words for: $(tr '\n' ';' <"$TMP/wordless")" \
+    || ok "man/options.txt has words for every row"
+  while read -r c name; do
+    [ "$c $name" = "* --help" ] && continue
+    if [ "$c" = "*" ]; then
+      for rest in "$@"; do "$prog" --list-options "$rest"; done | cut -f1 | grep -qxF -- "$name"
+    else
+      "$prog" --list-options "$c" 2>/dev/null | cut -f1 | grep -qxF -- "$name"
+    fi || echo "$c $name"
+  done <"$TMP/blocks" >"$TMP/rowless"
+  [ -s "$TMP/rowless" ] && fail "man/options.txt has words of no row: $(tr '\n' ';' <"$TMP/rowless")" \
+    || ok "every block of man/options.txt is a row's"
+  return $((FAILS - before))
+}
+
 cmds=$("$RTC" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
 [ "$(echo "$cmds" | wc -w)" -ge 11 ] && ok "rtconform --help lists the 11 commands" || fail "rtconform --help lists too few commands: $cmds"
 for c in $cmds; do
   check_cmd "$RTC" "$c" "$TMP/page"
+done
+check_words "$RTC" "$SRC/man/options.txt" $cmds
+# and it can fail: a block renamed leaves its row without words and is of no row
+sed 's/^== run --runs$/== run --rnus/' "$SRC/man/options.txt" >"$TMP/words-drift"
+saved=$FAILS saved_checks=$CHECKS
+check_words "$RTC" "$TMP/words-drift" $cmds >"$TMP/words.out"
+FAILS=$saved CHECKS=$saved_checks
+for want in "has no words for: run --runs" "has words of no row: run --rnus"; do
+  grep -qF -- "$want" "$TMP/words.out" && ok "the check catches a drift: $want" \
+    || { fail "the check misses a drift: $want"; grep '^not ok' "$TMP/words.out" | diag; }
 done
 # the shared output rows are one: the same line in run's and report's --help
 for o in --junit --summary --html --json --csv --lava --junit-skipped; do
