@@ -406,10 +406,10 @@ void units_fmt_qty(const struct quantity *q, char *buf, size_t len)
 	const char *suffix = q->unit == QTY_CYCLES ? " cycles" : "";
 	if (put_special(q->value, suffix, buf, len))
 		return;
-	/* cycles are whole ticks; a count's mean keeps its fraction, a whole
-	 * count prints as the integer it is */
+	/* as written: a whole count or cycle bound prints as the integer it
+	 * is, a count's mean keeps its fraction */
 	double a = fabs(q->value);
-	put_decimal(a, q->unit == QTY_CYCLES ? 0 : sig_decimals(a), num, sizeof num);
+	put_decimal(a, sig_decimals(a), num, sizeof num);
 	snprintf(buf, len, "%s%s%s", q->value < 0 && strcmp(num, "0") ? "-" : "", num, suffix);
 }
 

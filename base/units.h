@@ -86,8 +86,8 @@ void units_fmt_pct(double share, char *buf, size_t len);
 void units_html(char *buf, size_t len);
 
 /* Format a quantity as written in a limit: ns via units_fmt_ns, cycles as
- * the whole number of ticks "1200 cycles", a count as the bare number, whole
- * when it is whole ("0", never "0.000"; a mean "2.5"). */
+ * "1200 cycles", a count as the bare number, whole when it is whole ("0",
+ * never "0.000"; a mean "2.5"). Measured cycles are whole ticks ("%.0f"). */
 void units_fmt_qty(const struct quantity *q, char *buf, size_t len);
 
 #endif
