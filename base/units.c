@@ -336,25 +336,45 @@ static double put_decimal(double v, int dec, char *buf, size_t len)
 	return scaled / (double)scale;
 }
 
+static const struct units_scale scale[] = {
+	{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+};
+static const size_t nscale = sizeof scale / sizeof scale[0];
+
+/* nan, inf, -inf into buf; false for a finite v. */
+static bool put_special(double v, const char *suffix, char *buf, size_t len)
+{
+	if (isfinite(v))
+		return false;
+	snprintf(buf, len, "%s%s", isnan(v) ? "nan" : v < 0 ? "-inf" : "inf", suffix);
+	return true;
+}
+
+struct units_scale units_scale_of(double largest_ns)
+{
+	double a = isfinite(largest_ns) ? fabs(largest_ns) : 0;
+	size_t i = 0;
+	while (i + 1 < nscale && nearbyint(a / scale[i].div) >= 10000)
+		i++;
+	return scale[i];
+}
+
+void units_fmt_ns_in(double ns, struct units_scale s, char *buf, size_t len)
+{
+	char num[48];
+	if (!len || put_special(ns, "", buf, len))
+		return;
+	double v = fabs(ns) / s.div;
+	put_decimal(v, sig_decimals(v), num, sizeof num);
+	snprintf(buf, len, "%s%s %s", ns < 0 && strcmp(num, "0") ? "-" : "", num, s.name);
+}
+
 void units_fmt_ns(double ns, char *buf, size_t len)
 {
-	static const struct {
-		const char *name;
-		double div;
-	} scale[] = { { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
-	const size_t nscale = sizeof scale / sizeof scale[0];
 	char num[48];
 
-	if (!len)
+	if (!len || put_special(ns, "", buf, len))
 		return;
-	if (isnan(ns)) {
-		snprintf(buf, len, "nan");
-		return;
-	}
-	if (isinf(ns)) {
-		snprintf(buf, len, ns < 0 ? "-inf" : "inf");
-		return;
-	}
 	const char *sign = ns < 0 ? "-" : "";
 	double a = fabs(ns);
 	size_t i = 0;
@@ -384,11 +404,52 @@ void units_fmt_qty(const struct quantity *q, char *buf, size_t len)
 		return;
 	}
 	const char *suffix = q->unit == QTY_CYCLES ? " cycles" : "";
-	if (!isfinite(q->value)) {
-		snprintf(buf, len, "%s%s", isnan(q->value) ? "nan" : "inf", suffix);
+	if (put_special(q->value, suffix, buf, len))
 		return;
-	}
+	/* as written: a whole count or cycle bound prints as the integer it
+	 * is, a count's mean keeps its fraction */
 	double a = fabs(q->value);
 	put_decimal(a, sig_decimals(a), num, sizeof num);
 	snprintf(buf, len, "%s%s%s", q->value < 0 && strcmp(num, "0") ? "-" : "", num, suffix);
+}
+
+void units_fmt_pct(double share, char *buf, size_t len)
+{
+	char num[48];
+	if (put_special(share, "%", buf, len))
+		return;
+	double a = fabs(share) * 100;
+	put_decimal(a, sig_decimals(a) < 2 ? sig_decimals(a) : 2, num, sizeof num);
+	snprintf(buf, len, "%s%s%%", share < 0 && strcmp(num, "0") ? "-" : "", num);
+}
+
+/* Each replacement is at most one byte longer than what it replaces. */
+void units_html(char *buf, size_t len)
+{
+	static const struct { const char *text, *html; bool after_digit; } rel[] = {
+		{ " us", " \xc2\xb5s", true },
+		{ " <= ", " \xe2\x89\xa4 ", false },
+		{ " >= ", " \xe2\x89\xa5 ", false },
+	};
+	size_t n = strlen(buf);
+	for (size_t i = 1; i < n; i++) {
+		for (size_t k = 0; k < sizeof rel / sizeof rel[0]; k++) {
+			size_t tl = strlen(rel[k].text), hl = strlen(rel[k].html);
+			if (i + tl > n || memcmp(buf + i, rel[k].text, tl) != 0)
+				continue;
+			char next = buf[i + tl];
+			bool digit = buf[i - 1] >= '0' && buf[i - 1] <= '9';
+			bool word_ends = !(next >= 'a' && next <= 'z') && !(next >= 'A' && next <= 'Z') &&
+					 !(next >= '0' && next <= '9');
+			if (rel[k].after_digit && (!digit || !word_ends))
+				continue;
+			if (n + hl - tl >= len)
+				return; /* no room to grow */
+			memmove(buf + i + hl, buf + i + tl, n - (i + tl) + 1);
+			memcpy(buf + i, rel[k].html, hl);
+			n += hl - tl;
+			i += hl - 1;
+			break;
+		}
+	}
 }

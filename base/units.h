@@ -60,8 +60,34 @@ int units_count_parse(const char *text, uint64_t max, uint64_t *out,
  * "950 ns", "1.204 ms", "2.5 s". Always C-locale decimal point. */
 void units_fmt_ns(double ns, char *buf, size_t len);
 
-/* Format a quantity as written in a limit: ns via units_fmt_ns, cycles as "1200
- * cycles", a count as the bare number ("0", "2.5"). */
+/* The unit of a table of durations (a metric's statistics and its
+ * histogram's bounds, a runs table): the smallest of ns, us, ms, s in which
+ * its largest figure is below 10000, so every figure of the table is read
+ * in one unit and its small figures keep their digits. name: "ns".."s";
+ * div: ns per unit. */
+struct units_scale {
+	const char *name;
+	double div;
+};
+struct units_scale units_scale_of(double largest_ns);
+
+/* ns in the unit s, 4 significant digits, at most 3 decimals, no trailing
+ * zeros: "2909 us", "9.164 us", "0.001 us". C locale. */
+void units_fmt_ns_in(double ns, struct units_scale s, char *buf, size_t len);
+
+/* A share (0.25) as a percentage: 4 significant digits, at most 2
+ * decimals, no trailing zeros: "25%", "99.99%", "0.01%", "100%". */
+void units_fmt_pct(double share, char *buf, size_t len);
+
+/* Text to HTML spelling of the rule (docs/reports.md "Units and numbers"):
+ * " us" after a digit becomes " \xc2\xb5s" (µs), " <= " and " >= " become
+ * " \xe2\x89\xa4 " and " \xe2\x89\xa5 " (≤, ≥), as far as len allows. Text,
+ * terminal and junit.xml keep the ASCII spelling. */
+void units_html(char *buf, size_t len);
+
+/* Format a quantity as written in a limit: ns via units_fmt_ns, cycles as
+ * "1200 cycles", a count as the bare number, whole when it is whole ("0",
+ * never "0.000"; a mean "2.5"). Measured cycles are whole ticks ("%.0f"). */
 void units_fmt_qty(const struct quantity *q, char *buf, size_t len);
 
 #endif

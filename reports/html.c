@@ -85,6 +85,17 @@ static void fmt_value(const struct rv_value *val, enum qty_unit unit, char *buf,
 	html_micro(buf, len);
 }
 
+/* A duration in its table's unit sc (units_fmt_ns_in), HTML spelling. */
+static void fmt_ns_in(const struct rv_value *val, const struct units_scale *sc, char *buf,
+		      size_t len)
+{
+	if (!val->have)
+		snprintf(buf, len, "-");
+	else
+		units_fmt_ns_in(val->v, *sc, buf, len);
+	html_micro(buf, len);
+}
+
 /* "â¤ 300 Âµs" / "â¥ 1 Âµs" / "in [1 Âµs, 300 Âµs]". */
 static void bound_text(const struct rv_limit *l, char *buf, size_t len)
 {
@@ -486,14 +497,18 @@ static void limits_table(struct xw *x, const struct rv_req *r)
 
 /* One side of an interval as the cell shows it: "11.9 µs", "11.9 µs†",
  * or CI_NO_BOUND. */
-static void ci_side(bool has, double v, bool bucket, char *buf, size_t len)
+static void ci_side(bool has, double v, bool bucket, const struct units_scale *sc, char *buf,
+		    size_t len)
 {
 	if (!has) {
 		snprintf(buf, len, CI_NO_BOUND);
 		return;
 	}
 	struct rv_value val = { true, v };
-	fmt_value(&val, QTY_NS, buf, len);
+	if (sc)
+		fmt_ns_in(&val, sc, buf, len);
+	else
+		fmt_value(&val, QTY_NS, buf, len);
 	if (bucket && strlen(buf) + sizeof CI_BUCKET <= len)
 		strcat(buf, CI_BUCKET);
 }
@@ -509,16 +524,16 @@ static void level_text(double level, char *buf, size_t len)
  * marks mean and the ranks; empty without one. Sets *none / *bucket when
  * it shows a side without a bound / a resolution-set bound, for the note
  * under the table. */
-static void ci_cell(struct xw *x, const struct rv_ci *c, const char *name, double level,
-		    bool *none, bool *bucket)
+static void ci_cell(struct xw *x, const struct rv_ci *c, const struct units_scale *sc,
+		    const char *name, double level, bool *none, bool *bucket)
 {
 	char lo[64], hi[64], lv[16], title[400];
 	if (!c) {
 		td_num(x, "");
 		return;
 	}
-	ci_side(c->has_lo, c->lo_ns, c->lo_bucket, lo, sizeof lo);
-	ci_side(c->has_hi, c->hi_ns, c->hi_bucket, hi, sizeof hi);
+	ci_side(c->has_lo, c->lo_ns, c->lo_bucket, sc, lo, sizeof lo);
+	ci_side(c->has_hi, c->hi_ns, c->hi_bucket, sc, hi, sizeof hi);
 	level_text(c->level, lv, sizeof lv);
 	int n = snprintf(title, sizeof title, "%s confidence interval of %s from %llu samples: "
 			 "ranks %llu to %llu, coverage %.4g%%", lv, name,
@@ -594,6 +609,7 @@ static void stats_table(struct xw *x, const struct rv_req *r, const struct rv_me
 	/* Percentiles in rank order between min and max, then the moments. */
 	static const int order[] = { 0, 4, 5, 6, 7, 3, 1, 2, 8 };
 	bool cycles = m->cycles_per_unit > 0, ci = m->ci_level != 0;
+	struct units_scale sc = rv_metric_scale(m); /* one unit for the table */
 	char buf[64];
 	xw_start(x, "table");
 	xw_attr(x, "class", "stats");
@@ -620,16 +636,16 @@ static void stats_table(struct xw *x, const struct rv_req *r, const struct rv_me
 			td(x, report_view_stats[i]);
 		}
 		if (m->ns[i].have)
-			fmt_value(&m->ns[i], QTY_NS, buf, sizeof buf);
+			fmt_ns_in(&m->ns[i], &sc, buf, sizeof buf);
 		else
 			absent_text(m, i, buf, sizeof buf);
 		td_num(x, buf);
 		if (ci)
-			ci_cell(x, rv_metric_ci(m, i), report_view_stats[i], m->ci_level, none,
+			ci_cell(x, rv_metric_ci(m, i), &sc, report_view_stats[i], m->ci_level, none,
 				bucket);
 		if (cycles) {
 			if (m->cycles[i].have)
-				snprintf(buf, sizeof buf, "%.1f", m->cycles[i].v);
+				snprintf(buf, sizeof buf, "%.0f", m->cycles[i].v); /* whole ticks */
 			else
 				snprintf(buf, sizeof buf, "-");
 			td_num(x, buf);
@@ -647,6 +663,20 @@ static void runs_table(struct xw *x, const struct rv_req *r)
 	char buf[64];
 	if (!r->runs)
 		return;
+	double big = 0;
+	for (size_t i = 0; i < r->nmetrics; i++) {
+		const struct rv_metric *m = &r->metrics[i];
+		for (size_t k = 0; m->kind != METRIC_COUNT && k < m->nruns; k++) {
+			if (m->run_mean_ns && m->run_mean_ns[k].have)
+				big = fmax(big, fabs(m->run_mean_ns[k].v));
+			if (m->run_max_ns && m->run_max_ns[k].have)
+				big = fmax(big, fabs(m->run_max_ns[k].v));
+		}
+	}
+	for (uint32_t k = 0; k < r->runs && r->batch_run_ns; k++)
+		if (r->batch_run_ns[k].have)
+			big = fmax(big, fabs(r->batch_run_ns[k].v));
+	struct units_scale sc = units_scale_of(big); /* one unit for the table */
 	xw_elem(x, "h3", "Runs");
 	nl(x);
 	xw_start(x, "table");
@@ -681,9 +711,9 @@ static void runs_table(struct xw *x, const struct rv_req *r)
 			if (k < m->nruns) {
 				snprintf(buf, sizeof buf, "%llu", (unsigned long long)m->run_count[k]);
 				td_num(x, buf);
-				fmt_value(&m->run_mean_ns[k], QTY_NS, buf, sizeof buf);
+				fmt_ns_in(&m->run_mean_ns[k], &sc, buf, sizeof buf);
 				td_num(x, buf);
-				fmt_value(&m->run_max_ns[k], QTY_NS, buf, sizeof buf);
+				fmt_ns_in(&m->run_max_ns[k], &sc, buf, sizeof buf);
 				td_num(x, buf);
 			} else {
 				for (int c = 0; c < 3; c++)
@@ -691,7 +721,7 @@ static void runs_table(struct xw *x, const struct rv_req *r)
 			}
 		}
 		if (batch) {
-			fmt_value(&r->batch_run_ns[k], QTY_NS, buf, sizeof buf);
+			fmt_ns_in(&r->batch_run_ns[k], &sc, buf, sizeof buf);
 			td_num(x, buf);
 		}
 		xw_full_end(x);
@@ -786,7 +816,7 @@ static void series_table(struct xw *x, const struct rv_req *r)
 			td_num(x, buf);
 		}
 		if (ci != 0)
-			ci_cell(x, s->p99_ci.have ? &s->p99_ci : NULL, "p99", ci, &none, &bucket);
+			ci_cell(x, s->p99_ci.have ? &s->p99_ci : NULL, NULL, "p99", ci, &none, &bucket);
 		xw_full_end(x);
 		nl(x);
 	}

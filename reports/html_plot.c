@@ -30,27 +30,12 @@
 
 void html_micro(char *buf, size_t len)
 {
-	size_t n = strlen(buf);
-	for (size_t i = 1; i + 3 <= n; i++) {
-		bool after_digit = buf[i - 1] >= '0' && buf[i - 1] <= '9';
-		char next = buf[i + 3];
-		bool word_ends = !(next >= 'a' && next <= 'z') && !(next >= 'A' && next <= 'Z') &&
-				 !(next >= '0' && next <= '9');
-		if (!after_digit || memcmp(buf + i, " us", 3) != 0 || !word_ends)
-			continue;
-		if (n + 2 > len)
-			return; /* no room for the second byte of U+00B5 */
-		memmove(buf + i + 3, buf + i + 2, n - (i + 2) + 1);
-		buf[i + 1] = '\xc2';
-		buf[i + 2] = '\xb5';
-		n++;
-		i += 3;
-	}
+	units_html(buf, len);
 }
 
 void html_text_micro(struct xw *x, const char *s)
 {
-	size_t len = strlen(s) * 2 + 1; /* each " us" grows by one byte */
+	size_t len = strlen(s) * 2 + 1; /* each replacement grows by one byte */
 	char *buf = malloc(len);
 	if (!buf) {
 		x->failed = true;

@@ -87,9 +87,9 @@ void html_time_cpu_plot(struct xw *x, const struct rv_req *r);
 /* A time as report.html writes it: units_fmt_ns with the micro sign. */
 void html_fmt_ns(double ns, char *buf, size_t len);
 
-/* report.html writes microseconds as "µs": every " us" after a digit in buf
- * (formatted by units_fmt_ns, units_fmt_qty or a judge's sentence) becomes " µs", as
- * far as len allows. */
+/* report.html writes figures in the HTML spelling of the unit rule
+ * (units_html: "µs", "≤", "≥") in buf, formatted by units_fmt_ns,
+ * units_fmt_qty or a judge's sentence, as far as len allows. */
 void html_micro(char *buf, size_t len);
 
 /* xw_text of s with html_micro applied (s may be any length). */

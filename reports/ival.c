@@ -60,6 +60,19 @@ double rv_metric_span_s(const struct rv_req *r, const struct rv_metric *m)
 	return s;
 }
 
+struct units_scale rv_metric_scale(const struct rv_metric *m)
+{
+	double big = 0, npu = m->ns_per_unit > 0 ? m->ns_per_unit : 1.0;
+	for (int i = 0; i < RV_NSTATS; i++)
+		if (m->ns[i].have && fabs(m->ns[i].v) > big)
+			big = fabs(m->ns[i].v);
+	if (m->nbuckets && (double)m->buckets[m->nbuckets - 1].hi * npu > big)
+		big = (double)m->buckets[m->nbuckets - 1].hi * npu;
+	if ((m->overflow || m->neg.overflow) && (double)m->highest * npu > big)
+		big = (double)m->highest * npu;
+	return units_scale_of(big);
+}
+
 void rv_max_observed(const struct rv_req *r, const struct rv_metric *m, char *buf, size_t len)
 {
 	char n[32], t[24];

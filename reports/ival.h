@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/units.h"
 #include "reports/report.h"
 
 /* An interval's start as results.json writes it, UTC to the millisecond:
@@ -36,6 +37,10 @@ double rv_ivals_length(const struct rv_ival *iv, size_t n);
  * lengths when it kept intervals, else the requirement's wall time (its
  * worker's start and warm-up included: the view keeps no other). */
 double rv_metric_span_s(const struct rv_req *r, const struct rv_metric *m);
+
+/* The one unit of duration metric m's table (its statistics and its
+ * histogram's bounds): units_scale_of its largest figure. */
+struct units_scale rv_metric_scale(const struct rv_metric *m);
 
 /* "largest observed in 40,426,000 samples over 2 s" of metric m of r:
  * what a max is (a sample statistic, not a bound on the worst case). */

@@ -447,10 +447,8 @@ static void metric_property(struct xw *x, const char *id, const struct rv_metric
 	if (m->kind == METRIC_COUNT) {
 		field_u64(&l, JP_K_COUNT, m->count); /* the runs counted */
 		for (int i = 0; i < RV_NCSTATS; i++) {
-			if (i == RVC_MEAN) /* the mean per run is a real, "%.3f" like every one */
-				field_num(&l, report_view_count_stats[i], NULL, &m->counts[i]);
-			else
-				field_count(&l, report_view_count_stats[i], &m->counts[i]);
+			/* a count, the mean per run too: whole when whole (never 0.000) */
+			field_count(&l, report_view_count_stats[i], &m->counts[i]);
 		}
 	} else {
 		field_u64(&l, JP_K_COUNT, m->count);

@@ -295,7 +295,16 @@ static void fmt_value_ns(const struct rv_value *val, char *buf, size_t len)
  * a side without a bound (too few samples for it); "" without one. The
  * bucket-limited marks are report.html's, results.json's and
  * confidence.csv's. */
-static void ci_text(const struct rv_ci *c, char *buf, size_t len)
+/* A figure in its table's unit sc, or alone (sc NULL). */
+static void fmt_ns_in(double ns, const struct units_scale *sc, char *buf, size_t len)
+{
+	if (sc)
+		units_fmt_ns_in(ns, *sc, buf, len);
+	else
+		units_fmt_ns(ns, buf, len);
+}
+
+static void ci_text(const struct rv_ci *c, const struct units_scale *sc, char *buf, size_t len)
 {
 	char lo[32] = "-", hi[32] = "-";
 	if (!c) {
@@ -303,9 +312,9 @@ static void ci_text(const struct rv_ci *c, char *buf, size_t len)
 		return;
 	}
 	if (c->has_lo)
-		units_fmt_ns(c->lo_ns, lo, sizeof lo);
+		fmt_ns_in(c->lo_ns, sc, lo, sizeof lo);
 	if (c->has_hi)
-		units_fmt_ns(c->hi_ns, hi, sizeof hi);
+		fmt_ns_in(c->hi_ns, sc, hi, sizeof hi);
 	snprintf(buf, len, " [%s, %s] %g%%", lo, hi, c->level * 100);
 }
 
@@ -345,7 +354,7 @@ static void figure_line(FILE *out, const char *id, const struct rv_req *r, size_
 	fmt_value_ns(&m->ns[RV_MEAN], c, sizeof c);
 	fmt_value_ns(&m->ns[RV_MAX], d, sizeof d);
 	/* p50's interval when p50 is reported (the median is quoted from 1) */
-	ci_text(rv_metric_ci(m, RV_P50), ci, sizeof ci);
+	ci_text(rv_metric_ci(m, RV_P50), NULL, ci, sizeof ci);
 	char seen[120];
 	rv_max_observed(r, m, seen, sizeof seen);
 	fprintf(out, "  %s %s: n=%llu min %s, p50 %s%s, mean %s, max %s (%s)", id, m->name,
@@ -621,7 +630,7 @@ char *report_summary_render(const struct report_view *v, size_t *len, char *why,
 #define HIST_ROWS 30
 #define BAR_WIDTH 40
 
-static void stat_line(FILE *out, const struct rv_metric *m, int i)
+static void stat_line(FILE *out, const struct rv_metric *m, const struct units_scale *sc, int i)
 {
 	const char *name = report_view_stats[i];
 	struct statistic st;
@@ -629,8 +638,8 @@ static void stat_line(FILE *out, const struct rv_metric *m, int i)
 		return;
 	if (m->ns[i].have) {
 		char buf[48], ci[80];
-		units_fmt_ns(m->ns[i].v, buf, sizeof buf);
-		ci_text(rv_metric_ci(m, i), ci, sizeof ci);
+		units_fmt_ns_in(m->ns[i].v, *sc, buf, sizeof buf);
+		ci_text(rv_metric_ci(m, i), sc, ci, sizeof ci);
 		fprintf(out, "  %-18s %s%s\n", name, buf, ci);
 	} else if (!m->count) {
 		fprintf(out, "  %-18s n/a (no samples)\n", name);
@@ -681,13 +690,15 @@ static void write_hist_row(FILE *out, const char *range, uint64_t count, double 
 	char bar[BAR_WIDTH + 1];
 	memset(bar, '#', (size_t)len);
 	bar[len] = '\0';
-	fprintf(out, "  %s |%-*s| %llu (%.3f%% cum)\n", range, BAR_WIDTH, bar,
-		(unsigned long long)count, total ? 100.0 * (double)*cum / (double)total : 0.0);
+	char pct[32];
+	units_fmt_pct(total ? (double)*cum / (double)total : 0.0, pct, sizeof pct);
+	fprintf(out, "  %s |%-*s| %llu (%s cum)\n", range, BAR_WIDTH, bar,
+		(unsigned long long)count, pct);
 }
 
 /* Samples below zero (a signed metric) come first: those beyond the range
  * ("underflow"), then their groups, then the rest as ever. */
-static void write_histogram(FILE *out, const struct rv_metric *m)
+static void write_histogram(FILE *out, const struct rv_metric *m, const struct units_scale *sc)
 {
 	double npu = m->ns_per_unit > 0 ? m->ns_per_unit : 1.0;
 	const struct rv_neg *neg = &m->neg;
@@ -708,21 +719,23 @@ static void write_histogram(FILE *out, const struct rv_metric *m)
 	 * samples must still show as a mark, or the picture lies about it. */
 	double lmax = log10(1.0 + (double)cmax);
 	uint64_t cum = 0;
-	char range[64];
-	fprintf(out, "  histogram (ns, log-scaled bars, %llu samples):\n",
+	char range[96], a[32], b[32];
+	fprintf(out, "  histogram (%s, log-scaled bars, %llu samples):\n", sc->name,
 		(unsigned long long)m->count);
 	if (neg->overflow) {
-		snprintf(range, sizeof range, "%13s  < %13.1f", "underflow",
-			 -(double)m->highest * npu);
+		units_fmt_ns_in(-(double)m->highest * npu, *sc, a, sizeof a);
+		snprintf(range, sizeof range, "%13s  < %13s", "underflow", a);
 		write_hist_row(out, range, neg->overflow, lmax, &cum, m->count);
 	}
 	for (uint32_t r = 0; r < ng; r++) {
-		snprintf(range, sizeof range, "%13.1f .. %13.1f", g[r].lo, g[r].hi);
+		units_fmt_ns_in(g[r].lo, *sc, a, sizeof a);
+		units_fmt_ns_in(g[r].hi, *sc, b, sizeof b);
+		snprintf(range, sizeof range, "%13s .. %13s", a, b);
 		write_hist_row(out, range, g[r].count, lmax, &cum, m->count);
 	}
 	if (m->overflow) {
-		snprintf(range, sizeof range, "%13s  > %13.1f", "overflow",
-			 (double)m->highest * npu);
+		units_fmt_ns_in((double)m->highest * npu, *sc, a, sizeof a);
+		snprintf(range, sizeof range, "%13s  > %13s", "overflow", a);
 		write_hist_row(out, range, m->overflow, lmax, &cum, m->count);
 	}
 }
@@ -753,25 +766,26 @@ static void write_metric(FILE *out, const struct rv_req *r, size_t mi)
 		write_count_metric(out, m);
 		return;
 	}
+	struct units_scale sc = rv_metric_scale(m);
 	fprintf(out, "metric %s:\n", m->name);
 	fprintf(out, "  %-18s %llu\n", "n", (unsigned long long)m->count);
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
-		stat_line(out, m, order[i]);
+		stat_line(out, m, &sc, order[i]);
 	fprintf(out, "  %-18s %llu%s\n", "overflow", (unsigned long long)m->overflow,
 		m->overflow ? " (above the histogram's range; still in min, max and mean)" : "");
 	const struct rv_value *cy = m->cycles;
 	if (m->count && cy[RV_MIN].have && cy[RV_MEAN].have && cy[RV_MAX].have)
-		fprintf(out, "  %-18s %.1f / %.1f / %.1f cycles\n", "min/mean/max",
+		fprintf(out, "  %-18s %.0f / %.0f / %.0f cycles\n", "min/mean/max",
 			cy[RV_MIN].v, cy[RV_MEAN].v, cy[RV_MAX].v);
 	unsigned n = rv_req_batch_runs(r);
 	if (mi == 0 && n && r->batch_mean_ns.have) {
 		char a[48], b[48];
-		units_fmt_ns(r->batch_mean_ns.v, a, sizeof a);
-		units_fmt_ns(r->batch_stddev_ns.v, b, sizeof b);
+		units_fmt_ns_in(r->batch_mean_ns.v, sc, a, sizeof a);
+		units_fmt_ns_in(r->batch_stddev_ns.v, sc, b, sizeof b);
 		fprintf(out, "  %-18s %s (stddev %s over %u run%s; total/N, loop overhead subtracted)\n",
 			"batch", a, b, n, n == 1 ? "" : "s");
 	}
-	write_histogram(out, m);
+	write_histogram(out, m, &sc);
 }
 
 /* One line per CPU of a per-CPU series (timer-wakeup). */
@@ -791,7 +805,7 @@ static void write_series(FILE *out, const struct rv_req *r)
 		if (sr->ns[RVS_P99].have)
 			units_fmt_ns(sr->ns[RVS_P99].v, d, sizeof d);
 		char ci[80];
-		ci_text(sr->p99_ci.have ? &sr->p99_ci : NULL, ci, sizeof ci);
+		ci_text(sr->p99_ci.have ? &sr->p99_ci : NULL, NULL, ci, sizeof ci);
 		fprintf(out, "  cpu%-3d n %-10llu min %-10s mean %-10s p99 %-10s max %s%s%s\n",
 			sr->cpu, (unsigned long long)sr->count, a, b, d, c, ci[0] ? "; p99" : "", ci);
 	}

@@ -426,7 +426,7 @@ START_TEST(junit_properties)
 	assert_field(doc, "SEM-RT.wakeup", "max_ns", "109.000");
 	assert_no_field(doc, "SEM-RT.wakeup", "p50_ns");
 	/* a count: its runs counted and statistics, no unit */
-	assert_prop(doc, "SEM-RT.page-faults", "kind=count count=4 total=12 min=0 mean=3.000 max=6");
+	assert_prop(doc, "SEM-RT.page-faults", "kind=count count=4 total=12 min=0 mean=3 max=6");
 	assert_prop(doc, "SEM-RT.metrics", "per-op,wakeup,page-faults,major-faults,involuntary-switches");
 	/* every limit in one property, in file order */
 	char *lim = xp_str(doc, "//property[@name='SEM-RT.limits']/@value");
@@ -901,7 +901,7 @@ START_TEST(detail_histogram_and_stats)
 	static const char *const want[] = {
 		"SEM-RT: Free semaphore", "metric per-op", "metric wakeup", "min", "mean",
 		"stddev", "p50", "p90", "p99", "p99.9", "max", "runs-mean-stddev", "batch",
-		"histogram (ns", "overflow  >",
+		"histogram (", "overflow  >",
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
 		ck_assert_msg(strstr(t, want[i]) != NULL, "missing '%s' in:\n%s", want[i], t);
@@ -910,7 +910,7 @@ START_TEST(detail_histogram_and_stats)
 	ck_assert_ptr_nonnull(strstr(t, "n/a (needs 10000 samples)"));
 
 	/* Rows of the per-op histogram: between its header and "metric wakeup". */
-	char *h = strstr(t, "histogram (ns");
+	char *h = strstr(t, "histogram (");
 	char *end = strstr(t, "metric wakeup");
 	ck_assert_ptr_nonnull(h);
 	ck_assert_ptr_nonnull(end);

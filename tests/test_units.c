@@ -283,6 +283,48 @@ START_TEST(fmt_qty_values)
 }
 END_TEST
 
+/* The unit rule (docs/reports.md "Units and numbers"): one unit per table,
+ * whole counts, percentages, the HTML spelling. */
+START_TEST(unit_rule)
+{
+	static const struct { double largest, v; const char *want; } tab[] = {
+		{ 9999, 950, "950 ns" },          /* below 10000 ns: ns */
+		{ 161300, 2073, "2.073 us" },     /* a us table: its min keeps its digits */
+		{ 2909000, 9164, "9.164 us" },    /* 2.909 ms: still us, "2909 us" */
+		{ 2909000, 2909000, "2909 us" },
+		{ 58000000, 9164, "0.009 ms" },   /* 58 ms: ms */
+		{ 12e9, 3e9, "3 s" },
+		{ 0, 0, "0 ns" },
+	};
+	char buf[64];
+	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
+		units_fmt_ns_in(tab[i].v, units_scale_of(tab[i].largest), buf, sizeof buf);
+		ck_assert_msg(!strcmp(buf, tab[i].want), "%g in a table of %g: '%s', want '%s'",
+			      tab[i].v, tab[i].largest, buf, tab[i].want);
+	}
+	struct quantity q = { 0, QTY_COUNT };
+	units_fmt_qty(&q, buf, sizeof buf);
+	ck_assert_str_eq(buf, "0"); /* never 0.000 */
+	q.value = 160;
+	units_fmt_qty(&q, buf, sizeof buf);
+	ck_assert_str_eq(buf, "160");
+	q.value = 160.3333;
+	units_fmt_qty(&q, buf, sizeof buf);
+	ck_assert_str_eq(buf, "160.3");
+	units_fmt_pct(0.20333, buf, sizeof buf);
+	ck_assert_str_eq(buf, "20.33%");
+	units_fmt_pct(1, buf, sizeof buf);
+	ck_assert_str_eq(buf, "100%");
+	char h[64] = "max 161.3 us <= 10 s, min 2 us >= 1 us, 5 users";
+	units_html(h, sizeof h);
+	ck_assert_str_eq(h, "max 161.3 \xc2\xb5s \xe2\x89\xa4 10 s, min 2 \xc2\xb5s "
+			 "\xe2\x89\xa5 1 \xc2\xb5s, 5 users");
+	char small[12] = "1 us <= 2";  /* no room to grow: left as it is */
+	units_html(small, 11);
+	ck_assert_str_eq(small, "1 \xc2\xb5s <= 2");
+}
+END_TEST
+
 /* A limit's bound: a unit as units_qty_parse takes it, or none (a count). */
 START_TEST(bound_values)
 {
@@ -380,6 +422,7 @@ static Suite *units_suite(void)
 	tcase_add_loop_test(tc, fmt_ns_values, 0, sizeof shown / sizeof shown[0]);
 	tcase_add_test(tc, fmt_ns_odd);
 	tcase_add_test(tc, fmt_qty_values);
+	tcase_add_test(tc, unit_rule);
 	tcase_add_test(tc, bound_values);
 	tcase_add_test(tc, round_trip);
 	tcase_add_test(tc, shortest_round_trips);

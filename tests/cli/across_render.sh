@@ -45,16 +45,16 @@ T="$TMP/fleet.txt"
 expect_grep '^ *PP-OTHER: .* PASS 161\.3 µs +FAIL 845\.3 µs' "$T"
 expect_no_grep '>FAIL 14\.36 µs' "$H"
 # ... with the limit that decided named in each cell
-expect_grep '<td class="fail">FAIL 845\.3 µs<span class="decided">per-op max &lt;= 300 µs</span></td>' "$H"
-expect_grep '<td class="pass">PASS 161\.3 µs<span class="decided">per-op max &lt;= 300 µs</span></td>' "$H"
+expect_grep '<td class="fail">FAIL 845\.3 µs<span class="decided">per-op max ≤ 300 µs</span></td>' "$H"
+expect_grep '<td class="pass">PASS 161\.3 µs<span class="decided">per-op max ≤ 300 µs</span></td>' "$H"
 # ... the worst host by its verdict, and the limit that decided it
-expect_grep '<td>worst: board-b; decided by per-op max &lt;= 300 µs</td>' "$H"
+expect_grep '<td>worst: board-b; decided by per-op max ≤ 300 µs</td>' "$H"
 # every limit on a row of its own, each host's verdict and figure of it
 # (printed, a limit's text wraps after "<=")
-expect_grep '^ *per-op mean <= +PASS 2\.74 µs +PASS 14\.36 µs +2\.74 µs \.\. 14\.36' "$T"
-expect_grep '^ *per-op max <= +PASS 161\.3 µs +FAIL 845\.3 µs +161\.3 µs \.\. 845\.3' "$T"
+expect_grep '^ *per-op mean ≤ +PASS 2\.74 µs +PASS 14\.36 µs +2\.74 µs \.\. 14\.36' "$T"
+expect_grep '^ *per-op max ≤ +PASS 161\.3 µs +FAIL 845\.3 µs +161\.3 µs \.\. 845\.3' "$T"
 # a requirement of one limit keeps one row
-expect_grep '^ *PP-FIFO: .* per-op p50 <= 10 s +PASS 13\.02 µs +PASS 13\.02 µs' "$T"
+expect_grep '^ *PP-FIFO: .* per-op p50 ≤ 10 s +PASS 13\.02 µs +PASS 13\.02 µs' "$T"
 n=$(grep -o '<tr class="limit">' "$H" | wc -l)
 [ "$n" = 2 ] && ok "fleet.html has a limit row for each of PP-OTHER's 2 limits, none for PP-FIFO's one" \
   || fail "fleet.html has $n limit rows, not 2"

@@ -63,7 +63,7 @@ expect_grep '<th><a href="\./\.\./c/report\.html">board-c</a></th>' "$F/fleet.ht
 expect_grep '<td class="fail">FAIL [0-9.]+ ([nm]|µ)?s</td>' "$F/fleet.html"
 expect_grep '<td class="error">ERROR</td>' "$F/fleet.html"
 expect_grep '<td class="absent">-</td>' "$F/fleet.html"
-expect_grep '<td>per-op max &lt;= 1 ns</td>' "$F/fleet.html"
+expect_grep '<td>per-op max ≤ 1 ns</td>' "$F/fleet.html"
 expect_grep 'worst: [^<]+</td>' "$F/fleet.html"
 # requirements counted once however many hosts measured them (issue 41)
 expect_status 3 "$RTC" merge "$TMP/a/results.json" "$TMP/b/results.json" -o "$TMP/two"
