@@ -329,16 +329,23 @@ void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t 
 
 /* The figure a reader wants first: of a judged requirement the limit
  * that decides it (req_deciding_limit: the failing one, else the
- * tightest), the reason of anything else. */
-static const char *key_figure(const struct req_result *res)
+ * tightest), its metric and the judge's sentence; the reason of anything
+ * else. */
+static void key_figure(const struct req_result *res, char *buf, size_t len)
 {
 	size_t k = req_deciding_limit(res);
 	if ((res->verdict == VERDICT_FAIL || res->verdict == VERDICT_PASS) && k != SIZE_MAX &&
-	    res->limits[k].text[0])
-		return res->limits[k].text;
-	if (res->verdict == VERDICT_PASS)
-		return "-";
-	return res->reason[0] ? res->reason : "-";
+	    res->limits[k].text[0]) {
+		const struct probe_metric *m = NULL;
+		if (res->probe) {
+			int mi = probe_decl_metric_index(&res->probe->decl, res->req->limits[k].metric);
+			m = mi >= 0 ? probe_decl_metric(&res->probe->decl, (uint32_t)mi) : NULL;
+		}
+		snprintf(buf, len, "%s%s%s", m ? m->name : "", m ? " " : "", res->limits[k].text);
+	} else {
+		snprintf(buf, len, "%s", res->verdict != VERDICT_PASS && res->reason[0] ? res->reason
+											: "-");
+	}
 }
 
 /* Ready for the next requirement: nothing drawn, nothing measured. */
@@ -373,7 +380,7 @@ void cli_progress_clear(struct cli_progress *p)
 
 void cli_progress_done(struct cli_progress *p, const char *id, const struct req_result *res)
 {
-	char safe[256], fig[700], up[32] = "\r\033[K";
+	char safe[256], key[700], fig[700], up[32] = "\r\033[K";
 	size_t drawn = p->drawn;
 	progress_reset(p);
 	if (p->quiet)
@@ -381,7 +388,8 @@ void cli_progress_done(struct cli_progress *p, const char *id, const struct req_
 	if (drawn) /* the verdict replaces the live view */
 		snprintf(up, sizeof up, "\033[%zuA\r\033[J", drawn);
 	termsafe_escape(id, safe, sizeof safe);
-	termsafe_escape(key_figure(res), fig, sizeof fig);
+	key_figure(res, key, sizeof key);
+	termsafe_escape(key, fig, sizeof fig);
 	const char *on = p->colour ? report_verdict_sgr(res->verdict) : "";
 	/* Measured with no limits: said as the table says it, never "pass". */
 	bool unjudged = res->verdict == VERDICT_PASS && (!res->req || !res->req->nlimits);
