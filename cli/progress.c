@@ -241,12 +241,14 @@ static bool live_limit_value(const struct req_result *r, const struct req_limit 
 	return true;
 }
 
-/* ", max so far 14.2 us (per-op max <= 50 us)": the live max of the
- * metric of the limit that decides as things stand (limit_deciding over
- * the figures so far: a max or min already past its bound fails, else the
- * least headroom), and that limit; of metric 0 without one; "" before a
- * sample. */
-static void live_deciding(const struct req_result *r, char *buf, size_t len)
+/* ", per-op max so far 14.2 us (per-op max <= 50 us)": the live max of
+ * the metric of the limit that decides as things stand (limit_deciding
+ * over the figures so far: a max or min already past its bound fails,
+ * else the least headroom), and that limit; of metric 0 without one; ""
+ * before a sample. Without max, " (per-op max <= 50 us)" alone: the
+ * terminal's live view shows the max below its status line, which must
+ * fit the terminal's width. */
+static void live_deciding(const struct req_result *r, bool with_max, char *buf, size_t len)
 {
 	const struct requirement *q = r->req;
 	struct limit_standing st[REQ_MAX_LIMITS];
@@ -281,8 +283,11 @@ static void live_deciding(const struct req_result *r, char *buf, size_t len)
 	}
 	struct quantity m = { f.max, f.count ? QTY_COUNT : QTY_NS };
 	units_fmt_qty(&m, max, sizeof max);
-	snprintf(buf, len, ", %s max so far %s%s%s%s", f.name, max, words[0] ? " (" : "", words,
-		 words[0] ? ")" : "");
+	if (with_max)
+		snprintf(buf, len, ", %s max so far %s%s%s%s", f.name, max, words[0] ? " (" : "",
+			 words, words[0] ? ")" : "");
+	else if (words[0])
+		snprintf(buf, len, " (%s)", words);
 }
 
 void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,
@@ -308,7 +313,7 @@ void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t 
 		ps->last_line = elapsed;
 		how_far(r, runs_done, runs_total, elapsed, far, sizeof far);
 		if (state >= WS_MEASURING)
-			live_deciding(r, dec, sizeof dec);
+			live_deciding(r, true, dec, sizeof dec);
 		else
 			dec[0] = '\0';
 		fprintf(stderr, "[%zu/%zu] %s: running, %s%s\n", ps->index, ps->total, id, far, dec);
@@ -320,7 +325,7 @@ void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t 
 	ps->last_draw = elapsed;
 	cli_progress_status(ps, r, id, state, runs_done, runs_total, elapsed, status, sizeof status);
 	if (state >= WS_MEASURING) { /* the limit that decides so far, as the CI log's line */
-		live_deciding(r, dec, sizeof dec);
+		live_deciding(r, false, dec, sizeof dec);
 		size_t at = strlen(status);
 		snprintf(status + at, sizeof status - at, "%s", dec);
 	}
