@@ -270,6 +270,9 @@ static void env_properties(struct xw *x, const struct report_view *view,
 	x_prop(x, f->sha256, JP_REQ_SHA256);
 	x_prop(x, JUNIT_REPORT, JP_REPORT);
 }
+/* A screen (docs/reports.md, "junit.xml"): the environment's keys and
+ * alarms, then verdicts, readiness, the file's path, version and sha256
+ * and the report: 6. */
 #define JUNIT_MAX_SUITE_PROPS 20
 _Static_assert(sizeof env_keys / sizeof env_keys[0] + sizeof env_alarms / sizeof env_alarms[0] +
 		       6 <= JUNIT_MAX_SUITE_PROPS,

@@ -28,7 +28,7 @@ total of TOUCH.page-faults). --get prints that value alone, for shell
 tests. --lean N: the first <testcase> comes within N lines of the top.
 
 It prints one line of totals ("junit.xml: 2 tests, 0 failures, 1 error,
-1 skipped; 1 suite, 140 properties"), then one line per problem. --list
+1 skipped; 1 suite, 14 properties"), then one line per problem. --list
 also prints every property as NAME=VALUE. --attachments prints, one a
 line and nothing else, the files Jenkins' JUnit Attachments plugin would
 archive for the file (attachments()). Exit status: 0 all good, 1 a check
