@@ -202,9 +202,9 @@ static void ready_property(struct xw *x, const struct report_view *view)
 		for (size_t i = 0; i < view->nready; i++) {
 			if (view->ready[i].level != amiss[k])
 				continue;
-			fprintf(m, any ? ", %s" : "; %s: %s", any ? view->ready[i].name
-							: ready_level_name(amiss[k]),
-				view->ready[i].name);
+			if (!any)
+				fprintf(m, "; %s: ", ready_level_name(amiss[k]));
+			fprintf(m, "%s%s", any ? ", " : "", view->ready[i].name);
 			any = true;
 		}
 	}

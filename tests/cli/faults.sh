@@ -26,8 +26,8 @@ validate_junit "$J" --tests 8 --failures 0 --errors 6 --skipped 0 \
   --property OK-BEFORE.verdict=pass --property OK-AFTER.verdict=pass --property HANG.verdict=error
 [ "$(xpath_count '//testcase' "$J")" = 8 ] && ok "junit.xml has 8 testcases" || fail "expected 8 testcases"
 [ "$(xpath_count '//error' "$J")" = 6 ] && ok "junit.xml has 6 errors" || fail "expected 6 errors"
-expect_grep 'name="OK-BEFORE.verdict" value="pass"' "$J"
-expect_grep 'name="OK-AFTER.verdict" value="pass"' "$J"
+expect_fact 'OK-BEFORE.verdict' '^pass$' "$J"
+expect_fact 'OK-AFTER.verdict' '^pass$' "$J"
 expect_grep '<error[^>]*message="worker killed by signal 11 \(Segmentation fault\) after 1 of 3 runs' "$J"
 expect_grep '<error[^>]*message="worker killed by signal 6 \(Aborted\)' "$J"
 expect_grep '<error[^>]*message="timed out after [0-9.]+ m?s \(timeout 500 ms; 1 of 3 runs done\)' "$J"
