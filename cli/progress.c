@@ -226,11 +226,75 @@ static void say_enough(struct cli_progress *ps, const struct req_result *r, cons
 	}
 }
 
+/* The live figure a limit is judged on, as far as the figures so far
+ * tell: the min, mean or max so far for those statistics, the max so far
+ * (an upper bound) for any other; false without one (no sample yet, a
+ * limit in cycles, which the live view does not have). */
+static bool live_limit_value(const struct req_result *r, const struct req_limit *l,
+			     struct live_fig *f, double *v)
+{
+	int mi = probe_decl_metric_index(&r->probe->decl, l->metric);
+	if (mi < 0 || limit_in_cycles(l) || !live_metric_fig(r->res, r->probe, (uint32_t)mi, f) ||
+	    !f->n)
+		return false;
+	*v = l->stat.kind == STAT_MIN ? f->min : l->stat.kind == STAT_MEAN ? f->mean : f->max;
+	return true;
+}
+
+/* ", per-op max so far 14.2 us (per-op max <= 50 us)": the live max of
+ * the metric of the limit that decides as things stand (limit_deciding
+ * over the figures so far: a max or min already past its bound fails,
+ * else the least headroom), and that limit; of metric 0 without one; ""
+ * before a sample. Without max, " (per-op max <= 50 us)" alone: the
+ * terminal's live view shows the max below its status line, which must
+ * fit the terminal's width. */
+static void live_deciding(const struct req_result *r, bool with_max, char *buf, size_t len)
+{
+	const struct requirement *q = r->req;
+	struct limit_standing st[REQ_MAX_LIMITS];
+	struct live_fig f;
+	size_t n = q && r->res && r->probe ? q->nlimits : 0;
+	buf[0] = '\0';
+	if (n > REQ_MAX_LIMITS)
+		n = REQ_MAX_LIMITS;
+	for (size_t i = 0; i < n; i++) {
+		const struct req_limit *l = &q->limits[i];
+		struct limit_bounds b = limit_bounds_of(l);
+		double v;
+		st[i] = (struct limit_standing){ -1, 0 };
+		if (!live_limit_value(r, l, &f, &v))
+			continue;
+		st[i].excess = limit_excess(v, b.has_min, b.min, b.has_max, b.max);
+		bool settled = l->stat.kind == STAT_MAX || l->stat.kind == STAT_MIN;
+		st[i].weight = limit_weight(settled && st[i].excess > 0 ? VERDICT_FAIL : VERDICT_PASS);
+	}
+	size_t k = limit_deciding(st, n);
+	char words[200] = "", max[48];
+	if (k != SIZE_MAX && st[k].weight >= 0) {
+		const struct req_limit *l = &q->limits[k];
+		double v;
+		char sname[32];
+		live_limit_value(r, l, &f, &v);
+		statistic_name(&l->stat, sname, sizeof sname);
+		report_limit_text(f.name, sname, l->has_min ? &l->min : NULL,
+				  l->has_max ? &l->max : NULL, l->confidence, words, sizeof words);
+	} else if (!r->res || !r->probe || !live_metric_fig(r->res, r->probe, 0, &f) || !f.n) {
+		return;
+	}
+	struct quantity m = { f.max, f.count ? QTY_COUNT : QTY_NS };
+	units_fmt_qty(&m, max, sizeof max);
+	if (with_max)
+		snprintf(buf, len, ", %s max so far %s%s%s%s", f.name, max, words[0] ? " (" : "",
+			 words, words[0] ? ")" : "");
+	else if (words[0])
+		snprintf(buf, len, " (%s)", words);
+}
+
 void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t runs_total,
 		       double elapsed, void *arg)
 {
 	struct cli_progress *ps = arg;
-	char id[256], far[96], status[512];
+	char id[256], far[96], status[512], dec[320];
 	if (ps->quiet)
 		return;
 	/* No result memory yet: the worker is being started. */
@@ -248,7 +312,11 @@ void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t 
 			return;
 		ps->last_line = elapsed;
 		how_far(r, runs_done, runs_total, elapsed, far, sizeof far);
-		fprintf(stderr, "[%zu/%zu] %s: running, %s\n", ps->index, ps->total, id, far);
+		if (state >= WS_MEASURING)
+			live_deciding(r, true, dec, sizeof dec);
+		else
+			dec[0] = '\0';
+		fprintf(stderr, "[%zu/%zu] %s: running, %s%s\n", ps->index, ps->total, id, far, dec);
 		fflush(stderr);
 		return;
 	}
@@ -256,22 +324,33 @@ void cli_progress_show(const struct req_result *r, uint32_t runs_done, uint64_t 
 		return;
 	ps->last_draw = elapsed;
 	cli_progress_status(ps, r, id, state, runs_done, runs_total, elapsed, status, sizeof status);
+	if (state >= WS_MEASURING) { /* the limit that decides so far, as the CI log's line */
+		live_deciding(r, false, dec, sizeof dec);
+		size_t at = strlen(status);
+		snprintf(status + at, sizeof status - at, "%s", dec);
+	}
 	draw_live(ps, r, status);
 }
 
-/* The figure a reader wants first: the first failed limit of a failure,
- * the first limit of a pass, the reason of anything else. */
-static const char *key_figure(const struct req_result *res)
+/* The figure a reader wants first: of a judged requirement the limit
+ * that decides it (req_deciding_limit: the failing one, else the
+ * tightest), its metric and the judge's sentence; the reason of anything
+ * else. */
+static void key_figure(const struct req_result *res, char *buf, size_t len)
 {
-	const struct requirement *q = res->req;
-	size_t n = q ? q->nlimits : 0;
-	if (res->verdict == VERDICT_FAIL)
-		for (size_t i = 0; i < n; i++)
-			if (res->limits[i].evaluated && !res->limits[i].passed)
-				return res->limits[i].text;
-	if (res->verdict == VERDICT_PASS)
-		return n && res->limits[0].text[0] ? res->limits[0].text : "-";
-	return res->reason[0] ? res->reason : "-";
+	size_t k = req_deciding_limit(res);
+	if ((res->verdict == VERDICT_FAIL || res->verdict == VERDICT_PASS) && k != SIZE_MAX &&
+	    res->limits[k].text[0]) {
+		const struct probe_metric *m = NULL;
+		if (res->probe) {
+			int mi = probe_decl_metric_index(&res->probe->decl, res->req->limits[k].metric);
+			m = mi >= 0 ? probe_decl_metric(&res->probe->decl, (uint32_t)mi) : NULL;
+		}
+		snprintf(buf, len, "%s%s%s", m ? m->name : "", m ? " " : "", res->limits[k].text);
+	} else {
+		snprintf(buf, len, "%s", res->verdict != VERDICT_PASS && res->reason[0] ? res->reason
+											: "-");
+	}
 }
 
 /* Ready for the next requirement: nothing drawn, nothing measured. */
@@ -306,7 +385,7 @@ void cli_progress_clear(struct cli_progress *p)
 
 void cli_progress_done(struct cli_progress *p, const char *id, const struct req_result *res)
 {
-	char safe[256], fig[700], up[32] = "\r\033[K";
+	char safe[256], key[700], fig[700], up[32] = "\r\033[K";
 	size_t drawn = p->drawn;
 	progress_reset(p);
 	if (p->quiet)
@@ -314,7 +393,8 @@ void cli_progress_done(struct cli_progress *p, const char *id, const struct req_
 	if (drawn) /* the verdict replaces the live view */
 		snprintf(up, sizeof up, "\033[%zuA\r\033[J", drawn);
 	termsafe_escape(id, safe, sizeof safe);
-	termsafe_escape(key_figure(res), fig, sizeof fig);
+	key_figure(res, key, sizeof key);
+	termsafe_escape(key, fig, sizeof fig);
 	const char *on = p->colour ? report_verdict_sgr(res->verdict) : "";
 	/* Measured with no limits: said as the table says it, never "pass". */
 	bool unjudged = res->verdict == VERDICT_PASS && (!res->req || !res->req->nlimits);

@@ -112,6 +112,37 @@ uint64_t live_metric_samples_each_cpu(const struct result_shm *res, const struct
 	return least;
 }
 
+bool live_metric_fig(const struct result_shm *res, const struct probe *p, uint32_t i,
+		     struct live_fig *f)
+{
+	if (i >= res->nmetrics)
+		return false;
+	const struct probe_metric *pm = probe_decl_metric(&p->decl, i);
+	*f = (struct live_fig){ .name = pm ? pm->name : "?", .cpu = -1 };
+	uint32_t ns = p->per_cpu_series ? __atomic_load_n(&res->nseries, __ATOMIC_RELAXED) : 0;
+	if (ns > res->nseries_alloc)
+		ns = res->nseries_alloc;
+	if (i != 0 || !ns) {
+		fig_of(result_metric_c(res, i), f);
+		return true;
+	}
+	double sum = 0;
+	for (uint32_t s = 0; s < ns; s++) {
+		struct live_fig one;
+		fig_of(result_metric_c(res, res->nmetrics + s), &one);
+		if (!one.n)
+			continue;
+		f->min = f->n ? (one.min < f->min ? one.min : f->min) : one.min;
+		f->max = f->n ? (one.max > f->max ? one.max : f->max) : one.max;
+		f->count = one.count;
+		f->cur = one.cur;
+		f->n += one.n;
+		sum += one.mean * (double)one.n;
+	}
+	f->mean = f->n ? sum / (double)f->n : 0;
+	return true;
+}
+
 /* Part of run `run` metric m has: its samples in it against run 0's (once
  * run 0 ended) or `iterations`, at most 1. */
 static double part_of(const struct metric_data *m, uint32_t run, uint64_t iterations)

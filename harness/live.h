@@ -63,6 +63,12 @@ uint64_t live_metric_samples(const struct result_shm *res, const struct probe *p
 uint64_t live_metric_samples_each_cpu(const struct result_shm *res, const struct probe *p,
 				      uint32_t i);
 
+/* Metric i's figures so far (probe_decl_metric's numbering) into f: a
+ * per-CPU probe's metric 0 as its series merged (the least min, the
+ * largest max, the mean over all samples). false for a metric past the
+ * result's; f->n 0 before any sample. */
+bool live_metric_fig(const struct result_shm *res, const struct probe *p, uint32_t i,
+		     struct live_fig *f);
 /* The live view's column heads, then one figure as a line of it, without
  * a newline, at most 78 columns for names up to 22 characters:
  *   "  metric                   samples        min        cur       mean        max"

@@ -3,6 +3,7 @@
 #include "harness/verdict.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -143,6 +144,34 @@ double limit_excess(double v, bool has_min, double min, bool has_max, double max
 	if (has_min)
 		e = fmax(e, past(v, min, -1));
 	return e;
+}
+
+size_t limit_deciding(const struct limit_standing *s, size_t n)
+{
+	size_t best = SIZE_MAX;
+	for (size_t i = 0; i < n; i++)
+		if (best == SIZE_MAX || s[i].weight > s[best].weight ||
+		    (s[i].weight == s[best].weight && s[i].excess > s[best].excess))
+			best = i;
+	return best;
+}
+
+size_t req_deciding_limit(const struct req_result *r)
+{
+	struct limit_standing s[REQ_MAX_LIMITS];
+	size_t n = r->req ? r->req->nlimits : 0;
+	if (n > REQ_MAX_LIMITS)
+		n = REQ_MAX_LIMITS;
+	for (size_t i = 0; i < n; i++) {
+		const struct limit_outcome *o = &r->limits[i];
+		struct limit_bounds b = limit_bounds_of(&r->req->limits[i]);
+		s[i].weight = limit_weight(limit_verdict(r->verdict, o->evaluated, o->passed,
+							 o->undecided));
+		s[i].excess = o->evaluated ? limit_excess(o->measured, b.has_min, b.min, b.has_max,
+							  b.max)
+					   : INFINITY;
+	}
+	return limit_deciding(s, n);
 }
 
 enum verdict verdict_of_limits(bool any_unevaluated, bool any_failed, bool any_undecided)

@@ -126,6 +126,28 @@ enum verdict verdict_of_limits(bool any_unevaluated, bool any_failed, bool any_u
  * decides it (rv_req_deciding_limit) is one of those. */
 int limit_weight(enum verdict v);
 
+/* Where one limit stands, for choosing the limit that decides its
+ * requirement: the weight of its verdict (limit_weight) and how far its
+ * figure lies past its bounds (limit_excess; +infinity without a figure,
+ * so that of equal verdicts the limit that could not be evaluated
+ * decides). */
+struct limit_standing {
+	int weight;
+	double excess;
+};
+/* THE rule for which of n limits decides: the heaviest verdict, of equal
+ * ones the figure past its bound by the most, so a failing requirement's
+ * limit missed by the most and a passing one's tightest limit (least
+ * headroom); the first of equals. SIZE_MAX when n is 0. junit.xml,
+ * report.html, fleet.html, compare (rv_req_deciding_limit, reports/), the
+ * run's progress line (req_deciding_limit) and its live line all choose
+ * with it. */
+size_t limit_deciding(const struct limit_standing *s, size_t n);
+/* The limit that decides a judged requirement r, by limit_deciding over
+ * its limits' outcomes; SIZE_MAX without limits. */
+struct req_result;
+size_t req_deciding_limit(const struct req_result *r);
+
 /* A limit's bounds, as the judge compares a figure with them (in the
  * figure's unit); from a requirement's limit by limit_bounds_of. */
 struct limit_bounds {

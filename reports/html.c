@@ -145,7 +145,7 @@ static void absent_text(const struct rv_metric *m, int stat, char *buf, size_t l
 		snprintf(buf, len, "n/a");
 }
 
-static char *anchor(unsigned f, unsigned i, char *buf, size_t len)
+char *report_html_anchor(unsigned f, unsigned i, char *buf, size_t len)
 {
 	snprintf(buf, len, "r%u-%u", f + 1, i + 1);
 	return buf;
@@ -218,7 +218,7 @@ static void summary_req_cells(struct xw *x, const struct rv_req *r, size_t f, si
 	xw_start(x, "td");
 	xw_attrf(x, "rowspan", "%zu", rows);
 	xw_start(x, "a");
-	xw_attrf(x, "href", "#%s", anchor((unsigned)f, (unsigned)i, id, sizeof id));
+	xw_attrf(x, "href", "#%s", report_html_anchor((unsigned)f, (unsigned)i, id, sizeof id));
 	xw_text(x, r->id);
 	xw_full_end(x);
 	if (r->title) {
@@ -874,7 +874,7 @@ static void requirement(struct xw *x, const struct report_view *v, size_t f, siz
 	char id[32], buf[160];
 	xw_start(x, "div");
 	xw_attr(x, "class", "req");
-	xw_attr(x, "id", anchor((unsigned)f, (unsigned)i, id, sizeof id));
+	xw_attr(x, "id", report_html_anchor((unsigned)f, (unsigned)i, id, sizeof id));
 	nl(x);
 	xw_start(x, "h2");
 	badge(x, r->verdict, r->nlimits);
@@ -934,7 +934,7 @@ static void req_link(struct xw *x, const struct report_view *v, struct rv_cite c
 {
 	char id[32];
 	xw_start(x, "a");
-	xw_attrf(x, "href", "#%s", anchor((unsigned)c.file, (unsigned)c.req, id, sizeof id));
+	xw_attrf(x, "href", "#%s", report_html_anchor((unsigned)c.file, (unsigned)c.req, id, sizeof id));
 	if (v->nfiles > 1)
 		xw_textf(x, "%s: %s", v->files[c.file].name, v->files[c.file].reqs[c.req].id);
 	else

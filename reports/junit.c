@@ -168,24 +168,15 @@ static void x_prop(struct xw *x, const char *value, const char *namefmt, ...)
 	va_end(ap);
 }
 
-static void x_prop_u64(struct xw *x, uint64_t v, const char *namefmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void x_prop_u64(struct xw *x, uint64_t v, const char *namefmt, ...)
-{
-	char buf[32];
-	va_list ap;
-	snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
-	va_start(ap, namefmt);
-	x_vprop(x, buf, namefmt, ap);
-	va_end(ap);
 }
 
 /* ---- properties -------------------------------------------------------- */
 
-/* The readiness tally, and each check that warns or fails, so that a CI
- * page shows the machine was unfit; every check with its remedy is in the
- * suite's <system-out>. */
-static void ready_properties(struct xw *x, const struct report_view *view)
+/* The readiness tally, then the checks that warn or fail by name ("6 ok,
+ * 4 notes, 2 warnings, 0 failures; warn: rt-throttling, smt"), so that a
+ * CI page shows the machine was unfit in one property; every check with
+ * its finding and remedy is in results.json and report.html. */
+static void ready_property(struct xw *x, const struct report_view *view)
 {
 	size_t count[READY_NLEVELS];
 	char tally[160];
@@ -193,28 +184,42 @@ static void ready_properties(struct xw *x, const struct report_view *view)
 		return;
 	report_view_ready_counts(view, count);
 	ready_count_text(count, tally, sizeof tally);
-	x_prop(x, tally, JP_READY_TALLY);
-	for (size_t i = 0; i < view->nready; i++) {
-		const struct rv_check *c = &view->ready[i];
-		char *value = NULL;
-		if (c->level != READY_WARN && c->level != READY_FAIL)
-			continue;
-		if (asprintf(&value, "%s: %s", ready_level_name(c->level), c->finding) < 0) {
-			x->failed = true;
-			return;
-		}
-		x_prop(x, value, JP_READY, c->name);
-		free(value);
+	char *value = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&value, &len);
+	if (!m) {
+		x->failed = true;
+		return;
 	}
+	fputs(tally, m);
+	static const enum ready_level amiss[] = { READY_WARN, READY_FAIL };
+	for (size_t k = 0; k < sizeof amiss / sizeof amiss[0]; k++) {
+		bool any = false;
+		for (size_t i = 0; i < view->nready; i++) {
+			if (view->ready[i].level != amiss[k])
+				continue;
+			if (!any)
+				fprintf(m, "; %s: ", ready_level_name(amiss[k]));
+			fprintf(m, "%s%s", any ? ", " : "", view->ready[i].name);
+			any = true;
+		}
+	}
+	if (fclose(m) != 0)
+		x->failed = true;
+	else
+		x_prop(x, value, JP_READY_TALLY);
+	free(value);
 }
 
 /* The environment keys junit.xml keeps as properties: which machine,
  * kernel and build. Generic viewers list every property before the first
  * test case, and the whole fingerprint (some 50 keys) with every readiness
- * check and remedy pushed it pages down; those are in the suite's
- * <system-out> and in results.json. */
-static const char *const env_keys[] = { "host.label", "host.name", "host.kernel.release",
-					"rtconform.version", "rtconform.commit" };
+ * check and remedy pushed it pages down; those are in results.json and
+ * report.html. With the alarms, the verdicts, readiness, the requirements
+ * file and the report: at most JUNIT_MAX_SUITE_PROPS, one screen. */
+static const char *const env_keys[] = { "host.label", "host.name", "host.id",
+					"host.kernel.release", "rtconform.version",
+					"rtconform.commit" };
 
 /* Keys kept only when they say something is amiss: a sanitizer build
  * (memory not locked), a run cut short, and faults `rtconform selftest`
@@ -251,7 +256,7 @@ static void env_properties(struct xw *x, const struct report_view *view,
 	snprintf(counts, sizeof counts, "passed=%zu%s failed=%zu%s errors=%zu skipped=%zu",
 		 t.passed - t.no_limits, unjudged, t.failures, undecided, t.errors, t.skipped);
 	x_prop(x, counts, JP_VERDICTS);
-	ready_properties(x, view);
+	ready_property(x, view);
 
 	/* What was measured against: an auditor needs the exact file. Also
 	 * guarantees <properties> is never empty, as Jenkins requires. */
@@ -259,253 +264,15 @@ static void env_properties(struct xw *x, const struct report_view *view,
 	if (f->version)
 		x_prop(x, f->version, JP_REQ_VERSION);
 	x_prop(x, f->sha256, JP_REQ_SHA256);
+	x_prop(x, JUNIT_REPORT, JP_REPORT);
 }
-
-/* The suite's <system-out>: the whole environment fingerprint, one "key:
- * value" a line, and every readiness check with its remedy, for whoever
- * reads the CI page beyond the short set of properties. */
-/* Written a field at a time, never gathered into one text first: a value
- * may be long (the whole fingerprint is here). Each piece is defused on
- * its own; no marker can span two, since every piece is set off by a
- * space, a colon or a newline, none of which a marker holds. */
-static void suite_system_out(struct xw *x, const struct report_view *view)
-{
-	xw_start(x, "system-out");
-	xw_text(x, "environment (as in results.json):\n");
-	for (size_t i = 0; i < view->env.n; i++) {
-		const char *line[] = { "  ", view->env.e[i].key, ": ", view->env.e[i].value, "\n" };
-		for (size_t k = 0; k < sizeof line / sizeof line[0]; k++)
-			xw_text(x, line[k]);
-	}
-	if (view->ready_recorded)
-		xw_text(x, "readiness of the machine (rtconform env's checks, at the start of the "
-			   "run):\n");
-	for (size_t i = 0; i < view->nready; i++) {
-		const struct rv_check *c = &view->ready[i];
-		const char *line[] = { "  ", ready_level_name(c->level), " ", c->name, ": ",
-				       c->finding, "\n" };
-		for (size_t k = 0; k < sizeof line / sizeof line[0]; k++)
-			xw_text(x, line[k]);
-		if (c->remedy && c->level != READY_OK) {
-			xw_text(x, "    remedy: ");
-			xw_text(x, c->remedy);
-			xw_text(x, "\n");
-		}
-	}
-	xw_end(x);
-}
-
-/* A requirement's properties, lean: its identity, its verdict, one property
- * holding every limit and one per metric holding its key statistics.
- * Histograms, per-run figures, the batch figure and per-CPU series are in
- * results.json only; generic JUnit viewers list properties before the first
- * test case, so a few per requirement keep the file readable. At most
- * JUNIT_MAX_REQ_PROPS per requirement (docs/reports.md):
- * verdict, probe, policy, cpu, source, reason, note, load.command (8), one
- * per parameter, limits, runs, metrics (3), one per metric. */
-#define JUNIT_MAX_REQ_PROPS 40
-_Static_assert(8 + REQ_MAX_PARAMS + 3 + RTC_MAX_METRICS <= JUNIT_MAX_REQ_PROPS,
-	       "a requirement's junit.xml properties must stay within the documented bound");
-
-/* A compound value built in memory: "key=value key=value" fields, and for a
- * list of them, entries separated by "; ". */
-struct list {
-	FILE *f;
-	char *buf;
-	size_t len;
-	bool any;
-};
-
-static bool list_open(struct xw *x, struct list *l)
-{
-	memset(l, 0, sizeof *l);
-	l->f = open_memstream(&l->buf, &l->len);
-	if (!l->f)
-		x->failed = true;
-	return l->f != NULL;
-}
-
-/* Starts a field: a blank before every one but the first. */
-static void field_sep(struct list *l)
-{
-	if (l->any)
-		fputc(JP_FIELD_SEP, l->f);
-	l->any = true;
-}
-
-static void field_str(struct list *l, const char *key, const char *value)
-{
-	field_sep(l);
-	fprintf(l->f, "%s=%s", key, value);
-}
-
-static void field_u64(struct list *l, const char *key, uint64_t v)
-{
-	field_sep(l);
-	fprintf(l->f, "%s=%llu", key, (unsigned long long)v);
-}
-
-/* A duration or cycle count, "%.3f"; nothing when absent. */
-static void field_num(struct list *l, const char *key, const char *unit, const struct rv_value *v)
-{
-	char buf[64];
-	if (!v->have)
-		return;
-	numfmt_fmt3(v->v, buf, sizeof buf);
-	field_sep(l);
-	if (unit)
-		fprintf(l->f, "%s_%s=%s", key, unit, buf);
-	else
-		fprintf(l->f, "%s=%s", key, buf);
-}
-
-/* A count: the whole number it is, else "%.3f" (a mean); nothing when
- * absent. */
-static void field_count(struct list *l, const char *key, const struct rv_value *v)
-{
-	char buf[64];
-	if (!v->have)
-		return;
-	if (v->v >= 0 && v->v < 1e19 && v->v == nearbyint(v->v))
-		snprintf(buf, sizeof buf, "%llu", (unsigned long long)v->v);
-	else
-		numfmt_fmt3(v->v, buf, sizeof buf);
-	field_str(l, key, buf);
-}
-
-/* Writes the property (name from a format) and frees the list. */
-static void list_close(struct xw *x, struct list *l, const char *namefmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void list_close(struct xw *x, struct list *l, const char *namefmt, ...)
-{
-	char *name = NULL;
-	va_list ap;
-	va_start(ap, namefmt);
-	if (vasprintf(&name, namefmt, ap) < 0)
-		name = NULL;
-	va_end(ap);
-	if (fclose(l->f) != 0 || !name)
-		x->failed = true;
-	else
-		x_prop(x, l->buf, "%s", name);
-	free(name);
-	free(l->buf);
-}
-
-/* One limit of ID.limits: metric, statistic, bounds and measured value
- * (a duration's with its unit), verdict, then the judge's sentence, which
- * runs to the end of the entry (a ';' in it becomes ',': it ends entries). */
-static void limit_entry(struct list *l, const struct rv_limit *lim)
-{
-	const char *unit = lim->count ? NULL : lim->cycles ? "cycles" : "ns";
-	struct rv_value max = { lim->has_max, lim->max.value };
-	struct rv_value min = { lim->has_min, lim->min.value };
-	field_str(l, JP_K_METRIC, lim->metric);
-	field_str(l, JP_K_STATISTIC, lim->statistic);
-	if (lim->count) {
-		field_count(l, JP_K_MAX, &max);
-		field_count(l, JP_K_MIN, &min);
-		field_count(l, JP_K_MEASURED, &lim->measured);
-	} else {
-		field_num(l, JP_K_MAX, unit, &max);
-		field_num(l, JP_K_MIN, unit, &min);
-		field_num(l, JP_K_MEASURED, unit, &lim->measured);
-	}
-	field_str(l, JP_K_VERDICT, verdict_name(lim->verdict));
-	if (lim->text) {
-		field_sep(l);
-		fputs(JP_K_TEXT "=", l->f);
-		for (const char *c = lim->text; *c; c++)
-			fputc(*c == JP_ENTRY_SEP ? ',' : *c, l->f);
-	}
-}
-
-static void limits_property(struct xw *x, const struct rv_req *r)
-{
-	struct list l;
-	if (!r->nlimits || !list_open(x, &l))
-		return;
-	for (size_t i = 0; i < r->nlimits; i++) {
-		if (i)
-			fprintf(l.f, "%c ", JP_ENTRY_SEP);
-		l.any = false;
-		limit_entry(&l, &r->limits[i]);
-	}
-	list_close(x, &l, JP_LIMITS, r->id);
-}
-
-/* ID.M: a duration's count, min, mean, p50, p99 (and the bounds of its
- * confidence interval), max (ns) and overflow; a
- * count's total, min, mean and max over its runs. A statistic the samples
- * are too few for is left out, never written as a number. */
-static void metric_property(struct xw *x, const char *id, const struct rv_metric *m)
-{
-	struct list l;
-	if (!list_open(x, &l))
-		return;
-	field_str(&l, JP_K_KIND, probe_decl_metric_kind_name(m->kind));
-	if (m->kind == METRIC_COUNT) {
-		field_u64(&l, JP_K_COUNT, m->count); /* the runs counted */
-		for (int i = 0; i < RV_NCSTATS; i++) {
-			/* a count, the mean per run too: whole when whole (never 0.000) */
-			field_count(&l, report_view_count_stats[i], &m->counts[i]);
-		}
-	} else {
-		field_u64(&l, JP_K_COUNT, m->count);
-		for (int i = 0; i < RV_NKEY_STATS; i++) {
-			int k = report_view_key_stats[i];
-			field_num(&l, report_view_stats[k], "ns", &m->ns[k]);
-			const struct rv_ci *c = k == RV_P99 ? rv_metric_ci(m, k) : NULL;
-			if (c) { /* its interval, each side that has a bound */
-				struct rv_value lo = { c->has_lo, c->lo_ns }, hi = { c->has_hi, c->hi_ns };
-				field_num(&l, "p99_lo", "ns", &lo);
-				field_num(&l, "p99_hi", "ns", &hi);
-			}
-		}
-		field_u64(&l, JP_K_OVERFLOW, m->overflow);
-	}
-	list_close(x, &l, JP_METRIC, id, m->name);
-}
-
-static void req_properties(struct xw *x, const struct rv_req *r)
-{
-	const char *id = r->id;
-	x_prop(x, verdict_name(r->verdict), JP_VERDICT, id);
-	x_prop(x, r->probe, JP_PROBE, id);
-	for (size_t i = 0; i < r->nparams; i++)
-		x_prop(x, r->params[i].value, JP_PARAM, id, r->params[i].name);
-	x_prop(x, r->policy, JP_POLICY, id);
-	if (r->cpu >= 0)
-		x_prop_u64(x, (uint64_t)r->cpu, JP_CPU, id);
-	if (r->source)
-		x_prop(x, r->source, JP_SOURCE, id);
-	if (r->nclauses) {
-		char refs[REQ_MAX_CLAUSES * (4 * REQ_CLAUSE_REF_MAX + 2)];
-		report_clauses_text(r, refs, sizeof refs);
-		x_prop(x, refs, JP_CLAUSES, id);
-	}
-	if (r->reason)
-		x_prop(x, r->reason, JP_REASON, id);
-	if (r->note)
-		x_prop(x, r->note, JP_NOTE, id);
-	if (r->load)
-		x_prop(x, r->load, JP_LOAD, id);
-	limits_property(x, r);
-	if (!r->measured)
-		return;
-	x_prop_u64(x, r->runs, JP_RUNS, id);
-	struct list l;
-	if (list_open(x, &l)) {
-		for (size_t i = 0; i < r->nmetrics; i++) {
-			if (i)
-				fputc(JP_METRIC_SEP, l.f);
-			fputs(r->metrics[i].name, l.f);
-		}
-		list_close(x, &l, JP_METRICS, id);
-	}
-	for (size_t i = 0; i < r->nmetrics; i++)
-		metric_property(x, id, &r->metrics[i]);
-}
+/* A screen (docs/reports.md, "junit.xml"): the environment's keys and
+ * alarms, then verdicts, readiness, the file's path, version and sha256
+ * and the report: 6. */
+#define JUNIT_MAX_SUITE_PROPS 20
+_Static_assert(sizeof env_keys / sizeof env_keys[0] + sizeof env_alarms / sizeof env_alarms[0] +
+		       6 <= JUNIT_MAX_SUITE_PROPS,
+	       "a junit.xml suite's properties must fit one screen (docs/reports.md)");
 
 /* ---- test cases -------------------------------------------------------- */
 
@@ -643,13 +410,42 @@ static void inconclusive_element(struct xw *x, const struct rv_req *r)
 	failure_end(x, msg, &message, any, r, "inconclusive", "inconclusive");
 }
 
-/* What junit.xml keeps of the requirement, for people reading the CI page
- * (the histograms and per-run figures are in results.json); even an error
- * keeps what the worker measured before it died. The saved trace is
- * attached when it is one a run writes and a regular file in trace_dir
- * (rv_req.trace_link; report_junit_system_out, reports/link.c;
- * docs/reports.md). */
-static void system_out(struct xw *x, const struct rv_req *r, const char *trace_dir)
+/* What a CI page needs of requirement r first, one "key: value" a line
+ * (docs/reports.md, "junit.xml"): its verdict; the limit that decides it
+ * (rv_req_deciding_limit: the failing one, else the tightest), its figure
+ * as the judge said it and the limit; the cause (the reason of what did
+ * not pass); the link to its section of report.html (fi: its file's
+ * index; NULL host: a run's junit.xml, beside its report.html). */
+static void ci_lines(const struct rv_req *r, const struct rv_file *f, size_t fi,
+		     const char *host, FILE *out)
+{
+	fprintf(out, JP_CASE_VERDICT ": %s\n", verdict_name(r->verdict));
+	size_t k = rv_req_deciding_limit(r);
+	if (k != SIZE_MAX) {
+		const struct rv_limit *l = &r->limits[k];
+		char words[256];
+		report_limit_text(l->metric, l->statistic, l->has_min ? &l->min : NULL,
+				  l->has_max ? &l->max : NULL, l->confidence, words, sizeof words);
+		fprintf(out, JP_CASE_FIGURE ": %s %s\n", l->metric, l->text ? l->text : "-");
+		fprintf(out, JP_CASE_LIMIT ": %s\n", words);
+	}
+	if (r->verdict != VERDICT_PASS && r->reason)
+		fprintf(out, JP_CASE_CAUSE ": %s\n", r->reason);
+	if (!host) {
+		char a[32];
+		report_html_anchor((unsigned)fi, (unsigned)(r - f->reqs), a, sizeof a);
+		fprintf(out, JP_CASE_REPORT ": ./" JUNIT_REPORT "#%s\n", a);
+	}
+}
+
+/* The test case's <system-out>: the CI lines, then what junit.xml keeps of
+ * the requirement for people reading the CI page (the histograms and
+ * per-run figures are in results.json); even an error keeps what the
+ * worker measured before it died. The saved trace is attached when it is
+ * one a run writes and a regular file in trace_dir (rv_req.trace_link;
+ * report_junit_system_out, reports/link.c; docs/reports.md). */
+static void system_out(struct xw *x, const struct rv_req *r, const struct rv_file *f, size_t fi,
+		       const char *host, const char *trace_dir)
 {
 	char *detail = NULL;
 	size_t dlen = 0;
@@ -658,6 +454,7 @@ static void system_out(struct xw *x, const struct rv_req *r, const char *trace_d
 		x->failed = true;
 		return;
 	}
+	ci_lines(r, f, fi, host, mem);
 	report_write_req_brief(r, mem);
 	if (fclose(mem) != 0)
 		x->failed = true;
@@ -670,7 +467,7 @@ static void system_out(struct xw *x, const struct rv_req *r, const char *trace_d
 /* host: NULL, or the host a fleet junit.xml qualifies the classname with;
  * trace_dir: where r's trace lies (report_view.trace_dir). */
 static void testcase(struct xw *x, const struct rv_file *f, const struct rv_req *r,
-		     const char *host, const char *trace_dir)
+		     const char *host, const char *trace_dir, size_t fi)
 {
 	char *name = NULL, *classname = NULL;
 	if (r->title) {
@@ -705,7 +502,7 @@ static void testcase(struct xw *x, const struct rv_file *f, const struct rv_req 
 	case VERDICT_PASS:
 		break;
 	}
-	system_out(x, r, trace_dir);
+	system_out(x, r, f, fi, host, trace_dir);
 	junit_case_end(x);
 
 cleanup:
@@ -731,15 +528,11 @@ static void testsuite(struct xw *x, const struct report_view *view, size_t index
 				       fingerprint_get(&view->env, "host.name"), index, f->name };
 	junit_suite_begin(x, &s);
 	env_properties(x, view, f);
-	for (size_t i = 0; i < f->nreqs; i++)
-		if (listed(view, &f->reqs[i]))
-			req_properties(x, &f->reqs[i]);
 	junit_props_end(x);
 
 	for (size_t i = 0; i < f->nreqs; i++)
 		if (listed(view, &f->reqs[i]))
-			testcase(x, f, &f->reqs[i], NULL, view->trace_dir);
-	suite_system_out(x, view);
+			testcase(x, f, &f->reqs[i], NULL, view->trace_dir, index);
 	junit_suite_end(x);
 }
 
@@ -796,7 +589,7 @@ static void host_suite(struct xw *x, const struct report_view *v, const char *ho
 		for (size_t i = 0; i < v->files[f].nreqs; i++)
 			if (listed(v, &v->files[f].reqs[i]))
 				testcase(x, &v->files[f], &v->files[f].reqs[i], host,
-					 v->trace_dir);
+					 v->trace_dir, f);
 	junit_suite_end(x);
 }
 

@@ -77,6 +77,9 @@ void report_policy_text(const struct req_result *r, char *buf, size_t len);
  * such bound. */
 void report_limit_text(const char *metric, const char *statistic, const struct quantity *min,
 		       const struct quantity *max, double confidence, char *buf, size_t len);
+/* The anchor of requirement i of file f in report.html ("r1-2"), which
+ * junit.xml's link to it names too (report.html#r1-2). */
+char *report_html_anchor(unsigned f, unsigned i, char *buf, size_t len);
 /* The verdict table (id, probe, policy, each limit vs measured, verdict) of a
  * view, as `rtconform run` prints it on stdout and summary.txt begins. */
 struct report_view;

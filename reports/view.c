@@ -60,30 +60,19 @@ unsigned rv_req_batch_runs(const struct rv_req *r)
 	return n;
 }
 
-/* How far limit l lies past its bounds; +infinity without a measured value,
- * so that of equal verdicts the limit that could not be evaluated decides. */
-static double rv_limit_excess(const struct rv_limit *l)
-{
-	if (!l->measured.have)
-		return INFINITY;
-	return limit_excess(l->measured.v, l->has_min, l->min.value, l->has_max, l->max.value);
-}
-
 size_t rv_req_deciding_limit(const struct rv_req *r)
 {
-	size_t best = SIZE_MAX;
-	int best_rank = 0;
-	double best_excess = 0;
-	for (size_t i = 0; i < r->nlimits; i++) {
-		int rank = limit_weight(r->limits[i].verdict);
-		double e = rv_limit_excess(&r->limits[i]);
-		if (best == SIZE_MAX || rank > best_rank || (rank == best_rank && e > best_excess)) {
-			best = i;
-			best_rank = rank;
-			best_excess = e;
-		}
+	struct limit_standing s[REQ_MAX_LIMITS];
+	size_t n = r->nlimits < REQ_MAX_LIMITS ? r->nlimits : REQ_MAX_LIMITS;
+	for (size_t i = 0; i < n; i++) {
+		const struct rv_limit *l = &r->limits[i];
+		s[i].weight = limit_weight(l->verdict);
+		s[i].excess = l->measured.have ? limit_excess(l->measured.v, l->has_min,
+							      l->min.value, l->has_max,
+							      l->max.value)
+					       : INFINITY;
 	}
-	return best;
+	return limit_deciding(s, n);
 }
 
 /* ---- filling ----------------------------------------------------------- */

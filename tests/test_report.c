@@ -11,8 +11,10 @@
 #include "report_fixture.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <sys/wait.h>
 
+#include <jansson.h>
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
 
@@ -127,42 +129,6 @@ static void assert_prop_in(xmlDocPtr doc, int suite, const char *name, const cha
 static void assert_prop(xmlDocPtr doc, const char *name, const char *want)
 {
 	assert_prop_in(doc, 1, name, want);
-}
-
-/* Field KEY of property NAME of suite 1, whose value is "key=value"
- * fields: the field must be there once, with this value. */
-static void assert_field(xmlDocPtr doc, const char *name, const char *key, const char *want)
-{
-	char expr[300], pat[64];
-	snprintf(expr, sizeof expr, "/testsuites/testsuite[1]/properties/property[@name='%s']/@value",
-		 name);
-	char *v = xp_str(doc, expr);
-	snprintf(pat, sizeof pat, " %s=", key);
-	char *padded;
-	ck_assert_int_ge(asprintf(&padded, " %s", v), 0);
-	char *at = strstr(padded, pat);
-	ck_assert_msg(at, "property %s has no field %s: '%s'", name, key, v);
-	ck_assert_msg(!strstr(at + 1, pat), "property %s has field %s twice", name, key);
-	at += strlen(pat);
-	size_t n = strcspn(at, " ");
-	ck_assert_msg(strlen(want) == n && strncmp(at, want, n) == 0,
-		      "%s %s: got '%.*s', want '%s'", name, key, (int)n, at, want);
-	free(padded);
-	free(v);
-}
-
-static void assert_no_field(xmlDocPtr doc, const char *name, const char *key)
-{
-	char expr[300], pat[64];
-	snprintf(expr, sizeof expr, "/testsuites/testsuite[1]/properties/property[@name='%s']/@value",
-		 name);
-	char *v = xp_str(doc, expr), *padded;
-	ck_assert_msg(*v, "no property %s", name);
-	ck_assert_int_ge(asprintf(&padded, " %s", v), 0);
-	snprintf(pat, sizeof pat, " %s=", key);
-	ck_assert_msg(!strstr(padded, pat), "property %s has field %s: '%s'", name, key, v);
-	free(padded);
-	free(v);
 }
 
 static void assert_no_prop(xmlDocPtr doc, const char *name)
@@ -358,6 +324,33 @@ START_TEST(junit_testcases)
 }
 END_TEST
 
+/* Member KEYS... of j (a key "#N": element N of an array), NULL where
+ * there is none. */
+static json_t *jat(json_t *j, ...)
+{
+	va_list ap;
+	va_start(ap, j);
+	for (const char *k; j && (k = va_arg(ap, const char *));)
+		j = k[0] == '#' ? json_array_get(j, (size_t)atoi(k + 1)) : json_object_get(j, k);
+	va_end(ap);
+	return j;
+}
+
+/* results.json of fixture x, parsed. */
+static json_t *fx_json(struct fx *x)
+{
+	struct report_view v;
+	size_t len;
+	fx_view(x, &v);
+	char *text = fx_render(&v, REPORT_JSON, &len);
+	json_error_t e;
+	json_t *j = json_loadb(text, len, 0, &e);
+	ck_assert_msg(j, "results.json: %s", e.text);
+	free(text);
+	report_view_free(&v);
+	return j;
+}
+
 START_TEST(junit_properties)
 {
 	struct fx *x = fx_new();
@@ -366,82 +359,137 @@ START_TEST(junit_properties)
 	xmlDocPtr doc = parse(path);
 	char want[64];
 
-	/* environment: a short set of properties (issue 24: viewers list them
-	 * all before the first test case), the whole fingerprint in the
-	 * suite's <system-out> */
+	/* environment: a screen of properties (issues 24, 41: viewers list
+	 * them all before the first test case), the whole fingerprint in
+	 * results.json (and report.html), not in junit.xml */
 	assert_prop(doc, "host.name", "testhost");
 	assert_prop(doc, "host.kernel.release", "6.1.0-rt");
 	assert_prop(doc, "rtconform.version", "0.1.0");
 	assert_prop(doc, "verdicts", "passed=1 failed=1 errors=2 skipped=1");
 	assert_no_prop(doc, "timebase.name");
 	assert_no_prop(doc, "host.cpu.model");
-	char *sout = xp_str(doc, "/testsuites/testsuite[1]/system-out");
-	static const char *const env_lines[] = { "environment (as in results.json):\n",
-						 "\n  host.name: testhost\n",
-						 "\n  timebase.name: tsc\n",
-						 "\n  timebase.freq_hz: 2000000000\n",
-						 "\n  timebase.read_overhead_min_ns: 9.500\n" };
-	for (size_t i = 0; i < sizeof env_lines / sizeof env_lines[0]; i++)
-		ck_assert_msg(strstr(sout, env_lines[i]), "no '%s' in the suite's <system-out>:\n%s",
-			      env_lines[i], sout);
-	free(sout);
-	/* the suite's own properties, in order, then the first requirement's */
+	ck_assert_double_eq(xp_num(doc, "count(/testsuites/testsuite[1]/system-out)"), 0);
+	json_t *j = fx_json(x), *env = jat(j, "environment", NULL);
+	ck_assert_str_eq(json_string_value(json_object_get(env, "host.name")), "testhost");
+	ck_assert_str_eq(json_string_value(json_object_get(env, "timebase.name")), "tsc");
+	ck_assert_ptr_nonnull(json_object_get(env, "timebase.freq_hz"));
+	ck_assert_ptr_nonnull(json_object_get(env, "timebase.read_overhead_min_ns"));
+	/* the suite's own properties, in order, and nothing of a requirement */
 	static const char *const suite_props[] = { "host.name", "host.kernel.release",
-		"rtconform.version", "verdicts", "readiness", "readiness.preempt",
-		"requirements.path", "requirements.version", "requirements.sha256",
-		"SEM-RT.verdict" };
-	for (size_t i = 0; i < sizeof suite_props / sizeof suite_props[0]; i++) {
+		"rtconform.version", "verdicts", "readiness", "requirements.path",
+		"requirements.version", "requirements.sha256", "report" };
+	size_t nprops = sizeof suite_props / sizeof suite_props[0];
+	for (size_t i = 0; i < nprops; i++) {
 		snprintf(want, sizeof want, "/testsuites/testsuite[1]/properties/property[%zu]/@name",
 			 i + 1);
 		assert_xp_str(doc, want, suite_props[i]);
 	}
+	ck_assert_double_eq(xp_num(doc, "count(/testsuites/testsuite[1]/properties/property)"),
+			    (double)nprops);
+	assert_prop(doc, "report", "report.html");
+
+	/* each test case opens its <system-out> with what a CI page needs:
+	 * SEM-RT fails its max and its page faults, and the limit missed by
+	 * the most decides (a bound of 0: any fault is past it infinitely),
+	 * SEM-OK passes */
+	char *out = xp_str(doc, "/testsuites/testsuite[1]/testcase[1]/system-out");
+	static const char head[] = "verdict: fail\nfigure: page-faults total 12 > 0 (4 runs)\n"
+				   "limit: page-faults total <= 0\ncause: max 996.5 ns > 800 ns";
+	ck_assert_msg(strncmp(out, head, strlen(head)) == 0, "%s", out);
+	ck_assert_msg(strstr(out, "\nreport: ./report.html#r1-1\n"), "%s", out);
+	free(out);
+	out = xp_str(doc, "/testsuites/testsuite[1]/testcase[2]/system-out");
+	ck_assert_msg(strncmp(out, "verdict: pass\nfigure: ", 22) == 0, "%s", out);
+	ck_assert_msg(!strstr(out, "\ncause: "), "%s", out);
+	free(out);
 
 	/* SEM-RT, metric 0 in units of 0.5 ns: run i has 1000 + 10 * (k % 100) + i
-	 * units, i = 0..3. Its key statistics in one property. */
-	assert_prop(doc, "SEM-RT.verdict", "fail");
-	assert_field(doc, "SEM-RT.per-op", "kind", "duration");
-	assert_field(doc, "SEM-RT.per-op", "count", "4000");
-	assert_field(doc, "SEM-RT.per-op", "overflow", "0");
-	assert_field(doc, "SEM-RT.per-op", "min_ns", "500.000");
-	assert_field(doc, "SEM-RT.per-op", "max_ns", "996.500");
-	assert_field(doc, "SEM-RT.per-op", "mean_ns", "748.250"); /* 1496.5 units */
+	 * units, i = 0..3. Its statistics in results.json. */
+	json_t *sem = jat(j, "files", "#0", "requirements", "#0", NULL);
+	ck_assert_str_eq(json_string_value(jat(sem, "verdict", NULL)), "fail");
+	json_t *m0 = jat(sem, "metrics", "#0", NULL), *ns = jat(m0, "statistics_ns", NULL);
+	ck_assert_str_eq(json_string_value(jat(m0, "name", NULL)), "per-op");
+	ck_assert_str_eq(json_string_value(jat(m0, "kind", NULL)), "duration");
+	ck_assert_int_eq(json_integer_value(jat(m0, "count", NULL)), 4000);
+	ck_assert_int_eq(json_integer_value(jat(m0, "overflow", NULL)), 0);
+	ck_assert_double_eq_tol(json_number_value(jat(ns, "min", NULL)), 500.0, 1e-9);
+	ck_assert_double_eq_tol(json_number_value(jat(ns, "max", NULL)), 996.5, 1e-9);
+	ck_assert_double_eq_tol(json_number_value(jat(ns, "mean", NULL)), 748.25, 1e-9);
 	/* p99 needs 1000 samples (have 4000), p99.9 needs 10000 */
 	struct statistic st;
 	double v;
 	ck_assert_int_eq(statistic_parse("p99", &st), 0);
 	ck_assert(stat_value(result_metric_c(x->results[0][0].res, 0), &st, false, &v));
-	snprintf(want, sizeof want, "%.3f", v);
-	assert_field(doc, "SEM-RT.per-op", "p99_ns", want);
-	/* the rest of the statistics, cycles, histograms, per-run and batch
-	 * figures are in results.json */
-	assert_no_field(doc, "SEM-RT.per-op", "p99.9_ns");
-	assert_no_field(doc, "SEM-RT.per-op", "min_cycles");
-	assert_no_field(doc, "SEM-RT.per-op", "stddev_ns");
-	assert_no_prop(doc, "SEM-RT.per-op.count");
-	assert_no_prop(doc, "SEM-RT.per-op.hist");
-	assert_no_prop(doc, "SEM-RT.per-op.run_counts");
-	assert_no_prop(doc, "SEM-RT.batch.runs_mean_ns");
-	/* metric 1 has 10 samples: no p50 (needs 20), p99 */
-	assert_field(doc, "SEM-RT.wakeup", "count", "10");
-	assert_field(doc, "SEM-RT.wakeup", "max_ns", "109.000");
-	assert_no_field(doc, "SEM-RT.wakeup", "p50_ns");
+	ck_assert_double_eq_tol(json_number_value(jat(ns, "p99", NULL)), v, 1e-9);
+	ck_assert(json_is_null(jat(ns, "p99.9", NULL)));
+	/* junit.xml keeps none of a requirement's figures as properties */
+	ck_assert_double_eq(xp_num(doc, "count(//property[starts-with(@name, 'SEM-RT.')])"), 0);
+	/* metric 1 has 10 samples: no p50 (needs 20) */
+	json_t *m1 = jat(sem, "metrics", "#1", NULL);
+	ck_assert_int_eq(json_integer_value(jat(m1, "count", NULL)), 10);
+	ck_assert_double_eq_tol(json_number_value(jat(m1, "statistics_ns", "max", NULL)), 109.0,
+				1e-9);
+	ck_assert(json_is_null(jat(m1, "statistics_ns", "p50", NULL)));
 	/* a count: its runs counted and statistics, no unit */
-	assert_prop(doc, "SEM-RT.page-faults", "kind=count count=4 total=12 min=0 mean=3 max=6");
-	assert_prop(doc, "SEM-RT.metrics", "per-op,wakeup,page-faults,major-faults,involuntary-switches");
-	/* every limit in one property, in file order */
-	char *lim = xp_str(doc, "//property[@name='SEM-RT.limits']/@value");
-	ck_assert_msg(strstr(lim, "metric=per-op statistic=max max_ns=800.000 measured_ns=996.500 "
-				  "verdict=fail text=max 996.5 ns > 800 ns (n=4000); ") != NULL,
-		      "SEM-RT.limits: %s", lim);
-	ck_assert_msg(strstr(lim, "metric=page-faults statistic=total max=") != NULL, "%s", lim);
-	free(lim);
-	assert_prop(doc, "SEM-OK.verdict", "pass");
-	assert_prop(doc, "TMR.verdict", "error");
-	assert_no_prop(doc, "TMR.per-op.count"); /* nothing was measured */
-	assert_prop(doc, "SKP.verdict", "skipped");
-	assert_prop_in(doc, 2, "B-1.verdict", "pass");
+	json_t *pf = jat(sem, "metrics", "#2", NULL), *pst = jat(pf, "statistics", NULL);
+	ck_assert_str_eq(json_string_value(jat(pf, "name", NULL)), "page-faults");
+	ck_assert_str_eq(json_string_value(jat(pf, "kind", NULL)), "count");
+	ck_assert_uint_eq(json_array_size(jat(pf, "runs", NULL)), 4);
+	ck_assert_int_eq(json_integer_value(jat(pst, "total", NULL)), 12);
+	ck_assert_int_eq(json_integer_value(jat(pst, "min", NULL)), 0);
+	ck_assert_double_eq_tol(json_number_value(jat(pst, "mean", NULL)), 3.0, 1e-9);
+	ck_assert_int_eq(json_integer_value(jat(pst, "max", NULL)), 6);
+	static const char *const names[] = { "per-op", "wakeup", "page-faults", "major-faults",
+					     "involuntary-switches" };
+	ck_assert_uint_eq(json_array_size(jat(sem, "metrics", NULL)), 5);
+	for (size_t i = 0; i < 5; i++) {
+		snprintf(want, sizeof want, "#%zu", i);
+		ck_assert_str_eq(json_string_value(jat(sem, "metrics", want, "name", NULL)), names[i]);
+	}
+	/* every limit */
+	json_t *l0 = NULL;
+	for (size_t i = 0; !l0 && i < json_array_size(jat(sem, "limits", NULL)); i++) {
+		json_t *l = json_array_get(jat(sem, "limits", NULL), i);
+		if (!strcmp(json_string_value(jat(l, "metric", NULL)), "per-op") &&
+		    !strcmp(json_string_value(jat(l, "statistic", NULL)), "max"))
+			l0 = l;
+	}
+	ck_assert_ptr_nonnull(l0);
+	ck_assert_double_eq_tol(json_number_value(jat(l0, "max", NULL)), 800.0, 1e-9);
+	ck_assert_double_eq_tol(json_number_value(jat(l0, "measured", NULL)), 996.5, 1e-9);
+	ck_assert_str_eq(json_string_value(jat(l0, "verdict", NULL)), "fail");
+	ck_assert_str_eq(json_string_value(jat(l0, "text", NULL)), "max 996.5 ns > 800 ns (n=4000)");
+	bool pf_limit = false;
+	for (size_t i = 0; i < json_array_size(jat(sem, "limits", NULL)); i++) {
+		json_t *l = json_array_get(jat(sem, "limits", NULL), i);
+		pf_limit |= strcmp(json_string_value(jat(l, "metric", NULL)), "page-faults") == 0 &&
+			    strcmp(json_string_value(jat(l, "statistic", NULL)), "total") == 0 &&
+			    jat(l, "max", NULL) && !json_is_null(jat(l, "max", NULL));
+	}
+	ck_assert(pf_limit);
+	/* the verdicts, in junit.xml's test cases and results.json alike */
+	static const char *const verdicts[][2] = { { "SEM-OK", "pass" }, { "TMR", "error" },
+						   { "SKP", "skipped" } };
+	for (size_t i = 0; i < 3; i++) {
+		char e[160];
+		snprintf(e, sizeof e, "substring-before(//testcase[starts-with(@name, '%s')]"
+			 "/system-out, '\n')", verdicts[i][0]);
+		snprintf(want, sizeof want, "verdict: %s", verdicts[i][1]);
+		assert_xp_str(doc, e, want);
+		snprintf(want, sizeof want, "#%zu", i + 1);
+		ck_assert_str_eq(json_string_value(jat(j, "files", "#0", "requirements", want, "verdict",
+							NULL)), verdicts[i][1]);
+	}
+	/* TMR measured nothing */
+	ck_assert_uint_eq(json_array_size(jat(j, "files", "#0", "requirements", "#2", "metrics",
+					      NULL)), 0);
+	ck_assert_str_eq(json_string_value(jat(j, "files", "#1", "requirements", "#0", "verdict",
+						NULL)), "pass");
+	assert_xp_str(doc, "substring-before(/testsuites/testsuite[2]/testcase[1]/system-out, '\n')",
+		      "verdict: pass");
 	assert_prop_in(doc, 2, "host.name", "testhost");
 	assert_prop_in(doc, 2, "requirements.path", "extra.xml");
+	json_decref(j);
 	xmlFreeDoc(doc);
 	fx_free(x);
 }
@@ -487,9 +535,9 @@ END_TEST
 
 /* The worst case a requirement can be: REQ_MAX_LIMITS limits,
  * REQ_MAX_PARAMS parameters, RTC_MAX_METRICS metrics and every optional
- * string. junit.xml stays within 40 properties for it (limits are folded
- * into one property, each metric's key statistics into one) and stays
- * valid. */
+ * string. junit.xml's suite stays within a screen of properties (20) for
+ * it, none of them the requirement's (its figures are in results.json),
+ * and stays valid. */
 START_TEST(junit_properties_bounded)
 {
 	struct report_view v = { 0 };
@@ -551,9 +599,19 @@ START_TEST(junit_properties_bounded)
 	ck_assert_int_eq(report_write_junit(&v, path, err, sizeof err), 0);
 	assert_valid_junit(path);
 	xmlDocPtr doc = parse(path);
-	double n = xp_num(doc, "count(//property[starts-with(@name, 'W.')])");
-	ck_assert_msg(n <= 40, "the worst-case requirement has %g properties", n);
-	ck_assert_double_ge(n, 30); /* every parameter and metric is there */
+	double n = xp_num(doc, "count(//property)");
+	ck_assert_msg(n <= 20, "the worst-case requirement's suite has %g properties", n);
+	ck_assert_double_eq(xp_num(doc, "count(//property[starts-with(@name, 'W.')])"), 0);
+	/* every parameter and metric is in results.json */
+	size_t jlen;
+	char *jtext = fx_render(&v, REPORT_JSON, &jlen);
+	json_t *j = json_loadb(jtext, jlen, 0, NULL);
+	ck_assert_ptr_nonnull(j);
+	json_t *wr = jat(j, "files", "#0", "requirements", "#0", NULL);
+	ck_assert_uint_eq(json_object_size(jat(wr, "params", NULL)), REQ_MAX_PARAMS);
+	ck_assert_uint_eq(json_array_size(jat(wr, "metrics", NULL)), RTC_MAX_METRICS);
+	json_decref(j);
+	free(jtext);
 	/* the message names every failed limit, each with its metric */
 	char *msg = xp_str(doc, "//failure/@message");
 	ck_assert_ptr_nonnull(strstr(msg, "m0 max 90 ns > 5 ns (n=100; limit 0); m0 max"));

@@ -175,6 +175,9 @@ START_TEST(reports_show_the_matrix)
 	v.outputs.csv = strdup("csv");
 	ck_assert_msg(report_view_from_json(path, &back, err, sizeof err) == 0, "%s", err);
 	ck_assert_uint_eq(back.files[0].reqs[0].nclauses, 2);
+	ck_assert_str_eq(back.files[0].reqs[0].clauses[0].ref, "B 1");
+	ck_assert_str_eq(back.files[0].reqs[0].clauses[1].ref, "A 2");
+	ck_assert_uint_eq(back.files[0].reqs[3].nclauses, 0);
 	ck_assert_str_eq(back.files[0].reqs[0].clauses[0].title, "Bee");
 	ck_assert_ptr_null(back.files[0].reqs[0].clauses[1].title);
 	ck_assert_str_eq(back.outputs.csv, "csv");
@@ -197,8 +200,9 @@ START_TEST(reports_show_the_matrix)
 			ck_assert_ptr_nonnull(strstr(a, "citing no clause: spy-memo: SKP, "
 							"spy-memo: NOS\n"));
 		} else if (k == REPORT_JUNIT) {
-			ck_assert_ptr_nonnull(strstr(a, "name=\"SEM-RT.clauses\" value=\"B 1; A 2\""));
-			ck_assert_ptr_null(strstr(a, "name=\"SKP.clauses\""));
+			/* the clauses are in results.json (issue 41; read back in
+			 * file order above) */
+			ck_assert_ptr_null(strstr(a, ".clauses\""));
 		}
 		free(a);
 	}

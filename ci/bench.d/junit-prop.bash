@@ -1,22 +1,34 @@
 # SPDX-License-Identifier: Apache-2.0
 # Sourced by the benchmarks (not one itself: ci/bench runs *.sh only).
-# junit_prop FILE NAME : a property of rtconform's junit.xml, or nothing.
-# A metric's statistics are packed in one property since junit.xml went
-# lean ("ID.METRIC" = "kind=duration count=... min_ns=... mean_ns=..."):
-# ID.METRIC.STAT is read from there when no property has that name.
+# junit_prop FILE NAME : a figure of the run whose junit.xml is FILE, by the
+# name junit.xml's properties once gave it (ID.note, ID.reason,
+# ID.METRIC.STAT such as TW.wakeup.mean_ns), or nothing. junit.xml keeps
+# none of them since issue 41 (a screen of suite properties, docs/reports.md):
+# they are read from the results.json beside it, rounded as junit.xml did.
 junit_prop() {
-  local v
-  v="$(xmllint --xpath "string(//property[@name='$2']/@value)" "$1" 2>/dev/null || true)"
-  if [ -z "$v" ]; then
-    v="$(xmllint --xpath "string(//property[@name='${2%.*}']/@value)" "$1" 2>/dev/null \
-         | tr ' ' '\n' | sed -n "s/^${2##*.}=//p" || true)"
-  fi
-  printf '%s' "$v"
+  python3 - "$(dirname "$1")/results.json" "$2" <<'PY' 2>/dev/null || true
+import json, sys
+doc, name = json.load(open(sys.argv[1])), sys.argv[2]
+for f in doc["files"]:
+    for r in f["requirements"]:
+        if not name.startswith(r["id"] + "."):
+            continue
+        rest = name[len(r["id"]) + 1:]
+        if rest in ("note", "reason", "verdict", "runs") and r.get(rest) is not None:
+            print(r[rest], end="")
+        for m in r["metrics"]:
+            stat = rest[len(m["name"]) + 1:] if rest.startswith(m["name"] + ".") else None
+            if stat and stat.endswith("_ns") and m.get("statistics_ns"):
+                v = m["statistics_ns"].get(stat[:-3])
+                if v is not None:
+                    print("%.3f" % v, end="")
+            elif stat and m.get("statistics", {}).get(stat) is not None:
+                print(m["statistics"][stat], end="")
+PY
 }
-# junit_env FILE KEY : a key of the environment fingerprint, which junit.xml
-# keeps whole in each suite's <system-out> ("  KEY: value" lines; only a
-# short set of it is properties), or nothing.
+# junit_env FILE KEY : a key of the environment fingerprint of the run whose
+# junit.xml is FILE (its results.json's `environment`), or nothing.
 junit_env() {
-  xmllint --xpath "string(//testsuite[1]/system-out)" "$1" 2>/dev/null \
-    | sed -n "s/^  ${2//./\\.}: //p" | head -1
+  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["environment"].get(sys.argv[2], ""))' \
+    "$(dirname "$1")/results.json" "$2" 2>/dev/null || true
 }

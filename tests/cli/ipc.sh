@@ -94,9 +94,16 @@ st=$?
 validate_junit "$TMP/ipc/junit.xml" --tests 28 --errors 0 --skipped 0
 [ "$(xpath_count '//testcase' "$TMP/ipc/junit.xml")" = 28 ] && ok "ipc.xml: junit.xml has 28 testcases" || fail "ipc.xml: expected 28 testcases"
 [ "$(xpath_count '//error' "$TMP/ipc/junit.xml")" = 0 ] && ok "ipc.xml: junit.xml has no error" || fail "ipc.xml: errors in junit.xml"
-[ "$(grep -c 'name="[^"]*\.per-op" value="kind=duration count=60 ' "$TMP/ipc/junit.xml")" = 28 ] \
+# (each requirement's samples: results.json, as junit.xml's old ID.M)
+ipc_count() { "$JUNIT_PY" - "$TMP/ipc/results.json" "$1" "$2" <<'PY'
+import json, sys
+print(sum(m["name"] == sys.argv[2] and m["kind"] == "duration" and m["count"] == int(sys.argv[3])
+          for f in json.load(open(sys.argv[1]))["files"] for r in f["requirements"] for m in r["metrics"]))
+PY
+}
+[ "$(ipc_count per-op 60)" = 28 ] \
   && ok "ipc.xml: 60 per-op samples in each of 28 requirements" || fail "ipc.xml: expected 60 per-op samples in each of 28 requirements"
-[ "$(grep -c 'name="[^"]*\.wakeup" value="kind=duration count=120 ' "$TMP/ipc/junit.xml")" = 28 ] \
+[ "$(ipc_count wakeup 120)" = 28 ] \
   && ok "ipc.xml: 120 wakeup samples (both directions) in each of 28 requirements" || fail "ipc.xml: expected 120 wakeup samples (both directions) in each of 28 requirements"
 assert_clean "after ipc.xml"
 

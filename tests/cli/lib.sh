@@ -171,6 +171,14 @@ prop() {
   "$JUNIT_PY" "$JUNIT_CHECK" "$2" --get "$1" 2>/dev/null || true
 }
 
+# expect_fact NAME ERE FILE : NAME's value (prop NAME FILE: a suite
+# property, a test case's line, or a requirement's fact in the results.json
+# beside FILE, where junit.xml no longer carries it) matches ERE.
+expect_fact() {
+  local v; v="$(prop "$1" "$3")"
+  if [[ "$v" =~ $2 ]]; then ok "$1 matches /$2/"; else fail "$1 is '$v', not /$2/ (${3#"$TMP"/})"; fi
+}
+
 # wait_for WHAT TIMEOUT_S CMD... : run CMD (quietly) every 20 ms until it
 # succeeds. A test waits for an event this way, never for a fixed time: a
 # slow machine only waits longer. Past TIMEOUT_S (whole seconds) it fails,

@@ -62,12 +62,13 @@ done
 expect_status 0 script -qfec "$(printf '%q ' "$RTC" run -q -o "$TMP/q" "$TMP/r.xml")" /dev/null
 expect_no_grep 'samples|\[1/2\]' "$TMP/out"
 
-# No terminal: today's lines, exactly, and no live figures.
+# No terminal: a line now and then, with the live max beside the elapsed
+# time and the limit it is held to (issue 41), and no live view.
 RTC_PROGRESS_INTERVAL=300ms "$RTC" run -o "$TMP/n" "$TMP/r.xml" >"$TMP/n.out" 2>"$TMP/n.err"
 rc=$?
 [ "$rc" -eq 0 ] && ok "the run without a terminal exits 0" || { fail "it exited $rc"; diag <"$TMP/n.err"; }
-expect_grep '^\[1/2\] SELF: running, [0-9.]+ s of 2 s$' "$TMP/n.err"
-expect_grep '^\[2/2\] TW: running, [0-3]/3 runs done, [0-9.]+ s$' "$TMP/n.err"
+expect_grep "^\\[1/2\\] SELF: running, [0-9.]+ s of 2 s, interval max so far $dur \\(interval max <= 10 s\\)\$" "$TMP/n.err"
+expect_grep "^\\[2/2\\] TW: running, [0-3]/3 runs done, [0-9.]+ s(, wakeup max so far $dur \\(wakeup max <= 10 s\\))?\$" "$TMP/n.err"
 expect_no_grep $'\033' "$TMP/n.err"
 expect_no_grep 'samples|min|mean' "$TMP/n.err"
 # Every line is a heartbeat or a verdict line, or one of the readiness
@@ -77,4 +78,28 @@ if grep -vE '^(\[[12]/2\] (SELF|TW): (running, .*|pass, .* \([0-9.]+ s\))|rtconf
 else
   ok "stderr without a terminal has only progress lines"
 fi
+
+# The deciding limit, not the first (issue 41): of two limits the second
+# decides, by least headroom (max <= 5 s is tighter than max <= 10 s on the
+# same figure), or by failing (max <= 1 ns); the CI log's line while it
+# runs, the terminal's status line and the verdict line all name it.
+req_file "$TMP/two.xml" two "" \
+  "$(requirement TIGHT "$(probe selftest)" '<run iterations="1000" duration="1s"/>' \
+       '<limit statistic="max" max="10s"/>' '<limit statistic="max" max="5s"/>')" \
+  "$(requirement MISS "$(probe selftest)" '<run iterations="1000" duration="1s"/>' \
+       '<limit statistic="max" max="10s"/>' '<limit statistic="max" max="1ns"/>')"
+st=0; RTC_PROGRESS_INTERVAL=200ms "$RTC" run -o "$TMP/two" "$TMP/two.xml" >"$TMP/two.out" 2>"$TMP/two.err" || st=$?
+[ "$st" -eq 1 ] && ok "two limits: exit 1 (MISS fails)" || { fail "two limits: exit $st"; diag <"$TMP/two.err"; }
+expect_grep "^\\[1/2\\] TIGHT: running, .*, interval max so far $dur \\(interval max <= 5 s\\)\$" "$TMP/two.err"
+expect_no_grep 'TIGHT: running, .*<= 10 s' "$TMP/two.err"
+expect_grep "^\\[1/2\\] TIGHT: pass, interval max $dur <= 5 s \\(n=[0-9]+\\) \\([0-9.]+ s\\)\$" "$TMP/two.err"
+expect_grep "^\\[2/2\\] MISS: running, .*, interval max so far $dur \\(interval max <= 1 ns\\)\$" "$TMP/two.err"
+expect_grep "^\\[2/2\\] MISS: fail, interval max $dur > 1 ns \\(n=[0-9]+\\) \\([0-9.]+ s\\)\$" "$TMP/two.err"
+# the same in junit.xml
+validate_junit "$TMP/two/junit.xml" --property 'TIGHT.limit=interval max <= 5 s' \
+  --property 'MISS.limit=interval max <= 1 ns' --property MISS.report=./report.html#r1-2
+# and on a terminal, the status line above the live view (whose table
+# shows the max)
+st=0; script -qfec "$(printf '%q ' "$RTC" run -o "$TMP/two-t" --only TIGHT "$TMP/two.xml")" /dev/null >"$TMP/two.tty" 2>&1 || st=$?
+expect_grep "TIGHT: [0-9.]+ s of 1 s, [^(]*\\(interval max <= 5 s\\)" "$TMP/two.tty"
 finish

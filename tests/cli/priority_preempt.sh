@@ -77,9 +77,9 @@ expect_grep '<failure [^>]*message="violations total [1-9][0-9]* &gt; 0 \(5 runs
 expect_grep '^INVERT +priority-preempt +fifo:80 +violations total <= 0 +[1-9][0-9]* +FAIL$' "$TMP/out"
 # The note says who played where, and agrees with the count.
 ncpu="$(nproc)"
-expect_grep "name=\"FREE.note\" value=\"lows ran [1-9][0-9]* times, 0 while all highs were runnable; [0-9]+ gate openings, [0-9]+ void matches; $ncpu high \(fifo 82\), $ncpu low \(fifo 81\), 50ms a run, free on CPUs [0-9,]+\." "$J"
-expect_grep "name=\"PINNED.note\" value=\"lows ran [1-9][0-9]* times, 0 while .*; $ncpu high \(fifo 82\), $ncpu low \(fifo 81\), 20ms a run, pinned on CPUs" "$J"
-expect_grep "name=\"INVERT.note\" value=\"lows ran [0-9]+ times, $inv while all highs were runnable; .*; $ncpu high \(fifo 81\), $ncpu low \(fifo 82\), 50ms a run, free on" "$J"
+expect_fact "FREE.note" "^lows ran [1-9][0-9]* times, 0 while all highs were runnable; [0-9]+ gate openings, [0-9]+ void matches; $ncpu high \(fifo 82\), $ncpu low \(fifo 81\), 50ms a run, free on CPUs [0-9,]+\." "$J"
+expect_fact "PINNED.note" "^lows ran [1-9][0-9]* times, 0 while .*; $ncpu high \(fifo 82\), $ncpu low \(fifo 81\), 20ms a run, pinned on CPUs" "$J"
+expect_fact "INVERT.note" "^lows ran [0-9]+ times, $inv while all highs were runnable; .*; $ncpu high \(fifo 81\), $ncpu low \(fifo 82\), 50ms a run, free on" "$J"
 echo "    FREE $(prop FREE.violations.total "$J"), PINNED $(prop PINNED.violations.total "$J"), INVERT $inv violations"
 expect_no_leftovers "after the games"
 finish

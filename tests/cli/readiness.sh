@@ -58,15 +58,20 @@ assert d["environment"]["rtconform.commit"] == sys.argv[3], d["environment"]["rt
 PY
 if [ $? -eq 0 ]; then ok "results.json has the same readiness checks and the commit"; else fail "results.json has the same readiness checks and the commit:"; sed 's/^/    /' "$TMP/py"; fi
 
-# junit.xml: the tally and a suite property per check that warns or fails,
-# "level: finding"; every check in the suite's <system-out>; the commit
+# junit.xml: one property, the tally then the checks that warn or fail by
+# level and name ("...; warn: a, b; fail: c"), and the commit; every check,
+# "level", name and finding, in report.html (and results.json, above)
 validate_junit "$R/junit.xml" --property "rtconform.commit=$commit" --property readiness
+ready="$(prop readiness "$R/junit.xml")"
 while read -r level name; do
   case "$level" in
-    warn|fail) expect_grep "<property name=\"readiness\\.$name\" value=\"$level: " "$R/junit.xml" ;;
-    *) expect_no_grep "<property name=\"readiness\\.$name\"" "$R/junit.xml" ;;
+    warn|fail) [[ "$ready" =~ \;\ $level:\ ([a-z_0-9]+,\ )*$name(,|\;|$) ]] \
+      && ok "junit.xml's readiness names $level $name" || fail "junit.xml's readiness '$ready' lacks $level $name" ;;
+    *) [[ "$ready" =~ [:,]\ $name(,|\;|$) ]] && fail "junit.xml's readiness '$ready' names $level $name" \
+      || ok "junit.xml's readiness leaves $level $name out" ;;
   esac
-  expect_grep "^  $level $name: " "$R/junit.xml"
+  expect_no_grep "readiness\\.$name" "$R/junit.xml"
+  expect_grep "<tr><td><span class=\"v r-$level\">$level</span></td><td>$name</td><td>" "$R/report.html"
 done <"$TMP/env.checks"
 
 # report.html: every check after the verdicts; the warnings and failures

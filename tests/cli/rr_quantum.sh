@@ -99,9 +99,9 @@ expect_grep "<failure [^>]*message=\"violations total $RUNS &gt; 0 \\($RUNS runs
 # POLICY: the tasks', one priority above the worker's fifo:80
 expect_grep "^FIFO +rr-quantum +fifo:81 +violations total <= 0 +$RUNS +FAIL$" "$TMP/out"
 # The notes give the quantum beside the slices, and agree with the counts.
-expect_grep "name=\"RR.note\" value=\"quantum $Q ms \(sched_rr_timeslice_ms $Q\); 2 SCHED_RR tasks \(priority 81\) on CPU [0-9]+; [1-9][0-9]* slices, longest [0-9.]+ ms, $(prop RR.violations.total "$J") over two quanta\." "$J"
-expect_grep "name=\"RR3.note\" value=\"quantum $Q ms .*; 3 SCHED_RR tasks \(priority 81\) on CPU [0-9]+; .*, $(prop RR3.violations.total "$J") over two quanta\." "$J"
-expect_grep "name=\"FIFO.note\" value=\"quantum $Q ms \(sched_rr_timeslice_ms $Q\); 2 SCHED_FIFO tasks \(priority 81\) on CPU [0-9]+; $RUNS slices, longest [0-9.]+ ms, $RUNS over two quanta\." "$J"
+expect_fact RR.note "^quantum $Q ms \(sched_rr_timeslice_ms $Q\); 2 SCHED_RR tasks \(priority 81\) on CPU [0-9]+; [1-9][0-9]* slices, longest [0-9.]+ ms, $(prop RR.violations.total "$J") over two quanta\." "$J"
+expect_fact RR3.note "^quantum $Q ms .*; 3 SCHED_RR tasks \(priority 81\) on CPU [0-9]+; .*, $(prop RR3.violations.total "$J") over two quanta\." "$J"
+expect_fact "FIFO.note" "^quantum $Q ms \(sched_rr_timeslice_ms $Q\); 2 SCHED_FIFO tasks \(priority 81\) on CPU [0-9]+; $RUNS slices, longest [0-9.]+ ms, $RUNS over two quanta\." "$J"
 echo "    RR $(prop RR.violations.total "$J") (slice mean $(prop RR.slice.mean_ns "$J") ns), RR3 $(prop RR3.violations.total "$J"), FIFO $(prop FIFO.violations.total "$J") violations"
 expect_no_leftovers "after the runs"
 finish

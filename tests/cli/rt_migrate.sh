@@ -63,7 +63,7 @@ want=$((ITER * RUNS))
 [ "$(prop ASCENDING.violations.min "$J") $(prop ASCENDING.violations.max "$J") $(prop ASCENDING.violations.count "$J")" = "$ITER $ITER 3" ] \
   && ok "ASCENDING: $ITER violations in each of 3 runs" || fail "ASCENDING: not $ITER violations in each of 3 runs"
 expect_grep "<failure [^>]*message=\"violations total $want &gt; 0 \\($RUNS runs\\)\"" "$J"
-expect_grep "name=\"ASCENDING.note\" value=\"$((NCPU + 1)) tasks \\(SCHED_FIFO 89..$((89 - NCPU))\\) on $NCPU CPUs, busy 100 us, release ascending; violations by task, highest first:( 0){$NCPU} $want\\." "$J"
+expect_fact "ASCENDING.note" "^$((NCPU + 1)) tasks \\(SCHED_FIFO 89..$((89 - NCPU))\\) on $NCPU CPUs, busy 100 us, release ascending; violations by task, highest first:( 0){$NCPU} $want\\." "$J"
 [ "$(prop ASCENDING.start-delay.count "$J")" = "$((want * (NCPU + 1)))" ] && ok "ASCENDING.start-delay.count is $((want * (NCPU + 1)))" \
   || fail "ASCENDING.start-delay.count is '$(prop ASCENDING.start-delay.count "$J")'"
 expect_grep '^ASCENDING +rt-migrate +fifo:90 +violations total <= 0 +[1-9][0-9]* +FAIL$' "$TMP/out"
@@ -101,7 +101,7 @@ for id in TOGETHER MORE; do
   [ "$(prop $id.start-delay.count "$J")" = "$((ITER * RUNS * n))" ] && ok "$id.start-delay.count is $((ITER * RUNS * n))" \
     || fail "$id.start-delay.count is '$(prop $id.start-delay.count "$J")'"
   # the top NCPU tasks can never be counted
-  expect_grep "name=\"$id.note\" value=\"$n tasks [^\"]*highest first:( 0){$NCPU}( [0-9]+)+\\." "$J"
+  expect_fact "$id.note" "^$n tasks [^\"]*highest first:( 0){$NCPU}( [0-9]+)+\\." "$J"
   echo "    $id: $v violations in $((ITER * RUNS)) releases of $n tasks on $NCPU CPUs"
 done
 expect_no_leftovers "rt-migrate runs"
