@@ -37,8 +37,9 @@ _rtconform_metavar() {
   _rtconform_optrows "$1" | awk -F'\t' -v o="$2" '$1 == o || ($2 != "" && $2 == o) { print $3; exit }'
 }
 
-# _rtconform_files_named : the files and profiles already on the command
-# line (not an option, nor an option's value).
+# _rtconform_files_named : the words already on the command line that are
+# not an option, nor an option's value (bash splits a word at '=': "=" and
+# the value after it are neither): the files and profiles, or a probe's name.
 _rtconform_files_named() {
   local i w
   for ((i = 2; i < COMP_CWORD; i++)); do
@@ -91,24 +92,10 @@ _rtconform_profiles() {
   _rtconform_run list --profiles | awk '$2 ~ /^[0-9]+$/ && $3 ~ /^requirement/ { print $1 }'
 }
 
-# _rtconform_probe_named : the probe already on a `probe` command line.
+# _rtconform_probe_named : the probe already on a `probe` command line: its
+# first word that is neither an option nor an option's value.
 _rtconform_probe_named() {
-  local i w
-  for ((i = 2; i < COMP_CWORD; i++)); do
-    w="${COMP_WORDS[i]}"
-    # bash splits a word at '=': "=" and the value after it are no probe
-    if [[ $w == = ]]; then
-      ((i++))
-      continue
-    fi
-    if [[ $w == -* ]]; then
-      # an option's value is the next word unless written --opt=value
-      [[ $w != *=* && ${COMP_WORDS[i + 1]:-} != = && -n $(_rtconform_metavar probe "$w") ]] && ((i++))
-      continue
-    fi
-    echo "$w"
-    return
-  done
+  _rtconform_files_named | head -n 1
 }
 
 # _rtconform_files : the reply is file names: bash quotes them (a name with

@@ -168,8 +168,6 @@ static void x_prop(struct xw *x, const char *value, const char *namefmt, ...)
 	va_end(ap);
 }
 
-}
-
 /* ---- properties -------------------------------------------------------- */
 
 /* The readiness tally, then the checks that warn or fail by name ("6 ok,
