@@ -261,12 +261,14 @@ static void live_deciding(const struct req_result *r, bool with_max, char *buf, 
 		const struct req_limit *l = &q->limits[i];
 		struct limit_bounds b = limit_bounds_of(l);
 		double v;
-		st[i] = (struct limit_standing){ -1, 0 };
+		st[i] = (struct limit_standing){ -1, 0, false };
 		if (!live_limit_value(r, l, &f, &v))
 			continue;
-		st[i].excess = limit_excess(v, b.has_min, b.min, b.has_max, b.max);
+		st[i] = limit_standing_of(limit_weight(VERDICT_PASS), true, v, b.has_min, b.min,
+					  b.has_max, b.max);
 		bool settled = l->stat.kind == STAT_MAX || l->stat.kind == STAT_MIN;
-		st[i].weight = limit_weight(settled && st[i].excess > 0 ? VERDICT_FAIL : VERDICT_PASS);
+		if (settled && st[i].excess > 0)
+			st[i].weight = limit_weight(VERDICT_FAIL);
 	}
 	size_t k = limit_deciding(st, n);
 	char words[200] = "", max[48];

@@ -146,12 +146,33 @@ double limit_excess(double v, bool has_min, double min, bool has_max, double max
 	return e;
 }
 
+struct limit_standing limit_standing_of(int w, bool have, double v, bool has_min, double min,
+					bool has_max, double max)
+{
+	struct limit_standing s = { w, INFINITY, false };
+	if (have) {
+		s.excess = limit_excess(v, has_min, min, has_max, max);
+		s.held_at_zero = has_max && max == 0 && v == 0 && (!has_min || min <= 0);
+	}
+	return s;
+}
+
+/* Whether a decides before b: the heavier verdict; of two passes, one
+ * that shows headroom before one held at zero; then the larger excess. */
+static bool decides_before(const struct limit_standing *a, const struct limit_standing *b)
+{
+	if (a->weight != b->weight)
+		return a->weight > b->weight;
+	if (a->weight == limit_weight(VERDICT_PASS) && a->held_at_zero != b->held_at_zero)
+		return !a->held_at_zero;
+	return a->excess > b->excess;
+}
+
 size_t limit_deciding(const struct limit_standing *s, size_t n)
 {
 	size_t best = SIZE_MAX;
 	for (size_t i = 0; i < n; i++)
-		if (best == SIZE_MAX || s[i].weight > s[best].weight ||
-		    (s[i].weight == s[best].weight && s[i].excess > s[best].excess))
+		if (best == SIZE_MAX || decides_before(&s[i], &s[best]))
 			best = i;
 	return best;
 }
@@ -165,11 +186,10 @@ size_t req_deciding_limit(const struct req_result *r)
 	for (size_t i = 0; i < n; i++) {
 		const struct limit_outcome *o = &r->limits[i];
 		struct limit_bounds b = limit_bounds_of(&r->req->limits[i]);
-		s[i].weight = limit_weight(limit_verdict(r->verdict, o->evaluated, o->passed,
-							 o->undecided));
-		s[i].excess = o->evaluated ? limit_excess(o->measured, b.has_min, b.min, b.has_max,
-							  b.max)
-					   : INFINITY;
+		s[i] = limit_standing_of(limit_weight(limit_verdict(r->verdict, o->evaluated,
+								   o->passed, o->undecided)),
+					 o->evaluated, o->measured, b.has_min, b.min, b.has_max,
+					 b.max);
 	}
 	return limit_deciding(s, n);
 }

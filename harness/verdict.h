@@ -134,11 +134,21 @@ int limit_weight(enum verdict v);
 struct limit_standing {
 	int weight;
 	double excess;
+	/* met at a bound of zero: nothing allowed, nothing seen (a violation
+	 * count's "total <= 0", rtconform's own limits among them); a pass
+	 * with no headroom to show, which decides a passing requirement only
+	 * when no other limit does (docs/reports.md, "The deciding limit") */
+	bool held_at_zero;
 };
+/* Where a limit stands with weight w and its figure v (have: there is
+ * one) against its bounds: limit_excess, and held_at_zero. */
+struct limit_standing limit_standing_of(int w, bool have, double v, bool has_min, double min,
+					bool has_max, double max);
 /* THE rule for which of n limits decides: the heaviest verdict, of equal
  * ones the figure past its bound by the most, so a failing requirement's
  * limit missed by the most and a passing one's tightest limit (least
- * headroom); the first of equals. SIZE_MAX when n is 0. junit.xml,
+ * headroom, a limit held at zero only when no other passes); the first of
+ * equals. SIZE_MAX when n is 0. junit.xml,
  * report.html, fleet.html, compare (rv_req_deciding_limit, reports/), the
  * run's progress line (req_deciding_limit) and its live line all choose
  * with it. */

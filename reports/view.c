@@ -66,11 +66,8 @@ size_t rv_req_deciding_limit(const struct rv_req *r)
 	size_t n = r->nlimits < REQ_MAX_LIMITS ? r->nlimits : REQ_MAX_LIMITS;
 	for (size_t i = 0; i < n; i++) {
 		const struct rv_limit *l = &r->limits[i];
-		s[i].weight = limit_weight(l->verdict);
-		s[i].excess = l->measured.have ? limit_excess(l->measured.v, l->has_min,
-							      l->min.value, l->has_max,
-							      l->max.value)
-					       : INFINITY;
+		s[i] = limit_standing_of(limit_weight(l->verdict), l->measured.have, l->measured.v,
+					 l->has_min, l->min.value, l->has_max, l->max.value);
 	}
 	return limit_deciding(s, n);
 }

@@ -1098,6 +1098,18 @@ START_TEST(deciding_limit)
 	l[1] = dl_limit("max", true, 300e3, 255e3, VERDICT_PASS);
 	l[2] = dl_limit("min", false, 1e3, 2e3, VERDICT_PASS);
 	ck_assert_uint_eq(rv_req_deciding_limit(&r), 1);
+	/* a count held at its bound of zero (rtconform's own "total <= 0" of
+	 * a violation metric) has no headroom to show: a pass is decided by
+	 * the file's limits (the walk of issue 41: fleet cells read "PASS 0") */
+	l[2] = dl_limit("total", true, 0, 0, VERDICT_PASS);
+	ck_assert_uint_eq(rv_req_deciding_limit(&r), 1);
+	l[0] = dl_limit("total", true, 0, 0, VERDICT_PASS);
+	l[1] = dl_limit("total", true, 0, 0, VERDICT_PASS);
+	ck_assert_uint_eq(rv_req_deciding_limit(&r), 0); /* only such: the first */
+	/* ... and decides as any other when it fails */
+	l[0] = dl_limit("max", true, 300e3, 255e3, VERDICT_PASS);
+	l[1] = dl_limit("total", true, 0, 3, VERDICT_FAIL);
+	ck_assert_uint_eq(rv_req_deciding_limit(&r), 1);
 }
 END_TEST
 
